@@ -1,0 +1,1 @@
+// Re-exports every kernel family; the build compiles this file.

@@ -1,0 +1,147 @@
+import { MemoryLimitError, DisposedError } from '../errors.js';
+
+const PAGE = 65536;
+const ALIGN = 16;
+/** Page 0 is left to the AssemblyScript module's own static data; our regions start above it. */
+const HEAP_BASE = PAGE;
+/** wasm32 addresses: the module declares 65536 pages (4 GiB) as its maximum. */
+export const MAX_PAGES = 65536;
+
+export type TypedArrayKind = 'f32' | 'f64' | 'i32' | 'u8';
+type ArrayOf<K extends TypedArrayKind> = K extends 'f32'
+  ? Float32Array
+  : K extends 'f64'
+    ? Float64Array
+    : K extends 'i32'
+      ? Int32Array
+      : Uint8Array;
+const CTOR = { f32: Float32Array, f64: Float64Array, i32: Int32Array, u8: Uint8Array } as const;
+const BYTES = { f32: 4, f64: 8, i32: 4, u8: 1 } as const;
+
+/**
+ * A region of the runtime's WebAssembly memory: 16-byte aligned, `bytes` long. `view()` returns a
+ * typed array over it, re-created when the memory has grown (growth detaches or replaces the buffer).
+ */
+export class Region {
+  constructor(
+    private readonly heap: WasmHeap,
+    readonly ptr: number,
+    readonly bytes: number,
+  ) {}
+  private disposed = false;
+  view<K extends TypedArrayKind>(kind: K, length = Math.floor(this.bytes / BYTES[kind])): ArrayOf<K> {
+    if (this.disposed) throw new DisposedError('memory region');
+    return new CTOR[kind](this.heap.memory.buffer, this.ptr, length) as ArrayOf<K>;
+  }
+  get isDisposed(): boolean {
+    return this.disposed;
+  }
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.heap.free(this);
+  }
+}
+
+/**
+ * A small first-fit allocator over one WebAssembly.Memory, with coalescing of free neighbours.
+ * Kernels never allocate; everything they touch lives in regions handed out here.
+ */
+export class WasmHeap {
+  readonly memory: WebAssembly.Memory;
+  readonly shared: boolean;
+  readonly maxPages: number;
+  /** Free blocks sorted by address: [ptr, bytes]. */
+  private freeList: Array<[number, number]> = [];
+  private top = HEAP_BASE;
+  private live = 0;
+
+  constructor(options: { shared: boolean; initialPages?: number; maxPages?: number }) {
+    this.shared = options.shared;
+    this.maxPages = Math.min(options.maxPages ?? 32768, MAX_PAGES);
+    const initial = Math.max(2, options.initialPages ?? 16);
+    // A shared memory must declare a maximum; an unshared one gets it too so limits behave alike.
+    this.memory = new WebAssembly.Memory({ initial, maximum: this.maxPages, shared: options.shared } as WebAssembly.MemoryDescriptor);
+  }
+
+  /** Bytes handed out and not yet freed. */
+  get liveBytes(): number {
+    return this.live;
+  }
+
+  alloc(bytes: number): Region {
+    if (!Number.isFinite(bytes) || bytes < 0) throw new RangeError(`cannot allocate ${bytes} bytes`);
+    const size = Math.max(ALIGN, Math.ceil(bytes / ALIGN) * ALIGN);
+    for (let i = 0; i < this.freeList.length; i++) {
+      const [ptr, len] = this.freeList[i];
+      if (len >= size) {
+        if (len === size) this.freeList.splice(i, 1);
+        else this.freeList[i] = [ptr + size, len - size];
+        this.live += size;
+        return new Region(this, ptr, size);
+      }
+    }
+    const ptr = this.top;
+    this.ensure(ptr + size);
+    this.top = ptr + size;
+    this.live += size;
+    return new Region(this, ptr, size);
+  }
+
+  /** A region holding a copy of `src`. */
+  allocCopy(src: Float32Array | Float64Array | Int32Array | Uint8Array): Region {
+    const r = this.alloc(src.byteLength);
+    new Uint8Array(this.memory.buffer, r.ptr, src.byteLength).set(new Uint8Array(src.buffer, src.byteOffset, src.byteLength));
+    return r;
+  }
+
+  /** Called by Region.dispose. */
+  free(region: Region): void {
+    const size = Math.max(ALIGN, Math.ceil(region.bytes / ALIGN) * ALIGN);
+    this.live -= size;
+    let ptr = region.ptr;
+    let len = size;
+    const list = this.freeList;
+    let i = 0;
+    while (i < list.length && list[i][0] < ptr) i++;
+    // merge with the previous and next free block when adjacent
+    if (i > 0 && list[i - 1][0] + list[i - 1][1] === ptr) {
+      ptr = list[i - 1][0];
+      len += list[i - 1][1];
+      list.splice(--i, 1);
+    }
+    if (i < list.length && ptr + len === list[i][0]) {
+      len += list[i][1];
+      list.splice(i, 1);
+    }
+    if (ptr + len === this.top) this.top = ptr;
+    else list.splice(i, 0, [ptr, len]);
+  }
+
+  private ensure(end: number): void {
+    const have = this.memory.buffer.byteLength;
+    if (end <= have) return;
+    const needPages = Math.ceil(end / PAGE);
+    if (needPages > this.maxPages) {
+      throw new MemoryLimitError(
+        end - have,
+        `WebAssembly memory cannot grow to ${needPages} pages (${fmtMiB(needPages * PAGE)}): the limit is ${this.maxPages} pages (${fmtMiB(this.maxPages * PAGE)}); raise createRuntime({ maxMemoryMB })`,
+      );
+    }
+    // grow geometrically to keep the number of grow calls (and view refreshes) small
+    const target = Math.min(this.maxPages, Math.max(needPages, Math.ceil((have / PAGE) * 1.5)));
+    try {
+      this.memory.grow(target - have / PAGE);
+    } catch {
+      try {
+        this.memory.grow(needPages - have / PAGE);
+      } catch (e) {
+        throw new MemoryLimitError(end - have, `WebAssembly memory could not grow to ${fmtMiB(needPages * PAGE)}: ${(e as Error).message}`);
+      }
+    }
+  }
+}
+
+function fmtMiB(bytes: number): string {
+  return `${(bytes / 1048576).toFixed(0)} MiB`;
+}
