@@ -1,0 +1,9 @@
+// Bundles the library (platform-neutral ESM, wasm embedded) and the Node entry points with esbuild.
+import { build } from 'esbuild';
+
+const common = { bundle: true, format: 'esm', target: 'es2022', sourcemap: true, logLevel: 'warning' };
+await build({ ...common, entryPoints: ['src/index.ts'], outfile: 'dist/index.js', platform: 'neutral' });
+// The CLI and benchmark run in Node; their npm dependencies stay external (installed with the package).
+const node = { ...common, platform: 'node', packages: 'external', banner: { js: '#!/usr/bin/env node' } };
+await build({ ...node, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js' });
+await build({ ...node, entryPoints: ['bench/run.ts'], outfile: 'dist/bench.js' });

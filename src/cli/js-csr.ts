@@ -1,0 +1,31 @@
+import type { CSRMatrix } from '../formats/csr.js';
+import { isComplex, type ValueArray } from '../dtype.js';
+
+/**
+ * The plain JavaScript CSR loop over typed arrays: the baseline every benchmark compares against,
+ * and (run on f64/c128 data) the reference that errors are measured from. y = A·x.
+ */
+export function jsCsrSpmv(A: CSRMatrix, x: ValueArray, y: ValueArray): void {
+  const { rowPtr, colIdx, values } = A;
+  if (!isComplex(A.dtype)) {
+    for (let i = 0; i < A.rows; i++) {
+      let sum = 0;
+      for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) sum += values[k] * x[colIdx[k]];
+      y[i] = sum;
+    }
+    return;
+  }
+  for (let i = 0; i < A.rows; i++) {
+    let re = 0;
+    let im = 0;
+    for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) {
+      const ar = values[2 * k];
+      const ai = values[2 * k + 1];
+      const j = 2 * colIdx[k];
+      re += ar * x[j] - ai * x[j + 1];
+      im += ar * x[j + 1] + ai * x[j];
+    }
+    y[2 * i] = re;
+    y[2 * i + 1] = im;
+  }
+}

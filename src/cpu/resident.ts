@@ -1,0 +1,68 @@
+import type { DType, ValueArray } from '../dtype.js';
+import { components, componentBytes } from '../dtype.js';
+import { DisposedError } from '../errors.js';
+import type { WasmHeap, Region } from './memory.js';
+import type { SparseMatrix, FormatName } from '../formats/index.js';
+
+/** A vector living in the runtime's WebAssembly memory. */
+export class CpuVector {
+  readonly region: Region;
+  constructor(
+    heap: WasmHeap,
+    readonly dtype: DType,
+    /** number of elements (complex counts as one) */
+    readonly length: number,
+  ) {
+    this.region = heap.alloc(length * components(dtype) * componentBytes(dtype));
+  }
+  get ptr(): number {
+    if (this.region.isDisposed) throw new DisposedError('vector');
+    return this.region.ptr;
+  }
+  /** A fresh typed-array view (views are re-created because memory growth replaces the buffer). */
+  view(): ValueArray {
+    return this.region.view(componentBytes(this.dtype) === 4 ? 'f32' : 'f64', this.length * components(this.dtype));
+  }
+  dispose(): void {
+    this.region.dispose();
+  }
+}
+
+/**
+ * A matrix uploaded to the WebAssembly memory: its arrays copied into regions, plus the scalar
+ * layout parameters the kernels take. `host` is kept so that a transposed product on a format without
+ * its own transposed kernel can build (once) the CSR it falls back to.
+ */
+export class CpuMatrix {
+  readonly format: FormatName;
+  readonly dtype: DType;
+  readonly rows: number;
+  readonly cols: number;
+  readonly nnz: number;
+  readonly bytes: number;
+  disposed = false;
+  /** lazily built CSR copy for op = T/H on formats that lack transposed kernels */
+  transposeFallback: CpuMatrix | null = null;
+  constructor(
+    readonly host: SparseMatrix,
+    readonly regions: Record<string, Region>,
+    readonly params: Record<string, number>,
+  ) {
+    this.format = host.format;
+    this.dtype = host.dtype;
+    this.rows = host.rows;
+    this.cols = host.cols;
+    this.nnz = host.nnz;
+    this.bytes = host.storageBytes();
+  }
+  ptr(name: string): number {
+    if (this.disposed) throw new DisposedError(`${this.format} matrix`);
+    return this.regions[name].ptr;
+  }
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    for (const r of Object.values(this.regions)) r.dispose();
+    this.transposeFallback?.dispose();
+  }
+}

@@ -1,0 +1,3 @@
+export { poisson2D, poisson3D } from './poisson.js';
+export { randomMatrix, type RandomMatrixOptions } from './random.js';
+export { Prng } from './prng.js';

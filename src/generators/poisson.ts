@@ -1,0 +1,56 @@
+import { CSRMatrix } from '../formats/csr.js';
+import { allocValues, assertDType, components, type DType } from '../dtype.js';
+import { ShapeError } from '../errors.js';
+
+/**
+ * Finite-difference Laplacians with Dirichlet boundaries on an n^d grid, in natural (lexicographic)
+ * ordering: the 2-D 5-point stencil (4 on the diagonal, -1 for each neighbour) and the 3-D 7-point
+ * stencil (6 and -1) — seed 001's `poisson3D_N`. Symmetric positive definite, so CG converges on them.
+ */
+export function poisson2D(n: number, options: { dtype?: DType } = {}): CSRMatrix {
+  return laplacian([n, n], options.dtype ?? 'f64');
+}
+
+/** 3-D 7-point Poisson matrix on an n×n×n grid: n³ rows, about 7n³ nonzeros. */
+export function poisson3D(n: number, options: { dtype?: DType } = {}): CSRMatrix {
+  return laplacian([n, n, n], options.dtype ?? 'f64');
+}
+
+function laplacian(dims: number[], dtype: DType): CSRMatrix {
+  assertDType(dtype, 'poisson');
+  for (const d of dims) {
+    if (!Number.isInteger(d) || d < 0) throw new ShapeError(`poisson: grid size must be a non-negative integer, got ${d}`);
+  }
+  const rows = dims.reduce((a, b) => a * b, 1);
+  // strides[k] = distance in the ordering between neighbours along axis k (axis 0 fastest)
+  const strides = dims.map((_, k) => dims.slice(0, k).reduce((a, b) => a * b, 1));
+  const maxNnz = rows * (2 * dims.length + 1);
+  const rowPtr = new Int32Array(rows + 1);
+  const colIdx = new Int32Array(maxNnz);
+  const vals = new Float64Array(maxNnz);
+  const coord = new Int32Array(dims.length);
+  let nnz = 0;
+  for (let r = 0; r < rows; r++) {
+    // neighbours in increasing column order: the far axes' lower neighbours first
+    for (let k = dims.length - 1; k >= 0; k--) {
+      if (coord[k] > 0) {
+        colIdx[nnz] = r - strides[k];
+        vals[nnz++] = -1;
+      }
+    }
+    colIdx[nnz] = r;
+    vals[nnz++] = 2 * dims.length;
+    for (let k = 0; k < dims.length; k++) {
+      if (coord[k] < dims[k] - 1) {
+        colIdx[nnz] = r + strides[k];
+        vals[nnz++] = -1;
+      }
+    }
+    rowPtr[r + 1] = nnz;
+    for (let k = 0; k < dims.length && ++coord[k] === dims[k]; k++) coord[k] = 0;
+  }
+  const values = allocValues(dtype, nnz);
+  const c = components(dtype);
+  for (let k = 0; k < nnz; k++) values[k * c] = vals[k];
+  return new CSRMatrix(rows, rows, dtype, rowPtr, colIdx.slice(0, nnz), values);
+}

@@ -1,0 +1,49 @@
+/**
+ * A small seeded PRNG (xoshiro128**, Blackman & Vigna) so generated matrices are reproducible across
+ * engines: the same seed gives the same matrix in Node and in every browser.
+ */
+export class Prng {
+  private s0: number;
+  private s1: number;
+  private s2: number;
+  private s3: number;
+  constructor(seed: number) {
+    // splitmix32 expands the seed into four non-zero state words
+    let z = seed >>> 0;
+    const next = (): number => {
+      z = (z + 0x9e3779b9) >>> 0;
+      let t = z;
+      t = Math.imul(t ^ (t >>> 16), 0x85ebca6b);
+      t = Math.imul(t ^ (t >>> 13), 0xc2b2ae35);
+      return (t ^ (t >>> 16)) >>> 0;
+    };
+    this.s0 = next();
+    this.s1 = next();
+    this.s2 = next();
+    this.s3 = next() | 1;
+  }
+  /** uniform 32-bit unsigned integer */
+  nextU32(): number {
+    const r = Math.imul(rotl(Math.imul(this.s1, 5), 7), 9) >>> 0;
+    const t = this.s1 << 9;
+    this.s2 ^= this.s0;
+    this.s3 ^= this.s1;
+    this.s1 ^= this.s2;
+    this.s0 ^= this.s3;
+    this.s2 ^= t;
+    this.s3 = rotl(this.s3, 11);
+    return r;
+  }
+  /** uniform in [0, 1) with 32 random bits */
+  next(): number {
+    return this.nextU32() / 4294967296;
+  }
+  /** uniform integer in [0, n) */
+  int(n: number): number {
+    return Math.floor(this.next() * n);
+  }
+}
+
+function rotl(x: number, k: number): number {
+  return (x << k) | (x >>> (32 - k));
+}

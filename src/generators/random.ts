@@ -1,0 +1,80 @@
+import { CSRMatrix } from '../formats/csr.js';
+import { allocValues, assertDType, components, type DType } from '../dtype.js';
+import { ShapeError } from '../errors.js';
+import { Prng } from './prng.js';
+
+export interface RandomMatrixOptions {
+  rows: number;
+  cols?: number;
+  /** mean stored entries per row (default 8) */
+  meanRowLength?: number;
+  /**
+   * Row-length distribution. 'uniform': lengths uniform in [0, 2·mean]. 'powerlaw': Pareto-distributed
+   * lengths (P(len ≥ k) ∝ k^-exponent), the shape of web and social graphs where a few rows are very long.
+   */
+  distribution?: 'uniform' | 'powerlaw';
+  /** Pareto exponent for 'powerlaw' (default 1.5; smaller = heavier tail) */
+  exponent?: number;
+  seed?: number;
+  dtype?: DType;
+}
+
+/**
+ * A reproducible random sparse matrix in canonical CSR (sorted, distinct columns per row), values
+ * uniform in [-1, 1) (both parts for complex). The same options give the same matrix everywhere.
+ */
+export function randomMatrix(options: RandomMatrixOptions): CSRMatrix {
+  const { rows, cols = rows, meanRowLength = 8, distribution = 'uniform', exponent = 1.5, seed = 1, dtype = 'f64' } = options;
+  assertDType(dtype, 'randomMatrix');
+  if (!Number.isInteger(rows) || rows < 0 || !Number.isInteger(cols) || cols < 0) {
+    throw new ShapeError(`randomMatrix: rows and cols must be non-negative integers, got ${rows}×${cols}`);
+  }
+  if (!(meanRowLength >= 0)) throw new ShapeError(`randomMatrix: meanRowLength must be ≥ 0, got ${meanRowLength}`);
+  if (distribution === 'powerlaw' && !(exponent > 1)) {
+    throw new ShapeError(`randomMatrix: a power law needs exponent > 1 for a finite mean, got ${exponent}`);
+  }
+  const rng = new Prng(seed);
+  const lengths = new Int32Array(rows);
+  // Pareto with minimum m has mean m·a/(a-1); choose m so the mean row length is as asked.
+  const paretoMin = (meanRowLength * (exponent - 1)) / exponent;
+  for (let i = 0; i < rows; i++) {
+    const raw =
+      distribution === 'uniform'
+        ? rng.next() * (2 * meanRowLength + 1)
+        : paretoMin / Math.pow(1 - rng.next(), 1 / exponent);
+    lengths[i] = Math.min(cols, Math.floor(raw));
+  }
+  const rowPtr = new Int32Array(rows + 1);
+  for (let i = 0; i < rows; i++) rowPtr[i + 1] = rowPtr[i] + lengths[i];
+  const nnz = rowPtr[rows];
+  const colIdx = new Int32Array(nnz);
+  const seen = new Set<number>();
+  for (let i = 0; i < rows; i++) {
+    const start = rowPtr[i];
+    const len = lengths[i];
+    if (len * 2 > cols) {
+      // dense-ish row: pick columns by a selection pass over all columns (Knuth's algorithm S)
+      let need = len;
+      for (let j = 0, k = start; j < cols && need > 0; j++) {
+        if (rng.next() * (cols - j) < need) {
+          colIdx[k++] = j;
+          need--;
+        }
+      }
+    } else {
+      seen.clear();
+      for (let k = start; k < start + len; ) {
+        const j = rng.int(cols);
+        if (!seen.has(j)) {
+          seen.add(j);
+          colIdx[k++] = j;
+        }
+      }
+      colIdx.subarray(start, start + len).sort();
+    }
+  }
+  const values = allocValues(dtype, nnz);
+  const n = nnz * components(dtype);
+  for (let k = 0; k < n; k++) values[k] = rng.next() * 2 - 1;
+  return new CSRMatrix(rows, cols, dtype, rowPtr, colIdx, values);
+}

@@ -1,0 +1,212 @@
+import { allocValues, componentBytes, components, isComplex, toComplex, type DType, type Scalar, type ValueArray, assertDType } from '../dtype.js';
+import { DisposedError, ShapeError, UnsupportedError, SimdglError } from '../errors.js';
+import type { Op, SpmvScalars } from '../backend-types.js';
+import { convert, type ConvertOptions, type FormatName, type SparseMatrix } from '../formats/index.js';
+import { CpuBackend } from '../cpu/backend.js';
+import type { CpuVector } from '../cpu/resident.js';
+import { MatrixHandle, ResidentVector, type HandleOwner } from './handles.js';
+
+export interface RuntimeOptions {
+  /** execution path; only 'cpu' exists in this version ('auto' means 'cpu') */
+  backend?: 'auto' | 'cpu';
+  /** WebAssembly SIMD: 'auto' (default) detects it, false forces the plain build */
+  simd?: boolean | 'auto';
+  /** the most memory the CPU path may use, in MiB (default 2048, at most 4096) */
+  maxMemoryMB?: number;
+}
+
+export interface Capabilities {
+  /** the kernel build in use */
+  wasm: 'simd' | 'plain';
+  /** whether the engine validates WebAssembly SIMD */
+  simd: boolean;
+  /** whether the runtime's memory is a shared WebAssembly.Memory */
+  sharedMemory: boolean;
+  /** number of threads operations run on */
+  threads: number;
+  /** human-readable notes on what is missing and why */
+  notes: string[];
+}
+
+export type VectorLike = ValueArray | ResidentVector;
+
+export interface SpmvOptions<Y extends VectorLike | undefined = VectorLike | undefined> {
+  /** output vector; when a typed array is given it is updated in place and returned */
+  y?: Y;
+  /** default 1 */
+  alpha?: Scalar;
+  /** default 0 (y is then not read, so it may hold anything) */
+  beta?: Scalar;
+  /** 'N' (default), 'T' or 'H' (conjugate transpose) */
+  op?: Op;
+}
+
+export interface UploadOptions extends ConvertOptions {
+  /** convert to this storage format before uploading (default: keep the matrix's own format) */
+  format?: FormatName;
+}
+
+/**
+ * A runtime owns one WebAssembly memory and the data uploaded to it. Create it with
+ * `createRuntime()`, upload matrices once, run many operations, and `dispose()` it at the end.
+ */
+export class Runtime implements HandleOwner {
+  private disposed = false;
+  /** live handles, disposed with the runtime */
+  private readonly handles = new Set<MatrixHandle | ResidentVector>();
+  private constructor(private readonly cpu: CpuBackend) {}
+
+  /** @internal use createRuntime() */
+  static async create(options: RuntimeOptions = {}): Promise<Runtime> {
+    if (options.backend !== undefined && options.backend !== 'auto' && options.backend !== 'cpu') {
+      throw new UnsupportedError(`createRuntime: backend ${JSON.stringify(options.backend)} is not available; use 'auto' or 'cpu'`);
+    }
+    if (options.maxMemoryMB !== undefined && !(options.maxMemoryMB >= 1 && options.maxMemoryMB <= 4096)) {
+      throw new RangeError(`createRuntime: maxMemoryMB must be in [1, 4096], got ${options.maxMemoryMB}`);
+    }
+    return new Runtime(await CpuBackend.create(options));
+  }
+
+  capabilities(): Capabilities {
+    const simd = this.cpu.flavor === 'simd';
+    const notes: string[] = [];
+    if (!simd) notes.push('running the plain WebAssembly build (no SIMD)');
+    if (!this.cpu.heap.shared) notes.push('SharedArrayBuffer is unavailable: the memory is not shared');
+    return { wasm: this.cpu.flavor, simd, sharedMemory: this.cpu.heap.shared, threads: 1, notes };
+  }
+
+  /** Bytes of WebAssembly memory currently held by uploaded matrices and vectors. */
+  get memoryInUse(): number {
+    return this.cpu.heap.liveBytes;
+  }
+
+  /** Uploads a matrix (any format class) and returns a resident handle. */
+  upload(matrix: SparseMatrix, options: UploadOptions = {}): MatrixHandle {
+    this.live();
+    const target = options.format && options.format !== matrix.format ? convert(matrix, options.format, options) : matrix;
+    target.validate();
+    return this.track(new MatrixHandle(this.cpu.upload(target), this));
+  }
+
+  /** A resident vector: from data (copied in) or zero-filled of `length` elements of `dtype`. */
+  vector(data: ValueArray | number, dtype?: DType): ResidentVector {
+    this.live();
+    if (typeof data === 'number') {
+      if (!Number.isInteger(data) || data < 0) throw new ShapeError(`vector: length must be a non-negative integer, got ${data}`);
+      const dt = dtype ?? 'f64';
+      assertDType(dt, 'vector');
+      const v = this.cpu.vector(dt, data);
+      v.view().fill(0);
+      return this.track(new ResidentVector(v, this));
+    }
+    const dt = dtype ?? (data instanceof Float32Array ? 'f32' : 'f64');
+    assertDType(dt, 'vector');
+    const c = components(dt);
+    if (data.length % c !== 0) throw new ShapeError(`vector: ${data.length} numbers cannot be ${dt} pairs`);
+    const v = this.cpu.vector(dt, data.length / c);
+    v.view().set(data);
+    return this.track(new ResidentVector(v, this));
+  }
+
+  /**
+   * y = α·op(A)·x + β·y. x and y are typed arrays (copied in and out) or resident vectors (used in
+   * place). Returns y: the resident vector or typed array given, or a new typed array.
+   */
+  async spmv<Y extends VectorLike | undefined = undefined>(
+    A: MatrixHandle,
+    x: VectorLike,
+    options: SpmvOptions<Y> = {},
+  ): Promise<Y extends ResidentVector ? ResidentVector : ValueArray> {
+    this.live();
+    const M = this.own(A, 'spmv: A').resident();
+    const s = resolveScalars(M.dtype, options);
+    const [inLen, outLen] = s.op === 'N' ? [M.cols, M.rows] : [M.rows, M.cols];
+    const temps: CpuVector[] = [];
+    try {
+      const xv = this.operand(x, M.dtype, inLen, 'x', temps, true);
+      const yv = options.y === undefined ? null : this.operand(options.y, M.dtype, outLen, 'y', temps, s.beta[0] !== 0 || s.beta[1] !== 0);
+      const out = yv ?? this.temp(M.dtype, outLen, temps);
+      this.cpu.spmv(M, xv, out, s);
+      if (options.y instanceof ResidentVector) return options.y as never;
+      const result = options.y ?? allocValues(M.dtype, outLen);
+      (result as ValueArray).set(out.view());
+      return result as never;
+    } finally {
+      for (const t of temps) t.dispose();
+    }
+  }
+
+  /** Releases everything this runtime holds, its handles included. Later calls throw DisposedError. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    for (const h of [...this.handles]) h.dispose();
+  }
+
+  /** @internal called by a handle's dispose() */
+  forget(handle: MatrixHandle | ResidentVector): void {
+    this.handles.delete(handle);
+  }
+
+  private track<H extends MatrixHandle | ResidentVector>(h: H): H {
+    this.handles.add(h);
+    return h;
+  }
+
+  private live(): void {
+    if (this.disposed) throw new DisposedError('runtime');
+  }
+
+  private own<T extends MatrixHandle | ResidentVector>(h: T, what: string): T {
+    if (!(h instanceof MatrixHandle) && !(h instanceof ResidentVector)) {
+      throw new TypeError(`${what}: expected a handle from rt.upload() or rt.vector()`);
+    }
+    if (h.owner !== this) throw new SimdglError('E_FOREIGN', `${what} belongs to another runtime`);
+    return h;
+  }
+
+  private temp(dtype: DType, length: number, temps: CpuVector[]): CpuVector {
+    const v = this.cpu.vector(dtype, length);
+    temps.push(v);
+    return v;
+  }
+
+  /** A resident view of an operand: the vector itself, or a temporary copy of a typed array. */
+  private operand(v: VectorLike, dtype: DType, length: number, name: string, temps: CpuVector[], copyIn: boolean): CpuVector {
+    if (v instanceof ResidentVector) {
+      const r = this.own(v, `spmv: ${name}`).resident();
+      if (r.dtype !== dtype) throw new ShapeError(`spmv: ${name} is ${r.dtype}, the matrix is ${dtype}`);
+      if (r.length !== length) throw new ShapeError(`spmv: ${name} has ${r.length} elements, expected ${length}`);
+      return r;
+    }
+    if (!(v instanceof Float32Array || v instanceof Float64Array)) {
+      throw new TypeError(`spmv: ${name} must be a Float32Array, a Float64Array or a resident vector`);
+    }
+    const want = length * components(dtype);
+    if (v.length !== want) {
+      throw new ShapeError(`spmv: ${name} has length ${v.length}, expected ${want} (${length} ${dtype} elements)`);
+    }
+    if (name === 'y' && v.BYTES_PER_ELEMENT !== componentBytes(dtype)) {
+      throw new ShapeError(`spmv: y is a ${v.constructor.name}, a ${dtype} result needs a ${componentBytes(dtype) === 4 ? 'Float32Array' : 'Float64Array'}`);
+    }
+    const t = this.temp(dtype, length, temps);
+    if (copyIn) t.view().set(v);
+    return t;
+  }
+}
+
+function resolveScalars(dtype: DType, o: SpmvOptions): SpmvScalars {
+  const op = o.op ?? 'N';
+  if (op !== 'N' && op !== 'T' && op !== 'H') throw new UnsupportedError(`spmv: op must be 'N', 'T' or 'H', got ${JSON.stringify(op)}`);
+  const alpha = toComplex(o.alpha ?? 1);
+  const beta = toComplex(o.beta ?? 0);
+  if (!isComplex(dtype) && (alpha[1] !== 0 || beta[1] !== 0)) {
+    throw new UnsupportedError(`spmv: complex alpha/beta need a complex matrix, this one is ${dtype}`);
+  }
+  return { alpha, beta, op };
+}
+
+/** Creates a runtime: detects SIMD and shared memory, compiles the kernels, sets up the memory. */
+export function createRuntime(options: RuntimeOptions = {}): Promise<Runtime> {
+  return Runtime.create(options);
+}

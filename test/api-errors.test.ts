@@ -1,0 +1,85 @@
+/** Bad input through the public API: each a typed error that says what and where, earlier data intact. */
+import { describe, expect, it } from 'vitest';
+import {
+  createRuntime,
+  CSRMatrix,
+  DisposedError,
+  FormatError,
+  MemoryLimitError,
+  ShapeError,
+  UnsupportedError,
+  SimdglError,
+  poisson2D,
+} from '../src/index.js';
+
+describe('runtime errors', () => {
+  it('rejects mismatched vector lengths, naming the operand and both lengths', async () => {
+    const rt = await createRuntime();
+    const h = rt.upload(poisson2D(3));
+    await expect(rt.spmv(h, new Float64Array(8))).rejects.toThrow(ShapeError);
+    await expect(rt.spmv(h, new Float64Array(8))).rejects.toThrow(/x has length 8, expected 9/);
+    await expect(rt.spmv(h, new Float64Array(9), { y: new Float64Array(10) })).rejects.toThrow(/y has length 10, expected 9/);
+    await expect(rt.spmv(h, new Float64Array(9), { y: new Float32Array(9) })).rejects.toThrow(/Float64Array/);
+    const v = rt.vector(4);
+    await expect(rt.spmv(h, v)).rejects.toThrow(/x has 4 elements, expected 9/);
+    rt.dispose();
+  });
+
+  it('rejects unsupported combinations with UnsupportedError', async () => {
+    const rt = await createRuntime();
+    const h = rt.upload(poisson2D(2));
+    await expect(rt.spmv(h, new Float64Array(4), { alpha: [1, 1] })).rejects.toThrow(UnsupportedError);
+    await expect(rt.spmv(h, new Float64Array(4), { op: 'X' as 'N' })).rejects.toThrow(/op must be/);
+    await expect(createRuntime({ backend: 'quantum' as 'cpu' })).rejects.toThrow(UnsupportedError);
+    expect(() => rt.vector(3, 'f16' as 'f32')).toThrow(UnsupportedError);
+    rt.dispose();
+  });
+
+  it('refuses an invalid matrix at upload and allocates nothing', async () => {
+    const rt = await createRuntime();
+    const before = rt.memoryInUse;
+    const bad = new CSRMatrix(2, 2, 'f64', new Int32Array([0, 1, 2]), new Int32Array([0, 5]), new Float64Array(2));
+    expect(() => rt.upload(bad)).toThrow(FormatError);
+    expect(() => rt.upload(bad)).toThrow(/colIdx\[1\]/);
+    expect(rt.memoryInUse).toBe(before);
+    rt.dispose();
+  });
+
+  it('uses after dispose throw DisposedError; handles from another runtime are refused', async () => {
+    const rt = await createRuntime();
+    const other = await createRuntime();
+    const h = rt.upload(poisson2D(2));
+    await expect(other.spmv(h, new Float64Array(4))).rejects.toThrow(/another runtime/);
+    h.dispose();
+    await expect(rt.spmv(h, new Float64Array(4))).rejects.toThrow(DisposedError);
+    rt.dispose();
+    expect(() => rt.upload(poisson2D(2))).toThrow(DisposedError);
+    other.dispose();
+  });
+
+  it('memory that cannot grow is a MemoryLimitError (a RangeError) and earlier data survives', async () => {
+    const rt = await createRuntime({ maxMemoryMB: 8 });
+    const small = poisson2D(10);
+    const h = rt.upload(small);
+    const x = new Float64Array(100).fill(1);
+    const before = await rt.spmv(h, x);
+    let err: unknown;
+    try {
+      rt.upload(poisson2D(400)); // ~800k nonzeros, ~10 MB: over the 8 MiB limit
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(MemoryLimitError);
+    expect(err).toBeInstanceOf(RangeError);
+    expect((err as MemoryLimitError).code).toBe('E_MEMORY');
+    expect((err as Error).message).toMatch(/maxMemoryMB/);
+    expect(Array.from(await rt.spmv(h, x))).toEqual(Array.from(before));
+    rt.dispose();
+    await expect(createRuntime({ maxMemoryMB: 0 })).rejects.toThrow(RangeError);
+  });
+
+  it('every simdgl error carries a code', () => {
+    expect(new ShapeError('x').code).toBe('E_SHAPE');
+    expect(new ShapeError('x')).toBeInstanceOf(SimdglError);
+  });
+});
