@@ -1,0 +1,551 @@
+/**
+ * Incremental Matrix Market parser over ASCII bytes. `push()` takes chunks of any size; only complete
+ * lines are parsed, straight out of the chunk. The one partial line at a chunk's end is copied into a
+ * small carry buffer and completed by the next chunk, so parser state survives arbitrary boundaries
+ * (mid-number, between CR and LF) without ever holding more than one line of the input.
+ *
+ * Every parsed range ends with '\n' (finish() appends one to an unterminated last line), so the
+ * byte scanners stop at a newline at the latest and never need an explicit end bound.
+ */
+import { components, isComplex, type DType, type ValueArray } from '../dtype.js';
+import { ParseError, UnsupportedError } from '../errors.js';
+import { COOMatrix } from '../formats/coo.js';
+import { DenseMatrix } from '../formats/dense.js';
+import type { MMField, MMFormat, MMSymmetry, MatrixMarketHeader, MatrixMarketResult } from './matrix-market-types.js';
+import { newCursor, scanFloat, scanUint } from './number-parse.js';
+
+const NL = 10;
+const CR = 13;
+const SP = 32;
+const TAB = 9;
+const PCT = 37;
+
+const PHASE_BANNER = 0;
+const PHASE_SIZE = 1;
+const PHASE_DATA = 2;
+
+// Field and symmetry codes, so the hot loops compare small integers instead of strings.
+const F_REAL = 0;
+const F_INTEGER = 1;
+const F_COMPLEX = 2;
+const F_PATTERN = 3;
+const S_GENERAL = 0;
+const S_SYMMETRIC = 1;
+const S_SKEW = 2;
+const S_HERMITIAN = 3;
+
+const FORMATS: readonly MMFormat[] = ['coordinate', 'array'];
+const FIELDS: readonly MMField[] = ['real', 'integer', 'complex', 'pattern'];
+const SYMMETRIES: readonly MMSymmetry[] = ['general', 'symmetric', 'skew-symmetric', 'hermitian'];
+
+const MAX_INDEX = 0x7fffffff; // indices are Int32
+/** Largest array-format matrix (elements), matching DenseMatrix's default maxSlots. */
+const MAX_DENSE = 2 ** 28;
+
+const utf8 = new TextDecoder('utf-8');
+
+function isBlank(c: number): boolean {
+  return c === SP || c === TAB || c === CR;
+}
+
+export class MatrixMarketParser {
+  /** 1-based number of the line being read */
+  private line = 1;
+  private phase = PHASE_BANNER;
+  private readonly wantDType: DType | undefined;
+  private header: MatrixMarketHeader | null = null;
+  private readonly comments: string[] = [];
+  private field = F_REAL;
+  private sym = S_GENERAL;
+  private dtype: DType = 'f64';
+  private comp: 1 | 2 = 1;
+  private rows = 0;
+  private cols = 0;
+  /** entries the file promises (coordinate: the size line's count; array: elements stored) */
+  private total = 0;
+  /** entries read so far */
+  private k = 0;
+  /** line of the size line, for count errors */
+  private sizeLine = 0;
+  // coordinate storage, grown geometrically up to `total` so a lying size line cannot force a huge allocation
+  private rowIdx = new Int32Array(0);
+  private colIdx = new Int32Array(0);
+  private vals: ValueArray = new Float64Array(0);
+  private diag = 0;
+  // array format: next (row, col) position, column-major
+  private ai = 0;
+  private aj = 0;
+  private readonly cur = newCursor();
+  private carry = new Uint8Array(256);
+  private carryLen = 0;
+  private bytes = 0;
+
+  /** Input length when known (whole-buffer parses): bounds the first allocation. */
+  private readonly expectedBytes: number | undefined;
+
+  constructor(opts?: { dtype?: DType; expectedBytes?: number }) {
+    this.wantDType = opts?.dtype;
+    this.expectedBytes = opts?.expectedBytes;
+  }
+
+  get bytesRead(): number {
+    return this.bytes;
+  }
+
+  push(chunk: Uint8Array): void {
+    const n = chunk.length;
+    this.bytes += n;
+    let start = 0;
+    if (this.carryLen > 0) {
+      const nl = chunk.indexOf(NL);
+      if (nl < 0) {
+        this.appendCarry(chunk, 0, n);
+        return;
+      }
+      this.appendCarry(chunk, 0, nl + 1);
+      this.processLines(this.carry, 0, this.carryLen);
+      this.carryLen = 0;
+      start = nl + 1;
+    }
+    const last = chunk.lastIndexOf(NL);
+    if (last >= start) {
+      this.processLines(chunk, start, last + 1);
+      start = last + 1;
+    }
+    if (start < n) this.appendCarry(chunk, start, n);
+  }
+
+  finish(): MatrixMarketResult {
+    if (this.carryLen > 0) {
+      this.appendCarry(new Uint8Array([NL]), 0, 1);
+      this.processLines(this.carry, 0, this.carryLen);
+      this.carryLen = 0;
+    }
+    if (this.phase === PHASE_BANNER) {
+      throw new ParseError('expected the banner "%%MatrixMarket matrix <format> <field> <symmetry>", found end of input', this.line);
+    }
+    if (this.phase === PHASE_SIZE) {
+      throw new ParseError('expected the size line, found end of input', this.line);
+    }
+    if (this.k < this.total) {
+      throw new ParseError(
+        `expected ${this.total} entries (size line ${this.sizeLine}), found ${this.k} at end of input`,
+        this.line,
+      );
+    }
+    const header = this.header!;
+    const matrix = header.format === 'array' ? new DenseMatrix(this.rows, this.cols, this.dtype, this.vals) : this.buildCOO();
+    return { matrix, header, comments: this.comments };
+  }
+
+  private appendCarry(src: Uint8Array, from: number, to: number): void {
+    const len = to - from;
+    if (this.carryLen + len > this.carry.length) {
+      const bigger = new Uint8Array(Math.max(this.carry.length * 2, this.carryLen + len));
+      bigger.set(this.carry.subarray(0, this.carryLen));
+      this.carry = bigger;
+    }
+    this.carry.set(src.subarray(from, to), this.carryLen);
+    this.carryLen += len;
+  }
+
+  /** Parses the complete lines in buf[pos, end); buf[end - 1] is '\n'. */
+  private processLines(buf: Uint8Array, pos: number, end: number): void {
+    while (pos < end) {
+      if (this.phase === PHASE_DATA) {
+        pos = this.header!.format === 'coordinate' ? this.coordinateLines(buf, pos, end) : this.arrayLines(buf, pos, end);
+        continue;
+      }
+      const nl = buf.indexOf(NL, pos);
+      let e = nl;
+      if (e > pos && buf[e - 1] === CR) e--;
+      const text = utf8.decode(buf.subarray(pos, e));
+      if (this.phase === PHASE_BANNER) this.banner(text);
+      else this.sizeOrComment(text);
+      this.line++;
+      pos = nl + 1;
+    }
+  }
+
+  private banner(text: string): void {
+    const line = this.line;
+    const s = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text; // UTF-8 byte-order mark
+    const expected = 'expected the banner "%%MatrixMarket matrix <format> <field> <symmetry>"';
+    const tokens: { t: string; col: number }[] = [];
+    for (const m of s.matchAll(/[^ \t]+/g)) tokens.push({ t: m[0], col: m.index + 1 });
+    if (tokens.length === 0 || tokens[0].t.toLowerCase() !== '%%matrixmarket') {
+      throw new ParseError(`${expected}, found ${JSON.stringify(clip(s))}`, line, 1);
+    }
+    if (tokens.length < 5) {
+      throw new ParseError(`${expected}, found only ${tokens.length} of its 5 words: ${JSON.stringify(clip(s))}`, line);
+    }
+    if (tokens.length > 5) {
+      throw new ParseError(`unexpected ${JSON.stringify(clip(tokens[5].t))} after the symmetry in the banner`, line, tokens[5].col);
+    }
+    const pick = <T extends string>(i: number, what: string, allowed: readonly T[]): T => {
+      const v = tokens[i].t.toLowerCase() as T;
+      if (!allowed.includes(v)) {
+        throw new ParseError(
+          `unknown ${what} ${JSON.stringify(clip(tokens[i].t))} in the banner, expected one of ${allowed.join(', ')}`,
+          line,
+          tokens[i].col,
+        );
+      }
+      return v;
+    };
+    pick(1, 'object', ['matrix'] as const);
+    const format = pick(2, 'format', FORMATS);
+    const field = pick(3, 'field', FIELDS);
+    const symmetry = pick(4, 'symmetry', SYMMETRIES);
+    // Combinations the Matrix Market definition rules out.
+    if (field === 'pattern' && format === 'array') throw new ParseError('pattern field is only valid with coordinate format', line, tokens[3].col);
+    if (symmetry === 'hermitian' && field !== 'complex') throw new ParseError(`hermitian symmetry requires the complex field, found ${field}`, line, tokens[4].col);
+    if (symmetry === 'skew-symmetric' && field === 'pattern') throw new ParseError('skew-symmetric symmetry is not valid with the pattern field', line, tokens[4].col);
+    this.header = { object: 'matrix', format, field, symmetry };
+    this.field = FIELDS.indexOf(field);
+    this.sym = SYMMETRIES.indexOf(symmetry);
+    const want = this.wantDType;
+    if (want !== undefined) {
+      if (field === 'complex' && !isComplex(want)) {
+        throw new UnsupportedError(`Matrix Market: a complex file cannot be read as ${want}; ask for c64 or c128`);
+      }
+      if (!['f32', 'f64', 'c64', 'c128'].includes(want)) throw new UnsupportedError(`Matrix Market: unknown dtype ${JSON.stringify(want)}`);
+      this.dtype = want;
+    } else {
+      this.dtype = field === 'complex' ? 'c128' : 'f64';
+    }
+    this.comp = components(this.dtype);
+    this.phase = PHASE_SIZE;
+  }
+
+  private sizeOrComment(text: string): void {
+    const lead = text.search(/[^ \t]/);
+    if (lead < 0) return; // blank line
+    if (text.charCodeAt(lead) === PCT) {
+      this.comments.push(text.slice(lead + 1));
+      return;
+    }
+    const h = this.header!;
+    const coord = h.format === 'coordinate';
+    const want = coord ? 3 : 2;
+    const shape = coord ? '"rows cols entries"' : '"rows cols"';
+    const tokens = text.trim().split(/[ \t]+/);
+    if (tokens.length !== want || !tokens.every((t) => /^\+?[0-9]+$/.test(t))) {
+      throw new ParseError(
+        `bad size line: expected ${shape} as ${want} non-negative integers, found ${JSON.stringify(clip(text.trim()))}`,
+        this.line,
+        lead + 1,
+      );
+    }
+    const [rows, cols, nnz] = tokens.map(Number);
+    if (rows > MAX_INDEX || cols > MAX_INDEX || (coord && nnz > MAX_INDEX)) {
+      throw new ParseError(`size ${tokens.join(' ')} is past the 32-bit index limit ${MAX_INDEX}`, this.line, lead + 1);
+    }
+    if (this.sym !== S_GENERAL && rows !== cols) {
+      throw new ParseError(`a ${h.symmetry} matrix must be square, the size line says ${rows}×${cols}`, this.line, lead + 1);
+    }
+    this.rows = rows;
+    this.cols = cols;
+    this.sizeLine = this.line;
+    if (coord) {
+      this.total = nnz;
+      // An entry line takes at least 4 bytes ("1 1\n"), so a known input length caps what an honest
+      // size line can need; streams start at 2^20 entries and double.
+      const cap = this.expectedBytes === undefined ? 1 << 20 : Math.ceil(this.expectedBytes / 4);
+      this.growCoordinate(Math.min(nnz, cap));
+    } else {
+      if (rows * cols > MAX_DENSE) {
+        throw new ParseError(`array matrix of ${rows}×${cols} elements is over the dense limit of 2^28 elements`, this.line, lead + 1);
+      }
+      const n = rows;
+      this.total = this.sym === S_GENERAL ? rows * cols : this.sym === S_SKEW ? (n * (n - 1)) / 2 : (n * (n + 1)) / 2;
+      this.vals = this.allocValues(rows * cols);
+      this.ai = this.sym === S_SKEW ? 1 : 0;
+      this.aj = 0;
+    }
+    this.phase = PHASE_DATA;
+  }
+
+  private allocValues(count: number): ValueArray {
+    const n = count * this.comp;
+    return this.dtype === 'f32' || this.dtype === 'c64' ? new Float32Array(n) : new Float64Array(n);
+  }
+
+  private growCoordinate(cap: number): void {
+    const ri = new Int32Array(cap);
+    const ci = new Int32Array(cap);
+    const v = this.allocValues(cap);
+    ri.set(this.rowIdx.subarray(0, this.k));
+    ci.set(this.colIdx.subarray(0, this.k));
+    v.set(this.vals.subarray(0, this.k * this.comp));
+    this.rowIdx = ri;
+    this.colIdx = ci;
+    this.vals = v;
+  }
+
+  /** The hot loop for coordinate entries: `row col [re [im]]` per line. Returns `end`. */
+  private coordinateLines(buf: Uint8Array, pos: number, end: number): number {
+    const cur = this.cur;
+    const rows = this.rows;
+    const cols = this.cols;
+    const total = this.total;
+    const field = this.field;
+    const sym = this.sym;
+    const comp = this.comp;
+    let line = this.line;
+    let k = this.k;
+    let ri = this.rowIdx;
+    let ci = this.colIdx;
+    let vals = this.vals;
+    let diag = this.diag;
+    let lineStart = pos;
+    try {
+      while (pos < end) {
+        let c = buf[pos];
+        while (c === SP || c === TAB || c === CR) c = buf[++pos];
+        if (c === NL) {
+          pos++;
+          line++;
+          lineStart = pos;
+          continue;
+        }
+        if (c === PCT) {
+          pos = this.comment(buf, pos);
+          line++;
+          lineStart = pos;
+          continue;
+        }
+        if (k === total) {
+          throw new ParseError(`expected ${total} entries (size line ${this.sizeLine}), found more than that`, line, pos - lineStart + 1);
+        }
+        if (k === ri.length) {
+          this.k = k;
+          this.growCoordinate(Math.min(total, Math.max(ri.length * 2, 1024)));
+          ri = this.rowIdx;
+          ci = this.colIdx;
+          vals = this.vals;
+        }
+        const p0 = pos;
+        cur.pos = pos;
+        const r = scanUint(buf, cur);
+        if (!cur.ok || !isSepOrEnd(buf[cur.pos])) throw this.expected('a row index', buf, pos, line, lineStart);
+        if (r < 1 || r > rows) throw this.outOfRange('row', r, rows, pos, line, lineStart);
+        pos = skipBlanks(buf, cur.pos);
+        // column index
+        if (buf[pos] === NL) throw this.expected('a column index', buf, pos, line, lineStart);
+        cur.pos = pos;
+        const j = scanUint(buf, cur);
+        if (!cur.ok || !isSepOrEnd(buf[cur.pos])) throw this.expected('a column index', buf, pos, line, lineStart);
+        if (j < 1 || j > cols) throw this.outOfRange('column', j, cols, pos, line, lineStart);
+        if (sym !== S_GENERAL) {
+          if (r < j) {
+            throw new ParseError(
+              `${this.header!.symmetry} file stores the lower triangle only, found entry (${r}, ${j}) above the diagonal`,
+              line,
+              p0 - lineStart + 1,
+            );
+          }
+          if (r === j) {
+            if (sym === S_SKEW) throw new ParseError(`skew-symmetric file has a diagonal entry (${r}, ${j}); its diagonal is zero and not stored`, line, p0 - lineStart + 1);
+            diag++;
+          }
+        }
+        pos = skipBlanks(buf, cur.pos);
+        const o = k * comp;
+        if (field === F_PATTERN) {
+          vals[o] = 1;
+        } else {
+          if (buf[pos] === NL) throw this.expected(valueName(field), buf, pos, line, lineStart);
+          cur.pos = pos;
+          const v = scanFloat(buf, cur);
+          if (!cur.ok || !isSepOrEnd(buf[cur.pos]) || (field === F_INTEGER && !cur.isInt)) {
+            throw this.expected(valueName(field), buf, pos, line, lineStart);
+          }
+          vals[o] = v;
+          pos = skipBlanks(buf, cur.pos);
+          if (field === F_COMPLEX) {
+            if (buf[pos] === NL) throw this.expected('the imaginary part', buf, pos, line, lineStart);
+            cur.pos = pos;
+            const im = scanFloat(buf, cur);
+            if (!cur.ok || !isSepOrEnd(buf[cur.pos])) throw this.expected('the imaginary part', buf, pos, line, lineStart);
+            if (sym === S_HERMITIAN && r === j && im !== 0) {
+              throw new ParseError(`hermitian diagonal entry (${r}, ${j}) has imaginary part ${im}; it must be real`, line, pos - lineStart + 1);
+            }
+            vals[o + 1] = im;
+            pos = skipBlanks(buf, cur.pos);
+          }
+        }
+        if (buf[pos] !== NL) throw this.expected('end of line', buf, pos, line, lineStart);
+        ri[k] = r - 1;
+        ci[k] = j - 1;
+        k++;
+        pos++;
+        line++;
+        lineStart = pos;
+      }
+    } finally {
+      this.line = line;
+      this.k = k;
+      this.diag = diag;
+    }
+    return pos;
+  }
+
+  /** Array entries: one value (two for complex) per line, column by column. Returns `end`. */
+  private arrayLines(buf: Uint8Array, pos: number, end: number): number {
+    const cur = this.cur;
+    const rows = this.rows;
+    const cols = this.cols;
+    const total = this.total;
+    const field = this.field;
+    const sym = this.sym;
+    const comp = this.comp;
+    const vals = this.vals;
+    let line = this.line;
+    let k = this.k;
+    let i = this.ai;
+    let j = this.aj;
+    let lineStart = pos;
+    try {
+      while (pos < end) {
+        let c = buf[pos];
+        while (c === SP || c === TAB || c === CR) c = buf[++pos];
+        if (c === NL) {
+          pos++;
+          line++;
+          lineStart = pos;
+          continue;
+        }
+        if (c === PCT) {
+          pos = this.comment(buf, pos);
+          line++;
+          lineStart = pos;
+          continue;
+        }
+        if (k === total) {
+          throw new ParseError(`expected ${total} entries (size line ${this.sizeLine}), found more than that`, line, pos - lineStart + 1);
+        }
+        cur.pos = pos;
+        const re = scanFloat(buf, cur);
+        if (!cur.ok || !isSepOrEnd(buf[cur.pos]) || (field === F_INTEGER && !cur.isInt)) {
+          throw this.expected(valueName(field), buf, pos, line, lineStart);
+        }
+        pos = skipBlanks(buf, cur.pos);
+        let im = 0;
+        if (field === F_COMPLEX) {
+          if (buf[pos] === NL) throw this.expected('the imaginary part', buf, pos, line, lineStart);
+          cur.pos = pos;
+          im = scanFloat(buf, cur);
+          if (!cur.ok || !isSepOrEnd(buf[cur.pos])) throw this.expected('the imaginary part', buf, pos, line, lineStart);
+          if (sym === S_HERMITIAN && i === j && im !== 0) {
+            throw new ParseError(`hermitian diagonal entry (${i + 1}, ${j + 1}) has imaginary part ${im}; it must be real`, line, pos - lineStart + 1);
+          }
+          pos = skipBlanks(buf, cur.pos);
+        }
+        if (buf[pos] !== NL) throw this.expected('end of line', buf, pos, line, lineStart);
+        // The file is column-major; DenseMatrix is row-major.
+        const o = (i * cols + j) * comp;
+        vals[o] = re;
+        if (comp === 2) vals[o + 1] = im;
+        if (sym !== S_GENERAL && i !== j) {
+          const t = (j * cols + i) * comp;
+          // 0 - x, not -x: a stored zero mirrors to +0 (as the zero-filled diagonal is), not -0
+          vals[t] = sym === S_SKEW ? 0 - re : re;
+          if (comp === 2) vals[t + 1] = sym === S_SYMMETRIC ? im : 0 - im; // skew negates, hermitian conjugates
+        }
+        k++;
+        if (++i === rows) {
+          j++;
+          i = sym === S_GENERAL ? 0 : sym === S_SKEW ? j + 1 : j;
+        }
+        pos++;
+        line++;
+        lineStart = pos;
+      }
+    } finally {
+      this.line = line;
+      this.k = k;
+      this.ai = i;
+      this.aj = j;
+    }
+    return pos;
+  }
+
+  /** Records a comment line starting at the '%' at `pos`; returns the position after its '\n'. */
+  private comment(buf: Uint8Array, pos: number): number {
+    const nl = buf.indexOf(NL, pos);
+    let e = nl;
+    if (e > pos && buf[e - 1] === CR) e--;
+    this.comments.push(utf8.decode(buf.subarray(pos + 1, e)));
+    return nl + 1;
+  }
+
+  /** Symmetric storage expanded: each off-diagonal entry followed by its mirror. */
+  private buildCOO(): COOMatrix {
+    const { rows, cols, dtype, comp, sym, k } = this;
+    let ri = this.rowIdx;
+    let ci = this.colIdx;
+    let v = this.vals;
+    if (ri.length !== k) {
+      ri = ri.slice(0, k);
+      ci = ci.slice(0, k);
+      v = v.slice(0, k * comp);
+    }
+    if (sym === S_GENERAL) return new COOMatrix(rows, cols, dtype, ri, ci, v);
+    const n = 2 * k - this.diag;
+    const R = new Int32Array(n);
+    const C = new Int32Array(n);
+    const V = this.allocValues(n);
+    let q = 0;
+    for (let e = 0; e < k; e++) {
+      const r = ri[e];
+      const c = ci[e];
+      R[q] = r;
+      C[q] = c;
+      V[q * comp] = v[e * comp];
+      if (comp === 2) V[q * comp + 1] = v[e * comp + 1];
+      q++;
+      if (r !== c) {
+        R[q] = c;
+        C[q] = r;
+        const re = v[e * comp];
+        V[q * comp] = sym === S_SKEW ? 0 - re : re; // 0 - x: a stored zero mirrors to +0, not -0
+        if (comp === 2) {
+          const im = v[e * comp + 1];
+          V[q * comp + 1] = sym === S_SYMMETRIC ? im : 0 - im; // skew negates, hermitian conjugates
+        }
+        q++;
+      }
+    }
+    return new COOMatrix(rows, cols, dtype, R, C, V);
+  }
+
+  private expected(what: string, buf: Uint8Array, pos: number, line: number, lineStart: number): ParseError {
+    let e = pos;
+    while (!isSepOrEnd(buf[e])) e++;
+    const found = e === pos ? 'end of line' : JSON.stringify(clip(utf8.decode(buf.subarray(pos, e))));
+    return new ParseError(`expected ${what}, found ${found}`, line, pos - lineStart + 1);
+  }
+
+  private outOfRange(what: string, v: number, max: number, pos: number, line: number, lineStart: number): ParseError {
+    return new ParseError(`${what} index ${v} is out of range 1..${max}`, line, pos - lineStart + 1);
+  }
+}
+
+function valueName(field: number): string {
+  return field === F_INTEGER ? 'an integer value' : field === F_COMPLEX ? 'the real part' : 'a real value';
+}
+
+function isSepOrEnd(c: number): boolean {
+  return c === SP || c === TAB || c === CR || c === NL;
+}
+
+function skipBlanks(buf: Uint8Array, pos: number): number {
+  let c = buf[pos];
+  while (isBlank(c)) c = buf[++pos];
+  return pos;
+}
+
+function clip(s: string): string {
+  return s.length > 40 ? `${s.slice(0, 40)}…` : s;
+}

@@ -1,0 +1,77 @@
+/**
+ * Matrix Market reader. Accepted input (ASCII; UTF-8 only inside comments):
+ * - banner `%%MatrixMarket matrix <coordinate|array> <real|integer|complex|pattern>
+ *   <general|symmetric|skew-symmetric|hermitian>`, words case-insensitive, separated by spaces/tabs;
+ *   an optional UTF-8 byte-order mark before it. Combinations the format rules out are errors:
+ *   array+pattern, hermitian without complex, pattern+skew-symmetric.
+ * - then, anywhere: blank lines and comment lines (first non-blank character '%'), returned in
+ *   `comments` without the '%'. LF or CRLF line ends; spaces and tabs (any number) between words and
+ *   at either end of a line.
+ * - size line `rows cols entries` (coordinate) or `rows cols` (array): unsigned integers below 2^31.
+ * - coordinate entries: `row col` (1-based) then nothing (pattern), one integer (integer), one real
+ *   (real) or two reals (complex); symmetric/hermitian files must hold only i >= j, skew-symmetric only
+ *   i > j. Duplicates are kept (COO sums them). Array entries: one value (two for complex) per line,
+ *   column by column; symmetric/hermitian hold the lower triangle with the diagonal, skew-symmetric the
+ *   strictly lower triangle. Hermitian diagonals must be real.
+ * - reals: [+-] digits [. digits] or [+-] . digits, exponent [eEdD][+-]digits optional; also inf,
+ *   infinity, nan (any case, signed). Integers: [+-] digits. Values are correctly rounded to f64, then
+ *   stored in the dtype's array (f32/c64 round once more, to the nearest f32).
+ * Anything else is a ParseError with its 1-based line (and column) and what was expected vs found.
+ */
+import type { DType } from '../dtype.js';
+import { MatrixMarketParser } from './matrix-market-parser.js';
+import type { MatrixMarketReadOptions, MatrixMarketResult } from './matrix-market-types.js';
+
+export type MatrixMarketSource = string | ArrayBuffer | Uint8Array;
+export type MatrixMarketStream = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array | string>;
+
+function toBytes(input: MatrixMarketSource): Uint8Array {
+  if (typeof input === 'string') return new TextEncoder().encode(input);
+  if (input instanceof Uint8Array) return input;
+  return new Uint8Array(input);
+}
+
+/** Parses a whole Matrix Market file held in memory (synchronously). */
+export function parseMatrixMarket(input: MatrixMarketSource, opts?: { dtype?: DType }): MatrixMarketResult {
+  const bytes = toBytes(input);
+  const parser = new MatrixMarketParser({ dtype: opts?.dtype, expectedBytes: bytes.length });
+  parser.push(bytes);
+  return parser.finish();
+}
+
+/**
+ * Reads a Matrix Market file from memory or from a stream of byte chunks (a web ReadableStream, a
+ * Node Readable, any async iterable). Chunks are parsed as they arrive; see MatrixMarketParser.
+ */
+export async function readMatrixMarket(
+  input: MatrixMarketSource | MatrixMarketStream,
+  opts?: MatrixMarketReadOptions,
+): Promise<MatrixMarketResult> {
+  const parser = new MatrixMarketParser({ dtype: opts?.dtype });
+  const progress = opts?.onProgress;
+  const feed = (chunk: Uint8Array | string): void => {
+    parser.push(typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk);
+    progress?.(parser.bytesRead);
+  };
+  if (typeof input === 'string' || input instanceof Uint8Array || input instanceof ArrayBuffer) {
+    feed(toBytes(input));
+  } else if (typeof (input as ReadableStream<Uint8Array>).getReader === 'function') {
+    const reader = (input as ReadableStream<Uint8Array>).getReader();
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        feed(value);
+      }
+    } catch (err) {
+      // stop the producer: nothing more will be read
+      reader.cancel(err).catch(() => {});
+      throw err;
+    } finally {
+      reader.releaseLock();
+    }
+  } else {
+    for await (const chunk of input as AsyncIterable<Uint8Array | string>) feed(chunk);
+  }
+  return parser.finish();
+}

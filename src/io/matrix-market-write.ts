@@ -1,0 +1,257 @@
+/**
+ * Matrix Market writer. Coordinate entries are written in row-major order (the order of the canonical
+ * CSR: rows ascending, columns ascending within a row, duplicates summed); array files are column-major
+ * as the format requires. Symmetric / skew-symmetric / hermitian output stores the lower triangle only
+ * (skew: strictly lower), after checking that the matrix really has that symmetry.
+ *
+ * Numbers round-trip exactly: the shortest decimal that reads back to the same f64 (for f32 storage,
+ * to the same f32); inf, -inf and nan for non-finite values; -0 keeps its sign.
+ */
+import { componentBytes, components, isComplex, type DType, type ValueArray } from '../dtype.js';
+import { FormatError, ShapeError, UnsupportedError } from '../errors.js';
+import { DenseMatrix } from '../formats/dense.js';
+import type { MMField, MMFormat, MMSymmetry } from './matrix-market-types.js';
+
+export interface MatrixMarketWriteOptions {
+  /** default: array for a DenseMatrix, coordinate otherwise */
+  format?: MMFormat;
+  /** default: complex for c64/c128, real otherwise; integer requires integral values; pattern drops them */
+  field?: MMField;
+  /** default general; 'auto' picks the strongest the matrix has (symmetric, then hermitian, then skew-symmetric) */
+  symmetry?: MMSymmetry | 'auto';
+  /** written as '%'-prefixed lines after the banner, one per line of the text */
+  comment?: string;
+  /** significant digits; default: shortest exact round trip. Set it and values are rounded. */
+  precision?: number;
+}
+
+/** What the writer needs of a sparse matrix: a CSR with sorted, duplicate-free rows. */
+export interface CSRLike {
+  rows: number;
+  cols: number;
+  dtype: DType;
+  rowPtr: Int32Array;
+  colIdx: Int32Array;
+  values: ValueArray;
+}
+export interface WritableMatrix {
+  rows: number;
+  cols: number;
+  dtype: DType;
+  toCSR(): CSRLike;
+}
+
+/** Read access for the writer: dense (row-major) or sparse (CSR) storage. */
+interface View {
+  rows: number;
+  cols: number;
+  comp: 1 | 2;
+  /** dense row-major values, or null */
+  dense: ValueArray | null;
+  rowPtr: Int32Array;
+  colIdx: Int32Array;
+  values: ValueArray;
+}
+
+const MAX_DENSE = 2 ** 28;
+
+export function writeMatrixMarket(A: WritableMatrix | DenseMatrix, opts: MatrixMarketWriteOptions = {}): string {
+  const isDense = A instanceof DenseMatrix || (A as { format?: string }).format === 'dense';
+  const format = opts.format ?? (isDense ? 'array' : 'coordinate');
+  const cplx = isComplex(A.dtype);
+  const field = opts.field ?? (cplx ? 'complex' : 'real');
+  if (format !== 'coordinate' && format !== 'array') throw new UnsupportedError(`Matrix Market: unknown format ${JSON.stringify(format)}`);
+  if (!['real', 'integer', 'complex', 'pattern'].includes(field)) throw new UnsupportedError(`Matrix Market: unknown field ${JSON.stringify(field)}`);
+  if (cplx && (field === 'real' || field === 'integer')) {
+    throw new UnsupportedError(`Matrix Market: a ${A.dtype} matrix cannot be written with the ${field} field; use complex or pattern`);
+  }
+  if (format === 'array' && field === 'pattern') throw new UnsupportedError('Matrix Market: the pattern field needs coordinate format');
+
+  const view = makeView(A, isDense, format);
+  let symmetry = opts.symmetry ?? 'general';
+  if (symmetry === 'auto') {
+    symmetry = detectSymmetry(view, field);
+  } else if (symmetry !== 'general') {
+    if (!['symmetric', 'skew-symmetric', 'hermitian'].includes(symmetry)) {
+      throw new UnsupportedError(`Matrix Market: unknown symmetry ${JSON.stringify(symmetry)}`);
+    }
+    if (symmetry === 'hermitian' && field !== 'complex') throw new UnsupportedError('Matrix Market: hermitian symmetry needs the complex field');
+    if (symmetry === 'skew-symmetric' && field === 'pattern') throw new UnsupportedError('Matrix Market: the pattern field cannot be skew-symmetric');
+    if (view.rows !== view.cols) throw new ShapeError(`Matrix Market: a ${symmetry} matrix must be square, this one is ${view.rows}×${view.cols}`);
+    const bad = findAsymmetry(view, symmetry, field === 'pattern');
+    if (bad !== null) throw new FormatError(`Matrix Market: the matrix is not ${symmetry}: ${bad}`);
+  }
+
+  const fmt = numberFormatter(componentBytes(A.dtype) === 4, opts.precision);
+  const out: string[] = [`%%MatrixMarket matrix ${format} ${field} ${symmetry}`];
+  if (opts.comment !== undefined) for (const c of opts.comment.split(/\r?\n/)) out.push(`%${c}`);
+  const value = valueWriter(field, view.comp, fmt);
+  const sym = symmetry;
+  const lower = sym !== 'general';
+  const strict = sym === 'skew-symmetric';
+
+  if (format === 'array') {
+    const d = view.dense!;
+    const { rows, cols, comp } = view;
+    out.push(`${rows} ${cols}`);
+    for (let j = 0; j < cols; j++) {
+      for (let i = lower ? (strict ? j + 1 : j) : 0; i < rows; i++) out.push(value(d, (i * cols + j) * comp, i, j));
+    }
+  } else {
+    const sizeAt = out.length;
+    out.push('');
+    const { rowPtr, colIdx, values, comp } = view;
+    const pattern = field === 'pattern';
+    for (let i = 0; i < view.rows; i++) {
+      for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) {
+        const j = colIdx[k];
+        if (lower && (j > i || (strict && j === i))) continue;
+        out.push(pattern ? `${i + 1} ${j + 1}` : `${i + 1} ${j + 1} ${value(values, k * comp, i, j)}`);
+      }
+    }
+    out[sizeAt] = `${view.rows} ${view.cols} ${out.length - sizeAt - 1}`;
+  }
+  out.push('');
+  return out.join('\n');
+}
+
+function makeView(A: WritableMatrix | DenseMatrix, isDense: boolean, format: MMFormat): View {
+  const comp = components(A.dtype);
+  const { rows, cols } = A;
+  if (isDense && format === 'array') {
+    const d = (A as DenseMatrix).values;
+    return { rows, cols, comp, dense: d, rowPtr: new Int32Array(0), colIdx: new Int32Array(0), values: d };
+  }
+  // Coordinate output of a dense matrix lists its nonzeros (DenseMatrix.toCSR drops zeros).
+  const csr = (A as WritableMatrix).toCSR();
+  const view: View = { rows, cols, comp, dense: null, rowPtr: csr.rowPtr, colIdx: csr.colIdx, values: csr.values };
+  if (format === 'array') {
+    if (rows * cols > MAX_DENSE) throw new UnsupportedError(`Matrix Market: array format of ${rows}×${cols} is over the 2^28-element dense limit`);
+    const d = new Float64Array(rows * cols * comp); // f32 values are exact in f64
+    for (let i = 0; i < rows; i++) {
+      for (let k = csr.rowPtr[i]; k < csr.rowPtr[i + 1]; k++) {
+        const o = (i * cols + csr.colIdx[k]) * comp;
+        d[o] += csr.values[k * comp];
+        if (comp === 2) d[o + 1] += csr.values[k * comp + 1];
+      }
+    }
+    view.dense = d;
+  }
+  return view;
+}
+
+function same(a: number, b: number): boolean {
+  return a === b || (a !== a && b !== b);
+}
+
+/**
+ * The first entry that breaks `symmetry`, described with 0-based indices, or null. Absent entries are 0;
+ * with `pattern`, only the structure counts.
+ */
+function findAsymmetry(v: View, symmetry: MMSymmetry, pattern: boolean): string | null {
+  const { comp } = v;
+  const skew = symmetry === 'skew-symmetric';
+  const herm = symmetry === 'hermitian';
+  const show = (x: ValueArray | null, o: number): string =>
+    x === null ? '(absent)' : comp === 2 ? `${x[o]}${x[o + 1] < 0 || Object.is(x[o + 1], -0) ? '-' : '+'}${Math.abs(x[o + 1])}i` : `${x[o]}`;
+  const check = (i: number, j: number, a: ValueArray, ao: number, b: ValueArray | null, bo: number): string | null => {
+    if (pattern) return b === null ? `entry (${i}, ${j}) is stored but (${j}, ${i}) is not` : null;
+    const br = b === null ? 0 : b[bo];
+    const bi = b === null || comp === 1 ? 0 : b[bo + 1];
+    const ar = a[ao];
+    const ai = comp === 2 ? a[ao + 1] : 0;
+    let ok: boolean;
+    if (i === j) ok = skew ? ar === 0 && ai === 0 : herm ? ai === 0 : true;
+    else if (skew) ok = same(br, -ar) && same(bi, -ai);
+    else if (herm) ok = same(br, ar) && same(bi, -ai);
+    else ok = same(br, ar) && same(bi, ai);
+    if (ok) return null;
+    if (i === j) return `diagonal entry (${i}, ${i}) = ${show(a, ao)} must be ${skew ? 'zero' : 'real'}`;
+    return `entry (${i}, ${j}) = ${show(a, ao)} but (${j}, ${i}) = ${show(b, bo)}`;
+  };
+  if (v.dense !== null) {
+    const d = v.dense;
+    const n = v.rows;
+    for (let i = 0; i < n; i++) {
+      for (let j = 0; j <= i; j++) {
+        const r = check(i, j, d, (i * n + j) * comp, d, (j * n + i) * comp);
+        if (r !== null) return r;
+      }
+    }
+    return null;
+  }
+  const { rowPtr, colIdx, values } = v;
+  for (let i = 0; i < v.rows; i++) {
+    for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) {
+      const j = colIdx[k];
+      const t = j === i ? k : find(rowPtr, colIdx, j, i);
+      const r = check(i, j, values, k * comp, t < 0 ? null : values, t * comp);
+      if (r !== null) return r;
+    }
+  }
+  return null;
+}
+
+/** Position of column `col` in sorted row `row`, or -1. */
+function find(rowPtr: Int32Array, colIdx: Int32Array, row: number, col: number): number {
+  let lo = rowPtr[row];
+  let hi = rowPtr[row + 1] - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const c = colIdx[mid];
+    if (c === col) return mid;
+    if (c < col) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+function detectSymmetry(v: View, field: MMField): MMSymmetry {
+  if (v.rows !== v.cols) return 'general';
+  const order: MMSymmetry[] =
+    field === 'pattern' ? ['symmetric'] : field === 'complex' ? ['symmetric', 'hermitian', 'skew-symmetric'] : ['symmetric', 'skew-symmetric'];
+  for (const s of order) if (findAsymmetry(v, s, field === 'pattern') === null) return s;
+  return 'general';
+}
+
+type Fmt = (x: number) => string;
+
+function special(x: number): string {
+  return x !== x ? 'nan' : x > 0 ? 'inf' : '-inf';
+}
+
+/** Shortest exact decimal of an f64 (or of an f32 value, when `f32`), or `precision` significant digits. */
+function numberFormatter(f32: boolean, precision: number | undefined): Fmt {
+  if (precision !== undefined) {
+    if (!Number.isInteger(precision) || precision < 1 || precision > 100) throw new UnsupportedError(`Matrix Market: precision must be an integer in 1..100, got ${precision}`);
+    return (x) => (Number.isFinite(x) ? (Object.is(x, -0) ? '-0' : String(Number(x.toPrecision(precision)))) : special(x));
+  }
+  if (!f32) return (x) => (Number.isFinite(x) ? (Object.is(x, -0) ? '-0' : String(x)) : special(x));
+  return (x) => {
+    if (!Number.isFinite(x)) return special(x);
+    if (x === 0) return Object.is(x, -0) ? '-0' : '0';
+    // Fewest significant digits (1..9) that read back to the same f32 through the reader's own path
+    // (correctly rounded f64, then rounded to f32). Bisect: 9 digits always round-trip, and the result
+    // is one that passed the check, so at worst it is not the very shortest.
+    let lo = 1;
+    let hi = 9;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (Math.fround(Number(x.toPrecision(mid))) === x) hi = mid;
+      else lo = mid + 1;
+    }
+    return String(Number(x.toPrecision(lo)));
+  };
+}
+
+function valueWriter(field: MMField, comp: 1 | 2, fmt: Fmt): (a: ValueArray, o: number, i: number, j: number) => string {
+  if (field === 'complex') return comp === 2 ? (a, o) => `${fmt(a[o])} ${fmt(a[o + 1])}` : (a, o) => `${fmt(a[o])} 0`;
+  if (field === 'integer') {
+    return (a, o, i, j) => {
+      const x = a[o];
+      if (!Number.isInteger(x)) throw new FormatError(`Matrix Market: integer field, but entry (${i}, ${j}) = ${x} is not an integer`);
+      return Object.is(x, -0) ? '-0' : Math.abs(x) < 1e21 ? String(x) : BigInt(x).toString();
+    };
+  }
+  return (a, o) => fmt(a[o]);
+}
