@@ -1,0 +1,280 @@
+// DIA SpMV: y[i] = α·Σ_d data[d·pitch + i]·x[i + offsets[d]] + β·y[i] for rows i in [rowStart, rowEnd).
+// offsets strictly ascending; pitch ≥ rows, a multiple of 4 elements; slots outside the matrix are 0.
+//
+// SIMD across rows: a v128 holds V consecutive rows of one diagonal (f32 4, f64 2, c64 2, c128 1), and
+// x[i+off ..] is one (unaligned) v128 load. Rows go in blocks of 4 v128 (16 f32 / 8 f64 / 8 c64 / 4
+// c128 rows) whose partial sums stay in registers while the loop runs over the diagonals, so y is read
+// and written once per block (β == 0: never read). Bounds without per-element branches: because the
+// offsets are sorted, the diagonals that touch a block form a contiguous range [dlo, dhi) that only
+// moves down as the block advances (two monotone pointers); a diagonal whose columns lie entirely in
+// [0, cols) for the block takes the plain-load path, the few that straddle an edge build x with
+// out-of-range lanes zeroed (x is never read out of bounds). Block starts are multiples of 4 rows so
+// data loads are aligned; the < 4 head rows and the tail go through the scalar code, which is also the
+// whole kernel in the plain build (per row, the valid diagonal range is tracked the same way).
+import {
+  swap_c64, swap_c128, cdotFinish128, cconstT1_64, cconstT2_64, cmulByConst64, cconstT1_128, cconstT2_128,
+  cmulByConst128, axpby_f32, axpby_f64, caxpby_c64, caxpby_c128,
+} from './complex';
+
+// ---------------------------------------------------------------- shared helpers
+
+/** Walks d down to the first diagonal with offsets[d] ≥ t, given that offsets[d..] are all ≥ t' ≥ t. */
+// @ts-ignore: decorator
+@inline function lbDown(offsets: usize, d: i32, t: i32): i32 {
+  while (d > 0 && load<i32>(offsets + (<usize>(d - 1) << 2)) >= t) d--;
+  return d;
+}
+
+/** x[j .. j+lanes) for a real T, lanes whose column is outside [0, cols) read as 0 (and are not loaded). */
+// @ts-ignore: decorator
+@inline function xReal<T>(x: usize, j: i32, cols: i32): v128 {
+  if (j >= 0 && j <= cols - <i32>(16 / sizeof<T>())) return v128.load(x + (<usize>j << alignof<T>()));
+  let v = v128.splat<T>(0);
+  if (<u32>j < <u32>cols) v = v128.replace_lane<T>(v, 0, load<T>(x + (<usize>j << alignof<T>())));
+  if (<u32>(j + 1) < <u32>cols) v = v128.replace_lane<T>(v, 1, load<T>(x + (<usize>(j + 1) << alignof<T>())));
+  if (sizeof<T>() == 4) {
+    if (<u32>(j + 2) < <u32>cols) v = v128.replace_lane<T>(v, 2, load<T>(x + (<usize>(j + 2) << 2)));
+    if (<u32>(j + 3) < <u32>cols) v = v128.replace_lane<T>(v, 3, load<T>(x + (<usize>(j + 3) << 2)));
+  }
+  return v;
+}
+
+/** Complex x[j .. j+V) (component type T; c64 V=2 as 64-bit lanes, c128 V=1), out-of-range lanes 0. */
+// @ts-ignore: decorator
+@inline function xCplx<T>(x: usize, j: i32, cols: i32): v128 {
+  if (sizeof<T>() == 4) {
+    if (j >= 0 && j <= cols - 2) return v128.load(x + (<usize>j << 3));
+    let v = i64x2.splat(0);
+    if (<u32>j < <u32>cols) v = i64x2.replace_lane(v, 0, load<i64>(x + (<usize>j << 3)));
+    if (<u32>(j + 1) < <u32>cols) v = i64x2.replace_lane(v, 1, load<i64>(x + (<usize>(j + 1) << 3)));
+    return v;
+  }
+  return <u32>j < <u32>cols ? v128.load(x + (<usize>j << 4)) : i64x2.splat(0);
+}
+
+/** Swaps re/im of every complex in v. */
+// @ts-ignore: decorator
+@inline function cswap<T>(v: v128): v128 {
+  if (sizeof<T>() == 4) return swap_c64(v);
+  return swap_c128(v);
+}
+
+/**
+ * c64 rows in pairs: from A = Σ a⊙x, B = Σ a⊙swap(x) (each [row0 pair, row1 pair]) to
+ * [re0 im0 re1 im1]; sg = conj ? [1 1 -1 -1] : [-1 -1 1 1] (a.im terms change sign under conj).
+ */
+// @ts-ignore: decorator
+@inline function cpairFinish64(A: v128, B: v128, sg: v128): v128 {
+  const e = f32x4.shuffle(A, B, 0, 2, 4, 6); // a.re·x.re (rows 0,1), a.re·x.im (rows 0,1)
+  const o = f32x4.shuffle(A, B, 1, 3, 5, 7); // a.im·x.im,            a.im·x.re
+  const t = f32x4.add(e, f32x4.mul(o, sg)); // [re0 re1 im0 im1]
+  return f32x4.shuffle(t, t, 0, 2, 1, 3);
+}
+
+/** Stores α·s + β·y for a v128 of complex rows (β == 0: y not read); s from A/B sums. */
+// @ts-ignore: decorator
+@inline function cStore<T>(yp: usize, A: v128, B: v128, conj: i32, sg: v128, aT1: v128, aT2: v128, bT1: v128, bT2: v128, useBeta: bool): void {
+  let r: v128;
+  if (sizeof<T>() == 4) {
+    r = cmulByConst64(cpairFinish64(A, B, sg), aT1, aT2);
+    if (useBeta) r = f32x4.add(r, cmulByConst64(v128.load(yp), bT1, bT2));
+  } else {
+    r = cmulByConst128(cdotFinish128(A, B, conj), aT1, aT2);
+    if (useBeta) r = f64x2.add(r, cmulByConst128(v128.load(yp), bT1, bT2));
+  }
+  v128.store(yp, r);
+}
+
+// ---------------------------------------------------------------- scalar rows (plain build, head/tail)
+
+function diaRealScalar<T>(offsets: usize, ndiag: i32, data: usize, pitch: i32, cols: i32, x: usize, y: usize, a: T, b: T, r0: i32, r1: i32): void {
+  if (r0 >= r1) return;
+  // diagonals valid for row i: -i ≤ off < cols - i; both bounds fall as i grows
+  let lo = lbDown(offsets, ndiag, -r0), hi = lbDown(offsets, ndiag, cols - r0);
+  for (let i = r0; i < r1; i++) {
+    lo = lbDown(offsets, lo, -i);
+    hi = lbDown(offsets, hi, cols - i);
+    let s: T = 0;
+    for (let d = lo; d < hi; d++) {
+      const j = i + load<i32>(offsets + (<usize>d << 2));
+      s += load<T>(data + ((<usize>d * <usize>pitch + <usize>i) << alignof<T>())) * load<T>(x + (<usize>j << alignof<T>()));
+    }
+    if (sizeof<T>() == 4) axpby_f32(y + (<usize>i << 2), <f32>s, <f32>a, <f32>b);
+    else axpby_f64(y + (<usize>i << 3), <f64>s, <f64>a, <f64>b);
+  }
+}
+
+function diaCplxScalar<T>(offsets: usize, ndiag: i32, data: usize, pitch: i32, cols: i32, x: usize, y: usize, ar: T, ai: T, br: T, bi: T, conj: i32, r0: i32, r1: i32): void {
+  if (r0 >= r1) return;
+  const SH = alignof<T>() + 1;
+  const sg: T = conj ? -1 : 1;
+  let lo = lbDown(offsets, ndiag, -r0), hi = lbDown(offsets, ndiag, cols - r0);
+  for (let i = r0; i < r1; i++) {
+    lo = lbDown(offsets, lo, -i);
+    hi = lbDown(offsets, hi, cols - i);
+    let sr: T = 0, si: T = 0;
+    for (let d = lo; d < hi; d++) {
+      const j = i + load<i32>(offsets + (<usize>d << 2));
+      const dp = data + ((<usize>d * <usize>pitch + <usize>i) << SH);
+      const xp = x + (<usize>j << SH);
+      const vr = load<T>(dp), vi = sg * load<T>(dp, sizeof<T>());
+      const xr = load<T>(xp), xi = load<T>(xp, sizeof<T>());
+      sr += vr * xr - vi * xi;
+      si += vr * xi + vi * xr;
+    }
+    if (sizeof<T>() == 4) caxpby_c64(y + (<usize>i << 3), <f32>sr, <f32>si, <f32>ar, <f32>ai, <f32>br, <f32>bi);
+    else caxpby_c128(y + (<usize>i << 4), <f64>sr, <f64>si, <f64>ar, <f64>ai, <f64>br, <f64>bi);
+  }
+}
+
+// ---------------------------------------------------------------- kernels
+
+// @ts-ignore: decorator
+@inline function diaReal<T>(offsets: usize, ndiag: i32, data: usize, pitch: i32, cols: i32, x: usize, y: usize, alpha: f64, beta: f64, rowStart: i32, rowEnd: i32): void {
+  const a = <T>alpha, b = <T>beta;
+  let i = rowStart;
+  if (ASC_FEATURE_SIMD) {
+    const V = <i32>(16 / sizeof<T>()); // rows per v128
+    const B = 4 * V; // rows per register block
+    const SH = alignof<T>();
+    const start = (rowStart + 3) & ~3;
+    if (start + V <= rowEnd) {
+      diaRealScalar<T>(offsets, ndiag, data, pitch, cols, x, y, a, b, rowStart, start);
+      i = start;
+      const useBeta = b != 0;
+      const va = v128.splat<T>(a), vb = v128.splat<T>(b);
+      let dlo = ndiag, dhi = ndiag;
+      for (; i + B <= rowEnd; i += B) {
+        // diagonals touching rows [i, i+B): -(i+B-1) ≤ off < cols - i
+        dlo = lbDown(offsets, dlo, -(i + B - 1));
+        dhi = lbDown(offsets, dhi, cols - i);
+        let c0 = v128.splat<T>(0), c1 = c0, c2 = c0, c3 = c0;
+        for (let d = dlo; d < dhi; d++) {
+          const j = i + load<i32>(offsets + (<usize>d << 2));
+          const dp = data + ((<usize>d * <usize>pitch + <usize>i) << SH);
+          let x0: v128, x1: v128, x2: v128, x3: v128;
+          if (j >= 0 && j <= cols - B) {
+            const xp = x + (<usize>j << SH);
+            x0 = v128.load(xp); x1 = v128.load(xp, 16); x2 = v128.load(xp, 32); x3 = v128.load(xp, 48);
+          } else {
+            x0 = xReal<T>(x, j, cols); x1 = xReal<T>(x, j + V, cols);
+            x2 = xReal<T>(x, j + 2 * V, cols); x3 = xReal<T>(x, j + 3 * V, cols);
+          }
+          c0 = v128.add<T>(c0, v128.mul<T>(v128.load(dp), x0));
+          c1 = v128.add<T>(c1, v128.mul<T>(v128.load(dp, 16), x1));
+          c2 = v128.add<T>(c2, v128.mul<T>(v128.load(dp, 32), x2));
+          c3 = v128.add<T>(c3, v128.mul<T>(v128.load(dp, 48), x3));
+        }
+        const yp = y + (<usize>i << SH);
+        if (useBeta) {
+          c0 = v128.add<T>(v128.mul<T>(c0, va), v128.mul<T>(v128.load(yp), vb));
+          c1 = v128.add<T>(v128.mul<T>(c1, va), v128.mul<T>(v128.load(yp, 16), vb));
+          c2 = v128.add<T>(v128.mul<T>(c2, va), v128.mul<T>(v128.load(yp, 32), vb));
+          c3 = v128.add<T>(v128.mul<T>(c3, va), v128.mul<T>(v128.load(yp, 48), vb));
+        } else {
+          c0 = v128.mul<T>(c0, va); c1 = v128.mul<T>(c1, va); c2 = v128.mul<T>(c2, va); c3 = v128.mul<T>(c3, va);
+        }
+        v128.store(yp, c0); v128.store(yp, c1, 16); v128.store(yp, c2, 32); v128.store(yp, c3, 48);
+      }
+      for (; i + V <= rowEnd; i += V) {
+        dlo = lbDown(offsets, dlo, -(i + V - 1));
+        dhi = lbDown(offsets, dhi, cols - i);
+        let c0 = v128.splat<T>(0);
+        for (let d = dlo; d < dhi; d++) {
+          const j = i + load<i32>(offsets + (<usize>d << 2));
+          c0 = v128.add<T>(c0, v128.mul<T>(v128.load(data + ((<usize>d * <usize>pitch + <usize>i) << SH)), xReal<T>(x, j, cols)));
+        }
+        const yp = y + (<usize>i << SH);
+        c0 = v128.mul<T>(c0, va);
+        if (useBeta) c0 = v128.add<T>(c0, v128.mul<T>(v128.load(yp), vb));
+        v128.store(yp, c0);
+      }
+    }
+  }
+  diaRealScalar<T>(offsets, ndiag, data, pitch, cols, x, y, a, b, i, rowEnd);
+}
+
+// @ts-ignore: decorator
+@inline function diaCplx<T>(offsets: usize, ndiag: i32, data: usize, pitch: i32, cols: i32, x: usize, y: usize, alphaRe: f64, alphaIm: f64, betaRe: f64, betaIm: f64, conj: i32, rowStart: i32, rowEnd: i32): void {
+  const ar = <T>alphaRe, ai = <T>alphaIm, br = <T>betaRe, bi = <T>betaIm;
+  let i = rowStart;
+  if (ASC_FEATURE_SIMD) {
+    const V = <i32>(8 / sizeof<T>()); // complex rows per v128
+    const B = 4 * V;
+    const SH = alignof<T>() + 1; // log2 bytes per complex
+    const start = (rowStart + 3) & ~3;
+    if (start + V <= rowEnd) {
+      diaCplxScalar<T>(offsets, ndiag, data, pitch, cols, x, y, ar, ai, br, bi, conj, rowStart, start);
+      i = start;
+      const useBeta = br != 0 || bi != 0;
+      let aT1: v128, aT2: v128, bT1: v128, bT2: v128, sg: v128;
+      if (sizeof<T>() == 4) {
+        aT1 = cconstT1_64(<f32>ar, 0); aT2 = cconstT2_64(<f32>ai, 0);
+        bT1 = cconstT1_64(<f32>br, 0); bT2 = cconstT2_64(<f32>bi, 0);
+        sg = conj ? f32x4(1, 1, -1, -1) : f32x4(-1, -1, 1, 1);
+      } else {
+        aT1 = cconstT1_128(<f64>ar, 0); aT2 = cconstT2_128(<f64>ai, 0);
+        bT1 = cconstT1_128(<f64>br, 0); bT2 = cconstT2_128(<f64>bi, 0);
+        sg = aT1; // unused for c128
+      }
+      let dlo = ndiag, dhi = ndiag;
+      for (; i + B <= rowEnd; i += B) {
+        dlo = lbDown(offsets, dlo, -(i + B - 1));
+        dhi = lbDown(offsets, dhi, cols - i);
+        // A = Σ a⊙x, Bk = Σ a⊙swap(x): one shuffle per v128, combined once per block (cStore)
+        let A0 = v128.splat<T>(0), A1 = A0, A2 = A0, A3 = A0, B0 = A0, B1 = A0, B2 = A0, B3 = A0;
+        for (let d = dlo; d < dhi; d++) {
+          const j = i + load<i32>(offsets + (<usize>d << 2));
+          const dp = data + ((<usize>d * <usize>pitch + <usize>i) << SH);
+          let x0: v128, x1: v128, x2: v128, x3: v128;
+          if (j >= 0 && j <= cols - B) {
+            const xp = x + (<usize>j << SH);
+            x0 = v128.load(xp); x1 = v128.load(xp, 16); x2 = v128.load(xp, 32); x3 = v128.load(xp, 48);
+          } else {
+            x0 = xCplx<T>(x, j, cols); x1 = xCplx<T>(x, j + V, cols);
+            x2 = xCplx<T>(x, j + 2 * V, cols); x3 = xCplx<T>(x, j + 3 * V, cols);
+          }
+          const d0 = v128.load(dp), d1 = v128.load(dp, 16), d2 = v128.load(dp, 32), d3 = v128.load(dp, 48);
+          A0 = v128.add<T>(A0, v128.mul<T>(d0, x0)); B0 = v128.add<T>(B0, v128.mul<T>(d0, cswap<T>(x0)));
+          A1 = v128.add<T>(A1, v128.mul<T>(d1, x1)); B1 = v128.add<T>(B1, v128.mul<T>(d1, cswap<T>(x1)));
+          A2 = v128.add<T>(A2, v128.mul<T>(d2, x2)); B2 = v128.add<T>(B2, v128.mul<T>(d2, cswap<T>(x2)));
+          A3 = v128.add<T>(A3, v128.mul<T>(d3, x3)); B3 = v128.add<T>(B3, v128.mul<T>(d3, cswap<T>(x3)));
+        }
+        const yp = y + (<usize>i << SH);
+        cStore<T>(yp, A0, B0, conj, sg, aT1, aT2, bT1, bT2, useBeta);
+        cStore<T>(yp + 16, A1, B1, conj, sg, aT1, aT2, bT1, bT2, useBeta);
+        cStore<T>(yp + 32, A2, B2, conj, sg, aT1, aT2, bT1, bT2, useBeta);
+        cStore<T>(yp + 48, A3, B3, conj, sg, aT1, aT2, bT1, bT2, useBeta);
+      }
+      for (; i + V <= rowEnd; i += V) {
+        dlo = lbDown(offsets, dlo, -(i + V - 1));
+        dhi = lbDown(offsets, dhi, cols - i);
+        let A0 = v128.splat<T>(0), B0 = A0;
+        for (let d = dlo; d < dhi; d++) {
+          const j = i + load<i32>(offsets + (<usize>d << 2));
+          const d0 = v128.load(data + ((<usize>d * <usize>pitch + <usize>i) << SH));
+          const x0 = xCplx<T>(x, j, cols);
+          A0 = v128.add<T>(A0, v128.mul<T>(d0, x0)); B0 = v128.add<T>(B0, v128.mul<T>(d0, cswap<T>(x0)));
+        }
+        cStore<T>(y + (<usize>i << SH), A0, B0, conj, sg, aT1, aT2, bT1, bT2, useBeta);
+      }
+    }
+  }
+  diaCplxScalar<T>(offsets, ndiag, data, pitch, cols, x, y, ar, ai, br, bi, conj, i, rowEnd);
+}
+
+export function dia_f32(offsets: usize, ndiag: i32, data: usize, pitch: i32, cols: i32, x: usize, y: usize, alpha: f64, beta: f64, rowStart: i32, rowEnd: i32): void {
+  diaReal<f32>(offsets, ndiag, data, pitch, cols, x, y, alpha, beta, rowStart, rowEnd);
+}
+
+export function dia_f64(offsets: usize, ndiag: i32, data: usize, pitch: i32, cols: i32, x: usize, y: usize, alpha: f64, beta: f64, rowStart: i32, rowEnd: i32): void {
+  diaReal<f64>(offsets, ndiag, data, pitch, cols, x, y, alpha, beta, rowStart, rowEnd);
+}
+
+export function dia_c64(offsets: usize, ndiag: i32, data: usize, pitch: i32, cols: i32, x: usize, y: usize, alphaRe: f64, alphaIm: f64, betaRe: f64, betaIm: f64, conj: i32, rowStart: i32, rowEnd: i32): void {
+  diaCplx<f32>(offsets, ndiag, data, pitch, cols, x, y, alphaRe, alphaIm, betaRe, betaIm, conj, rowStart, rowEnd);
+}
+
+export function dia_c128(offsets: usize, ndiag: i32, data: usize, pitch: i32, cols: i32, x: usize, y: usize, alphaRe: f64, alphaIm: f64, betaRe: f64, betaIm: f64, conj: i32, rowStart: i32, rowEnd: i32): void {
+  diaCplx<f64>(offsets, ndiag, data, pitch, cols, x, y, alphaRe, alphaIm, betaRe, betaIm, conj, rowStart, rowEnd);
+}
