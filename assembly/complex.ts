@@ -181,3 +181,202 @@
   store<f64>(yp, re);
   store<f64>(yp, im, 8);
 }
+
+// ---------------------------------------------------------------- sparse row dot products (gather)
+// Σ_{k in [k0,k1)} val[k]·x[idx[k]] over one CSR-like row, shared by the CSR and MRS kernels. Row
+// segments start anywhere (not 16-byte aligned), so all v128 loads are unaligned (fine in wasm).
+// SIMD: values loaded as v128, x gathered per lane (gather4_f32 / gather2_f64, or 64-bit lanes for
+// c64); two independent accumulators hide the add latency; then a 4- (or 2-) wide step and a scalar
+// tail so rows of any length work. The summation order is fixed per row.
+
+/**
+ * x[ip[0..3]] as an f32x4: four scalar index loads (cheaper than a v128 index load + 4 lane extracts)
+ * and four 32-bit loads combined by a shuffle tree, so the lanes do not form a serial insert chain.
+ */
+// @ts-ignore: decorator
+@inline export function gather4_f32(x: usize, ip: usize): v128 {
+  const a = v128.load32_zero(x + (<usize>load<i32>(ip) << 2));
+  const b = v128.load32_zero(x + (<usize>load<i32>(ip, 4) << 2));
+  const c = v128.load32_zero(x + (<usize>load<i32>(ip, 8) << 2));
+  const d = v128.load32_zero(x + (<usize>load<i32>(ip, 12) << 2));
+  return i64x2.shuffle(i32x4.shuffle(a, b, 0, 4, 1, 5), i32x4.shuffle(c, d, 0, 4, 1, 5), 0, 2);
+}
+
+/** x[ip[0..1]] as an f64x2 (two 64-bit loads joined by one shuffle). */
+// @ts-ignore: decorator
+@inline export function gather2_f64(x: usize, ip: usize): v128 {
+  const a = v128.load64_zero(x + (<usize>load<i32>(ip) << 3));
+  const b = v128.load64_zero(x + (<usize>load<i32>(ip, 4) << 3));
+  return i64x2.shuffle(a, b, 0, 2);
+}
+
+/** f32 row dot product: ×8 (two f32x4 accumulators), ×4 step, scalar tail (two accumulators). */
+// @ts-ignore: decorator
+@inline export function rowdot_f32(idx: usize, val: usize, x: usize, k0: i32, k1: i32): f32 {
+  let k = k0;
+  let s: f32 = 0;
+  // rows shorter than 8 (Poisson stencils, power-law tails) stay scalar: with one 4-wide step the
+  // gather + horizontal sum costs as much as it saves
+  if (ASC_FEATURE_SIMD && k1 - k0 >= 8) {
+    let a0 = f32x4.splat(0);
+    let a1 = f32x4.splat(0);
+    for (; k + 8 <= k1; k += 8) {
+      const ip = idx + (<usize>k << 2);
+      const vp = val + (<usize>k << 2);
+      a0 = f32x4.add(a0, f32x4.mul(v128.load(vp), gather4_f32(x, ip)));
+      a1 = f32x4.add(a1, f32x4.mul(v128.load(vp, 16), gather4_f32(x, ip + 16)));
+    }
+    if (k + 4 <= k1) {
+      a0 = f32x4.add(a0, f32x4.mul(v128.load(val + (<usize>k << 2)), gather4_f32(x, idx + (<usize>k << 2))));
+      k += 4;
+    }
+    s = hsum_f32x4(f32x4.add(a0, a1));
+  }
+  // scalar: the < 4 leftover entries (SIMD build) or the whole row (plain build), two accumulators
+  let s1: f32 = 0;
+  for (; k + 2 <= k1; k += 2) {
+    const ip = idx + (<usize>k << 2);
+    const vp = val + (<usize>k << 2);
+    s += load<f32>(vp) * load<f32>(x + (<usize>load<i32>(ip) << 2));
+    s1 += load<f32>(vp, 4) * load<f32>(x + (<usize>load<i32>(ip, 4) << 2));
+  }
+  if (k < k1) s += load<f32>(val + (<usize>k << 2)) * load<f32>(x + (<usize>load<i32>(idx + (<usize>k << 2)) << 2));
+  return s + s1;
+}
+
+/** f64 row dot product: ×4 (two f64x2 accumulators), ×2 step, scalar tail. */
+// @ts-ignore: decorator
+@inline export function rowdot_f64(idx: usize, val: usize, x: usize, k0: i32, k1: i32): f64 {
+  let k = k0;
+  let s: f64 = 0;
+  if (ASC_FEATURE_SIMD) {
+    let a0 = f64x2.splat(0);
+    let a1 = f64x2.splat(0);
+    for (; k + 4 <= k1; k += 4) {
+      const ip = idx + (<usize>k << 2);
+      const vp = val + (<usize>k << 3);
+      a0 = f64x2.add(a0, f64x2.mul(v128.load(vp), gather2_f64(x, ip)));
+      a1 = f64x2.add(a1, f64x2.mul(v128.load(vp, 16), gather2_f64(x, ip + 8)));
+    }
+    if (k + 2 <= k1) {
+      a0 = f64x2.add(a0, f64x2.mul(v128.load(val + (<usize>k << 3)), gather2_f64(x, idx + (<usize>k << 2))));
+      k += 2;
+    }
+    s = hsum_f64x2(f64x2.add(a0, a1));
+  }
+  let s1: f64 = 0;
+  for (; k + 2 <= k1; k += 2) {
+    const ip = idx + (<usize>k << 2);
+    const vp = val + (<usize>k << 3);
+    s += load<f64>(vp) * load<f64>(x + (<usize>load<i32>(ip) << 3));
+    s1 += load<f64>(vp, 8) * load<f64>(x + (<usize>load<i32>(ip, 4) << 3));
+  }
+  if (k < k1) s += load<f64>(val + (<usize>k << 3)) * load<f64>(x + (<usize>load<i32>(idx + (<usize>k << 2)) << 3));
+  return s + s1;
+}
+
+/**
+ * c64 row: y = α·(d + Σ val'[k]·x[idx[k]]) + β·y at yp, val' = conj(val) when conj. d = (dr, di) is an
+ * extra term already multiplied out (MRS diagonal; 0 for CSR). SIMD: 4 complex per step (one index
+ * load, two value v128s, x pairs gathered as 64-bit lanes), accA/accB scheme of cdotFinish64.
+ */
+// @ts-ignore: decorator
+@inline export function rowdot_c64(
+  idx: usize, val: usize, x: usize, k0: i32, k1: i32, conj: i32, dr: f32, di: f32,
+  yp: usize, ar: f32, ai: f32, br: f32, bi: f32,
+): void {
+  let k = k0;
+  let sr: f32 = dr, si: f32 = di;
+  if (ASC_FEATURE_SIMD) {
+    let A0 = f32x4.splat(0), B0 = f32x4.splat(0), A1 = f32x4.splat(0), B1 = f32x4.splat(0);
+    for (; k + 4 <= k1; k += 4) {
+      const i0 = v128.load(idx + (<usize>k << 2));
+      const vp = val + (<usize>k << 3);
+      let g0 = v128.load64_zero(x + (<usize>i32x4.extract_lane(i0, 0) << 3));
+      let g1 = v128.load64_zero(x + (<usize>i32x4.extract_lane(i0, 2) << 3));
+      g0 = v128.load64_lane(x + (<usize>i32x4.extract_lane(i0, 1) << 3), g0, 1);
+      g1 = v128.load64_lane(x + (<usize>i32x4.extract_lane(i0, 3) << 3), g1, 1);
+      const v0 = v128.load(vp), v1 = v128.load(vp, 16);
+      A0 = f32x4.add(A0, f32x4.mul(v0, g0));
+      B0 = f32x4.add(B0, f32x4.mul(v0, swap_c64(g0)));
+      A1 = f32x4.add(A1, f32x4.mul(v1, g1));
+      B1 = f32x4.add(B1, f32x4.mul(v1, swap_c64(g1)));
+    }
+    if (k + 2 <= k1) {
+      const ip = idx + (<usize>k << 2);
+      let g0 = v128.load64_zero(x + (<usize>load<i32>(ip) << 3));
+      g0 = v128.load64_lane(x + (<usize>load<i32>(ip, 4) << 3), g0, 1);
+      const v0 = v128.load(val + (<usize>k << 3));
+      A0 = f32x4.add(A0, f32x4.mul(v0, g0));
+      B0 = f32x4.add(B0, f32x4.mul(v0, swap_c64(g0)));
+      k += 2;
+    }
+    if (k < k1) {
+      // one complex left: the zeroed upper lanes contribute 0
+      const g0 = v128.load64_zero(x + (<usize>load<i32>(idx + (<usize>k << 2)) << 3));
+      const v0 = v128.load64_zero(val + (<usize>k << 3));
+      A1 = f32x4.add(A1, f32x4.mul(v0, g0));
+      B1 = f32x4.add(B1, f32x4.mul(v0, swap_c64(g0)));
+      k++;
+    }
+    const r = cdotFinish64(f32x4.add(A0, A1), f32x4.add(B0, B1), conj);
+    sr += f32x4.extract_lane(r, 0);
+    si += f32x4.extract_lane(r, 1);
+  } else {
+    const sg: f32 = conj ? -1 : 1;
+    for (; k < k1; k++) {
+      const vp = val + (<usize>k << 3);
+      const xp = x + (<usize>load<i32>(idx + (<usize>k << 2)) << 3);
+      const vr = load<f32>(vp), vi = sg * load<f32>(vp, 4);
+      const xr = load<f32>(xp), xi = load<f32>(xp, 4);
+      sr += vr * xr - vi * xi;
+      si += vr * xi + vi * xr;
+    }
+  }
+  caxpby_c64(yp, sr, si, ar, ai, br, bi);
+}
+
+/** c128 row, as rowdot_c64: one complex per v128, ×2 with two accumulator pairs, scalar-free tail. */
+// @ts-ignore: decorator
+@inline export function rowdot_c128(
+  idx: usize, val: usize, x: usize, k0: i32, k1: i32, conj: i32, dr: f64, di: f64,
+  yp: usize, ar: f64, ai: f64, br: f64, bi: f64,
+): void {
+  let k = k0;
+  let sr: f64 = dr, si: f64 = di;
+  if (ASC_FEATURE_SIMD) {
+    let A0 = f64x2.splat(0), B0 = f64x2.splat(0), A1 = f64x2.splat(0), B1 = f64x2.splat(0);
+    for (; k + 2 <= k1; k += 2) {
+      const ip = idx + (<usize>k << 2);
+      const vp = val + (<usize>k << 4);
+      const g0 = v128.load(x + (<usize>load<i32>(ip) << 4));
+      const g1 = v128.load(x + (<usize>load<i32>(ip, 4) << 4));
+      const v0 = v128.load(vp), v1 = v128.load(vp, 16);
+      A0 = f64x2.add(A0, f64x2.mul(v0, g0));
+      B0 = f64x2.add(B0, f64x2.mul(v0, swap_c128(g0)));
+      A1 = f64x2.add(A1, f64x2.mul(v1, g1));
+      B1 = f64x2.add(B1, f64x2.mul(v1, swap_c128(g1)));
+    }
+    if (k < k1) {
+      const g0 = v128.load(x + (<usize>load<i32>(idx + (<usize>k << 2)) << 4));
+      const v0 = v128.load(val + (<usize>k << 4));
+      A0 = f64x2.add(A0, f64x2.mul(v0, g0));
+      B0 = f64x2.add(B0, f64x2.mul(v0, swap_c128(g0)));
+      k++;
+    }
+    const r = cdotFinish128(f64x2.add(A0, A1), f64x2.add(B0, B1), conj);
+    sr += f64x2.extract_lane(r, 0);
+    si += f64x2.extract_lane(r, 1);
+  } else {
+    const sg: f64 = conj ? -1 : 1;
+    for (; k < k1; k++) {
+      const vp = val + (<usize>k << 4);
+      const xp = x + (<usize>load<i32>(idx + (<usize>k << 2)) << 4);
+      const vr = load<f64>(vp), vi = sg * load<f64>(vp, 8);
+      const xr = load<f64>(xp), xi = load<f64>(xp, 8);
+      sr += vr * xr - vi * xi;
+      si += vr * xi + vi * xr;
+    }
+  }
+  caxpby_c128(yp, sr, si, ar, ai, br, bi);
+}

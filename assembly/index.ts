@@ -1,4 +1,9 @@
 // Re-exports every kernel family; the build compiles this file.
+export * from './spmv_csr';
+export * from './spmv_coo';
+export * from './spmv_mrs';
+export * from './spmv_jds';
+export * from './blas1';
 export * from './spmv_dia';
 export * from './spmv_ell';
 export * from './spmv_dense';

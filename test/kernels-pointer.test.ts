@@ -1,0 +1,318 @@
+/**
+ * Direct tests of the pointer kernels csr_*, csr_scatter_*, coo_*, mrs_*, jds_* and scal_* in both
+ * builds (SIMD and plain), all four dtypes, against the f64 triplet reference. Row lengths 0..17, 100
+ * and 10 001 hit every unroll step and scalar tail of the SIMD loops.
+ */
+import { describe, it, expect, beforeAll } from 'vitest';
+import { makeHarness, type Harness } from './kernel-harness.js';
+import { referenceSpmv, checkAgainst, type Triplets, type RefResult, type Op } from './reference.js';
+import type { Region } from '../src/cpu/memory.js';
+
+type DT = 'f32' | 'f64' | 'c64' | 'c128';
+const DTYPES: DT[] = ['f32', 'f64', 'c64', 'c128'];
+const isC = (dt: DT) => dt === 'c64' || dt === 'c128';
+const comp = (dt: DT) => (isC(dt) ? 2 : 1);
+const kind = (dt: DT) => (dt === 'f32' || dt === 'c64' ? 'f32' : 'f64') as 'f32' | 'f64';
+const prec = (dt: DT) => (kind(dt) === 'f32' ? 'single' : 'double') as 'single' | 'double';
+const Arr = (dt: DT) => (kind(dt) === 'f32' ? Float32Array : Float64Array);
+
+function rng(seed: number) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const randArr = (dt: DT, n: number, r: () => number) => Arr(dt).from({ length: n * comp(dt) }, () => 2 * r() - 1);
+
+const LENGTHS = [...Array.from({ length: 18 }, (_, i) => i), 100, 10001, 5, 0, 9];
+
+/** Random triplets, grouped by row (row i has lengths[i] entries, random columns, duplicates allowed). */
+function makeTriplets(dt: DT, lengths: number[], cols: number, seed: number, noDiag = false): Triplets {
+  const r = rng(seed);
+  const rowIdx: number[] = [];
+  const colIdx: number[] = [];
+  lengths.forEach((len, i) => {
+    for (let k = 0; k < len; k++) {
+      let j = Math.floor(r() * cols);
+      if (noDiag && j === i) j = (j + 1) % cols;
+      if (noDiag && j === i) continue;
+      rowIdx.push(i);
+      colIdx.push(j);
+    }
+  });
+  // values rounded to the kernel's precision, so the reference sees what the kernel sees
+  return { rows: lengths.length, cols, complex: isC(dt), rowIdx, colIdx, values: randArr(dt, rowIdx.length, r) };
+}
+
+function toCSR(A: Triplets) {
+  const ptr = new Int32Array(A.rows + 1);
+  for (let k = 0; k < A.rowIdx.length; k++) ptr[A.rowIdx[k] + 1]++;
+  for (let i = 0; i < A.rows; i++) ptr[i + 1] += ptr[i];
+  return { ptr, idx: Int32Array.from(A.colIdx) }; // triplets are grouped by row already
+}
+
+function subset(A: Triplets, keep: (k: number) => boolean): Triplets {
+  const ks = A.rowIdx.map((_, k) => k).filter(keep);
+  const c = A.complex ? 2 : 1;
+  const values = new Float64Array(ks.length * c);
+  ks.forEach((k, n) => {
+    for (let q = 0; q < c; q++) values[n * c + q] = A.values[k * c + q];
+  });
+  return { ...A, rowIdx: ks.map((k) => A.rowIdx[k]), colIdx: ks.map((k) => A.colIdx[k]), values };
+}
+
+type Cx = number | [number, number];
+const re = (a: Cx) => (typeof a === 'number' ? a : a[0]);
+const im = (a: Cx) => (typeof a === 'number' ? 0 : a[1]);
+/** kernel scalar arguments: real α[, β] or complex αr, αi[, βr, βi], conj */
+function scalars(dt: DT, alpha: Cx, beta: Cx | null, conj: number): number[] {
+  if (!isC(dt)) return beta === null ? [re(alpha)] : [re(alpha), re(beta)];
+  return beta === null ? [re(alpha), im(alpha), conj] : [re(alpha), im(alpha), re(beta), im(beta), conj];
+}
+
+const CASES: Record<'real' | 'complex', Array<{ alpha: Cx; beta: Cx; conj?: number; nanY?: boolean }>> = {
+  real: [
+    { alpha: 1, beta: 0 },
+    { alpha: 1, beta: 1 },
+    { alpha: 2.5, beta: -0.75 },
+    { alpha: 0, beta: 0.5 },
+    { alpha: -1.25, beta: 0, nanY: true },
+  ],
+  complex: [
+    { alpha: 1, beta: 0 },
+    { alpha: 1, beta: 1, conj: 1 },
+    { alpha: [0.5, -1.5], beta: [0.25, 0.75] },
+    { alpha: [0.5, -1.5], beta: [0.25, 0.75], conj: 1 },
+    { alpha: [0, 2], beta: [-1, 0] },
+    { alpha: [1.5, 0.5], beta: 0, conj: 1, nanY: true },
+  ],
+};
+const casesFor = (dt: DT) => CASES[isC(dt) ? 'complex' : 'real'];
+
+/** Checks y[lo..hi) (elements) against the reference, and that everything else kept y0 bit for bit. */
+function expectRange(dt: DT, got: ArrayLike<number>, y0: ArrayLike<number>, ref: RefResult, lo: number, hi: number, what: string) {
+  const c = comp(dt);
+  const sub: RefResult = { y: ref.y.slice(lo * c, hi * c), scale: ref.scale.slice(lo * c, hi * c), terms: ref.terms.slice(lo, hi) };
+  const err = checkAgainst(Array.from(got).slice(lo * c, hi * c), sub, prec(dt), isC(dt));
+  expect(err, what).toBeNull();
+  for (let k = 0; k < got.length; k++) {
+    if (k >= lo * c && k < hi * c) continue;
+    if (!Object.is(got[k], y0[k])) expect.fail(`${what}: component ${k} outside the range changed (${y0[k]} → ${got[k]})`);
+  }
+}
+
+/** Permuted-row lists used by the range tests: the whole matrix, an inner range, empty ranges. */
+const ranges = (n: number): Array<[number, number]> => [[0, n], [3, 19], [18, n], [5, 5], [n, n]];
+
+for (const flavor of ['simd', 'plain'] as const) {
+  describe(`pointer kernels (${flavor})`, () => {
+    let h: Harness;
+    beforeAll(async () => {
+      h = await makeHarness(flavor);
+    });
+    const K = (name: string) => {
+      const f = h.kernels[name];
+      if (!f) throw new Error(`missing kernel ${name}`);
+      return f;
+    };
+    const put = (a: Float32Array | Float64Array | Int32Array) => h.put(a);
+    const disposeAll = (...rs: Region[]) => rs.forEach((r) => r.dispose());
+
+    for (const dt of DTYPES) {
+      const c = comp(dt);
+      const opFor = (conj?: number): Op => (conj ? 'H' : 'T');
+
+      it(`csr_${dt}: gather y = αAx + βy over row ranges`, () => {
+        const A = makeTriplets(dt, LENGTHS, 12000, 11);
+        const { ptr, idx } = toCSR(A);
+        const r = rng(5);
+        const x = randArr(dt, A.cols, r);
+        const rp = put(ptr), ri = put(idx), rv = put(A.values as Float32Array), rx = put(x);
+        for (const { alpha, beta, conj = 0, nanY } of casesFor(dt)) {
+          const y0 = nanY ? new (Arr(dt))(A.rows * c).fill(NaN) : randArr(dt, A.rows, r);
+          const ref = referenceSpmv(conj ? conjT(A) : A, x, y0, alpha, beta, 'N');
+          for (const [lo, hi] of ranges(A.rows)) {
+            const ry = put(y0);
+            K(`csr_${dt}`)(rp.ptr, ri.ptr, rv.ptr, rx.ptr, ry.ptr, ...scalars(dt, alpha, beta, conj), lo, hi);
+            expectRange(dt, h.get(ry, kind(dt), y0.length), y0, ref, lo, hi, `csr_${dt} α=${alpha} β=${beta} conj=${conj} rows ${lo}..${hi}`);
+            ry.dispose();
+          }
+        }
+        disposeAll(rp, ri, rv, rx);
+      });
+
+      it(`scal_${dt} + csr_scatter_${dt}: transposed products over segment ranges`, () => {
+        const A = makeTriplets(dt, LENGTHS, 300, 12); // few columns: many repeated y targets per segment
+        const { ptr, idx } = toCSR(A);
+        const r = rng(6);
+        const x = randArr(dt, A.rows, r);
+        const rp = put(ptr), ri = put(idx), rv = put(A.values as Float32Array), rx = put(x);
+        for (const { alpha, beta, conj = 0, nanY } of casesFor(dt)) {
+          const y0 = nanY ? new (Arr(dt))(A.cols * c).fill(NaN) : randArr(dt, A.cols, r);
+          for (const [lo, hi] of ranges(A.rows)) {
+            const ref = referenceSpmv(subset(A, (k) => A.rowIdx[k] >= lo && A.rowIdx[k] < hi), x, y0, alpha, beta, opFor(conj));
+            const ry = put(y0);
+            K(`scal_${dt}`)(ry.ptr, ...(isC(dt) ? [re(beta), im(beta)] : [re(beta)]), 0, A.cols);
+            K(`csr_scatter_${dt}`)(rp.ptr, ri.ptr, rv.ptr, rx.ptr, ry.ptr, ...scalars(dt, alpha, null, conj), lo, hi);
+            expectRange(dt, h.get(ry, kind(dt), y0.length), y0, ref, 0, A.cols, `csr_scatter_${dt} α=${alpha} β=${beta} conj=${conj} segs ${lo}..${hi}`);
+            ry.dispose();
+          }
+        }
+        disposeAll(rp, ri, rv, rx);
+      });
+
+      it(`scal_${dt}: sub-ranges, β = 0 clears NaN, β = 1 keeps y`, () => {
+        const r = rng(7);
+        const n = 37;
+        for (const beta of (isC(dt) ? [[0.5, -2], [0, 0], [1, 0], [-3, 0]] : [-0.5, 0, 1, 3]) as Cx[]) {
+          const y0 = randArr(dt, n, r);
+          y0[2 * c] = NaN;
+          y0[3 * c - 1] = NaN; // complex: both parts, so 0·NaN cross terms do not matter
+          for (const [lo, hi] of [[0, n], [3, 30], [1, 2], [7, 7]]) {
+            const ry = put(y0);
+            K(`scal_${dt}`)(ry.ptr, ...(isC(dt) ? [re(beta), im(beta)] : [re(beta)]), lo, hi);
+            const ref = referenceSpmv({ rows: n, cols: n, complex: isC(dt), rowIdx: [], colIdx: [], values: [] }, [], y0, 0, beta);
+            expectRange(dt, h.get(ry, kind(dt), y0.length), y0, ref, lo, hi, `scal_${dt} β=${beta} ${lo}..${hi}`);
+            ry.dispose();
+          }
+        }
+      });
+
+      it(`coo_${dt}: scatter over entry ranges, op = N and T/H by swapping indices`, () => {
+        const A0 = makeTriplets(dt, LENGTHS, 500, 13);
+        // shuffle the entries: COO order is arbitrary
+        const r = rng(8);
+        const order = A0.rowIdx.map((_, k) => k).sort(() => r() - 0.5);
+        const A = subset(A0, () => true);
+        A.rowIdx = order.map((k) => A0.rowIdx[k]);
+        A.colIdx = order.map((k) => A0.colIdx[k]);
+        const vals = new (Arr(dt))(order.length * c);
+        order.forEach((k, n) => {
+          for (let q = 0; q < c; q++) vals[n * c + q] = A0.values[k * c + q];
+        });
+        A.values = vals;
+        const rr = put(Int32Array.from(A.rowIdx)), rc = put(Int32Array.from(A.colIdx)), rv = put(vals);
+        const nnz = A.rowIdx.length;
+        for (const op of ['N', 'T'] as const) {
+          const outLen = op === 'N' ? A.rows : A.cols;
+          const x = randArr(dt, op === 'N' ? A.cols : A.rows, r);
+          const rx = put(x);
+          for (const { alpha, beta, conj = 0, nanY } of casesFor(dt)) {
+            const y0 = nanY ? new (Arr(dt))(outLen * c).fill(NaN) : randArr(dt, outLen, r);
+            for (const [lo, hi] of [[0, nnz], [7, nnz - 5], [3, 3]]) {
+              const sub = subset(A, (k) => k >= lo && k < hi);
+              // conj with op=N means conj(A)·x: the reference gets conjugated values
+              const ref = op === 'N' ? referenceSpmv(conj ? conjT(sub) : sub, x, y0, alpha, beta, 'N') : referenceSpmv(sub, x, y0, alpha, beta, opFor(conj));
+              const ry = put(y0);
+              K(`scal_${dt}`)(ry.ptr, ...(isC(dt) ? [re(beta), im(beta)] : [re(beta)]), 0, outLen);
+              const [ri1, ri2] = op === 'N' ? [rr, rc] : [rc, rr];
+              K(`coo_${dt}`)(ri1.ptr, ri2.ptr, rv.ptr, rx.ptr, ry.ptr, ...scalars(dt, alpha, null, conj), lo, hi);
+              expectRange(dt, h.get(ry, kind(dt), y0.length), y0, ref, 0, outLen, `coo_${dt} op=${op} α=${alpha} β=${beta} conj=${conj} k ${lo}..${hi}`);
+              ry.dispose();
+            }
+          }
+          rx.dispose();
+        }
+        disposeAll(rr, rc, rv);
+      });
+
+      it(`mrs_${dt}: diagonal + off-diagonal rows, wide and tall`, () => {
+        for (const [lengths, cols, seed] of [[LENGTHS, 12000, 14], [[...LENGTHS.slice(0, 18), 3, 1, 0, 7], 11, 15]] as Array<[number[], number, number]>) {
+          const off = makeTriplets(dt, lengths, cols, seed, true);
+          const n = off.rows;
+          const ndiag = Math.min(n, cols);
+          const r = rng(seed + 100);
+          // diagonal: some rows have none (stored as 0)
+          const diag = randArr(dt, n, r);
+          for (let i = 0; i < n; i++) if (i % 4 === 3 || i >= ndiag) for (let q = 0; q < c; q++) diag[i * c + q] = 0;
+          const { ptr, idx } = toCSR(off);
+          const nnzOff = idx.length;
+          const index = new Int32Array(n + 1 + nnzOff);
+          const val = new (Arr(dt))((n + 1 + nnzOff) * c);
+          val.set(diag);
+          for (let i = 0; i <= n; i++) index[i] = ptr[i] + n + 1;
+          index.set(idx, n + 1);
+          val.set(off.values as Float32Array, (n + 1) * c);
+          // reference triplets: off-diagonal plus the diagonal entries
+          const A: Triplets = { ...off, rowIdx: [...off.rowIdx], colIdx: [...off.colIdx], values: [...Array.from(off.values)] };
+          for (let i = 0; i < ndiag; i++) {
+            A.rowIdx.push(i);
+            A.colIdx.push(i);
+            for (let q = 0; q < c; q++) (A.values as number[]).push(diag[i * c + q]);
+          }
+          const x = randArr(dt, cols, r);
+          const rI = put(index), rV = put(val), rx = put(x);
+          for (const { alpha, beta, conj = 0, nanY } of casesFor(dt)) {
+            const y0 = nanY ? new (Arr(dt))(n * c).fill(NaN) : randArr(dt, n, r);
+            const ref = referenceSpmv(conj ? conjT(A) : A, x, y0, alpha, beta, 'N');
+            for (const [lo, hi] of ranges(n)) {
+              const ry = put(y0);
+              K(`mrs_${dt}`)(rI.ptr, rV.ptr, ndiag, rx.ptr, ry.ptr, ...scalars(dt, alpha, beta, conj), lo, hi);
+              expectRange(dt, h.get(ry, kind(dt), y0.length), y0, ref, lo, hi, `mrs_${dt} cols=${cols} α=${alpha} β=${beta} conj=${conj} rows ${lo}..${hi}`);
+              ry.dispose();
+            }
+          }
+          disposeAll(rI, rV, rx);
+        }
+      });
+
+      it(`jds_${dt}: jagged diagonals over position ranges`, () => {
+        const A = makeTriplets(dt, LENGTHS, 12000, 16);
+        const { ptr, idx } = toCSR(A);
+        const n = A.rows;
+        const len = (i: number) => ptr[i + 1] - ptr[i];
+        const perm = Int32Array.from({ length: n }, (_, i) => i).sort((a, b) => len(b) - len(a) || a - b);
+        const njd = n ? len(perm[0]) : 0;
+        const jdPtr = new Int32Array(njd + 1);
+        const jIdx = new Int32Array(idx.length);
+        const jVal = new (Arr(dt))(idx.length * c);
+        let q = 0;
+        for (let d = 0; d < njd; d++) {
+          jdPtr[d] = q;
+          for (let p = 0; p < n && len(perm[p]) > d; p++, q++) {
+            const k = ptr[perm[p]] + d;
+            jIdx[q] = idx[k];
+            for (let t = 0; t < c; t++) jVal[q * c + t] = A.values[k * c + t];
+          }
+        }
+        jdPtr[njd] = q;
+        const r = rng(9);
+        const x = randArr(dt, A.cols, r);
+        const rP = put(perm), rJ = put(jdPtr), rI = put(jIdx), rV = put(jVal), rx = put(x);
+        const work = h.zeros(n * c * (kind(dt) === 'f32' ? 4 : 8));
+        for (const { alpha, beta, conj = 0, nanY } of casesFor(dt)) {
+          const y0 = nanY ? new (Arr(dt))(n * c).fill(NaN) : randArr(dt, n, r);
+          const ref = referenceSpmv(conj ? conjT(A) : A, x, y0, alpha, beta, 'N');
+          for (const [lo, hi] of ranges(n)) {
+            const ry = put(y0);
+            K(`jds_${dt}`)(rP.ptr, rJ.ptr, njd, rI.ptr, rV.ptr, rx.ptr, ry.ptr, work.ptr, ...scalars(dt, alpha, beta, conj), lo, hi);
+            const got = h.get(ry, kind(dt), y0.length);
+            // positions lo..hi are rows perm[lo..hi): compare row by row
+            const rows = new Set(Array.from(perm.slice(lo, hi)));
+            for (let i = 0; i < n; i++) {
+              if (rows.has(i)) expectRange(dt, got.slice(i * c, (i + 1) * c), y0.slice(i * c, (i + 1) * c), sliceRef(ref, i, c), 0, 1, `jds_${dt} α=${alpha} β=${beta} conj=${conj} row ${i}`);
+              else for (let t = 0; t < c; t++) if (!Object.is(got[i * c + t], y0[i * c + t])) expect.fail(`jds_${dt}: row ${i} outside positions ${lo}..${hi} changed`);
+            }
+            ry.dispose();
+          }
+        }
+        disposeAll(rP, rJ, rI, rV, rx, work);
+      });
+    }
+  });
+}
+
+/** the same triplets with conjugated values (reference for op=N on conj(A)) */
+function conjT(A: Triplets): Triplets {
+  const values = Float64Array.from(A.values);
+  for (let k = 1; k < values.length; k += 2) values[k] = -values[k];
+  return { ...A, values };
+}
+
+function sliceRef(ref: RefResult, i: number, c: number): RefResult {
+  return { y: ref.y.slice(i * c, (i + 1) * c), scale: ref.scale.slice(i * c, (i + 1) * c), terms: ref.terms.slice(i, i + 1) };
+}
