@@ -1,0 +1,148 @@
+/**
+ * Helpers shared by the format classes: shape/array checks with messages that name the format, the
+ * array and the index, value-array dtype casts, and the padding limit of the padded formats.
+ *
+ * Values are never checked for finiteness anywhere in src/formats: NaN and ±Inf are data and
+ * propagate through the kernels per IEEE 754 like any other value.
+ */
+import { FormatError, PaddingLimitError, ShapeError, UnsupportedError } from '../errors.js';
+import { allocValues, assertDType, components, isComplex, valuesMatch, type DType, type ValueArray } from '../dtype.js';
+
+/** Largest row/column count and array length: indices are Int32 and wasm32 offsets are 32-bit. */
+export const MAX_INDEX = 0x7fffffff;
+
+/** Limits on how much a padded format (DIA, ELL, HYB's ELL part) may store. */
+export interface PaddingOptions {
+  /**
+   * Allowed stored slots per represented entry: a conversion is refused when it would store more than
+   * `maxFill × max(nnz, 1)` slots (padding included). Default 10: past that a padded kernel streams
+   * mostly zeros and CSR is faster and smaller.
+   */
+  maxFill?: number;
+  /** Absolute limit on stored slots; when given it replaces the `maxFill` rule. */
+  maxSlots?: number;
+}
+
+/** Rounds up to a multiple of 4 elements (DIA pitch, ELL stride: lets SIMD load 4 rows at once). */
+export function roundUp4(n: number): number {
+  return (n + 3) & ~3;
+}
+
+/** Constructor check of the dimensions and dtype (ShapeError / UnsupportedError). */
+export function checkHeader(format: string, rows: number, cols: number, dtype: DType): void {
+  for (const [name, v] of [['rows', rows], ['cols', cols]] as const) {
+    if (!Number.isInteger(v) || v < 0 || v > MAX_INDEX) {
+      throw new ShapeError(`${format} ${name} = ${v} must be an integer in [0, ${MAX_INDEX}]`);
+    }
+  }
+  assertDType(dtype, format);
+}
+
+/** Constructor check: `arr` is an Int32Array (of `length` when given). */
+export function checkIndexArray(format: string, name: string, arr: unknown, length?: number): void {
+  if (!(arr instanceof Int32Array)) {
+    throw new FormatError(`${format} ${name} must be an Int32Array, got ${typeName(arr)}`);
+  }
+  if (length !== undefined && arr.length !== length) {
+    throw new FormatError(`${format} ${name}.length = ${arr.length}, expected ${length}`);
+  }
+}
+
+/** Constructor check: `values` has dtype's array type and holds `count` elements when given. */
+export function checkValueArray(format: string, dtype: DType, values: unknown, count?: number, name = 'values'): void {
+  if (!(values instanceof Float32Array || values instanceof Float64Array) || !valuesMatch(dtype, values)) {
+    const want = dtype === 'f32' || dtype === 'c64' ? 'Float32Array' : 'Float64Array';
+    throw new FormatError(`${format} ${name} must be a ${want} for dtype ${dtype}, got ${typeName(values)}`);
+  }
+  if (count !== undefined && values.length !== count * components(dtype)) {
+    const c = components(dtype);
+    throw new FormatError(
+      `${format} ${name}.length = ${values.length}, expected ${count * c}${c === 2 ? ` (${count} complex elements)` : ''}`,
+    );
+  }
+}
+
+/** validate(): every element of arr[start, end) lies in [lo, hi). */
+export function checkRange(format: string, name: string, arr: Int32Array, lo: number, hi: number, start = 0, end = arr.length): void {
+  for (let k = start; k < end; k++) {
+    const v = arr[k];
+    if (v < lo || v >= hi) throw new FormatError(`${format} ${name}[${k}] = ${v} is out of range [${lo}, ${hi})`);
+  }
+}
+
+/** validate(): a pointer array starts at `first`, never decreases and ends at `last`. */
+export function checkPointers(format: string, name: string, ptr: Int32Array, first: number, last: number, lastName: string): void {
+  if (ptr[0] !== first) throw new FormatError(`${format} ${name}[0] = ${ptr[0]}, expected ${first}`);
+  for (let k = 1; k < ptr.length; k++) {
+    if (ptr[k] < ptr[k - 1]) {
+      throw new FormatError(`${format} ${name}[${k}] = ${ptr[k]} is less than ${name}[${k - 1}] = ${ptr[k - 1]} (must be nondecreasing)`);
+    }
+  }
+  const n = ptr.length - 1;
+  if (ptr[n] !== last) throw new FormatError(`${format} ${name}[${n}] = ${ptr[n]}, expected ${lastName} = ${last}`);
+}
+
+/** validate(): element `k` of `values` (both parts when complex) is exactly zero. */
+export function checkZero(format: string, what: string, values: ValueArray, k: number, comp: number): void {
+  if (!isZeroAt(values, k, comp)) {
+    const v = comp === 1 ? `${values[k]}` : `(${values[2 * k]}, ${values[2 * k + 1]})`;
+    throw new FormatError(`${format} ${what}: values element ${k} = ${v}, expected 0`);
+  }
+}
+
+/** Whether element k is exactly 0 (NaN is not zero). */
+export function isZeroAt(values: ValueArray, k: number, comp: number): boolean {
+  return comp === 1 ? values[k] === 0 : values[2 * k] === 0 && values[2 * k + 1] === 0;
+}
+
+/** Copies element `src` of `from` to element `dst` of `to` (comp = 1 or 2 components). */
+export function copyElement(from: ValueArray, src: number, to: ValueArray, dst: number, comp: number): void {
+  if (comp === 1) {
+    to[dst] = from[src];
+  } else {
+    to[2 * dst] = from[2 * src];
+    to[2 * dst + 1] = from[2 * src + 1];
+  }
+}
+
+/**
+ * The value array of `values` converted from dtype `from` to `to` (always a new array). Real → complex
+ * sets im = 0; f64 → f32 rounds to nearest; complex → real throws UnsupportedError (it would drop the
+ * imaginary part silently).
+ */
+export function castValues(format: string, values: ValueArray, from: DType, to: DType): ValueArray {
+  assertDType(to, `${format}.astype`);
+  if (isComplex(from) && !isComplex(to)) {
+    throw new UnsupportedError(`${format}.astype: cannot convert complex ${from} to real ${to}; take the real part explicitly`);
+  }
+  const n = values.length / components(from);
+  const out = allocValues(to, n);
+  if (components(from) === components(to)) {
+    out.set(values);
+  } else {
+    for (let k = 0; k < n; k++) out[2 * k] = values[k];
+  }
+  return out;
+}
+
+/**
+ * Throws PaddingLimitError when a padded format would store `required` slots for `nnz` entries,
+ * over `opts.maxSlots` or (when that is absent) `maxFill × max(nnz, 1)`. A hard cap of 2^31 − 1 slots
+ * (Int32 slot indices) applies whatever the options.
+ */
+export function checkPadding(format: string, required: number, nnz: number, opts: PaddingOptions | undefined, defaultFill = 10): void {
+  const maxFill = opts?.maxFill ?? defaultFill;
+  const limit = opts?.maxSlots ?? maxFill * Math.max(nnz, 1);
+  if (required > MAX_INDEX) {
+    throw new PaddingLimitError(format, required, MAX_INDEX, 'Int32 slot index limit, cannot be raised: use CSR');
+  }
+  if (required > limit) {
+    const hint = opts?.maxSlots !== undefined ? `maxSlots = ${limit}` : `maxFill = ${maxFill} × ${Math.max(nnz, 1)} entries`;
+    throw new PaddingLimitError(format, required, limit, hint);
+  }
+}
+
+function typeName(v: unknown): string {
+  if (v === null || v === undefined) return String(v);
+  return (v as object).constructor?.name ?? typeof v;
+}

@@ -1,0 +1,142 @@
+import { components, type DType, type ValueArray } from '../dtype.js';
+import { castValues, checkHeader, checkIndexArray, checkPointers, checkRange, checkValueArray } from './common.js';
+import { bucketByRow, rowsCanonical, sortAndSumRows } from './sort.js';
+
+/**
+ * Compressed sparse row: row i holds entries k in [rowPtr[i], rowPtr[i+1]) with column colIdx[k] and
+ * value values[k] (interleaved re/im when complex). The hub format: every other format converts
+ * through it. A user-built CSR may have unsorted or duplicate columns within a row (`isCanonical()`
+ * says whether it does not); every CSR this library builds is canonical.
+ */
+export class CSRMatrix {
+  readonly format = 'csr' as const;
+
+  /** Takes the arrays as they are (no copy); checks only their types and lengths, see validate(). */
+  constructor(
+    readonly rows: number,
+    readonly cols: number,
+    readonly dtype: DType,
+    readonly rowPtr: Int32Array,
+    readonly colIdx: Int32Array,
+    readonly values: ValueArray,
+  ) {
+    checkHeader('CSR', rows, cols, dtype);
+    checkIndexArray('CSR', 'rowPtr', rowPtr, rows + 1);
+    checkIndexArray('CSR', 'colIdx', colIdx);
+    checkValueArray('CSR', dtype, values, colIdx.length);
+  }
+
+  /** Stored entries (duplicates counted separately until canonicalised). */
+  get nnz(): number {
+    return this.colIdx.length;
+  }
+
+  /** Checks rowPtr[0] = 0, rowPtr nondecreasing, rowPtr[rows] = colIdx.length, 0 <= col < cols. */
+  validate(): this {
+    validateCompressed('CSR', 'rowPtr', 'colIdx', this.rowPtr, this.colIdx, this.cols, this.dtype, this.values);
+    return this;
+  }
+
+  /** Whether every row's columns are strictly ascending (sorted and without duplicates). */
+  isCanonical(): boolean {
+    return rowsCanonical(this.rowPtr, this.colIdx);
+  }
+
+  /** `this` when canonical, else a copy with each row sorted by column and duplicates summed. */
+  toCSR(): CSRMatrix {
+    if (this.isCanonical()) return this;
+    this.validate();
+    const comp = components(this.dtype);
+    const rowPtr = this.rowPtr.slice();
+    const colIdx = this.colIdx.slice();
+    const values = this.values.slice();
+    const nnz = sortAndSumRows(rowPtr, colIdx, values, comp);
+    return new CSRMatrix(this.rows, this.cols, this.dtype, rowPtr, shrink(colIdx, nnz), shrink(values, nnz * comp));
+  }
+
+  /** The canonical form of `csr` (itself when already canonical). */
+  static fromCSR(csr: CSRMatrix): CSRMatrix {
+    return csr.toCSR();
+  }
+
+  /**
+   * Builds a canonical CSR from triplets in any order: stable counting sort by row, then each row
+   * sorted by column with duplicates summed (explicit zeros kept). O(nnz + rows) plus the row sorts.
+   * Indices are trusted to be in range (COOMatrix.toCSR validates first).
+   */
+  static fromTriplets(rows: number, cols: number, dtype: DType, rowIdx: Int32Array, colIdx: Int32Array, values: ValueArray): CSRMatrix {
+    const comp = components(dtype);
+    const b = bucketByRow(rows, rowIdx, colIdx, values, comp);
+    const nnz = sortAndSumRows(b.rowPtr, b.colIdx, b.values, comp);
+    return new CSRMatrix(rows, cols, dtype, b.rowPtr, shrink(b.colIdx, nnz), shrink(b.values, nnz * comp));
+  }
+
+  /** Aᵀ as a CSR (cols × rows). Rows of the result come out sorted; duplicates are kept as they are. */
+  transpose(): CSRMatrix {
+    return this.transposed(false);
+  }
+
+  /** Aᴴ (conjugate transpose) as a CSR; equal to transpose() for real dtypes. */
+  conjugateTranspose(): CSRMatrix {
+    return this.transposed(true);
+  }
+
+  private transposed(conj: boolean): CSRMatrix {
+    const { rows, cols, rowPtr, colIdx, values } = this;
+    const comp = components(this.dtype);
+    const nnz = colIdx.length;
+    const tPtr = new Int32Array(cols + 1);
+    for (let k = 0; k < nnz; k++) tPtr[colIdx[k] + 1]++;
+    for (let j = 0; j < cols; j++) tPtr[j + 1] += tPtr[j];
+    const next = tPtr.slice(0, cols);
+    const tIdx = new Int32Array(nnz);
+    const tVal = new (values.constructor as Float64ArrayConstructor)(nnz * comp) as ValueArray;
+    const sign = conj ? -1 : 1;
+    for (let i = 0; i < rows; i++) {
+      for (let k = rowPtr[i], e = rowPtr[i + 1]; k < e; k++) {
+        const p = next[colIdx[k]]++;
+        tIdx[p] = i;
+        if (comp === 1) {
+          tVal[p] = values[k];
+        } else {
+          tVal[2 * p] = values[2 * k];
+          tVal[2 * p + 1] = sign * values[2 * k + 1];
+        }
+      }
+    }
+    return new CSRMatrix(cols, rows, this.dtype, tPtr, tIdx, tVal);
+  }
+
+  /** A copy with values converted to `dtype` (see castValues); `this` when dtype is unchanged. */
+  astype(dtype: DType): CSRMatrix {
+    if (dtype === this.dtype) return this;
+    const values = castValues('CSR', this.values, this.dtype, dtype);
+    return new CSRMatrix(this.rows, this.cols, dtype, this.rowPtr.slice(), this.colIdx.slice(), values);
+  }
+
+  /** Bytes of rowPtr, colIdx and values. */
+  storageBytes(): number {
+    return this.rowPtr.byteLength + this.colIdx.byteLength + this.values.byteLength;
+  }
+}
+
+/** validate() of CSR and CSC: `ptr` over `idx`, indices in [0, inner), values length. */
+export function validateCompressed(
+  format: string,
+  ptrName: string,
+  idxName: string,
+  ptr: Int32Array,
+  idx: Int32Array,
+  inner: number,
+  dtype: DType,
+  values: ValueArray,
+): void {
+  checkPointers(format, ptrName, ptr, 0, idx.length, `${idxName}.length`);
+  checkRange(format, idxName, idx, 0, inner);
+  checkValueArray(format, dtype, values, idx.length);
+}
+
+/** `arr` cut to n elements; copies so a shrunken result does not pin a larger buffer. */
+export function shrink<T extends Int32Array | ValueArray>(arr: T, n: number): T {
+  return (arr.length === n ? arr : arr.slice(0, n)) as T;
+}

@@ -1,0 +1,93 @@
+import { allocValues, components, type DType, type ValueArray } from '../dtype.js';
+import { castValues, checkHeader, checkPadding, checkValueArray, copyElement, isZeroAt } from './common.js';
+import { CSRMatrix } from './csr.js';
+
+/** Options of DenseMatrix.fromCSR. */
+export interface DenseOptions {
+  /** Largest rows·cols allowed (elements); default 2^28 (1 GiB of f32, 4 GiB of c128). */
+  maxSlots?: number;
+}
+
+/** Default DenseOptions.maxSlots. */
+export const DENSE_MAX_SLOTS = 2 ** 28;
+
+/** Dense row-major: A[i, j] = values[i·cols + j] (element index; interleaved when complex). */
+export class DenseMatrix {
+  readonly format = 'dense' as const;
+
+  /** Takes the array as it is (no copy); checks its type and length (rows·cols elements). */
+  constructor(
+    readonly rows: number,
+    readonly cols: number,
+    readonly dtype: DType,
+    readonly values: ValueArray,
+  ) {
+    checkHeader('Dense', rows, cols, dtype);
+    checkValueArray('Dense', dtype, values, rows * cols);
+  }
+
+  /** rows·cols: every element is stored. */
+  get nnz(): number {
+    return this.rows * this.cols;
+  }
+
+  /** Checks the value array's type and length (there is nothing else to break). */
+  validate(): this {
+    checkValueArray('Dense', this.dtype, this.values, this.rows * this.cols);
+    return this;
+  }
+
+  /** Canonical CSR of the elements that are not exactly 0 (NaN and ±Inf are kept). */
+  toCSR(): CSRMatrix {
+    const { rows, cols, values } = this;
+    const comp = components(this.dtype);
+    const rowPtr = new Int32Array(rows + 1);
+    let n = 0;
+    for (let i = 0; i < rows; i++) {
+      for (let j = 0; j < cols; j++) if (!isZeroAt(values, i * cols + j, comp)) n++;
+      rowPtr[i + 1] = n;
+    }
+    const colIdx = new Int32Array(n);
+    const out = allocValues(this.dtype, n);
+    for (let i = 0, p = 0; i < rows; i++) {
+      for (let j = 0; j < cols; j++) {
+        if (isZeroAt(values, i * cols + j, comp)) continue;
+        colIdx[p] = j;
+        copyElement(values, i * cols + j, out, p++, comp);
+      }
+    }
+    return new CSRMatrix(rows, cols, this.dtype, rowPtr, colIdx, out);
+  }
+
+  /** Dense of a CSR (duplicates summed); PaddingLimitError past opts.maxSlots (default 2^28) elements. */
+  static fromCSR(csr: CSRMatrix, opts?: DenseOptions): DenseMatrix {
+    const { rows, cols, rowPtr, colIdx } = csr;
+    checkPadding('Dense', rows * cols, csr.nnz, { maxSlots: opts?.maxSlots ?? DENSE_MAX_SLOTS });
+    csr.validate();
+    const comp = components(csr.dtype);
+    const values = allocValues(csr.dtype, rows * cols);
+    for (let i = 0; i < rows; i++) {
+      for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) {
+        const e = i * cols + colIdx[k];
+        if (comp === 1) {
+          values[e] += csr.values[k];
+        } else {
+          values[2 * e] += csr.values[2 * k];
+          values[2 * e + 1] += csr.values[2 * k + 1];
+        }
+      }
+    }
+    return new DenseMatrix(rows, cols, csr.dtype, values);
+  }
+
+  /** A copy with values converted to `dtype`; `this` when dtype is unchanged. */
+  astype(dtype: DType): DenseMatrix {
+    if (dtype === this.dtype) return this;
+    return new DenseMatrix(this.rows, this.cols, dtype, castValues('Dense', this.values, this.dtype, dtype));
+  }
+
+  /** Bytes of values. */
+  storageBytes(): number {
+    return this.values.byteLength;
+  }
+}

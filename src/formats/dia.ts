@@ -1,0 +1,157 @@
+import { FormatError } from '../errors.js';
+import { allocValues, components, type DType, type ValueArray } from '../dtype.js';
+import { castValues, checkHeader, checkIndexArray, checkPadding, checkValueArray, checkZero, copyElement, isZeroAt, roundUp4, type PaddingOptions } from './common.js';
+import { CSRMatrix } from './csr.js';
+
+/**
+ * Diagonal storage: A[i, i + offsets[d]] = data[d·pitch + i] (element index; interleaved when complex).
+ * Offsets strictly ascending in (−rows, cols); pitch >= rows and a multiple of 4 elements so SIMD can
+ * load 4 rows at once. Slots outside the matrix and the pitch padding hold 0.
+ */
+export class DIAMatrix {
+  readonly format = 'dia' as const;
+
+  /** Takes the arrays as they are (no copy); checks only their types and lengths, see validate(). */
+  constructor(
+    readonly rows: number,
+    readonly cols: number,
+    readonly dtype: DType,
+    readonly offsets: Int32Array,
+    readonly pitch: number,
+    readonly data: ValueArray,
+  ) {
+    checkHeader('DIA', rows, cols, dtype);
+    checkIndexArray('DIA', 'offsets', offsets);
+    if (!Number.isInteger(pitch) || pitch < 0) throw new FormatError(`DIA pitch = ${pitch} must be a nonnegative integer`);
+    checkValueArray('DIA', dtype, data, offsets.length * pitch, 'data');
+  }
+
+  /** Number of diagonals stored. */
+  get ndiag(): number {
+    return this.offsets.length;
+  }
+
+  /** In-bounds slots (stored zeros included; padding excluded). */
+  get nnz(): number {
+    let n = 0;
+    for (const off of this.offsets) n += Math.max(0, diagEnd(off, this.rows, this.cols) - diagStart(off));
+    return n;
+  }
+
+  /**
+   * Checks pitch (>= rows, multiple of 4), offsets strictly ascending within (−rows, cols), and that
+   * every slot outside the matrix or in the pitch padding holds 0.
+   */
+  validate(): this {
+    const { rows, cols, offsets, pitch, data } = this;
+    const comp = components(this.dtype);
+    if (pitch < rows || pitch % 4 !== 0) throw new FormatError(`DIA pitch = ${pitch}, expected a multiple of 4 that is >= rows = ${rows}`);
+    checkValueArray('DIA', this.dtype, data, offsets.length * pitch, 'data');
+    for (let d = 0; d < offsets.length; d++) {
+      const off = offsets[d];
+      if (off <= -rows || off >= cols) throw new FormatError(`DIA offsets[${d}] = ${off} is out of range (${-rows}, ${cols})`);
+      if (d > 0 && off <= offsets[d - 1]) {
+        throw new FormatError(`DIA offsets[${d}] = ${off} is not greater than offsets[${d - 1}] = ${offsets[d - 1]} (must be strictly ascending)`);
+      }
+      const lo = diagStart(off);
+      const hi = diagEnd(off, rows, cols);
+      for (let i = 0; i < pitch; i++) {
+        if (i < lo || i >= hi) checkZero('DIA', `slot data[${d}·${pitch} + ${i}] (offset ${off}) is outside the matrix`, data, d * pitch + i, comp);
+      }
+    }
+    return this;
+  }
+
+  /** Canonical CSR. Slots holding exactly 0 are dropped (DIA cannot tell them from padding). */
+  toCSR(): CSRMatrix {
+    const { rows, cols, offsets, pitch, data } = this;
+    const comp = components(this.dtype);
+    const rowPtr = new Int32Array(rows + 1);
+    for (let i = 0; i < rows; i++) {
+      let n = 0;
+      for (let d = 0; d < offsets.length; d++) {
+        const j = i + offsets[d];
+        if (j >= 0 && j < cols && !isZeroAt(data, d * pitch + i, comp)) n++;
+      }
+      rowPtr[i + 1] = rowPtr[i] + n;
+    }
+    const colIdx = new Int32Array(rowPtr[rows]);
+    const values = allocValues(this.dtype, rowPtr[rows]);
+    for (let i = 0, p = 0; i < rows; i++) {
+      for (let d = 0; d < offsets.length; d++) {
+        const j = i + offsets[d];
+        if (j >= 0 && j < cols && !isZeroAt(data, d * pitch + i, comp)) {
+          colIdx[p] = j;
+          copyElement(data, d * pitch + i, values, p++, comp);
+        }
+      }
+    }
+    return new CSRMatrix(rows, cols, this.dtype, rowPtr, colIdx, values).toCSR();
+  }
+
+  /**
+   * DIA of a CSR: one diagonal for every offset with at least one entry, pitch = rows rounded up to 4.
+   * Refuses with PaddingLimitError when ndiag·pitch slots exceed `maxFill × max(nnz, 1)` (default
+   * maxFill 10) or `opts.maxSlots` when given. The check runs before the data array is allocated.
+   */
+  static fromCSR(csr: CSRMatrix, opts?: PaddingOptions): DIAMatrix {
+    const c = csr.toCSR();
+    const { rows, cols, rowPtr, colIdx } = c;
+    const comp = components(c.dtype);
+    const offsets = distinctOffsets(c);
+    const pitch = roundUp4(rows);
+    checkPadding('DIA', offsets.length * pitch, c.nnz, opts);
+    const data = allocValues(c.dtype, offsets.length * pitch);
+    for (let i = 0; i < rows; i++) {
+      for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) {
+        const d = lowerBound(offsets, colIdx[k] - i);
+        copyElement(c.values, k, data, d * pitch + i, comp);
+      }
+    }
+    return new DIAMatrix(rows, cols, c.dtype, offsets, pitch, data);
+  }
+
+  /** A copy with values converted to `dtype`; `this` when dtype is unchanged. */
+  astype(dtype: DType): DIAMatrix {
+    if (dtype === this.dtype) return this;
+    return new DIAMatrix(this.rows, this.cols, dtype, this.offsets.slice(), this.pitch, castValues('DIA', this.data, this.dtype, dtype));
+  }
+
+  /** Bytes of offsets and data. */
+  storageBytes(): number {
+    return this.offsets.byteLength + this.data.byteLength;
+  }
+}
+
+/** First row of diagonal `off` inside the matrix. */
+function diagStart(off: number): number {
+  return Math.max(0, -off);
+}
+
+/** One past the last row of diagonal `off` inside a rows × cols matrix. */
+function diagEnd(off: number, rows: number, cols: number): number {
+  return Math.min(rows, cols - off);
+}
+
+/** Sorted distinct offsets col − row of the entries (a native numeric sort, no dependence on dims). */
+function distinctOffsets(c: CSRMatrix): Int32Array {
+  const all = new Int32Array(c.nnz);
+  for (let i = 0; i < c.rows; i++) {
+    for (let k = c.rowPtr[i]; k < c.rowPtr[i + 1]; k++) all[k] = c.colIdx[k] - i;
+  }
+  all.sort();
+  let n = 0;
+  for (let k = 0; k < all.length; k++) if (k === 0 || all[k] !== all[k - 1]) all[n++] = all[k];
+  return all.slice(0, n);
+}
+
+function lowerBound(a: Int32Array, v: number): number {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (a[mid] < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

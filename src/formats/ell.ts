@@ -1,0 +1,158 @@
+import { FormatError, ShapeError } from '../errors.js';
+import { allocValues, components, type DType, type ValueArray } from '../dtype.js';
+import { castValues, checkHeader, checkIndexArray, checkPadding, checkValueArray, checkZero, copyElement, roundUp4, type PaddingOptions } from './common.js';
+import { CSRMatrix } from './csr.js';
+
+/** Column index of an ELL padding slot (kernels mask it, so x is never read through padding). */
+export const ELL_PAD = -1;
+
+/** Options of ELLMatrix.fromCSR. */
+export interface ELLOptions extends PaddingOptions {
+  /** Slots per row; default (and minimum) the longest row's length. */
+  width?: number;
+}
+
+/**
+ * ELLPACK, column-major: entry k (0-based, by ascending column) of row i sits at slot k·stride + i.
+ * stride >= rows and a multiple of 4. Padding slots (short rows, and rows >= `rows` of the stride)
+ * have colIdx = −1 and value 0.
+ */
+export class ELLMatrix {
+  readonly format = 'ell' as const;
+  #nnz = -1;
+
+  /** Takes the arrays as they are (no copy); checks only their types and lengths, see validate(). */
+  constructor(
+    readonly rows: number,
+    readonly cols: number,
+    readonly dtype: DType,
+    readonly width: number,
+    readonly stride: number,
+    readonly colIdx: Int32Array,
+    readonly values: ValueArray,
+  ) {
+    checkHeader('ELL', rows, cols, dtype);
+    for (const [name, v] of [['width', width], ['stride', stride]] as const) {
+      if (!Number.isInteger(v) || v < 0) throw new FormatError(`ELL ${name} = ${v} must be a nonnegative integer`);
+    }
+    checkIndexArray('ELL', 'colIdx', colIdx, width * stride);
+    checkValueArray('ELL', dtype, values, width * stride);
+  }
+
+  /** Non-padding slots (counted once, on first use). */
+  get nnz(): number {
+    if (this.#nnz < 0) {
+      let n = 0;
+      for (const c of this.colIdx) if (c !== ELL_PAD) n++;
+      this.#nnz = n;
+    }
+    return this.#nnz;
+  }
+
+  /**
+   * Checks stride (>= rows, multiple of 4); per row, columns in [0, cols) strictly ascending and
+   * followed only by padding; padding slots (colIdx −1, including rows past `rows`) hold value 0.
+   */
+  validate(): this {
+    const { rows, cols, width, stride, colIdx, values } = this;
+    const comp = components(this.dtype);
+    if (stride < rows || stride % 4 !== 0) throw new FormatError(`ELL stride = ${stride}, expected a multiple of 4 that is >= rows = ${rows}`);
+    checkIndexArray('ELL', 'colIdx', colIdx, width * stride);
+    checkValueArray('ELL', this.dtype, values, width * stride);
+    for (let i = 0; i < stride; i++) {
+      let padded = i >= rows;
+      for (let k = 0; k < width; k++) {
+        const s = k * stride + i;
+        const c = colIdx[s];
+        if (c === ELL_PAD) {
+          padded = true;
+          checkZero('ELL', `padding slot ${s} (row ${i}, entry ${k})`, values, s, comp);
+        } else if (padded) {
+          const why = i >= rows ? `row ${i} is stride padding (rows = ${rows})` : `row ${i} has padding before it`;
+          throw new FormatError(`ELL colIdx[${s}] = ${c}, expected ${ELL_PAD}: ${why}`);
+        } else if (c < 0 || c >= cols) {
+          throw new FormatError(`ELL colIdx[${s}] = ${c} is out of range [0, ${cols}) (row ${i}, entry ${k})`);
+        } else if (k > 0 && c <= colIdx[s - stride]) {
+          throw new FormatError(`ELL colIdx[${s}] = ${c} is not greater than colIdx[${s - stride}] = ${colIdx[s - stride]} (row ${i} must be strictly ascending)`);
+        }
+      }
+    }
+    return this;
+  }
+
+  /** Canonical CSR (padding dropped; explicit zeros kept). */
+  toCSR(): CSRMatrix {
+    const { rows, width, stride, colIdx, values } = this;
+    const comp = components(this.dtype);
+    const rowPtr = new Int32Array(rows + 1);
+    for (let i = 0; i < rows; i++) {
+      let n = 0;
+      for (let k = 0; k < width; k++) if (colIdx[k * stride + i] !== ELL_PAD) n++;
+      rowPtr[i + 1] = rowPtr[i] + n;
+    }
+    const outIdx = new Int32Array(rowPtr[rows]);
+    const outVal = allocValues(this.dtype, rowPtr[rows]);
+    for (let i = 0, p = 0; i < rows; i++) {
+      for (let k = 0; k < width; k++) {
+        const s = k * stride + i;
+        if (colIdx[s] === ELL_PAD) continue;
+        outIdx[p] = colIdx[s];
+        copyElement(values, s, outVal, p++, comp);
+      }
+    }
+    return new CSRMatrix(rows, this.cols, this.dtype, rowPtr, outIdx, outVal).toCSR();
+  }
+
+  /**
+   * ELL of a CSR with width = the longest row (or opts.width, which may not be shorter: ShapeError),
+   * stride = rows rounded up to 4. Refuses with PaddingLimitError when width·stride slots exceed
+   * `maxFill × max(nnz, 1)` (default maxFill 10) or `opts.maxSlots` when given — e.g. one 10,000-entry
+   * row among short ones. The check runs before anything is allocated.
+   */
+  static fromCSR(csr: CSRMatrix, opts?: ELLOptions): ELLMatrix {
+    const c = csr.toCSR();
+    const longest = maxRowLength(c);
+    const width = opts?.width ?? longest;
+    if (!Number.isInteger(width) || width < longest) {
+      throw new ShapeError(`ELL width = ${width} cannot hold the longest row (${longest} entries); use HYB to split long rows`);
+    }
+    checkPadding('ELL', width * roundUp4(c.rows), c.nnz, opts);
+    return ellPart(c, width);
+  }
+
+  /** A copy with values converted to `dtype`; `this` when dtype is unchanged. */
+  astype(dtype: DType): ELLMatrix {
+    if (dtype === this.dtype) return this;
+    const values = castValues('ELL', this.values, this.dtype, dtype);
+    return new ELLMatrix(this.rows, this.cols, dtype, this.width, this.stride, this.colIdx.slice(), values);
+  }
+
+  /** Bytes of colIdx and values. */
+  storageBytes(): number {
+    return this.colIdx.byteLength + this.values.byteLength;
+  }
+}
+
+/** Longest row of a CSR. */
+export function maxRowLength(c: CSRMatrix): number {
+  let m = 0;
+  for (let i = 0; i < c.rows; i++) m = Math.max(m, c.rowPtr[i + 1] - c.rowPtr[i]);
+  return m;
+}
+
+/** ELL of the first min(length, width) entries of every row of a canonical CSR (no limit check). */
+export function ellPart(c: CSRMatrix, width: number): ELLMatrix {
+  const { rows, rowPtr, colIdx } = c;
+  const comp = components(c.dtype);
+  const stride = roundUp4(rows);
+  const idx = new Int32Array(width * stride).fill(ELL_PAD);
+  const values = allocValues(c.dtype, width * stride);
+  for (let i = 0; i < rows; i++) {
+    const n = Math.min(width, rowPtr[i + 1] - rowPtr[i]);
+    for (let k = 0; k < n; k++) {
+      idx[k * stride + i] = colIdx[rowPtr[i] + k];
+      copyElement(c.values, rowPtr[i] + k, values, k * stride + i, comp);
+    }
+  }
+  return new ELLMatrix(rows, c.cols, c.dtype, width, stride, idx, values);
+}

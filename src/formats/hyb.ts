@@ -1,0 +1,143 @@
+import { FormatError, ShapeError } from '../errors.js';
+import { allocValues, components, type DType } from '../dtype.js';
+import { checkHeader, checkPadding, copyElement, roundUp4 } from './common.js';
+import { COOMatrix } from './coo.js';
+import { CSRMatrix } from './csr.js';
+import { ELL_PAD, ellPart, ELLMatrix, type ELLOptions } from './ell.js';
+
+/**
+ * Hybrid ELL + COO (Bell–Garland, seed 001): the first K entries of every row (by column) in an
+ * ELLMatrix of width K, the rest of each longer row in a COOMatrix sorted by (row, col), so a kernel
+ * runs the ELL pass then the COO remainder of its row range (found by binary search on coo.rowIdx).
+ */
+export class HYBMatrix {
+  readonly format = 'hyb' as const;
+
+  /** Takes the parts as they are (no copy); checks only that their headers match, see validate(). */
+  constructor(
+    readonly rows: number,
+    readonly cols: number,
+    readonly dtype: DType,
+    readonly ell: ELLMatrix,
+    readonly coo: COOMatrix,
+  ) {
+    checkHeader('HYB', rows, cols, dtype);
+    for (const [name, part] of [['ell', ell], ['coo', coo]] as const) {
+      if (part.rows !== rows || part.cols !== cols || part.dtype !== dtype) {
+        throw new FormatError(`HYB ${name} is ${part.rows}×${part.cols} ${part.dtype}, expected ${rows}×${cols} ${dtype}`);
+      }
+    }
+  }
+
+  /** Entries in both parts. */
+  get nnz(): number {
+    return this.ell.nnz + this.coo.nnz;
+  }
+
+  /** Width K of the ELL part. */
+  get width(): number {
+    return this.ell.width;
+  }
+
+  /** Validates both parts, and that the COO remainder is sorted by (row, col) as the kernel needs. */
+  validate(): this {
+    this.ell.validate();
+    this.coo.validate();
+    const { rowIdx, colIdx } = this.coo;
+    for (let k = 1; k < rowIdx.length; k++) {
+      if (rowIdx[k] < rowIdx[k - 1] || (rowIdx[k] === rowIdx[k - 1] && colIdx[k] < colIdx[k - 1])) {
+        throw new FormatError(
+          `HYB coo entry ${k} = (${rowIdx[k]}, ${colIdx[k]}) comes after (${rowIdx[k - 1]}, ${colIdx[k - 1]}): the COO part must be sorted by (row, col)`,
+        );
+      }
+    }
+    return this;
+  }
+
+  /** Canonical CSR: each row's ELL entries followed by its COO entries, then canonicalised. */
+  toCSR(): CSRMatrix {
+    const { rows, ell, coo } = this;
+    const comp = components(this.dtype);
+    const rowPtr = new Int32Array(rows + 1);
+    for (let i = 0; i < rows; i++) {
+      for (let k = 0; k < ell.width; k++) if (ell.colIdx[k * ell.stride + i] !== ELL_PAD) rowPtr[i + 1]++;
+    }
+    for (let k = 0; k < coo.nnz; k++) rowPtr[coo.rowIdx[k] + 1]++;
+    for (let i = 0; i < rows; i++) rowPtr[i + 1] += rowPtr[i];
+    const next = rowPtr.slice(0, rows);
+    const colIdx = new Int32Array(rowPtr[rows]);
+    const values = allocValues(this.dtype, rowPtr[rows]);
+    for (let i = 0; i < rows; i++) {
+      for (let k = 0; k < ell.width; k++) {
+        const s = k * ell.stride + i;
+        if (ell.colIdx[s] === ELL_PAD) continue;
+        colIdx[next[i]] = ell.colIdx[s];
+        copyElement(ell.values, s, values, next[i]++, comp);
+      }
+    }
+    for (let k = 0; k < coo.nnz; k++) {
+      const p = next[coo.rowIdx[k]]++;
+      colIdx[p] = coo.colIdx[k];
+      copyElement(coo.values, k, values, p, comp);
+    }
+    return new CSRMatrix(rows, this.cols, this.dtype, rowPtr, colIdx, values).toCSR();
+  }
+
+  /**
+   * HYB of a CSR. K = opts.width, or by default the largest k such that at least max(1, rows/3) rows
+   * have >= k entries (Bell–Garland's histogram rule: the ELL part is at least one third full per
+   * diagonal, so it never pads much; long rows spill to COO). The ELL part is checked against the
+   * padding limit (PaddingOptions; the default K never reaches the default limit).
+   */
+  static fromCSR(csr: CSRMatrix, opts?: ELLOptions): HYBMatrix {
+    const c = csr.toCSR();
+    const { rows, rowPtr } = c;
+    const comp = components(c.dtype);
+    const K = opts?.width ?? hybWidth(c);
+    if (!Number.isInteger(K) || K < 0) throw new ShapeError(`HYB width = ${K} must be a nonnegative integer`);
+    let inELL = 0;
+    for (let i = 0; i < rows; i++) inELL += Math.min(K, rowPtr[i + 1] - rowPtr[i]);
+    checkPadding('HYB', K * roundUp4(rows), c.nnz, opts);
+    const ell = ellPart(c, K);
+    const n = c.nnz - inELL;
+    const rowIdx = new Int32Array(n);
+    const colIdx = new Int32Array(n);
+    const values = allocValues(c.dtype, n);
+    for (let i = 0, p = 0; i < rows; i++) {
+      for (let k = rowPtr[i] + K; k < rowPtr[i + 1]; k++, p++) {
+        rowIdx[p] = i;
+        colIdx[p] = c.colIdx[k];
+        copyElement(c.values, k, values, p, comp);
+      }
+    }
+    return new HYBMatrix(rows, c.cols, c.dtype, ell, new COOMatrix(rows, c.cols, c.dtype, rowIdx, colIdx, values));
+  }
+
+  /** A copy with values converted to `dtype`; `this` when dtype is unchanged. */
+  astype(dtype: DType): HYBMatrix {
+    if (dtype === this.dtype) return this;
+    return new HYBMatrix(this.rows, this.cols, dtype, this.ell.astype(dtype), this.coo.astype(dtype));
+  }
+
+  /** Bytes of both parts. */
+  storageBytes(): number {
+    return this.ell.storageBytes() + this.coo.storageBytes();
+  }
+}
+
+/** The default ELL width: largest k with at least max(1, rows/3) rows of length >= k (0 for no rows). */
+export function hybWidth(c: CSRMatrix): number {
+  const { rows, rowPtr } = c;
+  if (rows === 0) return 0;
+  let longest = 0;
+  for (let i = 0; i < rows; i++) longest = Math.max(longest, rowPtr[i + 1] - rowPtr[i]);
+  const hist = new Int32Array(longest + 1);
+  for (let i = 0; i < rows; i++) hist[rowPtr[i + 1] - rowPtr[i]]++;
+  const need = Math.max(1, rows / 3);
+  let atLeast = 0;
+  for (let k = longest; k > 0; k--) {
+    atLeast += hist[k];
+    if (atLeast >= need) return k;
+  }
+  return 0;
+}

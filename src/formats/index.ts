@@ -1,0 +1,87 @@
+/**
+ * Storage formats: one class per format, CSR as the hub, and `convert` between any two.
+ */
+import { UnsupportedError } from '../errors.js';
+import type { PaddingOptions } from './common.js';
+import { COOMatrix } from './coo.js';
+import { CSCMatrix } from './csc.js';
+import { CSRMatrix } from './csr.js';
+import { DenseMatrix } from './dense.js';
+import { DIAMatrix } from './dia.js';
+import { ELLMatrix } from './ell.js';
+import { HYBMatrix } from './hyb.js';
+import { JDSMatrix } from './jds.js';
+import { MRSMatrix } from './mrs.js';
+
+export { COOMatrix, CSCMatrix, CSRMatrix, DenseMatrix, DIAMatrix, ELLMatrix, HYBMatrix, JDSMatrix, MRSMatrix };
+export { ELL_PAD, type ELLOptions } from './ell.js';
+export { DENSE_MAX_SLOTS, type DenseOptions } from './dense.js';
+export { hybWidth } from './hyb.js';
+export type { PaddingOptions } from './common.js';
+
+/** Names of the storage formats. */
+export type FormatName = 'coo' | 'csr' | 'csc' | 'mrs' | 'dia' | 'ell' | 'jds' | 'hyb' | 'dense';
+
+/** Every format name, in a fixed order. */
+export const FORMATS: readonly FormatName[] = ['coo', 'csr', 'csc', 'mrs', 'dia', 'ell', 'jds', 'hyb', 'dense'];
+
+/** Any matrix in any storage format. */
+export type SparseMatrix =
+  | COOMatrix
+  | CSRMatrix
+  | CSCMatrix
+  | MRSMatrix
+  | DIAMatrix
+  | ELLMatrix
+  | JDSMatrix
+  | HYBMatrix
+  | DenseMatrix;
+
+/** The class of each format name. */
+export interface FormatClasses {
+  coo: COOMatrix;
+  csr: CSRMatrix;
+  csc: CSCMatrix;
+  mrs: MRSMatrix;
+  dia: DIAMatrix;
+  ell: ELLMatrix;
+  jds: JDSMatrix;
+  hyb: HYBMatrix;
+  dense: DenseMatrix;
+}
+
+/**
+ * Options of `convert`: the padding limits of DIA/ELL/HYB (maxFill default 10, maxSlots replaces it),
+ * the ELL/HYB width, and Dense's element limit (maxSlots, default 2^28).
+ */
+export interface ConvertOptions extends PaddingOptions {
+  /** ELL: slots per row (>= the longest row); HYB: the ELL part's width K. */
+  width?: number;
+}
+
+/**
+ * Converts any format to any other through CSR: `A.toCSR()` (canonical: sorted by (row, col),
+ * duplicates summed) then `Target.fromCSR(csr, opts)`. Converting to the matrix's own format therefore
+ * returns a canonical copy, except for a canonical CSR, which is returned itself. Padded formats may
+ * refuse with PaddingLimitError (see ConvertOptions).
+ */
+export function convert<F extends FormatName>(A: SparseMatrix, format: F, opts?: ConvertOptions): FormatClasses[F] {
+  const csr = A.toCSR();
+  const out: SparseMatrix = fromCSR(csr, format, opts);
+  return out as FormatClasses[F];
+}
+
+function fromCSR(csr: CSRMatrix, format: FormatName, opts?: ConvertOptions): SparseMatrix {
+  switch (format) {
+    case 'coo': return COOMatrix.fromCSR(csr);
+    case 'csr': return csr;
+    case 'csc': return CSCMatrix.fromCSR(csr);
+    case 'mrs': return MRSMatrix.fromCSR(csr);
+    case 'dia': return DIAMatrix.fromCSR(csr, opts);
+    case 'ell': return ELLMatrix.fromCSR(csr, opts);
+    case 'jds': return JDSMatrix.fromCSR(csr);
+    case 'hyb': return HYBMatrix.fromCSR(csr, opts);
+    case 'dense': return DenseMatrix.fromCSR(csr, { maxSlots: opts?.maxSlots });
+    default: throw new UnsupportedError(`convert: unknown format ${JSON.stringify(format)}, expected one of ${FORMATS.join(', ')}`);
+  }
+}

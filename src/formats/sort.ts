@@ -1,0 +1,168 @@
+/**
+ * The sorting machinery behind CSR canonicalisation (COO → CSR, unsorted CSR → canonical CSR):
+ * a stable O(nnz + rows) counting sort by row, then each row segment sorted by column and its
+ * duplicates summed, in place. No per-entry objects and no comparator sorts on large arrays: short
+ * rows use an insertion sort, long rows a native numeric sort of Float64 keys `col·len + position`
+ * (stable and exact while col·len < 2^53).
+ */
+import type { ValueArray } from '../dtype.js';
+
+/** Compressed-row arrays (rowPtr has rows + 1 entries). */
+export interface RowArrays {
+  rowPtr: Int32Array;
+  colIdx: Int32Array;
+  values: ValueArray;
+}
+
+/** Stable counting sort of triplets by row into new arrays; columns keep their input order per row. */
+export function bucketByRow(rows: number, rowIdx: Int32Array, colIdx: Int32Array, values: ValueArray, comp: number): RowArrays {
+  const nnz = rowIdx.length;
+  const rowPtr = new Int32Array(rows + 1);
+  for (let k = 0; k < nnz; k++) rowPtr[rowIdx[k] + 1]++;
+  for (let i = 0; i < rows; i++) rowPtr[i + 1] += rowPtr[i];
+  const next = rowPtr.slice(0, rows);
+  const outCol = new Int32Array(nnz);
+  const outVal = new (values.constructor as Float64ArrayConstructor)(nnz * comp) as ValueArray;
+  for (let k = 0; k < nnz; k++) {
+    const p = next[rowIdx[k]]++;
+    outCol[p] = colIdx[k];
+    if (comp === 1) {
+      outVal[p] = values[k];
+    } else {
+      outVal[2 * p] = values[2 * k];
+      outVal[2 * p + 1] = values[2 * k + 1];
+    }
+  }
+  return { rowPtr, colIdx: outCol, values: outVal };
+}
+
+/** Whether every row's columns are strictly ascending (sorted, no duplicates). */
+export function rowsCanonical(rowPtr: Int32Array, colIdx: Int32Array): boolean {
+  const rows = rowPtr.length - 1;
+  for (let i = 0; i < rows; i++) {
+    for (let k = rowPtr[i] + 1, e = rowPtr[i + 1]; k < e; k++) {
+      if (colIdx[k] <= colIdx[k - 1]) return false;
+    }
+  }
+  return true;
+}
+
+const INSERTION_MAX = 32;
+
+/**
+ * Sorts every row segment by column (stable) and sums duplicate columns, compacting in place.
+ * Rewrites rowPtr in place and returns the new nnz; the arrays past it are garbage.
+ */
+export function sortAndSumRows(rowPtr: Int32Array, colIdx: Int32Array, values: ValueArray, comp: number): number {
+  const rows = rowPtr.length - 1;
+  const scratch = new Scratch(values, comp);
+  let w = 0;
+  let s = rowPtr[0];
+  for (let i = 0; i < rows; i++) {
+    const e = rowPtr[i + 1];
+    sortSegment(colIdx, values, comp, s, e, scratch);
+    const rowStart = w;
+    for (let k = s; k < e; k++) {
+      if (w > rowStart && colIdx[w - 1] === colIdx[k]) {
+        if (comp === 1) {
+          values[w - 1] += values[k];
+        } else {
+          values[2 * w - 2] += values[2 * k];
+          values[2 * w - 1] += values[2 * k + 1];
+        }
+      } else {
+        if (w !== k) {
+          colIdx[w] = colIdx[k];
+          if (comp === 1) {
+            values[w] = values[k];
+          } else {
+            values[2 * w] = values[2 * k];
+            values[2 * w + 1] = values[2 * k + 1];
+          }
+        }
+        w++;
+      }
+    }
+    rowPtr[i + 1] = w;
+    s = e;
+  }
+  return w;
+}
+
+/** Reusable buffers for the long-row sort, grown on demand. */
+class Scratch {
+  keys = new Float64Array(0);
+  cols = new Int32Array(0);
+  vals: ValueArray;
+  constructor(private readonly like: ValueArray, private readonly comp: number) {
+    this.vals = like.subarray(0, 0);
+  }
+  ensure(n: number): void {
+    if (this.keys.length >= n) return;
+    this.keys = new Float64Array(n);
+    this.cols = new Int32Array(n);
+    this.vals = new (this.like.constructor as Float64ArrayConstructor)(n * this.comp) as ValueArray;
+  }
+}
+
+function sortSegment(col: Int32Array, val: ValueArray, comp: number, s: number, e: number, scratch: Scratch): void {
+  let sorted = true;
+  let maxCol = 0;
+  for (let k = s; k < e; k++) {
+    if (k > s && col[k] < col[k - 1]) sorted = false;
+    if (col[k] > maxCol) maxCol = col[k];
+  }
+  if (sorted) return;
+  const len = e - s;
+  if (len <= INSERTION_MAX) {
+    insertionSort(col, val, comp, s, e);
+    return;
+  }
+  scratch.ensure(len);
+  const keys = scratch.keys.subarray(0, len);
+  if ((maxCol + 1) * len <= Number.MAX_SAFE_INTEGER) {
+    for (let j = 0; j < len; j++) keys[j] = col[s + j] * len + j;
+    keys.sort(); // typed-array sort without comparator: numeric, native
+    for (let j = 0; j < len; j++) keys[j] = keys[j] % len; // back to source positions
+  } else {
+    // Astronomically wide rows only: a comparator sort on positions (stable by position).
+    const pos = Array.from({ length: len }, (_, j) => j).sort((a, b) => col[s + a] - col[s + b] || a - b);
+    for (let j = 0; j < len; j++) keys[j] = pos[j];
+  }
+  const { cols, vals } = scratch;
+  for (let j = 0; j < len; j++) {
+    const src = s + keys[j];
+    cols[j] = col[src];
+    if (comp === 1) {
+      vals[j] = val[src];
+    } else {
+      vals[2 * j] = val[2 * src];
+      vals[2 * j + 1] = val[2 * src + 1];
+    }
+  }
+  col.set(cols.subarray(0, len), s);
+  val.set(vals.subarray(0, len * comp), s * comp);
+}
+
+/** Stable insertion sort of a short segment by column, moving the values along. */
+function insertionSort(col: Int32Array, val: ValueArray, comp: number, s: number, e: number): void {
+  for (let k = s + 1; k < e; k++) {
+    const c = col[k];
+    const v0 = val[k * comp];
+    const v1 = comp === 2 ? val[2 * k + 1] : 0;
+    let j = k - 1;
+    while (j >= s && col[j] > c) {
+      col[j + 1] = col[j];
+      if (comp === 1) {
+        val[j + 1] = val[j];
+      } else {
+        val[2 * j + 2] = val[2 * j];
+        val[2 * j + 3] = val[2 * j + 1];
+      }
+      j--;
+    }
+    col[j + 1] = c;
+    val[(j + 1) * comp] = v0;
+    if (comp === 2) val[2 * j + 3] = v1;
+  }
+}
