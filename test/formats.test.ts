@@ -219,6 +219,18 @@ describe('COO → CSR', () => {
     expectSame(reference(csr), reference(coo));
   });
 
+  it('sorts long rows whose columns need all 32 bits (4 radix passes)', () => {
+    const cols = 2 ** 31 - 1;
+    const r = prng(6);
+    const n = 500;
+    const colIdx = Int32Array.from({ length: n }, (_, k) => (k % 7 === 0 ? cols - 1 - (k % 3) : Math.floor(r() * cols)));
+    const coo = new COOMatrix(2, cols, 'c64', Int32Array.from({ length: n }, (_, k) => k % 2), colIdx, Float32Array.from({ length: 2 * n }, (_, k) => k + 1));
+    const csr = coo.toCSR();
+    expect(csr.isCanonical()).toBe(true);
+    expect(csr.nnz).toBeLessThan(n); // the repeated columns near 2^31 were summed
+    expectSame(reference(csr), reference(coo));
+  });
+
   it('duplicates sum in input order (f32 rounding is deterministic)', () => {
     const v = Float32Array.of(1, 2 ** -24, 2 ** -24);
     const csr = new COOMatrix(1, 1, 'f32', new Int32Array(3), new Int32Array(3), v).toCSR();
@@ -471,6 +483,7 @@ describe('validate() catches corrupted arrays', () => {
     expectFormatError(() => m.validate(), /ELL colIdx\[7\] = 0, expected -1: row 3 is stride padding/);
     m = convert(A34, 'ell');
     m.colIdx[8] = 4;
+    expectFormatError(() => convert(m, 'csr'), /^ELL colIdx\[8\]/); // conversions validate first
     expectFormatError(() => m.validate(), /ELL colIdx\[8\] = 4 is out of range \[0, 4\) \(row 0, entry 2\)/);
     m = convert(A34, 'ell');
     m.colIdx[4] = 0;

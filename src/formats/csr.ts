@@ -42,10 +42,10 @@ export class CSRMatrix {
     return rowsCanonical(this.rowPtr, this.colIdx);
   }
 
-  /** `this` when canonical, else a copy with each row sorted by column and duplicates summed. */
+  /** Validates, then `this` when canonical, else a copy with rows sorted by column and duplicates summed. */
   toCSR(): CSRMatrix {
-    if (this.isCanonical()) return this;
     this.validate();
+    if (this.isCanonical()) return this;
     const comp = components(this.dtype);
     const rowPtr = this.rowPtr.slice();
     const colIdx = this.colIdx.slice();

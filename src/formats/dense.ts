@@ -39,6 +39,7 @@ export class DenseMatrix {
 
   /** Canonical CSR of the elements that are not exactly 0 (NaN and ±Inf are kept). */
   toCSR(): CSRMatrix {
+    this.validate();
     const { rows, cols, values } = this;
     const comp = components(this.dtype);
     const rowPtr = new Int32Array(rows + 1);
@@ -59,25 +60,17 @@ export class DenseMatrix {
     return new CSRMatrix(rows, cols, this.dtype, rowPtr, colIdx, out);
   }
 
-  /** Dense of a CSR (duplicates summed); PaddingLimitError past opts.maxSlots (default 2^28) elements. */
+  /** Dense of a CSR (canonicalised first); PaddingLimitError past opts.maxSlots (default 2^28) elements. */
   static fromCSR(csr: CSRMatrix, opts?: DenseOptions): DenseMatrix {
-    const { rows, cols, rowPtr, colIdx } = csr;
+    const { rows, cols } = csr;
     checkPadding('Dense', rows * cols, csr.nnz, { maxSlots: opts?.maxSlots ?? DENSE_MAX_SLOTS });
-    csr.validate();
-    const comp = components(csr.dtype);
-    const values = allocValues(csr.dtype, rows * cols);
+    const c = csr.toCSR();
+    const comp = components(c.dtype);
+    const values = allocValues(c.dtype, rows * cols);
     for (let i = 0; i < rows; i++) {
-      for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) {
-        const e = i * cols + colIdx[k];
-        if (comp === 1) {
-          values[e] += csr.values[k];
-        } else {
-          values[2 * e] += csr.values[2 * k];
-          values[2 * e + 1] += csr.values[2 * k + 1];
-        }
-      }
+      for (let k = c.rowPtr[i]; k < c.rowPtr[i + 1]; k++) copyElement(c.values, k, values, i * cols + c.colIdx[k], comp);
     }
-    return new DenseMatrix(rows, cols, csr.dtype, values);
+    return new DenseMatrix(rows, cols, c.dtype, values);
   }
 
   /** A copy with values converted to `dtype`; `this` when dtype is unchanged. */

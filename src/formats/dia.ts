@@ -64,6 +64,7 @@ export class DIAMatrix {
 
   /** Canonical CSR. Slots holding exactly 0 are dropped (DIA cannot tell them from padding). */
   toCSR(): CSRMatrix {
+    this.validate();
     const { rows, cols, offsets, pitch, data } = this;
     const comp = components(this.dtype);
     const rowPtr = new Int32Array(rows + 1);

@@ -82,6 +82,7 @@ export class ELLMatrix {
 
   /** Canonical CSR (padding dropped; explicit zeros kept). */
   toCSR(): CSRMatrix {
+    this.validate();
     const { rows, width, stride, colIdx, values } = this;
     const comp = components(this.dtype);
     const rowPtr = new Int32Array(rows + 1);

@@ -56,6 +56,7 @@ export class HYBMatrix {
 
   /** Canonical CSR: each row's ELL entries followed by its COO entries, then canonicalised. */
   toCSR(): CSRMatrix {
+    this.validate();
     const { rows, ell, coo } = this;
     const comp = components(this.dtype);
     const rowPtr = new Int32Array(rows + 1);

@@ -1,5 +1,11 @@
 /**
  * Storage formats: one class per format, CSR as the hub, and `convert` between any two.
+ *
+ * Every class has the same surface: format, dtype, rows, cols, nnz, validate(), toCSR(),
+ * static fromCSR(csr, opts?), astype(dtype), storageBytes(). Constructors take arrays as they are
+ * (no copy, cheap length checks); toCSR() validates first, so corrupted arrays surface as a FormatError
+ * naming their own format rather than as garbage further on. Results of conversions and astype never
+ * share arrays with their source (the one exception: a canonical CSR's toCSR() is the matrix itself).
  */
 import { UnsupportedError } from '../errors.js';
 import type { PaddingOptions } from './common.js';

@@ -84,6 +84,7 @@ export class JDSMatrix {
 
   /** Canonical CSR. */
   toCSR(): CSRMatrix {
+    this.validate();
     const { rows, perm, jdPtr, colIdx, values } = this;
     const comp = components(this.dtype);
     const len = positionLengths(jdPtr, rows);

@@ -67,6 +67,7 @@ export class MRSMatrix {
 
   /** Canonical CSR. Diagonal slots holding exactly 0 are dropped (MRS cannot tell them from absent). */
   toCSR(): CSRMatrix {
+    this.validate();
     const { rows, index, values } = this;
     const comp = components(this.dtype);
     const nd = this.ndiag;

@@ -1,9 +1,9 @@
 /**
  * The sorting machinery behind CSR canonicalisation (COO → CSR, unsorted CSR → canonical CSR):
  * a stable O(nnz + rows) counting sort by row, then each row segment sorted by column and its
- * duplicates summed, in place. No per-entry objects and no comparator sorts on large arrays: short
- * rows use an insertion sort, long rows a native numeric sort of Float64 keys `col·len + position`
- * (stable and exact while col·len < 2^53).
+ * duplicates summed, in place. No per-entry objects and no comparison sorts on large arrays: short
+ * rows use an insertion sort, long rows a stable LSD radix sort on the column (8 bits per pass). Both
+ * are stable, so duplicates are summed in their input order (deterministic f32 rounding).
  */
 import type { ValueArray } from '../dtype.js';
 
@@ -89,18 +89,23 @@ export function sortAndSumRows(rowPtr: Int32Array, colIdx: Int32Array, values: V
   return w;
 }
 
-/** Reusable buffers for the long-row sort, grown on demand. */
+/** Reusable buffers for the long-row radix sort, grown on demand. */
 class Scratch {
-  keys = new Float64Array(0);
-  cols = new Int32Array(0);
+  keyA = new Int32Array(0);
+  keyB = new Int32Array(0);
+  posA = new Int32Array(0);
+  posB = new Int32Array(0);
+  count = new Int32Array(256);
   vals: ValueArray;
   constructor(private readonly like: ValueArray, private readonly comp: number) {
     this.vals = like.subarray(0, 0);
   }
   ensure(n: number): void {
-    if (this.keys.length >= n) return;
-    this.keys = new Float64Array(n);
-    this.cols = new Int32Array(n);
+    if (this.keyA.length >= n) return;
+    this.keyA = new Int32Array(n);
+    this.keyB = new Int32Array(n);
+    this.posA = new Int32Array(n);
+    this.posB = new Int32Array(n);
     this.vals = new (this.like.constructor as Float64ArrayConstructor)(n * this.comp) as ValueArray;
   }
 }
@@ -113,26 +118,40 @@ function sortSegment(col: Int32Array, val: ValueArray, comp: number, s: number, 
     if (col[k] > maxCol) maxCol = col[k];
   }
   if (sorted) return;
+  if (e - s <= INSERTION_MAX) insertionSort(col, val, comp, s, e);
+  else radixSort(col, val, comp, s, e, maxCol, scratch);
+}
+
+/**
+ * Stable LSD radix sort of a long segment by column, 8 bits per pass and only as many passes as the
+ * largest column needs (columns are validated nonnegative): O(len) per pass, exact for any width.
+ */
+function radixSort(col: Int32Array, val: ValueArray, comp: number, s: number, e: number, maxCol: number, scratch: Scratch): void {
   const len = e - s;
-  if (len <= INSERTION_MAX) {
-    insertionSort(col, val, comp, s, e);
-    return;
-  }
   scratch.ensure(len);
-  const keys = scratch.keys.subarray(0, len);
-  if ((maxCol + 1) * len <= Number.MAX_SAFE_INTEGER) {
-    for (let j = 0; j < len; j++) keys[j] = col[s + j] * len + j;
-    keys.sort(); // typed-array sort without comparator: numeric, native
-    for (let j = 0; j < len; j++) keys[j] = keys[j] % len; // back to source positions
-  } else {
-    // Astronomically wide rows only: a comparator sort on positions (stable by position).
-    const pos = Array.from({ length: len }, (_, j) => j).sort((a, b) => col[s + a] - col[s + b] || a - b);
-    for (let j = 0; j < len; j++) keys[j] = pos[j];
-  }
-  const { cols, vals } = scratch;
+  let { keyA, keyB, posA, posB } = scratch;
+  const { count, vals } = scratch;
   for (let j = 0; j < len; j++) {
-    const src = s + keys[j];
-    cols[j] = col[src];
+    keyA[j] = col[s + j];
+    posA[j] = j;
+  }
+  for (let shift = 0; shift < 32 && maxCol >>> shift > 0; shift += 8) {
+    count.fill(0);
+    for (let j = 0; j < len; j++) count[(keyA[j] >>> shift) & 255]++;
+    for (let b = 0, sum = 0; b < 256; b++) {
+      const c = count[b];
+      count[b] = sum;
+      sum += c;
+    }
+    for (let j = 0; j < len; j++) {
+      const p = count[(keyA[j] >>> shift) & 255]++;
+      keyB[p] = keyA[j];
+      posB[p] = posA[j];
+    }
+    [keyA, keyB, posA, posB] = [keyB, keyA, posB, posA];
+  }
+  for (let j = 0; j < len; j++) {
+    const src = s + posA[j];
     if (comp === 1) {
       vals[j] = val[src];
     } else {
@@ -140,7 +159,7 @@ function sortSegment(col: Int32Array, val: ValueArray, comp: number, s: number, 
       vals[2 * j + 1] = val[2 * src + 1];
     }
   }
-  col.set(cols.subarray(0, len), s);
+  col.set(keyA.subarray(0, len), s);
   val.set(vals.subarray(0, len * comp), s * comp);
 }
 
