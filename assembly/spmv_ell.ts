@@ -4,9 +4,11 @@
 // SIMD across rows: for each slot column k, one v128.load gives the indices of 4 consecutive rows and
 // one (or 2/4 for f64/c64/c128) v128.load their values; x is gathered lane by lane at max(idx, 0) (so
 // padding reads x[0], never out of bounds) and the padding lanes are then zeroed with a mask from
-// idx ≥ 0, so Inf/NaN in x never leaks through a padding slot (0·Inf would be NaN). Groups start at a
-// multiple of 4 rows, so index/value loads are aligned; head/tail rows (< 4 each side, or fewer than 8
-// for the 8-row f32 loop) use the scalar code, which is the whole kernel in the plain build.
+// idx ≥ 0, so Inf/NaN in x never leaks through a padding slot (0·Inf would be NaN). Real kernels take
+// 8 rows per step (two index vectors: more independent accumulators, 32-byte runs of each slot column),
+// complex ones 4 (already 4 or 8 accumulators). Steps start at a multiple of 4 rows, so index/value
+// loads are aligned; the head (< 4 rows) and tail (< one step) use the scalar code, which is the whole
+// kernel in the plain build. (A scalar-index/shuffle-tree gather measured the same as load*_lane here.)
 import {
   swap_c64, swap_c128, cdotFinish128, cconstT1_64, cconstT2_64, cmulByConst64, cconstT1_128, cconstT2_128,
   cmulByConst128, axpby_f32, axpby_f64, caxpby_c64, caxpby_c128,
