@@ -274,6 +274,11 @@ describe('CSR', () => {
     expect(convert(csr, 'csr')).toEqual(c);
   });
 
+  it('fromTriplets checks its input', () => {
+    expectFormatError(() => CSRMatrix.fromTriplets(2, 2, 'f64', Int32Array.of(0, 2), Int32Array.of(0, 0), new Float64Array(2)), /CSR.fromTriplets rowIdx\[1\] = 2 is out of range \[0, 2\)/);
+    expect(CSRMatrix.fromTriplets(2, 2, 'f64', Int32Array.of(1, 0, 1), Int32Array.of(1, 0, 1), Float64Array.of(1, 2, 3)).values).toEqual(Float64Array.of(2, 4));
+  });
+
   it('transpose and conjugateTranspose', () => {
     const coo = randomCOO(9, 5, 30, 'c128', 2);
     const csr = coo.toCSR();

@@ -62,9 +62,14 @@ export class CSRMatrix {
   /**
    * Builds a canonical CSR from triplets in any order: stable counting sort by row, then each row
    * sorted by column with duplicates summed (explicit zeros kept). O(nnz + rows) plus the row sorts.
-   * Indices are trusted to be in range (COOMatrix.toCSR validates first).
+   * The arrays are read, never modified; see COOMatrix for the same data as a matrix.
    */
   static fromTriplets(rows: number, cols: number, dtype: DType, rowIdx: Int32Array, colIdx: Int32Array, values: ValueArray): CSRMatrix {
+    checkHeader('CSR.fromTriplets', rows, cols, dtype);
+    checkIndexArray('CSR.fromTriplets', 'colIdx', colIdx, rowIdx.length);
+    checkValueArray('CSR.fromTriplets', dtype, values, rowIdx.length);
+    checkRange('CSR.fromTriplets', 'rowIdx', rowIdx, 0, rows);
+    checkRange('CSR.fromTriplets', 'colIdx', colIdx, 0, cols);
     const comp = components(dtype);
     const b = bucketByRow(rows, rowIdx, colIdx, values, comp);
     const nnz = sortAndSumRows(b.rowPtr, b.colIdx, b.values, comp);
