@@ -1,5 +1,5 @@
 /**
- * Direct tests of the pointer kernels csr_*, csr_scatter_*, coo_*, mrs_*, jds_* and scal_* in both
+ * Direct tests of the pointer kernels csr_*, coo_*, mrs_*, jds_* and scal_* in both
  * builds (SIMD and plain), all four dtypes, against the f64 triplet reference. Row lengths 0..17, 100
  * and 10 001 hit every unroll step and scalar tail of the SIMD loops.
  */
@@ -139,26 +139,6 @@ for (const flavor of ['simd', 'plain'] as const) {
             const ry = put(y0);
             K(`csr_${dt}`)(rp.ptr, ri.ptr, rv.ptr, rx.ptr, ry.ptr, ...scalars(dt, alpha, beta, conj), lo, hi);
             expectRange(dt, h.get(ry, kind(dt), y0.length), y0, ref, lo, hi, `csr_${dt} α=${alpha} β=${beta} conj=${conj} rows ${lo}..${hi}`);
-            ry.dispose();
-          }
-        }
-        disposeAll(rp, ri, rv, rx);
-      });
-
-      it(`scal_${dt} + csr_scatter_${dt}: transposed products over segment ranges`, () => {
-        const A = makeTriplets(dt, LENGTHS, 300, 12); // few columns: many repeated y targets per segment
-        const { ptr, idx } = toCSR(A);
-        const r = rng(6);
-        const x = randArr(dt, A.rows, r);
-        const rp = put(ptr), ri = put(idx), rv = put(A.values as Float32Array), rx = put(x);
-        for (const { alpha, beta, conj = 0, nanY } of casesFor(dt)) {
-          const y0 = nanY ? new (Arr(dt))(A.cols * c).fill(NaN) : randArr(dt, A.cols, r);
-          for (const [lo, hi] of ranges(A.rows)) {
-            const ref = referenceSpmv(subset(A, (k) => A.rowIdx[k] >= lo && A.rowIdx[k] < hi), x, y0, alpha, beta, opFor(conj));
-            const ry = put(y0);
-            K(`scal_${dt}`)(ry.ptr, ...(isC(dt) ? [re(beta), im(beta)] : [re(beta)]), 0, A.cols);
-            K(`csr_scatter_${dt}`)(rp.ptr, ri.ptr, rv.ptr, rx.ptr, ry.ptr, ...scalars(dt, alpha, null, conj), lo, hi);
-            expectRange(dt, h.get(ry, kind(dt), y0.length), y0, ref, 0, A.cols, `csr_scatter_${dt} α=${alpha} β=${beta} conj=${conj} segs ${lo}..${hi}`);
             ry.dispose();
           }
         }

@@ -1,25 +1,48 @@
 import type { DType } from '../dtype.js';
 import type { SpmvScalars } from '../backend-types.js';
 import type { SparseMatrix } from '../formats/index.js';
-import { WasmHeap } from './memory.js';
+import { WasmHeap, type Region } from './memory.js';
 import { compileKernels, hasSharedMemory, hasWasmSimd, instantiateKernels, type KernelExports, type WasmFlavor } from './wasm.js';
 import { CpuMatrix, CpuVector } from './resident.js';
-import { hasTransposedKernels, spmvSteps, uploadMatrix, type KernelStep } from './spmv-plan.js';
+import { gatherForm, spmvSteps, uploadMatrix, type KernelStep } from './spmv-plan.js';
+import { balancedBounds, lowerBound } from './partition.js';
+import { CONTROL_BYTES } from './control.js';
+import { WorkerPool, type PoolJob } from './pool.js';
 
 export interface CpuBackendOptions {
   /** 'auto' (default) uses the SIMD build when the engine validates SIMD; false forces the plain build */
   simd?: boolean | 'auto';
   /** upper bound of the WebAssembly memory in MiB (default 2048, at most 4096) */
   maxMemoryMB?: number;
+  /** threads that compute, the calling thread included (default 1: no workers) */
+  threads?: number;
+  /** operations costing less than this (entries + rows) run on the calling thread alone */
+  inlineThreshold?: number;
+  /** how long idle workers spin before they sleep, in µs */
+  spinUs?: number;
 }
 
-/** The CPU path: AssemblyScript kernels over one WebAssembly memory. */
+export const DEFAULT_INLINE_THRESHOLD = 32768;
+export const DEFAULT_SPIN_US = 200;
+
+/** The CPU path: AssemblyScript kernels over one WebAssembly memory, on a pool of workers. */
 export class CpuBackend {
+  private pool: WorkerPool | null = null;
+  private control: Region | null = null;
+  private readonly kernelIndex: Map<string, number>;
+  inlineThreshold: number;
+
   private constructor(
     readonly heap: WasmHeap,
     readonly kernels: KernelExports,
     readonly flavor: WasmFlavor,
-  ) {}
+    private readonly module: WebAssembly.Module,
+    options: CpuBackendOptions,
+  ) {
+    const names = WebAssembly.Module.exports(module).filter((e) => e.kind === 'function').map((e) => e.name);
+    this.kernelIndex = new Map(names.map((n, i) => [n, i]));
+    this.inlineThreshold = options.inlineThreshold ?? DEFAULT_INLINE_THRESHOLD;
+  }
 
   static async create(options: CpuBackendOptions = {}): Promise<CpuBackend> {
     const simdOk = hasWasmSimd();
@@ -28,8 +51,35 @@ export class CpuBackend {
     const shared = hasSharedMemory();
     const maxPages = Math.floor(((options.maxMemoryMB ?? 2048) * 1048576) / 65536);
     const heap = new WasmHeap({ shared, maxPages });
-    const kernels = await instantiateKernels(await compileKernels(flavor, shared), heap.memory);
-    return new CpuBackend(heap, kernels, flavor);
+    const module = await compileKernels(flavor, shared);
+    const kernels = await instantiateKernels(module, heap.memory);
+    const backend = new CpuBackend(heap, kernels, flavor, module, options);
+    await backend.setThreads(options.threads ?? 1, options.spinUs ?? DEFAULT_SPIN_US);
+    return backend;
+  }
+
+  /** Threads that compute (1 = the calling thread alone). */
+  get threads(): number {
+    return this.pool ? this.pool.size + 1 : 1;
+  }
+
+  /** Replaces the pool with one of `threads` threads (workers = threads − 1). Needs shared memory. */
+  async setThreads(threads: number, spinUs = this.pool?.options.spinUs ?? DEFAULT_SPIN_US): Promise<void> {
+    this.closePool();
+    if (threads <= 1 || !this.heap.shared) return;
+    this.control = this.heap.alloc(CONTROL_BYTES);
+    const names = [...this.kernelIndex.keys()];
+    this.pool = new WorkerPool(this.module, this.heap.memory, this.control.ptr, names, (job, s, e) => this.call(names[job.kernel], job.args, s, e), {
+      workers: threads - 1,
+      callerComputes: true,
+      spinUs,
+    });
+    await this.pool.run({ kernel: 0, args: [], bounds: new Int32Array(threads + 1) });
+  }
+
+  /** The pool, for configuration and the test hooks. */
+  get workerPool(): WorkerPool | null {
+    return this.pool;
   }
 
   upload(A: SparseMatrix): CpuMatrix {
@@ -40,21 +90,48 @@ export class CpuBackend {
     return new CpuVector(this.heap, dtype, length);
   }
 
-  /** y = α·op(A)·x + β·y on resident data. Formats without transposed kernels go through CSR. */
-  spmv(M: CpuMatrix, x: CpuVector, y: CpuVector, s: SpmvScalars): void {
-    let target = M;
-    if (s.op !== 'N' && !hasTransposedKernels(M.format)) {
-      target = M.transposeFallback ??= uploadMatrix(this.heap, M.host.toCSR());
-    }
-    this.run(spmvSteps(target, x.ptr, y.ptr, s));
+  /** y = α·op(A)·x + β·y on resident data. */
+  async spmv(M: CpuMatrix, x: CpuVector, y: CpuVector, s: SpmvScalars): Promise<void> {
+    const G = gatherForm(this.heap, M, s.op);
+    await this.run(G, spmvSteps(G, x.ptr, y.ptr, s));
   }
 
-  /** Runs kernel steps on the calling thread, each over its whole range. */
-  run(steps: KernelStep[]): void {
+  /** Runs kernel steps in order: each on the pool in balanced chunks, or inline when small. */
+  async run(M: CpuMatrix, steps: KernelStep[]): Promise<void> {
     for (const st of steps) {
-      const fn = this.kernels[st.kernel];
-      if (!fn) throw new Error(`internal: kernel ${st.kernel} is missing from the wasm module`);
-      if (st.end > st.start) fn(...st.args, st.start, st.end);
+      if (st.end <= st.start) continue;
+      const cost = st.prefix(st.end) - st.prefix(st.start);
+      if (!this.pool || cost < this.inlineThreshold) {
+        const [s, e] = st.entries ? [lowerBound(st.entries, st.start), lowerBound(st.entries, st.end)] : [st.start, st.end];
+        this.call(st.kernel, st.args, s, e);
+        continue;
+      }
+      const key = `${st.kernel}/${this.pool.chunks}`;
+      let bounds = M.partitions.get(key);
+      if (!bounds) {
+        bounds = balancedBounds(st.end, this.pool.chunks, st.prefix);
+        if (st.entries) bounds = bounds.map((b) => lowerBound(st.entries!, b));
+        M.partitions.set(key, bounds);
+      }
+      const job: PoolJob = { kernel: this.kernelIndex.get(st.kernel)!, args: st.args, bounds };
+      await this.pool.run(job);
     }
+  }
+
+  private call(kernel: string, args: number[], start: number, end: number): void {
+    const fn = this.kernels[kernel];
+    if (!fn) throw new Error(`internal: kernel ${kernel} is missing from the wasm module`);
+    if (end > start) fn(...args, start, end);
+  }
+
+  private closePool(): void {
+    this.pool?.dispose();
+    this.pool = null;
+    this.control?.dispose();
+    this.control = null;
+  }
+
+  dispose(): void {
+    this.closePool();
   }
 }

@@ -30,8 +30,8 @@ export class CpuVector {
 
 /**
  * A matrix uploaded to the WebAssembly memory: its arrays copied into regions, plus the scalar
- * layout parameters the kernels take. `host` is kept so that a transposed product on a format without
- * its own transposed kernel can build (once) the CSR it falls back to.
+ * layout parameters the kernels take. `host` is kept for the cost prefixes of partitioning and to
+ * derive, once, the CSR forms of products that would otherwise scatter.
  */
 export class CpuMatrix {
   readonly format: FormatName;
@@ -41,8 +41,10 @@ export class CpuMatrix {
   readonly nnz: number;
   readonly bytes: number;
   disposed = false;
-  /** lazily built CSR copy for op = T/H on formats that lack transposed kernels */
-  transposeFallback: CpuMatrix | null = null;
+  /** CSR forms derived from this matrix on first need (see gatherForm), disposed with it */
+  private readonly derived = new Map<string, CpuMatrix>();
+  /** chunk bounds per kernel step and chunk count, computed once (see CpuBackend.run) */
+  readonly partitions = new Map<string, Int32Array>();
   constructor(
     readonly host: SparseMatrix,
     readonly regions: Record<string, Region>,
@@ -55,6 +57,11 @@ export class CpuMatrix {
     this.nnz = host.nnz;
     this.bytes = host.storageBytes();
   }
+  derive(key: string, make: () => CpuMatrix): CpuMatrix {
+    let d = this.derived.get(key);
+    if (!d) this.derived.set(key, (d = make()));
+    return d;
+  }
   ptr(name: string): number {
     if (this.disposed) throw new DisposedError(`${this.format} matrix`);
     return this.regions[name].ptr;
@@ -63,6 +70,6 @@ export class CpuMatrix {
     if (this.disposed) return;
     this.disposed = true;
     for (const r of Object.values(this.regions)) r.dispose();
-    this.transposeFallback?.dispose();
+    for (const d of this.derived.values()) d.dispose();
   }
 }

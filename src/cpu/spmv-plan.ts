@@ -1,20 +1,22 @@
-import { isComplex, type DType } from '../dtype.js';
+import { isComplex } from '../dtype.js';
 import type { SpmvScalars } from '../backend-types.js';
 import type { SparseMatrix } from '../formats/index.js';
 import type { WasmHeap, Region } from './memory.js';
 import { CpuMatrix } from './resident.js';
+import { lowerBound, pointerPrefix, uniformPrefix } from './partition.js';
 
 /**
- * One kernel call over a range. The range is the last two arguments of every kernel, so a worker
- * pool can split [start, end) into contiguous chunks. `scatter` marks kernels whose range is over
- * inputs (they add into arbitrary outputs), which cannot be split across threads without care.
+ * One kernel call over a range [start, end) of output rows (the kernels' last two arguments), with
+ * the cost prefix the pool partitions it by. `entries`, when set, maps row bounds to entry bounds
+ * (HYB's row-sorted COO remainder): chunks then never split a row, so no two threads add into one y.
  */
 export interface KernelStep {
   kernel: string;
   args: number[];
   start: number;
   end: number;
-  scatter: boolean;
+  prefix: (i: number) => number;
+  entries?: Int32Array;
 }
 
 /** Copies a host matrix's arrays into the heap. */
@@ -48,7 +50,7 @@ export function uploadMatrix(heap: WasmHeap, A: SparseMatrix): CpuMatrix {
       case 'jds':
         Object.assign(regions, { perm: put(A.perm), jdPtr: put(A.jdPtr), idx: put(A.colIdx), val: put(A.values) });
         // per-position accumulators of the jagged-diagonal kernel, one element per row
-        regions.work = heap.alloc(A.rows * (A.values.BYTES_PER_ELEMENT * (isComplex(A.dtype) ? 2 : 1)));
+        regions.work = heap.alloc(A.rows * A.values.BYTES_PER_ELEMENT * (isComplex(A.dtype) ? 2 : 1));
         params.njd = A.jdPtr.length - 1;
         break;
       case 'hyb':
@@ -73,14 +75,39 @@ export function uploadMatrix(heap: WasmHeap, A: SparseMatrix): CpuMatrix {
   return new CpuMatrix(A, regions, params);
 }
 
-/** Whether a format has kernels for op = T/H of its own (the others fall back through CSR). */
-export function hasTransposedKernels(format: SparseMatrix['format']): boolean {
-  return format === 'csr' || format === 'csc' || format === 'coo';
+/**
+ * Which uploaded matrix computes op(A) by gathering rows: the matrix itself, or a CSR derived from
+ * it once and cached with it. Products whose natural loop scatters (CSC and COO with op = N, CSR and
+ * COO with op = T/H) and the transposed products of the other formats become a gather over CSR of A
+ * or of Aᵀ, computed once — output-partitioned, so threads never write the same y and the result is
+ * bitwise the same for any number of workers.
+ */
+export function gatherForm(heap: WasmHeap, M: CpuMatrix, op: SpmvScalars['op']): CpuMatrix {
+  if (op === 'N') {
+    if (M.format !== 'csc' && M.format !== 'coo') return M;
+    return M.derive('csr', () => uploadMatrix(heap, M.host.toCSR()));
+  }
+  if (M.format === 'csc') return M;
+  return M.derive('csrT', () => uploadMatrix(heap, M.host.toCSR().transpose()));
+}
+
+/** Cost prefix of JDS positions: position p holds one entry per jagged diagonal longer than p. */
+function jdsPrefix(jdPtr: Int32Array): (p: number) => number {
+  return (p) => {
+    let s = p;
+    for (let k = 0; k + 1 < jdPtr.length; k++) {
+      const len = jdPtr[k + 1] - jdPtr[k];
+      if (len === 0) break;
+      s += Math.min(p, len);
+    }
+    return s;
+  };
 }
 
 /**
- * The kernel calls computing y = α·op(A)·x + β·y for an uploaded matrix, x and y given as pointers.
- * Gather kernels apply β themselves; scatter kernels are preceded by a scal of y by β.
+ * The kernel calls computing y = α·op(A)·x + β·y for a matrix in gather form (see gatherForm), with x
+ * and y given as pointers. Every step is a gather over output rows that applies β itself, except HYB's
+ * remainder, which adds into rows the ELL step has already finished.
  */
 export function spmvSteps(M: CpuMatrix, x: number, y: number, s: SpmvScalars): KernelStep[] {
   const dt = M.dtype;
@@ -88,53 +115,46 @@ export function spmvSteps(M: CpuMatrix, x: number, y: number, s: SpmvScalars): K
   const conj = s.op === 'H' ? 1 : 0;
   const [ar, ai] = s.alpha;
   const [br, bi] = s.beta;
-  // argument tails in the kernels' order: α[, αi], β[, βi][, conj] — or without β for scatters
+  // argument tails in the kernels' order: α[, αi], β[, βi][, conj] — without β for the COO add
   const ab = cplx ? [ar, ai, br, bi, conj] : [ar, br];
   const a = cplx ? [ar, ai, conj] : [ar];
-  const scal = (n: number): KernelStep => step(`scal_${dt}`, [y, ...(cplx ? [br, bi] : [br])], n, false);
-  const step = (kernel: string, args: number[], end: number, scatter: boolean, start = 0): KernelStep => ({
+  const p = (name: string): number => M.ptr(name);
+  const H = M.host;
+  // a gather form's output rows are its rows — CSC's are its columns (it only serves op = T/H)
+  const outRows = H.format === 'csc' ? M.cols : M.rows;
+  const step = (kernel: string, args: number[], prefix: (i: number) => number, entries?: Int32Array): KernelStep => ({
     kernel,
     args,
-    start,
-    end,
-    scatter,
+    start: 0,
+    end: outRows,
+    prefix,
+    entries,
   });
-  const p = (name: string): number => M.ptr(name);
-  const { rows, cols } = M;
-  if (s.op === 'N') {
-    switch (M.format) {
-      case 'csr':
-        return [step(`csr_${dt}`, [p('ptr'), p('idx'), p('val'), x, y, ...ab], rows, false)];
-      case 'csc':
-        return [scal(rows), step(`csr_scatter_${dt}`, [p('ptr'), p('idx'), p('val'), x, y, ...a], cols, true)];
-      case 'coo':
-        return [scal(rows), step(`coo_${dt}`, [p('row'), p('col'), p('val'), x, y, ...a], M.nnz, true)];
-      case 'mrs':
-        return [step(`mrs_${dt}`, [p('index'), p('val'), M.params.ndiag, x, y, ...ab], rows, false)];
-      case 'dia':
-        return [step(`dia_${dt}`, [p('offsets'), M.params.ndiag, p('data'), M.params.pitch, cols, x, y, ...ab], rows, false)];
-      case 'ell':
-        return [step(`ell_${dt}`, [p('idx'), p('val'), M.params.width, M.params.stride, x, y, ...ab], rows, false)];
-      case 'jds':
-        return [step(`jds_${dt}`, [p('perm'), p('jdPtr'), M.params.njd, p('idx'), p('val'), x, y, p('work'), ...ab], rows, false)];
-      case 'hyb':
-        return [
-          step(`ell_${dt}`, [p('idx'), p('val'), M.params.width, M.params.stride, x, y, ...ab], rows, false),
-          step(`coo_${dt}`, [p('cooRow'), p('cooCol'), p('cooVal'), x, y, ...a], M.params.cooNnz, true),
-        ];
-      case 'dense':
-        return [step(`dense_${dt}`, [p('val'), cols, x, y, ...ab], rows, false)];
-    }
-  }
-  switch (M.format) {
+  switch (H.format) {
     case 'csr':
-      return [scal(cols), step(`csr_scatter_${dt}`, [p('ptr'), p('idx'), p('val'), x, y, ...a], rows, true)];
-    case 'csc':
-      return [step(`csr_${dt}`, [p('ptr'), p('idx'), p('val'), x, y, ...ab], cols, false)];
+      return [step(`csr_${dt}`, [p('ptr'), p('idx'), p('val'), x, y, ...ab], pointerPrefix(H.rowPtr))];
+    case 'csc': // op = T/H: CSC's column pointers are the row pointers of Aᵀ
+      return [step(`csr_${dt}`, [p('ptr'), p('idx'), p('val'), x, y, ...ab], pointerPrefix(H.colPtr))];
+    case 'mrs': {
+      const idx = H.index;
+      return [step(`mrs_${dt}`, [p('index'), p('val'), M.params.ndiag, x, y, ...ab], (i) => idx[i] - idx[0] + 2 * i)];
+    }
+    case 'dia':
+      return [step(`dia_${dt}`, [p('offsets'), M.params.ndiag, p('data'), M.params.pitch, M.cols, x, y, ...ab], uniformPrefix)];
+    case 'ell':
+      return [step(`ell_${dt}`, [p('idx'), p('val'), M.params.width, M.params.stride, x, y, ...ab], uniformPrefix)];
+    case 'jds':
+      return [step(`jds_${dt}`, [p('perm'), p('jdPtr'), M.params.njd, p('idx'), p('val'), x, y, p('work'), ...ab], jdsPrefix(H.jdPtr))];
+    case 'hyb': {
+      const rows = H.coo.rowIdx;
+      return [
+        step(`ell_${dt}`, [p('idx'), p('val'), M.params.width, M.params.stride, x, y, ...ab], uniformPrefix),
+        step(`coo_${dt}`, [p('cooRow'), p('cooCol'), p('cooVal'), x, y, ...a], (i) => lowerBound(rows, i) + i, rows),
+      ];
+    }
+    case 'dense':
+      return [step(`dense_${dt}`, [p('val'), M.cols, x, y, ...ab], uniformPrefix)];
     case 'coo':
-      return [scal(cols), step(`coo_${dt}`, [p('col'), p('row'), p('val'), x, y, ...a], M.nnz, true)];
-    default:
-      throw new Error(`internal: ${M.format} op=${s.op} must be routed through its CSR fallback`);
+      throw new Error('internal: COO products run through their CSR gather form');
   }
 }
-

@@ -2,7 +2,7 @@ import { allocValues, componentBytes, components, isComplex, toComplex, type DTy
 import { DisposedError, ShapeError, UnsupportedError, SimdglError } from '../errors.js';
 import type { Op, SpmvScalars } from '../backend-types.js';
 import { convert, type ConvertOptions, type FormatName, type SparseMatrix } from '../formats/index.js';
-import { CpuBackend } from '../cpu/backend.js';
+import { CpuBackend, DEFAULT_INLINE_THRESHOLD, DEFAULT_SPIN_US } from '../cpu/backend.js';
 import type { CpuVector } from '../cpu/resident.js';
 import { MatrixHandle, ResidentVector, type HandleOwner } from './handles.js';
 
@@ -13,6 +13,16 @@ export interface RuntimeOptions {
   simd?: boolean | 'auto';
   /** the most memory the CPU path may use, in MiB (default 2048, at most 4096) */
   maxMemoryMB?: number;
+  /**
+   * Threads that compute on the CPU path, the calling thread included: a number, or 'auto' for the
+   * cores the engine reports (os.availableParallelism() in Node, navigator.hardwareConcurrency in
+   * browsers). Default 1. Needs shared memory; without it the runtime runs on one thread and says why.
+   */
+  workers?: number | 'auto';
+  /** operations whose cost (entries + rows) is below this run on the calling thread alone (default 32768) */
+  inlineThreshold?: number;
+  /** how long an idle worker spins before it sleeps on Atomics.wait, in µs (default 200) */
+  spinUs?: number;
 }
 
 export interface Capabilities {
@@ -22,8 +32,12 @@ export interface Capabilities {
   simd: boolean;
   /** whether the runtime's memory is a shared WebAssembly.Memory */
   sharedMemory: boolean;
-  /** number of threads operations run on */
+  /** number of threads operations run on (the calling thread included) */
   threads: number;
+  /** whether a pool of workers is running */
+  workers: boolean;
+  /** in a browser: whether the page is cross-origin isolated (undefined in Node) */
+  crossOriginIsolated?: boolean;
   /** human-readable notes on what is missing and why */
   notes: string[];
 }
@@ -64,15 +78,63 @@ export class Runtime implements HandleOwner {
     if (options.maxMemoryMB !== undefined && !(options.maxMemoryMB >= 1 && options.maxMemoryMB <= 4096)) {
       throw new RangeError(`createRuntime: maxMemoryMB must be in [1, 4096], got ${options.maxMemoryMB}`);
     }
-    return new Runtime(await CpuBackend.create(options));
+    const threads = await resolveWorkers(options.workers);
+    const rt = new Runtime(
+      await CpuBackend.create({ ...options, threads, inlineThreshold: options.inlineThreshold ?? DEFAULT_INLINE_THRESHOLD }),
+    );
+    rt.requestedThreads = threads;
+    return rt;
   }
+
+  private requestedThreads = 1;
 
   capabilities(): Capabilities {
     const simd = this.cpu.flavor === 'simd';
     const notes: string[] = [];
     if (!simd) notes.push('running the plain WebAssembly build (no SIMD)');
-    if (!this.cpu.heap.shared) notes.push('SharedArrayBuffer is unavailable: the memory is not shared');
-    return { wasm: this.cpu.flavor, simd, sharedMemory: this.cpu.heap.shared, threads: 1, notes };
+    const isolated = (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated;
+    if (!this.cpu.heap.shared) {
+      notes.push(
+        isolated === false
+          ? 'this page is not cross-origin isolated, so SharedArrayBuffer is unavailable and the runtime runs on one thread; ' +
+              'serve it with the headers "Cross-Origin-Opener-Policy: same-origin" and "Cross-Origin-Embedder-Policy: require-corp"'
+          : 'SharedArrayBuffer is unavailable: the memory is not shared and the runtime runs on one thread',
+      );
+    }
+    if (this.requestedThreads > this.cpu.threads) notes.push(`asked for ${this.requestedThreads} threads, running on ${this.cpu.threads}`);
+    return {
+      wasm: this.cpu.flavor,
+      simd,
+      sharedMemory: this.cpu.heap.shared,
+      threads: this.cpu.threads,
+      workers: this.cpu.threads > 1,
+      crossOriginIsolated: isolated,
+      notes,
+    };
+  }
+
+  /** Resizes the worker pool (1 closes it); pending work must be awaited first. */
+  async setWorkers(workers: number | 'auto'): Promise<void> {
+    this.live();
+    this.requestedThreads = await resolveWorkers(workers);
+    await this.cpu.setThreads(this.requestedThreads);
+  }
+
+  /** Sets the size below which operations run on the calling thread alone. */
+  setInlineThreshold(cost: number): void {
+    if (!(cost >= 0)) throw new RangeError(`inlineThreshold must be ≥ 0, got ${cost}`);
+    this.cpu.inlineThreshold = cost;
+  }
+
+  /** Sets how long idle workers spin before sleeping (µs); 0 sleeps at once. */
+  setSpin(us: number): void {
+    if (!(us >= 0 && us <= 1e6)) throw new RangeError(`spinUs must be in [0, 1e6], got ${us}`);
+    this.cpu.workerPool?.setSpin(us);
+  }
+
+  /** @internal the CPU backend, for tests and benchmarks */
+  get cpuBackend(): CpuBackend {
+    return this.cpu;
   }
 
   /** Bytes of WebAssembly memory currently held by uploaded matrices and vectors. */
@@ -126,7 +188,7 @@ export class Runtime implements HandleOwner {
       const xv = this.operand(x, M.dtype, inLen, 'x', temps, true);
       const yv = options.y === undefined ? null : this.operand(options.y, M.dtype, outLen, 'y', temps, s.beta[0] !== 0 || s.beta[1] !== 0);
       const out = yv ?? this.temp(M.dtype, outLen, temps);
-      this.cpu.spmv(M, xv, out, s);
+      await this.cpu.spmv(M, xv, out, s);
       if (options.y instanceof ResidentVector) return options.y as never;
       const result = options.y ?? allocValues(M.dtype, outLen);
       (result as ValueArray).set(out.view());
@@ -140,6 +202,7 @@ export class Runtime implements HandleOwner {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    this.cpu.dispose();
     for (const h of [...this.handles]) h.dispose();
   }
 
@@ -206,7 +269,21 @@ function resolveScalars(dtype: DType, o: SpmvOptions): SpmvScalars {
   return { alpha, beta, op };
 }
 
-/** Creates a runtime: detects SIMD and shared memory, compiles the kernels, sets up the memory. */
+async function resolveWorkers(w: number | 'auto' | undefined): Promise<number> {
+  if (w === undefined) return 1;
+  if (w === 'auto') {
+    const nav = (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator;
+    if (typeof process !== 'undefined' && process.versions?.node) {
+      const os = 'node:os';
+      return ((await import(os)) as typeof import('node:os')).availableParallelism();
+    }
+    return nav?.hardwareConcurrency ?? 1;
+  }
+  if (!Number.isInteger(w) || w < 1 || w > 256) throw new RangeError(`workers must be an integer in [1, 256] or 'auto', got ${w}`);
+  return w;
+}
+
+/** Creates a runtime: detects SIMD and shared memory, compiles the kernels, sets up the memory and the pool. */
 export function createRuntime(options: RuntimeOptions = {}): Promise<Runtime> {
   return Runtime.create(options);
 }

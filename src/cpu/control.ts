@@ -1,0 +1,45 @@
+/**
+ * The control block shared by the calling thread and the workers, in the runtime's shared memory.
+ * One job at a time: the caller writes the kernel, its arguments and one range per worker, then
+ * bumps EPOCH and notifies; each worker runs its range, adds one to DONE and notifies.
+ *
+ * Int32 words:
+ *   EPOCH     job counter; workers wait on it changing
+ *   DONE      workers finished with the current job
+ *   COMMAND   RUN or STOP
+ *   KERNEL    index of the kernel in the name table sent at start-up
+ *   NARGS     number of arguments before the range
+ *   ERROR     0, or 1 + index of the first worker whose kernel threw
+ *   SPIN_US   how long an idle worker spins before it sleeps (µs)
+ *   FAIL_AT   test hook: the worker with this index + 1 throws (FAIL_AT > 0) or exits (< 0) (0 = off)
+ *   OUT_ARG   for reductions, 1 + the index of the argument holding the output pointer: each worker
+ *             adds 16·(its index) to it, so partial results land side by side (0 = not a reduction)
+ *   RANGES    [start, end] per worker, from word RANGES
+ * Float64 words from ARGS_F64: the kernel arguments (pointers and scalars are exact in f64).
+ */
+export const EPOCH = 0;
+export const DONE = 1;
+export const COMMAND = 2;
+export const KERNEL = 3;
+export const NARGS = 4;
+export const ERROR = 5;
+export const SPIN_US = 6;
+export const FAIL_AT = 7;
+export const OUT_ARG = 8;
+export const RANGES = 16;
+export const MAX_WORKERS = 256;
+export const ARGS_F64 = (RANGES + 2 * MAX_WORKERS) / 2;
+export const MAX_ARGS = 24;
+export const CONTROL_BYTES = (ARGS_F64 + MAX_ARGS) * 8;
+
+export const CMD_RUN = 1;
+export const CMD_STOP = 2;
+
+/** The message that starts a worker. */
+export interface WorkerInit {
+  module: WebAssembly.Module;
+  memory: WebAssembly.Memory;
+  control: number;
+  index: number;
+  kernels: string[];
+}

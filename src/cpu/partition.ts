@@ -1,0 +1,51 @@
+/**
+ * Contiguous chunks balanced by work (seed 001's CPU-friendly partitioning): chunk boundaries are
+ * found by binary search on a nondecreasing prefix of per-row cost, e.g. CSR's row pointers plus one
+ * per row for the row's own overhead.
+ */
+
+/**
+ * Splits [0, n) into `parts` contiguous ranges of near-equal cost, where `prefix(i)` is the cost of
+ * rows [0, i) (nondecreasing, prefix(0) = 0). Boundaries are rounded to multiples of `align` rows so
+ * that kernels working on several rows per vector see the same row groups whatever the split.
+ * Returns parts+1 boundaries; empty ranges are allowed (more workers than rows).
+ */
+export function balancedBounds(n: number, parts: number, prefix: (i: number) => number, align = 4): Int32Array {
+  const bounds = new Int32Array(parts + 1);
+  bounds[parts] = n;
+  const total = prefix(n);
+  for (let p = 1; p < parts; p++) {
+    const target = (total * p) / parts;
+    let lo = bounds[p - 1];
+    let hi = n;
+    // first i with prefix(i) >= target
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (prefix(mid) < target) lo = mid + 1;
+      else hi = mid;
+    }
+    const rounded = Math.min(n, Math.round(lo / align) * align);
+    bounds[p] = Math.max(bounds[p - 1], rounded);
+  }
+  return bounds;
+}
+
+/** Row-cost prefix of a pointer array: entries before row i plus i (each row costs one more). */
+export function pointerPrefix(ptr: Int32Array): (i: number) => number {
+  return (i) => ptr[i] + i;
+}
+
+/** Uniform cost per row (ELL, DIA, dense, vectors). */
+export const uniformPrefix = (i: number): number => i;
+
+/** First index k in the sorted array `a` with a[k] >= v. */
+export function lowerBound(a: Int32Array, v: number): number {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (a[mid] < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

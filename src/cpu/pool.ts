@@ -1,0 +1,244 @@
+import * as C from './control.js';
+import { DisposedError, SimdglError } from '../errors.js';
+import { workerSource } from './worker-source.generated.js';
+
+/** A worker failed (threw or exited) during a call; the pool replaces it before the next call. */
+export class WorkerError extends SimdglError {
+  constructor(message: string) {
+    super('E_WORKER', message);
+  }
+}
+
+export interface PoolOptions {
+  /** workers to start (the calling thread computes chunk 0 besides them when `callerComputes`) */
+  workers: number;
+  /** whether the calling thread runs a chunk itself (true where it may block: Node, workers) */
+  callerComputes: boolean;
+  /** how long idle workers spin before sleeping, in µs */
+  spinUs: number;
+}
+
+/** One job: a kernel with its arguments, split by `bounds` (chunk c is [bounds[c], bounds[c+1])). */
+export interface PoolJob {
+  kernel: number;
+  args: number[];
+  bounds: Int32Array;
+  /** for reductions: 1 + index of the output-pointer argument (see control.ts) */
+  outArg?: number;
+}
+
+interface WorkerHandle {
+  post(msg: unknown): void;
+  terminate(): void;
+}
+
+/** Whether this thread may block in Atomics.wait (not a browser's main thread). */
+function canBlock(): boolean {
+  try {
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 1, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+const isNode = typeof process !== 'undefined' && !!process.versions?.node;
+
+/**
+ * Workers over one shared WebAssembly memory, fed through a control block with Atomics. A job is
+ * published by bumping EPOCH; the caller runs chunk 0, then waits for DONE: spinning briefly, then
+ * blocking in bounded Atomics.wait slices where allowed, then asynchronously, so that a worker's exit
+ * (an event) is noticed and no wait is unbounded.
+ */
+export class WorkerPool {
+  readonly blocking = canBlock();
+  private workers: WorkerHandle[] = [];
+  private ready: Promise<void> = Promise.resolve();
+  private fault: string | null = null;
+  private disposed = false;
+  private busy = false;
+  /** bumped whenever the set of workers is replaced, so exits of old workers are ignored */
+  private generation = 0;
+  private readonly ctl: () => Int32Array;
+  private readonly args: () => Float64Array;
+
+  constructor(
+    private readonly module: WebAssembly.Module,
+    private readonly memory: WebAssembly.Memory,
+    private readonly controlPtr: number,
+    private readonly kernelNames: string[],
+    private readonly runInline: (job: PoolJob, start: number, end: number) => void,
+    readonly options: PoolOptions,
+  ) {
+    // views are re-made per use: growth of a shared memory keeps the bytes but not the old view's length
+    this.ctl = () => new Int32Array(memory.buffer, controlPtr, C.CONTROL_BYTES / 4);
+    this.args = () => new Float64Array(memory.buffer, controlPtr + C.ARGS_F64 * 8, C.MAX_ARGS);
+    const ctl = this.ctl();
+    ctl.fill(0);
+    Atomics.store(ctl, C.SPIN_US, options.spinUs);
+    this.ready = this.spawnAll();
+  }
+
+  get size(): number {
+    return this.options.workers;
+  }
+
+  /** Number of chunks a job is split into (workers + the caller's chunk 0). */
+  get chunks(): number {
+    return this.options.workers + 1;
+  }
+
+  setSpin(us: number): void {
+    Atomics.store(this.ctl(), C.SPIN_US, us);
+  }
+
+  /** Test hook: worker `index` throws (mode 'throw') or exits ('exit') on the next job. */
+  failNext(index: number, mode: 'throw' | 'exit'): void {
+    Atomics.store(this.ctl(), C.FAIL_AT, mode === 'throw' ? index + 1 : -(index + 1));
+  }
+
+  async run(job: PoolJob): Promise<void> {
+    if (this.disposed) throw new DisposedError('worker pool');
+    if (this.busy) throw new SimdglError('E_BUSY', 'the worker pool is already running a call: await each operation before the next');
+    this.busy = true;
+    try {
+      await this.ready;
+      if (this.disposed) throw new DisposedError('worker pool');
+      const ctl = this.ctl();
+      const args = this.args();
+      for (let i = 0; i < job.args.length; i++) args[i] = job.args[i];
+      ctl[C.KERNEL] = job.kernel;
+      ctl[C.NARGS] = job.args.length;
+      ctl[C.OUT_ARG] = job.outArg ?? 0;
+      for (let c = 0; c < this.chunks; c++) {
+        ctl[C.RANGES + 2 * c] = job.bounds[c];
+        ctl[C.RANGES + 2 * c + 1] = job.bounds[c + 1];
+      }
+      Atomics.store(ctl, C.ERROR, 0);
+      Atomics.store(ctl, C.DONE, 0);
+      Atomics.store(ctl, C.COMMAND, C.CMD_RUN);
+      Atomics.add(ctl, C.EPOCH, 1);
+      Atomics.notify(ctl, C.EPOCH);
+      let callerError: unknown = null;
+      if (job.bounds[1] > job.bounds[0]) {
+        try {
+          this.runInline(job, job.bounds[0], job.bounds[1]);
+        } catch (e) {
+          callerError = e;
+        }
+      }
+      await this.waitDone(ctl);
+      Atomics.store(ctl, C.FAIL_AT, 0);
+      const err = Atomics.load(ctl, C.ERROR);
+      if (err) this.recover(`worker ${err - 2} threw: ${this.lastMessage ?? 'unknown error'}`);
+      if (this.fault) {
+        const f = this.fault;
+        throw new WorkerError(f);
+      }
+      if (callerError) throw callerError;
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /** Stops the workers; a pending call rejects. Idempotent. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.generation++;
+    const ctl = this.ctl();
+    Atomics.store(ctl, C.COMMAND, C.CMD_STOP);
+    Atomics.add(ctl, C.EPOCH, 1);
+    Atomics.notify(ctl, C.EPOCH);
+    for (const w of this.workers) w.terminate();
+    this.workers = [];
+  }
+
+  private lastMessage: string | null = null;
+
+  private async waitDone(ctl: Int32Array): Promise<void> {
+    const want = this.options.workers;
+    const spinEnd = performance.now() + 0.2;
+    while (Atomics.load(ctl, C.DONE) < want && performance.now() < spinEnd);
+    if (this.blocking) {
+      // block in short slices for up to 50 ms: most kernels finish well within it
+      const blockEnd = performance.now() + 50;
+      let d;
+      while ((d = Atomics.load(ctl, C.DONE)) < want && performance.now() < blockEnd) Atomics.wait(ctl, C.DONE, d, 5);
+    }
+    // then wait without blocking, so worker exits and dispose() are seen
+    while (Atomics.load(ctl, C.DONE) < want) {
+      if (this.disposed) throw new DisposedError('worker pool (disposed during a call)');
+      if (this.fault) return;
+      const d = Atomics.load(ctl, C.DONE);
+      const wa = (Atomics as { waitAsync?: (a: Int32Array, i: number, v: number, t: number) => { async: boolean; value: Promise<string> | string } }).waitAsync;
+      if (wa && !isNode) {
+        const r = wa(ctl, C.DONE, d, 10);
+        if (r.async) await r.value;
+      } else {
+        await new Promise((res) => setTimeout(res, 1));
+      }
+    }
+  }
+
+  /** Replaces every worker after a failure: the next call waits for the fresh ones. */
+  private recover(reason: string): void {
+    this.fault = reason;
+    this.generation++;
+    const ctl = this.ctl();
+    Atomics.store(ctl, C.COMMAND, C.CMD_STOP);
+    Atomics.add(ctl, C.EPOCH, 1);
+    Atomics.notify(ctl, C.EPOCH);
+    for (const w of this.workers) w.terminate();
+    this.workers = [];
+    this.ready = this.spawnAll().then(() => {
+      this.fault = null;
+    });
+  }
+
+  private async spawnAll(): Promise<void> {
+    const ctl = this.ctl();
+    Atomics.store(ctl, C.COMMAND, C.CMD_RUN);
+    Atomics.store(ctl, C.DONE, 0);
+    const started = await Promise.all(Array.from({ length: this.options.workers }, (_, i) => this.spawn(i)));
+    if (this.disposed) for (const w of started) w.terminate();
+    else this.workers = started;
+  }
+
+  private async spawn(index: number): Promise<WorkerHandle> {
+    const init: C.WorkerInit = { module: this.module, memory: this.memory, control: this.controlPtr, index, kernels: this.kernelNames };
+    const onMessage = (m: { type: string; message?: string }, resolve: () => void): void => {
+      if (m.type === 'ready') resolve();
+      if (m.type === 'error') this.lastMessage = m.message ?? null;
+    };
+    const gen = this.generation;
+    const onExit = (code: number): void => {
+      if (!this.disposed && gen === this.generation && this.fault === null) this.recover(`worker ${index} exited with code ${code}`);
+    };
+    if (isNode) {
+      const wt = 'node:worker_threads';
+      const { Worker } = (await import(wt)) as typeof import('node:worker_threads');
+      const w = new Worker(workerSource, { eval: true });
+      // idle workers must never keep the process alive: pending calls keep it alive by their timers
+      w.unref();
+      await new Promise<void>((resolve, reject) => {
+        w.on('message', (m) => onMessage(m, resolve));
+        w.once('error', (e: Error) => reject(new WorkerError(`worker ${index} failed to start: ${e.message}`)));
+        w.on('exit', onExit);
+        w.postMessage(init);
+      });
+      return { post: (m) => w.postMessage(m), terminate: () => void w.terminate() };
+    }
+    const url = URL.createObjectURL(new Blob([workerSource], { type: 'text/javascript' }));
+    const w = new Worker(url);
+    await new Promise<void>((resolve, reject) => {
+      w.onmessage = (e) => onMessage(e.data, resolve);
+      w.onerror = (e) => {
+        reject(new WorkerError(`worker ${index} failed: ${e.message}`));
+        onExit(1);
+      };
+      w.postMessage(init);
+    });
+    URL.revokeObjectURL(url);
+    return { post: (m) => w.postMessage(m), terminate: () => w.terminate() };
+  }
+}

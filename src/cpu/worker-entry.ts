@@ -1,0 +1,24 @@
+/**
+ * Entry of the embedded worker script: wires workerMain to whichever worker API the engine has —
+ * worker_threads' parentPort in Node, the global scope of a Web Worker in browsers.
+ */
+import { workerMain } from './worker-main.js';
+import type { WorkerInit } from './control.js';
+
+declare const self: { onmessage: ((e: { data: WorkerInit }) => void) | null; postMessage(m: unknown): void; close(): void };
+
+async function start(): Promise<void> {
+  if (typeof self !== 'undefined' && typeof (self as { importScripts?: unknown }).importScripts === 'function') {
+    self.onmessage = (e) => {
+      self.onmessage = null;
+      void workerMain(e.data, (m) => self.postMessage(m), () => self.close());
+    };
+    return;
+  }
+  const wt = 'node:worker_threads';
+  const { parentPort } = (await import(wt)) as typeof import('node:worker_threads');
+  parentPort!.once('message', (init: WorkerInit) => {
+    void workerMain(init, (m) => parentPort!.postMessage(m), (code) => process.exit(code));
+  });
+}
+void start();

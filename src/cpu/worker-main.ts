@@ -1,0 +1,59 @@
+/**
+ * The code each pool worker runs (bundled into a string at build time and started from it, so no
+ * worker file has to be found). It instantiates the shared kernel module over the shared memory, then
+ * loops: spin briefly, sleep on the control block, run its range of the current job, report.
+ */
+import * as C from './control.js';
+
+type Post = (msg: unknown) => void;
+
+/** Starts the worker loop once the init message arrives. */
+export async function workerMain(init: C.WorkerInit, post: Post, exit: (code: number) => void): Promise<void> {
+  const instance = await WebAssembly.instantiate(init.module, {
+    env: {
+      memory: init.memory,
+      abort(_m: number, _f: number, line: number, col: number) {
+        throw new Error(`kernel aborted at ${line}:${col}`);
+      },
+    },
+  });
+  const exports = instance.exports as Record<string, (...a: number[]) => number>;
+  const fns = init.kernels.map((k) => exports[k]);
+  const ctl = new Int32Array(init.memory.buffer, init.control, C.CONTROL_BYTES / 4);
+  const args = new Float64Array(init.memory.buffer, init.control + C.ARGS_F64 * 8, C.MAX_ARGS);
+  const me = init.index;
+  post({ type: 'ready' });
+  let seen = Atomics.load(ctl, C.EPOCH);
+  const call: number[] = [];
+  for (;;) {
+    // Spin for a while after each job: the next call of an iterative solver usually comes within
+    // microseconds, and waking from Atomics.wait costs tens of them. Then sleep until notified.
+    const spinUntil = performance.now() + Atomics.load(ctl, C.SPIN_US) / 1000;
+    while (Atomics.load(ctl, C.EPOCH) === seen && performance.now() < spinUntil);
+    while (Atomics.load(ctl, C.EPOCH) === seen) Atomics.wait(ctl, C.EPOCH, seen);
+    seen = Atomics.load(ctl, C.EPOCH);
+    if (Atomics.load(ctl, C.COMMAND) === C.CMD_STOP) break;
+    // chunk 0 belongs to the calling thread; worker `me` takes chunk me + 1
+    const start = ctl[C.RANGES + 2 * (me + 1)];
+    const end = ctl[C.RANGES + 2 * (me + 1) + 1];
+    try {
+      const failAt = Atomics.load(ctl, C.FAIL_AT);
+      if (failAt === me + 1) throw new Error(`worker ${me} failed on purpose (test hook)`);
+      if (failAt === -(me + 1)) exit(3);
+      if (end > start) {
+        const n = ctl[C.NARGS];
+        call.length = 0;
+        for (let i = 0; i < n; i++) call.push(args[i]);
+        const out = ctl[C.OUT_ARG];
+        if (out > 0) call[out - 1] += 16 * (me + 1);
+        call.push(start, end);
+        fns[ctl[C.KERNEL]](...call);
+      }
+    } catch (e) {
+      Atomics.compareExchange(ctl, C.ERROR, 0, me + 2);
+      post({ type: 'error', message: e instanceof Error ? e.message : String(e) });
+    }
+    Atomics.add(ctl, C.DONE, 1);
+    Atomics.notify(ctl, C.DONE);
+  }
+}
