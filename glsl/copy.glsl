@@ -1,0 +1,14 @@
+#version 300 es
+// COPY (seed 001): y ← x, four elements per fragment.
+#include "common.glsl"
+
+uniform highp sampler2DArray u_x;
+uniform int u_xShift;
+
+out vec4 o_y;
+
+void main() {
+  int t = outTexel();
+  if (t >= u_outTexels) { o_y = vec4(0.0); return; }
+  o_y = maskTail(texelFetch(u_x, texelAt(t, u_xShift), 0), t);
+}

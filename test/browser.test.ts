@@ -1,0 +1,148 @@
+// The browser suite: the GPU path in real Chromium (SwiftShader's WebGL2 when there is no GPU).
+// Bundles test/browser/page.ts with esbuild, serves it cross-origin isolated on 127.0.0.1 with
+// /matrices/ from ../shared/matrices, runs it in /usr/bin/chromium through playwright-core and turns
+// every in-page check into one vitest test. Without /usr/bin/chromium (or $SIMDGL_CHROMIUM) the suite
+// is skipped with a loud warning; CI installs Chromium, so there it always runs.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { BASIC_CHECKS, generatedChecks, sharedChecks, type CheckResult } from './browser/checks.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const chromiumPath = process.env.SIMDGL_CHROMIUM ?? '/usr/bin/chromium';
+const haveChromium = existsSync(chromiumPath);
+const matricesDir = join(root, '..', 'shared', 'matrices');
+const haveMatrices = existsSync(matricesDir);
+
+if (!haveChromium) {
+  const bar = '!'.repeat(100);
+  console.warn(
+    `\n${bar}\n!!  BROWSER SUITE SKIPPED: no Chromium at ${chromiumPath}.\n` +
+      `!!  The WebGL2 GPU path is NOT tested in this run. Install chromium (apt-get install chromium)\n` +
+      `!!  or point SIMDGL_CHROMIUM at a Chromium binary. CI installs it, so there this suite always runs.\n${bar}\n`,
+  );
+}
+if (haveChromium && !haveMatrices) {
+  console.warn(`browser suite: ${matricesDir} is missing, so the shared-matrix checks are skipped`);
+}
+
+const HEADERS = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+  'Cache-Control': 'no-store',
+};
+
+let server: Server | undefined;
+let browser: { close(): Promise<void> } | undefined;
+let outcome: { results: Map<string, CheckResult>; log: string[]; error?: string; isolated: boolean } | undefined;
+let setupError: unknown;
+
+async function runPage(): Promise<NonNullable<typeof outcome>> {
+  execFileSync(process.execPath, [join(root, 'scripts', 'build-shaders.mjs')], { cwd: root, stdio: 'pipe' });
+  const bundle = await build({
+    entryPoints: [join(root, 'test', 'browser', 'page.ts')],
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    write: false,
+    sourcemap: 'inline',
+    logLevel: 'silent',
+  });
+  const js = bundle.outputFiles[0].text;
+  const html = '<!doctype html><meta charset="utf-8"><title>simdgl browser suite</title><script type="module" src="/page.js"></script>';
+  server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const send = (status: number, type: string, body: string | Buffer) => {
+      res.writeHead(status, { ...HEADERS, 'Content-Type': type });
+      res.end(body);
+    };
+    if (url.pathname === '/') return send(200, 'text/html; charset=utf-8', html);
+    if (url.pathname === '/favicon.ico') return send(204, 'text/plain', '');
+    if (url.pathname === '/page.js') return send(200, 'text/javascript; charset=utf-8', js);
+    const m = /^\/matrices\/([\w.-]+\.mtx)$/.exec(url.pathname);
+    if (m && haveMatrices && existsSync(join(matricesDir, m[1]))) return send(200, 'text/plain', readFileSync(join(matricesDir, m[1])));
+    send(404, 'text/plain', 'not found');
+  });
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+
+  const { chromium } = await import('playwright-core');
+  const b = await chromium.launch({
+    executablePath: chromiumPath,
+    args: [
+      '--use-angle=swiftshader',
+      '--enable-unsafe-swiftshader',
+      '--no-sandbox',
+      '--disable-gpu-sandbox',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+  browser = b;
+  const page = await b.newPage();
+  const log: string[] = [];
+  page.on('console', (msg) => log.push(`[console.${msg.type()}] ${msg.text()}`));
+  page.on('pageerror', (err) => log.push(`[pageerror] ${err.message}`));
+  await page.goto(`http://127.0.0.1:${port}/?matrices=${haveMatrices ? 1 : 0}`);
+  await page.waitForFunction(() => (window as { __simdglResults?: unknown }).__simdglResults !== undefined, undefined, { timeout: 240_000, polling: 100 });
+  const got = (await page.evaluate(() => (window as unknown as { __simdglResults: unknown }).__simdglResults)) as {
+    results: CheckResult[];
+    log: string[];
+    error?: string;
+  };
+  const isolated = (await page.evaluate(() => crossOriginIsolated)) as boolean;
+  return { results: new Map(got.results.map((r) => [r.name, r])), log: [...got.log, ...log], error: got.error, isolated };
+}
+
+describe.skipIf(!haveChromium)('browser: GPU path in Chromium (WebGL2)', () => {
+  beforeAll(async () => {
+    try {
+      outcome = await runPage();
+      const lines = [...outcome.results.values()].map((r) => `  ${r.ok ? 'ok  ' : 'FAIL'} ${r.name} (${r.ms.toFixed(0)} ms): ${r.detail.split('\n')[0]}`);
+      console.log(`browser suite (crossOriginIsolated: ${outcome.isolated})\n${lines.join('\n')}\n${outcome.log.join('\n')}`);
+    } catch (e) {
+      setupError = e;
+    }
+  }, 300_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  });
+
+  function result(name: string): CheckResult {
+    if (setupError) throw setupError;
+    expect(outcome?.error, 'the page threw outside a check').toBeUndefined();
+    const r = outcome!.results.get(name);
+    expect(r, `check "${name}" did not run`).toBeDefined();
+    return r!;
+  }
+
+  it('the page is cross-origin isolated', () => {
+    result('capabilities');
+    expect(outcome!.isolated).toBe(true);
+  });
+
+  for (const name of [...BASIC_CHECKS, ...generatedChecks()]) {
+    it(name, () => {
+      const r = result(name);
+      expect(r.ok, r.detail).toBe(true);
+    });
+  }
+
+  for (const name of sharedChecks()) {
+    it.skipIf(!haveMatrices)(name, () => {
+      const r = result(name);
+      expect(r.ok, r.detail).toBe(true);
+    });
+  }
+});
