@@ -46,7 +46,9 @@ let setupError: unknown;
 async function runPage(): Promise<NonNullable<typeof outcome>> {
   execFileSync(process.execPath, [join(root, 'scripts', 'build-shaders.mjs')], { cwd: root, stdio: 'pipe' });
   const bundle = await build({
-    entryPoints: [join(root, 'test', 'browser', 'page.ts')],
+    entryPoints: [join(root, 'test', 'browser', 'page.ts'), join(root, 'test', 'browser', 'worker.ts')],
+    outdir: join(root, 'build', 'browser-suite'),
+    entryNames: '[name]',
     bundle: true,
     format: 'esm',
     platform: 'browser',
@@ -55,7 +57,8 @@ async function runPage(): Promise<NonNullable<typeof outcome>> {
     sourcemap: 'inline',
     logLevel: 'silent',
   });
-  const js = bundle.outputFiles[0].text;
+  const js = (name: string) => bundle.outputFiles.find((f) => f.path.endsWith(`/${name}`))!.text;
+  const files: Record<string, string> = { '/page.js': js('page.js'), '/worker.js': js('worker.js') };
   const html = '<!doctype html><meta charset="utf-8"><title>simdgl browser suite</title><script type="module" src="/page.js"></script>';
   server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -65,7 +68,7 @@ async function runPage(): Promise<NonNullable<typeof outcome>> {
     };
     if (url.pathname === '/') return send(200, 'text/html; charset=utf-8', html);
     if (url.pathname === '/favicon.ico') return send(204, 'text/plain', '');
-    if (url.pathname === '/page.js') return send(200, 'text/javascript; charset=utf-8', js);
+    if (files[url.pathname] !== undefined) return send(200, 'text/javascript; charset=utf-8', files[url.pathname]);
     const m = /^\/matrices\/([\w.-]+\.mtx)$/.exec(url.pathname);
     if (m && haveMatrices && existsSync(join(matricesDir, m[1]))) return send(200, 'text/plain', readFileSync(join(matricesDir, m[1])));
     send(404, 'text/plain', 'not found');
@@ -145,4 +148,38 @@ describe.skipIf(!haveChromium)('browser: GPU path in Chromium (WebGL2)', () => {
       expect(r.ok, r.detail).toBe(true);
     });
   }
+});
+
+// The same code in Node, where there is no WebGL: never a crash, always a reason; and the layout math.
+describe('GPU path in Node (no WebGL)', () => {
+  async function gpuModule() {
+    execFileSync(process.execPath, [join(root, 'scripts', 'build-shaders.mjs')], { cwd: root, stdio: 'pipe' });
+    return import('../src/gpu/index.js');
+  }
+
+  it('GpuBackend.create() is unavailable with a reason, without throwing', async () => {
+    const { GpuBackend } = await gpuModule();
+    const r = GpuBackend.create();
+    expect(r.available).toBe(false);
+    if (!r.available) {
+      expect(r.reason).toMatch(/neither OffscreenCanvas nor document/);
+      expect(r.capabilities.webgl2).toBe(false);
+    }
+    const fake = GpuBackend.create({ context: {} as WebGL2RenderingContext });
+    expect(fake.available).toBe(false);
+  });
+
+  it('tiled layouts: near-square single layers, full square layers past one tile, typed error past the limit', async () => {
+    const { layoutFor, layoutLimits, GpuLimitError } = await gpuModule();
+    const big = layoutLimits(16384, 2048);
+    expect(big.maxShift).toBe(14);
+    expect(layoutFor(0, big, 'x')).toEqual({ texels: 1, shift: 0, width: 1, height: 1, layers: 1 });
+    expect(layoutFor(5, big, 'x')).toEqual({ texels: 5, shift: 2, width: 4, height: 2, layers: 1 });
+    expect(layoutFor(1 << 20, big, 'x')).toEqual({ texels: 1 << 20, shift: 10, width: 1024, height: 1024, layers: 1 });
+    const small = layoutLimits(16384, 2048, { maxTextureSize: 100, maxLayers: 3 }); // 100 → 64
+    expect(layoutFor(5625, small, 'x')).toEqual({ texels: 5625, shift: 6, width: 64, height: 64, layers: 2 });
+    expect(layoutFor(3 * 4096, small, 'x').layers).toBe(3);
+    expect(() => layoutFor(3 * 4096 + 1, small, 'the values')).toThrow(GpuLimitError);
+    expect(() => layoutFor(2 ** 31, layoutLimits(32768, 4096), 'x')).toThrow(/int32 texel index/);
+  });
 });

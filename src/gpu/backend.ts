@@ -77,6 +77,8 @@ export class GpuBackend implements GpuOwner {
   private readonly limits: LayoutLimits;
   private readonly programs = new Map<ProgramName, twgl.ProgramInfo>();
   private readonly pool = new Map<string, WebGLTexture[]>();
+  /** live matrices and vectors, disposed with the backend */
+  private readonly residents = new Set<GpuVector | GpuMatrix>();
   private readonly fbo: WebGLFramebuffer;
   private readonly vao: WebGLVertexArrayObject;
   private disposed = false;
@@ -190,6 +192,7 @@ export class GpuBackend implements GpuOwner {
     const op = opts.op ?? 'N';
     if (op !== 'N') throw new UnsupportedError(`GPU spmv: op ${JSON.stringify(op)} is not supported yet (only 'N')`);
     const d = M.data;
+    if ((M as unknown as { owner: unknown }).owner !== this) throw new UnsupportedError('GPU spmv: a matrix of another GpuBackend');
     this.checkVectors('GPU spmv', x, M.cols, 'x', y, M.rows);
     const alpha = realScalar(opts.alpha ?? 1, 'alpha');
     const beta = realScalar(opts.beta ?? 0, 'beta');
@@ -377,12 +380,14 @@ export class GpuBackend implements GpuOwner {
 
   /** @internal GpuOwner */
   releaseTexture(tex: WebGLTexture): void {
-    if (!this.disposed) this.gl.deleteTexture(tex);
+    this.gl.deleteTexture(tex);
   }
 
   /** @internal GpuOwner */
-  track(bytes: number): void {
+  track(bytes: number, obj: GpuVector | GpuMatrix): void {
     this.bytesInUse += bytes;
+    if (bytes >= 0) this.residents.add(obj);
+    else this.residents.delete(obj);
   }
 
   private live(): void {
@@ -391,13 +396,13 @@ export class GpuBackend implements GpuOwner {
   }
 
   /**
-   * Frees the programs, ping-pong targets and framebuffer. Matrices and vectors made here should be
-   * disposed first (their textures belong to the context; a context the backend made itself is
-   * released with WEBGL_lose_context).
+   * Frees every matrix and vector made here that is still alive, the programs, the ping-pong targets
+   * and the framebuffer. The context itself stays (it may be the caller's).
    */
   dispose(): void {
     if (this.disposed) return;
     const gl = this.gl;
+    for (const r of [...this.residents]) r.dispose();
     for (const list of this.pool.values()) for (const t of list) gl.deleteTexture(t);
     this.pool.clear();
     for (const pi of this.programs.values()) gl.deleteProgram(pi.program);

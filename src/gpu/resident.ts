@@ -6,8 +6,8 @@ import type { TileLayout } from './encoding.js';
 export interface GpuOwner {
   /** deletes a texture (or returns a ping-pong target to the pool) */
   releaseTexture(tex: WebGLTexture, layout: TileLayout | null): void;
-  /** bytes held on the GPU, for accounting */
-  track(bytes: number): void;
+  /** a resident object is born (bytes > 0) or disposed (bytes < 0): accounting, and dispose() of the backend */
+  track(bytes: number, obj: GpuVector | GpuMatrix): void;
 }
 
 /**
@@ -28,7 +28,7 @@ export class GpuVector {
     readonly bytes: number,
   ) {
     this.#texture = texture;
-    owner.track(bytes);
+    owner.track(bytes, this);
   }
 
   /** @internal the current texture */
@@ -51,8 +51,8 @@ export class GpuVector {
   dispose(): void {
     if (this.#texture === null) return;
     this.owner.releaseTexture(this.#texture, null);
-    this.owner.track(-this.bytes);
     this.#texture = null;
+    this.owner.track(-this.bytes, this);
   }
 }
 
@@ -96,7 +96,7 @@ export class GpuMatrix {
     readonly bytes: number,
   ) {
     this.#data = data;
-    owner.track(bytes);
+    owner.track(bytes, this);
   }
 
   get format(): GpuMatrixData['format'] {
@@ -117,7 +117,7 @@ export class GpuMatrix {
     const d = this.#data;
     if (d === null) return;
     for (const t of d.format === 'csr' ? [d.rowPtr, d.colIdx, d.values] : [d.colIdx, d.values]) this.owner.releaseTexture(t.texture, null);
-    this.owner.track(-this.bytes);
     this.#data = null;
+    this.owner.track(-this.bytes, this);
   }
 }

@@ -28,6 +28,7 @@ export const BASIC_CHECKS = [
   'beta = 0 does not read y',
   'x aliasing y',
   'typed errors and dispose',
+  'in a worker (OffscreenCanvas)',
 ] as const;
 
 export function generatedChecks(): string[] {

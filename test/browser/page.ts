@@ -282,9 +282,35 @@ async function run(): Promise<void> {
     msgs.push(expectThrow(() => gpu.axpy(1, x, y), DisposedError, /GpuVector/));
     y.dispose();
     assert(gpu.bytesInUse === 0, `bytesInUse ${gpu.bytesInUse} after disposing everything`);
+    const other = GpuBackend.create();
+    assert(other.available, 'another backend');
+    const v = other.vector('f32', 10), N = other.upload(A);
+    const y2 = gpu.vector('f32', 16);
+    msgs.push(expectThrow(() => gpu.spmv(N, y2, y2), UnsupportedError, /another GpuBackend/));
+    msgs.push(expectThrow(() => other.spmv(N, y2, v), UnsupportedError, /another GpuBackend/));
+    y2.dispose();
+    other.dispose();
+    assert(v.disposed && N.disposed && other.bytesInUse === 0, 'backend.dispose() left residents alive');
+    msgs.push(expectThrow(() => other.vector('f32', 1), DisposedError, /GpuBackend/));
     return msgs.join(' | ');
   });
   gpu.dispose();
+
+  await check('in a worker (OffscreenCanvas)', async () => {
+    const w = new Worker('/worker.js', { type: 'module' });
+    try {
+      const r = await new Promise<{ ok: boolean; detail: string }>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('the worker did not answer in 60 s')), 60_000);
+        w.onmessage = (e) => { clearTimeout(timer); resolve(e.data); };
+        w.onerror = (e) => { clearTimeout(timer); reject(new Error(`worker error: ${e.message}`)); };
+        w.postMessage(0);
+      });
+      assert(r.ok, r.detail);
+      return r.detail;
+    } finally {
+      w.terminate();
+    }
+  });
 }
 
 declare global {
