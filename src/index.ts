@@ -4,6 +4,7 @@
 export { createRuntime, Runtime } from './runtime/runtime.js';
 export type { RuntimeOptions, Capabilities, SpmvOptions, UploadOptions, VectorLike } from './runtime/runtime.js';
 export { MatrixHandle, ResidentVector } from './runtime/handles.js';
+export { WorkerError } from './cpu/pool.js';
 export type { Op } from './backend-types.js';
 export * from './formats/index.js';
 export * from './io/index.js';

@@ -20,10 +20,13 @@ export interface CpuBackendOptions {
   inlineThreshold?: number;
   /** how long idle workers spin before they sleep, in µs */
   spinUs?: number;
+  /** a pool call still running after this many ms rejects and the pool is replaced (0 = never) */
+  timeoutMs?: number;
 }
 
 export const DEFAULT_INLINE_THRESHOLD = 32768;
 export const DEFAULT_SPIN_US = 200;
+export const DEFAULT_TIMEOUT_MS = 60_000;
 
 /** The CPU path: AssemblyScript kernels over one WebAssembly memory, on a pool of workers. */
 export class CpuBackend {
@@ -31,6 +34,7 @@ export class CpuBackend {
   private control: Region | null = null;
   private readonly kernelIndex: Map<string, number>;
   inlineThreshold: number;
+  timeoutMs = DEFAULT_TIMEOUT_MS;
 
   private constructor(
     readonly heap: WasmHeap,
@@ -54,6 +58,7 @@ export class CpuBackend {
     const module = await compileKernels(flavor, shared);
     const kernels = await instantiateKernels(module, heap.memory);
     const backend = new CpuBackend(heap, kernels, flavor, module, options);
+    backend.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     await backend.setThreads(options.threads ?? 1, options.spinUs ?? DEFAULT_SPIN_US);
     return backend;
   }
@@ -73,6 +78,7 @@ export class CpuBackend {
       workers: threads - 1,
       callerComputes: true,
       spinUs,
+      timeoutMs: this.timeoutMs,
     });
     await this.pool.run({ kernel: 0, args: [], bounds: new Int32Array(threads + 1) });
   }

@@ -11,7 +11,8 @@
  *   NARGS     number of arguments before the range
  *   ERROR     0, or 1 + index of the first worker whose kernel threw
  *   SPIN_US   how long an idle worker spins before it sleeps (µs)
- *   FAIL_AT   test hook: the worker with this index + 1 throws (FAIL_AT > 0) or exits (< 0) (0 = off)
+ *   FAIL_AT   test hook: the worker with index FAIL_AT − 1 misbehaves on its next job (0 = off)…
+ *   FAIL_MODE …by throwing (1), exiting (2) or stalling for 30 s (3)
  *   OUT_ARG   for reductions, 1 + the index of the argument holding the output pointer: each worker
  *             adds 16·(its index) to it, so partial results land side by side (0 = not a reduction)
  *   RANGES    [start, end] per worker, from word RANGES
@@ -26,6 +27,7 @@ export const ERROR = 5;
 export const SPIN_US = 6;
 export const FAIL_AT = 7;
 export const OUT_ARG = 8;
+export const FAIL_MODE = 9;
 export const RANGES = 16;
 export const MAX_WORKERS = 256;
 export const ARGS_F64 = (RANGES + 2 * MAX_WORKERS) / 2;

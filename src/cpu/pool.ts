@@ -16,6 +16,8 @@ export interface PoolOptions {
   callerComputes: boolean;
   /** how long idle workers spin before sleeping, in µs */
   spinUs: number;
+  /** a call still running after this many ms rejects and the pool is replaced (0 = no limit) */
+  timeoutMs: number;
 }
 
 /** One job: a kernel with its arguments, split by `bounds` (chunk c is [bounds[c], bounds[c+1])). */
@@ -91,9 +93,11 @@ export class WorkerPool {
     Atomics.store(this.ctl(), C.SPIN_US, us);
   }
 
-  /** Test hook: worker `index` throws (mode 'throw') or exits ('exit') on the next job. */
-  failNext(index: number, mode: 'throw' | 'exit'): void {
-    Atomics.store(this.ctl(), C.FAIL_AT, mode === 'throw' ? index + 1 : -(index + 1));
+  /** Test hook: worker `index` throws, exits or stalls (30 s) on its next job. */
+  failNext(index: number, mode: 'throw' | 'exit' | 'stall'): void {
+    const ctl = this.ctl();
+    Atomics.store(ctl, C.FAIL_MODE, { throw: 1, exit: 2, stall: 3 }[mode]);
+    Atomics.store(ctl, C.FAIL_AT, index + 1);
   }
 
   async run(job: PoolJob): Promise<void> {
@@ -128,6 +132,8 @@ export class WorkerPool {
       }
       await this.waitDone(ctl);
       Atomics.store(ctl, C.FAIL_AT, 0);
+      Atomics.store(ctl, C.FAIL_MODE, 0);
+      Atomics.notify(ctl, C.FAIL_MODE);
       const err = Atomics.load(ctl, C.ERROR);
       if (err) this.recover(`worker ${err - 2} threw: ${this.lastMessage ?? 'unknown error'}`);
       if (this.fault) {
@@ -157,6 +163,7 @@ export class WorkerPool {
 
   private async waitDone(ctl: Int32Array): Promise<void> {
     const want = this.options.workers;
+    const deadline = this.options.timeoutMs > 0 ? performance.now() + this.options.timeoutMs : Infinity;
     const spinEnd = performance.now() + 0.2;
     while (Atomics.load(ctl, C.DONE) < want && performance.now() < spinEnd);
     if (this.blocking) {
@@ -169,6 +176,10 @@ export class WorkerPool {
     while (Atomics.load(ctl, C.DONE) < want) {
       if (this.disposed) throw new DisposedError('worker pool (disposed during a call)');
       if (this.fault) return;
+      if (performance.now() > deadline) {
+        this.recover(`a worker did not finish within ${this.options.timeoutMs} ms`);
+        return;
+      }
       const d = Atomics.load(ctl, C.DONE);
       const wa = (Atomics as { waitAsync?: (a: Int32Array, i: number, v: number, t: number) => { async: boolean; value: Promise<string> | string } }).waitAsync;
       if (wa && !isNode) {
@@ -218,14 +229,15 @@ export class WorkerPool {
       const wt = 'node:worker_threads';
       const { Worker } = (await import(wt)) as typeof import('node:worker_threads');
       const w = new Worker(workerSource, { eval: true });
-      // idle workers must never keep the process alive: pending calls keep it alive by their timers
-      w.unref();
       await new Promise<void>((resolve, reject) => {
         w.on('message', (m) => onMessage(m, resolve));
         w.once('error', (e: Error) => reject(new WorkerError(`worker ${index} failed to start: ${e.message}`)));
         w.on('exit', onExit);
         w.postMessage(init);
       });
+      // Idle workers must never keep the process alive (pending calls keep it alive by their timers).
+      // unref() only after the listeners: attaching one re-refs the worker's port.
+      w.unref();
       return { post: (m) => w.postMessage(m), terminate: () => void w.terminate() };
     }
     const url = URL.createObjectURL(new Blob([workerSource], { type: 'text/javascript' }));

@@ -22,8 +22,9 @@ export async function workerMain(init: C.WorkerInit, post: Post, exit: (code: nu
   const ctl = new Int32Array(init.memory.buffer, init.control, C.CONTROL_BYTES / 4);
   const args = new Float64Array(init.memory.buffer, init.control + C.ARGS_F64 * 8, C.MAX_ARGS);
   const me = init.index;
-  post({ type: 'ready' });
+  // read the job counter before saying ready: the caller publishes the next job only after that
   let seen = Atomics.load(ctl, C.EPOCH);
+  post({ type: 'ready' });
   const call: number[] = [];
   for (;;) {
     // Spin for a while after each job: the next call of an iterative solver usually comes within
@@ -37,9 +38,12 @@ export async function workerMain(init: C.WorkerInit, post: Post, exit: (code: nu
     const start = ctl[C.RANGES + 2 * (me + 1)];
     const end = ctl[C.RANGES + 2 * (me + 1) + 1];
     try {
-      const failAt = Atomics.load(ctl, C.FAIL_AT);
-      if (failAt === me + 1) throw new Error(`worker ${me} failed on purpose (test hook)`);
-      if (failAt === -(me + 1)) exit(3);
+      if (Atomics.load(ctl, C.FAIL_AT) === me + 1) {
+        const mode = Atomics.load(ctl, C.FAIL_MODE);
+        if (mode === 1) throw new Error(`worker ${me} failed on purpose (test hook)`);
+        if (mode === 2) exit(3);
+        if (mode === 3) Atomics.wait(ctl, C.FAIL_MODE, mode, 30_000);
+      }
       if (end > start) {
         const n = ctl[C.NARGS];
         call.length = 0;

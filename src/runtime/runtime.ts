@@ -23,6 +23,8 @@ export interface RuntimeOptions {
   inlineThreshold?: number;
   /** how long an idle worker spins before it sleeps on Atomics.wait, in µs (default 200) */
   spinUs?: number;
+  /** a call on the pool still running after this many ms rejects with WorkerError (default 60000; 0 = never) */
+  timeoutMs?: number;
 }
 
 export interface Capabilities {
