@@ -1,7 +1,11 @@
 /**
- * `npm run bench`: single-thread SpMV in every format on poisson3D_64 and a power-law random matrix
- * (~2M nonzeros), the SIMD build against the plain build and the plain JavaScript CSR loop in the same
- * run, then Matrix Market parse speed. Prints tables, the ratios and whether each goal is met.
+ * `npm run bench [-- --only single|parallel|parse]`:
+ * - single: SpMV in every format on one thread, on poisson3D_64 and a power-law random matrix (~2M
+ *   nonzeros), the SIMD build against the plain build and the plain JavaScript CSR loop;
+ * - parallel: CSR SpMV on the worker pool for 1…cores threads against its peers (bench/parallel.ts),
+ *   and the dispatch round trip;
+ * - parse: Matrix Market parse speed.
+ * Every comparison is measured in the same run; the end prints each goal, met or missed.
  */
 import os from 'node:os';
 import { compare, type CompareRow, type MatrixSource } from '../src/cli/compare.js';
@@ -9,6 +13,15 @@ import { formatCompareTable } from '../src/cli/table.js';
 import { poisson3D } from '../src/generators/poisson.js';
 import { randomMatrix } from '../src/generators/random.js';
 import { benchMatrixMarket } from './mm-parse.js';
+import { benchParallel } from './parallel.js';
+
+const onlyAt = process.argv.indexOf('--only');
+const only = onlyAt > 0 ? process.argv[onlyAt + 1] : undefined;
+if (only !== undefined && !['single', 'parallel', 'parse'].includes(only)) {
+  console.error(`bench: --only takes single, parallel or parse, not ${JSON.stringify(only)}`);
+  process.exit(2);
+}
+const run = (part: string) => only === undefined || only === part;
 
 const sources: MatrixSource[] = [
   { name: 'poisson3D_64', load: () => poisson3D(64) },
@@ -18,20 +31,22 @@ const sources: MatrixSource[] = [
   },
 ];
 
-console.log(`simdgl bench — ${os.cpus()[0]?.model ?? 'cpu'} ×${os.cpus().length}, Node ${process.version}, one thread`);
+console.log(`simdgl bench — ${os.cpus()[0]?.model ?? 'cpu'} ×${os.availableParallelism()}, Node ${process.version}`);
+const goals: string[] = [];
+let failed = 0;
+const goal = (label: string, ratio: number | undefined, min: number, unit = '×') => {
+  const ok = ratio !== undefined && ratio >= min;
+  if (!ok) failed++;
+  goals.push(`  ${ok ? 'met ' : 'MISS'}  ${label}: ${ratio === undefined ? 'n/a' : ratio.toFixed(2)}${unit} (goal ≥ ${min}${unit})`);
+};
+
+if (run('single')) {
+console.log('\n== single thread: every format, SIMD vs plain build vs plain JS ==');
 const rows: CompareRow[] = [];
 for await (const r of compare(sources, { dtypes: ['f32', 'f64'], minMs: 300 })) rows.push(r);
 for (const s of sources) console.log(formatCompareTable(rows.filter((r) => r.matrix === s.name)));
-
-console.log('\nGoals');
 const ms = (m: string, f: string, d: string, impl: string) =>
   rows.find((r) => r.matrix === m && r.format === f && r.dtype === d && r.impl === impl)?.kernelMs;
-let failed = 0;
-const goal = (label: string, ratio: number | undefined, min: number) => {
-  const ok = ratio !== undefined && ratio >= min;
-  if (!ok) failed++;
-  console.log(`  ${ok ? 'met ' : 'MISS'}  ${label}: ${ratio === undefined ? 'n/a' : ratio.toFixed(2)}× (goal ≥ ${min}×)`);
-};
 for (const s of sources) {
   for (const d of ['f32', 'f64']) {
     const simd = ms(s.name, 'csr', d, 'wasm-simd');
@@ -46,8 +61,31 @@ for (const s of sources) {
   }
 }
 
-const mm = await benchMatrixMarket();
-const mmOk = mm.mbPerSecond >= 100;
-if (!mmOk) failed++;
-console.log(`  ${mmOk ? 'met ' : 'MISS'}  Matrix Market parse: ${mm.mbPerSecond.toFixed(0)} MB/s on ${(mm.bytes / 1e6).toFixed(0)} MB (goal ≥ 100 MB/s)`);
+}
+
+if (run('parallel')) {
+  console.log('\n== worker pool: CSR SpMV for 1…cores threads against its peers ==');
+  const { rows, dispatchUs } = await benchParallel((s) => console.log(s));
+  const ms = (m: string, d: string, impl: string, t: number) =>
+    rows.find((r) => r.matrix === m && r.dtype === d && r.impl === impl && r.threads === t)?.ms ?? undefined;
+  for (const d of ['f32', 'f64']) {
+    const ours2 = ms('poisson3D_128', d, 'simdgl', 2);
+    const nat2 = ms('poisson3D_128', d, 'native C', 2);
+    const js = ms('poisson3D_128', d, 'plain JS', 1);
+    const ours1 = ms('poisson3D_128', d, 'simdgl', 1);
+    goal(`poisson3D_128 CSR ${d}, 2 threads: native C (2 threads) / simdgl`, nat2 && ours2 ? nat2 / ours2 : undefined, 1);
+    goal(`poisson3D_128 CSR ${d}, 2 threads: plain JS / simdgl`, js && ours2 ? js / ours2 : undefined, 5);
+    goal(`poisson3D_128 CSR ${d}: 2 threads vs 1 thread`, ours1 && ours2 ? ours1 / ours2 : undefined, 1.8);
+  }
+  console.log(`\ndispatch round trip of an empty operation (2 threads): median ${dispatchUs.toFixed(1)} µs`);
+  goal('dispatch round trip: 20 µs / measured', 20 / dispatchUs, 1);
+}
+
+if (run('parse')) {
+  const mm = await benchMatrixMarket();
+  goal(`Matrix Market parse (${(mm.bytes / 1e6).toFixed(0)} MB of text, MB/s)`, mm.mbPerSecond, 100, ' MB/s');
+}
+
+console.log('\nGoals');
+for (const g of goals) console.log(g);
 console.log(failed ? `\n${failed} goal(s) missed` : '\nall goals met');

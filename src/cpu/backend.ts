@@ -32,6 +32,9 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
 export class CpuBackend {
   private pool: WorkerPool | null = null;
   private control: Region | null = null;
+  private scratch: Region | null = null;
+  /** equal chunks of vector lengths, per length and chunk count */
+  private readonly vectorBounds = new Map<string, Int32Array>();
   private readonly kernelIndex: Map<string, number>;
   inlineThreshold: number;
   timeoutMs = DEFAULT_TIMEOUT_MS;
@@ -119,9 +122,45 @@ export class CpuBackend {
         if (st.entries) bounds = bounds.map((b) => lowerBound(st.entries!, b));
         M.partitions.set(key, bounds);
       }
-      const job: PoolJob = { kernel: this.kernelIndex.get(st.kernel)!, args: st.args, bounds };
-      await this.pool.run(job);
+      await this.pool.run({ kernel: this.kernelIndex.get(st.kernel)!, args: st.args, bounds });
     }
+  }
+
+  /**
+   * A vector kernel over elements [0, n), on the pool in equal contiguous chunks when n reaches the
+   * inline threshold. For reductions, `outArg` is the index of the output-pointer argument: each chunk
+   * writes its partial result 16 bytes after the previous one, and this returns how many chunks ran.
+   */
+  async runVector(kernel: string, args: number[], n: number, outArg?: number): Promise<number> {
+    if (!this.pool || n < this.inlineThreshold) {
+      this.call(kernel, args, 0, n);
+      return 1;
+    }
+    const chunks = this.pool.chunks;
+    const key = `${n}/${chunks}`;
+    let bounds = this.vectorBounds.get(key);
+    if (!bounds) {
+      bounds = balancedBounds(n, chunks, (i) => i);
+      if (this.vectorBounds.size > 64) this.vectorBounds.clear();
+      this.vectorBounds.set(key, bounds);
+    }
+    const job: PoolJob = { kernel: this.kernelIndex.get(kernel)!, args, bounds, outArg: outArg === undefined ? undefined : outArg + 1 };
+    await this.pool.run(job);
+    return chunks;
+  }
+
+  /**
+   * 16 bytes per chunk for the partial results of reductions, zeroed: a chunk with an empty range
+   * writes nothing, and a zero is the neutral partial of both dot and nrm2.
+   */
+  reductionScratch(): Region {
+    const need = 16 * (this.threads + 1);
+    if (!this.scratch || this.scratch.bytes < need) {
+      this.scratch?.dispose();
+      this.scratch = this.heap.alloc(need);
+    }
+    this.scratch.view('u8').fill(0);
+    return this.scratch;
   }
 
   private call(kernel: string, args: number[], start: number, end: number): void {
@@ -139,5 +178,7 @@ export class CpuBackend {
 
   dispose(): void {
     this.closePool();
+    this.scratch?.dispose();
+    this.scratch = null;
   }
 }

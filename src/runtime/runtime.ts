@@ -4,6 +4,7 @@ import type { Op, SpmvScalars } from '../backend-types.js';
 import { convert, type ConvertOptions, type FormatName, type SparseMatrix } from '../formats/index.js';
 import { CpuBackend, DEFAULT_INLINE_THRESHOLD, DEFAULT_SPIN_US } from '../cpu/backend.js';
 import type { CpuVector } from '../cpu/resident.js';
+import * as blas from '../cpu/blas1.js';
 import { MatrixHandle, ResidentVector, type HandleOwner } from './handles.js';
 
 export interface RuntimeOptions {
@@ -200,6 +201,47 @@ export class Runtime implements HandleOwner {
     }
   }
 
+  /** y ← α·x + y on resident vectors. */
+  async axpy(alpha: Scalar, x: ResidentVector, y: ResidentVector): Promise<void> {
+    const [xv, yv] = this.pair('axpy', x, y);
+    await blas.axpy(this.cpu, this.scalar('axpy', xv.dtype, alpha), xv, yv);
+  }
+
+  /** y ← α·y + x on resident vectors. */
+  async aypx(alpha: Scalar, x: ResidentVector, y: ResidentVector): Promise<void> {
+    const [xv, yv] = this.pair('aypx', x, y);
+    await blas.aypx(this.cpu, this.scalar('aypx', xv.dtype, alpha), xv, yv);
+  }
+
+  /** x ← α·x on a resident vector (α = 0 writes zeros). */
+  async scal(alpha: Scalar, x: ResidentVector): Promise<void> {
+    this.live();
+    const xv = this.own(x, 'scal: x').resident();
+    await blas.scal(this.cpu, this.scalar('scal', xv.dtype, alpha), xv);
+  }
+
+  /** y ← x on resident vectors. */
+  async copy(x: ResidentVector, y: ResidentVector): Promise<void> {
+    const [xv, yv] = this.pair('copy', x, y);
+    await blas.copy(this.cpu, xv, yv);
+  }
+
+  /**
+   * Σ xᵢ·yᵢ, accumulated in f64 (a number; `[re, im]` for complex, where `conj: true` conjugates x).
+   * Deterministic for a given number of threads.
+   */
+  async dot(x: ResidentVector, y: ResidentVector, options: { conj?: boolean } = {}): Promise<number | [number, number]> {
+    const [xv, yv] = this.pair('dot', x, y);
+    const r = await blas.dot(this.cpu, xv, yv, options.conj ?? false);
+    return isComplex(xv.dtype) ? r : r[0];
+  }
+
+  /** ‖x‖₂ of a resident vector, without overflow or underflow in the squares. */
+  async nrm2(x: ResidentVector): Promise<number> {
+    this.live();
+    return blas.nrm2(this.cpu, this.own(x, 'nrm2: x').resident());
+  }
+
   /** Releases everything this runtime holds, its handles included. Later calls throw DisposedError. */
   dispose(): void {
     if (this.disposed) return;
@@ -224,10 +266,26 @@ export class Runtime implements HandleOwner {
 
   private own<T extends MatrixHandle | ResidentVector>(h: T, what: string): T {
     if (!(h instanceof MatrixHandle) && !(h instanceof ResidentVector)) {
-      throw new TypeError(`${what}: expected a handle from rt.upload() or rt.vector()`);
+      throw new TypeError(`${what}: expected a handle from rt.upload() or a vector from rt.vector()`);
     }
     if (h.owner !== this) throw new SimdglError('E_FOREIGN', `${what} belongs to another runtime`);
     return h;
+  }
+
+  /** Two resident vectors of this runtime with the same dtype and length. */
+  private pair(op: string, x: ResidentVector, y: ResidentVector): [CpuVector, CpuVector] {
+    this.live();
+    const xv = this.own(x, `${op}: x`).resident();
+    const yv = this.own(y, `${op}: y`).resident();
+    if (xv.dtype !== yv.dtype) throw new ShapeError(`${op}: x is ${xv.dtype} and y is ${yv.dtype}`);
+    if (xv.length !== yv.length) throw new ShapeError(`${op}: x has ${xv.length} elements and y has ${yv.length}`);
+    return [xv, yv];
+  }
+
+  private scalar(op: string, dtype: DType, s: Scalar): [number, number] {
+    const c = toComplex(s);
+    if (!isComplex(dtype) && c[1] !== 0) throw new UnsupportedError(`${op}: a complex scalar needs complex vectors, these are ${dtype}`);
+    return c;
   }
 
   private temp(dtype: DType, length: number, temps: CpuVector[]): CpuVector {
