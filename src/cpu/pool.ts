@@ -164,10 +164,14 @@ export class WorkerPool {
   private async waitDone(ctl: Int32Array): Promise<void> {
     const want = this.options.workers;
     const deadline = this.options.timeoutMs > 0 ? performance.now() + this.options.timeoutMs : Infinity;
-    const spinEnd = performance.now() + 0.2;
-    while (Atomics.load(ctl, C.DONE) < want && performance.now() < spinEnd);
-    if (this.blocking) {
-      // block in short slices for up to 50 ms: most kernels finish well within it
+    if (!this.blocking) {
+      // a browser's main thread cannot block: spin briefly before going asynchronous
+      const spinEnd = performance.now() + 0.05;
+      while (Atomics.load(ctl, C.DONE) < want && performance.now() < spinEnd);
+    } else {
+      // Block at once rather than spin: a futex wake costs a few µs, while a caller spinning on a
+      // core its workers need (more threads than free cores) delays them by a whole time slice.
+      // Slices of 5 ms for up to 50 ms: most kernels finish within it; longer calls go asynchronous.
       const blockEnd = performance.now() + 50;
       let d;
       while ((d = Atomics.load(ctl, C.DONE)) < want && performance.now() < blockEnd) Atomics.wait(ctl, C.DONE, d, 5);
