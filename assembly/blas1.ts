@@ -1,8 +1,9 @@
-// BLAS-1 kernels over element ranges [start, end) (elements, not bytes; complex: complex elements).
+// BLAS-1 kernels (and the elementwise product xmy) over element ranges [start, end) (elements, not bytes; complex: complex elements).
 // scal: y = β·y; β == 0 fills zeros (BLAS convention: NaN/Inf already in y do not survive), β == 1 is a
 // no-op. Ranges start anywhere, so v128 accesses are unaligned.
 import {
   cconstT1_64, cconstT2_64, cmulByConst64, cconstT1_128, cconstT2_128, cmulByConst128, hsum_f64x2, swap_c128, cdotFinish128,
+  cmul64, cmul128,
 } from './complex';
 
 export function scal_f32(y: usize, beta: f64, start: i32, end: i32): void {
@@ -370,6 +371,66 @@ export function copy_c64(x: usize, y: usize, start: i32, end: i32): void {
 
 export function copy_c128(x: usize, y: usize, start: i32, end: i32): void {
   if (start < end) memory.copy(y + (<usize>start << 4), x + (<usize>start << 4), <usize>(end - start) << 4);
+}
+
+// ---------------------------------------------------------------- xmy: z ← x ⊙ y (elementwise)
+// The Jacobi preconditioner's step z = D⁻¹·r. Complex: the complex product per element.
+
+export function xmy_f32(x: usize, y: usize, z: usize, start: i32, end: i32): void {
+  let i = start;
+  if (ASC_FEATURE_SIMD) {
+    for (; i + 4 <= end; i += 4) {
+      const o = <usize>i << 2;
+      v128.store(z + o, f32x4.mul(v128.load(x + o), v128.load(y + o)));
+    }
+  }
+  for (; i < end; i++) {
+    const o = <usize>i << 2;
+    store<f32>(z + o, load<f32>(x + o) * load<f32>(y + o));
+  }
+}
+
+export function xmy_f64(x: usize, y: usize, z: usize, start: i32, end: i32): void {
+  let i = start;
+  if (ASC_FEATURE_SIMD) {
+    for (; i + 2 <= end; i += 2) {
+      const o = <usize>i << 3;
+      v128.store(z + o, f64x2.mul(v128.load(x + o), v128.load(y + o)));
+    }
+  }
+  for (; i < end; i++) {
+    const o = <usize>i << 3;
+    store<f64>(z + o, load<f64>(x + o) * load<f64>(y + o));
+  }
+}
+
+export function xmy_c64(x: usize, y: usize, z: usize, start: i32, end: i32): void {
+  let i = start;
+  if (ASC_FEATURE_SIMD) {
+    for (; i + 2 <= end; i += 2) {
+      const o = <usize>i << 3;
+      v128.store(z + o, cmul64(v128.load(x + o), v128.load(y + o)));
+    }
+  }
+  for (; i < end; i++) {
+    const o = <usize>i << 3;
+    const xr = load<f32>(x + o), xi = load<f32>(x + o, 4), yr = load<f32>(y + o), yi = load<f32>(y + o, 4);
+    store<f32>(z + o, xr * yr - xi * yi);
+    store<f32>(z + o, xr * yi + xi * yr, 4);
+  }
+}
+
+export function xmy_c128(x: usize, y: usize, z: usize, start: i32, end: i32): void {
+  for (let i = start; i < end; i++) {
+    const o = <usize>i << 4;
+    if (ASC_FEATURE_SIMD) {
+      v128.store(z + o, cmul128(v128.load(x + o), v128.load(y + o)));
+    } else {
+      const xr = load<f64>(x + o), xi = load<f64>(x + o, 8), yr = load<f64>(y + o), yi = load<f64>(y + o, 8);
+      store<f64>(z + o, xr * yr - xi * yi);
+      store<f64>(z + o, xr * yi + xi * yr, 8);
+    }
+  }
 }
 
 // ---------------------------------------------------------------- real sums of products (f64)

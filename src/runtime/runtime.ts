@@ -5,6 +5,10 @@ import { convert, type ConvertOptions, type FormatName, type SparseMatrix } from
 import { CpuBackend, DEFAULT_INLINE_THRESHOLD, DEFAULT_SPIN_US } from '../cpu/backend.js';
 import type { CpuVector } from '../cpu/resident.js';
 import * as blas from '../cpu/blas1.js';
+import { cpuSolverOps } from './cpu-solver-ops.js';
+import { cg } from '../solvers/cg.js';
+import { bicgstab } from '../solvers/bicgstab.js';
+import type { Preconditioner, SolveResult, StopReason } from '../solvers/ops.js';
 import { MatrixHandle, ResidentVector, type HandleOwner } from './handles.js';
 
 export interface RuntimeOptions {
@@ -56,6 +60,32 @@ export interface SpmvOptions<Y extends VectorLike | undefined = VectorLike | und
   beta?: Scalar;
   /** 'N' (default), 'T' or 'H' (conjugate transpose) */
   op?: Op;
+}
+
+export interface SolveOptions {
+  /** initial guess (default zero) */
+  x0?: ValueArray;
+  /** stop when ‖b − A·x‖ ≤ tol·‖b‖ (default 1e-8) */
+  tol?: number;
+  /** most iterations (default max(100, 10·n)) */
+  maxIter?: number;
+  /** 'none' (default) or 'jacobi' (diagonal scaling) */
+  preconditioner?: Preconditioner;
+  /** called after each iteration with the relative residual (for progress bars and charts) */
+  onIteration?: (iteration: number, relativeResidual: number) => void | Promise<void>;
+  /** stops the solve cleanly between iterations; the result then has reason 'aborted' */
+  signal?: AbortSignal;
+}
+
+/** The outcome of rt.cg / rt.bicgstab. `x` is the last iterate, whatever the reason. */
+export interface SolveOutcome {
+  x: ValueArray;
+  iterations: number;
+  residualNorm: number;
+  relativeResidual: number;
+  converged: boolean;
+  reason: StopReason;
+  history: number[];
 }
 
 export interface UploadOptions extends ConvertOptions {
@@ -188,8 +218,8 @@ export class Runtime implements HandleOwner {
     const [inLen, outLen] = s.op === 'N' ? [M.cols, M.rows] : [M.rows, M.cols];
     const temps: CpuVector[] = [];
     try {
-      const xv = this.operand(x, M.dtype, inLen, 'x', temps, true);
-      const yv = options.y === undefined ? null : this.operand(options.y, M.dtype, outLen, 'y', temps, s.beta[0] !== 0 || s.beta[1] !== 0);
+      const xv = this.operand(x, M.dtype, inLen, 'spmv: x', temps, true);
+      const yv = options.y === undefined ? null : this.operand(options.y, M.dtype, outLen, 'spmv: y', temps, s.beta[0] !== 0 || s.beta[1] !== 0);
       const out = yv ?? this.temp(M.dtype, outLen, temps);
       await this.cpu.spmv(M, xv, out, s);
       if (options.y instanceof ResidentVector) return options.y as never;
@@ -240,6 +270,45 @@ export class Runtime implements HandleOwner {
   async nrm2(x: ResidentVector): Promise<number> {
     this.live();
     return blas.nrm2(this.cpu, this.own(x, 'nrm2: x').resident());
+  }
+
+  /**
+   * Solves A·x = b with Conjugate Gradient (A Hermitian positive definite). Vectors stay resident
+   * during the iteration; only scalars come back each step.
+   */
+  cg(A: MatrixHandle, b: ValueArray, options: SolveOptions = {}): Promise<SolveOutcome> {
+    return this.solve('cg', A, b, options);
+  }
+
+  /** Solves A·x = b with BiCGSTAB (any square nonsingular A); same options and result as cg. */
+  bicgstab(A: MatrixHandle, b: ValueArray, options: SolveOptions = {}): Promise<SolveOutcome> {
+    return this.solve('bicgstab', A, b, options);
+  }
+
+  private async solve(method: 'cg' | 'bicgstab', A: MatrixHandle, b: ValueArray, o: SolveOptions): Promise<SolveOutcome> {
+    this.live();
+    const M = this.own(A, `${method}: A`).resident();
+    if (M.rows !== M.cols) throw new ShapeError(`${method}: A must be square, it is ${M.rows}×${M.cols}`);
+    const pre = o.preconditioner ?? 'none';
+    if (pre !== 'none' && pre !== 'jacobi') throw new UnsupportedError(`${method}: preconditioner must be 'none' or 'jacobi', got ${JSON.stringify(pre)}`);
+    if (o.tol !== undefined && !(o.tol >= 0)) throw new RangeError(`${method}: tol must be ≥ 0, got ${o.tol}`);
+    if (o.maxIter !== undefined && !(Number.isInteger(o.maxIter) && o.maxIter >= 0)) {
+      throw new RangeError(`${method}: maxIter must be a non-negative integer, got ${o.maxIter}`);
+    }
+    const temps: CpuVector[] = [];
+    const ops = cpuSolverOps(this.cpu, M, pre);
+    try {
+      const bv = this.operand(b, M.dtype, M.rows, `${method}: b`, temps, true);
+      const x0 = o.x0 === undefined ? undefined : this.operand(o.x0, M.dtype, M.rows, `${method}: x0`, temps, true);
+      const run = method === 'cg' ? cg : bicgstab;
+      const r: SolveResult<CpuVector> = await run(ops, bv, { ...o, x0 });
+      const x = r.x.view().slice();
+      ops.release(r.x);
+      return { ...r, x };
+    } finally {
+      for (const t of temps) t.dispose();
+      ops.dispose();
+    }
   }
 
   /** Releases everything this runtime holds, its handles included. Later calls throw DisposedError. */
@@ -297,20 +366,20 @@ export class Runtime implements HandleOwner {
   /** A resident view of an operand: the vector itself, or a temporary copy of a typed array. */
   private operand(v: VectorLike, dtype: DType, length: number, name: string, temps: CpuVector[], copyIn: boolean): CpuVector {
     if (v instanceof ResidentVector) {
-      const r = this.own(v, `spmv: ${name}`).resident();
-      if (r.dtype !== dtype) throw new ShapeError(`spmv: ${name} is ${r.dtype}, the matrix is ${dtype}`);
-      if (r.length !== length) throw new ShapeError(`spmv: ${name} has ${r.length} elements, expected ${length}`);
+      const r = this.own(v, name).resident();
+      if (r.dtype !== dtype) throw new ShapeError(`${name} is ${r.dtype}, the matrix is ${dtype}`);
+      if (r.length !== length) throw new ShapeError(`${name} has ${r.length} elements, expected ${length}`);
       return r;
     }
     if (!(v instanceof Float32Array || v instanceof Float64Array)) {
-      throw new TypeError(`spmv: ${name} must be a Float32Array, a Float64Array or a resident vector`);
+      throw new TypeError(`${name} must be a Float32Array, a Float64Array or a resident vector`);
     }
     const want = length * components(dtype);
     if (v.length !== want) {
-      throw new ShapeError(`spmv: ${name} has length ${v.length}, expected ${want} (${length} ${dtype} elements)`);
+      throw new ShapeError(`${name} has length ${v.length}, expected ${want} (${length} ${dtype} elements)`);
     }
-    if (name === 'y' && v.BYTES_PER_ELEMENT !== componentBytes(dtype)) {
-      throw new ShapeError(`spmv: y is a ${v.constructor.name}, a ${dtype} result needs a ${componentBytes(dtype) === 4 ? 'Float32Array' : 'Float64Array'}`);
+    if (name.endsWith(': y') && v.BYTES_PER_ELEMENT !== componentBytes(dtype)) {
+      throw new ShapeError(`${name} is a ${v.constructor.name}, a ${dtype} result needs a ${componentBytes(dtype) === 4 ? 'Float32Array' : 'Float64Array'}`);
     }
     const t = this.temp(dtype, length, temps);
     if (copyIn) t.view().set(v);

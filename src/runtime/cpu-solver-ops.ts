@@ -1,0 +1,64 @@
+import { isComplex } from '../dtype.js';
+import { ShapeError } from '../errors.js';
+import type { CpuBackend } from '../cpu/backend.js';
+import type { CpuMatrix, CpuVector } from '../cpu/resident.js';
+import * as blas from '../cpu/blas1.js';
+import type { Preconditioner, SolverOps } from '../solvers/ops.js';
+
+/**
+ * The CPU path's SolverOps: resident vectors in the runtime's memory, operations on the pool.
+ * dispose() frees what the ops hold themselves (the Jacobi diagonal).
+ */
+export function cpuSolverOps(B: CpuBackend, M: CpuMatrix, preconditioner: Preconditioner): SolverOps<CpuVector> & { dispose(): void } {
+  const dt = M.dtype;
+  const complex = isComplex(dt);
+  const n = M.rows;
+  const dinv = preconditioner === 'jacobi' ? inverseDiagonal(B, M) : null;
+  return {
+    n,
+    complex,
+    vector: () => {
+      const v = B.vector(dt, n);
+      v.view().fill(0);
+      return v;
+    },
+    spmv: (x, y, alpha, beta) => B.spmv(M, x, y, { alpha: [alpha, 0], beta: [beta, 0], op: 'N' }),
+    axpy: async (a, x, y) => void (await blas.axpy(B, a, x, y)),
+    aypx: async (a, x, y) => void (await blas.aypx(B, a, x, y)),
+    copy: async (x, y) => void (await blas.copy(B, x, y)),
+    dot: (x, y) => blas.dot(B, x, y, true),
+    nrm2: (x) => blas.nrm2(B, x),
+    precondition: async (r, z) => void (await (dinv ? B.runVector(`xmy_${dt}`, [dinv.ptr, r.ptr, z.ptr], n) : blas.copy(B, r, z))),
+    release: (v) => v.dispose(),
+    dispose: () => dinv?.dispose(),
+  };
+}
+
+/** D⁻¹ for the Jacobi preconditioner, from the host copy of A; a zero diagonal entry is an error. */
+function inverseDiagonal(B: CpuBackend, M: CpuMatrix): CpuVector {
+  const A = M.host.toCSR();
+  const complex = isComplex(A.dtype);
+  const v = B.vector(A.dtype, A.rows);
+  const d = v.view();
+  d.fill(0);
+  for (let i = 0; i < A.rows; i++) {
+    let re = 0;
+    let im = 0;
+    for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) {
+      if (A.colIdx[k] === i) {
+        re += complex ? A.values[2 * k] : A.values[k];
+        if (complex) im += A.values[2 * k + 1];
+      }
+    }
+    const m = re * re + im * im;
+    if (!(m > 0)) {
+      v.dispose();
+      throw new ShapeError(`jacobi: the diagonal entry A[${i},${i}] is ${m === 0 ? 'zero' : 'not finite'}; use preconditioner: 'none'`);
+    }
+    if (complex) {
+      d[2 * i] = re / m;
+      d[2 * i + 1] = -im / m;
+    } else d[i] = 1 / re;
+  }
+  return v;
+}

@@ -1,0 +1,78 @@
+import type { SolveOptions, SolveResult, SolverOps, StopReason } from './ops.js';
+
+/**
+ * Preconditioned Conjugate Gradient (seed 001's solver, with an optional preconditioner) for
+ * Hermitian positive definite A. Ends with converged: false and a reason — never a hang — on
+ * maxIter, a non-positive curvature pᴴAp (A is not positive definite), NaN, or an abort.
+ */
+export async function cg<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V> = {}): Promise<SolveResult<V>> {
+  const { tol = 1e-8, onIteration, signal } = options;
+  const maxIter = options.maxIter ?? Math.max(100, 10 * ops.n);
+  const x = ops.vector();
+  const r = ops.vector();
+  const z = ops.vector();
+  const p = ops.vector();
+  const q = ops.vector();
+  try {
+    // r = b − A·x0
+    await ops.copy(b, r);
+    if (options.x0) {
+      await ops.copy(options.x0, x);
+      await ops.spmv(x, r, -1, 1);
+    }
+    const bnorm = await ops.nrm2(b);
+    const scale = bnorm > 0 ? bnorm : 1;
+    let rnorm = await ops.nrm2(r);
+    const history = [rnorm / scale];
+    let reason: StopReason = 'maxIter';
+    let it = 0;
+    if (rnorm / scale <= tol) reason = 'converged';
+    else {
+      await ops.precondition(r, z);
+      await ops.copy(z, p);
+      let rho = (await ops.dot(r, z))[0];
+      for (; it < maxIter; ) {
+        if (signal?.aborted) {
+          reason = 'aborted';
+          break;
+        }
+        await ops.spmv(p, q, 1, 0);
+        const pq = (await ops.dot(p, q))[0];
+        if (Number.isNaN(pq) || Number.isNaN(rho)) {
+          reason = 'nan';
+          break;
+        }
+        if (!(pq > 0)) {
+          reason = 'breakdown';
+          break;
+        }
+        const alpha = rho / pq;
+        await ops.axpy([alpha, 0], p, x);
+        await ops.axpy([-alpha, 0], q, r);
+        rnorm = await ops.nrm2(r);
+        it++;
+        history.push(rnorm / scale);
+        await onIteration?.(it, rnorm / scale);
+        if (Number.isNaN(rnorm)) {
+          reason = 'nan';
+          break;
+        }
+        if (rnorm / scale <= tol) {
+          reason = 'converged';
+          break;
+        }
+        await ops.precondition(r, z);
+        const rhoNext = (await ops.dot(r, z))[0];
+        // p ← z + β·p
+        await ops.aypx([rhoNext / rho, 0], z, p);
+        rho = rhoNext;
+      }
+    }
+    return { x, iterations: it, residualNorm: rnorm, relativeResidual: rnorm / scale, converged: reason === 'converged', reason, history };
+  } catch (e) {
+    ops.release(x);
+    throw e;
+  } finally {
+    for (const v of [r, z, p, q]) ops.release(v);
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * What a Krylov solver needs from an execution path. The runtime implements it for the CPU path
+ * (and the GPU path), so each solver is written once. Vectors are opaque handles resident on that
+ * path; only scalars (dot products, norms) come back to the caller, so on the GPU the iteration never
+ * reads a vector back.
+ */
+export interface SolverOps<V> {
+  /** length of the vectors (rows of the square matrix) */
+  readonly n: number;
+  /** whether the dtype is complex (dot products are then conjugated in x) */
+  readonly complex: boolean;
+  /** a zero vector */
+  vector(): V;
+  /** y ← α·A·x + β·y */
+  spmv(x: V, y: V, alpha: number, beta: number): Promise<void>;
+  /** y ← α·x + y */
+  axpy(alpha: [number, number], x: V, y: V): Promise<void>;
+  /** y ← α·y + x */
+  aypx(alpha: [number, number], x: V, y: V): Promise<void>;
+  /** y ← x */
+  copy(x: V, y: V): Promise<void>;
+  /** Σ conj(xᵢ)·yᵢ as [re, im] */
+  dot(x: V, y: V): Promise<[number, number]>;
+  /** ‖x‖₂ */
+  nrm2(x: V): Promise<number>;
+  /** z ← M⁻¹·r for the preconditioner in use (a copy when there is none) */
+  precondition(r: V, z: V): Promise<void>;
+  /** frees a vector made by vector() */
+  release(v: V): void;
+}
+
+export type Preconditioner = 'none' | 'jacobi';
+
+export interface SolveOptions<V> {
+  /** initial guess (default zero) */
+  x0?: V;
+  /** stop when ‖r‖ ≤ tol·‖b‖ (default 1e-8) */
+  tol?: number;
+  /** most iterations (default 10·n, at least 100) */
+  maxIter?: number;
+  /** called after each iteration with the relative residual; may return a promise */
+  onIteration?: (iteration: number, relativeResidual: number) => void | Promise<void>;
+  /** stops the solve cleanly between iterations: the result says 'aborted' */
+  signal?: AbortSignal;
+}
+
+/** Why a solve ended. */
+export type StopReason = 'converged' | 'maxIter' | 'breakdown' | 'nan' | 'aborted';
+
+export interface SolveResult<V> {
+  x: V;
+  iterations: number;
+  /** ‖b − A·x‖ of the last iterate as the recurrence tracks it */
+  residualNorm: number;
+  /** residualNorm / ‖b‖ */
+  relativeResidual: number;
+  converged: boolean;
+  reason: StopReason;
+  /** relative residual after each iteration (entry 0: the initial guess) */
+  history: number[];
+}
