@@ -7,3 +7,5 @@ export * from './blas1';
 export * from './spmv_dia';
 export * from './spmv_ell';
 export * from './spmv_dense';
+export * from './dense';
+export * from './cg_fused';

@@ -54,8 +54,9 @@ export async function bicgstab<V>(ops: SolverOps<V>, b: V, options: SolveOptions
       // p ← r + β·(p − ω·v)
       await ops.axpy(neg(omega), v, p);
       await ops.aypx(beta, r, p);
-      await ops.precondition(p, y);
-      await ops.spmv(y, v, 1, 0);
+      const py = ops.precondition ? y : p;
+      if (ops.precondition) await ops.precondition(p, y);
+      await ops.spmv(py, v, 1, 0);
       const rv = await ops.dot(rhat, v);
       if (isZero(rv) || isNaNc(rv)) {
         reason = isNaNc(rv) ? 'nan' : 'breakdown';
@@ -68,23 +69,24 @@ export async function bicgstab<V>(ops: SolverOps<V>, b: V, options: SolveOptions
       it++;
       const snorm = await ops.nrm2(s);
       if (snorm / scale <= tol) {
-        await ops.axpy(alpha, y, x);
+        await ops.axpy(alpha, py, x);
         rnorm = snorm;
         history.push(snorm / scale);
         await onIteration?.(it, snorm / scale);
         reason = 'converged';
         break;
       }
-      await ops.precondition(s, z);
-      await ops.spmv(z, t, 1, 0);
+      const sz = ops.precondition ? z : s;
+      if (ops.precondition) await ops.precondition(s, z);
+      await ops.spmv(sz, t, 1, 0);
       const tt = (await ops.dot(t, t))[0];
       if (!(tt > 0)) {
         reason = Number.isNaN(tt) ? 'nan' : 'breakdown';
         break;
       }
       omega = div(await ops.dot(t, s), [tt, 0]);
-      await ops.axpy(alpha, y, x);
-      await ops.axpy(omega, z, x);
+      await ops.axpy(alpha, py, x);
+      await ops.axpy(omega, sz, x);
       // r ← s − ω·t
       await ops.copy(s, r);
       await ops.axpy(neg(omega), t, r);

@@ -28,9 +28,11 @@ export async function cg<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V> = 
     let it = 0;
     if (rnorm / scale <= tol) reason = 'converged';
     else {
-      await ops.precondition(r, z);
-      await ops.copy(z, p);
-      let rho = (await ops.dot(r, z))[0];
+      // without a preconditioner z is r itself: no copy, and ρ = ‖r‖²
+      const zr = ops.precondition ? z : r;
+      if (ops.precondition) await ops.precondition(r, z);
+      await ops.copy(zr, p);
+      let rho = ops.precondition ? (await ops.dot(r, z))[0] : rnorm * rnorm;
       for (; it < maxIter; ) {
         if (signal?.aborted) {
           reason = 'aborted';
@@ -47,9 +49,14 @@ export async function cg<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V> = 
           break;
         }
         const alpha = rho / pq;
-        await ops.axpy([alpha, 0], p, x);
-        await ops.axpy([-alpha, 0], q, r);
-        rnorm = await ops.nrm2(r);
+        let rr: number;
+        if (ops.cgUpdate) rr = await ops.cgUpdate(alpha, p, q, x, r);
+        else {
+          await ops.axpy([alpha, 0], p, x);
+          await ops.axpy([-alpha, 0], q, r);
+          rr = (await ops.nrm2(r)) ** 2;
+        }
+        rnorm = Math.sqrt(rr);
         it++;
         history.push(rnorm / scale);
         await onIteration?.(it, rnorm / scale);
@@ -61,10 +68,13 @@ export async function cg<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V> = 
           reason = 'converged';
           break;
         }
-        await ops.precondition(r, z);
-        const rhoNext = (await ops.dot(r, z))[0];
+        let rhoNext = rr;
+        if (ops.precondition) {
+          await ops.precondition(r, z);
+          rhoNext = (await ops.dot(r, z))[0];
+        }
         // p ← z + β·p
-        await ops.aypx([rhoNext / rho, 0], z, p);
+        await ops.aypx([rhoNext / rho, 0], zr, p);
         rho = rhoNext;
       }
     }

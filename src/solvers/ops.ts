@@ -23,8 +23,13 @@ export interface SolverOps<V> {
   dot(x: V, y: V): Promise<[number, number]>;
   /** ‖x‖₂ */
   nrm2(x: V): Promise<number>;
-  /** z ← M⁻¹·r for the preconditioner in use (a copy when there is none) */
-  precondition(r: V, z: V): Promise<void>;
+  /** z ← M⁻¹·r for the preconditioner in use; absent when there is none (z is then r itself) */
+  precondition?(r: V, z: V): Promise<void>;
+  /**
+   * Optional fused CG step: x ← x + α·p, r ← r − α·q, returning ‖r‖², in one pass. Paths provide it
+   * where it measurably beats the three separate operations.
+   */
+  cgUpdate?(alpha: number, p: V, q: V, x: V, r: V): Promise<number>;
   /** frees a vector made by vector() */
   release(v: V): void;
 }

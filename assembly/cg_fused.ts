@@ -1,0 +1,80 @@
+// The fused vector step of a Conjugate Gradient iteration: x ← x + α·p, r ← r − α·q and the partial
+// Σ|rᵢ|² (written as one f64 at `out`), in one pass over the four vectors instead of three (axpy, axpy,
+// nrm2). α is real in CG, so a complex vector is handled as its 2n real components. The sum has a fixed
+// order for a given range (four lanes combined at the end, then the tail): deterministic.
+
+// @ts-ignore: decorator
+@inline function update_f64(x: usize, r: usize, p: usize, q: usize, alpha: f64, out: usize, start: i32, end: i32): void {
+  let i = start;
+  let s: f64 = 0;
+  if (ASC_FEATURE_SIMD) {
+    const a = f64x2.splat(alpha);
+    let s0 = f64x2.splat(0), s1 = f64x2.splat(0);
+    for (; i + 4 <= end; i += 4) {
+      const o = <usize>i << 3;
+      v128.store(x + o, f64x2.add(v128.load(x + o), f64x2.mul(a, v128.load(p + o))));
+      v128.store(x + o, f64x2.add(v128.load(x + o, 16), f64x2.mul(a, v128.load(p + o, 16))), 16);
+      const r0 = f64x2.sub(v128.load(r + o), f64x2.mul(a, v128.load(q + o)));
+      const r1 = f64x2.sub(v128.load(r + o, 16), f64x2.mul(a, v128.load(q + o, 16)));
+      v128.store(r + o, r0);
+      v128.store(r + o, r1, 16);
+      s0 = f64x2.add(s0, f64x2.mul(r0, r0));
+      s1 = f64x2.add(s1, f64x2.mul(r1, r1));
+    }
+    const t = f64x2.add(s0, s1);
+    s = f64x2.extract_lane(t, 0) + f64x2.extract_lane(t, 1);
+  }
+  for (; i < end; i++) {
+    const o = <usize>i << 3;
+    store<f64>(x + o, load<f64>(x + o) + alpha * load<f64>(p + o));
+    const ri = load<f64>(r + o) - alpha * load<f64>(q + o);
+    store<f64>(r + o, ri);
+    s += ri * ri;
+  }
+  store<f64>(out, s);
+}
+
+// @ts-ignore: decorator
+@inline function update_f32(x: usize, r: usize, p: usize, q: usize, alpha: f64, out: usize, start: i32, end: i32): void {
+  const a32 = <f32>alpha;
+  let i = start;
+  let s: f64 = 0;
+  if (ASC_FEATURE_SIMD) {
+    const a = f32x4.splat(a32);
+    let s0 = f64x2.splat(0), s1 = f64x2.splat(0);
+    for (; i + 4 <= end; i += 4) {
+      const o = <usize>i << 2;
+      v128.store(x + o, f32x4.add(v128.load(x + o), f32x4.mul(a, v128.load(p + o))));
+      const r4 = f32x4.sub(v128.load(r + o), f32x4.mul(a, v128.load(q + o)));
+      v128.store(r + o, r4);
+      // squares summed in f64: exact products of f32 values, no overflow
+      const lo = f64x2.promote_low_f32x4(r4);
+      const hi = f64x2.promote_low_f32x4(f32x4.shuffle(r4, r4, 2, 3, 0, 1));
+      s0 = f64x2.add(s0, f64x2.mul(lo, lo));
+      s1 = f64x2.add(s1, f64x2.mul(hi, hi));
+    }
+    const t = f64x2.add(s0, s1);
+    s = f64x2.extract_lane(t, 0) + f64x2.extract_lane(t, 1);
+  }
+  for (; i < end; i++) {
+    const o = <usize>i << 2;
+    store<f32>(x + o, load<f32>(x + o) + a32 * load<f32>(p + o));
+    const ri = load<f32>(r + o) - a32 * load<f32>(q + o);
+    store<f32>(r + o, ri);
+    s += <f64>ri * <f64>ri;
+  }
+  store<f64>(out, s);
+}
+
+export function cg_update_f32(x: usize, r: usize, p: usize, q: usize, alpha: f64, out: usize, start: i32, end: i32): void {
+  update_f32(x, r, p, q, alpha, out, start, end);
+}
+export function cg_update_f64(x: usize, r: usize, p: usize, q: usize, alpha: f64, out: usize, start: i32, end: i32): void {
+  update_f64(x, r, p, q, alpha, out, start, end);
+}
+export function cg_update_c64(x: usize, r: usize, p: usize, q: usize, alpha: f64, out: usize, start: i32, end: i32): void {
+  update_f32(x, r, p, q, alpha, out, start << 1, end << 1);
+}
+export function cg_update_c128(x: usize, r: usize, p: usize, q: usize, alpha: f64, out: usize, start: i32, end: i32): void {
+  update_f64(x, r, p, q, alpha, out, start << 1, end << 1);
+}
