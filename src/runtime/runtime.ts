@@ -10,6 +10,12 @@ import { cg } from '../solvers/cg.js';
 import { bicgstab } from '../solvers/bicgstab.js';
 import type { Preconditioner, SolveResult, StopReason } from '../solvers/ops.js';
 import { MatrixHandle, ResidentVector, type HandleOwner } from './handles.js';
+import { matrixFeatures, chooseFormat, type MatrixFeatures } from './features.js';
+import { DEFAULT_CALIBRATION, explainSpmv, type Explanation } from './explain.js';
+import type { Calibration } from './cost.js';
+import { poisson3D } from '../generators/poisson.js';
+import { elementBytes } from '../dtype.js';
+import { median } from '../metrics.js';
 
 export interface RuntimeOptions {
   /** execution path; only 'cpu' exists in this version ('auto' means 'cpu') */
@@ -30,6 +36,8 @@ export interface RuntimeOptions {
   spinUs?: number;
   /** a call on the pool still running after this many ms rejects with WorkerError (default 60000; 0 = never) */
   timeoutMs?: number;
+  /** a calibration saved from rt.calibrate() on this machine, so none has to run */
+  calibration?: Calibration;
 }
 
 export interface Capabilities {
@@ -89,8 +97,11 @@ export interface SolveOutcome {
 }
 
 export interface UploadOptions extends ConvertOptions {
-  /** convert to this storage format before uploading (default: keep the matrix's own format) */
-  format?: FormatName;
+  /**
+   * convert to this storage format before uploading; 'auto' lets the runtime choose from the
+   * matrix's features (see explain); default: keep the matrix's own format
+   */
+  format?: FormatName | 'auto';
 }
 
 /**
@@ -116,6 +127,7 @@ export class Runtime implements HandleOwner {
       await CpuBackend.create({ ...options, threads, inlineThreshold: options.inlineThreshold ?? DEFAULT_INLINE_THRESHOLD }),
     );
     rt.requestedThreads = threads;
+    if (options.calibration) rt.calibrationData = options.calibration;
     return rt;
   }
 
@@ -178,9 +190,81 @@ export class Runtime implements HandleOwner {
   /** Uploads a matrix (any format class) and returns a resident handle. */
   upload(matrix: SparseMatrix, options: UploadOptions = {}): MatrixHandle {
     this.live();
-    const target = options.format && options.format !== matrix.format ? convert(matrix, options.format, options) : matrix;
-    target.validate();
+    matrix.validate();
+    let format = options.format;
+    if (format === 'auto') format = chooseFormat(this.featuresOf(matrix), 'cpu').format;
+    const target = format && format !== matrix.format ? convert(matrix, format, options) : matrix;
     return this.track(new MatrixHandle(this.cpu.upload(target), this));
+  }
+
+  /**
+   * Which path and format an operation would use for a matrix, and the numbers behind the choice:
+   * the matrix's features, each path's estimate (overhead + bytes / bandwidth + transfers) and the
+   * reasons in words. Estimates use this machine's calibration once rt.calibrate() has run.
+   */
+  explain(op: 'spmv', A: MatrixHandle | SparseMatrix, options: { format?: FormatName } = {}): Explanation {
+    this.live();
+    if (op !== 'spmv') throw new UnsupportedError(`explain: only 'spmv' is explained, not ${JSON.stringify(op)}`);
+    const host = A instanceof MatrixHandle ? this.own(A, 'explain: A').resident().host : A;
+    const cal = this.calibrationData ?? { ...DEFAULT_CALIBRATION, cpu: { ...DEFAULT_CALIBRATION.cpu, threads: this.cpu.threads } };
+    return explainSpmv({
+      features: this.featuresOf(host),
+      elementBytes: elementBytes(host.dtype),
+      calibration: cal,
+      calibrated: this.calibrationData !== null,
+      available: { cpu: true, gpu: 'no WebGL2 context in this runtime (Node, or backend: cpu)' },
+      gpuResident: { matrix: false, x: false },
+      readBack: true,
+      format: options.format,
+    });
+  }
+
+  /**
+   * Measures this machine (about 50 ms): the fixed cost of an operation and the bandwidth SpMV
+   * reaches on the CPU path with the current threads. Save the result and pass it as
+   * createRuntime({ calibration }) to skip the measurement next time.
+   */
+  async calibrate(): Promise<Calibration> {
+    this.live();
+    const B = this.cpu;
+    const time = async (A: SparseMatrix, reps: number): Promise<number> => {
+      const M = B.upload(A);
+      const x = B.vector('f64', A.cols);
+      const y = B.vector('f64', A.rows);
+      x.view().fill(1);
+      const t: number[] = [];
+      try {
+        for (let k = 0; k < reps; k++) {
+          const t0 = performance.now();
+          await B.spmv(M, x, y, { alpha: [1, 0], beta: [0, 0], op: 'N' });
+          t.push(performance.now() - t0);
+        }
+      } finally {
+        M.dispose();
+        x.dispose();
+        y.dispose();
+      }
+      return median(t.slice(1));
+    };
+    const small = poisson3D(2);
+    const large = poisson3D(40);
+    const overheadMs = await time(small, 41);
+    const largeMs = await time(large, 7);
+    const bytes = large.storageBytes() + 2 * large.rows * 8;
+    this.calibrationData = {
+      ...(this.calibrationData ?? {}),
+      cpu: { threads: B.threads, overheadMs, bandwidthGBs: bytes / 1e6 / Math.max(1e-3, largeMs - overheadMs) },
+    };
+    return this.calibrationData;
+  }
+
+  private calibrationData: Calibration | null = null;
+  private readonly featureCache = new WeakMap<SparseMatrix, MatrixFeatures>();
+
+  private featuresOf(A: SparseMatrix): MatrixFeatures {
+    let f = this.featureCache.get(A);
+    if (!f) this.featureCache.set(A, (f = matrixFeatures(A.toCSR())));
+    return f;
   }
 
   /** A resident vector: from data (copied in) or zero-filled of `length` elements of `dtype`. */

@@ -1,0 +1,95 @@
+import type { CSRMatrix } from '../formats/csr.js';
+import type { FormatName } from '../formats/index.js';
+import { hybWidth } from '../formats/index.js';
+
+/**
+ * Cheap structural features of a matrix (one pass over its CSR), the inputs of the runtime's format
+ * choice: the best storage format differs from matrix to matrix (Sandhu, Herrera and Hendren, "Sparse
+ * matrices on the web", 2018), and these are the features that tell them apart.
+ */
+export interface MatrixFeatures {
+  rows: number;
+  cols: number;
+  nnz: number;
+  /** mean, largest and coefficient of variation (std/mean) of the row lengths */
+  meanRow: number;
+  maxRow: number;
+  rowCv: number;
+  /** distinct diagonals holding entries, and DIA's stored slots per entry (1 = no padding) */
+  diagonals: number;
+  diaFill: number;
+  /** ELL's stored slots per entry at the longest row's width */
+  ellFill: number;
+  /** HYB's ELL width (row-length histogram rule) and the share of entries its ELL part holds */
+  hybWidth: number;
+  hybEllShare: number;
+}
+
+export function matrixFeatures(A: CSRMatrix): MatrixFeatures {
+  const { rows, cols, rowPtr, colIdx } = A;
+  const nnz = A.nnz;
+  let maxRow = 0;
+  let sumSq = 0;
+  // diagonal k = j − i + rows − 1 ∈ [0, rows + cols − 1)
+  const seen = new Uint8Array(Math.max(0, rows + cols - 1));
+  let diagonals = 0;
+  for (let i = 0; i < rows; i++) {
+    const len = rowPtr[i + 1] - rowPtr[i];
+    if (len > maxRow) maxRow = len;
+    sumSq += len * len;
+    for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) {
+      const d = colIdx[k] - i + rows - 1;
+      if (!seen[d]) {
+        seen[d] = 1;
+        diagonals++;
+      }
+    }
+  }
+  const meanRow = rows ? nnz / rows : 0;
+  const variance = rows ? sumSq / rows - meanRow * meanRow : 0;
+  const pitch = Math.ceil(rows / 4) * 4;
+  const k = hybWidth(A);
+  let inEll = 0;
+  for (let i = 0; i < rows; i++) inEll += Math.min(k, rowPtr[i + 1] - rowPtr[i]);
+  const per = (slots: number): number => (nnz ? slots / nnz : 1);
+  return {
+    rows,
+    cols,
+    nnz,
+    meanRow,
+    maxRow,
+    rowCv: meanRow ? Math.sqrt(Math.max(0, variance)) / meanRow : 0,
+    diagonals,
+    diaFill: per(diagonals * pitch),
+    ellFill: per(maxRow * pitch),
+    hybWidth: k,
+    hybEllShare: nnz ? inEll / nnz : 1,
+  };
+}
+
+export type Path = 'cpu' | 'gpu';
+
+/**
+ * The storage format a path runs a matrix in, from its features, with the reason. The thresholds come
+ * from the benchmarks (README, "How the runtime chooses"): DIA wins by a wide margin on banded
+ * matrices when little padding is stored; ELL's SIMD-across-rows kernel wins when rows are of nearly
+ * equal length; on the GPU, HYB takes irregular rows off the ELL part; CSR is the general case.
+ */
+export function chooseFormat(f: MatrixFeatures, path: Path): { format: FormatName; reason: string } {
+  if (f.nnz === 0) return { format: 'csr', reason: 'empty matrix: CSR stores nothing' };
+  const diaLimit = path === 'cpu' ? 1.5 : 2;
+  if (f.diagonals <= 256 && f.diaFill <= diaLimit) {
+    return { format: 'dia', reason: `${f.diagonals} diagonals, DIA stores ${f.diaFill.toFixed(2)} slots per entry (≤ ${diaLimit})` };
+  }
+  const ellLimit = path === 'cpu' ? 1.15 : 1.5;
+  if (f.ellFill <= ellLimit) {
+    return { format: 'ell', reason: `rows of nearly equal length: ELL stores ${f.ellFill.toFixed(2)} slots per entry (≤ ${ellLimit})` };
+  }
+  if (path === 'gpu' && f.hybEllShare >= 0.6 && f.rowCv > 0.5) {
+    return {
+      format: 'hyb',
+      reason: `irregular rows (cv ${f.rowCv.toFixed(2)}): HYB keeps ${(100 * f.hybEllShare).toFixed(0)}% of the entries in an ELL part of width ${f.hybWidth}`,
+    };
+  }
+  return { format: 'csr', reason: `general structure (row cv ${f.rowCv.toFixed(2)}, ELL fill ${f.ellFill.toFixed(2)}, DIA fill ${f.diaFill.toFixed(2)}): CSR` };
+}

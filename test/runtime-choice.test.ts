@@ -1,0 +1,93 @@
+/** The runtime's format choice, cost model and explain (Node: the CPU path only). */
+import { describe, expect, it } from 'vitest';
+import { createRuntime } from '../src/runtime/runtime.js';
+import { matrixFeatures, chooseFormat } from '../src/runtime/features.js';
+import { spmvBytes, estimateSpmv } from '../src/runtime/cost.js';
+import { convert, FORMATS } from '../src/formats/index.js';
+import { poisson2D, poisson3D } from '../src/generators/poisson.js';
+import { randomMatrix } from '../src/generators/random.js';
+import { loadShared } from './matrices.js';
+
+describe('matrix features and format choice', () => {
+  it('computes features that match their definitions', () => {
+    const A = poisson2D(10); // 100 rows, 5-point stencil: 460 entries on 5 diagonals
+    const f = matrixFeatures(A);
+    expect(f).toMatchObject({ rows: 100, cols: 100, nnz: 460, maxRow: 5, diagonals: 5 });
+    expect(f.meanRow).toBeCloseTo(4.6, 12);
+    expect(f.diaFill).toBeCloseTo((5 * 100) / 460, 12);
+    expect(f.ellFill).toBeCloseTo((5 * 100) / 460, 12);
+  });
+
+  it('predicts the storage of every format exactly for CSR, ELL and DIA', () => {
+    for (const A of [poisson3D(6), randomMatrix({ rows: 300, meanRowLength: 5, seed: 3 }), loadShared('west0479')]) {
+      const f = matrixFeatures(A);
+      for (const format of ['csr', 'ell', 'dia'] as const) {
+        const M = convert(A, format, { maxFill: 1e9 });
+        expect(spmvBytes(f, format, 8).matrix, format).toBe(M.storageBytes());
+      }
+    }
+  });
+
+  it('chooses DIA for banded stencils, ELL for uniform rows, CSR for irregular ones, HYB on the GPU for skewed rows', () => {
+    expect(chooseFormat(matrixFeatures(poisson3D(16)), 'cpu').format).toBe('dia');
+    const uniform = randomMatrix({ rows: 2000, meanRowLength: 0, seed: 1 }); // all rows empty → csr
+    expect(chooseFormat(matrixFeatures(uniform), 'cpu').format).toBe('csr');
+    const power = randomMatrix({ rows: 5000, meanRowLength: 8, distribution: 'powerlaw', seed: 2 });
+    expect(chooseFormat(matrixFeatures(power), 'cpu').format).toBe('csr');
+    // rows of equal length spread over many diagonals: ELL has no padding, DIA would have much
+    const f = { ...matrixFeatures(poisson2D(30)), diagonals: 500, diaFill: 40 };
+    expect(chooseFormat(f, 'cpu').format).toBe('ell');
+    const skew = { ...f, ellFill: 9, rowCv: 1.4, hybEllShare: 0.8 };
+    expect(chooseFormat(skew, 'gpu').format).toBe('hyb');
+    expect(chooseFormat(skew, 'cpu').format).toBe('csr');
+  });
+
+  it('the estimate adds the transfers that are not resident', () => {
+    const f = matrixFeatures(poisson3D(8));
+    const cal = { overheadMs: 0.1, bandwidthGBs: 10, uploadGBs: 1, readbackGBs: 1 };
+    const resident = estimateSpmv(cal, 'gpu', 'csr', f, 8, { matrix: true, x: true, readBack: false });
+    const cold = estimateSpmv(cal, 'gpu', 'csr', f, 8, { matrix: false, x: false, readBack: true });
+    expect(resident.transferMs).toBe(0);
+    expect(cold.transfers).toEqual(['upload the matrix', 'upload x', 'read y back']);
+    expect(cold.ms - resident.ms).toBeCloseTo(cold.transferMs, 12);
+    expect(resident.ms).toBeCloseTo(0.1 + resident.bytes / 1e7, 12);
+  });
+});
+
+describe('rt.explain and rt.upload({ format: "auto" })', () => {
+  it('explains the CPU choice in Node, says why the GPU is out, and uses a calibration once measured', async () => {
+    const rt = await createRuntime({ workers: 2 });
+    const A = poisson3D(20);
+    const e = rt.explain('spmv', A);
+    expect(e).toMatchObject({ op: 'spmv', path: 'cpu', format: 'dia', calibrated: false });
+    expect(e.estimates.cpu!.ms).toBeGreaterThan(0);
+    expect(e.estimates.gpu).toBeUndefined();
+    expect(e.reasons.join('\n')).toMatch(/GPU path unavailable/);
+    const cal = await rt.calibrate();
+    expect(cal.cpu.bandwidthGBs).toBeGreaterThan(0.1);
+    expect(cal.cpu.overheadMs).toBeGreaterThan(0);
+    expect(cal.cpu.threads).toBe(2);
+    expect(rt.explain('spmv', A).calibrated).toBe(true);
+    const h = rt.upload(A, { format: 'auto' });
+    expect(h.format).toBe('dia');
+    expect(rt.explain('spmv', h, { format: 'ell' }).format).toBe('ell');
+    // a saved calibration is used as is
+    const rt2 = await createRuntime({ calibration: cal });
+    expect(rt2.explain('spmv', A).calibrated).toBe(true);
+    expect(() => rt.explain('gemm' as 'spmv', A)).toThrow(/only 'spmv'/);
+    rt.dispose();
+    rt2.dispose();
+  });
+
+  it('every format the runtime may choose runs correctly (spot check against CSR)', async () => {
+    const rt = await createRuntime();
+    const A = poisson3D(10);
+    const x = new Float64Array(A.cols).map((_, i) => Math.cos(i));
+    const ref = await rt.spmv(rt.upload(A, { format: 'csr' }), x);
+    for (const format of FORMATS.filter((f) => f !== 'dense')) {
+      const y = await rt.spmv(rt.upload(A, { format }), x);
+      for (let i = 0; i < y.length; i++) expect(Math.abs(y[i] - ref[i])).toBeLessThanOrEqual(1e-12);
+    }
+    rt.dispose();
+  });
+});
