@@ -1,19 +1,14 @@
 #version 300 es
-// AYPX (seed 001): y ← alpha·y + x, four elements per fragment (the CG direction update).
-#include "common.glsl"
-
-uniform highp sampler2DArray u_x;
-uniform highp sampler2DArray u_y;
-uniform int u_xShift;
-uniform int u_yShift;
-uniform float u_alpha;
-
-out vec4 o_y;
+// y <- alpha*y + x
+#include "blas1_common.glsl"
 
 void main() {
   int t = outTexel();
   if (t >= u_outTexels) { o_y = vec4(0.0); return; }
   vec4 x = texelFetch(u_x, texelAt(t, u_xShift), 0);
   vec4 y = texelFetch(u_y, texelAt(t, u_yShift), 0);
-  o_y = maskTail(u_alpha * y + x, t);
+  E alpha = e_scalar(u_alpha);
+  E res[EPT];
+  for (int r = 0; r < EPT; r++) res[r] = e_add(e_mul(alpha, e_unpack(y, r)), e_unpack(x, r));
+  o_y = maskTail(e_pack(res), t);
 }

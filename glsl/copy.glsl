@@ -1,10 +1,9 @@
 #version 300 es
-// COPY (seed 001): y ← x, four elements per fragment.
+// y <- x (texel by texel: the same for every dtype)
 #include "common.glsl"
 
 uniform highp sampler2DArray u_x;
 uniform int u_xShift;
-
 out vec4 o_y;
 
 void main() {

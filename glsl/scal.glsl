@@ -1,15 +1,15 @@
 #version 300 es
-// SCAL (seed 001): y ← alpha·y, four elements per fragment.
-#include "common.glsl"
+// y <- alpha*y; alpha = 0 writes zeros (NaN in y does not survive, as on the CPU path)
+#include "blas1_common.glsl"
 
-uniform highp sampler2DArray u_y;
-uniform int u_yShift;
-uniform float u_alpha;
-
-out vec4 o_y;
+uniform int u_alphaZero;
 
 void main() {
   int t = outTexel();
-  if (t >= u_outTexels) { o_y = vec4(0.0); return; }
-  o_y = maskTail(u_alpha * texelFetch(u_y, texelAt(t, u_yShift), 0), t);
+  if (t >= u_outTexels || u_alphaZero != 0) { o_y = vec4(0.0); return; }
+  vec4 y = texelFetch(u_y, texelAt(t, u_yShift), 0);
+  E alpha = e_scalar(u_alpha);
+  E res[EPT];
+  for (int r = 0; r < EPT; r++) res[r] = e_mul(alpha, e_unpack(y, r));
+  o_y = maskTail(e_pack(res), t);
 }

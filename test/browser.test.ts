@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { BASIC_CHECKS, generatedChecks, sharedChecks, type CheckResult } from './browser/checks.js';
+import { BASIC_CHECKS, dtypeChecks, generatedChecks, sharedChecks, type CheckResult } from './browser/checks.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const chromiumPath = process.env.SIMDGL_CHROMIUM ?? '/usr/bin/chromium';
@@ -135,7 +135,7 @@ describe.skipIf(!haveChromium)('browser: GPU path in Chromium (WebGL2)', () => {
     expect(outcome!.isolated).toBe(true);
   });
 
-  for (const name of [...BASIC_CHECKS, ...generatedChecks()]) {
+  for (const name of [...BASIC_CHECKS, ...dtypeChecks(), ...generatedChecks()]) {
     it(name, () => {
       const r = result(name);
       expect(r.ok, r.detail).toBe(true);

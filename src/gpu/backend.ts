@@ -4,21 +4,42 @@
  * Data uploaded once stays resident (GpuMatrix, GpuVector); kernels render the output vector into a
  * float render target one layer per draw, into a second texture of the same layout that is then
  * swapped with the vector's (ping-pong: a texture cannot be sampled and rendered in one pass);
- * results come back only through read(). See encoding.ts for the texture layouts.
+ * results come back only through read() (vectors) or as scalars (dot, nrm2).
+ *
+ * Kernels (glsl/, one program per kernel and dtype, see dtype.glsl): csr_row (one fragment per
+ * output texel), csr_segmented (csr_row over segments of at most L entries, then segsum per row:
+ * for matrices with long rows), ell, dia (offsets as a uniform array, chunked), hyb (ELL part +
+ * CSR remainder), axpy/aypx/scal/copy, dot_first/dot_reduce (multi-pass reductions).
+ * dtypes: f32, c64 (complex f32), f64 and c128 as double-single (hi + lo, about 48 bits; see
+ * encoding.ts and ds.glsl). op = 'T' / 'H' runs a transposed CSR built on upload with
+ * { transpose: true } ('H' conjugates its values in the shader).
+ *
+ * Context loss: the backend listens for webglcontextlost / webglcontextrestored on the context's
+ * canvas (HTMLCanvasElement or OffscreenCanvas). On loss, pending read-backs reject with
+ * GpuContextLostError (E_GPU_LOST) and every call throws it until the restore; on restore the
+ * programs and targets are rebuilt, every live GpuMatrix is uploaded again from its host matrix, and
+ * every live GpuVector gets a new texture (see GpuVector for what survives). onContextLost /
+ * onContextRestored let the runtime switch to the CPU path and back.
  *
  * The backend sets the GL state it needs before each draw (program, framebuffer, viewport, its own
  * empty vertex array, blend/depth/stencil/scissor/cull off); a caller sharing its own context must
  * restore its state afterwards.
  */
 import * as twgl from 'twgl.js';
-import type { DType, Scalar } from '../dtype.js';
+import { isComplex, toComplex, type DType, type Scalar } from '../dtype.js';
 import { DisposedError, ShapeError, UnsupportedError } from '../errors.js';
 import type { Op } from '../backend-types.js';
-import type { CSRMatrix, ELLMatrix } from '../formats/index.js';
+import type { CSRMatrix } from '../formats/index.js';
 import { acquireContext, probeCapabilities, type GpuCanvas, type GpuCapabilities } from './context.js';
-import { createArrayTexture, layoutFor, layoutKey, layoutLimits, textureBytes, type LayoutLimits, type TexKind, type TileLayout } from './encoding.js';
-import { GpuLimitError, GpuUnavailableError } from './errors.js';
-import { GpuMatrix, GpuVector, type GpuOwner, type GpuTexture } from './resident.js';
+import {
+  createArrayTexture, decodeValues, elementKind, encodeScalar, encodeValues, floatsPerElement, layoutFor, layoutKey, layoutLimits, textureBytes,
+  type LayoutLimits, type TexKind, type TileLayout,
+} from './encoding.js';
+import { GpuContextLostError, GpuLimitError, GpuUnavailableError } from './errors.js';
+import {
+  GpuMatrix, GpuVector, type GpuCSRPart, type GpuCSRRowPart, type GpuDIAPart, type GpuELLPart, type GpuMatrixData, type GpuOwner, type GpuPart,
+  type GpuTexture, type HostMatrix,
+} from './resident.js';
 import * as shaders from './shaders.generated.js';
 
 export interface GpuBackendOptions {
@@ -30,6 +51,8 @@ export interface GpuBackendOptions {
   maxTextureSize?: number;
   /** lower the layer limit below MAX_ARRAY_TEXTURE_LAYERS, for tests */
   maxLayers?: number;
+  /** at most this many DIA diagonals per draw (default: what the uniform space allows, ≤ 256), for tests */
+  diaChunk?: number;
 }
 
 /** What GpuBackend.create returns when the GPU path cannot run here. */
@@ -40,57 +63,112 @@ export interface GpuUnavailable {
 }
 
 export interface GpuSpmvOptions {
-  /** default 1 */
+  /** default 1 ([re, im] for complex dtypes) */
   alpha?: Scalar;
   /** default 0: y is then not read (it may hold NaN) */
   beta?: Scalar;
-  /** only 'N' in this version */
+  /** 'N' (default); 'T' and 'H' need a matrix uploaded with { transpose: true } */
   op?: Op;
+}
+
+export interface GpuUploadOptions {
+  /**
+   * CSR only: 'row' (one fragment per output texel), 'segmented' (long rows split into segments,
+   * two passes), or 'auto' (default): segmented when the longest row has more than 256 entries.
+   * Also used for the transposed CSR.
+   */
+  kernel?: 'auto' | 'row' | 'segmented';
+  /** entries per segment of the segmented kernel, default 64 */
+  segmentLength?: number;
+  /** also upload Aᵀ as CSR (built on the host at upload), so spmv can run op = 'T' / 'H' */
+  transpose?: boolean;
+}
+
+export interface GpuVectorOptions {
+  /**
+   * keep a host copy of the contents as of the upload and of every read(), so a context restore
+   * can bring them back when the vector has not been written since (default false)
+   */
+  shadow?: boolean;
 }
 
 /** Counters, for tests and the cost model. */
 export interface GpuStats {
-  /** texture uploads with data (matrices: 2–3 per upload; vectors from data: 1) */
+  /** texture uploads with data (matrices: 2–6 per upload; vectors from data: 1) */
   uploads: number;
   uploadBytes: number;
-  /** draw calls (one per output layer per kernel) */
+  /** draw calls (one per output layer per pass) */
   draws: number;
-  /** read() calls that went through a pixel-pack buffer and a fence */
+  /** read() / dot() / nrm2() calls that went through a pixel-pack buffer and a fence */
   asyncReadbacks: number;
   /** reads through a plain readPixels (readSync, or read() without fences) */
   syncReadbacks: number;
+  /** webglcontextlost / webglcontextrestored events seen */
+  contextLosses: number;
+  contextRestores: number;
 }
 
-type ProgramName = 'csr_row' | 'ell' | 'axpy' | 'aypx' | 'scal' | 'copy';
+type ProgramName = 'csr_row' | 'segsum' | 'ell' | 'hyb' | 'dia' | 'axpy' | 'aypx' | 'scal' | 'copy' | 'dot_first' | 'dot_reduce';
 
 /** How often read() polls its fence (ms). */
 const POLL_MS = 1;
 /** Ping-pong targets kept per layout. */
 const POOL_PER_LAYOUT = 2;
+/** CSR 'auto': rows longer than this select the segmented kernel. */
+const LONG_ROW = 256;
+const DEFAULT_SEGMENT = 64;
+/** Input texels summed per fragment and pass of a reduction (dot_first.glsl / dot_reduce.glsl). */
+const REDUCE_BLOCK = 16;
+const DS_SPLIT = 8193;
+
+/** Host-side CSR parts, before upload. */
+interface HostCSR {
+  rows: number;
+  rowPtr: Int32Array;
+  colIdx: Int32Array;
+  values: ArrayLike<number>;
+}
 
 export class GpuBackend implements GpuOwner {
   readonly available = true as const;
-  readonly stats: GpuStats = { uploads: 0, uploadBytes: 0, draws: 0, asyncReadbacks: 0, syncReadbacks: 0 };
+  readonly stats: GpuStats = { uploads: 0, uploadBytes: 0, draws: 0, asyncReadbacks: 0, syncReadbacks: 0, contextLosses: 0, contextRestores: 0 };
   /** bytes of GPU textures held by live matrices and vectors */
   bytesInUse = 0;
 
   private readonly limits: LayoutLimits;
-  private readonly programs = new Map<ProgramName, twgl.ProgramInfo>();
+  private readonly programs = new Map<string, twgl.ProgramInfo>();
   private readonly pool = new Map<string, WebGLTexture[]>();
   /** live matrices and vectors, disposed with the backend */
   private readonly residents = new Set<GpuVector | GpuMatrix>();
-  private readonly fbo: WebGLFramebuffer;
-  private readonly vao: WebGLVertexArrayObject;
+  private fbo: WebGLFramebuffer;
+  private vao: WebGLVertexArrayObject;
   private disposed = false;
+  /** ivec4 entries of the DIA offsets uniform array */
+  private readonly diaVec4: number;
+  private readonly diaChunk: number;
+  private lost = false;
+  private lostReason = '';
+  private epoch = 0;
+  private readonly pending = new Set<(e: Error) => void>();
+  private readonly lostHooks = new Set<() => void>();
+  private readonly restoredHooks = new Set<() => void>();
+  private readonly canvas: EventTarget | null;
 
   private constructor(
     readonly gl: WebGL2RenderingContext,
-    private readonly caps: GpuCapabilities,
+    private caps: GpuCapabilities,
     opts: GpuBackendOptions,
   ) {
     this.limits = layoutLimits(caps.maxTextureSize, caps.maxArrayLayers, opts);
     this.fbo = gl.createFramebuffer()!;
     this.vao = gl.createVertexArray()!;
+    const fragVectors = Number(gl.getParameter(gl.MAX_FRAGMENT_UNIFORM_VECTORS)) || 224;
+    this.diaVec4 = Math.max(1, Math.min(64, fragVectors - 32));
+    this.diaChunk = Math.max(1, Math.min(4 * this.diaVec4, Math.floor(opts.diaChunk ?? Infinity)));
+    const c = (gl as { canvas?: unknown }).canvas as EventTarget | undefined;
+    this.canvas = c && typeof c.addEventListener === 'function' ? c : null;
+    this.canvas?.addEventListener('webglcontextlost', this.handleLost, false);
+    this.canvas?.addEventListener('webglcontextrestored', this.handleRestored, false);
   }
 
   /**
@@ -117,63 +195,170 @@ export class GpuBackend implements GpuOwner {
     return this.limits;
   }
 
+  /** DIA diagonals per draw. */
+  get diaDiagonalsPerDraw(): number {
+    return this.diaChunk;
+  }
+
+  /** true between webglcontextlost and a successful webglcontextrestored */
+  get contextLost(): boolean {
+    return this.lost || this.gl.isContextLost();
+  }
+
+  /** Calls `cb` when the context is lost (after pending calls were rejected). Returns an unsubscribe function. */
+  onContextLost(cb: () => void): () => void {
+    this.lostHooks.add(cb);
+    return () => this.lostHooks.delete(cb);
+  }
+
+  /** Calls `cb` when the context is back and every live matrix was uploaded again. Returns an unsubscribe function. */
+  onContextRestored(cb: () => void): () => void {
+    this.restoredHooks.add(cb);
+    return () => this.restoredHooks.delete(cb);
+  }
+
   // ---- resident data ----------------------------------------------------------------------------
 
-  /** Uploads an f32 CSR or ELL matrix (validated first). Its textures stay resident until dispose(). */
-  upload(matrix: CSRMatrix | ELLMatrix): GpuMatrix {
+  /**
+   * Uploads a CSR, ELL, DIA or HYB matrix of dtype f32, c64, f64 or c128 (validated first). Its
+   * textures stay resident until dispose(). The GpuMatrix keeps a reference to `matrix` for
+   * re-upload after a context loss.
+   */
+  upload(matrix: HostMatrix, options: GpuUploadOptions = {}): GpuMatrix {
     this.live();
-    if (matrix.format !== 'csr' && matrix.format !== 'ell') {
-      throw new UnsupportedError(`GPU upload: format ${(matrix as { format: string }).format} is not supported yet (csr, ell)`);
+    const f = (matrix as { format: string }).format;
+    if (f !== 'csr' && f !== 'ell' && f !== 'dia' && f !== 'hyb') {
+      throw new UnsupportedError(`GPU upload: format ${f} is not supported (csr, ell, dia, hyb)`);
     }
     checkDType(matrix.dtype, 'GPU upload');
     matrix.validate();
-    const made: GpuTexture[] = [];
+    const data = this.buildMatrix(matrix, options);
+    return new GpuMatrix(this, matrix.dtype, matrix.rows, matrix.cols, matrix.nnz, matrix.format, data, { matrix, options: { ...options } });
+  }
+
+  private buildMatrix(matrix: HostMatrix, options: GpuUploadOptions): GpuMatrixData {
+    const made: MadeTexture[] = [];
     try {
-      if (matrix.format === 'csr') {
-        const { rows, rowPtr, colIdx, values } = matrix;
-        const nnz = colIdx.length;
-        // rowPtr packed 4 per texel, one texel past the last output texel, padded with nnz
-        const ptrTexels = Math.ceil(rows / 4) + 1;
-        const ptr = new Int32Array(4 * ptrTexels).fill(nnz);
-        ptr.set(rowPtr);
-        const rp = this.texture('rgba32i', ptrTexels, ptr, 'CSR rowPtr', made);
-        const ci = this.texture('r32i', nnz, colIdx, 'CSR colIdx', made);
-        const va = this.texture('r32f', nnz, values as Float32Array, 'CSR values', made);
-        const bytes = textureBytes('rgba32i', rp.layout) + textureBytes('r32i', ci.layout) + textureBytes('r32f', va.layout);
-        return new GpuMatrix(this, 'f32', rows, matrix.cols, nnz, { format: 'csr', rowPtr: rp, colIdx: ci, values: va }, bytes);
+      const dt = matrix.dtype;
+      let main: GpuPart;
+      switch (matrix.format) {
+        case 'csr':
+          main = this.csrPart(matrix, dt, options, made);
+          break;
+        case 'ell':
+          main = this.ellPart(matrix.width, matrix.stride, matrix.colIdx, matrix.values, dt, made);
+          break;
+        case 'dia': {
+          const values = this.texture('rgba32f', (matrix.offsets.length * matrix.pitch * floatsPerElement(dt)) / 4, encodeValues(dt, matrix.data), 'DIA data', made);
+          main = { kind: 'dia', offsets: matrix.offsets.slice(), pitch: matrix.pitch, values };
+          break;
+        }
+        case 'hyb': {
+          const ell = this.ellPart(matrix.ell.width, matrix.ell.stride, matrix.ell.colIdx, matrix.ell.values, dt, made);
+          const { rows } = matrix;
+          const rowPtr = new Int32Array(rows + 1);
+          for (const r of matrix.coo.rowIdx) rowPtr[r + 1]++;
+          for (let i = 0; i < rows; i++) rowPtr[i + 1] += rowPtr[i];
+          const rest = this.csrRowPart({ rows, rowPtr, colIdx: matrix.coo.colIdx, values: matrix.coo.values }, dt, made, 'HYB remainder');
+          main = { kind: 'hyb', ell, rest };
+          break;
+        }
       }
-      const { rows, width, stride, colIdx, values } = matrix;
-      const texels = (width * stride) / 4; // stride is a multiple of 4 (validated)
-      const ci = this.texture('rgba32i', texels, colIdx, 'ELL colIdx', made);
-      const va = this.texture('rgba32f', texels, values as Float32Array, 'ELL values', made);
-      const bytes = textureBytes('rgba32i', ci.layout) + textureBytes('rgba32f', va.layout);
-      return new GpuMatrix(this, 'f32', rows, matrix.cols, matrix.nnz, { format: 'ell', width, stride, colIdx: ci, values: va }, bytes);
+      let transposed: GpuCSRPart | null = null;
+      if (options.transpose) {
+        const csr = (matrix.format === 'csr' ? matrix : matrix.toCSR()) as CSRMatrix;
+        transposed = this.csrPart(csr.transpose(), dt, options, made);
+      }
+      const bytes = made.reduce((b, t) => b + t.bytes, 0);
+      return { main, transposed, textures: made.map(({ texture, layout }) => ({ texture, layout })), bytes };
     } catch (e) {
       for (const t of made) this.gl.deleteTexture(t.texture);
       throw e;
     }
   }
 
-  /**
-   * A resident f32 vector: from data (rounded to f32, uploaded once) or zero-filled of a length (no
-   * upload: WebGL zero-initialises textures).
-   */
-  vector(dtype: DType, data: ArrayLike<number> | number): GpuVector {
-    this.live();
-    checkDType(dtype, 'GPU vector');
-    const length = typeof data === 'number' ? data : data.length;
-    if (!Number.isInteger(length) || length < 0) throw new ShapeError(`GPU vector: length ${length} must be a nonnegative integer`);
-    const layout = layoutFor(Math.ceil(length / 4), this.limits, `a vector of ${length} elements`);
-    let values: Float32Array | null = null;
-    if (typeof data !== 'number') values = data instanceof Float32Array ? data : Float32Array.from(data);
-    const tex = createArrayTexture(this.gl, 'rgba32f', layout, values);
-    if (values) this.countUpload(values.byteLength);
-    return new GpuVector(this, dtype, length, layout, tex, textureBytes('rgba32f', layout));
+  private csrPart(c: CSRMatrix, dt: DType, options: GpuUploadOptions, made: MadeTexture[]): GpuCSRPart {
+    const { rows, rowPtr } = c;
+    let longest = 0;
+    for (let i = 0; i < rows; i++) longest = Math.max(longest, rowPtr[i + 1] - rowPtr[i]);
+    const kernel = options.kernel ?? 'auto';
+    const L = options.segmentLength ?? DEFAULT_SEGMENT;
+    if (!Number.isInteger(L) || L < 1) throw new ShapeError(`GPU upload: segmentLength = ${L} must be a positive integer`);
+    if (kernel === 'row' || (kernel === 'auto' && longest <= LONG_ROW)) return this.csrRowPart(c, dt, made, 'CSR');
+    // segments: rows of length <= L are one segment, longer rows ceil(len / L); empty rows none
+    const segPtr = new Int32Array(rows + 1);
+    for (let i = 0; i < rows; i++) segPtr[i + 1] = segPtr[i] + Math.ceil((rowPtr[i + 1] - rowPtr[i]) / L);
+    const segments = segPtr[rows];
+    const nnz = c.colIdx.length;
+    const segBound = new Int32Array(4 * (Math.ceil(segments / 4) + 1)).fill(nnz);
+    for (let i = 0, s = 0; i < rows; i++) for (let k = rowPtr[i]; k < rowPtr[i + 1]; k += L) segBound[s++] = k;
+    const segPtrTex = new Int32Array(4 * (Math.ceil(rows / 4) + 1)).fill(segments);
+    segPtrTex.set(segPtr);
+    return {
+      kind: 'csr_segmented',
+      rows,
+      segments,
+      segmentLength: L,
+      segBound: this.texture('rgba32i', segBound.length / 4, segBound, 'CSR segment bounds', made),
+      segPtr: this.texture('rgba32i', segPtrTex.length / 4, segPtrTex, 'CSR segment pointers', made),
+      colIdx: this.texture('r32i', nnz, c.colIdx, 'CSR colIdx', made),
+      values: this.texture(elementKind(dt), nnz, encodeValues(dt, c.values), 'CSR values', made),
+    };
   }
 
-  private texture(kind: TexKind, texels: number, data: Float32Array | Int32Array, what: string, made: GpuTexture[]): GpuTexture {
+  private csrRowPart(c: HostCSR, dt: DType, made: MadeTexture[], what: string): GpuCSRRowPart {
+    const { rows, rowPtr, colIdx } = c;
+    const nnz = colIdx.length;
+    // rowPtr packed 4 per texel, one texel past the last, padded with nnz: rows past the matrix are empty
+    const ptr = new Int32Array(4 * (Math.ceil(rows / 4) + 1)).fill(nnz);
+    ptr.set(rowPtr.subarray(0, rows + 1));
+    return {
+      kind: 'csr_row',
+      rows,
+      rowPtr: this.texture('rgba32i', ptr.length / 4, ptr, `${what} rowPtr`, made),
+      colIdx: this.texture('r32i', nnz, colIdx, `${what} colIdx`, made),
+      values: this.texture(elementKind(dt), nnz, encodeValues(dt, c.values), `${what} values`, made),
+    };
+  }
+
+  private ellPart(width: number, stride: number, colIdx: Int32Array, values: ArrayLike<number>, dt: DType, made: MadeTexture[]): GpuELLPart {
+    const slots = width * stride; // stride is a multiple of 4 (validated)
+    return {
+      kind: 'ell',
+      width,
+      stride,
+      colIdx: this.texture('rgba32i', slots / 4, colIdx, 'ELL colIdx', made),
+      values: this.texture('rgba32f', (slots * floatsPerElement(dt)) / 4, encodeValues(dt, values), 'ELL values', made),
+    };
+  }
+
+  /**
+   * A resident vector of `dtype`: from data (components, interleaved re/im when complex; rounded to
+   * f32, or split into double-single for f64/c128; uploaded once) or zero-filled of a length in
+   * elements (no upload: WebGL zero-initialises textures).
+   */
+  vector(dtype: DType, data: ArrayLike<number> | number, options: GpuVectorOptions = {}): GpuVector {
+    this.live();
+    checkDType(dtype, 'GPU vector');
+    const comp = isComplex(dtype) ? 2 : 1;
+    const length = typeof data === 'number' ? data : data.length / comp;
+    if (!Number.isInteger(length) || length < 0) {
+      throw new ShapeError(
+        typeof data === 'number' ? `GPU vector: length ${length} must be a nonnegative integer` : `GPU vector: ${data.length} components do not make whole ${dtype} elements`,
+      );
+    }
+    const fpe = floatsPerElement(dtype);
+    const layout = layoutFor(Math.ceil((length * fpe) / 4), this.limits, `a vector of ${length} ${dtype} elements`);
+    const floats = typeof data === 'number' ? null : encodeValues(dtype, data);
+    const tex = createArrayTexture(this.gl, 'rgba32f', layout, floats);
+    if (floats) this.countUpload(floats.byteLength);
+    const shadow = options.shadow ? (floats ? floats.slice() : new Float32Array(length * fpe)) : null;
+    return new GpuVector(this, dtype, length, layout, tex, textureBytes('rgba32f', layout), shadow);
+  }
+
+  private texture(kind: TexKind, texels: number, data: Float32Array | Int32Array, what: string, made: MadeTexture[]): GpuTexture {
     const layout = layoutFor(texels, this.limits, what);
-    const t = { texture: createArrayTexture(this.gl, kind, layout, data), layout };
+    const t = { texture: createArrayTexture(this.gl, kind, layout, data), layout, bytes: textureBytes(kind, layout) };
     made.push(t);
     this.countUpload(data.byteLength);
     return t;
@@ -186,71 +371,202 @@ export class GpuBackend implements GpuOwner {
 
   // ---- kernels ----------------------------------------------------------------------------------
 
-  /** y = α·A·x + β·y on resident data (renders into y). x may be y itself. */
+  /** y = α·op(A)·x + β·y on resident data (renders into y). x may be y itself. */
   spmv(M: GpuMatrix, x: GpuVector, y: GpuVector, opts: GpuSpmvOptions = {}): void {
     this.live();
     const op = opts.op ?? 'N';
-    if (op !== 'N') throw new UnsupportedError(`GPU spmv: op ${JSON.stringify(op)} is not supported yet (only 'N')`);
-    const d = M.data;
+    if (op !== 'N' && op !== 'T' && op !== 'H') throw new UnsupportedError(`GPU spmv: op ${JSON.stringify(op)} is not one of 'N', 'T', 'H'`);
     if ((M as unknown as { owner: unknown }).owner !== this) throw new UnsupportedError('GPU spmv: a matrix of another GpuBackend');
-    this.checkVectors('GPU spmv', x, M.cols, 'x', y, M.rows);
-    const alpha = realScalar(opts.alpha ?? 1, 'alpha');
-    const beta = realScalar(opts.beta ?? 0, 'beta');
+    const d = M.data;
+    const part = op === 'N' ? d.main : d.transposed;
+    if (!part) throw new UnsupportedError(`GPU spmv: op ${JSON.stringify(op)} needs the matrix uploaded with { transpose: true }`);
+    const [outLen, inLen] = op === 'N' ? [M.rows, M.cols] : [M.cols, M.rows];
+    this.checkVectors('GPU spmv', x, inLen, 'x', y, outLen);
+    this.checkSameDType('GPU spmv', M.dtype, x, y);
+    const dt = M.dtype;
+    const [ar, ai] = toComplex(opts.alpha ?? 1);
+    const [br, bi] = toComplex(opts.beta ?? 0);
+    checkScalar(dt, ai, 'alpha');
+    checkScalar(dt, bi, 'beta');
+    const useBeta = br !== 0 || bi !== 0;
     const common = {
       u_x: x.texture,
       u_xShift: x.layout.shift,
-      u_y: y.texture,
-      u_yShift: y.layout.shift,
-      u_alpha: alpha,
-      u_beta: beta,
+      u_alpha: encodeScalar(dt, ar, ai),
+      u_beta: encodeScalar(dt, br, bi),
+      u_useBeta: useBeta ? 1 : 0,
+      u_conj: op === 'H' && isComplex(dt) ? -1 : 1,
     };
-    if (d.format === 'csr') {
-      this.render('csr_row', y, {
-        ...common,
-        u_rowPtr: d.rowPtr.texture,
-        u_rowPtrShift: d.rowPtr.layout.shift,
-        u_colIdx: d.colIdx.texture,
-        u_values: d.values.texture,
-        u_entryShift: d.values.layout.shift,
-      });
-    } else {
-      this.render('ell', y, {
-        ...common,
-        u_colIdx: d.colIdx.texture,
-        u_values: d.values.texture,
-        u_slotShift: d.values.layout.shift,
-        u_width: d.width,
-        u_stride4: d.stride / 4,
-      });
+    const withY = () => ({ u_y: y.texture, u_yShift: y.layout.shift });
+    switch (part.kind) {
+      case 'csr_row':
+        this.render('csr_row', dt, y, { ...common, ...withY(), ...csrUniforms(part) });
+        break;
+      case 'csr_segmented': {
+        // pass 1: one partial per segment (csr_row over the segment bounds, alpha 1, beta 0)
+        const pl = layoutFor(Math.ceil((part.segments * floatsPerElement(dt)) / 4), this.limits, 'the segment partial sums');
+        const partial = this.draw('csr_row', dt, pl, part.segments * floatsPerElement(dt), {
+          ...common,
+          u_alpha: encodeScalar(dt, 1, 0),
+          u_useBeta: 0,
+          u_y: x.texture,
+          u_yShift: x.layout.shift,
+          u_rowPtr: part.segBound.texture,
+          u_rowPtrShift: part.segBound.layout.shift,
+          u_colIdx: part.colIdx.texture,
+          u_values: part.values.texture,
+          u_entryShift: part.values.layout.shift,
+        });
+        // pass 2: each row sums its partials
+        try {
+          this.render('segsum', dt, y, {
+            ...common,
+            ...withY(),
+            u_segPtr: part.segPtr.texture,
+            u_segPtrShift: part.segPtr.layout.shift,
+            u_partial: partial,
+            u_partialShift: pl.shift,
+          });
+        } finally {
+          this.giveTarget(partial, pl);
+        }
+        break;
+      }
+      case 'ell':
+        this.render('ell', dt, y, { ...common, ...withY(), ...ellUniforms(part) });
+        break;
+      case 'hyb':
+        this.render('hyb', dt, y, { ...common, ...withY(), ...ellUniforms(part.ell), ...csrUniforms(part.rest) });
+        break;
+      case 'dia':
+        this.dia(part, dt, M.cols, x, y, common);
+        break;
+    }
+  }
+
+  /** DIA: one draw per chunk of diagonals; chunks after the first add into y (beta = 1). */
+  private dia(part: GpuDIAPart, dt: DType, cols: number, x: GpuVector, y: GpuVector, common: Record<string, unknown>): void {
+    const nd = part.offsets.length;
+    const chunks = Math.max(1, Math.ceil(nd / this.diaChunk));
+    let src = x;
+    let tmp: GpuVector | null = null;
+    if (chunks > 1 && x === y) {
+      // later chunks would read the y of earlier ones as x: keep a copy of x
+      tmp = this.vector(x.dtype, x.length);
+      this.copy(x, tmp);
+      src = tmp;
+    }
+    try {
+      const offs = new Int32Array(4 * this.diaVec4);
+      for (let c = 0; c < chunks; c++) {
+        const d0 = c * this.diaChunk;
+        const n = Math.min(this.diaChunk, nd - d0);
+        offs.fill(0);
+        offs.set(part.offsets.subarray(d0, d0 + n));
+        this.render('dia', dt, y, {
+          ...common,
+          ...(c > 0 ? { u_beta: encodeScalar(dt, 1, 0), u_useBeta: 1 } : {}),
+          u_x: src.texture,
+          u_xShift: src.layout.shift,
+          u_y: y.texture,
+          u_yShift: y.layout.shift,
+          u_diaVal: part.values.texture,
+          u_diaValShift: part.values.layout.shift,
+          u_offsets: offs,
+          u_ndiag: n,
+          u_diag0: d0,
+          u_pitch: part.pitch,
+          u_cols: cols,
+          u_xTexels: src.layout.texels,
+        });
+      }
+    } finally {
+      tmp?.dispose();
     }
   }
 
   /** y ← α·x + y */
-  axpy(alpha: number, x: GpuVector, y: GpuVector): void {
-    this.live();
-    this.checkVectors('GPU axpy', x, y.length, 'x', y, y.length);
-    this.render('axpy', y, { u_x: x.texture, u_xShift: x.layout.shift, u_y: y.texture, u_yShift: y.layout.shift, u_alpha: realScalar(alpha, 'alpha') });
+  axpy(alpha: Scalar, x: GpuVector, y: GpuVector): void {
+    this.blas1('axpy', alpha, x, y);
   }
 
   /** y ← α·y + x */
-  aypx(alpha: number, x: GpuVector, y: GpuVector): void {
-    this.live();
-    this.checkVectors('GPU aypx', x, y.length, 'x', y, y.length);
-    this.render('aypx', y, { u_x: x.texture, u_xShift: x.layout.shift, u_y: y.texture, u_yShift: y.layout.shift, u_alpha: realScalar(alpha, 'alpha') });
+  aypx(alpha: Scalar, x: GpuVector, y: GpuVector): void {
+    this.blas1('aypx', alpha, x, y);
   }
 
-  /** y ← α·y */
-  scal(alpha: number, y: GpuVector): void {
-    this.live();
-    this.checkVectors('GPU scal', y, y.length, 'y', y, y.length);
-    this.render('scal', y, { u_y: y.texture, u_yShift: y.layout.shift, u_alpha: realScalar(alpha, 'alpha') });
+  /** y ← α·y (α = 0 writes zeros: NaN in y does not survive, as on the CPU path) */
+  scal(alpha: Scalar, y: GpuVector): void {
+    this.blas1('scal', alpha, y, y);
   }
 
   /** y ← x */
   copy(x: GpuVector, y: GpuVector): void {
+    this.blas1('copy', 0, x, y);
+  }
+
+  private blas1(name: 'axpy' | 'aypx' | 'scal' | 'copy', alpha: Scalar, x: GpuVector, y: GpuVector): void {
     this.live();
-    this.checkVectors('GPU copy', x, y.length, 'x', y, y.length);
-    this.render('copy', y, { u_x: x.texture, u_xShift: x.layout.shift });
+    this.checkVectors(`GPU ${name}`, x, y.length, 'x', y, y.length);
+    this.checkSameDType(`GPU ${name}`, x.dtype, x, y);
+    const [ar, ai] = toComplex(alpha);
+    checkScalar(x.dtype, ai, 'alpha');
+    this.render(name, x.dtype, y, {
+      u_x: x.texture,
+      u_xShift: x.layout.shift,
+      u_y: y.texture,
+      u_yShift: y.layout.shift,
+      u_alpha: encodeScalar(x.dtype, ar, ai),
+      u_alphaZero: ar === 0 && ai === 0 ? 1 : 0,
+    });
+  }
+
+  /**
+   * Σ x_i·y_i (conj: Σ conj(x_i)·y_i, complex only) computed on the GPU by multi-pass reduction
+   * (16 texels per fragment per pass, double-single accumulation for every dtype); only the final
+   * texel is read back. A number for real dtypes, [re, im] for complex ones.
+   */
+  async dot(x: GpuVector, y: GpuVector, options: { conj?: boolean } = {}): Promise<number | [number, number]> {
+    this.live();
+    this.checkVectors('GPU dot', x, y.length, 'x', y, y.length);
+    this.checkSameDType('GPU dot', x.dtype, x, y);
+    const [re, im] = await this.reduce(x, y, options.conj ?? false);
+    return isComplex(x.dtype) ? [re, im] : re;
+  }
+
+  /** ‖x‖₂ = sqrt(Σ|x_i|²), the sum as in dot (no scaling: |x_i|² must stay within the f32 range). */
+  async nrm2(x: GpuVector): Promise<number> {
+    this.live();
+    this.checkVectors('GPU nrm2', x, x.length, 'x', x, x.length);
+    const [re] = await this.reduce(x, x, true);
+    return Math.sqrt(Math.max(0, re));
+  }
+
+  private async reduce(x: GpuVector, y: GpuVector, conj: boolean): Promise<[number, number]> {
+    const dt = x.dtype;
+    let inTexels = x.layout.texels;
+    let prev: { tex: WebGLTexture; layout: TileLayout } | null = null;
+    try {
+      do {
+        const m = Math.ceil(inTexels / REDUCE_BLOCK);
+        const layout = layoutFor(m, this.limits, 'the partial sums of a reduction');
+        const tex = this.draw(prev ? 'dot_reduce' : 'dot_first', dt, layout, 4 * m, {
+          u_x: prev ? prev.tex : x.texture,
+          u_xShift: prev ? prev.layout.shift : x.layout.shift,
+          u_y: y.texture,
+          u_yShift: y.layout.shift,
+          u_inTexels: inTexels,
+          u_conj: conj && isComplex(dt) ? -1 : 1,
+        });
+        if (prev) this.giveTarget(prev.tex, prev.layout);
+        prev = { tex, layout };
+        inTexels = m;
+      } while (inTexels > 1);
+      const f = await this.readFloats(prev.tex, prev.layout, 4);
+      return [f[0] + f[1], f[2] + f[3]];
+    } finally {
+      if (prev && !this.contextLost) this.giveTarget(prev.tex, prev.layout);
+    }
   }
 
   private checkVectors(where: string, x: GpuVector, xLen: number, xName: string, y: GpuVector, yLen: number): void {
@@ -262,18 +578,27 @@ export class GpuBackend implements GpuOwner {
     if (y.length !== yLen) throw new ShapeError(`${where}: y has length ${y.length}, expected ${yLen}`);
   }
 
-  /** Runs a kernel into a fresh target of y's layout, one draw per layer, then swaps it into y. */
-  private render(name: ProgramName, y: GpuVector, uniforms: Record<string, unknown>): void {
+  private checkSameDType(where: string, dt: DType, x: GpuVector, y: GpuVector): void {
+    for (const v of [x, y]) if (v.dtype !== dt) throw new UnsupportedError(`${where}: a ${v.dtype} vector with ${dt} data (dtypes must match)`);
+  }
+
+  /** Runs a kernel into a fresh target of y's layout and swaps it into y. */
+  private render(name: ProgramName, dt: DType, y: GpuVector, uniforms: Record<string, unknown>): void {
+    const target = this.draw(name, dt, y.layout, y.length * floatsPerElement(dt), uniforms);
+    this.giveTarget(y.swap(target), y.layout);
+  }
+
+  /** Runs a kernel into a fresh target of layout `out` (one draw per layer) and returns the target. */
+  private draw(name: ProgramName, dt: DType, out: TileLayout, floats: number, uniforms: Record<string, unknown>): WebGLTexture {
     const gl = this.gl;
-    const out = y.layout;
+    const pi = this.program(name, dt);
     const target = this.takeTarget(out);
-    const pi = this.program(name);
     gl.useProgram(pi.program);
     gl.bindVertexArray(this.vao);
     gl.bindFramebuffer(gl.FRAMEBUFFER, this.fbo);
     for (const cap of [gl.BLEND, gl.DEPTH_TEST, gl.STENCIL_TEST, gl.SCISSOR_TEST, gl.CULL_FACE, gl.RASTERIZER_DISCARD, gl.DITHER]) gl.disable(cap);
     gl.colorMask(true, true, true, true);
-    twgl.setUniforms(pi, { ...uniforms, u_outShift: out.shift, u_outTexels: out.texels, u_n: y.length });
+    twgl.setUniforms(pi, { u_one: 1, u_split: DS_SPLIT, u_conj: 1, ...uniforms, u_outShift: out.shift, u_outTexels: out.texels, u_n: floats });
     for (let layer = 0; layer < out.layers; layer++) {
       gl.framebufferTextureLayer(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, target, 0, layer);
       twgl.setUniforms(pi, { u_outLayer: layer });
@@ -282,16 +607,23 @@ export class GpuBackend implements GpuOwner {
       this.stats.draws++;
     }
     gl.framebufferTextureLayer(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, null, 0, 0);
-    this.giveTarget(y.swap(target), out);
+    return target;
   }
 
-  private program(name: ProgramName): twgl.ProgramInfo {
-    let pi = this.programs.get(name);
+  private program(name: ProgramName, dt: DType): twgl.ProgramInfo {
+    const key = `${name}/${dt}`;
+    let pi = this.programs.get(key);
     if (!pi) {
       const errors: string[] = [];
-      pi = twgl.createProgramInfo(this.gl, [shaders.quad_vert, shaders[name]], (msg: string) => errors.push(msg)) ?? undefined;
-      if (!pi) throw new GpuUnavailableError(`compiling the ${name} shader failed: ${errors.join('\n') || 'no log'}`);
-      this.programs.set(name, pi);
+      const src = shaders[name];
+      const nl = src.indexOf('\n') + 1;
+      const frag = `${src.slice(0, nl)}#define DT_${dt.toUpperCase()}\n#define DIA_VEC4 ${this.diaVec4}\n${src.slice(nl)}`;
+      pi = twgl.createProgramInfo(this.gl, [shaders.quad_vert, frag], (msg: string) => errors.push(msg)) ?? undefined;
+      if (!pi) {
+        if (this.gl.isContextLost()) throw new GpuContextLostError();
+        throw new GpuUnavailableError(`compiling the ${name} shader for ${dt} failed: ${errors.join('\n') || 'no log'}`);
+      }
+      this.programs.set(key, pi);
     }
     return pi;
   }
@@ -313,67 +645,177 @@ export class GpuBackend implements GpuOwner {
   // ---- read-back --------------------------------------------------------------------------------
 
   /**
-   * The vector's values, without stalling the thread where the context has fences: readPixels into a
-   * pixel-pack buffer, a fenceSync, clientWaitSync polled with timeout 0 between macrotasks, then
-   * getBufferSubData. Without fences: a plain readPixels.
+   * The vector's values (components, interleaved when complex): Float32Array for f32/c64,
+   * Float64Array (hi + lo) for f64/c128. Without stalling the thread where the context has fences:
+   * readPixels into a pixel-pack buffer, a fenceSync, clientWaitSync polled with timeout 0 between
+   * macrotasks, then getBufferSubData. Without fences: a plain readPixels. Rejects with
+   * GpuContextLostError when the context is lost before the data is there.
    */
-  async read(v: GpuVector): Promise<Float32Array> {
+  async read(v: GpuVector): Promise<Float32Array | Float64Array> {
     this.live();
-    const gl = this.gl;
+    if (v.disposed) throw new DisposedError('GpuVector');
     if (!this.caps.asyncReadback) return this.readSync(v);
-    const l = v.layout;
-    const layerBytes = l.width * l.height * 16;
-    const pbo = gl.createBuffer()!;
-    let sync: WebGLSync | null = null;
-    try {
-      gl.bindBuffer(gl.PIXEL_PACK_BUFFER, pbo);
-      gl.bufferData(gl.PIXEL_PACK_BUFFER, layerBytes * l.layers, gl.STREAM_READ);
-      this.forEachLayer(v, (layer) => gl.readPixels(0, 0, l.width, l.height, gl.RGBA, gl.FLOAT, layer * layerBytes));
-      gl.bindBuffer(gl.PIXEL_PACK_BUFFER, null);
-      sync = gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0);
-      if (!sync) throw new GpuUnavailableError('fenceSync returned null (context lost?)');
-      gl.flush();
-      for (;;) {
-        const r = gl.clientWaitSync(sync, 0, 0);
-        if (r === gl.ALREADY_SIGNALED || r === gl.CONDITION_SATISFIED) break;
-        if (r === gl.WAIT_FAILED) throw new GpuUnavailableError('clientWaitSync failed while reading a vector back (context lost?)');
-        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-        if (this.disposed) throw new DisposedError('GpuBackend');
-      }
-      const out = new Float32Array(v.length);
-      gl.bindBuffer(gl.PIXEL_PACK_BUFFER, pbo);
-      // texels are in linear order in the buffer: full-width rows, layers one after another
-      if (v.length > 0) gl.getBufferSubData(gl.PIXEL_PACK_BUFFER, 0, out, 0, v.length);
-      gl.bindBuffer(gl.PIXEL_PACK_BUFFER, null);
-      this.stats.asyncReadbacks++;
-      return out;
-    } finally {
-      if (sync) gl.deleteSync(sync);
-      gl.deleteBuffer(pbo);
-    }
+    const version = v.version;
+    const floats = await this.readFloats(v.texture, v.layout, v.length * floatsPerElement(v.dtype));
+    this.updateShadow(v, floats, version);
+    return decodeValues(v.dtype, floats, v.length * (isComplex(v.dtype) ? 2 : 1));
   }
 
   /** The vector's values through a plain (blocking) readPixels. */
-  readSync(v: GpuVector): Float32Array {
+  readSync(v: GpuVector): Float32Array | Float64Array {
     this.live();
     const gl = this.gl;
     const l = v.layout;
     const all = new Float32Array(l.width * l.height * l.layers * 4);
     const layerFloats = l.width * l.height * 4;
-    this.forEachLayer(v, (layer) => gl.readPixels(0, 0, l.width, l.height, gl.RGBA, gl.FLOAT, all, layer * layerFloats));
+    this.forEachLayer(v.texture, l, (layer) => gl.readPixels(0, 0, l.width, l.height, gl.RGBA, gl.FLOAT, all, layer * layerFloats));
     this.stats.syncReadbacks++;
-    return all.slice(0, v.length);
+    const floats = all.subarray(0, v.length * floatsPerElement(v.dtype));
+    this.updateShadow(v, floats, v.version);
+    return decodeValues(v.dtype, floats.slice(), v.length * (isComplex(v.dtype) ? 2 : 1));
   }
 
-  private forEachLayer(v: GpuVector, fn: (layer: number) => void): void {
+  private updateShadow(v: GpuVector, floats: Float32Array, version: number): void {
+    if (v.shadow && !v.disposed && v.version === version) {
+      v.shadow.set(floats);
+      v.shadowVersion = version;
+    }
+  }
+
+  /** The first `count` floats of a texture, through a PBO and a fence. */
+  private readFloats(tex: WebGLTexture, l: TileLayout, count: number): Promise<Float32Array> {
+    const gl = this.gl;
+    const layerBytes = l.width * l.height * 16;
+    const pbo = gl.createBuffer()!;
+    let sync: WebGLSync | null = null;
+    const cleanup = () => {
+      if (gl.isContextLost()) return; // the objects died with the context
+      if (sync) gl.deleteSync(sync);
+      gl.deleteBuffer(pbo);
+    };
+    try {
+      gl.bindBuffer(gl.PIXEL_PACK_BUFFER, pbo);
+      gl.bufferData(gl.PIXEL_PACK_BUFFER, layerBytes * l.layers, gl.STREAM_READ);
+      this.forEachLayer(tex, l, (layer) => gl.readPixels(0, 0, l.width, l.height, gl.RGBA, gl.FLOAT, layer * layerBytes));
+      gl.bindBuffer(gl.PIXEL_PACK_BUFFER, null);
+      sync = gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0);
+      if (!sync) throw this.contextLost ? new GpuContextLostError() : new GpuUnavailableError('fenceSync returned null');
+      gl.flush();
+    } catch (e) {
+      cleanup();
+      throw e;
+    }
+    const epoch = this.epoch;
+    return new Promise<Float32Array>((resolve, reject) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const fail = (e: Error) => {
+        clearTimeout(timer);
+        this.pending.delete(fail);
+        cleanup();
+        reject(e);
+      };
+      this.pending.add(fail);
+      const poll = () => {
+        if (this.epoch !== epoch || this.contextLost) return fail(new GpuContextLostError('the WebGL2 context was lost while reading back'));
+        if (this.disposed) return fail(new DisposedError('GpuBackend'));
+        const r = gl.clientWaitSync(sync!, 0, 0);
+        if (r === gl.WAIT_FAILED) {
+          return fail(this.contextLost ? new GpuContextLostError() : new GpuUnavailableError('clientWaitSync failed while reading back'));
+        }
+        if (r !== gl.ALREADY_SIGNALED && r !== gl.CONDITION_SATISFIED) {
+          timer = setTimeout(poll, POLL_MS);
+          return;
+        }
+        this.pending.delete(fail);
+        const out = new Float32Array(count);
+        gl.bindBuffer(gl.PIXEL_PACK_BUFFER, pbo);
+        // texels are in linear order in the buffer: full-width rows, layers one after another
+        if (count > 0) gl.getBufferSubData(gl.PIXEL_PACK_BUFFER, 0, out, 0, count);
+        gl.bindBuffer(gl.PIXEL_PACK_BUFFER, null);
+        cleanup();
+        this.stats.asyncReadbacks++;
+        resolve(out);
+      };
+      timer = setTimeout(poll, 0);
+    });
+  }
+
+  private forEachLayer(tex: WebGLTexture, l: TileLayout, fn: (layer: number) => void): void {
     const gl = this.gl;
     gl.bindFramebuffer(gl.FRAMEBUFFER, this.fbo);
     gl.pixelStorei(gl.PACK_ALIGNMENT, 4);
-    for (let layer = 0; layer < v.layout.layers; layer++) {
-      gl.framebufferTextureLayer(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, v.texture, 0, layer);
+    for (let layer = 0; layer < l.layers; layer++) {
+      gl.framebufferTextureLayer(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, tex, 0, layer);
       fn(layer);
     }
     gl.framebufferTextureLayer(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, null, 0, 0);
+  }
+
+  // ---- context loss -----------------------------------------------------------------------------
+
+  private readonly handleLost = (e: Event): void => {
+    e.preventDefault(); // without this the browser never restores the context
+    if (this.disposed) return;
+    this.lost = true;
+    this.lostReason = '';
+    this.epoch++;
+    this.stats.contextLosses++;
+    const err = new GpuContextLostError('the WebGL2 context was lost while reading back');
+    for (const fail of [...this.pending]) fail(err);
+    // every GL object died with the context
+    this.programs.clear();
+    this.pool.clear();
+    for (const cb of [...this.lostHooks]) {
+      try {
+        cb();
+      } catch (x) {
+        console.error('simdgl: an onContextLost callback threw', x);
+      }
+    }
+  };
+
+  private readonly handleRestored = (): void => {
+    if (this.disposed) return;
+    try {
+      this.rebuild();
+    } catch (e) {
+      this.lostReason = ` (restoring failed: ${(e as Error)?.message ?? String(e)})`;
+      return;
+    }
+    this.lost = false;
+    this.epoch++;
+    this.stats.contextRestores++;
+    for (const cb of [...this.restoredHooks]) {
+      try {
+        cb();
+      } catch (x) {
+        console.error('simdgl: an onContextRestored callback threw', x);
+      }
+    }
+  };
+
+  /** After a restore: capabilities (extensions must be enabled again), GL objects, resident data. */
+  private rebuild(): void {
+    const gl = this.gl;
+    const caps = probeCapabilities(gl);
+    if (caps.reason !== null) throw new GpuUnavailableError(caps.reason);
+    this.caps = caps;
+    this.programs.clear();
+    this.pool.clear();
+    this.fbo = gl.createFramebuffer()!;
+    this.vao = gl.createVertexArray()!;
+    for (const r of [...this.residents]) {
+      if (r instanceof GpuMatrix) {
+        const data = this.buildMatrix(r.source.matrix, r.source.options as GpuUploadOptions);
+        this.bytesInUse += data.bytes - r.bytes;
+        r.restore(data);
+      } else {
+        const keep = r.shadow !== null && r.shadowVersion === r.version;
+        const tex = createArrayTexture(gl, 'rgba32f', r.layout, keep ? r.shadow : null);
+        if (keep) this.countUpload(r.shadow!.byteLength);
+        r.restore(tex, !keep);
+      }
+    }
   }
 
   // ---- lifetime ---------------------------------------------------------------------------------
@@ -392,12 +834,15 @@ export class GpuBackend implements GpuOwner {
 
   private live(): void {
     if (this.disposed) throw new DisposedError('GpuBackend');
-    if (this.gl.isContextLost()) throw new GpuUnavailableError('the WebGL2 context is lost; create a new GpuBackend');
+    if (this.lost || this.gl.isContextLost()) {
+      throw new GpuContextLostError(`the WebGL2 context is lost; calls fail until it is restored${this.lostReason}`);
+    }
   }
 
   /**
    * Frees every matrix and vector made here that is still alive, the programs, the ping-pong targets
-   * and the framebuffer. The context itself stays (it may be the caller's).
+   * and the framebuffer, and stops listening for context events. The context itself stays (it may
+   * be the caller's).
    */
   dispose(): void {
     if (this.disposed) return;
@@ -409,22 +854,47 @@ export class GpuBackend implements GpuOwner {
     this.programs.clear();
     gl.deleteFramebuffer(this.fbo);
     gl.deleteVertexArray(this.vao);
+    this.canvas?.removeEventListener('webglcontextlost', this.handleLost, false);
+    this.canvas?.removeEventListener('webglcontextrestored', this.handleRestored, false);
+    const err = new DisposedError('GpuBackend');
+    for (const fail of [...this.pending]) fail(err);
     this.disposed = true;
   }
 }
 
+interface MadeTexture extends GpuTexture {
+  readonly bytes: number;
+}
+
+function csrUniforms(p: GpuCSRRowPart): Record<string, unknown> {
+  return {
+    u_rowPtr: p.rowPtr.texture,
+    u_rowPtrShift: p.rowPtr.layout.shift,
+    u_colIdx: p.colIdx.texture,
+    u_values: p.values.texture,
+    u_entryShift: p.values.layout.shift,
+  };
+}
+
+function ellUniforms(p: GpuELLPart): Record<string, unknown> {
+  return {
+    u_ellIdx: p.colIdx.texture,
+    u_ellIdxShift: p.colIdx.layout.shift,
+    u_ellVal: p.values.texture,
+    u_ellValShift: p.values.layout.shift,
+    u_width: p.width,
+    u_stride: p.stride,
+  };
+}
+
 function checkDType(dtype: DType, where: string): void {
-  if (dtype !== 'f32') {
-    throw new UnsupportedError(
-      `${where}: dtype ${dtype} is not supported on the GPU path yet (f32 only; c64 and f64 as double-single come next)`,
-    );
+  if (dtype !== 'f32' && dtype !== 'c64' && dtype !== 'f64' && dtype !== 'c128') {
+    throw new UnsupportedError(`${where}: unknown dtype ${JSON.stringify(dtype)}`);
   }
 }
 
-function realScalar(s: Scalar, name: string): number {
-  if (typeof s === 'number') return s;
-  if (s[1] !== 0) throw new UnsupportedError(`GPU path: ${name} = [${s[0]}, ${s[1]}] is complex; the matrix is real`);
-  return s[0];
+function checkScalar(dtype: DType, im: number, name: string): void {
+  if (im !== 0 && !isComplex(dtype)) throw new UnsupportedError(`GPU path: ${name} has imaginary part ${im}, but the data is ${dtype}`);
 }
 
-export { GpuLimitError, GpuUnavailableError };
+export { GpuContextLostError, GpuLimitError, GpuUnavailableError };

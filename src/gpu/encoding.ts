@@ -27,8 +27,20 @@
  *        texel (a row starts anywhere, so packing entries 4 per texel would not align).
  *   ELL: colIdx RGBA32I and values RGBA32F, texel s = slots 4s..4s+3 (column-major, as the format).
  * Outputs are RGBA32F render targets (EXT_color_buffer_float), rendered one layer per draw.
+ *
+ * Element types (dtype.glsl has the shader side). Every vector and every ELL/DIA value array is a
+ * stream of f32 "floats", floatsPerElement(dtype) per element, four floats per RGBA32F texel:
+ *   f32   1 float  (v)                                  4 elements per texel
+ *   c64   2 floats (re, im), the interleaved layout     2 elements per texel
+ *   f64   2 floats (hi, lo), double-single               2 elements per texel
+ *   c128  4 floats (re hi, re lo, im hi, im lo)          1 element per texel
+ * where hi = fround(v) and lo = fround(v − hi): hi + lo carries about 48 bits of v's 53 (values must
+ * lie in the f32 range; |v| < ~1e-31 loses bits because lo underflows). CSR values are one element
+ * per texel: R32F, RG32F or RGBA32F. Read-back returns Float32Array for f32/c64 and Float64Array
+ * (hi + lo) for f64/c128.
  */
 import * as twgl from 'twgl.js';
+import type { DType } from '../dtype.js';
 import { GpuLimitError } from './errors.js';
 
 /** Where an array's texels are: see the file comment. */
@@ -88,15 +100,16 @@ export function layoutKey(l: TileLayout): string {
 }
 
 /** Texture kinds used by the GPU path. */
-export type TexKind = 'r32f' | 'rgba32f' | 'r32i' | 'rgba32i';
+export type TexKind = 'r32f' | 'rg32f' | 'rgba32f' | 'r32i' | 'rgba32i';
 
-export function channels(kind: TexKind): 1 | 4 {
-  return kind === 'r32f' || kind === 'r32i' ? 1 : 4;
+export function channels(kind: TexKind): 1 | 2 | 4 {
+  return kind === 'r32f' || kind === 'r32i' ? 1 : kind === 'rg32f' ? 2 : 4;
 }
 
 function formats(gl: WebGL2RenderingContext, kind: TexKind): { internalFormat: number; format: number; type: number } {
   switch (kind) {
     case 'r32f': return { internalFormat: gl.R32F, format: gl.RED, type: gl.FLOAT };
+    case 'rg32f': return { internalFormat: gl.RG32F, format: gl.RG, type: gl.FLOAT };
     case 'rgba32f': return { internalFormat: gl.RGBA32F, format: gl.RGBA, type: gl.FLOAT };
     case 'r32i': return { internalFormat: gl.R32I, format: gl.RED_INTEGER, type: gl.INT };
     case 'rgba32i': return { internalFormat: gl.RGBA32I, format: gl.RGBA_INTEGER, type: gl.INT };
@@ -148,4 +161,56 @@ export function createArrayTexture(gl: WebGL2RenderingContext, kind: TexKind, l:
     );
   }
   return tex;
+}
+
+/** f32 floats per element of a dtype on the GPU (see the file comment). */
+export function floatsPerElement(dtype: DType): 1 | 2 | 4 {
+  return dtype === 'f32' ? 1 : dtype === 'c128' ? 4 : 2;
+}
+
+/** The texture kind of a one-element-per-texel value array (CSR values). */
+export function elementKind(dtype: DType): TexKind {
+  const f = floatsPerElement(dtype);
+  return f === 1 ? 'r32f' : f === 2 ? 'rg32f' : 'rgba32f';
+}
+
+/** hi, lo of a double-single; GpuLimitError for a finite value outside the f32 range. */
+function splitDS(v: number, out: Float32Array, at: number): void {
+  const hi = Math.fround(v);
+  if (!Number.isFinite(hi) && Number.isFinite(v)) {
+    throw new GpuLimitError(`the value ${v} is outside the f32 range, so double-single cannot hold it on the GPU`);
+  }
+  out[at] = hi;
+  out[at + 1] = Number.isFinite(hi) ? Math.fround(v - hi) : 0;
+}
+
+/**
+ * The GPU float stream of `values` (components of `count` elements of `dtype`, interleaved when
+ * complex). f32 and c64 data that is already a Float32Array is returned as it is.
+ */
+export function encodeValues(dtype: DType, values: ArrayLike<number>): Float32Array {
+  if (dtype === 'f32' || dtype === 'c64') return values instanceof Float32Array ? values : Float32Array.from(values);
+  const out = new Float32Array(values.length * 2);
+  for (let k = 0; k < values.length; k++) splitDS(values[k], out, 2 * k);
+  return out;
+}
+
+/** Scalars as the shaders take them: one element in the dtype's float order, in a vec4. */
+export function encodeScalar(dtype: DType, re: number, im: number): Float32Array {
+  const out = new Float32Array(4);
+  if (dtype === 'f32') out[0] = re;
+  else if (dtype === 'c64') out.set([re, im]);
+  else {
+    splitDS(re, out, 0);
+    if (dtype === 'c128') splitDS(im, out, 2);
+  }
+  return out;
+}
+
+/** Inverse of encodeValues for `components` components (elements × 1 or 2). */
+export function decodeValues(dtype: DType, floats: Float32Array, components: number): Float32Array | Float64Array {
+  if (dtype === 'f32' || dtype === 'c64') return floats.length === components ? floats : floats.slice(0, components);
+  const out = new Float64Array(components);
+  for (let k = 0; k < components; k++) out[k] = floats[2 * k] + floats[2 * k + 1];
+  return out;
 }

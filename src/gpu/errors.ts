@@ -16,3 +16,14 @@ export class GpuUnavailableError extends SimdglError {
     super('E_GPU_UNAVAILABLE', message);
   }
 }
+
+/**
+ * The WebGL2 context was lost (webglcontextlost). Pending read-backs reject with it and every call
+ * throws it until the context is restored (webglcontextrestored); GpuBackend.onContextLost /
+ * onContextRestored tell the runtime when to fall back to the CPU path and when it may come back.
+ */
+export class GpuContextLostError extends SimdglError {
+  constructor(message = 'the WebGL2 context is lost; calls fail until it is restored') {
+    super('E_GPU_LOST', message);
+  }
+}

@@ -1,5 +1,6 @@
 import type { DType } from '../dtype.js';
 import { DisposedError } from '../errors.js';
+import type { CSRMatrix, DIAMatrix, ELLMatrix, HYBMatrix } from '../formats/index.js';
 import type { TileLayout } from './encoding.js';
 
 /** What a resident GPU object needs from its backend. */
@@ -11,23 +12,40 @@ export interface GpuOwner {
 }
 
 /**
- * A vector resident on the GPU: RGBA32F, four elements per texel, tiled (see encoding.ts). Kernels
- * that write it render into a second texture of the same layout and swap (a texture cannot be read and
- * written in one pass), so `texture` changes from call to call; hold the GpuVector, not the texture.
+ * A vector resident on the GPU: RGBA32F in the dtype's packing (encoding.ts: 4 f32, 2 c64, 2 f64
+ * double-single or 1 c128 element per texel), tiled. Kernels that write it render into a second
+ * texture of the same layout and swap (a texture cannot be read and written in one pass), so
+ * `texture` changes from call to call; hold the GpuVector, not the texture.
+ *
+ * Context loss: the contents of a vector live only on the GPU and are lost with the context. When
+ * the context comes back the vector gets a fresh texture: zero-filled with `contentsLost = true`,
+ * unless it was made with `{ shadow: true }` and has not been written since its last read() (or its
+ * creation): then the host shadow (the floats of that read) is uploaded again and nothing is lost.
  */
 export class GpuVector {
   #texture: WebGLTexture | null;
+  /** @internal bumped by every kernel that writes the vector */
+  version = 0;
+  /** @internal the floats of the last read() or of the upload (shadowed vectors only) */
+  shadow: Float32Array | null;
+  /** @internal version the shadow belongs to */
+  shadowVersion = 0;
+  /** true after a context restore that could not bring the contents back (they are zero now) */
+  contentsLost = false;
 
   /** @internal made by GpuBackend.vector() */
   constructor(
     private readonly owner: GpuOwner,
     readonly dtype: DType,
+    /** elements (a complex element counts once) */
     readonly length: number,
     readonly layout: TileLayout,
     texture: WebGLTexture,
     readonly bytes: number,
+    shadow: Float32Array | null,
   ) {
     this.#texture = texture;
+    this.shadow = shadow;
     owner.track(bytes, this);
   }
 
@@ -41,7 +59,16 @@ export class GpuVector {
   swap(next: WebGLTexture): WebGLTexture {
     const prev = this.texture;
     this.#texture = next;
+    this.version++;
     return prev;
+  }
+
+  /** @internal a new texture after a context restore (the old one died with the context) */
+  restore(texture: WebGLTexture, contentsLost: boolean): void {
+    this.#texture = texture;
+    this.contentsLost = contentsLost;
+    this.version++;
+    if (!contentsLost) this.shadowVersion = this.version;
   }
 
   get disposed(): boolean {
@@ -52,6 +79,7 @@ export class GpuVector {
     if (this.#texture === null) return;
     this.owner.releaseTexture(this.#texture, null);
     this.#texture = null;
+    this.shadow = null;
     this.owner.track(-this.bytes, this);
   }
 }
@@ -61,28 +89,78 @@ export interface GpuTexture {
   readonly layout: TileLayout;
 }
 
-/** CSR on the GPU: rowPtr RGBA32I (4 per texel), colIdx R32I and values R32F (1 per texel). */
-export interface GpuCSRData {
-  readonly format: 'csr';
+/** CSR, one fragment per row group: rowPtr RGBA32I (4 per texel), colIdx R32I, values one element per texel. */
+export interface GpuCSRRowPart {
+  readonly kind: 'csr_row';
+  readonly rows: number;
   readonly rowPtr: GpuTexture;
   readonly colIdx: GpuTexture;
   readonly values: GpuTexture;
 }
 
-/** ELL on the GPU: colIdx RGBA32I and values RGBA32F, 4 slots (4 consecutive rows) per texel. */
-export interface GpuELLData {
-  readonly format: 'ell';
+/**
+ * CSR with long rows split into segments of at most `segmentLength` entries (seed 000 kernel 2):
+ * segBound (RGBA32I, segments + 1 entries) bounds the segments in the entry arrays, segPtr (RGBA32I,
+ * rows + 1) gives each row its run of segments. Pass 1 sums each segment, pass 2 each row's partials.
+ */
+export interface GpuCSRSegmentedPart {
+  readonly kind: 'csr_segmented';
+  readonly rows: number;
+  readonly segments: number;
+  readonly segmentLength: number;
+  readonly segBound: GpuTexture;
+  readonly segPtr: GpuTexture;
+  readonly colIdx: GpuTexture;
+  readonly values: GpuTexture;
+}
+
+/** ELL: colIdx RGBA32I (4 slots per texel) and values RGBA32F in the dtype's packing. */
+export interface GpuELLPart {
+  readonly kind: 'ell';
   readonly width: number;
   readonly stride: number;
   readonly colIdx: GpuTexture;
   readonly values: GpuTexture;
 }
 
-export type GpuMatrixData = GpuCSRData | GpuELLData;
+/** DIA: offsets stay on the host (they become a uniform array), data RGBA32F in the dtype's packing. */
+export interface GpuDIAPart {
+  readonly kind: 'dia';
+  readonly offsets: Int32Array;
+  readonly pitch: number;
+  readonly values: GpuTexture;
+}
 
-/** A matrix resident on the GPU; upload once, run many products. */
+/** HYB: the ELL part, and the COO remainder as CSR over all rows (per-row pointers, see hyb.glsl). */
+export interface GpuHYBPart {
+  readonly kind: 'hyb';
+  readonly ell: GpuELLPart;
+  readonly rest: GpuCSRRowPart;
+}
+
+export type GpuCSRPart = GpuCSRRowPart | GpuCSRSegmentedPart;
+export type GpuPart = GpuCSRPart | GpuELLPart | GpuDIAPart | GpuHYBPart;
+
+export interface GpuMatrixData {
+  /** what runs op = 'N' */
+  readonly main: GpuPart;
+  /** Aᵀ as CSR, for op = 'T' / 'H' (uploaded only with { transpose: true }) */
+  readonly transposed: GpuCSRPart | null;
+  /** every texture above */
+  readonly textures: readonly GpuTexture[];
+  readonly bytes: number;
+}
+
+export type HostMatrix = CSRMatrix | ELLMatrix | DIAMatrix | HYBMatrix;
+
+/**
+ * A matrix resident on the GPU; upload once, run many products. It keeps a reference to the host
+ * matrix it was made from (not a copy: do not modify that matrix while the GpuMatrix lives), so it
+ * can be uploaded again when a lost WebGL context is restored.
+ */
 export class GpuMatrix {
   #data: GpuMatrixData | null;
+  #bytes: number;
 
   /** @internal made by GpuBackend.upload() */
   constructor(
@@ -91,22 +169,41 @@ export class GpuMatrix {
     readonly rows: number,
     readonly cols: number,
     readonly nnz: number,
+    readonly format: HostMatrix['format'],
     data: GpuMatrixData,
-    /** bytes of GPU texture memory this matrix holds (padding included) */
-    readonly bytes: number,
+    /** @internal the host matrix and options, for re-upload after a context restore */
+    readonly source: { matrix: HostMatrix; options: object },
   ) {
     this.#data = data;
-    owner.track(bytes, this);
+    this.#bytes = data.bytes;
+    owner.track(data.bytes, this);
   }
 
-  get format(): GpuMatrixData['format'] {
-    return this.data.format;
+  /** bytes of GPU texture memory this matrix holds (padding included) */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  /** the kernel that runs op = 'N': csr_row, csr_segmented, ell, dia or hyb */
+  get kernel(): GpuPart['kind'] {
+    return this.data.main.kind;
+  }
+
+  /** whether op = 'T' / 'H' can run (uploaded with { transpose: true }) */
+  get hasTranspose(): boolean {
+    return this.data.transposed !== null;
   }
 
   /** @internal the textures */
   get data(): GpuMatrixData {
     if (this.#data === null) throw new DisposedError('GpuMatrix');
     return this.#data;
+  }
+
+  /** @internal new textures after a context restore (the backend adjusts its byte count) */
+  restore(data: GpuMatrixData): void {
+    this.#bytes = data.bytes;
+    this.#data = data;
   }
 
   get disposed(): boolean {
@@ -116,8 +213,8 @@ export class GpuMatrix {
   dispose(): void {
     const d = this.#data;
     if (d === null) return;
-    for (const t of d.format === 'csr' ? [d.rowPtr, d.colIdx, d.values] : [d.colIdx, d.values]) this.owner.releaseTexture(t.texture, null);
+    for (const t of d.textures) this.owner.releaseTexture(t.texture, null);
     this.#data = null;
-    this.owner.track(-this.bytes, this);
+    this.owner.track(-this.#bytes, this);
   }
 }

@@ -1,15 +1,30 @@
 // The in-page half of the browser suite: runs every check of checks.ts against the real WebGL2 of
 // the browser and leaves the results in window.__simdglResults. Bundled by test/browser.test.ts.
-import { GpuBackend, GpuLimitError, type GpuUnavailable } from '../../src/gpu/index.js';
+//
+// Precision bounds (against the f64 reference of test/reference.ts, computed from the data as the
+// GPU holds it: f32-rounded for f32/c64, full f64 for f64/c128):
+//   f32, c64:   |err| <= 4·(terms + 4)·2^-24·scale componentwise (checkAgainst 'single'), where
+//               scale = |α|·Σ|a||x| + |β|·|y0|;
+//   f64, c128:  |err| <= DS_BOUND·scale (double-single; the measured worst case is in each detail);
+//   dot, nrm2:  |err| <= DS_BOUND·Σ|x||y| for every dtype (double-single accumulation).
+import { GpuBackend, GpuContextLostError, GpuLimitError, type GpuUnavailable, type GpuUploadOptions, type HostMatrix } from '../../src/gpu/index.js';
 import { poisson2D, poisson3D, randomMatrix, Prng } from '../../src/generators/index.js';
-import { CSRMatrix, ELLMatrix, convert } from '../../src/formats/index.js';
+import { CSRMatrix, DIAMatrix, ELLMatrix, HYBMatrix, convert } from '../../src/formats/index.js';
 import { parseMatrixMarket } from '../../src/io/index.js';
-import { DisposedError, ShapeError, UnsupportedError } from '../../src/errors.js';
-import { BASIC_CHECKS, GENERATED, SHARED, type CheckResult } from './checks.js';
+import { DisposedError, PaddingLimitError, ShapeError, UnsupportedError } from '../../src/errors.js';
+import { isComplex, type DType } from '../../src/dtype.js';
+import { checkAgainst, referenceSpmv, type Op, type Triplets } from '../reference.js';
+import { contextLoss } from './context-loss.js';
+import {
+  BASIC_CHECKS, COMPLEX_DTYPES, DS_BOUND, GENERATED, GPU_DTYPES, KERNELS, SHARED_COMPLEX, SHARED_REAL, dtypeChecks, generatedChecks, sharedChecks,
+  type CheckResult, type GpuDType, type Kernel,
+} from './checks.js';
 
 const U = 2 ** -24;
 const results: CheckResult[] = [];
 const log: string[] = [];
+/** worst double-single error per matrix (err/scale), for the summary line */
+const dsWorst = new Map<string, { scale: number; rel: number; where: string }>();
 
 async function check(name: string, fn: () => Promise<string> | string): Promise<void> {
   const t0 = performance.now();
@@ -25,68 +40,162 @@ function assert(cond: unknown, msg: string): asserts cond {
   if (!cond) throw new Error(msg);
 }
 
+const isDS = (dt: DType) => dt === 'f64' || dt === 'c128';
+
 function randomVector(n: number, seed: number): Float32Array {
   const p = new Prng(seed);
   return Float32Array.from({ length: n }, () => Math.fround(2 * p.next() - 1));
 }
 
-/**
- * Compares y (GPU, f32) with y = alpha·A·x + beta·y0 computed in f64 from the same f32 data, within
- * |err| ≤ 4·(rowLength + 4)·2^-24·(|alpha|·Σ|a||x| + |beta|·|y0|), componentwise.
- */
-function compare(A: CSRMatrix, x: Float32Array, y0: Float32Array | null, alpha: number, beta: number, y: Float32Array): string {
-  assert(y.length === A.rows, `y has length ${y.length}, expected ${A.rows}`);
-  let worst = 0;
-  for (let i = 0; i < A.rows; i++) {
-    let s = 0;
-    let m = 0;
-    for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) {
-      const p = A.values[k] * x[A.colIdx[k]];
-      s += p;
-      m += Math.abs(p);
-    }
-    const b = beta !== 0 && y0 ? beta * y0[i] : 0;
-    const ref = alpha * s + b;
-    const len = A.rowPtr[i + 1] - A.rowPtr[i];
-    const bound = 4 * (len + 4) * U * (Math.abs(alpha) * m + Math.abs(b));
-    const err = Math.abs(y[i] - ref);
-    if (!(err <= bound)) throw new Error(`row ${i}: got ${y[i]}, expected ${ref} (|err| ${err} > bound ${bound})`);
-    if (bound > 0) worst = Math.max(worst, err / bound);
-  }
-  return `worst |err|/bound ${worst.toFixed(3)}`;
+/** n elements of dt: f32-rounded for f32/c64, full 53-bit doubles for f64/c128. */
+function randomData(dt: DType, n: number, seed: number): Float32Array | Float64Array {
+  const p = new Prng(seed);
+  const m = n * (isComplex(dt) ? 2 : 1);
+  if (!isDS(dt)) return Float32Array.from({ length: m }, () => Math.fround(2 * p.next() - 1));
+  return Float64Array.from({ length: m }, () => 2 * (p.next() + p.next() * 2 ** -32) - 1);
 }
 
-/** Runs y = 1.5·A·x, then y = -0.75·A·x + 0.5·y (beta path), both compared. */
-async function spmvBoth(gpu: GpuBackend, A: CSRMatrix, format: 'csr' | 'ell', seed: number): Promise<string> {
-  const M = format === 'csr' ? gpu.upload(A) : gpu.upload(ELLMatrix.fromCSR(A, { maxSlots: 5e7 }));
-  const xs = randomVector(A.cols, seed);
-  const y0 = randomVector(A.rows, seed + 1);
-  const x = gpu.vector('f32', xs);
-  const y = gpu.vector('f32', A.rows);
-  const yb = gpu.vector('f32', y0);
+/** A complex c128 matrix from a real f64 one: im = re·((k mod 7) − 3)/4. */
+function complexify(A: CSRMatrix): CSRMatrix {
+  const v = new Float64Array(2 * A.nnz);
+  for (let k = 0; k < A.nnz; k++) {
+    v[2 * k] = A.values[k];
+    v[2 * k + 1] = (A.values[k] * ((k % 7) - 3)) / 4;
+  }
+  return new CSRMatrix(A.rows, A.cols, 'c128', A.rowPtr, A.colIdx, v);
+}
+
+/** The test matrix in dt, from a real f64 or complex c128 base. */
+function inDType(base: CSRMatrix, dt: DType): CSRMatrix {
+  if (base.dtype === 'c128') return base.astype(dt);
+  if (dt === 'f32' || dt === 'f64') return base.astype(dt);
+  return complexify(base).astype(dt);
+}
+
+function triplets(A: CSRMatrix): Triplets {
+  const rowIdx = new Int32Array(A.nnz);
+  for (let i = 0; i < A.rows; i++) rowIdx.fill(i, A.rowPtr[i], A.rowPtr[i + 1]);
+  return { rows: A.rows, cols: A.cols, complex: isComplex(A.dtype), rowIdx, colIdx: A.colIdx, values: A.values };
+}
+
+/** Padded formats past this many slots are skipped (HYB and CSR cover those matrices). */
+const MAX_PADDED_SLOTS = 2e6;
+
+function forKernel(A: CSRMatrix, k: Kernel): { host: HostMatrix; opts: GpuUploadOptions } | string {
   try {
-    gpu.spmv(M, x, y, { alpha: 1.5 });
-    const r1 = compare(A, xs, null, 1.5, 0, await gpu.read(y));
-    gpu.spmv(M, x, yb, { alpha: -0.75, beta: 0.5 });
-    const r2 = compare(A, xs, y0, -0.75, 0.5, await gpu.read(yb));
-    return `${A.rows}×${A.cols}, nnz ${A.nnz}: ${r1}; with beta: ${r2}`;
+    switch (k) {
+      case 'csr': return { host: A, opts: { kernel: 'row' } };
+      case 'csr_seg': return { host: A, opts: { kernel: 'segmented', segmentLength: 8 } };
+      case 'ell': return { host: ELLMatrix.fromCSR(A, { maxSlots: MAX_PADDED_SLOTS }), opts: {} };
+      case 'dia': return { host: DIAMatrix.fromCSR(A, { maxSlots: MAX_PADDED_SLOTS }), opts: {} };
+      case 'hyb': return { host: HYBMatrix.fromCSR(A), opts: {} };
+    }
+  } catch (e) {
+    if (e instanceof PaddingLimitError) return `skipped: ${k} would store ${e.required} slots (> ${MAX_PADDED_SLOTS}); csr and hyb cover this matrix`;
+    throw e;
+  }
+}
+
+/**
+ * Compares a GPU result with the f64 reference: the single-precision bound for f32/c64, DS_BOUND for
+ * double-single. Returns a summary; records the double-single worst case under `tag`.
+ */
+function compareRef(A: CSRMatrix, x: ArrayLike<number>, y0: ArrayLike<number> | null, alpha: number | [number, number], beta: number | [number, number], got: ArrayLike<number>, op: Op = 'N', tag = ''): string {
+  const ref = referenceSpmv(triplets(A), x, y0, alpha, beta, op);
+  const cplx = isComplex(A.dtype);
+  if (!isDS(A.dtype)) {
+    const bad = checkAgainst(got, ref, 'single', cplx);
+    if (bad) throw new Error(bad);
+    let worst = 0;
+    for (let k = 0; k < got.length; k++) {
+      const bound = 4 * (ref.terms[Math.floor(k / (cplx ? 2 : 1))] + 4) * U * ref.scale[k];
+      if (bound > 0) worst = Math.max(worst, Math.abs(got[k] - ref.y[k]) / bound);
+    }
+    return `worst |err|/bound ${worst.toFixed(3)}`;
+  }
+  assert(got.length === ref.y.length, `length ${got.length}, expected ${ref.y.length}`);
+  let worst = 0;
+  let worstRel = 0;
+  for (let k = 0; k < got.length; k++) {
+    const err = Math.abs(got[k] - ref.y[k]);
+    const sc = ref.scale[k];
+    if (!(err <= DS_BOUND * sc)) throw new Error(`component ${k}: got ${got[k]}, expected ${ref.y[k]} (|err| ${err} > ${DS_BOUND}·scale ${sc})`);
+    if (sc > 0) worst = Math.max(worst, err / sc);
+    if (Math.abs(ref.y[k]) >= 1e-3 * sc && ref.y[k] !== 0) worstRel = Math.max(worstRel, err / Math.abs(ref.y[k]));
+  }
+  if (tag) {
+    const w = dsWorst.get(tag);
+    if (!w || worst > w.scale) dsWorst.set(tag, { scale: Math.max(worst, w?.scale ?? 0), rel: Math.max(worstRel, w?.rel ?? 0), where: A.dtype });
+  }
+  return `max |err|/scale ${worst.toExponential(2)}, max |err|/|y| ${worstRel.toExponential(2)} (where |y| >= 1e-3·scale)`;
+}
+
+function scalars(dt: DType): { alpha: number | [number, number]; alpha2: number | [number, number]; beta: number | [number, number] } {
+  if (isComplex(dt)) return { alpha: [1.5, -0.5], alpha2: [-0.75, 0.3], beta: [0.5, 0.25] };
+  return isDS(dt) ? { alpha: 1.1, alpha2: -0.7, beta: 0.3 } : { alpha: 1.5, alpha2: -0.75, beta: 0.5 };
+}
+
+/** y = α·A·x, then y = α2·A·x + β·y0, both compared with the reference. */
+async function spmvBoth(gpu: GpuBackend, A: CSRMatrix, kernel: Kernel, seed: number, tag: string): Promise<string> {
+  const conv = forKernel(A, kernel);
+  if (typeof conv === 'string') return conv;
+  const dt = A.dtype;
+  const M = gpu.upload(conv.host, conv.opts);
+  const xs = randomData(dt, A.cols, seed);
+  const y0 = randomData(dt, A.rows, seed + 1);
+  const x = gpu.vector(dt, xs);
+  const y = gpu.vector(dt, A.rows);
+  const yb = gpu.vector(dt, y0);
+  const { alpha, alpha2, beta } = scalars(dt);
+  try {
+    gpu.spmv(M, x, y, { alpha });
+    const r1 = compareRef(A, xs, null, alpha, 0, await gpu.read(y), 'N', tag);
+    gpu.spmv(M, x, yb, { alpha: alpha2, beta });
+    const r2 = compareRef(A, xs, y0, alpha2, beta, await gpu.read(yb), 'N', tag);
+    return `${A.rows}×${A.cols}, nnz ${A.nnz}, kernel ${M.kernel}: ${r1}; with beta: ${r2}`;
   } finally {
     for (const h of [M, x, y, yb]) h.dispose();
   }
 }
 
+/** The generated matrices, real f64. */
 function generated(name: (typeof GENERATED)[number]): CSRMatrix {
   switch (name) {
-    case 'poisson2D-30': return poisson2D(30, { dtype: 'f32' });
-    case 'poisson3D-10': return poisson3D(10, { dtype: 'f32' });
-    case 'random-uniform-2000': return randomMatrix({ rows: 2000, meanRowLength: 12, seed: 3, dtype: 'f32' });
-    case 'random-powerlaw-3000': return randomMatrix({ rows: 3000, meanRowLength: 8, distribution: 'powerlaw', exponent: 1.8, seed: 4, dtype: 'f32' });
-    case 'rect-300x700': return randomMatrix({ rows: 300, cols: 700, meanRowLength: 10, seed: 5, dtype: 'f32' });
-    case 'rect-701x257': return randomMatrix({ rows: 701, cols: 257, meanRowLength: 5, seed: 6, dtype: 'f32' });
-    case 'sparse-empty-rows': return randomMatrix({ rows: 1001, meanRowLength: 0.5, seed: 7, dtype: 'f32' });
-    case 'tiny-1x1': return new CSRMatrix(1, 1, 'f32', new Int32Array([0, 1]), new Int32Array([0]), new Float32Array([3]));
-    case 'tiny-5x3': return randomMatrix({ rows: 5, cols: 3, meanRowLength: 2, seed: 8, dtype: 'f32' });
+    case 'poisson2D-30': return poisson2D(30);
+    case 'poisson3D-10': return poisson3D(10);
+    case 'random-uniform-2000': return randomMatrix({ rows: 2000, meanRowLength: 12, seed: 3 });
+    case 'random-powerlaw-3000': return randomMatrix({ rows: 3000, meanRowLength: 8, distribution: 'powerlaw', exponent: 1.8, seed: 4 });
+    case 'rect-300x700': return randomMatrix({ rows: 300, cols: 700, meanRowLength: 10, seed: 5 });
+    case 'rect-701x257': return randomMatrix({ rows: 701, cols: 257, meanRowLength: 5, seed: 6 });
+    case 'sparse-empty-rows': return randomMatrix({ rows: 1001, meanRowLength: 0.5, seed: 7 });
+    case 'long-rows-600': return longRows();
+    case 'tiny-1x1': return new CSRMatrix(1, 1, 'f64', new Int32Array([0, 1]), new Int32Array([0]), new Float64Array([3]));
+    case 'tiny-5x3': return randomMatrix({ rows: 5, cols: 3, meanRowLength: 2, seed: 8 });
   }
+}
+
+/** 600 × 3000: rows 0, 17 and 599 hold 1500–2500 entries, the others about 4 (some empty). */
+function longRows(): CSRMatrix {
+  const p = new Prng(12);
+  const ri: number[] = [], ci: number[] = [], v: number[] = [];
+  for (let i = 0; i < 600; i++) {
+    const len = i === 0 ? 2500 : i === 17 ? 1500 : i === 599 ? 2000 : Math.floor(p.next() * 9);
+    const cols = new Set<number>();
+    while (cols.size < len) cols.add(Math.floor(p.next() * 3000));
+    for (const c of cols) { ri.push(i); ci.push(c); v.push(2 * p.next() - 1); }
+  }
+  return CSRMatrix.fromTriplets(600, 3000, 'f64', Int32Array.from(ri), Int32Array.from(ci), Float64Array.from(v));
+}
+
+/** Neumaier-compensated f64 sum. */
+function fsum(terms: Iterable<number>): number {
+  let s = 0, c = 0;
+  for (const t of terms) {
+    const u = s + t;
+    c += Math.abs(s) >= Math.abs(t) ? s - u + t : t - u + s;
+    s = u;
+  }
+  return s + c;
 }
 
 async function run(): Promise<void> {
@@ -98,7 +207,7 @@ async function run(): Promise<void> {
     assert(made.available, `GPU path unavailable: ${(made as GpuUnavailable).reason}`);
     assert(caps.webgl2 && caps.colorBufferFloat && caps.floatReadback && caps.reason === null, JSON.stringify(caps));
     assert(caps.maxTextureSize >= 2048 && caps.maxArrayLayers >= 256, `limits ${caps.maxTextureSize} / ${caps.maxArrayLayers}`);
-    return `${caps.renderer} (${caps.vendor}); maxTextureSize ${caps.maxTextureSize}, layers ${caps.maxArrayLayers}, floatBlend ${caps.floatBlend}, asyncReadback ${caps.asyncReadback}`;
+    return `${caps.renderer} (${caps.vendor}); maxTextureSize ${caps.maxTextureSize}, layers ${caps.maxArrayLayers}, floatBlend ${caps.floatBlend}, asyncReadback ${caps.asyncReadback}, DIA diagonals per draw ${made.diaDiagonalsPerDraw}`;
   });
   await check('unavailable has a reason', () => {
     const c2d = document.createElement('canvas');
@@ -110,72 +219,166 @@ async function run(): Promise<void> {
     return `${a.available ? '' : a.reason} | ${b.available ? '' : b.reason}`;
   });
   if (!made.available) {
-    for (const name of BASIC_CHECKS) if (!results.some((r) => r.name === name)) results.push({ name, ok: false, detail: 'GPU unavailable', ms: 0 });
+    for (const name of [...BASIC_CHECKS, ...dtypeChecks()]) if (!results.some((r) => r.name === name)) results.push({ name, ok: false, detail: 'GPU unavailable', ms: 0 });
     return;
   }
   const gpu = made;
 
+  await check('double-single arithmetic', async () => {
+    // (1) two_prod must be exact: f32 × f32 products have 48 bits, exactly a double-single and a double
+    const n = 4099;
+    const a = Math.fround(0.7071067811865476);
+    const xs = Float64Array.from(randomVector(n, 41));
+    const x = gpu.vector('f64', xs);
+    const y = gpu.vector('f64', n);
+    gpu.axpy(a, x, y);
+    const got = await gpu.read(y);
+    for (let i = 0; i < n; i++) assert(got[i] === a * xs[i], `two_prod not exact at ${i}: ${got[i]} vs ${a * xs[i]} (the compiler may have simplified the split)`);
+    // (2) bits of a full double-single product and of a sum with a tiny addend
+    const xd = randomData('f64', n, 42);
+    const x2 = gpu.vector('f64', xd);
+    const y2 = gpu.vector('f64', n);
+    const third = 1 / 3;
+    gpu.axpy(third, x2, y2);
+    const p = await gpu.read(y2);
+    let rel = 0;
+    for (let i = 0; i < n; i++) if (xd[i] !== 0) rel = Math.max(rel, Math.abs(p[i] - third * xd[i]) / Math.abs(third * xd[i]));
+    const ones = gpu.vector('f64', new Float64Array(n).fill(1));
+    const tiny = Float64Array.from(xd, (v) => v * 2 ** -30);
+    const t = gpu.vector('f64', tiny);
+    gpu.axpy(1, t, ones); // 1 + 2^-30·x: the addend's top 18 bits must survive
+    const s = await gpu.read(ones);
+    let relSum = 0;
+    for (let i = 0; i < n; i++) relSum = Math.max(relSum, Math.abs(s[i] - (1 + tiny[i])));
+    for (const h of [x, y, x2, y2, ones, t]) h.dispose();
+    const bits = -Math.log2(rel);
+    const bitsSum = -Math.log2(relSum || 2 ** -60);
+    assert(bits >= 44 && bitsSum >= 44, `double-single products carry ${bits.toFixed(1)} bits, sums ${bitsSum.toFixed(1)} (want >= 44)`);
+    return `two_prod exact on ${n} f32 pairs; ds product relative error ${rel.toExponential(2)} (${bits.toFixed(1)} bits), 1 + 2^-30·x error ${relSum.toExponential(2)} (${bitsSum.toFixed(1)} bits)`;
+  });
+
   let seed = 100;
   for (const g of GENERATED) {
-    const A = generated(g);
-    await check(`csr ${g}`, () => spmvBoth(gpu, A, 'csr', seed++));
-    await check(`ell ${g}`, () => spmvBoth(gpu, A, 'ell', seed++));
+    const base = generated(g);
+    for (const dt of GPU_DTYPES) {
+      const A = inDType(base, dt);
+      for (const k of KERNELS) await check(`${k} ${dt} ${g}`, () => spmvBoth(gpu, A, k, seed++, g));
+    }
   }
 
   if (params.get('matrices') === '1') {
-    for (const name of SHARED) {
-      let A: CSRMatrix | null = null;
+    for (const name of [...SHARED_REAL, ...SHARED_COMPLEX]) {
+      const cplx = (SHARED_COMPLEX as readonly string[]).includes(name);
+      let base: CSRMatrix | null = null;
       let err: unknown = null;
       try {
         const bytes = new Uint8Array(await (await fetch(`/matrices/${name}.mtx`)).arrayBuffer());
-        A = parseMatrixMarket(bytes, { dtype: 'f32' }).matrix.toCSR() as CSRMatrix;
+        base = parseMatrixMarket(bytes, { dtype: cplx ? 'c128' : 'f64' }).matrix.toCSR() as CSRMatrix;
       } catch (e) {
         err = e;
       }
-      for (const format of ['csr', 'ell'] as const) {
-        await check(`${format} mm:${name}`, () => {
-          if (!A) throw err;
-          return spmvBoth(gpu, A, format, seed++);
-        });
+      for (const dt of cplx ? COMPLEX_DTYPES : GPU_DTYPES) {
+        const A = base ? inDType(base, dt) : null;
+        for (const k of KERNELS) {
+          await check(`${k} ${dt} mm:${name}`, () => {
+            if (!A) throw err;
+            return spmvBoth(gpu, A, k, seed++, `mm:${name}`);
+          });
+        }
       }
     }
+    log.push(
+      'double-single worst |err|/scale (and |err|/|y| where |y| >= 1e-3·scale) per shared matrix over all kernels: ' +
+        [...dsWorst].filter(([k]) => k.startsWith('mm:')).map(([k, w]) => `${k} ${w.scale.toExponential(2)} (${w.rel.toExponential(2)})`).join(', '),
+    );
   }
+
+  for (const dt of GPU_DTYPES) {
+    await check(`blas1 ${dt}`, () => blas1(gpu, dt));
+    await check(`dot ${dt}`, () => dot(gpu, dt));
+    await check(`nrm2 ${dt}`, () => nrm2(gpu, dt));
+    await check(`op T/H ${dt}`, () => transposed(gpu, dt));
+  }
+
+  // ---- DIA in several draws: 3 diagonals per draw ------------------------------------------------
+  const chunked = GpuBackend.create({ canvas: new OffscreenCanvas(1, 1), diaChunk: 3 });
+  assert(chunked.available, 'chunked backend');
+  for (const dt of GPU_DTYPES) {
+    await check(`dia chunked ${dt}`, async () => {
+      const A = inDType(poisson3D(8), dt); // 7 diagonals: 3 draws
+      const D = DIAMatrix.fromCSR(A);
+      const M = chunked.upload(D);
+      const xs = randomData(dt, A.cols, 51);
+      const x = chunked.vector(dt, xs);
+      const y = chunked.vector(dt, A.rows);
+      const { alpha, beta } = scalars(dt);
+      const d0 = chunked.stats.draws;
+      chunked.spmv(M, x, y, { alpha });
+      assert(chunked.stats.draws - d0 === 3, `expected 3 draws, got ${chunked.stats.draws - d0}`);
+      const r1 = compareRef(A, xs, null, alpha, 0, await chunked.read(y));
+      chunked.spmv(M, x, x, { alpha, beta }); // x aliasing y over several draws
+      const r2 = compareRef(A, xs, xs, alpha, beta, await chunked.read(x));
+      M.dispose(); x.dispose(); y.dispose();
+      return `${D.ndiag} diagonals in 3 draws: ${r1}; aliased with beta: ${r2}`;
+    });
+  }
+  chunked.dispose();
 
   // ---- tiling: 64×64 tiles force several layers --------------------------------------------------
   const small = GpuBackend.create({ canvas: new OffscreenCanvas(1, 1), maxTextureSize: 64 });
   assert(small.available, 'second backend');
-  const P = poisson2D(150, { dtype: 'f32' }); // 22,500 rows: vectors 5,625 texels (2 layers), values 111,900 (28 layers)
-  for (const format of ['csr', 'ell'] as const) {
-    await check(`tiling: ${format} over several layers`, async () => {
-      const M = small.upload(format === 'csr' ? P : ELLMatrix.fromCSR(P));
-      const d = M.data;
-      const layers = d.format === 'csr' ? [d.rowPtr.layout.layers, d.colIdx.layout.layers, d.values.layout.layers] : [d.colIdx.layout.layers, d.values.layout.layers];
-      const xs = randomVector(P.cols, 9);
-      const x = small.vector('f32', xs);
-      const y = small.vector('f32', P.rows);
-      assert(x.layout.layers > 1 && Math.min(...layers) > 1, `expected several layers, got x ${x.layout.layers}, matrix ${layers}`);
-      small.spmv(M, x, y, { alpha: 2 });
-      const r = compare(P, xs, null, 2, 0, await small.read(y));
-      M.dispose(); x.dispose(); y.dispose();
-      return `64×64 tiles: x over ${x.layout.layers} layers, matrix arrays over ${layers.join('/')} layers; ${r}`;
-    });
+  const P = poisson2D(150); // 22,500 rows: f32 vectors 5,625 texels (2 layers), CSR values 111,900 (28 layers)
+  for (const dt of GPU_DTYPES) {
+    const A = inDType(P, dt);
+    for (const k of KERNELS) {
+      await check(`tiling: ${k} ${dt}`, async () => {
+        const conv = forKernel(A, k);
+        assert(typeof conv !== 'string', String(conv));
+        const M = small.upload(conv.host, conv.opts);
+        const layers = M.data.textures.map((t) => t.layout.layers);
+        const xs = randomData(dt, A.cols, 9);
+        const x = small.vector(dt, xs);
+        const y = small.vector(dt, A.rows);
+        assert(x.layout.layers > 1 && Math.max(...layers) > 1, `expected several layers, got x ${x.layout.layers}, matrix ${layers}`);
+        small.spmv(M, x, y, { alpha: 2 });
+        const r = compareRef(A, xs, null, 2, 0, await small.read(y));
+        M.dispose(); x.dispose(); y.dispose();
+        return `64×64 tiles: x over ${x.layout.layers} layers, matrix arrays over ${layers.join('/')} layers; ${r}`;
+      });
+    }
   }
   await check('tiling: limit error', () => {
     const tiny = GpuBackend.create({ canvas: new OffscreenCanvas(1, 1), maxTextureSize: 4, maxLayers: 2 });
     assert(tiny.available, 'third backend');
     const ok = tiny.vector('f32', 128); // 32 texels = 2 layers of 4×4: fits exactly
+    const okc = tiny.vector('c64', 64);
     let thrown: unknown = null;
     try {
-      tiny.vector('f32', 129);
+      tiny.vector('f64', 65);
     } catch (e) {
       thrown = e;
     }
     assert(thrown instanceof GpuLimitError && (thrown as GpuLimitError).code === 'E_GPU_LIMIT', `expected GpuLimitError, got ${String(thrown)}`);
     ok.dispose();
+    okc.dispose();
     tiny.dispose();
     return (thrown as Error).message;
   });
   small.dispose();
+
+  await check('csr auto picks the segmented kernel for long rows', async () => {
+    const A = generated('long-rows-600').astype('f32');
+    const M = gpu.upload(A);
+    const N = gpu.upload(poisson2D(10, { dtype: 'f32' }));
+    assert(M.kernel === 'csr_segmented' && N.kernel === 'csr_row', `kernels ${M.kernel} / ${N.kernel}`);
+    const xs = randomData('f32', A.cols, 77);
+    const x = gpu.vector('f32', xs), y = gpu.vector('f32', A.rows);
+    gpu.spmv(M, x, y, { alpha: 1.5 });
+    const r = compareRef(A, xs, null, 1.5, 0, await gpu.read(y));
+    const kernels = `long rows → ${M.kernel}, poisson → ${N.kernel}`;
+    M.dispose(); N.dispose(); x.dispose(); y.dispose();
+    return `${kernels}; ${r}`;
+  });
 
   await check('resident data is not re-uploaded', async () => {
     const A = randomMatrix({ rows: 1000, meanRowLength: 10, seed: 7, dtype: 'f32' });
@@ -211,27 +414,6 @@ async function run(): Promise<void> {
     return `10007 elements bit-exact through PBO + fenceSync and through readPixels`;
   });
 
-  await check('blas1: axpy aypx scal copy', async () => {
-    const n = 5003;
-    const xs = randomVector(n, 21), ys = randomVector(n, 22);
-    const x = gpu.vector('f32', xs), y = gpu.vector('f32', ys);
-    const close = (got: Float32Array, want: (i: number) => number, mag: (i: number) => number, what: string) => {
-      for (let i = 0; i < n; i++) assert(Math.abs(got[i] - want(i)) <= 2 * U * mag(i), `${what}[${i}]: ${got[i]} vs ${want(i)}`);
-    };
-    gpu.axpy(0.25, x, y);
-    close(await gpu.read(y), (i) => 0.25 * xs[i] + ys[i], (i) => 0.25 * Math.abs(xs[i]) + Math.abs(ys[i]), 'axpy');
-    const y1 = await gpu.read(y);
-    gpu.aypx(-3, x, y);
-    close(await gpu.read(y), (i) => -3 * y1[i] + xs[i], (i) => 3 * Math.abs(y1[i]) + Math.abs(xs[i]), 'aypx');
-    const y2 = await gpu.read(y);
-    gpu.scal(0.5, y);
-    close(await gpu.read(y), (i) => 0.5 * y2[i], () => 0, 'scal');
-    gpu.copy(x, y);
-    close(await gpu.read(y), (i) => xs[i], () => 0, 'copy');
-    x.dispose(); y.dispose();
-    return `n = ${n}`;
-  });
-
   await check('beta = 0 does not read y', async () => {
     const A = poisson2D(10, { dtype: 'f32' });
     for (const format of ['csr', 'ell'] as const) {
@@ -252,7 +434,7 @@ async function run(): Promise<void> {
     const M = gpu.upload(A);
     const v = gpu.vector('f32', xs);
     gpu.spmv(M, v, v, { alpha: 1, beta: 1 }); // v ← A·v + v
-    const r = compare(A, xs, xs, 1, 1, await gpu.read(v));
+    const r = compareRef(A, xs, xs, 1, 1, await gpu.read(v));
     M.dispose(); v.dispose();
     return r;
   });
@@ -272,15 +454,19 @@ async function run(): Promise<void> {
     };
     const msgs = [
       expectThrow(() => gpu.spmv(M, x, y), ShapeError, /expected 16/),
-      expectThrow(() => gpu.upload(poisson2D(4)), UnsupportedError, /f64/),
       expectThrow(() => gpu.upload(convert(A, 'coo') as unknown as CSRMatrix), UnsupportedError, /coo/),
-      expectThrow(() => gpu.spmv(M, y, y, { op: 'T' }), UnsupportedError, /op/),
+      expectThrow(() => gpu.spmv(M, y, y, { op: 'T' }), UnsupportedError, /transpose: true/),
+      expectThrow(() => gpu.spmv(M, gpu.vector('f64', 16), y), UnsupportedError, /dtypes must match/),
+      expectThrow(() => gpu.spmv(M, y, y, { alpha: [1, 2] }), UnsupportedError, /imaginary/),
+      expectThrow(() => gpu.vector('c64', [1, 2, 3]), ShapeError, /whole c64 elements/),
+      expectThrow(() => gpu.vector('f64', [1e300]), GpuLimitError, /f32 range/),
     ];
     M.dispose();
     msgs.push(expectThrow(() => gpu.spmv(M, y, y), DisposedError, /GpuMatrix/));
     x.dispose();
     msgs.push(expectThrow(() => gpu.axpy(1, x, y), DisposedError, /GpuVector/));
     y.dispose();
+    for (const r of [...(gpu as unknown as { residents: Set<{ dispose(): void }> }).residents]) r.dispose(); // the f64 vector above
     assert(gpu.bytesInUse === 0, `bytesInUse ${gpu.bytesInUse} after disposing everything`);
     const other = GpuBackend.create();
     assert(other.available, 'another backend');
@@ -295,6 +481,10 @@ async function run(): Promise<void> {
     return msgs.join(' | ');
   });
   gpu.dispose();
+
+  await check('context loss: a pending read rejects', () => contextLoss(new OffscreenCanvas(1, 1), true));
+  await check('context loss and restore', () => contextLoss(new OffscreenCanvas(1, 1), false));
+  await check('context loss and restore (canvas element)', () => contextLoss(document.createElement('canvas'), false));
 
   await check('in a worker (OffscreenCanvas)', async () => {
     const w = new Worker('/worker.js', { type: 'module' });
@@ -311,6 +501,124 @@ async function run(): Promise<void> {
       w.terminate();
     }
   });
+}
+
+async function blas1(gpu: GpuBackend, dt: GpuDType): Promise<string> {
+  const n = 5003;
+  const c = isComplex(dt) ? 2 : 1;
+  const xs = randomData(dt, n, 21), ys = randomData(dt, n, 22);
+  const x = gpu.vector(dt, xs), y = gpu.vector(dt, ys);
+  const alpha: [number, number] = isComplex(dt) ? [0.25, -1.5] : [isDS(dt) ? 0.1 : 0.25, 0];
+  const mul = (a: [number, number], v: ArrayLike<number>, i: number): [number, number] =>
+    c === 1 ? [a[0] * v[i], 0] : [a[0] * v[2 * i] - a[1] * v[2 * i + 1], a[0] * v[2 * i + 1] + a[1] * v[2 * i]];
+  const amag = Math.hypot(alpha[0], alpha[1]);
+  const abs = (v: ArrayLike<number>, i: number) => (c === 1 ? Math.abs(v[i]) : Math.hypot(v[2 * i], v[2 * i + 1]));
+  let worst = 0;
+  const close = (got: ArrayLike<number>, want: (i: number) => [number, number], mag: (i: number) => number, what: string) => {
+    const tol = isDS(dt) ? DS_BOUND : 4 * U;
+    for (let i = 0; i < n; i++) {
+      const w = want(i);
+      for (let p = 0; p < c; p++) {
+        const err = Math.abs(got[c * i + p] - w[p]);
+        const m = mag(i);
+        assert(err <= tol * m, `${what}[${i}].${p}: ${got[c * i + p]} vs ${w[p]} (|err| ${err} > ${tol}·${m})`);
+        if (m > 0) worst = Math.max(worst, err / m);
+      }
+    }
+  };
+  gpu.axpy(alpha, x, y);
+  const y1 = await gpu.read(y);
+  close(y1, (i) => { const p = mul(alpha, xs, i); return [p[0] + ys[c * i], p[1] + (c === 2 ? ys[c * i + 1] : 0)]; }, (i) => amag * abs(xs, i) + abs(ys, i), 'axpy');
+  gpu.aypx(alpha, x, y);
+  const y2 = await gpu.read(y);
+  close(y2, (i) => { const p = mul(alpha, y1, i); return [p[0] + xs[c * i], p[1] + (c === 2 ? xs[c * i + 1] : 0)]; }, (i) => amag * abs(y1, i) + abs(xs, i), 'aypx');
+  gpu.scal(alpha, y);
+  close(await gpu.read(y), (i) => mul(alpha, y2, i), (i) => amag * abs(y2, i), 'scal');
+  gpu.copy(x, y);
+  const cp = await gpu.read(y);
+  for (let k = 0; k < n * c; k++) assert(cp[k] === xs[k] || (isDS(dt) && Math.abs(cp[k] - xs[k]) <= 2 ** -48 * Math.abs(xs[k])), `copy[${k}]: ${cp[k]} vs ${xs[k]}`);
+  const nan = gpu.vector(dt, new Float64Array(n * c).fill(NaN));
+  gpu.scal(0, nan);
+  assert((await gpu.read(nan)).every((v) => v === 0), 'scal(0) left NaN');
+  x.dispose(); y.dispose(); nan.dispose();
+  return `n = ${n}: axpy, aypx, scal, copy, scal(0) on NaN; worst |err|/magnitude ${worst.toExponential(2)}`;
+}
+
+/** dot(x, y) (and dotc for complex) of 100,003 elements vs a compensated f64 sum: 4 reduction passes. */
+async function dot(gpu: GpuBackend, dt: GpuDType): Promise<string> {
+  const n = 100003;
+  const cplx = isComplex(dt);
+  const xs = randomData(dt, n, 61), ys = randomData(dt, n, 62);
+  const x = gpu.vector(dt, xs), y = gpu.vector(dt, ys);
+  const parts: string[] = [];
+  for (const conj of cplx ? [false, true] : [false]) {
+    const d0 = gpu.stats.draws;
+    const got = await gpu.dot(x, y, { conj });
+    const passes = gpu.stats.draws - d0;
+    let want: [number, number];
+    let mag = 0;
+    if (!cplx) {
+      want = [fsum(Array.from({ length: n }, (_, i) => xs[i] * ys[i])), 0];
+      for (let i = 0; i < n; i++) mag += Math.abs(xs[i] * ys[i]);
+    } else {
+      const s = conj ? -1 : 1;
+      const re: number[] = [], im: number[] = [];
+      for (let i = 0; i < n; i++) {
+        const [a, b, c, d] = [xs[2 * i], s * xs[2 * i + 1], ys[2 * i], ys[2 * i + 1]];
+        re.push(a * c, -b * d);
+        im.push(a * d, b * c);
+        mag += Math.hypot(a, b) * Math.hypot(c, d);
+      }
+      want = [fsum(re), fsum(im)];
+    }
+    const g: [number, number] = typeof got === 'number' ? [got, 0] : got;
+    assert(cplx === (typeof got !== 'number'), `dot returned ${JSON.stringify(got)}`);
+    const err = Math.max(Math.abs(g[0] - want[0]), Math.abs(g[1] - want[1]));
+    assert(err <= DS_BOUND * mag, `dot${conj ? 'c' : ''}: got ${g}, expected ${want} (|err| ${err} > ${DS_BOUND}·${mag})`);
+    parts.push(`${conj ? 'dotc' : 'dot'} |err|/Σ|x||y| ${(err / mag).toExponential(2)} in ${passes} passes`);
+  }
+  const e = gpu.vector(dt, 0);
+  const z = await gpu.dot(e, e);
+  assert(typeof z === 'number' ? z === 0 : z[0] === 0 && z[1] === 0, `empty dot ${z}`);
+  x.dispose(); y.dispose(); e.dispose();
+  return `n = ${n}: ${parts.join('; ')}; empty vectors: 0`;
+}
+
+async function nrm2(gpu: GpuBackend, dt: GpuDType): Promise<string> {
+  const n = 30011;
+  const xs = randomData(dt, n, 71);
+  const x = gpu.vector(dt, xs);
+  const got = await gpu.nrm2(x);
+  const want = Math.sqrt(fsum(Array.from(xs, (v) => v * v)));
+  const rel = Math.abs(got - want) / want;
+  assert(rel <= DS_BOUND, `nrm2 ${got} vs ${want} (relative error ${rel})`);
+  x.dispose();
+  return `n = ${n}: relative error ${rel.toExponential(2)}`;
+}
+
+/** op = T (and H for complex) through the transposed CSR, for every kernel's upload. */
+async function transposed(gpu: GpuBackend, dt: GpuDType): Promise<string> {
+  const A = inDType(generated('rect-300x700'), dt);
+  const ops: Op[] = ['T', 'H']; // H = T for real data
+  const out: string[] = [];
+  for (const k of KERNELS) {
+    const conv = forKernel(A, k);
+    if (typeof conv === 'string') { out.push(`${k} ${conv}`); continue; }
+    const M = gpu.upload(conv.host, { ...conv.opts, transpose: true });
+    assert(M.hasTranspose, 'no transpose');
+    const xs = randomData(dt, A.rows, 81);
+    const y0 = randomData(dt, A.cols, 82);
+    const x = gpu.vector(dt, xs);
+    const { alpha, beta } = scalars(dt);
+    for (const op of ops) {
+      const y = gpu.vector(dt, y0);
+      gpu.spmv(M, x, y, { alpha, beta, op });
+      out.push(`${k} ${op}: ${compareRef(A, xs, y0, alpha, beta, await gpu.read(y), op)}`);
+      y.dispose();
+    }
+    M.dispose(); x.dispose();
+  }
+  return out.join('; ');
 }
 
 declare global {

@@ -1,0 +1,61 @@
+// Double-single ("quasi-double", seed 001) arithmetic: a value is an unevaluated sum hi + lo of two
+// f32 with |lo| <= ulp(hi)/2, about 48 significant bits. Knuth's two-sum and Dekker's two-product.
+//
+// GLSL ES 3.00 has no `precise`, so nothing stops a compiler from rewriting (a + b) - a into b or
+// c - (c - a) into a (legal under the relaxed float rules of shading languages). Two uniforms guard
+// against that: u_one (= 1.0) multiplies the intermediate results the error terms are recovered from,
+// so they are opaque to the optimiser, and u_split (= 8193.0 = 2^12 + 1, Dekker's constant for a
+// 24-bit mantissa) cannot be folded. The browser suite checks the result bit for bit
+// ("double-single arithmetic": two_prod must be exact).
+uniform float u_one;
+uniform float u_split;
+
+// s + e = a + b exactly (Knuth, no precondition on the magnitudes).
+vec2 two_sum(float a, float b) {
+  float s = (a + b) * u_one;
+  float v = (s - a) * u_one;
+  float e = (a - (s - v)) + (b - v);
+  return vec2(s, e);
+}
+
+// s + e = a + b exactly when |a| >= |b| (or a == 0).
+vec2 quick_two_sum(float a, float b) {
+  float s = (a + b) * u_one;
+  float e = b - (s - a) * u_one;
+  return vec2(s, e);
+}
+
+// Dekker's split: a = hi + lo with hi, lo of at most 12 significant bits each.
+vec2 ds_split(float a) {
+  float c = u_split * a;
+  float big = (c - a) * u_one;
+  float hi = c - big;
+  return vec2(hi, a - hi);
+}
+
+// p + e = a * b exactly (Dekker).
+vec2 two_prod(float a, float b) {
+  float p = (a * b) * u_one;
+  vec2 as = ds_split(a);
+  vec2 bs = ds_split(b);
+  float e = ((as.x * bs.x - p) + as.x * bs.y + as.y * bs.x) + as.y * bs.y;
+  return vec2(p, e);
+}
+
+// The accurate double-single sum (both error terms kept, renormalised twice).
+vec2 ds_add(vec2 a, vec2 b) {
+  vec2 s = two_sum(a.x, b.x);
+  vec2 t = two_sum(a.y, b.y);
+  s = quick_two_sum(s.x, s.y + t.x);
+  return quick_two_sum(s.x, s.y + t.y);
+}
+
+vec2 ds_neg(vec2 a) {
+  return -a;
+}
+
+vec2 ds_mul(vec2 a, vec2 b) {
+  vec2 p = two_prod(a.x, b.x);
+  p.y += a.x * b.y + a.y * b.x;
+  return quick_two_sum(p.x, p.y);
+}
