@@ -14,12 +14,23 @@
  * encoding.ts and ds.glsl). op = 'T' / 'H' runs a transposed CSR built on upload with
  * { transpose: true } ('H' conjugates its values in the shader).
  *
+ * Precision. f32/c64 SpMV and BLAS-1 accumulate in f32 (within 4·(len+4)·2^-24·Σ|a||x| of the exact
+ * result, measured worst 0.12 of that bound). Double-single (f64, c128) SpMV, measured on the shared
+ * matrices in Chromium/SwiftShader over all five kernels: max |err| / (|α|Σ|a||x| + |β||y0|) =
+ * 1.7e-14 (bcsstk13), i.e. about 46 bits; two_prod is exact and a lone product carries 46 bits (the
+ * operands' own hi + lo rounding). Per component |err|/|y| reaches 3e-12 only where a row sum cancels
+ * (|y| down to 1e-3 of its scale). dot/nrm2 accumulate in double-single for every dtype (f32 and c64
+ * products are exact there): measured |err| / Σ|x||y| ≤ 3e-17 on 100,003 elements.
+ *
  * Context loss: the backend listens for webglcontextlost / webglcontextrestored on the context's
  * canvas (HTMLCanvasElement or OffscreenCanvas). On loss, pending read-backs reject with
  * GpuContextLostError (E_GPU_LOST) and every call throws it until the restore; on restore the
  * programs and targets are rebuilt, every live GpuMatrix is uploaded again from its host matrix, and
  * every live GpuVector gets a new texture (see GpuVector for what survives). onContextLost /
- * onContextRestored let the runtime switch to the CPU path and back.
+ * onContextRestored let the runtime switch to the CPU path and back. Observed in Chromium
+ * (SwiftShader): when a read-back is in flight at the loss and an earlier one had completed on the
+ * same context, the browser refuses restoreContext() ("context restoration not allowed"); the
+ * backend then simply stays lost (contextLost true, every call throws E_GPU_LOST).
  *
  * The backend sets the GL state it needs before each draw (program, framebuffer, viewport, its own
  * empty vertex array, blend/depth/stencil/scissor/cull off); a caller sharing its own context must
