@@ -17,7 +17,7 @@
  * Precision. f32/c64 SpMV and BLAS-1 accumulate in f32 (within 4·(len+4)·2^-24·Σ|a||x| of the exact
  * result, measured worst 0.12 of that bound). Double-single (f64, c128) SpMV, measured on the shared
  * matrices in Chromium/SwiftShader over all five kernels: max |err| / (|α|Σ|a||x| + |β||y0|) =
- * 1.7e-14 (bcsstk13), i.e. about 46 bits; two_prod is exact and a lone product carries 46 bits (the
+ * 2.0e-14 at worst (qc324, c128; 1.7e-14 bcsstk13 f64), i.e. about 45.5 bits; two_prod is exact and a lone product carries 46 bits (the
  * operands' own hi + lo rounding). Per component |err|/|y| reaches 3e-12 only where a row sum cancels
  * (|y| down to 1e-3 of its scale). dot/nrm2 accumulate in double-single for every dtype (f32 and c64
  * products are exact there): measured |err| / Σ|x||y| ≤ 3e-17 on 100,003 elements.
