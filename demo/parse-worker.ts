@@ -25,7 +25,7 @@ self.onmessage = async (e: MessageEvent<Req>) => {
       type: 'done', name: file.name, header: r.header, parseMs,
       rows: A.rows, cols: A.cols, dtype: A.dtype, rowPtr: A.rowPtr, colIdx: A.colIdx, values: A.values,
     };
-    postMessage(msg, [A.rowPtr.buffer, A.colIdx.buffer, A.values.buffer] as Transferable[]);
+    (self as unknown as Worker).postMessage(msg, [A.rowPtr.buffer, A.colIdx.buffer, A.values.buffer] as Transferable[]);
   } catch (err) {
     postMessage({ type: 'error', message: err instanceof Error ? err.message : String(err) });
   }

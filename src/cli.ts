@@ -1,10 +1,12 @@
 import { Command, InvalidArgumentError } from 'commander';
 import cliProgress from 'cli-progress';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compare, defaultSources, fileSource, type CompareRow } from './cli/compare.js';
 import { formatCompareTable } from './cli/table.js';
+import { solveFile, solutionText } from './cli/solve.js';
+import { deviceInfo, formatInfo } from './cli/info.js';
 import { FORMATS, type FormatName } from './formats/index.js';
 import { DTYPES, type DType } from './dtype.js';
 import { SimdglError } from './errors.js';
@@ -20,8 +22,51 @@ function listOf<T extends string>(allowed: readonly T[], what: string) {
   };
 }
 
+/** One value out of `allowed`. */
+function oneOf<T extends string>(allowed: readonly T[], what: string) {
+  return (value: string): T => {
+    const v = value.trim().toLowerCase() as T;
+    if (!allowed.includes(v)) throw new InvalidArgumentError(`unknown ${what} "${value}" (expected ${allowed.join(', ')})`);
+    return v;
+  };
+}
+
+function integer(min: number, max: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!/^\s*\d+\s*$/.test(value) || n < min || n > max) throw new InvalidArgumentError(`expected an integer in [${min}, ${max}], got "${value}"`);
+    return n;
+  };
+}
+
+function positive(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError(`expected a number ≥ 0, got "${value}"`);
+  return n;
+}
+
+function workersOption(value: string): number {
+  if (value === 'auto') return 0; // resolved below to the core count
+  return integer(1, 256)(value);
+}
+
+/** A readable file, or a one-line error naming it. */
+function inputFile(path: string): string {
+  if (!existsSync(path)) throw new SimdglError('E_NOFILE', `no such file: ${path}`);
+  if (!statSync(path).isFile()) throw new SimdglError('E_NOFILE', `not a file: ${path}`);
+  return path;
+}
+
+async function resolveWorkers(n: number): Promise<number> {
+  if (n !== 0) return n;
+  const { availableParallelism } = await import('node:os');
+  return availableParallelism();
+}
+
 const here = dirname(fileURLToPath(import.meta.url));
-const program = new Command('simdgl').description('sparse kernels on WebAssembly SIMD and WebGL2').showHelpAfterError();
+const program = new Command('simdgl').description('sparse kernels on WebAssembly SIMD and WebGL2');
+// bad usage is one line on stderr, like every other error of this command (no help dump)
+program.configureOutput({ outputError: (str, write) => write(`simdgl: ${str.replace(/^error: /, '').trim()}\n`) });
 
 program
   .command('compare')
@@ -29,10 +74,13 @@ program
   .argument('[files...]', 'Matrix Market files (default: poisson3D_64 and ../shared/matrices when present)')
   .option('--formats <list>', `formats to run (${FORMATS.join(',')})`, listOf(FORMATS, 'format'))
   .option('--dtypes <list>', `dtypes to run (${DTYPES.join(',')})`, listOf(DTYPES, 'dtype'))
-  .option('--min-ms <ms>', 'minimum timing per combination', (v) => Number(v), 100)
+  .option('--dtype <list>', 'alias of --dtypes', listOf(DTYPES, 'dtype'))
+  .option('--workers <n>', "also run the SIMD build on a pool of n threads ('auto' = all cores)", workersOption, 1)
+  .option('--min-ms <ms>', 'minimum timing per combination', positive, 100)
   .option('--json', 'print one JSON object per line instead of tables')
-  .action(async (files: string[], opts: { formats?: FormatName[]; dtypes?: DType[]; minMs: number; json?: boolean }) => {
-    for (const f of files) if (!existsSync(f)) throw new SimdglError('E_NOFILE', `no such file: ${f}`);
+  .action(async (files: string[], opts: { formats?: FormatName[]; dtypes?: DType[]; dtype?: DType[]; workers: number; minMs: number; json?: boolean }) => {
+    for (const f of files) inputFile(f);
+    const workers = await resolveWorkers(opts.workers);
     const sources = files.length
       ? files.map(fileSource)
       : defaultSources([resolve(here, '..', '..', 'shared', 'matrices'), resolve('..', 'shared', 'matrices')]);
@@ -50,28 +98,110 @@ program
       }
       group = [];
     };
-    for await (const row of compare(sources, {
-      formats: opts.formats,
-      dtypes: opts.dtypes,
-      minMs: opts.minMs,
-      onProgress: (done, total, what) => {
-        if (!started) bar.start(total, done, { what });
-        started = true;
-        bar.update(done, { what });
-      },
-    })) {
-      if (opts.json) console.log(JSON.stringify(row));
-      if (group.length && group[0].matrix !== row.matrix) flush();
-      group.push(row);
+    try {
+      for await (const row of compare(sources, {
+        formats: opts.formats,
+        dtypes: opts.dtypes ?? opts.dtype,
+        minMs: opts.minMs,
+        workers,
+        onProgress: (done, total, what) => {
+          if (!started) bar.start(total, done, { what });
+          started = true;
+          bar.update(done, { what });
+        },
+      })) {
+        if (opts.json) console.log(JSON.stringify(row));
+        if (group.length && group[0].matrix !== row.matrix) flush();
+        group.push(row);
+      }
+      flush();
+    } finally {
+      bar.stop();
     }
-    flush();
-    bar.stop();
     if (!opts.json) console.log(`\nGFLOP/s = 2·nnz/t (8·nnz complex); GB/s = (matrix arrays + x + y bytes)/t; max rel err = max|y−y_f64|/max|y_f64|`);
   });
 
+program
+  .command('solve')
+  .description('solve A·x = b with CG or BiCGSTAB on the CPU path and write x as a Matrix Market array file')
+  .argument('<file>', 'the matrix A, a Matrix Market file')
+  .option('--method <name>', 'cg (A symmetric/Hermitian positive definite) or bicgstab (any nonsingular A)', oneOf(['cg', 'bicgstab'] as const, 'method'), 'cg')
+  .option('--tol <tol>', 'stop when ‖b − A·x‖ ≤ tol·‖b‖', positive, 1e-8)
+  .option('--max-iter <n>', 'most iterations (default max(100, 10·n))', integer(0, 2 ** 31 - 1))
+  .option('--preconditioner <name>', 'none or jacobi', oneOf(['none', 'jacobi'] as const, 'preconditioner'), 'none')
+  .option('--workers <n>', "threads on the CPU path ('auto' = all cores)", workersOption, 1)
+  .option('--rhs <b>', 'right-hand side: ones, random (seeded), or a Matrix Market file with an n×1 vector', 'ones')
+  .option('--dtype <dtype>', `solve in this dtype (${DTYPES.join(', ')}; default: the file's, f64 or c128)`, oneOf(DTYPES, 'dtype'))
+  .option('--format <format>', `storage format on the CPU path (auto, ${FORMATS.join(', ')})`, oneOf(['auto', ...FORMATS] as const, 'format'), 'auto')
+  .option('-o, --output <file>', 'write the solution here (Matrix Market array, n×1)')
+  .option('--json', 'print the summary as JSON')
+  .action(async (file: string, o: {
+    method: 'cg' | 'bicgstab'; tol: number; maxIter?: number; preconditioner: 'none' | 'jacobi'; workers: number;
+    rhs: string; dtype?: DType; format: FormatName | 'auto'; output?: string; json?: boolean;
+  }) => {
+    inputFile(file);
+    if (o.rhs !== 'ones' && o.rhs !== 'random') inputFile(o.rhs);
+    if (o.output && existsSync(o.output) && statSync(o.output).isDirectory()) throw new SimdglError('E_OUTPUT', `-o ${o.output} is a directory`);
+    const bar = new cliProgress.SingleBar(
+      { format: '{bar} | {phase} {value}/{total} | {detail}', stream: process.stderr, clearOnComplete: true, hideCursor: true },
+      cliProgress.Presets.shades_classic,
+    );
+    let phase: 'read' | 'solve' | null = null;
+    const res = await (async () => {
+      try {
+        return await solveFile(file, {
+          ...o,
+          workers: await resolveWorkers(o.workers),
+          onReadProgress: (bytes, total) => {
+            if (phase !== 'read') bar.start(Math.max(1, total), 0, { phase: 'reading bytes', detail: file });
+            phase = 'read';
+            bar.update(bytes);
+          },
+          onIteration: (it, rel) => {
+            if (phase !== 'solve') {
+              bar.stop();
+              bar.start(o.maxIter ?? 1, 0, { phase: `${o.method} iteration`, detail: '' });
+            }
+            phase = 'solve';
+            if (it > bar.getTotal()) bar.setTotal(Math.max(it, 2 * bar.getTotal()));
+            bar.update(it, { detail: `relative residual ${rel.toExponential(2)} → ${o.tol.toExponential(1)}` });
+          },
+        });
+      } finally {
+        bar.stop();
+      }
+    })();
+    if (o.output) writeFileSync(o.output, solutionText(res, `solution of ${file} by simdgl ${o.method}: ${res.iterations} iterations, relative residual ${res.relativeResidual.toExponential(3)}`));
+    const { x: _x, ...summary } = res;
+    if (o.json) console.log(JSON.stringify({ file, method: o.method, preconditioner: o.preconditioner, tol: o.tol, output: o.output ?? null, ...summary }));
+    else {
+      console.log(
+        `${o.method}${o.preconditioner === 'jacobi' ? ' + jacobi' : ''} on ${file}: n ${res.n}, nnz ${res.nnz}, ${res.dtype}, ${res.format}, ${res.threads} thread${res.threads > 1 ? 's' : ''}\n` +
+          `  ${res.converged ? 'converged' : `stopped (${res.reason})`} after ${res.iterations} iterations in ${res.solveMs.toFixed(1)} ms\n` +
+          `  relative residual ${res.relativeResidual.toExponential(3)} (solver), ${res.trueResidual.toExponential(3)} (‖b − A·x‖/‖b‖ recomputed in f64)` +
+          (o.output ? `\n  solution written to ${o.output}` : ''),
+      );
+    }
+    if (!res.converged) {
+      console.error(`simdgl: ${o.method} did not converge (${res.reason}) after ${res.iterations} iterations: relative residual ${res.relativeResidual.toExponential(3)} > tol ${o.tol}`);
+      process.exitCode = 3;
+    }
+  });
+
+program
+  .command('info')
+  .description('print the device report: CPU cores, WebAssembly SIMD, threads, shared memory, Node, GPU')
+  .option('--json', 'print the report as JSON')
+  .action(async (o: { json?: boolean }) => {
+    const r = await deviceInfo();
+    console.log(o.json ? JSON.stringify(r) : formatInfo(r));
+  });
+
 program.parseAsync(process.argv).catch((e: unknown) => {
-  // bad input is one clear line and a non-zero exit, never a stack trace
-  const msg = e instanceof SimdglError || e instanceof RangeError ? e.message : e instanceof Error ? e.stack ?? e.message : String(e);
-  console.error(`simdgl: ${msg}`);
+  // bad input is one clear line and a non-zero exit, never a stack trace (SIMDGL_DEBUG=1 shows it)
+  const err = e as { message?: string; stack?: string; code?: string; path?: string };
+  const msg = err?.message ?? String(e);
+  console.error(`simdgl: ${msg.split('\n')[0]}`);
+  if (process.env.SIMDGL_DEBUG && err?.stack) console.error(err.stack);
   process.exit(e instanceof SimdglError ? 2 : 1);
 });

@@ -25,7 +25,10 @@ export interface CompareRow {
   nnz: number;
   format: FormatName | 'js-csr';
   dtype: DType;
-  impl: 'wasm-simd' | 'wasm-plain' | 'js';
+  /** wasm-simd-mt: the SIMD build on the worker pool (`threads` threads, the calling one included) */
+  impl: 'wasm-simd' | 'wasm-plain' | 'wasm-simd-mt' | 'js';
+  /** threads the row ran on (1 except for wasm-simd-mt) */
+  threads?: number;
   kernelMs?: number;
   gflops?: number;
   gbs?: number;
@@ -38,6 +41,8 @@ export interface CompareOptions {
   dtypes?: readonly DType[];
   /** minimum time spent timing each combination (ms) */
   minMs?: number;
+  /** also run the SIMD build on a pool of this many threads (rows with impl 'wasm-simd-mt'); 1 = no */
+  workers?: number;
   onProgress?: (done: number, total: number, what: string) => void;
 }
 
@@ -73,7 +78,10 @@ export async function* compare(sources: MatrixSource[], options: CompareOptions 
     ['wasm-simd', await createRuntime({ simd: 'auto' })],
     ['wasm-plain', await createRuntime({ simd: false })],
   ];
-  const perMatrix = (options.dtypes ?? ['f32', 'f64', 'c64', 'c128']).length * (formats.length * 2 + 1);
+  const threads = options.workers ?? 1;
+  if (threads > 1) runtimes.push(['wasm-simd-mt', await createRuntime({ simd: 'auto', workers: threads })]);
+  const perFormat = runtimes.length;
+  const perMatrix = (options.dtypes ?? ['f32', 'f64', 'c64', 'c128']).length * (formats.length * perFormat + 1);
   const total = sources.length * perMatrix;
   let done = 0;
   const tick = (what: string): void => options.onProgress?.(++done, total, what);
@@ -84,7 +92,7 @@ export async function* compare(sources: MatrixSource[], options: CompareOptions 
       for (const dtype of dtypes) {
         const row = { matrix: src.name, rows: base.rows, cols: base.cols, nnz: base.nnz, dtype };
         if (isComplex(base.dtype) && !isComplex(dtype)) {
-          done += formats.length * 2 + 1;
+          done += formats.length * perFormat + 1;
           yield { ...row, format: 'js-csr', impl: 'js', skipped: 'complex matrix, real dtype' };
           continue;
         }
@@ -101,14 +109,14 @@ export async function* compare(sources: MatrixSource[], options: CompareOptions 
         const yJs = allocValues(dtype, base.rows);
         const jsMs = await timeMedianMs(() => jsCsrSpmv(A, x, yJs), options.minMs);
         tick(`${src.name} js ${dtype}`);
-        yield { ...row, format: 'js-csr', impl: 'js', ...figures(jsMs, base.nnz, cplx, bytes(A.storageBytes()), yJs, yRef) };
+        yield { ...row, format: 'js-csr', impl: 'js', threads: 1, ...figures(jsMs, base.nnz, cplx, bytes(A.storageBytes()), yJs, yRef) };
         for (const format of formats) {
           let M;
           try {
             M = convert(A, format);
           } catch (e) {
             if (!(e instanceof SimdglError)) throw e;
-            done += 2;
+            done += perFormat;
             yield { ...row, format, impl: 'wasm-simd', skipped: e.message };
             continue;
           }
@@ -119,7 +127,7 @@ export async function* compare(sources: MatrixSource[], options: CompareOptions 
             try {
               const ms = await timeMedianMs(() => rt.spmv(h, xv, { y: yv }), options.minMs);
               tick(`${src.name} ${format} ${dtype} ${impl}`);
-              yield { ...row, format, impl, ...figures(ms, base.nnz, cplx, bytes(h.storageBytes), await yv.read(), yRef) };
+              yield { ...row, format, impl, threads: impl === 'wasm-simd-mt' ? threads : 1, ...figures(ms, base.nnz, cplx, bytes(h.storageBytes), await yv.read(), yRef) };
             } finally {
               h.dispose();
               xv.dispose();

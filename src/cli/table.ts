@@ -11,17 +11,21 @@ export function formatCompareTable(rows: CompareRow[]): string {
   if (rows.length === 0) return '';
   const { matrix, rows: m, cols: n, nnz } = rows[0];
   const out = [`\n${matrix}  ${m}×${n}  nnz ${nnz}`];
+  const mtThreads = rows.find((r) => r.impl === 'wasm-simd-mt')?.threads;
   const head = ['format', 'dtype', 'simd ms', 'GFLOP/s', 'GB/s', 'plain ms', 'simd/plain', 'js-csr/simd', 'max rel err'];
+  if (mtThreads) head.push(`${mtThreads} thr ms`, `${mtThreads} thr GB/s`, `${mtThreads} thr/1`);
   const table: string[][] = [head];
   const js = new Map(rows.filter((r) => r.impl === 'js').map((r) => [r.dtype, r]));
   for (const r of rows) {
-    if (r.impl === 'wasm-plain') continue;
+    if (r.impl === 'wasm-plain' || r.impl === 'wasm-simd-mt') continue;
     if (r.skipped) {
       table.push([r.format, r.dtype, `skipped: ${r.skipped}`]);
       continue;
     }
     const plain = r.impl === 'js' ? undefined : rows.find((p) => p.impl === 'wasm-plain' && p.format === r.format && p.dtype === r.dtype);
     const jsMs = js.get(r.dtype)?.kernelMs;
+    const mt = r.impl === 'js' ? undefined : rows.find((p) => p.impl === 'wasm-simd-mt' && p.format === r.format && p.dtype === r.dtype);
+    const mtCells = mtThreads ? [num(mt?.kernelMs, 3), num(mt?.gbs), mt?.kernelMs && r.kernelMs ? `${num(r.kernelMs / mt.kernelMs)}×` : '-'] : [];
     table.push([
       r.format,
       r.dtype,
@@ -32,6 +36,7 @@ export function formatCompareTable(rows: CompareRow[]): string {
       plain?.kernelMs && r.kernelMs ? `${num(plain.kernelMs / r.kernelMs)}×` : '-',
       r.impl !== 'js' && jsMs && r.kernelMs ? `${num(jsMs / r.kernelMs)}×` : '-',
       sci(r.maxRelError),
+      ...mtCells,
     ]);
   }
   const widths = head.map((_, c) => Math.max(...table.filter((t) => t.length > 3).map((t) => (t[c] ?? '').length)));

@@ -1,0 +1,189 @@
+// The command line as users run it: the built dist/cli.js (npm test builds it first), on small inputs
+// written to a temporary folder. compare --json, solve (residual checked here, in f64), info, and bad
+// input: a non-zero exit and one line on stderr, never a stack trace.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseMatrixMarket, writeMatrixMarket } from '../src/io/index.js';
+import { poisson2D, randomMatrix } from '../src/generators/index.js';
+import { DenseMatrix, FORMATS, type CSRMatrix } from '../src/formats/index.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const cli = join(root, 'dist', 'cli.js');
+const dir = mkdtempSync(join(tmpdir(), 'simdgl-cli-'));
+const file = (name: string, text: string) => {
+  const p = join(dir, name);
+  writeFileSync(p, text);
+  return p;
+};
+
+function run(...args: string[]) {
+  const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', cwd: dir, timeout: 110_000, env: { ...process.env, SIMDGL_DEBUG: '' } });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** ‖b − A·x‖ / ‖b‖ in f64 for a real matrix. */
+function residual(A: CSRMatrix, x: ArrayLike<number>, b: ArrayLike<number>): number {
+  let r2 = 0;
+  let b2 = 0;
+  for (let i = 0; i < A.rows; i++) {
+    let s = 0;
+    for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) s += A.values[k] * x[A.colIdx[k]];
+    r2 += (b[i] - s) ** 2;
+    b2 += b[i] ** 2;
+  }
+  return Math.sqrt(r2 / b2);
+}
+
+const P = poisson2D(10); // 100×100 SPD
+let spd: string;
+let nonsym: string;
+
+beforeAll(() => {
+  if (!existsSync(cli)) execFileSync(process.execPath, [join(root, 'scripts', 'bundle.mjs')], { cwd: root, stdio: 'pipe' });
+  spd = file('poisson2d_10.mtx', writeMatrixMarket(P, { symmetry: 'symmetric' }));
+  // diagonally dominant, unsymmetric: BiCGSTAB's job
+  const R = randomMatrix({ rows: 80, meanRowLength: 5, seed: 3 });
+  const d = R.toCSR();
+  const coo: string[] = [];
+  for (let i = 0; i < d.rows; i++) {
+    let diag = false;
+    for (let k = d.rowPtr[i]; k < d.rowPtr[i + 1]; k++) {
+      const v = d.colIdx[k] === i ? 10 : d.values[k];
+      diag ||= d.colIdx[k] === i;
+      coo.push(`${i + 1} ${d.colIdx[k] + 1} ${v}`);
+    }
+    if (!diag) coo.push(`${i + 1} ${i + 1} 10`);
+  }
+  nonsym = file('nonsym.mtx', `%%MatrixMarket matrix coordinate real general\n80 80 ${coo.length}\n${coo.join('\n')}\n`);
+}, 120_000);
+
+describe('simdgl compare', () => {
+  it('--json has a row per format (SIMD, plain, and N threads with --workers) with small errors; --dtype is an alias', () => {
+    const r = run('compare', spd, '--dtype', 'f64,f32', '--workers', '2', '--min-ms', '1', '--json');
+    expect(r.code, r.stderr).toBe(0);
+    const rows = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    for (const dtype of ['f64', 'f32']) {
+      expect(rows.find((x) => x.dtype === dtype && x.impl === 'js')).toBeTruthy();
+      for (const format of FORMATS) {
+        for (const impl of ['wasm-simd', 'wasm-plain', 'wasm-simd-mt']) {
+          const row = rows.find((x) => x.dtype === dtype && x.format === format && x.impl === impl);
+          expect(row, `${dtype} ${format} ${impl}`).toBeTruthy();
+          expect(row.skipped, `${dtype} ${format} ${impl}`).toBeUndefined();
+          expect(row.kernelMs).toBeGreaterThan(0);
+          expect(row.maxRelError).toBeLessThan(dtype === 'f64' ? 1e-14 : 1e-6);
+          expect(row.threads).toBe(impl === 'wasm-simd-mt' ? 2 : 1);
+        }
+      }
+    }
+  });
+
+  it('prints a table with the thread columns', () => {
+    const r = run('compare', spd, '--dtypes', 'f32', '--formats', 'csr,ell', '--workers', '2', '--min-ms', '1');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/2 thr ms/);
+    expect(r.stdout).toMatch(/^csr\s+f32/m);
+    expect(r.stdout).toMatch(/^ell\s+f32/m);
+  });
+});
+
+describe('simdgl solve', () => {
+  it('CG writes a solution whose residual is below the tolerance', () => {
+    const out = join(dir, 'x.mtx');
+    const r = run('solve', spd, '--tol', '1e-10', '-o', out, '--workers', '2');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/converged after \d+ iterations/);
+    const sol = parseMatrixMarket(readFileSync(out));
+    expect(sol.header.format).toBe('array');
+    expect(sol.matrix).toBeInstanceOf(DenseMatrix);
+    expect([sol.matrix.rows, sol.matrix.cols]).toEqual([100, 1]);
+    const b = new Float64Array(100).fill(1);
+    expect(residual(P, (sol.matrix as DenseMatrix).values, b)).toBeLessThan(1e-9);
+  });
+
+  it('BiCGSTAB with Jacobi on an unsymmetric matrix, right-hand side from a file, --json', () => {
+    const b = Float64Array.from({ length: 80 }, (_, i) => Math.sin(i + 1));
+    const rhs = file('b.mtx', writeMatrixMarket(new DenseMatrix(80, 1, 'f64', b)));
+    const out = join(dir, 'x2.mtx');
+    const r = run('solve', nonsym, '--method', 'bicgstab', '--preconditioner', 'jacobi', '--rhs', rhs, '--tol', '1e-11', '-o', out, '--json');
+    expect(r.code, r.stderr).toBe(0);
+    const summary = JSON.parse(r.stdout);
+    expect(summary).toMatchObject({ method: 'bicgstab', preconditioner: 'jacobi', converged: true, n: 80 });
+    expect(summary.trueResidual).toBeLessThan(1e-10);
+    const A = parseMatrixMarket(readFileSync(nonsym)).matrix.toCSR();
+    const x = (parseMatrixMarket(readFileSync(out)).matrix as DenseMatrix).values;
+    expect(residual(A, x, b)).toBeLessThan(1e-10);
+  });
+
+  it('--rhs random, f32: converges to an f32-sized residual', () => {
+    const r = run('solve', spd, '--rhs', 'random', '--dtype', 'f32', '--tol', '1e-5', '--json');
+    expect(r.code, r.stderr).toBe(0);
+    const s = JSON.parse(r.stdout);
+    expect(s.dtype).toBe('f32');
+    expect(s.trueResidual).toBeLessThan(1e-4);
+  });
+
+  it('stopping at --max-iter writes nothing wrong but exits 3 with one line', () => {
+    const r = run('solve', spd, '--max-iter', '2');
+    expect(r.code).toBe(3);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/did not converge \(maxIter\) after 2 iterations/);
+  });
+});
+
+describe('simdgl info', () => {
+  it('prints the CPU (SIMD, threads, shared memory), Node and GPU lines', () => {
+    const r = run('info');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^\s+Cores:\s+\d+/m);
+    expect(r.stdout).toMatch(/^\s+SIMD:\s+(yes|no)/m);
+    expect(r.stdout).toMatch(/^\s+Threads:\s+\d+/m);
+    expect(r.stdout).toMatch(/^\s+Shared memory:\s+yes/m);
+    expect(r.stdout).toMatch(/^\s+Version:\s+v\d+/m);
+    expect(r.stdout).toMatch(/GPU path \(WebGL2\)\n\s+Available:\s+no\n\s+Reason:\s+\S+/);
+    const j = JSON.parse(run('info', '--json').stdout);
+    expect(j.cpu.cores).toBeGreaterThan(0);
+    expect(j.gpu.available).toBe(false);
+  });
+});
+
+describe('bad input: one line on stderr, non-zero exit, no stack trace', () => {
+  let malformed: string;
+  let rect: string;
+  beforeAll(() => {
+    malformed = file('bad.mtx', '%%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 1.0\n2 x 2.0\n');
+    rect = file('rect.mtx', '%%MatrixMarket matrix coordinate real general\n2 3 1\n1 1 1.0\n');
+  });
+  const cases: Array<[string, () => string[], RegExp]> = [
+    ['missing file', () => ['solve', join(dir, 'nope.mtx')], /no such file: .*nope\.mtx/],
+    ['missing file (compare)', () => ['compare', join(dir, 'nope.mtx'), '--json'], /no such file/],
+    ['malformed Matrix Market', () => ['solve', malformed], /bad\.mtx: line 4, column 3: expected a column index/],
+    ['malformed Matrix Market (compare)', () => ['compare', malformed, '--min-ms', '1'], /line 4/],
+    ['a directory', () => ['solve', dir], /not a file/],
+    ['non-square system', () => ['solve', rect], /square/],
+    ['unknown method', () => ['solve', spd, '--method', 'gmres'], /unknown method "gmres"/],
+    ['negative tolerance', () => ['solve', spd, '--tol', '-1'], /--tol/],
+    ['bad worker count', () => ['solve', spd, '--workers', '0'], /integer in \[1, 256\]/],
+    ['bad max-iter', () => ['solve', spd, '--max-iter', 'many'], /--max-iter/],
+    ['unknown preconditioner', () => ['solve', spd, '--preconditioner', 'ilu'], /unknown preconditioner/],
+    ['missing rhs file', () => ['solve', spd, '--rhs', join(dir, 'b-missing.mtx')], /no such file/],
+    ['wrong rhs length', () => ['solve', spd, '--rhs', rect], /expected an 100×1 vector/],
+    ['unknown dtype', () => ['compare', spd, '--dtype', 'f16'], /unknown dtype "f16"/],
+    ['unknown format', () => ['compare', spd, '--formats', 'bsr'], /unknown format "bsr"/],
+    ['unknown command', () => ['frobnicate'], /unknown command/],
+  ];
+  for (const [name, args, pattern] of cases) {
+    it(name, () => {
+      const r = run(...args());
+      expect(r.code, r.stdout).not.toBe(0);
+      const lines = r.stderr.trim().split('\n');
+      expect(lines, r.stderr).toHaveLength(1);
+      expect(lines[0]).toMatch(/^simdgl: /);
+      expect(lines[0]).toMatch(pattern);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    });
+  }
+});
