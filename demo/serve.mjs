@@ -65,8 +65,10 @@ export async function bundleDemo() {
  * Builds and starts the server. Resolves to { url, close() }. Options: port (default 5173; 0 picks a
  * free one), host (default 127.0.0.1), prebuild ('always' | 'if-missing' | 'never').
  */
-export async function startDemoServer({ port = 5173, host = '127.0.0.1', prebuild: mode = 'always' } = {}) {
+export async function startDemoServer({ port = 5173, host = '127.0.0.1', prebuild: mode = 'always', log = () => {} } = {}) {
+  if (mode === 'always') log('demo: building the WebAssembly kernels and shaders (about half a minute)…');
   prebuild(mode);
+  log('demo: bundling the page…');
   const js = await bundleDemo();
   const statics = {
     '/': ['text/html; charset=utf-8', readFileSync(join(demoDir, 'index.html'))],
@@ -106,7 +108,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     process.exit(1);
   }
   try {
-    const { url } = await startDemoServer({ port, prebuild: args.includes('--no-prebuild') ? 'if-missing' : 'always' });
+    const { url } = await startDemoServer({ port, prebuild: args.includes('--no-prebuild') ? 'if-missing' : 'always', log: (m) => console.log(m) });
     console.log(`simdgl demo: ${url}  (cross-origin isolated: COOP same-origin, COEP require-corp; Ctrl-C stops)`);
   } catch (e) {
     const msg = e?.code === 'EADDRINUSE' ? `port ${port} is in use; try --port 0` : e?.errors?.length ? e.errors.map((x) => x.text).join('; ') : e?.message ?? String(e);
