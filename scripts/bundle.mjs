@@ -2,7 +2,8 @@
 import { build } from 'esbuild';
 
 const common = { bundle: true, format: 'esm', target: 'es2022', sourcemap: true, logLevel: 'warning' };
-await build({ ...common, entryPoints: ['src/index.ts'], outfile: 'dist/index.js', platform: 'neutral' });
+// platform 'neutral' resolves only the 'module' field by default; twgl.js publishes 'main' too
+await build({ ...common, entryPoints: ['src/index.ts'], outfile: 'dist/index.js', platform: 'neutral', mainFields: ['module', 'main'] });
 // The CLI and benchmark run in Node; their npm dependencies stay external (installed with the package).
 const node = { ...common, platform: 'node', packages: 'external', banner: { js: '#!/usr/bin/env node' } };
 await build({ ...node, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js' });

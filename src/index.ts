@@ -2,7 +2,11 @@
  * simdgl — sparse and dense numerical kernels for the web. See README.md for the guide.
  */
 export { createRuntime, Runtime } from './runtime/runtime.js';
-export type { RuntimeOptions, Capabilities, SpmvOptions, UploadOptions, VectorLike } from './runtime/runtime.js';
+export type { RuntimeOptions, Capabilities, SpmvOptions, UploadOptions, VectorLike, SolveOptions, SolveOutcome } from './runtime/runtime.js';
+export type { Explanation } from './runtime/explain.js';
+export type { Calibration, PathCalibration, PathEstimate } from './runtime/cost.js';
+export type { MatrixFeatures, Path } from './runtime/features.js';
+export { GpuContextLostError, GpuLimitError, GpuUnavailableError } from './gpu/index.js';
 export { MatrixHandle, ResidentVector } from './runtime/handles.js';
 export { WorkerError } from './cpu/pool.js';
 export type { Op } from './backend-types.js';

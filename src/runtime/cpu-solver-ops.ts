@@ -1,5 +1,5 @@
 import { isComplex } from '../dtype.js';
-import { ShapeError } from '../errors.js';
+import { inverseDiagonal } from '../solvers/jacobi.js';
 import type { CpuBackend } from '../cpu/backend.js';
 import type { CpuMatrix, CpuVector } from '../cpu/resident.js';
 import * as blas from '../cpu/blas1.js';
@@ -18,7 +18,12 @@ export function cpuSolverOps(
   const dt = M.dtype;
   const complex = isComplex(dt);
   const n = M.rows;
-  const dinv = preconditioner === 'jacobi' ? inverseDiagonal(B, M) : null;
+  let dinv: CpuVector | null = null;
+  if (preconditioner === 'jacobi') {
+    const d = inverseDiagonal(M.host.toCSR());
+    dinv = B.vector(dt, n);
+    dinv.view().set(d);
+  }
   return {
     n,
     complex,
@@ -48,33 +53,4 @@ export function cpuSolverOps(
     release: (v) => v.dispose(),
     dispose: () => dinv?.dispose(),
   };
-}
-
-/** D⁻¹ for the Jacobi preconditioner, from the host copy of A; a zero diagonal entry is an error. */
-function inverseDiagonal(B: CpuBackend, M: CpuMatrix): CpuVector {
-  const A = M.host.toCSR();
-  const complex = isComplex(A.dtype);
-  const v = B.vector(A.dtype, A.rows);
-  const d = v.view();
-  d.fill(0);
-  for (let i = 0; i < A.rows; i++) {
-    let re = 0;
-    let im = 0;
-    for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) {
-      if (A.colIdx[k] === i) {
-        re += complex ? A.values[2 * k] : A.values[k];
-        if (complex) im += A.values[2 * k + 1];
-      }
-    }
-    const m = re * re + im * im;
-    if (!(m > 0)) {
-      v.dispose();
-      throw new ShapeError(`jacobi: the diagonal entry A[${i},${i}] is ${m === 0 ? 'zero' : 'not finite'}; use preconditioner: 'none'`);
-    }
-    if (complex) {
-      d[2 * i] = re / m;
-      d[2 * i + 1] = -im / m;
-    } else d[i] = 1 / re;
-  }
-  return v;
 }

@@ -10,6 +10,10 @@ import { cg } from '../solvers/cg.js';
 import { bicgstab } from '../solvers/bicgstab.js';
 import type { Preconditioner, SolveResult, StopReason } from '../solvers/ops.js';
 import { MatrixHandle, ResidentVector, type HandleOwner } from './handles.js';
+import { GpuPath } from './gpu-path.js';
+import { GpuContextLostError, GpuUnavailableError, type GpuCanvas, type GpuVector } from '../gpu/index.js';
+import { inverseDiagonal } from '../solvers/jacobi.js';
+import type { Path } from './features.js';
 import { matrixFeatures, chooseFormat, type MatrixFeatures } from './features.js';
 import { DEFAULT_CALIBRATION, explainSpmv, type Explanation } from './explain.js';
 import type { Calibration } from './cost.js';
@@ -18,8 +22,16 @@ import { elementBytes } from '../dtype.js';
 import { median } from '../metrics.js';
 
 export interface RuntimeOptions {
-  /** execution path; only 'cpu' exists in this version ('auto' means 'cpu') */
-  backend?: 'auto' | 'cpu';
+  /**
+   * 'auto' (default): each operation runs on the path estimated faster (see explain); 'cpu' or 'gpu'
+   * force one. 'gpu' needs WebGL2 with float render targets and throws GpuUnavailableError (with the
+   * reason) without them; 'auto' then simply runs everything on the CPU path.
+   */
+  backend?: 'auto' | 'cpu' | 'gpu';
+  /** the GPU path draws on this canvas (HTMLCanvasElement or OffscreenCanvas; default: its own OffscreenCanvas) */
+  canvas?: GpuCanvas;
+  /** or on this WebGL2 context (any WebGL2 implementation, e.g. in Node) */
+  gl?: WebGL2RenderingContext;
   /** WebAssembly SIMD: 'auto' (default) detects it, false forces the plain build */
   simd?: boolean | 'auto';
   /** the most memory the CPU path may use, in MiB (default 2048, at most 4096) */
@@ -53,6 +65,20 @@ export interface Capabilities {
   workers: boolean;
   /** in a browser: whether the page is cross-origin isolated (undefined in Node) */
   crossOriginIsolated?: boolean;
+  /** the backend option the runtime was created with */
+  backend: 'auto' | 'cpu' | 'gpu';
+  /** the GPU path: what the WebGL2 context offers, or why there is none */
+  gpu: {
+    available: boolean;
+    reason?: string;
+    renderer?: string;
+    vendor?: string;
+    maxTextureSize?: number;
+    colorBufferFloat?: boolean;
+    floatBlend?: boolean;
+    floatReadback?: boolean;
+    contextLost?: boolean;
+  };
   /** human-readable notes on what is missing and why */
   notes: string[];
 }
@@ -68,6 +94,8 @@ export interface SpmvOptions<Y extends VectorLike | undefined = VectorLike | und
   beta?: Scalar;
   /** 'N' (default), 'T' or 'H' (conjugate transpose) */
   op?: Op;
+  /** run on this path instead of the runtime's choice */
+  path?: Path;
 }
 
 export interface SolveOptions {
@@ -83,6 +111,8 @@ export interface SolveOptions {
   onIteration?: (iteration: number, relativeResidual: number) => void | Promise<void>;
   /** stops the solve cleanly between iterations; the result then has reason 'aborted' */
   signal?: AbortSignal;
+  /** run on this path instead of the runtime's choice */
+  path?: Path;
 }
 
 /** The outcome of rt.cg / rt.bicgstab. `x` is the last iterate, whatever the reason. */
@@ -94,6 +124,8 @@ export interface SolveOutcome {
   converged: boolean;
   reason: StopReason;
   history: number[];
+  /** the path the solve ran on */
+  path: Path;
 }
 
 export interface UploadOptions extends ConvertOptions {
@@ -112,19 +144,36 @@ export class Runtime implements HandleOwner {
   private disposed = false;
   /** live handles, disposed with the runtime */
   private readonly handles = new Set<MatrixHandle | ResidentVector>();
-  private constructor(private readonly cpu: CpuBackend) {}
+  private constructor(
+    private readonly cpu: CpuBackend,
+    private readonly gpu: GpuPath | null,
+    private readonly gpuReason: string | null,
+    private readonly mode: 'auto' | 'cpu' | 'gpu',
+  ) {}
 
   /** @internal use createRuntime() */
   static async create(options: RuntimeOptions = {}): Promise<Runtime> {
-    if (options.backend !== undefined && options.backend !== 'auto' && options.backend !== 'cpu') {
-      throw new UnsupportedError(`createRuntime: backend ${JSON.stringify(options.backend)} is not available; use 'auto' or 'cpu'`);
+    const mode = options.backend ?? 'auto';
+    if (mode !== 'auto' && mode !== 'cpu' && mode !== 'gpu') {
+      throw new UnsupportedError(`createRuntime: backend must be 'auto', 'cpu' or 'gpu', got ${JSON.stringify(options.backend)}`);
     }
     if (options.maxMemoryMB !== undefined && !(options.maxMemoryMB >= 1 && options.maxMemoryMB <= 4096)) {
       throw new RangeError(`createRuntime: maxMemoryMB must be in [1, 4096], got ${options.maxMemoryMB}`);
     }
     const threads = await resolveWorkers(options.workers);
+    let gpu: GpuPath | null = null;
+    let reason: string | null = mode === 'cpu' ? 'backend: cpu was asked for' : null;
+    if (mode !== 'cpu') {
+      const g = GpuPath.create({ canvas: options.canvas, gl: options.gl });
+      if (g instanceof GpuPath) gpu = g;
+      else reason = g.reason;
+      if (!gpu && mode === 'gpu') throw new GpuUnavailableError(`createRuntime: the GPU path is unavailable: ${reason}`);
+    }
     const rt = new Runtime(
       await CpuBackend.create({ ...options, threads, inlineThreshold: options.inlineThreshold ?? DEFAULT_INLINE_THRESHOLD }),
+      gpu,
+      reason,
+      mode,
     );
     rt.requestedThreads = threads;
     if (options.calibration) rt.calibrationData = options.calibration;
@@ -147,6 +196,8 @@ export class Runtime implements HandleOwner {
       );
     }
     if (this.requestedThreads > this.cpu.threads) notes.push(`asked for ${this.requestedThreads} threads, running on ${this.cpu.threads}`);
+    const g = this.gpu?.backend.capabilities();
+    if (this.gpu && !this.gpu.usable) notes.push('the WebGL context is lost: operations run on the CPU path until it is restored');
     return {
       wasm: this.cpu.flavor,
       simd,
@@ -155,6 +206,19 @@ export class Runtime implements HandleOwner {
       workers: this.cpu.threads > 1,
       crossOriginIsolated: isolated,
       notes,
+      backend: this.mode,
+      gpu: g
+        ? {
+            available: true,
+            renderer: g.renderer ?? undefined,
+            vendor: g.vendor ?? undefined,
+            maxTextureSize: g.maxTextureSize,
+            colorBufferFloat: g.colorBufferFloat,
+            floatBlend: g.floatBlend,
+            floatReadback: g.floatReadback,
+            contextLost: !this.gpu!.usable,
+          }
+        : { available: false, reason: this.gpuReason ?? 'unknown' },
     };
   }
 
@@ -194,7 +258,7 @@ export class Runtime implements HandleOwner {
     let format = options.format;
     if (format === 'auto') format = chooseFormat(this.featuresOf(matrix), 'cpu').format;
     const target = format && format !== matrix.format ? convert(matrix, format, options) : matrix;
-    return this.track(new MatrixHandle(this.cpu.upload(target), this));
+    return this.track(new MatrixHandle(this.cpu.upload(target), this, options.format && options.format !== 'auto' ? options.format : null));
   }
 
   /**
@@ -202,20 +266,34 @@ export class Runtime implements HandleOwner {
    * the matrix's features, each path's estimate (overhead + bytes / bandwidth + transfers) and the
    * reasons in words. Estimates use this machine's calibration once rt.calibrate() has run.
    */
-  explain(op: 'spmv', A: MatrixHandle | SparseMatrix, options: { format?: FormatName } = {}): Explanation {
+  explain(
+    op: 'spmv',
+    A: MatrixHandle | SparseMatrix,
+    options: { format?: FormatName; x?: VectorLike; readBack?: boolean } = {},
+  ): Explanation {
     this.live();
     if (op !== 'spmv') throw new UnsupportedError(`explain: only 'spmv' is explained, not ${JSON.stringify(op)}`);
-    const host = A instanceof MatrixHandle ? this.own(A, 'explain: A').resident().host : A;
+    const handle = A instanceof MatrixHandle ? this.own(A, 'explain: A') : null;
+    const host = handle ? handle.resident().host : (A as SparseMatrix);
+    const features = this.featuresOf(host);
     const cal = this.calibrationData ?? { ...DEFAULT_CALIBRATION, cpu: { ...DEFAULT_CALIBRATION.cpu, threads: this.cpu.threads } };
+    const gpuFormat = this.gpu && handle ? this.gpu.formatFor(handle, features) : null;
+    const available: Partial<Record<Path, true | string>> = {
+      cpu: this.mode === 'gpu' && this.gpu?.usable ? 'backend: gpu was asked for' : true,
+      gpu: !this.gpu ? this.gpuReason ?? 'unavailable' : !this.gpu.usable ? 'the WebGL context is lost' : this.mode === 'cpu' ? 'backend: cpu' : true,
+    };
     return explainSpmv({
-      features: this.featuresOf(host),
+      features,
       elementBytes: elementBytes(host.dtype),
       calibration: cal,
       calibrated: this.calibrationData !== null,
-      available: { cpu: true, gpu: 'no WebGL2 context in this runtime (Node, or backend: cpu)' },
-      gpuResident: { matrix: false, x: false },
-      readBack: true,
-      format: options.format,
+      available,
+      gpuResident: {
+        matrix: !!(handle && gpuFormat && this.gpu!.isResident(handle, gpuFormat)),
+        x: options.x instanceof ResidentVector && options.x.where !== 'cpu',
+      },
+      readBack: options.readBack ?? true,
+      format: options.format ?? handle?.requestedFormat ?? undefined,
     });
   }
 
@@ -251,10 +329,14 @@ export class Runtime implements HandleOwner {
     const overheadMs = await time(small, 41);
     const largeMs = await time(large, 7);
     const bytes = large.storageBytes() + 2 * large.rows * 8;
-    this.calibrationData = {
-      ...(this.calibrationData ?? {}),
-      cpu: { threads: B.threads, overheadMs, bandwidthGBs: bytes / 1e6 / Math.max(1e-3, largeMs - overheadMs) },
-    };
+    const cpu = { threads: B.threads, overheadMs, bandwidthGBs: bytes / 1e6 / Math.max(1e-3, largeMs - overheadMs) };
+    let gpu: Calibration['gpu'];
+    if (this.gpu?.usable) {
+      const small32 = small.astype('f32');
+      const large32 = large.astype('f32');
+      gpu = await this.gpu.calibrate(small32, large32, large32.storageBytes() + 2 * large.rows * 4);
+    }
+    this.calibrationData = { cpu, gpu };
     return this.calibrationData;
   }
 
@@ -289,7 +371,8 @@ export class Runtime implements HandleOwner {
 
   /**
    * y = α·op(A)·x + β·y. x and y are typed arrays (copied in and out) or resident vectors (used in
-   * place). Returns y: the resident vector or typed array given, or a new typed array.
+   * place). Returns y: the resident vector or typed array given, or a new typed array. Runs on the
+   * path the runtime estimates faster (rt.explain says why), or on options.path.
    */
   async spmv<Y extends VectorLike | undefined = undefined>(
     A: MatrixHandle,
@@ -300,13 +383,21 @@ export class Runtime implements HandleOwner {
     const M = this.own(A, 'spmv: A').resident();
     const s = resolveScalars(M.dtype, options);
     const [inLen, outLen] = s.op === 'N' ? [M.cols, M.rows] : [M.rows, M.cols];
+    const readY = s.beta[0] !== 0 || s.beta[1] !== 0;
     const temps: CpuVector[] = [];
+    this.checkOperand(x, M.dtype, inLen, 'spmv: x');
+    if (options.y !== undefined) this.checkOperand(options.y, M.dtype, outLen, 'spmv: y');
+    const path = this.pathFor(A, options.path, x, options.y);
+    if (path === 'gpu') return (await this.spmvGpu(A, x, options.y, s, outLen, readY)) as never;
     try {
-      const xv = this.operand(x, M.dtype, inLen, 'spmv: x', temps, true);
-      const yv = options.y === undefined ? null : this.operand(options.y, M.dtype, outLen, 'spmv: y', temps, s.beta[0] !== 0 || s.beta[1] !== 0);
+      const xv = await this.operand(x, M.dtype, inLen, 'spmv: x', temps, true);
+      const yv = options.y === undefined ? null : await this.operand(options.y, M.dtype, outLen, 'spmv: y', temps, readY);
       const out = yv ?? this.temp(M.dtype, outLen, temps);
       await this.cpu.spmv(M, xv, out, s);
-      if (options.y instanceof ResidentVector) return options.y as never;
+      if (options.y instanceof ResidentVector) {
+        options.y.where = 'cpu';
+        return options.y as never;
+      }
       const result = options.y ?? allocValues(M.dtype, outLen);
       (result as ValueArray).set(out.view());
       return result as never;
@@ -315,45 +406,132 @@ export class Runtime implements HandleOwner {
     }
   }
 
+  /** The SpMV on the GPU path: resident vectors stay there, typed arrays go up and y comes back. */
+  private async spmvGpu(A: MatrixHandle, x: VectorLike, y: VectorLike | undefined, s: SpmvScalars, outLen: number, readY: boolean): Promise<VectorLike> {
+    const gpu = this.gpu!;
+    const format = gpu.formatFor(A, this.featuresOf(A.resident().host));
+    const G = gpu.matrix(A, format, s.op);
+    const temps: GpuVector[] = [];
+    try {
+      const xg = x instanceof ResidentVector ? gpu.vectorOf(x) : track(temps, gpu.temp(A.dtype, x));
+      let yg: GpuVector;
+      if (y instanceof ResidentVector) {
+        if (readY) yg = gpu.vectorOf(y);
+        else yg = y.gpu && !y.gpu.disposed ? y.gpu : (y.gpu = gpu.temp(A.dtype, outLen));
+      } else yg = track(temps, readY && y ? gpu.temp(A.dtype, y) : gpu.temp(A.dtype, outLen));
+      gpu.backend.spmv(G, xg, yg, { alpha: s.alpha, beta: s.beta, op: s.op });
+      if (y instanceof ResidentVector) {
+        y.where = 'gpu';
+        return y;
+      }
+      const data = await gpu.read(yg);
+      const result = y ?? allocValues(A.dtype, outLen);
+      result.set(data);
+      return result;
+    } finally {
+      for (const t of temps) t.dispose();
+    }
+  }
+
+  /**
+   * Where an operation on A runs: the caller's path, the forced backend, or the cheaper estimate.
+   * A lost WebGL context sends everything to the CPU path ('auto') or fails ('gpu').
+   */
+  private pathFor(A: MatrixHandle, forced: Path | undefined, x?: VectorLike, y?: VectorLike): Path {
+    const want = forced ?? (this.mode === 'auto' ? undefined : this.mode);
+    if (want === 'cpu' || !this.gpu) {
+      if (want === 'gpu') throw new GpuUnavailableError(`the GPU path is unavailable: ${this.gpuReason}`);
+      return 'cpu';
+    }
+    if (!this.gpu.usable) {
+      if (want === 'gpu') throw new GpuContextLostError('the WebGL context is lost; the GPU path resumes when it is restored');
+      return 'cpu';
+    }
+    if (want === 'gpu') return 'gpu';
+    return this.explain('spmv', A, { x, readBack: !(y instanceof ResidentVector) }).path;
+  }
+
+  /** The path of a vector operation: where its operands are current, or the forced backend. */
+  private vectorPath(...vs: ResidentVector[]): Path {
+    if (!this.gpu || !this.gpu.usable || this.mode === 'cpu') {
+      if (this.mode === 'gpu') throw new GpuContextLostError('the WebGL context is lost; the GPU path resumes when it is restored');
+      return 'cpu';
+    }
+    if (this.mode === 'gpu') return 'gpu';
+    return vs.some((v) => v.where === 'gpu') ? 'gpu' : 'cpu';
+  }
+
+  /** @internal makes the CPU copy of a vector current (HandleOwner) */
+  async pullToCpu(v: ResidentVector): Promise<CpuVector> {
+    if (v.where === 'gpu') {
+      if (!this.gpu?.usable) {
+        throw new GpuContextLostError('the vector was last written on the GPU and the WebGL context is lost: its contents are gone');
+      }
+      await this.gpu.pull(v);
+    }
+    return v.resident();
+  }
+
   /** y ← α·x + y on resident vectors. */
   async axpy(alpha: Scalar, x: ResidentVector, y: ResidentVector): Promise<void> {
-    const [xv, yv] = this.pair('axpy', x, y);
-    await blas.axpy(this.cpu, this.scalar('axpy', xv.dtype, alpha), xv, yv);
+    const a = this.scalar('axpy', this.pair('axpy', x, y), alpha);
+    if (this.vectorPath(x, y) === 'gpu') return this.gpuWrite(y, () => this.gpu!.backend.axpy(a, this.gpu!.vectorOf(x), this.gpu!.vectorOf(y)));
+    await blas.axpy(this.cpu, a, await this.pullToCpu(x), await this.cpuWrite(y));
   }
 
   /** y ← α·y + x on resident vectors. */
   async aypx(alpha: Scalar, x: ResidentVector, y: ResidentVector): Promise<void> {
-    const [xv, yv] = this.pair('aypx', x, y);
-    await blas.aypx(this.cpu, this.scalar('aypx', xv.dtype, alpha), xv, yv);
+    const a = this.scalar('aypx', this.pair('aypx', x, y), alpha);
+    if (this.vectorPath(x, y) === 'gpu') return this.gpuWrite(y, () => this.gpu!.backend.aypx(a, this.gpu!.vectorOf(x), this.gpu!.vectorOf(y)));
+    await blas.aypx(this.cpu, a, await this.pullToCpu(x), await this.cpuWrite(y));
   }
 
   /** x ← α·x on a resident vector (α = 0 writes zeros). */
   async scal(alpha: Scalar, x: ResidentVector): Promise<void> {
-    this.live();
-    const xv = this.own(x, 'scal: x').resident();
-    await blas.scal(this.cpu, this.scalar('scal', xv.dtype, alpha), xv);
+    const a = this.scalar('scal', this.pair('scal', x, x), alpha);
+    if (this.vectorPath(x) === 'gpu') return this.gpuWrite(x, () => this.gpu!.backend.scal(a, this.gpu!.vectorOf(x)));
+    await blas.scal(this.cpu, a, await this.cpuWrite(x));
   }
 
   /** y ← x on resident vectors. */
   async copy(x: ResidentVector, y: ResidentVector): Promise<void> {
-    const [xv, yv] = this.pair('copy', x, y);
-    await blas.copy(this.cpu, xv, yv);
+    this.pair('copy', x, y);
+    if (this.vectorPath(x) === 'gpu') {
+      const xg = this.gpu!.vectorOf(x);
+      const yg = y.gpu && !y.gpu.disposed ? y.gpu : (y.gpu = this.gpu!.temp(y.dtype, y.length));
+      return this.gpuWrite(y, () => this.gpu!.backend.copy(xg, yg));
+    }
+    await blas.copy(this.cpu, await this.pullToCpu(x), await this.cpuWrite(y, false));
   }
 
   /**
-   * Σ xᵢ·yᵢ, accumulated in f64 (a number; `[re, im]` for complex, where `conj: true` conjugates x).
-   * Deterministic for a given number of threads.
+   * Σ xᵢ·yᵢ (a number; `[re, im]` for complex, where `conj: true` conjugates x). Accumulated in f64 on
+   * the CPU path (deterministic for a given number of threads) and in double-single on the GPU path.
    */
   async dot(x: ResidentVector, y: ResidentVector, options: { conj?: boolean } = {}): Promise<number | [number, number]> {
-    const [xv, yv] = this.pair('dot', x, y);
-    const r = await blas.dot(this.cpu, xv, yv, options.conj ?? false);
-    return isComplex(xv.dtype) ? r : r[0];
+    const dt = this.pair('dot', x, y);
+    if (this.vectorPath(x, y) === 'gpu') return this.gpu!.backend.dot(this.gpu!.vectorOf(x), this.gpu!.vectorOf(y), options);
+    const r = await blas.dot(this.cpu, await this.pullToCpu(x), await this.pullToCpu(y), options.conj ?? false);
+    return isComplex(dt) ? r : r[0];
   }
 
-  /** ‖x‖₂ of a resident vector, without overflow or underflow in the squares. */
+  /** ‖x‖₂ of a resident vector (on the CPU path without overflow or underflow in the squares). */
   async nrm2(x: ResidentVector): Promise<number> {
-    this.live();
-    return blas.nrm2(this.cpu, this.own(x, 'nrm2: x').resident());
+    this.pair('nrm2', x, x);
+    if (this.vectorPath(x) === 'gpu') return this.gpu!.backend.nrm2(this.gpu!.vectorOf(x));
+    return blas.nrm2(this.cpu, await this.pullToCpu(x));
+  }
+
+  /** The CPU copy of a vector about to be written there (current first unless `keep` is false). */
+  private async cpuWrite(v: ResidentVector, keep = true): Promise<CpuVector> {
+    const c = keep ? await this.pullToCpu(v) : v.resident();
+    v.where = 'cpu';
+    return c;
+  }
+
+  private gpuWrite(v: ResidentVector, run: () => void): void {
+    run();
+    v.where = 'gpu';
   }
 
   /**
@@ -379,16 +557,39 @@ export class Runtime implements HandleOwner {
     if (o.maxIter !== undefined && !(Number.isInteger(o.maxIter) && o.maxIter >= 0)) {
       throw new RangeError(`${method}: maxIter must be a non-negative integer, got ${o.maxIter}`);
     }
+    this.checkOperand(b, M.dtype, M.rows, `${method}: b`);
+    if (o.x0 !== undefined) this.checkOperand(o.x0, M.dtype, M.rows, `${method}: x0`);
+    const run = method === 'cg' ? cg : bicgstab;
+    // the iteration keeps its vectors resident: the path that wins for a resident SpMV runs it
+    const want = o.path ?? (this.mode === 'auto' ? undefined : this.mode);
+    const path = want ?? (this.gpu?.usable ? this.explain('spmv', A, { readBack: false }).path : 'cpu');
+    if (path === 'gpu') {
+      this.pathFor(A, 'gpu');
+      const gpu = this.gpu!;
+      const format = gpu.formatFor(A, this.featuresOf(M.host));
+      const ops = gpu.solverOps(A, format, pre, pre === 'jacobi' ? inverseDiagonal(M.host.toCSR()) : null);
+      const bg = gpu.temp(M.dtype, b);
+      const x0 = o.x0 === undefined ? undefined : gpu.temp(M.dtype, o.x0);
+      try {
+        const r = await run(ops, bg, { ...o, x0 });
+        const x = await gpu.read(r.x);
+        ops.release(r.x);
+        return { ...r, x, path };
+      } finally {
+        bg.dispose();
+        x0?.dispose();
+        ops.dispose();
+      }
+    }
     const temps: CpuVector[] = [];
     const ops = cpuSolverOps(this.cpu, M, pre);
     try {
-      const bv = this.operand(b, M.dtype, M.rows, `${method}: b`, temps, true);
-      const x0 = o.x0 === undefined ? undefined : this.operand(o.x0, M.dtype, M.rows, `${method}: x0`, temps, true);
-      const run = method === 'cg' ? cg : bicgstab;
+      const bv = await this.operand(b, M.dtype, M.rows, `${method}: b`, temps, true);
+      const x0 = o.x0 === undefined ? undefined : await this.operand(o.x0, M.dtype, M.rows, `${method}: x0`, temps, true);
       const r: SolveResult<CpuVector> = await run(ops, bv, { ...o, x0 });
       const x = r.x.view().slice();
       ops.release(r.x);
-      return { ...r, x };
+      return { ...r, x, path };
     } finally {
       for (const t of temps) t.dispose();
       ops.dispose();
@@ -401,6 +602,7 @@ export class Runtime implements HandleOwner {
     this.disposed = true;
     this.cpu.dispose();
     for (const h of [...this.handles]) h.dispose();
+    this.gpu?.dispose();
   }
 
   /** @internal called by a handle's dispose() */
@@ -425,19 +627,19 @@ export class Runtime implements HandleOwner {
     return h;
   }
 
-  /** Two resident vectors of this runtime with the same dtype and length. */
-  private pair(op: string, x: ResidentVector, y: ResidentVector): [CpuVector, CpuVector] {
+  /** Checks two resident vectors of this runtime have one dtype and length; returns the dtype. */
+  private pair(op: string, x: ResidentVector, y: ResidentVector): DType {
     this.live();
     const xv = this.own(x, `${op}: x`).resident();
     const yv = this.own(y, `${op}: y`).resident();
     if (xv.dtype !== yv.dtype) throw new ShapeError(`${op}: x is ${xv.dtype} and y is ${yv.dtype}`);
     if (xv.length !== yv.length) throw new ShapeError(`${op}: x has ${xv.length} elements and y has ${yv.length}`);
-    return [xv, yv];
+    return xv.dtype;
   }
 
   private scalar(op: string, dtype: DType, s: Scalar): [number, number] {
     const c = toComplex(s);
-    if (!isComplex(dtype) && c[1] !== 0) throw new UnsupportedError(`${op}: a complex scalar needs complex vectors, these are ${dtype}`);
+    if (!isComplex(dtype) && c[1] !== 0) throw new UnsupportedError(`${op}: a complex scalar needs complex data, this is ${dtype}`);
     return c;
   }
 
@@ -447,13 +649,13 @@ export class Runtime implements HandleOwner {
     return v;
   }
 
-  /** A resident view of an operand: the vector itself, or a temporary copy of a typed array. */
-  private operand(v: VectorLike, dtype: DType, length: number, name: string, temps: CpuVector[], copyIn: boolean): CpuVector {
+  /** Checks an operand: a resident vector of this runtime, or a typed array, of the right dtype and length. */
+  private checkOperand(v: VectorLike, dtype: DType, length: number, name: string): void {
     if (v instanceof ResidentVector) {
       const r = this.own(v, name).resident();
       if (r.dtype !== dtype) throw new ShapeError(`${name} is ${r.dtype}, the matrix is ${dtype}`);
       if (r.length !== length) throw new ShapeError(`${name} has ${r.length} elements, expected ${length}`);
-      return r;
+      return;
     }
     if (!(v instanceof Float32Array || v instanceof Float64Array)) {
       throw new TypeError(`${name} must be a Float32Array, a Float64Array or a resident vector`);
@@ -465,10 +667,21 @@ export class Runtime implements HandleOwner {
     if (name.endsWith(': y') && v.BYTES_PER_ELEMENT !== componentBytes(dtype)) {
       throw new ShapeError(`${name} is a ${v.constructor.name}, a ${dtype} result needs a ${componentBytes(dtype) === 4 ? 'Float32Array' : 'Float64Array'}`);
     }
+  }
+
+  /** The CPU-path operand (checked by checkOperand): the vector's current CPU copy, or a temporary copy of a typed array. */
+  private async operand(v: VectorLike, dtype: DType, length: number, name: string, temps: CpuVector[], copyIn: boolean): Promise<CpuVector> {
+    this.checkOperand(v, dtype, length, name);
+    if (v instanceof ResidentVector) return copyIn ? this.pullToCpu(v) : v.resident();
     const t = this.temp(dtype, length, temps);
     if (copyIn) t.view().set(v);
     return t;
   }
+}
+
+function track<T>(list: T[], v: T): T {
+  list.push(v);
+  return v;
 }
 
 function resolveScalars(dtype: DType, o: SpmvOptions): SpmvScalars {
