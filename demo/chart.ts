@@ -30,8 +30,9 @@ export class ResidualChart {
       ],
       series: [
         { label: 'iteration' },
-        { label: 'CPU (wasm SIMD × workers)', stroke: '#1565c0', width: 2, spanGaps: true },
-        { label: 'GPU (WebGL2)', stroke: '#e65100', width: 2, spanGaps: true },
+        { label: 'CPU (wasm SIMD × workers)', stroke: '#1565c0', width: 4, spanGaps: true },
+        // dashed on top, so both show where the histories coincide
+        { label: 'GPU (WebGL2)', stroke: '#e65100', width: 2, dash: [8, 5], spanGaps: true },
       ],
       legend: { live: false },
     };

@@ -235,6 +235,17 @@ const fmtArg = (rt: DemoRuntime, f: string): string | undefined =>
   // before the runtime knows 'auto', uploading keeps the matrix's own format (CSR)
   f === 'auto' && typeof rt.explain !== 'function' ? undefined : f;
 
+/** The format the operation ran in on this runtime's path: explain knows it where the handle may not. */
+function formatOnPath(rt: DemoRuntime, h: { format: string }): string {
+  try {
+    const ex = rt.explain?.('spmv', h as never);
+    if (ex?.format) return ex.format;
+  } catch {
+    /* an older runtime: the handle's format is the one that ran */
+  }
+  return h.format;
+}
+
 interface SpmvProblem { A: CSRMatrix; x: ValueArray; yRef: Float64Array; dtype: DType; format: string }
 interface CgProblem { A: CSRMatrix; ref: CSRMatrix; b: ValueArray; b64: Float64Array; xRef: Float64Array | null; dtype: DType; format: string; tol: number; maxIter: number }
 interface DenseProblem { n: number; A: DenseMatrix; B: DenseMatrix; ref: Float64Array; dtype: DType }
@@ -278,7 +289,7 @@ async function runSpmv(rt: DemoRuntime, panel: Panel, p: SpmvProblem): Promise<P
       gbs: effectiveGBs(bytes, kernelMs / 1e3),
       maxError,
       rows: [
-        ['format on this path', h.format],
+        ['format on this path', formatOnPath(rt, h)],
         ['upload (convert + copy)', `${(tUp - t0).toFixed(2)} ms`],
         ['stored bytes', h.storageBytes.toLocaleString('en')],
         ['products timed', `${batches} × ${R}`],
@@ -335,7 +346,7 @@ async function runCg(rt: DemoRuntime, panel: Panel, path: Path, p: CgProblem): P
         ['iterations', String(res.iterations)],
         ['stopped because', res.converged || res.reason === 'converged' ? String(res.reason) : `${res.reason} (not converged)`],
         ['solver residual', res.relativeResidual.toExponential(2)],
-        ['format on this path', h.format],
+        ['format on this path', formatOnPath(rt, h)],
       ],
       message: p.xRef ? '' : 'complex system: the error column compares nothing; see the true residual',
     };

@@ -12,7 +12,7 @@ export function generatorRows(kind: GeneratorKind, size: number): number {
 
 /** slider range per generator: [min, max, step, default] */
 export const SIZE_RANGES: Record<GeneratorKind, [number, number, number, number]> = {
-  poisson2d: [4, 1024, 4, 256],
+  poisson2d: [4, 1024, 4, 128],
   poisson3d: [4, 100, 1, 40],
   powerlaw: [1000, 1_000_000, 1000, 100_000],
 };

@@ -16,9 +16,8 @@ export async function deviceInfo(): Promise<InfoReport> {
   try {
     const c = rt.capabilities() as ReturnType<typeof rt.capabilities> & { gpu?: { available: boolean; reason?: string | null } };
     const gpuAvailable = c.gpu?.available ?? false;
-    const reason =
-      c.gpu?.reason ??
-      'WebGL2 is a browser API: Node has neither OffscreenCanvas nor document, so the GPU path runs in browsers only (try npm run demo)';
+    const hint = 'WebGL2 is a browser API, so the GPU path runs in browsers only (try npm run demo)';
+    const reason = c.gpu?.reason ? `${c.gpu.reason}; ${hint}` : hint;
     return {
       cpu: {
         model: cpus()[0]?.model?.trim() || 'unknown',
