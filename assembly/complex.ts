@@ -275,6 +275,293 @@
   return s + s1;
 }
 
+// ---------------------------------------------------------------- short rows: SIMD across rows (SIMD build)
+// At 2–8 entries per row (Poisson stencils, power-law graphs) the per-row costs of SIMD within a row
+// (set-up, horizontal sum) outweigh its arithmetic, and with irregular lengths every row's trip count is
+// a mispredicted branch. The SIMD build therefore takes the rows 4 at a time (group4 picks the path):
+//  * 4 equally long short rows (stencils) — rowdot4eq_*: the 4 rows interleaved in scalar, 8 independent
+//    accumulators and one trip count for the 4 (scalar beats lane gathers here: gathering into lanes
+//    costs a shuffle per value and per x, and a regular trip count is predicted anyway);
+//  * lengths that differ (power-law) — rowdot4_*, across rows: lane r accumulates row r's entries k,
+//    k+1 (two accumulator vectors, even and odd entries), for as many steps as the group's longest
+//    short row: no horizontal sums, one trip count per 4 rows, 8 independent x loads per step. Lanes
+//    past their row's end (and lanes of long rows) read entries of later rows of the range (in bounds:
+//    below the caller's kEnd) and have their products masked to +0, which leaves the sums unchanged
+//    (they start at +0, so are never −0) and keeps Inf/NaN in x out; long rows are then done alone;
+//  * anything else (4 equally long long rows, groups too near kEnd, the < 4 rows at the end of a
+//    range) — row by row, rowdot_any_*.
+// Determinism: a row's summation order must not depend on which rows share its group (the worker pool
+// splits row ranges anywhere). Every row of at most SHORT_ROW entries is summed in the order of
+// rowdot2_* — even entries in s, odd in s1, then s + s1 — in a lane, interleaved or alone (the same IEEE
+// operations, so the same bits; also the plain build's bits); longer rows always use rowdot_* (SIMD
+// within the row). So the order depends on the row's own length only, whichever path takes it.
+
+/** Rows longer than this use SIMD within the row (rowdot_*); shorter ones the rowdot2_* order. */
+// @ts-ignore: decorator
+@inline export const SHORT_ROW: i32 = 16;
+
+/** f32 Σ val[k]·x[idx[k]] with two scalar accumulators (even / odd entries): the plain build's row. */
+// @ts-ignore: decorator
+@inline export function rowdot2_f32(idx: usize, val: usize, x: usize, k0: i32, k1: i32): f32 {
+  let s: f32 = 0, s1: f32 = 0;
+  let k = k0;
+  for (; k + 2 <= k1; k += 2) {
+    const ip = idx + (<usize>k << 2);
+    const vp = val + (<usize>k << 2);
+    s += load<f32>(vp) * load<f32>(x + (<usize>load<i32>(ip) << 2));
+    s1 += load<f32>(vp, 4) * load<f32>(x + (<usize>load<i32>(ip, 4) << 2));
+  }
+  if (k < k1) s += load<f32>(val + (<usize>k << 2)) * load<f32>(x + (<usize>load<i32>(idx + (<usize>k << 2)) << 2));
+  return s + s1;
+}
+
+/** f64 rowdot2_f32. */
+// @ts-ignore: decorator
+@inline export function rowdot2_f64(idx: usize, val: usize, x: usize, k0: i32, k1: i32): f64 {
+  let s: f64 = 0, s1: f64 = 0;
+  let k = k0;
+  for (; k + 2 <= k1; k += 2) {
+    const ip = idx + (<usize>k << 2);
+    const vp = val + (<usize>k << 3);
+    s += load<f64>(vp) * load<f64>(x + (<usize>load<i32>(ip) << 3));
+    s1 += load<f64>(vp, 8) * load<f64>(x + (<usize>load<i32>(ip, 4) << 3));
+  }
+  if (k < k1) s += load<f64>(val + (<usize>k << 3)) * load<f64>(x + (<usize>load<i32>(idx + (<usize>k << 2)) << 3));
+  return s + s1;
+}
+
+/** A long row (SIMD within the row), as a real call: inlined copies would bloat the short-row loops. */
+export function rowdot_long_f32(idx: usize, val: usize, x: usize, k0: i32, k1: i32): f32 {
+  return rowdot_f32(idx, val, x, k0, k1);
+}
+
+/** f64 rowdot_long_f32. */
+export function rowdot_long_f64(idx: usize, val: usize, x: usize, k0: i32, k1: i32): f64 {
+  return rowdot_f64(idx, val, x, k0, k1);
+}
+
+/** One row of the SIMD build outside the across-rows loop: the path its lane would take. */
+// @ts-ignore: decorator
+@inline export function rowdot_any_f32(idx: usize, val: usize, x: usize, k0: i32, k1: i32): f32 {
+  return k1 - k0 <= SHORT_ROW ? rowdot2_f32(idx, val, x, k0, k1) : rowdot_long_f32(idx, val, x, k0, k1);
+}
+
+/** f64 rowdot_any_f32. */
+// @ts-ignore: decorator
+@inline export function rowdot_any_f64(idx: usize, val: usize, x: usize, k0: i32, k1: i32): f64 {
+  return k1 - k0 <= SHORT_ROW ? rowdot2_f64(idx, val, x, k0, k1) : rowdot_long_f64(idx, val, x, k0, k1);
+}
+
+/**
+ * How the SIMD build takes the 4 rows at pp[0..4] (kEnd: the pointer at the end of the caller's range):
+ * 0 — equally long short rows: rowdot4eq_*; 1 — lengths differ: across lanes, rowdot4_* (its over-reads,
+ * up to SHORT_ROW entries past pp[4], stay below kEnd); 2 — otherwise (equally long long rows, or too
+ * near kEnd for the over-reads): row by row.
+ */
+// @ts-ignore: decorator
+@inline export function group4(pp: usize, kEnd: i32): i32 {
+  const L = i32x4.sub(v128.load(pp, 4), v128.load(pp));
+  const L0 = i32x4.extract_lane(L, 0);
+  if (i32x4.all_true(i32x4.eq(L, i32x4.splat(L0)))) return L0 <= SHORT_ROW ? 0 : 2;
+  return load<i32>(pp, 16) + SHORT_ROW < kEnd ? 1 : 2;
+}
+
+/**
+ * Sums of 4 equally long short rows (group4 == 0) as an f32x4: scalar, the 4 rows interleaved (8
+ * independent accumulators, one trip count), each row in the rowdot2_f32 order.
+ */
+// @ts-ignore: decorator
+@inline export function rowdot4eq_f32(pp: usize, idx: usize, val: usize, x: usize): v128 {
+  // equal lengths n: the 4 rows are contiguous, row r's entry k at p0 + r·n + k
+  const k0 = load<i32>(pp);
+  const n = load<i32>(pp, 4) - k0;
+  const nb = <usize>n << 2;
+  const dv = val - idx;
+  let q = idx + (<usize>k0 << 2);
+  let s0: f32 = 0, s1: f32 = 0, s2: f32 = 0, s3: f32 = 0, t0: f32 = 0, t1: f32 = 0, t2: f32 = 0, t3: f32 = 0;
+  const qe = q + (<usize>(n & ~1) << 2);
+  for (; q < qe; q += 8) {
+    const q1 = q + nb, q2 = q1 + nb, q3 = q2 + nb;
+    s0 += load<f32>(q + dv) * load<f32>(x + (<usize>load<i32>(q) << 2));
+    t0 += load<f32>(q + dv, 4) * load<f32>(x + (<usize>load<i32>(q, 4) << 2));
+    s1 += load<f32>(q1 + dv) * load<f32>(x + (<usize>load<i32>(q1) << 2));
+    t1 += load<f32>(q1 + dv, 4) * load<f32>(x + (<usize>load<i32>(q1, 4) << 2));
+    s2 += load<f32>(q2 + dv) * load<f32>(x + (<usize>load<i32>(q2) << 2));
+    t2 += load<f32>(q2 + dv, 4) * load<f32>(x + (<usize>load<i32>(q2, 4) << 2));
+    s3 += load<f32>(q3 + dv) * load<f32>(x + (<usize>load<i32>(q3) << 2));
+    t3 += load<f32>(q3 + dv, 4) * load<f32>(x + (<usize>load<i32>(q3, 4) << 2));
+  }
+  if (n & 1) {
+    const q1 = q + nb, q2 = q1 + nb, q3 = q2 + nb;
+    s0 += load<f32>(q + dv) * load<f32>(x + (<usize>load<i32>(q) << 2));
+    s1 += load<f32>(q1 + dv) * load<f32>(x + (<usize>load<i32>(q1) << 2));
+    s2 += load<f32>(q2 + dv) * load<f32>(x + (<usize>load<i32>(q2) << 2));
+    s3 += load<f32>(q3 + dv) * load<f32>(x + (<usize>load<i32>(q3) << 2));
+  }
+  const r = f32x4.replace_lane(f32x4.replace_lane(f32x4.splat(s0 + t0), 1, s1 + t1), 2, s2 + t2);
+  return f32x4.replace_lane(r, 3, s3 + t3);
+}
+
+/** rowdot4eq_f32 for f64, with the epilogue of rowdot4_f64 (y = α·(d + s) + β·y at yp). */
+// @ts-ignore: decorator
+@inline export function rowdot4eq_f64(pp: usize, idx: usize, val: usize, x: usize, yp: usize, alpha: f64, beta: f64, hasD: bool, d01: v128, d23: v128): void {
+  // equal lengths n: the 4 rows are contiguous, row r's entry k at p0 + r·n + k
+  const k0 = load<i32>(pp);
+  const n = load<i32>(pp, 4) - k0;
+  const ni = <usize>n << 2, nv = <usize>n << 3;
+  let qi = idx + (<usize>k0 << 2), qv = val + (<usize>k0 << 3);
+  let s0: f64 = 0, s1: f64 = 0, s2: f64 = 0, s3: f64 = 0, t0: f64 = 0, t1: f64 = 0, t2: f64 = 0, t3: f64 = 0;
+  const qe = qi + (<usize>(n & ~1) << 2);
+  for (; qi < qe; qi += 8, qv += 16) {
+    s0 += load<f64>(qv) * load<f64>(x + (<usize>load<i32>(qi) << 3));
+    t0 += load<f64>(qv, 8) * load<f64>(x + (<usize>load<i32>(qi, 4) << 3));
+    const i1 = qi + ni, v1 = qv + nv;
+    s1 += load<f64>(v1) * load<f64>(x + (<usize>load<i32>(i1) << 3));
+    t1 += load<f64>(v1, 8) * load<f64>(x + (<usize>load<i32>(i1, 4) << 3));
+    const i2 = i1 + ni, v2 = v1 + nv;
+    s2 += load<f64>(v2) * load<f64>(x + (<usize>load<i32>(i2) << 3));
+    t2 += load<f64>(v2, 8) * load<f64>(x + (<usize>load<i32>(i2, 4) << 3));
+    const i3 = i2 + ni, v3 = v2 + nv;
+    s3 += load<f64>(v3) * load<f64>(x + (<usize>load<i32>(i3) << 3));
+    t3 += load<f64>(v3, 8) * load<f64>(x + (<usize>load<i32>(i3, 4) << 3));
+  }
+  if (n & 1) {
+    s0 += load<f64>(qv) * load<f64>(x + (<usize>load<i32>(qi) << 3));
+    s1 += load<f64>(qv + nv) * load<f64>(x + (<usize>load<i32>(qi + ni) << 3));
+    s2 += load<f64>(qv + 2 * nv) * load<f64>(x + (<usize>load<i32>(qi + 2 * ni) << 3));
+    s3 += load<f64>(qv + 3 * nv) * load<f64>(x + (<usize>load<i32>(qi + 3 * ni) << 3));
+  }
+  axpby4_f64(yp, f64x2.replace_lane(f64x2.splat(s0 + t0), 1, s1 + t1), f64x2.replace_lane(f64x2.splat(s2 + t2), 1, s3 + t3), alpha, beta, hasD, d01, d23);
+}
+
+/** y[0..4) at yp = α·(d + s) + β·y for f64 row sums s01 / s23 (d when hasD; β == 0: y not read). */
+// @ts-ignore: decorator
+@inline export function axpby4_f64(yp: usize, s0: v128, s1: v128, alpha: f64, beta: f64, hasD: bool, d01: v128, d23: v128): void {
+  if (hasD) {
+    s0 = f64x2.add(d01, s0);
+    s1 = f64x2.add(d23, s1);
+  }
+  const av = f64x2.splat(alpha);
+  s0 = f64x2.mul(av, s0);
+  s1 = f64x2.mul(av, s1);
+  if (beta != 0) {
+    const bv = f64x2.splat(beta);
+    s0 = f64x2.add(s0, f64x2.mul(bv, v128.load(yp)));
+    s1 = f64x2.add(s1, f64x2.mul(bv, v128.load(yp, 16)));
+  }
+  v128.store(yp, s0);
+  v128.store(yp, s1, 16);
+}
+
+/** Max of the four i32 lanes. */
+// @ts-ignore: decorator
+@inline function hmax_i32x4(v: v128): i32 {
+  const m = i32x4.max_s(v, i32x4.shuffle(v, v, 2, 3, 0, 1));
+  return i32x4.extract_lane(i32x4.max_s(m, i32x4.shuffle(m, m, 1, 0, 3, 2)), 0);
+}
+
+/**
+ * Across-rows sums of the 4 rows whose pointers are pp[0..4] (CSR ptr or MRS index) as an f32x4 (lane
+ * r = row r), for a group across4 accepted.
+ */
+// @ts-ignore: decorator
+@inline export function rowdot4_f32(pp: usize, idx: usize, val: usize, x: usize): v128 {
+  const P = v128.load(pp);
+  const L = i32x4.sub(v128.load(pp, 4), P);
+  const long = i32x4.gt_s(L, i32x4.splat(SHORT_ROW));
+  const p0 = i32x4.extract_lane(P, 0), p1 = i32x4.extract_lane(P, 1);
+  const p2 = i32x4.extract_lane(P, 2), p3 = i32x4.extract_lane(P, 3);
+  const Ls = v128.andnot(L, long); // long rows: length 0 in the across loop
+  const Ls1 = i32x4.sub(Ls, i32x4.splat(1));
+  const n = hmax_i32x4(Ls);
+  let A = f32x4.splat(0), B = f32x4.splat(0);
+  let kv = i32x4.splat(0);
+  const b0 = idx + (<usize>p0 << 2), b1 = idx + (<usize>p1 << 2), b2 = idx + (<usize>p2 << 2), b3 = idx + (<usize>p3 << 2);
+  const dv = val - idx;
+  for (let o: usize = 0, oe = <usize>n << 2; o < oe; o += 8) {
+    let g = v128.load32_zero(x + (<usize>load<i32>(b0 + o) << 2));
+    let h = v128.load32_zero(x + (<usize>load<i32>(b0 + o, 4) << 2));
+    let v = v128.load32_zero(b0 + o + dv);
+    let w = v128.load32_zero(b0 + o + dv, 4);
+    g = v128.load32_lane(x + (<usize>load<i32>(b1 + o) << 2), g, 1);
+    h = v128.load32_lane(x + (<usize>load<i32>(b1 + o, 4) << 2), h, 1);
+    v = v128.load32_lane(b1 + o + dv, v, 1);
+    w = v128.load32_lane(b1 + o + dv, w, 1, 4);
+    g = v128.load32_lane(x + (<usize>load<i32>(b2 + o) << 2), g, 2);
+    h = v128.load32_lane(x + (<usize>load<i32>(b2 + o, 4) << 2), h, 2);
+    v = v128.load32_lane(b2 + o + dv, v, 2);
+    w = v128.load32_lane(b2 + o + dv, w, 2, 4);
+    g = v128.load32_lane(x + (<usize>load<i32>(b3 + o) << 2), g, 3);
+    h = v128.load32_lane(x + (<usize>load<i32>(b3 + o, 4) << 2), h, 3);
+    v = v128.load32_lane(b3 + o + dv, v, 3);
+    w = v128.load32_lane(b3 + o + dv, w, 3, 4);
+    A = f32x4.add(A, v128.and(f32x4.mul(v, g), i32x4.lt_s(kv, Ls)));
+    B = f32x4.add(B, v128.and(f32x4.mul(w, h), i32x4.lt_s(kv, Ls1)));
+    kv = i32x4.add(kv, i32x4.splat(2));
+  }
+  let s = f32x4.add(A, B);
+  if (v128.any_true(long)) {
+    if (i32x4.extract_lane(long, 0)) s = f32x4.replace_lane(s, 0, rowdot_long_f32(idx, val, x, p0, p1));
+    if (i32x4.extract_lane(long, 1)) s = f32x4.replace_lane(s, 1, rowdot_long_f32(idx, val, x, p1, p2));
+    if (i32x4.extract_lane(long, 2)) s = f32x4.replace_lane(s, 2, rowdot_long_f32(idx, val, x, p2, p3));
+    if (i32x4.extract_lane(long, 3)) s = f32x4.replace_lane(s, 3, rowdot_long_f32(idx, val, x, p3, load<i32>(pp, 16)));
+  }
+  return s;
+}
+
+/**
+ * f64 across-rows sums of the 4 rows at pp[0..4] (group4 == 1), then y = α·(d + s) + β·y
+ * stored at yp (d01/d23: the MRS diagonal terms of rows 0–1 / 2–3, when hasD; β == 0: y not read).
+ */
+// @ts-ignore: decorator
+@inline export function rowdot4_f64(
+  pp: usize, idx: usize, val: usize, x: usize, yp: usize, alpha: f64, beta: f64, hasD: bool, d01: v128, d23: v128,
+): void {
+  const P = v128.load(pp);
+  const L = i32x4.sub(v128.load(pp, 4), P);
+  const long = i32x4.gt_s(L, i32x4.splat(SHORT_ROW));
+  const p0 = i32x4.extract_lane(P, 0), p1 = i32x4.extract_lane(P, 1);
+  const p2 = i32x4.extract_lane(P, 2), p3 = i32x4.extract_lane(P, 3);
+  const Ls = v128.andnot(L, long);
+  const Ls1 = i32x4.sub(Ls, i32x4.splat(1));
+  const n = hmax_i32x4(Ls);
+  let A0 = f64x2.splat(0), A1 = f64x2.splat(0), B0 = f64x2.splat(0), B1 = f64x2.splat(0);
+  let kv = i32x4.splat(0);
+  const b0 = <usize>p0 << 2, b1 = <usize>p1 << 2, b2 = <usize>p2 << 2, b3 = <usize>p3 << 2;
+  for (let o: usize = 0, oe = <usize>n << 2; o < oe; o += 8) {
+    // entries k (g, v) and k + 1 (h, w) of rows 0–1 (…0) and rows 2–3 (…1)
+    const i0 = idx + b0 + o, i1 = idx + b1 + o, i2 = idx + b2 + o, i3 = idx + b3 + o;
+    const v0p = val + ((b0 + o) << 1), v1p = val + ((b1 + o) << 1), v2p = val + ((b2 + o) << 1), v3p = val + ((b3 + o) << 1);
+    let g0 = v128.load64_zero(x + (<usize>load<i32>(i0) << 3));
+    let g1 = v128.load64_zero(x + (<usize>load<i32>(i2) << 3));
+    let h0 = v128.load64_zero(x + (<usize>load<i32>(i0, 4) << 3));
+    let h1 = v128.load64_zero(x + (<usize>load<i32>(i2, 4) << 3));
+    g0 = v128.load64_lane(x + (<usize>load<i32>(i1) << 3), g0, 1);
+    g1 = v128.load64_lane(x + (<usize>load<i32>(i3) << 3), g1, 1);
+    h0 = v128.load64_lane(x + (<usize>load<i32>(i1, 4) << 3), h0, 1);
+    h1 = v128.load64_lane(x + (<usize>load<i32>(i3, 4) << 3), h1, 1);
+    const v0 = v128.load64_lane(v1p, v128.load64_zero(v0p), 1);
+    const v1 = v128.load64_lane(v3p, v128.load64_zero(v2p), 1);
+    const w0 = v128.load64_lane(v1p, v128.load64_zero(v0p, 8), 1, 8);
+    const w1 = v128.load64_lane(v3p, v128.load64_zero(v2p, 8), 1, 8);
+    const m = i32x4.lt_s(kv, Ls), m1 = i32x4.lt_s(kv, Ls1);
+    A0 = f64x2.add(A0, v128.and(f64x2.mul(v0, g0), i64x2.extend_low_i32x4_s(m)));
+    A1 = f64x2.add(A1, v128.and(f64x2.mul(v1, g1), i64x2.extend_high_i32x4_s(m)));
+    B0 = f64x2.add(B0, v128.and(f64x2.mul(w0, h0), i64x2.extend_low_i32x4_s(m1)));
+    B1 = f64x2.add(B1, v128.and(f64x2.mul(w1, h1), i64x2.extend_high_i32x4_s(m1)));
+    kv = i32x4.add(kv, i32x4.splat(2));
+  }
+  let s0 = f64x2.add(A0, B0);
+  let s1 = f64x2.add(A1, B1);
+  if (v128.any_true(long)) {
+    if (i32x4.extract_lane(long, 0)) s0 = f64x2.replace_lane(s0, 0, rowdot_long_f64(idx, val, x, p0, p1));
+    if (i32x4.extract_lane(long, 1)) s0 = f64x2.replace_lane(s0, 1, rowdot_long_f64(idx, val, x, p1, p2));
+    if (i32x4.extract_lane(long, 2)) s1 = f64x2.replace_lane(s1, 0, rowdot_long_f64(idx, val, x, p2, p3));
+    if (i32x4.extract_lane(long, 3)) s1 = f64x2.replace_lane(s1, 1, rowdot_long_f64(idx, val, x, p3, load<i32>(pp, 16)));
+  }
+  axpby4_f64(yp, s0, s1, alpha, beta, hasD, d01, d23);
+}
+
 /**
  * c64 row: y = α·(d + Σ val'[k]·x[idx[k]]) + β·y at yp, val' = conj(val) when conj. d = (dr, di) is an
  * extra term already multiplied out (MRS diagonal; 0 for CSR). SIMD: 4 complex per step (one index

@@ -2,11 +2,35 @@
 // — CSR op=N, CSC op=T/H, and every other product the runtime turns into a gather over a CSR of A or
 // Aᵀ (see src/cpu/spmv-plan.ts: gathers partition by output, so threads never write the same y).
 // The row dot products live in complex.ts (shared with MRS). f32/c64 round α, β to f32 and compute in f32.
-import { rowdot_f32, rowdot_f64, rowdot_c64, rowdot_c128, axpby_f32, axpby_f64 } from './complex';
+import {
+  rowdot_f32, rowdot_f64, rowdot_c64, rowdot_c128, axpby_f32, axpby_f64, rowdot_any_f32, rowdot_any_f64,
+  group4, rowdot4_f32, rowdot4_f64, rowdot4eq_f32, rowdot4eq_f64,
+} from './complex';
 
 export function csr_f32(ptr: usize, idx: usize, val: usize, x: usize, y: usize, alpha: f64, beta: f64, rowStart: i32, rowEnd: i32): void {
   const a = <f32>alpha, b = <f32>beta;
   if (rowStart >= rowEnd) return;
+  if (ASC_FEATURE_SIMD) {
+    // 4 rows at a time (complex.ts, group4): equally long rows interleaved in scalar, differing ones
+    // across lanes; every row is summed in an order fixed by its own length, so its bits do not depend
+    // on where the range starts or which path took it
+    const kEnd = load<i32>(ptr + (<usize>rowEnd << 2));
+    const av = f32x4.splat(a), bv = f32x4.splat(b);
+    let i = rowStart;
+    for (; i + 4 <= rowEnd; i += 4) {
+      const pp = ptr + (<usize>i << 2);
+      const g = group4(pp, kEnd);
+      if (g == 2) {
+        csr_rows_f32(ptr, idx, val, x, y, a, b, i, i + 4);
+        continue;
+      }
+      const yp = y + (<usize>i << 2);
+      const r = f32x4.mul(av, g == 0 ? rowdot4eq_f32(pp, idx, val, x) : rowdot4_f32(pp, idx, val, x));
+      v128.store(yp, b == 0 ? r : f32x4.add(r, f32x4.mul(bv, v128.load(yp))));
+    }
+    csr_rows_f32(ptr, idx, val, x, y, a, b, i, rowEnd);
+    return;
+  }
   let k0 = load<i32>(ptr + (<usize>rowStart << 2));
   for (let i = rowStart; i < rowEnd; i++) {
     const k1 = load<i32>(ptr + (<usize>i << 2), 4);
@@ -15,13 +39,43 @@ export function csr_f32(ptr: usize, idx: usize, val: usize, x: usize, y: usize, 
   }
 }
 
+/** SIMD build: rows [i0, i1) one by one, each in the order its lane would use (rowdot_any_f32). */
+function csr_rows_f32(ptr: usize, idx: usize, val: usize, x: usize, y: usize, a: f32, b: f32, i0: i32, i1: i32): void {
+  for (let i = i0; i < i1; i++) {
+    const q = ptr + (<usize>i << 2);
+    axpby_f32(y + (<usize>i << 2), rowdot_any_f32(idx, val, x, load<i32>(q), load<i32>(q, 4)), a, b);
+  }
+}
+
 export function csr_f64(ptr: usize, idx: usize, val: usize, x: usize, y: usize, alpha: f64, beta: f64, rowStart: i32, rowEnd: i32): void {
   if (rowStart >= rowEnd) return;
+  if (ASC_FEATURE_SIMD) {
+    const kEnd = load<i32>(ptr + (<usize>rowEnd << 2));
+    const z = f64x2.splat(0);
+    let i = rowStart;
+    for (; i + 4 <= rowEnd; i += 4) {
+      const pp = ptr + (<usize>i << 2);
+      const g = group4(pp, kEnd);
+      if (g == 0) rowdot4eq_f64(pp, idx, val, x, y + (<usize>i << 3), alpha, beta, false, z, z);
+      else if (g == 1) rowdot4_f64(pp, idx, val, x, y + (<usize>i << 3), alpha, beta, false, z, z);
+      else csr_rows_f64(ptr, idx, val, x, y, alpha, beta, i, i + 4);
+    }
+    csr_rows_f64(ptr, idx, val, x, y, alpha, beta, i, rowEnd);
+    return;
+  }
   let k0 = load<i32>(ptr + (<usize>rowStart << 2));
   for (let i = rowStart; i < rowEnd; i++) {
     const k1 = load<i32>(ptr + (<usize>i << 2), 4);
     axpby_f64(y + (<usize>i << 3), rowdot_f64(idx, val, x, k0, k1), alpha, beta);
     k0 = k1;
+  }
+}
+
+/** csr_rows_f32 for f64. */
+function csr_rows_f64(ptr: usize, idx: usize, val: usize, x: usize, y: usize, a: f64, b: f64, i0: i32, i1: i32): void {
+  for (let i = i0; i < i1; i++) {
+    const q = ptr + (<usize>i << 2);
+    axpby_f64(y + (<usize>i << 3), rowdot_any_f64(idx, val, x, load<i32>(q), load<i32>(q, 4)), a, b);
   }
 }
 

@@ -2,7 +2,8 @@
 // diagonal d holds the d-th entry of every position p < len_d at jdPtr[d] + p, so one diagonal is a
 // contiguous run of values and indices that maps onto the contiguous scratch work[p]: the inner loop is
 // pure streaming SIMD (v128 loads of values, indices and work; x gathered by lane). Diagonal lengths are
-// nonincreasing, so the first diagonal shorter than posStart ends the sweep. Finally
+// nonincreasing, so the first diagonal shorter than posStart ends the sweep. The real SIMD kernels take two
+// diagonals per pass over work (each position still adds diagonal d before d + 1: the same bits). Finally
 // y[perm[p]] = α·work[p] + β·y[perm[p]] (β == 0: y not read).
 import {
   axpby_f32, axpby_f64, caxpby_c64, caxpby_c128, cmul64, cmul128, conjMask64, conjMask128,
@@ -14,7 +15,54 @@ export function jds_f32(
 ): void {
   if (posStart >= posEnd) return;
   memory.fill(work + (<usize>posStart << 2), 0, <usize>(posEnd - posStart) << 2);
-  for (let d = 0; d < njd; d++) {
+  let d0 = 0;
+  if (ASC_FEATURE_SIMD) {
+    // two jagged diagonals per pass over work, as jds_f64
+    for (; d0 + 2 <= njd; d0 += 2) {
+      const base0 = load<i32>(jdPtr + (<usize>d0 << 2));
+      const base1 = load<i32>(jdPtr + (<usize>d0 << 2), 4);
+      const hi0 = min(base1 - base0, posEnd);
+      const hi1 = min(load<i32>(jdPtr + (<usize>d0 << 2), 8) - base1, posEnd);
+      if (hi0 <= posStart) break;
+      const ib0 = idx + (<usize>base0 << 2), vb0 = val + (<usize>base0 << 2);
+      const ib1 = idx + (<usize>base1 << 2), vb1 = val + (<usize>base1 << 2);
+      let p = posStart;
+      for (; p + 4 <= hi1; p += 4) {
+        const o = <usize>p << 2;
+        const i0 = v128.load(ib0 + o), i1 = v128.load(ib1 + o);
+        let g0 = v128.load32_zero(x + (<usize>i32x4.extract_lane(i0, 0) << 2));
+        let g1 = v128.load32_zero(x + (<usize>i32x4.extract_lane(i1, 0) << 2));
+        g0 = v128.load32_lane(x + (<usize>i32x4.extract_lane(i0, 1) << 2), g0, 1);
+        g1 = v128.load32_lane(x + (<usize>i32x4.extract_lane(i1, 1) << 2), g1, 1);
+        g0 = v128.load32_lane(x + (<usize>i32x4.extract_lane(i0, 2) << 2), g0, 2);
+        g1 = v128.load32_lane(x + (<usize>i32x4.extract_lane(i1, 2) << 2), g1, 2);
+        g0 = v128.load32_lane(x + (<usize>i32x4.extract_lane(i0, 3) << 2), g0, 3);
+        g1 = v128.load32_lane(x + (<usize>i32x4.extract_lane(i1, 3) << 2), g1, 3);
+        const wp = work + o;
+        v128.store(wp, f32x4.add(f32x4.add(v128.load(wp), f32x4.mul(v128.load(vb0 + o), g0)), f32x4.mul(v128.load(vb1 + o), g1)));
+      }
+      for (; p < hi1; p++) {
+        const o = <usize>p << 2;
+        const t = load<f32>(work + o) + load<f32>(vb0 + o) * load<f32>(x + (<usize>load<i32>(ib0 + o) << 2));
+        store<f32>(work + o, t + load<f32>(vb1 + o) * load<f32>(x + (<usize>load<i32>(ib1 + o) << 2)));
+      }
+      for (; p + 4 <= hi0; p += 4) {
+        const o = <usize>p << 2;
+        const i0 = v128.load(ib0 + o);
+        let g0 = v128.load32_zero(x + (<usize>i32x4.extract_lane(i0, 0) << 2));
+        g0 = v128.load32_lane(x + (<usize>i32x4.extract_lane(i0, 1) << 2), g0, 1);
+        g0 = v128.load32_lane(x + (<usize>i32x4.extract_lane(i0, 2) << 2), g0, 2);
+        g0 = v128.load32_lane(x + (<usize>i32x4.extract_lane(i0, 3) << 2), g0, 3);
+        const wp = work + o;
+        v128.store(wp, f32x4.add(v128.load(wp), f32x4.mul(v128.load(vb0 + o), g0)));
+      }
+      for (; p < hi0; p++) {
+        const o = <usize>p << 2;
+        store<f32>(work + o, load<f32>(work + o) + load<f32>(vb0 + o) * load<f32>(x + (<usize>load<i32>(ib0 + o) << 2)));
+      }
+    }
+  }
+  for (let d = d0; d < njd; d++) {
     const base = load<i32>(jdPtr + (<usize>d << 2));
     const hi = min(load<i32>(jdPtr + (<usize>d << 2), 4) - base, posEnd);
     if (hi <= posStart) break;
@@ -67,7 +115,47 @@ export function jds_f64(
 ): void {
   if (posStart >= posEnd) return;
   memory.fill(work + (<usize>posStart << 3), 0, <usize>(posEnd - posStart) << 3);
-  for (let d = 0; d < njd; d++) {
+  let d0 = 0;
+  if (ASC_FEATURE_SIMD) {
+    // two jagged diagonals per pass over work (half the work traffic): work[p] += a·x, then += b·x —
+    // the same operations in the same order as two passes, so the same bits
+    for (; d0 + 2 <= njd; d0 += 2) {
+      const base0 = load<i32>(jdPtr + (<usize>d0 << 2));
+      const base1 = load<i32>(jdPtr + (<usize>d0 << 2), 4);
+      const hi0 = min(base1 - base0, posEnd);
+      const hi1 = min(load<i32>(jdPtr + (<usize>d0 << 2), 8) - base1, posEnd);
+      if (hi0 <= posStart) break;
+      const ib0 = idx + (<usize>base0 << 2), vb0 = val + (<usize>base0 << 3);
+      const ib1 = idx + (<usize>base1 << 2), vb1 = val + (<usize>base1 << 3);
+      let p = posStart;
+      for (; p + 2 <= hi1; p += 2) {
+        const o = <usize>p << 3, oi = <usize>p << 2;
+        let g0 = v128.load64_zero(x + (<usize>load<i32>(ib0 + oi) << 3));
+        let g1 = v128.load64_zero(x + (<usize>load<i32>(ib1 + oi) << 3));
+        g0 = v128.load64_lane(x + (<usize>load<i32>(ib0 + oi, 4) << 3), g0, 1);
+        g1 = v128.load64_lane(x + (<usize>load<i32>(ib1 + oi, 4) << 3), g1, 1);
+        const wp = work + o;
+        v128.store(wp, f64x2.add(f64x2.add(v128.load(wp), f64x2.mul(v128.load(vb0 + o), g0)), f64x2.mul(v128.load(vb1 + o), g1)));
+      }
+      for (; p < hi1; p++) {
+        const o = <usize>p << 3, oi = <usize>p << 2;
+        const t = load<f64>(work + o) + load<f64>(vb0 + o) * load<f64>(x + (<usize>load<i32>(ib0 + oi) << 3));
+        store<f64>(work + o, t + load<f64>(vb1 + o) * load<f64>(x + (<usize>load<i32>(ib1 + oi) << 3)));
+      }
+      for (; p + 2 <= hi0; p += 2) {
+        const o = <usize>p << 3, oi = <usize>p << 2;
+        let g0 = v128.load64_zero(x + (<usize>load<i32>(ib0 + oi) << 3));
+        g0 = v128.load64_lane(x + (<usize>load<i32>(ib0 + oi, 4) << 3), g0, 1);
+        const wp = work + o;
+        v128.store(wp, f64x2.add(v128.load(wp), f64x2.mul(v128.load(vb0 + o), g0)));
+      }
+      for (; p < hi0; p++) {
+        const o = <usize>p << 3;
+        store<f64>(work + o, load<f64>(work + o) + load<f64>(vb0 + o) * load<f64>(x + (<usize>load<i32>(ib0 + (<usize>p << 2)) << 3)));
+      }
+    }
+  }
+  for (let d = d0; d < njd; d++) {
     const base = load<i32>(jdPtr + (<usize>d << 2));
     const hi = min(load<i32>(jdPtr + (<usize>d << 2), 4) - base, posEnd);
     if (hi <= posStart) break;

@@ -282,6 +282,104 @@ for (const flavor of ['simd', 'plain'] as const) {
         }
         disposeAll(rP, rJ, rI, rV, rx, work);
       });
+
+      it(`csr/mrs/jds_${dt}: a row's bits do not depend on the range split`, () => {
+        // the worker pool splits rows anywhere: each row must come out bitwise the same whether it is
+        // computed in one call or in sub-ranges cut at any point (SIMD groups of 4 rows, equal-length
+        // runs, long rows, rows near the end of a range all take different paths)
+        const r = rng(21);
+        const lengths = [
+          ...Array(13).fill(7), 6, 7, 7, 7, 6, 3, 0, 12, 5, 1, 17, 16, 40, 2, 2, 2, 2, 9, 9, 9, 9, 30, 30, 30, 30, 4, 8, 3, 5,
+          ...Array.from({ length: 160 }, () => (r() < 0.08 ? 17 + Math.floor(r() * 50) : Math.floor(r() * 12))),
+          ...Array(9).fill(5), 2, 19, 1, 0, 6,
+        ];
+        const n = lengths.length;
+        const cols = 3000;
+        const nanCol = cols - 1; // referenced by one row only: its NaN must not leak into other rows
+        const A = makeTriplets(dt, lengths, cols - 1, 22);
+        const { ptr, idx } = toCSR(A);
+        const nanRow = lengths.findIndex((l, i) => i >= 38 && l > 0);
+        idx[ptr[nanRow]] = nanCol;
+        const x = randArr(dt, cols, r);
+        for (let q = 0; q < c; q++) x[nanCol * c + q] = NaN;
+        const y0 = randArr(dt, n, r);
+        const [alpha, beta]: [Cx, Cx] = isC(dt) ? [[0.5, -1.5], [0.25, 0.75]] : [1.5, -0.5];
+        const partitions: number[][] = [
+          [0, n],
+          Array.from({ length: n + 1 }, (_, i) => i),
+          Array.from({ length: Math.ceil(n / 3) + 1 }, (_, i) => Math.min(3 * i, n)),
+          [0, 1, 2, 5, 6, 11, 13, 14, 19, 26, 27, 37, 38, 39, 41, 45, 50, 61, 62, 63, 99, 101, 150, n - 5, n - 2, n - 1, n],
+          [0, ...Array.from({ length: Math.floor((n - 2) / 4) + 1 }, (_, i) => 2 + 4 * i).filter((v) => v < n), n],
+          [0, ...Array.from({ length: Math.floor(n / 7) }, (_, i) => 7 * (i + 1)).filter((v) => v < n), n],
+        ];
+        const bits = (a: ArrayLike<number>) => new Uint8Array(Arr(dt).from(a as ArrayLike<number>).buffer);
+        const sameBits = (got: ArrayLike<number>, want: ArrayLike<number>, what: string) => {
+          const g = bits(got), w = bits(want);
+          const eb = kind(dt) === 'f32' ? 4 : 8;
+          for (let k = 0; k < w.length; k++) {
+            if (g[k] !== w[k]) {
+              const e = Math.floor(k / eb);
+              expect.fail(`${what}: element ${e} (row ${Math.floor(e / c)}) differs: ${got[e]} vs ${want[e]} in one call`);
+            }
+          }
+        };
+        const run = (name: string, call: (ry: Region, lo: number, hi: number) => void, rowOf: (p: number) => number, rowRefs: (i: number) => boolean) => {
+          const whole = (() => {
+            const ry = put(y0);
+            call(ry, 0, n);
+            const g = h.get(ry, kind(dt), y0.length);
+            ry.dispose();
+            return g;
+          })();
+          for (let p = 0; p < n; p++) {
+            const i = rowOf(p);
+            const bad = Array.from(whole.slice(i * c, (i + 1) * c)).some((v) => Number.isNaN(v));
+            if (bad !== rowRefs(i)) expect.fail(`${name}: row ${i} is ${bad ? 'NaN' : 'finite'} (x has NaN only at a column of row ${nanRow})`);
+          }
+          for (const cuts of partitions) {
+            const ry = put(y0);
+            for (let t = 0; t + 1 < cuts.length; t++) call(ry, cuts[t], cuts[t + 1]);
+            sameBits(h.get(ry, kind(dt), y0.length), whole, `${name} split at ${cuts.length - 2} points`);
+            ry.dispose();
+          }
+        };
+        const refsNan = (i: number) => i === nanRow;
+        // CSR
+        const rp = put(ptr), ri = put(idx), rv = put(A.values as Float32Array), rx = put(x);
+        run(`csr_${dt}`, (ry, lo, hi) => K(`csr_${dt}`)(rp.ptr, ri.ptr, rv.ptr, rx.ptr, ry.ptr, ...scalars(dt, alpha, beta, 0), lo, hi), (p) => p, refsNan);
+        // MRS: the same rows as off-diagonal part, plus a diagonal (none past ndiag)
+        const ndiag = n - 3;
+        const index = new Int32Array(n + 1 + idx.length);
+        const mval = new (Arr(dt))((n + 1 + idx.length) * c);
+        mval.set(randArr(dt, ndiag, r));
+        for (let i = 0; i <= n; i++) index[i] = ptr[i] + n + 1;
+        index.set(idx, n + 1);
+        mval.set(A.values as Float32Array, (n + 1) * c);
+        const rI = put(index), rV = put(mval);
+        const mrsX = put(x.slice(0, cols * c));
+        run(`mrs_${dt}`, (ry, lo, hi) => K(`mrs_${dt}`)(rI.ptr, rV.ptr, ndiag, mrsX.ptr, ry.ptr, ...scalars(dt, alpha, beta, 0), lo, hi), (p) => p, refsNan);
+        // JDS: positions in decreasing-length order
+        const len = (i: number) => ptr[i + 1] - ptr[i];
+        const perm = Int32Array.from({ length: n }, (_, i) => i).sort((a, b) => len(b) - len(a) || a - b);
+        const njd = len(perm[0]);
+        const jdPtr = new Int32Array(njd + 1);
+        const jIdx = new Int32Array(idx.length);
+        const jVal = new (Arr(dt))(idx.length * c);
+        let q = 0;
+        for (let d = 0; d < njd; d++) {
+          jdPtr[d] = q;
+          for (let p = 0; p < n && len(perm[p]) > d; p++, q++) {
+            const k = ptr[perm[p]] + d;
+            jIdx[q] = idx[k];
+            for (let t = 0; t < c; t++) jVal[q * c + t] = A.values[k * c + t];
+          }
+        }
+        jdPtr[njd] = q;
+        const rP = put(perm), rJ = put(jdPtr), rJI = put(jIdx), rJV = put(jVal);
+        const work = h.zeros(n * c * (kind(dt) === 'f32' ? 4 : 8));
+        run(`jds_${dt}`, (ry, lo, hi) => K(`jds_${dt}`)(rP.ptr, rJ.ptr, njd, rJI.ptr, rJV.ptr, rx.ptr, ry.ptr, work.ptr, ...scalars(dt, alpha, beta, 0), lo, hi), (p) => perm[p], refsNan);
+        disposeAll(rp, ri, rv, rx, rI, rV, mrsX, rP, rJ, rJI, rJV, work);
+      });
     }
   });
 }
