@@ -1,0 +1,221 @@
+// In-page checks of the public Runtime in Chromium: the CPU path with workers in a cross-origin
+// isolated page, the GPU path through the runtime, the runtime's choice and explain, CG on the GPU,
+// and the fall-back to the CPU path when the WebGL context is lost. Names are shared with the Node side.
+import { createRuntime, GpuContextLostError, poisson2D, poisson3D, randomMatrix, type Runtime } from '../../src/index.js';
+import type { CSRMatrix } from '../../src/formats/csr.js';
+import { isComplex, type DType } from '../../src/dtype.js';
+import { checkAgainst, referenceSpmv, type Triplets } from '../reference.js';
+
+export const RUNTIME_CHECKS = [
+  'runtime: workers in the page',
+  'runtime: backend gpu, every dtype',
+  'runtime: resident vectors move between paths',
+  'runtime: auto chooses by estimate and explains',
+  'runtime: cg and bicgstab on the GPU',
+  'runtime: context loss falls back to the CPU path',
+] as const;
+
+type Check = (name: (typeof RUNTIME_CHECKS)[number], fn: () => Promise<string> | string) => Promise<void>;
+
+function ok(cond: unknown, msg: string): asserts cond {
+  if (!cond) throw new Error(msg);
+}
+
+function triplets(A: CSRMatrix): Triplets {
+  const rowIdx = new Int32Array(A.nnz);
+  for (let i = 0; i < A.rows; i++) rowIdx.fill(i, A.rowPtr[i], A.rowPtr[i + 1]);
+  return { rows: A.rows, cols: A.cols, complex: isComplex(A.dtype), rowIdx, colIdx: A.colIdx, values: A.values };
+}
+
+function data(dt: DType, n: number): Float32Array | Float64Array {
+  const m = n * (isComplex(dt) ? 2 : 1);
+  const a = dt === 'f32' || dt === 'c64' ? new Float32Array(m) : new Float64Array(m);
+  for (let i = 0; i < m; i++) a[i] = Math.sin(0.37 * i + 1);
+  return a;
+}
+
+/** y = A·x on `rt` checked against the f64 reference: single-precision bound, or 1e-12 of the scale. */
+async function spmvChecked(rt: Runtime, A: CSRMatrix, path?: 'cpu' | 'gpu'): Promise<number> {
+  const h = rt.upload(A);
+  const x = data(A.dtype, A.cols);
+  const y = await rt.spmv(h, x, { path });
+  const ref = referenceSpmv(triplets(A), x, null, 1, 0);
+  const single = A.dtype === 'f32' || A.dtype === 'c64';
+  if (single) {
+    const bad = checkAgainst(y, ref, 'single', isComplex(A.dtype));
+    ok(!bad, `${A.dtype}: ${bad}`);
+  }
+  let worst = 0;
+  for (let k = 0; k < y.length; k++) worst = Math.max(worst, Math.abs(y[k] - ref.y[k]) / (ref.scale[k] || 1));
+  ok(single || worst <= 1e-12, `${A.dtype}: error ${worst} of the scale`);
+  h.dispose();
+  return worst;
+}
+
+export async function runtimeChecks(check: Check): Promise<void> {
+  await check('runtime: workers in the page', async () => {
+    const rt = await createRuntime({ backend: 'cpu', workers: 3, inlineThreshold: 0 });
+    const solo = await createRuntime({ backend: 'cpu' });
+    try {
+      const caps = rt.capabilities();
+      ok(caps.crossOriginIsolated === true && caps.sharedMemory && caps.threads === 3 && caps.workers, JSON.stringify(caps));
+      const A = poisson3D(12);
+      const x = data('f64', A.cols);
+      const y3 = await rt.spmv(rt.upload(A), x);
+      const y1 = await solo.spmv(solo.upload(A), x);
+      ok(y3.every((v, i) => Object.is(v, y1[i])), '3 threads differ from 1 thread');
+      const v = rt.vector(x);
+      const d = (await rt.dot(v, v)) as number;
+      const want = x.reduce((s, t) => s + t * t, 0);
+      ok(Math.abs(d - want) <= 1e-12 * want, `dot ${d} vs ${want}`);
+      return `3 threads in the page (Web Workers over one shared memory), ${caps.wasm}; SpMV bitwise equal to 1 thread`;
+    } finally {
+      rt.dispose();
+      solo.dispose();
+    }
+  });
+
+  await check('runtime: backend gpu, every dtype', async () => {
+    const rt = await createRuntime({ backend: 'gpu' });
+    try {
+      const caps = rt.capabilities();
+      ok(caps.gpu.available && caps.backend === 'gpu', JSON.stringify(caps.gpu));
+      const details: string[] = [];
+      for (const [name, A0] of [
+        ['poisson3D_10', poisson3D(10)],
+        ['powerlaw', randomMatrix({ rows: 1500, meanRowLength: 6, distribution: 'powerlaw', seed: 3 })],
+        ['rect', randomMatrix({ rows: 300, cols: 77, meanRowLength: 5, seed: 4 })],
+      ] as const) {
+        for (const dt of ['f32', 'f64', 'c64', 'c128'] as DType[]) {
+          const w = await spmvChecked(rt, A0.astype(dt));
+          details.push(`${name} ${dt} ${w.toExponential(1)}`);
+        }
+        ok(rt.explain('spmv', rt.upload(A0)).path === 'gpu', 'backend gpu must explain the GPU path');
+      }
+      return `renderer ${caps.gpu.renderer}; worst error/scale: ${details.join(', ')}`;
+    } finally {
+      rt.dispose();
+    }
+  });
+
+  await check('runtime: resident vectors move between paths', async () => {
+    const rt = await createRuntime({ backend: 'auto' });
+    try {
+      const A = poisson2D(20).astype('f64');
+      const h = rt.upload(A);
+      const x = rt.vector(data('f64', A.cols));
+      const y = rt.vector(A.rows);
+      await rt.spmv(h, x, { y, path: 'gpu' }); // y now current on the GPU only
+      await rt.axpy(-1, x, y); // runs where y is: the GPU
+      const onGpu = await y.read(); // read back
+      await rt.spmv(h, x, { y, path: 'cpu' }); // overwritten on the CPU
+      await rt.axpy(-1, x, y); // both copies: the CPU path
+      const onCpu = await y.read();
+      let worst = 0;
+      for (let i = 0; i < onGpu.length; i++) worst = Math.max(worst, Math.abs(onGpu[i] - onCpu[i]));
+      ok(worst <= 1e-12, `GPU and CPU results differ by ${worst}`);
+      ok((await rt.nrm2(y)) > 0, 'nrm2');
+      return `spmv + axpy on the GPU, then on the CPU: largest difference ${worst.toExponential(1)}`;
+    } finally {
+      rt.dispose();
+    }
+  });
+
+  await check('runtime: auto chooses by estimate and explains', async () => {
+    const rt = await createRuntime({ backend: 'auto' });
+    try {
+      const cal = await rt.calibrate();
+      ok(cal.gpu && cal.gpu.bandwidthGBs > 0 && cal.gpu.overheadMs > 0 && cal.cpu.bandwidthGBs > 0, JSON.stringify(cal));
+      const out: string[] = [];
+      for (const [name, A] of [
+        ['tiny 1×1', poisson2D(1)],
+        ['poisson3D_24', poisson3D(24)],
+      ] as const) {
+        const e = rt.explain('spmv', A);
+        ok(e.estimates.cpu && e.estimates.gpu, `both estimates: ${JSON.stringify(e.estimates)}`);
+        const faster = e.estimates.gpu!.ms < e.estimates.cpu!.ms ? 'gpu' : 'cpu';
+        ok(e.path === faster && e.calibrated, `${name}: chose ${e.path}, estimates ${JSON.stringify(e.estimates)}`);
+        await spmvChecked(rt, A.astype('f32'));
+        out.push(`${name}: ${e.path} (${e.format}) cpu ${e.estimates.cpu!.ms.toFixed(3)} ms vs gpu ${e.estimates.gpu!.ms.toFixed(3)} ms`);
+      }
+      ok(rt.explain('spmv', poisson2D(1)).path === 'cpu', 'a 1×1 product must stay on the CPU');
+      return `calibration: cpu ${cal.cpu.bandwidthGBs.toFixed(1)} GB/s, gpu ${cal.gpu!.bandwidthGBs.toFixed(2)} GB/s + ${cal.gpu!.overheadMs.toFixed(2)} ms per draw (SwiftShader: a software rasteriser); ${out.join('; ')}`;
+    } finally {
+      rt.dispose();
+    }
+  });
+
+  await check('runtime: cg and bicgstab on the GPU', async () => {
+    const rt = await createRuntime({ backend: 'auto' });
+    try {
+      const A = poisson2D(24);
+      const b = data('f64', A.rows);
+      const h = rt.upload(A);
+      const cpu = await rt.cg(h, b, { tol: 1e-8, path: 'cpu' });
+      const gpu = await rt.cg(h, b, { tol: 1e-8, path: 'gpu' });
+      ok(gpu.converged && gpu.path === 'gpu' && gpu.relativeResidual <= 1e-8, `gpu cg: ${gpu.reason} ${gpu.relativeResidual}`);
+      ok(Math.abs(gpu.iterations - cpu.iterations) <= Math.max(2, 0.05 * cpu.iterations), `iterations ${gpu.iterations} vs ${cpu.iterations}`);
+      const jac = await rt.cg(h, b, { tol: 1e-8, path: 'gpu', preconditioner: 'jacobi' });
+      ok(jac.converged, `jacobi: ${jac.reason}`);
+      const f32 = await rt.cg(rt.upload(A.astype('f32')), Float32Array.from(b), { tol: 1e-5, path: 'gpu' });
+      ok(f32.converged, `f32 cg: ${f32.reason} ${f32.relativeResidual}`);
+      const bi = await rt.bicgstab(h, b, { tol: 1e-8, path: 'gpu' });
+      ok(bi.converged, `bicgstab: ${bi.reason}`);
+      let worst = 0;
+      for (let i = 0; i < b.length; i++) worst = Math.max(worst, Math.abs(gpu.x[i] - cpu.x[i]));
+      return `CG f64 (double-single) ${gpu.iterations} iterations vs ${cpu.iterations} on the CPU, |x_gpu − x_cpu| ≤ ${worst.toExponential(1)}; f32 ${f32.iterations} to 1e-5; BiCGSTAB ${bi.iterations}`;
+    } finally {
+      rt.dispose();
+    }
+  });
+
+  await check('runtime: context loss falls back to the CPU path', async () => {
+    const canvas = new OffscreenCanvas(1, 1);
+    const rt = await createRuntime({ backend: 'auto', canvas });
+    try {
+      const gl = canvas.getContext('webgl2')!; // the runtime's own context: a canvas has one
+      const lose = gl.getExtension('WEBGL_lose_context');
+      ok(lose, 'WEBGL_lose_context');
+      const A = poisson2D(16).astype('f32');
+      const h = rt.upload(A);
+      const x = data('f32', A.cols);
+      const expected = await rt.spmv(h, x, { path: 'cpu' });
+      // the matrix goes up to the GPU, with no read-back before the loss (Chromium refuses to restore a
+      // context lost after a completed pixel-buffer read-back: see the GPU path's own loss checks)
+      const xv = rt.vector(x);
+      const yv = rt.vector(A.rows, 'f32');
+      await rt.spmv(h, xv, { y: yv, path: 'gpu' });
+      const lost = new Promise<void>((r) => canvas.addEventListener('webglcontextlost', () => r(), { once: true }));
+      lose.loseContext();
+      await lost;
+      // continue in a later task: Chromium decides whether a restore is allowed only after the
+      // webglcontextlost dispatch returns, and a promise continuation runs inside that dispatch
+      await new Promise((r) => setTimeout(r, 0));
+      ok(rt.capabilities().gpu.contextLost === true, 'capabilities report the loss');
+      const close = (a: ArrayLike<number>) => Array.from(a).every((v, i) => Math.abs(v - expected[i]) <= 1e-5 * (1 + Math.abs(v)));
+      ok(close(await rt.spmv(h, x)), 'auto after the loss: the CPU path gives the right result');
+      let rejected = '';
+      try {
+        await rt.spmv(h, x, { path: 'gpu' });
+      } catch (e) {
+        rejected = e instanceof GpuContextLostError ? (e as Error).message : `wrong error ${String(e)}`;
+      }
+      ok(rejected && !rejected.startsWith('wrong'), `forcing the GPU must reject: ${rejected}`);
+      let readLost = '';
+      await yv.read().catch((e: Error) => (readLost = e.name));
+      ok(readLost === 'GpuContextLostError', `reading a vector last written on the lost GPU: ${readLost || 'no error'}`);
+      const restored = new Promise<boolean>((r) => {
+        canvas.addEventListener('webglcontextrestored', () => r(true), { once: true });
+        setTimeout(() => r(false), 10_000);
+      });
+      lose.restoreContext();
+      ok(await restored, 'the context was not restored within 10 s');
+      await new Promise((r) => setTimeout(r, 0));
+      ok(rt.capabilities().gpu.contextLost === false, 'restored');
+      ok(close(await rt.spmv(h, x, { path: 'gpu' })), 'the GPU path after the restore (matrix re-uploaded)');
+      return `lost: auto ran on the CPU path, path gpu rejected (${rejected}), reading a GPU-only vector rejected; restored: the GPU path runs again with the matrix re-uploaded`;
+    } finally {
+      rt.dispose();
+    }
+  });
+}
