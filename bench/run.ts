@@ -4,6 +4,8 @@
  *   nonzeros), the SIMD build against the plain build and the plain JavaScript CSR loop;
  * - parallel: CSR SpMV on the worker pool for 1…cores threads against its peers (bench/parallel.ts),
  *   and the dispatch round trip;
+ * - cg: CG on poisson3D_64 (f64, 2 threads), the time split, fused and separate vector steps;
+ * - browser: SpMV on the GPU path against the CPU path in headless Chromium (bench/browser.ts);
  * - parse: Matrix Market parse speed.
  * Every comparison is measured in the same run; the end prints each goal, met or missed.
  */
@@ -14,11 +16,14 @@ import { poisson3D } from '../src/generators/poisson.js';
 import { randomMatrix } from '../src/generators/random.js';
 import { benchMatrixMarket } from './mm-parse.js';
 import { benchParallel } from './parallel.js';
+import { benchCg, formatCg } from './cg.js';
+import { benchBrowser } from './browser.js';
 
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt > 0 ? process.argv[onlyAt + 1] : undefined;
-if (only !== undefined && !['single', 'parallel', 'parse'].includes(only)) {
-  console.error(`bench: --only takes single, parallel or parse, not ${JSON.stringify(only)}`);
+const PARTS = ['single', 'parallel', 'cg', 'parse', 'browser'];
+if (only !== undefined && !PARTS.includes(only)) {
+  console.error(`bench: --only takes ${PARTS.join(', ')}, not ${JSON.stringify(only)}`);
   process.exit(2);
 }
 const run = (part: string) => only === undefined || only === part;
@@ -79,6 +84,16 @@ if (run('parallel')) {
   }
   console.log(`\ndispatch round trip of an empty operation (2 threads): median ${dispatchUs.toFixed(1)} µs`);
   goal('dispatch round trip: 20 µs / measured', 20 / dispatchUs, 1);
+}
+
+if (run('cg')) {
+  console.log('\n== Conjugate Gradient on the CPU path ==');
+  for (const fused of [true, false]) console.log(formatCg(await benchCg(2, fused)));
+}
+
+if (run('browser')) {
+  console.log('\n== in headless Chromium: the GPU path (WebGL2) against the CPU path ==');
+  await benchBrowser((s) => console.log(s));
 }
 
 if (run('parse')) {
