@@ -1,0 +1,547 @@
+// Dense matrix kernels, row-major, over byte-offset pointers; the last two parameters are always a
+// range of rows of the OUTPUT, so the pool gives each worker a contiguous row panel and threads write
+// disjoint memory.
+//
+// gemm — C = α·A·B + β·C, A m×k (row stride lda), B k×n (ldb), C m×n (ldc), strides in elements.
+//   BLAS convention: β == 0 → C is not read (NaN/garbage in C never leaks); α == 0 or k == 0 → A and B
+//   are not read and C = β·C.
+//   Blocking (SIMD build): the k dimension is cut in blocks of KC = 256 and the output rows of the panel
+//   in blocks of MC = 64; inside, a register-tiled micro-kernel computes a 4 × NR block of C
+//   (NR = 32 bytes of columns: 8 f32 = two f32x4, 4 f64 = two f64x2) in 8 v128 accumulators,
+//   from a k-loop that per step loads one 32-byte row of the B micro-panel and splat-loads one value
+//   of each of the 4 A rows (8 mul + 8 add per 6 loads). The KC × NR micro-panel of B (8 KiB) stays in
+//   L1 while the micro-kernel sweeps the MC rows of the block; the MC × KC block of A (64 KiB f32)
+//   stays in L2 while it sweeps the column strips. Per k-block, the first one writes C = α·acc + β·C,
+//   the others add α·acc.
+//   Two ways to feed B:
+//   * gemm_packed_<dt> reads B packed by gemm_pack_<dt> into column strips of NR (strip s holds
+//     B[p][s·NR .. s·NR+NR) for p = 0..k−1 contiguously, 32 bytes per p, the last strip zero-padded):
+//     the micro-kernel streams its B panel sequentially, and the last, narrower strip runs the same
+//     micro-kernel and stores only its valid columns. The packed buffer (k × ceil(n/NR) × 32 bytes) is
+//     written once by the pool (range over k rows) and shared read-only by all workers — no per-thread
+//     scratch needed.
+//   * gemm_<dt> reads B in place (stride ldb): no scratch, same blocking; the n % NR leftover columns
+//     run a scalar loop. Slower when ldb·size is a multiple of 4 KiB (the panel's rows alias in L1).
+//   Plain build: an i-p-j loop (row of C += α·a[i][p] · row p of B), rows of C first scaled by β.
+//   f32 kernels compute in f32 (α, β rounded to f32), f64 in f64. Summation order per element is fixed
+//   for a given build and k, independent of the row range (threads do not change results).
+// gemm_naive_<dt> — the textbook triple loop (i, j, then Σ over p down a column of B), the baseline.
+// add_<dt> — C = α·A + β·B elementwise over rows [rowStart, rowEnd) of `cols` elements (contiguous rows,
+//   i.e. ld = cols). β == 0 → B not read; α == 0 → A not read. C may alias A or B.
+// transpose_<dt> — B = Aᵀ with A rows × cols (row-major, ld = cols) and B cols × rows (ld = rows);
+//   [rowStart, rowEnd) ranges over rows of B (= columns of A). Tiled 32 × 32 (cache), and inside a
+//   tile 4 × 4 blocks transposed in registers with shuffles (f32: 4 row loads → 8 shuffles → 4 column
+//   stores; 8-byte elements: 2 × 2 blocks of f64x2). Each block (i, j) of A goes to block (j, i) of B.
+//   transpose_c64 is the 8-byte transpose (a complex f32 pair moves as one unit; no conjugation).
+
+const KC: i32 = 256;
+const MC: i32 = 64;
+const TT: i32 = 32; // transpose tile
+
+// ------------------------------------------------------------------------------------------ helpers
+
+// @ts-ignore: decorator
+@inline function splatLoad<T>(p: usize): v128 {
+  if (sizeof<T>() == 4) return v128.load32_splat(p);
+  return v128.load64_splat(p);
+}
+
+/** Lane `l` (0 ≤ l < 2V) of the pair (v0, v1), for the partial stores of the last column strip. */
+// @ts-ignore: decorator
+@inline function laneOf<T>(v0: v128, v1: v128, l: i32): T {
+  if (sizeof<T>() == 4) {
+    switch (l) {
+      case 0: return <T>f32x4.extract_lane(v0, 0);
+      case 1: return <T>f32x4.extract_lane(v0, 1);
+      case 2: return <T>f32x4.extract_lane(v0, 2);
+      case 3: return <T>f32x4.extract_lane(v0, 3);
+      case 4: return <T>f32x4.extract_lane(v1, 0);
+      case 5: return <T>f32x4.extract_lane(v1, 1);
+      case 6: return <T>f32x4.extract_lane(v1, 2);
+      default: return <T>f32x4.extract_lane(v1, 3);
+    }
+  }
+  switch (l) {
+    case 0: return <T>f64x2.extract_lane(v0, 0);
+    case 1: return <T>f64x2.extract_lane(v0, 1);
+    case 2: return <T>f64x2.extract_lane(v1, 0);
+    default: return <T>f64x2.extract_lane(v1, 1);
+  }
+}
+
+/** One row of a C tile: c[0..nv) = α·acc (+ β·c when first, + c when not first). */
+// @ts-ignore: decorator
+@inline function storeRow<T>(c: usize, x0: v128, x1: v128, nv: i32, al: T, be: T, first: bool): void {
+  const NR = <i32>(32 / sizeof<T>());
+  if (nv == NR) {
+    const av = v128.splat<T>(al);
+    let v0 = v128.mul<T>(x0, av), v1 = v128.mul<T>(x1, av);
+    if (!first) {
+      v0 = v128.add<T>(v0, v128.load(c));
+      v1 = v128.add<T>(v1, v128.load(c, 16));
+    } else if (be != 0) {
+      const bv = v128.splat<T>(be);
+      v0 = v128.add<T>(v0, v128.mul<T>(v128.load(c), bv));
+      v1 = v128.add<T>(v1, v128.mul<T>(v128.load(c, 16), bv));
+    }
+    v128.store(c, v0);
+    v128.store(c, v1, 16);
+    return;
+  }
+  for (let l = 0; l < nv; l++) {
+    const p = c + (<usize>l << alignof<T>());
+    const s = al * laneOf<T>(x0, x1, l);
+    if (!first) store<T>(p, s + load<T>(p));
+    else if (be != 0) store<T>(p, s + be * load<T>(p));
+    else store<T>(p, s);
+  }
+}
+
+/**
+ * 4 × NR tile of C: Σ_{p<kc} A[r][p]·Bpanel[p][0..NR) for rows r = 0..3, then storeRow. `a` points at
+ * A[i][pc], `b` at the panel's first row, `bs` = bytes between panel rows (32 packed, ldb·size in place).
+ */
+// @ts-ignore: decorator
+@inline function tile4<T>(a: usize, ldaB: usize, b: usize, bs: usize, kc: i32, c: usize, ldcB: usize, nv: i32, al: T, be: T, first: bool): void {
+  let x00 = v128.splat<T>(0), x01 = x00, x10 = x00, x11 = x00, x20 = x00, x21 = x00, x30 = x00, x31 = x00;
+  const a1 = a + ldaB, a2 = a1 + ldaB, a3 = a2 + ldaB;
+  const pe = <usize>kc << alignof<T>();
+  for (let p: usize = 0; p < pe; p += sizeof<T>()) {
+    const b0 = v128.load(b), b1 = v128.load(b, 16);
+    let s = splatLoad<T>(a + p);
+    x00 = v128.add<T>(x00, v128.mul<T>(s, b0));
+    x01 = v128.add<T>(x01, v128.mul<T>(s, b1));
+    s = splatLoad<T>(a1 + p);
+    x10 = v128.add<T>(x10, v128.mul<T>(s, b0));
+    x11 = v128.add<T>(x11, v128.mul<T>(s, b1));
+    s = splatLoad<T>(a2 + p);
+    x20 = v128.add<T>(x20, v128.mul<T>(s, b0));
+    x21 = v128.add<T>(x21, v128.mul<T>(s, b1));
+    s = splatLoad<T>(a3 + p);
+    x30 = v128.add<T>(x30, v128.mul<T>(s, b0));
+    x31 = v128.add<T>(x31, v128.mul<T>(s, b1));
+    b += bs;
+  }
+  storeRow<T>(c, x00, x01, nv, al, be, first);
+  storeRow<T>(c + ldcB, x10, x11, nv, al, be, first);
+  storeRow<T>(c + 2 * ldcB, x20, x21, nv, al, be, first);
+  storeRow<T>(c + 3 * ldcB, x30, x31, nv, al, be, first);
+}
+
+/** 1 × NR tile (leftover rows of a block). */
+// @ts-ignore: decorator
+@inline function tile1<T>(a: usize, b: usize, bs: usize, kc: i32, c: usize, nv: i32, al: T, be: T, first: bool): void {
+  let x0 = v128.splat<T>(0), x1 = x0;
+  const pe = <usize>kc << alignof<T>();
+  for (let p: usize = 0; p < pe; p += sizeof<T>()) {
+    const s = splatLoad<T>(a + p);
+    x0 = v128.add<T>(x0, v128.mul<T>(s, v128.load(b)));
+    x1 = v128.add<T>(x1, v128.mul<T>(s, v128.load(b, 16)));
+    b += bs;
+  }
+  storeRow<T>(c, x0, x1, nv, al, be, first);
+}
+
+/** C rows [r0, r1) ← β·C (β == 0: zeros, C not read). */
+// @ts-ignore: decorator
+@inline function scaleRows<T>(c: usize, n: i32, ldc: i32, be: T, r0: i32, r1: i32): void {
+  for (let i = r0; i < r1; i++) {
+    const row = c + (<usize>i * <usize>ldc << alignof<T>());
+    if (be == 0) memory.fill(row, 0, <usize>n << alignof<T>());
+    else if (be != 1) for (let j = 0; j < n; j++) {
+      const p = row + (<usize>j << alignof<T>());
+      store<T>(p, be * load<T>(p));
+    }
+  }
+}
+
+/** Plain-build gemm: rows of C scaled by β, then C[i][:] += (α·A[i][p])·B[p][:] (i-p-j order). */
+// @ts-ignore: decorator
+@inline function gemmScalar<T>(a: usize, b: usize, c: usize, n: i32, k: i32, lda: i32, ldb: i32, ldc: i32, al: T, be: T, r0: i32, r1: i32): void {
+  const SH = alignof<T>();
+  scaleRows<T>(c, n, ldc, be, r0, r1);
+  for (let i = r0; i < r1; i++) {
+    const crow = c + (<usize>i * <usize>ldc << SH);
+    const arow = a + (<usize>i * <usize>lda << SH);
+    for (let p = 0; p < k; p++) {
+      const t = al * load<T>(arow + (<usize>p << SH));
+      const brow = b + (<usize>p * <usize>ldb << SH);
+      for (let j = 0; j < n; j++) {
+        const q = crow + (<usize>j << SH);
+        store<T>(q, load<T>(q) + t * load<T>(brow + (<usize>j << SH)));
+      }
+    }
+  }
+}
+
+// ------------------------------------------------------------------------------------------ gemm
+
+// @ts-ignore: decorator
+@inline function gemmInPlace<T>(a: usize, b: usize, c: usize, m: i32, n: i32, k: i32, lda: i32, ldb: i32, ldc: i32, alpha: f64, beta: f64, r0: i32, r1: i32): void {
+  if (r1 > m) r1 = m;
+  if (r0 >= r1 || n <= 0) return;
+  const al = <T>alpha, be = <T>beta;
+  if (k <= 0 || al == 0) {
+    scaleRows<T>(c, n, ldc, be, r0, r1);
+    return;
+  }
+  if (ASC_FEATURE_SIMD) {
+    const SH = alignof<T>();
+    const NR = <i32>(32 / sizeof<T>());
+    const ldaB = <usize>lda << SH, ldbB = <usize>ldb << SH, ldcB = <usize>ldc << SH;
+    const nf = n - n % NR; // columns in full strips
+    for (let pc = 0; pc < k; pc += KC) {
+      const kc = min(KC, k - pc);
+      const first = pc == 0;
+      for (let ic = r0; ic < r1; ic += MC) {
+        const ie = min(ic + MC, r1);
+        for (let j = 0; j < nf; j += NR) {
+          const bp = b + <usize>pc * ldbB + (<usize>j << SH);
+          let i = ic;
+          for (; i + 4 <= ie; i += 4) {
+            tile4<T>(a + <usize>i * ldaB + (<usize>pc << SH), ldaB, bp, ldbB, kc, c + <usize>i * ldcB + (<usize>j << SH), ldcB, NR, al, be, first);
+          }
+          for (; i < ie; i++) {
+            tile1<T>(a + <usize>i * ldaB + (<usize>pc << SH), bp, ldbB, kc, c + <usize>i * ldcB + (<usize>j << SH), NR, al, be, first);
+          }
+        }
+        // leftover columns: scalar dot products down the columns of B
+        for (let i = ic; i < ie; i++) {
+          const arow = a + <usize>i * ldaB + (<usize>pc << SH);
+          for (let j = nf; j < n; j++) {
+            let s: T = 0;
+            let bq = b + <usize>pc * ldbB + (<usize>j << SH);
+            for (let p = 0; p < kc; p++) {
+              s += load<T>(arow + (<usize>p << SH)) * load<T>(bq);
+              bq += ldbB;
+            }
+            const q = c + <usize>i * ldcB + (<usize>j << SH);
+            if (!first) store<T>(q, al * s + load<T>(q));
+            else if (be != 0) store<T>(q, al * s + be * load<T>(q));
+            else store<T>(q, al * s);
+          }
+        }
+      }
+    }
+    return;
+  }
+  gemmScalar<T>(a, b, c, n, k, lda, ldb, ldc, al, be, r0, r1);
+}
+
+// @ts-ignore: decorator
+@inline function gemmPacked<T>(a: usize, bp: usize, c: usize, m: i32, n: i32, k: i32, lda: i32, ldc: i32, alpha: f64, beta: f64, r0: i32, r1: i32): void {
+  if (r1 > m) r1 = m;
+  if (r0 >= r1 || n <= 0) return;
+  const al = <T>alpha, be = <T>beta;
+  if (k <= 0 || al == 0) {
+    scaleRows<T>(c, n, ldc, be, r0, r1);
+    return;
+  }
+  const SH = alignof<T>();
+  const NR = <i32>(32 / sizeof<T>());
+  const ldaB = <usize>lda << SH, ldcB = <usize>ldc << SH;
+  const stripB = <usize>k << 5; // bytes per packed strip
+  if (ASC_FEATURE_SIMD) {
+    for (let pc = 0; pc < k; pc += KC) {
+      const kc = min(KC, k - pc);
+      const first = pc == 0;
+      for (let ic = r0; ic < r1; ic += MC) {
+        const ie = min(ic + MC, r1);
+        for (let j = 0, s = 0; j < n; j += NR, s++) {
+          const nv = min(NR, n - j);
+          const b = bp + <usize>s * stripB + (<usize>pc << 5);
+          let i = ic;
+          for (; i + 4 <= ie; i += 4) {
+            tile4<T>(a + <usize>i * ldaB + (<usize>pc << SH), ldaB, b, 32, kc, c + <usize>i * ldcB + (<usize>j << SH), ldcB, nv, al, be, first);
+          }
+          for (; i < ie; i++) {
+            tile1<T>(a + <usize>i * ldaB + (<usize>pc << SH), b, 32, kc, c + <usize>i * ldcB + (<usize>j << SH), nv, al, be, first);
+          }
+        }
+      }
+    }
+    return;
+  }
+  // plain build: straightforward dot products over the packed strips
+  for (let i = r0; i < r1; i++) {
+    const arow = a + <usize>i * ldaB;
+    for (let j = 0; j < n; j++) {
+      let s: T = 0;
+      let q = bp + <usize>(j / NR) * stripB + (<usize>(j % NR) << SH);
+      for (let p = 0; p < k; p++) {
+        s += load<T>(arow + (<usize>p << SH)) * load<T>(q);
+        q += 32;
+      }
+      const cq = c + <usize>i * ldcB + (<usize>j << SH);
+      store<T>(cq, be == 0 ? al * s : al * s + be * load<T>(cq));
+    }
+  }
+}
+
+/** Packs rows [p0, p1) of B (k × n, stride ldb) into NR-column strips (see the header), zero-padded. */
+// @ts-ignore: decorator
+@inline function gemmPack<T>(b: usize, bp: usize, n: i32, k: i32, ldb: i32, p0: i32, p1: i32): void {
+  if (p1 > k) p1 = k;
+  const SH = alignof<T>();
+  const NR = <i32>(32 / sizeof<T>());
+  const stripB = <usize>k << 5;
+  const nf = n - n % NR;
+  for (let p = p0; p < p1; p++) {
+    const brow = b + (<usize>p * <usize>ldb << SH);
+    let dst = bp + (<usize>p << 5);
+    let j = 0;
+    if (ASC_FEATURE_SIMD) {
+      for (; j < nf; j += NR) {
+        const src = brow + (<usize>j << SH);
+        v128.store(dst, v128.load(src));
+        v128.store(dst, v128.load(src, 16), 16);
+        dst += stripB;
+      }
+    } else {
+      for (; j < nf; j += NR) {
+        const src = brow + (<usize>j << SH);
+        store<u64>(dst, load<u64>(src));
+        store<u64>(dst, load<u64>(src, 8), 8);
+        store<u64>(dst, load<u64>(src, 16), 16);
+        store<u64>(dst, load<u64>(src, 24), 24);
+        dst += stripB;
+      }
+    }
+    if (j < n) {
+      memory.fill(dst, 0, 32);
+      memory.copy(dst, brow + (<usize>j << SH), <usize>(n - j) << SH);
+    }
+  }
+}
+
+// @ts-ignore: decorator
+@inline function gemmNaive<T>(a: usize, b: usize, c: usize, m: i32, n: i32, k: i32, lda: i32, ldb: i32, ldc: i32, alpha: f64, beta: f64, r0: i32, r1: i32): void {
+  if (r1 > m) r1 = m;
+  const al = <T>alpha, be = <T>beta;
+  if (k <= 0 || al == 0) {
+    scaleRows<T>(c, n, ldc, be, r0, r1);
+    return;
+  }
+  const SH = alignof<T>();
+  for (let i = r0; i < r1; i++) {
+    for (let j = 0; j < n; j++) {
+      let s: T = 0;
+      for (let p = 0; p < k; p++) {
+        s += load<T>(a + (<usize>(i * lda + p) << SH)) * load<T>(b + (<usize>(p * ldb + j) << SH));
+      }
+      const q = c + (<usize>(i * ldc + j) << SH);
+      store<T>(q, be == 0 ? al * s : al * s + be * load<T>(q));
+    }
+  }
+}
+
+export function gemm_f32(a: usize, b: usize, c: usize, m: i32, n: i32, k: i32, lda: i32, ldb: i32, ldc: i32, alpha: f64, beta: f64, rowStart: i32, rowEnd: i32): void {
+  gemmInPlace<f32>(a, b, c, m, n, k, lda, ldb, ldc, alpha, beta, rowStart, rowEnd);
+}
+export function gemm_f64(a: usize, b: usize, c: usize, m: i32, n: i32, k: i32, lda: i32, ldb: i32, ldc: i32, alpha: f64, beta: f64, rowStart: i32, rowEnd: i32): void {
+  gemmInPlace<f64>(a, b, c, m, n, k, lda, ldb, ldc, alpha, beta, rowStart, rowEnd);
+}
+export function gemm_pack_f32(b: usize, bp: usize, n: i32, k: i32, ldb: i32, pStart: i32, pEnd: i32): void {
+  gemmPack<f32>(b, bp, n, k, ldb, pStart, pEnd);
+}
+export function gemm_pack_f64(b: usize, bp: usize, n: i32, k: i32, ldb: i32, pStart: i32, pEnd: i32): void {
+  gemmPack<f64>(b, bp, n, k, ldb, pStart, pEnd);
+}
+export function gemm_packed_f32(a: usize, bp: usize, c: usize, m: i32, n: i32, k: i32, lda: i32, ldc: i32, alpha: f64, beta: f64, rowStart: i32, rowEnd: i32): void {
+  gemmPacked<f32>(a, bp, c, m, n, k, lda, ldc, alpha, beta, rowStart, rowEnd);
+}
+export function gemm_packed_f64(a: usize, bp: usize, c: usize, m: i32, n: i32, k: i32, lda: i32, ldc: i32, alpha: f64, beta: f64, rowStart: i32, rowEnd: i32): void {
+  gemmPacked<f64>(a, bp, c, m, n, k, lda, ldc, alpha, beta, rowStart, rowEnd);
+}
+export function gemm_naive_f32(a: usize, b: usize, c: usize, m: i32, n: i32, k: i32, lda: i32, ldb: i32, ldc: i32, alpha: f64, beta: f64, rowStart: i32, rowEnd: i32): void {
+  gemmNaive<f32>(a, b, c, m, n, k, lda, ldb, ldc, alpha, beta, rowStart, rowEnd);
+}
+export function gemm_naive_f64(a: usize, b: usize, c: usize, m: i32, n: i32, k: i32, lda: i32, ldb: i32, ldc: i32, alpha: f64, beta: f64, rowStart: i32, rowEnd: i32): void {
+  gemmNaive<f64>(a, b, c, m, n, k, lda, ldb, ldc, alpha, beta, rowStart, rowEnd);
+}
+
+// ------------------------------------------------------------------------------------------ add
+
+// @ts-ignore: decorator
+@inline function addReal<T>(a: usize, b: usize, c: usize, cols: i32, alpha: f64, beta: f64, r0: i32, r1: i32): void {
+  if (r0 >= r1) return;
+  const al = <T>alpha, be = <T>beta;
+  const SH = alignof<T>();
+  let e = <usize>r0 * <usize>cols;
+  const end = <usize>r1 * <usize>cols;
+  if (al == 0 && be == 0) {
+    memory.fill(c + (e << SH), 0, (end - e) << SH);
+    return;
+  }
+  if (ASC_FEATURE_SIMD) {
+    const V = <usize>(16 / sizeof<T>());
+    const av = v128.splat<T>(al), bv = v128.splat<T>(be);
+    for (; e + 2 * V <= end; e += 2 * V) {
+      const o = e << SH;
+      let v0: v128, v1: v128;
+      if (be == 0) {
+        v0 = v128.mul<T>(v128.load(a + o), av);
+        v1 = v128.mul<T>(v128.load(a + o, 16), av);
+      } else if (al == 0) {
+        v0 = v128.mul<T>(v128.load(b + o), bv);
+        v1 = v128.mul<T>(v128.load(b + o, 16), bv);
+      } else {
+        v0 = v128.add<T>(v128.mul<T>(v128.load(a + o), av), v128.mul<T>(v128.load(b + o), bv));
+        v1 = v128.add<T>(v128.mul<T>(v128.load(a + o, 16), av), v128.mul<T>(v128.load(b + o, 16), bv));
+      }
+      v128.store(c + o, v0);
+      v128.store(c + o, v1, 16);
+    }
+  }
+  for (; e < end; e++) {
+    const o = e << SH;
+    let v: T;
+    if (be == 0) v = al * load<T>(a + o);
+    else if (al == 0) v = be * load<T>(b + o);
+    else v = al * load<T>(a + o) + be * load<T>(b + o);
+    store<T>(c + o, v);
+  }
+}
+
+export function add_f32(a: usize, b: usize, c: usize, cols: i32, alpha: f64, beta: f64, rowStart: i32, rowEnd: i32): void {
+  addReal<f32>(a, b, c, cols, alpha, beta, rowStart, rowEnd);
+}
+export function add_f64(a: usize, b: usize, c: usize, cols: i32, alpha: f64, beta: f64, rowStart: i32, rowEnd: i32): void {
+  addReal<f64>(a, b, c, cols, alpha, beta, rowStart, rowEnd);
+}
+
+/** c64: C = α·A + β·B with complex α, β, in f32 (β == 0 + 0i: B not read; α == 0 + 0i: A not read). */
+export function add_c64(a: usize, b: usize, c: usize, cols: i32, alphaRe: f64, alphaIm: f64, betaRe: f64, betaIm: f64, rowStart: i32, rowEnd: i32): void {
+  if (rowStart >= rowEnd) return;
+  const ar = <f32>alphaRe, ai = <f32>alphaIm, br = <f32>betaRe, bi = <f32>betaIm;
+  const useA = ar != 0 || ai != 0, useB = br != 0 || bi != 0;
+  let e = <usize>rowStart * <usize>cols;
+  const end = <usize>rowEnd * <usize>cols;
+  if (!useA && !useB) {
+    memory.fill(c + (e << 3), 0, (end - e) << 3);
+    return;
+  }
+  if (ASC_FEATURE_SIMD) {
+    // t·x = x ⊙ [tr tr] + swap(x) ⊙ [−ti ti]
+    const A1 = f32x4.splat(ar), A2 = f32x4(-ai, ai, -ai, ai);
+    const B1 = f32x4.splat(br), B2 = f32x4(-bi, bi, -bi, bi);
+    for (; e + 2 <= end; e += 2) {
+      const o = e << 3;
+      let v = f32x4.splat(0);
+      if (useA) {
+        const x = v128.load(a + o);
+        v = f32x4.add(f32x4.mul(x, A1), f32x4.mul(f32x4.shuffle(x, x, 1, 0, 3, 2), A2));
+      }
+      if (useB) {
+        const y = v128.load(b + o);
+        v = f32x4.add(v, f32x4.add(f32x4.mul(y, B1), f32x4.mul(f32x4.shuffle(y, y, 1, 0, 3, 2), B2)));
+      }
+      v128.store(c + o, v);
+    }
+  }
+  for (; e < end; e++) {
+    const o = e << 3;
+    let re: f32 = 0, im: f32 = 0;
+    if (useA) {
+      const xr = load<f32>(a + o), xi = load<f32>(a + o, 4);
+      re = ar * xr - ai * xi;
+      im = ar * xi + ai * xr;
+    }
+    if (useB) {
+      const yr = load<f32>(b + o), yi = load<f32>(b + o, 4);
+      re += br * yr - bi * yi;
+      im += br * yi + bi * yr;
+    }
+    store<f32>(c + o, re);
+    store<f32>(c + o, im, 4);
+  }
+}
+
+// ------------------------------------------------------------------------------------------ transpose
+
+/** B = Aᵀ for 4-byte elements; rows [j0, j1) of B (= columns of A). */
+export function transpose_f32(a: usize, b: usize, rows: i32, cols: i32, rowStart: i32, rowEnd: i32): void {
+  if (rowEnd > cols) rowEnd = cols;
+  if (rowStart >= rowEnd || rows <= 0) return;
+  const ldaB = <usize>cols << 2, ldbB = <usize>rows << 2;
+  for (let jt = rowStart; jt < rowEnd; jt += TT) {
+    const je = min(jt + TT, rowEnd);
+    for (let it = 0; it < rows; it += TT) {
+      const ie = min(it + TT, rows);
+      let j = jt;
+      if (ASC_FEATURE_SIMD) {
+        for (; j + 4 <= je; j += 4) {
+          let i = it;
+          for (; i + 4 <= ie; i += 4) {
+            // block (i, j) of A → block (j, i) of B
+            const s = a + <usize>i * ldaB + (<usize>j << 2);
+            const r0 = v128.load(s), r1 = v128.load(s + ldaB), r2 = v128.load(s + 2 * ldaB), r3 = v128.load(s + 3 * ldaB);
+            const t0 = f32x4.shuffle(r0, r1, 0, 4, 1, 5), t1 = f32x4.shuffle(r0, r1, 2, 6, 3, 7);
+            const t2 = f32x4.shuffle(r2, r3, 0, 4, 1, 5), t3 = f32x4.shuffle(r2, r3, 2, 6, 3, 7);
+            const d = b + <usize>j * ldbB + (<usize>i << 2);
+            v128.store(d, f32x4.shuffle(t0, t2, 0, 1, 4, 5));
+            v128.store(d + ldbB, f32x4.shuffle(t0, t2, 2, 3, 6, 7));
+            v128.store(d + 2 * ldbB, f32x4.shuffle(t1, t3, 0, 1, 4, 5));
+            v128.store(d + 3 * ldbB, f32x4.shuffle(t1, t3, 2, 3, 6, 7));
+          }
+          for (; i < ie; i++) {
+            const s = a + <usize>i * ldaB + (<usize>j << 2);
+            const d = b + <usize>j * ldbB + (<usize>i << 2);
+            store<u32>(d, load<u32>(s));
+            store<u32>(d + ldbB, load<u32>(s, 4));
+            store<u32>(d + 2 * ldbB, load<u32>(s, 8));
+            store<u32>(d + 3 * ldbB, load<u32>(s, 12));
+          }
+        }
+      }
+      for (; j < je; j++) {
+        const d = b + <usize>j * ldbB;
+        for (let i = it; i < ie; i++) store<u32>(d + (<usize>i << 2), load<u32>(a + <usize>i * ldaB + (<usize>j << 2)));
+      }
+    }
+  }
+}
+
+/** B = Aᵀ for 8-byte elements (f64, c64 without conjugation). */
+// @ts-ignore: decorator
+@inline function transpose8(a: usize, b: usize, rows: i32, cols: i32, rowStart: i32, rowEnd: i32): void {
+  if (rowEnd > cols) rowEnd = cols;
+  if (rowStart >= rowEnd || rows <= 0) return;
+  const ldaB = <usize>cols << 3, ldbB = <usize>rows << 3;
+  for (let jt = rowStart; jt < rowEnd; jt += TT) {
+    const je = min(jt + TT, rowEnd);
+    for (let it = 0; it < rows; it += TT) {
+      const ie = min(it + TT, rows);
+      let j = jt;
+      if (ASC_FEATURE_SIMD) {
+        for (; j + 2 <= je; j += 2) {
+          let i = it;
+          for (; i + 2 <= ie; i += 2) {
+            const s = a + <usize>i * ldaB + (<usize>j << 3);
+            const r0 = v128.load(s), r1 = v128.load(s + ldaB);
+            const d = b + <usize>j * ldbB + (<usize>i << 3);
+            v128.store(d, i64x2.shuffle(r0, r1, 0, 2));
+            v128.store(d + ldbB, i64x2.shuffle(r0, r1, 1, 3));
+          }
+          for (; i < ie; i++) {
+            const s = a + <usize>i * ldaB + (<usize>j << 3);
+            const d = b + <usize>j * ldbB + (<usize>i << 3);
+            store<u64>(d, load<u64>(s));
+            store<u64>(d + ldbB, load<u64>(s, 8));
+          }
+        }
+      }
+      for (; j < je; j++) {
+        const d = b + <usize>j * ldbB;
+        for (let i = it; i < ie; i++) store<u64>(d + (<usize>i << 3), load<u64>(a + <usize>i * ldaB + (<usize>j << 3)));
+      }
+    }
+  }
+}
+
+export function transpose_f64(a: usize, b: usize, rows: i32, cols: i32, rowStart: i32, rowEnd: i32): void {
+  transpose8(a, b, rows, cols, rowStart, rowEnd);
+}
+export function transpose_c64(a: usize, b: usize, rows: i32, cols: i32, rowStart: i32, rowEnd: i32): void {
+  transpose8(a, b, rows, cols, rowStart, rowEnd);
+}
