@@ -102,11 +102,14 @@ export class CpuBackend {
   /** y = α·op(A)·x + β·y on resident data. */
   async spmv(M: CpuMatrix, x: CpuVector, y: CpuVector, s: SpmvScalars): Promise<void> {
     const G = gatherForm(this.heap, M, s.op);
-    await this.run(G, spmvSteps(G, x.ptr, y.ptr, s));
+    await this.run(G.partitions, spmvSteps(G, x.ptr, y.ptr, s));
   }
 
-  /** Runs kernel steps in order: each on the pool in balanced chunks, or inline when small. */
-  async run(M: CpuMatrix, steps: KernelStep[]): Promise<void> {
+  /**
+   * Runs kernel steps in order: each on the pool in balanced chunks, or inline when small. `partitions`
+   * caches the chunk bounds per kernel and chunk count (a matrix's cache: the bounds depend on it).
+   */
+  async run(partitions: Map<string, Int32Array>, steps: KernelStep[]): Promise<void> {
     for (const st of steps) {
       if (st.end <= st.start) continue;
       const cost = st.prefix(st.end) - st.prefix(st.start);
@@ -116,11 +119,11 @@ export class CpuBackend {
         continue;
       }
       const key = `${st.kernel}/${this.pool.chunks}`;
-      let bounds = M.partitions.get(key);
+      let bounds = partitions.get(key);
       if (!bounds) {
         bounds = balancedBounds(st.end, this.pool.chunks, st.prefix);
         if (st.entries) bounds = bounds.map((b) => lowerBound(st.entries!, b));
-        M.partitions.set(key, bounds);
+        partitions.set(key, bounds);
       }
       await this.pool.run({ kernel: this.kernelIndex.get(st.kernel)!, args: st.args, bounds });
     }

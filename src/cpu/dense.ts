@@ -2,7 +2,6 @@ import type { DType } from '../dtype.js';
 import { elementBytes } from '../dtype.js';
 import { ShapeError, UnsupportedError } from '../errors.js';
 import type { CpuBackend } from './backend.js';
-import type { CpuMatrix } from './resident.js';
 import type { KernelStep } from './spmv-plan.js';
 
 /**
@@ -34,13 +33,13 @@ const ld = (R: DenseRegion): number => R.ld ?? R.cols;
 
 /**
  * Runs one kernel over output rows [0, rows) with cost `rowCost` per row: inline when small, else on
- * the pool in equal contiguous chunks (backend.run with a uniform cost prefix; the partition cache it
- * fills belongs to this call only, since it is keyed by kernel name and chunk count, not by shape).
+ * the pool in equal contiguous chunks (backend.run with a uniform cost prefix and a partition cache of
+ * this call's own, since the bounds depend on the shape).
  */
 function runRows(B: CpuBackend, kernel: string, args: number[], rows: number, rowCost: number): Promise<void> {
   if (rows <= 0) return Promise.resolve();
   const step: KernelStep = { kernel, args, start: 0, end: rows, prefix: (i) => i * Math.max(1, rowCost) };
-  return B.run({ partitions: new Map<string, Int32Array>() } as unknown as CpuMatrix, [step]);
+  return B.run(new Map<string, Int32Array>(), [step]);
 }
 
 function checkLd(name: string, R: DenseRegion): void {
