@@ -4,6 +4,8 @@
  *   nonzeros), the SIMD build against the plain build and the plain JavaScript CSR loop;
  * - parallel: CSR SpMV on the worker pool for 1…cores threads against its peers (bench/parallel.ts),
  *   and the dispatch round trip;
+ * - dense: f32 gemm n = 1024 against TensorFlow.js (wasm and cpu backends), naive vs tiled, and
+ *   transpose of 4096² against memory copy (bench/dense.ts);
  * - cg: CG on poisson3D_64 (f64, 2 threads), the time split, fused and separate vector steps;
  * - browser: SpMV on the GPU path against the CPU path in headless Chromium (bench/browser.ts);
  * - parse: Matrix Market parse speed.
@@ -18,10 +20,11 @@ import { benchMatrixMarket } from './mm-parse.js';
 import { benchParallel } from './parallel.js';
 import { benchCg, formatCg } from './cg.js';
 import { benchBrowser } from './browser.js';
+import { benchDense } from './dense.js';
 
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt > 0 ? process.argv[onlyAt + 1] : undefined;
-const PARTS = ['single', 'parallel', 'cg', 'parse', 'browser'];
+const PARTS = ['single', 'parallel', 'dense', 'cg', 'parse', 'browser'];
 if (only !== undefined && !PARTS.includes(only)) {
   console.error(`bench: --only takes ${PARTS.join(', ')}, not ${JSON.stringify(only)}`);
   process.exit(2);
@@ -84,6 +87,12 @@ if (run('parallel')) {
   }
   console.log(`\ndispatch round trip of an empty operation (2 threads): median ${dispatchUs.toFixed(1)} µs`);
   goal('dispatch round trip: 20 µs / measured', 20 / dispatchUs, 1);
+}
+
+if (run('dense')) {
+  console.log('\n== dense: gemm against TensorFlow.js, transpose against memory copy ==');
+  const d = await benchDense((s) => console.log(s));
+  for (const g of d.goals) goal(g.label, g.ratio ?? undefined, g.min);
 }
 
 if (run('cg')) {
