@@ -7,4 +7,5 @@ await build({ ...common, entryPoints: ['src/index.ts'], outfile: 'dist/index.js'
 // The CLI and benchmark run in Node; their npm dependencies stay external (installed with the package).
 const node = { ...common, platform: 'node', packages: 'external', banner: { js: '#!/usr/bin/env node' } };
 await build({ ...node, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js' });
-await build({ ...node, entryPoints: ['bench/run.ts'], outfile: 'dist/bench.js' });
+// the benchmark is not part of the published package (dist/): it needs the devDependencies' peers
+await build({ ...node, entryPoints: ['bench/run.ts'], outfile: 'build/bench.js' });

@@ -28,7 +28,7 @@ export interface NativeOptions {
 }
 
 /**
- * The C source. From bench/peers/*.ts it is ../native/; from the bundled dist/bench.js it is
+ * The C source. From bench/peers/*.ts it is ../native/; from the bundled build/bench.js it is
  * ../bench/native/ — try both rather than depend on which one is running.
  */
 function sourcePath(): string | undefined {
