@@ -53,7 +53,8 @@ export async function dispatchRoundTripUs(threads: number, reps = 5000): Promise
 
 export async function benchParallel(log: (s: string) => void): Promise<{ rows: ParallelRow[]; dispatchUs: number }> {
   const cores = os.availableParallelism();
-  const threadCounts = Array.from({ length: cores }, (_, i) => i + 1);
+  // SIMDGL_THREADS=1,2,4,8,16 measures only those thread counts (default 1…cores)
+  const threadCounts = process.env.SIMDGL_THREADS ? process.env.SIMDGL_THREADS.split(',').map(Number) : Array.from({ length: cores }, (_, i) => i + 1);
   const matrices: Array<[string, () => CSRMatrix]> = [
     ['poisson3D_64', () => poisson3D(64)],
     ['poisson3D_128', () => poisson3D(128)],
