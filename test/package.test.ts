@@ -1,0 +1,356 @@
+// The package as a user gets it: `npm pack` the built library (npm test builds dist/ first), install
+// the tarball into a fresh consumer project in a temporary folder and use it only by its name,
+// 'simdgl', the way the README documents:
+//   - a Node ESM script runs SpMV on a pool of workers, checks the result and exits on its own (one
+//     variant never calls dispose(): idle workers must not keep the process alive); `npx simdgl info`;
+//   - a page bundled from the consumer folder with esbuild and with Vite runs the CPU path with workers
+//     and the GPU path in headless Chromium served cross-origin isolated, with nothing copied next to
+//     the bundle (the wasm and the worker script come from inside the package);
+//   - TypeScript type-checks a consumer against the published declarations (strict; node16 and
+//     bundler resolution), and a file of deliberate mistakes must fail on every marked line.
+// Fixtures live in test/package/. Dependencies come from npm's cache (--offline), or from the
+// registry when the cache lacks them (--prefer-offline). Without /usr/bin/chromium (or
+// $SIMDGL_CHROMIUM) only the page checks are skipped, with a loud warning.
+// Set SIMDGL_KEEP_PACKAGE_TMP=1 to keep the temporary folder for inspection.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, extname, join, normalize, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const fixtures = join(root, 'test', 'package');
+const chromiumPath = process.env.SIMDGL_CHROMIUM ?? '/usr/bin/chromium';
+const haveChromium = existsSync(chromiumPath);
+const viteBin = join(root, 'node_modules', 'vite', 'bin', 'vite.js');
+const tscBin = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+const bar = '!'.repeat(100);
+const loud = (lines: string[]) => console.warn(`\n${bar}\n${lines.map((l) => `!!  ${l}`).join('\n')}\n${bar}\n`);
+
+if (!haveChromium) {
+  loud([
+    `PACKAGE SUITE: PAGE CHECKS SKIPPED: no Chromium at ${chromiumPath}.`,
+    'The installed package is NOT tested in a browser (esbuild and Vite bundles, workers, GPU path).',
+    'Install chromium (apt-get install chromium) or point SIMDGL_CHROMIUM at a Chromium binary.',
+  ]);
+}
+
+const tmp = mkdtempSync(join(tmpdir(), 'simdgl-package-'));
+const consumer = join(tmp, 'consumer');
+let tarball = '';
+let packedFiles: string[] = [];
+let installLog = '';
+
+interface Run {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+  timedOut: boolean;
+}
+
+// what a user's shell has: without the variables vitest sets (with VITEST or NODE_ENV=test in the
+// environment, Vite builds and logs differently)
+const userEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(VITEST|TEST$|NODE_ENV$)/.test(k)));
+
+function run(cmd: string, args: string[], cwd: string, timeoutMs = 120_000): Run {
+  const t0 = performance.now();
+  const r: SpawnSyncReturns<string> = spawnSync(cmd, args, {
+    cwd,
+    encoding: 'utf8',
+    timeout: timeoutMs,
+    killSignal: 'SIGKILL',
+    maxBuffer: 64 << 20,
+    env: { ...userEnv, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false', SIMDGL_DEBUG: '' },
+  });
+  const ms = performance.now() - t0;
+  const timedOut = (r.error as NodeJS.ErrnoException | undefined)?.code === 'ETIMEDOUT';
+  const plain = (t: string) => t.replace(/\x1b\[[0-9;]*m/g, '');
+  return { code: r.status, signal: r.signal, stdout: plain(r.stdout ?? ''), stderr: plain(r.stderr ?? String(r.error ?? '')), ms, timedOut };
+}
+
+const describeRun = (r: Run) => `exit ${r.code} signal ${r.signal} after ${r.ms.toFixed(0)} ms${r.timedOut ? ' (TIMED OUT)' : ''}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}`;
+const quiet = (s: string) => s.split('\n').filter((l) => l && !/Unknown (user|env|project) config/.test(l)).join('\n');
+
+beforeAll(() => {
+  // pack exactly what `npm publish` would publish
+  const pack = run('npm', ['pack', '--json', '--pack-destination', tmp], root);
+  if (pack.code !== 0) throw new Error(`npm pack failed: ${describeRun(pack)}`);
+  const info = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('['))) as { filename: string; files: { path: string }[] }[];
+  tarball = join(tmp, info[0].filename);
+  packedFiles = info[0].files.map((f) => f.path);
+
+  // a fresh consumer project that knows nothing of the repository
+  mkdirSync(consumer);
+  writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'simdgl-consumer', private: true, version: '1.0.0', type: 'module' }, null, 2));
+  const base = ['install', tarball, '--no-audit', '--no-fund', '--no-package-lock'];
+  let inst = run('npm', [...base, '--offline'], consumer, 120_000);
+  installLog = `npm install --offline: ${inst.code === 0 ? 'ok' : 'failed'} in ${inst.ms.toFixed(0)} ms`;
+  if (inst.code !== 0) {
+    // npm's cache lacks a dependency: fetch what is missing from the registry
+    inst = run('npm', [...base, '--prefer-offline'], consumer, 240_000);
+    installLog += `; npm install --prefer-offline: ${inst.code === 0 ? 'ok' : 'failed'} in ${inst.ms.toFixed(0)} ms`;
+  }
+  if (inst.code !== 0) throw new Error(`npm install of the tarball failed: ${describeRun(inst)}`);
+  console.log(`package suite: ${info[0].filename} (${packedFiles.length} files) in ${tmp}; ${installLog}`);
+  const engine = quiet(inst.stderr).split('\n').filter((l) => /EBADENGINE\s+(package|required):/.test(l));
+  if (engine.length) loud(['npm install warns that a dependency needs a newer Node than this one:', ...engine, `(node ${process.version}; simdgl's engines say ${pkg().engines?.node})`]);
+  for (const f of ['node-spmv.mjs', 'page.js', 'index.html', 'ts/consumer.ts', 'ts/bad.ts']) copyFileSync(join(fixtures, f), join(consumer, f.replace('ts/', '')));
+}, 400_000);
+
+afterAll(() => {
+  if (process.env.SIMDGL_KEEP_PACKAGE_TMP) console.log(`package suite: kept ${tmp}`);
+  else rmSync(tmp, { recursive: true, force: true });
+});
+
+function pkg(): { exports: Record<string, Record<string, string> | string>; main?: string; types?: string; bin: Record<string, string>; engines?: { node?: string } } {
+  return JSON.parse(readFileSync(join(consumer, 'node_modules', 'simdgl', 'package.json'), 'utf8'));
+}
+
+describe('package: the tarball', () => {
+  it('holds every file package.json points at, and no sources', () => {
+    const p = pkg();
+    const targets = new Set<string>();
+    for (const entry of Object.values(p.exports)) for (const t of typeof entry === 'string' ? [entry] : Object.values(entry)) targets.add(t);
+    for (const t of [p.main, p.types, ...Object.values(p.bin)]) if (t) targets.add(t);
+    for (const t of targets) expect(packedFiles, `${t} is referenced by package.json but not packed`).toContain(normalize(t).replace(/^\.\//, ''));
+    expect(packedFiles).toContain('README.md');
+    const strays = packedFiles.filter((f) => /^(src|test|assembly|scripts|bench|demo|glsl|build)\//.test(f));
+    expect(strays, 'sources or build leftovers in the tarball').toEqual([]);
+    // the declarations are complete: every relative import in them resolves inside the tarball
+    for (const d of packedFiles.filter((f) => f.endsWith('.d.ts'))) {
+      const text = readFileSync(join(consumer, 'node_modules', 'simdgl', d), 'utf8');
+      for (const m of text.matchAll(/from '(\.[^']+)\.js'/g)) {
+        const target = normalize(join(dirname(d), `${m[1]}.d.ts`));
+        expect(packedFiles, `${d} imports ${m[1]}.js`).toContain(target);
+      }
+    }
+  });
+
+  it('every bare import in the packed JavaScript is a dependency or a Node builtin', () => {
+    const p = JSON.parse(readFileSync(join(consumer, 'node_modules', 'simdgl', 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+    const deps = new Set(Object.keys(p.dependencies ?? {}));
+    const missing: string[] = [];
+    for (const f of packedFiles.filter((x) => x.endsWith('.js'))) {
+      const text = readFileSync(join(consumer, 'node_modules', 'simdgl', f), 'utf8');
+      for (const m of text.matchAll(/(?:^import\s[^;]*?\sfrom\s*|^import\s*|\bimport\(\s*)"([^"./][^"]*)"/gm)) {
+        const spec = m[1];
+        const name = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0];
+        if (!spec.startsWith('node:') && !deps.has(name)) missing.push(`${f} imports ${spec}`);
+      }
+    }
+    expect(missing, 'packed files import packages a user does not get').toEqual([]);
+  });
+
+  it('the bin is an executable Node script with a shebang', () => {
+    const cli = join(consumer, 'node_modules', 'simdgl', pkg().bin.simdgl);
+    expect(readFileSync(cli, 'utf8').split('\n')[0]).toBe('#!/usr/bin/env node');
+    expect(statSync(join(consumer, 'node_modules', '.bin', 'simdgl')).mode & 0o111, 'node_modules/.bin/simdgl is not executable').not.toBe(0);
+  });
+});
+
+describe('package: Node', () => {
+  const TIMEOUT = 60_000;
+  for (const mode of ['dispose', 'no-dispose'] as const) {
+    it(`an ESM script runs SpMV on workers and exits on its own (${mode})`, () => {
+      const r = run(process.execPath, ['node-spmv.mjs', mode], consumer, TIMEOUT);
+      expect(r.timedOut, `the script did not exit within ${TIMEOUT} ms: ${describeRun(r)}`).toBe(false);
+      expect(r.signal, describeRun(r)).toBeNull();
+      expect(r.code, describeRun(r)).toBe(0);
+      const out = JSON.parse(r.stdout.trim().split('\n').pop()!) as Record<string, unknown>;
+      expect(out).toMatchObject({ mode, threads: 2, workers: true, sharedMemory: true, tinyOk: true, finite: true, rows: 4096 });
+      expect(out.maxErr as number).toBeLessThanOrEqual(1e-12);
+      expect(out.residentDiff as number).toBeLessThanOrEqual(1e-12);
+      console.log(`package suite: node-spmv.mjs ${mode}: exit 0 in ${r.ms.toFixed(0)} ms (${out.wasm} kernels, ${out.threads} threads)`);
+    });
+  }
+
+  it('npx simdgl info runs the installed bin', () => {
+    const r = run('npx', ['--no', 'simdgl', 'info'], consumer, 60_000);
+    expect(r.code, describeRun(r)).toBe(0);
+    expect(r.stdout).toMatch(/CPU path \(WebAssembly\)/);
+    expect(r.stdout).toMatch(/SIMD:\s+(yes|no)/);
+    expect(r.stdout).toMatch(/GPU path \(WebGL2\)/);
+  });
+});
+
+describe('package: TypeScript declarations', () => {
+  const compilerOptions = { target: 'ES2022', strict: true, noEmit: true, types: [] as string[] };
+  function tsc(name: string, options: Record<string, unknown>, files: string[]): Run {
+    const config = join(consumer, `tsconfig.${name}.json`);
+    writeFileSync(config, JSON.stringify({ compilerOptions: { ...compilerOptions, ...options }, files }, null, 2));
+    return run(process.execPath, [tscBin, '-p', config, '--pretty', 'false'], consumer, 120_000);
+  }
+  const errorsIn = (r: Run) => (r.stdout + r.stderr).split('\n').filter((l) => /error TS\d+/.test(l));
+
+  for (const [name, options] of [
+    ['node16', { module: 'Node16', moduleResolution: 'Node16', lib: ['ES2022', 'DOM'] }],
+    ['bundler', { module: 'ESNext', moduleResolution: 'bundler', lib: ['ES2022', 'DOM'] }],
+    // a Node project without the DOM library (its types come from @types/node)
+    ['node16-no-dom', { module: 'Node16', moduleResolution: 'Node16', lib: ['ES2022'], types: ['node'], typeRoots: [join(root, 'node_modules', '@types')] }],
+  ] as const) {
+    it(`a strict consumer type-checks with moduleResolution ${name}`, () => {
+      const r = tsc(name, { ...options, skipLibCheck: true }, ['consumer.ts']);
+      expect(errorsIn(r), describeRun(r)).toEqual([]);
+      expect(r.code, describeRun(r)).toBe(0);
+    });
+  }
+
+  it("the published declarations themselves type-check (skipLibCheck false), except third-party ones", () => {
+    const r = tsc('libcheck', { module: 'Node16', moduleResolution: 'Node16', lib: ['ES2022', 'DOM'], skipLibCheck: false }, ['consumer.ts']);
+    const errors = errorsIn(r);
+    const own = errors.filter((l) => !/^node_modules\/(?!simdgl\/)/.test(l));
+    expect(own, describeRun(r)).toEqual([]);
+    const foreign = errors.filter((l) => !own.includes(l));
+    if (foreign.length) {
+      const pkgs = [...new Set(foreign.map((l) => /^node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(l)![1]))];
+      loud([
+        `simdgl's declarations pull in ${pkgs.join(', ')}, whose own .d.ts fails under this TypeScript with skipLibCheck: false:`,
+        ...foreign.slice(0, 5),
+        'Consumers with skipLibCheck: false see these errors (the default tsconfig has skipLibCheck: true).',
+      ]);
+    }
+  });
+
+  it('a file of deliberate mistakes fails on every marked line and on no other', () => {
+    const r = tsc('bad', { module: 'Node16', moduleResolution: 'Node16', lib: ['ES2022', 'DOM'], skipLibCheck: true }, ['bad.ts']);
+    expect(r.code, 'bad.ts type-checked: the declarations accept anything').not.toBe(0);
+    const source = readFileSync(join(consumer, 'bad.ts'), 'utf8').split('\n');
+    const marked = source.flatMap((l, i) => (/\/\/ error$/.test(l) ? [i + 1] : []));
+    const failed = new Set(errorsIn(r).flatMap((l) => {
+      const m = /^bad\.ts\((\d+),\d+\)/.exec(l);
+      return m ? [Number(m[1])] : [];
+    }));
+    expect(marked.length).toBeGreaterThanOrEqual(10);
+    expect(marked.filter((n) => !failed.has(n)), `marked lines that type-checked:\n${describeRun(r)}`).toEqual([]);
+    expect([...failed].filter((n) => !marked.includes(n)), `unexpected errors:\n${describeRun(r)}`).toEqual([]);
+  });
+});
+
+// ---- the browser: a static server with the cross-origin isolation headers, and Chromium ----
+
+const HEADERS = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+  'Cache-Control': 'no-store',
+};
+const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.map': 'application/json', '.wasm': 'application/wasm' };
+
+interface PageCheck {
+  name: string;
+  ok: boolean;
+  detail: string;
+  ms: number;
+}
+
+/** Serves `dir` (only what a bundler wrote there) cross-origin isolated; logs every request. */
+async function serve(dir: string): Promise<{ url: string; requests: string[]; close(): Promise<void> }> {
+  const requests: string[] = [];
+  const server: Server = createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://127.0.0.1').pathname);
+    const file = normalize(join(dir, path === '/' ? 'index.html' : path));
+    const found = file.startsWith(dir + sep) && existsSync(file) && statSync(file).isFile();
+    if (path === '/favicon.ico') return void res.writeHead(204, HEADERS).end();
+    requests.push(`${found ? 200 : 404} ${path}`);
+    res.writeHead(found ? 200 : 404, { ...HEADERS, 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream' });
+    res.end(found ? readFileSync(file) : 'not found');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return { url: `http://127.0.0.1:${port}/`, requests, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+type Browser = Awaited<ReturnType<typeof import('playwright-core')['chromium']['launch']>>;
+let browser: Browser | undefined;
+
+async function runPage(dir: string): Promise<{ checks: PageCheck[]; error?: string; log: string[]; requests: string[] }> {
+  if (!browser) {
+    const { chromium } = await import('playwright-core');
+    browser = await chromium.launch({
+      executablePath: chromiumPath,
+      args: ['--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--no-sandbox', '--disable-gpu-sandbox',
+        '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+  }
+  const server = await serve(dir);
+  const page = await browser.newPage();
+  const log: string[] = [];
+  page.on('console', (msg) => log.push(`[console.${msg.type()}] ${msg.text()}`));
+  page.on('pageerror', (err) => log.push(`[pageerror] ${err.message}`));
+  try {
+    await page.goto(server.url);
+    await page.waitForFunction(() => (window as { __pkgResults?: unknown }).__pkgResults !== undefined, undefined, { timeout: 150_000, polling: 100 });
+    const got = (await page.evaluate(() => (window as unknown as { __pkgResults: unknown }).__pkgResults)) as { checks: PageCheck[]; error?: string };
+    return { ...got, log, requests: server.requests };
+  } catch (e) {
+    throw new Error(`${(e as Error).message}\npage log:\n${log.join('\n')}\nrequests:\n${server.requests.join('\n')}`);
+  } finally {
+    await page.close();
+    await server.close();
+  }
+}
+
+function assertPage(label: string, got: Awaited<ReturnType<typeof runPage>>): void {
+  const summary = got.checks.map((c) => `  ${c.ok ? 'ok  ' : 'FAIL'} ${c.name} (${c.ms.toFixed(0)} ms): ${c.detail.split('\n')[0]}`).join('\n');
+  console.log(`package suite: ${label} page\n${summary}\n  requests: ${got.requests.join(', ')}${got.log.length ? `\n${got.log.join('\n')}` : ''}`);
+  expect(got.error, `the page threw outside a check\n${got.log.join('\n')}`).toBeUndefined();
+  expect(got.checks.map((c) => c.name)).toEqual(['cpu: workers', 'gpu: backend gpu']);
+  for (const c of got.checks) expect(c.ok, `${label}: ${c.name}: ${c.detail}\n${got.log.join('\n')}`).toBe(true);
+  // the page fetched only the bundle: no wasm file, no worker script
+  expect(got.requests.filter((r) => !/^200 \/(|index\.html|page\.js|assets\/[\w.-]+\.js)$/.test(r))).toEqual([]);
+}
+
+describe.skipIf(!haveChromium)('package: a page bundled from the consumer, in Chromium', () => {
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('esbuild bundle: CPU path with workers and GPU path', async () => {
+    const outdir = join(consumer, 'out-esbuild');
+    const result = await build({
+      absWorkingDir: consumer,
+      entryPoints: ['page.js'],
+      outdir,
+      bundle: true,
+      format: 'esm',
+      platform: 'browser',
+      target: 'es2022',
+      metafile: true,
+      logLevel: 'silent',
+    });
+    expect(result.warnings.map((w) => w.text)).toEqual([]);
+    const inputs = Object.keys(result.metafile.inputs);
+    expect(inputs, 'esbuild did not take simdgl from the installed package').toContain('node_modules/simdgl/dist/index.js');
+    const js = readFileSync(join(outdir, 'page.js'), 'utf8');
+    expect(js, 'a static node: import reached the browser bundle').not.toMatch(/(\bfrom\s*|\bimport\s*|require\()["']node:/);
+    writeFileSync(join(outdir, 'index.html'), readFileSync(join(consumer, 'index.html'), 'utf8'));
+    assertPage('esbuild', await runPage(outdir));
+  }, 200_000);
+
+  it('Vite bundle: CPU path with workers and GPU path', async () => {
+    if (!existsSync(viteBin)) {
+      loud([`VITE CHECK SKIPPED: no Vite at ${viteBin} (it comes with vitest).`]);
+      return;
+    }
+    const outDir = join(consumer, 'out-vite');
+    const r = run(process.execPath, [viteBin, 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'], consumer, 120_000);
+    expect(r.code, `vite build failed: ${describeRun(r)}`).toBe(0);
+    const externalized = [...new Set([...(r.stdout + r.stderr).matchAll(/Module "(node:[\w/]+)" has been externalized for browser compatibility/g)].map((m) => m[1]))];
+    const stubs = readdirSync(join(outDir, 'assets')).filter((f) => f.includes('vite-browser-external'));
+    if (externalized.length || stubs.length) {
+      loud([
+        `Vite externalizes ${externalized.join(' and ')} for the browser: Rolldown folds simdgl's`,
+        "`const wt = 'node:…'; await import(wt)` (Node-only branches) into literal imports and warns.",
+        `Stub chunks in the output: ${stubs.join(', ') || 'none'}. The page still works (those branches never run in a`,
+        'browser); the fix belongs in src (e.g. process.getBuiltinModule in the Node-only branches).',
+      ]);
+    }
+    assertPage('Vite', await runPage(outDir));
+  }, 200_000);
+});
