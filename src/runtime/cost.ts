@@ -37,6 +37,13 @@ export function spmvBytes(f: MatrixFeatures, format: FormatName, elementBytes: n
   return { matrix: matrix[format], vectors: (f.rows + f.cols) * elementBytes };
 }
 
+/**
+ * How much of the GPU path's streaming bandwidth each format's shader reaches, measured on an H100
+ * (bench/gpu-native/RESULTS.md, poisson3D_128 f32: DIA 130, ELL 125, HYB 116, CSR row 33 GB/s): the
+ * row-per-fragment CSR walks its rows entry by entry and is latency-bound, the others stream.
+ */
+export const GPU_FORMAT_EFFICIENCY: Partial<Record<FormatName, number>> = { dia: 1, ell: 0.95, hyb: 0.9, csr: 0.25 };
+
 export interface PathEstimate {
   path: Path;
   format: FormatName;
@@ -64,7 +71,8 @@ export function estimateSpmv(
   resident: { matrix: boolean; x: boolean; readBack: boolean },
 ): PathEstimate {
   const { matrix, vectors } = spmvBytes(f, format, elementBytes);
-  const kernelMs = (matrix + vectors) / (cal.bandwidthGBs * 1e6);
+  const efficiency = path === 'gpu' ? (GPU_FORMAT_EFFICIENCY[format] ?? GPU_FORMAT_EFFICIENCY.csr!) : 1;
+  const kernelMs = (matrix + vectors) / (cal.bandwidthGBs * efficiency * 1e6);
   const transfers: string[] = [];
   let transferMs = 0;
   if (path === 'gpu') {

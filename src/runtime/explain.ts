@@ -15,10 +15,16 @@ export interface Explanation {
   calibrated: boolean;
 }
 
-/** Figures used before a calibration has run (conservative, typical of a laptop). */
+/**
+ * Figures used before a calibration has run. CPU: one core of a laptop. GPU: what the fragment path
+ * reached on a real GPU (bench/gpu-native/RESULTS.md, an H100 through EGL: about 7 µs per pass and
+ * 110–130 GB/s for DIA/ELL/HYB — the graphics pipeline, not the card's 3 TB/s, is the limit), plus a
+ * browser's WebGL call overhead and PCIe-class transfers. rt.calibrate() replaces both with this
+ * machine's figures.
+ */
 export const DEFAULT_CALIBRATION: Calibration = {
   cpu: { threads: 1, overheadMs: 0.005, bandwidthGBs: 5 },
-  gpu: { renderer: 'unknown', overheadMs: 0.3, bandwidthGBs: 20, uploadGBs: 2, readbackGBs: 1 },
+  gpu: { renderer: 'unknown', overheadMs: 0.05, bandwidthGBs: 110, uploadGBs: 5, readbackGBs: 2 },
 };
 
 export interface ExplainInput {
