@@ -1,5 +1,9 @@
 // Bundles the library (platform-neutral ESM, wasm embedded) and the Node entry points with esbuild.
 import { build } from 'esbuild';
+import { rmSync } from 'node:fs';
+
+// start from an empty dist/ so nothing stale is ever packed
+rmSync('dist', { recursive: true, force: true });
 
 const common = { bundle: true, format: 'esm', target: 'es2022', sourcemap: true, logLevel: 'warning' };
 // platform 'neutral' resolves only the 'module' field by default; twgl.js publishes 'main' too

@@ -1,6 +1,7 @@
 import * as C from './control.js';
 import { DisposedError, SimdglError } from '../errors.js';
 import { workerSource } from './worker-source.generated.js';
+import { nodeBuiltin } from '../node-builtins.js';
 
 /** A worker failed (threw or exited) during a call; the pool replaces it before the next call. */
 export class WorkerError extends SimdglError {
@@ -229,9 +230,9 @@ export class WorkerPool {
     const onExit = (code: number): void => {
       if (!this.disposed && gen === this.generation && this.fault === null) this.recover(`worker ${index} exited with code ${code}`);
     };
-    if (isNode) {
-      const wt = 'node:worker_threads';
-      const { Worker } = (await import(wt)) as typeof import('node:worker_threads');
+    const wt = nodeBuiltin('node:worker_threads');
+    if (wt) {
+      const { Worker } = wt;
       const w = new Worker(workerSource, { eval: true });
       await new Promise<void>((resolve, reject) => {
         w.on('message', (m) => onMessage(m, resolve));

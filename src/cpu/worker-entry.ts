@@ -4,6 +4,7 @@
  */
 import { workerMain } from './worker-main.js';
 import type { WorkerInit } from './control.js';
+import { nodeBuiltin } from '../node-builtins.js';
 
 declare const self: { onmessage: ((e: { data: WorkerInit }) => void) | null; postMessage(m: unknown): void; close(): void };
 
@@ -15,8 +16,7 @@ async function start(): Promise<void> {
     };
     return;
   }
-  const wt = 'node:worker_threads';
-  const { parentPort } = (await import(wt)) as typeof import('node:worker_threads');
+  const { parentPort } = nodeBuiltin('node:worker_threads')!;
   parentPort!.once('message', (init: WorkerInit) => {
     void workerMain(init, (m) => parentPort!.postMessage(m), (code) => process.exit(code));
   });

@@ -14,6 +14,7 @@ import { GpuPath } from './gpu-path.js';
 import { GpuContextLostError, GpuUnavailableError, type GpuCanvas, type GpuVector } from '../gpu/index.js';
 import { inverseDiagonal } from '../solvers/jacobi.js';
 import type { Path } from './features.js';
+import { nodeBuiltin } from '../node-builtins.js';
 import { CpuDense, checkAdd, checkGemm, checkTranspose, type AddOptions, type GemmOptions } from './dense-ops.js';
 import type { DenseMatrix } from '../formats/dense.js';
 import { matrixFeatures, chooseFormat, type MatrixFeatures } from './features.js';
@@ -766,11 +767,9 @@ function resolveScalars(dtype: DType, o: SpmvOptions): SpmvScalars {
 async function resolveWorkers(w: number | 'auto' | undefined): Promise<number> {
   if (w === undefined) return 1;
   if (w === 'auto') {
+    const os = nodeBuiltin('node:os');
+    if (os) return os.availableParallelism();
     const nav = (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator;
-    if (typeof process !== 'undefined' && process.versions?.node) {
-      const os = 'node:os';
-      return ((await import(os)) as typeof import('node:os')).availableParallelism();
-    }
     return nav?.hardwareConcurrency ?? 1;
   }
   if (!Number.isInteger(w) || w < 1 || w > 256) throw new RangeError(`workers must be an integer in [1, 256] or 'auto', got ${w}`);
