@@ -14,7 +14,7 @@
 import os from 'node:os';
 import { dirname } from 'node:path';
 import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
+
 import { CpuBackend } from '../src/cpu/backend.js';
 import { gemm, gemmNaive, transpose } from '../src/cpu/dense.js';
 import { copy } from '../src/cpu/blas1.js';
@@ -197,8 +197,4 @@ export async function benchDense(log: (s: string) => void): Promise<DenseBenchRe
   log('\n== dense goals ==');
   for (const g of res.goals) log(`  ${g.met ? 'met ' : 'MISS'}  ${g.label}: ${g.ratio === null ? 'n/a' : g.ratio.toFixed(2)}× (goal ≥ ${g.min}×)`);
   return res;
-}
-
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  await benchDense((s) => console.log(s));
 }
