@@ -47,10 +47,11 @@ export class UnsupportedError extends SimdglError {
 export class PaddingLimitError extends SimdglError {
   readonly required: number;
   readonly limit: number;
-  constructor(format: string, required: number, limit: number, hint: string) {
+  /** `raisable`: whether the caller may raise the limit (false for the int32 index limit) */
+  constructor(format: string, required: number, limit: number, hint: string, raisable = true) {
     super(
       'E_PADDING',
-      `${format} would store ${required} slots, over the limit of ${limit} (${hint}); raise it with { maxFill } or { maxSlots }`,
+      `${format} would store ${required} slots, over the limit of ${limit} (${hint})` + (raisable ? '; raise it with { maxFill } or { maxSlots }' : ''),
     );
     this.required = required;
     this.limit = limit;

@@ -10,6 +10,9 @@ import {
   UnsupportedError,
   SimdglError,
   poisson2D,
+  COOMatrix,
+  convert,
+  PaddingLimitError,
 } from '../src/index.js';
 
 describe('runtime errors', () => {
@@ -76,6 +79,22 @@ describe('runtime errors', () => {
     expect(Array.from(await rt.spmv(h, x))).toEqual(Array.from(before));
     rt.dispose();
     await expect(createRuntime({ maxMemoryMB: 0 })).rejects.toThrow(RangeError);
+  });
+
+  it('a padded format past the int32 slot limit is refused without suggesting to raise the limit', () => {
+    const n = 50_000;
+    const rows = Int32Array.from({ length: n }, (_, i) => i);
+    const cols = Int32Array.from({ length: n }, (_, i) => (i * 7919) % n); // ~n distinct diagonals
+    const A = new COOMatrix(n, n, 'f32', rows, cols, new Float32Array(n).fill(1));
+    let err: unknown;
+    try {
+      convert(A, 'dia', { maxFill: 1e12 });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(PaddingLimitError);
+    expect((err as Error).message).toMatch(/int32 slot index limit: use CSR or HYB\)$/);
+    expect((err as Error).message).not.toMatch(/raise it/);
   });
 
   it('every simdgl error carries a code', () => {

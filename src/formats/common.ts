@@ -134,7 +134,7 @@ export function checkPadding(format: string, required: number, nnz: number, opts
   const maxFill = opts?.maxFill ?? defaultFill;
   const limit = opts?.maxSlots ?? maxFill * Math.max(nnz, 1);
   if (required > MAX_INDEX) {
-    throw new PaddingLimitError(format, required, MAX_INDEX, 'Int32 slot index limit, cannot be raised: use CSR');
+    throw new PaddingLimitError(format, required, MAX_INDEX, 'the int32 slot index limit: use CSR or HYB', false);
   }
   if (required > limit) {
     const hint = opts?.maxSlots !== undefined ? `maxSlots = ${limit}` : `maxFill = ${maxFill} × ${Math.max(nnz, 1)} entries`;
