@@ -82,9 +82,9 @@ describe('runtime errors', () => {
   });
 
   it('a padded format past the int32 slot limit is refused without suggesting to raise the limit', () => {
-    const n = 50_000;
+    const n = 60_000;
     const rows = Int32Array.from({ length: n }, (_, i) => i);
-    const cols = Int32Array.from({ length: n }, (_, i) => (i * 7919) % n); // ~n distinct diagonals
+    const cols = Int32Array.from({ length: n }, (_, i) => n - 1 - i); // the anti-diagonal: n distinct diagonals, n² > 2³¹ slots
     const A = new COOMatrix(n, n, 'f32', rows, cols, new Float32Array(n).fill(1));
     let err: unknown;
     try {
