@@ -151,6 +151,11 @@ export class WorkerPool {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    this.stopWorkers();
+  }
+
+  /** Tells every worker to stop, terminates them, and forgets their exits (a new generation). */
+  private stopWorkers(): void {
     this.generation++;
     const ctl = this.ctl();
     Atomics.store(ctl, C.COMMAND, C.CMD_STOP);
@@ -199,13 +204,7 @@ export class WorkerPool {
   /** Replaces every worker after a failure: the next call waits for the fresh ones. */
   private recover(reason: string): void {
     this.fault = reason;
-    this.generation++;
-    const ctl = this.ctl();
-    Atomics.store(ctl, C.COMMAND, C.CMD_STOP);
-    Atomics.add(ctl, C.EPOCH, 1);
-    Atomics.notify(ctl, C.EPOCH);
-    for (const w of this.workers) w.terminate();
-    this.workers = [];
+    this.stopWorkers();
     this.ready = this.spawnAll().then(() => {
       this.fault = null;
     });

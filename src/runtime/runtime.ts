@@ -8,7 +8,7 @@ import * as blas from '../cpu/blas1.js';
 import { cpuSolverOps } from './cpu-solver-ops.js';
 import { cg } from '../solvers/cg.js';
 import { bicgstab } from '../solvers/bicgstab.js';
-import type { Preconditioner, SolveResult, StopReason } from '../solvers/ops.js';
+import type { Preconditioner, SolveOptions as SolverOptions, SolveResult, StopReason } from '../solvers/ops.js';
 import { MatrixHandle, ResidentVector, type HandleOwner } from './handles.js';
 import { GpuPath } from './gpu-path.js';
 import { GpuContextLostError, GpuUnavailableError, type GpuCanvas, type GpuVector } from '../gpu/index.js';
@@ -101,19 +101,15 @@ export interface SpmvOptions<Y extends VectorLike | undefined = VectorLike | und
   path?: Path;
 }
 
-export interface SolveOptions {
+/**
+ * Options of rt.cg / rt.bicgstab: the solvers' own (tol, maxIter, onIteration, signal; see
+ * src/solvers/ops.ts) with the initial guess as a typed array, plus the preconditioner and the path.
+ */
+export interface SolveOptions extends Omit<SolverOptions<never>, 'x0'> {
   /** initial guess (default zero) */
   x0?: ValueArray;
-  /** stop when ‖b − A·x‖ ≤ tol·‖b‖ (default 1e-8) */
-  tol?: number;
-  /** most iterations (default max(100, 10·n)) */
-  maxIter?: number;
   /** 'none' (default) or 'jacobi' (diagonal scaling) */
   preconditioner?: Preconditioner;
-  /** called after each iteration with the relative residual (for progress bars and charts) */
-  onIteration?: (iteration: number, relativeResidual: number) => void | Promise<void>;
-  /** stops the solve cleanly between iterations; the result then has reason 'aborted' */
-  signal?: AbortSignal;
   /** run on this path instead of the runtime's choice */
   path?: Path;
 }
