@@ -52,6 +52,8 @@ import {
   type GpuTexture, type HostMatrix,
 } from './resident.js';
 import * as shaders from './shaders.generated.js';
+import * as dense from './dense.js';
+import type { DenseMatrix } from '../formats/dense.js';
 
 export interface GpuBackendOptions {
   /** draw on this canvas (HTMLCanvasElement or OffscreenCanvas) */
@@ -653,6 +655,56 @@ export class GpuBackend implements GpuOwner {
     }
   }
 
+  // ---- dense matrices (dense.ts: layout, kernels, precision) -----------------------------------
+
+  /** Uploads a row-major DenseMatrix (f32, c64, f64, c128) into the dense layout of dense.ts; resident until dispose(). */
+  uploadDense(A: DenseMatrix): dense.GpuDense {
+    return dense.uploadDense(this, A);
+  }
+
+  /** A zero rows × cols dense matrix of `dtype` on the GPU (a gemm / add / transpose target). */
+  denseMatrix(dtype: DType, rows: number, cols: number): dense.GpuDense {
+    return dense.denseMatrix(this, dtype, rows, cols);
+  }
+
+  /** The dense matrix back on the host (Float32Array values for f32/c64, Float64Array hi + lo for f64/c128). */
+  readDense(A: dense.GpuDense): Promise<DenseMatrix> {
+    return dense.readDense(this, A);
+  }
+
+  /** C = α·A·B + β·C (β = 0 by default: C is then not read); kernel 'tiled' (default) or 'naive'. */
+  gemm(A: dense.GpuDense, B: dense.GpuDense, C: dense.GpuDense, opts: dense.GpuGemmOptions = {}): void {
+    dense.gemm(this, A, B, C, opts);
+  }
+
+  /** C = α·A + β·B (α = β = 1 by default; a zero scalar means that operand is not read). */
+  add(A: dense.GpuDense, B: dense.GpuDense, C: dense.GpuDense, opts: dense.GpuAddOptions = {}): void {
+    dense.add(this, A, B, C, opts);
+  }
+
+  /** B = Aᵀ ({ conj: true }: Aᴴ for complex data). */
+  transpose(A: dense.GpuDense, B: dense.GpuDense, opts: dense.GpuTransposeOptions = {}): void {
+    dense.transpose(this, A, B, opts);
+  }
+
+  /** @internal what dense.ts runs on */
+  get denseHost(): dense.DenseHost {
+    const self = this;
+    return {
+      gl: this.gl,
+      limits: this.limits,
+      stats: this.stats,
+      get fbo() { return self.fbo; },
+      get vao() { return self.vao; },
+      live: () => this.live(),
+      readFloats: (tex, l, count) => this.readFloats(tex, l, count),
+      countUpload: (bytes) => this.countUpload(bytes),
+      addBytes: (bytes) => { this.bytesInUse += bytes; },
+      onContextLost: (cb) => this.onContextLost(cb),
+      onContextRestored: (cb) => this.onContextRestored(cb),
+    };
+  }
+
   // ---- read-back --------------------------------------------------------------------------------
 
   /**
@@ -858,6 +910,7 @@ export class GpuBackend implements GpuOwner {
   dispose(): void {
     if (this.disposed) return;
     const gl = this.gl;
+    dense.disposeDense(this);
     for (const r of [...this.residents]) r.dispose();
     for (const list of this.pool.values()) for (const t of list) gl.deleteTexture(t);
     this.pool.clear();

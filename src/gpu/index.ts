@@ -4,3 +4,4 @@ export { GpuMatrix, GpuVector, type HostMatrix } from './resident.js';
 export { acquireContext, probeCapabilities, type GpuCapabilities, type GpuCanvas, type ContextOptions } from './context.js';
 export { layoutFor, layoutLimits, floatsPerElement, MAX_TEXELS, type TileLayout, type LayoutLimits } from './encoding.js';
 export { GpuContextLostError, GpuLimitError, GpuUnavailableError } from './errors.js';
+export { GpuDense, type GpuGemmOptions, type GpuAddOptions, type GpuTransposeOptions, type DenseLayout } from './dense.js';

@@ -15,6 +15,7 @@ import { DisposedError, PaddingLimitError, ShapeError, UnsupportedError } from '
 import { isComplex, type DType } from '../../src/dtype.js';
 import { checkAgainst, referenceSpmv, type Op, type Triplets } from '../reference.js';
 import { contextLoss } from './context-loss.js';
+import { runDenseChecks } from './dense-checks.js';
 import {
   BASIC_CHECKS, COMPLEX_DTYPES, DS_BOUND, GENERATED, GPU_DTYPES, KERNELS, SHARED_COMPLEX, SHARED_REAL, dtypeChecks, generatedChecks, sharedChecks,
   type CheckResult, type GpuDType, type Kernel,
@@ -480,6 +481,7 @@ async function run(): Promise<void> {
     msgs.push(expectThrow(() => other.vector('f32', 1), DisposedError, /GpuBackend/));
     return msgs.join(' | ');
   });
+  await runDenseChecks(gpu, (o) => GpuBackend.create(o), check, log);
   gpu.dispose();
 
   await check('context loss: a pending read rejects', () => contextLoss(new OffscreenCanvas(1, 1), true));
