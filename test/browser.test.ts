@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { BASIC_CHECKS, dtypeChecks, generatedChecks, sharedChecks, type CheckResult } from './browser/checks.js';
 import { DENSE_CHECKS } from './browser/dense-checks.js';
+import { RUNTIME_CHECKS } from './browser/runtime-checks.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const chromiumPath = process.env.SIMDGL_CHROMIUM ?? '/usr/bin/chromium';
@@ -136,7 +137,7 @@ describe.skipIf(!haveChromium)('browser: GPU path in Chromium (WebGL2)', () => {
     expect(outcome!.isolated).toBe(true);
   });
 
-  for (const name of [...BASIC_CHECKS, ...dtypeChecks(), ...generatedChecks(), ...DENSE_CHECKS]) {
+  for (const name of [...BASIC_CHECKS, ...RUNTIME_CHECKS, ...dtypeChecks(), ...generatedChecks(), ...DENSE_CHECKS]) {
     it(name, () => {
       const r = result(name);
       expect(r.ok, r.detail).toBe(true);

@@ -108,9 +108,10 @@ type DenseProgram = 'gemm' | 'gemm_naive' | 'gemm_pack' | 'add' | 'transpose';
 const DS_SPLIT = 8193;
 const POOL_PER_LAYOUT = 2;
 
+/** The programs are typed structurally here so the published declarations need no twgl.js types. */
 interface DenseState {
   readonly host: DenseHost;
-  readonly programs: Map<string, twgl.ProgramInfo>;
+  readonly programs: Map<string, { program: WebGLProgram }>;
   readonly pool: Map<string, WebGLTexture[]>;
   readonly live: Set<GpuDense>;
   readonly unsubscribe: (() => void)[];
@@ -446,7 +447,7 @@ function giveTarget(st: DenseState, tex: WebGLTexture, l: DenseLayout): void {
 
 function program(st: DenseState, name: DenseProgram, dt: DType): twgl.ProgramInfo {
   const key = `${name}/${dt}`;
-  let pi = st.programs.get(key);
+  let pi = st.programs.get(key) as twgl.ProgramInfo | undefined;
   if (!pi) {
     const gl = st.host.gl;
     const errors: string[] = [];

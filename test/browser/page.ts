@@ -16,6 +16,7 @@ import { isComplex, type DType } from '../../src/dtype.js';
 import { checkAgainst, referenceSpmv, type Op, type Triplets } from '../reference.js';
 import { contextLoss } from './context-loss.js';
 import { runDenseChecks } from './dense-checks.js';
+import { runtimeChecks } from './runtime-checks.js';
 import {
   BASIC_CHECKS, COMPLEX_DTYPES, DS_BOUND, GENERATED, GPU_DTYPES, KERNELS, SHARED_COMPLEX, SHARED_REAL, dtypeChecks, generatedChecks, sharedChecks,
   type CheckResult, type GpuDType, type Kernel,
@@ -487,6 +488,8 @@ async function run(): Promise<void> {
   await check('context loss: a pending read rejects', () => contextLoss(new OffscreenCanvas(1, 1), true));
   await check('context loss and restore', () => contextLoss(new OffscreenCanvas(1, 1), false));
   await check('context loss and restore (canvas element)', () => contextLoss(document.createElement('canvas'), false));
+
+  await runtimeChecks(check);
 
   await check('in a worker (OffscreenCanvas)', async () => {
     const w = new Worker('/worker.js', { type: 'module' });

@@ -1,7 +1,7 @@
 // In-page checks of the public Runtime in Chromium: the CPU path with workers in a cross-origin
 // isolated page, the GPU path through the runtime, the runtime's choice and explain, CG on the GPU,
 // and the fall-back to the CPU path when the WebGL context is lost. Names are shared with the Node side.
-import { createRuntime, GpuContextLostError, poisson2D, poisson3D, randomMatrix, type Runtime } from '../../src/index.js';
+import { createRuntime, DenseMatrix, GpuContextLostError, poisson2D, poisson3D, randomMatrix, type Runtime } from '../../src/index.js';
 import type { CSRMatrix } from '../../src/formats/csr.js';
 import { isComplex, type DType } from '../../src/dtype.js';
 import { checkAgainst, referenceSpmv, type Triplets } from '../reference.js';
@@ -13,6 +13,7 @@ export const RUNTIME_CHECKS = [
   'runtime: auto chooses by estimate and explains',
   'runtime: cg and bicgstab on the GPU',
   'runtime: context loss falls back to the CPU path',
+  'runtime: dense operations on both paths',
 ] as const;
 
 type Check = (name: (typeof RUNTIME_CHECKS)[number], fn: () => Promise<string> | string) => Promise<void>;
@@ -214,6 +215,35 @@ export async function runtimeChecks(check: Check): Promise<void> {
       ok(rt.capabilities().gpu.contextLost === false, 'restored');
       ok(close(await rt.spmv(h, x, { path: 'gpu' })), 'the GPU path after the restore (matrix re-uploaded)');
       return `lost: auto ran on the CPU path, path gpu rejected (${rejected}), reading a GPU-only vector rejected; restored: the GPU path runs again with the matrix re-uploaded`;
+    } finally {
+      rt.dispose();
+    }
+  });
+
+  await check('runtime: dense operations on both paths', async () => {
+    const rt = await createRuntime({ backend: 'auto', workers: 2 });
+    try {
+      const mk = (r: number, c: number, seed: number, dt: 'f32' | 'f64') => {
+        const v = dt === 'f32' ? new Float32Array(r * c) : new Float64Array(r * c);
+        for (let i = 0; i < v.length; i++) v[i] = Math.sin(seed + 0.7 * i);
+        return new DenseMatrix(r, c, dt, v);
+      };
+      const out: string[] = [];
+      for (const dt of ['f32', 'f64'] as const) {
+        const A = mk(37, 53, 1, dt);
+        const B = mk(53, 29, 2, dt);
+        const cpu = await rt.gemm(A, B, { path: 'cpu', alpha: 2 });
+        const gpu = await rt.gemm(A, B, { path: 'gpu', alpha: 2 });
+        let worst = 0;
+        for (let i = 0; i < cpu.values.length; i++) worst = Math.max(worst, Math.abs(cpu.values[i] - gpu.values[i]));
+        ok(worst <= (dt === 'f32' ? 1e-4 : 1e-11), `${dt} gemm: CPU and GPU differ by ${worst}`);
+        const T = await rt.transpose(A, { path: 'gpu' });
+        ok(T.rows === 53 && T.cols === 37 && T.values[5 * 37 + 3] === A.values[3 * 53 + 5], `${dt} transpose`);
+        const S = await rt.add(A, A, { path: 'gpu', alpha: 1, beta: -1 });
+        ok(S.values.every((v) => v === 0), `${dt} add`);
+        out.push(`${dt} gemm |cpu − gpu| ≤ ${worst.toExponential(1)}`);
+      }
+      return out.join('; ');
     } finally {
       rt.dispose();
     }
