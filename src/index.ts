@@ -2,7 +2,8 @@
  * simdgl — sparse and dense numerical kernels for the web. See README.md for the guide.
  */
 export { createRuntime, Runtime } from './runtime/runtime.js';
-export type { RuntimeOptions, Capabilities, SpmvOptions, UploadOptions, VectorLike, SolveOptions, SolveOutcome } from './runtime/runtime.js';
+export type { RuntimeOptions, Capabilities, SpmvOptions, UploadOptions, VectorLike, SolveOptions, SolveOutcome } from './runtime/options.js';
+export type { GemmOptions, AddOptions } from './runtime/dense-ops.js';
 export type { Explanation } from './runtime/explain.js';
 export type { Calibration, PathCalibration, PathEstimate } from './runtime/cost.js';
 export type { MatrixFeatures, Path } from './runtime/features.js';

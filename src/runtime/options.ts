@@ -1,0 +1,121 @@
+import type { DType, Scalar, ValueArray } from '../dtype.js';
+import type { Op } from '../backend-types.js';
+import type { ConvertOptions, FormatName } from '../formats/index.js';
+import type { GpuCanvas } from '../gpu/index.js';
+import type { Preconditioner, SolveOptions as SolverOptions, StopReason } from '../solvers/ops.js';
+import type { Calibration } from './cost.js';
+import type { Path } from './features.js';
+import type { ResidentVector } from './handles.js';
+
+/** The options and results of the public Runtime (src/runtime/runtime.ts). */
+
+export interface RuntimeOptions {
+  /**
+   * 'auto' (default): each operation runs on the path estimated faster (see explain); 'cpu' or 'gpu'
+   * force one. 'gpu' needs WebGL2 with float render targets and throws GpuUnavailableError (with the
+   * reason) without them; 'auto' then simply runs everything on the CPU path.
+   */
+  backend?: 'auto' | 'cpu' | 'gpu';
+  /** the GPU path draws on this canvas (HTMLCanvasElement or OffscreenCanvas; default: its own OffscreenCanvas) */
+  canvas?: GpuCanvas;
+  /** or on this WebGL2 context (any WebGL2 implementation, e.g. in Node) */
+  gl?: WebGL2RenderingContext;
+  /** WebAssembly SIMD: 'auto' (default) detects it, false forces the plain build */
+  simd?: boolean | 'auto';
+  /** the most memory the CPU path may use, in MiB (default 2048, at most 4096) */
+  maxMemoryMB?: number;
+  /**
+   * Threads that compute on the CPU path, the calling thread included: a number, or 'auto' for the
+   * cores the engine reports (os.availableParallelism() in Node, navigator.hardwareConcurrency in
+   * browsers). Default 1. Needs shared memory; without it the runtime runs on one thread and says why.
+   */
+  workers?: number | 'auto';
+  /** operations whose cost (entries + rows) is below this run on the calling thread alone (default 32768) */
+  inlineThreshold?: number;
+  /** how long an idle worker spins before it sleeps on Atomics.wait, in µs (default 200) */
+  spinUs?: number;
+  /** a call on the pool still running after this many ms rejects with WorkerError (default 60000; 0 = never) */
+  timeoutMs?: number;
+  /** a calibration saved from rt.calibrate() on this machine, so none has to run */
+  calibration?: Calibration;
+}
+
+export interface Capabilities {
+  /** the kernel build in use */
+  wasm: 'simd' | 'plain';
+  /** whether the engine validates WebAssembly SIMD */
+  simd: boolean;
+  /** whether the runtime's memory is a shared WebAssembly.Memory */
+  sharedMemory: boolean;
+  /** number of threads operations run on (the calling thread included) */
+  threads: number;
+  /** whether a pool of workers is running */
+  workers: boolean;
+  /** in a browser: whether the page is cross-origin isolated (undefined in Node) */
+  crossOriginIsolated?: boolean;
+  /** the backend option the runtime was created with */
+  backend: 'auto' | 'cpu' | 'gpu';
+  /** the GPU path: what the WebGL2 context offers, or why there is none */
+  gpu: {
+    available: boolean;
+    reason?: string;
+    renderer?: string;
+    vendor?: string;
+    maxTextureSize?: number;
+    colorBufferFloat?: boolean;
+    floatBlend?: boolean;
+    floatReadback?: boolean;
+    contextLost?: boolean;
+  };
+  /** human-readable notes on what is missing and why */
+  notes: string[];
+}
+
+export type VectorLike = ValueArray | ResidentVector;
+
+export interface SpmvOptions<Y extends VectorLike | undefined = VectorLike | undefined> {
+  /** output vector; when a typed array is given it is updated in place and returned */
+  y?: Y;
+  /** default 1 */
+  alpha?: Scalar;
+  /** default 0 (y is then not read, so it may hold anything) */
+  beta?: Scalar;
+  /** 'N' (default), 'T' or 'H' (conjugate transpose) */
+  op?: Op;
+  /** run on this path instead of the runtime's choice */
+  path?: Path;
+}
+
+/**
+ * Options of rt.cg / rt.bicgstab: the solvers' own (tol, maxIter, onIteration, signal; see
+ * src/solvers/ops.ts) with the initial guess as a typed array, plus the preconditioner and the path.
+ */
+export interface SolveOptions extends Omit<SolverOptions<never>, 'x0'> {
+  /** initial guess (default zero) */
+  x0?: ValueArray;
+  /** 'none' (default) or 'jacobi' (diagonal scaling) */
+  preconditioner?: Preconditioner;
+  /** run on this path instead of the runtime's choice */
+  path?: Path;
+}
+
+/** The outcome of rt.cg / rt.bicgstab. `x` is the last iterate, whatever the reason. */
+export interface SolveOutcome {
+  x: ValueArray;
+  iterations: number;
+  residualNorm: number;
+  relativeResidual: number;
+  converged: boolean;
+  reason: StopReason;
+  history: number[];
+  /** the path the solve ran on */
+  path: Path;
+}
+
+export interface UploadOptions extends ConvertOptions {
+  /**
+   * convert to this storage format before uploading; 'auto' lets the runtime choose from the
+   * matrix's features (see explain); default: keep the matrix's own format
+   */
+  format?: FormatName | 'auto';
+}
