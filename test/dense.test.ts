@@ -180,7 +180,7 @@ function seed004Transpose(A: ArrayLike<number>, rows: number, cols: number, T = 
 }
 
 const TSHAPES: [number, number][] = [
-  [1, 1], [1, 9], [9, 1], [4, 4], [3, 5], [7, 13], [13, 7], [16, 16], [31, 33], [32, 32], [33, 31], [64, 64], [100, 3], [3, 100], [129, 257], [257, 129],
+  [1, 1], [1, 9], [9, 1], [4, 4], [3, 5], [7, 13], [13, 7], [16, 16], [31, 33], [32, 32], [33, 31], [64, 64], [100, 3], [3, 100], [129, 257], [257, 129], [300, 517], [517, 300],
 ];
 
 describe('transpose kernels (raw calls, both builds) against the definition', () => {
