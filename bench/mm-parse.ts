@@ -5,22 +5,13 @@
  * number scanner) mixed with short decimals (the Clinger fast path), like real-world files.
  */
 import { COOMatrix } from '../src/formats/coo.js';
+import { Prng } from '../src/generators/prng.js';
 import { parseMatrixMarket, writeMatrixMarket } from '../src/io/index.js';
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The benchmark file as bytes. `targetBytes` is approximate. */
 export function makeBenchFile(targetBytes = 50e6, seed = 12345): Uint8Array {
-  const rand = mulberry32(seed);
+  const prng = new Prng(seed);
+  const rand = () => prng.next();
   const n = 400_000;
   const nnz = Math.round(targetBytes / 27); // ~27 bytes per entry line with these sizes and values
   const rowIdx = new Int32Array(nnz);

@@ -8,20 +8,12 @@
 // startDemoServer() is also what test/demo.test.ts uses, so the page under test is the page users get.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { bundlePage, listenIsolated } from '../scripts/isolated-page.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const demoDir = join(root, 'demo');
-
-const HEADERS = {
-  'Cross-Origin-Opener-Policy': 'same-origin',
-  'Cross-Origin-Embedder-Policy': 'require-corp',
-  'Cross-Origin-Resource-Policy': 'same-origin',
-  'Cache-Control': 'no-store',
-};
 
 const GENERATED = [
   ['src/cpu/wasm-binaries.generated.ts', 'scripts/build-embedded.mjs'],
@@ -41,24 +33,8 @@ function prebuild(mode) {
 }
 
 /** Bundles the page; returns { '/main.js': text, '/parse-worker.js': text }. */
-export async function bundleDemo() {
-  const out = await build({
-    entryPoints: [join(demoDir, 'main.ts'), join(demoDir, 'parse-worker.ts')],
-    outdir: join(root, 'build', 'demo'),
-    entryNames: '[name]',
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    write: false,
-    sourcemap: 'inline',
-    logLevel: 'silent',
-    // the library's Node-only branches import node: modules dynamically; they never run in the page
-    external: ['node:*'],
-  });
-  const files = {};
-  for (const f of out.outputFiles) files['/' + f.path.split('/').pop()] = f.text;
-  return files;
+export function bundleDemo() {
+  return bundlePage([join(demoDir, 'main.ts'), join(demoDir, 'parse-worker.ts')], join(root, 'build', 'demo'));
 }
 
 /**
@@ -71,32 +47,15 @@ export async function startDemoServer({ port = 5173, host = '127.0.0.1', prebuil
   log('demo: bundling the page…');
   const js = await bundleDemo();
   const statics = {
-    '/': ['text/html; charset=utf-8', readFileSync(join(demoDir, 'index.html'))],
-    '/style.css': ['text/css; charset=utf-8', readFileSync(join(demoDir, 'style.css'))],
-    '/uPlot.min.css': ['text/css; charset=utf-8', readFileSync(join(root, 'node_modules', 'uplot', 'dist', 'uPlot.min.css'))],
+    '/': [200, 'text/html; charset=utf-8', readFileSync(join(demoDir, 'index.html'))],
+    '/style.css': [200, 'text/css; charset=utf-8', readFileSync(join(demoDir, 'style.css'))],
+    '/uPlot.min.css': [200, 'text/css; charset=utf-8', readFileSync(join(root, 'node_modules', 'uplot', 'dist', 'uPlot.min.css'))],
   };
-  for (const [path, text] of Object.entries(js)) statics[path] = ['text/javascript; charset=utf-8', text];
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const hit = statics[url.pathname === '/index.html' ? '/' : url.pathname];
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, { ...HEADERS, 'Content-Type': 'text/plain' });
-      return res.end('method not allowed');
-    }
-    if (!hit) {
-      res.writeHead(url.pathname === '/favicon.ico' ? 204 : 404, { ...HEADERS, 'Content-Type': 'text/plain' });
-      return res.end(url.pathname === '/favicon.ico' ? '' : 'not found');
-    }
-    res.writeHead(200, { ...HEADERS, 'Content-Type': hit[0] });
-    res.end(req.method === 'HEAD' ? undefined : hit[1]);
-  });
-  await new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, resolve);
-  });
-  const addr = server.address();
-  const url = `http://${host === '0.0.0.0' ? 'localhost' : host}:${addr.port}/`;
-  return { url, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  for (const [path, text] of Object.entries(js)) statics[path] = [200, 'text/javascript; charset=utf-8', text];
+  return listenIsolated(
+    (path, req) => (req.method !== 'GET' && req.method !== 'HEAD' ? [405, 'text/plain', 'method not allowed'] : statics[path === '/index.html' ? '/' : path]),
+    { port, host },
+  );
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -1,6 +1,6 @@
-// Shared by the browser benchmark (and usable by tests): serve a few in-memory files on 127.0.0.1 with
-// the cross-origin-isolation headers that SharedArrayBuffer needs, and launch Debian's Chromium through
-// playwright-core with SwiftShader for WebGL when there is no GPU.
+// Shared by the browser benchmark, the demo server and the browser, demo and package suites: serve
+// pages on 127.0.0.1 with the cross-origin-isolation headers that SharedArrayBuffer needs, and launch
+// Debian's Chromium through playwright-core with SwiftShader for WebGL when there is no GPU.
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
@@ -26,23 +26,62 @@ export const CHROMIUM_ARGS = [
 ];
 
 /**
- * Serves `files` (path → text; '/' is the HTML page) and, when `matricesDir` is given, /matrices/NAME.mtx
- * from it. Resolves to { url, close() }.
+ * Starts an HTTP server on `host`:`port` (default 127.0.0.1 and a free port) whose every response
+ * carries ISOLATION_HEADERS. `route(path, req)` answers the URL's path (not percent-decoded) with
+ * [status, contentType, body], or undefined for 404 (204 for /favicon.ico); HEAD gets no body.
+ * Rejects when the port cannot be bound. Resolves to { url, close() }.
  */
-export async function serveIsolated(files, matricesDir) {
+export async function listenIsolated(route, { port = 0, host = '127.0.0.1' } = {}) {
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
-    const send = (status, type, body) => {
-      res.writeHead(status, { ...ISOLATION_HEADERS, 'Content-Type': type });
-      res.end(body);
-    };
-    if (files[path] !== undefined) return send(200, path === '/' ? 'text/html; charset=utf-8' : 'text/javascript; charset=utf-8', files[path]);
-    const m = /^\/matrices\/([\w.-]+\.mtx)$/.exec(path);
-    if (m && matricesDir && existsSync(join(matricesDir, m[1]))) return send(200, 'text/plain', readFileSync(join(matricesDir, m[1])));
-    send(404, 'text/plain', 'not found');
+    const [status, type, body] = route(path, req) ?? (path === '/favicon.ico' ? [204, 'text/plain', ''] : [404, 'text/plain', 'not found']);
+    res.writeHead(status, { ...ISOLATION_HEADERS, 'Content-Type': type });
+    res.end(req.method === 'HEAD' ? undefined : body);
   });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((r) => server.close(() => r())) };
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, resolve);
+  });
+  const url = `http://${host === '0.0.0.0' ? 'localhost' : host}:${server.address().port}/`;
+  return { url, close: () => new Promise((r) => server.close(() => r())) };
+}
+
+/**
+ * Serves `files` (path → text; '/' is the HTML page, the rest JavaScript) and, when `matricesDir` is
+ * given, /matrices/NAME.mtx from it. Resolves to { url, close() }.
+ */
+export function serveIsolated(files, matricesDir) {
+  return listenIsolated((path) => {
+    if (files[path] !== undefined) return [200, path === '/' ? 'text/html; charset=utf-8' : 'text/javascript; charset=utf-8', files[path]];
+    const m = /^\/matrices\/([\w.-]+\.mtx)$/.exec(path);
+    if (m && matricesDir && existsSync(join(matricesDir, m[1]))) return [200, 'text/plain', readFileSync(join(matricesDir, m[1]))];
+    return undefined;
+  });
+}
+
+/**
+ * Bundles browser entry points in memory with esbuild: ES2022 modules, inline source maps, node:
+ * imports left external (the library's Node-only branches import them dynamically; they never run in a
+ * page). `outdir` only names the outputs. Resolves to { '/NAME.js': text } per entry point.
+ */
+export async function bundlePage(entryPoints, outdir) {
+  const { build } = await import('esbuild');
+  const out = await build({
+    entryPoints,
+    outdir,
+    entryNames: '[name]',
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    write: false,
+    sourcemap: 'inline',
+    logLevel: 'silent',
+    external: ['node:*'],
+  });
+  const files = {};
+  for (const f of out.outputFiles) files['/' + f.path.split('/').pop()] = f.text;
+  return files;
 }
 
 /** Launches headless Chromium (playwright-core), or returns null when the binary is missing. */

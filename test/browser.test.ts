@@ -5,18 +5,15 @@
 // is skipped with a loud warning; CI installs Chromium, so there it always runs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { bundlePage, CHROMIUM as chromiumPath, launchChromium, serveIsolated } from '../scripts/isolated-page.mjs';
 import { BASIC_CHECKS, dtypeChecks, generatedChecks, sharedChecks, type CheckResult } from './browser/checks.js';
 import { DENSE_CHECKS } from './browser/dense-checks.js';
 import { RUNTIME_CHECKS } from './browser/runtime-checks.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const chromiumPath = process.env.SIMDGL_CHROMIUM ?? '/usr/bin/chromium';
 const haveChromium = existsSync(chromiumPath);
 const matricesDir = join(root, '..', 'shared', 'matrices');
 const haveMatrices = existsSync(matricesDir);
@@ -33,71 +30,23 @@ if (haveChromium && !haveMatrices) {
   console.warn(`browser suite: ${matricesDir} is missing, so the shared-matrix checks are skipped`);
 }
 
-const HEADERS = {
-  'Cross-Origin-Opener-Policy': 'same-origin',
-  'Cross-Origin-Embedder-Policy': 'require-corp',
-  'Cross-Origin-Resource-Policy': 'same-origin',
-  'Cache-Control': 'no-store',
-};
-
-let server: Server | undefined;
+let server: { url: string; close(): Promise<void> } | undefined;
 let browser: { close(): Promise<void> } | undefined;
 let outcome: { results: Map<string, CheckResult>; log: string[]; error?: string; isolated: boolean } | undefined;
 let setupError: unknown;
 
 async function runPage(): Promise<NonNullable<typeof outcome>> {
   execFileSync(process.execPath, [join(root, 'scripts', 'build-shaders.mjs')], { cwd: root, stdio: 'pipe' });
-  const bundle = await build({
-    entryPoints: [join(root, 'test', 'browser', 'page.ts'), join(root, 'test', 'browser', 'worker.ts')],
-    outdir: join(root, 'build', 'browser-suite'),
-    entryNames: '[name]',
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    write: false,
-    sourcemap: 'inline',
-    logLevel: 'silent',
-  });
-  const js = (name: string) => bundle.outputFiles.find((f) => f.path.endsWith(`/${name}`))!.text;
-  const files: Record<string, string> = { '/page.js': js('page.js'), '/worker.js': js('worker.js') };
+  const js = await bundlePage([join(root, 'test', 'browser', 'page.ts'), join(root, 'test', 'browser', 'worker.ts')], join(root, 'build', 'browser-suite'));
   const html = '<!doctype html><meta charset="utf-8"><title>simdgl browser suite</title><script type="module" src="/page.js"></script>';
-  server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const send = (status: number, type: string, body: string | Buffer) => {
-      res.writeHead(status, { ...HEADERS, 'Content-Type': type });
-      res.end(body);
-    };
-    if (url.pathname === '/') return send(200, 'text/html; charset=utf-8', html);
-    if (url.pathname === '/favicon.ico') return send(204, 'text/plain', '');
-    if (files[url.pathname] !== undefined) return send(200, 'text/javascript; charset=utf-8', files[url.pathname]);
-    const m = /^\/matrices\/([\w.-]+\.mtx)$/.exec(url.pathname);
-    if (m && haveMatrices && existsSync(join(matricesDir, m[1]))) return send(200, 'text/plain', readFileSync(join(matricesDir, m[1])));
-    send(404, 'text/plain', 'not found');
-  });
-  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-
-  const { chromium } = await import('playwright-core');
-  const b = await chromium.launch({
-    executablePath: chromiumPath,
-    args: [
-      '--use-angle=swiftshader',
-      '--enable-unsafe-swiftshader',
-      '--no-sandbox',
-      '--disable-gpu-sandbox',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  server = await serveIsolated({ '/': html, ...js }, haveMatrices ? matricesDir : undefined);
+  const b = (await launchChromium())!;
   browser = b;
   const page = await b.newPage();
   const log: string[] = [];
   page.on('console', (msg) => log.push(`[console.${msg.type()}] ${msg.text()}`));
   page.on('pageerror', (err) => log.push(`[pageerror] ${err.message}`));
-  await page.goto(`http://127.0.0.1:${port}/?matrices=${haveMatrices ? 1 : 0}`);
+  await page.goto(`${server.url}?matrices=${haveMatrices ? 1 : 0}`);
   await page.waitForFunction(() => (window as { __simdglResults?: unknown }).__simdglResults !== undefined, undefined, { timeout: 240_000, polling: 100 });
   const got = (await page.evaluate(() => (window as unknown as { __simdglResults: unknown }).__simdglResults)) as {
     results: CheckResult[];
@@ -121,7 +70,7 @@ describe.skipIf(!haveChromium)('browser: GPU path in Chromium (WebGL2)', () => {
 
   afterAll(async () => {
     await browser?.close();
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    await server?.close();
   });
 
   function result(name: string): CheckResult {

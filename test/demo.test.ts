@@ -11,9 +11,9 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { poisson3D } from '../src/generators/index.js';
 import { writeMatrixMarket } from '../src/io/index.js';
+import { CHROMIUM as chromiumPath, launchChromium } from '../scripts/isolated-page.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const chromiumPath = process.env.SIMDGL_CHROMIUM ?? '/usr/bin/chromium';
 const haveChromium = existsSync(chromiumPath);
 const screenshotPath = join(root, 'test-results', 'demo.png');
 
@@ -67,8 +67,9 @@ async function select(id: string, value: string): Promise<void> {
   await page.selectOption(`#${id}`, value);
 }
 
-/** Clicks Run and waits for the race to finish; returns both panels. */
-async function race(): Promise<Record<'cpu' | 'gpu', PanelView>> {
+/** Sets the given selects (id → value) in order, clicks Run and waits for the race to finish; returns both panels. */
+async function race(selects: Record<string, string> = {}): Promise<Record<'cpu' | 'gpu', PanelView>> {
+  for (const [id, value] of Object.entries(selects)) await select(id, value);
   const before = await page.evaluate(() => (window as any).__demo.runs as number);
   await page.click('#run');
   await page.waitForFunction((n) => (window as any).__demo.runs > n, before, { timeout: 180_000, polling: 100 });
@@ -99,20 +100,7 @@ describe.skipIf(!haveChromium)('demo page end to end (Chromium, SwiftShader WebG
     // @ts-expect-error the server is plain JavaScript
     const { startDemoServer } = await import('../demo/serve.mjs');
     server = await startDemoServer({ port: 0, prebuild: 'if-missing' });
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({
-      executablePath: chromiumPath,
-      args: [
-        '--use-angle=swiftshader',
-        '--enable-unsafe-swiftshader',
-        '--no-sandbox',
-        '--disable-gpu-sandbox',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    browser = (await launchChromium()) as Browser;
     page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     page.on('console', (msg) => {
       if (msg.type() === 'error') consoleErrors.push(msg.text());
@@ -163,10 +151,7 @@ describe.skipIf(!haveChromium)('demo page end to end (Chromium, SwiftShader WebG
     });
     expect(inked).toBeGreaterThan(0.005);
     expect(inked).toBeLessThan(0.5);
-    await select('op', 'spmv');
-    await select('dtype', 'f32');
-    await select('format', 'auto');
-    const r = await race();
+    const r = await race({ op: 'spmv', dtype: 'f32', format: 'auto' });
     expectFigures(r.cpu, 'cpu spmv f32');
     expect(r.cpu.maxError!).toBeLessThan(1e-5);
     expectGpu(r.gpu, (g) => {
@@ -214,10 +199,7 @@ describe.skipIf(!haveChromium)('demo page end to end (Chromium, SwiftShader WebG
     expect(await page.innerText('#parse-status')).toMatch(/parsed off the main thread/);
     expect(await page.evaluate(() => (window as any).__demo.matrix)).toMatchObject({ rows: 512, cols: 512, nnz: 3200 });
 
-    await select('op', 'spmv');
-    await select('dtype', 'f64');
-    await select('format', 'csr');
-    const s = await race();
+    const s = await race({ op: 'spmv', dtype: 'f64', format: 'csr' });
     expectFigures(s.cpu, 'cpu spmv f64 (file)');
     expect(s.cpu.maxError!).toBeLessThan(1e-14);
     expectGpu(s.gpu, (g) => {

@@ -24,6 +24,7 @@ import {
 } from '../src/formats/index.js';
 import { parseMatrixMarket } from '../src/io/index.js';
 import { MATRIX_DIR, sharedMatrixNames } from './matrices.js';
+import { mulberry32 as prng } from './random.js';
 
 // ---------------------------------------------------------------- independent reference
 
@@ -113,17 +114,6 @@ function bytesOf(M: object): number {
 }
 
 // ---------------------------------------------------------------- generators
-
-function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * Random COO in any order with duplicates. Values are positive dyadic (k/8), so sums are exact in f32

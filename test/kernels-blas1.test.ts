@@ -6,37 +6,14 @@
  * unchanged in y.
  */
 import { describe, it, expect, beforeAll } from 'vitest';
-import { makeHarness, type Harness } from './kernel-harness.js';
+import { makeHarness, disposeAll, type Harness, type DT, type Cx, DTYPES, isC, comp, kind, prec, Arr, fromFn, randArr, re, im } from './kernel-harness.js';
 import { checkAgainst, type RefResult } from './reference.js';
+import { mulberry32 as rng } from './random.js';
 import type { Region } from '../src/cpu/memory.js';
 
-type DT = 'f32' | 'f64' | 'c64' | 'c128';
-const DTYPES: DT[] = ['f32', 'f64', 'c64', 'c128'];
-const isC = (dt: DT) => dt === 'c64' || dt === 'c128';
-const comp = (dt: DT) => (isC(dt) ? 2 : 1);
-const kind = (dt: DT) => (dt === 'f32' || dt === 'c64' ? 'f32' : 'f64') as 'f32' | 'f64';
-const prec = (dt: DT) => (kind(dt) === 'f32' ? 'single' : 'double') as 'single' | 'double';
-const Arr = (dt: DT) => (kind(dt) === 'f32' ? Float32Array : Float64Array);
 /** α as the kernel sees it: f32/c64 kernels round it to f32 */
 const rnd = (dt: DT, v: number) => (kind(dt) === 'f32' ? Math.fround(v) : v);
 
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-/** an array of dt with `len` components, component k = f(k) (rounded to the dtype's precision) */
-function fromFn(dt: DT, len: number, f: (k: number) => number): Float32Array | Float64Array {
-  const a = new (Arr(dt))(len);
-  for (let k = 0; k < len; k++) a[k] = f(k);
-  return a;
-}
-const randArr = (dt: DT, n: number, r: () => number, mag = 1) => fromFn(dt, n * comp(dt), () => (2 * r() - 1) * mag);
 
 const LENGTHS = [0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 100, 1001];
 /** element ranges used per length: full, odd starts/ends, an inner range, empty ones */
@@ -58,9 +35,6 @@ function poisonOutside(dt: DT, v: Float32Array | Float64Array, lo: number, hi: n
   return w;
 }
 
-type Cx = number | [number, number];
-const re = (a: Cx) => (typeof a === 'number' ? a : a[0]);
-const im = (a: Cx) => (typeof a === 'number' ? 0 : a[1]);
 const ALPHAS: Record<'real' | 'complex', Cx[]> = {
   real: [0, 1, -2.5, 0.3],
   complex: [0, 1, -2.5, [0.5, -1.5], [0, 2], [0.3, 0.7]],
@@ -150,12 +124,7 @@ for (const flavor of ['simd', 'plain'] as const) {
     beforeAll(async () => {
       h = await makeHarness(flavor);
     });
-    const K = (name: string) => {
-      const f = h.kernels[name];
-      if (!f) throw new Error(`missing kernel ${name}`);
-      return f;
-    };
-    const disposeAll = (...rs: Region[]) => rs.forEach((r) => r.dispose());
+    const K = (name: string) => h.kernel(name);
     /** runs dot_<dt> over [lo, hi) and returns the f64 result(s) */
     const dot = (dt: DT, rx: Region, ry: Region, conj: number, lo: number, hi: number) => {
       const out = h.zeros(16);

@@ -4,29 +4,10 @@
  * and 10 001 hit every unroll step and scalar tail of the SIMD loops.
  */
 import { describe, it, expect, beforeAll } from 'vitest';
-import { makeHarness, type Harness } from './kernel-harness.js';
+import { makeHarness, disposeAll, type Harness, type DT, type Cx, DTYPES, isC, comp, kind, prec, Arr, randArr, re, im } from './kernel-harness.js';
 import { referenceSpmv, checkAgainst, type Triplets, type RefResult, type Op } from './reference.js';
+import { mulberry32 as rng } from './random.js';
 import type { Region } from '../src/cpu/memory.js';
-
-type DT = 'f32' | 'f64' | 'c64' | 'c128';
-const DTYPES: DT[] = ['f32', 'f64', 'c64', 'c128'];
-const isC = (dt: DT) => dt === 'c64' || dt === 'c128';
-const comp = (dt: DT) => (isC(dt) ? 2 : 1);
-const kind = (dt: DT) => (dt === 'f32' || dt === 'c64' ? 'f32' : 'f64') as 'f32' | 'f64';
-const prec = (dt: DT) => (kind(dt) === 'f32' ? 'single' : 'double') as 'single' | 'double';
-const Arr = (dt: DT) => (kind(dt) === 'f32' ? Float32Array : Float64Array);
-
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const randArr = (dt: DT, n: number, r: () => number) => Arr(dt).from({ length: n * comp(dt) }, () => 2 * r() - 1);
 
 const LENGTHS = [...Array.from({ length: 18 }, (_, i) => i), 100, 10001, 5, 0, 9];
 
@@ -55,6 +36,32 @@ function toCSR(A: Triplets) {
   return { ptr, idx: Int32Array.from(A.colIdx) }; // triplets are grouped by row already
 }
 
+/**
+ * JDS from a CSR pattern (ptr, idx) and its values: rows in decreasing-length order (perm, ties by
+ * index), jagged diagonal d holds entry d of each row long enough, at jdPtr[d]..jdPtr[d + 1].
+ */
+function toJDS(dt: DT, ptr: Int32Array, idx: Int32Array, values: ArrayLike<number>) {
+  const n = ptr.length - 1;
+  const c = comp(dt);
+  const len = (i: number) => ptr[i + 1] - ptr[i];
+  const perm = Int32Array.from({ length: n }, (_, i) => i).sort((a, b) => len(b) - len(a) || a - b);
+  const njd = n ? len(perm[0]) : 0;
+  const jdPtr = new Int32Array(njd + 1);
+  const jIdx = new Int32Array(idx.length);
+  const jVal = new (Arr(dt))(idx.length * c);
+  let q = 0;
+  for (let d = 0; d < njd; d++) {
+    jdPtr[d] = q;
+    for (let p = 0; p < n && len(perm[p]) > d; p++, q++) {
+      const k = ptr[perm[p]] + d;
+      jIdx[q] = idx[k];
+      for (let t = 0; t < c; t++) jVal[q * c + t] = values[k * c + t];
+    }
+  }
+  jdPtr[njd] = q;
+  return { perm, njd, jdPtr, jIdx, jVal };
+}
+
 function subset(A: Triplets, keep: (k: number) => boolean): Triplets {
   const ks = A.rowIdx.map((_, k) => k).filter(keep);
   const c = A.complex ? 2 : 1;
@@ -65,9 +72,6 @@ function subset(A: Triplets, keep: (k: number) => boolean): Triplets {
   return { ...A, rowIdx: ks.map((k) => A.rowIdx[k]), colIdx: ks.map((k) => A.colIdx[k]), values };
 }
 
-type Cx = number | [number, number];
-const re = (a: Cx) => (typeof a === 'number' ? a : a[0]);
-const im = (a: Cx) => (typeof a === 'number' ? 0 : a[1]);
 /** kernel scalar arguments: real α[, β] or complex αr, αi[, βr, βi], conj */
 function scalars(dt: DT, alpha: Cx, beta: Cx | null, conj: number): number[] {
   if (!isC(dt)) return beta === null ? [re(alpha)] : [re(alpha), re(beta)];
@@ -114,13 +118,8 @@ for (const flavor of ['simd', 'plain'] as const) {
     beforeAll(async () => {
       h = await makeHarness(flavor);
     });
-    const K = (name: string) => {
-      const f = h.kernels[name];
-      if (!f) throw new Error(`missing kernel ${name}`);
-      return f;
-    };
+    const K = (name: string) => h.kernel(name);
     const put = (a: Float32Array | Float64Array | Int32Array) => h.put(a);
-    const disposeAll = (...rs: Region[]) => rs.forEach((r) => r.dispose());
 
     for (const dt of DTYPES) {
       const c = comp(dt);
@@ -244,22 +243,7 @@ for (const flavor of ['simd', 'plain'] as const) {
         const A = makeTriplets(dt, LENGTHS, 12000, 16);
         const { ptr, idx } = toCSR(A);
         const n = A.rows;
-        const len = (i: number) => ptr[i + 1] - ptr[i];
-        const perm = Int32Array.from({ length: n }, (_, i) => i).sort((a, b) => len(b) - len(a) || a - b);
-        const njd = n ? len(perm[0]) : 0;
-        const jdPtr = new Int32Array(njd + 1);
-        const jIdx = new Int32Array(idx.length);
-        const jVal = new (Arr(dt))(idx.length * c);
-        let q = 0;
-        for (let d = 0; d < njd; d++) {
-          jdPtr[d] = q;
-          for (let p = 0; p < n && len(perm[p]) > d; p++, q++) {
-            const k = ptr[perm[p]] + d;
-            jIdx[q] = idx[k];
-            for (let t = 0; t < c; t++) jVal[q * c + t] = A.values[k * c + t];
-          }
-        }
-        jdPtr[njd] = q;
+        const { perm, njd, jdPtr, jIdx, jVal } = toJDS(dt, ptr, idx, A.values);
         const r = rng(9);
         const x = randArr(dt, A.cols, r);
         const rP = put(perm), rJ = put(jdPtr), rI = put(jIdx), rV = put(jVal), rx = put(x);
@@ -359,22 +343,7 @@ for (const flavor of ['simd', 'plain'] as const) {
         const mrsX = put(x.slice(0, cols * c));
         run(`mrs_${dt}`, (ry, lo, hi) => K(`mrs_${dt}`)(rI.ptr, rV.ptr, ndiag, mrsX.ptr, ry.ptr, ...scalars(dt, alpha, beta, 0), lo, hi), (p) => p, refsNan);
         // JDS: positions in decreasing-length order
-        const len = (i: number) => ptr[i + 1] - ptr[i];
-        const perm = Int32Array.from({ length: n }, (_, i) => i).sort((a, b) => len(b) - len(a) || a - b);
-        const njd = len(perm[0]);
-        const jdPtr = new Int32Array(njd + 1);
-        const jIdx = new Int32Array(idx.length);
-        const jVal = new (Arr(dt))(idx.length * c);
-        let q = 0;
-        for (let d = 0; d < njd; d++) {
-          jdPtr[d] = q;
-          for (let p = 0; p < n && len(perm[p]) > d; p++, q++) {
-            const k = ptr[perm[p]] + d;
-            jIdx[q] = idx[k];
-            for (let t = 0; t < c; t++) jVal[q * c + t] = A.values[k * c + t];
-          }
-        }
-        jdPtr[njd] = q;
+        const { perm, njd, jdPtr, jIdx, jVal } = toJDS(dt, ptr, idx, A.values);
         const rP = put(perm), rJ = put(jdPtr), rJI = put(jIdx), rJV = put(jVal);
         const work = h.zeros(n * c * (kind(dt) === 'f32' ? 4 : 8));
         run(`jds_${dt}`, (ry, lo, hi) => K(`jds_${dt}`)(rP.ptr, rJ.ptr, njd, rJI.ptr, rJV.ptr, rx.ptr, ry.ptr, work.ptr, ...scalars(dt, alpha, beta, 0), lo, hi), (p) => perm[p], refsNan);

@@ -15,16 +15,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { CHROMIUM as chromiumPath, launchChromium, listenIsolated } from '../scripts/isolated-page.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const fixtures = join(root, 'test', 'package');
-const chromiumPath = process.env.SIMDGL_CHROMIUM ?? '/usr/bin/chromium';
 const haveChromium = existsSync(chromiumPath);
 const viteBin = join(root, 'node_modules', 'vite', 'bin', 'vite.js');
 const tscBin = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
@@ -234,12 +232,6 @@ describe('package: TypeScript declarations', () => {
 
 // ---- the browser: a static server with the cross-origin isolation headers, and Chromium ----
 
-const HEADERS = {
-  'Cross-Origin-Opener-Policy': 'same-origin',
-  'Cross-Origin-Embedder-Policy': 'require-corp',
-  'Cross-Origin-Resource-Policy': 'same-origin',
-  'Cache-Control': 'no-store',
-};
 const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.map': 'application/json', '.wasm': 'application/wasm' };
 
 interface PageCheck {
@@ -252,18 +244,15 @@ interface PageCheck {
 /** Serves `dir` (only what a bundler wrote there) cross-origin isolated; logs every request. */
 async function serve(dir: string): Promise<{ url: string; requests: string[]; close(): Promise<void> }> {
   const requests: string[] = [];
-  const server: Server = createServer((req, res) => {
-    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://127.0.0.1').pathname);
+  const server = await listenIsolated((rawPath: string) => {
+    if (rawPath === '/favicon.ico') return undefined; // 204, not logged
+    const path = decodeURIComponent(rawPath);
     const file = normalize(join(dir, path === '/' ? 'index.html' : path));
     const found = file.startsWith(dir + sep) && existsSync(file) && statSync(file).isFile();
-    if (path === '/favicon.ico') return void res.writeHead(204, HEADERS).end();
     requests.push(`${found ? 200 : 404} ${path}`);
-    res.writeHead(found ? 200 : 404, { ...HEADERS, 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream' });
-    res.end(found ? readFileSync(file) : 'not found');
+    return [found ? 200 : 404, TYPES[extname(file)] ?? 'application/octet-stream', found ? readFileSync(file) : 'not found'];
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  return { url: `http://127.0.0.1:${port}/`, requests, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return { ...server, requests };
 }
 
 type Browser = Awaited<ReturnType<typeof import('playwright-core')['chromium']['launch']>>;
@@ -271,12 +260,7 @@ let browser: Browser | undefined;
 
 async function runPage(dir: string): Promise<{ checks: PageCheck[]; error?: string; log: string[]; requests: string[] }> {
   if (!browser) {
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({
-      executablePath: chromiumPath,
-      args: ['--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--no-sandbox', '--disable-gpu-sandbox',
-        '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
+    browser = (await launchChromium()) as Browser;
   }
   const server = await serve(dir);
   const page = await browser.newPage();
