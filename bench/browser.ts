@@ -7,7 +7,6 @@ import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { existsSync } from 'node:fs';
-// @ts-expect-error — a plain .mjs helper shared with the scripts
 import { launchChromium, serveIsolated } from '../scripts/isolated-page.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');

@@ -47,7 +47,7 @@ const median = (a: number[]): number => {
 export async function benchCsrKernels(A: RawCSR, rounds = 15): Promise<CsrKernelTiming> {
   const f32 = A.values instanceof Float32Array;
   const Ctor = f32 ? Float32Array : Float64Array;
-  const x = Ctor.from({ length: A.cols }, (_, i) => Math.sin(i));
+  const x = f32 ? Float32Array.from({ length: A.cols }, (_, i) => Math.sin(i)) : Float64Array.from({ length: A.cols }, (_, i) => Math.sin(i));
   const yJs = new Ctor(A.rows);
   const runs: Array<[keyof CsrKernelTiming, () => void]> = [['js', () => jsCsr(A.ptr, A.idx, A.values, x, yJs)]];
   const checks: Array<() => void> = [];

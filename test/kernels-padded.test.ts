@@ -6,6 +6,7 @@
 import { describe, it, expect, beforeAll } from 'vitest';
 import { makeHarness, type Harness } from './kernel-harness.js';
 import { referenceSpmv, checkAgainst, type Triplets, type RefResult } from './reference.js';
+import { mulberry32 } from './random.js';
 
 type DT = 'f32' | 'f64' | 'c64' | 'c128';
 const DTS: DT[] = ['f32', 'f64', 'c64', 'c128'];
@@ -14,15 +15,6 @@ const isSingle = (dt: DT) => dt === 'f32' || dt === 'c64';
 const comp = (dt: DT) => (isC(dt) ? 2 : 1);
 const newArr = (dt: DT, n: number) => (isSingle(dt) ? new Float32Array(n) : new Float64Array(n));
 const up4 = (n: number) => Math.ceil(n / 4) * 4;
-
-function mulberry32(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A matrix as reference triplets plus the kernel call that multiplies by it (arrays already on the heap). */
 interface Built {

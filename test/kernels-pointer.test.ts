@@ -9,10 +9,13 @@ import { referenceSpmv, checkAgainst, type Triplets, type RefResult, type Op } f
 import { mulberry32 as rng } from './random.js';
 import type { Region } from '../src/cpu/memory.js';
 
+/** Triplets built here: index lists are plain arrays, so the tests can reorder and extend them. */
+type ListTriplets = Triplets & { rowIdx: number[]; colIdx: number[] };
+
 const LENGTHS = [...Array.from({ length: 18 }, (_, i) => i), 100, 10001, 5, 0, 9];
 
 /** Random triplets, grouped by row (row i has lengths[i] entries, random columns, duplicates allowed). */
-function makeTriplets(dt: DT, lengths: number[], cols: number, seed: number, noDiag = false): Triplets {
+function makeTriplets(dt: DT, lengths: number[], cols: number, seed: number, noDiag = false): ListTriplets {
   const r = rng(seed);
   const rowIdx: number[] = [];
   const colIdx: number[] = [];
@@ -62,7 +65,7 @@ function toJDS(dt: DT, ptr: Int32Array, idx: Int32Array, values: ArrayLike<numbe
   return { perm, njd, jdPtr, jIdx, jVal };
 }
 
-function subset(A: Triplets, keep: (k: number) => boolean): Triplets {
+function subset(A: ListTriplets, keep: (k: number) => boolean): ListTriplets {
   const ks = A.rowIdx.map((_, k) => k).filter(keep);
   const c = A.complex ? 2 : 1;
   const values = new Float64Array(ks.length * c);
@@ -217,7 +220,7 @@ for (const flavor of ['simd', 'plain'] as const) {
           index.set(idx, n + 1);
           val.set(off.values as Float32Array, (n + 1) * c);
           // reference triplets: off-diagonal plus the diagonal entries
-          const A: Triplets = { ...off, rowIdx: [...off.rowIdx], colIdx: [...off.colIdx], values: [...Array.from(off.values)] };
+          const A: ListTriplets = { ...off, rowIdx: [...off.rowIdx], colIdx: [...off.colIdx], values: [...Array.from(off.values)] };
           for (let i = 0; i < ndiag; i++) {
             A.rowIdx.push(i);
             A.colIdx.push(i);

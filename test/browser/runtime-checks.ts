@@ -28,6 +28,9 @@ function triplets(A: CSRMatrix): Triplets {
   return { rows: A.rows, cols: A.cols, complex: isComplex(A.dtype), rowIdx, colIdx: A.colIdx, values: A.values };
 }
 
+function data(dt: 'f32' | 'c64', n: number): Float32Array;
+function data(dt: 'f64' | 'c128', n: number): Float64Array;
+function data(dt: DType, n: number): Float32Array | Float64Array;
 function data(dt: DType, n: number): Float32Array | Float64Array {
   const m = n * (isComplex(dt) ? 2 : 1);
   const a = dt === 'f32' || dt === 'c64' ? new Float32Array(m) : new Float64Array(m);
