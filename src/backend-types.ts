@@ -1,5 +1,3 @@
-import type { DType } from './dtype.js';
-
 /** op(A): N = A, T = Aᵀ, H = Aᴴ (conjugate transpose; equal to T for real dtypes). */
 export type Op = 'N' | 'T' | 'H';
 
@@ -8,10 +6,4 @@ export interface SpmvScalars {
   alpha: [number, number];
   beta: [number, number];
   op: Op;
-}
-
-/** What every resident object shares: a dtype and an explicit dispose(). */
-export interface Resident {
-  readonly dtype: DType;
-  dispose(): void;
 }

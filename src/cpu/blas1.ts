@@ -27,27 +27,38 @@ export function copy(B: CpuBackend, x: CpuVector, y: CpuVector): Promise<number>
   return B.runVector(`copy_${x.dtype}`, [x.ptr, y.ptr], x.length);
 }
 
-/** Σ x_i·y_i (conj: Σ conj(x_i)·y_i) as [re, im], accumulated in f64 */
-export async function dot(B: CpuBackend, x: CpuVector, y: CpuVector, conj: boolean): Promise<[number, number]> {
+/**
+ * Runs a reduction kernel whose last argument before the range is the output pointer (appended here):
+ * each chunk writes two f64 partials, and the array of 2·chunks partials is returned, in chunk order.
+ */
+export async function reductionPartials(B: CpuBackend, kernel: string, args: number[], n: number): Promise<Float64Array> {
   const out = B.reductionScratch();
-  const cplx = isComplex(x.dtype);
-  const args = cplx ? [x.ptr, y.ptr, conj ? 1 : 0, out.ptr] : [x.ptr, y.ptr, out.ptr];
-  const chunks = await B.runVector(`dot_${x.dtype}`, args, x.length, args.length - 1);
-  const parts = out.view('f64', 2 * chunks);
+  const chunks = await B.runVector(kernel, [...args, out.ptr], n, args.length);
+  return out.view('f64', 2 * chunks);
+}
+
+/** The chunks' (re, im) partials added in chunk order. */
+export function sumPartials(parts: Float64Array): [number, number] {
   let re = 0;
   let im = 0;
-  for (let c = 0; c < chunks; c++) {
-    re += parts[2 * c];
-    if (cplx) im += parts[2 * c + 1];
+  for (let c = 0; c < parts.length; c += 2) {
+    re += parts[c];
+    im += parts[c + 1];
   }
   return [re, im];
 }
 
+/** Σ x_i·y_i (conj: Σ conj(x_i)·y_i) as [re, im], accumulated in f64 */
+export async function dot(B: CpuBackend, x: CpuVector, y: CpuVector, conj: boolean): Promise<[number, number]> {
+  const args = isComplex(x.dtype) ? [x.ptr, y.ptr, conj ? 1 : 0] : [x.ptr, y.ptr];
+  // real kernels write one f64 per chunk; the other slot keeps the scratch's zero
+  return sumPartials(await reductionPartials(B, `dot_${x.dtype}`, args, x.length));
+}
+
 /** ‖x‖₂, safe from overflow and underflow: each chunk gives (scale, ssq) with Σ|x|² = scale²·ssq */
 export async function nrm2(B: CpuBackend, x: CpuVector): Promise<number> {
-  const out = B.reductionScratch();
-  const chunks = await B.runVector(`nrm2_${x.dtype}`, [x.ptr, out.ptr], x.length, 1);
-  const parts = out.view('f64', 2 * chunks);
+  const parts = await reductionPartials(B, `nrm2_${x.dtype}`, [x.ptr], x.length);
+  const chunks = parts.length / 2;
   let scale = 0;
   for (let c = 0; c < chunks; c++) scale = Math.max(scale, parts[2 * c]);
   if (scale === 0 || !Number.isFinite(scale)) return scale;

@@ -41,14 +41,7 @@ export function cpuSolverOps(
     precondition: dinv ? async (r, z) => void (await B.runVector(`xmy_${dt}`, [dinv.ptr, r.ptr, z.ptr], n)) : undefined,
     // one pass instead of axpy, axpy, nrm2 (bench/cg.ts measures both ways)
     cgUpdate: fused
-      ? async (alpha, p, q, x, r) => {
-          const out = B.reductionScratch();
-          const chunks = await B.runVector(`cg_update_${dt}`, [x.ptr, r.ptr, p.ptr, q.ptr, alpha, out.ptr], n, 5);
-          const parts = out.view('f64', 2 * chunks);
-          let rr = 0;
-          for (let c = 0; c < chunks; c++) rr += parts[2 * c];
-          return rr;
-        }
+      ? async (alpha, p, q, x, r) => blas.sumPartials(await blas.reductionPartials(B, `cg_update_${dt}`, [x.ptr, r.ptr, p.ptr, q.ptr, alpha], n))[0]
       : undefined,
     release: (v) => v.dispose(),
     dispose: () => dinv?.dispose(),

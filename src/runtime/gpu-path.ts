@@ -1,5 +1,5 @@
 import { isComplex, type DType, type ValueArray } from '../dtype.js';
-import { PaddingLimitError, SimdglError } from '../errors.js';
+import { PaddingLimitError } from '../errors.js';
 import { convert, DIAMatrix, type FormatName, type SparseMatrix } from '../formats/index.js';
 import type { SpmvScalars } from '../backend-types.js';
 import { GpuBackend, type GpuMatrix, type GpuVector, type GpuCanvas, type GpuUnavailable } from '../gpu/index.js';
@@ -160,12 +160,5 @@ export class GpuPath {
 
   dispose(): void {
     this.backend.dispose();
-  }
-}
-
-/** The GPU path could not run an operation (context lost and the vector's contents with it). */
-export class GpuPathError extends SimdglError {
-  constructor(message: string) {
-    super('E_GPU_PATH', message);
   }
 }

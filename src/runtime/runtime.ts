@@ -2,7 +2,7 @@ import { allocValues, componentBytes, components, elementBytes, isComplex, toCom
 import { DisposedError, ShapeError, UnsupportedError, SimdglError } from '../errors.js';
 import type { SpmvScalars } from '../backend-types.js';
 import { convert, type FormatName, type SparseMatrix } from '../formats/index.js';
-import { CpuBackend, DEFAULT_INLINE_THRESHOLD, DEFAULT_SPIN_US } from '../cpu/backend.js';
+import { CpuBackend, DEFAULT_INLINE_THRESHOLD } from '../cpu/backend.js';
 import type { CpuVector } from '../cpu/resident.js';
 import * as blas from '../cpu/blas1.js';
 import { cpuSolverOps } from './cpu-solver-ops.js';
@@ -361,21 +361,21 @@ export class Runtime implements HandleOwner {
 
   /** y ← α·x + y on resident vectors. */
   async axpy(alpha: Scalar, x: ResidentVector, y: ResidentVector): Promise<void> {
-    const a = this.scalar('axpy', this.pair('axpy', x, y), alpha);
+    const a = checkedScalar('axpy', this.pair('axpy', x, y), alpha);
     if (this.vectorPath(x, y) === 'gpu') return this.gpuWrite(y, () => this.gpu!.backend.axpy(a, this.gpu!.vectorOf(x), this.gpu!.vectorOf(y)));
     await blas.axpy(this.cpu, a, await this.pullToCpu(x), await this.cpuWrite(y));
   }
 
   /** y ← α·y + x on resident vectors. */
   async aypx(alpha: Scalar, x: ResidentVector, y: ResidentVector): Promise<void> {
-    const a = this.scalar('aypx', this.pair('aypx', x, y), alpha);
+    const a = checkedScalar('aypx', this.pair('aypx', x, y), alpha);
     if (this.vectorPath(x, y) === 'gpu') return this.gpuWrite(y, () => this.gpu!.backend.aypx(a, this.gpu!.vectorOf(x), this.gpu!.vectorOf(y)));
     await blas.aypx(this.cpu, a, await this.pullToCpu(x), await this.cpuWrite(y));
   }
 
   /** x ← α·x on a resident vector (α = 0 writes zeros). */
   async scal(alpha: Scalar, x: ResidentVector): Promise<void> {
-    const a = this.scalar('scal', this.pair('scal', x, x), alpha);
+    const a = checkedScalar('scal', this.pair('scal', x, x), alpha);
     if (this.vectorPath(x) === 'gpu') return this.gpuWrite(x, () => this.gpu!.backend.scal(a, this.gpu!.vectorOf(x)));
     await blas.scal(this.cpu, a, await this.cpuWrite(x));
   }
@@ -590,12 +590,6 @@ export class Runtime implements HandleOwner {
     return xv.dtype;
   }
 
-  private scalar(op: string, dtype: DType, s: Scalar): [number, number] {
-    const c = toComplex(s);
-    if (!isComplex(dtype) && c[1] !== 0) throw new UnsupportedError(`${op}: a complex scalar needs complex data, this is ${dtype}`);
-    return c;
-  }
-
   private temp(dtype: DType, length: number, temps: CpuVector[]): CpuVector {
     const v = this.cpu.vector(dtype, length);
     temps.push(v);
@@ -637,15 +631,17 @@ function track<T>(list: T[], v: T): T {
   return v;
 }
 
+/** A scalar as [re, im]; a complex one on real data is an UnsupportedError naming the operation. */
+function checkedScalar(op: string, dtype: DType, s: Scalar): [number, number] {
+  const c = toComplex(s);
+  if (!isComplex(dtype) && c[1] !== 0) throw new UnsupportedError(`${op}: a complex scalar needs complex data, this is ${dtype}`);
+  return c;
+}
+
 function resolveScalars(dtype: DType, o: SpmvOptions): SpmvScalars {
   const op = o.op ?? 'N';
   if (op !== 'N' && op !== 'T' && op !== 'H') throw new UnsupportedError(`spmv: op must be 'N', 'T' or 'H', got ${JSON.stringify(op)}`);
-  const alpha = toComplex(o.alpha ?? 1);
-  const beta = toComplex(o.beta ?? 0);
-  if (!isComplex(dtype) && (alpha[1] !== 0 || beta[1] !== 0)) {
-    throw new UnsupportedError(`spmv: complex alpha/beta need a complex matrix, this one is ${dtype}`);
-  }
-  return { alpha, beta, op };
+  return { alpha: checkedScalar('spmv: alpha', dtype, o.alpha ?? 1), beta: checkedScalar('spmv: beta', dtype, o.beta ?? 0), op };
 }
 
 async function resolveWorkers(w: number | 'auto' | undefined): Promise<number> {
