@@ -67,6 +67,12 @@ export class GpuPath {
     return v.gpu;
   }
 
+  /** The vector's GPU copy as an output about to be overwritten: its contents need not be current. */
+  targetOf(v: ResidentVector): GpuVector {
+    if (!v.gpu || v.gpu.disposed) v.gpu = this.backend.vector(v.dtype, v.length);
+    return v.gpu;
+  }
+
   /** Reads a GPU vector back into the CPU copy. */
   async pull(v: ResidentVector): Promise<void> {
     const data = await this.backend.read(v.gpu!);

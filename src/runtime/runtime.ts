@@ -304,7 +304,7 @@ export class Runtime implements HandleOwner {
       let yg: GpuVector;
       if (y instanceof ResidentVector) {
         if (readY) yg = gpu.vectorOf(y);
-        else yg = y.gpu && !y.gpu.disposed ? y.gpu : (y.gpu = gpu.temp(A.dtype, outLen));
+        else yg = gpu.targetOf(y);
       } else yg = track(temps, readY && y ? gpu.temp(A.dtype, y) : gpu.temp(A.dtype, outLen));
       gpu.backend.spmv(G, xg, yg, { alpha: s.alpha, beta: s.beta, op: s.op });
       if (y instanceof ResidentVector) {
@@ -385,7 +385,7 @@ export class Runtime implements HandleOwner {
     this.pair('copy', x, y);
     if (this.vectorPath(x) === 'gpu') {
       const xg = this.gpu!.vectorOf(x);
-      const yg = y.gpu && !y.gpu.disposed ? y.gpu : (y.gpu = this.gpu!.temp(y.dtype, y.length));
+      const yg = this.gpu!.targetOf(y);
       return this.gpuWrite(y, () => this.gpu!.backend.copy(xg, yg));
     }
     await blas.copy(this.cpu, await this.pullToCpu(x), await this.cpuWrite(y, false));
