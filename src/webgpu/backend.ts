@@ -72,6 +72,8 @@ export interface WebGpuStats extends EngineStats {
 
 /** Workgroups of a reduction's first pass at most (reduce_final sums their partials). */
 const REDUCE_GROUPS = 1024;
+/** Elements per thread of a reduction's first pass (fewer workgroups: fewer barrier rounds). */
+const REDUCE_ITEMS = 8;
 
 export class WebGpuBackend implements WebGpuOwner {
   readonly available = true as const;
@@ -320,7 +322,7 @@ export class WebGpuBackend implements WebGpuOwner {
   }
 
   private async reduce(kernel: 'dot' | 'cg_update', dt: DType, n: number, params: Params, bindings: { binding: number; buffer: GPUBuffer; write?: boolean }[]): Promise<[number, number]> {
-    const groups = Math.max(1, Math.min(REDUCE_GROUPS, Math.ceil(n / 256)));
+    const groups = Math.max(1, Math.min(REDUCE_GROUPS, Math.ceil(n / (256 * REDUCE_ITEMS))));
     this.engine.dispatch(kernel, dt, groups, { ...params, n, k: groups * 256 }, bindings);
     this.engine.dispatch('reduce_final', dt, 1, { n: groups, m: 0 }, [
       { binding: 1, buffer: this.partials },
