@@ -29,6 +29,14 @@ export const DEFAULT_INLINE_THRESHOLD = 32768;
 export const DEFAULT_SPIN_US = 200;
 export const DEFAULT_TIMEOUT_MS = 60_000;
 
+/**
+ * Longest run of back-to-back operations (a solver's iterations chain them through microtasks alone)
+ * before one waits for the next event-loop task, so timers, I/O and a dispose() still get their turn.
+ */
+const SLICE_MS = 50;
+const nextTask: () => Promise<void> =
+  typeof setImmediate === 'function' ? () => new Promise((r) => setImmediate(r)) : () => new Promise((r) => setTimeout(r, 0));
+
 /** The CPU path: AssemblyScript kernels over one WebAssembly memory, on a pool of workers. */
 export class CpuBackend {
   private pool: WorkerPool | null = null;
@@ -42,6 +50,8 @@ export class CpuBackend {
   /** settles when the operation holding the backend ends (see exclusive) */
   private turn: Promise<void> = Promise.resolve();
   private disposed = false;
+  /** when the current stretch of operations without an event-loop turn began (-1: none yet) */
+  private sliceStart = -1;
 
   private constructor(
     readonly heap: WasmHeap,
@@ -179,6 +189,7 @@ export class CpuBackend {
     this.turn = new Promise((r) => (release = r));
     try {
       await prev;
+      await this.yieldIfLong();
       if (this.disposed) throw new DisposedError('runtime (disposed while the operation waited)');
       this.heap.hold();
       try {
@@ -196,6 +207,18 @@ export class CpuBackend {
    * argument: each chunk writes its partial result 16 bytes after the previous one, and this returns
    * how many chunks ran.
    */
+  /** Waits for the next task when operations have held the thread for SLICE_MS (see SLICE_MS). */
+  private async yieldIfLong(): Promise<void> {
+    const now = performance.now();
+    if (this.sliceStart < 0) {
+      this.sliceStart = now;
+      // the first task to run after this ends the stretch
+      void nextTask().then(() => (this.sliceStart = -1));
+    } else if (now - this.sliceStart > SLICE_MS) {
+      await nextTask();
+    }
+  }
+
   private async runVectorNow(kernel: string, args: number[], n: number, outArg?: number): Promise<number> {
     if (!this.pool || n < this.inlineThreshold) {
       this.call(kernel, args, 0, n);
