@@ -319,6 +319,23 @@ describe('Matrix Market reader under mutation', () => {
     }
   });
 
+  it('stream chunks of any byte view read as their bytes; chunks that hold no bytes are a TypeError', async () => {
+    const bytes = seeds[0];
+    const whole = parseWhole(bytes);
+    async function* views(): AsyncGenerator<Uint8Array> {
+      for (let i = 0; i < bytes.length; i += 8) {
+        const part = bytes.slice(i, i + 8);
+        yield (i % 16 ? new DataView(part.buffer) : part.buffer) as unknown as Uint8Array;
+      }
+    }
+    sameOutcome(whole, await readMatrixMarket(views()).then((r) => ({ ok: true as const, r }), (e) => ({ ok: false as const, e })), bytes, 'views');
+    async function* bad(): AsyncGenerator<Uint8Array> {
+      yield bytes.subarray(0, 10);
+      yield 42 as unknown as Uint8Array;
+    }
+    await expect(readMatrixMarket(bad())).rejects.toThrow(/must be a string, an ArrayBuffer or a Uint8Array.*got 42/);
+  });
+
   it('mutants of the whole shared files: truncations, flips and CR-only line ends', async () => {
     const rnd = mulberry32(0xf11e5);
     const counts: Record<string, number> = {};
