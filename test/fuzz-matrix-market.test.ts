@@ -339,6 +339,7 @@ describe('Matrix Market reader under mutation', () => {
   it('mutants of the whole shared files: truncations, flips and CR-only line ends', async () => {
     const rnd = mulberry32(0xf11e5);
     const counts: Record<string, number> = {};
+    let slowest = { ms: 0, what: '' };
     for (let f = 0; f < files.length; f++) {
       const reps = files[f].length > 200_000 ? 3 : 12;
       for (let r = 0; r < reps; r++) {
@@ -353,10 +354,11 @@ describe('Matrix Market reader under mutation', () => {
         const cls = judge(o, bytes, what);
         counts[cls] = (counts[cls] ?? 0) + 1;
         expect(ms, what).toBeLessThan(1000);
+        if (ms > slowest.ms) slowest = { ms, what };
         expect(grown, what).toBeLessThan(BYTES_PER_INPUT_BYTE * bytes.length + FIXED_ALLOWANCE);
         if (r === 0 && bytes.length < 100_000) sameOutcome(o, await parseStream(bytes, 7), bytes, `${what}, 7-byte chunks`);
       }
     }
-    console.log(`whole-file mutants: ${JSON.stringify(counts)}`);
+    console.log(`whole-file mutants: ${JSON.stringify(counts)}; slowest ${slowest.ms.toFixed(0)} ms (${slowest.what})`);
   });
 });

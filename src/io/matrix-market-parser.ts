@@ -173,7 +173,8 @@ export class MatrixMarketParser {
     const s = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text; // UTF-8 byte-order mark
     const expected = 'expected the banner "%%MatrixMarket matrix <format> <field> <symmetry>"';
     const tokens: { t: string; col: number }[] = [];
-    for (const m of s.matchAll(/[^ \t]+/g)) tokens.push({ t: m[0], col: m.index + 1 });
+    // six words at most: enough to report the first extra one, however long the line
+    for (const m of s.matchAll(/[^ \t]+/g)) if (tokens.push({ t: m[0], col: m.index + 1 }) > 5) break;
     if (tokens.length === 0 || tokens[0].t.toLowerCase() !== '%%matrixmarket') {
       throw new ParseError(`${expected}, found ${JSON.stringify(clip(s))}`, line, 1);
     }
