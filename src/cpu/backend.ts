@@ -34,8 +34,19 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
  * before one waits for the next event-loop task, so timers, I/O and a dispose() still get their turn.
  */
 const SLICE_MS = 50;
+/** The next event-loop task: setImmediate in Node, a MessageChannel message in browsers (unclamped, unlike setTimeout). */
 const nextTask: () => Promise<void> =
-  typeof setImmediate === 'function' ? () => new Promise((r) => setImmediate(r)) : () => new Promise((r) => setTimeout(r, 0));
+  typeof setImmediate === 'function'
+    ? () => new Promise((r) => setImmediate(r))
+    : () =>
+        new Promise((r) => {
+          const ch = new MessageChannel();
+          ch.port1.onmessage = () => {
+            ch.port1.close();
+            r();
+          };
+          ch.port2.postMessage(0);
+        });
 
 /** The CPU path: AssemblyScript kernels over one WebAssembly memory, on a pool of workers. */
 export class CpuBackend {
@@ -202,11 +213,6 @@ export class CpuBackend {
     }
   }
 
-  /**
-   * runVector without taking a turn. For reductions, `outArg` is the index of the output-pointer
-   * argument: each chunk writes its partial result 16 bytes after the previous one, and this returns
-   * how many chunks ran.
-   */
   /** Waits for the next task when operations have held the thread for SLICE_MS (see SLICE_MS). */
   private async yieldIfLong(): Promise<void> {
     const now = performance.now();
@@ -219,6 +225,11 @@ export class CpuBackend {
     }
   }
 
+  /**
+   * runVector without taking a turn. For reductions, `outArg` is the index of the output-pointer
+   * argument: each chunk writes its partial result 16 bytes after the previous one, and this returns
+   * how many chunks ran.
+   */
   private async runVectorNow(kernel: string, args: number[], n: number, outArg?: number): Promise<number> {
     if (!this.pool || n < this.inlineThreshold) {
       this.call(kernel, args, 0, n);
