@@ -345,7 +345,8 @@ describe('bad input → ParseError with line numbers', () => {
     { name: 'negative size', text: `${cr}-3 3 1\n`, line: 2, msg: /bad size line/ },
     { name: 'non-square symmetric', text: `${banner('coordinate', 'real', 'symmetric')}3 4 1\n`, line: 2, msg: /symmetric matrix must be square, the size line says 3×4/ },
     { name: 'too few entries', text: `${cr}3 3 4\n1 1 1\n2 2 2\n`, line: 5, msg: /expected 4 entries \(size line 2\), found 2 at end of input/ },
-    { name: 'too few (no final newline)', text: `${cr}3 3 4\n1 1 1\n2 2 2`, line: 5, msg: /expected 4 entries.*found 2 at end of input/ },
+    // the input ends on line 4 (it has no line 5)
+    { name: 'too few (no final newline)', text: `${cr}3 3 4\n1 1 1\n2 2 2`, line: 4, msg: /expected 4 entries.*found 2 at end of input/ },
     { name: 'too few array', text: `${banner('array', 'real', 'symmetric')}3 3\n1\n2\n`, line: 5, msg: /expected 6 entries \(size line 2\), found 2 at end of input/ },
     { name: 'too many entries', text: `${cr}3 3 1\n1 1 1\n% c\n2 2 2\n`, line: 5, msg: /expected 1 entries \(size line 2\), found more than that/, column: 1 },
     { name: 'too many array', text: `${banner('array', 'real', 'general')}1 1\n1\n2\n`, line: 4, msg: /expected 1 entries.*found more/ },

@@ -8,6 +8,7 @@ import { gatherForm, spmvSteps, uploadMatrix, type KernelStep } from './spmv-pla
 import { balancedBounds, lowerBound } from './partition.js';
 import { CONTROL_BYTES } from './control.js';
 import { WorkerPool, type PoolJob } from './pool.js';
+import { DisposedError } from '../errors.js';
 
 export interface CpuBackendOptions {
   /** 'auto' (default) uses the SIMD build when the engine validates SIMD; false forces the plain build */
@@ -28,6 +29,25 @@ export const DEFAULT_INLINE_THRESHOLD = 32768;
 export const DEFAULT_SPIN_US = 200;
 export const DEFAULT_TIMEOUT_MS = 60_000;
 
+/**
+ * Longest run of back-to-back operations (a solver's iterations chain them through microtasks alone)
+ * before one waits for the next event-loop task, so timers, I/O and a dispose() still get their turn.
+ */
+const SLICE_MS = 50;
+/** The next event-loop task: setImmediate in Node, a MessageChannel message in browsers (unclamped, unlike setTimeout). */
+const nextTask: () => Promise<void> =
+  typeof setImmediate === 'function'
+    ? () => new Promise((r) => setImmediate(r))
+    : () =>
+        new Promise((r) => {
+          const ch = new MessageChannel();
+          ch.port1.onmessage = () => {
+            ch.port1.close();
+            r();
+          };
+          ch.port2.postMessage(0);
+        });
+
 /** The CPU path: AssemblyScript kernels over one WebAssembly memory, on a pool of workers. */
 export class CpuBackend {
   private pool: WorkerPool | null = null;
@@ -38,6 +58,11 @@ export class CpuBackend {
   private readonly kernelIndex: Map<string, number>;
   inlineThreshold: number;
   timeoutMs = DEFAULT_TIMEOUT_MS;
+  /** settles when the operation holding the backend ends (see exclusive) */
+  private turn: Promise<void> = Promise.resolve();
+  private disposed = false;
+  /** when the current stretch of operations without an event-loop turn began (-1: none yet) */
+  private sliceStart = -1;
 
   private constructor(
     readonly heap: WasmHeap,
@@ -72,7 +97,11 @@ export class CpuBackend {
   }
 
   /** Replaces the pool with one of `threads` threads (workers = threads − 1). Needs shared memory. */
-  async setThreads(threads: number, spinUs = this.pool?.options.spinUs ?? DEFAULT_SPIN_US): Promise<void> {
+  setThreads(threads: number, spinUs = this.pool?.options.spinUs ?? DEFAULT_SPIN_US): Promise<void> {
+    return this.exclusive(() => this.startPool(threads, spinUs));
+  }
+
+  private async startPool(threads: number, spinUs: number): Promise<void> {
     this.closePool();
     if (threads <= 1 || !this.heap.shared) return;
     this.control = this.heap.alloc(CONTROL_BYTES);
@@ -100,16 +129,22 @@ export class CpuBackend {
   }
 
   /** y = α·op(A)·x + β·y on resident data. */
-  async spmv(M: CpuMatrix, x: CpuVector, y: CpuVector, s: SpmvScalars): Promise<void> {
-    const G = gatherForm(this.heap, M, s.op);
-    await this.run(G.partitions, spmvSteps(G, x.ptr, y.ptr, s));
+  spmv(M: CpuMatrix, x: CpuVector, y: CpuVector, s: SpmvScalars): Promise<void> {
+    return this.exclusive(() => {
+      const G = gatherForm(this.heap, M, s.op);
+      return this.runSteps(G.partitions, spmvSteps(G, x.ptr, y.ptr, s));
+    });
   }
 
   /**
    * Runs kernel steps in order: each on the pool in balanced chunks, or inline when small. `partitions`
    * caches the chunk bounds per kernel and chunk count (a matrix's cache: the bounds depend on it).
    */
-  async run(partitions: Map<string, Int32Array>, steps: KernelStep[]): Promise<void> {
+  run(partitions: Map<string, Int32Array>, steps: () => KernelStep[]): Promise<void> {
+    return this.exclusive(() => this.runSteps(partitions, steps()));
+  }
+
+  private async runSteps(partitions: Map<string, Int32Array>, steps: KernelStep[]): Promise<void> {
     for (const st of steps) {
       if (st.end <= st.start) continue;
       const cost = st.prefix(st.end) - st.prefix(st.start);
@@ -131,10 +166,71 @@ export class CpuBackend {
 
   /**
    * A vector kernel over elements [0, n), on the pool in equal contiguous chunks when n reaches the
-   * inline threshold. For reductions, `outArg` is the index of the output-pointer argument: each chunk
-   * writes its partial result 16 bytes after the previous one, and this returns how many chunks ran.
+   * inline threshold.
    */
-  async runVector(kernel: string, args: number[], n: number, outArg?: number): Promise<number> {
+  runVector(kernel: string, args: () => number[], n: number): Promise<number> {
+    return this.exclusive(() => this.runVectorNow(kernel, args(), n));
+  }
+
+  /**
+   * A reduction kernel whose last argument is the output pointer (appended here): each chunk writes two
+   * f64 partials into the backend's scratch; returns the 2·chunks partials in chunk order (a copy,
+   * taken before the next operation may reuse the scratch).
+   */
+  runReduction(kernel: string, args: () => number[], n: number): Promise<Float64Array> {
+    return this.exclusive(async () => {
+      const a = args();
+      const out = this.reductionScratch();
+      const chunks = await this.runVectorNow(kernel, [...a, out.ptr], n, a.length);
+      return out.view('f64', 2 * chunks).slice();
+    });
+  }
+
+  /**
+   * Runs one operation at a time: operations that arrive while another runs (Promise.all, overlapping
+   * solves) wait their turn in order, so they never share the pool, the reduction scratch or a JDS
+   * matrix's work area, and give the results they give in series. `op` takes its pointers when its
+   * turn comes (so a vector disposed meanwhile rejects with DisposedError), and memory freed while it
+   * runs is reused only after it ends (workers may still touch it). After dispose(), waiting and new
+   * operations reject with DisposedError.
+   */
+  private async exclusive<T>(op: () => Promise<T>): Promise<T> {
+    const prev = this.turn;
+    let release!: () => void;
+    this.turn = new Promise((r) => (release = r));
+    try {
+      await prev;
+      await this.yieldIfLong();
+      if (this.disposed) throw new DisposedError('runtime (disposed while the operation waited)');
+      this.heap.hold();
+      try {
+        return await op();
+      } finally {
+        this.heap.release();
+      }
+    } finally {
+      release();
+    }
+  }
+
+  /** Waits for the next task when operations have held the thread for SLICE_MS (see SLICE_MS). */
+  private async yieldIfLong(): Promise<void> {
+    const now = performance.now();
+    if (this.sliceStart < 0) {
+      this.sliceStart = now;
+      // the first task to run after this ends the stretch
+      void nextTask().then(() => (this.sliceStart = -1));
+    } else if (now - this.sliceStart > SLICE_MS) {
+      await nextTask();
+    }
+  }
+
+  /**
+   * runVector without taking a turn. For reductions, `outArg` is the index of the output-pointer
+   * argument: each chunk writes its partial result 16 bytes after the previous one, and this returns
+   * how many chunks ran.
+   */
+  private async runVectorNow(kernel: string, args: number[], n: number, outArg?: number): Promise<number> {
     if (!this.pool || n < this.inlineThreshold) {
       this.call(kernel, args, 0, n);
       return 1;
@@ -156,7 +252,7 @@ export class CpuBackend {
    * 16 bytes per chunk for the partial results of reductions, zeroed: a chunk with an empty range
    * writes nothing, and a zero is the neutral partial of both dot and nrm2.
    */
-  reductionScratch(): Region {
+  private reductionScratch(): Region {
     const need = 16 * (this.threads + 1);
     if (!this.scratch || this.scratch.bytes < need) {
       this.scratch?.dispose();
@@ -180,6 +276,7 @@ export class CpuBackend {
   }
 
   dispose(): void {
+    this.disposed = true;
     this.closePool();
     this.scratch?.dispose();
     this.scratch = null;

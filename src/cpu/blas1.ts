@@ -9,32 +9,22 @@ import type { CpuVector } from './resident.js';
 
 /** y ← α·x + y */
 export function axpy(B: CpuBackend, alpha: [number, number], x: CpuVector, y: CpuVector): Promise<number> {
-  return B.runVector(`axpy_${x.dtype}`, [x.ptr, y.ptr, ...scalar(x, alpha)], x.length);
+  return B.runVector(`axpy_${x.dtype}`, () => [x.ptr, y.ptr, ...scalar(x, alpha)], x.length);
 }
 
 /** y ← α·y + x */
 export function aypx(B: CpuBackend, alpha: [number, number], x: CpuVector, y: CpuVector): Promise<number> {
-  return B.runVector(`aypx_${x.dtype}`, [x.ptr, y.ptr, ...scalar(x, alpha)], x.length);
+  return B.runVector(`aypx_${x.dtype}`, () => [x.ptr, y.ptr, ...scalar(x, alpha)], x.length);
 }
 
 /** x ← α·x (α = 0 writes zeros, so NaN in x does not survive) */
 export function scal(B: CpuBackend, alpha: [number, number], x: CpuVector): Promise<number> {
-  return B.runVector(`scal_${x.dtype}`, [x.ptr, ...scalar(x, alpha)], x.length);
+  return B.runVector(`scal_${x.dtype}`, () => [x.ptr, ...scalar(x, alpha)], x.length);
 }
 
 /** y ← x */
 export function copy(B: CpuBackend, x: CpuVector, y: CpuVector): Promise<number> {
-  return B.runVector(`copy_${x.dtype}`, [x.ptr, y.ptr], x.length);
-}
-
-/**
- * Runs a reduction kernel whose last argument before the range is the output pointer (appended here):
- * each chunk writes two f64 partials, and the array of 2·chunks partials is returned, in chunk order.
- */
-export async function reductionPartials(B: CpuBackend, kernel: string, args: number[], n: number): Promise<Float64Array> {
-  const out = B.reductionScratch();
-  const chunks = await B.runVector(kernel, [...args, out.ptr], n, args.length);
-  return out.view('f64', 2 * chunks);
+  return B.runVector(`copy_${x.dtype}`, () => [x.ptr, y.ptr], x.length);
 }
 
 /** The chunks' (re, im) partials added in chunk order. */
@@ -50,14 +40,14 @@ export function sumPartials(parts: Float64Array): [number, number] {
 
 /** Σ x_i·y_i (conj: Σ conj(x_i)·y_i) as [re, im], accumulated in f64 */
 export async function dot(B: CpuBackend, x: CpuVector, y: CpuVector, conj: boolean): Promise<[number, number]> {
-  const args = isComplex(x.dtype) ? [x.ptr, y.ptr, conj ? 1 : 0] : [x.ptr, y.ptr];
+  const args = (): number[] => (isComplex(x.dtype) ? [x.ptr, y.ptr, conj ? 1 : 0] : [x.ptr, y.ptr]);
   // real kernels write one f64 per chunk; the other slot keeps the scratch's zero
-  return sumPartials(await reductionPartials(B, `dot_${x.dtype}`, args, x.length));
+  return sumPartials(await B.runReduction(`dot_${x.dtype}`, args, x.length));
 }
 
 /** ‖x‖₂, safe from overflow and underflow: each chunk gives (scale, ssq) with Σ|x|² = scale²·ssq */
 export async function nrm2(B: CpuBackend, x: CpuVector): Promise<number> {
-  const parts = await reductionPartials(B, `nrm2_${x.dtype}`, [x.ptr], x.length);
+  const parts = await B.runReduction(`nrm2_${x.dtype}`, () => [x.ptr], x.length);
   const chunks = parts.length / 2;
   let scale = 0;
   for (let c = 0; c < chunks; c++) scale = Math.max(scale, parts[2 * c]);

@@ -39,7 +39,7 @@ const ld = (R: DenseRegion): number => R.ld ?? R.cols;
 function runRows(B: CpuBackend, kernel: string, args: number[], rows: number, rowCost: number): Promise<void> {
   if (rows <= 0) return Promise.resolve();
   const step: KernelStep = { kernel, args, start: 0, end: rows, prefix: (i) => i * Math.max(1, rowCost) };
-  return B.run(new Map<string, Int32Array>(), [step]);
+  return B.run(new Map<string, Int32Array>(), () => [step]);
 }
 
 function checkLd(name: string, R: DenseRegion): void {

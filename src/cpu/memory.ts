@@ -55,6 +55,9 @@ export class WasmHeap {
   private freeList: Array<[number, number]> = [];
   private top = HEAP_BASE;
   private live = 0;
+  /** while an operation runs (hold() > release()), freed regions wait here: workers may still use them */
+  private holds = 0;
+  private deferred: Region[] = [];
 
   constructor(options: { shared: boolean; initialPages?: number; maxPages?: number }) {
     this.shared = options.shared;
@@ -95,8 +98,24 @@ export class WasmHeap {
     return r;
   }
 
+  /** Defers the reuse of freed regions until the matching release(). */
+  hold(): void {
+    this.holds++;
+  }
+
+  release(): void {
+    if (--this.holds > 0) return;
+    const d = this.deferred;
+    this.deferred = [];
+    for (const r of d) this.free(r);
+  }
+
   /** Called by Region.dispose. */
   free(region: Region): void {
+    if (this.holds > 0) {
+      this.deferred.push(region);
+      return;
+    }
     const size = Math.max(ALIGN, Math.ceil(region.bytes / ALIGN) * ALIGN);
     this.live -= size;
     let ptr = region.ptr;

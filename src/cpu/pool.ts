@@ -103,7 +103,8 @@ export class WorkerPool {
 
   async run(job: PoolJob): Promise<void> {
     if (this.disposed) throw new DisposedError('worker pool');
-    if (this.busy) throw new SimdglError('E_BUSY', 'the worker pool is already running a call: await each operation before the next');
+    // CpuBackend runs one operation at a time, so this only guards against misuse of the pool itself
+    if (this.busy) throw new SimdglError('E_BUSY', 'internal: the worker pool is already running a call');
     this.busy = true;
     try {
       await this.ready;

@@ -58,6 +58,7 @@ export class CpuMatrix {
     this.bytes = host.storageBytes();
   }
   derive(key: string, make: () => CpuMatrix): CpuMatrix {
+    if (this.disposed) throw new DisposedError(`${this.format} matrix`);
     let d = this.derived.get(key);
     if (!d) this.derived.set(key, (d = make()));
     return d;

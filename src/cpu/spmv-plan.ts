@@ -21,50 +21,47 @@ export interface KernelStep {
 
 /** Copies a host matrix's arrays into the heap. */
 export function uploadMatrix(heap: WasmHeap, A: SparseMatrix): CpuMatrix {
-  const put = (a: Int32Array | Float32Array | Float64Array): Region => heap.allocCopy(a);
   const regions: Record<string, Region> = {};
   const params: Record<string, number> = {};
+  // each region is recorded as soon as it exists, so a failure part-way frees every one before it
+  const put = (arrays: Record<string, Int32Array | Float32Array | Float64Array>): void => {
+    for (const [name, a] of Object.entries(arrays)) regions[name] = heap.allocCopy(a);
+  };
   try {
     switch (A.format) {
       case 'coo':
-        Object.assign(regions, { row: put(A.rowIdx), col: put(A.colIdx), val: put(A.values) });
+        put({ row: A.rowIdx, col: A.colIdx, val: A.values });
         break;
       case 'csr':
-        Object.assign(regions, { ptr: put(A.rowPtr), idx: put(A.colIdx), val: put(A.values) });
+        put({ ptr: A.rowPtr, idx: A.colIdx, val: A.values });
         break;
       case 'csc':
-        Object.assign(regions, { ptr: put(A.colPtr), idx: put(A.rowIdx), val: put(A.values) });
+        put({ ptr: A.colPtr, idx: A.rowIdx, val: A.values });
         break;
       case 'mrs':
-        Object.assign(regions, { index: put(A.index), val: put(A.values) });
+        put({ index: A.index, val: A.values });
         params.ndiag = Math.min(A.rows, A.cols);
         break;
       case 'dia':
-        Object.assign(regions, { offsets: put(A.offsets), data: put(A.data) });
+        put({ offsets: A.offsets, data: A.data });
         Object.assign(params, { ndiag: A.offsets.length, pitch: A.pitch });
         break;
       case 'ell':
-        Object.assign(regions, { idx: put(A.colIdx), val: put(A.values) });
+        put({ idx: A.colIdx, val: A.values });
         Object.assign(params, { width: A.width, stride: A.stride });
         break;
       case 'jds':
-        Object.assign(regions, { perm: put(A.perm), jdPtr: put(A.jdPtr), idx: put(A.colIdx), val: put(A.values) });
+        put({ perm: A.perm, jdPtr: A.jdPtr, idx: A.colIdx, val: A.values });
         // per-position accumulators of the jagged-diagonal kernel, one element per row
         regions.work = heap.alloc(A.rows * A.values.BYTES_PER_ELEMENT * (isComplex(A.dtype) ? 2 : 1));
         params.njd = A.jdPtr.length - 1;
         break;
       case 'hyb':
-        Object.assign(regions, {
-          idx: put(A.ell.colIdx),
-          val: put(A.ell.values),
-          cooRow: put(A.coo.rowIdx),
-          cooCol: put(A.coo.colIdx),
-          cooVal: put(A.coo.values),
-        });
+        put({ idx: A.ell.colIdx, val: A.ell.values, cooRow: A.coo.rowIdx, cooCol: A.coo.colIdx, cooVal: A.coo.values });
         Object.assign(params, { width: A.ell.width, stride: A.ell.stride, cooNnz: A.coo.nnz });
         break;
       case 'dense':
-        regions.val = put(A.values);
+        put({ val: A.values });
         break;
     }
   } catch (e) {

@@ -67,7 +67,8 @@ export class MatrixMarketParser {
   private k = 0;
   /** line of the size line, for count errors */
   private sizeLine = 0;
-  // coordinate storage, grown geometrically up to `total` so a lying size line cannot force a huge allocation
+  // entry storage (values in file order; indices for coordinate files), grown geometrically up to
+  // `total` as entries arrive, so a lying size line cannot force a huge allocation
   private rowIdx = new Int32Array(0);
   private colIdx = new Int32Array(0);
   private vals: ValueArray = new Float64Array(0);
@@ -116,25 +117,25 @@ export class MatrixMarketParser {
   }
 
   finish(): MatrixMarketResult {
+    // the end of input lies on the last line when that line has no '\n', else on the (empty) line after it
+    let endLine = this.line;
     if (this.carryLen > 0) {
       this.appendCarry(new Uint8Array([NL]), 0, 1);
       this.processLines(this.carry, 0, this.carryLen);
       this.carryLen = 0;
+      endLine = this.line - 1;
     }
     if (this.phase === PHASE_BANNER) {
-      throw new ParseError('expected the banner "%%MatrixMarket matrix <format> <field> <symmetry>", found end of input', this.line);
+      throw new ParseError('expected the banner "%%MatrixMarket matrix <format> <field> <symmetry>", found end of input', endLine);
     }
     if (this.phase === PHASE_SIZE) {
-      throw new ParseError('expected the size line, found end of input', this.line);
+      throw new ParseError('expected the size line, found end of input', endLine);
     }
     if (this.k < this.total) {
-      throw new ParseError(
-        `expected ${this.total} entries (size line ${this.sizeLine}), found ${this.k} at end of input`,
-        this.line,
-      );
+      throw new ParseError(`expected ${this.total} entries (size line ${this.sizeLine}), found ${this.k} at end of input`, endLine);
     }
     const header = this.header!;
-    const matrix = header.format === 'array' ? new DenseMatrix(this.rows, this.cols, this.dtype, this.vals) : this.buildCOO();
+    const matrix = header.format === 'array' ? this.buildDense() : this.buildCOO();
     return { matrix, header, comments: this.comments };
   }
 
@@ -172,7 +173,8 @@ export class MatrixMarketParser {
     const s = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text; // UTF-8 byte-order mark
     const expected = 'expected the banner "%%MatrixMarket matrix <format> <field> <symmetry>"';
     const tokens: { t: string; col: number }[] = [];
-    for (const m of s.matchAll(/[^ \t]+/g)) tokens.push({ t: m[0], col: m.index + 1 });
+    // six words at most: enough to report the first extra one, however long the line
+    for (const m of s.matchAll(/[^ \t]+/g)) if (tokens.push({ t: m[0], col: m.index + 1 }) > 5) break;
     if (tokens.length === 0 || tokens[0].t.toLowerCase() !== '%%matrixmarket') {
       throw new ParseError(`${expected}, found ${JSON.stringify(clip(s))}`, line, 1);
     }
@@ -249,20 +251,20 @@ export class MatrixMarketParser {
     this.sizeLine = this.line;
     if (coord) {
       this.total = nnz;
-      // An entry line takes at least 4 bytes ("1 1\n"), so a known input length caps what an honest
-      // size line can need; streams start at 2^20 entries and double.
-      const cap = this.expectedBytes === undefined ? 1 << 20 : Math.ceil(this.expectedBytes / 4);
-      this.growCoordinate(Math.min(nnz, cap));
     } else {
       if (rows * cols > MAX_DENSE) {
         throw new ParseError(`array matrix of ${rows}×${cols} elements is over the dense limit of 2^28 elements`, this.line, lead + 1);
       }
       const n = rows;
       this.total = this.sym === S_GENERAL ? rows * cols : this.sym === S_SKEW ? (n * (n - 1)) / 2 : (n * (n + 1)) / 2;
-      this.vals = this.allocValues(rows * cols);
       this.ai = this.sym === S_SKEW ? 1 : 0;
       this.aj = 0;
     }
+    // Storage follows the bytes, never the size line's promise alone: an entry line takes at least
+    // MIN_LINE bytes, so the input seen so far (all of it for whole-buffer parses) bounds what an honest
+    // size line can need; past that, growCoordinate doubles as entries actually arrive.
+    const seen = this.expectedBytes ?? this.bytes;
+    this.growCoordinate(Math.min(this.total, Math.ceil(seen / (coord ? 4 : 2))));
     this.phase = PHASE_DATA;
   }
 
@@ -271,16 +273,26 @@ export class MatrixMarketParser {
     return this.dtype === 'f32' || this.dtype === 'c64' ? new Float32Array(n) : new Float64Array(n);
   }
 
+  /** Room for `cap` entries (values always; row/column indices for coordinate files). */
   private growCoordinate(cap: number): void {
+    const v = this.allocValues(cap);
+    v.set(this.vals.subarray(0, this.k * this.comp));
+    this.vals = v;
+    if (this.header!.format === 'array') return;
     const ri = new Int32Array(cap);
     const ci = new Int32Array(cap);
-    const v = this.allocValues(cap);
     ri.set(this.rowIdx.subarray(0, this.k));
     ci.set(this.colIdx.subarray(0, this.k));
-    v.set(this.vals.subarray(0, this.k * this.comp));
     this.rowIdx = ri;
     this.colIdx = ci;
-    this.vals = v;
+  }
+
+  /** More room when `k` entries fill the storage: double it (at least 1024), up to the promised total. */
+  private grownFor(k: number, length: number): boolean {
+    if (k < length) return false;
+    this.k = k;
+    this.growCoordinate(Math.min(this.total, Math.max(length * 2, 1024)));
+    return true;
   }
 
   /** The hot loop for coordinate entries: `row col [re [im]]` per line. Returns `end`. */
@@ -318,9 +330,7 @@ export class MatrixMarketParser {
         if (k === total) {
           throw new ParseError(`expected ${total} entries (size line ${this.sizeLine}), found more than that`, line, pos - lineStart + 1);
         }
-        if (k === ri.length) {
-          this.k = k;
-          this.growCoordinate(Math.min(total, Math.max(ri.length * 2, 1024)));
+        if (this.grownFor(k, ri.length)) {
           ri = this.rowIdx;
           ci = this.colIdx;
           vals = this.vals;
@@ -395,12 +405,11 @@ export class MatrixMarketParser {
   private arrayLines(buf: Uint8Array, pos: number, end: number): number {
     const cur = this.cur;
     const rows = this.rows;
-    const cols = this.cols;
     const total = this.total;
     const field = this.field;
     const sym = this.sym;
     const comp = this.comp;
-    const vals = this.vals;
+    let vals = this.vals;
     let line = this.line;
     let k = this.k;
     let i = this.ai;
@@ -443,16 +452,10 @@ export class MatrixMarketParser {
           pos = skipBlanks(buf, cur.pos);
         }
         if (buf[pos] !== NL) throw this.expected('end of line', buf, pos, line, lineStart);
-        // The file is column-major; DenseMatrix is row-major.
-        const o = (i * cols + j) * comp;
-        vals[o] = re;
-        if (comp === 2) vals[o + 1] = im;
-        if (sym !== S_GENERAL && i !== j) {
-          const t = (j * cols + i) * comp;
-          // 0 - x, not -x: a stored zero mirrors to +0 (as the zero-filled diagonal is), not -0
-          vals[t] = sym === S_SKEW ? 0 - re : re;
-          if (comp === 2) vals[t + 1] = sym === S_SYMMETRIC ? im : 0 - im; // skew negates, hermitian conjugates
-        }
+        // kept in file order; buildDense places them once the file has delivered them all
+        if (this.grownFor(k, vals.length / comp)) vals = this.vals;
+        vals[k * comp] = re;
+        if (comp === 2) vals[k * comp + 1] = im;
         k++;
         if (++i === rows) {
           j++;
@@ -478,6 +481,31 @@ export class MatrixMarketParser {
     if (e > pos && buf[e - 1] === CR) e--;
     this.comments.push(utf8.decode(buf.subarray(pos + 1, e)));
     return nl + 1;
+  }
+
+  /**
+   * The row-major DenseMatrix of an array file's values (column-major, in file order; symmetric
+   * storage holds the lower triangle, mirrored here).
+   */
+  private buildDense(): DenseMatrix {
+    const { rows, cols, comp, sym, vals } = this;
+    const out = this.allocValues(rows * cols);
+    let q = 0;
+    for (let j = 0; j < cols; j++) {
+      for (let i = sym === S_GENERAL ? 0 : sym === S_SKEW ? j + 1 : j; i < rows; i++, q++) {
+        const re = vals[q * comp];
+        const o = (i * cols + j) * comp;
+        out[o] = re;
+        if (comp === 2) out[o + 1] = vals[q * comp + 1];
+        if (sym !== S_GENERAL && i !== j) {
+          const t = (j * cols + i) * comp;
+          // 0 - x, not -x: a stored zero mirrors to +0 (as the zero-filled diagonal is), not -0
+          out[t] = sym === S_SKEW ? 0 - re : re;
+          if (comp === 2) out[t + 1] = sym === S_SYMMETRIC ? vals[q * comp + 1] : 0 - vals[q * comp + 1]; // skew negates, hermitian conjugates
+        }
+      }
+    }
+    return new DenseMatrix(rows, cols, this.dtype, out);
   }
 
   /** Symmetric storage expanded: each off-diagonal entry followed by its mirror. */

@@ -25,10 +25,14 @@ import type { MatrixMarketReadOptions, MatrixMarketResult } from './matrix-marke
 export type MatrixMarketSource = string | ArrayBuffer | Uint8Array;
 export type MatrixMarketStream = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array | string>;
 
-function toBytes(input: MatrixMarketSource): Uint8Array {
+/** The bytes of an input or chunk: text (UTF-8), an ArrayBuffer or any view of one (TypeError otherwise). */
+function toBytes(input: MatrixMarketSource | ArrayBufferView): Uint8Array {
   if (typeof input === 'string') return new TextEncoder().encode(input);
   if (input instanceof Uint8Array) return input;
-  return new Uint8Array(input);
+  if (ArrayBuffer.isView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
+  if (input instanceof ArrayBuffer) return new Uint8Array(input);
+  const got = input === null || typeof input !== 'object' ? String(input) : ((input as object).constructor?.name ?? 'an object');
+  throw new TypeError(`Matrix Market input must be a string, an ArrayBuffer or a Uint8Array (or a stream of them), got ${got}`);
 }
 
 /** Parses a whole Matrix Market file held in memory (synchronously). */
@@ -50,7 +54,7 @@ export async function readMatrixMarket(
   const parser = new MatrixMarketParser({ dtype: opts?.dtype });
   const progress = opts?.onProgress;
   const feed = (chunk: Uint8Array | string): void => {
-    parser.push(typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk);
+    parser.push(toBytes(chunk));
     progress?.(parser.bytesRead);
   };
   if (typeof input === 'string' || input instanceof Uint8Array || input instanceof ArrayBuffer) {

@@ -38,10 +38,10 @@ export function cpuSolverOps(
     copy: async (x, y) => void (await blas.copy(B, x, y)),
     dot: (x, y) => blas.dot(B, x, y, true),
     nrm2: (x) => blas.nrm2(B, x),
-    precondition: dinv ? async (r, z) => void (await B.runVector(`xmy_${dt}`, [dinv.ptr, r.ptr, z.ptr], n)) : undefined,
+    precondition: dinv ? async (r, z) => void (await B.runVector(`xmy_${dt}`, () => [dinv.ptr, r.ptr, z.ptr], n)) : undefined,
     // one pass instead of axpy, axpy, nrm2 (bench/cg.ts measures both ways)
     cgUpdate: fused
-      ? async (alpha, p, q, x, r) => blas.sumPartials(await blas.reductionPartials(B, `cg_update_${dt}`, [x.ptr, r.ptr, p.ptr, q.ptr, alpha], n))[0]
+      ? async (alpha, p, q, x, r) => blas.sumPartials(await B.runReduction(`cg_update_${dt}`, () => [x.ptr, r.ptr, p.ptr, q.ptr, alpha], n))[0]
       : undefined,
     release: (v) => v.dispose(),
     dispose: () => dinv?.dispose(),

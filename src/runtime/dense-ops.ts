@@ -25,6 +25,7 @@ export interface AddOptions {
 export function checkGemm(A: DenseMatrix, B: DenseMatrix, C?: DenseMatrix): void {
   for (const [n, M] of [['A', A], ['B', B], ['C', C]] as const) {
     if (M !== undefined && !(M instanceof DenseMatrix)) throw new TypeError(`gemm: ${n} must be a DenseMatrix`);
+    M?.validate(); // the kernels size their reads and writes by rows·cols
   }
   if (A.dtype !== B.dtype || (C && C.dtype !== A.dtype)) throw new ShapeError(`gemm: dtypes differ (A ${A.dtype}, B ${B.dtype}${C ? `, C ${C.dtype}` : ''})`);
   if (A.cols !== B.rows) throw new ShapeError(`gemm: A is ${A.rows}×${A.cols} and B is ${B.rows}×${B.cols}: A's columns must equal B's rows`);
@@ -104,10 +105,13 @@ export class CpuDense {
 /** Shapes and dtypes of C = α·A + β·B. */
 export function checkAdd(A: DenseMatrix, B: DenseMatrix): void {
   if (!(A instanceof DenseMatrix) || !(B instanceof DenseMatrix)) throw new TypeError('add: A and B must be DenseMatrix');
+  A.validate();
+  B.validate();
   if (A.dtype !== B.dtype) throw new ShapeError(`add: dtypes differ (A ${A.dtype}, B ${B.dtype})`);
   if (A.rows !== B.rows || A.cols !== B.cols) throw new ShapeError(`add: A is ${A.rows}×${A.cols} and B is ${B.rows}×${B.cols}`);
 }
 
 export function checkTranspose(A: DenseMatrix): void {
   if (!(A instanceof DenseMatrix)) throw new TypeError('transpose: A must be a DenseMatrix');
+  A.validate();
 }

@@ -2,6 +2,7 @@ import { allocValues, componentBytes, components, elementBytes, isComplex, toCom
 import { DisposedError, ShapeError, UnsupportedError, SimdglError } from '../errors.js';
 import type { SpmvScalars } from '../backend-types.js';
 import { convert, type FormatName, type SparseMatrix } from '../formats/index.js';
+import { ownedCopy } from '../formats/owned.js';
 import { CpuBackend, DEFAULT_INLINE_THRESHOLD } from '../cpu/backend.js';
 import type { CpuVector } from '../cpu/resident.js';
 import * as blas from '../cpu/blas1.js';
@@ -141,7 +142,8 @@ export class Runtime implements HandleOwner {
   /** Uploads a matrix (any format class) and returns a resident handle. */
   upload(matrix: SparseMatrix, options: UploadOptions = {}): MatrixHandle {
     this.live();
-    matrix.validate();
+    // kernels trust only a validated private copy: later changes to `matrix` cannot reach them
+    matrix = ownedCopy(matrix);
     let format = options.format;
     if (format === 'auto') format = chooseFormat(this.featuresOf(matrix), 'cpu').format;
     const target = format && format !== matrix.format ? convert(matrix, format, options) : matrix;

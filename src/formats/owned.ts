@@ -1,0 +1,50 @@
+import { FormatError, UnsupportedError } from '../errors.js';
+import { COOMatrix } from './coo.js';
+import { CSCMatrix } from './csc.js';
+import { CSRMatrix } from './csr.js';
+import { DenseMatrix } from './dense.js';
+import { DIAMatrix } from './dia.js';
+import { ELLMatrix } from './ell.js';
+import { HYBMatrix } from './hyb.js';
+import { JDSMatrix } from './jds.js';
+import { FORMATS, type SparseMatrix } from './index.js';
+import { MRSMatrix } from './mrs.js';
+
+/**
+ * A validated private copy of a matrix, for data that kernels will trust: every field read once, every
+ * array copied into a plain new typed array of its own type, the constructor's checks and validate()
+ * run on the copy. The caller may then reassign fields or rewrite, shorten, detach or resize the
+ * original's arrays (JavaScript cannot stop it: `readonly` is TypeScript's alone) without any effect
+ * on the copy; the kernels' bounds rest on the copy alone. FormatError/ShapeError when invalid.
+ */
+export function ownedCopy(m: SparseMatrix): SparseMatrix {
+  switch (m?.format) {
+    case 'coo': return new COOMatrix(m.rows, m.cols, m.dtype, copy(m.rowIdx), copy(m.colIdx), copy(m.values)).validate();
+    case 'csr': return new CSRMatrix(m.rows, m.cols, m.dtype, copy(m.rowPtr), copy(m.colIdx), copy(m.values)).validate();
+    case 'csc': return new CSCMatrix(m.rows, m.cols, m.dtype, copy(m.colPtr), copy(m.rowIdx), copy(m.values)).validate();
+    case 'mrs': return new MRSMatrix(m.rows, m.cols, m.dtype, copy(m.index), copy(m.values)).validate();
+    case 'dia': return new DIAMatrix(m.rows, m.cols, m.dtype, copy(m.offsets), m.pitch, copy(m.data)).validate();
+    case 'ell': return new ELLMatrix(m.rows, m.cols, m.dtype, m.width, m.stride, copy(m.colIdx), copy(m.values)).validate();
+    case 'jds': return new JDSMatrix(m.rows, m.cols, m.dtype, copy(m.perm), copy(m.jdPtr), copy(m.colIdx), copy(m.values)).validate();
+    case 'hyb': return new HYBMatrix(m.rows, m.cols, m.dtype, part(m.ell, 'ell'), part(m.coo, 'coo')).validate();
+    case 'dense': return new DenseMatrix(m.rows, m.cols, m.dtype, copy(m.values)).validate();
+    default: throw new UnsupportedError(`unknown matrix format ${JSON.stringify((m as { format?: unknown })?.format)}, expected one of ${FORMATS.join(', ')}`);
+  }
+}
+
+/** A copy of HYB's ELL or COO part, which must be of that format. */
+function part<T extends ELLMatrix | COOMatrix>(m: T, format: T['format']): T {
+  if (m?.format !== format) throw new FormatError(`HYB ${format} part has format ${JSON.stringify(m?.format)}, expected ${format}`);
+  return ownedCopy(m) as T;
+}
+
+/**
+ * A plain copy of a typed array (whatever its buffer: resizable, shared; a detached one has length 0
+ * and copies as empty); anything else passes unchanged for the constructor to reject.
+ */
+function copy<T>(a: T): T {
+  for (const C of [Int32Array, Float64Array, Float32Array]) {
+    if (a instanceof C) return (a.length === 0 ? new C(0) : new C(a)) as T;
+  }
+  return a;
+}
