@@ -78,3 +78,10 @@ export class MemoryLimitError extends RangeError {
     this.requestedBytes = requestedBytes;
   }
 }
+
+/** A GPU path cannot run here (no WebGPU adapter, no WebGL2 or float render targets, …); the message says why. */
+export class GpuUnavailableError extends SimdglError {
+  constructor(message: string) {
+    super('E_GPU_UNAVAILABLE', message);
+  }
+}

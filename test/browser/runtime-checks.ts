@@ -94,7 +94,7 @@ export async function runtimeChecks(check: Check): Promise<void> {
           const w = await spmvChecked(rt, A0.astype(dt));
           details.push(`${name} ${dt} ${w.toExponential(1)}`);
         }
-        ok(rt.explain('spmv', rt.upload(A0)).path === 'gpu', 'backend gpu must explain the GPU path');
+        ok(rt.explain('spmv', rt.upload(A0)).path === 'webgl2', 'backend gpu must explain the WebGL2 path');
       }
       return `renderer ${caps.gpu.renderer}; worst error/scale: ${details.join(', ')}`;
     } finally {
@@ -129,21 +129,21 @@ export async function runtimeChecks(check: Check): Promise<void> {
     const rt = await createRuntime({ backend: 'auto' });
     try {
       const cal = await rt.calibrate();
-      ok(cal.gpu && cal.gpu.bandwidthGBs > 0 && cal.gpu.overheadMs > 0 && cal.cpu.bandwidthGBs > 0, JSON.stringify(cal));
+      ok(cal.webgl2 && cal.webgl2.bandwidthGBs > 0 && cal.webgl2.overheadMs > 0 && cal.cpu.bandwidthGBs > 0, JSON.stringify(cal));
       const out: string[] = [];
       for (const [name, A] of [
         ['tiny 1×1', poisson2D(1)],
         ['poisson3D_24', poisson3D(24)],
       ] as const) {
         const e = rt.explain('spmv', A);
-        ok(e.estimates.cpu && e.estimates.gpu, `both estimates: ${JSON.stringify(e.estimates)}`);
-        const faster = e.estimates.gpu!.ms < e.estimates.cpu!.ms ? 'gpu' : 'cpu';
+        ok(e.estimates.cpu && e.estimates.webgl2, `both estimates: ${JSON.stringify(e.estimates)}`);
+        const faster = e.estimates.webgl2!.ms < e.estimates.cpu!.ms ? 'webgl2' : 'cpu';
         ok(e.path === faster && e.calibrated, `${name}: chose ${e.path}, estimates ${JSON.stringify(e.estimates)}`);
         await spmvChecked(rt, A.astype('f32'));
-        out.push(`${name}: ${e.path} (${e.format}) cpu ${e.estimates.cpu!.ms.toFixed(3)} ms vs gpu ${e.estimates.gpu!.ms.toFixed(3)} ms`);
+        out.push(`${name}: ${e.path} (${e.format}) cpu ${e.estimates.cpu!.ms.toFixed(3)} ms vs webgl2 ${e.estimates.webgl2!.ms.toFixed(3)} ms`);
       }
       ok(rt.explain('spmv', poisson2D(1)).path === 'cpu', 'a 1×1 product must stay on the CPU');
-      return `calibration: cpu ${cal.cpu.bandwidthGBs.toFixed(1)} GB/s, gpu ${cal.gpu!.bandwidthGBs.toFixed(2)} GB/s + ${cal.gpu!.overheadMs.toFixed(2)} ms per draw (SwiftShader: a software rasteriser); ${out.join('; ')}`;
+      return `calibration: cpu ${cal.cpu.bandwidthGBs.toFixed(1)} GB/s, webgl2 ${cal.webgl2!.bandwidthGBs.toFixed(2)} GB/s + ${cal.webgl2!.overheadMs.toFixed(2)} ms per draw (SwiftShader: a software rasteriser); ${out.join('; ')}`;
     } finally {
       rt.dispose();
     }
@@ -157,7 +157,7 @@ export async function runtimeChecks(check: Check): Promise<void> {
       const h = rt.upload(A);
       const cpu = await rt.cg(h, b, { tol: 1e-8, path: 'cpu' });
       const gpu = await rt.cg(h, b, { tol: 1e-8, path: 'gpu' });
-      ok(gpu.converged && gpu.path === 'gpu' && gpu.relativeResidual <= 1e-8, `gpu cg: ${gpu.reason} ${gpu.relativeResidual}`);
+      ok(gpu.converged && gpu.path === 'webgl2' && gpu.relativeResidual <= 1e-8, `gpu cg: ${gpu.reason} ${gpu.relativeResidual}`);
       ok(Math.abs(gpu.iterations - cpu.iterations) <= Math.max(2, 0.05 * cpu.iterations), `iterations ${gpu.iterations} vs ${cpu.iterations}`);
       const jac = await rt.cg(h, b, { tol: 1e-8, path: 'gpu', preconditioner: 'jacobi' });
       ok(jac.converged, `jacobi: ${jac.reason}`);
