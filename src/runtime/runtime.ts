@@ -478,29 +478,36 @@ export class Runtime implements HandleOwner {
    * path, unless a path is asked for. Returns C when given (updated in place), else a new matrix: a
    * handle when A or B is one, a DenseMatrix otherwise.
    */
-  async gemm<R extends DenseLike = DenseMatrix>(A: DenseLike, B: DenseLike, options: GemmOptions & { path?: PathChoice } = {}): Promise<R> {
+  gemm(A: DenseMatrix, B: DenseMatrix, options?: GemmOptions & { C?: undefined; path?: PathChoice }): Promise<DenseMatrix>;
+  gemm<C extends DenseLike>(A: DenseLike, B: DenseLike, options: GemmOptions & { C: C; path?: PathChoice }): Promise<C>;
+  gemm(A: DenseLike, B: DenseLike, options?: GemmOptions & { path?: PathChoice }): Promise<DenseHandle>;
+  async gemm(A: DenseLike, B: DenseLike, options: GemmOptions & { path?: PathChoice } = {}): Promise<DenseLike> {
     this.live();
     checkGemm(A, B, options.C);
     const beta = options.beta ?? 0;
     return this.denseOp([A, B], options.C, beta !== 0, { dtype: A.dtype, rows: A.rows, cols: B.cols }, options.path, (p, [a, b], c) =>
       p.gemm(a, b, c, { alpha: options.alpha ?? 1, beta, naive: options.naive ?? false }),
-    ) as Promise<R>;
+    );
   }
 
   /** C = α·A + β·B for dense matrices or handles of one shape (defaults α = β = 1). */
-  async add<R extends DenseLike = DenseMatrix>(A: DenseLike, B: DenseLike, options: AddOptions & { path?: PathChoice } = {}): Promise<R> {
+  add(A: DenseMatrix, B: DenseMatrix, options?: AddOptions & { path?: PathChoice }): Promise<DenseMatrix>;
+  add(A: DenseLike, B: DenseLike, options?: AddOptions & { path?: PathChoice }): Promise<DenseHandle>;
+  async add(A: DenseLike, B: DenseLike, options: AddOptions & { path?: PathChoice } = {}): Promise<DenseLike> {
     this.live();
     checkAdd(A, B);
     return this.denseOp([A, B], undefined, false, { dtype: A.dtype, rows: A.rows, cols: A.cols }, options.path, (p, [a, b], c) =>
       p.add(a, b, c, { alpha: options.alpha ?? 1, beta: options.beta ?? 1 }),
-    ) as Promise<R>;
+    );
   }
 
   /** Aᵀ of a dense matrix or handle: a blocked copy on the CPU path (reads and writes both contiguous), a gather shader on WebGL2. */
-  async transpose<R extends DenseLike = DenseMatrix>(A: DenseLike, options: { path?: PathChoice } = {}): Promise<R> {
+  transpose(A: DenseMatrix, options?: { path?: PathChoice }): Promise<DenseMatrix>;
+  transpose(A: DenseHandle, options?: { path?: PathChoice }): Promise<DenseHandle>;
+  async transpose(A: DenseLike, options: { path?: PathChoice } = {}): Promise<DenseLike> {
     this.live();
     checkTranspose(A);
-    return this.denseOp([A], undefined, false, { dtype: A.dtype, rows: A.cols, cols: A.rows }, options.path, (p, [a], c) => p.transpose(a, c)) as Promise<R>;
+    return this.denseOp([A], undefined, false, { dtype: A.dtype, rows: A.cols, cols: A.rows }, options.path, (p, [a], c) => p.transpose(a, c));
   }
 
   /**

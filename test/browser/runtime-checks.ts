@@ -248,7 +248,21 @@ export async function runtimeChecks(check: Check): Promise<void> {
         ok(T.rows === 53 && T.cols === 37 && tErr <= tol, `${dt} transpose: error ${tErr}`);
         const S = await rt.add(A, A, { path: 'gpu', alpha: 1, beta: -1 });
         ok(S.values.every((v) => v === 0), `${dt} add`);
-        out.push(`${dt} gemm |cpu − gpu| ≤ ${worst.toExponential(1)}`);
+        // resident handles: made on the CPU, moved up by a forced op, results stay on the GPU until read
+        const hA = rt.dense(A);
+        const T1 = await rt.transpose(hA, { path: 'webgl2' });
+        const T2 = await rt.transpose(T1); // runs where T1 is current: the GPU
+        ok(T1.current.has('webgl2') && !T1.current.has('cpu') && T2.current.has('webgl2') && !T2.current.has('cpu'), `${dt}: results stay on the GPU`);
+        const back = await T2.read();
+        let hErr = 0;
+        for (let i = 0; i < back.values.length; i++) hErr = Math.max(hErr, Math.abs(back.values[i] - A.values[i]));
+        ok(hErr <= tol, `${dt} handle transpose twice: error ${hErr}`);
+        const P = await rt.gemm(T2, B, { alpha: 2 }); // T2 is current on both now: the CPU path
+        let pErr = 0;
+        const pv = (await P.read()).values;
+        for (let i = 0; i < pv.length; i++) pErr = Math.max(pErr, Math.abs(pv[i] - cpu.values[i]));
+        ok(pErr <= (dt === 'f32' ? 1e-4 : 1e-11), `${dt} gemm of a handle: ${pErr}`);
+        out.push(`${dt} gemm |cpu − gpu| ≤ ${worst.toExponential(1)}, handles moved CPU → GPU → CPU (error ${hErr.toExponential(1)})`);
       }
       return out.join('; ');
     } finally {
