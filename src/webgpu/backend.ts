@@ -1,0 +1,525 @@
+/**
+ * The WebGPU path: WGSL compute shaders over storage buffers (wgsl/, one file per kernel), in
+ * browsers (navigator.gpu) and in Node (the optional `webgpu` package, Dawn). Its public shape follows
+ * the WebGL2 GpuBackend (src/gpu/backend.ts) so the runtime can treat both alike; differences: create()
+ * is async (adapters come by promise), vectors are written in place (no ping-pong), there is no
+ * readSync, and flush() / kernelTime() / cgUpdate() exist.
+ *
+ * Kernels: SpMV in CSR (csr_row, csr_vector, csr_adaptive + csr_fixup; chosen per matrix, spmv.ts),
+ * ELL, DIA, HYB; op T/H through a CSR of Aᵀ; axpy, aypx, scal, copy (a buffer copy); dot / nrm2 and
+ * the fused CG step as workgroup tree reductions in double-single (dot.wgsl, cg_update.wgsl,
+ * reduce_final.wgsl); dense gemm / add / transpose (dense.ts). dtypes: f32 and c64 natively, f64 and
+ * c128 as double-single (about 48 bits, encoding.ts, wgsl/ds.wgsl).
+ *
+ * Precision, as the WebGL2 path: f32/c64 SpMV and BLAS-1 accumulate in f32 (the bound
+ * 4·(terms + 4)·2⁻²⁴·Σ|a||x| of test/reference.ts); double-single within 1e-12 of the scale
+ * |α|Σ|a||x| + |β||y0| (the WebGL2 suite's DS_BOUND); dot/nrm2 accumulate in double-single for every
+ * dtype (f32 and c64 products exact there). Measured figures: test/webgpu-*.test.ts print them.
+ *
+ * Work is recorded and submitted in batches (engine.ts); only reads wait for the GPU.
+ *
+ * Device loss (GPUDevice.lost): pending reads reject with WebGpuDeviceLostError (E_GPU_LOST), every
+ * call throws it, onContextLost callbacks run; then a new device is requested from the same GPU
+ * object, every live matrix is uploaded again from its host matrix, every vector gets a new buffer
+ * (see WebGpuVector), and onContextRestored callbacks run. When no new device can be had, the backend
+ * stays lost.
+ */
+import { isComplex, toComplex, type DType, type Scalar } from '../dtype.js';
+import { DisposedError, ShapeError, UnsupportedError } from '../errors.js';
+import type { Op } from '../backend-types.js';
+import type { DenseMatrix } from '../formats/dense.js';
+import * as dense from './dense.js';
+import { acquireDevice, noCapabilities, type DeviceOptions, type WebGpuCapabilities } from './device.js';
+import { Engine, type EngineStats, type Params } from './engine.js';
+import { decodeValues, encodeScalar, encodeValues, floatsPerElement } from './encoding.js';
+import { WebGpuDeviceLostError, WebGpuLimitError, WebGpuUnavailableError } from './errors.js';
+import { WebGpuMatrix, WebGpuVector, type HostMatrix, type WebGpuOwner } from './resident.js';
+import { buildMatrix, runSpmv, type WebGpuUploadOptions } from './spmv.js';
+
+export interface WebGpuBackendOptions extends DeviceOptions {
+  /** use this device (no adapter is requested; the backend cannot replace it after a loss) */
+  device?: GPUDevice;
+  /** lower maxStorageBufferBindingSize (bytes) below the device's, for tests */
+  maxStorageBufferBindingSize?: number;
+}
+
+/** What WebGpuBackend.create resolves to when the WebGPU path cannot run here. */
+export interface WebGpuUnavailable {
+  readonly available: false;
+  readonly reason: string;
+  readonly capabilities: WebGpuCapabilities;
+}
+
+export interface WebGpuSpmvOptions {
+  /** default 1 ([re, im] for complex dtypes) */
+  alpha?: Scalar;
+  /** default 0: y is then not read (it may hold NaN) */
+  beta?: Scalar;
+  /** 'N' (default); 'T' and 'H' need a matrix uploaded with { transpose: true } */
+  op?: Op;
+}
+
+export interface WebGpuVectorOptions {
+  /** keep a host copy of the contents as of the upload and of every read(), for a device restore */
+  shadow?: boolean;
+}
+
+/** Counters, for tests and the cost model. */
+export interface WebGpuStats extends EngineStats {
+  deviceLosses: number;
+  deviceRestores: number;
+}
+
+/** Workgroups of a reduction's first pass at most (reduce_final sums their partials). */
+const REDUCE_GROUPS = 1024;
+/** Elements per thread of a reduction's first pass (fewer workgroups: fewer barrier rounds). */
+const REDUCE_ITEMS = 8;
+
+export class WebGpuBackend implements WebGpuOwner {
+  readonly available = true as const;
+  readonly stats: WebGpuStats = { dispatches: 0, submits: 0, uploads: 0, uploadBytes: 0, readbacks: 0, deviceLosses: 0, deviceRestores: 0 };
+  /** bytes of GPU buffers held by live matrices, vectors and dense matrices */
+  bytesInUse = 0;
+
+  private engine: Engine;
+  private partials!: GPUBuffer;
+  private result!: GPUBuffer;
+  private readonly residents = new Set<WebGpuVector | WebGpuMatrix | dense.WebGpuDense>();
+  private disposed = false;
+  private lost = false;
+  private lostReason = '';
+  private readonly lostHooks = new Set<() => void>();
+  private readonly restoredHooks = new Set<() => void>();
+
+  private constructor(
+    private device: GPUDevice,
+    private caps: WebGpuCapabilities,
+    private readonly opts: WebGpuBackendOptions,
+  ) {
+    this.engine = this.setUp(device);
+  }
+
+  /**
+   * A backend on a new device (navigator.gpu, else the `webgpu` package in Node), or
+   * `{ available: false, reason }`. Never throws or rejects for a missing GPU.
+   */
+  static async create(opts: WebGpuBackendOptions = {}): Promise<WebGpuBackend | WebGpuUnavailable> {
+    let got: Awaited<ReturnType<typeof acquireDevice>>;
+    if (opts.device) {
+      const l = opts.device.limits;
+      got = {
+        device: opts.device,
+        caps: {
+          ...noCapabilities(''),
+          webgpu: true,
+          source: 'given',
+          adapter: 'the device passed',
+          features: [...opts.device.features] as string[],
+          subgroups: opts.device.features.has('subgroups'),
+          timestampQuery: opts.device.features.has('timestamp-query'),
+          maxStorageBufferBindingSize: l.maxStorageBufferBindingSize,
+          maxBufferSize: l.maxBufferSize,
+          maxComputeWorkgroupStorageSize: l.maxComputeWorkgroupStorageSize,
+          maxComputeInvocationsPerWorkgroup: l.maxComputeInvocationsPerWorkgroup,
+          reason: null,
+        },
+      };
+    } else got = await acquireDevice(opts);
+    if ('reason' in got) return { available: false, reason: got.reason, capabilities: noCapabilities(got.reason) };
+    const need = { maxComputeInvocationsPerWorkgroup: 256, maxComputeWorkgroupStorageSize: 16384 };
+    for (const [k, v] of Object.entries(need)) {
+      const have = got.caps[k as keyof typeof need];
+      if (have < v) {
+        const reason = `the WebGPU device offers ${k} = ${have}, the kernels need ${v}`;
+        got.device.destroy();
+        return { available: false, reason, capabilities: { ...got.caps, reason } };
+      }
+    }
+    try {
+      return new WebGpuBackend(got.device, got.caps, opts);
+    } catch (e) {
+      const reason = `setting up the WebGPU backend failed: ${(e as Error)?.message ?? String(e)}`;
+      return { available: false, reason, capabilities: { ...got.caps, reason } };
+    }
+  }
+
+  private setUp(device: GPUDevice): Engine {
+    const engine = new Engine(device, this.stats, () => this.live());
+    this.partials = device.createBuffer({ size: REDUCE_GROUPS * 16, usage: 128 | 4 | 8 });
+    this.result = device.createBuffer({ size: 16, usage: 128 | 4 | 8 });
+    device.lost.then((info) => this.handleLost(device, info));
+    return engine;
+  }
+
+  capabilities(): WebGpuCapabilities {
+    return { ...this.caps, features: [...this.caps.features] };
+  }
+
+  /** The storage-buffer limit in force (bytes): the device's, or the lower one of the options. */
+  get maxStorageBufferBindingSize(): number {
+    return Math.min(this.caps.maxStorageBufferBindingSize, this.opts.maxStorageBufferBindingSize ?? Infinity);
+  }
+
+  /** Validation and out-of-memory errors the device reported outside any call (newest last, at most 20). */
+  get deviceErrors(): readonly string[] {
+    return this.engine.errors;
+  }
+
+  /** true from a device loss until a new device is set up */
+  get contextLost(): boolean {
+    return this.lost;
+  }
+
+  /** Calls `cb` when the device is lost (after pending calls were rejected). Returns an unsubscribe function. */
+  onContextLost(cb: () => void): () => void {
+    this.lostHooks.add(cb);
+    return () => this.lostHooks.delete(cb);
+  }
+
+  /** Calls `cb` when a new device is set up and every live matrix was uploaded again. Returns an unsubscribe function. */
+  onContextRestored(cb: () => void): () => void {
+    this.restoredHooks.add(cb);
+    return () => this.restoredHooks.delete(cb);
+  }
+
+  // ---- resident data ----------------------------------------------------------------------------
+
+  /** Uploads a CSR, ELL, DIA or HYB matrix of dtype f32, c64, f64 or c128 (validated first). */
+  upload(matrix: HostMatrix, options: WebGpuUploadOptions = {}): WebGpuMatrix {
+    this.live();
+    const f = (matrix as { format: string }).format;
+    if (f !== 'csr' && f !== 'ell' && f !== 'dia' && f !== 'hyb') throw new UnsupportedError(`WebGPU upload: format ${f} is not supported (csr, ell, dia, hyb)`);
+    checkDType(matrix.dtype, 'WebGPU upload');
+    matrix.validate();
+    const data = buildMatrix(this.engine, matrix, options, this.maxStorageBufferBindingSize);
+    return new WebGpuMatrix(this, matrix.dtype, matrix.rows, matrix.cols, matrix.nnz, matrix.format, data, { matrix, options: { ...options } });
+  }
+
+  /**
+   * A resident vector of `dtype`: from data (components, interleaved re/im when complex; rounded to
+   * f32, or split into double-single for f64/c128) or zero-filled of a length in elements.
+   */
+  vector(dtype: DType, data: ArrayLike<number> | number, options: WebGpuVectorOptions = {}): WebGpuVector {
+    this.live();
+    checkDType(dtype, 'WebGPU vector');
+    const comp = isComplex(dtype) ? 2 : 1;
+    const length = typeof data === 'number' ? data : data.length / comp;
+    if (!Number.isInteger(length) || length < 0) {
+      throw new ShapeError(typeof data === 'number' ? `WebGPU vector: length ${length} must be a nonnegative integer` : `WebGPU vector: ${data.length} components do not make whole ${dtype} elements`);
+    }
+    const floats = typeof data === 'number' ? null : encodeValues(dtype, data);
+    const bytes = length * floatsPerElement(dtype) * 4;
+    const buf = this.engine.buffer(`a vector of ${length} ${dtype} elements`, floats ?? bytes, this.maxStorageBufferBindingSize);
+    const shadow = options.shadow ? (floats ? floats.slice() : new Float32Array(bytes / 4)) : null;
+    return new WebGpuVector(this, dtype, length, buf, buf.size, shadow);
+  }
+
+  // ---- kernels ----------------------------------------------------------------------------------
+
+  /** y = α·op(A)·x + β·y on resident data. x may be y itself. */
+  spmv(M: WebGpuMatrix, x: WebGpuVector, y: WebGpuVector, opts: WebGpuSpmvOptions = {}): void {
+    this.live();
+    const op = opts.op ?? 'N';
+    if (op !== 'N' && op !== 'T' && op !== 'H') throw new UnsupportedError(`WebGPU spmv: op ${JSON.stringify(op)} is not one of 'N', 'T', 'H'`);
+    if ((M as unknown as { owner: unknown }).owner !== this) throw new UnsupportedError('WebGPU spmv: a matrix of another WebGpuBackend');
+    const d = M.data;
+    const part = op === 'N' ? d.main : d.transposed;
+    if (!part) throw new UnsupportedError(`WebGPU spmv: op ${JSON.stringify(op)} needs the matrix uploaded with { transpose: true }`);
+    const [outLen, inLen] = op === 'N' ? [M.rows, M.cols] : [M.cols, M.rows];
+    this.checkVectors('WebGPU spmv', M.dtype, x, inLen, 'x', y, outLen);
+    const dt = M.dtype;
+    const [br, bi] = toComplex(opts.beta ?? 0);
+    const common: Params = {
+      alpha: this.scalar(dt, opts.alpha ?? 1, 'alpha'),
+      beta: this.scalar(dt, opts.beta ?? 0, 'beta'),
+      useBeta: br !== 0 || bi !== 0,
+      conj: op === 'H' && isComplex(dt) ? -1 : 1,
+    };
+    runSpmv(this.engine, part, dt, x.buffer, y.buffer, common);
+    y.version++;
+  }
+
+  /** y ← α·x + y */
+  axpy(alpha: Scalar, x: WebGpuVector, y: WebGpuVector): void {
+    this.blas1('axpy', alpha, x, y);
+  }
+
+  /** y ← α·y + x */
+  aypx(alpha: Scalar, x: WebGpuVector, y: WebGpuVector): void {
+    this.blas1('aypx', alpha, x, y);
+  }
+
+  /** y ← α·y (α = 0 writes zeros: NaN in y does not survive, as on the CPU path) */
+  scal(alpha: Scalar, y: WebGpuVector): void {
+    this.blas1('scal', alpha, y, y);
+  }
+
+  /** y ← x (a buffer copy) */
+  copy(x: WebGpuVector, y: WebGpuVector): void {
+    this.live();
+    this.checkVectors('WebGPU copy', x.dtype, x, y.length, 'x', y, y.length);
+    this.engine.copy(x.buffer, y.buffer, x.length * floatsPerElement(x.dtype) * 4);
+    y.version++;
+  }
+
+  private blas1(name: 'axpy' | 'aypx' | 'scal', alpha: Scalar, x: WebGpuVector, y: WebGpuVector): void {
+    this.live();
+    this.checkVectors(`WebGPU ${name}`, x.dtype, x, y.length, 'x', y, y.length);
+    const [ar, ai] = toComplex(alpha);
+    const n = y.length;
+    const bindings = [{ binding: 2, buffer: y.buffer, write: true }];
+    if (name !== 'scal') bindings.unshift({ binding: 1, buffer: x.buffer, write: false });
+    this.engine.dispatch(name, y.dtype, Math.ceil(n / 256), { n, alpha: this.scalar(y.dtype, alpha, 'alpha'), w: ar === 0 && ai === 0 ? 1 : 0 }, bindings);
+    y.version++;
+  }
+
+  /**
+   * Σ x_i·y_i (conj: Σ conj(x_i)·y_i, complex only), a workgroup tree reduction in double-single;
+   * only the 16-byte result is read back. A number for real dtypes, [re, im] for complex ones.
+   */
+  async dot(x: WebGpuVector, y: WebGpuVector, options: { conj?: boolean } = {}): Promise<number | [number, number]> {
+    this.live();
+    this.checkVectors('WebGPU dot', x.dtype, x, y.length, 'x', y, y.length);
+    const [re, im] = await this.reduce('dot', x.dtype, x.length, { conj: options.conj && isComplex(x.dtype) ? -1 : 1 }, [
+      { binding: 1, buffer: x.buffer },
+      { binding: 2, buffer: y.buffer },
+      { binding: 3, buffer: this.partials, write: true },
+    ]);
+    return isComplex(x.dtype) ? [re, im] : re;
+  }
+
+  /** ‖x‖₂ = sqrt(Σ|x_i|²), the sum as in dot (|x_i|² must stay within the f32 range). */
+  async nrm2(x: WebGpuVector): Promise<number> {
+    this.live();
+    this.checkVectors('WebGPU nrm2', x.dtype, x, x.length, 'x', x, x.length);
+    const [re] = await this.reduce('dot', x.dtype, x.length, { conj: -1 }, [
+      { binding: 1, buffer: x.buffer },
+      { binding: 2, buffer: x.buffer },
+      { binding: 3, buffer: this.partials, write: true },
+    ]);
+    return Math.sqrt(Math.max(0, re));
+  }
+
+  /**
+   * The fused CG step: x ← x + α·p, r ← r − α·q and ‖r‖² of the new r, in one pass over the four
+   * vectors plus one small reduction (SolverOps.cgUpdate).
+   */
+  async cgUpdate(alpha: Scalar, p: WebGpuVector, q: WebGpuVector, x: WebGpuVector, r: WebGpuVector): Promise<number> {
+    this.live();
+    this.checkVectors('WebGPU cgUpdate', p.dtype, p, r.length, 'p', q, r.length);
+    this.checkVectors('WebGPU cgUpdate', p.dtype, x, r.length, 'x', r, r.length);
+    const [ar, ai] = toComplex(alpha);
+    const [re] = await this.reduce('cg_update', p.dtype, r.length, { alpha: this.scalar(p.dtype, alpha, 'alpha'), beta: this.scalar(p.dtype, [-ar, -ai], 'alpha') }, [
+      { binding: 1, buffer: p.buffer },
+      { binding: 2, buffer: q.buffer },
+      { binding: 3, buffer: x.buffer, write: true },
+      { binding: 4, buffer: r.buffer, write: true },
+      { binding: 5, buffer: this.partials, write: true },
+    ]);
+    x.version++;
+    r.version++;
+    return re;
+  }
+
+  private async reduce(kernel: 'dot' | 'cg_update', dt: DType, n: number, params: Params, bindings: { binding: number; buffer: GPUBuffer; write?: boolean }[]): Promise<[number, number]> {
+    const groups = Math.max(1, Math.min(REDUCE_GROUPS, Math.ceil(n / (256 * REDUCE_ITEMS))));
+    this.engine.dispatch(kernel, dt, groups, { ...params, n, k: groups * 256 }, bindings);
+    this.engine.dispatch('reduce_final', dt, 1, { n: groups, m: 0 }, [
+      { binding: 1, buffer: this.partials },
+      { binding: 2, buffer: this.result, write: true },
+    ]);
+    const f = new Float32Array(await this.engine.read(this.result, 16));
+    return [f[0] + f[1], f[2] + f[3]];
+  }
+
+  // ---- read-back, batching, timing -------------------------------------------------------------
+
+  /** The vector's values: Float32Array for f32/c64, Float64Array (hi + lo) for f64/c128. */
+  async read(v: WebGpuVector): Promise<Float32Array | Float64Array> {
+    this.live();
+    if (v.disposed) throw new DisposedError('WebGpuVector');
+    const version = v.version;
+    const floats = new Float32Array(await this.engine.read(v.buffer, v.length * floatsPerElement(v.dtype) * 4));
+    if (v.shadow && !v.disposed && v.version === version) {
+      v.shadow.set(floats);
+      v.shadowVersion = version;
+    }
+    return decodeValues(v.dtype, floats, v.length * (isComplex(v.dtype) ? 2 : 1));
+  }
+
+  /** Submits the work recorded so far without waiting for it (reads do this themselves). */
+  flush(): void {
+    this.live();
+    this.engine.flush();
+  }
+
+  /**
+   * Runs `fn` (which records kernels on this backend) and returns the GPU time in ms from the start
+   * of its first compute pass to the end of its last, from timestamp queries; null without the
+   * 'timestamp-query' feature. Buffer copies inside `fn` run but are outside the passes measured.
+   */
+  kernelTime(fn: () => void): Promise<number | null> {
+    return this.engine.kernelTime(fn, this.caps.timestampQuery);
+  }
+
+  // ---- dense matrices (dense.ts) ----------------------------------------------------------------
+
+  /** Uploads a row-major DenseMatrix (f32, c64, f64, c128); resident until dispose(). */
+  uploadDense(A: DenseMatrix): dense.WebGpuDense {
+    return dense.uploadDense(this.denseHost, A);
+  }
+
+  /** A zero rows × cols dense matrix of `dtype` on the GPU. */
+  denseMatrix(dtype: DType, rows: number, cols: number): dense.WebGpuDense {
+    checkDType(dtype, 'WebGPU dense matrix');
+    return dense.denseMatrix(this.denseHost, dtype, rows, cols);
+  }
+
+  /** The dense matrix back on the host (Float32Array values for f32/c64, Float64Array for f64/c128). */
+  readDense(A: dense.WebGpuDense): Promise<DenseMatrix> {
+    return dense.readDense(this.denseHost, A);
+  }
+
+  /** C = α·A·B + β·C (β = 0 by default: C is then not read). */
+  gemm(A: dense.WebGpuDense, B: dense.WebGpuDense, C: dense.WebGpuDense, opts: dense.WebGpuGemmOptions = {}): void {
+    dense.gemm(this.denseHost, A, B, C, opts);
+  }
+
+  /** C = α·A + β·B (α = β = 1 by default; a zero scalar means that operand is not read). */
+  add(A: dense.WebGpuDense, B: dense.WebGpuDense, C: dense.WebGpuDense, opts: dense.WebGpuAddOptions = {}): void {
+    dense.add(this.denseHost, A, B, C, opts);
+  }
+
+  /** B = Aᵀ ({ conj: true }: Aᴴ for complex data). */
+  transpose(A: dense.WebGpuDense, B: dense.WebGpuDense, opts: dense.WebGpuTransposeOptions = {}): void {
+    dense.transpose(this.denseHost, A, B, opts);
+  }
+
+  private readonly denseHost: dense.DenseHost = ((b: WebGpuBackend): dense.DenseHost => ({
+    get engine() {
+      return b.engine;
+    },
+    get bindingLimit() {
+      return b.maxStorageBufferBindingSize;
+    },
+    live: () => b.live(),
+    track: (bytes, obj) => b.track(bytes, obj),
+  }))(this);
+
+  // ---- device loss ------------------------------------------------------------------------------
+
+  /** For tests: destroys the device, as a driver reset would lose it (a new one is then requested). */
+  loseDevice(): void {
+    this.live();
+    this.device.destroy();
+  }
+
+  private async handleLost(device: GPUDevice, info: GPUDeviceLostInfo): Promise<void> {
+    if (this.disposed || device !== this.device) return;
+    this.lost = true;
+    this.lostReason = ` (${info.reason}: ${info.message})`;
+    this.stats.deviceLosses++;
+    this.engine.abandon(new WebGpuDeviceLostError(`the WebGPU device was lost${this.lostReason}`));
+    for (const cb of [...this.lostHooks]) callSafely(cb, 'onContextLost');
+    if (this.opts.device) return; // a device the caller gave cannot be replaced here
+    const got = await acquireDevice(this.opts);
+    if (this.disposed) {
+      if (!('reason' in got)) got.device.destroy();
+      return;
+    }
+    if ('reason' in got) {
+      this.lostReason += ` (no new device: ${got.reason})`;
+      return;
+    }
+    try {
+      this.device = got.device;
+      this.caps = got.caps;
+      this.engine = this.setUp(got.device);
+      this.rebuild();
+    } catch (e) {
+      this.lostReason += ` (restoring failed: ${(e as Error)?.message ?? String(e)})`;
+      return;
+    }
+    this.lost = false;
+    this.stats.deviceRestores++;
+    for (const cb of [...this.restoredHooks]) callSafely(cb, 'onContextRestored');
+  }
+
+  /** On a new device: every resident object gets new buffers. */
+  private rebuild(): void {
+    for (const r of [...this.residents]) {
+      if (r instanceof WebGpuMatrix) {
+        const data = buildMatrix(this.engine, r.source.matrix, r.source.options as WebGpuUploadOptions, Infinity);
+        this.bytesInUse += data.bytes - r.bytes;
+        r.restore(data);
+      } else if (r instanceof WebGpuVector) {
+        const keep = r.shadow !== null && r.shadowVersion === r.version;
+        r.restore(this.engine.buffer('a vector', keep ? r.shadow! : r.bytes, Infinity), !keep);
+      } else dense.restoreDense(this.denseHost, r);
+    }
+  }
+
+  // ---- lifetime ---------------------------------------------------------------------------------
+
+  /** @internal WebGpuOwner */
+  releaseBuffer(buf: GPUBuffer): void {
+    if (this.lost) return; // died with the device
+    this.engine.release(buf);
+  }
+
+  /** @internal WebGpuOwner */
+  track(bytes: number, obj: WebGpuVector | WebGpuMatrix | dense.WebGpuDense): void {
+    this.bytesInUse += bytes;
+    if (bytes >= 0) this.residents.add(obj);
+    else this.residents.delete(obj);
+  }
+
+  private live(): void {
+    if (this.disposed) throw new DisposedError('WebGpuBackend');
+    if (this.lost) throw new WebGpuDeviceLostError(`the WebGPU device is lost; calls fail until a new device is obtained${this.lostReason}`);
+  }
+
+  private scalar(dt: DType, s: Scalar, name: string): Float32Array {
+    const [re, im] = toComplex(s);
+    if (im !== 0 && !isComplex(dt)) throw new UnsupportedError(`WebGPU path: ${name} has imaginary part ${im}, but the data is ${dt}`);
+    return encodeScalar(dt, re, im);
+  }
+
+  private checkVectors(where: string, dt: DType, x: WebGpuVector, xLen: number, xName: string, y: WebGpuVector, yLen: number): void {
+    for (const v of [x, y]) {
+      if (v.disposed) throw new DisposedError('WebGpuVector');
+      if ((v as unknown as { owner: unknown }).owner !== this) throw new UnsupportedError(`${where}: a vector of another WebGpuBackend`);
+      if (v.dtype !== dt) throw new UnsupportedError(`${where}: a ${v.dtype} vector with ${dt} data (dtypes must match)`);
+    }
+    if (x.length !== xLen) throw new ShapeError(`${where}: ${xName} has length ${x.length}, expected ${xLen}`);
+    if (y.length !== yLen) throw new ShapeError(`${where}: y has length ${y.length}, expected ${yLen}`);
+  }
+
+  /** Frees every matrix and vector made here, the scratch buffers and the device (unless it was given). */
+  dispose(): void {
+    if (this.disposed) return;
+    for (const r of [...this.residents]) r.dispose();
+    if (!this.lost) this.engine.flush();
+    this.engine.dispose();
+    this.disposed = true;
+    if (!this.opts.device) this.device.destroy();
+    else {
+      this.partials.destroy();
+      this.result.destroy();
+    }
+  }
+}
+
+function callSafely(cb: () => void, what: string): void {
+  try {
+    cb();
+  } catch (x) {
+    console.error(`simdgl: an ${what} callback threw`, x);
+  }
+}
+
+function checkDType(dtype: DType, where: string): void {
+  if (dtype !== 'f32' && dtype !== 'c64' && dtype !== 'f64' && dtype !== 'c128') throw new UnsupportedError(`${where}: unknown dtype ${JSON.stringify(dtype)}`);
+}
+
+export { WebGpuDeviceLostError, WebGpuLimitError, WebGpuUnavailableError };

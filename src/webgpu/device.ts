@@ -1,0 +1,130 @@
+/**
+ * Where the WebGPU device comes from. Browsers (and Deno): `navigator.gpu`. Node: the `webgpu`
+ * package (Dawn), an optional dependency loaded on demand with a dynamic import; on Linux Dawn needs
+ * a Vulkan driver (a GPU's, or SwiftShader's: point VK_ICD_FILENAMES at the vk_swiftshader_icd.json
+ * that Chromium ships). Nothing here throws: a missing piece becomes a `reason`.
+ */
+
+export interface WebGpuCapabilities {
+  /** a device was obtained */
+  webgpu: boolean;
+  /** where the GPU object came from */
+  source: 'navigator.gpu' | 'webgpu package' | 'given' | null;
+  /** the adapter's vendor / architecture / device / description, as far as it says */
+  adapter: string;
+  /** optional features enabled on the device */
+  features: string[];
+  /** subgroup operations enabled ('subgroups') */
+  subgroups: boolean;
+  /** GPU timestamps ('timestamp-query'): kernelTime() measures on the GPU */
+  timestampQuery: boolean;
+  maxStorageBufferBindingSize: number;
+  maxBufferSize: number;
+  maxComputeWorkgroupStorageSize: number;
+  maxComputeInvocationsPerWorkgroup: number;
+  /** why the WebGPU path is unavailable; null when it is available */
+  reason: string | null;
+}
+
+export interface DeviceOptions {
+  /** use this GPU object (navigator.gpu, or a Dawn instance) instead of finding one */
+  gpu?: GPU;
+  powerPreference?: GPUPowerPreference;
+  /** do not ask for subgroups / timestamp-query even where offered (for tests) */
+  disableFeatures?: boolean;
+}
+
+export function noCapabilities(reason: string): WebGpuCapabilities {
+  return {
+    webgpu: false,
+    source: null,
+    adapter: '',
+    features: [],
+    subgroups: false,
+    timestampQuery: false,
+    maxStorageBufferBindingSize: 0,
+    maxBufferSize: 0,
+    maxComputeWorkgroupStorageSize: 0,
+    maxComputeInvocationsPerWorkgroup: 0,
+    reason,
+  };
+}
+
+/** Dawn's GPU, made once per process (each instance starts its own Vulkan instance). */
+let dawn: Promise<GPU | string> | null = null;
+
+function loadDawn(): Promise<GPU | string> {
+  dawn ??= (async () => {
+    try {
+      // a variable specifier: bundlers leave the optional dependency alone
+      const name = 'webgpu';
+      const mod = (await import(/* @vite-ignore */ name)) as { create(flags: string[]): GPU };
+      return mod.create([]);
+    } catch (e) {
+      return `the optional dependency 'webgpu' (Dawn for Node) could not be loaded: ${(e as Error)?.message ?? String(e)}`;
+    }
+  })();
+  return dawn;
+}
+
+/** The GPU object of this engine, or why there is none. */
+export async function findGpu(opts: DeviceOptions): Promise<{ gpu: GPU; source: WebGpuCapabilities['source'] } | { reason: string }> {
+  if (opts.gpu) return { gpu: opts.gpu, source: 'given' };
+  const nav = (globalThis as { navigator?: { gpu?: GPU } }).navigator;
+  if (nav?.gpu) return { gpu: nav.gpu, source: 'navigator.gpu' };
+  const isNode = typeof process !== 'undefined' && typeof process.versions?.node === 'string';
+  if (!isNode) return { reason: 'navigator.gpu is missing: this engine has no WebGPU (or it is disabled)' };
+  const got = await loadDawn();
+  return typeof got === 'string' ? { reason: got } : { gpu: got, source: 'webgpu package' };
+}
+
+const WANTED: GPUFeatureName[] = ['subgroups', 'timestamp-query'];
+
+/** A device with the optional features that help (subgroups, timestamp-query) and the adapter's full buffer limits. */
+export async function acquireDevice(opts: DeviceOptions): Promise<{ device: GPUDevice; caps: WebGpuCapabilities } | { reason: string }> {
+  try {
+    const found = await findGpu(opts);
+    if ('reason' in found) return found;
+    const adapter = await found.gpu.requestAdapter({ powerPreference: opts.powerPreference ?? 'high-performance' });
+    if (!adapter) {
+      const hint =
+        found.source === 'webgpu package' && typeof process !== 'undefined' && !process.env?.VK_ICD_FILENAMES
+          ? ' (Dawn found no Vulkan driver; without a GPU, set VK_ICD_FILENAMES to a SwiftShader ICD such as /usr/lib/chromium/vk_swiftshader_icd.json)'
+          : '';
+      return { reason: `requestAdapter() returned null: no WebGPU adapter here${hint}` };
+    }
+    const features = opts.disableFeatures ? [] : WANTED.filter((f) => adapter.features.has(f));
+    const l = adapter.limits;
+    const device = await adapter.requestDevice({
+      requiredFeatures: features,
+      requiredLimits: {
+        maxStorageBufferBindingSize: l.maxStorageBufferBindingSize,
+        maxBufferSize: l.maxBufferSize,
+        maxComputeWorkgroupStorageSize: l.maxComputeWorkgroupStorageSize,
+        maxComputeInvocationsPerWorkgroup: l.maxComputeInvocationsPerWorkgroup,
+        maxStorageBuffersPerShaderStage: Math.min(10, l.maxStorageBuffersPerShaderStage),
+      },
+    });
+    const info = adapter.info as Partial<GPUAdapterInfo> | undefined;
+    const adapterName = [info?.vendor, info?.architecture, info?.device, info?.description].filter((s) => s).join(' / ') || 'unknown adapter';
+    const dl = device.limits;
+    return {
+      device,
+      caps: {
+        webgpu: true,
+        source: found.source,
+        adapter: adapterName,
+        features,
+        subgroups: features.includes('subgroups'),
+        timestampQuery: features.includes('timestamp-query'),
+        maxStorageBufferBindingSize: dl.maxStorageBufferBindingSize,
+        maxBufferSize: dl.maxBufferSize,
+        maxComputeWorkgroupStorageSize: dl.maxComputeWorkgroupStorageSize,
+        maxComputeInvocationsPerWorkgroup: dl.maxComputeInvocationsPerWorkgroup,
+        reason: null,
+      },
+    };
+  } catch (e) {
+    return { reason: `getting a WebGPU device threw: ${(e as Error)?.message ?? String(e)}` };
+  }
+}

@@ -1,0 +1,386 @@
+/**
+ * The WebGPU plumbing under the backend: buffers, the pipeline cache, the parameter block of each
+ * dispatch, batching, read-back and GPU timestamps.
+ *
+ * Batching. dispatch() and copy() only record; flush() (called by every read, by kernelTime, and
+ * every MAX_PENDING records) writes the parameter blocks of the whole batch with one
+ * queue.writeBuffer into one uniform buffer (one 256-byte slot per dispatch), encodes every record
+ * into one command encoder — consecutive dispatches share one compute pass (each dispatch is its own
+ * synchronisation scope there, so they see each other's writes) — and submits once. The queue is
+ * waited on only by reads (mapAsync). Bind groups are cached by pipeline, slot and buffers, so an
+ * iterative solver that repeats one sequence of calls creates none after its first iteration.
+ *
+ * Aliasing. WebGPU forbids binding one buffer both read-only and writable in a dispatch; a read
+ * binding whose buffer is also bound for writing is copied to a scratch buffer first (y = A·y,
+ * gemm(A, A, A), axpy(x, x)).
+ *
+ * Buffers given back with release() are destroyed after the next submit (a recorded dispatch may
+ * still name them).
+ */
+import { DisposedError } from '../errors.js';
+import type { DType } from '../dtype.js';
+import { WebGpuDeviceLostError, WebGpuLimitError } from './errors.js';
+import * as wgsl from './wgsl.generated.js';
+
+/** GPUBufferUsage / GPUMapMode values (the spec's numbers; the globals are missing in Node). */
+export const USAGE = { MAP_READ: 1, COPY_SRC: 4, COPY_DST: 8, UNIFORM: 64, STORAGE: 128, QUERY_RESOLVE: 512 } as const;
+const MAP_READ_MODE = 1;
+
+export type KernelName = (typeof wgsl.KERNEL_NAMES)[number];
+
+/** One dispatch's parameters (wgsl/common.wgsl, struct Params). */
+export interface Params {
+  n?: number;
+  m?: number;
+  k?: number;
+  w?: number;
+  alpha?: Float32Array;
+  beta?: Float32Array;
+  conj?: number;
+  useBeta?: boolean;
+}
+
+export interface Binding {
+  binding: number;
+  buffer: GPUBuffer;
+  /** the kernel writes it */
+  write?: boolean;
+}
+
+interface DispatchRecord {
+  kind: 'dispatch';
+  pipeline: GPUComputePipeline;
+  key: string;
+  bindings: Binding[];
+  slot: number;
+  grid: [number, number, number];
+}
+
+interface CopyRecord {
+  kind: 'copy';
+  src: GPUBuffer;
+  dst: GPUBuffer;
+  bytes: number;
+}
+
+const PARAM_BYTES = 64;
+const MAX_PENDING = 512;
+const MAX_GROUPS = 65535;
+const DS_SPLIT = 8193;
+
+export interface EngineStats {
+  dispatches: number;
+  submits: number;
+  uploads: number;
+  uploadBytes: number;
+  readbacks: number;
+}
+
+export class Engine {
+  readonly slotBytes: number;
+  private readonly pipelines = new Map<string, GPUComputePipeline>();
+  private readonly bindGroups = new Map<string, GPUBindGroup>();
+  private readonly ids = new WeakMap<GPUBuffer, number>();
+  private nextId = 1;
+  private records: (DispatchRecord | CopyRecord)[] = [];
+  private params: ArrayBuffer;
+  private slots = 0;
+  private uniform: GPUBuffer | null = null;
+  private uniformGen = 0;
+  private toDestroy: GPUBuffer[] = [];
+  private timing: { querySet: GPUQuerySet; begun: boolean } | null = null;
+  /** rejects every pending read (device loss, dispose) */
+  readonly pending = new Set<(e: Error) => void>();
+  /** validation / out-of-memory errors the device reported (uncapturederror), newest last */
+  readonly errors: string[] = [];
+
+  constructor(
+    readonly device: GPUDevice,
+    readonly stats: EngineStats,
+    readonly live: () => void,
+  ) {
+    this.slotBytes = Math.max(PARAM_BYTES, device.limits.minUniformBufferOffsetAlignment);
+    this.params = new ArrayBuffer(this.slotBytes * 64);
+    device.addEventListener('uncapturederror', (ev) => {
+      const msg = (ev as GPUUncapturedErrorEvent).error?.message ?? 'unknown error';
+      this.errors.push(msg);
+      if (this.errors.length > 20) this.errors.shift();
+    });
+  }
+
+  // ---- buffers ----------------------------------------------------------------------------------
+
+  /**
+   * A storage buffer holding `data` (its bytes) or `bytes` zero bytes. WebGpuLimitError past the
+   * device's maxStorageBufferBindingSize (or `limit`, lowered for tests): `what` names it.
+   */
+  buffer(what: string, data: ArrayBufferView | number, limit: number, extraUsage = 0): GPUBuffer {
+    const bytes = typeof data === 'number' ? data : data.byteLength;
+    if (bytes > limit) {
+      throw new WebGpuLimitError(`${what} needs ${bytes} bytes, over the device's maxStorageBufferBindingSize of ${limit} bytes`);
+    }
+    const size = Math.max(16, Math.ceil(bytes / 16) * 16);
+    const mapped = typeof data !== 'number' && bytes > 0;
+    const buf = this.device.createBuffer({ size, usage: USAGE.STORAGE | USAGE.COPY_SRC | USAGE.COPY_DST | extraUsage, mappedAtCreation: mapped });
+    if (mapped) {
+      const v = data as ArrayBufferView;
+      new Uint8Array(buf.getMappedRange()).set(new Uint8Array(v.buffer, v.byteOffset, v.byteLength));
+      buf.unmap();
+      this.stats.uploads++;
+      this.stats.uploadBytes += bytes;
+    }
+    return buf;
+  }
+
+  /** Destroys the buffer after the next submit. */
+  release(buf: GPUBuffer): void {
+    this.toDestroy.push(buf);
+  }
+
+  private idOf(b: GPUBuffer): number {
+    let id = this.ids.get(b);
+    if (id === undefined) {
+      id = this.nextId++;
+      this.ids.set(b, id);
+    }
+    return id;
+  }
+
+  // ---- pipelines --------------------------------------------------------------------------------
+
+  pipeline(name: KernelName, dt: DType, constants: Record<string, number> = {}): { pipeline: GPUComputePipeline; key: string } {
+    const ck = Object.entries(constants).map(([k, v]) => `${k}=${v}`).join(',');
+    const key = `${name}/${dt}/${ck}`;
+    let p = this.pipelines.get(key);
+    if (!p) {
+      const code = wgsl[`dt_${dt}`] + wgsl[name];
+      const module = this.device.createShaderModule({ code, label: `${name}/${dt}` });
+      p = this.device.createComputePipeline({ layout: 'auto', label: key, compute: { module, entryPoint: 'main', constants } });
+      this.pipelines.set(key, p);
+    }
+    return { pipeline: p, key };
+  }
+
+  // ---- recording --------------------------------------------------------------------------------
+
+  /**
+   * Records a dispatch of `groups` workgroups (laid out as a 2-D grid when over 65,535) or of an
+   * explicit [x, y] grid.
+   */
+  dispatch(name: KernelName, dt: DType, groups: number | [number, number], params: Params, bindings: Binding[], constants?: Record<string, number>): void {
+    this.live();
+    let grid: [number, number, number];
+    if (typeof groups === 'number') {
+      if (groups <= 0) return;
+      const gx = Math.min(groups, MAX_GROUPS);
+      grid = [gx, Math.ceil(groups / gx), 1];
+    } else {
+      if (groups[0] <= 0 || groups[1] <= 0) return;
+      grid = [groups[0], groups[1], 1];
+    }
+    if (grid[0] > MAX_GROUPS || grid[1] > MAX_GROUPS) throw new WebGpuLimitError(`a dispatch of ${JSON.stringify(groups)} workgroups exceeds ${MAX_GROUPS}² workgroups`);
+    const { pipeline, key } = this.pipeline(name, dt, constants);
+    // a buffer bound for reading and for writing is read from a scratch copy
+    const written = new Set(bindings.filter((b) => b.write).map((b) => b.buffer));
+    const copies = new Map<GPUBuffer, GPUBuffer>();
+    const bound = bindings.map((b) => {
+      if (b.write || !written.has(b.buffer)) return b;
+      let c = copies.get(b.buffer);
+      if (!c) {
+        c = this.device.createBuffer({ size: b.buffer.size, usage: USAGE.STORAGE | USAGE.COPY_DST });
+        this.copy(b.buffer, c, b.buffer.size);
+        this.release(c);
+        copies.set(b.buffer, c);
+      }
+      return { ...b, buffer: c };
+    });
+    const slot = this.writeParams(params);
+    this.records.push({ kind: 'dispatch', pipeline, key, bindings: bound, slot, grid });
+    this.stats.dispatches++;
+    if (this.records.length >= MAX_PENDING) this.flush();
+  }
+
+  /** Records a buffer-to-buffer copy of `bytes` (a multiple of 4). */
+  copy(src: GPUBuffer, dst: GPUBuffer, bytes: number): void {
+    this.live();
+    if (bytes > 0) this.records.push({ kind: 'copy', src, dst, bytes: Math.ceil(bytes / 4) * 4 });
+  }
+
+  private writeParams(p: Params): number {
+    const slot = this.slots++;
+    if (slot * this.slotBytes + PARAM_BYTES > this.params.byteLength) {
+      const next = new ArrayBuffer(this.params.byteLength * 2);
+      new Uint8Array(next).set(new Uint8Array(this.params));
+      this.params = next;
+    }
+    const off = slot * this.slotBytes;
+    const u = new Uint32Array(this.params, off, 16);
+    const f = new Float32Array(this.params, off, 16);
+    u[0] = p.n ?? 0;
+    u[1] = p.m ?? 0;
+    u[2] = p.k ?? 0;
+    u[3] = p.w ?? 0;
+    f.set(p.alpha ?? [1, 0, 0, 0], 4);
+    f.set(p.beta ?? [0, 0, 0, 0], 8);
+    f[12] = 1;
+    f[13] = DS_SPLIT;
+    f[14] = p.conj ?? 1;
+    u[15] = p.useBeta ? 1 : 0;
+    return slot;
+  }
+
+  // ---- submission -------------------------------------------------------------------------------
+
+  /** Encodes and submits everything recorded (nothing waits for the GPU). */
+  flush(): void {
+    if (this.records.length === 0 && this.toDestroy.length === 0) return;
+    const device = this.device;
+    const need = Math.max(1, this.slots) * this.slotBytes;
+    if (!this.uniform || this.uniform.size < need) {
+      if (this.uniform) this.toDestroy.push(this.uniform);
+      this.uniform = device.createBuffer({ size: Math.max(need, 64 * this.slotBytes), usage: USAGE.UNIFORM | USAGE.COPY_DST });
+      this.uniformGen++;
+      this.bindGroups.clear();
+    }
+    if (this.slots > 0) device.queue.writeBuffer(this.uniform, 0, this.params, 0, this.slots * this.slotBytes);
+    const enc = device.createCommandEncoder();
+    let pass: GPUComputePassEncoder | null = null;
+    for (const r of this.records) {
+      if (r.kind === 'copy') {
+        pass?.end();
+        pass = null;
+        enc.copyBufferToBuffer(r.src, 0, r.dst, 0, r.bytes);
+        continue;
+      }
+      if (!pass) {
+        let timestampWrites: GPUComputePassTimestampWrites | undefined;
+        if (this.timing) {
+          timestampWrites = { querySet: this.timing.querySet, endOfPassWriteIndex: 1 };
+          if (!this.timing.begun) timestampWrites.beginningOfPassWriteIndex = 0;
+          this.timing.begun = true;
+        }
+        pass = enc.beginComputePass(timestampWrites ? { timestampWrites } : {});
+      }
+      pass.setPipeline(r.pipeline);
+      pass.setBindGroup(0, this.bindGroup(r));
+      pass.dispatchWorkgroups(r.grid[0], r.grid[1], r.grid[2]);
+    }
+    pass?.end();
+    device.queue.submit([enc.finish()]);
+    this.stats.submits++;
+    this.records = [];
+    this.slots = 0;
+    for (const b of this.toDestroy) b.destroy();
+    this.toDestroy = [];
+  }
+
+  private bindGroup(r: DispatchRecord): GPUBindGroup {
+    const key = `${r.key}|${this.uniformGen}:${r.slot}|${r.bindings.map((b) => `${b.binding}:${this.idOf(b.buffer)}`).join(',')}`;
+    let g = this.bindGroups.get(key);
+    if (!g) {
+      if (this.bindGroups.size > 4096) this.bindGroups.clear();
+      g = this.device.createBindGroup({
+        layout: r.pipeline.getBindGroupLayout(0),
+        entries: [
+          { binding: 0, resource: { buffer: this.uniform!, offset: r.slot * this.slotBytes, size: PARAM_BYTES } },
+          ...r.bindings.map((b) => ({ binding: b.binding, resource: { buffer: b.buffer } })),
+        ],
+      });
+      this.bindGroups.set(key, g);
+    }
+    return g;
+  }
+
+  /** Forgets buffer-dependent caches (after a buffer was destroyed, bind groups naming it are dead). */
+  forget(): void {
+    this.bindGroups.clear();
+  }
+
+  // ---- read-back --------------------------------------------------------------------------------
+
+  /** The first `bytes` of a buffer, after everything recorded so far ran. */
+  async read(src: GPUBuffer, bytes: number): Promise<ArrayBuffer> {
+    this.live();
+    const size = Math.max(16, Math.ceil(bytes / 16) * 16);
+    const staging = this.device.createBuffer({ size, usage: USAGE.MAP_READ | USAGE.COPY_DST });
+    this.copy(src, staging, Math.min(size, src.size));
+    this.flush();
+    this.stats.readbacks++;
+    return this.mapped(staging, bytes);
+  }
+
+  private mapped(staging: GPUBuffer, bytes: number): Promise<ArrayBuffer> {
+    return new Promise<ArrayBuffer>((resolve, reject) => {
+      let done = false;
+      const fail = (e: Error) => {
+        if (done) return;
+        done = true;
+        this.pending.delete(fail);
+        reject(e);
+      };
+      this.pending.add(fail);
+      staging.mapAsync(MAP_READ_MODE).then(
+        () => {
+          if (done) return;
+          done = true;
+          this.pending.delete(fail);
+          const out = staging.getMappedRange(0, staging.size).slice(0, bytes);
+          staging.unmap();
+          staging.destroy();
+          resolve(out);
+        },
+        (e: Error) => fail(new WebGpuDeviceLostError(`reading back failed: ${e?.message ?? String(e)}`)),
+      );
+    });
+  }
+
+  // ---- timing -----------------------------------------------------------------------------------
+
+  /**
+   * GPU time (ms) from the start of the first compute pass to the end of the last one recorded by
+   * `fn`, from timestamp queries; null when the device has no 'timestamp-query'.
+   */
+  async kernelTime(fn: () => void, enabled: boolean): Promise<number | null> {
+    this.live();
+    this.flush();
+    if (!enabled) {
+      fn();
+      this.flush();
+      return null;
+    }
+    const querySet = this.device.createQuerySet({ type: 'timestamp', count: 2 });
+    this.timing = { querySet, begun: false };
+    try {
+      fn();
+      this.flush();
+    } finally {
+      this.timing = null;
+    }
+    const resolved = this.device.createBuffer({ size: 16, usage: USAGE.QUERY_RESOLVE | USAGE.COPY_SRC });
+    const staging = this.device.createBuffer({ size: 16, usage: USAGE.MAP_READ | USAGE.COPY_DST });
+    const enc = this.device.createCommandEncoder();
+    enc.resolveQuerySet(querySet, 0, 2, resolved, 0);
+    enc.copyBufferToBuffer(resolved, 0, staging, 0, 16);
+    this.device.queue.submit([enc.finish()]);
+    const t = new BigInt64Array(await this.mapped(staging, 16));
+    querySet.destroy();
+    resolved.destroy();
+    return Number(t[1] - t[0]) / 1e6;
+  }
+
+  /** Rejects pending reads with `e` and forgets every cached GPU object. */
+  abandon(e: Error): void {
+    for (const fail of [...this.pending]) fail(e);
+    this.records = [];
+    this.slots = 0;
+    this.toDestroy = [];
+    this.pipelines.clear();
+    this.bindGroups.clear();
+    this.uniform = null;
+  }
+
+  dispose(): void {
+    this.abandon(new DisposedError('WebGpuBackend'));
+  }
+}
+

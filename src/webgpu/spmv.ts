@@ -1,0 +1,236 @@
+/**
+ * SpMV on the WebGPU path: what each format becomes in storage buffers, the per-matrix choice of CSR
+ * kernel, and the dispatches of y = α·op(A)·x + β·y.
+ *
+ * CSR kernels (wgsl/csr_*.wgsl), chosen per matrix from its row lengths ('auto'):
+ *   csr_row       one thread per row: short, even rows (mean < 6 and longest ≤ 8·max(mean, 4))
+ *   csr_vector    TPR threads per row (TPR the power of two nearest mean/2, 2..64), tree-reduced in
+ *                 workgroup memory: longer, even rows
+ *   csr_adaptive  blocks of ≈ CHUNK nonzeros per workgroup (CSR-Adaptive): rows of very different
+ *                 lengths, power-law matrices (longest > 8·max(mean, 4)); a row past PIECE entries
+ *                 is cut into pieces and finished by csr_fixup
+ * ELL (column-major, a thread per row), DIA (a thread per row, offsets in a buffer: all diagonals in
+ * one dispatch), HYB (ELL + the COO remainder as CSR, a thread per row). op = 'T' / 'H' runs a CSR of
+ * Aᵀ built on the host at upload ({ transpose: true }) with the same kernel choice; 'H' conjugates.
+ */
+import type { DType } from '../dtype.js';
+import { CSRMatrix } from '../formats/index.js';
+import type { Engine, Params } from './engine.js';
+import { encodeValues, floatsPerElement } from './encoding.js';
+import type { HostMatrix, WebGpuCSRArrays, WebGpuCSRPart, WebGpuELLPart, WebGpuMatrixData, WebGpuPart } from './resident.js';
+
+export type CsrKernel = 'auto' | 'row' | 'vector' | 'adaptive';
+
+export interface WebGpuUploadOptions {
+  /** CSR (and Aᵀ): 'auto' (default) chooses from the row lengths, see spmv.ts */
+  kernel?: CsrKernel;
+  /** csr_vector: threads per row (a power of two, 2..256); default from the mean row length */
+  threadsPerRow?: number;
+  /** also upload Aᵀ as CSR (built on the host at upload), so spmv can run op = 'T' / 'H' */
+  transpose?: boolean;
+}
+
+/** csr_adaptive constants (wgsl/csr_adaptive.wgsl): workgroup size, products per stream block, entries per piece. */
+const WG = 256;
+const CHUNK = 1024;
+const PIECE = 4096;
+
+/** Buffers made for one upload; `limit` is maxStorageBufferBindingSize. */
+class Maker {
+  readonly buffers: GPUBuffer[] = [];
+  constructor(
+    private readonly engine: Engine,
+    private readonly limit: number,
+  ) {}
+  make(what: string, data: ArrayBufferView | number): GPUBuffer {
+    const b = this.engine.buffer(what, data, this.limit);
+    this.buffers.push(b);
+    return b;
+  }
+  get bytes(): number {
+    return this.buffers.reduce((s, b) => s + b.size, 0);
+  }
+}
+
+export function buildMatrix(engine: Engine, matrix: HostMatrix, options: WebGpuUploadOptions, limit: number): WebGpuMatrixData {
+  const mk = new Maker(engine, limit);
+  try {
+    const dt = matrix.dtype;
+    let main: WebGpuPart;
+    switch (matrix.format) {
+      case 'csr':
+        main = csrPart(mk, matrix, options);
+        break;
+      case 'ell':
+        main = ellPart(mk, matrix.rows, matrix.width, matrix.stride, matrix.colIdx, matrix.values, dt);
+        break;
+      case 'dia':
+        main = {
+          kind: 'dia',
+          rows: matrix.rows,
+          cols: matrix.cols,
+          ndiag: matrix.offsets.length,
+          pitch: matrix.pitch,
+          offsets: mk.make('DIA offsets', matrix.offsets),
+          values: mk.make('DIA data', encodeValues(dt, matrix.data)),
+        };
+        break;
+      case 'hyb': {
+        const { coo } = matrix;
+        const rest = CSRMatrix.fromTriplets(matrix.rows, matrix.cols, dt, coo.rowIdx, coo.colIdx, coo.values);
+        main = { kind: 'hyb', rows: matrix.rows, ell: ellPart(mk, matrix.rows, matrix.ell.width, matrix.ell.stride, matrix.ell.colIdx, matrix.ell.values, dt), rest: csrArrays(mk, rest, 'HYB remainder') };
+        break;
+      }
+    }
+    let transposed: WebGpuCSRPart | null = null;
+    if (options.transpose) {
+      const csr = (matrix.format === 'csr' ? matrix : matrix.toCSR()) as CSRMatrix;
+      transposed = csrPart(mk, csr.transpose(), options);
+    }
+    return { main, transposed, buffers: mk.buffers, bytes: mk.bytes };
+  } catch (e) {
+    for (const b of mk.buffers) b.destroy();
+    throw e;
+  }
+}
+
+function csrArrays(mk: Maker, c: CSRMatrix, what: string): WebGpuCSRArrays {
+  return {
+    rows: c.rows,
+    rowPtr: mk.make(`${what} row pointers`, c.rowPtr),
+    colIdx: mk.make(`${what} column indices`, c.colIdx),
+    values: mk.make(`${what} values`, encodeValues(c.dtype, c.values)),
+  };
+}
+
+function ellPart(mk: Maker, rows: number, width: number, stride: number, colIdx: Int32Array, values: ArrayLike<number>, dt: DType): WebGpuELLPart {
+  return { kind: 'ell', rows, width, stride, colIdx: mk.make('ELL column indices', colIdx), values: mk.make('ELL values', encodeValues(dt, values)) };
+}
+
+/** The CSR kernel for these row lengths (the 'auto' rule of the file comment). */
+export function chooseCsrKernel(c: CSRMatrix): { kernel: 'row' | 'vector' | 'adaptive'; tpr: number } {
+  const mean = c.rows > 0 ? c.nnz / c.rows : 0;
+  let longest = 0;
+  for (let i = 0; i < c.rows; i++) longest = Math.max(longest, c.rowPtr[i + 1] - c.rowPtr[i]);
+  if (longest > 8 * Math.max(mean, 4)) return { kernel: 'adaptive', tpr: 1 };
+  if (mean < 6) return { kernel: 'row', tpr: 1 };
+  return { kernel: 'vector', tpr: Math.min(64, Math.max(2, 2 ** Math.round(Math.log2(mean / 2)))) };
+}
+
+function csrPart(mk: Maker, c: CSRMatrix, options: WebGpuUploadOptions): WebGpuCSRPart {
+  const auto = chooseCsrKernel(c);
+  const kernel = !options.kernel || options.kernel === 'auto' ? auto.kernel : options.kernel;
+  const arrays = csrArrays(mk, c, 'CSR');
+  if (kernel === 'row') return { kind: 'csr_row', ...arrays, tpr: 1 };
+  if (kernel === 'vector') {
+    const t = options.threadsPerRow ?? (auto.kernel === 'vector' ? auto.tpr : 32);
+    if (!(Number.isInteger(Math.log2(t)) && t >= 2 && t <= 256)) throw new RangeError(`threadsPerRow = ${t} must be a power of two in 2..256`);
+    return { kind: 'csr_vector', ...arrays, tpr: t };
+  }
+  const { blocks, fix, slots } = adaptiveBlocks(c.rowPtr, c.rows);
+  return {
+    kind: 'csr_adaptive',
+    ...arrays,
+    blocks: mk.make('CSR-adaptive blocks', blocks),
+    nBlocks: blocks.length / 4,
+    fix: mk.make('CSR-adaptive long rows', fix),
+    nFix: fix.length / 4,
+    partials: mk.make('CSR-adaptive partial sums', slots * floatsPerElement(c.dtype) * 4),
+  };
+}
+
+/**
+ * Rows in blocks for csr_adaptive: (r0, r1, e0, e1) per block. Consecutive rows join a block while
+ * its nonzeros fit CHUNK and it has at most WG rows; a row longer than CHUNK gets blocks of its own,
+ * one when it fits PIECE, else pieces (r1 = −1 − slot) listed in `fix` as (row, first slot, pieces, 0).
+ */
+export function adaptiveBlocks(rowPtr: Int32Array, rows: number): { blocks: Int32Array; fix: Int32Array; slots: number } {
+  const blocks: number[] = [];
+  const fix: number[] = [];
+  let slots = 0;
+  let i = 0;
+  while (i < rows) {
+    const e0 = rowPtr[i];
+    const len = rowPtr[i + 1] - e0;
+    if (len > CHUNK) {
+      if (len <= PIECE) blocks.push(i, i + 1, e0, e0 + len);
+      else {
+        const pieces = Math.ceil(len / PIECE);
+        fix.push(i, slots, pieces, 0);
+        for (let p = 0; p < pieces; p++) blocks.push(i, -1 - slots++, e0 + p * PIECE, Math.min(e0 + len, e0 + (p + 1) * PIECE));
+      }
+      i++;
+      continue;
+    }
+    const start = i;
+    while (i < rows && i - start < WG && rowPtr[i + 1] - e0 <= CHUNK) i++;
+    blocks.push(start, i, e0, rowPtr[i]);
+  }
+  return { blocks: Int32Array.from(blocks), fix: Int32Array.from(fix), slots };
+}
+
+/** Records y = α·part·x + β·y. `common` carries alpha, beta, useBeta, conj. */
+export function runSpmv(engine: Engine, part: WebGpuPart, dt: DType, x: GPUBuffer, y: GPUBuffer, common: Params): void {
+  const xy = [
+    { binding: 1, buffer: x },
+    { binding: 2, buffer: y, write: true },
+  ];
+  const rows = part.rows;
+  switch (part.kind) {
+    case 'csr_row':
+      engine.dispatch('csr_row', dt, Math.ceil(rows / 128), { ...common, n: rows }, [...xy, ...csrBindings(part)]);
+      break;
+    case 'csr_vector':
+      engine.dispatch('csr_vector', dt, Math.ceil((rows * part.tpr) / 256), { ...common, n: rows }, [...xy, ...csrBindings(part)], { TPR: part.tpr });
+      break;
+    case 'csr_adaptive':
+      engine.dispatch('csr_adaptive', dt, part.nBlocks, { ...common, n: rows, m: part.nBlocks }, [
+        ...xy,
+        ...csrBindings(part),
+        { binding: 6, buffer: part.blocks },
+        { binding: 7, buffer: part.partials, write: true },
+      ]);
+      if (part.nFix > 0) {
+        engine.dispatch('csr_fixup', dt, Math.ceil(part.nFix / 64), { ...common, n: part.nFix }, [
+          xy[1],
+          { binding: 3, buffer: part.fix },
+          { binding: 4, buffer: part.partials },
+        ]);
+      }
+      break;
+    case 'ell':
+      engine.dispatch('ell', dt, Math.ceil(rows / 128), { ...common, n: rows, m: part.width, k: part.stride }, [...xy, ...ellBindings(part)]);
+      break;
+    case 'hyb':
+      engine.dispatch('hyb', dt, Math.ceil(rows / 128), { ...common, n: rows, m: part.ell.width, k: part.ell.stride }, [
+        ...xy,
+        ...ellBindings(part.ell),
+        { binding: 5, buffer: part.rest.rowPtr },
+        { binding: 6, buffer: part.rest.colIdx },
+        { binding: 7, buffer: part.rest.values },
+      ]);
+      break;
+    case 'dia':
+      engine.dispatch('dia', dt, Math.ceil(rows / 128), { ...common, n: rows, m: part.ndiag, k: part.pitch, w: part.cols }, [
+        ...xy,
+        { binding: 3, buffer: part.offsets },
+        { binding: 4, buffer: part.values },
+      ]);
+      break;
+  }
+}
+
+function csrBindings(p: WebGpuCSRArrays) {
+  return [
+    { binding: 3, buffer: p.rowPtr },
+    { binding: 4, buffer: p.colIdx },
+    { binding: 5, buffer: p.values },
+  ];
+}
+
+function ellBindings(p: WebGpuELLPart) {
+  return [
+    { binding: 3, buffer: p.colIdx },
+    { binding: 4, buffer: p.values },
+  ];
+}

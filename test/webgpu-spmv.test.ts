@@ -1,0 +1,142 @@
+/**
+ * The WebGPU SpMV kernels (csr_row, csr_vector, csr_adaptive, ell, dia, hyb) × f32, c64, f64, c128 on
+ * the generated edge cases and all shared matrices, against the f64 reference: y = α·A·x (β = 0, y
+ * holding NaN), then y = α₂·A·x + β·y0; op T/H through the transposed CSR; x aliasing y.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isComplex, type DType } from '../src/dtype.js';
+import type { CSRMatrix } from '../src/formats/index.js';
+import { parseMatrixMarket } from '../src/io/index.js';
+import { readFileSync } from 'node:fs';
+import type { WebGpuBackend } from '../src/webgpu/index.js';
+import { GENERATED, SHARED_COMPLEX } from './browser/checks.js';
+import { MATRIX_DIR, sharedMatrixNames } from './matrices.js';
+import { compareRef, DTYPES, forKernel, generated, inDType, randomData, scalars, WEBGPU_KERNELS, webgpuBackend, type WebGpuKernel } from './webgpu-helpers.js';
+
+let gpu: WebGpuBackend;
+beforeAll(async () => {
+  gpu = await webgpuBackend();
+});
+afterAll(() => gpu?.dispose());
+
+const worst = new Map<string, number>();
+
+async function spmvBoth(A: CSRMatrix, k: WebGpuKernel, seed: number): Promise<string> {
+  const conv = forKernel(A, k);
+  if (typeof conv === 'string') return conv;
+  const dt = A.dtype;
+  const M = gpu.upload(conv.host, conv.opts);
+  expect(M.kernel).toBe(k);
+  const xs = randomData(dt, A.cols, seed);
+  const y0 = randomData(dt, A.rows, seed + 1);
+  const x = gpu.vector(dt, xs);
+  const y = gpu.vector(dt, new Float64Array(A.rows * (isComplex(dt) ? 2 : 1)).fill(NaN));
+  const yb = gpu.vector(dt, y0);
+  const { alpha, alpha2, beta } = scalars(dt);
+  try {
+    gpu.spmv(M, x, y, { alpha });
+    const w1 = compareRef(A, xs, null, alpha, 0, await gpu.read(y));
+    gpu.spmv(M, x, yb, { alpha: alpha2, beta });
+    const w2 = compareRef(A, xs, y0, alpha2, beta, await gpu.read(yb));
+    const key = `${k} ${dt}`;
+    worst.set(key, Math.max(worst.get(key) ?? 0, w1, w2));
+    return `${k}: ${Math.max(w1, w2).toExponential(2)}`;
+  } finally {
+    for (const h of [M, x, y, yb]) h.dispose();
+  }
+}
+
+function loadBase(name: string): CSRMatrix {
+  const cplx = (SHARED_COMPLEX as readonly string[]).includes(name);
+  return parseMatrixMarket(readFileSync(`${MATRIX_DIR}${name}.mtx`), { dtype: cplx ? 'c128' : 'f64' }).matrix.toCSR() as CSRMatrix;
+}
+
+let seed = 100;
+describe('WebGPU SpMV, generated matrices', () => {
+  for (const g of GENERATED) {
+    for (const dt of DTYPES) {
+      it(`${g} ${dt}`, async () => {
+        const A = inDType(generated(g), dt);
+        const out: string[] = [];
+        for (const k of WEBGPU_KERNELS) out.push(await spmvBoth(A, k, seed++));
+        expect(gpu.deviceErrors).toEqual([]);
+      });
+    }
+  }
+});
+
+describe('WebGPU SpMV, shared matrices', () => {
+  for (const name of sharedMatrixNames()) {
+    const cplx = (SHARED_COMPLEX as readonly string[]).includes(name);
+    for (const dt of (cplx ? ['c64', 'c128'] : DTYPES) as DType[]) {
+      it(`${name} ${dt}`, async () => {
+        const A = inDType(loadBase(name), dt);
+        for (const k of WEBGPU_KERNELS) await spmvBoth(A, k, seed++);
+        expect(gpu.deviceErrors).toEqual([]);
+      });
+    }
+  }
+});
+
+describe('WebGPU SpMV, op T/H and aliasing', () => {
+  for (const dt of DTYPES) {
+    it(`op T and H, every kernel's upload, ${dt}`, async () => {
+      const A = inDType(generated('rect-300x700'), dt);
+      for (const k of WEBGPU_KERNELS) {
+        const conv = forKernel(A, k);
+        if (typeof conv === 'string') continue;
+        const M = gpu.upload(conv.host, { ...conv.opts, transpose: true });
+        expect(M.hasTranspose).toBe(true);
+        const xs = randomData(dt, A.rows, 81);
+        const y0 = randomData(dt, A.cols, 82);
+        const x = gpu.vector(dt, xs);
+        const { alpha, beta } = scalars(dt);
+        for (const op of ['T', 'H'] as const) {
+          const y = gpu.vector(dt, y0);
+          gpu.spmv(M, x, y, { alpha, beta, op });
+          compareRef(A, xs, y0, alpha, beta, await gpu.read(y), op);
+          y.dispose();
+        }
+        expect(() => gpu.spmv(M, x, x, { op: 'N' })).toThrow(/length/);
+        M.dispose();
+        x.dispose();
+      }
+    });
+
+    it(`x aliasing y (y = α·A·y + β·y), every kernel, ${dt}`, async () => {
+      const A = inDType(generated('poisson2D-30'), dt);
+      for (const k of WEBGPU_KERNELS) {
+        const conv = forKernel(A, k) as Exclude<ReturnType<typeof forKernel>, string>;
+        const M = gpu.upload(conv.host, conv.opts);
+        const xs = randomData(dt, A.cols, 91);
+        const x = gpu.vector(dt, xs);
+        const { alpha, beta } = scalars(dt);
+        gpu.spmv(M, x, x, { alpha, beta });
+        compareRef(A, xs, xs, alpha, beta, await gpu.read(x));
+        M.dispose();
+        x.dispose();
+      }
+      expect(gpu.deviceErrors).toEqual([]);
+    });
+  }
+});
+
+describe('WebGPU SpMV, kernel choice', () => {
+  it("'auto' picks csr_adaptive for power-law and long rows, csr_row for short even rows, csr_vector for long even rows", () => {
+    const cases: [CSRMatrix, string][] = [
+      [generated('random-powerlaw-3000').astype('f32'), 'csr_adaptive'],
+      [generated('long-rows-600').astype('f32'), 'csr_adaptive'],
+      [generated('poisson2D-30').astype('f32'), 'csr_row'],
+      [generated('random-uniform-2000').astype('f32'), 'csr_vector'],
+    ];
+    for (const [A, want] of cases) {
+      const M = gpu.upload(A);
+      expect(M.kernel).toBe(want);
+      M.dispose();
+    }
+  });
+});
+
+afterAll(() => {
+  console.log('WebGPU SpMV worst |err|/bound (f32, c64) or |err|/scale (f64, c128) per kernel and dtype:\n' + [...worst].map(([k, w]) => `  ${k}: ${w.toExponential(2)}`).join('\n'));
+});

@@ -1,0 +1,61 @@
+// Double-single ("quasi-double", seed 001) arithmetic: a value is an unevaluated sum hi + lo of two
+// f32 with |lo| <= ulp(hi)/2, about 48 significant bits. Knuth's two-sum and Dekker's two-product,
+// as glsl/ds.glsl.
+//
+// A shader compiler may rewrite (a + b) - a into b, or contract s - a with the product that made s
+// into one fused multiply-add (the SPIR-V Dawn emits allows both). P.one (= 1.0) multiplies every
+// intermediate result an error term is recovered from, and P.split (= 8193.0 = 2^12 + 1, Dekker's
+// constant for a 24-bit mantissa) comes from the uniform block, so neither can be folded: the
+// rounding of each product and sum happens where the algorithm needs it. test/webgpu-*.test.ts checks
+// two_prod bit for bit.
+
+// s + e = a + b exactly (no precondition on the magnitudes).
+fn two_sum(a: f32, b: f32) -> vec2<f32> {
+  let s = (a + b) * P.one;
+  let v = (s - a) * P.one;
+  let e = (a - (s - v)) + (b - v);
+  return vec2<f32>(s, e);
+}
+
+// s + e = a + b exactly when |a| >= |b| (or a == 0).
+fn quick_two_sum(a: f32, b: f32) -> vec2<f32> {
+  let s = (a + b) * P.one;
+  let e = b - (s - a) * P.one;
+  return vec2<f32>(s, e);
+}
+
+// Dekker's split: a = hi + lo, each of at most 12 significant bits.
+fn ds_split(a: f32) -> vec2<f32> {
+  let c = (P.split * a) * P.one;
+  let big = (c - a) * P.one;
+  let hi = c - big;
+  return vec2<f32>(hi, a - hi);
+}
+
+// p + e = a * b exactly (Dekker).
+fn two_prod(a: f32, b: f32) -> vec2<f32> {
+  let p = (a * b) * P.one;
+  let sa = ds_split(a);
+  let sb = ds_split(b);
+  let e = ((sa.x * sb.x - p) + sa.x * sb.y + sa.y * sb.x) + sa.y * sb.y;
+  return vec2<f32>(p, e);
+}
+
+// The accurate double-single sum (both error terms kept, renormalised twice).
+fn ds_add(a: vec2<f32>, b: vec2<f32>) -> vec2<f32> {
+  var s = two_sum(a.x, b.x);
+  let t = two_sum(a.y, b.y);
+  s = quick_two_sum(s.x, s.y + t.x);
+  return quick_two_sum(s.x, s.y + t.y);
+}
+
+fn ds_mul(a: vec2<f32>, b: vec2<f32>) -> vec2<f32> {
+  var p = two_prod(a.x, b.x);
+  p.y += a.x * b.y + a.y * b.x;
+  return quick_two_sum(p.x, p.y);
+}
+
+// A complex double-single (re hi, re lo, im hi, im lo): the shape of every reduction partial.
+fn q_add(a: vec4<f32>, b: vec4<f32>) -> vec4<f32> {
+  return vec4<f32>(ds_add(a.xy, b.xy), ds_add(a.zw, b.zw));
+}
