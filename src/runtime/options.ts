@@ -2,6 +2,7 @@ import type { DType, Scalar, ValueArray } from '../dtype.js';
 import type { Op } from '../backend-types.js';
 import type { ConvertOptions, FormatName } from '../formats/index.js';
 import type { GpuCanvas } from '../gpu/index.js';
+import type { WebGpuPathOptions } from '../webgpu/path.js';
 import type { Preconditioner, SolveOptions as SolverOptions, StopReason } from '../solvers/ops.js';
 import type { Calibration } from './cost.js';
 import type { PathCapabilities, PathChoice, PathId } from '../path.js';
@@ -24,6 +25,8 @@ export interface RuntimeOptions {
   canvas?: GpuCanvas;
   /** or on this WebGL2 context (any WebGL2 implementation, e.g. in Node) */
   gl?: WebGL2RenderingContext;
+  /** where the WebGPU path's device comes from: a GPU object (navigator.gpu, a Dawn instance) or a GPUDevice (default: navigator.gpu, else the `webgpu` package in Node) */
+  webgpu?: WebGpuPathOptions;
   /** WebAssembly SIMD: 'auto' (default) detects it, false forces the plain build */
   simd?: boolean | 'auto';
   /** the most memory the CPU path may use, in MiB (default 2048, at most 4096) */

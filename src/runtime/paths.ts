@@ -1,5 +1,6 @@
 import type { PathFactory } from '../path.js';
 import { WebGl2Path } from '../gpu/path.js';
+import { WebGpuPath } from '../webgpu/path.js';
 import type { RuntimeOptions } from './options.js';
 
 /**
@@ -8,7 +9,14 @@ import type { RuntimeOptions } from './options.js';
  * A new path is one folder with its path.ts and one entry here.
  */
 export const DEVICE_PATHS: readonly PathFactory<RuntimeOptions>[] = [
-  { id: 'webgpu', label: 'WebGPU', create: async () => ({ reason: 'this build has no WebGPU path yet' }) },
+  {
+    id: 'webgpu',
+    label: 'WebGPU',
+    create: async (o) => {
+      const p = await WebGpuPath.create(o.webgpu);
+      return p instanceof WebGpuPath ? p : { reason: p.reason };
+    },
+  },
   {
     id: 'webgl2',
     label: 'WebGL2',
