@@ -1,7 +1,7 @@
 // In-page checks of the public Runtime in Chromium: the CPU path with workers in a cross-origin
 // isolated page, the GPU path through the runtime, the runtime's choice and explain, CG on the GPU,
 // and the fall-back to the CPU path when the WebGL context is lost. Names are shared with the Node side.
-import { createRuntime, DenseMatrix, GpuContextLostError, poisson2D, poisson3D, randomMatrix, type Runtime } from '../../src/index.js';
+import { createRuntime, DenseMatrix, GpuContextLostError, poisson2D, poisson3D, randomMatrix, type PathChoice, type Runtime } from '../../src/index.js';
 import type { CSRMatrix } from '../../src/formats/csr.js';
 import { isComplex, type DType } from '../../src/dtype.js';
 import { checkAgainst, referenceSpmv, type Triplets } from '../reference.js';
@@ -16,6 +16,15 @@ export const RUNTIME_CHECKS = [
   'runtime: dense operations on both paths',
 ] as const;
 
+/** The checks of test/browser/webgpu-page.ts (the runtime's WebGPU path in Chromium). */
+export const WEBGPU_RUNTIME_CHECKS = [
+  'webgpu runtime: backend webgpu, every dtype',
+  'webgpu runtime: data moves between WebGPU, WebGL2 and the CPU',
+  'webgpu runtime: cg and bicgstab on WebGPU',
+  'webgpu runtime: auto estimates three paths',
+  'webgpu runtime: device loss falls back and recovers',
+] as const;
+
 type Check = (name: (typeof RUNTIME_CHECKS)[number], fn: () => Promise<string> | string) => Promise<void>;
 
 function ok(cond: unknown, msg: string): asserts cond {
@@ -28,10 +37,10 @@ function triplets(A: CSRMatrix): Triplets {
   return { rows: A.rows, cols: A.cols, complex: isComplex(A.dtype), rowIdx, colIdx: A.colIdx, values: A.values };
 }
 
-function data(dt: 'f32' | 'c64', n: number): Float32Array;
-function data(dt: 'f64' | 'c128', n: number): Float64Array;
-function data(dt: DType, n: number): Float32Array | Float64Array;
-function data(dt: DType, n: number): Float32Array | Float64Array {
+export function data(dt: 'f32' | 'c64', n: number): Float32Array;
+export function data(dt: 'f64' | 'c128', n: number): Float64Array;
+export function data(dt: DType, n: number): Float32Array | Float64Array;
+export function data(dt: DType, n: number): Float32Array | Float64Array {
   const m = n * (isComplex(dt) ? 2 : 1);
   const a = dt === 'f32' || dt === 'c64' ? new Float32Array(m) : new Float64Array(m);
   for (let i = 0; i < m; i++) a[i] = Math.sin(0.37 * i + 1);
@@ -39,7 +48,7 @@ function data(dt: DType, n: number): Float32Array | Float64Array {
 }
 
 /** y = A·x on `rt` checked against the f64 reference: single-precision bound, or 1e-12 of the scale. */
-async function spmvChecked(rt: Runtime, A: CSRMatrix, path?: 'cpu' | 'gpu'): Promise<number> {
+export async function spmvChecked(rt: Runtime, A: CSRMatrix, path?: PathChoice): Promise<number> {
   const h = rt.upload(A);
   const x = data(A.dtype, A.cols);
   const y = await rt.spmv(h, x, { path });
