@@ -51,7 +51,7 @@ async function measure(rt: Runtime, path: 'cpu' | 'gpu', name: string, A: CSRMat
   const bytes = h.storageBytes + (A.rows + A.cols) * componentBytes(A.dtype);
   for (const v of [h, xv, yv]) v.dispose();
   return {
-    matrix: name, dtype: A.dtype, path, rows: A.rows, nnz: A.nnz, format: path === 'gpu' ? (e.estimates.gpu?.format ?? '?') : h.format,
+    matrix: name, dtype: A.dtype, path, rows: A.rows, nnz: A.nnz, format: path === 'gpu' ? ((e.estimates.webgpu ?? e.estimates.webgl2)?.format ?? '?') : h.format,
     kernelMs, totalMs, gflops: spmvGflops(A.nnz, false, kernelMs / 1e3), gbs: effectiveGBs(bytes, kernelMs / 1e3),
   };
 }

@@ -5,7 +5,7 @@
  */
 import { createRuntime } from '../src/runtime/runtime.js';
 import { poisson3D } from '../src/generators/poisson.js';
-import { cpuSolverOps } from '../src/runtime/cpu-solver-ops.js';
+import { cpuSolverOps } from '../src/cpu/solver-ops.js';
 import { cg } from '../src/solvers/cg.js';
 import type { SolverOps } from '../src/solvers/ops.js';
 import type { CpuVector } from '../src/cpu/resident.js';
@@ -54,7 +54,7 @@ export async function benchCg(threads = 2, fused = true, n = 64): Promise<CgFigu
   const b = new Float64Array(A.rows).fill(1);
   await rt.cg(h, b, { tol: 1e-8, maxIter: 20 }); // warm-up: kernels compiled, partitions cached
   const B = rt.cpuBackend;
-  const M = h.cpu!;
+  const M = B.upload(A);
   const ops = cpuSolverOps(B, M, 'none', fused);
   const bv = B.vector('f64', A.rows);
   bv.view().set(b);
@@ -66,6 +66,7 @@ export async function benchCg(threads = 2, fused = true, n = 64): Promise<CgFigu
   ops.release(r.x);
   ops.dispose();
   bv.dispose();
+  M.dispose();
   rt.dispose();
   const dispatchUs = threads > 1 ? await dispatchRoundTripUs(threads) : 0;
   return {

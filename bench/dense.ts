@@ -6,6 +6,8 @@
  * - f32 transpose 4096 × 4096 (effective GB/s = bytes read + written / t) on 1 and 2 threads, vs the
  *   memory-copy bandwidth of the same machine: Float32Array.prototype.set of 64 MB, and the copy_f32
  *   kernel through the pool.
+ * - the same transpose through rt.transpose: a DenseMatrix operand (copied in and out per call) against
+ *   a resident handle from rt.dense() (no copies; issue 12 item 6).
  * Goals (printed met/MISS): gemm 2 threads ≥ 1.5× tfjs-wasm, ≥ 20× tfjs-cpu; transpose ≥ 50% of memcpy.
  *
  * Standalone: npx esbuild bench/dense.ts --bundle --platform=node --format=esm \
@@ -19,6 +21,8 @@ import { CpuBackend } from '../src/cpu/backend.js';
 import { gemm, gemmNaive, transpose } from '../src/cpu/dense.js';
 import { copy } from '../src/cpu/blas1.js';
 import { Prng } from '../src/generators/prng.js';
+import { createRuntime } from '../src/runtime/runtime.js';
+import { DenseMatrix } from '../src/formats/dense.js';
 import { median, timeMedianMs } from '../src/metrics.js';
 
 export interface DenseBenchResult {
@@ -182,6 +186,29 @@ export async function benchDense(log: (s: string) => void): Promise<DenseBenchRe
       log(`  ${threads} thread(s): copy_f32 ${cp.toFixed(2)} ms ${gbs(cp).toFixed(1)} GB/s   transpose ${tr.toFixed(2)} ms ${gbs(tr).toFixed(1)} GB/s   transpose/copy_f32 ${((100 * cp) / tr).toFixed(0)}%   transpose/memcpy ${((100 * setMs) / tr).toFixed(0)}%`);
     } finally {
       be.dispose();
+    }
+  }
+
+  // the same transpose through the public runtime: a DenseMatrix operand is copied in and the result
+  // copied out on every call; a resident handle (rt.dense) is used in place and the result stays resident
+  for (const threads of [1, 2]) {
+    const rt = await createRuntime({ workers: threads, inlineThreshold: 0 });
+    try {
+      const M = new DenseMatrix(N, N, 'f32', src);
+      const plain = await timeFew(() => rt.transpose(M), 5);
+      const h = rt.dense(M);
+      const resident = await timeFew(async () => (await rt.transpose(h)).dispose(), 5);
+      const T = await rt.transpose(h);
+      const out = (await T.read()).values;
+      for (let s = 0; s < 1000; s++) {
+        const i = (s * 7919) % N, j = (s * 104729) % N;
+        if (out[j * N + i] !== src[i * N + j]) throw new Error(`rt.transpose check failed at (${i}, ${j})`);
+      }
+      res.transposeGBs[`rt.transpose DenseMatrix ${threads}t`] = gbs(plain);
+      res.transposeGBs[`rt.transpose handle ${threads}t`] = gbs(resident);
+      log(`  rt.transpose ${threads} thread(s): DenseMatrix ${plain.toFixed(2)} ms ${gbs(plain).toFixed(1)} GB/s (${((100 * setMs) / plain).toFixed(0)}% of memcpy)   resident handle ${resident.toFixed(2)} ms ${gbs(resident).toFixed(1)} GB/s (${((100 * setMs) / resident).toFixed(0)}% of memcpy)   handle/DenseMatrix ${(plain / resident).toFixed(1)}×`);
+    } finally {
+      rt.dispose();
     }
   }
 

@@ -171,7 +171,7 @@ function updateExplain(): void {
     box.textContent = `explain failed: ${(e as Error).message}`;
     return;
   }
-  const est = (k: 'cpu' | 'gpu') => (ex.estimates?.[k] ? `${ex.estimates[k]!.ms.toPrecision(3)} ms in ${ex.estimates[k]!.format}` : 'not available');
+  const est = (k: keyof Explanation['estimates']) => (ex.estimates?.[k] ? `${ex.estimates[k]!.ms.toPrecision(3)} ms in ${ex.estimates[k]!.format}` : 'not available');
   box.innerHTML = '';
   const head = document.createElement('div');
   head.innerHTML = `SpMV would run on <b>${ex.path.toUpperCase()}</b> in <b>${ex.format}</b>`;
@@ -182,7 +182,7 @@ function updateExplain(): void {
     ul.append(li);
   }
   const es = document.createElement('div');
-  es.textContent = `estimates — CPU: ${est('cpu')}; GPU: ${est('gpu')}`;
+  es.textContent = `estimates — CPU: ${est('cpu')}; WebGPU: ${est('webgpu')}; WebGL2: ${est('webgl2')}`;
   box.append(head, ul, es);
   box.dataset.path = ex.path;
 }

@@ -46,10 +46,11 @@ export interface Vec {
 }
 
 export interface Explanation {
-  path: Path;
+  /** a path id: 'cpu', 'webgpu' or 'webgl2' */
+  path: string;
   format: string;
   reasons: string[];
-  estimates: { cpu?: { ms: number; format: string }; gpu?: { ms: number; format: string } };
+  estimates: Partial<Record<'cpu' | 'webgpu' | 'webgl2', { ms: number; format: string }>>;
   features?: Record<string, unknown>;
 }
 

@@ -51,5 +51,8 @@ export declare function serveIsolated(files: Record<string, string>, matricesDir
 /** Bundles browser entry points in memory with esbuild; resolves to { '/NAME.js': text } per entry point. */
 export declare function bundlePage(entryPoints: string[], outdir: string): Promise<Record<string, string>>;
 
-/** Launches headless Chromium (playwright-core), or resolves to null when the binary is missing. */
-export declare function launchChromium(): Promise<Browser | null>;
+/** The extra switches that give headless Chromium a WebGPU adapter (SwiftShader). */
+export declare const WEBGPU_ARGS: string[];
+
+/** Launches headless Chromium (playwright-core) with CHROMIUM_ARGS plus `extraArgs`, or resolves to null when the binary is missing. */
+export declare function launchChromium(extraArgs?: string[]): Promise<Browser | null>;

@@ -85,8 +85,12 @@ export async function bundlePage(entryPoints, outdir) {
 }
 
 /** Launches headless Chromium (playwright-core), or returns null when the binary is missing. */
-export async function launchChromium() {
+// WebGPU in headless Chromium: an adapter on SwiftShader (navigator.gpu needs a secure context:
+// http://127.0.0.1 or localhost is one)
+export const WEBGPU_ARGS = ['--enable-unsafe-webgpu', '--use-webgpu-adapter=swiftshader'];
+
+export async function launchChromium(extraArgs = []) {
   if (!existsSync(CHROMIUM)) return null;
   const { chromium } = await import('playwright-core');
-  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  return chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, ...extraArgs] });
 }

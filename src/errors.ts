@@ -97,3 +97,10 @@ export class OptionError extends SimdglError {
     this.suggestion = suggestion;
   }
 }
+
+/** A GPU path cannot run here (no WebGPU adapter, no WebGL2 or float render targets, …); the message says why. */
+export class GpuUnavailableError extends SimdglError {
+  constructor(message: string) {
+    super('E_GPU_UNAVAILABLE', message);
+  }
+}

@@ -2,13 +2,14 @@
  * simdgl — sparse and dense numerical kernels for the web. See README.md for the guide.
  */
 export { createRuntime, Runtime } from './runtime/runtime.js';
-export type { RuntimeOptions, Capabilities, SpmvOptions, UploadOptions, VectorLike, SolveOptions, SolveOutcome } from './runtime/options.js';
-export type { GemmOptions, AddOptions } from './runtime/dense-ops.js';
+export type { RuntimeOptions, Backend, Capabilities, SpmvOptions, UploadOptions, VectorLike, SolveOptions, SolveOutcome } from './runtime/options.js';
+export type { GemmOptions, AddOptions, DenseLike } from './runtime/dense-ops.js';
 export type { Explanation } from './runtime/explain.js';
 export type { Calibration, PathCalibration, PathEstimate } from './runtime/cost.js';
-export type { MatrixFeatures, Path } from './runtime/features.js';
-export { GpuContextLostError, GpuLimitError, GpuUnavailableError } from './gpu/index.js';
-export { MatrixHandle, ResidentVector } from './runtime/handles.js';
+export type { MatrixFeatures } from './runtime/features.js';
+export type { PathId, PathChoice, PathCapabilities, DenseShape } from './path.js';
+export { GpuContextLostError, GpuLimitError } from './gpu/index.js';
+export { MatrixHandle, ResidentVector, DenseHandle } from './runtime/handles.js';
 export { WorkerError } from './cpu/pool.js';
 export type { Op } from './backend-types.js';
 export * from './formats/index.js';

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createRuntime } from '../src/runtime/runtime.js';
 import { matrixFeatures, chooseFormat } from '../src/runtime/features.js';
 import { spmvBytes, estimateSpmv } from '../src/runtime/cost.js';
+import { WEBGL2_COST } from '../src/gpu/path.js';
 import { convert, FORMATS } from '../src/formats/index.js';
 import { poisson2D, poisson3D } from '../src/generators/poisson.js';
 import { randomMatrix } from '../src/generators/random.js';
@@ -45,16 +46,18 @@ describe('matrix features and format choice', () => {
   it('the estimate adds the transfers that are not resident', () => {
     const f = matrixFeatures(poisson3D(8));
     const cal = { overheadMs: 0.1, bandwidthGBs: 10, uploadGBs: 1, readbackGBs: 1 };
-    const resident = estimateSpmv(cal, 'gpu', 'dia', f, 8, { matrix: true, x: true, readBack: false });
-    const cold = estimateSpmv(cal, 'gpu', 'dia', f, 8, { matrix: false, x: false, readBack: true });
+    const webgl2 = { id: 'webgl2', cost: WEBGL2_COST } as const;
+    const cpu = { id: 'cpu', cost: { kind: 'cpu', defaults: cal } } as const;
+    const resident = estimateSpmv(cal, webgl2, 'dia', f, 8, { matrix: true, x: true, readBack: false });
+    const cold = estimateSpmv(cal, webgl2, 'dia', f, 8, { matrix: false, x: false, readBack: true });
     expect(resident.transferMs).toBe(0);
     expect(cold.transfers).toEqual(['upload the matrix', 'upload x', 'read y back']);
     expect(cold.ms - resident.ms).toBeCloseTo(cold.transferMs, 12);
     expect(resident.ms).toBeCloseTo(0.1 + resident.bytes / 1e7, 12);
     // the row-per-fragment CSR shader reaches a quarter of the streaming bandwidth (measured on an H100)
-    const csr = estimateSpmv(cal, 'gpu', 'csr', f, 8, { matrix: true, x: true, readBack: false });
+    const csr = estimateSpmv(cal, webgl2, 'csr', f, 8, { matrix: true, x: true, readBack: false });
     expect(csr.kernelMs).toBeCloseTo(csr.bytes / 1e7 / 0.25, 12);
-    const onCpu = estimateSpmv(cal, 'cpu', 'csr', f, 8, { matrix: false, x: false, readBack: true });
+    const onCpu = estimateSpmv(cal, cpu, 'csr', f, 8, { matrix: false, x: false, readBack: true });
     expect(onCpu.kernelMs).toBeCloseTo(onCpu.bytes / 1e7, 12);
   });
 });
@@ -66,8 +69,8 @@ describe('rt.explain and rt.upload({ format: "auto" })', () => {
     const e = rt.explain('spmv', A);
     expect(e).toMatchObject({ op: 'spmv', path: 'cpu', format: 'dia', calibrated: false });
     expect(e.estimates.cpu!.ms).toBeGreaterThan(0);
-    expect(e.estimates.gpu).toBeUndefined();
-    expect(e.reasons.join('\n')).toMatch(/GPU path unavailable/);
+    expect(e.estimates.webgl2).toBeUndefined();
+    expect(e.reasons.join('\n')).toMatch(/WebGL2 path unavailable/);
     const cal = await rt.calibrate();
     expect(cal.cpu.bandwidthGBs).toBeGreaterThan(0.1);
     expect(cal.cpu.overheadMs).toBeGreaterThan(0);

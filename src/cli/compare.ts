@@ -75,11 +75,11 @@ function randomVector(dtype: DType, n: number, seed: number): ValueArray {
 export async function* compare(sources: MatrixSource[], options: CompareOptions = {}): AsyncGenerator<CompareRow> {
   const formats = options.formats ?? FORMATS;
   const runtimes: Array<[CompareRow['impl'], Runtime]> = [
-    ['wasm-simd', await createRuntime({ simd: 'auto' })],
-    ['wasm-plain', await createRuntime({ simd: false })],
+    ['wasm-simd', await createRuntime({ backend: 'cpu', simd: 'auto' })],
+    ['wasm-plain', await createRuntime({ backend: 'cpu', simd: false })],
   ];
   const threads = options.workers ?? 1;
-  if (threads > 1) runtimes.push(['wasm-simd-mt', await createRuntime({ simd: 'auto', workers: threads })]);
+  if (threads > 1) runtimes.push(['wasm-simd-mt', await createRuntime({ backend: 'cpu', simd: 'auto', workers: threads })]);
   const perFormat = runtimes.length;
   const perMatrix = (options.dtypes ?? ['f32', 'f64', 'c64', 'c128']).length * (formats.length * perFormat + 1);
   const total = sources.length * perMatrix;

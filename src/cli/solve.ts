@@ -115,7 +115,7 @@ export async function solveFile(path: string, o: SolveCliOptions): Promise<Solve
   if (A.rows !== A.cols) throw new ShapeError(`${path}: a linear system needs a square matrix, this one is ${A.rows}×${A.cols}`);
   const dtype = o.dtype ?? A.dtype;
   const b = rhsVector(o.rhs, A.rows, dtype);
-  const rt = await createRuntime({ workers: o.workers });
+  const rt = await createRuntime({ backend: 'cpu', workers: o.workers }); // the CPU path's solver (no GPU probing)
   try {
     const h = rt.upload(A.dtype === dtype ? A : A.astype(dtype), { format: o.format });
     const t0 = performance.now();

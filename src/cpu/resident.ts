@@ -28,6 +28,30 @@ export class CpuVector {
   }
 }
 
+/** A row-major dense matrix living in the runtime's WebAssembly memory. */
+export class CpuDense {
+  readonly region: Region;
+  constructor(
+    heap: WasmHeap,
+    readonly dtype: DType,
+    readonly rows: number,
+    readonly cols: number,
+  ) {
+    this.region = heap.alloc(rows * cols * components(dtype) * componentBytes(dtype));
+  }
+  get ptr(): number {
+    if (this.region.isDisposed) throw new DisposedError('dense matrix');
+    return this.region.ptr;
+  }
+  /** A fresh typed-array view of the values (row-major, interleaved re/im). */
+  view(): ValueArray {
+    return this.region.view(componentBytes(this.dtype) === 4 ? 'f32' : 'f64', this.rows * this.cols * components(this.dtype));
+  }
+  dispose(): void {
+    this.region.dispose();
+  }
+}
+
 /**
  * A matrix uploaded to the WebAssembly memory: its arrays copied into regions, plus the scalar
  * layout parameters the kernels take. `host` is kept for the cost prefixes of partitioning and to
@@ -40,6 +64,8 @@ export class CpuMatrix {
   readonly cols: number;
   readonly nnz: number;
   readonly bytes: number;
+  /** op = 'T' / 'H' products run on it (their CSR forms are derived on first need) */
+  readonly hasTranspose = true;
   disposed = false;
   /** CSR forms derived from this matrix on first need (see gatherForm), disposed with it */
   private readonly derived = new Map<string, CpuMatrix>();

@@ -1,5 +1,8 @@
 import { SimdglError } from '../errors.js';
 
+// path-neutral: the runtime throws it for any GPU path that cannot run here
+export { GpuUnavailableError } from '../errors.js';
+
 /**
  * Data that does not fit the GPU's textures: more texels than `maxTextureSize² × maxArrayLayers`
  * (or the int32 texel index range), or the driver ran out of texture memory.
@@ -7,13 +10,6 @@ import { SimdglError } from '../errors.js';
 export class GpuLimitError extends SimdglError {
   constructor(message: string) {
     super('E_GPU_LIMIT', message);
-  }
-}
-
-/** The GPU path cannot run here (no WebGL2, no float render targets, context lost, ...). */
-export class GpuUnavailableError extends SimdglError {
-  constructor(message: string) {
-    super('E_GPU_UNAVAILABLE', message);
   }
 }
 

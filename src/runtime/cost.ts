@@ -1,22 +1,14 @@
 import type { FormatName } from '../formats/index.js';
-import type { MatrixFeatures, Path } from './features.js';
+import type { CostProfile, PathCalibration, PathEstimate, PathId } from '../path.js';
+import type { MatrixFeatures } from './features.js';
+
+export type { PathCalibration, PathEstimate } from '../path.js';
 
 /**
- * What a short calibration measured for one path: the fixed cost of an operation (dispatch, draw
- * call, synchronisation) and the rate at which SpMV streams bytes, plus for the GPU the rates of
- * uploads and read-backs. A calibration can be saved (JSON) and passed back to createRuntime.
+ * What rt.calibrate() measured, per path (the figures of src/path.ts's PathCalibration). It can be
+ * saved (JSON) and passed back to createRuntime.
  */
-export interface PathCalibration {
-  overheadMs: number;
-  bandwidthGBs: number;
-  uploadGBs?: number;
-  readbackGBs?: number;
-}
-
-export interface Calibration {
-  cpu: PathCalibration & { threads: number };
-  gpu?: PathCalibration & { renderer: string };
-}
+export type Calibration = { cpu: PathCalibration & { threads: number } } & Partial<Record<Exclude<PathId, 'cpu'>, PathCalibration>>;
 
 /** Bytes one SpMV moves in a format: the matrix arrays, x once and y once (DESIGN.md's metric). */
 export function spmvBytes(f: MatrixFeatures, format: FormatName, elementBytes: number): { matrix: number; vectors: number } {
@@ -38,44 +30,24 @@ export function spmvBytes(f: MatrixFeatures, format: FormatName, elementBytes: n
 }
 
 /**
- * How much of the GPU path's streaming bandwidth each format's shader reaches, measured on an H100
- * (bench/gpu-native/RESULTS.md, poisson3D_128 f32: DIA 130, ELL 125, HYB 116, CSR row 33 GB/s): the
- * row-per-fragment CSR walks its rows entry by entry and is latency-bound, the others stream.
- */
-export const GPU_FORMAT_EFFICIENCY: Partial<Record<FormatName, number>> = { dia: 1, ell: 0.95, hyb: 0.9, csr: 0.25 };
-
-export interface PathEstimate {
-  path: Path;
-  format: FormatName;
-  /** estimated milliseconds, all included */
-  ms: number;
-  /** the terms of the sum */
-  kernelMs: number;
-  overheadMs: number;
-  transferMs: number;
-  bytes: number;
-  /** what the transfer term pays for (nothing when the data is resident there) */
-  transfers: string[];
-}
-
-/**
  * Time of one SpMV on a path: overhead + bytes / bandwidth, plus moving whatever is not already
  * resident there (the matrix, x) and reading y back when the caller wants it on the host.
  */
 export function estimateSpmv(
   cal: PathCalibration,
-  path: Path,
+  path: { readonly id: PathId; readonly cost: CostProfile },
   format: FormatName,
   f: MatrixFeatures,
   elementBytes: number,
   resident: { matrix: boolean; x: boolean; readBack: boolean },
 ): PathEstimate {
   const { matrix, vectors } = spmvBytes(f, format, elementBytes);
-  const efficiency = path === 'gpu' ? (GPU_FORMAT_EFFICIENCY[format] ?? GPU_FORMAT_EFFICIENCY.csr!) : 1;
+  const eff = path.cost.efficiency;
+  const efficiency = eff ? (eff[format] ?? eff.csr ?? 1) : 1;
   const kernelMs = (matrix + vectors) / (cal.bandwidthGBs * efficiency * 1e6);
   const transfers: string[] = [];
   let transferMs = 0;
-  if (path === 'gpu') {
+  if (path.cost.kind === 'gpu') {
     const up = cal.uploadGBs ?? cal.bandwidthGBs;
     const down = cal.readbackGBs ?? up;
     if (!resident.matrix) {
@@ -91,5 +63,5 @@ export function estimateSpmv(
       transfers.push('read y back');
     }
   }
-  return { path, format, ms: cal.overheadMs + kernelMs + transferMs, kernelMs, overheadMs: cal.overheadMs, transferMs, bytes: matrix + vectors, transfers };
+  return { path: path.id, format, ms: cal.overheadMs + kernelMs + transferMs, kernelMs, overheadMs: cal.overheadMs, transferMs, bytes: matrix + vectors, transfers };
 }

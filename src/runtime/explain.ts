@@ -1,73 +1,89 @@
 import type { FormatName } from '../formats/index.js';
-import { chooseFormat, type MatrixFeatures, type Path } from './features.js';
-import { estimateSpmv, type Calibration, type PathEstimate } from './cost.js';
+import type { CostProfile, PathCalibration, PathEstimate, PathId } from '../path.js';
+import { chooseFormat, type MatrixFeatures } from './features.js';
+import { estimateSpmv } from './cost.js';
 
 /** Why an operation runs where it runs: the chosen path and format and the numbers behind them. */
 export interface Explanation {
   op: 'spmv';
-  path: Path;
+  path: PathId;
   format: FormatName;
   /** one estimate per available path (each in the format that path would use) */
-  estimates: Partial<Record<Path, PathEstimate>>;
+  estimates: Partial<Record<PathId, PathEstimate>>;
   features: MatrixFeatures;
   reasons: string[];
   /** whether the figures come from a calibration of this machine or from defaults */
   calibrated: boolean;
 }
 
-/**
- * Figures used before a calibration has run. CPU: one core of a laptop. GPU: what the fragment path
- * reached on a real GPU (bench/gpu-native/RESULTS.md, an H100 through EGL: about 7 µs per pass and
- * 110–130 GB/s for DIA/ELL/HYB — the graphics pipeline, not the card's 3 TB/s, is the limit), plus a
- * browser's WebGL call overhead and PCIe-class transfers. rt.calibrate() replaces both with this
- * machine's figures.
- */
-export const DEFAULT_CALIBRATION: Calibration = {
-  cpu: { threads: 1, overheadMs: 0.005, bandwidthGBs: 5 },
-  gpu: { renderer: 'unknown', overheadMs: 0.05, bandwidthGBs: 110, uploadGBs: 5, readbackGBs: 2 },
-};
+/** What explain needs of a path (a Path has all of it). */
+export interface PathInfo {
+  readonly id: PathId;
+  readonly label: string;
+  readonly formats: readonly FormatName[];
+  readonly cost: CostProfile;
+}
+
+export interface ExplainCandidate {
+  path: PathInfo;
+  calibration: PathCalibration;
+  /** true, or why the path cannot run it now */
+  available: true | string;
+  /** what is already resident there */
+  resident: { matrix: boolean; x: boolean };
+}
 
 export interface ExplainInput {
   features: MatrixFeatures;
   elementBytes: number;
-  calibration: Calibration;
   calibrated: boolean;
-  /** paths that can run it now, with the reason for any that cannot */
-  available: Partial<Record<Path, true | string>>;
-  /** what is already resident on the GPU */
-  gpuResident: { matrix: boolean; x: boolean };
+  /** every path of the runtime, in order of preference on equal estimates */
+  candidates: ExplainCandidate[];
   /** whether the caller wants y back on the host (typed-array y) */
   readBack: boolean;
   /** caller overrides */
   format?: FormatName;
-  path?: Path;
+  path?: PathId;
 }
 
-/** Picks the path with the smaller estimate (and each path's format), unless the caller said. */
+/**
+ * The format a path runs a matrix in: the caller's when the path has a kernel for it, else the rule of
+ * features.ts for the path's kind, falling back to CSR where the path lacks the chosen format.
+ */
+export function formatOn(path: PathInfo, f: MatrixFeatures, requested?: FormatName | null): { format: FormatName; reason: string } {
+  if (requested && path.formats.includes(requested)) return { format: requested, reason: 'format given by the caller' };
+  const c = chooseFormat(f, path.cost.kind);
+  if (requested) return { format: path.formats.includes(c.format) ? c.format : 'csr', reason: `no ${requested} kernel on the ${path.label} path; ${c.reason}` };
+  return path.formats.includes(c.format) ? c : { format: 'csr', reason: `no ${c.format} kernel on the ${path.label} path: CSR` };
+}
+
+/** Picks the path with the smallest estimate (and each path's format), unless the caller said. */
 export function explainSpmv(i: ExplainInput): Explanation {
   const reasons: string[] = [];
-  const estimates: Partial<Record<Path, PathEstimate>> = {};
-  for (const path of ['cpu', 'gpu'] as Path[]) {
-    const avail = i.available[path];
-    const cal = i.calibration[path];
-    if (avail !== true || !cal) {
-      if (typeof avail === 'string') reasons.push(`${path.toUpperCase()} path unavailable: ${avail}`);
+  const estimates: Partial<Record<PathId, PathEstimate>> = {};
+  let best: PathEstimate | undefined;
+  for (const c of i.candidates) {
+    if (c.available !== true) {
+      reasons.push(`${c.path.label} path unavailable: ${c.available}`);
       continue;
     }
-    const chosen = i.format ? { format: i.format, reason: 'format given by the caller' } : chooseFormat(i.features, path);
-    const resident = path === 'gpu' ? { ...i.gpuResident, readBack: i.readBack } : { matrix: true, x: true, readBack: false };
-    estimates[path] = estimateSpmv(cal, path, chosen.format, i.features, i.elementBytes, resident);
-    reasons.push(`${path.toUpperCase()}: ${chosen.reason}; ≈ ${estimates[path]!.ms.toFixed(3)} ms`);
+    const chosen = formatOn(c.path, i.features, i.format);
+    const e = estimateSpmv(c.calibration, c.path, chosen.format, i.features, i.elementBytes, { ...c.resident, readBack: c.path.cost.kind === 'gpu' && i.readBack });
+    estimates[c.path.id] = e;
+    reasons.push(`${c.path.label}: ${chosen.reason}; ≈ ${e.ms.toFixed(3)} ms`);
+    if (!best || e.ms < best.ms) best = e;
   }
-  let path: Path;
+  let path: PathId;
   if (i.path) {
     path = i.path;
     reasons.push(`path ${path} given by the caller`);
-  } else if (estimates.cpu && estimates.gpu) {
-    path = estimates.gpu.ms < estimates.cpu.ms ? 'gpu' : 'cpu';
-    reasons.push(`${path.toUpperCase()} estimated faster (${estimates.cpu.ms.toFixed(3)} ms vs ${estimates.gpu.ms.toFixed(3)} ms on the GPU)`);
-  } else path = estimates.gpu ? 'gpu' : 'cpu';
-  const format = estimates[path]?.format ?? i.format ?? chooseFormat(i.features, path).format;
+  } else {
+    path = best?.path ?? 'cpu';
+    const all = Object.values(estimates);
+    if (all.length > 1) reasons.push(`${path} estimated fastest (${all.map((e) => `${e.path} ${e.ms.toFixed(3)} ms`).join(', ')})`);
+  }
+  const info = i.candidates.find((c) => c.path.id === path)?.path;
+  const format = estimates[path]?.format ?? (info ? formatOn(info, i.features, i.format).format : (i.format ?? chooseFormat(i.features, 'cpu').format));
   if (!i.calibrated) reasons.push('estimates use default figures: run rt.calibrate() for this machine’s');
   return { op: 'spmv', path, format, estimates, features: i.features, reasons, calibrated: i.calibrated };
 }

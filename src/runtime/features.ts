@@ -1,6 +1,7 @@
 import type { CSRMatrix } from '../formats/csr.js';
 import type { FormatName } from '../formats/index.js';
 import { hybWidth } from '../formats/index.js';
+import type { PathKind } from '../path.js';
 
 /**
  * Cheap structural features of a matrix (one pass over its CSR), the inputs of the runtime's format
@@ -67,15 +68,13 @@ export function matrixFeatures(A: CSRMatrix): MatrixFeatures {
   };
 }
 
-export type Path = 'cpu' | 'gpu';
-
 /**
  * The storage format a path runs a matrix in, from its features, with the reason. The thresholds come
  * from the benchmarks (README, "How the runtime chooses"): DIA wins by a wide margin on banded
  * matrices when little padding is stored; ELL's SIMD-across-rows kernel wins when rows are of nearly
  * equal length; on the GPU, HYB takes irregular rows off the ELL part; CSR is the general case.
  */
-export function chooseFormat(f: MatrixFeatures, path: Path): { format: FormatName; reason: string } {
+export function chooseFormat(f: MatrixFeatures, path: PathKind): { format: FormatName; reason: string } {
   if (f.nnz === 0) return { format: 'csr', reason: 'empty matrix: CSR stores nothing' };
   const diaLimit = path === 'cpu' ? 1.5 : 2;
   if (f.diagonals <= 256 && f.diaFill <= diaLimit) {

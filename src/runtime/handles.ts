@@ -1,20 +1,20 @@
-import type { DType, ValueArray } from '../dtype.js';
-import { components } from '../dtype.js';
+import { components, type DType, type ValueArray } from '../dtype.js';
 import { DisposedError, ShapeError } from '../errors.js';
-import type { FormatName } from '../formats/index.js';
-import type { CpuMatrix, CpuVector } from '../cpu/resident.js';
-import type { GpuMatrix, GpuVector } from '../gpu/index.js';
+import type { FormatName, SparseMatrix } from '../formats/index.js';
+import { DenseMatrix } from '../formats/dense.js';
+import type { Path, PathDense, PathId, PathMatrix, PathVector } from '../path.js';
 
-/** The runtime a handle belongs to: told when a handle is disposed; brings GPU contents home. */
+/** The runtime a handle belongs to: told when a handle is disposed; hands out its paths. */
 export interface HandleOwner {
-  forget(handle: MatrixHandle | ResidentVector): void;
-  /** makes the CPU copy of a vector current (reads it back from the GPU when that copy is newer) */
-  pullToCpu(v: ResidentVector): Promise<CpuVector>;
+  forget(handle: object): void;
+  /** the path where uploads and new vectors land (the CPU path) */
+  readonly home: Path;
+  /** the path of that id, if this runtime has it */
+  pathById(id: PathId): Path | undefined;
 }
 
 /** A matrix uploaded to a runtime. Data stays resident until `dispose()`. */
 export class MatrixHandle {
-  readonly format: FormatName;
   readonly dtype: DType;
   readonly rows: number;
   readonly cols: number;
@@ -22,86 +22,215 @@ export class MatrixHandle {
   readonly nnz: number;
   /** bytes of the stored arrays (for bandwidth figures) */
   readonly storageBytes: number;
-  /** @internal */
-  cpu: CpuMatrix | null;
-  /** @internal the matrix uploaded to the GPU path, per GPU format (made on first use there) */
-  readonly gpu = new Map<string, GpuMatrix>();
-  /** @internal the format the caller asked for at upload, if any */
-  readonly requestedFormat: FormatName | null;
-  constructor(cpu: CpuMatrix, readonly owner: HandleOwner, requestedFormat: FormatName | null = null) {
-    this.cpu = cpu;
-    this.requestedFormat = requestedFormat;
-    this.format = cpu.format;
-    this.dtype = cpu.dtype;
-    this.rows = cpu.rows;
-    this.cols = cpu.cols;
-    this.nnz = cpu.nnz;
-    this.storageBytes = cpu.bytes;
+  /** @internal the uploads, per path and format (key `path:format`), made on first use there */
+  readonly copies = new Map<string, PathMatrix>();
+  #disposed = false;
+  /**
+   * @internal `host` is the matrix as uploaded (kept for uploads to other paths and the Jacobi
+   * diagonal), `home` its copy on the owner's home path
+   */
+  constructor(
+    readonly host: SparseMatrix,
+    home: PathMatrix,
+    readonly owner: HandleOwner,
+    /** @internal the format the caller asked for at upload, if any */
+    readonly requestedFormat: FormatName | null = null,
+  ) {
+    this.dtype = host.dtype;
+    this.rows = host.rows;
+    this.cols = host.cols;
+    this.nnz = host.nnz;
+    this.storageBytes = host.storageBytes();
+    this.copies.set(`${owner.home.id}:${host.format}`, home);
+  }
+  /** the storage format as uploaded */
+  get format(): FormatName {
+    return this.host.format;
   }
   get disposed(): boolean {
-    return this.cpu === null;
+    return this.#disposed;
   }
-  /** @internal */
-  resident(): CpuMatrix {
-    if (!this.cpu) throw new DisposedError(`${this.format} matrix handle`);
-    return this.cpu;
+  /** @internal throws DisposedError once disposed */
+  live(): this {
+    if (this.#disposed) throw new DisposedError(`${this.format} matrix handle`);
+    return this;
   }
   dispose(): void {
-    this.cpu?.dispose();
-    this.cpu = null;
-    for (const g of this.gpu.values()) g.dispose();
-    this.gpu.clear();
+    if (this.#disposed) return;
+    this.#disposed = true;
+    for (const m of this.copies.values()) m.dispose();
+    this.copies.clear();
     this.owner.forget(this);
   }
 }
 
 /**
- * A vector resident in a runtime; operations read and write it without copies. It lives on the CPU
- * path and, once an operation has run there, on the GPU path too; `where` says which copy is current,
- * and the other is brought up to date only when an operation on that path needs it.
+ * Contents that live on one or more paths: a copy per path that has run an operation on them, and
+ * the set of paths whose copy is current. A copy is brought up to date (through the host) only when
+ * an operation on its path needs it; a write on one path makes the others stale.
  */
-export class ResidentVector {
-  readonly dtype: DType;
-  /** number of elements (a complex element counts once) */
-  readonly length: number;
-  /** @internal */
-  cpu: CpuVector | null;
-  /** @internal the GPU copy, if an operation ran there */
-  gpu: GpuVector | null = null;
-  /** @internal which copies hold the current contents */
-  where: 'cpu' | 'gpu' | 'both' = 'cpu';
-  constructor(cpu: CpuVector, readonly owner: HandleOwner) {
-    this.cpu = cpu;
-    this.dtype = cpu.dtype;
-    this.length = cpu.length;
-  }
+abstract class Replicated<C extends PathVector | PathDense, T> {
+  /** @internal one copy per path */
+  readonly copies = new Map<PathId, C>();
+  /** @internal the paths whose copy holds the current contents */
+  readonly current = new Set<PathId>();
+  /** @internal set when the only current copy died with its path's device; cleared by the next write */
+  lost: Error | null = null;
+  #disposed = false;
+
+  constructor(readonly owner: HandleOwner) {}
+
+  protected abstract readFrom(path: Path, copy: C): Promise<T>;
+  protected abstract makeOn(path: Path, data: T | null): C;
+  protected abstract writeOn(path: Path, copy: C, data: T): void;
+  protected abstract readonly what: string;
+
   get disposed(): boolean {
-    return this.cpu === null;
+    return this.#disposed;
   }
-  /** @internal */
-  resident(): CpuVector {
-    if (!this.cpu) throw new DisposedError('resident vector');
-    return this.cpu;
+
+  /** @internal throws DisposedError once disposed */
+  live(): this {
+    if (this.#disposed) throw new DisposedError(this.what);
+    return this;
   }
-  /** A copy of the contents (interleaved re/im for complex), read back from the GPU if it is newer there. */
+
+  /** @internal the copy on `path` with the current contents (brought over from another path when needed) */
+  async on(path: Path): Promise<C> {
+    this.live();
+    if (this.lost) throw this.lost;
+    const have = this.copies.get(path.id);
+    if (have && this.current.has(path.id)) return have;
+    const from = [...this.current].map((id) => this.owner.pathById(id)!).find((p) => p.usable);
+    if (!from) throw this.owner.pathById([...this.current][0])!.lostError(`the ${this.what} is current only on a lost path`);
+    const data = await this.readFrom(from, this.copies.get(from.id)!);
+    const copy = this.copies.get(path.id);
+    if (copy) this.writeOn(path, copy, data);
+    else this.copies.set(path.id, this.makeOn(path, data));
+    this.current.add(path.id);
+    return this.copies.get(path.id)!;
+  }
+
+  /** @internal the copy on `path` as the output of an operation about to overwrite it (call wrote() after) */
+  target(path: Path): C {
+    this.live();
+    let copy = this.copies.get(path.id);
+    if (!copy) this.copies.set(path.id, (copy = this.makeOn(path, null)));
+    return copy;
+  }
+
+  /** @internal an operation on `path` wrote the contents there */
+  wrote(path: Path): void {
+    this.current.clear();
+    this.current.add(path.id);
+    this.lost = null;
+  }
+
+  /** @internal `path` lost its device: its copy is stale, and if it was the only current one, the contents are gone */
+  pathLost(path: Path): void {
+    if (!this.current.delete(path.id)) return;
+    if (this.current.size === 0) {
+      this.current.add(path.id);
+      this.lost = path.lostError(`the ${this.what} was last written on the ${path.label} path, whose device was lost: its contents are gone`);
+    }
+  }
+
+  dispose(): void {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    for (const c of this.copies.values()) c.dispose();
+    this.copies.clear();
+    this.owner.forget(this);
+  }
+}
+
+/**
+ * A vector resident in a runtime; operations read and write it without copies. It lives on the home
+ * (CPU) path and, once an operation has run elsewhere, on that path too; the runtime tracks which
+ * copies are current and brings the others up to date only when an operation on their path needs it.
+ */
+export class ResidentVector extends Replicated<PathVector, ValueArray> {
+  protected readonly what = 'resident vector';
+  constructor(
+    readonly dtype: DType,
+    /** number of elements (a complex element counts once) */
+    readonly length: number,
+    owner: HandleOwner,
+    data: ValueArray | number,
+  ) {
+    super(owner);
+    this.copies.set(owner.home.id, owner.home.vector(dtype, data));
+    this.current.add(owner.home.id);
+  }
+  protected readFrom(path: Path, copy: PathVector): Promise<ValueArray> {
+    return path.read(copy);
+  }
+  protected makeOn(path: Path, data: ValueArray | null): PathVector {
+    return path.vector(this.dtype, data ?? this.length);
+  }
+  protected writeOn(path: Path, copy: PathVector, data: ValueArray): void {
+    path.write(copy, data);
+  }
+  /** A copy of the contents (interleaved re/im for complex), read back from the path that holds them. */
   async read(): Promise<ValueArray> {
-    this.resident();
-    return (await this.owner.pullToCpu(this)).view().slice();
+    const home = this.owner.home;
+    return (await home.read(await this.on(home))).slice();
   }
   /** Overwrites the contents; `data` must hold length × (1 or 2) numbers. */
   write(data: ArrayLike<number>): void {
-    const v = this.resident().view();
-    if (data.length !== v.length) {
-      throw new ShapeError(`write: got ${data.length} numbers, the ${this.dtype} vector of ${this.length} elements holds ${this.length * components(this.dtype)}`);
+    this.live();
+    const want = this.length * components(this.dtype);
+    if (data.length !== want) {
+      throw new ShapeError(`write: got ${data.length} numbers, the ${this.dtype} vector of ${this.length} elements holds ${want}`);
     }
-    v.set(data);
-    this.where = 'cpu';
+    const home = this.owner.home;
+    const values = data instanceof Float32Array || data instanceof Float64Array ? data : Float64Array.from(data);
+    home.write(this.target(home), values);
+    this.wrote(home);
   }
-  dispose(): void {
-    this.cpu?.dispose();
-    this.cpu = null;
-    this.gpu?.dispose();
-    this.gpu = null;
-    this.owner.forget(this);
+}
+
+/**
+ * A dense matrix resident in a runtime (rt.dense): gemm, add and transpose take it and return new
+ * ones without copying through the host; `read()` brings the contents back as a DenseMatrix.
+ */
+export class DenseHandle extends Replicated<PathDense, DenseMatrix> {
+  protected readonly what = 'dense matrix handle';
+  readonly format = 'dense' as const;
+  constructor(
+    readonly dtype: DType,
+    readonly rows: number,
+    readonly cols: number,
+    owner: HandleOwner,
+    path: Path,
+    copy: PathDense,
+  ) {
+    super(owner);
+    this.copies.set(path.id, copy);
+    this.current.add(path.id);
+  }
+  protected readFrom(path: Path, copy: PathDense): Promise<DenseMatrix> {
+    return path.readDense(copy);
+  }
+  protected makeOn(path: Path, data: DenseMatrix | null): PathDense {
+    return path.dense(data ?? { dtype: this.dtype, rows: this.rows, cols: this.cols });
+  }
+  protected writeOn(path: Path, copy: PathDense, data: DenseMatrix): void {
+    path.writeDense(copy, data);
+  }
+  /** The contents as a new DenseMatrix, read back from the path that holds them. */
+  async read(): Promise<DenseMatrix> {
+    const home = this.owner.home;
+    return home.readDense(await this.on(home));
+  }
+  /** Overwrites the contents with those of a DenseMatrix of the same shape and dtype. */
+  write(from: DenseMatrix): void {
+    this.live();
+    if (!(from instanceof DenseMatrix) || from.dtype !== this.dtype || from.rows !== this.rows || from.cols !== this.cols) {
+      throw new ShapeError(`write: expected a ${this.rows}×${this.cols} ${this.dtype} DenseMatrix`);
+    }
+    const home = this.owner.home;
+    home.writeDense(this.target(home), from);
+    this.wrote(home);
   }
 }

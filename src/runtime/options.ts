@@ -2,24 +2,31 @@ import type { DType, Scalar, ValueArray } from '../dtype.js';
 import type { Op } from '../backend-types.js';
 import type { ConvertOptions, FormatName } from '../formats/index.js';
 import type { GpuCanvas } from '../gpu/index.js';
+import type { WebGpuPathOptions } from '../webgpu/path.js';
 import type { Preconditioner, SolveOptions as SolverOptions, StopReason } from '../solvers/ops.js';
 import type { Calibration } from './cost.js';
-import type { Path } from './features.js';
+import type { PathCapabilities, PathChoice, PathId } from '../path.js';
 import type { ResidentVector } from './handles.js';
 
 /** The options and results of the public Runtime (src/runtime/runtime.ts). */
 
+/** The backend option: 'auto', one path, or 'gpu' (the best GPU path available). */
+export type Backend = 'auto' | PathChoice;
+
 export interface RuntimeOptions {
   /**
-   * 'auto' (default): each operation runs on the path estimated faster (see explain); 'cpu' or 'gpu'
-   * force one. 'gpu' needs WebGL2 with float render targets and throws GpuUnavailableError (with the
-   * reason) without them; 'auto' then simply runs everything on the CPU path.
+   * 'auto' (default): each operation runs on the path estimated fastest (see explain) among those
+   * available; 'cpu', 'webgpu' or 'webgl2' force one path; 'gpu' forces the best GPU path available
+   * (WebGPU, else WebGL2). A forced GPU path that cannot run here throws GpuUnavailableError with the
+   * reason; 'auto' simply leaves it out.
    */
-  backend?: 'auto' | 'cpu' | 'gpu';
-  /** the GPU path draws on this canvas (HTMLCanvasElement or OffscreenCanvas; default: its own OffscreenCanvas) */
+  backend?: Backend;
+  /** the WebGL2 path draws on this canvas (HTMLCanvasElement or OffscreenCanvas; default: its own OffscreenCanvas) */
   canvas?: GpuCanvas;
   /** or on this WebGL2 context (any WebGL2 implementation, e.g. in Node) */
   gl?: WebGL2RenderingContext;
+  /** where the WebGPU path's device comes from: a GPU object (navigator.gpu, a Dawn instance) or a GPUDevice (default: navigator.gpu, else the `webgpu` package in Node) */
+  webgpu?: WebGpuPathOptions;
   /** WebAssembly SIMD: 'auto' (default) detects it, false forces the plain build */
   simd?: boolean | 'auto';
   /** the most memory the CPU path may use, in MiB (default 2048, at most 4096) */
@@ -54,18 +61,22 @@ export interface Capabilities {
   /** in a browser: whether the page is cross-origin isolated (undefined in Node) */
   crossOriginIsolated?: boolean;
   /** the backend option the runtime was created with */
-  backend: 'auto' | 'cpu' | 'gpu';
-  /** the GPU path: what the WebGL2 context offers, or why there is none */
-  gpu: {
-    available: boolean;
-    reason?: string;
+  backend: Backend;
+  /** every path: whether it can run here (and why not), its device and limits */
+  paths: Record<PathId, PathCapabilities>;
+  /**
+   * the best GPU path (WebGPU, else WebGL2): `path` says which, with its device as `renderer`, its
+   * limits spread in (WebGL2: maxTextureSize, colorBufferFloat, floatBlend, floatReadback) and
+   * `contextLost` while its device is lost; or why there is none
+   */
+  gpu: PathCapabilities & {
+    path?: PathId;
     renderer?: string;
-    vendor?: string;
+    contextLost?: boolean;
     maxTextureSize?: number;
     colorBufferFloat?: boolean;
     floatBlend?: boolean;
     floatReadback?: boolean;
-    contextLost?: boolean;
   };
   /** human-readable notes on what is missing and why */
   notes: string[];
@@ -82,8 +93,8 @@ export interface SpmvOptions<Y extends VectorLike | undefined = VectorLike | und
   beta?: Scalar;
   /** 'N' (default), 'T' or 'H' (conjugate transpose) */
   op?: Op;
-  /** run on this path instead of the runtime's choice */
-  path?: Path;
+  /** run on this path instead of the runtime's choice ('gpu': the best GPU path) */
+  path?: PathChoice;
 }
 
 /**
@@ -95,8 +106,8 @@ export interface SolveOptions extends Omit<SolverOptions<never>, 'x0'> {
   x0?: ValueArray;
   /** 'none' (default) or 'jacobi' (diagonal scaling) */
   preconditioner?: Preconditioner;
-  /** run on this path instead of the runtime's choice */
-  path?: Path;
+  /** run on this path instead of the runtime's choice ('gpu': the best GPU path) */
+  path?: PathChoice;
 }
 
 /** The outcome of rt.cg / rt.bicgstab. `x` is the last iterate, whatever the reason. */
@@ -109,7 +120,7 @@ export interface SolveOutcome {
   reason: StopReason;
   history: number[];
   /** the path the solve ran on */
-  path: Path;
+  path: PathId;
 }
 
 export interface UploadOptions extends ConvertOptions {

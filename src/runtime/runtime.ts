@@ -1,81 +1,119 @@
 import { allocValues, componentBytes, components, elementBytes, isComplex, toComplex, type DType, type Scalar, type ValueArray, assertDType } from '../dtype.js';
-import { DisposedError, ShapeError, UnsupportedError, SimdglError } from '../errors.js';
+import { DisposedError, GpuUnavailableError, PaddingLimitError, ShapeError, UnsupportedError, SimdglError } from '../errors.js';
 import type { SpmvScalars } from '../backend-types.js';
 import { convert, type FormatName, type SparseMatrix } from '../formats/index.js';
 import { ownedCopy } from '../formats/owned.js';
-import { CpuBackend, DEFAULT_INLINE_THRESHOLD } from '../cpu/backend.js';
-import type { CpuVector } from '../cpu/resident.js';
-import * as blas from '../cpu/blas1.js';
-import { cpuSolverOps } from './cpu-solver-ops.js';
+import { DenseMatrix } from '../formats/dense.js';
+import { PATH_IDS, type DenseShape, type Path, type PathCapabilities, type PathChoice, type PathDense, type PathId, type PathMatrix, type PathVector } from '../path.js';
+import { CpuPath } from '../cpu/path.js';
+import { DEFAULT_INLINE_THRESHOLD } from '../cpu/backend.js';
+import type { CpuBackend } from '../cpu/backend.js';
 import { cg } from '../solvers/cg.js';
 import { bicgstab } from '../solvers/bicgstab.js';
-import type { SolveResult } from '../solvers/ops.js';
-import type { Capabilities, RuntimeOptions, SolveOptions, SolveOutcome, SpmvOptions, UploadOptions, VectorLike } from './options.js';
-import { MatrixHandle, ResidentVector, type HandleOwner } from './handles.js';
-import { GpuPath } from './gpu-path.js';
-import { GpuContextLostError, GpuUnavailableError, type GpuVector } from '../gpu/index.js';
-import { inverseDiagonal } from '../solvers/jacobi.js';
+import type { Backend, Capabilities, RuntimeOptions, SolveOptions, SolveOutcome, SpmvOptions, UploadOptions, VectorLike } from './options.js';
+import { DenseHandle, MatrixHandle, ResidentVector, type HandleOwner } from './handles.js';
+import { DEVICE_PATHS } from './paths.js';
 import { nodeBuiltin } from '../node-builtins.js';
-import { CpuDense, checkAdd, checkGemm, checkTranspose, type AddOptions, type GemmOptions } from './dense-ops.js';
-import type { DenseMatrix } from '../formats/dense.js';
-import { matrixFeatures, chooseFormat, type MatrixFeatures, type Path } from './features.js';
-import { DEFAULT_CALIBRATION, explainSpmv, type Explanation } from './explain.js';
-import type { Calibration } from './cost.js';
+import { checkAdd, checkGemm, checkTranspose, type AddOptions, type DenseLike, type GemmOptions } from './dense-ops.js';
+import { matrixFeatures, chooseFormat, type MatrixFeatures } from './features.js';
+import { explainSpmv, formatOn, type Explanation } from './explain.js';
+import type { Calibration, PathCalibration } from './cost.js';
 import { poisson3D } from '../generators/poisson.js';
-import { median } from '../metrics.js';
+
+type Handle = MatrixHandle | ResidentVector | DenseHandle;
 
 /**
- * A runtime owns one WebAssembly memory and the data uploaded to it. Create it with
- * `createRuntime()`, upload matrices once, run many operations, and `dispose()` it at the end.
+ * A runtime owns one WebAssembly memory (the CPU path, its home) and whatever device paths this engine
+ * offers (src/path.ts: WebGPU, WebGL2), and the data uploaded to them. Create it with
+ * `createRuntime()`, upload matrices once, run many operations, and `dispose()` it at the end. The
+ * runtime only chooses a path per operation, moves data between paths and explains; the paths compute.
  */
 export class Runtime implements HandleOwner {
   private disposed = false;
   /** live handles, disposed with the runtime */
-  private readonly handles = new Set<MatrixHandle | ResidentVector>();
+  private readonly handles = new Set<Handle>();
+  /** the CPU path first, then the device paths in order of preference */
+  private readonly paths: Path[];
+  private readonly unsubscribe: (() => void)[] = [];
+  private calibrationData: Calibration | null = null;
+  private readonly featureCache = new WeakMap<SparseMatrix, MatrixFeatures>();
+  private requestedThreads = 1;
+
   private constructor(
-    private readonly cpu: CpuBackend,
-    private readonly gpu: GpuPath | null,
-    private readonly gpuReason: string | null,
-    private readonly mode: 'auto' | 'cpu' | 'gpu',
-  ) {}
+    private readonly cpu: CpuPath,
+    devices: Path[],
+    /** why each path this runtime lacks is missing */
+    private readonly missing: Map<PathId, string>,
+    private readonly mode: Backend,
+    /** the path every operation runs on, when the backend option names one */
+    private readonly forced: PathId | null,
+  ) {
+    this.paths = [cpu, ...devices];
+    for (const p of devices) {
+      // contents written only on a lost device are gone; copies elsewhere become the current ones
+      this.unsubscribe.push(
+        p.onLost(() => {
+          for (const h of this.handles) if (!(h instanceof MatrixHandle)) h.pathLost(p);
+        }),
+      );
+    }
+  }
 
   /** @internal use createRuntime() */
   static async create(options: RuntimeOptions = {}): Promise<Runtime> {
     const mode = options.backend ?? 'auto';
-    if (mode !== 'auto' && mode !== 'cpu' && mode !== 'gpu') {
-      throw new UnsupportedError(`createRuntime: backend must be 'auto', 'cpu' or 'gpu', got ${JSON.stringify(options.backend)}`);
+    if (mode !== 'auto' && mode !== 'gpu' && !PATH_IDS.includes(mode)) {
+      throw new UnsupportedError(`createRuntime: backend must be 'auto', ${PATH_IDS.map((p) => `'${p}'`).join(', ')} or 'gpu', got ${JSON.stringify(options.backend)}`);
     }
     if (options.maxMemoryMB !== undefined && !(options.maxMemoryMB >= 1 && options.maxMemoryMB <= 4096)) {
       throw new RangeError(`createRuntime: maxMemoryMB must be in [1, 4096], got ${options.maxMemoryMB}`);
     }
     const threads = await resolveWorkers(options.workers);
-    let gpu: GpuPath | null = null;
-    let reason: string | null = mode === 'cpu' ? 'backend: cpu was asked for' : null;
-    if (mode !== 'cpu') {
-      const g = GpuPath.create({ canvas: options.canvas, gl: options.gl });
-      if (g instanceof GpuPath) gpu = g;
-      else reason = g.reason;
-      if (!gpu && mode === 'gpu') throw new GpuUnavailableError(`createRuntime: the GPU path is unavailable: ${reason}`);
+    const devices: Path[] = [];
+    const missing = new Map<PathId, string>();
+    try {
+      for (const f of DEVICE_PATHS) {
+        if (mode === 'gpu' && devices.length) missing.set(f.id, `backend: gpu runs on the ${devices[0].label} path`);
+        else if (mode !== 'auto' && mode !== 'gpu' && mode !== f.id) missing.set(f.id, `backend: ${mode} was asked for`);
+        else {
+          const r = await f.create(options);
+          if ('reason' in r) missing.set(f.id, r.reason);
+          else devices.push(r);
+        }
+      }
+      const forced: PathId | null = mode === 'auto' ? null : mode === 'gpu' ? (devices[0]?.id ?? null) : mode;
+      if (mode !== 'auto' && mode !== 'cpu' && !devices.some((p) => p.id === forced)) {
+        const why = mode === 'gpu' ? DEVICE_PATHS.map((f) => `${f.label}: ${missing.get(f.id)}`).join('; ') : missing.get(mode);
+        throw new GpuUnavailableError(`createRuntime: ${mode === 'gpu' ? 'no GPU path is available' : `the ${labelOf(mode)} path is unavailable`}: ${why}`);
+      }
+      const cpu = await CpuPath.create({ ...options, threads, inlineThreshold: options.inlineThreshold ?? DEFAULT_INLINE_THRESHOLD });
+      const rt = new Runtime(cpu, devices, missing, mode, forced);
+      rt.requestedThreads = threads;
+      if (options.calibration) rt.calibrationData = withLegacyKeys(options.calibration);
+      return rt;
+    } catch (e) {
+      for (const p of devices) p.dispose();
+      throw e;
     }
-    const rt = new Runtime(
-      await CpuBackend.create({ ...options, threads, inlineThreshold: options.inlineThreshold ?? DEFAULT_INLINE_THRESHOLD }),
-      gpu,
-      reason,
-      mode,
-    );
-    rt.requestedThreads = threads;
-    if (options.calibration) rt.calibrationData = options.calibration;
-    return rt;
   }
 
-  private requestedThreads = 1;
+  /** @internal HandleOwner: the CPU path, where uploads and new vectors land */
+  get home(): Path {
+    return this.cpu;
+  }
+
+  /** @internal HandleOwner */
+  pathById(id: PathId): Path | undefined {
+    return this.paths.find((p) => p.id === id);
+  }
 
   capabilities(): Capabilities {
-    const simd = this.cpu.flavor === 'simd';
+    const B = this.cpu.backend;
+    const simd = B.flavor === 'simd';
     const notes: string[] = [];
     if (!simd) notes.push('running the plain WebAssembly build (no SIMD)');
     const isolated = (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated;
-    if (!this.cpu.heap.shared) {
+    if (!B.heap.shared) {
       notes.push(
         isolated === false
           ? 'this page is not cross-origin isolated, so SharedArrayBuffer is unavailable and the runtime runs on one thread; ' +
@@ -83,30 +121,25 @@ export class Runtime implements HandleOwner {
           : 'SharedArrayBuffer is unavailable: the memory is not shared and the runtime runs on one thread',
       );
     }
-    if (this.requestedThreads > this.cpu.threads) notes.push(`asked for ${this.requestedThreads} threads, running on ${this.cpu.threads}`);
-    const g = this.gpu?.backend.capabilities();
-    if (this.gpu && !this.gpu.usable) notes.push('the WebGL context is lost: operations run on the CPU path until it is restored');
+    if (this.requestedThreads > B.threads) notes.push(`asked for ${this.requestedThreads} threads, running on ${B.threads}`);
+    const paths = {} as Record<PathId, PathCapabilities>;
+    for (const id of PATH_IDS) paths[id] = this.pathById(id)?.capabilities() ?? { available: false, reason: this.missing.get(id) ?? 'unknown' };
+    for (const p of this.paths) if (!p.usable) notes.push(`the ${p.label} path's device is lost: operations run on other paths until it is restored`);
+    const best = this.paths.find((p) => p.cost.kind === 'gpu');
+    const g = best ? paths[best.id] : null;
     return {
-      wasm: this.cpu.flavor,
+      wasm: B.flavor,
       simd,
-      sharedMemory: this.cpu.heap.shared,
-      threads: this.cpu.threads,
-      workers: this.cpu.threads > 1,
+      sharedMemory: B.heap.shared,
+      threads: B.threads,
+      workers: B.threads > 1,
       crossOriginIsolated: isolated,
       notes,
       backend: this.mode,
+      paths,
       gpu: g
-        ? {
-            available: true,
-            renderer: g.renderer ?? undefined,
-            vendor: g.vendor ?? undefined,
-            maxTextureSize: g.maxTextureSize,
-            colorBufferFloat: g.colorBufferFloat,
-            floatBlend: g.floatBlend,
-            floatReadback: g.floatReadback,
-            contextLost: !this.gpu!.usable,
-          }
-        : { available: false, reason: this.gpuReason ?? 'unknown' },
+        ? { ...g, ...g.limits, path: best!.id, renderer: g.device, contextLost: g.lost ?? false }
+        : { available: false, reason: DEVICE_PATHS.map((f) => `${f.label}: ${this.missing.get(f.id)}`).join('; ') },
     };
   }
 
@@ -114,29 +147,29 @@ export class Runtime implements HandleOwner {
   async setWorkers(workers: number | 'auto'): Promise<void> {
     this.live();
     this.requestedThreads = await resolveWorkers(workers);
-    await this.cpu.setThreads(this.requestedThreads);
+    await this.cpu.backend.setThreads(this.requestedThreads);
   }
 
   /** Sets the size below which operations run on the calling thread alone. */
   setInlineThreshold(cost: number): void {
     if (!(cost >= 0)) throw new RangeError(`inlineThreshold must be ≥ 0, got ${cost}`);
-    this.cpu.inlineThreshold = cost;
+    this.cpu.backend.inlineThreshold = cost;
   }
 
   /** Sets how long idle workers spin before sleeping (µs); 0 sleeps at once. */
   setSpin(us: number): void {
     if (!(us >= 0 && us <= 1e6)) throw new RangeError(`spinUs must be in [0, 1e6], got ${us}`);
-    this.cpu.workerPool?.setSpin(us);
+    this.cpu.backend.workerPool?.setSpin(us);
   }
 
   /** @internal the CPU backend, for tests and benchmarks */
   get cpuBackend(): CpuBackend {
-    return this.cpu;
+    return this.cpu.backend;
   }
 
   /** Bytes of WebAssembly memory currently held by uploaded matrices and vectors. */
   get memoryInUse(): number {
-    return this.cpu.heap.liveBytes;
+    return this.cpu.backend.heap.liveBytes;
   }
 
   /** Uploads a matrix (any format class) and returns a resident handle. */
@@ -147,7 +180,21 @@ export class Runtime implements HandleOwner {
     let format = options.format;
     if (format === 'auto') format = chooseFormat(this.featuresOf(matrix), 'cpu').format;
     const target = format && format !== matrix.format ? convert(matrix, format, options) : matrix;
-    return this.track(new MatrixHandle(this.cpu.upload(target), this, options.format && options.format !== 'auto' ? options.format : null));
+    const requested = options.format && options.format !== 'auto' ? options.format : null;
+    return this.track(new MatrixHandle(target, this.cpu.matrix(target), this, requested));
+  }
+
+  /** A resident dense matrix: from a DenseMatrix (copied in) or zero-filled of a shape. gemm, add and transpose take it and return new ones without copies. */
+  dense(from: DenseMatrix | DenseShape): DenseHandle {
+    this.live();
+    if (from instanceof DenseMatrix) from.validate();
+    else {
+      assertDType(from?.dtype, 'dense');
+      for (const k of ['rows', 'cols'] as const) {
+        if (!Number.isInteger(from[k]) || from[k] < 0) throw new ShapeError(`dense: ${k} must be a non-negative integer, got ${from[k]}`);
+      }
+    }
+    return this.track(new DenseHandle(from.dtype, from.rows, from.cols, this, this.cpu, this.cpu.dense(from)));
   }
 
   /**
@@ -163,79 +210,88 @@ export class Runtime implements HandleOwner {
     this.live();
     if (op !== 'spmv') throw new UnsupportedError(`explain: only 'spmv' is explained, not ${JSON.stringify(op)}`);
     const handle = A instanceof MatrixHandle ? this.own(A, 'explain: A') : null;
-    const host = handle ? handle.resident().host : (A as SparseMatrix);
+    const host = handle ? handle.host : (A as SparseMatrix);
     const features = this.featuresOf(host);
-    const cal = this.calibrationData ?? { ...DEFAULT_CALIBRATION, cpu: { ...DEFAULT_CALIBRATION.cpu, threads: this.cpu.threads } };
-    const gpuFormat = this.gpu && handle ? this.gpu.formatFor(handle, features) : null;
-    const available: Partial<Record<Path, true | string>> = {
-      cpu: this.mode === 'gpu' && this.gpu?.usable ? 'backend: gpu was asked for' : true,
-      gpu: !this.gpu ? this.gpuReason ?? 'unavailable' : !this.gpu.usable ? 'the WebGL context is lost' : this.mode === 'cpu' ? 'backend: cpu' : true,
-    };
-    return explainSpmv({
+    const x = options.x;
+    const candidates = this.paths.map((p) => ({
+      path: p,
+      calibration: this.calibrationFor(p),
+      available: this.availability(p),
+      resident: {
+        matrix: handle ? handle.copies.has(`${p.id}:${this.formatFor(handle, p)}`) : p === this.home,
+        x: x instanceof ResidentVector ? x.current.has(p.id) : p === this.home,
+      },
+    }));
+    const e = explainSpmv({
       features,
       elementBytes: elementBytes(host.dtype),
-      calibration: cal,
       calibrated: this.calibrationData !== null,
-      available,
-      gpuResident: {
-        matrix: !!(handle && gpuFormat && this.gpu!.isResident(handle, gpuFormat)),
-        x: options.x instanceof ResidentVector && options.x.where !== 'cpu',
-      },
+      candidates,
       readBack: options.readBack ?? true,
       format: options.format ?? handle?.requestedFormat ?? undefined,
     });
+    for (const f of DEVICE_PATHS) if (this.missing.has(f.id)) e.reasons.unshift(`${f.label} path unavailable: ${this.missing.get(f.id)}`);
+    return e;
+  }
+
+  /** true, or why `p` cannot run an operation now */
+  private availability(p: Path): true | string {
+    if (this.forced && this.forced !== p.id) return `backend: ${this.mode} was asked for`;
+    if (!p.usable) return p.capabilities().reason ?? 'its device is lost';
+    return true;
+  }
+
+  private calibrationFor(p: Path): PathCalibration {
+    const c = this.calibrationData?.[p.id];
+    if (c) return c;
+    return p === this.home ? { ...p.cost.defaults, threads: this.cpu.backend.threads } as PathCalibration : p.cost.defaults;
   }
 
   /**
-   * Measures this machine (about 50 ms): the fixed cost of an operation and the bandwidth SpMV
-   * reaches on the CPU path with the current threads. Save the result and pass it as
-   * createRuntime({ calibration }) to skip the measurement next time.
+   * Measures this machine (about 50 ms per path): the fixed cost of an operation and the bandwidth
+   * SpMV reaches on each usable path (the CPU path with the current threads). Save the result and pass
+   * it as createRuntime({ calibration }) to skip the measurement next time.
    */
   async calibrate(): Promise<Calibration> {
     this.live();
-    const B = this.cpu;
-    const time = async (A: SparseMatrix, reps: number): Promise<number> => {
-      const M = B.upload(A);
-      const x = B.vector('f64', A.cols);
-      const y = B.vector('f64', A.rows);
-      x.view().fill(1);
-      const t: number[] = [];
-      try {
-        for (let k = 0; k < reps; k++) {
-          const t0 = performance.now();
-          await B.spmv(M, x, y, { alpha: [1, 0], beta: [0, 0], op: 'N' });
-          t.push(performance.now() - t0);
-        }
-      } finally {
-        M.dispose();
-        x.dispose();
-        y.dispose();
-      }
-      return median(t.slice(1));
-    };
     const small = poisson3D(2);
     const large = poisson3D(40);
-    const overheadMs = await time(small, 41);
-    const largeMs = await time(large, 7);
-    const bytes = large.storageBytes() + 2 * large.rows * 8;
-    const cpu = { threads: B.threads, overheadMs, bandwidthGBs: bytes / 1e6 / Math.max(1e-3, largeMs - overheadMs) };
-    let gpu: Calibration['gpu'];
-    if (this.gpu?.usable) {
-      const small32 = small.astype('f32');
-      const large32 = large.astype('f32');
-      gpu = await this.gpu.calibrate(small32, large32, large32.storageBytes() + 2 * large.rows * 4);
-    }
-    this.calibrationData = { cpu, gpu };
-    return this.calibrationData;
+    const cal = { cpu: await this.cpu.calibrate(small, large) } as Calibration;
+    for (const p of this.paths) if (p !== this.home && p.usable) cal[p.id as Exclude<PathId, 'cpu'>] = await p.calibrate(small, large);
+    this.calibrationData = cal;
+    return cal;
   }
-
-  private calibrationData: Calibration | null = null;
-  private readonly featureCache = new WeakMap<SparseMatrix, MatrixFeatures>();
 
   private featuresOf(A: SparseMatrix): MatrixFeatures {
     let f = this.featureCache.get(A);
     if (!f) this.featureCache.set(A, (f = matrixFeatures(A.toCSR())));
     return f;
+  }
+
+  /** The format a handle runs in on `p`: as uploaded on the home path, else that path's choice. */
+  private formatFor(h: MatrixHandle, p: Path): FormatName {
+    return p === this.home ? h.format : formatOn(p, this.featuresOf(h.host), h.requestedFormat).format;
+  }
+
+  /** The handle's matrix on `p`, uploaded on first use there (with Aᵀ too when a product needs it). */
+  private matrixOn(h: MatrixHandle, p: Path, op: SpmvScalars['op']): PathMatrix {
+    const format = this.formatFor(h, p);
+    const key = `${p.id}:${format}`;
+    let m = h.copies.get(key);
+    if (m && (op === 'N' || m.hasTranspose)) return m;
+    m?.dispose();
+    h.copies.delete(key);
+    let src: SparseMatrix;
+    try {
+      src = h.host.format === format ? h.host : convert(h.host, format);
+    } catch (e) {
+      // a padded format over its limit runs as CSR instead
+      if (!(e instanceof PaddingLimitError)) throw e;
+      src = h.host.toCSR();
+    }
+    m = p.matrix(src, { transpose: op !== 'N' });
+    h.copies.set(key, m);
+    return m;
   }
 
   /** A resident vector: from data (copied in) or zero-filled of `length` elements of `dtype`. */
@@ -245,23 +301,19 @@ export class Runtime implements HandleOwner {
       if (!Number.isInteger(data) || data < 0) throw new ShapeError(`vector: length must be a non-negative integer, got ${data}`);
       const dt = dtype ?? 'f64';
       assertDType(dt, 'vector');
-      const v = this.cpu.vector(dt, data);
-      v.view().fill(0);
-      return this.track(new ResidentVector(v, this));
+      return this.track(new ResidentVector(dt, data, this, data));
     }
     const dt = dtype ?? (data instanceof Float32Array ? 'f32' : 'f64');
     assertDType(dt, 'vector');
     const c = components(dt);
     if (data.length % c !== 0) throw new ShapeError(`vector: ${data.length} numbers cannot be ${dt} pairs`);
-    const v = this.cpu.vector(dt, data.length / c);
-    v.view().set(data);
-    return this.track(new ResidentVector(v, this));
+    return this.track(new ResidentVector(dt, data.length / c, this, data));
   }
 
   /**
    * y = α·op(A)·x + β·y. x and y are typed arrays (copied in and out) or resident vectors (used in
    * place). Returns y: the resident vector or typed array given, or a new typed array. Runs on the
-   * path the runtime estimates faster (rt.explain says why), or on options.path.
+   * path the runtime estimates fastest (rt.explain says why), or on options.path.
    */
   async spmv<Y extends VectorLike | undefined = undefined>(
     A: MatrixHandle,
@@ -269,158 +321,112 @@ export class Runtime implements HandleOwner {
     options: SpmvOptions<Y> = {},
   ): Promise<Y extends ResidentVector ? ResidentVector : ValueArray> {
     this.live();
-    const M = this.own(A, 'spmv: A').resident();
-    const s = resolveScalars(M.dtype, options);
-    const [inLen, outLen] = s.op === 'N' ? [M.cols, M.rows] : [M.rows, M.cols];
+    const h = this.own(A, 'spmv: A').live();
+    const s = resolveScalars(h.dtype, options);
+    const [inLen, outLen] = s.op === 'N' ? [h.cols, h.rows] : [h.rows, h.cols];
     const readY = s.beta[0] !== 0 || s.beta[1] !== 0;
-    const temps: CpuVector[] = [];
-    this.checkOperand(x, M.dtype, inLen, 'spmv: x');
-    if (options.y !== undefined) this.checkOperand(options.y, M.dtype, outLen, 'spmv: y');
-    const path = this.pathFor(A, options.path, x, options.y);
-    if (path === 'gpu') return (await this.spmvGpu(A, x, options.y, s, outLen, readY)) as never;
+    const y = options.y;
+    this.checkOperand(x, h.dtype, inLen, 'spmv: x');
+    if (y !== undefined) this.checkOperand(y, h.dtype, outLen, 'spmv: y');
+    const path = options.path || this.forced ? this.usable(options.path) : this.pathById(this.explain('spmv', h, { x, readBack: !(y instanceof ResidentVector) }).path)!;
+    const M = this.matrixOn(h, path, s.op);
+    const temps: PathVector[] = [];
     try {
-      const xv = await this.operand(x, M.dtype, inLen, 'spmv: x', temps, true);
-      const yv = options.y === undefined ? null : await this.operand(options.y, M.dtype, outLen, 'spmv: y', temps, readY);
-      const out = yv ?? this.temp(M.dtype, outLen, temps);
-      await this.cpu.spmv(M, xv, out, s);
-      if (options.y instanceof ResidentVector) {
-        options.y.where = 'cpu';
-        return options.y as never;
+      const xv = x instanceof ResidentVector ? await x.on(path) : keep(temps, path.vector(h.dtype, x));
+      let yv: PathVector;
+      if (y instanceof ResidentVector) yv = readY ? await y.on(path) : y.target(path);
+      else yv = keep(temps, path.vector(h.dtype, readY && y ? y : outLen));
+      await path.spmv(M, xv, yv, s);
+      if (y instanceof ResidentVector) {
+        y.wrote(path);
+        return y as never;
       }
-      const result = options.y ?? allocValues(M.dtype, outLen);
-      (result as ValueArray).set(out.view());
+      const result = (y as ValueArray | undefined) ?? allocValues(h.dtype, outLen);
+      result.set(await path.read(yv));
       return result as never;
     } finally {
       for (const t of temps) t.dispose();
     }
   }
 
-  /** The SpMV on the GPU path: resident vectors stay there, typed arrays go up and y comes back. */
-  private async spmvGpu(A: MatrixHandle, x: VectorLike, y: VectorLike | undefined, s: SpmvScalars, outLen: number, readY: boolean): Promise<VectorLike> {
-    const gpu = this.gpu!;
-    const format = gpu.formatFor(A, this.featuresOf(A.resident().host));
-    const G = gpu.matrix(A, format, s.op);
-    const temps: GpuVector[] = [];
-    try {
-      const xg = x instanceof ResidentVector ? gpu.vectorOf(x) : track(temps, gpu.temp(A.dtype, x));
-      let yg: GpuVector;
-      if (y instanceof ResidentVector) {
-        if (readY) yg = gpu.vectorOf(y);
-        else yg = gpu.targetOf(y);
-      } else yg = track(temps, readY && y ? gpu.temp(A.dtype, y) : gpu.temp(A.dtype, outLen));
-      gpu.backend.spmv(G, xg, yg, { alpha: s.alpha, beta: s.beta, op: s.op });
-      if (y instanceof ResidentVector) {
-        y.where = 'gpu';
-        return y;
-      }
-      const data = await gpu.read(yg);
-      const result = y ?? allocValues(A.dtype, outLen);
-      result.set(data);
-      return result;
-    } finally {
-      for (const t of temps) t.dispose();
+  /**
+   * The path asked for (an operation's `path` option, else the backend option), usable now: a GPU
+   * path this runtime lacks is a GpuUnavailableError, a lost one its path's typed error.
+   */
+  private usable(choice: PathChoice | undefined): Path {
+    const want = choice ?? this.forced ?? 'cpu';
+    const id = want === 'gpu' ? (this.paths.find((p) => p.cost.kind === 'gpu' && p.usable) ?? this.paths.find((p) => p.cost.kind === 'gpu'))?.id : want;
+    const p = id && this.pathById(id);
+    if (!p) {
+      const why = want === 'gpu' ? DEVICE_PATHS.map((f) => `${f.label}: ${this.missing.get(f.id)}`).join('; ') : this.missing.get(want);
+      throw new GpuUnavailableError(`the ${want === 'gpu' ? 'GPU' : labelOf(want)} path is unavailable: ${why}`);
     }
+    if (!p.usable) throw p.lostError(`the ${p.label} path's device is lost; the path resumes when it is restored`);
+    return p;
   }
 
   /**
-   * Where an operation on A runs: the caller's path, the forced backend, or the cheaper estimate.
-   * A lost WebGL context sends everything to the CPU path ('auto') or fails ('gpu').
+   * The path of a vector or dense operation: the forced one, else where an operand is current only
+   * on a device (bringing it home would cost a read-back), else the home path.
    */
-  private pathFor(A: MatrixHandle, forced: Path | undefined, x?: VectorLike, y?: VectorLike): Path {
-    const want = forced ?? (this.mode === 'auto' ? undefined : this.mode);
-    if (want === 'cpu' || !this.gpu) {
-      if (want === 'gpu') throw new GpuUnavailableError(`the GPU path is unavailable: ${this.gpuReason}`);
-      return 'cpu';
+  private operandPath(choice: PathChoice | undefined, ...vs: (ResidentVector | DenseHandle)[]): Path {
+    if (choice || this.forced) return this.usable(choice);
+    for (const v of vs) {
+      if (v.current.has(this.home.id)) continue;
+      const p = this.paths.find((q) => q.usable && v.current.has(q.id));
+      if (p) return p;
     }
-    if (!this.gpu.usable) {
-      if (want === 'gpu') throw new GpuContextLostError('the WebGL context is lost; the GPU path resumes when it is restored');
-      return 'cpu';
-    }
-    if (want === 'gpu') return 'gpu';
-    return this.explain('spmv', A, { x, readBack: !(y instanceof ResidentVector) }).path;
-  }
-
-  /** The path of a vector operation: where its operands are current, or the forced backend. */
-  private vectorPath(...vs: ResidentVector[]): Path {
-    if (!this.gpu || !this.gpu.usable || this.mode === 'cpu') {
-      if (this.mode === 'gpu') throw new GpuContextLostError('the WebGL context is lost; the GPU path resumes when it is restored');
-      return 'cpu';
-    }
-    if (this.mode === 'gpu') return 'gpu';
-    return vs.some((v) => v.where === 'gpu') ? 'gpu' : 'cpu';
-  }
-
-  /** @internal makes the CPU copy of a vector current (HandleOwner) */
-  async pullToCpu(v: ResidentVector): Promise<CpuVector> {
-    if (v.where === 'gpu') {
-      if (!this.gpu?.usable) {
-        throw new GpuContextLostError('the vector was last written on the GPU and the WebGL context is lost: its contents are gone');
-      }
-      await this.gpu.pull(v);
-    }
-    return v.resident();
+    return this.home;
   }
 
   /** y ← α·x + y on resident vectors. */
   async axpy(alpha: Scalar, x: ResidentVector, y: ResidentVector): Promise<void> {
     const a = checkedScalar('axpy', this.pair('axpy', x, y), alpha);
-    if (this.vectorPath(x, y) === 'gpu') return this.gpuWrite(y, () => this.gpu!.backend.axpy(a, this.gpu!.vectorOf(x), this.gpu!.vectorOf(y)));
-    await blas.axpy(this.cpu, a, await this.pullToCpu(x), await this.cpuWrite(y));
+    const p = this.operandPath(undefined, x, y);
+    await p.axpy(a, await x.on(p), await y.on(p));
+    y.wrote(p);
   }
 
   /** y ← α·y + x on resident vectors. */
   async aypx(alpha: Scalar, x: ResidentVector, y: ResidentVector): Promise<void> {
     const a = checkedScalar('aypx', this.pair('aypx', x, y), alpha);
-    if (this.vectorPath(x, y) === 'gpu') return this.gpuWrite(y, () => this.gpu!.backend.aypx(a, this.gpu!.vectorOf(x), this.gpu!.vectorOf(y)));
-    await blas.aypx(this.cpu, a, await this.pullToCpu(x), await this.cpuWrite(y));
+    const p = this.operandPath(undefined, x, y);
+    await p.aypx(a, await x.on(p), await y.on(p));
+    y.wrote(p);
   }
 
   /** x ← α·x on a resident vector (α = 0 writes zeros). */
   async scal(alpha: Scalar, x: ResidentVector): Promise<void> {
     const a = checkedScalar('scal', this.pair('scal', x, x), alpha);
-    if (this.vectorPath(x) === 'gpu') return this.gpuWrite(x, () => this.gpu!.backend.scal(a, this.gpu!.vectorOf(x)));
-    await blas.scal(this.cpu, a, await this.cpuWrite(x));
+    const p = this.operandPath(undefined, x);
+    await p.scal(a, await x.on(p));
+    x.wrote(p);
   }
 
   /** y ← x on resident vectors. */
   async copy(x: ResidentVector, y: ResidentVector): Promise<void> {
     this.pair('copy', x, y);
-    if (this.vectorPath(x) === 'gpu') {
-      const xg = this.gpu!.vectorOf(x);
-      const yg = this.gpu!.targetOf(y);
-      return this.gpuWrite(y, () => this.gpu!.backend.copy(xg, yg));
-    }
-    await blas.copy(this.cpu, await this.pullToCpu(x), await this.cpuWrite(y, false));
+    const p = this.operandPath(undefined, x);
+    await p.copy(await x.on(p), y.target(p));
+    y.wrote(p);
   }
 
   /**
    * Σ xᵢ·yᵢ (a number; `[re, im]` for complex, where `conj: true` conjugates x). Accumulated in f64 on
-   * the CPU path (deterministic for a given number of threads) and in double-single on the GPU path.
+   * the CPU path (deterministic for a given number of threads) and in double-single on the WebGL2 path.
    */
   async dot(x: ResidentVector, y: ResidentVector, options: { conj?: boolean } = {}): Promise<number | [number, number]> {
     const dt = this.pair('dot', x, y);
-    if (this.vectorPath(x, y) === 'gpu') return this.gpu!.backend.dot(this.gpu!.vectorOf(x), this.gpu!.vectorOf(y), options);
-    const r = await blas.dot(this.cpu, await this.pullToCpu(x), await this.pullToCpu(y), options.conj ?? false);
+    const p = this.operandPath(undefined, x, y);
+    const r = await p.dot(await x.on(p), await y.on(p), options.conj ?? false);
     return isComplex(dt) ? r : r[0];
   }
 
   /** ‖x‖₂ of a resident vector (on the CPU path without overflow or underflow in the squares). */
   async nrm2(x: ResidentVector): Promise<number> {
     this.pair('nrm2', x, x);
-    if (this.vectorPath(x) === 'gpu') return this.gpu!.backend.nrm2(this.gpu!.vectorOf(x));
-    return blas.nrm2(this.cpu, await this.pullToCpu(x));
-  }
-
-  /** The CPU copy of a vector about to be written there (current first unless `keep` is false). */
-  private async cpuWrite(v: ResidentVector, keep = true): Promise<CpuVector> {
-    const c = keep ? await this.pullToCpu(v) : v.resident();
-    v.where = 'cpu';
-    return c;
-  }
-
-  private gpuWrite(v: ResidentVector, run: () => void): void {
-    run();
-    v.where = 'gpu';
+    const p = this.operandPath(undefined, x);
+    return p.nrm2(await x.on(p));
   }
 
   /**
@@ -438,116 +444,114 @@ export class Runtime implements HandleOwner {
 
   private async solve(method: 'cg' | 'bicgstab', A: MatrixHandle, b: ValueArray, o: SolveOptions): Promise<SolveOutcome> {
     this.live();
-    const M = this.own(A, `${method}: A`).resident();
-    if (M.rows !== M.cols) throw new ShapeError(`${method}: A must be square, it is ${M.rows}×${M.cols}`);
+    const h = this.own(A, `${method}: A`).live();
+    if (h.rows !== h.cols) throw new ShapeError(`${method}: A must be square, it is ${h.rows}×${h.cols}`);
     const pre = o.preconditioner ?? 'none';
     if (pre !== 'none' && pre !== 'jacobi') throw new UnsupportedError(`${method}: preconditioner must be 'none' or 'jacobi', got ${JSON.stringify(pre)}`);
     if (o.tol !== undefined && !(o.tol >= 0)) throw new RangeError(`${method}: tol must be ≥ 0, got ${o.tol}`);
     if (o.maxIter !== undefined && !(Number.isInteger(o.maxIter) && o.maxIter >= 0)) {
       throw new RangeError(`${method}: maxIter must be a non-negative integer, got ${o.maxIter}`);
     }
-    this.checkOperand(b, M.dtype, M.rows, `${method}: b`);
-    if (o.x0 !== undefined) this.checkOperand(o.x0, M.dtype, M.rows, `${method}: x0`);
+    this.checkOperand(b, h.dtype, h.rows, `${method}: b`);
+    if (o.x0 !== undefined) this.checkOperand(o.x0, h.dtype, h.rows, `${method}: x0`);
     const run = method === 'cg' ? cg : bicgstab;
     // the iteration keeps its vectors resident: the path that wins for a resident SpMV runs it
-    const want = o.path ?? (this.mode === 'auto' ? undefined : this.mode);
-    const path = want ?? (this.gpu?.usable ? this.explain('spmv', A, { readBack: false }).path : 'cpu');
-    if (path === 'gpu') {
-      this.pathFor(A, 'gpu');
-      const gpu = this.gpu!;
-      const format = gpu.formatFor(A, this.featuresOf(M.host));
-      const ops = gpu.solverOps(A, format, pre, pre === 'jacobi' ? inverseDiagonal(M.host.toCSR()) : null);
-      const bg = gpu.temp(M.dtype, b);
-      const x0 = o.x0 === undefined ? undefined : gpu.temp(M.dtype, o.x0);
-      try {
-        const r = await run(ops, bg, { ...o, x0 });
-        const x = await gpu.read(r.x);
-        ops.release(r.x);
-        return { ...r, x, path };
-      } finally {
-        bg.dispose();
-        x0?.dispose();
-        ops.dispose();
-      }
-    }
-    const temps: CpuVector[] = [];
-    const ops = cpuSolverOps(this.cpu, M, pre);
+    const p = o.path || this.forced ? this.usable(o.path) : this.pathById(this.explain('spmv', h, { readBack: false }).path)!;
+    const ops = p.solverOps(this.matrixOn(h, p, 'N'), h.host, pre);
+    const bv = p.vector(h.dtype, b);
+    const x0 = o.x0 === undefined ? undefined : p.vector(h.dtype, o.x0);
     try {
-      const bv = await this.operand(b, M.dtype, M.rows, `${method}: b`, temps, true);
-      const x0 = o.x0 === undefined ? undefined : await this.operand(o.x0, M.dtype, M.rows, `${method}: x0`, temps, true);
-      const r: SolveResult<CpuVector> = await run(ops, bv, { ...o, x0 });
-      const x = r.x.view().slice();
+      const r = await run(ops, bv, { ...o, x0 });
+      const x = (await p.read(r.x)).slice();
       ops.release(r.x);
-      return { ...r, x, path };
+      return { ...r, x, path: p.id };
     } finally {
-      for (const t of temps) t.dispose();
+      bv.dispose();
+      x0?.dispose();
       ops.dispose();
     }
   }
 
   /**
    * C = α·A·B + β·C for dense matrices (any shape). CPU path: a cache-blocked, register-tiled SIMD
-   * kernel split over the workers by row panels (f32, f64); GPU path: a tiled shader (f32, c64, and f64,
-   * c128 in double-single). Dense operations run on the CPU path unless the GPU is asked for
-   * (backend: 'gpu' or path: 'gpu'). Returns C (the one given, updated in place, or a new matrix).
+   * kernel split over the workers by row panels (f32, f64); WebGL2: a tiled shader (f32, c64, and f64,
+   * c128 in double-single). Operands are DenseMatrix (copied in, the result copied out) or resident
+   * handles from rt.dense() (used in place). Runs where resident operands are current, else on the CPU
+   * path, unless a path is asked for. Returns C when given (updated in place), else a new matrix: a
+   * handle when A or B is one, a DenseMatrix otherwise.
    */
-  async gemm(A: DenseMatrix, B: DenseMatrix, options: GemmOptions & { path?: Path } = {}): Promise<DenseMatrix> {
+  gemm(A: DenseMatrix, B: DenseMatrix, options?: GemmOptions & { C?: undefined; path?: PathChoice }): Promise<DenseMatrix>;
+  gemm<C extends DenseLike>(A: DenseLike, B: DenseLike, options: GemmOptions & { C: C; path?: PathChoice }): Promise<C>;
+  gemm(A: DenseLike, B: DenseLike, options?: GemmOptions & { path?: PathChoice }): Promise<DenseHandle>;
+  async gemm(A: DenseLike, B: DenseLike, options: GemmOptions & { path?: PathChoice } = {}): Promise<DenseLike> {
     this.live();
     checkGemm(A, B, options.C);
-    if (this.densePath(options.path) === 'cpu') return new CpuDense(this.cpu).gemm(A, B, options);
-    return this.onGpuDense([A, B, ...(options.C && options.beta ? [options.C] : [])], A.rows, B.cols, A.dtype, options.C, (g, [a, b, c], out) =>
-      g.gemm(a, b, c ?? out, { alpha: options.alpha ?? 1, beta: options.beta ?? 0, kernel: options.naive ? 'naive' : 'tiled' }),
+    const beta = options.beta ?? 0;
+    return this.denseOp([A, B], options.C, beta !== 0, { dtype: A.dtype, rows: A.rows, cols: B.cols }, options.path, (p, [a, b], c) =>
+      p.gemm(a, b, c, { alpha: options.alpha ?? 1, beta, naive: options.naive ?? false }),
     );
   }
 
-  /** C = α·A + β·B for dense matrices of one shape (defaults α = β = 1). */
-  async add(A: DenseMatrix, B: DenseMatrix, options: AddOptions & { path?: Path } = {}): Promise<DenseMatrix> {
+  /** C = α·A + β·B for dense matrices or handles of one shape (defaults α = β = 1). */
+  add(A: DenseMatrix, B: DenseMatrix, options?: AddOptions & { path?: PathChoice }): Promise<DenseMatrix>;
+  add(A: DenseLike, B: DenseLike, options?: AddOptions & { path?: PathChoice }): Promise<DenseHandle>;
+  async add(A: DenseLike, B: DenseLike, options: AddOptions & { path?: PathChoice } = {}): Promise<DenseLike> {
     this.live();
     checkAdd(A, B);
-    if (this.densePath(options.path) === 'cpu') return new CpuDense(this.cpu).add(A, B, options);
-    return this.onGpuDense([A, B], A.rows, A.cols, A.dtype, undefined, (g, [a, b], out) => g.add(a, b, out, { alpha: options.alpha ?? 1, beta: options.beta ?? 1 }));
+    return this.denseOp([A, B], undefined, false, { dtype: A.dtype, rows: A.rows, cols: A.cols }, options.path, (p, [a, b], c) =>
+      p.add(a, b, c, { alpha: options.alpha ?? 1, beta: options.beta ?? 1 }),
+    );
   }
 
-  /** Aᵀ of a dense matrix: a blocked copy on the CPU path (reads and writes both contiguous), a gather shader on the GPU. */
-  async transpose(A: DenseMatrix, options: { path?: Path } = {}): Promise<DenseMatrix> {
+  /** Aᵀ of a dense matrix or handle: a blocked copy on the CPU path (reads and writes both contiguous), a gather shader on WebGL2. */
+  transpose(A: DenseMatrix, options?: { path?: PathChoice }): Promise<DenseMatrix>;
+  transpose(A: DenseHandle, options?: { path?: PathChoice }): Promise<DenseHandle>;
+  async transpose(A: DenseLike, options: { path?: PathChoice } = {}): Promise<DenseLike> {
     this.live();
     checkTranspose(A);
-    if (this.densePath(options.path) === 'cpu') return new CpuDense(this.cpu).transpose(A);
-    return this.onGpuDense([A], A.cols, A.rows, A.dtype, undefined, (g, [a], out) => g.transpose(a, out));
+    return this.denseOp([A], undefined, false, { dtype: A.dtype, rows: A.cols, cols: A.rows }, options.path, (p, [a], c) => p.transpose(a, c));
   }
 
-  private densePath(forced: Path | undefined): Path {
-    const want = forced ?? (this.mode === 'gpu' ? 'gpu' : 'cpu');
-    if (want === 'gpu') {
-      if (!this.gpu) throw new GpuUnavailableError(`the GPU path is unavailable: ${this.gpuReason}`);
-      if (!this.gpu.usable) throw new GpuContextLostError('the WebGL context is lost; the GPU path resumes when it is restored');
-    }
-    return want;
-  }
-
-  /** Uploads the operands, runs one dense kernel into a new target, reads the result back. */
-  private async onGpuDense(
-    inputs: DenseMatrix[],
-    rows: number,
-    cols: number,
-    dtype: DType,
-    into: DenseMatrix | undefined,
-    run: (g: GpuPath['backend'], ins: ReturnType<GpuPath['backend']['uploadDense']>[], out: ReturnType<GpuPath['backend']['denseMatrix']>) => void,
-  ): Promise<DenseMatrix> {
-    const g = this.gpu!.backend;
-    const ins = inputs.map((m) => g.uploadDense(m));
-    const out = g.denseMatrix(dtype, rows, cols);
+  /**
+   * Runs one dense kernel on the chosen path: handles are brought up to date there, DenseMatrix
+   * operands copied in; the output is C (read when `readC`), or a new handle when an input is one, or
+   * a temporary copied out into a new DenseMatrix.
+   */
+  private async denseOp(
+    inputs: DenseLike[],
+    C: DenseLike | undefined,
+    readC: boolean,
+    shape: DenseShape,
+    choice: PathChoice | undefined,
+    run: (p: Path, ins: PathDense[], out: PathDense) => Promise<void>,
+  ): Promise<DenseLike> {
+    const handles = [...inputs, ...(C ? [C] : [])].filter((m): m is DenseHandle => m instanceof DenseHandle);
+    for (const m of handles) this.own(m, 'dense operand').live();
+    const p = this.operandPath(choice, ...handles);
+    const temps: PathDense[] = [];
+    let made: DenseHandle | null = null;
     try {
-      run(g, ins, ins.length > 2 ? ins[2] : out);
-      const r = await g.readDense(ins.length > 2 ? ins[2] : out);
-      if (into) {
-        into.values.set(r.values);
-        return into;
+      const ins: PathDense[] = [];
+      for (const m of inputs) ins.push(m instanceof DenseHandle ? await m.on(p) : keep(temps, p.dense(m)));
+      let out: PathDense;
+      if (C instanceof DenseHandle) out = readC ? await C.on(p) : C.target(p);
+      else if (C) out = keep(temps, p.dense(readC ? C : shape));
+      else if (handles.length) {
+        out = p.dense(shape);
+        made = this.track(new DenseHandle(shape.dtype, shape.rows, shape.cols, this, p, out));
+      } else out = keep(temps, p.dense(shape));
+      await run(p, ins, out);
+      if (C instanceof DenseHandle) {
+        C.wrote(p);
+        return C;
       }
-      return r;
+      if (made) return made;
+      return await p.readDense(out, C);
+    } catch (e) {
+      made?.dispose();
+      throw e;
     } finally {
-      for (const m of ins) m.dispose();
-      out.dispose();
+      for (const t of temps) t.dispose();
     }
   }
 
@@ -555,17 +559,18 @@ export class Runtime implements HandleOwner {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    for (const u of this.unsubscribe) u();
     this.cpu.dispose();
     for (const h of [...this.handles]) h.dispose();
-    this.gpu?.dispose();
+    for (const p of this.paths) if (p !== this.home) p.dispose();
   }
 
   /** @internal called by a handle's dispose() */
-  forget(handle: MatrixHandle | ResidentVector): void {
-    this.handles.delete(handle);
+  forget(handle: object): void {
+    this.handles.delete(handle as Handle);
   }
 
-  private track<H extends MatrixHandle | ResidentVector>(h: H): H {
+  private track<H extends Handle>(h: H): H {
     this.handles.add(h);
     return h;
   }
@@ -574,9 +579,9 @@ export class Runtime implements HandleOwner {
     if (this.disposed) throw new DisposedError('runtime');
   }
 
-  private own<T extends MatrixHandle | ResidentVector>(h: T, what: string): T {
-    if (!(h instanceof MatrixHandle) && !(h instanceof ResidentVector)) {
-      throw new TypeError(`${what}: expected a handle from rt.upload() or a vector from rt.vector()`);
+  private own<T extends Handle>(h: T, what: string): T {
+    if (!(h instanceof MatrixHandle) && !(h instanceof ResidentVector) && !(h instanceof DenseHandle)) {
+      throw new TypeError(`${what}: expected a handle from rt.upload(), rt.vector() or rt.dense()`);
     }
     if (h.owner !== this) throw new SimdglError('E_FOREIGN', `${what} belongs to another runtime`);
     return h;
@@ -585,23 +590,17 @@ export class Runtime implements HandleOwner {
   /** Checks two resident vectors of this runtime have one dtype and length; returns the dtype. */
   private pair(op: string, x: ResidentVector, y: ResidentVector): DType {
     this.live();
-    const xv = this.own(x, `${op}: x`).resident();
-    const yv = this.own(y, `${op}: y`).resident();
+    const xv = this.own(x, `${op}: x`).live();
+    const yv = this.own(y, `${op}: y`).live();
     if (xv.dtype !== yv.dtype) throw new ShapeError(`${op}: x is ${xv.dtype} and y is ${yv.dtype}`);
     if (xv.length !== yv.length) throw new ShapeError(`${op}: x has ${xv.length} elements and y has ${yv.length}`);
     return xv.dtype;
   }
 
-  private temp(dtype: DType, length: number, temps: CpuVector[]): CpuVector {
-    const v = this.cpu.vector(dtype, length);
-    temps.push(v);
-    return v;
-  }
-
   /** Checks an operand: a resident vector of this runtime, or a typed array, of the right dtype and length. */
   private checkOperand(v: VectorLike, dtype: DType, length: number, name: string): void {
     if (v instanceof ResidentVector) {
-      const r = this.own(v, name).resident();
+      const r = this.own(v, name).live();
       if (r.dtype !== dtype) throw new ShapeError(`${name} is ${r.dtype}, the matrix is ${dtype}`);
       if (r.length !== length) throw new ShapeError(`${name} has ${r.length} elements, expected ${length}`);
       return;
@@ -617,20 +616,21 @@ export class Runtime implements HandleOwner {
       throw new ShapeError(`${name} is a ${v.constructor.name}, a ${dtype} result needs a ${componentBytes(dtype) === 4 ? 'Float32Array' : 'Float64Array'}`);
     }
   }
-
-  /** The CPU-path operand (checked by checkOperand): the vector's current CPU copy, or a temporary copy of a typed array. */
-  private async operand(v: VectorLike, dtype: DType, length: number, name: string, temps: CpuVector[], copyIn: boolean): Promise<CpuVector> {
-    this.checkOperand(v, dtype, length, name);
-    if (v instanceof ResidentVector) return copyIn ? this.pullToCpu(v) : v.resident();
-    const t = this.temp(dtype, length, temps);
-    if (copyIn) t.view().set(v);
-    return t;
-  }
 }
 
-function track<T>(list: T[], v: T): T {
+function keep<T>(list: T[], v: T): T {
   list.push(v);
   return v;
+}
+
+function labelOf(id: PathId): string {
+  return id === 'cpu' ? 'CPU' : (DEVICE_PATHS.find((f) => f.id === id)?.label ?? id);
+}
+
+/** A calibration saved before the paths had ids: its `gpu` figures were the WebGL2 path's. */
+function withLegacyKeys(c: Calibration): Calibration {
+  const legacy = (c as { gpu?: PathCalibration }).gpu;
+  return legacy && !c.webgl2 ? { ...c, webgl2: legacy } : c;
 }
 
 /** A scalar as [re, im]; a complex one on real data is an UnsupportedError naming the operation. */
@@ -658,7 +658,7 @@ async function resolveWorkers(w: number | 'auto' | undefined): Promise<number> {
   return w;
 }
 
-/** Creates a runtime: detects SIMD and shared memory, compiles the kernels, sets up the memory and the pool. */
+/** Creates a runtime: detects SIMD and shared memory, compiles the kernels, sets up the memory and the pool, and the device paths this engine offers. */
 export function createRuntime(options: RuntimeOptions = {}): Promise<Runtime> {
   return Runtime.create(options);
 }

@@ -1,7 +1,7 @@
 // In-page checks of the public Runtime in Chromium: the CPU path with workers in a cross-origin
 // isolated page, the GPU path through the runtime, the runtime's choice and explain, CG on the GPU,
 // and the fall-back to the CPU path when the WebGL context is lost. Names are shared with the Node side.
-import { createRuntime, DenseMatrix, GpuContextLostError, poisson2D, poisson3D, randomMatrix, type Runtime } from '../../src/index.js';
+import { createRuntime, DenseMatrix, GpuContextLostError, poisson2D, poisson3D, randomMatrix, type PathChoice, type Runtime } from '../../src/index.js';
 import type { CSRMatrix } from '../../src/formats/csr.js';
 import { isComplex, type DType } from '../../src/dtype.js';
 import { checkAgainst, referenceSpmv, type Triplets } from '../reference.js';
@@ -16,6 +16,15 @@ export const RUNTIME_CHECKS = [
   'runtime: dense operations on both paths',
 ] as const;
 
+/** The checks of test/browser/webgpu-page.ts (the runtime's WebGPU path in Chromium). */
+export const WEBGPU_RUNTIME_CHECKS = [
+  'webgpu runtime: backend webgpu, every dtype',
+  'webgpu runtime: data moves between WebGPU, WebGL2 and the CPU',
+  'webgpu runtime: cg and bicgstab on WebGPU',
+  'webgpu runtime: auto estimates three paths',
+  'webgpu runtime: device loss falls back and recovers',
+] as const;
+
 type Check = (name: (typeof RUNTIME_CHECKS)[number], fn: () => Promise<string> | string) => Promise<void>;
 
 function ok(cond: unknown, msg: string): asserts cond {
@@ -28,10 +37,10 @@ function triplets(A: CSRMatrix): Triplets {
   return { rows: A.rows, cols: A.cols, complex: isComplex(A.dtype), rowIdx, colIdx: A.colIdx, values: A.values };
 }
 
-function data(dt: 'f32' | 'c64', n: number): Float32Array;
-function data(dt: 'f64' | 'c128', n: number): Float64Array;
-function data(dt: DType, n: number): Float32Array | Float64Array;
-function data(dt: DType, n: number): Float32Array | Float64Array {
+export function data(dt: 'f32' | 'c64', n: number): Float32Array;
+export function data(dt: 'f64' | 'c128', n: number): Float64Array;
+export function data(dt: DType, n: number): Float32Array | Float64Array;
+export function data(dt: DType, n: number): Float32Array | Float64Array {
   const m = n * (isComplex(dt) ? 2 : 1);
   const a = dt === 'f32' || dt === 'c64' ? new Float32Array(m) : new Float64Array(m);
   for (let i = 0; i < m; i++) a[i] = Math.sin(0.37 * i + 1);
@@ -39,7 +48,7 @@ function data(dt: DType, n: number): Float32Array | Float64Array {
 }
 
 /** y = A·x on `rt` checked against the f64 reference: single-precision bound, or 1e-12 of the scale. */
-async function spmvChecked(rt: Runtime, A: CSRMatrix, path?: 'cpu' | 'gpu'): Promise<number> {
+export async function spmvChecked(rt: Runtime, A: CSRMatrix, path?: PathChoice): Promise<number> {
   const h = rt.upload(A);
   const x = data(A.dtype, A.cols);
   const y = await rt.spmv(h, x, { path });
@@ -94,7 +103,7 @@ export async function runtimeChecks(check: Check): Promise<void> {
           const w = await spmvChecked(rt, A0.astype(dt));
           details.push(`${name} ${dt} ${w.toExponential(1)}`);
         }
-        ok(rt.explain('spmv', rt.upload(A0)).path === 'gpu', 'backend gpu must explain the GPU path');
+        ok(rt.explain('spmv', rt.upload(A0)).path === 'webgl2', 'backend gpu must explain the WebGL2 path');
       }
       return `renderer ${caps.gpu.renderer}; worst error/scale: ${details.join(', ')}`;
     } finally {
@@ -129,21 +138,21 @@ export async function runtimeChecks(check: Check): Promise<void> {
     const rt = await createRuntime({ backend: 'auto' });
     try {
       const cal = await rt.calibrate();
-      ok(cal.gpu && cal.gpu.bandwidthGBs > 0 && cal.gpu.overheadMs > 0 && cal.cpu.bandwidthGBs > 0, JSON.stringify(cal));
+      ok(cal.webgl2 && cal.webgl2.bandwidthGBs > 0 && cal.webgl2.overheadMs > 0 && cal.cpu.bandwidthGBs > 0, JSON.stringify(cal));
       const out: string[] = [];
       for (const [name, A] of [
         ['tiny 1×1', poisson2D(1)],
         ['poisson3D_24', poisson3D(24)],
       ] as const) {
         const e = rt.explain('spmv', A);
-        ok(e.estimates.cpu && e.estimates.gpu, `both estimates: ${JSON.stringify(e.estimates)}`);
-        const faster = e.estimates.gpu!.ms < e.estimates.cpu!.ms ? 'gpu' : 'cpu';
+        ok(e.estimates.cpu && e.estimates.webgl2, `both estimates: ${JSON.stringify(e.estimates)}`);
+        const faster = e.estimates.webgl2!.ms < e.estimates.cpu!.ms ? 'webgl2' : 'cpu';
         ok(e.path === faster && e.calibrated, `${name}: chose ${e.path}, estimates ${JSON.stringify(e.estimates)}`);
         await spmvChecked(rt, A.astype('f32'));
-        out.push(`${name}: ${e.path} (${e.format}) cpu ${e.estimates.cpu!.ms.toFixed(3)} ms vs gpu ${e.estimates.gpu!.ms.toFixed(3)} ms`);
+        out.push(`${name}: ${e.path} (${e.format}) cpu ${e.estimates.cpu!.ms.toFixed(3)} ms vs webgl2 ${e.estimates.webgl2!.ms.toFixed(3)} ms`);
       }
       ok(rt.explain('spmv', poisson2D(1)).path === 'cpu', 'a 1×1 product must stay on the CPU');
-      return `calibration: cpu ${cal.cpu.bandwidthGBs.toFixed(1)} GB/s, gpu ${cal.gpu!.bandwidthGBs.toFixed(2)} GB/s + ${cal.gpu!.overheadMs.toFixed(2)} ms per draw (SwiftShader: a software rasteriser); ${out.join('; ')}`;
+      return `calibration: cpu ${cal.cpu.bandwidthGBs.toFixed(1)} GB/s, webgl2 ${cal.webgl2!.bandwidthGBs.toFixed(2)} GB/s + ${cal.webgl2!.overheadMs.toFixed(2)} ms per draw (SwiftShader: a software rasteriser); ${out.join('; ')}`;
     } finally {
       rt.dispose();
     }
@@ -157,7 +166,7 @@ export async function runtimeChecks(check: Check): Promise<void> {
       const h = rt.upload(A);
       const cpu = await rt.cg(h, b, { tol: 1e-8, path: 'cpu' });
       const gpu = await rt.cg(h, b, { tol: 1e-8, path: 'gpu' });
-      ok(gpu.converged && gpu.path === 'gpu' && gpu.relativeResidual <= 1e-8, `gpu cg: ${gpu.reason} ${gpu.relativeResidual}`);
+      ok(gpu.converged && gpu.path === 'webgl2' && gpu.relativeResidual <= 1e-8, `gpu cg: ${gpu.reason} ${gpu.relativeResidual}`);
       ok(Math.abs(gpu.iterations - cpu.iterations) <= Math.max(2, 0.05 * cpu.iterations), `iterations ${gpu.iterations} vs ${cpu.iterations}`);
       const jac = await rt.cg(h, b, { tol: 1e-8, path: 'gpu', preconditioner: 'jacobi' });
       ok(jac.converged, `jacobi: ${jac.reason}`);
@@ -248,7 +257,21 @@ export async function runtimeChecks(check: Check): Promise<void> {
         ok(T.rows === 53 && T.cols === 37 && tErr <= tol, `${dt} transpose: error ${tErr}`);
         const S = await rt.add(A, A, { path: 'gpu', alpha: 1, beta: -1 });
         ok(S.values.every((v) => v === 0), `${dt} add`);
-        out.push(`${dt} gemm |cpu − gpu| ≤ ${worst.toExponential(1)}`);
+        // resident handles: made on the CPU, moved up by a forced op, results stay on the GPU until read
+        const hA = rt.dense(A);
+        const T1 = await rt.transpose(hA, { path: 'webgl2' });
+        const T2 = await rt.transpose(T1); // runs where T1 is current: the GPU
+        ok(T1.current.has('webgl2') && !T1.current.has('cpu') && T2.current.has('webgl2') && !T2.current.has('cpu'), `${dt}: results stay on the GPU`);
+        const back = await T2.read();
+        let hErr = 0;
+        for (let i = 0; i < back.values.length; i++) hErr = Math.max(hErr, Math.abs(back.values[i] - A.values[i]));
+        ok(hErr <= tol, `${dt} handle transpose twice: error ${hErr}`);
+        const P = await rt.gemm(T2, B, { alpha: 2 }); // T2 is current on both now: the CPU path
+        let pErr = 0;
+        const pv = (await P.read()).values;
+        for (let i = 0; i < pv.length; i++) pErr = Math.max(pErr, Math.abs(pv[i] - cpu.values[i]));
+        ok(pErr <= (dt === 'f32' ? 1e-4 : 1e-11), `${dt} gemm of a handle: ${pErr}`);
+        out.push(`${dt} gemm |cpu − gpu| ≤ ${worst.toExponential(1)}, handles moved CPU → GPU → CPU (error ${hErr.toExponential(1)})`);
       }
       return out.join('; ');
     } finally {

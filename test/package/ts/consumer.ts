@@ -27,6 +27,7 @@ import {
   type Capabilities,
   type DType,
   type Explanation,
+  type PathId,
   type RuntimeOptions,
   type SolveOutcome,
   type ValueArray,
@@ -78,7 +79,7 @@ export async function main(): Promise<number> {
 
   // explain
   const why: Explanation = rt.explain('spmv', P);
-  const path: 'cpu' | 'gpu' = why.path;
+  const path: PathId = why.path;
   const reasons: string[] = why.reasons;
 
   // formats and Matrix Market

@@ -1,8 +1,8 @@
 import { isComplex } from '../dtype.js';
 import { inverseDiagonal } from '../solvers/jacobi.js';
-import type { CpuBackend } from '../cpu/backend.js';
-import type { CpuMatrix, CpuVector } from '../cpu/resident.js';
-import * as blas from '../cpu/blas1.js';
+import type { CpuBackend } from './backend.js';
+import type { CpuMatrix, CpuVector } from './resident.js';
+import * as blas from './blas1.js';
 import type { Preconditioner, SolverOps } from '../solvers/ops.js';
 
 /**

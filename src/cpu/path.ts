@@ -1,0 +1,162 @@
+/**
+ * The CPU path (the Path interface of src/path.ts): AssemblyScript kernels over the runtime's one
+ * WebAssembly memory on the worker pool. Data lives in host memory, so nothing is ever transferred
+ * and nothing is ever lost; it runs every storage format and is the runtime's home path (uploads and
+ * new vectors land here first).
+ */
+import { FORMATS, type FormatName, type SparseMatrix } from '../formats/index.js';
+import { DenseMatrix } from '../formats/dense.js';
+import { SimdglError } from '../errors.js';
+import { components, type DType, type Scalar, type ValueArray } from '../dtype.js';
+import type { SpmvScalars } from '../backend-types.js';
+import type { CostProfile, DenseShape, Path, PathCalibration, PathCapabilities } from '../path.js';
+import type { Preconditioner, SolverOps } from '../solvers/ops.js';
+import { median } from '../metrics.js';
+import { CpuBackend, type CpuBackendOptions } from './backend.js';
+import { CpuDense, type CpuMatrix, type CpuVector } from './resident.js';
+import * as blas from './blas1.js';
+import * as dense from './dense.js';
+import { cpuSolverOps } from './solver-ops.js';
+
+/** Before a calibration: one core of a laptop. */
+const CPU_COST: CostProfile = { kind: 'cpu', defaults: { overheadMs: 0.005, bandwidthGBs: 5 } };
+const noop = (): void => {};
+
+export class CpuPath implements Path<CpuMatrix, CpuVector, CpuDense> {
+  readonly id = 'cpu' as const;
+  readonly label = 'CPU';
+  readonly formats: readonly FormatName[] = FORMATS.filter((f) => f !== 'dense');
+  readonly cost = CPU_COST;
+  readonly usable = true;
+
+  private constructor(readonly backend: CpuBackend) {}
+
+  static async create(options: CpuBackendOptions): Promise<CpuPath> {
+    return new CpuPath(await CpuBackend.create(options));
+  }
+
+  capabilities(): PathCapabilities {
+    const B = this.backend;
+    return {
+      available: true,
+      device: B.flavor === 'simd' ? 'WebAssembly SIMD build' : 'WebAssembly plain build (no SIMD)',
+      limits: { threads: B.threads, sharedMemory: B.heap.shared },
+    };
+  }
+
+  lostError(what: string): Error {
+    return new SimdglError('E_CPU', what);
+  }
+  onLost(): () => void {
+    return noop;
+  }
+  onRestored(): () => void {
+    return noop;
+  }
+
+  matrix(A: SparseMatrix): CpuMatrix {
+    return this.backend.upload(A);
+  }
+
+  vector(dtype: DType, data: ValueArray | number): CpuVector {
+    const v = this.backend.vector(dtype, typeof data === 'number' ? data : data.length / components(dtype));
+    if (typeof data === 'number') v.view().fill(0);
+    else v.view().set(data);
+    return v;
+  }
+
+  /** a view into the WebAssembly memory (valid until it grows) */
+  async read(v: CpuVector): Promise<ValueArray> {
+    return v.view();
+  }
+
+  write(v: CpuVector, data: ValueArray): void {
+    v.view().set(data);
+  }
+
+  dense(A: DenseMatrix | DenseShape): CpuDense {
+    const d = new CpuDense(this.backend.heap, A.dtype, A.rows, A.cols);
+    if (A instanceof DenseMatrix) d.view().set(A.values);
+    return d;
+  }
+
+  async readDense(A: CpuDense, into?: DenseMatrix): Promise<DenseMatrix> {
+    if (!into) return new DenseMatrix(A.rows, A.cols, A.dtype, A.view().slice());
+    into.values.set(A.view());
+    return into;
+  }
+
+  writeDense(A: CpuDense, from: DenseMatrix): void {
+    A.view().set(from.values);
+  }
+
+  spmv(A: CpuMatrix, x: CpuVector, y: CpuVector, s: SpmvScalars): Promise<void> {
+    return this.backend.spmv(A, x, y, s);
+  }
+  async axpy(a: [number, number], x: CpuVector, y: CpuVector): Promise<void> {
+    await blas.axpy(this.backend, a, x, y);
+  }
+  async aypx(a: [number, number], x: CpuVector, y: CpuVector): Promise<void> {
+    await blas.aypx(this.backend, a, x, y);
+  }
+  async scal(a: [number, number], x: CpuVector): Promise<void> {
+    await blas.scal(this.backend, a, x);
+  }
+  async copy(x: CpuVector, y: CpuVector): Promise<void> {
+    await blas.copy(this.backend, x, y);
+  }
+  dot(x: CpuVector, y: CpuVector, conj: boolean): Promise<[number, number]> {
+    return blas.dot(this.backend, x, y, conj);
+  }
+  nrm2(x: CpuVector): Promise<number> {
+    return blas.nrm2(this.backend, x);
+  }
+
+  gemm(A: CpuDense, B: CpuDense, C: CpuDense, o: { alpha: number; beta: number; naive: boolean }): Promise<void> {
+    const run = o.naive ? dense.gemmNaive : dense.gemm;
+    const r = (M: CpuDense) => ({ ptr: M.ptr, rows: M.rows, cols: M.cols });
+    return run(this.backend, A.dtype, r(A), r(B), r(C), o.alpha, o.beta);
+  }
+  add(A: CpuDense, B: CpuDense, C: CpuDense, o: { alpha: Scalar; beta: Scalar }): Promise<void> {
+    return dense.add(this.backend, A.dtype, A.rows, A.cols, A.ptr, B.ptr, C.ptr, o.alpha, o.beta);
+  }
+  transpose(A: CpuDense, B: CpuDense): Promise<void> {
+    return dense.transpose(this.backend, A.dtype, A.rows, A.cols, A.ptr, B.ptr);
+  }
+
+  solverOps(A: CpuMatrix, _host: SparseMatrix, preconditioner: Preconditioner): SolverOps<CpuVector> & { dispose(): void } {
+    return cpuSolverOps(this.backend, A, preconditioner);
+  }
+
+  /** The fixed cost of an operation (a tiny SpMV) and the bandwidth of SpMV on the larger matrix, with the current threads. */
+  async calibrate(small: SparseMatrix, large: SparseMatrix): Promise<PathCalibration & { threads: number }> {
+    const B = this.backend;
+    const time = async (A: SparseMatrix, reps: number): Promise<number> => {
+      const M = B.upload(A);
+      const x = this.vector('f64', A.cols);
+      const y = B.vector('f64', A.rows);
+      x.view().fill(1);
+      const t: number[] = [];
+      try {
+        for (let k = 0; k < reps; k++) {
+          const t0 = performance.now();
+          await B.spmv(M, x, y, { alpha: [1, 0], beta: [0, 0], op: 'N' });
+          t.push(performance.now() - t0);
+        }
+      } finally {
+        M.dispose();
+        x.dispose();
+        y.dispose();
+      }
+      return median(t.slice(1));
+    };
+    const overheadMs = await time(small, 41);
+    const largeMs = await time(large, 7);
+    const bytes = large.storageBytes() + 2 * large.rows * 8;
+    return { threads: B.threads, overheadMs, bandwidthGBs: bytes / 1e6 / Math.max(1e-3, largeMs - overheadMs) };
+  }
+
+  dispose(): void {
+    this.backend.dispose();
+  }
+}

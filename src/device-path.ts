@@ -1,0 +1,218 @@
+/**
+ * The Path of a GPU backend, written once: the WebGL2 GpuBackend (gpu/) and the WebGPU WebGpuBackend
+ * (webgpu/) have the same shape (DeviceBackend below), so each folder's path.ts only names itself,
+ * states its cost profile and capabilities, and its typed loss error. Imports no path folder.
+ */
+import { isComplex, type DType, type Scalar, type ValueArray } from './dtype.js';
+import type { Op, SpmvScalars } from './backend-types.js';
+import { DIAMatrix, type FormatName, type SparseMatrix } from './formats/index.js';
+import { DenseMatrix } from './formats/dense.js';
+import type { CostProfile, DenseShape, Path, PathCalibration, PathCapabilities, PathDense, PathId, PathMatrix, PathVector } from './path.js';
+import { inverseDiagonal } from './solvers/jacobi.js';
+import type { Preconditioner, SolverOps } from './solvers/ops.js';
+
+/** What a GPU backend offers: resident data, kernels recorded without waiting, reads and scalars by promise. */
+export interface DeviceBackend<M extends PathMatrix, V extends PathVector, D extends PathDense> {
+  /** true between a loss and the restore */
+  readonly contextLost: boolean;
+  onContextLost(cb: () => void): () => void;
+  onContextRestored(cb: () => void): () => void;
+  upload(A: SparseMatrix, options: { transpose?: boolean }): M;
+  vector(dtype: DType, data: ArrayLike<number> | number): V;
+  read(v: V): Promise<ValueArray>;
+  spmv(A: M, x: V, y: V, options?: { alpha?: Scalar; beta?: Scalar; op?: Op }): void;
+  axpy(alpha: Scalar, x: V, y: V): void;
+  aypx(alpha: Scalar, x: V, y: V): void;
+  scal(alpha: Scalar, x: V): void;
+  copy(x: V, y: V): void;
+  dot(x: V, y: V, options: { conj?: boolean }): Promise<number | [number, number]>;
+  nrm2(x: V): Promise<number>;
+  /** the fused CG step (x += α·p, r −= α·q, returns ‖r‖²), where the backend has one */
+  cgUpdate?(alpha: Scalar, p: V, q: V, x: V, r: V): Promise<number>;
+  uploadDense(A: DenseMatrix): D;
+  denseMatrix(dtype: DType, rows: number, cols: number): D;
+  readDense(A: D): Promise<DenseMatrix>;
+  gemm(A: D, B: D, C: D, options: { alpha?: Scalar; beta?: Scalar; kernel?: 'tiled' | 'naive' }): void;
+  add(A: D, B: D, C: D, options: { alpha?: Scalar; beta?: Scalar }): void;
+  transpose(A: D, B: D): void;
+  dispose(): void;
+}
+
+export abstract class DevicePath<M extends PathMatrix, V extends PathVector, D extends PathDense> implements Path<M, V, D> {
+  abstract readonly id: PathId;
+  abstract readonly label: string;
+  abstract readonly cost: CostProfile;
+  readonly formats: readonly FormatName[] = ['csr', 'ell', 'dia', 'hyb'];
+
+  constructor(readonly backend: DeviceBackend<M, V, D>) {}
+
+  abstract capabilities(): PathCapabilities;
+  abstract lostError(what: string): Error;
+  /** the device's name for a calibration */
+  protected abstract deviceName(): string;
+
+  get usable(): boolean {
+    return !this.backend.contextLost;
+  }
+  onLost(cb: () => void): () => void {
+    return this.backend.onContextLost(cb);
+  }
+  onRestored(cb: () => void): () => void {
+    return this.backend.onContextRestored(cb);
+  }
+
+  matrix(A: SparseMatrix, options: { transpose: boolean }): M {
+    return this.backend.upload(A, { transpose: options.transpose });
+  }
+  vector(dtype: DType, data: ValueArray | number): V {
+    return this.backend.vector(dtype, data);
+  }
+  read(v: V): Promise<ValueArray> {
+    return this.backend.read(v);
+  }
+  /** through a copy from a fresh upload (kernels may swap a vector's storage, so it is not written in place) */
+  write(v: V, data: ValueArray): void {
+    const t = this.backend.vector(v.dtype, data);
+    try {
+      this.backend.copy(t, v);
+    } finally {
+      t.dispose();
+    }
+  }
+  dense(A: DenseMatrix | DenseShape): D {
+    return A instanceof DenseMatrix ? this.backend.uploadDense(A) : this.backend.denseMatrix(A.dtype, A.rows, A.cols);
+  }
+  async readDense(A: D, into?: DenseMatrix): Promise<DenseMatrix> {
+    const r = await this.backend.readDense(A);
+    if (!into) return r;
+    into.values.set(r.values);
+    return into;
+  }
+  /** through an add (α = 1, β = 0: B is not read) from a fresh upload */
+  writeDense(A: D, from: DenseMatrix): void {
+    const t = this.backend.uploadDense(from);
+    try {
+      this.backend.add(t, t, A, { alpha: 1, beta: 0 });
+    } finally {
+      t.dispose();
+    }
+  }
+
+  async spmv(A: M, x: V, y: V, s: SpmvScalars): Promise<void> {
+    this.backend.spmv(A, x, y, { alpha: s.alpha, beta: s.beta, op: s.op });
+  }
+  async axpy(a: [number, number], x: V, y: V): Promise<void> {
+    this.backend.axpy(a, x, y);
+  }
+  async aypx(a: [number, number], x: V, y: V): Promise<void> {
+    this.backend.aypx(a, x, y);
+  }
+  async scal(a: [number, number], x: V): Promise<void> {
+    this.backend.scal(a, x);
+  }
+  async copy(x: V, y: V): Promise<void> {
+    this.backend.copy(x, y);
+  }
+  async dot(x: V, y: V, conj: boolean): Promise<[number, number]> {
+    return pair(await this.backend.dot(x, y, { conj }));
+  }
+  nrm2(x: V): Promise<number> {
+    return this.backend.nrm2(x);
+  }
+  async gemm(A: D, B: D, C: D, o: { alpha: number; beta: number; naive: boolean }): Promise<void> {
+    this.backend.gemm(A, B, C, { alpha: o.alpha, beta: o.beta, kernel: o.naive ? 'naive' : 'tiled' });
+  }
+  async add(A: D, B: D, C: D, o: { alpha: Scalar; beta: Scalar }): Promise<void> {
+    this.backend.add(A, B, C, o);
+  }
+  async transpose(A: D, B: D): Promise<void> {
+    this.backend.transpose(A, B);
+  }
+
+  /**
+   * Solver operations on the device: vectors stay there, only the scalars of dot products and norms
+   * are read back. Jacobi's z = D⁻¹·r is an SpMV with a one-diagonal DIA matrix.
+   */
+  solverOps(A: M, host: SparseMatrix, preconditioner: Preconditioner): SolverOps<V> & { dispose(): void } {
+    const B = this.backend;
+    const dt = host.dtype;
+    const n = host.rows;
+    const complex = isComplex(dt);
+    let D: M | null = null;
+    if (preconditioner === 'jacobi') {
+      const dinv = inverseDiagonal(host.toCSR());
+      const pitch = Math.ceil(n / 4) * 4;
+      const data = new (dinv.constructor as { new (n: number): ValueArray })(pitch * (complex ? 2 : 1));
+      data.set(dinv);
+      D = B.upload(new DIAMatrix(n, n, dt, new Int32Array([0]), pitch, data), {});
+    }
+    const cgUpdate = B.cgUpdate?.bind(B);
+    return {
+      n,
+      complex,
+      vector: () => B.vector(dt, n),
+      spmv: async (x, y, alpha, beta) => B.spmv(A, x, y, { alpha, beta }),
+      axpy: async (a, x, y) => B.axpy(complex ? a : a[0], x, y),
+      aypx: async (a, x, y) => B.aypx(complex ? a : a[0], x, y),
+      copy: async (x, y) => B.copy(x, y),
+      dot: async (x, y) => pair(await B.dot(x, y, { conj: true })),
+      nrm2: (x) => B.nrm2(x),
+      precondition: D ? async (r, z) => B.spmv(D!, r, z) : undefined,
+      cgUpdate: cgUpdate ? (alpha, p, q, x, r) => cgUpdate(alpha, p, q, x, r) : undefined,
+      release: (v) => v.dispose(),
+      dispose: () => D?.dispose(),
+    };
+  }
+
+  /**
+   * Measures the device in f32: the fixed cost of a kernel (a tiny SpMV plus a 1-element read), the
+   * bandwidth of SpMV on a larger matrix (several products, one read), and the upload and read-back rates.
+   */
+  async calibrate(small: SparseMatrix, large: SparseMatrix): Promise<PathCalibration> {
+    const B = this.backend;
+    const timeProducts = async (M: SparseMatrix, reps: number): Promise<number> => {
+      const g = B.upload(M, {});
+      const x = B.vector('f32', M.cols);
+      const y = B.vector('f32', M.rows);
+      try {
+        B.spmv(g, x, y);
+        await B.read(y);
+        const t0 = performance.now();
+        for (let k = 0; k < reps; k++) B.spmv(g, x, y);
+        await B.read(y);
+        return (performance.now() - t0) / reps;
+      } finally {
+        g.dispose();
+        x.dispose();
+        y.dispose();
+      }
+    };
+    const large32 = large.astype('f32');
+    const overheadMs = await timeProducts(small.astype('f32'), 20);
+    const largeMs = await timeProducts(large32, 10);
+    const largeBytes = large32.storageBytes() + 2 * large.rows * 4;
+    const probe = new Float32Array(1 << 20);
+    let t0 = performance.now();
+    const v = B.vector('f32', probe);
+    const uploadMs = performance.now() - t0;
+    t0 = performance.now();
+    await B.read(v);
+    const readMs = performance.now() - t0;
+    v.dispose();
+    return {
+      device: this.deviceName(),
+      overheadMs,
+      bandwidthGBs: largeBytes / 1e6 / Math.max(1e-3, largeMs - overheadMs),
+      uploadGBs: probe.byteLength / 1e6 / Math.max(1e-3, uploadMs),
+      readbackGBs: probe.byteLength / 1e6 / Math.max(1e-3, readMs),
+    };
+  }
+
+  dispose(): void {
+    this.backend.dispose();
+  }
+}
+
+function pair(r: number | [number, number]): [number, number] {
+  return typeof r === 'number' ? [r, 0] : r;
+}

@@ -1,0 +1,67 @@
+/**
+ * The WebGL2 path (src/path.ts) over GpuBackend: fragment shaders on float textures. A lost context
+ * rejects pending calls with GpuContextLostError; the backend re-uploads every matrix on restore.
+ * Everything else is the shared device path (src/device-path.ts).
+ */
+import type { CostProfile, PathCapabilities } from '../path.js';
+import { DevicePath } from '../device-path.js';
+import { GpuBackend, type GpuUnavailable } from './backend.js';
+import type { GpuCanvas } from './context.js';
+import type { GpuDense } from './dense.js';
+import { GpuContextLostError } from './errors.js';
+import type { GpuMatrix, GpuVector } from './resident.js';
+
+/**
+ * What the fragment path reached on a real GPU (bench/gpu-native/RESULTS.md, an H100 through EGL:
+ * about 7 µs per pass and 110–130 GB/s for DIA/ELL/HYB — the graphics pipeline, not the card's 3 TB/s,
+ * is the limit), plus a browser's WebGL call overhead and PCIe-class transfers; rt.calibrate() replaces
+ * them. Per format, the share of that streaming rate each shader reaches (poisson3D_128 f32: DIA 130,
+ * ELL 125, HYB 116, CSR row 33 GB/s): the row-per-fragment CSR walks its rows entry by entry and is
+ * latency-bound, the others stream.
+ */
+export const WEBGL2_COST: CostProfile = {
+  kind: 'gpu',
+  defaults: { overheadMs: 0.05, bandwidthGBs: 110, uploadGBs: 5, readbackGBs: 2 },
+  efficiency: { dia: 1, ell: 0.95, hyb: 0.9, csr: 0.25 },
+};
+
+export interface WebGl2PathOptions {
+  /** draw on this canvas (HTMLCanvasElement or OffscreenCanvas; default: an own OffscreenCanvas) */
+  canvas?: GpuCanvas;
+  /** or on this WebGL2 context */
+  gl?: WebGL2RenderingContext;
+}
+
+export class WebGl2Path extends DevicePath<GpuMatrix, GpuVector, GpuDense> {
+  readonly id = 'webgl2' as const;
+  readonly label = 'WebGL2';
+  readonly cost = WEBGL2_COST;
+  declare readonly backend: GpuBackend;
+
+  /** The path, or why WebGL2 (with float render targets and read-back) cannot run here. */
+  static create(options: WebGl2PathOptions = {}): WebGl2Path | GpuUnavailable {
+    const b = GpuBackend.create({ canvas: options.canvas, context: options.gl });
+    return b instanceof GpuBackend ? new WebGl2Path(b) : b;
+  }
+
+  capabilities(): PathCapabilities {
+    const c = this.backend.capabilities();
+    const lost = this.backend.contextLost;
+    return {
+      available: true,
+      lost,
+      reason: lost ? 'the WebGL2 context is lost' : undefined,
+      device: c.renderer,
+      vendor: c.vendor,
+      limits: { maxTextureSize: c.maxTextureSize, maxArrayLayers: c.maxArrayLayers, colorBufferFloat: c.colorBufferFloat, floatBlend: c.floatBlend, floatReadback: c.floatReadback },
+    };
+  }
+
+  lostError(what: string): Error {
+    return new GpuContextLostError(what);
+  }
+
+  protected deviceName(): string {
+    return this.backend.capabilities().renderer ?? 'unknown';
+  }
+}

@@ -1,0 +1,179 @@
+/**
+ * The path interface: what an execution path (the wasm pool in cpu/, WebGL2 in gpu/, WebGPU in
+ * webgpu/) offers the runtime. Each folder implements it once (its path.ts); the runtime only
+ * chooses a path per operation (from each path's cost profile), moves data between paths through the
+ * host (read on one, vector/write on the other) and explains. Paths never import each other, and
+ * this module imports no path, so a new path is one new folder plus one line in runtime/paths.ts.
+ *
+ * Resident objects (PathMatrix, PathVector, PathDense) are opaque to the runtime: it hands a path only
+ * objects that path made. A path that loses its device (a WebGL context, a GPUDevice) reports it
+ * through `usable`/onLost, rejects calls with its typed error (lostError) until onRestored, and
+ * re-uploads its matrices itself when it gets a device back; vector and dense contents written only
+ * there are gone, which the runtime tracks (see runtime/handles.ts).
+ */
+import type { DType, Scalar, ValueArray } from './dtype.js';
+import type { SpmvScalars } from './backend-types.js';
+import type { FormatName, SparseMatrix } from './formats/index.js';
+import type { DenseMatrix } from './formats/dense.js';
+import type { Preconditioner, SolverOps } from './solvers/ops.js';
+
+/** The paths there are, in the order the runtime prefers them among GPU paths (webgpu first). */
+export const PATH_IDS = ['cpu', 'webgpu', 'webgl2'] as const;
+export type PathId = (typeof PATH_IDS)[number];
+/** What a caller may ask for: a path, or 'gpu' = the best GPU path available (webgpu, else webgl2). */
+export type PathChoice = PathId | 'gpu';
+/** The class of hardware: it selects the format rules (runtime/features.ts) and whether transfers cost. */
+export type PathKind = 'cpu' | 'gpu';
+
+/**
+ * What a short calibration measured for one path: the fixed cost of an operation (dispatch, draw
+ * call, synchronisation) and the rate at which SpMV streams bytes, plus for device paths the rates of
+ * uploads and read-backs. A calibration can be saved (JSON) and passed back to createRuntime.
+ */
+export interface PathCalibration {
+  overheadMs: number;
+  bandwidthGBs: number;
+  uploadGBs?: number;
+  readbackGBs?: number;
+  /** the device measured (renderer, adapter), for paths that have one */
+  device?: string;
+}
+
+/** One path's estimate of an operation (runtime/cost.ts computes it from the path's CostProfile). */
+export interface PathEstimate {
+  path: PathId;
+  format: FormatName;
+  /** estimated milliseconds, all included */
+  ms: number;
+  /** the terms of the sum */
+  kernelMs: number;
+  overheadMs: number;
+  transferMs: number;
+  bytes: number;
+  /** what the transfer term pays for (nothing when the data is resident there) */
+  transfers: string[];
+}
+
+/** The numbers a path gives the cost model: estimate = overhead + bytes / (bandwidth · efficiency) + transfers. */
+export interface CostProfile {
+  readonly kind: PathKind;
+  /** the figures used before rt.calibrate() has measured this machine */
+  readonly defaults: PathCalibration;
+  /** share of the streaming bandwidth each format's SpMV kernel reaches here (absent: 1; a format without an entry: CSR's) */
+  readonly efficiency?: Partial<Record<FormatName, number>>;
+}
+
+/** What a path offers on this machine (rt.capabilities().paths has one per path id). */
+export interface PathCapabilities {
+  available: boolean;
+  /** why the path is unavailable, or lost */
+  reason?: string;
+  /** the device (context, adapter) is lost right now; operations run elsewhere ('auto') until it is back */
+  lost?: boolean;
+  /** the device: GPU renderer / adapter, or the CPU kernel build */
+  device?: string;
+  vendor?: string;
+  /** path-specific figures: texture and buffer limits, float extensions, threads, … */
+  limits?: Record<string, number | boolean | string>;
+}
+
+/** A sparse matrix resident on a path, in one format. */
+export interface PathMatrix {
+  readonly format: FormatName;
+  /** whether op = 'T' / 'H' products can run on it (else the runtime uploads it again with { transpose: true }) */
+  readonly hasTranspose: boolean;
+  dispose(): void;
+}
+
+/** A vector resident on a path. */
+export interface PathVector {
+  readonly dtype: DType;
+  /** elements (a complex element counts once) */
+  readonly length: number;
+  dispose(): void;
+}
+
+/** A row-major dense matrix resident on a path. */
+export interface PathDense {
+  readonly dtype: DType;
+  readonly rows: number;
+  readonly cols: number;
+  dispose(): void;
+}
+
+export interface DenseShape {
+  dtype: DType;
+  rows: number;
+  cols: number;
+}
+
+/**
+ * One execution path. M, V and D are the path's own resident types; the runtime stores them as the
+ * interfaces above and gives each back only to the path that made it.
+ */
+export interface Path<M extends PathMatrix = PathMatrix, V extends PathVector = PathVector, D extends PathDense = PathDense> {
+  readonly id: PathId;
+  /** for messages: 'CPU', 'WebGL2', 'WebGPU' */
+  readonly label: string;
+  /** sparse formats this path has kernels for; the runtime runs other formats here as CSR */
+  readonly formats: readonly FormatName[];
+  readonly cost: CostProfile;
+
+  // ---- state: capabilities, loss and restore --------------------------------------------------
+  capabilities(): PathCapabilities;
+  /** false while the device is lost */
+  readonly usable: boolean;
+  /** the typed error an operation gets while the path is lost (GpuContextLostError, …), saying `what` */
+  lostError(what: string): Error;
+  /** calls cb after a loss (pending calls already rejected); returns an unsubscribe function */
+  onLost(cb: () => void): () => void;
+  /** calls cb when the device is back and resident matrices are uploaded again */
+  onRestored(cb: () => void): () => void;
+
+  // ---- residency --------------------------------------------------------------------------------
+  /** uploads a sparse matrix (a format of `formats`); with transpose, op T/H products can run on it */
+  matrix(A: SparseMatrix, options: { transpose: boolean }): M;
+  /** a vector from data (copied in) or of `length` zeros */
+  vector(dtype: DType, data: ValueArray | number): V;
+  /** the contents (interleaved re/im); may be a view valid until the next allocation on this path: copy to keep */
+  read(v: V): Promise<ValueArray>;
+  /** overwrites the contents */
+  write(v: V, data: ValueArray): void;
+  /** a dense matrix from a host one (copied in) or of zeros */
+  dense(A: DenseMatrix | DenseShape): D;
+  /** the dense matrix's contents on the host: written into `into` when given, else a new DenseMatrix */
+  readDense(A: D, into?: DenseMatrix): Promise<DenseMatrix>;
+  /** overwrites a dense matrix's contents from the host */
+  writeDense(A: D, from: DenseMatrix): void;
+
+  // ---- operations (operands checked by the runtime: shapes, dtypes, ownership) -----------------
+  /** y ← α·op(A)·x + β·y */
+  spmv(A: M, x: V, y: V, s: SpmvScalars): Promise<void>;
+  axpy(alpha: [number, number], x: V, y: V): Promise<void>;
+  aypx(alpha: [number, number], x: V, y: V): Promise<void>;
+  scal(alpha: [number, number], x: V): Promise<void>;
+  copy(x: V, y: V): Promise<void>;
+  /** Σ xᵢ·yᵢ as [re, im] (conj: conjugates x) */
+  dot(x: V, y: V, conj: boolean): Promise<[number, number]>;
+  nrm2(x: V): Promise<number>;
+  /** C ← α·A·B + β·C (β = 0: C is not read) */
+  gemm(A: D, B: D, C: D, options: { alpha: number; beta: number; naive: boolean }): Promise<void>;
+  /** C ← α·A + β·B */
+  add(A: D, B: D, C: D, options: { alpha: Scalar; beta: Scalar }): Promise<void>;
+  /** B ← Aᵀ */
+  transpose(A: D, B: D): Promise<void>;
+  /** the Krylov solvers' operations on A (host: its host matrix, for the Jacobi diagonal) */
+  solverOps(A: M, host: SparseMatrix, preconditioner: Preconditioner): SolverOps<V> & { dispose(): void };
+
+  /** measures this path on two f64 Poisson matrices (small: the fixed cost; large: the bandwidth) */
+  calibrate(small: SparseMatrix, large: SparseMatrix): Promise<PathCalibration>;
+  dispose(): void;
+}
+
+/** How a path is made: the runtime's registry (runtime/paths.ts) holds one per path id. */
+export interface PathFactory<O> {
+  readonly id: PathId;
+  readonly label: string;
+  /** the path, or why it cannot run here (never throws for a missing device) */
+  create(options: O): Promise<Path | { reason: string }>;
+}

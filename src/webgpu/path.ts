@@ -1,0 +1,68 @@
+/**
+ * The WebGPU path (src/path.ts) over WebGpuBackend: WGSL compute shaders on storage buffers, in
+ * browsers (navigator.gpu) and in Node (the optional `webgpu` package). On a device loss pending calls
+ * reject with WebGpuDeviceLostError and the runtime runs elsewhere; the backend asks for a new device
+ * and uploads every matrix again, and the path resumes. Everything else is the shared device path
+ * (src/device-path.ts), plus the fused CG step the backend offers.
+ */
+import type { CostProfile, PathCapabilities } from '../path.js';
+import { DevicePath } from '../device-path.js';
+import { WebGpuBackend, type WebGpuBackendOptions, type WebGpuUnavailable } from './backend.js';
+import type { WebGpuDense } from './dense.js';
+import { WebGpuDeviceLostError } from './errors.js';
+import type { WebGpuMatrix, WebGpuVector } from './resident.js';
+
+/**
+ * Figures before a calibration. Provisional: a dispatch costs a few µs to tens of µs (the issue's goal
+ * is ≤ 20 µs), and compute shaders stream at a good share of a discrete GPU's memory bandwidth; the
+ * CSR kernels here are chosen per matrix (row, vector, adaptive), so CSR is not latency-bound as on
+ * WebGL2. Replace with the H100 measurements (bench/gpu-native) once they exist; rt.calibrate()
+ * measures this machine in any case.
+ */
+export const WEBGPU_COST: CostProfile = {
+  kind: 'gpu',
+  defaults: { overheadMs: 0.02, bandwidthGBs: 300, uploadGBs: 5, readbackGBs: 2 },
+  efficiency: { dia: 1, ell: 0.95, hyb: 0.9, csr: 0.8 },
+};
+
+/** createRuntime({ webgpu }): where the device comes from. */
+export type WebGpuPathOptions = Pick<WebGpuBackendOptions, 'gpu' | 'device' | 'powerPreference'>;
+
+export class WebGpuPath extends DevicePath<WebGpuMatrix, WebGpuVector, WebGpuDense> {
+  readonly id = 'webgpu' as const;
+  readonly label = 'WebGPU';
+  readonly cost = WEBGPU_COST;
+  declare readonly backend: WebGpuBackend;
+
+  /** The path, or why WebGPU cannot run here (no navigator.gpu nor `webgpu` package, no adapter, …). */
+  static async create(options: WebGpuPathOptions = {}): Promise<WebGpuPath | WebGpuUnavailable> {
+    const b = await WebGpuBackend.create(options);
+    return b instanceof WebGpuBackend ? new WebGpuPath(b) : b;
+  }
+
+  capabilities(): PathCapabilities {
+    const c = this.backend.capabilities();
+    const lost = this.backend.contextLost;
+    return {
+      available: true,
+      lost,
+      reason: lost ? 'the WebGPU device is lost' : undefined,
+      device: c.adapter,
+      limits: {
+        source: c.source ?? 'unknown',
+        subgroups: c.subgroups,
+        timestampQuery: c.timestampQuery,
+        maxStorageBufferBindingSize: this.backend.maxStorageBufferBindingSize,
+        maxBufferSize: c.maxBufferSize,
+      },
+    };
+  }
+
+  lostError(what: string): Error {
+    return new WebGpuDeviceLostError(what);
+  }
+
+  protected deviceName(): string {
+    return this.backend.capabilities().adapter;
+  }
+}
