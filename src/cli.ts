@@ -7,6 +7,8 @@ import { compare, defaultSources, fileSource, type CompareRow } from './cli/comp
 import { formatCompareTable } from './cli/table.js';
 import { solveFile, solutionText } from './cli/solve.js';
 import { deviceInfo, formatInfo } from './cli/info.js';
+import { overview, formatOverview } from './cli/overview.js';
+import { offerSoftwareVulkan } from './cli/software-vulkan.js';
 import { FORMATS, type FormatName } from './formats/index.js';
 import { DTYPES, type DType } from './dtype.js';
 import { SimdglError } from './errors.js';
@@ -185,6 +187,29 @@ program
     if (!res.converged) {
       console.error(`simdgl: ${o.method} did not converge (${res.reason}) after ${res.iterations} iterations: relative residual ${res.relativeResidual.toExponential(3)} > tol ${o.tol}`);
       process.exitCode = 3;
+    }
+  });
+
+program
+  .command('overview')
+  .description('what simdgl is for, in a screenful: SpMV on the CPU path (one thread, every core) against a JS loop and every GPU path here, the runtime\'s choice and a CG solve')
+  .option('--n <n>', 'grid size of the 3-D Poisson matrix (n³ rows)', integer(4, 256), 64)
+  .option('--json', 'print the result as JSON')
+  .action(async (o: { n: number; json?: boolean }) => {
+    offerSoftwareVulkan();
+    const bar = new cliProgress.SingleBar(
+      { format: '{bar} {what}', stream: process.stderr, clearOnComplete: true, hideCursor: true },
+      cliProgress.Presets.shades_classic,
+    );
+    const steps = 7;
+    let done = 0;
+    bar.start(steps, 0, { what: '' });
+    try {
+      const r = await overview({ n: o.n, onStep: (what) => bar.update(Math.min(++done, steps), { what }) });
+      bar.stop();
+      console.log(o.json ? JSON.stringify(r) : formatOverview(r));
+    } finally {
+      bar.stop();
     }
   });
 

@@ -61,7 +61,7 @@ export function fileSource(path: string): MatrixSource {
 }
 
 /** A reproducible x in [-1, 1) for a dtype. */
-function randomVector(dtype: DType, n: number, seed: number): ValueArray {
+export function randomVector(dtype: DType, n: number, seed: number): ValueArray {
   const v = allocValues(dtype, n);
   const rng = new Prng(seed);
   for (let i = 0; i < v.length; i++) v[i] = rng.next() * 2 - 1;
