@@ -85,3 +85,22 @@ export class GpuUnavailableError extends SimdglError {
     super('E_GPU_UNAVAILABLE', message);
   }
 }
+
+/**
+ * An options object with a key the function does not know (a typo such as `worker` for `workers`, or
+ * an option of another function). `key` is the unknown key, `suggestion` the nearest valid one.
+ */
+export class OptionError extends SimdglError {
+  readonly key: string;
+  readonly suggestion: string | undefined;
+  constructor(where: string, key: string, suggestion: string | undefined, valid: readonly string[]) {
+    super(
+      'E_OPTION',
+      `${where}: unknown option ${JSON.stringify(key)}` +
+        (suggestion ? `; did you mean ${JSON.stringify(suggestion)}?` : '') +
+        ` (valid: ${valid.length ? valid.join(', ') : 'none'})`,
+    );
+    this.key = key;
+    this.suggestion = suggestion;
+  }
+}

@@ -21,6 +21,14 @@ npx esbuild bench/gpu-native/dump.ts --bundle --platform=node --format=esm --tar
   --outfile=.carry/gpu-dump.mjs --log-level=warning
 npx esbuild bench/run.ts --bundle --platform=node --format=esm --target=es2022 --outfile=.carry/bench.mjs \
   --log-level=warning --banner:js="import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);"
+# the library's WebGPU path in Node: its bundle, with Dawn (the optional `webgpu` package, a native addon
+# that cannot be bundled) carried beside it as the package's index.js + dawn.node
+npx esbuild bench/gpu-native/webgpu.ts --bundle --platform=node --format=esm --target=es2022 --external:webgpu \
+  --outfile=.carry/webgpu-bench.mjs --log-level=warning \
+  --banner:js="import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);"
+mkdir -p .carry/webgpu
+cp node_modules/webgpu/index.js node_modules/webgpu/package.json .carry/webgpu/
+[ -f .carry/webgpu/dawn.node.xz ] || xz -T0 -9 -c node_modules/webgpu/dist/linux-x64/dawn.node > .carry/webgpu/dawn.node.xz
 # 4. the replay harness (x86-64, glibc of Debian 12: runs on the device's Ubuntu 24.04)
 gcc -O2 -std=c11 -Wall -Wno-unused-result bench/gpu-native/harness.c -o .carry/harness -lEGL -lGLESv2 -lm
 # 5. the shared matrices the dump reads (../shared does not travel)

@@ -76,6 +76,16 @@ def main():
     ms = batch_mean(lambda: k(tiny_in, tiny_out), 2000)
     print(f"BW\tempty_kernel_launch\t{ms:.5f}\t0", flush=True)
 
+    # dense f32 n x n multiply through cuBLAS (CuPy matmul), the peer of the WebGPU gemm
+    gn = int(sys.argv[sys.argv.index('--gemm') + 1]) if '--gemm' in sys.argv else 4096
+    if gn > 0:
+        ga = cp.random.default_rng(1).random((gn, gn), dtype=cp.float32) * 2 - 1
+        gb = cp.random.default_rng(2).random((gn, gn), dtype=cp.float32) * 2 - 1
+        gc = cp.empty((gn, gn), dtype=cp.float32)
+        ms = median_events(lambda: cp.matmul(ga, gb, out=gc), 20)
+        print(f"GEMM\tcublas_f32\t{gn}\tms\t{ms:.4f}\tTFLOPs\t{2 * gn ** 3 / ms / 1e9:.2f}", flush=True)
+        del ga, gb, gc
+
     print("ROW\tmatrix\tdtype\trows\tnnz\teff_bytes\tevent_ms\tbatch_ms\tGBps\terr_bound_ratio\treps\tapi", flush=True)
     for d in sorted(os.listdir(dump)):
         if not d.startswith('mat__'):

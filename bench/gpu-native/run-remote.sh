@@ -2,12 +2,12 @@
 # What runs on the device machine (bench/gpu-native/README.md has the `run` call that starts it).
 # Needs, carried from here: .gl (Debian EGL/GLES loader debs), .carry/node.xz (xz of /usr/bin/node),
 # .carry/gpu-dump.mjs, .carry/bench.mjs (esbuild bundles, every npm package inside), .carry/harness.
-# Writes to $OUT: run.log, probe.tsv, gpu.tsv, cusparse.tsv, cpu.log, manifest-example.json.
-#   STEPS="probe gpu cusparse cpu" (default all), MATRICES=..., THREADS=1,2,4,8,16, CPU_RUNS=1
+# Writes to $OUT: run.log, probe.tsv, gpu.tsv, cusparse.tsv, webgpu.tsv, cpu.log, manifest-example.json.
+#   STEPS="probe gpu cusparse webgpu cpu" (default all), WEBGPU_ARGS="--cg none", MATRICES=..., THREADS=1,2,4,8,16, CPU_RUNS=1
 set -u
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
-STEPS=${STEPS:-"probe gpu cusparse cpu"}
+STEPS=${STEPS:-"probe gpu cusparse webgpu cpu"}
 MATRICES=${MATRICES:-poisson3D_128,powerlaw_2M,Groebner_id2003_aug,bcsstk13,rajat01,t1}
 THREADS=${THREADS:-1,2,4,8,16}
 exec > >(tee -a "$OUT/run.log") 2>&1
@@ -52,6 +52,17 @@ if [[ " $STEPS " == *" cusparse "* ]]; then
   PYTHONUNBUFFERED=1 timeout 240 python3 bench/gpu-native/cusparse.py "$D" --min-ms 200 > "$OUT/cusparse.tsv"
   echo "cusparse rc=$?"
   cat "$OUT/cusparse.tsv"
+fi
+if [[ " $STEPS " == *" webgpu "* ]]; then
+  stamp "WebGPU path in Node (Dawn + the NVIDIA Vulkan driver)"
+  mkdir -p node_modules/webgpu/dist/linux-x64
+  cp .carry/webgpu/index.js .carry/webgpu/package.json node_modules/webgpu/
+  xz -dc .carry/webgpu/dawn.node.xz > node_modules/webgpu/dist/linux-x64/dawn.node
+  cp .carry/webgpu-bench.mjs ./webgpu-bench.mjs   # resolves 'webgpu' from ./node_modules
+  export VK_DRIVER_FILES=${VK_DRIVER_FILES:-/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json}
+  timeout 420 node --max-old-space-size=32000 ./webgpu-bench.mjs "$D" --min-ms 200 --threads 16 ${WEBGPU_ARGS:-} > "$OUT/webgpu.tsv" 2> "$OUT/webgpu.err"
+  echo "webgpu rc=$?"
+  cat "$OUT/webgpu.tsv"; tail -20 "$OUT/webgpu.err"
 fi
 rm -rf "$D"
 if [[ " $STEPS " == *" cpu "* ]]; then
