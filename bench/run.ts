@@ -2,6 +2,9 @@
  * `npm run bench [-- --only single|parallel|parse]`:
  * - single: SpMV in every format on one thread, on poisson3D_64 and a power-law random matrix (~2M
  *   nonzeros), the SIMD build against the plain build and the plain JavaScript CSR loop;
+ * - formats: every format and `format: 'auto'` against the native C CSR, f32/f64, 1 and 2 threads (or
+ *   SIMDGL_THREADS), on poisson3D_128, the 1 M-row power-law matrix and the larger shared matrices
+ *   (bench/formats.ts);
  * - parallel: CSR SpMV on the worker pool for 1…cores threads against its peers (bench/parallel.ts),
  *   and the dispatch round trip;
  * - dense: f32 gemm n = 1024 against TensorFlow.js (wasm and cpu backends), naive vs tiled, and
@@ -21,10 +24,11 @@ import { benchParallel } from './parallel.js';
 import { benchCg, formatCg } from './cg.js';
 import { benchBrowser } from './browser.js';
 import { benchDense } from './dense.js';
+import { benchFormats } from './formats.js';
 
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt > 0 ? process.argv[onlyAt + 1] : undefined;
-const PARTS = ['single', 'parallel', 'dense', 'cg', 'parse', 'browser'];
+const PARTS = ['single', 'formats', 'parallel', 'dense', 'cg', 'parse', 'browser'];
 if (only !== undefined && !PARTS.includes(only)) {
   console.error(`bench: --only takes ${PARTS.join(', ')}, not ${JSON.stringify(only)}`);
   process.exit(2);
@@ -69,6 +73,20 @@ for (const s of sources) {
   }
 }
 
+}
+
+if (run('formats')) {
+  console.log("\n== every format and format: 'auto' against the native C CSR ==");
+  const rows = await benchFormats((s) => console.log(s));
+  const ms = (m: string, d: string, impl: string, t: number) => rows.find((r) => r.matrix === m && r.dtype === d && r.impl === impl && r.threads === t)?.ms ?? undefined;
+  for (const [m, min] of [['poisson3D_128', 1.3], ['powerlaw_1M', 1.1]] as const) {
+    for (const d of ['f32', 'f64']) {
+      const ours = ms(m, d, 'auto', 2);
+      const nat = ms(m, d, 'native C', 2);
+      const chose = rows.find((r) => r.matrix === m && r.dtype === d && r.impl === 'auto')?.chose;
+      if (nat !== undefined || ours !== undefined) goal(`${m} ${d}, 2 threads: native C / auto (${chose})`, nat && ours ? nat / ours : undefined, min);
+    }
+  }
 }
 
 if (run('parallel')) {

@@ -19,6 +19,7 @@ import {
   HYBMatrix,
   JDSMatrix,
   MRSMatrix,
+  SELLMatrix,
   type FormatName,
   type SparseMatrix,
 } from '../src/formats/index.js';
@@ -75,6 +76,15 @@ function reference(M: SparseMatrix): Trip {
         for (let p = 0; p < M.jdPtr[k + 1] - M.jdPtr[k]; p++) add(M.perm[p], M.colIdx[M.jdPtr[k] + p], M.values, M.jdPtr[k] + p);
       }
       break;
+    case 'sell': {
+      const C = M.sliceHeight;
+      for (let s = 0; s + 1 < M.slicePtr.length; s++) {
+        for (let t = M.slicePtr[s]; t < M.slicePtr[s + 1]; t++) {
+          if (M.colIdx[t] >= 0) add(M.perm[s * C + ((t - M.slicePtr[s]) % C)], M.colIdx[t], M.values, t);
+        }
+      }
+      break;
+    }
     case 'hyb': {
       const [a, b] = [reference(M.ell), reference(M.coo)];
       for (const [key, [re, im]] of b.entries) {
@@ -181,7 +191,7 @@ describe('every format × every dtype', () => {
     const csr = coo.toCSR();
     const want = reference(coo).entries.size;
     expect(csr.nnz).toBe(want);
-    for (const fmt of ['coo', 'csc', 'ell', 'jds', 'hyb'] as const) expect(convert(coo, fmt).nnz, fmt).toBe(want);
+    for (const fmt of ['coo', 'csc', 'ell', 'jds', 'sell', 'hyb'] as const) expect(convert(coo, fmt).nnz, fmt).toBe(want);
     expect(convert(coo, 'dense').nnz).toBe(1200);
     let diag = 0;
     for (let i = 0; i < 30; i++) diag += reference(coo).entries.has(i * 30 + i) ? 0 : 1;
@@ -343,6 +353,30 @@ describe('layouts', () => {
     expect(Array.from(ties.perm)).toEqual([0, 1, 2]);
   });
 
+  it('SELL-C-σ: windows sorted by length, slices column-major with their own widths', () => {
+    // lengths [1, 3, 0, 2, 1]
+    const coo = new COOMatrix(5, 4, 'f64', Int32Array.of(0, 1, 1, 1, 3, 3, 4), Int32Array.of(2, 0, 1, 3, 0, 3, 1), Float64Array.of(1, 2, 3, 4, 5, 6, 7));
+    const s = convert(coo, 'sell', { sliceHeight: 2, sortWindow: 4 });
+    expect([s.sliceHeight, s.sortWindow, s.slices]).toEqual([2, 4, 3]);
+    expect(Array.from(s.perm)).toEqual([1, 3, 0, 2, 4]); // window [0, 4) sorted, window [4, 5) alone
+    expect(Array.from(s.slicePtr)).toEqual([0, 6, 8, 10]); // widths 3, 1, 1 (× C = 2)
+    expect(Array.from(s.colIdx)).toEqual([0, 0, 1, 3, 3, -1, 2, -1, 1, -1]);
+    expect(Array.from(s.values)).toEqual([2, 5, 3, 6, 4, 0, 1, 0, 7, 0]);
+    expect(s.nnz).toBe(7);
+    // σ = 1: rows stay in place, each slice as wide as its own longest row
+    const u = convert(coo, 'sell', { sliceHeight: 2, sortWindow: 1 });
+    expect(Array.from(u.perm)).toEqual([0, 1, 2, 3, 4]);
+    expect(Array.from(u.slicePtr)).toEqual([0, 6, 10, 12]);
+    expect(() => convert(coo, 'sell', { sliceHeight: 3, sortWindow: 4 })).toThrow(ShapeError);
+    expect(() => convert(coo, 'sell', { sliceHeight: 0 })).toThrow(/sliceHeight \(C\) = 0 must be an integer in \[1, 64\]/);
+    // defaults: C = 8, σ = 1 when unsorted slices pad ≤ 10%, else a sorting window
+    expect(convert(coo, 'sell').sliceHeight).toBe(8);
+    const skew = randomCOO(2000, 2000, 8000, 'f64', 12);
+    const d = convert(skew, 'sell');
+    expect(d.sortWindow).toBeGreaterThan(1);
+    expect(d.sortWindow % 8).toBe(0);
+  });
+
   it('HYB: K from the row-length histogram, remainder in row-sorted COO', () => {
     const lens = [1, 1, 1, 2, 2, 9];
     const r: number[] = [];
@@ -368,7 +402,7 @@ describe('layouts', () => {
     // (0,1) = 0 off the diagonal, (0,0) = 0 on it, (1,1) = 5
     const coo = new COOMatrix(2, 2, 'f64', Int32Array.of(0, 1, 0), Int32Array.of(1, 1, 0), Float64Array.of(0, 5, 0));
     expect(coo.toCSR().nnz).toBe(3);
-    for (const f of ['coo', 'csc', 'ell', 'jds', 'hyb'] as const) expect(convert(coo, f).toCSR().nnz, f).toBe(3);
+    for (const f of ['coo', 'csc', 'ell', 'jds', 'sell', 'hyb'] as const) expect(convert(coo, f).toCSR().nnz, f).toBe(3);
     expect(convert(coo, 'mrs').toCSR().nnz).toBe(2); // only the diagonal slot loses its explicit zero
     for (const f of ['dia', 'dense'] as const) expect(convert(coo, f).toCSR().nnz, f).toBe(1);
   });
@@ -504,6 +538,41 @@ describe('validate() catches corrupted arrays', () => {
     const ties = convert(new COOMatrix(2, 2, 'f64', Int32Array.of(0, 1), Int32Array.of(0, 0), Float64Array.of(1, 2)), 'jds');
     ties.perm.set([1, 0]);
     expectFormatError(() => ties.validate(), /JDS perm\[1\] = 0 follows perm\[0\] = 1 with the same length 1 \(the row sort must be stable\)/);
+  });
+
+  it('SELL', () => {
+    const base = new COOMatrix(5, 4, 'f64', Int32Array.of(0, 1, 1, 1, 3, 3, 4), Int32Array.of(2, 0, 1, 3, 0, 3, 1), Float64Array.of(1, 2, 3, 4, 5, 6, 7));
+    const make = () => convert(base, 'sell', { sliceHeight: 2, sortWindow: 4 }); // perm 1 3 0 2 4, slicePtr 0 6 8 10
+    let m = make();
+    m.perm[2] = 4;
+    expectFormatError(() => m.validate(), /SELL perm\[2\] = 4 is outside its sorting window \[0, 4\)/);
+    m = make();
+    m.perm[3] = 1;
+    expectFormatError(() => m.validate(), /SELL perm\[3\] = 1 repeats/);
+    m = make();
+    m.slicePtr[1] = 5;
+    expectFormatError(() => m.validate(), /SELL slice 0 has 5 slots \(slicePtr\[1\] − slicePtr\[0\]\), expected a multiple of C = 2/);
+    m = make();
+    m.values[5] = 1;
+    expectFormatError(() => m.validate(), /SELL padding slot 5 \(slice 0, position 1, entry 2\): values element 5 = 1, expected 0/);
+    m = make();
+    m.colIdx[9] = 0;
+    expectFormatError(() => m.validate(), /SELL colIdx\[9\] = 0, expected -1: position 5 is past the last row \(rows = 5\)/);
+    m = make();
+    m.colIdx[2] = 0;
+    expectFormatError(() => m.validate(), /SELL colIdx\[2\] = 0 is not greater than colIdx\[0\] = 0 \(position 0/);
+    m = make();
+    m.colIdx[8] = 4;
+    expectFormatError(() => convert(m, 'csr'), /^SELL colIdx\[8\] = 4 is out of range \[0, 4\)/);
+    m = make();
+    m.perm.set([3, 1], 0); // lengths 2, 3: not decreasing
+    m.colIdx.set([0, 0, 3, 1, -1, 3]);
+    m.values.set([5, 2, 6, 3, 0, 4]);
+    expectFormatError(() => m.validate(), /SELL position 1 \(row 1, 3 entries\) follows position 0 \(row 3, 2 entries\)/);
+    const wide = new SELLMatrix(1, 2, 'f64', 1, 1, Int32Array.of(0), Int32Array.of(0, 2), Int32Array.of(1, -1), Float64Array.of(1, 0));
+    expectFormatError(() => wide.validate(), /SELL slice 0 has width 2 but its longest row has 1 entries/);
+    expectFormatError(() => new SELLMatrix(4, 4, 'f64', 2, 3, new Int32Array(4), new Int32Array(3), new Int32Array(0), new Float64Array(0)), /SELL: sortWindow \(σ\) = 3 must be 1 or a positive multiple/);
+    expectFormatError(() => new SELLMatrix(4, 4, 'f64', 2, 2, new Int32Array(4), new Int32Array(2), new Int32Array(0), new Float64Array(0)), /SELL slicePtr.length = 2, expected 3/);
   });
 
   it('HYB', () => {

@@ -1,5 +1,5 @@
 /**
- * Direct tests of the padded-layout SpMV kernels (dia_*, ell_*, dense_*) in both builds. The raw
+ * Direct tests of the padded-layout SpMV kernels (dia_*, ell_*, sell_*, dense_*) in both builds. The raw
  * arrays are built here from seeded random triplets following the contract's layouts (no dependency
  * on src/formats), and results are compared with the f64 reference on the same (f32-rounded) inputs.
  */
@@ -85,6 +85,54 @@ function buildEll(h: Harness, dt: DT, rng: () => number, rows: number, cols: num
     trip: sink.t,
     call: (h, x, y, s, r0, r1) => h.kernels[`ell_${dt}`](ir.ptr, vr.ptr, width, stride, x, y, ...s, r0, r1),
     dispose: () => { ir.dispose(); vr.dispose(); },
+  };
+}
+
+/**
+ * SELL-C-σ: rows sorted by decreasing length within windows of σ (ties in row order), position p holds
+ * row perm[p]; entry k of position s·C + r at slot slicePtr[s] + k·C + r, slice width its longest row;
+ * padding idx -1, value 0. Positions past `rows` in the last slice are all padding.
+ */
+function buildSell(h: Harness, dt: DT, rng: () => number, rows: number, cols: number, maxRow: number, minCol: number, C: number, sigma: number) {
+  const c = comp(dt);
+  const rowCols: number[][] = [];
+  for (let i = 0; i < rows; i++) {
+    // a few long rows among short ones, so slices differ in width
+    const n = Math.min(rng() < 0.1 ? maxRow * 3 : Math.floor(rng() * (maxRow + 1)), cols - minCol);
+    const set = new Set<number>();
+    while (set.size < n) set.add(minCol + Math.floor(rng() * (cols - minCol)));
+    rowCols.push([...set].sort((a, b) => a - b));
+  }
+  const perm: number[] = [];
+  for (let w0 = 0; w0 < rows; w0 += sigma) {
+    const win = Array.from({ length: Math.min(sigma, rows - w0) }, (_, r) => w0 + r);
+    if (sigma > 1) win.sort((a, b) => rowCols[b].length - rowCols[a].length || a - b);
+    perm.push(...win);
+  }
+  const slices = Math.ceil(rows / C);
+  const slicePtr = new Int32Array(slices + 1);
+  for (let s = 0; s < slices; s++) {
+    let w = 0;
+    for (let p = s * C; p < Math.min(rows, s * C + C); p++) w = Math.max(w, rowCols[perm[p]].length);
+    slicePtr[s + 1] = slicePtr[s] + w * C;
+  }
+  const idx = new Int32Array(slicePtr[slices]).fill(-1);
+  const val = newArr(dt, slicePtr[slices] * c);
+  const sink = tripletSink(rows, cols, isC(dt));
+  perm.forEach((i, p) => rowCols[i].forEach((j, k) => {
+    const e = slicePtr[Math.floor(p / C)] + k * C + (p % C);
+    idx[e] = j;
+    for (let t = 0; t < c; t++) val[e * c + t] = 2 * rng() - 1;
+    sink.add(i, j, val, e);
+  }));
+  const sp = h.put(slicePtr), pr = h.put(Int32Array.from(perm)), ir = h.put(idx), vr = h.put(val);
+  return {
+    trip: sink.t,
+    perm,
+    slices,
+    call: (h: Harness, x: number, y: number, s: number[], s0: number, s1: number) =>
+      h.kernels[`sell_${dt}`](sp.ptr, C, pr.ptr, sigma === 1 ? 1 : 0, ir.ptr, vr.ptr, x, y, rows, ...s, s0, s1),
+    dispose: () => { sp.dispose(); pr.dispose(); ir.dispose(); vr.dispose(); },
   };
 }
 
@@ -205,6 +253,61 @@ for (const flavor of ['simd', 'plain'] as const) {
             // column 0 is unused when poisoned, so only padding could pick these up
             if (poison) x.fill(rows % 2 ? NaN : Infinity, 0, comp(dt));
             fails.push(...exercise(h, dt, m, x, rng, `ell ${rows}x${cols}${poison ? ' poisoned x[0]' : ''}`));
+            m.dispose();
+          }
+        }
+        expect(fails.slice(0, 5)).toEqual([]);
+      });
+
+      it(`sell_${dt}: every C and σ, slice ranges, padding masked against NaN/Inf around x, bits independent of the split`, () => {
+        const rng = mulberry32(4000 + DTS.indexOf(dt));
+        const c = comp(dt);
+        const fails: string[] = [];
+        const params: Array<[number, number]> = [[1, 1], [2, 1], [2, 8], [3, 6], [4, 1], [4, 16], [5, 5], [8, 1], [8, 32], [12, 24], [16, 1], [16, 64]];
+        for (const [rows, cols] of SHAPES) {
+          for (const [C, sigma] of params) {
+            const poison = cols >= 2 && rng() < 0.5;
+            const m = buildSell(h, dt, rng, rows, cols, 1 + Math.floor(rng() * 6), poison ? 1 : 0, C, sigma);
+            // x with one element before it: a padding slot's index −1 points there
+            const xb = newArr(dt, (cols + 1) * c);
+            randFill(xb, rng);
+            xb.fill(rows % 2 ? NaN : Infinity, 0, c);
+            if (poison) xb.fill(rows % 2 ? Infinity : NaN, c, 2 * c); // column 0 unused: only padding could read it
+            const xr = h.put(xb);
+            const xp = xr.ptr + c * xb.BYTES_PER_ELEMENT;
+            const x = xb.slice(c);
+            const label = `sell ${rows}x${cols} C=${C} σ=${sigma}${poison ? ' poisoned x[0]' : ''}`;
+            for (const sc of isC(dt) ? CPLX_SCALS : REAL_SCALS) {
+              const scal = isC(dt) ? [...(sc.alpha as number[]), ...(sc.beta as number[]), sc.conj] : [sc.alpha as number, sc.beta as number];
+              const trip = sc.conj ? { ...m.trip, values: Array.from(m.trip.values, (v, k) => (k % 2 ? -v : v)) } : m.trip;
+              const y0 = newArr(dt, rows * c);
+              randFill(y0, rng);
+              const ref = referenceSpmv(trip, x, y0, sc.alpha, sc.beta);
+              const run = (ranges: Array<[number, number]>) => {
+                const yr = h.put(y0);
+                for (const [s0, s1] of ranges) m.call(h, xp, yr.ptr, scal, s0, s1);
+                const got = h.get(yr, isSingle(dt) ? 'f32' : 'f64', rows * c);
+                yr.dispose();
+                return got;
+              };
+              const whole = run([[0, m.slices]]);
+              const what = `${label} α=${sc.alpha} β=${sc.beta} conj=${sc.conj}`;
+              const err = checkAgainst(whole, ref, isSingle(dt) ? 'single' : 'double', isC(dt));
+              if (err) fails.push(`${what}: ${err}`);
+              // part of the slices: exactly their rows change; three parts: the same bits as one call
+              const s0 = Math.min(1, m.slices), s1 = Math.max(s0, m.slices - 1);
+              const part = run([[s0, s1]]);
+              const inPart = new Set(m.perm.slice(s0 * C, s1 * C));
+              for (let i = 0; i < rows; i++) {
+                for (let t = 0; t < c; t++) {
+                  const k = i * c + t;
+                  if (!Object.is(part[k], inPart.has(i) ? whole[k] : y0[k])) fails.push(`${what}: slices [${s0},${s1}) row ${i} component ${t}`);
+                }
+              }
+              const split = run([[0, s0], [s0, s1], [s1, m.slices]]);
+              if (split.some((v, k) => !Object.is(v, whole[k]))) fails.push(`${what}: a split run differs from one call`);
+            }
+            xr.dispose();
             m.dispose();
           }
         }

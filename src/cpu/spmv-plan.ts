@@ -56,6 +56,11 @@ export function uploadMatrix(heap: WasmHeap, A: SparseMatrix): CpuMatrix {
         regions.work = heap.alloc(A.rows * A.values.BYTES_PER_ELEMENT * (isComplex(A.dtype) ? 2 : 1));
         params.njd = A.jdPtr.length - 1;
         break;
+      case 'sell':
+        Object.assign(regions, { slicePtr: put(A.slicePtr), perm: put(A.perm), idx: put(A.colIdx), val: put(A.values) });
+        // σ = 1 leaves rows in place: the kernel then writes y without going through perm
+        Object.assign(params, { C: A.sliceHeight, ident: A.sortWindow === 1 ? 1 : 0, slices: A.slices });
+        break;
       case 'hyb':
         put({ idx: A.ell.colIdx, val: A.ell.values, cooRow: A.coo.rowIdx, cooCol: A.coo.colIdx, cooVal: A.coo.values });
         Object.assign(params, { width: A.ell.width, stride: A.ell.stride, cooNnz: A.coo.nnz });
@@ -142,6 +147,13 @@ export function spmvSteps(M: CpuMatrix, x: number, y: number, s: SpmvScalars): K
       return [step(`ell_${dt}`, [p('idx'), p('val'), M.params.width, M.params.stride, x, y, ...ab], uniformPrefix)];
     case 'jds':
       return [step(`jds_${dt}`, [p('perm'), p('jdPtr'), M.params.njd, p('idx'), p('val'), x, y, p('work'), ...ab], jdsPrefix(H.jdPtr))];
+    case 'sell': {
+      // the pool splits slices (not rows), balanced by stored slots plus one per row
+      const { C, ident, slices } = M.params;
+      const ptr = H.slicePtr;
+      const args = [p('slicePtr'), C, p('perm'), ident, p('idx'), p('val'), x, y, M.rows, ...ab];
+      return [{ ...step(`sell_${dt}`, args, (s) => ptr[s] + s * C), end: slices }];
+    }
     case 'hyb': {
       const rows = H.coo.rowIdx;
       return [

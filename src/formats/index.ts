@@ -18,18 +18,20 @@ import { ELLMatrix } from './ell.js';
 import { HYBMatrix } from './hyb.js';
 import { JDSMatrix } from './jds.js';
 import { MRSMatrix } from './mrs.js';
+import { SELLMatrix, type SELLOptions } from './sell.js';
 
-export { COOMatrix, CSCMatrix, CSRMatrix, DenseMatrix, DIAMatrix, ELLMatrix, HYBMatrix, JDSMatrix, MRSMatrix };
+export { COOMatrix, CSCMatrix, CSRMatrix, DenseMatrix, DIAMatrix, ELLMatrix, HYBMatrix, JDSMatrix, MRSMatrix, SELLMatrix };
+export { SELL_PAD, SELL_DEFAULT_C, defaultSortWindow, sellSlots, type SELLOptions } from './sell.js';
 export { ELL_PAD, type ELLOptions } from './ell.js';
 export { DENSE_MAX_SLOTS, type DenseOptions } from './dense.js';
 export { hybWidth } from './hyb.js';
 export type { PaddingOptions } from './common.js';
 
 /** Names of the storage formats. */
-export type FormatName = 'coo' | 'csr' | 'csc' | 'mrs' | 'dia' | 'ell' | 'jds' | 'hyb' | 'dense';
+export type FormatName = 'coo' | 'csr' | 'csc' | 'mrs' | 'dia' | 'ell' | 'jds' | 'sell' | 'hyb' | 'dense';
 
 /** Every format name, in a fixed order. */
-export const FORMATS: readonly FormatName[] = ['coo', 'csr', 'csc', 'mrs', 'dia', 'ell', 'jds', 'hyb', 'dense'];
+export const FORMATS: readonly FormatName[] = ['coo', 'csr', 'csc', 'mrs', 'dia', 'ell', 'jds', 'sell', 'hyb', 'dense'];
 
 /** Any matrix in any storage format. */
 export type SparseMatrix =
@@ -40,6 +42,7 @@ export type SparseMatrix =
   | DIAMatrix
   | ELLMatrix
   | JDSMatrix
+  | SELLMatrix
   | HYBMatrix
   | DenseMatrix;
 
@@ -52,15 +55,16 @@ export interface FormatClasses {
   dia: DIAMatrix;
   ell: ELLMatrix;
   jds: JDSMatrix;
+  sell: SELLMatrix;
   hyb: HYBMatrix;
   dense: DenseMatrix;
 }
 
 /**
  * Options of `convert`: the padding limits of DIA/ELL/HYB (maxFill default 10, maxSlots replaces it),
- * the ELL/HYB width, and Dense's element limit (maxSlots, default 2^28).
+ * the ELL/HYB width, SELL's C and σ, and Dense's element limit (maxSlots, default 2^28).
  */
-export interface ConvertOptions extends PaddingOptions {
+export interface ConvertOptions extends PaddingOptions, Pick<SELLOptions, 'sliceHeight' | 'sortWindow'> {
   /** ELL: slots per row (>= the longest row); HYB: the ELL part's width K. */
   width?: number;
 }
@@ -86,6 +90,7 @@ function fromCSR(csr: CSRMatrix, format: FormatName, opts?: ConvertOptions): Spa
     case 'dia': return DIAMatrix.fromCSR(csr, opts);
     case 'ell': return ELLMatrix.fromCSR(csr, opts);
     case 'jds': return JDSMatrix.fromCSR(csr);
+    case 'sell': return SELLMatrix.fromCSR(csr, opts);
     case 'hyb': return HYBMatrix.fromCSR(csr, opts);
     case 'dense': return DenseMatrix.fromCSR(csr, { maxSlots: opts?.maxSlots });
     default: throw new UnsupportedError(`convert: unknown format ${JSON.stringify(format)}, expected one of ${FORMATS.join(', ')}`);

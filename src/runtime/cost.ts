@@ -23,6 +23,7 @@ export function spmvBytes(f: MatrixFeatures, format: FormatName, elementBytes: n
     dia: f.diagonals * pitch * elementBytes + f.diagonals * idx,
     ell: f.maxRow * pitch * (idx + elementBytes),
     jds: f.nnz * (idx + elementBytes) + 2 * f.rows * idx,
+    sell: f.sellSlots * (idx + elementBytes) + f.rows * idx,
     hyb: f.hybWidth * pitch * (idx + elementBytes) + (f.nnz - inEll) * (2 * idx + elementBytes),
     dense: f.rows * f.cols * elementBytes,
   };

@@ -1,6 +1,6 @@
 import type { CSRMatrix } from '../formats/csr.js';
 import type { FormatName } from '../formats/index.js';
-import { hybWidth } from '../formats/index.js';
+import { defaultSortWindow, hybWidth, SELL_DEFAULT_C, sellSlots } from '../formats/index.js';
 import type { PathKind } from '../path.js';
 
 /**
@@ -24,6 +24,10 @@ export interface MatrixFeatures {
   /** HYB's ELL width (row-length histogram rule) and the share of entries its ELL part holds */
   hybWidth: number;
   hybEllShare: number;
+  /** SELL-C-σ with its default C and σ (formats/sell.ts): those parameters and the slots it stores */
+  sellC: number;
+  sellSigma: number;
+  sellSlots: number;
 }
 
 export function matrixFeatures(A: CSRMatrix): MatrixFeatures {
@@ -53,6 +57,8 @@ export function matrixFeatures(A: CSRMatrix): MatrixFeatures {
   let inEll = 0;
   for (let i = 0; i < rows; i++) inEll += Math.min(k, rowPtr[i + 1] - rowPtr[i]);
   const per = (slots: number): number => (nnz ? slots / nnz : 1);
+  const sellC = SELL_DEFAULT_C;
+  const sellSigma = defaultSortWindow(A, sellC);
   return {
     rows,
     cols,
@@ -65,6 +71,9 @@ export function matrixFeatures(A: CSRMatrix): MatrixFeatures {
     ellFill: per(maxRow * pitch),
     hybWidth: k,
     hybEllShare: nnz ? inEll / nnz : 1,
+    sellC,
+    sellSigma,
+    sellSlots: sellSlots(rowPtr, rows, sellC, sellSigma),
   };
 }
 

@@ -1,0 +1,140 @@
+/**
+ * Every storage format and `format: 'auto'` against the native C CSR (bench/native/spmv_csr.c, gcc
+ * -O3 -march=native, OpenMP) in the same run: f32 and f64, resident vectors, for each thread count
+ * (default 1 and 2; SIMDGL_THREADS=1,2,4,8,16 picks others), on poisson3D_128, the power-law matrix
+ * of issue 11 (1 M rows) and the larger real shared matrices (../shared/matrices, or $SIMDGL_MATRICES).
+ * SIMDGL_SELL=C:σ,C:σ adds SELL rows with those parameters (how the defaults were chosen);
+ * SIMDGL_FORMATS=csr,sell,auto and SIMDGL_ONLY_MATRICES=poisson3D_128,… narrow the run.
+ * Every product is checked against an f64 reference before its time counts.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
+import type { UploadOptions } from '../src/runtime/options.js';
+import { FORMATS } from '../src/formats/index.js';
+import type { CSRMatrix } from '../src/formats/csr.js';
+import { parseMatrixMarket } from '../src/io/index.js';
+import { poisson3D } from '../src/generators/poisson.js';
+import { randomMatrix } from '../src/generators/random.js';
+import { Prng } from '../src/generators/prng.js';
+import { allocValues, isComplex, type DType, type ValueArray } from '../src/dtype.js';
+import { maxRelativeError, timeMedianMs } from '../src/metrics.js';
+import { jsCsrSpmv } from '../src/cli/js-csr.js';
+import { nativeCsrSpmv } from './peers/native.js';
+
+export interface FormatRow {
+  matrix: string;
+  dtype: DType;
+  /** a format, 'auto', a SELL variant, or 'native C' */
+  impl: string;
+  /** the format 'auto' chose */
+  chose?: string;
+  threads: number;
+  ms: number | null;
+  note?: string;
+}
+
+const MIN_MS = 300;
+const SHARED = ['Groebner_id2003_aug', 'bcsstk13', 'rajat01'];
+
+export function formatBenchMatrices(): Array<[string, () => CSRMatrix]> {
+  const dir = process.env.SIMDGL_MATRICES ?? path.resolve('../shared/matrices');
+  const shared = SHARED.filter((n) => existsSync(path.join(dir, `${n}.mtx`))).map(
+    (n) => [n, () => parseMatrixMarket(readFileSync(path.join(dir, `${n}.mtx`))).matrix.toCSR()] as [string, () => CSRMatrix],
+  );
+  const all: Array<[string, () => CSRMatrix]> = [
+    ['poisson3D_128', () => poisson3D(128)],
+    ['powerlaw_1M', () => randomMatrix({ rows: 1e6, meanRowLength: 8, distribution: 'powerlaw', exponent: 1.5, seed: 42 })],
+    ...shared,
+  ];
+  const only = process.env.SIMDGL_ONLY_MATRICES?.split(',');
+  return only ? all.filter(([n]) => only.includes(n)) : all;
+}
+
+function vector(dtype: DType, n: number): ValueArray {
+  const v = allocValues(dtype, n);
+  const rng = new Prng(5);
+  for (let i = 0; i < v.length; i++) v[i] = rng.next() * 2 - 1;
+  return v;
+}
+
+/** What each row uploads: every format, 'auto', and the SELL variants of SIMDGL_SELL. */
+function variants(): Array<[string, UploadOptions]> {
+  const only = process.env.SIMDGL_FORMATS?.split(',');
+  const out: Array<[string, UploadOptions]> = [...FORMATS, 'auto' as const].filter((f) => !only || only.includes(f)).map((f) => [f, { format: f }]);
+  for (const v of (process.env.SIMDGL_SELL ?? '').split(',').filter(Boolean)) {
+    const [C, sigma] = v.split(':').map(Number);
+    out.push([`sell ${C}:${sigma}`, { format: 'sell', sliceHeight: C, sortWindow: sigma }]);
+  }
+  return out;
+}
+
+export async function benchFormats(log: (s: string) => void): Promise<FormatRow[]> {
+  const threadCounts = process.env.SIMDGL_THREADS ? process.env.SIMDGL_THREADS.split(',').map(Number) : [1, 2];
+  const runtimes: Runtime[] = [];
+  for (const t of threadCounts) runtimes.push(await createRuntime({ workers: t, backend: 'cpu' }));
+  const rows: FormatRow[] = [];
+  try {
+    for (const [name, make] of formatBenchMatrices()) {
+      const base = make();
+      if (isComplex(base.dtype)) continue;
+      for (const dtype of ['f32', 'f64'] as DType[]) {
+        const A = base.astype(dtype);
+        const x = vector(dtype, A.cols);
+        const yRef = allocValues('f64', A.rows);
+        jsCsrSpmv(base.astype('f64'), Float64Array.from(x), yRef);
+        const tol = dtype === 'f32' ? 1e-4 : 1e-12;
+        const checked = (y: ArrayLike<number>): string | undefined => {
+          const err = maxRelativeError(y, yRef);
+          return err > tol ? `WRONG RESULT (error ${err.toExponential(1)})` : undefined;
+        };
+        for (const [t, rt] of threadCounts.map((t, i) => [t, runtimes[i]] as const)) {
+          const nat = await nativeCsrSpmv(A, x, t, { minMs: MIN_MS });
+          rows.push('skipped' in nat
+            ? { matrix: name, dtype, impl: 'native C', threads: t, ms: null, note: nat.skipped }
+            : { matrix: name, dtype, impl: 'native C', threads: t, ms: nat.ms, note: checked(nat.y) });
+          const xv = rt.vector(x);
+          const yv = rt.vector(A.rows, dtype);
+          for (const [impl, opts] of variants()) {
+            let h;
+            try {
+              h = rt.upload(A, opts);
+            } catch (e) {
+              rows.push({ matrix: name, dtype, impl, threads: t, ms: null, note: (e as { code?: string }).code === 'E_PADDING' ? 'refused (padding)' : String(e) });
+              continue;
+            }
+            const ms = await timeMedianMs(() => rt.spmv(h, xv, { y: yv }), MIN_MS);
+            rows.push({ matrix: name, dtype, impl, chose: impl === 'auto' ? h.format : undefined, threads: t, ms, note: checked(await yv.read()) });
+            h.dispose();
+          }
+          xv.dispose();
+          yv.dispose();
+        }
+        printTable(log, name, A, dtype, rows.filter((r) => r.matrix === name && r.dtype === dtype), threadCounts);
+      }
+    }
+  } finally {
+    for (const rt of runtimes) rt.dispose();
+  }
+  return rows;
+}
+
+/** One table per matrix and dtype: ms per thread count, and native ms / ours (> 1: faster than native). */
+function printTable(log: (s: string) => void, name: string, A: CSRMatrix, dtype: DType, rows: FormatRow[], threadCounts: number[]): void {
+  const impls = [...new Set(rows.map((r) => r.impl))];
+  const native = (t: number) => rows.find((r) => r.impl === 'native C' && r.threads === t)?.ms ?? null;
+  log(`\n${name} ${dtype}  ${A.rows}×${A.cols}, nnz ${A.nnz}  (ms; ×native = native C ms / ms, same thread count)`);
+  log(['impl'.padEnd(16), ...threadCounts.map((t) => `${t} thr ms`.padStart(10) + '  ×native')].join(''));
+  for (const impl of impls) {
+    const cells = threadCounts.map((t) => {
+      const r = rows.find((q) => q.impl === impl && q.threads === t);
+      if (!r || r.ms === null) return `${'-'.padStart(10)}${''.padStart(9)}`;
+      const nat = native(t);
+      return r.ms.toFixed(3).padStart(10) + (impl !== 'native C' && nat ? `${(nat / r.ms).toFixed(2)}×`.padStart(9) : ''.padStart(9));
+    });
+    const r0 = rows.find((q) => q.impl === impl);
+    const notes = [...new Set(rows.filter((q) => q.impl === impl && q.note).map((q) => q.note))];
+    const label = r0?.chose ? `${impl} (${r0.chose})` : impl;
+    log(label.padEnd(16) + cells.join('') + (notes.length ? `  ${notes.join('; ')}` : ''));
+  }
+}

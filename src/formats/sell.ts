@@ -1,0 +1,262 @@
+import { FormatError, ShapeError } from '../errors.js';
+import { allocValues, components, type DType, type ValueArray } from '../dtype.js';
+import { castValues, checkHeader, checkIndexArray, checkPadding, checkPointers, checkValueArray, checkZero, copyElement, type PaddingOptions } from './common.js';
+import { CSRMatrix } from './csr.js';
+
+/** Column index of a SELL padding slot (kernels mask it, so x is never used through padding). */
+export const SELL_PAD = -1;
+
+/** Largest slice height: a slice is one strip of SIMD lanes, not a block of the matrix. */
+export const SELL_MAX_C = 64;
+
+/** Options of SELLMatrix.fromCSR: C and σ, each chosen per matrix when absent (SELL_DEFAULT_C, defaultSortWindow). */
+export interface SELLOptions extends PaddingOptions {
+  /** C: rows per slice, 1…64. */
+  sliceHeight?: number;
+  /** σ: rows are sorted by decreasing length within windows of σ rows; 1 (no sorting) or a multiple of C. */
+  sortWindow?: number;
+}
+
+/**
+ * SELL-C-σ (Kreutzer, Hager, Wellein, Fehske, Bishop 2014). Rows are stably sorted by decreasing
+ * length within windows of σ rows; perm[p] is the original row at position p (a permutation that maps
+ * every window onto itself; the identity when σ = 1). Positions are cut into slices of C; slice s has
+ * width w_s = its longest row and stores C·w_s slots from slicePtr[s], column-major: entry k (by
+ * ascending column) of position s·C + r sits at slicePtr[s] + k·C + r. Padding slots (short rows, and
+ * positions ≥ rows in the last slice) have colIdx −1 and value 0.
+ */
+export class SELLMatrix {
+  readonly format = 'sell' as const;
+  #nnz = -1;
+
+  /** Takes the arrays as they are (no copy); checks only their types and lengths, see validate(). */
+  constructor(
+    readonly rows: number,
+    readonly cols: number,
+    readonly dtype: DType,
+    readonly sliceHeight: number,
+    readonly sortWindow: number,
+    readonly perm: Int32Array,
+    readonly slicePtr: Int32Array,
+    readonly colIdx: Int32Array,
+    readonly values: ValueArray,
+  ) {
+    checkHeader('SELL', rows, cols, dtype);
+    checkSellParams('SELL', sliceHeight, sortWindow, FormatError);
+    checkIndexArray('SELL', 'perm', perm, rows);
+    checkIndexArray('SELL', 'slicePtr', slicePtr, Math.ceil(rows / sliceHeight) + 1);
+    checkIndexArray('SELL', 'colIdx', colIdx);
+    checkValueArray('SELL', dtype, values, colIdx.length);
+  }
+
+  /** Number of slices, ⌈rows / C⌉. */
+  get slices(): number {
+    return this.slicePtr.length - 1;
+  }
+
+  /** Non-padding slots (counted once, on first use). */
+  get nnz(): number {
+    if (this.#nnz < 0) {
+      let n = 0;
+      for (const c of this.colIdx) if (c !== SELL_PAD) n++;
+      this.#nnz = n;
+    }
+    return this.#nnz;
+  }
+
+  /**
+   * Checks perm (a permutation mapping each σ-window onto itself, rows in decreasing length, equal
+   * lengths in ascending order), slicePtr (from 0 to colIdx.length, each slice a multiple of C slots,
+   * its width that of its longest row), and per position columns in [0, cols) strictly ascending,
+   * followed only by padding slots of value 0.
+   */
+  validate(): this {
+    const { rows, cols, sliceHeight: C, sortWindow: sigma, perm, slicePtr, colIdx, values } = this;
+    const comp = components(this.dtype);
+    const seen = new Uint8Array(rows);
+    for (let p = 0; p < rows; p++) {
+      const i = perm[p];
+      const w0 = p - (p % sigma);
+      const w1 = Math.min(rows, w0 + sigma);
+      if (i < w0 || i >= w1) throw new FormatError(`SELL perm[${p}] = ${i} is outside its sorting window [${w0}, ${w1})`);
+      if (seen[i]) throw new FormatError(`SELL perm[${p}] = ${i} repeats an earlier position (perm must be a permutation)`);
+      seen[i] = 1;
+    }
+    checkPointers('SELL', 'slicePtr', slicePtr, 0, colIdx.length, 'colIdx.length');
+    checkValueArray('SELL', this.dtype, values, colIdx.length);
+    const len = new Int32Array(rows);
+    for (let s = 0; s < this.slices; s++) {
+      const slots = slicePtr[s + 1] - slicePtr[s];
+      if (slots % C !== 0) throw new FormatError(`SELL slice ${s} has ${slots} slots (slicePtr[${s + 1}] − slicePtr[${s}]), expected a multiple of C = ${C}`);
+      const width = slots / C;
+      let longest = 0;
+      for (let r = 0; r < C; r++) {
+        const p = s * C + r;
+        let padded = p >= rows;
+        for (let k = 0; k < width; k++) {
+          const t = slicePtr[s] + k * C + r;
+          const c = colIdx[t];
+          if (c === SELL_PAD) {
+            padded = true;
+            checkZero('SELL', `padding slot ${t} (slice ${s}, position ${p}, entry ${k})`, values, t, comp);
+          } else if (padded) {
+            const why = p >= rows ? `position ${p} is past the last row (rows = ${rows})` : `position ${p} has padding before it`;
+            throw new FormatError(`SELL colIdx[${t}] = ${c}, expected ${SELL_PAD}: ${why}`);
+          } else if (c < 0 || c >= cols) {
+            throw new FormatError(`SELL colIdx[${t}] = ${c} is out of range [0, ${cols}) (position ${p}, entry ${k})`);
+          } else if (k > 0 && c <= colIdx[t - C]) {
+            throw new FormatError(`SELL colIdx[${t}] = ${c} is not greater than colIdx[${t - C}] = ${colIdx[t - C]} (position ${p} must be strictly ascending)`);
+          } else {
+            len[p] = k + 1;
+          }
+        }
+        if (p < rows) longest = Math.max(longest, len[p]);
+      }
+      if (longest !== width) throw new FormatError(`SELL slice ${s} has width ${width} but its longest row has ${longest} entries`);
+    }
+    for (let p = 1; p < rows; p++) {
+      if (p % sigma === 0) continue;
+      if (len[p] > len[p - 1] || (len[p] === len[p - 1] && perm[p] < perm[p - 1])) {
+        throw new FormatError(
+          `SELL position ${p} (row ${perm[p]}, ${len[p]} entries) follows position ${p - 1} (row ${perm[p - 1]}, ${len[p - 1]} entries): ` +
+            'rows must be sorted by decreasing length within a window, ties in row order',
+        );
+      }
+    }
+    return this;
+  }
+
+  /** Canonical CSR (padding dropped; explicit zeros kept). */
+  toCSR(): CSRMatrix {
+    this.validate();
+    const { rows, sliceHeight: C, perm, slicePtr, colIdx, values } = this;
+    const comp = components(this.dtype);
+    const rowPtr = new Int32Array(rows + 1);
+    const lengths = new Int32Array(rows);
+    for (let p = 0; p < rows; p++) {
+      const s = Math.floor(p / C);
+      let n = 0;
+      for (let t = slicePtr[s] + (p % C); t < slicePtr[s + 1] && colIdx[t] !== SELL_PAD; t += C) n++;
+      lengths[p] = n;
+      rowPtr[perm[p] + 1] = n;
+    }
+    for (let i = 0; i < rows; i++) rowPtr[i + 1] += rowPtr[i];
+    const outIdx = new Int32Array(rowPtr[rows]);
+    const outVal = allocValues(this.dtype, rowPtr[rows]);
+    for (let p = 0; p < rows; p++) {
+      const t0 = slicePtr[Math.floor(p / C)] + (p % C);
+      for (let k = 0, dst = rowPtr[perm[p]]; k < lengths[p]; k++, dst++) {
+        outIdx[dst] = colIdx[t0 + k * C];
+        copyElement(values, t0 + k * C, outVal, dst, comp);
+      }
+    }
+    return new CSRMatrix(rows, this.cols, this.dtype, rowPtr, outIdx, outVal).toCSR();
+  }
+
+  /**
+   * SELL-C-σ of a CSR, C and σ from the options or else the defaults (SELL_DEFAULT_C, defaultSortWindow). Refuses with
+   * PaddingLimitError over the padding limit (`maxFill × nnz`, default 10 — only reachable with C > 10
+   * and a few very long rows) before allocating.
+   */
+  static fromCSR(csr: CSRMatrix, opts?: SELLOptions): SELLMatrix {
+    const c = csr.toCSR();
+    const C = opts?.sliceHeight ?? SELL_DEFAULT_C;
+    checkSellParams('SELL.fromCSR', C, 1, ShapeError);
+    const sigma = opts?.sortWindow ?? defaultSortWindow(c, C);
+    checkSellParams('SELL.fromCSR', C, sigma, ShapeError);
+    const { rows, rowPtr } = c;
+    const comp = components(c.dtype);
+    const perm = sortedPositions(rowPtr, rows, sigma);
+    const slices = Math.ceil(rows / C);
+    const slicePtr = new Int32Array(slices + 1);
+    let slots = 0;
+    for (let s = 0; s < slices; s++) {
+      let w = 0;
+      for (let p = s * C; p < Math.min(rows, s * C + C); p++) w = Math.max(w, rowPtr[perm[p] + 1] - rowPtr[perm[p]]);
+      slots += w * C;
+      slicePtr[s + 1] = Math.min(slots, 0x7fffffff);
+    }
+    checkPadding('SELL', slots, c.nnz, opts);
+    const colIdx = new Int32Array(slots).fill(SELL_PAD);
+    const values = allocValues(c.dtype, slots);
+    for (let p = 0; p < rows; p++) {
+      const i = perm[p];
+      const t0 = slicePtr[Math.floor(p / C)] + (p % C);
+      for (let k = 0, src = rowPtr[i]; src < rowPtr[i + 1]; k++, src++) {
+        colIdx[t0 + k * C] = c.colIdx[src];
+        copyElement(c.values, src, values, t0 + k * C, comp);
+      }
+    }
+    return new SELLMatrix(rows, c.cols, c.dtype, C, sigma, perm, slicePtr, colIdx, values);
+  }
+
+  /** A copy with values converted to `dtype`; `this` when dtype is unchanged. */
+  astype(dtype: DType): SELLMatrix {
+    if (dtype === this.dtype) return this;
+    const values = castValues('SELL', this.values, this.dtype, dtype);
+    return new SELLMatrix(this.rows, this.cols, dtype, this.sliceHeight, this.sortWindow, this.perm.slice(), this.slicePtr.slice(), this.colIdx.slice(), values);
+  }
+
+  /** Bytes of perm, slicePtr, colIdx and values. */
+  storageBytes(): number {
+    return this.perm.byteLength + this.slicePtr.byteLength + this.colIdx.byteLength + this.values.byteLength;
+  }
+}
+
+/** C in [1, 64]; σ = 1 or a positive multiple of C (so a slice never straddles two windows). */
+function checkSellParams(where: string, C: number, sigma: number, E: typeof FormatError | typeof ShapeError): void {
+  if (!Number.isInteger(C) || C < 1 || C > SELL_MAX_C) throw new E(`${where}: sliceHeight (C) = ${C} must be an integer in [1, ${SELL_MAX_C}]`);
+  if (!Number.isInteger(sigma) || sigma < 1 || (sigma !== 1 && sigma % C !== 0)) {
+    throw new E(`${where}: sortWindow (σ) = ${sigma} must be 1 or a positive multiple of sliceHeight (C) = ${C}`);
+  }
+}
+
+/**
+ * perm: within each window of σ rows, rows by decreasing length, ties in row order (a stable sort on
+ * one numeric key per row, (longest − length)·σ + offset in the window).
+ */
+function sortedPositions(rowPtr: Int32Array, rows: number, sigma: number): Int32Array {
+  const perm = new Int32Array(rows);
+  if (sigma === 1) {
+    for (let i = 0; i < rows; i++) perm[i] = i;
+    return perm;
+  }
+  const keys = new Float64Array(Math.min(sigma, rows));
+  for (let w0 = 0; w0 < rows; w0 += sigma) {
+    const n = Math.min(sigma, rows - w0);
+    let longest = 0;
+    for (let r = 0; r < n; r++) longest = Math.max(longest, rowPtr[w0 + r + 1] - rowPtr[w0 + r]);
+    const k = keys.subarray(0, n);
+    for (let r = 0; r < n; r++) k[r] = (longest - (rowPtr[w0 + r + 1] - rowPtr[w0 + r])) * sigma + r;
+    k.sort();
+    for (let r = 0; r < n; r++) perm[w0 + r] = w0 + (k[r] % sigma);
+  }
+  return perm;
+}
+
+/** C when not given: 8 rows per slice (two f32x4 or four f64x2 accumulators per slot column). */
+export const SELL_DEFAULT_C = 8;
+
+/**
+ * σ for a matrix and C (see the README's SELL section for the measurements behind it): 1 (no
+ * permutation: y written whole vectors at a time) while unsorted slices store at most 10% padding,
+ * else the smallest window of 8C, 64C or 4096 rows (a multiple of C) that brings the padding under 10%
+ * (the largest when none does).
+ */
+export function defaultSortWindow(csr: CSRMatrix, C: number): number {
+  const nnz = Math.max(csr.rowPtr[csr.rows], 1);
+  const windows = [1, 8 * C, 64 * C, Math.max(64 * C, 4096 - (4096 % C))];
+  for (const s of windows) if (sellSlots(csr.rowPtr, csr.rows, C, s) <= 1.1 * nnz) return s;
+  return windows[windows.length - 1];
+}
+/** Slots SELL-C-σ would store (widths after sorting each window), without building it. */
+export function sellSlots(rowPtr: Int32Array, rows: number, C: number, sigma: number): number {
+  const perm = sortedPositions(rowPtr, rows, sigma);
+  let slots = 0;
+  for (let p0 = 0; p0 < rows; p0 += C) {
+    let w = 0;
+    for (let p = p0; p < Math.min(rows, p0 + C); p++) w = Math.max(w, rowPtr[perm[p] + 1] - rowPtr[perm[p]]);
+    slots += w * C;
+  }
+  return slots;
+}
