@@ -1,6 +1,6 @@
 import type { CSRMatrix } from '../formats/csr.js';
 import type { FormatName } from '../formats/index.js';
-import { defaultSortWindow, hybWidth, SELL_DEFAULT_C, sellSlots } from '../formats/index.js';
+import { defaultSortWindow, hybWidth, sellDefaultC, sellSlots } from '../formats/index.js';
 
 /**
  * Cheap structural features of a matrix (one pass over its CSR), the inputs of the runtime's format
@@ -23,7 +23,7 @@ export interface MatrixFeatures {
   /** HYB's ELL width (row-length histogram rule) and the share of entries its ELL part holds */
   hybWidth: number;
   hybEllShare: number;
-  /** SELL-C-σ with its default C and σ (formats/sell.ts): those parameters and the slots it stores */
+  /** SELL-C-σ with its default C and σ for the matrix's dtype (formats/sell.ts), and the slots it stores */
   sellC: number;
   sellSigma: number;
   sellSlots: number;
@@ -56,7 +56,7 @@ export function matrixFeatures(A: CSRMatrix): MatrixFeatures {
   let inEll = 0;
   for (let i = 0; i < rows; i++) inEll += Math.min(k, rowPtr[i + 1] - rowPtr[i]);
   const per = (slots: number): number => (nnz ? slots / nnz : 1);
-  const sellC = SELL_DEFAULT_C;
+  const sellC = sellDefaultC(A.dtype);
   const sellSigma = defaultSortWindow(A, sellC);
   return {
     rows,
@@ -82,8 +82,13 @@ export type Path = 'cpu' | 'gpu';
  * The storage format a path runs a matrix in, from its features, with the reason. The thresholds come
  * from the benchmarks (README, "How the runtime chooses"): DIA wins by a wide margin on banded
  * matrices when little padding is stored; ELL's SIMD-across-rows kernel wins when rows are of nearly
- * equal length; on the GPU, HYB takes irregular rows off the ELL part; CSR is the general case.
+ * equal length; on the GPU, HYB takes irregular rows off the ELL part; on the CPU, rows of irregular
+ * length run fastest as JDS (CSR's per-row loop exits mispredict; JDS streams each jagged diagonal over
+ * all rows, whose columns are then close together); CSR is the general case.
  */
+export const CPU_IRREGULAR_CV = 0.3;
+
+/** The rule below, documented in the README ("How the runtime chooses"). */
 export function chooseFormat(f: MatrixFeatures, path: Path): { format: FormatName; reason: string } {
   if (f.nnz === 0) return { format: 'csr', reason: 'empty matrix: CSR stores nothing' };
   const diaLimit = path === 'cpu' ? 1.5 : 2;
@@ -98,6 +103,14 @@ export function chooseFormat(f: MatrixFeatures, path: Path): { format: FormatNam
     return {
       format: 'hyb',
       reason: `irregular rows (cv ${f.rowCv.toFixed(2)}): HYB keeps ${(100 * f.hybEllShare).toFixed(0)}% of the entries in an ELL part of width ${f.hybWidth}`,
+    };
+  }
+  if (path === 'cpu' && f.rowCv >= CPU_IRREGULAR_CV) {
+    return {
+      format: 'jds',
+      reason:
+        `irregular rows (cv ${f.rowCv.toFixed(2)} ≥ ${CPU_IRREGULAR_CV}): JDS measured fastest on the CPU ` +
+        `(ahead of SELL-${f.sellC}-${f.sellSigma}, ${(f.sellSlots / f.nnz).toFixed(2)} slots per entry, and CSR)`,
     };
   }
   return { format: 'csr', reason: `general structure (row cv ${f.rowCv.toFixed(2)}, ELL fill ${f.ellFill.toFixed(2)}, DIA fill ${f.diaFill.toFixed(2)}): CSR` };
