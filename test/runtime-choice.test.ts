@@ -35,14 +35,16 @@ describe('matrix features and format choice', () => {
     }
   });
 
-  it('chooses DIA for banded stencils, ELL for uniform rows, JDS on the CPU and HYB on the GPU for irregular ones', () => {
+  it('chooses DIA for banded stencils, ELL for uniform rows, SELL or JDS on the CPU and HYB on the GPU for irregular ones', () => {
     expect(chooseFormat(matrixFeatures(poisson3D(16)), 'cpu').format).toBe('dia');
     const uniform = randomMatrix({ rows: 2000, meanRowLength: 0, seed: 1 }); // all rows empty → csr
     expect(chooseFormat(matrixFeatures(uniform), 'cpu').format).toBe('csr');
     const power = randomMatrix({ rows: 5000, meanRowLength: 8, distribution: 'powerlaw', seed: 2 });
     const fp = matrixFeatures(power);
     expect(fp.rowCv).toBeGreaterThan(0.3);
-    expect(chooseFormat(fp, 'cpu')).toMatchObject({ format: 'jds', reason: expect.stringMatching(/irregular rows \(cv .*JDS measured fastest.*SELL-4-4096/) });
+    expect(fp.xBytes).toBe(5000 * 8);
+    expect(chooseFormat(fp, 'cpu')).toMatchObject({ format: 'sell', reason: expect.stringMatching(/irregular rows \(cv .*x = 39 KiB fits in cache: SELL-4-4096 \(1\.\d\d slots per entry\) measured fastest/) });
+    expect(chooseFormat({ ...fp, xBytes: 8e6 }, 'cpu')).toMatchObject({ format: 'jds', reason: expect.stringMatching(/beyond cache: JDS measured fastest, ahead of SELL-4-4096/) });
     // rows of random but similar lengths (cv < 0.3) that ELL would pad too much stay CSR
     const mild = { ...fp, rowCv: 0.2, ellFill: 3, diagonals: 5000, diaFill: 100 };
     expect(chooseFormat(mild, 'cpu').format).toBe('csr');
@@ -51,7 +53,7 @@ describe('matrix features and format choice', () => {
     expect(chooseFormat(f, 'cpu').format).toBe('ell');
     const skew = { ...f, ellFill: 9, rowCv: 1.4, hybEllShare: 0.8 };
     expect(chooseFormat(skew, 'gpu').format).toBe('hyb');
-    expect(chooseFormat(skew, 'cpu').format).toBe('jds');
+    expect(chooseFormat(skew, 'cpu').format).toBe('sell');
   });
 
   it('the estimate adds the transfers that are not resident', () => {
