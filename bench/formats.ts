@@ -5,12 +5,14 @@
  * of issue 11 (1 M rows) and the larger real shared matrices (../shared/matrices, or $SIMDGL_MATRICES).
  * SIMDGL_SELL=C:σ,C:σ adds SELL rows with those parameters (how the defaults were chosen);
  * SIMDGL_FORMATS=csr,sell,auto and SIMDGL_ONLY_MATRICES=poisson3D_128,… narrow the run.
- * Every product is checked against an f64 reference before its time counts.
+ * Every product is checked against an f64 reference before its time counts; the contenders are timed
+ * in 5 interleaved rounds (ms = median of the rounds' medians).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
 import type { UploadOptions } from '../src/runtime/options.js';
+import type { MatrixHandle } from '../src/runtime/handles.js';
 import { FORMATS } from '../src/formats/index.js';
 import type { CSRMatrix } from '../src/formats/csr.js';
 import { parseMatrixMarket } from '../src/io/index.js';
@@ -18,7 +20,7 @@ import { poisson3D } from '../src/generators/poisson.js';
 import { randomMatrix } from '../src/generators/random.js';
 import { Prng } from '../src/generators/prng.js';
 import { allocValues, isComplex, type DType, type ValueArray } from '../src/dtype.js';
-import { maxRelativeError, timeMedianMs } from '../src/metrics.js';
+import { maxRelativeError, median, timeMedianMs } from '../src/metrics.js';
 import { jsCsrSpmv } from '../src/cli/js-csr.js';
 import { nativeCsrSpmv } from './peers/native.js';
 
@@ -34,7 +36,8 @@ export interface FormatRow {
   note?: string;
 }
 
-const MIN_MS = 300;
+const MIN_MS = 600;
+const ROUNDS = 5;
 const SHARED = ['Groebner_id2003_aug', 'bcsstk13', 'rajat01'];
 
 export function formatBenchMatrices(): Array<[string, () => CSRMatrix]> {
@@ -72,7 +75,7 @@ function variants(): Array<[string, UploadOptions]> {
 export async function benchFormats(log: (s: string) => void): Promise<FormatRow[]> {
   const threadCounts = process.env.SIMDGL_THREADS ? process.env.SIMDGL_THREADS.split(',').map(Number) : [1, 2];
   const runtimes: Runtime[] = [];
-  for (const t of threadCounts) runtimes.push(await createRuntime({ workers: t, backend: 'cpu' }));
+  for (const t of threadCounts) runtimes.push(await createRuntime({ workers: t, backend: 'cpu', maxMemoryMB: 4096 }));
   const rows: FormatRow[] = [];
   try {
     for (const [name, make] of formatBenchMatrices()) {
@@ -89,23 +92,35 @@ export async function benchFormats(log: (s: string) => void): Promise<FormatRow[
           return err > tol ? `WRONG RESULT (error ${err.toExponential(1)})` : undefined;
         };
         for (const [t, rt] of threadCounts.map((t, i) => [t, runtimes[i]] as const)) {
-          const nat = await nativeCsrSpmv(A, x, t, { minMs: MIN_MS });
-          rows.push('skipped' in nat
-            ? { matrix: name, dtype, impl: 'native C', threads: t, ms: null, note: nat.skipped }
-            : { matrix: name, dtype, impl: 'native C', threads: t, ms: nat.ms, note: checked(nat.y) });
+          // every contender resident at once, then timed in interleaved rounds (native included), so
+          // load from other processes on a shared machine falls on all of them alike
           const xv = rt.vector(x);
           const yv = rt.vector(A.rows, dtype);
+          const live: Array<{ impl: string; h: MatrixHandle; times: number[]; note?: string }> = [];
           for (const [impl, opts] of variants()) {
-            let h;
             try {
-              h = rt.upload(A, opts);
+              const h = rt.upload(A, opts);
+              await rt.spmv(h, xv, { y: yv });
+              live.push({ impl, h, times: [], note: checked(await yv.read()) });
             } catch (e) {
               rows.push({ matrix: name, dtype, impl, threads: t, ms: null, note: (e as { code?: string }).code === 'E_PADDING' ? 'refused (padding)' : String(e) });
-              continue;
             }
-            const ms = await timeMedianMs(() => rt.spmv(h, xv, { y: yv }), MIN_MS);
-            rows.push({ matrix: name, dtype, impl, chose: impl === 'auto' ? h.format : undefined, threads: t, ms, note: checked(await yv.read()) });
-            h.dispose();
+          }
+          const nat: number[] = [];
+          let natNote: string | undefined;
+          for (let round = 0; round < ROUNDS; round++) {
+            const r = await nativeCsrSpmv(A, x, t, { minMs: MIN_MS / ROUNDS });
+            if ('skipped' in r) natNote = r.skipped;
+            else {
+              nat.push(r.ms);
+              natNote ??= checked(r.y);
+            }
+            for (const v of live) v.times.push(await timeMedianMs(() => rt.spmv(v.h, xv, { y: yv }), MIN_MS / ROUNDS, 3));
+          }
+          rows.push({ matrix: name, dtype, impl: 'native C', threads: t, ms: nat.length ? median(nat) : null, note: natNote });
+          for (const v of live) {
+            rows.push({ matrix: name, dtype, impl: v.impl, chose: v.impl === 'auto' ? v.h.format : undefined, threads: t, ms: median(v.times), note: v.note });
+            v.h.dispose();
           }
           xv.dispose();
           yv.dispose();

@@ -369,12 +369,14 @@ describe('layouts', () => {
     expect(Array.from(u.slicePtr)).toEqual([0, 6, 10, 12]);
     expect(() => convert(coo, 'sell', { sliceHeight: 3, sortWindow: 4 })).toThrow(ShapeError);
     expect(() => convert(coo, 'sell', { sliceHeight: 0 })).toThrow(/sliceHeight \(C\) = 0 must be an integer in \[1, 64\]/);
-    // defaults: C = 8, σ = 1 when unsorted slices pad ≤ 10%, else a sorting window
-    expect(convert(coo, 'sell').sliceHeight).toBe(8);
+    // defaults: C = 8 rows for f32/c64, 4 for f64/c128; σ = 1 when unsorted slices pad ≤ 10%, else 4096
+    expect(convert(coo, 'sell').sliceHeight).toBe(4);
+    expect(convert(coo.astype('c64'), 'sell').sliceHeight).toBe(8);
     const skew = randomCOO(2000, 2000, 8000, 'f64', 12);
-    const d = convert(skew, 'sell');
-    expect(d.sortWindow).toBeGreaterThan(1);
-    expect(d.sortWindow % 8).toBe(0);
+    expect(convert(skew, 'sell').sortWindow).toBe(4096);
+    expect(convert(skew, 'sell', { sliceHeight: 24 }).sortWindow).toBe(4080); // a multiple of C
+    const even = new COOMatrix(8, 8, 'f32', Int32Array.from({ length: 16 }, (_, k) => k >> 1), Int32Array.from({ length: 16 }, (_, k) => k % 8), new Float32Array(16).fill(1));
+    expect(convert(even, 'sell').sortWindow).toBe(1); // equal rows: nothing to sort
   });
 
   it('HYB: K from the row-length histogram, remainder in row-sorted COO', () => {

@@ -19,28 +19,42 @@ describe('matrix features and format choice', () => {
     expect(f.ellFill).toBeCloseTo((5 * 100) / 460, 12);
   });
 
-  it('predicts the storage of every format exactly for CSR, ELL and DIA', () => {
-    for (const A of [poisson3D(6), randomMatrix({ rows: 300, meanRowLength: 5, seed: 3 }), loadShared('west0479')]) {
-      const f = matrixFeatures(A);
-      for (const format of ['csr', 'ell', 'dia'] as const) {
-        const M = convert(A, format, { maxFill: 1e9 });
-        expect(spmvBytes(f, format, 8).matrix, format).toBe(M.storageBytes());
+  it('predicts the storage of every format exactly for CSR, ELL, DIA and SELL (its default C and σ)', () => {
+    const power = randomMatrix({ rows: 3000, meanRowLength: 6, distribution: 'powerlaw', seed: 4 });
+    for (const A of [poisson3D(6), randomMatrix({ rows: 300, meanRowLength: 5, seed: 3 }), loadShared('west0479'), power]) {
+      for (const dtype of ['f32', 'f64'] as const) {
+        const B = A.astype(dtype);
+        const f = matrixFeatures(B);
+        const bytes = dtype === 'f32' ? 4 : 8;
+        for (const format of ['csr', 'ell', 'dia', 'sell'] as const) {
+          const M = convert(B, format, { maxFill: 1e9 });
+          // SELL's slice pointers are not counted: ⌈rows / C⌉ + 1 ints beside rows of perm
+          const extra = format === 'sell' ? (Math.ceil(B.rows / f.sellC) + 1) * 4 : 0;
+          expect(spmvBytes(f, format, bytes).matrix + extra, `${format} ${dtype}`).toBe(M.storageBytes());
+        }
       }
     }
   });
 
-  it('chooses DIA for banded stencils, ELL for uniform rows, CSR for irregular ones, HYB on the GPU for skewed rows', () => {
+  it('chooses DIA for banded stencils, ELL for uniform rows, SELL or JDS on the CPU and HYB on the GPU for irregular ones', () => {
     expect(chooseFormat(matrixFeatures(poisson3D(16)), 'cpu').format).toBe('dia');
     const uniform = randomMatrix({ rows: 2000, meanRowLength: 0, seed: 1 }); // all rows empty → csr
     expect(chooseFormat(matrixFeatures(uniform), 'cpu').format).toBe('csr');
     const power = randomMatrix({ rows: 5000, meanRowLength: 8, distribution: 'powerlaw', seed: 2 });
-    expect(chooseFormat(matrixFeatures(power), 'cpu').format).toBe('csr');
+    const fp = matrixFeatures(power);
+    expect(fp.rowCv).toBeGreaterThan(0.3);
+    expect(fp.xBytes).toBe(5000 * 8);
+    expect(chooseFormat(fp, 'cpu')).toMatchObject({ format: 'sell', reason: expect.stringMatching(/irregular rows \(cv .*x = 39 KiB fits in cache: SELL-4-4096 \(1\.\d\d slots per entry\) measured fastest/) });
+    expect(chooseFormat({ ...fp, xBytes: 8e6 }, 'cpu')).toMatchObject({ format: 'jds', reason: expect.stringMatching(/beyond cache: JDS measured fastest, ahead of SELL-4-4096/) });
+    // rows of random but similar lengths (cv < 0.3) that ELL would pad too much stay CSR
+    const mild = { ...fp, rowCv: 0.2, ellFill: 3, diagonals: 5000, diaFill: 100 };
+    expect(chooseFormat(mild, 'cpu').format).toBe('csr');
     // rows of equal length spread over many diagonals: ELL has no padding, DIA would have much
     const f = { ...matrixFeatures(poisson2D(30)), diagonals: 500, diaFill: 40 };
     expect(chooseFormat(f, 'cpu').format).toBe('ell');
     const skew = { ...f, ellFill: 9, rowCv: 1.4, hybEllShare: 0.8 };
     expect(chooseFormat(skew, 'gpu').format).toBe('hyb');
-    expect(chooseFormat(skew, 'cpu').format).toBe('csr');
+    expect(chooseFormat(skew, 'cpu').format).toBe('sell');
   });
 
   it('the estimate adds the transfers that are not resident', () => {

@@ -57,7 +57,7 @@ export function uploadMatrix(heap: WasmHeap, A: SparseMatrix): CpuMatrix {
         params.njd = A.jdPtr.length - 1;
         break;
       case 'sell':
-        Object.assign(regions, { slicePtr: put(A.slicePtr), perm: put(A.perm), idx: put(A.colIdx), val: put(A.values) });
+        put({ slicePtr: A.slicePtr, perm: A.perm, idx: A.colIdx, val: A.values });
         // σ = 1 leaves rows in place: the kernel then writes y without going through perm
         Object.assign(params, { C: A.sliceHeight, ident: A.sortWindow === 1 ? 1 : 0, slices: A.slices });
         break;

@@ -21,7 +21,7 @@ import { MRSMatrix } from './mrs.js';
 import { SELLMatrix, type SELLOptions } from './sell.js';
 
 export { COOMatrix, CSCMatrix, CSRMatrix, DenseMatrix, DIAMatrix, ELLMatrix, HYBMatrix, JDSMatrix, MRSMatrix, SELLMatrix };
-export { SELL_PAD, SELL_DEFAULT_C, defaultSortWindow, sellSlots, type SELLOptions } from './sell.js';
+export { SELL_PAD, SELL_SORT_WINDOW, sellDefaultC, defaultSortWindow, sellSlots, type SELLOptions } from './sell.js';
 export { ELL_PAD, type ELLOptions } from './ell.js';
 export { DENSE_MAX_SLOTS, type DenseOptions } from './dense.js';
 export { hybWidth } from './hyb.js';

@@ -9,7 +9,7 @@ export const SELL_PAD = -1;
 /** Largest slice height: a slice is one strip of SIMD lanes, not a block of the matrix. */
 export const SELL_MAX_C = 64;
 
-/** Options of SELLMatrix.fromCSR: C and σ, each chosen per matrix when absent (SELL_DEFAULT_C, defaultSortWindow). */
+/** Options of SELLMatrix.fromCSR: C and σ, each chosen per matrix and dtype when absent (sellDefaultC, defaultSortWindow). */
 export interface SELLOptions extends PaddingOptions {
   /** C: rows per slice, 1…64. */
   sliceHeight?: number;
@@ -154,13 +154,13 @@ export class SELLMatrix {
   }
 
   /**
-   * SELL-C-σ of a CSR, C and σ from the options or else the defaults (SELL_DEFAULT_C, defaultSortWindow). Refuses with
+   * SELL-C-σ of a CSR, C and σ from the options or else the defaults (sellDefaultC, defaultSortWindow). Refuses with
    * PaddingLimitError over the padding limit (`maxFill × nnz`, default 10 — only reachable with C > 10
    * and a few very long rows) before allocating.
    */
   static fromCSR(csr: CSRMatrix, opts?: SELLOptions): SELLMatrix {
     const c = csr.toCSR();
-    const C = opts?.sliceHeight ?? SELL_DEFAULT_C;
+    const C = opts?.sliceHeight ?? sellDefaultC(c.dtype);
     checkSellParams('SELL.fromCSR', C, 1, ShapeError);
     const sigma = opts?.sortWindow ?? defaultSortWindow(c, C);
     checkSellParams('SELL.fromCSR', C, sigma, ShapeError);
@@ -234,21 +234,26 @@ function sortedPositions(rowPtr: Int32Array, rows: number, sigma: number): Int32
   return perm;
 }
 
-/** C when not given: 8 rows per slice (two f32x4 or four f64x2 accumulators per slot column). */
-export const SELL_DEFAULT_C = 8;
+/**
+ * C when not given, per dtype: 32 bytes of values per slot column of an 8-row strip or a 4-row one —
+ * 8 rows for f32/c64, 4 for f64/c128 (measured on poisson3D_128 and 1 M-row random matrices, README).
+ */
+export function sellDefaultC(dtype: DType): number {
+  return dtype === 'f32' || dtype === 'c64' ? 8 : 4;
+}
+
+/** σ when rows must be sorted: the measured best of 64…2^20 rows (512 was 15–25% slower, 2^20 no faster). */
+export const SELL_SORT_WINDOW = 4096;
 
 /**
- * σ for a matrix and C (see the README's SELL section for the measurements behind it): 1 (no
- * permutation: y written whole vectors at a time) while unsorted slices store at most 10% padding,
- * else the smallest window of 8C, 64C or 4096 rows (a multiple of C) that brings the padding under 10%
- * (the largest when none does).
+ * σ for a matrix and C: 1 (no permutation: y written whole vectors at a time) while unsorted slices
+ * store at most 10% padding, else SELL_SORT_WINDOW rounded down to a multiple of C.
  */
 export function defaultSortWindow(csr: CSRMatrix, C: number): number {
-  const nnz = Math.max(csr.rowPtr[csr.rows], 1);
-  const windows = [1, 8 * C, 64 * C, Math.max(64 * C, 4096 - (4096 % C))];
-  for (const s of windows) if (sellSlots(csr.rowPtr, csr.rows, C, s) <= 1.1 * nnz) return s;
-  return windows[windows.length - 1];
+  if (sellSlots(csr.rowPtr, csr.rows, C, 1) <= 1.1 * Math.max(csr.rowPtr[csr.rows], 1)) return 1;
+  return Math.max(C, SELL_SORT_WINDOW - (SELL_SORT_WINDOW % C));
 }
+
 /** Slots SELL-C-σ would store (widths after sorting each window), without building it. */
 export function sellSlots(rowPtr: Int32Array, rows: number, C: number, sigma: number): number {
   const perm = sortedPositions(rowPtr, rows, sigma);

@@ -1,6 +1,7 @@
 import type { CSRMatrix } from '../formats/csr.js';
+import { elementBytes } from '../dtype.js';
 import type { FormatName } from '../formats/index.js';
-import { defaultSortWindow, hybWidth, SELL_DEFAULT_C, sellSlots } from '../formats/index.js';
+import { defaultSortWindow, hybWidth, sellDefaultC, sellSlots } from '../formats/index.js';
 import type { PathKind } from '../path.js';
 
 /**
@@ -24,7 +25,9 @@ export interface MatrixFeatures {
   /** HYB's ELL width (row-length histogram rule) and the share of entries its ELL part holds */
   hybWidth: number;
   hybEllShare: number;
-  /** SELL-C-σ with its default C and σ (formats/sell.ts): those parameters and the slots it stores */
+  /** bytes of x (cols × element size in the matrix's dtype) */
+  xBytes: number;
+  /** SELL-C-σ with its default C and σ for the matrix's dtype (formats/sell.ts), and the slots it stores */
   sellC: number;
   sellSigma: number;
   sellSlots: number;
@@ -57,7 +60,7 @@ export function matrixFeatures(A: CSRMatrix): MatrixFeatures {
   let inEll = 0;
   for (let i = 0; i < rows; i++) inEll += Math.min(k, rowPtr[i + 1] - rowPtr[i]);
   const per = (slots: number): number => (nnz ? slots / nnz : 1);
-  const sellC = SELL_DEFAULT_C;
+  const sellC = sellDefaultC(A.dtype);
   const sellSigma = defaultSortWindow(A, sellC);
   return {
     rows,
@@ -71,6 +74,7 @@ export function matrixFeatures(A: CSRMatrix): MatrixFeatures {
     ellFill: per(maxRow * pitch),
     hybWidth: k,
     hybEllShare: nnz ? inEll / nnz : 1,
+    xBytes: cols * elementBytes(A.dtype),
     sellC,
     sellSigma,
     sellSlots: sellSlots(rowPtr, rows, sellC, sellSigma),
@@ -81,8 +85,16 @@ export function matrixFeatures(A: CSRMatrix): MatrixFeatures {
  * The storage format a path runs a matrix in, from its features, with the reason. The thresholds come
  * from the benchmarks (README, "How the runtime chooses"): DIA wins by a wide margin on banded
  * matrices when little padding is stored; ELL's SIMD-across-rows kernel wins when rows are of nearly
- * equal length; on the GPU, HYB takes irregular rows off the ELL part; CSR is the general case.
+ * equal length; on the GPU, HYB takes irregular rows off the ELL part; on the CPU, rows of irregular
+ * length run as SELL-C-σ while x fits in a core's cache (one row per SIMD lane, sorted slices, no
+ * per-row loop exits to mispredict) and as JDS beyond (streaming one jagged diagonal over all rows
+ * touches x in a narrower band of columns at a time); CSR is the general case.
  */
+export const CPU_IRREGULAR_CV = 0.3;
+/** x up to this size counts as cache-resident for the SELL/JDS choice (measured: ≤ 55 KB SELL won, ≥ 4 MB JDS). */
+export const CPU_CACHED_X_BYTES = 1 << 20;
+
+/** The rule below, documented in the README ("How the runtime chooses"). */
 export function chooseFormat(f: MatrixFeatures, path: PathKind): { format: FormatName; reason: string } {
   if (f.nnz === 0) return { format: 'csr', reason: 'empty matrix: CSR stores nothing' };
   const diaLimit = path === 'cpu' ? 1.5 : 2;
@@ -98,6 +110,14 @@ export function chooseFormat(f: MatrixFeatures, path: PathKind): { format: Forma
       format: 'hyb',
       reason: `irregular rows (cv ${f.rowCv.toFixed(2)}): HYB keeps ${(100 * f.hybEllShare).toFixed(0)}% of the entries in an ELL part of width ${f.hybWidth}`,
     };
+  }
+  if (path === 'cpu' && f.rowCv >= CPU_IRREGULAR_CV) {
+    const irregular = `irregular rows (cv ${f.rowCv.toFixed(2)} ≥ ${CPU_IRREGULAR_CV})`;
+    const sell = `SELL-${f.sellC}-${f.sellSigma} (${(f.sellSlots / f.nnz).toFixed(2)} slots per entry)`;
+    const xKiB = `x = ${(f.xBytes / 1024).toFixed(0)} KiB`;
+    return f.xBytes <= CPU_CACHED_X_BYTES
+      ? { format: 'sell', reason: `${irregular}, ${xKiB} fits in cache: ${sell} measured fastest` }
+      : { format: 'jds', reason: `${irregular}, ${xKiB} beyond cache: JDS measured fastest, ahead of ${sell} and CSR` };
   }
   return { format: 'csr', reason: `general structure (row cv ${f.rowCv.toFixed(2)}, ELL fill ${f.ellFill.toFixed(2)}, DIA fill ${f.diaFill.toFixed(2)}): CSR` };
 }
