@@ -29,19 +29,18 @@
 // add_<dt> — C = α·A + β·B elementwise over rows [rowStart, rowEnd) of `cols` elements (contiguous rows,
 //   i.e. ld = cols). β == 0 → B not read; α == 0 → A not read. C may alias A or B.
 // transpose_<dt> — B = Aᵀ with A rows × cols (row-major, ld = cols) and B cols × rows (ld = rows);
-//   [rowStart, rowEnd) ranges over rows of B (= columns of A). Tiled 256 × 256 for f32, 32 × 32 for 8-byte, and inside a
-//   tile 4 × 4 blocks transposed in registers with shuffles (f32: 4 row loads → 8 shuffles → 4 column
-//   stores; 8-byte elements: 2 × 2 blocks of f64x2). Each block (i, j) of A goes to block (j, i) of B.
-//   transpose_c64 is the 8-byte transpose (a complex f32 pair moves as one unit; no conjugation).
+//   [rowStart, rowEnd) ranges over rows of B (= columns of A). One scheme for every element size
+//   (4, 8, 16 bytes; c64 moves as one 8-byte unit, c128 as 16, no conjugation): tiles, and inside a
+//   tile 4V rows × V columns of A (V = elements per v128) go through four V × V register blocks so that
+//   each step writes whole 64-byte cache lines of B (see transposeLines).
 
 const KC: i32 = 256;
 const MC: i32 = 64;
-const TT: i32 = 32; // transpose tile (8-byte elements)
-// f32 transpose tile: 256 × 256 (1 KiB row segments of A and B per tile). On a 4096² f32 matrix with
-// 4 KiB pages the cost is dominated by how many bytes each visit to a page moves (TLB / DRAM page
-// locality), not by L1 conflicts: 256 measured ~1.2× the 32 tile; 16-byte-wide scratch-buffered
-// 16 × 16 and 64 × 64 schemes, touch-ahead prefetch loads and 128/512 tiles were no better.
-const TT4: i32 = 256;
+// Transpose tile: TR_A bytes of each A row (= rows of B) by TR_B bytes of each B row (= rows of A),
+// for every element size (f32 256 × 128 elements, 8-byte 128 × 64, c128 64 × 32). See the README's
+// transpose table for what the other schemes measured.
+const TR_A: i32 = 1024;
+const TR_B: i32 = 512;
 
 // ------------------------------------------------------------------------------------------ helpers
 
@@ -464,89 +463,92 @@ export function add_c64(a: usize, b: usize, c: usize, cols: i32, alphaRe: f64, a
 
 // ------------------------------------------------------------------------------------------ transpose
 
-/** B = Aᵀ for 4-byte elements; rows [j0, j1) of B (= columns of A). */
-export function transpose_f32(a: usize, b: usize, rows: i32, cols: i32, rowStart: i32, rowEnd: i32): void {
-  if (rowEnd > cols) rowEnd = cols;
-  if (rowStart >= rowEnd || rows <= 0) return;
-  const ldaB = <usize>cols << 2, ldbB = <usize>rows << 2;
-  for (let jt = rowStart; jt < rowEnd; jt += TT4) {
-    const je = min(jt + TT4, rowEnd);
-    for (let it = 0; it < rows; it += TT4) {
-      const ie = min(it + TT4, rows);
-      let j = jt;
-      if (ASC_FEATURE_SIMD) {
-        for (; j + 4 <= je; j += 4) {
-          let i = it;
-          for (; i + 4 <= ie; i += 4) {
-            // block (i, j) of A → block (j, i) of B
-            const s = a + <usize>i * ldaB + (<usize>j << 2);
-            const r0 = v128.load(s), r1 = v128.load(s + ldaB), r2 = v128.load(s + 2 * ldaB), r3 = v128.load(s + 3 * ldaB);
-            const t0 = f32x4.shuffle(r0, r1, 0, 4, 1, 5), t1 = f32x4.shuffle(r0, r1, 2, 6, 3, 7);
-            const t2 = f32x4.shuffle(r2, r3, 0, 4, 1, 5), t3 = f32x4.shuffle(r2, r3, 2, 6, 3, 7);
-            const d = b + <usize>j * ldbB + (<usize>i << 2);
-            v128.store(d, f32x4.shuffle(t0, t2, 0, 1, 4, 5));
-            v128.store(d + ldbB, f32x4.shuffle(t0, t2, 2, 3, 6, 7));
-            v128.store(d + 2 * ldbB, f32x4.shuffle(t1, t3, 0, 1, 4, 5));
-            v128.store(d + 3 * ldbB, f32x4.shuffle(t1, t3, 2, 3, 6, 7));
-          }
-          for (; i < ie; i++) {
-            const s = a + <usize>i * ldaB + (<usize>j << 2);
-            const d = b + <usize>j * ldbB + (<usize>i << 2);
-            store<u32>(d, load<u32>(s));
-            store<u32>(d + ldbB, load<u32>(s, 4));
-            store<u32>(d + 2 * ldbB, load<u32>(s, 8));
-            store<u32>(d + 3 * ldbB, load<u32>(s, 12));
-          }
-        }
-      }
-      for (; j < je; j++) {
-        const d = b + <usize>j * ldbB;
-        for (let i = it; i < ie; i++) store<u32>(d + (<usize>i << 2), load<u32>(a + <usize>i * ldaB + (<usize>j << 2)));
-      }
-    }
-  }
-}
-
-/** B = Aᵀ for 8-byte elements (f64, c64 without conjugation). */
+/** One element of 1 << sh bytes from s to d. */
 // @ts-ignore: decorator
-@inline function transpose8(a: usize, b: usize, rows: i32, cols: i32, rowStart: i32, rowEnd: i32): void {
-  if (rowEnd > cols) rowEnd = cols;
-  if (rowStart >= rowEnd || rows <= 0) return;
-  const ldaB = <usize>cols << 3, ldbB = <usize>rows << 3;
-  for (let jt = rowStart; jt < rowEnd; jt += TT) {
-    const je = min(jt + TT, rowEnd);
-    for (let it = 0; it < rows; it += TT) {
-      const ie = min(it + TT, rows);
-      let j = jt;
-      if (ASC_FEATURE_SIMD) {
-        for (; j + 2 <= je; j += 2) {
-          let i = it;
-          for (; i + 2 <= ie; i += 2) {
-            const s = a + <usize>i * ldaB + (<usize>j << 3);
-            const r0 = v128.load(s), r1 = v128.load(s + ldaB);
-            const d = b + <usize>j * ldbB + (<usize>i << 3);
-            v128.store(d, i64x2.shuffle(r0, r1, 0, 2));
-            v128.store(d + ldbB, i64x2.shuffle(r0, r1, 1, 3));
-          }
-          for (; i < ie; i++) {
-            const s = a + <usize>i * ldaB + (<usize>j << 3);
-            const d = b + <usize>j * ldbB + (<usize>i << 3);
-            store<u64>(d, load<u64>(s));
-            store<u64>(d + ldbB, load<u64>(s, 8));
-          }
+@inline function move(d: usize, s: usize, sh: i32): void {
+  if (sh == 2) store<u32>(d, load<u32>(s));
+  else {
+    store<u64>(d, load<u64>(s));
+    if (sh == 4) store<u64>(d, load<u64>(s, 8), 8);
+  }
+}
+
+/**
+ * The V × V block (V = 16 bytes / element: one v128 per row) of A at s → its transpose at d. SIMD: in
+ * registers (f32: 4 row loads → 8 shuffles → 4 stores; 8-byte: 2 × 2 of 64-bit lanes; 16-byte: a move).
+ */
+// @ts-ignore: decorator
+@inline function tblock(s: usize, ldaB: usize, d: usize, ldbB: usize, sh: i32): void {
+  if (ASC_FEATURE_SIMD) {
+    if (sh == 2) {
+      const r0 = v128.load(s), r1 = v128.load(s + ldaB), r2 = v128.load(s + 2 * ldaB), r3 = v128.load(s + 3 * ldaB);
+      const t0 = f32x4.shuffle(r0, r1, 0, 4, 1, 5), t1 = f32x4.shuffle(r0, r1, 2, 6, 3, 7);
+      const t2 = f32x4.shuffle(r2, r3, 0, 4, 1, 5), t3 = f32x4.shuffle(r2, r3, 2, 6, 3, 7);
+      v128.store(d, f32x4.shuffle(t0, t2, 0, 1, 4, 5));
+      v128.store(d + ldbB, f32x4.shuffle(t0, t2, 2, 3, 6, 7));
+      v128.store(d + 2 * ldbB, f32x4.shuffle(t1, t3, 0, 1, 4, 5));
+      v128.store(d + 3 * ldbB, f32x4.shuffle(t1, t3, 2, 3, 6, 7));
+    } else if (sh == 3) {
+      const r0 = v128.load(s), r1 = v128.load(s + ldaB);
+      v128.store(d, i64x2.shuffle(r0, r1, 0, 2));
+      v128.store(d + ldbB, i64x2.shuffle(r0, r1, 1, 3));
+    } else v128.store(d, v128.load(s));
+    return;
+  }
+  const V = 16 >> sh;
+  for (let r = 0; r < V; r++) for (let c = 0; c < V; c++) move(d + <usize>c * ldbB + (<usize>r << sh), s + <usize>r * ldaB + (<usize>c << sh), sh);
+}
+
+/**
+ * B = Aᵀ for elements of 1 << sh bytes, rows [r0, r1) of B. Tiles of TR_A bytes of an A row by TR_B
+ * bytes of a B row; inside a tile, 4V rows of A at a time (V = 16 >> sh) move as four stacked blocks,
+ * so every step writes one whole 64-byte cache line into each of V rows of B (and reads V columns of
+ * 4V rows of A). Leftover rows (< 4V) run blocks, then elements; leftover columns (< V) elements.
+ */
+// @ts-ignore: decorator
+@inline function transposeLines(a: usize, b: usize, rows: i32, cols: i32, r0: i32, r1: i32, sh: i32): void {
+  if (r1 > cols) r1 = cols;
+  if (r0 >= r1 || rows <= 0) return;
+  const V = 16 >> sh, H = 4 * V;
+  const TJ = TR_A >> sh, TI = TR_B >> sh;
+  const ldaB = <usize>cols << sh, ldbB = <usize>rows << sh;
+  for (let jt = r0; jt < r1; jt += TJ) {
+    const je = min(jt + TJ, r1);
+    const jv = je - (je - jt) % V; // end of the full V-column blocks
+    for (let it = 0; it < rows; it += TI) {
+      const ie = min(it + TI, rows);
+      let i = it;
+      for (; i + H <= ie; i += H) {
+        for (let j = jt; j < jv; j += V) {
+          const s = a + <usize>i * ldaB + (<usize>j << sh), d = b + <usize>j * ldbB + (<usize>i << sh);
+          tblock(s, ldaB, d, ldbB, sh);
+          tblock(s + <usize>V * ldaB, ldaB, d + 16, ldbB, sh);
+          tblock(s + <usize>(2 * V) * ldaB, ldaB, d + 32, ldbB, sh);
+          tblock(s + <usize>(3 * V) * ldaB, ldaB, d + 48, ldbB, sh);
         }
       }
-      for (; j < je; j++) {
-        const d = b + <usize>j * ldbB;
-        for (let i = it; i < ie; i++) store<u64>(d + (<usize>i << 3), load<u64>(a + <usize>i * ldaB + (<usize>j << 3)));
+      for (; i + V <= ie; i += V) {
+        for (let j = jt; j < jv; j += V) tblock(a + <usize>i * ldaB + (<usize>j << sh), ldaB, b + <usize>j * ldbB + (<usize>i << sh), ldbB, sh);
+      }
+      for (; i < ie; i++) {
+        for (let j = jt; j < jv; j++) move(b + <usize>j * ldbB + (<usize>i << sh), a + <usize>i * ldaB + (<usize>j << sh), sh);
+      }
+      for (let j = jv; j < je; j++) {
+        for (i = it; i < ie; i++) move(b + <usize>j * ldbB + (<usize>i << sh), a + <usize>i * ldaB + (<usize>j << sh), sh);
       }
     }
   }
 }
 
+export function transpose_f32(a: usize, b: usize, rows: i32, cols: i32, rowStart: i32, rowEnd: i32): void {
+  transposeLines(a, b, rows, cols, rowStart, rowEnd, 2);
+}
 export function transpose_f64(a: usize, b: usize, rows: i32, cols: i32, rowStart: i32, rowEnd: i32): void {
-  transpose8(a, b, rows, cols, rowStart, rowEnd);
+  transposeLines(a, b, rows, cols, rowStart, rowEnd, 3);
 }
 export function transpose_c64(a: usize, b: usize, rows: i32, cols: i32, rowStart: i32, rowEnd: i32): void {
-  transpose8(a, b, rows, cols, rowStart, rowEnd);
+  transposeLines(a, b, rows, cols, rowStart, rowEnd, 3);
+}
+export function transpose_c128(a: usize, b: usize, rows: i32, cols: i32, rowStart: i32, rowEnd: i32): void {
+  transposeLines(a, b, rows, cols, rowStart, rowEnd, 4);
 }

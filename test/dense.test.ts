@@ -13,9 +13,13 @@ import type { CpuBackend } from '../src/cpu/backend.js';
 
 type Real = 'f32' | 'f64';
 const U: Record<Real, number> = { f32: 2 ** -24, f64: 2 ** -53 };
-const arr = (dt: Real | 'c64', n: number) => (dt === 'f64' ? new Float64Array(n) : new Float32Array(n));
+type Dt = Real | 'c64' | 'c128';
+const cplx = (dt: Dt) => dt === 'c64' || dt === 'c128';
+/** the real dtype of a dtype's components */
+const part = (dt: Dt): Real => (dt === 'f32' || dt === 'c64' ? 'f32' : 'f64');
+const arr = (dt: Dt, n: number) => (part(dt) === 'f64' ? new Float64Array(n) : new Float32Array(n));
 
-function rand(dt: Real | 'c64', n: number, seed: number): Float32Array | Float64Array {
+function rand(dt: Dt, n: number, seed: number): Float32Array | Float64Array {
   const r = new Prng(seed);
   const v = arr(dt, n);
   for (let i = 0; i < n; i++) v[i] = r.next() * 2 - 1;
@@ -180,7 +184,7 @@ function seed004Transpose(A: ArrayLike<number>, rows: number, cols: number, T = 
 }
 
 const TSHAPES: [number, number][] = [
-  [1, 1], [1, 9], [9, 1], [4, 4], [3, 5], [7, 13], [13, 7], [16, 16], [31, 33], [32, 32], [33, 31], [64, 64], [100, 3], [3, 100], [129, 257], [257, 129], [300, 517], [517, 300],
+  [1, 1], [1, 9], [9, 1], [4, 4], [3, 5], [7, 13], [13, 7], [16, 16], [31, 33], [32, 32], [33, 31], [64, 64], [100, 3], [3, 100], [129, 257], [257, 129], [300, 517], [517, 300], [19, 600], [600, 19], [35, 67],
 ];
 
 describe('transpose kernels (raw calls, both builds) against the definition', () => {
@@ -194,17 +198,17 @@ describe('transpose kernels (raw calls, both builds) against the definition', ()
     expect(transposeMismatch(A, seed004Transpose(A, 16, 16), 16, 16)).toBe('');
   });
   for (const f of flavors)
-    for (const dt of ['f32', 'f64', 'c64'] as const)
+    for (const dt of ['f32', 'f64', 'c64', 'c128'] as const)
       it(`${f} ${dt}`, () => {
         const h = harness.get(f)!;
-        const comp = dt === 'c64' ? 2 : 1;
+        const comp = cplx(dt) ? 2 : 1;
         for (const [r, c] of TSHAPES) {
           const A = rand(dt, r * c * comp, r * 31 + c);
           const a = h.put(A);
           for (const splits of [[0, c], [0, Math.min(c, 3), Math.min(c, 3), Math.min(c, 37), Math.min(c, 37), c]]) {
             const b = h.put(arr(dt, r * c * comp).fill(NaN));
             for (let s = 0; s < splits.length; s += 2) h.kernels[`transpose_${dt}`](a.ptr, b.ptr, r, c, splits[s], splits[s + 1]);
-            const B = h.get(b, dt === 'f64' ? 'f64' : 'f32');
+            const B = h.get(b, part(dt));
             b.dispose();
             expect(transposeMismatch(A, B, r, c, comp), `${r}×${c} rows ${splits}`).toBe('');
           }

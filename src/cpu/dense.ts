@@ -112,6 +112,5 @@ export async function add(
  * The pool splits the rows of B (= columns of A).
  */
 export async function transpose(B: CpuBackend, dtype: DType, rows: number, cols: number, a: number, b: number): Promise<void> {
-  if (dtype === 'c128') throw new UnsupportedError('dense transpose on the CPU supports f32, f64 and c64, not c128');
   await runRows(B, `transpose_${dtype}`, [a, b, rows, cols], cols, rows);
 }
