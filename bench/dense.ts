@@ -2,7 +2,7 @@
  * Dense benchmark, every comparison measured in the same run:
  * - f32 gemm n = 1024 (GFLOP/s = 2n³/t, median time) on 1 and 2 threads: tiled (packed B) vs the naive
  *   triple loop (seeds 003/004's naive-vs-tiled ratio), vs TensorFlow.js's wasm backend (XNNPACK, its
- *   own threads) and its pure-JS cpu backend (tf.matMul + dataSync);
+ *   own threads) and its pure-JS cpu backend (tf.matMul + dataSync); f64, c64 and c128 at n = 512;
  * - transpose of 64 MiB in every dtype (f32 4096 × 4096, f64 and c64 2048 × 4096, c128 2048 × 2048;
  *   effective GB/s = bytes read + written / t) on 1 and 2 threads, vs the memory-copy bandwidth of the
  *   same machine: Float32Array.prototype.set of 64 MiB, and the copy_f32 kernel through the pool.
@@ -19,12 +19,14 @@ import { CpuBackend } from '../src/cpu/backend.js';
 import { gemm, gemmNaive, transpose } from '../src/cpu/dense.js';
 import { copy } from '../src/cpu/blas1.js';
 import { Prng } from '../src/generators/prng.js';
-import { elementBytes, type DType } from '../src/dtype.js';
+import { elementBytes, isComplex, type DType } from '../src/dtype.js';
 import { median, timeMedianMs } from '../src/metrics.js';
 
 export interface DenseBenchResult {
   gemmGflops: Record<string, number | null>;
   transposeGBs: Record<string, number | null>;
+  /** transpose time over copy time, median of the per-round ratios (copy and transpose alternating) */
+  transposeRatio: Record<string, number>;
   goals: { label: string; ratio: number | null; min: number; met: boolean }[];
 }
 
@@ -45,6 +47,26 @@ async function timeFew(fn: () => unknown, reps: number): Promise<number> {
     t.push(performance.now() - t0);
   }
   return median(t);
+}
+
+/**
+ * a and b timed in alternation (a, b, a, b, … after a warm-up of each), so the drift of a shared machine
+ * hits both alike: [median ms of a, median ms of b, median of the per-round ratios a/b].
+ */
+async function timeAlternating(a: () => unknown, b: () => unknown, rounds: number): Promise<[number, number, number]> {
+  await a();
+  await b();
+  const ta: number[] = [], tb: number[] = [], q: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    let t0 = performance.now();
+    await a();
+    ta.push(performance.now() - t0);
+    t0 = performance.now();
+    await b();
+    tb.push(performance.now() - t0);
+    q.push(ta[r] / tb[r]);
+  }
+  return [median(ta), median(tb), median(q)];
 }
 
 interface Tf {
@@ -99,7 +121,7 @@ export async function benchDense(log: (s: string) => void, only?: 'gemm' | 'tran
   const flops = 2 * n ** 3;
   const gf = (ms: number | null) => (ms ? flops / ms / 1e6 : null);
   const fmt = (x: number | null, d = 1) => (x === null ? 'n/a' : x.toFixed(d));
-  const res: DenseBenchResult = { gemmGflops: {}, transposeGBs: {}, goals: [] };
+  const res: DenseBenchResult = { gemmGflops: {}, transposeGBs: {}, transposeRatio: {}, goals: [] };
   log(`dense bench — ${os.cpus()[0]?.model ?? 'cpu'} ×${os.availableParallelism()}, Node ${process.version}`);
 
   let tfWasm: number | null = null, tfCpu: number | null = null;
@@ -144,6 +166,29 @@ export async function benchDense(log: (s: string) => void, only?: 'gemm' | 'tran
       }
       log(`  spot check vs f64: max |err|/Σ|a·b| = ${worst.toExponential(2)}`);
     }
+    // the other dtypes, n = 512 (GFLOP/s of real arithmetic: 2n³ real, 8n³ complex)
+    const m = 512;
+    const cells: string[] = [];
+    for (const threads of [1, 2]) {
+      const be = await CpuBackend.create({ threads, inlineThreshold: 0 });
+      try {
+        for (const dt of ['f64', 'c64', 'c128'] as DType[]) {
+          const len = m * m * (isComplex(dt) ? 2 : 1);
+          const va = be.vector(dt, m * m), vb = be.vector(dt, m * m), vc = be.vector(dt, m * m);
+          va.view().set(rand(len, 4));
+          vb.view().set(rand(len, 5));
+          const R = (v: { ptr: number }) => ({ ptr: v.ptr, rows: m, cols: m });
+          const ms = await timeMedianMs(() => gemm(be, dt, R(va), R(vb), R(vc), 1, 0), 1000, 5, 50);
+          const g = ((isComplex(dt) ? 8 : 2) * m ** 3) / ms / 1e6;
+          res.gemmGflops[`${dt} 512 ${threads}t`] = g;
+          cells.push(`${dt} ${threads}t ${g.toFixed(1)}`);
+          for (const v of [va, vb, vc]) v.dispose();
+        }
+      } finally {
+        be.dispose();
+      }
+    }
+    log(`  n = 512, GFLOP/s (real arithmetic): ${cells.join('   ')}`);
     const T = await loadTf(log);
     if (T) {
       const msW = await tfMatmulMs(T, 'wasm', n, A, B, 5, log);
@@ -167,20 +212,18 @@ export async function benchDense(log: (s: string) => void, only?: 'gemm' | 'tran
     log(`\n== transpose, 64 MiB (f32 4096², f64/c64 2048×4096, c128 2048²; GB/s = (read + written) / t, median) ==`);
     const src = rand(bytes / 4, 3);
     const dstJs = new Float32Array(bytes / 4);
-    const setMs = await timeMedianMs(() => dstJs.set(src), 1000, 5, 50);
-    res.transposeGBs['Float32Array.set'] = gbs(setMs);
-    log(`  memcpy (Float32Array.prototype.set): ${setMs.toFixed(2)} ms  ${gbs(setMs).toFixed(1)} GB/s`);
+    const ROUNDS = 11;
     for (const threads of [1, 2]) {
       const be = await CpuBackend.create({ threads, inlineThreshold: 0 });
       try {
         const va = be.vector('f32', bytes / 4), vb = be.vector('f32', bytes / 4);
         va.view().set(src);
         vb.view().fill(0);
-        const cp = await timeMedianMs(() => copy(be, va, vb), 1000, 5, 50);
-        res.transposeGBs[`copy_f32 ${threads}t`] = gbs(cp);
+        const cp = () => copy(be, va, vb);
         const cells: string[] = [];
         for (const [dt, rows, cols] of shapes) {
-          const tr = await timeMedianMs(() => transpose(be, dt, rows, cols, va.ptr, vb.ptr), 1000, 5, 50);
+          const tr = () => transpose(be, dt, rows, cols, va.ptr, vb.ptr);
+          const [cpMs, trMs, ratio] = await timeAlternating(cp, tr, ROUNDS);
           // check a sample against the definition (u32 words: an element is 1, 2 or 4 of them)
           const w = elementBytes(dt) / 4;
           const inp = new Uint32Array(src.buffer), out = new Uint32Array(vb.view().buffer, vb.ptr, bytes / 4);
@@ -188,11 +231,18 @@ export async function benchDense(log: (s: string) => void, only?: 'gemm' | 'tran
             const i = (s * 7919) % rows, j = (s * 104729) % cols;
             for (let q = 0; q < w; q++) if (out[(j * rows + i) * w + q] !== inp[(i * cols + j) * w + q]) throw new Error(`${dt} transpose check failed at (${i}, ${j})`);
           }
-          res.transposeGBs[`transpose ${dt} ${threads}t`] = gbs(tr);
-          cells.push(`${dt} ${tr.toFixed(2)} ms ${((100 * cp) / tr).toFixed(0)}%`);
+          res.transposeGBs[`transpose ${dt} ${threads}t`] = gbs(trMs);
+          res.transposeGBs[`copy_f32 ${threads}t (beside ${dt})`] = gbs(cpMs);
+          res.transposeRatio[`${dt} ${threads}t / copy_f32`] = ratio;
+          cells.push(`${dt} ${trMs.toFixed(1)} ms ${(100 * ratio).toFixed(0)}% (copy ${cpMs.toFixed(1)} ms)`);
         }
-        const f32 = res.transposeGBs[`transpose f32 ${threads}t`]!;
-        log(`  ${threads} thread(s): copy_f32 ${cp.toFixed(2)} ms ${gbs(cp).toFixed(1)} GB/s   transpose (ms, % of copy_f32): ${cells.join('  ')}   f32/memcpy ${((100 * f32) / gbs(setMs)).toFixed(0)}%`);
+        if (threads === 1) {
+          const [setMs, trMs, ratio] = await timeAlternating(() => dstJs.set(src), () => transpose(be, 'f32', 4096, 4096, va.ptr, vb.ptr), ROUNDS);
+          res.transposeGBs['Float32Array.set'] = gbs(setMs);
+          res.transposeRatio['f32 1t / Float32Array.set'] = ratio;
+          cells.push(`f32 vs memcpy (Float32Array.set ${setMs.toFixed(1)} ms): ${(100 * ratio).toFixed(0)}%`);
+        }
+        log(`  ${threads} thread(s), transpose ms and % of copy_f32 timed alternately:\n    ${cells.join('\n    ')}`);
       } finally {
         be.dispose();
       }
@@ -208,10 +258,10 @@ export async function benchDense(log: (s: string) => void, only?: 'gemm' | 'tran
     goal('gemm f32 1024, 1 thread tiled / naive', g1 && res.gemmGflops['naive 1t'] ? g1 / res.gemmGflops['naive 1t']! : null, 10);
   }
   if (only !== 'gemm') {
-    const mem = res.transposeGBs['Float32Array.set']!;
-    goal('transpose 4096 f32, 1 thread / memcpy (Float32Array.set)', (res.transposeGBs['transpose f32 1t'] ?? 0) / mem, 0.5);
-    goal('transpose 4096 f32, 1 thread / copy_f32 1 thread', (res.transposeGBs['transpose f32 1t'] ?? 0) / res.transposeGBs['copy_f32 1t']!, 0.5);
-    goal('transpose 4096 f32, 2 threads / copy_f32 2 threads', (res.transposeGBs['transpose f32 2t'] ?? 0) / res.transposeGBs['copy_f32 2t']!, 0.5);
+    const r = res.transposeRatio;
+    goal('transpose 4096 f32, 1 thread / memcpy (Float32Array.set)', r['f32 1t / Float32Array.set'] ?? null, 0.5);
+    goal('transpose 4096 f32, 1 thread / copy_f32 1 thread', r['f32 1t / copy_f32'] ?? null, 0.5);
+    goal('transpose 4096 f32, 2 threads / copy_f32 2 threads', r['f32 2t / copy_f32'] ?? null, 0.5);
   }
   log('\n== dense goals ==');
   for (const g of res.goals) log(`  ${g.met ? 'met ' : 'MISS'}  ${g.label}: ${g.ratio === null ? 'n/a' : g.ratio.toFixed(2)}× (goal ≥ ${g.min}×)`);
