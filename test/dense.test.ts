@@ -412,7 +412,7 @@ describe('through the pool (src/cpu/dense.ts): SIMD build on 1, 2, 3 threads, pl
   });
 });
 
-describe('complex gemm through the runtime (rt.gemm, real α and β)', () => {
+describe('complex dense operations through the runtime (rt.gemm with real α, β; rt.add; rt.transpose)', () => {
   it('c64 and c128 match the reference; in-place C with β', async () => {
     const rt = await createRuntime({ workers: 2, inlineThreshold: 0 });
     try {
@@ -427,6 +427,14 @@ describe('complex gemm through the runtime (rt.gemm, real α and β)', () => {
         expectGemm(dt, Cin.values, n, m, n, k, refGemm(2, P, m, n, C0, n, [-2, 0], [0.5, 0]), `rt.gemm ${dt} in place`);
         const T = await rt.transpose(new DenseMatrix(m, k, dt, A));
         expect(transposeMismatch(A, T.values, m, k, 2)).toBe('');
+        // add with complex α, β: (2 − i)·A + (0.5 + 3i)·C0
+        const S = await rt.add(new DenseMatrix(m, k, dt, A), new DenseMatrix(m, k, dt, C0.subarray(0, 2 * m * k)), { alpha: [2, -1], beta: [0.5, 3] });
+        for (let e = 0; e < m * k; e++) {
+          const [xr, xi, yr, yi] = [A[2 * e], A[2 * e + 1], C0[2 * e], C0[2 * e + 1]];
+          const re = 2 * xr + xi + 0.5 * yr - 3 * yi, im = 2 * xi - xr + 0.5 * yi + 3 * yr;
+          const tol = 16 * U[part(dt)] * (abs2(xr, xi) + abs2(yr, yi)) * 4;
+          if (!(Math.abs(S.values[2 * e] - re) <= tol && Math.abs(S.values[2 * e + 1] - im) <= tol)) throw new Error(`rt.add ${dt} element ${e}`);
+        }
       }
     } finally {
       rt.dispose();
