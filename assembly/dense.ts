@@ -25,9 +25,12 @@
 //   Plain build: an i-p-j loop (row of C += α·a[i][p] · row p of B), rows of C first scaled by β.
 //   f32 kernels compute in f32 (α, β rounded to f32), f64 in f64. Summation order per element is fixed
 //   for a given build and k, independent of the row range (threads do not change results).
+//   c64 / c128 run the same drivers with 2-row complex tiles (see "complex" below) and take α, β as
+//   (re, im) pairs; a 32-byte strip holds 4 c64 or 2 c128, packed by the same byte-moving routine.
 // gemm_naive_<dt> — the textbook triple loop (i, j, then Σ over p down a column of B), the baseline.
 // add_<dt> — C = α·A + β·B elementwise over rows [rowStart, rowEnd) of `cols` elements (contiguous rows,
-//   i.e. ld = cols). β == 0 → B not read; α == 0 → A not read. C may alias A or B.
+//   i.e. ld = cols). β == 0 → B not read; α == 0 → A not read. C may alias A or B. Complex α, β for
+//   c64 / c128 as (re, im) pairs.
 // transpose_<dt> — B = Aᵀ with A rows × cols (row-major, ld = cols) and B cols × rows (ld = rows);
 //   [rowStart, rowEnd) ranges over rows of B (= columns of A). One scheme for every element size
 //   (4, 8, 16 bytes; c64 moves as one 8-byte unit, c128 as 16, no conjugation): tiles, and inside a
