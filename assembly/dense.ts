@@ -25,23 +25,27 @@
 //   Plain build: an i-p-j loop (row of C += α·a[i][p] · row p of B), rows of C first scaled by β.
 //   f32 kernels compute in f32 (α, β rounded to f32), f64 in f64. Summation order per element is fixed
 //   for a given build and k, independent of the row range (threads do not change results).
+//   c64 / c128 run the same drivers with 2-row complex tiles (see "complex" below) and take α, β as
+//   (re, im) pairs; a 32-byte strip holds 4 c64 or 2 c128, packed by the same byte-moving routine.
 // gemm_naive_<dt> — the textbook triple loop (i, j, then Σ over p down a column of B), the baseline.
 // add_<dt> — C = α·A + β·B elementwise over rows [rowStart, rowEnd) of `cols` elements (contiguous rows,
-//   i.e. ld = cols). β == 0 → B not read; α == 0 → A not read. C may alias A or B.
+//   i.e. ld = cols). β == 0 → B not read; α == 0 → A not read. C may alias A or B. Complex α, β for
+//   c64 / c128 as (re, im) pairs.
 // transpose_<dt> — B = Aᵀ with A rows × cols (row-major, ld = cols) and B cols × rows (ld = rows);
-//   [rowStart, rowEnd) ranges over rows of B (= columns of A). Tiled 256 × 256 for f32, 32 × 32 for 8-byte, and inside a
-//   tile 4 × 4 blocks transposed in registers with shuffles (f32: 4 row loads → 8 shuffles → 4 column
-//   stores; 8-byte elements: 2 × 2 blocks of f64x2). Each block (i, j) of A goes to block (j, i) of B.
-//   transpose_c64 is the 8-byte transpose (a complex f32 pair moves as one unit; no conjugation).
+//   [rowStart, rowEnd) ranges over rows of B (= columns of A). One scheme for every element size
+//   (4, 8, 16 bytes; c64 moves as one 8-byte unit, c128 as 16, no conjugation): tiles, and inside a
+//   tile 4V rows × V columns of A (V = elements per v128) go through four V × V register blocks so that
+//   each step writes whole 64-byte cache lines of B (see transposeLines).
+
+import { cconstT1_128, cconstT1_64, cconstT2_128, cconstT2_64, cmulByConst128, cmulByConst64, swap_c128, swap_c64 } from './complex';
 
 const KC: i32 = 256;
 const MC: i32 = 64;
-const TT: i32 = 32; // transpose tile (8-byte elements)
-// f32 transpose tile: 256 × 256 (1 KiB row segments of A and B per tile). On a 4096² f32 matrix with
-// 4 KiB pages the cost is dominated by how many bytes each visit to a page moves (TLB / DRAM page
-// locality), not by L1 conflicts: 256 measured ~1.2× the 32 tile; 16-byte-wide scratch-buffered
-// 16 × 16 and 64 × 64 schemes, touch-ahead prefetch loads and 128/512 tiles were no better.
-const TT4: i32 = 256;
+// Transpose tile: TR_A bytes of each A row (= rows of B) by TR_B bytes of each B row (= rows of A),
+// for every element size (f32 256 × 128 elements, 8-byte 128 × 64, c128 64 × 32). See the README's
+// transpose table for what the other schemes measured.
+const TR_A: i32 = 1024;
+const TR_B: i32 = 512;
 
 // ------------------------------------------------------------------------------------------ helpers
 
@@ -147,103 +151,240 @@ const TT4: i32 = 256;
   storeRow<T>(c, x0, x1, nv, al, be, first);
 }
 
-/** C rows [r0, r1) ← β·C (β == 0: zeros, C not read). */
+// ------------------------------------------------------------------------------------------ complex
+// Complex gemm (c64: T = f32, c128: T = f64; elements are [re im] pairs of T). The micro-kernel keeps
+// the real and the imaginary part of A apart: P = Σ a_re·b and Q = Σ a_im·b over the interleaved B
+// row, so the k-loop has no shuffle at all; a·b = P + i·Q is formed once per tile (i·x = swap(x) ⊙
+// [−1, 1]). Two rows of C per tile: 8 accumulators (P, Q × 2 rows × 2 v128), like the real 4-row tile.
+
+/** swap(x) ⊙ [−1, 1, …]: i·x for interleaved complex lanes. */
 // @ts-ignore: decorator
-@inline function scaleRows<T>(c: usize, n: i32, ldc: i32, be: T, r0: i32, r1: i32): void {
-  for (let i = r0; i < r1; i++) {
-    const row = c + (<usize>i * <usize>ldc << alignof<T>());
-    if (be == 0) memory.fill(row, 0, <usize>n << alignof<T>());
-    else if (be != 1) for (let j = 0; j < n; j++) {
-      const p = row + (<usize>j << alignof<T>());
-      store<T>(p, be * load<T>(p));
+@inline function timesI<T>(x: v128): v128 {
+  if (sizeof<T>() == 4) return f32x4.mul(swap_c64(x), f32x4(-1, 1, -1, 1));
+  return f64x2.mul(swap_c128(x), f64x2(-1, 1));
+}
+
+/** t·x for a complex constant t = tr + i·ti over interleaved lanes. */
+// @ts-ignore: decorator
+@inline function cmulConst<T>(x: v128, tr: T, ti: T): v128 {
+  if (sizeof<T>() == 4) return cmulByConst64(x, cconstT1_64(<f32>tr, 0), cconstT2_64(<f32>ti, 0));
+  return cmulByConst128(x, cconstT1_128(<f64>tr, 0), cconstT2_128(<f64>ti, 0));
+}
+
+/** One complex element of C at q ← α·s + (first ? β·C : C), s = sr + i·si (first, β == 0: C not read). */
+// @ts-ignore: decorator
+@inline function cput<T>(q: usize, sr: T, si: T, ar: T, ai: T, br: T, bi: T, first: bool): void {
+  const q1 = q + sizeof<T>();
+  let re = ar * sr - ai * si, im = ar * si + ai * sr;
+  if (!first) {
+    re += load<T>(q);
+    im += load<T>(q1);
+  } else if (br != 0 || bi != 0) {
+    const yr = load<T>(q), yi = load<T>(q1);
+    re += br * yr - bi * yi;
+    im += br * yi + bi * yr;
+  }
+  store<T>(q, re);
+  store<T>(q1, im);
+}
+
+/** One row of a complex C tile from its P, Q accumulators (nv valid elements of the strip). */
+// @ts-ignore: decorator
+@inline function cstoreRow<T>(c: usize, p0: v128, p1: v128, q0: v128, q1: v128, nv: i32, ar: T, ai: T, br: T, bi: T, first: bool): void {
+  const v0 = v128.add<T>(p0, timesI<T>(q0)), v1 = v128.add<T>(p1, timesI<T>(q1));
+  if (nv == <i32>(16 / sizeof<T>())) {
+    let w0 = cmulConst<T>(v0, ar, ai), w1 = cmulConst<T>(v1, ar, ai);
+    if (!first) {
+      w0 = v128.add<T>(w0, v128.load(c));
+      w1 = v128.add<T>(w1, v128.load(c, 16));
+    } else if (br != 0 || bi != 0) {
+      w0 = v128.add<T>(w0, cmulConst<T>(v128.load(c), br, bi));
+      w1 = v128.add<T>(w1, cmulConst<T>(v128.load(c, 16), br, bi));
     }
+    v128.store(c, w0);
+    v128.store(c, w1, 16);
+    return;
+  }
+  for (let l = 0; l < nv; l++) cput<T>(c + (<usize>l << (alignof<T>() + 1)), laneOf<T>(v0, v1, 2 * l), laneOf<T>(v0, v1, 2 * l + 1), ar, ai, br, bi, first);
+}
+
+/** 2 × NR complex tile: `a` at A[i][pc], `b` at the panel's first row, `bs` bytes between panel rows. */
+// @ts-ignore: decorator
+@inline function ctile2<T>(a: usize, ldaB: usize, b: usize, bs: usize, kc: i32, c: usize, ldcB: usize, nv: i32, ar: T, ai: T, br: T, bi: T, first: bool): void {
+  let p00 = v128.splat<T>(0), p01 = p00, q00 = p00, q01 = p00, p10 = p00, p11 = p00, q10 = p00, q11 = p00;
+  const a1 = a + ldaB;
+  const pe = <usize>kc << (alignof<T>() + 1);
+  for (let p: usize = 0; p < pe; p += 2 * sizeof<T>()) {
+    const b0 = v128.load(b), b1 = v128.load(b, 16);
+    let s = splatLoad<T>(a + p);
+    p00 = v128.add<T>(p00, v128.mul<T>(s, b0));
+    p01 = v128.add<T>(p01, v128.mul<T>(s, b1));
+    s = splatLoad<T>(a + p + sizeof<T>());
+    q00 = v128.add<T>(q00, v128.mul<T>(s, b0));
+    q01 = v128.add<T>(q01, v128.mul<T>(s, b1));
+    s = splatLoad<T>(a1 + p);
+    p10 = v128.add<T>(p10, v128.mul<T>(s, b0));
+    p11 = v128.add<T>(p11, v128.mul<T>(s, b1));
+    s = splatLoad<T>(a1 + p + sizeof<T>());
+    q10 = v128.add<T>(q10, v128.mul<T>(s, b0));
+    q11 = v128.add<T>(q11, v128.mul<T>(s, b1));
+    b += bs;
+  }
+  cstoreRow<T>(c, p00, p01, q00, q01, nv, ar, ai, br, bi, first);
+  cstoreRow<T>(c + ldcB, p10, p11, q10, q11, nv, ar, ai, br, bi, first);
+}
+
+/** 1 × NR complex tile (the leftover row of a block). */
+// @ts-ignore: decorator
+@inline function ctile1<T>(a: usize, b: usize, bs: usize, kc: i32, c: usize, nv: i32, ar: T, ai: T, br: T, bi: T, first: bool): void {
+  let p0 = v128.splat<T>(0), p1 = p0, q0 = p0, q1 = p0;
+  const pe = <usize>kc << (alignof<T>() + 1);
+  for (let p: usize = 0; p < pe; p += 2 * sizeof<T>()) {
+    const b0 = v128.load(b), b1 = v128.load(b, 16);
+    let s = splatLoad<T>(a + p);
+    p0 = v128.add<T>(p0, v128.mul<T>(s, b0));
+    p1 = v128.add<T>(p1, v128.mul<T>(s, b1));
+    s = splatLoad<T>(a + p + sizeof<T>());
+    q0 = v128.add<T>(q0, v128.mul<T>(s, b0));
+    q1 = v128.add<T>(q1, v128.mul<T>(s, b1));
+    b += bs;
+  }
+  cstoreRow<T>(c, p0, p1, q0, q1, nv, ar, ai, br, bi, first);
+}
+
+// ------------------------------------------------------------------------------------------ gemm drivers
+// One driver per way of feeding B, for real (cx = false: T is the element) and complex (cx = true: an
+// element is two T) alike; the exported wrappers pass cx as a literal, so each build is specialised.
+// Scalars arrive as (re, im) f64 pairs (the real kernels pass im = 0) and are rounded to T.
+
+/** C rows [r0, r1) ← β·C (β == 0: zeros, C not read; β == 1: untouched). */
+// @ts-ignore: decorator
+@inline function scaleRows<T>(cx: bool, c: usize, n: i32, ldc: i32, br: T, bi: T, r0: i32, r1: i32): void {
+  const SH = alignof<T>() + (cx ? 1 : 0);
+  for (let i = r0; i < r1; i++) {
+    const row = c + (<usize>i * <usize>ldc << SH);
+    if (br == 0 && bi == 0) memory.fill(row, 0, <usize>n << SH);
+    else if (br != 1 || bi != 0)
+      for (let j = 0; j < n; j++) {
+        const p = row + (<usize>j << SH);
+        if (cx) cput<T>(p, load<T>(p), load<T>(p + sizeof<T>()), br, bi, 0, 0, true);
+        else store<T>(p, br * load<T>(p));
+      }
   }
 }
 
 /** Plain-build gemm: rows of C scaled by β, then C[i][:] += (α·A[i][p])·B[p][:] (i-p-j order). */
 // @ts-ignore: decorator
-@inline function gemmScalar<T>(a: usize, b: usize, c: usize, n: i32, k: i32, lda: i32, ldb: i32, ldc: i32, al: T, be: T, r0: i32, r1: i32): void {
-  const SH = alignof<T>();
-  scaleRows<T>(c, n, ldc, be, r0, r1);
+@inline function gemmScalar<T>(cx: bool, a: usize, b: usize, c: usize, n: i32, k: i32, lda: i32, ldb: i32, ldc: i32, ar: T, ai: T, br: T, bi: T, r0: i32, r1: i32): void {
+  const SH = alignof<T>() + (cx ? 1 : 0), O = sizeof<T>();
+  scaleRows<T>(cx, c, n, ldc, br, bi, r0, r1);
   for (let i = r0; i < r1; i++) {
     const crow = c + (<usize>i * <usize>ldc << SH);
     const arow = a + (<usize>i * <usize>lda << SH);
     for (let p = 0; p < k; p++) {
-      const t = al * load<T>(arow + (<usize>p << SH));
+      const ap = arow + (<usize>p << SH);
       const brow = b + (<usize>p * <usize>ldb << SH);
-      for (let j = 0; j < n; j++) {
-        const q = crow + (<usize>j << SH);
-        store<T>(q, load<T>(q) + t * load<T>(brow + (<usize>j << SH)));
+      if (cx) {
+        const xr = load<T>(ap), xi = load<T>(ap + O);
+        const tr = ar * xr - ai * xi, ti = ar * xi + ai * xr;
+        for (let j = 0; j < n; j++) {
+          const q = crow + (<usize>j << SH), bq = brow + (<usize>j << SH);
+          const yr = load<T>(bq), yi = load<T>(bq + O);
+          store<T>(q, load<T>(q) + (tr * yr - ti * yi));
+          store<T>(q + O, load<T>(q + O) + (tr * yi + ti * yr));
+        }
+      } else {
+        const t = ar * load<T>(ap);
+        for (let j = 0; j < n; j++) {
+          const q = crow + (<usize>j << SH);
+          store<T>(q, load<T>(q) + t * load<T>(brow + (<usize>j << SH)));
+        }
       }
     }
   }
 }
 
-// ------------------------------------------------------------------------------------------ gemm
+/** Σ_p A[i][p]·B[p][j] for p < kc from `arow` (element stride 1) and `bq` (byte stride bs), into C at q. */
+// @ts-ignore: decorator
+@inline function dotPut<T>(cx: bool, arow: usize, bq: usize, bs: usize, kc: i32, q: usize, ar: T, ai: T, br: T, bi: T, first: bool): void {
+  const SH = alignof<T>() + (cx ? 1 : 0), O = sizeof<T>();
+  if (cx) {
+    let sr: T = 0, si: T = 0;
+    for (let p = 0; p < kc; p++) {
+      const ap = arow + (<usize>p << SH);
+      const xr = load<T>(ap), xi = load<T>(ap + O), yr = load<T>(bq), yi = load<T>(bq + O);
+      sr += xr * yr - xi * yi;
+      si += xr * yi + xi * yr;
+      bq += bs;
+    }
+    cput<T>(q, sr, si, ar, ai, br, bi, first);
+    return;
+  }
+  let s: T = 0;
+  for (let p = 0; p < kc; p++) {
+    s += load<T>(arow + (<usize>p << SH)) * load<T>(bq);
+    bq += bs;
+  }
+  if (!first) store<T>(q, ar * s + load<T>(q));
+  else if (br != 0) store<T>(q, ar * s + br * load<T>(q));
+  else store<T>(q, ar * s);
+}
+
+/** The register tiles over rows [ic, ie) of one k-block and one strip of B (real 4-row, complex 2-row). */
+// @ts-ignore: decorator
+@inline function tiles<T>(cx: bool, a: usize, ldaB: usize, b: usize, bs: usize, kc: i32, c: usize, ldcB: usize, ic: i32, ie: i32, nv: i32, ar: T, ai: T, br: T, bi: T, first: bool): void {
+  let i = ic;
+  if (cx) {
+    for (; i + 2 <= ie; i += 2) ctile2<T>(a + <usize>i * ldaB, ldaB, b, bs, kc, c + <usize>i * ldcB, ldcB, nv, ar, ai, br, bi, first);
+    if (i < ie) ctile1<T>(a + <usize>i * ldaB, b, bs, kc, c + <usize>i * ldcB, nv, ar, ai, br, bi, first);
+    return;
+  }
+  for (; i + 4 <= ie; i += 4) tile4<T>(a + <usize>i * ldaB, ldaB, b, bs, kc, c + <usize>i * ldcB, ldcB, nv, ar, br, first);
+  for (; i < ie; i++) tile1<T>(a + <usize>i * ldaB, b, bs, kc, c + <usize>i * ldcB, nv, ar, br, first);
+}
 
 // @ts-ignore: decorator
-@inline function gemmInPlace<T>(a: usize, b: usize, c: usize, m: i32, n: i32, k: i32, lda: i32, ldb: i32, ldc: i32, alpha: f64, beta: f64, r0: i32, r1: i32): void {
+@inline function gemmInPlace<T>(cx: bool, a: usize, b: usize, c: usize, m: i32, n: i32, k: i32, lda: i32, ldb: i32, ldc: i32, alphaRe: f64, alphaIm: f64, betaRe: f64, betaIm: f64, r0: i32, r1: i32): void {
   if (r1 > m) r1 = m;
   if (r0 >= r1 || n <= 0) return;
-  const al = <T>alpha, be = <T>beta;
-  if (k <= 0 || al == 0) {
-    scaleRows<T>(c, n, ldc, be, r0, r1);
+  const ar = <T>alphaRe, ai = <T>alphaIm, br = <T>betaRe, bi = <T>betaIm;
+  if (k <= 0 || (ar == 0 && ai == 0)) {
+    scaleRows<T>(cx, c, n, ldc, br, bi, r0, r1);
     return;
   }
   if (ASC_FEATURE_SIMD) {
-    const SH = alignof<T>();
-    const NR = <i32>(32 / sizeof<T>());
+    const SH = alignof<T>() + (cx ? 1 : 0);
+    const NR = 32 >> <i32>SH;
     const ldaB = <usize>lda << SH, ldbB = <usize>ldb << SH, ldcB = <usize>ldc << SH;
     const nf = n - n % NR; // columns in full strips
     for (let pc = 0; pc < k; pc += KC) {
       const kc = min(KC, k - pc);
       const first = pc == 0;
+      const ap = a + (<usize>pc << SH), bp = b + <usize>pc * ldbB;
       for (let ic = r0; ic < r1; ic += MC) {
         const ie = min(ic + MC, r1);
-        for (let j = 0; j < nf; j += NR) {
-          const bp = b + <usize>pc * ldbB + (<usize>j << SH);
-          let i = ic;
-          for (; i + 4 <= ie; i += 4) {
-            tile4<T>(a + <usize>i * ldaB + (<usize>pc << SH), ldaB, bp, ldbB, kc, c + <usize>i * ldcB + (<usize>j << SH), ldcB, NR, al, be, first);
-          }
-          for (; i < ie; i++) {
-            tile1<T>(a + <usize>i * ldaB + (<usize>pc << SH), bp, ldbB, kc, c + <usize>i * ldcB + (<usize>j << SH), NR, al, be, first);
-          }
-        }
+        for (let j = 0; j < nf; j += NR) tiles<T>(cx, ap, ldaB, bp + (<usize>j << SH), ldbB, kc, c + (<usize>j << SH), ldcB, ic, ie, NR, ar, ai, br, bi, first);
         // leftover columns: scalar dot products down the columns of B
-        for (let i = ic; i < ie; i++) {
-          const arow = a + <usize>i * ldaB + (<usize>pc << SH);
-          for (let j = nf; j < n; j++) {
-            let s: T = 0;
-            let bq = b + <usize>pc * ldbB + (<usize>j << SH);
-            for (let p = 0; p < kc; p++) {
-              s += load<T>(arow + (<usize>p << SH)) * load<T>(bq);
-              bq += ldbB;
-            }
-            const q = c + <usize>i * ldcB + (<usize>j << SH);
-            if (!first) store<T>(q, al * s + load<T>(q));
-            else if (be != 0) store<T>(q, al * s + be * load<T>(q));
-            else store<T>(q, al * s);
-          }
-        }
+        for (let i = ic; i < ie; i++)
+          for (let j = nf; j < n; j++) dotPut<T>(cx, ap + <usize>i * ldaB, bp + (<usize>j << SH), ldbB, kc, c + <usize>i * ldcB + (<usize>j << SH), ar, ai, br, bi, first);
       }
     }
     return;
   }
-  gemmScalar<T>(a, b, c, n, k, lda, ldb, ldc, al, be, r0, r1);
+  gemmScalar<T>(cx, a, b, c, n, k, lda, ldb, ldc, ar, ai, br, bi, r0, r1);
 }
 
 // @ts-ignore: decorator
-@inline function gemmPacked<T>(a: usize, bp: usize, c: usize, m: i32, n: i32, k: i32, lda: i32, ldc: i32, alpha: f64, beta: f64, r0: i32, r1: i32): void {
+@inline function gemmPacked<T>(cx: bool, a: usize, bp: usize, c: usize, m: i32, n: i32, k: i32, lda: i32, ldc: i32, alphaRe: f64, alphaIm: f64, betaRe: f64, betaIm: f64, r0: i32, r1: i32): void {
   if (r1 > m) r1 = m;
   if (r0 >= r1 || n <= 0) return;
-  const al = <T>alpha, be = <T>beta;
-  if (k <= 0 || al == 0) {
-    scaleRows<T>(c, n, ldc, be, r0, r1);
+  const ar = <T>alphaRe, ai = <T>alphaIm, br = <T>betaRe, bi = <T>betaIm;
+  if (k <= 0 || (ar == 0 && ai == 0)) {
+    scaleRows<T>(cx, c, n, ldc, br, bi, r0, r1);
     return;
   }
-  const SH = alignof<T>();
-  const NR = <i32>(32 / sizeof<T>());
+  const SH = alignof<T>() + (cx ? 1 : 0);
+  const NR = 32 >> <i32>SH;
   const ldaB = <usize>lda << SH, ldcB = <usize>ldc << SH;
   const stripB = <usize>k << 5; // bytes per packed strip
   if (ASC_FEATURE_SIMD) {
@@ -253,58 +394,44 @@ const TT4: i32 = 256;
       for (let ic = r0; ic < r1; ic += MC) {
         const ie = min(ic + MC, r1);
         for (let j = 0, s = 0; j < n; j += NR, s++) {
-          const nv = min(NR, n - j);
-          const b = bp + <usize>s * stripB + (<usize>pc << 5);
-          let i = ic;
-          for (; i + 4 <= ie; i += 4) {
-            tile4<T>(a + <usize>i * ldaB + (<usize>pc << SH), ldaB, b, 32, kc, c + <usize>i * ldcB + (<usize>j << SH), ldcB, nv, al, be, first);
-          }
-          for (; i < ie; i++) {
-            tile1<T>(a + <usize>i * ldaB + (<usize>pc << SH), b, 32, kc, c + <usize>i * ldcB + (<usize>j << SH), nv, al, be, first);
-          }
+          tiles<T>(cx, a + (<usize>pc << SH), ldaB, bp + <usize>s * stripB + (<usize>pc << 5), 32, kc, c + (<usize>j << SH), ldcB, ic, ie, min(NR, n - j), ar, ai, br, bi, first);
         }
       }
     }
     return;
   }
   // plain build: straightforward dot products over the packed strips
-  for (let i = r0; i < r1; i++) {
-    const arow = a + <usize>i * ldaB;
+  for (let i = r0; i < r1; i++)
     for (let j = 0; j < n; j++) {
-      let s: T = 0;
-      let q = bp + <usize>(j / NR) * stripB + (<usize>(j % NR) << SH);
-      for (let p = 0; p < k; p++) {
-        s += load<T>(arow + (<usize>p << SH)) * load<T>(q);
-        q += 32;
-      }
-      const cq = c + <usize>i * ldcB + (<usize>j << SH);
-      store<T>(cq, be == 0 ? al * s : al * s + be * load<T>(cq));
+      const q = bp + <usize>(j / NR) * stripB + (<usize>(j % NR) << SH);
+      dotPut<T>(cx, a + <usize>i * ldaB, q, 32, k, c + <usize>i * ldcB + (<usize>j << SH), ar, ai, br, bi, true);
     }
-  }
 }
 
-/** Packs rows [p0, p1) of B (k × n, stride ldb) into NR-column strips (see the header), zero-padded. */
+/**
+ * Packs rows [p0, p1) of B (k × n elements of 1 << sh bytes, stride ldb) into 32-byte column strips
+ * (see the header), zero-padded. Pure byte moves, so one routine serves every dtype.
+ */
 // @ts-ignore: decorator
-@inline function gemmPack<T>(b: usize, bp: usize, n: i32, k: i32, ldb: i32, p0: i32, p1: i32): void {
+@inline function gemmPack(sh: i32, b: usize, bp: usize, n: i32, k: i32, ldb: i32, p0: i32, p1: i32): void {
   if (p1 > k) p1 = k;
-  const SH = alignof<T>();
-  const NR = <i32>(32 / sizeof<T>());
+  const NR = 32 >> sh;
   const stripB = <usize>k << 5;
   const nf = n - n % NR;
   for (let p = p0; p < p1; p++) {
-    const brow = b + (<usize>p * <usize>ldb << SH);
+    const brow = b + (<usize>p * <usize>ldb << sh);
     let dst = bp + (<usize>p << 5);
     let j = 0;
     if (ASC_FEATURE_SIMD) {
       for (; j < nf; j += NR) {
-        const src = brow + (<usize>j << SH);
+        const src = brow + (<usize>j << sh);
         v128.store(dst, v128.load(src));
         v128.store(dst, v128.load(src, 16), 16);
         dst += stripB;
       }
     } else {
       for (; j < nf; j += NR) {
-        const src = brow + (<usize>j << SH);
+        const src = brow + (<usize>j << sh);
         store<u64>(dst, load<u64>(src));
         store<u64>(dst, load<u64>(src, 8), 8);
         store<u64>(dst, load<u64>(src, 16), 16);
@@ -314,55 +441,73 @@ const TT4: i32 = 256;
     }
     if (j < n) {
       memory.fill(dst, 0, 32);
-      memory.copy(dst, brow + (<usize>j << SH), <usize>(n - j) << SH);
+      memory.copy(dst, brow + (<usize>j << sh), <usize>(n - j) << sh);
     }
   }
 }
 
 // @ts-ignore: decorator
-@inline function gemmNaive<T>(a: usize, b: usize, c: usize, m: i32, n: i32, k: i32, lda: i32, ldb: i32, ldc: i32, alpha: f64, beta: f64, r0: i32, r1: i32): void {
+@inline function gemmNaive<T>(cx: bool, a: usize, b: usize, c: usize, m: i32, n: i32, k: i32, lda: i32, ldb: i32, ldc: i32, alphaRe: f64, alphaIm: f64, betaRe: f64, betaIm: f64, r0: i32, r1: i32): void {
   if (r1 > m) r1 = m;
-  const al = <T>alpha, be = <T>beta;
-  if (k <= 0 || al == 0) {
-    scaleRows<T>(c, n, ldc, be, r0, r1);
+  const ar = <T>alphaRe, ai = <T>alphaIm, br = <T>betaRe, bi = <T>betaIm;
+  if (k <= 0 || (ar == 0 && ai == 0)) {
+    scaleRows<T>(cx, c, n, ldc, br, bi, r0, r1);
     return;
   }
-  const SH = alignof<T>();
-  for (let i = r0; i < r1; i++) {
+  const SH = alignof<T>() + (cx ? 1 : 0);
+  for (let i = r0; i < r1; i++)
     for (let j = 0; j < n; j++) {
-      let s: T = 0;
-      for (let p = 0; p < k; p++) {
-        s += load<T>(a + (<usize>(i * lda + p) << SH)) * load<T>(b + (<usize>(p * ldb + j) << SH));
-      }
-      const q = c + (<usize>(i * ldc + j) << SH);
-      store<T>(q, be == 0 ? al * s : al * s + be * load<T>(q));
+      dotPut<T>(cx, a + (<usize>i * <usize>lda << SH), b + (<usize>j << SH), <usize>ldb << SH, k, c + (<usize>(i * ldc + j) << SH), ar, ai, br, bi, true);
     }
-  }
 }
 
 export function gemm_f32(a: usize, b: usize, c: usize, m: i32, n: i32, k: i32, lda: i32, ldb: i32, ldc: i32, alpha: f64, beta: f64, rowStart: i32, rowEnd: i32): void {
-  gemmInPlace<f32>(a, b, c, m, n, k, lda, ldb, ldc, alpha, beta, rowStart, rowEnd);
+  gemmInPlace<f32>(false, a, b, c, m, n, k, lda, ldb, ldc, alpha, 0, beta, 0, rowStart, rowEnd);
 }
 export function gemm_f64(a: usize, b: usize, c: usize, m: i32, n: i32, k: i32, lda: i32, ldb: i32, ldc: i32, alpha: f64, beta: f64, rowStart: i32, rowEnd: i32): void {
-  gemmInPlace<f64>(a, b, c, m, n, k, lda, ldb, ldc, alpha, beta, rowStart, rowEnd);
+  gemmInPlace<f64>(false, a, b, c, m, n, k, lda, ldb, ldc, alpha, 0, beta, 0, rowStart, rowEnd);
+}
+export function gemm_c64(a: usize, b: usize, c: usize, m: i32, n: i32, k: i32, lda: i32, ldb: i32, ldc: i32, alphaRe: f64, alphaIm: f64, betaRe: f64, betaIm: f64, rowStart: i32, rowEnd: i32): void {
+  gemmInPlace<f32>(true, a, b, c, m, n, k, lda, ldb, ldc, alphaRe, alphaIm, betaRe, betaIm, rowStart, rowEnd);
+}
+export function gemm_c128(a: usize, b: usize, c: usize, m: i32, n: i32, k: i32, lda: i32, ldb: i32, ldc: i32, alphaRe: f64, alphaIm: f64, betaRe: f64, betaIm: f64, rowStart: i32, rowEnd: i32): void {
+  gemmInPlace<f64>(true, a, b, c, m, n, k, lda, ldb, ldc, alphaRe, alphaIm, betaRe, betaIm, rowStart, rowEnd);
 }
 export function gemm_pack_f32(b: usize, bp: usize, n: i32, k: i32, ldb: i32, pStart: i32, pEnd: i32): void {
-  gemmPack<f32>(b, bp, n, k, ldb, pStart, pEnd);
+  gemmPack(2, b, bp, n, k, ldb, pStart, pEnd);
 }
 export function gemm_pack_f64(b: usize, bp: usize, n: i32, k: i32, ldb: i32, pStart: i32, pEnd: i32): void {
-  gemmPack<f64>(b, bp, n, k, ldb, pStart, pEnd);
+  gemmPack(3, b, bp, n, k, ldb, pStart, pEnd);
+}
+export function gemm_pack_c64(b: usize, bp: usize, n: i32, k: i32, ldb: i32, pStart: i32, pEnd: i32): void {
+  gemmPack(3, b, bp, n, k, ldb, pStart, pEnd);
+}
+export function gemm_pack_c128(b: usize, bp: usize, n: i32, k: i32, ldb: i32, pStart: i32, pEnd: i32): void {
+  gemmPack(4, b, bp, n, k, ldb, pStart, pEnd);
 }
 export function gemm_packed_f32(a: usize, bp: usize, c: usize, m: i32, n: i32, k: i32, lda: i32, ldc: i32, alpha: f64, beta: f64, rowStart: i32, rowEnd: i32): void {
-  gemmPacked<f32>(a, bp, c, m, n, k, lda, ldc, alpha, beta, rowStart, rowEnd);
+  gemmPacked<f32>(false, a, bp, c, m, n, k, lda, ldc, alpha, 0, beta, 0, rowStart, rowEnd);
 }
 export function gemm_packed_f64(a: usize, bp: usize, c: usize, m: i32, n: i32, k: i32, lda: i32, ldc: i32, alpha: f64, beta: f64, rowStart: i32, rowEnd: i32): void {
-  gemmPacked<f64>(a, bp, c, m, n, k, lda, ldc, alpha, beta, rowStart, rowEnd);
+  gemmPacked<f64>(false, a, bp, c, m, n, k, lda, ldc, alpha, 0, beta, 0, rowStart, rowEnd);
+}
+export function gemm_packed_c64(a: usize, bp: usize, c: usize, m: i32, n: i32, k: i32, lda: i32, ldc: i32, alphaRe: f64, alphaIm: f64, betaRe: f64, betaIm: f64, rowStart: i32, rowEnd: i32): void {
+  gemmPacked<f32>(true, a, bp, c, m, n, k, lda, ldc, alphaRe, alphaIm, betaRe, betaIm, rowStart, rowEnd);
+}
+export function gemm_packed_c128(a: usize, bp: usize, c: usize, m: i32, n: i32, k: i32, lda: i32, ldc: i32, alphaRe: f64, alphaIm: f64, betaRe: f64, betaIm: f64, rowStart: i32, rowEnd: i32): void {
+  gemmPacked<f64>(true, a, bp, c, m, n, k, lda, ldc, alphaRe, alphaIm, betaRe, betaIm, rowStart, rowEnd);
 }
 export function gemm_naive_f32(a: usize, b: usize, c: usize, m: i32, n: i32, k: i32, lda: i32, ldb: i32, ldc: i32, alpha: f64, beta: f64, rowStart: i32, rowEnd: i32): void {
-  gemmNaive<f32>(a, b, c, m, n, k, lda, ldb, ldc, alpha, beta, rowStart, rowEnd);
+  gemmNaive<f32>(false, a, b, c, m, n, k, lda, ldb, ldc, alpha, 0, beta, 0, rowStart, rowEnd);
 }
 export function gemm_naive_f64(a: usize, b: usize, c: usize, m: i32, n: i32, k: i32, lda: i32, ldb: i32, ldc: i32, alpha: f64, beta: f64, rowStart: i32, rowEnd: i32): void {
-  gemmNaive<f64>(a, b, c, m, n, k, lda, ldb, ldc, alpha, beta, rowStart, rowEnd);
+  gemmNaive<f64>(false, a, b, c, m, n, k, lda, ldb, ldc, alpha, 0, beta, 0, rowStart, rowEnd);
+}
+export function gemm_naive_c64(a: usize, b: usize, c: usize, m: i32, n: i32, k: i32, lda: i32, ldb: i32, ldc: i32, alphaRe: f64, alphaIm: f64, betaRe: f64, betaIm: f64, rowStart: i32, rowEnd: i32): void {
+  gemmNaive<f32>(true, a, b, c, m, n, k, lda, ldb, ldc, alphaRe, alphaIm, betaRe, betaIm, rowStart, rowEnd);
+}
+export function gemm_naive_c128(a: usize, b: usize, c: usize, m: i32, n: i32, k: i32, lda: i32, ldb: i32, ldc: i32, alphaRe: f64, alphaIm: f64, betaRe: f64, betaIm: f64, rowStart: i32, rowEnd: i32): void {
+  gemmNaive<f64>(true, a, b, c, m, n, k, lda, ldb, ldc, alphaRe, alphaIm, betaRe, betaIm, rowStart, rowEnd);
 }
 
 // ------------------------------------------------------------------------------------------ add
@@ -415,138 +560,145 @@ export function add_f64(a: usize, b: usize, c: usize, cols: i32, alpha: f64, bet
   addReal<f64>(a, b, c, cols, alpha, beta, rowStart, rowEnd);
 }
 
-/** c64: C = α·A + β·B with complex α, β, in f32 (β == 0 + 0i: B not read; α == 0 + 0i: A not read). */
-export function add_c64(a: usize, b: usize, c: usize, cols: i32, alphaRe: f64, alphaIm: f64, betaRe: f64, betaIm: f64, rowStart: i32, rowEnd: i32): void {
-  if (rowStart >= rowEnd) return;
-  const ar = <f32>alphaRe, ai = <f32>alphaIm, br = <f32>betaRe, bi = <f32>betaIm;
+/**
+ * Complex C = α·A + β·B with complex α, β, in T (c64: f32, c128: f64); β == 0 + 0i: B not read;
+ * α == 0 + 0i: A not read.
+ */
+// @ts-ignore: decorator
+@inline function addComplex<T>(a: usize, b: usize, c: usize, cols: i32, alphaRe: f64, alphaIm: f64, betaRe: f64, betaIm: f64, r0: i32, r1: i32): void {
+  if (r0 >= r1) return;
+  const ar = <T>alphaRe, ai = <T>alphaIm, br = <T>betaRe, bi = <T>betaIm;
   const useA = ar != 0 || ai != 0, useB = br != 0 || bi != 0;
-  let e = <usize>rowStart * <usize>cols;
-  const end = <usize>rowEnd * <usize>cols;
+  const SH = alignof<T>() + 1;
+  let e = <usize>r0 * <usize>cols;
+  const end = <usize>r1 * <usize>cols;
   if (!useA && !useB) {
-    memory.fill(c + (e << 3), 0, (end - e) << 3);
+    memory.fill(c + (e << SH), 0, (end - e) << SH);
     return;
   }
   if (ASC_FEATURE_SIMD) {
-    // t·x = x ⊙ [tr tr] + swap(x) ⊙ [−ti ti]
-    const A1 = f32x4.splat(ar), A2 = f32x4(-ai, ai, -ai, ai);
-    const B1 = f32x4.splat(br), B2 = f32x4(-bi, bi, -bi, bi);
-    for (; e + 2 <= end; e += 2) {
-      const o = e << 3;
-      let v = f32x4.splat(0);
-      if (useA) {
-        const x = v128.load(a + o);
-        v = f32x4.add(f32x4.mul(x, A1), f32x4.mul(f32x4.shuffle(x, x, 1, 0, 3, 2), A2));
-      }
-      if (useB) {
-        const y = v128.load(b + o);
-        v = f32x4.add(v, f32x4.add(f32x4.mul(y, B1), f32x4.mul(f32x4.shuffle(y, y, 1, 0, 3, 2), B2)));
-      }
+    const V = <usize>(8 / sizeof<T>()); // complex per v128
+    for (; e + V <= end; e += V) {
+      const o = e << SH;
+      let v = v128.splat<T>(0);
+      if (useA) v = cmulConst<T>(v128.load(a + o), ar, ai);
+      if (useB) v = v128.add<T>(v, cmulConst<T>(v128.load(b + o), br, bi));
       v128.store(c + o, v);
     }
   }
   for (; e < end; e++) {
-    const o = e << 3;
-    let re: f32 = 0, im: f32 = 0;
+    const o = e << SH, O = sizeof<T>();
+    let re: T = 0, im: T = 0;
     if (useA) {
-      const xr = load<f32>(a + o), xi = load<f32>(a + o, 4);
+      const xr = load<T>(a + o), xi = load<T>(a + o + O);
       re = ar * xr - ai * xi;
       im = ar * xi + ai * xr;
     }
     if (useB) {
-      const yr = load<f32>(b + o), yi = load<f32>(b + o, 4);
+      const yr = load<T>(b + o), yi = load<T>(b + o + O);
       re += br * yr - bi * yi;
       im += br * yi + bi * yr;
     }
-    store<f32>(c + o, re);
-    store<f32>(c + o, im, 4);
+    store<T>(c + o, re);
+    store<T>(c + o + O, im);
   }
+}
+
+export function add_c64(a: usize, b: usize, c: usize, cols: i32, alphaRe: f64, alphaIm: f64, betaRe: f64, betaIm: f64, rowStart: i32, rowEnd: i32): void {
+  addComplex<f32>(a, b, c, cols, alphaRe, alphaIm, betaRe, betaIm, rowStart, rowEnd);
+}
+export function add_c128(a: usize, b: usize, c: usize, cols: i32, alphaRe: f64, alphaIm: f64, betaRe: f64, betaIm: f64, rowStart: i32, rowEnd: i32): void {
+  addComplex<f64>(a, b, c, cols, alphaRe, alphaIm, betaRe, betaIm, rowStart, rowEnd);
 }
 
 // ------------------------------------------------------------------------------------------ transpose
 
-/** B = Aᵀ for 4-byte elements; rows [j0, j1) of B (= columns of A). */
-export function transpose_f32(a: usize, b: usize, rows: i32, cols: i32, rowStart: i32, rowEnd: i32): void {
-  if (rowEnd > cols) rowEnd = cols;
-  if (rowStart >= rowEnd || rows <= 0) return;
-  const ldaB = <usize>cols << 2, ldbB = <usize>rows << 2;
-  for (let jt = rowStart; jt < rowEnd; jt += TT4) {
-    const je = min(jt + TT4, rowEnd);
-    for (let it = 0; it < rows; it += TT4) {
-      const ie = min(it + TT4, rows);
-      let j = jt;
-      if (ASC_FEATURE_SIMD) {
-        for (; j + 4 <= je; j += 4) {
-          let i = it;
-          for (; i + 4 <= ie; i += 4) {
-            // block (i, j) of A → block (j, i) of B
-            const s = a + <usize>i * ldaB + (<usize>j << 2);
-            const r0 = v128.load(s), r1 = v128.load(s + ldaB), r2 = v128.load(s + 2 * ldaB), r3 = v128.load(s + 3 * ldaB);
-            const t0 = f32x4.shuffle(r0, r1, 0, 4, 1, 5), t1 = f32x4.shuffle(r0, r1, 2, 6, 3, 7);
-            const t2 = f32x4.shuffle(r2, r3, 0, 4, 1, 5), t3 = f32x4.shuffle(r2, r3, 2, 6, 3, 7);
-            const d = b + <usize>j * ldbB + (<usize>i << 2);
-            v128.store(d, f32x4.shuffle(t0, t2, 0, 1, 4, 5));
-            v128.store(d + ldbB, f32x4.shuffle(t0, t2, 2, 3, 6, 7));
-            v128.store(d + 2 * ldbB, f32x4.shuffle(t1, t3, 0, 1, 4, 5));
-            v128.store(d + 3 * ldbB, f32x4.shuffle(t1, t3, 2, 3, 6, 7));
-          }
-          for (; i < ie; i++) {
-            const s = a + <usize>i * ldaB + (<usize>j << 2);
-            const d = b + <usize>j * ldbB + (<usize>i << 2);
-            store<u32>(d, load<u32>(s));
-            store<u32>(d + ldbB, load<u32>(s, 4));
-            store<u32>(d + 2 * ldbB, load<u32>(s, 8));
-            store<u32>(d + 3 * ldbB, load<u32>(s, 12));
-          }
-        }
-      }
-      for (; j < je; j++) {
-        const d = b + <usize>j * ldbB;
-        for (let i = it; i < ie; i++) store<u32>(d + (<usize>i << 2), load<u32>(a + <usize>i * ldaB + (<usize>j << 2)));
-      }
-    }
-  }
-}
-
-/** B = Aᵀ for 8-byte elements (f64, c64 without conjugation). */
+/** One element of 1 << sh bytes from s to d. */
 // @ts-ignore: decorator
-@inline function transpose8(a: usize, b: usize, rows: i32, cols: i32, rowStart: i32, rowEnd: i32): void {
-  if (rowEnd > cols) rowEnd = cols;
-  if (rowStart >= rowEnd || rows <= 0) return;
-  const ldaB = <usize>cols << 3, ldbB = <usize>rows << 3;
-  for (let jt = rowStart; jt < rowEnd; jt += TT) {
-    const je = min(jt + TT, rowEnd);
-    for (let it = 0; it < rows; it += TT) {
-      const ie = min(it + TT, rows);
-      let j = jt;
-      if (ASC_FEATURE_SIMD) {
-        for (; j + 2 <= je; j += 2) {
-          let i = it;
-          for (; i + 2 <= ie; i += 2) {
-            const s = a + <usize>i * ldaB + (<usize>j << 3);
-            const r0 = v128.load(s), r1 = v128.load(s + ldaB);
-            const d = b + <usize>j * ldbB + (<usize>i << 3);
-            v128.store(d, i64x2.shuffle(r0, r1, 0, 2));
-            v128.store(d + ldbB, i64x2.shuffle(r0, r1, 1, 3));
-          }
-          for (; i < ie; i++) {
-            const s = a + <usize>i * ldaB + (<usize>j << 3);
-            const d = b + <usize>j * ldbB + (<usize>i << 3);
-            store<u64>(d, load<u64>(s));
-            store<u64>(d + ldbB, load<u64>(s, 8));
-          }
+@inline function move(d: usize, s: usize, sh: i32): void {
+  if (sh == 2) store<u32>(d, load<u32>(s));
+  else {
+    store<u64>(d, load<u64>(s));
+    if (sh == 4) store<u64>(d, load<u64>(s, 8), 8);
+  }
+}
+
+/**
+ * The V × V block (V = 16 bytes / element: one v128 per row) of A at s → its transpose at d. SIMD: in
+ * registers (f32: 4 row loads → 8 shuffles → 4 stores; 8-byte: 2 × 2 of 64-bit lanes; 16-byte: a move).
+ */
+// @ts-ignore: decorator
+@inline function tblock(s: usize, ldaB: usize, d: usize, ldbB: usize, sh: i32): void {
+  if (ASC_FEATURE_SIMD) {
+    if (sh == 2) {
+      const r0 = v128.load(s), r1 = v128.load(s + ldaB), r2 = v128.load(s + 2 * ldaB), r3 = v128.load(s + 3 * ldaB);
+      const t0 = f32x4.shuffle(r0, r1, 0, 4, 1, 5), t1 = f32x4.shuffle(r0, r1, 2, 6, 3, 7);
+      const t2 = f32x4.shuffle(r2, r3, 0, 4, 1, 5), t3 = f32x4.shuffle(r2, r3, 2, 6, 3, 7);
+      v128.store(d, f32x4.shuffle(t0, t2, 0, 1, 4, 5));
+      v128.store(d + ldbB, f32x4.shuffle(t0, t2, 2, 3, 6, 7));
+      v128.store(d + 2 * ldbB, f32x4.shuffle(t1, t3, 0, 1, 4, 5));
+      v128.store(d + 3 * ldbB, f32x4.shuffle(t1, t3, 2, 3, 6, 7));
+    } else if (sh == 3) {
+      const r0 = v128.load(s), r1 = v128.load(s + ldaB);
+      v128.store(d, i64x2.shuffle(r0, r1, 0, 2));
+      v128.store(d + ldbB, i64x2.shuffle(r0, r1, 1, 3));
+    } else v128.store(d, v128.load(s));
+    return;
+  }
+  const V = 16 >> sh;
+  for (let r = 0; r < V; r++) for (let c = 0; c < V; c++) move(d + <usize>c * ldbB + (<usize>r << sh), s + <usize>r * ldaB + (<usize>c << sh), sh);
+}
+
+/**
+ * B = Aᵀ for elements of 1 << sh bytes, rows [r0, r1) of B. Tiles of TR_A bytes of an A row by TR_B
+ * bytes of a B row; inside a tile, 4V rows of A at a time (V = 16 >> sh) move as four stacked blocks,
+ * so every step writes one whole 64-byte cache line into each of V rows of B (and reads V columns of
+ * 4V rows of A). Leftover rows (< 4V) run blocks, then elements; leftover columns (< V) elements.
+ */
+// @ts-ignore: decorator
+@inline function transposeLines(a: usize, b: usize, rows: i32, cols: i32, r0: i32, r1: i32, sh: i32): void {
+  if (r1 > cols) r1 = cols;
+  if (r0 >= r1 || rows <= 0) return;
+  const V = 16 >> sh, H = 4 * V;
+  const TJ = TR_A >> sh, TI = TR_B >> sh;
+  const ldaB = <usize>cols << sh, ldbB = <usize>rows << sh;
+  for (let jt = r0; jt < r1; jt += TJ) {
+    const je = min(jt + TJ, r1);
+    const jv = je - (je - jt) % V; // end of the full V-column blocks
+    for (let it = 0; it < rows; it += TI) {
+      const ie = min(it + TI, rows);
+      let i = it;
+      for (; i + H <= ie; i += H) {
+        for (let j = jt; j < jv; j += V) {
+          const s = a + <usize>i * ldaB + (<usize>j << sh), d = b + <usize>j * ldbB + (<usize>i << sh);
+          tblock(s, ldaB, d, ldbB, sh);
+          tblock(s + <usize>V * ldaB, ldaB, d + 16, ldbB, sh);
+          tblock(s + <usize>(2 * V) * ldaB, ldaB, d + 32, ldbB, sh);
+          tblock(s + <usize>(3 * V) * ldaB, ldaB, d + 48, ldbB, sh);
         }
       }
-      for (; j < je; j++) {
-        const d = b + <usize>j * ldbB;
-        for (let i = it; i < ie; i++) store<u64>(d + (<usize>i << 3), load<u64>(a + <usize>i * ldaB + (<usize>j << 3)));
+      for (; i + V <= ie; i += V) {
+        for (let j = jt; j < jv; j += V) tblock(a + <usize>i * ldaB + (<usize>j << sh), ldaB, b + <usize>j * ldbB + (<usize>i << sh), ldbB, sh);
+      }
+      for (; i < ie; i++) {
+        for (let j = jt; j < jv; j++) move(b + <usize>j * ldbB + (<usize>i << sh), a + <usize>i * ldaB + (<usize>j << sh), sh);
+      }
+      for (let j = jv; j < je; j++) {
+        for (i = it; i < ie; i++) move(b + <usize>j * ldbB + (<usize>i << sh), a + <usize>i * ldaB + (<usize>j << sh), sh);
       }
     }
   }
 }
 
+export function transpose_f32(a: usize, b: usize, rows: i32, cols: i32, rowStart: i32, rowEnd: i32): void {
+  transposeLines(a, b, rows, cols, rowStart, rowEnd, 2);
+}
 export function transpose_f64(a: usize, b: usize, rows: i32, cols: i32, rowStart: i32, rowEnd: i32): void {
-  transpose8(a, b, rows, cols, rowStart, rowEnd);
+  transposeLines(a, b, rows, cols, rowStart, rowEnd, 3);
 }
 export function transpose_c64(a: usize, b: usize, rows: i32, cols: i32, rowStart: i32, rowEnd: i32): void {
-  transpose8(a, b, rows, cols, rowStart, rowEnd);
+  transposeLines(a, b, rows, cols, rowStart, rowEnd, 3);
+}
+export function transpose_c128(a: usize, b: usize, rows: i32, cols: i32, rowStart: i32, rowEnd: i32): void {
+  transposeLines(a, b, rows, cols, rowStart, rowEnd, 4);
 }

@@ -79,7 +79,7 @@ describe('dense operations through the runtime', () => {
     await expect(rt.gemm(rand(2, 3, 'f64', 1), rand(3, 2, 'f32', 1))).rejects.toThrow(/dtypes differ/);
     await expect(rt.gemm(rand(2, 3, 'f64', 1), rand(3, 2, 'f64', 1), { C: rand(3, 3, 'f64', 1) })).rejects.toThrow(/C is 3×3, expected 2×2/);
     await expect(rt.add(rand(2, 3, 'f64', 1), rand(3, 2, 'f64', 1))).rejects.toThrow(ShapeError);
-    await expect(rt.gemm(rand(2, 2, 'c128', 1), rand(2, 2, 'c128', 1))).rejects.toThrow(UnsupportedError);
+    await expect(rt.add(rand(2, 2, 'f64', 1), rand(2, 2, 'f64', 1), { alpha: [1, 2] })).rejects.toThrow(UnsupportedError);
     await expect(rt.transpose(rand(2, 2, 'f64', 1), { path: 'gpu' })).rejects.toThrow(GpuUnavailableError);
     rt.dispose();
   });

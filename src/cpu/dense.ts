@@ -1,5 +1,5 @@
-import type { DType } from '../dtype.js';
-import { elementBytes } from '../dtype.js';
+import type { DType, Scalar } from '../dtype.js';
+import { elementBytes, isComplex, toComplex } from '../dtype.js';
 import { ShapeError, UnsupportedError } from '../errors.js';
 import type { CpuBackend } from './backend.js';
 import type { KernelStep } from './spmv-plan.js';
@@ -12,8 +12,8 @@ import type { KernelStep } from './spmv-plan.js';
  *
  * Kernels (assembly/dense.ts): gemm_pack_<dt> + gemm_packed_<dt> (SIMD build, m ≥ PACK_MIN_ROWS: B is
  * packed once into 32-byte column strips, shared read-only by all threads), gemm_<dt> (B in place:
- * plain build and short A), add_<dt>, transpose_<dt>. dtypes: gemm f32/f64, add f32/f64/c64,
- * transpose f32/f64/c64. c64 gemm and all c128 throw UnsupportedError.
+ * plain build and short A), add_<dt>, transpose_<dt>, each in f32, f64, c64 and c128. Complex kernels
+ * take α and β as (re, im) pairs; real ones refuse an imaginary part (UnsupportedError).
  */
 
 /** A row-major matrix resident in the heap: element (i, j) at ptr + (i·ld + j)·elementBytes. */
@@ -47,64 +47,57 @@ function checkLd(name: string, R: DenseRegion): void {
   if (ld(R) < R.cols) throw new ShapeError(`${name}: leading dimension ${ld(R)} < cols ${R.cols}`);
 }
 
+/** The kernel arguments for α and β: (re, im) pairs for complex dtypes, reals (im must be 0) otherwise. */
+function scalarArgs(what: string, dtype: DType, alpha: Scalar, beta: Scalar): number[] {
+  const [ar, ai] = toComplex(alpha), [br, bi] = toComplex(beta);
+  if (isComplex(dtype)) return [ar, ai, br, bi];
+  if (ai !== 0 || bi !== 0) throw new UnsupportedError(`${what} on ${dtype} takes real α and β`);
+  return [ar, br];
+}
+
+/** Multiply-adds of real arithmetic per complex one (the rows' cost for the inline threshold). */
+const flopsPer = (dtype: DType): number => (isComplex(dtype) ? 4 : 1);
+
 /**
- * C ← α·A·B + β·C (real dtypes; α, β real). Shapes: A m×k, B k×n, C m×n. β = 0: C is not read (NaN in
- * C does not survive); α = 0 or k = 0: A and B are not read. A, B must not overlap C.
+ * C ← α·A·B + β·C in any dtype (complex α, β as [re, im]). Shapes: A m×k, B k×n, C m×n. β = 0: C is
+ * not read (NaN in C does not survive); α = 0 or k = 0: A and B are not read. A, B must not overlap C.
  */
-export async function gemm(B: CpuBackend, dtype: DType, A: DenseRegion, Bm: DenseRegion, C: DenseRegion, alpha: number, beta: number): Promise<void> {
-  if (dtype !== 'f32' && dtype !== 'f64') throw new UnsupportedError(`dense gemm on the CPU supports f32 and f64, not ${dtype}`);
+export async function gemm(B: CpuBackend, dtype: DType, A: DenseRegion, Bm: DenseRegion, C: DenseRegion, alpha: Scalar, beta: Scalar): Promise<void> {
   for (const [n, R] of [['A', A], ['B', Bm], ['C', C]] as const) checkLd(n, R);
   const m = A.rows, k = A.cols, n = Bm.cols;
   if (Bm.rows !== k || C.rows !== m || C.cols !== n) {
     throw new ShapeError(`gemm: A ${A.rows}×${A.cols} · B ${Bm.rows}×${Bm.cols} → C ${C.rows}×${C.cols} do not match`);
   }
+  const s = scalarArgs('gemm', dtype, alpha, beta);
   if (m === 0 || n === 0) return;
-  const rowCost = n * Math.max(k, 1);
-  if (B.flavor === 'simd' && m >= PACK_MIN_ROWS && k > 0 && alpha !== 0) {
+  const rowCost = n * Math.max(k, 1) * flopsPer(dtype);
+  const [ar, ai] = toComplex(alpha);
+  if (B.flavor === 'simd' && m >= PACK_MIN_ROWS && k > 0 && (ar !== 0 || ai !== 0)) {
     const packed = B.heap.alloc(k * Math.ceil((n * elementBytes(dtype)) / 32) * 32);
     try {
       await runRows(B, `gemm_pack_${dtype}`, [Bm.ptr, packed.ptr, n, k, ld(Bm)], k, n);
-      await runRows(B, `gemm_packed_${dtype}`, [A.ptr, packed.ptr, C.ptr, m, n, k, ld(A), ld(C), alpha, beta], m, rowCost);
+      await runRows(B, `gemm_packed_${dtype}`, [A.ptr, packed.ptr, C.ptr, m, n, k, ld(A), ld(C), ...s], m, rowCost);
     } finally {
       packed.dispose();
     }
     return;
   }
-  await runRows(B, `gemm_${dtype}`, [A.ptr, Bm.ptr, C.ptr, m, n, k, ld(A), ld(Bm), ld(C), alpha, beta], m, rowCost);
+  await runRows(B, `gemm_${dtype}`, [A.ptr, Bm.ptr, C.ptr, m, n, k, ld(A), ld(Bm), ld(C), ...s], m, rowCost);
 }
 
 /** The textbook triple loop (the baseline of the benchmarks), same contract as gemm. */
-export async function gemmNaive(B: CpuBackend, dtype: DType, A: DenseRegion, Bm: DenseRegion, C: DenseRegion, alpha: number, beta: number): Promise<void> {
-  if (dtype !== 'f32' && dtype !== 'f64') throw new UnsupportedError(`dense gemm on the CPU supports f32 and f64, not ${dtype}`);
+export async function gemmNaive(B: CpuBackend, dtype: DType, A: DenseRegion, Bm: DenseRegion, C: DenseRegion, alpha: Scalar, beta: Scalar): Promise<void> {
   if (Bm.rows !== A.cols || C.rows !== A.rows || C.cols !== Bm.cols) throw new ShapeError('gemmNaive: shapes do not match');
-  await runRows(B, `gemm_naive_${dtype}`, [A.ptr, Bm.ptr, C.ptr, A.rows, Bm.cols, A.cols, ld(A), ld(Bm), ld(C), alpha, beta], A.rows, Bm.cols * Math.max(A.cols, 1));
+  const s = scalarArgs('gemm', dtype, alpha, beta);
+  await runRows(B, `gemm_naive_${dtype}`, [A.ptr, Bm.ptr, C.ptr, A.rows, Bm.cols, A.cols, ld(A), ld(Bm), ld(C), ...s], A.rows, Bm.cols * Math.max(A.cols, 1) * flopsPer(dtype));
 }
 
 /**
- * C ← α·A + β·B elementwise, all three rows×cols and contiguous (ld = cols). f32/f64 take real α, β;
- * c64 takes [re, im] pairs. β = 0: B not read; α = 0: A not read. C may be A or B.
+ * C ← α·A + β·B elementwise, all three rows×cols and contiguous (ld = cols). Real dtypes take real α, β;
+ * complex ones [re, im] pairs (or reals). β = 0: B not read; α = 0: A not read. C may be A or B.
  */
-export async function add(
-  B: CpuBackend,
-  dtype: DType,
-  rows: number,
-  cols: number,
-  a: number,
-  b: number,
-  c: number,
-  alpha: number | readonly [number, number],
-  beta: number | readonly [number, number],
-): Promise<void> {
-  const pair = (s: number | readonly [number, number]): [number, number] => (typeof s === 'number' ? [s, 0] : [s[0], s[1]]);
-  let args: number[];
-  if (dtype === 'f32' || dtype === 'f64') {
-    const [ar, ai] = pair(alpha), [br, bi] = pair(beta);
-    if (ai !== 0 || bi !== 0) throw new UnsupportedError(`add on ${dtype} takes real α and β`);
-    args = [a, b, c, cols, ar, br];
-  } else if (dtype === 'c64') {
-    args = [a, b, c, cols, ...pair(alpha), ...pair(beta)];
-  } else throw new UnsupportedError(`dense add on the CPU supports f32, f64 and c64, not ${dtype}`);
-  await runRows(B, `add_${dtype}`, args, rows, cols);
+export async function add(B: CpuBackend, dtype: DType, rows: number, cols: number, a: number, b: number, c: number, alpha: Scalar, beta: Scalar): Promise<void> {
+  await runRows(B, `add_${dtype}`, [a, b, c, cols, ...scalarArgs('add', dtype, alpha, beta)], rows, cols);
 }
 
 /**
@@ -112,6 +105,5 @@ export async function add(
  * The pool splits the rows of B (= columns of A).
  */
 export async function transpose(B: CpuBackend, dtype: DType, rows: number, cols: number, a: number, b: number): Promise<void> {
-  if (dtype === 'c128') throw new UnsupportedError('dense transpose on the CPU supports f32, f64 and c64, not c128');
   await runRows(B, `transpose_${dtype}`, [a, b, rows, cols], cols, rows);
 }
