@@ -25,13 +25,32 @@ export const WEBGPU_COST: CostProfile = {
   efficiency: { dia: 1, ell: 0.95, hyb: 0.9, csr: 0.8 },
 };
 
+/**
+ * A software adapter (SwiftShader, llvmpipe/lavapipe, WARP) runs the shaders on the CPU, far slower than
+ * the CPU path's own kernels (calibration on SwiftShader: ~0.01 GB/s): 'auto' must never prefer it. It
+ * stays usable when asked for by name (backend: 'webgpu'), e.g. to test the path without a GPU.
+ */
+export const WEBGPU_SOFTWARE_COST: CostProfile = {
+  kind: 'gpu',
+  defaults: { overheadMs: 0.5, bandwidthGBs: 0.05, uploadGBs: 1, readbackGBs: 1 },
+};
+const SOFTWARE_ADAPTER = /swiftshader|llvmpipe|lavapipe|\bwarp\b|basic render/i;
+
 /** createRuntime({ webgpu }): where the device comes from. */
 export type WebGpuPathOptions = Pick<WebGpuBackendOptions, 'gpu' | 'device' | 'powerPreference'>;
 
 export class WebGpuPath extends DevicePath<WebGpuMatrix, WebGpuVector, WebGpuDense> {
   readonly id = 'webgpu' as const;
   readonly label = 'WebGPU';
-  readonly cost = WEBGPU_COST;
+  /** the default figures: a GPU's, or a software adapter's (see WEBGPU_SOFTWARE_COST) */
+  get cost(): CostProfile {
+    return this.software ? WEBGPU_SOFTWARE_COST : WEBGPU_COST;
+  }
+
+  /** whether the adapter is a software renderer on the CPU */
+  get software(): boolean {
+    return SOFTWARE_ADAPTER.test(this.backend.capabilities().adapter);
+  }
   declare readonly backend: WebGpuBackend;
 
   /** The path, or why WebGPU cannot run here (no navigator.gpu nor `webgpu` package, no adapter, …). */
@@ -50,6 +69,7 @@ export class WebGpuPath extends DevicePath<WebGpuMatrix, WebGpuVector, WebGpuDen
       device: c.adapter,
       limits: {
         source: c.source ?? 'unknown',
+        software: this.software,
         subgroups: c.subgroups,
         timestampQuery: c.timestampQuery,
         maxStorageBufferBindingSize: this.backend.maxStorageBufferBindingSize,
