@@ -190,3 +190,42 @@ describe('bad input: one line on stderr, non-zero exit, no stack trace', () => {
     });
   }
 });
+
+describe('overview (npm start)', () => {
+  it('is what npm start runs', () => {
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+    expect(pkg.scripts.start).toMatch(/dist\/cli\.js overview$/);
+  });
+
+  it('measures every place SpMV runs here against a JS loop, checked against f64, and solves with CG', () => {
+    const r = run('overview', '--n', '12', '--json');
+    expect(r.code, r.stderr).toBe(0);
+    const o = JSON.parse(r.stdout);
+    expect(o.matrix).toMatchObject({ name: 'poisson3D_12', rows: 12 ** 3 });
+    const where = o.rows.map((x: { path: string }) => x.path);
+    expect(where.slice(0, 2)).toEqual(['js', 'cpu']);
+    // every path that is available appears, every other is named once in the notes with its reason
+    for (const id of ['webgpu', 'webgl2']) {
+      if (!where.includes(id)) expect(o.notes.some((n: string) => n.includes(id === 'webgpu' ? 'WebGPU' : 'WebGL2') && n.includes('not shown'))).toBe(true);
+    }
+    for (const row of o.rows) {
+      expect(row.ms).toBeGreaterThan(0);
+      // f64 on the CPU is exact to rounding; double-single on a GPU path to ~1e-14
+      expect(row.maxRelError).toBeLessThan(1e-12);
+    }
+    expect(o.choice.reasons.length).toBeGreaterThan(0);
+    expect(o.cg).toMatchObject({ converged: true });
+    expect(o.cg.relativeResidual).toBeLessThanOrEqual(1e-8);
+    expect(r.stdout).not.toMatch(/skipped/);
+  });
+
+  it('prints a screenful of text', () => {
+    const r = run('overview', '--n', '8');
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines.length).toBeLessThanOrEqual(30);
+    expect(r.stdout).toMatch(/plain JavaScript CSR loop/);
+    expect(r.stdout).toMatch(/The runtime's choice/);
+    expect(r.stdout).toMatch(/CG with the defaults/);
+  });
+});
