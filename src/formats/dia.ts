@@ -1,3 +1,5 @@
+import { checkOptions } from '../options-check.js';
+import { PADDING_OPTION_KEYS } from './common.js';
 import { FormatError } from '../errors.js';
 import { allocValues, components, type DType, type ValueArray } from '../dtype.js';
 import { castValues, checkHeader, checkIndexArray, checkPadding, checkValueArray, checkZero, copyElement, isZeroAt, roundUp4, type PaddingOptions } from './common.js';
@@ -96,6 +98,7 @@ export class DIAMatrix {
    * maxFill 10) or `opts.maxSlots` when given. The check runs before the data array is allocated.
    */
   static fromCSR(csr: CSRMatrix, opts?: PaddingOptions): DIAMatrix {
+    checkOptions('DIAMatrix.fromCSR', opts, PADDING_OPTION_KEYS);
     const c = csr.toCSR();
     const { rows, cols, rowPtr, colIdx } = c;
     const comp = components(c.dtype);

@@ -1,3 +1,4 @@
+import { checkOptions, optionKeys } from '../options-check.js';
 import { CSRMatrix } from '../formats/csr.js';
 import { allocValues, assertDType, components, type DType } from '../dtype.js';
 import { ShapeError } from '../errors.js';
@@ -7,12 +8,16 @@ import { ShapeError } from '../errors.js';
  * ordering: the 2-D 5-point stencil (4 on the diagonal, -1 for each neighbour) and the 3-D 7-point
  * stencil (6 and -1) — seed 001's `poisson3D_N`. Symmetric positive definite, so CG converges on them.
  */
+const POISSON_OPTION_KEYS = optionKeys<{ dtype?: DType }>({ dtype: true });
+
 export function poisson2D(n: number, options: { dtype?: DType } = {}): CSRMatrix {
+  checkOptions('poisson2D', options, POISSON_OPTION_KEYS);
   return laplacian([n, n], options.dtype ?? 'f64');
 }
 
 /** 3-D 7-point Poisson matrix on an n×n×n grid: n³ rows, about 7n³ nonzeros. */
 export function poisson3D(n: number, options: { dtype?: DType } = {}): CSRMatrix {
+  checkOptions('poisson3D', options, POISSON_OPTION_KEYS);
   return laplacian([n, n, n], options.dtype ?? 'f64');
 }
 

@@ -1,3 +1,4 @@
+import { checkOptions, optionKeys } from '../options-check.js';
 import { CSRMatrix } from '../formats/csr.js';
 import { allocValues, assertDType, components, type DType } from '../dtype.js';
 import { ShapeError } from '../errors.js';
@@ -23,7 +24,10 @@ export interface RandomMatrixOptions {
  * A reproducible random sparse matrix in canonical CSR (sorted, distinct columns per row), values
  * uniform in [-1, 1) (both parts for complex). The same options give the same matrix everywhere.
  */
+const RANDOM_OPTION_KEYS = optionKeys<RandomMatrixOptions>({ rows: true, cols: true, meanRowLength: true, distribution: true, exponent: true, seed: true, dtype: true });
+
 export function randomMatrix(options: RandomMatrixOptions): CSRMatrix {
+  checkOptions('randomMatrix', options, RANDOM_OPTION_KEYS);
   const { rows, cols = rows, meanRowLength = 8, distribution = 'uniform', exponent = 1.5, seed = 1, dtype = 'f64' } = options;
   assertDType(dtype, 'randomMatrix');
   if (!Number.isInteger(rows) || rows < 0 || !Number.isInteger(cols) || cols < 0) {

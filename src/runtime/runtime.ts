@@ -1,3 +1,7 @@
+import { checkOptions, only } from '../options-check.js';
+import { CONVERT_OPTION_KEYS } from '../formats/index.js';
+import { DOT_OPTION_KEYS, EXPLAIN_OPTION_KEYS, RUNTIME_OPTION_KEYS, SOLVE_OPTION_KEYS, SPMV_OPTION_KEYS, UPLOAD_OPTION_KEYS, WEBGPU_OPTION_KEYS } from './options.js';
+import { ADD_OPTION_KEYS, GEMM_OPTION_KEYS, TRANSPOSE_OPTION_KEYS } from './dense-ops.js';
 import { allocValues, componentBytes, components, elementBytes, isComplex, toComplex, type DType, type Scalar, type ValueArray, assertDType } from '../dtype.js';
 import { DisposedError, GpuUnavailableError, PaddingLimitError, ShapeError, UnsupportedError, SimdglError } from '../errors.js';
 import type { SpmvScalars } from '../backend-types.js';
@@ -61,6 +65,8 @@ export class Runtime implements HandleOwner {
 
   /** @internal use createRuntime() */
   static async create(options: RuntimeOptions = {}): Promise<Runtime> {
+    checkOptions('createRuntime', options, RUNTIME_OPTION_KEYS);
+    checkOptions('createRuntime: webgpu', options.webgpu, WEBGPU_OPTION_KEYS);
     const mode = options.backend ?? 'auto';
     if (mode !== 'auto' && mode !== 'gpu' && !PATH_IDS.includes(mode)) {
       throw new UnsupportedError(`createRuntime: backend must be 'auto', ${PATH_IDS.map((p) => `'${p}'`).join(', ')} or 'gpu', got ${JSON.stringify(options.backend)}`);
@@ -175,12 +181,18 @@ export class Runtime implements HandleOwner {
   /** Uploads a matrix (any format class) and returns a resident handle. */
   upload(matrix: SparseMatrix, options: UploadOptions = {}): MatrixHandle {
     this.live();
+    checkOptions('upload', options, UPLOAD_OPTION_KEYS);
     // kernels trust only a validated private copy: later changes to `matrix` cannot reach them
     matrix = ownedCopy(matrix);
-    let format = options.format;
-    if (format === 'auto') format = chooseFormat(this.featuresOf(matrix), 'cpu').format;
-    const target = format && format !== matrix.format ? convert(matrix, format, options) : matrix;
-    const requested = options.format && options.format !== 'auto' ? options.format : null;
+    if (options.dtype !== undefined && options.dtype !== matrix.dtype) {
+      assertDType(options.dtype, 'upload');
+      matrix = matrix.astype(options.dtype);
+    }
+    const asked = options.format ?? 'auto';
+    const format = asked === 'keep' ? matrix.format : asked === 'auto' ? chooseFormat(this.featuresOf(matrix), 'cpu').format : asked;
+    const target = format !== matrix.format ? convert(matrix, format, only(options, CONVERT_OPTION_KEYS)) : matrix;
+    // a format the caller named (or kept) is used on every path that has it; 'auto' lets each path choose
+    const requested = asked === 'auto' ? null : format;
     return this.track(new MatrixHandle(target, this.cpu.matrix(target), this, requested));
   }
 
@@ -208,6 +220,7 @@ export class Runtime implements HandleOwner {
     options: { format?: FormatName; x?: VectorLike; readBack?: boolean } = {},
   ): Explanation {
     this.live();
+    checkOptions('explain', options, EXPLAIN_OPTION_KEYS);
     if (op !== 'spmv') throw new UnsupportedError(`explain: only 'spmv' is explained, not ${JSON.stringify(op)}`);
     const handle = A instanceof MatrixHandle ? this.own(A, 'explain: A') : null;
     const host = handle ? handle.host : (A as SparseMatrix);
@@ -321,6 +334,7 @@ export class Runtime implements HandleOwner {
     options: SpmvOptions<Y> = {},
   ): Promise<Y extends ResidentVector ? ResidentVector : ValueArray> {
     this.live();
+    checkOptions('spmv', options, SPMV_OPTION_KEYS);
     const h = this.own(A, 'spmv: A').live();
     const s = resolveScalars(h.dtype, options);
     const [inLen, outLen] = s.op === 'N' ? [h.cols, h.rows] : [h.rows, h.cols];
@@ -416,6 +430,7 @@ export class Runtime implements HandleOwner {
    * the CPU path (deterministic for a given number of threads) and in double-single on the WebGL2 path.
    */
   async dot(x: ResidentVector, y: ResidentVector, options: { conj?: boolean } = {}): Promise<number | [number, number]> {
+    checkOptions('dot', options, DOT_OPTION_KEYS);
     const dt = this.pair('dot', x, y);
     const p = this.operandPath(undefined, x, y);
     const r = await p.dot(await x.on(p), await y.on(p), options.conj ?? false);
@@ -434,11 +449,13 @@ export class Runtime implements HandleOwner {
    * during the iteration; only scalars come back each step.
    */
   cg(A: MatrixHandle, b: ValueArray, options: SolveOptions = {}): Promise<SolveOutcome> {
+    checkOptions('cg', options, SOLVE_OPTION_KEYS);
     return this.solve('cg', A, b, options);
   }
 
   /** Solves A·x = b with BiCGSTAB (any square nonsingular A); same options and result as cg. */
   bicgstab(A: MatrixHandle, b: ValueArray, options: SolveOptions = {}): Promise<SolveOutcome> {
+    checkOptions('bicgstab', options, SOLVE_OPTION_KEYS);
     return this.solve('bicgstab', A, b, options);
   }
 
@@ -485,6 +502,7 @@ export class Runtime implements HandleOwner {
   gemm(A: DenseLike, B: DenseLike, options?: GemmOptions & { path?: PathChoice }): Promise<DenseHandle>;
   async gemm(A: DenseLike, B: DenseLike, options: GemmOptions & { path?: PathChoice } = {}): Promise<DenseLike> {
     this.live();
+    checkOptions('gemm', options, GEMM_OPTION_KEYS);
     checkGemm(A, B, options.C);
     const beta = options.beta ?? 0;
     return this.denseOp([A, B], options.C, beta !== 0, { dtype: A.dtype, rows: A.rows, cols: B.cols }, options.path, (p, [a, b], c) =>
@@ -497,6 +515,7 @@ export class Runtime implements HandleOwner {
   add(A: DenseLike, B: DenseLike, options?: AddOptions & { path?: PathChoice }): Promise<DenseHandle>;
   async add(A: DenseLike, B: DenseLike, options: AddOptions & { path?: PathChoice } = {}): Promise<DenseLike> {
     this.live();
+    checkOptions('add', options, ADD_OPTION_KEYS);
     checkAdd(A, B);
     return this.denseOp([A, B], undefined, false, { dtype: A.dtype, rows: A.rows, cols: A.cols }, options.path, (p, [a, b], c) =>
       p.add(a, b, c, { alpha: options.alpha ?? 1, beta: options.beta ?? 1 }),
@@ -508,6 +527,7 @@ export class Runtime implements HandleOwner {
   transpose(A: DenseHandle, options?: { path?: PathChoice }): Promise<DenseHandle>;
   async transpose(A: DenseLike, options: { path?: PathChoice } = {}): Promise<DenseLike> {
     this.live();
+    checkOptions('transpose', options, TRANSPOSE_OPTION_KEYS);
     checkTranspose(A);
     return this.denseOp([A], undefined, false, { dtype: A.dtype, rows: A.cols, cols: A.rows }, options.path, (p, [a], c) => p.transpose(a, c));
   }
@@ -646,8 +666,14 @@ function resolveScalars(dtype: DType, o: SpmvOptions): SpmvScalars {
   return { alpha: checkedScalar('spmv: alpha', dtype, o.alpha ?? 1), beta: checkedScalar('spmv: beta', dtype, o.beta ?? 0), op };
 }
 
+/** Whether this engine can share a WebAssembly memory between threads (Node; cross-origin isolated pages). */
+function sharedMemoryAvailable(): boolean {
+  return typeof SharedArrayBuffer === 'function' && (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated !== false;
+}
+
 async function resolveWorkers(w: number | 'auto' | undefined): Promise<number> {
-  if (w === undefined) return 1;
+  // default: every core where threads can share memory; one thread (with the reason in capabilities().notes) where not
+  if (w === undefined) w = sharedMemoryAvailable() ? 'auto' : 1;
   if (w === 'auto') {
     const os = nodeBuiltin('node:os');
     if (os) return os.availableParallelism();
