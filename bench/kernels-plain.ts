@@ -58,6 +58,7 @@ export async function benchPlain(log: (s: string) => void, sources = plainSource
   return out;
 }
 
-if (typeof process !== 'undefined' && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
+// run directly (not when bundled into build/bench.js, whose import.meta.url is the bundle's)
+if (typeof process !== 'undefined' && /kernels-plain\.[jt]s$/.test(process.argv[1] ?? '')) {
   await benchPlain((s) => console.log(s));
 }

@@ -2,6 +2,7 @@
  * `npm run bench [-- --only single|parallel|parse]`:
  * - single: SpMV in every format on one thread, on poisson3D_64 and a power-law random matrix (~2M
  *   nonzeros), the SIMD build against the plain build and the plain JavaScript CSR loop;
+ * - plain: the build without SIMD against the SIMD build, every format × dtype (bench/kernels-plain.ts);
  * - parallel: CSR SpMV on the worker pool for 1…cores threads against its peers (bench/parallel.ts),
  *   and the dispatch round trip;
  * - dense: f32 gemm n = 1024 against TensorFlow.js (wasm and cpu backends), naive vs tiled, and
@@ -21,10 +22,11 @@ import { benchParallel } from './parallel.js';
 import { benchCg, formatCg } from './cg.js';
 import { benchBrowser } from './browser.js';
 import { benchDense } from './dense.js';
+import { benchPlain, PLAIN_GOAL } from './kernels-plain.js';
 
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt > 0 ? process.argv[onlyAt + 1] : undefined;
-const PARTS = ['single', 'parallel', 'dense', 'cg', 'parse', 'browser'];
+const PARTS = ['single', 'plain', 'parallel', 'dense', 'cg', 'parse', 'browser'];
 if (only !== undefined && !PARTS.includes(only)) {
   console.error(`bench: --only takes ${PARTS.join(', ')}, not ${JSON.stringify(only)}`);
   process.exit(2);
@@ -69,6 +71,14 @@ for (const s of sources) {
   }
 }
 
+}
+
+if (run('plain')) {
+  console.log('\n== the build without SIMD against the SIMD build: every format × dtype ==');
+  for (const r of await benchPlain((s) => console.log(s))) {
+    // goal as a ratio ≥ 1: PLAIN_GOAL × SIMD time / plain time
+    goal(`${r.matrix} ${r.format} ${r.dtype}: ${PLAIN_GOAL} × SIMD / plain`, (PLAIN_GOAL * r.simdMs) / r.plainMs, 1);
+  }
 }
 
 if (run('parallel')) {
