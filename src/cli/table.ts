@@ -2,6 +2,8 @@ import type { ComparePath, CompareRow, GpuPathId } from './compare.js';
 
 const num = (v: number | undefined, digits = 2): string => (v === undefined ? '-' : v.toFixed(digits));
 const sci = (v: number | undefined): string => (v === undefined ? '-' : v.toExponential(1));
+/** two significant digits where two decimals would print 0.00 (a software adapter's figures) */
+const small = (v: number | undefined): string => (v === undefined ? '-' : v >= 0.1 || v === 0 ? v.toFixed(2) : v.toPrecision(2));
 const LABEL: Record<ComparePath['path'], string> = { cpu: 'CPU', webgpu: 'WebGPU', webgl2: 'WebGL2' };
 const SOFTWARE = 'software adapter: the shaders run on the CPU, so its times are not a GPU’s';
 
@@ -82,14 +84,15 @@ function gpuTable(id: GpuPathId, rows: CompareRow[], cpuRows: CompareRow[], path
   const head = ['format', 'dtype', `${id} ms`, 'GFLOP/s', 'GB/s', ...(withSimd ? ['simd/' + id] : []), 'max rel err'];
   const table: string[][] = [head];
   for (const r of rows) {
-    const format = r.ranAs ? `${r.format} (as ${r.ranAs})` : r.format;
+    // a skip of the whole dtype (complex matrix, real dtype) comes as the js-csr row
+    const format = r.format === 'js-csr' ? 'all' : r.ranAs ? `${r.format} (as ${r.ranAs})` : r.format;
     if (r.skipped) {
       table.push([format, r.dtype, `skipped: ${r.skipped}`]);
       continue;
     }
     const simd = cpuRows.find((p) => p.impl === 'wasm-simd' && p.format === r.format && p.dtype === r.dtype)?.kernelMs;
-    const ratio = simd && r.kernelMs ? [`${num(simd / r.kernelMs)}×`] : withSimd ? ['-'] : [];
-    table.push([format, r.dtype, num(r.kernelMs, 3), num(r.gflops), num(r.gbs), ...ratio, sci(r.maxRelError)]);
+    const ratio = simd && r.kernelMs ? [`${small(simd / r.kernelMs)}×`] : withSimd ? ['-'] : [];
+    table.push([format, r.dtype, num(r.kernelMs, 3), small(r.gflops), small(r.gbs), ...ratio, sci(r.maxRelError)]);
   }
   const device = path?.device ? `: ${path.device}` : '';
   const lines = [`${LABEL[id]} path${device}${path?.software ? ` (${SOFTWARE})` : ''}`, ...align(table)];
