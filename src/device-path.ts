@@ -38,18 +38,59 @@ export interface DeviceBackend<M extends PathMatrix, V extends PathVector, D ext
   dispose(): void;
 }
 
+/**
+ * A software renderer (SwiftShader, llvmpipe/lavapipe, WARP, Microsoft Basic Render) runs the shaders on
+ * the CPU, far slower than the CPU path's own kernels (calibrated on SwiftShader: ~0.01 GB/s for
+ * WebGPU, ~0.05 GB/s for WebGL2): 'auto' must never prefer it before a calibration says otherwise. A
+ * path on one stays usable when asked for by name (to test it without a GPU).
+ */
+export const SOFTWARE_RENDERER_COST: CostProfile = {
+  kind: 'gpu',
+  defaults: { overheadMs: 0.5, bandwidthGBs: 0.05, uploadGBs: 1, readbackGBs: 1 },
+};
+const SOFTWARE_RENDERER = /swiftshader|llvmpipe|lavapipe|\bwarp\b|basic render/i;
+
 export abstract class DevicePath<M extends PathMatrix, V extends PathVector, D extends PathDense> implements Path<M, V, D> {
   abstract readonly id: PathId;
   abstract readonly label: string;
-  abstract readonly cost: CostProfile;
+  /** the default figures on a real GPU */
+  protected abstract readonly hardwareCost: CostProfile;
   readonly formats: readonly FormatName[] = ['csr', 'ell', 'dia', 'hyb'];
 
   constructor(readonly backend: DeviceBackend<M, V, D>) {}
 
-  abstract capabilities(): PathCapabilities;
   abstract lostError(what: string): Error;
-  /** the device's name for a calibration */
+  /** the device's name (renderer, adapter): for capabilities and a calibration */
   protected abstract deviceName(): string;
+  /** what capabilities() says while the device is lost */
+  protected abstract readonly lostReason: string;
+  /** the path's own figures for capabilities().limits */
+  protected abstract limits(): Record<string, number | boolean | string>;
+  protected vendor(): string | undefined {
+    return undefined;
+  }
+
+  /** whether the device is a software renderer on the CPU */
+  get software(): boolean {
+    return SOFTWARE_RENDERER.test(this.deviceName());
+  }
+
+  /** the default figures: the GPU's, or a software renderer's (SOFTWARE_RENDERER_COST) */
+  get cost(): CostProfile {
+    return this.software ? SOFTWARE_RENDERER_COST : this.hardwareCost;
+  }
+
+  capabilities(): PathCapabilities {
+    const lost = this.backend.contextLost;
+    return {
+      available: true,
+      lost,
+      reason: lost ? this.lostReason : undefined,
+      device: this.deviceName(),
+      vendor: this.vendor(),
+      limits: { software: this.software, ...this.limits() },
+    };
+  }
 
   get usable(): boolean {
     return !this.backend.contextLost;

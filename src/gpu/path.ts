@@ -3,7 +3,7 @@
  * rejects pending calls with GpuContextLostError; the backend re-uploads every matrix on restore.
  * Everything else is the shared device path (src/device-path.ts).
  */
-import type { CostProfile, PathCapabilities } from '../path.js';
+import type { CostProfile } from '../path.js';
 import { DevicePath } from '../device-path.js';
 import { GpuBackend, type GpuUnavailable } from './backend.js';
 import type { GpuCanvas } from './context.js';
@@ -35,7 +35,8 @@ export interface WebGl2PathOptions {
 export class WebGl2Path extends DevicePath<GpuMatrix, GpuVector, GpuDense> {
   readonly id = 'webgl2' as const;
   readonly label = 'WebGL2';
-  readonly cost = WEBGL2_COST;
+  protected readonly hardwareCost = WEBGL2_COST;
+  protected readonly lostReason = 'the WebGL2 context is lost';
   declare readonly backend: GpuBackend;
 
   /** The path, or why WebGL2 (with float render targets and read-back) cannot run here. */
@@ -44,17 +45,13 @@ export class WebGl2Path extends DevicePath<GpuMatrix, GpuVector, GpuDense> {
     return b instanceof GpuBackend ? new WebGl2Path(b) : b;
   }
 
-  capabilities(): PathCapabilities {
+  protected limits(): Record<string, number | boolean | string> {
     const c = this.backend.capabilities();
-    const lost = this.backend.contextLost;
-    return {
-      available: true,
-      lost,
-      reason: lost ? 'the WebGL2 context is lost' : undefined,
-      device: c.renderer,
-      vendor: c.vendor,
-      limits: { maxTextureSize: c.maxTextureSize, maxArrayLayers: c.maxArrayLayers, colorBufferFloat: c.colorBufferFloat, floatBlend: c.floatBlend, floatReadback: c.floatReadback },
-    };
+    return { maxTextureSize: c.maxTextureSize, maxArrayLayers: c.maxArrayLayers, colorBufferFloat: c.colorBufferFloat, floatBlend: c.floatBlend, floatReadback: c.floatReadback };
+  }
+
+  protected override vendor(): string | undefined {
+    return this.backend.capabilities().vendor;
   }
 
   lostError(what: string): Error {

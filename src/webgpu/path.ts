@@ -5,7 +5,7 @@
  * and uploads every matrix again, and the path resumes. Everything else is the shared device path
  * (src/device-path.ts), plus the fused CG step the backend offers.
  */
-import type { CostProfile, PathCapabilities } from '../path.js';
+import type { CostProfile } from '../path.js';
 import { DevicePath } from '../device-path.js';
 import { WebGpuBackend, type WebGpuBackendOptions, type WebGpuUnavailable } from './backend.js';
 import type { WebGpuDense } from './dense.js';
@@ -26,16 +26,6 @@ export const WEBGPU_COST: CostProfile = {
   prefers: { format: 'csr', reason: "CSR: the WebGPU path picks its kernel per matrix at upload (row, vector, adaptive for long rows, SELL-32 for f64), faster than DIA/ELL/HYB there (H100: 2,260 against ≤ 700 GB/s)" },
 };
 
-/**
- * A software adapter (SwiftShader, llvmpipe/lavapipe, WARP) runs the shaders on the CPU, far slower than
- * the CPU path's own kernels (calibration on SwiftShader: ~0.01 GB/s): 'auto' must never prefer it. It
- * stays usable when asked for by name (backend: 'webgpu'), e.g. to test the path without a GPU.
- */
-export const WEBGPU_SOFTWARE_COST: CostProfile = {
-  kind: 'gpu',
-  defaults: { overheadMs: 0.5, bandwidthGBs: 0.05, uploadGBs: 1, readbackGBs: 1 },
-};
-const SOFTWARE_ADAPTER = /swiftshader|llvmpipe|lavapipe|\bwarp\b|basic render/i;
 
 /** createRuntime({ webgpu }): where the device comes from. */
 export type WebGpuPathOptions = Pick<WebGpuBackendOptions, 'gpu' | 'device' | 'powerPreference'>;
@@ -43,15 +33,8 @@ export type WebGpuPathOptions = Pick<WebGpuBackendOptions, 'gpu' | 'device' | 'p
 export class WebGpuPath extends DevicePath<WebGpuMatrix, WebGpuVector, WebGpuDense> {
   readonly id = 'webgpu' as const;
   readonly label = 'WebGPU';
-  /** the default figures: a GPU's, or a software adapter's (see WEBGPU_SOFTWARE_COST) */
-  get cost(): CostProfile {
-    return this.software ? WEBGPU_SOFTWARE_COST : WEBGPU_COST;
-  }
-
-  /** whether the adapter is a software renderer on the CPU */
-  get software(): boolean {
-    return SOFTWARE_ADAPTER.test(this.backend.capabilities().adapter);
-  }
+  protected readonly hardwareCost = WEBGPU_COST;
+  protected readonly lostReason = 'the WebGPU device is lost';
   declare readonly backend: WebGpuBackend;
 
   /** The path, or why WebGPU cannot run here (no navigator.gpu nor `webgpu` package, no adapter, …). */
@@ -60,22 +43,14 @@ export class WebGpuPath extends DevicePath<WebGpuMatrix, WebGpuVector, WebGpuDen
     return b instanceof WebGpuBackend ? new WebGpuPath(b) : b;
   }
 
-  capabilities(): PathCapabilities {
+  protected limits(): Record<string, number | boolean | string> {
     const c = this.backend.capabilities();
-    const lost = this.backend.contextLost;
     return {
-      available: true,
-      lost,
-      reason: lost ? 'the WebGPU device is lost' : undefined,
-      device: c.adapter,
-      limits: {
-        source: c.source ?? 'unknown',
-        software: this.software,
-        subgroups: c.subgroups,
-        timestampQuery: c.timestampQuery,
-        maxStorageBufferBindingSize: this.backend.maxStorageBufferBindingSize,
-        maxBufferSize: c.maxBufferSize,
-      },
+      source: c.source ?? 'unknown',
+      subgroups: c.subgroups,
+      timestampQuery: c.timestampQuery,
+      maxStorageBufferBindingSize: this.backend.maxStorageBufferBindingSize,
+      maxBufferSize: c.maxBufferSize,
     };
   }
 
