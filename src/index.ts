@@ -3,6 +3,9 @@
  */
 export { createRuntime, Runtime } from './runtime/runtime.js';
 export type { RuntimeOptions, Backend, Capabilities, SpmvOptions, UploadOptions, VectorLike, SolveOptions, SolveOutcome } from './runtime/options.js';
+export type { Preconditioner, StopReason } from './solvers/ops.js';
+export type { GpuCanvas } from './gpu/context.js';
+export type { WebGpuPathOptions } from './webgpu/path.js';
 export type { GemmOptions, AddOptions, DenseLike } from './runtime/dense-ops.js';
 export type { Explanation } from './runtime/explain.js';
 export type { Calibration, PathCalibration, PathEstimate } from './runtime/cost.js';
