@@ -48,15 +48,25 @@ export type SparseMatrix =
 
 /** The class of each format name. */
 export interface FormatClasses {
+  /** `'coo'`: {@link COOMatrix} */
   coo: COOMatrix;
+  /** `'csr'`: {@link CSRMatrix} */
   csr: CSRMatrix;
+  /** `'csc'`: {@link CSCMatrix} */
   csc: CSCMatrix;
+  /** `'mrs'`: {@link MRSMatrix} */
   mrs: MRSMatrix;
+  /** `'dia'`: {@link DIAMatrix} */
   dia: DIAMatrix;
+  /** `'ell'`: {@link ELLMatrix} */
   ell: ELLMatrix;
+  /** `'jds'`: {@link JDSMatrix} */
   jds: JDSMatrix;
+  /** `'sell'`: {@link SELLMatrix} */
   sell: SELLMatrix;
+  /** `'hyb'`: {@link HYBMatrix} */
   hyb: HYBMatrix;
+  /** `'dense'`: {@link DenseMatrix} */
   dense: DenseMatrix;
 }
 
@@ -74,6 +84,28 @@ export interface ConvertOptions extends PaddingOptions, Pick<SELLOptions, 'slice
  * duplicates summed) then `Target.fromCSR(csr, opts)`. Converting to the matrix's own format therefore
  * returns a canonical copy, except for a canonical CSR, which is returned itself. Padded formats may
  * refuse with PaddingLimitError (see ConvertOptions).
+ *
+ * @throws {@link FormatError} when A breaks an invariant of its format (validated on the way).
+ * @throws {@link UnsupportedError} for an unknown format name.
+ * @throws {@link PaddingLimitError} when DIA, ELL, SELL, HYB or dense would store more than the limit
+ * of `opts` (default: 10 slots per entry; dense 2²⁸ elements).
+ * @throws {@link ShapeError} when `opts.width` cannot hold ELL's longest row, or SELL's
+ * `sliceHeight`/`sortWindow` are out of range.
+ *
+ * @example
+ * ```js
+ * // The 2-D Poisson matrix in three formats, and back
+ * import { convert, poisson2D } from 'simdgl';
+ * import assert from 'node:assert/strict';
+ *
+ * const A = poisson2D(4);                                  // CSR, 16×16, 64 entries
+ * const dia = convert(A, 'dia');
+ * assert.deepEqual([...dia.offsets], [-4, -1, 0, 1, 4]);
+ * const ell = convert(dia, 'ell');                         // through CSR
+ * assert.equal(ell.width, 5);
+ * const back = convert(ell, 'csr');
+ * assert.deepEqual([back.nnz, ...back.colIdx.slice(0, 3)], [64, 0, 1, 4]);
+ * ```
  */
 export function convert<F extends FormatName>(A: SparseMatrix, format: F, opts?: ConvertOptions): FormatClasses[F] {
   const csr = A.toCSR();
