@@ -40,7 +40,7 @@ const SOFTWARE_ADAPTER = /swiftshader|llvmpipe|lavapipe|\bwarp\b|basic render/i;
  * createRuntime({ webgpu }): where the WebGPU path's device comes from — a GPU object (`gpu`:
  * navigator.gpu, a Dawn instance), a GPUDevice of your own (`device`; a lost given device is not
  * replaced), and the adapter's power preference.
- * @useDeclaredType
+ * @interface
  */
 export type WebGpuPathOptions = Pick<WebGpuBackendOptions, 'gpu' | 'device' | 'powerPreference'>;
 
