@@ -87,20 +87,61 @@ import {
 
 // ---------------------------------------------------------------- scalar rows (plain build, head/tail)
 
+/** y[i] = α·s + β·y[i], real T. */
+// @ts-ignore: decorator
+@inline function diaPut<T>(y: usize, i: i32, s: T, a: T, b: T): void {
+  if (sizeof<T>() == 4) axpby_f32(y + (<usize>i << 2), <f32>s, <f32>a, <f32>b);
+  else axpby_f64(y + (<usize>i << 3), <f64>s, <f64>a, <f64>b);
+}
+
+/**
+ * Scalar rows [r0, r1): the plain build's kernel, the SIMD build's head and tail. Rows go 8 at a time
+ * where the 8 share their valid diagonal range (all but the few blocks at an edge of a diagonal), so
+ * each diagonal is read in 32-byte runs: row by row, the `ndiag` lines touched per row lie a multiple
+ * of the pitch apart and, with a pitch near a power of two, fall in one cache set and evict each
+ * other before the next row reuses them. Every row sums its diagonals in ascending order either way.
+ */
 function diaRealScalar<T>(offsets: usize, ndiag: i32, data: usize, pitch: i32, cols: i32, x: usize, y: usize, a: T, b: T, r0: i32, r1: i32): void {
   if (r0 >= r1) return;
+  const E = sizeof<T>();
   // diagonals valid for row i: -i ≤ off < cols - i; both bounds fall as i grows
   let lo = lbDown(offsets, ndiag, -r0), hi = lbDown(offsets, ndiag, cols - r0);
-  for (let i = r0; i < r1; i++) {
+  let i = r0;
+  while (i < r1) {
     lo = lbDown(offsets, lo, -i);
     hi = lbDown(offsets, hi, cols - i);
+    if (i + 8 <= r1 && lbDown(offsets, lo, -(i + 7)) == lo && lbDown(offsets, hi, cols - (i + 7)) == hi) {
+      let s0: T = 0, s1: T = 0, s2: T = 0, s3: T = 0, s4: T = 0, s5: T = 0, s6: T = 0, s7: T = 0;
+      for (let d = lo; d < hi; d++) {
+        const dp = data + ((<usize>d * <usize>pitch + <usize>i) << alignof<T>());
+        const xp = x + (<usize>(i + load<i32>(offsets + (<usize>d << 2))) << alignof<T>());
+        s0 += load<T>(dp) * load<T>(xp);
+        s1 += load<T>(dp + E) * load<T>(xp + E);
+        s2 += load<T>(dp + 2 * E) * load<T>(xp + 2 * E);
+        s3 += load<T>(dp + 3 * E) * load<T>(xp + 3 * E);
+        s4 += load<T>(dp + 4 * E) * load<T>(xp + 4 * E);
+        s5 += load<T>(dp + 5 * E) * load<T>(xp + 5 * E);
+        s6 += load<T>(dp + 6 * E) * load<T>(xp + 6 * E);
+        s7 += load<T>(dp + 7 * E) * load<T>(xp + 7 * E);
+      }
+      diaPut<T>(y, i, s0, a, b);
+      diaPut<T>(y, i + 1, s1, a, b);
+      diaPut<T>(y, i + 2, s2, a, b);
+      diaPut<T>(y, i + 3, s3, a, b);
+      diaPut<T>(y, i + 4, s4, a, b);
+      diaPut<T>(y, i + 5, s5, a, b);
+      diaPut<T>(y, i + 6, s6, a, b);
+      diaPut<T>(y, i + 7, s7, a, b);
+      i += 8;
+      continue;
+    }
     let s: T = 0;
     for (let d = lo; d < hi; d++) {
       const j = i + load<i32>(offsets + (<usize>d << 2));
       s += load<T>(data + ((<usize>d * <usize>pitch + <usize>i) << alignof<T>())) * load<T>(x + (<usize>j << alignof<T>()));
     }
-    if (sizeof<T>() == 4) axpby_f32(y + (<usize>i << 2), <f32>s, <f32>a, <f32>b);
-    else axpby_f64(y + (<usize>i << 3), <f64>s, <f64>a, <f64>b);
+    diaPut<T>(y, i, s, a, b);
+    i++;
   }
 }
 

@@ -66,18 +66,66 @@ import {
 
 // ---------------------------------------------------------------- scalar rows (plain build, head/tail)
 
+/**
+ * One slot's product val·x with padding (idx < 0) as +0, branch-free: the index is clamped to 0 and
+ * the x bits are masked by integer ops (a select on a float compiles to a branch in V8, mispredicted
+ * wherever rows end irregularly), so x[0] is read but Inf/NaN there never leaks through padding.
+ */
+// @ts-ignore: decorator
+@inline function ellTerm<T>(ip: usize, vp: usize, x: usize): T {
+  const j = load<i32>(ip);
+  const m = j >> 31; // all ones on padding, 0 otherwise
+  const xp = x + (<usize>(j ^ m) << alignof<T>()); // padding (−1) → x[0]
+  if (sizeof<T>() == 4) return <T>(load<f32>(vp) * reinterpret<f32>(load<u32>(xp) & ~<u32>m));
+  return <T>(load<f64>(vp) * reinterpret<f64>(load<u64>(xp) & ~<u64><i64>m));
+}
+
+/** y[i] = α·s + β·y[i], real T. */
+// @ts-ignore: decorator
+@inline function ellPut<T>(y: usize, i: i32, s: T, a: T, b: T): void {
+  if (sizeof<T>() == 4) axpby_f32(y + (<usize>i << 2), <f32>s, <f32>a, <f32>b);
+  else axpby_f64(y + (<usize>i << 3), <f64>s, <f64>a, <f64>b);
+}
+
+/**
+ * Scalar rows [r0, r1) (the plain build's kernel; the SIMD build's head and tail). Rows go 8 at a
+ * time, slot column by slot column, so each column is read in 32-byte runs: one row at a time
+ * touches `width` lines per row whose addresses differ by multiples of the stride, and with a stride
+ * near a power of two (poisson3D_64: 2¹⁸ rows) they all fall in one cache set and evict each other
+ * before the next row reuses them (25× slower). Each row is still summed over k in order, so the
+ * blocking changes no bits.
+ */
 function ellRealScalar<T>(idx: usize, val: usize, width: i32, stride: i32, x: usize, y: usize, a: T, b: T, r0: i32, r1: i32): void {
-  for (let i = r0; i < r1; i++) {
-    let s: T = 0;
-    for (let k = 0; k < width; k++) {
-      const o = <usize>k * <usize>stride + <usize>i;
-      const j = load<i32>(idx + (o << 2));
-      // padding: read x[0] and drop it by select — no branch, no NaN leak
-      const xv = load<T>(x + (<usize>select<i32>(j, 0, j >= 0) << alignof<T>()));
-      s += load<T>(val + (o << alignof<T>())) * select<T>(xv, 0, j >= 0);
+  const istep = <usize>stride << 2, vstep = <usize>stride << alignof<T>();
+  const E = sizeof<T>();
+  let i = r0;
+  for (; i + 8 <= r1; i += 8) {
+    let s0: T = 0, s1: T = 0, s2: T = 0, s3: T = 0, s4: T = 0, s5: T = 0, s6: T = 0, s7: T = 0;
+    let ip = idx + (<usize>i << 2), vp = val + (<usize>i << alignof<T>());
+    for (let k = 0; k < width; k++, ip += istep, vp += vstep) {
+      s0 += ellTerm<T>(ip, vp, x);
+      s1 += ellTerm<T>(ip + 4, vp + E, x);
+      s2 += ellTerm<T>(ip + 8, vp + 2 * E, x);
+      s3 += ellTerm<T>(ip + 12, vp + 3 * E, x);
+      s4 += ellTerm<T>(ip + 16, vp + 4 * E, x);
+      s5 += ellTerm<T>(ip + 20, vp + 5 * E, x);
+      s6 += ellTerm<T>(ip + 24, vp + 6 * E, x);
+      s7 += ellTerm<T>(ip + 28, vp + 7 * E, x);
     }
-    if (sizeof<T>() == 4) axpby_f32(y + (<usize>i << 2), <f32>s, <f32>a, <f32>b);
-    else axpby_f64(y + (<usize>i << 3), <f64>s, <f64>a, <f64>b);
+    ellPut<T>(y, i, s0, a, b);
+    ellPut<T>(y, i + 1, s1, a, b);
+    ellPut<T>(y, i + 2, s2, a, b);
+    ellPut<T>(y, i + 3, s3, a, b);
+    ellPut<T>(y, i + 4, s4, a, b);
+    ellPut<T>(y, i + 5, s5, a, b);
+    ellPut<T>(y, i + 6, s6, a, b);
+    ellPut<T>(y, i + 7, s7, a, b);
+  }
+  for (; i < r1; i++) {
+    let s: T = 0;
+    let ip = idx + (<usize>i << 2), vp = val + (<usize>i << alignof<T>());
+    for (let k = 0; k < width; k++, ip += istep, vp += vstep) s += ellTerm<T>(ip, vp, x);
+    ellPut<T>(y, i, s, a, b);
   }
 }
 

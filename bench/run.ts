@@ -2,6 +2,7 @@
  * `npm run bench [-- --only single|parallel|parse]`:
  * - single: SpMV in every format on one thread, on poisson3D_64 and a power-law random matrix (~2M
  *   nonzeros), the SIMD build against the plain build and the plain JavaScript CSR loop;
+ * - plain: the build without SIMD against the SIMD build, every format × dtype (bench/kernels-plain.ts);
  * - formats: every format and `format: 'auto'` against the native C CSR, f32/f64, 1 and 2 threads (or
  *   SIMDGL_THREADS), on poisson3D_128, the 1 M-row power-law matrix and the larger shared matrices
  *   (bench/formats.ts);
@@ -25,10 +26,11 @@ import { benchCg, formatCg } from './cg.js';
 import { benchBrowser } from './browser.js';
 import { benchDense } from './dense.js';
 import { benchFormats } from './formats.js';
+import { benchPlain, PLAIN_GOAL } from './kernels-plain.js';
 
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt > 0 ? process.argv[onlyAt + 1] : undefined;
-const PARTS = ['single', 'formats', 'parallel', 'dense', 'cg', 'parse', 'browser'];
+const PARTS = ['single', 'plain', 'formats', 'parallel', 'dense', 'cg', 'parse', 'browser'];
 if (only !== undefined && !PARTS.includes(only)) {
   console.error(`bench: --only takes ${PARTS.join(', ')}, not ${JSON.stringify(only)}`);
   process.exit(2);
@@ -86,6 +88,14 @@ if (run('formats')) {
       const chose = rows.find((r) => r.matrix === m && r.dtype === d && r.impl === 'auto')?.chose;
       if (nat !== undefined || ours !== undefined) goal(`${m} ${d}, 2 threads: native C / auto (${chose})`, nat && ours ? nat / ours : undefined, min);
     }
+  }
+}
+
+if (run('plain')) {
+  console.log('\n== the build without SIMD against the SIMD build: every format × dtype ==');
+  for (const r of await benchPlain((s) => console.log(s))) {
+    // goal as a ratio ≥ 1: PLAIN_GOAL × SIMD time / plain time
+    goal(`${r.matrix} ${r.format} ${r.dtype}: ${PLAIN_GOAL} × SIMD / plain`, (PLAIN_GOAL * r.simdMs) / r.plainMs, 1);
   }
 }
 

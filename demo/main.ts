@@ -1,6 +1,7 @@
-// The demo page: the CPU path (WebAssembly SIMD on N workers) and the GPU path (WebGL2) race on the
-// same problem side by side. Two runtimes, one forced to each path; a third with backend 'auto'
-// (when the GPU exists) answers "what would auto choose, and why" through rt.explain.
+// The demo page: the three paths race on the same problem side by side — the CPU path (WebAssembly
+// SIMD on N workers), WebGPU (WGSL compute shaders) and WebGL2 (fragment shaders). One runtime forced
+// onto each path (a path this browser lacks shows why in its panel); one more with backend 'auto'
+// answers "what would auto choose, and why" through rt.explain.
 import { componentBytes, components, isComplex, type DType, type ValueArray } from '../src/dtype.js';
 import { DenseMatrix, type CSRMatrix, type FormatName } from '../src/formats/index.js';
 import { Prng } from '../src/generators/index.js';
@@ -9,7 +10,8 @@ import { ResidualChart } from './chart.js';
 import { csrFromParts, describeGenerator, drawSparsity, generate, generatorRows, SIZE_RANGES, type GeneratorKind } from './matrix.js';
 import { Panel, type PanelResult } from './panel.js';
 import { cgRef, gemmRef, relResidual, spmvRef, transposeRef } from './reference.js';
-import { denseValues, makeRuntime, probeGpu, type DemoRuntime, type Explanation, type GpuCaps, type Path } from './runtime.js';
+import { deviceOf, makeRuntime, PATHS, type Path } from './runtime.js';
+import type { Explanation, MatrixHandle, Runtime } from '../src/index.js';
 
 type Op = 'spmv' | 'cg' | 'gemm' | 'transpose';
 
@@ -28,13 +30,15 @@ interface DemoState {
 const demo: DemoState = { ready: false, busy: false, runs: 0, matrix: null, results: {}, errors: [] };
 (window as unknown as { __demo: DemoState }).__demo = demo;
 
-const panels: Record<Path, Panel> = {
-  cpu: new Panel($('panel-cpu'), 'CPU — WebAssembly SIMD × workers'),
-  gpu: new Panel($('panel-gpu'), 'GPU — WebGL2 fragment shaders'),
+const TITLES: Record<Path, string> = {
+  cpu: 'CPU — WebAssembly SIMD × workers',
+  webgpu: 'WebGPU — WGSL compute shaders',
+  webgl2: 'WebGL2 — fragment shaders',
 };
-const runtimes: Record<Path, DemoRuntime | null> = { cpu: null, gpu: null };
+const panels = Object.fromEntries(PATHS.map((p) => [p, new Panel($(`panel-${p}`), TITLES[p])])) as Record<Path, Panel>;
+const runtimes: Record<Path, Runtime | null> = { cpu: null, webgpu: null, webgl2: null };
 const unavailable: Partial<Record<Path, string>> = {};
-let autoRt: DemoRuntime | null = null;
+let autoRt: Runtime | null = null;
 let chart: ResidualChart | null = null;
 let base: CSRMatrix | null = null;
 let baseName = '';
@@ -160,10 +164,6 @@ function updateExplain(): void {
     box.textContent = A ? '—' : 'a complex matrix needs a complex dtype (c64 or c128)';
     return;
   }
-  if (typeof rt.explain !== 'function') {
-    box.textContent = "rt.explain is not in this runtime version: 'auto' runs everything on the CPU path, keeping the matrix's format (CSR).";
-    return;
-  }
   let ex: Explanation;
   try {
     ex = rt.explain('spmv', A);
@@ -187,10 +187,11 @@ function updateExplain(): void {
   box.dataset.path = ex.path;
 }
 
-function deviceReport(gpuCaps: GpuCaps, gpuSource: string): void {
+/** One block per path: the CPU build and threads, each GPU path's device and limits, or why it is missing. */
+function deviceReport(): void {
   const lines: string[] = [];
-  const cpuRt = runtimes.cpu;
   const yes = (b: unknown) => (b ? 'yes' : 'no');
+  const cpuRt = runtimes.cpu;
   lines.push('CPU path (WebAssembly)');
   if (cpuRt) {
     const c = cpuRt.capabilities();
@@ -203,21 +204,36 @@ function deviceReport(gpuCaps: GpuCaps, gpuSource: string): void {
   } else {
     lines.push(`  unavailable: ${unavailable.cpu}`);
   }
-  lines.push('', `GPU path (WebGL2)        [${gpuSource}]`);
-  lines.push(`  available             ${gpuCaps.available ? 'yes' : `no — ${gpuCaps.reason ?? 'unknown reason'}`}`);
-  if (gpuCaps.renderer) lines.push(`  renderer              ${gpuCaps.renderer}${gpuCaps.vendor ? ` (${gpuCaps.vendor})` : ''}`);
-  if (gpuCaps.maxTextureSize !== undefined) lines.push(`  max texture size      ${gpuCaps.maxTextureSize}`);
-  if (gpuCaps.colorBufferFloat !== undefined) lines.push(`  EXT_color_buffer_float ${yes(gpuCaps.colorBufferFloat)}`);
-  if (gpuCaps.floatBlend !== undefined) lines.push(`  EXT_float_blend       ${yes(gpuCaps.floatBlend)}`);
-  if (gpuCaps.floatReadback !== undefined) lines.push(`  exact float read-back ${yes(gpuCaps.floatReadback)}`);
-  if (gpuCaps.asyncReadback !== undefined) lines.push(`  async read-back       ${yes(gpuCaps.asyncReadback)}`);
-  if (!gpuCaps.available && unavailable.gpu && unavailable.gpu !== gpuCaps.reason) lines.push(`  GPU runtime: ${unavailable.gpu}`);
+  for (const path of ['webgpu', 'webgl2'] as const) {
+    const rt = runtimes[path];
+    lines.push('', `${path === 'webgpu' ? 'WebGPU path (WGSL compute)' : 'WebGL2 path (fragment shaders)'}`);
+    if (!rt) {
+      lines.push(`  available             no — ${unavailable[path] ?? 'unknown reason'}`);
+      continue;
+    }
+    const p = rt.capabilities().paths[path];
+    lines.push(`  available             ${p.lost ? `lost — ${p.reason}` : 'yes'}`);
+    lines.push(`  device                ${p.device ?? 'unknown'}${p.vendor ? ` (${p.vendor})` : ''}`);
+    // the path's own figures: buffer/texture limits, float extensions, subgroups, software adapter…
+    for (const [k, v] of Object.entries(p.limits ?? {})) lines.push(`  ${k.padEnd(21)} ${typeof v === 'boolean' ? yes(v) : v}`);
+  }
   lines.push('', `browser: ${navigator.userAgent}`);
   $('device-report').textContent = lines.join('\n');
   const iso = globalThis.crossOriginIsolated;
   $('isolation').textContent = iso
     ? 'cross-origin isolated: SharedArrayBuffer and the worker pool are available'
     : 'NOT cross-origin isolated: the CPU path runs on one thread (serve with COOP same-origin + COEP require-corp, e.g. npm run demo)';
+}
+
+/** Each panel's device line (the CPU one changes with the workers slider). */
+function showDevices(): void {
+  for (const path of PATHS) {
+    const rt = runtimes[path];
+    if (rt) {
+      const d = deviceOf(path, rt);
+      panels[path].setDevice(d.device, d.software);
+    }
+  }
 }
 
 // ---------------------------------------------------------------- the operations
@@ -231,30 +247,25 @@ function randomValues(dtype: DType, n: number, seed: number): ValueArray {
 }
 
 const elemBytes = (dt: DType) => componentBytes(dt) * components(dt);
-const fmtArg = (rt: DemoRuntime, f: string): string | undefined =>
-  // before the runtime knows 'auto', uploading keeps the matrix's own format (CSR)
-  f === 'auto' && typeof rt.explain !== 'function' ? undefined : f;
-
-/** The format the operation ran in on this runtime's path: explain knows it where the handle may not. */
-function formatOnPath(rt: DemoRuntime, h: { format: string }): string {
-  try {
-    const ex = rt.explain?.('spmv', h as never);
-    if (ex?.format) return ex.format;
-  } catch {
-    /* an older runtime: the handle's format is the one that ran */
-  }
-  return h.format;
+/**
+ * The format the operation runs in on this runtime's path (rt.explain): a GPU path runs a format it
+ * has no kernel for as another one, which the handle's own format would not say.
+ */
+function formatOnPath(rt: Runtime, h: MatrixHandle): string {
+  const ex = rt.explain('spmv', h);
+  return ex.format === h.format ? ex.format : `${ex.format} (uploaded as ${h.format})`;
 }
 
-interface SpmvProblem { A: CSRMatrix; x: ValueArray; yRef: Float64Array; dtype: DType; format: string }
-interface CgProblem { A: CSRMatrix; ref: CSRMatrix; b: ValueArray; b64: Float64Array; xRef: Float64Array | null; dtype: DType; format: string; tol: number; maxIter: number }
+type FormatArg = FormatName | 'auto';
+interface SpmvProblem { A: CSRMatrix; x: ValueArray; yRef: Float64Array; dtype: DType; format: FormatArg }
+interface CgProblem { A: CSRMatrix; ref: CSRMatrix; b: ValueArray; b64: Float64Array; xRef: Float64Array | null; dtype: DType; format: FormatArg; tol: number; maxIter: number }
 interface DenseProblem { n: number; A: DenseMatrix; B: DenseMatrix; ref: Float64Array; dtype: DType }
 
-async function runSpmv(rt: DemoRuntime, panel: Panel, p: SpmvProblem): Promise<PanelResult> {
+async function runSpmv(rt: Runtime, panel: Panel, p: SpmvProblem): Promise<PanelResult> {
   const { A, x, dtype } = p;
   panel.running('uploading', 0);
   const t0 = now();
-  const h = rt.upload(A, { format: fmtArg(rt, p.format) });
+  const h = rt.upload(A, { format: p.format });
   const xv = rt.vector(x, dtype);
   const yv = rt.vector(A.rows, dtype);
   const tUp = now();
@@ -302,10 +313,10 @@ async function runSpmv(rt: DemoRuntime, panel: Panel, p: SpmvProblem): Promise<P
   }
 }
 
-async function runCg(rt: DemoRuntime, panel: Panel, path: Path, p: CgProblem): Promise<PanelResult> {
+async function runCg(rt: Runtime, panel: Panel, path: Path, p: CgProblem): Promise<PanelResult> {
   panel.running('uploading', 0);
   const t0 = now();
-  const h = rt.upload(p.A, { format: fmtArg(rt, p.format) });
+  const h = rt.upload(p.A, { format: p.format });
   const tUp = now();
   let paused = 0;
   let lastPaint = now();
@@ -355,14 +366,12 @@ async function runCg(rt: DemoRuntime, panel: Panel, path: Path, p: CgProblem): P
   }
 }
 
-async function runDense(rt: DemoRuntime, panel: Panel, op: 'gemm' | 'transpose', p: DenseProblem): Promise<PanelResult> {
-  const fn = op === 'gemm' ? rt.gemm : rt.transpose;
-  if (typeof fn !== 'function') throw new Unavailable(`rt.${op} is not in this runtime version yet`);
-  const call = () => (op === 'gemm' ? rt.gemm!(p.A, p.B) : rt.transpose!(p.A));
+async function runDense(rt: Runtime, panel: Panel, op: 'gemm' | 'transpose', p: DenseProblem): Promise<PanelResult> {
+  const call = async () => (op === 'gemm' ? await rt.gemm(p.A, p.B) : await rt.transpose(p.A)).values;
   panel.running('running', undefined);
   await pause();
   const t0 = now();
-  const out = await denseValues(call());
+  const out = await call();
   const totalMs = now() - t0;
   const maxError = maxRelativeError(out, p.ref);
   const reps = Math.max(3, Math.min(50, Math.ceil(300 / Math.max(1, totalMs))));
@@ -371,7 +380,7 @@ async function runDense(rt: DemoRuntime, panel: Panel, op: 'gemm' | 'transpose',
     panel.running(`timing ${r + 1}/${reps}`, r / reps);
     await pause();
     const t = now();
-    await denseValues(call());
+    await call();
     times.push(now() - t);
   }
   const kernelMs = median(times);
@@ -388,8 +397,6 @@ async function runDense(rt: DemoRuntime, panel: Panel, op: 'gemm' | 'transpose',
     message: 'dense operations take host matrices: kernel time includes the copy in and out',
   };
 }
-
-class Unavailable extends Error {}
 
 // ---------------------------------------------------------------- the race
 
@@ -409,7 +416,7 @@ function problemFor(op: Op): SpmvProblem | CgProblem | DenseProblem {
   const ref = A.astype(isComplex(dtype) ? 'c128' : 'f64');
   if (op === 'spmv') {
     const x = randomValues(dtype, A.cols, 7);
-    return { A, x, yRef: spmvRef(ref, x), dtype, format: ctl.format.value };
+    return { A, x, yRef: spmvRef(ref, x), dtype, format: ctl.format.value as FormatArg };
   }
   if (A.rows !== A.cols) throw new Error(`CG needs a square matrix; this one is ${A.rows}×${A.cols}`);
   const b = (componentBytes(dtype) === 4 ? new Float32Array(A.rows * components(dtype)) : new Float64Array(A.rows * components(dtype)));
@@ -420,7 +427,7 @@ function problemFor(op: Op): SpmvProblem | CgProblem | DenseProblem {
   if (!(tol >= 0)) throw new Error(`tolerance must be a number ≥ 0, got "${ctl.tol.value}"`);
   if (!(maxIter >= 1)) throw new Error(`max iterations must be ≥ 1, got "${ctl.maxIter.value}"`);
   const xRef = isComplex(dtype) ? null : cgRef(ref, b64, 1e-12).x;
-  return { A, ref, b, b64, xRef, dtype, format: ctl.format.value, tol, maxIter };
+  return { A, ref, b, b64, xRef, dtype, format: ctl.format.value as FormatArg, tol, maxIter };
 }
 
 async function runPath(path: Path, op: Op, problem: ReturnType<typeof problemFor>): Promise<void> {
@@ -440,13 +447,8 @@ async function runPath(path: Path, op: Op, problem: ReturnType<typeof problemFor
     demo.results[path] = r;
   } catch (e) {
     const msg = e instanceof Error ? `${e.name === 'Error' ? '' : `${e.name}: `}${e.message}` : String(e);
-    if (e instanceof Unavailable) {
-      panel.unavailable(msg);
-      demo.results[path] = { unavailable: msg };
-    } else {
-      panel.error(msg);
-      demo.results[path] = { error: msg };
-    }
+    panel.error(msg);
+    demo.results[path] = { error: msg };
   }
 }
 
@@ -457,31 +459,29 @@ async function race(): Promise<void> {
   demo.results = {};
   const op = ctl.op.value as Op;
   try {
-    for (const p of Object.values(panels)) p.reset();
+    const live = PATHS.filter((p) => runtimes[p]);
+    for (const p of live) panels[p].reset();
     $('chart-box').hidden = op !== 'cg';
     if (op === 'cg') {
       chart ??= new ResidualChart($('chart'));
       chart.clear();
     }
-    for (const p of Object.values(panels)) p.running('preparing the problem and its f64 reference…');
+    for (const p of live) panels[p].running('preparing the problem and its f64 reference…');
     await pause();
     let problem;
     try {
       problem = problemFor(op);
     } catch (e) {
-      for (const p of Object.values(panels)) p.error((e as Error).message);
+      for (const p of live) panels[p].error((e as Error).message);
       return;
     }
     const label = op === 'gemm' || op === 'transpose' ? `${op} ${ctl.denseN.value}×${ctl.denseN.value} ${ctl.dtype.value}` : `${op} on ${baseName}, ${ctl.dtype.value}, format ${ctl.format.value}`;
-    for (const p of Object.values(panels)) p.setSubtitle(label);
-    if (ctl.concurrent.checked) await Promise.all([runPath('cpu', op, problem), runPath('gpu', op, problem)]);
-    else {
-      await runPath('cpu', op, problem);
-      await runPath('gpu', op, problem);
-    }
-    const c = panels.cpu.result?.kernelMs;
-    const g = panels.gpu.result?.kernelMs;
-    if (c !== undefined && g !== undefined) (c <= g ? panels.cpu : panels.gpu).markWinner(Math.max(c, g) / Math.min(c, g));
+    for (const p of live) panels[p].setSubtitle(label);
+    if (ctl.concurrent.checked) await Promise.all(PATHS.map((p) => runPath(p, op, problem)));
+    else for (const p of PATHS) await runPath(p, op, problem);
+    // the fastest path, by how much it beats the next one
+    const timed = PATHS.map((p) => [p, panels[p].result?.kernelMs] as const).filter((t): t is readonly [Path, number] => t[1] !== undefined).sort((a, b) => a[1] - b[1]);
+    if (timed.length > 1) panels[timed[0][0]].markWinner(timed[1][1] / timed[0][1]);
   } finally {
     demo.runs++;
     demo.busy = false;
@@ -507,13 +507,9 @@ async function applyWorkers(): Promise<void> {
   } catch (e) {
     panels.cpu.error(`setWorkers(${n}) failed: ${(e as Error).message}`);
   }
-  refreshDevice();
+  deviceReport();
+  showDevices();
   updateExplain();
-}
-
-let gpuReport: [GpuCaps, string] = [{ available: false, reason: 'not probed yet' }, ''];
-function refreshDevice(): void {
-  deviceReport(...gpuReport);
 }
 
 // ---------------------------------------------------------------- start
@@ -529,23 +525,18 @@ async function start(): Promise<void> {
   setSizeRange();
 
   const workers = Number(ctl.workers.value);
-  const cpu = await makeRuntime('cpu', workers);
-  runtimes.cpu = cpu.rt;
-  if (!cpu.rt) unavailable.cpu = cpu.reason;
-  const gpuCanvas = document.createElement('canvas');
-  const gpu = await makeRuntime('gpu', 1, gpuCanvas);
-  runtimes.gpu = gpu.rt;
-  if (!gpu.rt) {
-    unavailable.gpu = gpu.reason;
-    panels.gpu.unavailable(gpu.reason);
-  } else {
-    const auto = await makeRuntime('auto', workers, document.createElement('canvas'));
-    autoRt = auto.rt;
+  for (const path of PATHS) {
+    // the WebGL2 path draws on a canvas of its own
+    const made = await makeRuntime(path, workers, path === 'webgl2' ? document.createElement('canvas') : undefined);
+    runtimes[path] = made.rt;
+    if (!made.rt) {
+      unavailable[path] = made.reason;
+      panels[path].unavailable(made.reason);
+    }
   }
-  if (!cpu.rt) panels.cpu.unavailable(cpu.reason);
-  const fromRuntime = gpu.rt?.capabilities().gpu;
-  gpuReport = fromRuntime ? [fromRuntime, 'reported by the GPU runtime'] : [probeGpu(), 'probed directly: no GPU runtime to report it'];
-  refreshDevice();
+  autoRt = (await makeRuntime('auto', workers, document.createElement('canvas'))).rt;
+  deviceReport();
+  showDevices();
 
   ctl.generator.addEventListener('change', () => {
     setSizeRange();

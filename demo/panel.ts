@@ -1,5 +1,5 @@
-// One side of the race: a card that shows progress, then the figures, or why the path is unavailable.
-// The figures are also written as data-* attributes so the end-to-end test can read them.
+// One path in the race: a card that shows its device, progress, then the figures, or why the path is
+// unavailable. The figures are also written as data-* attributes so the end-to-end test can read them.
 
 export interface PanelResult {
   kernelMs?: number;
@@ -24,12 +24,14 @@ export class Panel {
   private body: HTMLElement;
   private message: HTMLElement;
   private subtitle: HTMLElement;
+  private device: HTMLElement;
   result: PanelResult | null = null;
 
   constructor(readonly el: HTMLElement, title: string) {
     el.innerHTML = '';
     const h = document.createElement('h3');
     h.textContent = title;
+    this.device = div('device');
     this.subtitle = div('sub');
     this.status = div('status');
     this.progress = document.createElement('progress');
@@ -37,8 +39,22 @@ export class Panel {
     this.progress.hidden = true;
     this.body = div('figures');
     this.message = div('message');
-    el.append(h, this.subtitle, this.status, this.progress, this.body, this.message);
+    el.append(h, this.device, this.subtitle, this.status, this.progress, this.body, this.message);
     this.set('idle', 'ready');
+  }
+
+  /** Where the path runs; a software adapter is labelled as one, since its times are not a GPU's. */
+  setDevice(name: string, software: boolean): void {
+    this.device.textContent = name;
+    this.el.dataset.device = name;
+    this.el.dataset.software = String(software);
+    if (software) {
+      const b = document.createElement('span');
+      b.className = 'software';
+      b.textContent = 'software adapter';
+      b.title = 'the shaders run on the CPU (a software renderer): its times show the path works, not a GPU’s speed';
+      this.device.append(' ', b);
+    }
   }
 
   setSubtitle(text: string): void {
@@ -56,7 +72,7 @@ export class Panel {
 
   reset(): void {
     this.result = null;
-    for (const k of Object.keys(this.el.dataset)) if (k !== 'path' && k !== 'state') delete this.el.dataset[k];
+    for (const k of Object.keys(this.el.dataset)) if (!['path', 'state', 'device', 'software'].includes(k)) delete this.el.dataset[k];
     this.body.innerHTML = '';
     this.message.textContent = '';
     this.el.querySelector('.winner')?.remove();
@@ -116,7 +132,7 @@ export class Panel {
   markWinner(ratio: number): void {
     const b = document.createElement('span');
     b.className = 'winner';
-    b.textContent = ratio > 1.005 ? `faster ×${ratio.toFixed(2)}` : 'tie';
+    b.textContent = ratio > 1.005 ? `fastest: ×${ratio < 10 ? ratio.toFixed(2) : ratio.toFixed(0)} over the next` : 'tie';
     this.el.querySelector('h3')!.append(b);
   }
 }

@@ -1,120 +1,35 @@
-// The part of the runtime API the demo uses, typed here so that the page builds against the runtime
-// of any version: the CPU parts exist, the GPU parts (backend 'gpu', capabilities().gpu, explain,
-// upload format 'auto', gemm, transpose) are used when present and reported as missing otherwise.
-import { createRuntime } from '../src/index.js';
-import type { DType, ValueArray } from '../src/dtype.js';
-import type { DenseMatrix, SparseMatrix } from '../src/formats/index.js';
-import { acquireContext, probeCapabilities } from '../src/gpu/index.js';
+// The demo's runtimes: one forced onto each path (so a panel measures that path and nothing else) and
+// one with backend 'auto' that answers "what would auto choose, and why" through rt.explain.
+import { createRuntime, type Runtime } from '../src/index.js';
+import type { PathCapabilities, PathId } from '../src/path.js';
 
-export type Path = 'cpu' | 'gpu';
+/** The three panels, in the order they are shown and raced. */
+export const PATHS = ['cpu', 'webgpu', 'webgl2'] as const satisfies readonly PathId[];
+export type Path = (typeof PATHS)[number];
 
-export interface GpuCaps {
-  available: boolean;
-  reason?: string | null;
-  renderer?: string;
-  vendor?: string;
-  maxTextureSize?: number;
-  colorBufferFloat?: boolean;
-  floatReadback?: boolean;
-  [k: string]: unknown;
-}
-
-export interface Caps {
-  wasm: 'simd' | 'plain';
-  simd: boolean;
-  sharedMemory: boolean;
-  threads: number;
-  workers: boolean;
-  crossOriginIsolated?: boolean;
-  notes: string[];
-  gpu?: GpuCaps;
-}
-
-export interface Handle {
-  format: string;
-  dtype: DType;
-  rows: number;
-  cols: number;
-  nnz: number;
-  storageBytes: number;
-  dispose(): void;
-}
-
-export interface Vec {
-  read(): Promise<ValueArray>;
-  dispose(): void;
-}
-
-export interface Explanation {
-  /** a path id: 'cpu', 'webgpu' or 'webgl2' */
-  path: string;
-  format: string;
-  reasons: string[];
-  estimates: Partial<Record<'cpu' | 'webgpu' | 'webgl2', { ms: number; format: string }>>;
-  features?: Record<string, unknown>;
-}
-
-export interface SolveResult {
-  x: ValueArray;
-  iterations: number;
-  relativeResidual: number;
-  converged: boolean;
-  reason: string;
-  history: number[];
-}
-
-export interface DemoRuntime {
-  capabilities(): Caps;
-  upload(m: SparseMatrix, o?: { format?: string }): Handle;
-  vector(data: ValueArray | number, dtype?: DType): Vec;
-  spmv(A: Handle, x: Vec | ValueArray, o?: { y?: Vec }): Promise<unknown>;
-  cg(A: Handle, b: ValueArray, o: { tol?: number; maxIter?: number; onIteration?: (it: number, r: number) => void | Promise<void> }): Promise<SolveResult>;
-  setWorkers(n: number): Promise<void>;
-  explain?(op: 'spmv', m: SparseMatrix): Explanation;
-  gemm?(A: DenseMatrix, B: DenseMatrix, o?: { alpha?: number; beta?: number; C?: DenseMatrix }): unknown;
-  transpose?(A: DenseMatrix): unknown;
-  dispose(): void;
-}
-
-export type Made = { rt: DemoRuntime; reason?: undefined } | { rt: null; reason: string };
+export type Made = { rt: Runtime; reason?: undefined } | { rt: null; reason: string };
 
 /**
- * A runtime for one path. For 'gpu', a runtime that cannot run on the GPU is closed again and the
- * reason is returned, so the GPU panel says why instead of silently running on the CPU.
+ * A runtime for one path ('auto': every path this page has). A GPU path that cannot run here makes
+ * createRuntime throw GpuUnavailableError with the reason, which the panel then shows instead of
+ * numbers; the WebGL2 path draws on `canvas`.
  */
 export async function makeRuntime(path: Path | 'auto', workers: number, canvas?: HTMLCanvasElement): Promise<Made> {
-  let rt: DemoRuntime;
   try {
-    rt = (await createRuntime({ backend: path, workers, canvas } as never)) as unknown as DemoRuntime;
+    return { rt: await createRuntime({ backend: path, workers: path === 'cpu' || path === 'auto' ? workers : 1, canvas }) };
   } catch (e) {
-    return { rt: null, reason: e instanceof Error ? e.message : String(e) };
+    const msg = e instanceof Error ? e.message : String(e);
+    return { rt: null, reason: msg.replace(/^createRuntime: (the \w+ path is unavailable: )?/, '') };
   }
-  if (path === 'gpu') {
-    const gpu = rt.capabilities().gpu;
-    if (!gpu || !gpu.available) {
-      rt.dispose();
-      return { rt: null, reason: gpu?.reason ?? 'this runtime does not report a GPU path' };
-    }
-  }
-  return { rt };
 }
 
-/**
- * The GPU half of the device report when no runtime reports it: probes WebGL2 directly with the
- * library's own probe (renderer, float render targets, float read-back, texture size).
- */
-export function probeGpu(): GpuCaps {
-  const canvas = document.createElement('canvas');
-  const got = acquireContext({ canvas } as never);
-  const caps = probeCapabilities(got.gl, 'reason' in got ? got.reason : undefined);
-  (got.gl?.getExtension('WEBGL_lose_context') as { loseContext(): void } | null)?.loseContext();
-  return { ...caps, available: caps.reason === null, reason: caps.reason };
-}
-
-/** Values of whatever a dense operation returned: a DenseMatrix, a resident matrix, or an array. */
-export async function denseValues(out: unknown): Promise<ArrayLike<number>> {
-  const o = (await out) as { values?: ArrayLike<number>; read?: () => Promise<unknown> } | ArrayLike<number>;
-  if (o && typeof (o as { read?: unknown }).read === 'function') return denseValues(await (o as { read(): Promise<unknown> }).read());
-  if (o && (o as { values?: ArrayLike<number> }).values) return (o as { values: ArrayLike<number> }).values;
-  return o as ArrayLike<number>;
+/** What a panel says about its device: the adapter/renderer or kernel build, and whether it is software. */
+export function deviceOf(path: Path, rt: Runtime): { device: string; software: boolean } {
+  const caps = rt.capabilities();
+  if (path === 'cpu') {
+    const build = caps.wasm === 'simd' ? 'WebAssembly SIMD' : 'plain WebAssembly (no SIMD)';
+    return { device: `${build}, ${caps.threads} thread${caps.threads > 1 ? 's' : ''}`, software: false };
+  }
+  const p: PathCapabilities = caps.paths[path];
+  return { device: p.device ?? 'unknown device', software: p.limits?.software === true };
 }

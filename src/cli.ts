@@ -3,14 +3,15 @@ import cliProgress from 'cli-progress';
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { compare, defaultSources, fileSource, type CompareRow } from './cli/compare.js';
-import { formatCompareTable } from './cli/table.js';
+import { compare, defaultSources, fileSource, type ComparePath, type CompareRow } from './cli/compare.js';
+import { formatCompareTable, formatPaths } from './cli/table.js';
 import { solveFile, solutionText } from './cli/solve.js';
 import { deviceInfo, formatInfo } from './cli/info.js';
 import { overview, formatOverview } from './cli/overview.js';
 import { offerSoftwareVulkan } from './cli/software-vulkan.js';
 import { FORMATS, type FormatName } from './formats/index.js';
 import { DTYPES, type DType } from './dtype.js';
+import { PATH_IDS, type PathId } from './path.js';
 import { SimdglError } from './errors.js';
 
 /** A comma-separated list whose items must come from `allowed`. */
@@ -72,16 +73,20 @@ program.configureOutput({ outputError: (str, write) => write(`simdgl: ${str.repl
 
 program
   .command('compare')
-  .description('time SpMV in every format and dtype on the SIMD build, the plain build and a plain JS loop')
+  .description('time SpMV in every format and dtype on the SIMD build, the plain build and a plain JS loop (and on the GPU paths with --paths)')
   .argument('[files...]', 'Matrix Market files (default: poisson3D_64 and ../shared/matrices when present)')
   .option('--formats <list>', `formats to run (${FORMATS.join(',')})`, listOf(FORMATS, 'format'))
   .option('--dtypes <list>', `dtypes to run (${DTYPES.join(',')})`, listOf(DTYPES, 'dtype'))
   .option('--dtype <list>', 'alias of --dtypes', listOf(DTYPES, 'dtype'))
   .option('--workers <n>', "also run the SIMD build on a pool of n threads ('auto' = all cores)", workersOption, 1)
+  .option('--paths <list>', `paths to run (${PATH_IDS.join(',')}; default cpu): cpu = SIMD, plain and JS rows; webgpu, webgl2 = SpMV on that path`, listOf(PATH_IDS, 'path'))
   .option('--min-ms <ms>', 'minimum timing per combination', positive, 100)
-  .option('--json', 'print one JSON object per line instead of tables')
-  .action(async (files: string[], opts: { formats?: FormatName[]; dtypes?: DType[]; dtype?: DType[]; workers: number; minMs: number; json?: boolean }) => {
+  .option('--json', 'print one JSON object per line instead of tables (a path asked for: {"path", "available", …} first)')
+  .action(async (files: string[], opts: { formats?: FormatName[]; dtypes?: DType[]; dtype?: DType[]; workers: number; paths?: PathId[]; minMs: number; json?: boolean }) => {
     for (const f of files) inputFile(f);
+    // Dawn needs a Vulkan driver: SwiftShader's when the machine has none (as overview does)
+    if (opts.paths?.includes('webgpu')) offerSoftwareVulkan();
+    let paths: ComparePath[] = [];
     const workers = await resolveWorkers(opts.workers);
     const sources = files.length
       ? files.map(fileSource)
@@ -91,12 +96,14 @@ program
       cliProgress.Presets.shades_classic,
     );
     let started = false;
+    let printed = false;
     let group: CompareRow[] = [];
     const flush = (): void => {
       if (group.length && !opts.json) {
         bar.stop();
         started = false;
-        console.log(formatCompareTable(group));
+        console.log(formatCompareTable(group, paths));
+        printed = true;
       }
       group = [];
     };
@@ -106,6 +113,13 @@ program
         dtypes: opts.dtypes ?? opts.dtype,
         minMs: opts.minMs,
         workers,
+        paths: opts.paths,
+        onPaths: (p) => {
+          paths = p;
+          if (!opts.paths) return; // the default (the CPU path alone) needs no word
+          if (opts.json) for (const x of p) console.log(JSON.stringify(x));
+          else console.log(formatPaths(p));
+        },
         onProgress: (done, total, what) => {
           if (!started) bar.start(total, done, { what });
           started = true;
@@ -120,7 +134,7 @@ program
     } finally {
       bar.stop();
     }
-    if (!opts.json) console.log(`\nGFLOP/s = 2·nnz/t (8·nnz complex); GB/s = (matrix arrays + x + y bytes)/t; max rel err = max|y−y_f64|/max|y_f64|`);
+    if (printed) console.log(`\nGFLOP/s = 2·nnz/t (8·nnz complex); GB/s = (matrix arrays + x + y bytes)/t; max rel err = max|y−y_f64|/max|y_f64|`);
   });
 
 program

@@ -23,12 +23,20 @@ export function checkOptions(where: string, options: unknown, valid: readonly st
   }
 }
 
+/** The entries of `options` whose keys are in `keys` (convert hands each format only its own options). */
+export function only<T extends object>(options: T | undefined, keys: readonly string[]): T | undefined {
+  if (!options) return options;
+  return Object.fromEntries(Object.entries(options).filter(([k]) => keys.includes(k))) as T;
+}
+
 /** The valid key closest to `key` by edit distance (case-insensitive), if it is close enough to be a typo. */
 function nearest(key: string, valid: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const v of valid) {
-    const d = editDistance(key.toLowerCase(), v.toLowerCase());
+    const [k, w] = [key.toLowerCase(), v.toLowerCase()];
+    // a key that extends or abbreviates a valid one ('conjugate', 'tol') counts as one edit away
+    const d = k.startsWith(w) || w.startsWith(k) ? 1 : editDistance(k, w);
     if (d < bestDistance) [best, bestDistance] = [v, d];
   }
   return bestDistance <= Math.max(2, Math.floor(key.length / 3)) ? best : undefined;

@@ -66,6 +66,8 @@ describe('simdgl compare', () => {
     const r = run('compare', spd, '--dtype', 'f64,f32', '--workers', '2', '--min-ms', '1', '--json');
     expect(r.code, r.stderr).toBe(0);
     const rows = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    // without --paths: the CPU path alone, and no word about paths
+    expect(rows.filter((x) => x.path !== undefined || !['js', 'wasm-simd', 'wasm-plain', 'wasm-simd-mt'].includes(x.impl))).toEqual([]);
     for (const dtype of ['f64', 'f32']) {
       expect(rows.find((x) => x.dtype === dtype && x.impl === 'js')).toBeTruthy();
       for (const format of FORMATS) {
@@ -87,6 +89,68 @@ describe('simdgl compare', () => {
     expect(r.stdout).toMatch(/2 thr ms/);
     expect(r.stdout).toMatch(/^csr\s+f32/m);
     expect(r.stdout).toMatch(/^ell\s+f32/m);
+  });
+});
+
+describe('simdgl compare --paths', () => {
+  // the CLI offers SwiftShader's Vulkan driver to Dawn (src/cli/software-vulkan.ts): where Debian's
+  // chromium is installed, as in CI, the WebGPU path must run
+  const swiftshader = existsSync('/usr/lib/chromium/vk_swiftshader_icd.json');
+  if (!swiftshader) console.warn('\n!!  compare --paths: no SwiftShader Vulkan driver here; the WebGPU rows are NOT checked unless a GPU driver exists\n');
+
+  it('--json: a record per path first, then CPU rows and WebGPU rows checked against f64; WebGL2 (none in Node) is one record with its reason', () => {
+    const r = run('compare', spd, '--paths', 'cpu,webgpu,webgl2', '--dtypes', 'f32,f64', '--formats', 'csr,coo,ell', '--min-ms', '1', '--json');
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const paths = lines.slice(0, 3);
+    expect(paths.map((p) => p.path)).toEqual(['cpu', 'webgpu', 'webgl2']);
+    expect(paths[0]).toMatchObject({ available: true });
+    expect(paths[2]).toMatchObject({ available: false });
+    expect(paths[2].reason).toMatch(/canvas/);
+    const rows = lines.slice(3);
+    expect(rows.some((x) => x.path !== undefined)).toBe(false);
+    expect(rows.filter((x) => x.impl === 'webgl2')).toEqual([]);
+    const webgpu = paths[1];
+    if (swiftshader) expect(webgpu.available, webgpu.reason).toBe(true);
+    if (!webgpu.available) {
+      expect(webgpu.reason).toMatch(/\S/);
+      expect(rows.filter((x) => x.impl === 'webgpu')).toEqual([]);
+      return;
+    }
+    // a software adapter says so
+    if (/swiftshader|llvmpipe|lavapipe/i.test(webgpu.device)) expect(webgpu.software).toBe(true);
+    for (const dtype of ['f32', 'f64']) {
+      for (const format of ['csr', 'coo', 'ell']) {
+        for (const impl of ['wasm-simd', 'wasm-plain', 'webgpu']) expect(rows.find((x) => x.dtype === dtype && x.format === format && x.impl === impl), `${dtype} ${format} ${impl}`).toBeTruthy();
+        const g = rows.find((x) => x.dtype === dtype && x.format === format && x.impl === 'webgpu');
+        expect(g.skipped, `${dtype} ${format}`).toBeUndefined();
+        expect(g.kernelMs).toBeGreaterThan(0);
+        expect(g.gbs).toBeGreaterThan(0);
+        // f32 natively; f64 as double-single on the GPU
+        expect(g.maxRelError, `${dtype} ${format}`).toBeLessThan(dtype === 'f64' ? 1e-12 : 1e-6);
+      }
+      // the WebGPU path has CSR and ELL kernels, not COO: that one runs as another format, and says which
+      expect(rows.find((x) => x.dtype === dtype && x.format === 'csr' && x.impl === 'webgpu').ranAs).toBeUndefined();
+      expect(rows.find((x) => x.dtype === dtype && x.format === 'ell' && x.impl === 'webgpu').ranAs).toBeUndefined();
+      const coo = rows.find((x) => x.dtype === dtype && x.format === 'coo' && x.impl === 'webgpu');
+      expect(coo.ranAs).toMatch(/^(csr|ell|dia|hyb|sell)$/);
+    }
+  });
+
+  it('tables: a line per path, an unavailable one with its reason once, the software adapter labelled, formats it lacks shown as what ran', () => {
+    const r = run('compare', spd, '--paths', 'webgpu,webgl2', '--dtypes', 'f32', '--formats', 'csr,csc', '--min-ms', '1');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.match(/WebGL2 path: unavailable — .*canvas/g)).toHaveLength(1);
+    expect(r.stdout).not.toMatch(/^CPU path/m);
+    if (swiftshader) expect(r.stdout).toMatch(/^WebGPU path: \S/m);
+    if (/^WebGPU path: unavailable/m.test(r.stdout)) return;
+    expect(r.stdout).toMatch(/^format\s+dtype\s+webgpu ms\s+GFLOP\/s\s+GB\/s\s+max rel err$/m);
+    expect(r.stdout).toMatch(/^csr\s+f32\s+\d/m);
+    expect(r.stdout).toMatch(/^csc \(as \w+\)\s+f32\s+\d/m);
+    // the path's line and its table's heading both say a software adapter is one
+    const named = r.stdout.split('\n').filter((l) => /^WebGPU path: .*(swiftshader|llvmpipe|lavapipe)/i.test(l));
+    for (const l of named) expect(l).toMatch(/\(software adapter: the shaders run on the CPU, so its times are not a GPU’s\)$/);
+    if (swiftshader) expect(named).toHaveLength(2);
   });
 });
 
@@ -176,6 +240,7 @@ describe('bad input: one line on stderr, non-zero exit, no stack trace', () => {
     ['wrong rhs length', () => ['solve', spd, '--rhs', rect], /expected an 100×1 vector/],
     ['unknown dtype', () => ['compare', spd, '--dtype', 'f16'], /unknown dtype "f16"/],
     ['unknown format', () => ['compare', spd, '--formats', 'bsr'], /unknown format "bsr"/],
+    ['unknown path', () => ['compare', spd, '--paths', 'cpu,gpu'], /unknown path "gpu" \(expected cpu, webgpu, webgl2\)/],
     ['unknown command', () => ['frobnicate'], /unknown command/],
   ];
   for (const [name, args, pattern] of cases) {

@@ -1,8 +1,10 @@
 // End to end: the demo page (demo/serve.mjs, the same server `npm run demo` starts) in headless
-// Chromium through playwright-core, SwiftShader's WebGL2 when there is no GPU. Loads a generated
-// matrix and a Matrix Market file (through the file input and through a dropped DataTransfer), races
-// SpMV and CG on both paths, checks the figures and errors each panel shows, that the page logged no
-// console error, and saves a screenshot to test-results/demo.png that must not be blank.
+// Chromium through playwright-core, with WebGPU and WebGL2 on SwiftShader when there is no GPU
+// (WEBGPU_ARGS). Loads a generated matrix and a Matrix Market file (through the file input and through
+// a dropped DataTransfer), races SpMV and CG on the three paths (CPU, WebGPU, WebGL2), checks the
+// figures and errors each panel shows, that the software adapter is labelled, that the page logged no
+// console error, and saves a screenshot to test-results/demo.png that must not be blank. A second
+// browser launched without the WebGPU flags checks that the WebGPU panel then says why it is missing.
 // Without /usr/bin/chromium (or $SIMDGL_CHROMIUM) the suite is skipped with a loud warning.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -11,7 +13,10 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { poisson3D } from '../src/generators/index.js';
 import { writeMatrixMarket } from '../src/io/index.js';
-import { CHROMIUM as chromiumPath, launchChromium } from '../scripts/isolated-page.mjs';
+import { CHROMIUM as chromiumPath, launchChromium, WEBGPU_ARGS } from '../scripts/isolated-page.mjs';
+
+type Path = 'cpu' | 'webgpu' | 'webgl2';
+const PATHS: Path[] = ['cpu', 'webgpu', 'webgl2'];
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const haveChromium = existsSync(chromiumPath);
@@ -31,6 +36,10 @@ interface PanelView {
   state: string;
   status: string;
   text: string;
+  /** the panel's device line and whether it is labelled a software adapter */
+  device: string;
+  software: boolean;
+  message: string;
   maxError?: number;
   residual?: number;
   kernelMs?: number;
@@ -44,8 +53,8 @@ let browser: Browser | undefined;
 let page: Page;
 const consoleErrors: string[] = [];
 
-async function panel(path: 'cpu' | 'gpu'): Promise<PanelView> {
-  return page.evaluate((p) => {
+async function panel(path: Path, on: Page = page): Promise<PanelView> {
+  return on.evaluate((p) => {
     const el = document.getElementById(`panel-${p}`)!;
     const d = el.dataset;
     const num = (v?: string) => (v === undefined ? undefined : Number(v));
@@ -53,6 +62,9 @@ async function panel(path: 'cpu' | 'gpu'): Promise<PanelView> {
       state: d.state ?? '',
       status: el.querySelector('.status')?.textContent ?? '',
       text: el.innerText,
+      device: el.querySelector('.device')?.textContent ?? '',
+      software: d.software === 'true' && el.querySelector('.device .software') !== null,
+      message: el.querySelector('.message')?.textContent ?? '',
       maxError: num(d.maxError),
       residual: num(d.residual),
       kernelMs: num(d.kernelMs),
@@ -67,13 +79,13 @@ async function select(id: string, value: string): Promise<void> {
   await page.selectOption(`#${id}`, value);
 }
 
-/** Sets the given selects (id → value) in order, clicks Run and waits for the race to finish; returns both panels. */
-async function race(selects: Record<string, string> = {}): Promise<Record<'cpu' | 'gpu', PanelView>> {
-  for (const [id, value] of Object.entries(selects)) await select(id, value);
-  const before = await page.evaluate(() => (window as any).__demo.runs as number);
-  await page.click('#run');
-  await page.waitForFunction((n) => (window as any).__demo.runs > n, before, { timeout: 180_000, polling: 100 });
-  return { cpu: await panel('cpu'), gpu: await panel('gpu') };
+/** Sets the given selects (id → value) in order, clicks Run and waits for the race to finish; returns every panel. */
+async function race(selects: Record<string, string> = {}, on: Page = page): Promise<Record<Path, PanelView>> {
+  for (const [id, value] of Object.entries(selects)) await on.selectOption(`#${id}`, value);
+  const before = await on.evaluate(() => (window as any).__demo.runs as number);
+  await on.click('#run');
+  await on.waitForFunction((n) => (window as any).__demo.runs > n, before, { timeout: 240_000, polling: 100 });
+  return { cpu: await panel('cpu', on), webgpu: await panel('webgpu', on), webgl2: await panel('webgl2', on) };
 }
 
 function expectFigures(p: PanelView, what: string): void {
@@ -86,54 +98,75 @@ function expectFigures(p: PanelView, what: string): void {
   expect(p.text).toMatch(/GFLOP\/s/);
 }
 
-/** The GPU panel's checks (SwiftShader always offers WebGL2, so the GPU path must run). */
-function expectGpu(p: PanelView, check: (p: PanelView) => void): void {
-  check(p);
-}
-
 async function waitMatrix(pred: string): Promise<void> {
   await page.waitForFunction(pred, undefined, { timeout: 60_000, polling: 100 });
 }
 
-describe.skipIf(!haveChromium)('demo page end to end (Chromium, SwiftShader WebGL2)', () => {
+// one server for both browsers, the same one `npm run demo` starts
+beforeAll(async () => {
+  if (!haveChromium) return;
+  // @ts-expect-error the server is plain JavaScript
+  const { startDemoServer } = await import('../demo/serve.mjs');
+  server = await startDemoServer({ port: 0, prebuild: 'if-missing' });
+}, 120_000);
+
+afterAll(async () => {
+  await server?.close();
+});
+
+/** Opens the demo in a new page of `b` and waits until it has started; console errors go to `errors`. */
+async function openDemo(b: Browser, errors: string[]): Promise<Page> {
+  const p = await b.newPage({ viewport: { width: 1400, height: 1000 } });
+  p.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(msg.text());
+  });
+  p.on('pageerror', (err) => errors.push(`[pageerror] ${err.message}`));
+  await p.goto(server!.url);
+  await p.waitForFunction(() => (window as any).__demo?.ready === true || (window as any).__demo?.errors.length > 0, undefined, {
+    timeout: 120_000,
+    polling: 100,
+  });
+  return p;
+}
+
+describe.skipIf(!haveChromium)('demo page end to end (Chromium, SwiftShader WebGPU and WebGL2)', () => {
   beforeAll(async () => {
-    // @ts-expect-error the server is plain JavaScript
-    const { startDemoServer } = await import('../demo/serve.mjs');
-    server = await startDemoServer({ port: 0, prebuild: 'if-missing' });
-    browser = (await launchChromium()) as Browser;
-    page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    page.on('console', (msg) => {
-      if (msg.type() === 'error') consoleErrors.push(msg.text());
-    });
-    page.on('pageerror', (err) => consoleErrors.push(`[pageerror] ${err.message}`));
-    await page.goto(server!.url);
-    await page.waitForFunction(() => (window as any).__demo?.ready === true || (window as any).__demo?.errors.length > 0, undefined, {
-      timeout: 120_000,
-      polling: 100,
-    });
+    browser = (await launchChromium(WEBGPU_ARGS)) as Browser;
+    page = await openDemo(browser, consoleErrors);
   }, 240_000);
 
   afterAll(async () => {
     await browser?.close();
-    await server?.close();
   });
 
   it('starts cross-origin isolated with a device report', async () => {
     expect(await page.evaluate(() => (window as any).__demo.errors)).toEqual([]);
     expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
-    const gpu = await panel('gpu');
-    expect(gpu.state, `the GPU path is unavailable: ${gpu.text}`).not.toBe('unavailable');
+    for (const p of PATHS) {
+      const v = await panel(p);
+      expect(v.state, `the ${p} path is unavailable: ${v.text}`).not.toBe('unavailable');
+      expect(v.device, `${p} device`).toMatch(/\S/);
+    }
+    expect((await panel('cpu')).device).toMatch(/WebAssembly SIMD, \d+ threads?/);
+    // SwiftShader's WebGPU adapter runs on the CPU: the panel must say so
+    const webgpu = await panel('webgpu');
+    expect(webgpu.device).toMatch(/swiftshader/i);
+    expect(webgpu.software).toBe(true);
+    expect(webgpu.device).toMatch(/software adapter/);
+    expect((await panel('cpu')).software).toBe(false);
     const report = await page.innerText('#device-report');
     expect(report).toMatch(/SIMD\s+yes/);
     expect(report).toMatch(/threads\s+\d+/);
     expect(report).toMatch(/cross-origin isolated yes/);
-    expect(report).toMatch(/renderer\s+\S+/);
-    expect(report).toMatch(/max texture size\s+\d+/);
-    expect(report).toMatch(/reported by the GPU runtime/);
-    expect(report).toMatch(/EXT_color_buffer_float/);
+    expect(report).toMatch(/WebGPU path \(WGSL compute\)\n\s+available\s+yes\n\s+device\s+\S+/);
+    expect(report).toMatch(/software\s+yes/);
+    expect(report).toMatch(/maxStorageBufferBindingSize\s+\d+/);
+    expect(report).toMatch(/WebGL2 path \(fragment shaders\)\n\s+available\s+yes\n\s+device\s+\S+/);
+    expect(report).toMatch(/maxTextureSize\s+\d+/);
+    expect(report).toMatch(/colorBufferFloat\s+yes/);
   });
 
-  it('SpMV on a generated 2-D Poisson matrix, both paths, small errors', async () => {
+  it('SpMV on a generated 2-D Poisson matrix, every path, small errors', async () => {
     await select('generator', 'poisson2d');
     await page.evaluate(() => {
       const s = document.getElementById('size') as HTMLInputElement;
@@ -152,33 +185,30 @@ describe.skipIf(!haveChromium)('demo page end to end (Chromium, SwiftShader WebG
     expect(inked).toBeGreaterThan(0.005);
     expect(inked).toBeLessThan(0.5);
     const r = await race({ op: 'spmv', dtype: 'f32', format: 'auto' });
-    expectFigures(r.cpu, 'cpu spmv f32');
-    expect(r.cpu.maxError!).toBeLessThan(1e-5);
-    expectGpu(r.gpu, (g) => {
-      expectFigures(g, 'gpu spmv f32');
-      expect(g.maxError!).toBeLessThan(1e-5);
-    });
-    expect(await page.innerText('#explain')).not.toBe('');
+    for (const p of PATHS) {
+      expectFigures(r[p], `${p} spmv f32`);
+      expect(r[p].maxError!, p).toBeLessThan(1e-5);
+      expect(r[p].text).toMatch(/format on this path/);
+    }
+    // one of them is marked the fastest
+    expect(await page.locator('.panel .winner').count()).toBe(1);
+    expect(await page.innerText('#explain')).toMatch(/estimates — CPU: .* ms in \w+; WebGPU: .* ms in \w+; WebGL2: .* ms in \w+/);
   });
 
-  it('CG on the same matrix, both paths, residual histories on one chart', async () => {
+  it('CG on the same matrix, every path, residual histories on one chart', async () => {
     await select('op', 'cg');
     await select('dtype', 'f32');
     await page.fill('#tol', '1e-5');
     const r = await race();
-    expectFigures(r.cpu, 'cpu cg f32');
-    expect(r.cpu.residual!).toBeLessThan(1e-4);
-    expect(r.cpu.maxError!).toBeLessThan(1e-2);
-    expect(r.cpu.text).toMatch(/iterations\s+\d+/);
-    expectGpu(r.gpu, (g) => {
-      expectFigures(g, 'gpu cg f32');
-      expect(g.residual!).toBeLessThan(1e-4);
-      expect(g.maxError!).toBeLessThan(1e-2);
-    });
+    for (const p of PATHS) {
+      expectFigures(r[p], `${p} cg f32`);
+      expect(r[p].residual!, p).toBeLessThan(1e-4);
+      expect(r[p].maxError!, p).toBeLessThan(1e-2);
+      expect(r[p].text).toMatch(/iterations\s+\d+/);
+    }
     expect(await page.isVisible('#chart .uplot canvas')).toBe(true);
     const legend = await page.innerText('#chart');
-    expect(legend).toMatch(/CPU/);
-    expect(legend).toMatch(/GPU/);
+    for (const name of ['CPU', 'WebGPU', 'WebGL2']) expect(legend).toMatch(new RegExp(name));
   });
 
   it('a malformed dropped file gives its line number; a chosen file is parsed in a worker and raced', async () => {
@@ -202,20 +232,20 @@ describe.skipIf(!haveChromium)('demo page end to end (Chromium, SwiftShader WebG
     const s = await race({ op: 'spmv', dtype: 'f64', format: 'csr' });
     expectFigures(s.cpu, 'cpu spmv f64 (file)');
     expect(s.cpu.maxError!).toBeLessThan(1e-14);
-    expectGpu(s.gpu, (g) => {
-      expectFigures(g, 'gpu spmv f64 (file)');
-      expect(g.maxError!).toBeLessThan(1e-9); // double-single
-    });
+    for (const p of ['webgpu', 'webgl2'] as const) {
+      expectFigures(s[p], `${p} spmv f64 (file)`);
+      expect(s[p].maxError!, p).toBeLessThan(1e-9); // double-single
+    }
 
     await select('op', 'cg');
     await page.fill('#tol', '1e-8');
     const c = await race();
     expectFigures(c.cpu, 'cpu cg f64 (file)');
     expect(c.cpu.residual!).toBeLessThan(1e-7);
-    expectGpu(c.gpu, (g) => {
-      expectFigures(g, 'gpu cg f64 (file)');
-      expect(g.residual!).toBeLessThan(1e-6);
-    });
+    for (const p of ['webgpu', 'webgl2'] as const) {
+      expectFigures(c[p], `${p} cg f64 (file)`);
+      expect(c[p].residual!, p).toBeLessThan(1e-6);
+    }
   });
 
   it('the workers slider resizes the CPU pool live', async () => {
@@ -238,7 +268,7 @@ describe.skipIf(!haveChromium)('demo page end to end (Chromium, SwiftShader WebG
     expect(png.length).toBeGreaterThan(30_000);
     // regions of the page differ from one another (a blank or single-colour page gives equal crops)
     const boxes = await page.evaluate(() =>
-      ['panel-cpu', 'panel-gpu', 'sparsity', 'device'].map((id) => {
+      ['panel-cpu', 'panel-webgpu', 'panel-webgl2', 'sparsity', 'device'].map((id) => {
         const r = document.getElementById(id)!.getBoundingClientRect();
         return { x: r.left + scrollX, y: r.top + scrollY };
       }),
@@ -250,7 +280,49 @@ describe.skipIf(!haveChromium)('demo page end to end (Chromium, SwiftShader WebG
     }
     expect(new Set(crops).size).toBe(crops.length);
     // the panels have text
-    for (const p of ['cpu', 'gpu'] as const) expect((await panel(p)).text.length).toBeGreaterThan(40);
+    for (const p of PATHS) expect((await panel(p)).text.length).toBeGreaterThan(40);
+    // the three panels side by side, in one row
+    const tops = await page.evaluate(() => ['cpu', 'webgpu', 'webgl2'].map((p) => document.getElementById(`panel-${p}`)!.getBoundingClientRect().top));
+    expect(new Set(tops).size).toBe(1);
     expect(consoleErrors).toEqual([]);
+  });
+});
+
+describe.skipIf(!haveChromium)('demo page without WebGPU (Chromium launched without the WebGPU flags)', () => {
+  let plain: Browser | undefined;
+  let p: Page;
+  const errors: string[] = [];
+
+  beforeAll(async () => {
+    plain = (await launchChromium()) as Browser;
+    p = await openDemo(plain, errors);
+  }, 240_000);
+
+  afterAll(async () => {
+    await plain?.close();
+  });
+
+  it('the WebGPU panel says why instead of numbers; the other paths race', async () => {
+    expect(await p.evaluate(() => (window as any).__demo.errors)).toEqual([]);
+    const before = await panel('webgpu', p);
+    expect(before.state).toBe('unavailable');
+    expect(before.message.length, before.text).toBeGreaterThan(10);
+    expect(before.message).toMatch(/WebGPU|adapter|navigator\.gpu/i);
+    expect(await p.innerText('#device-report')).toMatch(/WebGPU path \(WGSL compute\)\n\s+available\s+no — \S+/);
+    await p.evaluate(() => {
+      const s = document.getElementById('size') as HTMLInputElement;
+      s.value = '16';
+      s.dispatchEvent(new Event('input'));
+    });
+    await p.waitForFunction('window.__demo.matrix?.rows === 256', undefined, { timeout: 60_000, polling: 100 });
+    const r = await race({ op: 'spmv', dtype: 'f32', format: 'auto' }, p);
+    expectFigures(r.cpu, 'cpu spmv f32 (no WebGPU)');
+    expectFigures(r.webgl2, 'webgl2 spmv f32 (no WebGPU)');
+    expect(r.webgpu.state).toBe('unavailable');
+    expect(r.webgpu.message).toBe(before.message);
+    expect(r.webgpu.kernelMs).toBeUndefined();
+    expect(await p.evaluate(() => (window as any).__demo.results.webgpu)).toEqual({ unavailable: before.message });
+    writeFileSync(join(root, 'test-results', 'demo-no-webgpu.png'), await p.screenshot({ fullPage: true }));
+    expect(errors).toEqual([]);
   });
 });

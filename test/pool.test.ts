@@ -65,7 +65,7 @@ async function checkParallel(base: CSRMatrix, dtype: DType, label: string): Prom
   const alpha = isComplex(dtype) ? ([0.5, -1.25] as [number, number]) : -2.5;
   const beta = isComplex(dtype) ? ([-0.75, 0.5] as [number, number]) : 0.75;
   for (const M of formatsOf(A)) {
-    const handles = THREADS.map((t) => [t, runtimes.get(t)!.upload(M)] as const);
+    const handles = THREADS.map((t) => [t, runtimes.get(t)!.upload(M, { format: 'keep' })] as const);
     for (const op of ['N', 'T', 'H'] as Op[]) {
       const [inLen, outLen] = op === 'N' ? [A.cols, A.rows] : [A.rows, A.cols];
       const x = randomValues(dtype, inLen, 3);

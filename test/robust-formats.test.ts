@@ -116,7 +116,7 @@ describe('corrupted matrices cannot reach outside their buffers', () => {
     // inlineThreshold 0: every product runs on the pool, partitioned by the matrix's cost prefix
     rt = await createRuntime({ workers: 2, inlineThreshold: 0 });
     const V = loadShared('494_bus');
-    victim = rt.upload(V);
+    victim = rt.upload(V, { format: 'keep' });
     vx = rt.vector(randomVector(V.cols, 11, false));
     vy = rt.vector(V.rows);
     canaryData = randomVector(1000, 12, false);
@@ -145,7 +145,7 @@ describe('corrupted matrices cannot reach outside their buffers', () => {
           let h: MatrixHandle | null = null;
           try {
             c.apply(A as unknown as Fields);
-            h = rt.upload(A);
+            h = rt.upload(A, { format: 'keep' });
           } catch (e) {
             if (!(e instanceof SimdglError)) throw new Error(`${format} ${dtype}, ${c.what}: untyped ${(e as Error).name}: ${(e as Error).message}`);
             counts.refused++;
@@ -169,7 +169,7 @@ describe('corrupted matrices cannot reach outside their buffers', () => {
     it(`${format} f64: corrupted after upload → products of the matrix as uploaded`, async () => {
       for (const c of corruptions(build(format, 'f64') as unknown as Fields)) {
         const A = build(format, 'f64');
-        const h = rt.upload(A);
+        const h = rt.upload(A, { format: 'keep' });
         const reference = build(format, 'f64');
         c.apply(A as unknown as Fields);
         await checkProducts(rt, h, reference, `${format} f64, ${c.what} after upload`);

@@ -33,7 +33,7 @@ const W = randomMatrix({ rows: 3000, cols: 2500, meanRowLength: 9, distribution:
 
 function operations(rt: Runtime): (() => Promise<unknown>)[] {
   const P = poisson3D(14);
-  const handles = (['csr', 'hyb', 'jds', 'coo', 'ell', 'csc'] as FormatName[]).map((f) => rt.upload(convert(f === 'ell' ? P : W, f, { maxFill: 100 })));
+  const handles = (['csr', 'hyb', 'jds', 'coo', 'ell', 'csc'] as FormatName[]).map((f) => rt.upload(convert(f === 'ell' ? P : W, f, { maxFill: 100 }), { format: 'keep' }));
   handles.push(rt.upload(loadShared('494_bus')));
   const ops: (() => Promise<unknown>)[] = [];
   for (let k = 0; ops.length < 50; k++) {
@@ -206,7 +206,7 @@ console.log(JSON.stringify({ cycles, collected: collected.length, outcomes }));
       const inUse = rt.memoryInUse;
       const big = poisson3D(64); // 21 MB of CSR
       const refusals: [string, () => unknown][] = [
-        ['upload', () => rt.upload(big)],
+        ['upload', () => rt.upload(big, { format: 'keep' })],
         ['upload with conversion', () => rt.upload(big, { format: 'ell' })],
         ['vector', () => rt.vector(3_000_000)],
       ];

@@ -9,7 +9,7 @@
  */
 import { existsSync } from 'node:fs';
 import { isComplex, type DType } from '../src/dtype.js';
-import { CSRMatrix, DIAMatrix, ELLMatrix, HYBMatrix } from '../src/formats/index.js';
+import { CSRMatrix, DIAMatrix, ELLMatrix, HYBMatrix, SELLMatrix } from '../src/formats/index.js';
 import { PaddingLimitError } from '../src/errors.js';
 import { poisson2D, poisson3D, randomMatrix, Prng } from '../src/generators/index.js';
 import { WebGpuBackend, type WebGpuBackendOptions, type HostMatrix, type WebGpuUploadOptions } from '../src/webgpu/index.js';
@@ -98,7 +98,7 @@ export function longRows(rows: number, long: [number, number, number]): CSRMatri
 }
 
 /** Every SpMV kernel of the WebGPU path, forced. */
-export const WEBGPU_KERNELS = ['csr_row', 'csr_vector', 'csr_adaptive', 'ell', 'dia', 'hyb'] as const;
+export const WEBGPU_KERNELS = ['csr_row', 'csr_vector', 'csr_adaptive', 'sell', 'ell', 'dia', 'hyb'] as const;
 export type WebGpuKernel = (typeof WEBGPU_KERNELS)[number];
 
 /** Padded formats past this many slots are skipped (CSR and HYB cover those matrices): SwiftShader runs double-single slowly. */
@@ -109,7 +109,10 @@ export function forKernel(A: CSRMatrix, k: WebGpuKernel): { host: HostMatrix; op
   try {
     switch (k) {
       case 'csr_row': return { host: A, opts: { kernel: 'row' } };
-      case 'csr_vector': return { host: A, opts: { kernel: 'vector', threadsPerRow: 8 } };
+      // 4 threads per row: the subgroup kernel wherever 'subgroups' is offered (every subgroup has ≥ 4 lanes)
+      case 'csr_vector': return { host: A, opts: { kernel: 'vector', threadsPerRow: 4 } };
+      // C = 32 and σ by the format's rule: sorted (perm) on the irregular matrices, σ = 1 on the regular ones
+      case 'sell': return { host: SELLMatrix.fromCSR(A, { sliceHeight: 32, maxSlots: MAX_PADDED_SLOTS }), opts: {} };
       case 'csr_adaptive': return { host: A, opts: { kernel: 'adaptive' } };
       case 'ell': return { host: ELLMatrix.fromCSR(A, { maxSlots: MAX_PADDED_SLOTS }), opts: {} };
       case 'dia': return { host: DIAMatrix.fromCSR(A, { maxSlots: MAX_PADDED_SLOTS }), opts: {} };

@@ -122,12 +122,14 @@ describe('WebGPU SpMV, op T/H and aliasing', () => {
 });
 
 describe('WebGPU SpMV, kernel choice', () => {
-  it("'auto' picks csr_adaptive for power-law and long rows, csr_row for short even rows, csr_vector for long even rows", () => {
+  it("'auto' picks csr_adaptive for power-law and long rows, sell for even rows in double-single, csr_row for short even rows, csr_vector for long even rows", () => {
     const cases: [CSRMatrix, string][] = [
       [generated('random-powerlaw-3000').astype('f32'), 'csr_adaptive'],
       [generated('long-rows-600').astype('f32'), 'csr_adaptive'],
       [generated('poisson2D-30').astype('f32'), 'csr_row'],
       [generated('random-uniform-2000').astype('f32'), 'csr_vector'],
+      [generated('poisson2D-30').astype('f64'), 'sell'],
+      [generated('random-powerlaw-3000').astype('f64'), 'csr_adaptive'],
     ];
     for (const [A, want] of cases) {
       const M = gpu.upload(A);
@@ -139,4 +141,34 @@ describe('WebGPU SpMV, kernel choice', () => {
 
 afterAll(() => {
   console.log('WebGPU SpMV worst |err|/bound (f32, c64) or |err|/scale (f64, c128) per kernel and dtype:\n' + [...worst].map(([k, w]) => `  ${k}: ${w.toExponential(2)}`).join('\n'));
+});
+
+describe('WebGPU SpMV, csr_vector paths and SELL built from CSR', () => {
+  it('csr_vector with 8 and 32 threads per row, with and without subgroups; kernel "sell" on a CSR', async () => {
+    const plain = await webgpuBackend({ disableFeatures: true });
+    try {
+      for (const be of [gpu, plain]) {
+        for (const g of ['random-powerlaw-3000', 'sparse-empty-rows'] as const) {
+          for (const dt of ['f32', 'f64'] as const) {
+            const A = inDType(generated(g), dt);
+            const xs = randomData(dt, A.cols, 7);
+            const x = be.vector(dt, xs);
+            const y = be.vector(dt, A.rows);
+            for (const opts of [{ kernel: 'vector', threadsPerRow: 4 }, { kernel: 'vector', threadsPerRow: 8 }, { kernel: 'vector', threadsPerRow: 32 }, { kernel: 'sell' }] as const) {
+              const M = be.upload(A, opts);
+              expect(M.kernel).toBe(opts.kernel === 'sell' ? 'sell' : 'csr_vector');
+              be.spmv(M, x, y, { alpha: 1.5 });
+              compareRef(A, xs, null, 1.5, 0, await be.read(y));
+              M.dispose();
+            }
+            x.dispose();
+            y.dispose();
+          }
+        }
+        expect(be.deviceErrors).toEqual([]);
+      }
+    } finally {
+      plain.dispose();
+    }
+  });
 });

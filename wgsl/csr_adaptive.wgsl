@@ -1,8 +1,10 @@
 // Load-balanced CSR SpMV for irregular (power-law) matrices, after CSR-Adaptive (Greathouse & Daga):
 // the host cuts the rows into blocks of about the same number of nonzeros (P.m blocks), one workgroup
 // each. A block (r0, r1, e0, e1) of several short rows is streamed: the workgroup computes its
-// e1 - e0 <= CHUNK products into workgroup memory with coalesced reads, then thread t sums row r0 + t
-// from there. A block of one long row is reduced by the whole workgroup; a row longer than one block
+// e1 - e0 <= CHUNK products into workgroup memory with coalesced reads, then T = WG / (rows rounded
+// up to a power of two) threads per row sum it from there and reduce their T partial sums in
+// workgroup memory (the host keeps each row of a block within 16·T entries, so no thread sums a long
+// row alone). A block of one long row is reduced by the whole workgroup; a row longer than one block
 // is cut into pieces (r1 = -1 - slot) whose sums go to partials[slot], and csr_fixup adds them up.
 #include "spmv.wgsl"
 #include "csr_part.wgsl"
@@ -13,6 +15,7 @@
 const WG: u32 = 256u;
 const CHUNK: u32 = 1024u;
 var<workgroup> sh: array<E, CHUNK>;
+var<workgroup> red: array<E, WG>;
 var<workgroup> wblk: vec4<i32>;
 
 @compute @workgroup_size(256)
@@ -26,24 +29,36 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   if (b.y < 0 || b.y == b.x + 1) {
     var acc = e_zero();
     for (var k = e0 + lid; k < e1; k += WG) { acc = e_add(acc, product(k)); }
-    sh[lid] = acc;
+    red[lid] = acc;
     workgroupBarrier();
     for (var s = WG / 2u; s > 0u; s >>= 1u) {
-      if (lid < s) { sh[lid] = e_add(sh[lid], sh[lid + s]); }
+      if (lid < s) { red[lid] = e_add(red[lid], red[lid + s]); }
       workgroupBarrier();
     }
     if (lid == 0u) {
-      if (b.y < 0) { partials[u32(-1 - b.y)] = sh[0]; } else { y[u32(b.x)] = finish(sh[0], u32(b.x)); }
+      if (b.y < 0) { partials[u32(-1 - b.y)] = red[0]; } else { y[u32(b.x)] = finish(red[0], u32(b.x)); }
     }
   } else {
     for (var k = lid; k < e1 - e0; k += WG) { sh[k] = product(e0 + k); }
     workgroupBarrier();
-    let r = u32(b.x) + lid;
+    let nr = u32(b.y - b.x);
+    let t = WG >> (32u - countLeadingZeros(nr - 1u));
+    let lane = lid % t;
+    let r = u32(b.x) + lid / t;
+    var acc = e_zero();
     if (r < u32(b.y)) {
-      var acc = e_zero();
       let end = row_ptr[r + 1u] - e0;
-      for (var k = row_ptr[r] - e0; k < end; k++) { acc = e_add(acc, sh[k]); }
-      y[r] = finish(acc, r);
+      for (var k = row_ptr[r] - e0 + lane; k < end; k += t) { acc = e_add(acc, sh[k]); }
     }
+    if (t > 1u) {
+      red[lid] = acc;
+      workgroupBarrier();
+      for (var s = t / 2u; s > 0u; s >>= 1u) {
+        if (lane < s) { red[lid] = e_add(red[lid], red[lid + s]); }
+        workgroupBarrier();
+      }
+      acc = red[lid];
+    }
+    if (lane == 0u && r < u32(b.y)) { y[r] = finish(acc, r); }
   }
 }

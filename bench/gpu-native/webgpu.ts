@@ -43,7 +43,7 @@ if (!('upload' in be)) {
   process.exit(1);
 }
 const caps = be.capabilities();
-console.log(`# adapter ${caps.adapter} | subgroups ${caps.subgroups} | timestamps ${caps.timestampQuery} | maxStorageBufferBindingSize ${caps.maxStorageBufferBindingSize}`);
+console.log(`# adapter ${caps.adapter} | subgroups ${caps.subgroups} (min size ${caps.subgroupMinSize}) | timestamps ${caps.timestampQuery} | maxStorageBufferBindingSize ${caps.maxStorageBufferBindingSize}`);
 
 function loadDumped(dir: string): { name: string; A: CSRMatrix; x: Float64Array } {
   const info = JSON.parse(readFileSync(path.join(dir, 'info.json'), 'utf8'));
@@ -85,8 +85,10 @@ async function timeKernel(run: () => void): Promise<{ gpuMs: number; wallMs: num
   const reps = Math.max(10, Math.min(200, Math.ceil(minMs / Math.max(first, 0.01))));
   const ts: number[] = [];
   for (let i = 0; i < Math.min(reps, 50); i++) ts.push((await be.kernelTime(run)) ?? NaN);
-  // wall: a batch of products ended by one 4-byte read
+  // wall: a batch of products ended by one 4-byte read, after one untimed batch (its bind groups, one
+  // per parameter slot, are made once: a solver loop reuses them too)
   const probe = be.vector('f32', 1);
+  for (let i = 0; i < reps; i++) run();
   await be.read(probe);
   const t0 = performance.now();
   for (let i = 0; i < reps; i++) run();
@@ -97,11 +99,15 @@ async function timeKernel(run: () => void): Promise<{ gpuMs: number; wallMs: num
 }
 
 const kernelsFor = (A: CSRMatrix) => {
-  const list: Array<{ label: string; format: 'csr' | 'ell' | 'dia' | 'hyb'; kernel?: 'row' | 'vector' | 'adaptive' }> = [
+  const list: Array<{ label: string; format: 'csr' | 'sell' | 'ell' | 'dia' | 'hyb'; kernel?: 'row' | 'vector' | 'adaptive' | 'sell'; tpr?: number }> = [
     { label: 'csr_auto', format: 'csr' },
     { label: 'csr_row', format: 'csr', kernel: 'row' },
     { label: 'csr_vector', format: 'csr', kernel: 'vector' },
+    { label: 'csr_vector2', format: 'csr', kernel: 'vector', tpr: 2 },
+    { label: 'csr_vector8', format: 'csr', kernel: 'vector', tpr: 8 },
     { label: 'csr_adaptive', format: 'csr', kernel: 'adaptive' },
+    { label: 'csr_sell', format: 'csr', kernel: 'sell' },
+    { label: 'sell32_s1', format: 'sell' },
     { label: 'ell', format: 'ell' },
     { label: 'dia', format: 'dia' },
     { label: 'hyb', format: 'hyb' },
@@ -119,14 +125,14 @@ for (const d of dirs) {
     for (const k of kernelsFor(A)) {
       let host;
       try {
-        host = k.format === 'csr' ? Ad : convert(Ad, k.format, { maxFill: 3 });
+        host = k.format === 'csr' ? Ad : convert(Ad, k.format, k.format === 'sell' ? { sliceHeight: 32, sortWindow: 1, maxFill: 3 } : { maxFill: 3 });
       } catch (e) {
         console.log(`# ${name} ${k.label} ${dtype}: skipped (${(e as Error).message.slice(0, 80)})`);
         continue;
       }
       let M;
       try {
-        M = be.upload(host as Parameters<typeof be.upload>[0], k.kernel ? { kernel: k.kernel } : {});
+        M = be.upload(host as Parameters<typeof be.upload>[0], k.kernel ? { kernel: k.kernel, ...(k.tpr ? { threadsPerRow: k.tpr } : {}) } : {});
       } catch (e) {
         console.log(`# ${name} ${k.label} ${dtype}: upload refused (${(e as Error).message.slice(0, 120)})`);
         continue;
@@ -147,8 +153,9 @@ for (const d of dirs) {
       }
       const ok = worst <= (dtype === 'f32' ? 1e-4 : 1e-12);
       const bytes = formatBytes(host as { storageBytes(): number }, dtype, A.rows, A.cols);
+      const label = k.label === 'csr_auto' ? `csr_auto:${M.kernel}` : k.label;
       console.log(
-        `ROW\t${name}\t${k.label}\t${dtype}\t${A.rows}\t${A.nnz}\t${bytes}\t${t.gpuMs.toFixed(5)}\t${t.wallMs.toFixed(5)}\t${(bytes / 1e6 / t.gpuMs).toFixed(1)}\t${worst.toExponential(2)}\t${ok ? 'OK' : 'WRONG'}`,
+        `ROW\t${name}\t${label}\t${dtype}\t${A.rows}\t${A.nnz}\t${bytes}\t${t.gpuMs.toFixed(5)}\t${t.wallMs.toFixed(5)}\t${(bytes / 1e6 / t.gpuMs).toFixed(1)}\t${worst.toExponential(2)}\t${ok ? 'OK' : 'WRONG'}`,
       );
       M.dispose();
       xv.dispose();

@@ -1,21 +1,26 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { createRuntime, type Runtime } from '../runtime/runtime.js';
+import type { PathId } from '../path.js';
 import { convert, FORMATS, type FormatName } from '../formats/index.js';
 import type { CSRMatrix } from '../formats/csr.js';
 import { parseMatrixMarket } from '../io/index.js';
 import { poisson3D } from '../generators/poisson.js';
 import { Prng } from '../generators/prng.js';
 import { allocValues, componentBytes, components, isComplex, type DType, type ValueArray } from '../dtype.js';
-import { SimdglError } from '../errors.js';
+import { GpuUnavailableError, SimdglError } from '../errors.js';
 import { effectiveGBs, maxRelativeError, spmvGflops, timeMedianMs } from '../metrics.js';
 import { jsCsrSpmv } from './js-csr.js';
+import { timeResidentSpmv } from './timing.js';
 
 /** A matrix to compare on: a name and a loader returning canonical CSR in f64 or c128. */
 export interface MatrixSource {
   name: string;
   load(): CSRMatrix;
 }
+
+/** The GPU paths compare can run SpMV on (besides 'cpu', which is the SIMD, plain and JS rows). */
+export type GpuPathId = Exclude<PathId, 'cpu'>;
 
 /** One measured (or skipped) combination. `impl` is the code that ran. */
 export interface CompareRow {
@@ -25,8 +30,13 @@ export interface CompareRow {
   nnz: number;
   format: FormatName | 'js-csr';
   dtype: DType;
-  /** wasm-simd-mt: the SIMD build on the worker pool (`threads` threads, the calling one included) */
-  impl: 'wasm-simd' | 'wasm-plain' | 'wasm-simd-mt' | 'js';
+  /**
+   * wasm-simd-mt: the SIMD build on the worker pool (`threads` threads, the calling one included);
+   * webgpu / webgl2: that GPU path of the runtime, with resident x and y
+   */
+  impl: 'wasm-simd' | 'wasm-plain' | 'wasm-simd-mt' | 'js' | GpuPathId;
+  /** on a GPU path: the format the product ran in where the path has no kernel for `format` (rt.explain) */
+  ranAs?: FormatName;
   /** threads the row ran on (1 except for wasm-simd-mt) */
   threads?: number;
   kernelMs?: number;
@@ -36,6 +46,17 @@ export interface CompareRow {
   skipped?: string;
 }
 
+/** A path asked for with `paths`: where it runs, or why it cannot run here. */
+export interface ComparePath {
+  path: PathId;
+  available: boolean;
+  reason?: string;
+  /** the adapter or renderer (GPU paths), the kernel build (cpu) */
+  device?: string;
+  /** a software adapter: the shaders run on the CPU, so its speed is not a GPU's */
+  software?: boolean;
+}
+
 export interface CompareOptions {
   formats?: readonly FormatName[];
   dtypes?: readonly DType[];
@@ -43,6 +64,10 @@ export interface CompareOptions {
   minMs?: number;
   /** also run the SIMD build on a pool of this many threads (rows with impl 'wasm-simd-mt'); 1 = no */
   workers?: number;
+  /** the paths to run (default ['cpu']): cpu = the SIMD, plain and JS rows; webgpu / webgl2 = SpMV on that path */
+  paths?: readonly PathId[];
+  /** called once, before any row, with every path asked for: its device, or why it is unavailable */
+  onPaths?: (paths: ComparePath[]) => void;
   onProgress?: (done: number, total: number, what: string) => void;
 }
 
@@ -68,32 +93,74 @@ export function randomVector(dtype: DType, n: number, seed: number): ValueArray 
   return v;
 }
 
+type Impl = CompareRow['impl'];
+const isGpu = (impl: Impl): impl is GpuPathId => impl === 'webgpu' || impl === 'webgl2';
+
 /**
- * Runs every format × dtype on the SIMD build, the plain build and the plain JavaScript CSR loop, and
- * yields a row per combination. Errors are measured against the f64 (c128) JavaScript CSR product.
+ * Runtimes for the paths asked for: for 'cpu' the SIMD build, the plain build and (threads > 1) the
+ * SIMD build on a pool; for a GPU path a runtime forced onto it, or the reason it cannot run here.
+ */
+async function openPaths(paths: readonly PathId[], threads: number): Promise<{ runtimes: Array<[Impl, Runtime]>; info: ComparePath[] }> {
+  const runtimes: Array<[Impl, Runtime]> = [];
+  const info: ComparePath[] = [];
+  try {
+    for (const id of new Set(paths)) {
+      if (id === 'cpu') {
+        const simd = await createRuntime({ backend: 'cpu', simd: 'auto' });
+        runtimes.push(['wasm-simd', simd], ['wasm-plain', await createRuntime({ backend: 'cpu', simd: false })]);
+        if (threads > 1) runtimes.push(['wasm-simd-mt', await createRuntime({ backend: 'cpu', simd: 'auto', workers: threads })]);
+        info.push({ path: id, available: true, device: simd.capabilities().wasm === 'simd' ? 'WebAssembly SIMD' : 'plain WebAssembly (no SIMD here)' });
+        continue;
+      }
+      let rt: Runtime;
+      try {
+        rt = await createRuntime({ backend: id });
+      } catch (e) {
+        if (!(e instanceof GpuUnavailableError)) throw e;
+        info.push({ path: id, available: false, reason: e.message.replace(/^createRuntime: (the \w+ path is unavailable: )?/, '') });
+        continue;
+      }
+      runtimes.push([id, rt]);
+      const caps = rt.capabilities().paths[id];
+      info.push({ path: id, available: true, device: caps.device, software: caps.limits?.software === true });
+    }
+    return { runtimes, info };
+  } catch (e) {
+    for (const [, rt] of runtimes) rt.dispose();
+    throw e;
+  }
+}
+
+/**
+ * Runs every format × dtype on each path asked for (default: the CPU path only) and yields a row per
+ * combination: on 'cpu' the SIMD build, the plain build and the plain JavaScript CSR loop; on a GPU
+ * path SpMV with resident vectors, in the format the path runs (formats it lacks run as rt.explain
+ * says, in `ranAs`). Errors are measured against the f64 (c128) JavaScript CSR product.
  */
 export async function* compare(sources: MatrixSource[], options: CompareOptions = {}): AsyncGenerator<CompareRow> {
   const formats = options.formats ?? FORMATS;
-  const runtimes: Array<[CompareRow['impl'], Runtime]> = [
-    ['wasm-simd', await createRuntime({ backend: 'cpu', simd: 'auto' })],
-    ['wasm-plain', await createRuntime({ backend: 'cpu', simd: false })],
-  ];
+  const dtypes = options.dtypes ?? ['f32', 'f64', 'c64', 'c128'];
+  const minMs = options.minMs ?? 100;
   const threads = options.workers ?? 1;
-  if (threads > 1) runtimes.push(['wasm-simd-mt', await createRuntime({ backend: 'cpu', simd: 'auto', workers: threads })]);
+  const { runtimes, info } = await openPaths(options.paths ?? ['cpu'], threads);
+  options.onPaths?.(info);
+  const withCpu = runtimes.some(([impl]) => !isGpu(impl));
+  // the rows that stand for a path when a whole combination is skipped
+  const heads: Impl[] = runtimes.map(([impl]) => impl).filter((impl) => impl === 'wasm-simd' || isGpu(impl));
   const perFormat = runtimes.length;
-  const perMatrix = (options.dtypes ?? ['f32', 'f64', 'c64', 'c128']).length * (formats.length * perFormat + 1);
-  const total = sources.length * perMatrix;
+  const perDtype = formats.length * perFormat + (withCpu ? 1 : 0);
+  const total = runtimes.length ? sources.length * dtypes.length * perDtype : 0;
   let done = 0;
   const tick = (what: string): void => options.onProgress?.(++done, total, what);
   try {
+    if (!runtimes.length) return;
     for (const src of sources) {
       const base = src.load();
-      const dtypes = options.dtypes ?? ['f32', 'f64', 'c64', 'c128'];
       for (const dtype of dtypes) {
         const row = { matrix: src.name, rows: base.rows, cols: base.cols, nnz: base.nnz, dtype };
         if (isComplex(base.dtype) && !isComplex(dtype)) {
-          done += formats.length * perFormat + 1;
-          yield { ...row, format: 'js-csr', impl: 'js', skipped: 'complex matrix, real dtype' };
+          done += perDtype;
+          for (const impl of heads) yield { ...row, format: 'js-csr', impl: impl === 'wasm-simd' ? 'js' : impl, skipped: 'complex matrix, real dtype' };
           continue;
         }
         const cplx = isComplex(dtype);
@@ -105,11 +172,13 @@ export async function* compare(sources: MatrixSource[], options: CompareOptions 
         const x = allocValues(dtype, base.cols);
         x.set(x64);
         const bytes = (fmtBytes: number): number => fmtBytes + (base.cols + base.rows) * components(dtype) * componentBytes(dtype);
-        // the plain JavaScript loop on the same dtype's arrays
-        const yJs = allocValues(dtype, base.rows);
-        const jsMs = await timeMedianMs(() => jsCsrSpmv(A, x, yJs), options.minMs);
-        tick(`${src.name} js ${dtype}`);
-        yield { ...row, format: 'js-csr', impl: 'js', threads: 1, ...figures(jsMs, base.nnz, cplx, bytes(A.storageBytes()), yJs, yRef) };
+        if (withCpu) {
+          // the plain JavaScript loop on the same dtype's arrays
+          const yJs = allocValues(dtype, base.rows);
+          const jsMs = await timeMedianMs(() => jsCsrSpmv(A, x, yJs), minMs);
+          tick(`${src.name} js ${dtype}`);
+          yield { ...row, format: 'js-csr', impl: 'js', threads: 1, ...figures(jsMs, base.nnz, cplx, bytes(A.storageBytes()), yJs, yRef) };
+        }
         for (const format of formats) {
           let M;
           try {
@@ -117,17 +186,36 @@ export async function* compare(sources: MatrixSource[], options: CompareOptions 
           } catch (e) {
             if (!(e instanceof SimdglError)) throw e;
             done += perFormat;
-            yield { ...row, format, impl: 'wasm-simd', skipped: e.message };
+            for (const impl of heads) yield { ...row, format, impl, skipped: e.message };
             continue;
           }
           for (const [impl, rt] of runtimes) {
-            const h = rt.upload(M);
+            // the format asked for, so that a GPU path lacking it runs what rt.explain says
+            const h = rt.upload(M, { format });
             const xv = rt.vector(x, dtype);
             const yv = rt.vector(base.rows, dtype);
             try {
-              const ms = await timeMedianMs(() => rt.spmv(h, xv, { y: yv }), options.minMs);
+              if (!isGpu(impl)) {
+                const ms = await timeMedianMs(() => rt.spmv(h, xv, { y: yv }), minMs);
+                tick(`${src.name} ${format} ${dtype} ${impl}`);
+                yield { ...row, format, impl, threads: impl === 'wasm-simd-mt' ? threads : 1, ...figures(ms, base.nnz, cplx, bytes(h.storageBytes), await yv.read(), yRef) };
+                continue;
+              }
+              const est = rt.explain('spmv', h, { x: xv, readBack: false }).estimates[impl];
+              const ranAs = est && est.format !== format ? est.format : undefined;
+              let ms: number;
+              try {
+                ms = await timeResidentSpmv(rt, h, xv, yv, impl, minMs);
+              } catch (e) {
+                if (!(e instanceof SimdglError)) throw e;
+                tick(`${src.name} ${format} ${dtype} ${impl}`);
+                yield { ...row, format, impl, ranAs, skipped: e.message };
+                continue;
+              }
               tick(`${src.name} ${format} ${dtype} ${impl}`);
-              yield { ...row, format, impl, threads: impl === 'wasm-simd-mt' ? threads : 1, ...figures(ms, base.nnz, cplx, bytes(h.storageBytes), await yv.read(), yRef) };
+              // bytes of the format that ran: the cost model's count where it is not the uploaded one
+              const moved = ranAs ? est!.bytes : bytes(h.storageBytes);
+              yield { ...row, format, impl, ranAs, threads: 1, ...figures(ms, base.nnz, cplx, moved, await yv.read(), yRef) };
             } finally {
               h.dispose();
               xv.dispose();

@@ -3,9 +3,10 @@ import { createRuntime, type Runtime } from '../runtime/runtime.js';
 import { poisson3D } from '../generators/poisson.js';
 import type { CSRMatrix } from '../formats/csr.js';
 import type { PathId } from '../path.js';
-import { effectiveGBs, maxRelativeError, median, spmvGflops } from '../metrics.js';
+import { effectiveGBs, maxRelativeError, spmvGflops } from '../metrics.js';
 import { jsCsrSpmv } from './js-csr.js';
 import { randomVector } from './compare.js';
+import { medianPerRun, timeResidentSpmv } from './timing.js';
 
 /** One SpMV measurement of the overview: y = A·x with resident vectors, checked against f64. */
 export interface OverviewRow {
@@ -118,15 +119,7 @@ async function measure(rt: Runtime, path: PathId, label: string, threads: number
   const yv = rt.vector(A.rows);
   try {
     const format = rt.explain('spmv', h).estimates[path]?.format ?? h.format;
-    const products = async (k: number): Promise<void> => {
-      for (let i = 0; i < k; i++) await rt.spmv(h, xv, { y: yv, path });
-      await yv.read(); // waits for a device path to finish the batch
-    };
-    // batches of 10 products; one at a time where a product is slow (a software GPU)
-    const t0 = performance.now();
-    await products(1);
-    const batch = performance.now() - t0 > 20 ? 1 : 10;
-    const ms = await medianPerRun(() => products(batch), batch, minMs);
+    const ms = await timeResidentSpmv(rt, h, xv, yv, path, minMs);
     const bytes = h.storageBytes + (A.rows + A.cols) * 8;
     return row(label, path, threads, format, ms, A, bytes, await yv.read(), ref);
   } finally {
@@ -134,19 +127,6 @@ async function measure(rt: Runtime, path: PathId, label: string, threads: number
     xv.dispose();
     yv.dispose();
   }
-}
-
-/** Median milliseconds per product of `run` (which does `perRun` products), after one warm-up. */
-async function medianPerRun(run: () => Promise<void>, perRun: number, minMs: number): Promise<number> {
-  await run();
-  const times: number[] = [];
-  const start = performance.now();
-  while (times.length < 3 || (performance.now() - start < minMs && times.length < 200)) {
-    const t = performance.now();
-    await run();
-    times.push((performance.now() - t) / perRun);
-  }
-  return median(times);
 }
 
 function row(label: string, path: OverviewRow['path'], threads: number, format: string, ms: number, A: CSRMatrix, bytes: number, y: ArrayLike<number>, ref: Float64Array): OverviewRow {

@@ -12,6 +12,8 @@ import { allocValues, assertDType, components, isComplex, valuesMatch, type DTyp
 export const MAX_INDEX = 0x7fffffff;
 
 /** Limits on how much a padded format (DIA, ELL, HYB's ELL part) may store. */
+import { optionKeys } from '../options-check.js';
+
 export interface PaddingOptions {
   /**
    * Allowed stored slots per represented entry: a conversion is refused when it would store more than
@@ -22,6 +24,9 @@ export interface PaddingOptions {
   /** Absolute limit on stored slots; when given it replaces the `maxFill` rule. */
   maxSlots?: number;
 }
+
+/** The keys PaddingOptions has. */
+export const PADDING_OPTION_KEYS = optionKeys<PaddingOptions>({ maxFill: true, maxSlots: true });
 
 /** Rounds up to a multiple of 4 elements (DIA pitch, ELL stride: lets SIMD load 4 rows at once). */
 export function roundUp4(n: number): number {

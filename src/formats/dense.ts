@@ -1,3 +1,4 @@
+import { checkOptions, optionKeys } from '../options-check.js';
 import { allocValues, components, type DType, type ValueArray } from '../dtype.js';
 import { castValues, checkHeader, checkPadding, checkValueArray, copyElement, isZeroAt } from './common.js';
 import { CSRMatrix } from './csr.js';
@@ -7,6 +8,9 @@ export interface DenseOptions {
   /** Largest rows·cols allowed (elements); default 2^28 (1 GiB of f32, 4 GiB of c128). */
   maxSlots?: number;
 }
+
+/** The keys DenseOptions has. */
+export const DENSE_OPTION_KEYS = optionKeys<DenseOptions>({ maxSlots: true });
 
 /** Default DenseOptions.maxSlots. */
 export const DENSE_MAX_SLOTS = 2 ** 28;
@@ -98,6 +102,7 @@ export class DenseMatrix {
    * @throws {@link PaddingLimitError} past opts.maxSlots (default 2²⁸) elements.
    */
   static fromCSR(csr: CSRMatrix, opts?: DenseOptions): DenseMatrix {
+    checkOptions('DenseMatrix.fromCSR', opts, DENSE_OPTION_KEYS);
     const { rows, cols } = csr;
     checkPadding('Dense', rows * cols, csr.nnz, { maxSlots: opts?.maxSlots ?? DENSE_MAX_SLOTS });
     const c = csr.toCSR();

@@ -1,3 +1,5 @@
+import { checkOptions } from '../options-check.js';
+import { PADDING_OPTION_KEYS } from './common.js';
 import { FormatError } from '../errors.js';
 import { allocValues, components, type DType, type ValueArray } from '../dtype.js';
 import { castValues, checkHeader, checkIndexArray, checkPadding, checkValueArray, checkZero, copyElement, isZeroAt, roundUp4, type PaddingOptions } from './common.js';
@@ -135,6 +137,7 @@ export class DIAMatrix {
    * @throws {@link PaddingLimitError} when the diagonals would store more than the padding limit ({@link PaddingOptions}).
    */
   static fromCSR(csr: CSRMatrix, opts?: PaddingOptions): DIAMatrix {
+    checkOptions('DIAMatrix.fromCSR', opts, PADDING_OPTION_KEYS);
     const c = csr.toCSR();
     const { rows, cols, rowPtr, colIdx } = c;
     const comp = components(c.dtype);

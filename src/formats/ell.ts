@@ -1,3 +1,4 @@
+import { checkOptions, optionKeys } from '../options-check.js';
 import { FormatError, ShapeError } from '../errors.js';
 import { allocValues, components, type DType, type ValueArray } from '../dtype.js';
 import { castValues, checkHeader, checkIndexArray, checkPadding, checkValueArray, checkZero, copyElement, roundUp4, type PaddingOptions } from './common.js';
@@ -11,6 +12,9 @@ export interface ELLOptions extends PaddingOptions {
   /** Slots per row; default (and minimum) the longest row's length. */
   width?: number;
 }
+
+/** The keys ELLOptions has. */
+export const ELL_OPTION_KEYS = optionKeys<ELLOptions>({ maxFill: true, maxSlots: true, width: true });
 
 /**
  * ELLPACK, column-major: entry k (0-based, by ascending column) of row i sits at slot k·stride + i.
@@ -148,6 +152,7 @@ export class ELLMatrix {
    * @throws {@link PaddingLimitError} when width × stride slots would exceed the padding limit ({@link PaddingOptions}).
    */
   static fromCSR(csr: CSRMatrix, opts?: ELLOptions): ELLMatrix {
+    checkOptions('ELLMatrix.fromCSR', opts, ELL_OPTION_KEYS);
     const c = csr.toCSR();
     const longest = maxRowLength(c);
     const width = opts?.width ?? longest;

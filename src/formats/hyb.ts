@@ -1,3 +1,5 @@
+import { ELL_OPTION_KEYS } from './ell.js';
+import { checkOptions } from '../options-check.js';
 import { FormatError, ShapeError } from '../errors.js';
 import { allocValues, components, type DType } from '../dtype.js';
 import { checkHeader, checkPadding, copyElement, roundUp4 } from './common.js';
@@ -129,6 +131,7 @@ export class HYBMatrix {
    * @throws {@link PaddingLimitError} when the ELL part would exceed the padding limit ({@link PaddingOptions}).
    */
   static fromCSR(csr: CSRMatrix, opts?: ELLOptions): HYBMatrix {
+    checkOptions('HYBMatrix.fromCSR', opts, ELL_OPTION_KEYS);
     const c = csr.toCSR();
     const { rows, rowPtr } = c;
     const comp = components(c.dtype);

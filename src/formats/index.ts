@@ -8,17 +8,18 @@
  * share arrays with their source (the one exception: a canonical CSR's toCSR() is the matrix itself).
  */
 import { UnsupportedError } from '../errors.js';
-import type { PaddingOptions } from './common.js';
+import { PADDING_OPTION_KEYS, type PaddingOptions } from './common.js';
+import { checkOptions, only, optionKeys } from '../options-check.js';
 import { COOMatrix } from './coo.js';
 import { CSCMatrix } from './csc.js';
 import { CSRMatrix } from './csr.js';
 import { DenseMatrix } from './dense.js';
 import { DIAMatrix } from './dia.js';
-import { ELLMatrix } from './ell.js';
+import { ELLMatrix, ELL_OPTION_KEYS } from './ell.js';
 import { HYBMatrix } from './hyb.js';
 import { JDSMatrix } from './jds.js';
 import { MRSMatrix } from './mrs.js';
-import { SELLMatrix, type SELLOptions } from './sell.js';
+import { SELLMatrix, SELL_OPTION_KEYS, type SELLOptions } from './sell.js';
 
 export { COOMatrix, CSCMatrix, CSRMatrix, DenseMatrix, DIAMatrix, ELLMatrix, HYBMatrix, JDSMatrix, MRSMatrix, SELLMatrix };
 export { SELL_PAD, SELL_SORT_WINDOW, sellDefaultC, defaultSortWindow, sellSlots, type SELLOptions } from './sell.js';
@@ -107,7 +108,11 @@ export interface ConvertOptions extends PaddingOptions, Pick<SELLOptions, 'slice
  * assert.deepEqual([back.nnz, ...back.colIdx.slice(0, 3)], [64, 0, 1, 4]);
  * ```
  */
+/** The keys ConvertOptions has (checked at compile time against the interface). */
+export const CONVERT_OPTION_KEYS = optionKeys<ConvertOptions>({ maxFill: true, maxSlots: true, width: true, sliceHeight: true, sortWindow: true });
+
 export function convert<F extends FormatName>(A: SparseMatrix, format: F, opts?: ConvertOptions): FormatClasses[F] {
+  checkOptions('convert', opts, CONVERT_OPTION_KEYS);
   const csr = A.toCSR();
   const out: SparseMatrix = fromCSR(csr, format, opts);
   return out as FormatClasses[F];
@@ -119,11 +124,11 @@ function fromCSR(csr: CSRMatrix, format: FormatName, opts?: ConvertOptions): Spa
     case 'csr': return csr;
     case 'csc': return CSCMatrix.fromCSR(csr);
     case 'mrs': return MRSMatrix.fromCSR(csr);
-    case 'dia': return DIAMatrix.fromCSR(csr, opts);
-    case 'ell': return ELLMatrix.fromCSR(csr, opts);
+    case 'dia': return DIAMatrix.fromCSR(csr, only(opts, PADDING_OPTION_KEYS));
+    case 'ell': return ELLMatrix.fromCSR(csr, only(opts, ELL_OPTION_KEYS));
     case 'jds': return JDSMatrix.fromCSR(csr);
-    case 'sell': return SELLMatrix.fromCSR(csr, opts);
-    case 'hyb': return HYBMatrix.fromCSR(csr, opts);
+    case 'sell': return SELLMatrix.fromCSR(csr, only(opts, SELL_OPTION_KEYS));
+    case 'hyb': return HYBMatrix.fromCSR(csr, only(opts, ELL_OPTION_KEYS));
     case 'dense': return DenseMatrix.fromCSR(csr, { maxSlots: opts?.maxSlots });
     default: throw new UnsupportedError(`convert: unknown format ${JSON.stringify(format)}, expected one of ${FORMATS.join(', ')}`);
   }

@@ -9,6 +9,7 @@ import { HYBMatrix } from './hyb.js';
 import { JDSMatrix } from './jds.js';
 import { FORMATS, type SparseMatrix } from './index.js';
 import { MRSMatrix } from './mrs.js';
+import { SELLMatrix } from './sell.js';
 
 /**
  * A validated private copy of a matrix, for data that kernels will trust: every field read once, every
@@ -26,6 +27,7 @@ export function ownedCopy(m: SparseMatrix): SparseMatrix {
     case 'dia': return new DIAMatrix(m.rows, m.cols, m.dtype, copy(m.offsets), m.pitch, copy(m.data)).validate();
     case 'ell': return new ELLMatrix(m.rows, m.cols, m.dtype, m.width, m.stride, copy(m.colIdx), copy(m.values)).validate();
     case 'jds': return new JDSMatrix(m.rows, m.cols, m.dtype, copy(m.perm), copy(m.jdPtr), copy(m.colIdx), copy(m.values)).validate();
+    case 'sell': return new SELLMatrix(m.rows, m.cols, m.dtype, m.sliceHeight, m.sortWindow, copy(m.perm), copy(m.slicePtr), copy(m.colIdx), copy(m.values)).validate();
     case 'hyb': return new HYBMatrix(m.rows, m.cols, m.dtype, part(m.ell, 'ell'), part(m.coo, 'coo')).validate();
     case 'dense': return new DenseMatrix(m.rows, m.cols, m.dtype, copy(m.values)).validate();
     default: throw new UnsupportedError(`unknown matrix format ${JSON.stringify((m as { format?: unknown })?.format)}, expected one of ${FORMATS.join(', ')}`);

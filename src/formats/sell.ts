@@ -1,3 +1,4 @@
+import { checkOptions, optionKeys } from '../options-check.js';
 import { FormatError, ShapeError } from '../errors.js';
 import { allocValues, components, type DType, type ValueArray } from '../dtype.js';
 import { castValues, checkHeader, checkIndexArray, checkPadding, checkPointers, checkValueArray, checkZero, copyElement, type PaddingOptions } from './common.js';
@@ -16,6 +17,9 @@ export interface SELLOptions extends PaddingOptions {
   /** σ: rows are sorted by decreasing length within windows of σ rows; 1 (no sorting) or a multiple of C. */
   sortWindow?: number;
 }
+
+/** The keys SELLOptions has. */
+export const SELL_OPTION_KEYS = optionKeys<SELLOptions>({ maxFill: true, maxSlots: true, sliceHeight: true, sortWindow: true });
 
 /**
  * SELL-C-σ (Kreutzer, Hager, Wellein, Fehske, Bishop 2014). Rows are stably sorted by decreasing
@@ -198,6 +202,7 @@ export class SELLMatrix {
    * @throws {@link PaddingLimitError} when the slices would store more than the padding limit ({@link PaddingOptions}).
    */
   static fromCSR(csr: CSRMatrix, opts?: SELLOptions): SELLMatrix {
+    checkOptions('SELLMatrix.fromCSR', opts, SELL_OPTION_KEYS);
     const c = csr.toCSR();
     const C = opts?.sliceHeight ?? sellDefaultC(c.dtype);
     checkSellParams('SELL.fromCSR', C, 1, ShapeError);

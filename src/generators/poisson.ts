@@ -1,3 +1,4 @@
+import { checkOptions, optionKeys } from '../options-check.js';
 import { CSRMatrix } from '../formats/csr.js';
 import { allocValues, assertDType, components, type DType } from '../dtype.js';
 import { ShapeError } from '../errors.js';
@@ -7,6 +8,8 @@ import { ShapeError } from '../errors.js';
  * ordering: the 2-D 5-point stencil (4 on the diagonal, -1 for each neighbour) and the 3-D 7-point
  * stencil (6 and -1) — seed 001's `poisson3D_N`. Symmetric positive definite, so CG converges on them.
  */
+
+const POISSON_OPTION_KEYS = optionKeys<{ dtype?: DType }>({ dtype: true });
 
 /**
  * The 2-D 5-point Poisson matrix on an n×n grid: n² rows, 4 on the diagonal and −1 for each grid
@@ -28,6 +31,7 @@ import { ShapeError } from '../errors.js';
  * ```
  */
 export function poisson2D(n: number, options: { dtype?: DType } = {}): CSRMatrix {
+  checkOptions('poisson2D', options, POISSON_OPTION_KEYS);
   return laplacian([n, n], options.dtype ?? 'f64');
 }
 
@@ -49,6 +53,7 @@ export function poisson2D(n: number, options: { dtype?: DType } = {}): CSRMatrix
  * ```
  */
 export function poisson3D(n: number, options: { dtype?: DType } = {}): CSRMatrix {
+  checkOptions('poisson3D', options, POISSON_OPTION_KEYS);
   return laplacian([n, n, n], options.dtype ?? 'f64');
 }
 

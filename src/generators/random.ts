@@ -1,3 +1,4 @@
+import { checkOptions, optionKeys } from '../options-check.js';
 import { CSRMatrix } from '../formats/csr.js';
 import { allocValues, assertDType, components, type DType } from '../dtype.js';
 import { ShapeError } from '../errors.js';
@@ -46,7 +47,10 @@ export interface RandomMatrixOptions {
  * assert.deepEqual(B.colIdx, A.colIdx);                                      // same seed, same matrix
  * ```
  */
+const RANDOM_OPTION_KEYS = optionKeys<RandomMatrixOptions>({ rows: true, cols: true, meanRowLength: true, distribution: true, exponent: true, seed: true, dtype: true });
+
 export function randomMatrix(options: RandomMatrixOptions): CSRMatrix {
+  checkOptions('randomMatrix', options, RANDOM_OPTION_KEYS);
   const { rows, cols = rows, meanRowLength = 8, distribution = 'uniform', exponent = 1.5, seed = 1, dtype = 'f64' } = options;
   assertDType(dtype, 'randomMatrix');
   if (!Number.isInteger(rows) || rows < 0 || !Number.isInteger(cols) || cols < 0) {

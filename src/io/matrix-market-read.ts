@@ -18,6 +18,7 @@
  *   stored in the dtype's array (f32/c64 round once more, to the nearest f32).
  * Anything else is a ParseError with its 1-based line (and column) and what was expected vs found.
  */
+import { checkOptions, optionKeys } from '../options-check.js';
 import type { DType } from '../dtype.js';
 import { MatrixMarketParser } from './matrix-market-parser.js';
 import type { MatrixMarketReadOptions, MatrixMarketResult } from './matrix-market-types.js';
@@ -36,6 +37,9 @@ function toBytes(input: MatrixMarketSource | ArrayBufferView): Uint8Array {
   const got = input === null || typeof input !== 'object' ? String(input) : ((input as object).constructor?.name ?? 'an object');
   throw new TypeError(`Matrix Market input must be a string, an ArrayBuffer or a Uint8Array (or a stream of them), got ${got}`);
 }
+
+const PARSE_OPTION_KEYS = optionKeys<{ dtype?: DType }>({ dtype: true });
+const READ_OPTION_KEYS = optionKeys<MatrixMarketReadOptions>({ dtype: true, onProgress: true });
 
 /**
  * Parses a whole Matrix Market file held in memory (synchronously): coordinate files give a
@@ -65,6 +69,7 @@ function toBytes(input: MatrixMarketSource | ArrayBufferView): Uint8Array {
  * ```
  */
 export function parseMatrixMarket(input: MatrixMarketSource, opts?: { dtype?: DType }): MatrixMarketResult {
+  checkOptions('parseMatrixMarket', opts, PARSE_OPTION_KEYS);
   const bytes = toBytes(input);
   const parser = new MatrixMarketParser({ dtype: opts?.dtype, expectedBytes: bytes.length });
   parser.push(bytes);
@@ -103,6 +108,7 @@ export async function readMatrixMarket(
   input: MatrixMarketSource | MatrixMarketStream,
   opts?: MatrixMarketReadOptions,
 ): Promise<MatrixMarketResult> {
+  checkOptions('readMatrixMarket', opts, READ_OPTION_KEYS);
   const parser = new MatrixMarketParser({ dtype: opts?.dtype });
   const progress = opts?.onProgress;
   const feed = (chunk: Uint8Array | string): void => {

@@ -7,6 +7,7 @@
  * Numbers round-trip exactly: the shortest decimal that reads back to the same f64 (for f32 storage,
  * to the same f32); inf, -inf and nan for non-finite values; -0 keeps its sign.
  */
+import { checkOptions, optionKeys } from '../options-check.js';
 import { componentBytes, components, isComplex, type DType, type ValueArray } from '../dtype.js';
 import { FormatError, ShapeError, UnsupportedError } from '../errors.js';
 import { DenseMatrix } from '../formats/dense.js';
@@ -67,6 +68,8 @@ interface View {
 
 const MAX_DENSE = 2 ** 28;
 
+const WRITE_OPTION_KEYS = optionKeys<MatrixMarketWriteOptions>({ format: true, field: true, symmetry: true, comment: true, precision: true });
+
 /**
  * Writes any matrix as Matrix Market text: coordinate entries in row-major order (a DenseMatrix as an
  * array file, column-major, unless `opts.format` says otherwise). Numbers read back bit for bit. Asking
@@ -94,6 +97,7 @@ const MAX_DENSE = 2 ** 28;
  * ```
  */
 export function writeMatrixMarket(A: WritableMatrix | DenseMatrix, opts: MatrixMarketWriteOptions = {}): string {
+  checkOptions('writeMatrixMarket', opts, WRITE_OPTION_KEYS);
   const isDense = A instanceof DenseMatrix || (A as { format?: string }).format === 'dense';
   const format = opts.format ?? (isDense ? 'array' : 'coordinate');
   const cplx = isComplex(A.dtype);

@@ -1,3 +1,5 @@
+import { optionKeys } from '../options-check.js';
+import type { PathChoice } from '../path.js';
 import type { Scalar } from '../dtype.js';
 import { ShapeError } from '../errors.js';
 import { DenseMatrix } from '../formats/dense.js';
@@ -25,6 +27,11 @@ export interface AddOptions {
   /** default 1; `[re, im]` for complex dtypes */
   beta?: Scalar;
 }
+
+/** The keys of gemm's, add's and transpose's options (compile-time checked), `path` included. */
+export const GEMM_OPTION_KEYS = optionKeys<GemmOptions & { path?: PathChoice }>({ C: true, alpha: true, beta: true, naive: true, path: true });
+export const ADD_OPTION_KEYS = optionKeys<AddOptions & { path?: PathChoice }>({ alpha: true, beta: true, path: true });
+export const TRANSPOSE_OPTION_KEYS = optionKeys<{ path?: PathChoice }>({ path: true });
 
 function isDense(M: unknown): M is DenseLike {
   return M instanceof DenseMatrix || M instanceof DenseHandle;

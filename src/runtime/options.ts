@@ -7,6 +7,8 @@ import type { Preconditioner, SolveOptions as SolverOptions, StopReason } from '
 import type { Calibration } from './cost.js';
 import type { PathCapabilities, PathChoice, PathId } from '../path.js';
 import type { ResidentVector } from './handles.js';
+import { CONVERT_OPTION_KEYS } from '../formats/index.js';
+import { optionKeys } from '../options-check.js';
 
 /** The options and results of the public Runtime (src/runtime/runtime.ts). */
 
@@ -35,7 +37,8 @@ export interface RuntimeOptions {
   /**
    * Threads that compute on the CPU path, the calling thread included: a number, or 'auto' for the
    * cores the engine reports (os.availableParallelism() in Node, navigator.hardwareConcurrency in
-   * browsers). Default 1. Needs shared memory; without it the runtime runs on one thread and says why.
+   * browsers). Default 'auto' where threads can share memory (Node; cross-origin isolated pages), else 1,
+   * with the reason in capabilities().notes.
    */
   workers?: number | 'auto';
   /** operations whose cost (entries + rows) is below this run on the calling thread alone (default 32768) */
@@ -144,8 +147,26 @@ export interface SolveOutcome {
 /** Options of {@link Runtime.upload}: the storage format, and the conversion options of {@link convert}. */
 export interface UploadOptions extends ConvertOptions {
   /**
-   * convert to this storage format before uploading; 'auto' lets the runtime choose from the
-   * matrix's features (see explain); default: keep the matrix's own format
+   * The storage format on the CPU path. 'auto' (default) chooses from the matrix's features, as
+   * explain says (each GPU path then chooses its own); 'keep' keeps the format the matrix arrives in
+   * (readMatrixMarket gives COO); a format name converts to it.
    */
-  format?: FormatName | 'auto';
+  format?: FormatName | 'auto' | 'keep';
+  /** convert the values to this dtype on the way (real → complex sets im = 0; complex → real is refused) */
+  dtype?: DType;
 }
+
+/*
+ * The keys of every options object of the public Runtime, checked against the interfaces at compile
+ * time (optionKeys): an unknown key is an OptionError naming the nearest valid one, never ignored.
+ */
+export const RUNTIME_OPTION_KEYS = optionKeys<RuntimeOptions>({
+  backend: true, canvas: true, gl: true, webgpu: true, simd: true, maxMemoryMB: true, workers: true,
+  inlineThreshold: true, spinUs: true, timeoutMs: true, calibration: true,
+});
+export const WEBGPU_OPTION_KEYS = optionKeys<WebGpuPathOptions>({ gpu: true, device: true, powerPreference: true });
+export const UPLOAD_OPTION_KEYS = [...CONVERT_OPTION_KEYS, ...optionKeys<Omit<UploadOptions, keyof ConvertOptions>>({ format: true, dtype: true })];
+export const SPMV_OPTION_KEYS = optionKeys<SpmvOptions>({ y: true, alpha: true, beta: true, op: true, path: true });
+export const SOLVE_OPTION_KEYS = optionKeys<SolveOptions>({ x0: true, tol: true, maxIter: true, onIteration: true, signal: true, preconditioner: true, path: true });
+export const DOT_OPTION_KEYS = optionKeys<{ conj?: boolean }>({ conj: true });
+export const EXPLAIN_OPTION_KEYS = optionKeys<{ format?: FormatName; x?: VectorLike; readBack?: boolean }>({ format: true, x: true, readBack: true });

@@ -1,3 +1,7 @@
+import { checkOptions, only } from '../options-check.js';
+import { CONVERT_OPTION_KEYS } from '../formats/index.js';
+import { DOT_OPTION_KEYS, EXPLAIN_OPTION_KEYS, RUNTIME_OPTION_KEYS, SOLVE_OPTION_KEYS, SPMV_OPTION_KEYS, UPLOAD_OPTION_KEYS, WEBGPU_OPTION_KEYS } from './options.js';
+import { ADD_OPTION_KEYS, GEMM_OPTION_KEYS, TRANSPOSE_OPTION_KEYS } from './dense-ops.js';
 import { allocValues, componentBytes, components, elementBytes, isComplex, toComplex, type DType, type Scalar, type ValueArray, assertDType } from '../dtype.js';
 import { DisposedError, GpuUnavailableError, PaddingLimitError, ShapeError, UnsupportedError, SimdglError } from '../errors.js';
 import type { SpmvScalars } from '../backend-types.js';
@@ -81,6 +85,8 @@ export class Runtime implements HandleOwner {
 
   /** @internal use createRuntime() */
   static async create(options: RuntimeOptions = {}): Promise<Runtime> {
+    checkOptions('createRuntime', options, RUNTIME_OPTION_KEYS);
+    checkOptions('createRuntime: webgpu', options.webgpu, WEBGPU_OPTION_KEYS);
     const mode = options.backend ?? 'auto';
     if (mode !== 'auto' && mode !== 'gpu' && !PATH_IDS.includes(mode)) {
       throw new UnsupportedError(`createRuntime: backend must be 'auto', ${PATH_IDS.map((p) => `'${p}'`).join(', ')} or 'gpu', got ${JSON.stringify(options.backend)}`);
@@ -289,12 +295,18 @@ export class Runtime implements HandleOwner {
    */
   upload(matrix: SparseMatrix, options: UploadOptions = {}): MatrixHandle {
     this.live();
+    checkOptions('upload', options, UPLOAD_OPTION_KEYS);
     // kernels trust only a validated private copy: later changes to `matrix` cannot reach them
     matrix = ownedCopy(matrix);
-    let format = options.format;
-    if (format === 'auto') format = chooseFormat(this.featuresOf(matrix), 'cpu').format;
-    const target = format && format !== matrix.format ? convert(matrix, format, options) : matrix;
-    const requested = options.format && options.format !== 'auto' ? options.format : null;
+    if (options.dtype !== undefined && options.dtype !== matrix.dtype) {
+      assertDType(options.dtype, 'upload');
+      matrix = matrix.astype(options.dtype);
+    }
+    const asked = options.format ?? 'auto';
+    const format = asked === 'keep' ? matrix.format : asked === 'auto' ? chooseFormat(this.featuresOf(matrix), 'cpu').format : asked;
+    const target = format !== matrix.format ? convert(matrix, format, only(options, CONVERT_OPTION_KEYS)) : matrix;
+    // a format the caller named (or kept) is used on every path that has it; 'auto' lets each path choose
+    const requested = asked === 'auto' ? null : format;
     return this.track(new MatrixHandle(target, this.cpu.matrix(target), this, requested));
   }
 
@@ -366,6 +378,7 @@ export class Runtime implements HandleOwner {
     options: { format?: FormatName; x?: VectorLike; readBack?: boolean } = {},
   ): Explanation {
     this.live();
+    checkOptions('explain', options, EXPLAIN_OPTION_KEYS);
     if (op !== 'spmv') throw new UnsupportedError(`explain: only 'spmv' is explained, not ${JSON.stringify(op)}`);
     const handle = A instanceof MatrixHandle ? this.own(A, 'explain: A') : null;
     const host = handle ? handle.host : (A as SparseMatrix);
@@ -544,6 +557,7 @@ export class Runtime implements HandleOwner {
     options: SpmvOptions<Y> = {},
   ): Promise<Y extends ResidentVector ? ResidentVector : ValueArray> {
     this.live();
+    checkOptions('spmv', options, SPMV_OPTION_KEYS);
     const h = this.own(A, 'spmv: A').live();
     const s = resolveScalars(h.dtype, options);
     const [inLen, outLen] = s.op === 'N' ? [h.cols, h.rows] : [h.rows, h.cols];
@@ -735,6 +749,7 @@ export class Runtime implements HandleOwner {
    * ```
    */
   async dot(x: ResidentVector, y: ResidentVector, options: { conj?: boolean } = {}): Promise<number | [number, number]> {
+    checkOptions('dot', options, DOT_OPTION_KEYS);
     const dt = this.pair('dot', x, y);
     const p = this.operandPath(undefined, x, y);
     const r = await p.dot(await x.on(p), await y.on(p), options.conj ?? false);
@@ -797,6 +812,7 @@ export class Runtime implements HandleOwner {
    * ```
    */
   cg(A: MatrixHandle, b: ValueArray, options: SolveOptions = {}): Promise<SolveOutcome> {
+    checkOptions('cg', options, SOLVE_OPTION_KEYS);
     return this.solve('cg', A, b, options);
   }
 
@@ -832,6 +848,7 @@ export class Runtime implements HandleOwner {
    * ```
    */
   bicgstab(A: MatrixHandle, b: ValueArray, options: SolveOptions = {}): Promise<SolveOutcome> {
+    checkOptions('bicgstab', options, SOLVE_OPTION_KEYS);
     return this.solve('bicgstab', A, b, options);
   }
 
@@ -902,6 +919,7 @@ export class Runtime implements HandleOwner {
   gemm(A: DenseLike, B: DenseLike, options?: GemmOptions & { path?: PathChoice }): Promise<DenseHandle>;
   async gemm(A: DenseLike, B: DenseLike, options: GemmOptions & { path?: PathChoice } = {}): Promise<DenseLike> {
     this.live();
+    checkOptions('gemm', options, GEMM_OPTION_KEYS);
     checkGemm(A, B, options.C);
     const beta = options.beta ?? 0;
     return this.denseOp([A, B], options.C, beta !== 0, { dtype: A.dtype, rows: A.rows, cols: B.cols }, options.path, (p, [a, b], c) =>
@@ -937,6 +955,7 @@ export class Runtime implements HandleOwner {
   add(A: DenseLike, B: DenseLike, options?: AddOptions & { path?: PathChoice }): Promise<DenseHandle>;
   async add(A: DenseLike, B: DenseLike, options: AddOptions & { path?: PathChoice } = {}): Promise<DenseLike> {
     this.live();
+    checkOptions('add', options, ADD_OPTION_KEYS);
     checkAdd(A, B);
     return this.denseOp([A, B], undefined, false, { dtype: A.dtype, rows: A.rows, cols: A.cols }, options.path, (p, [a, b], c) =>
       p.add(a, b, c, { alpha: options.alpha ?? 1, beta: options.beta ?? 1 }),
@@ -969,6 +988,7 @@ export class Runtime implements HandleOwner {
   transpose(A: DenseHandle, options?: { path?: PathChoice }): Promise<DenseHandle>;
   async transpose(A: DenseLike, options: { path?: PathChoice } = {}): Promise<DenseLike> {
     this.live();
+    checkOptions('transpose', options, TRANSPOSE_OPTION_KEYS);
     checkTranspose(A);
     return this.denseOp([A], undefined, false, { dtype: A.dtype, rows: A.cols, cols: A.rows }, options.path, (p, [a], c) => p.transpose(a, c));
   }
@@ -1123,8 +1143,14 @@ function resolveScalars(dtype: DType, o: SpmvOptions): SpmvScalars {
   return { alpha: checkedScalar('spmv: alpha', dtype, o.alpha ?? 1), beta: checkedScalar('spmv: beta', dtype, o.beta ?? 0), op };
 }
 
+/** Whether this engine can share a WebAssembly memory between threads (Node; cross-origin isolated pages). */
+function sharedMemoryAvailable(): boolean {
+  return typeof SharedArrayBuffer === 'function' && (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated !== false;
+}
+
 async function resolveWorkers(w: number | 'auto' | undefined): Promise<number> {
-  if (w === undefined) return 1;
+  // default: every core where threads can share memory; one thread (with the reason in capabilities().notes) where not
+  if (w === undefined) w = sharedMemoryAvailable() ? 'auto' : 1;
   if (w === 'auto') {
     const os = nodeBuiltin('node:os');
     if (os) return os.availableParallelism();

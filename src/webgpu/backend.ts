@@ -116,6 +116,7 @@ export class WebGpuBackend implements WebGpuOwner {
           adapter: 'the device passed',
           features: [...opts.device.features] as string[],
           subgroups: opts.device.features.has('subgroups'),
+          subgroupMinSize: opts.device.features.has('subgroups') ? 4 : 0,
           timestampQuery: opts.device.features.has('timestamp-query'),
           maxStorageBufferBindingSize: l.maxStorageBufferBindingSize,
           maxBufferSize: l.maxBufferSize,
@@ -145,6 +146,7 @@ export class WebGpuBackend implements WebGpuOwner {
 
   private setUp(device: GPUDevice): Engine {
     const engine = new Engine(device, this.stats, () => this.live());
+    engine.subgroupSize = this.caps.subgroupMinSize;
     this.partials = device.createBuffer({ size: REDUCE_GROUPS * 16, usage: 128 | 4 | 8 });
     this.result = device.createBuffer({ size: 16, usage: 128 | 4 | 8 });
     device.lost.then((info) => this.handleLost(device, info));
@@ -184,11 +186,11 @@ export class WebGpuBackend implements WebGpuOwner {
 
   // ---- resident data ----------------------------------------------------------------------------
 
-  /** Uploads a CSR, ELL, DIA or HYB matrix of dtype f32, c64, f64 or c128 (validated first). */
+  /** Uploads a CSR, SELL-C-σ, ELL, DIA or HYB matrix of dtype f32, c64, f64 or c128 (validated first). */
   upload(matrix: HostMatrix, options: WebGpuUploadOptions = {}): WebGpuMatrix {
     this.live();
     const f = (matrix as { format: string }).format;
-    if (f !== 'csr' && f !== 'ell' && f !== 'dia' && f !== 'hyb') throw new UnsupportedError(`WebGPU upload: format ${f} is not supported (csr, ell, dia, hyb)`);
+    if (f !== 'csr' && f !== 'sell' && f !== 'ell' && f !== 'dia' && f !== 'hyb') throw new UnsupportedError(`WebGPU upload: format ${f} is not supported (csr, sell, ell, dia, hyb)`);
     checkDType(matrix.dtype, 'WebGPU upload');
     matrix.validate();
     const data = buildMatrix(this.engine, matrix, options, this.maxStorageBufferBindingSize);

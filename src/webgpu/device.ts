@@ -16,6 +16,8 @@ export interface WebGpuCapabilities {
   features: string[];
   /** subgroup operations enabled ('subgroups') */
   subgroups: boolean;
+  /** smallest subgroup size the adapter may use (adapter.info.subgroupMinSize; WebGPU guarantees ≥ 4); 0 without subgroups */
+  subgroupMinSize: number;
   /** GPU timestamps ('timestamp-query'): kernelTime() measures on the GPU */
   timestampQuery: boolean;
   maxStorageBufferBindingSize: number;
@@ -42,6 +44,7 @@ export function noCapabilities(reason: string): WebGpuCapabilities {
     adapter: '',
     features: [],
     subgroups: false,
+    subgroupMinSize: 0,
     timestampQuery: false,
     maxStorageBufferBindingSize: 0,
     maxBufferSize: 0,
@@ -117,6 +120,7 @@ export async function acquireDevice(opts: DeviceOptions): Promise<{ device: GPUD
         adapter: adapterName,
         features,
         subgroups: features.includes('subgroups'),
+        subgroupMinSize: features.includes('subgroups') ? Math.max(4, info?.subgroupMinSize ?? 4) : 0,
         timestampQuery: features.includes('timestamp-query'),
         maxStorageBufferBindingSize: dl.maxStorageBufferBindingSize,
         maxBufferSize: dl.maxBufferSize,

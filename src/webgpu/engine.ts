@@ -76,8 +76,13 @@ export interface EngineStats {
   readbacks: number;
 }
 
+/** Kernels that use subgroup operations: their source starts with `enable subgroups;`. */
+const SUBGROUP_KERNELS: ReadonlySet<string> = new Set(['csr_vector_sg']);
+
 export class Engine {
   readonly slotBytes: number;
+  /** subgroup size every subgroup has at least; 0 when the device has no 'subgroups' (set by the backend) */
+  subgroupSize = 0;
   private readonly pipelines = new Map<string, GPUComputePipeline>();
   private readonly bindGroups = new Map<string, GPUBindGroup>();
   private readonly ids = new WeakMap<GPUBuffer, number>();
@@ -153,7 +158,7 @@ export class Engine {
     const key = `${name}/${dt}/${ck}`;
     let p = this.pipelines.get(key);
     if (!p) {
-      const code = wgsl[`dt_${dt}`] + wgsl[name];
+      const code = (SUBGROUP_KERNELS.has(name) ? 'enable subgroups;\n' : '') + wgsl[`dt_${dt}`] + wgsl[name];
       const module = this.device.createShaderModule({ code, label: `${name}/${dt}` });
       p = this.device.createComputePipeline({ layout: 'auto', label: key, compute: { module, entryPoint: 'main', constants } });
       this.pipelines.set(key, p);

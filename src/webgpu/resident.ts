@@ -1,6 +1,6 @@
 import type { DType } from '../dtype.js';
 import { DisposedError } from '../errors.js';
-import type { CSRMatrix, DIAMatrix, ELLMatrix, HYBMatrix } from '../formats/index.js';
+import type { CSRMatrix, DIAMatrix, ELLMatrix, HYBMatrix, SELLMatrix } from '../formats/index.js';
 
 /** What a resident WebGPU object needs from its backend. */
 export interface WebGpuOwner {
@@ -122,7 +122,19 @@ export interface WebGpuHYBPart {
   readonly rest: WebGpuCSRArrays;
 }
 
-export type WebGpuCSRPart = WebGpuCSRSimplePart | WebGpuCSRAdaptivePart;
+/** SELL-C-σ (wgsl/sell.wgsl): slices of C rows column-major; perm maps positions to rows (unused when σ = 1). */
+export interface WebGpuSELLPart {
+  readonly kind: 'sell';
+  readonly rows: number;
+  readonly sliceHeight: number;
+  readonly permuted: boolean;
+  readonly slicePtr: GPUBuffer;
+  readonly colIdx: GPUBuffer;
+  readonly values: GPUBuffer;
+  readonly perm: GPUBuffer;
+}
+
+export type WebGpuCSRPart = WebGpuCSRSimplePart | WebGpuCSRAdaptivePart | WebGpuSELLPart;
 export type WebGpuPart = WebGpuCSRPart | WebGpuELLPart | WebGpuDIAPart | WebGpuHYBPart;
 
 export interface WebGpuMatrixData {
@@ -134,7 +146,7 @@ export interface WebGpuMatrixData {
   readonly bytes: number;
 }
 
-export type HostMatrix = CSRMatrix | ELLMatrix | DIAMatrix | HYBMatrix;
+export type HostMatrix = CSRMatrix | ELLMatrix | DIAMatrix | HYBMatrix | SELLMatrix;
 
 /**
  * A matrix resident on the GPU; upload once, run many products. It keeps a reference to the host
@@ -167,7 +179,7 @@ export class WebGpuMatrix {
     return this.#bytes;
   }
 
-  /** the kernel that runs op = 'N': csr_row, csr_vector, csr_adaptive, ell, dia or hyb */
+  /** the kernel that runs op = 'N': csr_row, csr_vector, csr_adaptive, sell, ell, dia or hyb */
   get kernel(): WebGpuPart['kind'] {
     return this.data.main.kind;
   }

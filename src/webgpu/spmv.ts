@@ -2,24 +2,31 @@
  * SpMV on the WebGPU path: what each format becomes in storage buffers, the per-matrix choice of CSR
  * kernel, and the dispatches of y = α·op(A)·x + β·y.
  *
- * CSR kernels (wgsl/csr_*.wgsl), chosen per matrix from its row lengths ('auto'):
- *   csr_row       one thread per row: short, even rows (mean < 6 and longest ≤ 8·max(mean, 4))
- *   csr_vector    TPR threads per row (TPR the power of two nearest mean/2, 2..64), tree-reduced in
- *                 workgroup memory: longer, even rows
+ * CSR kernels (wgsl/csr_*.wgsl, sell.wgsl), chosen per matrix from its row lengths and dtype ('auto'),
+ * by the H100 measurements of bench/gpu-native/results/run6 (Dawn + NVIDIA Vulkan):
  *   csr_adaptive  blocks of ≈ CHUNK nonzeros per workgroup (CSR-Adaptive): rows of very different
  *                 lengths, power-law matrices (longest > 8·max(mean, 4)); a row past PIECE entries
- *                 is cut into pieces and finished by csr_fixup
+ *                 is cut into pieces and finished by csr_fixup. (The power-law 2M matrix: 0.19 ms f32,
+ *                 every other kernel ≥ 1.5 ms.)
+ *   sell          even rows in f64/c128 (double-single) whose SELL-32-σ stores ≤ 10% padding: built
+ *                 from the CSR on upload, a slice of 32 rows per warp, column-major, so the 8-byte
+ *                 values are read coalesced (poisson3D_128 f64: 0.098 ms, csr_row 0.24 ms)
+ *   csr_row       one thread per row: other even rows with mean < 8 (poisson3D_128 f32: 0.062 ms;
+ *                 SELL 0.16, csr_vector 0.07–0.09)
+ *   csr_vector    TPR threads per row (TPR the power of two nearest mean/2, 2..64): longer even rows;
+ *                 summed by subgroupShuffleXor where 'subgroups' is offered and TPR ≤ the smallest
+ *                 subgroup, else tree-reduced in workgroup memory
  * ELL (column-major, a thread per row), DIA (a thread per row, offsets in a buffer: all diagonals in
  * one dispatch), HYB (ELL + the COO remainder as CSR, a thread per row). op = 'T' / 'H' runs a CSR of
  * Aᵀ built on the host at upload ({ transpose: true }) with the same kernel choice; 'H' conjugates.
  */
 import type { DType } from '../dtype.js';
-import { CSRMatrix } from '../formats/index.js';
+import { CSRMatrix, SELLMatrix, defaultSortWindow, sellSlots } from '../formats/index.js';
 import type { Engine, Params } from './engine.js';
 import { encodeValues, floatsPerElement } from './encoding.js';
-import type { HostMatrix, WebGpuCSRArrays, WebGpuCSRPart, WebGpuELLPart, WebGpuMatrixData, WebGpuPart } from './resident.js';
+import type { HostMatrix, WebGpuCSRArrays, WebGpuCSRPart, WebGpuELLPart, WebGpuMatrixData, WebGpuPart, WebGpuSELLPart } from './resident.js';
 
-export type CsrKernel = 'auto' | 'row' | 'vector' | 'adaptive';
+export type CsrKernel = 'auto' | 'row' | 'vector' | 'adaptive' | 'sell';
 
 export interface WebGpuUploadOptions {
   /** CSR (and Aᵀ): 'auto' (default) chooses from the row lengths, see spmv.ts */
@@ -34,6 +41,8 @@ export interface WebGpuUploadOptions {
 const WG = 256;
 const CHUNK = 1024;
 const PIECE = 4096;
+/** csr_adaptive: most entries one thread sums from workgroup memory in a streamed block. */
+const SUM_PER_THREAD = 16;
 
 /** Buffers made for one upload; `limit` is maxStorageBufferBindingSize. */
 class Maker {
@@ -60,6 +69,9 @@ export function buildMatrix(engine: Engine, matrix: HostMatrix, options: WebGpuU
     switch (matrix.format) {
       case 'csr':
         main = csrPart(mk, matrix, options);
+        break;
+      case 'sell':
+        main = sellPart(mk, matrix);
         break;
       case 'ell':
         main = ellPart(mk, matrix.rows, matrix.width, matrix.stride, matrix.colIdx, matrix.values, dt);
@@ -103,23 +115,42 @@ function csrArrays(mk: Maker, c: CSRMatrix, what: string): WebGpuCSRArrays {
   };
 }
 
+/** The slice height of the SELL-C-σ the GPU builds from a CSR (kernel 'sell'): one NVIDIA warp. */
+export const SELL_C = 32;
+
+function sellPart(mk: Maker, s: SELLMatrix): WebGpuSELLPart {
+  const permuted = s.sortWindow > 1;
+  return {
+    kind: 'sell',
+    rows: s.rows,
+    sliceHeight: s.sliceHeight,
+    permuted,
+    slicePtr: mk.make('SELL slice pointers', s.slicePtr),
+    colIdx: mk.make('SELL column indices', s.colIdx),
+    values: mk.make('SELL values', encodeValues(s.dtype, s.values)),
+    perm: mk.make('SELL permutation', permuted ? s.perm : 4),
+  };
+}
+
 function ellPart(mk: Maker, rows: number, width: number, stride: number, colIdx: Int32Array, values: ArrayLike<number>, dt: DType): WebGpuELLPart {
   return { kind: 'ell', rows, width, stride, colIdx: mk.make('ELL column indices', colIdx), values: mk.make('ELL values', encodeValues(dt, values)) };
 }
 
-/** The CSR kernel for these row lengths (the 'auto' rule of the file comment). */
-export function chooseCsrKernel(c: CSRMatrix): { kernel: 'row' | 'vector' | 'adaptive'; tpr: number } {
+/** The CSR kernel for these row lengths and dtype (the 'auto' rule of the file comment). */
+export function chooseCsrKernel(c: CSRMatrix): { kernel: 'row' | 'vector' | 'adaptive' | 'sell'; tpr: number } {
   const mean = c.rows > 0 ? c.nnz / c.rows : 0;
   let longest = 0;
   for (let i = 0; i < c.rows; i++) longest = Math.max(longest, c.rowPtr[i + 1] - c.rowPtr[i]);
   if (longest > 8 * Math.max(mean, 4)) return { kernel: 'adaptive', tpr: 1 };
-  if (mean < 6) return { kernel: 'row', tpr: 1 };
+  if ((c.dtype === 'f64' || c.dtype === 'c128') && sellSlots(c.rowPtr, c.rows, SELL_C, defaultSortWindow(c, SELL_C)) <= 1.1 * c.nnz) return { kernel: 'sell', tpr: 1 };
+  if (mean < 8) return { kernel: 'row', tpr: 1 };
   return { kernel: 'vector', tpr: Math.min(64, Math.max(2, 2 ** Math.round(Math.log2(mean / 2)))) };
 }
 
 function csrPart(mk: Maker, c: CSRMatrix, options: WebGpuUploadOptions): WebGpuCSRPart {
   const auto = chooseCsrKernel(c);
   const kernel = !options.kernel || options.kernel === 'auto' ? auto.kernel : options.kernel;
+  if (kernel === 'sell') return sellPart(mk, SELLMatrix.fromCSR(c, { sliceHeight: SELL_C, sortWindow: defaultSortWindow(c, SELL_C) }));
   const arrays = csrArrays(mk, c, 'CSR');
   if (kernel === 'row') return { kind: 'csr_row', ...arrays, tpr: 1 };
   if (kernel === 'vector') {
@@ -162,12 +193,21 @@ export function adaptiveBlocks(rowPtr: Int32Array, rows: number): { blocks: Int3
       i++;
       continue;
     }
+    // a streamed block gives WG / pow2ceil(rows) threads to each row: each must sum at most SUM_PER_THREAD entries
     const start = i;
-    while (i < rows && i - start < WG && rowPtr[i + 1] - e0 <= CHUNK) i++;
+    let longest = 0;
+    while (i < rows && i - start < WG && rowPtr[i + 1] - e0 <= CHUNK) {
+      const l = Math.max(longest, rowPtr[i + 1] - rowPtr[i]);
+      if (i > start && pow2ceil(i + 1 - start) * Math.ceil(l / SUM_PER_THREAD) > WG) break;
+      longest = l;
+      i++;
+    }
     blocks.push(start, i, e0, rowPtr[i]);
   }
   return { blocks: Int32Array.from(blocks), fix: Int32Array.from(fix), slots };
 }
+
+const pow2ceil = (n: number) => 2 ** Math.ceil(Math.log2(Math.max(1, n)));
 
 /** Records y = α·part·x + β·y. `common` carries alpha, beta, useBeta, conj. */
 export function runSpmv(engine: Engine, part: WebGpuPart, dt: DType, x: GPUBuffer, y: GPUBuffer, common: Params): void {
@@ -181,7 +221,7 @@ export function runSpmv(engine: Engine, part: WebGpuPart, dt: DType, x: GPUBuffe
       engine.dispatch('csr_row', dt, Math.ceil(rows / 128), { ...common, n: rows }, [...xy, ...csrBindings(part)]);
       break;
     case 'csr_vector':
-      engine.dispatch('csr_vector', dt, Math.ceil((rows * part.tpr) / 256), { ...common, n: rows }, [...xy, ...csrBindings(part)], { TPR: part.tpr });
+      engine.dispatch(part.tpr <= engine.subgroupSize ? 'csr_vector_sg' : 'csr_vector', dt, Math.ceil((rows * part.tpr) / 256), { ...common, n: rows }, [...xy, ...csrBindings(part)], { TPR: part.tpr });
       break;
     case 'csr_adaptive':
       engine.dispatch('csr_adaptive', dt, part.nBlocks, { ...common, n: rows, m: part.nBlocks }, [
@@ -197,6 +237,15 @@ export function runSpmv(engine: Engine, part: WebGpuPart, dt: DType, x: GPUBuffe
           { binding: 4, buffer: part.partials },
         ]);
       }
+      break;
+    case 'sell':
+      engine.dispatch('sell', dt, Math.ceil(rows / 128), { ...common, n: rows, m: part.sliceHeight, w: part.permuted ? 1 : 0 }, [
+        ...xy,
+        { binding: 3, buffer: part.slicePtr },
+        { binding: 4, buffer: part.colIdx },
+        { binding: 5, buffer: part.values },
+        { binding: 6, buffer: part.perm },
+      ]);
       break;
     case 'ell':
       engine.dispatch('ell', dt, Math.ceil(rows / 128), { ...common, n: rows, m: part.width, k: part.stride }, [...xy, ...ellBindings(part)]);

@@ -1,0 +1,64 @@
+/**
+ * The build without SIMD against the SIMD build: SpMV in every format × dtype, one thread, through the
+ * runtime (`createRuntime({ simd: false })` vs `simd: 'auto'`), on poisson3D_64 and the power-law
+ * matrix of `npm run bench`, and the ratio plain / SIMD per combination (goal: ≤ 2.5× everywhere). Run:
+ *   npx esbuild bench/kernels-plain.ts --bundle --platform=node --format=esm --outfile=build/kernels-plain.js && node build/kernels-plain.js
+ * (`npm run bench -- --only plain` runs the same.)
+ */
+import { compare, type CompareRow, type MatrixSource } from '../src/cli/compare.js';
+import { poisson3D } from '../src/generators/poisson.js';
+import { randomMatrix } from '../src/generators/random.js';
+import type { DType } from '../src/dtype.js';
+
+export const PLAIN_GOAL = 2.5;
+
+export interface PlainRatio {
+  matrix: string;
+  format: string;
+  dtype: DType;
+  simdMs: number;
+  plainMs: number;
+}
+
+export const plainSources: MatrixSource[] = [
+  { name: 'poisson3D_64', load: () => poisson3D(64) },
+  {
+    name: 'powerlaw_250k',
+    load: () => randomMatrix({ rows: 250_000, meanRowLength: 8, distribution: 'powerlaw', exponent: 1.5, seed: 42 }),
+  },
+];
+
+/** Times every format × dtype in both builds (same run, same data) and returns the pairs. */
+export async function benchPlain(log: (s: string) => void, sources = plainSources, minMs = 200): Promise<PlainRatio[]> {
+  const rows: CompareRow[] = [];
+  for await (const r of compare(sources, { minMs })) rows.push(r);
+  const out: PlainRatio[] = [];
+  for (const r of rows) {
+    if (r.impl !== 'wasm-simd' || r.skipped || r.kernelMs === undefined) continue;
+    const p = rows.find((q) => q.impl === 'wasm-plain' && q.matrix === r.matrix && q.format === r.format && q.dtype === r.dtype);
+    if (p?.kernelMs !== undefined) out.push({ matrix: r.matrix, format: r.format, dtype: r.dtype, simdMs: r.kernelMs, plainMs: p.kernelMs });
+  }
+  const skipped = rows.filter((r) => r.skipped && r.format !== 'js-csr').map((r) => `${r.matrix} ${r.format} ${r.dtype}`);
+  for (const m of new Set(out.map((o) => o.matrix))) {
+    log(`\n${m}: ms per SpMV, one thread (plain / SIMD, goal ≤ ${PLAIN_GOAL}×)`);
+    log(`${'format'.padEnd(8)}${(['f32', 'f64', 'c64', 'c128'] as const).map((d) => d.padStart(26)).join('')}`);
+    for (const f of new Set(out.filter((o) => o.matrix === m).map((o) => o.format))) {
+      const cells = (['f32', 'f64', 'c64', 'c128'] as const).map((d) => {
+        const o = out.find((q) => q.matrix === m && q.format === f && q.dtype === d);
+        if (!o) return '—'.padStart(26);
+        const t = `${o.plainMs.toFixed(2)} / ${o.simdMs.toFixed(2)} = ${(o.plainMs / o.simdMs).toFixed(2)}×`;
+        return (o.plainMs / o.simdMs > PLAIN_GOAL ? `!${t}` : t).padStart(26);
+      });
+      log(`${f.padEnd(8)}${cells.join('')}`);
+    }
+  }
+  if (skipped.length) log(`not measured (format refused the matrix): ${skipped.join(', ')}`);
+  const worst = out.reduce((w, o) => (o.plainMs / o.simdMs > w.plainMs / w.simdMs ? o : w), out[0]);
+  if (worst) log(`worst plain / SIMD: ${(worst.plainMs / worst.simdMs).toFixed(2)}× (${worst.matrix} ${worst.format} ${worst.dtype})`);
+  return out;
+}
+
+// run directly (not when bundled into build/bench.js, whose import.meta.url is the bundle's)
+if (typeof process !== 'undefined' && /kernels-plain\.[jt]s$/.test(process.argv[1] ?? '')) {
+  await benchPlain((s) => console.log(s));
+}
