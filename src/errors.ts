@@ -253,12 +253,15 @@ export class MemoryLimitError extends RangeError {
  * valid one, and the message lists the valid keys.
  *
  * @example
- * ```ts
- * // not run: unknown keys are rejected once strict option checking (issue 12) is merged
- * import { createRuntime, OptionError } from 'simdgl';
+ * ```js
+ * // A mistyped option is refused, never ignored
+ * import { createRuntime, poisson2D, OptionError } from 'simdgl';
  * import assert from 'node:assert/strict';
  *
  * await assert.rejects(createRuntime({ worker: 4 }), (e) => e instanceof OptionError && e.key === 'worker' && e.suggestion === 'workers');
+ * const rt = await createRuntime();
+ * assert.throws(() => rt.upload(poisson2D(3), { dtpye: 'f32' }), (e) => e instanceof OptionError && e.suggestion === 'dtype');
+ * rt.dispose();
  * ```
  */
 export class OptionError extends SimdglError {

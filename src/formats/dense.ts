@@ -100,6 +100,7 @@ export class DenseMatrix {
    *
    * @throws {@link FormatError} when csr breaks an invariant of CSR.
    * @throws {@link PaddingLimitError} past opts.maxSlots (default 2²⁸) elements.
+   * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
    */
   static fromCSR(csr: CSRMatrix, opts?: DenseOptions): DenseMatrix {
     checkOptions('DenseMatrix.fromCSR', opts, DENSE_OPTION_KEYS);

@@ -135,6 +135,7 @@ export class DIAMatrix {
    *
    * @throws {@link FormatError} when csr breaks an invariant of CSR.
    * @throws {@link PaddingLimitError} when the diagonals would store more than the padding limit ({@link PaddingOptions}).
+   * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
    */
   static fromCSR(csr: CSRMatrix, opts?: PaddingOptions): DIAMatrix {
     checkOptions('DIAMatrix.fromCSR', opts, PADDING_OPTION_KEYS);

@@ -150,6 +150,7 @@ export class ELLMatrix {
    * @throws {@link FormatError} when csr breaks an invariant of CSR.
    * @throws {@link ShapeError} when opts.width is shorter than the longest row.
    * @throws {@link PaddingLimitError} when width × stride slots would exceed the padding limit ({@link PaddingOptions}).
+   * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
    */
   static fromCSR(csr: CSRMatrix, opts?: ELLOptions): ELLMatrix {
     checkOptions('ELLMatrix.fromCSR', opts, ELL_OPTION_KEYS);

@@ -129,6 +129,7 @@ export class HYBMatrix {
    * @throws {@link FormatError} when csr breaks an invariant of CSR.
    * @throws {@link ShapeError} when opts.width is not a non-negative integer.
    * @throws {@link PaddingLimitError} when the ELL part would exceed the padding limit ({@link PaddingOptions}).
+   * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
    */
   static fromCSR(csr: CSRMatrix, opts?: ELLOptions): HYBMatrix {
     checkOptions('HYBMatrix.fromCSR', opts, ELL_OPTION_KEYS);

@@ -80,6 +80,9 @@ export interface ConvertOptions extends PaddingOptions, Pick<SELLOptions, 'slice
   width?: number;
 }
 
+/** The keys ConvertOptions has (checked at compile time against the interface). */
+export const CONVERT_OPTION_KEYS = optionKeys<ConvertOptions>({ maxFill: true, maxSlots: true, width: true, sliceHeight: true, sortWindow: true });
+
 /**
  * Converts any format to any other through CSR: `A.toCSR()` (canonical: sorted by (row, col),
  * duplicates summed) then `Target.fromCSR(csr, opts)`. Converting to the matrix's own format therefore
@@ -92,6 +95,7 @@ export interface ConvertOptions extends PaddingOptions, Pick<SELLOptions, 'slice
  * of `opts` (default: 10 slots per entry; dense 2²⁸ elements).
  * @throws {@link ShapeError} when `opts.width` cannot hold ELL's longest row, or SELL's
  * `sliceHeight`/`sortWindow` are out of range.
+ * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
  *
  * @example
  * ```js
@@ -108,9 +112,6 @@ export interface ConvertOptions extends PaddingOptions, Pick<SELLOptions, 'slice
  * assert.deepEqual([back.nnz, ...back.colIdx.slice(0, 3)], [64, 0, 1, 4]);
  * ```
  */
-/** The keys ConvertOptions has (checked at compile time against the interface). */
-export const CONVERT_OPTION_KEYS = optionKeys<ConvertOptions>({ maxFill: true, maxSlots: true, width: true, sliceHeight: true, sortWindow: true });
-
 export function convert<F extends FormatName>(A: SparseMatrix, format: F, opts?: ConvertOptions): FormatClasses[F] {
   checkOptions('convert', opts, CONVERT_OPTION_KEYS);
   const csr = A.toCSR();

@@ -200,6 +200,7 @@ export class SELLMatrix {
    * @throws {@link FormatError} when csr breaks an invariant of CSR.
    * @throws {@link ShapeError} when sliceHeight is not in [1, 64] or sortWindow is neither 1 nor a multiple of it.
    * @throws {@link PaddingLimitError} when the slices would store more than the padding limit ({@link PaddingOptions}).
+   * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
    */
   static fromCSR(csr: CSRMatrix, opts?: SELLOptions): SELLMatrix {
     checkOptions('SELLMatrix.fromCSR', opts, SELL_OPTION_KEYS);

@@ -18,6 +18,7 @@ const POISSON_OPTION_KEYS = optionKeys<{ dtype?: DType }>({ dtype: true });
  *
  * @throws {@link ShapeError} when n is not a non-negative integer.
  * @throws {@link UnsupportedError} for an unknown dtype.
+ * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
  *
  * @example
  * ```js
@@ -42,6 +43,7 @@ export function poisson2D(n: number, options: { dtype?: DType } = {}): CSRMatrix
  *
  * @throws {@link ShapeError} when n is not a non-negative integer.
  * @throws {@link UnsupportedError} for an unknown dtype.
+ * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
  *
  * @example
  * ```js

@@ -25,6 +25,8 @@ export interface RandomMatrixOptions {
   dtype?: DType;
 }
 
+const RANDOM_OPTION_KEYS = optionKeys<RandomMatrixOptions>({ rows: true, cols: true, meanRowLength: true, distribution: true, exponent: true, seed: true, dtype: true });
+
 /**
  * A reproducible random sparse matrix in canonical CSR (sorted, distinct columns per row), values
  * uniform in [-1, 1) (both parts for complex). The same options give the same matrix everywhere.
@@ -32,6 +34,7 @@ export interface RandomMatrixOptions {
  * @throws {@link ShapeError} when rows or cols is not a non-negative integer, meanRowLength is
  * negative, or a power law has an exponent ≤ 1.
  * @throws {@link UnsupportedError} for an unknown dtype.
+ * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
  *
  * @example
  * ```js
@@ -47,8 +50,6 @@ export interface RandomMatrixOptions {
  * assert.deepEqual(B.colIdx, A.colIdx);                                      // same seed, same matrix
  * ```
  */
-const RANDOM_OPTION_KEYS = optionKeys<RandomMatrixOptions>({ rows: true, cols: true, meanRowLength: true, distribution: true, exponent: true, seed: true, dtype: true });
-
 export function randomMatrix(options: RandomMatrixOptions): CSRMatrix {
   checkOptions('randomMatrix', options, RANDOM_OPTION_KEYS);
   const { rows, cols = rows, meanRowLength = 8, distribution = 'uniform', exponent = 1.5, seed = 1, dtype = 'f64' } = options;

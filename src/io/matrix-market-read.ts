@@ -52,6 +52,7 @@ const READ_OPTION_KEYS = optionKeys<MatrixMarketReadOptions>({ dtype: true, onPr
  * fewer entries than the size line promises, an entry a symmetric file may not hold.
  * @throws {@link UnsupportedError} when `dtype` is unknown, or real for a complex file.
  * @throws TypeError when `input` is not a string, an ArrayBuffer or a Uint8Array.
+ * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
  *
  * @example
  * ```js
@@ -88,6 +89,7 @@ export function parseMatrixMarket(input: MatrixMarketSource, opts?: { dtype?: DT
  * @throws {@link UnsupportedError} when `dtype` is unknown, or real for a complex file.
  * @throws TypeError when a chunk is not a string, an ArrayBuffer or a view of one; errors of the
  * stream itself propagate (a ReadableStream is then cancelled).
+ * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
  *
  * @example
  * ```js

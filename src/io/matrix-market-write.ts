@@ -82,6 +82,7 @@ const WRITE_OPTION_KEYS = optionKeys<MatrixMarketWriteOptions>({ format: true, f
  * @throws {@link ShapeError} when a symmetry is asked of a matrix that is not square.
  * @throws {@link FormatError} when the matrix lacks the symmetry asked for, the integer field meets a
  * value that is not an integer, or the matrix breaks an invariant of its format.
+ * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
  *
  * @example
  * ```js

@@ -269,27 +269,31 @@ export class Runtime implements HandleOwner {
 
   /**
    * Uploads a matrix (any format class) and returns a resident handle. The runtime keeps a validated
-   * private copy, so later changes to `matrix` cannot reach the kernels. `options.format` chooses the
-   * storage format it is converted to on the way ({@link UploadOptions}); `rt.explain` says why
-   * `'auto'` chooses what it does.
+   * private copy, so later changes to `matrix` cannot reach the kernels. On the way it converts the
+   * values to `options.dtype` and the storage to `options.format` ({@link UploadOptions}): by default
+   * the format the runtime chooses from the matrix's features (`rt.explain` says why), `'keep'` for the
+   * matrix's own.
    *
    * @throws {@link FormatError} or {@link ShapeError} when the matrix breaks an invariant of its format
    * (validated on upload).
-   * @throws {@link UnsupportedError} for an unknown format or dtype.
+   * @throws {@link UnsupportedError} for an unknown format or dtype, or a complex matrix asked to become real.
    * @throws {@link PaddingLimitError} when the conversion to a padded format would exceed its limit.
    * @throws {@link MemoryLimitError} when the runtime's memory cannot grow to hold it.
    * @throws {@link DisposedError} once the runtime is disposed.
+   * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
    *
    * @example
    * ```js
-   * // Let the runtime choose the format from the matrix's features
+   * // The runtime chooses the format from the matrix's features, unless told
    * import { createRuntime, poisson3D } from 'simdgl';
    * import assert from 'node:assert/strict';
    *
    * const rt = await createRuntime();
-   * const A = rt.upload(poisson3D(16), { format: 'auto' });   // 7 diagonals: DIA on the CPU
+   * const A = rt.upload(poisson3D(16));                        // 7 diagonals: DIA on the CPU
    * assert.equal(A.format, 'dia');
    * assert.equal(A.format, rt.explain('spmv', A).format);
+   * const B = rt.upload(poisson3D(16), { format: 'keep', dtype: 'f32' });   // the CSR it is, in f32
+   * assert.deepEqual([B.format, B.dtype], ['csr', 'f32']);
    * rt.dispose();
    * ```
    */
@@ -355,6 +359,7 @@ export class Runtime implements HandleOwner {
    * @throws {@link UnsupportedError} when `op` is not `'spmv'`.
    * @throws {@link FormatError} when `A` is a matrix that breaks an invariant of its format.
    * @throws {@link DisposedError} once the runtime is disposed.
+   * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
    *
    * @example
    * ```js
@@ -534,6 +539,7 @@ export class Runtime implements HandleOwner {
    * @throws {@link WorkerError} when a worker of the pool fails during the call.
    * @throws {@link DisposedError} once the runtime, A or a resident operand is disposed.
    * @throws TypeError when A is not a handle from `rt.upload()` or x is not a typed array or resident vector.
+   * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
    *
    * @example
    * ```js
@@ -733,6 +739,7 @@ export class Runtime implements HandleOwner {
    * @throws {@link ShapeError} when x and y differ in dtype or length.
    * @throws {@link DisposedError} once the runtime or a vector is disposed.
    * @throws TypeError when an operand is not a resident vector.
+   * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
    *
    * @example
    * ```js
@@ -792,6 +799,7 @@ export class Runtime implements HandleOwner {
    * @throws {@link GpuUnavailableError} when `options.path` names a GPU path this runtime lacks.
    * @throws {@link WorkerError} when a worker of the pool fails during the solve.
    * @throws {@link DisposedError} once the runtime or A is disposed.
+   * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
    *
    * @example
    * ```js
@@ -826,6 +834,7 @@ export class Runtime implements HandleOwner {
    * @throws {@link GpuUnavailableError} when `options.path` names a GPU path this runtime lacks.
    * @throws {@link WorkerError} when a worker of the pool fails during the solve.
    * @throws {@link DisposedError} once the runtime or A is disposed.
+   * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
    *
    * @example
    * ```js
@@ -896,6 +905,7 @@ export class Runtime implements HandleOwner {
    * @throws {@link MemoryLimitError} when the runtime's memory cannot grow to hold the operands.
    * @throws {@link DisposedError} once the runtime or a handle is disposed.
    * @throws TypeError when an operand is neither a DenseMatrix nor a handle from `rt.dense()`.
+   * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
    *
    * @example
    * ```js
@@ -937,6 +947,7 @@ export class Runtime implements HandleOwner {
    * @throws {@link MemoryLimitError} when the runtime's memory cannot grow to hold the operands.
    * @throws {@link DisposedError} once the runtime or a handle is disposed.
    * @throws TypeError when an operand is neither a DenseMatrix nor a handle from `rt.dense()`.
+   * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
    *
    * @example
    * ```js
@@ -971,6 +982,7 @@ export class Runtime implements HandleOwner {
    * @throws {@link MemoryLimitError} when the runtime's memory cannot grow to hold the operands.
    * @throws {@link DisposedError} once the runtime or the handle is disposed.
    * @throws TypeError when A is neither a DenseMatrix nor a handle from `rt.dense()`.
+   * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
    *
    * @example
    * ```js
@@ -1168,6 +1180,7 @@ async function resolveWorkers(w: number | 'auto' | undefined): Promise<number> {
  * @throws {@link UnsupportedError} for a `backend` other than `'auto'`, `'cpu'`, `'webgpu'`, `'webgl2'` or `'gpu'`.
  * @throws {@link GpuUnavailableError} when `backend` forces a GPU path that cannot run here (the message says why).
  * @throws RangeError when `maxMemoryMB` is outside [1, 4096] or `workers` is not an integer in [1, 256] or `'auto'`.
+ * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
  *
  * @example
  * ```js
