@@ -679,7 +679,7 @@ export class Runtime implements HandleOwner {
   }
 
   /**
-   * x ← α·x on a resident vector (α = 0 writes zeros, even over NaN).
+   * x ← α·x on a resident vector (α = 0 writes zeros).
    *
    * @throws {@link UnsupportedError} for a complex α on real vectors.
    * @throws {@link DisposedError} once the runtime or x is disposed.
