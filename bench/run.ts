@@ -23,6 +23,7 @@ import { randomMatrix } from '../src/generators/random.js';
 import { benchMatrixMarket } from './mm-parse.js';
 import { benchParallel } from './parallel.js';
 import { benchCg, formatCg } from './cg.js';
+import { benchCgDefaults } from './cg-defaults.js';
 import { benchBrowser } from './browser.js';
 import { benchDense } from './dense.js';
 import { benchFormats } from './formats.js';
@@ -126,6 +127,11 @@ if (run('dense')) {
 if (run('cg')) {
   console.log('\n== Conjugate Gradient on the CPU path ==');
   for (const fused of [true, false]) console.log(formatCg(await benchCg(2, fused)));
+  console.log('\n== CG with the defaults, rt.cg(rt.upload(A), b), against SciPy ==');
+  for (const r of await benchCgDefaults((s) => console.log(s))) {
+    const min = r.matrix === 'poisson3D_64' ? 2 : 1;
+    goal(`CG defaults ${r.matrix} f64: SciPy / simdgl (${r.iterations} vs ${r.scipyIterations} iterations)`, r.scipyMs ? r.scipyMs / r.ms : undefined, min);
+  }
 }
 
 if (run('browser')) {

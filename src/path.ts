@@ -75,6 +75,12 @@ export interface CostProfile {
   readonly defaults: PathCalibration;
   /** share of the streaming bandwidth each format's SpMV kernel reaches here (absent: 1; a format without an entry: CSR's) */
   readonly efficiency?: Partial<Record<FormatName, number>>;
+  /**
+   * The format this path runs a matrix in unless the caller named one, when its own kernel choice
+   * inside that format already adapts to the matrix (WebGPU's CSR upload picks row, vector, adaptive
+   * or SELL kernels per matrix); absent: the shared rules of runtime/features.ts chooseFormat.
+   */
+  readonly prefers?: { format: FormatName; reason: string };
 }
 
 /** What a path offers on this machine (rt.capabilities().paths has one per path id). */

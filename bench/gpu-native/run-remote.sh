@@ -3,11 +3,11 @@
 # Needs, carried from here: .gl (Debian EGL/GLES loader debs), .carry/node.xz (xz of /usr/bin/node),
 # .carry/gpu-dump.mjs, .carry/bench.mjs (esbuild bundles, every npm package inside), .carry/harness.
 # Writes to $OUT: run.log, probe.tsv, gpu.tsv, cusparse.tsv, webgpu.tsv, cpu.log, manifest-example.json.
-#   STEPS="probe gpu cusparse webgpu cpu" (default all), WEBGPU_ARGS="--cg none", MATRICES=..., THREADS=1,2,4,8,16, CPU_RUNS=1
+#   STEPS="probe gpu cusparse webgpu cpu formats" (default all), FORMATS_LIST, FORMAT_MATRICES, WEBGPU_ARGS="--cg none", MATRICES=..., THREADS=1,2,4,8,16, CPU_RUNS=1
 set -u
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
-STEPS=${STEPS:-"probe gpu cusparse webgpu cpu"}
+STEPS=${STEPS:-"probe gpu cusparse webgpu cpu formats"}
 MATRICES=${MATRICES:-poisson3D_128,powerlaw_2M,Groebner_id2003_aug,bcsstk13,rajat01,t1}
 THREADS=${THREADS:-1,2,4,8,16}
 exec > >(tee -a "$OUT/run.log") 2>&1
@@ -73,5 +73,12 @@ if [[ " $STEPS " == *" cpu "* ]]; then
     echo "cpu bench $i rc=$?"
     cat "$log"
   done
+fi
+if [[ " $STEPS " == *" formats "* ]]; then
+  stamp "CPU: every format and auto vs native C, threads $THREADS"
+  SIMDGL_THREADS=$THREADS SIMDGL_FORMATS=${FORMATS_LIST:-csr,sell,jds,dia,auto} SIMDGL_ONLY_MATRICES=${FORMAT_MATRICES:-poisson3D_128,powerlaw_1M} \
+    timeout 420 node --expose-gc .carry/bench.mjs --only formats > "$OUT/formats.log" 2>&1
+  echo "formats bench rc=$?"
+  cat "$OUT/formats.log"
 fi
 stamp done

@@ -211,7 +211,7 @@ if (cgMatrix) {
   const A = cgMatrix === 'poisson3D_128' ? poisson3D(128) : poisson3D(64);
   const b = new Float64Array(A.rows).fill(1);
   for (const [label, make] of [
-    ['webgpu', () => createRuntime({ backend: 'webgpu', workers: 1, gpu })],
+    ['webgpu', () => createRuntime({ backend: 'webgpu', workers: 1, webgpu: { gpu } })],
     [`cpu_${threads}t`, () => createRuntime({ backend: 'cpu', workers: threads })],
   ] as const) {
     const rt = await make();
@@ -225,7 +225,7 @@ if (cgMatrix) {
       last = await rt.cg(h, b, { tol: 1e-8, path });
       runs.push(performance.now() - t0);
     }
-    console.log(`CG\t${label}\t${cgMatrix}\tms\t${median(runs).toFixed(1)}\titerations\t${last!.iterations}\trelres\t${last!.relativeResidual.toExponential(2)}\tformat\t${rt.explain('spmv', h).format}`);
+    console.log(`CG\t${label}\t${cgMatrix}\tms\t${median(runs).toFixed(1)}\titerations\t${last!.iterations}\trelres\t${last!.relativeResidual.toExponential(2)}\tformat\t${rt.explain('spmv', h).estimates[path]?.format}`);
     rt.dispose();
   }
 }

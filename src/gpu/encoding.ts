@@ -42,6 +42,7 @@
 import * as twgl from 'twgl.js';
 import type { DType } from '../dtype.js';
 import { GpuLimitError } from './errors.js';
+import { doubleSingleEncoding, floatsPerElement } from '../double-single.js';
 
 /** Where an array's texels are: see the file comment. */
 export interface TileLayout {
@@ -163,10 +164,7 @@ export function createArrayTexture(gl: WebGL2RenderingContext, kind: TexKind, l:
   return tex;
 }
 
-/** f32 floats per element of a dtype on the GPU (see the file comment). */
-export function floatsPerElement(dtype: DType): 1 | 2 | 4 {
-  return dtype === 'f32' ? 1 : dtype === 'c128' ? 4 : 2;
-}
+export { floatsPerElement };
 
 /** The texture kind of a one-element-per-texel value array (CSR values). */
 export function elementKind(dtype: DType): TexKind {
@@ -174,43 +172,5 @@ export function elementKind(dtype: DType): TexKind {
   return f === 1 ? 'r32f' : f === 2 ? 'rg32f' : 'rgba32f';
 }
 
-/** hi, lo of a double-single; GpuLimitError for a finite value outside the f32 range. */
-function splitDS(v: number, out: Float32Array, at: number): void {
-  const hi = Math.fround(v);
-  if (!Number.isFinite(hi) && Number.isFinite(v)) {
-    throw new GpuLimitError(`the value ${v} is outside the f32 range, so double-single cannot hold it on the GPU`);
-  }
-  out[at] = hi;
-  out[at + 1] = Number.isFinite(hi) ? Math.fround(v - hi) : 0;
-}
-
-/**
- * The GPU float stream of `values` (components of `count` elements of `dtype`, interleaved when
- * complex). f32 and c64 data that is already a Float32Array is returned as it is.
- */
-export function encodeValues(dtype: DType, values: ArrayLike<number>): Float32Array {
-  if (dtype === 'f32' || dtype === 'c64') return values instanceof Float32Array ? values : Float32Array.from(values);
-  const out = new Float32Array(values.length * 2);
-  for (let k = 0; k < values.length; k++) splitDS(values[k], out, 2 * k);
-  return out;
-}
-
-/** Scalars as the shaders take them: one element in the dtype's float order, in a vec4. */
-export function encodeScalar(dtype: DType, re: number, im: number): Float32Array {
-  const out = new Float32Array(4);
-  if (dtype === 'f32') out[0] = re;
-  else if (dtype === 'c64') out.set([re, im]);
-  else {
-    splitDS(re, out, 0);
-    if (dtype === 'c128') splitDS(im, out, 2);
-  }
-  return out;
-}
-
-/** Inverse of encodeValues for `components` components (elements × 1 or 2). */
-export function decodeValues(dtype: DType, floats: Float32Array, components: number): Float32Array | Float64Array {
-  if (dtype === 'f32' || dtype === 'c64') return floats.length === components ? floats : floats.slice(0, components);
-  const out = new Float64Array(components);
-  for (let k = 0; k < components; k++) out[k] = floats[2 * k] + floats[2 * k + 1];
-  return out;
-}
+/** Double-single encoding (src/double-single.ts); values beyond the f32 range are a GpuLimitError. */
+export const { encodeValues, encodeScalar, decodeValues } = doubleSingleEncoding((m) => new GpuLimitError(m));

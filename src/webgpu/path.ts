@@ -13,16 +13,17 @@ import { WebGpuDeviceLostError } from './errors.js';
 import type { WebGpuMatrix, WebGpuVector } from './resident.js';
 
 /**
- * Figures before a calibration. Provisional: a dispatch costs a few µs to tens of µs (the issue's goal
- * is ≤ 20 µs), and compute shaders stream at a good share of a discrete GPU's memory bandwidth; the
- * CSR kernels here are chosen per matrix (row, vector, adaptive), so CSR is not latency-bound as on
- * WebGL2. Replace with the H100 measurements (bench/gpu-native) once they exist; rt.calibrate()
- * measures this machine in any case.
+ * Figures before a calibration, measured on an H100 through Dawn + Vulkan in Node (bench/gpu-native,
+ * results/run6): a dispatch in a batch costs 6–7.5 µs; CSR SpMV streams at ~2,260 GB/s on poisson3D_128
+ * f32 (csr_row) and the adaptive kernel at ~760 GB/s on a 2 M-row power-law matrix, while the padded
+ * formats reach 540–700 GB/s there — so CSR, whose upload picks the kernel per matrix (row, vector,
+ * adaptive, SELL-32 for f64), is the format of this path. rt.calibrate() measures the machine at hand.
  */
 export const WEBGPU_COST: CostProfile = {
   kind: 'gpu',
-  defaults: { overheadMs: 0.02, bandwidthGBs: 300, uploadGBs: 5, readbackGBs: 2 },
-  efficiency: { dia: 1, ell: 0.95, hyb: 0.9, csr: 0.8 },
+  defaults: { overheadMs: 0.0075, bandwidthGBs: 2000, uploadGBs: 5, readbackGBs: 2 },
+  efficiency: { csr: 1, sell: 1, dia: 0.25, ell: 0.3, hyb: 0.3 },
+  prefers: { format: 'csr', reason: "CSR: the WebGPU path picks its kernel per matrix at upload (row, vector, adaptive for long rows, SELL-32 for f64), faster than DIA/ELL/HYB there (H100: 2,260 against ≤ 700 GB/s)" },
 };
 
 /**

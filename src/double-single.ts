@@ -1,0 +1,63 @@
+/**
+ * The float streams both GPU paths upload (src/gpu WebGL2 textures, src/webgpu storage buffers): f32
+ * and c64 as they are; f64 and c128 as double-single, each value a pair of f32 (hi, lo) with
+ * hi = fround(v), lo = fround(v − hi), carrying about 48 of v's 53 bits. Double-single has f32's
+ * exponent range, so a finite value beyond it is refused with the path's own typed limit error.
+ * Neutral ground: both paths import it, neither imports the other.
+ */
+import type { DType } from './dtype.js';
+
+/** f32 floats per element of a dtype on a GPU path. */
+export function floatsPerElement(dtype: DType): 1 | 2 | 4 {
+  return dtype === 'f32' ? 1 : dtype === 'c128' ? 4 : 2;
+}
+
+/** Whether a dtype runs as double-single. */
+export function isDoubleSingle(dtype: DType): boolean {
+  return dtype === 'f64' || dtype === 'c128';
+}
+
+export interface DoubleSingleEncoding {
+  /** The float stream of `values` (components, interleaved when complex); f32/c64 Float32Array data is returned as it is. */
+  encodeValues(dtype: DType, values: ArrayLike<number>): Float32Array;
+  /** A scalar as the kernels take it: one element in the dtype's float order, in a vec4. */
+  encodeScalar(dtype: DType, re: number, im: number): Float32Array;
+  /** Inverse of encodeValues for `components` components (elements × 1 or 2). */
+  decodeValues(dtype: DType, floats: Float32Array, components: number): Float32Array | Float64Array;
+}
+
+/** The encoding, refusing out-of-range values with `limitError` (GpuLimitError, WebGpuLimitError). */
+export function doubleSingleEncoding(limitError: (message: string) => Error): DoubleSingleEncoding {
+  const split = (v: number, out: Float32Array, at: number): void => {
+    const hi = Math.fround(v);
+    if (!Number.isFinite(hi) && Number.isFinite(v)) {
+      throw limitError(`the value ${v} is outside the f32 range, so double-single cannot hold it on the GPU`);
+    }
+    out[at] = hi;
+    out[at + 1] = Number.isFinite(hi) ? Math.fround(v - hi) : 0;
+  };
+  return {
+    encodeValues(dtype, values) {
+      if (!isDoubleSingle(dtype)) return values instanceof Float32Array ? values : Float32Array.from(values);
+      const out = new Float32Array(values.length * 2);
+      for (let k = 0; k < values.length; k++) split(values[k], out, 2 * k);
+      return out;
+    },
+    encodeScalar(dtype, re, im) {
+      const out = new Float32Array(4);
+      if (dtype === 'f32') out[0] = re;
+      else if (dtype === 'c64') out.set([re, im]);
+      else {
+        split(re, out, 0);
+        if (dtype === 'c128') split(im, out, 2);
+      }
+      return out;
+    },
+    decodeValues(dtype, floats, components) {
+      if (!isDoubleSingle(dtype)) return floats.length === components ? floats : floats.slice(0, components);
+      const out = new Float64Array(components);
+      for (let k = 0; k < components; k++) out[k] = floats[2 * k] + floats[2 * k + 1];
+      return out;
+    },
+  };
+}
