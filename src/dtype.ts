@@ -5,6 +5,7 @@ import { UnsupportedError } from './errors.js';
  * c64 = two f32, c128 = two f64. An array of `n` complex numbers therefore has length `2n`.
  */
 export type DType = 'f32' | 'f64' | 'c64' | 'c128';
+/** Every dtype, in a fixed order. */
 export const DTYPES: readonly DType[] = ['f32', 'f64', 'c64', 'c128'];
 
 /** The real array type that stores a dtype's components. */
@@ -13,6 +14,17 @@ export type ValueArray = Float32Array | Float64Array;
 /** A scalar: a number for real dtypes, or a `[re, im]` pair (a plain number means im = 0). */
 export type Scalar = number | readonly [number, number];
 
+/**
+ * Whether a dtype is complex (`c64` or `c128`), i.e. stores two numbers per element.
+ *
+ * @example
+ * ```js
+ * import { DTYPES, isComplex } from 'simdgl';
+ * import assert from 'node:assert/strict';
+ *
+ * assert.deepEqual(DTYPES.filter(isComplex), ['c64', 'c128']);
+ * ```
+ */
 export function isComplex(dtype: DType): boolean {
   return dtype === 'c64' || dtype === 'c128';
 }

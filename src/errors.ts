@@ -2,8 +2,32 @@
  * Typed errors. Every error simdgl throws for bad input is one of these, with a `code` that programs
  * can switch on and a message that says what and where (line, index, expected vs actual).
  */
+
+/**
+ * The base class of simdgl's typed errors (all but {@link MemoryLimitError}, which is a `RangeError`).
+ * `name` is the subclass's name and `code` a stable string to switch on (`E_PARSE`, `E_SHAPE`, …);
+ * code `E_FOREIGN` (no subclass) is a handle passed to a runtime that did not make it.
+ *
+ * @example
+ * ```js
+ * // Catch any simdgl error and switch on its code
+ * import { parseMatrixMarket, SimdglError } from 'simdgl';
+ * import assert from 'node:assert/strict';
+ *
+ * try {
+ *   parseMatrixMarket('%%MatrixMarket matrix coordinate real general\n2 2 1\n1 x 1.0\n');
+ *   assert.fail('expected a ParseError');
+ * } catch (e) {
+ *   assert.ok(e instanceof SimdglError);
+ *   assert.equal(e.code, 'E_PARSE');
+ *   assert.equal(e.name, 'ParseError');
+ * }
+ * ```
+ */
 export class SimdglError extends Error {
+  /** A stable identifier of the kind of error, e.g. `E_SHAPE`. */
   readonly code: string;
+  /** Makes an error with its `code` and message; `name` becomes the class's name. */
   constructor(code: string, message: string) {
     super(message);
     this.name = new.target.name;
@@ -11,10 +35,30 @@ export class SimdglError extends Error {
   }
 }
 
-/** Malformed Matrix Market text: `line` is 1-based, `column` 1-based when known. */
+/**
+ * Malformed Matrix Market text (code `E_PARSE`), thrown by {@link parseMatrixMarket},
+ * {@link readMatrixMarket} and {@link MatrixMarketParser}. The message starts with the line (and
+ * column) and says what was expected and what was found.
+ *
+ * @example
+ * ```js
+ * // A column index past the size line's 2 columns, on line 3
+ * import { parseMatrixMarket, ParseError } from 'simdgl';
+ * import assert from 'node:assert/strict';
+ *
+ * assert.throws(() => parseMatrixMarket('%%MatrixMarket matrix coordinate real general\n2 2 1\n1 3 1.0\n'),
+ *   (e) => e instanceof ParseError && e.line === 3 && e.column === 3 && /column/.test(e.message));
+ * ```
+ */
 export class ParseError extends SimdglError {
+  /** The 1-based line of the input where the error lies. */
   readonly line: number;
+  /** The 1-based column on that line, when known. */
   readonly column: number | undefined;
+  /**
+   * Makes the error (simdgl throws it; a program rarely needs to).
+   * @param message what was expected and found; the line and column are prepended
+   */
   constructor(message: string, line: number, column?: number) {
     super('E_PARSE', `line ${line}${column === undefined ? '' : `, column ${column}`}: ${message}`);
     this.line = line;
@@ -22,32 +66,115 @@ export class ParseError extends SimdglError {
   }
 }
 
-/** A matrix whose arrays break an invariant of its format (found by `validate()`). */
+/**
+ * A matrix whose arrays break an invariant of its format (code `E_FORMAT`): thrown by the format
+ * classes' constructors (wrong array type or length) and `validate()` (an index out of range, pointers
+ * that decrease, padding that is not zero, …), and so by `toCSR()`, {@link convert} and
+ * {@link Runtime.upload}, which validate first. The message names the format, the array and the index,
+ * and the expected against the actual value.
+ *
+ * @example
+ * ```js
+ * // A CSR whose column index 5 lies outside its 3 columns
+ * import { CSRMatrix, FormatError } from 'simdgl';
+ * import assert from 'node:assert/strict';
+ *
+ * const A = new CSRMatrix(2, 3, 'f64', new Int32Array([0, 1, 2]), new Int32Array([0, 5]), new Float64Array([1, 2]));
+ * assert.throws(() => A.validate(), (e) => e instanceof FormatError && e.message === 'CSR colIdx[1] = 5 is out of range [0, 3)');
+ * ```
+ */
 export class FormatError extends SimdglError {
+  /**
+   * Makes the error (simdgl throws it; a program rarely needs to).
+   * @param message what is wrong, naming the format, the array and the index
+   */
   constructor(message: string) {
     super('E_FORMAT', message);
   }
 }
 
-/** Mismatched dimensions or vector lengths. */
+/**
+ * Mismatched dimensions or vector lengths (code `E_SHAPE`): an operand whose length or shape does not
+ * fit the operation, a vector of another dtype than the matrix, a negative or fractional size.
+ *
+ * @example
+ * ```js
+ * // x must have as many elements as A has columns
+ * import { createRuntime, poisson2D, ShapeError } from 'simdgl';
+ * import assert from 'node:assert/strict';
+ *
+ * const rt = await createRuntime();
+ * const A = rt.upload(poisson2D(4));                          // 16×16
+ * await assert.rejects(rt.spmv(A, new Float64Array(15)), (e) => e instanceof ShapeError && /expected 16/.test(e.message));
+ * rt.dispose();
+ * ```
+ */
 export class ShapeError extends SimdglError {
+  /**
+   * Makes the error (simdgl throws it; a program rarely needs to).
+   * @param message the shapes or lengths involved
+   */
   constructor(message: string) {
     super('E_SHAPE', message);
   }
 }
 
-/** A combination (dtype, format, op, path) that is not supported. */
+/**
+ * A value or combination that is not supported (code `E_UNSUPPORTED`): an unknown dtype, format, op,
+ * backend or preconditioner, a complex scalar on real data, a complex matrix converted to a real dtype.
+ *
+ * @example
+ * ```js
+ * // Converting complex values to a real dtype would drop the imaginary parts: refused
+ * import { poisson2D, UnsupportedError } from 'simdgl';
+ * import assert from 'node:assert/strict';
+ *
+ * const A = poisson2D(3, { dtype: 'c128' });
+ * assert.throws(() => A.astype('f64'), UnsupportedError);
+ * assert.equal(A.astype('c64').dtype, 'c64');
+ * ```
+ */
 export class UnsupportedError extends SimdglError {
+  /**
+   * Makes the error (simdgl throws it; a program rarely needs to).
+   * @param message what is not supported and what is
+   */
   constructor(message: string) {
     super('E_UNSUPPORTED', message);
   }
 }
 
-/** Conversion to a padded format (DIA, ELL) would store more than the caller's limit allows. */
+/**
+ * A conversion to a padded format (DIA, ELL, SELL, HYB's ELL part, dense) would store more slots than
+ * the limit allows (code `E_PADDING`): by default 10 stored slots per entry (`maxFill`), or
+ * `maxSlots` when given ({@link PaddingOptions}), 2²⁸ elements for dense, and 2³¹ − 1 slots in any case.
+ * The check runs before anything is allocated.
+ *
+ * @example
+ * ```js
+ * // An arrow matrix: one full row would pad every row of ELL to 500 slots
+ * import { COOMatrix, convert, PaddingLimitError } from 'simdgl';
+ * import assert from 'node:assert/strict';
+ *
+ * const n = 500, rows = [], cols = [];
+ * for (let j = 0; j < n; j++) { rows.push(0); cols.push(j); }
+ * for (let i = 1; i < n; i++) { rows.push(i); cols.push(i); }
+ * const A = new COOMatrix(n, n, 'f64', new Int32Array(rows), new Int32Array(cols), new Float64Array(rows.length).fill(1));
+ * assert.throws(() => convert(A, 'ell'), (e) => e instanceof PaddingLimitError && e.required === 500 * 500 && e.limit === 10 * 999);
+ * assert.equal(convert(A, 'ell', { maxFill: 500 }).width, 500);   // the caller may raise the limit
+ * ```
+ */
 export class PaddingLimitError extends SimdglError {
+  /** The slots the conversion would store. */
   readonly required: number;
+  /** The limit it exceeds. */
   readonly limit: number;
-  /** `raisable`: whether the caller may raise the limit (false for the int32 index limit) */
+  /**
+   * Makes the error (simdgl throws it; a program rarely needs to).
+   * @param format the format being built
+   * @param hint how the limit came about
+   * @param raisable whether the caller may raise the limit (false for the int32 index limit)
+   */
   constructor(format: string, required: number, limit: number, hint: string, raisable = true) {
     super(
       'E_PADDING',
@@ -58,20 +185,61 @@ export class PaddingLimitError extends SimdglError {
   }
 }
 
-/** Using something after `dispose()`. */
+/**
+ * A runtime or handle used after its `dispose()` (code `E_DISPOSED`); calls pending on a runtime when
+ * it is disposed reject with it too.
+ *
+ * @example
+ * ```js
+ * import { createRuntime, poisson2D, DisposedError } from 'simdgl';
+ * import assert from 'node:assert/strict';
+ *
+ * const rt = await createRuntime();
+ * const A = rt.upload(poisson2D(3));
+ * A.dispose();
+ * await assert.rejects(rt.spmv(A, new Float64Array(9)), DisposedError);
+ * rt.dispose();
+ * assert.throws(() => rt.vector(3), DisposedError);
+ * ```
+ */
 export class DisposedError extends SimdglError {
+  /**
+   * Makes the error (simdgl throws it; a program rarely needs to).
+   * @param what the thing that was disposed
+   */
   constructor(what: string) {
     super('E_DISPOSED', `${what} was used after dispose()`);
   }
 }
 
 /**
- * The WebAssembly memory cannot grow to hold a request. A RangeError, like the engine's own
- * out-of-memory errors for typed arrays, with a `code` like the other simdgl errors.
+ * The runtime's WebAssembly memory cannot grow to hold a request (code `E_MEMORY`): past
+ * `createRuntime({ maxMemoryMB })` or refused by the engine. A `RangeError`, like the engine's own
+ * out-of-memory errors for typed arrays, with a `code` like the other simdgl errors. What the refused
+ * call had taken is freed; the runtime and its data stay usable.
+ *
+ * @example
+ * ```js
+ * // 4 MiB of f64 does not fit a runtime limited to 2 MiB
+ * import { createRuntime, MemoryLimitError } from 'simdgl';
+ * import assert from 'node:assert/strict';
+ *
+ * const rt = await createRuntime({ maxMemoryMB: 2 });
+ * assert.throws(() => rt.vector(512 * 1024), (e) => e instanceof MemoryLimitError && e instanceof RangeError && e.code === 'E_MEMORY');
+ * const v = rt.vector(1000);                                   // still usable
+ * assert.equal(await rt.nrm2(v), 0);
+ * rt.dispose();
+ * ```
  */
 export class MemoryLimitError extends RangeError {
+  /** Always `E_MEMORY`. */
   readonly code = 'E_MEMORY';
+  /** The size of the refused request in bytes. */
   readonly requestedBytes: number;
+  /**
+   * Makes the error (simdgl throws it; a program rarely needs to).
+   * @param requestedBytes the size of the refused request
+   */
   constructor(requestedBytes: number, message: string) {
     super(message);
     this.name = 'MemoryLimitError';
@@ -80,12 +248,32 @@ export class MemoryLimitError extends RangeError {
 }
 
 /**
- * An options object with a key the function does not know (a typo such as `worker` for `workers`, or
- * an option of another function). `key` is the unknown key, `suggestion` the nearest valid one.
+ * An options object with a key the function does not know (code `E_OPTION`): a typo such as `worker`
+ * for `workers`, or an option of another function. `key` is the unknown key, `suggestion` the nearest
+ * valid one, and the message lists the valid keys.
+ *
+ * @example
+ * ```js
+ * // A mistyped option is refused, never ignored
+ * import { createRuntime, poisson2D, OptionError } from 'simdgl';
+ * import assert from 'node:assert/strict';
+ *
+ * await assert.rejects(createRuntime({ worker: 4 }), (e) => e instanceof OptionError && e.key === 'worker' && e.suggestion === 'workers');
+ * const rt = await createRuntime();
+ * assert.throws(() => rt.upload(poisson2D(3), { dtpye: 'f32' }), (e) => e instanceof OptionError && e.suggestion === 'dtype');
+ * rt.dispose();
+ * ```
  */
 export class OptionError extends SimdglError {
+  /** The unknown key. */
   readonly key: string;
+  /** The valid key nearest to it, when one is close enough to be a typo. */
   readonly suggestion: string | undefined;
+  /**
+   * Makes the error (simdgl throws it; a program rarely needs to).
+   * @param where the function whose options were checked
+   * @param valid every key it knows
+   */
   constructor(where: string, key: string, suggestion: string | undefined, valid: readonly string[]) {
     super(
       'E_OPTION',
@@ -98,8 +286,26 @@ export class OptionError extends SimdglError {
   }
 }
 
-/** A GPU path cannot run here (no WebGPU adapter, no WebGL2 or float render targets, …); the message says why. */
+/**
+ * A GPU path that was asked for cannot run here (code `E_GPU_UNAVAILABLE`): no WebGPU adapter, no
+ * WebGL2 or no float render targets, …; the message says why. `createRuntime({ backend })` throws it for
+ * a forced path, an operation's `{ path }` option for a path this runtime lacks; with `backend: 'auto'`
+ * such paths are simply left out.
+ *
+ * @example
+ * ```js
+ * // Node has no WebGL2
+ * import { createRuntime, GpuUnavailableError } from 'simdgl';
+ * import assert from 'node:assert/strict';
+ *
+ * await assert.rejects(createRuntime({ backend: 'webgl2' }), (e) => e instanceof GpuUnavailableError && /WebGL2/.test(e.message));
+ * ```
+ */
 export class GpuUnavailableError extends SimdglError {
+  /**
+   * Makes the error (simdgl throws it; a program rarely needs to).
+   * @param message why the path cannot run
+   */
   constructor(message: string) {
     super('E_GPU_UNAVAILABLE', message);
   }

@@ -19,6 +19,11 @@ import type { Preconditioner, SolverOps } from './solvers/ops.js';
 
 /** The paths there are, in the order the runtime prefers them among GPU paths (webgpu first). */
 export const PATH_IDS = ['cpu', 'webgpu', 'webgl2'] as const;
+/**
+ * An execution path: `'cpu'` (WebAssembly kernels on the worker pool, always there), `'webgpu'` (WGSL
+ * compute shaders) or `'webgl2'` (fragment shaders over float textures).
+ * @useDeclaredType
+ */
 export type PathId = (typeof PATH_IDS)[number];
 /** What a caller may ask for: a path, or 'gpu' = the best GPU path available (webgpu, else webgl2). */
 export type PathChoice = PathId | 'gpu';
@@ -31,9 +36,13 @@ export type PathKind = 'cpu' | 'gpu';
  * uploads and read-backs. A calibration can be saved (JSON) and passed back to createRuntime.
  */
 export interface PathCalibration {
+  /** fixed cost of one operation in ms (dispatch, draw call, synchronisation) */
   overheadMs: number;
+  /** bytes SpMV streams per second, in GB/s */
   bandwidthGBs: number;
+  /** device paths: host-to-device copy rate in GB/s */
   uploadGBs?: number;
+  /** device paths: device-to-host read-back rate in GB/s */
   readbackGBs?: number;
   /** the device measured (renderer, adapter), for paths that have one */
   device?: string;
@@ -41,14 +50,19 @@ export interface PathCalibration {
 
 /** One path's estimate of an operation (runtime/cost.ts computes it from the path's CostProfile). */
 export interface PathEstimate {
+  /** the path estimated */
   path: PathId;
+  /** the storage format the path would run the matrix in */
   format: FormatName;
-  /** estimated milliseconds, all included */
+  /** estimated milliseconds, all included: `overheadMs + kernelMs + transferMs` */
   ms: number;
-  /** the terms of the sum */
+  /** the kernel's term: bytes / (bandwidth × the format's efficiency on this path) */
   kernelMs: number;
+  /** the fixed cost of an operation on this path */
   overheadMs: number;
+  /** the cost of moving what is not resident there (see `transfers`) */
   transferMs: number;
+  /** bytes one product moves: the matrix's arrays, x once and y once */
   bytes: number;
   /** what the transfer term pays for (nothing when the data is resident there) */
   transfers: string[];
@@ -71,6 +85,7 @@ export interface CostProfile {
 
 /** What a path offers on this machine (rt.capabilities().paths has one per path id). */
 export interface PathCapabilities {
+  /** whether the path can run here */
   available: boolean;
   /** why the path is unavailable, or lost */
   reason?: string;
@@ -78,6 +93,7 @@ export interface PathCapabilities {
   lost?: boolean;
   /** the device: GPU renderer / adapter, or the CPU kernel build */
   device?: string;
+  /** the device's vendor, where the path reports one */
   vendor?: string;
   /** path-specific figures: texture and buffer limits, float extensions, threads, … */
   limits?: Record<string, number | boolean | string>;
@@ -107,9 +123,13 @@ export interface PathDense {
   dispose(): void;
 }
 
+/** The shape of a zero-filled dense matrix, as `rt.dense({ dtype, rows, cols })` takes it. */
 export interface DenseShape {
+  /** element type */
   dtype: DType;
+  /** number of rows */
   rows: number;
+  /** number of columns */
   cols: number;
 }
 

@@ -3,31 +3,21 @@
  * (resolved to the built package in dist/), in its own Node process, and must exit 0.
  */
 import { describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { exampleRunner, exampleTitle, jsBlocks, packageBuilt, root } from './examples.js';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const readme = readFileSync(join(root, 'README.md'), 'utf8');
-const examples = [...readme.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
-const dist = pathToFileURL(join(root, 'dist', 'index.js')).href;
+const examples = jsBlocks(readFileSync(join(root, 'README.md'), 'utf8'));
 
 describe('README examples', () => {
   it('has examples and a built package to run them against', () => {
     expect(examples.length).toBeGreaterThan(2);
-    expect(existsSync(join(root, 'dist', 'index.js'))).toBe(true);
+    expect(packageBuilt()).toBe(true);
   });
-  const dir = mkdtempSync(join(tmpdir(), 'simdgl-readme-'));
+  const run = exampleRunner('readme');
   examples.forEach((code, i) => {
-    const first = code.split('\n').find((l) => l.startsWith('//')) ?? `example ${i + 1}`;
-    it(`${i + 1}: ${first}`, () => {
-      const file = join(dir, `example-${i}.mjs`);
-      writeFileSync(file, code.replaceAll(/from 'simdgl'/g, `from '${dist}'`));
-      // the shared matrices are addressed relative to the project root, as in the README
-      const out = execFileSync(process.execPath, [file], { cwd: root, encoding: 'utf8', timeout: 60_000 });
-      expect(typeof out).toBe('string');
+    it(`${i + 1}: ${exampleTitle(code, `example ${i + 1}`)}`, async () => {
+      expect(typeof (await run(code, `example-${i}`))).toBe('string');
     });
   });
 });

@@ -3,8 +3,30 @@ import { DisposedError, SimdglError } from '../errors.js';
 import { workerSource } from './worker-source.generated.js';
 import { nodeBuiltin } from '../node-builtins.js';
 
-/** A worker failed (threw or exited) during a call; the pool replaces it before the next call. */
+/**
+ * A worker of the CPU path's pool failed during a call (code `E_WORKER`): it threw, exited, or the call
+ * ran past `createRuntime({ timeoutMs })`. The pending call rejects with it, naming the worker and the
+ * cause; the pool is replaced and the next call works.
+ *
+ * @example
+ * ```ts
+ * // not run: a healthy pool does not fail (test/pool.test.ts makes workers crash on purpose)
+ * import { createRuntime, WorkerError } from 'simdgl';
+ *
+ * const rt = await createRuntime({ workers: 4, timeoutMs: 10_000 });
+ * try {
+ *   await rt.spmv(A, x);
+ * } catch (e) {
+ *   if (!(e instanceof WorkerError)) throw e;
+ *   await rt.spmv(A, x);                                                // the replaced pool runs it
+ * }
+ * ```
+ */
 export class WorkerError extends SimdglError {
+  /**
+   * Makes the error (simdgl throws it; a program rarely needs to).
+   * @param message which worker failed and why
+   */
   constructor(message: string) {
     super('E_WORKER', message);
   }

@@ -7,13 +7,12 @@
  */
 import { FormatError, PaddingLimitError, ShapeError, UnsupportedError } from '../errors.js';
 import { allocValues, assertDType, components, isComplex, valuesMatch, type DType, type ValueArray } from '../dtype.js';
+import { optionKeys } from '../options-check.js';
 
 /** Largest row/column count and array length: indices are Int32 and wasm32 offsets are 32-bit. */
 export const MAX_INDEX = 0x7fffffff;
 
 /** Limits on how much a padded format (DIA, ELL, HYB's ELL part) may store. */
-import { optionKeys } from '../options-check.js';
-
 export interface PaddingOptions {
   /**
    * Allowed stored slots per represented entry: a conversion is refused when it would store more than

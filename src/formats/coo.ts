@@ -5,17 +5,45 @@ import { CSRMatrix } from './csr.js';
 /**
  * Coordinate (triplet) format: entry k is A[rowIdx[k], colIdx[k]] += values[k]. Any order; duplicates
  * are allowed and mean their sum.
+ *
+ * @example
+ * ```js
+ * // Triplets in any order; duplicates add up
+ * import { COOMatrix } from 'simdgl';
+ * import assert from 'node:assert/strict';
+ *
+ * // A = [[1, 0, 2], [0, 3, 0]], its 2 given as 1.5 + 0.5
+ * const A = new COOMatrix(2, 3, 'f64', new Int32Array([1, 0, 0, 0]), new Int32Array([1, 2, 0, 2]), new Float64Array([3, 1.5, 1, 0.5]));
+ * assert.equal(A.validate().nnz, 4);
+ * const csr = A.toCSR();                                   // sorted by (row, col), duplicates summed
+ * assert.deepEqual([...csr.rowPtr], [0, 2, 3]);
+ * assert.deepEqual([...csr.colIdx], [0, 2, 1]);
+ * assert.deepEqual([...csr.values], [1, 2, 3]);
+ * ```
  */
 export class COOMatrix {
+  /** the format's name, `'coo'` */
   readonly format = 'coo' as const;
 
-  /** Takes the arrays as they are (no copy); checks only their types and lengths, see validate(). */
+  /**
+   * Takes the arrays as they are (no copy); checks only their types and lengths, see validate().
+   *
+   * @throws {@link ShapeError} when rows or cols is not an integer in [0, 2³¹ − 1].
+   * @throws {@link UnsupportedError} for an unknown dtype.
+   * @throws {@link FormatError} when an index array is not an Int32Array, or an array's length differs from rowIdx's.
+   */
   constructor(
+    /** number of rows */
     readonly rows: number,
+    /** number of columns */
     readonly cols: number,
+    /** element type: the value arrays are Float32Array for f32/c64 and Float64Array for f64/c128 */
     readonly dtype: DType,
+    /** row of each entry (0-based) */
     readonly rowIdx: Int32Array,
+    /** column of each entry (0-based) */
     readonly colIdx: Int32Array,
+    /** value of each entry (interleaved re, im when complex) */
     readonly values: ValueArray,
   ) {
     checkHeader('COO', rows, cols, dtype);
@@ -29,7 +57,11 @@ export class COOMatrix {
     return this.rowIdx.length;
   }
 
-  /** Checks array lengths and 0 <= row < rows, 0 <= col < cols. */
+  /**
+   * Checks array lengths and 0 <= row < rows, 0 <= col < cols.
+   *
+   * @throws {@link FormatError} naming the array, the index and the expected against the actual value, at the first invariant broken.
+   */
   validate(): this {
     checkIndexArray('COO', 'colIdx', this.colIdx, this.rowIdx.length);
     checkValueArray('COO', this.dtype, this.values, this.rowIdx.length);
@@ -38,13 +70,21 @@ export class COOMatrix {
     return this;
   }
 
-  /** Canonical CSR: sorted by (row, col), duplicates summed, explicit zeros kept. Validates first. */
+  /**
+   * Canonical CSR: sorted by (row, col), duplicates summed, explicit zeros kept. Validates first.
+   *
+   * @throws {@link FormatError} when the matrix breaks an invariant of its format (it validates first).
+   */
   toCSR(): CSRMatrix {
     this.validate();
     return CSRMatrix.fromTriplets(this.rows, this.cols, this.dtype, this.rowIdx, this.colIdx, this.values);
   }
 
-  /** Triplets in row-major order (the CSR's order). */
+  /**
+   * Triplets in row-major order (the CSR's order).
+   *
+   * @throws {@link FormatError} when csr breaks an invariant of CSR.
+   */
   static fromCSR(csr: CSRMatrix): COOMatrix {
     const c = csr.toCSR();
     const rowIdx = new Int32Array(c.nnz);
@@ -52,7 +92,11 @@ export class COOMatrix {
     return new COOMatrix(c.rows, c.cols, c.dtype, rowIdx, c.colIdx.slice(), c.values.slice());
   }
 
-  /** A copy with values converted to `dtype`; `this` when dtype is unchanged. */
+  /**
+   * A copy with values converted to `dtype`; `this` when dtype is unchanged.
+   *
+   * @throws {@link UnsupportedError} from a complex dtype to a real one (it would drop the imaginary parts), or for an unknown dtype.
+   */
   astype(dtype: DType): COOMatrix {
     if (dtype === this.dtype) return this;
     const values = castValues('COO', this.values, this.dtype, dtype);

@@ -5,17 +5,43 @@ import { CSRMatrix, validateCompressed } from './csr.js';
 /**
  * Compressed sparse column: column j holds entries k in [colPtr[j], colPtr[j+1]) with row rowIdx[k].
  * Its arrays are exactly the CSR arrays of Aᵀ, which is how it converts.
+ *
+ * @example
+ * ```js
+ * import { CSCMatrix } from 'simdgl';
+ * import assert from 'node:assert/strict';
+ *
+ * // A = [[1, 0, 2], [0, 3, 0]] column by column
+ * const A = new CSCMatrix(2, 3, 'f64', new Int32Array([0, 1, 2, 3]), new Int32Array([0, 1, 0]), new Float64Array([1, 3, 2]));
+ * const csr = A.toCSR();
+ * assert.deepEqual([...csr.colIdx], [0, 2, 1]);
+ * assert.deepEqual([...csr.values], [1, 2, 3]);
+ * assert.deepEqual(CSCMatrix.fromCSR(csr).colPtr, A.colPtr);
+ * ```
  */
 export class CSCMatrix {
+  /** the format's name, `'csc'` */
   readonly format = 'csc' as const;
 
-  /** Takes the arrays as they are (no copy); checks only their types and lengths, see validate(). */
+  /**
+   * Takes the arrays as they are (no copy); checks only their types and lengths, see validate().
+   *
+   * @throws {@link ShapeError} when rows or cols is not an integer in [0, 2³¹ − 1].
+   * @throws {@link UnsupportedError} for an unknown dtype.
+   * @throws {@link FormatError} when an index array is not an Int32Array, colPtr's length is not cols + 1, or values' length differs from rowIdx's.
+   */
   constructor(
+    /** number of rows */
     readonly rows: number,
+    /** number of columns */
     readonly cols: number,
+    /** element type: the value arrays are Float32Array for f32/c64 and Float64Array for f64/c128 */
     readonly dtype: DType,
+    /** cols + 1 offsets: the entries of column j are those in [colPtr[j], colPtr[j+1]) */
     readonly colPtr: Int32Array,
+    /** row of each entry (0-based) */
     readonly rowIdx: Int32Array,
+    /** value of each entry (interleaved re, im when complex) */
     readonly values: ValueArray,
   ) {
     checkHeader('CSC', rows, cols, dtype);
@@ -29,19 +55,31 @@ export class CSCMatrix {
     return this.rowIdx.length;
   }
 
-  /** Checks colPtr[0] = 0, colPtr nondecreasing, colPtr[cols] = rowIdx.length, 0 <= row < rows. */
+  /**
+   * Checks colPtr[0] = 0, colPtr nondecreasing, colPtr[cols] = rowIdx.length, 0 <= row < rows.
+   *
+   * @throws {@link FormatError} naming the array, the index and the expected against the actual value, at the first invariant broken.
+   */
   validate(): this {
     validateCompressed('CSC', 'colPtr', 'rowIdx', this.colPtr, this.rowIdx, this.rows, this.dtype, this.values);
     return this;
   }
 
-  /** Canonical CSR (transpose of the CSR view of Aᵀ; duplicates summed). */
+  /**
+   * Canonical CSR (transpose of the CSR view of Aᵀ; duplicates summed).
+   *
+   * @throws {@link FormatError} when the matrix breaks an invariant of its format (it validates first).
+   */
   toCSR(): CSRMatrix {
     this.validate();
     return this.asTransposedCSR().transpose().toCSR();
   }
 
-  /** CSC of a CSR: columns sorted by row, no duplicates. */
+  /**
+   * CSC of a CSR: columns sorted by row, no duplicates.
+   *
+   * @throws {@link FormatError} when csr breaks an invariant of CSR.
+   */
   static fromCSR(csr: CSRMatrix): CSCMatrix {
     const t = csr.toCSR().transpose();
     return new CSCMatrix(csr.rows, csr.cols, csr.dtype, t.rowPtr, t.colIdx, t.values);
@@ -52,7 +90,11 @@ export class CSCMatrix {
     return new CSRMatrix(this.cols, this.rows, this.dtype, this.colPtr, this.rowIdx, this.values);
   }
 
-  /** A copy with values converted to `dtype`; `this` when dtype is unchanged. */
+  /**
+   * A copy with values converted to `dtype`; `this` when dtype is unchanged.
+   *
+   * @throws {@link UnsupportedError} from a complex dtype to a real one (it would drop the imaginary parts), or for an unknown dtype.
+   */
   astype(dtype: DType): CSCMatrix {
     if (dtype === this.dtype) return this;
     const values = castValues('CSC', this.values, this.dtype, dtype);

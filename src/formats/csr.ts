@@ -7,17 +7,45 @@ import { bucketByRow, rowsCanonical, sortAndSumRows } from './sort.js';
  * value values[k] (interleaved re/im when complex). The hub format: every other format converts
  * through it. A user-built CSR may have unsorted or duplicate columns within a row (`isCanonical()`
  * says whether it does not); every CSR this library builds is canonical.
+ *
+ * @example
+ * ```js
+ * import { CSRMatrix } from 'simdgl';
+ * import assert from 'node:assert/strict';
+ *
+ * // A = [[1, 0, 2], [0, 3, 0]]
+ * const A = new CSRMatrix(2, 3, 'f64', new Int32Array([0, 2, 3]), new Int32Array([0, 2, 1]), new Float64Array([1, 2, 3]));
+ * assert.ok(A.validate().isCanonical());
+ * const T = A.transpose();                                 // Aᵀ = [[1, 0], [0, 3], [2, 0]]
+ * assert.deepEqual([T.rows, T.cols], [3, 2]);
+ * assert.deepEqual([...T.rowPtr], [0, 1, 2, 3]);
+ * assert.deepEqual([...T.colIdx], [0, 1, 0]);
+ * assert.deepEqual([...T.values], [1, 3, 2]);
+ * ```
  */
 export class CSRMatrix {
+  /** the format's name, `'csr'` */
   readonly format = 'csr' as const;
 
-  /** Takes the arrays as they are (no copy); checks only their types and lengths, see validate(). */
+  /**
+   * Takes the arrays as they are (no copy); checks only their types and lengths, see validate().
+   *
+   * @throws {@link ShapeError} when rows or cols is not an integer in [0, 2³¹ − 1].
+   * @throws {@link UnsupportedError} for an unknown dtype.
+   * @throws {@link FormatError} when an index array is not an Int32Array, rowPtr's length is not rows + 1, or values' length differs from colIdx's.
+   */
   constructor(
+    /** number of rows */
     readonly rows: number,
+    /** number of columns */
     readonly cols: number,
+    /** element type: the value arrays are Float32Array for f32/c64 and Float64Array for f64/c128 */
     readonly dtype: DType,
+    /** rows + 1 offsets: the entries of row i are those in [rowPtr[i], rowPtr[i+1]) */
     readonly rowPtr: Int32Array,
+    /** column of each entry (0-based) */
     readonly colIdx: Int32Array,
+    /** value of each entry (interleaved re, im when complex) */
     readonly values: ValueArray,
   ) {
     checkHeader('CSR', rows, cols, dtype);
@@ -31,7 +59,11 @@ export class CSRMatrix {
     return this.colIdx.length;
   }
 
-  /** Checks rowPtr[0] = 0, rowPtr nondecreasing, rowPtr[rows] = colIdx.length, 0 <= col < cols. */
+  /**
+   * Checks rowPtr[0] = 0, rowPtr nondecreasing, rowPtr[rows] = colIdx.length, 0 <= col < cols.
+   *
+   * @throws {@link FormatError} naming the array, the index and the expected against the actual value, at the first invariant broken.
+   */
   validate(): this {
     validateCompressed('CSR', 'rowPtr', 'colIdx', this.rowPtr, this.colIdx, this.cols, this.dtype, this.values);
     return this;
@@ -42,7 +74,11 @@ export class CSRMatrix {
     return rowsCanonical(this.rowPtr, this.colIdx);
   }
 
-  /** Validates, then `this` when canonical, else a copy with rows sorted by column and duplicates summed. */
+  /**
+   * Validates, then `this` when canonical, else a copy with rows sorted by column and duplicates summed.
+   *
+   * @throws {@link FormatError} when the matrix breaks an invariant of its format (it validates first).
+   */
   toCSR(): CSRMatrix {
     this.validate();
     if (this.isCanonical()) return this;
@@ -54,7 +90,11 @@ export class CSRMatrix {
     return new CSRMatrix(this.rows, this.cols, this.dtype, rowPtr, shrink(colIdx, nnz), shrink(values, nnz * comp));
   }
 
-  /** The canonical form of `csr` (itself when already canonical). */
+  /**
+   * The canonical form of `csr` (itself when already canonical).
+   *
+   * @throws {@link FormatError} when csr breaks an invariant of CSR.
+   */
   static fromCSR(csr: CSRMatrix): CSRMatrix {
     return csr.toCSR();
   }
@@ -63,6 +103,10 @@ export class CSRMatrix {
    * Builds a canonical CSR from triplets in any order: stable counting sort by row, then each row
    * sorted by column with duplicates summed (explicit zeros kept). O(nnz + rows) plus the row sorts.
    * The arrays are read, never modified; see COOMatrix for the same data as a matrix.
+   *
+   * @throws {@link ShapeError} when rows or cols is not an integer in [0, 2³¹ − 1].
+   * @throws {@link UnsupportedError} for an unknown dtype.
+   * @throws {@link FormatError} when an array has the wrong type or length, or an index is out of range.
    */
   static fromTriplets(rows: number, cols: number, dtype: DType, rowIdx: Int32Array, colIdx: Int32Array, values: ValueArray): CSRMatrix {
     checkHeader('CSR.fromTriplets', rows, cols, dtype);
@@ -112,7 +156,11 @@ export class CSRMatrix {
     return new CSRMatrix(cols, rows, this.dtype, tPtr, tIdx, tVal);
   }
 
-  /** A copy with values converted to `dtype` (see castValues); `this` when dtype is unchanged. */
+  /**
+   * A copy with values converted to `dtype` (see castValues); `this` when dtype is unchanged.
+   *
+   * @throws {@link UnsupportedError} from a complex dtype to a real one (it would drop the imaginary parts), or for an unknown dtype.
+   */
   astype(dtype: DType): CSRMatrix {
     if (dtype === this.dtype) return this;
     const values = castValues('CSR', this.values, this.dtype, dtype);

@@ -15,15 +15,38 @@ export const DENSE_OPTION_KEYS = optionKeys<DenseOptions>({ maxSlots: true });
 /** Default DenseOptions.maxSlots. */
 export const DENSE_MAX_SLOTS = 2 ** 28;
 
-/** Dense row-major: A[i, j] = values[i·cols + j] (element index; interleaved when complex). */
+/** Dense row-major: A[i, j] = values[i·cols + j] (element index; interleaved when complex). *
+ * @example
+ * ```js
+ * import { DenseMatrix, convert } from 'simdgl';
+ * import assert from 'node:assert/strict';
+ *
+ * // A = [[1, 0, 2], [0, 3, 0]], row-major
+ * const A = new DenseMatrix(2, 3, 'f64', new Float64Array([1, 0, 2, 0, 3, 0]));
+ * const csr = A.toCSR();                                   // the elements that are not 0
+ * assert.equal(csr.nnz, 3);
+ * assert.deepEqual(convert(csr, 'dense').values, A.values);
+ * ```
+ */
 export class DenseMatrix {
+  /** the format's name, `'dense'` */
   readonly format = 'dense' as const;
 
-  /** Takes the array as it is (no copy); checks its type and length (rows·cols elements). */
+  /**
+   * Takes the array as it is (no copy); checks its type and length (rows·cols elements).
+   *
+   * @throws {@link ShapeError} when rows or cols is not an integer in [0, 2³¹ − 1].
+   * @throws {@link UnsupportedError} for an unknown dtype.
+   * @throws {@link FormatError} when values does not hold rows × cols elements of the dtype's array type.
+   */
   constructor(
+    /** number of rows */
     readonly rows: number,
+    /** number of columns */
     readonly cols: number,
+    /** element type: the value arrays are Float32Array for f32/c64 and Float64Array for f64/c128 */
     readonly dtype: DType,
+    /** the elements, row-major: A[i, j] = values[i·cols + j] (interleaved re, im when complex) */
     readonly values: ValueArray,
   ) {
     checkHeader('Dense', rows, cols, dtype);
@@ -35,13 +58,21 @@ export class DenseMatrix {
     return this.rows * this.cols;
   }
 
-  /** Checks the value array's type and length (there is nothing else to break). */
+  /**
+   * Checks the value array's type and length (there is nothing else to break).
+   *
+   * @throws {@link FormatError} naming the array, the index and the expected against the actual value, at the first invariant broken.
+   */
   validate(): this {
     checkValueArray('Dense', this.dtype, this.values, this.rows * this.cols);
     return this;
   }
 
-  /** Canonical CSR of the elements that are not exactly 0 (NaN and ±Inf are kept). */
+  /**
+   * Canonical CSR of the elements that are not exactly 0 (NaN and ±Inf are kept).
+   *
+   * @throws {@link FormatError} when the matrix breaks an invariant of its format (it validates first).
+   */
   toCSR(): CSRMatrix {
     this.validate();
     const { rows, cols, values } = this;
@@ -64,7 +95,13 @@ export class DenseMatrix {
     return new CSRMatrix(rows, cols, this.dtype, rowPtr, colIdx, out);
   }
 
-  /** Dense of a CSR (canonicalised first); PaddingLimitError past opts.maxSlots (default 2^28) elements. */
+  /**
+   * Dense of a CSR (canonicalised first); PaddingLimitError past opts.maxSlots (default 2^28) elements.
+   *
+   * @throws {@link FormatError} when csr breaks an invariant of CSR.
+   * @throws {@link PaddingLimitError} past opts.maxSlots (default 2²⁸) elements.
+   * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
+   */
   static fromCSR(csr: CSRMatrix, opts?: DenseOptions): DenseMatrix {
     checkOptions('DenseMatrix.fromCSR', opts, DENSE_OPTION_KEYS);
     const { rows, cols } = csr;
@@ -78,7 +115,11 @@ export class DenseMatrix {
     return new DenseMatrix(rows, cols, c.dtype, values);
   }
 
-  /** A copy with values converted to `dtype`; `this` when dtype is unchanged. */
+  /**
+   * A copy with values converted to `dtype`; `this` when dtype is unchanged.
+   *
+   * @throws {@link UnsupportedError} from a complex dtype to a real one (it would drop the imaginary parts), or for an unknown dtype.
+   */
   astype(dtype: DType): DenseMatrix {
     if (dtype === this.dtype) return this;
     return new DenseMatrix(this.rows, this.cols, dtype, castValues('Dense', this.values, this.dtype, dtype));

@@ -9,17 +9,47 @@ import { CSRMatrix } from './csr.js';
  * Diagonal storage: A[i, i + offsets[d]] = data[d·pitch + i] (element index; interleaved when complex).
  * Offsets strictly ascending in (−rows, cols); pitch >= rows and a multiple of 4 elements so SIMD can
  * load 4 rows at once. Slots outside the matrix and the pitch padding hold 0.
+ *
+ * @example
+ * ```js
+ * // The tridiagonal [−1, 2, −1] matrix of order 4: three diagonals of pitch 4
+ * import { DIAMatrix, convert } from 'simdgl';
+ * import assert from 'node:assert/strict';
+ *
+ * const A = new DIAMatrix(4, 4, 'f64', new Int32Array([-1, 0, 1]), 4, new Float64Array([
+ *   0, -1, -1, -1,                                         // offset −1: A[i, i − 1], none in row 0
+ *   2, 2, 2, 2,                                            // offset 0: the diagonal
+ *   -1, -1, -1, 0,                                         // offset 1: A[i, i + 1], none in row 3
+ * ]));
+ * assert.equal(A.validate().nnz, 10);                      // in-bounds slots: 3 + 4 + 3
+ * const again = convert(A.toCSR(), 'dia');
+ * assert.deepEqual(again.offsets, A.offsets);
+ * assert.deepEqual(again.data, A.data);
+ * ```
  */
 export class DIAMatrix {
+  /** the format's name, `'dia'` */
   readonly format = 'dia' as const;
 
-  /** Takes the arrays as they are (no copy); checks only their types and lengths, see validate(). */
+  /**
+   * Takes the arrays as they are (no copy); checks only their types and lengths, see validate().
+   *
+   * @throws {@link ShapeError} when rows or cols is not an integer in [0, 2³¹ − 1].
+   * @throws {@link UnsupportedError} for an unknown dtype.
+   * @throws {@link FormatError} when offsets is not an Int32Array, pitch is not a non-negative integer, or data does not hold offsets.length × pitch elements.
+   */
   constructor(
+    /** number of rows */
     readonly rows: number,
+    /** number of columns */
     readonly cols: number,
+    /** element type: the value arrays are Float32Array for f32/c64 and Float64Array for f64/c128 */
     readonly dtype: DType,
+    /** the stored diagonals as column − row, strictly ascending */
     readonly offsets: Int32Array,
+    /** elements per stored diagonal: ≥ rows and a multiple of 4 */
     readonly pitch: number,
+    /** the diagonals one after another, A[i, i + offsets[d]] = data[d·pitch + i]; slots outside the matrix hold 0 */
     readonly data: ValueArray,
   ) {
     checkHeader('DIA', rows, cols, dtype);
@@ -43,6 +73,8 @@ export class DIAMatrix {
   /**
    * Checks pitch (>= rows, multiple of 4), offsets strictly ascending within (−rows, cols), and that
    * every slot outside the matrix or in the pitch padding holds 0.
+   *
+   * @throws {@link FormatError} naming the array, the index and the expected against the actual value, at the first invariant broken.
    */
   validate(): this {
     const { rows, cols, offsets, pitch, data } = this;
@@ -64,7 +96,11 @@ export class DIAMatrix {
     return this;
   }
 
-  /** Canonical CSR. Slots holding exactly 0 are dropped (DIA cannot tell them from padding). */
+  /**
+   * Canonical CSR. Slots holding exactly 0 are dropped (DIA cannot tell them from padding).
+   *
+   * @throws {@link FormatError} when the matrix breaks an invariant of its format (it validates first).
+   */
   toCSR(): CSRMatrix {
     this.validate();
     const { rows, cols, offsets, pitch, data } = this;
@@ -96,6 +132,10 @@ export class DIAMatrix {
    * DIA of a CSR: one diagonal for every offset with at least one entry, pitch = rows rounded up to 4.
    * Refuses with PaddingLimitError when ndiag·pitch slots exceed `maxFill × max(nnz, 1)` (default
    * maxFill 10) or `opts.maxSlots` when given. The check runs before the data array is allocated.
+   *
+   * @throws {@link FormatError} when csr breaks an invariant of CSR.
+   * @throws {@link PaddingLimitError} when the diagonals would store more than the padding limit ({@link PaddingOptions}).
+   * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
    */
   static fromCSR(csr: CSRMatrix, opts?: PaddingOptions): DIAMatrix {
     checkOptions('DIAMatrix.fromCSR', opts, PADDING_OPTION_KEYS);
@@ -115,7 +155,11 @@ export class DIAMatrix {
     return new DIAMatrix(rows, cols, c.dtype, offsets, pitch, data);
   }
 
-  /** A copy with values converted to `dtype`; `this` when dtype is unchanged. */
+  /**
+   * A copy with values converted to `dtype`; `this` when dtype is unchanged.
+   *
+   * @throws {@link UnsupportedError} from a complex dtype to a real one (it would drop the imaginary parts), or for an unknown dtype.
+   */
   astype(dtype: DType): DIAMatrix {
     if (dtype === this.dtype) return this;
     return new DIAMatrix(this.rows, this.cols, dtype, this.offsets.slice(), this.pitch, castValues('DIA', this.data, this.dtype, dtype));

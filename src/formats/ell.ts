@@ -20,19 +20,46 @@ export const ELL_OPTION_KEYS = optionKeys<ELLOptions>({ maxFill: true, maxSlots:
  * ELLPACK, column-major: entry k (0-based, by ascending column) of row i sits at slot k·stride + i.
  * stride >= rows and a multiple of 4. Padding slots (short rows, and rows >= `rows` of the stride)
  * have colIdx = −1 and value 0.
+ *
+ * @example
+ * ```js
+ * // Column-major slots: entry k of row i at k·stride + i, padding −1
+ * import { CSRMatrix, convert } from 'simdgl';
+ * import assert from 'node:assert/strict';
+ *
+ * // A = [[1, 0, 2], [0, 3, 0]]
+ * const A = convert(new CSRMatrix(2, 3, 'f64', new Int32Array([0, 2, 3]), new Int32Array([0, 2, 1]), new Float64Array([1, 2, 3])), 'ell');
+ * assert.deepEqual([A.width, A.stride, A.nnz], [2, 4, 3]);          // stride: rows rounded up to 4
+ * assert.deepEqual([...A.colIdx], [0, 1, -1, -1, 2, -1, -1, -1]);
+ * assert.deepEqual([...A.values], [1, 3, 0, 0, 2, 0, 0, 0]);
+ * ```
  */
 export class ELLMatrix {
+  /** the format's name, `'ell'` */
   readonly format = 'ell' as const;
   #nnz = -1;
 
-  /** Takes the arrays as they are (no copy); checks only their types and lengths, see validate(). */
+  /**
+   * Takes the arrays as they are (no copy); checks only their types and lengths, see validate().
+   *
+   * @throws {@link ShapeError} when rows or cols is not an integer in [0, 2³¹ − 1].
+   * @throws {@link UnsupportedError} for an unknown dtype.
+   * @throws {@link FormatError} when width or stride is not a non-negative integer, or colIdx or values does not hold width × stride slots.
+   */
   constructor(
+    /** number of rows */
     readonly rows: number,
+    /** number of columns */
     readonly cols: number,
+    /** element type: the value arrays are Float32Array for f32/c64 and Float64Array for f64/c128 */
     readonly dtype: DType,
+    /** slots per row (at least the longest row) */
     readonly width: number,
+    /** rows of the layout: ≥ rows and a multiple of 4 */
     readonly stride: number,
+    /** column of each slot, entry k of row i at k·stride + i; −1 ({@link ELL_PAD}) for padding */
     readonly colIdx: Int32Array,
+    /** value of each slot (0 for padding; interleaved re, im when complex) */
     readonly values: ValueArray,
   ) {
     checkHeader('ELL', rows, cols, dtype);
@@ -56,6 +83,8 @@ export class ELLMatrix {
   /**
    * Checks stride (>= rows, multiple of 4); per row, columns in [0, cols) strictly ascending and
    * followed only by padding; padding slots (colIdx −1, including rows past `rows`) hold value 0.
+   *
+   * @throws {@link FormatError} naming the array, the index and the expected against the actual value, at the first invariant broken.
    */
   validate(): this {
     const { rows, cols, width, stride, colIdx, values } = this;
@@ -84,7 +113,11 @@ export class ELLMatrix {
     return this;
   }
 
-  /** Canonical CSR (padding dropped; explicit zeros kept). */
+  /**
+   * Canonical CSR (padding dropped; explicit zeros kept).
+   *
+   * @throws {@link FormatError} when the matrix breaks an invariant of its format (it validates first).
+   */
   toCSR(): CSRMatrix {
     this.validate();
     const { rows, width, stride, colIdx, values } = this;
@@ -113,6 +146,11 @@ export class ELLMatrix {
    * stride = rows rounded up to 4. Refuses with PaddingLimitError when width·stride slots exceed
    * `maxFill × max(nnz, 1)` (default maxFill 10) or `opts.maxSlots` when given — e.g. one 10,000-entry
    * row among short ones. The check runs before anything is allocated.
+   *
+   * @throws {@link FormatError} when csr breaks an invariant of CSR.
+   * @throws {@link ShapeError} when opts.width is shorter than the longest row.
+   * @throws {@link PaddingLimitError} when width × stride slots would exceed the padding limit ({@link PaddingOptions}).
+   * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
    */
   static fromCSR(csr: CSRMatrix, opts?: ELLOptions): ELLMatrix {
     checkOptions('ELLMatrix.fromCSR', opts, ELL_OPTION_KEYS);
@@ -126,7 +164,11 @@ export class ELLMatrix {
     return ellPart(c, width);
   }
 
-  /** A copy with values converted to `dtype`; `this` when dtype is unchanged. */
+  /**
+   * A copy with values converted to `dtype`; `this` when dtype is unchanged.
+   *
+   * @throws {@link UnsupportedError} from a complex dtype to a real one (it would drop the imaginary parts), or for an unknown dtype.
+   */
   astype(dtype: DType): ELLMatrix {
     if (dtype === this.dtype) return this;
     const values = castValues('ELL', this.values, this.dtype, dtype);

@@ -11,16 +11,42 @@ import { ELL_PAD, ellPart, ELLMatrix, type ELLOptions } from './ell.js';
  * Hybrid ELL + COO (Bell–Garland, seed 001): the first K entries of every row (by column) in an
  * ELLMatrix of width K, the rest of each longer row in a COOMatrix sorted by (row, col), so a kernel
  * runs the ELL pass then the COO remainder of its row range (found by binary search on coo.rowIdx).
+ *
+ * @example
+ * ```js
+ * // Three short rows and one long one: ELL of width 1, the long row's rest in COO
+ * import { DenseMatrix, convert } from 'simdgl';
+ * import assert from 'node:assert/strict';
+ *
+ * const A = new DenseMatrix(4, 4, 'f64', new Float64Array([1, 0, 0, 0, 0, 2, 0, 0, 0, 0, 3, 0, 4, 5, 6, 7]));
+ * const H = convert(A, 'hyb');
+ * assert.equal(H.width, 1);
+ * assert.deepEqual([...H.coo.rowIdx], [3, 3, 3]);
+ * assert.deepEqual([...H.coo.colIdx], [1, 2, 3]);
+ * assert.equal(H.nnz, 7);
+ * ```
  */
 export class HYBMatrix {
+  /** the format's name, `'hyb'` */
   readonly format = 'hyb' as const;
 
-  /** Takes the parts as they are (no copy); checks only that their headers match, see validate(). */
+  /**
+   * Takes the parts as they are (no copy); checks only that their headers match, see validate().
+   *
+   * @throws {@link ShapeError} when rows or cols is not an integer in [0, 2³¹ − 1].
+   * @throws {@link UnsupportedError} for an unknown dtype.
+   * @throws {@link FormatError} when a part's rows, cols or dtype differ from the matrix's.
+   */
   constructor(
+    /** number of rows */
     readonly rows: number,
+    /** number of columns */
     readonly cols: number,
+    /** element type: the value arrays are Float32Array for f32/c64 and Float64Array for f64/c128 */
     readonly dtype: DType,
+    /** the ELL part: the first K entries (by column) of every row */
     readonly ell: ELLMatrix,
+    /** the COO part: the rest of the longer rows, sorted by (row, col) */
     readonly coo: COOMatrix,
   ) {
     checkHeader('HYB', rows, cols, dtype);
@@ -41,7 +67,11 @@ export class HYBMatrix {
     return this.ell.width;
   }
 
-  /** Validates both parts, and that the COO remainder is sorted by (row, col) as the kernel needs. */
+  /**
+   * Validates both parts, and that the COO remainder is sorted by (row, col) as the kernel needs.
+   *
+   * @throws {@link FormatError} naming the array, the index and the expected against the actual value, at the first invariant broken.
+   */
   validate(): this {
     this.ell.validate();
     this.coo.validate();
@@ -56,7 +86,11 @@ export class HYBMatrix {
     return this;
   }
 
-  /** Canonical CSR: each row's ELL entries followed by its COO entries, then canonicalised. */
+  /**
+   * Canonical CSR: each row's ELL entries followed by its COO entries, then canonicalised.
+   *
+   * @throws {@link FormatError} when the matrix breaks an invariant of its format (it validates first).
+   */
   toCSR(): CSRMatrix {
     this.validate();
     const { rows, ell, coo } = this;
@@ -91,6 +125,11 @@ export class HYBMatrix {
    * have >= k entries (Bell–Garland's histogram rule: the ELL part is at least one third full per
    * diagonal, so it never pads much; long rows spill to COO). The ELL part is checked against the
    * padding limit (PaddingOptions; the default K never reaches the default limit).
+   *
+   * @throws {@link FormatError} when csr breaks an invariant of CSR.
+   * @throws {@link ShapeError} when opts.width is not a non-negative integer.
+   * @throws {@link PaddingLimitError} when the ELL part would exceed the padding limit ({@link PaddingOptions}).
+   * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
    */
   static fromCSR(csr: CSRMatrix, opts?: ELLOptions): HYBMatrix {
     checkOptions('HYBMatrix.fromCSR', opts, ELL_OPTION_KEYS);
@@ -117,7 +156,11 @@ export class HYBMatrix {
     return new HYBMatrix(rows, c.cols, c.dtype, ell, new COOMatrix(rows, c.cols, c.dtype, rowIdx, colIdx, values));
   }
 
-  /** A copy with values converted to `dtype`; `this` when dtype is unchanged. */
+  /**
+   * A copy with values converted to `dtype`; `this` when dtype is unchanged.
+   *
+   * @throws {@link UnsupportedError} from a complex dtype to a real one (it would drop the imaginary parts), or for an unknown dtype.
+   */
   astype(dtype: DType): HYBMatrix {
     if (dtype === this.dtype) return this;
     return new HYBMatrix(this.rows, this.cols, dtype, this.ell.astype(dtype), this.coo.astype(dtype));
@@ -129,7 +172,18 @@ export class HYBMatrix {
   }
 }
 
-/** The default ELL width: largest k with at least max(1, rows/3) rows of length >= k (0 for no rows). */
+/**
+ * The default ELL width of HYB: the largest k with at least max(1, rows/3) rows of length >= k (0 for
+ * no rows). `c` must be a valid CSR.
+ *
+ * @example
+ * ```js
+ * import { hybWidth, poisson2D } from 'simdgl';
+ * import assert from 'node:assert/strict';
+ *
+ * assert.equal(hybWidth(poisson2D(10)), 5);      // most rows of the 5-point stencil are full
+ * ```
+ */
 export function hybWidth(c: CSRMatrix): number {
   const { rows, rowPtr } = c;
   if (rows === 0) return 0;

@@ -49,15 +49,25 @@ export type SparseMatrix =
 
 /** The class of each format name. */
 export interface FormatClasses {
+  /** `'coo'`: {@link COOMatrix} */
   coo: COOMatrix;
+  /** `'csr'`: {@link CSRMatrix} */
   csr: CSRMatrix;
+  /** `'csc'`: {@link CSCMatrix} */
   csc: CSCMatrix;
+  /** `'mrs'`: {@link MRSMatrix} */
   mrs: MRSMatrix;
+  /** `'dia'`: {@link DIAMatrix} */
   dia: DIAMatrix;
+  /** `'ell'`: {@link ELLMatrix} */
   ell: ELLMatrix;
+  /** `'jds'`: {@link JDSMatrix} */
   jds: JDSMatrix;
+  /** `'sell'`: {@link SELLMatrix} */
   sell: SELLMatrix;
+  /** `'hyb'`: {@link HYBMatrix} */
   hyb: HYBMatrix;
+  /** `'dense'`: {@link DenseMatrix} */
   dense: DenseMatrix;
 }
 
@@ -70,15 +80,38 @@ export interface ConvertOptions extends PaddingOptions, Pick<SELLOptions, 'slice
   width?: number;
 }
 
+/** The keys ConvertOptions has (checked at compile time against the interface). */
+export const CONVERT_OPTION_KEYS = optionKeys<ConvertOptions>({ maxFill: true, maxSlots: true, width: true, sliceHeight: true, sortWindow: true });
+
 /**
  * Converts any format to any other through CSR: `A.toCSR()` (canonical: sorted by (row, col),
  * duplicates summed) then `Target.fromCSR(csr, opts)`. Converting to the matrix's own format therefore
  * returns a canonical copy, except for a canonical CSR, which is returned itself. Padded formats may
  * refuse with PaddingLimitError (see ConvertOptions).
+ *
+ * @throws {@link FormatError} when A breaks an invariant of its format (validated on the way).
+ * @throws {@link UnsupportedError} for an unknown format name.
+ * @throws {@link PaddingLimitError} when DIA, ELL, SELL, HYB or dense would store more than the limit
+ * of `opts` (default: 10 slots per entry; dense 2²⁸ elements).
+ * @throws {@link ShapeError} when `opts.width` cannot hold ELL's longest row, or SELL's
+ * `sliceHeight`/`sortWindow` are out of range.
+ * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
+ *
+ * @example
+ * ```js
+ * // The 2-D Poisson matrix in three formats, and back
+ * import { convert, poisson2D } from 'simdgl';
+ * import assert from 'node:assert/strict';
+ *
+ * const A = poisson2D(4);                                  // CSR, 16×16, 64 entries
+ * const dia = convert(A, 'dia');
+ * assert.deepEqual([...dia.offsets], [-4, -1, 0, 1, 4]);
+ * const ell = convert(dia, 'ell');                         // through CSR
+ * assert.equal(ell.width, 5);
+ * const back = convert(ell, 'csr');
+ * assert.deepEqual([back.nnz, ...back.colIdx.slice(0, 3)], [64, 0, 1, 4]);
+ * ```
  */
-/** The keys ConvertOptions has (checked at compile time against the interface). */
-export const CONVERT_OPTION_KEYS = optionKeys<ConvertOptions>({ maxFill: true, maxSlots: true, width: true, sliceHeight: true, sortWindow: true });
-
 export function convert<F extends FormatName>(A: SparseMatrix, format: F, opts?: ConvertOptions): FormatClasses[F] {
   checkOptions('convert', opts, CONVERT_OPTION_KEYS);
   const csr = A.toCSR();

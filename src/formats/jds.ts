@@ -8,18 +8,46 @@ import { CSRMatrix } from './csr.js';
  * original order); perm[p] is the original row at position p. Jagged diagonal k holds the k-th entry
  * (by ascending column) of every position p whose row has more than k entries, at jdPtr[k] + p, so the
  * diagonal lengths jdPtr[k+1] − jdPtr[k] never increase. njd = longest row.
+ *
+ * @example
+ * ```js
+ * // Rows by decreasing length, then one jagged diagonal per entry index
+ * import { DenseMatrix, convert } from 'simdgl';
+ * import assert from 'node:assert/strict';
+ *
+ * // A = [[1, 0, 2], [0, 3, 0], [4, 5, 6]]: rows of 2, 1 and 3 entries
+ * const J = convert(new DenseMatrix(3, 3, 'f64', new Float64Array([1, 0, 2, 0, 3, 0, 4, 5, 6])), 'jds');
+ * assert.deepEqual([...J.perm], [2, 0, 1]);
+ * assert.deepEqual([...J.jdPtr], [0, 3, 5, 6]);
+ * assert.deepEqual([...J.colIdx], [0, 0, 1, 1, 2, 2]);
+ * assert.deepEqual([...J.values], [4, 1, 3, 5, 2, 6]);
+ * ```
  */
 export class JDSMatrix {
+  /** the format's name, `'jds'` */
   readonly format = 'jds' as const;
 
-  /** Takes the arrays as they are (no copy); checks only their types and lengths, see validate(). */
+  /**
+   * Takes the arrays as they are (no copy); checks only their types and lengths, see validate().
+   *
+   * @throws {@link ShapeError} when rows or cols is not an integer in [0, 2³¹ − 1].
+   * @throws {@link UnsupportedError} for an unknown dtype.
+   * @throws {@link FormatError} when an index array is not an Int32Array, perm's length is not rows, jdPtr is empty, or values' length differs from colIdx's.
+   */
   constructor(
+    /** number of rows */
     readonly rows: number,
+    /** number of columns */
     readonly cols: number,
+    /** element type: the value arrays are Float32Array for f32/c64 and Float64Array for f64/c128 */
     readonly dtype: DType,
+    /** perm[p] = the original row at position p (rows by decreasing length, ties in row order) */
     readonly perm: Int32Array,
+    /** the start of each jagged diagonal in colIdx and values, then colIdx.length */
     readonly jdPtr: Int32Array,
+    /** column of each entry: entry k of position p at jdPtr[k] + p */
     readonly colIdx: Int32Array,
+    /** value of each entry (interleaved re, im when complex) */
     readonly values: ValueArray,
   ) {
     checkHeader('JDS', rows, cols, dtype);
@@ -44,6 +72,8 @@ export class JDSMatrix {
    * Checks perm is a permutation of [0, rows); jdPtr starts at 0, ends at colIdx.length, with every
    * diagonal length in [1, rows] and nonincreasing; columns in [0, cols), strictly ascending along
    * each position's entries; equal-length rows in ascending original order (stable sort).
+   *
+   * @throws {@link FormatError} naming the array, the index and the expected against the actual value, at the first invariant broken.
    */
   validate(): this {
     const { rows, cols, perm, jdPtr, colIdx } = this;
@@ -82,7 +112,11 @@ export class JDSMatrix {
     return this;
   }
 
-  /** Canonical CSR. */
+  /**
+   * Canonical CSR.
+   *
+   * @throws {@link FormatError} when the matrix breaks an invariant of its format (it validates first).
+   */
   toCSR(): CSRMatrix {
     this.validate();
     const { rows, perm, jdPtr, colIdx, values } = this;
@@ -103,7 +137,11 @@ export class JDSMatrix {
     return new CSRMatrix(rows, this.cols, this.dtype, rowPtr, outIdx, outVal).toCSR();
   }
 
-  /** JDS of a CSR: a stable counting sort of the rows by decreasing length, O(nnz + rows). */
+  /**
+   * JDS of a CSR: a stable counting sort of the rows by decreasing length, O(nnz + rows).
+   *
+   * @throws {@link FormatError} when csr breaks an invariant of CSR.
+   */
   static fromCSR(csr: CSRMatrix): JDSMatrix {
     const c = csr.toCSR();
     const { rows, rowPtr } = c;
@@ -132,7 +170,11 @@ export class JDSMatrix {
     return new JDSMatrix(rows, c.cols, c.dtype, perm, jdPtr, colIdx, values);
   }
 
-  /** A copy with values converted to `dtype`; `this` when dtype is unchanged. */
+  /**
+   * A copy with values converted to `dtype`; `this` when dtype is unchanged.
+   *
+   * @throws {@link UnsupportedError} from a complex dtype to a real one (it would drop the imaginary parts), or for an unknown dtype.
+   */
   astype(dtype: DType): JDSMatrix {
     if (dtype === this.dtype) return this;
     const values = castValues('JDS', this.values, this.dtype, dtype);

@@ -10,16 +10,40 @@ import { CSRMatrix } from './csr.js';
  * entries of row i sit at k in [index[i], index[i+1]) with column index[k] and value values[k],
  * strictly ascending by column. Example: 4×4 [[1,2,3,4],[0,5,6,0],[0,0,7,0],[0,0,8,9]] →
  * values 1 5 7 9 0 2 3 4 6 8, index 5 8 9 9 10 1 2 3 2 2.
+ *
+ * @example
+ * ```js
+ * // Seed 000's 4×4 example, with its row pointers corrected
+ * import { DenseMatrix, convert } from 'simdgl';
+ * import assert from 'node:assert/strict';
+ *
+ * const D = new DenseMatrix(4, 4, 'f64', new Float64Array([1, 2, 3, 4, 0, 5, 6, 0, 0, 0, 7, 0, 0, 0, 8, 9]));
+ * const M = convert(D, 'mrs');
+ * assert.deepEqual([...M.values], [1, 5, 7, 9, 0, 2, 3, 4, 6, 8]);   // diagonal, unused slot, off-diagonal
+ * assert.deepEqual([...M.index], [5, 8, 9, 9, 10, 1, 2, 3, 2, 2]);   // row pointers, then columns
+ * ```
  */
 export class MRSMatrix {
+  /** the format's name, `'mrs'` */
   readonly format = 'mrs' as const;
 
-  /** Takes the arrays as they are (no copy); checks only their types and lengths, see validate(). */
+  /**
+   * Takes the arrays as they are (no copy); checks only their types and lengths, see validate().
+   *
+   * @throws {@link ShapeError} when rows or cols is not an integer in [0, 2³¹ − 1].
+   * @throws {@link UnsupportedError} for an unknown dtype.
+   * @throws {@link FormatError} when index is not an Int32Array of at least rows + 1, or values' length differs from index's.
+   */
   constructor(
+    /** number of rows */
     readonly rows: number,
+    /** number of columns */
     readonly cols: number,
+    /** element type: the value arrays are Float32Array for f32/c64 and Float64Array for f64/c128 */
     readonly dtype: DType,
+    /** the row pointers index[0..rows] (index[0] = rows + 1), then the column of each off-diagonal entry */
     readonly index: Int32Array,
+    /** the diagonal (values[0..rows)), an unused 0 (values[rows]), then the off-diagonal values; interleaved re, im when complex */
     readonly values: ValueArray,
   ) {
     checkHeader('MRS', rows, cols, dtype);
@@ -45,6 +69,8 @@ export class MRSMatrix {
    * Checks the row pointers (index[0] = rows + 1, nondecreasing, index[rows] = index.length),
    * off-diagonal columns in [0, cols), never on the diagonal, strictly ascending per row, and the
    * zero slots (values[i] for cols <= i < rows, and values[rows]).
+   *
+   * @throws {@link FormatError} naming the array, the index and the expected against the actual value, at the first invariant broken.
    */
   validate(): this {
     const { rows, cols, index, values } = this;
@@ -65,7 +91,11 @@ export class MRSMatrix {
     return this;
   }
 
-  /** Canonical CSR. Diagonal slots holding exactly 0 are dropped (MRS cannot tell them from absent). */
+  /**
+   * Canonical CSR. Diagonal slots holding exactly 0 are dropped (MRS cannot tell them from absent).
+   *
+   * @throws {@link FormatError} when the matrix breaks an invariant of its format (it validates first).
+   */
   toCSR(): CSRMatrix {
     this.validate();
     const { rows, index, values } = this;
@@ -98,7 +128,11 @@ export class MRSMatrix {
     return new CSRMatrix(rows, this.cols, this.dtype, rowPtr, colIdx, out).toCSR();
   }
 
-  /** MRS of a CSR (canonicalised first). */
+  /**
+   * MRS of a CSR (canonicalised first).
+   *
+   * @throws {@link FormatError} when csr breaks an invariant of CSR.
+   */
   static fromCSR(csr: CSRMatrix): MRSMatrix {
     const c = csr.toCSR();
     const { rows, rowPtr, colIdx } = c;
@@ -126,7 +160,11 @@ export class MRSMatrix {
     return new MRSMatrix(rows, c.cols, c.dtype, index, values);
   }
 
-  /** A copy with values converted to `dtype`; `this` when dtype is unchanged. */
+  /**
+   * A copy with values converted to `dtype`; `this` when dtype is unchanged.
+   *
+   * @throws {@link UnsupportedError} from a complex dtype to a real one (it would drop the imaginary parts), or for an unknown dtype.
+   */
   astype(dtype: DType): MRSMatrix {
     if (dtype === this.dtype) return this;
     return new MRSMatrix(this.rows, this.cols, dtype, this.index.slice(), castValues('MRS', this.values, this.dtype, dtype));

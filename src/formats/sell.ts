@@ -28,21 +28,50 @@ export const SELL_OPTION_KEYS = optionKeys<SELLOptions>({ maxFill: true, maxSlot
  * width w_s = its longest row and stores C·w_s slots from slicePtr[s], column-major: entry k (by
  * ascending column) of position s·C + r sits at slicePtr[s] + k·C + r. Padding slots (short rows, and
  * positions ≥ rows in the last slice) have colIdx −1 and value 0.
+ *
+ * @example
+ * ```js
+ * // Slices of C = 2 rows, unsorted (σ = 1): each slice as wide as its longest row
+ * import { DenseMatrix, convert } from 'simdgl';
+ * import assert from 'node:assert/strict';
+ *
+ * // A = [[1, 0, 2], [0, 3, 0], [4, 5, 6]]
+ * const S = convert(new DenseMatrix(3, 3, 'f64', new Float64Array([1, 0, 2, 0, 3, 0, 4, 5, 6])), 'sell', { sliceHeight: 2, sortWindow: 1 });
+ * assert.deepEqual([S.slices, ...S.slicePtr], [2, 0, 4, 10]);      // 2×2 slots, then 2×3
+ * assert.deepEqual([...S.colIdx], [0, 1, 2, -1, 0, -1, 1, -1, 2, -1]);   // slice 0, then slice 1
+ * assert.deepEqual([...S.values], [1, 3, 2, 0, 4, 0, 5, 0, 6, 0]);
+ * ```
  */
 export class SELLMatrix {
+  /** the format's name, `'sell'` */
   readonly format = 'sell' as const;
   #nnz = -1;
 
-  /** Takes the arrays as they are (no copy); checks only their types and lengths, see validate(). */
+  /**
+   * Takes the arrays as they are (no copy); checks only their types and lengths, see validate().
+   *
+   * @throws {@link ShapeError} when rows or cols is not an integer in [0, 2³¹ − 1].
+   * @throws {@link UnsupportedError} for an unknown dtype.
+   * @throws {@link FormatError} when C is not in [1, 64], σ is neither 1 nor a multiple of C, perm's length is not rows, slicePtr's is not ⌈rows / C⌉ + 1, or values' length differs from colIdx's.
+   */
   constructor(
+    /** number of rows */
     readonly rows: number,
+    /** number of columns */
     readonly cols: number,
+    /** element type: the value arrays are Float32Array for f32/c64 and Float64Array for f64/c128 */
     readonly dtype: DType,
+    /** C: rows per slice, 1…64 */
     readonly sliceHeight: number,
+    /** σ: rows are sorted by decreasing length within windows of σ rows (1: not sorted) */
     readonly sortWindow: number,
+    /** perm[p] = the original row at position p */
     readonly perm: Int32Array,
+    /** the start of each slice in colIdx and values, then colIdx.length */
     readonly slicePtr: Int32Array,
+    /** column of each slot, entry k of position s·C + r at slicePtr[s] + k·C + r; −1 ({@link SELL_PAD}) for padding */
     readonly colIdx: Int32Array,
+    /** value of each slot (0 for padding; interleaved re, im when complex) */
     readonly values: ValueArray,
   ) {
     checkHeader('SELL', rows, cols, dtype);
@@ -73,6 +102,8 @@ export class SELLMatrix {
    * lengths in ascending order), slicePtr (from 0 to colIdx.length, each slice a multiple of C slots,
    * its width that of its longest row), and per position columns in [0, cols) strictly ascending,
    * followed only by padding slots of value 0.
+   *
+   * @throws {@link FormatError} naming the array, the index and the expected against the actual value, at the first invariant broken.
    */
   validate(): this {
     const { rows, cols, sliceHeight: C, sortWindow: sigma, perm, slicePtr, colIdx, values } = this;
@@ -130,7 +161,11 @@ export class SELLMatrix {
     return this;
   }
 
-  /** Canonical CSR (padding dropped; explicit zeros kept). */
+  /**
+   * Canonical CSR (padding dropped; explicit zeros kept).
+   *
+   * @throws {@link FormatError} when the matrix breaks an invariant of its format (it validates first).
+   */
   toCSR(): CSRMatrix {
     this.validate();
     const { rows, sliceHeight: C, perm, slicePtr, colIdx, values } = this;
@@ -161,6 +196,11 @@ export class SELLMatrix {
    * SELL-C-σ of a CSR, C and σ from the options or else the defaults (sellDefaultC, defaultSortWindow). Refuses with
    * PaddingLimitError over the padding limit (`maxFill × nnz`, default 10 — only reachable with C > 10
    * and a few very long rows) before allocating.
+   *
+   * @throws {@link FormatError} when csr breaks an invariant of CSR.
+   * @throws {@link ShapeError} when sliceHeight is not in [1, 64] or sortWindow is neither 1 nor a multiple of it.
+   * @throws {@link PaddingLimitError} when the slices would store more than the padding limit ({@link PaddingOptions}).
+   * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
    */
   static fromCSR(csr: CSRMatrix, opts?: SELLOptions): SELLMatrix {
     checkOptions('SELLMatrix.fromCSR', opts, SELL_OPTION_KEYS);
@@ -195,7 +235,11 @@ export class SELLMatrix {
     return new SELLMatrix(rows, c.cols, c.dtype, C, sigma, perm, slicePtr, colIdx, values);
   }
 
-  /** A copy with values converted to `dtype`; `this` when dtype is unchanged. */
+  /**
+   * A copy with values converted to `dtype`; `this` when dtype is unchanged.
+   *
+   * @throws {@link UnsupportedError} from a complex dtype to a real one (it would drop the imaginary parts), or for an unknown dtype.
+   */
   astype(dtype: DType): SELLMatrix {
     if (dtype === this.dtype) return this;
     const values = castValues('SELL', this.values, this.dtype, dtype);
@@ -242,6 +286,14 @@ function sortedPositions(rowPtr: Int32Array, rows: number, sigma: number): Int32
 /**
  * C when not given, per dtype: 32 bytes of values per slot column of an 8-row strip or a 4-row one —
  * 8 rows for f32/c64, 4 for f64/c128 (measured on poisson3D_128 and 1 M-row random matrices, README).
+ *
+ * @example
+ * ```js
+ * import { sellDefaultC } from 'simdgl';
+ * import assert from 'node:assert/strict';
+ *
+ * assert.deepEqual(['f32', 'f64', 'c64', 'c128'].map(sellDefaultC), [8, 4, 8, 4]);
+ * ```
  */
 export function sellDefaultC(dtype: DType): number {
   return dtype === 'f32' || dtype === 'c64' ? 8 : 4;
@@ -253,13 +305,39 @@ export const SELL_SORT_WINDOW = 4096;
 /**
  * σ for a matrix and C: 1 (no permutation: y written whole vectors at a time) while unsorted slices
  * store at most 10% padding, else SELL_SORT_WINDOW rounded down to a multiple of C.
+ *
+ * @example
+ * ```js
+ * // Even rows need no sorting; power-law rows do
+ * import { defaultSortWindow, poisson2D, randomMatrix, SELL_SORT_WINDOW } from 'simdgl';
+ * import assert from 'node:assert/strict';
+ *
+ * assert.equal(defaultSortWindow(poisson2D(64), 4), 1);
+ * const skewed = randomMatrix({ rows: 5000, distribution: 'powerlaw', seed: 1 });
+ * assert.equal(defaultSortWindow(skewed, 4), SELL_SORT_WINDOW);
+ * ```
  */
 export function defaultSortWindow(csr: CSRMatrix, C: number): number {
   if (sellSlots(csr.rowPtr, csr.rows, C, 1) <= 1.1 * Math.max(csr.rowPtr[csr.rows], 1)) return 1;
   return Math.max(C, SELL_SORT_WINDOW - (SELL_SORT_WINDOW % C));
 }
 
-/** Slots SELL-C-σ would store (widths after sorting each window), without building it. */
+/**
+ * Slots SELL-C-σ would store (widths after sorting each window), without building it: the padding
+ * of a C and σ before choosing them. `rowPtr` is a CSR's.
+ *
+ * @example
+ * ```js
+ * // Sorting within windows cuts the padding of irregular rows
+ * import { randomMatrix, sellSlots } from 'simdgl';
+ * import assert from 'node:assert/strict';
+ *
+ * const A = randomMatrix({ rows: 5000, distribution: 'powerlaw', seed: 1 });
+ * const unsorted = sellSlots(A.rowPtr, A.rows, 8, 1);
+ * const sorted = sellSlots(A.rowPtr, A.rows, 8, 4096);
+ * assert.ok(A.nnz <= sorted && sorted < unsorted);
+ * ```
+ */
 export function sellSlots(rowPtr: Int32Array, rows: number, C: number, sigma: number): number {
   const perm = sortedPositions(rowPtr, rows, sigma);
   let slots = 0;

@@ -4,8 +4,11 @@ import { allocValues, assertDType, components, type DType } from '../dtype.js';
 import { ShapeError } from '../errors.js';
 import { Prng } from './prng.js';
 
+/** Options of {@link randomMatrix}. */
 export interface RandomMatrixOptions {
+  /** number of rows */
   rows: number;
+  /** number of columns (default rows) */
   cols?: number;
   /** mean stored entries per row (default 8) */
   meanRowLength?: number;
@@ -16,16 +19,37 @@ export interface RandomMatrixOptions {
   distribution?: 'uniform' | 'powerlaw';
   /** Pareto exponent for 'powerlaw' (default 1.5; smaller = heavier tail) */
   exponent?: number;
+  /** the generator's seed (default 1): the same seed gives the same matrix in every engine */
   seed?: number;
+  /** element type (default f64) */
   dtype?: DType;
 }
+
+const RANDOM_OPTION_KEYS = optionKeys<RandomMatrixOptions>({ rows: true, cols: true, meanRowLength: true, distribution: true, exponent: true, seed: true, dtype: true });
 
 /**
  * A reproducible random sparse matrix in canonical CSR (sorted, distinct columns per row), values
  * uniform in [-1, 1) (both parts for complex). The same options give the same matrix everywhere.
+ *
+ * @throws {@link ShapeError} when rows or cols is not a non-negative integer, meanRowLength is
+ * negative, or a power law has an exponent ≤ 1.
+ * @throws {@link UnsupportedError} for an unknown dtype.
+ * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
+ *
+ * @example
+ * ```js
+ * // A power-law matrix: a few very long rows, as in web and social graphs
+ * import { randomMatrix } from 'simdgl';
+ * import assert from 'node:assert/strict';
+ *
+ * const A = randomMatrix({ rows: 10000, meanRowLength: 8, distribution: 'powerlaw', exponent: 1.5, seed: 42 });
+ * const lengths = Array.from({ length: A.rows }, (_, i) => A.rowPtr[i + 1] - A.rowPtr[i]);
+ * assert.ok(Math.max(...lengths) > 20 * (A.nnz / A.rows));                   // a heavy tail
+ * assert.ok(A.isCanonical());
+ * const B = randomMatrix({ rows: 10000, meanRowLength: 8, distribution: 'powerlaw', exponent: 1.5, seed: 42 });
+ * assert.deepEqual(B.colIdx, A.colIdx);                                      // same seed, same matrix
+ * ```
  */
-const RANDOM_OPTION_KEYS = optionKeys<RandomMatrixOptions>({ rows: true, cols: true, meanRowLength: true, distribution: true, exponent: true, seed: true, dtype: true });
-
 export function randomMatrix(options: RandomMatrixOptions): CSRMatrix {
   checkOptions('randomMatrix', options, RANDOM_OPTION_KEYS);
   const { rows, cols = rows, meanRowLength = 8, distribution = 'uniform', exponent = 1.5, seed = 1, dtype = 'f64' } = options;

@@ -29,6 +29,7 @@ export interface GpuCapabilities {
   reason: string | null;
 }
 
+/** A canvas the WebGL2 path can draw on: a page's, or an OffscreenCanvas (which also works in a worker). */
 export type GpuCanvas = HTMLCanvasElement | OffscreenCanvas;
 
 export interface ContextOptions {

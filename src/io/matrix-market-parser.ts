@@ -48,6 +48,25 @@ function isBlank(c: number): boolean {
   return c === SP || c === TAB || c === CR;
 }
 
+/**
+ * The incremental parser behind {@link parseMatrixMarket} and {@link readMatrixMarket}, for input that
+ * arrives in pieces under your own control: `push()` chunks of bytes of any size as they come, then
+ * `finish()` for the result. Only one line of the input is ever held besides the entries.
+ *
+ * @example
+ * ```js
+ * // Chunks that cut lines and numbers anywhere
+ * import { MatrixMarketParser } from 'simdgl';
+ * import assert from 'node:assert/strict';
+ *
+ * const bytes = new TextEncoder().encode('%%MatrixMarket matrix array real general\n2 2\n1.5\n2\n3\n4.25\n');
+ * const parser = new MatrixMarketParser({ dtype: 'f32' });
+ * for (let i = 0; i < bytes.length; i += 3) parser.push(bytes.subarray(i, i + 3));
+ * assert.equal(parser.bytesRead, bytes.length);
+ * const { matrix } = parser.finish();
+ * assert.deepEqual([matrix.format, ...matrix.values], ['dense', 1.5, 3, 2, 4.25]);   // column-major in the file
+ * ```
+ */
 export class MatrixMarketParser {
   /** 1-based number of the line being read */
   private line = 1;
@@ -84,15 +103,26 @@ export class MatrixMarketParser {
   /** Input length when known (whole-buffer parses): bounds the first allocation. */
   private readonly expectedBytes: number | undefined;
 
+  /**
+   * A parser for one file. `opts.dtype` as in {@link MatrixMarketReadOptions}; `opts.expectedBytes`,
+   * the input's length when known, bounds the first allocation.
+   */
   constructor(opts?: { dtype?: DType; expectedBytes?: number }) {
     this.wantDType = opts?.dtype;
     this.expectedBytes = opts?.expectedBytes;
   }
 
+  /** bytes pushed so far */
   get bytesRead(): number {
     return this.bytes;
   }
 
+  /**
+   * Parses the complete lines of a chunk; a partial last line waits for the next chunk.
+   *
+   * @throws {@link ParseError} at the first malformed line, with its 1-based line (and column).
+   * @throws {@link UnsupportedError} when the dtype asked for is unknown, or real for a complex file.
+   */
   push(chunk: Uint8Array): void {
     const n = chunk.length;
     this.bytes += n;
@@ -116,6 +146,12 @@ export class MatrixMarketParser {
     if (start < n) this.appendCarry(chunk, start, n);
   }
 
+  /**
+   * Ends the input (a last line without a line end included) and returns the matrix.
+   *
+   * @throws {@link ParseError} when the input ends early: no banner, no size line, or fewer entries
+   * than the size line promises, or the last line is malformed.
+   */
   finish(): MatrixMarketResult {
     // the end of input lies on the last line when that line has no '\n', else on the (empty) line after it
     let endLine = this.line;

@@ -23,7 +23,9 @@ import type { DType } from '../dtype.js';
 import { MatrixMarketParser } from './matrix-market-parser.js';
 import type { MatrixMarketReadOptions, MatrixMarketResult } from './matrix-market-types.js';
 
+/** A whole Matrix Market file in memory: text, or its bytes (UTF-8/ASCII). */
 export type MatrixMarketSource = string | ArrayBuffer | Uint8Array;
+/** A Matrix Market file as a stream of chunks: a web ReadableStream, a Node Readable, any async iterable. */
 export type MatrixMarketStream = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array | string>;
 
 /** The bytes of an input or chunk: text (UTF-8), an ArrayBuffer or any view of one (TypeError otherwise). */
@@ -39,7 +41,34 @@ function toBytes(input: MatrixMarketSource | ArrayBufferView): Uint8Array {
 const PARSE_OPTION_KEYS = optionKeys<{ dtype?: DType }>({ dtype: true });
 const READ_OPTION_KEYS = optionKeys<MatrixMarketReadOptions>({ dtype: true, onProgress: true });
 
-/** Parses a whole Matrix Market file held in memory (synchronously). */
+/**
+ * Parses a whole Matrix Market file held in memory (synchronously): coordinate files give a
+ * {@link COOMatrix}, array files a {@link DenseMatrix}; symmetric, skew-symmetric and hermitian storage
+ * is expanded. Real, integer and pattern files read as f64 and complex ones as c128 unless
+ * `opts.dtype` says otherwise.
+ *
+ * @throws {@link ParseError} for malformed input, with the 1-based `line` (and `column`) and what was
+ * expected against what was found: a bad banner, size line or entry, an index out of range, more or
+ * fewer entries than the size line promises, an entry a symmetric file may not hold.
+ * @throws {@link UnsupportedError} when `dtype` is unknown, or real for a complex file.
+ * @throws TypeError when `input` is not a string, an ArrayBuffer or a Uint8Array.
+ * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
+ *
+ * @example
+ * ```js
+ * import { parseMatrixMarket } from 'simdgl';
+ * import assert from 'node:assert/strict';
+ *
+ * const { matrix, header, comments } = parseMatrixMarket(`%%MatrixMarket matrix coordinate complex hermitian
+ * % a 2×2 hermitian matrix
+ * 2 2 2
+ * 1 1 2 0
+ * 2 1 1 -1
+ * `, { dtype: 'c64' });
+ * assert.deepEqual([header.field, header.symmetry, comments[0]], ['complex', 'hermitian', ' a 2×2 hermitian matrix']);
+ * assert.deepEqual([matrix.format, matrix.dtype, matrix.nnz], ['coo', 'c64', 3]);   // (1, 2) = conj((2, 1)) added
+ * ```
+ */
 export function parseMatrixMarket(input: MatrixMarketSource, opts?: { dtype?: DType }): MatrixMarketResult {
   checkOptions('parseMatrixMarket', opts, PARSE_OPTION_KEYS);
   const bytes = toBytes(input);
@@ -50,7 +79,32 @@ export function parseMatrixMarket(input: MatrixMarketSource, opts?: { dtype?: DT
 
 /**
  * Reads a Matrix Market file from memory or from a stream of byte chunks (a web ReadableStream, a
- * Node Readable, any async iterable). Chunks are parsed as they arrive; see MatrixMarketParser.
+ * Node Readable, any async iterable). Chunks are parsed as they arrive, whatever their boundaries;
+ * storage grows with the entries that arrive, not with what the size line promises. Same result as
+ * {@link parseMatrixMarket}; `opts.onProgress` hears the bytes read after each chunk.
+ *
+ * @throws {@link ParseError} for malformed input, with the 1-based `line` (and `column`) and what was
+ * expected against what was found: a bad banner, size line or entry, an index out of range, more or
+ * fewer entries than the size line promises, an entry a symmetric file may not hold.
+ * @throws {@link UnsupportedError} when `dtype` is unknown, or real for a complex file.
+ * @throws TypeError when a chunk is not a string, an ArrayBuffer or a view of one; errors of the
+ * stream itself propagate (a ReadableStream is then cancelled).
+ * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
+ *
+ * @example
+ * ```js
+ * // A file of the shared collection, streamed from disk
+ * import { readMatrixMarket } from 'simdgl';
+ * import { createReadStream } from 'node:fs';
+ * import assert from 'node:assert/strict';
+ *
+ * let bytes = 0;
+ * const { matrix, header } = await readMatrixMarket(createReadStream('../shared/matrices/bcsstk13.mtx'), {
+ *   onProgress: (n) => { bytes = n; },
+ * });
+ * assert.deepEqual([header.symmetry, matrix.rows, matrix.cols], ['symmetric', 2003, 2003]);
+ * assert.ok(bytes > 0);
+ * ```
  */
 export async function readMatrixMarket(
   input: MatrixMarketSource | MatrixMarketStream,

@@ -13,6 +13,7 @@ import { FormatError, ShapeError, UnsupportedError } from '../errors.js';
 import { DenseMatrix } from '../formats/dense.js';
 import type { MMField, MMFormat, MMSymmetry } from './matrix-market-types.js';
 
+/** Options of {@link writeMatrixMarket}. */
 export interface MatrixMarketWriteOptions {
   /** default: array for a DenseMatrix, coordinate otherwise */
   format?: MMFormat;
@@ -28,17 +29,28 @@ export interface MatrixMarketWriteOptions {
 
 /** What the writer needs of a sparse matrix: a CSR with sorted, duplicate-free rows. */
 export interface CSRLike {
+  /** number of rows */
   rows: number;
+  /** number of columns */
   cols: number;
+  /** element type */
   dtype: DType;
+  /** rows + 1 offsets into colIdx and values */
   rowPtr: Int32Array;
+  /** column of each entry, ascending within a row */
   colIdx: Int32Array;
+  /** value of each entry (interleaved re, im when complex) */
   values: ValueArray;
 }
+/** Any matrix the writer can write: every format class of simdgl is one. */
 export interface WritableMatrix {
+  /** number of rows */
   rows: number;
+  /** number of columns */
   cols: number;
+  /** element type */
   dtype: DType;
+  /** the matrix as a canonical CSR */
   toCSR(): CSRLike;
 }
 
@@ -58,6 +70,33 @@ const MAX_DENSE = 2 ** 28;
 
 const WRITE_OPTION_KEYS = optionKeys<MatrixMarketWriteOptions>({ format: true, field: true, symmetry: true, comment: true, precision: true });
 
+/**
+ * Writes any matrix as Matrix Market text: coordinate entries in row-major order (a DenseMatrix as an
+ * array file, column-major, unless `opts.format` says otherwise). Numbers read back bit for bit. Asking
+ * for a symmetry checks that the matrix has it and writes one triangle; `symmetry: 'auto'` picks the
+ * strongest that holds.
+ *
+ * @throws {@link UnsupportedError} for an unknown format, field or symmetry, a combination the format
+ * rules out (a complex matrix as real or integer, array + pattern, hermitian without complex,
+ * skew-symmetric pattern), an array file over 2²⁸ elements, or a precision outside 1…100.
+ * @throws {@link ShapeError} when a symmetry is asked of a matrix that is not square.
+ * @throws {@link FormatError} when the matrix lacks the symmetry asked for, the integer field meets a
+ * value that is not an integer, or the matrix breaks an invariant of its format.
+ * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
+ *
+ * @example
+ * ```js
+ * // Round trip, one triangle of a symmetric matrix
+ * import { parseMatrixMarket, poisson2D, writeMatrixMarket } from 'simdgl';
+ * import assert from 'node:assert/strict';
+ *
+ * const A = poisson2D(3);
+ * const text = writeMatrixMarket(A, { symmetry: 'auto', comment: '2-D Poisson, n = 3' });
+ * assert.ok(text.startsWith('%%MatrixMarket matrix coordinate real symmetric\n%2-D Poisson, n = 3\n9 9 21\n'));
+ * const back = parseMatrixMarket(text).matrix.toCSR();
+ * assert.deepEqual(back.values, A.values);
+ * ```
+ */
 export function writeMatrixMarket(A: WritableMatrix | DenseMatrix, opts: MatrixMarketWriteOptions = {}): string {
   checkOptions('writeMatrixMarket', opts, WRITE_OPTION_KEYS);
   const isDense = A instanceof DenseMatrix || (A as { format?: string }).format === 'dense';

@@ -8,7 +8,13 @@ export type { PathCalibration, PathEstimate } from '../path.js';
  * What rt.calibrate() measured, per path (the figures of src/path.ts's PathCalibration). It can be
  * saved (JSON) and passed back to createRuntime.
  */
-export type Calibration = { cpu: PathCalibration & { threads: number } } & Partial<Record<Exclude<PathId, 'cpu'>, PathCalibration>>;
+export type Calibration = {
+  /** the CPU path's figures */
+  cpu: PathCalibration & {
+    /** the threads the CPU path was measured with */
+    threads: number;
+  };
+} & Partial<Record<Exclude<PathId, 'cpu'>, PathCalibration>>;
 
 /** Bytes one SpMV moves in a format: the matrix arrays, x once and y once (DESIGN.md's metric). */
 export function spmvBytes(f: MatrixFeatures, format: FormatName, elementBytes: number): { matrix: number; vectors: number } {

@@ -8,6 +8,7 @@ import { DenseHandle } from './handles.js';
 /** A dense operand: a host DenseMatrix (copied in and out per call) or a resident handle from rt.dense(). */
 export type DenseLike = DenseMatrix | DenseHandle;
 
+/** Options of {@link Runtime.gemm} (besides `path`). */
 export interface GemmOptions {
   /** C of C = α·A·B + β·C: updated in place and returned (default: a new zero matrix) */
   C?: DenseLike;
@@ -19,8 +20,11 @@ export interface GemmOptions {
   naive?: boolean;
 }
 
+/** Options of {@link Runtime.add} (besides `path`): the scalars of C = α·A + β·B. */
 export interface AddOptions {
+  /** default 1; `[re, im]` for complex dtypes */
   alpha?: Scalar;
+  /** default 1; `[re, im]` for complex dtypes */
   beta?: Scalar;
 }
 

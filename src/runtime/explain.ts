@@ -5,12 +5,17 @@ import { estimateSpmv } from './cost.js';
 
 /** Why an operation runs where it runs: the chosen path and format and the numbers behind them. */
 export interface Explanation {
+  /** the operation explained */
   op: 'spmv';
+  /** the path the operation runs on */
   path: PathId;
+  /** the storage format it runs in there */
   format: FormatName;
   /** one estimate per available path (each in the format that path would use) */
   estimates: Partial<Record<PathId, PathEstimate>>;
+  /** the matrix's features behind the format rules */
   features: MatrixFeatures;
+  /** the choice in words: each path's format rule and estimate, unavailable paths and why, overrides */
   reasons: string[];
   /** whether the figures come from a calibration of this machine or from defaults */
   calibrated: boolean;

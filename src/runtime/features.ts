@@ -10,26 +10,35 @@ import type { PathKind } from '../path.js';
  * matrices on the web", 2018), and these are the features that tell them apart.
  */
 export interface MatrixFeatures {
+  /** number of rows */
   rows: number;
+  /** number of columns */
   cols: number;
+  /** stored entries of the canonical CSR */
   nnz: number;
-  /** mean, largest and coefficient of variation (std/mean) of the row lengths */
+  /** mean row length */
   meanRow: number;
+  /** longest row */
   maxRow: number;
+  /** coefficient of variation (std/mean) of the row lengths: 0 for equal rows */
   rowCv: number;
-  /** distinct diagonals holding entries, and DIA's stored slots per entry (1 = no padding) */
+  /** distinct diagonals holding entries */
   diagonals: number;
+  /** DIA's stored slots per entry (1 = no padding) */
   diaFill: number;
   /** ELL's stored slots per entry at the longest row's width */
   ellFill: number;
-  /** HYB's ELL width (row-length histogram rule) and the share of entries its ELL part holds */
+  /** HYB's ELL width (row-length histogram rule, {@link hybWidth}) */
   hybWidth: number;
+  /** the share of entries HYB's ELL part holds */
   hybEllShare: number;
   /** bytes of x (cols × element size in the matrix's dtype) */
   xBytes: number;
-  /** SELL-C-σ with its default C and σ for the matrix's dtype (formats/sell.ts), and the slots it stores */
+  /** SELL-C-σ's default C for the matrix's dtype ({@link sellDefaultC}) */
   sellC: number;
+  /** SELL-C-σ's default σ for this matrix ({@link defaultSortWindow}) */
   sellSigma: number;
+  /** the slots SELL-C-σ stores with that C and σ, padding included */
   sellSlots: number;
 }
 

@@ -13,10 +13,32 @@ export interface HandleOwner {
   pathById(id: PathId): Path | undefined;
 }
 
-/** A matrix uploaded to a runtime. Data stays resident until `dispose()`. */
+/**
+ * A sparse matrix uploaded to a runtime by {@link Runtime.upload}: a validated private copy in the
+ * runtime's memory (later changes to the original cannot reach it), copied to a GPU path the first
+ * time an operation runs there. Pass it to `rt.spmv`, `rt.cg`, `rt.bicgstab` and `rt.explain`; its data
+ * stays resident until `dispose()` (or the runtime's).
+ *
+ * @example
+ * ```js
+ * import { createRuntime, poisson3D } from 'simdgl';
+ * import assert from 'node:assert/strict';
+ *
+ * const rt = await createRuntime();
+ * const A = rt.upload(poisson3D(8), { format: 'ell' });
+ * assert.deepEqual([A.rows, A.cols, A.nnz, A.dtype, A.format], [512, 512, 3200, 'f64', 'ell']);
+ * const before = rt.memoryInUse;
+ * A.dispose();                                   // frees its memory now
+ * assert.ok(rt.memoryInUse < before && A.disposed);
+ * rt.dispose();
+ * ```
+ */
 export class MatrixHandle {
+  /** element type */
   readonly dtype: DType;
+  /** number of rows */
   readonly rows: number;
+  /** number of columns */
   readonly cols: number;
   /** entries the format represents (padding excluded) */
   readonly nnz: number;
@@ -30,8 +52,10 @@ export class MatrixHandle {
    * diagonal), `home` its copy on the owner's home path
    */
   constructor(
+    /** @internal */
     readonly host: SparseMatrix,
     home: PathMatrix,
+    /** @internal */
     readonly owner: HandleOwner,
     /** @internal the format the caller asked for at upload, if any */
     readonly requestedFormat: FormatName | null = null,
@@ -47,6 +71,7 @@ export class MatrixHandle {
   get format(): FormatName {
     return this.host.format;
   }
+  /** whether `dispose()` has run (on the handle or its runtime) */
   get disposed(): boolean {
     return this.#disposed;
   }
@@ -55,6 +80,7 @@ export class MatrixHandle {
     if (this.#disposed) throw new DisposedError(`${this.format} matrix handle`);
     return this;
   }
+  /** Frees the matrix on every path; later use throws {@link DisposedError}. A second call does nothing. */
   dispose(): void {
     if (this.#disposed) return;
     this.#disposed = true;
@@ -78,13 +104,17 @@ abstract class Replicated<C extends PathVector | PathDense, T> {
   lost: Error | null = null;
   #disposed = false;
 
-  constructor(readonly owner: HandleOwner) {}
+  constructor(
+    /** @internal */
+    readonly owner: HandleOwner,
+  ) {}
 
   protected abstract readFrom(path: Path, copy: C): Promise<T>;
   protected abstract makeOn(path: Path, data: T | null): C;
   protected abstract writeOn(path: Path, copy: C, data: T): void;
   protected abstract readonly what: string;
 
+  /** whether `dispose()` has run (on the handle or its runtime) */
   get disposed(): boolean {
     return this.#disposed;
   }
@@ -135,6 +165,7 @@ abstract class Replicated<C extends PathVector | PathDense, T> {
     }
   }
 
+  /** Frees the contents on every path; later use throws {@link DisposedError}. A second call does nothing. */
   dispose(): void {
     if (this.#disposed) return;
     this.#disposed = true;
@@ -145,13 +176,30 @@ abstract class Replicated<C extends PathVector | PathDense, T> {
 }
 
 /**
- * A vector resident in a runtime; operations read and write it without copies. It lives on the home
- * (CPU) path and, once an operation has run elsewhere, on that path too; the runtime tracks which
- * copies are current and brings the others up to date only when an operation on their path needs it.
+ * A vector resident in a runtime ({@link Runtime.vector}); `spmv`, the BLAS-1 operations and the
+ * solvers' internals read and write it without copies. It lives on the home (CPU) path and, once an
+ * operation has run elsewhere, on that path too; the runtime tracks which copies are current and brings
+ * the others up to date only when an operation on their path needs it.
+ *
+ * @example
+ * ```js
+ * import { createRuntime } from 'simdgl';
+ * import assert from 'node:assert/strict';
+ *
+ * const rt = await createRuntime();
+ * const v = rt.vector(new Float64Array([1, 2, 3]));
+ * v.write([4, 5, 6]);                                   // any array-like of length × (1 or 2) numbers
+ * await rt.scal(2, v);
+ * assert.deepEqual(Array.from(await v.read()), [8, 10, 12]);
+ * assert.deepEqual([v.dtype, v.length], ['f64', 3]);
+ * rt.dispose();
+ * ```
  */
 export class ResidentVector extends Replicated<PathVector, ValueArray> {
   protected readonly what = 'resident vector';
+  /** @internal use rt.vector() */
   constructor(
+    /** element type */
     readonly dtype: DType,
     /** number of elements (a complex element counts once) */
     readonly length: number,
@@ -171,12 +219,23 @@ export class ResidentVector extends Replicated<PathVector, ValueArray> {
   protected writeOn(path: Path, copy: PathVector, data: ValueArray): void {
     path.write(copy, data);
   }
-  /** A copy of the contents (interleaved re/im for complex), read back from the path that holds them. */
+  /**
+   * A copy of the contents (interleaved re/im for complex), read back from the path that holds them.
+   *
+   * @throws {@link DisposedError} once the vector or its runtime is disposed.
+   * @throws the lost path's error ({@link GpuContextLostError} on WebGL2) when the contents were last
+   * written only on a GPU path whose device was lost since.
+   */
   async read(): Promise<ValueArray> {
     const home = this.owner.home;
     return (await home.read(await this.on(home))).slice();
   }
-  /** Overwrites the contents; `data` must hold length × (1 or 2) numbers. */
+  /**
+   * Overwrites the contents; `data` must hold length × (1 or 2) numbers (interleaved re/im for complex).
+   *
+   * @throws {@link ShapeError} when `data` has another length.
+   * @throws {@link DisposedError} once the vector or its runtime is disposed.
+   */
   write(data: ArrayLike<number>): void {
     this.live();
     const want = this.length * components(this.dtype);
@@ -191,15 +250,34 @@ export class ResidentVector extends Replicated<PathVector, ValueArray> {
 }
 
 /**
- * A dense matrix resident in a runtime (rt.dense): gemm, add and transpose take it and return new
- * ones without copying through the host; `read()` brings the contents back as a DenseMatrix.
+ * A dense matrix resident in a runtime ({@link Runtime.dense}): `gemm`, `add` and `transpose` take it
+ * and return new ones without copying through the host; `read()` brings the contents back as a
+ * {@link DenseMatrix}. Like {@link ResidentVector}, it keeps a copy on each path that used it.
+ *
+ * @example
+ * ```js
+ * import { createRuntime, DenseMatrix } from 'simdgl';
+ * import assert from 'node:assert/strict';
+ *
+ * const rt = await createRuntime();
+ * const A = rt.dense({ dtype: 'f32', rows: 2, cols: 2 });         // zeros
+ * A.write(new DenseMatrix(2, 2, 'f32', new Float32Array([1, 2, 3, 4])));
+ * const T = await rt.transpose(A);                                 // a new handle
+ * assert.deepEqual(Array.from((await T.read()).values), [1, 3, 2, 4]);
+ * rt.dispose();
+ * ```
  */
 export class DenseHandle extends Replicated<PathDense, DenseMatrix> {
   protected readonly what = 'dense matrix handle';
+  /** always `'dense'` */
   readonly format = 'dense' as const;
+  /** @internal use rt.dense() */
   constructor(
+    /** element type */
     readonly dtype: DType,
+    /** number of rows */
     readonly rows: number,
+    /** number of columns */
     readonly cols: number,
     owner: HandleOwner,
     path: Path,
@@ -218,12 +296,23 @@ export class DenseHandle extends Replicated<PathDense, DenseMatrix> {
   protected writeOn(path: Path, copy: PathDense, data: DenseMatrix): void {
     path.writeDense(copy, data);
   }
-  /** The contents as a new DenseMatrix, read back from the path that holds them. */
+  /**
+   * The contents as a new DenseMatrix, read back from the path that holds them.
+   *
+   * @throws {@link DisposedError} once the handle or its runtime is disposed.
+   * @throws the lost path's error ({@link GpuContextLostError} on WebGL2) when the contents were last
+   * written only on a GPU path whose device was lost since.
+   */
   async read(): Promise<DenseMatrix> {
     const home = this.owner.home;
     return home.readDense(await this.on(home));
   }
-  /** Overwrites the contents with those of a DenseMatrix of the same shape and dtype. */
+  /**
+   * Overwrites the contents with those of a DenseMatrix of the same shape and dtype.
+   *
+   * @throws {@link ShapeError} when `from` is not a DenseMatrix of this shape and dtype.
+   * @throws {@link DisposedError} once the handle or its runtime is disposed.
+   */
   write(from: DenseMatrix): void {
     this.live();
     if (!(from instanceof DenseMatrix) || from.dtype !== this.dtype || from.rows !== this.rows || from.cols !== this.cols) {

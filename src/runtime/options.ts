@@ -15,6 +15,7 @@ import { optionKeys } from '../options-check.js';
 /** The backend option: 'auto', one path, or 'gpu' (the best GPU path available). */
 export type Backend = 'auto' | PathChoice;
 
+/** Options of {@link createRuntime}. */
 export interface RuntimeOptions {
   /**
    * 'auto' (default): each operation runs on the path estimated fastest (see explain) among those
@@ -50,6 +51,7 @@ export interface RuntimeOptions {
   calibration?: Calibration;
 }
 
+/** What {@link Runtime.capabilities} reports: the kernel build, threads, shared memory and every path. */
 export interface Capabilities {
   /** the kernel build in use */
   wasm: 'simd' | 'plain';
@@ -73,20 +75,29 @@ export interface Capabilities {
    * `contextLost` while its device is lost; or why there is none
    */
   gpu: PathCapabilities & {
+    /** which path this is */
     path?: PathId;
+    /** its device: the GPU renderer or adapter */
     renderer?: string;
+    /** whether its device is lost right now */
     contextLost?: boolean;
+    /** WebGL2: the largest texture side */
     maxTextureSize?: number;
+    /** WebGL2: whether float render targets exist (EXT_color_buffer_float) */
     colorBufferFloat?: boolean;
+    /** WebGL2: whether float render targets blend (EXT_float_blend) */
     floatBlend?: boolean;
+    /** WebGL2: whether floats can be read back exactly */
     floatReadback?: boolean;
   };
   /** human-readable notes on what is missing and why */
   notes: string[];
 }
 
+/** A vector operand: a typed array (copied in and out per call) or a resident vector (used in place). */
 export type VectorLike = ValueArray | ResidentVector;
 
+/** Options of {@link Runtime.spmv}: y = α·op(A)·x + β·y. */
 export interface SpmvOptions<Y extends VectorLike | undefined = VectorLike | undefined> {
   /** output vector; when a typed array is given it is updated in place and returned */
   y?: Y;
@@ -115,17 +126,25 @@ export interface SolveOptions extends Omit<SolverOptions<never>, 'x0'> {
 
 /** The outcome of rt.cg / rt.bicgstab. `x` is the last iterate, whatever the reason. */
 export interface SolveOutcome {
+  /** the solution: the last iterate, whatever the reason the solve ended */
   x: ValueArray;
+  /** iterations run */
   iterations: number;
+  /** ‖b − A·x‖₂ as the recurrence tracks it */
   residualNorm: number;
+  /** residualNorm / ‖b‖₂ */
   relativeResidual: number;
+  /** whether relativeResidual ≤ tol */
   converged: boolean;
+  /** why the solve ended */
   reason: StopReason;
+  /** the relative residual before the first iteration (entry 0) and after each one */
   history: number[];
   /** the path the solve ran on */
   path: PathId;
 }
 
+/** Options of {@link Runtime.upload}: the storage format, and the conversion options of {@link convert}. */
 export interface UploadOptions extends ConvertOptions {
   /**
    * The storage format on the CPU path. 'auto' (default) chooses from the matrix's features, as

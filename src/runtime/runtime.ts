@@ -31,6 +31,26 @@ type Handle = MatrixHandle | ResidentVector | DenseHandle;
  * offers (src/path.ts: WebGPU, WebGL2), and the data uploaded to them. Create it with
  * `createRuntime()`, upload matrices once, run many operations, and `dispose()` it at the end. The
  * runtime only chooses a path per operation, moves data between paths and explains; the paths compute.
+ *
+ * Operations may be started without awaiting each other: on the CPU path they run one at a time in
+ * arrival order, with the results of the same calls in series. Every method of a disposed runtime
+ * throws (or rejects with) {@link DisposedError}; a handle from another runtime is refused with a
+ * {@link SimdglError} of code `E_FOREIGN`.
+ *
+ * @example
+ * ```js
+ * // Upload once, run many products, solve, and free everything at the end
+ * import { createRuntime, poisson2D } from 'simdgl';
+ * import assert from 'node:assert/strict';
+ *
+ * const rt = await createRuntime();
+ * const A = rt.upload(poisson2D(10));                        // 100×100, SPD
+ * const x = new Float64Array(100).fill(1);
+ * const y = await rt.spmv(A, x);                              // y = A·x
+ * const { x: z, converged } = await rt.cg(A, y);              // solve A·z = y: z ≈ x
+ * assert.ok(converged && z.every((v) => Math.abs(v - 1) < 1e-6));
+ * rt.dispose();
+ * ```
  */
 export class Runtime implements HandleOwner {
   private disposed = false;
@@ -113,6 +133,26 @@ export class Runtime implements HandleOwner {
     return this.paths.find((p) => p.id === id);
   }
 
+  /**
+   * What this runtime runs on: the kernel build (SIMD or plain), shared memory and threads, and for
+   * every path whether it is available (and why not), its device and limits, with notes in words on
+   * whatever is missing (no SIMD, no shared memory and the headers that fix it in a page, a lost device).
+   *
+   * @example
+   * ```js
+   * import { createRuntime } from 'simdgl';
+   * import assert from 'node:assert/strict';
+   *
+   * const rt = await createRuntime({ workers: 2 });
+   * const caps = rt.capabilities();
+   * assert.equal(caps.sharedMemory, true);               // always in Node
+   * assert.equal(caps.threads, 2);
+   * assert.equal(caps.paths.cpu.available, true);
+   * assert.equal(caps.paths.webgl2.available, false);    // Node has no WebGL2: the reason says so
+   * assert.equal(typeof caps.paths.webgl2.reason, 'string');
+   * rt.dispose();
+   * ```
+   */
   capabilities(): Capabilities {
     const B = this.cpu.backend;
     const simd = B.flavor === 'simd';
@@ -149,20 +189,69 @@ export class Runtime implements HandleOwner {
     };
   }
 
-  /** Resizes the worker pool (1 closes it); pending work must be awaited first. */
+  /**
+   * Resizes the worker pool: `workers` threads compute, the calling thread included (1 closes the
+   * pool; `'auto'` is one per core). Pending work must be awaited first.
+   *
+   * @throws RangeError when `workers` is not an integer in [1, 256] or `'auto'`.
+   * @throws {@link DisposedError} once the runtime is disposed.
+   *
+   * @example
+   * ```js
+   * import { createRuntime } from 'simdgl';
+   * import assert from 'node:assert/strict';
+   *
+   * const rt = await createRuntime();
+   * await rt.setWorkers(2);
+   * assert.equal(rt.capabilities().threads, 2);
+   * await rt.setWorkers(1);                              // closes the pool
+   * assert.equal(rt.capabilities().workers, false);
+   * rt.dispose();
+   * ```
+   */
   async setWorkers(workers: number | 'auto'): Promise<void> {
     this.live();
     this.requestedThreads = await resolveWorkers(workers);
     await this.cpu.backend.setThreads(this.requestedThreads);
   }
 
-  /** Sets the size below which operations run on the calling thread alone. */
+  /**
+   * Sets the cost (entries + rows) below which operations run on the calling thread alone, because a
+   * round trip through the pool would cost more than they do (`createRuntime({ inlineThreshold })`).
+   *
+   * @throws RangeError when `cost` is negative or NaN.
+   *
+   * @example
+   * ```js
+   * import { createRuntime } from 'simdgl';
+   *
+   * const rt = await createRuntime({ workers: 2 });
+   * rt.setInlineThreshold(0);                            // every operation goes through the pool
+   * rt.dispose();
+   * ```
+   */
   setInlineThreshold(cost: number): void {
     if (!(cost >= 0)) throw new RangeError(`inlineThreshold must be ≥ 0, got ${cost}`);
     this.cpu.backend.inlineThreshold = cost;
   }
 
-  /** Sets how long idle workers spin before sleeping (µs); 0 sleeps at once. */
+  /**
+   * Sets how long idle workers spin before they sleep in `Atomics.wait`, in µs (0 sleeps at once):
+   * spinning keeps the next call of an iterative solver fast, sleeping frees the core.
+   *
+   * @throws RangeError when `us` is outside [0, 10⁶].
+   *
+   * @example
+   * ```js
+   * import { createRuntime } from 'simdgl';
+   * import assert from 'node:assert/strict';
+   *
+   * const rt = await createRuntime({ workers: 2 });
+   * rt.setSpin(0);                                       // idle workers sleep at once
+   * assert.throws(() => rt.setSpin(-1), RangeError);
+   * rt.dispose();
+   * ```
+   */
   setSpin(us: number): void {
     if (!(us >= 0 && us <= 1e6)) throw new RangeError(`spinUs must be in [0, 1e6], got ${us}`);
     this.cpu.backend.workerPool?.setSpin(us);
@@ -178,7 +267,36 @@ export class Runtime implements HandleOwner {
     return this.cpu.backend.heap.liveBytes;
   }
 
-  /** Uploads a matrix (any format class) and returns a resident handle. */
+  /**
+   * Uploads a matrix (any format class) and returns a resident handle. The runtime keeps a validated
+   * private copy, so later changes to `matrix` cannot reach the kernels. On the way it converts the
+   * values to `options.dtype` and the storage to `options.format` ({@link UploadOptions}): by default
+   * the format the runtime chooses from the matrix's features (`rt.explain` says why), `'keep'` for the
+   * matrix's own.
+   *
+   * @throws {@link FormatError} or {@link ShapeError} when the matrix breaks an invariant of its format
+   * (validated on upload).
+   * @throws {@link UnsupportedError} for an unknown format or dtype, or a complex matrix asked to become real.
+   * @throws {@link PaddingLimitError} when the conversion to a padded format would exceed its limit.
+   * @throws {@link MemoryLimitError} when the runtime's memory cannot grow to hold it.
+   * @throws {@link DisposedError} once the runtime is disposed.
+   * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
+   *
+   * @example
+   * ```js
+   * // The runtime chooses the format from the matrix's features, unless told
+   * import { createRuntime, poisson3D } from 'simdgl';
+   * import assert from 'node:assert/strict';
+   *
+   * const rt = await createRuntime();
+   * const A = rt.upload(poisson3D(16));                        // 7 diagonals: DIA on the CPU
+   * assert.equal(A.format, 'dia');
+   * assert.equal(A.format, rt.explain('spmv', A).format);
+   * const B = rt.upload(poisson3D(16), { format: 'keep', dtype: 'f32' });   // the CSR it is, in f32
+   * assert.deepEqual([B.format, B.dtype], ['csr', 'f32']);
+   * rt.dispose();
+   * ```
+   */
   upload(matrix: SparseMatrix, options: UploadOptions = {}): MatrixHandle {
     this.live();
     checkOptions('upload', options, UPLOAD_OPTION_KEYS);
@@ -196,7 +314,29 @@ export class Runtime implements HandleOwner {
     return this.track(new MatrixHandle(target, this.cpu.matrix(target), this, requested));
   }
 
-  /** A resident dense matrix: from a DenseMatrix (copied in) or zero-filled of a shape. gemm, add and transpose take it and return new ones without copies. */
+  /**
+   * A resident dense matrix: from a DenseMatrix (copied in) or zero-filled of a shape. gemm, add and
+   * transpose take it and return new ones without copies.
+   *
+   * @throws {@link FormatError} when the DenseMatrix's value array has the wrong type or length.
+   * @throws {@link ShapeError} when `rows` or `cols` of a shape is not a non-negative integer.
+   * @throws {@link UnsupportedError} for an unknown dtype.
+   * @throws {@link MemoryLimitError} when the runtime's memory cannot grow to hold it.
+   * @throws {@link DisposedError} once the runtime is disposed.
+   *
+   * @example
+   * ```js
+   * import { createRuntime, DenseMatrix } from 'simdgl';
+   * import assert from 'node:assert/strict';
+   *
+   * const rt = await createRuntime();
+   * const A = rt.dense(new DenseMatrix(2, 2, 'f64', new Float64Array([1, 2, 3, 4])));
+   * const Z = rt.dense({ dtype: 'f64', rows: 2, cols: 2 });        // zeros
+   * const S = await rt.add(A, Z);                                  // a handle: A + 0
+   * assert.deepEqual(Array.from((await S.read()).values), [1, 2, 3, 4]);
+   * rt.dispose();
+   * ```
+   */
   dense(from: DenseMatrix | DenseShape): DenseHandle {
     this.live();
     if (from instanceof DenseMatrix) from.validate();
@@ -213,6 +353,29 @@ export class Runtime implements HandleOwner {
    * Which path and format an operation would use for a matrix, and the numbers behind the choice:
    * the matrix's features, each path's estimate (overhead + bytes / bandwidth + transfers) and the
    * reasons in words. Estimates use this machine's calibration once rt.calibrate() has run.
+   * `options.format` fixes the format, `options.x` tells where x lives and `options.readBack` whether
+   * y comes back to the host (default true).
+   *
+   * @throws {@link UnsupportedError} when `op` is not `'spmv'`.
+   * @throws {@link FormatError} when `A` is a matrix that breaks an invariant of its format.
+   * @throws {@link DisposedError} once the runtime is disposed.
+   * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
+   *
+   * @example
+   * ```js
+   * // Why a matrix gets the path and format it gets
+   * import { createRuntime, randomMatrix } from 'simdgl';
+   * import assert from 'node:assert/strict';
+   *
+   * const rt = await createRuntime();
+   * const A = randomMatrix({ rows: 2000, meanRowLength: 8, distribution: 'powerlaw', seed: 3 });
+   * const e = rt.explain('spmv', A);
+   * assert.equal(e.path, 'cpu');
+   * assert.ok(e.features.rowCv >= 0.3);                      // irregular rows …
+   * assert.equal(e.format, 'sell');                          // … and a small x: SELL-C-σ
+   * assert.ok(e.reasons.length > 0 && e.estimates.cpu.ms > 0);
+   * rt.dispose();
+   * ```
    */
   explain(
     op: 'spmv',
@@ -264,6 +427,23 @@ export class Runtime implements HandleOwner {
    * Measures this machine (about 50 ms per path): the fixed cost of an operation and the bandwidth
    * SpMV reaches on each usable path (the CPU path with the current threads). Save the result and pass
    * it as createRuntime({ calibration }) to skip the measurement next time.
+   *
+   * @throws {@link DisposedError} once the runtime is disposed.
+   *
+   * @example
+   * ```js
+   * import { createRuntime, poisson2D } from 'simdgl';
+   * import assert from 'node:assert/strict';
+   *
+   * const rt = await createRuntime();
+   * const calibration = await rt.calibrate();
+   * assert.ok(calibration.cpu.bandwidthGBs > 0 && calibration.cpu.overheadMs >= 0);
+   * rt.dispose();
+   * const saved = JSON.parse(JSON.stringify(calibration));     // e.g. from localStorage
+   * const rt2 = await createRuntime({ calibration: saved });   // no measurement needed
+   * assert.equal(rt2.explain('spmv', poisson2D(8)).calibrated, true);
+   * rt2.dispose();
+   * ```
    */
   async calibrate(): Promise<Calibration> {
     this.live();
@@ -307,7 +487,30 @@ export class Runtime implements HandleOwner {
     return m;
   }
 
-  /** A resident vector: from data (copied in) or zero-filled of `length` elements of `dtype`. */
+  /**
+   * A resident vector: from data (copied in; the dtype defaults to the array's, f32 or f64) or
+   * zero-filled of `data` elements of `dtype` (default f64). For complex dtypes the data interleave
+   * re, im and the vector has half as many elements.
+   *
+   * @throws {@link ShapeError} when a length is not a non-negative integer, or complex data has an odd length.
+   * @throws {@link UnsupportedError} for an unknown dtype.
+   * @throws {@link MemoryLimitError} when the runtime's memory cannot grow to hold it.
+   * @throws {@link DisposedError} once the runtime is disposed.
+   *
+   * @example
+   * ```js
+   * import { createRuntime } from 'simdgl';
+   * import assert from 'node:assert/strict';
+   *
+   * const rt = await createRuntime();
+   * const x = rt.vector(new Float32Array([1, 2, 3]));          // f32, from the array
+   * const z = rt.vector(3, 'c128');                            // three complex zeros
+   * const w = rt.vector(new Float64Array([1, 0, 0, 1]), 'c128'); // [1, i]
+   * assert.deepEqual([x.dtype, x.length, z.length, w.length], ['f32', 3, 3, 2]);
+   * assert.deepEqual(await rt.dot(w, w, { conj: true }), [2, 0]);
+   * rt.dispose();
+   * ```
+   */
   vector(data: ValueArray | number, dtype?: DType): ResidentVector {
     this.live();
     if (typeof data === 'number') {
@@ -326,7 +529,33 @@ export class Runtime implements HandleOwner {
   /**
    * y = α·op(A)·x + β·y. x and y are typed arrays (copied in and out) or resident vectors (used in
    * place). Returns y: the resident vector or typed array given, or a new typed array. Runs on the
-   * path the runtime estimates fastest (rt.explain says why), or on options.path.
+   * path the runtime estimates fastest (rt.explain says why), or on options.path. With `beta = 0`
+   * (the default) y is not read, so it may hold anything, as in BLAS; complex scalars are `[re, im]`.
+   *
+   * @throws {@link ShapeError} when x or y has the wrong length or dtype for A and `op`.
+   * @throws {@link UnsupportedError} for an unknown `op`, or a complex `alpha` or `beta` on a real matrix.
+   * @throws {@link GpuUnavailableError} when `options.path` names a GPU path this runtime lacks, or the
+   * lost path's error ({@link GpuContextLostError} on WebGL2) while its device is lost.
+   * @throws {@link WorkerError} when a worker of the pool fails during the call.
+   * @throws {@link DisposedError} once the runtime, A or a resident operand is disposed.
+   * @throws TypeError when A is not a handle from `rt.upload()` or x is not a typed array or resident vector.
+   * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
+   *
+   * @example
+   * ```js
+   * // y = 2·Aᵀ·x + y, in place on a typed array
+   * import { createRuntime, CSRMatrix } from 'simdgl';
+   * import assert from 'node:assert/strict';
+   *
+   * const rt = await createRuntime();
+   * // A = [[1, 2, 0], [0, 0, 3]]
+   * const A = rt.upload(new CSRMatrix(2, 3, 'f64', new Int32Array([0, 2, 3]), new Int32Array([0, 1, 2]), new Float64Array([1, 2, 3])));
+   * const y = new Float64Array([1, 1, 1]);
+   * const r = await rt.spmv(A, new Float64Array([1, 1]), { op: 'T', alpha: 2, beta: 1, y });
+   * assert.equal(r, y);                                              // the given y, updated
+   * assert.deepEqual(Array.from(y), [3, 5, 7]);                      // Aᵀ·[1, 1] = [1, 2, 3]
+   * rt.dispose();
+   * ```
    */
   async spmv<Y extends VectorLike | undefined = undefined>(
     A: MatrixHandle,
@@ -393,7 +622,27 @@ export class Runtime implements HandleOwner {
     return this.home;
   }
 
-  /** y ← α·x + y on resident vectors. */
+  /**
+   * y ← α·x + y on resident vectors of one dtype and length (α is `[re, im]` for complex).
+   *
+   * @throws {@link ShapeError} when x and y differ in dtype or length.
+   * @throws {@link DisposedError} once the runtime or a vector is disposed.
+   * @throws TypeError when an operand is not a resident vector.
+   * @throws {@link UnsupportedError} for a complex α on real vectors.
+   *
+   * @example
+   * ```js
+   * import { createRuntime } from 'simdgl';
+   * import assert from 'node:assert/strict';
+   *
+   * const rt = await createRuntime();
+   * const x = rt.vector(new Float64Array([1, 2, 3]));
+   * const y = rt.vector(new Float64Array([10, 10, 10]));
+   * await rt.axpy(-2, x, y);                            // y ← −2·x + y
+   * assert.deepEqual(Array.from(await y.read()), [8, 6, 4]);
+   * rt.dispose();
+   * ```
+   */
   async axpy(alpha: Scalar, x: ResidentVector, y: ResidentVector): Promise<void> {
     const a = checkedScalar('axpy', this.pair('axpy', x, y), alpha);
     const p = this.operandPath(undefined, x, y);
@@ -401,7 +650,27 @@ export class Runtime implements HandleOwner {
     y.wrote(p);
   }
 
-  /** y ← α·y + x on resident vectors. */
+  /**
+   * y ← α·y + x on resident vectors of one dtype and length (the update of CG's search direction).
+   *
+   * @throws {@link ShapeError} when x and y differ in dtype or length.
+   * @throws {@link DisposedError} once the runtime or a vector is disposed.
+   * @throws TypeError when an operand is not a resident vector.
+   * @throws {@link UnsupportedError} for a complex α on real vectors.
+   *
+   * @example
+   * ```js
+   * import { createRuntime } from 'simdgl';
+   * import assert from 'node:assert/strict';
+   *
+   * const rt = await createRuntime();
+   * const x = rt.vector(new Float64Array([1, 2, 3]));
+   * const y = rt.vector(new Float64Array([10, 10, 10]));
+   * await rt.aypx(0.5, x, y);                           // y ← 0.5·y + x
+   * assert.deepEqual(Array.from(await y.read()), [6, 7, 8]);
+   * rt.dispose();
+   * ```
+   */
   async aypx(alpha: Scalar, x: ResidentVector, y: ResidentVector): Promise<void> {
     const a = checkedScalar('aypx', this.pair('aypx', x, y), alpha);
     const p = this.operandPath(undefined, x, y);
@@ -409,7 +678,26 @@ export class Runtime implements HandleOwner {
     y.wrote(p);
   }
 
-  /** x ← α·x on a resident vector (α = 0 writes zeros). */
+  /**
+   * x ← α·x on a resident vector (α = 0 writes zeros).
+   *
+   * @throws {@link UnsupportedError} for a complex α on real vectors.
+   * @throws {@link DisposedError} once the runtime or x is disposed.
+   * @throws TypeError when x is not a resident vector.
+   *
+   * @example
+   * ```js
+   * // Complex scaling: multiply by i
+   * import { createRuntime } from 'simdgl';
+   * import assert from 'node:assert/strict';
+   *
+   * const rt = await createRuntime();
+   * const x = rt.vector(new Float64Array([1, 2, 3, 4]), 'c128');   // [1+2i, 3+4i]
+   * await rt.scal([0, 1], x);
+   * assert.deepEqual(Array.from(await x.read()), [-2, 1, -4, 3]);
+   * rt.dispose();
+   * ```
+   */
   async scal(alpha: Scalar, x: ResidentVector): Promise<void> {
     const a = checkedScalar('scal', this.pair('scal', x, x), alpha);
     const p = this.operandPath(undefined, x);
@@ -417,7 +705,26 @@ export class Runtime implements HandleOwner {
     x.wrote(p);
   }
 
-  /** y ← x on resident vectors. */
+  /**
+   * y ← x on resident vectors of one dtype and length.
+   *
+   * @throws {@link ShapeError} when x and y differ in dtype or length.
+   * @throws {@link DisposedError} once the runtime or a vector is disposed.
+   * @throws TypeError when an operand is not a resident vector.
+   *
+   * @example
+   * ```js
+   * import { createRuntime } from 'simdgl';
+   * import assert from 'node:assert/strict';
+   *
+   * const rt = await createRuntime();
+   * const x = rt.vector(new Float32Array([1, 2, 3]));
+   * const y = rt.vector(3, 'f32');
+   * await rt.copy(x, y);
+   * assert.deepEqual(Array.from(await y.read()), [1, 2, 3]);
+   * rt.dispose();
+   * ```
+   */
   async copy(x: ResidentVector, y: ResidentVector): Promise<void> {
     this.pair('copy', x, y);
     const p = this.operandPath(undefined, x);
@@ -427,7 +734,26 @@ export class Runtime implements HandleOwner {
 
   /**
    * Σ xᵢ·yᵢ (a number; `[re, im]` for complex, where `conj: true` conjugates x). Accumulated in f64 on
-   * the CPU path (deterministic for a given number of threads) and in double-single on the WebGL2 path.
+   * the CPU path (deterministic for a given number of threads) and in double-single on the GPU paths.
+   *
+   * @throws {@link ShapeError} when x and y differ in dtype or length.
+   * @throws {@link DisposedError} once the runtime or a vector is disposed.
+   * @throws TypeError when an operand is not a resident vector.
+   * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
+   *
+   * @example
+   * ```js
+   * import { createRuntime } from 'simdgl';
+   * import assert from 'node:assert/strict';
+   *
+   * const rt = await createRuntime();
+   * const x = rt.vector(new Float64Array([1, 2, 3]));
+   * assert.equal(await rt.dot(x, x), 14);
+   * const z = rt.vector(new Float64Array([0, 1]), 'c128');        // [i]
+   * assert.deepEqual(await rt.dot(z, z), [-1, 0]);                 // i·i
+   * assert.deepEqual(await rt.dot(z, z, { conj: true }), [1, 0]);  // conj(i)·i
+   * rt.dispose();
+   * ```
    */
   async dot(x: ResidentVector, y: ResidentVector, options: { conj?: boolean } = {}): Promise<number | [number, number]> {
     checkOptions('dot', options, DOT_OPTION_KEYS);
@@ -437,7 +763,24 @@ export class Runtime implements HandleOwner {
     return isComplex(dt) ? r : r[0];
   }
 
-  /** ‖x‖₂ of a resident vector (on the CPU path without overflow or underflow in the squares). */
+  /**
+   * ‖x‖₂ of a resident vector (on the CPU path without overflow or underflow in the squares).
+   *
+   * @throws {@link DisposedError} once the runtime or x is disposed.
+   * @throws TypeError when x is not a resident vector.
+   *
+   * @example
+   * ```js
+   * import { createRuntime } from 'simdgl';
+   * import assert from 'node:assert/strict';
+   *
+   * const rt = await createRuntime();
+   * assert.equal(await rt.nrm2(rt.vector(new Float64Array([3, 4]))), 5);
+   * const big = await rt.nrm2(rt.vector(new Float64Array([3e200, 4e200])));   // no overflow
+   * assert.ok(Math.abs(big - 5e200) <= 1e-15 * 5e200);
+   * rt.dispose();
+   * ```
+   */
   async nrm2(x: ResidentVector): Promise<number> {
     this.pair('nrm2', x, x);
     const p = this.operandPath(undefined, x);
@@ -446,14 +789,73 @@ export class Runtime implements HandleOwner {
 
   /**
    * Solves A·x = b with Conjugate Gradient (A Hermitian positive definite). Vectors stay resident
-   * during the iteration; only scalars come back each step.
+   * during the iteration; only scalars come back each step. It never hangs and never throws for a
+   * matrix that is not positive definite: the outcome's `reason` says `'breakdown'` (a non-positive
+   * curvature pᴴAp), `'maxIter'`, `'nan'` or `'aborted'` (options.signal fired) instead of `'converged'`.
+   *
+   * @throws {@link ShapeError} when A is not square, or b or x0 has the wrong length or dtype.
+   * @throws {@link UnsupportedError} for a preconditioner other than `'none'` and `'jacobi'`.
+   * @throws RangeError when tol is negative or maxIter is not a non-negative integer.
+   * @throws {@link GpuUnavailableError} when `options.path` names a GPU path this runtime lacks.
+   * @throws {@link WorkerError} when a worker of the pool fails during the solve.
+   * @throws {@link DisposedError} once the runtime or A is disposed.
+   * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
+   *
+   * @example
+   * ```js
+   * // Jacobi-preconditioned CG, stopped early by an AbortSignal
+   * import { createRuntime, poisson2D } from 'simdgl';
+   * import assert from 'node:assert/strict';
+   *
+   * const rt = await createRuntime();
+   * const A = rt.upload(poisson2D(20));                                  // 400 unknowns, SPD
+   * const b = new Float64Array(400).fill(1);
+   * const r = await rt.cg(A, b, { tol: 1e-10, preconditioner: 'jacobi' });
+   * assert.equal(r.reason, 'converged');
+   * assert.ok(r.relativeResidual <= 1e-10 && r.history.length === r.iterations + 1);
+   * const stop = new AbortController();
+   * const partial = await rt.cg(A, b, { onIteration: (it) => { if (it === 5) stop.abort(); }, signal: stop.signal });
+   * assert.equal(partial.reason, 'aborted');
+   * rt.dispose();
+   * ```
    */
   cg(A: MatrixHandle, b: ValueArray, options: SolveOptions = {}): Promise<SolveOutcome> {
     checkOptions('cg', options, SOLVE_OPTION_KEYS);
     return this.solve('cg', A, b, options);
   }
 
-  /** Solves A·x = b with BiCGSTAB (any square nonsingular A); same options and result as cg. */
+  /**
+   * Solves A·x = b with BiCGSTAB (any square nonsingular A); same options and result as cg. A zero
+   * ρ, r̂ᴴv or tᴴt ends it with reason `'breakdown'` rather than an exception.
+   *
+   * @throws {@link ShapeError} when A is not square, or b or x0 has the wrong length or dtype.
+   * @throws {@link UnsupportedError} for a preconditioner other than `'none'` and `'jacobi'`.
+   * @throws RangeError when tol is negative or maxIter is not a non-negative integer.
+   * @throws {@link GpuUnavailableError} when `options.path` names a GPU path this runtime lacks.
+   * @throws {@link WorkerError} when a worker of the pool fails during the solve.
+   * @throws {@link DisposedError} once the runtime or A is disposed.
+   * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
+   *
+   * @example
+   * ```js
+   * // A nonsymmetric system: the Poisson matrix plus a convection term
+   * import { createRuntime, poisson2D, COOMatrix } from 'simdgl';
+   * import assert from 'node:assert/strict';
+   *
+   * const P = poisson2D(10), n = P.rows, coo = COOMatrix.fromCSR(P);
+   * const rows = [...coo.rowIdx], cols = [...coo.colIdx], vals = [...coo.values];
+   * for (let i = 0; i + 1 < n; i++) { rows.push(i); cols.push(i + 1); vals.push(0.5); }   // duplicates add up
+   * const A = new COOMatrix(n, n, 'f64', new Int32Array(rows), new Int32Array(cols), new Float64Array(vals));
+   * const rt = await createRuntime();
+   * const h = rt.upload(A, { format: 'csr' });
+   * const b = new Float64Array(n).fill(1);
+   * const r = await rt.bicgstab(h, b, { tol: 1e-10 });
+   * assert.equal(r.converged, true);
+   * const Ax = await rt.spmv(h, r.x);
+   * assert.ok(Ax.every((v) => Math.abs(v - 1) < 1e-8));
+   * rt.dispose();
+   * ```
+   */
   bicgstab(A: MatrixHandle, b: ValueArray, options: SolveOptions = {}): Promise<SolveOutcome> {
     checkOptions('bicgstab', options, SOLVE_OPTION_KEYS);
     return this.solve('bicgstab', A, b, options);
@@ -496,6 +898,31 @@ export class Runtime implements HandleOwner {
    * handles from rt.dense() (used in place). Runs where resident operands are current, else on the CPU
    * path, unless a path is asked for. Returns C when given (updated in place), else a new matrix: a
    * handle when A or B is one, a DenseMatrix otherwise.
+   *
+   * @throws {@link ShapeError} when the operands' dtypes or shapes do not fit, or C is A or B.
+   * @throws {@link FormatError} when a DenseMatrix's value array has the wrong type or length.
+   * @throws {@link GpuUnavailableError} when `options.path` names a GPU path this runtime lacks.
+   * @throws {@link MemoryLimitError} when the runtime's memory cannot grow to hold the operands.
+   * @throws {@link DisposedError} once the runtime or a handle is disposed.
+   * @throws TypeError when an operand is neither a DenseMatrix nor a handle from `rt.dense()`.
+   * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
+   *
+   * @example
+   * ```js
+   * // C ← 2·A·B + C in place, then a fresh product
+   * import { createRuntime, DenseMatrix } from 'simdgl';
+   * import assert from 'node:assert/strict';
+   *
+   * const rt = await createRuntime();
+   * const A = new DenseMatrix(2, 2, 'f64', new Float64Array([1, 2, 3, 4]));
+   * const I = new DenseMatrix(2, 2, 'f64', new Float64Array([1, 0, 0, 1]));
+   * const C = new DenseMatrix(2, 2, 'f64', new Float64Array([1, 1, 1, 1]));
+   * await rt.gemm(A, I, { C, alpha: 2, beta: 1 });
+   * assert.deepEqual(Array.from(C.values), [3, 5, 7, 9]);
+   * const AA = await rt.gemm(A, A);                                   // a new DenseMatrix
+   * assert.deepEqual(Array.from(AA.values), [7, 10, 15, 22]);
+   * rt.dispose();
+   * ```
    */
   gemm(A: DenseMatrix, B: DenseMatrix, options?: GemmOptions & { C?: undefined; path?: PathChoice }): Promise<DenseMatrix>;
   gemm<C extends DenseLike>(A: DenseLike, B: DenseLike, options: GemmOptions & { C: C; path?: PathChoice }): Promise<C>;
@@ -510,7 +937,31 @@ export class Runtime implements HandleOwner {
     );
   }
 
-  /** C = α·A + β·B for dense matrices or handles of one shape (defaults α = β = 1). */
+  /**
+   * C = α·A + β·B for dense matrices or handles of one shape and dtype (defaults α = β = 1; `[re, im]`
+   * for complex). Returns a new handle when A or B is one, else a new DenseMatrix.
+   *
+   * @throws {@link ShapeError} when the operands' dtypes or shapes do not fit.
+   * @throws {@link FormatError} when a DenseMatrix's value array has the wrong type or length.
+   * @throws {@link GpuUnavailableError} when `options.path` names a GPU path this runtime lacks.
+   * @throws {@link MemoryLimitError} when the runtime's memory cannot grow to hold the operands.
+   * @throws {@link DisposedError} once the runtime or a handle is disposed.
+   * @throws TypeError when an operand is neither a DenseMatrix nor a handle from `rt.dense()`.
+   * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
+   *
+   * @example
+   * ```js
+   * import { createRuntime, DenseMatrix } from 'simdgl';
+   * import assert from 'node:assert/strict';
+   *
+   * const rt = await createRuntime();
+   * const A = new DenseMatrix(1, 3, 'f32', new Float32Array([1, 2, 3]));
+   * const B = new DenseMatrix(1, 3, 'f32', new Float32Array([1, 1, 1]));
+   * const D = await rt.add(A, B, { alpha: 1, beta: -1 });            // A − B
+   * assert.deepEqual(Array.from(D.values), [0, 1, 2]);
+   * rt.dispose();
+   * ```
+   */
   add(A: DenseMatrix, B: DenseMatrix, options?: AddOptions & { path?: PathChoice }): Promise<DenseMatrix>;
   add(A: DenseLike, B: DenseLike, options?: AddOptions & { path?: PathChoice }): Promise<DenseHandle>;
   async add(A: DenseLike, B: DenseLike, options: AddOptions & { path?: PathChoice } = {}): Promise<DenseLike> {
@@ -522,7 +973,29 @@ export class Runtime implements HandleOwner {
     );
   }
 
-  /** Aᵀ of a dense matrix or handle: a blocked copy on the CPU path (reads and writes both contiguous), a gather shader on WebGL2. */
+  /**
+   * Aᵀ of a dense matrix or handle: a blocked copy on the CPU path (reads and writes both contiguous),
+   * a gather shader on WebGL2. Returns a new handle for a handle, else a new DenseMatrix.
+   *
+   * @throws {@link FormatError} when a DenseMatrix's value array has the wrong type or length.
+   * @throws {@link GpuUnavailableError} when `options.path` names a GPU path this runtime lacks.
+   * @throws {@link MemoryLimitError} when the runtime's memory cannot grow to hold the operands.
+   * @throws {@link DisposedError} once the runtime or the handle is disposed.
+   * @throws TypeError when A is neither a DenseMatrix nor a handle from `rt.dense()`.
+   * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
+   *
+   * @example
+   * ```js
+   * import { createRuntime, DenseMatrix } from 'simdgl';
+   * import assert from 'node:assert/strict';
+   *
+   * const rt = await createRuntime();
+   * const A = new DenseMatrix(2, 3, 'f64', new Float64Array([1, 2, 3, 4, 5, 6]));
+   * const T = await rt.transpose(A);
+   * assert.deepEqual([T.rows, T.cols, ...T.values], [3, 2, 1, 4, 2, 5, 3, 6]);
+   * rt.dispose();
+   * ```
+   */
   transpose(A: DenseMatrix, options?: { path?: PathChoice }): Promise<DenseMatrix>;
   transpose(A: DenseHandle, options?: { path?: PathChoice }): Promise<DenseHandle>;
   async transpose(A: DenseLike, options: { path?: PathChoice } = {}): Promise<DenseLike> {
@@ -575,7 +1048,23 @@ export class Runtime implements HandleOwner {
     }
   }
 
-  /** Releases everything this runtime holds, its handles included. Later calls throw DisposedError. */
+  /**
+   * Releases everything this runtime holds, its handles included: the memory, the workers (Node then
+   * exits on its own) and the GPU paths. Calls still running reject, and later calls throw,
+   * {@link DisposedError}. A second call does nothing.
+   *
+   * @example
+   * ```js
+   * import { createRuntime, poisson2D, DisposedError } from 'simdgl';
+   * import assert from 'node:assert/strict';
+   *
+   * const rt = await createRuntime({ workers: 2 });
+   * const A = rt.upload(poisson2D(4));
+   * rt.dispose();
+   * assert.equal(A.disposed, true);                          // its handles go with it
+   * assert.throws(() => rt.upload(poisson2D(4)), DisposedError);
+   * ```
+   */
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
@@ -684,7 +1173,28 @@ async function resolveWorkers(w: number | 'auto' | undefined): Promise<number> {
   return w;
 }
 
-/** Creates a runtime: detects SIMD and shared memory, compiles the kernels, sets up the memory and the pool, and the device paths this engine offers. */
+/**
+ * Creates a runtime: detects SIMD and shared memory, compiles the kernels, sets up the memory and the
+ * worker pool, and the device paths this engine offers ({@link RuntimeOptions}).
+ *
+ * @throws {@link UnsupportedError} for a `backend` other than `'auto'`, `'cpu'`, `'webgpu'`, `'webgl2'` or `'gpu'`.
+ * @throws {@link GpuUnavailableError} when `backend` forces a GPU path that cannot run here (the message says why).
+ * @throws RangeError when `maxMemoryMB` is outside [1, 4096] or `workers` is not an integer in [1, 256] or `'auto'`.
+ * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
+ *
+ * @example
+ * ```js
+ * // One thread per core, every path this engine has
+ * import { createRuntime, poisson2D } from 'simdgl';
+ * import assert from 'node:assert/strict';
+ *
+ * const rt = await createRuntime({ workers: 'auto', backend: 'auto' });
+ * assert.ok(rt.capabilities().threads >= 1);
+ * const y = await rt.spmv(rt.upload(poisson2D(3)), new Float64Array(9).fill(1));
+ * assert.deepEqual(Array.from(y), [2, 1, 2, 1, 0, 1, 2, 1, 2]);
+ * rt.dispose();
+ * ```
+ */
 export function createRuntime(options: RuntimeOptions = {}): Promise<Runtime> {
   return Runtime.create(options);
 }

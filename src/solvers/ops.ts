@@ -34,6 +34,7 @@ export interface SolverOps<V> {
   release(v: V): void;
 }
 
+/** The solvers' preconditioner: none, or Jacobi (scaling by the inverse of A's diagonal). */
 export type Preconditioner = 'none' | 'jacobi';
 
 export interface SolveOptions<V> {

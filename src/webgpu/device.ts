@@ -31,6 +31,7 @@ export interface WebGpuCapabilities {
 export interface DeviceOptions {
   /** use this GPU object (navigator.gpu, or a Dawn instance) instead of finding one */
   gpu?: GPU;
+  /** the adapter to ask for: 'high-performance' or 'low-power' (default: the engine's choice) */
   powerPreference?: GPUPowerPreference;
   /** do not ask for subgroups / timestamp-query even where offered (for tests) */
   disableFeatures?: boolean;

@@ -27,7 +27,12 @@ export const WEBGPU_COST: CostProfile = {
 };
 
 
-/** createRuntime({ webgpu }): where the device comes from. */
+/**
+ * createRuntime({ webgpu }): where the WebGPU path's device comes from — a GPU object (`gpu`:
+ * navigator.gpu, a Dawn instance), a GPUDevice of your own (`device`; a lost given device is not
+ * replaced), and the adapter's power preference.
+ * @interface
+ */
 export type WebGpuPathOptions = Pick<WebGpuBackendOptions, 'gpu' | 'device' | 'powerPreference'>;
 
 export class WebGpuPath extends DevicePath<WebGpuMatrix, WebGpuVector, WebGpuDense> {
