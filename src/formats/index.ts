@@ -81,7 +81,7 @@ export interface ConvertOptions extends PaddingOptions, Pick<SELLOptions, 'slice
 }
 
 /** The keys ConvertOptions has (checked at compile time against the interface). */
-export const CONVERT_OPTION_KEYS = optionKeys<ConvertOptions>({ maxFill: true, maxSlots: true, width: true, sliceHeight: true, sortWindow: true });
+const CONVERT_OPTION_KEYS = optionKeys<ConvertOptions>({ maxFill: true, maxSlots: true, width: true, sliceHeight: true, sortWindow: true });
 
 /**
  * Converts any format to any other through CSR: `A.toCSR()` (canonical: sorted by (row, col),

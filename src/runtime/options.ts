@@ -7,7 +7,6 @@ import type { Preconditioner, SolveOptions as SolverOptions, StopReason } from '
 import type { Calibration } from './cost.js';
 import type { PathCapabilities, PathChoice, PathId } from '../path.js';
 import type { ResidentVector } from './handles.js';
-import { CONVERT_OPTION_KEYS } from '../formats/index.js';
 import { optionKeys } from '../options-check.js';
 
 /** The options and results of the public Runtime (src/runtime/runtime.ts). */
@@ -165,7 +164,7 @@ export const RUNTIME_OPTION_KEYS = optionKeys<RuntimeOptions>({
   inlineThreshold: true, spinUs: true, timeoutMs: true, calibration: true,
 });
 export const WEBGPU_OPTION_KEYS = optionKeys<WebGpuPathOptions>({ gpu: true, device: true, powerPreference: true });
-export const UPLOAD_OPTION_KEYS = [...CONVERT_OPTION_KEYS, ...optionKeys<Omit<UploadOptions, keyof ConvertOptions>>({ format: true, dtype: true })];
+export const UPLOAD_OPTION_KEYS = optionKeys<UploadOptions>({ format: true, dtype: true, maxFill: true, maxSlots: true, width: true, sliceHeight: true, sortWindow: true });
 export const SPMV_OPTION_KEYS = optionKeys<SpmvOptions>({ y: true, alpha: true, beta: true, op: true, path: true });
 export const SOLVE_OPTION_KEYS = optionKeys<SolveOptions>({ x0: true, tol: true, maxIter: true, onIteration: true, signal: true, preconditioner: true, path: true });
 export const DOT_OPTION_KEYS = optionKeys<{ conj?: boolean }>({ conj: true });

@@ -1,5 +1,4 @@
-import { checkOptions, only } from '../options-check.js';
-import { CONVERT_OPTION_KEYS } from '../formats/index.js';
+import { checkOptions } from '../options-check.js';
 import { DOT_OPTION_KEYS, EXPLAIN_OPTION_KEYS, RUNTIME_OPTION_KEYS, SOLVE_OPTION_KEYS, SPMV_OPTION_KEYS, UPLOAD_OPTION_KEYS, WEBGPU_OPTION_KEYS } from './options.js';
 import { ADD_OPTION_KEYS, GEMM_OPTION_KEYS, TRANSPOSE_OPTION_KEYS } from './dense-ops.js';
 import { allocValues, componentBytes, components, elementBytes, isComplex, toComplex, type DType, type Scalar, type ValueArray, assertDType } from '../dtype.js';
@@ -308,7 +307,8 @@ export class Runtime implements HandleOwner {
     }
     const asked = options.format ?? 'auto';
     const format = asked === 'keep' ? matrix.format : asked === 'auto' ? chooseFormat(this.featuresOf(matrix), 'cpu').format : asked;
-    const target = format !== matrix.format ? convert(matrix, format, only(options, CONVERT_OPTION_KEYS)) : matrix;
+    const { format: _format, dtype: _dtype, ...convertOptions } = options;
+    const target = format !== matrix.format ? convert(matrix, format, convertOptions) : matrix;
     // a format the caller named (or kept) is used on every path that has it; 'auto' lets each path choose
     const requested = asked === 'auto' ? null : format;
     return this.track(new MatrixHandle(target, this.cpu.matrix(target), this, requested));
