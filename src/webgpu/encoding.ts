@@ -18,7 +18,7 @@ export function isDoubleSingle(dtype: DType): boolean {
   return dtype === 'f64' || dtype === 'c128';
 }
 
-function splitDS(v: number, out: Float32Array, at: number): void {
+export function splitDS(v: number, out: Float32Array, at: number): void {
   const hi = Math.fround(v);
   if (!Number.isFinite(hi) && Number.isFinite(v)) {
     throw new WebGpuLimitError(`the value ${v} is outside the f32 range, so double-single cannot hold it on the GPU`);
