@@ -31,6 +31,7 @@ export interface DeviceBackend<M extends PathMatrix, V extends PathVector, D ext
   cgUpdate?(alpha: Scalar, p: V, q: V, x: V, r: V): Promise<number>;
   /** CG resident on the device (scalars computed there, residuals read every checkEvery iterations), where the backend has it */
   cgResident?(A: M, D: M | null, b: V, options: SolveOptions<V> & { checkEvery: number }): Promise<SolveResult<V>>;
+  bicgstabResident?(A: M, D: M | null, b: V, options: SolveOptions<V> & { checkEvery: number }): Promise<SolveResult<V>>;
   uploadDense(A: DenseMatrix): D;
   denseMatrix(dtype: DType, rows: number, cols: number): D;
   readDense(A: D): Promise<DenseMatrix>;
@@ -40,7 +41,7 @@ export interface DeviceBackend<M extends PathMatrix, V extends PathVector, D ext
   dispose(): void;
 }
 
-/** A resident CG's default checkEvery: one read-back per 16 iterations (~0.5 ms of GPU work each on the H100 for poisson3D_128). */
+/** A resident solver's default checkEvery: one read-back per 16 iterations (~0.5 ms of GPU work each on the H100 for poisson3D_128). */
 const RESIDENT_CHECK_EVERY = 16;
 
 export abstract class DevicePath<M extends PathMatrix, V extends PathVector, D extends PathDense> implements Path<M, V, D> {
@@ -153,6 +154,7 @@ export abstract class DevicePath<M extends PathMatrix, V extends PathVector, D e
     }
     const cgUpdate = B.cgUpdate?.bind(B);
     const cgResident = B.cgResident?.bind(B);
+    const bicgstabResident = B.bicgstabResident?.bind(B);
     return {
       n,
       complex,
@@ -166,7 +168,8 @@ export abstract class DevicePath<M extends PathMatrix, V extends PathVector, D e
       precondition: D ? async (r, z) => B.spmv(D!, r, z) : undefined,
       cgUpdate: cgUpdate ? (alpha, p, q, x, r) => cgUpdate(alpha, p, q, x, r) : undefined,
       cgResident: cgResident ? (b, o) => cgResident(A, D, b, o) : undefined,
-      checkEvery: cgResident ? RESIDENT_CHECK_EVERY : undefined,
+      bicgstabResident: bicgstabResident ? (b, o) => bicgstabResident(A, D, b, o) : undefined,
+      checkEvery: cgResident || bicgstabResident ? RESIDENT_CHECK_EVERY : undefined,
       release: (v) => v.dispose(),
       dispose: () => D?.dispose(),
     };

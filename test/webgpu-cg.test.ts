@@ -13,14 +13,30 @@ import type { WebGpuPath } from '../src/webgpu/path.js';
 import type { DType } from '../src/dtype.js';
 import { referenceSpmv } from './reference.js';
 import { loadShared } from './matrices.js';
-import { fsum, generated, pointDawnAtSwiftShader, randomData, triplets } from './webgpu-helpers.js';
+import { fsum, generated, inDType, pointDawnAtSwiftShader, randomData, triplets } from './webgpu-helpers.js';
+import { randomMatrix } from '../src/generators/index.js';
 
 pointDawnAtSwiftShader();
 
 /** ‖b − A·x‖ / ‖b‖ in f64 (the reference SpMV on the f64 matrix). */
 function trueResidual(A: CSRMatrix, x: ArrayLike<number>, b: ArrayLike<number>): number {
-  const Ax = referenceSpmv(triplets(A.astype('f64')), x, null, 1, 0).y;
+  const wide = A.dtype === 'c64' || A.dtype === 'c128' ? A.astype('c128') : A.astype('f64');
+  const Ax = referenceSpmv(triplets(wide), x, null, 1, 0).y;
   return Math.sqrt(fsum(Array.from(Ax, (v, i) => (v - b[i]) ** 2))) / Math.sqrt(fsum(Array.from(b, (v) => v * v)));
+}
+
+/** A nonsymmetric, diagonally dominant matrix: random entries plus a diagonal above each row's |sum|. */
+function dominant(rows: number, seed: number): CSRMatrix {
+  const R = randomMatrix({ rows, meanRowLength: 8, seed });
+  const ri: number[] = [], ci: number[] = [], v: number[] = [];
+  for (let i = 0; i < rows; i++) {
+    let sum = 0;
+    for (let k = R.rowPtr[i]; k < R.rowPtr[i + 1]; k++) {
+      ri.push(i); ci.push(R.colIdx[k]); v.push(R.values[k]); sum += Math.abs(R.values[k]);
+    }
+    ri.push(i); ci.push(i); v.push(sum + 1);
+  }
+  return CSRMatrix.fromTriplets(rows, rows, 'f64', Int32Array.from(ri), Int32Array.from(ci), Float64Array.from(v));
 }
 
 describe('GPU-resident CG (backend webgpu)', () => {
@@ -156,5 +172,82 @@ describe('GPU-resident CG (backend webgpu)', () => {
     const A = generated('poisson2D-30');
     const h = rt.upload(A);
     for (const bad of [0, -1, 1.5, NaN]) await expect(rt.cg(h, randomData('f64', A.rows, 1), { checkEvery: bad })).rejects.toThrow(RangeError);
+  });
+});
+
+describe('GPU-resident BiCGSTAB (backend webgpu)', () => {
+  let rt: Runtime;
+  let cpu: Runtime;
+  beforeAll(async () => {
+    rt = await createRuntime({ backend: 'webgpu' });
+    cpu = await createRuntime({ backend: 'cpu', workers: 1 });
+  });
+  afterAll(() => {
+    rt?.dispose();
+    cpu?.dispose();
+  });
+
+  const cases: { name: string; A: () => CSRMatrix; dt: DType; tol: number; pre?: 'jacobi' }[] = [
+    { name: 'dominant-1500 f64', A: () => dominant(1500, 11), dt: 'f64', tol: 1e-10 },
+    { name: 'dominant-1500 f32', A: () => dominant(1500, 11), dt: 'f32', tol: 1e-5 },
+    { name: 'dominant-1500 c128 jacobi', A: () => inDType(dominant(1500, 12), 'c128'), dt: 'c128', tol: 1e-10, pre: 'jacobi' },
+    { name: 'dominant-1500 c64', A: () => inDType(dominant(1500, 12), 'c64'), dt: 'c64', tol: 1e-5 },
+    { name: 'poisson2D-30 f64 jacobi', A: () => generated('poisson2D-30'), dt: 'f64', tol: 1e-8, pre: 'jacobi' },
+    { name: 'young1c c128', A: () => loadShared('young1c'), dt: 'c128', tol: 1e-8 },
+  ];
+  for (const c of cases) {
+    it(`${c.name}: converges as the CPU path does, x at the reported iteration`, async () => {
+      const A = c.A().astype(c.dt);
+      const b = randomData(c.dt, A.rows, 3);
+      const seen: number[] = [];
+      const opts = { tol: c.tol, preconditioner: c.pre ?? 'none', maxIter: 5000 } as const;
+      const g = await rt.bicgstab(rt.upload(A), b, { ...opts, checkEvery: 4, onIteration: (k, rr) => void seen.push(k, rr) });
+      const h = await cpu.bicgstab(cpu.upload(A), b, opts);
+      expect(h.converged).toBe(true);
+      expect(g).toMatchObject({ converged: true, reason: 'converged', path: 'webgpu' });
+      expect(Math.abs(g.iterations - h.iterations)).toBeLessThanOrEqual(Math.max(4, 0.1 * h.iterations));
+      expect(g.history.length).toBe(g.iterations + 1);
+      expect(seen).toEqual(g.history.slice(1).flatMap((v, i) => [i + 1, v]));
+      expect(g.relativeResidual).toBe(g.history[g.iterations]);
+      expect(g.relativeResidual).toBeLessThanOrEqual(c.tol);
+      if (g.iterations > 1) expect(g.history[g.iterations - 1]).toBeGreaterThan(c.tol);
+      expect(trueResidual(A, g.x, b)).toBeLessThanOrEqual(Math.max(10 * c.tol, 4 * trueResidual(A, h.x, b)));
+    });
+  }
+
+  it('maxIter and checkEvery 1 (the host loop) agree step by step; NaN; abort; one read-back per block', async () => {
+    const A = dominant(800, 13);
+    const b = randomData('f64', A.rows, 5);
+    const h = rt.upload(A);
+    for (const maxIter of [0, 3, 6]) {
+      const g = await rt.bicgstab(h, b, { tol: 1e-15, maxIter, checkEvery: 4 });
+      const ref = await rt.bicgstab(h, b, { tol: 1e-15, maxIter, checkEvery: 1 });
+      expect(g).toMatchObject({ reason: 'maxIter', iterations: maxIter });
+      expect(ref).toMatchObject({ reason: 'maxIter', iterations: maxIter });
+      for (let i = 0; i <= maxIter; i++) expect(Math.abs(g.history[i] - ref.history[i])).toBeLessThanOrEqual(1e-9 * ref.history[0]);
+      expect(Math.abs(trueResidual(A, g.x, b) - g.relativeResidual)).toBeLessThanOrEqual(1e-6 * g.relativeResidual);
+    }
+    const bn = b.slice();
+    bn[3] = NaN;
+    expect(await rt.bicgstab(h, bn)).toMatchObject({ reason: 'nan', iterations: 0 });
+    const ac = new AbortController();
+    const a = await rt.bicgstab(h, b, { tol: 1e-15, signal: ac.signal, checkEvery: 2, onIteration: (k) => void (k === 1 && ac.abort()) });
+    expect(a.reason).toBe('aborted');
+    expect(a.iterations).toBeLessThanOrEqual(4);
+    const stats = (rt.pathById('webgpu') as WebGpuPath).backend.stats;
+    const r0 = stats.readbacks;
+    const full = await rt.bicgstab(h, b, { tol: 1e-10 });
+    expect(full.converged).toBe(true);
+    expect(stats.readbacks - r0).toBeLessThanOrEqual(Math.ceil(full.iterations / 16) + 4);
+  });
+
+  it("a zero rhat.v is a 'breakdown' at the CPU path's iteration", async () => {
+    // A = [[0, 1], [1, 0]], b = e1: r̂ᴴ·A·r̂ = 0 in the first iteration
+    const A = new CSRMatrix(2, 2, 'f64', new Int32Array([0, 1, 2]), new Int32Array([1, 0]), new Float64Array([1, 1]));
+    const b = new Float64Array([1, 0]);
+    const g = await rt.bicgstab(rt.upload(A), b);
+    const h = await cpu.bicgstab(cpu.upload(A), b);
+    expect(h.reason).toBe('breakdown');
+    expect(g).toMatchObject({ reason: 'breakdown', iterations: h.iterations });
   });
 });

@@ -37,6 +37,8 @@ export interface SolverOps<V> {
    * `checkEvery` iterations (the WebGPU path, src/webgpu/cg.ts); cg() uses it when checkEvery > 1.
    */
   cgResident?(b: V, options: SolveOptions<V> & { checkEvery: number }): Promise<SolveResult<V>>;
+  /** the same for BiCGSTAB (bicgstab() uses it when checkEvery > 1) */
+  bicgstabResident?(b: V, options: SolveOptions<V> & { checkEvery: number }): Promise<SolveResult<V>>;
   /** the path's default checkEvery (1 when absent: the host tests every iteration) */
   readonly checkEvery?: number;
 }
@@ -56,7 +58,7 @@ export interface SolveOptions<V> {
   signal?: AbortSignal;
   /**
    * Read the residual back only every this many iterations, where the path can keep the iteration on
-   * its device (WebGPU CG: default 16; elsewhere every iteration is tested whatever this says). The
+   * its device (WebGPU CG and BiCGSTAB: default 16; elsewhere every iteration is tested whatever this says). The
    * result stays exact: the device stops itself at the converged iteration, and iterations, history
    * and onIteration report every iteration (onIteration runs when its block is read); an abort is
    * seen between blocks. 1 runs the host loop of every path.

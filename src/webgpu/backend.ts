@@ -3,7 +3,7 @@
  * browsers (navigator.gpu) and in Node (the optional `webgpu` package, Dawn). Its public shape follows
  * the WebGL2 GpuBackend (src/gpu/backend.ts) so the runtime can treat both alike; differences: create()
  * is async (adapters come by promise), vectors are written in place (no ping-pong), there is no
- * readSync, and flush() / kernelTime() / cgUpdate() exist.
+ * readSync, and flush() / kernelTime() / cgUpdate() / cgResident() / bicgstabResident() exist.
  *
  * Kernels: SpMV in CSR (csr_row, csr_vector, csr_adaptive + csr_fixup; chosen per matrix, spmv.ts),
  * ELL, DIA, HYB; op T/H through a CSR of Aᵀ; axpy, aypx, scal, copy (a buffer copy); dot / nrm2 and
@@ -32,6 +32,7 @@ import * as dense from './dense.js';
 import { acquireDevice, noCapabilities, type DeviceOptions, type WebGpuCapabilities } from './device.js';
 import { Engine, type Binding, type EngineStats, type Params } from './engine.js';
 import { residentCg, type CgRecorder } from './cg.js';
+import { residentBicgstab } from './bicgstab.js';
 import type { SolveOptions, SolveResult } from '../solvers/ops.js';
 import { decodeValues, encodeScalar, encodeValues, floatsPerElement } from './encoding.js';
 import { WebGpuDeviceLostError, WebGpuLimitError, WebGpuUnavailableError } from './errors.js';
@@ -273,8 +274,8 @@ export class WebGpuBackend implements WebGpuOwner {
     const n = y.length;
     const bindings = [{ binding: 2, buffer: y.buffer, write: true }];
     if (name !== 'scal') bindings.unshift({ binding: 1, buffer: x.buffer, write: false });
-    // aypx reads its α from a state buffer when P.m = 1 (resident CG); here it is P.alpha
-    if (name === 'aypx') bindings.push({ binding: 3, buffer: this.result, write: false });
+    // axpy and aypx read α from a solver's state buffer when P.m = 1 (resident solvers); here it is P.alpha
+    if (name !== 'scal') bindings.push({ binding: 3, buffer: this.result, write: false });
     this.engine.dispatch(name, y.dtype, Math.ceil(n / 256), { n, alpha: this.scalar(y.dtype, alpha, 'alpha'), w: ar === 0 && ai === 0 ? 1 : 0 }, bindings);
     y.version++;
   }
@@ -353,6 +354,12 @@ export class WebGpuBackend implements WebGpuOwner {
     return residentCg(this.cgRecorder, A, D, b, options);
   }
 
+  /** BiCGSTAB that stays on the GPU (src/webgpu/bicgstab.ts), as cgResident. */
+  bicgstabResident(A: WebGpuMatrix, D: WebGpuMatrix | null, b: WebGpuVector, options: SolveOptions<WebGpuVector> & { checkEvery: number }): Promise<SolveResult<WebGpuVector>> {
+    this.live();
+    return residentBicgstab(this.cgRecorder, A, D, b, options);
+  }
+
   private readonly cgRecorder: CgRecorder = ((be: WebGpuBackend): CgRecorder => ({
     backend: be,
     state: (data) => be.engine.buffer('the CG state', data, Infinity),
@@ -364,9 +371,9 @@ export class WebGpuBackend implements WebGpuOwner {
         { binding: 3, buffer: be.partials, write: true },
       ], S, slot);
     },
-    scalars: (dt, S, phase, ring, jacobi) => {
+    scalars: (kernel, dt, S, phase, ring, jacobi) => {
       be.live();
-      be.engine.dispatch('cg_scalars', dt, 1, { m: phase, n: ring, w: jacobi ? 1 : 0, k: dt === 'c64' ? 1 : 0 }, [{ binding: 1, buffer: S, write: true }]);
+      be.engine.dispatch(kernel, dt, 1, { m: phase, n: ring, w: jacobi ? 1 : 0, k: dt === 'c64' ? 1 : dt === 'c128' ? 2 : 0 }, [{ binding: 1, buffer: S, write: true }]);
     },
     update: (p, q, x, r, S) => {
       be.live();
@@ -381,14 +388,14 @@ export class WebGpuBackend implements WebGpuOwner {
       x.version++;
       r.version++;
     },
-    direction: (z, p, S) => {
+    blas1: (name, x, y, S, slot, whileConverging) => {
       be.live();
-      be.engine.dispatch('aypx', p.dtype, Math.ceil(p.length / 256), { n: p.length, m: 1 }, [
-        { binding: 1, buffer: z.buffer },
-        { binding: 2, buffer: p.buffer, write: true },
+      be.engine.dispatch(name, y.dtype, Math.ceil(y.length / 256), { n: y.length, m: 1, k: slot, w: whileConverging ? 1 : 0 }, [
+        { binding: 1, buffer: x.buffer },
+        { binding: 2, buffer: y.buffer, write: true },
         { binding: 3, buffer: S },
       ]);
-      p.version++;
+      y.version++;
     },
     read: async (S, bytes) => {
       be.live();

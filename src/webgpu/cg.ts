@@ -21,7 +21,7 @@ import type { SolveOptions, SolveResult, StopReason } from '../solvers/ops.js';
 import type { WebGpuMatrix, WebGpuVector } from './resident.js';
 import { splitDS } from './encoding.js';
 
-/** What the loop needs from the backend (WebGpuBackend.cgRecorder): it records, only read() waits. */
+/** What the resident solvers need from the backend (WebGpuBackend.cgRecorder): it records, only read() waits. */
 export interface CgRecorder {
   readonly backend: {
     vector(dt: DType, n: number): WebGpuVector;
@@ -33,26 +33,94 @@ export interface CgRecorder {
   state(data: Float32Array): GPUBuffer;
   /** S[slot] ← xᴴy */
   dot(x: WebGpuVector, y: WebGpuVector, S: GPUBuffer, slot: number): void;
-  /** cg_scalars phase 0 (α) or 1 (count, test, β) */
-  scalars(dt: DType, S: GPUBuffer, phase: 0 | 1, ring: number, jacobi: boolean): void;
-  /** x += α·p, r −= α·q, S[2] ← ‖r‖² */
+  /** one phase of a scalar kernel (wgsl/cg_scalars.wgsl, bicgstab_scalars.wgsl) */
+  scalars(kernel: 'cg_scalars' | 'bicgstab_scalars', dt: DType, S: GPUBuffer, phase: number, ring: number, jacobi: boolean): void;
+  /** x += α·p, r −= α·q, S[2] ← ‖r‖² (α in S[4], −α in S[5]) */
   update(p: WebGpuVector, q: WebGpuVector, x: WebGpuVector, r: WebGpuVector, S: GPUBuffer): void;
-  /** p ← z + β·p */
-  direction(z: WebGpuVector, p: WebGpuVector, S: GPUBuffer): void;
+  /** y ← S[slot]·x + y (axpy) or y ← S[slot]·y + x (aypx), skipped once stopped (axpy: except flag 4 when whileConverging) */
+  blas1(name: 'axpy' | 'aypx', x: WebGpuVector, y: WebGpuVector, S: GPUBuffer, slot: number, whileConverging?: boolean): void;
   read(S: GPUBuffer, bytes: number): Promise<Float32Array>;
   /** destroys S once recorded work no longer needs it */
   release(S: GPUBuffer): void;
   flush(): void;
 }
 
-/** Slots of the state buffer (vec4 each), as wgsl/cg_scalars.wgsl reads them. */
+/** Slots shared by both solvers' state (wgsl/scalars.wgsl). */
+export const FLAG = 7;
+const COUNT = 8;
+const REASONS: Record<number, StopReason> = { 1: 'converged', 2: 'nan', 3: 'breakdown' };
+
+/** The bookkeeping of a resident solve: what the host has seen so far. */
+export interface Progress {
+  iterations: number;
+  rnorm: number;
+  history: number[];
+}
+
+/**
+ * Runs blocks of `checkEvery` iterations (record(m) records m of them) until the GPU's flag stops the
+ * solve, maxIter is reached or the signal fires; reads the state after each block while the next one
+ * is already queued, and replays the squared residuals of its ring (from slot `ring`) into the
+ * history and onIteration.
+ */
+export async function runBlocks(
+  G: CgRecorder,
+  S: GPUBuffer,
+  ring: number,
+  record: (m: number) => void,
+  at: Progress,
+  o: { scale: number; maxIter: number; checkEvery: number; onIteration?: SolveOptions<WebGpuVector>['onIteration']; signal?: AbortSignal },
+): Promise<StopReason> {
+  const k = o.checkEvery;
+  const bytes = (ring + k) * 16;
+  const block = (m: number): Promise<Float32Array> => {
+    record(m);
+    return G.read(S, bytes);
+  };
+  let recorded = o.signal?.aborted ? 0 : Math.min(k, o.maxIter);
+  let pending = recorded > 0 ? block(recorded) : null;
+  while (pending) {
+    // the next block runs while this one's state comes back
+    const m = o.signal?.aborted ? 0 : Math.min(k, o.maxIter - recorded);
+    const next = m > 0 ? block(m) : null;
+    recorded += m;
+    G.flush();
+    const f = await pending;
+    const count = new Uint32Array(f.buffer, COUNT * 16, 1)[0];
+    for (; at.iterations < count; at.iterations++) {
+      const i = (ring + (at.iterations % k)) * 4;
+      at.rnorm = Math.sqrt(Math.max(0, f[i] + f[i + 1]));
+      at.history.push(at.rnorm / o.scale);
+      await o.onIteration?.(at.iterations + 1, at.rnorm / o.scale);
+    }
+    const why = REASONS[f[FLAG * 4]];
+    if (why) {
+      await next?.catch(() => undefined);
+      return why;
+    }
+    // on an abort the speculative block (if any) still runs and is reported honestly
+    pending = next;
+  }
+  return o.signal?.aborted && at.iterations < o.maxIter ? 'aborted' : 'maxIter';
+}
+
+/** The initial state: the given complex double-single slots, the threshold (tol·scale)² beside the flag. */
+export function initialState(ring: number, checkEvery: number, threshold: number, slots: Record<number, [number, number]>): Float32Array {
+  const init = new Float32Array((ring + checkEvery) * 4);
+  for (const [slot, [re, im]] of Object.entries(slots)) {
+    splitDS(re, init, Number(slot) * 4);
+    splitDS(im, init, Number(slot) * 4 + 2);
+  }
+  splitDS(threshold, init, FLAG * 4 + 1);
+  return init;
+}
+
+/** CG state slots (wgsl/cg_scalars.wgsl). */
 const RHO = 0;
 const PQ = 1;
 const RZ = 3;
-const FLAG = 7;
-const COUNT = 8;
+const BETA = 6;
 const RING = 9;
-const REASONS: Record<number, StopReason> = { 1: 'converged', 2: 'nan', 3: 'breakdown' };
 
 export async function residentCg(
   G: CgRecorder,
@@ -62,7 +130,7 @@ export async function residentCg(
   options: SolveOptions<WebGpuVector> & { checkEvery: number },
 ): Promise<SolveResult<WebGpuVector>> {
   const B = G.backend;
-  const { tol = 1e-8, onIteration, signal, checkEvery: k } = options;
+  const { tol = 1e-8, checkEvery: k } = options;
   const n = b.length;
   const dt = b.dtype;
   const maxIter = options.maxIter ?? Math.max(100, 10 * n);
@@ -77,63 +145,32 @@ export async function residentCg(
     }
     const bnorm = await B.nrm2(b);
     const scale = bnorm > 0 ? bnorm : 1;
-    let rnorm = await B.nrm2(r);
-    const history = [rnorm / scale];
-    let it = 0;
-    if (rnorm / scale <= tol) return done('converged');
-    const zr = D ? z : r;
-    if (D) B.spmv(D, r, z);
-    B.copy(zr, p);
-    const rho = D ? pair(await B.dot(r, z, { conj: true }))[0] : rnorm * rnorm;
-    const init = new Float32Array((RING + k) * 4);
-    splitDS(rho, init, RHO * 4);
-    splitDS((tol * scale) ** 2, init, FLAG * 4 + 1);
-    S = G.state(init);
-    const state = S;
-    const block = (m: number): Promise<Float32Array> => {
-      for (let j = 0; j < m; j++) {
+    const rnorm = await B.nrm2(r);
+    const at: Progress = { iterations: 0, rnorm, history: [rnorm / scale] };
+    let reason: StopReason = 'converged';
+    if (!(rnorm / scale <= tol)) {
+      const zr = D ? z : r;
+      if (D) B.spmv(D, r, z);
+      B.copy(zr, p);
+      const rho = D ? pair(await B.dot(r, z, { conj: true }))[0] : rnorm * rnorm;
+      const state = (S = G.state(initialState(RING, k, (tol * scale) ** 2, { [RHO]: [rho, 0] })));
+      const iteration = () => {
         B.spmv(A, p, q);
         G.dot(p, q, state, PQ);
-        G.scalars(dt, state, 0, k, D !== null);
+        G.scalars('cg_scalars', dt, state, 0, k, D !== null);
         G.update(p, q, x, r, state);
         if (D) {
           B.spmv(D, r, z);
           G.dot(r, z, state, RZ);
         }
-        G.scalars(dt, state, 1, k, D !== null);
-        G.direction(zr, p, state);
-      }
-      return G.read(state, (RING + k) * 16);
-    };
-    let recorded = signal?.aborted ? 0 : Math.min(k, maxIter);
-    let pending = recorded > 0 ? block(recorded) : null;
-    while (pending) {
-      // the next block runs while this one's state comes back
-      const m = signal?.aborted ? 0 : Math.min(k, maxIter - recorded);
-      const next = m > 0 ? block(m) : null;
-      recorded += m;
-      G.flush();
-      const f = await pending;
-      const count = new Uint32Array(f.buffer, COUNT * 16, 1)[0];
-      for (; it < count; it++) {
-        const o = (RING + (it % k)) * 4;
-        rnorm = Math.sqrt(Math.max(0, f[o] + f[o + 1]));
-        history.push(rnorm / scale);
-        await onIteration?.(it + 1, rnorm / scale);
-      }
-      const why = REASONS[f[FLAG * 4]];
-      if (why) {
-        await next?.catch(() => undefined);
-        return done(why);
-      }
-      // on an abort the speculative block (if any) still runs and is reported honestly
-      pending = next;
+        G.scalars('cg_scalars', dt, state, 1, k, D !== null);
+        G.blas1('aypx', zr, p, state, BETA);
+      };
+      reason = await runBlocks(G, state, RING, (m) => {
+        for (let j = 0; j < m; j++) iteration();
+      }, at, { ...options, scale, maxIter, checkEvery: k });
     }
-    return done(signal?.aborted && it < maxIter ? 'aborted' : 'maxIter');
-
-    function done(reason: StopReason): SolveResult<WebGpuVector> {
-      return { x, iterations: it, residualNorm: rnorm, relativeResidual: rnorm / scale, converged: reason === 'converged', reason, history };
-    }
+    return result(x, at, scale, reason);
   } catch (e) {
     x.dispose();
     throw e;
@@ -143,6 +180,10 @@ export async function residentCg(
   }
 }
 
-function pair(v: number | [number, number]): [number, number] {
+export function result(x: WebGpuVector, at: Progress, scale: number, reason: StopReason): SolveResult<WebGpuVector> {
+  return { x, iterations: at.iterations, residualNorm: at.rnorm, relativeResidual: at.rnorm / scale, converged: reason === 'converged', reason, history: at.history };
+}
+
+export function pair(v: number | [number, number]): [number, number] {
   return typeof v === 'number' ? [v, 0] : v;
 }
