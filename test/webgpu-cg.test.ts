@@ -10,6 +10,8 @@ import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
 import { CSRMatrix } from '../src/formats/csr.js';
 import { cg } from '../src/solvers/cg.js';
 import type { WebGpuPath } from '../src/webgpu/path.js';
+import { WebGpuDeviceLostError } from '../src/webgpu/errors.js';
+import { acquireDevice } from '../src/webgpu/device.js';
 import type { DType } from '../src/dtype.js';
 import { referenceSpmv } from './reference.js';
 import { loadShared } from './matrices.js';
@@ -250,4 +252,18 @@ describe('GPU-resident BiCGSTAB (backend webgpu)', () => {
     expect(h.reason).toBe('breakdown');
     expect(g).toMatchObject({ reason: 'breakdown', iterations: h.iterations });
   });
+});
+
+it('a device lost during a resident solve rejects it with WebGpuDeviceLostError (no stray rejection)', async () => {
+  const got = await acquireDevice({});
+  if ('reason' in got) throw new Error(`NO WEBGPU ADAPTER: ${got.reason}`);
+  const rt = await createRuntime({ backend: 'webgpu', webgpu: { device: got.device } });
+  try {
+    const A = generated('poisson2D-30');
+    const h = rt.upload(A);
+    const lose = (k: number) => void (k === 2 && (rt.pathById('webgpu') as WebGpuPath).backend.loseDevice());
+    await expect(rt.cg(h, randomData('f64', A.rows, 1), { checkEvery: 2, onIteration: lose })).rejects.toThrow(WebGpuDeviceLostError);
+  } finally {
+    rt.dispose();
+  }
 });

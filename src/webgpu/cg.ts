@@ -83,6 +83,7 @@ export async function runBlocks(
     // the next block runs while this one's state comes back
     const m = o.signal?.aborted ? 0 : Math.min(k, o.maxIter - recorded);
     const next = m > 0 ? block(m) : null;
+    next?.catch(() => undefined); // awaited below; if this block's read fails first, not an unhandled rejection
     recorded += m;
     G.flush();
     const f = await pending;
