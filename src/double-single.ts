@@ -18,6 +18,8 @@ export function isDoubleSingle(dtype: DType): boolean {
 }
 
 export interface DoubleSingleEncoding {
+  /** Writes v as (hi, lo) at out[at], out[at + 1]. */
+  splitDS(v: number, out: Float32Array, at: number): void;
   /** The float stream of `values` (components, interleaved when complex); f32/c64 Float32Array data is returned as it is. */
   encodeValues(dtype: DType, values: ArrayLike<number>): Float32Array;
   /** A scalar as the kernels take it: one element in the dtype's float order, in a vec4. */
@@ -37,6 +39,7 @@ export function doubleSingleEncoding(limitError: (message: string) => Error): Do
     out[at + 1] = Number.isFinite(hi) ? Math.fround(v - hi) : 0;
   };
   return {
+    splitDS: split,
     encodeValues(dtype, values) {
       if (!isDoubleSingle(dtype)) return values instanceof Float32Array ? values : Float32Array.from(values);
       const out = new Float32Array(values.length * 2);

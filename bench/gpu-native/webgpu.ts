@@ -210,19 +210,22 @@ be.dispose();
 if (cgMatrix) {
   const A = cgMatrix === 'poisson3D_128' ? poisson3D(128) : poisson3D(64);
   const b = new Float64Array(A.rows).fill(1);
-  for (const [label, make] of [
-    ['webgpu', () => createRuntime({ backend: 'webgpu', workers: 1, webgpu: { gpu } })],
-    [`cpu_${threads}t`, () => createRuntime({ backend: 'cpu', workers: threads })],
+  // webgpu: the GPU-resident CG (residuals read every 16 iterations); webgpu_every1: the host loop
+  // (checkEvery: 1, two read-backs per iteration), as before the resident CG
+  for (const [label, make, checkEvery] of [
+    ['webgpu', () => createRuntime({ backend: 'webgpu', workers: 1, webgpu: { gpu } }), undefined],
+    ['webgpu_every1', () => createRuntime({ backend: 'webgpu', workers: 1, webgpu: { gpu } }), 1],
+    [`cpu_${threads}t`, () => createRuntime({ backend: 'cpu', workers: threads }), undefined],
   ] as const) {
     const rt = await make();
     const h = rt.upload(A, { format: 'auto' });
-    const path = label === 'webgpu' ? 'webgpu' : 'cpu';
-    await rt.cg(h, b, { tol: 1e-8, maxIter: 5, path }); // warm-up: upload, pipelines
+    const path = label.startsWith('webgpu') ? 'webgpu' : 'cpu';
+    await rt.cg(h, b, { tol: 1e-8, maxIter: 5, path, checkEvery }); // warm-up: upload, pipelines
     const runs: number[] = [];
     let last;
     for (let i = 0; i < 3; i++) {
       const t0 = performance.now();
-      last = await rt.cg(h, b, { tol: 1e-8, path });
+      last = await rt.cg(h, b, { tol: 1e-8, path, checkEvery });
       runs.push(performance.now() - t0);
     }
     console.log(`CG\t${label}\t${cgMatrix}\tms\t${median(runs).toFixed(1)}\titerations\t${last!.iterations}\trelres\t${last!.relativeResidual.toExponential(2)}\tformat\t${rt.explain('spmv', h).estimates[path]?.format}`);

@@ -166,6 +166,6 @@ export const RUNTIME_OPTION_KEYS = optionKeys<RuntimeOptions>({
 export const WEBGPU_OPTION_KEYS = optionKeys<WebGpuPathOptions>({ gpu: true, device: true, powerPreference: true });
 export const UPLOAD_OPTION_KEYS = optionKeys<UploadOptions>({ format: true, dtype: true, maxFill: true, maxSlots: true, width: true, sliceHeight: true, sortWindow: true });
 export const SPMV_OPTION_KEYS = optionKeys<SpmvOptions>({ y: true, alpha: true, beta: true, op: true, path: true });
-export const SOLVE_OPTION_KEYS = optionKeys<SolveOptions>({ x0: true, tol: true, maxIter: true, onIteration: true, signal: true, preconditioner: true, path: true });
+export const SOLVE_OPTION_KEYS = optionKeys<SolveOptions>({ x0: true, tol: true, maxIter: true, onIteration: true, signal: true, checkEvery: true, preconditioner: true, path: true });
 export const DOT_OPTION_KEYS = optionKeys<{ conj?: boolean }>({ conj: true });
 export const EXPLAIN_OPTION_KEYS = optionKeys<{ format?: FormatName; x?: VectorLike; readBack?: boolean }>({ format: true, x: true, readBack: true });

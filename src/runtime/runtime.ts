@@ -871,6 +871,9 @@ export class Runtime implements HandleOwner {
     if (o.maxIter !== undefined && !(Number.isInteger(o.maxIter) && o.maxIter >= 0)) {
       throw new RangeError(`${method}: maxIter must be a non-negative integer, got ${o.maxIter}`);
     }
+    if (o.checkEvery !== undefined && !(Number.isInteger(o.checkEvery) && o.checkEvery >= 1)) {
+      throw new RangeError(`${method}: checkEvery must be a positive integer, got ${o.checkEvery}`);
+    }
     this.checkOperand(b, h.dtype, h.rows, `${method}: b`);
     if (o.x0 !== undefined) this.checkOperand(o.x0, h.dtype, h.rows, `${method}: x0`);
     const run = method === 'cg' ? cg : bicgstab;

@@ -15,6 +15,8 @@ const isNaNc = (a: C): boolean => Number.isNaN(a[0]) || Number.isNaN(a[1]);
  * (ρ = 0, r̂ᴴv = 0, tᴴt = 0) and NaN end the solve with converged: false and the reason.
  */
 export async function bicgstab<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V> = {}): Promise<SolveResult<V>> {
+  const checkEvery = options.checkEvery ?? ops.checkEvery ?? 1;
+  if (checkEvery > 1 && ops.bicgstabResident) return ops.bicgstabResident(b, { ...options, checkEvery });
   const { tol = 1e-8, onIteration, signal } = options;
   const maxIter = options.maxIter ?? Math.max(100, 10 * ops.n);
   const x = ops.vector();

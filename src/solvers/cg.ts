@@ -6,6 +6,8 @@ import type { SolveOptions, SolveResult, SolverOps, StopReason } from './ops.js'
  * maxIter, a non-positive curvature pᴴAp (A is not positive definite), NaN, or an abort.
  */
 export async function cg<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V> = {}): Promise<SolveResult<V>> {
+  const checkEvery = options.checkEvery ?? ops.checkEvery ?? 1;
+  if (checkEvery > 1 && ops.cgResident) return ops.cgResident(b, { ...options, checkEvery });
   const { tol = 1e-8, onIteration, signal } = options;
   const maxIter = options.maxIter ?? Math.max(100, 10 * ops.n);
   const x = ops.vector();

@@ -32,6 +32,15 @@ export interface SolverOps<V> {
   cgUpdate?(alpha: number, p: V, q: V, x: V, r: V): Promise<number>;
   /** frees a vector made by vector() */
   release(v: V): void;
+  /**
+   * Optional path-native CG that keeps its scalars on the device and tests convergence every
+   * `checkEvery` iterations (the WebGPU path, src/webgpu/cg.ts); cg() uses it when checkEvery > 1.
+   */
+  cgResident?(b: V, options: SolveOptions<V> & { checkEvery: number }): Promise<SolveResult<V>>;
+  /** the same for BiCGSTAB (bicgstab() uses it when checkEvery > 1) */
+  bicgstabResident?(b: V, options: SolveOptions<V> & { checkEvery: number }): Promise<SolveResult<V>>;
+  /** the path's default checkEvery (1 when absent: the host tests every iteration) */
+  readonly checkEvery?: number;
 }
 
 /** The solvers' preconditioner: none, or Jacobi (scaling by the inverse of A's diagonal). */
@@ -48,6 +57,14 @@ export interface SolveOptions<V> {
   onIteration?: (iteration: number, relativeResidual: number) => void | Promise<void>;
   /** stops the solve cleanly between iterations: the result says 'aborted' */
   signal?: AbortSignal;
+  /**
+   * Read the residual back only every this many iterations, where the path can keep the iteration on
+   * its device (WebGPU CG and BiCGSTAB: default 16; elsewhere every iteration is tested whatever this says). The
+   * result stays exact: the device stops itself at the converged iteration, and iterations, history
+   * and onIteration report every iteration (onIteration runs when its block is read); an abort is
+   * seen between blocks. 1 runs the host loop of every path.
+   */
+  checkEvery?: number;
 }
 
 /** Why a solve ended. */

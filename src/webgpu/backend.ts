@@ -3,7 +3,7 @@
  * browsers (navigator.gpu) and in Node (the optional `webgpu` package, Dawn). Its public shape follows
  * the WebGL2 GpuBackend (src/gpu/backend.ts) so the runtime can treat both alike; differences: create()
  * is async (adapters come by promise), vectors are written in place (no ping-pong), there is no
- * readSync, and flush() / kernelTime() / cgUpdate() exist.
+ * readSync, and flush() / kernelTime() / cgUpdate() / cgResident() / bicgstabResident() exist.
  *
  * Kernels: SpMV in CSR (csr_row, csr_vector, csr_adaptive + csr_fixup; chosen per matrix, spmv.ts),
  * ELL, DIA, HYB; op T/H through a CSR of Aᵀ; axpy, aypx, scal, copy (a buffer copy); dot / nrm2 and
@@ -30,7 +30,10 @@ import type { Op } from '../backend-types.js';
 import type { DenseMatrix } from '../formats/dense.js';
 import * as dense from './dense.js';
 import { acquireDevice, noCapabilities, type DeviceOptions, type WebGpuCapabilities } from './device.js';
-import { Engine, type EngineStats, type Params } from './engine.js';
+import { Engine, type Binding, type EngineStats, type Params } from './engine.js';
+import { residentCg, type CgRecorder } from './cg.js';
+import { residentBicgstab } from './bicgstab.js';
+import type { SolveOptions, SolveResult } from '../solvers/ops.js';
 import { decodeValues, encodeScalar, encodeValues, floatsPerElement } from './encoding.js';
 import { WebGpuDeviceLostError, WebGpuLimitError, WebGpuUnavailableError } from './errors.js';
 import { WebGpuMatrix, WebGpuVector, type HostMatrix, type WebGpuOwner } from './resident.js';
@@ -271,6 +274,8 @@ export class WebGpuBackend implements WebGpuOwner {
     const n = y.length;
     const bindings = [{ binding: 2, buffer: y.buffer, write: true }];
     if (name !== 'scal') bindings.unshift({ binding: 1, buffer: x.buffer, write: false });
+    // axpy and aypx read α from a solver's state buffer when P.m = 1 (resident solvers); here it is P.alpha
+    if (name !== 'scal') bindings.push({ binding: 3, buffer: this.result, write: false });
     this.engine.dispatch(name, y.dtype, Math.ceil(n / 256), { n, alpha: this.scalar(y.dtype, alpha, 'alpha'), w: ar === 0 && ai === 0 ? 1 : 0 }, bindings);
     y.version++;
   }
@@ -317,22 +322,88 @@ export class WebGpuBackend implements WebGpuOwner {
       { binding: 3, buffer: x.buffer, write: true },
       { binding: 4, buffer: r.buffer, write: true },
       { binding: 5, buffer: this.partials, write: true },
+      { binding: 6, buffer: this.result },
     ]);
     x.version++;
     r.version++;
     return re;
   }
 
-  private async reduce(kernel: 'dot' | 'cg_update', dt: DType, n: number, params: Params, bindings: { binding: number; buffer: GPUBuffer; write?: boolean }[]): Promise<[number, number]> {
-    const groups = Math.max(1, Math.min(REDUCE_GROUPS, Math.ceil(n / (256 * REDUCE_ITEMS))));
-    this.engine.dispatch(kernel, dt, groups, { ...params, n, k: groups * 256 }, bindings);
-    this.engine.dispatch('reduce_final', dt, 1, { n: groups, m: 0 }, [
-      { binding: 1, buffer: this.partials },
-      { binding: 2, buffer: this.result, write: true },
-    ]);
+  private async reduce(kernel: 'dot' | 'cg_update', dt: DType, n: number, params: Params, bindings: Binding[]): Promise<[number, number]> {
+    this.reduceInto(kernel, dt, n, params, bindings, this.result, 0);
     const f = new Float32Array(await this.engine.read(this.result, 16));
     return [f[0] + f[1], f[2] + f[3]];
   }
+
+  /** Records a reduction whose sum lands in out[slot] (a vec4 of complex double-single); nothing waits. */
+  private reduceInto(kernel: 'dot' | 'cg_update', dt: DType, n: number, params: Params, bindings: Binding[], out: GPUBuffer, slot: number): void {
+    const groups = Math.max(1, Math.min(REDUCE_GROUPS, Math.ceil(n / (256 * REDUCE_ITEMS))));
+    this.engine.dispatch(kernel, dt, groups, { ...params, n, k: groups * 256 }, bindings);
+    this.engine.dispatch('reduce_final', dt, 1, { n: groups, m: slot }, [
+      { binding: 1, buffer: this.partials },
+      { binding: 2, buffer: out, write: true },
+    ]);
+  }
+
+  /**
+   * CG that stays on the GPU (src/webgpu/cg.ts): α and β are computed there, the host reads the
+   * residuals every `checkEvery` iterations. D: the Jacobi preconditioner as a one-diagonal matrix.
+   */
+  cgResident(A: WebGpuMatrix, D: WebGpuMatrix | null, b: WebGpuVector, options: SolveOptions<WebGpuVector> & { checkEvery: number }): Promise<SolveResult<WebGpuVector>> {
+    this.live();
+    return residentCg(this.cgRecorder, A, D, b, options);
+  }
+
+  /** BiCGSTAB that stays on the GPU (src/webgpu/bicgstab.ts), as cgResident. */
+  bicgstabResident(A: WebGpuMatrix, D: WebGpuMatrix | null, b: WebGpuVector, options: SolveOptions<WebGpuVector> & { checkEvery: number }): Promise<SolveResult<WebGpuVector>> {
+    this.live();
+    return residentBicgstab(this.cgRecorder, A, D, b, options);
+  }
+
+  private readonly cgRecorder: CgRecorder = ((be: WebGpuBackend): CgRecorder => ({
+    backend: be,
+    state: (data) => be.engine.buffer('the CG state', data, Infinity),
+    dot: (x, y, S, slot) => {
+      be.live();
+      be.reduceInto('dot', x.dtype, x.length, { conj: -1 }, [
+        { binding: 1, buffer: x.buffer },
+        { binding: 2, buffer: y.buffer },
+        { binding: 3, buffer: be.partials, write: true },
+      ], S, slot);
+    },
+    scalars: (kernel, dt, S, phase, ring, jacobi) => {
+      be.live();
+      be.engine.dispatch(kernel, dt, 1, { m: phase, n: ring, w: jacobi ? 1 : 0, k: dt === 'c64' ? 1 : dt === 'c128' ? 2 : 0 }, [{ binding: 1, buffer: S, write: true }]);
+    },
+    update: (p, q, x, r, S) => {
+      be.live();
+      be.reduceInto('cg_update', p.dtype, r.length, { m: 1 }, [
+        { binding: 1, buffer: p.buffer },
+        { binding: 2, buffer: q.buffer },
+        { binding: 3, buffer: x.buffer, write: true },
+        { binding: 4, buffer: r.buffer, write: true },
+        { binding: 5, buffer: be.partials, write: true },
+        { binding: 6, buffer: S },
+      ], S, 2);
+      x.version++;
+      r.version++;
+    },
+    blas1: (name, x, y, S, slot, whileConverging) => {
+      be.live();
+      be.engine.dispatch(name, y.dtype, Math.ceil(y.length / 256), { n: y.length, m: 1, k: slot, w: whileConverging ? 1 : 0 }, [
+        { binding: 1, buffer: x.buffer },
+        { binding: 2, buffer: y.buffer, write: true },
+        { binding: 3, buffer: S },
+      ]);
+      y.version++;
+    },
+    read: async (S, bytes) => {
+      be.live();
+      return new Float32Array(await be.engine.read(S, bytes));
+    },
+    release: (S) => be.releaseBuffer(S),
+    flush: () => be.engine.flush(),
+  }))(this);
 
   // ---- read-back, batching, timing -------------------------------------------------------------
 

@@ -12,4 +12,4 @@ import { doubleSingleEncoding, floatsPerElement, isDoubleSingle } from '../doubl
 export { floatsPerElement, isDoubleSingle };
 
 /** Double-single encoding (src/double-single.ts); values beyond the f32 range are a WebGpuLimitError. */
-export const { encodeValues, encodeScalar, decodeValues } = doubleSingleEncoding((m) => new WebGpuLimitError(m));
+export const { encodeValues, encodeScalar, decodeValues, splitDS } = doubleSingleEncoding((m) => new WebGpuLimitError(m));

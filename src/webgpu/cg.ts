@@ -1,0 +1,190 @@
+/**
+ * Conjugate Gradient resident on the GPU (issue 10): the same recurrence as src/solvers/cg.ts, but α and
+ * β are computed on the GPU (wgsl/cg_scalars.wgsl, double-single) from reductions that land in a small
+ * state buffer, and the vector updates read them there, so an iteration records ~8 dispatches and
+ * waits for nothing. The host reads the state back once every `checkEvery` iterations: the iteration
+ * count, the stop flag and ‖r‖² of every iteration of the block (a ring), so `iterations`, `history`
+ * and `onIteration` are exact (onIteration runs when its block is read).
+ *
+ * Stopping. The GPU itself tests each iteration (‖r‖² ≤ (tol·‖b‖)², NaN, pᴴAp ≤ 0) and sets a flag;
+ * every later update in the block is then a no-op, so x is exactly the iterate at which the solve
+ * stopped — no extra iterations leak into the result, only their (wasted) SpMV and dot run. The test
+ * compares in double-single, so at a residual within ~1e-14 (relative) of the threshold the decision
+ * can differ from the host's f64 test; the GPU's decision is the one reported.
+ *
+ * Pipelining. While the host waits for block i's state, block i+1 is already submitted (speculatively:
+ * it does nothing if block i stopped), so the queue never drains. maxIter is exact (the blocks are cut
+ * to it); an abort is seen between blocks (at most 2·checkEvery − 1 iterations later).
+ */
+import type { DType } from '../dtype.js';
+import type { SolveOptions, SolveResult, StopReason } from '../solvers/ops.js';
+import type { WebGpuMatrix, WebGpuVector } from './resident.js';
+import { splitDS } from './encoding.js';
+
+/** What the resident solvers need from the backend (WebGpuBackend.cgRecorder): it records, only read() waits. */
+export interface CgRecorder {
+  readonly backend: {
+    vector(dt: DType, n: number): WebGpuVector;
+    copy(x: WebGpuVector, y: WebGpuVector): void;
+    spmv(A: WebGpuMatrix, x: WebGpuVector, y: WebGpuVector, o?: { alpha?: number; beta?: number }): void;
+    nrm2(x: WebGpuVector): Promise<number>;
+    dot(x: WebGpuVector, y: WebGpuVector, o: { conj?: boolean }): Promise<number | [number, number]>;
+  };
+  state(data: Float32Array): GPUBuffer;
+  /** S[slot] ← xᴴy */
+  dot(x: WebGpuVector, y: WebGpuVector, S: GPUBuffer, slot: number): void;
+  /** one phase of a scalar kernel (wgsl/cg_scalars.wgsl, bicgstab_scalars.wgsl) */
+  scalars(kernel: 'cg_scalars' | 'bicgstab_scalars', dt: DType, S: GPUBuffer, phase: number, ring: number, jacobi: boolean): void;
+  /** x += α·p, r −= α·q, S[2] ← ‖r‖² (α in S[4], −α in S[5]) */
+  update(p: WebGpuVector, q: WebGpuVector, x: WebGpuVector, r: WebGpuVector, S: GPUBuffer): void;
+  /** y ← S[slot]·x + y (axpy) or y ← S[slot]·y + x (aypx), skipped once stopped (axpy: except flag 4 when whileConverging) */
+  blas1(name: 'axpy' | 'aypx', x: WebGpuVector, y: WebGpuVector, S: GPUBuffer, slot: number, whileConverging?: boolean): void;
+  read(S: GPUBuffer, bytes: number): Promise<Float32Array>;
+  /** destroys S once recorded work no longer needs it */
+  release(S: GPUBuffer): void;
+  flush(): void;
+}
+
+/** Slots shared by both solvers' state (wgsl/scalars.wgsl). */
+export const FLAG = 7;
+const COUNT = 8;
+const REASONS: Record<number, StopReason> = { 1: 'converged', 2: 'nan', 3: 'breakdown' };
+
+/** The bookkeeping of a resident solve: what the host has seen so far. */
+export interface Progress {
+  iterations: number;
+  rnorm: number;
+  history: number[];
+}
+
+/**
+ * Runs blocks of `checkEvery` iterations (record(m) records m of them) until the GPU's flag stops the
+ * solve, maxIter is reached or the signal fires; reads the state after each block while the next one
+ * is already queued, and replays the squared residuals of its ring (from slot `ring`) into the
+ * history and onIteration.
+ */
+export async function runBlocks(
+  G: CgRecorder,
+  S: GPUBuffer,
+  ring: number,
+  record: (m: number) => void,
+  at: Progress,
+  o: { scale: number; maxIter: number; checkEvery: number; onIteration?: SolveOptions<WebGpuVector>['onIteration']; signal?: AbortSignal },
+): Promise<StopReason> {
+  const k = o.checkEvery;
+  const bytes = (ring + k) * 16;
+  const block = (m: number): Promise<Float32Array> => {
+    record(m);
+    return G.read(S, bytes);
+  };
+  let recorded = o.signal?.aborted ? 0 : Math.min(k, o.maxIter);
+  let pending = recorded > 0 ? block(recorded) : null;
+  while (pending) {
+    // the next block runs while this one's state comes back
+    const m = o.signal?.aborted ? 0 : Math.min(k, o.maxIter - recorded);
+    const next = m > 0 ? block(m) : null;
+    next?.catch(() => undefined); // awaited below; if this block's read fails first, not an unhandled rejection
+    recorded += m;
+    G.flush();
+    const f = await pending;
+    const count = new Uint32Array(f.buffer, COUNT * 16, 1)[0];
+    for (; at.iterations < count; at.iterations++) {
+      const i = (ring + (at.iterations % k)) * 4;
+      at.rnorm = Math.sqrt(Math.max(0, f[i] + f[i + 1]));
+      at.history.push(at.rnorm / o.scale);
+      await o.onIteration?.(at.iterations + 1, at.rnorm / o.scale);
+    }
+    const why = REASONS[f[FLAG * 4]];
+    if (why) {
+      await next?.catch(() => undefined);
+      return why;
+    }
+    // on an abort the speculative block (if any) still runs and is reported honestly
+    pending = next;
+  }
+  return o.signal?.aborted && at.iterations < o.maxIter ? 'aborted' : 'maxIter';
+}
+
+/** The initial state: the given complex double-single slots, the threshold (tol·scale)² beside the flag. */
+export function initialState(ring: number, checkEvery: number, threshold: number, slots: Record<number, [number, number]>): Float32Array {
+  const init = new Float32Array((ring + checkEvery) * 4);
+  for (const [slot, [re, im]] of Object.entries(slots)) {
+    splitDS(re, init, Number(slot) * 4);
+    splitDS(im, init, Number(slot) * 4 + 2);
+  }
+  splitDS(threshold, init, FLAG * 4 + 1);
+  return init;
+}
+
+/** CG state slots (wgsl/cg_scalars.wgsl). */
+const RHO = 0;
+const PQ = 1;
+const RZ = 3;
+const BETA = 6;
+const RING = 9;
+
+export async function residentCg(
+  G: CgRecorder,
+  A: WebGpuMatrix,
+  D: WebGpuMatrix | null,
+  b: WebGpuVector,
+  options: SolveOptions<WebGpuVector> & { checkEvery: number },
+): Promise<SolveResult<WebGpuVector>> {
+  const B = G.backend;
+  const { tol = 1e-8, checkEvery: k } = options;
+  const n = b.length;
+  const dt = b.dtype;
+  const maxIter = options.maxIter ?? Math.max(100, 10 * n);
+  const [x, r, z, p, q] = Array.from({ length: 5 }, () => B.vector(dt, n));
+  let S: GPUBuffer | null = null;
+  try {
+    // r = b − A·x0; the set-up reads as src/solvers/cg.ts does
+    B.copy(b, r);
+    if (options.x0) {
+      B.copy(options.x0, x);
+      B.spmv(A, x, r, { alpha: -1, beta: 1 });
+    }
+    const bnorm = await B.nrm2(b);
+    const scale = bnorm > 0 ? bnorm : 1;
+    const rnorm = await B.nrm2(r);
+    const at: Progress = { iterations: 0, rnorm, history: [rnorm / scale] };
+    let reason: StopReason = 'converged';
+    if (!(rnorm / scale <= tol)) {
+      const zr = D ? z : r;
+      if (D) B.spmv(D, r, z);
+      B.copy(zr, p);
+      const rho = D ? pair(await B.dot(r, z, { conj: true }))[0] : rnorm * rnorm;
+      const state = (S = G.state(initialState(RING, k, (tol * scale) ** 2, { [RHO]: [rho, 0] })));
+      const iteration = () => {
+        B.spmv(A, p, q);
+        G.dot(p, q, state, PQ);
+        G.scalars('cg_scalars', dt, state, 0, k, D !== null);
+        G.update(p, q, x, r, state);
+        if (D) {
+          B.spmv(D, r, z);
+          G.dot(r, z, state, RZ);
+        }
+        G.scalars('cg_scalars', dt, state, 1, k, D !== null);
+        G.blas1('aypx', zr, p, state, BETA);
+      };
+      reason = await runBlocks(G, state, RING, (m) => {
+        for (let j = 0; j < m; j++) iteration();
+      }, at, { ...options, scale, maxIter, checkEvery: k });
+    }
+    return result(x, at, scale, reason);
+  } catch (e) {
+    x.dispose();
+    throw e;
+  } finally {
+    for (const v of [r, z, p, q]) v.dispose();
+    if (S) G.release(S);
+  }
+}
+
+export function result(x: WebGpuVector, at: Progress, scale: number, reason: StopReason): SolveResult<WebGpuVector> {
+  return { x, iterations: at.iterations, residualNorm: at.rnorm, relativeResidual: at.rnorm / scale, converged: reason === 'converged', reason, history: at.history };
+}
+
+export function pair(v: number | [number, number]): [number, number] {
+  return typeof v === 'number' ? [v, 0] : v;
+}
