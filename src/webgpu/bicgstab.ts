@@ -6,21 +6,13 @@
  * through the block loop of cg.ts (see there: x is exact at the reported iteration; history and
  * onIteration cover every iteration).
  */
-import type { SolveOptions, SolveResult } from '../solvers/ops.js';
-import type { WebGpuMatrix, WebGpuVector } from './resident.js';
-import { initialState, residentSolve, type CgRecorder } from './cg.js';
+import { initialState, residentSolve, type ResidentSolver } from './cg.js';
 
 /** State slots (wgsl/bicgstab_scalars.wgsl). */
 const [RHO, ALPHA, OMEGA, RR_HAT, RV, TT, TS] = [0, 1, 2, 3, 4, 5, 6];
 const [SS, RR, NEG_OMEGA, BETA, NEG_ALPHA, POS_ALPHA, POS_OMEGA, RING] = [9, 10, 11, 12, 13, 14, 15, 16];
 
-export function residentBicgstab(
-  G: CgRecorder,
-  A: WebGpuMatrix,
-  D: WebGpuMatrix | null,
-  b: WebGpuVector,
-  options: SolveOptions<WebGpuVector> & { checkEvery: number },
-): Promise<SolveResult<WebGpuVector>> {
+export const residentBicgstab: ResidentSolver = (G, A, D, b, options) => {
   const B = G.backend;
   const dt = b.dtype;
   const k = options.checkEvery;
@@ -59,4 +51,4 @@ export function residentBicgstab(
       phase(4);
     });
   });
-}
+};

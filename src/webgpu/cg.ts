@@ -116,6 +116,15 @@ export function initialState(ring: number, checkEvery: number, threshold: number
   return init;
 }
 
+/** A solver resident on the GPU: A, the Jacobi D⁻¹ uploaded as a matrix (or null: no preconditioner), b. */
+export type ResidentSolver = (
+  G: CgRecorder,
+  A: WebGpuMatrix,
+  D: WebGpuMatrix | null,
+  b: WebGpuVector,
+  options: SolveOptions<WebGpuVector> & { checkEvery: number },
+) => Promise<SolveResult<WebGpuVector>>;
+
 /** CG state slots (wgsl/cg_scalars.wgsl). */
 const RHO = 0;
 const PQ = 1;
@@ -123,13 +132,7 @@ const RZ = 3;
 const BETA = 6;
 const RING = 9;
 
-export function residentCg(
-  G: CgRecorder,
-  A: WebGpuMatrix,
-  D: WebGpuMatrix | null,
-  b: WebGpuVector,
-  options: SolveOptions<WebGpuVector> & { checkEvery: number },
-): Promise<SolveResult<WebGpuVector>> {
+export const residentCg: ResidentSolver = (G, A, D, b, options) => {
   const B = G.backend;
   const dt = b.dtype;
   const k = options.checkEvery;
@@ -152,7 +155,7 @@ export function residentCg(
       G.blas1('aypx', zr, p, state, BETA);
     });
   });
-}
+};
 
 /** What a resident solver's iterations get from residentSolve(). */
 export interface SolveFrame {
