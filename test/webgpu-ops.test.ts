@@ -10,6 +10,7 @@ import { DenseMatrix } from '../src/formats/dense.js';
 import { poisson2D } from '../src/generators/index.js';
 import { WebGpuBackend, WebGpuDeviceLostError, WebGpuLimitError } from '../src/webgpu/index.js';
 import { DS_BOUND } from './browser/checks.js';
+import { referenceDot } from './browser/test-data.js';
 import { compareRef, DTYPES, fsum, isDS, randomData, webgpuBackend } from './webgpu-helpers.js';
 
 let gpu: WebGpuBackend;
@@ -112,22 +113,7 @@ describe('WebGPU BLAS-1 and reductions', () => {
       const x = gpu.vector(dt, xs), y = gpu.vector(dt, ys);
       for (const conj of cplx ? [false, true] : [false]) {
         const got = await gpu.dot(x, y, { conj });
-        let want: [number, number];
-        let mag = 0;
-        if (!cplx) {
-          want = [fsum(Array.from({ length: n }, (_, i) => xs[i] * ys[i])), 0];
-          for (let i = 0; i < n; i++) mag += Math.abs(xs[i] * ys[i]);
-        } else {
-          const s = conj ? -1 : 1;
-          const re: number[] = [], im: number[] = [];
-          for (let i = 0; i < n; i++) {
-            const [a, b, c, d] = [xs[2 * i], s * xs[2 * i + 1], ys[2 * i], ys[2 * i + 1]];
-            re.push(a * c, -b * d);
-            im.push(a * d, b * c);
-            mag += Math.hypot(a, b) * Math.hypot(c, d);
-          }
-          want = [fsum(re), fsum(im)];
-        }
+        const { want, mag } = referenceDot(xs, ys, n, cplx, conj);
         expect(typeof got !== 'number').toBe(cplx);
         const g: [number, number] = typeof got === 'number' ? [got, 0] : got;
         const err = Math.max(Math.abs(g[0] - want[0]), Math.abs(g[1] - want[1]));

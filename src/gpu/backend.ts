@@ -53,6 +53,7 @@ import {
 } from './resident.js';
 import * as shaders from './shaders.generated.js';
 import * as dense from './dense.js';
+import { LossHooks, restorableShadow } from '../device-resident.js';
 import type { DenseMatrix } from '../formats/dense.js';
 
 export interface GpuBackendOptions {
@@ -163,8 +164,7 @@ export class GpuBackend implements GpuOwner {
   private lostReason = '';
   private epoch = 0;
   private readonly pending = new Set<(e: Error) => void>();
-  private readonly lostHooks = new Set<() => void>();
-  private readonly restoredHooks = new Set<() => void>();
+  private readonly hooks = new LossHooks();
   private readonly canvas: EventTarget | null;
 
   private constructor(
@@ -220,14 +220,12 @@ export class GpuBackend implements GpuOwner {
 
   /** Calls `cb` when the context is lost (after pending calls were rejected). Returns an unsubscribe function. */
   onContextLost(cb: () => void): () => void {
-    this.lostHooks.add(cb);
-    return () => this.lostHooks.delete(cb);
+    return this.hooks.onLost(cb);
   }
 
   /** Calls `cb` when the context is back and every live matrix was uploaded again. Returns an unsubscribe function. */
   onContextRestored(cb: () => void): () => void {
-    this.restoredHooks.add(cb);
-    return () => this.restoredHooks.delete(cb);
+    return this.hooks.onRestored(cb);
   }
 
   // ---- resident data ----------------------------------------------------------------------------
@@ -828,13 +826,7 @@ export class GpuBackend implements GpuOwner {
     // every GL object died with the context
     this.programs.clear();
     this.pool.clear();
-    for (const cb of [...this.lostHooks]) {
-      try {
-        cb();
-      } catch (x) {
-        console.error('simdgl: an onContextLost callback threw', x);
-      }
-    }
+    this.hooks.lost();
   };
 
   private readonly handleRestored = (): void => {
@@ -848,13 +840,7 @@ export class GpuBackend implements GpuOwner {
     this.lost = false;
     this.epoch++;
     this.stats.contextRestores++;
-    for (const cb of [...this.restoredHooks]) {
-      try {
-        cb();
-      } catch (x) {
-        console.error('simdgl: an onContextRestored callback threw', x);
-      }
-    }
+    this.hooks.restored();
   };
 
   /** After a restore: capabilities (extensions must be enabled again), GL objects, resident data. */
@@ -873,10 +859,10 @@ export class GpuBackend implements GpuOwner {
         this.bytesInUse += data.bytes - r.bytes;
         r.restore(data);
       } else {
-        const keep = r.shadow !== null && r.shadowVersion === r.version;
-        const tex = createArrayTexture(gl, 'rgba32f', r.layout, keep ? r.shadow : null);
-        if (keep) this.countUpload(r.shadow!.byteLength);
-        r.restore(tex, !keep);
+        const shadow = restorableShadow(r);
+        const tex = createArrayTexture(gl, 'rgba32f', r.layout, shadow);
+        if (shadow !== null) this.countUpload(shadow.byteLength);
+        r.restore(tex, shadow === null);
       }
     }
   }

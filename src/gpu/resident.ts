@@ -1,5 +1,5 @@
 import type { DType } from '../dtype.js';
-import { DisposedError } from '../errors.js';
+import { DeviceMatrix, DeviceVector } from '../device-resident.js';
 import type { CSRMatrix, DIAMatrix, ELLMatrix, HYBMatrix } from '../formats/index.js';
 import type { TileLayout } from './encoding.js';
 
@@ -22,64 +22,36 @@ export interface GpuOwner {
  * unless it was made with `{ shadow: true }` and has not been written since its last read() (or its
  * creation): then the host shadow (the floats of that read) is uploaded again and nothing is lost.
  */
-export class GpuVector {
-  #texture: WebGLTexture | null;
-  /** @internal bumped by every kernel that writes the vector */
-  version = 0;
-  /** @internal the floats of the last read() or of the upload (shadowed vectors only) */
-  shadow: Float32Array | null;
-  /** @internal version the shadow belongs to */
-  shadowVersion = 0;
-  /** true after a context restore that could not bring the contents back (they are zero now) */
-  contentsLost = false;
-
+export class GpuVector extends DeviceVector<WebGLTexture> {
   /** @internal made by GpuBackend.vector() */
   constructor(
     private readonly owner: GpuOwner,
-    readonly dtype: DType,
-    /** elements (a complex element counts once) */
-    readonly length: number,
+    dtype: DType,
+    length: number,
     readonly layout: TileLayout,
     texture: WebGLTexture,
-    readonly bytes: number,
+    bytes: number,
     shadow: Float32Array | null,
   ) {
-    this.#texture = texture;
-    this.shadow = shadow;
+    super(dtype, length, texture, bytes, shadow, 'GpuVector');
     owner.track(bytes, this);
   }
 
   /** @internal the current texture */
   get texture(): WebGLTexture {
-    if (this.#texture === null) throw new DisposedError('GpuVector');
-    return this.#texture;
+    return this.handle;
   }
 
   /** @internal swaps in the texture just rendered; returns the previous one */
   swap(next: WebGLTexture): WebGLTexture {
-    const prev = this.texture;
-    this.#texture = next;
+    const prev = this.handle;
+    this.handle = next;
     this.version++;
     return prev;
   }
 
-  /** @internal a new texture after a context restore (the old one died with the context) */
-  restore(texture: WebGLTexture, contentsLost: boolean): void {
-    this.#texture = texture;
-    this.contentsLost = contentsLost;
-    this.version++;
-    if (!contentsLost) this.shadowVersion = this.version;
-  }
-
-  get disposed(): boolean {
-    return this.#texture === null;
-  }
-
-  dispose(): void {
-    if (this.#texture === null) return;
-    this.owner.releaseTexture(this.#texture, null);
-    this.#texture = null;
-    this.shadow = null;
+  protected free(texture: WebGLTexture): void {
+    this.owner.releaseTexture(texture, null);
     this.owner.track(-this.bytes, this);
   }
 }
@@ -158,63 +130,24 @@ export type HostMatrix = CSRMatrix | ELLMatrix | DIAMatrix | HYBMatrix;
  * matrix it was made from (not a copy: do not modify that matrix while the GpuMatrix lives), so it
  * can be uploaded again when a lost WebGL context is restored.
  */
-export class GpuMatrix {
-  #data: GpuMatrixData | null;
-  #bytes: number;
-
+export class GpuMatrix extends DeviceMatrix<GpuMatrixData, HostMatrix> {
   /** @internal made by GpuBackend.upload() */
   constructor(
     private readonly owner: GpuOwner,
-    readonly dtype: DType,
-    readonly rows: number,
-    readonly cols: number,
-    readonly nnz: number,
-    readonly format: HostMatrix['format'],
+    dtype: DType,
+    rows: number,
+    cols: number,
+    nnz: number,
+    format: HostMatrix['format'],
     data: GpuMatrixData,
-    /** @internal the host matrix and options, for re-upload after a context restore */
-    readonly source: { matrix: HostMatrix; options: object },
+    source: { matrix: HostMatrix; options: object },
   ) {
-    this.#data = data;
-    this.#bytes = data.bytes;
+    super(dtype, rows, cols, nnz, format, data, source, 'GpuMatrix');
     owner.track(data.bytes, this);
   }
 
-  /** bytes of GPU texture memory this matrix holds (padding included) */
-  get bytes(): number {
-    return this.#bytes;
-  }
-
-  /** the kernel that runs op = 'N': csr_row, csr_segmented, ell, dia or hyb */
-  get kernel(): GpuPart['kind'] {
-    return this.data.main.kind;
-  }
-
-  /** whether op = 'T' / 'H' can run (uploaded with { transpose: true }) */
-  get hasTranspose(): boolean {
-    return this.data.transposed !== null;
-  }
-
-  /** @internal the textures */
-  get data(): GpuMatrixData {
-    if (this.#data === null) throw new DisposedError('GpuMatrix');
-    return this.#data;
-  }
-
-  /** @internal new textures after a context restore (the backend adjusts its byte count) */
-  restore(data: GpuMatrixData): void {
-    this.#bytes = data.bytes;
-    this.#data = data;
-  }
-
-  get disposed(): boolean {
-    return this.#data === null;
-  }
-
-  dispose(): void {
-    const d = this.#data;
-    if (d === null) return;
-    for (const t of d.textures) this.owner.releaseTexture(t.texture, null);
-    this.#data = null;
-    this.owner.track(-this.#bytes, this);
+  protected free(data: GpuMatrixData, bytes: number): void {
+    for (const t of data.textures) this.owner.releaseTexture(t.texture, null);
+    this.owner.track(-bytes, this);
   }
 }

@@ -34,6 +34,7 @@ import { Engine, type Binding, type EngineStats, type Params } from './engine.js
 import { residentCg, type CgRecorder } from './cg.js';
 import { residentBicgstab } from './bicgstab.js';
 import type { SolveOptions, SolveResult } from '../solvers/ops.js';
+import { LossHooks, restorableShadow } from '../device-resident.js';
 import { decodeValues, encodeScalar, encodeValues, floatsPerElement } from './encoding.js';
 import { WebGpuDeviceLostError, WebGpuLimitError, WebGpuUnavailableError } from './errors.js';
 import { WebGpuMatrix, WebGpuVector, type HostMatrix, type WebGpuOwner } from './resident.js';
@@ -91,8 +92,7 @@ export class WebGpuBackend implements WebGpuOwner {
   private disposed = false;
   private lost = false;
   private lostReason = '';
-  private readonly lostHooks = new Set<() => void>();
-  private readonly restoredHooks = new Set<() => void>();
+  private readonly hooks = new LossHooks();
 
   private constructor(
     private device: GPUDevice,
@@ -177,14 +177,12 @@ export class WebGpuBackend implements WebGpuOwner {
 
   /** Calls `cb` when the device is lost (after pending calls were rejected). Returns an unsubscribe function. */
   onContextLost(cb: () => void): () => void {
-    this.lostHooks.add(cb);
-    return () => this.lostHooks.delete(cb);
+    return this.hooks.onLost(cb);
   }
 
   /** Calls `cb` when a new device is set up and every live matrix was uploaded again. Returns an unsubscribe function. */
   onContextRestored(cb: () => void): () => void {
-    this.restoredHooks.add(cb);
-    return () => this.restoredHooks.delete(cb);
+    return this.hooks.onRestored(cb);
   }
 
   // ---- resident data ----------------------------------------------------------------------------
@@ -493,7 +491,7 @@ export class WebGpuBackend implements WebGpuOwner {
     this.lostReason = ` (${info.reason}: ${info.message})`;
     this.stats.deviceLosses++;
     this.engine.abandon(new WebGpuDeviceLostError(`the WebGPU device was lost${this.lostReason}`));
-    for (const cb of [...this.lostHooks]) callSafely(cb, 'onContextLost');
+    this.hooks.lost();
     if (this.opts.device) return; // a device the caller gave cannot be replaced here
     const got = await acquireDevice(this.opts);
     if (this.disposed) {
@@ -515,7 +513,7 @@ export class WebGpuBackend implements WebGpuOwner {
     }
     this.lost = false;
     this.stats.deviceRestores++;
-    for (const cb of [...this.restoredHooks]) callSafely(cb, 'onContextRestored');
+    this.hooks.restored();
   }
 
   /** On a new device: every resident object gets new buffers. */
@@ -526,8 +524,8 @@ export class WebGpuBackend implements WebGpuOwner {
         this.bytesInUse += data.bytes - r.bytes;
         r.restore(data);
       } else if (r instanceof WebGpuVector) {
-        const keep = r.shadow !== null && r.shadowVersion === r.version;
-        r.restore(this.engine.buffer('a vector', keep ? r.shadow! : r.bytes, Infinity), !keep);
+        const shadow = restorableShadow(r);
+        r.restore(this.engine.buffer('a vector', shadow ?? r.bytes, Infinity), shadow === null);
       } else dense.restoreDense(this.denseHost, r);
     }
   }
@@ -580,14 +578,6 @@ export class WebGpuBackend implements WebGpuOwner {
       this.partials.destroy();
       this.result.destroy();
     }
-  }
-}
-
-function callSafely(cb: () => void, what: string): void {
-  try {
-    cb();
-  } catch (x) {
-    console.error(`simdgl: an ${what} callback threw`, x);
   }
 }
 

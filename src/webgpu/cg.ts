@@ -116,6 +116,15 @@ export function initialState(ring: number, checkEvery: number, threshold: number
   return init;
 }
 
+/** A solver resident on the GPU: A, the Jacobi D⁻¹ uploaded as a matrix (or null: no preconditioner), b. */
+export type ResidentSolver = (
+  G: CgRecorder,
+  A: WebGpuMatrix,
+  D: WebGpuMatrix | null,
+  b: WebGpuVector,
+  options: SolveOptions<WebGpuVector> & { checkEvery: number },
+) => Promise<SolveResult<WebGpuVector>>;
+
 /** CG state slots (wgsl/cg_scalars.wgsl). */
 const RHO = 0;
 const PQ = 1;
@@ -123,22 +132,69 @@ const RZ = 3;
 const BETA = 6;
 const RING = 9;
 
-export async function residentCg(
+export const residentCg: ResidentSolver = (G, A, D, b, options) => {
+  const B = G.backend;
+  const dt = b.dtype;
+  const k = options.checkEvery;
+  return residentSolve(G, A, b, options, 3, async ({ x, r, work: [z, p, q], rnorm, threshold, state: newState, blocks }) => {
+    const zr = D ? z : r;
+    if (D) B.spmv(D, r, z);
+    B.copy(zr, p);
+    const rho = D ? pair(await B.dot(r, z, { conj: true }))[0] : rnorm * rnorm;
+    const state = newState(initialState(RING, k, threshold, { [RHO]: [rho, 0] }));
+    return blocks(state, RING, () => {
+      B.spmv(A, p, q);
+      G.dot(p, q, state, PQ);
+      G.scalars('cg_scalars', dt, state, 0, k, D !== null);
+      G.update(p, q, x, r, state);
+      if (D) {
+        B.spmv(D, r, z);
+        G.dot(r, z, state, RZ);
+      }
+      G.scalars('cg_scalars', dt, state, 1, k, D !== null);
+      G.blas1('aypx', zr, p, state, BETA);
+    });
+  });
+};
+
+/** What a resident solver's iterations get from residentSolve(). */
+export interface SolveFrame {
+  /** the solution, updated in place */
+  readonly x: WebGpuVector;
+  /** the residual b − A·x */
+  readonly r: WebGpuVector;
+  /** the solver's scratch vectors */
+  readonly work: WebGpuVector[];
+  /** ‖r‖ at the start */
+  readonly rnorm: number;
+  /** (tol·scale)², the GPU's convergence test on ‖r‖² */
+  readonly threshold: number;
+  /** a state buffer from `init`, released when the solve ends */
+  state(init: Float32Array): GPUBuffer;
+  /** runBlocks() with `iteration` recorded m times per block */
+  blocks(state: GPUBuffer, ring: number, iteration: () => void): Promise<StopReason>;
+}
+
+/**
+ * The frame of a resident solve, shared by CG and BiCGSTAB: allocates x and `nWork` scratch vectors,
+ * sets r = b − A·x0 and reads ‖b‖, ‖r‖ as src/solvers/cg.ts does, calls `iterate` unless r is already
+ * small enough, and frees the scratch vectors and state buffers however it ends (x too on an error).
+ */
+export async function residentSolve(
   G: CgRecorder,
   A: WebGpuMatrix,
-  D: WebGpuMatrix | null,
   b: WebGpuVector,
   options: SolveOptions<WebGpuVector> & { checkEvery: number },
+  nWork: number,
+  iterate: (f: SolveFrame) => Promise<StopReason>,
 ): Promise<SolveResult<WebGpuVector>> {
   const B = G.backend;
   const { tol = 1e-8, checkEvery: k } = options;
   const n = b.length;
-  const dt = b.dtype;
   const maxIter = options.maxIter ?? Math.max(100, 10 * n);
-  const [x, r, z, p, q] = Array.from({ length: 5 }, () => B.vector(dt, n));
-  let S: GPUBuffer | null = null;
+  const [x, r, ...work] = Array.from({ length: nWork + 2 }, () => B.vector(b.dtype, n));
+  const states: GPUBuffer[] = [];
   try {
-    // r = b − A·x0; the set-up reads as src/solvers/cg.ts does
     B.copy(b, r);
     if (options.x0) {
       B.copy(options.x0, x);
@@ -150,38 +206,34 @@ export async function residentCg(
     const at: Progress = { iterations: 0, rnorm, history: [rnorm / scale] };
     let reason: StopReason = 'converged';
     if (!(rnorm / scale <= tol)) {
-      const zr = D ? z : r;
-      if (D) B.spmv(D, r, z);
-      B.copy(zr, p);
-      const rho = D ? pair(await B.dot(r, z, { conj: true }))[0] : rnorm * rnorm;
-      const state = (S = G.state(initialState(RING, k, (tol * scale) ** 2, { [RHO]: [rho, 0] })));
-      const iteration = () => {
-        B.spmv(A, p, q);
-        G.dot(p, q, state, PQ);
-        G.scalars('cg_scalars', dt, state, 0, k, D !== null);
-        G.update(p, q, x, r, state);
-        if (D) {
-          B.spmv(D, r, z);
-          G.dot(r, z, state, RZ);
-        }
-        G.scalars('cg_scalars', dt, state, 1, k, D !== null);
-        G.blas1('aypx', zr, p, state, BETA);
-      };
-      reason = await runBlocks(G, state, RING, (m) => {
-        for (let j = 0; j < m; j++) iteration();
-      }, at, { ...options, scale, maxIter, checkEvery: k });
+      reason = await iterate({
+        x,
+        r,
+        work,
+        rnorm,
+        threshold: (tol * scale) ** 2,
+        state: (init) => {
+          const S = G.state(init);
+          states.push(S);
+          return S;
+        },
+        blocks: (state, ring, iteration) =>
+          runBlocks(G, state, ring, (m) => {
+            for (let j = 0; j < m; j++) iteration();
+          }, at, { ...options, scale, maxIter, checkEvery: k }),
+      });
     }
     return result(x, at, scale, reason);
   } catch (e) {
     x.dispose();
     throw e;
   } finally {
-    for (const v of [r, z, p, q]) v.dispose();
-    if (S) G.release(S);
+    for (const v of [r, ...work]) v.dispose();
+    for (const S of states) G.release(S);
   }
 }
 
-export function result(x: WebGpuVector, at: Progress, scale: number, reason: StopReason): SolveResult<WebGpuVector> {
+function result(x: WebGpuVector, at: Progress, scale: number, reason: StopReason): SolveResult<WebGpuVector> {
   return { x, iterations: at.iterations, residualNorm: at.rnorm, relativeResidual: at.rnorm / scale, converged: reason === 'converged', reason, history: at.history };
 }
 

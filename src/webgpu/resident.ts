@@ -1,5 +1,5 @@
 import type { DType } from '../dtype.js';
-import { DisposedError } from '../errors.js';
+import { DeviceMatrix, DeviceVector } from '../device-resident.js';
 import type { CSRMatrix, DIAMatrix, ELLMatrix, HYBMatrix, SELLMatrix } from '../formats/index.js';
 
 /** What a resident WebGPU object needs from its backend. */
@@ -18,55 +18,27 @@ export interface WebGpuOwner {
  * and has not been written since its last read() (or its creation): then the host shadow is
  * uploaded again.
  */
-export class WebGpuVector {
-  #buffer: GPUBuffer | null;
-  /** @internal bumped by every kernel that writes the vector */
-  version = 0;
-  /** @internal the floats of the last read() or of the upload (shadowed vectors only) */
-  shadow: Float32Array | null;
-  /** @internal version the shadow belongs to */
-  shadowVersion = 0;
-  /** true after a device restore that could not bring the contents back (they are zero now) */
-  contentsLost = false;
-
+export class WebGpuVector extends DeviceVector<GPUBuffer> {
   /** @internal made by WebGpuBackend.vector() */
   constructor(
     private readonly owner: WebGpuOwner,
-    readonly dtype: DType,
-    /** elements (a complex element counts once) */
-    readonly length: number,
+    dtype: DType,
+    length: number,
     buffer: GPUBuffer,
-    readonly bytes: number,
+    bytes: number,
     shadow: Float32Array | null,
   ) {
-    this.#buffer = buffer;
-    this.shadow = shadow;
+    super(dtype, length, buffer, bytes, shadow, 'WebGpuVector');
     owner.track(bytes, this);
   }
 
   /** @internal */
   get buffer(): GPUBuffer {
-    if (this.#buffer === null) throw new DisposedError('WebGpuVector');
-    return this.#buffer;
+    return this.handle;
   }
 
-  /** @internal a new buffer after a device restore */
-  restore(buffer: GPUBuffer, contentsLost: boolean): void {
-    this.#buffer = buffer;
-    this.contentsLost = contentsLost;
-    this.version++;
-    if (!contentsLost) this.shadowVersion = this.version;
-  }
-
-  get disposed(): boolean {
-    return this.#buffer === null;
-  }
-
-  dispose(): void {
-    if (this.#buffer === null) return;
-    this.owner.releaseBuffer(this.#buffer);
-    this.#buffer = null;
-    this.shadow = null;
+  protected free(buffer: GPUBuffer): void {
+    this.owner.releaseBuffer(buffer);
     this.owner.track(-this.bytes, this);
   }
 }
@@ -153,63 +125,24 @@ export type HostMatrix = CSRMatrix | ELLMatrix | DIAMatrix | HYBMatrix | SELLMat
  * matrix it was made from (do not modify that matrix while the WebGpuMatrix lives), so it can be
  * uploaded again on a new device after a device loss.
  */
-export class WebGpuMatrix {
-  #data: WebGpuMatrixData | null;
-  #bytes: number;
-
+export class WebGpuMatrix extends DeviceMatrix<WebGpuMatrixData, HostMatrix> {
   /** @internal made by WebGpuBackend.upload() */
   constructor(
     private readonly owner: WebGpuOwner,
-    readonly dtype: DType,
-    readonly rows: number,
-    readonly cols: number,
-    readonly nnz: number,
-    readonly format: HostMatrix['format'],
+    dtype: DType,
+    rows: number,
+    cols: number,
+    nnz: number,
+    format: HostMatrix['format'],
     data: WebGpuMatrixData,
-    /** @internal the host matrix and options, for re-upload after a device loss */
-    readonly source: { matrix: HostMatrix; options: object },
+    source: { matrix: HostMatrix; options: object },
   ) {
-    this.#data = data;
-    this.#bytes = data.bytes;
+    super(dtype, rows, cols, nnz, format, data, source, 'WebGpuMatrix');
     owner.track(data.bytes, this);
   }
 
-  /** bytes of GPU buffers this matrix holds */
-  get bytes(): number {
-    return this.#bytes;
-  }
-
-  /** the kernel that runs op = 'N': csr_row, csr_vector, csr_adaptive, sell, ell, dia or hyb */
-  get kernel(): WebGpuPart['kind'] {
-    return this.data.main.kind;
-  }
-
-  /** whether op = 'T' / 'H' can run (uploaded with { transpose: true }) */
-  get hasTranspose(): boolean {
-    return this.data.transposed !== null;
-  }
-
-  /** @internal */
-  get data(): WebGpuMatrixData {
-    if (this.#data === null) throw new DisposedError('WebGpuMatrix');
-    return this.#data;
-  }
-
-  /** @internal new buffers on a new device (the backend adjusts its byte count) */
-  restore(data: WebGpuMatrixData): void {
-    this.#bytes = data.bytes;
-    this.#data = data;
-  }
-
-  get disposed(): boolean {
-    return this.#data === null;
-  }
-
-  dispose(): void {
-    const d = this.#data;
-    if (d === null) return;
-    for (const b of d.buffers) this.owner.releaseBuffer(b);
-    this.#data = null;
-    this.owner.track(-this.#bytes, this);
+  protected free(data: WebGpuMatrixData, bytes: number): void {
+    for (const b of data.buffers) this.owner.releaseBuffer(b);
+    this.owner.track(-bytes, this);
   }
 }

@@ -12,8 +12,9 @@ import { poisson2D, poisson3D, randomMatrix, Prng } from '../../src/generators/i
 import { CSRMatrix, DIAMatrix, ELLMatrix, HYBMatrix, convert } from '../../src/formats/index.js';
 import { parseMatrixMarket } from '../../src/io/index.js';
 import { DisposedError, PaddingLimitError, ShapeError, UnsupportedError } from '../../src/errors.js';
-import { isComplex, type DType } from '../../src/dtype.js';
-import { checkAgainst, referenceSpmv, type Op, type Triplets } from '../reference.js';
+import { isComplex } from '../../src/dtype.js';
+import type { Op } from '../reference.js';
+import { U, compareSpmv, fsum, generated, inDType, isDS, randomData, record, referenceDot, scalars } from './test-data.js';
 import { contextLoss } from './context-loss.js';
 import { runDenseChecks } from './dense-checks.js';
 import { runtimeChecks } from './runtime-checks.js';
@@ -22,62 +23,22 @@ import {
   type CheckResult, type GpuDType, type Kernel,
 } from './checks.js';
 
-const U = 2 ** -24;
 const results: CheckResult[] = [];
 const log: string[] = [];
 /** worst double-single error per matrix (err/scale), for the summary line */
 const dsWorst = new Map<string, { scale: number; rel: number; where: string }>();
 
-async function check(name: string, fn: () => Promise<string> | string): Promise<void> {
-  const t0 = performance.now();
-  try {
-    results.push({ name, ok: true, detail: await fn(), ms: performance.now() - t0 });
-  } catch (e) {
-    const err = e as Error;
-    results.push({ name, ok: false, detail: `${err?.name}: ${err?.message}\n${err?.stack ?? ''}`, ms: performance.now() - t0 });
-  }
+function check(name: string, fn: () => Promise<string> | string): Promise<void> {
+  return record(results, name, fn);
 }
 
 function assert(cond: unknown, msg: string): asserts cond {
   if (!cond) throw new Error(msg);
 }
 
-const isDS = (dt: DType) => dt === 'f64' || dt === 'c128';
-
 function randomVector(n: number, seed: number): Float32Array {
   const p = new Prng(seed);
   return Float32Array.from({ length: n }, () => Math.fround(2 * p.next() - 1));
-}
-
-/** n elements of dt: f32-rounded for f32/c64, full 53-bit doubles for f64/c128. */
-function randomData(dt: DType, n: number, seed: number): Float32Array | Float64Array {
-  const p = new Prng(seed);
-  const m = n * (isComplex(dt) ? 2 : 1);
-  if (!isDS(dt)) return Float32Array.from({ length: m }, () => Math.fround(2 * p.next() - 1));
-  return Float64Array.from({ length: m }, () => 2 * (p.next() + p.next() * 2 ** -32) - 1);
-}
-
-/** A complex c128 matrix from a real f64 one: im = re·((k mod 7) − 3)/4. */
-function complexify(A: CSRMatrix): CSRMatrix {
-  const v = new Float64Array(2 * A.nnz);
-  for (let k = 0; k < A.nnz; k++) {
-    v[2 * k] = A.values[k];
-    v[2 * k + 1] = (A.values[k] * ((k % 7) - 3)) / 4;
-  }
-  return new CSRMatrix(A.rows, A.cols, 'c128', A.rowPtr, A.colIdx, v);
-}
-
-/** The test matrix in dt, from a real f64 or complex c128 base. */
-function inDType(base: CSRMatrix, dt: DType): CSRMatrix {
-  if (base.dtype === 'c128') return base.astype(dt);
-  if (dt === 'f32' || dt === 'f64') return base.astype(dt);
-  return complexify(base).astype(dt);
-}
-
-function triplets(A: CSRMatrix): Triplets {
-  const rowIdx = new Int32Array(A.nnz);
-  for (let i = 0; i < A.rows; i++) rowIdx.fill(i, A.rowPtr[i], A.rowPtr[i + 1]);
-  return { rows: A.rows, cols: A.cols, complex: isComplex(A.dtype), rowIdx, colIdx: A.colIdx, values: A.values };
 }
 
 /** Padded formats past this many slots are skipped (HYB and CSR cover those matrices). */
@@ -103,38 +64,13 @@ function forKernel(A: CSRMatrix, k: Kernel): { host: HostMatrix; opts: GpuUpload
  * double-single. Returns a summary; records the double-single worst case under `tag`.
  */
 function compareRef(A: CSRMatrix, x: ArrayLike<number>, y0: ArrayLike<number> | null, alpha: number | [number, number], beta: number | [number, number], got: ArrayLike<number>, op: Op = 'N', tag = ''): string {
-  const ref = referenceSpmv(triplets(A), x, y0, alpha, beta, op);
-  const cplx = isComplex(A.dtype);
-  if (!isDS(A.dtype)) {
-    const bad = checkAgainst(got, ref, 'single', cplx);
-    if (bad) throw new Error(bad);
-    let worst = 0;
-    for (let k = 0; k < got.length; k++) {
-      const bound = 4 * (ref.terms[Math.floor(k / (cplx ? 2 : 1))] + 4) * U * ref.scale[k];
-      if (bound > 0) worst = Math.max(worst, Math.abs(got[k] - ref.y[k]) / bound);
-    }
-    return `worst |err|/bound ${worst.toFixed(3)}`;
-  }
-  assert(got.length === ref.y.length, `length ${got.length}, expected ${ref.y.length}`);
-  let worst = 0;
-  let worstRel = 0;
-  for (let k = 0; k < got.length; k++) {
-    const err = Math.abs(got[k] - ref.y[k]);
-    const sc = ref.scale[k];
-    if (!(err <= DS_BOUND * sc)) throw new Error(`component ${k}: got ${got[k]}, expected ${ref.y[k]} (|err| ${err} > ${DS_BOUND}·scale ${sc})`);
-    if (sc > 0) worst = Math.max(worst, err / sc);
-    if (Math.abs(ref.y[k]) >= 1e-3 * sc && ref.y[k] !== 0) worstRel = Math.max(worstRel, err / Math.abs(ref.y[k]));
-  }
+  const { ds, worst, worstRel } = compareSpmv(A, x, y0, alpha, beta, got, op);
+  if (!ds) return `worst |err|/bound ${worst.toFixed(3)}`;
   if (tag) {
     const w = dsWorst.get(tag);
     if (!w || worst > w.scale) dsWorst.set(tag, { scale: Math.max(worst, w?.scale ?? 0), rel: Math.max(worstRel, w?.rel ?? 0), where: A.dtype });
   }
   return `max |err|/scale ${worst.toExponential(2)}, max |err|/|y| ${worstRel.toExponential(2)} (where |y| >= 1e-3·scale)`;
-}
-
-function scalars(dt: DType): { alpha: number | [number, number]; alpha2: number | [number, number]; beta: number | [number, number] } {
-  if (isComplex(dt)) return { alpha: [1.5, -0.5], alpha2: [-0.75, 0.3], beta: [0.5, 0.25] };
-  return isDS(dt) ? { alpha: 1.1, alpha2: -0.7, beta: 0.3 } : { alpha: 1.5, alpha2: -0.75, beta: 0.5 };
 }
 
 /** y = α·A·x, then y = α2·A·x + β·y0, both compared with the reference. */
@@ -158,46 +94,6 @@ async function spmvBoth(gpu: GpuBackend, A: CSRMatrix, kernel: Kernel, seed: num
   } finally {
     for (const h of [M, x, y, yb]) h.dispose();
   }
-}
-
-/** The generated matrices, real f64. */
-function generated(name: (typeof GENERATED)[number]): CSRMatrix {
-  switch (name) {
-    case 'poisson2D-30': return poisson2D(30);
-    case 'poisson3D-10': return poisson3D(10);
-    case 'random-uniform-2000': return randomMatrix({ rows: 2000, meanRowLength: 12, seed: 3 });
-    case 'random-powerlaw-3000': return randomMatrix({ rows: 3000, meanRowLength: 8, distribution: 'powerlaw', exponent: 1.8, seed: 4 });
-    case 'rect-300x700': return randomMatrix({ rows: 300, cols: 700, meanRowLength: 10, seed: 5 });
-    case 'rect-701x257': return randomMatrix({ rows: 701, cols: 257, meanRowLength: 5, seed: 6 });
-    case 'sparse-empty-rows': return randomMatrix({ rows: 1001, meanRowLength: 0.5, seed: 7 });
-    case 'long-rows-600': return longRows();
-    case 'tiny-1x1': return new CSRMatrix(1, 1, 'f64', new Int32Array([0, 1]), new Int32Array([0]), new Float64Array([3]));
-    case 'tiny-5x3': return randomMatrix({ rows: 5, cols: 3, meanRowLength: 2, seed: 8 });
-  }
-}
-
-/** 600 × 3000: rows 0, 17 and 599 hold 1500–2500 entries, the others about 4 (some empty). */
-function longRows(): CSRMatrix {
-  const p = new Prng(12);
-  const ri: number[] = [], ci: number[] = [], v: number[] = [];
-  for (let i = 0; i < 600; i++) {
-    const len = i === 0 ? 2500 : i === 17 ? 1500 : i === 599 ? 2000 : Math.floor(p.next() * 9);
-    const cols = new Set<number>();
-    while (cols.size < len) cols.add(Math.floor(p.next() * 3000));
-    for (const c of cols) { ri.push(i); ci.push(c); v.push(2 * p.next() - 1); }
-  }
-  return CSRMatrix.fromTriplets(600, 3000, 'f64', Int32Array.from(ri), Int32Array.from(ci), Float64Array.from(v));
-}
-
-/** Neumaier-compensated f64 sum. */
-function fsum(terms: Iterable<number>): number {
-  let s = 0, c = 0;
-  for (const t of terms) {
-    const u = s + t;
-    c += Math.abs(s) >= Math.abs(t) ? s - u + t : t - u + s;
-    s = u;
-  }
-  return s + c;
 }
 
 async function run(): Promise<void> {
@@ -560,22 +456,7 @@ async function dot(gpu: GpuBackend, dt: GpuDType): Promise<string> {
     const d0 = gpu.stats.draws;
     const got = await gpu.dot(x, y, { conj });
     const passes = gpu.stats.draws - d0;
-    let want: [number, number];
-    let mag = 0;
-    if (!cplx) {
-      want = [fsum(Array.from({ length: n }, (_, i) => xs[i] * ys[i])), 0];
-      for (let i = 0; i < n; i++) mag += Math.abs(xs[i] * ys[i]);
-    } else {
-      const s = conj ? -1 : 1;
-      const re: number[] = [], im: number[] = [];
-      for (let i = 0; i < n; i++) {
-        const [a, b, c, d] = [xs[2 * i], s * xs[2 * i + 1], ys[2 * i], ys[2 * i + 1]];
-        re.push(a * c, -b * d);
-        im.push(a * d, b * c);
-        mag += Math.hypot(a, b) * Math.hypot(c, d);
-      }
-      want = [fsum(re), fsum(im)];
-    }
+    const { want, mag } = referenceDot(xs, ys, n, cplx, conj);
     const g: [number, number] = typeof got === 'number' ? [got, 0] : got;
     assert(cplx === (typeof got !== 'number'), `dot returned ${JSON.stringify(got)}`);
     const err = Math.max(Math.abs(g[0] - want[0]), Math.abs(g[1] - want[1]));

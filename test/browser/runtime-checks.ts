@@ -65,6 +65,48 @@ export async function spmvChecked(rt: Runtime, A: CSRMatrix, path?: PathChoice):
   return worst;
 }
 
+/** spmvChecked on three matrices in every dtype (worst error/scale of each, listed); each must be explained on `path`. */
+export async function everyDtype(rt: Runtime, path: 'webgl2' | 'webgpu', why: string): Promise<string> {
+  const details: string[] = [];
+  for (const [name, A0] of [
+    ['poisson3D_10', poisson3D(10)],
+    ['powerlaw', randomMatrix({ rows: 1500, meanRowLength: 6, distribution: 'powerlaw', seed: 3 })],
+    ['rect', randomMatrix({ rows: 300, cols: 77, meanRowLength: 5, seed: 4 })],
+  ] as const) {
+    for (const dt of ['f32', 'f64', 'c64', 'c128'] as DType[]) details.push(`${name} ${dt} ${(await spmvChecked(rt, A0.astype(dt))).toExponential(1)}`);
+    ok(rt.explain('spmv', rt.upload(A0)).path === path, why);
+  }
+  return details.join(', ');
+}
+
+/**
+ * CG (plain, Jacobi, f32) and BiCGSTAB of a 2-D Poisson system with `path`, which must run on
+ * `expected`: converged, CG within 5 % (or 2) of the CPU path's iterations; used by both pages.
+ */
+export async function solverChecks(path: 'gpu' | 'webgpu', expected: 'webgl2' | 'webgpu'): Promise<string> {
+  const rt = await createRuntime({ backend: 'auto' });
+  try {
+    const A = poisson2D(24);
+    const b = data('f64', A.rows);
+    const h = rt.upload(A);
+    const cpu = await rt.cg(h, b, { tol: 1e-8, path: 'cpu' });
+    const gpu = await rt.cg(h, b, { tol: 1e-8, path });
+    ok(gpu.converged && gpu.path === expected && gpu.relativeResidual <= 1e-8, `${path} cg: ${gpu.reason} ${gpu.relativeResidual} on ${gpu.path}`);
+    ok(Math.abs(gpu.iterations - cpu.iterations) <= Math.max(2, 0.05 * cpu.iterations), `iterations ${gpu.iterations} vs ${cpu.iterations}`);
+    const jac = await rt.cg(h, b, { tol: 1e-8, path, preconditioner: 'jacobi' });
+    ok(jac.converged, `jacobi: ${jac.reason}`);
+    const f32 = await rt.cg(rt.upload(A.astype('f32')), Float32Array.from(b), { tol: 1e-5, path });
+    ok(f32.converged, `f32 cg: ${f32.reason} ${f32.relativeResidual}`);
+    const bi = await rt.bicgstab(h, b, { tol: 1e-8, path });
+    ok(bi.converged, `bicgstab: ${bi.reason}`);
+    let worst = 0;
+    for (let i = 0; i < b.length; i++) worst = Math.max(worst, Math.abs(gpu.x[i] - cpu.x[i]));
+    return `CG f64 (double-single) ${gpu.iterations} iterations vs ${cpu.iterations} on the CPU, |x_gpu − x_cpu| ≤ ${worst.toExponential(1)}; f32 ${f32.iterations} to 1e-5; BiCGSTAB ${bi.iterations}`;
+  } finally {
+    rt.dispose();
+  }
+}
+
 export async function runtimeChecks(check: Check): Promise<void> {
   await check('runtime: workers in the page', async () => {
     const rt = await createRuntime({ backend: 'cpu', workers: 3, inlineThreshold: 0 });
@@ -93,19 +135,8 @@ export async function runtimeChecks(check: Check): Promise<void> {
     try {
       const caps = rt.capabilities();
       ok(caps.gpu.available && caps.backend === 'gpu', JSON.stringify(caps.gpu));
-      const details: string[] = [];
-      for (const [name, A0] of [
-        ['poisson3D_10', poisson3D(10)],
-        ['powerlaw', randomMatrix({ rows: 1500, meanRowLength: 6, distribution: 'powerlaw', seed: 3 })],
-        ['rect', randomMatrix({ rows: 300, cols: 77, meanRowLength: 5, seed: 4 })],
-      ] as const) {
-        for (const dt of ['f32', 'f64', 'c64', 'c128'] as DType[]) {
-          const w = await spmvChecked(rt, A0.astype(dt));
-          details.push(`${name} ${dt} ${w.toExponential(1)}`);
-        }
-        ok(rt.explain('spmv', rt.upload(A0)).path === 'webgl2', 'backend gpu must explain the WebGL2 path');
-      }
-      return `renderer ${caps.gpu.renderer}; worst error/scale: ${details.join(', ')}`;
+      const details = await everyDtype(rt, 'webgl2', 'backend gpu must explain the WebGL2 path');
+      return `renderer ${caps.gpu.renderer}; worst error/scale: ${details}`;
     } finally {
       rt.dispose();
     }
@@ -158,29 +189,7 @@ export async function runtimeChecks(check: Check): Promise<void> {
     }
   });
 
-  await check('runtime: cg and bicgstab on the GPU', async () => {
-    const rt = await createRuntime({ backend: 'auto' });
-    try {
-      const A = poisson2D(24);
-      const b = data('f64', A.rows);
-      const h = rt.upload(A);
-      const cpu = await rt.cg(h, b, { tol: 1e-8, path: 'cpu' });
-      const gpu = await rt.cg(h, b, { tol: 1e-8, path: 'gpu' });
-      ok(gpu.converged && gpu.path === 'webgl2' && gpu.relativeResidual <= 1e-8, `gpu cg: ${gpu.reason} ${gpu.relativeResidual}`);
-      ok(Math.abs(gpu.iterations - cpu.iterations) <= Math.max(2, 0.05 * cpu.iterations), `iterations ${gpu.iterations} vs ${cpu.iterations}`);
-      const jac = await rt.cg(h, b, { tol: 1e-8, path: 'gpu', preconditioner: 'jacobi' });
-      ok(jac.converged, `jacobi: ${jac.reason}`);
-      const f32 = await rt.cg(rt.upload(A.astype('f32')), Float32Array.from(b), { tol: 1e-5, path: 'gpu' });
-      ok(f32.converged, `f32 cg: ${f32.reason} ${f32.relativeResidual}`);
-      const bi = await rt.bicgstab(h, b, { tol: 1e-8, path: 'gpu' });
-      ok(bi.converged, `bicgstab: ${bi.reason}`);
-      let worst = 0;
-      for (let i = 0; i < b.length; i++) worst = Math.max(worst, Math.abs(gpu.x[i] - cpu.x[i]));
-      return `CG f64 (double-single) ${gpu.iterations} iterations vs ${cpu.iterations} on the CPU, |x_gpu − x_cpu| ≤ ${worst.toExponential(1)}; f32 ${f32.iterations} to 1e-5; BiCGSTAB ${bi.iterations}`;
-    } finally {
-      rt.dispose();
-    }
-  });
+  await check('runtime: cg and bicgstab on the GPU', () => solverChecks('gpu', 'webgl2'));
 
   await check('runtime: context loss falls back to the CPU path', async () => {
     const canvas = new OffscreenCanvas(1, 1);

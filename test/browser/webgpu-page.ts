@@ -2,23 +2,17 @@
 // WEBGPU_ARGS): backend 'webgpu' for every dtype, data moving between WebGPU, WebGL2 and the CPU,
 // CG on WebGPU, 'auto' over three paths, and device loss. Results go to window.__simdglResults.
 // Bundled by test/browser-webgpu.test.ts.
-import { createRuntime, DenseMatrix, poisson2D, poisson3D, randomMatrix, type Runtime } from '../../src/index.js';
+import { createRuntime, DenseMatrix, poisson2D, poisson3D, type Runtime } from '../../src/index.js';
 import { WebGpuDeviceLostError } from '../../src/webgpu/errors.js';
 import type { WebGpuPath } from '../../src/webgpu/path.js';
-import type { DType } from '../../src/dtype.js';
 import type { CheckResult } from './checks.js';
-import { data, spmvChecked, WEBGPU_RUNTIME_CHECKS } from './runtime-checks.js';
+import { record } from './test-data.js';
+import { data, everyDtype, solverChecks, spmvChecked, WEBGPU_RUNTIME_CHECKS } from './runtime-checks.js';
 
 const results: CheckResult[] = [];
 
-async function check(name: (typeof WEBGPU_RUNTIME_CHECKS)[number], fn: () => Promise<string>): Promise<void> {
-  const t0 = performance.now();
-  try {
-    results.push({ name, ok: true, detail: await fn(), ms: performance.now() - t0 });
-  } catch (e) {
-    const err = e as Error;
-    results.push({ name, ok: false, detail: `${err?.name}: ${err?.message}\n${err?.stack ?? ''}`, ms: performance.now() - t0 });
-  }
+function check(name: (typeof WEBGPU_RUNTIME_CHECKS)[number], fn: () => Promise<string>): Promise<void> {
+  return record(results, name, fn);
 }
 
 function ok(cond: unknown, msg: string): asserts cond {
@@ -33,16 +27,8 @@ async function run(): Promise<void> {
     try {
       const caps = rt.capabilities();
       ok(caps.paths.webgpu.available && caps.gpu.path === 'webgpu', JSON.stringify(caps.paths));
-      const details: string[] = [];
-      for (const [name, A0] of [
-        ['poisson3D_10', poisson3D(10)],
-        ['powerlaw', randomMatrix({ rows: 1500, meanRowLength: 6, distribution: 'powerlaw', seed: 3 })],
-        ['rect', randomMatrix({ rows: 300, cols: 77, meanRowLength: 5, seed: 4 })],
-      ] as const) {
-        for (const dt of ['f32', 'f64', 'c64', 'c128'] as DType[]) details.push(`${name} ${dt} ${(await spmvChecked(rt, A0.astype(dt))).toExponential(1)}`);
-        ok(rt.explain('spmv', rt.upload(A0)).path === 'webgpu', 'backend webgpu must explain the WebGPU path');
-      }
-      return `adapter ${caps.paths.webgpu.device}; worst error/scale: ${details.join(', ')}`;
+      const details = await everyDtype(rt, 'webgpu', 'backend webgpu must explain the WebGPU path');
+      return `adapter ${caps.paths.webgpu.device}; worst error/scale: ${details}`;
     } finally {
       rt.dispose();
     }
@@ -77,27 +63,7 @@ async function run(): Promise<void> {
     }
   });
 
-  await check('webgpu runtime: cg and bicgstab on WebGPU', async () => {
-    const rt = await createRuntime({ backend: 'auto' });
-    try {
-      const A = poisson2D(24);
-      const b = data('f64', A.rows);
-      const h = rt.upload(A);
-      const cpu = await rt.cg(h, b, { tol: 1e-8, path: 'cpu' });
-      const gpu = await rt.cg(h, b, { tol: 1e-8, path: 'webgpu' });
-      ok(gpu.converged && gpu.path === 'webgpu' && gpu.relativeResidual <= 1e-8, `cg: ${gpu.reason} ${gpu.relativeResidual}`);
-      ok(Math.abs(gpu.iterations - cpu.iterations) <= Math.max(2, 0.05 * cpu.iterations), `iterations ${gpu.iterations} vs ${cpu.iterations}`);
-      ok((await rt.cg(h, b, { tol: 1e-8, path: 'webgpu', preconditioner: 'jacobi' })).converged, 'jacobi');
-      ok((await rt.bicgstab(h, b, { tol: 1e-8, path: 'webgpu' })).converged, 'bicgstab');
-      const f32 = await rt.cg(rt.upload(A.astype('f32')), Float32Array.from(b), { tol: 1e-5, path: 'webgpu' });
-      ok(f32.converged, `f32 cg: ${f32.reason}`);
-      let worst = 0;
-      for (let i = 0; i < b.length; i++) worst = Math.max(worst, Math.abs(gpu.x[i] - cpu.x[i]));
-      return `CG f64 (double-single) ${gpu.iterations} iterations vs ${cpu.iterations} on the CPU, |x_gpu − x_cpu| ≤ ${worst.toExponential(1)}; f32 ${f32.iterations} to 1e-5`;
-    } finally {
-      rt.dispose();
-    }
-  });
+  await check('webgpu runtime: cg and bicgstab on WebGPU', () => solverChecks('webgpu', 'webgpu'));
 
   await check('webgpu runtime: auto estimates three paths', async () => {
     const rt = await createRuntime({ backend: 'auto' });
