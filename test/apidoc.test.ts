@@ -105,14 +105,12 @@ describe('API reference', () => {
 
   describe.concurrent('examples', () => {
     const run = exampleRunner('apidoc');
-    for (const b of blocks) {
-      if (b.lang === 'js') {
-        it(`${b.name}: ${exampleTitle(b.code, 'example')}`, async () => {
-          expect(typeof (await run(b.code, b.name))).toBe('string');
-        });
-      } else {
-        it.skip(`${b.name}: ${b.code.split('\n')[0].replace(/^\/\/ /, '')}`, () => {});
-      }
+    // ```ts blocks need what Node lacks (a browser GPU, a failing worker); the test above holds each to
+    // its stated reason, and they are not registered as skipped tests
+    for (const b of blocks.filter((x) => x.lang === 'js')) {
+      it(`${b.name}: ${exampleTitle(b.code, 'example')}`, async () => {
+        expect(typeof (await run(b.code, b.name))).toBe('string');
+      });
     }
   });
 });
