@@ -5,7 +5,7 @@ import { matrixFeatures, chooseFormat } from '../src/runtime/features.js';
 import { spmvBytes, estimateSpmv } from '../src/runtime/cost.js';
 import { WEBGL2_COST } from '../src/gpu/path.js';
 import { WEBGPU_COST } from '../src/webgpu/path.js';
-import { SOFTWARE_RENDERER_COST as WEBGPU_SOFTWARE_COST } from '../src/device-path.js';
+import { SOFTWARE_RENDERER_COST } from '../src/device-path.js';
 import { CPU_COST } from '../src/cpu/path.js';
 import { formatOn } from '../src/runtime/explain.js';
 import type { FormatName } from '../src/formats/index.js';
@@ -120,7 +120,7 @@ describe('rt.explain and rt.upload({ format: "auto" })', () => {
 });
 
 describe('the WebGPU path’s own format and cost figures', () => {
-  const webgpu = (software: boolean) => ({ id: 'webgpu' as const, label: 'WebGPU', formats: ['csr', 'ell', 'dia', 'hyb', 'sell'] as FormatName[], cost: software ? WEBGPU_SOFTWARE_COST : WEBGPU_COST });
+  const webgpu = (software: boolean) => ({ id: 'webgpu' as const, label: 'WebGPU', formats: ['csr', 'ell', 'dia', 'hyb', 'sell'] as FormatName[], cost: software ? SOFTWARE_RENDERER_COST : WEBGPU_COST });
 
   it('runs every matrix as CSR (its upload picks the kernel) unless the caller names a format it has', () => {
     for (const A of [poisson3D(10), randomMatrix({ rows: 2000, meanRowLength: 8, distribution: 'powerlaw', seed: 5 })]) {
@@ -134,7 +134,7 @@ describe('the WebGPU path’s own format and cost figures', () => {
     const f = matrixFeatures(poisson3D(40));
     const resident = { matrix: true, x: true, readBack: false };
     const cpu = estimateSpmv(CPU_COST.defaults, { id: 'cpu', cost: CPU_COST }, 'dia', f, 8, resident);
-    const soft = estimateSpmv(WEBGPU_SOFTWARE_COST.defaults, { id: 'webgpu', cost: WEBGPU_SOFTWARE_COST }, 'csr', f, 8, resident);
+    const soft = estimateSpmv(SOFTWARE_RENDERER_COST.defaults, { id: 'webgpu', cost: SOFTWARE_RENDERER_COST }, 'csr', f, 8, resident);
     const gpu = estimateSpmv(WEBGPU_COST.defaults, { id: 'webgpu', cost: WEBGPU_COST }, 'csr', f, 8, resident);
     expect(soft.ms).toBeGreaterThan(10 * cpu.ms);
     expect(gpu.ms).toBeLessThan(cpu.ms);

@@ -3,10 +3,10 @@ import { createRuntime, type Runtime } from '../runtime/runtime.js';
 import { poisson3D } from '../generators/poisson.js';
 import type { CSRMatrix } from '../formats/csr.js';
 import type { PathId } from '../path.js';
-import { effectiveGBs, maxRelativeError, spmvGflops } from '../metrics.js';
+import { effectiveGBs, maxRelativeError, spmvGflops, timeMedianMs } from '../metrics.js';
 import { jsCsrSpmv } from './js-csr.js';
 import { randomVector } from './compare.js';
-import { medianPerRun, timeResidentSpmv } from './timing.js';
+import { timeResidentSpmv } from './timing.js';
 
 /** One SpMV measurement of the overview: y = A·x with resident vectors, checked against f64. */
 export interface OverviewRow {
@@ -54,7 +54,7 @@ export async function overview(options: { n?: number; minMs?: number; onStep?: (
 
   step('JavaScript CSR loop');
   const yJs = new Float64Array(A.rows);
-  const jsMs = await medianPerRun(async () => jsCsrSpmv(A, x, yJs), 1, minMs);
+  const jsMs = await timeMedianMs(() => jsCsrSpmv(A, x, yJs), minMs, 3, 200);
   rows.push(row('plain JavaScript CSR loop', 'js', 1, 'csr', jsMs, A, bytesOf(A.storageBytes()), yJs, ref));
 
   const cores = availableParallelism();

@@ -1,20 +1,7 @@
 import type { Runtime } from '../runtime/runtime.js';
 import type { MatrixHandle, ResidentVector } from '../runtime/handles.js';
 import type { PathId } from '../path.js';
-import { median } from '../metrics.js';
-
-/** Median milliseconds per product of `run` (which does `perRun` products), after one warm-up. */
-export async function medianPerRun(run: () => Promise<void>, perRun: number, minMs: number): Promise<number> {
-  await run();
-  const times: number[] = [];
-  const start = performance.now();
-  while (times.length < 3 || (performance.now() - start < minMs && times.length < 200)) {
-    const t = performance.now();
-    await run();
-    times.push((performance.now() - t) / perRun);
-  }
-  return median(times);
-}
+import { timeMedianMs } from '../metrics.js';
 
 /**
  * Median milliseconds per y = A·x on one path with resident x and y: a batch of products ended by
@@ -29,5 +16,5 @@ export async function timeResidentSpmv(rt: Runtime, h: MatrixHandle, xv: Residen
   const t0 = performance.now();
   await products(1);
   const batch = performance.now() - t0 > 20 ? 1 : 10;
-  return medianPerRun(() => products(batch), batch, minMs);
+  return (await timeMedianMs(() => products(batch), minMs, 3, 200)) / batch;
 }
