@@ -147,6 +147,32 @@ for (const flavor of ['simd', 'plain'] as const) {
         disposeAll(rp, ri, rv, rx);
       });
 
+      if (!isC(dt)) {
+        it(`csr_rows_${dt}: the row-by-row entry gives csr_${dt}'s bits over any row range`, () => {
+          const A = makeTriplets(dt, LENGTHS, 12000, 13);
+          const { ptr, idx } = toCSR(A);
+          const r = rng(9);
+          const x = randArr(dt, A.cols, r);
+          const rp = put(ptr), ri = put(idx), rv = put(A.values as Float32Array), rx = put(x);
+          for (const { alpha, beta, nanY } of casesFor(dt)) {
+            const y0 = nanY ? new (Arr(dt))(A.rows).fill(NaN) : randArr(dt, A.rows, r);
+            const ref = referenceSpmv(A, x, y0, alpha, beta, 'N');
+            for (const [lo, hi] of ranges(A.rows)) {
+              const ry = put(y0), rg = put(y0);
+              K(`csr_rows_${dt}`)(rp.ptr, ri.ptr, rv.ptr, rx.ptr, ry.ptr, ...scalars(dt, alpha, beta, 0), lo, hi);
+              K(`csr_${dt}`)(rp.ptr, ri.ptr, rv.ptr, rx.ptr, rg.ptr, ...scalars(dt, alpha, beta, 0), lo, hi);
+              const got = h.get(ry, kind(dt), y0.length), grouped = h.get(rg, kind(dt), y0.length);
+              expectRange(dt, got, y0, ref, lo, hi, `csr_rows_${dt} α=${alpha} β=${beta} rows ${lo}..${hi}`);
+              for (let k = 0; k < got.length; k++) {
+                if (!Object.is(got[k], grouped[k])) expect.fail(`csr_rows_${dt} rows ${lo}..${hi}: y[${k}] = ${got[k]}, csr_${dt} gave ${grouped[k]}`);
+              }
+              disposeAll(ry, rg);
+            }
+          }
+          disposeAll(rp, ri, rv, rx);
+        });
+      }
+
       it(`scal_${dt}: sub-ranges, β = 0 clears NaN, β = 1 keeps y`, () => {
         const r = rng(7);
         const n = 37;

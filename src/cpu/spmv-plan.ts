@@ -34,9 +34,11 @@ export function uploadMatrix(heap: WasmHeap, A: SparseMatrix): CpuMatrix {
         break;
       case 'csr':
         put({ ptr: A.rowPtr, idx: A.colIdx, val: A.values });
+        params.rowwise = irregularRows(A.rowPtr) ? 1 : 0;
         break;
       case 'csc':
         put({ ptr: A.colPtr, idx: A.rowIdx, val: A.values });
+        params.rowwise = irregularRows(A.colPtr) ? 1 : 0;
         break;
       case 'mrs':
         put({ index: A.index, val: A.values });
@@ -75,6 +77,22 @@ export function uploadMatrix(heap: WasmHeap, A: SparseMatrix): CpuMatrix {
     throw e;
   }
   return new CpuMatrix(A, regions, params);
+}
+
+/**
+ * Whether a CSR (or CSC) pointer array's rows are irregular enough for the row-by-row kernels
+ * (csr_rows_*): fewer than half of the aligned 4-row groups have 4 equal lengths — the groups the
+ * grouped kernels (csr_*) sum interleaved. Both give the same bits; only the speed differs.
+ */
+function irregularRows(ptr: Int32Array): boolean {
+  const groups = (ptr.length - 1) >> 2;
+  let equal = 0;
+  for (let g = 0; g < groups; g++) {
+    const i = 4 * g;
+    const L = ptr[i + 1] - ptr[i];
+    if (ptr[i + 2] - ptr[i + 1] === L && ptr[i + 3] - ptr[i + 2] === L && ptr[i + 4] - ptr[i + 3] === L) equal++;
+  }
+  return 2 * equal < groups;
 }
 
 /**
@@ -134,9 +152,10 @@ export function spmvSteps(M: CpuMatrix, x: number, y: number, s: SpmvScalars): K
   });
   switch (H.format) {
     case 'csr':
-      return [step(`csr_${dt}`, [p('ptr'), p('idx'), p('val'), x, y, ...ab], pointerPrefix(H.rowPtr))];
-    case 'csc': // op = T/H: CSC's column pointers are the row pointers of Aᵀ
-      return [step(`csr_${dt}`, [p('ptr'), p('idx'), p('val'), x, y, ...ab], pointerPrefix(H.colPtr))];
+    case 'csc': { // op = T/H: CSC's column pointers are the row pointers of Aᵀ
+      const csr = M.params.rowwise && !cplx ? 'csr_rows' : 'csr';
+      return [step(`${csr}_${dt}`, [p('ptr'), p('idx'), p('val'), x, y, ...ab], pointerPrefix(H.format === 'csr' ? H.rowPtr : H.colPtr))];
+    }
     case 'mrs': {
       const idx = H.index;
       return [step(`mrs_${dt}`, [p('index'), p('val'), M.params.ndiag, x, y, ...ab], (i) => idx[i] - idx[0] + 2 * i)];
