@@ -3,6 +3,7 @@ export * from './spmv_csr';
 export * from './spmv_coo';
 export * from './spmv_mrs';
 export * from './spmv_jds';
+export * from './spmv_tiles';
 export * from './spmv_sell';
 export * from './blas1';
 export * from './spmv_dia';

@@ -8,6 +8,8 @@ import { makeHarness, disposeAll, type Harness, type DT, type Cx, DTYPES, isC, c
 import { referenceSpmv, checkAgainst, type Triplets, type RefResult, type Op } from './reference.js';
 import { mulberry32 as rng } from './random.js';
 import type { Region } from '../src/cpu/memory.js';
+import { CSRMatrix } from '../src/formats/csr.js';
+import { cacheTiles } from '../src/cpu/tiles.js';
 
 /** Triplets built here: index lists are plain arrays, so the tests can reorder and extend them. */
 type ListTriplets = Triplets & { rowIdx: number[]; colIdx: number[] };
@@ -170,6 +172,45 @@ for (const flavor of ['simd', 'plain'] as const) {
             }
           }
           disposeAll(rp, ri, rv, rx);
+        });
+      }
+
+      if (!isC(dt)) {
+        it(`tiles_${dt}: CSR in cache tiles over band ranges, the same bits for any split`, () => {
+          const A = makeTriplets(dt, [...LENGTHS, ...LENGTHS.slice(0, 9)], 40, 17);
+          const { ptr, idx } = toCSR(A);
+          const csr = new CSRMatrix(A.rows, A.cols, dt, ptr, idx, A.values as Float32Array);
+          const r = rng(21);
+          const x = randArr(dt, A.cols, r);
+          const rx = put(x);
+          // bands of 1, 3 and 7 rows; tiles of 1, 5 and 64 columns (one tile per band)
+          for (const shape of [{ R: 3, W: 5 }, { R: 7, W: 1 }, { R: 1, W: 64 }]) {
+            const T = cacheTiles(csr, shape);
+            const regs = [T.bandPtr, T.tilePtr, T.tileCol, T.rc, T.values].map((a) => put(a as Float32Array));
+            const work = put(new (Arr(dt))(A.rows));
+            for (const { alpha, beta, nanY } of casesFor(dt)) {
+              const y0 = nanY ? new (Arr(dt))(A.rows).fill(NaN) : randArr(dt, A.rows, r);
+              const ref = referenceSpmv(A, x, y0, alpha, beta, 'N');
+              const run = (b0: number, b1: number, ry: Region) =>
+                K(`tiles_${dt}`)(...regs.map((g) => g.ptr), rx.ptr, ry.ptr, work.ptr, shape.R, A.rows, ...scalars(dt, alpha, beta, 0), b0, b1);
+              const whole = put(y0);
+              run(0, T.bands, whole);
+              const all = h.get(whole, kind(dt), y0.length);
+              expectRange(dt, all, y0, ref, 0, A.rows, `tiles_${dt} ${shape.R}×${shape.W} α=${alpha} β=${beta}`);
+              // two calls over split band ranges give the whole call's bits
+              const mid = T.bands >> 1;
+              const split = put(y0);
+              run(mid, T.bands, split);
+              run(0, mid, split);
+              const got = h.get(split, kind(dt), y0.length);
+              for (let k = 0; k < got.length; k++) {
+                if (!Object.is(got[k], all[k])) expect.fail(`tiles_${dt} ${shape.R}×${shape.W}: split bands gave y[${k}] = ${got[k]}, whole ${all[k]}`);
+              }
+              disposeAll(whole, split);
+            }
+            disposeAll(...regs, work);
+          }
+          disposeAll(rx);
         });
       }
 

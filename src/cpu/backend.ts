@@ -156,7 +156,7 @@ export class CpuBackend {
       const key = `${st.kernel}/${this.pool.chunks}`;
       let bounds = partitions.get(key);
       if (!bounds) {
-        bounds = balancedBounds(st.end, this.pool.chunks, st.prefix);
+        bounds = balancedBounds(st.end, this.pool.chunks, st.prefix, st.align);
         if (st.entries) bounds = bounds.map((b) => lowerBound(st.entries!, b));
         partitions.set(key, bounds);
       }

@@ -4,6 +4,7 @@ import type { SparseMatrix } from '../formats/index.js';
 import type { WasmHeap, Region } from './memory.js';
 import { CpuMatrix } from './resident.js';
 import { lowerBound, pointerPrefix, uniformPrefix } from './partition.js';
+import { cacheTiles, useCacheTiles } from './tiles.js';
 
 /**
  * One kernel call over a range [start, end) of output rows (the kernels' last two arguments), with
@@ -17,6 +18,8 @@ export interface KernelStep {
   end: number;
   prefix: (i: number) => number;
   entries?: Int32Array;
+  /** chunk boundaries are multiples of this (default 4: the row groups of the grouped kernels) */
+  align?: number;
 }
 
 /** Copies a host matrix's arrays into the heap. */
@@ -33,6 +36,14 @@ export function uploadMatrix(heap: WasmHeap, A: SparseMatrix): CpuMatrix {
         put({ row: A.rowIdx, col: A.colIdx, val: A.values });
         break;
       case 'csr':
+        if (useCacheTiles(A)) {
+          const T = cacheTiles(A);
+          put({ bandPtr: T.bandPtr, tilePtr: T.tilePtr, tileCol: T.tileCol, rc: T.rc, val: T.values });
+          // one accumulator per row: bands are disjoint, so threads never share one
+          regions.work = heap.alloc(A.rows * A.values.BYTES_PER_ELEMENT);
+          Object.assign(params, { tiled: 1, R: T.R, bands: T.bands });
+          break;
+        }
         put({ ptr: A.rowPtr, idx: A.colIdx, val: A.values });
         params.rowwise = irregularRows(A.rowPtr) ? 1 : 0;
         break;
@@ -152,7 +163,16 @@ export function spmvSteps(M: CpuMatrix, x: number, y: number, s: SpmvScalars): K
   });
   switch (H.format) {
     case 'csr':
-    case 'csc': { // op = T/H: CSC's column pointers are the row pointers of Aᵀ
+    case 'csc': {
+      if (H.format === 'csr' && M.params.tiled) {
+        const { R, bands } = M.params;
+        const rowPtr = H.rowPtr;
+        const args = [p('bandPtr'), p('tilePtr'), p('tileCol'), p('rc'), p('val'), x, y, p('work'), R, M.rows, ...ab];
+        // bands balanced by their entries plus rows; any boundary will do (bands never share a row)
+        const before = (b: number) => Math.min(b * R, M.rows);
+        return [{ ...step(`tiles_${dt}`, args, (b) => rowPtr[before(b)] + before(b)), end: bands, align: 1 }];
+      } // op = T/H: CSC's column pointers are the row pointers of Aᵀ
+      // CSC's column pointers are the row pointers of Aᵀ (it only serves op = T/H)
       const csr = M.params.rowwise && !cplx ? 'csr_rows' : 'csr';
       return [step(`${csr}_${dt}`, [p('ptr'), p('idx'), p('val'), x, y, ...ab], pointerPrefix(H.format === 'csr' ? H.rowPtr : H.colPtr))];
     }

@@ -1,0 +1,67 @@
+/**
+ * The CPU path's cache tiles (src/cpu/tiles.ts) through the runtime: which CSR matrices get them, and
+ * that a tiled product matches the f64 reference and gives the same bits on 1 and 3 workers. The kernel
+ * itself (small tiles, band ranges, edge-case rows) is tested in kernels-pointer.test.ts.
+ */
+import { describe, it, expect, afterAll } from 'vitest';
+import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
+import { randomMatrix } from '../src/generators/random.js';
+import { poisson3D } from '../src/generators/poisson.js';
+import { useCacheTiles, cacheTiles, TILES_MIN_X_BYTES } from '../src/cpu/tiles.js';
+import { checkAgainst, referenceSpmv } from './reference.js';
+import type { CSRMatrix } from '../src/formats/csr.js';
+
+function triplets(A: CSRMatrix) {
+  const rowIdx = new Int32Array(A.nnz);
+  for (let i = 0; i < A.rows; i++) rowIdx.fill(i, A.rowPtr[i], A.rowPtr[i + 1]);
+  return { rows: A.rows, cols: A.cols, complex: false, rowIdx, colIdx: A.colIdx, values: A.values };
+}
+
+describe('CPU cache tiles', () => {
+  // 300 000 columns: x is 2.3 MiB in f64 and 1.1 MiB in f32, beyond TILES_MIN_X_BYTES
+  const scattered = randomMatrix({ rows: 120_000, cols: 300_000, meanRowLength: 6, distribution: 'powerlaw', seed: 3 });
+  const runtimes: Runtime[] = [];
+  afterAll(async () => {
+    for (const rt of runtimes) await rt.dispose();
+  });
+
+  it('are used for scattered columns beyond cache, not for banded, small or complex matrices', () => {
+    expect(300_000 * 4).toBeGreaterThan(TILES_MIN_X_BYTES);
+    expect(useCacheTiles(scattered)).toBe(true);
+    expect(useCacheTiles(scattered.astype('f32'))).toBe(true);
+    expect(useCacheTiles(scattered.astype('c128'))).toBe(false);
+    expect(useCacheTiles(poisson3D(64))).toBe(false); // x 2 MiB, but a 7-point stencil reads it in a window
+    expect(useCacheTiles(randomMatrix({ rows: 5000, distribution: 'powerlaw', seed: 4 }))).toBe(false);
+  });
+
+  it('keep every entry once, in tiles of at most W columns', () => {
+    const T = cacheTiles(scattered);
+    expect(T.tilePtr[T.tilePtr.length - 1]).toBe(scattered.nnz);
+    expect(T.bandPtr[T.bands]).toBe(T.tileCol.length);
+    let outside = 0;
+    for (let t = 0; t < T.tileCol.length; t++) {
+      for (let e = T.tilePtr[t]; e < T.tilePtr[t + 1]; e++) if ((T.rc[e] & 0xffff) >= T.W || T.rc[e] >>> 16 >= T.R) outside++;
+    }
+    expect(outside).toBe(0);
+  });
+
+  for (const dtype of ['f64', 'f32'] as const) {
+    it(`${dtype}: the runtime's CSR product matches the reference, the same bits on 1 and 3 workers`, async () => {
+      const A = scattered.astype(dtype) as CSRMatrix;
+      const x = new Float64Array(A.cols).map((_, i) => Math.sin(i));
+      const y0 = new Float64Array(A.rows).map((_, i) => Math.cos(i));
+      const Arr = dtype === 'f32' ? Float32Array : Float64Array;
+      const xr = Arr.from(x), yr = Arr.from(y0);
+      const outs: Float64Array[] = [];
+      for (const workers of [1, 3]) {
+        const rt = await createRuntime({ backend: 'cpu', workers });
+        runtimes.push(rt);
+        const M = rt.upload(A, { format: 'keep' });
+        outs.push(Float64Array.from(await rt.spmv(M, xr, { alpha: 1.5, beta: -0.5, y: Arr.from(yr) })));
+      }
+      const ref = referenceSpmv(triplets(A), xr, yr, 1.5, -0.5);
+      expect(checkAgainst(outs[0], ref, dtype === 'f32' ? 'single' : 'double', false)).toBeNull();
+      for (let i = 0; i < A.rows; i++) if (!Object.is(outs[0][i], outs[1][i])) expect.fail(`y[${i}]: ${outs[0][i]} on 1 worker, ${outs[1][i]} on 3`);
+    });
+  }
+});
