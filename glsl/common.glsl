@@ -16,6 +16,11 @@ ivec3 texelAt(int i, int s) {
   return ivec3(i & m, (i >> s) & m, i >> (s + s));
 }
 
+// Element i of an int array packed 4 per RGBA32I texel (row pointers, slice pointers, positions).
+int packedIntAt(highp isampler2DArray a, int shift, int i) {
+  return texelFetch(a, texelAt(i >> 2, shift), 0)[i & 3];
+}
+
 // The output: one fragment per output texel. A draw renders one layer of the target.
 uniform int u_outShift;   // layout shift s of the output array
 uniform int u_outLayer;   // the layer this draw renders into

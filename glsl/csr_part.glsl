@@ -8,7 +8,7 @@ uniform int u_rowPtrShift;
 uniform int u_entryShift;
 
 int rowPtrAt(int i) {
-  return texelFetch(u_rowPtr, texelAt(i >> 2, u_rowPtrShift), 0)[i & 3];
+  return packedIntAt(u_rowPtr, u_rowPtrShift, i);
 }
 
 // acc[r] += sum over row EPT*t + r

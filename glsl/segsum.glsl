@@ -10,7 +10,7 @@ uniform int u_segPtrShift;
 uniform int u_partialShift;
 
 int segPtrAt(int i) {
-  return texelFetch(u_segPtr, texelAt(i >> 2, u_segPtrShift), 0)[i & 3];
+  return packedIntAt(u_segPtr, u_segPtrShift, i);
 }
 
 void main() {

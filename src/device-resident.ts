@@ -121,7 +121,7 @@ export abstract class DeviceMatrix<Data extends DeviceMatrixData, Host extends {
     return this.#bytes;
   }
 
-  /** the kernel that runs op = 'N' (WebGL2: csr_row, csr_segmented, ell, dia, hyb; WebGPU: csr_row, csr_vector, csr_adaptive, sell, ell, dia, hyb) */
+  /** the kernel that runs op = 'N' (WebGL2: csr_row, csr_segmented, sell, ell, dia, hyb; WebGPU: csr_row, csr_vector, csr_adaptive, sell, ell, dia, hyb) */
   get kernel(): Data['main']['kind'] {
     return this.data.main.kind;
   }

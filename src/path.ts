@@ -16,6 +16,7 @@ import type { SpmvScalars } from './backend-types.js';
 import type { FormatName, SparseMatrix } from './formats/index.js';
 import type { DenseMatrix } from './formats/dense.js';
 import type { Preconditioner, SolverOps } from './solvers/ops.js';
+import type { MatrixFeatures } from './runtime/features.js';
 
 /** The paths there are, in the order the runtime prefers them among GPU paths (webgpu first). */
 export const PATH_IDS = ['cpu', 'webgpu', 'webgl2'] as const;
@@ -144,6 +145,8 @@ export interface Path<M extends PathMatrix = PathMatrix, V extends PathVector = 
   /** sparse formats this path has kernels for; the runtime runs other formats here as CSR */
   readonly formats: readonly FormatName[];
   readonly cost: CostProfile;
+  /** the kernel a format of `formats` runs with here, in words (for rt.explain), where the path has several */
+  kernelFor?(format: FormatName, f: MatrixFeatures): string;
 
   // ---- state: capabilities, loss and restore --------------------------------------------------
   capabilities(): PathCapabilities;

@@ -3,11 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { createRuntime } from '../src/runtime/runtime.js';
 import { matrixFeatures, chooseFormat } from '../src/runtime/features.js';
 import { spmvBytes, estimateSpmv } from '../src/runtime/cost.js';
-import { WEBGL2_COST } from '../src/gpu/path.js';
+import { WEBGL2_COST, WebGl2Path } from '../src/gpu/path.js';
 import { WEBGPU_COST } from '../src/webgpu/path.js';
 import { SOFTWARE_RENDERER_COST } from '../src/device-path.js';
 import { CPU_COST } from '../src/cpu/path.js';
-import { formatOn } from '../src/runtime/explain.js';
+import { explainSpmv, formatOn } from '../src/runtime/explain.js';
 import type { FormatName } from '../src/formats/index.js';
 import { convert, FORMATS } from '../src/formats/index.js';
 import { poisson2D, poisson3D } from '../src/generators/poisson.js';
@@ -116,6 +116,42 @@ describe('rt.explain and rt.upload({ format: "auto" })', () => {
       for (let i = 0; i < y.length; i++) expect(Math.abs(y[i] - ref[i])).toBeLessThanOrEqual(1e-12);
     }
     rt.dispose();
+  });
+});
+
+describe('the WebGL2 path’s formats and the kernel explain names', () => {
+  // kernelFor and formats read no device: a path over an empty backend stands for one on a real context
+  const webgl2 = new WebGl2Path({} as never);
+  const power = randomMatrix({ rows: 3000, meanRowLength: 8, distribution: 'powerlaw', exponent: 1.8, seed: 4 });
+
+  it('runs a matrix the caller gives as SELL with the sell shader, and says which pass structure it takes', () => {
+    for (const [A, passes] of [[poisson2D(20), /one pass, positions are rows/], [power, /then sell_gather back to row order/]] as const) {
+      for (const dtype of ['f32', 'f64'] as const) {
+        const f = matrixFeatures(A.astype(dtype));
+        expect(formatOn(webgl2, f, 'sell')).toEqual({ format: 'sell', reason: 'format given by the caller' });
+        const S = convert(A.astype(dtype), 'sell');
+        expect([S.sliceHeight, S.sortWindow]).toEqual([f.sellC, f.sellSigma]); // what the runtime's conversion builds
+        expect(webgl2.kernelFor('sell', f)).toMatch(new RegExp(`^sell shader \\(SELL-${f.sellC}-${f.sellSigma}: `));
+        expect(webgl2.kernelFor('sell', f)).toMatch(passes);
+      }
+    }
+  });
+
+  it('explain names the shader each path runs, also for the formats the rules pick', () => {
+    const long = randomMatrix({ rows: 2000, meanRowLength: 4, distribution: 'powerlaw', exponent: 1.2, seed: 9 });
+    const f = matrixFeatures(long);
+    expect(f.maxRow).toBeGreaterThan(256);
+    expect(webgl2.kernelFor('csr', f)).toMatch(/^csr_segmented shader/);
+    expect(webgl2.kernelFor('csr', matrixFeatures(poisson2D(8)))).toBe('csr_row shader');
+    // the path's figures on hardware (its `cost` getter asks the device whether it is a software renderer)
+    const path = { id: webgl2.id, label: webgl2.label, formats: webgl2.formats, cost: WEBGL2_COST, kernelFor: webgl2.kernelFor.bind(webgl2) };
+    const candidate = { path, calibration: WEBGL2_COST.defaults, available: true as const, resident: { matrix: true, x: true } };
+    for (const format of [undefined, 'sell', 'ell'] as const) {
+      const e = explainSpmv({ features: matrixFeatures(power), elementBytes: 8, calibrated: false, candidates: [candidate], readBack: false, format });
+      const line = e.reasons.find((r) => r.startsWith('WebGL2: '));
+      expect(line).toContain(`runs the ${webgl2.kernelFor(e.format, e.features)}`);
+      if (format) expect(e.format).toBe(format);
+    }
   });
 });
 

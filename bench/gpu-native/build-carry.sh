@@ -3,8 +3,10 @@
 # ignored folders .carry and .gl (listed in .git/info/exclude). Run from the repository root.
 # Needs: node + npm deps installed (esbuild), gcc, libegl-dev + libgles-dev, xz, apt-get.
 set -eu
-grep -qx '/.gl/' .git/info/exclude 2>/dev/null || echo /.gl/ >> .git/info/exclude
-grep -qx '/.carry/' .git/info/exclude 2>/dev/null || echo /.carry/ >> .git/info/exclude
+# (a worktree's .git is a file: ask git where its exclude file is)
+exclude=$(git rev-parse --git-path info/exclude)
+grep -qx '/.gl/' "$exclude" 2>/dev/null || echo /.gl/ >> "$exclude"
+grep -qx '/.carry/' "$exclude" 2>/dev/null || echo /.carry/ >> "$exclude"
 mkdir -p .carry/matrices .gl
 # 1. Debian's EGL/GLES loader libraries for the device (its NVIDIA driver provides the vendor side)
 if ! ls .gl/*.deb >/dev/null 2>&1; then

@@ -28,6 +28,7 @@ import { CSRMatrix } from '../../src/formats/csr.js';
 import { ELLMatrix } from '../../src/formats/ell.js';
 import { DIAMatrix } from '../../src/formats/dia.js';
 import { HYBMatrix } from '../../src/formats/hyb.js';
+import { SELLMatrix } from '../../src/formats/sell.js';
 import { poisson3D } from '../../src/generators/poisson.js';
 import { randomMatrix } from '../../src/generators/random.js';
 import { Prng } from '../../src/generators/prng.js';
@@ -259,8 +260,8 @@ function parseUniforms(sources: string[]): Array<{ name: string; type: number; s
 
 // ---- cases ---------------------------------------------------------------------------------------
 
-type Kernel = 'csr_row' | 'csr_segmented' | 'ell' | 'dia' | 'hyb';
-const KERNELS: Kernel[] = ['csr_row', 'csr_segmented', 'ell', 'dia', 'hyb'];
+type Kernel = 'csr_row' | 'csr_segmented' | 'ell' | 'sell' | 'sell_s1' | 'dia' | 'hyb';
+const KERNELS: Kernel[] = ['csr_row', 'csr_segmented', 'ell', 'sell', 'dia', 'hyb'];
 
 function vectorX(n: number): Float64Array {
   const rng = new Prng(7);
@@ -269,12 +270,15 @@ function vectorX(n: number): Float64Array {
   return x;
 }
 
-function hostMatrix(csr: CSRMatrix, k: Kernel): { m: CSRMatrix | ELLMatrix | DIAMatrix | HYBMatrix; opts: object } | { skipped: string } {
+function hostMatrix(csr: CSRMatrix, k: Kernel): { m: CSRMatrix | SELLMatrix | ELLMatrix | DIAMatrix | HYBMatrix; opts: object } | { skipped: string } {
   try {
     switch (k) {
       case 'csr_row': return { m: csr, opts: { kernel: 'row' } };
       case 'csr_segmented': return { m: csr, opts: { kernel: 'segmented' } };
       case 'ell': return { m: ELLMatrix.fromCSR(csr, { maxFill: 3 }), opts: {} };
+      // SELL with the default C and σ (sorted where unsorted slices would pad > 10%), and unsorted (one pass)
+      case 'sell': return { m: SELLMatrix.fromCSR(csr), opts: {} };
+      case 'sell_s1': return { m: SELLMatrix.fromCSR(csr, { sortWindow: 1, maxFill: 3 }), opts: {} };
       case 'dia': return { m: DIAMatrix.fromCSR(csr, { maxFill: 3 }), opts: {} };
       case 'hyb': return { m: HYBMatrix.fromCSR(csr), opts: {} };
     }
@@ -337,7 +341,7 @@ function dumpCase(out: string, name: string, base: CSRMatrix, k: Kernel, dtype: 
   // effective bytes (DESIGN.md): the host format's arrays + x + y, in the dtype
   const bytes = hm.m.storageBytes() + (csr.rows + csr.cols) * componentBytes(dtype);
   const header = [
-    `CASE ${name} ${M.kernel} ${dtype}`,
+    `CASE ${name} ${k} ${dtype}`,
     `SIZE ${csr.rows} ${csr.cols} ${csr.nnz}`,
     `BYTES ${bytes}`,
     `GPUBYTES ${M.bytes}`,
@@ -350,7 +354,7 @@ function dumpCase(out: string, name: string, base: CSRMatrix, k: Kernel, dtype: 
   writeFileSync(path.join(dir, 'ref.bin'), new Uint8Array(ref.buffer));
   writeFileSync(path.join(dir, 'bound.bin'), new Uint8Array(bound.buffer));
   const manifest = {
-    case: { matrix: name, kernel: M.kernel, dtype, rows: csr.rows, cols: csr.cols, nnz: csr.nnz, uploadOptions: hm.opts },
+    case: { matrix: name, kernel: k, shader: M.kernel, dtype, rows: csr.rows, cols: csr.cols, nnz: csr.nnz, uploadOptions: hm.opts },
     effectiveBytes: bytes,
     gpuTextureBytes: M.bytes,
     limits: LIMITS,
@@ -360,7 +364,7 @@ function dumpCase(out: string, name: string, base: CSRMatrix, k: Kernel, dtype: 
     drawsPerProduct: rec.draws,
   };
   writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(manifest, null, 1));
-  const line = `${name} ${M.kernel} ${dtype}: ${drawsPerProduct} draw(s), ${(M.bytes / 1e6).toFixed(1)} MB of textures`;
+  const line = `${name} ${k} ${dtype}: ${drawsPerProduct} draw(s), ${(M.bytes / 1e6).toFixed(1)} MB of textures`;
   be.dispose();
   return line;
 }

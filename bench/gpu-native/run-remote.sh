@@ -3,7 +3,7 @@
 # Needs, carried from here: .gl (Debian EGL/GLES loader debs), .carry/node.xz (xz of /usr/bin/node),
 # .carry/gpu-dump.mjs, .carry/bench.mjs (esbuild bundles, every npm package inside), .carry/harness.
 # Writes to $OUT: run.log, probe.tsv, gpu.tsv, cusparse.tsv, webgpu.tsv, cpu.log, manifest-example.json.
-#   STEPS="probe gpu cusparse webgpu cpu formats" (default all), FORMATS_LIST, FORMAT_MATRICES, WEBGPU_ARGS="--cg none", MATRICES=..., THREADS=1,2,4,8,16, CPU_RUNS=1
+#   STEPS="probe gpu cusparse webgpu cpu formats" (default all), KERNELS=csr_row,sell,... (the dump's), FORMATS_LIST, FORMAT_MATRICES, WEBGPU_ARGS="--cg none", MATRICES=..., THREADS=1,2,4,8,16, CPU_RUNS=1
 set -u
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
@@ -40,7 +40,7 @@ if [[ " $STEPS " == *" probe "* ]]; then
 fi
 if [[ " $STEPS " == *" gpu "* ]]; then
   stamp "dump (library encoder, recorded GL) -> $D"
-  node --max-old-space-size=32000 .carry/gpu-dump.mjs "$D" --matrices "$MATRICES" --mtx .carry/matrices --copy 33554432
+  node --max-old-space-size=32000 .carry/gpu-dump.mjs "$D" --matrices "$MATRICES" --mtx .carry/matrices --copy 33554432 ${KERNELS:+--kernels "$KERNELS"}
   cp "$D/poisson3D_128__csr_row__f32/manifest.json" "$OUT/manifest-example.json" 2>/dev/null
   stamp "harness (EGL device platform, GLES 3)"
   timeout 400 .carry/harness --min-ms 200 "$D"/*__*__* > "$OUT/gpu.tsv"

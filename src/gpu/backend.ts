@@ -8,8 +8,8 @@
  *
  * Kernels (glsl/, one program per kernel and dtype, see dtype.glsl): csr_row (one fragment per
  * output texel), csr_segmented (csr_row over segments of at most L entries, then segsum per row:
- * for matrices with long rows), ell, dia (offsets as a uniform array, chunked), hyb (ELL part +
- * CSR remainder), axpy/aypx/scal/copy, dot_first/dot_reduce (multi-pass reductions).
+ * for matrices with long rows), ell, sell (SELL-C-σ slices as ELL runs; sell_gather brings sorted
+ * rows back to row order), dia (offsets as a uniform array, chunked), hyb (ELL part + CSR remainder), axpy/aypx/scal/copy, dot_first/dot_reduce (multi-pass reductions).
  * dtypes: f32, c64 (complex f32), f64 and c128 as double-single (hi + lo, about 48 bits; see
  * encoding.ts and ds.glsl). op = 'T' / 'H' runs a transposed CSR built on upload with
  * { transpose: true } ('H' conjugates its values in the shader).
@@ -40,16 +40,16 @@ import * as twgl from 'twgl.js';
 import { isComplex, toComplex, type DType, type Scalar } from '../dtype.js';
 import { DisposedError, ShapeError, UnsupportedError } from '../errors.js';
 import type { Op } from '../backend-types.js';
-import type { CSRMatrix } from '../formats/index.js';
+import { SELL_PAD, type CSRMatrix, type SELLMatrix } from '../formats/index.js';
 import { acquireContext, probeCapabilities, type GpuCanvas, type GpuCapabilities } from './context.js';
 import {
-  createArrayTexture, decodeValues, elementKind, encodeScalar, encodeValues, floatsPerElement, layoutFor, layoutKey, layoutLimits, textureBytes,
+  createArrayTexture, decodeValues, elementKind, encodeScalar, encodeValues, floatsPerElement, layoutFor, layoutKey, layoutLimits, MAX_TEXELS, textureBytes,
   type LayoutLimits, type TexKind, type TileLayout,
 } from './encoding.js';
 import { GpuContextLostError, GpuLimitError, GpuUnavailableError } from './errors.js';
 import {
   GpuMatrix, GpuVector, type GpuCSRPart, type GpuCSRRowPart, type GpuDIAPart, type GpuELLPart, type GpuMatrixData, type GpuOwner, type GpuPart,
-  type GpuTexture, type HostMatrix,
+  type GpuSELLPart, type GpuTexture, type HostMatrix,
 } from './resident.js';
 import * as shaders from './shaders.generated.js';
 import * as dense from './dense.js';
@@ -122,14 +122,14 @@ export interface GpuStats {
   contextRestores: number;
 }
 
-type ProgramName = 'csr_row' | 'segsum' | 'ell' | 'hyb' | 'dia' | 'axpy' | 'aypx' | 'scal' | 'copy' | 'dot_first' | 'dot_reduce';
+type ProgramName = 'csr_row' | 'segsum' | 'ell' | 'sell' | 'sell_gather' | 'hyb' | 'dia' | 'axpy' | 'aypx' | 'scal' | 'copy' | 'dot_first' | 'dot_reduce';
 
 /** How often read() polls its fence (ms). */
 const POLL_MS = 1;
 /** Ping-pong targets kept per layout. */
 const POOL_PER_LAYOUT = 2;
 /** CSR 'auto': rows longer than this select the segmented kernel. */
-const LONG_ROW = 256;
+export const LONG_ROW = 256;
 const DEFAULT_SEGMENT = 64;
 /** Input texels summed per fragment and pass of a reduction (dot_first.glsl / dot_reduce.glsl). */
 const REDUCE_BLOCK = 16;
@@ -231,15 +231,15 @@ export class GpuBackend implements GpuOwner {
   // ---- resident data ----------------------------------------------------------------------------
 
   /**
-   * Uploads a CSR, ELL, DIA or HYB matrix of dtype f32, c64, f64 or c128 (validated first). Its
+   * Uploads a CSR, SELL, ELL, DIA or HYB matrix of dtype f32, c64, f64 or c128 (validated first). Its
    * textures stay resident until dispose(). The GpuMatrix keeps a reference to `matrix` for
    * re-upload after a context loss.
    */
   upload(matrix: HostMatrix, options: GpuUploadOptions = {}): GpuMatrix {
     this.live();
     const f = (matrix as { format: string }).format;
-    if (f !== 'csr' && f !== 'ell' && f !== 'dia' && f !== 'hyb') {
-      throw new UnsupportedError(`GPU upload: format ${f} is not supported (csr, ell, dia, hyb)`);
+    if (f !== 'csr' && f !== 'sell' && f !== 'ell' && f !== 'dia' && f !== 'hyb') {
+      throw new UnsupportedError(`GPU upload: format ${f} is not supported (csr, sell, ell, dia, hyb)`);
     }
     checkDType(matrix.dtype, 'GPU upload');
     matrix.validate();
@@ -255,6 +255,9 @@ export class GpuBackend implements GpuOwner {
       switch (matrix.format) {
         case 'csr':
           main = this.csrPart(matrix, dt, options, made);
+          break;
+        case 'sell':
+          main = this.sellPart(matrix, dt, made);
           break;
         case 'ell':
           main = this.ellPart(matrix.width, matrix.stride, matrix.colIdx, matrix.values, dt, made);
@@ -340,6 +343,56 @@ export class GpuBackend implements GpuOwner {
       stride,
       colIdx: this.texture('rgba32i', slots / 4, colIdx, 'ELL colIdx', made),
       values: this.texture('rgba32f', (slots * floatsPerElement(dt)) / 4, encodeValues(dt, values), 'ELL values', made),
+    };
+  }
+
+  /**
+   * SELL in textures: each slice re-laid with C rounded up to 4 lanes when C is not a multiple of 4
+   * (so a fragment's EPT positions are one aligned texel, sell.glsl), and the row → position map when
+   * positions are not rows.
+   */
+  private sellPart(m: SELLMatrix, dt: DType, made: MadeTexture[]): GpuSELLPart {
+    const { rows, sliceHeight: C, slices, perm } = m;
+    const lanes = Math.ceil(C / 4) * 4;
+    const fpe = floatsPerElement(dt);
+    let slicePtr = m.slicePtr;
+    let colIdx = m.colIdx;
+    let values = encodeValues(dt, m.values);
+    if (lanes !== C) {
+      const total = (m.colIdx.length / C) * lanes;
+      if (total > MAX_TEXELS) throw new GpuLimitError(`SELL on the GPU: ${total} slots at ${lanes} lanes per slice, over the int32 slot index`);
+      slicePtr = new Int32Array(slices + 1);
+      colIdx = new Int32Array(total).fill(SELL_PAD);
+      const v = new Float32Array(total * fpe);
+      for (let s = 0; s < slices; s++) {
+        const width = (m.slicePtr[s + 1] - m.slicePtr[s]) / C;
+        slicePtr[s + 1] = slicePtr[s] + width * lanes;
+        for (let k = 0; k < width; k++) {
+          const from = m.slicePtr[s] + k * C;
+          const to = slicePtr[s] + k * lanes;
+          colIdx.set(m.colIdx.subarray(from, from + C), to);
+          v.set(values.subarray(from * fpe, (from + C) * fpe), to * fpe);
+        }
+      }
+      values = v;
+    }
+    const slots = colIdx.length;
+    const ptr = new Int32Array(4 * Math.ceil((slices + 2) / 4)).fill(slots); // slices past the last are empty
+    ptr.set(slicePtr);
+    let pos: GpuTexture | null = null;
+    if (m.sortWindow !== 1 || lanes !== C) {
+      const at = new Int32Array(rows);
+      for (let p = 0; p < rows; p++) at[perm[p]] = Math.floor(p / C) * lanes + (p % C);
+      pos = this.texture('rgba32i', Math.ceil(rows / 4), at, 'SELL positions', made);
+    }
+    return {
+      kind: 'sell',
+      lanes,
+      positions: slices * lanes,
+      slicePtr: this.texture('rgba32i', ptr.length / 4, ptr, 'SELL slicePtr', made),
+      colIdx: this.texture('rgba32i', Math.ceil(slots / 4), colIdx, 'SELL colIdx', made),
+      values: this.texture('rgba32f', Math.ceil((slots * fpe) / 4), values, 'SELL values', made),
+      pos,
     };
   }
 
@@ -446,12 +499,47 @@ export class GpuBackend implements GpuOwner {
       case 'ell':
         this.render('ell', dt, y, { ...common, ...withY(), ...ellUniforms(part) });
         break;
+      case 'sell':
+        this.sell(part, dt, x, y, common);
+        break;
       case 'hyb':
         this.render('hyb', dt, y, { ...common, ...withY(), ...ellUniforms(part.ell), ...csrUniforms(part.rest) });
         break;
       case 'dia':
         this.dia(part, dt, M.cols, x, y, common);
         break;
+    }
+  }
+
+  /** SELL: one pass straight into y when positions are rows, else row sums by position, then the gather. */
+  private sell(part: GpuSELLPart, dt: DType, x: GpuVector, y: GpuVector, common: Record<string, unknown>): void {
+    const slices = {
+      ...common,
+      ...slotUniforms(part),
+      u_slicePtr: part.slicePtr.texture,
+      u_slicePtrShift: part.slicePtr.layout.shift,
+      u_sliceHeight: part.lanes,
+    };
+    if (!part.pos) {
+      this.render('sell', dt, y, { ...slices, u_y: y.texture, u_yShift: y.layout.shift });
+      return;
+    }
+    const floats = part.positions * floatsPerElement(dt);
+    const pl = layoutFor(Math.ceil(floats / 4), this.limits, 'the SELL row sums');
+    // y is not read (beta 0): x stands in for the sampler
+    const sums = this.draw('sell', dt, pl, floats, { ...slices, u_alpha: encodeScalar(dt, 1, 0), u_useBeta: 0, u_y: x.texture, u_yShift: x.layout.shift });
+    try {
+      this.render('sell_gather', dt, y, {
+        ...common,
+        u_y: y.texture,
+        u_yShift: y.layout.shift,
+        u_pos: part.pos.texture,
+        u_posShift: part.pos.layout.shift,
+        u_partial: sums,
+        u_partialShift: pl.shift,
+      });
+    } finally {
+      this.giveTarget(sums, pl);
     }
   }
 
@@ -926,15 +1014,18 @@ function csrUniforms(p: GpuCSRRowPart): Record<string, unknown> {
   };
 }
 
-function ellUniforms(p: GpuELLPart): Record<string, unknown> {
+/** The slot arrays of ell_part.glsl (ELL, HYB's ELL part, SELL). */
+function slotUniforms(p: { colIdx: GpuTexture; values: GpuTexture }): Record<string, unknown> {
   return {
     u_ellIdx: p.colIdx.texture,
     u_ellIdxShift: p.colIdx.layout.shift,
     u_ellVal: p.values.texture,
     u_ellValShift: p.values.layout.shift,
-    u_width: p.width,
-    u_stride: p.stride,
   };
+}
+
+function ellUniforms(p: GpuELLPart): Record<string, unknown> {
+  return { ...slotUniforms(p), u_width: p.width, u_stride: p.stride };
 }
 
 function checkDType(dtype: DType, where: string): void {

@@ -4,8 +4,10 @@
  * Everything else is the shared device path (src/device-path.ts).
  */
 import type { CostProfile } from '../path.js';
+import type { FormatName } from '../formats/index.js';
+import type { MatrixFeatures } from '../runtime/features.js';
 import { DevicePath } from '../device-path.js';
-import { GpuBackend, type GpuUnavailable } from './backend.js';
+import { GpuBackend, LONG_ROW, type GpuUnavailable } from './backend.js';
 import type { GpuCanvas } from './context.js';
 import type { GpuDense } from './dense.js';
 import { GpuContextLostError } from './errors.js';
@@ -17,12 +19,14 @@ import type { GpuMatrix, GpuVector } from './resident.js';
  * is the limit), plus a browser's WebGL call overhead and PCIe-class transfers; rt.calibrate() replaces
  * them. Per format, the share of that streaming rate each shader reaches (poisson3D_128 f32: DIA 130,
  * ELL 125, HYB 116, CSR row 33 GB/s): the row-per-fragment CSR walks its rows entry by entry and is
- * latency-bound, the others stream.
+ * latency-bound, the others stream. SELL runs ELL's loop per slice (sell.glsl), plus a gather pass over
+ * y when rows are sorted: not yet measured on hardware, so it gets HYB's figure, and the format rules
+ * (runtime/features.ts) do not pick it for 'auto' here; a matrix uploaded as SELL runs the sell shader.
  */
 export const WEBGL2_COST: CostProfile = {
   kind: 'gpu',
   defaults: { overheadMs: 0.05, bandwidthGBs: 110, uploadGBs: 5, readbackGBs: 2 },
-  efficiency: { dia: 1, ell: 0.95, hyb: 0.9, csr: 0.25 },
+  efficiency: { dia: 1, ell: 0.95, hyb: 0.9, sell: 0.9, csr: 0.25 },
 };
 
 export interface WebGl2PathOptions {
@@ -37,7 +41,26 @@ export class WebGl2Path extends DevicePath<GpuMatrix, GpuVector, GpuDense> {
   readonly label = 'WebGL2';
   protected readonly hardwareCost = WEBGL2_COST;
   protected readonly lostReason = 'the WebGL2 context is lost';
+  override readonly formats: readonly FormatName[] = ['csr', 'sell', 'ell', 'dia', 'hyb'];
   declare readonly backend: GpuBackend;
+
+  /** The shader(s) a format runs with, as GpuBackend.upload picks them for the runtime's conversion (default options). */
+  kernelFor(format: FormatName, f: MatrixFeatures): string {
+    switch (format) {
+      case 'csr':
+        return f.maxRow > LONG_ROW ? `csr_segmented shader (a row of ${f.maxRow} entries > ${LONG_ROW}: segment sums, then segsum per row)` : 'csr_row shader';
+      case 'sell': {
+        const sell = `SELL-${f.sellC}-${f.sellSigma}`;
+        return f.sellSigma === 1 && f.sellC % 4 === 0
+          ? `sell shader (${sell}: one pass, positions are rows)`
+          : `sell shader (${sell}: row sums in sorted order, then sell_gather back to row order)`;
+      }
+      case 'hyb':
+        return 'hyb shader (ELL part + CSR remainder in one pass)';
+      default:
+        return `${format} shader`;
+    }
+  }
 
   /** The path, or why WebGL2 (with float render targets and read-back) cannot run here. */
   static create(options: WebGl2PathOptions = {}): WebGl2Path | GpuUnavailable {

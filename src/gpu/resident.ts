@@ -1,6 +1,6 @@
 import type { DType } from '../dtype.js';
 import { DeviceMatrix, DeviceVector } from '../device-resident.js';
-import type { CSRMatrix, DIAMatrix, ELLMatrix, HYBMatrix } from '../formats/index.js';
+import type { CSRMatrix, DIAMatrix, ELLMatrix, HYBMatrix, SELLMatrix } from '../formats/index.js';
 import type { TileLayout } from './encoding.js';
 
 /** What a resident GPU object needs from its backend. */
@@ -95,6 +95,23 @@ export interface GpuELLPart {
   readonly values: GpuTexture;
 }
 
+/**
+ * SELL-C-σ (sell.glsl): colIdx RGBA32I and values RGBA32F in the dtype's packing like ELL, each slice
+ * laid out with `lanes` = C rounded up to a multiple of 4 (extra lanes are padding); slicePtr RGBA32I
+ * (slices + 1 entries, in those slots). `pos` (RGBA32I, row → position in that layout) is there when
+ * positions are not rows (σ > 1 or lanes ≠ C): then the product takes a second pass (sell_gather).
+ */
+export interface GpuSELLPart {
+  readonly kind: 'sell';
+  readonly lanes: number;
+  /** slices × lanes: the elements of the first pass's output */
+  readonly positions: number;
+  readonly slicePtr: GpuTexture;
+  readonly colIdx: GpuTexture;
+  readonly values: GpuTexture;
+  readonly pos: GpuTexture | null;
+}
+
 /** DIA: offsets stay on the host (they become a uniform array), data RGBA32F in the dtype's packing. */
 export interface GpuDIAPart {
   readonly kind: 'dia';
@@ -111,7 +128,7 @@ export interface GpuHYBPart {
 }
 
 export type GpuCSRPart = GpuCSRRowPart | GpuCSRSegmentedPart;
-export type GpuPart = GpuCSRPart | GpuELLPart | GpuDIAPart | GpuHYBPart;
+export type GpuPart = GpuCSRPart | GpuSELLPart | GpuELLPart | GpuDIAPart | GpuHYBPart;
 
 export interface GpuMatrixData {
   /** what runs op = 'N' */
@@ -123,7 +140,7 @@ export interface GpuMatrixData {
   readonly bytes: number;
 }
 
-export type HostMatrix = CSRMatrix | ELLMatrix | DIAMatrix | HYBMatrix;
+export type HostMatrix = CSRMatrix | SELLMatrix | ELLMatrix | DIAMatrix | HYBMatrix;
 
 /**
  * A matrix resident on the GPU; upload once, run many products. It keeps a reference to the host

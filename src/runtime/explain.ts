@@ -27,6 +27,7 @@ export interface PathInfo {
   readonly label: string;
   readonly formats: readonly FormatName[];
   readonly cost: CostProfile;
+  kernelFor?(format: FormatName, f: MatrixFeatures): string;
 }
 
 export interface ExplainCandidate {
@@ -75,7 +76,8 @@ export function explainSpmv(i: ExplainInput): Explanation {
     const chosen = formatOn(c.path, i.features, i.format);
     const e = estimateSpmv(c.calibration, c.path, chosen.format, i.features, i.elementBytes, { ...c.resident, readBack: c.path.cost.kind === 'gpu' && i.readBack });
     estimates[c.path.id] = e;
-    reasons.push(`${c.path.label}: ${chosen.reason}; ≈ ${e.ms.toFixed(3)} ms`);
+    const kernel = c.path.kernelFor?.(chosen.format, i.features);
+    reasons.push(`${c.path.label}: ${chosen.reason}${kernel ? `; runs the ${kernel}` : ''}; ≈ ${e.ms.toFixed(3)} ms`);
     if (!best || e.ms < best.ms) best = e;
   }
   let path: PathId;

@@ -34,7 +34,7 @@ export interface MatrixFeatures {
   hybEllShare: number;
   /** bytes of x (cols × element size in the matrix's dtype) */
   xBytes: number;
-  /** SELL-C-σ's default C for the matrix's dtype ({@link sellDefaultC}) */
+  /** SELL-C-σ's default C for the matrix's dtype ({@link sellDefaultC}); in rt.explain, a SELLMatrix's own C, σ and slots */
   sellC: number;
   /** SELL-C-σ's default σ for this matrix ({@link defaultSortWindow}) */
   sellSigma: number;

@@ -455,9 +455,14 @@ export class Runtime implements HandleOwner {
     return cal;
   }
 
+  /** The features of A; a SELLMatrix runs as it is wherever SELL is chosen, so its own C, σ and slots replace the defaults. */
   private featuresOf(A: SparseMatrix): MatrixFeatures {
     let f = this.featureCache.get(A);
-    if (!f) this.featureCache.set(A, (f = matrixFeatures(A.toCSR())));
+    if (!f) {
+      f = matrixFeatures(A.toCSR());
+      if (A.format === 'sell') f = { ...f, sellC: A.sliceHeight, sellSigma: A.sortWindow, sellSlots: A.colIdx.length };
+      this.featureCache.set(A, f);
+    }
     return f;
   }
 

@@ -19,8 +19,12 @@ export const SHARED_REAL = ['t1', 'bcsstk01', '494_bus', 'ash219', 'west0479', '
 /** Complex matrices of ../shared/matrices: c64 and c128 only. */
 export const SHARED_COMPLEX = ['qc324', 'young1c'] as const;
 
-/** The SpMV kernels under test: csr = csr_row, csr_seg = the segmented long-row kernel (forced). */
-export const KERNELS = ['csr', 'csr_seg', 'ell', 'dia', 'hyb'] as const;
+/**
+ * The SpMV kernels under test: csr = csr_row, csr_seg = the segmented long-row kernel (forced), sell =
+ * SELL-C-σ with the default C and σ (one pass where σ = 1, else the gather pass too), sell_c3 = C = 3,
+ * σ = 6 (slices re-laid at 4 lanes on upload, sorted rows: always the gather pass).
+ */
+export const KERNELS = ['csr', 'csr_seg', 'ell', 'sell', 'sell_c3', 'dia', 'hyb'] as const;
 export const GPU_DTYPES = ['f32', 'c64', 'f64', 'c128'] as const;
 export const COMPLEX_DTYPES = ['c64', 'c128'] as const;
 
@@ -43,6 +47,7 @@ export const BASIC_CHECKS = [
   'async readback',
   'beta = 0 does not read y',
   'x aliasing y',
+  'sell: one pass where positions are rows, a gather pass otherwise',
   'csr auto picks the segmented kernel for long rows',
   'typed errors and dispose',
   'context loss: a pending read rejects',

@@ -9,7 +9,7 @@
 //   dot, nrm2:  |err| <= DS_BOUND·Σ|x||y| for every dtype (double-single accumulation).
 import { GpuBackend, GpuContextLostError, GpuLimitError, type GpuUnavailable, type GpuUploadOptions, type HostMatrix } from '../../src/gpu/index.js';
 import { poisson2D, poisson3D, randomMatrix, Prng } from '../../src/generators/index.js';
-import { CSRMatrix, DIAMatrix, ELLMatrix, HYBMatrix, convert } from '../../src/formats/index.js';
+import { CSRMatrix, DIAMatrix, ELLMatrix, HYBMatrix, SELLMatrix, convert } from '../../src/formats/index.js';
 import { parseMatrixMarket } from '../../src/io/index.js';
 import { DisposedError, PaddingLimitError, ShapeError, UnsupportedError } from '../../src/errors.js';
 import { isComplex } from '../../src/dtype.js';
@@ -50,6 +50,8 @@ function forKernel(A: CSRMatrix, k: Kernel): { host: HostMatrix; opts: GpuUpload
       case 'csr': return { host: A, opts: { kernel: 'row' } };
       case 'csr_seg': return { host: A, opts: { kernel: 'segmented', segmentLength: 8 } };
       case 'ell': return { host: ELLMatrix.fromCSR(A, { maxSlots: MAX_PADDED_SLOTS }), opts: {} };
+      case 'sell': return { host: SELLMatrix.fromCSR(A, { maxSlots: MAX_PADDED_SLOTS }), opts: {} };
+      case 'sell_c3': return { host: SELLMatrix.fromCSR(A, { sliceHeight: 3, sortWindow: 6, maxSlots: MAX_PADDED_SLOTS }), opts: {} };
       case 'dia': return { host: DIAMatrix.fromCSR(A, { maxSlots: MAX_PADDED_SLOTS }), opts: {} };
       case 'hyb': return { host: HYBMatrix.fromCSR(A), opts: {} };
     }
@@ -314,8 +316,9 @@ async function run(): Promise<void> {
 
   await check('beta = 0 does not read y', async () => {
     const A = poisson2D(10, { dtype: 'f32' });
-    for (const format of ['csr', 'ell'] as const) {
-      const M = gpu.upload(format === 'csr' ? A : ELLMatrix.fromCSR(A));
+    const hosts = { csr: A, ell: ELLMatrix.fromCSR(A), sell: SELLMatrix.fromCSR(A), 'sell (gather)': SELLMatrix.fromCSR(A, { sliceHeight: 3, sortWindow: 6 }) };
+    for (const [format, host] of Object.entries(hosts)) {
+      const M = gpu.upload(host);
       const x = gpu.vector('f32', new Float32Array(100).fill(1));
       const y = gpu.vector('f32', new Float32Array(100).fill(NaN));
       gpu.spmv(M, x, y);
@@ -323,18 +326,44 @@ async function run(): Promise<void> {
       assert(got.every(Number.isFinite), `${format}: NaN leaked from y`);
       M.dispose(); x.dispose(); y.dispose();
     }
-    return 'csr and ell';
+    return Object.keys(hosts).join(', ');
   });
 
   await check('x aliasing y', async () => {
-    const A = poisson2D(12, { dtype: 'f32' });
+    const A = randomMatrix({ rows: 144, meanRowLength: 6, distribution: 'powerlaw', seed: 31, dtype: 'f32' });
     const xs = randomVector(144, 31);
-    const M = gpu.upload(A);
-    const v = gpu.vector('f32', xs);
-    gpu.spmv(M, v, v, { alpha: 1, beta: 1 }); // v ← A·v + v
-    const r = compareRef(A, xs, xs, 1, 1, await gpu.read(v));
-    M.dispose(); v.dispose();
-    return r;
+    const out: string[] = [];
+    for (const host of [A, SELLMatrix.fromCSR(A, { sliceHeight: 4, sortWindow: 8 })]) {
+      const M = gpu.upload(host);
+      const v = gpu.vector('f32', xs);
+      gpu.spmv(M, v, v, { alpha: 1, beta: 1 }); // v ← A·v + v
+      out.push(`${M.kernel}: ${compareRef(A, xs, xs, 1, 1, await gpu.read(v))}`);
+      M.dispose(); v.dispose();
+    }
+    return out.join('; ');
+  });
+
+  await check('sell: one pass where positions are rows, a gather pass otherwise', async () => {
+    const out: string[] = [];
+    const cases: [string, CSRMatrix, SELLMatrix, number][] = [];
+    const P = poisson2D(20, { dtype: 'f32' });
+    const R = randomMatrix({ rows: 3000, meanRowLength: 8, distribution: 'powerlaw', exponent: 1.8, seed: 4, dtype: 'f32' });
+    cases.push(['poisson, default C and σ', P, SELLMatrix.fromCSR(P), 1]);
+    cases.push(['power law, default C and σ', R, SELLMatrix.fromCSR(R), 2]);
+    cases.push(['power law, C = 4, σ = 1', R, SELLMatrix.fromCSR(R, { sliceHeight: 4, sortWindow: 1 }), 1]);
+    cases.push(['power law, C = 6, σ = 1', R, SELLMatrix.fromCSR(R, { sliceHeight: 6, sortWindow: 1 }), 2]);
+    for (const [what, A, S, passes] of cases) {
+      const M = gpu.upload(S);
+      const xs = randomData('f32', A.cols, 5);
+      const x = gpu.vector('f32', xs), y = gpu.vector('f32', A.rows);
+      const d0 = gpu.stats.draws;
+      gpu.spmv(M, x, y, { alpha: 1.5 });
+      const draws = gpu.stats.draws - d0;
+      assert(M.kernel === 'sell' && draws === passes, `${what}: kernel ${M.kernel}, ${draws} draws, expected ${passes}`);
+      out.push(`${what} (SELL-${S.sliceHeight}-${S.sortWindow}): ${draws} pass(es), ${compareRef(A, xs, null, 1.5, 0, await gpu.read(y))}`);
+      M.dispose(); x.dispose(); y.dispose();
+    }
+    return out.join('; ');
   });
 
   await check('typed errors and dispose', () => {

@@ -1,7 +1,7 @@
 // In-page checks of the public Runtime in Chromium: the CPU path with workers in a cross-origin
 // isolated page, the GPU path through the runtime, the runtime's choice and explain, CG on the GPU,
 // and the fall-back to the CPU path when the WebGL context is lost. Names are shared with the Node side.
-import { createRuntime, DenseMatrix, GpuContextLostError, poisson2D, poisson3D, randomMatrix, type PathChoice, type Runtime } from '../../src/index.js';
+import { createRuntime, DenseMatrix, GpuContextLostError, poisson2D, poisson3D, randomMatrix, SELLMatrix, type PathChoice, type Runtime } from '../../src/index.js';
 import type { CSRMatrix } from '../../src/formats/csr.js';
 import { isComplex, type DType } from '../../src/dtype.js';
 import { checkAgainst, referenceSpmv, type Triplets } from '../reference.js';
@@ -11,6 +11,7 @@ export const RUNTIME_CHECKS = [
   'runtime: backend gpu, every dtype',
   'runtime: resident vectors move between paths',
   'runtime: auto chooses by estimate and explains',
+  'runtime: SELL runs the sell shader on WebGL2 and explain says so',
   'runtime: cg and bicgstab on the GPU',
   'runtime: context loss falls back to the CPU path',
   'runtime: dense operations on both paths',
@@ -236,6 +237,43 @@ export async function runtimeChecks(check: Check): Promise<void> {
       ok(rt.capabilities().gpu.contextLost === false, 'restored');
       ok(close(await rt.spmv(h, x, { path: 'gpu' })), 'the GPU path after the restore (matrix re-uploaded)');
       return `lost: auto ran on the CPU path, path gpu rejected (${rejected}), reading a GPU-only vector rejected; restored: the GPU path runs again with the matrix re-uploaded`;
+    } finally {
+      rt.dispose();
+    }
+  });
+
+  await check('runtime: SELL runs the sell shader on WebGL2 and explain says so', async () => {
+    const rt = await createRuntime({ backend: 'auto' });
+    try {
+      const power = randomMatrix({ rows: 3000, meanRowLength: 8, distribution: 'powerlaw', exponent: 1.8, seed: 4 });
+      const out: string[] = [];
+      // the runtime's conversion (default C and σ: sorted for the power law, unsorted for poisson) and a SELL of the caller's kept as it is
+      for (const [name, A, upload] of [
+        ['power law, format sell', power, (A: CSRMatrix) => rt.upload(A, { format: 'sell' })],
+        ['poisson, format sell', poisson2D(30), (A: CSRMatrix) => rt.upload(A, { format: 'sell' })],
+        ['power law, SELL-3-6 kept', power, (A: CSRMatrix) => rt.upload(SELLMatrix.fromCSR(A, { sliceHeight: 3, sortWindow: 6 }), { format: 'keep' })],
+      ] as const) {
+        for (const dt of ['f32', 'c128'] as DType[]) {
+          const B = A.astype(dt === 'c128' ? 'f64' : dt).astype(dt);
+          const h = upload(B);
+          const e = rt.explain('spmv', h);
+          const line = e.reasons.find((r) => r.startsWith('WebGL2: ')) ?? '';
+          ok(e.estimates.webgl2?.format === 'sell' && /runs the sell shader \(SELL-\d+-\d+: /.test(line), `${name} ${dt}: ${JSON.stringify(e.reasons)}`);
+          const x = data(dt, B.cols);
+          const y = await rt.spmv(h, x, { path: 'webgl2' });
+          const M = h.copies.get('webgl2:sell') as unknown as { kernel: string } | undefined;
+          ok(M?.kernel === 'sell', `${name} ${dt}: the WebGL2 copy runs ${M?.kernel}`);
+          const ref = referenceSpmv(triplets(B), x, null, 1, 0);
+          if (dt === 'f32') ok(!checkAgainst(y, ref, 'single', false), `${name} f32: ${checkAgainst(y, ref, 'single', false)}`);
+          let worst = 0;
+          for (let k = 0; k < y.length; k++) worst = Math.max(worst, Math.abs(y[k] - ref.y[k]) / (ref.scale[k] || 1));
+          ok(dt === 'f32' || worst <= 1e-12, `${name} ${dt}: error ${worst} of the scale`);
+          out.push(`${name} ${dt}: error/scale ${worst.toExponential(1)}`);
+          if (dt === 'f32') out.push(line.replace(/; ≈.*$/, ''));
+          h.dispose();
+        }
+      }
+      return out.join('; ');
     } finally {
       rt.dispose();
     }
