@@ -45,6 +45,16 @@ describe('CPU cache tiles', () => {
     expect(outside).toBe(0);
   });
 
+  it("are what 'auto' chooses for them on the CPU, and explain says so", async () => {
+    const rt = await createRuntime({ backend: 'cpu', workers: 1 });
+    runtimes.push(rt);
+    const e = rt.explain('spmv', scattered);
+    expect(e.estimates.cpu.format).toBe('csr');
+    expect(e.features.cacheTiles).toBe(true);
+    expect(JSON.stringify(e)).toMatch(/columns scattered: CSR in cache tiles/);
+    expect(rt.upload(scattered).format).toBe('csr'); // the default upload chooses the same
+  });
+
   for (const dtype of ['f64', 'f32'] as const) {
     it(`${dtype}: the runtime's CSR product matches the reference, the same bits on 1 and 3 workers`, async () => {
       const A = scattered.astype(dtype) as CSRMatrix;

@@ -50,7 +50,14 @@ describe('matrix features and format choice', () => {
     expect(fp.rowCv).toBeGreaterThan(0.3);
     expect(fp.xBytes).toBe(5000 * 8);
     expect(chooseFormat(fp, 'cpu')).toMatchObject({ format: 'sell', reason: expect.stringMatching(/irregular rows \(cv .*x = 39 KiB fits in cache: SELL-4-4096 \(1\.\d\d slots per entry\) measured fastest/) });
+    expect(fp.cacheTiles).toBe(false); // x of 39 KiB
     expect(chooseFormat({ ...fp, xBytes: 8e6 }, 'cpu')).toMatchObject({ format: 'jds', reason: expect.stringMatching(/beyond cache: JDS measured fastest, ahead of SELL-4-4096/) });
+    // beyond cache with scattered columns: CSR in cache tiles (the power-law matrix of 1 M rows, scaled down)
+    const big = matrixFeatures(randomMatrix({ rows: 200_000, meanRowLength: 8, distribution: 'powerlaw', seed: 2 }));
+    expect(big.cacheTiles).toBe(true);
+    expect(chooseFormat(big, 'cpu')).toMatchObject({ format: 'csr', reason: expect.stringMatching(/beyond cache, columns scattered: CSR in cache tiles measured fastest, ahead of JDS/) });
+    expect(chooseFormat({ ...big, rowCv: 0.1 }, 'cpu')).toMatchObject({ format: 'csr', reason: expect.stringMatching(/CSR \(in cache tiles/) });
+    expect(chooseFormat(big, 'gpu').reason).not.toMatch(/tiles/);
     // rows of random but similar lengths (cv < 0.3) that ELL would pad too much stay CSR
     const mild = { ...fp, rowCv: 0.2, ellFill: 3, diagonals: 5000, diaFill: 100 };
     expect(chooseFormat(mild, 'cpu').format).toBe('csr');
