@@ -9,7 +9,10 @@ import { randomMatrix } from '../src/generators/random.js';
 import { poisson3D } from '../src/generators/poisson.js';
 import { useCacheTiles, cacheTiles, TILES_MIN_X_BYTES } from '../src/cpu/tiles.js';
 import { checkAgainst, referenceSpmv } from './reference.js';
-import type { CSRMatrix } from '../src/formats/csr.js';
+import { CSRMatrix } from '../src/formats/csr.js';
+import { isComplex } from '../src/dtype.js';
+import { makeHarness, disposeAll } from './kernel-harness.js';
+import { loadShared, sharedMatrixNames } from './matrices.js';
 
 function triplets(A: CSRMatrix) {
   const rowIdx = new Int32Array(A.nnz);
@@ -75,3 +78,35 @@ describe('CPU cache tiles', () => {
     });
   }
 });
+
+// the kernel on every shared matrix, in tiles small enough that each matrix spans many bands and tiles
+for (const flavor of ['simd', 'plain'] as const) {
+  describe(`tiles kernel on the shared matrices (${flavor})`, () => {
+    for (const name of sharedMatrixNames()) {
+      it(name, async () => {
+        const h = await makeHarness(flavor);
+        const base = loadShared(name);
+        for (const dtype of ['f64', 'f32'] as const) {
+          const Arr = dtype === 'f32' ? Float32Array : Float64Array;
+          // tiles are real-only: a complex matrix is tested through its real part (the same structure)
+          const A = isComplex(base.dtype)
+            ? new CSRMatrix(base.rows, base.cols, dtype, base.rowPtr, base.colIdx, Arr.from({ length: base.nnz }, (_, k) => base.values[2 * k]))
+            : base.astype(dtype);
+          const x = Arr.from({ length: A.cols }, (_, i) => Math.sin(i + 1));
+          const y0 = Arr.from({ length: A.rows }, (_, i) => Math.cos(i));
+          const ref = referenceSpmv(triplets(A), x, y0, 0.75, 2);
+          for (const shape of [{ R: 64, W: 128 }, { R: 1000, W: 3000 }]) {
+            const T = cacheTiles(A, shape);
+            const regs = [T.bandPtr, T.tilePtr, T.tileCol, T.rc, T.values, x].map((a) => h.put(a));
+            const y = h.put(y0), work = h.zeros(A.rows * Arr.BYTES_PER_ELEMENT + 8);
+            const [bp, tp, tc, rc, val, xp] = regs.map((r) => r.ptr);
+            h.kernel(`tiles_${dtype}`)(bp, tp, tc, rc, val, xp, y.ptr, work.ptr, shape.R, A.rows, 0.75, 2, 0, T.bands);
+            const got = h.get(y, dtype, A.rows);
+            expect(checkAgainst(got, ref, dtype === 'f32' ? 'single' : 'double', false), `${name} ${dtype} ${shape.R}×${shape.W}`).toBeNull();
+            disposeAll(...regs, y, work);
+          }
+        }
+      });
+    }
+  });
+}
