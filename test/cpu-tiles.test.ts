@@ -90,10 +90,10 @@ for (const flavor of ['simd', 'plain'] as const) {
           const Arr = dtype === 'f32' ? Float32Array : Float64Array;
           // tiles are real-only: a complex matrix is tested through its real part (the same structure)
           const A = isComplex(base.dtype)
-            ? new CSRMatrix(base.rows, base.cols, dtype, base.rowPtr, base.colIdx, Arr.from({ length: base.nnz }, (_, k) => base.values[2 * k]))
+            ? new CSRMatrix(base.rows, base.cols, dtype, base.rowPtr, base.colIdx, new Arr(base.nnz).map((_, k) => base.values[2 * k]))
             : base.astype(dtype);
-          const x = Arr.from({ length: A.cols }, (_, i) => Math.sin(i + 1));
-          const y0 = Arr.from({ length: A.rows }, (_, i) => Math.cos(i));
+          const x = new Arr(A.cols).map((_, i) => Math.sin(i + 1));
+          const y0 = new Arr(A.rows).map((_, i) => Math.cos(i));
           const ref = referenceSpmv(triplets(A), x, y0, 0.75, 2);
           for (const shape of [{ R: 64, W: 128 }, { R: 1000, W: 3000 }]) {
             const T = cacheTiles(A, shape);
