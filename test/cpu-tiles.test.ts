@@ -52,7 +52,7 @@ describe('CPU cache tiles', () => {
     const rt = await createRuntime({ backend: 'cpu', workers: 1 });
     runtimes.push(rt);
     const e = rt.explain('spmv', scattered);
-    expect(e.estimates.cpu.format).toBe('csr');
+    expect(e.estimates.cpu?.format).toBe('csr');
     expect(e.features.cacheTiles).toBe(true);
     expect(JSON.stringify(e)).toMatch(/columns scattered: CSR in cache tiles/);
     expect(rt.upload(scattered).format).toBe('csr'); // the default upload chooses the same
