@@ -667,3 +667,20 @@ export function rowdot_long_f64(idx: usize, val: usize, x: usize, k0: i32, k1: i
   }
   caxpby_c128(yp, sr, si, ar, ai, br, bi);
 }
+
+// ---------------------------------------------------------------- padded layouts (scalar)
+
+/**
+ * One slot's product val·x of a padded layout (ELL, SELL) with padding (idx < 0) as +0, branch-free:
+ * the index is clamped to 0 and the x bits are masked by integer ops (a select on a float compiles to
+ * a branch in V8, mispredicted wherever rows end irregularly), so x[0] is read but Inf/NaN there
+ * never leaks through padding.
+ */
+// @ts-ignore: decorator
+@inline export function padTerm<T>(ip: usize, vp: usize, x: usize): T {
+  const j = load<i32>(ip);
+  const m = j >> 31; // all ones on padding, 0 otherwise
+  const xp = x + (<usize>(j ^ m) << alignof<T>()); // padding (−1) → x[0]
+  if (sizeof<T>() == 4) return <T>(load<f32>(vp) * reinterpret<f32>(load<u32>(xp) & ~<u32>m));
+  return <T>(load<f64>(vp) * reinterpret<f64>(load<u64>(xp) & ~<u64><i64>m));
+}

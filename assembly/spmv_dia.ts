@@ -95,77 +95,132 @@ import {
 }
 
 /**
- * Scalar rows [r0, r1): the plain build's kernel, the SIMD build's head and tail. Rows go 8 at a time
- * where the 8 share their valid diagonal range (all but the few blocks at an edge of a diagonal), so
- * each diagonal is read in 32-byte runs: row by row, the `ndiag` lines touched per row lie a multiple
- * of the pitch apart and, with a pitch near a power of two, fall in one cache set and evict each
- * other before the next row reuses them. Every row sums its diagonals in ascending order either way.
+ * The first row after i at which the valid diagonal range [lo, hi) of row i changes: lo drops once
+ * -row ≤ offsets[lo-1], hi once cols - row ≤ offsets[hi-1] (never before r1 if neither can).
+ */
+// @ts-ignore: decorator
+@inline function rangeEnd(offsets: usize, lo: i32, hi: i32, cols: i32, r1: i32): i32 {
+  let e = <i64>r1;
+  if (lo > 0) e = min(e, -<i64>load<i32>(offsets + (<usize>(lo - 1) << 2)));
+  if (hi > 0) e = min(e, <i64>cols - <i64>load<i32>(offsets + (<usize>(hi - 1) << 2)));
+  return <i32>e;
+}
+
+/**
+ * Scalar rows [r0, r1): the plain build's kernel, the SIMD build's head and tail. Rows go in runs
+ * that share one valid diagonal range (all rows but a few near each diagonal's ends), found once per
+ * run instead of per row; within a run, 4 rows at a time per diagonal, so each diagonal is read in
+ * 16-byte runs: row by row, the `ndiag` lines touched per row lie a multiple of the pitch apart and,
+ * with a pitch near a power of two, fall in one cache set and evict each other before the next row
+ * reuses them. 4 accumulators and their 8 loads fit the registers (8 rows spilled: V8 issues every
+ * load of the loop body before the arithmetic). Every row sums its diagonals in ascending order.
  */
 function diaRealScalar<T>(offsets: usize, ndiag: i32, data: usize, pitch: i32, cols: i32, x: usize, y: usize, a: T, b: T, r0: i32, r1: i32): void {
   if (r0 >= r1) return;
-  const E = sizeof<T>();
-  // diagonals valid for row i: -i ≤ off < cols - i; both bounds fall as i grows
-  let lo = lbDown(offsets, ndiag, -r0), hi = lbDown(offsets, ndiag, cols - r0);
+  const SH = alignof<T>(), E = sizeof<T>();
+  const dstep = <usize>pitch << SH;
+  let lo = ndiag, hi = ndiag;
   let i = r0;
   while (i < r1) {
+    // diagonals valid for row i: -i ≤ off < cols - i; both bounds fall as i grows
     lo = lbDown(offsets, lo, -i);
     hi = lbDown(offsets, hi, cols - i);
-    if (i + 8 <= r1 && lbDown(offsets, lo, -(i + 7)) == lo && lbDown(offsets, hi, cols - (i + 7)) == hi) {
-      let s0: T = 0, s1: T = 0, s2: T = 0, s3: T = 0, s4: T = 0, s5: T = 0, s6: T = 0, s7: T = 0;
-      for (let d = lo; d < hi; d++) {
-        const dp = data + ((<usize>d * <usize>pitch + <usize>i) << alignof<T>());
-        const xp = x + (<usize>(i + load<i32>(offsets + (<usize>d << 2))) << alignof<T>());
+    const end = rangeEnd(offsets, lo, hi, cols, r1);
+    const o0 = offsets + (<usize>lo << 2), o1 = offsets + (<usize>hi << 2);
+    for (; i + 4 <= end; i += 4) {
+      let s0: T = 0, s1: T = 0, s2: T = 0, s3: T = 0;
+      const xi = x + (<usize>i << SH);
+      let dp = data + ((<usize>lo * <usize>pitch + <usize>i) << SH);
+      for (let op = o0; op < o1; op += 4, dp += dstep) {
+        const xp = xi + (<usize>load<i32>(op) << SH);
         s0 += load<T>(dp) * load<T>(xp);
-        s1 += load<T>(dp + E) * load<T>(xp + E);
-        s2 += load<T>(dp + 2 * E) * load<T>(xp + 2 * E);
-        s3 += load<T>(dp + 3 * E) * load<T>(xp + 3 * E);
-        s4 += load<T>(dp + 4 * E) * load<T>(xp + 4 * E);
-        s5 += load<T>(dp + 5 * E) * load<T>(xp + 5 * E);
-        s6 += load<T>(dp + 6 * E) * load<T>(xp + 6 * E);
-        s7 += load<T>(dp + 7 * E) * load<T>(xp + 7 * E);
+        s1 += load<T>(dp, E) * load<T>(xp, E);
+        s2 += load<T>(dp, 2 * E) * load<T>(xp, 2 * E);
+        s3 += load<T>(dp, 3 * E) * load<T>(xp, 3 * E);
       }
       diaPut<T>(y, i, s0, a, b);
       diaPut<T>(y, i + 1, s1, a, b);
       diaPut<T>(y, i + 2, s2, a, b);
       diaPut<T>(y, i + 3, s3, a, b);
-      diaPut<T>(y, i + 4, s4, a, b);
-      diaPut<T>(y, i + 5, s5, a, b);
-      diaPut<T>(y, i + 6, s6, a, b);
-      diaPut<T>(y, i + 7, s7, a, b);
-      i += 8;
-      continue;
     }
-    let s: T = 0;
-    for (let d = lo; d < hi; d++) {
-      const j = i + load<i32>(offsets + (<usize>d << 2));
-      s += load<T>(data + ((<usize>d * <usize>pitch + <usize>i) << alignof<T>())) * load<T>(x + (<usize>j << alignof<T>()));
+    for (; i < end; i++) {
+      let s: T = 0;
+      const xi = x + (<usize>i << SH);
+      let dp = data + ((<usize>lo * <usize>pitch + <usize>i) << SH);
+      for (let op = o0; op < o1; op += 4, dp += dstep) s += load<T>(dp) * load<T>(xi + (<usize>load<i32>(op) << SH));
+      diaPut<T>(y, i, s, a, b);
     }
-    diaPut<T>(y, i, s, a, b);
-    i++;
+  }
+}
+
+/** y[i] = α·(sr + i·si) + β·y[i], complex with component type T. */
+// @ts-ignore: decorator
+@inline function diaCput<T>(y: usize, i: i32, sr: T, si: T, ar: T, ai: T, br: T, bi: T): void {
+  if (sizeof<T>() == 4) caxpby_c64(y + (<usize>i << 3), <f32>sr, <f32>si, <f32>ar, <f32>ai, <f32>br, <f32>bi);
+  else caxpby_c128(y + (<usize>i << 4), <f64>sr, <f64>si, <f64>ar, <f64>ai, <f64>br, <f64>bi);
+}
+
+/**
+ * sr + Σ re, si + Σ im of a·x (conj: conj(a)·x) for one product, as `[vr + i·vi]·[xr + i·xv]`; with
+ * conj the a.im terms change sign, written as + / − of the same products (bitwise equal to negating
+ * a.im first: (−v)·x = −(v·x) and s − (−p) = s + p are exact), so no multiply by the sign is needed.
+ */
+// @ts-ignore: decorator
+@inline function cre<T>(vr: T, vi: T, xr: T, xv: T, conj: bool): T {
+  return conj ? vr * xr + vi * xv : vr * xr - vi * xv;
+}
+// @ts-ignore: decorator
+@inline function cim<T>(vr: T, vi: T, xr: T, xv: T, conj: bool): T {
+  return conj ? vr * xv - vi * xr : vr * xv + vi * xr;
+}
+
+/** Complex scalar rows, in runs of rows sharing one diagonal range as diaRealScalar, 2 rows at a time. */
+// @ts-ignore: decorator
+@inline function diaCplxRows<T>(offsets: usize, ndiag: i32, data: usize, pitch: i32, cols: i32, x: usize, y: usize, ar: T, ai: T, br: T, bi: T, conj: bool, r0: i32, r1: i32): void {
+  const SH = alignof<T>() + 1, E = sizeof<T>();
+  const dstep = <usize>pitch << SH;
+  let lo = ndiag, hi = ndiag;
+  let i = r0;
+  while (i < r1) {
+    lo = lbDown(offsets, lo, -i);
+    hi = lbDown(offsets, hi, cols - i);
+    const end = rangeEnd(offsets, lo, hi, cols, r1);
+    const o0 = offsets + (<usize>lo << 2), o1 = offsets + (<usize>hi << 2);
+    for (; i + 2 <= end; i += 2) {
+      let sr0: T = 0, si0: T = 0, sr1: T = 0, si1: T = 0;
+      const xi = x + (<usize>i << SH);
+      let dp = data + ((<usize>lo * <usize>pitch + <usize>i) << SH);
+      for (let op = o0; op < o1; op += 4, dp += dstep) {
+        const xp = xi + (<usize>load<i32>(op) << SH);
+        const vr0 = load<T>(dp), vi0 = load<T>(dp, E), xr0 = load<T>(xp), xv0 = load<T>(xp, E);
+        const vr1 = load<T>(dp, 2 * E), vi1 = load<T>(dp, 3 * E), xr1 = load<T>(xp, 2 * E), xv1 = load<T>(xp, 3 * E);
+        sr0 += cre<T>(vr0, vi0, xr0, xv0, conj);
+        si0 += cim<T>(vr0, vi0, xr0, xv0, conj);
+        sr1 += cre<T>(vr1, vi1, xr1, xv1, conj);
+        si1 += cim<T>(vr1, vi1, xr1, xv1, conj);
+      }
+      diaCput<T>(y, i, sr0, si0, ar, ai, br, bi);
+      diaCput<T>(y, i + 1, sr1, si1, ar, ai, br, bi);
+    }
+    for (; i < end; i++) {
+      let sr: T = 0, si: T = 0;
+      const xi = x + (<usize>i << SH);
+      let dp = data + ((<usize>lo * <usize>pitch + <usize>i) << SH);
+      for (let op = o0; op < o1; op += 4, dp += dstep) {
+        const xp = xi + (<usize>load<i32>(op) << SH);
+        const vr = load<T>(dp), vi = load<T>(dp, E), xr = load<T>(xp), xv = load<T>(xp, E);
+        sr += cre<T>(vr, vi, xr, xv, conj);
+        si += cim<T>(vr, vi, xr, xv, conj);
+      }
+      diaCput<T>(y, i, sr, si, ar, ai, br, bi);
+    }
   }
 }
 
 function diaCplxScalar<T>(offsets: usize, ndiag: i32, data: usize, pitch: i32, cols: i32, x: usize, y: usize, ar: T, ai: T, br: T, bi: T, conj: i32, r0: i32, r1: i32): void {
   if (r0 >= r1) return;
-  const SH = alignof<T>() + 1;
-  const sg: T = conj ? -1 : 1;
-  let lo = lbDown(offsets, ndiag, -r0), hi = lbDown(offsets, ndiag, cols - r0);
-  for (let i = r0; i < r1; i++) {
-    lo = lbDown(offsets, lo, -i);
-    hi = lbDown(offsets, hi, cols - i);
-    let sr: T = 0, si: T = 0;
-    for (let d = lo; d < hi; d++) {
-      const j = i + load<i32>(offsets + (<usize>d << 2));
-      const dp = data + ((<usize>d * <usize>pitch + <usize>i) << SH);
-      const xp = x + (<usize>j << SH);
-      const vr = load<T>(dp), vi = sg * load<T>(dp, sizeof<T>());
-      const xr = load<T>(xp), xi = load<T>(xp, sizeof<T>());
-      sr += vr * xr - vi * xi;
-      si += vr * xi + vi * xr;
-    }
-    if (sizeof<T>() == 4) caxpby_c64(y + (<usize>i << 3), <f32>sr, <f32>si, <f32>ar, <f32>ai, <f32>br, <f32>bi);
-    else caxpby_c128(y + (<usize>i << 4), <f64>sr, <f64>si, <f64>ar, <f64>ai, <f64>br, <f64>bi);
-  }
+  if (conj) diaCplxRows<T>(offsets, ndiag, data, pitch, cols, x, y, ar, ai, br, bi, true, r0, r1);
+  else diaCplxRows<T>(offsets, ndiag, data, pitch, cols, x, y, ar, ai, br, bi, false, r0, r1);
 }
 
 // ---------------------------------------------------------------- kernels

@@ -11,7 +11,7 @@
 // kernel in the plain build. (A scalar-index/shuffle-tree gather measured the same as load*_lane here.)
 import {
   swap_c64, swap_c128, cdotFinish128, cconstT1_64, cconstT2_64, cmulByConst64, cconstT1_128, cconstT2_128,
-  cmulByConst128, axpby_f32, axpby_f64, caxpby_c64, caxpby_c128,
+  cmulByConst128, axpby_f32, axpby_f64, caxpby_c64, caxpby_c128, padTerm,
 } from './complex';
 
 // ---------------------------------------------------------------- SIMD helpers
@@ -66,20 +66,6 @@ import {
 
 // ---------------------------------------------------------------- scalar rows (plain build, head/tail)
 
-/**
- * One slot's product val·x with padding (idx < 0) as +0, branch-free: the index is clamped to 0 and
- * the x bits are masked by integer ops (a select on a float compiles to a branch in V8, mispredicted
- * wherever rows end irregularly), so x[0] is read but Inf/NaN there never leaks through padding.
- */
-// @ts-ignore: decorator
-@inline function ellTerm<T>(ip: usize, vp: usize, x: usize): T {
-  const j = load<i32>(ip);
-  const m = j >> 31; // all ones on padding, 0 otherwise
-  const xp = x + (<usize>(j ^ m) << alignof<T>()); // padding (−1) → x[0]
-  if (sizeof<T>() == 4) return <T>(load<f32>(vp) * reinterpret<f32>(load<u32>(xp) & ~<u32>m));
-  return <T>(load<f64>(vp) * reinterpret<f64>(load<u64>(xp) & ~<u64><i64>m));
-}
-
 /** y[i] = α·s + β·y[i], real T. */
 // @ts-ignore: decorator
 @inline function ellPut<T>(y: usize, i: i32, s: T, a: T, b: T): void {
@@ -103,14 +89,14 @@ function ellRealScalar<T>(idx: usize, val: usize, width: i32, stride: i32, x: us
     let s0: T = 0, s1: T = 0, s2: T = 0, s3: T = 0, s4: T = 0, s5: T = 0, s6: T = 0, s7: T = 0;
     let ip = idx + (<usize>i << 2), vp = val + (<usize>i << alignof<T>());
     for (let k = 0; k < width; k++, ip += istep, vp += vstep) {
-      s0 += ellTerm<T>(ip, vp, x);
-      s1 += ellTerm<T>(ip + 4, vp + E, x);
-      s2 += ellTerm<T>(ip + 8, vp + 2 * E, x);
-      s3 += ellTerm<T>(ip + 12, vp + 3 * E, x);
-      s4 += ellTerm<T>(ip + 16, vp + 4 * E, x);
-      s5 += ellTerm<T>(ip + 20, vp + 5 * E, x);
-      s6 += ellTerm<T>(ip + 24, vp + 6 * E, x);
-      s7 += ellTerm<T>(ip + 28, vp + 7 * E, x);
+      s0 += padTerm<T>(ip, vp, x);
+      s1 += padTerm<T>(ip + 4, vp + E, x);
+      s2 += padTerm<T>(ip + 8, vp + 2 * E, x);
+      s3 += padTerm<T>(ip + 12, vp + 3 * E, x);
+      s4 += padTerm<T>(ip + 16, vp + 4 * E, x);
+      s5 += padTerm<T>(ip + 20, vp + 5 * E, x);
+      s6 += padTerm<T>(ip + 24, vp + 6 * E, x);
+      s7 += padTerm<T>(ip + 28, vp + 7 * E, x);
     }
     ellPut<T>(y, i, s0, a, b);
     ellPut<T>(y, i + 1, s1, a, b);
@@ -124,7 +110,7 @@ function ellRealScalar<T>(idx: usize, val: usize, width: i32, stride: i32, x: us
   for (; i < r1; i++) {
     let s: T = 0;
     let ip = idx + (<usize>i << 2), vp = val + (<usize>i << alignof<T>());
-    for (let k = 0; k < width; k++, ip += istep, vp += vstep) s += ellTerm<T>(ip, vp, x);
+    for (let k = 0; k < width; k++, ip += istep, vp += vstep) s += padTerm<T>(ip, vp, x);
     ellPut<T>(y, i, s, a, b);
   }
 }

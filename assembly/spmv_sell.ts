@@ -13,7 +13,7 @@
 // scalar row, which adds the same products in the same order (k ascending) with the same padding
 // rule, so a row's bits depend on neither the build path nor the slice range of the call.
 import {
-  axpby_f32, axpby_f64, caxpby_c64, caxpby_c128, gather4_f32, gather2_f64,
+  axpby_f32, axpby_f64, caxpby_c64, caxpby_c128, gather4_f32, gather2_f64, padTerm,
 } from './complex';
 
 // ---------------------------------------------------------------- output
@@ -48,16 +48,11 @@ import {
 
 // ---------------------------------------------------------------- scalar rows
 
-/** Σ_k val·x over slots ip, ip + C, … < ipEnd of one row (padding lanes add 0). */
+/** y[target(p)] = α·s + β·y[…], real T. */
 // @ts-ignore: decorator
-@inline function rowReal<T>(ip: usize, vp: usize, ipEnd: usize, istep: usize, vstep: usize, x: usize): T {
-  let s: T = 0;
-  for (; ip < ipEnd; ip += istep, vp += vstep) {
-    const j = load<i32>(ip);
-    const xv = load<T>(x + (<usize>select<i32>(j, 0, j >= 0) << alignof<T>()));
-    s += load<T>(vp) * select<T>(xv, 0, j >= 0);
-  }
-  return s;
+@inline function putOne<T>(y: usize, perm: usize, ident: i32, p: i32, s: T, a: T, b: T): void {
+  if (sizeof<T>() == 4) axpby_f32(y + (target(perm, ident, p) << 2), <f32>s, <f32>a, <f32>b);
+  else axpby_f64(y + (target(perm, ident, p) << 3), <f64>s, <f64>a, <f64>b);
 }
 
 // ---------------------------------------------------------------- kernels
@@ -127,11 +122,28 @@ import {
         }
       }
     }
-    for (; g < C; g++) {
-      if (p0 + g >= rows) break;
-      const sum = rowReal<T>(idx + ((base + g) << 2), val + ((base + g) << SH), ipEnd, istep, vstep, x);
-      if (sizeof<T>() == 4) axpby_f32(y + (target(perm, ident, p0 + g) << 2), <f32>sum, <f32>a, <f32>b);
-      else axpby_f64(y + (target(perm, ident, p0 + g) << 3), <f64>sum, <f64>a, <f64>b);
+    // scalar rows (the plain build's kernel): 4 at a time, each summed over k ascending with padding
+    // as +0 (padTerm), as the SIMD strips do
+    const E = sizeof<T>();
+    for (; g + 4 <= C && p0 + g + 4 <= rows; g += 4) {
+      let s0: T = 0, s1: T = 0, s2: T = 0, s3: T = 0;
+      let vp = val + ((base + g) << SH);
+      for (let ip = idx + ((base + g) << 2); ip < ipEnd; ip += istep, vp += vstep) {
+        s0 += padTerm<T>(ip, vp, x);
+        s1 += padTerm<T>(ip + 4, vp + E, x);
+        s2 += padTerm<T>(ip + 8, vp + 2 * E, x);
+        s3 += padTerm<T>(ip + 12, vp + 3 * E, x);
+      }
+      putOne<T>(y, perm, ident, p0 + g, s0, a, b);
+      putOne<T>(y, perm, ident, p0 + g + 1, s1, a, b);
+      putOne<T>(y, perm, ident, p0 + g + 2, s2, a, b);
+      putOne<T>(y, perm, ident, p0 + g + 3, s3, a, b);
+    }
+    for (; g < C && p0 + g < rows; g++) {
+      let s0: T = 0;
+      let vp = val + ((base + g) << SH);
+      for (let ip = idx + ((base + g) << 2); ip < ipEnd; ip += istep, vp += vstep) s0 += padTerm<T>(ip, vp, x);
+      putOne<T>(y, perm, ident, p0 + g, s0, a, b);
     }
   }
 }

@@ -3,12 +3,14 @@
  * runtime (`createRuntime({ simd: false })` vs `simd: 'auto'`), on poisson3D_64 and the power-law
  * matrix of `npm run bench`, and the ratio plain / SIMD per combination (goal: ≤ 2.5× everywhere). Run:
  *   npx esbuild bench/kernels-plain.ts --bundle --platform=node --format=esm --outfile=build/kernels-plain.js && node build/kernels-plain.js
- * (`npm run bench -- --only plain` runs the same.)
+ * (`npm run bench -- --only plain` runs the same.) SIMDGL_FORMATS=dia,sell and SIMDGL_DTYPES=f32,c64 time only
+ * those cells (comma lists; default every format and dtype).
  */
 import { compare, type CompareRow, type MatrixSource } from '../src/cli/compare.js';
 import { poisson3D } from '../src/generators/poisson.js';
 import { randomMatrix } from '../src/generators/random.js';
 import type { DType } from '../src/dtype.js';
+import { FORMATS, type FormatName } from '../src/formats/index.js';
 
 export const PLAIN_GOAL = 2.5;
 
@@ -31,7 +33,10 @@ export const plainSources: MatrixSource[] = [
 /** Times every format × dtype in both builds (same run, same data) and returns the pairs. */
 export async function benchPlain(log: (s: string) => void, sources = plainSources, minMs = 200): Promise<PlainRatio[]> {
   const rows: CompareRow[] = [];
-  for await (const r of compare(sources, { minMs })) rows.push(r);
+  const pick = <T extends string>(all: readonly T[], env: string | undefined) => (env ? all.filter((v) => env.split(',').includes(v)) : all);
+  const formats = pick<FormatName>(FORMATS, process.env.SIMDGL_FORMATS);
+  const dtypes = pick<DType>(['f32', 'f64', 'c64', 'c128'], process.env.SIMDGL_DTYPES);
+  for await (const r of compare(sources, { minMs, formats, dtypes })) rows.push(r);
   const out: PlainRatio[] = [];
   for (const r of rows) {
     if (r.impl !== 'wasm-simd' || r.skipped || r.kernelMs === undefined) continue;
