@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { allocValues, components, DTYPES, type DType, type ValueArray } from '../src/dtype.js';
 import { FormatError, PaddingLimitError, ShapeError, UnsupportedError } from '../src/errors.js';
+import { poisson3D } from '../src/generators/poisson.js';
 import {
   convert,
   COOMatrix,
@@ -326,6 +327,14 @@ describe('layouts', () => {
     expect(Array.from(d.data)).toEqual([0, 4, 6, 0, 1, 5, 7, 0, 2, 0, 0, 0, 3, 0, 0, 0]);
     expect(d.nnz).toBe(2 + 3 + 3 + 1);
     expect(convert(randomCOO(5, 5, 10, 'f32', 1), 'dia', BIG).pitch).toBe(8);
+    // a multiple of 1024 rows gets 16 more, so the diagonals do not all start in one cache set
+    const p3 = poisson3D(16); // 4096 rows
+    const d3 = convert(p3, 'dia');
+    expect(d3.pitch).toBe(4096 + 16);
+    expect(convert(p3, 'ell').stride).toBe(4096 + 16);
+    expect(convert(poisson3D(15), 'dia').pitch).toBe(3376); // 3375 rounded up to 4
+    d3.validate();
+    expect(convert(d3, 'csr').values).toEqual(p3.values);
   });
 
   it('ELL: column-major slots, −1 padding with value 0, stride multiple of 4', () => {
@@ -686,7 +695,8 @@ describe('astype', () => {
 
 /** Slots a padded format needs, computed here from the definition (for checking refusals). */
 function paddedSlots(A: CSRMatrix, fmt: 'dia' | 'ell'): number {
-  const pitch = Math.ceil(A.rows / 4) * 4;
+  const rounded = Math.ceil(A.rows / 4) * 4;
+  const pitch = rounded > 0 && rounded % 1024 === 0 ? rounded + 16 : rounded;
   if (fmt === 'ell') {
     let w = 0;
     for (let i = 0; i < A.rows; i++) w = Math.max(w, A.rowPtr[i + 1] - A.rowPtr[i]);

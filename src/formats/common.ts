@@ -27,9 +27,16 @@ export interface PaddingOptions {
 /** The keys PaddingOptions has. */
 export const PADDING_OPTION_KEYS = optionKeys<PaddingOptions>({ maxFill: true, maxSlots: true });
 
-/** Rounds up to a multiple of 4 elements (DIA pitch, ELL stride: lets SIMD load 4 rows at once). */
-export function roundUp4(n: number): number {
-  return (n + 3) & ~3;
+/**
+ * The pitch of the column-major padded formats (DIA's pitch, ELL's and HYB's stride) for a number of
+ * rows: rows rounded up to 4 elements (SIMD loads 4 rows at once), plus 16 when that is a multiple of
+ * 1024. With a pitch of a large power of two every diagonal (slot column) starts at the same offset in
+ * a cache set, so the lines of the kernels' parallel streams evict one another; 16 elements moves each
+ * one a line or two along.
+ */
+export function slotPitch(rows: number): number {
+  const p = (rows + 3) & ~3;
+  return p > 0 && p % 1024 === 0 ? p + 16 : p;
 }
 
 /** Constructor check of the dimensions and dtype (ShapeError / UnsupportedError). */

@@ -2,7 +2,7 @@ import { checkOptions } from '../options-check.js';
 import { PADDING_OPTION_KEYS } from './common.js';
 import { FormatError } from '../errors.js';
 import { allocValues, components, type DType, type ValueArray } from '../dtype.js';
-import { castValues, checkHeader, checkIndexArray, checkPadding, checkValueArray, checkZero, copyElement, isZeroAt, roundUp4, type PaddingOptions } from './common.js';
+import { castValues, checkHeader, checkIndexArray, checkPadding, checkValueArray, checkZero, copyElement, isZeroAt, slotPitch, type PaddingOptions } from './common.js';
 import { CSRMatrix } from './csr.js';
 
 /**
@@ -129,7 +129,8 @@ export class DIAMatrix {
   }
 
   /**
-   * DIA of a CSR: one diagonal for every offset with at least one entry, pitch = rows rounded up to 4.
+   * DIA of a CSR: one diagonal for every offset with at least one entry, pitch = rows rounded up to 4,
+   * plus 16 when that is a multiple of 1024 (so the diagonals do not all start in one cache set).
    * Refuses with PaddingLimitError when ndiag·pitch slots exceed `maxFill × max(nnz, 1)` (default
    * maxFill 10) or `opts.maxSlots` when given. The check runs before the data array is allocated.
    *
@@ -143,7 +144,7 @@ export class DIAMatrix {
     const { rows, cols, rowPtr, colIdx } = c;
     const comp = components(c.dtype);
     const offsets = distinctOffsets(c);
-    const pitch = roundUp4(rows);
+    const pitch = slotPitch(rows);
     checkPadding('DIA', offsets.length * pitch, c.nnz, opts);
     const data = allocValues(c.dtype, offsets.length * pitch);
     for (let i = 0; i < rows; i++) {

@@ -1,7 +1,7 @@
 import { checkOptions, optionKeys } from '../options-check.js';
 import { FormatError, ShapeError } from '../errors.js';
 import { allocValues, components, type DType, type ValueArray } from '../dtype.js';
-import { castValues, checkHeader, checkIndexArray, checkPadding, checkValueArray, checkZero, copyElement, roundUp4, type PaddingOptions } from './common.js';
+import { castValues, checkHeader, checkIndexArray, checkPadding, checkValueArray, checkZero, copyElement, slotPitch, type PaddingOptions } from './common.js';
 import { CSRMatrix } from './csr.js';
 
 /** Column index of an ELL padding slot (kernels mask it, so x is never read through padding). */
@@ -143,7 +143,8 @@ export class ELLMatrix {
 
   /**
    * ELL of a CSR with width = the longest row (or opts.width, which may not be shorter: ShapeError),
-   * stride = rows rounded up to 4. Refuses with PaddingLimitError when width·stride slots exceed
+   * stride = rows rounded up to 4, plus 16 when that is a multiple of 1024 (staggering the slot columns
+   * across cache sets). Refuses with PaddingLimitError when width·stride slots exceed
    * `maxFill × max(nnz, 1)` (default maxFill 10) or `opts.maxSlots` when given — e.g. one 10,000-entry
    * row among short ones. The check runs before anything is allocated.
    *
@@ -160,7 +161,7 @@ export class ELLMatrix {
     if (!Number.isInteger(width) || width < longest) {
       throw new ShapeError(`ELL width = ${width} cannot hold the longest row (${longest} entries); use HYB to split long rows`);
     }
-    checkPadding('ELL', width * roundUp4(c.rows), c.nnz, opts);
+    checkPadding('ELL', width * slotPitch(c.rows), c.nnz, opts);
     return ellPart(c, width);
   }
 
@@ -192,7 +193,7 @@ export function maxRowLength(c: CSRMatrix): number {
 export function ellPart(c: CSRMatrix, width: number): ELLMatrix {
   const { rows, rowPtr, colIdx } = c;
   const comp = components(c.dtype);
-  const stride = roundUp4(rows);
+  const stride = slotPitch(rows);
   const idx = new Int32Array(width * stride).fill(ELL_PAD);
   const values = allocValues(c.dtype, width * stride);
   for (let i = 0; i < rows; i++) {

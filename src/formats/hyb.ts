@@ -2,7 +2,7 @@ import { ELL_OPTION_KEYS } from './ell.js';
 import { checkOptions } from '../options-check.js';
 import { FormatError, ShapeError } from '../errors.js';
 import { allocValues, components, type DType } from '../dtype.js';
-import { checkHeader, checkPadding, copyElement, roundUp4 } from './common.js';
+import { checkHeader, checkPadding, copyElement, slotPitch } from './common.js';
 import { COOMatrix } from './coo.js';
 import { CSRMatrix } from './csr.js';
 import { ELL_PAD, ellPart, ELLMatrix, type ELLOptions } from './ell.js';
@@ -140,7 +140,7 @@ export class HYBMatrix {
     if (!Number.isInteger(K) || K < 0) throw new ShapeError(`HYB width = ${K} must be a nonnegative integer`);
     let inELL = 0;
     for (let i = 0; i < rows; i++) inELL += Math.min(K, rowPtr[i + 1] - rowPtr[i]);
-    checkPadding('HYB', K * roundUp4(rows), c.nnz, opts);
+    checkPadding('HYB', K * slotPitch(rows), c.nnz, opts);
     const ell = ellPart(c, K);
     const n = c.nnz - inELL;
     const rowIdx = new Int32Array(n);

@@ -1,6 +1,7 @@
 import type { FormatName } from '../formats/index.js';
 import type { CostProfile, PathCalibration, PathEstimate, PathId } from '../path.js';
 import type { MatrixFeatures } from './features.js';
+import { slotPitch } from '../formats/common.js';
 
 export type { PathCalibration, PathEstimate } from '../path.js';
 
@@ -19,7 +20,7 @@ export type Calibration = {
 /** Bytes one SpMV moves in a format: the matrix arrays, x once and y once (DESIGN.md's metric). */
 export function spmvBytes(f: MatrixFeatures, format: FormatName, elementBytes: number): { matrix: number; vectors: number } {
   const idx = 4;
-  const pitch = Math.ceil(f.rows / 4) * 4;
+  const pitch = slotPitch(f.rows);
   const inEll = Math.round(f.hybEllShare * f.nnz);
   const matrix: Record<FormatName, number> = {
     csr: f.nnz * (idx + elementBytes) + (f.rows + 1) * idx,

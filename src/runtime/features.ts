@@ -4,6 +4,7 @@ import type { FormatName } from '../formats/index.js';
 import { defaultSortWindow, hybWidth, sellDefaultC, sellSlots } from '../formats/index.js';
 import type { PathKind } from '../path.js';
 import { useCacheTiles } from '../cpu/tiles.js';
+import { slotPitch } from '../formats/common.js';
 
 /**
  * Cheap structural features of a matrix (one pass over its CSR), the inputs of the runtime's format
@@ -70,7 +71,7 @@ export function matrixFeatures(A: CSRMatrix): MatrixFeatures {
   }
   const meanRow = rows ? nnz / rows : 0;
   const variance = rows ? sumSq / rows - meanRow * meanRow : 0;
-  const pitch = Math.ceil(rows / 4) * 4;
+  const pitch = slotPitch(rows);
   const k = hybWidth(A);
   let inEll = 0;
   for (let i = 0; i < rows; i++) inEll += Math.min(k, rowPtr[i + 1] - rowPtr[i]);
