@@ -121,7 +121,7 @@ export class CpuBackend {
   }
 
   upload(A: SparseMatrix): CpuMatrix {
-    return uploadMatrix(this.heap, A);
+    return uploadMatrix(this.heap, A, this.pool?.chunks ?? 1);
   }
 
   vector(dtype: DType, length: number): CpuVector {
@@ -131,7 +131,7 @@ export class CpuBackend {
   /** y = α·op(A)·x + β·y on resident data. */
   spmv(M: CpuMatrix, x: CpuVector, y: CpuVector, s: SpmvScalars): Promise<void> {
     return this.exclusive(() => {
-      const G = gatherForm(this.heap, M, s.op);
+      const G = gatherForm(this.heap, M, s.op, this.pool?.chunks ?? 1);
       return this.runSteps(G.partitions, spmvSteps(G, x.ptr, y.ptr, s));
     });
   }

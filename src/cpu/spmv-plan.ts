@@ -4,7 +4,7 @@ import type { SparseMatrix } from '../formats/index.js';
 import type { WasmHeap, Region } from './memory.js';
 import { CpuMatrix } from './resident.js';
 import { lowerBound, pointerPrefix, uniformPrefix } from './partition.js';
-import { cacheTiles, useCacheTiles } from './tiles.js';
+import { cacheTiles, tileShape, useCacheTiles } from './tiles.js';
 
 /**
  * One kernel call over a range [start, end) of output rows (the kernels' last two arguments), with
@@ -22,8 +22,8 @@ export interface KernelStep {
   align?: number;
 }
 
-/** Copies a host matrix's arrays into the heap. */
-export function uploadMatrix(heap: WasmHeap, A: SparseMatrix): CpuMatrix {
+/** Copies a host matrix's arrays into the heap (`threads`: the pool's, for the cache tiles' band height). */
+export function uploadMatrix(heap: WasmHeap, A: SparseMatrix, threads = 1): CpuMatrix {
   const regions: Record<string, Region> = {};
   const params: Record<string, number> = {};
   // each region is recorded as soon as it exists, so a failure part-way frees every one before it
@@ -37,7 +37,7 @@ export function uploadMatrix(heap: WasmHeap, A: SparseMatrix): CpuMatrix {
         break;
       case 'csr':
         if (useCacheTiles(A)) {
-          const T = cacheTiles(A);
+          const T = cacheTiles(A, tileShape(A.dtype, A.rows, threads));
           put({ bandPtr: T.bandPtr, tilePtr: T.tilePtr, tileCol: T.tileCol, rc: T.rc, val: T.values });
           // one accumulator per row: bands are disjoint, so threads never share one
           regions.work = heap.alloc(A.rows * A.values.BYTES_PER_ELEMENT);
@@ -113,13 +113,13 @@ function irregularRows(ptr: Int32Array): boolean {
  * or of Aᵀ, computed once — output-partitioned, so threads never write the same y and the result is
  * bitwise the same for any number of workers.
  */
-export function gatherForm(heap: WasmHeap, M: CpuMatrix, op: SpmvScalars['op']): CpuMatrix {
+export function gatherForm(heap: WasmHeap, M: CpuMatrix, op: SpmvScalars['op'], threads = 1): CpuMatrix {
   if (op === 'N') {
     if (M.format !== 'csc' && M.format !== 'coo') return M;
-    return M.derive('csr', () => uploadMatrix(heap, M.host.toCSR()));
+    return M.derive('csr', () => uploadMatrix(heap, M.host.toCSR(), threads));
   }
   if (M.format === 'csc') return M;
-  return M.derive('csrT', () => uploadMatrix(heap, M.host.toCSR().transpose()));
+  return M.derive('csrT', () => uploadMatrix(heap, M.host.toCSR().transpose(), threads));
 }
 
 /** Cost prefix of JDS positions: position p holds one entry per jagged diagonal longer than p. */

@@ -34,10 +34,15 @@ export interface CacheTiles {
   values: CSRMatrix['values'];
 }
 
-/** Band height and tile width for a dtype: R accumulators and W x elements of TILE_BYTES each. */
-export function tileShape(dtype: CSRMatrix['dtype']): { R: number; W: number } {
+/**
+ * Band height and tile width: W x elements and up to as many accumulators of TILE_BYTES each, with at
+ * least 4 bands per thread (bands are the unit the pool balances; fewer leave threads idle). Neither
+ * changes a result's bits (a row's order is its tiles', by column), so the height may follow the pool.
+ */
+export function tileShape(dtype: CSRMatrix['dtype'], rows = 0, threads = 1): { R: number; W: number } {
   const side = Math.min(MAX_SIDE, TILE_BYTES / elementBytes(dtype));
-  return { R: side, W: side / 2 };
+  const perThread = Math.ceil(rows / (4 * threads) / 64) * 64;
+  return { R: Math.max(1024, Math.min(side, perThread)), W: side / 2 };
 }
 
 /**
@@ -66,7 +71,7 @@ export function useCacheTiles(A: CSRMatrix): boolean {
  * The tiled layout of a CSR matrix: a row's entries go to their tiles in ascending tile order and keep
  * their CSR order within a tile (duplicates included), which is the order its sum adds them in.
  */
-export function cacheTiles(A: CSRMatrix, shape = tileShape(A.dtype)): CacheTiles {
+export function cacheTiles(A: CSRMatrix, shape = tileShape(A.dtype, A.rows)): CacheTiles {
   const { R, W } = shape;
   if (R > MAX_SIDE || W > MAX_SIDE) throw new RangeError(`cache tiles of ${R} × ${W}: the packed pairs hold at most ${MAX_SIDE} rows and columns`);
   const { rows, cols, rowPtr, colIdx } = A;
