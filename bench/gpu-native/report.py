@@ -115,22 +115,60 @@ def cpu_tables(runs):
     return data
 
 
-def svg(data, path):
-    """Speed-up over 1 simdgl thread on poisson3D_128 f32/f64, simdgl and native C, both runs averaged."""
-    W, H, L, B, T, R = 640, 400, 60, 50, 30, 170
-    threads = [1, 2, 4, 8, 16]
+W, H, L, B, T, R = 640, 400, 60, 50, 30, 170
+THREADS = [1, 2, 4, 8, 16]
+
+
+def axes(title, ymax, step):
+    """The frame both plots share: threads on a log₂ x axis, a ratio on y; returns (parts, xs, y)."""
     import math
-    xs = {t: L + (W - L - R) * math.log2(t) / 4 for t in threads}
-    ymax = 20
+    xs = {t: L + (W - L - R) * math.log2(t) / 4 for t in THREADS}
     y = lambda v: H - B - (H - B - T) * v / ymax  # noqa: E731
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" font-family="sans-serif" font-size="12">',
              f'<rect width="{W}" height="{H}" fill="white"/>',
-             f'<text x="20" y="18" font-size="14">CSR SpMV poisson3D_128, 16-core H100 host: throughput vs 1-thread simdgl</text>']
-    for v in range(0, ymax + 1, 4):
-        parts.append(f'<line x1="{L}" y1="{y(v)}" x2="{W - R}" y2="{y(v)}" stroke="#ddd"/><text x="{L - 8}" y="{y(v) + 4}" text-anchor="end">{v}×</text>')
-    for t in threads:
+             f'<text x="20" y="18" font-size="14">{title}</text>']
+    v = 0
+    while v <= ymax + 1e-9:
+        parts.append(f'<line x1="{L}" y1="{y(v)}" x2="{W - R}" y2="{y(v)}" stroke="#ddd"/><text x="{L - 8}" y="{y(v) + 4}" text-anchor="end">{v:g}×</text>')
+        v += step
+    for t in THREADS:
         parts.append(f'<text x="{xs[t]}" y="{H - B + 18}" text-anchor="middle">{t}</text>')
     parts.append(f'<text x="{(L + W - R) / 2}" y="{H - 12}" text-anchor="middle">threads</text>')
+    return parts, xs, y
+
+
+def formats_svg(log, path):
+    """native C ms / auto ms per thread count for each matrix and dtype of a formats.log."""
+    ratios = {}
+    cur = None
+    for line in open(log):
+        m = re.match(r'^(\S+) (f32|f64)\s+\d+×\d+', line)
+        if m:
+            cur = f'{m.group(1)} {m.group(2)}'
+            continue
+        m = re.match(r'^auto \((\w+)\)\s+(.*)$', line)
+        if m and cur:
+            ratios[f'{cur} ({m.group(1)})'] = [float(v) for v in re.findall(r'([\d.]+)×', m.group(2))]
+    parts, xs, y = axes("format: 'auto' against native C CSR, 16-core H100 host (≥ 1: simdgl faster)", 3.5, 0.5)
+    parts.append(f'<line x1="{L}" y1="{y(1)}" x2="{W - R}" y2="{y(1)}" stroke="#999" stroke-dasharray="4 4"/>')
+    colors = ['#1f77b4', '#1f77b4', '#d62728', '#d62728']
+    for i, (name, vals) in enumerate(ratios.items()):
+        col, dash = colors[i % 4], '' if 'f32' in name else '6 3'
+        pts = [(xs[t], y(v)) for t, v in zip(THREADS, vals)]
+        parts.append(f'<polyline fill="none" stroke="{col}" stroke-width="2" stroke-dasharray="{dash}" points="{" ".join(f"{a:.1f},{b:.1f}" for a, b in pts)}"/>')
+        for a, b in pts:
+            parts.append(f'<circle cx="{a:.1f}" cy="{b:.1f}" r="3" fill="{col}"/>')
+        ly = T + 20 + 20 * i
+        parts.append(f'<line x1="{W - R + 5}" y1="{ly}" x2="{W - R + 30}" y2="{ly}" stroke="{col}" stroke-width="2" stroke-dasharray="{dash}"/><text x="{W - R + 34}" y="{ly + 4}" font-size="10">{name}</text>')
+    parts.append('</svg>')
+    open(path, 'w').write('\n'.join(parts) + '\n')
+
+
+def svg(data, path):
+    """Speed-up over 1 simdgl thread on poisson3D_128 f32/f64, simdgl and native C, both runs averaged."""
+    threads = THREADS
+    ymax = 20
+    parts, xs, y = axes('CSR SpMV poisson3D_128, 16-core H100 host: throughput vs 1-thread simdgl', ymax, 4)
     parts.append(f'<line x1="{xs[1]}" y1="{y(1)}" x2="{xs[16]}" y2="{y(16)}" stroke="#999" stroke-dasharray="4 4"/>')
     styles = [('simdgl', 'f32', '#1f77b4', ''), ('native C', 'f32', '#ff7f0e', ''), ('simdgl', 'f64', '#1f77b4', '6 3'), ('native C', 'f64', '#ff7f0e', '6 3')]
     for i, (impl, dt, col, dash) in enumerate(styles):
@@ -152,6 +190,10 @@ def svg(data, path):
 
 if __name__ == '__main__':
     # report.py GPU_RUN... [--cpu CPU_RUN...]...   (each --cpu group gets its own CPU tables)
+    # report.py --formats FORMATS_LOG OUT.svg      (the 'auto' scaling plot of a formats run)
+    if sys.argv[1:2] == ['--formats']:
+        formats_svg(sys.argv[2], sys.argv[3])
+        sys.exit(0)
     groups = [[]]
     for a in sys.argv[1:]:
         if a == '--cpu':
