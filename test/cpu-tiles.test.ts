@@ -75,6 +75,12 @@ describe('CPU cache tiles', () => {
       const ref = referenceSpmv(triplets(A), xr, yr, 1.5, -0.5);
       expect(checkAgainst(outs[0], ref, dtype === 'f32' ? 'single' : 'double', false)).toBeNull();
       for (let i = 0; i < A.rows; i++) if (!Object.is(outs[0][i], outs[1][i])) expect.fail(`y[${i}]: ${outs[0][i]} on 1 worker, ${outs[1][i]} on 3`);
+      // op = T runs on the CSR of Aᵀ (its x, A.rows elements, stays under the tiles threshold): still right
+      const rt = runtimes[runtimes.length - 1];
+      const xt = Arr.from(y0);
+      const yt = Float64Array.from(await rt.spmv(rt.upload(A, { format: 'keep' }), xt, { op: 'T', alpha: 2 }));
+      const refT = referenceSpmv(triplets(A), xt, null, 2, 0, 'T');
+      expect(checkAgainst(yt, refT, dtype === 'f32' ? 'single' : 'double', false)).toBeNull();
     });
   }
 });
