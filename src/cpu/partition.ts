@@ -24,6 +24,9 @@ export function balancedBounds(n: number, parts: number, prefix: (i: number) => 
       if (prefix(mid) < target) lo = mid + 1;
       else hi = mid;
     }
+    // the nearer of the two boundaries around the target: with coarse items (cache-tile bands, one or
+    // two per thread) the first one past it would hand some chunks two items and others none
+    if (lo > bounds[p - 1] && target - prefix(lo - 1) < prefix(lo) - target) lo--;
     const rounded = Math.min(n, Math.round(lo / align) * align);
     bounds[p] = Math.max(bounds[p - 1], rounded);
   }
