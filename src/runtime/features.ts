@@ -105,7 +105,7 @@ export function matrixFeatures(A: CSRMatrix): MatrixFeatures {
  * equal length; on the GPU, HYB takes irregular rows off the ELL part; on the CPU, rows of irregular
  * length run as SELL-C-σ while x fits in a core's cache (one row per SIMD lane, sorted slices, no
  * per-row loop exits to mispredict); beyond, CSR in cache tiles when the columns scatter (x read one
- * L2-sized tile at a time: 1.2–1.5× the native C CSR loop on the power-law matrix, 1–16 threads) and
+ * L2-sized tile at a time: 1.0–2.4× the native C CSR loop on the power-law matrix, 1–16 threads) and
  * JDS otherwise; CSR is the general case.
  */
 export const CPU_IRREGULAR_CV = 0.3;
