@@ -4,12 +4,14 @@
  * matrix of `npm run bench`, and the ratio plain / SIMD per combination (goal: ≤ 2.5× everywhere). Run:
  *   npx esbuild bench/kernels-plain.ts --bundle --platform=node --format=esm --outfile=build/kernels-plain.js && node build/kernels-plain.js
  * (`npm run bench -- --only plain` runs the same.) SIMDGL_FORMATS=dia,sell and SIMDGL_DTYPES=f32,c64 time only
- * those cells (comma lists; default every format and dtype).
+ * those cells (comma lists; default every format and dtype); every cell is the median of SIMDGL_ROUNDS
+ * (default 3) whole passes.
  */
 import { compare, type CompareRow, type MatrixSource } from '../src/cli/compare.js';
 import { poisson3D } from '../src/generators/poisson.js';
 import { randomMatrix } from '../src/generators/random.js';
 import type { DType } from '../src/dtype.js';
+import { median } from '../src/metrics.js';
 import { FORMATS, type FormatName } from '../src/formats/index.js';
 
 export const PLAIN_GOAL = 2.5;
@@ -36,16 +38,26 @@ export async function benchPlain(log: (s: string) => void, sources = plainSource
   const pick = <T extends string>(all: readonly T[], env: string | undefined) => (env ? all.filter((v) => env.split(',').includes(v)) : all);
   const formats = pick<FormatName>(FORMATS, process.env.SIMDGL_FORMATS);
   const dtypes = pick<DType>(['f32', 'f64', 'c64', 'c128'], process.env.SIMDGL_DTYPES);
-  for await (const r of compare(sources, { minMs, formats, dtypes })) rows.push(r);
+  // whole passes over every cell, `rounds` of them (SIMDGL_ROUNDS, default 3), each cell's ms the median of
+  // its passes: on a shared machine a cell's single timing can move 2× while the rest stay put
+  const rounds = Number(process.env.SIMDGL_ROUNDS ?? 3);
+  for (let k = 0; k < rounds; k++) for await (const r of compare(sources, { minMs, formats, dtypes })) rows.push(r);
+  const ms = (r: CompareRow, impl: CompareRow['impl']): number | undefined => {
+    const t = rows
+      .filter((q) => q.impl === impl && q.matrix === r.matrix && q.format === r.format && q.dtype === r.dtype && q.kernelMs !== undefined)
+      .map((q) => q.kernelMs!);
+    return t.length ? median(t) : undefined;
+  };
   const out: PlainRatio[] = [];
   for (const r of rows) {
     if (r.impl !== 'wasm-simd' || r.skipped || r.kernelMs === undefined) continue;
-    const p = rows.find((q) => q.impl === 'wasm-plain' && q.matrix === r.matrix && q.format === r.format && q.dtype === r.dtype);
-    if (p?.kernelMs !== undefined) out.push({ matrix: r.matrix, format: r.format, dtype: r.dtype, simdMs: r.kernelMs, plainMs: p.kernelMs });
+    if (out.some((o) => o.matrix === r.matrix && o.format === r.format && o.dtype === r.dtype)) continue;
+    const simdMs = ms(r, 'wasm-simd'), plainMs = ms(r, 'wasm-plain');
+    if (simdMs !== undefined && plainMs !== undefined) out.push({ matrix: r.matrix, format: r.format, dtype: r.dtype, simdMs, plainMs });
   }
-  const skipped = rows.filter((r) => r.skipped && r.format !== 'js-csr').map((r) => `${r.matrix} ${r.format} ${r.dtype}`);
+  const skipped = [...new Set(rows.filter((r) => r.skipped && r.format !== 'js-csr').map((r) => `${r.matrix} ${r.format} ${r.dtype}`))];
   for (const m of new Set(out.map((o) => o.matrix))) {
-    log(`\n${m}: ms per SpMV, one thread (plain / SIMD, goal ≤ ${PLAIN_GOAL}×)`);
+    log(`\n${m}: ms per SpMV, one thread, median of ${rounds} passes (plain / SIMD, goal ≤ ${PLAIN_GOAL}×)`);
     log(`${'format'.padEnd(8)}${(['f32', 'f64', 'c64', 'c128'] as const).map((d) => d.padStart(26)).join('')}`);
     for (const f of new Set(out.filter((o) => o.matrix === m).map((o) => o.format))) {
       const cells = (['f32', 'f64', 'c64', 'c128'] as const).map((d) => {
