@@ -1,5 +1,5 @@
 /**
- * Kernel-level probe for the plain-vs-SIMD DIA and SELL kernels: calls the exports of several compiled
+ * Kernel-level probe for the plain-vs-SIMD DIA, ELL and SELL kernels: calls the exports of several compiled
  * builds (.wasm files, e.g. build/wasm/plain.wasm and build/wasm/simd.wasm, or copies of older builds)
  * directly on the same data in one memory, rounds interleaved, and prints min and median ms per call;
  * "BITS DIFFER" flags a build whose y is not bitwise the first build's. Run with TurboFan only, so
@@ -47,6 +47,7 @@ for (const c of cases) {
   if (process.env.BR) yfill = true;
   let args: number[];
   if (fmt === 'dia') args = [put(A.offsets), A.offsets.length, put(A.data), A.pitch, A.cols, xp, yr.ptr, ...ab, 0, A.rows];
+  else if (fmt === 'ell') args = [put(A.colIdx), put(A.values), A.width, A.stride, xp, yr.ptr, ...ab, 0, A.rows];
   else {
     const C = A.sliceHeight;
     args = [put(A.slicePtr), C, put(A.perm), A.sortWindow === 1 ? 1 : 0, put(A.colIdx), put(A.values), xp, yr.ptr, A.rows, ...ab, 0, A.slicePtr.length - 1];
