@@ -171,7 +171,7 @@ export function spmvSteps(M: CpuMatrix, x: number, y: number, s: SpmvScalars): K
         // bands balanced by their entries plus rows; any boundary will do (bands never share a row)
         const before = (b: number) => Math.min(b * R, M.rows);
         return [{ ...step(`tiles_${dt}`, args, (b) => rowPtr[before(b)] + before(b)), end: bands, align: 1 }];
-      } // op = T/H: CSC's column pointers are the row pointers of Aᵀ
+      }
       // CSC's column pointers are the row pointers of Aᵀ (it only serves op = T/H)
       const csr = M.params.rowwise && !cplx ? 'csr_rows' : 'csr';
       return [step(`${csr}_${dt}`, [p('ptr'), p('idx'), p('val'), x, y, ...ab], pointerPrefix(H.format === 'csr' ? H.rowPtr : H.colPtr))];

@@ -130,6 +130,16 @@ const POLL_MS = 1;
 const POOL_PER_LAYOUT = 2;
 /** CSR 'auto': rows longer than this select the segmented kernel. */
 export const LONG_ROW = 256;
+
+/** SELL slices are laid out at C rounded up to whole texels (4 lanes), so slot columns stay aligned. */
+export function sellLanes(C: number): number {
+  return Math.ceil(C / 4) * 4;
+}
+
+/** Whether a SELL product needs the sell_gather pass: positions are not rows (sorted, or re-laid lanes). */
+export function sellGathers(C: number, sortWindow: number): boolean {
+  return sortWindow !== 1 || sellLanes(C) !== C;
+}
 const DEFAULT_SEGMENT = 64;
 /** Input texels summed per fragment and pass of a reduction (dot_first.glsl / dot_reduce.glsl). */
 const REDUCE_BLOCK = 16;
@@ -353,7 +363,7 @@ export class GpuBackend implements GpuOwner {
    */
   private sellPart(m: SELLMatrix, dt: DType, made: MadeTexture[]): GpuSELLPart {
     const { rows, sliceHeight: C, slices, perm } = m;
-    const lanes = Math.ceil(C / 4) * 4;
+    const lanes = sellLanes(C);
     const fpe = floatsPerElement(dt);
     let slicePtr = m.slicePtr;
     let colIdx = m.colIdx;
@@ -380,7 +390,7 @@ export class GpuBackend implements GpuOwner {
     const ptr = new Int32Array(4 * Math.ceil((slices + 2) / 4)).fill(slots); // slices past the last are empty
     ptr.set(slicePtr);
     let pos: GpuTexture | null = null;
-    if (m.sortWindow !== 1 || lanes !== C) {
+    if (sellGathers(C, m.sortWindow)) {
       const at = new Int32Array(rows);
       for (let p = 0; p < rows; p++) at[perm[p]] = Math.floor(p / C) * lanes + (p % C);
       pos = this.texture('rgba32i', Math.ceil(rows / 4), at, 'SELL positions', made);

@@ -7,7 +7,7 @@ import type { CostProfile } from '../path.js';
 import type { FormatName } from '../formats/index.js';
 import type { MatrixFeatures } from '../runtime/features.js';
 import { DevicePath } from '../device-path.js';
-import { GpuBackend, LONG_ROW, type GpuUnavailable } from './backend.js';
+import { GpuBackend, LONG_ROW, sellGathers, type GpuUnavailable } from './backend.js';
 import type { GpuCanvas } from './context.js';
 import type { GpuDense } from './dense.js';
 import { GpuContextLostError } from './errors.js';
@@ -20,8 +20,9 @@ import type { GpuMatrix, GpuVector } from './resident.js';
  * them. Per format, the share of that streaming rate each shader reaches (poisson3D_128 f32: DIA 130,
  * ELL 125, HYB 116, CSR row 33 GB/s): the row-per-fragment CSR walks its rows entry by entry and is
  * latency-bound, the others stream. SELL runs ELL's loop per slice (sell.glsl), plus a gather pass over
- * y when rows are sorted: not yet measured on hardware, so it gets HYB's figure, and the format rules
- * (runtime/features.ts) do not pick it for 'auto' here; a matrix uploaded as SELL runs the sell shader.
+ * y when rows are sorted; on the H100 it tied HYB on poisson3D_128 and lost 30× to the segmented CSR
+ * kernel on irregular rows (bench/device/results-2026-11-23b/gpu.tsv), so it keeps HYB's figure and the
+ * format rules (runtime/features.ts) do not pick it for 'auto' here; a matrix uploaded as SELL runs it.
  */
 export const WEBGL2_COST: CostProfile = {
   kind: 'gpu',
@@ -51,9 +52,9 @@ export class WebGl2Path extends DevicePath<GpuMatrix, GpuVector, GpuDense> {
         return f.maxRow > LONG_ROW ? `csr_segmented shader (a row of ${f.maxRow} entries > ${LONG_ROW}: segment sums, then segsum per row)` : 'csr_row shader';
       case 'sell': {
         const sell = `SELL-${f.sellC}-${f.sellSigma}`;
-        return f.sellSigma === 1 && f.sellC % 4 === 0
-          ? `sell shader (${sell}: one pass, positions are rows)`
-          : `sell shader (${sell}: row sums in sorted order, then sell_gather back to row order)`;
+        return sellGathers(f.sellC, f.sellSigma)
+          ? `sell shader (${sell}: row sums in sorted order, then sell_gather back to row order)`
+          : `sell shader (${sell}: one pass, positions are rows)`;
       }
       case 'hyb':
         return 'hyb shader (ELL part + CSR remainder in one pass)';
