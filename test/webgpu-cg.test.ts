@@ -41,17 +41,22 @@ function dominant(rows: number, seed: number): CSRMatrix {
   return CSRMatrix.fromTriplets(rows, rows, 'f64', Int32Array.from(ri), Int32Array.from(ci), Float64Array.from(v));
 }
 
+/** A WebGPU runtime and a one-thread CPU runtime (the reference solve) for a describe block. */
+function runtimes(assign: (gpu: Runtime, cpu: Runtime) => void): void {
+  const made: Runtime[] = [];
+  beforeAll(async () => {
+    made.push(await createRuntime({ backend: 'webgpu' }), await createRuntime({ backend: 'cpu', workers: 1 }));
+    assign(made[0], made[1]);
+  });
+  afterAll(() => {
+    for (const r of made) r.dispose();
+  });
+}
+
 describe('GPU-resident CG (backend webgpu)', () => {
   let rt: Runtime;
   let cpu: Runtime;
-  beforeAll(async () => {
-    rt = await createRuntime({ backend: 'webgpu' });
-    cpu = await createRuntime({ backend: 'cpu', workers: 1 });
-  });
-  afterAll(() => {
-    rt?.dispose();
-    cpu?.dispose();
-  });
+  runtimes((gpu, host) => ((rt = gpu), (cpu = host)));
   const gpuPath = () => rt.pathById('webgpu') as WebGpuPath;
 
   const cases: { name: string; A: () => CSRMatrix; dt: DType; tol: number; pre?: 'jacobi' }[] = [
@@ -180,14 +185,7 @@ describe('GPU-resident CG (backend webgpu)', () => {
 describe('GPU-resident BiCGSTAB (backend webgpu)', () => {
   let rt: Runtime;
   let cpu: Runtime;
-  beforeAll(async () => {
-    rt = await createRuntime({ backend: 'webgpu' });
-    cpu = await createRuntime({ backend: 'cpu', workers: 1 });
-  });
-  afterAll(() => {
-    rt?.dispose();
-    cpu?.dispose();
-  });
+  runtimes((gpu, host) => ((rt = gpu), (cpu = host)));
 
   const cases: { name: string; A: () => CSRMatrix; dt: DType; tol: number; pre?: 'jacobi' }[] = [
     { name: 'dominant-1500 f64', A: () => dominant(1500, 11), dt: 'f64', tol: 1e-10 },
