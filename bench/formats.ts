@@ -18,10 +18,9 @@ import type { CSRMatrix } from '../src/formats/csr.js';
 import { parseMatrixMarket } from '../src/io/index.js';
 import { poisson3D } from '../src/generators/poisson.js';
 import { randomMatrix } from '../src/generators/random.js';
-import { Prng } from '../src/generators/prng.js';
-import { allocValues, isComplex, type DType, type ValueArray } from '../src/dtype.js';
+import { isComplex, type DType } from '../src/dtype.js';
 import { maxRelativeError, median, timeMedianMs } from '../src/metrics.js';
-import { jsCsrSpmv } from '../src/cli/js-csr.js';
+import { benchVector, referenceProduct } from './bench-data.js';
 import { nativeCsrSpmv } from './peers/native.js';
 
 export interface FormatRow {
@@ -54,13 +53,6 @@ export function formatBenchMatrices(): Array<[string, () => CSRMatrix]> {
   return only ? all.filter(([n]) => only.includes(n)) : all;
 }
 
-function vector(dtype: DType, n: number): ValueArray {
-  const v = allocValues(dtype, n);
-  const rng = new Prng(5);
-  for (let i = 0; i < v.length; i++) v[i] = rng.next() * 2 - 1;
-  return v;
-}
-
 /** What each row uploads: every format, 'auto', and the SELL variants of SIMDGL_SELL. */
 function variants(): Array<[string, UploadOptions]> {
   const only = process.env.SIMDGL_FORMATS?.split(',');
@@ -83,9 +75,8 @@ export async function benchFormats(log: (s: string) => void): Promise<FormatRow[
       if (isComplex(base.dtype)) continue;
       for (const dtype of ['f32', 'f64'] as DType[]) {
         const A = base.astype(dtype);
-        const x = vector(dtype, A.cols);
-        const yRef = allocValues('f64', A.rows);
-        jsCsrSpmv(base.astype('f64'), Float64Array.from(x), yRef);
+        const x = benchVector(dtype, A.cols);
+        const yRef = referenceProduct(base, x);
         const tol = dtype === 'f32' ? 1e-4 : 1e-12;
         const checked = (y: ArrayLike<number>): string | undefined => {
           const err = maxRelativeError(y, yRef);

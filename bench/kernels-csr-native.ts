@@ -9,7 +9,7 @@ import { createRuntime } from '../src/runtime/runtime.js';
 import type { CSRMatrix } from '../src/formats/csr.js';
 import { poisson3D } from '../src/generators/poisson.js';
 import { randomMatrix } from '../src/generators/random.js';
-import { Prng } from '../src/generators/prng.js';
+import { benchVector } from './bench-data.js';
 import { median, maxRelativeError, timeMedianMs } from '../src/metrics.js';
 import { nativeCsrSpmv } from './peers/native.js';
 
@@ -25,9 +25,7 @@ for (const [name, make] of matrices) {
   const base = make();
   for (const dtype of ['f32', 'f64'] as const) {
     const A = base.astype(dtype);
-    const rng = new Prng(5);
-    const x = dtype === 'f32' ? new Float32Array(A.cols) : new Float64Array(A.cols);
-    for (let i = 0; i < x.length; i++) x[i] = rng.next() * 2 - 1;
+    const x = benchVector(dtype, A.cols) as Float32Array | Float64Array;
     for (const [threads, rtp] of runtimes) {
       const rt = await rtp;
       const h = rt.upload(A, { format: 'csr' });

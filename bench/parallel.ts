@@ -9,11 +9,11 @@ import { createRuntime } from '../src/runtime/runtime.js';
 import type { CSRMatrix } from '../src/formats/csr.js';
 import { poisson3D } from '../src/generators/poisson.js';
 import { randomMatrix } from '../src/generators/random.js';
-import { Prng } from '../src/generators/prng.js';
-import { allocValues, componentBytes, type DType, type ValueArray } from '../src/dtype.js';
+import { allocValues, componentBytes, type DType } from '../src/dtype.js';
 import { effectiveGBs, maxRelativeError, median, spmvGflops, timeMedianMs } from '../src/metrics.js';
 import { jsCsrSpmv } from '../src/cli/js-csr.js';
 import { nativeCsrSpmv } from './peers/native.js';
+import { benchVector, referenceProduct } from './bench-data.js';
 import { thingSparseSpmv } from './peers/thing-sparse.js';
 import { mathjsSpmv } from './peers/mathjs.js';
 import type { PeerResult } from './peers/common.js';
@@ -28,13 +28,6 @@ export interface ParallelRow {
 }
 
 const MIN_MS = 400;
-
-function vector(dtype: DType, n: number): ValueArray {
-  const v = allocValues(dtype, n);
-  const rng = new Prng(5);
-  for (let i = 0; i < v.length; i++) v[i] = rng.next() * 2 - 1;
-  return v;
-}
 
 /** Median µs of a round trip through the pool for a job with nothing to do. */
 export async function dispatchRoundTripUs(threads: number, reps = 5000): Promise<number> {
@@ -66,9 +59,8 @@ export async function benchParallel(log: (s: string) => void): Promise<{ rows: P
     const base = make();
     for (const dtype of ['f32', 'f64'] as DType[]) {
       const A = base.astype(dtype);
-      const x = vector(dtype, A.cols);
-      const yRef = allocValues('f64', A.rows);
-      jsCsrSpmv(base.astype('f64'), Float64Array.from(x), yRef);
+      const x = benchVector(dtype, A.cols);
+      const yRef = referenceProduct(base, x);
       const tol = dtype === 'f32' ? 1e-5 : 1e-12;
       const check = (impl: string, threads: number, r: PeerResult): void => {
         if ('skipped' in r) {
