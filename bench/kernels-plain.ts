@@ -41,6 +41,7 @@ export async function benchPlain(log: (s: string) => void, sources = plainSource
   // whole passes over every cell, `rounds` of them (SIMDGL_ROUNDS, default 3), each cell's ms the median of
   // its passes: on a shared machine a cell's single timing can move 2× while the rest stay put
   const rounds = Number(process.env.SIMDGL_ROUNDS ?? 3);
+  if (!Number.isInteger(rounds) || rounds < 1) throw new RangeError(`SIMDGL_ROUNDS = ${JSON.stringify(process.env.SIMDGL_ROUNDS)}: expected a positive integer`);
   for (let k = 0; k < rounds; k++) for await (const r of compare(sources, { minMs, formats, dtypes })) rows.push(r);
   const ms = (r: CompareRow, impl: CompareRow['impl']): number | undefined => {
     const t = rows

@@ -40,9 +40,11 @@ export interface CacheTiles {
  * Band height and tile width: W x elements and up to as many accumulators of TILE_BYTES each — the
  * higher the band, the more rows share each x tile read (x is read once per band) — but no more rows
  * than give every pool thread a band of its own (bands are the unit the pool balances). Measured on the
- * 16-core machine, 1 M power-law rows, 16 threads: 1 band per thread 1.2–1.3× native C, 2 per thread
- * 0.8–0.9×, 4 per thread 0.7–1.0×. Neither R nor the thread count changes a result's bits (a row's
- * entries are added in the order of its tiles, by column, wherever the bands start).
+ * 16-core machine, 1 M power-law rows, 16 threads, native C / ours (`npm run bench -- --only formats`):
+ * full-height bands (f64: 31 of 32 K rows, f32: 16) 1.07–1.40× in f64 and 0.75–1.19× in f32 over five
+ * runs; bands lowered to 2 per thread 0.77–0.92×, to 4 per thread 0.72–0.97×. Neither R nor the thread
+ * count changes a result's bits (a row's entries are added in the order of its tiles, by column,
+ * wherever the bands start).
  */
 export function tileShape(dtype: CSRMatrix['dtype'], rows = 0, threads = 1): { R: number; W: number } {
   const side = Math.min(MAX_SIDE, TILE_BYTES / elementBytes(dtype));
