@@ -4,6 +4,8 @@
  * (default 1 and 2; SIMDGL_THREADS=1,2,4,8,16 picks others), on poisson3D_128, the power-law matrix
  * of issue 11 (1 M rows) and the larger real shared matrices (../shared/matrices, or $SIMDGL_MATRICES).
  * SIMDGL_SELL=C:σ,C:σ adds SELL rows with those parameters (how the defaults were chosen);
+ * SIMDGL_TILES=off,R:W,… adds CSR rows run by a runtime with createRuntime({ cacheTiles }) false
+ * ('csr rows') or { rows: R, cols: W } ('csr R:W');
  * SIMDGL_FORMATS=csr,sell,auto and SIMDGL_ONLY_MATRICES=poisson3D_128,… narrow the run.
  * Every product is checked against an f64 reference before its time counts; the contenders are timed
  * in 5 interleaved rounds (ms = median of the rounds' medians).
@@ -11,8 +13,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
-import type { UploadOptions } from '../src/runtime/options.js';
-import type { MatrixHandle } from '../src/runtime/handles.js';
+import type { RuntimeOptions, UploadOptions } from '../src/runtime/options.js';
+import type { MatrixHandle, ResidentVector } from '../src/runtime/handles.js';
 import { FORMATS } from '../src/formats/index.js';
 import type { CSRMatrix } from '../src/formats/csr.js';
 import { parseMatrixMarket } from '../src/io/index.js';
@@ -53,21 +55,42 @@ export function formatBenchMatrices(): Array<[string, () => CSRMatrix]> {
   return only ? all.filter(([n]) => only.includes(n)) : all;
 }
 
-/** What each row uploads: every format, 'auto', and the SELL variants of SIMDGL_SELL. */
-function variants(): Array<[string, UploadOptions]> {
+/** One row of a table: its label, the upload options and, for a tiles variant, the runtime's cacheTiles. */
+interface Variant {
+  impl: string;
+  upload: UploadOptions;
+  cacheTiles?: RuntimeOptions['cacheTiles'];
+}
+
+/** What each row uploads: every format, 'auto', and the variants of SIMDGL_SELL and SIMDGL_TILES. */
+function variants(): Variant[] {
   const only = process.env.SIMDGL_FORMATS?.split(',');
-  const out: Array<[string, UploadOptions]> = [...FORMATS, 'auto' as const].filter((f) => !only || only.includes(f)).map((f) => [f, { format: f }]);
+  const out: Variant[] = [...FORMATS, 'auto' as const].filter((f) => !only || only.includes(f)).map((f) => ({ impl: f, upload: { format: f } }));
   for (const v of (process.env.SIMDGL_SELL ?? '').split(',').filter(Boolean)) {
     const [C, sigma] = v.split(':').map(Number);
-    out.push([`sell ${C}:${sigma}`, { format: 'sell', sliceHeight: C, sortWindow: sigma }]);
+    out.push({ impl: `sell ${C}:${sigma}`, upload: { format: 'sell', sliceHeight: C, sortWindow: sigma } });
+  }
+  for (const v of (process.env.SIMDGL_TILES ?? '').split(',').filter(Boolean)) {
+    if (v === 'off') out.push({ impl: 'csr rows', upload: { format: 'csr' }, cacheTiles: false });
+    else {
+      const [rows, cols] = v.split(':').map(Number);
+      out.push({ impl: `csr ${rows}:${cols}`, upload: { format: 'csr' }, cacheTiles: { rows, cols } });
+    }
   }
   return out;
 }
 
 export async function benchFormats(log: (s: string) => void): Promise<FormatRow[]> {
   const threadCounts = process.env.SIMDGL_THREADS ? process.env.SIMDGL_THREADS.split(',').map(Number) : [1, 2];
-  const runtimes: Runtime[] = [];
-  for (const t of threadCounts) runtimes.push(await createRuntime({ workers: t, backend: 'cpu', maxMemoryMB: 4096 }));
+  const todo = variants();
+  // one runtime per thread count and cacheTiles setting
+  const runtimes = new Map<string, Runtime>();
+  const runtimeFor = async (t: number, v: Variant): Promise<Runtime> => {
+    const key = `${t} ${JSON.stringify(v.cacheTiles ?? 'auto')}`;
+    let rt = runtimes.get(key);
+    if (!rt) runtimes.set(key, (rt = await createRuntime({ workers: t, backend: 'cpu', maxMemoryMB: 4096, cacheTiles: v.cacheTiles })));
+    return rt;
+  };
   const rows: FormatRow[] = [];
   try {
     for (const [name, make] of formatBenchMatrices()) {
@@ -82,19 +105,21 @@ export async function benchFormats(log: (s: string) => void): Promise<FormatRow[
           const err = maxRelativeError(y, yRef);
           return err > tol ? `WRONG RESULT (error ${err.toExponential(1)})` : undefined;
         };
-        for (const [t, rt] of threadCounts.map((t, i) => [t, runtimes[i]] as const)) {
+        for (const t of threadCounts) {
           // every contender resident at once, then timed in interleaved rounds (native included), so
           // load from other processes on a shared machine falls on all of them alike
-          const xv = rt.vector(x);
-          const yv = rt.vector(A.rows, dtype);
-          const live: Array<{ impl: string; h: MatrixHandle; times: number[]; note?: string }> = [];
-          for (const [impl, opts] of variants()) {
+          const vectors = new Map<Runtime, { xv: ResidentVector; yv: ResidentVector }>();
+          const live: Array<{ impl: string; rt: Runtime; h: MatrixHandle; xv: ResidentVector; yv: ResidentVector; times: number[]; note?: string }> = [];
+          for (const v of todo) {
+            const rt = await runtimeFor(t, v);
+            if (!vectors.has(rt)) vectors.set(rt, { xv: rt.vector(x), yv: rt.vector(A.rows, dtype) });
+            const { xv, yv } = vectors.get(rt)!;
             try {
-              const h = rt.upload(A, opts);
+              const h = rt.upload(A, v.upload);
               await rt.spmv(h, xv, { y: yv });
-              live.push({ impl, h, times: [], note: checked(await yv.read()) });
+              live.push({ impl: v.impl, rt, h, xv, yv, times: [], note: checked(await yv.read()) });
             } catch (e) {
-              rows.push({ matrix: name, dtype, impl, threads: t, ms: null, note: (e as { code?: string }).code === 'E_PADDING' ? 'refused (padding)' : String(e) });
+              rows.push({ matrix: name, dtype, impl: v.impl, threads: t, ms: null, note: (e as { code?: string }).code === 'E_PADDING' ? 'refused (padding)' : String(e) });
             }
           }
           const nat: number[] = [];
@@ -106,21 +131,23 @@ export async function benchFormats(log: (s: string) => void): Promise<FormatRow[
               nat.push(r.ms);
               natNote ??= checked(r.y);
             }
-            for (const v of live) v.times.push(await timeMedianMs(() => rt.spmv(v.h, xv, { y: yv }), MIN_MS / ROUNDS, 3));
+            for (const v of live) v.times.push(await timeMedianMs(() => v.rt.spmv(v.h, v.xv, { y: v.yv }), MIN_MS / ROUNDS, 3));
           }
           rows.push({ matrix: name, dtype, impl: 'native C', threads: t, ms: nat.length ? median(nat) : null, note: natNote });
           for (const v of live) {
             rows.push({ matrix: name, dtype, impl: v.impl, chose: v.impl === 'auto' ? v.h.format : undefined, threads: t, ms: median(v.times), note: v.note });
             v.h.dispose();
           }
-          xv.dispose();
-          yv.dispose();
+          for (const { xv, yv } of vectors.values()) {
+            xv.dispose();
+            yv.dispose();
+          }
         }
         printTable(log, name, A, dtype, rows.filter((r) => r.matrix === name && r.dtype === dtype), threadCounts);
       }
     }
   } finally {
-    for (const rt of runtimes) rt.dispose();
+    for (const rt of runtimes.values()) rt.dispose();
   }
   return rows;
 }

@@ -25,6 +25,7 @@ export type { PathId, PathChoice, PathCapabilities, DenseShape } from './path.js
 export { GpuContextLostError, GpuLimitError } from './gpu/index.js';
 export { MatrixHandle, ResidentVector, DenseHandle } from './runtime/handles.js';
 export { WorkerError } from './cpu/pool.js';
+export type { CacheTilesOption } from './cpu/tiles.js';
 export type { Op } from './backend-types.js';
 export * from './formats/index.js';
 export * from './io/index.js';

@@ -13,6 +13,7 @@ import { CSRMatrix } from '../src/formats/csr.js';
 import { isComplex } from '../src/dtype.js';
 import { makeHarness, disposeAll } from './kernel-harness.js';
 import { loadShared, sharedMatrixNames } from './matrices.js';
+import type { CpuMatrix } from '../src/cpu/resident.js';
 
 function triplets(A: CSRMatrix) {
   const rowIdx = new Int32Array(A.nnz);
@@ -56,6 +57,33 @@ describe('CPU cache tiles', () => {
     expect(e.features.cacheTiles).toBe(true);
     expect(JSON.stringify(e)).toMatch(/columns scattered: CSR in cache tiles/);
     expect(rt.upload(scattered).format).toBe('csr'); // the default upload chooses the same
+  });
+
+  it('createRuntime({ cacheTiles }) turns them off or sets their shape; a bad value is a RangeError', async () => {
+    const x = new Float64Array(scattered.cols).map((_, i) => Math.sin(i));
+    const ref = referenceSpmv(triplets(scattered), x, null, 1, 0);
+    const run = async (cacheTiles: 'auto' | false | { rows: number; cols: number }, workers: number) => {
+      const rt = await createRuntime({ backend: 'cpu', workers, cacheTiles });
+      runtimes.push(rt);
+      const M = rt.upload(scattered, { format: 'keep' });
+      const y = Float64Array.from(await rt.spmv(M, x));
+      expect(checkAgainst(y, ref, 'double', false)).toBeNull();
+      return { rt, y, params: (M.copies.get('cpu:csr') as CpuMatrix).params };
+    };
+    const off = await run(false, 2);
+    expect(off.params.tiled).toBeUndefined(); // row by row
+    expect(off.rt.explain('spmv', scattered).features.cacheTiles).toBe(false);
+    expect(off.rt.upload(scattered).format).toBe('jds'); // 'auto' then takes the next fastest
+    const auto = await run('auto', 1);
+    expect(auto.params).toMatchObject({ tiled: 1, R: 65536 });
+    const small = await run({ rows: 3000, cols: 1000 }, 3);
+    expect(small.params).toMatchObject({ tiled: 1, R: 3000, bands: Math.ceil(scattered.rows / 3000) });
+    // a row's entries are added in column order whatever the shape: the same bits
+    for (let i = 0; i < scattered.rows; i++) if (!Object.is(small.y[i], auto.y[i])) expect.fail(`y[${i}]: ${small.y[i]} in 3000 × 1000 tiles, ${auto.y[i]} in the default`);
+    for (const bad of [true, 'on', null, { rows: 0, cols: 8 }, { rows: 8, cols: 65537 }, { rows: 8 }, { rows: 8, cols: 8, depth: 2 }, { rows: 1.5, cols: 8 }]) {
+      await expect(createRuntime({ cacheTiles: bad as never }), JSON.stringify(bad)).rejects.toThrow(/createRuntime: cacheTiles/);
+      await expect(createRuntime({ cacheTiles: bad as never })).rejects.toBeInstanceOf(RangeError);
+    }
   });
 
   for (const dtype of ['f64', 'f32'] as const) {

@@ -9,6 +9,7 @@ import { balancedBounds, lowerBound } from './partition.js';
 import { CONTROL_BYTES } from './control.js';
 import { WorkerPool, type PoolJob } from './pool.js';
 import { DisposedError } from '../errors.js';
+import type { CacheTilesOption } from './tiles.js';
 
 export interface CpuBackendOptions {
   /** 'auto' (default) uses the SIMD build when the engine validates SIMD; false forces the plain build */
@@ -23,6 +24,8 @@ export interface CpuBackendOptions {
   spinUs?: number;
   /** a pool call still running after this many ms rejects and the pool is replaced (0 = never) */
   timeoutMs?: number;
+  /** whether and how CSR matrices run in cache tiles (src/cpu/tiles.ts; default 'auto') */
+  cacheTiles?: CacheTilesOption;
 }
 
 export const DEFAULT_INLINE_THRESHOLD = 32768;
@@ -61,6 +64,8 @@ export class CpuBackend {
   /** settles when the operation holding the backend ends (see exclusive) */
   private turn: Promise<void> = Promise.resolve();
   private disposed = false;
+  /** createRuntime's cacheTiles */
+  readonly cacheTiles: CacheTilesOption;
   /** when the current stretch of operations without an event-loop turn began (-1: none yet) */
   private sliceStart = -1;
 
@@ -74,6 +79,7 @@ export class CpuBackend {
     const names = WebAssembly.Module.exports(module).filter((e) => e.kind === 'function').map((e) => e.name);
     this.kernelIndex = new Map(names.map((n, i) => [n, i]));
     this.inlineThreshold = options.inlineThreshold ?? DEFAULT_INLINE_THRESHOLD;
+    this.cacheTiles = options.cacheTiles ?? 'auto';
   }
 
   static async create(options: CpuBackendOptions = {}): Promise<CpuBackend> {
@@ -121,7 +127,7 @@ export class CpuBackend {
   }
 
   upload(A: SparseMatrix): CpuMatrix {
-    return uploadMatrix(this.heap, A, this.pool?.chunks ?? 1);
+    return uploadMatrix(this.heap, A, this.pool?.chunks ?? 1, this.cacheTiles);
   }
 
   vector(dtype: DType, length: number): CpuVector {

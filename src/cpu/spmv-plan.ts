@@ -4,7 +4,7 @@ import type { SparseMatrix } from '../formats/index.js';
 import type { WasmHeap, Region } from './memory.js';
 import { CpuMatrix } from './resident.js';
 import { lowerBound, pointerPrefix, uniformPrefix } from './partition.js';
-import { cacheTiles, tileShape, useCacheTiles } from './tiles.js';
+import { cacheTiles, cacheTilesFor, type CacheTilesOption } from './tiles.js';
 
 /**
  * One kernel call over a range [start, end) of output rows (the kernels' last two arguments), with
@@ -22,8 +22,11 @@ export interface KernelStep {
   align?: number;
 }
 
-/** Copies a host matrix's arrays into the heap (`threads`: the pool's, for the cache tiles' band height). */
-export function uploadMatrix(heap: WasmHeap, A: SparseMatrix, threads = 1): CpuMatrix {
+/**
+ * Copies a host matrix's arrays into the heap (`threads`: the pool's, for the cache tiles' band height;
+ * `tiles`: createRuntime's cacheTiles).
+ */
+export function uploadMatrix(heap: WasmHeap, A: SparseMatrix, threads = 1, tiles: CacheTilesOption = 'auto'): CpuMatrix {
   const regions: Record<string, Region> = {};
   const params: Record<string, number> = {};
   // each region is recorded as soon as it exists, so a failure part-way frees every one before it
@@ -35,9 +38,10 @@ export function uploadMatrix(heap: WasmHeap, A: SparseMatrix, threads = 1): CpuM
       case 'coo':
         put({ row: A.rowIdx, col: A.colIdx, val: A.values });
         break;
-      case 'csr':
-        if (useCacheTiles(A)) {
-          const T = cacheTiles(A, tileShape(A.dtype, A.rows, threads));
+      case 'csr': {
+        const shape = cacheTilesFor(A, tiles, threads);
+        if (shape) {
+          const T = cacheTiles(A, shape);
           put({ bandPtr: T.bandPtr, tilePtr: T.tilePtr, tileCol: T.tileCol, rc: T.rc, val: T.values });
           // one accumulator per row: bands are disjoint, so threads never share one
           regions.work = heap.alloc(A.rows * A.values.BYTES_PER_ELEMENT);
@@ -47,6 +51,7 @@ export function uploadMatrix(heap: WasmHeap, A: SparseMatrix, threads = 1): CpuM
         put({ ptr: A.rowPtr, idx: A.colIdx, val: A.values });
         params.rowwise = irregularRows(A.rowPtr) ? 1 : 0;
         break;
+      }
       case 'csc':
         put({ ptr: A.colPtr, idx: A.rowIdx, val: A.values });
         params.rowwise = irregularRows(A.colPtr) ? 1 : 0;

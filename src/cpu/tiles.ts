@@ -12,8 +12,8 @@
 import type { CSRMatrix } from '../formats/csr.js';
 import { elementBytes } from '../dtype.js';
 
-/** Bytes of x one tile reads and of accumulators one band holds (each about a quarter of a 1 MiB L2). */
-const TILE_BYTES = 256 * 1024;
+/** Bytes of x one tile reads (an eighth of a 1 MiB L2). */
+const TILE_X_BYTES = 128 * 1024;
 /** Packed pairs hold 16-bit local rows and columns. */
 const MAX_SIDE = 1 << 16;
 /** Below this x size the whole of x stays in cache and plain CSR wins. */
@@ -37,19 +37,60 @@ export interface CacheTiles {
 }
 
 /**
- * Band height and tile width: W x elements and up to as many accumulators of TILE_BYTES each — the
- * higher the band, the more rows share each x tile read (x is read once per band) — but no more rows
- * than give every pool thread a band of its own (bands are the unit the pool balances). Measured on the
- * 16-core machine, 1 M power-law rows, 16 threads, native C / ours (`npm run bench -- --only formats`):
- * full-height bands (f64: 31 of 32 K rows, f32: 16) 1.07–1.40× in f64 and 0.75–1.19× in f32 over five
- * runs; bands lowered to 2 per thread 0.77–0.92×, to 4 per thread 0.72–0.97×. Neither R nor the thread
- * count changes a result's bits (a row's entries are added in the order of its tiles, by column,
- * wherever the bands start).
+ * Band height and tile width: W x elements (TILE_X_BYTES) and as many rows as the packed pairs allow
+ * (accumulators of 256 KiB in f32, 512 KiB in f64) — x is read once per band, so the higher the band,
+ * the less x traffic — but no more rows than give every pool thread a band of its own (bands are the
+ * unit the pool balances). Measured on the 16-core machine, 1 M power-law rows, native C / ours at
+ * 1/2/4/8/16 threads (`SIMDGL_TILES=… npm run bench -- --only formats`, bench/device/results-2026-11-23c):
+ * f64 bands of 65536 rows 1.78/1.78/1.51/1.02/1.32×, of 32768 (the earlier choice) 1.46/1.32/1.27/1.05/1.26×;
+ * on the 2-vCPU EPYC at 2 threads 45 vs 61 ms. Earlier (five runs at 16 threads): bands lowered to 2 or 4
+ * per thread lost 10–30%. Neither R nor the thread count changes a result's bits (a row's entries are
+ * added in the order of its tiles, by column, wherever the bands start).
  */
 export function tileShape(dtype: CSRMatrix['dtype'], rows = 0, threads = 1): { R: number; W: number } {
-  const side = Math.min(MAX_SIDE, TILE_BYTES / elementBytes(dtype));
   const perThread = Math.ceil(rows / threads / 64) * 64;
-  return { R: Math.max(1024, Math.min(side, perThread)), W: side / 2 };
+  return { R: Math.max(1024, Math.min(MAX_SIDE, perThread)), W: TILE_X_BYTES / elementBytes(dtype) };
+}
+
+/**
+ * createRuntime({ cacheTiles }): 'auto' (default) applies useCacheTiles with tileShape; false runs every
+ * CSR matrix row by row (for a machine whose cache holds x near enough that tiles do not pay, as
+ * `npm run bench -- --only formats` shows); { rows, cols } applies useCacheTiles with this band height and
+ * tile width.
+ */
+export type CacheTilesOption =
+  | 'auto'
+  | false
+  | {
+      /** band height R: rows whose accumulators one band holds (1–65536) */
+      rows: number;
+      /** tile width W: consecutive x elements one tile reads (1–65536) */
+      cols: number;
+    };
+
+/** The option as given, or a RangeError that says what is wrong with it. */
+export function checkCacheTiles(v: unknown, where: string): CacheTilesOption {
+  if (v === undefined || v === 'auto') return 'auto';
+  if (v === false) return false;
+  if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
+    const o = v as Record<string, unknown>;
+    const extra = Object.keys(o).filter((k) => k !== 'rows' && k !== 'cols');
+    if (extra.length) throw new RangeError(`${where}: cacheTiles takes { rows, cols }, not ${JSON.stringify(extra[0])}`);
+    for (const k of ['rows', 'cols']) {
+      const n = o[k];
+      if (!Number.isInteger(n) || (n as number) < 1 || (n as number) > MAX_SIDE) {
+        throw new RangeError(`${where}: cacheTiles.${k} must be an integer in [1, ${MAX_SIDE}], got ${JSON.stringify(n)}`);
+      }
+    }
+    return { rows: o.rows as number, cols: o.cols as number };
+  }
+  throw new RangeError(`${where}: cacheTiles must be 'auto', false or { rows, cols }, got ${JSON.stringify(v)}`);
+}
+
+/** The tile shape the option gives A on `threads` threads, or null where A runs row by row. */
+export function cacheTilesFor(A: CSRMatrix, option: CacheTilesOption, threads: number): { R: number; W: number } | null {
+  if (option === false || !useCacheTiles(A)) return null;
+  return option === 'auto' ? tileShape(A.dtype, A.rows, threads) : { R: option.rows, W: option.cols };
 }
 
 /**

@@ -8,6 +8,7 @@ import type { Calibration } from './cost.js';
 import type { PathCapabilities, PathChoice, PathId } from '../path.js';
 import type { ResidentVector } from './handles.js';
 import { optionKeys } from '../options-check.js';
+import type { CacheTilesOption } from '../cpu/tiles.js';
 
 /** The options and results of the public Runtime (src/runtime/runtime.ts). */
 
@@ -48,6 +49,13 @@ export interface RuntimeOptions {
   timeoutMs?: number;
   /** a calibration saved from rt.calibrate() on this machine, so none has to run */
   calibration?: Calibration;
+  /**
+   * CSR in cache tiles on the CPU path (large irregular matrices whose columns scatter, see the
+   * README): 'auto' (default) where the rule applies, with the measured band height and tile width;
+   * false never (CSR runs row by row and format 'auto' picks JDS for such matrices); { rows, cols }
+   * where the rule applies, with this band height and tile width (each 1 to 65536).
+   */
+  cacheTiles?: CacheTilesOption;
 }
 
 /** What {@link Runtime.capabilities} reports: the kernel build, threads, shared memory and every path. */
@@ -161,7 +169,7 @@ export interface UploadOptions extends ConvertOptions {
  */
 export const RUNTIME_OPTION_KEYS = optionKeys<RuntimeOptions>({
   backend: true, canvas: true, gl: true, webgpu: true, simd: true, maxMemoryMB: true, workers: true,
-  inlineThreshold: true, spinUs: true, timeoutMs: true, calibration: true,
+  inlineThreshold: true, spinUs: true, timeoutMs: true, calibration: true, cacheTiles: true,
 });
 export const WEBGPU_OPTION_KEYS = optionKeys<WebGpuPathOptions>({ gpu: true, device: true, powerPreference: true });
 export const UPLOAD_OPTION_KEYS = optionKeys<UploadOptions>({ format: true, dtype: true, maxFill: true, maxSlots: true, width: true, sliceHeight: true, sortWindow: true });

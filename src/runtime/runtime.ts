@@ -19,6 +19,7 @@ import { DEVICE_PATHS } from './paths.js';
 import { nodeBuiltin } from '../node-builtins.js';
 import { checkAdd, checkGemm, checkTranspose, type AddOptions, type DenseLike, type GemmOptions } from './dense-ops.js';
 import { matrixFeatures, chooseFormat, type MatrixFeatures } from './features.js';
+import { checkCacheTiles } from '../cpu/tiles.js';
 import { explainSpmv, formatOn, type Explanation } from './explain.js';
 import type { Calibration, PathCalibration } from './cost.js';
 import { poisson3D } from '../generators/poisson.js';
@@ -93,6 +94,7 @@ export class Runtime implements HandleOwner {
     if (options.maxMemoryMB !== undefined && !(options.maxMemoryMB >= 1 && options.maxMemoryMB <= 4096)) {
       throw new RangeError(`createRuntime: maxMemoryMB must be in [1, 4096], got ${options.maxMemoryMB}`);
     }
+    const cacheTiles = checkCacheTiles(options.cacheTiles, 'createRuntime');
     const threads = await resolveWorkers(options.workers);
     const devices: Path[] = [];
     const missing = new Map<PathId, string>();
@@ -111,7 +113,7 @@ export class Runtime implements HandleOwner {
         const why = mode === 'gpu' ? DEVICE_PATHS.map((f) => `${f.label}: ${missing.get(f.id)}`).join('; ') : missing.get(mode);
         throw new GpuUnavailableError(`createRuntime: ${mode === 'gpu' ? 'no GPU path is available' : `the ${labelOf(mode)} path is unavailable`}: ${why}`);
       }
-      const cpu = await CpuPath.create({ ...options, threads, inlineThreshold: options.inlineThreshold ?? DEFAULT_INLINE_THRESHOLD });
+      const cpu = await CpuPath.create({ ...options, threads, cacheTiles, inlineThreshold: options.inlineThreshold ?? DEFAULT_INLINE_THRESHOLD });
       const rt = new Runtime(cpu, devices, missing, mode, forced);
       rt.requestedThreads = threads;
       if (options.calibration) rt.calibrationData = withLegacyKeys(options.calibration);
@@ -460,6 +462,7 @@ export class Runtime implements HandleOwner {
     let f = this.featureCache.get(A);
     if (!f) {
       f = matrixFeatures(A.toCSR());
+      if (this.cpu.backend.cacheTiles === false) f = { ...f, cacheTiles: false };
       if (A.format === 'sell') f = { ...f, sellC: A.sliceHeight, sellSigma: A.sortWindow, sellSlots: A.colIdx.length };
       this.featureCache.set(A, f);
     }
@@ -1187,7 +1190,8 @@ async function resolveWorkers(w: number | 'auto' | undefined): Promise<number> {
  *
  * @throws {@link UnsupportedError} for a `backend` other than `'auto'`, `'cpu'`, `'webgpu'`, `'webgl2'` or `'gpu'`.
  * @throws {@link GpuUnavailableError} when `backend` forces a GPU path that cannot run here (the message says why).
- * @throws RangeError when `maxMemoryMB` is outside [1, 4096] or `workers` is not an integer in [1, 256] or `'auto'`.
+ * @throws RangeError when `maxMemoryMB` is outside [1, 4096], `workers` is not an integer in [1, 256] or `'auto'`,
+ * or `cacheTiles` is not `'auto'`, `false` or `{ rows, cols }` with integers in [1, 65536].
  * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
  *
  * @example
