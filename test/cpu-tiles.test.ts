@@ -72,10 +72,18 @@ describe('CPU cache tiles', () => {
     };
     const off = await run(false, 2);
     expect(off.params.tiled).toBeUndefined(); // row by row
+    // so is the CSR a COO upload derives for its products, while the default derives it in tiles
+    const derived = async (rt: Runtime) => {
+      const M = rt.upload(scattered, { format: 'coo' });
+      expect(checkAgainst(Float64Array.from(await rt.spmv(M, x)), ref, 'double', false)).toBeNull();
+      return (M.copies.get('cpu:coo') as CpuMatrix).derive('csr', () => expect.fail('no CSR was derived')).params;
+    };
+    expect((await derived(off.rt)).tiled).toBeUndefined();
     expect(off.rt.explain('spmv', scattered).features.cacheTiles).toBe(false);
     expect(off.rt.upload(scattered).format).toBe('jds'); // 'auto' then takes the next fastest
     const auto = await run('auto', 1);
     expect(auto.params).toMatchObject({ tiled: 1, R: 65536 });
+    expect(await derived(auto.rt)).toMatchObject({ tiled: 1, R: 65536 });
     const small = await run({ rows: 3000, cols: 1000 }, 3);
     expect(small.params).toMatchObject({ tiled: 1, R: 3000, bands: Math.ceil(scattered.rows / 3000) });
     // a row's entries are added in column order whatever the shape: the same bits

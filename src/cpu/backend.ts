@@ -137,7 +137,8 @@ export class CpuBackend {
   /** y = α·op(A)·x + β·y on resident data. */
   spmv(M: CpuMatrix, x: CpuVector, y: CpuVector, s: SpmvScalars): Promise<void> {
     return this.exclusive(() => {
-      const G = gatherForm(this.heap, M, s.op, this.pool?.chunks ?? 1);
+      // derived forms are uploaded as the backend uploads (the pool's threads, createRuntime's cacheTiles)
+      const G = gatherForm(M, s.op, (A) => this.upload(A));
       return this.runSteps(G.partitions, spmvSteps(G, x.ptr, y.ptr, s));
     });
   }

@@ -118,13 +118,13 @@ function irregularRows(ptr: Int32Array): boolean {
  * or of Aᵀ, computed once — output-partitioned, so threads never write the same y and the result is
  * bitwise the same for any number of workers.
  */
-export function gatherForm(heap: WasmHeap, M: CpuMatrix, op: SpmvScalars['op'], threads = 1): CpuMatrix {
+export function gatherForm(M: CpuMatrix, op: SpmvScalars['op'], upload: (A: SparseMatrix) => CpuMatrix): CpuMatrix {
   if (op === 'N') {
     if (M.format !== 'csc' && M.format !== 'coo') return M;
-    return M.derive('csr', () => uploadMatrix(heap, M.host.toCSR(), threads));
+    return M.derive('csr', () => upload(M.host.toCSR()));
   }
   if (M.format === 'csc') return M;
-  return M.derive('csrT', () => uploadMatrix(heap, M.host.toCSR().transpose(), threads));
+  return M.derive('csrT', () => upload(M.host.toCSR().transpose()));
 }
 
 /** Cost prefix of JDS positions: position p holds one entry per jagged diagonal longer than p. */
