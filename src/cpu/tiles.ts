@@ -4,8 +4,9 @@
  * from L3 or memory; cut into bands of R rows and, within a band, tiles of W columns, each tile reads W
  * consecutive x elements and adds into the band's R accumulators, both held in L2 (assembly/spmv_tiles.ts).
  * Measured on the power-law matrix of 1 M rows (device machine's Xeon, `npm run bench -- --only formats`):
- * 1.0–2.4× the native C CSR loop on 1–16 threads (three runs), where our row-by-row CSR ran 0.6–0.8×.
- * On a 2-vCPU EPYC whose 32 MB L3 holds x close by they helped f32 but not f64. The layout is built from
+ * 1.15–1.76× the native C CSR loop on 1–16 threads in two runs with the shape of tileShape (0.93–2.4× in
+ * three earlier runs with f64 bands half as high), where our row-by-row CSR ran 0.6–0.97×. On a 2-vCPU
+ * EPYC whose 32 MB L3 holds x close by they did not always pay in f64 (createRuntime({ cacheTiles: false })). The layout is built from
  * the CSR at upload; it stores as many bytes per entry as CSR (a 32-bit packed row/column pair and the
  * value) plus one accumulator per row.
  */
