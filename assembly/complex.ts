@@ -188,31 +188,54 @@
 // SIMD: values loaded as v128, x gathered per lane (gather4_f32 / gather2_f64, or 64-bit lanes for
 // c64); two independent accumulators hide the add latency; then a 4- (or 2-) wide step and a scalar
 // tail so rows of any length work. The summation order is fixed per row.
+// Column indices: I = i32, the columns themselves (x: the vector); or I = i16, a banded CSR's offsets
+// from the diagonal (spmv_csr.ts csr16_*; x: the row's own x[i], so x[i + d] = x + d·size, d < 0 too:
+// wasm32 addresses wrap). Either way the same loads of values and x in the same order: the same bits.
+
+/** Byte address of x[column] for the index at ip (see I above). */
+// @ts-ignore: decorator
+@inline export function xAt<I, T>(x: usize, ip: usize): usize {
+  return x + (<usize>load<I>(ip) << alignof<T>());
+}
+
+/** Byte address of index k in an index array of I. */
+// @ts-ignore: decorator
+@inline export function idxAt<I>(idx: usize, k: i32): usize {
+  return idx + (<usize>k << alignof<I>());
+}
+
+/** Byte step between consecutive rows' x bases: 0 for columns (I = i32), the element size for offsets. */
+// @ts-ignore: decorator
+@inline export function xStep<I, T>(): usize {
+  return sizeof<I>() == 4 ? 0 : sizeof<T>();
+}
 
 /**
  * x[ip[0..3]] as an f32x4: four scalar index loads (cheaper than a v128 index load + 4 lane extracts)
  * and four 32-bit loads combined by a shuffle tree, so the lanes do not form a serial insert chain.
  */
 // @ts-ignore: decorator
-@inline export function gather4_f32(x: usize, ip: usize): v128 {
-  const a = v128.load32_zero(x + (<usize>load<i32>(ip) << 2));
-  const b = v128.load32_zero(x + (<usize>load<i32>(ip, 4) << 2));
-  const c = v128.load32_zero(x + (<usize>load<i32>(ip, 8) << 2));
-  const d = v128.load32_zero(x + (<usize>load<i32>(ip, 12) << 2));
+@inline export function gather4_f32<I = i32>(x: usize, ip: usize): v128 {
+  const S = sizeof<I>();
+  const a = v128.load32_zero(xAt<I, f32>(x, ip));
+  const b = v128.load32_zero(xAt<I, f32>(x, ip + S));
+  const c = v128.load32_zero(xAt<I, f32>(x, ip + 2 * S));
+  const d = v128.load32_zero(xAt<I, f32>(x, ip + 3 * S));
   return i64x2.shuffle(i32x4.shuffle(a, b, 0, 4, 1, 5), i32x4.shuffle(c, d, 0, 4, 1, 5), 0, 2);
 }
 
 /** x[ip[0..1]] as an f64x2 (two 64-bit loads joined by one shuffle). */
 // @ts-ignore: decorator
-@inline export function gather2_f64(x: usize, ip: usize): v128 {
-  const a = v128.load64_zero(x + (<usize>load<i32>(ip) << 3));
-  const b = v128.load64_zero(x + (<usize>load<i32>(ip, 4) << 3));
+@inline export function gather2_f64<I = i32>(x: usize, ip: usize): v128 {
+  const a = v128.load64_zero(xAt<I, f64>(x, ip));
+  const b = v128.load64_zero(xAt<I, f64>(x, ip + sizeof<I>()));
   return i64x2.shuffle(a, b, 0, 2);
 }
 
 /** f32 row dot product: ×8 (two f32x4 accumulators), ×4 step, scalar tail (two accumulators). */
 // @ts-ignore: decorator
-@inline export function rowdot_f32(idx: usize, val: usize, x: usize, k0: i32, k1: i32): f32 {
+@inline export function rowdot_f32<I = i32>(idx: usize, val: usize, x: usize, k0: i32, k1: i32): f32 {
+  const S = sizeof<I>();
   let k = k0;
   let s: f32 = 0;
   // rows shorter than 8 (Poisson stencils, power-law tails) stay scalar: with one 4-wide step the
@@ -221,13 +244,13 @@
     let a0 = f32x4.splat(0);
     let a1 = f32x4.splat(0);
     for (; k + 8 <= k1; k += 8) {
-      const ip = idx + (<usize>k << 2);
+      const ip = idxAt<I>(idx, k);
       const vp = val + (<usize>k << 2);
-      a0 = f32x4.add(a0, f32x4.mul(v128.load(vp), gather4_f32(x, ip)));
-      a1 = f32x4.add(a1, f32x4.mul(v128.load(vp, 16), gather4_f32(x, ip + 16)));
+      a0 = f32x4.add(a0, f32x4.mul(v128.load(vp), gather4_f32<I>(x, ip)));
+      a1 = f32x4.add(a1, f32x4.mul(v128.load(vp, 16), gather4_f32<I>(x, ip + 4 * S)));
     }
     if (k + 4 <= k1) {
-      a0 = f32x4.add(a0, f32x4.mul(v128.load(val + (<usize>k << 2)), gather4_f32(x, idx + (<usize>k << 2))));
+      a0 = f32x4.add(a0, f32x4.mul(v128.load(val + (<usize>k << 2)), gather4_f32<I>(x, idxAt<I>(idx, k))));
       k += 4;
     }
     s = hsum_f32x4(f32x4.add(a0, a1));
@@ -235,43 +258,44 @@
   // scalar: the < 4 leftover entries (SIMD build) or the whole row (plain build), two accumulators
   let s1: f32 = 0;
   for (; k + 2 <= k1; k += 2) {
-    const ip = idx + (<usize>k << 2);
+    const ip = idxAt<I>(idx, k);
     const vp = val + (<usize>k << 2);
-    s += load<f32>(vp) * load<f32>(x + (<usize>load<i32>(ip) << 2));
-    s1 += load<f32>(vp, 4) * load<f32>(x + (<usize>load<i32>(ip, 4) << 2));
+    s += load<f32>(vp) * load<f32>(xAt<I, f32>(x, ip));
+    s1 += load<f32>(vp, 4) * load<f32>(xAt<I, f32>(x, ip + S));
   }
-  if (k < k1) s += load<f32>(val + (<usize>k << 2)) * load<f32>(x + (<usize>load<i32>(idx + (<usize>k << 2)) << 2));
+  if (k < k1) s += load<f32>(val + (<usize>k << 2)) * load<f32>(xAt<I, f32>(x, idxAt<I>(idx, k)));
   return s + s1;
 }
 
 /** f64 row dot product: ×4 (two f64x2 accumulators), ×2 step, scalar tail. */
 // @ts-ignore: decorator
-@inline export function rowdot_f64(idx: usize, val: usize, x: usize, k0: i32, k1: i32): f64 {
+@inline export function rowdot_f64<I = i32>(idx: usize, val: usize, x: usize, k0: i32, k1: i32): f64 {
+  const S = sizeof<I>();
   let k = k0;
   let s: f64 = 0;
   if (ASC_FEATURE_SIMD) {
     let a0 = f64x2.splat(0);
     let a1 = f64x2.splat(0);
     for (; k + 4 <= k1; k += 4) {
-      const ip = idx + (<usize>k << 2);
+      const ip = idxAt<I>(idx, k);
       const vp = val + (<usize>k << 3);
-      a0 = f64x2.add(a0, f64x2.mul(v128.load(vp), gather2_f64(x, ip)));
-      a1 = f64x2.add(a1, f64x2.mul(v128.load(vp, 16), gather2_f64(x, ip + 8)));
+      a0 = f64x2.add(a0, f64x2.mul(v128.load(vp), gather2_f64<I>(x, ip)));
+      a1 = f64x2.add(a1, f64x2.mul(v128.load(vp, 16), gather2_f64<I>(x, ip + 2 * S)));
     }
     if (k + 2 <= k1) {
-      a0 = f64x2.add(a0, f64x2.mul(v128.load(val + (<usize>k << 3)), gather2_f64(x, idx + (<usize>k << 2))));
+      a0 = f64x2.add(a0, f64x2.mul(v128.load(val + (<usize>k << 3)), gather2_f64<I>(x, idxAt<I>(idx, k))));
       k += 2;
     }
     s = hsum_f64x2(f64x2.add(a0, a1));
   }
   let s1: f64 = 0;
   for (; k + 2 <= k1; k += 2) {
-    const ip = idx + (<usize>k << 2);
+    const ip = idxAt<I>(idx, k);
     const vp = val + (<usize>k << 3);
-    s += load<f64>(vp) * load<f64>(x + (<usize>load<i32>(ip) << 3));
-    s1 += load<f64>(vp, 8) * load<f64>(x + (<usize>load<i32>(ip, 4) << 3));
+    s += load<f64>(vp) * load<f64>(xAt<I, f64>(x, ip));
+    s1 += load<f64>(vp, 8) * load<f64>(xAt<I, f64>(x, ip + S));
   }
-  if (k < k1) s += load<f64>(val + (<usize>k << 3)) * load<f64>(x + (<usize>load<i32>(idx + (<usize>k << 2)) << 3));
+  if (k < k1) s += load<f64>(val + (<usize>k << 3)) * load<f64>(xAt<I, f64>(x, idxAt<I>(idx, k)));
   return s + s1;
 }
 
@@ -302,54 +326,54 @@
 
 /** f32 Σ val[k]·x[idx[k]] with two scalar accumulators (even / odd entries): the plain build's row. */
 // @ts-ignore: decorator
-@inline export function rowdot2_f32(idx: usize, val: usize, x: usize, k0: i32, k1: i32): f32 {
+@inline export function rowdot2_f32<I = i32>(idx: usize, val: usize, x: usize, k0: i32, k1: i32): f32 {
   let s: f32 = 0, s1: f32 = 0;
   let k = k0;
   for (; k + 2 <= k1; k += 2) {
-    const ip = idx + (<usize>k << 2);
+    const ip = idxAt<I>(idx, k);
     const vp = val + (<usize>k << 2);
-    s += load<f32>(vp) * load<f32>(x + (<usize>load<i32>(ip) << 2));
-    s1 += load<f32>(vp, 4) * load<f32>(x + (<usize>load<i32>(ip, 4) << 2));
+    s += load<f32>(vp) * load<f32>(xAt<I, f32>(x, ip));
+    s1 += load<f32>(vp, 4) * load<f32>(xAt<I, f32>(x, ip + sizeof<I>()));
   }
-  if (k < k1) s += load<f32>(val + (<usize>k << 2)) * load<f32>(x + (<usize>load<i32>(idx + (<usize>k << 2)) << 2));
+  if (k < k1) s += load<f32>(val + (<usize>k << 2)) * load<f32>(xAt<I, f32>(x, idxAt<I>(idx, k)));
   return s + s1;
 }
 
 /** f64 rowdot2_f32. */
 // @ts-ignore: decorator
-@inline export function rowdot2_f64(idx: usize, val: usize, x: usize, k0: i32, k1: i32): f64 {
+@inline export function rowdot2_f64<I = i32>(idx: usize, val: usize, x: usize, k0: i32, k1: i32): f64 {
   let s: f64 = 0, s1: f64 = 0;
   let k = k0;
   for (; k + 2 <= k1; k += 2) {
-    const ip = idx + (<usize>k << 2);
+    const ip = idxAt<I>(idx, k);
     const vp = val + (<usize>k << 3);
-    s += load<f64>(vp) * load<f64>(x + (<usize>load<i32>(ip) << 3));
-    s1 += load<f64>(vp, 8) * load<f64>(x + (<usize>load<i32>(ip, 4) << 3));
+    s += load<f64>(vp) * load<f64>(xAt<I, f64>(x, ip));
+    s1 += load<f64>(vp, 8) * load<f64>(xAt<I, f64>(x, ip + sizeof<I>()));
   }
-  if (k < k1) s += load<f64>(val + (<usize>k << 3)) * load<f64>(x + (<usize>load<i32>(idx + (<usize>k << 2)) << 3));
+  if (k < k1) s += load<f64>(val + (<usize>k << 3)) * load<f64>(xAt<I, f64>(x, idxAt<I>(idx, k)));
   return s + s1;
 }
 
 /** A long row (SIMD within the row), as a real call: inlined copies would bloat the short-row loops. */
-export function rowdot_long_f32(idx: usize, val: usize, x: usize, k0: i32, k1: i32): f32 {
-  return rowdot_f32(idx, val, x, k0, k1);
+export function rowdot_long_f32<I = i32>(idx: usize, val: usize, x: usize, k0: i32, k1: i32): f32 {
+  return rowdot_f32<I>(idx, val, x, k0, k1);
 }
 
 /** f64 rowdot_long_f32. */
-export function rowdot_long_f64(idx: usize, val: usize, x: usize, k0: i32, k1: i32): f64 {
-  return rowdot_f64(idx, val, x, k0, k1);
+export function rowdot_long_f64<I = i32>(idx: usize, val: usize, x: usize, k0: i32, k1: i32): f64 {
+  return rowdot_f64<I>(idx, val, x, k0, k1);
 }
 
 /** One row of the SIMD build outside the across-rows loop: the path its lane would take. */
 // @ts-ignore: decorator
-@inline export function rowdot_any_f32(idx: usize, val: usize, x: usize, k0: i32, k1: i32): f32 {
-  return k1 - k0 <= SHORT_ROW ? rowdot2_f32(idx, val, x, k0, k1) : rowdot_long_f32(idx, val, x, k0, k1);
+@inline export function rowdot_any_f32<I = i32>(idx: usize, val: usize, x: usize, k0: i32, k1: i32): f32 {
+  return k1 - k0 <= SHORT_ROW ? rowdot2_f32<I>(idx, val, x, k0, k1) : rowdot_long_f32<I>(idx, val, x, k0, k1);
 }
 
 /** f64 rowdot_any_f32. */
 // @ts-ignore: decorator
-@inline export function rowdot_any_f64(idx: usize, val: usize, x: usize, k0: i32, k1: i32): f64 {
-  return k1 - k0 <= SHORT_ROW ? rowdot2_f64(idx, val, x, k0, k1) : rowdot_long_f64(idx, val, x, k0, k1);
+@inline export function rowdot_any_f64<I = i32>(idx: usize, val: usize, x: usize, k0: i32, k1: i32): f64 {
+  return k1 - k0 <= SHORT_ROW ? rowdot2_f64<I>(idx, val, x, k0, k1) : rowdot_long_f64<I>(idx, val, x, k0, k1);
 }
 
 /**
@@ -368,35 +392,37 @@ export function rowdot_long_f64(idx: usize, val: usize, x: usize, k0: i32, k1: i
 
 /**
  * Sums of 4 equally long short rows (group4 == 0) as an f32x4: scalar, the 4 rows interleaved (8
- * independent accumulators, one trip count), each row in the rowdot2_f32 order.
+ * independent accumulators, one trip count), each row in the rowdot2_f32 order. x: the first row's (for
+ * offsets, row r's x[i + r + d] is then reached by a load's constant offset r·4, no extra pointer).
  */
 // @ts-ignore: decorator
-@inline export function rowdot4eq_f32(pp: usize, idx: usize, val: usize, x: usize): v128 {
+@inline export function rowdot4eq_f32<I = i32>(pp: usize, idx: usize, val: usize, x: usize): v128 {
   // equal lengths n: the 4 rows are contiguous, row r's entry k at p0 + r·n + k
+  const S = sizeof<I>();
   const k0 = load<i32>(pp);
   const n = load<i32>(pp, 4) - k0;
-  const nb = <usize>n << 2;
-  const dv = val - idx;
-  let q = idx + (<usize>k0 << 2);
+  const ni = <usize>n << alignof<I>(), nv = <usize>n << 2;
+  let qi = idxAt<I>(idx, k0), qv = val + (<usize>k0 << 2);
   let s0: f32 = 0, s1: f32 = 0, s2: f32 = 0, s3: f32 = 0, t0: f32 = 0, t1: f32 = 0, t2: f32 = 0, t3: f32 = 0;
-  const qe = q + (<usize>(n & ~1) << 2);
-  for (; q < qe; q += 8) {
-    const q1 = q + nb, q2 = q1 + nb, q3 = q2 + nb;
-    s0 += load<f32>(q + dv) * load<f32>(x + (<usize>load<i32>(q) << 2));
-    t0 += load<f32>(q + dv, 4) * load<f32>(x + (<usize>load<i32>(q, 4) << 2));
-    s1 += load<f32>(q1 + dv) * load<f32>(x + (<usize>load<i32>(q1) << 2));
-    t1 += load<f32>(q1 + dv, 4) * load<f32>(x + (<usize>load<i32>(q1, 4) << 2));
-    s2 += load<f32>(q2 + dv) * load<f32>(x + (<usize>load<i32>(q2) << 2));
-    t2 += load<f32>(q2 + dv, 4) * load<f32>(x + (<usize>load<i32>(q2, 4) << 2));
-    s3 += load<f32>(q3 + dv) * load<f32>(x + (<usize>load<i32>(q3) << 2));
-    t3 += load<f32>(q3 + dv, 4) * load<f32>(x + (<usize>load<i32>(q3, 4) << 2));
+  const qe = idxAt<I>(qi, n & ~1);
+  for (; qi < qe; qi += 2 * S, qv += 8) {
+    const i1 = qi + ni, i2 = i1 + ni, i3 = i2 + ni;
+    const v1 = qv + nv, v2 = v1 + nv, v3 = v2 + nv;
+    s0 += load<f32>(qv) * load<f32>(xAt<I, f32>(x, qi));
+    t0 += load<f32>(qv, 4) * load<f32>(xAt<I, f32>(x, qi + S));
+    s1 += load<f32>(v1) * load<f32>(xAt<I, f32>(x, i1), 1 * xStep<I, f32>());
+    t1 += load<f32>(v1, 4) * load<f32>(xAt<I, f32>(x, i1 + S), 1 * xStep<I, f32>());
+    s2 += load<f32>(v2) * load<f32>(xAt<I, f32>(x, i2), 2 * xStep<I, f32>());
+    t2 += load<f32>(v2, 4) * load<f32>(xAt<I, f32>(x, i2 + S), 2 * xStep<I, f32>());
+    s3 += load<f32>(v3) * load<f32>(xAt<I, f32>(x, i3), 3 * xStep<I, f32>());
+    t3 += load<f32>(v3, 4) * load<f32>(xAt<I, f32>(x, i3 + S), 3 * xStep<I, f32>());
   }
   if (n & 1) {
-    const q1 = q + nb, q2 = q1 + nb, q3 = q2 + nb;
-    s0 += load<f32>(q + dv) * load<f32>(x + (<usize>load<i32>(q) << 2));
-    s1 += load<f32>(q1 + dv) * load<f32>(x + (<usize>load<i32>(q1) << 2));
-    s2 += load<f32>(q2 + dv) * load<f32>(x + (<usize>load<i32>(q2) << 2));
-    s3 += load<f32>(q3 + dv) * load<f32>(x + (<usize>load<i32>(q3) << 2));
+    const i1 = qi + ni, i2 = i1 + ni, i3 = i2 + ni;
+    s0 += load<f32>(qv) * load<f32>(xAt<I, f32>(x, qi));
+    s1 += load<f32>(qv + nv) * load<f32>(xAt<I, f32>(x, i1), 1 * xStep<I, f32>());
+    s2 += load<f32>(qv + 2 * nv) * load<f32>(xAt<I, f32>(x, i2), 2 * xStep<I, f32>());
+    s3 += load<f32>(qv + 3 * nv) * load<f32>(xAt<I, f32>(x, i3), 3 * xStep<I, f32>());
   }
   const r = f32x4.replace_lane(f32x4.replace_lane(f32x4.splat(s0 + t0), 1, s1 + t1), 2, s2 + t2);
   return f32x4.replace_lane(r, 3, s3 + t3);
@@ -404,32 +430,35 @@ export function rowdot_long_f64(idx: usize, val: usize, x: usize, k0: i32, k1: i
 
 /** rowdot4eq_f32 for f64, with the epilogue of rowdot4_f64 (y = α·(d + s) + β·y at yp). */
 // @ts-ignore: decorator
-@inline export function rowdot4eq_f64(pp: usize, idx: usize, val: usize, x: usize, yp: usize, alpha: f64, beta: f64, hasD: bool, d01: v128, d23: v128): void {
+@inline export function rowdot4eq_f64<I = i32>(
+  pp: usize, idx: usize, val: usize, x: usize, yp: usize, alpha: f64, beta: f64, hasD: bool, d01: v128, d23: v128,
+): void {
   // equal lengths n: the 4 rows are contiguous, row r's entry k at p0 + r·n + k
+  const S = sizeof<I>();
   const k0 = load<i32>(pp);
   const n = load<i32>(pp, 4) - k0;
-  const ni = <usize>n << 2, nv = <usize>n << 3;
-  let qi = idx + (<usize>k0 << 2), qv = val + (<usize>k0 << 3);
+  const ni = <usize>n << alignof<I>(), nv = <usize>n << 3;
+  let qi = idxAt<I>(idx, k0), qv = val + (<usize>k0 << 3);
   let s0: f64 = 0, s1: f64 = 0, s2: f64 = 0, s3: f64 = 0, t0: f64 = 0, t1: f64 = 0, t2: f64 = 0, t3: f64 = 0;
-  const qe = qi + (<usize>(n & ~1) << 2);
-  for (; qi < qe; qi += 8, qv += 16) {
-    s0 += load<f64>(qv) * load<f64>(x + (<usize>load<i32>(qi) << 3));
-    t0 += load<f64>(qv, 8) * load<f64>(x + (<usize>load<i32>(qi, 4) << 3));
+  const qe = idxAt<I>(qi, n & ~1);
+  for (; qi < qe; qi += 2 * S, qv += 16) {
+    s0 += load<f64>(qv) * load<f64>(xAt<I, f64>(x, qi));
+    t0 += load<f64>(qv, 8) * load<f64>(xAt<I, f64>(x, qi + S));
     const i1 = qi + ni, v1 = qv + nv;
-    s1 += load<f64>(v1) * load<f64>(x + (<usize>load<i32>(i1) << 3));
-    t1 += load<f64>(v1, 8) * load<f64>(x + (<usize>load<i32>(i1, 4) << 3));
+    s1 += load<f64>(v1) * load<f64>(xAt<I, f64>(x, i1), 1 * xStep<I, f64>());
+    t1 += load<f64>(v1, 8) * load<f64>(xAt<I, f64>(x, i1 + S), 1 * xStep<I, f64>());
     const i2 = i1 + ni, v2 = v1 + nv;
-    s2 += load<f64>(v2) * load<f64>(x + (<usize>load<i32>(i2) << 3));
-    t2 += load<f64>(v2, 8) * load<f64>(x + (<usize>load<i32>(i2, 4) << 3));
+    s2 += load<f64>(v2) * load<f64>(xAt<I, f64>(x, i2), 2 * xStep<I, f64>());
+    t2 += load<f64>(v2, 8) * load<f64>(xAt<I, f64>(x, i2 + S), 2 * xStep<I, f64>());
     const i3 = i2 + ni, v3 = v2 + nv;
-    s3 += load<f64>(v3) * load<f64>(x + (<usize>load<i32>(i3) << 3));
-    t3 += load<f64>(v3, 8) * load<f64>(x + (<usize>load<i32>(i3, 4) << 3));
+    s3 += load<f64>(v3) * load<f64>(xAt<I, f64>(x, i3), 3 * xStep<I, f64>());
+    t3 += load<f64>(v3, 8) * load<f64>(xAt<I, f64>(x, i3 + S), 3 * xStep<I, f64>());
   }
   if (n & 1) {
-    s0 += load<f64>(qv) * load<f64>(x + (<usize>load<i32>(qi) << 3));
-    s1 += load<f64>(qv + nv) * load<f64>(x + (<usize>load<i32>(qi + ni) << 3));
-    s2 += load<f64>(qv + 2 * nv) * load<f64>(x + (<usize>load<i32>(qi + 2 * ni) << 3));
-    s3 += load<f64>(qv + 3 * nv) * load<f64>(x + (<usize>load<i32>(qi + 3 * ni) << 3));
+    s0 += load<f64>(qv) * load<f64>(xAt<I, f64>(x, qi));
+    s1 += load<f64>(qv + nv) * load<f64>(xAt<I, f64>(x, qi + ni), 1 * xStep<I, f64>());
+    s2 += load<f64>(qv + 2 * nv) * load<f64>(xAt<I, f64>(x, qi + 2 * ni), 2 * xStep<I, f64>());
+    s3 += load<f64>(qv + 3 * nv) * load<f64>(xAt<I, f64>(x, qi + 3 * ni), 3 * xStep<I, f64>());
   }
   axpby4_f64(yp, f64x2.replace_lane(f64x2.splat(s0 + t0), 1, s1 + t1), f64x2.replace_lane(f64x2.splat(s2 + t2), 1, s3 + t3), alpha, beta, hasD, d01, d23);
 }

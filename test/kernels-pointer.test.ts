@@ -124,7 +124,7 @@ for (const flavor of ['simd', 'plain'] as const) {
       h = await makeHarness(flavor);
     });
     const K = (name: string) => h.kernel(name);
-    const put = (a: Float32Array | Float64Array | Int32Array) => h.put(a);
+    const put = (a: Float32Array | Float64Array | Int32Array | Int16Array) => h.put(a);
 
     for (const dt of DTYPES) {
       const c = comp(dt);
@@ -172,6 +172,50 @@ for (const flavor of ['simd', 'plain'] as const) {
             }
           }
           disposeAll(rp, ri, rv, rx);
+        });
+      }
+
+      if (!isC(dt)) {
+        it(`csr16_${dt}: columns as i16 offsets from the diagonal give csr_${dt}'s bits over any row range`, () => {
+          // the LENGTHS rows (every unroll step and tail, equal and unequal 4-row groups) over 12 000
+          // columns, then a tall part reaching both ends of the i16 range, below and above the diagonal
+          const top = makeTriplets(dt, LENGTHS, 12000, 23);
+          const r = rng(29);
+          // (rows in ascending order: the triplets stay grouped by row)
+          const tall: Array<[number, number]> = [[40, 40 + 32767], [32800, 32800 - 32768], [32801, 32801 + 32767]];
+          for (let k = 0; k < 40; k++) tall.push([32802, 32802 - 32768 + Math.floor(r() * 65536)]); // a long row, both signs
+          for (let i = 32804; i < 32812; i++) for (let k = 0; k < 5; k++) tall.push([i, i - 32768 + Math.floor(r() * 65536)]); // equal groups
+          tall.push([39999, 39999 - 32768]);
+          const rows = 40000, cols = 80000;
+          const rowIdx = [...top.rowIdx, ...tall.map(([i]) => i)];
+          const colIdx = [...top.colIdx, ...tall.map(([, j]) => j)];
+          const values = new (Arr(dt))(rowIdx.length);
+          values.set(top.values);
+          values.set(randArr(dt, tall.length, r), top.values.length);
+          const A: ListTriplets = { rows, cols, complex: false, rowIdx, colIdx, values };
+          const { ptr, idx } = toCSR(A);
+          const off = new Int16Array(idx.length);
+          for (let i = 0; i < rows; i++) for (let k = ptr[i]; k < ptr[i + 1]; k++) off[k] = idx[k] - i;
+          for (let k = 0; k < idx.length; k++) expect(off[k] + A.rowIdx[k], 'offset fits i16').toBe(idx[k]);
+          const x = randArr(dt, cols, r);
+          const rp = put(ptr), ri = put(idx), ro = put(off), rv = put(values), rx = put(x);
+          const splits: Array<[number, number]> = [...ranges(rows), [1, 32803], [32801, 32806], [32802, rows]];
+          for (const { alpha, beta, nanY } of casesFor(dt)) {
+            const y0 = nanY ? new (Arr(dt))(rows).fill(NaN) : randArr(dt, rows, r);
+            const ref = referenceSpmv(A, x, y0, alpha, beta, 'N');
+            for (const [lo, hi] of splits) {
+              const ry = put(y0), rg = put(y0);
+              K(`csr16_${dt}`)(rp.ptr, ro.ptr, rv.ptr, rx.ptr, ry.ptr, ...scalars(dt, alpha, beta, 0), lo, hi);
+              K(`csr_${dt}`)(rp.ptr, ri.ptr, rv.ptr, rx.ptr, rg.ptr, ...scalars(dt, alpha, beta, 0), lo, hi);
+              const got = h.get(ry, kind(dt), rows), cols32 = h.get(rg, kind(dt), rows);
+              expectRange(dt, got, y0, ref, lo, hi, `csr16_${dt} α=${alpha} β=${beta} rows ${lo}..${hi}`);
+              for (let k = 0; k < rows; k++) {
+                if (!Object.is(got[k], cols32[k])) expect.fail(`csr16_${dt} rows ${lo}..${hi}: y[${k}] = ${got[k]}, csr_${dt} gave ${cols32[k]}`);
+              }
+              disposeAll(ry, rg);
+            }
+          }
+          disposeAll(rp, ri, ro, rv, rx);
         });
       }
 

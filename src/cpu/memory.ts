@@ -92,7 +92,7 @@ export class WasmHeap {
   }
 
   /** A region holding a copy of `src`. */
-  allocCopy(src: Float32Array | Float64Array | Int32Array | Uint8Array): Region {
+  allocCopy(src: Float32Array | Float64Array | Int32Array | Int16Array | Uint8Array): Region {
     const r = this.alloc(src.byteLength);
     new Uint8Array(this.memory.buffer, r.ptr, src.byteLength).set(new Uint8Array(src.buffer, src.byteOffset, src.byteLength));
     return r;

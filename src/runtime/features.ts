@@ -4,6 +4,7 @@ import type { FormatName } from '../formats/index.js';
 import { defaultSortWindow, hybWidth, sellDefaultC, sellSlots } from '../formats/index.js';
 import type { PathKind } from '../path.js';
 import { useCacheTiles } from '../cpu/tiles.js';
+import { useOffsets16 } from '../cpu/offsets.js';
 import { slotPitch } from '../formats/common.js';
 
 /**
@@ -47,6 +48,11 @@ export interface MatrixFeatures {
    * scattered far from the diagonal (src/cpu/tiles.ts)
    */
   cacheTiles: boolean;
+  /**
+   * a real dtype, at least 1 Mi entries, every one within ±32767 of the diagonal: the CPU path stores
+   * CSR's columns as 16-bit offsets from it, 2 bytes less per entry (src/cpu/offsets.ts)
+   */
+  offsets16: boolean;
 }
 
 export function matrixFeatures(A: CSRMatrix): MatrixFeatures {
@@ -95,6 +101,7 @@ export function matrixFeatures(A: CSRMatrix): MatrixFeatures {
     sellSigma,
     sellSlots: sellSlots(rowPtr, rows, sellC, sellSigma),
     cacheTiles: useCacheTiles(A),
+    offsets16: useOffsets16(A),
   };
 }
 
@@ -138,6 +145,7 @@ export function chooseFormat(f: MatrixFeatures, path: PathKind): { format: Forma
       ? { format: 'csr', reason: `${irregular}, ${xKiB} beyond cache, columns scattered: CSR in cache tiles measured fastest, ahead of JDS and ${sell}` }
       : { format: 'jds', reason: `${irregular}, ${xKiB} beyond cache: JDS measured fastest, ahead of ${sell} and CSR` };
   }
-  const tiles = path === 'cpu' && f.cacheTiles ? ' (in cache tiles: columns scattered over an x beyond cache)' : '';
+  const tiles =
+    path !== 'cpu' ? '' : f.cacheTiles ? ' (in cache tiles: columns scattered over an x beyond cache)' : f.offsets16 ? ' (columns as 16-bit offsets from the diagonal)' : '';
   return { format: 'csr', reason: `general structure (row cv ${f.rowCv.toFixed(2)}, ELL fill ${f.ellFill.toFixed(2)}, DIA fill ${f.diaFill.toFixed(2)}): CSR${tiles}` };
 }

@@ -1,0 +1,104 @@
+/**
+ * The CPU path's narrow CSR indices (src/cpu/offsets.ts) through the runtime: which matrices get i16
+ * offsets from the diagonal, and that their products (CSR op N, CSC op T) match the f64 reference and
+ * give the same bits on 1 and 3 workers. The kernels themselves (csr16_* against csr_*, bit for bit,
+ * over row ranges, edge-case rows and both ends of the i16 range) are tested in kernels-pointer.test.ts.
+ */
+import { describe, it, expect, afterAll } from 'vitest';
+import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
+import { CSRMatrix } from '../src/formats/csr.js';
+import { useOffsets16, OFFSETS16_MIN_NNZ } from '../src/cpu/offsets.js';
+import { checkAgainst, referenceSpmv } from './reference.js';
+import { mulberry32 } from './random.js';
+import type { CpuMatrix } from '../src/cpu/resident.js';
+
+/** rows × rows, 3 to 6 entries per row at distinct sorted columns within ±band of the diagonal. */
+function banded(rows: number, band: number, seed: number): CSRMatrix {
+  const r = mulberry32(seed);
+  const ptr = new Int32Array(rows + 1);
+  const cols: number[] = [];
+  for (let i = 0; i < rows; i++) {
+    const row = new Set<number>();
+    const len = 3 + Math.floor(r() * 4);
+    while (row.size < len) row.add(Math.min(rows - 1, Math.max(0, i + Math.floor((2 * r() - 1) * band))));
+    cols.push(...[...row].sort((a, b) => a - b));
+    ptr[i + 1] = cols.length;
+  }
+  const values = Float64Array.from(cols, () => 2 * r() - 1);
+  return new CSRMatrix(rows, rows, 'f64', ptr, Int32Array.from(cols), values);
+}
+
+/** A copy of A with the last entry of row i moved to column j (kept sorted: j beyond the row's others). */
+function withLast(A: CSRMatrix, i: number, j: number): CSRMatrix {
+  const idx = A.colIdx.slice();
+  idx[A.rowPtr[i + 1] - 1] = j;
+  return new CSRMatrix(A.rows, A.cols, A.dtype, A.rowPtr, idx, A.values);
+}
+
+function triplets(A: CSRMatrix) {
+  const rowIdx = new Int32Array(A.nnz);
+  for (let i = 0; i < A.rows; i++) rowIdx.fill(i, A.rowPtr[i], A.rowPtr[i + 1]);
+  return { rows: A.rows, cols: A.cols, complex: false, rowIdx, colIdx: A.colIdx, values: A.values };
+}
+
+describe('CPU narrow CSR indices', () => {
+  const B = banded(300_000, 2000, 7); // about 1.35 M entries
+  const runtimes: Runtime[] = [];
+  afterAll(async () => {
+    for (const rt of runtimes) await rt.dispose();
+  });
+
+  it('are used for large real matrices within ±32767 of the diagonal, not for small, wide-band or complex ones', () => {
+    expect(B.nnz).toBeGreaterThan(OFFSETS16_MIN_NNZ);
+    expect(useOffsets16(B)).toBe(true);
+    expect(useOffsets16(B.astype('f32'))).toBe(true);
+    expect(useOffsets16(B.astype('c128'))).toBe(false);
+    expect(useOffsets16(banded(20_000, 2000, 8))).toBe(false); // in cache: nothing to gain
+    // the ends of the i16 range, above and below the diagonal
+    expect(useOffsets16(withLast(B, 100_000, 100_000 + 32767))).toBe(true);
+    expect(useOffsets16(withLast(B, 100_000, 100_000 + 32768))).toBe(false);
+    const first = (A: CSRMatrix, i: number, j: number) => {
+      const idx = A.colIdx.slice();
+      idx[A.rowPtr[i]] = j;
+      return new CSRMatrix(A.rows, A.cols, A.dtype, A.rowPtr, idx, A.values);
+    };
+    expect(useOffsets16(first(B, 200_000, 200_000 - 32768))).toBe(true);
+    expect(useOffsets16(first(B, 200_000, 200_000 - 32769))).toBe(false);
+  });
+
+  for (const dtype of ['f64', 'f32'] as const) {
+    it(`${dtype}: CSR and CSC products match the reference, the same bits on 1 and 3 workers; explain says so`, async () => {
+      const A = B.astype(dtype) as CSRMatrix;
+      const Arr = dtype === 'f32' ? Float32Array : Float64Array;
+      const x = new Arr(A.cols).map((_, i) => Math.sin(i));
+      const y0 = new Arr(A.rows).map((_, i) => Math.cos(i));
+      const prec = dtype === 'f32' ? 'single' : 'double';
+      const outs: Float64Array[] = [];
+      const outsT: Float64Array[] = [];
+      for (const workers of [1, 3]) {
+        const rt = await createRuntime({ backend: 'cpu', workers });
+        runtimes.push(rt);
+        const M = rt.upload(A, { format: 'csr' });
+        outs.push(Float64Array.from(await rt.spmv(M, x, { alpha: 1.5, beta: -0.5, y: Arr.from(y0) })));
+        expect((M.copies.get('cpu:csr') as CpuMatrix).params.off16).toBe(1);
+        // Aᵀ's products gather over the CSC's columns, whose row indices get the offsets too
+        const C = rt.upload(A, { format: 'csc' });
+        outsT.push(Float64Array.from(await rt.spmv(C, y0, { op: 'T', alpha: 2 })));
+        expect((C.copies.get('cpu:csc') as CpuMatrix).params.off16).toBe(1);
+      }
+      expect(checkAgainst(outs[0], referenceSpmv(triplets(A), x, y0, 1.5, -0.5), prec, false)).toBeNull();
+      expect(checkAgainst(outsT[0], referenceSpmv(triplets(A), y0, null, 2, 0, 'T'), prec, false)).toBeNull();
+      for (let i = 0; i < A.rows; i++) {
+        if (!Object.is(outs[0][i], outs[1][i])) expect.fail(`y[${i}]: ${outs[0][i]} on 1 worker, ${outs[1][i]} on 3`);
+        if (!Object.is(outsT[0][i], outsT[1][i])) expect.fail(`Aᵀ: y[${i}]: ${outsT[0][i]} on 1 worker, ${outsT[1][i]} on 3`);
+      }
+      const e = runtimes[0].explain('spmv', A);
+      expect(e.features.offsets16).toBe(true);
+      expect(e.estimates.cpu?.format).toBe('csr');
+      expect(JSON.stringify(e)).toMatch(/CSR \(columns as 16-bit offsets from the diagonal\)/);
+      // a complex matrix keeps its i32 columns
+      const Z = runtimes[0].upload(B.astype('c128'), { format: 'csr' });
+      expect((Z.copies.get('cpu:csr') as CpuMatrix).params.off16).toBe(0);
+    });
+  }
+});
