@@ -241,7 +241,7 @@ export async function benchDense(log: (s: string) => void, only?: 'gemm' | 'tran
           cells.push(`${dt} ${trMs.toFixed(1)} ms ${(100 * ratio).toFixed(0)}% (copy ${cpMs.toFixed(1)} ms)`);
         }
         if (threads === 1) {
-          const [setMs, trMs, ratio] = await timeAlternating(() => dstJs.set(src), () => transpose(be, 'f32', 4096, 4096, va.ptr, vb.ptr), ROUNDS);
+          const [setMs, , ratio] = await timeAlternating(() => dstJs.set(src), () => transpose(be, 'f32', 4096, 4096, va.ptr, vb.ptr), ROUNDS);
           res.transposeGBs['Float32Array.set'] = gbs(setMs);
           res.transposeRatio['f32 1t / Float32Array.set'] = ratio;
           cells.push(`f32 vs memcpy (Float32Array.set ${setMs.toFixed(1)} ms): ${(100 * ratio).toFixed(0)}%`);

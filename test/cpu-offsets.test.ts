@@ -8,7 +8,7 @@ import { describe, it, expect, afterAll } from 'vitest';
 import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
 import { CSRMatrix } from '../src/formats/csr.js';
 import { useOffsets16, OFFSETS16_MIN_NNZ } from '../src/cpu/offsets.js';
-import { checkAgainst, referenceSpmv } from './reference.js';
+import { checkAgainst, referenceSpmv, csrTriplets } from './reference.js';
 import { mulberry32 } from './random.js';
 import type { CpuMatrix } from '../src/cpu/resident.js';
 
@@ -35,11 +35,6 @@ function withLast(A: CSRMatrix, i: number, j: number): CSRMatrix {
   return new CSRMatrix(A.rows, A.cols, A.dtype, A.rowPtr, idx, A.values);
 }
 
-function triplets(A: CSRMatrix) {
-  const rowIdx = new Int32Array(A.nnz);
-  for (let i = 0; i < A.rows; i++) rowIdx.fill(i, A.rowPtr[i], A.rowPtr[i + 1]);
-  return { rows: A.rows, cols: A.cols, complex: false, rowIdx, colIdx: A.colIdx, values: A.values };
-}
 
 describe('CPU narrow CSR indices', () => {
   const B = banded(300_000, 2000, 7); // about 1.35 M entries
@@ -86,8 +81,8 @@ describe('CPU narrow CSR indices', () => {
         outsT.push(Float64Array.from(await rt.spmv(C, y0, { op: 'T', alpha: 2 })));
         expect((C.copies.get('cpu:csc') as CpuMatrix).params.off16).toBe(1);
       }
-      expect(checkAgainst(outs[0], referenceSpmv(triplets(A), x, y0, 1.5, -0.5), prec, false)).toBeNull();
-      expect(checkAgainst(outsT[0], referenceSpmv(triplets(A), y0, null, 2, 0, 'T'), prec, false)).toBeNull();
+      expect(checkAgainst(outs[0], referenceSpmv(csrTriplets(A), x, y0, 1.5, -0.5), prec, false)).toBeNull();
+      expect(checkAgainst(outsT[0], referenceSpmv(csrTriplets(A), y0, null, 2, 0, 'T'), prec, false)).toBeNull();
       for (let i = 0; i < A.rows; i++) {
         if (!Object.is(outs[0][i], outs[1][i])) expect.fail(`y[${i}]: ${outs[0][i]} on 1 worker, ${outs[1][i]} on 3`);
         if (!Object.is(outsT[0][i], outsT[1][i])) expect.fail(`Aᵀ: y[${i}]: ${outsT[0][i]} on 1 worker, ${outsT[1][i]} on 3`);

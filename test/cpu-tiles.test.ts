@@ -8,18 +8,13 @@ import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
 import { randomMatrix } from '../src/generators/random.js';
 import { poisson3D } from '../src/generators/poisson.js';
 import { useCacheTiles, cacheTiles, TILES_MIN_X_BYTES } from '../src/cpu/tiles.js';
-import { checkAgainst, referenceSpmv } from './reference.js';
+import { checkAgainst, referenceSpmv, csrTriplets } from './reference.js';
 import { CSRMatrix } from '../src/formats/csr.js';
 import { isComplex } from '../src/dtype.js';
 import { makeHarness, disposeAll } from './kernel-harness.js';
 import { loadShared, sharedMatrixNames } from './matrices.js';
 import type { CpuMatrix } from '../src/cpu/resident.js';
 
-function triplets(A: CSRMatrix) {
-  const rowIdx = new Int32Array(A.nnz);
-  for (let i = 0; i < A.rows; i++) rowIdx.fill(i, A.rowPtr[i], A.rowPtr[i + 1]);
-  return { rows: A.rows, cols: A.cols, complex: false, rowIdx, colIdx: A.colIdx, values: A.values };
-}
 
 describe('CPU cache tiles', () => {
   // 300 000 columns: x is 2.3 MiB in f64 and 1.1 MiB in f32, beyond TILES_MIN_X_BYTES
@@ -61,7 +56,7 @@ describe('CPU cache tiles', () => {
 
   it('createRuntime({ cacheTiles }) turns them off or sets their shape; a bad value is a RangeError', async () => {
     const x = new Float64Array(scattered.cols).map((_, i) => Math.sin(i));
-    const ref = referenceSpmv(triplets(scattered), x, null, 1, 0);
+    const ref = referenceSpmv(csrTriplets(scattered), x, null, 1, 0);
     const run = async (cacheTiles: 'auto' | false | { rows: number; cols: number }, workers: number) => {
       const rt = await createRuntime({ backend: 'cpu', workers, cacheTiles });
       runtimes.push(rt);
@@ -108,14 +103,14 @@ describe('CPU cache tiles', () => {
         const M = rt.upload(A, { format: 'keep' });
         outs.push(Float64Array.from(await rt.spmv(M, xr, { alpha: 1.5, beta: -0.5, y: Arr.from(yr) })));
       }
-      const ref = referenceSpmv(triplets(A), xr, yr, 1.5, -0.5);
+      const ref = referenceSpmv(csrTriplets(A), xr, yr, 1.5, -0.5);
       expect(checkAgainst(outs[0], ref, dtype === 'f32' ? 'single' : 'double', false)).toBeNull();
       for (let i = 0; i < A.rows; i++) if (!Object.is(outs[0][i], outs[1][i])) expect.fail(`y[${i}]: ${outs[0][i]} on 1 worker, ${outs[1][i]} on 3`);
       // op = T runs on the CSR of Aᵀ (its x, A.rows elements, stays under the tiles threshold): still right
       const rt = runtimes[runtimes.length - 1];
       const xt = Arr.from(y0);
       const yt = Float64Array.from(await rt.spmv(rt.upload(A, { format: 'keep' }), xt, { op: 'T', alpha: 2 }));
-      const refT = referenceSpmv(triplets(A), xt, null, 2, 0, 'T');
+      const refT = referenceSpmv(csrTriplets(A), xt, null, 2, 0, 'T');
       expect(checkAgainst(yt, refT, dtype === 'f32' ? 'single' : 'double', false)).toBeNull();
     });
   }
@@ -136,7 +131,7 @@ for (const flavor of ['simd', 'plain'] as const) {
             : base.astype(dtype);
           const x = new Arr(A.cols).map((_, i) => Math.sin(i + 1));
           const y0 = new Arr(A.rows).map((_, i) => Math.cos(i));
-          const ref = referenceSpmv(triplets(A), x, y0, 0.75, 2);
+          const ref = referenceSpmv(csrTriplets(A), x, y0, 0.75, 2);
           for (const shape of [{ R: 64, W: 128 }, { R: 1000, W: 3000 }]) {
             const T = cacheTiles(A, shape);
             const regs = [T.bandPtr, T.tilePtr, T.tileCol, T.rc, T.values, x].map((a) => h.put(a));

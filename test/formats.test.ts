@@ -18,7 +18,6 @@ import {
   ELLMatrix,
   FORMATS,
   HYBMatrix,
-  JDSMatrix,
   MRSMatrix,
   SELLMatrix,
   type FormatName,

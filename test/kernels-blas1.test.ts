@@ -384,7 +384,6 @@ describe('BLAS-1: SIMD and plain builds give bitwise identical results', () => {
   for (const dt of DTYPES) {
     it(`axpy/aypx/dot/nrm2_${dt}`, () => {
       const r = rng(21);
-      const c = comp(dt);
       for (const n of [9, 17, 100, 1001]) {
         for (const mag of [1, HUGE[dt], TINY[dt]]) {
           const x = randArr(dt, n, r, mag), y = randArr(dt, n, r);

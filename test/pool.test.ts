@@ -18,7 +18,7 @@ import { randomMatrix } from '../src/generators/random.js';
 import { DisposedError } from '../src/errors.js';
 import { WorkerError } from '../src/cpu/pool.js';
 import type { CSRMatrix } from '../src/formats/csr.js';
-import { checkAgainst, referenceSpmv, type Op } from './reference.js';
+import { checkAgainst, referenceSpmv, type Op, csrTriplets } from './reference.js';
 import { loadShared, sharedMatrixNames } from './matrices.js';
 
 const THREADS = [1, 2, 3, 7];
@@ -38,11 +38,6 @@ function randomValues(dtype: DType, n: number, seed: number): ValueArray {
   return v;
 }
 
-function triplets(A: CSRMatrix) {
-  const rowIdx = new Int32Array(A.nnz);
-  for (let i = 0; i < A.rows; i++) rowIdx.fill(i, A.rowPtr[i], A.rowPtr[i + 1]);
-  return { rows: A.rows, cols: A.cols, complex: isComplex(A.dtype), rowIdx, colIdx: A.colIdx, values: A.values };
-}
 
 function formatsOf(A: CSRMatrix): SparseMatrix[] {
   const out: SparseMatrix[] = [];
@@ -60,7 +55,7 @@ function formatsOf(A: CSRMatrix): SparseMatrix[] {
 /** All formats × ops on every thread count: correct, and bit for bit the same as one thread. */
 async function checkParallel(base: CSRMatrix, dtype: DType, label: string): Promise<void> {
   const A = base.astype(dtype);
-  const ref = triplets(A);
+  const ref = csrTriplets(A);
   const precision = dtype === 'f32' || dtype === 'c64' ? 'single' : 'double';
   const alpha = isComplex(dtype) ? ([0.5, -1.25] as [number, number]) : -2.5;
   const beta = isComplex(dtype) ? ([-0.75, 0.5] as [number, number]) : 0.75;

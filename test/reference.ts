@@ -14,6 +14,13 @@ export interface Triplets {
   values: ArrayLike<number>;
 }
 
+/** A CSR matrix's entries as triplets, straight from its arrays: the reference sees exactly the stored (rounded) values. */
+export function csrTriplets(A: { rows: number; cols: number; dtype: string; nnz: number; rowPtr: Int32Array; colIdx: Int32Array; values: ArrayLike<number> }): Triplets {
+  const rowIdx = new Int32Array(A.nnz);
+  for (let i = 0; i < A.rows; i++) rowIdx.fill(i, A.rowPtr[i], A.rowPtr[i + 1]);
+  return { rows: A.rows, cols: A.cols, complex: A.dtype === 'c64' || A.dtype === 'c128', rowIdx, colIdx: A.colIdx, values: A.values };
+}
+
 export interface RefResult {
   /** the exact-ish f64 result (interleaved when complex) */
   y: Float64Array;

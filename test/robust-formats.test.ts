@@ -13,7 +13,7 @@ import { DenseMatrix } from '../src/formats/dense.js';
 import { randomMatrix } from '../src/generators/random.js';
 import { SimdglError } from '../src/errors.js';
 import type { DType, ValueArray } from '../src/dtype.js';
-import { checkAgainst, referenceSpmv, type Op } from './reference.js';
+import { checkAgainst, referenceSpmv, type Op, csrTriplets } from './reference.js';
 import { loadShared } from './matrices.js';
 import { mulberry32 } from './random.js';
 
@@ -76,12 +76,6 @@ function build(format: FormatName, dtype: DType): SparseMatrix {
   return convert(base, format, { maxFill: 1e6 });
 }
 
-function triplets(A: SparseMatrix) {
-  const c = A.toCSR();
-  const rowIdx = new Int32Array(c.nnz);
-  for (let i = 0; i < c.rows; i++) rowIdx.fill(i, c.rowPtr[i], c.rowPtr[i + 1]);
-  return { rows: c.rows, cols: c.cols, complex: c.dtype === 'c64' || c.dtype === 'c128', rowIdx, colIdx: c.colIdx, values: c.values };
-}
 
 function randomVector(n: number, seed: number, f32: boolean): ValueArray {
   const rnd = mulberry32(seed);
@@ -92,7 +86,7 @@ function randomVector(n: number, seed: number, f32: boolean): ValueArray {
 
 /** α·op(A)·x through the runtime, checked against the plain-f64 reference of `expected`. */
 async function checkProducts(rt: Runtime, h: MatrixHandle, expected: SparseMatrix, what: string): Promise<void> {
-  const t = triplets(expected);
+  const t = csrTriplets(expected.toCSR());
   const comp = t.complex ? 2 : 1;
   const single = expected.dtype === 'f32' || expected.dtype === 'c64';
   for (const op of ['N', 'T'] as Op[]) {
@@ -123,7 +117,7 @@ describe('corrupted matrices cannot reach outside their buffers', () => {
     canary = rt.vector(canaryData);
     await rt.spmv(victim, vx, { y: vy });
     victimY = await vy.read();
-    const bad = checkAgainst(victimY, referenceSpmv(triplets(V), await vx.read(), null, 1, 0), 'double', false);
+    const bad = checkAgainst(victimY, referenceSpmv(csrTriplets(V.toCSR()), await vx.read(), null, 1, 0), 'double', false);
     expect(bad).toBeNull();
   });
   afterAll(() => rt?.dispose());

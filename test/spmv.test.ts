@@ -8,7 +8,7 @@ import type { MatrixHandle } from '../src/runtime/handles.js';
 import { convert, FORMATS, COOMatrix, CSRMatrix, type FormatName, type SparseMatrix } from '../src/formats/index.js';
 import { allocValues, isComplex, type DType, type Scalar } from '../src/dtype.js';
 import { Prng } from '../src/generators/prng.js';
-import { checkAgainst, referenceSpmv, type Op, type Triplets } from './reference.js';
+import { checkAgainst, referenceSpmv, type Op, csrTriplets } from './reference.js';
 import { loadShared, sharedMatrixNames } from './matrices.js';
 
 let simd: Runtime;
@@ -24,12 +24,6 @@ afterAll(() => {
   plain.dispose();
 });
 
-/** Triplets straight from CSR arrays: the reference sees exactly the (rounded) stored values. */
-function triplets(A: CSRMatrix): Triplets {
-  const rowIdx = new Int32Array(A.nnz);
-  for (let i = 0; i < A.rows; i++) rowIdx.fill(i, A.rowPtr[i], A.rowPtr[i + 1]);
-  return { rows: A.rows, cols: A.cols, complex: isComplex(A.dtype), rowIdx, colIdx: A.colIdx, values: A.values };
-}
 
 function randomValues(dtype: DType, n: number, seed: number) {
   const v = allocValues(dtype, n);
@@ -58,7 +52,7 @@ const SCALARS: Array<{ alpha: Scalar; beta: Scalar; complexOnly?: boolean }> = [
 /** Runs every format, op and scalar pair of one matrix in one dtype on both builds. */
 async function checkAll(base: CSRMatrix, dtype: DType, label: string): Promise<number> {
   const A = base.astype(dtype);
-  const ref = triplets(A);
+  const ref = csrTriplets(A);
   const precision = dtype === 'f32' || dtype === 'c64' ? 'single' : 'double';
   const handles: Array<[string, Runtime, MatrixHandle]> = [];
   for (const format of FORMATS) {

@@ -15,7 +15,7 @@ import { acquireDevice } from '../src/webgpu/device.js';
 import type { DType } from '../src/dtype.js';
 import { referenceSpmv } from './reference.js';
 import { loadShared } from './matrices.js';
-import { fsum, generated, inDType, pointDawnAtSwiftShader, randomData, triplets } from './webgpu-helpers.js';
+import { fsum, generated, inDType, pointDawnAtSwiftShader, randomData, csrTriplets } from './webgpu-helpers.js';
 import { randomMatrix } from '../src/generators/index.js';
 
 pointDawnAtSwiftShader();
@@ -23,7 +23,7 @@ pointDawnAtSwiftShader();
 /** ‖b − A·x‖ / ‖b‖ in f64 (the reference SpMV on the f64 matrix). */
 function trueResidual(A: CSRMatrix, x: ArrayLike<number>, b: ArrayLike<number>): number {
   const wide = A.dtype === 'c64' || A.dtype === 'c128' ? A.astype('c128') : A.astype('f64');
-  const Ax = referenceSpmv(triplets(wide), x, null, 1, 0).y;
+  const Ax = referenceSpmv(csrTriplets(wide), x, null, 1, 0).y;
   return Math.sqrt(fsum(Array.from(Ax, (v, i) => (v - b[i]) ** 2))) / Math.sqrt(fsum(Array.from(b, (v) => v * v)));
 }
 

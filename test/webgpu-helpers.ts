@@ -31,7 +31,8 @@ export async function webgpuBackend(opts: WebGpuBackendOptions = {}): Promise<We
 }
 
 export const DTYPES = ['f32', 'c64', 'f64', 'c128'] as const;
-export { fsum, generated, inDType, isDS, longRows, randomData, scalars, triplets } from './browser/test-data.js';
+export { fsum, generated, inDType, isDS, longRows, randomData, scalars } from './browser/test-data.js';
+export { csrTriplets } from './reference.js';
 
 /** Every SpMV kernel of the WebGPU path, forced. */
 export const WEBGPU_KERNELS = ['csr_row', 'csr_vector', 'csr_adaptive', 'sell', 'ell', 'dia', 'hyb'] as const;

@@ -2,18 +2,12 @@
 // run on a page of its own.
 import { GpuBackend, GpuContextLostError } from '../../src/gpu/index.js';
 import { poisson2D, Prng } from '../../src/generators/index.js';
-import type { CSRMatrix } from '../../src/formats/index.js';
-import { referenceSpmv, type Triplets } from '../reference.js';
+import { referenceSpmv, csrTriplets } from '../reference.js';
 
 function assert(cond: unknown, msg: string): asserts cond {
   if (!cond) throw new Error(msg);
 }
 
-function triplets(A: CSRMatrix): Triplets {
-  const rowIdx = new Int32Array(A.nnz);
-  for (let i = 0; i < A.rows; i++) rowIdx.fill(i, A.rowPtr[i], A.rowPtr[i + 1]);
-  return { rows: A.rows, cols: A.cols, complex: false, rowIdx, colIdx: A.colIdx, values: A.values };
-}
 
 function randomF64(n: number, seed: number): Float64Array {
   const p = new Prng(seed);
@@ -93,7 +87,7 @@ export async function contextLoss(canvas: HTMLCanvasElement | OffscreenCanvas, p
   const t = g.vector('f64', A.rows);
   g.spmv(M, x, t, { op: 'T' });
   const tr = await g.read(t);
-  const want = referenceSpmv(triplets(A), xs, null, 1, 0, 'T').y;
+  const want = referenceSpmv(csrTriplets(A), xs, null, 1, 0, 'T').y;
   for (let i = 0; i < A.cols; i++) assert(Math.abs(tr[i] - want[i]) <= 1e-12 * (1 + Math.abs(want[i])), `op T row ${i}: ${tr[i]} vs ${want[i]}`);
   const zs = await g.read(z);
   assert(zs.every((v) => v === 0), 'a lost vector is not zero');

@@ -7,7 +7,7 @@
 //               scale = |α|·Σ|a||x| + |β|·|y0|;
 //   f64, c128:  |err| <= DS_BOUND·scale (double-single; the measured worst case is in each detail);
 //   dot, nrm2:  |err| <= DS_BOUND·Σ|x||y| for every dtype (double-single accumulation).
-import { GpuBackend, GpuContextLostError, GpuLimitError, type GpuUnavailable, type GpuUploadOptions, type HostMatrix } from '../../src/gpu/index.js';
+import { GpuBackend, GpuLimitError, type GpuUnavailable, type GpuUploadOptions, type HostMatrix } from '../../src/gpu/index.js';
 import { poisson2D, poisson3D, randomMatrix, Prng } from '../../src/generators/index.js';
 import { CSRMatrix, DIAMatrix, ELLMatrix, HYBMatrix, SELLMatrix, convert } from '../../src/formats/index.js';
 import { parseMatrixMarket } from '../../src/io/index.js';
@@ -19,7 +19,7 @@ import { contextLoss } from './context-loss.js';
 import { runDenseChecks } from './dense-checks.js';
 import { runtimeChecks } from './runtime-checks.js';
 import {
-  BASIC_CHECKS, COMPLEX_DTYPES, DS_BOUND, GENERATED, GPU_DTYPES, KERNELS, SHARED_COMPLEX, SHARED_REAL, dtypeChecks, generatedChecks, sharedChecks,
+  BASIC_CHECKS, COMPLEX_DTYPES, DS_BOUND, GENERATED, GPU_DTYPES, KERNELS, SHARED_COMPLEX, SHARED_REAL, dtypeChecks,
   type CheckResult, type GpuDType, type Kernel,
 } from './checks.js';
 

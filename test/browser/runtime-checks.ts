@@ -4,7 +4,7 @@
 import { createRuntime, DenseMatrix, GpuContextLostError, poisson2D, poisson3D, randomMatrix, SELLMatrix, type PathChoice, type Runtime } from '../../src/index.js';
 import type { CSRMatrix } from '../../src/formats/csr.js';
 import { isComplex, type DType } from '../../src/dtype.js';
-import { checkAgainst, referenceSpmv, type Triplets } from '../reference.js';
+import { checkAgainst, referenceSpmv, csrTriplets } from '../reference.js';
 
 export const RUNTIME_CHECKS = [
   'runtime: workers in the page',
@@ -32,11 +32,6 @@ function ok(cond: unknown, msg: string): asserts cond {
   if (!cond) throw new Error(msg);
 }
 
-function triplets(A: CSRMatrix): Triplets {
-  const rowIdx = new Int32Array(A.nnz);
-  for (let i = 0; i < A.rows; i++) rowIdx.fill(i, A.rowPtr[i], A.rowPtr[i + 1]);
-  return { rows: A.rows, cols: A.cols, complex: isComplex(A.dtype), rowIdx, colIdx: A.colIdx, values: A.values };
-}
 
 export function data(dt: 'f32' | 'c64', n: number): Float32Array;
 export function data(dt: 'f64' | 'c128', n: number): Float64Array;
@@ -53,7 +48,7 @@ export async function spmvChecked(rt: Runtime, A: CSRMatrix, path?: PathChoice):
   const h = rt.upload(A);
   const x = data(A.dtype, A.cols);
   const y = await rt.spmv(h, x, { path });
-  const ref = referenceSpmv(triplets(A), x, null, 1, 0);
+  const ref = referenceSpmv(csrTriplets(A), x, null, 1, 0);
   const single = A.dtype === 'f32' || A.dtype === 'c64';
   if (single) {
     const bad = checkAgainst(y, ref, 'single', isComplex(A.dtype));
@@ -263,7 +258,7 @@ export async function runtimeChecks(check: Check): Promise<void> {
           const y = await rt.spmv(h, x, { path: 'webgl2' });
           const M = h.copies.get('webgl2:sell') as unknown as { kernel: string } | undefined;
           ok(M?.kernel === 'sell', `${name} ${dt}: the WebGL2 copy runs ${M?.kernel}`);
-          const ref = referenceSpmv(triplets(B), x, null, 1, 0);
+          const ref = referenceSpmv(csrTriplets(B), x, null, 1, 0);
           if (dt === 'f32') ok(!checkAgainst(y, ref, 'single', false), `${name} f32: ${checkAgainst(y, ref, 'single', false)}`);
           let worst = 0;
           for (let k = 0; k < y.length; k++) worst = Math.max(worst, Math.abs(y[k] - ref.y[k]) / (ref.scale[k] || 1));

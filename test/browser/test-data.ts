@@ -4,7 +4,7 @@
 import { poisson2D, poisson3D, randomMatrix, Prng } from '../../src/generators/index.js';
 import { CSRMatrix } from '../../src/formats/index.js';
 import { isComplex, type DType } from '../../src/dtype.js';
-import { checkAgainst, referenceSpmv, type Op, type Triplets } from '../reference.js';
+import { checkAgainst, referenceSpmv, type Op, csrTriplets } from '../reference.js';
 import { DS_BOUND, type CheckResult, type GENERATED } from './checks.js';
 
 export const U = 2 ** -24;
@@ -35,11 +35,6 @@ export function inDType(base: CSRMatrix, dt: DType): CSRMatrix {
   return complexify(base.astype('f64')).astype(dt);
 }
 
-export function triplets(A: CSRMatrix): Triplets {
-  const rowIdx = new Int32Array(A.nnz);
-  for (let i = 0; i < A.rows; i++) rowIdx.fill(i, A.rowPtr[i], A.rowPtr[i + 1]);
-  return { rows: A.rows, cols: A.cols, complex: isComplex(A.dtype), rowIdx, colIdx: A.colIdx, values: A.values };
-}
 
 /** The generated matrices of checks.ts (GENERATED), real f64. */
 export function generated(name: (typeof GENERATED)[number]): CSRMatrix {
@@ -112,7 +107,7 @@ export function referenceDot(xs: ArrayLike<number>, ys: ArrayLike<number>, n: nu
  * (single) or |err|/scale (double-single); `worstRel` the double-single |err|/|y| where |y| ≥ 1e-3·scale.
  */
 export function compareSpmv(A: CSRMatrix, x: ArrayLike<number>, y0: ArrayLike<number> | null, alpha: number | [number, number], beta: number | [number, number], got: ArrayLike<number>, op: Op = 'N'): { ds: boolean; worst: number; worstRel: number } {
-  const ref = referenceSpmv(triplets(A), x, y0, alpha, beta, op);
+  const ref = referenceSpmv(csrTriplets(A), x, y0, alpha, beta, op);
   const cplx = isComplex(A.dtype);
   if (!isDS(A.dtype)) {
     const bad = checkAgainst(got, ref, 'single', cplx);
