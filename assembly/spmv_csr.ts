@@ -4,26 +4,11 @@
 // The row dot products live in complex.ts (shared with MRS). f32/c64 round α, β to f32 and compute in f32.
 import {
   rowdot_f32, rowdot_f64, rowdot_c64, rowdot_c128, axpby_f32, axpby_f64, rowdot_any_f32, rowdot_any_f64,
-  group4, rowdot4_f32, rowdot4eq_f32, rowdot4eq_f64, xStep,
+  group4, rowdot4_f32, rowdot4eq_f32, rowdot4eq_f64,
 } from './complex';
 
 export function csr_f32(ptr: usize, idx: usize, val: usize, x: usize, y: usize, alpha: f64, beta: f64, rowStart: i32, rowEnd: i32): void {
-  csrRows_f32<i32>(ptr, idx, val, x, y, alpha, beta, rowStart, rowEnd);
-}
-
-/**
- * csr_f32 for a banded matrix whose columns are stored as i16 offsets from the diagonal (col − row,
- * the CPU backend's choice when every entry lies within ±32767 of it: 6 bytes per entry instead of 8 in
- * f32, 10 instead of 12 in f64). The same values, x elements and order: csr_f32's bits.
- */
-export function csr16_f32(ptr: usize, off: usize, val: usize, x: usize, y: usize, alpha: f64, beta: f64, rowStart: i32, rowEnd: i32): void {
-  csrRows_f32<i16>(ptr, off, val, x, y, alpha, beta, rowStart, rowEnd);
-}
-
-// @ts-ignore: decorator
-@inline function csrRows_f32<I>(ptr: usize, idx: usize, val: usize, x: usize, y: usize, alpha: f64, beta: f64, rowStart: i32, rowEnd: i32): void {
   const a = <f32>alpha, b = <f32>beta;
-  const xs = xStep<I, f32>();
   if (rowStart >= rowEnd) return;
   if (ASC_FEATURE_SIMD) {
     // 4 rows at a time (complex.ts, group4): equally long rows interleaved in scalar, differing ones
@@ -35,50 +20,34 @@ export function csr16_f32(ptr: usize, off: usize, val: usize, x: usize, y: usize
     for (; i + 4 <= rowEnd; i += 4) {
       const pp = ptr + (<usize>i << 2);
       const g = group4(pp, kEnd);
-      // the across-lanes loop reads later rows' entries as its own: columns only (offsets are per row)
-      if (g == 2 || (xs != 0 && g == 1)) {
-        rowsOneByOne_f32<I>(ptr, idx, val, x, y, a, b, i, i + 4);
+      if (g == 2) {
+        rowsOneByOne_f32(ptr, idx, val, x, y, a, b, i, i + 4);
         continue;
       }
       const yp = y + (<usize>i << 2);
-      let r: v128;
-      if (xs != 0) r = rowdot4eq_f32<I>(pp, idx, val, x + <usize>i * xs);
-      else r = g == 0 ? rowdot4eq_f32(pp, idx, val, x) : rowdot4_f32(pp, idx, val, x);
-      r = f32x4.mul(av, r);
+      const r = f32x4.mul(av, g == 0 ? rowdot4eq_f32(pp, idx, val, x) : rowdot4_f32(pp, idx, val, x));
       v128.store(yp, b == 0 ? r : f32x4.add(r, f32x4.mul(bv, v128.load(yp))));
     }
-    rowsOneByOne_f32<I>(ptr, idx, val, x, y, a, b, i, rowEnd);
+    rowsOneByOne_f32(ptr, idx, val, x, y, a, b, i, rowEnd);
     return;
   }
   let k0 = load<i32>(ptr + (<usize>rowStart << 2));
   for (let i = rowStart; i < rowEnd; i++) {
     const k1 = load<i32>(ptr + (<usize>i << 2), 4);
-    axpby_f32(y + (<usize>i << 2), rowdot_f32<I>(idx, val, x + <usize>i * xs, k0, k1), a, b);
+    axpby_f32(y + (<usize>i << 2), rowdot_f32(idx, val, x, k0, k1), a, b);
     k0 = k1;
   }
 }
 
 /** SIMD build: rows [i0, i1) one by one, each in the order its lane would use (rowdot_any_f32). */
-function rowsOneByOne_f32<I = i32>(ptr: usize, idx: usize, val: usize, x: usize, y: usize, a: f32, b: f32, i0: i32, i1: i32): void {
-  const xs = xStep<I, f32>();
+function rowsOneByOne_f32(ptr: usize, idx: usize, val: usize, x: usize, y: usize, a: f32, b: f32, i0: i32, i1: i32): void {
   for (let i = i0; i < i1; i++) {
     const q = ptr + (<usize>i << 2);
-    axpby_f32(y + (<usize>i << 2), rowdot_any_f32<I>(idx, val, x + <usize>i * xs, load<i32>(q), load<i32>(q, 4)), a, b);
+    axpby_f32(y + (<usize>i << 2), rowdot_any_f32(idx, val, x, load<i32>(q), load<i32>(q, 4)), a, b);
   }
 }
 
 export function csr_f64(ptr: usize, idx: usize, val: usize, x: usize, y: usize, alpha: f64, beta: f64, rowStart: i32, rowEnd: i32): void {
-  csrRows_f64<i32>(ptr, idx, val, x, y, alpha, beta, rowStart, rowEnd);
-}
-
-/** csr16_f32 for f64. */
-export function csr16_f64(ptr: usize, off: usize, val: usize, x: usize, y: usize, alpha: f64, beta: f64, rowStart: i32, rowEnd: i32): void {
-  csrRows_f64<i16>(ptr, off, val, x, y, alpha, beta, rowStart, rowEnd);
-}
-
-// @ts-ignore: decorator
-@inline function csrRows_f64<I>(ptr: usize, idx: usize, val: usize, x: usize, y: usize, alpha: f64, beta: f64, rowStart: i32, rowEnd: i32): void {
-  const xs = xStep<I, f64>();
   if (rowStart >= rowEnd) return;
   if (ASC_FEATURE_SIMD) {
     const kEnd = load<i32>(ptr + (<usize>rowEnd << 2));
@@ -90,26 +59,25 @@ export function csr16_f64(ptr: usize, off: usize, val: usize, x: usize, y: usize
       // lengths that differ go row by row: in f64 the across-rows lanes (rowdot4_f64) cost 20
       // instructions per nonzero on power-law rows against 13 for the scalar rows (callgrind), and
       // give the same bits (a short row is summed in the rowdot2 order either way)
-      if (g == 0) rowdot4eq_f64<I>(pp, idx, val, x + <usize>i * xs, y + (<usize>i << 3), alpha, beta, false, z, z);
-      else rowsOneByOne_f64<I>(ptr, idx, val, x, y, alpha, beta, i, i + 4);
+      if (g == 0) rowdot4eq_f64(pp, idx, val, x, y + (<usize>i << 3), alpha, beta, false, z, z);
+      else rowsOneByOne_f64(ptr, idx, val, x, y, alpha, beta, i, i + 4);
     }
-    rowsOneByOne_f64<I>(ptr, idx, val, x, y, alpha, beta, i, rowEnd);
+    rowsOneByOne_f64(ptr, idx, val, x, y, alpha, beta, i, rowEnd);
     return;
   }
   let k0 = load<i32>(ptr + (<usize>rowStart << 2));
   for (let i = rowStart; i < rowEnd; i++) {
     const k1 = load<i32>(ptr + (<usize>i << 2), 4);
-    axpby_f64(y + (<usize>i << 3), rowdot_f64<I>(idx, val, x + <usize>i * xs, k0, k1), alpha, beta);
+    axpby_f64(y + (<usize>i << 3), rowdot_f64(idx, val, x, k0, k1), alpha, beta);
     k0 = k1;
   }
 }
 
 /** csr_rows_f32 for f64. */
-function rowsOneByOne_f64<I = i32>(ptr: usize, idx: usize, val: usize, x: usize, y: usize, a: f64, b: f64, i0: i32, i1: i32): void {
-  const xs = xStep<I, f64>();
+function rowsOneByOne_f64(ptr: usize, idx: usize, val: usize, x: usize, y: usize, a: f64, b: f64, i0: i32, i1: i32): void {
   for (let i = i0; i < i1; i++) {
     const q = ptr + (<usize>i << 2);
-    axpby_f64(y + (<usize>i << 3), rowdot_any_f64<I>(idx, val, x + <usize>i * xs, load<i32>(q), load<i32>(q, 4)), a, b);
+    axpby_f64(y + (<usize>i << 3), rowdot_any_f64(idx, val, x, load<i32>(q), load<i32>(q, 4)), a, b);
   }
 }
 

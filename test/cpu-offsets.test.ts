@@ -7,6 +7,7 @@
 import { describe, it, expect, afterAll } from 'vitest';
 import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
 import { CSRMatrix } from '../src/formats/csr.js';
+import { poisson3D } from '../src/generators/poisson.js';
 import { useOffsets16, OFFSETS16_MIN_NNZ } from '../src/cpu/offsets.js';
 import { checkAgainst, referenceSpmv, csrTriplets } from './reference.js';
 import { mulberry32 } from './random.js';
@@ -43,12 +44,14 @@ describe('CPU narrow CSR indices', () => {
     for (const rt of runtimes) await rt.dispose();
   });
 
-  it('are used for large real matrices within ±32767 of the diagonal, not for small, wide-band or complex ones', () => {
+  it('are used for real matrices within ±32767 of the diagonal, large or mostly in uniform groups; not for small irregular, wide-band or complex ones', () => {
     expect(B.nnz).toBeGreaterThan(OFFSETS16_MIN_NNZ);
     expect(useOffsets16(B)).toBe(true);
     expect(useOffsets16(B.astype('f32'))).toBe(true);
     expect(useOffsets16(B.astype('c128'))).toBe(false);
-    expect(useOffsets16(banded(20_000, 2000, 8))).toBe(false); // in cache: nothing to gain
+    expect(useOffsets16(banded(20_000, 2000, 8))).toBe(false); // in cache, no uniform group: nothing to gain
+    expect(useOffsets16(poisson3D(24))).toBe(true); // small, but most 4-row groups are uniform (SIMD across them)
+    expect(useOffsets16(poisson3D(24).astype('c64'))).toBe(false);
     // the ends of the i16 range, above and below the diagonal
     expect(useOffsets16(withLast(B, 100_000, 100_000 + 32767))).toBe(true);
     expect(useOffsets16(withLast(B, 100_000, 100_000 + 32768))).toBe(false);
@@ -61,39 +64,48 @@ describe('CPU narrow CSR indices', () => {
     expect(useOffsets16(first(B, 200_000, 200_000 - 32769))).toBe(false);
   });
 
+  const P = poisson3D(64); // 1.8 M entries, 262 144 rows: most 4-row groups share their offsets
   for (const dtype of ['f64', 'f32'] as const) {
-    it(`${dtype}: CSR and CSC products match the reference, the same bits on 1 and 3 workers; explain says so`, async () => {
-      const A = B.astype(dtype) as CSRMatrix;
-      const Arr = dtype === 'f32' ? Float32Array : Float64Array;
-      const x = new Arr(A.cols).map((_, i) => Math.sin(i));
-      const y0 = new Arr(A.rows).map((_, i) => Math.cos(i));
-      const prec = dtype === 'f32' ? 'single' : 'double';
-      const outs: Float64Array[] = [];
-      const outsT: Float64Array[] = [];
-      for (const workers of [1, 3]) {
-        const rt = await createRuntime({ backend: 'cpu', workers });
-        runtimes.push(rt);
-        const M = rt.upload(A, { format: 'csr' });
-        outs.push(Float64Array.from(await rt.spmv(M, x, { alpha: 1.5, beta: -0.5, y: Arr.from(y0) })));
-        expect((M.copies.get('cpu:csr') as CpuMatrix).params.off16).toBe(1);
-        // Aᵀ's products gather over the CSC's columns, whose row indices get the offsets too
-        const C = rt.upload(A, { format: 'csc' });
-        outsT.push(Float64Array.from(await rt.spmv(C, y0, { op: 'T', alpha: 2 })));
-        expect((C.copies.get('cpu:csc') as CpuMatrix).params.off16).toBe(1);
-      }
-      expect(checkAgainst(outs[0], referenceSpmv(csrTriplets(A), x, y0, 1.5, -0.5), prec, false)).toBeNull();
-      expect(checkAgainst(outsT[0], referenceSpmv(csrTriplets(A), y0, null, 2, 0, 'T'), prec, false)).toBeNull();
-      for (let i = 0; i < A.rows; i++) {
-        if (!Object.is(outs[0][i], outs[1][i])) expect.fail(`y[${i}]: ${outs[0][i]} on 1 worker, ${outs[1][i]} on 3`);
-        if (!Object.is(outsT[0][i], outsT[1][i])) expect.fail(`Aᵀ: y[${i}]: ${outsT[0][i]} on 1 worker, ${outsT[1][i]} on 3`);
-      }
-      const e = runtimes[0].explain('spmv', A);
-      expect(e.features.offsets16).toBe(true);
-      expect(e.estimates.cpu?.format).toBe('csr');
-      expect(JSON.stringify(e)).toMatch(/CSR \(columns as 16-bit offsets from the diagonal\)/);
-      // a complex matrix keeps its i32 columns
-      const Z = runtimes[0].upload(B.astype('c128'), { format: 'csr' });
-      expect((Z.copies.get('cpu:csr') as CpuMatrix).params.off16).toBe(0);
-    });
+    for (const [name, base] of [['banded', B], ['poisson3D(64)', P]] as const) {
+      it(`${dtype}, ${name}: CSR and CSC products match the reference, the same bits on 1 and 3 workers; explain says so`, async () => {
+        const A = base.astype(dtype) as CSRMatrix;
+        const Arr = dtype === 'f32' ? Float32Array : Float64Array;
+        const x = new Arr(A.cols).map((_, i) => Math.sin(i));
+        const y0 = new Arr(A.rows).map((_, i) => Math.cos(i));
+        const prec = dtype === 'f32' ? 'single' : 'double';
+        const outs: Float64Array[] = [];
+        const outsT: Float64Array[] = [];
+        for (const workers of [1, 3]) {
+          const rt = await createRuntime({ backend: 'cpu', workers });
+          runtimes.push(rt);
+          const M = rt.upload(A, { format: 'csr' });
+          outs.push(Float64Array.from(await rt.spmv(M, x, { alpha: 1.5, beta: -0.5, y: Arr.from(y0) })));
+          const params = (M.copies.get('cpu:csr') as CpuMatrix).params;
+          expect(params.off16).toBe(1);
+          // the stencil's interior runs in uniform groups (4 rows per SIMD step); the random band has none
+          if (base === P) expect(params.uniform).toBeGreaterThan(A.rows / 8);
+          else expect(params.uniform).toBe(0);
+          // Aᵀ's products gather over the CSC's columns, whose row indices get the offsets too
+          const C = rt.upload(A, { format: 'csc' });
+          outsT.push(Float64Array.from(await rt.spmv(C, y0, { op: 'T', alpha: 2 })));
+          expect((C.copies.get('cpu:csc') as CpuMatrix).params.off16).toBe(1);
+        }
+        expect(checkAgainst(outs[0], referenceSpmv(csrTriplets(A), x, y0, 1.5, -0.5), prec, false)).toBeNull();
+        expect(checkAgainst(outsT[0], referenceSpmv(csrTriplets(A), y0, null, 2, 0, 'T'), prec, false)).toBeNull();
+        for (let i = 0; i < A.rows; i++) {
+          if (!Object.is(outs[0][i], outs[1][i])) expect.fail(`y[${i}]: ${outs[0][i]} on 1 worker, ${outs[1][i]} on 3`);
+          if (!Object.is(outsT[0][i], outsT[1][i])) expect.fail(`Aᵀ: y[${i}]: ${outsT[0][i]} on 1 worker, ${outsT[1][i]} on 3`);
+        }
+        expect(runtimes[0].explain('spmv', A).features.offsets16).toBe(true);
+        if (base === B) {
+          const e = runtimes[0].explain('spmv', A);
+          expect(e.estimates.cpu?.format).toBe('csr');
+          expect(JSON.stringify(e)).toMatch(/CSR \(columns as 16-bit offsets from the diagonal\)/);
+          // a complex matrix keeps its i32 columns
+          const Z = runtimes[0].upload(B.astype('c128'), { format: 'csr' });
+          expect((Z.copies.get('cpu:csr') as CpuMatrix).params.off16).toBe(0);
+        }
+      });
+    }
   }
 });

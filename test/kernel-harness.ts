@@ -12,7 +12,7 @@ export interface Harness {
   /** the exported kernel `name`; throws when the build lacks it */
   kernel(name: string): KernelExports[string];
   /** copies an array into the heap and returns its region (ptr = region.ptr) */
-  put(a: Float32Array | Float64Array | Int32Array | Int16Array): Region;
+  put(a: Float32Array | Float64Array | Int32Array | Int16Array | Uint8Array): Region;
   /** a zeroed region of `bytes` */
   zeros(bytes: number): Region;
   /** copies `length` elements of kind out of a region */

@@ -10,6 +10,7 @@ import { mulberry32 as rng } from './random.js';
 import type { Region } from '../src/cpu/memory.js';
 import { CSRMatrix } from '../src/formats/csr.js';
 import { cacheTiles } from '../src/cpu/tiles.js';
+import { narrowLayout } from '../src/cpu/offsets.js';
 
 /** Triplets built here: index lists are plain arrays, so the tests can reorder and extend them. */
 type ListTriplets = Triplets & { rowIdx: number[]; colIdx: number[] };
@@ -124,7 +125,7 @@ for (const flavor of ['simd', 'plain'] as const) {
       h = await makeHarness(flavor);
     });
     const K = (name: string) => h.kernel(name);
-    const put = (a: Float32Array | Float64Array | Int32Array | Int16Array) => h.put(a);
+    const put = (a: Float32Array | Float64Array | Int32Array | Int16Array | Uint8Array) => h.put(a);
 
     for (const dt of DTYPES) {
       const c = comp(dt);
@@ -176,46 +177,61 @@ for (const flavor of ['simd', 'plain'] as const) {
       }
 
       if (!isC(dt)) {
-        it(`csr16_${dt}: columns as i16 offsets from the diagonal give csr_${dt}'s bits over any row range`, () => {
+        it(`csr16_${dt}: i16 offsets, uniform groups interleaved, give csr_${dt}'s bits over any row range`, () => {
           // the LENGTHS rows (every unroll step and tail, equal and unequal 4-row groups) over 12 000
-          // columns, then a tall part reaching both ends of the i16 range, below and above the diagonal
+          // columns; a stencil block of groups: uniform with 5, 1 and 16 entries per row, equal lengths
+          // with one offset different, uniform but 17 long (the long-row order: not interleaved); then a
+          // tall part reaching both ends of the i16 range, below and above the diagonal. Rows ascend, so
+          // the triplets stay grouped by row.
           const top = makeTriplets(dt, LENGTHS, 12000, 23);
           const r = rng(29);
-          // (rows in ascending order: the triplets stay grouped by row)
-          const tall: Array<[number, number]> = [[40, 40 + 32767], [32800, 32800 - 32768], [32801, 32801 + 32767]];
-          for (let k = 0; k < 40; k++) tall.push([32802, 32802 - 32768 + Math.floor(r() * 65536)]); // a long row, both signs
-          for (let i = 32804; i < 32812; i++) for (let k = 0; k < 5; k++) tall.push([i, i - 32768 + Math.floor(r() * 65536)]); // equal groups
-          tall.push([39999, 39999 - 32768]);
+          const entries: Array<[number, number]> = [[60, 60 + 32767]];
+          const block = (row0: number, offsets: number[][]) =>
+            offsets.forEach((o, q) => o.forEach((d) => entries.push([row0 + q, row0 + q + d])));
+          const P5 = [-40, -3, 0, 2, 31];
+          const P16 = Array.from({ length: 16 }, (_, k) => 3 * k - 20);
+          const P17 = Array.from({ length: 17 }, (_, k) => 2 * k - 16);
+          block(100, [P5, P5, P5, P5]);
+          block(104, [[0], [0], [0], [0]]);
+          block(108, [P16, P16, P16, P16]);
+          block(112, [[-1, 0, 1], [-1, 0, 1], [-1, 0, 2], [-1, 0, 1]]);
+          block(116, [P17, P17, P17, P17]);
+          block(120, [P5, P5, P5, P5]);
+          entries.push([32800, 32800 - 32768], [32801, 32801 + 32767]);
+          for (let k = 0; k < 40; k++) entries.push([32802, 32802 - 32768 + Math.floor(r() * 65536)]); // a long row, both signs
+          for (let i = 32804; i < 32812; i++) for (let k = 0; k < 5; k++) entries.push([i, i - 32768 + Math.floor(r() * 65536)]); // equal groups
+          entries.push([39999, 39999 - 32768]);
           const rows = 40000, cols = 80000;
-          const rowIdx = [...top.rowIdx, ...tall.map(([i]) => i)];
-          const colIdx = [...top.colIdx, ...tall.map(([, j]) => j)];
+          const rowIdx = [...top.rowIdx, ...entries.map(([i]) => i)];
+          const colIdx = [...top.colIdx, ...entries.map(([, j]) => j)];
           const values = new (Arr(dt))(rowIdx.length);
           values.set(top.values);
-          values.set(randArr(dt, tall.length, r), top.values.length);
+          values.set(randArr(dt, entries.length, r), top.values.length);
           const A: ListTriplets = { rows, cols, complex: false, rowIdx, colIdx, values };
           const { ptr, idx } = toCSR(A);
-          const off = new Int16Array(idx.length);
-          for (let i = 0; i < rows; i++) for (let k = ptr[i]; k < ptr[i + 1]; k++) off[k] = idx[k] - i;
-          for (let k = 0; k < idx.length; k++) expect(off[k] + A.rowIdx[k], 'offset fits i16').toBe(idx[k]);
+          const L = narrowLayout(ptr, idx, values);
+          // groups 25, 26, 27 and 30 (rows 100–111, 120–123) are uniform; 28 (one offset differs) and 29 (17 long) not
+          expect([25, 26, 27, 28, 29, 30].map((g) => L.groups[g])).toEqual([1, 1, 1, 0, 0, 1]);
+          expect(L.uniform).toBe(4);
           const x = randArr(dt, cols, r);
-          const rp = put(ptr), ri = put(idx), ro = put(off), rv = put(values), rx = put(x);
-          const splits: Array<[number, number]> = [...ranges(rows), [1, 32803], [32801, 32806], [32802, rows]];
+          const rp = put(ptr), ri = put(idx), ro = put(L.off), rv = put(values), rl = put(L.values), rg = put(L.groups), rx = put(x);
+          const splits: Array<[number, number]> = [...ranges(rows), [1, 32803], [101, 118], [102, 103], [99, 125], [32801, 32806], [32802, rows]];
           for (const { alpha, beta, nanY } of casesFor(dt)) {
             const y0 = nanY ? new (Arr(dt))(rows).fill(NaN) : randArr(dt, rows, r);
             const ref = referenceSpmv(A, x, y0, alpha, beta, 'N');
             for (const [lo, hi] of splits) {
-              const ry = put(y0), rg = put(y0);
-              K(`csr16_${dt}`)(rp.ptr, ro.ptr, rv.ptr, rx.ptr, ry.ptr, ...scalars(dt, alpha, beta, 0), lo, hi);
-              K(`csr_${dt}`)(rp.ptr, ri.ptr, rv.ptr, rx.ptr, rg.ptr, ...scalars(dt, alpha, beta, 0), lo, hi);
-              const got = h.get(ry, kind(dt), rows), cols32 = h.get(rg, kind(dt), rows);
+              const ry = put(y0), rc = put(y0);
+              K(`csr16_${dt}`)(rp.ptr, ro.ptr, rl.ptr, rg.ptr, rx.ptr, ry.ptr, ...scalars(dt, alpha, beta, 0), lo, hi);
+              K(`csr_${dt}`)(rp.ptr, ri.ptr, rv.ptr, rx.ptr, rc.ptr, ...scalars(dt, alpha, beta, 0), lo, hi);
+              const got = h.get(ry, kind(dt), rows), cols32 = h.get(rc, kind(dt), rows);
               expectRange(dt, got, y0, ref, lo, hi, `csr16_${dt} α=${alpha} β=${beta} rows ${lo}..${hi}`);
               for (let k = 0; k < rows; k++) {
                 if (!Object.is(got[k], cols32[k])) expect.fail(`csr16_${dt} rows ${lo}..${hi}: y[${k}] = ${got[k]}, csr_${dt} gave ${cols32[k]}`);
               }
-              disposeAll(ry, rg);
+              disposeAll(ry, rc);
             }
           }
-          disposeAll(rp, ri, ro, rv, rx);
+          disposeAll(rp, ri, ro, rv, rl, rg, rx);
         });
       }
 

@@ -5,7 +5,7 @@ import type { WasmHeap, Region } from './memory.js';
 import { CpuMatrix } from './resident.js';
 import { lowerBound, pointerPrefix, uniformPrefix } from './partition.js';
 import { cacheTiles, cacheTilesFor, type CacheTilesOption } from './tiles.js';
-import { narrowIndices, offsets16 } from './offsets.js';
+import { narrowIndices, narrowLayout } from './offsets.js';
 
 /**
  * One kernel call over a range [start, end) of output rows (the kernels' last two arguments), with
@@ -31,16 +31,19 @@ export function uploadMatrix(heap: WasmHeap, A: SparseMatrix, threads = 1, tiles
   const regions: Record<string, Region> = {};
   const params: Record<string, number> = {};
   // each region is recorded as soon as it exists, so a failure part-way frees every one before it
-  const put = (arrays: Record<string, Int16Array | Int32Array | Float32Array | Float64Array>): void => {
+  const put = (arrays: Record<string, Uint8Array | Int16Array | Int32Array | Float32Array | Float64Array>): void => {
     for (const [name, a] of Object.entries(arrays)) regions[name] = heap.allocCopy(a);
   };
   // CSR/CSC (CSC's columns are the rows of its gather): the indices as i16 offsets from the diagonal
   // when they fit (offsets.ts), the rows' regularity for the choice of the grouped or row-by-row kernel
   const putRows = (ptr: Int32Array, idx: Int32Array, val: Float32Array | Float64Array): void => {
-    const narrow = narrowIndices(A.dtype, ptr, idx);
-    put({ ptr, idx: narrow ? offsets16(ptr, idx) : idx, val });
-    params.off16 = narrow ? 1 : 0;
+    params.off16 = 0;
     params.rowwise = irregularRows(ptr) ? 1 : 0;
+    if (narrowIndices(A.dtype, ptr, idx)) {
+      const L = narrowLayout(ptr, idx, val);
+      put({ ptr, idx: L.off, val: L.values, grp: L.groups });
+      Object.assign(params, { off16: 1, uniform: L.uniform });
+    } else put({ ptr, idx, val });
   };
   try {
     switch (A.format) {
@@ -185,8 +188,10 @@ export function spmvSteps(M: CpuMatrix, x: number, y: number, s: SpmvScalars): K
         return [{ ...step(`tiles_${dt}`, args, (b) => rowPtr[before(b)] + before(b)), end: bands, align: 1 }];
       }
       // CSC's column pointers are the row pointers of Aᵀ (it only serves op = T/H)
-      const csr = M.params.off16 ? 'csr16' : M.params.rowwise && !cplx ? 'csr_rows' : 'csr';
-      return [step(`${csr}_${dt}`, [p('ptr'), p('idx'), p('val'), x, y, ...ab], pointerPrefix(H.format === 'csr' ? H.rowPtr : H.colPtr))];
+      const prefix = pointerPrefix(H.format === 'csr' ? H.rowPtr : H.colPtr);
+      if (M.params.off16) return [step(`csr16_${dt}`, [p('ptr'), p('idx'), p('val'), p('grp'), x, y, ...ab], prefix)];
+      const csr = M.params.rowwise && !cplx ? 'csr_rows' : 'csr';
+      return [step(`${csr}_${dt}`, [p('ptr'), p('idx'), p('val'), x, y, ...ab], prefix)];
     }
     case 'mrs': {
       const idx = H.index;

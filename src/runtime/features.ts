@@ -49,8 +49,10 @@ export interface MatrixFeatures {
    */
   cacheTiles: boolean;
   /**
-   * a real dtype, at least 1 Mi entries, every one within ±32767 of the diagonal: the CPU path stores
-   * CSR's columns as 16-bit offsets from it, 2 bytes less per entry (src/cpu/offsets.ts)
+   * a real dtype, every entry within ±32767 of the diagonal, and at least 1 Mi entries or half of the
+   * 4-row groups uniform (equal rows with the same offsets): the CPU path stores CSR's columns as 16-bit
+   * offsets from it, 2 bytes less per entry, uniform groups interleaved, one row per SIMD lane
+   * (src/cpu/offsets.ts)
    */
   offsets16: boolean;
 }
