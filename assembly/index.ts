@@ -1,6 +1,6 @@
 // Re-exports every kernel family; the build compiles this file.
 export * from './spmv_csr';
-export * from './spmv_csr16';
+export * from './spmv_csr_grouped';
 export * from './spmv_coo';
 export * from './spmv_mrs';
 export * from './spmv_jds';

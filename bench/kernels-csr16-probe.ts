@@ -1,7 +1,7 @@
 /**
- * Kernel-level A/B of CSR with i32 columns (csr_<dt>) against the narrow layout of src/cpu/offsets.ts
- * (csr16_<dt>: i16 offsets from the diagonal, uniform 4-row groups interleaved), and that layout with
- * no group marked uniform (offsets alone), on poisson3D_128 (or poisson3D_N with N=…), in one shared
+ * Kernel-level A/B of CSR with i32 columns (csr_<dt>) against the grouped layout of src/cpu/csr-layout.ts
+ * (csr16_<dt>: i16 offsets from the diagonal, uniform 4-row groups interleaved), that layout with no
+ * group marked uniform (offsets alone) and the groups over i32 columns (csrg_<dt>), on poisson3D_128 (or poisson3D_N with N=…), in one shared
  * memory on `threads` workers that split the rows evenly, rounds interleaved. Prints the median and min
  * ms per product and whether each gave csr_<dt>'s bits:
  *   npx esbuild bench/kernels-csr16-probe.ts --bundle --platform=node --format=esm --outfile=build/csr16-probe.js
@@ -11,10 +11,10 @@
 import { readFileSync } from 'node:fs';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { poisson3D } from '../src/generators/poisson.js';
-import { narrowLayout } from '../src/cpu/offsets.js';
+import { groupedLayout } from '../src/cpu/csr-layout.js';
 
 type Kernel = (...args: number[]) => void;
-const KINDS = ['csr', 'csr16, offsets only', 'csr16'] as const;
+const KINDS = ['csr', 'csr16, offsets only', 'csr16', 'csrg'] as const;
 
 if (isMainThread) {
   const threads = Number(process.argv[2] ?? 2);
@@ -22,11 +22,12 @@ if (isMainThread) {
   const rounds = Number(process.argv[4] ?? 31);
   const A = poisson3D(Number(process.env.N ?? 128)).astype(dt);
   const n = A.rows;
-  const L = narrowLayout(A.rowPtr, A.colIdx, A.values as Float32Array | Float64Array);
+  const L = groupedLayout('csr16', A.rowPtr, A.colIdx, A.values as Float32Array | Float64Array);
+  const G = groupedLayout('csrg', A.rowPtr, A.colIdx, A.values as Float32Array | Float64Array);
   // the same offsets in CSR order, no group uniform
   const off = new Int16Array(A.nnz);
   for (let i = 0; i < n; i++) for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) off[k] = A.colIdx[k] - i;
-  const memory = new WebAssembly.Memory({ initial: 12000, maximum: 16000, shared: true });
+  const memory = new WebAssembly.Memory({ initial: 16000, maximum: 24000, shared: true });
   let top = 1 << 20;
   const put = (a: ArrayBufferView): number => {
     const p = top;
@@ -40,7 +41,8 @@ if (isMainThread) {
   const calls = [
     [`csr_${dt}`, ptr, put(A.colIdx), put(A.values), x, ys[0]],
     [`csr16_${dt}`, ptr, put(off), put(A.values), put(new Uint8Array(L.groups.length)), x, ys[1]],
-    [`csr16_${dt}`, ptr, put(L.off), put(L.values), put(L.groups), x, ys[2]],
+    [`csr16_${dt}`, ptr, put(L.idx), put(L.values), put(L.groups), x, ys[2]],
+    [`csrg_${dt}`, ptr, put(G.idx), put(G.values), put(G.groups), x, ys[3]],
   ];
   const ctl = new Int32Array(new SharedArrayBuffer(16));
   const workers = Array.from({ length: threads }, (_, t) => {

@@ -26,6 +26,7 @@ export { GpuContextLostError, GpuLimitError } from './gpu/index.js';
 export { MatrixHandle, ResidentVector, DenseHandle } from './runtime/handles.js';
 export { WorkerError } from './cpu/pool.js';
 export type { CacheTilesOption } from './cpu/tiles.js';
+export type { CsrLayoutKind } from './cpu/csr-layout.js';
 export type { Op } from './backend-types.js';
 export * from './formats/index.js';
 export * from './io/index.js';

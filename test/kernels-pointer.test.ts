@@ -10,7 +10,7 @@ import { mulberry32 as rng } from './random.js';
 import type { Region } from '../src/cpu/memory.js';
 import { CSRMatrix } from '../src/formats/csr.js';
 import { cacheTiles } from '../src/cpu/tiles.js';
-import { narrowLayout } from '../src/cpu/offsets.js';
+import { groupedLayout } from '../src/cpu/csr-layout.js';
 
 /** Triplets built here: index lists are plain arrays, so the tests can reorder and extend them. */
 type ListTriplets = Triplets & { rowIdx: number[]; colIdx: number[] };
@@ -177,7 +177,7 @@ for (const flavor of ['simd', 'plain'] as const) {
       }
 
       if (!isC(dt)) {
-        it(`csr16_${dt}: i16 offsets, uniform groups interleaved, give csr_${dt}'s bits over any row range`, () => {
+        it(`csr16_${dt}, csrg_${dt}: i16 offsets or i32 columns, uniform groups interleaved, give csr_${dt}'s bits over any row range`, () => {
           // the LENGTHS rows (every unroll step and tail, equal and unequal 4-row groups) over 12 000
           // columns; a stencil block of groups: uniform with 5, 1 and 16 entries per row, equal lengths
           // with one offset different, uniform but 17 long (the long-row order: not interleaved); then a
@@ -209,29 +209,33 @@ for (const flavor of ['simd', 'plain'] as const) {
           values.set(randArr(dt, entries.length, r), top.values.length);
           const A: ListTriplets = { rows, cols, complex: false, rowIdx, colIdx, values };
           const { ptr, idx } = toCSR(A);
-          const L = narrowLayout(ptr, idx, values);
-          // groups 25, 26, 27 and 30 (rows 100–111, 120–123) are uniform; 28 (one offset differs) and 29 (17 long) not
-          expect([25, 26, 27, 28, 29, 30].map((g) => L.groups[g])).toEqual([1, 1, 1, 0, 0, 1]);
-          expect(L.uniform).toBe(4);
           const x = randArr(dt, cols, r);
-          const rp = put(ptr), ri = put(idx), ro = put(L.off), rv = put(values), rl = put(L.values), rg = put(L.groups), rx = put(x);
-          const splits: Array<[number, number]> = [...ranges(rows), [1, 32803], [101, 118], [102, 103], [99, 125], [32801, 32806], [32802, rows]];
-          for (const { alpha, beta, nanY } of casesFor(dt)) {
-            const y0 = nanY ? new (Arr(dt))(rows).fill(NaN) : randArr(dt, rows, r);
-            const ref = referenceSpmv(A, x, y0, alpha, beta, 'N');
-            for (const [lo, hi] of splits) {
-              const ry = put(y0), rc = put(y0);
-              K(`csr16_${dt}`)(rp.ptr, ro.ptr, rl.ptr, rg.ptr, rx.ptr, ry.ptr, ...scalars(dt, alpha, beta, 0), lo, hi);
-              K(`csr_${dt}`)(rp.ptr, ri.ptr, rv.ptr, rx.ptr, rc.ptr, ...scalars(dt, alpha, beta, 0), lo, hi);
-              const got = h.get(ry, kind(dt), rows), cols32 = h.get(rc, kind(dt), rows);
-              expectRange(dt, got, y0, ref, lo, hi, `csr16_${dt} α=${alpha} β=${beta} rows ${lo}..${hi}`);
-              for (let k = 0; k < rows; k++) {
-                if (!Object.is(got[k], cols32[k])) expect.fail(`csr16_${dt} rows ${lo}..${hi}: y[${k}] = ${got[k]}, csr_${dt} gave ${cols32[k]}`);
+          const rp = put(ptr), ri = put(idx), rv = put(values), rx = put(x);
+          for (const layout of ['csr16', 'csrg'] as const) {
+            const L = groupedLayout(layout, ptr, idx, values);
+            // groups 25, 26, 27 and 30 (rows 100–111, 120–123) are uniform; 28 (one offset differs) and 29 (17 long) not
+            expect([25, 26, 27, 28, 29, 30].map((g) => L.groups[g])).toEqual([1, 1, 1, 0, 0, 1]);
+            expect(L.uniform).toBe(4);
+            const ro = put(L.idx), rl = put(L.values), rg = put(L.groups);
+            const splits: Array<[number, number]> = [...ranges(rows), [1, 32803], [101, 118], [102, 103], [99, 125], [32801, 32806], [32802, rows]];
+            for (const { alpha, beta, nanY } of casesFor(dt)) {
+              const y0 = nanY ? new (Arr(dt))(rows).fill(NaN) : randArr(dt, rows, r);
+              const ref = referenceSpmv(A, x, y0, alpha, beta, 'N');
+              for (const [lo, hi] of splits) {
+                const ry = put(y0), rc = put(y0);
+                K(`${layout}_${dt}`)(rp.ptr, ro.ptr, rl.ptr, rg.ptr, rx.ptr, ry.ptr, ...scalars(dt, alpha, beta, 0), lo, hi);
+                K(`csr_${dt}`)(rp.ptr, ri.ptr, rv.ptr, rx.ptr, rc.ptr, ...scalars(dt, alpha, beta, 0), lo, hi);
+                const got = h.get(ry, kind(dt), rows), cols32 = h.get(rc, kind(dt), rows);
+                expectRange(dt, got, y0, ref, lo, hi, `${layout}_${dt} α=${alpha} β=${beta} rows ${lo}..${hi}`);
+                for (let k = 0; k < rows; k++) {
+                  if (!Object.is(got[k], cols32[k])) expect.fail(`${layout}_${dt} rows ${lo}..${hi}: y[${k}] = ${got[k]}, csr_${dt} gave ${cols32[k]}`);
+                }
+                disposeAll(ry, rc);
               }
-              disposeAll(ry, rc);
             }
+            disposeAll(ro, rl, rg);
           }
-          disposeAll(rp, ri, ro, rv, rl, rg, rx);
+          disposeAll(rp, ri, rv, rx);
         });
       }
 

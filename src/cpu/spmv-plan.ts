@@ -5,7 +5,7 @@ import type { WasmHeap, Region } from './memory.js';
 import { CpuMatrix } from './resident.js';
 import { lowerBound, pointerPrefix, uniformPrefix } from './partition.js';
 import { cacheTiles, cacheTilesFor, type CacheTilesOption } from './tiles.js';
-import { narrowIndices, narrowLayout } from './offsets.js';
+import { csrLayoutKind, groupedLayout } from './csr-layout.js';
 
 /**
  * One kernel call over a range [start, end) of output rows (the kernels' last two arguments), with
@@ -34,16 +34,16 @@ export function uploadMatrix(heap: WasmHeap, A: SparseMatrix, threads = 1, tiles
   const put = (arrays: Record<string, Uint8Array | Int16Array | Int32Array | Float32Array | Float64Array>): void => {
     for (const [name, a] of Object.entries(arrays)) regions[name] = heap.allocCopy(a);
   };
-  // CSR/CSC (CSC's columns are the rows of its gather): the indices as i16 offsets from the diagonal
-  // when they fit (offsets.ts), the rows' regularity for the choice of the grouped or row-by-row kernel
+  // CSR/CSC (CSC's columns are the rows of its gather): the grouped layout where it pays (csr-layout.ts),
+  // else as they are, with the rows' regularity for the choice of the 4-row or row-by-row kernel
   const putRows = (ptr: Int32Array, idx: Int32Array, val: Float32Array | Float64Array): void => {
-    params.off16 = 0;
+    const kind = csrLayoutKind(A.dtype, ptr, idx);
+    params.grouped = kind === 'csr16' ? 16 : kind === 'csrg' ? 32 : 0;
     params.rowwise = irregularRows(ptr) ? 1 : 0;
-    if (narrowIndices(A.dtype, ptr, idx)) {
-      const L = narrowLayout(ptr, idx, val);
-      put({ ptr, idx: L.off, val: L.values, grp: L.groups });
-      Object.assign(params, { off16: 1, uniform: L.uniform });
-    } else put({ ptr, idx, val });
+    if (kind === 'plain') return put({ ptr, idx, val });
+    const L = groupedLayout(kind, ptr, idx, val);
+    put({ ptr, idx: L.idx, val: L.values, grp: L.groups });
+    params.uniform = L.uniform;
   };
   try {
     switch (A.format) {
@@ -189,7 +189,10 @@ export function spmvSteps(M: CpuMatrix, x: number, y: number, s: SpmvScalars): K
       }
       // CSC's column pointers are the row pointers of Aᵀ (it only serves op = T/H)
       const prefix = pointerPrefix(H.format === 'csr' ? H.rowPtr : H.colPtr);
-      if (M.params.off16) return [step(`csr16_${dt}`, [p('ptr'), p('idx'), p('val'), p('grp'), x, y, ...ab], prefix)];
+      if (M.params.grouped) {
+        const kernel = M.params.grouped === 16 ? 'csr16' : 'csrg';
+        return [step(`${kernel}_${dt}`, [p('ptr'), p('idx'), p('val'), p('grp'), x, y, ...ab], prefix)];
+      }
       const csr = M.params.rowwise && !cplx ? 'csr_rows' : 'csr';
       return [step(`${csr}_${dt}`, [p('ptr'), p('idx'), p('val'), x, y, ...ab], prefix)];
     }

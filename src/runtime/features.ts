@@ -4,7 +4,7 @@ import type { FormatName } from '../formats/index.js';
 import { defaultSortWindow, hybWidth, sellDefaultC, sellSlots } from '../formats/index.js';
 import type { PathKind } from '../path.js';
 import { useCacheTiles } from '../cpu/tiles.js';
-import { useOffsets16 } from '../cpu/offsets.js';
+import { csrLayoutOf, type CsrLayoutKind } from '../cpu/csr-layout.js';
 import { slotPitch } from '../formats/common.js';
 
 /**
@@ -49,12 +49,13 @@ export interface MatrixFeatures {
    */
   cacheTiles: boolean;
   /**
-   * a real dtype, every entry within ±32767 of the diagonal, and at least 1 Mi entries or half of the
-   * 4-row groups uniform (equal rows with the same offsets): the CPU path stores CSR's columns as 16-bit
-   * offsets from it, 2 bytes less per entry, uniform groups interleaved, one row per SIMD lane
-   * (src/cpu/offsets.ts)
+   * how the CPU path lays out this matrix's CSR (src/cpu/csr-layout.ts): 'csr16' — columns as 16-bit
+   * offsets from the diagonal (every entry within ±32767 of it; at least 1 Mi entries or half of the
+   * 4-row groups uniform), 'csrg' — i32 columns with half of the groups or more uniform; uniform groups
+   * (4 equal rows with the same offsets, a stencil's interior) interleaved, one row per SIMD lane;
+   * 'plain' — CSR as it is
    */
-  offsets16: boolean;
+  csrLayout: CsrLayoutKind;
 }
 
 export function matrixFeatures(A: CSRMatrix): MatrixFeatures {
@@ -103,7 +104,7 @@ export function matrixFeatures(A: CSRMatrix): MatrixFeatures {
     sellSigma,
     sellSlots: sellSlots(rowPtr, rows, sellC, sellSigma),
     cacheTiles: useCacheTiles(A),
-    offsets16: useOffsets16(A),
+    csrLayout: csrLayoutOf(A),
   };
 }
 
@@ -148,6 +149,12 @@ export function chooseFormat(f: MatrixFeatures, path: PathKind): { format: Forma
       : { format: 'jds', reason: `${irregular}, ${xKiB} beyond cache: JDS measured fastest, ahead of ${sell} and CSR` };
   }
   const tiles =
-    path !== 'cpu' ? '' : f.cacheTiles ? ' (in cache tiles: columns scattered over an x beyond cache)' : f.offsets16 ? ' (columns as 16-bit offsets from the diagonal)' : '';
+    path !== 'cpu'
+      ? ''
+      : f.cacheTiles
+        ? ' (in cache tiles: columns scattered over an x beyond cache)'
+        : f.csrLayout === 'plain'
+          ? ''
+          : ` (${f.csrLayout === 'csr16' ? 'columns as 16-bit offsets from the diagonal, ' : ''}4 equal stencil rows per SIMD step)`;
   return { format: 'csr', reason: `general structure (row cv ${f.rowCv.toFixed(2)}, ELL fill ${f.ellFill.toFixed(2)}, DIA fill ${f.diaFill.toFixed(2)}): CSR${tiles}` };
 }
