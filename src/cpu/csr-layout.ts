@@ -44,9 +44,24 @@ function isUniform(ptr: Int32Array, idx: Int32Array, g: number): boolean {
   return true;
 }
 
+/** One byte per aligned group of 4 rows (a trailing partial group included, always 0): 1 when uniform. */
+export function uniformGroups(ptr: Int32Array, idx: Int32Array): Uint8Array {
+  const rows = ptr.length - 1;
+  const groups = new Uint8Array(Math.ceil(rows / 4));
+  for (let g = 0; 4 * g + 4 <= rows; g++) if (isUniform(ptr, idx, g)) groups[g] = 1;
+  return groups;
+}
+
+/** The layout chosen for a pair, with the group flags the grouped layout is then built from. */
+export interface CsrLayoutChoice {
+  kind: CsrLayoutKind;
+  /** uniformGroups' flags (empty for complex dtypes) */
+  groups: Uint8Array;
+}
+
 /** Which layout a pair (CSR's rowPtr/colIdx, CSC's colPtr/rowIdx) of a dtype gets (rule above). */
-export function csrLayoutKind(dtype: DType, ptr: Int32Array, idx: Int32Array): CsrLayoutKind {
-  if (dtype !== 'f32' && dtype !== 'f64') return 'plain';
+export function chooseCsrLayout(dtype: DType, ptr: Int32Array, idx: Int32Array): CsrLayoutChoice {
+  if (dtype !== 'f32' && dtype !== 'f64') return { kind: 'plain', groups: new Uint8Array(0) };
   let narrow = true;
   for (let i = 0; i + 1 < ptr.length && narrow; i++) {
     for (let k = ptr[i]; k < ptr[i + 1]; k++) {
@@ -57,12 +72,18 @@ export function csrLayoutKind(dtype: DType, ptr: Int32Array, idx: Int32Array): C
       }
     }
   }
-  if (narrow && idx.length >= OFFSETS16_MIN_NNZ) return 'csr16';
-  const groups = (ptr.length - 1) >> 2;
-  let uniform = 0;
-  for (let g = 0; g < groups; g++) if (isUniform(ptr, idx, g)) uniform++;
-  if (uniform === 0 || 2 * uniform < groups) return 'plain';
-  return narrow ? 'csr16' : 'csrg';
+  const groups = uniformGroups(ptr, idx);
+  if (narrow && idx.length >= OFFSETS16_MIN_NNZ) return { kind: 'csr16', groups };
+  const uniform = countUniform(groups);
+  const whole = (ptr.length - 1) >> 2;
+  if (uniform === 0 || 2 * uniform < whole) return { kind: 'plain', groups };
+  return { kind: narrow ? 'csr16' : 'csrg', groups };
+}
+
+function countUniform(groups: Uint8Array): number {
+  let n = 0;
+  for (const f of groups) n += f;
+  return n;
 }
 
 /** The arrays a grouped kernel reads. */
@@ -79,20 +100,22 @@ export interface GroupedLayout {
 
 /**
  * The grouped layout of a pair: indices as i16 offsets from the diagonal (kind 'csr16') or as they are
- * ('csrg'), and each uniform group interleaved — entry k of row q at p + 4k + q (p = ptr[4g]), so the
- * kernel reads the 4 rows' k-th values, and their adjacent x elements, as one v128 each.
+ * ('csrg'), and each uniform group (flags from uniformGroups) interleaved — entry k of row q at p + 4k + q
+ * (p = ptr[4g]), so the kernel reads the 4 rows' k-th values, and their adjacent x elements, as one v128 each.
  */
-export function groupedLayout(kind: 'csr16' | 'csrg', ptr: Int32Array, idx: Int32Array, values: Float32Array | Float64Array): GroupedLayout {
+export function groupedLayout(
+  kind: 'csr16' | 'csrg',
+  ptr: Int32Array,
+  idx: Int32Array,
+  values: Float32Array | Float64Array,
+  groups = uniformGroups(ptr, idx),
+): GroupedLayout {
   const rows = ptr.length - 1;
   const out = kind === 'csr16' ? new Int16Array(idx.length) : idx.slice();
   if (kind === 'csr16') for (let i = 0; i < rows; i++) for (let k = ptr[i]; k < ptr[i + 1]; k++) out[k] = idx[k] - i;
   const vals = values.slice();
-  const groups = new Uint8Array(Math.ceil(rows / 4));
-  let uniform = 0;
-  for (let g = 0; 4 * g + 4 <= rows; g++) {
-    if (!isUniform(ptr, idx, g)) continue;
-    groups[g] = 1;
-    uniform++;
+  for (let g = 0; g < groups.length; g++) {
+    if (!groups[g]) continue;
     const p = ptr[4 * g], n = ptr[4 * g + 1] - p;
     for (let q = 0; q < 4; q++) {
       for (let k = 0; k < n; k++) {
@@ -101,10 +124,10 @@ export function groupedLayout(kind: 'csr16' | 'csrg', ptr: Int32Array, idx: Int3
       }
     }
   }
-  return { idx: out, values: vals, groups, uniform };
+  return { idx: out, values: vals, groups, uniform: countUniform(groups) };
 }
 
 /** The CPU path's layout of this CSR matrix (explain's feature). */
 export function csrLayoutOf(A: CSRMatrix): CsrLayoutKind {
-  return csrLayoutKind(A.dtype, A.rowPtr, A.colIdx);
+  return chooseCsrLayout(A.dtype, A.rowPtr, A.colIdx).kind;
 }

@@ -5,7 +5,7 @@ import type { WasmHeap, Region } from './memory.js';
 import { CpuMatrix } from './resident.js';
 import { lowerBound, pointerPrefix, uniformPrefix } from './partition.js';
 import { cacheTiles, cacheTilesFor, type CacheTilesOption } from './tiles.js';
-import { csrLayoutKind, groupedLayout } from './csr-layout.js';
+import { chooseCsrLayout, groupedLayout } from './csr-layout.js';
 
 /**
  * One kernel call over a range [start, end) of output rows (the kernels' last two arguments), with
@@ -37,11 +37,11 @@ export function uploadMatrix(heap: WasmHeap, A: SparseMatrix, threads = 1, tiles
   // CSR/CSC (CSC's columns are the rows of its gather): the grouped layout where it pays (csr-layout.ts),
   // else as they are, with the rows' regularity for the choice of the 4-row or row-by-row kernel
   const putRows = (ptr: Int32Array, idx: Int32Array, val: Float32Array | Float64Array): void => {
-    const kind = csrLayoutKind(A.dtype, ptr, idx);
+    const { kind, groups } = chooseCsrLayout(A.dtype, ptr, idx);
     params.grouped = kind === 'csr16' ? 16 : kind === 'csrg' ? 32 : 0;
     params.rowwise = irregularRows(ptr) ? 1 : 0;
     if (kind === 'plain') return put({ ptr, idx, val });
-    const L = groupedLayout(kind, ptr, idx, val);
+    const L = groupedLayout(kind, ptr, idx, val, groups);
     put({ ptr, idx: L.idx, val: L.values, grp: L.groups });
     params.uniform = L.uniform;
   };
