@@ -38,6 +38,7 @@ export function uploadMatrix(heap: WasmHeap, A: SparseMatrix, threads = 1, tiles
   // else as they are, with the rows' regularity for the choice of the 4-row or row-by-row kernel
   const putRows = (ptr: Int32Array, idx: Int32Array, val: Float32Array | Float64Array): void => {
     const { kind, groups } = chooseCsrLayout(A.dtype, ptr, idx);
+    // the grouped layout's index width in bits (params hold numbers only): 16 → csr16_*, 32 → csrg_*, 0 → none
     params.grouped = kind === 'csr16' ? 16 : kind === 'csrg' ? 32 : 0;
     params.rowwise = irregularRows(ptr) ? 1 : 0;
     if (kind === 'plain') return put({ ptr, idx, val });
