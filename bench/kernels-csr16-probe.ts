@@ -12,6 +12,7 @@ import { readFileSync } from 'node:fs';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { poisson3D } from '../src/generators/poisson.js';
 import { groupedLayout } from '../src/cpu/csr-layout.js';
+import { heapCopier } from './probe-heap.js';
 
 type Kernel = (...args: number[]) => void;
 const KINDS = ['csr', 'csr16, offsets only', 'csr16', 'csrg'] as const;
@@ -28,13 +29,7 @@ if (isMainThread) {
   const off = new Int16Array(A.nnz);
   for (let i = 0; i < n; i++) for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) off[k] = A.colIdx[k] - i;
   const memory = new WebAssembly.Memory({ initial: 16000, maximum: 24000, shared: true });
-  let top = 1 << 20;
-  const put = (a: ArrayBufferView): number => {
-    const p = top;
-    new Uint8Array(memory.buffer, p, a.byteLength).set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
-    top = (top + a.byteLength + 63) & ~63;
-    return p;
-  };
+  const put = heapCopier(memory);
   const Arr = dt === 'f32' ? Float32Array : Float64Array;
   const ptr = put(A.rowPtr), x = put(new Arr(n).map((_, i) => Math.sin(i)));
   const ys = KINDS.map(() => put(new Arr(n)));

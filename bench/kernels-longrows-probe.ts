@@ -11,6 +11,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { randomMatrix } from '../src/generators/random.js';
+import { heapCopier } from './probe-heap.js';
 
 type Kernel = (...args: number[]) => void;
 const rows = Number(process.argv[2] ?? 1e6);
@@ -20,13 +21,7 @@ const distribution = process.env.DIST === 'uniform' ? 'uniform' : 'powerlaw';
 const cols = Number(process.env.COLS ?? rows);
 const A = randomMatrix({ rows, cols, meanRowLength: Number(process.env.MEAN ?? 8), distribution, exponent: 1.5, seed: 42, dtype: dt });
 const memory = new WebAssembly.Memory({ initial: Math.ceil((A.nnz * 16 + rows * 24 + cols * 8 + (2 << 20)) / 65536), maximum: 65536 });
-let top = 1 << 20;
-const put = (a: ArrayBufferView): number => {
-  const p = top;
-  new Uint8Array(memory.buffer, p, a.byteLength).set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
-  top = (top + a.byteLength + 63) & ~63;
-  return p;
-};
+const put = heapCopier(memory);
 const Arr = dt === 'f32' ? Float32Array : Float64Array;
 const ptr = put(A.rowPtr), idx = put(A.colIdx), val = put(A.values), x = put(new Arr(cols).map((_, i) => Math.sin(i)));
 const ys = [put(new Arr(rows)), put(new Arr(rows))];
