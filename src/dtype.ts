@@ -1,4 +1,5 @@
 import { UnsupportedError } from './errors.js';
+import { shownValue } from './shown-value.js';
 
 /**
  * Element types. Complex types are interleaved (re, im) pairs in a real array of the component type:
@@ -52,7 +53,7 @@ export function allocValues(dtype: DType, count: number): ValueArray {
 
 export function assertDType(dtype: unknown, where: string): asserts dtype is DType {
   if (!DTYPES.includes(dtype as DType)) {
-    throw new UnsupportedError(`${where}: unknown dtype ${JSON.stringify(dtype)}, expected one of ${DTYPES.join(', ')}`);
+    throw new UnsupportedError(`${where}: unknown dtype ${shownValue(dtype)}, expected one of ${DTYPES.join(', ')}`);
   }
 }
 

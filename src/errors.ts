@@ -2,6 +2,7 @@
  * Typed errors. Every error simdgl throws for bad input is one of these, with a `code` that programs
  * can switch on and a message that says what and where (line, index, expected vs actual).
  */
+import { shownValue } from './shown-value.js';
 
 /**
  * The base class of simdgl's typed errors (all but {@link MemoryLimitError}, which is a `RangeError`).
@@ -277,7 +278,7 @@ export class OptionError extends SimdglError {
   constructor(where: string, key: string, suggestion: string | undefined, valid: readonly string[]) {
     super(
       'E_OPTION',
-      `${where}: unknown option ${JSON.stringify(key)}` +
+      `${where}: unknown option ${shownValue(key)}` +
         (suggestion ? `; did you mean ${JSON.stringify(suggestion)}?` : '') +
         ` (valid: ${valid.length ? valid.join(', ') : 'none'})`,
     );

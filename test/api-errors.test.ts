@@ -13,7 +13,9 @@ import {
   COOMatrix,
   convert,
   PaddingLimitError,
+  writeMatrixMarket,
 } from '../src/index.js';
+import { shownValue } from '../src/shown-value.js';
 
 describe('runtime errors', () => {
   it('rejects mismatched vector lengths, naming the operand and both lengths', async () => {
@@ -36,6 +38,48 @@ describe('runtime errors', () => {
     await expect(createRuntime({ backend: 'quantum' as 'cpu' })).rejects.toThrow(UnsupportedError);
     expect(() => rt.vector(3, 'f16' as 'f32')).toThrow(UnsupportedError);
     rt.dispose();
+  });
+
+  it('a matrix or array passed where a name belongs is shown by its kind, not spelled out', async () => {
+    // JSON.stringify of this matrix is about 8 MB; a 15 M-entry one came near V8's string limit
+    const A = poisson2D(300);
+    const rt = await createRuntime();
+    const bad = (f: () => unknown) => {
+      try {
+        f();
+      } catch (e) {
+        return e as Error;
+      }
+      throw new Error('no error');
+    };
+    const e1 = bad(() => rt.explain(A as unknown as 'spmv', A));
+    expect(e1).toBeInstanceOf(UnsupportedError);
+    expect(e1.message).toBe(`explain: only 'spmv' is explained, not a matrix object (format "csr") (the first argument names the operation: rt.explain('spmv', A))`);
+    const e2 = bad(() => convert(A, A.values as unknown as 'csr'));
+    expect(e2).toBeInstanceOf(UnsupportedError);
+    expect(e2.message).toMatch(new RegExp(`^convert: unknown format a Float64Array of ${A.values.length} elements, expected one of `));
+    const e3 = bad(() => rt.vector(3, { dtype: 'f32' } as unknown as 'f32'));
+    expect(e3.message).toMatch(/unknown dtype an object, expected one of/);
+    const e4 = bad(() => writeMatrixMarket(A, { field: 'x'.repeat(10_000) as 'real' }));
+    expect(e4.message.length).toBeLessThan(120);
+    await expect(createRuntime({ backend: [1, 2, 3] as unknown as 'cpu' })).rejects.toThrow(/got an array of 3 elements$/);
+    rt.dispose();
+  });
+
+  it('shownValue: short strings quoted, scalars as they are, the rest by kind and size', () => {
+    expect(shownValue('csr')).toBe('"csr"');
+    expect(shownValue('y'.repeat(41))).toBe(`"${'y'.repeat(40)}…"`);
+    expect([1.5, undefined, null, true, 10n].map(shownValue)).toEqual(['1.5', 'undefined', 'null', 'true', '10']);
+    expect(shownValue(Symbol('s'))).toBe('Symbol(s)');
+    expect(shownValue(() => 1)).toBe('a function');
+    expect(shownValue(new Int32Array(7))).toBe('an Int32Array of 7 elements');
+    expect(shownValue(new ArrayBuffer(8))).toBe('an ArrayBuffer');
+    expect(shownValue(new DataView(new ArrayBuffer(12)))).toBe('a DataView of 12 bytes');
+    expect(shownValue([])).toBe('an array of 0 elements');
+    expect(shownValue({ format: 'coo', rows: 1 })).toBe('a matrix object (format "coo")');
+    expect(shownValue(new Map())).toBe('a Map');
+    expect(shownValue(Object.create(null))).toBe('an object');
+    expect(shownValue({ a: 1 })).toBe('an object');
   });
 
   it('refuses an invalid matrix at upload and allocates nothing', async () => {

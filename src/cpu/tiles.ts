@@ -12,6 +12,7 @@
  */
 import type { CSRMatrix } from '../formats/csr.js';
 import { elementBytes } from '../dtype.js';
+import { shownValue } from '../shown-value.js';
 
 /** Bytes of x one tile reads (an eighth of a 1 MiB L2). */
 const TILE_X_BYTES = 128 * 1024;
@@ -76,16 +77,16 @@ export function checkCacheTiles(v: unknown, where: string): CacheTilesOption {
   if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
     const o = v as Record<string, unknown>;
     const extra = Object.keys(o).filter((k) => k !== 'rows' && k !== 'cols');
-    if (extra.length) throw new RangeError(`${where}: cacheTiles takes { rows, cols }, not ${JSON.stringify(extra[0])}`);
+    if (extra.length) throw new RangeError(`${where}: cacheTiles takes { rows, cols }, not ${shownValue(extra[0])}`);
     for (const k of ['rows', 'cols']) {
       const n = o[k];
       if (!Number.isInteger(n) || (n as number) < 1 || (n as number) > MAX_SIDE) {
-        throw new RangeError(`${where}: cacheTiles.${k} must be an integer in [1, ${MAX_SIDE}], got ${JSON.stringify(n)}`);
+        throw new RangeError(`${where}: cacheTiles.${k} must be an integer in [1, ${MAX_SIDE}], got ${shownValue(n)}`);
       }
     }
     return { rows: o.rows as number, cols: o.cols as number };
   }
-  throw new RangeError(`${where}: cacheTiles must be 'auto', false or { rows, cols }, got ${JSON.stringify(v)}`);
+  throw new RangeError(`${where}: cacheTiles must be 'auto', false or { rows, cols }, got ${shownValue(v)}`);
 }
 
 /** The tile shape the option gives A on `threads` threads, or null where A runs row by row. */

@@ -20,6 +20,7 @@ import { HYBMatrix } from './hyb.js';
 import { JDSMatrix } from './jds.js';
 import { MRSMatrix } from './mrs.js';
 import { SELLMatrix, SELL_OPTION_KEYS, type SELLOptions } from './sell.js';
+import { shownValue } from '../shown-value.js';
 
 export { COOMatrix, CSCMatrix, CSRMatrix, DenseMatrix, DIAMatrix, ELLMatrix, HYBMatrix, JDSMatrix, MRSMatrix, SELLMatrix };
 export { SELL_PAD, SELL_SORT_WINDOW, sellDefaultC, defaultSortWindow, sellSlots, type SELLOptions } from './sell.js';
@@ -131,6 +132,6 @@ function fromCSR(csr: CSRMatrix, format: FormatName, opts?: ConvertOptions): Spa
     case 'sell': return SELLMatrix.fromCSR(csr, only(opts, SELL_OPTION_KEYS));
     case 'hyb': return HYBMatrix.fromCSR(csr, only(opts, ELL_OPTION_KEYS));
     case 'dense': return DenseMatrix.fromCSR(csr, { maxSlots: opts?.maxSlots });
-    default: throw new UnsupportedError(`convert: unknown format ${JSON.stringify(format)}, expected one of ${FORMATS.join(', ')}`);
+    default: throw new UnsupportedError(`convert: unknown format ${shownValue(format)}, expected one of ${FORMATS.join(', ')}`);
   }
 }

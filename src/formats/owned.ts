@@ -10,6 +10,7 @@ import { JDSMatrix } from './jds.js';
 import { FORMATS, type SparseMatrix } from './index.js';
 import { MRSMatrix } from './mrs.js';
 import { SELLMatrix } from './sell.js';
+import { shownValue } from '../shown-value.js';
 
 /**
  * A validated private copy of a matrix, for data that kernels will trust: every field read once, every
@@ -30,13 +31,13 @@ export function ownedCopy(m: SparseMatrix): SparseMatrix {
     case 'sell': return new SELLMatrix(m.rows, m.cols, m.dtype, m.sliceHeight, m.sortWindow, copy(m.perm), copy(m.slicePtr), copy(m.colIdx), copy(m.values)).validate();
     case 'hyb': return new HYBMatrix(m.rows, m.cols, m.dtype, part(m.ell, 'ell'), part(m.coo, 'coo')).validate();
     case 'dense': return new DenseMatrix(m.rows, m.cols, m.dtype, copy(m.values)).validate();
-    default: throw new UnsupportedError(`unknown matrix format ${JSON.stringify((m as { format?: unknown })?.format)}, expected one of ${FORMATS.join(', ')}`);
+    default: throw new UnsupportedError(`unknown matrix format ${shownValue((m as { format?: unknown })?.format)}, expected one of ${FORMATS.join(', ')}`);
   }
 }
 
 /** A copy of HYB's ELL or COO part, which must be of that format. */
 function part<T extends ELLMatrix | COOMatrix>(m: T, format: T['format']): T {
-  if (m?.format !== format) throw new FormatError(`HYB ${format} part has format ${JSON.stringify(m?.format)}, expected ${format}`);
+  if (m?.format !== format) throw new FormatError(`HYB ${format} part has format ${shownValue(m?.format)}, expected ${format}`);
   return ownedCopy(m) as T;
 }
 

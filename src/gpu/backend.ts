@@ -55,6 +55,7 @@ import * as shaders from './shaders.generated.js';
 import * as dense from './dense.js';
 import { LossHooks, restorableShadow } from '../device-resident.js';
 import type { DenseMatrix } from '../formats/dense.js';
+import { shownValue } from '../shown-value.js';
 
 export interface GpuBackendOptions {
   /** draw on this canvas (HTMLCanvasElement or OffscreenCanvas) */
@@ -449,11 +450,11 @@ export class GpuBackend implements GpuOwner {
   spmv(M: GpuMatrix, x: GpuVector, y: GpuVector, opts: GpuSpmvOptions = {}): void {
     this.live();
     const op = opts.op ?? 'N';
-    if (op !== 'N' && op !== 'T' && op !== 'H') throw new UnsupportedError(`GPU spmv: op ${JSON.stringify(op)} is not one of 'N', 'T', 'H'`);
+    if (op !== 'N' && op !== 'T' && op !== 'H') throw new UnsupportedError(`GPU spmv: op ${shownValue(op)} is not one of 'N', 'T', 'H'`);
     if ((M as unknown as { owner: unknown }).owner !== this) throw new UnsupportedError('GPU spmv: a matrix of another GpuBackend');
     const d = M.data;
     const part = op === 'N' ? d.main : d.transposed;
-    if (!part) throw new UnsupportedError(`GPU spmv: op ${JSON.stringify(op)} needs the matrix uploaded with { transpose: true }`);
+    if (!part) throw new UnsupportedError(`GPU spmv: op ${shownValue(op)} needs the matrix uploaded with { transpose: true }`);
     const [outLen, inLen] = op === 'N' ? [M.rows, M.cols] : [M.cols, M.rows];
     this.checkVectors('GPU spmv', x, inLen, 'x', y, outLen);
     this.checkSameDType('GPU spmv', M.dtype, x, y);
@@ -1040,7 +1041,7 @@ function ellUniforms(p: GpuELLPart): Record<string, unknown> {
 
 function checkDType(dtype: DType, where: string): void {
   if (dtype !== 'f32' && dtype !== 'c64' && dtype !== 'f64' && dtype !== 'c128') {
-    throw new UnsupportedError(`${where}: unknown dtype ${JSON.stringify(dtype)}`);
+    throw new UnsupportedError(`${where}: unknown dtype ${shownValue(dtype)}`);
   }
 }
 

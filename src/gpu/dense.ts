@@ -52,6 +52,7 @@ import { DenseMatrix } from '../formats/dense.js';
 import { createArrayTexture, decodeValues, encodeScalar, encodeValues, floatsPerElement, type LayoutLimits, type TileLayout } from './encoding.js';
 import { GpuLimitError, GpuUnavailableError } from './errors.js';
 import * as shaders from './shaders.generated.js';
+import { shownValue } from '../shown-value.js';
 
 /** @internal what the dense kernels need from their GpuBackend (GpuBackend.denseHost) */
 export interface DenseHost {
@@ -251,7 +252,7 @@ function encodeDense(A: DenseMatrix, l: DenseLayout): Float32Array {
 
 function checkDType(dtype: DType, where: string): void {
   if (dtype !== 'f32' && dtype !== 'c64' && dtype !== 'f64' && dtype !== 'c128') {
-    throw new UnsupportedError(`${where}: unknown dtype ${JSON.stringify(dtype)}`);
+    throw new UnsupportedError(`${where}: unknown dtype ${shownValue(dtype)}`);
   }
 }
 
@@ -266,7 +267,7 @@ export function uploadDense(owner: DenseOwner, A: DenseMatrix): GpuDense {
   const st = stateOf(owner);
   st.host.live();
   if (!(A instanceof DenseMatrix) && (A as { format?: unknown })?.format !== 'dense') {
-    throw new UnsupportedError(`GPU uploadDense: expected a DenseMatrix, got format ${JSON.stringify((A as { format?: unknown })?.format)}`);
+    throw new UnsupportedError(`GPU uploadDense: expected a DenseMatrix, got format ${shownValue((A as { format?: unknown })?.format)}`);
   }
   checkDType(A.dtype, 'GPU uploadDense');
   A.validate();
@@ -314,7 +315,7 @@ export function gemm(owner: DenseOwner, A: GpuDense, B: GpuDense, C: GpuDense, o
   if (A.cols !== B.rows) throw new ShapeError(`GPU gemm: A is ${A.rows}×${A.cols} and B is ${B.rows}×${B.cols} (A.cols must equal B.rows)`);
   if (C.rows !== A.rows || C.cols !== B.cols) throw new ShapeError(`GPU gemm: C is ${C.rows}×${C.cols}, expected ${A.rows}×${B.cols}`);
   const kernel = opts.kernel ?? 'tiled';
-  if (kernel !== 'tiled' && kernel !== 'naive') throw new UnsupportedError(`GPU gemm: kernel ${JSON.stringify(kernel)} is not 'tiled' or 'naive'`);
+  if (kernel !== 'tiled' && kernel !== 'naive') throw new UnsupportedError(`GPU gemm: kernel ${shownValue(kernel)} is not 'tiled' or 'naive'`);
   const dt = C.dtype;
   const [ar, ai] = toComplex(opts.alpha ?? 1);
   const [br, bi] = toComplex(opts.beta ?? 0);

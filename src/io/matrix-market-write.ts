@@ -12,6 +12,7 @@ import { componentBytes, components, isComplex, type DType, type ValueArray } fr
 import { FormatError, ShapeError, UnsupportedError } from '../errors.js';
 import { DenseMatrix } from '../formats/dense.js';
 import type { MMField, MMFormat, MMSymmetry } from './matrix-market-types.js';
+import { shownValue } from '../shown-value.js';
 
 /** Options of {@link writeMatrixMarket}. */
 export interface MatrixMarketWriteOptions {
@@ -103,8 +104,8 @@ export function writeMatrixMarket(A: WritableMatrix | DenseMatrix, opts: MatrixM
   const format = opts.format ?? (isDense ? 'array' : 'coordinate');
   const cplx = isComplex(A.dtype);
   const field = opts.field ?? (cplx ? 'complex' : 'real');
-  if (format !== 'coordinate' && format !== 'array') throw new UnsupportedError(`Matrix Market: unknown format ${JSON.stringify(format)}`);
-  if (!['real', 'integer', 'complex', 'pattern'].includes(field)) throw new UnsupportedError(`Matrix Market: unknown field ${JSON.stringify(field)}`);
+  if (format !== 'coordinate' && format !== 'array') throw new UnsupportedError(`Matrix Market: unknown format ${shownValue(format)}`);
+  if (!['real', 'integer', 'complex', 'pattern'].includes(field)) throw new UnsupportedError(`Matrix Market: unknown field ${shownValue(field)}`);
   if (cplx && (field === 'real' || field === 'integer')) {
     throw new UnsupportedError(`Matrix Market: a ${A.dtype} matrix cannot be written with the ${field} field; use complex or pattern`);
   }
@@ -116,7 +117,7 @@ export function writeMatrixMarket(A: WritableMatrix | DenseMatrix, opts: MatrixM
     symmetry = detectSymmetry(view, field);
   } else if (symmetry !== 'general') {
     if (!['symmetric', 'skew-symmetric', 'hermitian'].includes(symmetry)) {
-      throw new UnsupportedError(`Matrix Market: unknown symmetry ${JSON.stringify(symmetry)}`);
+      throw new UnsupportedError(`Matrix Market: unknown symmetry ${shownValue(symmetry)}`);
     }
     if (symmetry === 'hermitian' && field !== 'complex') throw new UnsupportedError('Matrix Market: hermitian symmetry needs the complex field');
     if (symmetry === 'skew-symmetric' && field === 'pattern') throw new UnsupportedError('Matrix Market: the pattern field cannot be skew-symmetric');

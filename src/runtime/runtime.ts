@@ -23,6 +23,7 @@ import { checkCacheTiles } from '../cpu/tiles.js';
 import { explainSpmv, formatOn, type Explanation } from './explain.js';
 import type { Calibration, PathCalibration } from './cost.js';
 import { poisson3D } from '../generators/poisson.js';
+import { shownValue } from '../shown-value.js';
 
 type Handle = MatrixHandle | ResidentVector | DenseHandle;
 
@@ -89,7 +90,7 @@ export class Runtime implements HandleOwner {
     checkOptions('createRuntime: webgpu', options.webgpu, WEBGPU_OPTION_KEYS);
     const mode = options.backend ?? 'auto';
     if (mode !== 'auto' && mode !== 'gpu' && !PATH_IDS.includes(mode)) {
-      throw new UnsupportedError(`createRuntime: backend must be 'auto', ${PATH_IDS.map((p) => `'${p}'`).join(', ')} or 'gpu', got ${JSON.stringify(options.backend)}`);
+      throw new UnsupportedError(`createRuntime: backend must be 'auto', ${PATH_IDS.map((p) => `'${p}'`).join(', ')} or 'gpu', got ${shownValue(options.backend)}`);
     }
     if (options.maxMemoryMB !== undefined && !(options.maxMemoryMB >= 1 && options.maxMemoryMB <= 4096)) {
       throw new RangeError(`createRuntime: maxMemoryMB must be in [1, 4096], got ${options.maxMemoryMB}`);
@@ -386,7 +387,10 @@ export class Runtime implements HandleOwner {
   ): Explanation {
     this.live();
     checkOptions('explain', options, EXPLAIN_OPTION_KEYS);
-    if (op !== 'spmv') throw new UnsupportedError(`explain: only 'spmv' is explained, not ${JSON.stringify(op)}`);
+    if (op !== 'spmv') {
+      const hint = typeof op === 'object' && op !== null ? " (the first argument names the operation: rt.explain('spmv', A))" : '';
+      throw new UnsupportedError(`explain: only 'spmv' is explained, not ${shownValue(op)}${hint}`);
+    }
     const handle = A instanceof MatrixHandle ? this.own(A, 'explain: A') : null;
     const host = handle ? handle.host : (A as SparseMatrix);
     const features = this.featuresOf(host);
@@ -874,7 +878,7 @@ export class Runtime implements HandleOwner {
     const h = this.own(A, `${method}: A`).live();
     if (h.rows !== h.cols) throw new ShapeError(`${method}: A must be square, it is ${h.rows}×${h.cols}`);
     const pre = o.preconditioner ?? 'none';
-    if (pre !== 'none' && pre !== 'jacobi') throw new UnsupportedError(`${method}: preconditioner must be 'none' or 'jacobi', got ${JSON.stringify(pre)}`);
+    if (pre !== 'none' && pre !== 'jacobi') throw new UnsupportedError(`${method}: preconditioner must be 'none' or 'jacobi', got ${shownValue(pre)}`);
     if (o.tol !== undefined && !(o.tol >= 0)) throw new RangeError(`${method}: tol must be ≥ 0, got ${o.tol}`);
     if (o.maxIter !== undefined && !(Number.isInteger(o.maxIter) && o.maxIter >= 0)) {
       throw new RangeError(`${method}: maxIter must be a non-negative integer, got ${o.maxIter}`);
@@ -1162,7 +1166,7 @@ function checkedScalar(op: string, dtype: DType, s: Scalar): [number, number] {
 
 function resolveScalars(dtype: DType, o: SpmvOptions): SpmvScalars {
   const op = o.op ?? 'N';
-  if (op !== 'N' && op !== 'T' && op !== 'H') throw new UnsupportedError(`spmv: op must be 'N', 'T' or 'H', got ${JSON.stringify(op)}`);
+  if (op !== 'N' && op !== 'T' && op !== 'H') throw new UnsupportedError(`spmv: op must be 'N', 'T' or 'H', got ${shownValue(op)}`);
   return { alpha: checkedScalar('spmv: alpha', dtype, o.alpha ?? 1), beta: checkedScalar('spmv: beta', dtype, o.beta ?? 0), op };
 }
 

@@ -39,6 +39,7 @@ import { decodeValues, encodeScalar, encodeValues, floatsPerElement } from './en
 import { WebGpuDeviceLostError, WebGpuLimitError, WebGpuUnavailableError } from './errors.js';
 import { WebGpuMatrix, WebGpuVector, type HostMatrix, type WebGpuOwner } from './resident.js';
 import { buildMatrix, runSpmv, type WebGpuUploadOptions } from './spmv.js';
+import { shownValue } from '../shown-value.js';
 
 export interface WebGpuBackendOptions extends DeviceOptions {
   /** use this device (no adapter is requested; the backend cannot replace it after a loss) */
@@ -223,11 +224,11 @@ export class WebGpuBackend implements WebGpuOwner {
   spmv(M: WebGpuMatrix, x: WebGpuVector, y: WebGpuVector, opts: WebGpuSpmvOptions = {}): void {
     this.live();
     const op = opts.op ?? 'N';
-    if (op !== 'N' && op !== 'T' && op !== 'H') throw new UnsupportedError(`WebGPU spmv: op ${JSON.stringify(op)} is not one of 'N', 'T', 'H'`);
+    if (op !== 'N' && op !== 'T' && op !== 'H') throw new UnsupportedError(`WebGPU spmv: op ${shownValue(op)} is not one of 'N', 'T', 'H'`);
     if ((M as unknown as { owner: unknown }).owner !== this) throw new UnsupportedError('WebGPU spmv: a matrix of another WebGpuBackend');
     const d = M.data;
     const part = op === 'N' ? d.main : d.transposed;
-    if (!part) throw new UnsupportedError(`WebGPU spmv: op ${JSON.stringify(op)} needs the matrix uploaded with { transpose: true }`);
+    if (!part) throw new UnsupportedError(`WebGPU spmv: op ${shownValue(op)} needs the matrix uploaded with { transpose: true }`);
     const [outLen, inLen] = op === 'N' ? [M.rows, M.cols] : [M.cols, M.rows];
     this.checkVectors('WebGPU spmv', M.dtype, x, inLen, 'x', y, outLen);
     const dt = M.dtype;
@@ -582,7 +583,7 @@ export class WebGpuBackend implements WebGpuOwner {
 }
 
 function checkDType(dtype: DType, where: string): void {
-  if (dtype !== 'f32' && dtype !== 'c64' && dtype !== 'f64' && dtype !== 'c128') throw new UnsupportedError(`${where}: unknown dtype ${JSON.stringify(dtype)}`);
+  if (dtype !== 'f32' && dtype !== 'c64' && dtype !== 'f64' && dtype !== 'c128') throw new UnsupportedError(`${where}: unknown dtype ${shownValue(dtype)}`);
 }
 
 export { WebGpuDeviceLostError, WebGpuLimitError, WebGpuUnavailableError };
