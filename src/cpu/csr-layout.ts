@@ -80,7 +80,8 @@ export function chooseCsrLayout(dtype: DType, ptr: Int32Array, idx: Int32Array):
   return { kind: narrow ? 'csr16' : 'csrg', groups };
 }
 
-function countUniform(groups: Uint8Array): number {
+/** How many groups the flags mark uniform. */
+export function countUniform(groups: Uint8Array): number {
   let n = 0;
   for (const f of groups) n += f;
   return n;
@@ -110,21 +111,43 @@ export function groupedLayout(
   values: Float32Array | Float64Array,
   groups = uniformGroups(ptr, idx),
 ): GroupedLayout {
+  const out = kind === 'csr16' ? new Int16Array(idx.length) : new Int32Array(idx.length);
+  const vals = new (values.constructor as Float32ArrayConstructor | Float64ArrayConstructor)(values.length);
+  writeGroupedLayout(ptr, idx, values, groups, out, vals);
+  return { idx: out, values: vals, groups, uniform: countUniform(groups) };
+}
+
+/**
+ * groupedLayout written into arrays the caller provides (the upload's heap regions: no intermediate copy
+ * of a matrix that may be hundreds of MB): `outIdx` an Int16Array for 'csr16', an Int32Array for 'csrg'.
+ */
+export function writeGroupedLayout(
+  ptr: Int32Array,
+  idx: Int32Array,
+  values: Float32Array | Float64Array,
+  groups: Uint8Array,
+  outIdx: Int16Array | Int32Array,
+  outVals: Float32Array | Float64Array,
+): void {
   const rows = ptr.length - 1;
-  const out = kind === 'csr16' ? new Int16Array(idx.length) : idx.slice();
-  if (kind === 'csr16') for (let i = 0; i < rows; i++) for (let k = ptr[i]; k < ptr[i + 1]; k++) out[k] = idx[k] - i;
-  const vals = values.slice();
+  const offsets = outIdx instanceof Int16Array;
+  if (offsets) for (let i = 0; i < rows; i++) for (let k = ptr[i]; k < ptr[i + 1]; k++) outIdx[k] = idx[k] - i;
+  else outIdx.set(idx);
+  outVals.set(values);
+  interleaveGroups(outIdx, idx, ptr, groups, offsets ? 1 : 0);
+  interleaveGroups(outVals, values, ptr, groups, 0);
+}
+
+/** Each uniform group's entries of src, interleaved into dst, minus diag × the row (the offsets' base). */
+function interleaveGroups(dst: Int16Array | Int32Array | Float32Array | Float64Array, src: Int32Array | Float32Array | Float64Array, ptr: Int32Array, groups: Uint8Array, diag: 0 | 1): void {
   for (let g = 0; g < groups.length; g++) {
     if (!groups[g]) continue;
     const p = ptr[4 * g], n = ptr[4 * g + 1] - p;
     for (let q = 0; q < 4; q++) {
-      for (let k = 0; k < n; k++) {
-        out[p + 4 * k + q] = idx[p + q * n + k] - (kind === 'csr16' ? 4 * g + q : 0);
-        vals[p + 4 * k + q] = values[p + q * n + k];
-      }
+      const base = diag * (4 * g + q);
+      for (let k = 0; k < n; k++) dst[p + 4 * k + q] = src[p + q * n + k] - base;
     }
   }
-  return { idx: out, values: vals, groups, uniform: countUniform(groups) };
 }
 
 /** The CPU path's layout of this CSR matrix (explain's feature). */

@@ -7,16 +7,18 @@ const HEAP_BASE = PAGE;
 /** wasm32 addresses: the module declares 65536 pages (4 GiB) as its maximum. */
 export const MAX_PAGES = 65536;
 
-export type TypedArrayKind = 'f32' | 'f64' | 'i32' | 'u8';
+export type TypedArrayKind = 'f32' | 'f64' | 'i32' | 'i16' | 'u8';
 type ArrayOf<K extends TypedArrayKind> = K extends 'f32'
   ? Float32Array
   : K extends 'f64'
     ? Float64Array
     : K extends 'i32'
       ? Int32Array
-      : Uint8Array;
-const CTOR = { f32: Float32Array, f64: Float64Array, i32: Int32Array, u8: Uint8Array } as const;
-const BYTES = { f32: 4, f64: 8, i32: 4, u8: 1 } as const;
+      : K extends 'i16'
+        ? Int16Array
+        : Uint8Array;
+const CTOR = { f32: Float32Array, f64: Float64Array, i32: Int32Array, i16: Int16Array, u8: Uint8Array } as const;
+const BYTES = { f32: 4, f64: 8, i32: 4, i16: 2, u8: 1 } as const;
 
 /**
  * A region of the runtime's WebAssembly memory: 16-byte aligned, `bytes` long. `view()` returns a

@@ -5,7 +5,7 @@ import type { WasmHeap, Region } from './memory.js';
 import { CpuMatrix } from './resident.js';
 import { lowerBound, pointerPrefix, uniformPrefix } from './partition.js';
 import { cacheTiles, cacheTilesFor, type CacheTilesOption } from './tiles.js';
-import { chooseCsrLayout, groupedLayout } from './csr-layout.js';
+import { chooseCsrLayout, countUniform, writeGroupedLayout } from './csr-layout.js';
 
 /**
  * One kernel call over a range [start, end) of output rows (the kernels' last two arguments), with
@@ -42,9 +42,13 @@ export function uploadMatrix(heap: WasmHeap, A: SparseMatrix, threads = 1, tiles
     params.grouped = kind === 'csr16' ? 16 : kind === 'csrg' ? 32 : 0;
     params.rowwise = irregularRows(ptr) ? 1 : 0;
     if (kind === 'plain') return put({ ptr, idx, val });
-    const L = groupedLayout(kind, ptr, idx, val, groups);
-    put({ ptr, idx: L.idx, val: L.values, grp: L.groups });
-    params.uniform = L.uniform;
+    put({ ptr, grp: groups });
+    // written straight into the heap; both regions exist before any view (a growth detaches older views)
+    regions.idx = heap.alloc(idx.length * (kind === 'csr16' ? 2 : 4));
+    regions.val = heap.alloc(val.byteLength);
+    const valKind = val instanceof Float32Array ? 'f32' : 'f64';
+    writeGroupedLayout(ptr, idx, val, groups, regions.idx.view(kind === 'csr16' ? 'i16' : 'i32', idx.length), regions.val.view(valKind, val.length));
+    params.uniform = countUniform(groups);
   };
   try {
     switch (A.format) {
