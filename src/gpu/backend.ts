@@ -37,7 +37,7 @@
  * restore its state afterwards.
  */
 import * as twgl from 'twgl.js';
-import { isComplex, toComplex, type DType, type Scalar } from '../dtype.js';
+import { assertDType, isComplex, toComplex, type DType, type Scalar } from '../dtype.js';
 import { DisposedError, ShapeError, UnsupportedError } from '../errors.js';
 import type { Op } from '../backend-types.js';
 import { SELL_PAD, type CSRMatrix, type SELLMatrix } from '../formats/index.js';
@@ -252,7 +252,7 @@ export class GpuBackend implements GpuOwner {
     if (f !== 'csr' && f !== 'sell' && f !== 'ell' && f !== 'dia' && f !== 'hyb') {
       throw new UnsupportedError(`GPU upload: format ${f} is not supported (csr, sell, ell, dia, hyb)`);
     }
-    checkDType(matrix.dtype, 'GPU upload');
+    assertDType(matrix.dtype, 'GPU upload');
     matrix.validate();
     const data = this.buildMatrix(matrix, options);
     return new GpuMatrix(this, matrix.dtype, matrix.rows, matrix.cols, matrix.nnz, matrix.format, data, { matrix, options: { ...options } });
@@ -414,7 +414,7 @@ export class GpuBackend implements GpuOwner {
    */
   vector(dtype: DType, data: ArrayLike<number> | number, options: GpuVectorOptions = {}): GpuVector {
     this.live();
-    checkDType(dtype, 'GPU vector');
+    assertDType(dtype, 'GPU vector');
     const comp = isComplex(dtype) ? 2 : 1;
     const length = typeof data === 'number' ? data : data.length / comp;
     if (!Number.isInteger(length) || length < 0) {
@@ -1039,11 +1039,6 @@ function ellUniforms(p: GpuELLPart): Record<string, unknown> {
   return { ...slotUniforms(p), u_width: p.width, u_stride: p.stride };
 }
 
-function checkDType(dtype: DType, where: string): void {
-  if (dtype !== 'f32' && dtype !== 'c64' && dtype !== 'f64' && dtype !== 'c128') {
-    throw new UnsupportedError(`${where}: unknown dtype ${shownValue(dtype)}`);
-  }
-}
 
 function checkScalar(dtype: DType, im: number, name: string): void {
   if (im !== 0 && !isComplex(dtype)) throw new UnsupportedError(`GPU path: ${name} has imaginary part ${im}, but the data is ${dtype}`);

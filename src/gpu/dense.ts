@@ -46,7 +46,7 @@
  * otherwise.
  */
 import * as twgl from 'twgl.js';
-import { isComplex, toComplex, type DType, type Scalar } from '../dtype.js';
+import { assertDType, isComplex, toComplex, type DType, type Scalar } from '../dtype.js';
 import { DisposedError, ShapeError, UnsupportedError } from '../errors.js';
 import { DenseMatrix } from '../formats/dense.js';
 import { createArrayTexture, decodeValues, encodeScalar, encodeValues, floatsPerElement, type LayoutLimits, type TileLayout } from './encoding.js';
@@ -250,11 +250,6 @@ function encodeDense(A: DenseMatrix, l: DenseLayout): Float32Array {
   return out;
 }
 
-function checkDType(dtype: DType, where: string): void {
-  if (dtype !== 'f32' && dtype !== 'c64' && dtype !== 'f64' && dtype !== 'c128') {
-    throw new UnsupportedError(`${where}: unknown dtype ${shownValue(dtype)}`);
-  }
-}
 
 function checkShape(rows: number, cols: number, where: string): void {
   for (const [n, v] of [['rows', rows], ['cols', cols]] as const) {
@@ -269,7 +264,7 @@ export function uploadDense(owner: DenseOwner, A: DenseMatrix): GpuDense {
   if (!(A instanceof DenseMatrix) && (A as { format?: unknown })?.format !== 'dense') {
     throw new UnsupportedError(`GPU uploadDense: expected a DenseMatrix, got format ${shownValue((A as { format?: unknown })?.format)}`);
   }
-  checkDType(A.dtype, 'GPU uploadDense');
+  assertDType(A.dtype, 'GPU uploadDense');
   A.validate();
   const layout = denseLayout(st.host.limits, A.rows, A.cols, elementsPerTexel(A.dtype), `a dense ${A.rows}×${A.cols} ${A.dtype} matrix`);
   const data = encodeDense(A, layout);
@@ -282,7 +277,7 @@ export function uploadDense(owner: DenseOwner, A: DenseMatrix): GpuDense {
 export function denseMatrix(owner: DenseOwner, dtype: DType, rows: number, cols: number): GpuDense {
   const st = stateOf(owner);
   st.host.live();
-  checkDType(dtype, 'GPU denseMatrix');
+  assertDType(dtype, 'GPU denseMatrix');
   checkShape(rows, cols, 'GPU denseMatrix');
   const layout = denseLayout(st.host.limits, rows, cols, elementsPerTexel(dtype), `a dense ${rows}×${cols} ${dtype} matrix`);
   return new GpuDense(st, dtype, rows, cols, layout, createArrayTexture(st.host.gl, 'rgba32f', layout, null), null);

@@ -24,7 +24,7 @@
  * (see WebGpuVector), and onContextRestored callbacks run. When no new device can be had, the backend
  * stays lost.
  */
-import { isComplex, toComplex, type DType, type Scalar } from '../dtype.js';
+import { assertDType, isComplex, toComplex, type DType, type Scalar } from '../dtype.js';
 import { DisposedError, ShapeError, UnsupportedError } from '../errors.js';
 import type { Op } from '../backend-types.js';
 import type { DenseMatrix } from '../formats/dense.js';
@@ -193,7 +193,7 @@ export class WebGpuBackend implements WebGpuOwner {
     this.live();
     const f = (matrix as { format: string }).format;
     if (f !== 'csr' && f !== 'sell' && f !== 'ell' && f !== 'dia' && f !== 'hyb') throw new UnsupportedError(`WebGPU upload: format ${f} is not supported (csr, sell, ell, dia, hyb)`);
-    checkDType(matrix.dtype, 'WebGPU upload');
+    assertDType(matrix.dtype, 'WebGPU upload');
     matrix.validate();
     const data = buildMatrix(this.engine, matrix, options, this.maxStorageBufferBindingSize);
     return new WebGpuMatrix(this, matrix.dtype, matrix.rows, matrix.cols, matrix.nnz, matrix.format, data, { matrix, options: { ...options } });
@@ -205,7 +205,7 @@ export class WebGpuBackend implements WebGpuOwner {
    */
   vector(dtype: DType, data: ArrayLike<number> | number, options: WebGpuVectorOptions = {}): WebGpuVector {
     this.live();
-    checkDType(dtype, 'WebGPU vector');
+    assertDType(dtype, 'WebGPU vector');
     const comp = isComplex(dtype) ? 2 : 1;
     const length = typeof data === 'number' ? data : data.length / comp;
     if (!Number.isInteger(length) || length < 0) {
@@ -443,7 +443,7 @@ export class WebGpuBackend implements WebGpuOwner {
 
   /** A zero rows × cols dense matrix of `dtype` on the GPU. */
   denseMatrix(dtype: DType, rows: number, cols: number): dense.WebGpuDense {
-    checkDType(dtype, 'WebGPU dense matrix');
+    assertDType(dtype, 'WebGPU dense matrix');
     return dense.denseMatrix(this.denseHost, dtype, rows, cols);
   }
 
@@ -582,8 +582,5 @@ export class WebGpuBackend implements WebGpuOwner {
   }
 }
 
-function checkDType(dtype: DType, where: string): void {
-  if (dtype !== 'f32' && dtype !== 'c64' && dtype !== 'f64' && dtype !== 'c128') throw new UnsupportedError(`${where}: unknown dtype ${shownValue(dtype)}`);
-}
 
 export { WebGpuDeviceLostError, WebGpuLimitError, WebGpuUnavailableError };
