@@ -137,7 +137,7 @@ for (const flavor of ['simd', 'plain'] as const) {
             const regs = [T.bandPtr, T.tilePtr, T.tileCol, T.rc, T.values, x].map((a) => h.put(a));
             const y = h.put(y0), work = h.zeros(A.rows * Arr.BYTES_PER_ELEMENT + 8);
             const [bp, tp, tc, rc, val, xp] = regs.map((r) => r.ptr);
-            h.kernel(`tiles_${dtype}`)(bp, tp, tc, rc, val, xp, y.ptr, work.ptr, shape.R, A.rows, 0.75, 2, 0, T.bands);
+            h.kernel(`tiles_${dtype}`)(bp, tp, tc, rc, val, xp, y.ptr, work.ptr, shape.R, shape.W, A.rows, A.cols, 1, 0.75, 2, 0, T.bands);
             const got = h.get(y, dtype, A.rows);
             expect(checkAgainst(got, ref, dtype === 'f32' ? 'single' : 'double', false), `${name} ${dtype} ${shape.R}×${shape.W}`).toBeNull();
             disposeAll(...regs, y, work);

@@ -255,16 +255,17 @@ for (const flavor of ['simd', 'plain'] as const) {
             for (const { alpha, beta, nanY } of casesFor(dt)) {
               const y0 = nanY ? new (Arr(dt))(A.rows).fill(NaN) : randArr(dt, A.rows, r);
               const ref = referenceSpmv(A, x, y0, alpha, beta, 'N');
-              const run = (b0: number, b1: number, ry: Region) =>
-                K(`tiles_${dt}`)(...regs.map((g) => g.ptr), rx.ptr, ry.ptr, work.ptr, shape.R, A.rows, ...scalars(dt, alpha, beta, 0), b0, b1);
+              // touchX 1: each tile reads its slice of x first (clamped to x's end where W passes it)
+              const run = (b0: number, b1: number, ry: Region, touchX = 1) =>
+                K(`tiles_${dt}`)(...regs.map((g) => g.ptr), rx.ptr, ry.ptr, work.ptr, shape.R, shape.W, A.rows, A.cols, touchX, ...scalars(dt, alpha, beta, 0), b0, b1);
               const whole = put(y0);
               run(0, T.bands, whole);
               const all = h.get(whole, kind(dt), y0.length);
               expectRange(dt, all, y0, ref, 0, A.rows, `tiles_${dt} ${shape.R}×${shape.W} α=${alpha} β=${beta}`);
-              // two calls over split band ranges give the whole call's bits
+              // two calls over split band ranges give the whole call's bits, with x read first or not
               const mid = T.bands >> 1;
               const split = put(y0);
-              run(mid, T.bands, split);
+              run(mid, T.bands, split, 0);
               run(0, mid, split);
               const got = h.get(split, kind(dt), y0.length);
               for (let k = 0; k < got.length; k++) {

@@ -62,7 +62,7 @@ export function uploadMatrix(heap: WasmHeap, A: SparseMatrix, threads = 1, tiles
           put({ bandPtr: T.bandPtr, tilePtr: T.tilePtr, tileCol: T.tileCol, rc: T.rc, val: T.values });
           // one accumulator per row: bands are disjoint, so threads never share one
           regions.work = heap.alloc(A.rows * A.values.BYTES_PER_ELEMENT);
-          Object.assign(params, { tiled: 1, R: T.R, bands: T.bands });
+          Object.assign(params, { tiled: 1, R: T.R, W: T.W, bands: T.bands });
           break;
         }
         putRows(A.rowPtr, A.colIdx, A.values);
@@ -185,9 +185,10 @@ export function spmvSteps(M: CpuMatrix, x: number, y: number, s: SpmvScalars): K
     case 'csr':
     case 'csc': {
       if (H.format === 'csr' && M.params.tiled) {
-        const { R, bands } = M.params;
+        const { R, W, bands } = M.params;
         const rowPtr = H.rowPtr;
-        const args = [p('bandPtr'), p('tilePtr'), p('tileCol'), p('rc'), p('val'), x, y, p('work'), R, M.rows, ...ab];
+        // 1: each tile reads its slice of x in order first (assembly/spmv_tiles.ts)
+        const args = [p('bandPtr'), p('tilePtr'), p('tileCol'), p('rc'), p('val'), x, y, p('work'), R, W, M.rows, M.cols, 1, ...ab];
         // bands balanced by their entries plus rows; any boundary will do (bands never share a row)
         const before = (b: number) => Math.min(b * R, M.rows);
         return [{ ...step(`tiles_${dt}`, args, (b) => rowPtr[before(b)] + before(b)), end: bands, align: 1 }];

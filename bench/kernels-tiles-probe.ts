@@ -1,0 +1,43 @@
+/**
+ * Kernel-level A/B of CSR in cache tiles (assembly/spmv_tiles.ts) on the power-law matrix of the formats
+ * bench (1 M rows), one thread: tiles_<dt> with each tile's slice of x read in order first (touchX 1,
+ * what the runtime runs) against the same kernel without (touchX 0), calls interleaved, median and min ms.
+ * R and W default to tileShape's on one thread; R=… W=… pick others:
+ *   npx esbuild bench/kernels-tiles-probe.ts --bundle --platform=node --format=esm --outfile=build/tiles-probe.js
+ *   node build/tiles-probe.js [f64|f32] [rounds=15]
+ * (after `npm run build`, which compiles build/wasm/*.wasm).
+ */
+import { readFileSync } from 'node:fs';
+import { randomMatrix } from '../src/generators/random.js';
+import { cacheTiles, tileShape } from '../src/cpu/tiles.js';
+import { heapCopier } from './probe-heap.js';
+
+type Kernel = (...args: number[]) => void;
+const dt = process.argv[2] === 'f32' ? 'f32' : 'f64';
+const rounds = Number(process.argv[3] ?? 15);
+const A = randomMatrix({ rows: 1e6, meanRowLength: 8, distribution: 'powerlaw', exponent: 1.5, seed: 42, dtype: dt });
+const shape = tileShape(dt, A.rows, 1);
+const R = Number(process.env.R ?? shape.R), W = Number(process.env.W ?? shape.W);
+const T = cacheTiles(A, { R, W });
+const memory = new WebAssembly.Memory({ initial: Math.ceil((A.nnz * 16 + A.rows * 24 + A.cols * 8 + (2 << 20)) / 65536), maximum: 65536 });
+const put = heapCopier(memory);
+const Arr = dt === 'f32' ? Float32Array : Float64Array;
+const regs = [T.bandPtr, T.tilePtr, T.tileCol, T.rc, T.values].map(put);
+const x = put(new Arr(A.cols).map((_, i) => Math.sin(i)));
+const ys = [put(new Arr(A.rows)), put(new Arr(A.rows))];
+const work = put(new Arr(A.rows));
+const { instance } = await WebAssembly.instantiate(readFileSync(new URL('../build/wasm/simd.wasm', import.meta.url)), { env: { memory, abort() {}, seed: () => 1 } });
+const tiles = (instance.exports as Record<string, Kernel>)[`tiles_${dt}`];
+const runs = [1, 0].map((touchX, i) => () => tiles(...regs, x, ys[i], work, R, W, A.rows, A.cols, touchX, 1, 0, 0, T.bands));
+const times: number[][] = runs.map(() => []);
+for (let r = 0; r < rounds + 2; r++) {
+  runs.forEach((run, i) => {
+    const t0 = performance.now();
+    run();
+    if (r >= 2) times[i].push(performance.now() - t0);
+  });
+}
+const [a, b] = ys.map((p) => new Arr(memory.buffer, p, A.rows));
+if (a.some((v, i) => !Object.is(v, b[i]))) throw new Error('touchX changed the bits');
+const show = (t: number[]) => `${t.sort((p, q) => p - q)[t.length >> 1].toFixed(2)} ms (min ${t[0].toFixed(2)})`;
+console.log(`tiles_${dt} ${R}×${W}, ${A.nnz} entries: x read first ${show(times[0])}  not ${show(times[1])}`);
