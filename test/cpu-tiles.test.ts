@@ -7,7 +7,7 @@ import { describe, it, expect, afterAll } from 'vitest';
 import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
 import { randomMatrix } from '../src/generators/random.js';
 import { poisson3D } from '../src/generators/poisson.js';
-import { useCacheTiles, cacheTiles, TILES_MIN_X_BYTES } from '../src/cpu/tiles.js';
+import { useCacheTiles, cacheTiles, colBits, TILES_MIN_X_BYTES } from '../src/cpu/tiles.js';
 import { checkAgainst, referenceSpmv, csrTriplets } from './reference.js';
 import { CSRMatrix } from '../src/formats/csr.js';
 import { isComplex } from '../src/dtype.js';
@@ -37,11 +37,14 @@ describe('CPU cache tiles', () => {
     const T = cacheTiles(scattered);
     expect(T.tilePtr[T.tilePtr.length - 1]).toBe(scattered.nnz);
     expect(T.bandPtr[T.bands]).toBe(T.tileCol.length);
+    // one band of all 120 000 rows (more than 16 bits of row) in tiles of 16384 columns (14 bits)
+    expect([T.R, T.W, colBits(T.W)]).toEqual([120_000, 16384, 14]);
     let outside = 0;
     for (let t = 0; t < T.tileCol.length; t++) {
-      for (let e = T.tilePtr[t]; e < T.tilePtr[t + 1]; e++) if ((T.rc[e] & 0xffff) >= T.W || T.rc[e] >>> 16 >= T.R) outside++;
+      for (let e = T.tilePtr[t]; e < T.tilePtr[t + 1]; e++) if ((T.rc[e] & 0x3fff) >= T.W || T.rc[e] >>> 14 >= T.R) outside++;
     }
     expect(outside).toBe(0);
+    expect(() => cacheTiles(scattered, { R: 262145, W: 16384 })).toThrow(/at most 65536 columns and 262144 rows for 16384/);
   });
 
   it("are what 'auto' chooses for them on the CPU, and explain says so", async () => {
@@ -76,14 +79,21 @@ describe('CPU cache tiles', () => {
     expect((await derived(off.rt)).tiled).toBeUndefined();
     expect(off.rt.explain('spmv', scattered).features.cacheTiles).toBe(false);
     expect(off.rt.upload(scattered).format).toBe('jds'); // 'auto' then takes the next fastest
-    const auto = await run('auto', 1);
-    expect(auto.params).toMatchObject({ tiled: 1, R: 65536 });
-    expect(await derived(auto.rt)).toMatchObject({ tiled: 1, R: 65536 });
+    // bands cut evenly, one per worker (120 000 rows: 2 × 60 000)
+    const auto = await run('auto', 2);
+    expect(auto.params).toMatchObject({ tiled: 1, R: 60_032, W: 16384, bands: 2 });
+    expect(await derived(auto.rt)).toMatchObject({ tiled: 1, R: 60_032 });
     const small = await run({ rows: 3000, cols: 1000 }, 3);
     expect(small.params).toMatchObject({ tiled: 1, R: 3000, bands: Math.ceil(scattered.rows / 3000) });
     // a row's entries are added in column order whatever the shape: the same bits
-    for (let i = 0; i < scattered.rows; i++) if (!Object.is(small.y[i], auto.y[i])) expect.fail(`y[${i}]: ${small.y[i]} in 3000 × 1000 tiles, ${auto.y[i]} in the default`);
-    for (const bad of [true, 'on', null, { rows: 0, cols: 8 }, { rows: 8, cols: 65537 }, { rows: 8 }, { rows: 8, cols: 8, depth: 2 }, { rows: 1.5, cols: 8 }]) {
+    // and a band higher than 16 bits of row can count, with 12 bits of column
+    const tall = await run({ rows: 100_000, cols: 4096 }, 1);
+    expect(tall.params).toMatchObject({ tiled: 1, R: 100_000, W: 4096, bands: 2 });
+    for (const [shape, { y }] of [['3000 × 1000', small], ['100000 × 4096', tall]] as const) {
+      for (let i = 0; i < scattered.rows; i++) if (!Object.is(y[i], auto.y[i])) expect.fail(`y[${i}]: ${y[i]} in ${shape} tiles, ${auto.y[i]} in the default`);
+    }
+    const bads = [true, 'on', null, { rows: 0, cols: 8 }, { rows: 8, cols: 65537 }, { rows: 8 }, { rows: 8, cols: 8, depth: 2 }, { rows: 1.5, cols: 8 }, { rows: 65537, cols: 65536 }, { rows: 262145, cols: 16384 }];
+    for (const bad of bads) {
       await expect(createRuntime({ cacheTiles: bad as never }), JSON.stringify(bad)).rejects.toThrow(/createRuntime: cacheTiles/);
       await expect(createRuntime({ cacheTiles: bad as never })).rejects.toBeInstanceOf(RangeError);
     }

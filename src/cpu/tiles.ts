@@ -14,12 +14,22 @@ import type { CSRMatrix } from '../formats/csr.js';
 import { elementBytes } from '../dtype.js';
 import { shownValue } from '../shown-value.js';
 
-/** Bytes of x one tile reads (an eighth of a 1 MiB L2). */
-const TILE_X_BYTES = 128 * 1024;
-/** Packed pairs hold 16-bit local rows and columns. */
-const MAX_SIDE = 1 << 16;
+/** Columns per tile: x slices of 64 KiB in f32, 128 KiB in f64 (an L2 of 512 KiB holds one several times). */
+const TILE_COLS = 16384;
+/** A packed pair holds a tile column in colBits(W) bits, so tiles are at most 65536 columns wide. */
+const MAX_TILE_COLS = 1 << 16;
 /** Below this x size the whole of x stays in cache and plain CSR wins. */
 export const TILES_MIN_X_BYTES = 1 << 20;
+
+/** Bits of a packed pair that hold the column within a tile of W columns (0 for W = 1). */
+export function colBits(W: number): number {
+  return 32 - Math.clz32(W - 1);
+}
+
+/** The highest band a packed pair can address with tiles of W columns: the 32 − colBits(W) row bits. */
+export function maxBandRows(W: number): number {
+  return 2 ** (32 - colBits(W));
+}
 
 export interface CacheTiles {
   /** rows per band (the last may be shorter) */
@@ -33,25 +43,26 @@ export interface CacheTiles {
   tilePtr: Int32Array;
   /** first column of tile t */
   tileCol: Int32Array;
-  /** (row − band start) << 16 | (column − tile start), as int32 bits */
+  /** (row − band start) << colBits(W) | (column − tile start), as int32 bits */
   rc: Int32Array;
   values: CSRMatrix['values'];
 }
 
 /**
- * Band height and tile width: W x elements (TILE_X_BYTES) and as many rows as the packed pairs allow
- * (accumulators of 256 KiB in f32, 512 KiB in f64) — x is read once per band, so the higher the band,
- * the less x traffic — but no more rows than give every pool thread a band of its own (bands are the
- * unit the pool balances). Measured on the 16-core machine, 1 M power-law rows, native C / ours at
- * 1/2/4/8/16 threads (`SIMDGL_TILES=… npm run bench -- --only formats`, bench/device/results-2026-11-23c):
- * f64 bands of 65536 rows 1.78/1.78/1.51/1.02/1.32×, of 32768 (the earlier choice) 1.46/1.32/1.27/1.05/1.26×;
- * on the 2-vCPU EPYC at 2 threads 45 vs 61 ms. Earlier (five runs at 16 threads): bands lowered to 2 or 4
- * per thread lost 10–30%. Neither R nor the thread count changes a result's bits (a row's entries are
- * added in the order of its tiles, by column, wherever the bands start).
+ * Band height and tile width. x is read once per band, in order (each tile's slice before its entries),
+ * so the higher the band the less x traffic; a band's accumulators are swept once per tile, whatever R.
+ * Bands are as high as the packed pairs allow (maxBandRows(TILE_COLS) = 262144), cut evenly so that every
+ * pool thread gets the same number of equal bands (bands are the unit the pool balances).
+ * Measured on the power-law matrix (1 M rows), one thread on a 2-vCPU EPYC, `CASES=… node
+ * build/tiles-probe.js` (bench/kernels-tiles-probe.ts), in one process: f64 262144 × 16384 30.7 / 31.5 ms
+ * against 32.7 / 35.2 in the earlier 65536 × 16384; f32 262144 × 16384 19.6 / 23.4 against 23.1 / 26.4 in
+ * 65536 × 32768. Neither R, W nor the thread count changes a result's bits (a row's entries are added in
+ * the order of its tiles, by column, wherever the bands start).
  */
-export function tileShape(dtype: CSRMatrix['dtype'], rows = 0, threads = 1): { R: number; W: number } {
-  const perThread = Math.ceil(rows / threads / 64) * 64;
-  return { R: Math.max(1024, Math.min(MAX_SIDE, perThread)), W: TILE_X_BYTES / elementBytes(dtype) };
+export function tileShape(rows = 0, threads = 1): { R: number; W: number } {
+  const perThread = Math.ceil(rows / threads);
+  const bands = threads * Math.max(1, Math.ceil(perThread / maxBandRows(TILE_COLS)));
+  return { R: Math.max(1024, Math.ceil(rows / bands / 64) * 64), W: TILE_COLS };
 }
 
 /**
@@ -64,7 +75,7 @@ export type CacheTilesOption =
   | 'auto'
   | false
   | {
-      /** band height R: rows whose accumulators one band holds (1–65536) */
+      /** band height R: rows whose accumulators one band holds (1 to maxBandRows(cols): 262144 for 16384 columns) */
       rows: number;
       /** tile width W: consecutive x elements one tile reads (1–65536) */
       cols: number;
@@ -78,12 +89,14 @@ export function checkCacheTiles(v: unknown, where: string): CacheTilesOption {
     const o = v as Record<string, unknown>;
     const extra = Object.keys(o).filter((k) => k !== 'rows' && k !== 'cols');
     if (extra.length) throw new RangeError(`${where}: cacheTiles takes { rows, cols }, not ${shownValue(extra[0])}`);
-    for (const k of ['rows', 'cols']) {
+    const inRange = (k: 'rows' | 'cols', max: number, why: string) => {
       const n = o[k];
-      if (!Number.isInteger(n) || (n as number) < 1 || (n as number) > MAX_SIDE) {
-        throw new RangeError(`${where}: cacheTiles.${k} must be an integer in [1, ${MAX_SIDE}], got ${shownValue(n)}`);
+      if (!Number.isInteger(n) || (n as number) < 1 || (n as number) > max) {
+        throw new RangeError(`${where}: cacheTiles.${k} must be an integer in [1, ${max}]${why}, got ${shownValue(n)}`);
       }
-    }
+    };
+    inRange('cols', MAX_TILE_COLS, '');
+    inRange('rows', maxBandRows(o.cols as number), ` with cols ${o.cols as number}`);
     return { rows: o.rows as number, cols: o.cols as number };
   }
   throw new RangeError(`${where}: cacheTiles must be 'auto', false or { rows, cols }, got ${shownValue(v)}`);
@@ -92,7 +105,7 @@ export function checkCacheTiles(v: unknown, where: string): CacheTilesOption {
 /** The tile shape the option gives A on `threads` threads, or null where A runs row by row. */
 export function cacheTilesFor(A: CSRMatrix, option: CacheTilesOption, threads: number): { R: number; W: number } | null {
   if (option === false || !useCacheTiles(A)) return null;
-  return option === 'auto' ? tileShape(A.dtype, A.rows, threads) : { R: option.rows, W: option.cols };
+  return option === 'auto' ? tileShape(A.rows, threads) : { R: option.rows, W: option.cols };
 }
 
 /**
@@ -103,7 +116,7 @@ export function cacheTilesFor(A: CSRMatrix, option: CacheTilesOption, threads: n
 export function useCacheTiles(A: CSRMatrix): boolean {
   if (A.dtype !== 'f32' && A.dtype !== 'f64') return false;
   if (A.cols * elementBytes(A.dtype) < TILES_MIN_X_BYTES || A.nnz === 0) return false;
-  const half = tileShape(A.dtype).W / 2;
+  const half = TILE_COLS / 2;
   const scale = A.cols / A.rows;
   let far = 0;
   // a sample of rows is enough to tell a scattered matrix from a banded one
@@ -121,9 +134,12 @@ export function useCacheTiles(A: CSRMatrix): boolean {
  * The tiled layout of a CSR matrix: a row's entries go to their tiles in ascending tile order and keep
  * their CSR order within a tile (duplicates included), which is the order its sum adds them in.
  */
-export function cacheTiles(A: CSRMatrix, shape = tileShape(A.dtype, A.rows)): CacheTiles {
+export function cacheTiles(A: CSRMatrix, shape = tileShape(A.rows)): CacheTiles {
   const { R, W } = shape;
-  if (R > MAX_SIDE || W > MAX_SIDE) throw new RangeError(`cache tiles of ${R} × ${W}: the packed pairs hold at most ${MAX_SIDE} rows and columns`);
+  if (W > MAX_TILE_COLS || R > maxBandRows(W)) {
+    throw new RangeError(`cache tiles of ${R} × ${W}: the packed pairs hold at most ${MAX_TILE_COLS} columns and ${maxBandRows(W)} rows for ${W}`);
+  }
+  const cb = colBits(W);
   const { rows, cols, rowPtr, colIdx } = A;
   const bands = Math.ceil(rows / R);
   const tileCols = Math.max(1, Math.ceil(cols / W));
@@ -154,7 +170,7 @@ export function cacheTiles(A: CSRMatrix, shape = tileShape(A.dtype, A.rows)): Ca
         const c = colIdx[k];
         const t = (c / W) | 0;
         const e = base + next[t]++;
-        rc[e] = ((r - r0) << 16) | (c - t * W);
+        rc[e] = ((r - r0) << cb) | (c - t * W);
         values[e] = A.values[k];
       }
     }
