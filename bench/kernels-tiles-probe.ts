@@ -2,10 +2,10 @@
  * Kernel-level A/B of CSR in cache tiles (assembly/spmv_tiles.ts) on the power-law matrix of the formats
  * bench (1 M rows), one thread: tiles_<dt> with each tile's slice of x read in order first (touchX 1,
  * what the runtime runs) against the same kernel without (touchX 0), calls interleaved, median and min ms.
- * R and W default to tileShape's on one thread; R=… W=… pick others:
+ * CASES=R:W:touchX,… times other shapes (each its own layout) in the same rounds:
  *   npx esbuild bench/kernels-tiles-probe.ts --bundle --platform=node --format=esm --outfile=build/tiles-probe.js
  *   node build/tiles-probe.js [f64|f32] [rounds=15]
- * (after `npm run build`, which compiles build/wasm/*.wasm).
+ * (after `npm run build`, which compiles build/wasm/*.wasm). Results must have the same bits in every case.
  */
 import { readFileSync } from 'node:fs';
 import { randomMatrix } from '../src/generators/random.js';
@@ -16,7 +16,7 @@ type Kernel = (...args: number[]) => void;
 const dt = process.argv[2] === 'f32' ? 'f32' : 'f64';
 const rounds = Number(process.argv[3] ?? 15);
 const A = randomMatrix({ rows: 1e6, meanRowLength: 8, distribution: 'powerlaw', exponent: 1.5, seed: 42, dtype: dt });
-const shape = tileShape(A.rows, 1);
+const shape = tileShape(dt, A.rows, 1);
 // CASES=R:W:touchX,… (default: tileShape's R and W, with and without the x reads)
 const cases = (process.env.CASES ?? `${shape.R}:${shape.W}:1,${shape.R}:${shape.W}:0`).split(',').map((c) => c.split(':').map(Number));
 const layouts = new Map(cases.map(([R, W]) => [`${R}:${W}`, cacheTiles(A, { R, W })]));

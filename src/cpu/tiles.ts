@@ -1,14 +1,14 @@
 /**
  * CSR in cache tiles: the CPU path's layout for matrices whose columns scatter over an x far larger
  * than a core's L2 (power-law graphs, random matrices). A CSR sweep there fetches nearly every x element
- * from L3 or memory; cut into bands of R rows and, within a band, tiles of W columns, each tile reads W
- * consecutive x elements and adds into the band's R accumulators, both held in L2 (assembly/spmv_tiles.ts).
- * Measured on the power-law matrix of 1 M rows (device machine's Xeon, `npm run bench -- --only formats`):
- * 1.15–1.76× the native C CSR loop on 1–16 threads in two runs with the shape of tileShape (0.93–2.4× in
- * three earlier runs with f64 bands half as high), where our row-by-row CSR ran 0.6–0.97×. On a 2-vCPU
- * EPYC whose 32 MB L3 holds x close by they did not always pay in f64 (createRuntime({ cacheTiles: false })). The layout is built from
- * the CSR at upload; it stores as many bytes per entry as CSR (a 32-bit packed row/column pair and the
- * value) plus one accumulator per row.
+ * from L3 or memory at random; cut into bands of R rows and, within a band, tiles of W columns, each tile
+ * reads W consecutive x elements, in order, and adds into the band's R accumulators
+ * (assembly/spmv_tiles.ts). Measured on the power-law matrix of 1 M rows against the native C CSR loop
+ * (`npm run bench -- --only formats`): 1.1–2.1× on 1–16 threads of the device machine's Xeon; on a
+ * 2-vCPU EPYC, whose shared 32 MB L3 holds x only when the neighbours are quiet, 0.8–1.2× (it was
+ * 0.4–0.8× before each tile read its x in order). README: How the runtime chooses. The layout is built
+ * from the CSR at upload; it stores as many bytes per entry as CSR (a 32-bit packed row/column pair and
+ * the value) plus one accumulator per row.
  */
 import type { CSRMatrix } from '../formats/csr.js';
 import { elementBytes } from '../dtype.js';
@@ -48,20 +48,27 @@ export interface CacheTiles {
   values: CSRMatrix['values'];
 }
 
+/** A band's accumulators (R of them) take at most this many bytes. */
+const BAND_WORK_BYTES = 512 * 1024;
+
 /**
  * Band height and tile width. x is read once per band, in order (each tile's slice before its entries),
- * so the higher the band the less x traffic; a band's accumulators are swept once per tile, whatever R.
- * Bands are as high as the packed pairs allow (maxBandRows(TILE_COLS) = 262144), cut evenly so that every
- * pool thread gets the same number of equal bands (bands are the unit the pool balances).
- * Measured on the power-law matrix (1 M rows), one thread on a 2-vCPU EPYC, `CASES=… node
- * build/tiles-probe.js` (bench/kernels-tiles-probe.ts), in one process: f64 262144 × 16384 30.7 / 31.5 ms
- * against 32.7 / 35.2 in the earlier 65536 × 16384; f32 262144 × 16384 19.6 / 23.4 against 23.1 / 26.4 in
- * 65536 × 32768. Neither R, W nor the thread count changes a result's bits (a row's entries are added in
- * the order of its tiles, by column, wherever the bands start).
+ * so the higher the band the less x traffic; but a band's accumulators are swept once per tile, and
+ * where they outgrow L2 each sweep goes to L3. Bands hold 512 KiB of accumulators (65536 rows in f64,
+ * 131072 in f32), cut evenly so that every pool thread gets the same number of equal bands (bands are
+ * the unit the pool balances); tiles are 16384 columns (x slices of 64 KiB in f32, 128 KiB in f64).
+ * Measured on the power-law matrix (1 M rows), `CASES=R:W:1,… node build/tiles-probe.js DTYPE`
+ * (bench/kernels-tiles-probe.ts), one thread, shapes interleaved in one process:
+ * - 16-core Xeon (2 MiB L2 per core), f64: 65536 × 16384 34.6 ms, 262144 × 16384 39.0 ms; `npm run bench
+ *   -- --only formats` agreed (bands of 250048 rows 10% slower than of 65536 at 1–4 threads).
+ * - 2-vCPU EPYC (512 KiB L2), f64: 65536, 131072 and 262144 rows within 5% of each other; f32: 131072 ×
+ *   16384 17.3 / 15.5 ms against 19.2 / 17.2 ms in the earlier 65536 × 32768.
+ * Neither R, W nor the thread count changes a result's bits (a row's entries are added in the order of
+ * its tiles, by column, wherever the bands start).
  */
-export function tileShape(rows = 0, threads = 1): { R: number; W: number } {
-  const perThread = Math.ceil(rows / threads);
-  const bands = threads * Math.max(1, Math.ceil(perThread / maxBandRows(TILE_COLS)));
+export function tileShape(dtype: CSRMatrix['dtype'], rows = 0, threads = 1): { R: number; W: number } {
+  const maxR = Math.min(BAND_WORK_BYTES / elementBytes(dtype), maxBandRows(TILE_COLS));
+  const bands = threads * Math.max(1, Math.ceil(Math.ceil(rows / threads) / maxR));
   return { R: Math.max(1024, Math.ceil(rows / bands / 64) * 64), W: TILE_COLS };
 }
 
@@ -105,7 +112,7 @@ export function checkCacheTiles(v: unknown, where: string): CacheTilesOption {
 /** The tile shape the option gives A on `threads` threads, or null where A runs row by row. */
 export function cacheTilesFor(A: CSRMatrix, option: CacheTilesOption, threads: number): { R: number; W: number } | null {
   if (option === false || !useCacheTiles(A)) return null;
-  return option === 'auto' ? tileShape(A.rows, threads) : { R: option.rows, W: option.cols };
+  return option === 'auto' ? tileShape(A.dtype, A.rows, threads) : { R: option.rows, W: option.cols };
 }
 
 /**
@@ -134,7 +141,7 @@ export function useCacheTiles(A: CSRMatrix): boolean {
  * The tiled layout of a CSR matrix: a row's entries go to their tiles in ascending tile order and keep
  * their CSR order within a tile (duplicates included), which is the order its sum adds them in.
  */
-export function cacheTiles(A: CSRMatrix, shape = tileShape(A.rows)): CacheTiles {
+export function cacheTiles(A: CSRMatrix, shape = tileShape(A.dtype, A.rows)): CacheTiles {
   const { R, W } = shape;
   if (W > MAX_TILE_COLS || R > maxBandRows(W)) {
     throw new RangeError(`cache tiles of ${R} × ${W}: the packed pairs hold at most ${MAX_TILE_COLS} columns and ${maxBandRows(W)} rows for ${W}`);
