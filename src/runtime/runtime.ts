@@ -1195,7 +1195,8 @@ async function resolveWorkers(w: number | 'auto' | undefined): Promise<number> {
  * @throws {@link UnsupportedError} for a `backend` other than `'auto'`, `'cpu'`, `'webgpu'`, `'webgl2'` or `'gpu'`.
  * @throws {@link GpuUnavailableError} when `backend` forces a GPU path that cannot run here (the message says why).
  * @throws RangeError when `maxMemoryMB` is outside [1, 4096], `workers` is not an integer in [1, 256] or `'auto'`,
- * or `cacheTiles` is not `'auto'`, `false` or `{ rows, cols }` with integers in [1, 65536].
+ * or `cacheTiles` is not `'auto'`, `false` or `{ rows, cols }` with cols in [1, 65536] and rows in [1, 2³² / the
+ * next power of two ≥ cols] (a 32-bit pair packs both).
  * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
  *
  * @example
