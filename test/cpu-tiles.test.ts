@@ -7,7 +7,7 @@ import { describe, it, expect, afterAll } from 'vitest';
 import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
 import { randomMatrix } from '../src/generators/random.js';
 import { poisson3D } from '../src/generators/poisson.js';
-import { useCacheTiles, cacheTiles, colBits, TILES_MIN_X_BYTES } from '../src/cpu/tiles.js';
+import { useCacheTiles, cacheTiles, colBits, nextTouchX, TOUCH_TRIALS, TILES_MIN_X_BYTES } from '../src/cpu/tiles.js';
 import { checkAgainst, referenceSpmv, csrTriplets } from './reference.js';
 import { CSRMatrix } from '../src/formats/csr.js';
 import { isComplex } from '../src/dtype.js';
@@ -37,14 +37,47 @@ describe('CPU cache tiles', () => {
     const T = cacheTiles(scattered);
     expect(T.tilePtr[T.tilePtr.length - 1]).toBe(scattered.nnz);
     expect(T.bandPtr[T.bands]).toBe(T.tileCol.length);
-    // two equal bands of at most 65536 rows (f64: 512 KiB of accumulators) in tiles of 16384 columns (14 bits)
-    expect([T.R, T.bands, T.W, colBits(T.W)]).toEqual([60_032, 2, 16384, 14]);
+    // one band of all 120 000 rows (f64: up to 131072, 1 MiB of accumulators; more than 16 bits of row) in
+    // tiles of 16384 columns (14 bits)
+    expect([T.R, T.bands, T.W, colBits(T.W)]).toEqual([120_000, 1, 16384, 14]);
     let outside = 0;
     for (let t = 0; t < T.tileCol.length; t++) {
       for (let e = T.tilePtr[t]; e < T.tilePtr[t + 1]; e++) if ((T.rc[e] & 0x3fff) >= T.W || T.rc[e] >>> 14 >= T.R) outside++;
     }
     expect(outside).toBe(0);
     expect(() => cacheTiles(scattered, { R: 262145, W: 16384 })).toThrow(/at most 65536 columns and 262144 rows for 16384/);
+  });
+
+  it('read x first or not as the first products of each matrix measure', () => {
+    for (const [fasterWith, times] of [[0, [9, 5, 9, 5, 9, 5]], [1, [5, 9, 5, 9, 5, 9]], [1, [7, 7, 7, 7, 7, 7]], [0, [6, 5, 6, 7, 9, 5]]] as const) {
+      const params: Record<string, number> = { touchX: -1 };
+      expect(nextTouchX(params)).toEqual({ touchX: 1 }); // warm-up: with the reads, untimed
+      const tried: number[] = [];
+      for (let k = 0; k < TOUCH_TRIALS; k++) {
+        const { touchX, record } = nextTouchX(params);
+        tried.push(touchX);
+        record!(times[k]);
+      }
+      expect(tried).toEqual([1, 0, 1, 0, 1, 0]);
+      // medians: with the reads of times 0, 2, 4; without of 1, 3, 5 (a tie keeps the reads)
+      expect(params.touchX, String(times)).toBe(fasterWith);
+      expect(nextTouchX(params)).toEqual({ touchX: fasterWith });
+    }
+  });
+
+  it('give the same bits while the runtime tries both ways, and keep one', async () => {
+    const rt = await createRuntime({ backend: 'cpu', workers: 2 });
+    runtimes.push(rt);
+    const M = rt.upload(scattered, { format: 'keep' });
+    const params = (M.copies.get('cpu:csr') as CpuMatrix).params;
+    expect(params).toMatchObject({ tiled: 1, touchX: -1 });
+    const x = new Float64Array(scattered.cols).map((_, i) => Math.cos(i));
+    const first = Float64Array.from(await rt.spmv(M, x));
+    for (let k = 0; k < TOUCH_TRIALS + 1; k++) {
+      const y = Float64Array.from(await rt.spmv(M, x));
+      for (let i = 0; i < y.length; i++) if (!Object.is(y[i], first[i])) expect.fail(`product ${k + 2}: y[${i}] = ${y[i]}, first ${first[i]}`);
+    }
+    expect([0, 1]).toContain(params.touchX);
   });
 
   it("are what 'auto' chooses for them on the CPU, and explain says so", async () => {

@@ -9,7 +9,7 @@ import { balancedBounds, lowerBound } from './partition.js';
 import { CONTROL_BYTES } from './control.js';
 import { WorkerPool, type PoolJob } from './pool.js';
 import { DisposedError } from '../errors.js';
-import type { CacheTilesOption } from './tiles.js';
+import { nextTouchX, type CacheTilesOption } from './tiles.js';
 
 export interface CpuBackendOptions {
   /** 'auto' (default) uses the SIMD build when the engine validates SIMD; false forces the plain build */
@@ -136,10 +136,14 @@ export class CpuBackend {
 
   /** y = α·op(A)·x + β·y on resident data. */
   spmv(M: CpuMatrix, x: CpuVector, y: CpuVector, s: SpmvScalars): Promise<void> {
-    return this.exclusive(() => {
+    return this.exclusive(async () => {
       // derived forms are uploaded as the backend uploads (the pool's threads, createRuntime's cacheTiles)
       const G = gatherForm(M, s.op, (A) => this.upload(A));
-      return this.runSteps(G.partitions, spmvSteps(G, x.ptr, y.ptr, s));
+      if (!G.params.tiled) return this.runSteps(G.partitions, spmvSteps(G, x.ptr, y.ptr, s));
+      const { touchX, record } = nextTouchX(G.params);
+      const t0 = performance.now();
+      await this.runSteps(G.partitions, spmvSteps(G, x.ptr, y.ptr, s, touchX));
+      record?.(performance.now() - t0);
     });
   }
 

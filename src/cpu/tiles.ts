@@ -14,6 +14,7 @@
 import type { CSRMatrix } from '../formats/csr.js';
 import { elementBytes } from '../dtype.js';
 import { shownValue } from '../shown-value.js';
+import { median } from '../metrics.js';
 
 /** Columns per tile: x slices of 64 KiB in f32, 128 KiB in f64 (an L2 of 512 KiB holds one several times). */
 const TILE_COLS = 16384;
@@ -50,20 +51,25 @@ export interface CacheTiles {
 }
 
 /** A band's accumulators (R of them) take at most this many bytes. */
-const BAND_WORK_BYTES = 512 * 1024;
+const BAND_WORK_BYTES = 1024 * 1024;
 
 /**
  * Band height and tile width. x is read once per band, in order (each tile's slice before its entries),
  * so the higher the band the less x traffic; but a band's accumulators are swept once per tile, and
- * where they outgrow L2 each sweep goes to L3. Bands hold 512 KiB of accumulators (65536 rows in f64,
- * 131072 in f32), cut evenly so that every pool thread gets the same number of equal bands (bands are
- * the unit the pool balances); tiles are 16384 columns (x slices of 64 KiB in f32, 128 KiB in f64).
- * Measured on the power-law matrix (1 M rows), `CASES=R:W:1,… node build/tiles-probe.js DTYPE`
- * (bench/kernels-tiles-probe.ts), one thread, shapes interleaved in one process:
- * - 16-core Xeon (2 MiB L2 per core), f64: 65536 × 16384 34.6 ms, 262144 × 16384 39.0 ms; `npm run bench
- *   -- --only formats` agreed (bands of 250048 rows 10% slower than of 65536 at 1–4 threads).
- * - 2-vCPU EPYC (512 KiB L2), f64: 65536, 131072 and 262144 rows within 5% of each other; f32: 131072 ×
- *   16384 17.3 / 15.5 ms against 19.2 / 17.2 ms in the earlier 65536 × 32768.
+ * where they outgrow L2 each sweep goes to L3. Bands hold up to 1 MiB of accumulators (131072 rows in
+ * f64, 262144 in f32), cut evenly so that every pool thread gets the same number of equal bands (bands
+ * are the unit the pool balances); tiles are 16384 columns (x slices of 64 KiB in f32, 128 KiB in f64).
+ * Measured on the power-law matrix (1 M rows):
+ * - 16-core Xeon (2 MiB L2 per core), `npm run bench -- --only formats` with SIMDGL_TILES rows beside
+ *   the default (bench/device/results-2026-11-23e): f64 at 1 / 2 / 4 / 8 threads 28.3 / 15.2 / 8.4 / 6.1 ms
+ *   in bands of 125056 rows against 28.2 / 15.2 / 8.7 / 6.7 in 65536 (formats-band-1mib.log); bands of
+ *   250048 rows (2 MiB) were 10% slower than 65536 at 1–4 threads (formats-tall-bands.log).
+ * - 2-vCPU EPYC (512 KiB L2, which no band's accumulators fit), same bench
+ *   (bench/results-local/2026-11-23/formats-band-shapes.log), f64 at 1 / 2 threads: 37.4–41.7 / 17.9–20.3 ms
+ *   in bands of 125056 rows, 36.4 / 19.7 in 65536, 24.8 / 16.2 in 262144. Taller bands pay there and lose
+ *   on the Xeon; the kernel alone on one thread (`CASES=… node build/tiles-probe.js`,
+ *   bench/kernels-tiles-probe.ts) had 65536 to 262144 rows within 5%. f32 131072 × 16384 17.3 / 15.5 ms
+ *   against 19.2 / 17.2 in the earlier 65536 × 32768.
  * Neither R, W nor the thread count changes a result's bits (a row's entries are added in the order of
  * its tiles, by column, wherever the bands start).
  */
@@ -185,4 +191,38 @@ export function cacheTiles(A: CSRMatrix, shape = tileShape(A.dtype, A.rows)): Ca
     bandPtr[b + 1] = tileCol.length;
   }
   return { R, W, bands, bandPtr, tilePtr: Int32Array.from(tilePtr), tileCol: Int32Array.from(tileCol), rc, values };
+}
+
+/** Products timed, alternately with and without the x reads, before a matrix keeps the faster. */
+export const TOUCH_TRIALS = 6;
+const touchTrials = new WeakMap<Record<string, number>, [number[], number[]]>();
+
+/**
+ * touchX for a tiled matrix's next product (params.touchX: −1 until decided, then 0 or 1), and, while
+ * undecided, where to report the product's time. Reading each tile's x slice first pays where x is
+ * not in L3 — the 2-vCPU EPYC, whose shared L3 loses an 8 MB x to its neighbours: f64 tiles 25–38 ms
+ * against 54–106 on one thread — and costs where it is and many threads stream it: the 16-core Xeon,
+ * power-law f64 at 16 threads, 4.3–5.0 ms against 2.2–3.2 without (bench/device/results-2026-11-23e/
+ * touch-ab.log), even on one thread 33.4 against 33.9. The bits are the same either way, so each matrix
+ * measures: its first product runs with the reads, untimed (warm-up); the next TOUCH_TRIALS alternate,
+ * and it keeps the one with the lower median.
+ */
+export function nextTouchX(params: Record<string, number>): { touchX: number; record?: (ms: number) => void } {
+  if (params.touchX >= 0) return { touchX: params.touchX };
+  let t = touchTrials.get(params);
+  if (!t) {
+    touchTrials.set(params, [[], []]);
+    return { touchX: 1 };
+  }
+  const times = t;
+  const touchX = (times[0].length + times[1].length) % 2 === 0 ? 1 : 0;
+  return {
+    touchX,
+    record: (ms) => {
+      times[touchX].push(ms);
+      if (times[0].length + times[1].length < TOUCH_TRIALS) return;
+      params.touchX = median(times[1]) <= median(times[0]) ? 1 : 0;
+      touchTrials.delete(params);
+    },
+  };
 }
