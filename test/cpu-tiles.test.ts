@@ -37,9 +37,8 @@ describe('CPU cache tiles', () => {
     const T = cacheTiles(scattered);
     expect(T.tilePtr[T.tilePtr.length - 1]).toBe(scattered.nnz);
     expect(T.bandPtr[T.bands]).toBe(T.tileCol.length);
-    // one band of all 120 000 rows (f64: up to 131072, 1 MiB of accumulators; more than 16 bits of row) in
-    // tiles of 16384 columns (14 bits)
-    expect([T.R, T.bands, T.W, colBits(T.W)]).toEqual([120_000, 1, 16384, 14]);
+    // two equal bands of at most 65536 rows (f64: 512 KiB of accumulators) in tiles of 16384 columns (14 bits)
+    expect([T.R, T.bands, T.W, colBits(T.W)]).toEqual([60_032, 2, 16384, 14]);
     let outside = 0;
     for (let t = 0; t < T.tileCol.length; t++) {
       for (let e = T.tilePtr[t]; e < T.tilePtr[t + 1]; e++) if ((T.rc[e] & 0x3fff) >= T.W || T.rc[e] >>> 14 >= T.R) outside++;

@@ -51,21 +51,20 @@ export interface CacheTiles {
 }
 
 /** A band's accumulators (R of them) take at most this many bytes. */
-const BAND_WORK_BYTES = 1024 * 1024;
+const BAND_WORK_BYTES = 512 * 1024;
 
 /**
  * Band height and tile width. x is read once per band, in order (each tile's slice before its entries),
  * so the higher the band the less x traffic; but a band's accumulators are swept once per tile, and
- * where they outgrow L2 each sweep goes to L3. Bands hold up to 1 MiB of accumulators (131072 rows in
- * f64, 262144 in f32), cut evenly so that every pool thread gets the same number of equal bands (bands
+ * where they outgrow L2 each sweep goes to L3. Bands hold up to 512 KiB of accumulators (65536 rows in
+ * f64, 131072 in f32), cut evenly so that every pool thread gets the same number of equal bands (bands
  * are the unit the pool balances); tiles are 16384 columns (x slices of 64 KiB in f32, 128 KiB in f64).
- * Measured on the power-law matrix (1 M rows):
- * - 16-core Xeon (2 MiB L2 per core), `npm run bench -- --only formats` with SIMDGL_TILES rows beside
- *   the default (bench/device/results-2026-11-23e): f64 at 1 / 2 / 4 / 8 threads 28.3 / 15.2 / 8.4 / 6.1 ms
- *   in bands of 125056 rows against 28.2 / 15.2 / 8.7 / 6.7 in 65536 (formats-band-1mib.log); bands of
- *   250048 rows (2 MiB) were 10% slower than 65536 at 1–4 threads (formats-tall-bands.log).
- * - 2-vCPU EPYC (512 KiB L2, which no band's accumulators fit), same bench
- *   (bench/results-local/2026-11-23/formats-band-shapes.log), f64 at 1 / 2 threads: 37.4–41.7 / 17.9–20.3 ms
+ * Measured on the power-law matrix (1 M rows), native C ms / ours, `npm run bench -- --only formats`:
+ * - 16-core Xeon (2 MiB L2 per core; bench/device/results-2026-11-23e): f64 `auto` at 8 threads 1.31× and
+ *   1.35× with these bands (formats-xtouch*.log), 1.13× and 0.88× with bands of 1 MiB (formats-band-1mib.log,
+ *   formats-tuned-1mib.log); bands of 2 MiB were 10% slower than 512 KiB at 1–4 threads (formats-tall-bands.log).
+ * - 2-vCPU EPYC (512 KiB L2, which no f64 band's accumulators fit;
+ *   bench/results-local/2026-11-23/formats-band-shapes.log), f64 at 1 / 2 threads: 37.4–41.7 / 17.9–20.3 ms
  *   in bands of 125056 rows, 36.4 / 19.7 in 65536, 24.8 / 16.2 in 262144. Taller bands pay there and lose
  *   on the Xeon; the kernel alone on one thread (`CASES=… node build/tiles-probe.js`,
  *   bench/kernels-tiles-probe.ts) had 65536 to 262144 rows within 5%. f32 131072 × 16384 17.3 / 15.5 ms
