@@ -14,7 +14,9 @@
 // ordered reads stream at the hardware prefetcher's pace. Measured on the power-law matrix (1 M rows) on
 // a 2-vCPU EPYC, one thread, in 65536 × 16384 tiles, `node build/tiles-probe.js f64`
 // (bench/kernels-tiles-probe.ts): 25–38 ms against 54–106 ms without. Skipped for tiles with fewer
-// entries than half their lines of x, and where touchX is 0 (the probe's comparison).
+// entries than half their lines of x, and where touchX is 0: a matrix whose first products measured that
+// the reads do not pay (x in L3 and many threads streaming it; src/cpu/tiles.ts nextTouchX), and the
+// probe's comparison.
 import { axpby_f32, axpby_f64 } from './complex';
 
 // The sum of the touched values, kept so that the compilers cannot drop the loads.

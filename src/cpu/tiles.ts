@@ -4,10 +4,11 @@
  * from L3 or memory at random; cut into bands of R rows and, within a band, tiles of W columns, each tile
  * reads W consecutive x elements, in order, and adds into the band's R accumulators
  * (assembly/spmv_tiles.ts). Measured on the power-law matrix of 1 M rows against the native C CSR loop
- * (`npm run bench -- --only formats`): 0.93–2.11× on 1–16 threads of the device machine's Xeon (one cell
- * under 1.0× in two runs); at 2 threads on a 2-vCPU EPYC, whose shared 32 MB L3 holds x only when the
- * neighbours are quiet, 1.15–1.17× in f32 and 0.82–1.62× in f64 in three runs (f64 0.38–0.80× before each
- * tile read its x in order). README: How the runtime chooses. The layout is built
+ * (`npm run bench -- --only formats`): 0.96–1.75× on 1–16 threads of the device machine's Xeon
+ * (bench/device/results-2026-11-23e/formats-final.log); at 2 threads on a 2-vCPU EPYC, whose shared 32 MB
+ * L3 holds x only when the neighbours are quiet, 1.36–1.38× in f32 and 1.10–1.12× in f64 in two runs
+ * (f64 0.38–0.80× before the tiles could read their x in order, nextTouchX). README: How the runtime
+ * chooses. The layout is built
  * from the CSR at upload; it stores as many bytes per entry as CSR (a 32-bit packed row/column pair and
  * the value) plus one accumulator per row.
  */
