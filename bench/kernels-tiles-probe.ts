@@ -1,7 +1,8 @@
 /**
  * Kernel-level A/B of CSR in cache tiles (assembly/spmv_tiles.ts) on the power-law matrix of the formats
- * bench (1 M rows), one thread: tiles_<dt> with each tile's slice of x read in order first (touchX 1,
- * what the runtime runs) against the same kernel without (touchX 0), calls interleaved, median and min ms.
+ * bench (1 M rows), one thread: tiles_<dt> with each tile's slice of x read in order first (touchX 1)
+ * against the same kernel without (touchX 0) — the two the runtime chooses between per matrix
+ * (src/cpu/tiles.ts nextTouchX) — calls interleaved, median and min ms.
  * CASES=R:W:touchX,… times other shapes (each its own layout) in the same rounds:
  *   npx esbuild bench/kernels-tiles-probe.ts --bundle --platform=node --format=esm --outfile=build/tiles-probe.js
  *   node build/tiles-probe.js [f64|f32] [rounds=15]

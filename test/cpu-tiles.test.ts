@@ -49,7 +49,7 @@ describe('CPU cache tiles', () => {
 
   it('read x first or not as the first products of each matrix measure', () => {
     for (const [fasterWith, times] of [[0, [9, 5, 9, 5, 9, 5]], [1, [5, 9, 5, 9, 5, 9]], [1, [7, 7, 7, 7, 7, 7]], [0, [6, 5, 6, 7, 9, 5]]] as const) {
-      const params: Record<string, number> = { touchX: -1 };
+      const params: Record<string, number> = { tiled: 1, touchX: -1 };
       expect(nextTouchX(params)).toEqual({ touchX: 1 }); // warm-up: with the reads, untimed
       const tried: number[] = [];
       for (let k = 0; k < TOUCH_TRIALS; k++) {
@@ -62,6 +62,8 @@ describe('CPU cache tiles', () => {
       expect(params.touchX, String(times)).toBe(fasterWith);
       expect(nextTouchX(params)).toEqual({ touchX: fasterWith });
     }
+    // a matrix that does not run in tiles is never timed
+    expect(nextTouchX({ grouped: 16 })).toEqual({ touchX: 0 });
   });
 
   it('give the same bits while the runtime tries both ways, and keep one', async () => {
@@ -125,6 +127,9 @@ describe('CPU cache tiles', () => {
       for (let i = 0; i < scattered.rows; i++) if (!Object.is(y[i], auto.y[i])) expect.fail(`y[${i}]: ${y[i]} in ${shape} tiles, ${auto.y[i]} in the default`);
     }
     const bads = [true, 'on', null, { rows: 0, cols: 8 }, { rows: 8, cols: 65537 }, { rows: 8 }, { rows: 8, cols: 8, depth: 2 }, { rows: 1.5, cols: 8 }, { rows: 65537, cols: 65536 }, { rows: 262145, cols: 16384 }];
+    await expect(createRuntime({ cacheTiles: { rows: 262145, cols: 16384 } })).rejects.toThrow(
+      'createRuntime: cacheTiles.rows must be an integer in [1, 262144] with cols 16384, got 262145',
+    );
     for (const bad of bads) {
       await expect(createRuntime({ cacheTiles: bad as never }), JSON.stringify(bad)).rejects.toThrow(/createRuntime: cacheTiles/);
       await expect(createRuntime({ cacheTiles: bad as never })).rejects.toBeInstanceOf(RangeError);

@@ -160,9 +160,9 @@ function jdsPrefix(jdPtr: Int32Array): (p: number) => number {
  * The kernel calls computing y = α·op(A)·x + β·y for a matrix in gather form (see gatherForm), with x
  * and y given as pointers. Every step is a gather over output rows that applies β itself, except HYB's
  * remainder, which adds into rows the ELL step has already finished. touchX is the tiles kernel's
- * (src/cpu/tiles.ts nextTouchX); left out, the matrix's decision, or 1 while there is none.
+ * (src/cpu/tiles.ts nextTouchX).
  */
-export function spmvSteps(M: CpuMatrix, x: number, y: number, s: SpmvScalars, touchX?: number): KernelStep[] {
+export function spmvSteps(M: CpuMatrix, x: number, y: number, s: SpmvScalars, touchX: number): KernelStep[] {
   const dt = M.dtype;
   const cplx = isComplex(dt);
   const conj = s.op === 'H' ? 1 : 0;
@@ -189,8 +189,8 @@ export function spmvSteps(M: CpuMatrix, x: number, y: number, s: SpmvScalars, to
       if (H.format === 'csr' && M.params.tiled) {
         const { R, W, bands } = M.params;
         const rowPtr = H.rowPtr;
-        // touchX 1: each tile reads its slice of x in order first (assembly/spmv_tiles.ts); 1 until decided
-        const args = [p('bandPtr'), p('tilePtr'), p('tileCol'), p('rc'), p('val'), x, y, p('work'), R, W, M.rows, M.cols, touchX ?? (M.params.touchX === 0 ? 0 : 1), ...ab];
+        // touchX 1: each tile reads its slice of x in order first (assembly/spmv_tiles.ts)
+        const args = [p('bandPtr'), p('tilePtr'), p('tileCol'), p('rc'), p('val'), x, y, p('work'), R, W, M.rows, M.cols, touchX, ...ab];
         // bands balanced by their entries plus rows; any boundary will do (bands never share a row)
         const before = (b: number) => Math.min(b * R, M.rows);
         return [{ ...step(`tiles_${dt}`, args, (b) => rowPtr[before(b)] + before(b)), end: bands, align: 1 }];

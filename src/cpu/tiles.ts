@@ -198,8 +198,8 @@ export const TOUCH_TRIALS = 6;
 const touchTrials = new WeakMap<Record<string, number>, [number[], number[]]>();
 
 /**
- * touchX for a tiled matrix's next product (params.touchX: −1 until decided, then 0 or 1), and, while
- * undecided, where to report the product's time. Reading each tile's x slice first pays where x is
+ * touchX for a matrix's next product (params.touchX: −1 until decided, then 0 or 1; matrices not in
+ * tiles have none and get 0), and, while undecided, where to report the product's time. Reading each tile's x slice first pays where x is
  * not in L3 — the 2-vCPU EPYC, whose shared L3 loses an 8 MB x to its neighbours: f64 tiles 25–38 ms
  * against 54–106 on one thread — and costs where it is and many threads stream it: the 16-core Xeon,
  * power-law f64 at 16 threads, 4.3–5.0 ms against 2.2–3.2 without (bench/device/results-2026-11-23e/
@@ -208,13 +208,13 @@ const touchTrials = new WeakMap<Record<string, number>, [number[], number[]]>();
  * and it keeps the one with the lower median.
  */
 export function nextTouchX(params: Record<string, number>): { touchX: number; record?: (ms: number) => void } {
+  if (!params.tiled) return { touchX: 0 };
   if (params.touchX >= 0) return { touchX: params.touchX };
-  let t = touchTrials.get(params);
-  if (!t) {
+  const times = touchTrials.get(params);
+  if (!times) {
     touchTrials.set(params, [[], []]);
     return { touchX: 1 };
   }
-  const times = t;
   const touchX = (times[0].length + times[1].length) % 2 === 0 ? 1 : 0;
   return {
     touchX,
