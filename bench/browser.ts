@@ -22,7 +22,7 @@ export async function benchBrowser(log: (s: string) => void): Promise<void> {
     bundle: true, format: 'esm', platform: 'browser', target: 'es2022', write: false, external: ['node:*'],
     mainFields: ['module', 'main'], logLevel: 'silent',
   });
-  const matricesDir = join(root, '..', 'shared', 'matrices');
+  const matricesDir = join(root, 'data', 'matrices');
   const server = await serveIsolated({ '/': '<!doctype html><script type="module" src="/bench.js"></script>', '/bench.js': out.outputFiles[0].text }, matricesDir);
   const names = existsSync(matricesDir) ? ['bcsstk13', 'rajat01', 'Groebner_id2003_aug', 'qc324'] : [];
   try {

@@ -46,7 +46,7 @@ function scipy(file: string): { ms: number; iterations: number; scipy: string } 
   return `no Python with SciPy found (set SIMDGL_PYTHON): ${tried.join('; ')}`;
 }
 
-export async function benchCgDefaults(log: (s: string) => void, matrixDir = join(here, '..', '..', 'shared', 'matrices')): Promise<CgDefaultsRow[]> {
+export async function benchCgDefaults(log: (s: string) => void, matrixDir = join(here, '..', 'data', 'matrices')): Promise<CgDefaultsRow[]> {
   const dir = mkdtempSync(join(tmpdir(), 'simdgl-cg-'));
   const rows: CgDefaultsRow[] = [];
   try {

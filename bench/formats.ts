@@ -2,7 +2,7 @@
  * Every storage format and `format: 'auto'` against the native C CSR (bench/native/spmv_csr.c, gcc
  * -O3 -march=native, OpenMP) in the same run: f32 and f64, resident vectors, for each thread count
  * (default 1 and 2; SIMDGL_THREADS=1,2,4,8,16 picks others), on poisson3D_128, the power-law matrix
- * of issue 11 (1 M rows) and the larger real shared matrices (../shared/matrices, or $SIMDGL_MATRICES).
+ * of issue 11 (1 M rows) and the larger real shared matrices (data/matrices, or $SIMDGL_MATRICES).
  * SIMDGL_SELL=C:σ,C:σ adds SELL rows with those parameters (how the defaults were chosen);
  * SIMDGL_TILES=off,R:W,… adds CSR rows run by a runtime with createRuntime({ cacheTiles }) false
  * ('csr rows') or { rows: R, cols: W } ('csr R:W');
@@ -42,7 +42,7 @@ const ROUNDS = 5;
 const SHARED = ['Groebner_id2003_aug', 'bcsstk13', 'rajat01'];
 
 export function formatBenchMatrices(): Array<[string, () => CSRMatrix]> {
-  const dir = process.env.SIMDGL_MATRICES ?? path.resolve('../shared/matrices');
+  const dir = process.env.SIMDGL_MATRICES ?? path.resolve('data/matrices');
   const shared = SHARED.filter((n) => existsSync(path.join(dir, `${n}.mtx`))).map(
     (n) => [n, () => parseMatrixMarket(readFileSync(path.join(dir, `${n}.mtx`))).matrix.toCSR()] as [string, () => CSRMatrix],
   );

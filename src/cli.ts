@@ -74,7 +74,7 @@ program.configureOutput({ outputError: (str, write) => write(`simdgl: ${str.repl
 program
   .command('compare')
   .description('time SpMV in every format and dtype on the SIMD build, the plain build and a plain JS loop (and on the GPU paths with --paths)')
-  .argument('[files...]', 'Matrix Market files (default: poisson3D_64 and ../shared/matrices when present)')
+  .argument('[files...]', 'Matrix Market files (default: poisson3D_64 and the repository data/matrices when present)')
   .option('--formats <list>', `formats to run (${FORMATS.join(',')})`, listOf(FORMATS, 'format'))
   .option('--dtypes <list>', `dtypes to run (${DTYPES.join(',')})`, listOf(DTYPES, 'dtype'))
   .option('--dtype <list>', 'alias of --dtypes', listOf(DTYPES, 'dtype'))
@@ -90,7 +90,7 @@ program
     const workers = await resolveWorkers(opts.workers);
     const sources = files.length
       ? files.map(fileSource)
-      : defaultSources([resolve(here, '..', '..', 'shared', 'matrices'), resolve('..', 'shared', 'matrices')]);
+      : defaultSources([resolve(here, '..', 'data', 'matrices'), resolve('data', 'matrices')]);
     const bar = new cliProgress.SingleBar(
       { format: '{bar} {percentage}% | {value}/{total} | {what}', stream: process.stderr, clearOnComplete: true, hideCursor: true },
       cliProgress.Presets.shades_classic,

@@ -1,6 +1,6 @@
 // The browser suite: the GPU path in real Chromium (SwiftShader's WebGL2 when there is no GPU).
 // Bundles test/browser/page.ts with esbuild, serves it cross-origin isolated on 127.0.0.1 with
-// /matrices/ from ../shared/matrices, runs it in /usr/bin/chromium through playwright-core and turns
+// /matrices/ from data/matrices, runs it in /usr/bin/chromium through playwright-core and turns
 // every in-page check into one vitest test. Without /usr/bin/chromium (or $SIMDGL_CHROMIUM) the suite
 // is skipped with a loud warning; CI installs Chromium, so there it always runs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,8 +15,7 @@ import { RUNTIME_CHECKS } from './browser/runtime-checks.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const haveChromium = existsSync(chromiumPath);
-const matricesDir = join(root, '..', 'shared', 'matrices');
-const haveMatrices = existsSync(matricesDir);
+const matricesDir = join(root, 'data', 'matrices');
 
 if (!haveChromium) {
   const bar = '!'.repeat(100);
@@ -25,9 +24,6 @@ if (!haveChromium) {
       `!!  The WebGL2 GPU path is NOT tested in this run. Install chromium (apt-get install chromium)\n` +
       `!!  or point SIMDGL_CHROMIUM at a Chromium binary. CI installs it, so there this suite always runs.\n${bar}\n`,
   );
-}
-if (haveChromium && !haveMatrices) {
-  console.warn(`browser suite: ${matricesDir} is missing, so the shared-matrix checks are skipped`);
 }
 
 let server: { url: string; close(): Promise<void> } | undefined;
@@ -39,14 +35,14 @@ async function runPage(): Promise<NonNullable<typeof outcome>> {
   execFileSync(process.execPath, [join(root, 'scripts', 'build-shaders.mjs')], { cwd: root, stdio: 'pipe' });
   const js = await bundlePage([join(root, 'test', 'browser', 'page.ts'), join(root, 'test', 'browser', 'worker.ts')], join(root, 'build', 'browser-suite'));
   const html = '<!doctype html><meta charset="utf-8"><title>simdgl browser suite</title><script type="module" src="/page.js"></script>';
-  server = await serveIsolated({ '/': html, ...js }, haveMatrices ? matricesDir : undefined);
+  server = await serveIsolated({ '/': html, ...js }, matricesDir);
   const b = (await launchChromium())!;
   browser = b;
   const page = await b.newPage();
   const log: string[] = [];
   page.on('console', (msg) => log.push(`[console.${msg.type()}] ${msg.text()}`));
   page.on('pageerror', (err) => log.push(`[pageerror] ${err.message}`));
-  await page.goto(`${server.url}?matrices=${haveMatrices ? 1 : 0}`);
+  await page.goto(`${server.url}?matrices=1`);
   await page.waitForFunction(() => (window as { __simdglResults?: unknown }).__simdglResults !== undefined, undefined, { timeout: 240_000, polling: 100 });
   const got = (await page.evaluate(() => (window as unknown as { __simdglResults: unknown }).__simdglResults)) as {
     results: CheckResult[];
@@ -94,7 +90,7 @@ describe.skipIf(!haveChromium)('browser: GPU path in Chromium (WebGL2)', () => {
   }
 
   for (const name of sharedChecks()) {
-    it.skipIf(!haveMatrices)(name, () => {
+    it(name, () => {
       const r = result(name);
       expect(r.ok, r.detail).toBe(true);
     });

@@ -1,7 +1,7 @@
 /**
  * Runs documentation examples as a user would: each one an ES module importing 'simdgl' (resolved to
  * the built package in dist/), in its own Node process started in the project root (so the shared
- * matrices are at ../shared/matrices, as the examples say), and it must exit 0 within a minute.
+ * matrices are at data/matrices, as the examples say), and it must exit 0 within a minute.
  * Used by readme.test.ts (README.md's ```js blocks) and apidoc.test.ts (the API reference's @example blocks).
  */
 import { execFile } from 'node:child_process';

@@ -1,10 +1,10 @@
-/** Loads the shared SuiteSparse matrices (../shared/matrices beside the project) for the tests. */
+/** Loads the shared SuiteSparse matrices (data/matrices in the repository) for the tests. */
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseMatrixMarket } from '../src/io/index.js';
 import type { CSRMatrix } from '../src/formats/csr.js';
 
-export const MATRIX_DIR = fileURLToPath(new URL('../../shared/matrices/', import.meta.url));
+export const MATRIX_DIR = fileURLToPath(new URL('../data/matrices/', import.meta.url));
 
 export function sharedMatrixNames(): string[] {
   return readdirSync(MATRIX_DIR)

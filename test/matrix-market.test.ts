@@ -10,7 +10,7 @@ import { parseMatrixMarket, readMatrixMarket, writeMatrixMarket, type MatrixMark
 import { newCursor, scanFloat } from '../src/io/number-parse.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const MATRICES = path.resolve(here, '../../shared/matrices');
+const MATRICES = path.resolve(here, '../data/matrices');
 
 /** Any parsed matrix as a dense row-major number[] (duplicates summed; complex interleaved). */
 function dense(m: COOMatrix | DenseMatrix): number[] {
@@ -570,7 +570,7 @@ describe('writer round trips (bit-exact)', () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-// The real matrices of /work/shared/matrices, checked against a naive independent reading.
+// The real matrices of data/matrices, checked against a naive independent reading.
 
 const README_TABLE: Record<string, [string, number, number, number]> = {
   '494_bus': ['coordinate real symmetric', 494, 494, 1080],
@@ -595,7 +595,7 @@ function naive(text: string): { banner: string[]; size: number[]; entries: numbe
   return { banner, size, entries: lines.slice(2).map((l) => l.trim().split(/\s+/).map(Number)) };
 }
 
-describe('real matrices from /work/shared/matrices', () => {
+describe('real matrices from data/matrices', () => {
   for (const [name, [hdr, rows, cols, stored]] of Object.entries(README_TABLE)) {
     it(name, async () => {
       const file = path.join(MATRICES, `${name}.mtx`);

@@ -34,5 +34,5 @@ cp node_modules/webgpu/index.js node_modules/webgpu/package.json .carry/webgpu/
 # 4. the replay harness (x86-64, glibc of Debian 12: runs on the device's Ubuntu 24.04)
 gcc -O2 -std=c11 -Wall -Wno-unused-result bench/gpu-native/harness.c -o .carry/harness -lEGL -lGLESv2 -lm
 # 5. the shared matrices the dump reads (../shared does not travel)
-cp ../shared/matrices/{Groebner_id2003_aug,bcsstk13,rajat01,t1}.mtx .carry/matrices/
+cp data/matrices/{Groebner_id2003_aug,bcsstk13,rajat01,t1}.mtx .carry/matrices/
 du -sh .carry .gl

@@ -423,7 +423,7 @@ const opt = (k: string) => {
   const i = args.indexOf(k);
   return i > 0 ? args[i + 1] : undefined;
 };
-const mtxDir = opt('--mtx') ?? path.join(here, '../../../shared/matrices');
+const mtxDir = opt('--mtx') ?? path.join(here, '../../data/matrices');
 const loadMtx = (f: string) => {
   const r = parseMatrixMarket(readFileSync(path.join(mtxDir, f)), { dtype: 'f64' }) as unknown as { matrix?: { toCSR(): CSRMatrix }; toCSR?: () => CSRMatrix };
   const m = (r.matrix ?? r) as { toCSR(): CSRMatrix };

@@ -99,7 +99,7 @@ export function parseMatrixMarket(input: MatrixMarketSource, opts?: { dtype?: DT
  * import assert from 'node:assert/strict';
  *
  * let bytes = 0;
- * const { matrix, header } = await readMatrixMarket(createReadStream('../shared/matrices/bcsstk13.mtx'), {
+ * const { matrix, header } = await readMatrixMarket(createReadStream('data/matrices/bcsstk13.mtx'), {
  *   onProgress: (n) => { bytes = n; },
  * });
  * assert.deepEqual([header.symmetry, matrix.rows, matrix.cols], ['symmetric', 2003, 2003]);

@@ -14,9 +14,9 @@ export const GENERATED = [
   'tiny-5x3',
 ] as const;
 
-/** Matrices of ../shared/matrices: real ones run in every dtype (complexified for c64/c128). */
+/** Matrices of data/matrices: real ones run in every dtype (complexified for c64/c128). */
 export const SHARED_REAL = ['t1', 'bcsstk01', '494_bus', 'ash219', 'west0479', 'olm1000', 'dwt_992', 'bcsstk13', 'rajat01', 'Groebner_id2003_aug'] as const;
-/** Complex matrices of ../shared/matrices: c64 and c128 only. */
+/** Complex matrices of data/matrices: c64 and c128 only. */
 export const SHARED_COMPLEX = ['qc324', 'young1c'] as const;
 
 /**
