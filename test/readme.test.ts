@@ -1,15 +1,20 @@
 /**
- * Every ```js example in README.md runs as a user would run it: as an ES module importing 'simdgl'
- * (resolved to the built package in dist/), in its own Node process, and must exit 0.
+ * Every ```js example in README.md and in the guides of docs/ runs as a user would run it: as an ES
+ * module importing 'simdgl' (resolved to the built package in dist/), in its own Node process, and
+ * must exit 0.
  */
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { exampleRunner, exampleTitle, jsBlocks, packageBuilt, root } from './examples.js';
 
-const examples = jsBlocks(readFileSync(join(root, 'README.md'), 'utf8'));
+const guides = readdirSync(join(root, 'docs'))
+  .filter((f) => f.endsWith('.md'))
+  .sort()
+  .map((f) => `docs/${f}`);
 
 describe('README examples', () => {
+  const examples = jsBlocks(readFileSync(join(root, 'README.md'), 'utf8'));
   it('has examples and a built package to run them against', () => {
     expect(examples.length).toBeGreaterThan(2);
     expect(packageBuilt()).toBe(true);
@@ -21,3 +26,14 @@ describe('README examples', () => {
     });
   });
 });
+
+for (const guide of guides) {
+  describe(`${guide} examples`, () => {
+    const run = exampleRunner(guide.replace(/\W+/g, '-'));
+    jsBlocks(readFileSync(join(root, guide), 'utf8')).forEach((code, i) => {
+      it(`${i + 1}: ${exampleTitle(code, `example ${i + 1}`)}`, async () => {
+        expect(typeof (await run(code, `example-${i}`))).toBe('string');
+      });
+    });
+  });
+}
