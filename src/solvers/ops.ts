@@ -1,3 +1,5 @@
+import type { CSRMatrix } from '../formats/csr.js';
+
 /**
  * What a Krylov solver needs from an execution path. The runtime implements it for the CPU path
  * (and the GPU path), so each solver is written once. Vectors are opaque handles resident on that
@@ -41,6 +43,42 @@ export interface SolverOps<V> {
   bicgstabResident?(b: V, options: SolveOptions<V> & { checkEvery: number }): Promise<SolveResult<V>>;
   /** the path's default checkEvery (1 when absent: the host tests every iteration) */
   readonly checkEvery?: number;
+  /**
+   * Makes a sparse triangular factor (host CSR, square, n×n) resident on this path for repeated solves
+   * (the IC(0)/ILU(0)/SSOR preconditioners). Absent on a path that has no triangular solve: the
+   * solver layer then throws an UnsupportedError naming the path.
+   */
+  triangular?(T: CSRMatrix, options: TriangularOptions): TriangularSolver<V>;
+}
+
+/**
+ * A level schedule of a sparse triangular matrix: each level's rows depend only on rows of earlier
+ * levels, so a level's rows can be solved in parallel.
+ */
+export interface LevelSchedule {
+  /** the rows of level l are rows[levelPtr[l] .. levelPtr[l + 1]) */
+  readonly levelPtr: Int32Array;
+  /** every row once, level by level */
+  readonly rows: Int32Array;
+}
+
+/** How a triangular factor is to be solved. */
+export interface TriangularOptions {
+  /** lower (forward substitution) or upper (backward) */
+  lower: boolean;
+  /** the diagonal is 1 and not stored (ILU(0)'s L) */
+  unitDiagonal: boolean;
+  /** the factor's level schedule, computed once on the host at setup */
+  levels: LevelSchedule;
+}
+
+/** A triangular factor resident on a path. */
+export interface TriangularSolver<V> {
+  /** x ← T⁻¹·b (x and b distinct) */
+  solve(b: V, x: V): Promise<void>;
+  /** how this path solves it, for explain: e.g. 'level-scheduled (37 levels)' */
+  readonly method: string;
+  dispose(): void;
 }
 
 /** The solvers' preconditioner: none, or Jacobi (scaling by the inverse of A's diagonal). */
