@@ -16,7 +16,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const demoDir = join(root, 'demo');
 
 const GENERATED = [
-  ['src/cpu/wasm-binaries.generated.ts', 'scripts/build-embedded.mjs'],
+  ['src/cpu/wasm/simd-shared.generated.ts', 'scripts/build-embedded.mjs'],
   ['src/cpu/worker-source.generated.ts', 'scripts/build-embedded.mjs'],
   ['src/gpu/shaders.generated.ts', 'scripts/build-shaders.mjs'],
 ];

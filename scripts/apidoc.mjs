@@ -26,7 +26,7 @@ function installed() {
 
 if (!installed()) execFileSync(npm, ['ci', '--prefix', tool, '--silent', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
 
-const generated = ['src/cpu/wasm-binaries.generated.ts', 'src/cpu/worker-source.generated.ts', 'src/gpu/shaders.generated.ts', 'src/webgpu/wgsl.generated.ts'];
+const generated = ['src/cpu/wasm/simd-shared.generated.ts', 'src/cpu/worker-source.generated.ts', 'src/gpu/shaders.generated.ts', 'src/webgpu/wgsl.generated.ts'];
 if (generated.some((f) => !existsSync(join(root, f)))) execFileSync(npm, ['run', 'build:embedded', '--silent'], { cwd: root, stdio: 'inherit' });
 
 const typedoc = join(tool, 'node_modules', 'typedoc', 'bin', 'typedoc');

@@ -61,7 +61,7 @@ for (const file of files) {
   const source = strip(expand(file, new Set()));
   const bad = /[^\x09\x0a\x20-\x7e]/.exec(source);
   if (bad) throw new Error(`build-shaders: glsl/${file} has a non-ASCII character ${JSON.stringify(bad[0])} outside comments`);
-  lines.push(`export const ${name} = ${JSON.stringify(source)};`, '');
+  lines.push(`export const ${name}: string = ${JSON.stringify(source)};`, '');
 }
 lines.push(`/** Names of the embedded shaders. */`, `export const SHADER_NAMES = ${JSON.stringify(names)} as const;`, '');
 writeFileSync(out, lines.join('\n'));
@@ -82,7 +82,7 @@ for (const file of readdirSync(wdir).filter((f) => f.endsWith('.wgsl')).sort()) 
   const source = strip(expand(file, new Set(), undefined, wdir));
   const bad = /[^\x09\x0a\x20-\x7e]/.exec(source);
   if (bad) throw new Error(`build-shaders: wgsl/${file} has a non-ASCII character ${JSON.stringify(bad[0])} outside comments`);
-  wlines.push(`export const ${name} = ${JSON.stringify(source)};`, '');
+  wlines.push(`export const ${name}: string = ${JSON.stringify(source)};`, '');
 }
 wlines.push(`/** Names of the embedded WGSL kernels. */`, `export const KERNEL_NAMES = ${JSON.stringify(kernels)} as const;`, '');
 writeFileSync(wout, wlines.join('\n'));
