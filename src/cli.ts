@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError } from 'commander';
 import cliProgress from 'cli-progress';
-import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compare, defaultSources, fileSource, type ComparePath, type CompareRow } from './cli/compare.js';
@@ -67,7 +67,9 @@ async function resolveWorkers(n: number): Promise<number> {
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
-const program = new Command('simdgl').description('sparse kernels on WebAssembly SIMD and WebGL2');
+// the package's version, from the package.json beside dist/ (one version: package.json's)
+const { version } = JSON.parse(readFileSync(resolve(here, '..', 'package.json'), 'utf8')) as { version: string };
+const program = new Command('simdgl').description('sparse kernels on WebAssembly SIMD and WebGL2').version(version);
 // bad usage is one line on stderr, like every other error of this command (no help dump)
 program.configureOutput({ outputError: (str, write) => write(`simdgl: ${str.replace(/^error: /, '').trim()}\n`) });
 

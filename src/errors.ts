@@ -26,12 +26,13 @@ import { shownValue } from './shown-value.js';
  * ```
  */
 export class SimdglError extends Error {
+  /** The class's name, literal so that minified bundles report it too (each subclass sets its own). */
+  override name = 'SimdglError';
   /** A stable identifier of the kind of error, e.g. `E_SHAPE`. */
   readonly code: string;
-  /** Makes an error with its `code` and message; `name` becomes the class's name. */
+  /** Makes an error with its `code` and message. */
   constructor(code: string, message: string) {
     super(message);
-    this.name = new.target.name;
     this.code = code;
   }
 }
@@ -52,6 +53,8 @@ export class SimdglError extends Error {
  * ```
  */
 export class ParseError extends SimdglError {
+  /** The class's name, literal so that minified bundles report it too. */
+  override name = 'ParseError';
   /** The 1-based line of the input where the error lies. */
   readonly line: number;
   /** The 1-based column on that line, when known. */
@@ -85,6 +88,8 @@ export class ParseError extends SimdglError {
  * ```
  */
 export class FormatError extends SimdglError {
+  /** The class's name, literal so that minified bundles report it too. */
+  override name = 'FormatError';
   /**
    * Makes the error (simdgl throws it; a program rarely needs to).
    * @param message what is wrong, naming the format, the array and the index
@@ -111,6 +116,8 @@ export class FormatError extends SimdglError {
  * ```
  */
 export class ShapeError extends SimdglError {
+  /** The class's name, literal so that minified bundles report it too. */
+  override name = 'ShapeError';
   /**
    * Makes the error (simdgl throws it; a program rarely needs to).
    * @param message the shapes or lengths involved
@@ -136,6 +143,8 @@ export class ShapeError extends SimdglError {
  * ```
  */
 export class UnsupportedError extends SimdglError {
+  /** The class's name, literal so that minified bundles report it too. */
+  override name = 'UnsupportedError';
   /**
    * Makes the error (simdgl throws it; a program rarely needs to).
    * @param message what is not supported and what is
@@ -166,6 +175,8 @@ export class UnsupportedError extends SimdglError {
  * ```
  */
 export class PaddingLimitError extends SimdglError {
+  /** The class's name, literal so that minified bundles report it too. */
+  override name = 'PaddingLimitError';
   /** The slots the conversion would store. */
   readonly required: number;
   /** The limit it exceeds. */
@@ -204,6 +215,8 @@ export class PaddingLimitError extends SimdglError {
  * ```
  */
 export class DisposedError extends SimdglError {
+  /** The class's name, literal so that minified bundles report it too. */
+  override name = 'DisposedError';
   /**
    * Makes the error (simdgl throws it; a program rarely needs to).
    * @param what the thing that was disposed
@@ -266,6 +279,8 @@ export class MemoryLimitError extends RangeError {
  * ```
  */
 export class OptionError extends SimdglError {
+  /** The class's name, literal so that minified bundles report it too. */
+  override name = 'OptionError';
   /** The unknown key. */
   readonly key: string;
   /** The valid key nearest to it, when one is close enough to be a typo. */
@@ -303,6 +318,8 @@ export class OptionError extends SimdglError {
  * ```
  */
 export class GpuUnavailableError extends SimdglError {
+  /** The class's name, literal so that minified bundles report it too. */
+  override name = 'GpuUnavailableError';
   /**
    * Makes the error (simdgl throws it; a program rarely needs to).
    * @param message why the path cannot run

@@ -22,7 +22,7 @@ export type { Explanation } from './runtime/explain.js';
 export type { Calibration, PathCalibration, PathEstimate } from './runtime/cost.js';
 export type { MatrixFeatures } from './runtime/features.js';
 export type { PathId, PathChoice, PathCapabilities, DenseShape } from './path.js';
-export { GpuContextLostError, GpuLimitError } from './gpu/index.js';
+export { GpuContextLostError, GpuLimitError } from './gpu/errors.js';
 export { MatrixHandle, ResidentVector, DenseHandle } from './runtime/handles.js';
 export { WorkerError } from './cpu/pool.js';
 export type { CacheTilesOption } from './cpu/tiles.js';

@@ -6,6 +6,7 @@
 type Builtins = {
   'node:worker_threads': typeof import('node:worker_threads');
   'node:os': typeof import('node:os');
+  'node:fs': typeof import('node:fs');
 };
 
 export function nodeBuiltin<K extends keyof Builtins>(name: K): Builtins[K] | null {

@@ -10,15 +10,17 @@ import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
 import { DenseMatrix } from '../src/formats/dense.js';
 import { GpuUnavailableError } from '../src/errors.js';
 import { WebGpuDeviceLostError } from '../src/webgpu/errors.js';
-import { acquireDevice } from '../src/webgpu/device.js';
+import { acquireDevice, loadDawn } from '../src/webgpu/device.js';
 import type { WebGpuPath } from '../src/webgpu/path.js';
 import { DTYPES, compareRef, generated, inDType, pointDawnAtSwiftShader, randomData, scalars, fsum } from './webgpu-helpers.js';
 import type { DType } from '../src/dtype.js';
 
 pointDawnAtSwiftShader();
 
+// under 'auto' Node's WebGPU path is opt-in: Dawn is handed in (backend 'webgpu' loads it itself)
 async function webgpuRuntime(options: Parameters<typeof createRuntime>[0] = {}): Promise<Runtime> {
-  const rt = await createRuntime({ backend: 'auto', ...options });
+  const dawn = await loadDawn();
+  const rt = await createRuntime({ backend: 'auto', ...(typeof dawn === 'string' ? {} : { webgpu: { gpu: dawn } }), ...options });
   const p = rt.capabilities().paths.webgpu;
   if (!p.available) {
     rt.dispose();

@@ -2,6 +2,7 @@ import { availableParallelism, cpus, freemem, totalmem, arch, platform, release 
 import { createRuntime } from '../runtime/runtime.js';
 import { DEVICE_PATHS } from '../runtime/paths.js';
 import type { PathId } from '../path.js';
+import { dawnOption } from './software-vulkan.js';
 
 export interface GpuPathInfo {
   path: PathId;
@@ -32,7 +33,7 @@ const NODE_HINTS: Partial<Record<PathId, string>> = {
  * WebAssembly SIMD, threads on shared memory) and, for every GPU path, its device or why it is out.
  */
 export async function deviceInfo(): Promise<InfoReport> {
-  const rt = await createRuntime({ workers: 'auto' });
+  const rt = await createRuntime({ workers: 'auto', webgpu: await dawnOption() });
   try {
     const c = rt.capabilities();
     const gpuPaths = DEVICE_PATHS.map(({ id, label }): GpuPathInfo => {

@@ -7,6 +7,7 @@ import { effectiveGBs, maxRelativeError, spmvGflops, timeMedianMs } from '../met
 import { jsCsrSpmv } from './js-csr.js';
 import { randomVector } from './compare.js';
 import { timeResidentSpmv } from './timing.js';
+import { dawnOption } from './software-vulkan.js';
 
 /** One SpMV measurement of the overview: y = A·x with resident vectors, checked against f64. */
 export interface OverviewRow {
@@ -59,7 +60,7 @@ export async function overview(options: { n?: number; minMs?: number; onStep?: (
 
   const cores = availableParallelism();
   const one = await createRuntime({ backend: 'cpu', workers: 1 });
-  const all = await createRuntime({ workers: 'auto' });
+  const all = await createRuntime({ workers: 'auto', webgpu: await dawnOption() });
   try {
     const caps = all.capabilities();
     if (!caps.simd) notes.push('this engine lacks WebAssembly SIMD: the CPU path runs its plain build');

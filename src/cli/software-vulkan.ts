@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { loadDawn } from '../webgpu/device.js';
 
 /** Where Debian's (and most Linux distributions') Chromium keeps SwiftShader's Vulkan driver. */
 const SWIFTSHADER_ICDS = ['/usr/lib/chromium/vk_swiftshader_icd.json', '/usr/lib/chromium-browser/vk_swiftshader_icd.json'];
@@ -15,4 +16,14 @@ export function offerSoftwareVulkan(): void {
   if (env.VK_ICD_FILENAMES || env.VK_DRIVER_FILES || env.VK_ADD_DRIVER_FILES || env.SIMDGL_NO_SWIFTSHADER) return;
   const icd = SWIFTSHADER_ICDS.find((f) => existsSync(f));
   if (icd) env.VK_ADD_DRIVER_FILES = icd;
+}
+
+/**
+ * createRuntime's `webgpu` option for the command's 'auto' runtimes: in Node the library loads Dawn
+ * (the optional `webgpu` package) by itself only when a GPU path is forced, and the reports show every
+ * path, so the command hands Dawn in. Without the package nothing is handed in and the runtime says why.
+ */
+export async function dawnOption(): Promise<{ gpu?: GPU }> {
+  const gpu = await loadDawn();
+  return typeof gpu === 'string' ? {} : { gpu };
 }

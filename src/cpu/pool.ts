@@ -23,6 +23,8 @@ import { nodeBuiltin } from '../node-builtins.js';
  * ```
  */
 export class WorkerError extends SimdglError {
+  /** The class's name, literal so that minified bundles report it too. */
+  override name = 'WorkerError';
   /**
    * Makes the error (simdgl throws it; a program rarely needs to).
    * @param message which worker failed and why

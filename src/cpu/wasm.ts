@@ -1,4 +1,4 @@
-import * as binaries from './wasm-binaries.generated.js';
+import { nodeBuiltin } from '../node-builtins.js';
 
 /** Which compiled variant of the kernels to use. */
 export type WasmFlavor = 'simd' | 'plain';
@@ -28,6 +28,41 @@ export function hasSharedMemory(): boolean {
   }
 }
 
+/** The four builds of assembly/ (asconfig.json's targets): SIMD or not × shared memory or not. */
+type Variant = 'simd-shared' | 'simd' | 'plain-shared' | 'plain';
+
+// Each variant's file, as a literal `new URL('…', import.meta.url)`: the pattern Vite, webpack 5,
+// Parcel and Rollup's URL plugins recognise, so they copy that file next to the bundle and a page
+// downloads only the variant it uses.
+function wasmUrl(v: Variant): URL {
+  switch (v) {
+    case 'simd-shared':
+      return new URL('./wasm/simd-shared.wasm', import.meta.url);
+    case 'simd':
+      return new URL('./wasm/simd.wasm', import.meta.url);
+    case 'plain-shared':
+      return new URL('./wasm/plain-shared.wasm', import.meta.url);
+    case 'plain':
+      return new URL('./wasm/plain.wasm', import.meta.url);
+  }
+}
+
+// The same bytes as base64, one module per variant behind a dynamic import: the fallback where the
+// file cannot be fetched (esbuild leaves the URL pointing beside the bundle, where nothing was copied;
+// engines without fetch). Bundlers that split chunks load it only then.
+function embedded(v: Variant): Promise<{ base64: string }> {
+  switch (v) {
+    case 'simd-shared':
+      return import('./wasm/simd-shared.generated.js');
+    case 'simd':
+      return import('./wasm/simd.generated.js');
+    case 'plain-shared':
+      return import('./wasm/plain-shared.generated.js');
+    case 'plain':
+      return import('./wasm/plain.generated.js');
+  }
+}
+
 function decodeBase64(b64: string): Uint8Array {
   if (typeof Buffer !== 'undefined') {
     const b = Buffer.from(b64, 'base64');
@@ -39,17 +74,50 @@ function decodeBase64(b64: string): Uint8Array {
   return out;
 }
 
-const moduleCache = new Map<string, Promise<WebAssembly.Module>>();
+/** How the kernels of this process were loaded: from the .wasm file, or from the embedded copy (and why). */
+export const wasmLoad: { source: 'file' | 'embedded' | null; reason: string } = { source: null, reason: '' };
+
+/** The module compiled from the variant's file: read in Node, fetched and compiled while streaming elsewhere. */
+async function compileFile(url: URL): Promise<WebAssembly.Module> {
+  if (url.protocol === 'file:') {
+    const fs = nodeBuiltin('node:fs');
+    if (!fs) throw new Error('a file: URL outside Node');
+    return WebAssembly.compile((await fs.promises.readFile(url)) as BufferSource);
+  }
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`fetching ${url.href} answered ${response.status}`);
+  // compileStreaming needs the server to say application/wasm; other servers get the plain compile
+  if (typeof WebAssembly.compileStreaming === 'function' && /^application\/wasm\b/.test(response.headers.get('content-type') ?? '')) {
+    return WebAssembly.compileStreaming(response);
+  }
+  return WebAssembly.compile(await response.arrayBuffer());
+}
+
+async function compileVariant(v: Variant): Promise<WebAssembly.Module> {
+  let why: string;
+  try {
+    const module = await compileFile(wasmUrl(v));
+    wasmLoad.source = 'file';
+    wasmLoad.reason = '';
+    return module;
+  } catch (e) {
+    why = (e as Error)?.message ?? String(e);
+  }
+  const module = await WebAssembly.compile(decodeBase64((await embedded(v)).base64) as BufferSource);
+  wasmLoad.source = 'embedded';
+  wasmLoad.reason = `the ${v}.wasm file could not be loaded (${why}); the copy embedded in the library was used`;
+  return module;
+}
+
+const moduleCache = new Map<Variant, Promise<WebAssembly.Module>>();
 
 /** The compiled kernel module for a flavor and memory kind; compiled once per process and cached. */
 export function compileKernels(flavor: WasmFlavor, shared: boolean): Promise<WebAssembly.Module> {
-  const key = `${flavor}-${shared ? 'shared' : 'local'}`;
-  let p = moduleCache.get(key);
+  const v: Variant = `${flavor}${shared ? '-shared' : ''}`;
+  let p = moduleCache.get(v);
   if (!p) {
-    const b64 =
-      flavor === 'simd' ? (shared ? binaries.simdShared : binaries.simd) : shared ? binaries.plainShared : binaries.plain;
-    p = WebAssembly.compile(decodeBase64(b64) as BufferSource);
-    moduleCache.set(key, p);
+    p = compileVariant(v);
+    moduleCache.set(v, p);
   }
   return p;
 }

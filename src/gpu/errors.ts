@@ -24,6 +24,8 @@ export { GpuUnavailableError } from '../errors.js';
  * ```
  */
 export class GpuLimitError extends SimdglError {
+  /** The class's name, literal so that minified bundles report it too. */
+  override name = 'GpuLimitError';
   /**
    * Makes the error (simdgl throws it; a program rarely needs to).
    * @param message the limit and the request that exceeds it
@@ -55,6 +57,8 @@ export class GpuLimitError extends SimdglError {
  * ```
  */
 export class GpuContextLostError extends SimdglError {
+  /** The class's name, literal so that minified bundles report it too. */
+  override name = 'GpuContextLostError';
   /**
    * Makes the error (simdgl throws it; a program rarely needs to).
    * @param message what was interrupted

@@ -28,7 +28,11 @@ export interface RuntimeOptions {
   canvas?: GpuCanvas;
   /** or on this WebGL2 context (any WebGL2 implementation, e.g. in Node) */
   gl?: WebGL2RenderingContext;
-  /** where the WebGPU path's device comes from: a GPU object (navigator.gpu, a Dawn instance) or a GPUDevice (default: navigator.gpu, else the `webgpu` package in Node) */
+  /**
+   * where the WebGPU path's device comes from: a GPU object (navigator.gpu, a Dawn instance) or a
+   * GPUDevice. Default: navigator.gpu; in Node, the optional `webgpu` package (Dawn) only under
+   * backend 'webgpu' or 'gpu' — under 'auto', hand in `{ gpu: create([]) }` from 'webgpu' to use it.
+   */
   webgpu?: WebGpuPathOptions;
   /** WebAssembly SIMD: 'auto' (default) detects it, false forces the plain build */
   simd?: boolean | 'auto';

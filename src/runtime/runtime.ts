@@ -17,6 +17,7 @@ import type { Backend, Capabilities, RuntimeOptions, SolveOptions, SolveOutcome,
 import { DenseHandle, MatrixHandle, ResidentVector, type HandleOwner } from './handles.js';
 import { DEVICE_PATHS } from './paths.js';
 import { nodeBuiltin } from '../node-builtins.js';
+import { wasmLoad } from '../cpu/wasm.js';
 import { checkAdd, checkGemm, checkTranspose, type AddOptions, type DenseLike, type GemmOptions } from './dense-ops.js';
 import { matrixFeatures, chooseFormat, type MatrixFeatures } from './features.js';
 import { checkCacheTiles } from '../cpu/tiles.js';
@@ -160,6 +161,7 @@ export class Runtime implements HandleOwner {
     const simd = B.flavor === 'simd';
     const notes: string[] = [];
     if (!simd) notes.push('running the plain WebAssembly build (no SIMD)');
+    if (wasmLoad.source === 'embedded') notes.push(wasmLoad.reason);
     const isolated = (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated;
     if (!B.heap.shared) {
       notes.push(

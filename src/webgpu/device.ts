@@ -1,6 +1,7 @@
 /**
  * Where the WebGPU device comes from. Browsers (and Deno): `navigator.gpu`. Node: the `webgpu`
- * package (Dawn), an optional dependency loaded on demand with a dynamic import; on Linux Dawn needs
+ * package (Dawn), an optional peer dependency, handed in by the user or loaded on demand with a
+ * dynamic import when a GPU path is asked for; on Linux Dawn needs
  * a Vulkan driver (a GPU's, or SwiftShader's: point VK_ICD_FILENAMES at the vk_swiftshader_icd.json
  * that Chromium ships). Nothing here throws: a missing piece becomes a `reason`.
  */
@@ -35,7 +36,14 @@ export interface DeviceOptions {
   powerPreference?: GPUPowerPreference;
   /** do not ask for subgroups / timestamp-query even where offered (for tests) */
   disableFeatures?: boolean;
+  /** in Node without `gpu`: load the `webgpu` package (Dawn); default true (false: the path is unavailable, with the reason) */
+  loadDawn?: boolean;
 }
+
+/** Why the WebGPU path is left out in Node under backend 'auto' (Dawn is opt-in). */
+export const DAWN_OPT_IN =
+  "in Node the WebGPU path is opt-in: install the optional peer dependency 'webgpu' (Dawn) and pass " +
+  "createRuntime({ webgpu: { gpu: create([]) } }) with create from 'webgpu', or backend: 'webgpu' or 'gpu'";
 
 export function noCapabilities(reason: string): WebGpuCapabilities {
   return {
@@ -57,7 +65,12 @@ export function noCapabilities(reason: string): WebGpuCapabilities {
 /** Dawn's GPU, made once per process (each instance starts its own Vulkan instance). */
 let dawn: Promise<GPU | string> | null = null;
 
-function loadDawn(): Promise<GPU | string> {
+/**
+ * Dawn's GPU object from the optional `webgpu` package (loaded once per process), or why it could not
+ * be loaded. What the runtime uses under backend 'webgpu'/'gpu' in Node; the CLI hands it in with
+ * createRuntime({ webgpu: { gpu } }) so that 'auto' considers the WebGPU path too.
+ */
+export function loadDawn(): Promise<GPU | string> {
   dawn ??= (async () => {
     try {
       // a variable specifier: bundlers leave the optional dependency alone
@@ -78,6 +91,7 @@ export async function findGpu(opts: DeviceOptions): Promise<{ gpu: GPU; source: 
   if (nav?.gpu) return { gpu: nav.gpu, source: 'navigator.gpu' };
   const isNode = typeof process !== 'undefined' && typeof process.versions?.node === 'string';
   if (!isNode) return { reason: 'navigator.gpu is missing: this engine has no WebGPU (or it is disabled)' };
+  if (opts.loadDawn === false) return { reason: DAWN_OPT_IN };
   const got = await loadDawn();
   return typeof got === 'string' ? { reason: got } : { gpu: got, source: 'webgpu package' };
 }

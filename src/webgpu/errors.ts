@@ -5,6 +5,8 @@ import { SimdglError } from '../errors.js';
  * or a buffer the device refused. Same code as the WebGL2 path's GpuLimitError.
  */
 export class WebGpuLimitError extends SimdglError {
+  /** The class's name, literal so that minified bundles report it too. */
+  override name = 'WebGpuLimitError';
   constructor(message: string) {
     super('E_GPU_LIMIT', message);
   }
@@ -12,6 +14,8 @@ export class WebGpuLimitError extends SimdglError {
 
 /** The WebGPU path cannot run here (no navigator.gpu and no `webgpu` package, no adapter, ...). */
 export class WebGpuUnavailableError extends SimdglError {
+  /** The class's name, literal so that minified bundles report it too. */
+  override name = 'WebGpuUnavailableError';
   constructor(message: string) {
     super('E_GPU_UNAVAILABLE', message);
   }
@@ -22,6 +26,8 @@ export class WebGpuUnavailableError extends SimdglError {
  * device is obtained (WebGpuBackend.onContextRestored); same code as the WebGL2 path's GpuContextLostError.
  */
 export class WebGpuDeviceLostError extends SimdglError {
+  /** The class's name, literal so that minified bundles report it too. */
+  override name = 'WebGpuDeviceLostError';
   constructor(message = 'the WebGPU device is lost; calls fail until a new device is obtained') {
     super('E_GPU_LOST', message);
   }

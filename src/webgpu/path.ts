@@ -42,9 +42,12 @@ export class WebGpuPath extends DevicePath<WebGpuMatrix, WebGpuVector, WebGpuDen
   protected readonly lostReason = 'the WebGPU device is lost';
   declare readonly backend: WebGpuBackend;
 
-  /** The path, or why WebGPU cannot run here (no navigator.gpu nor `webgpu` package, no adapter, …). */
-  static async create(options: WebGpuPathOptions = {}): Promise<WebGpuPath | WebGpuUnavailable> {
-    const b = await WebGpuBackend.create(options);
+  /**
+   * The path, or why WebGPU cannot run here (no navigator.gpu nor `webgpu` package, no adapter, …).
+   * `loadDawn` false: in Node without `options.gpu`/`device`, do not load the `webgpu` package.
+   */
+  static async create(options: WebGpuPathOptions = {}, loadDawn = true): Promise<WebGpuPath | WebGpuUnavailable> {
+    const b = await WebGpuBackend.create({ ...options, loadDawn });
     return b instanceof WebGpuBackend ? new WebGpuPath(b) : b;
   }
 
