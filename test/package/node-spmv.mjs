@@ -43,4 +43,7 @@ console.log(JSON.stringify({
   finite: y.every(Number.isFinite),
   maxErr,
   residentDiff,
+  // how the kernels were loaded (a note says when the embedded copy stood in for the .wasm file)
+  notes: caps.notes,
+  webgpuReason: caps.paths.webgpu.reason,
 }));

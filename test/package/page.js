@@ -1,8 +1,9 @@
 // Consumer fixture: a browser page that imports the installed package by name, bundled from the
 // consumer project by esbuild and by Vite (test/package.test.ts). Runs SpMV on the CPU path with a
 // worker pool and on the GPU path (WebGL2), checks both against a plain JavaScript loop and leaves
-// { checks, error } in window.__pkgResults for the test to assert. Nothing is copied next to the
-// bundle: the wasm and the worker script must come from inside the package.
+// { checks, error } in window.__pkgResults for the test to assert. The kernels come from their .wasm
+// file where the bundler (or the test, following the README's esbuild recipe) put it next to the
+// bundle, else from the copy embedded in the package; the worker script is always inside.
 import { createRuntime, poisson2D, poisson3D } from 'simdgl';
 
 const checks = [];
@@ -43,6 +44,10 @@ async function run() {
     try {
       const caps = rt.capabilities();
       ok(caps.sharedMemory && caps.workers && caps.threads === 2, `capabilities: ${JSON.stringify(caps)}`);
+      // ?wasm=file: the kernels come from their .wasm file; ?wasm=embedded: from the embedded copy, said in a note
+      const embedded = caps.notes.some((n) => /embedded in the library/.test(n));
+      const expected = new URLSearchParams(location.search).get('wasm');
+      ok(embedded === (expected === 'embedded'), `expected the kernels from ${expected === 'embedded' ? 'the embedded copy' : 'the .wasm file'}; notes: ${JSON.stringify(caps.notes)}`);
       const tiny = Array.from(await rt.spmv(rt.upload(poisson2D(3)), new Float64Array(9).fill(1)));
       ok(JSON.stringify(tiny) === JSON.stringify(TINY), `poisson2D(3)·1 = ${tiny}`);
       const A = poisson3D(16);
