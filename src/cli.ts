@@ -1,4 +1,4 @@
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import cliProgress from 'cli-progress';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -13,6 +13,8 @@ import { FORMATS, type FormatName } from './formats/index.js';
 import { DTYPES, type DType } from './dtype.js';
 import { PATH_IDS, type PathId } from './path.js';
 import { SimdglError } from './errors.js';
+import { setMemoryBudget } from './memory-budget.js';
+import { EXIT, EXIT_HELP, exitCodeOf } from './cli/exit-codes.js';
 
 /** A comma-separated list whose items must come from `allowed`. */
 function listOf<T extends string>(allowed: readonly T[], what: string) {
@@ -71,7 +73,15 @@ const here = dirname(fileURLToPath(import.meta.url));
 const { version } = JSON.parse(readFileSync(resolve(here, '..', 'package.json'), 'utf8')) as { version: string };
 const program = new Command('simdgl').description('sparse kernels on WebAssembly SIMD and WebGL2').version(version);
 // bad usage is one line on stderr, like every other error of this command (no help dump)
-program.configureOutput({ outputError: (str, write) => write(`simdgl: ${str.replace(/^error: /, '').trim()}\n`) });
+program.configureOutput({ outputError: (str, write) => write(`simdgl: ${str.replace(/^error: /, '').trim().replace(/\s*\n\s*/g, ' ')}\n`) });
+// commander's errors reach the one handler below, which maps every error to the exit-code table
+program.exitOverride();
+program.addHelpText('after', `\n${EXIT_HELP}`);
+program.option('--max-memory <MiB>', 'memory budget: inputs that declare more are refused at once (default: a quarter of this machine\'s memory)', integer(1, 2 ** 31 - 1));
+program.hook('preAction', () => {
+  const mb = program.opts<{ maxMemory?: number }>().maxMemory;
+  if (mb !== undefined) setMemoryBudget(mb);
+});
 
 program
   .command('compare')
@@ -202,7 +212,7 @@ program
     }
     if (!res.converged) {
       console.error(`simdgl: ${o.method} did not converge (${res.reason}) after ${res.iterations} iterations: relative residual ${res.relativeResidual.toExponential(3)} > tol ${o.tol}`);
-      process.exitCode = 3;
+      process.exitCode = EXIT.notConverged;
     }
   });
 
@@ -239,10 +249,14 @@ program
   });
 
 program.parseAsync(process.argv).catch((e: unknown) => {
-  // bad input is one clear line and a non-zero exit, never a stack trace (SIMDGL_DEBUG=1 shows it)
-  const err = e as { message?: string; stack?: string; code?: string; path?: string };
-  const msg = err?.message ?? String(e);
-  console.error(`simdgl: ${msg.split('\n')[0]}`);
-  if (process.env.SIMDGL_DEBUG && err?.stack) console.error(err.stack);
-  process.exit(e instanceof SimdglError ? 2 : 1);
+  // bad input is one clear line and an exit code from the table (src/cli/exit-codes.ts), never a
+  // stack trace (SIMDGL_DEBUG=1 shows it); commander has printed its own line already
+  const code = exitCodeOf(e);
+  if (!(e instanceof CommanderError)) {
+    const err = e as { message?: string; stack?: string };
+    const msg = (err?.message ?? String(e)).split('\n')[0];
+    console.error(`simdgl: ${code === EXIT.internal ? `internal error: ${msg}` : msg}`);
+    if (process.env.SIMDGL_DEBUG && err?.stack) console.error(err.stack);
+  }
+  process.exit(code);
 });

@@ -1,5 +1,6 @@
 import { UnsupportedError } from './errors.js';
 import { shownValue } from './shown-value.js';
+import { reserveMemory } from './memory-budget.js';
 
 /**
  * Element types. Complex types are interleaved (re, im) pairs in a real array of the component type:
@@ -48,6 +49,7 @@ export function elementBytes(dtype: DType): number {
 /** A zero-filled value array holding `count` elements of `dtype`. */
 export function allocValues(dtype: DType, count: number): ValueArray {
   const n = count * components(dtype);
+  reserveMemory(n * componentBytes(dtype), `${count} ${dtype} values`);
   return componentBytes(dtype) === 4 ? new Float32Array(n) : new Float64Array(n);
 }
 

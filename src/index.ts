@@ -32,4 +32,5 @@ export * from './formats/index.js';
 export * from './io/index.js';
 export * from './generators/index.js';
 export * from './errors.js';
+export { setMemoryBudget, memoryBudgetMB } from './memory-budget.js';
 export { DTYPES, isComplex, type DType, type Scalar, type ValueArray } from './dtype.js';

@@ -198,6 +198,18 @@ describe('simdgl solve', () => {
   });
 });
 
+describe('exit codes', () => {
+  it('--help prints the table of docs/cli.md and exits 0', () => {
+    const r = run('--help');
+    expect(r.code, r.stderr).toBe(0);
+    const doc = readFileSync(join(root, 'docs', 'cli.md'), 'utf8');
+    const rows = [...doc.matchAll(/^\| (\d) \| (.+) \|$/gm)].map((m) => `${m[1]}  ${m[2]}`);
+    expect(rows.map((row) => row.slice(0, 1))).toEqual(['0', '1', '2', '3', '4', '5', '6']);
+    const printed = r.stdout.slice(r.stdout.indexOf('Exit codes:')).trim().split('\n').slice(1).map((l) => l.trim());
+    expect(printed).toEqual(rows);
+  });
+});
+
 describe('simdgl info', () => {
   it('prints the CPU (SIMD, threads, shared memory), Node and GPU lines', () => {
     const r = run('info');
@@ -220,33 +232,46 @@ describe('simdgl info', () => {
 describe('bad input: one line on stderr, non-zero exit, no stack trace', () => {
   let malformed: string;
   let rect: string;
+  let huge: string;
+  let zeroByHuge: string;
+  let denseBig: string;
   beforeAll(() => {
     malformed = file('bad.mtx', '%%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 1.0\n2 x 2.0\n');
     rect = file('rect.mtx', '%%MatrixMarket matrix coordinate real general\n2 3 1\n1 1 1.0\n');
+    // issue 23: three-line files declaring sizes that no memory holds
+    huge = file('huge.mtx', '%%MatrixMarket matrix coordinate real general\n2147483647 2147483647 1\n1 1 1\n');
+    zeroByHuge = file('zero-by-huge.mtx', '%%MatrixMarket matrix array real general\n0 2147483647\n');
+    denseBig = file('dense-400.mtx', `%%MatrixMarket matrix array real general\n400 400\n${'1\n'.repeat(400 * 400)}`);
   });
-  const cases: Array<[string, () => string[], RegExp]> = [
-    ['missing file', () => ['solve', join(dir, 'nope.mtx')], /no such file: .*nope\.mtx/],
-    ['missing file (compare)', () => ['compare', join(dir, 'nope.mtx'), '--json'], /no such file/],
-    ['malformed Matrix Market', () => ['solve', malformed], /bad\.mtx: line 4, column 3: expected a column index/],
-    ['malformed Matrix Market (compare)', () => ['compare', malformed, '--min-ms', '1'], /line 4/],
-    ['a directory', () => ['solve', dir], /not a file/],
-    ['non-square system', () => ['solve', rect], /square/],
-    ['unknown method', () => ['solve', spd, '--method', 'gmres'], /unknown method "gmres"/],
-    ['negative tolerance', () => ['solve', spd, '--tol', '-1'], /--tol/],
-    ['bad worker count', () => ['solve', spd, '--workers', '0'], /integer in \[1, 256\]/],
-    ['bad max-iter', () => ['solve', spd, '--max-iter', 'many'], /--max-iter/],
-    ['unknown preconditioner', () => ['solve', spd, '--preconditioner', 'ilu'], /unknown preconditioner/],
-    ['missing rhs file', () => ['solve', spd, '--rhs', join(dir, 'b-missing.mtx')], /no such file/],
-    ['wrong rhs length', () => ['solve', spd, '--rhs', rect], /expected an 100×1 vector/],
-    ['unknown dtype', () => ['compare', spd, '--dtype', 'f16'], /unknown dtype "f16"/],
-    ['unknown format', () => ['compare', spd, '--formats', 'bsr'], /unknown format "bsr"/],
-    ['unknown path', () => ['compare', spd, '--paths', 'cpu,gpu'], /unknown path "gpu" \(expected cpu, webgpu, webgl2\)/],
-    ['unknown command', () => ['frobnicate'], /unknown command/],
+  const cases: Array<[string, () => string[], RegExp, number]> = [
+    ['missing file', () => ['solve', join(dir, 'nope.mtx')], /no such file: .*nope\.mtx/, 4],
+    ['missing file (compare)', () => ['compare', join(dir, 'nope.mtx'), '--json'], /no such file/, 4],
+    ['malformed Matrix Market', () => ['solve', malformed], /bad\.mtx: line 4, column 3: expected a column index/, 4],
+    ['malformed Matrix Market (compare)', () => ['compare', malformed, '--min-ms', '1'], /line 4/, 4],
+    ['a directory', () => ['solve', dir], /not a file/, 4],
+    ['non-square system', () => ['solve', rect], /square/, 5],
+    ['unknown method', () => ['solve', spd, '--method', 'gmres'], /unknown method "gmres"/, 2],
+    ['negative tolerance', () => ['solve', spd, '--tol', '-1'], /--tol/, 2],
+    ['bad worker count', () => ['solve', spd, '--workers', '0'], /integer in \[1, 256\]/, 2],
+    ['bad max-iter', () => ['solve', spd, '--max-iter', 'many'], /--max-iter/, 2],
+    ['unknown preconditioner', () => ['solve', spd, '--preconditioner', 'ilu'], /unknown preconditioner/, 2],
+    ['missing rhs file', () => ['solve', spd, '--rhs', join(dir, 'b-missing.mtx')], /no such file/, 4],
+    ['wrong rhs length', () => ['solve', spd, '--rhs', rect], /expected an 100×1 vector/, 5],
+    ['unknown dtype', () => ['compare', spd, '--dtype', 'f16'], /unknown dtype "f16"/, 2],
+    ['unknown format', () => ['compare', spd, '--formats', 'bsr'], /unknown format "bsr"/, 2],
+    ['unknown path', () => ['compare', spd, '--paths', 'cpu,gpu'], /unknown path "gpu" \(expected cpu, webgpu, webgl2\)/, 2],
+    ['unknown command', () => ['frobnicate'], /unknown command/, 2],
+    ['unknown global option', () => ['solve', spd, '--max-memroy', '10'], /unknown option '--max-memroy' \(Did you mean --max-memory\?\)/, 2],
+    ['a size over the memory budget (solve)', () => ['solve', huge, '--max-memory', '1024'], /huge\.mtx: row pointers of 2147483647 rows would take 8\.0 GiB, over the memory budget of 1\.0 GiB/, 6],
+    ['a size over the memory budget (compare)', () => ['compare', huge, '--min-ms', '1'], /huge\.mtx: .* over the memory budget/, 6],
+    ['a 0 × 2³¹ array (solve)', () => ['solve', zeroByHuge], /a linear system needs a square matrix, this one is 0×2147483647/, 5],
+    ['a 0 × 2³¹ array (compare)', () => ['compare', zeroByHuge, '--min-ms', '1'], /over the memory budget/, 6],
+    ['an array file over a 1 MiB budget', () => ['--max-memory', '1', 'solve', denseBig], /dense-400\.mtx: Matrix Market line \d+: .* over the memory budget of 1 MiB/, 6],
   ];
-  for (const [name, args, pattern] of cases) {
-    it(name, () => {
+  for (const [name, args, pattern, code] of cases) {
+    it(`${name}: exit code ${code}`, () => {
       const r = run(...args());
-      expect(r.code, r.stdout).not.toBe(0);
+      expect(r.code, r.stderr).toBe(code);
       const lines = r.stderr.trim().split('\n');
       expect(lines, r.stderr).toHaveLength(1);
       expect(lines[0]).toMatch(/^simdgl: /);

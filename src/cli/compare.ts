@@ -8,7 +8,8 @@ import { parseMatrixMarket } from '../io/index.js';
 import { poisson3D } from '../generators/poisson.js';
 import { Prng } from '../generators/prng.js';
 import { allocValues, componentBytes, components, isComplex, type DType, type ValueArray } from '../dtype.js';
-import { GpuUnavailableError, SimdglError } from '../errors.js';
+import { GpuUnavailableError, MemoryLimitError, SimdglError } from '../errors.js';
+import { namingInput } from './exit-codes.js';
 import { effectiveGBs, maxRelativeError, spmvGflops, timeMedianMs } from '../metrics.js';
 import { jsCsrSpmv } from './js-csr.js';
 import { timeResidentSpmv } from './timing.js';
@@ -82,7 +83,16 @@ export function defaultSources(matrixDirs: string[]): MatrixSource[] {
 }
 
 export function fileSource(path: string): MatrixSource {
-  return { name: basename(path, '.mtx'), load: () => parseMatrixMarket(readFileSync(path)).matrix.toCSR() };
+  return {
+    name: basename(path, '.mtx'),
+    load: () => {
+      try {
+        return parseMatrixMarket(readFileSync(path)).matrix.toCSR();
+      } catch (e) {
+        throw namingInput(e, path);
+      }
+    },
+  };
 }
 
 /** A reproducible x in [-1, 1) for a dtype. */
@@ -184,7 +194,8 @@ export async function* compare(sources: MatrixSource[], options: CompareOptions 
           try {
             M = convert(A, format);
           } catch (e) {
-            if (!(e instanceof SimdglError)) throw e;
+            // a format this matrix cannot take (padding, memory) is a skipped row, not the end of the run
+            if (!(e instanceof SimdglError || e instanceof MemoryLimitError)) throw e;
             done += perFormat;
             for (const impl of heads) yield { ...row, format, impl, skipped: e.message };
             continue;

@@ -4,7 +4,8 @@ import { parseMatrixMarket, readMatrixMarket, writeMatrixMarket } from '../io/in
 import { DenseMatrix, type CSRMatrix, type FormatName } from '../formats/index.js';
 import { Prng } from '../generators/prng.js';
 import { allocValues, components, isComplex, type DType, type ValueArray } from '../dtype.js';
-import { ShapeError, SimdglError } from '../errors.js';
+import { ShapeError } from '../errors.js';
+import { namingInput } from './exit-codes.js';
 
 export interface SolveCliOptions {
   method: 'cg' | 'bicgstab';
@@ -42,8 +43,7 @@ export async function readMatrixFile(path: string, dtype?: DType, onProgress?: (
   try {
     return await readMatrixMarket(createReadStream(path), { dtype, onProgress: (b) => onProgress?.(b, total) });
   } catch (e) {
-    if (e instanceof SimdglError) throw new SimdglError(e.code, `${path}: ${e.message}`);
-    throw e;
+    throw namingInput(e, path);
   }
 }
 
@@ -64,8 +64,7 @@ function rhsVector(spec: string, n: number, dtype: DType): ValueArray {
   try {
     parsed = readMatrixMarketSync(spec, dtype);
   } catch (e) {
-    if (e instanceof SimdglError) throw new SimdglError(e.code, `--rhs ${spec}: ${e.message}`);
-    throw e;
+    throw namingInput(e, `--rhs ${spec}`);
   }
   const M = parsed.matrix;
   if (!((M.rows === n && M.cols === 1) || (M.rows === 1 && M.cols === n))) {
@@ -111,7 +110,12 @@ export function trueResidual(A: CSRMatrix, x: ArrayLike<number>, b: ArrayLike<nu
 /** Reads the system, solves it with rt.cg / rt.bicgstab, and checks the residual in f64. */
 export async function solveFile(path: string, o: SolveCliOptions): Promise<SolveCliResult> {
   const read = await readMatrixFile(path, o.dtype, o.onReadProgress);
-  const A = read.matrix.toCSR();
+  let A: CSRMatrix;
+  try {
+    A = read.matrix.toCSR();
+  } catch (e) {
+    throw namingInput(e, path);
+  }
   if (A.rows !== A.cols) throw new ShapeError(`${path}: a linear system needs a square matrix, this one is ${A.rows}×${A.cols}`);
   const dtype = o.dtype ?? A.dtype;
   const b = rhsVector(o.rhs, A.rows, dtype);

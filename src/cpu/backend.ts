@@ -1,3 +1,4 @@
+import { memoryBudgetMB } from '../memory-budget.js';
 import type { DType } from '../dtype.js';
 import type { SpmvScalars } from '../backend-types.js';
 import type { SparseMatrix } from '../formats/index.js';
@@ -87,7 +88,7 @@ export class CpuBackend {
     if (options.simd === true && !simdOk) throw new Error('WebAssembly SIMD was requested but this engine lacks it');
     const flavor: WasmFlavor = options.simd === false || !simdOk ? 'plain' : 'simd';
     const shared = hasSharedMemory();
-    const maxPages = Math.floor(((options.maxMemoryMB ?? 2048) * 1048576) / 65536);
+    const maxPages = Math.floor(((options.maxMemoryMB ?? Math.min(2048, memoryBudgetMB())) * 1048576) / 65536);
     const heap = new WasmHeap({ shared, maxPages });
     const module = await compileKernels(flavor, shared);
     const kernels = await instantiateKernels(module, heap.memory);

@@ -1,4 +1,5 @@
 import { MemoryLimitError, DisposedError } from '../errors.js';
+import { reserveMemory, withMemoryBudget } from '../memory-budget.js';
 
 const PAGE = 65536;
 const ALIGN = 16;
@@ -69,6 +70,11 @@ export class WasmHeap {
     this.memory = new WebAssembly.Memory({ initial, maximum: this.maxPages, shared: options.shared } as WebAssembly.MemoryDescriptor);
   }
 
+  /** The memory budget in MiB: the most the memory may grow to. */
+  get budgetMB(): number {
+    return (this.maxPages * PAGE) / 1048576;
+  }
+
   /** Bytes handed out and not yet freed. */
   get liveBytes(): number {
     return this.live;
@@ -77,6 +83,8 @@ export class WasmHeap {
   alloc(bytes: number): Region {
     if (!Number.isFinite(bytes) || bytes < 0) throw new RangeError(`cannot allocate ${bytes} bytes`);
     const size = Math.max(ALIGN, Math.ceil(bytes / ALIGN) * ALIGN);
+    // one budget with the JS side: inside an operation's scope (an upload) this counts toward it
+    withMemoryBudget(this.budgetMB, () => reserveMemory(size, 'WebAssembly memory'));
     for (let i = 0; i < this.freeList.length; i++) {
       const [ptr, len] = this.freeList[i];
       if (len >= size) {

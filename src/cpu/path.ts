@@ -54,6 +54,11 @@ export class CpuPath implements Path<CpuMatrix, CpuVector, CpuDense> {
     return noop;
   }
 
+  /** The runtime's memory budget in MiB (createRuntime's maxMemoryMB): JS and WebAssembly memory of an upload together. */
+  get memoryBudgetMB(): number {
+    return this.backend.heap.budgetMB;
+  }
+
   matrix(A: SparseMatrix): CpuMatrix {
     return this.backend.upload(A);
   }

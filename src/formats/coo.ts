@@ -1,4 +1,5 @@
 import { type DType, type ValueArray } from '../dtype.js';
+import { allocIndex, withMemoryBudget } from '../memory-budget.js';
 import { castValues, checkHeader, checkIndexArray, checkRange, checkValueArray } from './common.js';
 import { CSRMatrix } from './csr.js';
 
@@ -76,8 +77,10 @@ export class COOMatrix {
    * @throws {@link FormatError} when the matrix breaks an invariant of its format (it validates first).
    */
   toCSR(): CSRMatrix {
-    this.validate();
-    return CSRMatrix.fromTriplets(this.rows, this.cols, this.dtype, this.rowIdx, this.colIdx, this.values);
+    return withMemoryBudget(undefined, () => {
+      this.validate();
+      return CSRMatrix.fromTriplets(this.rows, this.cols, this.dtype, this.rowIdx, this.colIdx, this.values);
+    });
   }
 
   /**
@@ -86,10 +89,12 @@ export class COOMatrix {
    * @throws {@link FormatError} when csr breaks an invariant of CSR.
    */
   static fromCSR(csr: CSRMatrix): COOMatrix {
-    const c = csr.toCSR();
-    const rowIdx = new Int32Array(c.nnz);
-    for (let i = 0; i < c.rows; i++) rowIdx.fill(i, c.rowPtr[i], c.rowPtr[i + 1]);
-    return new COOMatrix(c.rows, c.cols, c.dtype, rowIdx, c.colIdx.slice(), c.values.slice());
+    return withMemoryBudget(undefined, () => {
+      const c = csr.toCSR();
+      const rowIdx = allocIndex(c.nnz, `COO: ${c.nnz} row indices`);
+      for (let i = 0; i < c.rows; i++) rowIdx.fill(i, c.rowPtr[i], c.rowPtr[i + 1]);
+      return new COOMatrix(c.rows, c.cols, c.dtype, rowIdx, c.colIdx.slice(), c.values.slice());
+    });
   }
 
   /**

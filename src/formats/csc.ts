@@ -1,4 +1,5 @@
 import type { DType, ValueArray } from '../dtype.js';
+import { withMemoryBudget } from '../memory-budget.js';
 import { castValues, checkHeader, checkIndexArray, checkValueArray } from './common.js';
 import { CSRMatrix, validateCompressed } from './csr.js';
 
@@ -71,8 +72,10 @@ export class CSCMatrix {
    * @throws {@link FormatError} when the matrix breaks an invariant of its format (it validates first).
    */
   toCSR(): CSRMatrix {
-    this.validate();
-    return this.asTransposedCSR().transpose().toCSR();
+    return withMemoryBudget(undefined, () => {
+      this.validate();
+      return this.asTransposedCSR().transpose().toCSR();
+    });
   }
 
   /**
@@ -81,8 +84,10 @@ export class CSCMatrix {
    * @throws {@link FormatError} when csr breaks an invariant of CSR.
    */
   static fromCSR(csr: CSRMatrix): CSCMatrix {
-    const t = csr.toCSR().transpose();
-    return new CSCMatrix(csr.rows, csr.cols, csr.dtype, t.rowPtr, t.colIdx, t.values);
+    return withMemoryBudget(undefined, () => {
+      const t = csr.toCSR().transpose();
+      return new CSCMatrix(csr.rows, csr.cols, csr.dtype, t.rowPtr, t.colIdx, t.values);
+    });
   }
 
   /** Aᵀ as a CSR sharing this matrix's arrays (no copy). */

@@ -1,4 +1,5 @@
-import { components, type DType, type ValueArray } from '../dtype.js';
+import { allocValues, components, type DType, type ValueArray } from '../dtype.js';
+import { allocIndex, reserveMemory, withMemoryBudget } from '../memory-budget.js';
 import { castValues, checkHeader, checkIndexArray, checkPointers, checkRange, checkValueArray } from './common.js';
 import { bucketByRow, rowsCanonical, sortAndSumRows } from './sort.js';
 
@@ -82,12 +83,15 @@ export class CSRMatrix {
   toCSR(): CSRMatrix {
     this.validate();
     if (this.isCanonical()) return this;
-    const comp = components(this.dtype);
-    const rowPtr = this.rowPtr.slice();
-    const colIdx = this.colIdx.slice();
-    const values = this.values.slice();
-    const nnz = sortAndSumRows(rowPtr, colIdx, values, comp);
-    return new CSRMatrix(this.rows, this.cols, this.dtype, rowPtr, shrink(colIdx, nnz), shrink(values, nnz * comp));
+    return withMemoryBudget(undefined, () => {
+      const comp = components(this.dtype);
+      reserveMemory(this.storageBytes(), `CSR.toCSR: a sorted copy of ${this.rows} rows and ${this.nnz} entries`);
+      const rowPtr = this.rowPtr.slice();
+      const colIdx = this.colIdx.slice();
+      const values = this.values.slice();
+      const nnz = sortAndSumRows(rowPtr, colIdx, values, comp);
+      return new CSRMatrix(this.rows, this.cols, this.dtype, rowPtr, shrink(colIdx, nnz), shrink(values, nnz * comp));
+    });
   }
 
   /**
@@ -114,10 +118,12 @@ export class CSRMatrix {
     checkValueArray('CSR.fromTriplets', dtype, values, rowIdx.length);
     checkRange('CSR.fromTriplets', 'rowIdx', rowIdx, 0, rows);
     checkRange('CSR.fromTriplets', 'colIdx', colIdx, 0, cols);
-    const comp = components(dtype);
-    const b = bucketByRow(rows, rowIdx, colIdx, values, comp);
-    const nnz = sortAndSumRows(b.rowPtr, b.colIdx, b.values, comp);
-    return new CSRMatrix(rows, cols, dtype, b.rowPtr, shrink(b.colIdx, nnz), shrink(b.values, nnz * comp));
+    return withMemoryBudget(undefined, () => {
+      const comp = components(dtype);
+      const b = bucketByRow(rows, rowIdx, colIdx, values, dtype);
+      const nnz = sortAndSumRows(b.rowPtr, b.colIdx, b.values, comp);
+      return new CSRMatrix(rows, cols, dtype, b.rowPtr, shrink(b.colIdx, nnz), shrink(b.values, nnz * comp));
+    });
   }
 
   /** Aᵀ as a CSR (cols × rows). Rows of the result come out sorted; duplicates are kept as they are. */
@@ -131,15 +137,20 @@ export class CSRMatrix {
   }
 
   private transposed(conj: boolean): CSRMatrix {
+    return withMemoryBudget(undefined, () => this.transposeInBudget(conj));
+  }
+
+  private transposeInBudget(conj: boolean): CSRMatrix {
     const { rows, cols, rowPtr, colIdx, values } = this;
     const comp = components(this.dtype);
     const nnz = colIdx.length;
-    const tPtr = new Int32Array(cols + 1);
+    const tPtr = allocIndex(cols + 1, `transpose: row pointers of ${cols} rows`);
+    const next = allocIndex(cols, `transpose: row cursors of ${cols} rows`);
+    const tIdx = allocIndex(nnz, `transpose: ${nnz} column indices`);
+    const tVal = allocValues(this.dtype, nnz);
     for (let k = 0; k < nnz; k++) tPtr[colIdx[k] + 1]++;
     for (let j = 0; j < cols; j++) tPtr[j + 1] += tPtr[j];
-    const next = tPtr.slice(0, cols);
-    const tIdx = new Int32Array(nnz);
-    const tVal = new (values.constructor as Float64ArrayConstructor)(nnz * comp) as ValueArray;
+    next.set(tPtr.subarray(0, cols));
     const sign = conj ? -1 : 1;
     for (let i = 0; i < rows; i++) {
       for (let k = rowPtr[i], e = rowPtr[i + 1]; k < e; k++) {

@@ -1,5 +1,6 @@
 import { checkOptions, optionKeys } from '../options-check.js';
 import { allocValues, components, type DType, type ValueArray } from '../dtype.js';
+import { allocIndex, withMemoryBudget } from '../memory-budget.js';
 import { castValues, checkHeader, checkPadding, checkValueArray, copyElement, isZeroAt } from './common.js';
 import { CSRMatrix } from './csr.js';
 
@@ -74,25 +75,27 @@ export class DenseMatrix {
    * @throws {@link FormatError} when the matrix breaks an invariant of its format (it validates first).
    */
   toCSR(): CSRMatrix {
-    this.validate();
-    const { rows, cols, values } = this;
-    const comp = components(this.dtype);
-    const rowPtr = new Int32Array(rows + 1);
-    let n = 0;
-    for (let i = 0; i < rows; i++) {
-      for (let j = 0; j < cols; j++) if (!isZeroAt(values, i * cols + j, comp)) n++;
-      rowPtr[i + 1] = n;
-    }
-    const colIdx = new Int32Array(n);
-    const out = allocValues(this.dtype, n);
-    for (let i = 0, p = 0; i < rows; i++) {
-      for (let j = 0; j < cols; j++) {
-        if (isZeroAt(values, i * cols + j, comp)) continue;
-        colIdx[p] = j;
-        copyElement(values, i * cols + j, out, p++, comp);
+    return withMemoryBudget(undefined, () => {
+      this.validate();
+      const { rows, cols, values } = this;
+      const comp = components(this.dtype);
+      const rowPtr = allocIndex(rows + 1, `DENSE: row pointers of ${rows} rows`);
+      let n = 0;
+      for (let i = 0; i < rows; i++) {
+        for (let j = 0; j < cols; j++) if (!isZeroAt(values, i * cols + j, comp)) n++;
+        rowPtr[i + 1] = n;
       }
-    }
-    return new CSRMatrix(rows, cols, this.dtype, rowPtr, colIdx, out);
+      const colIdx = allocIndex(n, `Dense: ${n} column indices`);
+      const out = allocValues(this.dtype, n);
+      for (let i = 0, p = 0; i < rows; i++) {
+        for (let j = 0; j < cols; j++) {
+          if (isZeroAt(values, i * cols + j, comp)) continue;
+          colIdx[p] = j;
+          copyElement(values, i * cols + j, out, p++, comp);
+        }
+      }
+      return new CSRMatrix(rows, cols, this.dtype, rowPtr, colIdx, out);
+    });
   }
 
   /**
@@ -103,16 +106,18 @@ export class DenseMatrix {
    * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
    */
   static fromCSR(csr: CSRMatrix, opts?: DenseOptions): DenseMatrix {
-    checkOptions('DenseMatrix.fromCSR', opts, DENSE_OPTION_KEYS);
-    const { rows, cols } = csr;
-    checkPadding('Dense', rows * cols, csr.nnz, { maxSlots: opts?.maxSlots ?? DENSE_MAX_SLOTS });
-    const c = csr.toCSR();
-    const comp = components(c.dtype);
-    const values = allocValues(c.dtype, rows * cols);
-    for (let i = 0; i < rows; i++) {
-      for (let k = c.rowPtr[i]; k < c.rowPtr[i + 1]; k++) copyElement(c.values, k, values, i * cols + c.colIdx[k], comp);
-    }
-    return new DenseMatrix(rows, cols, c.dtype, values);
+    return withMemoryBudget(undefined, () => {
+      checkOptions('DenseMatrix.fromCSR', opts, DENSE_OPTION_KEYS);
+      const { rows, cols } = csr;
+      checkPadding('Dense', rows * cols, csr.nnz, { maxSlots: opts?.maxSlots ?? DENSE_MAX_SLOTS });
+      const c = csr.toCSR();
+      const comp = components(c.dtype);
+      const values = allocValues(c.dtype, rows * cols);
+      for (let i = 0; i < rows; i++) {
+        for (let k = c.rowPtr[i]; k < c.rowPtr[i + 1]; k++) copyElement(c.values, k, values, i * cols + c.colIdx[k], comp);
+      }
+      return new DenseMatrix(rows, cols, c.dtype, values);
+    });
   }
 
   /**

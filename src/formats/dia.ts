@@ -2,6 +2,7 @@ import { checkOptions } from '../options-check.js';
 import { PADDING_OPTION_KEYS } from './common.js';
 import { FormatError } from '../errors.js';
 import { allocValues, components, type DType, type ValueArray } from '../dtype.js';
+import { allocIndex, withMemoryBudget } from '../memory-budget.js';
 import { castValues, checkHeader, checkIndexArray, checkPadding, checkValueArray, checkZero, copyElement, isZeroAt, slotPitch, type PaddingOptions } from './common.js';
 import { CSRMatrix } from './csr.js';
 
@@ -102,30 +103,32 @@ export class DIAMatrix {
    * @throws {@link FormatError} when the matrix breaks an invariant of its format (it validates first).
    */
   toCSR(): CSRMatrix {
-    this.validate();
-    const { rows, cols, offsets, pitch, data } = this;
-    const comp = components(this.dtype);
-    const rowPtr = new Int32Array(rows + 1);
-    for (let i = 0; i < rows; i++) {
-      let n = 0;
-      for (let d = 0; d < offsets.length; d++) {
-        const j = i + offsets[d];
-        if (j >= 0 && j < cols && !isZeroAt(data, d * pitch + i, comp)) n++;
+    return withMemoryBudget(undefined, () => {
+      this.validate();
+      const { rows, cols, offsets, pitch, data } = this;
+      const comp = components(this.dtype);
+      const rowPtr = allocIndex(rows + 1, `DIA: row pointers of ${rows} rows`);
+      for (let i = 0; i < rows; i++) {
+        let n = 0;
+        for (let d = 0; d < offsets.length; d++) {
+          const j = i + offsets[d];
+          if (j >= 0 && j < cols && !isZeroAt(data, d * pitch + i, comp)) n++;
+        }
+        rowPtr[i + 1] = rowPtr[i] + n;
       }
-      rowPtr[i + 1] = rowPtr[i] + n;
-    }
-    const colIdx = new Int32Array(rowPtr[rows]);
-    const values = allocValues(this.dtype, rowPtr[rows]);
-    for (let i = 0, p = 0; i < rows; i++) {
-      for (let d = 0; d < offsets.length; d++) {
-        const j = i + offsets[d];
-        if (j >= 0 && j < cols && !isZeroAt(data, d * pitch + i, comp)) {
-          colIdx[p] = j;
-          copyElement(data, d * pitch + i, values, p++, comp);
+      const colIdx = allocIndex(rowPtr[rows], `DIA: ${rowPtr[rows]} column indices`);
+      const values = allocValues(this.dtype, rowPtr[rows]);
+      for (let i = 0, p = 0; i < rows; i++) {
+        for (let d = 0; d < offsets.length; d++) {
+          const j = i + offsets[d];
+          if (j >= 0 && j < cols && !isZeroAt(data, d * pitch + i, comp)) {
+            colIdx[p] = j;
+            copyElement(data, d * pitch + i, values, p++, comp);
+          }
         }
       }
-    }
-    return new CSRMatrix(rows, cols, this.dtype, rowPtr, colIdx, values).toCSR();
+      return new CSRMatrix(rows, cols, this.dtype, rowPtr, colIdx, values).toCSR();
+    });
   }
 
   /**
@@ -139,21 +142,23 @@ export class DIAMatrix {
    * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
    */
   static fromCSR(csr: CSRMatrix, opts?: PaddingOptions): DIAMatrix {
-    checkOptions('DIAMatrix.fromCSR', opts, PADDING_OPTION_KEYS);
-    const c = csr.toCSR();
-    const { rows, cols, rowPtr, colIdx } = c;
-    const comp = components(c.dtype);
-    const offsets = distinctOffsets(c);
-    const pitch = slotPitch(rows);
-    checkPadding('DIA', offsets.length * pitch, c.nnz, opts);
-    const data = allocValues(c.dtype, offsets.length * pitch);
-    for (let i = 0; i < rows; i++) {
-      for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) {
-        const d = lowerBound(offsets, colIdx[k] - i);
-        copyElement(c.values, k, data, d * pitch + i, comp);
+    return withMemoryBudget(undefined, () => {
+      checkOptions('DIAMatrix.fromCSR', opts, PADDING_OPTION_KEYS);
+      const c = csr.toCSR();
+      const { rows, cols, rowPtr, colIdx } = c;
+      const comp = components(c.dtype);
+      const offsets = distinctOffsets(c);
+      const pitch = slotPitch(rows);
+      checkPadding('DIA', offsets.length * pitch, c.nnz, opts);
+      const data = allocValues(c.dtype, offsets.length * pitch);
+      for (let i = 0; i < rows; i++) {
+        for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) {
+          const d = lowerBound(offsets, colIdx[k] - i);
+          copyElement(c.values, k, data, d * pitch + i, comp);
+        }
       }
-    }
-    return new DIAMatrix(rows, cols, c.dtype, offsets, pitch, data);
+      return new DIAMatrix(rows, cols, c.dtype, offsets, pitch, data);
+    });
   }
 
   /**
@@ -184,7 +189,7 @@ function diagEnd(off: number, rows: number, cols: number): number {
 
 /** Sorted distinct offsets col − row of the entries (a native numeric sort, no dependence on dims). */
 function distinctOffsets(c: CSRMatrix): Int32Array {
-  const all = new Int32Array(c.nnz);
+  const all = allocIndex(c.nnz, `DIA: ${c.nnz} offsets`);
   for (let i = 0; i < c.rows; i++) {
     for (let k = c.rowPtr[i]; k < c.rowPtr[i + 1]; k++) all[k] = c.colIdx[k] - i;
   }

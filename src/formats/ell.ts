@@ -1,6 +1,7 @@
 import { checkOptions, optionKeys } from '../options-check.js';
 import { FormatError, ShapeError } from '../errors.js';
 import { allocValues, components, type DType, type ValueArray } from '../dtype.js';
+import { allocIndex, withMemoryBudget } from '../memory-budget.js';
 import { castValues, checkHeader, checkIndexArray, checkPadding, checkValueArray, checkZero, copyElement, slotPitch, type PaddingOptions } from './common.js';
 import { CSRMatrix } from './csr.js';
 
@@ -119,26 +120,28 @@ export class ELLMatrix {
    * @throws {@link FormatError} when the matrix breaks an invariant of its format (it validates first).
    */
   toCSR(): CSRMatrix {
-    this.validate();
-    const { rows, width, stride, colIdx, values } = this;
-    const comp = components(this.dtype);
-    const rowPtr = new Int32Array(rows + 1);
-    for (let i = 0; i < rows; i++) {
-      let n = 0;
-      for (let k = 0; k < width; k++) if (colIdx[k * stride + i] !== ELL_PAD) n++;
-      rowPtr[i + 1] = rowPtr[i] + n;
-    }
-    const outIdx = new Int32Array(rowPtr[rows]);
-    const outVal = allocValues(this.dtype, rowPtr[rows]);
-    for (let i = 0, p = 0; i < rows; i++) {
-      for (let k = 0; k < width; k++) {
-        const s = k * stride + i;
-        if (colIdx[s] === ELL_PAD) continue;
-        outIdx[p] = colIdx[s];
-        copyElement(values, s, outVal, p++, comp);
+    return withMemoryBudget(undefined, () => {
+      this.validate();
+      const { rows, width, stride, colIdx, values } = this;
+      const comp = components(this.dtype);
+      const rowPtr = allocIndex(rows + 1, `ELL: row pointers of ${rows} rows`);
+      for (let i = 0; i < rows; i++) {
+        let n = 0;
+        for (let k = 0; k < width; k++) if (colIdx[k * stride + i] !== ELL_PAD) n++;
+        rowPtr[i + 1] = rowPtr[i] + n;
       }
-    }
-    return new CSRMatrix(rows, this.cols, this.dtype, rowPtr, outIdx, outVal).toCSR();
+      const outIdx = allocIndex(rowPtr[rows], `ELL: ${rowPtr[rows]} column indices`);
+      const outVal = allocValues(this.dtype, rowPtr[rows]);
+      for (let i = 0, p = 0; i < rows; i++) {
+        for (let k = 0; k < width; k++) {
+          const s = k * stride + i;
+          if (colIdx[s] === ELL_PAD) continue;
+          outIdx[p] = colIdx[s];
+          copyElement(values, s, outVal, p++, comp);
+        }
+      }
+      return new CSRMatrix(rows, this.cols, this.dtype, rowPtr, outIdx, outVal).toCSR();
+    });
   }
 
   /**
@@ -154,15 +157,17 @@ export class ELLMatrix {
    * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
    */
   static fromCSR(csr: CSRMatrix, opts?: ELLOptions): ELLMatrix {
-    checkOptions('ELLMatrix.fromCSR', opts, ELL_OPTION_KEYS);
-    const c = csr.toCSR();
-    const longest = maxRowLength(c);
-    const width = opts?.width ?? longest;
-    if (!Number.isInteger(width) || width < longest) {
-      throw new ShapeError(`ELL width = ${width} cannot hold the longest row (${longest} entries); use HYB to split long rows`);
-    }
-    checkPadding('ELL', width * slotPitch(c.rows), c.nnz, opts);
-    return ellPart(c, width);
+    return withMemoryBudget(undefined, () => {
+      checkOptions('ELLMatrix.fromCSR', opts, ELL_OPTION_KEYS);
+      const c = csr.toCSR();
+      const longest = maxRowLength(c);
+      const width = opts?.width ?? longest;
+      if (!Number.isInteger(width) || width < longest) {
+        throw new ShapeError(`ELL width = ${width} cannot hold the longest row (${longest} entries); use HYB to split long rows`);
+      }
+      checkPadding('ELL', width * slotPitch(c.rows), c.nnz, opts);
+      return ellPart(c, width);
+    });
   }
 
   /**
@@ -194,7 +199,7 @@ export function ellPart(c: CSRMatrix, width: number): ELLMatrix {
   const { rows, rowPtr, colIdx } = c;
   const comp = components(c.dtype);
   const stride = slotPitch(rows);
-  const idx = new Int32Array(width * stride).fill(ELL_PAD);
+  const idx = allocIndex(width * stride, `ELL: ${width}×${stride} slots`).fill(ELL_PAD);
   const values = allocValues(c.dtype, width * stride);
   for (let i = 0; i < rows; i++) {
     const n = Math.min(width, rowPtr[i + 1] - rowPtr[i]);

@@ -2,6 +2,7 @@ import { ELL_OPTION_KEYS } from './ell.js';
 import { checkOptions } from '../options-check.js';
 import { FormatError, ShapeError } from '../errors.js';
 import { allocValues, components, type DType } from '../dtype.js';
+import { allocIndex, copyIndex, withMemoryBudget } from '../memory-budget.js';
 import { checkHeader, checkPadding, copyElement, slotPitch } from './common.js';
 import { COOMatrix } from './coo.js';
 import { CSRMatrix } from './csr.js';
@@ -92,32 +93,34 @@ export class HYBMatrix {
    * @throws {@link FormatError} when the matrix breaks an invariant of its format (it validates first).
    */
   toCSR(): CSRMatrix {
-    this.validate();
-    const { rows, ell, coo } = this;
-    const comp = components(this.dtype);
-    const rowPtr = new Int32Array(rows + 1);
-    for (let i = 0; i < rows; i++) {
-      for (let k = 0; k < ell.width; k++) if (ell.colIdx[k * ell.stride + i] !== ELL_PAD) rowPtr[i + 1]++;
-    }
-    for (let k = 0; k < coo.nnz; k++) rowPtr[coo.rowIdx[k] + 1]++;
-    for (let i = 0; i < rows; i++) rowPtr[i + 1] += rowPtr[i];
-    const next = rowPtr.slice(0, rows);
-    const colIdx = new Int32Array(rowPtr[rows]);
-    const values = allocValues(this.dtype, rowPtr[rows]);
-    for (let i = 0; i < rows; i++) {
-      for (let k = 0; k < ell.width; k++) {
-        const s = k * ell.stride + i;
-        if (ell.colIdx[s] === ELL_PAD) continue;
-        colIdx[next[i]] = ell.colIdx[s];
-        copyElement(ell.values, s, values, next[i]++, comp);
+    return withMemoryBudget(undefined, () => {
+      this.validate();
+      const { rows, ell, coo } = this;
+      const comp = components(this.dtype);
+      const rowPtr = allocIndex(rows + 1, `HYB: row pointers of ${rows} rows`);
+      for (let i = 0; i < rows; i++) {
+        for (let k = 0; k < ell.width; k++) if (ell.colIdx[k * ell.stride + i] !== ELL_PAD) rowPtr[i + 1]++;
       }
-    }
-    for (let k = 0; k < coo.nnz; k++) {
-      const p = next[coo.rowIdx[k]]++;
-      colIdx[p] = coo.colIdx[k];
-      copyElement(coo.values, k, values, p, comp);
-    }
-    return new CSRMatrix(rows, this.cols, this.dtype, rowPtr, colIdx, values).toCSR();
+      for (let k = 0; k < coo.nnz; k++) rowPtr[coo.rowIdx[k] + 1]++;
+      for (let i = 0; i < rows; i++) rowPtr[i + 1] += rowPtr[i];
+      const next = copyIndex(rowPtr, 0, rows, `HYB: row cursors of ${rows} rows`);
+      const colIdx = allocIndex(rowPtr[rows], `HYB: ${rowPtr[rows]} column indices`);
+      const values = allocValues(this.dtype, rowPtr[rows]);
+      for (let i = 0; i < rows; i++) {
+        for (let k = 0; k < ell.width; k++) {
+          const s = k * ell.stride + i;
+          if (ell.colIdx[s] === ELL_PAD) continue;
+          colIdx[next[i]] = ell.colIdx[s];
+          copyElement(ell.values, s, values, next[i]++, comp);
+        }
+      }
+      for (let k = 0; k < coo.nnz; k++) {
+        const p = next[coo.rowIdx[k]]++;
+        colIdx[p] = coo.colIdx[k];
+        copyElement(coo.values, k, values, p, comp);
+      }
+      return new CSRMatrix(rows, this.cols, this.dtype, rowPtr, colIdx, values).toCSR();
+    });
   }
 
   /**
@@ -132,28 +135,30 @@ export class HYBMatrix {
    * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
    */
   static fromCSR(csr: CSRMatrix, opts?: ELLOptions): HYBMatrix {
-    checkOptions('HYBMatrix.fromCSR', opts, ELL_OPTION_KEYS);
-    const c = csr.toCSR();
-    const { rows, rowPtr } = c;
-    const comp = components(c.dtype);
-    const K = opts?.width ?? hybWidth(c);
-    if (!Number.isInteger(K) || K < 0) throw new ShapeError(`HYB width = ${K} must be a nonnegative integer`);
-    let inELL = 0;
-    for (let i = 0; i < rows; i++) inELL += Math.min(K, rowPtr[i + 1] - rowPtr[i]);
-    checkPadding('HYB', K * slotPitch(rows), c.nnz, opts);
-    const ell = ellPart(c, K);
-    const n = c.nnz - inELL;
-    const rowIdx = new Int32Array(n);
-    const colIdx = new Int32Array(n);
-    const values = allocValues(c.dtype, n);
-    for (let i = 0, p = 0; i < rows; i++) {
-      for (let k = rowPtr[i] + K; k < rowPtr[i + 1]; k++, p++) {
-        rowIdx[p] = i;
-        colIdx[p] = c.colIdx[k];
-        copyElement(c.values, k, values, p, comp);
+    return withMemoryBudget(undefined, () => {
+      checkOptions('HYBMatrix.fromCSR', opts, ELL_OPTION_KEYS);
+      const c = csr.toCSR();
+      const { rows, rowPtr } = c;
+      const comp = components(c.dtype);
+      const K = opts?.width ?? hybWidth(c);
+      if (!Number.isInteger(K) || K < 0) throw new ShapeError(`HYB width = ${K} must be a nonnegative integer`);
+      let inELL = 0;
+      for (let i = 0; i < rows; i++) inELL += Math.min(K, rowPtr[i + 1] - rowPtr[i]);
+      checkPadding('HYB', K * slotPitch(rows), c.nnz, opts);
+      const ell = ellPart(c, K);
+      const n = c.nnz - inELL;
+      const rowIdx = allocIndex(n, `HYB: ${n} row indices`);
+      const colIdx = allocIndex(n, `HYB: ${n} column indices`);
+      const values = allocValues(c.dtype, n);
+      for (let i = 0, p = 0; i < rows; i++) {
+        for (let k = rowPtr[i] + K; k < rowPtr[i + 1]; k++, p++) {
+          rowIdx[p] = i;
+          colIdx[p] = c.colIdx[k];
+          copyElement(c.values, k, values, p, comp);
+        }
       }
-    }
-    return new HYBMatrix(rows, c.cols, c.dtype, ell, new COOMatrix(rows, c.cols, c.dtype, rowIdx, colIdx, values));
+      return new HYBMatrix(rows, c.cols, c.dtype, ell, new COOMatrix(rows, c.cols, c.dtype, rowIdx, colIdx, values));
+    });
   }
 
   /**

@@ -21,6 +21,7 @@ import { JDSMatrix } from './jds.js';
 import { MRSMatrix } from './mrs.js';
 import { SELLMatrix, SELL_OPTION_KEYS, type SELLOptions } from './sell.js';
 import { shownValue } from '../shown-value.js';
+import { withMemoryBudget } from '../memory-budget.js';
 
 export { COOMatrix, CSCMatrix, CSRMatrix, DenseMatrix, DIAMatrix, ELLMatrix, HYBMatrix, JDSMatrix, MRSMatrix, SELLMatrix };
 export { SELL_PAD, SELL_SORT_WINDOW, sellDefaultC, defaultSortWindow, sellSlots, type SELLOptions } from './sell.js';
@@ -115,9 +116,8 @@ const CONVERT_OPTION_KEYS = optionKeys<ConvertOptions>({ maxFill: true, maxSlots
  */
 export function convert<F extends FormatName>(A: SparseMatrix, format: F, opts?: ConvertOptions): FormatClasses[F] {
   checkOptions('convert', opts, CONVERT_OPTION_KEYS);
-  const csr = A.toCSR();
-  const out: SparseMatrix = fromCSR(csr, format, opts);
-  return out as FormatClasses[F];
+  // the hub CSR and the result count against one budget (see setMemoryBudget)
+  return withMemoryBudget(undefined, () => fromCSR(A.toCSR(), format, opts)) as FormatClasses[F];
 }
 
 function fromCSR(csr: CSRMatrix, format: FormatName, opts?: ConvertOptions): SparseMatrix {

@@ -1,5 +1,6 @@
 import { FormatError } from '../errors.js';
 import { allocValues, components, type DType, type ValueArray } from '../dtype.js';
+import { allocIndex, withMemoryBudget } from '../memory-budget.js';
 import { castValues, checkHeader, checkIndexArray, checkPointers, checkRange, checkValueArray, copyElement } from './common.js';
 import { CSRMatrix } from './csr.js';
 
@@ -118,23 +119,25 @@ export class JDSMatrix {
    * @throws {@link FormatError} when the matrix breaks an invariant of its format (it validates first).
    */
   toCSR(): CSRMatrix {
-    this.validate();
-    const { rows, perm, jdPtr, colIdx, values } = this;
-    const comp = components(this.dtype);
-    const len = positionLengths(jdPtr, rows);
-    const rowPtr = new Int32Array(rows + 1);
-    for (let p = 0; p < rows; p++) rowPtr[perm[p] + 1] = len[p];
-    for (let i = 0; i < rows; i++) rowPtr[i + 1] += rowPtr[i];
-    const outIdx = new Int32Array(colIdx.length);
-    const outVal = allocValues(this.dtype, colIdx.length);
-    for (let k = 0; k < this.njd; k++) {
-      for (let p = 0, n = jdPtr[k + 1] - jdPtr[k]; p < n; p++) {
-        const dst = rowPtr[perm[p]] + k;
-        outIdx[dst] = colIdx[jdPtr[k] + p];
-        copyElement(values, jdPtr[k] + p, outVal, dst, comp);
+    return withMemoryBudget(undefined, () => {
+      this.validate();
+      const { rows, perm, jdPtr, colIdx, values } = this;
+      const comp = components(this.dtype);
+      const len = positionLengths(jdPtr, rows);
+      const rowPtr = allocIndex(rows + 1, `JDS: row pointers of ${rows} rows`);
+      for (let p = 0; p < rows; p++) rowPtr[perm[p] + 1] = len[p];
+      for (let i = 0; i < rows; i++) rowPtr[i + 1] += rowPtr[i];
+      const outIdx = allocIndex(colIdx.length, `JDS: ${colIdx.length} column indices`);
+      const outVal = allocValues(this.dtype, colIdx.length);
+      for (let k = 0; k < this.njd; k++) {
+        for (let p = 0, n = jdPtr[k + 1] - jdPtr[k]; p < n; p++) {
+          const dst = rowPtr[perm[p]] + k;
+          outIdx[dst] = colIdx[jdPtr[k] + p];
+          copyElement(values, jdPtr[k] + p, outVal, dst, comp);
+        }
       }
-    }
-    return new CSRMatrix(rows, this.cols, this.dtype, rowPtr, outIdx, outVal).toCSR();
+      return new CSRMatrix(rows, this.cols, this.dtype, rowPtr, outIdx, outVal).toCSR();
+    });
   }
 
   /**
@@ -143,31 +146,33 @@ export class JDSMatrix {
    * @throws {@link FormatError} when csr breaks an invariant of CSR.
    */
   static fromCSR(csr: CSRMatrix): JDSMatrix {
-    const c = csr.toCSR();
-    const { rows, rowPtr } = c;
-    const comp = components(c.dtype);
-    let njd = 0;
-    for (let i = 0; i < rows; i++) njd = Math.max(njd, rowPtr[i + 1] - rowPtr[i]);
-    // countAtLeast[k] = rows with length >= k; rows of length L go to positions [countAtLeast[L+1], ...).
-    const countAtLeast = new Int32Array(njd + 2);
-    for (let i = 0; i < rows; i++) countAtLeast[rowPtr[i + 1] - rowPtr[i]]++;
-    for (let k = njd - 1; k >= 0; k--) countAtLeast[k] += countAtLeast[k + 1];
-    const next = new Int32Array(njd + 1);
-    for (let L = 0; L <= njd; L++) next[L] = countAtLeast[L + 1];
-    const perm = new Int32Array(rows);
-    for (let i = 0; i < rows; i++) perm[next[rowPtr[i + 1] - rowPtr[i]]++] = i;
-    const jdPtr = new Int32Array(njd + 1);
-    for (let k = 0; k < njd; k++) jdPtr[k + 1] = jdPtr[k] + countAtLeast[k + 1];
-    const colIdx = new Int32Array(c.nnz);
-    const values = allocValues(c.dtype, c.nnz);
-    for (let p = 0; p < rows; p++) {
-      const i = perm[p];
-      for (let k = 0, n = rowPtr[i + 1] - rowPtr[i]; k < n; k++) {
-        colIdx[jdPtr[k] + p] = c.colIdx[rowPtr[i] + k];
-        copyElement(c.values, rowPtr[i] + k, values, jdPtr[k] + p, comp);
+    return withMemoryBudget(undefined, () => {
+      const c = csr.toCSR();
+      const { rows, rowPtr } = c;
+      const comp = components(c.dtype);
+      let njd = 0;
+      for (let i = 0; i < rows; i++) njd = Math.max(njd, rowPtr[i + 1] - rowPtr[i]);
+      // countAtLeast[k] = rows with length >= k; rows of length L go to positions [countAtLeast[L+1], ...).
+      const countAtLeast = new Int32Array(njd + 2);
+      for (let i = 0; i < rows; i++) countAtLeast[rowPtr[i + 1] - rowPtr[i]]++;
+      for (let k = njd - 1; k >= 0; k--) countAtLeast[k] += countAtLeast[k + 1];
+      const next = new Int32Array(njd + 1);
+      for (let L = 0; L <= njd; L++) next[L] = countAtLeast[L + 1];
+      const perm = allocIndex(rows, `JDS: a permutation of ${rows} rows`);
+      for (let i = 0; i < rows; i++) perm[next[rowPtr[i + 1] - rowPtr[i]]++] = i;
+      const jdPtr = new Int32Array(njd + 1);
+      for (let k = 0; k < njd; k++) jdPtr[k + 1] = jdPtr[k] + countAtLeast[k + 1];
+      const colIdx = allocIndex(c.nnz, `JDS: ${c.nnz} column indices`);
+      const values = allocValues(c.dtype, c.nnz);
+      for (let p = 0; p < rows; p++) {
+        const i = perm[p];
+        for (let k = 0, n = rowPtr[i + 1] - rowPtr[i]; k < n; k++) {
+          colIdx[jdPtr[k] + p] = c.colIdx[rowPtr[i] + k];
+          copyElement(c.values, rowPtr[i] + k, values, jdPtr[k] + p, comp);
+        }
       }
-    }
-    return new JDSMatrix(rows, c.cols, c.dtype, perm, jdPtr, colIdx, values);
+      return new JDSMatrix(rows, c.cols, c.dtype, perm, jdPtr, colIdx, values);
+    });
   }
 
   /**
@@ -189,7 +194,7 @@ export class JDSMatrix {
 
 /** Entries of the row at each position: the number of jagged diagonals longer than p. */
 function positionLengths(jdPtr: Int32Array, rows: number): Int32Array {
-  const len = new Int32Array(rows);
+  const len = allocIndex(rows, `JDS: lengths of ${rows} rows`);
   for (let k = 0; k + 1 < jdPtr.length; k++) {
     const n = Math.min(rows, jdPtr[k + 1] - jdPtr[k]);
     for (let p = 0; p < n; p++) len[p]++;

@@ -1,5 +1,6 @@
 import { FormatError } from '../errors.js';
 import { allocValues, components, type DType, type ValueArray } from '../dtype.js';
+import { allocIndex, withMemoryBudget } from '../memory-budget.js';
 import { castValues, checkHeader, checkIndexArray, checkPointers, checkRange, checkValueArray, checkZero, copyElement, isZeroAt } from './common.js';
 import { CSRMatrix } from './csr.js';
 
@@ -97,35 +98,37 @@ export class MRSMatrix {
    * @throws {@link FormatError} when the matrix breaks an invariant of its format (it validates first).
    */
   toCSR(): CSRMatrix {
-    this.validate();
-    const { rows, index, values } = this;
-    const comp = components(this.dtype);
-    const nd = this.ndiag;
-    const rowPtr = new Int32Array(rows + 1);
-    for (let i = 0; i < rows; i++) {
-      const hasDiag = i < nd && !isZeroAt(values, i, comp);
-      rowPtr[i + 1] = rowPtr[i] + index[i + 1] - index[i] + (hasDiag ? 1 : 0);
-    }
-    const colIdx = new Int32Array(rowPtr[rows]);
-    const out = allocValues(this.dtype, rowPtr[rows]);
-    for (let i = 0; i < rows; i++) {
-      let p = rowPtr[i];
-      let diagDone = !(i < nd && !isZeroAt(values, i, comp));
-      for (let k = index[i]; k < index[i + 1]; k++) {
-        if (!diagDone && index[k] > i) {
-          colIdx[p] = i;
-          copyElement(values, i, out, p++, comp);
-          diagDone = true;
+    return withMemoryBudget(undefined, () => {
+      this.validate();
+      const { rows, index, values } = this;
+      const comp = components(this.dtype);
+      const nd = this.ndiag;
+      const rowPtr = allocIndex(rows + 1, `MRS: row pointers of ${rows} rows`);
+      for (let i = 0; i < rows; i++) {
+        const hasDiag = i < nd && !isZeroAt(values, i, comp);
+        rowPtr[i + 1] = rowPtr[i] + index[i + 1] - index[i] + (hasDiag ? 1 : 0);
+      }
+      const colIdx = allocIndex(rowPtr[rows], `MRS: ${rowPtr[rows]} column indices`);
+      const out = allocValues(this.dtype, rowPtr[rows]);
+      for (let i = 0; i < rows; i++) {
+        let p = rowPtr[i];
+        let diagDone = !(i < nd && !isZeroAt(values, i, comp));
+        for (let k = index[i]; k < index[i + 1]; k++) {
+          if (!diagDone && index[k] > i) {
+            colIdx[p] = i;
+            copyElement(values, i, out, p++, comp);
+            diagDone = true;
+          }
+          colIdx[p] = index[k];
+          copyElement(values, k, out, p++, comp);
         }
-        colIdx[p] = index[k];
-        copyElement(values, k, out, p++, comp);
+        if (!diagDone) {
+          colIdx[p] = i;
+          copyElement(values, i, out, p, comp);
+        }
       }
-      if (!diagDone) {
-        colIdx[p] = i;
-        copyElement(values, i, out, p, comp);
-      }
-    }
-    return new CSRMatrix(rows, this.cols, this.dtype, rowPtr, colIdx, out).toCSR();
+      return new CSRMatrix(rows, this.cols, this.dtype, rowPtr, colIdx, out).toCSR();
+    });
   }
 
   /**
@@ -134,30 +137,32 @@ export class MRSMatrix {
    * @throws {@link FormatError} when csr breaks an invariant of CSR.
    */
   static fromCSR(csr: CSRMatrix): MRSMatrix {
-    const c = csr.toCSR();
-    const { rows, rowPtr, colIdx } = c;
-    const comp = components(c.dtype);
-    let diagCount = 0;
-    for (let i = 0; i < rows; i++) {
-      for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) if (colIdx[k] === i) diagCount++;
-    }
-    const len = rows + 1 + c.nnz - diagCount;
-    const index = new Int32Array(len);
-    const values = allocValues(c.dtype, len);
-    let p = rows + 1;
-    for (let i = 0; i < rows; i++) {
-      index[i] = p;
-      for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) {
-        if (colIdx[k] === i) {
-          copyElement(c.values, k, values, i, comp);
-        } else {
-          index[p] = colIdx[k];
-          copyElement(c.values, k, values, p++, comp);
+    return withMemoryBudget(undefined, () => {
+      const c = csr.toCSR();
+      const { rows, rowPtr, colIdx } = c;
+      const comp = components(c.dtype);
+      let diagCount = 0;
+      for (let i = 0; i < rows; i++) {
+        for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) if (colIdx[k] === i) diagCount++;
+      }
+      const len = rows + 1 + c.nnz - diagCount;
+      const index = allocIndex(len, `MRS: ${len} index entries`);
+      const values = allocValues(c.dtype, len);
+      let p = rows + 1;
+      for (let i = 0; i < rows; i++) {
+        index[i] = p;
+        for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) {
+          if (colIdx[k] === i) {
+            copyElement(c.values, k, values, i, comp);
+          } else {
+            index[p] = colIdx[k];
+            copyElement(c.values, k, values, p++, comp);
+          }
         }
       }
-    }
-    index[rows] = p;
-    return new MRSMatrix(rows, c.cols, c.dtype, index, values);
+      index[rows] = p;
+      return new MRSMatrix(rows, c.cols, c.dtype, index, values);
+    });
   }
 
   /**

@@ -1,3 +1,4 @@
+import { reserveMemory } from '../memory-budget.js';
 import { FormatError, UnsupportedError } from '../errors.js';
 import { COOMatrix } from './coo.js';
 import { CSCMatrix } from './csc.js';
@@ -47,7 +48,10 @@ function part<T extends ELLMatrix | COOMatrix>(m: T, format: T['format']): T {
  */
 function copy<T>(a: T): T {
   for (const C of [Int32Array, Float64Array, Float32Array]) {
-    if (a instanceof C) return (a.length === 0 ? new C(0) : new C(a)) as T;
+    if (a instanceof C) {
+      reserveMemory(a.byteLength, `a private copy of ${a.length} ${C.name} entries`);
+      return (a.length === 0 ? new C(0) : new C(a)) as T;
+    }
   }
   return a;
 }

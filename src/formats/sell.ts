@@ -1,6 +1,7 @@
 import { checkOptions, optionKeys } from '../options-check.js';
 import { FormatError, ShapeError } from '../errors.js';
 import { allocValues, components, type DType, type ValueArray } from '../dtype.js';
+import { allocIndex, withMemoryBudget } from '../memory-budget.js';
 import { castValues, checkHeader, checkIndexArray, checkPadding, checkPointers, checkValueArray, checkZero, copyElement, type PaddingOptions } from './common.js';
 import { CSRMatrix } from './csr.js';
 
@@ -119,7 +120,7 @@ export class SELLMatrix {
     }
     checkPointers('SELL', 'slicePtr', slicePtr, 0, colIdx.length, 'colIdx.length');
     checkValueArray('SELL', this.dtype, values, colIdx.length);
-    const len = new Int32Array(rows);
+    const len = allocIndex(rows, `SELL: lengths of ${rows} rows`);
     for (let s = 0; s < this.slices; s++) {
       const slots = slicePtr[s + 1] - slicePtr[s];
       if (slots % C !== 0) throw new FormatError(`SELL slice ${s} has ${slots} slots (slicePtr[${s + 1}] − slicePtr[${s}]), expected a multiple of C = ${C}`);
@@ -167,29 +168,31 @@ export class SELLMatrix {
    * @throws {@link FormatError} when the matrix breaks an invariant of its format (it validates first).
    */
   toCSR(): CSRMatrix {
-    this.validate();
-    const { rows, sliceHeight: C, perm, slicePtr, colIdx, values } = this;
-    const comp = components(this.dtype);
-    const rowPtr = new Int32Array(rows + 1);
-    const lengths = new Int32Array(rows);
-    for (let p = 0; p < rows; p++) {
-      const s = Math.floor(p / C);
-      let n = 0;
-      for (let t = slicePtr[s] + (p % C); t < slicePtr[s + 1] && colIdx[t] !== SELL_PAD; t += C) n++;
-      lengths[p] = n;
-      rowPtr[perm[p] + 1] = n;
-    }
-    for (let i = 0; i < rows; i++) rowPtr[i + 1] += rowPtr[i];
-    const outIdx = new Int32Array(rowPtr[rows]);
-    const outVal = allocValues(this.dtype, rowPtr[rows]);
-    for (let p = 0; p < rows; p++) {
-      const t0 = slicePtr[Math.floor(p / C)] + (p % C);
-      for (let k = 0, dst = rowPtr[perm[p]]; k < lengths[p]; k++, dst++) {
-        outIdx[dst] = colIdx[t0 + k * C];
-        copyElement(values, t0 + k * C, outVal, dst, comp);
+    return withMemoryBudget(undefined, () => {
+      this.validate();
+      const { rows, sliceHeight: C, perm, slicePtr, colIdx, values } = this;
+      const comp = components(this.dtype);
+      const rowPtr = allocIndex(rows + 1, `SELL: row pointers of ${rows} rows`);
+      const lengths = allocIndex(rows, `SELL: lengths of ${rows} rows`);
+      for (let p = 0; p < rows; p++) {
+        const s = Math.floor(p / C);
+        let n = 0;
+        for (let t = slicePtr[s] + (p % C); t < slicePtr[s + 1] && colIdx[t] !== SELL_PAD; t += C) n++;
+        lengths[p] = n;
+        rowPtr[perm[p] + 1] = n;
       }
-    }
-    return new CSRMatrix(rows, this.cols, this.dtype, rowPtr, outIdx, outVal).toCSR();
+      for (let i = 0; i < rows; i++) rowPtr[i + 1] += rowPtr[i];
+      const outIdx = allocIndex(rowPtr[rows], `SELL: ${rowPtr[rows]} column indices`);
+      const outVal = allocValues(this.dtype, rowPtr[rows]);
+      for (let p = 0; p < rows; p++) {
+        const t0 = slicePtr[Math.floor(p / C)] + (p % C);
+        for (let k = 0, dst = rowPtr[perm[p]]; k < lengths[p]; k++, dst++) {
+          outIdx[dst] = colIdx[t0 + k * C];
+          copyElement(values, t0 + k * C, outVal, dst, comp);
+        }
+      }
+      return new CSRMatrix(rows, this.cols, this.dtype, rowPtr, outIdx, outVal).toCSR();
+    });
   }
 
   /**
@@ -203,36 +206,38 @@ export class SELLMatrix {
    * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
    */
   static fromCSR(csr: CSRMatrix, opts?: SELLOptions): SELLMatrix {
-    checkOptions('SELLMatrix.fromCSR', opts, SELL_OPTION_KEYS);
-    const c = csr.toCSR();
-    const C = opts?.sliceHeight ?? sellDefaultC(c.dtype);
-    checkSellParams('SELL.fromCSR', C, 1, ShapeError);
-    const sigma = opts?.sortWindow ?? defaultSortWindow(c, C);
-    checkSellParams('SELL.fromCSR', C, sigma, ShapeError);
-    const { rows, rowPtr } = c;
-    const comp = components(c.dtype);
-    const perm = sortedPositions(rowPtr, rows, sigma);
-    const slices = Math.ceil(rows / C);
-    const slicePtr = new Int32Array(slices + 1);
-    let slots = 0;
-    for (let s = 0; s < slices; s++) {
-      let w = 0;
-      for (let p = s * C; p < Math.min(rows, s * C + C); p++) w = Math.max(w, rowPtr[perm[p] + 1] - rowPtr[perm[p]]);
-      slots += w * C;
-      slicePtr[s + 1] = Math.min(slots, 0x7fffffff);
-    }
-    checkPadding('SELL', slots, c.nnz, opts);
-    const colIdx = new Int32Array(slots).fill(SELL_PAD);
-    const values = allocValues(c.dtype, slots);
-    for (let p = 0; p < rows; p++) {
-      const i = perm[p];
-      const t0 = slicePtr[Math.floor(p / C)] + (p % C);
-      for (let k = 0, src = rowPtr[i]; src < rowPtr[i + 1]; k++, src++) {
-        colIdx[t0 + k * C] = c.colIdx[src];
-        copyElement(c.values, src, values, t0 + k * C, comp);
+    return withMemoryBudget(undefined, () => {
+      checkOptions('SELLMatrix.fromCSR', opts, SELL_OPTION_KEYS);
+      const c = csr.toCSR();
+      const C = opts?.sliceHeight ?? sellDefaultC(c.dtype);
+      checkSellParams('SELL.fromCSR', C, 1, ShapeError);
+      const sigma = opts?.sortWindow ?? defaultSortWindow(c, C);
+      checkSellParams('SELL.fromCSR', C, sigma, ShapeError);
+      const { rows, rowPtr } = c;
+      const comp = components(c.dtype);
+      const perm = sortedPositions(rowPtr, rows, sigma);
+      const slices = Math.ceil(rows / C);
+      const slicePtr = allocIndex(slices + 1, `SELL: pointers of ${slices} slices`);
+      let slots = 0;
+      for (let s = 0; s < slices; s++) {
+        let w = 0;
+        for (let p = s * C; p < Math.min(rows, s * C + C); p++) w = Math.max(w, rowPtr[perm[p] + 1] - rowPtr[perm[p]]);
+        slots += w * C;
+        slicePtr[s + 1] = Math.min(slots, 0x7fffffff);
       }
-    }
-    return new SELLMatrix(rows, c.cols, c.dtype, C, sigma, perm, slicePtr, colIdx, values);
+      checkPadding('SELL', slots, c.nnz, opts);
+      const colIdx = allocIndex(slots, `SELL: ${slots} slots`).fill(SELL_PAD);
+      const values = allocValues(c.dtype, slots);
+      for (let p = 0; p < rows; p++) {
+        const i = perm[p];
+        const t0 = slicePtr[Math.floor(p / C)] + (p % C);
+        for (let k = 0, src = rowPtr[i]; src < rowPtr[i + 1]; k++, src++) {
+          colIdx[t0 + k * C] = c.colIdx[src];
+          copyElement(c.values, src, values, t0 + k * C, comp);
+        }
+      }
+      return new SELLMatrix(rows, c.cols, c.dtype, C, sigma, perm, slicePtr, colIdx, values);
+    });
   }
 
   /**
@@ -265,7 +270,7 @@ function checkSellParams(where: string, C: number, sigma: number, E: typeof Form
  * one numeric key per row, (longest − length)·σ + offset in the window).
  */
 function sortedPositions(rowPtr: Int32Array, rows: number, sigma: number): Int32Array {
-  const perm = new Int32Array(rows);
+  const perm = allocIndex(rows, `SELL: a permutation of ${rows} rows`);
   if (sigma === 1) {
     for (let i = 0; i < rows; i++) perm[i] = i;
     return perm;

@@ -5,7 +5,8 @@
  * rows use an insertion sort, long rows a stable LSD radix sort on the column (8 bits per pass). Both
  * are stable, so duplicates are summed in their input order (deterministic f32 rounding).
  */
-import type { ValueArray } from '../dtype.js';
+import { allocValues, components, type DType, type ValueArray } from '../dtype.js';
+import { allocIndex } from '../memory-budget.js';
 
 /** Compressed-row arrays (rowPtr has rows + 1 entries). */
 export interface RowArrays {
@@ -15,14 +16,16 @@ export interface RowArrays {
 }
 
 /** Stable counting sort of triplets by row into new arrays; columns keep their input order per row. */
-export function bucketByRow(rows: number, rowIdx: Int32Array, colIdx: Int32Array, values: ValueArray, comp: number): RowArrays {
+export function bucketByRow(rows: number, rowIdx: Int32Array, colIdx: Int32Array, values: ValueArray, dtype: DType): RowArrays {
+  const comp = components(dtype);
   const nnz = rowIdx.length;
-  const rowPtr = new Int32Array(rows + 1);
+  const rowPtr = allocIndex(rows + 1, `row pointers of ${rows} rows`);
+  const next = allocIndex(rows, `row cursors of ${rows} rows`);
+  const outCol = allocIndex(nnz, `${nnz} column indices`);
+  const outVal = allocValues(dtype, nnz);
   for (let k = 0; k < nnz; k++) rowPtr[rowIdx[k] + 1]++;
   for (let i = 0; i < rows; i++) rowPtr[i + 1] += rowPtr[i];
-  const next = rowPtr.slice(0, rows);
-  const outCol = new Int32Array(nnz);
-  const outVal = new (values.constructor as Float64ArrayConstructor)(nnz * comp) as ValueArray;
+  next.set(rowPtr.subarray(0, rows));
   for (let k = 0; k < nnz; k++) {
     const p = next[rowIdx[k]]++;
     outCol[p] = colIdx[k];

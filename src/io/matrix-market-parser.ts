@@ -1,5 +1,11 @@
 /**
- * Incremental Matrix Market parser over ASCII bytes. `push()` takes chunks of any size; only complete
+ * Incremental Matrix Market parser over ASCII bytes.
+
+ * Lines and blanks, one rule on every line (banner, comments, size line, entries; whole-buffer and
+ * streamed alike): a line ends at LF; the blanks that separate words and may stand at either end of a
+ * line are space, tab and CR, so LF, CRLF and stray CRs all read the same. No other character is a
+ * blank (a no-break space or any other Unicode space is an error), and a UTF-8 byte-order mark is
+ * accepted only as the first bytes of the input. `push()` takes chunks of any size; only complete
  * lines are parsed, straight out of the chunk. The one partial line at a chunk's end is copied into a
  * small carry buffer and completed by the next chunk, so parser state survives arbitrary boundaries
  * (mid-number, between CR and LF) without ever holding more than one line of the input.
@@ -13,6 +19,7 @@ import { COOMatrix } from '../formats/coo.js';
 import { DenseMatrix } from '../formats/dense.js';
 import type { MMField, MMFormat, MMSymmetry, MatrixMarketHeader, MatrixMarketResult } from './matrix-market-types.js';
 import { newCursor, scanFloat, scanUint } from './number-parse.js';
+import { reserveMemory, withMemoryBudget } from '../memory-budget.js';
 
 const NL = 10;
 const CR = 13;
@@ -42,7 +49,8 @@ const MAX_INDEX = 0x7fffffff; // indices are Int32
 /** Largest array-format matrix (elements), matching DenseMatrix's default maxSlots. */
 const MAX_DENSE = 2 ** 28;
 
-const utf8 = new TextDecoder('utf-8');
+// ignoreBOM: a BOM stays in the text (the banner accepts one at the start of the input; anywhere else it is no blank)
+const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
 function isBlank(c: number): boolean {
   return c === SP || c === TAB || c === CR;
@@ -102,14 +110,17 @@ export class MatrixMarketParser {
 
   /** Input length when known (whole-buffer parses): bounds the first allocation. */
   private readonly expectedBytes: number | undefined;
+  /** memory budget of this read in MiB (undefined: the module's, see setMemoryBudget) */
+  private readonly maxMemoryMB: number | undefined;
 
   /**
-   * A parser for one file. `opts.dtype` as in {@link MatrixMarketReadOptions}; `opts.expectedBytes`,
-   * the input's length when known, bounds the first allocation.
+   * A parser for one file. `opts.dtype` and `opts.maxMemoryMB` as in {@link MatrixMarketReadOptions};
+   * `opts.expectedBytes`, the input's length when known, bounds the first allocation.
    */
-  constructor(opts?: { dtype?: DType; expectedBytes?: number }) {
+  constructor(opts?: { dtype?: DType; expectedBytes?: number; maxMemoryMB?: number }) {
     this.wantDType = opts?.dtype;
     this.expectedBytes = opts?.expectedBytes;
+    this.maxMemoryMB = opts?.maxMemoryMB;
   }
 
   /** bytes pushed so far */
@@ -194,9 +205,7 @@ export class MatrixMarketParser {
         continue;
       }
       const nl = buf.indexOf(NL, pos);
-      let e = nl;
-      if (e > pos && buf[e - 1] === CR) e--;
-      const text = utf8.decode(buf.subarray(pos, e));
+      const text = utf8.decode(buf.subarray(pos, trimCR(buf, pos, nl)));
       if (this.phase === PHASE_BANNER) this.banner(text);
       else this.sizeOrComment(text);
       this.line++;
@@ -210,7 +219,7 @@ export class MatrixMarketParser {
     const expected = 'expected the banner "%%MatrixMarket matrix <format> <field> <symmetry>"';
     const tokens: { t: string; col: number }[] = [];
     // six words at most: enough to report the first extra one, however long the line
-    for (const m of s.matchAll(/[^ \t]+/g)) if (tokens.push({ t: m[0], col: m.index + 1 }) > 5) break;
+    for (const m of s.matchAll(/[^ \t\r]+/g)) if (tokens.push({ t: m[0], col: m.index + 1 }) > 5) break;
     if (tokens.length === 0 || tokens[0].t.toLowerCase() !== '%%matrixmarket') {
       throw new ParseError(`${expected}, found ${JSON.stringify(clip(s))}`, line, 1);
     }
@@ -257,7 +266,7 @@ export class MatrixMarketParser {
   }
 
   private sizeOrComment(text: string): void {
-    const lead = text.search(/[^ \t]/);
+    const lead = text.search(/[^ \t\r]/);
     if (lead < 0) return; // blank line
     if (text.charCodeAt(lead) === PCT) {
       this.comments.push(text.slice(lead + 1));
@@ -267,10 +276,13 @@ export class MatrixMarketParser {
     const coord = h.format === 'coordinate';
     const want = coord ? 3 : 2;
     const shape = coord ? '"rows cols entries"' : '"rows cols"';
-    const tokens = text.trim().split(/[ \t]+/);
+    let end = text.length;
+    while (isBlank(text.charCodeAt(end - 1))) end--; // a loop, not /[ \t\r]+$/, which is quadratic in a long run of blanks
+    const body = text.slice(lead, end);
+    const tokens = body.split(/[ \t\r]+/);
     if (tokens.length !== want || !tokens.every((t) => /^\+?[0-9]+$/.test(t))) {
       throw new ParseError(
-        `bad size line: expected ${shape} as ${want} non-negative integers, found ${JSON.stringify(clip(text.trim()))}`,
+        `bad size line: expected ${shape} as ${want} non-negative integers, found ${JSON.stringify(clip(body))}`,
         this.line,
         lead + 1,
       );
@@ -304,14 +316,37 @@ export class MatrixMarketParser {
     this.phase = PHASE_DATA;
   }
 
+  /** Counts `bytes` against this read's memory budget (MemoryLimitError when they do not fit). */
+  private reserve(bytes: number, what: string): void {
+    withMemoryBudget(this.maxMemoryMB, () => reserveMemory(bytes, `Matrix Market line ${this.line}: ${what}`));
+  }
+
+  /** Bytes of one element of the dtype read into. */
+  private get elementBytes(): number {
+    return this.comp * (this.dtype === 'f32' || this.dtype === 'c64' ? 4 : 8);
+  }
+
+  /** A value array for the finished matrix, checked against the budget. */
   private allocValues(count: number): ValueArray {
+    this.reserve(count * this.elementBytes, `${count} ${this.dtype} values`);
+    return this.values(count);
+  }
+
+  private values(count: number): ValueArray {
     const n = count * this.comp;
     return this.dtype === 'f32' || this.dtype === 'c64' ? new Float32Array(n) : new Float64Array(n);
   }
 
-  /** Room for `cap` entries (values always; row/column indices for coordinate files). */
+  /**
+   * Room for `cap` entries (values always; row/column indices for coordinate files). Storage grows
+   * with the entries that arrive, and each step is checked against the budget with what the finished
+   * matrix needs for that many entries (symmetric storage expands to twice as many).
+   */
   private growCoordinate(cap: number): void {
-    const v = this.allocValues(cap);
+    const coord = this.header!.format === 'coordinate';
+    const expanded = coord && this.sym !== S_GENERAL ? 2 * cap : 0;
+    this.reserve((cap + expanded) * (this.elementBytes + (coord ? 8 : 0)), `${cap} entries`);
+    const v = this.values(cap);
     v.set(this.vals.subarray(0, this.k * this.comp));
     this.vals = v;
     if (this.header!.format === 'array') return;
@@ -513,9 +548,7 @@ export class MatrixMarketParser {
   /** Records a comment line starting at the '%' at `pos`; returns the position after its '\n'. */
   private comment(buf: Uint8Array, pos: number): number {
     const nl = buf.indexOf(NL, pos);
-    let e = nl;
-    if (e > pos && buf[e - 1] === CR) e--;
-    this.comments.push(utf8.decode(buf.subarray(pos + 1, e)));
+    this.comments.push(utf8.decode(buf.subarray(pos + 1, trimCR(buf, pos + 1, nl))));
     return nl + 1;
   }
 
@@ -527,7 +560,8 @@ export class MatrixMarketParser {
     const { rows, cols, comp, sym, vals } = this;
     const out = this.allocValues(rows * cols);
     let q = 0;
-    for (let j = 0; j < cols; j++) {
+    // no rows: no entries, and no column to visit (a 0 × 2³¹ file must not loop 2³¹ times)
+    for (let j = 0; rows > 0 && j < cols; j++) {
       for (let i = sym === S_GENERAL ? 0 : sym === S_SKEW ? j + 1 : j; i < rows; i++, q++) {
         const re = vals[q * comp];
         const o = (i * cols + j) * comp;
@@ -608,6 +642,12 @@ function skipBlanks(buf: Uint8Array, pos: number): number {
   let c = buf[pos];
   while (isBlank(c)) c = buf[++pos];
   return pos;
+}
+
+/** End of the line's text at `nl` without its trailing CRs (CR is a blank: a CRLF line end included). */
+function trimCR(buf: Uint8Array, start: number, nl: number): number {
+  while (nl > start && buf[nl - 1] === CR) nl--;
+  return nl;
 }
 
 function clip(s: string): string {

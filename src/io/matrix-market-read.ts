@@ -5,8 +5,11 @@
  *   an optional UTF-8 byte-order mark before it. Combinations the format rules out are errors:
  *   array+pattern, hermitian without complex, pattern+skew-symmetric.
  * - then, anywhere: blank lines and comment lines (first non-blank character '%'), returned in
- *   `comments` without the '%'. LF or CRLF line ends; spaces and tabs (any number) between words and
- *   at either end of a line.
+ *   `comments` without the '%'. Lines end at LF; space, tab and CR are the blanks (any number) between
+ *   words and at either end of any line, so CRLF and stray CRs read like LF; no other character is a
+ *   blank (a no-break space is an error).
+ * - a size line declaring more than the memory budget holds (see setMemoryBudget and the maxMemoryMB
+ *   option) is a MemoryLimitError, raised before any entry is read.
  * - size line `rows cols entries` (coordinate) or `rows cols` (array): unsigned integers below 2^31.
  * - coordinate entries: `row col` (1-based) then nothing (pattern), one integer (integer), one real
  *   (real) or two reals (complex); symmetric/hermitian files must hold only i >= j, skew-symmetric only
@@ -19,8 +22,8 @@
  * Anything else is a ParseError with its 1-based line (and column) and what was expected vs found.
  */
 import { checkOptions, optionKeys } from '../options-check.js';
-import type { DType } from '../dtype.js';
 import { MatrixMarketParser } from './matrix-market-parser.js';
+import { checkBudgetMB } from '../memory-budget.js';
 import type { MatrixMarketReadOptions, MatrixMarketResult } from './matrix-market-types.js';
 
 /** A whole Matrix Market file in memory: text, or its bytes (UTF-8/ASCII). */
@@ -38,8 +41,8 @@ function toBytes(input: MatrixMarketSource | ArrayBufferView): Uint8Array {
   throw new TypeError(`Matrix Market input must be a string, an ArrayBuffer or a Uint8Array (or a stream of them), got ${got}`);
 }
 
-const PARSE_OPTION_KEYS = optionKeys<{ dtype?: DType }>({ dtype: true });
-const READ_OPTION_KEYS = optionKeys<MatrixMarketReadOptions>({ dtype: true, onProgress: true });
+const PARSE_OPTION_KEYS = optionKeys<Pick<MatrixMarketReadOptions, 'dtype' | 'maxMemoryMB'>>({ dtype: true, maxMemoryMB: true });
+const READ_OPTION_KEYS = optionKeys<MatrixMarketReadOptions>({ dtype: true, onProgress: true, maxMemoryMB: true });
 
 /**
  * Parses a whole Matrix Market file held in memory (synchronously): coordinate files give a
@@ -51,6 +54,7 @@ const READ_OPTION_KEYS = optionKeys<MatrixMarketReadOptions>({ dtype: true, onPr
  * expected against what was found: a bad banner, size line or entry, an index out of range, more or
  * fewer entries than the size line promises, an entry a symmetric file may not hold.
  * @throws {@link UnsupportedError} when `dtype` is unknown, or real for a complex file.
+ * @throws {@link MemoryLimitError} when the size line declares more than the memory budget holds.
  * @throws TypeError when `input` is not a string, an ArrayBuffer or a Uint8Array.
  * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
  *
@@ -69,10 +73,11 @@ const READ_OPTION_KEYS = optionKeys<MatrixMarketReadOptions>({ dtype: true, onPr
  * assert.deepEqual([matrix.format, matrix.dtype, matrix.nnz], ['coo', 'c64', 3]);   // (1, 2) = conj((2, 1)) added
  * ```
  */
-export function parseMatrixMarket(input: MatrixMarketSource, opts?: { dtype?: DType }): MatrixMarketResult {
+export function parseMatrixMarket(input: MatrixMarketSource, opts?: Pick<MatrixMarketReadOptions, 'dtype' | 'maxMemoryMB'>): MatrixMarketResult {
   checkOptions('parseMatrixMarket', opts, PARSE_OPTION_KEYS);
+  if (opts?.maxMemoryMB !== undefined) checkBudgetMB(opts.maxMemoryMB, 'parseMatrixMarket');
   const bytes = toBytes(input);
-  const parser = new MatrixMarketParser({ dtype: opts?.dtype, expectedBytes: bytes.length });
+  const parser = new MatrixMarketParser({ dtype: opts?.dtype, expectedBytes: bytes.length, maxMemoryMB: opts?.maxMemoryMB });
   parser.push(bytes);
   return parser.finish();
 }
@@ -87,6 +92,7 @@ export function parseMatrixMarket(input: MatrixMarketSource, opts?: { dtype?: DT
  * expected against what was found: a bad banner, size line or entry, an index out of range, more or
  * fewer entries than the size line promises, an entry a symmetric file may not hold.
  * @throws {@link UnsupportedError} when `dtype` is unknown, or real for a complex file.
+ * @throws {@link MemoryLimitError} when the size line declares more than the memory budget holds.
  * @throws TypeError when a chunk is not a string, an ArrayBuffer or a view of one; errors of the
  * stream itself propagate (a ReadableStream is then cancelled).
  * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
@@ -111,7 +117,8 @@ export async function readMatrixMarket(
   opts?: MatrixMarketReadOptions,
 ): Promise<MatrixMarketResult> {
   checkOptions('readMatrixMarket', opts, READ_OPTION_KEYS);
-  const parser = new MatrixMarketParser({ dtype: opts?.dtype });
+  if (opts?.maxMemoryMB !== undefined) checkBudgetMB(opts.maxMemoryMB, 'readMatrixMarket');
+  const parser = new MatrixMarketParser({ dtype: opts?.dtype, maxMemoryMB: opts?.maxMemoryMB });
   const progress = opts?.onProgress;
   const feed = (chunk: Uint8Array | string): void => {
     parser.push(toBytes(chunk));

@@ -37,4 +37,9 @@ export interface MatrixMarketReadOptions {
   dtype?: DType;
   /** called after each chunk with the total number of bytes consumed so far */
   onProgress?: (bytesRead: number) => void;
+  /**
+   * memory budget of this read in MiB (default: the module's, see setMemoryBudget): a size line that
+   * declares more than this holds is refused with MemoryLimitError before any entry is read
+   */
+  maxMemoryMB?: number;
 }

@@ -229,12 +229,57 @@ function scanSpecial(buf: Uint8Array, cur: Cursor, start: number, p: number, neg
   return v;
 }
 
-/** Number() on the token text (d/D exponents rewritten to e): correctly rounded for every input. */
+/**
+ * Significant digits kept by the slow path. Every midpoint between adjacent binary64 values (the only
+ * decimals where rounding is decided) has at most 767 significant digits, so digits past the 800th
+ * can change the result only through being nonzero: one sticky '1' stands for all of them.
+ */
+const KEPT_DIGITS = 800;
+
+/**
+ * Number() on a bounded rewrite of the token: its first KEPT_DIGITS significant digits (plus a sticky
+ * '1' when a later one is nonzero) and its decimal exponent. Correctly rounded like Number() on the
+ * whole text, in time linear in the token and memory independent of its length.
+ */
 function slowParse(buf: Uint8Array, start: number, end: number): number {
-  let s = '';
-  for (let i = start; i < end; i++) {
-    const c = buf[i];
-    s += String.fromCharCode(c === 100 || c === 68 ? 101 : c);
+  let p = start;
+  let sign = '';
+  if (buf[p] === 45 || buf[p] === 43) sign = buf[p++] === 45 ? '-' : '';
+  let digits = '';
+  let kept = 0;
+  let sticky = false;
+  let pointExp = 0; // value = 0.digits × 10^(pointExp + exponent)
+  let seen = false; // a nonzero digit has been seen
+  let frac = false;
+  for (; p < end; p++) {
+    const c = buf[p];
+    if (c === 46) {
+      frac = true;
+      continue;
+    }
+    if (c < 48 || c > 57) break;
+    if (!seen) {
+      if (c === 48) {
+        if (frac) pointExp--;
+        continue;
+      }
+      seen = true;
+    }
+    if (!frac) pointExp++;
+    if (kept < KEPT_DIGITS) {
+      digits += String.fromCharCode(c);
+      kept++;
+    } else if (c !== 48) sticky = true;
   }
-  return Number(s);
+  if (!seen) return sign === '-' ? -0 : 0;
+  let exp = 0;
+  if (p < end) {
+    // e/E/d/D, then [+|-] digits; its magnitude is capped far past where every value is 0 or Infinity
+    p++;
+    let eneg = false;
+    if (buf[p] === 45 || buf[p] === 43) eneg = buf[p++] === 45;
+    for (; p < end; p++) if (exp < 1e10) exp = exp * 10 + (buf[p] - 48);
+    if (eneg) exp = -exp;
+  }
+  return Number(`${sign}0.${digits}${sticky ? '1' : ''}e${pointExp + exp}`);
 }

@@ -1,3 +1,4 @@
+import { reserveMemory } from '../memory-budget.js';
 import type { CSRMatrix } from '../formats/csr.js';
 import { elementBytes } from '../dtype.js';
 import type { FormatName } from '../formats/index.js';
@@ -64,7 +65,9 @@ export function matrixFeatures(A: CSRMatrix): MatrixFeatures {
   let maxRow = 0;
   let sumSq = 0;
   // diagonal k = j − i + rows − 1 ∈ [0, rows + cols − 1)
-  const seen = new Uint8Array(Math.max(0, rows + cols - 1));
+  const diags = Math.max(0, rows + cols - 1);
+  reserveMemory(diags, `matrix features: a mark for each of ${diags} diagonals`);
+  const seen = new Uint8Array(diags);
   let diagonals = 0;
   for (let i = 0; i < rows; i++) {
     const len = rowPtr[i + 1] - rowPtr[i];

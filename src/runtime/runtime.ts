@@ -1,4 +1,5 @@
 import { checkOptions } from '../options-check.js';
+import { withMemoryBudget } from '../memory-budget.js';
 import { DOT_OPTION_KEYS, EXPLAIN_OPTION_KEYS, RUNTIME_OPTION_KEYS, SOLVE_OPTION_KEYS, SPMV_OPTION_KEYS, UPLOAD_OPTION_KEYS, WEBGPU_OPTION_KEYS } from './options.js';
 import { ADD_OPTION_KEYS, GEMM_OPTION_KEYS, TRANSPOSE_OPTION_KEYS } from './dense-ops.js';
 import { allocValues, componentBytes, components, elementBytes, isComplex, toComplex, type DType, type Scalar, type ValueArray, assertDType } from '../dtype.js';
@@ -282,7 +283,8 @@ export class Runtime implements HandleOwner {
    * (validated on upload).
    * @throws {@link UnsupportedError} for an unknown format or dtype, or a complex matrix asked to become real.
    * @throws {@link PaddingLimitError} when the conversion to a padded format would exceed its limit.
-   * @throws {@link MemoryLimitError} when the runtime's memory cannot grow to hold it.
+   * @throws {@link MemoryLimitError} when the private copy, the conversion and the resident arrays together
+   * would pass the runtime's memory budget (`maxMemoryMB`), checked before each allocation.
    * @throws {@link DisposedError} once the runtime is disposed.
    * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
    *
@@ -304,6 +306,11 @@ export class Runtime implements HandleOwner {
   upload(matrix: SparseMatrix, options: UploadOptions = {}): MatrixHandle {
     this.live();
     checkOptions('upload', options, UPLOAD_OPTION_KEYS);
+    // the copy, the conversions and the WebAssembly regions count against one budget, checked before each allocation
+    return withMemoryBudget(this.cpu.memoryBudgetMB, () => this.uploadInBudget(matrix, options));
+  }
+
+  private uploadInBudget(matrix: SparseMatrix, options: UploadOptions): MatrixHandle {
     // kernels trust only a validated private copy: later changes to `matrix` cannot reach them
     matrix = ownedCopy(matrix);
     if (options.dtype !== undefined && options.dtype !== matrix.dtype) {
