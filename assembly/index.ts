@@ -12,3 +12,4 @@ export * from './spmv_ell';
 export * from './spmv_dense';
 export * from './dense';
 export * from './cg_fused';
+export * from './sptrsv';

@@ -2,7 +2,7 @@
 import type { CSRMatrix } from '../src/formats/csr.js';
 import { Prng } from '../src/generators/prng.js';
 import { allocValues, type DType, type ValueArray } from '../src/dtype.js';
-import { jsCsrSpmv } from '../src/cli/js-csr.js';
+import { jsCsrSpmv } from '../src/host-spmv.js';
 
 /** x of n elements of dtype, uniform in [−1, 1) from a fixed seed. */
 export function benchVector(dtype: DType, n: number): ValueArray {

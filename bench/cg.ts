@@ -6,7 +6,7 @@
 import { createRuntime } from '../src/runtime/runtime.js';
 import { poisson3D } from '../src/generators/poisson.js';
 import { cpuSolverOps } from '../src/cpu/solver-ops.js';
-import { cg } from '../src/solvers/cg.js';
+import { cg } from '../src/solvers/krylov/cg.js';
 import type { SolverOps } from '../src/solvers/ops.js';
 import type { CpuVector } from '../src/cpu/resident.js';
 import { dispatchRoundTripUs } from './parallel.js';

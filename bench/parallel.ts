@@ -11,7 +11,7 @@ import { poisson3D } from '../src/generators/poisson.js';
 import { randomMatrix } from '../src/generators/random.js';
 import { allocValues, componentBytes, type DType } from '../src/dtype.js';
 import { effectiveGBs, maxRelativeError, median, spmvGflops, timeMedianMs } from '../src/metrics.js';
-import { jsCsrSpmv } from '../src/cli/js-csr.js';
+import { jsCsrSpmv } from '../src/host-spmv.js';
 import { nativeCsrSpmv } from './peers/native.js';
 import { benchVector, referenceProduct } from './bench-data.js';
 import { thingSparseSpmv } from './peers/thing-sparse.js';

@@ -8,7 +8,7 @@ import type { Op, SpmvScalars } from './backend-types.js';
 import { DIAMatrix, type FormatName, type SparseMatrix } from './formats/index.js';
 import { DenseMatrix } from './formats/dense.js';
 import type { CostProfile, DenseShape, Path, PathCalibration, PathCapabilities, PathDense, PathId, PathMatrix, PathVector } from './path.js';
-import { inverseDiagonal } from './solvers/jacobi.js';
+import { inverseDiagonal } from './solvers/precond/jacobi.js';
 import type { Preconditioner, SolveOptions, SolveResult, SolverOps } from './solvers/ops.js';
 
 /** What a GPU backend offers: resident data, kernels recorded without waiting, reads and scalars by promise. */
@@ -204,6 +204,7 @@ export abstract class DevicePath<M extends PathMatrix, V extends PathVector, D e
       axpy: async (a, x, y) => B.axpy(complex ? a : a[0], x, y),
       aypx: async (a, x, y) => B.aypx(complex ? a : a[0], x, y),
       copy: async (x, y) => B.copy(x, y),
+      scal: async (a, x) => B.scal(complex ? a : a[0], x),
       dot: async (x, y) => pair(await B.dot(x, y, { conj: true })),
       nrm2: (x) => B.nrm2(x),
       precondition: D ? async (r, z) => B.spmv(D!, r, z) : undefined,
@@ -211,6 +212,11 @@ export abstract class DevicePath<M extends PathMatrix, V extends PathVector, D e
       cgResident: cgResident ? (b, o) => cgResident(A, D, b, o) : undefined,
       bicgstabResident: bicgstabResident ? (b, o) => bicgstabResident(A, D, b, o) : undefined,
       checkEvery: cgResident || bicgstabResident ? RESIDENT_CHECK_EVERY : undefined,
+      label: this.label,
+      operator: (Mh) => {
+        const R = B.upload(Mh.astype(dt), {});
+        return { apply: async (x, y, alpha, beta) => B.spmv(R, x, y, { alpha, beta }), dispose: () => R.dispose() };
+      },
       release: (v) => v.dispose(),
       dispose: () => D?.dispose(),
     };

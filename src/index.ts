@@ -1,10 +1,10 @@
 /**
  * simdgl — sparse and dense numerical kernels for the web: SpMV in every classic storage format,
- * BLAS-1, dense gemm/add/transpose and CG/BiCGSTAB, on WebAssembly SIMD over a worker pool, WebGPU or
+ * BLAS-1, dense gemm/add/transpose and linear solvers (CG, BiCGSTAB, GMRES, MINRES with preconditioners), on WebAssembly SIMD over a worker pool, WebGPU or
  * WebGL2. README.md is the guide (quick start, concepts, performance); this is the reference.
  *
  * Start with {@link createRuntime}, upload a matrix with {@link Runtime.upload} and run
- * {@link Runtime.spmv}, {@link Runtime.cg} or the dense operations; {@link Runtime.explain} says where
+ * {@link Runtime.spmv}, {@link Runtime.solve} or the dense operations; {@link Runtime.explain} says where
  * and in which format an operation runs. Matrices are instances of the format classes
  * ({@link CSRMatrix} is the hub, {@link convert} goes between any two), read from Matrix Market text
  * ({@link readMatrixMarket}) or generated ({@link poisson3D}, {@link randomMatrix}). Bad input gets a
@@ -13,8 +13,12 @@
  * @packageDocumentation
  */
 export { createRuntime, Runtime } from './runtime/runtime.js';
-export type { RuntimeOptions, Backend, Capabilities, SpmvOptions, UploadOptions, VectorLike, SolveOptions, SolveOutcome } from './runtime/options.js';
+export type { RuntimeOptions, Backend, Capabilities, SpmvOptions, UploadOptions, VectorLike, SolveOptions, GmresOptions, AutoSolveOptions, ExplainSolveOptions, SolveOutcome } from './runtime/options.js';
 export type { Preconditioner, StopReason } from './solvers/ops.js';
+export type { PreconditionerKind, PreconditionerOptions } from './solvers/precond/index.js';
+export type { SolveMethod, SolveCandidate, SolveExplanation, TrueSolveResult } from './solvers/solve.js';
+export type { SolveStructure } from './solvers/structure.js';
+export { PreconditionerHandle } from './runtime/preconditioner.js';
 export type { GpuCanvas } from './gpu/context.js';
 export type { WebGpuPathOptions } from './webgpu/path.js';
 export type { GemmOptions, AddOptions, DenseLike } from './runtime/dense-ops.js';

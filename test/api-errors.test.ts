@@ -54,7 +54,7 @@ describe('runtime errors', () => {
     };
     const e1 = bad(() => rt.explain(A as unknown as 'spmv', A));
     expect(e1).toBeInstanceOf(UnsupportedError);
-    expect(e1.message).toBe(`explain: only 'spmv' is explained, not a matrix object (format "csr") (the first argument names the operation: rt.explain('spmv', A))`);
+    expect(e1.message).toBe(`explain: 'spmv' and 'solve' are explained, not a matrix object (format "csr") (the first argument names the operation: rt.explain('spmv', A))`);
     const e2 = bad(() => convert(A, A.values as unknown as 'csr'));
     expect(e2).toBeInstanceOf(UnsupportedError);
     expect(e2.message).toMatch(new RegExp(`^convert: unknown format a Float64Array of ${A.values.length} elements, expected one of `));

@@ -8,7 +8,7 @@ import { mathjsSpmv } from '../bench/peers/mathjs.js';
 import { nativeAvailable, nativeCsrSpmv } from '../bench/peers/native.js';
 import { thingSparseSpmv } from '../bench/peers/thing-sparse.js';
 import type { PeerResult } from '../bench/peers/common.js';
-import { jsCsrSpmv } from '../src/cli/js-csr.js';
+import { jsCsrSpmv } from '../src/host-spmv.js';
 import type { CSRMatrix } from '../src/formats/csr.js';
 import { randomMatrix } from '../src/generators/random.js';
 import { maxRelativeError } from '../src/metrics.js';

@@ -11,7 +11,7 @@ import { allocValues, componentBytes, components, isComplex, type DType, type Va
 import { GpuUnavailableError, MemoryLimitError, SimdglError } from '../errors.js';
 import { namingInput } from './exit-codes.js';
 import { effectiveGBs, maxRelativeError, spmvGflops, timeMedianMs } from '../metrics.js';
-import { jsCsrSpmv } from './js-csr.js';
+import { jsCsrSpmv } from '../host-spmv.js';
 import { timeResidentSpmv } from './timing.js';
 
 /** A matrix to compare on: a name and a loader returning canonical CSR in f64 or c128. */

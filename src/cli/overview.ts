@@ -4,7 +4,7 @@ import { poisson3D } from '../generators/poisson.js';
 import type { CSRMatrix } from '../formats/csr.js';
 import type { PathId } from '../path.js';
 import { effectiveGBs, maxRelativeError, spmvGflops, timeMedianMs } from '../metrics.js';
-import { jsCsrSpmv } from './js-csr.js';
+import { jsCsrSpmv } from '../host-spmv.js';
 import { randomVector } from './compare.js';
 import { timeResidentSpmv } from './timing.js';
 import { dawnOption } from './software-vulkan.js';

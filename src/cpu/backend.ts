@@ -177,6 +177,22 @@ export class CpuBackend {
   }
 
   /**
+   * One kernel over consecutive ranges in order (a level-scheduled triangular solve): a range given as
+   * [start, end] runs inline on the calling thread, one given as pool.chunks + 1 bounds is split over
+   * the pool there. Bounds made for another pool size run inline over their whole span (same result).
+   */
+  runRanges(kernel: string, args: () => number[], ranges: readonly Int32Array[]): Promise<void> {
+    return this.exclusive(async () => {
+      const a = args();
+      const k = this.kernelIndex.get(kernel)!;
+      for (const r of ranges) {
+        if (this.pool && r.length === this.pool.chunks + 1) await this.pool.run({ kernel: k, args: a, bounds: r });
+        else this.call(kernel, a, r[0], r[r.length - 1]);
+      }
+    });
+  }
+
+  /**
    * A vector kernel over elements [0, n), on the pool in equal contiguous chunks when n reaches the
    * inline threshold.
    */

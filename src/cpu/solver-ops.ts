@@ -1,8 +1,9 @@
 import { isComplex } from '../dtype.js';
-import { inverseDiagonal } from '../solvers/jacobi.js';
+import { inverseDiagonal } from '../solvers/precond/jacobi.js';
 import type { CpuBackend } from './backend.js';
 import type { CpuMatrix, CpuVector } from './resident.js';
 import * as blas from './blas1.js';
+import { cpuTriangular } from './sptrsv.js';
 import type { Preconditioner, SolverOps } from '../solvers/ops.js';
 
 /**
@@ -27,6 +28,7 @@ export function cpuSolverOps(
   return {
     n,
     complex,
+    label: 'CPU',
     vector: () => {
       const v = B.vector(dt, n);
       v.view().fill(0);
@@ -35,6 +37,7 @@ export function cpuSolverOps(
     spmv: (x, y, alpha, beta) => B.spmv(M, x, y, { alpha: [alpha, 0], beta: [beta, 0], op: 'N' }),
     axpy: async (a, x, y) => void (await blas.axpy(B, a, x, y)),
     aypx: async (a, x, y) => void (await blas.aypx(B, a, x, y)),
+    scal: async (a, x) => void (await blas.scal(B, a, x)),
     copy: async (x, y) => void (await blas.copy(B, x, y)),
     dot: (x, y) => blas.dot(B, x, y, true),
     nrm2: (x) => blas.nrm2(B, x),
@@ -43,6 +46,14 @@ export function cpuSolverOps(
     cgUpdate: fused
       ? async (alpha, p, q, x, r) => blas.sumPartials(await B.runReduction(`cg_update_${dt}`, () => [x.ptr, r.ptr, p.ptr, q.ptr, alpha], n))[0]
       : undefined,
+    operator: (A) => {
+      const R = B.upload(A.astype(dt));
+      return {
+        apply: (x, y, alpha, beta) => B.spmv(R, x, y, { alpha: [alpha, 0], beta: [beta, 0], op: 'N' }),
+        dispose: () => R.dispose(),
+      };
+    },
+    triangular: (T, o) => cpuTriangular(B, T.astype(dt), o),
     release: (v) => v.dispose(),
     dispose: () => dinv?.dispose(),
   };

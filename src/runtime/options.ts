@@ -3,7 +3,10 @@ import type { Op } from '../backend-types.js';
 import type { ConvertOptions, FormatName } from '../formats/index.js';
 import type { GpuCanvas } from '../gpu/index.js';
 import type { WebGpuPathOptions } from '../webgpu/path.js';
-import type { Preconditioner, SolveOptions as SolverOptions, StopReason } from '../solvers/ops.js';
+import type { SolveOptions as SolverOptions, StopReason } from '../solvers/ops.js';
+import type { PreconditionerKind, PreconditionerOptions } from '../solvers/precond/index.js';
+import type { SolveMethod, TrueSolveResult } from '../solvers/solve.js';
+import type { PreconditionerHandle } from './preconditioner.js';
 import type { Calibration } from './cost.js';
 import type { PathCapabilities, PathChoice, PathId } from '../path.js';
 import type { ResidentVector } from './handles.js';
@@ -123,34 +126,57 @@ export interface SpmvOptions<Y extends VectorLike | undefined = VectorLike | und
 }
 
 /**
- * Options of rt.cg / rt.bicgstab: the solvers' own (tol, maxIter, onIteration, signal; see
- * src/solvers/ops.ts) with the initial guess as a typed array, plus the preconditioner and the path.
+ * Options of rt.cg / rt.bicgstab / rt.minres: the solvers' own (tol, maxIter, onIteration, signal,
+ * checkEvery; see src/solvers/ops.ts) with the initial guess as a typed array, plus the preconditioner
+ * and the path.
  */
 export interface SolveOptions extends Omit<SolverOptions<never>, 'x0'> {
   /** initial guess (default zero) */
   x0?: ValueArray;
-  /** 'none' (default) or 'jacobi' (diagonal scaling) */
-  preconditioner?: Preconditioner;
+  /**
+   * a preconditioner kind set up for this solve ('none', the default of rt.cg/bicgstab/gmres/minres;
+   * 'auto' chooses as rt.solve does), or one made by rt.preconditioner(A, …) and reused
+   */
+  preconditioner?: PreconditionerKind | 'auto' | PreconditionerHandle;
   /** run on this path instead of the runtime's choice ('gpu': the best GPU path) */
   path?: PathChoice;
 }
 
-/** The outcome of rt.cg / rt.bicgstab. `x` is the last iterate, whatever the reason. */
-export interface SolveOutcome {
-  /** the solution: the last iterate, whatever the reason the solve ended */
-  x: ValueArray;
-  /** iterations run */
-  iterations: number;
-  /** ‖b − A·x‖₂ as the recurrence tracks it */
-  residualNorm: number;
-  /** residualNorm / ‖b‖₂ */
-  relativeResidual: number;
-  /** whether relativeResidual ≤ tol */
-  converged: boolean;
-  /** why the solve ended */
-  reason: StopReason;
-  /** the relative residual before the first iteration (entry 0) and after each one */
-  history: number[];
+/** Options of rt.gmres: those of every method plus the restart length. */
+export interface GmresOptions extends SolveOptions {
+  /** Krylov vectors per cycle before a restart (default 30) */
+  restart?: number;
+}
+
+/** Options of rt.solve and explain('solve'): the method, whether A is known positive definite, and GMRES's restart. */
+export interface AutoSolveOptions extends GmresOptions {
+  /** 'auto' (default) chooses from the matrix: CG, MINRES or GMRES (see explain('solve')) */
+  method?: SolveMethod | 'auto';
+  /** the caller knows A is Hermitian positive definite: CG without the symmetry check's verdict */
+  spd?: boolean;
+}
+
+/** Options of explain('solve', A): the choices rt.solve would be given. */
+export interface ExplainSolveOptions {
+  /** the method rt.solve would be given ('auto': chosen from the matrix) */
+  method?: SolveMethod | 'auto';
+  /** the preconditioner rt.solve would be given ('auto': chosen from the matrix and the path) */
+  preconditioner?: PreconditionerKind | 'auto';
+  /** the caller would say A is Hermitian positive definite */
+  spd?: boolean;
+  /** the path the solve would be asked to run on */
+  path?: PathChoice;
+}
+
+/**
+ * The outcome of a solve. `x` is the answer accumulated in f64 and the residuals are what it satisfies:
+ * ‖b − A·x‖ recomputed in f64 from x at the end, whatever the matrix's precision.
+ */
+export interface SolveOutcome extends TrueSolveResult {
+  /** the method that ran */
+  method: SolveMethod;
+  /** the preconditioner that ran, in words (with any diagonal shift it needed) */
+  preconditioner: string;
   /** the path the solve ran on */
   path: PathId;
 }
@@ -178,6 +204,11 @@ export const RUNTIME_OPTION_KEYS = optionKeys<RuntimeOptions>({
 export const WEBGPU_OPTION_KEYS = optionKeys<WebGpuPathOptions>({ gpu: true, device: true, powerPreference: true });
 export const UPLOAD_OPTION_KEYS = optionKeys<UploadOptions>({ format: true, dtype: true, maxFill: true, maxSlots: true, width: true, sliceHeight: true, sortWindow: true });
 export const SPMV_OPTION_KEYS = optionKeys<SpmvOptions>({ y: true, alpha: true, beta: true, op: true, path: true });
-export const SOLVE_OPTION_KEYS = optionKeys<SolveOptions>({ x0: true, tol: true, maxIter: true, onIteration: true, signal: true, checkEvery: true, preconditioner: true, path: true });
+const SOLVE_KEYS = { x0: true, tol: true, maxIter: true, onIteration: true, signal: true, checkEvery: true, preconditioner: true, path: true } as const;
+export const SOLVE_OPTION_KEYS = optionKeys<SolveOptions>(SOLVE_KEYS);
+export const GMRES_OPTION_KEYS = optionKeys<GmresOptions>({ ...SOLVE_KEYS, restart: true });
+export const AUTO_SOLVE_OPTION_KEYS = optionKeys<AutoSolveOptions>({ ...SOLVE_KEYS, restart: true, method: true, spd: true });
+export const PRECONDITIONER_OPTION_KEYS = optionKeys<PreconditionerOptions & { path?: PathChoice }>({ kind: true, omega: true, blockSize: true, degree: true, path: true });
 export const DOT_OPTION_KEYS = optionKeys<{ conj?: boolean }>({ conj: true });
+export const EXPLAIN_SOLVE_OPTION_KEYS = optionKeys<ExplainSolveOptions>({ method: true, preconditioner: true, spd: true, path: true });
 export const EXPLAIN_OPTION_KEYS = optionKeys<{ format?: FormatName; x?: VectorLike; readBack?: boolean }>({ format: true, x: true, readBack: true });

@@ -12,9 +12,14 @@ import { PATH_IDS, type DenseShape, type Path, type PathCapabilities, type PathC
 import { CpuPath } from '../cpu/path.js';
 import { DEFAULT_INLINE_THRESHOLD } from '../cpu/backend.js';
 import type { CpuBackend } from '../cpu/backend.js';
-import { cg } from '../solvers/cg.js';
-import { bicgstab } from '../solvers/bicgstab.js';
-import type { Backend, Capabilities, RuntimeOptions, SolveOptions, SolveOutcome, SpmvOptions, UploadOptions, VectorLike } from './options.js';
+import type { AutoSolveOptions, Backend, Capabilities, ExplainSolveOptions, GmresOptions, RuntimeOptions, SolveOptions, SolveOutcome, SpmvOptions, UploadOptions, VectorLike } from './options.js';
+import { AUTO_SOLVE_OPTION_KEYS, EXPLAIN_SOLVE_OPTION_KEYS, GMRES_OPTION_KEYS, PRECONDITIONER_OPTION_KEYS } from './options.js';
+import { PreconditionerHandle } from './preconditioner.js';
+import { chooseSolve, KRYLOV, SOLVE_METHODS, solveWithTrueResidual, type KrylovMethod, type SolveCandidate, type SolveExplanation, type SolveMethod } from '../solvers/solve.js';
+import { checkPreconditionerOptions, planPreconditioner, type PreconditionerKind, type PreconditionerOptions } from '../solvers/precond/index.js';
+import { solveStructure, type SolveStructure } from '../solvers/structure.js';
+import type { SolverOps } from '../solvers/ops.js';
+import type { CSRMatrix } from '../formats/csr.js';
 import { DenseHandle, MatrixHandle, ResidentVector, type HandleOwner } from './handles.js';
 import { DEVICE_PATHS } from './paths.js';
 import { nodeBuiltin } from '../node-builtins.js';
@@ -27,7 +32,7 @@ import type { Calibration, PathCalibration } from './cost.js';
 import { poisson3D } from '../generators/poisson.js';
 import { shownValue } from '../shown-value.js';
 
-type Handle = MatrixHandle | ResidentVector | DenseHandle;
+type Handle = MatrixHandle | ResidentVector | DenseHandle | PreconditionerHandle;
 
 /**
  * A runtime owns one WebAssembly memory (the CPU path, its home) and whatever device paths this engine
@@ -64,6 +69,7 @@ export class Runtime implements HandleOwner {
   private readonly unsubscribe: (() => void)[] = [];
   private calibrationData: Calibration | null = null;
   private readonly featureCache = new WeakMap<SparseMatrix, MatrixFeatures>();
+  private readonly structureCache = new WeakMap<SparseMatrix, { csr: CSRMatrix; structure: SolveStructure }>();
   private requestedThreads = 1;
 
   private constructor(
@@ -80,7 +86,10 @@ export class Runtime implements HandleOwner {
       // contents written only on a lost device are gone; copies elsewhere become the current ones
       this.unsubscribe.push(
         p.onLost(() => {
-          for (const h of this.handles) if (!(h instanceof MatrixHandle)) h.pathLost(p);
+          for (const h of this.handles) {
+            if (h instanceof PreconditionerHandle) h.forgetPath(p.id);
+            else if (!(h instanceof MatrixHandle)) h.pathLost(p);
+          }
         }),
       );
     }
@@ -368,7 +377,12 @@ export class Runtime implements HandleOwner {
    * `options.format` fixes the format, `options.x` tells where x lives and `options.readBack` whether
    * y comes back to the host (default true).
    *
-   * @throws {@link UnsupportedError} when `op` is not `'spmv'`.
+   * `explain('solve', A, options)` says what rt.solve would run for A (a handle) and why, PETSc
+   * `-ksp_view` style: the path, the method (from A's symmetry and diagonal, checked once per matrix,
+   * or the caller's `method`/`spd`), the preconditioner (from the structure and whether the path has a
+   * triangular solve), the fallbacks a breakdown moves to, and `text`, all of it in lines.
+   *
+   * @throws {@link UnsupportedError} when `op` is not `'spmv'` or `'solve'`.
    * @throws {@link FormatError} when `A` is a matrix that breaks an invariant of its format.
    * @throws {@link DisposedError} once the runtime is disposed.
    * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
@@ -376,7 +390,7 @@ export class Runtime implements HandleOwner {
    * @example
    * ```js
    * // Why a matrix gets the path and format it gets
-   * import { createRuntime, randomMatrix } from 'simdgl';
+   * import { createRuntime, randomMatrix, poisson2D } from 'simdgl';
    * import assert from 'node:assert/strict';
    *
    * const rt = await createRuntime();
@@ -386,20 +400,29 @@ export class Runtime implements HandleOwner {
    * assert.ok(e.features.rowCv >= 0.3);                      // irregular rows …
    * assert.equal(e.format, 'sell');                          // … and a small x: SELL-C-σ
    * assert.ok(e.reasons.length > 0 && e.estimates.cpu.ms > 0);
+   * const s = rt.explain('solve', rt.upload(poisson2D(16)));   // SPD: CG with IC(0) on the CPU
+   * assert.deepEqual([s.method, s.preconditioner, s.path], ['cg', 'ic0', 'cpu']);
    * rt.dispose();
    * ```
    */
+  explain(op: 'spmv', A: MatrixHandle | SparseMatrix, options?: { format?: FormatName; x?: VectorLike; readBack?: boolean }): Explanation;
+  explain(op: 'solve', A: MatrixHandle, options?: ExplainSolveOptions): SolveExplanation;
   explain(
-    op: 'spmv',
+    op: 'spmv' | 'solve',
     A: MatrixHandle | SparseMatrix,
-    options: { format?: FormatName; x?: VectorLike; readBack?: boolean } = {},
-  ): Explanation {
+    options: { format?: FormatName; x?: VectorLike; readBack?: boolean } | ExplainSolveOptions = {},
+  ): Explanation | SolveExplanation {
     this.live();
+    if (op === 'solve') {
+      checkOptions('explain', options, EXPLAIN_SOLVE_OPTION_KEYS);
+      return this.explainSolve(A as MatrixHandle, options as ExplainSolveOptions);
+    }
     checkOptions('explain', options, EXPLAIN_OPTION_KEYS);
     if (op !== 'spmv') {
       const hint = typeof op === 'object' && op !== null ? " (the first argument names the operation: rt.explain('spmv', A))" : '';
-      throw new UnsupportedError(`explain: only 'spmv' is explained, not ${shownValue(op)}${hint}`);
+      throw new UnsupportedError(`explain: 'spmv' and 'solve' are explained, not ${shownValue(op)}${hint}`);
     }
+    options = options as { format?: FormatName; x?: VectorLike; readBack?: boolean };
     const handle = A instanceof MatrixHandle ? this.own(A, 'explain: A') : null;
     const host = handle ? handle.host : (A as SparseMatrix);
     const features = this.featuresOf(host);
@@ -810,12 +833,15 @@ export class Runtime implements HandleOwner {
 
   /**
    * Solves A·x = b with Conjugate Gradient (A Hermitian positive definite). Vectors stay resident
-   * during the iteration; only scalars come back each step. It never hangs and never throws for a
+   * during the iteration; only scalars come back each step. At the end the true residual ‖b − A·x‖ is
+   * recomputed in f64 from x (accumulated in f64): `converged` means it meets tol; when the recurrence
+   * drifted, correction solves follow (iterative refinement: an f32 matrix reaches an f64 tolerance this
+   * way) and `'stagnated'` says when they could not close the gap. It never hangs and never throws for a
    * matrix that is not positive definite: the outcome's `reason` says `'breakdown'` (a non-positive
    * curvature pᴴAp), `'maxIter'`, `'nan'` or `'aborted'` (options.signal fired) instead of `'converged'`.
    *
-   * @throws {@link ShapeError} when A is not square, or b or x0 has the wrong length or dtype.
-   * @throws {@link UnsupportedError} for a preconditioner other than `'none'` and `'jacobi'`.
+   * @throws {@link ShapeError} when A is not square, b or x0 has the wrong length or dtype, a preconditioner belongs to another matrix, or a diagonal entry Jacobi/SSOR divides by is zero.
+   * @throws {@link UnsupportedError} for an unknown preconditioner, or one the path cannot run (IC(0)/ILU(0)/SSOR need a triangular solve).
    * @throws RangeError when tol is negative or maxIter is not a non-negative integer.
    * @throws {@link GpuUnavailableError} when `options.path` names a GPU path this runtime lacks.
    * @throws {@link WorkerError} when a worker of the pool fails during the solve.
@@ -833,7 +859,8 @@ export class Runtime implements HandleOwner {
    * const b = new Float64Array(400).fill(1);
    * const r = await rt.cg(A, b, { tol: 1e-10, preconditioner: 'jacobi' });
    * assert.equal(r.reason, 'converged');
-   * assert.ok(r.relativeResidual <= 1e-10 && r.history.length === r.iterations + 1);
+   * assert.ok(r.relativeResidual <= 1e-10);                              // the true residual, in f64
+   * assert.ok(r.history.length === r.iterations + 1);
    * const stop = new AbortController();
    * const partial = await rt.cg(A, b, { onIteration: (it) => { if (it === 5) stop.abort(); }, signal: stop.signal });
    * assert.equal(partial.reason, 'aborted');
@@ -842,15 +869,15 @@ export class Runtime implements HandleOwner {
    */
   cg(A: MatrixHandle, b: ValueArray, options: SolveOptions = {}): Promise<SolveOutcome> {
     checkOptions('cg', options, SOLVE_OPTION_KEYS);
-    return this.solve('cg', A, b, options);
+    return this.runSolve('cg', A, b, options, 'cg');
   }
 
   /**
    * Solves A·x = b with BiCGSTAB (any square nonsingular A); same options and result as cg. A zero
    * ρ, r̂ᴴv or tᴴt ends it with reason `'breakdown'` rather than an exception.
    *
-   * @throws {@link ShapeError} when A is not square, or b or x0 has the wrong length or dtype.
-   * @throws {@link UnsupportedError} for a preconditioner other than `'none'` and `'jacobi'`.
+   * @throws {@link ShapeError} when A is not square, b or x0 has the wrong length or dtype, or a preconditioner belongs to another matrix.
+   * @throws {@link UnsupportedError} for an unknown preconditioner, or one the path cannot run.
    * @throws RangeError when tol is negative or maxIter is not a non-negative integer.
    * @throws {@link GpuUnavailableError} when `options.path` names a GPU path this runtime lacks.
    * @throws {@link WorkerError} when a worker of the pool fails during the solve.
@@ -870,7 +897,7 @@ export class Runtime implements HandleOwner {
    * const rt = await createRuntime();
    * const h = rt.upload(A, { format: 'csr' });
    * const b = new Float64Array(n).fill(1);
-   * const r = await rt.bicgstab(h, b, { tol: 1e-10 });
+   * const r = await rt.bicgstab(h, b, { tol: 1e-10, preconditioner: 'ilu0' });
    * assert.equal(r.converged, true);
    * const Ax = await rt.spmv(h, r.x);
    * assert.ok(Ax.every((v) => Math.abs(v - 1) < 1e-8));
@@ -879,39 +906,279 @@ export class Runtime implements HandleOwner {
    */
   bicgstab(A: MatrixHandle, b: ValueArray, options: SolveOptions = {}): Promise<SolveOutcome> {
     checkOptions('bicgstab', options, SOLVE_OPTION_KEYS);
-    return this.solve('bicgstab', A, b, options);
+    return this.runSolve('bicgstab', A, b, options, 'bicgstab');
   }
 
-  private async solve(method: 'cg' | 'bicgstab', A: MatrixHandle, b: ValueArray, o: SolveOptions): Promise<SolveOutcome> {
+  /**
+   * Solves A·x = b with restarted GMRES(m) (any square nonsingular A, real or complex): right
+   * preconditioning, so the residual it minimises is the true one; CGS2 orthogonalisation
+   * (docs/solvers.md). `restart` sets m (default 30). Same result and honest residual as cg.
+   *
+   * @throws {@link ShapeError} when A is not square, b or x0 has the wrong length or dtype, or a preconditioner belongs to another matrix.
+   * @throws {@link UnsupportedError} for an unknown preconditioner, or one the path cannot run.
+   * @throws RangeError when tol is negative, or maxIter or restart is not a valid integer.
+   * @throws {@link GpuUnavailableError} when `options.path` names a GPU path this runtime lacks.
+   * @throws {@link DisposedError} once the runtime or A is disposed.
+   * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
+   *
+   * @example
+   * ```js
+   * // GMRES(20) with ILU(0) on a nonsymmetric shared matrix
+   * import { createRuntime, parseMatrixMarket } from 'simdgl';
+   * import { readFileSync } from 'node:fs';
+   * import assert from 'node:assert/strict';
+   *
+   * const { matrix } = parseMatrixMarket(readFileSync('data/matrices/olm1000.mtx'));
+   * const rt = await createRuntime();
+   * const A = rt.upload(matrix);
+   * const r = await rt.gmres(A, new Float64Array(1000).fill(1), { restart: 20, preconditioner: 'ilu0', tol: 1e-10 });
+   * assert.ok(r.converged && r.relativeResidual <= 1e-10);
+   * rt.dispose();
+   * ```
+   */
+  gmres(A: MatrixHandle, b: ValueArray, options: GmresOptions = {}): Promise<SolveOutcome> {
+    checkOptions('gmres', options, GMRES_OPTION_KEYS);
+    return this.runSolve('gmres', A, b, options, 'gmres');
+  }
+
+  /**
+   * Solves A·x = b with MINRES (A Hermitian, definite or indefinite); the preconditioner must be
+   * Hermitian positive definite (jacobi, block-jacobi, chebyshev on an SPD matrix, ic0). An indefinite
+   * preconditioner ends it with `'breakdown'`. Same result and honest residual as cg.
+   *
+   * @throws {@link ShapeError} when A is not square, b or x0 has the wrong length or dtype, or a preconditioner belongs to another matrix.
+   * @throws {@link UnsupportedError} for an unknown preconditioner, or one the path cannot run.
+   * @throws RangeError when tol is negative or maxIter is not a non-negative integer.
+   * @throws {@link GpuUnavailableError} when `options.path` names a GPU path this runtime lacks.
+   * @throws {@link DisposedError} once the runtime or A is disposed.
+   * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
+   *
+   * @example
+   * ```js
+   * // A symmetric indefinite system: CG breaks down, MINRES solves it
+   * import { createRuntime, CSRMatrix } from 'simdgl';
+   * import assert from 'node:assert/strict';
+   *
+   * const A = new CSRMatrix(3, 3, 'f64', Int32Array.of(0, 2, 4, 5), Int32Array.of(0, 1, 0, 1, 2), Float64Array.of(1, 2, 2, 1, -3));
+   * const rt = await createRuntime();
+   * const h = rt.upload(A);
+   * const b = Float64Array.of(1, 2, 3);
+   * assert.equal((await rt.cg(h, b)).reason, 'breakdown');
+   * const r = await rt.minres(h, b, { tol: 1e-12 });
+   * assert.ok(r.converged && Math.abs(r.x[2] + 1) < 1e-10);
+   * rt.dispose();
+   * ```
+   */
+  minres(A: MatrixHandle, b: ValueArray, options: SolveOptions = {}): Promise<SolveOutcome> {
+    checkOptions('minres', options, SOLVE_OPTION_KEYS);
+    return this.runSolve('minres', A, b, options, 'minres');
+  }
+
+  /**
+   * Solves A·x = b, choosing the method and the preconditioner from the matrix and the path (what
+   * `explain('solve', A)` says): CG + IC(0) for a Hermitian positive definite A on the CPU path
+   * (Chebyshev where the path has no triangular solve), MINRES for Hermitian indefinite, GMRES(30) +
+   * ILU(0) otherwise; a breakdown moves to the next candidate (CG → MINRES, GMRES → BiCGSTAB). `spd:
+   * true` skips the symmetry verdict, `method` and `preconditioner` fix either choice. The result is
+   * honest: `relativeResidual` is ‖b − A·x‖/‖b‖ recomputed in f64, and an f32 matrix with a tolerance
+   * below f32's reach is refined in f64 until it meets it.
+   *
+   * @throws {@link ShapeError} when A is not square, b or x0 has the wrong length or dtype, or a preconditioner belongs to another matrix.
+   * @throws {@link UnsupportedError} for an unknown method or preconditioner, or one the path cannot run.
+   * @throws RangeError when tol is negative, or maxIter or restart is not a valid integer.
+   * @throws {@link GpuUnavailableError} when `options.path` names a GPU path this runtime lacks.
+   * @throws {@link WorkerError} when a worker of the pool fails during the solve.
+   * @throws {@link DisposedError} once the runtime or A is disposed.
+   * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
+   *
+   * @example
+   * ```js
+   * // One call: f32 storage, an f64 answer
+   * import { createRuntime, poisson2D } from 'simdgl';
+   * import assert from 'node:assert/strict';
+   *
+   * const rt = await createRuntime();
+   * const A = rt.upload(poisson2D(64).astype('f32'));
+   * const r = await rt.solve(A, new Float64Array(64 * 64).fill(1), { tol: 1e-10 });
+   * assert.equal(r.reason, 'converged');
+   * assert.ok(r.relativeResidual <= 1e-10 && r.refinements > 0);         // refined in f64
+   * assert.equal(r.method, 'cg');
+   * rt.dispose();
+   * ```
+   */
+  solve(A: MatrixHandle, b: ValueArray, options: AutoSolveOptions = {}): Promise<SolveOutcome> {
+    checkOptions('solve', options, AUTO_SOLVE_OPTION_KEYS);
+    return this.runSolve('solve', A, b, options);
+  }
+
+  /**
+   * Sets up a preconditioner of A once, to reuse across solves with any method: `jacobi`,
+   * `block-jacobi` (`blockSize`), `ssor` (`omega`), `ic0`, `ilu0`, `chebyshev` (`degree`), or `'auto'`
+   * (rt.solve's choice for the path). IC(0)/ILU(0) breakdowns are repaired by a diagonal shift, which
+   * the handle's `shift` and `description` report.
+   *
+   * @throws {@link ShapeError} when A is not square, or a diagonal entry Jacobi/SSOR/block-Jacobi needs is zero.
+   * @throws {@link UnsupportedError} for an unknown kind, IC(0) or Chebyshev of a nonsymmetric matrix, a factorization no shift repairs, or a kind the path cannot run.
+   * @throws RangeError when omega, blockSize or degree is out of range.
+   * @throws {@link DisposedError} once the runtime or A is disposed.
+   * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
+   *
+   * @example
+   * ```js
+   * // IC(0) set up once, used by CG and MINRES
+   * import { createRuntime, poisson2D } from 'simdgl';
+   * import assert from 'node:assert/strict';
+   *
+   * const rt = await createRuntime();
+   * const A = rt.upload(poisson2D(32));
+   * const M = rt.preconditioner(A, { kind: 'ic0' });
+   * const b = new Float64Array(1024).fill(1);
+   * const a = await rt.cg(A, b, { preconditioner: M });
+   * const c = await rt.minres(A, b, { preconditioner: M });
+   * const plain = await rt.cg(A, b);
+   * assert.ok(a.converged && c.converged && a.iterations < plain.iterations);
+   * assert.equal(M.shift, 0);
+   * M.dispose();
+   * rt.dispose();
+   * ```
+   */
+  preconditioner(A: MatrixHandle, options: PreconditionerOptions & { path?: PathChoice }): PreconditionerHandle {
     this.live();
-    const h = this.own(A, `${method}: A`).live();
-    if (h.rows !== h.cols) throw new ShapeError(`${method}: A must be square, it is ${h.rows}×${h.cols}`);
-    const pre = o.preconditioner ?? 'none';
-    if (pre !== 'none' && pre !== 'jacobi') throw new UnsupportedError(`${method}: preconditioner must be 'none' or 'jacobi', got ${shownValue(pre)}`);
-    if (o.tol !== undefined && !(o.tol >= 0)) throw new RangeError(`${method}: tol must be ≥ 0, got ${o.tol}`);
+    checkOptions('preconditioner', options, PRECONDITIONER_OPTION_KEYS);
+    if (typeof options !== 'object' || options === null) throw new TypeError("preconditioner: options must be an object such as { kind: 'ic0' }");
+    const h = this.own(A, 'preconditioner: A').live();
+    if (h.rows !== h.cols) throw new ShapeError(`preconditioner: A must be square, it is ${h.rows}×${h.cols}`);
+    checkPreconditionerOptions(options, 'preconditioner');
+    const { csr, structure } = this.solveStructureOf(h);
+    let kind = options.kind;
+    if (kind === 'auto') {
+      const p = this.solvePath(h, options.path);
+      kind = chooseSolve(structure, this.pathSolveInfo(p, h), {}).candidates[0].preconditioner;
+    }
+    return this.track(new PreconditionerHandle(h, planPreconditioner(csr, structure, { ...options, kind }), this));
+  }
+
+  /** The path a solve of h runs on: the one asked for, else the one that wins a resident SpMV. */
+  private solvePath(h: MatrixHandle, choice: PathChoice | undefined): Path {
+    return choice || this.forced ? this.usable(choice) : this.pathById(this.explain('spmv', h, { readBack: false }).path)!;
+  }
+
+  /** A's canonical CSR and its symmetry/diagonal, computed once per uploaded matrix. */
+  private solveStructureOf(h: MatrixHandle): { csr: CSRMatrix; structure: SolveStructure } {
+    let s = this.structureCache.get(h.host);
+    if (!s) {
+      const csr = h.host.toCSR();
+      s = { csr, structure: solveStructure(csr) };
+      this.structureCache.set(h.host, s);
+    }
+    return s;
+  }
+
+  private pathSolveInfo(p: Path, h: MatrixHandle): { label: string; triangular: boolean; gpu: boolean } {
+    const ops = p.solverOps(this.matrixOn(h, p, 'N'), h.host, 'none');
+    ops.dispose();
+    return { label: p.label, triangular: typeof ops.triangular === 'function', gpu: p.cost.kind === 'gpu' };
+  }
+
+  private explainSolve(A: MatrixHandle, o: ExplainSolveOptions): SolveExplanation {
+    const h = this.own(A, 'explain: A').live();
+    if (!(h instanceof MatrixHandle)) throw new TypeError("explain('solve', A): A must be a handle from rt.upload()");
+    if (h.rows !== h.cols) throw new ShapeError(`explain: A must be square to solve with it, it is ${h.rows}×${h.cols}`);
+    const p = this.solvePath(h, o.path);
+    const { structure } = this.solveStructureOf(h);
+    const choice = chooseSolve(structure, this.pathSolveInfo(p, h), { method: o.method, preconditioner: o.preconditioner, spd: o.spd });
+    const [first, ...fallbacks] = choice.candidates;
+    const reasons = [`path ${p.label}: ${o.path || this.forced ? 'asked for' : 'the path a resident SpMV of A runs on (explain spmv)'}`, ...choice.reasons];
+    const text = [
+      `KSP ${first.method}${first.method === 'gmres' ? '(30), right preconditioning, CGS2' : ''} on the ${p.label} path, ${A.rows}×${A.cols} ${A.dtype}, ${A.nnz} nonzeros`,
+      `  stop: true ‖b − A·x‖/‖b‖ ≤ tol in f64${componentBytes(A.dtype) === 4 ? ' (f32 inner solves, refined in f64 below 1e-5)' : ''}`,
+      `PC ${first.preconditioner}`,
+      ...fallbacks.map((c) => `  after a breakdown: ${c.method} + ${c.preconditioner}`),
+      ...reasons.map((r) => `  - ${r}`),
+    ].join('\n');
+    return { op: 'solve', path: p.id, method: first.method, preconditioner: first.preconditioner, fallbacks, structure, reasons, text };
+  }
+
+  private async runSolve(where: string, A: MatrixHandle, b: ValueArray, o: AutoSolveOptions, method?: SolveMethod): Promise<SolveOutcome> {
+    this.live();
+    const h = this.own(A, `${where}: A`).live();
+    if (h.rows !== h.cols) throw new ShapeError(`${where}: A must be square, it is ${h.rows}×${h.cols}`);
+    if (o.tol !== undefined && !(o.tol >= 0)) throw new RangeError(`${where}: tol must be ≥ 0, got ${o.tol}`);
     if (o.maxIter !== undefined && !(Number.isInteger(o.maxIter) && o.maxIter >= 0)) {
-      throw new RangeError(`${method}: maxIter must be a non-negative integer, got ${o.maxIter}`);
+      throw new RangeError(`${where}: maxIter must be a non-negative integer, got ${o.maxIter}`);
     }
     if (o.checkEvery !== undefined && !(Number.isInteger(o.checkEvery) && o.checkEvery >= 1)) {
-      throw new RangeError(`${method}: checkEvery must be a positive integer, got ${o.checkEvery}`);
+      throw new RangeError(`${where}: checkEvery must be a positive integer, got ${o.checkEvery}`);
     }
-    this.checkOperand(b, h.dtype, h.rows, `${method}: b`);
-    if (o.x0 !== undefined) this.checkOperand(o.x0, h.dtype, h.rows, `${method}: x0`);
-    const run = method === 'cg' ? cg : bicgstab;
-    // the iteration keeps its vectors resident: the path that wins for a resident SpMV runs it
-    const p = o.path || this.forced ? this.usable(o.path) : this.pathById(this.explain('spmv', h, { readBack: false }).path)!;
-    const ops = p.solverOps(this.matrixOn(h, p, 'N'), h.host, pre);
-    const bv = p.vector(h.dtype, b);
-    const x0 = o.x0 === undefined ? undefined : p.vector(h.dtype, o.x0);
+    if (o.restart !== undefined && !(Number.isInteger(o.restart) && o.restart >= 1)) throw new RangeError(`${where}: restart must be a positive integer, got ${o.restart}`);
+    if (o.method !== undefined && o.method !== 'auto' && !SOLVE_METHODS.includes(o.method)) {
+      throw new UnsupportedError(`${where}: method must be 'auto' or one of ${SOLVE_METHODS.map((m) => `'${m}'`).join(', ')}, got ${shownValue(o.method)}`);
+    }
+    const handle = o.preconditioner instanceof PreconditionerHandle ? this.own(o.preconditioner, `${where}: preconditioner`).live() : null;
+    if (handle && handle.matrix !== h) throw new ShapeError(`${where}: the preconditioner was set up for another matrix`);
+    const pre = handle ? handle.kind : ((o.preconditioner as PreconditionerKind | 'auto' | undefined) ?? (method ? 'none' : 'auto'));
+    if (!handle) checkPreconditionerOptions({ kind: pre }, where);
+    this.checkOperand(b, h.dtype, h.rows, `${where}: b`);
+    if (o.x0 !== undefined) this.checkOperand(o.x0, h.dtype, h.rows, `${where}: x0`);
+    const p = this.solvePath(h, o.path);
+    const { csr, structure } = this.solveStructureOf(h);
+    const choice = chooseSolve(structure, this.pathSolveInfo(p, h), { method: method ?? o.method, preconditioner: pre, spd: o.spd });
+    const b64 = Float64Array.from(b);
+    const x0 = o.x0 === undefined ? undefined : Float64Array.from(o.x0);
+    const io = { upload: (v: Float64Array) => p.vector(h.dtype, v), read: async (v: PathVector) => (await p.read(v)).slice() };
+    for (let c = 0; ; c++) {
+      const cand = choice.candidates[c];
+      const { ops, description, dispose } = this.preconditionedOps(p, h, csr, structure, cand, handle);
+      let r;
+      try {
+        r = await solveWithTrueResidual(ops, io, csr, b64, KRYLOV[cand.method] as KrylovMethod<PathVector>, {
+          ...o,
+          x0,
+          single: componentBytes(h.dtype) === 4,
+        });
+      } finally {
+        dispose();
+      }
+      // a breakdown (CG on a matrix that is not definite) moves rt.solve's choice to its next candidate
+      if (r.reason !== 'breakdown' || c + 1 === choice.candidates.length) return { ...r, method: cand.method, preconditioner: description, path: p.id };
+    }
+  }
+
+  /**
+   * The path's solver operations with a candidate's preconditioner: Jacobi and none as the path's own
+   * (the WebGPU path then keeps its resident CG/BiCGSTAB), the others made resident from their plan
+   * (or the caller's handle) and applied through `precondition`.
+   */
+  private preconditionedOps(
+    p: Path,
+    h: MatrixHandle,
+    csr: CSRMatrix,
+    structure: SolveStructure,
+    cand: SolveCandidate,
+    handle: PreconditionerHandle | null,
+  ): { ops: SolverOps<PathVector>; description: string; dispose: () => void } {
+    const kind = cand.preconditioner;
+    const M = this.matrixOn(h, p, 'N');
+    if (kind === 'none' || kind === 'jacobi') {
+      const ops = p.solverOps(M, h.host, kind);
+      return { ops, description: handle?.description ?? (kind === 'none' ? 'none' : 'jacobi (inverse of the diagonal)'), dispose: () => ops.dispose() };
+    }
+    const base = p.solverOps(M, h.host, 'none');
     try {
-      const r = await run(ops, bv, { ...o, x0 });
-      const x = (await p.read(r.x)).slice();
-      ops.release(r.x);
-      return { ...r, x, path: p.id };
-    } finally {
-      bv.dispose();
-      x0?.dispose();
-      ops.dispose();
+      const plan = handle?.plan ?? planPreconditioner(csr, structure, { kind });
+      const P = handle ? handle.on(p.id, base) : plan.instantiate(base);
+      const ops: SolverOps<PathVector> = { ...base, precondition: (r, z) => P.apply(r, z), cgResident: undefined, bicgstabResident: undefined, checkEvery: undefined };
+      return {
+        ops,
+        description: `${plan.description} [${P.method}]`,
+        dispose: () => {
+          if (!handle) P.dispose();
+          base.dispose();
+        },
+      };
+    } catch (e) {
+      base.dispose();
+      throw e;
     }
   }
 
@@ -1113,8 +1380,8 @@ export class Runtime implements HandleOwner {
   }
 
   private own<T extends Handle>(h: T, what: string): T {
-    if (!(h instanceof MatrixHandle) && !(h instanceof ResidentVector) && !(h instanceof DenseHandle)) {
-      throw new TypeError(`${what}: expected a handle from rt.upload(), rt.vector() or rt.dense()`);
+    if (!(h instanceof MatrixHandle) && !(h instanceof ResidentVector) && !(h instanceof DenseHandle) && !(h instanceof PreconditionerHandle)) {
+      throw new TypeError(`${what}: expected a handle from rt.upload(), rt.vector(), rt.dense() or rt.preconditioner()`);
     }
     if (h.owner !== this) throw new SimdglError('E_FOREIGN', `${what} belongs to another runtime`);
     return h;

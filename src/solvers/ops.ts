@@ -21,6 +21,8 @@ export interface SolverOps<V> {
   aypx(alpha: [number, number], x: V, y: V): Promise<void>;
   /** y ← x */
   copy(x: V, y: V): Promise<void>;
+  /** x ← α·x */
+  scal(alpha: [number, number], x: V): Promise<void>;
   /** Σ conj(xᵢ)·yᵢ as [re, im] */
   dot(x: V, y: V): Promise<[number, number]>;
   /** ‖x‖₂ */
@@ -34,6 +36,14 @@ export interface SolverOps<V> {
   cgUpdate?(alpha: number, p: V, q: V, x: V, r: V): Promise<number>;
   /** frees a vector made by vector() */
   release(v: V): void;
+  /** the path's name for messages (e.g. 'WebGL2') */
+  readonly label: string;
+  /**
+   * Makes a host matrix (square, n×n, the solve's dtype) resident as an operator y ← α·M·x + β·y: what
+   * the Jacobi, block-Jacobi and Chebyshev preconditioners apply (a diagonal, block-diagonal or
+   * scaling matrix), through the path's SpMV.
+   */
+  operator(M: CSRMatrix): ResidentOperator<V>;
   /**
    * Optional path-native CG that keeps its scalars on the device and tests convergence every
    * `checkEvery` iterations (the WebGPU path, src/webgpu/cg.ts); cg() uses it when checkEvery > 1.
@@ -72,6 +82,13 @@ export interface TriangularOptions {
   levels: LevelSchedule;
 }
 
+/** A host matrix resident on a path as an operator (see SolverOps.operator). */
+export interface ResidentOperator<V> {
+  /** y ← α·M·x + β·y (x and y distinct) */
+  apply(x: V, y: V, alpha: number, beta: number): Promise<void>;
+  dispose(): void;
+}
+
 /** A triangular factor resident on a path. */
 export interface TriangularSolver<V> {
   /** x ← T⁻¹·b (x and b distinct) */
@@ -81,7 +98,7 @@ export interface TriangularSolver<V> {
   dispose(): void;
 }
 
-/** The solvers' preconditioner: none, or Jacobi (scaling by the inverse of A's diagonal). */
+/** The path's built-in preconditioner: none, or Jacobi (scaling by the inverse of A's diagonal). */
 export type Preconditioner = 'none' | 'jacobi';
 
 export interface SolveOptions<V> {
@@ -105,8 +122,11 @@ export interface SolveOptions<V> {
   checkEvery?: number;
 }
 
-/** Why a solve ended. */
-export type StopReason = 'converged' | 'maxIter' | 'breakdown' | 'nan' | 'aborted';
+/**
+ * Why a solve ended. 'stagnated': the iteration's recurrence met the tolerance (or stopped improving)
+ * but the true residual ‖b − A·x‖, computed in f64, did not, and refinement could not close the gap.
+ */
+export type StopReason = 'converged' | 'maxIter' | 'breakdown' | 'nan' | 'aborted' | 'stagnated';
 
 export interface SolveResult<V> {
   x: V;

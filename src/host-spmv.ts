@@ -1,5 +1,5 @@
-import type { CSRMatrix } from '../formats/csr.js';
-import { isComplex, type ValueArray } from '../dtype.js';
+import type { CSRMatrix } from './formats/csr.js';
+import { isComplex, type ValueArray } from './dtype.js';
 
 /**
  * The plain JavaScript CSR loop over typed arrays: the baseline every benchmark compares against,
@@ -28,4 +28,22 @@ export function jsCsrSpmv(A: CSRMatrix, x: ValueArray, y: ValueArray): void {
     y[2 * i] = re;
     y[2 * i + 1] = im;
   }
+}
+
+/** r = b − A·x in f64 (c128 for complex), whatever A's precision: the true residual of a solve. */
+export function hostResidual(A: CSRMatrix, x: ArrayLike<number>, b: ArrayLike<number>): Float64Array {
+  const r = new Float64Array(b.length);
+  jsCsrSpmv(A, x as ValueArray, r);
+  for (let i = 0; i < r.length; i++) r[i] = b[i] - r[i];
+  return r;
+}
+
+/** ‖v‖₂ of real or interleaved complex f64 components, scaled against overflow. */
+export function hostNorm(v: ArrayLike<number>): number {
+  let m = 0;
+  for (let i = 0; i < v.length; i++) m = Math.max(m, Math.abs(v[i]));
+  if (m === 0 || !Number.isFinite(m)) return m === 0 ? 0 : NaN;
+  let s = 0;
+  for (let i = 0; i < v.length; i++) s += (v[i] / m) ** 2;
+  return m * Math.sqrt(s);
 }

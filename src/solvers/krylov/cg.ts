@@ -1,4 +1,5 @@
-import type { SolveOptions, SolveResult, SolverOps, StopReason } from './ops.js';
+import type { SolveOptions, SolveResult, SolverOps, StopReason } from '../ops.js';
+import { startResidual } from './start.js';
 
 /**
  * Preconditioned Conjugate Gradient (seed 001's solver, with an optional preconditioner) for
@@ -17,14 +18,9 @@ export async function cg<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V> = 
   const q = ops.vector();
   try {
     // r = b − A·x0
-    await ops.copy(b, r);
-    if (options.x0) {
-      await ops.copy(options.x0, x);
-      await ops.spmv(x, r, -1, 1);
-    }
-    const bnorm = await ops.nrm2(b);
-    const scale = bnorm > 0 ? bnorm : 1;
-    let rnorm = await ops.nrm2(r);
+    const start = await startResidual(ops, b, x, r, options.x0);
+    const scale = start.scale;
+    let rnorm = start.rnorm;
     const history = [rnorm / scale];
     let reason: StopReason = 'maxIter';
     let it = 0;

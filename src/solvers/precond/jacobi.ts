@@ -1,6 +1,6 @@
-import { allocValues, isComplex, type ValueArray } from '../dtype.js';
-import { ShapeError } from '../errors.js';
-import type { CSRMatrix } from '../formats/csr.js';
+import { allocValues, isComplex, type ValueArray } from '../../dtype.js';
+import { ShapeError } from '../../errors.js';
+import type { CSRMatrix } from '../../formats/csr.js';
 
 /**
  * D⁻¹ for the Jacobi preconditioner: the inverse of A's diagonal (duplicates summed), computed once

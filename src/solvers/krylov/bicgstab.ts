@@ -1,4 +1,5 @@
-import type { SolveOptions, SolveResult, SolverOps, StopReason } from './ops.js';
+import type { SolveOptions, SolveResult, SolverOps, StopReason } from '../ops.js';
+import { startResidual } from './start.js';
 
 type C = [number, number];
 const mul = (a: C, b: C): C => [a[0] * b[0] - a[1] * b[1], a[0] * b[1] + a[1] * b[0]];
@@ -22,15 +23,10 @@ export async function bicgstab<V>(ops: SolverOps<V>, b: V, options: SolveOptions
   const x = ops.vector();
   const [r, rhat, p, v, s, t, y, z] = Array.from({ length: 8 }, () => ops.vector());
   try {
-    await ops.copy(b, r);
-    if (options.x0) {
-      await ops.copy(options.x0, x);
-      await ops.spmv(x, r, -1, 1);
-    }
+    const start = await startResidual(ops, b, x, r, options.x0);
     await ops.copy(r, rhat);
-    const bnorm = await ops.nrm2(b);
-    const scale = bnorm > 0 ? bnorm : 1;
-    let rnorm = await ops.nrm2(r);
+    const scale = start.scale;
+    let rnorm = start.rnorm;
     const history = [rnorm / scale];
     let reason: StopReason = rnorm / scale <= tol ? 'converged' : 'maxIter';
     let it = 0;

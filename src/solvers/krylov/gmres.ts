@@ -1,0 +1,155 @@
+import type { SolveOptions, SolveResult, SolverOps, StopReason } from '../ops.js';
+import { startResidual } from './start.js';
+
+type C = [number, number];
+
+/** A restart cycle that reduces the true residual by less than this fraction gains nothing … */
+const STAGNATION = 1e-3;
+/** … and this many such cycles in a row end the solve as 'stagnated'. */
+const STAGNANT_CYCLES = 5;
+const abs = (a: C): number => Math.hypot(a[0], a[1]);
+const mul = (a: C, b: C): C => [a[0] * b[0] - a[1] * b[1], a[0] * b[1] + a[1] * b[0]];
+const conj = (a: C): C => [a[0], -a[1]];
+const sub = (a: C, b: C): C => [a[0] - b[0], a[1] - b[1]];
+const add = (a: C, b: C): C => [a[0] + b[0], a[1] + b[1]];
+const div = (a: C, b: C): C => {
+  const d = b[0] * b[0] + b[1] * b[1];
+  return [(a[0] * b[0] + a[1] * b[1]) / d, (a[1] * b[0] - a[0] * b[1]) / d];
+};
+const neg = (a: C): C => [-a[0], -a[1]];
+
+/** GMRES's own option: the restart length. */
+export interface GmresOptions<V> extends SolveOptions<V> {
+  /** Krylov vectors per cycle before a restart (default 30, PETSc's and SciPy's) */
+  restart?: number;
+}
+
+/**
+ * Restarted GMRES(m) with right preconditioning (A·M⁻¹·u = b, x = M⁻¹·u: the residual it minimises is
+ * the true one, not a preconditioned one) for any square A, real or complex. Orthogonalisation is
+ * classical Gram–Schmidt applied twice (CGS2): as accurate as modified Gram–Schmidt — orthogonal to
+ * working precision, where one CGS pass loses it on ill-conditioned A (docs/solvers.md has the
+ * measurement) — with each pass's dot products independent of each other. The least-squares problem is
+ * kept triangular by Givens rotations, so the residual norm is known every iteration without a
+ * product; each cycle ends with x updated and the residual recomputed as b − A·x. STAGNANT_CYCLES
+ * cycles in a row that gain almost nothing (a singular A, or m too small for A) end it as 'stagnated'.
+ */
+export async function gmres<V>(ops: SolverOps<V>, b: V, options: GmresOptions<V> = {}): Promise<SolveResult<V>> {
+  const { tol = 1e-8, onIteration, signal } = options;
+  const maxIter = options.maxIter ?? Math.max(100, 10 * ops.n);
+  const m = Math.max(1, Math.min(options.restart ?? 30, ops.n));
+  const x = ops.vector();
+  const r = ops.vector();
+  const w = ops.vector();
+  const z = ops.vector();
+  const V: V[] = [];
+  try {
+    for (let j = 0; j <= m; j++) V.push(ops.vector());
+    const start = await startResidual(ops, b, x, r, options.x0);
+    const scale = start.scale;
+    let rnorm = start.rnorm;
+    const history = [rnorm / scale];
+    let reason: StopReason = rnorm / scale <= tol ? 'converged' : 'maxIter';
+    if (Number.isNaN(rnorm)) reason = 'nan';
+    let it = 0;
+    // cycles in a row that gained less than STAGNATION (a singular A, or GMRES(m) stalled)
+    let flat = 0;
+    let rnormAtRestart = rnorm;
+    // H: (m+1)×m upper Hessenberg, column-major; g: the rotated right-hand side
+    const H: C[][] = Array.from({ length: m }, () => Array.from({ length: m + 1 }, (): C => [0, 0]));
+    const cs: C[] = new Array(m);
+    const sn: C[] = new Array(m);
+    while (reason === 'maxIter' && it < maxIter) {
+      const g: C[] = Array.from({ length: m + 1 }, (): C => [0, 0]);
+      g[0] = [rnorm, 0];
+      await ops.copy(r, V[0]);
+      await ops.scal([1 / rnorm, 0], V[0]);
+      let k = 0;
+      for (; k < m && it < maxIter; k++) {
+        if (signal?.aborted) {
+          reason = 'aborted';
+          break;
+        }
+        const Vk = ops.precondition ? z : V[k];
+        if (ops.precondition) await ops.precondition(V[k], z);
+        await ops.spmv(Vk, w, 1, 0);
+        const h = H[k];
+        for (let pass = 0; pass < 2; pass++) {
+          const c: C[] = [];
+          for (let i = 0; i <= k; i++) c.push(await ops.dot(V[i], w));
+          for (let i = 0; i <= k; i++) {
+            await ops.axpy(neg(c[i]), V[i], w);
+            h[i] = add(h[i], c[i]);
+          }
+        }
+        const hn = await ops.nrm2(w);
+        h[k + 1] = [hn, 0];
+        // the earlier rotations, then a new one zeroing h[k+1]
+        for (let i = 0; i < k; i++) {
+          const t = add(mul(conj(cs[i]), h[i]), mul(conj(sn[i]), h[i + 1]));
+          h[i + 1] = sub(mul(cs[i], h[i + 1]), mul(sn[i], h[i]));
+          h[i] = t;
+        }
+        const den = Math.hypot(abs(h[k]), hn);
+        if (!(den > 0) || !Number.isFinite(den)) {
+          reason = Number.isNaN(den) ? 'nan' : 'breakdown';
+          break;
+        }
+        cs[k] = abs(h[k]) === 0 ? [0, 0] : [h[k][0] / den, h[k][1] / den];
+        sn[k] = [hn / den, 0];
+        h[k] = add(mul(conj(cs[k]), h[k]), mul(conj(sn[k]), h[k + 1]));
+        h[k + 1] = [0, 0];
+        g[k + 1] = neg(mul(sn[k], g[k]));
+        g[k] = mul(conj(cs[k]), g[k]);
+        it++;
+        rnorm = abs(g[k + 1]);
+        history.push(rnorm / scale);
+        await onIteration?.(it, rnorm / scale);
+        if (rnorm / scale <= tol) {
+          k++;
+          break;
+        }
+        // a lucky breakdown: the Krylov space is invariant, the solution is in it
+        if (hn === 0) {
+          k++;
+          break;
+        }
+        await ops.copy(w, V[k + 1]);
+        await ops.scal([1 / hn, 0], V[k + 1]);
+      }
+      if (k > 0) {
+        // y = R⁻¹·g, then x += M⁻¹·(V·y)
+        const y: C[] = new Array(k);
+        for (let i = k - 1; i >= 0; i--) {
+          let s = g[i];
+          for (let j = i + 1; j < k; j++) s = sub(s, mul(H[j][i], y[j]));
+          y[i] = div(s, H[i][i]);
+        }
+        await ops.scal([0, 0], w);
+        for (let i = 0; i < k; i++) await ops.axpy(y[i], V[i], w);
+        if (ops.precondition) {
+          await ops.precondition(w, z);
+          await ops.axpy([1, 0], z, x);
+        } else await ops.axpy([1, 0], w, x);
+      }
+      for (const col of H) for (const e of col) e[0] = e[1] = 0;
+      if (reason !== 'maxIter') break;
+      // the true residual of this cycle's x starts the next
+      await ops.copy(b, r);
+      await ops.spmv(x, r, -1, 1);
+      const trueNorm = await ops.nrm2(r);
+      if (Number.isNaN(trueNorm)) reason = 'nan';
+      else if (trueNorm / scale <= tol) reason = 'converged';
+      else if (trueNorm > (1 - STAGNATION) * rnormAtRestart) {
+        if (++flat >= STAGNANT_CYCLES) reason = 'stagnated';
+      } else flat = 0;
+      rnorm = rnormAtRestart = trueNorm;
+    }
+    return { x, iterations: it, residualNorm: rnorm, relativeResidual: rnorm / scale, converged: reason === 'converged', reason, history };
+  } catch (e) {
+    ops.release(x);
+    throw e;
+  } finally {
+    for (const v of [r, w, z, ...V]) ops.release(v);
+  }
+}

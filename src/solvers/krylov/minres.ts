@@ -1,0 +1,95 @@
+import type { SolveOptions, SolveResult, SolverOps, StopReason } from '../ops.js';
+import { startResidual } from './start.js';
+
+/**
+ * Preconditioned MINRES (Paige & Saunders; the recurrences of SciPy's minres) for Hermitian A, definite
+ * or not; the preconditioner must be Hermitian positive definite. It minimises the residual in the
+ * M⁻¹-norm, which the recurrence tracks as φ̄ (reported relative to b's); a preconditioner found
+ * indefinite (rᴴM⁻¹r < 0) ends the solve with 'breakdown', NaN with 'nan'.
+ */
+export async function minres<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V> = {}): Promise<SolveResult<V>> {
+  const { tol = 1e-8, onIteration, signal } = options;
+  const maxIter = options.maxIter ?? Math.max(100, 10 * ops.n);
+  const x = ops.vector();
+  let [r1, r2, y, v, w, w1, w2] = Array.from({ length: 7 }, () => ops.vector());
+  try {
+    const { scale, rnorm: r0 } = await startResidual(ops, b, x, r1, options.x0);
+    const history = [r0 / scale];
+    let reason: StopReason = r0 / scale <= tol ? 'converged' : 'maxIter';
+    if (Number.isNaN(r0)) reason = 'nan';
+    const precond = async (from: V, to: V): Promise<void> => (ops.precondition ? ops.precondition(from, to) : ops.copy(from, to));
+    await precond(r1, y);
+    let beta1 = (await ops.dot(r1, y))[0];
+    if (reason === 'maxIter' && !(beta1 > 0)) reason = Number.isNaN(beta1) ? 'nan' : 'breakdown';
+    beta1 = Math.sqrt(beta1);
+    // φ̄ relative to b: the M⁻¹-norm ratio carried onto ‖r0‖/‖b‖
+    const rel = (phibar: number): number => (phibar / beta1) * (r0 / scale);
+    await ops.copy(r1, r2);
+    let oldb = 0;
+    let beta = beta1;
+    let dbar = 0;
+    let epsln = 0;
+    let phibar = beta1;
+    let cs = -1;
+    let sn = 0;
+    let it = 0;
+    let relRes = r0 / scale;
+    while (reason === 'maxIter' && it < maxIter) {
+      if (signal?.aborted) {
+        reason = 'aborted';
+        break;
+      }
+      await ops.copy(y, v);
+      await ops.scal([1 / beta, 0], v);
+      await ops.spmv(v, y, 1, 0);
+      if (it >= 1) await ops.axpy([-beta / oldb, 0], r1, y);
+      const alfa = (await ops.dot(v, y))[0];
+      await ops.axpy([-alfa / beta, 0], r2, y);
+      [r1, r2, y] = [r2, y, r1];
+      await precond(r2, y);
+      oldb = beta;
+      const bb = (await ops.dot(r2, y))[0];
+      it++;
+      if (Number.isNaN(bb) || Number.isNaN(alfa)) {
+        reason = 'nan';
+        break;
+      }
+      if (bb < 0) {
+        reason = 'breakdown';
+        break;
+      }
+      beta = Math.sqrt(bb);
+      const oldeps = epsln;
+      const delta = cs * dbar + sn * alfa;
+      const gbar = sn * dbar - cs * alfa;
+      epsln = sn * beta;
+      dbar = -cs * beta;
+      const gamma = Math.max(Math.hypot(gbar, beta), Number.EPSILON);
+      cs = gbar / gamma;
+      sn = beta / gamma;
+      const phi = cs * phibar;
+      phibar = sn * phibar;
+      // w ← (v − ε·w₁ − δ·w₂)/γ with (w₁, w₂) ← (w₂, w), reusing w₁'s storage
+      const next = w1;
+      [w1, w2] = [w2, w];
+      await ops.copy(v, next);
+      await ops.axpy([-oldeps, 0], w1, next);
+      await ops.axpy([-delta, 0], w2, next);
+      await ops.scal([1 / gamma, 0], next);
+      w = next;
+      await ops.axpy([phi, 0], w, x);
+      relRes = rel(phibar);
+      history.push(relRes);
+      await onIteration?.(it, relRes);
+      if (relRes <= tol) reason = 'converged';
+      // β = 0: the Krylov space is exhausted, x is the minimiser
+      else if (beta === 0) reason = 'converged';
+    }
+    return { x, iterations: it, residualNorm: relRes * scale, relativeResidual: relRes, converged: reason === 'converged', reason, history };
+  } catch (e) {
+    ops.release(x);
+    throw e;
+  } finally {
+    for (const u of [r1, r2, y, v, w, w1, w2]) ops.release(u);
+  }
+}

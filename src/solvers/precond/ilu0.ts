@@ -1,0 +1,161 @@
+import { components, isComplex, type DType } from '../../dtype.js';
+import { CSRMatrix } from '../../formats/csr.js';
+
+/** Zero-fill incomplete factors: L (unit lower, the unit diagonal not stored) and U (upper with its diagonal). */
+export interface IncompleteFactors {
+  L: CSRMatrix;
+  U: CSRMatrix;
+  /**
+   * The diagonal shift that made the factorization succeed: each aᵢᵢ became aᵢᵢ + shift·sᵢ (sᵢ = |aᵢᵢ|,
+   * or the row's largest |aᵢⱼ| where aᵢᵢ = 0). 0 when none was needed.
+   */
+  shift: number;
+}
+
+/** The shifts tried after a breakdown, in order (PETSc's shift of the diagonal, grown tenfold). */
+const SHIFTS = [0, 1e-3, 1e-2, 1e-1, 1, 10];
+
+/**
+ * ILU(0) of a canonical square CSR, computed in f64 (c128 for complex) on the host, IKJ order: each row
+ * eliminates with the finished rows above it, updating only entries in A's pattern (plus the diagonal,
+ * added where absent). A pivot that is zero (|uᵢᵢ| ≤ 1e-14·row scale) or not finite, or for
+ * `positivePivots` (IC(0)) not real and positive, is a breakdown: the factorization restarts with a
+ * larger diagonal shift (SHIFTS). Returns null when even the largest shift breaks down.
+ */
+export function ilu0(A: CSRMatrix, positivePivots = false): IncompleteFactors | null {
+  const n = A.rows;
+  const c = components(A.dtype);
+  const complex = isComplex(A.dtype);
+  const P = withDiagonal(A);
+  const { rowPtr, colIdx } = P;
+  const diag = new Int32Array(n);
+  const scale = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    let m = 0;
+    for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) {
+      if (colIdx[k] === i) diag[i] = k;
+      m = Math.max(m, Math.hypot(P.values[c * k], complex ? P.values[c * k + 1] : 0));
+    }
+    const d = Math.hypot(P.values[c * diag[i]], complex ? P.values[c * diag[i] + 1] : 0);
+    scale[i] = d > 0 ? d : m > 0 ? m : 1;
+  }
+  const pos = new Int32Array(n).fill(-1);
+  for (const shift of SHIFTS) {
+    const v = Float64Array.from(P.values);
+    if (shift) for (let i = 0; i < n; i++) v[c * diag[i]] += shift * scale[i];
+    if (factor(n, rowPtr, colIdx, v, diag, pos, complex, scale, positivePivots)) return { ...split(n, rowPtr, colIdx, v, diag, complex ? 'c128' : 'f64'), shift };
+  }
+  return null;
+}
+
+/** The elimination in place on v; false at the first bad pivot. */
+function factor(
+  n: number,
+  rowPtr: Int32Array,
+  colIdx: Int32Array,
+  v: Float64Array,
+  diag: Int32Array,
+  pos: Int32Array,
+  complex: boolean,
+  scale: Float64Array,
+  positivePivots: boolean,
+): boolean {
+  for (let i = 0; i < n; i++) {
+    const s = rowPtr[i];
+    const e = rowPtr[i + 1];
+    for (let k = s; k < e; k++) pos[colIdx[k]] = k;
+    for (let p = s; p < diag[i]; p++) {
+      const k = colIdx[p];
+      const d = diag[k];
+      const ke = rowPtr[k + 1];
+      if (!complex) {
+        const m = v[p] / v[d];
+        v[p] = m;
+        for (let q = d + 1; q < ke; q++) {
+          const t = pos[colIdx[q]];
+          if (t >= 0) v[t] -= m * v[q];
+        }
+      } else {
+        const dr = v[2 * d];
+        const di = v[2 * d + 1];
+        const dd = dr * dr + di * di;
+        const ar = v[2 * p];
+        const ai = v[2 * p + 1];
+        const mr = (ar * dr + ai * di) / dd;
+        const mi = (ai * dr - ar * di) / dd;
+        v[2 * p] = mr;
+        v[2 * p + 1] = mi;
+        for (let q = d + 1; q < ke; q++) {
+          const t = pos[colIdx[q]];
+          if (t < 0) continue;
+          const ur = v[2 * q];
+          const ui = v[2 * q + 1];
+          v[2 * t] -= mr * ur - mi * ui;
+          v[2 * t + 1] -= mr * ui + mi * ur;
+        }
+      }
+    }
+    for (let k = s; k < e; k++) pos[colIdx[k]] = -1;
+    const pr = v[complex ? 2 * diag[i] : diag[i]];
+    const pi = complex ? v[2 * diag[i] + 1] : 0;
+    const mag = Math.hypot(pr, pi);
+    if (!Number.isFinite(mag) || mag <= 1e-14 * scale[i]) return false;
+    if (positivePivots && (!(pr > 0) || Math.abs(pi) > 1e-12 * mag)) return false;
+  }
+  return true;
+}
+
+/** A's pattern with every diagonal entry present (an explicit zero where A has none). */
+function withDiagonal(A: CSRMatrix): CSRMatrix {
+  const n = A.rows;
+  let missing = 0;
+  for (let i = 0; i < n; i++) if (!hasEntry(A, i, i)) missing++;
+  const f64 = A.astype(isComplex(A.dtype) ? 'c128' : 'f64');
+  if (!missing) return f64;
+  const c = components(A.dtype);
+  const ptr = new Int32Array(n + 1);
+  const idx = new Int32Array(A.nnz + missing);
+  const val = new Float64Array((A.nnz + missing) * c);
+  let p = 0;
+  for (let i = 0; i < n; i++) {
+    let placed = hasEntry(A, i, i);
+    for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) {
+      if (!placed && A.colIdx[k] > i) {
+        idx[p++] = i;
+        placed = true;
+      }
+      idx[p] = A.colIdx[k];
+      for (let q = 0; q < c; q++) val[c * p + q] = f64.values[c * k + q];
+      p++;
+    }
+    if (!placed) idx[p++] = i;
+    ptr[i + 1] = p;
+  }
+  return new CSRMatrix(n, n, f64.dtype, ptr, idx, val);
+}
+
+function hasEntry(A: CSRMatrix, i: number, j: number): boolean {
+  for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) if (A.colIdx[k] === j) return true;
+  return false;
+}
+
+/** The factored values cut into L (strictly lower) and U (diagonal and above). */
+function split(n: number, rowPtr: Int32Array, colIdx: Int32Array, v: Float64Array, diag: Int32Array, dtype: DType): { L: CSRMatrix; U: CSRMatrix } {
+  const c = components(dtype);
+  const lp = new Int32Array(n + 1);
+  const up = new Int32Array(n + 1);
+  for (let i = 0; i < n; i++) {
+    lp[i + 1] = lp[i] + diag[i] - rowPtr[i];
+    up[i + 1] = up[i] + rowPtr[i + 1] - diag[i];
+  }
+  const L = new CSRMatrix(n, n, dtype, lp, new Int32Array(lp[n]), new Float64Array(lp[n] * c));
+  const U = new CSRMatrix(n, n, dtype, up, new Int32Array(up[n]), new Float64Array(up[n] * c));
+  for (let i = 0; i < n; i++) {
+    for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) {
+      const [M, t] = k < diag[i] ? [L, lp[i] + k - rowPtr[i]] : [U, up[i] + k - diag[i]];
+      M.colIdx[t] = colIdx[k];
+      for (let q = 0; q < c; q++) M.values[c * t + q] = v[c * k + q];
+    }
+  }
+  return { L, U };
+}

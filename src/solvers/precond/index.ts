@@ -1,0 +1,217 @@
+import { allocValues, isComplex } from '../../dtype.js';
+import { UnsupportedError } from '../../errors.js';
+import { CSRMatrix } from '../../formats/csr.js';
+import { shownValue } from '../../shown-value.js';
+import type { PreconditionerOperator } from '../operator.js';
+import type { LevelSchedule, SolverOps } from '../ops.js';
+import type { SolveStructure } from '../structure.js';
+import { blockDiagonalInverse, detectBlockSize } from './block-jacobi.js';
+import { lanczosBounds } from './chebyshev.js';
+import { ic0 } from './ic0.js';
+import { ilu0 } from './ilu0.js';
+import { inverseDiagonal } from './jacobi.js';
+import { levelSchedule } from './levels.js';
+import { ssorFactors } from './ssor.js';
+
+/** The preconditioners of rt.preconditioner and rt.solve. */
+export type PreconditionerKind = 'none' | 'jacobi' | 'block-jacobi' | 'ssor' | 'ic0' | 'ilu0' | 'chebyshev';
+export const PRECONDITIONER_KINDS: readonly PreconditionerKind[] = ['none', 'jacobi', 'block-jacobi', 'ssor', 'ic0', 'ilu0', 'chebyshev'];
+
+/** A preconditioner and its options (each option is read by the kind named beside it). */
+export interface PreconditionerOptions {
+  /** which preconditioner; 'auto' lets rt.solve choose from the matrix and the path */
+  kind: PreconditionerKind | 'auto';
+  /** ssor: the relaxation factor ω in (0, 2) (default 1: symmetric Gauss–Seidel) */
+  omega?: number;
+  /** block-jacobi: rows per diagonal block, 1–64 (default: the matrix's node size where its rows come in groups of one pattern, else 4) */
+  blockSize?: number;
+  /** chebyshev: the polynomial's degree, 1–32 (default 4) */
+  degree?: number;
+}
+
+/**
+ * The host part of a preconditioner, computed once from A (factors, level schedules, eigenvalue
+ * bounds) and made resident on any path by instantiate(): Ginkgo's factory result.
+ */
+export interface PreconditionerPlan {
+  readonly kind: PreconditionerKind;
+  /** what it is, with its parameters and any diagonal shift, for explain and the solve's outcome */
+  readonly description: string;
+  /** the diagonal shift an incomplete factorization needed (0 when none) */
+  readonly shift: number;
+  /** ms the host setup took */
+  readonly setupMs: number;
+  instantiate<V>(ops: SolverOps<V>): PreconditionerOperator<V>;
+}
+
+/** Checks a preconditioner's options; throws RangeError / UnsupportedError naming the bad one. */
+export function checkPreconditionerOptions(o: PreconditionerOptions, where: string): void {
+  if (o.kind !== 'auto' && !PRECONDITIONER_KINDS.includes(o.kind)) {
+    throw new UnsupportedError(`${where}: kind must be 'auto' or one of ${PRECONDITIONER_KINDS.map((k) => `'${k}'`).join(', ')}, got ${shownValue(o.kind)}`);
+  }
+  if (o.omega !== undefined && !(o.omega > 0 && o.omega < 2)) throw new RangeError(`${where}: omega must be in (0, 2), got ${o.omega}`);
+  if (o.blockSize !== undefined && !(Number.isInteger(o.blockSize) && o.blockSize >= 1 && o.blockSize <= 64)) {
+    throw new RangeError(`${where}: blockSize must be an integer in [1, 64], got ${o.blockSize}`);
+  }
+  if (o.degree !== undefined && !(Number.isInteger(o.degree) && o.degree >= 1 && o.degree <= 32)) {
+    throw new RangeError(`${where}: degree must be an integer in [1, 32], got ${o.degree}`);
+  }
+}
+
+/** The host setup of a preconditioner of a concrete kind for the canonical square CSR A. */
+export function planPreconditioner(A: CSRMatrix, s: SolveStructure, o: PreconditionerOptions & { kind: PreconditionerKind }): PreconditionerPlan {
+  const t0 = performance.now();
+  const plan = (kind: PreconditionerKind, description: string, instantiate: PreconditionerPlan['instantiate'], shift = 0): PreconditionerPlan => ({
+    kind,
+    description,
+    shift,
+    setupMs: performance.now() - t0,
+    instantiate,
+  });
+  switch (o.kind) {
+    case 'none':
+      return plan('none', 'none', (ops) => ({ method: 'copy', apply: (r, z) => ops.copy(r, z), dispose: () => {} }));
+    case 'jacobi': {
+      const M = diagonalMatrix(A.rows, inverseDiagonal(A));
+      return plan('jacobi', 'jacobi (inverse of the diagonal)', (ops) => matrixOperator(ops, M, 'diagonal scaling'));
+    }
+    case 'block-jacobi': {
+      const b = o.blockSize ?? detectBlockSize(A);
+      const M = blockDiagonalInverse(A, b);
+      return plan('block-jacobi', `block-jacobi (${b}×${b} blocks${o.blockSize ? '' : ', size detected'}, inverted at setup)`, (ops) =>
+        matrixOperator(ops, M, `block-diagonal product (${b}×${b})`),
+      );
+    }
+    case 'ssor': {
+      const omega = o.omega ?? 1;
+      const { lower, upper } = ssorFactors(A, omega);
+      const f = [triangle(lower, true, false), triangle(upper, false, false)];
+      return plan('ssor', omega === 1 ? 'ssor (ω = 1: symmetric Gauss–Seidel)' : `ssor (ω = ${omega})`, (ops) => triangularPair(ops, 'ssor', f));
+    }
+    case 'ic0': {
+      if (!s.hermitian) throw new UnsupportedError(`ic0: the matrix is not ${isComplex(A.dtype) ? 'Hermitian' : 'symmetric'}; use 'ilu0'`);
+      const F = ic0(A);
+      if (!F) throw new UnsupportedError(`ic0: the factorization breaks down even with the diagonal shifted by 10·|aᵢᵢ|; use 'jacobi' or 'ilu0'`);
+      const f = [triangle(F.L, true, false), triangle(F.LH, false, false)];
+      return plan('ic0', `ic0 (zero fill${shiftText(F.shift)})`, (ops) => triangularPair(ops, 'ic0', f), F.shift);
+    }
+    case 'ilu0': {
+      const F = ilu0(A);
+      if (!F) throw new UnsupportedError(`ilu0: the factorization breaks down even with the diagonal shifted by 10·|aᵢᵢ|; use 'jacobi'`);
+      const f = [triangle(F.L, true, true), triangle(F.U, false, false)];
+      return plan('ilu0', `ilu0 (zero fill${shiftText(F.shift)})`, (ops) => triangularPair(ops, 'ilu0', f), F.shift);
+    }
+    case 'chebyshev': {
+      if (!s.hermitian || !s.positiveDiagonal) {
+        throw new UnsupportedError(`chebyshev: needs a ${isComplex(A.dtype) ? 'Hermitian' : 'symmetric'} matrix with a positive diagonal (its eigenvalues are estimated as real and positive); use 'jacobi'`);
+      }
+      const degree = o.degree ?? 4;
+      const est = lanczosBounds(A);
+      // λmax from below: 10% margin; λmin over-estimated, which keeps p(A) positive definite (docs/solvers.md)
+      const hi = 1.1 * est.max;
+      const lo = Math.max(est.min, hi * 1e-4);
+      const D = diagonalMatrix(A.rows, inverseDiagonal(A));
+      return plan('chebyshev', `chebyshev (degree ${degree} in D⁻¹A on [${lo.toPrecision(3)}, ${hi.toPrecision(3)}] from 20 Lanczos steps)`, (ops) =>
+        chebyshevOperator(ops, D, degree, lo, hi),
+      );
+    }
+  }
+}
+
+function shiftText(shift: number): string {
+  return shift ? `, breakdown: diagonal shifted by ${shift}·|aᵢᵢ|` : '';
+}
+
+interface Triangle {
+  T: CSRMatrix;
+  lower: boolean;
+  unitDiagonal: boolean;
+  levels: LevelSchedule;
+}
+
+function triangle(T: CSRMatrix, lower: boolean, unitDiagonal: boolean): Triangle {
+  return { T, lower, unitDiagonal, levels: levelSchedule(T, lower) };
+}
+
+/** z = T₂⁻¹·(T₁⁻¹·r) on a path with a triangular solve; an UnsupportedError naming a path without one. */
+function triangularPair<V>(ops: SolverOps<V>, kind: string, f: Triangle[]): PreconditionerOperator<V> {
+  if (!ops.triangular) {
+    throw new UnsupportedError(`${kind}: the ${ops.label} path has no sparse triangular solve; use 'jacobi', 'block-jacobi' or 'chebyshev' there, or run on another path`);
+  }
+  const solvers: ReturnType<NonNullable<SolverOps<V>['triangular']>>[] = [];
+  try {
+    for (const t of f) solvers.push(ops.triangular(t.T, { lower: t.lower, unitDiagonal: t.unitDiagonal, levels: t.levels }));
+  } catch (e) {
+    for (const s of solvers) s.dispose();
+    throw e;
+  }
+  const [a, b] = solvers;
+  const t = ops.vector();
+  return {
+    method: `forward: ${a.method}; backward: ${b.method}`,
+    apply: async (r, z) => {
+      await a.solve(r, t);
+      await b.solve(t, z);
+    },
+    dispose: () => {
+      a.dispose();
+      b.dispose();
+      ops.release(t);
+    },
+  };
+}
+
+function diagonalMatrix(n: number, d: ArrayLike<number> & { length: number }): CSRMatrix {
+  const ptr = new Int32Array(n + 1);
+  const idx = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    ptr[i + 1] = i + 1;
+    idx[i] = i;
+  }
+  const complex = d.length === 2 * n;
+  const v = allocValues(complex ? 'c128' : 'f64', n);
+  v.set(d as ArrayLike<number>);
+  return new CSRMatrix(n, n, complex ? 'c128' : 'f64', ptr, idx, v);
+}
+
+function matrixOperator<V>(ops: SolverOps<V>, M: CSRMatrix, method: string): PreconditionerOperator<V> {
+  const R = ops.operator(M);
+  return { method, apply: (r, z) => R.apply(r, z, 1, 0), dispose: () => R.dispose() };
+}
+
+/**
+ * z = p(D⁻¹A)·D⁻¹·r: `degree` steps of the Chebyshev iteration for A·z = r from z = 0 on [lo, hi]
+ * (Saad, Iterative Methods, Alg. 12.1), Jacobi-scaled. A fixed polynomial, so a linear operator, and
+ * Hermitian positive definite for such an A whatever the bounds' error (docs/solvers.md).
+ */
+function chebyshevOperator<V>(ops: SolverOps<V>, D: CSRMatrix, degree: number, lo: number, hi: number): PreconditionerOperator<V> {
+  const Dinv = ops.operator(D);
+  const res = ops.vector();
+  const d = ops.vector();
+  const theta = (hi + lo) / 2;
+  const delta = (hi - lo) / 2;
+  const sigma = theta / delta;
+  return {
+    method: `${degree - 1} SpMV and ${degree} diagonal scalings per application`,
+    apply: async (r, z) => {
+      // d = D⁻¹·r / θ; z = d; then per step: res = r − A·z, d = ρ₁ρ₀·d + (2ρ₁/δ)·D⁻¹·res, z += d
+      await ops.copy(r, res);
+      await Dinv.apply(r, d, 1 / theta, 0);
+      await ops.copy(d, z);
+      let rho = 1 / sigma;
+      for (let k = 1; k < degree; k++) {
+        await ops.spmv(d, res, -1, 1);
+        const rhoNext = 1 / (2 * sigma - rho);
+        await ops.scal([rhoNext * rho, 0], d);
+        await Dinv.apply(res, d, (2 * rhoNext) / delta, 1);
+        await ops.axpy([1, 0], d, z);
+        rho = rhoNext;
+      }
+    },
+    dispose: () => {
+      Dinv.dispose();
+      ops.release(res);
+      ops.release(d);
+    },
+  };
+}

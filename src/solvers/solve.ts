@@ -1,0 +1,265 @@
+import type { CSRMatrix } from '../formats/csr.js';
+import { hostNorm, hostResidual } from '../host-spmv.js';
+import type { ValueArray } from '../dtype.js';
+import type { PathId } from '../path.js';
+import { bicgstab } from './krylov/bicgstab.js';
+import { cg } from './krylov/cg.js';
+import { gmres, type GmresOptions } from './krylov/gmres.js';
+import { minres } from './krylov/minres.js';
+import type { SolveOptions, SolveResult, SolverOps, StopReason } from './ops.js';
+import type { PreconditionerKind } from './precond/index.js';
+import type { SolveStructure } from './structure.js';
+
+/** The iterative methods. */
+export type SolveMethod = 'cg' | 'bicgstab' | 'gmres' | 'minres';
+export const SOLVE_METHODS: readonly SolveMethod[] = ['cg', 'bicgstab', 'gmres', 'minres'];
+
+export type KrylovMethod<V> = (ops: SolverOps<V>, b: V, options: GmresOptions<V>) => Promise<SolveResult<V>>;
+export const KRYLOV: Record<SolveMethod, KrylovMethod<unknown>> = { cg, bicgstab, gmres, minres };
+
+/** What a path offers the 'auto' choice. */
+export interface PathSolveInfo {
+  label: string;
+  /** whether the path has a sparse triangular solve (IC(0), ILU(0), SSOR) */
+  triangular: boolean;
+  /** whether the path is a GPU (SpMV-only preconditioners first) */
+  gpu: boolean;
+}
+
+/** One way to solve: a method and a preconditioner. */
+export interface SolveCandidate {
+  /** the Krylov method */
+  method: SolveMethod;
+  /** the preconditioner it runs with */
+  preconditioner: PreconditionerKind;
+}
+
+/** The 'auto' choice of rt.solve and explain('solve'): candidates in order, and why. */
+export interface SolveChoice {
+  /** tried in order: the next one runs when one breaks down (e.g. CG on a matrix that is not definite) */
+  candidates: SolveCandidate[];
+  reasons: string[];
+}
+
+/**
+ * Chooses method and preconditioner from the matrix's structure and the path (PETSc's KSP/PC split):
+ * CG for Hermitian positive definite A (Hermitian with a positive diagonal, or `spd: true`), MINRES for
+ * Hermitian A otherwise, GMRES(30) for the rest — BiCGSTAB as the fallback a breakdown moves to. The
+ * preconditioner: IC(0) (HPD) or ILU(0) where the path solves triangular systems, else Chebyshev (HPD)
+ * or Jacobi; Jacobi where a diagonal is zero rules the factorizations out, none where Jacobi too is.
+ * The user's method or preconditioner is kept as given. A direct factorization (issue 24) enters as
+ * another candidate here.
+ */
+export function chooseSolve(s: SolveStructure, path: PathSolveInfo, o: { method?: SolveMethod | 'auto'; preconditioner?: PreconditionerKind | 'auto'; spd?: boolean }): SolveChoice {
+  const reasons: string[] = [];
+  const hpd = o.spd === true || (s.hermitian && s.positiveDiagonal);
+  const kind = s.hermitian ? 'Hermitian' : 'not Hermitian';
+  if (o.spd) reasons.push('spd: true given by the caller');
+  else reasons.push(`A is ${kind}${s.hermitian ? (s.positiveDiagonal ? ' with a positive diagonal: taken as positive definite' : ', its diagonal not all positive: taken as indefinite') : ''} (checked once per matrix)`);
+  let methods: SolveMethod[];
+  if (o.method && o.method !== 'auto') {
+    methods = [o.method];
+    reasons.push(`method ${o.method} given by the caller`);
+  } else if (hpd) {
+    methods = ['cg', 'minres'];
+    reasons.push('method cg: Hermitian positive definite (minres if CG breaks down: A is then not definite)');
+  } else if (s.hermitian) {
+    methods = ['minres', 'gmres'];
+    reasons.push('method minres: Hermitian indefinite (short recurrences, minimal residual)');
+  } else {
+    methods = ['gmres', 'bicgstab'];
+    reasons.push('method gmres(30), right-preconditioned: nonsymmetric (bicgstab if it breaks down)');
+  }
+  let pre: PreconditionerKind;
+  if (o.preconditioner && o.preconditioner !== 'auto') {
+    pre = o.preconditioner;
+    reasons.push(`preconditioner ${pre} given by the caller`);
+  } else if (s.zeroDiagonals > 0) {
+    pre = 'ilu0';
+    if (!path.triangular) pre = 'none';
+    reasons.push(
+      `${s.zeroDiagonals} zero diagonal entr${s.zeroDiagonals === 1 ? 'y' : 'ies'} rule out jacobi and ssor: ${
+        pre === 'ilu0' ? 'ilu0 (zero pivots are shifted and reported)' : `none (the ${path.label} path has no triangular solve for ilu0)`
+      }`,
+    );
+  } else if (path.triangular) {
+    pre = s.hermitian && hpd ? 'ic0' : 'ilu0';
+    reasons.push(`preconditioner ${pre}: the ${path.label} path solves triangular systems (level-scheduled), and incomplete factors cut iterations most`);
+  } else {
+    pre = hpd && s.hermitian ? 'chebyshev' : 'jacobi';
+    reasons.push(`preconditioner ${pre}: the ${path.label} path has no triangular solve; ${pre === 'chebyshev' ? 'a Chebyshev polynomial needs only SpMV' : 'Jacobi is a diagonal scaling'}`);
+  }
+  // MINRES needs a Hermitian positive definite preconditioner: ILU(0) is not Hermitian, Jacobi of a
+  // diagonal with negative entries is not definite
+  const given = o.preconditioner !== undefined && o.preconditioner !== 'auto';
+  const forMethod = (m: SolveMethod): PreconditionerKind => {
+    if (given || m !== 'minres') return pre;
+    if (pre === 'ilu0' || pre === 'chebyshev' || pre === 'jacobi') return s.positiveDiagonal ? 'jacobi' : 'none';
+    return pre;
+  };
+  return { candidates: methods.map((m) => ({ method: m, preconditioner: forMethod(m) })), reasons };
+}
+
+/** How the driver reaches vectors of the path (upload in the path's dtype, read back). */
+export interface HostIO<V> {
+  upload(values: Float64Array): V;
+  read(v: V): Promise<ValueArray>;
+}
+
+/**
+ * What a solve's answer satisfies (solveWithTrueResidual): x accumulated in f64 and the residuals
+ * ‖b − A·x‖ recomputed in f64 from it at the end, whatever the matrix's precision.
+ */
+export interface TrueSolveResult {
+  /** the solution in f64 (a Float64Array, c128-interleaved for complex): the last iterate, whatever the reason */
+  x: Float64Array;
+  /** iterations run, over every correction solve */
+  iterations: number;
+  /** the true ‖b − A·x‖₂, in f64 */
+  residualNorm: number;
+  /** the true ‖b − A·x‖₂ / ‖b‖₂, in f64 */
+  relativeResidual: number;
+  /** the last relative residual the method's recurrence tracked (may be smaller than the true one: drift) */
+  recurrenceResidual: number;
+  /** whether the true relativeResidual ≤ tol */
+  converged: boolean;
+  /** why the solve ended */
+  reason: StopReason;
+  /** the recurrence's relative residual before the first iteration (entry 0) and after each one */
+  history: number[];
+  /** correction solves after the first (iterative refinement; an f32 matrix solved to an f64 tolerance) */
+  refinements: number;
+}
+
+/** The tightest relative tolerance an inner solve in f32/c64 is asked for (its recurrence drifts below). */
+export const SINGLE_INNER_TOL = 1e-5;
+/** Correction solves before the solve is declared stagnated. */
+const MAX_REFINEMENTS = 30;
+
+/**
+ * Runs a Krylov method and reports what the answer satisfies (DESIGN.md: the true residual at the end):
+ * x accumulates in f64 on the host, the residual b − A·x is recomputed there in f64 after each solve,
+ * and while it misses the tolerance the method solves again for the correction (A·d = r, x += d) —
+ * iterative refinement, which takes an f32 matrix to an f64 tolerance (each inner solve asked for at
+ * most SINGLE_INNER_TOL), and restarts an f64 recurrence that drifted. It ends 'stagnated' when a
+ * correction gains less than a factor of two, or after MAX_REFINEMENTS corrections; the method's own
+ * reason ('maxIter', 'breakdown', 'nan', 'aborted') when it ends short; 'converged' only when the true
+ * relative residual meets tol.
+ */
+export async function solveWithTrueResidual<V>(
+  ops: SolverOps<V>,
+  io: HostIO<V>,
+  A: CSRMatrix,
+  b: Float64Array,
+  run: KrylovMethod<V>,
+  o: Omit<GmresOptions<V>, 'x0'> & { x0?: Float64Array; single: boolean },
+): Promise<TrueSolveResult> {
+  const tol = o.tol ?? 1e-8;
+  const maxIter = o.maxIter ?? Math.max(100, 10 * ops.n);
+  const x = o.x0 ? Float64Array.from(o.x0) : new Float64Array(b.length);
+  let r = o.x0 ? hostResidual(A, x, b) : Float64Array.from(b);
+  const bnorm = hostNorm(b);
+  const scale = bnorm > 0 ? bnorm : 1;
+  let rnorm = hostNorm(r);
+  const history = [rnorm / scale];
+  let iterations = 0;
+  let refinements = -1;
+  let recurrence = rnorm / scale;
+  let reason: StopReason = 'maxIter';
+  const target = tol * scale;
+  for (;;) {
+    if (Number.isNaN(rnorm)) {
+      reason = 'nan';
+      break;
+    }
+    if (rnorm <= target) {
+      reason = 'converged';
+      break;
+    }
+    if (o.signal?.aborted) {
+      reason = 'aborted';
+      break;
+    }
+    if (iterations >= maxIter) break;
+    if (++refinements > MAX_REFINEMENTS) {
+      reason = 'stagnated';
+      break;
+    }
+    const innerTol = o.single ? Math.max(target / rnorm, SINGLE_INNER_TOL) : target / rnorm;
+    const rv = io.upload(r);
+    const done = iterations;
+    const ratio = rnorm / scale;
+    let res: SolveResult<V>;
+    try {
+      res = await run(ops, rv, {
+        tol: Math.min(innerTol, 1),
+        maxIter: maxIter - iterations,
+        signal: o.signal,
+        checkEvery: o.checkEvery,
+        restart: o.restart,
+        onIteration: o.onIteration ? (it, rel) => o.onIteration!(done + it, rel * ratio) : undefined,
+      });
+    } finally {
+      ops.release(rv);
+    }
+    const d = await io.read(res.x);
+    ops.release(res.x);
+    iterations += res.iterations;
+    for (let k = 1; k < res.history.length; k++) history.push(res.history[k] * ratio);
+    recurrence = res.relativeResidual * ratio;
+    let finite = true;
+    for (let i = 0; i < d.length && finite; i++) finite = Number.isFinite(d[i]);
+    if (!finite) {
+      // a diverged correction is not applied: x stays the last finite iterate
+      reason = res.reason === 'converged' ? 'nan' : res.reason;
+      break;
+    }
+    for (let i = 0; i < x.length; i++) x[i] += d[i];
+    r = hostResidual(A, x, b);
+    const before = rnorm;
+    rnorm = hostNorm(r);
+    if (rnorm <= target) {
+      reason = 'converged';
+      break;
+    }
+    if (res.reason !== 'converged') {
+      reason = res.reason;
+      break;
+    }
+    if (!(rnorm < 0.5 * before)) {
+      reason = 'stagnated';
+      break;
+    }
+  }
+  return {
+    x,
+    iterations,
+    residualNorm: rnorm,
+    relativeResidual: rnorm / scale,
+    recurrenceResidual: recurrence,
+    converged: reason === 'converged',
+    reason,
+    history,
+    refinements: Math.max(0, refinements),
+  };
+}
+
+/** What explain('solve', A) says: the path, method and preconditioner rt.solve would run, and why. */
+export interface SolveExplanation {
+  /** the operation explained */
+  op: 'solve';
+  /** the path the solve runs on */
+  path: PathId;
+  /** the method it runs first */
+  method: SolveMethod;
+  /** the preconditioner it runs first */
+  preconditioner: PreconditionerKind;
+  /** the candidates a breakdown moves to, in order */
+  fallbacks: SolveCandidate[];
+  /** the matrix's symmetry and diagonal behind the choice */
+  structure: SolveStructure;
+  /** the choice in words */
+  reasons: string[];
+  /** all of it as lines, PETSc -ksp_view style */
+  text: string;
+}

@@ -1,0 +1,64 @@
+import { components, isComplex } from '../dtype.js';
+import type { CSRMatrix } from '../formats/csr.js';
+
+/** What the 'auto' choices of rt.solve need to know about a square matrix; computed once per matrix. */
+export interface SolveStructure {
+  /** rows (= columns) */
+  n: number;
+  /** stored entries */
+  nnz: number;
+  /** A = Aᴴ (A = Aᵀ for real dtypes) to a relative 1e-12 per entry pair */
+  hermitian: boolean;
+  /** every diagonal entry real and > 0 */
+  positiveDiagonal: boolean;
+  /** rows whose diagonal entry is zero or absent */
+  zeroDiagonals: number;
+  /** whether every value is finite */
+  finite: boolean;
+}
+
+/**
+ * Symmetry and diagonal of a canonical CSR in one pass (plus a transposed lookup per entry: binary
+ * search in the mirrored row), O(nnz·log(row length)).
+ */
+export function solveStructure(A: CSRMatrix): SolveStructure {
+  const { rows: n, rowPtr, colIdx, values } = A;
+  const c = components(A.dtype);
+  const complex = isComplex(A.dtype);
+  let hermitian = A.rows === A.cols;
+  let positiveDiagonal = true;
+  let zeroDiagonals = 0;
+  let finite = true;
+  for (let k = 0; k < values.length; k++) if (!Number.isFinite(values[k])) finite = false;
+  for (let i = 0; i < n; i++) {
+    let dr = 0;
+    let di = 0;
+    for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) {
+      const j = colIdx[k];
+      const re = values[c * k];
+      const im = complex ? values[c * k + 1] : 0;
+      if (j === i) {
+        dr += re;
+        di += im;
+        continue;
+      }
+      if (!hermitian) continue;
+      // the mirrored entry A[j, i]
+      let lo = rowPtr[j];
+      let hi = rowPtr[j + 1];
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (colIdx[mid] < i) lo = mid + 1;
+        else hi = mid;
+      }
+      const mr = lo < rowPtr[j + 1] && colIdx[lo] === i ? values[c * lo] : 0;
+      const mi = lo < rowPtr[j + 1] && colIdx[lo] === i && complex ? values[c * lo + 1] : 0;
+      const scale = Math.max(Math.hypot(re, im), Math.hypot(mr, mi));
+      if (Math.hypot(re - mr, im + mi) > 1e-12 * scale) hermitian = false;
+    }
+    if (dr === 0 && di === 0) zeroDiagonals++;
+    if (!(dr > 0) || (complex && di !== 0)) positiveDiagonal = false;
+    if (complex && di !== 0 && hermitian) hermitian = false;
+  }
+  return { n, nnz: A.nnz, hermitian, positiveDiagonal, zeroDiagonals, finite };
+}
