@@ -328,3 +328,73 @@ export class GpuUnavailableError extends SimdglError {
     super('E_GPU_UNAVAILABLE', message);
   }
 }
+
+/**
+ * A direct factorization met a zero pivot (code `E_SINGULAR`): the matrix is singular, structurally
+ * (no entry can be the pivot) or numerically, or an LDLᵀ without pivoting broke down. `column` is the
+ * column of the matrix (0-based, in the caller's numbering) where it happened, `step` the elimination
+ * step.
+ *
+ * @example
+ * ```js
+ * // The second column is the first one's double: singular
+ * import { createRuntime, CSRMatrix, SingularMatrixError } from 'simdgl';
+ * import assert from 'node:assert/strict';
+ *
+ * const rt = await createRuntime();
+ * const A = new CSRMatrix(2, 2, 'f64', new Int32Array([0, 2, 4]), new Int32Array([0, 1, 0, 1]), new Float64Array([1, 2, 2, 4]));
+ * await assert.rejects(rt.factor(A, { kind: 'lu' }), (e) => e instanceof SingularMatrixError && e.code === 'E_SINGULAR' && e.column >= 0);
+ * rt.dispose();
+ * ```
+ */
+export class SingularMatrixError extends SimdglError {
+  /** The column (0-based, of the matrix as given) whose pivot was zero. */
+  readonly column: number;
+  /** The elimination step (0-based) at which it happened. */
+  readonly step: number;
+  /**
+   * Makes the error (simdgl throws it; a program rarely needs to).
+   * @param message what failed, naming the column
+   */
+  constructor(message: string, column: number, step: number) {
+    super('E_SINGULAR', message);
+    this.column = column;
+    this.step = step;
+  }
+}
+
+/**
+ * A Cholesky factorization met a pivot that is not positive (code `E_NOT_POSITIVE_DEFINITE`): the
+ * matrix is not symmetric positive definite. `column` is the column (0-based, in the caller's
+ * numbering) where it showed; `kind: 'ldlt'` or `'lu'` factorizes such a matrix.
+ *
+ * @example
+ * ```js
+ * // A symmetric indefinite matrix: Cholesky refuses it, LDLᵀ factorizes it
+ * import { createRuntime, CSRMatrix, NotPositiveDefiniteError } from 'simdgl';
+ * import assert from 'node:assert/strict';
+ *
+ * const rt = await createRuntime();
+ * const A = new CSRMatrix(2, 2, 'f64', new Int32Array([0, 2, 4]), new Int32Array([0, 1, 0, 1]), new Float64Array([1, 2, 2, 1]));
+ * await assert.rejects(rt.factor(A, { kind: 'cholesky' }), (e) => e instanceof NotPositiveDefiniteError && e.code === 'E_NOT_POSITIVE_DEFINITE');
+ * const F = await rt.factor(A, { kind: 'ldlt' });
+ * const { x } = await F.solve(new Float64Array([3, 3]));
+ * assert.ok(Math.abs(x[0] - 1) < 1e-14 && Math.abs(x[1] - 1) < 1e-14);
+ * rt.dispose();
+ * ```
+ */
+export class NotPositiveDefiniteError extends SimdglError {
+  /** The column (0-based, of the matrix as given) whose pivot was not positive. */
+  readonly column: number;
+  /** The elimination step (0-based) at which it happened. */
+  readonly step: number;
+  /**
+   * Makes the error (simdgl throws it; a program rarely needs to).
+   * @param message what failed, naming the column
+   */
+  constructor(message: string, column: number, step: number) {
+    super('E_NOT_POSITIVE_DEFINITE', message);
+    this.column = column;
+    this.step = step;
+  }
+}

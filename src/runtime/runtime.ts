@@ -31,6 +31,7 @@ import { explainSpmv, formatOn, type Explanation } from './explain.js';
 import type { Calibration, PathCalibration } from './cost.js';
 import { poisson3D } from '../generators/poisson.js';
 import { shownValue } from '../shown-value.js';
+import { factorize, type Factorization, type FactorOptions } from '../solvers/direct/factor.js';
 
 type Handle = MatrixHandle | ResidentVector | DenseHandle | PreconditionerHandle;
 
@@ -1180,6 +1181,44 @@ export class Runtime implements HandleOwner {
       base.dispose();
       throw e;
     }
+  }
+
+  /**
+   * A sparse direct factorization of a square matrix (any format class, or an uploaded handle): 
+   * Cholesky, LDLᵀ or LU with partial pivoting after a fill-reducing ordering (AMD or nested
+   * dissection), to solve with many times — see docs/direct.md. `kind: 'auto'` (default) takes
+   * Cholesky for a symmetric matrix (LDLᵀ, then LU, when it is not positive definite) and LU
+   * otherwise; f32/c64 data are factorized in f64/c128. The factor's memory, estimated by the symbolic
+   * phase, is checked against the runtime's memory budget (`maxMemoryMB`) before the numeric phase.
+   *
+   * @throws {@link ShapeError} when A is not square.
+   * @throws {@link SingularMatrixError} naming the column where no nonzero pivot was left.
+   * @throws {@link NotPositiveDefiniteError} for `kind: 'cholesky'` when a pivot is not positive, naming its column.
+   * @throws {@link UnsupportedError} for an unknown kind or ordering, Cholesky/LDLᵀ of a nonsymmetric or complex matrix.
+   * @throws {@link MemoryLimitError} when the factor would exceed the runtime's memory budget.
+   * @throws {@link DisposedError} once the runtime or the handle is disposed.
+   * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
+   *
+   * @example
+   * ```js
+   * // Factor once, solve for as many right-hand sides as needed
+   * import { createRuntime, poisson2D } from 'simdgl';
+   * import assert from 'node:assert/strict';
+   *
+   * const rt = await createRuntime();
+   * const A = poisson2D(50);                                          // 2500 unknowns, SPD
+   * const F = await rt.factor(A, { kind: 'cholesky', ordering: 'nd' });
+   * assert.deepEqual([F.info.kind, F.info.ordering], ['cholesky', 'nd']);
+   * const { x, relativeResidual } = await F.solve(new Float64Array(2500).fill(1));
+   * assert.ok(relativeResidual < 1e-12 && x.length === 2500);
+   * F.dispose();
+   * rt.dispose();
+   * ```
+   */
+  async factor(A: SparseMatrix | MatrixHandle, options: FactorOptions = {}): Promise<Factorization> {
+    this.live();
+    const m = A instanceof MatrixHandle ? this.own(A, 'factor: A').live().host : A;
+    return factorize(m, options, this.cpu.memoryBudgetMB);
   }
 
   /**

@@ -1,0 +1,109 @@
+/**
+ * The symbolic phase of every factorization: a fill-reducing ordering of the pattern of A + Aᵀ
+ * (AMD, nested dissection, or the natural order; 'auto' measures AMD and, on larger graphs, nested
+ * dissection by their predicted flops and keeps the cheaper), postordered along its elimination tree,
+ * and the tree, column counts, supernodes and cost of the factor in that order.
+ */
+import { amdOrder } from './amd.js';
+import { ndOrder } from './nested-dissection.js';
+import { inversePermutation, type Graph } from './pattern.js';
+import { columnCounts, costOf, eliminationTree, postorder, supernodes, type FactorCost } from './symbolic.js';
+
+/** The fill-reducing orderings: approximate minimum degree, nested dissection, none. */
+export type OrderingName = 'amd' | 'nd' | 'natural';
+
+/** Graphs at least this large also try nested dissection under ordering: 'auto'. */
+const ND_MIN_NODES = 2000;
+
+/** What the symbolic phase knows about the factor of P·(A + Aᵀ)·Pᵀ. */
+export interface Analysis {
+  /** perm[k] = the row/column of A eliminated k-th (postordered) */
+  perm: Int32Array;
+  pinv: Int32Array;
+  /** the elimination tree in the permuted numbering */
+  parent: Int32Array;
+  /** column counts of the Cholesky factor of the permuted pattern (diagonal included) */
+  counts: Int32Array;
+  /** first column of each fundamental supernode, n appended */
+  supernodeStarts: Int32Array;
+  cost: FactorCost;
+  ordering: OrderingName;
+  orderingReason: string;
+  /** milliseconds spent ordering, and on the rest of the symbolic phase */
+  orderingMs: number;
+  symbolicMs: number;
+}
+
+/** The upper triangle (without the diagonal) of P·G·Pᵀ by columns: rows pinv[u] < column pinv[v]. */
+export function permutedGraphUpper(g: Graph, pinv: Int32Array): { colPtr: Int32Array; rowIdx: Int32Array } {
+  const n = g.n;
+  const colPtr = new Int32Array(n + 1);
+  for (let v = 0; v < n; v++) {
+    for (let p = g.ptr[v]; p < g.ptr[v + 1]; p++) if (pinv[g.adj[p]] < pinv[v]) colPtr[pinv[v] + 1]++;
+  }
+  for (let j = 0; j < n; j++) colPtr[j + 1] += colPtr[j];
+  const next = colPtr.slice(0, n);
+  const rowIdx = new Int32Array(colPtr[n]);
+  for (let v = 0; v < n; v++) {
+    for (let p = g.ptr[v]; p < g.ptr[v + 1]; p++) {
+      const u = pinv[g.adj[p]];
+      if (u < pinv[v]) rowIdx[next[pinv[v]]++] = u;
+    }
+  }
+  return { colPtr, rowIdx };
+}
+
+/** Elimination tree and column counts of the graph in the order perm. */
+function countsFor(g: Graph, perm: Int32Array): { pinv: Int32Array; parent: Int32Array; counts: Int32Array } {
+  const pinv = inversePermutation(perm);
+  const up = permutedGraphUpper(g, pinv);
+  const parent = eliminationTree(g.n, up.colPtr, up.rowIdx);
+  return { pinv, parent, counts: columnCounts(g.n, up.colPtr, up.rowIdx, parent) };
+}
+
+/**
+ * Orders and analyses the graph of A + Aᵀ. `lu` and `complex` only change the cost estimate.
+ */
+export function analyze(g: Graph, asked: OrderingName | 'auto', lu: boolean, complex: boolean): Analysis {
+  const n = g.n;
+  const t0 = performance.now();
+  const candidates: [OrderingName, Int32Array][] = [];
+  if (asked === 'natural') candidates.push(['natural', Int32Array.from({ length: n }, (_, i) => i)]);
+  if (asked === 'amd' || asked === 'auto') candidates.push(['amd', amdOrder(g)]);
+  if (asked === 'nd' || (asked === 'auto' && n >= ND_MIN_NODES)) candidates.push(['nd', ndOrder(g)]);
+  const t1 = performance.now();
+  let best: { name: OrderingName; perm: Int32Array; s: ReturnType<typeof countsFor>; flops: number } | undefined;
+  const tried: string[] = [];
+  for (const [name, perm] of candidates) {
+    const s = countsFor(g, perm);
+    const flops = costOf(s.counts, lu, complex).flops;
+    tried.push(`${name} ${flops.toExponential(2)} flops`);
+    if (!best || flops < best.flops) best = { name, perm, s, flops };
+  }
+  const chosen = best!;
+  const orderingReason =
+    asked !== 'auto' ? `ordering: '${asked}' was asked for`
+    : candidates.length === 1 ? `AMD (n = ${n} < ${ND_MIN_NODES}: nested dissection not tried)`
+    : `the fewer predicted flops: ${tried.join(' vs ')}`;
+  // postorder along the elimination tree: same fill, and supernodes become contiguous columns
+  const post = postorder(chosen.s.parent);
+  const perm = new Int32Array(n);
+  const counts = new Int32Array(n);
+  for (let k = 0; k < n; k++) {
+    perm[k] = chosen.perm[post[k]];
+    counts[k] = chosen.s.counts[post[k]];
+  }
+  const ipost = inversePermutation(post);
+  const parent = new Int32Array(n);
+  for (let k = 0; k < n; k++) {
+    const p = chosen.s.parent[post[k]];
+    parent[k] = p < 0 ? -1 : ipost[p];
+  }
+  const pinv = inversePermutation(perm);
+  const supernodeStarts = supernodes(parent, counts);
+  const t2 = performance.now();
+  return {
+    perm, pinv, parent, counts, supernodeStarts, cost: costOf(counts, lu, complex),
+    ordering: chosen.name, orderingReason, orderingMs: t1 - t0, symbolicMs: t2 - t1,
+  };
+}

@@ -1,0 +1,468 @@
+/**
+ * Sparse direct factorizations behind `rt.factor`: Cholesky (LLᵀ, held as LDLᵀ with D > 0), LDLᵀ
+ * without pivoting for symmetric indefinite matrices, and LU with threshold partial pivoting. The
+ * symbolic phase (ordering, elimination tree, counts) runs once; `refactor` redoes only the numeric
+ * phase for a matrix of the same pattern; `solve` takes many right-hand sides and refines each once.
+ */
+import type { CSRMatrix } from '../../formats/csr.js';
+import type { SparseMatrix } from '../../formats/index.js';
+import type { DType, ValueArray } from '../../dtype.js';
+import { DisposedError, NotPositiveDefiniteError, ShapeError, SingularMatrixError, UnsupportedError } from '../../errors.js';
+import { optionKeys, checkOptions } from '../../options-check.js';
+import { shownValue } from '../../shown-value.js';
+import { reserveMemory, withMemoryBudget } from '../../memory-budget.js';
+import { analyze, type Analysis, type OrderingName } from './analysis.js';
+import { cscOf, isSymmetric, permutedUpper, symmetricGraph, type Csc } from './pattern.js';
+import { ldlNumeric, ldlPointers, ldlSolveInPlace, type LdlFactor } from './ldl.js';
+import { luFactor, luSolveInPlace, type LuFactor } from './lu.js';
+import type { FactorCost } from './symbolic.js';
+
+/** The factorizations: 'auto' takes Cholesky for symmetric matrices with a positive diagonal (falling back to LDLᵀ, then LU), LU otherwise. */
+export type FactorKind = 'auto' | 'cholesky' | 'ldlt' | 'lu';
+
+/** Options of {@link Runtime.factor}. */
+export interface FactorOptions {
+  /** which factorization (default 'auto') */
+  kind?: FactorKind;
+  /** the fill-reducing ordering (default 'auto': AMD, and nested dissection too from 2000 unknowns, the one with fewer predicted flops) */
+  ordering?: OrderingName | 'auto';
+  /** LU: the diagonal is kept as pivot when at least this fraction of the column's largest candidate (default 0.001, as KLU; 1 = strict partial pivoting) */
+  pivotTolerance?: number;
+}
+
+/** Options of {@link Factorization.solve}. */
+export interface FactorSolveOptions {
+  /** steps of iterative refinement (default 1); a step is kept only when it lowers the residual */
+  refine?: number;
+}
+
+/** What {@link Factorization.solve} returns. */
+export interface FactorSolveResult {
+  /** the solutions, f64 (c128 interleaved for complex), right-hand side after right-hand side */
+  x: Float64Array;
+  /** the largest true relative residual ‖b − A·x‖₂ / ‖b‖₂ over the right-hand sides */
+  relativeResidual: number;
+  /** the true relative residual of each right-hand side */
+  residuals: number[];
+  /** refinement steps kept (summed over the right-hand sides) */
+  refinements: number;
+}
+
+/** What a factorization is and what it took ({@link Factorization.info}). */
+export interface FactorInfo {
+  /** the factorization computed */
+  kind: 'cholesky' | 'ldlt' | 'lu';
+  /** why this kind (for 'auto') */
+  kindReason: string;
+  /** the fill-reducing ordering used */
+  ordering: OrderingName;
+  /** why this ordering */
+  orderingReason: string;
+  /** the dtype of the matrix given (the factor is f64, or c128 for complex) */
+  dtype: DType;
+  /** rows (= columns) of A */
+  n: number;
+  /** stored entries of A */
+  nnzA: number;
+  /** entries of the factor: L (diagonal included) for Cholesky/LDLᵀ, L + U for LU (both diagonals) */
+  fillNnz: number;
+  /** fillNnz / nnzA */
+  fillRatio: number;
+  /** floating-point operations of the numeric factorization */
+  flops: number;
+  /** what the symbolic phase predicted, before the numeric phase (LU's pivoting may differ from it) */
+  estimate: FactorCost;
+  /** fundamental supernodes of the elimination tree */
+  supernodes: number;
+  /** columns of the widest supernode */
+  largestSupernode: number;
+  /** LU: pivots taken off the diagonal */
+  offDiagonalPivots: number;
+  /** bytes the factor holds */
+  bytes: number;
+  /** milliseconds of each phase (numeric: the latest factorization or refactorization) */
+  times: {
+    /** computing the ordering(s) */
+    ordering: number;
+    /** elimination tree, postorder, column counts, supernodes */
+    symbolic: number;
+    /** the numeric factorization */
+    numeric: number;
+  };
+}
+
+/** The keys FactorOptions has. */
+export const FACTOR_OPTION_KEYS = optionKeys<FactorOptions>({ kind: true, ordering: true, pivotTolerance: true });
+const SOLVE_KEYS = optionKeys<FactorSolveOptions>({ refine: true });
+const KINDS: readonly FactorKind[] = ['auto', 'cholesky', 'ldlt', 'lu'];
+const ORDERINGS: readonly (OrderingName | 'auto')[] = ['auto', 'amd', 'nd', 'natural'];
+
+/** The square CSR, canonical, of any format (a ShapeError for a rectangular one). */
+function squareCsr(A: SparseMatrix, where: string): CSRMatrix {
+  const csr = A.toCSR();
+  if (csr.rows !== csr.cols) throw new ShapeError(`${where}: A must be square, it is ${csr.rows}×${csr.cols}`);
+  return csr;
+}
+
+/**
+ * Factorizes A (see {@link Runtime.factor}) within a memory budget of `budgetMB` (the module's when
+ * undefined): the factor's estimated bytes are reserved before the numeric phase starts.
+ * @internal
+ */
+export function factorize(A: SparseMatrix, options: FactorOptions, budgetMB: number | undefined): Factorization {
+  return withMemoryBudget(budgetMB, () => factorizeInBudget(A, options, budgetMB));
+}
+
+function factorizeInBudget(A: SparseMatrix, options: FactorOptions, budgetMB: number | undefined): Factorization {
+  checkOptions('factor', options, FACTOR_OPTION_KEYS);
+  const kind = options.kind ?? 'auto';
+  if (!KINDS.includes(kind)) throw new UnsupportedError(`factor: kind must be ${KINDS.map((k) => `'${k}'`).join(', ')}, got ${shownValue(kind)}`);
+  const ordering = options.ordering ?? 'auto';
+  if (!ORDERINGS.includes(ordering)) throw new UnsupportedError(`factor: ordering must be ${ORDERINGS.map((k) => `'${k}'`).join(', ')}, got ${shownValue(ordering)}`);
+  const tol = options.pivotTolerance ?? 0.001;
+  if (!(tol >= 0 && tol <= 1)) throw new RangeError(`factor: pivotTolerance must be in [0, 1], got ${tol}`);
+  const csr = squareCsr(A, 'factor');
+  const C = cscOf(csr);
+  const sym = !C.complex && isSymmetric(C);
+  if ((kind === 'cholesky' || kind === 'ldlt') && C.complex) {
+    throw new UnsupportedError(`factor: kind '${kind}' takes real matrices; use kind: 'lu' for complex ones`);
+  }
+  if ((kind === 'cholesky' || kind === 'ldlt') && !sym) {
+    throw new UnsupportedError(`factor: kind '${kind}' needs a symmetric matrix (A equal to Aᵀ, both triangles stored); use kind: 'lu'`);
+  }
+  const g = symmetricGraph(C.n, C.colPtr, C.rowIdx);
+  const a = analyze(g, ordering, kind === 'lu' || (kind === 'auto' && !sym), C.complex);
+  const F = new Factorization(C, csr.dtype, a, tol, budgetMB);
+  if (kind !== 'auto') {
+    F.numeric(kind, `kind: '${kind}' was asked for`);
+    return F;
+  }
+  if (!sym) {
+    F.numeric('lu', C.complex ? 'complex: LU' : 'not symmetric: LU');
+    return F;
+  }
+  // symmetric: Cholesky when it succeeds, else LDLᵀ, else LU
+  let why = 'symmetric';
+  for (const k of ['cholesky', 'ldlt'] as const) {
+    try {
+      F.numeric(k, `${why}: ${k === 'cholesky' ? 'Cholesky' : 'LDLᵀ'}`);
+      return F;
+    } catch (e) {
+      if (!(e instanceof NotPositiveDefiniteError || e instanceof SingularMatrixError)) throw e;
+      why += `, ${k === 'cholesky' ? 'not positive definite' : 'LDLᵀ without pivoting broke down'} at column ${e.column}`;
+    }
+  }
+  F.numeric('lu', `${why}: LU`);
+  return F;
+}
+
+/**
+ * A sparse direct factorization of a square matrix, from {@link Runtime.factor}: solve with it as
+ * often as needed, refactor it for new values of the same pattern, dispose it when done.
+ *
+ * @example
+ * ```js
+ * // Factor once, solve for two right-hand sides at once, then refactor for new values
+ * import { createRuntime, poisson2D } from 'simdgl';
+ * import assert from 'node:assert/strict';
+ *
+ * const rt = await createRuntime();
+ * const A = poisson2D(30);                                   // 900 unknowns, SPD
+ * const F = await rt.factor(A);
+ * assert.equal(F.info.kind, 'cholesky');
+ * const b = new Float64Array(2 * 900).fill(1);               // two right-hand sides, one after the other
+ * const { x, relativeResidual } = await F.solve(b);
+ * assert.equal(x.length, 1800);
+ * assert.ok(relativeResidual < 1e-12);
+ * const A2 = A.astype('f64');
+ * A2.values.forEach((v, k) => { if (v > 0) A2.values[k] = 5; });   // same pattern, a larger diagonal
+ * await F.refactor(A2);
+ * assert.ok((await F.solve(b)).relativeResidual < 1e-12);
+ * F.dispose();
+ * rt.dispose();
+ * ```
+ */
+export class Factorization {
+  private disposed = false;
+  private kindNow: 'cholesky' | 'ldlt' | 'lu' = 'lu';
+  private ldl: LdlFactor | null = null;
+  private lu: LuFactor | null = null;
+  private reason = '';
+  private numericMs = 0;
+
+  /** @internal made by {@link Runtime.factor} */
+  constructor(
+    private A: Csc,
+    private readonly dtype: DType,
+    private readonly a: Analysis,
+    private readonly tol: number,
+    private readonly budgetMB: number | undefined,
+  ) {}
+
+  /** @internal runs the numeric phase of `kind`; throws the typed error of a failed pivot */
+  numeric(kind: 'cholesky' | 'ldlt' | 'lu', reason: string): void {
+    withMemoryBudget(this.budgetMB, () => this.numericInBudget(kind, reason));
+  }
+
+  private numericInBudget(kind: 'cholesky' | 'ldlt' | 'lu', reason: string): void {
+    const t0 = performance.now();
+    const { A, a } = this;
+    const n = A.n;
+    if (kind === 'lu') {
+      const est = a.cost;
+      // LU's estimate comes from the symmetric pattern; the arrays grow if pivoting needs more
+      reserveMemory(est.bytes, 'factor: the LU factor (estimated from the symbolic phase)');
+      const r = luFactor(n, A.colPtr, A.rowIdx, A.values, A.complex, a.perm, this.tol, Math.ceil(0.6 * est.fillNnz) + n, (bytes) =>
+        reserveMemory(bytes, 'factor: the LU factor growing past its estimate'),
+      );
+      if (typeof r === 'number') {
+        const col = a.perm[r];
+        throw new SingularMatrixError(`factor: the matrix is singular: no nonzero pivot left in column ${col} (elimination step ${r} of ${n}, LU with partial pivoting)`, col, r);
+      }
+      this.lu = r;
+      this.ldl = null;
+    } else {
+      reserveMemory(a.cost.bytes, `factor: the ${kind === 'cholesky' ? 'Cholesky' : 'LDLᵀ'} factor (from the symbolic phase)`);
+      const up = permutedUpper(A, a.pinv);
+      const Cx = new Float64Array(up.map.length);
+      for (let p = 0; p < Cx.length; p++) Cx[p] = A.values[up.map[p]];
+      const Lp = ldlPointers(a.counts);
+      const f: LdlFactor = { Lp, Li: new Int32Array(Lp[n]), Lx: new Float64Array(Lp[n]), D: new Float64Array(n) };
+      const k = ldlNumeric(up.colPtr, up.rowIdx, Cx, a.parent, f, kind === 'cholesky');
+      if (k >= 0) {
+        const col = a.perm[k];
+        if (kind === 'cholesky') {
+          throw new NotPositiveDefiniteError(`factor: the matrix is not positive definite: a pivot ≤ 0 at column ${col} (elimination step ${k} of ${n}); kind: 'ldlt' or 'lu' factorizes indefinite matrices`, col, k);
+        }
+        throw new SingularMatrixError(`factor: zero pivot in column ${col} (elimination step ${k} of ${n}, LDLᵀ without pivoting): the matrix is singular or needs pivoting, use kind: 'lu'`, col, k);
+      }
+      this.ldl = f;
+      this.lu = null;
+    }
+    this.kindNow = kind;
+    this.reason = reason;
+    this.numericMs = performance.now() - t0;
+  }
+
+  /** What the factorization is and what it took: kind, ordering, fill, flops, supernodes, time per phase. */
+  get info(): FactorInfo {
+    this.live();
+    const { a, A } = this;
+    const n = A.n;
+    const nnzA = A.colPtr[n];
+    let fillNnz: number;
+    let flops: number;
+    let offDiagonalPivots = 0;
+    let bytes: number;
+    const c = A.complex ? 2 : 1;
+    if (this.lu) {
+      const { Lp, Up, Ui, pinv, q } = this.lu;
+      fillNnz = Lp[n] + Up[n];
+      // Σₖ 2·(|L(:,k)| − 1)·(|U(k,:)| − 1) + (|L(:,k)| − 1): the updates and the scaling
+      const urow = new Int32Array(n);
+      for (let p = 0; p < Up[n]; p++) urow[Ui[p]]++;
+      flops = 0;
+      for (let k = 0; k < n; k++) {
+        const l = Lp[k + 1] - Lp[k] - 1;
+        flops += 2 * l * (urow[k] - 1) + l;
+        if (pinv[q[k]] !== k) offDiagonalPivots++;
+      }
+      if (A.complex) flops *= 4;
+      bytes = fillNnz * (4 + 8 * c) + 4 * (2 * n + 2) + 8 * n;
+    } else {
+      fillNnz = a.cost.fillNnz;
+      flops = a.cost.flops;
+      bytes = (fillNnz - n) * 12 + 8 * n + 4 * (n + 1);
+    }
+    let largest = 0;
+    const s = a.supernodeStarts;
+    for (let k = 0; k + 1 < s.length; k++) largest = Math.max(largest, s[k + 1] - s[k]);
+    return {
+      kind: this.kindNow, kindReason: this.reason, ordering: a.ordering, orderingReason: a.orderingReason, dtype: this.dtype,
+      n, nnzA, fillNnz, fillRatio: fillNnz / Math.max(1, nnzA), flops, estimate: a.cost,
+      supernodes: s.length - 1, largestSupernode: largest, offDiagonalPivots, bytes,
+      times: { ordering: a.orderingMs, symbolic: a.symbolicMs, numeric: this.numericMs },
+    };
+  }
+
+  /**
+   * Solves A·x = b for one right-hand side (b of n entries, 2n interleaved for complex) or several
+   * (k·n entries, one after another), with `refine` steps of iterative refinement (default 1), and
+   * reports the true residual of what it returns. Real right-hand sides only for a real matrix.
+   *
+   * @throws {@link ShapeError} when b's length is not a positive multiple of n (2n for complex), or b is not a Float64Array/Float32Array.
+   * @throws RangeError when refine is not a non-negative integer.
+   * @throws {@link DisposedError} once disposed.
+   */
+  async solve(b: ValueArray, options: FactorSolveOptions = {}): Promise<FactorSolveResult> {
+    this.live();
+    checkOptions('solve', options, SOLVE_KEYS);
+    const refine = options.refine ?? 1;
+    if (!(Number.isInteger(refine) && refine >= 0)) throw new RangeError(`solve: refine must be a non-negative integer, got ${refine}`);
+    const n = this.A.n;
+    const c = this.A.complex ? 2 : 1;
+    if (!(b instanceof Float64Array || b instanceof Float32Array)) throw new ShapeError(`solve: b must be a Float64Array or Float32Array, got ${shownValue(b)}`);
+    const m = n * c;
+    if (b.length === 0 && n === 0) return { x: new Float64Array(0), relativeResidual: 0, residuals: [], refinements: 0 };
+    if (b.length === 0 || b.length % m !== 0) {
+      throw new ShapeError(`solve: b has ${b.length} entries, expected a positive multiple of ${m} (${n} unknowns${c === 2 ? ', complex interleaved' : ''})`);
+    }
+    const k = b.length / m;
+    const x = new Float64Array(b.length);
+    const residuals: number[] = [];
+    let refinements = 0;
+    const bj = new Float64Array(m);
+    const r = new Float64Array(m);
+    const dx = new Float64Array(m);
+    const xt = new Float64Array(m);
+    for (let j = 0; j < k; j++) {
+      bj.set(b.subarray(j * m, (j + 1) * m));
+      const xj = x.subarray(j * m, (j + 1) * m);
+      this.applyInverse(bj, xj);
+      const bn = norm(bj);
+      let rn = this.residual(bj, xj, r);
+      for (let s = 0; s < refine && rn > 0; s++) {
+        this.applyInverse(r, dx);
+        for (let t = 0; t < m; t++) xt[t] = xj[t] + dx[t];
+        const rt = this.residual(bj, xt, dx);
+        if (!(rt < rn)) break;
+        xj.set(xt);
+        r.set(dx);
+        rn = rt;
+        refinements++;
+      }
+      residuals.push(bn === 0 ? rn : rn / bn);
+    }
+    return { x, relativeResidual: residuals.reduce((p, v) => Math.max(p, v), 0), residuals, refinements };
+  }
+
+  /**
+   * Factorizes a matrix of the same pattern with the same ordering (the numeric phase only). A
+   * failure (singular, not positive definite) leaves the factorization unusable until a refactor succeeds.
+   *
+   * @throws {@link ShapeError} when A2's size or pattern differs from the factorized matrix's.
+   * @throws {@link NotPositiveDefiniteError} or {@link SingularMatrixError} as {@link Runtime.factor}.
+   * @throws {@link DisposedError} once disposed.
+   */
+  async refactor(A2: SparseMatrix): Promise<this> {
+    this.live();
+    const csr = squareCsr(A2, 'refactor');
+    const C = cscOf(csr);
+    const A = this.A;
+    if (C.n !== A.n) throw new ShapeError(`refactor: A2 is ${C.n}×${C.n}, the factorized matrix ${A.n}×${A.n}`);
+    if (C.complex !== A.complex) throw new ShapeError(`refactor: A2 is ${csr.dtype}, the factorized matrix ${this.dtype}: real and complex do not mix`);
+    for (let j = 0; j < A.n; j++) {
+      let same = C.colPtr[j + 1] === A.colPtr[j + 1];
+      for (let p = C.colPtr[j]; same && p < C.colPtr[j + 1]; p++) same = C.rowIdx[p] === A.rowIdx[p];
+      if (!same) throw new ShapeError(`refactor: A2's pattern differs from the factorized matrix's in column ${j}`);
+    }
+    if (this.kindNow !== 'lu' && !isSymmetric(C)) throw new UnsupportedError(`refactor: A2 is not symmetric, the ${this.kindNow} factorization needs it`);
+    this.A = C;
+    this.ldl = this.lu = null;
+    this.numeric(this.kindNow, this.reason);
+    return this;
+  }
+
+  /** Releases the factor; later calls throw DisposedError. */
+  dispose(): void {
+    this.disposed = true;
+    this.ldl = this.lu = null;
+  }
+
+  private live(): void {
+    if (this.disposed) throw new DisposedError('factorization');
+    if (!this.ldl && !this.lu) throw new UnsupportedError('factorization: the last refactor failed; refactor with a valid matrix first');
+  }
+
+  /** x ← A⁻¹·b through the factor (b is not modified). */
+  private applyInverse(b: Float64Array, x: Float64Array): void {
+    const n = this.A.n;
+    const y = new Float64Array(b.length);
+    if (this.ldl) {
+      const perm = this.a.perm;
+      for (let k = 0; k < n; k++) y[k] = b[perm[k]];
+      ldlSolveInPlace(this.ldl, y);
+      for (let k = 0; k < n; k++) x[perm[k]] = y[k];
+      return;
+    }
+    const f = this.lu!;
+    if (!f.complex) {
+      for (let i = 0; i < n; i++) y[f.pinv[i]] = b[i];
+      luSolveInPlace(f, y);
+      for (let k = 0; k < n; k++) x[f.q[k]] = y[k];
+    } else {
+      for (let i = 0; i < n; i++) {
+        y[2 * f.pinv[i]] = b[2 * i];
+        y[2 * f.pinv[i] + 1] = b[2 * i + 1];
+      }
+      luSolveInPlace(f, y);
+      for (let k = 0; k < n; k++) {
+        x[2 * f.q[k]] = y[2 * k];
+        x[2 * f.q[k] + 1] = y[2 * k + 1];
+      }
+    }
+  }
+
+  /** r ← b − A·x; returns ‖r‖₂. */
+  private residual(b: Float64Array, x: Float64Array, r: Float64Array): number {
+    const { n, colPtr, rowIdx, values } = this.A;
+    r.set(b);
+    if (!this.A.complex) {
+      for (let j = 0; j < n; j++) {
+        const xj = x[j];
+        if (xj !== 0) for (let p = colPtr[j]; p < colPtr[j + 1]; p++) r[rowIdx[p]] -= values[p] * xj;
+      }
+    } else {
+      for (let j = 0; j < n; j++) {
+        const xr = x[2 * j];
+        const xi = x[2 * j + 1];
+        for (let p = colPtr[j]; p < colPtr[j + 1]; p++) {
+          const i = rowIdx[p];
+          const ar = values[2 * p];
+          const ai = values[2 * p + 1];
+          r[2 * i] -= ar * xr - ai * xi;
+          r[2 * i + 1] -= ar * xi + ai * xr;
+        }
+      }
+    }
+    return norm(r);
+  }
+}
+
+function norm(v: Float64Array): number {
+  let s = 0;
+  for (let i = 0; i < v.length; i++) s += v[i] * v[i];
+  return Math.sqrt(s);
+}
+
+/** What {@link estimateFactorCost} returns: the cost, and the ordering it assumes. */
+export interface FactorEstimate extends FactorCost {
+  /** the ordering the estimate assumes (the one rt.factor would choose with the same options) */
+  ordering: OrderingName;
+}
+
+/**
+ * The cost of factorizing A, from the symbolic phase alone (ordering, elimination tree, column
+ * counts: roughly the time of a few SpMVs plus the ordering, no numeric work): entries of the factor,
+ * flops and bytes, and the ordering that would be used. For LU the estimate assumes pivots on the
+ * diagonal (the pattern of A + Aᵀ); partial pivoting can make the true fill larger. rt.solve's 'auto'
+ * weighs these against an iterative solve.
+ *
+ * @throws {@link ShapeError} when A is not square.
+ * @throws {@link FormatError} when A breaks an invariant of its format.
+ *
+ * @example
+ * ```js
+ * import { estimateFactorCost, poisson2D } from 'simdgl';
+ * import assert from 'node:assert/strict';
+ *
+ * const c = estimateFactorCost(poisson2D(64), 'cholesky');
+ * assert.ok(c.fillNnz > 4096 && c.flops > c.fillNnz && c.bytes > 12 * c.fillNnz);
+ * assert.ok(['amd', 'nd'].includes(c.ordering));
+ * ```
+ */
+export function estimateFactorCost(A: SparseMatrix, kind: 'cholesky' | 'ldlt' | 'lu' = 'lu', ordering: OrderingName | 'auto' = 'auto'): FactorEstimate {
+  const C = cscOf(squareCsr(A, 'estimateFactorCost'));
+  const a = analyze(symmetricGraph(C.n, C.colPtr, C.rowIdx), ordering, kind === 'lu', C.complex);
+  return { ...a.cost, ordering: a.ordering };
+}

@@ -1,0 +1,79 @@
+/**
+ * Up-looking LDLᵀ of a symmetric matrix (the scheme of Davis's LDL package): row k of L is the
+ * solution of a sparse triangular system whose pattern is the row subtree of k in the elimination tree,
+ * so the factor is built row by row into columns sized by the symbolic column counts. It serves
+ * Cholesky too: A = L·D·Lᵀ with every D > 0 is A = (L√D)(L√D)ᵀ, and the solve never needs √D.
+ * No pivoting: the ordering is fixed by the symbolic phase (a zero or, for Cholesky, non-positive
+ * pivot stops the factorization at its column).
+ */
+import { rowPattern } from './symbolic.js';
+
+/** The numeric factor: unit lower L by columns (diagonal not stored) and the diagonal D. */
+export interface LdlFactor {
+  Lp: Int32Array;
+  Li: Int32Array;
+  Lx: Float64Array;
+  D: Float64Array;
+}
+
+/** Pointers of the unit L from the column counts (which include the diagonal). */
+export function ldlPointers(counts: Int32Array): Int32Array {
+  const n = counts.length;
+  const Lp = new Int32Array(n + 1);
+  for (let j = 0; j < n; j++) Lp[j + 1] = Lp[j] + counts[j] - 1;
+  return Lp;
+}
+
+/**
+ * Factorizes the permuted matrix whose upper triangle is Cp/Ci with values Cx, into `f` (arrays
+ * preallocated from the symbolic phase). Returns -1, or the first column whose pivot is zero (not
+ * finite), or not positive when `positive`.
+ */
+export function ldlNumeric(
+  Cp: Int32Array, Ci: Int32Array, Cx: Float64Array, parent: Int32Array, f: LdlFactor, positive: boolean,
+): number {
+  const n = parent.length;
+  const { Lp, Li, Lx, D } = f;
+  const x = new Float64Array(n);
+  const s = new Int32Array(n);
+  const mark = new Int32Array(n);
+  const fill = Lp.slice(0, n);
+  for (let k = 0; k < n; k++) {
+    const top = rowPattern(k, Cp, Ci, parent, s, mark);
+    x[k] = 0;
+    for (let p = Cp[k]; p < Cp[k + 1]; p++) x[Ci[p]] = Cx[p];
+    let d = x[k];
+    x[k] = 0;
+    for (let t = top; t < n; t++) {
+      const i = s[t];
+      const yi = x[i];
+      x[i] = 0;
+      const e = fill[i];
+      for (let p = Lp[i]; p < e; p++) x[Li[p]] -= Lx[p] * yi;
+      const lki = yi / D[i];
+      d -= lki * yi;
+      Li[e] = k;
+      Lx[e] = lki;
+      fill[i] = e + 1;
+    }
+    if (positive ? !(d > 0 && d < Infinity) : !(d !== 0 && Number.isFinite(d))) return k;
+    D[k] = d;
+  }
+  return -1;
+}
+
+/** y ← (L·D·Lᵀ)⁻¹·y in place, for one right-hand side held in y (already permuted). */
+export function ldlSolveInPlace(f: LdlFactor, y: Float64Array): void {
+  const { Lp, Li, Lx, D } = f;
+  const n = D.length;
+  for (let j = 0; j < n; j++) {
+    const yj = y[j];
+    if (yj !== 0) for (let p = Lp[j]; p < Lp[j + 1]; p++) y[Li[p]] -= Lx[p] * yj;
+  }
+  for (let j = 0; j < n; j++) y[j] /= D[j];
+  for (let j = n - 1; j >= 0; j--) {
+    let s = y[j];
+    for (let p = Lp[j]; p < Lp[j + 1]; p++) s -= Lx[p] * y[Li[p]];
+    y[j] = s;
+  }
+}

@@ -1,0 +1,266 @@
+/**
+ * Left-looking sparse LU with partial pivoting (Gilbert & Peierls 1988, as in CSparse's cs_lu and
+ * KLU): column k of L and U is the solution of L·x = A(:, q[k]), a sparse triangular solve whose
+ * pattern is found first by a depth-first search of L's graph (its cost is proportional to the flops,
+ * not to n); the pivot is the largest entry among rows not yet pivotal, except that the diagonal
+ * entry is kept when it is within `tol` of that (threshold pivoting: the fill-reducing symmetric
+ * ordering survives where the matrix allows). Real and complex (interleaved) values.
+ */
+
+/** The factor P·A·Q = L·U: L unit lower (diagonal stored first, = 1), U upper (diagonal last). */
+export interface LuFactor {
+  n: number;
+  complex: boolean;
+  Lp: Int32Array;
+  Li: Int32Array;
+  Lx: Float64Array;
+  Up: Int32Array;
+  Ui: Int32Array;
+  Ux: Float64Array;
+  /** pinv[row] = the step at which that row was the pivot */
+  pinv: Int32Array;
+  /** q[k] = the column of A eliminated at step k */
+  q: Int32Array;
+}
+
+/** Growth of the factor's arrays: called with the bytes a larger array adds, before allocating; may throw. */
+export type GrowCheck = (bytes: number) => void;
+
+/**
+ * Factorizes the n×n matrix by columns (Ap/Ai/Ax, interleaved when complex) in column order q.
+ * `guess` is the expected nnz of L (and of U); arrays grow by half when it is exceeded. Returns the
+ * factor, or the step k at which no nonzero pivot was left (a singular matrix).
+ */
+export function luFactor(
+  n: number, Ap: Int32Array, Ai: Int32Array, Ax: Float64Array, complex: boolean, q: Int32Array, tol: number, guess: number, grow: GrowCheck,
+): LuFactor | number {
+  const c = complex ? 2 : 1;
+  let lcap = Math.max(guess, n);
+  let ucap = lcap;
+  let Li: Int32Array = new Int32Array(lcap);
+  let Lx: Float64Array = new Float64Array(lcap * c);
+  let Ui: Int32Array = new Int32Array(ucap);
+  let Ux: Float64Array = new Float64Array(ucap * c);
+  const Lp = new Int32Array(n + 1);
+  const Up = new Int32Array(n + 1);
+  const pinv = new Int32Array(n).fill(-1);
+  const x = new Float64Array(n * c);
+  const xi = new Int32Array(n);
+  const stack = new Int32Array(n);
+  const pstack = new Int32Array(n);
+  const mark = new Int32Array(n);
+  let lnz = 0;
+  let unz = 0;
+  for (let k = 0; k < n; k++) {
+    Lp[k] = lnz;
+    Up[k] = unz;
+    if (lnz + n > lcap) {
+      const old = lcap;
+      lcap = Math.max(lnz + n, Math.ceil(lcap * 1.5));
+      grow((lcap - old) * (4 + 8 * c));
+      ({ idx: Li, val: Lx } = enlarge(Li, Lx, lcap, c));
+    }
+    if (unz + n > ucap) {
+      const old = ucap;
+      ucap = Math.max(unz + n, Math.ceil(ucap * 1.5));
+      grow((ucap - old) * (4 + 8 * c));
+      ({ idx: Ui, val: Ux } = enlarge(Ui, Ux, ucap, c));
+    }
+    const col = q[k];
+    // pattern of x = L \ A(:, col): everything reachable in L's graph from A(:, col)'s rows
+    const stamp = k + 1;
+    let top = n;
+    for (let p = Ap[col]; p < Ap[col + 1]; p++) {
+      const r = Ai[p];
+      if (mark[r] !== stamp) top = reach(r, Lp, Li, pinv, stamp, mark, xi, top, stack, pstack);
+    }
+    for (let p = top; p < n; p++) {
+      const i = xi[p];
+      x[c * i] = 0;
+      if (c === 2) x[2 * i + 1] = 0;
+    }
+    for (let p = Ap[col]; p < Ap[col + 1]; p++) {
+      const i = Ai[p];
+      x[c * i] = Ax[c * p];
+      if (c === 2) x[2 * i + 1] = Ax[2 * p + 1];
+    }
+    // the triangular solve, in the topological order the search produced
+    for (let px = top; px < n; px++) {
+      const j = xi[px];
+      const J = pinv[j];
+      if (J < 0) continue;
+      const e = Lp[J + 1];
+      if (c === 1) {
+        const xj = x[j];
+        if (xj === 0) continue;
+        for (let p = Lp[J] + 1; p < e; p++) x[Li[p]] -= Lx[p] * xj;
+      } else {
+        const xr = x[2 * j];
+        const xim = x[2 * j + 1];
+        for (let p = Lp[J] + 1; p < e; p++) {
+          const i = Li[p];
+          const lr = Lx[2 * p];
+          const li = Lx[2 * p + 1];
+          x[2 * i] -= lr * xr - li * xim;
+          x[2 * i + 1] -= lr * xim + li * xr;
+        }
+      }
+    }
+    // pivot: the largest candidate, unless the diagonal is within tol of it
+    let ipiv = -1;
+    let best = -1;
+    for (let p = top; p < n; p++) {
+      const i = xi[p];
+      if (pinv[i] < 0) {
+        const t = c === 1 ? Math.abs(x[i]) : Math.hypot(x[2 * i], x[2 * i + 1]);
+        if (t > best) {
+          best = t;
+          ipiv = i;
+        }
+      } else {
+        Ui[unz] = pinv[i];
+        Ux[c * unz] = x[c * i];
+        if (c === 2) Ux[2 * unz + 1] = x[2 * i + 1];
+        unz++;
+      }
+    }
+    if (ipiv === -1 || !(best > 0) || !Number.isFinite(best)) return k;
+    if (pinv[col] < 0 && mark[col] === stamp) {
+      const t = c === 1 ? Math.abs(x[col]) : Math.hypot(x[2 * col], x[2 * col + 1]);
+      if (t >= tol * best && t > 0) ipiv = col;
+    }
+    const pr = x[c * ipiv];
+    const pim = c === 2 ? x[2 * ipiv + 1] : 0;
+    Ui[unz] = k;
+    Ux[c * unz] = pr;
+    if (c === 2) Ux[2 * unz + 1] = pim;
+    unz++;
+    pinv[ipiv] = k;
+    Li[lnz] = ipiv;
+    Lx[c * lnz] = 1;
+    if (c === 2) Lx[2 * lnz + 1] = 0;
+    lnz++;
+    if (c === 1) {
+      for (let p = top; p < n; p++) {
+        const i = xi[p];
+        if (pinv[i] < 0) {
+          Li[lnz] = i;
+          Lx[lnz++] = x[i] / pr;
+        }
+        x[i] = 0;
+      }
+    } else {
+      // 1 / pivot
+      const den = pr * pr + pim * pim;
+      const ir = pr / den;
+      const ii = -pim / den;
+      for (let p = top; p < n; p++) {
+        const i = xi[p];
+        if (pinv[i] < 0) {
+          const a = x[2 * i];
+          const b = x[2 * i + 1];
+          Li[lnz] = i;
+          Lx[2 * lnz] = a * ir - b * ii;
+          Lx[2 * lnz + 1] = a * ii + b * ir;
+          lnz++;
+        }
+        x[2 * i] = 0;
+        x[2 * i + 1] = 0;
+      }
+    }
+  }
+  Lp[n] = lnz;
+  Up[n] = unz;
+  // L's rows in pivot order
+  for (let p = 0; p < lnz; p++) Li[p] = pinv[Li[p]];
+  return { n, complex, Lp, Li: Li.slice(0, lnz), Lx: Lx.slice(0, lnz * c), Up, Ui: Ui.slice(0, unz), Ux: Ux.slice(0, unz * c), pinv, q };
+}
+
+/**
+ * Depth-first search of L's graph from row r (rows not yet pivotal are leaves): pushes the nodes it
+ * finishes onto xi[--top], so xi[top..n) ends in topological order. Nonrecursive.
+ */
+function reach(
+  r: number, Lp: Int32Array, Li: Int32Array, pinv: Int32Array, stamp: number, mark: Int32Array, xi: Int32Array, top: number, stack: Int32Array, pstack: Int32Array,
+): number {
+  let head = 0;
+  stack[0] = r;
+  while (head >= 0) {
+    const j = stack[head];
+    const J = pinv[j];
+    if (mark[j] !== stamp) {
+      mark[j] = stamp;
+      pstack[head] = J < 0 ? 0 : Lp[J] + 1;
+    }
+    let done = true;
+    const end = J < 0 ? 0 : Lp[J + 1];
+    for (let p = pstack[head]; p < end; p++) {
+      const i = Li[p];
+      if (mark[i] === stamp) continue;
+      pstack[head] = p + 1;
+      stack[++head] = i;
+      done = false;
+      break;
+    }
+    if (done) {
+      head--;
+      xi[--top] = j;
+    }
+  }
+  return top;
+}
+
+function enlarge(idx: Int32Array, val: Float64Array, cap: number, c: number): { idx: Int32Array; val: Float64Array } {
+  const i2 = new Int32Array(cap);
+  i2.set(idx);
+  const v2 = new Float64Array(cap * c);
+  v2.set(val);
+  return { idx: i2, val: v2 };
+}
+
+/** y ← (L·U)⁻¹·y in place (y already permuted by rows: y[pinv[i]] = b[i]); real or interleaved complex. */
+export function luSolveInPlace(f: LuFactor, y: Float64Array): void {
+  const { n, Lp, Li, Lx, Up, Ui, Ux } = f;
+  if (!f.complex) {
+    for (let j = 0; j < n; j++) {
+      const yj = y[j];
+      if (yj !== 0) for (let p = Lp[j] + 1; p < Lp[j + 1]; p++) y[Li[p]] -= Lx[p] * yj;
+    }
+    for (let j = n - 1; j >= 0; j--) {
+      const d = Up[j + 1] - 1;
+      const yj = (y[j] /= Ux[d]);
+      if (yj !== 0) for (let p = Up[j]; p < d; p++) y[Ui[p]] -= Ux[p] * yj;
+    }
+    return;
+  }
+  for (let j = 0; j < n; j++) {
+    const yr = y[2 * j];
+    const yi = y[2 * j + 1];
+    for (let p = Lp[j] + 1; p < Lp[j + 1]; p++) {
+      const i = Li[p];
+      const lr = Lx[2 * p];
+      const li = Lx[2 * p + 1];
+      y[2 * i] -= lr * yr - li * yi;
+      y[2 * i + 1] -= lr * yi + li * yr;
+    }
+  }
+  for (let j = n - 1; j >= 0; j--) {
+    const d = Up[j + 1] - 1;
+    const ur = Ux[2 * d];
+    const ui = Ux[2 * d + 1];
+    const den = ur * ur + ui * ui;
+    const a = y[2 * j];
+    const b = y[2 * j + 1];
+    const yr = (a * ur + b * ui) / den;
+    const yi = (b * ur - a * ui) / den;
+    y[2 * j] = yr;
+    y[2 * j + 1] = yi;
+    for (let p = Up[j]; p < d; p++) {
+      const i = Ui[p];
+      const vr = Ux[2 * p];
+      const vi = Ux[2 * p + 1];
+      y[2 * i] -= vr * yr - vi * yi;
+      y[2 * i + 1] -= vr * yi + vi * yr;
+    }
+  }
+}

@@ -1,0 +1,161 @@
+/**
+ * Sparsity-pattern helpers of the direct solvers: a square matrix as compressed columns of f64 (or
+ * interleaved c128) values, the symmetric pattern |A| + |Aᵀ| that the orderings work on, and
+ * symmetric permutations. Values are f64 throughout: f32 and c64 data are factorized in double.
+ */
+import type { CSRMatrix } from '../../formats/csr.js';
+import { isComplex } from '../../dtype.js';
+
+/** A square matrix by columns: column j is rowIdx/values[colPtr[j] .. colPtr[j+1]), rows ascending. */
+export interface Csc {
+  n: number;
+  colPtr: Int32Array;
+  rowIdx: Int32Array;
+  /** f64 values, re/im interleaved when `complex` */
+  values: Float64Array;
+  complex: boolean;
+}
+
+/** An undirected graph without self-loops: the neighbours of v are adj[ptr[v] .. ptr[v+1]). */
+export interface Graph {
+  n: number;
+  ptr: Int32Array;
+  adj: Int32Array;
+}
+
+/** The columns of a canonical square CSR, values widened to f64 (the CSR of Aᵀ is the CSC of A). */
+export function cscOf(A: CSRMatrix): Csc {
+  const n = A.rows;
+  const comp = isComplex(A.dtype) ? 2 : 1;
+  const nnz = A.nnz;
+  const colPtr = new Int32Array(n + 1);
+  for (let k = 0; k < nnz; k++) colPtr[A.colIdx[k] + 1]++;
+  for (let j = 0; j < n; j++) colPtr[j + 1] += colPtr[j];
+  const next = colPtr.slice(0, n);
+  const rowIdx = new Int32Array(nnz);
+  const values = new Float64Array(nnz * comp);
+  const src = A.values;
+  for (let i = 0; i < n; i++) {
+    for (let k = A.rowPtr[i], e = A.rowPtr[i + 1]; k < e; k++) {
+      const p = next[A.colIdx[k]]++;
+      rowIdx[p] = i;
+      if (comp === 1) values[p] = src[k];
+      else {
+        values[2 * p] = src[2 * k];
+        values[2 * p + 1] = src[2 * k + 1];
+      }
+    }
+  }
+  return { n, colPtr, rowIdx, values, complex: comp === 2 };
+}
+
+/**
+ * The graph of A + Aᵀ without the diagonal (the pattern AMD and nested dissection order), from a
+ * matrix by columns; neighbour lists come out sorted and without duplicates.
+ */
+export function symmetricGraph(n: number, colPtr: Int32Array, rowIdx: Int32Array): Graph {
+  const deg = new Int32Array(n);
+  for (let j = 0; j < n; j++) {
+    for (let p = colPtr[j]; p < colPtr[j + 1]; p++) {
+      const i = rowIdx[p];
+      if (i !== j) {
+        deg[i]++;
+        deg[j]++;
+      }
+    }
+  }
+  const ptr = new Int32Array(n + 1);
+  for (let v = 0; v < n; v++) ptr[v + 1] = ptr[v] + deg[v];
+  const fill = ptr.slice(0, n);
+  const raw = new Int32Array(ptr[n]);
+  // column j's entries go to j's list and to i's: every list is filled in increasing order of the
+  // other end because columns are visited in order and rows within a column ascend
+  for (let j = 0; j < n; j++) {
+    for (let p = colPtr[j]; p < colPtr[j + 1]; p++) {
+      const i = rowIdx[p];
+      if (i !== j) {
+        raw[fill[i]++] = j;
+        raw[fill[j]++] = i;
+      }
+    }
+  }
+  // each list is two sorted runs interleaved; sort and drop the duplicates of symmetric entries
+  const outPtr = new Int32Array(n + 1);
+  let q = 0;
+  for (let v = 0; v < n; v++) {
+    const list = raw.subarray(ptr[v], ptr[v + 1]).sort();
+    let last = -1;
+    for (let k = 0; k < list.length; k++) {
+      if (list[k] !== last) raw[q++] = last = list[k];
+    }
+    outPtr[v + 1] = q;
+  }
+  return { n, ptr: outPtr, adj: raw.slice(0, q) };
+}
+
+/** pinv[perm[k]] = k. */
+export function inversePermutation(perm: Int32Array): Int32Array {
+  const inv = new Int32Array(perm.length);
+  for (let k = 0; k < perm.length; k++) inv[perm[k]] = k;
+  return inv;
+}
+
+/**
+ * The upper triangle (rows ≤ column) of P·A·Pᵀ by columns for a symmetric A given by columns, with
+ * `map[p]` the position in A's values of each stored entry (so a refactorization refills values
+ * without redoing the pattern). A's lower and upper triangles both count: entry (i, j) and (j, i)
+ * land on the same slot, and the later one wins (they are equal for a symmetric matrix).
+ */
+export function permutedUpper(A: Csc, pinv: Int32Array): { colPtr: Int32Array; rowIdx: Int32Array; map: Int32Array } {
+  const { n, colPtr: Ap, rowIdx: Ai } = A;
+  // take each entry from the triangle where pinv[row] ≤ pinv[col]: a symmetric matrix stores both
+  const count = new Int32Array(n + 1);
+  for (let j = 0; j < n; j++) {
+    const pj = pinv[j];
+    for (let p = Ap[j]; p < Ap[j + 1]; p++) {
+      const pi = pinv[Ai[p]];
+      if (pi <= pj) count[pj + 1]++;
+    }
+  }
+  for (let j = 0; j < n; j++) count[j + 1] += count[j];
+  const colPtr = count.slice();
+  const next = count.slice(0, n);
+  const rowIdx = new Int32Array(colPtr[n]);
+  const map = new Int32Array(colPtr[n]);
+  for (let j = 0; j < n; j++) {
+    const pj = pinv[j];
+    for (let p = Ap[j]; p < Ap[j + 1]; p++) {
+      const pi = pinv[Ai[p]];
+      if (pi <= pj) {
+        const q = next[pj]++;
+        rowIdx[q] = pi;
+        map[q] = p;
+      }
+    }
+  }
+  return { colPtr, rowIdx, map };
+}
+
+/**
+ * Whether A equals Aᵀ (pattern and values; for complex values Aᵀ, not Aᴴ). Rows within a column
+ * must ascend, as cscOf gives them. O(nnz).
+ */
+export function isSymmetric(A: Csc): boolean {
+  const { n, colPtr, rowIdx, values } = A;
+  const c = A.complex ? 2 : 1;
+  // column i's entries above the diagonal (rows j < i, ascending) are met in the order of their
+  // mirrors (i, j) when the columns j are walked in order: cursor[i] is the next one to match
+  const cursor = colPtr.slice(0, n);
+  for (let j = 0; j < n; j++) {
+    for (let p = colPtr[j]; p < colPtr[j + 1]; p++) {
+      const i = rowIdx[p];
+      if (i <= j) continue;
+      const q = cursor[i]++;
+      if (q >= colPtr[i + 1] || rowIdx[q] !== j) return false;
+      for (let t = 0; t < c; t++) if (values[c * q + t] !== values[c * p + t]) return false;
+    }
+  }
+  // and no entry above the diagonal was left unmatched
+  for (let i = 0; i < n; i++) if (cursor[i] < colPtr[i + 1] && rowIdx[cursor[i]] < i) return false;
+  return true;
+}

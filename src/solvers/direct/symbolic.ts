@@ -1,0 +1,132 @@
+/**
+ * Symbolic analysis of a symmetric pattern (given as its upper triangle by columns, rows ≤ column):
+ * the elimination tree, its postorder, the column counts of the Cholesky factor L (row subtrees:
+ * O(|L|)), the fundamental supernodes, and from them the fill, flops and bytes a factorization will
+ * take — known before any numeric work, so the runtime can check its memory budget and rt.solve can
+ * weigh a direct solve against an iterative one.
+ */
+import { treeDfs } from './amd.js';
+
+/** The elimination tree: parent[j] of each column (-1 at a root). Path compression through `ancestor`. */
+export function eliminationTree(n: number, colPtr: Int32Array, rowIdx: Int32Array): Int32Array {
+  const parent = new Int32Array(n);
+  const ancestor = new Int32Array(n);
+  for (let k = 0; k < n; k++) {
+    parent[k] = -1;
+    ancestor[k] = -1;
+    for (let p = colPtr[k]; p < colPtr[k + 1]; p++) {
+      let i = rowIdx[p];
+      while (i !== -1 && i < k) {
+        const inext = ancestor[i];
+        ancestor[i] = k;
+        if (inext === -1) parent[i] = k;
+        i = inext;
+      }
+    }
+  }
+  return parent;
+}
+
+/** A postorder of the forest `parent`: post[k] is the k-th node, children before parents, in index order. */
+export function postorder(parent: Int32Array): Int32Array {
+  const n = parent.length;
+  const head = new Int32Array(n).fill(-1);
+  const next = new Int32Array(n);
+  const stack = new Int32Array(n);
+  const post = new Int32Array(n);
+  for (let j = n - 1; j >= 0; j--) {
+    if (parent[j] === -1) continue;
+    next[j] = head[parent[j]];
+    head[parent[j]] = j;
+  }
+  let k = 0;
+  for (let j = 0; j < n; j++) if (parent[j] === -1) k = treeDfs(j, k, head, next, post, stack);
+  return post;
+}
+
+/**
+ * The nonzero pattern of row k of L (columns < k), as the row subtree of k: written to s[top..n) in
+ * an order where every column comes before its ancestors. `mark` is a workspace of n entries; marks
+ * are stamped with k + 1, so it must not be reused with the same stamp elsewhere.
+ */
+export function rowPattern(k: number, colPtr: Int32Array, rowIdx: Int32Array, parent: Int32Array, s: Int32Array, mark: Int32Array): number {
+  const n = parent.length;
+  const stamp = k + 1;
+  let top = n;
+  mark[k] = stamp;
+  for (let p = colPtr[k]; p < colPtr[k + 1]; p++) {
+    let i = rowIdx[p];
+    if (i > k) continue;
+    let len = 0;
+    // climb from i until a marked node: the path joins the row subtree found so far
+    for (; mark[i] !== stamp; i = parent[i]) {
+      s[len++] = i;
+      mark[i] = stamp;
+    }
+    while (len > 0) s[--top] = s[--len];
+  }
+  return top;
+}
+
+/** Column counts of L (the diagonal included), by walking every row subtree once: O(|L|). */
+export function columnCounts(n: number, colPtr: Int32Array, rowIdx: Int32Array, parent: Int32Array): Int32Array {
+  const counts = new Int32Array(n).fill(1);
+  const s = new Int32Array(n);
+  const mark = new Int32Array(n);
+  for (let k = 0; k < n; k++) {
+    const top = rowPattern(k, colPtr, rowIdx, parent, s, mark);
+    for (let t = top; t < n; t++) counts[s[t]]++;
+  }
+  return counts;
+}
+
+/**
+ * Fundamental supernodes of a postordered tree: column j + 1 continues j's supernode when it is j's
+ * parent, j is its only child and its column is j's minus one row. Returns the first column of each
+ * supernode, with n appended.
+ */
+export function supernodes(parent: Int32Array, counts: Int32Array): Int32Array {
+  const n = parent.length;
+  const children = new Int32Array(n);
+  for (let j = 0; j < n; j++) if (parent[j] !== -1) children[parent[j]]++;
+  const starts: number[] = [];
+  for (let j = 0; j < n; j++) {
+    const continues = j > 0 && parent[j - 1] === j && children[j] === 1 && counts[j] === counts[j - 1] - 1;
+    if (!continues) starts.push(j);
+  }
+  starts.push(n);
+  return Int32Array.from(starts);
+}
+
+/** What a factorization will cost, from the symbolic phase. */
+export interface FactorCost {
+  /** entries of the factor: L for Cholesky/LDLᵀ (the diagonal included), L + U for LU (both diagonals; an estimate: pivoting may change it) */
+  fillNnz: number;
+  /** floating-point operations of the numeric factorization (one multiply-add counts 2; complex ×4) */
+  flops: number;
+  /** bytes the factor and its workspace take (values, indices, vectors) */
+  bytes: number;
+}
+
+/**
+ * The cost of factorizing a pattern with the given column counts. Cholesky/LDLᵀ: Σ cⱼ² flops (a
+ * column of c entries updates c(c−1)/2 pairs, two operations each, plus its scaling); LU without
+ * off-diagonal pivoting has L and Uᵀ of the same pattern, so twice both (L's unit diagonal stored).
+ */
+export function costOf(counts: Int32Array, lu: boolean, complex: boolean): FactorCost {
+  const n = counts.length;
+  let nnzL = 0;
+  let flops = 0;
+  for (let j = 0; j < n; j++) {
+    const c = counts[j];
+    nnzL += c;
+    flops += c * c;
+  }
+  const fillNnz = lu ? 2 * nnzL : nnzL;
+  const valueBytes = complex ? 16 : 8;
+  if (lu) flops *= 2;
+  if (complex) flops *= 4;
+  // factor values and row indices, plus the pointers, the permutations and a few work vectors
+  const bytes = fillNnz * (valueBytes + 4) + n * (8 * 4 + 2 * valueBytes);
+  return { fillNnz, flops, bytes };
+}

@@ -1,0 +1,375 @@
+/**
+ * rt.factor: Cholesky, LDLᵀ and LU against a dense f64 (and complex) LU with partial pivoting written
+ * here, on every square shared matrix and generated SPD, symmetric indefinite, nonsymmetric, singular
+ * and structurally singular cases; refactor and solve-many bit for bit equal to fresh factorizations;
+ * typed errors for bad input.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
+import { CSRMatrix } from '../src/formats/csr.js';
+import { poisson2D, poisson3D } from '../src/generators/poisson.js';
+import { randomMatrix } from '../src/generators/random.js';
+import { Prng } from '../src/generators/prng.js';
+import { DisposedError, MemoryLimitError, NotPositiveDefiniteError, OptionError, ShapeError, SingularMatrixError, UnsupportedError } from '../src/errors.js';
+import type { FactorKind } from '../src/solvers/direct/factor.js';
+import { loadShared, sharedMatrixNames } from './matrices.js';
+
+let rt: Runtime;
+beforeAll(async () => {
+  rt = await createRuntime({ workers: 1 });
+});
+afterAll(() => rt.dispose());
+
+const cplx = (A: CSRMatrix) => A.dtype === 'c128' || A.dtype === 'c64';
+
+/** y = A·x in f64 (interleaved complex), straight from the CSR. */
+function spmv(A: CSRMatrix, x: Float64Array): Float64Array {
+  const c = cplx(A) ? 2 : 1;
+  const y = new Float64Array(A.rows * c);
+  for (let i = 0; i < A.rows; i++) {
+    let sr = 0;
+    let si = 0;
+    for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) {
+      const j = A.colIdx[k];
+      if (c === 1) sr += A.values[k] * x[j];
+      else {
+        const ar = A.values[2 * k], ai = A.values[2 * k + 1];
+        sr += ar * x[2 * j] - ai * x[2 * j + 1];
+        si += ar * x[2 * j + 1] + ai * x[2 * j];
+      }
+    }
+    y[c * i] = sr;
+    if (c === 2) y[2 * i + 1] = si;
+  }
+  return y;
+}
+
+const norm = (v: ArrayLike<number>) => Math.sqrt(Array.from(v).reduce((s, t) => s + t * t, 0));
+const diffNorm = (a: ArrayLike<number>, b: ArrayLike<number>) => Math.sqrt(Array.from(a).reduce((s, t, i) => s + (t - b[i]) ** 2, 0));
+
+function relResidual(A: CSRMatrix, x: Float64Array, b: Float64Array): number {
+  return diffNorm(spmv(A, x), b) / norm(b);
+}
+
+/** Dense LU with partial pivoting (real or complex), the reference solve; null when singular. */
+function denseSolve(A: CSRMatrix, b: Float64Array): Float64Array | null {
+  const n = A.rows;
+  const c = cplx(A) ? 2 : 1;
+  const M = new Float64Array(n * n * c);
+  for (let i = 0; i < n; i++) {
+    for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) {
+      const j = A.colIdx[k];
+      for (let t = 0; t < c; t++) M[(i * n + j) * c + t] += A.values[k * c + t];
+    }
+  }
+  const x = Float64Array.from(b);
+  for (let k = 0; k < n; k++) {
+    let p = k;
+    let best = -1;
+    for (let i = k; i < n; i++) {
+      const a = c === 1 ? Math.abs(M[i * n + k]) : Math.hypot(M[(i * n + k) * 2], M[(i * n + k) * 2 + 1]);
+      if (a > best) [best, p] = [a, i];
+    }
+    if (!(best > 0)) return null;
+    if (p !== k) {
+      for (let j = 0; j < n * c; j++) [M[k * n * c + j], M[p * n * c + j]] = [M[p * n * c + j], M[k * n * c + j]];
+      for (let t = 0; t < c; t++) [x[k * c + t], x[p * c + t]] = [x[p * c + t], x[k * c + t]];
+    }
+    for (let i = k + 1; i < n; i++) {
+      if (c === 1) {
+        const l = M[i * n + k] / M[k * n + k];
+        if (l === 0) continue;
+        for (let j = k; j < n; j++) M[i * n + j] -= l * M[k * n + j];
+        x[i] -= l * x[k];
+      } else {
+        const [pr, pi] = [M[(k * n + k) * 2], M[(k * n + k) * 2 + 1]];
+        const [ar, ai] = [M[(i * n + k) * 2], M[(i * n + k) * 2 + 1]];
+        const d = pr * pr + pi * pi;
+        const lr = (ar * pr + ai * pi) / d, li = (ai * pr - ar * pi) / d;
+        if (lr === 0 && li === 0) continue;
+        for (let j = k; j < n; j++) {
+          const [ur, ui] = [M[(k * n + j) * 2], M[(k * n + j) * 2 + 1]];
+          M[(i * n + j) * 2] -= lr * ur - li * ui;
+          M[(i * n + j) * 2 + 1] -= lr * ui + li * ur;
+        }
+        const [xr, xi] = [x[2 * k], x[2 * k + 1]];
+        x[2 * i] -= lr * xr - li * xi;
+        x[2 * i + 1] -= lr * xi + li * xr;
+      }
+    }
+  }
+  for (let k = n - 1; k >= 0; k--) {
+    if (c === 1) {
+      let s = x[k];
+      for (let j = k + 1; j < n; j++) s -= M[k * n + j] * x[j];
+      x[k] = s / M[k * n + k];
+    } else {
+      let sr = x[2 * k], si = x[2 * k + 1];
+      for (let j = k + 1; j < n; j++) {
+        const [ur, ui] = [M[(k * n + j) * 2], M[(k * n + j) * 2 + 1]];
+        sr -= ur * x[2 * j] - ui * x[2 * j + 1];
+        si -= ur * x[2 * j + 1] + ui * x[2 * j];
+      }
+      const [pr, pi] = [M[(k * n + k) * 2], M[(k * n + k) * 2 + 1]];
+      const d = pr * pr + pi * pi;
+      x[2 * k] = (sr * pr + si * pi) / d;
+      x[2 * k + 1] = (si * pr - sr * pi) / d;
+    }
+  }
+  return x;
+}
+
+/** A known solution (entries in [-1, 1], deterministic) and b = A·x. */
+function knownSystem(A: CSRMatrix, seed = 1): { xTrue: Float64Array; b: Float64Array } {
+  const rng = new Prng(seed);
+  const xTrue = Float64Array.from({ length: A.rows * (cplx(A) ? 2 : 1) }, () => 2 * rng.next() - 1);
+  return { xTrue, b: spmv(A, xTrue) };
+}
+
+/** A pattern matrix (all ones) given values: diagonal = row length + 1, off-diagonal −1 (symmetric patterns become SPD) or random in [−1, 1]. */
+function valued(A: CSRMatrix, symmetric: boolean): CSRMatrix {
+  const rng = new Prng(7);
+  const v = new Float64Array(A.nnz);
+  for (let i = 0; i < A.rows; i++) {
+    for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) {
+      v[k] = A.colIdx[k] === i ? A.rowPtr[i + 1] - A.rowPtr[i] + 1 : symmetric ? -1 : 2 * rng.next() - 1;
+    }
+  }
+  // rows without a diagonal entry keep a nonsingular chance through the random entries
+  return new CSRMatrix(A.rows, A.cols, 'f64', A.rowPtr, A.colIdx, v);
+}
+
+const SQUARE = sharedMatrixNames().filter((m) => {
+  const A = loadShared(m);
+  return A.rows === A.cols;
+});
+
+describe('rt.factor on every square shared matrix (kind auto) against a dense LU', () => {
+  for (const name of SQUARE) {
+    it(name, async () => {
+      const raw = loadShared(name);
+      const isPattern = ['dwt_992', 'rajat01'].includes(name);
+      const variants: [string, CSRMatrix][] = isPattern ? [['valued', valued(raw, name === 'dwt_992')], ['ones', raw]] : [['', raw]];
+      for (const [tag, A] of variants) {
+        const { xTrue, b } = knownSystem(A);
+        let F;
+        try {
+          F = await rt.factor(A);
+        } catch (e) {
+          // only a matrix of ones may be singular; then the dense LU must agree it is (or nearly)
+          expect(tag).toBe('ones');
+          expect(e).toBeInstanceOf(SingularMatrixError);
+          continue;
+        }
+        const { x, relativeResidual } = await F.solve(b);
+        const res = relResidual(A, x, b);
+        // the reported residual is the true one
+        expect(Math.abs(res - relativeResidual)).toBeLessThanOrEqual(0.5 * res + 1e-15); // (summed in another order)
+        expect(res).toBeLessThan(1e-12);
+        if (A.rows <= 1000) {
+          const ref = denseSolve(A, b)!;
+          expect(ref).not.toBeNull();
+          // forward error no worse than the dense LU's (within a factor of 100)
+          const errRef = diffNorm(ref, xTrue);
+          expect(diffNorm(x, xTrue)).toBeLessThanOrEqual(100 * errRef + 1e-13 * norm(xTrue));
+        }
+        expect(F.info.n).toBe(A.rows);
+        expect(F.info.fillNnz).toBeGreaterThanOrEqual(A.rows);
+        F.dispose();
+      }
+    });
+  }
+});
+
+describe('kinds and orderings', () => {
+  const spd: [string, () => CSRMatrix][] = [
+    ['bcsstk01', () => loadShared('bcsstk01')],
+    ['494_bus', () => loadShared('494_bus')],
+    ['poisson2D(40)', () => poisson2D(40)],
+    ['poisson3D(12)', () => poisson3D(12)],
+  ];
+  for (const [name, make] of spd) {
+    it(`${name}: Cholesky, LDLᵀ and LU with AMD, ND and natural orderings agree with the dense solve`, async () => {
+      const A = make();
+      const { b } = knownSystem(A, 3);
+      const ref = denseSolve(A, b)!;
+      for (const kind of ['cholesky', 'ldlt', 'lu'] as FactorKind[]) {
+        for (const ordering of ['amd', 'nd', 'natural'] as const) {
+          const F = await rt.factor(A, { kind, ordering });
+          expect([F.info.kind, F.info.ordering]).toEqual([kind, ordering]);
+          const { x, relativeResidual } = await F.solve(b);
+          expect(relativeResidual).toBeLessThan(1e-12);
+          expect(diffNorm(x, ref)).toBeLessThan(1e-8 * norm(ref));
+          if (kind === 'lu') expect(F.info.offDiagonalPivots).toBe(0); // SPD: the diagonal always qualifies
+        }
+      }
+    });
+  }
+
+  it('the fill and flops Cholesky reports equal the symbolic estimate; LU on a symmetric pattern fills twice as much', async () => {
+    const A = poisson2D(30);
+    const C = await rt.factor(A, { kind: 'cholesky', ordering: 'amd' });
+    const L = await rt.factor(A, { kind: 'lu', ordering: 'amd' });
+    expect(C.info.fillNnz).toBe(C.info.estimate.fillNnz);
+    expect(L.info.fillNnz).toBe(2 * C.info.fillNnz);
+    expect(L.info.estimate.fillNnz).toBe(L.info.fillNnz);
+    expect(C.info.supernodes).toBeGreaterThan(0);
+    expect(C.info.supernodes).toBeLessThan(A.rows);
+    expect(C.info.times.numeric).toBeGreaterThanOrEqual(0);
+  });
+});
+
+describe('generated cases', () => {
+  it('symmetric indefinite: Cholesky names the column, LDLᵀ and auto solve it', async () => {
+    // poisson2D(12) − 2·I: eigenvalues 4 − 2 ± …, both signs
+    const P = poisson2D(12);
+    const v = Float64Array.from(P.values);
+    for (let i = 0; i < P.rows; i++) for (let k = P.rowPtr[i]; k < P.rowPtr[i + 1]; k++) if (P.colIdx[k] === i) v[k] -= 2.1;
+    const A = new CSRMatrix(P.rows, P.cols, 'f64', P.rowPtr, P.colIdx, v);
+    await expect(rt.factor(A, { kind: 'cholesky' })).rejects.toSatisfy(
+      (e: unknown) => e instanceof NotPositiveDefiniteError && e.column >= 0 && e.column < A.rows && e.message.includes(`column ${e.column}`),
+    );
+    const { b } = knownSystem(A);
+    const ref = denseSolve(A, b)!;
+    for (const kind of ['ldlt', 'auto'] as FactorKind[]) {
+      const F = await rt.factor(A, { kind });
+      expect(F.info.kind).toBe('ldlt');
+      const { x, relativeResidual } = await F.solve(b);
+      expect(relativeResidual).toBeLessThan(1e-12);
+      expect(diffNorm(x, ref)).toBeLessThan(1e-9 * norm(ref));
+      if (kind === 'auto') expect(F.info.kindReason).toMatch(/not positive definite at column \d+/);
+    }
+  });
+
+  it('LDLᵀ without pivoting breaks down on a zero diagonal: a typed error; auto falls back to LU', async () => {
+    // [[0, 1], [1, 0]] ⊕ I: symmetric, nonsingular, needs pivoting
+    const A = CSRMatrix.fromTriplets(3, 3, 'f64', Int32Array.from([0, 1, 2]), Int32Array.from([1, 0, 2]), Float64Array.from([1, 1, 1]));
+    await expect(rt.factor(A, { kind: 'ldlt', ordering: 'natural' })).rejects.toBeInstanceOf(SingularMatrixError);
+    const F = await rt.factor(A, { ordering: 'natural' });
+    expect(F.info.kind).toBe('lu');
+    expect(Array.from((await F.solve(Float64Array.from([1, 2, 3]))).x)).toEqual([2, 1, 3]);
+  });
+
+  it('nonsymmetric random (with pivoting needed) against the dense LU, real and complex', async () => {
+    for (const dtype of ['f64', 'c128'] as const) {
+      // a random pattern plus a weak diagonal (0.01): nonsingular, and the pivots leave the diagonal
+      const R = randomMatrix({ rows: 300, meanRowLength: 6, seed: 11, dtype });
+      const c = dtype === 'c128' ? 2 : 1;
+      const rows = [...rowsOf(R), ...Array.from({ length: 300 }, (_, i) => i)];
+      const cols = [...R.colIdx, ...Array.from({ length: 300 }, (_, i) => i)];
+      const vals = [...R.values, ...Array.from({ length: 300 * c }, (_, k) => (k % c === 0 ? 0.01 : 0))];
+      const A = CSRMatrix.fromTriplets(300, 300, dtype, Int32Array.from(rows), Int32Array.from(cols), Float64Array.from(vals));
+      const { xTrue, b } = knownSystem(A, 5);
+      const F = await rt.factor(A);
+      expect(F.info.kind).toBe('lu');
+      expect(F.info.offDiagonalPivots).toBeGreaterThan(0);
+      const { x, relativeResidual } = await F.solve(b);
+      const ref = denseSolve(A, b)!;
+      expect(relativeResidual).toBeLessThan(1e-12);
+      expect(diffNorm(x, xTrue)).toBeLessThanOrEqual(100 * diffNorm(ref, xTrue) + 1e-13 * norm(xTrue));
+      // strict partial pivoting works as well
+      const S = await rt.factor(A, { pivotTolerance: 1 });
+      expect((await S.solve(b)).relativeResidual).toBeLessThan(1e-12);
+    }
+  });
+
+  it('singular (dependent rows) and structurally singular (an empty column): SingularMatrixError naming the column', async () => {
+    const P = poisson2D(6);
+    const n = P.rows;
+    // row 5 := row 4 (numerically singular, pattern intact)
+    const t = { r: [] as number[], c: [] as number[], v: [] as number[] };
+    for (let i = 0; i < n; i++) {
+      const src = i === 5 ? 4 : i;
+      for (let k = P.rowPtr[src]; k < P.rowPtr[src + 1]; k++) t.r.push(i), t.c.push(P.colIdx[k]), t.v.push(P.values[k]);
+    }
+    const dep = CSRMatrix.fromTriplets(n, n, 'f64', Int32Array.from(t.r), Int32Array.from(t.c), Float64Array.from(t.v));
+    for (const kind of ['lu', 'auto'] as FactorKind[]) await expect(rt.factor(dep, { kind })).rejects.toBeInstanceOf(SingularMatrixError);
+    // column 7 empty
+    const r: number[] = [], c: number[] = [], v: number[] = [];
+    for (let i = 0; i < n; i++) for (let k = P.rowPtr[i]; k < P.rowPtr[i + 1]; k++) if (P.colIdx[k] !== 7) r.push(i), c.push(P.colIdx[k]), v.push(P.values[k]);
+    const empty = CSRMatrix.fromTriplets(n, n, 'f64', Int32Array.from(r), Int32Array.from(c), Float64Array.from(v));
+    await expect(rt.factor(empty, { kind: 'lu' })).rejects.toSatisfy((e: unknown) => e instanceof SingularMatrixError && e.column === 7 && /column 7/.test(e.message));
+    // a zero matrix with a full diagonal pattern: Cholesky's error names a column
+    const Z = new CSRMatrix(3, 3, 'f64', Int32Array.from([0, 1, 2, 3]), Int32Array.from([0, 1, 2]), new Float64Array(3));
+    await expect(rt.factor(Z, { kind: 'cholesky' })).rejects.toBeInstanceOf(NotPositiveDefiniteError);
+  });
+});
+
+describe('refactor, solve-many, dtypes', () => {
+  it('refactor and solve-many are bit for bit a fresh factorization and single solves', async () => {
+    for (const [A, scale] of [[poisson2D(25), 3], [loadShared('west0479'), 0.5], [loadShared('young1c'), 2]] as const) {
+      const c = cplx(A) ? 2 : 1;
+      const v2 = Float64Array.from(A.values, (t, k) => (k % 3 === 0 ? t * scale : t));
+      // keep it symmetric for the Poisson matrix: scale by the sum of row and column so (i,j) and (j,i) match
+      if (A.rows === 625) for (let i = 0; i < A.rows; i++) for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) v2[k] = A.colIdx[k] === i ? 4 * scale : -1;
+      const A2 = new CSRMatrix(A.rows, A.cols, A.dtype, A.rowPtr, A.colIdx, v2);
+      const F = await rt.factor(A);
+      await F.refactor(A2);
+      const fresh = await rt.factor(A2);
+      const m = A.rows * c;
+      const b = Float64Array.from({ length: 3 * m }, (_, i) => Math.sin(i + 1));
+      const many = await F.solve(b);
+      const one = await fresh.solve(b);
+      expect(many.x).toEqual(one.x);
+      for (let j = 0; j < 3; j++) {
+        const single = await fresh.solve(b.slice(j * m, (j + 1) * m));
+        expect(Array.from(single.x)).toEqual(Array.from(many.x.subarray(j * m, (j + 1) * m)));
+        expect(single.relativeResidual).toBe(many.residuals[j]);
+      }
+      expect(many.relativeResidual).toBeLessThan(1e-10);
+    }
+  });
+
+  it('f32 and c64 data are factorized in f64: the same answer as the f64/c128 copy', async () => {
+    for (const [A, wide] of [[poisson2D(10, { dtype: 'f32' }), 'f64'], [loadShared('qc324').astype('c64'), 'c128']] as const) {
+      const b = Float64Array.from({ length: A.rows * (cplx(A) ? 2 : 1) }, (_, i) => Math.cos(i));
+      const x32 = (await (await rt.factor(A)).solve(b)).x;
+      const x64 = (await (await rt.factor(A.astype(wide))).solve(b)).x;
+      expect(x32).toEqual(x64);
+    }
+  });
+
+  it('refinement: refine 0 skips it, the default keeps a step only when it helps; an uploaded handle factorizes its matrix', async () => {
+    const A = loadShared('bcsstk13');
+    const { b } = knownSystem(A);
+    const h = rt.upload(A);
+    const F = await rt.factor(h);
+    const r0 = await F.solve(b, { refine: 0 });
+    const r1 = await F.solve(b);
+    expect(r0.refinements).toBe(0);
+    expect(r1.relativeResidual).toBeLessThanOrEqual(r0.relativeResidual);
+    expect(r1.relativeResidual).toBeLessThan(1e-12);
+    expect(relResidual(A, r1.x, b)).toBeCloseTo(r1.relativeResidual, 14);
+    h.dispose();
+  });
+});
+
+describe('errors', () => {
+  it('bad input gets typed errors, nothing else', async () => {
+    await expect(rt.factor(loadShared('ash219'))).rejects.toBeInstanceOf(ShapeError);
+    await expect(rt.factor(poisson2D(3), { kind: 'qr' as never })).rejects.toBeInstanceOf(UnsupportedError);
+    await expect(rt.factor(poisson2D(3), { ordering: 'metis' as never })).rejects.toBeInstanceOf(UnsupportedError);
+    await expect(rt.factor(poisson2D(3), { kinds: 'lu' } as never)).rejects.toSatisfy((e: unknown) => e instanceof OptionError && e.suggestion === 'kind');
+    await expect(rt.factor(loadShared('west0479'), { kind: 'cholesky' })).rejects.toBeInstanceOf(UnsupportedError);
+    await expect(rt.factor(loadShared('young1c'), { kind: 'ldlt' })).rejects.toBeInstanceOf(UnsupportedError);
+    await expect(rt.factor(poisson2D(3), { pivotTolerance: 2 })).rejects.toBeInstanceOf(RangeError);
+    const F = await rt.factor(poisson2D(4));
+    await expect(F.solve(new Float64Array(15))).rejects.toBeInstanceOf(ShapeError);
+    await expect(F.solve(new Float64Array(16), { refine: -1 })).rejects.toBeInstanceOf(RangeError);
+    await expect(F.refactor(poisson2D(5))).rejects.toBeInstanceOf(ShapeError);
+    await expect(F.refactor(randomMatrix({ rows: 16, meanRowLength: 5, seed: 1 }))).rejects.toBeInstanceOf(ShapeError);
+    F.dispose();
+    await expect(F.solve(new Float64Array(16))).rejects.toBeInstanceOf(DisposedError);
+    // the factor's memory is checked before the numeric phase
+    const small = await createRuntime({ maxMemoryMB: 1, workers: 1 });
+    await expect(small.factor(poisson2D(120))).rejects.toSatisfy((e: unknown) => e instanceof MemoryLimitError && e.requestedBytes > 2 ** 20);
+    small.dispose();
+    await expect(small.factor(poisson2D(3))).rejects.toBeInstanceOf(DisposedError);
+  });
+});
+
+function rowsOf(A: CSRMatrix): number[] {
+  const r: number[] = [];
+  for (let i = 0; i < A.rows; i++) for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) r.push(i);
+  return r;
+}

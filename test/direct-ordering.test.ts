@@ -1,0 +1,179 @@
+/**
+ * Fill-reducing orderings (AMD, nested dissection) and the symbolic phase: every ordering is a
+ * permutation, the symbolic column counts equal a plain elimination count written here (bitset
+ * elimination of the graph in that order), and the orderings cut the fill against the natural order.
+ */
+import { describe, expect, it } from 'vitest';
+import { amdOrder } from '../src/solvers/direct/amd.js';
+import { ndOrder } from '../src/solvers/direct/nested-dissection.js';
+import { cscOf, inversePermutation, symmetricGraph, type Graph } from '../src/solvers/direct/pattern.js';
+import { analyze, permutedGraphUpper } from '../src/solvers/direct/analysis.js';
+import { columnCounts, eliminationTree, postorder, supernodes } from '../src/solvers/direct/symbolic.js';
+import { poisson2D, poisson3D } from '../src/generators/poisson.js';
+import { randomMatrix } from '../src/generators/random.js';
+import { CSRMatrix } from '../src/formats/csr.js';
+import { loadShared, sharedMatrixNames } from './matrices.js';
+
+function graphOf(A: CSRMatrix): Graph {
+  const C = cscOf(A);
+  return symmetricGraph(C.n, C.colPtr, C.rowIdx);
+}
+
+function expectPermutation(p: Int32Array, n: number): void {
+  expect(p.length).toBe(n);
+  const seen = new Uint8Array(n);
+  for (const v of p) {
+    expect(v >= 0 && v < n && !seen[v]).toBe(true);
+    seen[v] = 1;
+  }
+}
+
+/** nnz(L) (diagonal included) of eliminating the graph in order perm: rows as bitsets, each pivot's row ORed into its neighbours'. */
+function referenceFill(g: Graph, perm: Int32Array): number {
+  const n = g.n;
+  const pinv = inversePermutation(perm);
+  const words = (n + 31) >>> 5;
+  const rows = new Uint32Array(n * words);
+  for (let v = 0; v < n; v++) {
+    for (let p = g.ptr[v]; p < g.ptr[v + 1]; p++) {
+      const a = pinv[v];
+      const b = pinv[g.adj[p]];
+      if (b > a) rows[a * words + (b >>> 5)] |= 1 << (b & 31);
+    }
+  }
+  let fill = n;
+  for (let k = 0; k < n; k++) {
+    const rk = k * words;
+    for (let w = k >>> 5; w < words; w++) {
+      let bits = rows[rk + w];
+      while (bits) {
+        const t = 31 - Math.clz32(bits & -bits);
+        bits &= bits - 1;
+        const j = (w << 5) + t;
+        fill++;
+        // row j gets row k's entries past j
+        const rj = j * words;
+        const jw = j >>> 5;
+        rows[rj + jw] |= rows[rk + jw] & ~((2 ** ((j & 31) + 1) - 1) >>> 0);
+        for (let u = jw + 1; u < words; u++) rows[rj + u] |= rows[rk + u];
+      }
+    }
+  }
+  return fill;
+}
+
+function symbolicFill(g: Graph, perm: Int32Array): number {
+  const up = permutedGraphUpper(g, inversePermutation(perm));
+  const parent = eliminationTree(g.n, up.colPtr, up.rowIdx);
+  return columnCounts(g.n, up.colPtr, up.rowIdx, parent).reduce((s, c) => s + c, 0);
+}
+
+const natural = (n: number) => Int32Array.from({ length: n }, (_, i) => i);
+
+/** matrices whose bitset elimination stays quick */
+const cases: [string, () => CSRMatrix][] = [
+  ['poisson2D(30)', () => poisson2D(30)],
+  ['poisson3D(10)', () => poisson3D(10)],
+  ['random 600', () => randomMatrix({ rows: 600, meanRowLength: 4, seed: 3 })],
+  ...sharedMatrixNames()
+    .filter((m) => !['Groebner_id2003_aug', 'ash219'].includes(m))
+    .map((m): [string, () => CSRMatrix] => [m, () => loadShared(m)]),
+];
+
+describe('orderings', () => {
+  for (const [name, make] of cases) {
+    it(`${name}: AMD and ND are permutations; symbolic counts equal the elimination count; fill below natural`, () => {
+      const A = make();
+      const g = graphOf(A);
+      const n = g.n;
+      const amd = amdOrder(g);
+      const nd = ndOrder(g);
+      expectPermutation(amd, n);
+      expectPermutation(nd, n);
+      const fills: Record<string, number> = {};
+      // the natural order of the largest (rajat01) fills too much for a quick bitset elimination
+      const orders = n > 3000 ? ([['amd', amd], ['nd', nd]] as const) : ([['natural', natural(n)], ['amd', amd], ['nd', nd]] as const);
+      for (const [o, p] of orders) {
+        const ref = referenceFill(g, p);
+        expect(symbolicFill(g, p)).toBe(ref);
+        fills[o] = ref;
+      }
+      // the orderings never fill much more than doing nothing (a banded matrix is already good)
+      const base = fills.natural ?? symbolicFill(g, natural(n));
+      expect(fills.amd).toBeLessThanOrEqual(1.1 * base + n);
+      expect(fills.nd).toBeLessThanOrEqual(1.5 * base + n);
+    });
+  }
+
+  it('on grids AMD and ND cut the fill of the natural (banded) order well down', () => {
+    const g2 = graphOf(poisson2D(40));
+    const nat2 = referenceFill(g2, natural(g2.n));
+    expect(referenceFill(g2, amdOrder(g2))).toBeLessThan(0.5 * nat2);
+    expect(referenceFill(g2, ndOrder(g2))).toBeLessThan(0.6 * nat2);
+    const g3 = graphOf(poisson3D(12));
+    const nat3 = referenceFill(g3, natural(g3.n));
+    expect(referenceFill(g3, amdOrder(g3))).toBeLessThan(0.6 * nat3);
+    expect(referenceFill(g3, ndOrder(g3))).toBeLessThan(0.6 * nat3);
+  });
+
+  it('edge cases: empty, one node, isolated nodes, a dense row, disconnected parts', () => {
+    for (const n of [0, 1, 5]) {
+      const g: Graph = { n, ptr: new Int32Array(n + 1), adj: new Int32Array(0) };
+      expectPermutation(amdOrder(g), n);
+      expectPermutation(ndOrder(g), n);
+    }
+    // an arrow: node 0 joined to all of 400 others, plus a chain; dense rows go last in AMD
+    const n = 400;
+    const rows: number[] = [];
+    const cols: number[] = [];
+    for (let i = 0; i < n; i++) {
+      rows.push(i, 0, i);
+      cols.push(0, i, i);
+      if (i + 1 < n) rows.push(i, i + 1), cols.push(i + 1, i);
+    }
+    const arrow = CSRMatrix.fromTriplets(n, n, 'f64', Int32Array.from(rows), Int32Array.from(cols), new Float64Array(rows.length).fill(1));
+    const ga = graphOf(arrow);
+    const pa = amdOrder(ga);
+    expectPermutation(pa, n);
+    expect(pa[n - 1]).toBe(0);
+    expect(referenceFill(ga, pa)).toBeLessThanOrEqual(3 * n);
+    // two grids side by side, no edge between them, and 3000 nodes so ND splits components
+    const P = poisson2D(40);
+    const two = CSRMatrix.fromTriplets(
+      2 * P.rows, 2 * P.rows, 'f64',
+      Int32Array.from([...rowsOf(P), ...rowsOf(P).map((r) => r + P.rows)]),
+      Int32Array.from([...P.colIdx, ...[...P.colIdx].map((c) => c + P.rows)]),
+      new Float64Array(2 * P.nnz).fill(1),
+    );
+    const g2 = graphOf(two);
+    const nd = ndOrder(g2);
+    expectPermutation(nd, g2.n);
+    expect(referenceFill(g2, nd)).toBeLessThan(0.6 * referenceFill(g2, natural(g2.n)));
+  });
+
+  it('analysis: postordered, supernodes partition the columns, auto keeps the fewer flops', () => {
+    const g = graphOf(poisson2D(50));
+    const a = analyze(g, 'auto', false, false);
+    expectPermutation(a.perm, g.n);
+    expect(a.ordering === 'amd' || a.ordering === 'nd').toBe(true);
+    expect(a.orderingReason).toMatch(/flops/);
+    // postordered: every parent after its child, the tree's postorder is the identity
+    for (let j = 0; j < g.n; j++) expect(a.parent[j] === -1 || a.parent[j] > j).toBe(true);
+    expect([...postorder(a.parent)]).toEqual([...natural(g.n)]);
+    expect(a.cost.fillNnz).toBe(referenceFill(g, a.perm));
+    const other = analyze(g, a.ordering === 'amd' ? 'nd' : 'amd', false, false);
+    expect(a.cost.flops).toBeLessThanOrEqual(other.cost.flops);
+    const s = supernodes(a.parent, a.counts);
+    expect(s[0]).toBe(0);
+    expect(s[s.length - 1]).toBe(g.n);
+    expect([...a.supernodeStarts]).toEqual([...s]);
+    // a supernode's columns share one pattern: counts drop by one along it
+    for (let k = 0; k + 1 < s.length; k++) for (let j = s[k] + 1; j < s[k + 1]; j++) expect(a.counts[j]).toBe(a.counts[j - 1] - 1);
+  });
+});
+
+function rowsOf(A: CSRMatrix): number[] {
+  const r: number[] = [];
+  for (let i = 0; i < A.rows; i++) for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) r.push(i);
+  return r;
+}
