@@ -1,7 +1,7 @@
 #version 300 es
 // CSR SpMV, one fragment per output texel (EPT rows, seed 000 kernel 1): y = alpha*A*x + beta*y.
 // Also the first pass of the segmented long-row kernel: there rowPtr holds the segment bounds, the
-// "rows" are segments, alpha = 1, beta = 0, and the output is the vector of partial sums.
+// "rows" are segments and the output is the vector of plain partial sums (u_partialSums).
 #include "spmv_common.glsl"
 #include "csr_part.glsl"
 

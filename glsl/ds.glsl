@@ -42,12 +42,23 @@ vec2 two_prod(float a, float b) {
   return vec2(p, e);
 }
 
+// IEEE specials. Where a sum or product is ±Inf or NaN its error term is NaN (Inf − Inf, Inf · 0),
+// and so is every hi that term is added into: Inf would come out as NaN. ds_add and ds_mul therefore
+// return, where their result's hi is not finite, the f32 result h of the hi parts with lo = 0: ±Inf
+// and NaN exactly as f32 (and the CPU path's f64) arithmetic gives them. The same fallback keeps a
+// finite product of an operand beyond 2^115 (where Dekker's split overflows) at its f32 value. lo may
+// be NaN only where hi is not finite, and nothing reads it then. Tested on the bits, as isinf/isnan
+// may be folded away by a compiler that assumes finite floats. Cost: an and, a compare and a select
+// per ds_add / ds_mul.
+bool not_finite(float a) { return (floatBitsToUint(a) & 0x7f800000u) == 0x7f800000u; }
+vec2 ds_special(vec2 r, float h) { return not_finite(r.x) ? vec2(h, 0.0) : r; }
+
 // The accurate double-single sum (both error terms kept, renormalised twice).
 vec2 ds_add(vec2 a, vec2 b) {
-  vec2 s = two_sum(a.x, b.x);
+  vec2 h = two_sum(a.x, b.x);
   vec2 t = two_sum(a.y, b.y);
-  s = quick_two_sum(s.x, s.y + t.x);
-  return quick_two_sum(s.x, s.y + t.y);
+  vec2 s = quick_two_sum(h.x, h.y + t.x);
+  return ds_special(quick_two_sum(s.x, s.y + t.y), h.x);
 }
 
 vec2 ds_neg(vec2 a) {
@@ -57,5 +68,5 @@ vec2 ds_neg(vec2 a) {
 vec2 ds_mul(vec2 a, vec2 b) {
   vec2 p = two_prod(a.x, b.x);
   p.y += a.x * b.y + a.y * b.x;
-  return quick_two_sum(p.x, p.y);
+  return ds_special(quick_two_sum(p.x, p.y), p.x);
 }

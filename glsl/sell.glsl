@@ -6,7 +6,7 @@
 // width and height. Rows of similar length share a slice, so the lanes of a fragment (and of its
 // neighbours) run loops of similar length.
 // When positions are rows (σ = 1 and C' = C) this pass writes y; otherwise it writes the row sums in
-// position order (alpha 1, beta 0) and sell_gather.glsl brings them to row order.
+// position order (plain sums: u_partialSums) and sell_gather.glsl brings them to row order.
 #include "spmv_common.glsl"
 #include "ell_part.glsl"
 

@@ -2,7 +2,8 @@
  * The float streams both GPU paths upload (src/gpu WebGL2 textures, src/webgpu storage buffers): f32
  * and c64 as they are; f64 and c128 as double-single, each value a pair of f32 (hi, lo) with
  * hi = fround(v), lo = fround(v − hi), carrying about 48 of v's 53 bits. Double-single has f32's
- * exponent range, so a finite value beyond it is refused with the path's own typed limit error.
+ * exponent range, so a finite value beyond it is refused with the path's own typed limit error;
+ * ±Inf and NaN are (v, 0) and come back as they went in (see joinDS).
  * Neutral ground: both paths import it, neither imports the other.
  */
 import type { DType } from './dtype.js';
@@ -10,6 +11,14 @@ import type { DType } from './dtype.js';
 /** f32 floats per element of a dtype on a GPU path. */
 export function floatsPerElement(dtype: DType): 1 | 2 | 4 {
   return dtype === 'f32' ? 1 : dtype === 'c128' ? 4 : 2;
+}
+
+/**
+ * The number a double-single pair (hi, lo) stands for: hi + lo, or hi itself where hi is ±Inf or NaN
+ * (the kernels then set lo = 0, but hi alone is the IEEE result whatever lo holds).
+ */
+export function joinDS(hi: number, lo: number): number {
+  return Number.isFinite(hi) ? hi + lo : hi;
 }
 
 /** Whether a dtype runs as double-single. */
@@ -59,7 +68,7 @@ export function doubleSingleEncoding(limitError: (message: string) => Error): Do
     decodeValues(dtype, floats, components) {
       if (!isDoubleSingle(dtype)) return floats.length === components ? floats : floats.slice(0, components);
       const out = new Float64Array(components);
-      for (let k = 0; k < components; k++) out[k] = floats[2 * k] + floats[2 * k + 1];
+      for (let k = 0; k < components; k++) out[k] = joinDS(floats[2 * k], floats[2 * k + 1]);
       return out;
     },
   };

@@ -12,6 +12,7 @@ import { bundlePage, CHROMIUM as chromiumPath, launchChromium, serveIsolated } f
 import { BASIC_CHECKS, dtypeChecks, generatedChecks, sharedChecks, type CheckResult } from './browser/checks.js';
 import { DENSE_CHECKS } from './browser/dense-checks.js';
 import { RUNTIME_CHECKS } from './browser/runtime-checks.js';
+import { CHUNKED_DIA_SPECIAL_CHECKS, SPECIAL_VALUE_CHECKS } from './browser/special-values-checks.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const haveChromium = existsSync(chromiumPath);
@@ -82,7 +83,7 @@ describe.skipIf(!haveChromium)('browser: GPU path in Chromium (WebGL2)', () => {
     expect(outcome!.isolated).toBe(true);
   });
 
-  for (const name of [...BASIC_CHECKS, ...RUNTIME_CHECKS, ...dtypeChecks(), ...generatedChecks(), ...DENSE_CHECKS]) {
+  for (const name of [...BASIC_CHECKS, ...RUNTIME_CHECKS, ...dtypeChecks(), ...generatedChecks(), ...DENSE_CHECKS, ...SPECIAL_VALUE_CHECKS, ...CHUNKED_DIA_SPECIAL_CHECKS]) {
     it(name, () => {
       const r = result(name);
       expect(r.ok, r.detail).toBe(true);

@@ -41,18 +41,29 @@ fn two_prod(a: f32, b: f32) -> vec2<f32> {
   return vec2<f32>(p, e);
 }
 
+// IEEE specials. Where a sum or product is ±Inf or NaN its error term is NaN (Inf − Inf, Inf · 0),
+// and so is every hi that term is added into: Inf would come out as NaN. ds_add, ds_mul and ds_div
+// therefore return, where their result's hi is not finite, the f32 result h of the hi parts with
+// lo = 0: ±Inf and NaN exactly as f32 (and the CPU path's f64) arithmetic gives them. The same
+// fallback keeps a finite product of an operand beyond 2^115 (where Dekker's split overflows) at
+// its f32 value. lo may be NaN only where hi is not finite, and no consumer reads it then. The test
+// is on the bits: WGSL lets a compiler assume floats are finite and fold a comparison with Inf.
+// Cost: an and, a compare and two selects per ds_add / ds_mul.
+fn not_finite(a: f32) -> bool { return (bitcast<u32>(a) & 0x7f800000u) == 0x7f800000u; }
+fn ds_special(r: vec2<f32>, h: f32) -> vec2<f32> { return select(r, vec2<f32>(h, 0.0), not_finite(r.x)); }
+
 // The accurate double-single sum (both error terms kept, renormalised twice).
 fn ds_add(a: vec2<f32>, b: vec2<f32>) -> vec2<f32> {
-  var s = two_sum(a.x, b.x);
+  let h = two_sum(a.x, b.x);
   let t = two_sum(a.y, b.y);
-  s = quick_two_sum(s.x, s.y + t.x);
-  return quick_two_sum(s.x, s.y + t.y);
+  let s = quick_two_sum(h.x, h.y + t.x);
+  return ds_special(quick_two_sum(s.x, s.y + t.y), h.x);
 }
 
 fn ds_mul(a: vec2<f32>, b: vec2<f32>) -> vec2<f32> {
   var p = two_prod(a.x, b.x);
   p.y += a.x * b.y + a.y * b.x;
-  return quick_two_sum(p.x, p.y);
+  return ds_special(quick_two_sum(p.x, p.y), p.x);
 }
 
 // A complex double-single (re hi, re lo, im hi, im lo): the shape of every reduction partial.

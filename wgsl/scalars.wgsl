@@ -12,7 +12,7 @@ fn is_nan(v: vec4<f32>) -> bool { return any((bitcast<vec4<u32>>(v) & vec4<u32>(
 fn ds_div(a: vec2<f32>, b: vec2<f32>) -> vec2<f32> {
   let q1 = a.x / b.x;
   let rem = ds_add(a, -ds_mul(b, vec2<f32>(q1, 0.0)));
-  return quick_two_sum(q1, rem.x / b.x);
+  return ds_special(quick_two_sum(q1, rem.x / b.x), q1);
 }
 fn ds_le(a: vec2<f32>, b: vec2<f32>) -> bool { return a.x < b.x || (a.x == b.x && a.y <= b.y); }
 fn q_mul(a: vec4<f32>, b: vec4<f32>) -> vec4<f32> {

@@ -43,7 +43,7 @@ import type { Op } from '../backend-types.js';
 import { SELL_PAD, type CSRMatrix, type SELLMatrix } from '../formats/index.js';
 import { acquireContext, probeCapabilities, type GpuCanvas, type GpuCapabilities } from './context.js';
 import {
-  createArrayTexture, decodeValues, elementKind, encodeScalar, encodeValues, floatsPerElement, layoutFor, layoutKey, layoutLimits, MAX_TEXELS, textureBytes,
+  createArrayTexture, decodeValues, elementKind, encodeScalar, encodeValues, floatsPerElement, joinDS, layoutFor, layoutKey, layoutLimits, MAX_TEXELS, textureBytes,
   type LayoutLimits, type TexKind, type TileLayout,
 } from './encoding.js';
 import { GpuContextLostError, GpuLimitError, GpuUnavailableError } from './errors.js';
@@ -471,6 +471,7 @@ export class GpuBackend implements GpuOwner {
       u_beta: encodeScalar(dt, br, bi),
       u_useBeta: useBeta ? 1 : 0,
       u_conj: op === 'H' && isComplex(dt) ? -1 : 1,
+      u_partialSums: 0,
     };
     const withY = () => ({ u_y: y.texture, u_yShift: y.layout.shift });
     switch (part.kind) {
@@ -478,11 +479,11 @@ export class GpuBackend implements GpuOwner {
         this.render('csr_row', dt, y, { ...common, ...withY(), ...csrUniforms(part) });
         break;
       case 'csr_segmented': {
-        // pass 1: one partial per segment (csr_row over the segment bounds, alpha 1, beta 0)
+        // pass 1: one plain partial sum per segment (csr_row over the segment bounds, no alpha or beta)
         const pl = layoutFor(Math.ceil((part.segments * floatsPerElement(dt)) / 4), this.limits, 'the segment partial sums');
         const partial = this.draw('csr_row', dt, pl, part.segments * floatsPerElement(dt), {
           ...common,
-          u_alpha: encodeScalar(dt, 1, 0),
+          u_partialSums: 1,
           u_useBeta: 0,
           u_y: x.texture,
           u_yShift: x.layout.shift,
@@ -538,7 +539,7 @@ export class GpuBackend implements GpuOwner {
     const floats = part.positions * floatsPerElement(dt);
     const pl = layoutFor(Math.ceil(floats / 4), this.limits, 'the SELL row sums');
     // y is not read (beta 0): x stands in for the sampler
-    const sums = this.draw('sell', dt, pl, floats, { ...slices, u_alpha: encodeScalar(dt, 1, 0), u_useBeta: 0, u_y: x.texture, u_yShift: x.layout.shift });
+    const sums = this.draw('sell', dt, pl, floats, { ...slices, u_partialSums: 1, u_useBeta: 0, u_y: x.texture, u_yShift: x.layout.shift });
     try {
       this.render('sell_gather', dt, y, {
         ...common,
@@ -554,18 +555,16 @@ export class GpuBackend implements GpuOwner {
     }
   }
 
-  /** DIA: one draw per chunk of diagonals; chunks after the first add into y (beta = 1). */
+  /**
+   * DIA: one draw per chunk of diagonals. Every chunk but the last writes the plain row sums so far
+   * into a scratch target, the next starts from them, and the last applies alpha and beta once (as a
+   * one-pass product: alpha·(s1 + s2) is Inf where alpha·s1 + alpha·s2 may be Inf + NaN). y is
+   * written only by the last draw, so x may be y.
+   */
   private dia(part: GpuDIAPart, dt: DType, cols: number, x: GpuVector, y: GpuVector, common: Record<string, unknown>): void {
     const nd = part.offsets.length;
     const chunks = Math.max(1, Math.ceil(nd / this.diaChunk));
-    let src = x;
-    let tmp: GpuVector | null = null;
-    if (chunks > 1 && x === y) {
-      // later chunks would read the y of earlier ones as x: keep a copy of x
-      tmp = this.vector(x.dtype, x.length);
-      this.copy(x, tmp);
-      src = tmp;
-    }
+    let prev: WebGLTexture | null = null;
     try {
       const offs = new Int32Array(4 * this.diaVec4);
       for (let c = 0; c < chunks; c++) {
@@ -573,11 +572,10 @@ export class GpuBackend implements GpuOwner {
         const n = Math.min(this.diaChunk, nd - d0);
         offs.fill(0);
         offs.set(part.offsets.subarray(d0, d0 + n));
-        this.render('dia', dt, y, {
+        const uniforms = {
           ...common,
-          ...(c > 0 ? { u_beta: encodeScalar(dt, 1, 0), u_useBeta: 1 } : {}),
-          u_x: src.texture,
-          u_xShift: src.layout.shift,
+          u_x: x.texture,
+          u_xShift: x.layout.shift,
           u_y: y.texture,
           u_yShift: y.layout.shift,
           u_diaVal: part.values.texture,
@@ -587,20 +585,30 @@ export class GpuBackend implements GpuOwner {
           u_diag0: d0,
           u_pitch: part.pitch,
           u_cols: cols,
-          u_xTexels: src.layout.texels,
-        });
+          u_xTexels: x.layout.texels,
+          u_addPrev: prev ? 1 : 0,
+          u_prev: prev ?? x.texture, // bound either way: x is sampled anyway
+          u_prevShift: y.layout.shift,
+        };
+        if (c === chunks - 1) {
+          this.render('dia', dt, y, uniforms);
+        } else {
+          const sums = this.draw('dia', dt, y.layout, y.length * floatsPerElement(dt), { ...uniforms, u_partialSums: 1 });
+          if (prev) this.giveTarget(prev, y.layout);
+          prev = sums;
+        }
       }
     } finally {
-      tmp?.dispose();
+      if (prev && !this.contextLost) this.giveTarget(prev, y.layout);
     }
   }
 
-  /** y ← α·x + y */
+  /** y ← α·x + y (α = 0 leaves y as it is: Inf/NaN in x do not reach it, as on the CPU path) */
   axpy(alpha: Scalar, x: GpuVector, y: GpuVector): void {
     this.blas1('axpy', alpha, x, y);
   }
 
-  /** y ← α·y + x */
+  /** y ← α·y + x (α = 0 copies x: y is not read, as on the CPU path) */
   aypx(alpha: Scalar, x: GpuVector, y: GpuVector): void {
     this.blas1('aypx', alpha, x, y);
   }
@@ -621,7 +629,10 @@ export class GpuBackend implements GpuOwner {
     this.checkSameDType(`GPU ${name}`, x.dtype, x, y);
     const [ar, ai] = toComplex(alpha);
     checkScalar(x.dtype, ai, 'alpha');
-    this.render(name, x.dtype, y, {
+    // α = 0: axpy leaves y as it is (reference BLAS, and the CPU path: Inf/NaN in x never reach y)
+    if (name === 'axpy' && ar === 0 && ai === 0) return;
+    // α = 0: aypx is y = x, y not read (as on the CPU path: Inf/NaN in y do not survive)
+    this.render(name === 'aypx' && ar === 0 && ai === 0 ? 'copy' : name, x.dtype, y, {
       u_x: x.texture,
       u_xShift: x.layout.shift,
       u_y: y.texture,
@@ -673,7 +684,7 @@ export class GpuBackend implements GpuOwner {
         inTexels = m;
       } while (inTexels > 1);
       const f = await this.readFloats(prev.tex, prev.layout, 4);
-      return [f[0] + f[1], f[2] + f[3]];
+      return [joinDS(f[0], f[1]), joinDS(f[2], f[3])];
     } finally {
       if (prev && !this.contextLost) this.giveTarget(prev.tex, prev.layout);
     }

@@ -35,7 +35,7 @@ import { residentCg, type CgRecorder } from './cg.js';
 import { residentBicgstab } from './bicgstab.js';
 import type { SolveOptions, SolveResult } from '../solvers/ops.js';
 import { LossHooks, restorableShadow } from '../device-resident.js';
-import { decodeValues, encodeScalar, encodeValues, floatsPerElement } from './encoding.js';
+import { decodeValues, encodeScalar, encodeValues, floatsPerElement, joinDS } from './encoding.js';
 import { WebGpuDeviceLostError, WebGpuLimitError, WebGpuUnavailableError } from './errors.js';
 import { WebGpuMatrix, WebGpuVector, type HostMatrix, type WebGpuOwner } from './resident.js';
 import { buildMatrix, runSpmv, type WebGpuUploadOptions } from './spmv.js';
@@ -243,12 +243,12 @@ export class WebGpuBackend implements WebGpuOwner {
     y.version++;
   }
 
-  /** y ← α·x + y */
+  /** y ← α·x + y (α = 0 leaves y as it is: Inf/NaN in x do not reach it, as on the CPU path) */
   axpy(alpha: Scalar, x: WebGpuVector, y: WebGpuVector): void {
     this.blas1('axpy', alpha, x, y);
   }
 
-  /** y ← α·y + x */
+  /** y ← α·y + x (α = 0 copies x: y is not read, as on the CPU path) */
   aypx(alpha: Scalar, x: WebGpuVector, y: WebGpuVector): void {
     this.blas1('aypx', alpha, x, y);
   }
@@ -270,12 +270,17 @@ export class WebGpuBackend implements WebGpuOwner {
     this.live();
     this.checkVectors(`WebGPU ${name}`, x.dtype, x, y.length, 'x', y, y.length);
     const [ar, ai] = toComplex(alpha);
+    const enc = this.scalar(y.dtype, alpha, 'alpha');
+    // α = 0: axpy leaves y as it is (reference BLAS, and the CPU path: Inf/NaN in x never reach y)
+    if (name === 'axpy' && ar === 0 && ai === 0) return;
+    // α = 0: aypx is y = x, y not read (as on the CPU path: Inf/NaN in y do not survive)
+    if (name === 'aypx' && ar === 0 && ai === 0) return this.copy(x, y);
     const n = y.length;
     const bindings = [{ binding: 2, buffer: y.buffer, write: true }];
     if (name !== 'scal') bindings.unshift({ binding: 1, buffer: x.buffer, write: false });
     // axpy and aypx read α from a solver's state buffer when P.m = 1 (resident solvers); here it is P.alpha
     if (name !== 'scal') bindings.push({ binding: 3, buffer: this.result, write: false });
-    this.engine.dispatch(name, y.dtype, Math.ceil(n / 256), { n, alpha: this.scalar(y.dtype, alpha, 'alpha'), w: ar === 0 && ai === 0 ? 1 : 0 }, bindings);
+    this.engine.dispatch(name, y.dtype, Math.ceil(n / 256), { n, alpha: enc, w: ar === 0 && ai === 0 ? 1 : 0 }, bindings);
     y.version++;
   }
 
@@ -331,7 +336,7 @@ export class WebGpuBackend implements WebGpuOwner {
   private async reduce(kernel: 'dot' | 'cg_update', dt: DType, n: number, params: Params, bindings: Binding[]): Promise<[number, number]> {
     this.reduceInto(kernel, dt, n, params, bindings, this.result, 0);
     const f = new Float32Array(await this.engine.read(this.result, 16));
-    return [f[0] + f[1], f[2] + f[3]];
+    return [joinDS(f[0], f[1]), joinDS(f[2], f[3])];
   }
 
   /** Records a reduction whose sum lands in out[slot] (a vec4 of complex double-single); nothing waits. */

@@ -19,7 +19,7 @@
 import type { DType } from '../dtype.js';
 import type { SolveOptions, SolveResult, StopReason } from '../solvers/ops.js';
 import type { WebGpuMatrix, WebGpuVector } from './resident.js';
-import { splitDS } from './encoding.js';
+import { joinDS, splitDS } from './encoding.js';
 
 /** What the resident solvers need from the backend (WebGpuBackend.cgRecorder): it records, only read() waits. */
 export interface CgRecorder {
@@ -90,7 +90,7 @@ export async function runBlocks(
     const count = new Uint32Array(f.buffer, COUNT * 16, 1)[0];
     for (; at.iterations < count; at.iterations++) {
       const i = (ring + (at.iterations % k)) * 4;
-      at.rnorm = Math.sqrt(Math.max(0, f[i] + f[i + 1]));
+      at.rnorm = Math.sqrt(Math.max(0, joinDS(f[i], f[i + 1])));
       at.history.push(at.rnorm / o.scale);
       await o.onIteration?.(at.iterations + 1, at.rnorm / o.scale);
     }

@@ -15,7 +15,7 @@ import { isComplex, toComplex, type DType, type Scalar } from '../dtype.js';
 import { DisposedError, ShapeError, UnsupportedError } from '../errors.js';
 import { DenseMatrix } from '../formats/dense.js';
 import type { Engine } from './engine.js';
-import { encodeScalar, encodeValues, floatsPerElement } from './encoding.js';
+import { decodeValues, encodeScalar, encodeValues, floatsPerElement } from './encoding.js';
 
 export interface WebGpuGemmOptions {
   /** default 1 */
@@ -127,8 +127,7 @@ export async function readDense(h: DenseHost, A: WebGpuDense): Promise<DenseMatr
   check(h, 'readDense', A);
   const comps = A.rows * A.cols * (isComplex(A.dtype) ? 2 : 1);
   const floats = new Float32Array(await h.engine.read(A.buffer, bytesOf(A.dtype, A.rows, A.cols)));
-  const ds = A.dtype === 'f64' || A.dtype === 'c128';
-  const values = ds ? Float64Array.from({ length: comps }, (_, k) => floats[2 * k] + floats[2 * k + 1]) : floats;
+  const values = decodeValues(A.dtype, floats, comps);
   return new DenseMatrix(A.rows, A.cols, A.dtype, values);
 }
 

@@ -18,6 +18,8 @@ import { U, compareSpmv, fsum, generated, inDType, isDS, randomData, record, ref
 import { contextLoss } from './context-loss.js';
 import { runDenseChecks } from './dense-checks.js';
 import { runtimeChecks } from './runtime-checks.js';
+import { runChunkedDiaSpecialChecks, runSpecialValueChecks } from './special-values-checks.js';
+import { createRuntime } from '../../src/runtime/runtime.js';
 import {
   BASIC_CHECKS, COMPLEX_DTYPES, DS_BOUND, GENERATED, GPU_DTYPES, KERNELS, SHARED_COMPLEX, SHARED_REAL, dtypeChecks,
   type CheckResult, type GpuDType, type Kernel,
@@ -222,6 +224,11 @@ async function run(): Promise<void> {
       return `${D.ndiag} diagonals in 3 draws: ${r1}; aliased with beta: ${r2}`;
     });
   }
+  const cpuPath = await createRuntime({ backend: 'cpu' });
+  await runChunkedDiaSpecialChecks(chunked, cpuPath, check, (A, transpose) => {
+    const host = DIAMatrix.fromCSR(A);
+    return { host, matrix: chunked.upload(host, { transpose }) };
+  });
   chunked.dispose();
 
   // ---- tiling: 64×64 tiles force several layers --------------------------------------------------
@@ -408,6 +415,11 @@ async function run(): Promise<void> {
     return msgs.join(' | ');
   });
   await runDenseChecks(gpu, (o) => GpuBackend.create(o), check, log);
+  await runSpecialValueChecks(gpu, cpuPath, check, (A) => KERNELS.map((k) => {
+    const f = forKernel(A, k);
+    return typeof f === 'string' ? f : { name: k, host: f.host, upload: (transpose: boolean) => gpu.upload(f.host, { ...f.opts, transpose }) };
+  }));
+  cpuPath.dispose();
   gpu.dispose();
 
   await check('context loss: a pending read rejects', () => contextLoss(new OffscreenCanvas(1, 1), true));
