@@ -2,7 +2,7 @@
  * Typed errors. Every error simdgl throws for bad input is one of these, with a `code` that programs
  * can switch on and a message that says what and where (line, index, expected vs actual).
  */
-import { shownValue } from './shown-value.js';
+import { shownTyped, shownValue } from './shown-value.js';
 
 /**
  * The base class of simdgl's typed errors (all but {@link MemoryLimitError}, which is a `RangeError`).
@@ -262,9 +262,82 @@ export class MemoryLimitError extends RangeError {
 }
 
 /**
+ * An argument or option value of the wrong type (code `E_TYPE`): vector data that is not an array of
+ * numbers or a typed array (null, a string, an object without a numeric `length`, an element that is
+ * not a number), an `onIteration` that is not a function, an `alpha` that is neither a number nor
+ * `[re, im]`, a handle where another kind belongs. A `TypeError`, like the engine's own, with a `code`
+ * like the other simdgl errors; the message shows the value's type (`got the string "10"`) and, for
+ * vector data, the offending index (`index`).
+ *
+ * @example
+ * ```js
+ * // One rule for every place that takes vector data: numbers only, any typed array
+ * import { createRuntime, InputTypeError } from 'simdgl';
+ * import assert from 'node:assert/strict';
+ *
+ * const rt = await createRuntime();
+ * assert.throws(() => rt.vector([1, 'x', 3]), (e) => e instanceof InputTypeError && e instanceof TypeError && e.index === 1 && /the string "x"/.test(e.message));
+ * assert.throws(() => rt.vector(null), (e) => e instanceof InputTypeError && /got null/.test(e.message));
+ * assert.deepEqual(Array.from(await rt.vector(new Int32Array([1, 2, 3])).read()), [1, 2, 3]);   // converted to f64
+ * rt.dispose();
+ * ```
+ */
+export class InputTypeError extends TypeError {
+  /** Always `E_TYPE`. */
+  readonly code = 'E_TYPE';
+  /** For vector data: the index of the first element that is not a number. */
+  readonly index: number | undefined;
+  /**
+   * Makes the error (simdgl throws it; a program rarely needs to).
+   * @param message what was expected and what was found (its type)
+   * @param index the offending element of vector data, when one is
+   */
+  constructor(message: string, index?: number) {
+    super(message);
+    this.name = 'InputTypeError';
+    this.index = index;
+  }
+}
+
+/**
+ * An argument or option value of the right type but outside its range (code `E_RANGE`): a negative
+ * `tol`, a fractional `maxIter`, `maxMemoryMB` outside [1, 4096], a `BigInt64Array` element beyond
+ * ±(2⁵³ − 1) (not exact as a double; `index` names it). A `RangeError` with a `code`.
+ *
+ * @example
+ * ```js
+ * import { createRuntime, poisson2D, InputRangeError } from 'simdgl';
+ * import assert from 'node:assert/strict';
+ *
+ * const rt = await createRuntime();
+ * const A = rt.upload(poisson2D(3));
+ * await assert.rejects(rt.cg(A, new Float64Array(9), { tol: -1 }), (e) => e instanceof InputRangeError && e instanceof RangeError && e.code === 'E_RANGE');
+ * assert.throws(() => rt.vector(new BigInt64Array([1n, 2n ** 60n])), (e) => e instanceof InputRangeError && e.index === 1);
+ * rt.dispose();
+ * ```
+ */
+export class InputRangeError extends RangeError {
+  /** Always `E_RANGE`. */
+  readonly code = 'E_RANGE';
+  /** For vector data: the index of the offending element. */
+  readonly index: number | undefined;
+  /**
+   * Makes the error (simdgl throws it; a program rarely needs to).
+   * @param message the range and the value found
+   * @param index the offending element of vector data, when one is
+   */
+  constructor(message: string, index?: number) {
+    super(message);
+    this.name = 'InputRangeError';
+    this.index = index;
+  }
+}
+
+/**
  * An options object with a key the function does not know (code `E_OPTION`): a typo such as `worker`
  * for `workers`, or an option of another function. `key` is the unknown key, `suggestion` the nearest
- * valid one, and the message lists the valid keys.
+ * valid one, and the message lists the valid keys. A `path` option naming no path (`{ path: 'tpu' }`)
+ * is one too: then `key` is `'path'`, and the message lists the valid paths and shows the value.
  *
  * @example
  * ```js
@@ -288,14 +361,17 @@ export class OptionError extends SimdglError {
   /**
    * Makes the error (simdgl throws it; a program rarely needs to).
    * @param where the function whose options were checked
-   * @param valid every key it knows
+   * @param valid every key it knows (or, with `value`, every value the option takes)
+   * @param value the option's value, when the key is known but the value names nothing it knows
    */
-  constructor(where: string, key: string, suggestion: string | undefined, valid: readonly string[]) {
+  constructor(where: string, key: string, suggestion: string | undefined, valid: readonly string[], value?: { got: unknown }) {
     super(
       'E_OPTION',
-      `${where}: unknown option ${shownValue(key)}` +
+      (value
+        ? `${where}: ${key} must be one of ${valid.map((v) => JSON.stringify(v)).join(', ')}, got ${shownTyped(value.got)}`
+        : `${where}: unknown option ${shownValue(key)}`) +
         (suggestion ? `; did you mean ${JSON.stringify(suggestion)}?` : '') +
-        ` (valid: ${valid.length ? valid.join(', ') : 'none'})`,
+        (value ? '' : ` (valid: ${valid.length ? valid.join(', ') : 'none'})`),
     );
     this.key = key;
     this.suggestion = suggestion;

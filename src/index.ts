@@ -27,6 +27,7 @@ export type { Calibration, PathCalibration, PathEstimate } from './runtime/cost.
 export type { MatrixFeatures } from './runtime/features.js';
 export type { PathId, PathChoice, PathCapabilities, DenseShape } from './path.js';
 export { GpuContextLostError, GpuLimitError } from './gpu/errors.js';
+export { WebGpuDeviceLostError, WebGpuLimitError, WebGpuUnavailableError } from './webgpu/errors.js';
 export { MatrixHandle, ResidentVector, DenseHandle } from './runtime/handles.js';
 export { WorkerError } from './cpu/pool.js';
 export type { CacheTilesOption } from './cpu/tiles.js';

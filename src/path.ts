@@ -176,7 +176,11 @@ export interface Path<M extends PathMatrix = PathMatrix, V extends PathVector = 
   writeDense(A: D, from: DenseMatrix): void;
 
   // ---- operations (operands checked by the runtime: shapes, dtypes, ownership) -----------------
-  /** y ← α·op(A)·x + β·y */
+  /**
+   * y ← α·op(A)·x + β·y. x and y may be the same vector (y ← A·y): the result is the one for x read
+   * whole before y is written (a path whose kernels would read rows already written copies x first).
+   * The same holds for axpy, aypx and copy with x = y.
+   */
   spmv(A: M, x: V, y: V, s: SpmvScalars): Promise<void>;
   axpy(alpha: [number, number], x: V, y: V): Promise<void>;
   aypx(alpha: [number, number], x: V, y: V): Promise<void>;

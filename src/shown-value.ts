@@ -18,3 +18,17 @@ export function shownValue(v: unknown): string {
   const name = (v as object).constructor?.name;
   return name && name !== 'Object' ? article(name) : 'an object';
 }
+
+/**
+ * A value with its type spelled out, for messages about a value of the wrong type: `the string "10"`,
+ * `the number 1.5`, `the boolean true`, `null`, `undefined`, `a function`, `an array of 3 elements`.
+ */
+export function shownTyped(v: unknown): string {
+  switch (typeof v) {
+    case 'string': return `the string ${shownValue(v)}`;
+    case 'number': return `the number ${Object.is(v, -0) ? '-0' : String(v)}`;
+    case 'bigint': return `the bigint ${v}n`;
+    case 'boolean': return `the boolean ${v}`;
+    default: return shownValue(v);
+  }
+}

@@ -135,16 +135,25 @@ export class CpuBackend {
     return new CpuVector(this.heap, dtype, length);
   }
 
-  /** y = α·op(A)·x + β·y on resident data. */
+  /**
+   * y = α·op(A)·x + β·y on resident data. x and y may be one vector (y = A·y): the kernels write y
+   * while later rows still read x, so x is copied first, as every path computes it (src/path.ts).
+   */
   spmv(M: CpuMatrix, x: CpuVector, y: CpuVector, s: SpmvScalars): Promise<void> {
     return this.exclusive(async () => {
-      // derived forms are uploaded as the backend uploads (the pool's threads, createRuntime's cacheTiles)
-      const G = gatherForm(M, s.op, (A) => this.upload(A));
-      // a tiled matrix's first products are timed (src/cpu/tiles.ts nextTouchX)
-      const { touchX, record } = nextTouchX(G.params);
-      const t0 = record ? performance.now() : 0;
-      await this.runSteps(G.partitions, spmvSteps(G, x.ptr, y.ptr, s, touchX));
-      record?.(performance.now() - t0);
+      const xCopy = x.ptr === y.ptr ? this.vector(x.dtype, x.length) : null;
+      try {
+        xCopy?.view().set(x.view());
+        // derived forms are uploaded as the backend uploads (the pool's threads, createRuntime's cacheTiles)
+        const G = gatherForm(M, s.op, (A) => this.upload(A));
+        // a tiled matrix's first products are timed (src/cpu/tiles.ts nextTouchX)
+        const { touchX, record } = nextTouchX(G.params);
+        const t0 = record ? performance.now() : 0;
+        await this.runSteps(G.partitions, spmvSteps(G, (xCopy ?? x).ptr, y.ptr, s, touchX));
+        record?.(performance.now() - t0);
+      } finally {
+        xCopy?.dispose();
+      }
     });
   }
 

@@ -81,7 +81,9 @@ export class CpuPath implements Path<CpuMatrix, CpuVector, CpuDense> {
 
   dense(A: DenseMatrix | DenseShape): CpuDense {
     const d = new CpuDense(this.backend.heap, A.dtype, A.rows, A.cols);
+    // a shape is zeros: the region may be recycled memory (gemm with β ≠ 0 and no C read it)
     if (A instanceof DenseMatrix) d.view().set(A.values);
+    else d.view().fill(0);
     return d;
   }
 

@@ -1,5 +1,6 @@
 import { components, type DType, type ValueArray } from '../dtype.js';
 import { DisposedError, ShapeError } from '../errors.js';
+import { vectorData } from '../vector-data.js';
 import type { FormatName, SparseMatrix } from '../formats/index.js';
 import { DenseMatrix } from '../formats/dense.js';
 import type { Path, PathDense, PathId, PathMatrix, PathVector } from '../path.js';
@@ -236,14 +237,14 @@ export class ResidentVector extends Replicated<PathVector, ValueArray> {
    * @throws {@link ShapeError} when `data` has another length.
    * @throws {@link DisposedError} once the vector or its runtime is disposed.
    */
-  write(data: ArrayLike<number>): void {
+  write(data: ArrayLike<number> | BigInt64Array | BigUint64Array): void {
     this.live();
+    const values = vectorData(data, 'write: data');
     const want = this.length * components(this.dtype);
-    if (data.length !== want) {
-      throw new ShapeError(`write: got ${data.length} numbers, the ${this.dtype} vector of ${this.length} elements holds ${want}`);
+    if (values.length !== want) {
+      throw new ShapeError(`write: got ${values.length} numbers, the ${this.dtype} vector of ${this.length} elements holds ${want}`);
     }
     const home = this.owner.home;
-    const values = data instanceof Float32Array || data instanceof Float64Array ? data : Float64Array.from(data);
     home.write(this.target(home), values);
     this.wrote(home);
   }

@@ -131,8 +131,8 @@ export interface SpmvOptions<Y extends VectorLike | undefined = VectorLike | und
  * and the path.
  */
 export interface SolveOptions extends Omit<SolverOptions<never>, 'x0'> {
-  /** initial guess (default zero) */
-  x0?: ValueArray;
+  /** initial guess (default zero): vector data or a resident vector, read once at the start */
+  x0?: VectorLike | ArrayLike<number>;
   /**
    * a preconditioner kind set up for this solve ('none', the default of rt.cg/bicgstab/gmres/minres;
    * 'auto' chooses as rt.solve does), or one made by rt.preconditioner(A, …) and reused

@@ -1,9 +1,10 @@
-import { checkOptions } from '../options-check.js';
 import { withMemoryBudget } from '../memory-budget.js';
+import { ANY_NUMBER, FINITE_NON_NEGATIVE, NON_NEGATIVE, NON_NEGATIVE_INTEGER, POSITIVE_INTEGER, checkBoolean, checkChoice, checkFunction, checkNumber, checkOptions, checkScalar, checkSignal, inRange, requireNumber } from '../options-check.js';
+import { vectorData } from '../vector-data.js';
 import { DOT_OPTION_KEYS, EXPLAIN_OPTION_KEYS, RUNTIME_OPTION_KEYS, SOLVE_OPTION_KEYS, SPMV_OPTION_KEYS, UPLOAD_OPTION_KEYS, WEBGPU_OPTION_KEYS } from './options.js';
 import { ADD_OPTION_KEYS, GEMM_OPTION_KEYS, TRANSPOSE_OPTION_KEYS } from './dense-ops.js';
-import { allocValues, componentBytes, components, elementBytes, isComplex, toComplex, type DType, type Scalar, type ValueArray, assertDType } from '../dtype.js';
-import { DisposedError, GpuUnavailableError, PaddingLimitError, ShapeError, UnsupportedError, SimdglError } from '../errors.js';
+import { allocValues, componentBytes, components, elementBytes, isComplex, type DType, type Scalar, type ValueArray, assertDType } from '../dtype.js';
+import { DisposedError, GpuUnavailableError, InputTypeError, OptionError, PaddingLimitError, ShapeError, UnsupportedError, SimdglError } from '../errors.js';
 import type { SpmvScalars } from '../backend-types.js';
 import { convert, type FormatName, type SparseMatrix } from '../formats/index.js';
 import { ownedCopy } from '../formats/owned.js';
@@ -30,7 +31,7 @@ import { checkCacheTiles } from '../cpu/tiles.js';
 import { explainSpmv, formatOn, type Explanation } from './explain.js';
 import type { Calibration, PathCalibration } from './cost.js';
 import { poisson3D } from '../generators/poisson.js';
-import { shownValue } from '../shown-value.js';
+import { shownTyped, shownValue } from '../shown-value.js';
 import { factorize, type Factorization, type FactorOptions } from '../solvers/direct/factor.js';
 
 type Handle = MatrixHandle | ResidentVector | DenseHandle | PreconditionerHandle;
@@ -104,11 +105,13 @@ export class Runtime implements HandleOwner {
     if (mode !== 'auto' && mode !== 'gpu' && !PATH_IDS.includes(mode)) {
       throw new UnsupportedError(`createRuntime: backend must be 'auto', ${PATH_IDS.map((p) => `'${p}'`).join(', ')} or 'gpu', got ${shownValue(options.backend)}`);
     }
-    if (options.maxMemoryMB !== undefined && !(options.maxMemoryMB >= 1 && options.maxMemoryMB <= 4096)) {
-      throw new RangeError(`createRuntime: maxMemoryMB must be in [1, 4096], got ${options.maxMemoryMB}`);
-    }
+    checkNumber('createRuntime', 'maxMemoryMB', options.maxMemoryMB, inRange(1, 4096));
+    checkNumber('createRuntime', 'inlineThreshold', options.inlineThreshold, NON_NEGATIVE);
+    checkNumber('createRuntime', 'spinUs', options.spinUs, inRange(0, 1e6));
+    checkNumber('createRuntime', 'timeoutMs', options.timeoutMs, NON_NEGATIVE);
+    if (options.simd !== undefined && options.simd !== 'auto') checkBoolean('createRuntime', "simd (or 'auto')", options.simd);
     const cacheTiles = checkCacheTiles(options.cacheTiles, 'createRuntime');
-    const threads = await resolveWorkers(options.workers);
+    const threads = await resolveWorkers(options.workers, 'createRuntime');
     const devices: Path[] = [];
     const missing = new Map<PathId, string>();
     try {
@@ -208,7 +211,8 @@ export class Runtime implements HandleOwner {
    * Resizes the worker pool: `workers` threads compute, the calling thread included (1 closes the
    * pool; `'auto'` is one per core). Pending work must be awaited first.
    *
-   * @throws RangeError when `workers` is not an integer in [1, 256] or `'auto'`.
+   * @throws {@link InputRangeError} (a RangeError) when `workers` is not an integer in [1, 256] or `'auto'`;
+   * {@link InputTypeError} when it is not a number.
    * @throws {@link DisposedError} once the runtime is disposed.
    *
    * @example
@@ -226,7 +230,7 @@ export class Runtime implements HandleOwner {
    */
   async setWorkers(workers: number | 'auto'): Promise<void> {
     this.live();
-    this.requestedThreads = await resolveWorkers(workers);
+    this.requestedThreads = await resolveWorkers(workers, 'setWorkers');
     await this.cpu.backend.setThreads(this.requestedThreads);
   }
 
@@ -234,7 +238,7 @@ export class Runtime implements HandleOwner {
    * Sets the cost (entries + rows) below which operations run on the calling thread alone, because a
    * round trip through the pool would cost more than they do (`createRuntime({ inlineThreshold })`).
    *
-   * @throws RangeError when `cost` is negative or NaN.
+   * @throws {@link InputRangeError} (a RangeError) when `cost` is negative or NaN; {@link InputTypeError} when it is not a number.
    *
    * @example
    * ```js
@@ -246,7 +250,7 @@ export class Runtime implements HandleOwner {
    * ```
    */
   setInlineThreshold(cost: number): void {
-    if (!(cost >= 0)) throw new RangeError(`inlineThreshold must be ≥ 0, got ${cost}`);
+    requireNumber('setInlineThreshold', 'cost', cost, NON_NEGATIVE);
     this.cpu.backend.inlineThreshold = cost;
   }
 
@@ -254,7 +258,7 @@ export class Runtime implements HandleOwner {
    * Sets how long idle workers spin before they sleep in `Atomics.wait`, in µs (0 sleeps at once):
    * spinning keeps the next call of an iterative solver fast, sleeping frees the core.
    *
-   * @throws RangeError when `us` is outside [0, 10⁶].
+   * @throws {@link InputRangeError} (a RangeError) when `us` is outside [0, 10⁶]; {@link InputTypeError} when it is not a number.
    *
    * @example
    * ```js
@@ -268,7 +272,7 @@ export class Runtime implements HandleOwner {
    * ```
    */
   setSpin(us: number): void {
-    if (!(us >= 0 && us <= 1e6)) throw new RangeError(`spinUs must be in [0, 1e6], got ${us}`);
+    requireNumber('setSpin', 'us', us, inRange(0, 1e6));
     this.cpu.backend.workerPool?.setSpin(us);
   }
 
@@ -316,6 +320,8 @@ export class Runtime implements HandleOwner {
   upload(matrix: SparseMatrix, options: UploadOptions = {}): MatrixHandle {
     this.live();
     checkOptions('upload', options, UPLOAD_OPTION_KEYS);
+    for (const k of ['maxFill', 'maxSlots'] as const) checkNumber('upload', k, options[k], NON_NEGATIVE);
+    for (const k of ['width', 'sliceHeight', 'sortWindow'] as const) checkNumber('upload', k, options[k], ANY_NUMBER);
     // the copy, the conversions and the WebAssembly regions count against one budget, checked before each allocation
     return withMemoryBudget(this.cpu.memoryBudgetMB, () => this.uploadInBudget(matrix, options));
   }
@@ -385,7 +391,8 @@ export class Runtime implements HandleOwner {
    *
    * @throws {@link UnsupportedError} when `op` is not `'spmv'` or `'solve'`.
    * @throws {@link FormatError} when `A` is a matrix that breaks an invariant of its format.
-   * @throws {@link DisposedError} once the runtime is disposed.
+   * @throws {@link DisposedError} once the runtime or the handle A is disposed.
+   * @throws {@link InputTypeError} when `readBack` is not a boolean or `x` is not vector data.
    * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
    *
    * @example
@@ -424,7 +431,10 @@ export class Runtime implements HandleOwner {
       throw new UnsupportedError(`explain: 'spmv' and 'solve' are explained, not ${shownValue(op)}${hint}`);
     }
     options = options as { format?: FormatName; x?: VectorLike; readBack?: boolean };
-    const handle = A instanceof MatrixHandle ? this.own(A, 'explain: A') : null;
+    checkBoolean('explain', 'readBack', options.readBack);
+    if (options.x instanceof ResidentVector) this.own(options.x, 'explain: x').live();
+    else if (options.x !== undefined) vectorData(options.x, 'explain: x');
+    const handle = A instanceof MatrixHandle ? this.own(A, 'explain: A').live() : null;
     const host = handle ? handle.host : (A as SparseMatrix);
     const features = this.featuresOf(host);
     const x = options.x;
@@ -533,10 +543,14 @@ export class Runtime implements HandleOwner {
   }
 
   /**
-   * A resident vector: from data (copied in; the dtype defaults to the array's, f32 or f64) or
-   * zero-filled of `data` elements of `dtype` (default f64). For complex dtypes the data interleave
-   * re, im and the vector has half as many elements.
+   * A resident vector: from data (copied in; the dtype defaults to f32 for a Float32Array, else f64)
+   * or zero-filled of `data` elements of `dtype` (default f64). For complex dtypes the data interleave
+   * re, im and the vector has half as many elements. Data is any array of numbers or typed array
+   * (docs/errors.md, "Vector data": the rule every operand follows).
    *
+   * @throws {@link InputTypeError} when data is not an array of numbers or a typed array (the message
+   * shows its type, and the index of an element that is not a number).
+   * @throws {@link InputRangeError} for a BigInt64Array or BigUint64Array element beyond ±(2⁵³ − 1).
    * @throws {@link ShapeError} when a length is not a non-negative integer, or complex data has an odd length.
    * @throws {@link UnsupportedError} for an unknown dtype.
    * @throws {@link MemoryLimitError} when the runtime's memory cannot grow to hold it.
@@ -556,7 +570,7 @@ export class Runtime implements HandleOwner {
    * rt.dispose();
    * ```
    */
-  vector(data: ValueArray | number, dtype?: DType): ResidentVector {
+  vector(data: ArrayLike<number> | BigInt64Array | BigUint64Array | number, dtype?: DType): ResidentVector {
     this.live();
     if (typeof data === 'number') {
       if (!Number.isInteger(data) || data < 0) throw new ShapeError(`vector: length must be a non-negative integer, got ${data}`);
@@ -564,11 +578,12 @@ export class Runtime implements HandleOwner {
       assertDType(dt, 'vector');
       return this.track(new ResidentVector(dt, data, this, data));
     }
-    const dt = dtype ?? (data instanceof Float32Array ? 'f32' : 'f64');
+    const values = vectorData(data, 'vector: data');
+    const dt = dtype ?? (values instanceof Float32Array ? 'f32' : 'f64');
     assertDType(dt, 'vector');
     const c = components(dt);
-    if (data.length % c !== 0) throw new ShapeError(`vector: ${data.length} numbers cannot be ${dt} pairs`);
-    return this.track(new ResidentVector(dt, data.length / c, this, data));
+    if (values.length % c !== 0) throw new ShapeError(`vector: ${values.length} numbers cannot be ${dt} pairs`);
+    return this.track(new ResidentVector(dt, values.length / c, this, values));
   }
 
   /**
@@ -578,13 +593,19 @@ export class Runtime implements HandleOwner {
    * (the default) y is not read, so it may hold anything, as in BLAS; complex scalars are `[re, im]`.
    *
    * @throws {@link ShapeError} when x or y has the wrong length or dtype for A and `op`.
-   * @throws {@link UnsupportedError} for an unknown `op`, or a complex `alpha` or `beta` on a real matrix.
+   * @throws {@link UnsupportedError} for an `op` other than `'N'`, `'T'`, `'H'` (null included), or a complex
+   * `alpha` or `beta` on a real matrix.
+   * @throws {@link InputTypeError} when x is not vector data (docs/errors.md: any array of numbers or typed
+   * array, or a resident vector), y is not a resident vector or the dtype's Float32Array / Float64Array,
+   * or `alpha` / `beta` is neither a number nor `[re, im]`.
+   * @throws {@link InputRangeError} for a BigInt64Array x holding a value beyond ±(2⁵³ − 1).
    * @throws {@link GpuUnavailableError} when `options.path` names a GPU path this runtime lacks, or the
    * lost path's error ({@link GpuContextLostError} on WebGL2) while its device is lost.
    * @throws {@link WorkerError} when a worker of the pool fails during the call.
    * @throws {@link DisposedError} once the runtime, A or a resident operand is disposed.
-   * @throws TypeError when A is not a handle from `rt.upload()` or x is not a typed array or resident vector.
-   * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
+   * @throws {@link InputTypeError} when A is not a handle from `rt.upload()`.
+   * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an
+   * object), or a `path` that names no path.
    *
    * @example
    * ```js
@@ -604,23 +625,24 @@ export class Runtime implements HandleOwner {
    */
   async spmv<Y extends VectorLike | undefined = undefined>(
     A: MatrixHandle,
-    x: VectorLike,
+    x: VectorLike | ArrayLike<number>,
     options: SpmvOptions<Y> = {},
   ): Promise<Y extends ResidentVector ? ResidentVector : ValueArray> {
     this.live();
     checkOptions('spmv', options, SPMV_OPTION_KEYS);
     const h = this.own(A, 'spmv: A').live();
     const s = resolveScalars(h.dtype, options);
+    checkPath('spmv', options.path);
     const [inLen, outLen] = s.op === 'N' ? [h.cols, h.rows] : [h.rows, h.cols];
     const readY = s.beta[0] !== 0 || s.beta[1] !== 0;
     const y = options.y;
-    this.checkOperand(x, h.dtype, inLen, 'spmv: x');
-    if (y !== undefined) this.checkOperand(y, h.dtype, outLen, 'spmv: y');
-    const path = options.path || this.forced ? this.usable(options.path) : this.pathById(this.explain('spmv', h, { x, readBack: !(y instanceof ResidentVector) }).path)!;
+    const xIn = this.operand(x, h.dtype, inLen, 'spmv: x');
+    if (y !== undefined) this.checkOutput(y, h.dtype, outLen, 'spmv: y');
+    const path = options.path || this.forced ? this.usable(options.path) : this.pathById(this.explain('spmv', h, { x: xIn, readBack: !(y instanceof ResidentVector) }).path)!;
     const M = this.matrixOn(h, path, s.op);
     const temps: PathVector[] = [];
     try {
-      const xv = x instanceof ResidentVector ? await x.on(path) : keep(temps, path.vector(h.dtype, x));
+      const xv = xIn instanceof ResidentVector ? await xIn.on(path) : keep(temps, path.vector(h.dtype, xIn));
       let yv: PathVector;
       if (y instanceof ResidentVector) yv = readY ? await y.on(path) : y.target(path);
       else yv = keep(temps, path.vector(h.dtype, readY && y ? y : outLen));
@@ -672,7 +694,7 @@ export class Runtime implements HandleOwner {
    *
    * @throws {@link ShapeError} when x and y differ in dtype or length.
    * @throws {@link DisposedError} once the runtime or a vector is disposed.
-   * @throws TypeError when an operand is not a resident vector.
+   * @throws {@link InputTypeError} when an operand is not a resident vector, or α is neither a number nor `[re, im]`.
    * @throws {@link UnsupportedError} for a complex α on real vectors.
    *
    * @example
@@ -689,7 +711,7 @@ export class Runtime implements HandleOwner {
    * ```
    */
   async axpy(alpha: Scalar, x: ResidentVector, y: ResidentVector): Promise<void> {
-    const a = checkedScalar('axpy', this.pair('axpy', x, y), alpha);
+    const a = blasScalar('axpy', this.pair('axpy', x, y), alpha);
     const p = this.operandPath(undefined, x, y);
     await p.axpy(a, await x.on(p), await y.on(p));
     y.wrote(p);
@@ -700,7 +722,7 @@ export class Runtime implements HandleOwner {
    *
    * @throws {@link ShapeError} when x and y differ in dtype or length.
    * @throws {@link DisposedError} once the runtime or a vector is disposed.
-   * @throws TypeError when an operand is not a resident vector.
+   * @throws {@link InputTypeError} when an operand is not a resident vector, or α is neither a number nor `[re, im]`.
    * @throws {@link UnsupportedError} for a complex α on real vectors.
    *
    * @example
@@ -717,7 +739,7 @@ export class Runtime implements HandleOwner {
    * ```
    */
   async aypx(alpha: Scalar, x: ResidentVector, y: ResidentVector): Promise<void> {
-    const a = checkedScalar('aypx', this.pair('aypx', x, y), alpha);
+    const a = blasScalar('aypx', this.pair('aypx', x, y), alpha);
     const p = this.operandPath(undefined, x, y);
     await p.aypx(a, await x.on(p), await y.on(p));
     y.wrote(p);
@@ -728,7 +750,7 @@ export class Runtime implements HandleOwner {
    *
    * @throws {@link UnsupportedError} for a complex α on real vectors.
    * @throws {@link DisposedError} once the runtime or x is disposed.
-   * @throws TypeError when x is not a resident vector.
+   * @throws {@link InputTypeError} when x is not a resident vector, or α is neither a number nor `[re, im]`.
    *
    * @example
    * ```js
@@ -744,7 +766,7 @@ export class Runtime implements HandleOwner {
    * ```
    */
   async scal(alpha: Scalar, x: ResidentVector): Promise<void> {
-    const a = checkedScalar('scal', this.pair('scal', x, x), alpha);
+    const a = blasScalar('scal', this.pair('scal', x, x), alpha);
     const p = this.operandPath(undefined, x);
     await p.scal(a, await x.on(p));
     x.wrote(p);
@@ -755,7 +777,7 @@ export class Runtime implements HandleOwner {
    *
    * @throws {@link ShapeError} when x and y differ in dtype or length.
    * @throws {@link DisposedError} once the runtime or a vector is disposed.
-   * @throws TypeError when an operand is not a resident vector.
+   * @throws {@link InputTypeError} when an operand is not a resident vector (dot: or `conj` is not a boolean).
    *
    * @example
    * ```js
@@ -783,7 +805,7 @@ export class Runtime implements HandleOwner {
    *
    * @throws {@link ShapeError} when x and y differ in dtype or length.
    * @throws {@link DisposedError} once the runtime or a vector is disposed.
-   * @throws TypeError when an operand is not a resident vector.
+   * @throws {@link InputTypeError} when an operand is not a resident vector (dot: or `conj` is not a boolean).
    * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
    *
    * @example
@@ -802,6 +824,7 @@ export class Runtime implements HandleOwner {
    */
   async dot(x: ResidentVector, y: ResidentVector, options: { conj?: boolean } = {}): Promise<number | [number, number]> {
     checkOptions('dot', options, DOT_OPTION_KEYS);
+    checkBoolean('dot', 'conj', options.conj);
     const dt = this.pair('dot', x, y);
     const p = this.operandPath(undefined, x, y);
     const r = await p.dot(await x.on(p), await y.on(p), options.conj ?? false);
@@ -812,7 +835,7 @@ export class Runtime implements HandleOwner {
    * ‖x‖₂ of a resident vector (on the CPU path without overflow or underflow in the squares).
    *
    * @throws {@link DisposedError} once the runtime or x is disposed.
-   * @throws TypeError when x is not a resident vector.
+   * @throws {@link InputTypeError} when x is not a resident vector.
    *
    * @example
    * ```js
@@ -839,11 +862,17 @@ export class Runtime implements HandleOwner {
    * drifted, correction solves follow (iterative refinement: an f32 matrix reaches an f64 tolerance this
    * way) and `'stagnated'` says when they could not close the gap. It never hangs and never throws for a
    * matrix that is not positive definite: the outcome's `reason` says `'breakdown'` (a non-positive
-   * curvature pᴴAp), `'maxIter'`, `'nan'` or `'aborted'` (options.signal fired) instead of `'converged'`.
+   * curvature pᴴAp, or a preconditioned ρ = rᴴM⁻¹r ≤ 0), `'maxIter'`, `'nan'` (NaN in the data) or `'aborted'`
+   * (options.signal fired) instead of `'converged'`. b and x0 are vector data or resident vectors (they may be
+   * one and the same), read once at the start and never written.
    *
    * @throws {@link ShapeError} when A is not square, b or x0 has the wrong length or dtype, a preconditioner belongs to another matrix, or a diagonal entry Jacobi/SSOR divides by is zero.
    * @throws {@link UnsupportedError} for an unknown preconditioner, or one the path cannot run (IC(0)/ILU(0)/SSOR need a triangular solve).
-   * @throws RangeError when tol is negative or maxIter is not a non-negative integer.
+   * @throws {@link InputTypeError} when an option has the wrong type (`tol: '1e-3'`, `onIteration: 5`, a
+   * `signal` that is not an AbortSignal) or b / x0 is not vector data or a resident vector — all checked
+   * before the solve starts.
+   * @throws {@link InputRangeError} when tol is not a finite number ≥ 0, maxIter not a non-negative integer
+   * or checkEvery not a positive integer.
    * @throws {@link GpuUnavailableError} when `options.path` names a GPU path this runtime lacks.
    * @throws {@link WorkerError} when a worker of the pool fails during the solve.
    * @throws {@link DisposedError} once the runtime or A is disposed.
@@ -868,7 +897,7 @@ export class Runtime implements HandleOwner {
    * rt.dispose();
    * ```
    */
-  cg(A: MatrixHandle, b: ValueArray, options: SolveOptions = {}): Promise<SolveOutcome> {
+  cg(A: MatrixHandle, b: VectorLike | ArrayLike<number>, options: SolveOptions = {}): Promise<SolveOutcome> {
     checkOptions('cg', options, SOLVE_OPTION_KEYS);
     return this.runSolve('cg', A, b, options, 'cg');
   }
@@ -879,7 +908,11 @@ export class Runtime implements HandleOwner {
    *
    * @throws {@link ShapeError} when A is not square, b or x0 has the wrong length or dtype, or a preconditioner belongs to another matrix.
    * @throws {@link UnsupportedError} for an unknown preconditioner, or one the path cannot run.
-   * @throws RangeError when tol is negative or maxIter is not a non-negative integer.
+   * @throws {@link InputTypeError} when an option has the wrong type (`tol: '1e-3'`, `onIteration: 5`, a
+   * `signal` that is not an AbortSignal) or b / x0 is not vector data or a resident vector — all checked
+   * before the solve starts.
+   * @throws {@link InputRangeError} when tol is not a finite number ≥ 0, maxIter not a non-negative integer
+   * or checkEvery not a positive integer.
    * @throws {@link GpuUnavailableError} when `options.path` names a GPU path this runtime lacks.
    * @throws {@link WorkerError} when a worker of the pool fails during the solve.
    * @throws {@link DisposedError} once the runtime or A is disposed.
@@ -905,7 +938,7 @@ export class Runtime implements HandleOwner {
    * rt.dispose();
    * ```
    */
-  bicgstab(A: MatrixHandle, b: ValueArray, options: SolveOptions = {}): Promise<SolveOutcome> {
+  bicgstab(A: MatrixHandle, b: VectorLike | ArrayLike<number>, options: SolveOptions = {}): Promise<SolveOutcome> {
     checkOptions('bicgstab', options, SOLVE_OPTION_KEYS);
     return this.runSolve('bicgstab', A, b, options, 'bicgstab');
   }
@@ -917,7 +950,11 @@ export class Runtime implements HandleOwner {
    *
    * @throws {@link ShapeError} when A is not square, b or x0 has the wrong length or dtype, or a preconditioner belongs to another matrix.
    * @throws {@link UnsupportedError} for an unknown preconditioner, or one the path cannot run.
-   * @throws RangeError when tol is negative, or maxIter or restart is not a valid integer.
+   * @throws {@link InputTypeError} when an option has the wrong type (`tol: '1e-3'`, `onIteration: 5`, a
+   * `signal` that is not an AbortSignal) or b / x0 is not vector data or a resident vector — all checked
+   * before the solve starts.
+   * @throws {@link InputRangeError} when tol is not a finite number ≥ 0, or maxIter, restart or checkEvery
+   * is not a valid integer.
    * @throws {@link GpuUnavailableError} when `options.path` names a GPU path this runtime lacks.
    * @throws {@link DisposedError} once the runtime or A is disposed.
    * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
@@ -937,7 +974,7 @@ export class Runtime implements HandleOwner {
    * rt.dispose();
    * ```
    */
-  gmres(A: MatrixHandle, b: ValueArray, options: GmresOptions = {}): Promise<SolveOutcome> {
+  gmres(A: MatrixHandle, b: VectorLike | ArrayLike<number>, options: GmresOptions = {}): Promise<SolveOutcome> {
     checkOptions('gmres', options, GMRES_OPTION_KEYS);
     return this.runSolve('gmres', A, b, options, 'gmres');
   }
@@ -949,7 +986,11 @@ export class Runtime implements HandleOwner {
    *
    * @throws {@link ShapeError} when A is not square, b or x0 has the wrong length or dtype, or a preconditioner belongs to another matrix.
    * @throws {@link UnsupportedError} for an unknown preconditioner, or one the path cannot run.
-   * @throws RangeError when tol is negative or maxIter is not a non-negative integer.
+   * @throws {@link InputTypeError} when an option has the wrong type (`tol: '1e-3'`, `onIteration: 5`, a
+   * `signal` that is not an AbortSignal) or b / x0 is not vector data or a resident vector — all checked
+   * before the solve starts.
+   * @throws {@link InputRangeError} when tol is not a finite number ≥ 0, maxIter not a non-negative integer
+   * or checkEvery not a positive integer.
    * @throws {@link GpuUnavailableError} when `options.path` names a GPU path this runtime lacks.
    * @throws {@link DisposedError} once the runtime or A is disposed.
    * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
@@ -970,7 +1011,7 @@ export class Runtime implements HandleOwner {
    * rt.dispose();
    * ```
    */
-  minres(A: MatrixHandle, b: ValueArray, options: SolveOptions = {}): Promise<SolveOutcome> {
+  minres(A: MatrixHandle, b: VectorLike | ArrayLike<number>, options: SolveOptions = {}): Promise<SolveOutcome> {
     checkOptions('minres', options, SOLVE_OPTION_KEYS);
     return this.runSolve('minres', A, b, options, 'minres');
   }
@@ -986,7 +1027,11 @@ export class Runtime implements HandleOwner {
    *
    * @throws {@link ShapeError} when A is not square, b or x0 has the wrong length or dtype, or a preconditioner belongs to another matrix.
    * @throws {@link UnsupportedError} for an unknown method or preconditioner, or one the path cannot run.
-   * @throws RangeError when tol is negative, or maxIter or restart is not a valid integer.
+   * @throws {@link InputTypeError} when an option has the wrong type (`tol: '1e-3'`, `onIteration: 5`, a
+   * `signal` that is not an AbortSignal) or b / x0 is not vector data or a resident vector — all checked
+   * before the solve starts.
+   * @throws {@link InputRangeError} when tol is not a finite number ≥ 0, or maxIter, restart or checkEvery
+   * is not a valid integer.
    * @throws {@link GpuUnavailableError} when `options.path` names a GPU path this runtime lacks.
    * @throws {@link WorkerError} when a worker of the pool fails during the solve.
    * @throws {@link DisposedError} once the runtime or A is disposed.
@@ -1007,7 +1052,7 @@ export class Runtime implements HandleOwner {
    * rt.dispose();
    * ```
    */
-  solve(A: MatrixHandle, b: ValueArray, options: AutoSolveOptions = {}): Promise<SolveOutcome> {
+  solve(A: MatrixHandle, b: VectorLike | ArrayLike<number>, options: AutoSolveOptions = {}): Promise<SolveOutcome> {
     checkOptions('solve', options, AUTO_SOLVE_OPTION_KEYS);
     return this.runSolve('solve', A, b, options);
   }
@@ -1100,18 +1145,22 @@ export class Runtime implements HandleOwner {
     return { op: 'solve', path: p.id, method: first.method, preconditioner: first.preconditioner, fallbacks, structure, reasons, text };
   }
 
-  private async runSolve(where: string, A: MatrixHandle, b: ValueArray, o: AutoSolveOptions, method?: SolveMethod): Promise<SolveOutcome> {
+  private async runSolve(where: string, A: MatrixHandle, b: unknown, o: AutoSolveOptions, method?: SolveMethod): Promise<SolveOutcome> {
     this.live();
     const h = this.own(A, `${where}: A`).live();
     if (h.rows !== h.cols) throw new ShapeError(`${where}: A must be square, it is ${h.rows}×${h.cols}`);
-    if (o.tol !== undefined && !(o.tol >= 0)) throw new RangeError(`${where}: tol must be ≥ 0, got ${o.tol}`);
-    if (o.maxIter !== undefined && !(Number.isInteger(o.maxIter) && o.maxIter >= 0)) {
-      throw new RangeError(`${where}: maxIter must be a non-negative integer, got ${o.maxIter}`);
+    // every option checked before any work (docs/errors.md)
+    checkNumber(where, 'tol', o.tol, FINITE_NON_NEGATIVE);
+    checkNumber(where, 'maxIter', o.maxIter, NON_NEGATIVE_INTEGER);
+    checkNumber(where, 'checkEvery', o.checkEvery, POSITIVE_INTEGER);
+    checkNumber(where, 'restart', o.restart, POSITIVE_INTEGER);
+    checkFunction(where, 'onIteration', o.onIteration);
+    checkSignal(where, o.signal);
+    checkBoolean(where, 'spd', o.spd);
+    checkPath(where, o.path);
+    if (o.preconditioner !== undefined && typeof o.preconditioner !== 'string' && !(o.preconditioner instanceof PreconditionerHandle)) {
+      throw new UnsupportedError(`${where}: preconditioner must be a kind ('none', 'jacobi', …, 'auto') or a handle from rt.preconditioner(), got ${shownTyped(o.preconditioner)}`);
     }
-    if (o.checkEvery !== undefined && !(Number.isInteger(o.checkEvery) && o.checkEvery >= 1)) {
-      throw new RangeError(`${where}: checkEvery must be a positive integer, got ${o.checkEvery}`);
-    }
-    if (o.restart !== undefined && !(Number.isInteger(o.restart) && o.restart >= 1)) throw new RangeError(`${where}: restart must be a positive integer, got ${o.restart}`);
     if (o.method !== undefined && o.method !== 'auto' && !SOLVE_METHODS.includes(o.method)) {
       throw new UnsupportedError(`${where}: method must be 'auto' or one of ${SOLVE_METHODS.map((m) => `'${m}'`).join(', ')}, got ${shownValue(o.method)}`);
     }
@@ -1119,13 +1168,15 @@ export class Runtime implements HandleOwner {
     if (handle && handle.matrix !== h) throw new ShapeError(`${where}: the preconditioner was set up for another matrix`);
     const pre = handle ? handle.kind : ((o.preconditioner as PreconditionerKind | 'auto' | undefined) ?? (method ? 'none' : 'auto'));
     if (!handle) checkPreconditionerOptions({ kind: pre }, where);
-    this.checkOperand(b, h.dtype, h.rows, `${where}: b`);
-    if (o.x0 !== undefined) this.checkOperand(o.x0, h.dtype, h.rows, `${where}: x0`);
+    const bIn = this.operand(b, h.dtype, h.rows, `${where}: b`);
+    const x0In = o.x0 === undefined ? undefined : this.operand(o.x0, h.dtype, h.rows, `${where}: x0`);
     const p = this.solvePath(h, o.path);
     const { csr, structure } = this.solveStructureOf(h);
     const choice = chooseSolve(structure, this.pathSolveInfo(p, h), { method: method ?? o.method, preconditioner: pre, spd: o.spd });
-    const b64 = Float64Array.from(b);
-    const x0 = o.x0 === undefined ? undefined : Float64Array.from(o.x0);
+    // b and x0 (vector data or resident vectors, possibly one) are read once, at the start
+    const host = async (v: VectorLike) => Float64Array.from(v instanceof ResidentVector ? await v.read() : v);
+    const b64 = await host(bIn);
+    const x0 = x0In === undefined ? undefined : await host(x0In);
     const io = { upload: (v: Float64Array) => p.vector(h.dtype, v), read: async (v: PathVector) => (await p.read(v)).slice() };
     for (let c = 0; ; c++) {
       const cand = choice.candidates[c];
@@ -1234,7 +1285,8 @@ export class Runtime implements HandleOwner {
    * @throws {@link GpuUnavailableError} when `options.path` names a GPU path this runtime lacks.
    * @throws {@link MemoryLimitError} when the runtime's memory cannot grow to hold the operands.
    * @throws {@link DisposedError} once the runtime or a handle is disposed.
-   * @throws TypeError when an operand is neither a DenseMatrix nor a handle from `rt.dense()`.
+   * @throws TypeError when an operand is neither a DenseMatrix nor a handle from `rt.dense()`;
+   * {@link InputTypeError} when `alpha` or `beta` has the wrong type.
    * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
    *
    * @example
@@ -1260,10 +1312,13 @@ export class Runtime implements HandleOwner {
   async gemm(A: DenseLike, B: DenseLike, options: GemmOptions & { path?: PathChoice } = {}): Promise<DenseLike> {
     this.live();
     checkOptions('gemm', options, GEMM_OPTION_KEYS);
+    const alpha = checkNumber('gemm', 'alpha', options.alpha, ANY_NUMBER) ?? 1;
+    const beta = checkNumber('gemm', 'beta', options.beta, ANY_NUMBER) ?? 0;
+    checkBoolean('gemm', 'naive', options.naive);
+    checkPath('gemm', options.path);
     checkGemm(A, B, options.C);
-    const beta = options.beta ?? 0;
     return this.denseOp([A, B], options.C, beta !== 0, { dtype: A.dtype, rows: A.rows, cols: B.cols }, options.path, (p, [a, b], c) =>
-      p.gemm(a, b, c, { alpha: options.alpha ?? 1, beta, naive: options.naive ?? false }),
+      p.gemm(a, b, c, { alpha, beta, naive: options.naive ?? false }),
     );
   }
 
@@ -1276,7 +1331,8 @@ export class Runtime implements HandleOwner {
    * @throws {@link GpuUnavailableError} when `options.path` names a GPU path this runtime lacks.
    * @throws {@link MemoryLimitError} when the runtime's memory cannot grow to hold the operands.
    * @throws {@link DisposedError} once the runtime or a handle is disposed.
-   * @throws TypeError when an operand is neither a DenseMatrix nor a handle from `rt.dense()`.
+   * @throws TypeError when an operand is neither a DenseMatrix nor a handle from `rt.dense()`;
+   * {@link InputTypeError} when `alpha` or `beta` has the wrong type.
    * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
    *
    * @example
@@ -1297,9 +1353,12 @@ export class Runtime implements HandleOwner {
   async add(A: DenseLike, B: DenseLike, options: AddOptions & { path?: PathChoice } = {}): Promise<DenseLike> {
     this.live();
     checkOptions('add', options, ADD_OPTION_KEYS);
+    checkPath('add', options.path);
     checkAdd(A, B);
+    const alpha = checkedScalar('add', 'alpha', A.dtype, options.alpha, 1);
+    const beta = checkedScalar('add', 'beta', A.dtype, options.beta, 1);
     return this.denseOp([A, B], undefined, false, { dtype: A.dtype, rows: A.rows, cols: A.cols }, options.path, (p, [a, b], c) =>
-      p.add(a, b, c, { alpha: options.alpha ?? 1, beta: options.beta ?? 1 }),
+      p.add(a, b, c, { alpha, beta }),
     );
   }
 
@@ -1312,6 +1371,7 @@ export class Runtime implements HandleOwner {
    * @throws {@link MemoryLimitError} when the runtime's memory cannot grow to hold the operands.
    * @throws {@link DisposedError} once the runtime or the handle is disposed.
    * @throws TypeError when A is neither a DenseMatrix nor a handle from `rt.dense()`.
+   * @throws {@link OptionError} for a `path` that names no path.
    * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
    *
    * @example
@@ -1331,6 +1391,7 @@ export class Runtime implements HandleOwner {
   async transpose(A: DenseLike, options: { path?: PathChoice } = {}): Promise<DenseLike> {
     this.live();
     checkOptions('transpose', options, TRANSPOSE_OPTION_KEYS);
+    checkPath('transpose', options.path);
     checkTranspose(A);
     return this.denseOp([A], undefined, false, { dtype: A.dtype, rows: A.cols, cols: A.rows }, options.path, (p, [a], c) => p.transpose(a, c));
   }
@@ -1420,7 +1481,7 @@ export class Runtime implements HandleOwner {
 
   private own<T extends Handle>(h: T, what: string): T {
     if (!(h instanceof MatrixHandle) && !(h instanceof ResidentVector) && !(h instanceof DenseHandle) && !(h instanceof PreconditionerHandle)) {
-      throw new TypeError(`${what}: expected a handle from rt.upload(), rt.vector(), rt.dense() or rt.preconditioner()`);
+      throw new InputTypeError(`${what}: expected a handle from rt.upload(), rt.vector(), rt.dense() or rt.preconditioner(), got ${shownTyped(h)}`);
     }
     if (h.owner !== this) throw new SimdglError('E_FOREIGN', `${what} belongs to another runtime`);
     return h;
@@ -1436,24 +1497,38 @@ export class Runtime implements HandleOwner {
     return xv.dtype;
   }
 
-  /** Checks an operand: a resident vector of this runtime, or a typed array, of the right dtype and length. */
-  private checkOperand(v: VectorLike, dtype: DType, length: number, name: string): void {
+  /**
+   * An input operand: a resident vector of this runtime, or vector data (the one rule of vectorData:
+   * any array of numbers or typed array), of the right dtype and length; data comes back as a
+   * Float32Array or Float64Array.
+   */
+  private operand(v: unknown, dtype: DType, length: number, name: string): VectorLike {
     if (v instanceof ResidentVector) {
       const r = this.own(v, name).live();
       if (r.dtype !== dtype) throw new ShapeError(`${name} is ${r.dtype}, the matrix is ${dtype}`);
       if (r.length !== length) throw new ShapeError(`${name} has ${r.length} elements, expected ${length}`);
+      return r;
+    }
+    const data = vectorData(v, name);
+    const want = length * components(dtype);
+    if (data.length !== want) {
+      throw new ShapeError(`${name} has length ${data.length}, expected ${want} (${length} ${dtype} elements)`);
+    }
+    return data;
+  }
+
+  /** An output operand: a resident vector, or the Float32Array / Float64Array the dtype's results are written into. */
+  private checkOutput(v: unknown, dtype: DType, length: number, name: string): void {
+    if (v instanceof ResidentVector) {
+      this.operand(v, dtype, length, name);
       return;
     }
+    const want = componentBytes(dtype) === 4 ? 'Float32Array' : 'Float64Array';
     if (!(v instanceof Float32Array || v instanceof Float64Array)) {
-      throw new TypeError(`${name} must be a Float32Array, a Float64Array or a resident vector`);
+      throw new InputTypeError(`${name} (the output) must be a resident vector or a ${want}, got ${shownTyped(v)}`);
     }
-    const want = length * components(dtype);
-    if (v.length !== want) {
-      throw new ShapeError(`${name} has length ${v.length}, expected ${want} (${length} ${dtype} elements)`);
-    }
-    if (name.endsWith(': y') && v.BYTES_PER_ELEMENT !== componentBytes(dtype)) {
-      throw new ShapeError(`${name} is a ${v.constructor.name}, a ${dtype} result needs a ${componentBytes(dtype) === 4 ? 'Float32Array' : 'Float64Array'}`);
-    }
+    if (v.BYTES_PER_ELEMENT !== componentBytes(dtype)) throw new ShapeError(`${name} is a ${v.constructor.name}, a ${dtype} result needs a ${want}`);
+    this.operand(v, dtype, length, name);
   }
 }
 
@@ -1472,17 +1547,34 @@ function withLegacyKeys(c: Calibration): Calibration {
   return legacy && !c.webgl2 ? { ...c, webgl2: legacy } : c;
 }
 
-/** A scalar as [re, im]; a complex one on real data is an UnsupportedError naming the operation. */
-function checkedScalar(op: string, dtype: DType, s: Scalar): [number, number] {
-  const c = toComplex(s);
-  if (!isComplex(dtype) && c[1] !== 0) throw new UnsupportedError(`${op}: a complex scalar needs complex data, this is ${dtype}`);
+/**
+ * A scalar argument or option as [re, im] (`fallback` when undefined): a number or `[re, im]`, else an
+ * InputTypeError; a complex one on real data is an UnsupportedError naming the operation.
+ */
+function checkedScalar(where: string, name: string, dtype: DType, s: unknown, fallback: number): [number, number] {
+  const c = checkScalar(where, name, s, fallback);
+  if (!isComplex(dtype) && c[1] !== 0) throw new UnsupportedError(`${where}: ${name}: a complex scalar needs complex data, this is ${dtype}`);
   return c;
 }
 
+/** The α of axpy, aypx and scal: required, a number or [re, im]. */
+function blasScalar(op: string, dtype: DType, alpha: unknown): [number, number] {
+  if (alpha === undefined) throw new InputTypeError(`${op}: alpha must be a number or [re, im] (two numbers), got undefined`);
+  return checkedScalar(op, 'alpha', dtype, alpha, 0);
+}
+
 function resolveScalars(dtype: DType, o: SpmvOptions): SpmvScalars {
-  const op = o.op ?? 'N';
-  if (op !== 'N' && op !== 'T' && op !== 'H') throw new UnsupportedError(`spmv: op must be 'N', 'T' or 'H', got ${shownValue(op)}`);
-  return { alpha: checkedScalar('spmv: alpha', dtype, o.alpha ?? 1), beta: checkedScalar('spmv: beta', dtype, o.beta ?? 0), op };
+  const op = checkChoice('spmv', 'op', o.op, ['N', 'T', 'H'] as const) ?? 'N';
+  return { alpha: checkedScalar('spmv', 'alpha', dtype, o.alpha, 1), beta: checkedScalar('spmv', 'beta', dtype, o.beta, 0), op };
+}
+
+/** The `path` option: a path id or 'gpu'; anything else is an OptionError listing them (the value is checked before the path's availability). */
+function checkPath(where: string, v: unknown): void {
+  const valid: readonly string[] = [...PATH_IDS, 'gpu'];
+  if (v !== undefined && !valid.includes(v as string)) {
+    const near = typeof v === 'string' ? valid.find((p) => p.toLowerCase() === v.toLowerCase()) : undefined;
+    throw new OptionError(where, 'path', near, valid, { got: v });
+  }
 }
 
 /** Whether this engine can share a WebAssembly memory between threads (Node; cross-origin isolated pages). */
@@ -1490,7 +1582,7 @@ function sharedMemoryAvailable(): boolean {
   return typeof SharedArrayBuffer === 'function' && (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated !== false;
 }
 
-async function resolveWorkers(w: number | 'auto' | undefined): Promise<number> {
+async function resolveWorkers(w: number | 'auto' | undefined, where: string): Promise<number> {
   // default: every core where threads can share memory; one thread (with the reason in capabilities().notes) where not
   if (w === undefined) w = sharedMemoryAvailable() ? 'auto' : 1;
   if (w === 'auto') {
@@ -1499,8 +1591,7 @@ async function resolveWorkers(w: number | 'auto' | undefined): Promise<number> {
     const nav = (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator;
     return nav?.hardwareConcurrency ?? 1;
   }
-  if (!Number.isInteger(w) || w < 1 || w > 256) throw new RangeError(`workers must be an integer in [1, 256] or 'auto', got ${w}`);
-  return w;
+  return requireNumber(where, 'workers', w, { what: "an integer in [1, 256] or 'auto'", ok: (n) => Number.isInteger(n) && n >= 1 && n <= 256 });
 }
 
 /**
@@ -1509,7 +1600,10 @@ async function resolveWorkers(w: number | 'auto' | undefined): Promise<number> {
  *
  * @throws {@link UnsupportedError} for a `backend` other than `'auto'`, `'cpu'`, `'webgpu'`, `'webgl2'` or `'gpu'`.
  * @throws {@link GpuUnavailableError} when `backend` forces a GPU path that cannot run here (the message says why).
- * @throws RangeError when `maxMemoryMB` is outside [1, 4096], `workers` is not an integer in [1, 256] or `'auto'`,
+ * @throws {@link InputTypeError} when a numeric option is not a number (`maxMemoryMB: '2'`) or `simd` is not
+ * a boolean or `'auto'`.
+ * @throws RangeError ({@link InputRangeError}) when `maxMemoryMB` is outside [1, 4096], `inlineThreshold` or
+ * `timeoutMs` negative, `spinUs` outside [0, 10⁶], `workers` is not an integer in [1, 256] or `'auto'`,
  * or `cacheTiles` is not `'auto'`, `false` or `{ rows, cols }` with cols in [1, 65536] and rows in [1, 2³² / the
  * next power of two ≥ cols] (a 32-bit pair packs both).
  * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).

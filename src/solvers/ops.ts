@@ -128,6 +128,15 @@ export interface SolveOptions<V> {
  */
 export type StopReason = 'converged' | 'maxIter' | 'breakdown' | 'nan' | 'aborted' | 'stagnated';
 
+/**
+ * Why CG must stop on ρ = rᴴM⁻¹r, or undefined to go on: NaN data is 'nan'; ρ ≤ 0 with r ≠ 0 (an
+ * indefinite preconditioner, or rᴴr underflowing) is a 'breakdown', caught before the 0/0 it would
+ * cause in β = ρₙₑₓₜ/ρ turns into NaN.
+ */
+export function stopOnRho(rho: number): StopReason | undefined {
+  return Number.isNaN(rho) ? 'nan' : rho > 0 ? undefined : 'breakdown';
+}
+
 export interface SolveResult<V> {
   x: V;
   iterations: number;

@@ -262,7 +262,8 @@ export class WebGpuBackend implements WebGpuOwner {
   copy(x: WebGpuVector, y: WebGpuVector): void {
     this.live();
     this.checkVectors('WebGPU copy', x.dtype, x, y.length, 'x', y, y.length);
-    this.engine.copy(x.buffer, y.buffer, x.length * floatsPerElement(x.dtype) * 4);
+    // a buffer cannot be copied onto itself (a validation error); y ← y has nothing to do
+    if (x.buffer !== y.buffer) this.engine.copy(x.buffer, y.buffer, x.length * floatsPerElement(x.dtype) * 4);
     y.version++;
   }
 

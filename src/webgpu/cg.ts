@@ -17,7 +17,7 @@
  * to it); an abort is seen between blocks (at most 2·checkEvery − 1 iterations later).
  */
 import type { DType } from '../dtype.js';
-import type { SolveOptions, SolveResult, StopReason } from '../solvers/ops.js';
+import { stopOnRho, type SolveOptions, type SolveResult, type StopReason } from '../solvers/ops.js';
 import type { WebGpuMatrix, WebGpuVector } from './resident.js';
 import { joinDS, splitDS } from './encoding.js';
 
@@ -141,6 +141,8 @@ export const residentCg: ResidentSolver = (G, A, D, b, options) => {
     if (D) B.spmv(D, r, z);
     B.copy(zr, p);
     const rho = D ? pair(await B.dot(r, z, { conj: true }))[0] : rnorm * rnorm;
+    const stop = stopOnRho(rho);
+    if (stop) return stop;
     const state = newState(initialState(RING, k, threshold, { [RHO]: [rho, 0] }));
     return blocks(state, RING, () => {
       B.spmv(A, p, q);

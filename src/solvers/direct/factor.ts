@@ -6,9 +6,10 @@
  */
 import type { CSRMatrix } from '../../formats/csr.js';
 import type { SparseMatrix } from '../../formats/index.js';
-import type { DType, ValueArray } from '../../dtype.js';
+import type { DType } from '../../dtype.js';
 import { DisposedError, NotPositiveDefiniteError, ShapeError, SingularMatrixError, UnsupportedError } from '../../errors.js';
-import { optionKeys, checkOptions } from '../../options-check.js';
+import { optionKeys, checkOptions, checkNumber, NON_NEGATIVE_INTEGER } from '../../options-check.js';
+import { vectorData } from '../../vector-data.js';
 import { shownValue } from '../../shown-value.js';
 import { reserveMemory, withMemoryBudget } from '../../memory-budget.js';
 import { analyze, type Analysis, type OrderingName } from './analysis.js';
@@ -290,18 +291,18 @@ export class Factorization {
    * (k·n entries, one after another), with `refine` steps of iterative refinement (default 1), and
    * reports the true residual of what it returns. Real right-hand sides only for a real matrix.
    *
-   * @throws {@link ShapeError} when b's length is not a positive multiple of n (2n for complex), or b is not a Float64Array/Float32Array.
-   * @throws RangeError when refine is not a non-negative integer.
+   * @throws {@link ShapeError} when b's length is not a positive multiple of n (2n for complex).
+   * @throws {@link InputTypeError} when b is not vector data (docs/errors.md: any array of numbers or typed array).
+   * @throws {@link InputRangeError} (a RangeError) when refine is not a non-negative integer.
    * @throws {@link DisposedError} once disposed.
    */
-  async solve(b: ValueArray, options: FactorSolveOptions = {}): Promise<FactorSolveResult> {
+  async solve(data: ArrayLike<number> | BigInt64Array | BigUint64Array, options: FactorSolveOptions = {}): Promise<FactorSolveResult> {
     this.live();
     checkOptions('solve', options, SOLVE_KEYS);
-    const refine = options.refine ?? 1;
-    if (!(Number.isInteger(refine) && refine >= 0)) throw new RangeError(`solve: refine must be a non-negative integer, got ${refine}`);
+    const refine = checkNumber('solve', 'refine', options.refine, NON_NEGATIVE_INTEGER) ?? 1;
     const n = this.A.n;
     const c = this.A.complex ? 2 : 1;
-    if (!(b instanceof Float64Array || b instanceof Float32Array)) throw new ShapeError(`solve: b must be a Float64Array or Float32Array, got ${shownValue(b)}`);
+    const b = vectorData(data, 'solve: b');
     const m = n * c;
     if (b.length === 0 && n === 0) return { x: new Float64Array(0), relativeResidual: 0, residuals: [], refinements: 0 };
     if (b.length === 0 || b.length % m !== 0) {

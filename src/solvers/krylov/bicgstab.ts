@@ -64,10 +64,10 @@ export async function bicgstab<V>(ops: SolverOps<V>, b: V, options: SolveOptions
       // s ← r − α·v
       await ops.copy(r, s);
       await ops.axpy(neg(alpha), v, s);
-      it++;
       const snorm = await ops.nrm2(s);
       if (snorm / scale <= tol) {
         await ops.axpy(alpha, py, x);
+        it++;
         rnorm = snorm;
         history.push(snorm / scale);
         await onIteration?.(it, snorm / scale);
@@ -85,6 +85,8 @@ export async function bicgstab<V>(ops: SolverOps<V>, b: V, options: SolveOptions
       omega = div(await ops.dot(t, s), [tt, 0]);
       await ops.axpy(alpha, py, x);
       await ops.axpy(omega, sz, x);
+      // an iteration counts once it has updated x (a breakdown before that leaves x and the count as they were)
+      it++;
       // r ← s − ω·t
       await ops.copy(s, r);
       await ops.axpy(neg(omega), t, r);

@@ -1,4 +1,4 @@
-import type { SolveOptions, SolveResult, SolverOps, StopReason } from '../ops.js';
+import { stopOnRho, type SolveOptions, type SolveResult, type SolverOps, type StopReason } from '../ops.js';
 import { startResidual } from './start.js';
 
 /**
@@ -31,7 +31,9 @@ export async function cg<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V> = 
       if (ops.precondition) await ops.precondition(r, z);
       await ops.copy(zr, p);
       let rho = ops.precondition ? (await ops.dot(r, z))[0] : rnorm * rnorm;
-      for (; it < maxIter; ) {
+      // ρ ≤ 0 is a breakdown, caught before β = ρₙₑₓₜ/ρ = 0/0 makes it a NaN
+      reason = stopOnRho(rho) ?? reason;
+      for (; reason === 'maxIter' && it < maxIter; ) {
         if (signal?.aborted) {
           reason = 'aborted';
           break;
@@ -70,6 +72,11 @@ export async function cg<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V> = 
         if (ops.precondition) {
           await ops.precondition(r, z);
           rhoNext = (await ops.dot(r, z))[0];
+        }
+        const stop = stopOnRho(rhoNext);
+        if (stop) {
+          reason = stop;
+          break;
         }
         // p ← z + β·p
         await ops.aypx([rhoNext / rho, 0], zr, p);

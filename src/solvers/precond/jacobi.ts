@@ -17,14 +17,19 @@ export function inverseDiagonal(A: CSRMatrix): ValueArray {
       re += complex ? A.values[2 * k] : A.values[k];
       if (complex) im += A.values[2 * k + 1];
     }
-    const m = re * re + im * im;
-    if (!(m > 0) || !Number.isFinite(m)) {
-      throw new ShapeError(`jacobi: the diagonal entry A[${i},${i}] is ${m === 0 ? 'zero' : 'not finite'}; use preconditioner: 'none'`);
-    }
+    // 1/(re + i·im) scaled by the larger part, so that |d|² neither underflows (a tiny but nonzero
+    // entry refused as zero) nor overflows; refused when it is zero, not finite, or its inverse
+    // overflows the dtype (1/1e-40 in f32)
+    const s = Math.max(Math.abs(re), Math.abs(im));
+    const [r, t] = [re / s, im / s];
+    const m = r * r + t * t;
     if (complex) {
-      d[2 * i] = re / m;
-      d[2 * i + 1] = -im / m;
+      d[2 * i] = r / m / s;
+      d[2 * i + 1] = -t / m / s;
     } else d[i] = 1 / re;
+    const inverse = complex ? [d[2 * i], d[2 * i + 1]] : [d[i]];
+    const why = s === 0 ? 'zero' : !Number.isFinite(s) ? 'not finite' : !inverse.every(Number.isFinite) ? `${complex ? `${re} + ${im}i` : re}, whose inverse overflows ${A.dtype}` : null;
+    if (why) throw new ShapeError(`jacobi: the diagonal entry A[${i},${i}] is ${why}; use preconditioner: 'none'`);
   }
   return d;
 }
