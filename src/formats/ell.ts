@@ -93,7 +93,8 @@ export class ELLMatrix {
     if (stride < rows || stride % 4 !== 0) throw new FormatError(`ELL stride = ${stride}, expected a multiple of 4 that is >= rows = ${rows}`);
     checkIndexArray('ELL', 'colIdx', colIdx, width * stride);
     checkValueArray('ELL', this.dtype, values, width * stride);
-    for (let i = 0; i < stride; i++) {
+    // width 0 holds no slot: nothing to visit, however many rows the matrix declares
+    for (let i = 0; width > 0 && i < stride; i++) {
       let padded = i >= rows;
       for (let k = 0; k < width; k++) {
         const s = k * stride + i;
