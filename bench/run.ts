@@ -11,6 +11,7 @@
  * - dense: f32 gemm n = 1024 against TensorFlow.js (wasm and cpu backends), naive vs tiled, and
  *   transpose of 4096² against memory copy (bench/dense.ts);
  * - cg: CG on poisson3D_64 (f64, 2 threads), the time split, fused and separate vector steps;
+ * - solve: rt.solve's time to a solution against the best of SciPy (bench/solve.ts);
  * - browser: SpMV on the GPU path against the CPU path in headless Chromium (bench/browser.ts);
  * - parse: Matrix Market parse speed.
  * Every comparison is measured in the same run; the end prints each goal, met or missed.
@@ -24,6 +25,7 @@ import { benchMatrixMarket } from './mm-parse.js';
 import { benchParallel } from './parallel.js';
 import { benchCg, formatCg } from './cg.js';
 import { benchCgDefaults } from './cg-defaults.js';
+import { benchSolve } from './solve.js';
 import { benchBrowser } from './browser.js';
 import { benchDense } from './dense.js';
 import { benchFormats } from './formats.js';
@@ -31,7 +33,7 @@ import { benchPlain, PLAIN_GOAL } from './kernels-plain.js';
 
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt > 0 ? process.argv[onlyAt + 1] : undefined;
-const PARTS = ['single', 'plain', 'formats', 'parallel', 'dense', 'cg', 'parse', 'browser'];
+const PARTS = ['single', 'plain', 'formats', 'parallel', 'dense', 'cg', 'solve', 'parse', 'browser'];
 if (only !== undefined && !PARTS.includes(only)) {
   console.error(`bench: --only takes ${PARTS.join(', ')}, not ${JSON.stringify(only)}`);
   process.exit(2);
@@ -132,6 +134,18 @@ if (run('cg')) {
     const min = r.matrix === 'poisson3D_64' ? 2 : 1;
     goal(`CG defaults ${r.matrix} f64: SciPy / simdgl (${r.iterations} vs ${r.scipyIterations} iterations)`, r.scipyMs ? r.scipyMs / r.ms : undefined, min);
   }
+}
+
+if (run('solve')) {
+  console.log('\n== time to a solution: rt.solve with the defaults against the best of SciPy ==');
+  const { rows, refinement } = await benchSolve((s) => console.log(s));
+  for (const r of rows) {
+    // a system neither side solves (singular) has no goal
+    if (!r.scipyBest && !r.converged) continue;
+    const min = r.kind === 'poisson' ? 2 : 1;
+    goal(`solve ${r.matrix} (${r.kind}): best SciPy (${r.scipyBest?.method ?? 'none solved it'}) / simdgl`, r.converged ? (r.scipyBest ? r.scipyBest.ms / r.ms : Infinity) : undefined, min);
+  }
+  goal('solve poisson3D(64) to 1e-10: f64 time / f32 + refinement time', refinement.f32Converged ? refinement.f64Ms / refinement.f32Ms : undefined, 1);
 }
 
 if (run('browser')) {

@@ -5,7 +5,9 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compare, defaultSources, fileSource, type ComparePath, type CompareRow } from './cli/compare.js';
 import { formatCompareTable, formatPaths } from './cli/table.js';
-import { solveFile, solutionText } from './cli/solve.js';
+import { CLI_METHODS, CLI_PRECONDITIONERS, solveFile, solutionText } from './cli/solve.js';
+import type { SolveMethod } from './solvers/solve.js';
+import type { PreconditionerKind } from './solvers/precond/index.js';
 import { deviceInfo, formatInfo } from './cli/info.js';
 import { overview, formatOverview } from './cli/overview.js';
 import { offerSoftwareVulkan } from './cli/software-vulkan.js';
@@ -151,12 +153,12 @@ program
 
 program
   .command('solve')
-  .description('solve A·x = b with CG or BiCGSTAB on the CPU path and write x as a Matrix Market array file')
+  .description('solve A·x = b with rt.solve on the CPU path (method and preconditioner chosen from the matrix unless given) and write x as a Matrix Market array file')
   .argument('<file>', 'the matrix A, a Matrix Market file')
-  .option('--method <name>', 'cg (A symmetric/Hermitian positive definite) or bicgstab (any nonsingular A)', oneOf(['cg', 'bicgstab'] as const, 'method'), 'cg')
-  .option('--tol <tol>', 'stop when ‖b − A·x‖ ≤ tol·‖b‖', positive, 1e-8)
+  .option('--method <name>', 'auto, cg (Hermitian positive definite A), minres (Hermitian A), gmres or bicgstab (any nonsingular A)', oneOf(CLI_METHODS, 'method'), 'auto')
+  .option('--tol <tol>', 'stop when the true ‖b − A·x‖ ≤ tol·‖b‖ (recomputed in f64)', positive, 1e-8)
   .option('--max-iter <n>', 'most iterations (default max(100, 10·n))', integer(0, 2 ** 31 - 1))
-  .option('--preconditioner <name>', 'none or jacobi', oneOf(['none', 'jacobi'] as const, 'preconditioner'), 'none')
+  .option('--preconditioner <name>', `auto, ${CLI_PRECONDITIONERS.slice(1).join(', ')}`, oneOf(CLI_PRECONDITIONERS, 'preconditioner'), 'auto')
   .option('--workers <n>', "threads on the CPU path ('auto' = all cores)", workersOption, 1)
   .option('--rhs <b>', 'right-hand side: ones, random (seeded), or a Matrix Market file with an n×1 vector', 'ones')
   .option('--dtype <dtype>', `solve in this dtype (${DTYPES.join(', ')}; default: the file's, f64 or c128)`, oneOf(DTYPES, 'dtype'))
@@ -164,7 +166,7 @@ program
   .option('-o, --output <file>', 'write the solution here (Matrix Market array, n×1)')
   .option('--json', 'print the summary as JSON')
   .action(async (file: string, o: {
-    method: 'cg' | 'bicgstab'; tol: number; maxIter?: number; preconditioner: 'none' | 'jacobi'; workers: number;
+    method: SolveMethod | 'auto'; tol: number; maxIter?: number; preconditioner: PreconditionerKind | 'auto'; workers: number;
     rhs: string; dtype?: DType; format: FormatName | 'auto'; output?: string; json?: boolean;
   }) => {
     inputFile(file);
@@ -188,7 +190,7 @@ program
           onIteration: (it, rel) => {
             if (phase !== 'solve') {
               bar.stop();
-              bar.start(o.maxIter ?? 1, 0, { phase: `${o.method} iteration`, detail: '' });
+              bar.start(o.maxIter ?? 1, 0, { phase: 'iteration', detail: '' });
             }
             phase = 'solve';
             if (it > bar.getTotal()) bar.setTotal(Math.max(it, 2 * bar.getTotal()));
@@ -199,19 +201,20 @@ program
         bar.stop();
       }
     })();
-    if (o.output) writeFileSync(o.output, solutionText(res, `solution of ${file} by simdgl ${o.method}: ${res.iterations} iterations, relative residual ${res.relativeResidual.toExponential(3)}`));
+    if (o.output) writeFileSync(o.output, solutionText(res, `solution of ${file} by simdgl ${res.method} + ${res.preconditioner}: ${res.iterations} iterations, true relative residual ${res.trueResidual.toExponential(3)}`));
     const { x: _x, ...summary } = res;
-    if (o.json) console.log(JSON.stringify({ file, method: o.method, preconditioner: o.preconditioner, tol: o.tol, output: o.output ?? null, ...summary }));
+    if (o.json) console.log(JSON.stringify({ file, tol: o.tol, output: o.output ?? null, ...summary }));
     else {
       console.log(
-        `${o.method}${o.preconditioner === 'jacobi' ? ' + jacobi' : ''} on ${file}: n ${res.n}, nnz ${res.nnz}, ${res.dtype}, ${res.format}, ${res.threads} thread${res.threads > 1 ? 's' : ''}\n` +
-          `  ${res.converged ? 'converged' : `stopped (${res.reason})`} after ${res.iterations} iterations in ${res.solveMs.toFixed(1)} ms\n` +
-          `  relative residual ${res.relativeResidual.toExponential(3)} (solver), ${res.trueResidual.toExponential(3)} (‖b − A·x‖/‖b‖ recomputed in f64)` +
+        `${res.method} + ${res.preconditioner} on ${file}: n ${res.n}, nnz ${res.nnz}, ${res.dtype}, ${res.format}, ${res.threads} thread${res.threads > 1 ? 's' : ''}\n` +
+          `  preconditioner: ${res.preconditionerDetail}\n` +
+          `  ${res.converged ? 'converged' : `stopped (${res.reason})`} after ${res.iterations} iterations${res.refinements ? ` (${res.refinements} refinement${res.refinements > 1 ? 's' : ''})` : ''} in ${res.solveMs.toFixed(1)} ms, setup included\n` +
+          `  true residual ‖b − A·x‖/‖b‖ ${res.trueResidual.toExponential(3)} (f64), recurrence ${res.recurrenceResidual.toExponential(3)}` +
           (o.output ? `\n  solution written to ${o.output}` : ''),
       );
     }
     if (!res.converged) {
-      console.error(`simdgl: ${o.method} did not converge (${res.reason}) after ${res.iterations} iterations: relative residual ${res.relativeResidual.toExponential(3)} > tol ${o.tol}`);
+      console.error(`simdgl: ${res.method} did not converge (${res.reason}) after ${res.iterations} iterations: true relative residual ${res.trueResidual.toExponential(3)} > tol ${o.tol}`);
       process.exitCode = EXIT.notConverged;
     }
   });

@@ -19,6 +19,7 @@ import { ssorFactors } from '../src/solvers/precond/ssor.js';
 import { blockDiagonalInverse, detectBlockSize } from '../src/solvers/precond/block-jacobi.js';
 import { levelSchedule } from '../src/solvers/precond/levels.js';
 import { loadShared, sharedMatrixNames } from './matrices.js';
+import { pointDawnAtSwiftShader } from './webgpu-helpers.js';
 import {
   backward, denseSolve, forward, matvec, referenceGmres, referenceIC0, referenceILU0, referencePcg, toDense, trueResidual, type Dense,
 } from './solve-reference.js';
@@ -347,7 +348,7 @@ describe('honest convergence', () => {
       expect(r.relativeResidual).toBeCloseTo(t, 10);
       if (r.converged) expect(t).toBeLessThanOrEqual(1e-8);
       else expect(['maxIter', 'stagnated', 'breakdown']).toContain(r.reason);
-      seen.push(`${name}:${r.method}+${r.preconditioner.split(' ')[0]}:${r.reason}`);
+      seen.push(`${name}:${r.method}+${r.preconditioner}:${r.reason}`);
       h.dispose();
     }
     // the nonsingular SPD and nonsymmetric ones converge (rajat01 and dwt_992 are singular; west0479 needs a direct solver)
@@ -424,5 +425,48 @@ describe('rt.solve, explain and preconditioner handles', () => {
     const mx = await rt.gmres(h, b, { tol: 1e-14, maxIter: 3 });
     expect([mx.reason, mx.iterations]).toEqual(['maxIter', 3]);
     expect(await rt.spmv(h, b)).toEqual(before);
+  });
+});
+
+describe('the WebGPU path (Dawn + SwiftShader)', () => {
+  let gpu: Runtime;
+  beforeAll(async () => {
+    pointDawnAtSwiftShader();
+    gpu = await createRuntime({ backend: 'webgpu', workers: 1 });
+  });
+  afterAll(() => gpu?.dispose());
+
+  it('f32 storage, an f64 answer: refinement on the device reaches 1e-10', async () => {
+    const A = poisson2D(16);
+    const b = rhs(A.rows);
+    const r = await gpu.solve(gpu.upload(A.astype('f32')), b, { tol: 1e-10 });
+    expect([r.path, r.converged, r.method]).toEqual(['webgpu', true, 'cg']);
+    expect(r.refinements).toBeGreaterThan(0);
+    expect(trueResidual(A.astype('f32'), r.x, b)).toBeLessThanOrEqual(1e-10);
+  });
+
+  it('SpMV-only preconditioners run there with CG and GMRES; the triangular ones run correctly or say the path lacks them', async () => {
+    const A = poisson2D(8);
+    const b = rhs(A.rows);
+    const h = gpu.upload(A);
+    for (const kind of ['jacobi', 'block-jacobi', 'chebyshev', 'ic0', 'ilu0', 'ssor'] as const) {
+      // GMRES's many small operations are slow on SwiftShader: one kind is enough to run it there
+      for (const method of kind === 'chebyshev' ? (['cg', 'gmres'] as const) : (['cg'] as const)) {
+        let r;
+        try {
+          r = await gpu[method](h, b, { preconditioner: kind, tol: 1e-9 });
+        } catch (e) {
+          expect(['ic0', 'ilu0', 'ssor']).toContain(kind);
+          expect(e).toBeInstanceOf(UnsupportedError);
+          expect((e as Error).message).toMatch(/the WebGPU path has no sparse triangular solve/);
+          continue;
+        }
+        expect(r.converged, `${method} + ${kind}: ${r.reason}`).toBe(true);
+        expect(trueResidual(A, r.x, b)).toBeLessThanOrEqual(1e-9);
+      }
+    }
+    const e = gpu.explain('solve', h);
+    expect(e.path).toBe('webgpu');
+    expect(e.method).toBe('cg');
   });
 });

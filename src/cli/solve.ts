@@ -5,13 +5,19 @@ import { DenseMatrix, type CSRMatrix, type FormatName } from '../formats/index.j
 import { Prng } from '../generators/prng.js';
 import { allocValues, components, isComplex, type DType, type ValueArray } from '../dtype.js';
 import { ShapeError } from '../errors.js';
+import { SOLVE_METHODS, type SolveMethod } from '../solvers/solve.js';
+import { PRECONDITIONER_KINDS, type PreconditionerKind } from '../solvers/precond/index.js';
 import { namingInput } from './exit-codes.js';
 
+/** The CLI's --method and --preconditioner choices. */
+export const CLI_METHODS = ['auto', ...SOLVE_METHODS] as const;
+export const CLI_PRECONDITIONERS = ['auto', ...PRECONDITIONER_KINDS] as const;
+
 export interface SolveCliOptions {
-  method: 'cg' | 'bicgstab';
+  method: SolveMethod | 'auto';
   tol: number;
   maxIter?: number;
-  preconditioner: 'none' | 'jacobi';
+  preconditioner: PreconditionerKind | 'auto';
   workers: number;
   /** 'ones', 'random' or a Matrix Market file holding an n×1 (or 1×n) vector */
   rhs: string;
@@ -27,14 +33,23 @@ export interface SolveCliResult {
   dtype: DType;
   format: string;
   threads: number;
+  /** the method and preconditioner rt.solve ran, and the preconditioner in words */
+  method: SolveMethod;
+  preconditioner: PreconditionerKind;
+  preconditionerDetail: string;
   iterations: number;
   converged: boolean;
   reason: string;
-  relativeResidual: number;
+  /** the method's recurrence residual at the end */
+  recurrenceResidual: number;
   /** ‖b − A·x‖ / ‖b‖ recomputed in f64 from the returned x */
   trueResidual: number;
+  /** refinement (correction) solves after the first */
+  refinements: number;
+  /** the whole solve, preconditioner setup included */
   solveMs: number;
-  x: ValueArray;
+  /** the solution in f64 (c128 for complex) */
+  x: Float64Array;
 }
 
 /** Reads a Matrix Market file as a stream (with progress), naming the file in any error. */
@@ -81,33 +96,7 @@ function readMatrixMarketSync(path: string, dtype: DType) {
   return parseMatrixMarket(readFileSync(path), { dtype });
 }
 
-/** ‖b − A·x‖ / ‖b‖ in f64 (complex interleaved). */
-export function trueResidual(A: CSRMatrix, x: ArrayLike<number>, b: ArrayLike<number>): number {
-  const cplx = isComplex(A.dtype);
-  let r2 = 0;
-  let b2 = 0;
-  for (let i = 0; i < A.rows; i++) {
-    let re = 0;
-    let im = 0;
-    for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) {
-      const j = A.colIdx[k];
-      if (cplx) {
-        const ar = A.values[2 * k], ai = A.values[2 * k + 1];
-        re += ar * x[2 * j] - ai * x[2 * j + 1];
-        im += ar * x[2 * j + 1] + ai * x[2 * j];
-      } else {
-        re += A.values[k] * x[j];
-      }
-    }
-    const br = cplx ? b[2 * i] : b[i];
-    const bi = cplx ? b[2 * i + 1] : 0;
-    r2 += (br - re) ** 2 + (bi - im) ** 2;
-    b2 += br * br + bi * bi;
-  }
-  return Math.sqrt(r2 / (b2 || 1));
-}
-
-/** Reads the system, solves it with rt.cg / rt.bicgstab, and checks the residual in f64. */
+/** Reads the system and solves it with rt.solve (method and preconditioner 'auto' unless given). */
 export async function solveFile(path: string, o: SolveCliOptions): Promise<SolveCliResult> {
   const read = await readMatrixFile(path, o.dtype, o.onReadProgress);
   let A: CSRMatrix;
@@ -123,25 +112,29 @@ export async function solveFile(path: string, o: SolveCliOptions): Promise<Solve
   try {
     const h = rt.upload(A.dtype === dtype ? A : A.astype(dtype), { format: o.format });
     const t0 = performance.now();
-    const r = await rt[o.method](h, b, {
+    const r = await rt.solve(h, b, {
+      method: o.method,
       tol: o.tol,
       maxIter: o.maxIter,
       preconditioner: o.preconditioner,
       onIteration: o.onIteration,
     });
     const solveMs = performance.now() - t0;
-    const ref = A.astype(isComplex(dtype) ? 'c128' : 'f64');
     return {
       n: A.rows,
       nnz: A.nnz,
       dtype,
       format: h.format,
       threads: rt.capabilities().threads,
+      method: r.method,
+      preconditioner: r.preconditioner,
+      preconditionerDetail: r.preconditionerDetail,
       iterations: r.iterations,
       converged: r.converged,
       reason: r.reason,
-      relativeResidual: r.relativeResidual,
-      trueResidual: trueResidual(ref, r.x, Float64Array.from(b)),
+      recurrenceResidual: r.recurrenceResidual,
+      trueResidual: r.relativeResidual,
+      refinements: r.refinements,
       solveMs,
       x: r.x,
     };
@@ -152,5 +145,5 @@ export async function solveFile(path: string, o: SolveCliOptions): Promise<Solve
 
 /** The solution as a Matrix Market array file (an n×1 DenseMatrix). */
 export function solutionText(res: SolveCliResult, comment: string): string {
-  return writeMatrixMarket(new DenseMatrix(res.n, 1, res.dtype, res.x), { comment });
+  return writeMatrixMarket(new DenseMatrix(res.n, 1, isComplex(res.dtype) ? 'c128' : 'f64', res.x), { comment });
 }

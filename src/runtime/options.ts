@@ -175,8 +175,10 @@ export interface ExplainSolveOptions {
 export interface SolveOutcome extends TrueSolveResult {
   /** the method that ran */
   method: SolveMethod;
-  /** the preconditioner that ran, in words (with any diagonal shift it needed) */
-  preconditioner: string;
+  /** the preconditioner that ran */
+  preconditioner: PreconditionerKind;
+  /** the preconditioner in words: its parameters, any diagonal shift it needed, how the path applied it */
+  preconditionerDetail: string;
   /** the path the solve ran on */
   path: PathId;
 }

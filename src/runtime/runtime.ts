@@ -1174,7 +1174,7 @@ export class Runtime implements HandleOwner {
     const { csr, structure } = this.solveStructureOf(h);
     const choice = chooseSolve(structure, this.pathSolveInfo(p, h), { method: method ?? o.method, preconditioner: pre, spd: o.spd });
     // b and x0 (vector data or resident vectors, possibly one) are read once, at the start
-    const host = async (v: VectorLike) => Float64Array.from(v instanceof ResidentVector ? await v.read() : v);
+    const host = async (v: VectorLike) => new Float64Array(v instanceof ResidentVector ? await v.read() : v);
     const b64 = await host(bIn);
     const x0 = x0In === undefined ? undefined : await host(x0In);
     const io = { upload: (v: Float64Array) => p.vector(h.dtype, v), read: async (v: PathVector) => (await p.read(v)).slice() };
@@ -1192,7 +1192,9 @@ export class Runtime implements HandleOwner {
         dispose();
       }
       // a breakdown (CG on a matrix that is not definite) moves rt.solve's choice to its next candidate
-      if (r.reason !== 'breakdown' || c + 1 === choice.candidates.length) return { ...r, method: cand.method, preconditioner: description, path: p.id };
+      if (r.reason !== 'breakdown' || c + 1 === choice.candidates.length) {
+        return { ...r, method: cand.method, preconditioner: cand.preconditioner, preconditionerDetail: description, path: p.id };
+      }
     }
   }
 

@@ -156,8 +156,8 @@ export async function solveWithTrueResidual<V>(
 ): Promise<TrueSolveResult> {
   const tol = o.tol ?? 1e-8;
   const maxIter = o.maxIter ?? Math.max(100, 10 * ops.n);
-  const x = o.x0 ? Float64Array.from(o.x0) : new Float64Array(b.length);
-  let r = o.x0 ? hostResidual(A, x, b) : Float64Array.from(b);
+  const x = o.x0 ? new Float64Array(o.x0) : new Float64Array(b.length);
+  let r = o.x0 ? hostResidual(A, x, b) : new Float64Array(b);
   const bnorm = hostNorm(b);
   const scale = bnorm > 0 ? bnorm : 1;
   let rnorm = hostNorm(r);

@@ -53,8 +53,9 @@ export function solveStructure(A: CSRMatrix): SolveStructure {
       }
       const mr = lo < rowPtr[j + 1] && colIdx[lo] === i ? values[c * lo] : 0;
       const mi = lo < rowPtr[j + 1] && colIdx[lo] === i && complex ? values[c * lo + 1] : 0;
-      const scale = Math.max(Math.hypot(re, im), Math.hypot(mr, mi));
-      if (Math.hypot(re - mr, im + mi) > 1e-12 * scale) hermitian = false;
+      // |a − conj(m)| ≤ 1e-12·max(|a|, |m|), squared (no hypot: this runs once per entry)
+      const scale2 = Math.max(re * re + im * im, mr * mr + mi * mi);
+      if ((re - mr) ** 2 + (im + mi) ** 2 > 1e-24 * scale2) hermitian = false;
     }
     if (dr === 0 && di === 0) zeroDiagonals++;
     if (!(dr > 0) || (complex && di !== 0)) positiveDiagonal = false;

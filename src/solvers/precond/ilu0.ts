@@ -30,18 +30,19 @@ export function ilu0(A: CSRMatrix, positivePivots = false): IncompleteFactors | 
   const { rowPtr, colIdx } = P;
   const diag = new Int32Array(n);
   const scale = new Float64Array(n);
+  const mag = (k: number): number => (complex ? Math.sqrt(P.values[2 * k] ** 2 + P.values[2 * k + 1] ** 2) : Math.abs(P.values[k]));
   for (let i = 0; i < n; i++) {
     let m = 0;
     for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) {
       if (colIdx[k] === i) diag[i] = k;
-      m = Math.max(m, Math.hypot(P.values[c * k], complex ? P.values[c * k + 1] : 0));
+      m = Math.max(m, mag(k));
     }
-    const d = Math.hypot(P.values[c * diag[i]], complex ? P.values[c * diag[i] + 1] : 0);
+    const d = mag(diag[i]);
     scale[i] = d > 0 ? d : m > 0 ? m : 1;
   }
   const pos = new Int32Array(n).fill(-1);
   for (const shift of SHIFTS) {
-    const v = Float64Array.from(P.values);
+    const v = new Float64Array(P.values);
     if (shift) for (let i = 0; i < n; i++) v[c * diag[i]] += shift * scale[i];
     if (factor(n, rowPtr, colIdx, v, diag, pos, complex, scale, positivePivots)) return { ...split(n, rowPtr, colIdx, v, diag, complex ? 'c128' : 'f64'), shift };
   }
@@ -98,7 +99,7 @@ function factor(
     for (let k = s; k < e; k++) pos[colIdx[k]] = -1;
     const pr = v[complex ? 2 * diag[i] : diag[i]];
     const pi = complex ? v[2 * diag[i] + 1] : 0;
-    const mag = Math.hypot(pr, pi);
+    const mag = complex ? Math.sqrt(pr * pr + pi * pi) : Math.abs(pr);
     if (!Number.isFinite(mag) || mag <= 1e-14 * scale[i]) return false;
     if (positivePivots && (!(pr > 0) || Math.abs(pi) > 1e-12 * mag)) return false;
   }
@@ -150,11 +151,16 @@ function split(n: number, rowPtr: Int32Array, colIdx: Int32Array, v: Float64Arra
   }
   const L = new CSRMatrix(n, n, dtype, lp, new Int32Array(lp[n]), new Float64Array(lp[n] * c));
   const U = new CSRMatrix(n, n, dtype, up, new Int32Array(up[n]), new Float64Array(up[n] * c));
+  let l = 0;
+  let u = 0;
   for (let i = 0; i < n; i++) {
     for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) {
-      const [M, t] = k < diag[i] ? [L, lp[i] + k - rowPtr[i]] : [U, up[i] + k - diag[i]];
+      const below = k < diag[i];
+      const M = below ? L : U;
+      const t = below ? l++ : u++;
       M.colIdx[t] = colIdx[k];
-      for (let q = 0; q < c; q++) M.values[c * t + q] = v[c * k + q];
+      M.values[c * t] = v[c * k];
+      if (c === 2) M.values[2 * t + 1] = v[2 * k + 1];
     }
   }
   return { L, U };

@@ -1,0 +1,107 @@
+"""SciPy's best time to a solution, the peer of rt.solve with the defaults (bench/solve.ts).
+
+    python3 scipy_solve.py SOURCE TOL REPS  ->  one JSON line
+      {"n", "nnz", "scipy", "methods": {name: {"ms": median, "relres": r, "ok": bool} | {"skipped": why}}}
+
+SOURCE is a Matrix Market file or poisson2D:N / poisson3D:N (the 5- and 7-point Laplacians of
+src/generators/poisson.ts, built here with Kronecker sums). b = 1, x0 = 0, f64 (c128 for complex).
+Each method is timed with its setup (the factorization or incomplete factorization), as rt.solve is:
+spsolve (SuperLU), cg + Jacobi, cg + spilu, gmres + spilu (SciPy's defaults: restart 20, spilu's
+drop_tol 1e-4, fill_factor 10). A method counts only when ||b - A x|| / ||b|| <= TOL; an iteration
+past BUDGET_S is stopped; runs over 5 s are not repeated.
+"""
+import json
+import sys
+import time
+
+import numpy as np
+import scipy
+import scipy.io
+import scipy.sparse as sp
+import scipy.sparse.linalg as sla
+
+source, tol, reps = sys.argv[1], float(sys.argv[2]), int(sys.argv[3])
+
+
+def laplacian(dims):
+    def t(m):
+        return sp.diags([-np.ones(m - 1), 2 * np.ones(m), -np.ones(m - 1)], [-1, 0, 1])
+    A = None
+    for k, m in enumerate(dims):
+        term = sp.identity(1)
+        for j, mj in enumerate(dims):
+            term = sp.kron(t(mj) if j == k else sp.identity(mj), term)
+        A = term if A is None else A + term
+    return A.tocsr()
+
+
+if source.startswith('poisson2D:'):
+    A = laplacian([int(source.split(':')[1])] * 2)
+elif source.startswith('poisson3D:'):
+    A = laplacian([int(source.split(':')[1])] * 3)
+else:
+    A = scipy.io.mmread(source).tocsr()
+A = A.astype(np.complex128 if np.iscomplexobj(A.data) else np.float64)
+n = A.shape[0]
+b = np.ones(n, dtype=A.dtype)
+major, minor = (int(p) for p in scipy.__version__.split('.')[:2])
+rtol = {'rtol': tol} if (major, minor) >= (1, 12) else {'tol': tol}
+maxiter = 10 * n
+# a run past this many seconds is stopped (CG with the nonsymmetric spilu may never converge)
+BUDGET_S = 60.0
+
+
+class OverBudget(Exception):
+    pass
+
+
+def budget():
+    start = time.perf_counter()
+
+    def cb(_x):
+        if time.perf_counter() - start > BUDGET_S:
+            raise OverBudget(f'stopped after {BUDGET_S:.0f} s')
+    return cb
+
+
+def jacobi_cg():
+    d = A.diagonal()
+    if np.any(d == 0):
+        raise ValueError('zero diagonal')
+    M = sla.LinearOperator(A.shape, lambda r: r / d, dtype=A.dtype)
+    return sla.cg(A, b, M=M, maxiter=maxiter, callback=budget(), **rtol)[0]
+
+
+def ilu(method):
+    def run():
+        P = sla.spilu(A.tocsc())
+        M = sla.LinearOperator(A.shape, P.solve, dtype=A.dtype)
+        return method(A, b, M=M, maxiter=maxiter, callback=budget(), **rtol)[0]
+    return run
+
+
+methods = {
+    'spsolve': lambda: sla.spsolve(A.tocsc(), b),
+    'cg+jacobi': jacobi_cg,
+    'cg+spilu': ilu(sla.cg),
+    'gmres+spilu': ilu(sla.gmres),
+}
+out = {}
+for name, run in methods.items():
+    # SuperLU's fill on a large 3-D grid (or 1 M unknowns) takes minutes and gigabytes: not a contender
+    if name == 'spsolve' and (n > 300_000 or (source.startswith('poisson3D') and n > 40_000)):
+        out[name] = {'skipped': 'SuperLU fill too large at this size'}
+        continue
+    times = []
+    try:
+        for _ in range(reps):
+            t0 = time.perf_counter()
+            x = run()
+            times.append((time.perf_counter() - t0) * 1e3)
+            if times[-1] > 5_000:
+                break
+        relres = float(np.linalg.norm(b - A @ x) / np.linalg.norm(b))
+        out[name] = {'ms': sorted(times)[len(times) // 2], 'relres': relres, 'ok': bool(relres <= tol)}
+    except Exception as e:  # a singular factor, a zero diagonal
+        out[name] = {'skipped': str(e).split('\n')[0][:80]}
+print(json.dumps({'n': n, 'nnz': int(A.nnz), 'scipy': scipy.__version__, 'methods': out}))

@@ -1,0 +1,137 @@
+/**
+ * Time to a solution with the defaults of rt.solve against the best of SciPy (issue 20's goals):
+ * `rt.solve(rt.upload(A), b)` — upload and preconditioner setup included — f64 (c128 for complex),
+ * b = 1, to a true relative residual ≤ 1e-8, on every square matrix of data/matrices and on
+ * poisson2D(1024) and poisson3D(64), against the fastest of SciPy's spsolve, cg + Jacobi, cg + spilu
+ * and gmres + spilu on the same system (bench/peers/scipy_solve.py, OPENBLAS_NUM_THREADS=1), each
+ * counted only when its residual meets the tolerance. Medians of 3 (1 above 100 000 rows, after one
+ * untimed solve below that). Also: f32 storage refined to 1e-10 against the f64 solve, poisson3D(64).
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
+import { parseMatrixMarket } from '../src/io/index.js';
+import { poisson2D, poisson3D } from '../src/generators/poisson.js';
+import { solveStructure } from '../src/solvers/structure.js';
+import { median } from '../src/metrics.js';
+import type { CSRMatrix } from '../src/formats/csr.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const PY = [join(here, 'peers', 'scipy_solve.py'), join(here, '..', 'bench', 'peers', 'scipy_solve.py')].find((p) => existsSync(p)) ?? 'scipy_solve.py';
+const TOL = 1e-8;
+
+export interface SolveBenchRow {
+  matrix: string;
+  kind: 'spd' | 'nonsymmetric' | 'poisson';
+  rows: number;
+  ms: number;
+  converged: boolean;
+  what: string;
+  scipyBest: { method: string; ms: number } | null;
+  scipyNote: string;
+}
+
+interface ScipyOut {
+  methods: Record<string, { ms: number; relres: number; ok: boolean } | { skipped: string }>;
+  scipy: string;
+}
+
+function scipy(source: string, reps: number): ScipyOut | string {
+  const tried: string[] = [];
+  for (const py of [process.env.SIMDGL_PYTHON, 'python3', '/usr/bin/python3'].filter(Boolean) as string[]) {
+    try {
+      const out = execFileSync(py, [PY, source, String(TOL), String(reps)], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, OPENBLAS_NUM_THREADS: '1' },
+        maxBuffer: 1 << 20,
+      });
+      return JSON.parse(out);
+    } catch (e) {
+      tried.push(`${py}: ${String((e as { stderr?: string }).stderr ?? e).trim().split('\n').pop()}`);
+    }
+  }
+  return `no Python with SciPy found (set SIMDGL_PYTHON): ${tried.join('; ')}`;
+}
+
+async function ours(rt: Runtime, A: CSRMatrix, reps: number): Promise<{ ms: number; converged: boolean; what: string }> {
+  const c = A.dtype === 'c128' || A.dtype === 'c64' ? 2 : 1;
+  const b = new Float64Array(A.rows * c);
+  for (let i = 0; i < A.rows; i++) b[c * i] = 1;
+  const once = async () => {
+    const t0 = performance.now();
+    const h = rt.upload(A);
+    const r = await rt.solve(h, b, { tol: TOL });
+    const ms = performance.now() - t0;
+    h.dispose();
+    return { ms, r };
+  };
+  if (A.rows < 100_000) await once();
+  const runs = [];
+  for (let k = 0; k < reps; k++) runs.push(await once());
+  const { r } = runs[runs.length - 1];
+  return {
+    ms: median(runs.map((x) => x.ms)),
+    converged: r.converged,
+    what: `${r.method} + ${r.preconditioner}, ${r.iterations} it, true ${r.relativeResidual.toExponential(1)}${r.converged ? '' : ` (${r.reason})`}`,
+  };
+}
+
+export async function benchSolve(log: (s: string) => void, matrixDir = join(here, '..', 'data', 'matrices')): Promise<{ rows: SolveBenchRow[]; refinement: { f32Ms: number; f64Ms: number; f32Converged: boolean } }> {
+  const rt = await createRuntime();
+  log(`  simdgl: rt.solve defaults, ${rt.capabilities().threads} threads; SciPy with OPENBLAS_NUM_THREADS=1; tol ${TOL} (true residual)`);
+  const cases: { name: string; kind: SolveBenchRow['kind']; load: () => CSRMatrix; source: string }[] = [];
+  const names = existsSync(matrixDir) ? (await import('node:fs')).readdirSync(matrixDir).filter((f) => f.endsWith('.mtx')).sort() : [];
+  for (const f of names) {
+    const A = parseMatrixMarket(readFileSync(join(matrixDir, f))).matrix.toCSR();
+    if (A.rows !== A.cols) continue;
+    const s = solveStructure(A);
+    cases.push({ name: f.slice(0, -4), kind: s.hermitian && s.positiveDiagonal ? 'spd' : 'nonsymmetric', load: () => A, source: join(matrixDir, f) });
+  }
+  cases.push({ name: 'poisson2D(1024)', kind: 'poisson', load: () => poisson2D(1024), source: 'poisson2D:1024' });
+  cases.push({ name: 'poisson3D(64)', kind: 'poisson', load: () => poisson3D(64), source: 'poisson3D:64' });
+  const rows: SolveBenchRow[] = [];
+  for (const c of cases) {
+    const A = c.load();
+    const reps = A.rows > 100_000 ? 1 : 3;
+    const o = await ours(rt, A, reps);
+    const py = scipy(c.source, reps);
+    let best: SolveBenchRow['scipyBest'] = null;
+    let note: string;
+    if (typeof py === 'string') note = py;
+    else {
+      const parts: string[] = [];
+      for (const [m, v] of Object.entries(py.methods)) {
+        if ('skipped' in v) parts.push(`${m}: ${v.skipped}`);
+        else {
+          parts.push(`${m} ${v.ms.toFixed(1)} ms${v.ok ? '' : ` (residual ${v.relres.toExponential(1)}: no solution)`}`);
+          if (v.ok && (!best || v.ms < best.ms)) best = { method: m, ms: v.ms };
+        }
+      }
+      note = `SciPy ${py.scipy}: ${parts.join('; ')}`;
+    }
+    rows.push({ matrix: c.name, kind: c.kind, rows: A.rows, ms: o.ms, converged: o.converged, what: o.what, scipyBest: best, scipyNote: note });
+    const ratio = best && o.converged ? `→ best SciPy (${best.method}) / simdgl ${(best.ms / o.ms).toFixed(2)}×` : '→ no ratio (a side found no solution)';
+    log(`  ${c.name} (${A.rows} rows, ${c.kind}): simdgl ${o.ms.toFixed(1)} ms, ${o.what} ${ratio}\n      ${note}`);
+  }
+  // mixed precision: f32 storage refined to 1e-10 against the f64 solve, both timed with their setup
+  const P = poisson3D(64);
+  const b = new Float64Array(P.rows).fill(1);
+  const timed = async (A: CSRMatrix) => {
+    const t0 = performance.now();
+    const h = rt.upload(A);
+    const r = await rt.solve(h, b, { tol: 1e-10 });
+    h.dispose();
+    return { ms: performance.now() - t0, r };
+  };
+  const f64 = await timed(P);
+  const f32 = await timed(P.astype('f32'));
+  log(
+    `  poisson3D(64) to a true 1e-10: f64 ${f64.ms.toFixed(0)} ms (${f64.r.iterations} it); f32 + refinement ${f32.ms.toFixed(0)} ms ` +
+      `(${f32.r.iterations} it, ${f32.r.refinements} refinements, true ${f32.r.relativeResidual.toExponential(1)}${f32.r.converged ? '' : `, ${f32.r.reason}`})`,
+  );
+  rt.dispose();
+  return { rows, refinement: { f32Ms: f32.ms, f64Ms: f64.ms, f32Converged: f32.r.converged } };
+}
