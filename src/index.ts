@@ -1,7 +1,8 @@
 /**
  * simdgl — sparse and dense numerical kernels for the web: SpMV in every classic storage format,
  * BLAS-1, dense gemm/add/transpose and linear solvers (CG, BiCGSTAB, GMRES, MINRES with preconditioners), on WebAssembly SIMD over a worker pool, WebGPU or
- * WebGL2. README.md is the guide (quick start, concepts, performance); this is the reference.
+ * WebGL2. README.md and the guides of docs/ are the user's guide (install, bundlers, concepts,
+ * performance); this is the reference.
  *
  * Start with {@link createRuntime}, upload a matrix with {@link Runtime.upload} and run
  * {@link Runtime.spmv}, {@link Runtime.solve} or the dense operations; {@link Runtime.explain} says where

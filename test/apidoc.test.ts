@@ -1,6 +1,7 @@
 /**
- * The API reference (`npm run docs`, TypeDoc over src/index.ts) builds with zero warnings, so every
- * export is documented (typedoc.json turns an undocumented one into an error); every exported function
+ * The docs site (`npm run docs`, TypeDoc over src/index.ts with README.md and the guides of docs/)
+ * builds with zero warnings, so every export is documented (typedoc.json turns an undocumented one into
+ * an error) and every link of a guide resolves; every exported function
  * and class, and every method of Runtime, has an @example; and the examples are honest: each ```js
  * block runs as a user would run it (the README examples' runner), each ```ts block (for browsers)
  * says on its first line why it is not run.
@@ -44,7 +45,10 @@ const build = spawnSync(process.execPath, [join(root, 'scripts', 'apidoc.mjs'), 
   timeout: 300_000,
 });
 const log = `${build.stdout ?? ''}${build.stderr ?? ''}`;
-const project: Reflection = existsSync(json) ? JSON.parse(readFileSync(json, 'utf8')) : { name: 'missing', kind: 1 };
+const built: Reflection = existsSync(json) ? JSON.parse(readFileSync(json, 'utf8')) : { name: 'missing', kind: 1 };
+// with the guides of docs/ in the site (projectDocuments), the entry point stays one module of the project
+const MODULE = 2;
+const project: Reflection = built.children?.length === 1 && built.children[0].kind === MODULE ? built.children[0] : built;
 const exported = project.children ?? [];
 
 /** The comments of a reflection: its own and those of its call signatures (functions, methods). */
