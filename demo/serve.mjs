@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundlePage, listenIsolated } from '../scripts/isolated-page.mjs';
+import { bundlePage, contentType, listenIsolated } from '../scripts/isolated-page.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const demoDir = join(root, 'demo');
@@ -32,7 +32,7 @@ function prebuild(mode) {
   for (const s of scripts) execFileSync(process.execPath, [join(root, s)], { cwd: root, stdio: 'pipe' });
 }
 
-/** Bundles the page; returns { '/main.js': text, '/parse-worker.js': text }. */
+/** Bundles the page; returns { '/main.js': text, '/parse-worker.js': text, '/wasm/NAME.wasm': bytes }. */
 export function bundleDemo() {
   return bundlePage([join(demoDir, 'main.ts'), join(demoDir, 'parse-worker.ts')], join(root, 'build', 'demo'));
 }
@@ -51,7 +51,7 @@ export async function startDemoServer({ port = 5173, host = '127.0.0.1', prebuil
     '/style.css': [200, 'text/css; charset=utf-8', readFileSync(join(demoDir, 'style.css'))],
     '/uPlot.min.css': [200, 'text/css; charset=utf-8', readFileSync(join(root, 'node_modules', 'uplot', 'dist', 'uPlot.min.css'))],
   };
-  for (const [path, text] of Object.entries(js)) statics[path] = [200, 'text/javascript; charset=utf-8', text];
+  for (const [path, body] of Object.entries(js)) statics[path] = [200, contentType(path), body];
   return listenIsolated(
     (path, req) => (req.method !== 'GET' && req.method !== 'HEAD' ? [405, 'text/plain', 'method not allowed'] : statics[path === '/index.html' ? '/' : path]),
     { port, host },

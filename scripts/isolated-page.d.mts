@@ -42,14 +42,20 @@ export interface ListenOptions {
  */
 export declare function listenIsolated(route: Route, options?: ListenOptions): Promise<IsolatedServer>;
 
-/**
- * Serves `files` (path → text; '/' is the HTML page, the rest JavaScript) and, when `matricesDir` is
- * given, /matrices/NAME.mtx from it.
- */
-export declare function serveIsolated(files: Record<string, string>, matricesDir?: string): Promise<IsolatedServer>;
+/** The Content-Type of a bundled page's file: '/' is the HTML page, *.wasm kernels, the rest JavaScript. */
+export declare function contentType(path: string): string;
 
-/** Bundles browser entry points in memory with esbuild; resolves to { '/NAME.js': text } per entry point. */
-export declare function bundlePage(entryPoints: string[], outdir: string): Promise<Record<string, string>>;
+/**
+ * Serves `files` (path → text; '/' is the HTML page, *.wasm kernels, the rest JavaScript) and, when
+ * `matricesDir` is given, /matrices/NAME.mtx from it.
+ */
+export declare function serveIsolated(files: Record<string, string | Uint8Array>, matricesDir?: string): Promise<IsolatedServer>;
+
+/**
+ * Bundles browser entry points in memory with esbuild; resolves to { '/NAME.js': text } per entry
+ * point, plus the kernels' files at /wasm/NAME.wasm.
+ */
+export declare function bundlePage(entryPoints: string[], outdir: string): Promise<Record<string, string | Uint8Array>>;
 
 /** The extra switches that give headless Chromium a WebGPU adapter (SwiftShader). */
 export declare const WEBGPU_ARGS: string[];

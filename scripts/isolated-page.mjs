@@ -1,9 +1,12 @@
 // Shared by the browser benchmark, the demo server and the browser, demo and package suites: serve
 // pages on 127.0.0.1 with the cross-origin-isolation headers that SharedArrayBuffer needs, and launch
 // Debian's Chromium through playwright-core with SwiftShader for WebGL when there is no GPU.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 export const ISOLATION_HEADERS = {
   'Cross-Origin-Opener-Policy': 'same-origin',
@@ -46,13 +49,18 @@ export async function listenIsolated(route, { port = 0, host = '127.0.0.1' } = {
   return { url, close: () => new Promise((r) => server.close(() => r())) };
 }
 
+/** The Content-Type of a bundled page's file: '/' is the HTML page, *.wasm kernels, the rest JavaScript. */
+export function contentType(path) {
+  return path === '/' ? 'text/html; charset=utf-8' : path.endsWith('.wasm') ? 'application/wasm' : 'text/javascript; charset=utf-8';
+}
+
 /**
- * Serves `files` (path → text; '/' is the HTML page, the rest JavaScript) and, when `matricesDir` is
- * given, /matrices/NAME.mtx from it. Resolves to { url, close() }.
+ * Serves `files` (path → text; '/' is the HTML page, *.wasm kernels, the rest JavaScript) and, when
+ * `matricesDir` is given, /matrices/NAME.mtx from it. Resolves to { url, close() }.
  */
 export function serveIsolated(files, matricesDir) {
   return listenIsolated((path) => {
-    if (files[path] !== undefined) return [200, path === '/' ? 'text/html; charset=utf-8' : 'text/javascript; charset=utf-8', files[path]];
+    if (files[path] !== undefined) return [200, contentType(path), files[path]];
     const m = /^\/matrices\/([\w.-]+\.mtx)$/.exec(path);
     if (m && matricesDir && existsSync(join(matricesDir, m[1]))) return [200, 'text/plain', readFileSync(join(matricesDir, m[1]))];
     return undefined;
@@ -62,7 +70,9 @@ export function serveIsolated(files, matricesDir) {
 /**
  * Bundles browser entry points in memory with esbuild: ES2022 modules, inline source maps, node:
  * imports left external (the library's Node-only branches import them dynamically; they never run in a
- * page). `outdir` only names the outputs. Resolves to { '/NAME.js': text } per entry point.
+ * page). `outdir` only names the outputs. Resolves to { '/NAME.js': text } per entry point, plus the
+ * kernels' files at /wasm/NAME.wasm, where the bundle's new URL('./wasm/…', import.meta.url) points
+ * (esbuild does not copy them; without them a page would fall back to the embedded copy after a 404).
  */
 export async function bundlePage(entryPoints, outdir) {
   const { build } = await import('esbuild');
@@ -81,6 +91,8 @@ export async function bundlePage(entryPoints, outdir) {
   });
   const files = {};
   for (const f of out.outputFiles) files['/' + f.path.split('/').pop()] = f.text;
+  const wasm = join(root, 'src', 'cpu', 'wasm');
+  for (const f of readdirSync(wasm).filter((f) => f.endsWith('.wasm'))) files[`/wasm/${f}`] = readFileSync(join(wasm, f));
   return files;
 }
 

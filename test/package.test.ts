@@ -504,6 +504,14 @@ describe.skipIf(!haveChromium)('package: a page bundled from the consumer, in Ch
         'browser); the fix belongs in src (e.g. process.getBuiltinModule in the Node-only branches).',
       ]);
     }
+    // what Vite wrote: the page's JavaScript (entry and lazy chunks) and the kernels' files
+    const assets = readdirSync(join(outDir, 'assets')).map((f) => {
+      const bytes = readFileSync(join(outDir, 'assets', f));
+      return { f, raw: bytes.length, gzip: gzipSync(bytes).length };
+    });
+    const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+    console.log(`package suite: Vite output (minified; gzip):\n${assets.map((a) => `  ${a.f}: ${kb(a.raw)}; ${kb(a.gzip)}`).join('\n')}`);
+    expect(assets.filter((a) => a.f.endsWith('.wasm')), 'Vite did not emit the four kernel files').toHaveLength(4);
     assertPage('Vite', await runPage(outDir, 'file'), 'file');
   }, 200_000);
 });
