@@ -26,13 +26,16 @@ import { shownTyped, shownValue } from './shown-value.js';
  * ```
  */
 export class SimdglError extends Error {
-  /** The class's name, literal so that minified bundles report it too (each subclass sets its own). */
-  override name = 'SimdglError';
   /** A stable identifier of the kind of error, e.g. `E_SHAPE`. */
   readonly code: string;
-  /** Makes an error with its `code` and message. */
+  /**
+   * Makes an error with its `code` and message. Each subclass sets `name` to a literal of its own
+   * (test/error-names.test.ts checks), which minified bundles keep; the class's own name stands in
+   * until then.
+   */
   constructor(code: string, message: string) {
     super(message);
+    this.name = new.target === SimdglError ? 'SimdglError' : new.target.name;
     this.code = code;
   }
 }
@@ -424,6 +427,8 @@ export class GpuUnavailableError extends SimdglError {
  * ```
  */
 export class SingularMatrixError extends SimdglError {
+  /** The class's name, literal so that minified bundles report it too. */
+  override name = 'SingularMatrixError';
   /** The column (0-based, of the matrix as given) whose pivot was zero. */
   readonly column: number;
   /** The elimination step (0-based) at which it happened. */
@@ -460,6 +465,8 @@ export class SingularMatrixError extends SimdglError {
  * ```
  */
 export class NotPositiveDefiniteError extends SimdglError {
+  /** The class's name, literal so that minified bundles report it too. */
+  override name = 'NotPositiveDefiniteError';
   /** The column (0-based, of the matrix as given) whose pivot was not positive. */
   readonly column: number;
   /** The elimination step (0-based) at which it happened. */
