@@ -15,7 +15,7 @@ export async function bad(): Promise<void> {
   const caps = rt.capabilities();
   caps.threads.toUpperCase(); // error
   rt.upload(A); // error
-  await rt.cg(A, [1, 2, 3]); // error
+  await rt.cg(A, new Float64Array(9), { tol: 'small' }); // error
   const e = new ShapeError('m');
   const line: number = e.code; // error
   rt.explain('gemv', A); // error
