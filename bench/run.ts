@@ -12,6 +12,8 @@
  *   transpose of 4096² against memory copy (bench/dense.ts);
  * - cg: CG on poisson3D_64 (f64, 2 threads), the time split, fused and separate vector steps;
  * - solve: rt.solve's time to a solution against the best of SciPy (bench/solve.ts);
+ * - direct: rt.factor + solve against SciPy's spsolve (SuperLU) on the square shared matrices and PDE
+ *   matrices, the kept-factor solve, the true residual (bench/direct.ts);
  * - browser: SpMV on the GPU path against the CPU path in headless Chromium (bench/browser.ts);
  * - parse: Matrix Market parse speed.
  * Every comparison is measured in the same run; the end prints each goal, met or missed.
@@ -26,6 +28,7 @@ import { benchParallel } from './parallel.js';
 import { benchCg, formatCg } from './cg.js';
 import { benchCgDefaults } from './cg-defaults.js';
 import { benchSolve } from './solve.js';
+import { benchDirect } from './direct.js';
 import { benchBrowser } from './browser.js';
 import { benchDense } from './dense.js';
 import { benchFormats } from './formats.js';
@@ -33,7 +36,7 @@ import { benchPlain, PLAIN_GOAL } from './kernels-plain.js';
 
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt > 0 ? process.argv[onlyAt + 1] : undefined;
-const PARTS = ['single', 'plain', 'formats', 'parallel', 'dense', 'cg', 'solve', 'parse', 'browser'];
+const PARTS = ['single', 'plain', 'formats', 'parallel', 'dense', 'cg', 'solve', 'direct', 'parse', 'browser'];
 if (only !== undefined && !PARTS.includes(only)) {
   console.error(`bench: --only takes ${PARTS.join(', ')}, not ${JSON.stringify(only)}`);
   process.exit(2);
@@ -146,6 +149,20 @@ if (run('solve')) {
     goal(`solve ${r.matrix} (${r.kind}): best SciPy (${r.scipyBest?.method ?? 'none solved it'}) / simdgl`, r.converged ? (r.scipyBest ? r.scipyBest.ms / r.ms : Infinity) : undefined, min);
   }
   goal('solve poisson3D(64) to 1e-10: f64 time / f32 + refinement time', refinement.f32Converged ? refinement.f64Ms / refinement.f32Ms : undefined, 1);
+}
+
+if (run('direct')) {
+  console.log("\n== sparse direct: rt.factor + solve against SciPy's spsolve (SuperLU), f64, b = A·ones ==");
+  console.log('  (timings are noisy when other work shares the cores)');
+  for (const r of await benchDirect((s) => console.log(s))) {
+    if (r.error && r.factorSolveMs === null) {
+      goal(`direct ${r.matrix}: factor + solve, SciPy / ours [${r.error}]`, undefined, 1);
+      continue;
+    }
+    goal(`direct ${r.matrix}: factor + solve, SciPy spsolve / ours (${r.kind}, ${r.ordering})`, r.scipyMs && r.factorSolveMs ? r.scipyMs / r.factorSolveMs : undefined, r.grid ? 2 : 1);
+    goal(`direct ${r.matrix}: factor + solve / solve with the kept factor`, r.factorSolveMs && r.solveMs ? r.factorSolveMs / r.solveMs : undefined, 10);
+    goal(`direct ${r.matrix}: 1e-12 / true relative residual`, r.relres !== null ? 1e-12 / Math.max(r.relres, 1e-300) : undefined, 1);
+  }
 }
 
 if (run('browser')) {

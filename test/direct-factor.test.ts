@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
 import { CSRMatrix } from '../src/formats/csr.js';
 import { poisson2D, poisson3D } from '../src/generators/poisson.js';
+import { elasticity2D } from '../src/generators/elasticity.js';
 import { randomMatrix } from '../src/generators/random.js';
 import { Prng } from '../src/generators/prng.js';
 import { DisposedError, MemoryLimitError, NotPositiveDefiniteError, OptionError, ShapeError, SingularMatrixError, UnsupportedError } from '../src/errors.js';
@@ -205,6 +206,26 @@ describe('kinds and orderings', () => {
       }
     });
   }
+
+  it('supernodal Cholesky (large enough flops) agrees with the up-looking LDLᵀ; its failures name the column too', async () => {
+    for (const A of [loadShared('bcsstk13'), poisson3D(12), elasticity2D(30)]) {
+      const { b } = knownSystem(A, 9);
+      const S = await rt.factor(A, { kind: 'cholesky' });
+      const L = await rt.factor(A, { kind: 'ldlt' });
+      expect([S.info.method, L.info.method]).toEqual(['supernodal', 'up-looking']);
+      const xs = (await S.solve(b, { refine: 0 })).x;
+      const xl = (await L.solve(b, { refine: 0 })).x;
+      expect(diffNorm(xs, xl)).toBeLessThan(1e-6 * norm(xl));
+      expect((await S.solve(b)).relativeResidual).toBeLessThan(1e-12);
+    }
+    // poisson3D(12) − 2.7·I is indefinite: the supernodal kernel stops at a column, auto moves to LDLᵀ
+    const P = poisson3D(12);
+    const shifted = new CSRMatrix(P.rows, P.cols, 'f64', P.rowPtr, P.colIdx, P.values.map((v) => (v > 0 ? v - 2.7 : v)));
+    await expect(rt.factor(shifted, { kind: 'cholesky' })).rejects.toSatisfy((e: unknown) => e instanceof NotPositiveDefiniteError && e.column >= 0 && e.column < P.rows);
+    const F = await rt.factor(shifted);
+    expect(F.info.kind).toBe('ldlt');
+    expect((await F.solve(knownSystem(shifted).b)).relativeResidual).toBeLessThan(1e-10);
+  });
 
   it('the fill and flops Cholesky reports equal the symbolic estimate; LU on a symmetric pattern fills twice as much', async () => {
     const A = poisson2D(30);

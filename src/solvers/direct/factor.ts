@@ -13,10 +13,11 @@ import { vectorData } from '../../vector-data.js';
 import { shownValue } from '../../shown-value.js';
 import { reserveMemory, withMemoryBudget } from '../../memory-budget.js';
 import { analyze, type Analysis, type OrderingName } from './analysis.js';
-import { cscOf, isSymmetric, permutedUpper, symmetricGraph, type Csc } from './pattern.js';
+import { cscOf, isSymmetric, permutedTriangle, symmetricGraph, type Csc } from './pattern.js';
 import { ldlNumeric, ldlPointers, ldlSolveInPlace, type LdlFactor } from './ldl.js';
 import { luFactor, luSolveInPlace, type LuFactor } from './lu.js';
 import type { FactorCost } from './symbolic.js';
+import { supernodalCholesky, supernodalFrontBytes, supernodalSolveInPlace, supernodalSymbolic, type SupernodalFactor, type SupernodalSymbolic } from './supernodal.js';
 
 /** The factorizations: 'auto' takes Cholesky for symmetric matrices with a positive diagonal (falling back to LDLᵀ, then LU), LU otherwise. */
 export type FactorKind = 'auto' | 'cholesky' | 'ldlt' | 'lu';
@@ -55,6 +56,8 @@ export interface FactorInfo {
   kind: 'cholesky' | 'ldlt' | 'lu';
   /** why this kind (for 'auto') */
   kindReason: string;
+  /** the numeric kernel: multifrontal supernodal (Cholesky with enough flops), up-looking (LDLᵀ, small Cholesky) or left-looking (LU) */
+  method: 'supernodal' | 'up-looking' | 'left-looking';
   /** the fill-reducing ordering used */
   ordering: OrderingName;
   /** why this ordering */
@@ -97,6 +100,8 @@ export const FACTOR_OPTION_KEYS = optionKeys<FactorOptions>({ kind: true, orderi
 const SOLVE_KEYS = optionKeys<FactorSolveOptions>({ refine: true });
 const KINDS: readonly FactorKind[] = ['auto', 'cholesky', 'ldlt', 'lu'];
 const ORDERINGS: readonly (OrderingName | 'auto')[] = ['auto', 'amd', 'nd', 'natural'];
+/** Cholesky runs supernodal (dense fronts) from this many flops; below, the up-looking kernel's lower overhead wins. */
+const SUPERNODAL_MIN_FLOPS = 1e6;
 
 /** The square CSR, canonical, of any format (a ShapeError for a rectangular one). */
 function squareCsr(A: SparseMatrix, where: string): CSRMatrix {
@@ -188,6 +193,8 @@ export class Factorization {
   private kindNow: 'cholesky' | 'ldlt' | 'lu' = 'lu';
   private ldl: LdlFactor | null = null;
   private lu: LuFactor | null = null;
+  private sn: SupernodalFactor | null = null;
+  private snSym: SupernodalSymbolic | null = null;
   private reason = '';
   private numericMs = 0;
 
@@ -221,10 +228,21 @@ export class Factorization {
         throw new SingularMatrixError(`factor: the matrix is singular: no nonzero pivot left in column ${col} (elimination step ${r} of ${n}, LU with partial pivoting)`, col, r);
       }
       this.lu = r;
-      this.ldl = null;
+      this.ldl = this.sn = null;
+    } else if (kind === 'cholesky' && a.cost.flops >= SUPERNODAL_MIN_FLOPS) {
+      const low = permutedTriangle(A, a.pinv, true);
+      const Cx = new Float64Array(low.map.length);
+      for (let p = 0; p < Cx.length; p++) Cx[p] = A.values[low.map[p]];
+      this.snSym ??= supernodalSymbolic(a.parent, a.counts, a.supernodeStarts, low.colPtr, low.rowIdx);
+      const blocks = this.snSym.valPtr[this.snSym.valPtr.length - 1];
+      reserveMemory(a.cost.bytes + 8 * (blocks - a.cost.fillNnz) + supernodalFrontBytes(this.snSym), 'factor: the supernodal Cholesky factor and its largest front (from the symbolic phase)');
+      const r = supernodalCholesky(this.snSym, low.colPtr, low.rowIdx, Cx);
+      if (typeof r === 'number') throw this.notPositive(r);
+      this.sn = r;
+      this.ldl = this.lu = null;
     } else {
       reserveMemory(a.cost.bytes, `factor: the ${kind === 'cholesky' ? 'Cholesky' : 'LDLᵀ'} factor (from the symbolic phase)`);
-      const up = permutedUpper(A, a.pinv);
+      const up = permutedTriangle(A, a.pinv, false);
       const Cx = new Float64Array(up.map.length);
       for (let p = 0; p < Cx.length; p++) Cx[p] = A.values[up.map[p]];
       const Lp = ldlPointers(a.counts);
@@ -232,17 +250,22 @@ export class Factorization {
       const k = ldlNumeric(up.colPtr, up.rowIdx, Cx, a.parent, f, kind === 'cholesky');
       if (k >= 0) {
         const col = a.perm[k];
-        if (kind === 'cholesky') {
-          throw new NotPositiveDefiniteError(`factor: the matrix is not positive definite: a pivot ≤ 0 at column ${col} (elimination step ${k} of ${n}); kind: 'ldlt' or 'lu' factorizes indefinite matrices`, col, k);
-        }
+        if (kind === 'cholesky') throw this.notPositive(k);
         throw new SingularMatrixError(`factor: zero pivot in column ${col} (elimination step ${k} of ${n}, LDLᵀ without pivoting): the matrix is singular or needs pivoting, use kind: 'lu'`, col, k);
       }
       this.ldl = f;
-      this.lu = null;
+      this.lu = this.sn = null;
     }
     this.kindNow = kind;
     this.reason = reason;
     this.numericMs = performance.now() - t0;
+  }
+
+  private notPositive(k: number): NotPositiveDefiniteError {
+    const col = this.a.perm[k];
+    return new NotPositiveDefiniteError(
+      `factor: the matrix is not positive definite: a pivot ≤ 0 at column ${col} (elimination step ${k} of ${this.A.n}); kind: 'ldlt' or 'lu' factorizes indefinite matrices`, col, k,
+    );
   }
 
   /** What the factorization is and what it took: kind, ordering, fill, flops, supernodes, time per phase. */
@@ -270,6 +293,11 @@ export class Factorization {
       }
       if (A.complex) flops *= 4;
       bytes = fillNnz * (4 + 8 * c) + 4 * (2 * n + 2) + 8 * n;
+    } else if (this.sn) {
+      fillNnz = a.cost.fillNnz;
+      flops = a.cost.flops;
+      const sym = this.sn.sym;
+      bytes = this.sn.Lx.byteLength + sym.rows.byteLength + sym.rowPtr.byteLength + sym.super.byteLength + sym.valPtr.byteLength;
     } else {
       fillNnz = a.cost.fillNnz;
       flops = a.cost.flops;
@@ -279,7 +307,7 @@ export class Factorization {
     const s = a.supernodeStarts;
     for (let k = 0; k + 1 < s.length; k++) largest = Math.max(largest, s[k + 1] - s[k]);
     return {
-      kind: this.kindNow, kindReason: this.reason, ordering: a.ordering, orderingReason: a.orderingReason, dtype: this.dtype,
+      kind: this.kindNow, kindReason: this.reason, method: this.sn ? 'supernodal' : this.lu ? 'left-looking' : 'up-looking', ordering: a.ordering, orderingReason: a.orderingReason, dtype: this.dtype,
       n, nnzA, fillNnz, fillRatio: fillNnz / Math.max(1, nnzA), flops, estimate: a.cost,
       supernodes: s.length - 1, largestSupernode: largest, offDiagonalPivots, bytes,
       times: { ordering: a.orderingMs, symbolic: a.symbolicMs, numeric: this.numericMs },
@@ -359,7 +387,7 @@ export class Factorization {
     }
     if (this.kindNow !== 'lu' && !isSymmetric(C)) throw new UnsupportedError(`refactor: A2 is not symmetric, the ${this.kindNow} factorization needs it`);
     this.A = C;
-    this.ldl = this.lu = null;
+    this.ldl = this.lu = this.sn = null;
     this.numeric(this.kindNow, this.reason);
     return this;
   }
@@ -367,22 +395,23 @@ export class Factorization {
   /** Releases the factor; later calls throw DisposedError. */
   dispose(): void {
     this.disposed = true;
-    this.ldl = this.lu = null;
+    this.ldl = this.lu = this.sn = null;
   }
 
   private live(): void {
     if (this.disposed) throw new DisposedError('factorization');
-    if (!this.ldl && !this.lu) throw new UnsupportedError('factorization: the last refactor failed; refactor with a valid matrix first');
+    if (!this.ldl && !this.lu && !this.sn) throw new UnsupportedError('factorization: the last refactor failed; refactor with a valid matrix first');
   }
 
   /** x ← A⁻¹·b through the factor (b is not modified). */
   private applyInverse(b: Float64Array, x: Float64Array): void {
     const n = this.A.n;
     const y = new Float64Array(b.length);
-    if (this.ldl) {
+    if (this.ldl || this.sn) {
       const perm = this.a.perm;
       for (let k = 0; k < n; k++) y[k] = b[perm[k]];
-      ldlSolveInPlace(this.ldl, y);
+      if (this.sn) supernodalSolveInPlace(this.sn, y);
+      else ldlSolveInPlace(this.ldl!, y);
       for (let k = 0; k < n; k++) x[perm[k]] = y[k];
       return;
     }

@@ -101,20 +101,19 @@ export function inversePermutation(perm: Int32Array): Int32Array {
 }
 
 /**
- * The upper triangle (rows ≤ column) of P·A·Pᵀ by columns for a symmetric A given by columns, with
- * `map[p]` the position in A's values of each stored entry (so a refactorization refills values
- * without redoing the pattern). A's lower and upper triangles both count: entry (i, j) and (j, i)
- * land on the same slot, and the later one wins (they are equal for a symmetric matrix).
+ * One triangle of P·A·Pᵀ by columns for a symmetric A given by columns — the upper (rows ≤ column)
+ * or the lower (rows ≥ column) — with `map[p]` the position in A's values of each stored entry (so a
+ * refactorization refills values without redoing the pattern). A stores both triangles: each entry
+ * is taken from the one that lands in the wanted triangle.
  */
-export function permutedUpper(A: Csc, pinv: Int32Array): { colPtr: Int32Array; rowIdx: Int32Array; map: Int32Array } {
+export function permutedTriangle(A: Csc, pinv: Int32Array, lower: boolean): { colPtr: Int32Array; rowIdx: Int32Array; map: Int32Array } {
   const { n, colPtr: Ap, rowIdx: Ai } = A;
-  // take each entry from the triangle where pinv[row] ≤ pinv[col]: a symmetric matrix stores both
   const count = new Int32Array(n + 1);
   for (let j = 0; j < n; j++) {
     const pj = pinv[j];
     for (let p = Ap[j]; p < Ap[j + 1]; p++) {
       const pi = pinv[Ai[p]];
-      if (pi <= pj) count[pj + 1]++;
+      if (lower ? pi >= pj : pi <= pj) count[pj + 1]++;
     }
   }
   for (let j = 0; j < n; j++) count[j + 1] += count[j];
@@ -126,7 +125,7 @@ export function permutedUpper(A: Csc, pinv: Int32Array): { colPtr: Int32Array; r
     const pj = pinv[j];
     for (let p = Ap[j]; p < Ap[j + 1]; p++) {
       const pi = pinv[Ai[p]];
-      if (pi <= pj) {
+      if (lower ? pi >= pj : pi <= pj) {
         const q = next[pj]++;
         rowIdx[q] = pi;
         map[q] = p;
