@@ -15,6 +15,7 @@
  */
 import { MemoryLimitError } from './errors.js';
 import { nodeBuiltin } from './node-builtins.js';
+import { checkNumber, type NumberRule } from './options-check.js';
 
 const MiB = 1048576;
 /** Browsers do not say how much memory a tab may take; 1 GiB is safe on every current one. */
@@ -31,11 +32,11 @@ function defaultBudgetMB(): number {
   return machineBudgetMB;
 }
 
-/** Throws RangeError unless `mb` is a finite number ≥ 1 (the unit every simdgl memory option uses). */
-export function checkBudgetMB(mb: unknown, where: string): asserts mb is number {
-  if (typeof mb !== 'number' || !Number.isFinite(mb) || mb < 1) {
-    throw new RangeError(`${where}: maxMemoryMB must be a finite number ≥ 1 (MiB), got ${typeof mb === 'number' ? mb : `${typeof mb} ${String(mb)}`}`);
-  }
+const BUDGET_MB: NumberRule = { what: 'a finite number of MiB ≥ 1', ok: (n) => Number.isFinite(n) && n >= 1 };
+
+/** InputTypeError unless `mb` is a number, InputRangeError unless it is finite and ≥ 1 (MiB). */
+export function checkBudgetMB(mb: unknown, where: string): void {
+  checkNumber(where, 'maxMemoryMB', mb, BUDGET_MB);
 }
 
 /**
@@ -43,7 +44,7 @@ export function checkBudgetMB(mb: unknown, where: string): asserts mb is number 
  * before allocating (and that runtimes created afterwards take as their default `maxMemoryMB`, up to
  * 2048); `undefined` restores the default: a quarter of the machine's memory in Node, 1 GiB in browsers.
  *
- * @throws RangeError when `maxMemoryMB` is not a finite number ≥ 1.
+ * @throws {@link InputTypeError} when `maxMemoryMB` is not a number, {@link InputRangeError} when it is not finite and ≥ 1.
  *
  * @example
  * ```js
@@ -59,7 +60,7 @@ export function checkBudgetMB(mb: unknown, where: string): asserts mb is number 
  * ```
  */
 export function setMemoryBudget(maxMemoryMB: number | undefined): void {
-  if (maxMemoryMB !== undefined) checkBudgetMB(maxMemoryMB, 'setMemoryBudget');
+  checkBudgetMB(maxMemoryMB, 'setMemoryBudget');
   moduleBudgetMB = maxMemoryMB;
 }
 
@@ -114,6 +115,23 @@ export function reserveMemory(bytes: number, what: string): void {
     );
   }
   if (scope) scope.used += bytes;
+}
+
+/**
+ * Gives back `bytes` reserved for a temporary the operation no longer references (row cursors, marks),
+ * so the count follows what the operation holds at once rather than all it ever allocated.
+ */
+export function releaseMemory(bytes: number): void {
+  if (scope) scope.used = Math.max(0, scope.used - bytes);
+}
+
+/**
+ * Throws MemoryLimitError, counting nothing, when an operation's lower bound `bytes` (what it cannot
+ * do without) already passes the budget: refused before any work, not after the first gigabytes.
+ */
+export function checkMemoryFloor(bytes: number, what: string): void {
+  const budget = scope ? scope.budget : memoryBudgetMB() * MiB;
+  if (!(bytes <= budget)) throw new MemoryLimitError(bytes, `${what} needs at least ${fmt(bytes)}, over the memory budget of ${fmt(budget)} (raise it with setMemoryBudget() or the maxMemoryMB option)`);
 }
 
 /** A zeroed Int32Array of `n` entries, counted against the budget first. */

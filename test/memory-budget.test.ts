@@ -2,7 +2,7 @@
 // one memory budget before anything is allocated; the reader is linear in its input (a 0 × 2³¹ array,
 // a long number); one rule for line ends and blanks on every line, whole-buffer and streamed.
 import { afterEach, describe, expect, it } from 'vitest';
-import { MemoryLimitError, ParseError } from '../src/errors.js';
+import { InputRangeError, InputTypeError, MemoryLimitError, ParseError } from '../src/errors.js';
 import { COOMatrix, CSRMatrix, DenseMatrix, DIAMatrix, convert, FORMATS } from '../src/formats/index.js';
 import { parseMatrixMarket, readMatrixMarket } from '../src/io/index.js';
 import { newCursor, scanFloat } from '../src/io/number-parse.js';
@@ -18,7 +18,8 @@ afterEach(() => setMemoryBudget(undefined));
 describe('one memory budget for every size-driven allocation', () => {
   it('has a default of a quarter of this machine (≥ 64 MiB), and takes only a finite number ≥ 1', () => {
     expect(memoryBudgetMB()).toBeGreaterThanOrEqual(64);
-    for (const bad of [0, -1, NaN, Infinity, '2', null]) expect(() => setMemoryBudget(bad as never)).toThrow(RangeError);
+    for (const bad of [0, -1, NaN, Infinity, 0.5]) expect(() => setMemoryBudget(bad)).toThrow(InputRangeError);
+    for (const bad of ['2', null, [64]]) expect(() => setMemoryBudget(bad as never)).toThrow(InputTypeError);
     setMemoryBudget(100);
     expect(memoryBudgetMB()).toBe(100);
   });
@@ -65,8 +66,14 @@ describe('one memory budget for every size-driven allocation', () => {
   it('rt.upload counts its copy, conversions and WebAssembly regions against maxMemoryMB, and stays usable', async () => {
     const rt = await createRuntime({ backend: 'cpu', workers: 1, maxMemoryMB: 32 });
     try {
-      expect(() => rt.upload(one(BIG, BIG))).toThrow(MemoryLimitError);
-      expect(() => rt.upload(one(100_000_000, 100_000_000))).toThrow(MemoryLimitError);
+      // refused on the shape alone, before the private copy is converted: hub row pointers + marks + resident row pointers
+      expect(() => rt.upload(one(BIG, BIG))).toThrow(/upload of a 2147483647×2147483647 coo needs at least 20\.0 GiB, over the memory budget of 32 MiB/);
+      expect(() => rt.upload(one(100_000_000, 100_000_000), { format: 'csr' })).toThrow(/needs at least 763 MiB/);
+      // kept as COO it holds one triplet whatever its shape: accepted; an x of 10⁸ doubles is not
+      rt.upload(one(100_000_000, 100_000_000), { format: 'coo' }).dispose();
+      expect(() => rt.vector(100_000_000)).toThrow(MemoryLimitError);
+      // within the floor but over the budget as the conversion goes: refused while counting
+      expect(() => rt.upload(one(3_000_000, 3_000_000))).toThrow(/would take .* over the memory budget of 32 MiB/);
       const h = rt.upload(one(1000, 1000));
       const x = new Float64Array(1000).fill(1);
       const y = await rt.spmv(h, x);
@@ -90,7 +97,8 @@ describe('the reader: linear in its input, bounded by the budget', () => {
     expect(parseMatrixMarket(text).matrix.nnz).toBe(4000 * 2 - 1);
     // 1 MiB holds 4000 entries read (16 B) and expanded (2 × 16 B)? 4000 × 48 B = 192 kB: yes; 0.1 MiB: no
     await expect(readMatrixMarket((async function* () { yield text; })(), { maxMemoryMB: 1 })).resolves.toBeTruthy();
-    expect(() => parseMatrixMarket(text, { maxMemoryMB: 0.1 })).toThrow(RangeError);
+    expect(() => parseMatrixMarket(text, { maxMemoryMB: 0.1 })).toThrow(InputRangeError);
+    await expect(readMatrixMarket(text, { maxMemoryMB: '1' as never })).rejects.toThrow(InputTypeError);
     setMemoryBudget(1);
     const big = `%%MatrixMarket matrix coordinate real general\n100000 100000 100000\n${Array.from({ length: 100000 }, (_, i) => `${i + 1} 1 1`).join('\n')}\n`;
     expect(() => parseMatrixMarket(big)).toThrow(MemoryLimitError);

@@ -1,5 +1,5 @@
 import { allocValues, components, type DType, type ValueArray } from '../dtype.js';
-import { allocIndex, reserveMemory, withMemoryBudget } from '../memory-budget.js';
+import { allocIndex, releaseMemory, reserveMemory, withMemoryBudget } from '../memory-budget.js';
 import { castValues, checkHeader, checkIndexArray, checkPointers, checkRange, checkValueArray } from './common.js';
 import { bucketByRow, rowsCanonical, sortAndSumRows } from './sort.js';
 
@@ -151,6 +151,7 @@ export class CSRMatrix {
     for (let k = 0; k < nnz; k++) tPtr[colIdx[k] + 1]++;
     for (let j = 0; j < cols; j++) tPtr[j + 1] += tPtr[j];
     next.set(tPtr.subarray(0, cols));
+    releaseMemory(next.byteLength); // every array of this call is counted; the cursors die with it, later steps need not count them
     const sign = conj ? -1 : 1;
     for (let i = 0; i < rows; i++) {
       for (let k = rowPtr[i], e = rowPtr[i + 1]; k < e; k++) {

@@ -6,7 +6,7 @@
  * are stable, so duplicates are summed in their input order (deterministic f32 rounding).
  */
 import { allocValues, components, type DType, type ValueArray } from '../dtype.js';
-import { allocIndex } from '../memory-budget.js';
+import { allocIndex, releaseMemory } from '../memory-budget.js';
 
 /** Compressed-row arrays (rowPtr has rows + 1 entries). */
 export interface RowArrays {
@@ -36,6 +36,7 @@ export function bucketByRow(rows: number, rowIdx: Int32Array, colIdx: Int32Array
       outVal[2 * p + 1] = values[2 * k + 1];
     }
   }
+  releaseMemory(next.byteLength);
   return { rowPtr, colIdx: outCol, values: outVal };
 }
 

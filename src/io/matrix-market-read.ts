@@ -8,8 +8,10 @@
  *   `comments` without the '%'. Lines end at LF; space, tab and CR are the blanks (any number) between
  *   words and at either end of any line, so CRLF and stray CRs read like LF; no other character is a
  *   blank (a no-break space is an error).
- * - a size line declaring more than the memory budget holds (see setMemoryBudget and the maxMemoryMB
- *   option) is a MemoryLimitError, raised before any entry is read.
+ * - storage grows with the entries that arrive, never with the size line's promise alone (a short file
+ *   is a ParseError); each step is checked against the memory budget (setMemoryBudget, or the
+ *   maxMemoryMB option) with what the finished matrix needs, so a file too big for it is a
+ *   MemoryLimitError before its storage is allocated.
  * - size line `rows cols entries` (coordinate) or `rows cols` (array): unsigned integers below 2^31.
  * - coordinate entries: `row col` (1-based) then nothing (pattern), one integer (integer), one real
  *   (real) or two reals (complex); symmetric/hermitian files must hold only i >= j, skew-symmetric only
@@ -54,7 +56,8 @@ const READ_OPTION_KEYS = optionKeys<MatrixMarketReadOptions>({ dtype: true, onPr
  * expected against what was found: a bad banner, size line or entry, an index out of range, more or
  * fewer entries than the size line promises, an entry a symmetric file may not hold.
  * @throws {@link UnsupportedError} when `dtype` is unknown, or real for a complex file.
- * @throws {@link MemoryLimitError} when the size line declares more than the memory budget holds.
+ * @throws {@link MemoryLimitError} when the entries read, and the matrix built from them, need more than the memory budget.
+ * @throws {@link InputTypeError} or {@link InputRangeError} when `maxMemoryMB` is not a finite number ≥ 1.
  * @throws TypeError when `input` is not a string, an ArrayBuffer or a Uint8Array.
  * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
  *
@@ -75,7 +78,7 @@ const READ_OPTION_KEYS = optionKeys<MatrixMarketReadOptions>({ dtype: true, onPr
  */
 export function parseMatrixMarket(input: MatrixMarketSource, opts?: Pick<MatrixMarketReadOptions, 'dtype' | 'maxMemoryMB'>): MatrixMarketResult {
   checkOptions('parseMatrixMarket', opts, PARSE_OPTION_KEYS);
-  if (opts?.maxMemoryMB !== undefined) checkBudgetMB(opts.maxMemoryMB, 'parseMatrixMarket');
+  checkBudgetMB(opts?.maxMemoryMB, 'parseMatrixMarket');
   const bytes = toBytes(input);
   const parser = new MatrixMarketParser({ dtype: opts?.dtype, expectedBytes: bytes.length, maxMemoryMB: opts?.maxMemoryMB });
   parser.push(bytes);
@@ -92,7 +95,8 @@ export function parseMatrixMarket(input: MatrixMarketSource, opts?: Pick<MatrixM
  * expected against what was found: a bad banner, size line or entry, an index out of range, more or
  * fewer entries than the size line promises, an entry a symmetric file may not hold.
  * @throws {@link UnsupportedError} when `dtype` is unknown, or real for a complex file.
- * @throws {@link MemoryLimitError} when the size line declares more than the memory budget holds.
+ * @throws {@link MemoryLimitError} when the entries read, and the matrix built from them, need more than the memory budget.
+ * @throws {@link InputTypeError} or {@link InputRangeError} when `maxMemoryMB` is not a finite number ≥ 1.
  * @throws TypeError when a chunk is not a string, an ArrayBuffer or a view of one; errors of the
  * stream itself propagate (a ReadableStream is then cancelled).
  * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
@@ -117,7 +121,7 @@ export async function readMatrixMarket(
   opts?: MatrixMarketReadOptions,
 ): Promise<MatrixMarketResult> {
   checkOptions('readMatrixMarket', opts, READ_OPTION_KEYS);
-  if (opts?.maxMemoryMB !== undefined) checkBudgetMB(opts.maxMemoryMB, 'readMatrixMarket');
+  checkBudgetMB(opts?.maxMemoryMB, 'readMatrixMarket');
   const parser = new MatrixMarketParser({ dtype: opts?.dtype, maxMemoryMB: opts?.maxMemoryMB });
   const progress = opts?.onProgress;
   const feed = (chunk: Uint8Array | string): void => {

@@ -38,8 +38,8 @@ export interface MatrixMarketReadOptions {
   /** called after each chunk with the total number of bytes consumed so far */
   onProgress?: (bytesRead: number) => void;
   /**
-   * memory budget of this read in MiB (default: the module's, see setMemoryBudget): a size line that
-   * declares more than this holds is refused with MemoryLimitError before any entry is read
+   * memory budget of this read in MiB (default: the module's, see setMemoryBudget): a file whose
+   * entries, and the matrix built from them, need more is refused with MemoryLimitError as they arrive
    */
   maxMemoryMB?: number;
 }

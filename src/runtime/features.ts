@@ -1,4 +1,4 @@
-import { reserveMemory } from '../memory-budget.js';
+import { releaseMemory, reserveMemory } from '../memory-budget.js';
 import type { CSRMatrix } from '../formats/csr.js';
 import { elementBytes } from '../dtype.js';
 import type { FormatName } from '../formats/index.js';
@@ -81,6 +81,7 @@ export function matrixFeatures(A: CSRMatrix): MatrixFeatures {
       }
     }
   }
+  releaseMemory(diags); // the marks are done with
   const meanRow = rows ? nnz / rows : 0;
   const variance = rows ? sumSq / rows - meanRow * meanRow : 0;
   const pitch = slotPitch(rows);

@@ -1,4 +1,4 @@
-import { withMemoryBudget } from '../memory-budget.js';
+import { checkMemoryFloor, withMemoryBudget } from '../memory-budget.js';
 import { ANY_NUMBER, FINITE_NON_NEGATIVE, NON_NEGATIVE, NON_NEGATIVE_INTEGER, POSITIVE_INTEGER, checkBoolean, checkChoice, checkFunction, checkNumber, checkOptions, checkScalar, checkSignal, inRange, requireNumber } from '../options-check.js';
 import { vectorData } from '../vector-data.js';
 import { DOT_OPTION_KEYS, EXPLAIN_OPTION_KEYS, RUNTIME_OPTION_KEYS, SOLVE_OPTION_KEYS, SPMV_OPTION_KEYS, UPLOAD_OPTION_KEYS, WEBGPU_OPTION_KEYS } from './options.js';
@@ -334,9 +334,12 @@ export class Runtime implements HandleOwner {
       matrix = matrix.astype(options.dtype);
     }
     const asked = options.format ?? 'auto';
-    const format = asked === 'keep' ? matrix.format : asked === 'auto' ? chooseFormat(this.featuresOf(matrix), 'cpu').format : asked;
+    checkMemoryFloor(uploadFloorBytes(matrix, asked), `upload of a ${matrix.rows}×${matrix.cols} ${matrix.format}`);
+    // one CSR serves the features and the conversion (built twice, its row pointers were held twice)
+    const hub = matrix.format !== 'csr' && (asked === 'auto' || (asked !== 'keep' && asked !== matrix.format)) ? matrix.toCSR() : matrix;
+    const format = asked === 'keep' ? matrix.format : asked === 'auto' ? chooseFormat(this.featuresOf(hub), 'cpu').format : asked;
     const { format: _format, dtype: _dtype, ...convertOptions } = options;
-    const target = format !== matrix.format ? convert(matrix, format, convertOptions) : matrix;
+    const target = format !== matrix.format ? convert(hub, format, convertOptions) : matrix;
     // a format the caller named (or kept) is used on every path that has it; 'auto' lets each path choose
     const requested = asked === 'auto' ? null : format;
     return this.track(new MatrixHandle(target, this.cpu.matrix(target), this, requested));
@@ -1532,6 +1535,19 @@ export class Runtime implements HandleOwner {
     if (v.BYTES_PER_ELEMENT !== componentBytes(dtype)) throw new ShapeError(`${name} is a ${v.constructor.name}, a ${dtype} result needs a ${want}`);
     this.operand(v, dtype, length, name);
   }
+}
+
+/**
+ * What an upload cannot do without, from the declared shape alone: the hub CSR's row pointers when it
+ * converts, the features' diagonal marks when it chooses, and the resident format's row (or column)
+ * pointers. Checked before any work, so a shape no budget holds is refused at once.
+ */
+function uploadFloorBytes(A: SparseMatrix, asked: string): number {
+  const target = asked === 'keep' ? A.format : asked;
+  const hub = A.format !== 'csr' && target !== A.format ? 4 * (A.rows + 1) : 0;
+  const marks = asked === 'auto' ? A.rows + A.cols : 0;
+  const resident = target === 'coo' ? 0 : target === 'dense' ? A.rows * A.cols * elementBytes(A.dtype) : 4 * ((target === 'csc' ? A.cols : A.rows) + 1);
+  return hub + marks + resident;
 }
 
 function keep<T>(list: T[], v: T): T {
