@@ -298,12 +298,15 @@ describe('defects the API fuzz found (test/fuzz-api.test.ts)', () => {
     rt.dispose();
   });
 
-  it('BiCGSTAB counts an iteration only once it updated x: history has iterations + 1 entries when it stops early', async () => {
+  it('BiCGSTAB and MINRES count an iteration only once it updated x: history has iterations + 1 entries when they stop early', async () => {
     const rt = await createRuntime({ workers: 1 });
     const A = rt.upload(csr([[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, Infinity, 0], [0, 0, 0, 0]]), { dtype: 'f32' });
     const r = await rt.bicgstab(A, new Float32Array([0, 0, 1, 0]));
     expect(r.converged).toBe(false);
     expect(r.history.length).toBe(r.iterations + 1);
+    const m = await rt.minres(rt.upload(csr([[Infinity]]), { dtype: 'f32' }), [1]);
+    expect(m.converged).toBe(false);
+    expect(m.history.length).toBe(m.iterations + 1);
     rt.dispose();
   });
 });

@@ -49,7 +49,7 @@ export async function minres<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V
       await precond(r2, y);
       oldb = beta;
       const bb = (await ops.dot(r2, y))[0];
-      it++;
+      // an iteration counts once it has updated x: a NaN or breakdown here leaves x and the count as they were
       if (Number.isNaN(bb) || Number.isNaN(alfa)) {
         reason = 'nan';
         break;
@@ -78,6 +78,7 @@ export async function minres<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V
       await ops.scal([1 / gamma, 0], next);
       w = next;
       await ops.axpy([phi, 0], w, x);
+      it++;
       relRes = rel(phibar);
       history.push(relRes);
       await onIteration?.(it, relRes);
