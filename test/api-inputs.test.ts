@@ -7,7 +7,7 @@
  * WebGPU error classes the README names are exported.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
 import * as simdgl from '../src/index.js';
 import { CSRMatrix, DenseMatrix, FORMATS, poisson2D, randomMatrix } from '../src/index.js';
@@ -338,10 +338,11 @@ describe('smaller findings', () => {
     rt.dispose();
   });
 
-  it('the error classes the README names are exported from the package entry', () => {
-    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-    const named = new Set([...readme.matchAll(/`(\w+Error)`/g)].map((m) => m[1]).filter((n) => !(n in globalThis)));
-    expect(named.has('WebGpuLimitError') && named.has('WebGpuDeviceLostError')).toBe(true);
+  it('the error classes the README and the guides name (the WebGPU ones included) are exported from the package entry', () => {
+    const docs = ['README.md', ...readdirSync(new URL('../docs', import.meta.url)).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+    const text = docs.map((f) => readFileSync(new URL(`../${f}`, import.meta.url), 'utf8')).join('\n');
+    const named = new Set([...text.matchAll(/`(\w+Error)`/g)].map((m) => m[1]).filter((n) => !(n in globalThis)));
+    for (const name of ['WebGpuLimitError', 'WebGpuDeviceLostError', 'WebGpuUnavailableError']) named.add(name);
     for (const name of named) {
       const cls = (simdgl as Record<string, unknown>)[name] as { prototype: unknown; name: string } | undefined;
       expect(cls?.prototype instanceof Error, name).toBe(true);
