@@ -226,10 +226,9 @@ function fail(msg: string | null): void {
 class Step implements fc.AsyncCommand<Model, Real> {
   constructor(
     private readonly text: (m: Model) => string,
-    private readonly body: (m: Model, r: Real, label: string) => Promise<void>,
+    /** `say` sets the text of a step that knows it only once it has resolved its operands */
+    private readonly body: (m: Model, r: Real, label: string, say: (text: string) => string) => Promise<void>,
     private readonly applies: (m: Model) => boolean = () => true,
-    /** the text is known only once the body has resolved the operands */
-    private readonly late = false,
   ) {}
   private label = '';
   check(m: Readonly<Model>): boolean {
@@ -239,9 +238,8 @@ class Step implements fc.AsyncCommand<Model, Real> {
     steps++;
     this.label = this.text(m);
     try {
-      await this.body(m, r, this.label);
+      await this.body(m, r, this.label, (text) => (this.label = text));
     } finally {
-      if (this.late) this.label = this.text(m);
       if (TRACE) console.log(this.label);
     }
   }
@@ -250,7 +248,16 @@ class Step implements fc.AsyncCommand<Model, Real> {
   }
 }
 
-const pick = <T>(list: T[], i: number): T => list[i % list.length];
+/** A step whose text is known only once its body has resolved the operands (the body calls `say`). */
+const lateStep = (body: (m: Model, r: Real, say: (text: string) => string) => Promise<void>, applies: (m: Model) => boolean): Step =>
+  new Step(() => '', (m, r, _label, say) => body(m, r, say), applies);
+
+/** The operand a step picks (its index modulo the list), its dtype, and DisposedError once it is disposed. */
+function pick<T extends { dtype: DType; disposed: boolean }>(list: T[], i: number): { index: number; it: T; dt: DType; c: boolean; violations: ErrClass[] } {
+  const index = i % list.length;
+  const it = list[index];
+  return { index, it, dt: it.dtype, c: cplx(it.dtype), violations: it.disposed ? [DisposedError] : [] };
+}
 
 /** rt.upload of a COO matrix (duplicates add up) in a format and dtype */
 const uploadArb = (specials: number) =>
@@ -351,17 +358,11 @@ const spmvArb = (specials: number, path: PathId) =>
       pathOpt: fc.constantFrom<unknown>(undefined, undefined, undefined, path, 'cpu', 'tpu', path === 'cpu' ? 'webgpu' : undefined),
       typo: fc.boolean(),
     })
-    .map((s) => {
-      let text = '';
-      return new Step(
-        () => text,
-        async (m, r) => {
-          const Mi = s.mat % m.mats.length;
-          const M = m.mats[Mi];
-          const dt = M.dtype;
-          const c = cplx(dt);
-          const violations: ErrClass[] = [];
-          if (M.disposed) violations.push(DisposedError);
+    .map((s) =>
+      lateStep(
+        async (m, r, say) => {
+          let text: string;
+          const { index: Mi, it: M, dt, c, violations } = pick(m.mats, s.mat);
           const op = s.op === undefined ? 'N' : s.op;
           if (op !== 'N' && op !== 'T' && op !== 'H') violations.push(UnsupportedError);
           const alpha = scalarOf(s.alpha, dt, 1);
@@ -425,7 +426,7 @@ const spmvArb = (specials: number, path: PathId) =>
             violations.push(OptionError);
           }
           const optText = Object.entries(options).map(([k, v]) => `${k}: ${k === 'y' ? yText : showArg(v)}`).join(', ');
-          text = `rt.spmv(M${Mi}, ${xText}${optText ? `, { ${optText} }` : ''})`;
+          text = say(`rt.spmv(M${Mi}, ${xText}${optText ? `, { ${optText} }` : ''})`);
           const before = yVals?.slice();
           const got = await outcome(violations, text, () => r.rt.spmv(r.mats[Mi], x as Float64Array, options as never));
           if (got === undefined) return;
@@ -459,18 +460,16 @@ const spmvArb = (specials: number, path: PathId) =>
           if (yv) yv.vals = Float64Array.from(vals);
         },
         (m) => m.mats.length > 0,
-        true,
-      );
-    });
+      ),
+    );
 
 /** BLAS-1 on resident vectors, x = y included */
 const blasArb = (specials: number) =>
   fc.record({ op: fc.constantFrom('axpy', 'aypx', 'scal', 'copy', 'dot', 'nrm2'), x: fc.nat(), y: fc.nat(), same: fc.boolean(), alpha: scalarArb(specials), conj: fc.constantFrom<unknown>(undefined, true, false, 'yes') }).map(
-    (s) => {
-      let text = '';
-      return new Step(
-        () => text,
-        async (m, r) => {
+    (s) =>
+      lateStep(
+        async (m, r, say) => {
+          let text: string;
           const xi = s.x % m.vecs.length;
           const yi = s.same ? xi : s.y % m.vecs.length;
           const [X, Y] = [m.vecs[xi], m.vecs[yi]];
@@ -494,10 +493,11 @@ const blasArb = (specials: number) =>
             dot: () => rt.dot(x, y, s.conj === undefined ? {} : { conj: s.conj as boolean }),
             nrm2: () => rt.nrm2(x),
           };
-          text =
+          text = say(
             s.op === 'scal' || s.op === 'nrm2'
               ? `rt.${s.op}(${s.op === 'scal' ? `${showArg(s.alpha)}, ` : ''}V${xi})`
-              : `rt.${s.op}(${withAlpha ? `${showArg(s.alpha)}, ` : ''}V${xi}, V${yi}${s.op === 'dot' && s.conj !== undefined ? `, { conj: ${showArg(s.conj)} }` : ''})`;
+              : `rt.${s.op}(${withAlpha ? `${showArg(s.alpha)}, ` : ''}V${xi}, V${yi}${s.op === 'dot' && s.conj !== undefined ? `, { conj: ${showArg(s.conj)} }` : ''})`,
+          );
           const got = await outcome(violations, text, call[s.op]);
           if (violations.length) return;
           const a = alpha as C;
@@ -547,9 +547,7 @@ const blasArb = (specials: number) =>
           out.vals = Float64Array.from(vals);
         },
         (m) => m.vecs.length > 0,
-        true,
-      );
-    },
+      ),
   );
 
 /** rt.dense from a DenseMatrix or a shape */
@@ -589,22 +587,16 @@ const denseOpArb = (specials: number) =>
       beta: scalarArb(specials),
       pool: poolArb(specials),
     })
-    .map((s) => {
-      let text = '';
-      return new Step(
-        () => text,
-        async (m, r) => {
-          const ai = s.a % m.dens.length;
-          const A = m.dens[ai];
-          const dt = A.dtype;
-          const c = cplx(dt);
-          const violations: ErrClass[] = [];
-          if (A.disposed) violations.push(DisposedError);
+    .map((s) =>
+      lateStep(
+        async (m, r, say) => {
+          let text: string;
+          const { index: ai, it: A, dt, c, violations } = pick(m.dens, s.a);
           const a = r.dens[ai];
           let gotVals: ArrayLike<number> | undefined;
           let outModel: MDense | null = null;
           if (s.op === 'transpose') {
-            text = `rt.transpose(D${ai})`;
+            text = say(`rt.transpose(D${ai})`);
             const T = await outcome(violations, text, () => r.rt.transpose(a));
             if (!T) return;
             gotVals = (await T.read()).values;
@@ -644,7 +636,7 @@ const denseOpArb = (specials: number) =>
             const alpha = scalarOf(s.alpha, dt, 1);
             const beta = scalarOf(s.beta, dt, 1);
             for (const x of [alpha, beta]) if (typeof x === 'function') violations.push(x);
-            text = `rt.add(D${ai}, ${bText}, { alpha: ${showArg(s.alpha)}, beta: ${showArg(s.beta)} })`;
+            text = say(`rt.add(D${ai}, ${bText}, { alpha: ${showArg(s.alpha)}, beta: ${showArg(s.beta)} })`);
             const S = await outcome(violations, text, () => r.rt.add(a, b as DenseHandle, { alpha: s.alpha as number, beta: s.beta as number }));
             if (!S) return;
             gotVals = (await S.read()).values;
@@ -686,7 +678,7 @@ const denseOpArb = (specials: number) =>
             cArg = hostDense(dt, A.rows, B.cols, vals);
             cText = `new DenseMatrix(${A.rows}, ${B.cols}, '${dt}', ${single(dt) ? 'Float32Array' : 'Float64Array'}.from(${nums(vals)}))`;
           }
-          text = `rt.gemm(D${ai}, ${bText}, { alpha: ${showArg(alpha)}, beta: ${showArg(beta)}${cArg ? `, C: ${cText}` : ''} })`;
+          text = say(`rt.gemm(D${ai}, ${bText}, { alpha: ${showArg(alpha)}, beta: ${showArg(beta)}${cArg ? `, C: ${cText}` : ''} })`);
           const before = C?.vals.slice();
           const P = await outcome(violations, text, () => r.rt.gemm(a, b as DenseHandle, { alpha: alpha as number, beta: beta as number, ...(cArg ? { C: cArg as DenseHandle } : {}) }));
           if (!P) return;
@@ -717,9 +709,8 @@ const denseOpArb = (specials: number) =>
           }
         },
         (m) => m.dens.length > 0,
-        true,
-      );
-    });
+      ),
+    );
 
 /** cg / bicgstab: b and x0 as data or resident vectors (maybe one), options good and bad */
 const solveArb = (specials: number) =>
@@ -737,18 +728,12 @@ const solveArb = (specials: number) =>
       pre: fc.constantFrom<unknown>(undefined, 'none', 'jacobi', 'jacobi', null),
       onIteration: fc.constantFrom<unknown>(undefined, 'fn', 5),
     })
-    .map((s) => {
-      let text = '';
-      return new Step(
-        () => text,
-        async (m, r) => {
-          const Mi = s.mat % m.mats.length;
-          const M = m.mats[Mi];
-          const dt = M.dtype;
-          const c = cplx(dt);
+    .map((s) =>
+      lateStep(
+        async (m, r, say) => {
+          let text: string;
+          const { index: Mi, it: M, dt, c, violations } = pick(m.mats, s.mat);
           const n = M.rows;
-          const violations: ErrClass[] = [];
-          if (M.disposed) violations.push(DisposedError);
           if (M.rows !== M.cols) violations.push(ShapeError);
           const operand = (res: boolean, vecIndex: number, kind: DataKind, from: number): { arg: unknown; vals: Float64Array | null; text: string; vec: MVec | null } => {
             if (res && m.vecs.length) {
@@ -789,7 +774,7 @@ const solveArb = (specials: number) =>
             }
           }
           const shown = Object.entries(opts).map(([k, v]) => `${k}: ${k === 'x0' ? x0!.text : k === 'onIteration' && typeof v === 'function' ? '() => {}' : showArg(v)}`);
-          text = `rt.${s.method}(M${Mi}, ${b.text}${shown.length ? `, { ${shown.join(', ')} }` : ''})`;
+          text = say(`rt.${s.method}(M${Mi}, ${b.text}${shown.length ? `, { ${shown.join(', ')} }` : ''})`);
           const run = r.rt[s.method].bind(r.rt);
           const out = await outcome(violations, text, () => run(r.mats[Mi], b.arg as Float64Array, opts as never));
           if (!out) return;
@@ -825,9 +810,8 @@ const solveArb = (specials: number) =>
           if (rr !== 0 && !(Math.sqrt(rr) <= allowed)) fail(`${text}: converged, but ‖b − A·x‖ = ${Math.sqrt(rr)} > ${allowed}`);
         },
         (m) => m.mats.length > 0,
-        true,
-      );
-    });
+      ),
+    );
 
 /** dispose a matrix, vector or dense handle (a second dispose does nothing) */
 const disposeArb = fc.record({ kind: fc.constantFrom('mats', 'vecs', 'dens'), i: fc.nat() }).map((s) => {
