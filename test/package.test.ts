@@ -19,14 +19,16 @@
 // $SIMDGL_CHROMIUM) only the page checks are skipped, with a loud warning.
 // Set SIMDGL_KEEP_PACKAGE_TMP=1 to keep the temporary folder for inspection.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { CHROMIUM as chromiumPath, launchChromium, listenIsolated } from '../scripts/isolated-page.mjs';
+import { jsBlocks } from './examples.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const fixtures = join(root, 'test', 'package');
@@ -442,7 +444,7 @@ function assertPage(label: string, got: Awaited<ReturnType<typeof runPage>>, was
   const wasmRequests = got.requests.filter((r) => r.endsWith('.wasm'));
   expect(wasmRequests, 'the page should try exactly one wasm variant').toHaveLength(1);
   expect(wasmRequests[0]).toMatch(wasm === 'file' ? /^200 / : /^404 /);
-  if (wasm === 'file') expect(got.requests.filter((r) => /generated/.test(r)), 'the embedded wasm was loaded as well').toEqual([]);
+  if (wasm === 'file') expect(got.requests.filter((r) => /(simd|plain)(-shared)?\.generated/.test(r)), 'the embedded wasm was loaded as well').toEqual([]);
   expect(got.requests.filter((r) => !r.endsWith('.wasm') && !/^200 \/(|index\.html|page\.js|assets\/[\w.-]+\.js|[\w.-]+-[\w]+\.js)$/.test(r))).toEqual([]);
 }
 
@@ -513,5 +515,53 @@ describe.skipIf(!haveChromium)('package: a page bundled from the consumer, in Ch
     console.log(`package suite: Vite output (minified; gzip):\n${assets.map((a) => `  ${a.f}: ${kb(a.raw)}; ${kb(a.gzip)}`).join('\n')}`);
     expect(assets.filter((a) => a.f.endsWith('.wasm')), 'Vite did not emit the four kernel files').toHaveLength(4);
     assertPage('Vite', await runPage(outDir, 'file'), 'file');
+  }, 200_000);
+
+  it("Vite dev server with the README's vite.config.js: the kernels come from their file", async () => {
+    if (!existsSync(viteBin)) {
+      loud([`VITE CHECK SKIPPED: no Vite at ${viteBin} (it comes with vitest).`]);
+      return;
+    }
+    // the README's recipe, as printed there
+    const config = jsBlocks(readFileSync(join(root, 'README.md'), 'utf8')).find((b) => b.startsWith('// vite.config.js'));
+    expect(config, "README.md has no ```js block starting with '// vite.config.js'").toBeDefined();
+    writeFileSync(join(consumer, 'vite.dev.config.js'), config!);
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port: p } = probe.address() as { port: number };
+        probe.close(() => resolve(p));
+      });
+    });
+    const child = spawn(process.execPath, [viteBin, '--config', 'vite.dev.config.js', '--host', '127.0.0.1', '--port', String(port), '--strictPort'], { cwd: consumer, env: userEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    browser ??= (await launchChromium()) as Browser;
+    const page = await browser.newPage();
+    const log: string[] = [];
+    const requests: string[] = [];
+    page.on('console', (msg) => log.push(`[console.${msg.type()}] ${msg.text()}`));
+    page.on('pageerror', (err) => log.push(`[pageerror] ${err.message}`));
+    page.on('response', (r) => requests.push(`${r.status()} ${new URL(r.url()).pathname}`));
+    try {
+      const url = `http://127.0.0.1:${port}/`;
+      for (let t0 = Date.now(); !/Local:/.test(output); ) {
+        if (Date.now() - t0 > 60_000 || child.exitCode !== null) throw new Error(`vite did not start:\n${output}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      await page.goto(`${url}?wasm=file`);
+      await page.waitForFunction(() => (window as { __pkgResults?: unknown }).__pkgResults !== undefined, undefined, { timeout: 150_000, polling: 100 });
+      const got = (await page.evaluate(() => (window as unknown as { __pkgResults: unknown }).__pkgResults)) as { checks: PageCheck[]; error?: string };
+      const context = `\n${log.join('\n')}\nrequests: ${requests.join(', ')}\nvite:\n${output}`;
+      console.log(`package suite: Vite dev page\n${got.checks.map((c) => `  ${c.ok ? 'ok  ' : 'FAIL'} ${c.name}: ${c.detail.split('\n')[0]}`).join('\n')}\n  wasm requests: ${requests.filter((r) => r.endsWith('.wasm')).join(', ')}`);
+      expect(got.error, context).toBeUndefined();
+      for (const c of got.checks) expect(c.ok, `${c.name}: ${c.detail}${context}`).toBe(true);
+      // one kernel file, served from the package's own folder; the embedded copy never loaded
+      expect(requests.filter((r) => r.endsWith('.wasm')), context).toEqual([expect.stringMatching(/^200 \/node_modules\/simdgl\/dist\/cpu\/wasm\/simd-shared\.wasm$/)]);
+      expect(requests.filter((r) => /(simd|plain)(-shared)?\.generated/.test(r)), context).toEqual([]);
+    } finally {
+      await page.close();
+      child.kill('SIGTERM');
+    }
   }, 200_000);
 });
