@@ -365,6 +365,19 @@ describe('refactor, solve-many, dtypes', () => {
   });
 });
 
+describe('tiny', () => {
+  it('0×0 and 1×1 matrices, every kind', async () => {
+    const E = new CSRMatrix(0, 0, 'f64', new Int32Array(1), new Int32Array(0), new Float64Array(0));
+    const F0 = await rt.factor(E);
+    expect(Array.from((await F0.solve(new Float64Array(0))).x)).toEqual([]);
+    const one = new CSRMatrix(1, 1, 'f64', Int32Array.from([0, 1]), Int32Array.from([0]), Float64Array.from([4]));
+    for (const kind of ['auto', 'cholesky', 'ldlt', 'lu'] as FactorKind[]) {
+      const F = await rt.factor(one, { kind });
+      expect(Array.from((await F.solve(Float64Array.from([2, 8]))).x)).toEqual([0.5, 2]);
+    }
+  });
+});
+
 describe('errors', () => {
   it('bad input gets typed errors, nothing else', async () => {
     await expect(rt.factor(loadShared('ash219'))).rejects.toBeInstanceOf(ShapeError);

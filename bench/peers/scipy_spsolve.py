@@ -1,10 +1,11 @@
 """SciPy's sparse direct solve on a Matrix Market file, the peer of rt.factor (bench/direct.ts).
 
-    python3 scipy_spsolve.py FILE.mtx REPS  ->  one JSON line
+    python3 scipy_spsolve.py FILE.mtx MIN_REPS  ->  one JSON line
     {"ms": median spsolve, "factorMs": median splu, "solveMs": median splu(...).solve, "relres": r, "scipy": version}
 
 spsolve(A, b) with A in CSC f64 (complex128 for complex files), b = A @ ones (SuperLU, COLAMD, the
-defaults); splu and its solve timed apart as the kept-factor peer. Run with OPENBLAS_NUM_THREADS=1.
+defaults); splu and its solve timed apart as the kept-factor peer. Each is repeated at least MIN_REPS times and
+until half a second has passed (at most 50 times). Run with OPENBLAS_NUM_THREADS=1.
 """
 import json
 import sys
@@ -27,7 +28,8 @@ def median(ts):
 
 def timed(fn):
     ts, out = [], None
-    for _ in range(reps):
+    start = time.perf_counter()
+    while len(ts) < reps or (time.perf_counter() - start < 0.5 and len(ts) < 50):
         t0 = time.perf_counter()
         out = fn()
         ts.append((time.perf_counter() - t0) * 1e3)
