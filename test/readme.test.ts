@@ -1,7 +1,8 @@
 /**
  * Every ```js example in README.md and in the guides of docs/ runs as a user would run it: as an ES
  * module importing 'simdgl' (resolved to the built package in dist/), in its own Node process, and
- * must exit 0.
+ * must exit 0. The README stays short (under 15 KB: what simdgl is, install, bundlers, where to read
+ * on) and links every guide of docs/, the index docs/README.md lists them all.
  */
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -12,6 +13,19 @@ const guides = readdirSync(join(root, 'docs'))
   .filter((f) => f.endsWith('.md'))
   .sort()
   .map((f) => `docs/${f}`);
+
+describe('README', () => {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  it('is under 15 KB: long explanations and tables belong in a guide of docs/', () => {
+    expect(Buffer.byteLength(readme)).toBeLessThan(15 * 1024);
+  });
+  it('links the guides, and the index docs/README.md lists every one', () => {
+    const index = readFileSync(join(root, 'docs', 'README.md'), 'utf8');
+    expect(readme).toContain('](docs/README.md)');
+    const topics = guides.filter((g) => g !== 'docs/README.md');
+    expect(topics.filter((g) => !index.includes(`](${g.slice('docs/'.length)})`)), 'guides missing from docs/README.md').toEqual([]);
+  });
+});
 
 describe('README examples', () => {
   const examples = jsBlocks(readFileSync(join(root, 'README.md'), 'utf8'));
