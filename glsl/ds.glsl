@@ -43,13 +43,13 @@ vec2 two_prod(float a, float b) {
 }
 
 // IEEE specials. Where a sum or product is ±Inf or NaN its error term is NaN (Inf − Inf, Inf · 0),
-// and so is every hi that term is added into: Inf would come out as NaN. ds_add and ds_mul therefore
-// return, where their result's hi is not finite, the f32 result h of the hi parts with lo = 0: ±Inf
-// and NaN exactly as f32 (and the CPU path's f64) arithmetic gives them. The same fallback keeps a
-// finite product of an operand beyond 2^115 (where Dekker's split overflows) at its f32 value. lo may
-// be NaN only where hi is not finite, and nothing reads it then. Tested on the bits, as isinf/isnan
-// may be folded away by a compiler that assumes finite floats. Cost: an and, a compare and a select
-// per ds_add / ds_mul.
+// and so would be every hi that term is added into: Inf would come out as NaN. So lo is kept finite
+// everywhere. ds_add returns, where its result's hi is not finite, the f32 result h of the hi parts
+// with lo = 0: ±Inf and NaN exactly as f32 (and the CPU path's f64) arithmetic gives them. ds_mul's
+// hi is that f32 result anyway, and its lo is set to 0 where it is not finite, which also keeps a
+// finite product of an operand beyond 2^115 (where Dekker's split overflows) at its f32 value.
+// Tested on the bits, as isinf/isnan may be folded away by a compiler that assumes finite floats.
+// Cost: an and, a compare and a select per ds_add; ds_mul is cheaper than a renormalised product.
 bool not_finite(float a) { return (floatBitsToUint(a) & 0x7f800000u) == 0x7f800000u; }
 vec2 ds_special(vec2 r, float h) { return not_finite(r.x) ? vec2(h, 0.0) : r; }
 
@@ -65,8 +65,10 @@ vec2 ds_neg(vec2 a) {
   return -a;
 }
 
+// The product, not renormalised: hi = the f32 product of the hi parts, lo = its exact error plus the
+// cross terms (|lo| a few ulp(hi) at most; ds_add renormalises). hi + lo carries about 48 bits.
 vec2 ds_mul(vec2 a, vec2 b) {
   vec2 p = two_prod(a.x, b.x);
-  p.y += a.x * b.y + a.y * b.x;
-  return ds_special(quick_two_sum(p.x, p.y), p.x);
+  float lo = p.y + (a.x * b.y + a.y * b.x);
+  return vec2(p.x, not_finite(lo) ? 0.0 : lo);
 }

@@ -42,13 +42,14 @@ fn two_prod(a: f32, b: f32) -> vec2<f32> {
 }
 
 // IEEE specials. Where a sum or product is ±Inf or NaN its error term is NaN (Inf − Inf, Inf · 0),
-// and so is every hi that term is added into: Inf would come out as NaN. ds_add, ds_mul and ds_div
-// therefore return, where their result's hi is not finite, the f32 result h of the hi parts with
-// lo = 0: ±Inf and NaN exactly as f32 (and the CPU path's f64) arithmetic gives them. The same
-// fallback keeps a finite product of an operand beyond 2^115 (where Dekker's split overflows) at
-// its f32 value. lo may be NaN only where hi is not finite, and no consumer reads it then. The test
-// is on the bits: WGSL lets a compiler assume floats are finite and fold a comparison with Inf.
-// Cost: an and, a compare and two selects per ds_add / ds_mul.
+// and so would be every hi that term is added into: Inf would come out as NaN. So lo is kept finite
+// everywhere. ds_add and ds_div return, where their result's hi is not finite, the f32 result h of
+// the hi parts with lo = 0: ±Inf and NaN exactly as f32 (and the CPU path's f64) arithmetic gives
+// them. ds_mul's hi is that f32 result anyway, and its lo is set to 0 where it is not finite, which
+// also keeps a finite product of an operand beyond 2^115 (where Dekker's split overflows) at its f32
+// value. The test is on the bits: WGSL lets a compiler assume floats are finite and fold a
+// comparison with Inf. Cost: an and, a compare and two selects per ds_add; ds_mul is cheaper than a
+// renormalised product (one select instead of quick_two_sum).
 fn not_finite(a: f32) -> bool { return (bitcast<u32>(a) & 0x7f800000u) == 0x7f800000u; }
 fn ds_special(r: vec2<f32>, h: f32) -> vec2<f32> { return select(r, vec2<f32>(h, 0.0), not_finite(r.x)); }
 
@@ -60,10 +61,12 @@ fn ds_add(a: vec2<f32>, b: vec2<f32>) -> vec2<f32> {
   return ds_special(quick_two_sum(s.x, s.y + t.y), h.x);
 }
 
+// The product, not renormalised: hi = the f32 product of the hi parts, lo = its exact error plus the
+// cross terms (|lo| a few ulp(hi) at most; ds_add renormalises). hi + lo carries about 48 bits.
 fn ds_mul(a: vec2<f32>, b: vec2<f32>) -> vec2<f32> {
-  var p = two_prod(a.x, b.x);
-  p.y += a.x * b.y + a.y * b.x;
-  return ds_special(quick_two_sum(p.x, p.y), p.x);
+  let p = two_prod(a.x, b.x);
+  let lo = p.y + (a.x * b.y + a.y * b.x);
+  return vec2<f32>(p.x, select(lo, 0.0, not_finite(lo)));
 }
 
 // A complex double-single (re hi, re lo, im hi, im lo): the shape of every reduction partial.
