@@ -7,7 +7,8 @@
 //   P.m = 0: rho' = rhat.r (NaN: 2, zero: 3); beta = (rho'/rho)(alpha/omega); rho = rho'
 //   P.m = 1: alpha = rho / rhat.v (zero or NaN: 3 / 2)
 //   P.m = 2: count the iteration, record |s|^2; at most the threshold: 4
-//   P.m = 3 (after t): omega = t.s / t.t (t.t not positive: 3, NaN: 2)
+//   P.m = 3 (after t): omega = t.s / t.t (t.t not positive: 3, NaN: 2; either stops before x is
+//     updated, so the iteration counted in phase 2 is taken back, as src/solvers/krylov/bicgstab.ts counts)
 //   P.m = 4: record |r|^2 (NaN: 2, at most the threshold: 1, omega zero: 3); flag 4 becomes 1
 #include "scalars.wgsl"
 
@@ -42,8 +43,11 @@ fn main() {
     }
     case 3u: {
       let tt = ld(5u);
-      if (is_nan(tt)) { set_flag(2.0); return; }
-      if (!(tt.x > 0.0)) { set_flag(3.0); return; }
+      if (is_nan(tt) || !(tt.x > 0.0)) {
+        S[8u].x -= 1u;
+        set_flag(select(3.0, 2.0, is_nan(tt)));
+        return;
+      }
       let omega = q_div(ld(6u), vec4<f32>(tt.xy, 0.0, 0.0));
       st(2u, omega);
       st(11u, coef(-omega));
