@@ -30,11 +30,13 @@ export interface SolveBenchRow {
   converged: boolean;
   what: string;
   scipyBest: { method: string; ms: number } | null;
+  /** when no SciPy method solved it but some were stopped at the time budget: their time is at least this */
+  scipyAtLeastMs: number | null;
   scipyNote: string;
 }
 
 interface ScipyOut {
-  methods: Record<string, { ms: number; relres: number; ok: boolean } | { skipped: string }>;
+  methods: Record<string, { ms: number; relres: number | null; ok: boolean } | { skipped: string; atLeastMs?: number }>;
   scipy: string;
 }
 
@@ -99,21 +101,28 @@ export async function benchSolve(log: (s: string) => void, matrixDir = join(here
     const o = await ours(rt, A, reps);
     const py = scipy(c.source, reps);
     let best: SolveBenchRow['scipyBest'] = null;
+    let atLeast: number | null = null;
     let note: string;
     if (typeof py === 'string') note = py;
     else {
       const parts: string[] = [];
       for (const [m, v] of Object.entries(py.methods)) {
-        if ('skipped' in v) parts.push(`${m}: ${v.skipped}`);
+        if ('skipped' in v) {
+          parts.push(`${m}: ${v.skipped}`);
+          if (v.atLeastMs) atLeast = Math.min(atLeast ?? Infinity, v.atLeastMs);
+        }
         else {
-          parts.push(`${m} ${v.ms.toFixed(1)} ms${v.ok ? '' : ` (residual ${v.relres.toExponential(1)}: no solution)`}`);
+          parts.push(`${m} ${v.ms.toFixed(1)} ms${v.ok ? '' : ` (residual ${v.relres === null ? 'NaN' : v.relres.toExponential(1)}: no solution)`}`);
           if (v.ok && (!best || v.ms < best.ms)) best = { method: m, ms: v.ms };
         }
       }
       note = `SciPy ${py.scipy}: ${parts.join('; ')}`;
     }
-    rows.push({ matrix: c.name, kind: c.kind, rows: A.rows, ms: o.ms, converged: o.converged, what: o.what, scipyBest: best, scipyNote: note });
-    const ratio = best && o.converged ? `→ best SciPy (${best.method}) / simdgl ${(best.ms / o.ms).toFixed(2)}×` : '→ no ratio (a side found no solution)';
+    rows.push({ matrix: c.name, kind: c.kind, rows: A.rows, ms: o.ms, converged: o.converged, what: o.what, scipyBest: best, scipyAtLeastMs: best ? null : atLeast, scipyNote: note });
+    const ratio =
+      best && o.converged ? `→ best SciPy (${best.method}) / simdgl ${(best.ms / o.ms).toFixed(2)}×`
+      : atLeast && o.converged ? `→ SciPy stopped at ${(atLeast / 1e3).toFixed(0)} s: ratio ≥ ${(atLeast / o.ms).toFixed(2)}×`
+      : '→ no ratio (a side found no solution)';
     log(`  ${c.name} (${A.rows} rows, ${c.kind}): simdgl ${o.ms.toFixed(1)} ms, ${o.what} ${ratio}\n      ${note}`);
   }
   // mixed precision: f32 storage refined to 1e-10 against the f64 solve, both timed with their setup

@@ -1,4 +1,4 @@
-// The CG residual chart: every path's relative residual history on one log-scale chart.
+// The solve's residual chart: every path's relative residual history on one log-scale chart.
 //
 // uPlot rather than Chart.js: it is a small (~50 kB), dependency-free, actively maintained canvas
 // chart made for long numeric series, with a true log10 axis and cheap setData() for live updates
@@ -30,7 +30,7 @@ export class ResidualChart {
   private options(): uPlot.Options {
     return {
       ...this.size(),
-      title: 'CG: relative residual ‖b − A·x‖ / ‖b‖ per iteration',
+      title: 'solve: relative residual per iteration (the method\'s recurrence; the panels give the true one)',
       scales: { x: { time: false }, y: { distr: 3 } },
       axes: [
         { label: 'iteration' },

@@ -11,9 +11,9 @@ import { csrFromParts, describeGenerator, drawSparsity, generate, generatorRows,
 import { Panel, type PanelResult } from './panel.js';
 import { cgRef, gemmRef, relResidual, spmvRef, transposeRef } from './reference.js';
 import { deviceOf, makeRuntime, PATHS, type Path } from './runtime.js';
-import type { Explanation, MatrixHandle, Runtime } from '../src/index.js';
+import type { Explanation, MatrixHandle, PreconditionerKind, Runtime, SolveMethod } from '../src/index.js';
 
-type Op = 'spmv' | 'cg' | 'gemm' | 'transpose';
+type Op = 'spmv' | 'solve' | 'gemm' | 'transpose';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 const now = () => performance.now();
@@ -58,6 +58,8 @@ const ctl = {
   dtype: $<HTMLSelectElement>('dtype'),
   tol: $<HTMLInputElement>('tol'),
   maxIter: $<HTMLInputElement>('maxiter'),
+  method: $<HTMLSelectElement>('method'),
+  preconditioner: $<HTMLSelectElement>('preconditioner'),
   denseN: $<HTMLInputElement>('dense-n'),
   denseLabel: $<HTMLOutputElement>('dense-label'),
   workers: $<HTMLInputElement>('workers'),
@@ -258,7 +260,10 @@ function formatOnPath(rt: Runtime, h: MatrixHandle): string {
 
 type FormatArg = FormatName | 'auto';
 interface SpmvProblem { A: CSRMatrix; x: ValueArray; yRef: Float64Array; dtype: DType; format: FormatArg }
-interface CgProblem { A: CSRMatrix; ref: CSRMatrix; b: ValueArray; b64: Float64Array; xRef: Float64Array | null; dtype: DType; format: FormatArg; tol: number; maxIter: number }
+interface SolveProblem {
+  A: CSRMatrix; ref: CSRMatrix; b: ValueArray; b64: Float64Array; xRef: Float64Array | null; dtype: DType; format: FormatArg; tol: number; maxIter: number;
+  method: SolveMethod | 'auto'; preconditioner: PreconditionerKind | 'auto';
+}
 interface DenseProblem { n: number; A: DenseMatrix; B: DenseMatrix; ref: Float64Array; dtype: DType }
 
 async function runSpmv(rt: Runtime, panel: Panel, p: SpmvProblem): Promise<PanelResult> {
@@ -313,7 +318,7 @@ async function runSpmv(rt: Runtime, panel: Panel, p: SpmvProblem): Promise<Panel
   }
 }
 
-async function runCg(rt: Runtime, panel: Panel, path: Path, p: CgProblem): Promise<PanelResult> {
+async function runSolve(rt: Runtime, panel: Panel, path: Path, p: SolveProblem): Promise<PanelResult> {
   panel.running('uploading', 0);
   const t0 = now();
   const h = rt.upload(p.A, { format: p.format });
@@ -323,7 +328,10 @@ async function runCg(rt: Runtime, panel: Panel, path: Path, p: CgProblem): Promi
   const goal = Math.log(p.tol > 0 ? p.tol : 1e-16);
   try {
     const tSolve = now();
-    const res = await rt.cg(h, p.b, {
+    // setup (the preconditioner's factors) is inside the solve's time, as a user would see it
+    const res = await rt.solve(h, p.b, {
+      method: p.method,
+      preconditioner: p.preconditioner,
       tol: p.tol,
       maxIter: p.maxIter,
       onIteration: (it, r) => {
@@ -354,9 +362,12 @@ async function runCg(rt: Runtime, panel: Panel, path: Path, p: CgProblem): Promi
       maxError: p.xRef ? maxRelativeError(x64, p.xRef) : undefined,
       residual: relResidual(p.ref, x64, p.b64),
       rows: [
-        ['iterations', String(res.iterations)],
-        ['stopped because', res.converged || res.reason === 'converged' ? String(res.reason) : `${res.reason} (not converged)`],
-        ['solver residual', res.relativeResidual.toExponential(2)],
+        ['method', res.method],
+        ['preconditioner', res.preconditionerDetail],
+        ['iterations', String(res.iterations) + (res.refinements ? ` (${res.refinements} refinement${res.refinements > 1 ? 's' : ''} in f64)` : '')],
+        ['stopped because', res.converged ? 'converged' : `${res.reason} (not converged)`],
+        ['true residual (f64)', res.relativeResidual.toExponential(2)],
+        ['recurrence residual', res.recurrenceResidual.toExponential(2)],
         ['format on this path', formatOnPath(rt, h)],
       ],
       message: p.xRef ? '' : 'complex system: the error column compares nothing; see the true residual',
@@ -400,7 +411,7 @@ async function runDense(rt: Runtime, panel: Panel, op: 'gemm' | 'transpose', p: 
 
 // ---------------------------------------------------------------- the race
 
-function problemFor(op: Op): SpmvProblem | CgProblem | DenseProblem {
+function problemFor(op: Op): SpmvProblem | SolveProblem | DenseProblem {
   const dtype = ctl.dtype.value as DType;
   if (op === 'gemm' || op === 'transpose') {
     const n = Number(ctl.denseN.value);
@@ -418,7 +429,7 @@ function problemFor(op: Op): SpmvProblem | CgProblem | DenseProblem {
     const x = randomValues(dtype, A.cols, 7);
     return { A, x, yRef: spmvRef(ref, x), dtype, format: ctl.format.value as FormatArg };
   }
-  if (A.rows !== A.cols) throw new Error(`CG needs a square matrix; this one is ${A.rows}×${A.cols}`);
+  if (A.rows !== A.cols) throw new Error(`a linear system needs a square matrix; this one is ${A.rows}×${A.cols}`);
   const b = (componentBytes(dtype) === 4 ? new Float32Array(A.rows * components(dtype)) : new Float64Array(A.rows * components(dtype)));
   for (let i = 0; i < A.rows; i++) b[i * components(dtype)] = 1;
   const b64 = Float64Array.from(b);
@@ -427,7 +438,9 @@ function problemFor(op: Op): SpmvProblem | CgProblem | DenseProblem {
   if (!(tol >= 0)) throw new Error(`tolerance must be a number ≥ 0, got "${ctl.tol.value}"`);
   if (!(maxIter >= 1)) throw new Error(`max iterations must be ≥ 1, got "${ctl.maxIter.value}"`);
   const xRef = isComplex(dtype) ? null : cgRef(ref, b64, 1e-12).x;
-  return { A, ref, b, b64, xRef, dtype, format: ctl.format.value as FormatArg, tol, maxIter };
+  const method = ctl.method.value as SolveMethod | 'auto';
+  const preconditioner = ctl.preconditioner.value as PreconditionerKind | 'auto';
+  return { A, ref, b, b64, xRef, dtype, format: ctl.format.value as FormatArg, tol, maxIter, method, preconditioner };
 }
 
 async function runPath(path: Path, op: Op, problem: ReturnType<typeof problemFor>): Promise<void> {
@@ -441,7 +454,7 @@ async function runPath(path: Path, op: Op, problem: ReturnType<typeof problemFor
   try {
     const r =
       op === 'spmv' ? await runSpmv(rt, panel, problem as SpmvProblem)
-      : op === 'cg' ? await runCg(rt, panel, path, problem as CgProblem)
+      : op === 'solve' ? await runSolve(rt, panel, path, problem as SolveProblem)
       : await runDense(rt, panel, op, problem as DenseProblem);
     panel.done(r);
     demo.results[path] = r;
@@ -461,8 +474,8 @@ async function race(): Promise<void> {
   try {
     const live = PATHS.filter((p) => runtimes[p]);
     for (const p of live) panels[p].reset();
-    $('chart-box').hidden = op !== 'cg';
-    if (op === 'cg') {
+    $('chart-box').hidden = op !== 'solve';
+    if (op === 'solve') {
       chart ??= new ResidualChart($('chart'));
       chart.clear();
     }

@@ -195,13 +195,13 @@ describe.skipIf(!haveChromium)('demo page end to end (Chromium, SwiftShader WebG
     expect(await page.innerText('#explain')).toMatch(/estimates — CPU: .* ms in \w+; WebGPU: .* ms in \w+; WebGL2: .* ms in \w+/);
   });
 
-  it('CG on the same matrix, every path, residual histories on one chart', async () => {
-    await select('op', 'cg');
+  it('solve on the same matrix, every path, residual histories on one chart', async () => {
+    await select('op', 'solve');
     await select('dtype', 'f32');
     await page.fill('#tol', '1e-5');
     const r = await race();
     for (const p of PATHS) {
-      expectFigures(r[p], `${p} cg f32`);
+      expectFigures(r[p], `${p} solve f32`);
       expect(r[p].residual!, p).toBeLessThan(1e-4);
       expect(r[p].maxError!, p).toBeLessThan(1e-2);
       expect(r[p].text).toMatch(/iterations\s+\d+/);
@@ -237,7 +237,7 @@ describe.skipIf(!haveChromium)('demo page end to end (Chromium, SwiftShader WebG
       expect(s[p].maxError!, p).toBeLessThan(1e-9); // double-single
     }
 
-    await select('op', 'cg');
+    await select('op', 'solve');
     await page.fill('#tol', '1e-8');
     const c = await race();
     expectFigures(c.cpu, 'cpu cg f64 (file)');

@@ -321,6 +321,16 @@ describe('honest convergence', () => {
     }
   });
 
+  it('c64 + refinement: a complex system (convection with an imaginary shift) reaches 1e-10 in c128', async () => {
+    const C = convection(10);
+    const A = new CSRMatrix(C.rows, C.cols, 'c128', C.rowPtr, C.colIdx, Float64Array.from({ length: 2 * C.nnz }, (_, k) => (k % 2 ? (C.colIdx[k >> 1] === rowOf(C, k >> 1) ? 0.3 : 0) : C.values[k >> 1])));
+    const b = Float64Array.from({ length: 2 * A.rows }, (_, i) => Math.cos(i));
+    const r = await rt.solve(rt.upload(A.astype('c64')), b, { tol: 1e-10 });
+    expect([r.converged, r.method]).toEqual([true, 'gmres']);
+    expect(r.refinements).toBeGreaterThan(0);
+    expect(trueResidual(A.astype('c64'), r.x, b)).toBeLessThanOrEqual(1e-10);
+  });
+
   it("'stagnated' when f32 cannot resolve the matrix (condition number 1e9) and the recurrence said converged", async () => {
     const n = 40;
     const d = Float64Array.from({ length: n }, (_, i) => 10 ** ((9 * i) / (n - 1)));

@@ -3,7 +3,7 @@ import { startResidual } from './start.js';
 
 type C = [number, number];
 
-/** A restart cycle that reduces the true residual by less than this fraction gains nothing … */
+/** A restart cycle that does not bring the true residual this fraction below the best one so far gains nothing … */
 const STAGNATION = 1e-3;
 /** … and this many such cycles in a row end the solve as 'stagnated'. */
 const STAGNANT_CYCLES = 5;
@@ -52,9 +52,10 @@ export async function gmres<V>(ops: SolverOps<V>, b: V, options: GmresOptions<V>
     let reason: StopReason = rnorm / scale <= tol ? 'converged' : 'maxIter';
     if (Number.isNaN(rnorm)) reason = 'nan';
     let it = 0;
-    // cycles in a row that gained less than STAGNATION (a singular A, or GMRES(m) stalled)
+    // cycles in a row that did not improve on the best residual by STAGNATION (a singular A, GMRES(m)
+    // stalled, or a preconditioner so ill-conditioned that rounding swamps the progress)
     let flat = 0;
-    let rnormAtRestart = rnorm;
+    let best = rnorm;
     // H: (m+1)×m upper Hessenberg, column-major; g: the rotated right-hand side
     const H: C[][] = Array.from({ length: m }, () => Array.from({ length: m + 1 }, (): C => [0, 0]));
     const cs: C[] = new Array(m);
@@ -140,10 +141,13 @@ export async function gmres<V>(ops: SolverOps<V>, b: V, options: GmresOptions<V>
       const trueNorm = await ops.nrm2(r);
       if (Number.isNaN(trueNorm)) reason = 'nan';
       else if (trueNorm / scale <= tol) reason = 'converged';
-      else if (trueNorm > (1 - STAGNATION) * rnormAtRestart) {
+      else if (trueNorm > (1 - STAGNATION) * best) {
         if (++flat >= STAGNANT_CYCLES) reason = 'stagnated';
-      } else flat = 0;
-      rnorm = rnormAtRestart = trueNorm;
+      } else {
+        flat = 0;
+        best = trueNorm;
+      }
+      rnorm = trueNorm;
     }
     return { x, iterations: it, residualNorm: rnorm, relativeResidual: rnorm / scale, converged: reason === 'converged', reason, history };
   } catch (e) {
