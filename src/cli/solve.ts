@@ -110,7 +110,12 @@ export async function solveFile(path: string, o: SolveCliOptions): Promise<Solve
   const b = rhsVector(o.rhs, A.rows, dtype);
   const rt = await createRuntime({ backend: 'cpu', workers: o.workers }); // the CPU path's solver (no GPU probing)
   try {
-    const h = rt.upload(A.dtype === dtype ? A : A.astype(dtype), { format: o.format });
+    let h;
+    try {
+      h = rt.upload(A.dtype === dtype ? A : A.astype(dtype), { format: o.format });
+    } catch (e) {
+      throw namingInput(e, path);
+    }
     const t0 = performance.now();
     const r = await rt.solve(h, b, {
       method: o.method,

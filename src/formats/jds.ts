@@ -1,6 +1,6 @@
 import { FormatError } from '../errors.js';
 import { allocValues, components, type DType, type ValueArray } from '../dtype.js';
-import { allocIndex, withMemoryBudget } from '../memory-budget.js';
+import { allocIndex, releaseMemory, withMemoryBudget } from '../memory-budget.js';
 import { castValues, checkHeader, checkIndexArray, checkPointers, checkRange, checkValueArray, copyElement } from './common.js';
 import { CSRMatrix } from './csr.js';
 
@@ -110,6 +110,7 @@ export class JDSMatrix {
         throw new FormatError(`JDS perm[${p}] = ${perm[p]} follows perm[${p - 1}] = ${perm[p - 1]} with the same length ${len[p]} (the row sort must be stable)`);
       }
     }
+    releaseMemory(len.byteLength); // a temporary of the check: not held by the operation that validates
     return this;
   }
 
@@ -126,6 +127,7 @@ export class JDSMatrix {
       const len = positionLengths(jdPtr, rows);
       const rowPtr = allocIndex(rows + 1, `JDS: row pointers of ${rows} rows`);
       for (let p = 0; p < rows; p++) rowPtr[perm[p] + 1] = len[p];
+      releaseMemory(len.byteLength);
       for (let i = 0; i < rows; i++) rowPtr[i + 1] += rowPtr[i];
       const outIdx = allocIndex(colIdx.length, `JDS: ${colIdx.length} column indices`);
       const outVal = allocValues(this.dtype, colIdx.length);

@@ -1,7 +1,7 @@
 import { checkOptions, optionKeys } from '../options-check.js';
 import { FormatError, ShapeError } from '../errors.js';
 import { allocValues, components, type DType, type ValueArray } from '../dtype.js';
-import { allocIndex, withMemoryBudget } from '../memory-budget.js';
+import { allocIndex, releaseMemory, withMemoryBudget } from '../memory-budget.js';
 import { castValues, checkHeader, checkIndexArray, checkPadding, checkPointers, checkValueArray, checkZero, copyElement, type PaddingOptions } from './common.js';
 import { CSRMatrix } from './csr.js';
 
@@ -159,6 +159,7 @@ export class SELLMatrix {
         );
       }
     }
+    releaseMemory(len.byteLength); // a temporary of the check
     return this;
   }
 
@@ -351,5 +352,6 @@ export function sellSlots(rowPtr: Int32Array, rows: number, C: number, sigma: nu
     for (let p = p0; p < Math.min(rows, p0 + C); p++) w = Math.max(w, rowPtr[perm[p] + 1] - rowPtr[perm[p]]);
     slots += w * C;
   }
+  releaseMemory(perm.byteLength); // a temporary of the count
   return slots;
 }
