@@ -5,8 +5,8 @@
 // declared sizes. Each batch runs in a child process (the built package) under a memory budget:
 // every operation ends ok or with a typed error within 1 s of CPU time (the work it does; its wall
 // time, which on a shared 2-core runner includes waiting for a core, is only held to 15 s, to catch
-// a wait that burns no CPU), and the
-// child's peak RSS stays within twice the budget. Seeded: RESOURCE_FUZZ_SEED picks another draw.
+// a wait that burns no CPU), and the child's peak RSS stays within twice the budget. Seeded:
+// RESOURCE_FUZZ_SEED picks another draw.
 import { describe, expect, it } from 'vitest';
 import { spawnSync, execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
