@@ -233,6 +233,36 @@ describe('preconditioned methods: iteration counts against plain references', ()
     });
   }
 
+  it('CG + SSOR(ω) and CG + block-Jacobi: the reference PCG count with the dense textbook operators', async () => {
+    const A = poisson2D(20);
+    const { a } = toDense(A);
+    const n = A.rows;
+    const b = rhs(n);
+    const h = rt.upload(A);
+    for (const omega of [1, 1.5]) {
+      // M⁻¹·r = (2−ω)/ω · (D/ω + U)⁻¹ · (D/ω) · (D/ω + L)⁻¹ · r
+      const DL = a.map((row, i) => Float64Array.from(row, (v, j) => (j < i ? v : j === i ? v / omega : 0)));
+      const DU = a.map((row, i) => Float64Array.from(row, (v, j) => (j > i ? v : j === i ? v / omega : 0)));
+      const M = (r: Float64Array) => backward(DU, forward(DL, r).map((v, i) => ((2 - omega) / omega) * (a[i][i] / omega) * v));
+      const r = await rt.cg(h, b, { preconditioner: rt.preconditioner(h, { kind: 'ssor', omega }), tol: 1e-9 });
+      const ref = referencePcg(A, b, M, 1e-9, 5000);
+      expect(r.converged).toBe(true);
+      expect(Math.abs(r.iterations - ref)).toBeLessThanOrEqual(1);
+    }
+    const bs = 5;
+    const blocks = (r: Float64Array) => {
+      const z = new Float64Array(n);
+      for (let s0 = 0; s0 < n; s0 += bs) {
+        const m = Math.min(bs, n - s0);
+        const blk = Array.from({ length: m }, (_, i) => Float64Array.from({ length: m }, (_, j) => a[s0 + i][s0 + j]));
+        z.set(denseSolve(blk, r.subarray(s0, s0 + m)), s0);
+      }
+      return z;
+    };
+    const rb = await rt.cg(h, b, { preconditioner: rt.preconditioner(h, { kind: 'block-jacobi', blockSize: bs }), tol: 1e-9 });
+    expect(Math.abs(rb.iterations - referencePcg(A, b, blocks, 1e-9, 5000))).toBeLessThanOrEqual(1);
+  });
+
   it('GMRES(m) + ILU(0) and unpreconditioned: the reference GMRES count (m = 10, 30)', async () => {
     const A = convection(12);
     const b = rhs(A.rows);
