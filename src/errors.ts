@@ -230,8 +230,10 @@ export class DisposedError extends SimdglError {
 }
 
 /**
- * The runtime's WebAssembly memory cannot grow to hold a request (code `E_MEMORY`): past
- * `createRuntime({ maxMemoryMB })` or refused by the engine. A `RangeError`, like the engine's own
+ * A request does not fit the memory budget (code `E_MEMORY`): an allocation that follows from a
+ * declared size (a Matrix Market read, a conversion, an upload's copy and WebAssembly regions; see
+ * setMemoryBudget and `createRuntime({ maxMemoryMB })`), checked before it is made, or memory the
+ * engine refused to grow. A `RangeError`, like the engine's own
  * out-of-memory errors for typed arrays, with a `code` like the other simdgl errors. What the refused
  * call had taken is freed; the runtime and its data stay usable.
  *
