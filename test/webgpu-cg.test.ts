@@ -15,7 +15,7 @@ import { acquireDevice } from '../src/webgpu/device.js';
 import type { DType } from '../src/dtype.js';
 import { referenceSpmv } from './reference.js';
 import { loadShared } from './matrices.js';
-import { fsum, generated, inDType, pointDawnAtSwiftShader, randomData, csrTriplets } from './webgpu-helpers.js';
+import { fsum, generated, inDType, pointDawnAtSwiftShader, randomData, csrTriplets, forKernel, webgpuBackend, WEBGPU_KERNELS } from './webgpu-helpers.js';
 import { randomMatrix } from '../src/generators/index.js';
 
 pointDawnAtSwiftShader();
@@ -173,6 +173,38 @@ describe('GPU-resident CG (backend webgpu)', () => {
     expect(g.iterations).toBeLessThanOrEqual(8);
     expect(g.history.length).toBe(g.iterations + 1);
     expect(Math.abs(trueResidual(A, g.x, b) - g.relativeResidual)).toBeLessThanOrEqual(1e-6 * g.relativeResidual);
+  });
+
+  it('every SpMV kernel: the fused SpMV + pᴴq (row kernels, striding) or SpMV then a reduction (the others) gives the CPU path\'s iterates', async () => {
+    // a 2-D Poisson matrix with a perturbed diagonal (SPD), so that every kernel's rows differ
+    const P = generated('poisson2D-30');
+    const A = new CSRMatrix(P.rows, P.cols, 'f64', P.rowPtr, P.colIdx, Float64Array.from(P.values));
+    for (let i = 0; i < A.rows; i++) for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) if (A.colIdx[k] === i) A.values[k] += (i % 7) / 7;
+    // 3 workgroups at most for the fused SpMV + dot: each strides over 300 rows, as on a large matrix
+    const be = await webgpuBackend({ maxDotGroups: 3 });
+    for (const dt of ['f64', 'f32', 'c64'] as const) {
+      const Ad = A.astype(dt); // c64: real values, so A stays Hermitian
+      const b = randomData(dt, A.rows, 12);
+      // 30 iterations, no convergence test in the way: the iterates are compared step by step
+      const ref = await cpu.cg(cpu.upload(Ad), b, { tol: 1e-14, maxIter: 30 });
+      // every kernel in double-single (the longest shaders); f32 and c64 through one fused and one unfused kernel
+      for (const k of dt === 'f64' ? WEBGPU_KERNELS : (['csr_row', 'csr_vector'] as const)) {
+        const made = forKernel(Ad, k);
+        if (typeof made === 'string') continue;
+        const M = be.upload(made.host, made.opts);
+        const bv = be.vector(dt, b);
+        const g = await be.cgResident(M, null, bv, { tol: 1e-14, maxIter: 30, checkEvery: 8 });
+        const x = await be.read(g.x);
+        expect({ k, dt, it: g.iterations, reason: g.reason }).toEqual({ k, dt, it: 30, reason: 'maxIter' });
+        for (let i = 1; i <= g.iterations; i++) expect(Math.abs(g.history[i] - ref.history[i])).toBeLessThanOrEqual((dt === 'f64' ? 1e-9 : 1e-3) * ref.history[i] + 1e-12);
+        const xr = ref.x as ArrayLike<number>;
+        let err = 0, scale = 0;
+        for (let i = 0; i < xr.length; i++) ((err = Math.max(err, Math.abs(x[i] - xr[i]))), (scale = Math.max(scale, Math.abs(xr[i]))));
+        expect(err).toBeLessThanOrEqual((dt === 'f64' ? 1e-9 : 1e-3) * scale);
+        for (const v of [M, bv, g.x]) v.dispose();
+      }
+    }
+    be.dispose();
   });
 
   it('checkEvery must be a positive integer', async () => {

@@ -30,7 +30,7 @@ import type { Op } from '../backend-types.js';
 import type { DenseMatrix } from '../formats/dense.js';
 import * as dense from './dense.js';
 import { acquireDevice, noCapabilities, type DeviceOptions, type WebGpuCapabilities } from './device.js';
-import { Engine, type Binding, type EngineStats, type Params } from './engine.js';
+import { Engine, REDUCE_GROUPS, reduceGroups, type Binding, type EngineStats, type Params } from './engine.js';
 import { residentCg, type CgRecorder } from './cg.js';
 import { residentBicgstab } from './bicgstab.js';
 import type { SolveOptions, SolveResult } from '../solvers/ops.js';
@@ -38,7 +38,7 @@ import { LossHooks, restorableShadow } from '../device-resident.js';
 import { decodeValues, encodeScalar, encodeValues, floatsPerElement, joinDS } from './encoding.js';
 import { WebGpuDeviceLostError, WebGpuLimitError, WebGpuUnavailableError } from './errors.js';
 import { WebGpuMatrix, WebGpuVector, type HostMatrix, type WebGpuOwner } from './resident.js';
-import { buildMatrix, runSpmv, type WebGpuUploadOptions } from './spmv.js';
+import { buildMatrix, runSpmv, spmvDotPartials, type WebGpuUploadOptions } from './spmv.js';
 import { shownValue } from '../shown-value.js';
 
 export interface WebGpuBackendOptions extends DeviceOptions {
@@ -46,6 +46,8 @@ export interface WebGpuBackendOptions extends DeviceOptions {
   device?: GPUDevice;
   /** lower maxStorageBufferBindingSize (bytes) below the device's, for tests */
   maxStorageBufferBindingSize?: number;
+  /** for tests: cap the workgroups of the resident CG's fused SpMV + dot (default 2048), so small matrices exercise its row strides */
+  maxDotGroups?: number;
 }
 
 /** What WebGpuBackend.create resolves to when the WebGPU path cannot run here. */
@@ -75,10 +77,6 @@ export interface WebGpuStats extends EngineStats {
   deviceRestores: number;
 }
 
-/** Workgroups of a reduction's first pass at most (reduce_final sums their partials). */
-const REDUCE_GROUPS = 1024;
-/** Elements per thread of a reduction's first pass (fewer workgroups: fewer barrier rounds). */
-const REDUCE_ITEMS = 8;
 
 export class WebGpuBackend implements WebGpuOwner {
   readonly available = true as const;
@@ -151,6 +149,7 @@ export class WebGpuBackend implements WebGpuOwner {
   private setUp(device: GPUDevice): Engine {
     const engine = new Engine(device, this.stats, () => this.live());
     engine.subgroupSize = this.caps.subgroupMinSize;
+    if (this.opts.maxDotGroups !== undefined) engine.dotGroups = this.opts.maxDotGroups;
     this.partials = device.createBuffer({ size: REDUCE_GROUPS * 16, usage: 128 | 4 | 8 });
     this.result = device.createBuffer({ size: 16, usage: 128 | 4 | 8 });
     device.lost.then((info) => this.handleLost(device, info));
@@ -342,7 +341,7 @@ export class WebGpuBackend implements WebGpuOwner {
 
   /** Records a reduction whose sum lands in out[slot] (a vec4 of complex double-single); nothing waits. */
   private reduceInto(kernel: 'dot' | 'cg_update', dt: DType, n: number, params: Params, bindings: Binding[], out: GPUBuffer, slot: number): void {
-    const groups = Math.max(1, Math.min(REDUCE_GROUPS, Math.ceil(n / (256 * REDUCE_ITEMS))));
+    const groups = reduceGroups(n);
     this.engine.dispatch(kernel, dt, groups, { ...params, n, k: groups * 256 }, bindings);
     this.engine.dispatch('reduce_final', dt, 1, { n: groups, m: slot }, [
       { binding: 1, buffer: this.partials },
@@ -368,6 +367,14 @@ export class WebGpuBackend implements WebGpuOwner {
   private readonly cgRecorder: CgRecorder = ((be: WebGpuBackend): CgRecorder => ({
     backend: be,
     state: (data) => be.engine.buffer('the CG state', data, Infinity),
+    partials: (count) => be.engine.buffer('the partial sums of a resident solve', count * 16, Infinity),
+    partialsFor: (A) => Math.max(spmvDotPartials(be.engine, A.data.main), 2 * reduceGroups(A.rows)),
+    spmvDot: (A, p, q, partials) => {
+      be.live();
+      const n = runSpmv(be.engine, A.data.main, A.dtype, p.buffer, q.buffer, { alpha: be.scalar(A.dtype, 1, 'alpha') }, partials);
+      q.version++;
+      return n;
+    },
     dot: (x, y, S, slot) => {
       be.live();
       be.reduceInto('dot', x.dtype, x.length, { conj: -1 }, [
@@ -378,20 +385,37 @@ export class WebGpuBackend implements WebGpuOwner {
     },
     scalars: (kernel, dt, S, phase, ring, jacobi) => {
       be.live();
-      be.engine.dispatch(kernel, dt, 1, { m: phase, n: ring, w: jacobi ? 1 : 0, k: dt === 'c64' ? 1 : dt === 'c128' ? 2 : 0 }, [{ binding: 1, buffer: S, write: true }]);
+      be.engine.dispatch(kernel, dt, 1, { m: phase, n: ring, w: jacobi ? 1 : 0, k: coefKind(dt) }, [{ binding: 1, buffer: S, write: true }]);
     },
-    update: (p, q, x, r, S) => {
+    cgScalars: (dt, S, partials, count, phase, ring, jacobi) => {
       be.live();
-      be.reduceInto('cg_update', p.dtype, r.length, { m: 1 }, [
+      be.engine.dispatch('cg_scalars', dt, 1, { m: phase, n: ring, w: jacobi ? 1 : 0, k: coefKind(dt), alpha: Float32Array.of(count, 0, 0, 0) }, [
+        { binding: 1, buffer: S, write: true },
+        { binding: 2, buffer: partials },
+      ]);
+    },
+    update: (p, q, x, r, S, partials, jacobi) => {
+      be.live();
+      const n = r.length;
+      const groups = reduceGroups(n);
+      const bindings: Binding[] = [
         { binding: 1, buffer: p.buffer },
         { binding: 2, buffer: q.buffer },
         { binding: 3, buffer: x.buffer, write: true },
         { binding: 4, buffer: r.buffer, write: true },
-        { binding: 5, buffer: be.partials, write: true },
+        { binding: 5, buffer: partials, write: true },
         { binding: 6, buffer: S },
-      ], S, 2);
+      ];
+      if (jacobi) {
+        const d = jacobi.D.data.main;
+        if (d.kind !== 'dia') throw new UnsupportedError('WebGPU resident CG: the Jacobi preconditioner must be a one-diagonal DIA matrix');
+        bindings.push({ binding: 7, buffer: d.values }, { binding: 8, buffer: jacobi.z.buffer, write: true });
+        jacobi.z.version++;
+      }
+      be.engine.dispatch('cg_update', p.dtype, groups, { n, m: 1, k: groups * 256 }, bindings, undefined, jacobi ? 'jacobi_main' : undefined);
       x.version++;
       r.version++;
+      return groups;
     },
     blas1: (name, x, y, S, slot, whileConverging) => {
       be.live();
@@ -588,5 +612,10 @@ export class WebGpuBackend implements WebGpuOwner {
   }
 }
 
+
+/** How a solver's coefficient is stored for dtype dt (wgsl/scalars.wgsl's P.k). */
+function coefKind(dt: DType): number {
+  return dt === 'c64' ? 1 : dt === 'c128' ? 2 : 0;
+}
 
 export { WebGpuDeviceLostError, WebGpuLimitError, WebGpuUnavailableError };

@@ -1,14 +1,18 @@
 /**
- * Conjugate Gradient resident on the GPU (issue 10): the same recurrence as src/solvers/cg.ts, but α and
- * β are computed on the GPU (wgsl/cg_scalars.wgsl, double-single) from reductions that land in a small
- * state buffer, and the vector updates read them there, so an iteration records ~8 dispatches and
- * waits for nothing. The host reads the state back once every `checkEvery` iterations: the iteration
- * count, the stop flag and ‖r‖² of every iteration of the block (a ring), so `iterations`, `history`
- * and `onIteration` are exact (onIteration runs when its block is read).
+ * Conjugate Gradient resident on the GPU (issue 10, fused in issue 20): the same recurrence as
+ * src/solvers/cg.ts, but α and β are computed on the GPU (wgsl/cg_scalars.wgsl, double-single) and
+ * the vector updates read them there, so an iteration waits for nothing. An iteration is five
+ * dispatches: q = A·p fused with the partial sums of pᴴq (the row kernels' dot_main,
+ * wgsl/spmv_dot.wgsl), α (one workgroup that also finishes the sum, so no separate reduction pass),
+ * x += α·p and r −= α·q with the partials of ‖r‖² (and, for Jacobi, z = D⁻¹·r with those of rᴴz:
+ * cg_update.wgsl's jacobi_main), β the same way, and p = z + β·p. The host reads the state back once
+ * every `checkEvery` iterations: the iteration count, the stop flag and ‖r‖² of every iteration of the
+ * block (a ring), so `iterations`, `history` and `onIteration` are exact (onIteration runs when its
+ * block is read).
  *
  * Stopping. The GPU itself tests each iteration (‖r‖² ≤ (tol·‖b‖)², NaN, pᴴAp ≤ 0) and sets a flag;
  * every later update in the block is then a no-op, so x is exactly the iterate at which the solve
- * stopped — no extra iterations leak into the result, only their (wasted) SpMV and dot run. The test
+ * stopped — no extra iterations leak into the result, only their (wasted) SpMV runs. The test
  * compares in double-single, so at a residual within ~1e-14 (relative) of the threshold the decision
  * can differ from the host's f64 test; the GPU's decision is the one reported.
  *
@@ -31,12 +35,23 @@ export interface CgRecorder {
     dot(x: WebGpuVector, y: WebGpuVector, o: { conj?: boolean }): Promise<number | [number, number]>;
   };
   state(data: Float32Array): GPUBuffer;
+  /** a scratch buffer of `count` partial sums (vec4), released with release() */
+  partials(count: number): GPUBuffer;
+  /** the partials spmvDot(A, …) or update(…) (both sums) write at most */
+  partialsFor(A: WebGpuMatrix): number;
+  /** q ← A·p and the partial sums of pᴴq into `partials`; returns how many */
+  spmvDot(A: WebGpuMatrix, p: WebGpuVector, q: WebGpuVector, partials: GPUBuffer): number;
   /** S[slot] ← xᴴy */
   dot(x: WebGpuVector, y: WebGpuVector, S: GPUBuffer, slot: number): void;
-  /** one phase of a scalar kernel (wgsl/cg_scalars.wgsl, bicgstab_scalars.wgsl) */
-  scalars(kernel: 'cg_scalars' | 'bicgstab_scalars', dt: DType, S: GPUBuffer, phase: number, ring: number, jacobi: boolean): void;
-  /** x += α·p, r −= α·q, S[2] ← ‖r‖² (α in S[4], −α in S[5]) */
-  update(p: WebGpuVector, q: WebGpuVector, x: WebGpuVector, r: WebGpuVector, S: GPUBuffer): void;
+  /** one phase of BiCGSTAB's scalar kernel (wgsl/bicgstab_scalars.wgsl) */
+  scalars(kernel: 'bicgstab_scalars', dt: DType, S: GPUBuffer, phase: number, ring: number, jacobi: boolean): void;
+  /** one phase of CG's scalar kernel (wgsl/cg_scalars.wgsl), summing `count` partials first (2·count with Jacobi in phase 1) */
+  cgScalars(dt: DType, S: GPUBuffer, partials: GPUBuffer, count: number, phase: number, ring: number, jacobi: boolean): void;
+  /**
+   * x += α·p, r −= α·q (α in S[4], −α in S[5]) and the partials of ‖r‖²; with `jacobi`, also
+   * z ← D⁻¹·r and the partials of rᴴz after them. Returns how many partials (of each sum).
+   */
+  update(p: WebGpuVector, q: WebGpuVector, x: WebGpuVector, r: WebGpuVector, S: GPUBuffer, partials: GPUBuffer, jacobi: { D: WebGpuMatrix; z: WebGpuVector } | null): number;
   /** y ← S[slot]·x + y (axpy) or y ← S[slot]·y + x (aypx), skipped once stopped (axpy: except flag 4 when whileConverging) */
   blas1(name: 'axpy' | 'aypx', x: WebGpuVector, y: WebGpuVector, S: GPUBuffer, slot: number, whileConverging?: boolean): void;
   read(S: GPUBuffer, bytes: number): Promise<Float32Array>;
@@ -127,8 +142,6 @@ export type ResidentSolver = (
 
 /** CG state slots (wgsl/cg_scalars.wgsl). */
 const RHO = 0;
-const PQ = 1;
-const RZ = 3;
 const BETA = 6;
 const RING = 9;
 
@@ -136,7 +149,7 @@ export const residentCg: ResidentSolver = (G, A, D, b, options) => {
   const B = G.backend;
   const dt = b.dtype;
   const k = options.checkEvery;
-  return residentSolve(G, A, b, options, 3, async ({ x, r, work: [z, p, q], rnorm, threshold, state: newState, blocks }) => {
+  return residentSolve(G, A, b, options, 3, async ({ x, r, work: [z, p, q], rnorm, threshold, state: newState, scratch, blocks }) => {
     const zr = D ? z : r;
     if (D) B.spmv(D, r, z);
     B.copy(zr, p);
@@ -144,16 +157,14 @@ export const residentCg: ResidentSolver = (G, A, D, b, options) => {
     const stop = stopOnRho(rho);
     if (stop) return stop;
     const state = newState(initialState(RING, k, threshold, { [RHO]: [rho, 0] }));
+    // one scratch buffer serves both sums: each is summed (cgScalars) before the next pass writes it
+    const partials = scratch(G.partialsFor(A));
+    const jacobi = D ? { D, z } : null;
     return blocks(state, RING, () => {
-      B.spmv(A, p, q);
-      G.dot(p, q, state, PQ);
-      G.scalars('cg_scalars', dt, state, 0, k, D !== null);
-      G.update(p, q, x, r, state);
-      if (D) {
-        B.spmv(D, r, z);
-        G.dot(r, z, state, RZ);
-      }
-      G.scalars('cg_scalars', dt, state, 1, k, D !== null);
+      const nq = G.spmvDot(A, p, q, partials);
+      G.cgScalars(dt, state, partials, nq, 0, k, D !== null);
+      const nr = G.update(p, q, x, r, state, partials, jacobi);
+      G.cgScalars(dt, state, partials, nr, 1, k, D !== null);
       G.blas1('aypx', zr, p, state, BETA);
     });
   });
@@ -173,6 +184,8 @@ export interface SolveFrame {
   readonly threshold: number;
   /** a state buffer from `init`, released when the solve ends */
   state(init: Float32Array): GPUBuffer;
+  /** a buffer of `count` partial sums, released when the solve ends */
+  scratch(count: number): GPUBuffer;
   /** runBlocks() with `iteration` recorded m times per block */
   blocks(state: GPUBuffer, ring: number, iteration: () => void): Promise<StopReason>;
 }
@@ -204,7 +217,8 @@ export async function residentSolve(
     }
     const bnorm = await B.nrm2(b);
     const scale = bnorm > 0 ? bnorm : 1;
-    const rnorm = await B.nrm2(r);
+    // without x0, r = b: one read-back fewer before the first block
+    const rnorm = options.x0 ? await B.nrm2(r) : bnorm;
     const at: Progress = { iterations: 0, rnorm, history: [rnorm / scale] };
     let reason: StopReason = 'converged';
     if (!(rnorm / scale <= tol)) {
@@ -216,6 +230,11 @@ export async function residentSolve(
         threshold: (tol * scale) ** 2,
         state: (init) => {
           const S = G.state(init);
+          states.push(S);
+          return S;
+        },
+        scratch: (count) => {
+          const S = G.partials(count);
           states.push(S);
           return S;
         },

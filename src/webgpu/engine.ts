@@ -64,6 +64,16 @@ interface CopyRecord {
 }
 
 const PARAM_BYTES = 64;
+
+/** Workgroups of a reduction's first pass at most (a second pass sums their partials). */
+export const REDUCE_GROUPS = 1024;
+/** Elements per thread of a reduction's first pass (fewer workgroups: fewer barrier rounds). */
+const REDUCE_ITEMS = 8;
+
+/** The workgroups (of 256 threads) of the first pass of a reduction over n elements (dot.wgsl, cg_update.wgsl). */
+export function reduceGroups(n: number): number {
+  return Math.max(1, Math.min(REDUCE_GROUPS, Math.ceil(n / (256 * REDUCE_ITEMS))));
+}
 const MAX_PENDING = 512;
 const MAX_GROUPS = 65535;
 const DS_SPLIT = 8193;
@@ -83,6 +93,12 @@ export class Engine {
   readonly slotBytes: number;
   /** subgroup size every subgroup has at least; 0 when the device has no 'subgroups' (set by the backend) */
   subgroupSize = 0;
+  /**
+   * Workgroups of a fused SpMV + dot at most (spmv.ts; each strides over its rows): about one wave of
+   * 128-thread workgroups on a large GPU (H100: 132 SMs × 16), few enough partials for the one
+   * workgroup of the scalar kernel to sum fast. Lowered for tests by the backend's maxDotGroups.
+   */
+  dotGroups = 2048;
   private readonly pipelines = new Map<string, GPUComputePipeline>();
   private readonly bindGroups = new Map<string, GPUBindGroup>();
   private readonly ids = new WeakMap<GPUBuffer, number>();
@@ -153,14 +169,14 @@ export class Engine {
 
   // ---- pipelines --------------------------------------------------------------------------------
 
-  pipeline(name: KernelName, dt: DType, constants: Record<string, number> = {}): { pipeline: GPUComputePipeline; key: string } {
+  pipeline(name: KernelName, dt: DType, constants: Record<string, number> = {}, entry = 'main'): { pipeline: GPUComputePipeline; key: string } {
     const ck = Object.entries(constants).map(([k, v]) => `${k}=${v}`).join(',');
-    const key = `${name}/${dt}/${ck}`;
+    const key = `${name}/${dt}/${ck}/${entry}`;
     let p = this.pipelines.get(key);
     if (!p) {
       const code = (SUBGROUP_KERNELS.has(name) ? 'enable subgroups;\n' : '') + wgsl[`dt_${dt}`] + wgsl[name];
       const module = this.device.createShaderModule({ code, label: `${name}/${dt}` });
-      p = this.device.createComputePipeline({ layout: 'auto', label: key, compute: { module, entryPoint: 'main', constants } });
+      p = this.device.createComputePipeline({ layout: 'auto', label: key, compute: { module, entryPoint: entry, constants } });
       this.pipelines.set(key, p);
     }
     return { pipeline: p, key };
@@ -170,9 +186,9 @@ export class Engine {
 
   /**
    * Records a dispatch of `groups` workgroups (laid out as a 2-D grid when over 65,535) or of an
-   * explicit [x, y] grid.
+   * explicit [x, y] grid, of the kernel's entry point `entry` (default main).
    */
-  dispatch(name: KernelName, dt: DType, groups: number | [number, number], params: Params, bindings: Binding[], constants?: Record<string, number>): void {
+  dispatch(name: KernelName, dt: DType, groups: number | [number, number], params: Params, bindings: Binding[], constants?: Record<string, number>, entry?: string): void {
     this.live();
     let grid: [number, number, number];
     if (typeof groups === 'number') {
@@ -184,7 +200,7 @@ export class Engine {
       grid = [groups[0], groups[1], 1];
     }
     if (grid[0] > MAX_GROUPS || grid[1] > MAX_GROUPS) throw new WebGpuLimitError(`a dispatch of ${JSON.stringify(groups)} workgroups exceeds ${MAX_GROUPS}² workgroups`);
-    const { pipeline, key } = this.pipeline(name, dt, constants);
+    const { pipeline, key } = this.pipeline(name, dt, constants, entry);
     // a buffer bound for reading and for writing is read from a scratch copy
     const written = new Set(bindings.filter((b) => b.write).map((b) => b.buffer));
     const copies = new Map<GPUBuffer, GPUBuffer>();

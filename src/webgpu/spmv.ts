@@ -22,7 +22,7 @@
  */
 import type { DType } from '../dtype.js';
 import { CSRMatrix, SELLMatrix, defaultSortWindow, sellSlots } from '../formats/index.js';
-import type { Engine, Params } from './engine.js';
+import { reduceGroups, type Engine, type Params } from './engine.js';
 import { encodeValues, floatsPerElement } from './encoding.js';
 import type { HostMatrix, WebGpuCSRArrays, WebGpuCSRPart, WebGpuELLPart, WebGpuMatrixData, WebGpuPart, WebGpuSELLPart } from './resident.js';
 
@@ -209,16 +209,37 @@ export function adaptiveBlocks(rowPtr: Int32Array, rows: number): { blocks: Int3
 
 const pow2ceil = (n: number) => 2 ** Math.ceil(Math.log2(Math.max(1, n)));
 
-/** Records y = α·part·x + β·y. `common` carries alpha, beta, useBeta, conj. */
-export function runSpmv(engine: Engine, part: WebGpuPart, dt: DType, x: GPUBuffer, y: GPUBuffer, common: Params): void {
+/** Kernels with one thread per output row, which have the fused SpMV + dot entry point (wgsl/spmv_dot.wgsl). */
+const ROW_KERNELS: ReadonlySet<WebGpuPart['kind']> = new Set(['csr_row', 'sell', 'ell', 'hyb', 'dia']);
+
+function dotGroups(engine: Engine, part: WebGpuPart): number {
+  return Math.min(engine.dotGroups, Math.ceil(part.rows / 128));
+}
+
+/** The partials runSpmv({ dot }) writes for this part at most: a buffer for them holds that many vec4. */
+export function spmvDotPartials(engine: Engine, part: WebGpuPart): number {
+  return ROW_KERNELS.has(part.kind) ? dotGroups(engine, part) : reduceGroups(part.rows);
+}
+
+/**
+ * Records y = α·part·x + β·y. `common` carries alpha, beta, useBeta, conj. With `dot` (a square
+ * part, x and y of one length), also the partial sums of xᴴy into that buffer: the row kernels in the
+ * same pass (their dot_main), the others by a first reduction pass after the product; returns how many
+ * partials were written (0 without `dot`).
+ */
+export function runSpmv(engine: Engine, part: WebGpuPart, dt: DType, x: GPUBuffer, y: GPUBuffer, common: Params, dot?: GPUBuffer): number {
   const xy = [
     { binding: 1, buffer: x },
     { binding: 2, buffer: y, write: true },
   ];
   const rows = part.rows;
+  const fused = dot !== undefined && ROW_KERNELS.has(part.kind);
+  if (fused) xy.push({ binding: 9, buffer: dot, write: true });
+  const entry = fused ? 'dot_main' : undefined;
+  const rowGroups = fused ? dotGroups(engine, part) : Math.ceil(rows / 128);
   switch (part.kind) {
     case 'csr_row':
-      engine.dispatch('csr_row', dt, Math.ceil(rows / 128), { ...common, n: rows }, [...xy, ...csrBindings(part)]);
+      engine.dispatch('csr_row', dt, rowGroups, { ...common, n: rows }, [...xy, ...csrBindings(part)], undefined, entry);
       break;
     case 'csr_vector':
       engine.dispatch(part.tpr <= engine.subgroupSize ? 'csr_vector_sg' : 'csr_vector', dt, Math.ceil((rows * part.tpr) / 256), { ...common, n: rows }, [...xy, ...csrBindings(part)], { TPR: part.tpr });
@@ -239,34 +260,43 @@ export function runSpmv(engine: Engine, part: WebGpuPart, dt: DType, x: GPUBuffe
       }
       break;
     case 'sell':
-      engine.dispatch('sell', dt, Math.ceil(rows / 128), { ...common, n: rows, m: part.sliceHeight, w: part.permuted ? 1 : 0 }, [
+      engine.dispatch('sell', dt, rowGroups, { ...common, n: rows, m: part.sliceHeight, w: part.permuted ? 1 : 0 }, [
         ...xy,
         { binding: 3, buffer: part.slicePtr },
         { binding: 4, buffer: part.colIdx },
         { binding: 5, buffer: part.values },
         { binding: 6, buffer: part.perm },
-      ]);
+      ], undefined, entry);
       break;
     case 'ell':
-      engine.dispatch('ell', dt, Math.ceil(rows / 128), { ...common, n: rows, m: part.width, k: part.stride }, [...xy, ...ellBindings(part)]);
+      engine.dispatch('ell', dt, rowGroups, { ...common, n: rows, m: part.width, k: part.stride }, [...xy, ...ellBindings(part)], undefined, entry);
       break;
     case 'hyb':
-      engine.dispatch('hyb', dt, Math.ceil(rows / 128), { ...common, n: rows, m: part.ell.width, k: part.ell.stride }, [
+      engine.dispatch('hyb', dt, rowGroups, { ...common, n: rows, m: part.ell.width, k: part.ell.stride }, [
         ...xy,
         ...ellBindings(part.ell),
         { binding: 5, buffer: part.rest.rowPtr },
         { binding: 6, buffer: part.rest.colIdx },
         { binding: 7, buffer: part.rest.values },
-      ]);
+      ], undefined, entry);
       break;
     case 'dia':
-      engine.dispatch('dia', dt, Math.ceil(rows / 128), { ...common, n: rows, m: part.ndiag, k: part.pitch, w: part.cols }, [
+      engine.dispatch('dia', dt, rowGroups, { ...common, n: rows, m: part.ndiag, k: part.pitch, w: part.cols }, [
         ...xy,
         { binding: 3, buffer: part.offsets },
         { binding: 4, buffer: part.values },
-      ]);
+      ], undefined, entry);
       break;
   }
+  if (!dot) return 0;
+  if (fused) return rowGroups;
+  const groups = reduceGroups(rows);
+  engine.dispatch('dot', dt, groups, { n: rows, k: groups * 256, conj: -1 }, [
+    { binding: 1, buffer: x },
+    { binding: 2, buffer: y },
+    { binding: 3, buffer: dot, write: true },
+  ]);
+  return groups;
 }
 
 function csrBindings(p: WebGpuCSRArrays) {

@@ -1,0 +1,249 @@
+/**
+ * Issue 20, WebGPU part: CG on poisson3D(128) to 1e-8 through the public API (rt.cg on the WebGPU path,
+ * Dawn in Node) against CuPy's cupyx.scipy.sparse.linalg.cg on the same GPU in the same device call
+ * (bench/device/solve_cg_cupy.py writes its figures first; this script reads them and prints the
+ * ratios and the goal), plus f32 CG + iterative refinement to a true 1e-10 on poisson3D(64) against
+ * the f64 (double-single) solve, and the level-scheduled against the Jacobi-sweep triangular solve.
+ *
+ *   node solve-cg.mjs [--cupy cupy.tsv] [--n 128] [--runs 5] [--label new] > webgpu.tsv
+ *
+ * Times: wall ms of rt.cg (b on the host, x back on the host, everything in between) after a warm-up
+ * solve (pipelines, the upload); median of --runs. ms per iteration: resident solves of 20 and 220
+ * iterations (one read-back each; medians of 3), the difference / 200; the GPU ms of one SpMV by
+ * timestamp queries, so the share of the iteration beyond the SpMV shows. The true residual ‖b − A·x‖/‖b‖ is
+ * computed in f64 on the host.
+ */
+import { readFileSync, existsSync } from 'node:fs';
+import { create as createDawn } from 'webgpu';
+import { createRuntime } from '../../src/runtime/runtime.js';
+import { poisson3D } from '../../src/generators/poisson.js';
+import { median } from '../../src/metrics.js';
+import type { CSRMatrix } from '../../src/formats/csr.js';
+import type { WebGpuPath } from '../../src/webgpu/path.js';
+import { initialState } from '../../src/webgpu/cg.js';
+
+const args = process.argv.slice(2);
+const opt = (k: string, d: string) => {
+  const i = args.indexOf(k);
+  return i >= 0 ? args[i + 1] : d;
+};
+const n = Number(opt('--n', '128'));
+const runs = Number(opt('--runs', '5'));
+const label = opt('--label', 'webgpu');
+const cupyFile = opt('--cupy', '');
+const skip = new Set(opt('--skip', '').split(','));
+
+const gpu = createDawn(['disable-dawn-features=timestamp_quantization']) as unknown as GPU;
+const rt = await createRuntime({ backend: 'webgpu', workers: 1, webgpu: { gpu } });
+const path = rt.pathById('webgpu') as WebGpuPath;
+const be = path.backend;
+console.log(`# ${label}: adapter ${be.capabilities().adapter}`);
+
+/** ‖b − A·x‖ / ‖b‖ in f64. */
+function trueResidual(A: CSRMatrix, x: ArrayLike<number>, b: ArrayLike<number>): number {
+  let rr = 0;
+  let bb = 0;
+  for (let i = 0; i < A.rows; i++) {
+    let s = 0;
+    for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) s += A.values[k] * x[A.colIdx[k]];
+    rr += (b[i] - s) ** 2;
+    bb += b[i] * b[i];
+  }
+  return Math.sqrt(rr / bb);
+}
+
+const cupy = new Map<string, { ms: number; iterations: number; relres: number }>();
+if (cupyFile && existsSync(cupyFile)) {
+  for (const line of readFileSync(cupyFile, 'utf8').split('\n')) {
+    const f = line.split('\t');
+    if (f[0] === 'CUPY_CG' || f[0] === 'CUPY_CG_HOST') cupy.set(`${f[1]}/${f[2]}${f[0] === 'CUPY_CG_HOST' ? '/host' : ''}`, { ms: Number(f[4]), iterations: Number(f[6]), relres: Number(f[8]) });
+  }
+}
+
+const A64 = poisson3D(n);
+const b = new Float64Array(A64.rows).fill(1);
+console.log('ROW\twhat\tmatrix\tdtype\tms\titerations\trelres_recurrence\trelres_true\tformat\tgpu_ms_per_iter\tspmv_gpu_ms');
+const goals: string[] = [];
+for (const dt of ['f64', 'f32'] as const) {
+  const A = A64.astype(dt);
+  const bd = dt === 'f32' ? new Float32Array(b) : b;
+  const h = rt.upload(A);
+  await rt.cg(h, bd, { tol: 1e-8, maxIter: 5, path: 'webgpu' }); // warm-up: upload, pipelines
+  const times: number[] = [];
+  let last;
+  // where the wall time of a solve goes: before the first block's residuals arrive, between blocks, after the last
+  const first: number[] = [];
+  const gaps: number[] = [];
+  const tail: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const arrivals: number[] = [];
+    const t0 = performance.now();
+    last = await rt.cg(h, bd, { tol: 1e-8, path: 'webgpu', onIteration: (k) => void (k % 16 === 0 && arrivals.push(performance.now())) });
+    const t1 = performance.now();
+    times.push(t1 - t0);
+    first.push(arrivals[0] - t0);
+    for (let j = 1; j < arrivals.length; j++) gaps.push(arrivals[j] - arrivals[j - 1]);
+    tail.push(t1 - arrivals[arrivals.length - 1]);
+  }
+  const ms = median(times);
+  console.log(`SPLIT\t${label}\tpoisson3D_${n}\t${dt}\tfirst block ms\t${median(first).toFixed(2)}\tbetween blocks ms (median, max)\t${median(gaps).toFixed(2)}\t${Math.max(...gaps).toFixed(2)}\tafter the last ms\t${median(tail).toFixed(2)}`);
+  const tr = trueResidual(A64, last!.x, b);
+  // time per iteration: two resident solves of a fixed number of iterations (one read-back each),
+  // the difference divided by the extra iterations; and one SpMV by timestamp queries
+  const M = be.upload(A);
+  const bv = be.vector(dt, bd);
+  const q = be.vector(dt, A.rows);
+  const spmvMs: number[] = [];
+  for (let i = 0; i < 5; i++) spmvMs.push((await be.kernelTime(() => be.spmv(M, bv, q))) ?? NaN);
+  const fixed = async (iters: number): Promise<number> => {
+    const t0 = performance.now();
+    const r = await be.cgResident(M, null, bv, { tol: 1e-30, maxIter: iters, checkEvery: iters });
+    const t = performance.now() - t0;
+    r.x.dispose();
+    return t;
+  };
+  await fixed(10);
+  const short: number[] = [];
+  const long: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    short.push(await fixed(20));
+    long.push(await fixed(220));
+  }
+  const perIter = (median(long) - median(short)) / 200;
+  const fmt = `${rt.explain('spmv', h).estimates.webgpu?.format}:${M.kernel}`;
+  for (const v of [M, bv, q]) v.dispose();
+  console.log(`ROW\t${label}_cg\tpoisson3D_${n}\t${dt}\t${ms.toFixed(1)}\t${last!.iterations}\t${last!.relativeResidual.toExponential(2)}\t${tr.toExponential(2)}\t${fmt}\t${perIter.toFixed(4)}\t${median(spmvMs).toFixed(4)}`);
+  // the goal: against CuPy's cg with b and x on the device; also against CuPy from host to host (as rt.cg runs),
+  // and our steady state (the time between two blocks of 16 iterations) against CuPy's time per iteration
+  for (const [key, what] of [['', 'b, x on the GPU'], ['/host', 'host to host']] as const) {
+    const c = cupy.get(`poisson3D_${n}/${dt}${key}`);
+    if (!c) continue;
+    const ratio = c.ms / ms;
+    goals.push(`RATIO\t${label} rt.cg vs CuPy cg (${what})\tpoisson3D_${n}\t${dt}\tours ${ms.toFixed(1)} ms (${last!.iterations} it)\tCuPy ${c.ms.toFixed(1)} ms (${c.iterations} it)\t${ratio.toFixed(2)}x\tgoal >= 1.0x: ${ratio >= 1 ? 'met' : 'MISSED'}`);
+    if (key === '') goals.push(`RATIO\t${label} per iteration, steady state (blocks of 16) vs CuPy cg's mean\tpoisson3D_${n}\t${dt}\tours ${(median(gaps) / 16).toFixed(4)} ms\tCuPy ${(c.ms / c.iterations).toFixed(4)} ms\t${(c.ms / c.iterations / (median(gaps) / 16)).toFixed(2)}x`);
+  }
+  h.dispose();
+}
+
+// GPU ms of each kernel of a resident CG iteration (timestamp queries around 20 of them, / 20), through
+// the backend's recorder (internal: a measurement, not an API)
+if (!skip.has('kernels')) {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const G = (be as any).cgRecorder;
+  for (const dt of ['f64', 'f32'] as const) {
+    const A = A64.astype(dt);
+    const M = be.upload(A);
+    const ones = dt === 'f32' ? new Float32Array(A.rows).fill(1) : new Float64Array(A.rows).fill(1);
+    const [p, q, x, r] = [0, 1, 2, 3].map(() => be.vector(dt, ones));
+    const tiny = be.vector(dt, 1);
+    const S = G.state(initialState(9, 16, 0, { 0: [1, 0] }));
+    const partials = G.partials ? G.partials(G.partialsFor(M)) : null;
+    const reps = 20;
+    const time = async (what: string, f: () => void) => {
+      f();
+      const ts: number[] = [];
+      for (let i = 0; i < 3; i++) ts.push(((await be.kernelTime(() => { for (let k = 0; k < reps; k++) f(); })) ?? NaN) / reps);
+      console.log(`KERNEL\t${label}\tpoisson3D_${n}\t${dt}\t${what}\t${median(ts).toFixed(4)}`);
+    };
+    await time('spmv', () => be.spmv(M, p, q));
+    if (G.cgScalars) {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      const engine = (be as any).engine;
+      const cap = engine.dotGroups;
+      let count = 0;
+      for (const groups of [cap, 4 * cap, 8 * cap]) {
+        engine.dotGroups = groups;
+        const big = G.partials(G.partialsFor(M));
+        await time(`spmv+dot (fused where the kernel has it), ${groups} groups at most`, () => void (count = G.spmvDot(M, p, q, big)));
+        await time(`cg_scalars summing ${count} partials`, () => G.cgScalars(dt, S, big, count, 0, 16, false));
+        G.release(big);
+      }
+      engine.dotGroups = cap;
+      count = G.spmvDot(M, p, q, partials);
+      await time('cg_update (x, r, |r|^2 partials)', () => G.update(p, q, x, r, S, partials, null));
+    } else {
+      await time('dot + reduce_final', () => G.dot(p, q, S, 1));
+      await time('cg_scalars', () => G.scalars('cg_scalars', dt, S, 0, 16, false));
+      await time('cg_update + reduce_final', () => G.update(p, q, x, r, S));
+    }
+    await time('aypx (resident)', () => G.blas1('aypx', r, p, S, 6));
+    await time('axpy', () => be.axpy(1e-3, p, q));
+    await time('copy (buffer copy)', () => be.copy(p, q));
+    await time('axpy of 1 element (a dispatch)', () => be.axpy(1e-3, tiny, tiny));
+    for (const v of [M, p, q, x, r, tiny]) v.dispose();
+    G.release(S);
+    if (partials) G.release(partials);
+  }
+}
+
+// f32 CG + iterative refinement (residual and update in f64 on the host) to a true 1e-10 on
+// poisson3D(64), against the f64 (double-single) solve to the same true residual
+if (!skip.has('refine')) {
+  const m = Number(opt('--refine-n', '64'));
+  const A = poisson3D(m);
+  const A32 = A.astype('f32');
+  const bb = new Float64Array(A.rows).fill(1);
+  const h64 = rt.upload(A);
+  const h32 = rt.upload(A32);
+  const target = 1e-10;
+  // warm-up both
+  await rt.cg(h64, bb, { tol: 1e-10, maxIter: 5, path: 'webgpu' });
+  await rt.cg(h32, new Float32Array(bb), { tol: 1e-4, maxIter: 5, path: 'webgpu' });
+  const f64Times: number[] = [];
+  let f64res = NaN;
+  let f64it = 0;
+  for (let i = 0; i < 3; i++) {
+    const t0 = performance.now();
+    // the recurrence of double-single CG tracks the true residual closely; tighten until the true one meets the target
+    let tol = target;
+    let r;
+    for (;;) {
+      r = await rt.cg(h64, bb, { tol, path: 'webgpu' });
+      f64res = trueResidual(A, r.x, bb);
+      if (f64res <= target || tol < target / 100) break;
+      tol /= 4;
+    }
+    f64Times.push(performance.now() - t0);
+    f64it = r.iterations;
+  }
+  const refTimes: number[] = [];
+  let refRes = NaN;
+  let outer = 0;
+  let inner = 0;
+  for (let i = 0; i < 3; i++) {
+    const t0 = performance.now();
+    const x = new Float64Array(A.rows);
+    const r = Float64Array.from(bb);
+    const bnorm = Math.sqrt(bb.reduce((s, v) => s + v * v, 0));
+    outer = 0;
+    inner = 0;
+    for (; outer < 10; outer++) {
+      // r = b − A·x in f64
+      let rr = 0;
+      for (let row = 0; row < A.rows; row++) {
+        let s = 0;
+        for (let k = A.rowPtr[row]; k < A.rowPtr[row + 1]; k++) s += A.values[k] * x[A.colIdx[k]];
+        r[row] = bb[row] - s;
+        rr += r[row] * r[row];
+      }
+      refRes = Math.sqrt(rr) / bnorm;
+      if (refRes <= target) break;
+      // A·d = r in f32 (r scaled to unit norm so f32 keeps its digits), x += d in f64
+      const scale = Math.sqrt(rr);
+      const r32 = Float32Array.from(r, (v) => v / scale);
+      const d = await rt.cg(h32, r32, { tol: 1e-4, path: 'webgpu' });
+      inner += d.iterations;
+      for (let row = 0; row < A.rows; row++) x[row] += scale * d.x[row];
+    }
+    refTimes.push(performance.now() - t0);
+  }
+  const f64ms = median(f64Times);
+  const refms = median(refTimes);
+  console.log(`ROW\t${label}_f64_ds\tpoisson3D_${m}\tf64\t${f64ms.toFixed(1)}\t${f64it}\t-\t${f64res.toExponential(2)}\t-\t-\t-`);
+  console.log(`ROW\t${label}_f32_refine\tpoisson3D_${m}\tf32+f64\t${refms.toFixed(1)}\t${inner} inner / ${outer} outer\t-\t${refRes.toExponential(2)}\t-\t-\t-`);
+  goals.push(`RATIO\t${label} f32 + refinement vs f64 (double-single), true 1e-10\tpoisson3D_${m}\t${refms.toFixed(1)} ms vs ${f64ms.toFixed(1)} ms\t${(f64ms / refms).toFixed(2)}x\tgoal: less time than f64: ${refms < f64ms ? 'met' : 'MISSED'}`);
+}
+
+for (const g of goals) console.log(g);
+rt.dispose();
+process.exit(0);

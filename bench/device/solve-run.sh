@@ -1,0 +1,44 @@
+#!/bin/bash
+# What runs on the device machine for issue 20's WebGPU solver figures. bench/device/solve-build.sh
+# builds everything it needs here into one ignored folder C (default .carry-solve) of the checkout
+# the device tool sends, this script and the CuPy peer included; then one call:
+#   run(command="bash .carry-solve/solve-run.sh", carry=[".carry-solve"], timeout_s=480)
+# Writes to $OUT: cupy.tsv, webgpu.tsv (this tree), webgpu-base.tsv (the baseline bundle), run.log.
+#   STEPS="cupy new base" (default all), N=128, RUNS=5
+set -u
+C=$(dirname "$0")
+OUT=${OUT:-/tmp/out}
+mkdir -p "$OUT"
+STEPS=${STEPS:-"cupy new base"}
+exec > >(tee -a "$OUT/run.log") 2>&1
+t0=$(date +%s)
+stamp() { echo "== [$(( $(date +%s) - t0 )) s] $*"; }
+stamp setup
+for f in "$C"/gl/*.deb; do dpkg -x "$f" /; done
+ldconfig
+[ -L node_modules ] && rm node_modules   # a link to this machine's install: dangling there
+mkdir -p /tmp/nodebin node_modules/webgpu/dist/linux-x64
+xz -dc "$C"/node.xz > /tmp/nodebin/node && chmod +x /tmp/nodebin/node
+export PATH=/tmp/nodebin:$PATH
+cp "$C"/webgpu/index.js "$C"/webgpu/package.json node_modules/webgpu/
+xz -dc "$C"/webgpu/dawn.node.xz > node_modules/webgpu/dist/linux-x64/dawn.node
+cp "$C"/solve-cg.mjs "$C"/solve-cg-base.mjs .   # they resolve 'webgpu' from ./node_modules
+export VK_DRIVER_FILES=${VK_DRIVER_FILES:-/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json}
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv
+echo "baseline commit $(cat "$C"/base-commit 2>/dev/null)"
+if [[ " $STEPS " == *" cupy "* ]]; then
+  stamp "CuPy cg"
+  PYTHONUNBUFFERED=1 timeout 150 python3 "$C"/solve_cg_cupy.py --n "${N:-128}" --runs "${RUNS:-5}" > "$OUT/cupy.tsv"
+  echo "cupy rc=$?"; cat "$OUT/cupy.tsv"
+fi
+if [[ " $STEPS " == *" new "* ]]; then
+  stamp "WebGPU (this tree)"
+  timeout 200 node --max-old-space-size=16000 ./solve-cg.mjs --cupy "$OUT/cupy.tsv" --n "${N:-128}" --runs "${RUNS:-5}" --label new ${NEW_ARGS:-} > "$OUT/webgpu.tsv"
+  echo "new rc=$?"; cat "$OUT/webgpu.tsv"
+fi
+if [[ " $STEPS " == *" base "* ]]; then
+  stamp "WebGPU (baseline)"
+  timeout 150 node --max-old-space-size=16000 ./solve-cg-base.mjs --cupy "$OUT/cupy.tsv" --n "${N:-128}" --runs "${RUNS:-3}" --label base --skip refine,trisolve > "$OUT/webgpu-base.tsv"
+  echo "base rc=$?"; cat "$OUT/webgpu-base.tsv"
+fi
+stamp done
