@@ -9,7 +9,8 @@ import { DIAMatrix, type FormatName, type SparseMatrix } from './formats/index.j
 import { DenseMatrix } from './formats/dense.js';
 import type { CostProfile, DenseShape, Path, PathCalibration, PathCapabilities, PathDense, PathId, PathMatrix, PathVector } from './path.js';
 import { inverseDiagonal } from './solvers/precond/jacobi.js';
-import type { Preconditioner, SolveOptions, SolveResult, SolverOps } from './solvers/ops.js';
+import type { Preconditioner, SolveOptions, SolveResult, SolverOps, TriangularOptions, TriangularSolver } from './solvers/ops.js';
+import type { CSRMatrix } from './formats/csr.js';
 
 /** What a GPU backend offers: resident data, kernels recorded without waiting, reads and scalars by promise. */
 export interface DeviceBackend<M extends PathMatrix, V extends PathVector, D extends PathDense> {
@@ -32,6 +33,8 @@ export interface DeviceBackend<M extends PathMatrix, V extends PathVector, D ext
   /** CG resident on the device (scalars computed there, residuals read every checkEvery iterations), where the backend has it */
   cgResident?(A: M, D: M | null, b: V, options: SolveOptions<V> & { checkEvery: number }): Promise<SolveResult<V>>;
   bicgstabResident?(A: M, D: M | null, b: V, options: SolveOptions<V> & { checkEvery: number }): Promise<SolveResult<V>>;
+  /** a sparse triangular factor resident for repeated solves, where the backend has them (WebGPU; not WebGL2) */
+  triangular?(T: CSRMatrix, options: TriangularOptions): TriangularSolver<V>;
   uploadDense(A: DenseMatrix): D;
   denseMatrix(dtype: DType, rows: number, cols: number): D;
   readDense(A: D): Promise<DenseMatrix>;
@@ -196,6 +199,7 @@ export abstract class DevicePath<M extends PathMatrix, V extends PathVector, D e
     const cgUpdate = B.cgUpdate?.bind(B);
     const cgResident = B.cgResident?.bind(B);
     const bicgstabResident = B.bicgstabResident?.bind(B);
+    const triangular = B.triangular?.bind(B);
     return {
       n,
       complex,
@@ -217,6 +221,7 @@ export abstract class DevicePath<M extends PathMatrix, V extends PathVector, D e
         const R = B.upload(Mh.astype(dt), {});
         return { apply: async (x, y, alpha, beta) => B.spmv(R, x, y, { alpha, beta }), dispose: () => R.dispose() };
       },
+      triangular: triangular ? (T, o) => triangular(T, o) : undefined,
       release: (v) => v.dispose(),
       dispose: () => D?.dispose(),
     };

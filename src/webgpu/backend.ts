@@ -33,7 +33,9 @@ import { acquireDevice, noCapabilities, type DeviceOptions, type WebGpuCapabilit
 import { Engine, REDUCE_GROUPS, reduceGroups, type Binding, type EngineStats, type Params } from './engine.js';
 import { residentCg, type CgRecorder } from './cg.js';
 import { residentBicgstab } from './bicgstab.js';
-import type { SolveOptions, SolveResult } from '../solvers/ops.js';
+import { webgpuTriangular, type WebGpuTriangularOptions } from './trisolve.js';
+import type { CSRMatrix } from '../formats/csr.js';
+import type { SolveOptions, SolveResult, TriangularSolver } from '../solvers/ops.js';
 import { LossHooks, restorableShadow } from '../device-resident.js';
 import { decodeValues, encodeScalar, encodeValues, floatsPerElement, joinDS } from './encoding.js';
 import { WebGpuDeviceLostError, WebGpuLimitError, WebGpuUnavailableError } from './errors.js';
@@ -362,6 +364,26 @@ export class WebGpuBackend implements WebGpuOwner {
   bicgstabResident(A: WebGpuMatrix, D: WebGpuMatrix | null, b: WebGpuVector, options: SolveOptions<WebGpuVector> & { checkEvery: number }): Promise<SolveResult<WebGpuVector>> {
     this.live();
     return residentBicgstab(this.cgRecorder, A, D, b, options);
+  }
+
+  /**
+   * A sparse triangular factor (host CSR, square) resident for repeated solves x = T⁻¹·b
+   * (SolverOps.triangular): level-scheduled or by Jacobi sweeps, chosen per matrix (trisolve.ts;
+   * `method` says which). Every dtype (f64/c128 in double-single).
+   */
+  triangular(T: CSRMatrix, options: WebGpuTriangularOptions): TriangularSolver<WebGpuVector> {
+    this.live();
+    assertDType(T.dtype, 'WebGPU triangular');
+    return webgpuTriangular(
+      {
+        engine: this.engine,
+        bindingLimit: this.maxStorageBufferBindingSize,
+        live: () => this.live(),
+        check: (where, v, dt, n) => this.checkVectors(where, dt, v, n, 'x', v, n),
+      },
+      T,
+      options,
+    );
   }
 
   private readonly cgRecorder: CgRecorder = ((be: WebGpuBackend): CgRecorder => ({
