@@ -125,6 +125,38 @@ for (const dt of ['f64', 'f32'] as const) {
   h.dispose();
 }
 
+// the fixed costs of a solve through rt.cg, by piece (wall ms, medians of 5): uploading b, allocating
+// the solver's vectors, one scalar read-back, reading x back (and the raw map without decoding)
+if (!skip.has('transfer')) {
+  for (const dt of ['f64', 'f32'] as const) {
+    const data = dt === 'f32' ? new Float32Array(A64.rows).fill(1) : new Float64Array(A64.rows).fill(1);
+    const parts: Record<string, number[]> = { upload: [], allocate5: [], scalarRead: [], read: [], rawRead: [] };
+    for (let i = 0; i < 6; i++) {
+      let t = performance.now();
+      const v = be.vector(dt, data);
+      be.flush();
+      parts.upload.push(performance.now() - t);
+      t = performance.now();
+      const vs = [0, 1, 2, 3, 4].map(() => be.vector(dt, A64.rows));
+      for (const w of vs) be.copy(v, w);
+      await be.nrm2(vs[4]);
+      parts.allocate5.push(performance.now() - t);
+      t = performance.now();
+      await be.nrm2(vs[3]);
+      parts.scalarRead.push(performance.now() - t);
+      t = performance.now();
+      await be.read(vs[2]);
+      parts.read.push(performance.now() - t);
+      t = performance.now();
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      await (be as any).engine.read(vs[1].buffer, A64.rows * (dt === 'f32' ? 4 : 8));
+      parts.rawRead.push(performance.now() - t);
+      for (const w of [v, ...vs]) w.dispose();
+    }
+    console.log(`TRANSFER\t${label}\t${dt}\t${A64.rows} elements\t${Object.entries(parts).map(([k, v]) => `${k} ${median(v.slice(1)).toFixed(2)} ms`).join('\t')}`);
+  }
+}
+
 // GPU ms of each kernel of a resident CG iteration (timestamp queries around 20 of them, / 20), through
 // the backend's recorder (internal: a measurement, not an API)
 if (!skip.has('kernels')) {
