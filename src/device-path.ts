@@ -221,7 +221,8 @@ export abstract class DevicePath<M extends PathMatrix, V extends PathVector, D e
         const R = B.upload(Mh.astype(dt), {});
         return { apply: async (x, y, alpha, beta) => B.spmv(R, x, y, { alpha, beta }), dispose: () => R.dispose() };
       },
-      triangular: triangular ? (T, o) => triangular(T, o) : undefined,
+      // the factor in the solve's dtype (a solver layer may factor in f64 for an f32 solve)
+      triangular: triangular ? (T, o) => triangular(T.dtype === dt ? T : T.astype(dt), o) : undefined,
       release: (v) => v.dispose(),
       dispose: () => D?.dispose(),
     };

@@ -216,7 +216,7 @@ describe('WebGPU triangular solves', () => {
     S.dispose();
   });
 
-  it("the WebGPU path's solverOps offer triangular", async () => {
+  it("the WebGPU path's solverOps offer triangular, in the solve's dtype", async () => {
     const path = new WebGpuPath(be);
     const A = generated('poisson2D-30');
     const M = path.matrix(A, { transpose: false });
@@ -232,5 +232,19 @@ describe('WebGPU triangular solves', () => {
     for (const w of [b, x]) ops.release(w);
     ops.dispose();
     M.dispose();
+    // an f32 solve given an f64 factor (a solver layer factors in f64) solves in f32
+    const A32 = A.astype('f32');
+    const M32 = path.matrix(A32, { transpose: false });
+    const ops32 = path.solverOps(M32, A32, 'none');
+    const S32 = ops32.triangular!(T, { lower: true, unitDiagonal: false, levels: levelsOf(T, true) });
+    const rb = rhs(T.rows, 1, 3);
+    const b32 = be.vector('f32', rb);
+    const x32 = ops32.vector();
+    await S32.solve(b32, x32);
+    expect(relErr(await be.read(x32), substitute(T, Float32Array.from(rb), true, false, 1))).toBeLessThanOrEqual(BOUND.f32);
+    S32.dispose();
+    for (const w of [b32, x32]) w.dispose();
+    ops32.dispose();
+    M32.dispose();
   });
 });

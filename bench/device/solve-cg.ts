@@ -21,6 +21,9 @@ import { median } from '../../src/metrics.js';
 import type { CSRMatrix } from '../../src/formats/csr.js';
 import type { WebGpuPath } from '../../src/webgpu/path.js';
 import { initialState } from '../../src/webgpu/cg.js';
+import { levelSchedule } from '../../src/solvers/precond/levels.js';
+import { CSRMatrix as Csr } from '../../src/formats/csr.js';
+import { poisson2D } from '../../src/generators/poisson.js';
 
 const args = process.argv.slice(2);
 const opt = (k: string, d: string) => {
@@ -205,6 +208,56 @@ if (!skip.has('kernels')) {
     for (const v of [M, p, q, x, r, tiny]) v.dispose();
     G.release(S);
     if (partials) G.release(partials);
+  }
+}
+
+// triangular solves: the lower triangle of poisson3D(n) and of poisson2D(1024), level-scheduled
+// against Jacobi sweeps (GPU ms by timestamp queries, median of 5), and what 'auto' picks
+if (!skip.has('trisolve') && typeof (be as { triangular?: unknown }).triangular === 'function') {
+  const lowerOf = (A: CSRMatrix): CSRMatrix => {
+    const ri: number[] = [], ci: number[] = [], v: number[] = [];
+    for (let i = 0; i < A.rows; i++) for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) if (A.colIdx[k] <= i) (ri.push(i), ci.push(A.colIdx[k]), v.push(A.values[k]));
+    return Csr.fromTriplets(A.rows, A.cols, 'f64', Int32Array.from(ri), Int32Array.from(ci), Float64Array.from(v));
+  };
+  for (const [name, P] of [[`poisson3D_${n}`, A64], ['poisson2D_1024', poisson2D(1024)]] as const) {
+    const L = lowerOf(P);
+    const levels = levelSchedule(L, true);
+    for (const dt of ['f64', 'f32'] as const) {
+      const T = L.astype(dt);
+      const bv = be.vector(dt, T.rows);
+      const xv = be.vector(dt, T.rows);
+      const cells: string[] = [];
+      for (const method of ['levels', 'jacobi', 'auto'] as const) {
+        // eslint-disable-next-line @typescript-eslint/no-explicit-any
+        const S = (be as any).triangular(T, { lower: true, unitDiagonal: false, levels, method });
+        await S.solve(bv, xv);
+        const ts: number[] = [];
+        for (let i = 0; i < 5; i++) ts.push((await be.kernelTime(() => void S.solve(bv, xv))) ?? NaN);
+        cells.push(`${method}: ${median(ts).toFixed(3)} ms (${S.method})`);
+        S.dispose();
+      }
+      console.log(`TRISOLVE\t${label}\t${name} lower\t${dt}\t${levels.levelPtr.length - 1} levels\t${cells.join('\t')}`);
+      for (const v of [bv, xv]) v.dispose();
+    }
+  }
+}
+
+// rt.solve with its defaults on the WebGPU path (method and preconditioner chosen by the runtime)
+if (!skip.has('solve') && typeof (rt as { solve?: unknown }).solve === 'function') {
+  for (const dt of ['f64', 'f32'] as const) {
+    const A = A64.astype(dt);
+    const bd = dt === 'f32' ? new Float32Array(b) : b;
+    const h = rt.upload(A);
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const solve = (rt as any).solve.bind(rt);
+    const t0 = performance.now();
+    const first = await solve(h, bd, { path: 'webgpu' });
+    const firstMs = performance.now() - t0;
+    const t1 = performance.now();
+    const r = await solve(h, bd, { path: 'webgpu' });
+    const ms = performance.now() - t1;
+    console.log(`SOLVE\t${label}\tpoisson3D_${n}\t${dt}\tfirst ${firstMs.toFixed(1)} ms\tagain ${ms.toFixed(1)} ms\t${r.method} + ${r.preconditioner}\t${r.iterations} it\t${r.reason}\ttrue ${trueResidual(A64, r.x, b).toExponential(2)}\t(first: ${first.iterations} it)`);
+    h.dispose();
   }
 }
 

@@ -33,12 +33,12 @@ if [[ " $STEPS " == *" cupy "* ]]; then
 fi
 if [[ " $STEPS " == *" new "* ]]; then
   stamp "WebGPU (this tree)"
-  timeout 200 node --max-old-space-size=16000 ./solve-cg.mjs --cupy "$OUT/cupy.tsv" --n "${N:-128}" --runs "${RUNS:-5}" --label new ${NEW_ARGS:-} > "$OUT/webgpu.tsv"
+  timeout 290 node --max-old-space-size=16000 ./solve-cg.mjs --cupy "$OUT/cupy.tsv" --n "${N:-128}" --runs "${RUNS:-5}" --label new ${NEW_ARGS:-} > "$OUT/webgpu.tsv"
   echo "new rc=$?"; cat "$OUT/webgpu.tsv"
 fi
 if [[ " $STEPS " == *" base "* ]]; then
   stamp "WebGPU (baseline)"
-  timeout 150 node --max-old-space-size=16000 ./solve-cg-base.mjs --cupy "$OUT/cupy.tsv" --n "${N:-128}" --runs "${RUNS:-3}" --label base --skip refine,trisolve > "$OUT/webgpu-base.tsv"
+  timeout 200 node --max-old-space-size=16000 ./solve-cg-base.mjs --cupy "$OUT/cupy.tsv" --n "${N:-128}" --runs "${RUNS:-3}" --label base --skip refine,trisolve,transfer > "$OUT/webgpu-base.tsv"
   echo "base rc=$?"; cat "$OUT/webgpu-base.tsv"
 fi
 stamp done

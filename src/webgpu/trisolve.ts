@@ -32,10 +32,11 @@ export interface WebGpuTriangularOptions extends TriangularOptions {
 export const TRISOLVE_SWEEPS = 12;
 
 /**
- * The cost figures of the choice, from the H100 measurements of bench/gpu-native (a dispatch in a
- * batch ≈ 7.5 µs, passes stream at ≈ 2,000 GB/s).
+ * The cost figures of the choice, from the H100 (bench/device/results-2026-11-25, call 7): a level
+ * costs ≈ 20 µs (the lower triangle of poisson3D(128), 382 levels: 8.5 ms f64; of poisson2D(1024),
+ * 2,047 levels: 35 ms), a sweep streams at ≈ 2,000 GB/s (12 sweeps: 2.2 and 0.37 ms).
  */
-export const TRISOLVE_COST = { dispatchMs: 0.0075, bandwidthGBs: 2000 };
+export const TRISOLVE_COST = { dispatchMs: 0.02, bandwidthGBs: 2000 };
 
 /** What the solver needs from the backend. */
 export interface TrisolveHost {
