@@ -1,22 +1,10 @@
 // ELL SpMV, one thread per row. dot_main: the same, fused with p^H q (spmv_dot.wgsl).
 #include "spmv.wgsl"
 #include "ell_part.wgsl"
-#include "spmv_dot.wgsl"
+#include "row_entries.wgsl"
 
-@compute @workgroup_size(128)
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
-  let i = group_index(wid, nwg) * 128u + lid;
-  if (i >= P.n) { return; }
-  y[i] = finish(ell_row(i), i);
-}
-
-@compute @workgroup_size(128)
-fn dot_main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
-  var d = vec4<f32>(0.0);
-  for (var i = group_index(wid, nwg) * 128u + lid; i < P.n; i += dot_stride(nwg)) {
-    let v = finish(ell_row(i), i);
-    y[i] = v;
-    d = q_add(d, e_dot(x[i], v, -1.0));
-  }
-  dot_out(wid, nwg, lid, d);
+fn row(i: u32) -> E {
+  let v = finish(ell_row(i), i);
+  y[i] = v;
+  return v;
 }
