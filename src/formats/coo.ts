@@ -2,6 +2,8 @@ import { type DType, type ValueArray } from '../dtype.js';
 import { allocIndex, withMemoryBudget } from '../memory-budget.js';
 import { castValues, checkHeader, checkIndexArray, checkRange, checkValueArray } from './common.js';
 import { CSRMatrix } from './csr.js';
+import { dtypeOf, entriesMatch, fields, indexArray, shape2, valueArray, type CoordinateArrays } from './from-arrays.js';
+import { ShapeError } from '../errors.js';
 
 /**
  * Coordinate (triplet) format: entry k is A[rowIdx[k], colIdx[k]] += values[k]. Any order; duplicates
@@ -81,6 +83,40 @@ export class COOMatrix {
       this.validate();
       return CSRMatrix.fromTriplets(this.rows, this.cols, this.dtype, this.rowIdx, this.colIdx, this.values);
     });
+  }
+
+  /**
+   * A COO from SciPy's arrays, in SciPy's names (`{ row, col, data, shape }` of a
+   * `scipy.sparse.coo_array`). The arrays are copied and may be any numeric array-like, as for
+   * {@link CSRMatrix.from}; duplicates are kept (they mean their sum).
+   *
+   * @throws {@link InputTypeError} when `src` is not such an object, or an array is not an array of numbers.
+   * @throws {@link InputRangeError} when an index is not an integer in [0, 2³¹ − 1] (`index` names it).
+   * @throws {@link ShapeError} when shape is not two integers, or row, col and data differ in length.
+   * @throws {@link FormatError} when a row or column is outside the shape.
+   * @throws {@link UnsupportedError} for an unknown dtype.
+   *
+   * @example
+   * ```js
+   * import { COOMatrix } from 'simdgl';
+   * import assert from 'node:assert/strict';
+   *
+   * // A = [[1, 0, 2], [0, 3, 0]] from plain arrays, its 2 given as 1.5 + 0.5
+   * const A = COOMatrix.from({ row: [1, 0, 0, 0], col: [1, 2, 0, 2], data: [3, 1.5, 1, 0.5], shape: [2, 3] });
+   * assert.deepEqual([...A.toCSR().values], [1, 2, 3]);
+   * ```
+   */
+  static from(src: CoordinateArrays): COOMatrix {
+    const where = 'COOMatrix.from';
+    const f = fields(where, src, ['row', 'col', 'data', 'shape'], ['dtype']);
+    const [rows, cols] = shape2(where, f.shape);
+    const dtype = dtypeOf(where, src.dtype, f.data);
+    const row = indexArray(where, 'row', f.row);
+    const col = indexArray(where, 'col', f.col);
+    if (col.length !== row.length) throw new ShapeError(`${where}: col has ${col.length} entries, row ${row.length}; they must match`);
+    const values = valueArray(where, dtype, f.data);
+    entriesMatch(where, 'row', row.length, dtype, values);
+    return new COOMatrix(rows, cols, dtype, row, col, values).validate();
   }
 
   /**

@@ -2,6 +2,7 @@ import type { DType, ValueArray } from '../dtype.js';
 import { withMemoryBudget } from '../memory-budget.js';
 import { castValues, checkHeader, checkIndexArray, checkValueArray } from './common.js';
 import { CSRMatrix, validateCompressed } from './csr.js';
+import { compressedArrays, type CompressedArrays } from './from-arrays.js';
 
 /**
  * Compressed sparse column: column j holds entries k in [colPtr[j], colPtr[j+1]) with row rowIdx[k].
@@ -76,6 +77,34 @@ export class CSCMatrix {
       this.validate();
       return this.asTransposedCSR().transpose().toCSR();
     });
+  }
+
+  /**
+   * A CSC from SciPy's arrays, in SciPy's names (`{ indptr, indices, data, shape }` of a
+   * `scipy.sparse.csc_array`): indptr has cols + 1 entries, indices are rows. The arrays are copied and
+   * may be any numeric array-like, as for {@link CSRMatrix.from}.
+   *
+   * @throws {@link InputTypeError} when `src` is not such an object, or an array is not an array of numbers.
+   * @throws {@link InputRangeError} when an index is not an integer in [0, 2³¹ − 1] (`index` names it).
+   * @throws {@link ShapeError} when shape is not two integers, indptr's length is not cols + 1, or data's
+   * length differs from indices'.
+   * @throws {@link FormatError} when indptr is not a valid pointer array or a row is ≥ rows.
+   * @throws {@link UnsupportedError} for an unknown dtype.
+   *
+   * @example
+   * ```js
+   * import { CSCMatrix } from 'simdgl';
+   * import assert from 'node:assert/strict';
+   *
+   * // A = [[1, 0, 2], [0, 3, 0]] column by column, indices from a Uint32Array
+   * const A = CSCMatrix.from({ indptr: [0, 1, 2, 3], indices: new Uint32Array([0, 1, 0]), data: new Float32Array([1, 3, 2]), shape: [2, 3] });
+   * assert.equal(A.dtype, 'f32');                            // from the Float32Array
+   * assert.deepEqual([...A.toCSR().values], [1, 2, 3]);
+   * ```
+   */
+  static from(src: CompressedArrays): CSCMatrix {
+    const a = compressedArrays('CSCMatrix.from', src, 'cols');
+    return new CSCMatrix(a.rows, a.cols, a.dtype, a.ptr, a.idx, a.values).validate();
   }
 
   /**

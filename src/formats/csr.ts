@@ -1,6 +1,7 @@
 import { allocValues, components, type DType, type ValueArray } from '../dtype.js';
 import { allocIndex, releaseMemory, reserveMemory, withMemoryBudget } from '../memory-budget.js';
 import { castValues, checkHeader, checkIndexArray, checkPointers, checkRange, checkValueArray } from './common.js';
+import { compressedArrays, type CompressedArrays } from './from-arrays.js';
 import { bucketByRow, rowsCanonical, sortAndSumRows } from './sort.js';
 
 /**
@@ -92,6 +93,42 @@ export class CSRMatrix {
       const nnz = sortAndSumRows(rowPtr, colIdx, values, comp);
       return new CSRMatrix(this.rows, this.cols, this.dtype, rowPtr, shrink(colIdx, nnz), shrink(values, nnz * comp));
     });
+  }
+
+  /**
+   * A CSR from SciPy's arrays, in SciPy's names (`csr_matrix((data, indices, indptr), shape)`, or
+   * `{ indptr, indices, data, shape }` of a `scipy.sparse.csr_array` sent as JSON or typed arrays).
+   * Every array is copied and may be any numeric array-like: number[], Int32Array, Uint32Array,
+   * Float64Array, BigInt64Array (what numpy's int64 exports), …. Rows may be unsorted or hold
+   * duplicates, as in SciPy (`toCSR()` gives the canonical form); everything else is validated.
+   *
+   * @throws {@link InputTypeError} when `src` is not such an object (a field missing or unknown), or an
+   * array is not an array of numbers.
+   * @throws {@link InputRangeError} when an index is not an integer in [0, 2³¹ − 1] (`index` names it).
+   * @throws {@link ShapeError} when shape is not two integers, indptr's length is not rows + 1, or data's
+   * length differs from indices'.
+   * @throws {@link FormatError} when indptr does not start at 0, decreases, or ends elsewhere than at
+   * the number of entries, or a column is ≥ cols.
+   * @throws {@link UnsupportedError} for an unknown dtype.
+   *
+   * @example
+   * ```js
+   * // SciPy's arrays, as numpy exports them (int64 indices)
+   * import { CSRMatrix, InputRangeError } from 'simdgl';
+   * import assert from 'node:assert/strict';
+   *
+   * // A = [[1, 0, 2], [0, 3, 0]]
+   * const A = CSRMatrix.from({ indptr: new BigInt64Array([0n, 2n, 3n]), indices: [0, 2, 1], data: [1, 2, 3], shape: [2, 3] });
+   * assert.deepEqual([A.rows, A.cols, A.dtype], [2, 3, 'f64']);
+   * assert.deepEqual([...A.rowPtr], [0, 2, 3]);
+   * assert.deepEqual([...A.colIdx], [0, 2, 1]);
+   * assert.throws(() => CSRMatrix.from({ indptr: [0, 2, 3], indices: [0, -2, 1], data: [1, 2, 3], shape: [2, 3] }),
+   *   (e) => e instanceof InputRangeError && e.index === 1);
+   * ```
+   */
+  static from(src: CompressedArrays): CSRMatrix {
+    const a = compressedArrays('CSRMatrix.from', src, 'rows');
+    return new CSRMatrix(a.rows, a.cols, a.dtype, a.ptr, a.idx, a.values).validate();
   }
 
   /**

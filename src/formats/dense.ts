@@ -3,6 +3,10 @@ import { allocValues, components, type DType, type ValueArray } from '../dtype.j
 import { allocIndex, withMemoryBudget } from '../memory-budget.js';
 import { castValues, checkHeader, checkPadding, checkValueArray, copyElement, isZeroAt } from './common.js';
 import { CSRMatrix } from './csr.js';
+import { dtypeOf, shape2, stridedRows, valueArray, type NumericArrayLike, type StridedArray } from './from-arrays.js';
+import { isComplex } from '../dtype.js';
+import { ShapeError, UnsupportedError } from '../errors.js';
+import { vectorData } from '../vector-data.js';
 
 /** Options of DenseMatrix.fromCSR. */
 export interface DenseOptions {
@@ -96,6 +100,53 @@ export class DenseMatrix {
       }
       return new CSRMatrix(rows, cols, this.dtype, rowPtr, colIdx, out);
     });
+  }
+
+  /**
+   * A dense matrix from rows (`number[][]`, or an array of any numeric array-likes) or from a strided
+   * 2-D array `{ data, shape: [rows, cols], stride | strides, offset, order }` as ndarray libraries
+   * describe one (strides and offset in elements; C order when none are given). The values are
+   * copied; a view is read through its strides, every address checked to lie inside `data`. dtype:
+   * as asked, else f32 for Float32Array data and f64 otherwise; real dtypes only.
+   *
+   * @throws {@link ShapeError} when a row's length differs from the first row's (naming the row), or a
+   * strided array's shape, strides or offset are not integers or address elements outside its data.
+   * @throws {@link InputTypeError} when src is neither, or an element is not a number (naming it).
+   * @throws {@link InputRangeError} for a BigInt64Array element beyond ±(2⁵³ − 1).
+   * @throws {@link UnsupportedError} for a complex or unknown dtype.
+   *
+   * @example
+   * ```js
+   * import { DenseMatrix, ShapeError } from 'simdgl';
+   * import assert from 'node:assert/strict';
+   *
+   * const A = DenseMatrix.from([[1, 0, 2], [0, 3, 0]]);
+   * assert.deepEqual([A.rows, A.cols, ...A.values], [2, 3, 1, 0, 2, 0, 3, 0]);
+   * // the same matrix stored column by column (Fortran order), as a strided view
+   * const F = DenseMatrix.from({ data: [1, 0, 0, 3, 2, 0], shape: [2, 3], stride: [1, 2], offset: 0 });
+   * assert.deepEqual(F.values, A.values);
+   * assert.throws(() => DenseMatrix.from([[1, 2], [3]]), (e) => e instanceof ShapeError && /row 1/.test(e.message));
+   * ```
+   */
+  static from(src: ArrayLike<NumericArrayLike> | StridedArray, dtype?: DType): DenseMatrix {
+    const where = 'DenseMatrix.from';
+    const rowsGiven = Array.isArray(src);
+    const dt = dtypeOf(where, dtype, rowsGiven ? src[0] : (src as StridedArray)?.data);
+    if (isComplex(dt)) throw new UnsupportedError(`${where}: complex dtype ${dt} is not supported; build the interleaved values and use new DenseMatrix`);
+    if (!rowsGiven) {
+      const m = stridedRows(where, src, dt);
+      return new DenseMatrix(m.rows, m.cols, dt, m.values);
+    }
+    const rows = src.length;
+    const first = rows > 0 ? vectorData(src[0], `${where}: row 0`) : new Float64Array(0);
+    const [, cols] = shape2(where, [rows, first.length]);
+    const values = valueArray(where, dt, new Float64Array(rows * cols));
+    for (let i = 0; i < rows; i++) {
+      const row = i === 0 ? first : vectorData(src[i], `${where}: row ${i}`);
+      if (row.length !== cols) throw new ShapeError(`${where}: row ${i} has ${row.length} elements, row 0 has ${cols}; rows must all be the same length`);
+      values.set(row, i * cols);
+    }
+    return new DenseMatrix(rows, cols, dt, values);
   }
 
   /**

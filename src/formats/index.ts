@@ -22,6 +22,7 @@ import { MRSMatrix } from './mrs.js';
 import { SELLMatrix, SELL_OPTION_KEYS, type SELLOptions } from './sell.js';
 import { shownValue } from '../shown-value.js';
 import { withMemoryBudget } from '../memory-budget.js';
+import { notAMatrix } from './owned.js';
 
 export { COOMatrix, CSCMatrix, CSRMatrix, DenseMatrix, DIAMatrix, ELLMatrix, HYBMatrix, JDSMatrix, MRSMatrix, SELLMatrix };
 export { SELL_PAD, SELL_SORT_WINDOW, sellDefaultC, defaultSortWindow, sellSlots, type SELLOptions } from './sell.js';
@@ -29,6 +30,7 @@ export { ELL_PAD, type ELLOptions } from './ell.js';
 export { DENSE_MAX_SLOTS, type DenseOptions } from './dense.js';
 export { hybWidth } from './hyb.js';
 export type { PaddingOptions } from './common.js';
+export type { CompressedArrays, CoordinateArrays, NumericArrayLike, StridedArray } from './from-arrays.js';
 
 /** Names of the storage formats. */
 export type FormatName = 'coo' | 'csr' | 'csc' | 'mrs' | 'dia' | 'ell' | 'jds' | 'sell' | 'hyb' | 'dense';
@@ -93,6 +95,7 @@ const CONVERT_OPTION_KEYS = optionKeys<ConvertOptions>({ maxFill: true, maxSlots
  *
  * @throws {@link FormatError} when A breaks an invariant of its format (validated on the way).
  * @throws {@link UnsupportedError} for an unknown format name.
+ * @throws {@link InputTypeError} when A is not a matrix of this library (the message says which `from` reads it).
  * @throws {@link PaddingLimitError} when DIA, ELL, SELL, HYB or dense would store more than the limit
  * of `opts` (default: 10 slots per entry; dense 2²⁸ elements).
  * @throws {@link ShapeError} when `opts.width` cannot hold ELL's longest row, or SELL's
@@ -116,6 +119,7 @@ const CONVERT_OPTION_KEYS = optionKeys<ConvertOptions>({ maxFill: true, maxSlots
  */
 export function convert<F extends FormatName>(A: SparseMatrix, format: F, opts?: ConvertOptions): FormatClasses[F] {
   checkOptions('convert', opts, CONVERT_OPTION_KEYS);
+  if (!FORMATS.includes((A as { format?: FormatName } | null)?.format as FormatName) || typeof A.toCSR !== 'function') throw notAMatrix(A);
   // the hub CSR and the result count against one budget (see setMemoryBudget)
   return withMemoryBudget(undefined, () => fromCSR(A.toCSR(), format, opts)) as FormatClasses[F];
 }

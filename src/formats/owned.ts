@@ -1,5 +1,5 @@
 import { reserveMemory } from '../memory-budget.js';
-import { FormatError, UnsupportedError } from '../errors.js';
+import { FormatError, InputTypeError, UnsupportedError } from '../errors.js';
 import { COOMatrix } from './coo.js';
 import { CSCMatrix } from './csc.js';
 import { CSRMatrix } from './csr.js';
@@ -11,7 +11,7 @@ import { JDSMatrix } from './jds.js';
 import { FORMATS, type SparseMatrix } from './index.js';
 import { MRSMatrix } from './mrs.js';
 import { SELLMatrix } from './sell.js';
-import { shownValue } from '../shown-value.js';
+import { shownTyped, shownValue } from '../shown-value.js';
 
 /**
  * A validated private copy of a matrix, for data that kernels will trust: every field read once, every
@@ -32,8 +32,26 @@ export function ownedCopy(m: SparseMatrix): SparseMatrix {
     case 'sell': return new SELLMatrix(m.rows, m.cols, m.dtype, m.sliceHeight, m.sortWindow, copy(m.perm), copy(m.slicePtr), copy(m.colIdx), copy(m.values)).validate();
     case 'hyb': return new HYBMatrix(m.rows, m.cols, m.dtype, part(m.ell, 'ell'), part(m.coo, 'coo')).validate();
     case 'dense': return new DenseMatrix(m.rows, m.cols, m.dtype, copy(m.values)).validate();
-    default: throw new UnsupportedError(`unknown matrix format ${shownValue((m as { format?: unknown })?.format)}, expected one of ${FORMATS.join(', ')}`);
+    default: throw notAMatrix(m);
   }
+}
+
+/**
+ * The error for something passed as a matrix that is not one: an unknown format name is an
+ * UnsupportedError; an object without one (a SciPy-like dict, an ndarray, a number[][]) an
+ * InputTypeError saying what it got, what is accepted, and which `from` reads it.
+ */
+export function notAMatrix(m: unknown): Error {
+  const format = (m as { format?: unknown } | null)?.format;
+  if (typeof format === 'string') return new UnsupportedError(`unknown matrix format ${shownValue(format)}, expected one of ${FORMATS.join(', ')}`);
+  const keys = m !== null && typeof m === 'object' ? Object.keys(m) : [];
+  const has = (...k: string[]) => k.every((x) => keys.includes(x));
+  const hint = Array.isArray(m) ? '; for rows of numbers use DenseMatrix.from(rows)'
+    : has('indptr', 'indices', 'data') ? '; for SciPy-style arrays use CSRMatrix.from({ indptr, indices, data, shape }) or CSCMatrix.from'
+    : has('row', 'col', 'data') ? '; for SciPy-style triplets use COOMatrix.from({ row, col, data, shape })'
+    : has('data', 'shape') ? '; for an ndarray use DenseMatrix.from({ data, shape, stride, offset })'
+    : '';
+  return new InputTypeError(`expected a matrix (a CSRMatrix, COOMatrix, … of simdgl, format one of ${FORMATS.join(', ')}), got ${shownTyped(m)}${hint}`);
 }
 
 /** A copy of HYB's ELL or COO part, which must be of that format. */

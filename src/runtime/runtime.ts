@@ -296,6 +296,8 @@ export class Runtime implements HandleOwner {
    * @throws {@link FormatError} or {@link ShapeError} when the matrix breaks an invariant of its format
    * (validated on upload).
    * @throws {@link UnsupportedError} for an unknown format or dtype, or a complex matrix asked to become real.
+   * @throws {@link InputTypeError} when `matrix` is not a matrix of this library (a SciPy-like object, an
+   * ndarray, a number[][]: the message names the `from` that reads it).
    * @throws {@link PaddingLimitError} when the conversion to a padded format would exceed its limit.
    * @throws {@link MemoryLimitError} when the private copy, the conversion and the resident arrays together
    * would pass the runtime's memory budget (`maxMemoryMB`), checked before each allocation.
