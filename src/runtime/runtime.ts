@@ -32,6 +32,7 @@ import { explainSpmv, formatOn, type Explanation } from './explain.js';
 import type { Calibration, PathCalibration } from './cost.js';
 import { poisson3D } from '../generators/poisson.js';
 import { shownTyped, shownValue } from '../shown-value.js';
+import { spgemm } from '../solvers/amg/spgemm.js';
 import { factorize, type Factorization, type FactorOptions } from '../solvers/direct/factor.js';
 
 type Handle = MatrixHandle | ResidentVector | DenseHandle | PreconditionerHandle;
@@ -1277,6 +1278,38 @@ export class Runtime implements HandleOwner {
     this.live();
     const m = A instanceof MatrixHandle ? this.own(A, 'factor: A').live().host : A;
     return factorize(m, options, this.cpu.memoryBudgetMB);
+  }
+
+  /**
+   * C = A·B for sparse matrices of any format (canonical CSR out): Gustavson's two-pass product on the
+   * host, its size counted exactly and checked against the runtime's memory budget before the values
+   * are computed (src/solvers/amg/spgemm.ts). Handles are read from their host copy. The result is
+   * complex when either operand is, single precision only when both are.
+   *
+   * @throws {@link ShapeError} when A's columns differ from B's rows.
+   * @throws {@link MemoryLimitError} when the product does not fit the runtime's memory budget.
+   * @throws {@link DisposedError} once the runtime or a handle is disposed.
+   *
+   * @example
+   * ```js
+   * import { createRuntime, CSRMatrix } from 'simdgl';
+   * import assert from 'node:assert/strict';
+   *
+   * const rt = await createRuntime();
+   * // A = [[1, 2], [0, 3]], B = [[4, 0], [5, 6]]
+   * const A = new CSRMatrix(2, 2, 'f64', new Int32Array([0, 2, 3]), new Int32Array([0, 1, 1]), new Float64Array([1, 2, 3]));
+   * const B = new CSRMatrix(2, 2, 'f64', new Int32Array([0, 1, 3]), new Int32Array([0, 0, 1]), new Float64Array([4, 5, 6]));
+   * const C = rt.spgemm(A, B);                                        // [[14, 12], [15, 18]]
+   * assert.deepEqual([...C.rowPtr], [0, 2, 4]);
+   * assert.deepEqual([...C.colIdx], [0, 1, 0, 1]);
+   * assert.deepEqual([...C.values], [14, 12, 15, 18]);
+   * rt.dispose();
+   * ```
+   */
+  spgemm(A: SparseMatrix | MatrixHandle, B: SparseMatrix | MatrixHandle): CSRMatrix {
+    this.live();
+    const host = (M: SparseMatrix | MatrixHandle, what: string) => (M instanceof MatrixHandle ? this.own(M, `spgemm: ${what}`).live().host : M).toCSR();
+    return spgemm(host(A, 'A'), host(B, 'B'), this.cpu.memoryBudgetMB);
   }
 
   /**
