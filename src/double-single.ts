@@ -21,6 +21,14 @@ export function joinDS(hi: number, lo: number): number {
   return Number.isFinite(hi) ? hi + lo : hi;
 }
 
+/**
+ * Whether a scalar is zero as the kernels of `dtype` see it, and so its operand is not read: f32 and
+ * c64 round it to f32 first (1e-50 is zero there, as on the CPU path), f64 and c128 take it as it is.
+ */
+export function isZeroScalar(dtype: DType, re: number, im: number): boolean {
+  return dtype === 'f32' || dtype === 'c64' ? Math.fround(re) === 0 && Math.fround(im) === 0 : re === 0 && im === 0;
+}
+
 /** Whether a dtype runs as double-single. */
 export function isDoubleSingle(dtype: DType): boolean {
   return dtype === 'f64' || dtype === 'c128';

@@ -43,7 +43,7 @@ import type { Op } from '../backend-types.js';
 import { SELL_PAD, type CSRMatrix, type SELLMatrix } from '../formats/index.js';
 import { acquireContext, probeCapabilities, type GpuCanvas, type GpuCapabilities } from './context.js';
 import {
-  createArrayTexture, decodeValues, elementKind, encodeScalar, encodeValues, floatsPerElement, joinDS, layoutFor, layoutKey, layoutLimits, MAX_TEXELS, textureBytes,
+  createArrayTexture, decodeValues, elementKind, encodeScalar, encodeValues, floatsPerElement, isZeroScalar, joinDS, layoutFor, layoutKey, layoutLimits, MAX_TEXELS, textureBytes,
   type LayoutLimits, type TexKind, type TileLayout,
 } from './encoding.js';
 import { GpuContextLostError, GpuLimitError, GpuUnavailableError } from './errors.js';
@@ -463,7 +463,7 @@ export class GpuBackend implements GpuOwner {
     const [br, bi] = toComplex(opts.beta ?? 0);
     checkScalar(dt, ai, 'alpha');
     checkScalar(dt, bi, 'beta');
-    const useBeta = br !== 0 || bi !== 0;
+    const useBeta = !isZeroScalar(dt, br, bi);
     const common = {
       u_x: x.texture,
       u_xShift: x.layout.shift,
@@ -629,16 +629,17 @@ export class GpuBackend implements GpuOwner {
     this.checkSameDType(`GPU ${name}`, x.dtype, x, y);
     const [ar, ai] = toComplex(alpha);
     checkScalar(x.dtype, ai, 'alpha');
+    const zero = isZeroScalar(x.dtype, ar, ai);
     // α = 0: axpy leaves y as it is (reference BLAS, and the CPU path: Inf/NaN in x never reach y)
-    if (name === 'axpy' && ar === 0 && ai === 0) return;
+    if (name === 'axpy' && zero) return;
     // α = 0: aypx is y = x, y not read (as on the CPU path: Inf/NaN in y do not survive)
-    this.render(name === 'aypx' && ar === 0 && ai === 0 ? 'copy' : name, x.dtype, y, {
+    this.render(name === 'aypx' && zero ? 'copy' : name, x.dtype, y, {
       u_x: x.texture,
       u_xShift: x.layout.shift,
       u_y: y.texture,
       u_yShift: y.layout.shift,
       u_alpha: encodeScalar(x.dtype, ar, ai),
-      u_alphaZero: ar === 0 && ai === 0 ? 1 : 0,
+      u_alphaZero: zero ? 1 : 0,
     });
   }
 

@@ -49,7 +49,7 @@ import * as twgl from 'twgl.js';
 import { assertDType, isComplex, toComplex, type DType, type Scalar } from '../dtype.js';
 import { DisposedError, ShapeError, UnsupportedError } from '../errors.js';
 import { DenseMatrix } from '../formats/dense.js';
-import { createArrayTexture, decodeValues, encodeScalar, encodeValues, floatsPerElement, type LayoutLimits, type TileLayout } from './encoding.js';
+import { createArrayTexture, decodeValues, encodeScalar, encodeValues, floatsPerElement, isZeroScalar, type LayoutLimits, type TileLayout } from './encoding.js';
 import { GpuLimitError, GpuUnavailableError } from './errors.js';
 import * as shaders from './shaders.generated.js';
 import { shownValue } from '../shown-value.js';
@@ -323,7 +323,7 @@ export function gemm(owner: DenseOwner, A: GpuDense, B: GpuDense, C: GpuDense, o
     u_k: A.cols,
     u_alpha: encodeScalar(dt, ar, ai),
     u_beta: encodeScalar(dt, br, bi),
-    u_useBeta: br !== 0 || bi !== 0 ? 1 : 0,
+    u_useBeta: isZeroScalar(dt, br, bi) ? 0 : 1,
   };
   if (kernel === 'tiled') {
     render(st, C, draw(st, 'gemm', dt, C.layout, C.rows, C.cols, uniforms));
@@ -357,8 +357,8 @@ export function add(owner: DenseOwner, A: GpuDense, B: GpuDense, C: GpuDense, op
     u_b: B.texture,
     u_alpha: encodeScalar(dt, ar, ai),
     u_beta: encodeScalar(dt, br, bi),
-    u_useA: ar !== 0 || ai !== 0 ? 1 : 0,
-    u_useB: br !== 0 || bi !== 0 ? 1 : 0,
+    u_useA: isZeroScalar(dt, ar, ai) ? 0 : 1,
+    u_useB: isZeroScalar(dt, br, bi) ? 0 : 1,
   }));
 }
 

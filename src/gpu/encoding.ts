@@ -42,7 +42,7 @@
 import * as twgl from 'twgl.js';
 import type { DType } from '../dtype.js';
 import { GpuLimitError } from './errors.js';
-import { doubleSingleEncoding, floatsPerElement, joinDS } from '../double-single.js';
+import { doubleSingleEncoding, floatsPerElement, isZeroScalar, joinDS } from '../double-single.js';
 
 /** Where an array's texels are: see the file comment. */
 export interface TileLayout {
@@ -164,7 +164,7 @@ export function createArrayTexture(gl: WebGL2RenderingContext, kind: TexKind, l:
   return tex;
 }
 
-export { floatsPerElement, joinDS };
+export { floatsPerElement, isZeroScalar, joinDS };
 
 /** The texture kind of a one-element-per-texel value array (CSR values). */
 export function elementKind(dtype: DType): TexKind {

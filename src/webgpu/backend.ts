@@ -37,7 +37,7 @@ import { webgpuTriangular, type WebGpuTriangularOptions } from './trisolve.js';
 import type { CSRMatrix } from '../formats/csr.js';
 import type { SolveOptions, SolveResult, TriangularSolver } from '../solvers/ops.js';
 import { LossHooks, restorableShadow } from '../device-resident.js';
-import { decodeValues, encodeScalar, encodeValues, floatsPerElement, joinDS } from './encoding.js';
+import { decodeValues, encodeScalar, encodeValues, floatsPerElement, isZeroScalar, joinDS } from './encoding.js';
 import { WebGpuDeviceLostError, WebGpuLimitError, WebGpuUnavailableError } from './errors.js';
 import { WebGpuMatrix, WebGpuVector, type HostMatrix, type WebGpuOwner } from './resident.js';
 import { buildMatrix, runSpmv, spmvDotPartials, type WebGpuUploadOptions } from './spmv.js';
@@ -237,7 +237,7 @@ export class WebGpuBackend implements WebGpuOwner {
     const common: Params = {
       alpha: this.scalar(dt, opts.alpha ?? 1, 'alpha'),
       beta: this.scalar(dt, opts.beta ?? 0, 'beta'),
-      useBeta: br !== 0 || bi !== 0,
+      useBeta: !isZeroScalar(dt, br, bi),
       conj: op === 'H' && isComplex(dt) ? -1 : 1,
     };
     runSpmv(this.engine, part, dt, x.buffer, y.buffer, common);
@@ -273,16 +273,17 @@ export class WebGpuBackend implements WebGpuOwner {
     this.checkVectors(`WebGPU ${name}`, x.dtype, x, y.length, 'x', y, y.length);
     const [ar, ai] = toComplex(alpha);
     const enc = this.scalar(y.dtype, alpha, 'alpha');
+    const zero = isZeroScalar(y.dtype, ar, ai);
     // α = 0: axpy leaves y as it is (reference BLAS, and the CPU path: Inf/NaN in x never reach y)
-    if (name === 'axpy' && ar === 0 && ai === 0) return;
+    if (name === 'axpy' && zero) return;
     // α = 0: aypx is y = x, y not read (as on the CPU path: Inf/NaN in y do not survive)
-    if (name === 'aypx' && ar === 0 && ai === 0) return this.copy(x, y);
+    if (name === 'aypx' && zero) return this.copy(x, y);
     const n = y.length;
     const bindings = [{ binding: 2, buffer: y.buffer, write: true }];
     if (name !== 'scal') bindings.unshift({ binding: 1, buffer: x.buffer, write: false });
     // axpy and aypx read α from a solver's state buffer when P.m = 1 (resident solvers); here it is P.alpha
     if (name !== 'scal') bindings.push({ binding: 3, buffer: this.result, write: false });
-    this.engine.dispatch(name, y.dtype, Math.ceil(n / 256), { n, alpha: enc, w: ar === 0 && ai === 0 ? 1 : 0 }, bindings);
+    this.engine.dispatch(name, y.dtype, Math.ceil(n / 256), { n, alpha: enc, w: zero ? 1 : 0 }, bindings);
     y.version++;
   }
 

@@ -15,7 +15,7 @@ import { isComplex, toComplex, type DType, type Scalar } from '../dtype.js';
 import { DisposedError, ShapeError, UnsupportedError } from '../errors.js';
 import { DenseMatrix } from '../formats/dense.js';
 import type { Engine } from './engine.js';
-import { decodeValues, encodeScalar, encodeValues, floatsPerElement } from './encoding.js';
+import { decodeValues, encodeScalar, encodeValues, floatsPerElement, isZeroScalar } from './encoding.js';
 
 export interface WebGpuGemmOptions {
   /** default 1 */
@@ -142,7 +142,7 @@ function check(h: DenseHost, where: string, ...ms: WebGpuDense[]): void {
 function scalar(dt: DType, s: Scalar, name: string): { enc: Float32Array; zero: boolean } {
   const [re, im] = toComplex(s);
   if (im !== 0 && !isComplex(dt)) throw new UnsupportedError(`WebGPU path: ${name} has imaginary part ${im}, but the data is ${dt}`);
-  return { enc: encodeScalar(dt, re, im), zero: re === 0 && im === 0 };
+  return { enc: encodeScalar(dt, re, im), zero: isZeroScalar(dt, re, im) };
 }
 
 export function gemm(h: DenseHost, A: WebGpuDense, B: WebGpuDense, C: WebGpuDense, opts: WebGpuGemmOptions = {}): void {

@@ -7,9 +7,9 @@
  * the f32 range; ±Inf and NaN travel as (v, 0)). Read-back returns Float32Array for f32/c64 and Float64Array (hi + lo) for f64/c128.
  */
 import { WebGpuLimitError } from './errors.js';
-import { doubleSingleEncoding, floatsPerElement, isDoubleSingle, joinDS } from '../double-single.js';
+import { doubleSingleEncoding, floatsPerElement, isDoubleSingle, isZeroScalar, joinDS } from '../double-single.js';
 
-export { floatsPerElement, isDoubleSingle, joinDS };
+export { floatsPerElement, isDoubleSingle, isZeroScalar, joinDS };
 
 /** Double-single encoding (src/double-single.ts); values beyond the f32 range are a WebGpuLimitError. */
 export const { encodeValues, encodeScalar, decodeValues, splitDS } = doubleSingleEncoding((m) => new WebGpuLimitError(m));
