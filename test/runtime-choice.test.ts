@@ -1,5 +1,5 @@
 /** The runtime's format choice, cost model and explain (Node: the CPU path only). */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createRuntime } from '../src/runtime/runtime.js';
 import { matrixFeatures, chooseFormat } from '../src/runtime/features.js';
 import { spmvBytes, estimateSpmv } from '../src/runtime/cost.js';
@@ -181,5 +181,25 @@ describe('the WebGPU path’s own format and cost figures', () => {
     const gpu = estimateSpmv(WEBGPU_COST.defaults, { id: 'webgpu', cost: WEBGPU_COST }, 'csr', f, 8, resident);
     expect(soft.ms).toBeGreaterThan(10 * cpu.ms);
     expect(gpu.ms).toBeLessThan(cpu.ms);
+  });
+});
+
+describe('upload measures a matrix once', () => {
+  it('the converted copy takes the features of the matrix it came from: explain and the first product rebuild no CSR', async () => {
+    const rt = await createRuntime({ workers: 1 });
+    try {
+      for (const A of [poisson3D(6), loadShared('bcsstk01'), convert(poisson2D(12), 'coo')]) {
+        const h = rt.upload(A);
+        const toCSR = vi.spyOn(h.host, 'toCSR');
+        const f = rt.explain('spmv', h).features;
+        await rt.spmv(h, new Float64Array(A.cols).fill(1));
+        expect(toCSR).not.toHaveBeenCalled();
+        const own = matrixFeatures(A.toCSR());
+        const sell = h.host.format === 'sell' ? { sellC: h.host.sliceHeight, sellSigma: h.host.sortWindow, sellSlots: h.host.colIdx.length } : {};
+        expect(f).toEqual({ ...own, ...sell });
+      }
+    } finally {
+      rt.dispose();
+    }
   });
 });

@@ -343,6 +343,7 @@ export class Runtime implements HandleOwner {
     const format = asked === 'keep' ? matrix.format : asked === 'auto' ? chooseFormat(this.featuresOf(hub), 'cpu').format : asked;
     const { format: _format, dtype: _dtype, ...convertOptions } = options;
     const target = format !== matrix.format ? convert(hub, format, convertOptions) : matrix;
+    if (asked === 'auto') this.featuresOf(target, hub);
     // a format the caller named (or kept) is used on every path that has it; 'auto' lets each path choose
     const requested = asked === 'auto' ? null : format;
     return this.track(new MatrixHandle(target, this.cpu.matrix(target), this, requested));
@@ -511,10 +512,13 @@ export class Runtime implements HandleOwner {
   }
 
   /** The features of A; a SELLMatrix runs as it is wherever SELL is chosen, so its own C, σ and slots replace the defaults. */
-  private featuresOf(A: SparseMatrix): MatrixFeatures {
+  private featuresOf(A: SparseMatrix, same?: SparseMatrix): MatrixFeatures {
     let f = this.featureCache.get(A);
     if (!f) {
-      f = matrixFeatures(A.toCSR());
+      // `same`: this matrix in another format, already measured (upload's hub): measuring the converted
+      // copy again cost the first product on it 20–100 ms at 40,000 rows (a CSR rebuilt, then scanned)
+      const known = same && this.featureCache.get(same);
+      f = known ? { ...known } : matrixFeatures(A.toCSR());
       if (this.cpu.backend.cacheTiles === false) f = { ...f, cacheTiles: false };
       if (A.format === 'sell') f = { ...f, sellC: A.sliceHeight, sellSigma: A.sortWindow, sellSlots: A.colIdx.length };
       this.featureCache.set(A, f);
