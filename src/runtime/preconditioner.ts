@@ -3,6 +3,7 @@ import type { PathId } from '../path.js';
 import type { PreconditionerOperator } from '../solvers/operator.js';
 import type { SolverOps } from '../solvers/ops.js';
 import type { PreconditionerKind, PreconditionerPlan } from '../solvers/precond/index.js';
+import type { AmgInfo } from '../solvers/amg/info.js';
 import type { HandleOwner, MatrixHandle } from './handles.js';
 
 /**
@@ -39,6 +40,8 @@ export class PreconditionerHandle {
   readonly shift: number;
   /** ms the host setup took */
   readonly setupMs: number;
+  /** kind 'amg': the hierarchy's levels (rows, nonzeros), operator and grid complexity, setup time, why coarsening stopped */
+  readonly amg?: AmgInfo;
   readonly #resident = new Map<PathId, PreconditionerOperator<unknown>>();
   #disposed = false;
 
@@ -55,6 +58,7 @@ export class PreconditionerHandle {
     this.description = plan.description;
     this.shift = plan.shift;
     this.setupMs = plan.setupMs;
+    this.amg = plan.amg;
   }
 
   /** whether `dispose()` has run (on the handle, its matrix's runtime) */

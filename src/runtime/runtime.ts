@@ -33,6 +33,7 @@ import type { Calibration, PathCalibration } from './cost.js';
 import { poisson3D } from '../generators/poisson.js';
 import { shownTyped, shownValue } from '../shown-value.js';
 import { spgemm } from '../solvers/amg/spgemm.js';
+import type { AmgOptions } from '../solvers/amg/hierarchy.js';
 import { factorize, type Factorization, type FactorOptions } from '../solvers/direct/factor.js';
 
 type Handle = MatrixHandle | ResidentVector | DenseHandle | PreconditionerHandle;
@@ -1282,6 +1283,36 @@ export class Runtime implements HandleOwner {
     this.live();
     const m = A instanceof MatrixHandle ? this.own(A, 'factor: A').live().host : A;
     return factorize(m, options, this.cpu.memoryBudgetMB);
+  }
+
+  /**
+   * A smoothed-aggregation algebraic multigrid hierarchy of A, set up once on the host (docs/amg.md):
+   * the same as `rt.preconditioner(A, { kind: 'amg', amg: options })`. Pass it as the `preconditioner`
+   * of rt.cg / rt.solve; its V-cycle runs on the solve's path. `amg` tells its levels and complexities;
+   * `dispose()` frees it.
+   *
+   * @throws {@link UnsupportedError} when A is complex, not symmetric, or has a diagonal entry ≤ 0.
+   * @throws RangeError for an option out of range; {@link OptionError} for an option key it does not know.
+   * @throws {@link DisposedError} once the runtime or the handle is disposed.
+   *
+   * @example
+   * ```js
+   * import { createRuntime, poisson3D } from 'simdgl';
+   * import assert from 'node:assert/strict';
+   *
+   * const rt = await createRuntime();
+   * const A = rt.upload(poisson3D(24));                               // 13824 unknowns
+   * const M = rt.amg(A);
+   * assert.ok(M.amg.levels.length >= 2 && M.amg.operatorComplexity < 2);
+   * const r = await rt.cg(A, new Float64Array(13824).fill(1), { preconditioner: M });
+   * assert.ok(r.converged && r.iterations <= 20);
+   * M.dispose();
+   * rt.dispose();
+   * ```
+   */
+  amg(A: MatrixHandle, options: AmgOptions & { path?: PathChoice } = {}): PreconditionerHandle {
+    const { path, ...amg } = options;
+    return this.preconditioner(A, { kind: 'amg', amg, ...(path === undefined ? {} : { path }) });
   }
 
   /**

@@ -12,10 +12,13 @@ import { ilu0 } from './ilu0.js';
 import { inverseDiagonal } from './jacobi.js';
 import { levelSchedule } from './levels.js';
 import { ssorFactors } from './ssor.js';
+import { amgInfo, checkAmgOptions, type AmgInfo } from '../amg/info.js';
+import { buildHierarchy, type AmgOptions } from '../amg/hierarchy.js';
+import { vCycle } from '../amg/cycle.js';
 
 /** The preconditioners of rt.preconditioner and rt.solve. */
-export type PreconditionerKind = 'none' | 'jacobi' | 'block-jacobi' | 'ssor' | 'ic0' | 'ilu0' | 'chebyshev';
-export const PRECONDITIONER_KINDS: readonly PreconditionerKind[] = ['none', 'jacobi', 'block-jacobi', 'ssor', 'ic0', 'ilu0', 'chebyshev'];
+export type PreconditionerKind = 'none' | 'jacobi' | 'block-jacobi' | 'ssor' | 'ic0' | 'ilu0' | 'chebyshev' | 'amg';
+export const PRECONDITIONER_KINDS: readonly PreconditionerKind[] = ['none', 'jacobi', 'block-jacobi', 'ssor', 'ic0', 'ilu0', 'chebyshev', 'amg'];
 
 /** A preconditioner and its options (each option is read by the kind named beside it). */
 export interface PreconditionerOptions {
@@ -27,6 +30,8 @@ export interface PreconditionerOptions {
   blockSize?: number;
   /** chebyshev: the polynomial's degree, 1–32 (default 4) */
   degree?: number;
+  /** amg: the smoothed-aggregation setup's options (docs/amg.md) */
+  amg?: AmgOptions;
 }
 
 /**
@@ -41,6 +46,8 @@ export interface PreconditionerPlan {
   readonly shift: number;
   /** ms the host setup took */
   readonly setupMs: number;
+  /** amg: the hierarchy (levels, complexities, why coarsening stopped) */
+  readonly amg?: AmgInfo;
   instantiate<V>(ops: SolverOps<V>): PreconditionerOperator<V>;
 }
 
@@ -56,16 +63,18 @@ export function checkPreconditionerOptions(o: PreconditionerOptions, where: stri
   if (o.degree !== undefined && !(Number.isInteger(o.degree) && o.degree >= 1 && o.degree <= 32)) {
     throw new RangeError(`${where}: degree must be an integer in [1, 32], got ${o.degree}`);
   }
+  if (o.amg !== undefined) checkAmgOptions(o.amg, where);
 }
 
 /** The host setup of a preconditioner of a concrete kind for the canonical square CSR A. */
 export function planPreconditioner(A: CSRMatrix, s: SolveStructure, o: PreconditionerOptions & { kind: PreconditionerKind }): PreconditionerPlan {
   const t0 = performance.now();
-  const plan = (kind: PreconditionerKind, description: string, instantiate: PreconditionerPlan['instantiate'], shift = 0): PreconditionerPlan => ({
+  const plan = (kind: PreconditionerKind, description: string, instantiate: PreconditionerPlan['instantiate'], shift = 0, amg?: AmgInfo): PreconditionerPlan => ({
     kind,
     description,
     shift,
     setupMs: performance.now() - t0,
+    amg,
     instantiate,
   });
   switch (o.kind) {
@@ -114,6 +123,14 @@ export function planPreconditioner(A: CSRMatrix, s: SolveStructure, o: Precondit
       return plan('chebyshev', `chebyshev (degree ${degree} in D⁻¹A on [${lo.toPrecision(3)}, ${hi.toPrecision(3)}] from 20 Lanczos steps)`, (ops) =>
         chebyshevOperator(ops, D, degree, lo, hi),
       );
+    }
+    case 'amg': {
+      if (isComplex(A.dtype) || !s.hermitian || !s.positiveDiagonal) {
+        throw new UnsupportedError(`amg: smoothed aggregation needs a real symmetric matrix with a positive diagonal${isComplex(A.dtype) ? ' (complex matrices are not supported yet)' : ''}; use 'ilu0' or 'jacobi'`);
+      }
+      const h = buildHierarchy(A, o.amg);
+      const info = amgInfo(h);
+      return plan('amg', `amg (smoothed aggregation, ${info.levels.length} levels, operator complexity ${info.operatorComplexity.toFixed(2)}; ${h.stopReason})`, (ops) => vCycle(ops, h), 0, info);
     }
   }
 }

@@ -1,0 +1,72 @@
+import type { CSRMatrix } from '../../formats/csr.js';
+
+/**
+ * Symmetric strength of connection (PyAMG's 'symmetric'): j is a strong neighbour of i when
+ * |aᵢⱼ| ≥ θ·√|aᵢᵢ·aⱼⱼ|, i ≠ j and aᵢⱼ ≠ 0. θ = 0 keeps every stored off-diagonal. Returns the strong
+ * graph's adjacency (no diagonal). A real, canonical, square A.
+ */
+export function symmetricStrength(A: CSRMatrix, theta: number): { ptr: Int32Array; idx: Int32Array } {
+  const n = A.rows;
+  const { rowPtr, colIdx, values } = A;
+  const d = new Float64Array(n);
+  for (let i = 0; i < n; i++) for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) if (colIdx[k] === i) d[i] = Math.abs(values[k]);
+  const ptr = new Int32Array(n + 1);
+  const idx = new Int32Array(A.nnz);
+  let m = 0;
+  for (let i = 0; i < n; i++) {
+    for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) {
+      const j = colIdx[k];
+      const a = Math.abs(values[k]);
+      if (j !== i && a !== 0 && a >= theta * Math.sqrt(d[i] * d[j])) idx[m++] = j;
+    }
+    ptr[i + 1] = m;
+  }
+  return { ptr, idx: idx.slice(0, m) };
+}
+
+/**
+ * PyAMG's standard aggregation on a strength graph (amg_core standard_aggregation). Pass 1: a node
+ * whose neighbours are all free becomes a root, and it and its neighbours an aggregate. Pass 2: each
+ * free node joins the pass-1 aggregate of its first neighbour that has one. Pass 3: each node still
+ * free becomes a root with its free neighbours. A node without strong neighbours joins none (−1): its
+ * row of the prolongator is zero and the smoother alone handles it. Returns each node's aggregate and
+ * the number of aggregates.
+ */
+export function standardAggregation(G: { ptr: Int32Array; idx: Int32Array }, n: number): { agg: Int32Array; count: number } {
+  const FREE = -1;
+  const ISOLATED = -2;
+  const agg = new Int32Array(n).fill(FREE);
+  let count = 0;
+  for (let i = 0; i < n; i++) {
+    if (agg[i] !== FREE) continue;
+    const [s, e] = [G.ptr[i], G.ptr[i + 1]];
+    if (s === e) {
+      agg[i] = ISOLATED;
+      continue;
+    }
+    let taken = false;
+    for (let k = s; k < e && !taken; k++) taken = agg[G.idx[k]] !== FREE;
+    if (taken) continue;
+    agg[i] = count;
+    for (let k = s; k < e; k++) agg[G.idx[k]] = count;
+    count++;
+  }
+  const pass1 = agg.slice();
+  for (let i = 0; i < n; i++) {
+    if (agg[i] !== FREE) continue;
+    for (let k = G.ptr[i]; k < G.ptr[i + 1]; k++) {
+      if (pass1[G.idx[k]] >= 0) {
+        agg[i] = pass1[G.idx[k]];
+        break;
+      }
+    }
+  }
+  for (let i = 0; i < n; i++) {
+    if (agg[i] !== FREE) continue;
+    agg[i] = count;
+    for (let k = G.ptr[i]; k < G.ptr[i + 1]; k++) if (agg[G.idx[k]] === FREE) agg[G.idx[k]] = count;
+    count++;
+  }
+  for (let i = 0; i < n; i++) if (agg[i] === ISOLATED) agg[i] = -1;
+  return { agg, count };
+}
