@@ -6,8 +6,22 @@ import { UnsupportedError } from '../src/errors.js';
 import { buildHierarchy } from '../src/solvers/amg/hierarchy.js';
 import { standardAggregation, symmetricStrength } from '../src/solvers/amg/aggregate.js';
 import { loadShared } from './matrices.js';
+import { pointDawnAtSwiftShader } from './webgpu-helpers.js';
 
 /** dense copy of a small CSR (plain f64) */
+/** ‖b − A·x‖ / ‖b‖ in plain f64 */
+function trueResidual(A: CSRMatrix, x: ArrayLike<number>, b: Float64Array): number {
+  let rr = 0;
+  let bb = 0;
+  for (let i = 0; i < A.rows; i++) {
+    let s = b[i];
+    for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) s -= A.values[k] * x[A.colIdx[k]];
+    rr += s * s;
+    bb += b[i] * b[i];
+  }
+  return Math.sqrt(rr / bb);
+}
+
 function dense(M: CSRMatrix): number[][] {
   const D = Array.from({ length: M.rows }, () => new Array<number>(M.cols).fill(0));
   for (let i = 0; i < M.rows; i++) for (let k = M.rowPtr[i]; k < M.rowPtr[i + 1]; k++) D[i][M.colIdx[k]] += M.values[k];
@@ -107,16 +121,7 @@ describe('AMG-PCG', () => {
       expect(out.converged, `poisson3D(${n})`).toBe(true);
       expect(out.preconditioner).toBe('amg');
       its.push(out.iterations);
-      // an independent check of the answer: ‖b − A·x‖ / ‖b‖ in plain f64
-      let rr = 0;
-      let bb = 0;
-      for (let i = 0; i < A.rows; i++) {
-        let s = b[i];
-        for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) s -= A.values[k] * out.x[A.colIdx[k]];
-        rr += s * s;
-        bb += b[i] * b[i];
-      }
-      expect(Math.sqrt(rr / bb)).toBeLessThanOrEqual(1e-8);
+      expect(trueResidual(A, out.x, b)).toBeLessThanOrEqual(1e-8);
     }
     expect(Math.max(...its)).toBeLessThanOrEqual(20);
     expect(its[2] - its[0]).toBeLessThanOrEqual(4);
@@ -138,5 +143,33 @@ describe('AMG-PCG', () => {
       const h = rt.upload(loadShared(name));
       await expect(rt.solve(h, new Float64Array(h.rows * (name === 'young1c' ? 2 : 1)).fill(1), { preconditioner: 'amg' })).rejects.toThrow(UnsupportedError);
     }
+  });
+});
+
+describe('AMG-PCG on the WebGPU path (Dawn + SwiftShader)', () => {
+  let gpu: Runtime;
+  let cpu: Runtime;
+  beforeAll(async () => {
+    pointDawnAtSwiftShader();
+    gpu = await createRuntime({ backend: 'webgpu', workers: 1 });
+    cpu = await createRuntime({ workers: 1 });
+  });
+  afterAll(() => {
+    gpu?.dispose();
+    cpu?.dispose();
+  });
+
+  it('the cycle runs on the device: converges to 1e-8 in about the CPU path’s iterations', async () => {
+    const A = poisson2D(40);
+    const b = new Float64Array(A.rows).map((_, i) => Math.cos(0.3 * i));
+    const opts = { method: 'cg', tol: 1e-8 } as const;
+    const Mg = gpu.amg(gpu.upload(A), { maxCoarse: 100 });
+    expect(Mg.amg!.levels.length).toBeGreaterThanOrEqual(3);
+    const g = await gpu.solve(Mg.matrix, b, { ...opts, preconditioner: Mg });
+    const hc = cpu.upload(A);
+    const c = await cpu.solve(hc, b, { ...opts, preconditioner: cpu.amg(hc, { maxCoarse: 100 }) });
+    expect([g.path, g.converged]).toEqual(['webgpu', true]);
+    expect(trueResidual(A, g.x, b)).toBeLessThanOrEqual(1e-8);
+    expect(Math.abs(g.iterations - c.iterations)).toBeLessThanOrEqual(2);
   });
 });
