@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
 import { CSRMatrix } from '../src/formats/csr.js';
 import { poisson2D, poisson3D } from '../src/generators/poisson.js';
-import { UnsupportedError } from '../src/errors.js';
+import { DisposedError, OptionError, UnsupportedError } from '../src/errors.js';
 import { buildHierarchy } from '../src/solvers/amg/hierarchy.js';
 import { standardAggregation, symmetricStrength } from '../src/solvers/amg/aggregate.js';
 import { loadShared } from './matrices.js';
@@ -136,6 +136,18 @@ describe('AMG-PCG', () => {
       expect(amg.converged).toBe(true);
       expect(amg.iterations).toBeLessThan(jac.iterations);
     }
+  });
+
+  it('bad options are typed errors naming the option; a disposed hierarchy is refused', async () => {
+    const h = rt.upload(poisson2D(8));
+    expect(() => rt.amg(h, { theta: 1 })).toThrow(/amg.theta must be in \[0, 1\)/);
+    expect(() => rt.amg(h, { maxCoarse: 0 })).toThrow(RangeError);
+    expect(() => rt.amg(h, { sweeps: 1.5 })).toThrow(/amg.sweeps/);
+    expect(() => rt.amg(h, { thta: 0.1 } as never)).toThrow(OptionError);
+    const M = rt.amg(h, { maxCoarse: 10 });
+    expect(M.amg!.levels.map((l) => l.rows)[0]).toBe(64);
+    M.dispose();
+    await expect(rt.cg(h, new Float64Array(64).fill(1), { preconditioner: M })).rejects.toThrow(DisposedError);
   });
 
   it('a nonsymmetric or complex matrix is an UnsupportedError, not a silent divergence', async () => {
