@@ -155,7 +155,7 @@ program
   .command('solve')
   .description('solve A·x = b with rt.solve on the CPU path (method and preconditioner chosen from the matrix unless given) and write x as a Matrix Market array file')
   .argument('<file>', 'the matrix A, a Matrix Market file')
-  .option('--method <name>', 'auto, cg (Hermitian positive definite A), minres (Hermitian A), gmres or bicgstab (any nonsingular A)', oneOf(CLI_METHODS, 'method'), 'auto')
+  .option('--method <name>', 'auto, direct (a sparse factorization), cg (Hermitian positive definite A), minres (Hermitian A), gmres or bicgstab (any nonsingular A)', oneOf(CLI_METHODS, 'method'), 'auto')
   .option('--tol <tol>', 'stop when the true ‖b − A·x‖ ≤ tol·‖b‖ (recomputed in f64)', positive, 1e-8)
   .option('--max-iter <n>', 'most iterations (default max(100, 10·n))', integer(0, 2 ** 31 - 1))
   .option('--preconditioner <name>', `auto, ${CLI_PRECONDITIONERS.slice(1).join(', ')}`, oneOf(CLI_PRECONDITIONERS, 'preconditioner'), 'auto')

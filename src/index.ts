@@ -19,7 +19,7 @@ export type { Preconditioner, StopReason } from './solvers/ops.js';
 export type { PreconditionerKind, PreconditionerOptions } from './solvers/precond/index.js';
 export type { AmgOptions } from './solvers/amg/hierarchy.js';
 export type { AmgInfo } from './solvers/amg/info.js';
-export type { SolveMethod, SolveCandidate, SolveExplanation, TrueSolveResult } from './solvers/solve.js';
+export type { SolveMethod, SolveCandidate, SolveExplanation, DirectEstimate, TrueSolveResult } from './solvers/solve.js';
 export type { SolveStructure } from './solvers/structure.js';
 export { PreconditionerHandle } from './runtime/preconditioner.js';
 export type { GpuCanvas } from './gpu/context.js';

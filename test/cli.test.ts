@@ -157,7 +157,7 @@ describe('simdgl compare --paths', () => {
 describe('simdgl solve', () => {
   it('CG writes a solution whose residual is below the tolerance', () => {
     const out = join(dir, 'x.mtx');
-    const r = run('solve', spd, '--tol', '1e-10', '-o', out, '--workers', '2');
+    const r = run('solve', spd, '--method', 'cg', '--tol', '1e-10', '-o', out, '--workers', '2');
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^cg \+ ic0 on .*\n  preconditioner: ic0 .*\n  converged after \d+ iterations in [\d.]+ ms, setup included\n  true residual ‖b − A·x‖\/‖b‖ \d\.\d+e-\d+ \(f64\)/);
     const sol = parseMatrixMarket(readFileSync(out));
@@ -190,8 +190,17 @@ describe('simdgl solve', () => {
     expect(s.trueResidual).toBeLessThan(1e-4);
   });
 
+  it("'auto' factorizes a small matrix (on the host): method direct, 0 iterations, the residual checked here", () => {
+    const out = join(dir, 'x3.mtx');
+    const r = run('solve', spd, '--tol', '1e-10', '-o', out, '--json');
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ method: 'direct', preconditioner: 'none', iterations: 0, converged: true });
+    const x = (parseMatrixMarket(readFileSync(out)).matrix as DenseMatrix).values;
+    expect(residual(P, x, new Float64Array(100).fill(1))).toBeLessThan(1e-9);
+  });
+
   it('stopping at --max-iter writes nothing wrong but exits 3 with one line', () => {
-    const r = run('solve', spd, '--max-iter', '2');
+    const r = run('solve', spd, '--method', 'cg', '--max-iter', '2');
     expect(r.code).toBe(3);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/did not converge \(maxIter\) after 2 iterations/);

@@ -307,8 +307,9 @@ describe('preconditioned methods: iteration counts against plain references', ()
     expect(r.converged).toBe(true);
     r.x.forEach((v, i) => expect(v).toBeCloseTo(x[i], 8));
     expect((await rt.cg(h, b)).reason).toBe('breakdown');
-    // rt.solve: symmetric with a positive diagonal is taken as definite, CG breaks down, MINRES follows
-    const s = await rt.solve(h, b, { tol: 1e-10 });
+    // rt.solve with a preconditioner (so Krylov, not a factorization): symmetric with a positive
+    // diagonal is taken as definite, CG breaks down, MINRES follows
+    const s = await rt.solve(h, b, { tol: 1e-10, preconditioner: 'jacobi' });
     expect([s.converged, s.method]).toEqual([true, 'minres']);
   });
 });
@@ -355,7 +356,7 @@ describe('honest convergence', () => {
     const C = convection(10);
     const A = new CSRMatrix(C.rows, C.cols, 'c128', C.rowPtr, C.colIdx, Float64Array.from({ length: 2 * C.nnz }, (_, k) => (k % 2 ? (C.colIdx[k >> 1] === rowOf(C, k >> 1) ? 0.3 : 0) : C.values[k >> 1])));
     const b = Float64Array.from({ length: 2 * A.rows }, (_, i) => Math.cos(i));
-    const r = await rt.solve(rt.upload(A.astype('c64')), b, { tol: 1e-10 });
+    const r = await rt.solve(rt.upload(A.astype('c64')), b, { tol: 1e-10, preconditioner: 'ilu0' });
     expect([r.converged, r.method]).toEqual([true, 'gmres']);
     expect(r.refinements).toBeGreaterThan(0);
     expect(trueResidual(A.astype('c64'), r.x, b)).toBeLessThanOrEqual(1e-10);
@@ -391,27 +392,32 @@ describe('honest convergence', () => {
       seen.push(`${name}:${r.method}+${r.preconditioner}:${r.reason}`);
       h.dispose();
     }
-    // the nonsingular SPD and nonsymmetric ones converge (rajat01 and dwt_992 are singular; west0479 needs a direct solver)
-    for (const name of ['494_bus', 'bcsstk01', 'bcsstk13', 'olm1000', 'qc324', 'young1c', 't1']) {
+    // the nonsingular SPD and nonsymmetric ones converge (rajat01 and dwt_992 are singular), west0479
+    // too now that 'auto' factorizes it; which method each gets is test/solve-auto.test.ts's
+    for (const name of ['494_bus', 'bcsstk01', 'bcsstk13', 'olm1000', 'qc324', 'young1c', 't1', 'west0479']) {
       expect(seen.find((s) => s.startsWith(`${name}:`))).toMatch(/:converged$/);
     }
-    expect(seen.find((s) => s.startsWith('bcsstk13:'))).toMatch(/^bcsstk13:cg\+ic0/);
-    expect(seen.find((s) => s.startsWith('young1c:'))).toMatch(/^young1c:gmres\+ilu0/);
+    // with a Krylov method asked for, the preconditioner 'auto' gives the matrix
+    const k13 = rt.upload(loadShared('bcsstk13'));
+    expect(rt.explain('solve', k13, { method: 'cg' })).toMatchObject({ method: 'cg', preconditioner: 'ic0' });
+    expect(rt.explain('solve', rt.upload(loadShared('young1c')), { method: 'gmres' })).toMatchObject({ method: 'gmres', preconditioner: 'ilu0' });
   });
 });
 
 describe('rt.solve, explain and preconditioner handles', () => {
   it('explain says what rt.solve runs, and why', () => {
     const spd = rt.upload(poisson2D(8));
-    const e = rt.explain('solve', spd);
+    const e = rt.explain('solve', spd, { method: 'cg' });
     expect([e.method, e.preconditioner, e.path]).toEqual(['cg', 'ic0', 'cpu']);
     expect(e.text).toMatch(/^KSP cg on the CPU path/);
     expect(e.structure.hermitian).toBe(true);
-    const ns = rt.explain('solve', rt.upload(convection(6)));
-    expect([ns.method, ns.preconditioner]).toEqual(['gmres', 'ilu0']);
-    expect(ns.fallbacks[0].method).toBe('bicgstab');
+    // a small matrix: 'auto' factorizes, the Krylov candidates come after a singular factor
+    expect(rt.explain('solve', spd).fallbacks.map((c) => `${c.method}+${c.preconditioner}`)).toEqual(['cg+ic0', 'minres+ic0']);
+    const ns = rt.explain('solve', rt.upload(convection(6)), { preconditioner: 'auto', method: 'auto' });
+    expect([ns.method, ns.preconditioner]).toEqual(['direct', 'none']);
+    expect(ns.fallbacks.map((c) => `${c.method}+${c.preconditioner}`)).toEqual(['gmres+ilu0', 'bicgstab+ilu0']);
     expect(rt.explain('solve', spd, { method: 'bicgstab', preconditioner: 'ssor' })).toMatchObject({ method: 'bicgstab', preconditioner: 'ssor' });
-    expect(rt.explain('solve', rt.upload(convection(6)), { spd: true }).method).toBe('cg');
+    expect(rt.explain('solve', rt.upload(convection(6)), { spd: true }).fallbacks[0].method).toBe('cg');
   });
 
   it('an indefinite matrix given to IC(0) is shifted, and the shift is reported', () => {
@@ -459,7 +465,7 @@ describe('rt.solve, explain and preconditioner handles', () => {
     await expect(rt.cg(h, b, { preconditioner: other })).rejects.toThrow(DisposedError);
     // abort between iterations
     const ac = new AbortController();
-    const ab = await rt.solve(h, b, { tol: 1e-14, signal: ac.signal, onIteration: (k) => void (k === 2 && ac.abort()) });
+    const ab = await rt.solve(h, b, { tol: 1e-14, method: 'cg', signal: ac.signal, onIteration: (k) => void (k === 2 && ac.abort()) });
     expect(ab.reason).toBe('aborted');
     // maxIter bounds every loop
     const mx = await rt.gmres(h, b, { tol: 1e-14, maxIter: 3 });
@@ -479,7 +485,7 @@ describe('the WebGPU path (Dawn + SwiftShader)', () => {
   it('f32 storage, an f64 answer: refinement on the device reaches 1e-10', async () => {
     const A = poisson2D(16);
     const b = rhs(A.rows);
-    const r = await gpu.solve(gpu.upload(A.astype('f32')), b, { tol: 1e-10 });
+    const r = await gpu.solve(gpu.upload(A.astype('f32')), b, { tol: 1e-10, method: 'cg' });
     expect([r.path, r.converged, r.method]).toEqual(['webgpu', true, 'cg']);
     expect(r.refinements).toBeGreaterThan(0);
     expect(trueResidual(A.astype('f32'), r.x, b)).toBeLessThanOrEqual(1e-10);
@@ -505,8 +511,12 @@ describe('the WebGPU path (Dawn + SwiftShader)', () => {
         expect(trueResidual(A, r.x, b)).toBeLessThanOrEqual(1e-9);
       }
     }
-    const e = gpu.explain('solve', h);
+    const e = gpu.explain('solve', h, { method: 'cg' });
     expect(e.path).toBe('webgpu');
-    expect(e.method).toBe('cg');
+    expect([e.method, e.preconditioner]).toEqual(['cg', 'chebyshev']);
+    // 'auto' factorizes this small matrix on the host, whatever the path, and says so
+    const d = gpu.explain('solve', h);
+    expect([d.path, d.method, d.fallbacks[0].method]).toEqual(['webgpu', 'direct', 'cg']);
+    expect(d.text).toMatch(/^DIRECT .* on the host CPU/);
   });
 });

@@ -10,11 +10,11 @@ import { PRECONDITIONER_KINDS, type PreconditionerKind } from '../solvers/precon
 import { namingInput } from './exit-codes.js';
 
 /** The CLI's --method and --preconditioner choices. */
-export const CLI_METHODS = ['auto', ...SOLVE_METHODS] as const;
+export const CLI_METHODS = ['auto', 'direct', ...SOLVE_METHODS] as const;
 export const CLI_PRECONDITIONERS = ['auto', ...PRECONDITIONER_KINDS] as const;
 
 export interface SolveCliOptions {
-  method: SolveMethod | 'auto';
+  method: SolveMethod | 'auto' | 'direct';
   tol: number;
   maxIter?: number;
   preconditioner: PreconditionerKind | 'auto';
@@ -34,7 +34,7 @@ export interface SolveCliResult {
   format: string;
   threads: number;
   /** the method and preconditioner rt.solve ran, and the preconditioner in words */
-  method: SolveMethod;
+  method: SolveMethod | 'direct';
   preconditioner: PreconditionerKind;
   preconditionerDetail: string;
   iterations: number;

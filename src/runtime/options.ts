@@ -7,6 +7,7 @@ import type { SolveOptions as SolverOptions, StopReason } from '../solvers/ops.j
 import type { PreconditionerKind, PreconditionerOptions } from '../solvers/precond/index.js';
 import type { SolveMethod, TrueSolveResult } from '../solvers/solve.js';
 import type { PreconditionerHandle } from './preconditioner.js';
+import type { FactorInfo } from '../solvers/direct/factor.js';
 import type { Calibration } from './cost.js';
 import type { PathCapabilities, PathChoice, PathId } from '../path.js';
 import type { ResidentVector } from './handles.js';
@@ -150,8 +151,8 @@ export interface GmresOptions extends SolveOptions {
 
 /** Options of rt.solve and explain('solve'): the method, whether A is known positive definite, and GMRES's restart. */
 export interface AutoSolveOptions extends GmresOptions {
-  /** 'auto' (default) chooses from the matrix: CG, MINRES or GMRES (see explain('solve')) */
-  method?: SolveMethod | 'auto';
+  /** 'auto' (default) chooses from the matrix: a direct factorization where its estimated cost is affordable, else CG, MINRES or GMRES (see explain('solve')); 'direct' factorizes (on the host) whatever it costs */
+  method?: SolveMethod | 'auto' | 'direct';
   /** the caller knows A is Hermitian positive definite: CG without the symmetry check's verdict */
   spd?: boolean;
 }
@@ -159,7 +160,7 @@ export interface AutoSolveOptions extends GmresOptions {
 /** Options of explain('solve', A): the choices rt.solve would be given. */
 export interface ExplainSolveOptions {
   /** the method rt.solve would be given ('auto': chosen from the matrix) */
-  method?: SolveMethod | 'auto';
+  method?: SolveMethod | 'auto' | 'direct';
   /** the preconditioner rt.solve would be given ('auto': chosen from the matrix and the path) */
   preconditioner?: PreconditionerKind | 'auto';
   /** the caller would say A is Hermitian positive definite */
@@ -173,9 +174,13 @@ export interface ExplainSolveOptions {
  * ‖b − A·x‖ recomputed in f64 from x at the end, whatever the matrix's precision.
  */
 export interface SolveOutcome extends TrueSolveResult {
-  /** the method that ran */
-  method: SolveMethod;
-  /** the preconditioner that ran */
+  /** the method that ran ('direct': a sparse factorization on the host, see `factor`) */
+  method: SolveMethod | 'direct';
+  /** the factorization that ran, for method 'direct' (kind, ordering, fill, flops, time per phase) */
+  factor?: FactorInfo;
+  /** why 'auto' left its factorization for the Krylov candidates (a singular factor, a residual above tol), when it did */
+  directFallback?: string;
+  /** the preconditioner that ran ('none' for method 'direct') */
   preconditioner: PreconditionerKind;
   /** the preconditioner in words: its parameters, any diagonal shift it needed, how the path applied it */
   preconditionerDetail: string;

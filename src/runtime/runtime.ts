@@ -1,10 +1,11 @@
 import { checkMemoryFloor, withMemoryBudget } from '../memory-budget.js';
+import { hostNorm } from '../host-spmv.js';
 import { ANY_NUMBER, FINITE_NON_NEGATIVE, NON_NEGATIVE, NON_NEGATIVE_INTEGER, POSITIVE_INTEGER, checkBoolean, checkChoice, checkFunction, checkNumber, checkOptions, checkScalar, checkSignal, inRange, requireNumber } from '../options-check.js';
 import { vectorData } from '../vector-data.js';
 import { DOT_OPTION_KEYS, EXPLAIN_OPTION_KEYS, RUNTIME_OPTION_KEYS, SOLVE_OPTION_KEYS, SPMV_OPTION_KEYS, UPLOAD_OPTION_KEYS, WEBGPU_OPTION_KEYS } from './options.js';
 import { ADD_OPTION_KEYS, GEMM_OPTION_KEYS, TRANSPOSE_OPTION_KEYS } from './dense-ops.js';
 import { allocValues, componentBytes, components, elementBytes, isComplex, type DType, type Scalar, type ValueArray, assertDType } from '../dtype.js';
-import { DisposedError, GpuUnavailableError, InputTypeError, OptionError, PaddingLimitError, ShapeError, UnsupportedError, SimdglError } from '../errors.js';
+import { DisposedError, GpuUnavailableError, InputTypeError, MemoryLimitError, NotPositiveDefiniteError, OptionError, PaddingLimitError, ShapeError, SingularMatrixError, UnsupportedError, SimdglError } from '../errors.js';
 import type { SpmvScalars } from '../backend-types.js';
 import { convert, type FormatName, type SparseMatrix } from '../formats/index.js';
 import { ownedCopy } from '../formats/owned.js';
@@ -16,7 +17,7 @@ import type { CpuBackend } from '../cpu/backend.js';
 import type { AutoSolveOptions, Backend, Capabilities, ExplainSolveOptions, GmresOptions, RuntimeOptions, SolveOptions, SolveOutcome, SpmvOptions, UploadOptions, VectorLike } from './options.js';
 import { AUTO_SOLVE_OPTION_KEYS, EXPLAIN_SOLVE_OPTION_KEYS, GMRES_OPTION_KEYS, PRECONDITIONER_OPTION_KEYS } from './options.js';
 import { PreconditionerHandle } from './preconditioner.js';
-import { chooseSolve, KRYLOV, SOLVE_METHODS, solveWithTrueResidual, type KrylovMethod, type SolveCandidate, type SolveExplanation, type SolveMethod } from '../solvers/solve.js';
+import { chooseDirect, chooseSolve, DIRECT_MAX_N, KRYLOV, SOLVE_METHODS, solveWithTrueResidual, type DirectEstimate, type KrylovMethod, type SolveCandidate, type SolveExplanation, type SolveMethod } from '../solvers/solve.js';
 import { checkPreconditionerOptions, planPreconditioner, type PreconditionerKind, type PreconditionerOptions } from '../solvers/precond/index.js';
 import { solveStructure, type SolveStructure } from '../solvers/structure.js';
 import type { SolverOps } from '../solvers/ops.js';
@@ -34,7 +35,7 @@ import { poisson3D } from '../generators/poisson.js';
 import { shownTyped, shownValue } from '../shown-value.js';
 import { spgemm } from '../solvers/amg/spgemm.js';
 import type { AmgOptions } from '../solvers/amg/hierarchy.js';
-import { factorize, type Factorization, type FactorOptions } from '../solvers/direct/factor.js';
+import { factorize, planFactor, type Factorization, type FactorOptions, type FactorPlan } from '../solvers/direct/factor.js';
 
 type Handle = MatrixHandle | ResidentVector | DenseHandle | PreconditionerHandle;
 
@@ -73,7 +74,7 @@ export class Runtime implements HandleOwner {
   private readonly unsubscribe: (() => void)[] = [];
   private calibrationData: Calibration | null = null;
   private readonly featureCache = new WeakMap<SparseMatrix, MatrixFeatures>();
-  private readonly structureCache = new WeakMap<SparseMatrix, { csr: CSRMatrix; structure: SolveStructure }>();
+  private readonly structureCache = new WeakMap<SparseMatrix, { csr: CSRMatrix; structure: SolveStructure; direct?: DirectPlan }>();
   private requestedThreads = 1;
 
   private constructor(
@@ -393,7 +394,8 @@ export class Runtime implements HandleOwner {
    * y comes back to the host (default true).
    *
    * `explain('solve', A, options)` says what rt.solve would run for A (a handle) and why, PETSc
-   * `-ksp_view` style: the path, the method (from A's symmetry and diagonal, checked once per matrix,
+   * `-ksp_view` style: the path, whether a direct factorization is affordable (its estimated fill and
+   * flops, docs/solvers.md), the method (from A's symmetry and diagonal, checked once per matrix,
    * or the caller's `method`/`spd`), the preconditioner (from the structure and whether the path has a
    * triangular solve), the fallbacks a breakdown moves to, and `text`, all of it in lines.
    *
@@ -416,8 +418,9 @@ export class Runtime implements HandleOwner {
    * assert.ok(e.features.rowCv >= 0.3);                      // irregular rows …
    * assert.equal(e.format, 'sell');                          // … and a small x: SELL-C-σ
    * assert.ok(e.reasons.length > 0 && e.estimates.cpu.ms > 0);
-   * const s = rt.explain('solve', rt.upload(poisson2D(16)));   // SPD: CG with IC(0) on the CPU
-   * assert.deepEqual([s.method, s.preconditioner, s.path], ['cg', 'ic0', 'cpu']);
+   * const s = rt.explain('solve', rt.upload(poisson2D(16)));   // small: factorized on the host …
+   * assert.equal(s.method, 'direct');
+   * assert.deepEqual([s.fallbacks[0].method, s.fallbacks[0].preconditioner], ['cg', 'ic0']);   // … else CG + IC(0)
    * rt.dispose();
    * ```
    */
@@ -1029,7 +1032,9 @@ export class Runtime implements HandleOwner {
 
   /**
    * Solves A·x = b, choosing the method and the preconditioner from the matrix and the path (what
-   * `explain('solve', A)` says): CG + IC(0) for a Hermitian positive definite A on the CPU path
+   * `explain('solve', A)` says): a sparse direct factorization on the host where its estimated fill
+   * and flops are affordable (a singular factor falls back to the Krylov candidates, `directFallback`
+   * says so; `method: 'direct'` factorizes whatever it costs), else CG + IC(0) for a Hermitian positive definite A on the CPU path
    * (Chebyshev where the path has no triangular solve), MINRES for Hermitian indefinite, GMRES(30) +
    * ILU(0) otherwise; a breakdown moves to the next candidate (CG → MINRES, GMRES → BiCGSTAB). `spd:
    * true` skips the symmetry verdict, `method` and `preconditioner` fix either choice. The result is
@@ -1037,7 +1042,8 @@ export class Runtime implements HandleOwner {
    * below f32's reach is refined in f64 until it meets it.
    *
    * @throws {@link ShapeError} when A is not square, b or x0 has the wrong length or dtype, or a preconditioner belongs to another matrix.
-   * @throws {@link UnsupportedError} for an unknown method or preconditioner, or one the path cannot run.
+   * @throws {@link UnsupportedError} for an unknown method or preconditioner, one the path cannot run, or a preconditioner with method 'direct'.
+   * @throws {@link SingularMatrixError} or {@link MemoryLimitError} for method 'direct' when A is singular or its factor exceeds the memory budget.
    * @throws {@link InputTypeError} when an option has the wrong type (`tol: '1e-3'`, `onIteration: 5`, a
    * `signal` that is not an AbortSignal) or b / x0 is not vector data or a resident vector — all checked
    * before the solve starts.
@@ -1050,16 +1056,19 @@ export class Runtime implements HandleOwner {
    *
    * @example
    * ```js
-   * // One call: f32 storage, an f64 answer
+   * // One call: f32 storage, an f64 answer (CG asked for: 'auto' factorizes a matrix this small, in f64)
    * import { createRuntime, poisson2D } from 'simdgl';
    * import assert from 'node:assert/strict';
    *
    * const rt = await createRuntime();
    * const A = rt.upload(poisson2D(64).astype('f32'));
-   * const r = await rt.solve(A, new Float64Array(64 * 64).fill(1), { tol: 1e-10 });
+   * const b = new Float64Array(64 * 64).fill(1);
+   * const r = await rt.solve(A, b, { tol: 1e-10, method: 'cg' });
    * assert.equal(r.reason, 'converged');
    * assert.ok(r.relativeResidual <= 1e-10 && r.refinements > 0);         // refined in f64
-   * assert.equal(r.method, 'cg');
+   * const d = await rt.solve(A, b);                                      // 'auto': a Cholesky factor
+   * assert.deepEqual([d.method, d.factor.kind, d.iterations], ['direct', 'cholesky', 0]);
+   * assert.ok(d.relativeResidual <= 1e-8);
    * rt.dispose();
    * ```
    */
@@ -1121,7 +1130,7 @@ export class Runtime implements HandleOwner {
   }
 
   /** A's canonical CSR and its symmetry/diagonal, computed once per uploaded matrix. */
-  private solveStructureOf(h: MatrixHandle): { csr: CSRMatrix; structure: SolveStructure } {
+  private solveStructureOf(h: MatrixHandle): { csr: CSRMatrix; structure: SolveStructure; direct?: DirectPlan } {
     let s = this.structureCache.get(h.host);
     if (!s) {
       const csr = h.host.toCSR();
@@ -1137,23 +1146,64 @@ export class Runtime implements HandleOwner {
     return { label: p.label, triangular: typeof ops.triangular === 'function', gpu: p.cost.kind === 'gpu' };
   }
 
+  /**
+   * The factorization 'auto' or 'direct' would run, planned once per matrix (ordering and counts kept
+   * for the factorization itself): its estimate and chooseDirect's verdict. Not planned for 'auto'
+   * above DIRECT_MAX_N unknowns (the ordering alone would cost more than a Krylov solve).
+   */
+  private directPlan(h: MatrixHandle, csr: CSRMatrix, asked: boolean): DirectPlan {
+    const cached = this.solveStructureOf(h);
+    if (cached.direct && (cached.direct.plan || !asked)) return cached.direct;
+    const n = csr.rows;
+    let d: DirectPlan;
+    if (!asked && n > DIRECT_MAX_N) {
+      d = { plan: null, direct: false, reason: `no direct factorization: ${n} unknowns > ${DIRECT_MAX_N}, where the ordering alone costs more than a preconditioned Krylov solve` };
+    } else {
+      const plan = planFactor(csr, 'auto', 'auto');
+      const estimate = { ...plan.a.cost, ordering: plan.a.ordering };
+      const c = chooseDirect(estimate, n, csr.nnz, plan.C.complex, this.cpu.memoryBudgetMB * 1048576);
+      d = { plan, estimate, ...c };
+    }
+    cached.direct = d;
+    return d;
+  }
+
+  /** Whether a solve with these options factorizes: method 'direct', or 'auto' (no preconditioner given) where chooseDirect says so. */
+  private wantsDirect(h: MatrixHandle, csr: CSRMatrix, method: SolveMethod | 'auto' | 'direct' | undefined, pre: unknown): DirectPlan | null {
+    if (method === 'direct') return this.directPlan(h, csr, true);
+    if ((method === undefined || method === 'auto') && (pre === undefined || pre === 'auto')) return this.directPlan(h, csr, false);
+    return null;
+  }
+
   private explainSolve(A: MatrixHandle, o: ExplainSolveOptions): SolveExplanation {
     const h = this.own(A, 'explain: A').live();
     if (!(h instanceof MatrixHandle)) throw new TypeError("explain('solve', A): A must be a handle from rt.upload()");
     if (h.rows !== h.cols) throw new ShapeError(`explain: A must be square to solve with it, it is ${h.rows}×${h.cols}`);
     const p = this.solvePath(h, o.path);
-    const { structure } = this.solveStructureOf(h);
-    const choice = chooseSolve(structure, this.pathSolveInfo(p, h), { method: o.method, preconditioner: o.preconditioner, spd: o.spd });
-    const [first, ...fallbacks] = choice.candidates;
-    const reasons = [`path ${p.label}: ${o.path || this.forced ? 'asked for' : 'the path a resident SpMV of A runs on (explain spmv)'}`, ...choice.reasons];
+    const { csr, structure } = this.solveStructureOf(h);
+    const d = this.wantsDirect(h, csr, o.method, o.preconditioner);
+    const direct = o.method === 'direct' || d?.direct === true;
+    const choice = chooseSolve(structure, this.pathSolveInfo(p, h), { method: o.method === 'direct' ? 'auto' : o.method, preconditioner: o.preconditioner, spd: o.spd });
+    const [first, ...rest] = choice.candidates;
+    const fallbacks = direct ? choice.candidates : rest;
+    const reasons = [`path ${p.label}: ${o.path || this.forced ? 'asked for' : 'the path a resident SpMV of A runs on (explain spmv)'}`];
+    if (o.method === 'direct') reasons.push(`method direct given by the caller: a sparse factorization on the host CPU, whatever the path${d?.estimate ? ` (${d.reason.replace(/^[^:]*: /, '')})` : ''}`);
+    else if (d) reasons.push(d.reason);
+    if (direct) reasons.push(o.method === 'direct' ? 'a singular factor is a SingularMatrixError' : 'a singular factor (or a residual above tol) moves to the Krylov candidates');
+    reasons.push(...choice.reasons);
     const text = [
-      `KSP ${first.method}${first.method === 'gmres' ? '(30), right preconditioning, CGS2' : ''} on the ${p.label} path, ${A.rows}×${A.cols} ${A.dtype}, ${A.nnz} nonzeros`,
-      `  stop: true ‖b − A·x‖/‖b‖ ≤ tol in f64${componentBytes(A.dtype) === 4 ? ' (f32 inner solves, refined in f64 below 1e-5)' : ''}`,
-      `PC ${first.preconditioner}`,
-      ...fallbacks.map((c) => `  after a breakdown: ${c.method} + ${c.preconditioner}`),
+      direct
+        ? `DIRECT factorization (cholesky, ldlt or lu as rt.factor's kind 'auto' decides) on the host CPU, ${A.rows}×${A.cols} ${A.dtype}, ${A.nnz} nonzeros${d?.estimate ? `; estimated fill ${d.estimate.fillNnz}, ${d.estimate.flops.toExponential(2)} flops, ${d.estimate.ordering} ordering` : ''}`
+        : `KSP ${first.method}${first.method === 'gmres' ? '(30), right preconditioning, CGS2' : ''} on the ${p.label} path, ${A.rows}×${A.cols} ${A.dtype}, ${A.nnz} nonzeros`,
+      `  stop: true ‖b − A·x‖/‖b‖ ≤ tol in f64${!direct && componentBytes(A.dtype) === 4 ? ' (f32 inner solves, refined in f64 below 1e-5)' : ''}`,
+      ...(direct ? [] : [`PC ${first.preconditioner}`]),
+      ...fallbacks.map((c) => `  after a ${direct ? 'singular factor' : 'breakdown'}: ${c.method} + ${c.preconditioner}`),
       ...reasons.map((r) => `  - ${r}`),
     ].join('\n');
-    return { op: 'solve', path: p.id, method: first.method, preconditioner: first.preconditioner, fallbacks, structure, reasons, text };
+    return {
+      op: 'solve', path: p.id, method: direct ? 'direct' : first.method, preconditioner: direct ? 'none' : first.preconditioner, fallbacks, structure, reasons, text,
+      ...(d?.estimate ? { direct: d.estimate } : {}),
+    };
   }
 
   private async runSolve(where: string, A: MatrixHandle, b: unknown, o: AutoSolveOptions, method?: SolveMethod): Promise<SolveOutcome> {
@@ -1172,8 +1222,11 @@ export class Runtime implements HandleOwner {
     if (o.preconditioner !== undefined && typeof o.preconditioner !== 'string' && !(o.preconditioner instanceof PreconditionerHandle)) {
       throw new UnsupportedError(`${where}: preconditioner must be a kind ('none', 'jacobi', …, 'auto') or a handle from rt.preconditioner(), got ${shownTyped(o.preconditioner)}`);
     }
-    if (o.method !== undefined && o.method !== 'auto' && !SOLVE_METHODS.includes(o.method)) {
-      throw new UnsupportedError(`${where}: method must be 'auto' or one of ${SOLVE_METHODS.map((m) => `'${m}'`).join(', ')}, got ${shownValue(o.method)}`);
+    if (o.method !== undefined && o.method !== 'auto' && o.method !== 'direct' && !SOLVE_METHODS.includes(o.method)) {
+      throw new UnsupportedError(`${where}: method must be 'auto', 'direct' or one of ${SOLVE_METHODS.map((m) => `'${m}'`).join(', ')}, got ${shownValue(o.method)}`);
+    }
+    if (o.method === 'direct' && o.preconditioner !== undefined && o.preconditioner !== 'none' && o.preconditioner !== 'auto') {
+      throw new UnsupportedError(`${where}: method 'direct' factorizes A and takes no preconditioner, got preconditioner ${o.preconditioner instanceof PreconditionerHandle ? 'a handle' : shownValue(o.preconditioner)}`);
     }
     const handle = o.preconditioner instanceof PreconditionerHandle ? this.own(o.preconditioner, `${where}: preconditioner`).live() : null;
     if (handle && handle.matrix !== h) throw new ShapeError(`${where}: the preconditioner was set up for another matrix`);
@@ -1183,11 +1236,40 @@ export class Runtime implements HandleOwner {
     const x0In = o.x0 === undefined ? undefined : this.operand(o.x0, h.dtype, h.rows, `${where}: x0`);
     const p = this.solvePath(h, o.path);
     const { csr, structure } = this.solveStructureOf(h);
-    const choice = chooseSolve(structure, this.pathSolveInfo(p, h), { method: method ?? o.method, preconditioner: pre, spd: o.spd });
+    const d = method ? null : this.wantsDirect(h, csr, o.method, o.preconditioner);
+    const choice = chooseSolve(structure, this.pathSolveInfo(p, h), { method: method ?? (o.method === 'direct' ? 'auto' : o.method), preconditioner: pre, spd: o.spd });
     // b and x0 (vector data or resident vectors, possibly one) are read once, at the start
     const host = async (v: VectorLike) => new Float64Array(v instanceof ResidentVector ? await v.read() : v);
     const b64 = await host(bIn);
-    const x0 = x0In === undefined ? undefined : await host(x0In);
+    let x0 = x0In === undefined ? undefined : await host(x0In);
+    let directFallback: string | undefined;
+    if (d && (d.direct || o.method === 'direct') && !o.signal?.aborted) {
+      // the factorization runs on the host, whatever the path; x0 is not needed
+      const tol = o.tol ?? 1e-8;
+      let F: Factorization | null = null;
+      try {
+        F = factorize(h.host, {}, this.cpu.memoryBudgetMB, d.plan!);
+        const s = await F.solve(b64);
+        const bnorm = hostNorm(b64);
+        const rel = s.relativeResidual;
+        const converged = rel <= tol;
+        if (converged || o.method === 'direct') {
+          return {
+            x: s.x, iterations: 0, residualNorm: bnorm > 0 ? rel * bnorm : rel, relativeResidual: rel, recurrenceResidual: rel, converged,
+            reason: converged ? 'converged' : Number.isNaN(rel) ? 'nan' : 'stagnated', history: [bnorm > 0 ? 1 : 0, rel], refinements: s.refinements,
+            method: 'direct', factor: F.info, preconditioner: 'none', preconditionerDetail: `none: a direct ${F.info.kind} factorization (${F.info.ordering} ordering) on the host CPU`, path: 'cpu',
+          };
+        }
+        // an ill-conditioned factor: its answer is the Krylov candidates' starting point
+        directFallback = `the factorization's true relative residual ${rel.toExponential(2)} is above tol ${tol}: Krylov from its answer`;
+        x0 = Float64Array.from(s.x);
+      } catch (e) {
+        if (o.method === 'direct' || !(e instanceof SingularMatrixError || e instanceof NotPositiveDefiniteError || e instanceof MemoryLimitError)) throw e;
+        directFallback = `the factorization failed (${e.name}: ${e.message}): the Krylov candidates instead`;
+      } finally {
+        F?.dispose();
+      }
+    }
     const io = { upload: (v: Float64Array) => p.vector(h.dtype, v), read: async (v: PathVector) => (await p.read(v)).slice() };
     for (let c = 0; ; c++) {
       const cand = choice.candidates[c];
@@ -1204,7 +1286,7 @@ export class Runtime implements HandleOwner {
       }
       // a breakdown (CG on a matrix that is not definite) moves rt.solve's choice to its next candidate
       if (r.reason !== 'breakdown' || c + 1 === choice.candidates.length) {
-        return { ...r, method: cand.method, preconditioner: cand.preconditioner, preconditionerDetail: description, path: p.id };
+        return { ...r, method: cand.method, preconditioner: cand.preconditioner, preconditionerDetail: description, path: p.id, ...(directFallback ? { directFallback } : {}) };
       }
     }
   }
@@ -1711,4 +1793,12 @@ async function resolveWorkers(w: number | 'auto' | undefined, where: string): Pr
  */
 export function createRuntime(options: RuntimeOptions = {}): Promise<Runtime> {
   return Runtime.create(options);
+}
+
+/** The factorization rt.solve would run for a matrix: its symbolic phase (null when not planned), estimate and verdict. */
+interface DirectPlan {
+  plan: FactorPlan | null;
+  estimate?: DirectEstimate;
+  direct: boolean;
+  reason: string;
 }

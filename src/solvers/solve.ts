@@ -47,8 +47,8 @@ export interface SolveChoice {
  * Hermitian A otherwise, GMRES(30) for the rest — BiCGSTAB as the fallback a breakdown moves to. The
  * preconditioner: IC(0) (HPD) or ILU(0) where the path solves triangular systems, else Chebyshev (HPD)
  * or Jacobi; Jacobi where a diagonal is zero rules the factorizations out, none where Jacobi too is.
- * The user's method or preconditioner is kept as given. A direct factorization (issue 24) enters as
- * another candidate here.
+ * The user's method or preconditioner is kept as given. A direct factorization comes before these
+ * candidates where chooseDirect says so (the runtime decides it: it needs the symbolic phase).
  */
 export function chooseSolve(s: SolveStructure, path: PathSolveInfo, o: { method?: SolveMethod | 'auto'; preconditioner?: PreconditionerKind | 'auto'; spd?: boolean }): SolveChoice {
   const reasons: string[] = [];
@@ -98,6 +98,47 @@ export function chooseSolve(s: SolveStructure, path: PathSolveInfo, o: { method?
     return pre;
   };
   return { candidates: methods.map((m) => ({ method: m, preconditioner: forMethod(m) })), reasons };
+}
+
+/** What 'auto' weighs a factorization by: the symbolic phase's estimate (estimateFactorCost). */
+export interface DirectEstimate {
+  /** entries of the factor */
+  fillNnz: number;
+  /** flops of the numeric factorization */
+  flops: number;
+  /** bytes of the factor and its workspace */
+  bytes: number;
+  /** the fill-reducing ordering it assumes */
+  ordering: string;
+}
+
+/**
+ * Above this many unknowns 'auto' does not even plan a factorization: the ordering (AMD or nested
+ * dissection, on the host) then costs seconds by itself (measured: 1.6 s for poisson2D(256), 33 s for
+ * poisson3D(64)), more than a preconditioned Krylov solve of such matrices.
+ */
+export const DIRECT_MAX_N = 20000;
+/** The host factorization's rate assumed by 'auto', flop/s: about what the supernodal/up-looking/left-looking kernels reach on one core here (bcsstk13: 5.5e7 flops in ≈0.3 s). */
+export const FACTOR_FLOP_RATE = 2e8;
+/** The Krylov iteration's rate assumed by 'auto', flop/s (SpMV and triangular solves on the path), and its fixed cost per iteration in ms (dots, synchronisation). */
+export const KRYLOV_FLOP_RATE = 1e9;
+export const KRYLOV_ITERATION_MS = 0.05;
+
+/**
+ * Whether 'auto' factorizes: the estimated factor time (flops / FACTOR_FLOP_RATE) against the estimated
+ * Krylov time, min(n, 20·√n) iterations — a pessimistic guess on purpose: the matrices a Krylov method
+ * struggles with (bcsstk13, west0479) are the small ill-conditioned ones a factorization solves at
+ * once — of KRYLOV_ITERATION_MS plus 4·nnz + 12·n flops (SpMV, preconditioner, vector updates; ×4
+ * complex) at KRYLOV_FLOP_RATE; and the factor's bytes within half the memory budget.
+ */
+export function chooseDirect(est: DirectEstimate, n: number, nnz: number, complex: boolean, budgetBytes: number): { direct: boolean; reason: string } {
+  const factorMs = (est.flops / FACTOR_FLOP_RATE) * 1e3;
+  const iterations = Math.min(n, 20 * Math.sqrt(n));
+  const krylovMs = iterations * (KRYLOV_ITERATION_MS + (((complex ? 4 : 1) * (4 * nnz + 12 * n)) / KRYLOV_FLOP_RATE) * 1e3);
+  const what = `fill ${est.fillNnz} entries (${(est.bytes / 1048576).toFixed(1)} MiB), ${est.flops.toExponential(2)} flops with ${est.ordering} ordering: ≈ ${factorMs.toFixed(1)} ms at ${FACTOR_FLOP_RATE.toExponential(0)} flop/s against ≈ ${krylovMs.toFixed(1)} ms for ${Math.round(iterations)} Krylov iterations (min(n, 20·√n))`;
+  if (est.bytes > budgetBytes / 2) return { direct: false, reason: `no direct factorization: the factor needs ${(est.bytes / 1048576).toFixed(1)} MiB, more than half the memory budget (${(budgetBytes / 1048576).toFixed(0)} MiB)` };
+  if (factorMs > krylovMs) return { direct: false, reason: `no direct factorization: ${what}` };
+  return { direct: true, reason: `method direct (a sparse factorization on the host CPU, whatever the path): ${what}` };
 }
 
 /** How the driver reaches vectors of the path (upload in the path's dtype, read back). */
@@ -250,12 +291,14 @@ export interface SolveExplanation {
   op: 'solve';
   /** the path the solve runs on */
   path: PathId;
-  /** the method it runs first */
-  method: SolveMethod;
+  /** the method it runs first ('direct': a sparse factorization on the host, the Krylov candidates after a singular factor) */
+  method: SolveMethod | 'direct';
   /** the preconditioner it runs first */
   preconditioner: PreconditionerKind;
-  /** the candidates a breakdown moves to, in order */
+  /** the candidates a breakdown (or a singular factor) moves to, in order */
   fallbacks: SolveCandidate[];
+  /** the factorization's estimate from its symbolic phase, when 'auto' or 'direct' planned one */
+  direct?: DirectEstimate;
   /** the matrix's symmetry and diagonal behind the choice */
   structure: SolveStructure;
   /** the choice in words */

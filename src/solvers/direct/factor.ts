@@ -115,18 +115,22 @@ function squareCsr(A: SparseMatrix, where: string): CSRMatrix {
  * undefined): the factor's estimated bytes are reserved before the numeric phase starts.
  * @internal
  */
-export function factorize(A: SparseMatrix, options: FactorOptions, budgetMB: number | undefined): Factorization {
-  return withMemoryBudget(budgetMB, () => factorizeInBudget(A, options, budgetMB));
+export function factorize(A: SparseMatrix, options: FactorOptions, budgetMB: number | undefined, plan?: FactorPlan): Factorization {
+  return withMemoryBudget(budgetMB, () => factorizeInBudget(A, options, budgetMB, plan));
 }
 
-function factorizeInBudget(A: SparseMatrix, options: FactorOptions, budgetMB: number | undefined): Factorization {
-  checkOptions('factor', options, FACTOR_OPTION_KEYS);
-  const kind = options.kind ?? 'auto';
+/** The symbolic phase of a factorization (square CSR, CSC, symmetry, ordering and counts), done once and kept: rt.solve's 'auto' estimates from it and factorizes with it. @internal */
+export interface FactorPlan {
+  csr: CSRMatrix;
+  C: Csc;
+  sym: boolean;
+  a: Analysis;
+}
+
+/** Plans the factorization `kind` of A with `ordering` (the kind and ordering checked first). @internal */
+export function planFactor(A: SparseMatrix, kind: FactorKind, ordering: OrderingName | 'auto'): FactorPlan {
   if (!KINDS.includes(kind)) throw new UnsupportedError(`factor: kind must be ${KINDS.map((k) => `'${k}'`).join(', ')}, got ${shownValue(kind)}`);
-  const ordering = options.ordering ?? 'auto';
   if (!ORDERINGS.includes(ordering)) throw new UnsupportedError(`factor: ordering must be ${ORDERINGS.map((k) => `'${k}'`).join(', ')}, got ${shownValue(ordering)}`);
-  const tol = options.pivotTolerance ?? 0.001;
-  if (!(tol >= 0 && tol <= 1)) throw new RangeError(`factor: pivotTolerance must be in [0, 1], got ${tol}`);
   const csr = squareCsr(A, 'factor');
   const C = cscOf(csr);
   const sym = !C.complex && isSymmetric(C);
@@ -137,7 +141,15 @@ function factorizeInBudget(A: SparseMatrix, options: FactorOptions, budgetMB: nu
     throw new UnsupportedError(`factor: kind '${kind}' needs a symmetric matrix (A equal to Aᵀ, both triangles stored); use kind: 'lu'`);
   }
   const g = symmetricGraph(C.n, C.colPtr, C.rowIdx);
-  const a = analyze(g, ordering, kind === 'lu' || (kind === 'auto' && !sym), C.complex);
+  return { csr, C, sym, a: analyze(g, ordering, kind === 'lu' || (kind === 'auto' && !sym), C.complex) };
+}
+
+function factorizeInBudget(A: SparseMatrix, options: FactorOptions, budgetMB: number | undefined, plan?: FactorPlan): Factorization {
+  checkOptions('factor', options, FACTOR_OPTION_KEYS);
+  const kind = options.kind ?? 'auto';
+  const tol = options.pivotTolerance ?? 0.001;
+  if (!(tol >= 0 && tol <= 1)) throw new RangeError(`factor: pivotTolerance must be in [0, 1], got ${tol}`);
+  const { csr, C, sym, a } = plan ?? planFactor(A, kind, options.ordering ?? 'auto');
   const F = new Factorization(C, csr.dtype, a, tol, budgetMB);
   if (kind !== 'auto') {
     F.numeric(kind, `kind: '${kind}' was asked for`);
