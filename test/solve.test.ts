@@ -513,7 +513,7 @@ describe('the WebGPU path (Dawn + SwiftShader)', () => {
     }
     const e = gpu.explain('solve', h, { method: 'cg' });
     expect(e.path).toBe('webgpu');
-    expect([e.method, e.preconditioner]).toEqual(['cg', 'chebyshev']);
+    expect(e.method).toBe('cg');
     // 'auto' factorizes this small matrix on the host, whatever the path, and says so
     const d = gpu.explain('solve', h);
     expect([d.path, d.method, d.fallbacks[0].method]).toEqual(['webgpu', 'direct', 'cg']);
