@@ -223,7 +223,9 @@ function deviceReport(): void {
   $('device-report').textContent = lines.join('\n');
   const iso = globalThis.crossOriginIsolated;
   $('isolation').textContent = iso
-    ? 'cross-origin isolated: SharedArrayBuffer and the worker pool are available'
+    ? typeof SharedArrayBuffer === 'function'
+      ? 'cross-origin isolated: SharedArrayBuffer and the worker pool are available'
+      : 'cross-origin isolated, but this browser has no SharedArrayBuffer: the CPU path runs on one thread'
     : 'NOT cross-origin isolated: the CPU path runs on one thread (serve with COOP same-origin + COEP require-corp, e.g. npm run demo)';
 }
 
@@ -529,9 +531,10 @@ async function applyWorkers(): Promise<void> {
 
 async function start(): Promise<void> {
   const cores = navigator.hardwareConcurrency || 1;
-  const isolated = globalThis.crossOriginIsolated === true;
-  ctl.workers.max = String(isolated ? Math.max(1, cores) : 1);
-  ctl.workers.value = String(isolated ? Math.min(4, cores) : 1);
+  // threads need shared memory: a cross-origin isolated page in an engine with SharedArrayBuffer (not WebKitGTK)
+  const shared = globalThis.crossOriginIsolated === true && typeof SharedArrayBuffer === 'function';
+  ctl.workers.max = String(shared ? Math.max(1, cores) : 1);
+  ctl.workers.value = String(shared ? Math.min(4, cores) : 1);
   ctl.workersLabel.textContent = ctl.workers.value;
   ctl.denseLabel.textContent = ctl.denseN.value;
   document.body.dataset.op = ctl.op.value;

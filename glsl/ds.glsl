@@ -2,40 +2,48 @@
 // f32 with |lo| <= ulp(hi)/2, about 48 significant bits. Knuth's two-sum and Dekker's two-product.
 //
 // GLSL ES 3.00 has no `precise`, so nothing stops a compiler from rewriting (a + b) - a into b or
-// c - (c - a) into a (legal under the relaxed float rules of shading languages). Two uniforms guard
-// against that: u_one (= 1.0) multiplies the intermediate results the error terms are recovered from,
-// so they are opaque to the optimiser, and u_split (= 8193.0 = 2^12 + 1, Dekker's constant for a
-// 24-bit mantissa) cannot be folded. The browser suite checks the result bit for bit
-// ("double-single arithmetic": two_prod must be exact).
+// c - (c - a) into a (legal under the relaxed float rules of shading languages). opaque() guards the
+// intermediate results the error terms are recovered from, and u_split (= 8193.0 = 2^12 + 1, Dekker's
+// constant for a 24-bit mantissa) cannot be folded. Multiplying by a uniform u_one = 1.0 was not
+// enough: Firefox on Mesa's llvmpipe lost the low halves of products of two texture values (SpMV and
+// dot at f32 accuracy) until opaque() replaced it. The browser suite checks the result bit for bit
+// ("double-single arithmetic": two_prod must be exact) and every f64/c128 kernel in each engine.
 uniform float u_one;
 uniform float u_split;
 
+// x itself, but through an integer XOR with a zero the compiler cannot know (the bits of u_one = 1.0
+// XOR those of 1.0): float algebra (reassociation, factoring a·b − a into a·(b − 1), fusing into an
+// FMA) cannot see through it, where a multiplication by u_one alone is reassociated away (Mesa).
+float opaque(float x) {
+  return uintBitsToFloat(floatBitsToUint(x) ^ (floatBitsToUint(u_one) ^ 0x3F800000u));
+}
+
 // s + e = a + b exactly (Knuth, no precondition on the magnitudes).
 vec2 two_sum(float a, float b) {
-  float s = (a + b) * u_one;
-  float v = (s - a) * u_one;
-  float e = (a - (s - v)) + (b - v);
+  float s = opaque(a + b);
+  float v = opaque(s - a);
+  float e = (a - opaque(s - v)) + (b - v);
   return vec2(s, e);
 }
 
 // s + e = a + b exactly when |a| >= |b| (or a == 0).
 vec2 quick_two_sum(float a, float b) {
-  float s = (a + b) * u_one;
-  float e = b - (s - a) * u_one;
+  float s = opaque(a + b);
+  float e = b - opaque(s - a);
   return vec2(s, e);
 }
 
 // Dekker's split: a = hi + lo with hi, lo of at most 12 significant bits each.
 vec2 ds_split(float a) {
-  float c = u_split * a;
-  float big = (c - a) * u_one;
-  float hi = c - big;
+  float c = opaque(u_split * a);
+  float big = opaque(c - a);
+  float hi = opaque(c - big);
   return vec2(hi, a - hi);
 }
 
 // p + e = a * b exactly (Dekker).
 vec2 two_prod(float a, float b) {
-  float p = (a * b) * u_one;
+  float p = opaque(a * b);
   vec2 as = ds_split(a);
   vec2 bs = ds_split(b);
   float e = ((as.x * bs.x - p) + as.x * bs.y + as.y * bs.x) + as.y * bs.y;

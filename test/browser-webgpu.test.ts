@@ -1,59 +1,80 @@
-// The runtime's WebGPU path in headless Chromium: bundles test/browser/webgpu-page.ts, serves it
-// cross-origin isolated on 127.0.0.1 (a secure context, as navigator.gpu needs) and runs it in
-// /usr/bin/chromium launched with WEBGPU_ARGS (WebGPU on SwiftShader). Without Chromium the suite is
-// skipped loudly (as test/browser.test.ts); a Chromium without a WebGPU adapter fails.
+// The runtime's paths in each engine, with the engine's WebGPU switched on (Chromium: an adapter on
+// SwiftShader; Firefox: the dom.webgpu.enabled pref; WebKitGTK: its WebGPU feature): bundles
+// test/browser/webgpu-page.ts, serves it cross-origin isolated on 127.0.0.1 (a secure context, as
+// navigator.gpu needs) and opens it in each engine of scripts/browsers.mjs. Every engine reports what
+// it offers each path — printed as one engine × path table and written to test-results/engine-paths.json —
+// and every missing path must come with a reason that forcing the path repeats. The WebGPU runtime
+// checks run wherever there is an adapter and must pass; Chromium must have one (SwiftShader). Where an
+// engine has no adapter, each WebGPU check is skipped with the engine's reason in its name's note.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { bundlePage, CHROMIUM, launchChromium, serveIsolated, WEBGPU_ARGS } from '../scripts/isolated-page.mjs';
-import type { CheckResult } from './browser/checks.js';
-import { WEBGPU_RUNTIME_CHECKS } from './browser/runtime-checks.js';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ENGINES, missing, warnMissing, type Engine } from '../scripts/browsers.mjs';
+import { ENGINE_CHECKS, WEBGPU_RUNTIME_CHECKS, type EnginePaths } from './browser/runtime-checks.js';
+import { root, runChecksPage, summary, type PageOutcome } from './engine-pages.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium) console.warn(`\n!!  WEBGPU BROWSER SUITE SKIPPED: no Chromium at ${CHROMIUM}; the runtime's WebGPU path is NOT tested in a browser.\n`);
+warnMissing("the runtime's paths and the WebGPU path in a page");
 
-let server: { url: string; close(): Promise<void> } | undefined;
-let browser: { close(): Promise<void> } | undefined;
-let outcome: { results: Map<string, CheckResult>; error?: string } | undefined;
-let setupError: unknown;
+const table = new Map<Engine, { version: string; paths: EnginePaths }>();
 
-describe.skipIf(!haveChromium)('browser: the runtime with WebGPU in Chromium', () => {
+/** One cell of the table: "yes (device)" or "no — reason". */
+function cell(p: { available: boolean; reason?: string; device?: string }): string {
+  return p.available ? `yes (${p.device ?? '?'})` : `no — ${p.reason}`;
+}
+
+afterAll(() => {
+  if (table.size === 0) return;
+  const lines = ['engine × path availability (capabilities() in a cross-origin isolated page):'];
+  for (const [engine, { version, paths: p }] of table) {
+    lines.push(`  ${engine} ${version}`);
+    lines.push(`    cpu:    ${cell(p.paths.cpu)}, ${p.threads} thread(s)`);
+    lines.push(`    webgl2: ${cell(p.paths.webgl2)}`);
+    lines.push(`    webgpu: ${cell(p.paths.webgpu)}`);
+    for (const n of p.notes) lines.push(`    note: ${n}`);
+  }
+  console.log(lines.join('\n'));
+  mkdirSync(join(root, 'test-results'), { recursive: true });
+  writeFileSync(join(root, 'test-results', 'engine-paths.json'), JSON.stringify(Object.fromEntries(table), null, 2));
+});
+
+describe.each(ENGINES.filter((e) => !missing(e)))("browser: the runtime's paths in %s, WebGPU switched on", (engine: Engine) => {
+  let outcome: PageOutcome | undefined;
+  let setupError: unknown;
+
   beforeAll(async () => {
     try {
-      execFileSync(process.execPath, [join(root, 'scripts', 'build-shaders.mjs')], { cwd: root, stdio: 'pipe' });
-      const js = await bundlePage([join(root, 'test', 'browser', 'webgpu-page.ts')], join(root, 'build', 'browser-webgpu-suite'));
-      const html = '<!doctype html><meta charset="utf-8"><title>simdgl WebGPU runtime</title><script type="module" src="/webgpu-page.js"></script>';
-      server = await serveIsolated({ '/': html, ...js });
-      const b = (await launchChromium(WEBGPU_ARGS))!;
-      browser = b;
-      const page = await b.newPage();
-      const log: string[] = [];
-      page.on('pageerror', (err) => log.push(`[pageerror] ${err.message}`));
-      await page.goto(server.url);
-      await page.waitForFunction(() => (window as { __simdglResults?: unknown }).__simdglResults !== undefined, undefined, { timeout: 240_000, polling: 100 });
-      const got = (await page.evaluate(() => (window as unknown as { __simdglResults: unknown }).__simdglResults)) as { results: CheckResult[]; error?: string };
-      outcome = { results: new Map(got.results.map((r) => [r.name, r])), error: got.error ?? (log.length ? log.join('\n') : undefined) };
-      console.log([...outcome.results.values()].map((r) => `  ${r.ok ? 'ok  ' : 'FAIL'} ${r.name} (${r.ms.toFixed(0)} ms): ${r.detail.split('\n')[0]}`).join('\n'));
+      outcome = await runChecksPage(engine, { entries: ['webgpu-page.ts'], title: 'simdgl WebGPU runtime', webgpu: true });
+      if (outcome.paths) table.set(engine, { version: outcome.version, paths: outcome.paths });
+      console.log(`WebGPU runtime suite in ${engine} ${outcome.version}\n${summary(outcome)}${outcome.log.length ? `\n${outcome.log.join('\n')}` : ''}`);
     } catch (e) {
       setupError = e;
     }
   }, 300_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  function passed(name: string): void {
+    if (setupError) throw setupError;
+    expect(outcome?.error, 'the page threw outside a check').toBeUndefined();
+    const r = outcome!.results.get(name);
+    expect(r, `check "${name}" did not run`).toBeDefined();
+    expect(r!.ok, r!.detail).toBe(true);
+  }
+
+  for (const name of ENGINE_CHECKS) it(name, () => passed(name));
+
+  if (engine === 'chromium') {
+    it('Chromium has a WebGPU adapter (SwiftShader without a GPU)', () => {
+      passed('paths in this engine');
+      expect(outcome!.paths!.paths.webgpu.available, outcome!.paths!.paths.webgpu.reason).toBe(true);
+    });
+  }
 
   for (const name of WEBGPU_RUNTIME_CHECKS) {
-    it(name, () => {
+    it(name, (ctx) => {
       if (setupError) throw setupError;
-      expect(outcome?.error, 'the page threw outside a check').toBeUndefined();
-      const r = outcome!.results.get(name);
-      expect(r, `check "${name}" did not run`).toBeDefined();
-      expect(r!.ok, r!.detail).toBe(true);
+      const webgpu = outcome?.paths?.paths.webgpu;
+      // an engine without an adapter: the reason is checked above and printed in the table
+      if (engine !== 'chromium' && webgpu && !webgpu.available) ctx.skip(`${engine} has no WebGPU here: ${webgpu.reason}`);
+      passed(name);
     });
   }
 });

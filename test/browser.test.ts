@@ -1,74 +1,32 @@
-// The browser suite: the GPU path in real Chromium (SwiftShader's WebGL2 when there is no GPU).
-// Bundles test/browser/page.ts with esbuild, serves it cross-origin isolated on 127.0.0.1 with
-// /matrices/ from data/matrices, runs it in /usr/bin/chromium through playwright-core and turns
-// every in-page check into one vitest test. Without /usr/bin/chromium (or $SIMDGL_CHROMIUM) the suite
-// is skipped with a loud warning; CI installs Chromium, so there it always runs.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// The browser suite: the GPU path and the runtime in a page, in each engine of scripts/browsers.mjs —
+// Chromium (SwiftShader's WebGL2 when there is no GPU), Firefox and WebKitGTK (Mesa's llvmpipe on
+// Xvfb). Bundles test/browser/page.ts with esbuild, serves it cross-origin isolated on 127.0.0.1 with
+// /matrices/ from data/matrices, runs it in the engine and turns every in-page check into one vitest
+// test. An engine that is not installed is skipped with a loud warning; CI installs all three.
+import { beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { bundlePage, CHROMIUM as chromiumPath, launchChromium, serveIsolated } from '../scripts/isolated-page.mjs';
+import { join } from 'node:path';
+import { ENGINES, missing, warnMissing, type Engine } from '../scripts/browsers.mjs';
 import { BASIC_CHECKS, dtypeChecks, generatedChecks, sharedChecks, type CheckResult } from './browser/checks.js';
 import { DENSE_CHECKS } from './browser/dense-checks.js';
 import { RUNTIME_CHECKS } from './browser/runtime-checks.js';
 import { CHUNKED_DIA_SPECIAL_CHECKS, SPECIAL_VALUE_CHECKS } from './browser/special-values-checks.js';
+import { root, runChecksPage, summary, type PageOutcome } from './engine-pages.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const haveChromium = existsSync(chromiumPath);
-const matricesDir = join(root, 'data', 'matrices');
+warnMissing('the browser suite (WebGL2 GPU path, runtime in a page)');
 
-if (!haveChromium) {
-  const bar = '!'.repeat(100);
-  console.warn(
-    `\n${bar}\n!!  BROWSER SUITE SKIPPED: no Chromium at ${chromiumPath}.\n` +
-      `!!  The WebGL2 GPU path is NOT tested in this run. Install chromium (apt-get install chromium)\n` +
-      `!!  or point SIMDGL_CHROMIUM at a Chromium binary. CI installs it, so there this suite always runs.\n${bar}\n`,
-  );
-}
+describe.each(ENGINES.filter((e) => !missing(e)))('browser: GPU path and runtime in %s (WebGL2)', (engine: Engine) => {
+  let outcome: PageOutcome | undefined;
+  let setupError: unknown;
 
-let server: { url: string; close(): Promise<void> } | undefined;
-let browser: { close(): Promise<void> } | undefined;
-let outcome: { results: Map<string, CheckResult>; log: string[]; error?: string; isolated: boolean } | undefined;
-let setupError: unknown;
-
-async function runPage(): Promise<NonNullable<typeof outcome>> {
-  execFileSync(process.execPath, [join(root, 'scripts', 'build-shaders.mjs')], { cwd: root, stdio: 'pipe' });
-  const js = await bundlePage([join(root, 'test', 'browser', 'page.ts'), join(root, 'test', 'browser', 'worker.ts')], join(root, 'build', 'browser-suite'));
-  const html = '<!doctype html><meta charset="utf-8"><title>simdgl browser suite</title><script type="module" src="/page.js"></script>';
-  server = await serveIsolated({ '/': html, ...js }, matricesDir);
-  const b = (await launchChromium())!;
-  browser = b;
-  const page = await b.newPage();
-  const log: string[] = [];
-  page.on('console', (msg) => log.push(`[console.${msg.type()}] ${msg.text()}`));
-  page.on('pageerror', (err) => log.push(`[pageerror] ${err.message}`));
-  await page.goto(`${server.url}?matrices=1`);
-  await page.waitForFunction(() => (window as { __simdglResults?: unknown }).__simdglResults !== undefined, undefined, { timeout: 240_000, polling: 100 });
-  const got = (await page.evaluate(() => (window as unknown as { __simdglResults: unknown }).__simdglResults)) as {
-    results: CheckResult[];
-    log: string[];
-    error?: string;
-  };
-  const isolated = (await page.evaluate(() => crossOriginIsolated)) as boolean;
-  return { results: new Map(got.results.map((r) => [r.name, r])), log: [...got.log, ...log], error: got.error, isolated };
-}
-
-describe.skipIf(!haveChromium)('browser: GPU path in Chromium (WebGL2)', () => {
   beforeAll(async () => {
     try {
-      outcome = await runPage();
-      const lines = [...outcome.results.values()].map((r) => `  ${r.ok ? 'ok  ' : 'FAIL'} ${r.name} (${r.ms.toFixed(0)} ms): ${r.detail.split('\n')[0]}`);
-      console.log(`browser suite (crossOriginIsolated: ${outcome.isolated})\n${lines.join('\n')}\n${outcome.log.join('\n')}`);
+      outcome = await runChecksPage(engine, { entries: ['page.ts', 'worker.ts'], title: 'simdgl browser suite', query: '?matrices=1', matrices: true });
+      console.log(`browser suite in ${engine} ${outcome.version} (crossOriginIsolated: ${outcome.isolated})\n${summary(outcome)}\n${outcome.log.join('\n')}`);
     } catch (e) {
       setupError = e;
     }
-  }, 300_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  }, 600_000);
 
   function result(name: string): CheckResult {
     if (setupError) throw setupError;
@@ -83,14 +41,7 @@ describe.skipIf(!haveChromium)('browser: GPU path in Chromium (WebGL2)', () => {
     expect(outcome!.isolated).toBe(true);
   });
 
-  for (const name of [...BASIC_CHECKS, ...RUNTIME_CHECKS, ...dtypeChecks(), ...generatedChecks(), ...DENSE_CHECKS, ...SPECIAL_VALUE_CHECKS, ...CHUNKED_DIA_SPECIAL_CHECKS]) {
-    it(name, () => {
-      const r = result(name);
-      expect(r.ok, r.detail).toBe(true);
-    });
-  }
-
-  for (const name of sharedChecks()) {
+  for (const name of [...BASIC_CHECKS, ...RUNTIME_CHECKS, ...dtypeChecks(), ...generatedChecks(), ...DENSE_CHECKS, ...SPECIAL_VALUE_CHECKS, ...CHUNKED_DIA_SPECIAL_CHECKS, ...sharedChecks()]) {
     it(name, () => {
       const r = result(name);
       expect(r.ok, r.detail).toBe(true);

@@ -4,8 +4,9 @@
 //   - a Node ESM script runs SpMV on a pool of workers, checks the result and exits on its own (one
 //     variant never calls dispose(): idle workers must not keep the process alive); `npx simdgl info`;
 //   - a page bundled from the consumer folder with esbuild and with Vite runs the CPU path with workers
-//     and the GPU path in headless Chromium served cross-origin isolated, with nothing copied next to
-//     the bundle (the wasm and the worker script come from inside the package);
+//     and the GPU path in each engine of scripts/browsers.mjs (Chromium, Firefox, WebKitGTK) served
+//     cross-origin isolated, with nothing copied next to the bundle (the wasm and the worker script
+//     come from inside the package); each bundle is built once and opened in every engine;
 //   - a CommonJS script require()s it; createRuntime() prints nothing on stderr (Dawn is not loaded);
 //     a minified bundle reports every error class by its name;
 //   - TypeScript 7 (the repository's) and 5.x (installed into a folder of its own) type-check a
@@ -15,8 +16,8 @@
 //   - the install's size and the bundles' sizes (a readMatrixMarket-only page, a CPU-only page), with
 //     their goals printed and checked.
 // Fixtures live in test/package/. Dependencies come from npm's cache (--offline), or from the
-// registry when the cache lacks them (--prefer-offline). Without /usr/bin/chromium (or
-// $SIMDGL_CHROMIUM) only the page checks are skipped, with a loud warning.
+// registry when the cache lacks them (--prefer-offline). An engine that is not installed skips only
+// its page checks, with a loud warning.
 // Set SIMDGL_KEEP_PACKAGE_TMP=1 to keep the temporary folder for inspection.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
@@ -27,24 +28,19 @@ import { dirname, extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
-import { CHROMIUM as chromiumPath, launchChromium, listenIsolated } from '../scripts/isolated-page.mjs';
+import { launchChromium, listenIsolated } from '../scripts/isolated-page.mjs';
+import { ENGINES, launch, missing, warnMissing, type Engine } from '../scripts/browsers.mjs';
 import { jsBlocks } from './examples.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const fixtures = join(root, 'test', 'package');
-const haveChromium = existsSync(chromiumPath);
+const engines = ENGINES.filter((e) => !missing(e));
 const viteBin = join(root, 'node_modules', 'vite', 'bin', 'vite.js');
 const tscBin = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 const bar = '!'.repeat(100);
 const loud = (lines: string[]) => console.warn(`\n${bar}\n${lines.map((l) => `!!  ${l}`).join('\n')}\n${bar}\n`);
 
-if (!haveChromium) {
-  loud([
-    `PACKAGE SUITE: PAGE CHECKS SKIPPED: no Chromium at ${chromiumPath}.`,
-    'The installed package is NOT tested in a browser (esbuild and Vite bundles, workers, GPU path).',
-    'Install chromium (apt-get install chromium) or point SIMDGL_CHROMIUM at a Chromium binary.',
-  ]);
-}
+warnMissing('the installed package in a page (esbuild and Vite bundles, workers, GPU path)');
 
 const tmp = mkdtempSync(join(tmpdir(), 'simdgl-package-'));
 const consumer = join(tmp, 'consumer');
@@ -383,7 +379,7 @@ describe('package: bundle sizes (esbuild, minified, gzipped)', () => {
   });
 });
 
-// ---- the browser: a static server with the cross-origin isolation headers, and Chromium ----
+// ---- the browser: a static server with the cross-origin isolation headers, opened in each engine ----
 
 const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.map': 'application/json', '.wasm': 'application/wasm' };
 
@@ -408,25 +404,17 @@ async function serve(dir: string): Promise<{ url: string; requests: string[]; cl
   return { ...server, requests };
 }
 
-type Browser = Awaited<ReturnType<typeof import('playwright-core')['chromium']['launch']>>;
-let browser: Browser | undefined;
-
-async function runPage(dir: string, wasm: 'file' | 'embedded'): Promise<{ checks: PageCheck[]; error?: string; log: string[]; requests: string[] }> {
-  if (!browser) {
-    browser = (await launchChromium()) as Browser;
-  }
+async function runPage(engine: Engine, dir: string, wasm: 'file' | 'embedded'): Promise<{ checks: PageCheck[]; error?: string; log: string[]; requests: string[] }> {
   const server = await serve(dir);
-  const page = await browser.newPage();
-  const log: string[] = [];
-  page.on('console', (msg) => log.push(`[console.${msg.type()}] ${msg.text()}`));
-  page.on('pageerror', (err) => log.push(`[pageerror] ${err.message}`));
+  const page = await launch(engine);
+  const log = () => page.log.map((l) => `[${l.type}] ${l.text}`);
   try {
     await page.goto(`${server.url}?wasm=${wasm}`);
-    await page.waitForFunction(() => (window as { __pkgResults?: unknown }).__pkgResults !== undefined, undefined, { timeout: 150_000, polling: 100 });
+    await page.waitFor(() => (window as { __pkgResults?: unknown }).__pkgResults !== undefined, undefined, 150_000);
     const got = (await page.evaluate(() => (window as unknown as { __pkgResults: unknown }).__pkgResults)) as { checks: PageCheck[]; error?: string };
-    return { ...got, log, requests: server.requests };
+    return { checks: got.checks, error: got.error ?? undefined, log: log(), requests: server.requests };
   } catch (e) {
-    throw new Error(`${(e as Error).message}\npage log:\n${log.join('\n')}\nrequests:\n${server.requests.join('\n')}`);
+    throw new Error(`${(e as Error).message}\npage log:\n${log().join('\n')}\nrequests:\n${server.requests.join('\n')}`);
   } finally {
     await page.close();
     await server.close();
@@ -448,75 +436,93 @@ function assertPage(label: string, got: Awaited<ReturnType<typeof runPage>>, was
   expect(got.requests.filter((r) => !r.endsWith('.wasm') && !/^200 \/(|index\.html|page\.js|assets\/[\w.-]+\.js|[\w.-]+-[\w]+\.js)$/.test(r))).toEqual([]);
 }
 
-describe.skipIf(!haveChromium)('package: a page bundled from the consumer, in Chromium', () => {
-  afterAll(async () => {
-    await browser?.close();
-  });
+// each bundle is built once (building does not depend on the engine) and opened in every engine
+const ESBUILD_VARIANTS = ['recipe', 'fallback'] as const;
+const bundles = new Map<string, Promise<string | null>>();
+const once = (key: string, make: () => Promise<string | null>) => {
+  if (!bundles.has(key)) bundles.set(key, make());
+  return bundles.get(key)!;
+};
 
-  for (const variant of ['recipe', 'fallback'] as const) {
-    // recipe (the README's): chunks split and the package's .wasm files copied to <outdir>/wasm/, where
-    // the bundle's new URL('./wasm/…', import.meta.url) points; fallback: one file, nothing copied,
-    // so the kernels come from the copy embedded in the library
+// recipe (the README's): chunks split and the package's .wasm files copied to <outdir>/wasm/, where
+// the bundle's new URL('./wasm/…', import.meta.url) points; fallback: one file, nothing copied,
+// so the kernels come from the copy embedded in the library
+async function buildEsbuild(variant: (typeof ESBUILD_VARIANTS)[number]): Promise<string> {
+  const outdir = join(consumer, `out-esbuild-${variant}`);
+  const result = await build({
+    absWorkingDir: consumer,
+    entryPoints: ['page.js'],
+    outdir,
+    bundle: true,
+    splitting: variant === 'recipe',
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    metafile: true,
+    logLevel: 'silent',
+  });
+  expect(result.warnings.map((w) => w.text)).toEqual([]);
+  const inputs = Object.keys(result.metafile.inputs);
+  expect(inputs, 'esbuild did not take simdgl from the installed package').toContain('node_modules/simdgl/dist/index.js');
+  const js = readFileSync(join(outdir, 'page.js'), 'utf8');
+  // lines of doc comments (the API reference's examples import node:assert) are not imports
+  const code = js.split('\n').filter((l) => !/^\s*(\*|\/\/)/.test(l)).join('\n');
+  expect(code, 'a static node: import reached the browser bundle').not.toMatch(/(\bfrom\s*|\bimport\s*|require\()["']node:/);
+  if (variant === 'recipe') {
+    const wasmDir = join(consumer, 'node_modules', 'simdgl', 'dist', 'cpu', 'wasm');
+    mkdirSync(join(outdir, 'wasm'));
+    for (const f of readdirSync(wasmDir).filter((f) => f.endsWith('.wasm'))) copyFileSync(join(wasmDir, f), join(outdir, 'wasm', f));
+  }
+  writeFileSync(join(outdir, 'index.html'), readFileSync(join(consumer, 'index.html'), 'utf8'));
+  return outdir;
+}
+
+async function buildVite(): Promise<string | null> {
+  if (!existsSync(viteBin)) {
+    loud([`VITE CHECK SKIPPED: no Vite at ${viteBin} (it comes with vitest).`]);
+    return null;
+  }
+  const outDir = join(consumer, 'out-vite');
+  const r = run(process.execPath, [viteBin, 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'], consumer, 120_000);
+  expect(r.code, `vite build failed: ${describeRun(r)}`).toBe(0);
+  const externalized = [...new Set([...(r.stdout + r.stderr).matchAll(/Module "(node:[\w/]+)" has been externalized for browser compatibility/g)].map((m) => m[1]))];
+  const stubs = readdirSync(join(outDir, 'assets')).filter((f) => f.includes('vite-browser-external'));
+  if (externalized.length || stubs.length) {
+    loud([
+      `Vite externalizes ${externalized.join(' and ')} for the browser: Rolldown folds simdgl's`,
+      "`const wt = 'node:…'; await import(wt)` (Node-only branches) into literal imports and warns.",
+      `Stub chunks in the output: ${stubs.join(', ') || 'none'}. The page still works (those branches never run in a`,
+      'browser); the fix belongs in src (e.g. process.getBuiltinModule in the Node-only branches).',
+    ]);
+  }
+  // what Vite wrote: the page's JavaScript (entry and lazy chunks) and the kernels' files
+  const assets = readdirSync(join(outDir, 'assets')).map((f) => {
+    const bytes = readFileSync(join(outDir, 'assets', f));
+    return { f, raw: bytes.length, gzip: gzipSync(bytes).length };
+  });
+  const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+  console.log(`package suite: Vite output (minified; gzip):\n${assets.map((a) => `  ${a.f}: ${kb(a.raw)}; ${kb(a.gzip)}`).join('\n')}`);
+  expect(assets.filter((a) => a.f.endsWith('.wasm')), 'Vite did not emit the four kernel files').toHaveLength(4);
+  return outDir;
+}
+
+describe.each(engines)('package: a page bundled from the consumer, in %s', (engine: Engine) => {
+  for (const variant of ESBUILD_VARIANTS) {
     it(`esbuild bundle (${variant === 'recipe' ? 'split, wasm files copied' : 'one file, nothing copied'}): CPU path with workers and GPU path`, async () => {
-      const outdir = join(consumer, `out-esbuild-${variant}`);
-      const result = await build({
-        absWorkingDir: consumer,
-        entryPoints: ['page.js'],
-        outdir,
-        bundle: true,
-        splitting: variant === 'recipe',
-        format: 'esm',
-        platform: 'browser',
-        target: 'es2022',
-        metafile: true,
-        logLevel: 'silent',
-      });
-      expect(result.warnings.map((w) => w.text)).toEqual([]);
-      const inputs = Object.keys(result.metafile.inputs);
-      expect(inputs, 'esbuild did not take simdgl from the installed package').toContain('node_modules/simdgl/dist/index.js');
-      const js = readFileSync(join(outdir, 'page.js'), 'utf8');
-      // lines of doc comments (the API reference's examples import node:assert) are not imports
-      const code = js.split('\n').filter((l) => !/^\s*(\*|\/\/)/.test(l)).join('\n');
-      expect(code, 'a static node: import reached the browser bundle').not.toMatch(/(\bfrom\s*|\bimport\s*|require\()["']node:/);
-      if (variant === 'recipe') {
-        const wasmDir = join(consumer, 'node_modules', 'simdgl', 'dist', 'cpu', 'wasm');
-        mkdirSync(join(outdir, 'wasm'));
-        for (const f of readdirSync(wasmDir).filter((f) => f.endsWith('.wasm'))) copyFileSync(join(wasmDir, f), join(outdir, 'wasm', f));
-      }
-      writeFileSync(join(outdir, 'index.html'), readFileSync(join(consumer, 'index.html'), 'utf8'));
-      assertPage(`esbuild ${variant}`, await runPage(outdir, variant === 'recipe' ? 'file' : 'embedded'), variant === 'recipe' ? 'file' : 'embedded');
+      const outdir = (await once(`esbuild-${variant}`, () => buildEsbuild(variant)))!;
+      const wasm = variant === 'recipe' ? 'file' : 'embedded';
+      assertPage(`esbuild ${variant} in ${engine}`, await runPage(engine, outdir, wasm), wasm);
     }, 200_000);
   }
 
   it('Vite bundle: CPU path with workers and GPU path', async () => {
-    if (!existsSync(viteBin)) {
-      loud([`VITE CHECK SKIPPED: no Vite at ${viteBin} (it comes with vitest).`]);
-      return;
-    }
-    const outDir = join(consumer, 'out-vite');
-    const r = run(process.execPath, [viteBin, 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'], consumer, 120_000);
-    expect(r.code, `vite build failed: ${describeRun(r)}`).toBe(0);
-    const externalized = [...new Set([...(r.stdout + r.stderr).matchAll(/Module "(node:[\w/]+)" has been externalized for browser compatibility/g)].map((m) => m[1]))];
-    const stubs = readdirSync(join(outDir, 'assets')).filter((f) => f.includes('vite-browser-external'));
-    if (externalized.length || stubs.length) {
-      loud([
-        `Vite externalizes ${externalized.join(' and ')} for the browser: Rolldown folds simdgl's`,
-        "`const wt = 'node:…'; await import(wt)` (Node-only branches) into literal imports and warns.",
-        `Stub chunks in the output: ${stubs.join(', ') || 'none'}. The page still works (those branches never run in a`,
-        'browser); the fix belongs in src (e.g. process.getBuiltinModule in the Node-only branches).',
-      ]);
-    }
-    // what Vite wrote: the page's JavaScript (entry and lazy chunks) and the kernels' files
-    const assets = readdirSync(join(outDir, 'assets')).map((f) => {
-      const bytes = readFileSync(join(outDir, 'assets', f));
-      return { f, raw: bytes.length, gzip: gzipSync(bytes).length };
-    });
-    const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
-    console.log(`package suite: Vite output (minified; gzip):\n${assets.map((a) => `  ${a.f}: ${kb(a.raw)}; ${kb(a.gzip)}`).join('\n')}`);
-    expect(assets.filter((a) => a.f.endsWith('.wasm')), 'Vite did not emit the four kernel files').toHaveLength(4);
-    assertPage('Vite', await runPage(outDir, 'file'), 'file');
+    const outDir = await once('vite', buildVite);
+    if (outDir) assertPage(`Vite in ${engine}`, await runPage(engine, outDir, 'file'), 'file');
   }, 200_000);
+});
 
+// the README's Vite dev-server recipe: once, in Chromium (the check watches every response the page gets)
+describe.skipIf(missing('chromium') !== null)('package: the Vite dev server, in Chromium', () => {
   it("Vite dev server with the README's vite.config.js: the kernels come from their file", async () => {
     if (!existsSync(viteBin)) {
       loud([`VITE CHECK SKIPPED: no Vite at ${viteBin} (it comes with vitest).`]);
@@ -536,7 +542,7 @@ describe.skipIf(!haveChromium)('package: a page bundled from the consumer, in Ch
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
-    browser ??= (await launchChromium()) as Browser;
+    const browser = (await launchChromium())!;
     const page = await browser.newPage();
     const log: string[] = [];
     const requests: string[] = [];
@@ -560,7 +566,7 @@ describe.skipIf(!haveChromium)('package: a page bundled from the consumer, in Ch
       expect(requests.filter((r) => r.endsWith('.wasm')), context).toEqual([expect.stringMatching(/^200 \/node_modules\/simdgl\/dist\/cpu\/wasm\/simd-shared\.wasm$/)]);
       expect(requests.filter((r) => /(simd|plain)(-shared)?\.generated/.test(r)), context).toEqual([]);
     } finally {
-      await page.close();
+      await browser.close();
       child.kill('SIGTERM');
     }
   }, 200_000);

@@ -196,7 +196,7 @@ export class GpuBackend implements GpuOwner {
   }
 
   /**
-   * A backend on the given canvas/context (or a new OffscreenCanvas), or `{ available: false, reason }`
+   * A backend on the given canvas/context (or a canvas of its own: an OffscreenCanvas, or a canvas element where OffscreenCanvas has no WebGL2), or `{ available: false, reason }`
    * when WebGL2, float render targets or float read-back are missing. Never throws for a missing GPU.
    */
   static create(opts: GpuBackendOptions = {}): GpuBackend | GpuUnavailable {

@@ -2,8 +2,8 @@
  * WebGL2 context and capabilities for the GPU path.
  *
  * The context comes from an HTMLCanvasElement, an OffscreenCanvas (works in workers), a
- * WebGL2RenderingContext the caller already has, or — with none of them — a 1×1 OffscreenCanvas (or a
- * canvas element) made here. Nothing in this file throws: a missing piece becomes a `reason`.
+ * WebGL2RenderingContext the caller already has, or — with none of them — a 1×1 OffscreenCanvas made
+ * here, or a canvas element where the engine has no WebGL2 on OffscreenCanvas (WebKit). Nothing in this file throws: a missing piece becomes a `reason`.
  */
 
 export interface GpuCapabilities {
@@ -55,19 +55,8 @@ export function acquireContext(opts: ContextOptions = {}): { gl: WebGL2Rendering
       if (!isWebGL2(gl)) return { gl: null, reason: 'the context passed is not a WebGL2RenderingContext' };
       return { gl };
     }
-    let canvas: GpuCanvas | undefined = opts.canvas;
-    let made = '';
-    if (canvas === undefined) {
-      if (typeof OffscreenCanvas !== 'undefined') {
-        canvas = new OffscreenCanvas(1, 1);
-        made = 'a new OffscreenCanvas';
-      } else if (typeof document !== 'undefined' && typeof document.createElement === 'function') {
-        canvas = document.createElement('canvas');
-        made = 'a new canvas element';
-      } else {
-        return { gl: null, reason: 'no canvas: this engine has neither OffscreenCanvas nor document (pass { canvas } or { context })' };
-      }
-    }
+    if (opts.canvas === undefined) return ownContext();
+    const canvas = opts.canvas;
     if (typeof (canvas as { getContext?: unknown }).getContext !== 'function') {
       return { gl: null, reason: 'the canvas passed has no getContext()' };
     }
@@ -75,13 +64,41 @@ export function acquireContext(opts: ContextOptions = {}): { gl: WebGL2Rendering
     if (!isWebGL2(gl)) {
       return {
         gl: null,
-        reason: `getContext('webgl2') on ${made || 'the canvas passed'} returned null: WebGL2 is unavailable or disabled here, or the canvas already has another kind of context`,
+        reason: "getContext('webgl2') on the canvas passed returned null: WebGL2 is unavailable or disabled here, or the canvas already has another kind of context",
       };
     }
     return { gl };
   } catch (e) {
     return { gl: null, reason: `getting a WebGL2 context threw: ${(e as Error)?.message ?? String(e)}` };
   }
+}
+
+/**
+ * A context on a canvas of our own: a 1×1 OffscreenCanvas (also in a worker), else — where the engine
+ * gives OffscreenCanvas no WebGL2 (WebKit without WebGL in workers) — a canvas element of the document.
+ */
+function ownContext(): { gl: WebGL2RenderingContext } | { gl: null; reason: string } {
+  const hasDocument = typeof document !== 'undefined' && typeof document.createElement === 'function';
+  let offscreen = '';
+  if (typeof OffscreenCanvas !== 'undefined') {
+    const gl = new OffscreenCanvas(1, 1).getContext('webgl2', ATTRIBUTES) as unknown;
+    if (isWebGL2(gl)) return { gl };
+    offscreen = "getContext('webgl2') on a new OffscreenCanvas returned null (this engine has no WebGL2 on OffscreenCanvas)";
+  }
+  if (!hasDocument) {
+    return {
+      gl: null,
+      reason: offscreen
+        ? `${offscreen}, and there is no document for a canvas element here (a worker): run the WebGL2 path on the page's main thread, or pass { canvas } or { context }`
+        : 'no canvas: this engine has neither OffscreenCanvas nor document (pass { canvas } or { context })',
+    };
+  }
+  const gl = document.createElement('canvas').getContext('webgl2', ATTRIBUTES) as unknown;
+  if (isWebGL2(gl)) return { gl };
+  return {
+    gl: null,
+    reason: `${offscreen ? `${offscreen}; ` : ''}getContext('webgl2') on a new canvas element returned null: WebGL2 is unavailable or disabled here`,
+  };
 }
 
 function isWebGL2(gl: unknown): gl is WebGL2RenderingContext {

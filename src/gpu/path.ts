@@ -31,7 +31,7 @@ export const WEBGL2_COST: CostProfile = {
 };
 
 export interface WebGl2PathOptions {
-  /** draw on this canvas (HTMLCanvasElement or OffscreenCanvas; default: an own OffscreenCanvas) */
+  /** draw on this canvas (HTMLCanvasElement or OffscreenCanvas; default: its own OffscreenCanvas, or a canvas element where OffscreenCanvas has no WebGL2) */
   canvas?: GpuCanvas;
   /** or on this WebGL2 context */
   gl?: WebGL2RenderingContext;

@@ -28,7 +28,7 @@ export interface RuntimeOptions {
    * reason; 'auto' simply leaves it out.
    */
   backend?: Backend;
-  /** the WebGL2 path draws on this canvas (HTMLCanvasElement or OffscreenCanvas; default: its own OffscreenCanvas) */
+  /** the WebGL2 path draws on this canvas (HTMLCanvasElement or OffscreenCanvas; default: its own OffscreenCanvas, or a canvas element where OffscreenCanvas has no WebGL2, as in WebKit) */
   canvas?: GpuCanvas;
   /** or on this WebGL2 context (any WebGL2 implementation, e.g. in Node) */
   gl?: WebGL2RenderingContext;

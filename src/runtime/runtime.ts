@@ -185,7 +185,9 @@ export class Runtime implements HandleOwner {
         isolated === false
           ? 'this page is not cross-origin isolated, so SharedArrayBuffer is unavailable and the runtime runs on one thread; ' +
               'serve it with the headers "Cross-Origin-Opener-Policy: same-origin" and "Cross-Origin-Embedder-Policy: require-corp"'
-          : 'SharedArrayBuffer is unavailable: the memory is not shared and the runtime runs on one thread',
+          : isolated === true
+            ? 'this engine has no SharedArrayBuffer even though the page is cross-origin isolated (WebKitGTK, for one): the memory is not shared and the runtime runs on one thread'
+            : 'SharedArrayBuffer is unavailable: the memory is not shared and the runtime runs on one thread',
       );
     }
     if (this.requestedThreads > B.threads) notes.push(`asked for ${this.requestedThreads} threads, running on ${B.threads}`);

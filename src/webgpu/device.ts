@@ -90,7 +90,11 @@ export async function findGpu(opts: DeviceOptions): Promise<{ gpu: GPU; source: 
   const nav = (globalThis as { navigator?: { gpu?: GPU } }).navigator;
   if (nav?.gpu) return { gpu: nav.gpu, source: 'navigator.gpu' };
   const isNode = typeof process !== 'undefined' && typeof process.versions?.node === 'string';
-  if (!isNode) return { reason: 'navigator.gpu is missing: this engine has no WebGPU (or it is disabled)' };
+  if (!isNode) {
+    // WebKitGTK with its WebGPU feature on defines navigator.gpu, but as null
+    if (nav && 'gpu' in nav && nav.gpu === null) return { reason: 'navigator.gpu is null: this engine exposes WebGPU but has no implementation behind it here' };
+    return { reason: 'navigator.gpu is missing: this engine has no WebGPU (or it is disabled)' };
+  }
   if (opts.loadDawn === false) return { reason: DAWN_OPT_IN };
   const got = await loadDawn();
   return typeof got === 'string' ? { reason: got } : { gpu: got, source: 'webgpu package' };
@@ -108,7 +112,9 @@ export async function acquireDevice(opts: DeviceOptions): Promise<{ device: GPUD
       const hint =
         found.source === 'webgpu package' && typeof process !== 'undefined' && !process.env?.VK_ICD_FILENAMES
           ? ' (Dawn found no Vulkan driver; without a GPU, set VK_ICD_FILENAMES to a SwiftShader ICD such as /usr/lib/chromium/vk_swiftshader_icd.json)'
-          : '';
+          : found.source === 'navigator.gpu'
+            ? ' (the browser offers navigator.gpu but no GPU it supports: software renderers are often refused, as by Firefox on Mesa)'
+            : '';
       return { reason: `requestAdapter() returned null: no WebGPU adapter here${hint}` };
     }
     const features = opts.disableFeatures ? [] : WANTED.filter((f) => adapter.features.has(f));

@@ -17,6 +17,7 @@ import { Prng } from '../../src/generators/prng.js';
 import { DisposedError, ShapeError, UnsupportedError } from '../../src/errors.js';
 import type { DType } from '../../src/dtype.js';
 import { DS_BOUND, GPU_DTYPES } from './checks.js';
+import { drawingCanvas } from './test-data.js';
 
 type Check = (name: string, fn: () => Promise<string> | string) => Promise<void>;
 type Make = (opts: GpuBackendOptions) => GpuBackend | GpuUnavailable;
@@ -433,7 +434,7 @@ export async function runDenseChecks(gpu: GpuBackend, make: Make, check: Check, 
   });
 
   await check('dense: context loss and restore', async () => {
-    const g = make({ canvas: new OffscreenCanvas(1, 1) });
+    const g = make({ canvas: drawingCanvas() });
     assert(g.available, 'backend');
     const ext = g.gl.getExtension('WEBGL_lose_context');
     assert(ext, 'WEBGL_lose_context is missing');

@@ -14,10 +14,10 @@ import { parseMatrixMarket } from '../../src/io/index.js';
 import { DisposedError, PaddingLimitError, ShapeError, UnsupportedError } from '../../src/errors.js';
 import { isComplex } from '../../src/dtype.js';
 import type { Op } from '../reference.js';
-import { U, compareSpmv, fsum, generated, inDType, isDS, randomData, record, referenceDot, scalars } from './test-data.js';
+import { U, compareSpmv, drawingCanvas, fsum, generated, inDType, isDS, offscreenWebGL2, randomData, record, referenceDot, scalars } from './test-data.js';
 import { contextLoss } from './context-loss.js';
 import { runDenseChecks } from './dense-checks.js';
-import { runtimeChecks } from './runtime-checks.js';
+import { runtimeChecks, type EnginePaths } from './runtime-checks.js';
 import { runChunkedDiaSpecialChecks, runSpecialValueChecks } from './special-values-checks.js';
 import { createRuntime } from '../../src/runtime/runtime.js';
 import {
@@ -26,6 +26,8 @@ import {
 } from './checks.js';
 
 const results: CheckResult[] = [];
+// the checks so far, for the Node side to name the last one when the page runs out of time
+(globalThis as { __simdglProgress?: CheckResult[] }).__simdglProgress = results;
 const log: string[] = [];
 /** worst double-single error per matrix (err/scale), for the summary line */
 const dsWorst = new Map<string, { scale: number; rel: number; where: string }>();
@@ -102,7 +104,7 @@ async function spmvBoth(gpu: GpuBackend, A: CSRMatrix, kernel: Kernel, seed: num
 
 async function run(): Promise<void> {
   const params = new URLSearchParams(location.search);
-  const made = GpuBackend.create({ canvas: new OffscreenCanvas(1, 1) });
+  const made = GpuBackend.create({ canvas: drawingCanvas() });
   await check('capabilities', () => {
     const caps = made.available ? made.capabilities() : (made as GpuUnavailable).capabilities;
     log.push(`capabilities: ${JSON.stringify(caps)}`);
@@ -203,7 +205,7 @@ async function run(): Promise<void> {
   }
 
   // ---- DIA in several draws: 3 diagonals per draw ------------------------------------------------
-  const chunked = GpuBackend.create({ canvas: new OffscreenCanvas(1, 1), diaChunk: 3 });
+  const chunked = GpuBackend.create({ canvas: drawingCanvas(), diaChunk: 3 });
   assert(chunked.available, 'chunked backend');
   for (const dt of GPU_DTYPES) {
     await check(`dia chunked ${dt}`, async () => {
@@ -232,7 +234,7 @@ async function run(): Promise<void> {
   chunked.dispose();
 
   // ---- tiling: 64×64 tiles force several layers --------------------------------------------------
-  const small = GpuBackend.create({ canvas: new OffscreenCanvas(1, 1), maxTextureSize: 64 });
+  const small = GpuBackend.create({ canvas: drawingCanvas(), maxTextureSize: 64 });
   assert(small.available, 'second backend');
   const P = poisson2D(150); // 22,500 rows: f32 vectors 5,625 texels (2 layers), CSR values 111,900 (28 layers)
   for (const dt of GPU_DTYPES) {
@@ -255,7 +257,7 @@ async function run(): Promise<void> {
     }
   }
   await check('tiling: limit error', () => {
-    const tiny = GpuBackend.create({ canvas: new OffscreenCanvas(1, 1), maxTextureSize: 4, maxLayers: 2 });
+    const tiny = GpuBackend.create({ canvas: drawingCanvas(), maxTextureSize: 4, maxLayers: 2 });
     assert(tiny.available, 'third backend');
     const ok = tiny.vector('f32', 128); // 32 texels = 2 layers of 4×4: fits exactly
     const okc = tiny.vector('c64', 64);
@@ -422,8 +424,8 @@ async function run(): Promise<void> {
   cpuPath.dispose();
   gpu.dispose();
 
-  await check('context loss: a pending read rejects', () => contextLoss(new OffscreenCanvas(1, 1), true));
-  await check('context loss and restore', () => contextLoss(new OffscreenCanvas(1, 1), false));
+  await check('context loss: a pending read rejects', () => contextLoss(drawingCanvas(), true));
+  await check('context loss and restore', () => contextLoss(drawingCanvas(), false));
   await check('context loss and restore (canvas element)', () => contextLoss(document.createElement('canvas'), false));
 
   await runtimeChecks(check);
@@ -431,12 +433,17 @@ async function run(): Promise<void> {
   await check('in a worker (OffscreenCanvas)', async () => {
     const w = new Worker('/worker.js', { type: 'module' });
     try {
-      const r = await new Promise<{ ok: boolean; detail: string }>((resolve, reject) => {
+      const r = await new Promise<{ ok: boolean; detail: string; unavailable?: string }>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error('the worker did not answer in 60 s')), 60_000);
         w.onmessage = (e) => { clearTimeout(timer); resolve(e.data); };
         w.onerror = (e) => { clearTimeout(timer); reject(new Error(`worker error: ${e.message}`)); };
         w.postMessage(0);
       });
+      if (!offscreenWebGL2()) {
+        // an engine without WebGL2 on OffscreenCanvas (WebKitGTK): no WebGL2 in a worker, and the reason must say so
+        assert(r.unavailable && /no WebGL2 on OffscreenCanvas/.test(r.unavailable) && /no document/.test(r.unavailable), `expected the reason for no WebGL2 in a worker, got ${JSON.stringify(r)}`);
+        return `this engine has no WebGL2 on OffscreenCanvas, so none in a worker; the backend says: ${r.unavailable}`;
+      }
       assert(r.ok, r.detail);
       return r.detail;
     } finally {
@@ -550,7 +557,7 @@ async function transposed(gpu: GpuBackend, dt: GpuDType): Promise<string> {
 
 declare global {
   interface Window {
-    __simdglResults?: { results: CheckResult[]; log: string[]; error?: string };
+    __simdglResults?: { results: CheckResult[]; log: string[]; error?: string; paths?: EnginePaths };
   }
 }
 

@@ -142,3 +142,13 @@ export async function record(results: CheckResult[], name: string, fn: () => Pro
     results.push({ name, ok: false, detail: `${err?.name}: ${err?.message}\n${err?.stack ?? ''}`, ms: performance.now() - t0 });
   }
 }
+
+/** Whether this engine gives an OffscreenCanvas a WebGL2 context (WebKitGTK does not: no WebGL in workers). */
+export function offscreenWebGL2(): boolean {
+  return typeof OffscreenCanvas !== 'undefined' && new OffscreenCanvas(1, 1).getContext('webgl2') !== null;
+}
+
+/** A fresh canvas this engine draws WebGL2 on: an OffscreenCanvas where it can, else a canvas element. */
+export function drawingCanvas(): OffscreenCanvas | HTMLCanvasElement {
+  return offscreenWebGL2() ? new OffscreenCanvas(1, 1) : document.createElement('canvas');
+}

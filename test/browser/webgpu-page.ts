@@ -2,16 +2,18 @@
 // WEBGPU_ARGS): backend 'webgpu' for every dtype, data moving between WebGPU, WebGL2 and the CPU,
 // CG on WebGPU, 'auto' over three paths, and device loss. Results go to window.__simdglResults.
 // Bundled by test/browser-webgpu.test.ts.
-import { createRuntime, DenseMatrix, poisson2D, poisson3D, type Runtime } from '../../src/index.js';
+import { createRuntime, DenseMatrix, GpuUnavailableError, poisson2D, poisson3D, type Runtime } from '../../src/index.js';
 import { WebGpuDeviceLostError } from '../../src/webgpu/errors.js';
 import type { WebGpuPath } from '../../src/webgpu/path.js';
 import type { CheckResult } from './checks.js';
 import { record } from './test-data.js';
-import { data, everyDtype, solverChecks, spmvChecked, WEBGPU_RUNTIME_CHECKS } from './runtime-checks.js';
+import { data, ENGINE_CHECKS, everyDtype, solverChecks, spmvChecked, WEBGPU_RUNTIME_CHECKS, type EnginePaths } from './runtime-checks.js';
 
 const results: CheckResult[] = [];
+// the checks so far, for the Node side to name the last one when the page runs out of time
+(globalThis as { __simdglProgress?: CheckResult[] }).__simdglProgress = results;
 
-function check(name: (typeof WEBGPU_RUNTIME_CHECKS)[number], fn: () => Promise<string>): Promise<void> {
+function check(name: (typeof WEBGPU_RUNTIME_CHECKS)[number] | (typeof ENGINE_CHECKS)[number], fn: () => Promise<string>): Promise<void> {
   return record(results, name, fn);
 }
 
@@ -21,7 +23,37 @@ function ok(cond: unknown, msg: string): asserts cond {
 
 const webgpuOf = (rt: Runtime) => rt.pathById('webgpu') as WebGpuPath;
 
+let paths: EnginePaths | undefined;
+
 async function run(): Promise<void> {
+  // what this engine offers each path (the suite's engine × path table), and a clear reason for each gap
+  await check('paths in this engine', async () => {
+    const rt = await createRuntime({ backend: 'auto' });
+    try {
+      const caps = rt.capabilities();
+      paths = { paths: caps.paths, notes: caps.notes, threads: caps.threads, wasm: caps.wasm, crossOriginIsolated: caps.crossOriginIsolated ?? null };
+      for (const [id, p] of Object.entries(caps.paths)) ok(p.available || (p.reason && p.reason.length > 10), `${id}: unavailable without a reason: ${JSON.stringify(p)}`);
+      ok(caps.paths.cpu.available, 'the CPU path is always there');
+      return JSON.stringify(paths);
+    } finally {
+      rt.dispose();
+    }
+  });
+  await check('webgpu runtime: unavailable says why', async () => {
+    const rt = await createRuntime({ backend: 'auto' });
+    const p = rt.capabilities().paths.webgpu;
+    rt.dispose();
+    if (p.available) return `WebGPU is available here (${p.device})`;
+    // forcing the path must reject with the same reason the capabilities give
+    const forced = await createRuntime({ backend: 'webgpu' }).then(
+      (r) => (r.dispose(), 'resolved'),
+      (e: Error) => (e instanceof GpuUnavailableError ? e.message : `wrong error ${String(e)}`),
+    );
+    ok(forced.includes(p.reason!), `backend 'webgpu' gave "${forced}", capabilities say "${p.reason}"`);
+    return `no WebGPU here: ${p.reason}; backend 'webgpu' rejects with GpuUnavailableError saying so`;
+  });
+  if (!paths?.paths.webgpu.available) return; // the Node side reports each WebGPU check as not run, with the reason
+
   await check('webgpu runtime: backend webgpu, every dtype', async () => {
     const rt = await createRuntime({ backend: 'webgpu' });
     try {
@@ -119,11 +151,11 @@ async function run(): Promise<void> {
 
 declare global {
   interface Window {
-    __simdglResults?: { results: CheckResult[]; log: string[]; error?: string };
+    __simdglResults?: { results: CheckResult[]; log: string[]; error?: string; paths?: EnginePaths };
   }
 }
 
 run().then(
-  () => (window.__simdglResults = { results, log: [] }),
-  (e: Error) => (window.__simdglResults = { results, log: [], error: `${e?.message}\n${e?.stack}` }),
+  () => (window.__simdglResults = { results, log: [], paths }),
+  (e: Error) => (window.__simdglResults = { results, log: [], paths, error: `${e?.message}\n${e?.stack}` }),
 );

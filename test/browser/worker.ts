@@ -1,12 +1,16 @@
 // Runs in a module Worker of the browser suite: the GPU path with no canvas given, so GpuBackend makes
-// its own OffscreenCanvas there. Answers the page's message with a CheckResult-like { ok, detail }.
+// its own OffscreenCanvas there. Answers the page's message with a CheckResult-like { ok, detail } (and
+// `unavailable`, the backend's reason, when it has no WebGL2 there).
 import { GpuBackend } from '../../src/gpu/index.js';
 import { poisson2D } from '../../src/generators/index.js';
 
 self.onmessage = async () => {
   try {
     const gpu = GpuBackend.create();
-    if (!gpu.available) throw new Error(`unavailable in a worker: ${gpu.reason}`);
+    if (!gpu.available) {
+      postMessage({ ok: false, unavailable: gpu.reason, detail: `unavailable in a worker: ${gpu.reason}` });
+      return;
+    }
     const A = poisson2D(20, { dtype: 'f32' });
     const M = gpu.upload(A);
     const x = gpu.vector('f32', new Float32Array(A.cols).fill(1));
