@@ -10,7 +10,7 @@ export declare const FIREFOX: string;
 export declare const WEBKIT_DRIVER: string;
 /** WebKitGTK's MiniBrowser ($SIMDGL_WEBKIT_BROWSER, else found under /usr/lib), or null. */
 export declare function webkitBrowser(): string | null;
-/** Why `engine` cannot be launched here (what to install), or null when it can. */
+/** Why `engine` cannot be launched here (what to install, or left out by $SIMDGL_ENGINES), or null when it can. */
 export declare function missing(engine: Engine): string | null;
 /** Prints one loud warning per engine that cannot run, naming the suite that is not tested there. */
 export declare function warnMissing(suite: string): void;

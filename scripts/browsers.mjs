@@ -28,8 +28,13 @@ export function webkitBrowser() {
   return null;
 }
 
-/** Why `engine` cannot be launched here (what to install), or null when it can. */
+/**
+ * Why `engine` cannot be launched here (what to install), or null when it can. $SIMDGL_ENGINES (a
+ * comma-separated list, e.g. `chromium`) leaves the others out on purpose, with the same loud warning.
+ */
 export function missing(engine) {
+  const only = process.env.SIMDGL_ENGINES?.split(',').map((e) => e.trim());
+  if (only && !only.includes(engine)) return `left out by SIMDGL_ENGINES=${process.env.SIMDGL_ENGINES}`;
   if (engine === 'chromium') return existsSync(CHROMIUM) ? null : `no Chromium at ${CHROMIUM} (apt-get install chromium, or set SIMDGL_CHROMIUM)`;
   if (engine === 'firefox' && !existsSync(FIREFOX)) return `no Firefox at ${FIREFOX} (apt-get install firefox-esr, or set SIMDGL_FIREFOX)`;
   if (engine === 'webkit' && !existsSync(WEBKIT_DRIVER)) return `no WebKitWebDriver at ${WEBKIT_DRIVER} (apt-get install webkit2gtk-driver)`;
