@@ -53,7 +53,8 @@ export async function runChecksPage(engine: Engine, spec: PageSpec): Promise<Pag
       const done = await page
         .evaluate(() => ((window as { __simdglProgress?: CheckResult[] }).__simdglProgress ?? []).map((r) => `${r.ok ? 'ok' : 'FAIL'} ${r.name} (${r.ms.toFixed(0)} ms)`))
         .catch(() => [] as string[]);
-      throw new Error(`${engine}: the page did not finish in ${timeout / 1000} s (${e.message}); ${done.length} checks done, the last: ${done.slice(-3).join('; ')}`);
+      const console = page.log.slice(-20).map((l) => `  [${l.type}] ${l.text}`).join('\n');
+      throw new Error(`${engine}: the page did not finish in ${timeout / 1000} s (${e.message}); ${done.length} checks done, the last: ${done.slice(-3).join('; ')}${console ? `\nthe console's last lines:\n${console}` : ''}`);
     });
     const got = await page.evaluate(() => {
       const r = (window as unknown as { __simdglResults: { results: CheckResult[]; log: string[]; error?: string; paths?: EnginePaths } }).__simdglResults;
