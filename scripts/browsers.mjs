@@ -168,6 +168,20 @@ function hookErrors() {
   window.addEventListener('unhandledrejection', (e) => errors.push(`[pageerror] ${e.reason?.message ?? e.reason}`));
 }
 
+/** WebKit: the element `selector`'s box cut out of `png` (a base64 picture of the window), as base64 PNG. */
+async function cropInPage({ selector, png }) {
+  const img = new Image();
+  img.src = `data:image/png;base64,${png}`;
+  await img.decode();
+  const r = document.querySelector(selector).getBoundingClientRect();
+  const scale = img.naturalWidth / window.innerWidth;
+  const c = document.createElement('canvas');
+  c.width = Math.max(1, Math.round(r.width * scale));
+  c.height = Math.max(1, Math.round(r.height * scale));
+  c.getContext('2d').drawImage(img, r.left * scale, r.top * scale, c.width, c.height, 0, 0, c.width, c.height);
+  return c.toDataURL('image/png').split(',')[1];
+}
+
 /** Puts a file into a file input through a DataTransfer and fires `change`, as a user's choice does. */
 function setFileInPage({ selector, name, text }) {
   const input = document.querySelector(selector);
@@ -208,7 +222,7 @@ async function startWebKitDriver(env) {
 }
 
 async function launchWebKit(webgpu, viewport) {
-  const { Builder, By } = await import('selenium-webdriver');
+  const { Builder } = await import('selenium-webdriver');
   // a real locale: under LANG=C WebKitGTK reports navigator.language 'C', which Intl rejects (uPlot in the demo)
   const env = { ...process.env, DISPLAY: await display(), LANG: 'en_US.UTF-8', LANGUAGE: 'en_US' };
   const server = await startWebKitDriver(env);
@@ -264,7 +278,14 @@ async function launchWebKit(webgpu, viewport) {
     },
     setInputFile: (selector, name, text) => evaluate(setFileInPage, { selector, name, text }),
     screenshot: async () => Buffer.from(await driver.takeScreenshot(), 'base64'),
-    screenshotElement: async (selector) => Buffer.from(await driver.findElement(By.css(selector)).takeScreenshot(), 'base64'),
+    async screenshotElement(selector) {
+      // WebKitWebDriver's element screenshots of some elements (the demo's panels) come back blank, so
+      // the element is brought into view and cut out of a picture of the window, in the page
+      await evaluate((s) => document.querySelector(s).scrollIntoView({ block: 'center' }), selector);
+      const png = await driver.takeScreenshot();
+      const crop = await evaluate(cropInPage, { selector, png });
+      return Buffer.from(crop, 'base64');
+    },
     async close() {
       await driver.quit().catch(() => {});
       server.child.kill();
