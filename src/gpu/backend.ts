@@ -127,6 +127,12 @@ type ProgramName = 'csr_row' | 'segsum' | 'ell' | 'sell' | 'sell_gather' | 'hyb'
 
 /** How often read() polls its fence (ms). */
 const POLL_MS = 1;
+/**
+ * How long read() waits for its fence before it reads the pixel-pack buffer anyway (getBufferSubData
+ * then waits for the GPU itself): a fence that never reports signalled must not hang a read, as one
+ * did now and then in Firefox on Mesa's llvmpipe under load.
+ */
+const FENCE_PATIENCE_MS = 2000;
 /** Ping-pong targets kept per layout. */
 const POOL_PER_LAYOUT = 2;
 /** CSR 'auto': rows longer than this select the segmented kernel. */
@@ -894,7 +900,7 @@ export class GpuBackend implements GpuOwner {
         if (r === gl.WAIT_FAILED) {
           return fail(this.contextLost ? new GpuContextLostError() : new GpuUnavailableError('clientWaitSync failed while reading back'));
         }
-        if (r !== gl.ALREADY_SIGNALED && r !== gl.CONDITION_SATISFIED) {
+        if (r !== gl.ALREADY_SIGNALED && r !== gl.CONDITION_SATISFIED && performance.now() - started < FENCE_PATIENCE_MS) {
           timer = setTimeout(poll, POLL_MS);
           return;
         }
@@ -908,6 +914,7 @@ export class GpuBackend implements GpuOwner {
         this.stats.asyncReadbacks++;
         resolve(out);
       };
+      const started = performance.now();
       timer = setTimeout(poll, 0);
     });
   }
