@@ -59,7 +59,10 @@ let xvfb;
 async function display() {
   if (process.env.DISPLAY) return process.env.DISPLAY;
   xvfb ??= new Promise((resolve, reject) => {
-    const child = spawn(XVFB, ['-displayfd', '1', '-screen', '0', '1400x1000x24', '-nolisten', 'tcp'], { stdio: ['ignore', 'pipe', 'ignore'], detached: false });
+    // a shell watches this process and stops Xvfb when it is gone, however it ends (a test worker is
+    // often killed without an 'exit' event)
+    const watch = `"${XVFB}" -displayfd 1 -screen 0 1400x1000x24 -nolisten tcp & x=$!; while kill -0 ${process.pid} 2>/dev/null && kill -0 $x 2>/dev/null; do sleep 2; done; kill $x 2>/dev/null`;
+    const child = spawn('sh', ['-c', watch], { stdio: ['ignore', 'pipe', 'ignore'] });
     let out = '';
     child.stdout.on('data', (d) => {
       out += d;
@@ -69,7 +72,7 @@ async function display() {
     child.on('error', reject);
     child.on('exit', (code) => reject(new Error(`Xvfb exited with ${code}`)));
     child.unref();
-    process.once('exit', () => child.kill());
+    child.stdout.unref?.();
   });
   return (await xvfb).name;
 }
