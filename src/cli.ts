@@ -201,14 +201,18 @@ program
         bar.stop();
       }
     })();
-    if (o.output) writeFileSync(o.output, solutionText(res, `solution of ${file} by simdgl ${res.method} + ${res.preconditioner}: ${res.iterations} iterations, true relative residual ${res.trueResidual.toExponential(3)}`));
+    // a direct solve has no preconditioner and no iterations: say what it did instead
+    const direct = res.method === 'direct';
+    const how = direct ? 'direct factorization' : `${res.method} + ${res.preconditioner}`;
+    const work = direct ? 'factorized' : `${res.iterations} iterations`;
+    if (o.output) writeFileSync(o.output, solutionText(res, `solution of ${file} by simdgl ${how}: ${work}, true relative residual ${res.trueResidual.toExponential(3)}`));
     const { x: _x, ...summary } = res;
     if (o.json) console.log(JSON.stringify({ file, tol: o.tol, output: o.output ?? null, ...summary }));
     else {
       console.log(
-        `${res.method} + ${res.preconditioner} on ${file}: n ${res.n}, nnz ${res.nnz}, ${res.dtype}, ${res.format}, ${res.threads} thread${res.threads > 1 ? 's' : ''}\n` +
-          `  preconditioner: ${res.preconditionerDetail}\n` +
-          `  ${res.converged ? 'converged' : `stopped (${res.reason})`} after ${res.iterations} iterations${res.refinements ? ` (${res.refinements} refinement${res.refinements > 1 ? 's' : ''})` : ''} in ${res.solveMs.toFixed(1)} ms, setup included\n` +
+        `${how} on ${file}: n ${res.n}, nnz ${res.nnz}, ${res.dtype}, ${res.format}, ${res.threads} thread${res.threads > 1 ? 's' : ''}\n` +
+          (direct ? '' : `  preconditioner: ${res.preconditionerDetail}\n`) +
+          `  ${res.converged ? 'converged' : `stopped (${res.reason})`} ${direct ? 'by a factorization' : `after ${work}`}${res.refinements ? ` (${res.refinements} refinement${res.refinements > 1 ? 's' : ''})` : ''} in ${res.solveMs.toFixed(1)} ms, setup included\n` +
           `  true residual ‖b − A·x‖/‖b‖ ${res.trueResidual.toExponential(3)} (f64), recurrence ${res.recurrenceResidual.toExponential(3)}` +
           (o.output ? `\n  solution written to ${o.output}` : ''),
       );

@@ -199,6 +199,13 @@ describe('simdgl solve', () => {
     expect(residual(P, x, new Float64Array(100).fill(1))).toBeLessThan(1e-9);
   });
 
+  it('a direct solve says so in words: no preconditioner line, no iteration count', () => {
+    const r = run('solve', spd, '--method', 'direct', '--tol', '1e-10');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^direct factorization on .*\n  converged by a factorization.* in [\d.]+ ms, setup included\n  true residual/);
+    expect(r.stdout).not.toMatch(/preconditioner|iterations/);
+  });
+
   it('stopping at --max-iter writes nothing wrong but exits 3 with one line', () => {
     const r = run('solve', spd, '--method', 'cg', '--max-iter', '2');
     expect(r.code).toBe(3);
