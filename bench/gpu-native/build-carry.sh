@@ -33,6 +33,6 @@ cp node_modules/webgpu/index.js node_modules/webgpu/package.json .carry/webgpu/
 [ -f .carry/webgpu/dawn.node.xz ] || xz -T0 -9 -c node_modules/webgpu/dist/linux-x64/dawn.node > .carry/webgpu/dawn.node.xz
 # 4. the replay harness (x86-64, glibc of Debian 12: runs on the device's Ubuntu 24.04)
 gcc -O2 -std=c11 -Wall -Wno-unused-result bench/gpu-native/harness.c -o .carry/harness -lEGL -lGLESv2 -lm
-# 5. the shared matrices the dump reads (../shared does not travel)
+# 5. the shared matrices the dump reads (copied from data/matrices into the carry)
 cp data/matrices/{Groebner_id2003_aug,bcsstk13,rajat01,t1}.mtx .carry/matrices/
 du -sh .carry .gl
