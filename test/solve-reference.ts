@@ -23,30 +23,31 @@ export function toDense(A: CSRMatrix): { a: Dense; mask: boolean[][] } {
   return { a, mask };
 }
 
+/** y = A·x in f64 for real or complex (interleaved) CSR, straight from the CSR. */
 export function matvec(A: CSRMatrix, x: ArrayLike<number>): Float64Array {
-  const y = new Float64Array(A.rows);
-  for (let i = 0; i < A.rows; i++) for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) y[i] += A.values[k] * x[A.colIdx[k]];
+  const c = A.dtype === 'c64' || A.dtype === 'c128' ? 2 : 1;
+  const y = new Float64Array(A.rows * c);
+  for (let i = 0; i < A.rows; i++) {
+    for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) {
+      const j = A.colIdx[k];
+      if (c === 1) y[i] += A.values[k] * x[j];
+      else {
+        y[2 * i] += A.values[2 * k] * x[2 * j] - A.values[2 * k + 1] * x[2 * j + 1];
+        y[2 * i + 1] += A.values[2 * k] * x[2 * j + 1] + A.values[2 * k + 1] * x[2 * j];
+      }
+    }
+  }
   return y;
 }
 
 /** ‖b − A·x‖/‖b‖ for real or complex (interleaved) CSR, in f64. */
 export function trueResidual(A: CSRMatrix, x: ArrayLike<number>, b: ArrayLike<number>): number {
-  const c = A.dtype === 'c64' || A.dtype === 'c128' ? 2 : 1;
+  const y = matvec(A, x);
   let rr = 0;
   let bb = 0;
-  for (let i = 0; i < A.rows; i++) {
-    let re = 0;
-    let im = 0;
-    for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) {
-      const j = A.colIdx[k];
-      if (c === 1) re += A.values[k] * x[j];
-      else {
-        re += A.values[2 * k] * x[2 * j] - A.values[2 * k + 1] * x[2 * j + 1];
-        im += A.values[2 * k] * x[2 * j + 1] + A.values[2 * k + 1] * x[2 * j];
-      }
-    }
-    rr += (b[c * i] - re) ** 2 + (c === 2 ? (b[2 * i + 1] - im) ** 2 : 0);
-    bb += b[c * i] ** 2 + (c === 2 ? b[2 * i + 1] ** 2 : 0);
+  for (let i = 0; i < y.length; i++) {
+    rr += (b[i] - y[i]) ** 2;
+    bb += b[i] ** 2;
   }
   return Math.sqrt(rr / bb);
 }
