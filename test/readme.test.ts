@@ -19,6 +19,12 @@ describe('README', () => {
   it('is under 15 KB: long explanations and tables belong in a guide of docs/', () => {
     expect(Buffer.byteLength(readme)).toBeLessThan(15 * 1024);
   });
+  it("has a Quick start of exactly the two commands: 'npm ci && npm start' and 'npm ci && npm test'", () => {
+    const block = /## Quick start\n\n```sh\n([\s\S]*?)```/.exec(readme);
+    expect(block, 'a Quick start section with one sh block').not.toBeNull();
+    const commands = block![1].trim().split('\n').map((l) => l.replace(/#.*$/, '').trim());
+    expect(commands).toEqual(['npm ci && npm start', 'npm ci && npm test']);
+  });
   it('links the guides, and the index docs/README.md lists every one', () => {
     const index = readFileSync(join(root, 'docs', 'README.md'), 'utf8');
     expect(readme).toContain('](docs/README.md)');
