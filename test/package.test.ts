@@ -551,7 +551,8 @@ describe.skipIf(missing('chromium') !== null)('package: the Vite dev server, in 
     page.on('response', (r) => requests.push(`${r.status()} ${new URL(r.url()).pathname}`));
     try {
       const url = `http://127.0.0.1:${port}/`;
-      for (let t0 = Date.now(); !/Local:/.test(output); ) {
+      // Vite colours its banner when FORCE_COLOR is set (as CI sets it): 'Local' and ':' come apart by an escape code
+      for (let t0 = Date.now(); !/Local:/.test(output.replace(/\x1b\[[0-9;]*m/g, '')); ) {
         if (Date.now() - t0 > 60_000 || child.exitCode !== null) throw new Error(`vite did not start:\n${output}`);
         await new Promise((r) => setTimeout(r, 100));
       }
