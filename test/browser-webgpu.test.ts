@@ -5,7 +5,8 @@
 // it offers each path — printed as one engine × path table and written to test-results/engine-paths.json —
 // and every missing path must come with a reason that forcing the path repeats. The WebGPU runtime
 // checks run wherever there is an adapter and must pass; Chromium must have one (SwiftShader). Where an
-// engine has no adapter, each WebGPU check is skipped with the engine's reason in its name's note.
+// engine has no adapter, each WebGPU check asserts instead that it did not run and that the engine said why
+// (and that forcing the path rejects with that reason): nothing is skipped.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -69,12 +70,15 @@ describe.each(ENGINES.filter((e) => !missing(e)))("browser: the runtime's paths 
   }
 
   for (const name of WEBGPU_RUNTIME_CHECKS) {
-    it(name, (ctx) => {
+    it(`${name} (or, without an adapter, not run and the engine's reason given)`, () => {
       if (setupError) throw setupError;
       const webgpu = outcome?.paths?.paths.webgpu;
-      // an engine without an adapter: the reason is checked above and printed in the table
-      if (engine !== 'chromium' && webgpu && !webgpu.available) ctx.skip(`${engine} has no WebGPU here: ${webgpu.reason}`);
-      passed(name);
+      expect(webgpu, 'the page reported no paths').toBeDefined();
+      if (engine === 'chromium' || webgpu!.available) return passed(name);
+      // an engine without an adapter: the page must not pretend to run the check, and must say why
+      expect(outcome!.results.get(name), `${engine} has no WebGPU adapter, yet "${name}" ran`).toBeUndefined();
+      expect(webgpu!.reason ?? '', `${engine}: WebGPU unavailable without a reason`).toMatch(/\S.{9,}/);
+      passed('webgpu runtime: unavailable says why');
     });
   }
 });
