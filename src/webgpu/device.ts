@@ -76,12 +76,35 @@ export function loadDawn(): Promise<GPU | string> {
       // a variable specifier: bundlers leave the optional dependency alone
       const name = 'webgpu';
       const mod = (await import(/* @vite-ignore */ name)) as { create(flags: string[]): GPU };
-      return mod.create([]);
+      return await quietDiscovery(() => mod.create([]));
     } catch (e) {
       return `the optional dependency 'webgpu' (Dawn for Node) could not be loaded: ${(e as Error)?.message ?? String(e)}`;
     }
   })();
   return dawn;
+}
+
+/**
+ * Creates Dawn's GPU and lets it find its adapters (Dawn enumerates Vulkan devices once, at the first
+ * requestAdapter) without Mesa's device-select layer where that layer can only fail: on a headless
+ * Linux machine (no DISPLAY, no WAYLAND_DISPLAY, XDG_RUNTIME_DIR unset) it asks libwayland for a
+ * display, which prints "error: XDG_RUNTIME_DIR is invalid…" on stderr twice. NODEVICE_SELECT=1 (the
+ * layer's own switch) is set for the discovery only and removed again; a user who selects a GPU
+ * through the layer (MESA_VK_DEVICE_SELECT, DRI_PRIME) or set NODEVICE_SELECT keeps it as it is.
+ */
+async function quietDiscovery(create: () => GPU): Promise<GPU> {
+  const env = process.env;
+  const headless = !env.DISPLAY && !env.WAYLAND_DISPLAY && !env.XDG_RUNTIME_DIR?.startsWith('/');
+  const scoped = process.platform === 'linux' && headless && env.NODEVICE_SELECT === undefined && !env.MESA_VK_DEVICE_SELECT && !env.DRI_PRIME;
+  if (!scoped) return create();
+  env.NODEVICE_SELECT = '1';
+  try {
+    const gpu = create();
+    await gpu.requestAdapter();
+    return gpu;
+  } finally {
+    delete env.NODEVICE_SELECT;
+  }
 }
 
 /** The GPU object of this engine, or why there is none. */
