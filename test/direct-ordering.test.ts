@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { amdOrder } from '../src/solvers/direct/amd.js';
 import { ndOrder } from '../src/solvers/direct/nested-dissection.js';
 import { cscOf, inversePermutation, symmetricGraph, type Graph } from '../src/solvers/direct/pattern.js';
-import { analyze, permutedGraphUpper } from '../src/solvers/direct/analysis.js';
+import { analyze } from '../src/solvers/direct/analysis.js';
 import { columnCounts, eliminationTree, postorder, supernodes } from '../src/solvers/direct/symbolic.js';
 import { poisson2D, poisson3D } from '../src/generators/poisson.js';
 import { randomMatrix } from '../src/generators/random.js';
@@ -63,9 +63,9 @@ function referenceFill(g: Graph, perm: Int32Array): number {
 }
 
 function symbolicFill(g: Graph, perm: Int32Array): number {
-  const up = permutedGraphUpper(g, inversePermutation(perm));
-  const parent = eliminationTree(g.n, up.colPtr, up.rowIdx);
-  return columnCounts(g.n, up.colPtr, up.rowIdx, parent).reduce((s, c) => s + c, 0);
+  const pinv = inversePermutation(perm);
+  const parent = eliminationTree(g, perm, pinv);
+  return columnCounts(g, perm, pinv, parent, postorder(parent)).reduce((s, c) => s + c, 0);
 }
 
 const natural = (n: number) => Int32Array.from({ length: n }, (_, i) => i);

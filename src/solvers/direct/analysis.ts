@@ -34,31 +34,12 @@ export interface Analysis {
   symbolicMs: number;
 }
 
-/** The upper triangle (without the diagonal) of P·G·Pᵀ by columns: rows pinv[u] < column pinv[v]. */
-export function permutedGraphUpper(g: Graph, pinv: Int32Array): { colPtr: Int32Array; rowIdx: Int32Array } {
-  const n = g.n;
-  const colPtr = new Int32Array(n + 1);
-  for (let v = 0; v < n; v++) {
-    for (let p = g.ptr[v]; p < g.ptr[v + 1]; p++) if (pinv[g.adj[p]] < pinv[v]) colPtr[pinv[v] + 1]++;
-  }
-  for (let j = 0; j < n; j++) colPtr[j + 1] += colPtr[j];
-  const next = colPtr.slice(0, n);
-  const rowIdx = new Int32Array(colPtr[n]);
-  for (let v = 0; v < n; v++) {
-    for (let p = g.ptr[v]; p < g.ptr[v + 1]; p++) {
-      const u = pinv[g.adj[p]];
-      if (u < pinv[v]) rowIdx[next[pinv[v]]++] = u;
-    }
-  }
-  return { colPtr, rowIdx };
-}
-
-/** Elimination tree and column counts of the graph in the order perm. */
-function countsFor(g: Graph, perm: Int32Array): { pinv: Int32Array; parent: Int32Array; counts: Int32Array } {
+/** Elimination tree, a postorder of it, and column counts of the graph in the order perm. */
+function countsFor(g: Graph, perm: Int32Array): { pinv: Int32Array; parent: Int32Array; post: Int32Array; counts: Int32Array } {
   const pinv = inversePermutation(perm);
-  const up = permutedGraphUpper(g, pinv);
-  const parent = eliminationTree(g.n, up.colPtr, up.rowIdx);
-  return { pinv, parent, counts: columnCounts(g.n, up.colPtr, up.rowIdx, parent) };
+  const parent = eliminationTree(g, perm, pinv);
+  const post = postorder(parent);
+  return { pinv, parent, post, counts: columnCounts(g, perm, pinv, parent, post) };
 }
 
 /**
@@ -86,7 +67,7 @@ export function analyze(g: Graph, asked: OrderingName | 'auto', lu: boolean, com
     : candidates.length === 1 ? `AMD (n = ${n} < ${ND_MIN_NODES}: nested dissection not tried)`
     : `the fewer predicted flops: ${tried.join(' vs ')}`;
   // postorder along the elimination tree: same fill, and supernodes become contiguous columns
-  const post = postorder(chosen.s.parent);
+  const post = chosen.s.post;
   const perm = new Int32Array(n);
   const counts = new Int32Array(n);
   for (let k = 0; k < n; k++) {

@@ -25,46 +25,51 @@ export function ndOrder(g: Graph): Int32Array {
   let nextId = 1;
   // numbers are handed out from the back: a separator is numbered before (so after) its halves
   let back = n;
-  const stack: Int32Array[] = [Int32Array.from({ length: n }, (_, i) => i)];
+  const all = new Int32Array(n);
+  for (let i = 0; i < n; i++) all[i] = i;
+  const stack: Int32Array[] = [all];
   const place = (nodes: ArrayLike<number>) => {
     for (let t = nodes.length - 1; t >= 0; t--) {
       perm[--back] = nodes[t];
       part[nodes[t]] = -1;
     }
   };
+  // scratch for the two halves and the separator of the part being split
+  const half = new Int32Array(n);
+  const sepNodes = new Int32Array(n);
   while (stack.length) {
     const nodes = stack.pop()!;
+    const m = nodes.length;
     const id = part[nodes[0]];
-    if (nodes.length <= LEAF) {
-      place(leafOrder(g, nodes, part, id, local));
+    if (m <= LEAF) {
+      place(leafOrder(g, nodes, part, id, local, queue));
       continue;
     }
-    // split a disconnected part into its components first
-    for (let t = 0; t < nodes.length; t++) level[nodes[t]] = -1;
+    // one breadth-first search finds whether the part is connected and starts the search for a
+    // pseudo-peripheral root; a disconnected part is split into its components first
+    for (let t = 0; t < m; t++) level[nodes[t]] = -1;
     let count = bfs(g, nodes[0], part, id, level, queue);
-    if (count < nodes.length) {
-      for (let t = 0; t < nodes.length; t++) {
+    if (count < m) {
+      for (let t = 0; t < m; t++) {
         const v = nodes[t];
         if (t > 0 && level[v] >= 0) continue;
-        const m = t === 0 ? count : bfs(g, v, part, id, level, queue);
-        const comp = queue.slice(0, m);
+        const c = t === 0 ? count : bfs(g, v, part, id, level, queue);
+        const comp = queue.slice(0, c);
         const cid = nextId++;
-        for (const u of comp) part[u] = cid;
+        for (let u = 0; u < c; u++) part[comp[u]] = cid;
         stack.push(comp);
       }
       continue;
     }
-    for (let t = 0; t < count; t++) level[queue[t]] = -1;
-    const root = peripheral(g, nodes[0], part, id, level, queue);
-    count = bfs(g, root, part, id, level, queue);
+    count = peripheralLevels(g, part, id, level, queue, count);
     const depth = level[queue[count - 1]] + 1;
-    const size = new Int32Array(depth);
-    for (let t = 0; t < count; t++) size[level[queue[t]]]++;
     if (depth < 3) {
       // a clique-like part: no separator to find
-      place(leafOrder(g, nodes, part, id, local));
+      place(leafOrder(g, nodes, part, id, local, queue));
       continue;
     }
+    const size = new Int32Array(depth);
+    for (let t = 0; t < count; t++) size[level[queue[t]]]++;
     // the thinnest interior level with at least 30 % of the nodes on each side (else the middle
     // one); interior, so that both sides keep nodes and the level separates them
     let sep = -1;
@@ -77,32 +82,33 @@ export function ndOrder(g: Graph): Int32Array {
       before += size[l];
     }
     if (sep < 0) sep = mid;
-    const idA = nextId++;
-    const idB = nextId++;
-    const A: number[] = [];
-    const B: number[] = [];
-    const S: number[] = [];
+    // near side A from the front of `half`, far side B from its back, separator S apart
+    let na = 0;
+    let nb = 0;
+    let ns = 0;
     for (let t = 0; t < count; t++) {
       const v = queue[t];
       const l = level[v];
-      if (l < sep) A.push(v);
-      else if (l > sep) B.push(v);
+      if (l < sep) half[na++] = v;
+      else if (l > sep) half[m - ++nb] = v;
       else {
         // a separator node with no neighbour past the separator may join the near side
         let far = false;
-        for (let p = g.ptr[v]; p < g.ptr[v + 1] && !far; p++) {
+        for (let p = g.ptr[v], e = g.ptr[v + 1]; p < e && !far; p++) {
           const u = g.adj[p];
-          if (part[u] === id && level[u] === sep + 1) far = true;
+          far = part[u] === id && level[u] === sep + 1;
         }
-        if (far) S.push(v);
-        else A.push(v);
+        if (far) sepNodes[ns++] = v;
+        else half[na++] = v;
       }
     }
-    for (const v of A) part[v] = idA;
-    for (const v of B) part[v] = idB;
-    place(S);
-    if (B.length) stack.push(Int32Array.from(B));
-    if (A.length) stack.push(Int32Array.from(A));
+    const idA = nextId++;
+    const idB = nextId++;
+    for (let t = 0; t < na; t++) part[half[t]] = idA;
+    for (let t = m - nb; t < m; t++) part[half[t]] = idB;
+    place(sepNodes.subarray(0, ns));
+    if (nb) stack.push(half.slice(m - nb, m));
+    if (na) stack.push(half.slice(0, na));
   }
   return perm;
 }
@@ -126,19 +132,18 @@ function bfs(g: Graph, root: number, part: Int32Array, id: number, level: Int32A
 }
 
 /**
- * A pseudo-peripheral node of start's component (Gibbs–Poole–Stockmeyer): from start, repeatedly jump
- * to a node of least degree on the last level while that lengthens the level structure. Expects the
- * component's levels at -1 and leaves them so.
+ * Levels from a pseudo-peripheral root (Gibbs–Poole–Stockmeyer): given the level structure of a
+ * connected part in level/queue (count nodes), search again from a node of least degree on the last
+ * level while that lengthens the structure (at most a few times: each round is a full search, and
+ * the first gains are the large ones). Leaves the deepest structure found in level/queue; returns
+ * its count (the part's size).
  */
-function peripheral(g: Graph, start: number, part: Int32Array, id: number, level: Int32Array, queue: Int32Array): number {
-  let root = start;
-  let ecc = -1;
-  for (let round = 0; round < 8; round++) {
-    const count = bfs(g, root, part, id, level, queue);
-    const last = level[queue[count - 1]];
-    let best = root;
+function peripheralLevels(g: Graph, part: Int32Array, id: number, level: Int32Array, queue: Int32Array, count: number): number {
+  let depth = level[queue[count - 1]];
+  for (let round = 0; round < 4; round++) {
+    let best = -1;
     let bestDeg = Infinity;
-    for (let t = count - 1; t >= 0 && level[queue[t]] === last; t--) {
+    for (let t = count - 1; t >= 0 && level[queue[t]] === depth; t--) {
       const v = queue[t];
       const d = g.ptr[v + 1] - g.ptr[v];
       if (d < bestDeg) {
@@ -147,28 +152,35 @@ function peripheral(g: Graph, start: number, part: Int32Array, id: number, level
       }
     }
     for (let t = 0; t < count; t++) level[queue[t]] = -1;
-    if (last <= ecc) break;
-    ecc = last;
-    root = best;
+    // a search from a node of the last level reaches at least as deep as the one before
+    bfs(g, best, part, id, level, queue);
+    const d = level[queue[count - 1]];
+    if (d <= depth) break;
+    depth = d;
   }
-  return root;
+  return count;
 }
 
-/** AMD on the subgraph a part induces; returns the part's nodes in that order. */
-function leafOrder(g: Graph, nodes: Int32Array, part: Int32Array, id: number, local: Int32Array): Int32Array {
+/** AMD on the subgraph a part induces; returns the part's nodes in that order (`scratch`: n entries). */
+function leafOrder(g: Graph, nodes: Int32Array, part: Int32Array, id: number, local: Int32Array, scratch: Int32Array): Int32Array {
   const m = nodes.length;
-  for (let t = 0; t < m; t++) local[nodes[t]] = t;
+  let edges = 0;
+  for (let t = 0; t < m; t++) {
+    local[nodes[t]] = t;
+    edges += g.ptr[nodes[t] + 1] - g.ptr[nodes[t]];
+  }
   const ptr = new Int32Array(m + 1);
-  const adj: number[] = [];
+  const adj = edges <= scratch.length ? scratch : new Int32Array(edges);
+  let q = 0;
   for (let t = 0; t < m; t++) {
     const v = nodes[t];
     for (let p = g.ptr[v]; p < g.ptr[v + 1]; p++) {
       const u = g.adj[p];
-      if (part[u] === id) adj.push(local[u]);
+      if (part[u] === id) adj[q++] = local[u];
     }
-    ptr[t + 1] = adj.length;
+    ptr[t + 1] = q;
   }
-  const order = amdOrder({ n: m, ptr, adj: Int32Array.from(adj) });
+  const order = amdOrder({ n: m, ptr, adj: adj.subarray(0, q) });
   const out = new Int32Array(m);
   for (let t = 0; t < m; t++) {
     out[t] = nodes[order[t]];

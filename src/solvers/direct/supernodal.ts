@@ -21,13 +21,18 @@ export interface SupernodalSymbolic {
   valPtr: Float64Array;
   /** the supernodal elimination tree */
   parent: Int32Array;
+  /** the most entries the stack of update matrices holds at once */
+  stackPeak: number;
 }
 
-/** Children lists of a forest: the children of p are head[p], next[head[p]], … in increasing order. */
+/**
+ * Children lists of a forest: the children of p are head[p], next[head[p]], … in decreasing order
+ * (in a postorder, the order their updates come off the stack).
+ */
 function childLists(parent: Int32Array): { head: Int32Array; next: Int32Array } {
   const head = new Int32Array(parent.length).fill(-1);
   const next = new Int32Array(parent.length).fill(-1);
-  for (let s = parent.length - 1; s >= 0; s--) {
+  for (let s = 0; s < parent.length; s++) {
     const p = parent[s];
     if (p >= 0) {
       next[s] = head[p];
@@ -37,11 +42,15 @@ function childLists(parent: Int32Array): { head: Int32Array; next: Int32Array } 
   return { head, next };
 }
 
-/** Bytes of the numeric phase's workspace: the largest front (the pending updates come on top). */
+/** Bytes of the numeric phase's workspace: the largest front and the peak of the update stack. */
 export function supernodalFrontBytes(sym: SupernodalSymbolic): number {
+  return 8 * (largestFront(sym) ** 2 + sym.stackPeak);
+}
+
+function largestFront(sym: SupernodalSymbolic): number {
   let mmax = 0;
   for (let s = 0; s + 1 < sym.rowPtr.length; s++) mmax = Math.max(mmax, sym.rowPtr[s + 1] - sym.rowPtr[s]);
-  return 8 * mmax * mmax;
+  return mmax;
 }
 
 /** The numeric factor: the dense blocks of L, one per supernode. */
@@ -101,54 +110,64 @@ export function supernodalSymbolic(
     const p = parent[sup[s + 1] - 1];
     sparent[s] = p < 0 ? -1 : snode[p];
   }
-  // row patterns: own columns, A's rows below them, the children's rows below the child
+  // row patterns: own columns, A's rows below them, the children's rows below the child; each
+  // supernode's rows are gathered in `list` and only the rows below its columns are sorted
   const { head: childHead, next: childNext } = childLists(sparent);
   const mark = new Int32Array(n).fill(-1);
   const rowPtr = new Int32Array(ns + 1);
-  const parts: Int32Array[] = [];
+  const list = new Int32Array(n);
+  let rows = new Int32Array(Math.max(16, 2 * lowerPtr[n] + n));
   const valPtr = new Float64Array(ns + 1);
+  // update matrices wait on a stack (a parent comes right after its last child's subtree in the
+  // postorder, so its children's updates are the top ones); its peak is the workspace to hold
+  const usize = new Float64Array(ns);
+  let stack = 0;
+  let stackPeak = 0;
   let total = 0;
   for (let s = 0; s < ns; s++) {
     const f = sup[s];
     const l = sup[s + 1];
-    const list: number[] = [];
-    for (let j = f; j < l; j++) {
-      mark[j] = s;
-      list.push(j);
-    }
+    let len = 0;
+    for (let j = f; j < l; j++) mark[j] = s;
     for (let j = f; j < l; j++) {
       for (let p = lowerPtr[j]; p < lowerPtr[j + 1]; p++) {
         const i = lowerIdx[p];
         if (mark[i] !== s) {
           mark[i] = s;
-          list.push(i);
+          list[len++] = i;
         }
       }
     }
     for (let c = childHead[s]; c >= 0; c = childNext[c]) {
-      const rc = parts[c];
-      const kc = sup[c + 1] - sup[c];
-      for (let t = kc; t < rc.length; t++) {
-        const i = rc[t];
+      for (let t = rowPtr[c] + sup[c + 1] - sup[c]; t < rowPtr[c + 1]; t++) {
+        const i = rows[t];
         if (mark[i] !== s) {
           mark[i] = s;
-          list.push(i);
+          list[len++] = i;
         }
       }
+      stack -= usize[c];
     }
-    const below = Int32Array.from(list.slice(l - f)).sort();
-    const r = new Int32Array(list.length);
-    for (let t = 0; t < l - f; t++) r[t] = f + t;
-    r.set(below, l - f);
-    parts.push(r);
-    rowPtr[s + 1] = rowPtr[s] + r.length;
+    const m = l - f + len;
+    const r0 = rowPtr[s];
+    if (r0 + m > rows.length) {
+      const grown = new Int32Array(Math.max(2 * rows.length, r0 + m));
+      grown.set(rows.subarray(0, r0));
+      rows = grown;
+    }
+    for (let t = 0; t < l - f; t++) rows[r0 + t] = f + t;
+    rows.set(list.subarray(0, len).sort(), r0 + l - f);
+    rowPtr[s + 1] = r0 + m;
     valPtr[s] = total;
-    total += r.length * (l - f);
+    total += m * (l - f);
+    if (sparent[s] >= 0) {
+      usize[s] = len * len;
+      stack += len * len;
+      stackPeak = Math.max(stackPeak, stack);
+    }
   }
   valPtr[ns] = total;
-  const rows = new Int32Array(rowPtr[ns]);
-  for (let s = 0; s < ns; s++) rows.set(parts[s], rowPtr[s]);
-  return { n, super: sup, rowPtr, rows, valPtr, parent: sparent };
+  return { n, super: sup, rowPtr, rows: rows.slice(0, rowPtr[ns]), valPtr, parent: sparent, stackPeak };
 }
 
 /**
@@ -160,12 +179,11 @@ export function supernodalCholesky(sym: SupernodalSymbolic, Ap: Int32Array, Ai: 
   const ns = sup.length - 1;
   const Lx = new Float64Array(valPtr[ns]);
   const rel = new Int32Array(n);
-  // one front workspace, as large as the largest front
-  let mmax = 0;
-  for (let s = 0; s < ns; s++) mmax = Math.max(mmax, rowPtr[s + 1] - rowPtr[s]);
-  const front = new Float64Array(mmax * mmax);
-  // update matrices waiting for their parent (postorder: a parent comes after all its children)
-  const updates: (Float64Array | null)[] = new Array(ns).fill(null);
+  // one front workspace, as large as the largest front, and the stack of pending updates
+  const mmax = largestFront(sym);
+  const F = new Float64Array(mmax * mmax);
+  const stack = new Float64Array(sym.stackPeak);
+  let top = 0;
   const { head: childHead, next: childNext } = childLists(parent);
   for (let s = 0; s < ns; s++) {
     const f = sup[s];
@@ -173,68 +191,108 @@ export function supernodalCholesky(sym: SupernodalSymbolic, Ap: Int32Array, Ai: 
     const r0 = rowPtr[s];
     const m = rowPtr[s + 1] - r0;
     for (let t = 0; t < m; t++) rel[rows[r0 + t]] = t;
-    const F = front;
-    F.fill(0, 0, m * m);
+    for (let c = 0; c < m; c++) F.fill(0, c * m + c, (c + 1) * m);
     // A's columns
     for (let c = 0; c < k; c++) {
       const j = f + c;
       for (let p = Ap[j]; p < Ap[j + 1]; p++) F[rel[Ai[p]] + c * m] += Ax[p];
     }
-    // extend-add of the children's updates (lower triangles)
-    for (let ch = childHead[s]; ch >= 0; ch = childNext[ch]) {
-      const U = updates[ch]!;
-      const kc = sup[ch + 1] - sup[ch];
-      const rc = rowPtr[ch] + kc;
-      const u = rowPtr[ch + 1] - rc;
-      for (let b = 0; b < u; b++) {
-        const cb = rel[rows[rc + b]] * m;
-        for (let a = b; a < u; a++) F[rel[rows[rc + a]] + cb] += U[a + b * u];
-      }
-      updates[ch] = null;
-    }
-    // the panel: left-looking within the supernode's k columns
-    for (let c = 0; c < k; c++) {
-      const cc = c * m;
-      for (let p = 0; p < c; p++) {
-        const pp = p * m;
-        const t = F[c + pp];
-        if (t !== 0) for (let i = c; i < m; i++) F[i + cc] -= F[i + pp] * t;
-      }
-      const d = F[c + cc];
-      if (!(d > 0 && d < Infinity)) return f + c;
-      const sd = Math.sqrt(d);
-      F[c + cc] = sd;
-      const inv = 1 / sd;
-      for (let i = c + 1; i < m; i++) F[i + cc] *= inv;
-    }
+    // extend-add of the children's updates (lower triangles), popped off the stack last child first
+    for (let ch = childHead[s]; ch >= 0; ch = childNext[ch]) top = extendAdd(F, m, rel, rows, rowPtr[ch] + sup[ch + 1] - sup[ch], rowPtr[ch + 1], stack, top);
+    const bad = partialCholesky(F, m, k);
+    if (bad >= 0) return f + bad;
     Lx.set(F.subarray(0, m * k), valPtr[s]);
-    // the update: U = F22 − L21·L21ᵀ (lower), four columns of L21 at a time
     const u = m - k;
     if (u > 0 && parent[s] >= 0) {
-      const U = new Float64Array(u * u);
+      // the update (Schur complement, lower triangle) goes on the stack
       for (let b = 0; b < u; b++) {
-        const cb = (k + b) * m;
-        const ub = b * u;
-        for (let a = b; a < u; a++) U[a + ub] = F[k + a + cb];
-        let p = 0;
-        for (; p + 3 < k; p += 4) {
-          const c0 = p * m, c1 = c0 + m, c2 = c1 + m, c3 = c2 + m;
-          const t0 = F[k + b + c0], t1 = F[k + b + c1], t2 = F[k + b + c2], t3 = F[k + b + c3];
-          for (let a = b; a < u; a++) {
-            const i = k + a;
-            U[a + ub] -= F[i + c0] * t0 + F[i + c1] * t1 + F[i + c2] * t2 + F[i + c3] * t3;
-          }
-        }
-        for (; p < k; p++) {
-          const c0 = p * m;
-          const t0 = F[k + b + c0];
-          for (let a = b; a < u; a++) U[a + ub] -= F[k + a + c0] * t0;
-        }
+        const fb = k + (k + b) * m;
+        const ub = top + b * u;
+        for (let a = b; a < u; a++) stack[ub + a] = F[fb + a];
       }
-      updates[s] = U;
+      top += u * u;
     }
   }
   return { sym, Lx };
+}
+
+/**
+ * Adds the update on top of the stack (ending at `top`: a u×u lower triangle for rows rows[r1..r2))
+ * into the front F (m×m, rows placed by rel). Returns the new top (the update popped).
+ */
+function extendAdd(F: Float64Array, m: number, rel: Int32Array, rows: Int32Array, r1: number, r2: number, stack: Float64Array, top: number): number {
+  const u = r2 - r1;
+  const U = top - u * u;
+  for (let b = 0; b < u; b++) {
+    const cb = rel[rows[r1 + b]] * m;
+    const ub = U + b * u;
+    for (let a = b; a < u; a++) F[rel[rows[r1 + a]] + cb] += stack[ub + a];
+  }
+  return U;
+}
+
+/**
+ * The dense partial Cholesky of a front (m×m column-major, lower triangle): its first k columns
+ * become L's (left-looking, four earlier columns at a time) and the trailing (m−k)×(m−k) lower
+ * triangle the Schur complement F22 − L21·L21ᵀ (two columns × four terms at a time, so each entry
+ * of L21 loaded serves four multiply-adds). Returns -1, or the column whose pivot is not positive.
+ */
+export function partialCholesky(F: Float64Array, m: number, k: number): number {
+  for (let c = 0; c < k; c++) {
+    const cc = c * m;
+    let p = 0;
+    for (; p + 3 < c; p += 4) {
+      const c0 = p * m, c1 = c0 + m, c2 = c1 + m, c3 = c2 + m;
+      const t0 = F[c + c0], t1 = F[c + c1], t2 = F[c + c2], t3 = F[c + c3];
+      for (let i = c; i < m; i++) F[i + cc] -= F[i + c0] * t0 + F[i + c1] * t1 + F[i + c2] * t2 + F[i + c3] * t3;
+    }
+    for (; p < c; p++) {
+      const pp = p * m;
+      const t = F[c + pp];
+      for (let i = c; i < m; i++) F[i + cc] -= F[i + pp] * t;
+    }
+    const d = F[c + cc];
+    if (!(d > 0 && d < Infinity)) return c;
+    const sd = Math.sqrt(d);
+    F[c + cc] = sd;
+    const inv = 1 / sd;
+    for (let i = c + 1; i < m; i++) F[i + cc] *= inv;
+  }
+  // the Schur complement: columns b, b + 1 of F22 at once
+  let b = k;
+  for (; b + 1 < m; b += 2) {
+    const cb0 = b * m;
+    const cb1 = cb0 + m;
+    let p = 0;
+    for (; p + 3 < k; p += 4) {
+      const c0 = p * m, c1 = c0 + m, c2 = c1 + m, c3 = c2 + m;
+      const x0 = F[b + c0], x1 = F[b + c1], x2 = F[b + c2], x3 = F[b + c3];
+      const y0 = F[b + 1 + c0], y1 = F[b + 1 + c1], y2 = F[b + 1 + c2], y3 = F[b + 1 + c3];
+      F[b + cb0] -= x0 * x0 + x1 * x1 + x2 * x2 + x3 * x3;
+      for (let i = b + 1; i < m; i++) {
+        const l0 = F[i + c0], l1 = F[i + c1], l2 = F[i + c2], l3 = F[i + c3];
+        F[i + cb0] -= l0 * x0 + l1 * x1 + l2 * x2 + l3 * x3;
+        F[i + cb1] -= l0 * y0 + l1 * y1 + l2 * y2 + l3 * y3;
+      }
+    }
+    for (; p < k; p++) {
+      const cp = p * m;
+      const x = F[b + cp];
+      const y = F[b + 1 + cp];
+      F[b + cb0] -= x * x;
+      for (let i = b + 1; i < m; i++) {
+        const l = F[i + cp];
+        F[i + cb0] -= l * x;
+        F[i + cb1] -= l * y;
+      }
+    }
+  }
+  if (b < m) {
+    // the last column alone: its diagonal entry
+    const cb = b * m;
+    for (let p = 0; p < k; p++) F[b + cb] -= F[b + p * m] * F[b + p * m];
+  }
+  return -1;
 }
 
 /** y ← (L·Lᵀ)⁻¹·y in place (y already permuted). */

@@ -6,16 +6,24 @@
  * weigh a direct solve against an iterative one.
  */
 import { treeDfs } from './amd.js';
+import type { Graph } from './pattern.js';
 
-/** The elimination tree: parent[j] of each column (-1 at a root). Path compression through `ancestor`. */
-export function eliminationTree(n: number, colPtr: Int32Array, rowIdx: Int32Array): Int32Array {
+/**
+ * The elimination tree of the graph in the order perm (pinv its inverse): parent[k] of each
+ * eliminated position k (-1 at a root), read from the graph directly (column k's rows above the
+ * diagonal are the neighbours of perm[k] eliminated before it). Path compression through `ancestor`.
+ */
+export function eliminationTree(g: Graph, perm: Int32Array, pinv: Int32Array): Int32Array {
+  const n = g.n;
+  const { ptr, adj } = g;
   const parent = new Int32Array(n);
   const ancestor = new Int32Array(n);
   for (let k = 0; k < n; k++) {
     parent[k] = -1;
     ancestor[k] = -1;
-    for (let p = colPtr[k]; p < colPtr[k + 1]; p++) {
-      let i = rowIdx[p];
+    const v = perm[k];
+    for (let p = ptr[v], e = ptr[v + 1]; p < e; p++) {
+      let i = pinv[adj[p]];
       while (i !== -1 && i < k) {
         const inext = ancestor[i];
         ancestor[i] = k;
@@ -68,16 +76,59 @@ export function rowPattern(k: number, colPtr: Int32Array, rowIdx: Int32Array, pa
   return top;
 }
 
-/** Column counts of L (the diagonal included), by walking every row subtree once: O(|L|). */
-export function columnCounts(n: number, colPtr: Int32Array, rowIdx: Int32Array, parent: Int32Array): Int32Array {
-  const counts = new Int32Array(n).fill(1);
-  const s = new Int32Array(n);
-  const mark = new Int32Array(n);
+/**
+ * Column counts of L (the diagonal included) of the graph in the order perm, in O(|edges|·α) (Gilbert,
+ * Ng & Peyton; the form of Davis, "Direct Methods for Sparse Linear Systems", §4.5): row i's subtree
+ * adds one to the count of each of its leaves and takes one off where two of its leaf paths meet (at
+ * a least common ancestor found by path-compressed union-find over a postorder), and the counts are
+ * the subtree sums of these differences. `post` is a postorder of `parent`.
+ */
+export function columnCounts(g: Graph, perm: Int32Array, pinv: Int32Array, parent: Int32Array, post: Int32Array): Int32Array {
+  const n = g.n;
+  const { ptr, adj } = g;
+  const delta = new Int32Array(n);
+  const first = new Int32Array(n).fill(-1); // postorder number of each node's first descendant
+  const maxfirst = new Int32Array(n).fill(-1);
+  const prevleaf = new Int32Array(n).fill(-1);
+  const ancestor = new Int32Array(n);
   for (let k = 0; k < n; k++) {
-    const top = rowPattern(k, colPtr, rowIdx, parent, s, mark);
-    for (let t = top; t < n; t++) counts[s[t]]++;
+    let j = post[k];
+    delta[j] = first[j] === -1 ? 1 : 0; // a leaf of the tree
+    for (; j !== -1 && first[j] === -1; j = parent[j]) first[j] = k;
   }
-  return counts;
+  for (let i = 0; i < n; i++) ancestor[i] = i;
+  for (let k = 0; k < n; k++) {
+    const j = post[k];
+    if (parent[j] !== -1) delta[parent[j]]--;
+    const fj = first[j];
+    const v = perm[j];
+    for (let p = ptr[v], e = ptr[v + 1]; p < e; p++) {
+      const i = pinv[adj[p]];
+      // j is a leaf of row i's subtree when i > j and no earlier leaf's subtree holds j
+      if (i <= j || fj <= maxfirst[i]) continue;
+      maxfirst[i] = fj;
+      const jprev = prevleaf[i];
+      prevleaf[i] = j;
+      delta[j]++;
+      if (jprev === -1) continue; // i's first leaf
+      // the least common ancestor of this leaf and the previous one, with path compression
+      let q = jprev;
+      while (q !== ancestor[q]) q = ancestor[q];
+      for (let s = jprev; s !== q; ) {
+        const up = ancestor[s];
+        ancestor[s] = q;
+        s = up;
+      }
+      delta[q]--;
+    }
+    if (parent[j] !== -1) ancestor[j] = parent[j];
+  }
+  // sum the differences over each subtree (children come before parents in the postorder)
+  for (let k = 0; k < n; k++) {
+    const j = post[k];
+    if (parent[j] !== -1) delta[parent[j]] += delta[j];
+  }
+  return delta;
 }
 
 /**
