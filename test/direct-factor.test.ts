@@ -269,6 +269,25 @@ describe('generated cases', () => {
     }
   });
 
+  it('far-from-symmetric patterns take the column ordering (AMD of AᵀA): west0479 fills less than with AMD of A + Aᵀ', async () => {
+    const A = loadShared('west0479');
+    const { xTrue, b } = knownSystem(A, 4);
+    const F = await rt.factor(A);
+    expect([F.info.kind, F.info.ordering]).toEqual(['lu', 'amd-ata']);
+    expect(F.info.orderingReason).toMatch(/pattern symmetry 0\.\d\d.*column ordering/);
+    const S = await rt.factor(A, { ordering: 'amd' });
+    expect(F.info.fillNnz).toBeLessThan(0.7 * S.info.fillNnz);
+    const { x, relativeResidual } = await F.solve(b);
+    expect(relativeResidual).toBeLessThan(1e-12);
+    expect(diffNorm(x, xTrue)).toBeLessThanOrEqual(100 * diffNorm(denseSolve(A, b)!, xTrue) + 1e-13 * norm(xTrue));
+    // a symmetric pattern with a full diagonal keeps the symmetric ordering
+    expect((await rt.factor(loadShared('young1c'))).info.orderingReason).toMatch(/symmetric ordering of A \+ Aᵀ/);
+    // the column ordering is for LU only
+    await expect(rt.factor(poisson2D(5), { kind: 'cholesky', ordering: 'amd-ata' })).rejects.toBeInstanceOf(UnsupportedError);
+    await expect(rt.factor(poisson2D(5), { ordering: 'amd-ata' })).rejects.toBeInstanceOf(UnsupportedError);
+    expect((await rt.factor(poisson2D(5), { kind: 'lu', ordering: 'amd-ata' })).info.ordering).toBe('amd-ata');
+  });
+
   it('singular (dependent rows) and structurally singular (an empty column): SingularMatrixError naming the column', async () => {
     const P = poisson2D(6);
     const n = P.rows;

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { amdOrder } from '../src/solvers/direct/amd.js';
 import { ndOrder } from '../src/solvers/direct/nested-dissection.js';
-import { cscOf, inversePermutation, symmetricGraph, type Graph } from '../src/solvers/direct/pattern.js';
+import { columnGraph, cscOf, inversePermutation, patternSymmetry, symmetricGraph, type Graph } from '../src/solvers/direct/pattern.js';
 import { analyze } from '../src/solvers/direct/analysis.js';
 import { columnCounts, eliminationTree, postorder, supernodes } from '../src/solvers/direct/symbolic.js';
 import { poisson2D, poisson3D } from '../src/generators/poisson.js';
@@ -177,3 +177,64 @@ function rowsOf(A: CSRMatrix): number[] {
   for (let i = 0; i < A.rows; i++) for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) r.push(i);
   return r;
 }
+
+describe('column ordering for LU (AMD of AᵀA)', () => {
+  /** AᵀA's off-diagonal pattern by a plain boolean product, rows with more than `dense` entries left out. */
+  function referenceAtA(A: CSRMatrix, dense: number): Set<string> {
+    const s = new Set<string>();
+    for (let i = 0; i < A.rows; i++) {
+      const cols = [...A.colIdx.subarray(A.rowPtr[i], A.rowPtr[i + 1])];
+      if (cols.length > dense) continue;
+      for (const a of cols) for (const b of cols) if (a !== b) s.add(`${a},${b}`);
+    }
+    return s;
+  }
+
+  it('columnGraph is AᵀA without dense rows; patternSymmetry counts mirrored entries and the diagonal', () => {
+    for (const A of [loadShared('west0479'), loadShared('young1c'), randomMatrix({ rows: 300, meanRowLength: 5, seed: 11 })]) {
+      const C = cscOf(A);
+      const g = columnGraph(C);
+      const got = new Set<string>();
+      for (let j = 0; j < g.n; j++) {
+        for (let p = g.ptr[j]; p < g.ptr[j + 1]; p++) {
+          got.add(`${j},${g.adj[p]}`);
+          if (p > g.ptr[j]) expect(g.adj[p]).toBeGreaterThan(g.adj[p - 1]);
+        }
+      }
+      expect(got).toEqual(referenceAtA(A, Math.max(16, 10 * Math.sqrt(A.rows))));
+      // the pattern's symmetry, by a plain set of entries
+      const entries = new Set<string>();
+      for (let i = 0; i < A.rows; i++) for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) entries.add(`${i},${A.colIdx[k]}`);
+      let off = 0, mirrored = 0, diag = 0;
+      for (const e of entries) {
+        const [i, j] = e.split(',');
+        if (i === j) diag++;
+        else {
+          off++;
+          if (entries.has(`${j},${i}`)) mirrored++;
+        }
+      }
+      const st = patternSymmetry(C);
+      expect(st.diagonal).toBe(diag);
+      expect(st.symmetry).toBeCloseTo(off ? mirrored / off : 1, 12);
+    }
+    // one dense row is left out of the graph, not spread over it
+    const n = 200;
+    const rows: number[] = [], cols: number[] = [];
+    for (let j = 0; j < n; j++) rows.push(0, j), cols.push(j, j);
+    const arrow = CSRMatrix.fromTriplets(n, n, 'f64', Int32Array.from(rows), Int32Array.from(cols), new Float64Array(rows.length).fill(1));
+    expect(columnGraph(cscOf(arrow)).ptr[n]).toBe(0);
+  });
+
+  it('west0479 is far from symmetric (where the auto rule takes a column ordering); the symbolic counts of AᵀA equal its elimination count', () => {
+    const A = loadShared('west0479');
+    const C = cscOf(A);
+    const st = patternSymmetry(C);
+    expect(st.symmetry < 0.5 || st.diagonal < 0.9 * A.rows).toBe(true);
+    const g = columnGraph(C);
+    const q = amdOrder(g);
+    expectPermutation(q, A.rows);
+    // the Cholesky factor of AᵀA (what the estimate uses) counted by the symbolic phase equals the elimination count
+    expect(symbolicFill(g, q)).toBe(referenceFill(g, q));
+  });
+});

@@ -9,8 +9,11 @@ import { ndOrder } from './nested-dissection.js';
 import { inversePermutation, type Graph } from './pattern.js';
 import { columnCounts, costOf, eliminationTree, postorder, supernodes, type FactorCost } from './symbolic.js';
 
-/** The fill-reducing orderings: approximate minimum degree, nested dissection, none. */
-export type OrderingName = 'amd' | 'nd' | 'natural';
+/**
+ * The fill-reducing orderings: approximate minimum degree or nested dissection of A + Aᵀ, none, or
+ * (LU only) 'amd-ata', a column ordering: AMD of AᵀA's pattern.
+ */
+export type OrderingName = 'amd' | 'nd' | 'natural' | 'amd-ata';
 
 /** Graphs at least this large also try nested dissection under ordering: 'auto'. */
 const ND_MIN_NODES = 2000;
@@ -43,14 +46,15 @@ function countsFor(g: Graph, perm: Int32Array): { pinv: Int32Array; parent: Int3
 }
 
 /**
- * Orders and analyses the graph of A + Aᵀ. `lu` and `complex` only change the cost estimate.
+ * Orders and analyses the graph of A + Aᵀ (of AᵀA for 'amd-ata': the counts are then those of AᵀA's
+ * Cholesky factor, a bound on LU's). `lu` and `complex` only change the cost estimate.
  */
 export function analyze(g: Graph, asked: OrderingName | 'auto', lu: boolean, complex: boolean): Analysis {
   const n = g.n;
   const t0 = performance.now();
   const candidates: [OrderingName, Int32Array][] = [];
   if (asked === 'natural') candidates.push(['natural', Int32Array.from({ length: n }, (_, i) => i)]);
-  if (asked === 'amd' || asked === 'auto') candidates.push(['amd', amdOrder(g)]);
+  if (asked === 'amd' || asked === 'auto' || asked === 'amd-ata') candidates.push([asked === 'amd-ata' ? asked : 'amd', amdOrder(g)]);
   if (asked === 'nd' || (asked === 'auto' && n >= ND_MIN_NODES)) candidates.push(['nd', ndOrder(g)]);
   const t1 = performance.now();
   let best: { name: OrderingName; perm: Int32Array; s: ReturnType<typeof countsFor>; flops: number } | undefined;

@@ -13,7 +13,7 @@ import { vectorData } from '../../vector-data.js';
 import { shownValue } from '../../shown-value.js';
 import { reserveMemory, withMemoryBudget } from '../../memory-budget.js';
 import { analyze, type Analysis, type OrderingName } from './analysis.js';
-import { cscOf, isSymmetric, permutedTriangle, symmetricGraph, type Csc } from './pattern.js';
+import { columnGraph, cscOf, isSymmetric, patternSymmetry, permutedTriangle, symmetricGraph, type Csc } from './pattern.js';
 import { ldlNumeric, ldlPointers, ldlSolveInPlace, type LdlFactor } from './ldl.js';
 import { luFactor, luSolveInPlace, type LuFactor } from './lu.js';
 import type { FactorCost } from './symbolic.js';
@@ -99,7 +99,11 @@ export interface FactorInfo {
 export const FACTOR_OPTION_KEYS = optionKeys<FactorOptions>({ kind: true, ordering: true, pivotTolerance: true });
 const SOLVE_KEYS = optionKeys<FactorSolveOptions>({ refine: true });
 const KINDS: readonly FactorKind[] = ['auto', 'cholesky', 'ldlt', 'lu'];
-const ORDERINGS: readonly (OrderingName | 'auto')[] = ['auto', 'amd', 'nd', 'natural'];
+const ORDERINGS: readonly (OrderingName | 'auto')[] = ['auto', 'amd', 'nd', 'natural', 'amd-ata'];
+/** LU's 'auto' ordering is symmetric (of A + Aᵀ) when at least this fraction of the off-diagonal pattern is mirrored… */
+const SYMMETRIC_PATTERN_MIN = 0.5;
+/** …and at least this fraction of the diagonal is stored (UMFPACK's symmetric-strategy test); else a column ordering. */
+const DIAGONAL_MIN = 0.9;
 /** Cholesky runs supernodal (dense fronts) from this many flops; below, the up-looking kernel's lower overhead wins. */
 const SUPERNODAL_MIN_FLOPS = 1e6;
 
@@ -140,8 +144,32 @@ export function planFactor(A: SparseMatrix, kind: FactorKind, ordering: Ordering
   if ((kind === 'cholesky' || kind === 'ldlt') && !sym) {
     throw new UnsupportedError(`factor: kind '${kind}' needs a symmetric matrix (A equal to Aᵀ, both triangles stored); use kind: 'lu'`);
   }
-  const g = symmetricGraph(C.n, C.colPtr, C.rowIdx);
-  return { csr, C, sym, a: analyze(g, ordering, kind === 'lu' || (kind === 'auto' && !sym), C.complex) };
+  if (ordering === 'amd-ata' && (kind === 'cholesky' || kind === 'ldlt' || (kind === 'auto' && sym))) {
+    throw new UnsupportedError(`factor: ordering 'amd-ata' (a column ordering) is for LU of a nonsymmetric matrix; use 'amd' or 'nd'`);
+  }
+  return { csr, C, sym, a: analyzeFor(C, kind === 'lu' || (kind === 'auto' && !sym), ordering) };
+}
+
+/**
+ * The symbolic phase for A by columns. LU with ordering 'auto' orders A + Aᵀ when A's pattern is
+ * mostly symmetric with a mostly stored diagonal (the pivots can then stay on the diagonal the
+ * ordering chose), else the columns by AMD of AᵀA (any row pivoting then stays within its fill).
+ */
+function analyzeFor(C: Csc, lu: boolean, ordering: OrderingName | 'auto'): Analysis {
+  let asked = ordering;
+  let why = '';
+  if (lu && ordering === 'auto' && C.n > 1) {
+    const { symmetry, diagonal } = patternSymmetry(C);
+    const stats = `pattern symmetry ${symmetry.toFixed(2)}, ${diagonal} of ${C.n} diagonal entries stored`;
+    if (symmetry < SYMMETRIC_PATTERN_MIN || diagonal < DIAGONAL_MIN * C.n) {
+      asked = 'amd-ata';
+      why = `${stats} (< ${SYMMETRIC_PATTERN_MIN} or < ${DIAGONAL_MIN}·n): a column ordering, AMD of AᵀA`;
+    } else why = `${stats}: a symmetric ordering of A + Aᵀ; `;
+  }
+  const g = asked === 'amd-ata' ? columnGraph(C) : symmetricGraph(C.n, C.colPtr, C.rowIdx);
+  const a = analyze(g, asked, lu, C.complex);
+  if (why) a.orderingReason = asked === 'amd-ata' ? why : why + a.orderingReason;
+  return a;
 }
 
 function factorizeInBudget(A: SparseMatrix, options: FactorOptions, budgetMB: number | undefined, plan?: FactorPlan): Factorization {
@@ -505,6 +533,7 @@ export interface FactorEstimate extends FactorCost {
  */
 export function estimateFactorCost(A: SparseMatrix, kind: 'cholesky' | 'ldlt' | 'lu' = 'lu', ordering: OrderingName | 'auto' = 'auto'): FactorEstimate {
   const C = cscOf(squareCsr(A, 'estimateFactorCost'));
-  const a = analyze(symmetricGraph(C.n, C.colPtr, C.rowIdx), ordering, kind === 'lu', C.complex);
+  if (ordering === 'amd-ata' && kind !== 'lu') throw new UnsupportedError(`estimateFactorCost: ordering 'amd-ata' is for LU`);
+  const a = analyzeFor(C, kind === 'lu', ordering);
   return { ...a.cost, ordering: a.ordering };
 }

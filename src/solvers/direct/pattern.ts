@@ -93,6 +93,78 @@ export function symmetricGraph(n: number, colPtr: Int32Array, rowIdx: Int32Array
   return { n, ptr: outPtr, adj: raw.slice(0, q) };
 }
 
+/** The pattern of A by rows (the columns of Aᵀ): row i's columns are colIdx[rowPtr[i] .. rowPtr[i+1]), ascending. */
+export function rowsOf(A: Csc): { rowPtr: Int32Array; colIdx: Int32Array } {
+  const { n, colPtr, rowIdx } = A;
+  const rowPtr = new Int32Array(n + 1);
+  for (let p = 0; p < colPtr[n]; p++) rowPtr[rowIdx[p] + 1]++;
+  for (let i = 0; i < n; i++) rowPtr[i + 1] += rowPtr[i];
+  const next = rowPtr.slice(0, n);
+  const colIdx = new Int32Array(colPtr[n]);
+  for (let j = 0; j < n; j++) for (let p = colPtr[j]; p < colPtr[j + 1]; p++) colIdx[next[rowIdx[p]]++] = j;
+  return { rowPtr, colIdx };
+}
+
+/** How symmetric A's pattern is: the fraction of off-diagonal entries whose mirror is stored, and the diagonal entries stored. */
+export function patternSymmetry(A: Csc): { symmetry: number; diagonal: number } {
+  const { n, colPtr, rowIdx } = A;
+  const { rowPtr, colIdx } = rowsOf(A);
+  const mark = new Int32Array(n).fill(-1);
+  let off = 0;
+  let matched = 0;
+  let diagonal = 0;
+  for (let j = 0; j < n; j++) {
+    for (let p = colPtr[j]; p < colPtr[j + 1]; p++) mark[rowIdx[p]] = j;
+    // row j's entries A(j, i) against column j's A(i, j)
+    for (let p = rowPtr[j]; p < rowPtr[j + 1]; p++) {
+      const i = colIdx[p];
+      if (i === j) diagonal++;
+      else {
+        off++;
+        if (mark[i] === j) matched++;
+      }
+    }
+  }
+  return { symmetry: off === 0 ? 1 : matched / off, diagonal };
+}
+
+/**
+ * The graph of AᵀA without the diagonal (columns joined when they share a row): what a column
+ * ordering for LU orders, since the column elimination tree and the fill of any row pivoting are
+ * bounded by AᵀA's Cholesky factor (George & Ng). Rows with more than max(16, 10√n) entries are left
+ * out (as CSparse does): one dense row would make AᵀA dense.
+ */
+export function columnGraph(A: Csc): Graph {
+  const { n, colPtr, rowIdx } = A;
+  const { rowPtr, colIdx } = rowsOf(A);
+  const dense = Math.max(16, 10 * Math.sqrt(n));
+  const mark = new Int32Array(n).fill(-1);
+  const ptr = new Int32Array(n + 1);
+  let adj = new Int32Array(Math.max(16, 2 * colPtr[n]));
+  let q = 0;
+  for (let j = 0; j < n; j++) {
+    mark[j] = j;
+    for (let p = colPtr[j]; p < colPtr[j + 1]; p++) {
+      const i = rowIdx[p];
+      if (rowPtr[i + 1] - rowPtr[i] > dense) continue;
+      for (let t = rowPtr[i]; t < rowPtr[i + 1]; t++) {
+        const c = colIdx[t];
+        if (mark[c] === j) continue;
+        mark[c] = j;
+        if (q === adj.length) {
+          const grown = new Int32Array(2 * q);
+          grown.set(adj);
+          adj = grown;
+        }
+        adj[q++] = c;
+      }
+    }
+    adj.subarray(ptr[j], q).sort();
+    ptr[j + 1] = q;
+  }
+  return { n, ptr, adj: adj.slice(0, q) };
+}
+
 /** pinv[perm[k]] = k. */
 export function inversePermutation(perm: Int32Array): Int32Array {
   const inv = new Int32Array(perm.length);
