@@ -29,6 +29,7 @@ import { benchCg, formatCg } from './cg.js';
 import { benchCgDefaults } from './cg-defaults.js';
 import { benchSolve } from './solve.js';
 import { benchDirect } from './direct.js';
+import { benchAmg } from './amg.js';
 import { benchBrowser } from './browser.js';
 import { benchDense } from './dense.js';
 import { benchFormats } from './formats.js';
@@ -36,7 +37,7 @@ import { benchPlain, PLAIN_GOAL } from './kernels-plain.js';
 
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt > 0 ? process.argv[onlyAt + 1] : undefined;
-const PARTS = ['single', 'plain', 'formats', 'parallel', 'dense', 'cg', 'solve', 'direct', 'parse', 'browser'];
+const PARTS = ['single', 'plain', 'formats', 'parallel', 'dense', 'cg', 'solve', 'direct', 'amg', 'parse', 'browser'];
 if (only !== undefined && !PARTS.includes(only)) {
   console.error(`bench: --only takes ${PARTS.join(', ')}, not ${JSON.stringify(only)}`);
   process.exit(2);
@@ -165,6 +166,25 @@ if (run('direct')) {
     goal(`direct ${r.matrix}: factor + solve / solve with the kept factor`, r.factorSolveMs && r.solveMs ? r.factorSolveMs / r.solveMs : undefined, 10);
     goal(`direct ${r.matrix}: 1e-12 / true relative residual`, r.relres !== null ? 1e-12 / Math.max(r.relres, 1e-300) : undefined, 1);
   }
+}
+
+if (run('amg')) {
+  console.log("\n== algebraic multigrid: simdgl's 'amg' against PyAMG's smoothed aggregation, f64, b = 1, tol 1e-8, 2 threads ==");
+  console.log('  (timings are noisy when other work shares the cores)');
+  const { rows, spgemm } = await benchAmg((s) => console.log(s));
+  for (const r of rows) {
+    const same = typeof r.pyamgSame === 'string' ? undefined : r.pyamgSame;
+    const defaults = typeof r.pyamgDefaults === 'string' ? undefined : r.pyamgDefaults;
+    goal(`amg ${r.matrix}: 20 / iterations (smoother jacobi: ${r.jacobi.iterations})`, 20 / r.jacobi.iterations, 1);
+    goal(`amg ${r.matrix}: 1.2 × PyAMG's iterations / ours, same settings (${same?.iterations ?? 'n/a'} vs ${r.jacobi.iterations})`, same ? (1.2 * same.iterations) / r.jacobi.iterations : undefined, 1);
+    goal(
+      `amg ${r.matrix}: time to a solution, PyAMG defaults / rt.solve defaults (${r.defaults.preconditioner})`,
+      defaults && r.defaults.converged ? (defaults.setupMs + defaults.solveMs) / r.defaults.ms : undefined,
+      2,
+    );
+    if (r.plainCg) goal(`amg ${r.matrix}: time to a solution, our plain CG / rt.solve defaults`, r.plainCg.ms / r.defaults.ms, 5);
+  }
+  for (const s of spgemm) goal(`spgemm ${s.product}: SciPy / ours`, s.scipyMs !== null ? s.scipyMs / s.ms : undefined, 1);
 }
 
 if (run('browser')) {

@@ -17,7 +17,7 @@ export { createRuntime, Runtime } from './runtime/runtime.js';
 export type { RuntimeOptions, Backend, Capabilities, SpmvOptions, UploadOptions, VectorLike, SolveOptions, GmresOptions, AutoSolveOptions, ExplainSolveOptions, SolveOutcome } from './runtime/options.js';
 export type { Preconditioner, StopReason } from './solvers/ops.js';
 export type { PreconditionerKind, PreconditionerOptions } from './solvers/precond/index.js';
-export type { AmgOptions } from './solvers/amg/hierarchy.js';
+export type { AmgOptions, AmgSmoother } from './solvers/amg/hierarchy.js';
 export type { AmgInfo } from './solvers/amg/info.js';
 export type { SolveMethod, SolveCandidate, SolveExplanation, DirectEstimate, TrueSolveResult } from './solvers/solve.js';
 export type { SolveStructure } from './solvers/structure.js';

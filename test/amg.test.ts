@@ -2,9 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
 import { CSRMatrix } from '../src/formats/csr.js';
 import { poisson2D, poisson3D } from '../src/generators/poisson.js';
-import { DisposedError, OptionError, UnsupportedError } from '../src/errors.js';
+import { diffusion2D, diffusion3D } from '../src/generators/diffusion.js';
+import { elasticity2D, elasticity2DModes } from '../src/generators/elasticity.js';
+import { DisposedError, OptionError, ShapeError, UnsupportedError } from '../src/errors.js';
 import { buildHierarchy } from '../src/solvers/amg/hierarchy.js';
-import { standardAggregation, symmetricStrength } from '../src/solvers/amg/aggregate.js';
+import { amalgamate, standardAggregation, symmetricStrength } from '../src/solvers/amg/aggregate.js';
+import { fitCandidates } from '../src/solvers/amg/tentative.js';
 import { loadShared } from './matrices.js';
 import { pointDawnAtSwiftShader } from './webgpu-helpers.js';
 
@@ -102,6 +105,74 @@ describe('amg setup', () => {
     expect(h.stop).toBe('stalled');
     expect(h.stopReason).toMatch(/600 rows make 0 aggregates/);
   });
+
+  it('tentative prolongator from a near-null space: orthonormal columns, T·B_c = B exactly', () => {
+    const n = 6;
+    const K = elasticity2D(n);
+    const B = elasticity2DModes(n);
+    const nodes = K.rows / 2;
+    const { agg, count } = standardAggregation(symmetricStrength(amalgamate(K, 2), 0), nodes);
+    const { T, coarse } = fitCandidates(agg, count, 2, B);
+    expect([T.rows, T.cols, coarse.length]).toEqual([K.rows, 3 * count, 3]);
+    const Td = dense(T);
+    // TᵀT = I on the columns that are kept (a node-short aggregate may drop a mode: a zero column)
+    for (let a = 0; a < T.cols; a++) {
+      for (let b = 0; b < T.cols; b++) {
+        let s = 0;
+        for (let i = 0; i < T.rows; i++) s += Td[i][a] * Td[i][b];
+        const kept = Td.some((r) => r[a] !== 0);
+        expect(Math.abs(s - (a === b && kept ? 1 : 0))).toBeLessThan(1e-12);
+      }
+    }
+    for (let k = 0; k < 3; k++) {
+      for (let i = 0; i < T.rows; i++) {
+        let s = 0;
+        for (let c = 0; c < T.cols; c++) s += Td[i][c] * coarse[k][c];
+        expect(Math.abs(s - B[k][i])).toBeLessThan(1e-12);
+      }
+    }
+  });
+
+  it('the rigid-body modes are K\'s near-null space: K·mode vanishes away from the clamped edge', () => {
+    const n = 8;
+    const K = elasticity2D(n);
+    for (const m of elasticity2DModes(n)) {
+      for (let i = 0; i < K.rows; i++) {
+        const column = (i >> 1) % n; // 0 = the free nodes next to the clamped edge
+        if (column === 0) continue;
+        let s = 0;
+        for (let k = K.rowPtr[i]; k < K.rowPtr[i + 1]; k++) s += K.values[k] * m[K.colIdx[k]];
+        expect(Math.abs(s)).toBeLessThan(1e-12);
+      }
+    }
+  });
+
+  it('hierarchy invariants with the rigid-body modes (blockSize 2): P full column rank, R = Pᵀ, coarse A symmetric, complexities bounded', () => {
+    const n = 10;
+    const K = elasticity2D(n);
+    const h = buildHierarchy(K, { nearNullSpace: elasticity2DModes(n), blockSize: 2, maxCoarse: 40 });
+    expect(h.levels.length).toBeGreaterThanOrEqual(2);
+    expect(h.levels[1].blockSize).toBe(3);
+    for (let l = 0; l + 1 < h.levels.length; l++) {
+      const { P, R } = h.levels[l];
+      const Pd = dense(P!);
+      const zeroColumns = Array.from({ length: P!.cols }, (_, c) => Pd.every((r) => r[c] === 0)).filter(Boolean).length;
+      expect(rank(Pd)).toBe(P!.cols - zeroColumns);
+      expect(dense(R!)).toEqual(Pd[0].map((_, c) => Pd.map((r) => r[c])));
+      const Ac = h.levels[l + 1].A;
+      const At = Ac.transpose();
+      for (let k = 0; k < Ac.nnz; k++) expect(Math.abs(Ac.values[k] - At.values[k])).toBeLessThanOrEqual(1e-12 * (1 + Math.abs(Ac.values[k])));
+    }
+    const oc = h.levels.reduce((s, L) => s + L.A.nnz, 0) / K.nnz;
+    expect(oc).toBeLessThan(2.5);
+  });
+
+  it('an indefinite matrix with a positive diagonal is refused at setup (a negative Ritz value), not left to diverge', () => {
+    const A = poisson2D(20);
+    for (let i = 0; i < A.rows; i++) for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) if (A.colIdx[k] === i) A.values[k] = 2; // eigenvalues of A − 2I span (−2, 6)
+    expect(() => buildHierarchy(A)).toThrow(UnsupportedError);
+    expect(() => buildHierarchy(A)).toThrow(/indefinite/);
+  });
 });
 
 describe('AMG-PCG', () => {
@@ -136,6 +207,91 @@ describe('AMG-PCG', () => {
       expect(amg.converged).toBe(true);
       expect(amg.iterations).toBeLessThan(jac.iterations);
     }
+  });
+
+  it('every smoother and cycle converges on poisson3D(16) in ≤ 20 iterations; W needs no more than V', async () => {
+    const A = poisson3D(16);
+    const h = rt.upload(A);
+    const b = new Float64Array(A.rows).map((_, i) => 1 + Math.sin(i));
+    for (const smoother of ['jacobi', 'gauss-seidel', 'chebyshev'] as const) {
+      const its: number[] = [];
+      for (const cycle of ['V', 'W'] as const) {
+        const M = rt.amg(h, { smoother, cycle, maxCoarse: 50 });
+        expect(M.amg!.levels.length).toBeGreaterThanOrEqual(3);
+        const r = await rt.cg(h, b, { preconditioner: M, tol: 1e-8 });
+        expect(r.converged, `${smoother} ${cycle}`).toBe(true);
+        expect(trueResidual(A, r.x, b)).toBeLessThanOrEqual(1e-8);
+        its.push(r.iterations);
+        M.dispose();
+      }
+      expect(its[0], smoother).toBeLessThanOrEqual(20);
+      expect(its[1], smoother).toBeLessThanOrEqual(its[0]);
+    }
+  });
+
+  it('convergence per level count: each added level keeps the iterations of the two-level method within a few', async () => {
+    const A = poisson2D(48);
+    const h = rt.upload(A);
+    const b = new Float64Array(A.rows).fill(1);
+    const its: number[] = [];
+    for (const maxLevels of [2, 3, 4]) {
+      const M = rt.amg(h, { maxLevels, maxCoarse: 1 });
+      expect(M.amg!.levels.length).toBe(maxLevels);
+      expect(M.amg!.stop).toBe('maxLevels');
+      const r = await rt.cg(h, b, { preconditioner: M, tol: 1e-8 });
+      expect(r.converged).toBe(true);
+      its.push(r.iterations);
+      M.dispose();
+    }
+    for (const k of its) expect(k - its[0]).toBeLessThanOrEqual(4);
+  });
+
+  it('jumping coefficients (contrast 1e4): AMG with θ = 0.05 stays under 20 iterations where Jacobi-PCG needs many more', async () => {
+    const A = diffusion3D({ n: 20, coefficients: 'jumping' });
+    const h = rt.upload(A);
+    const b = new Float64Array(A.rows).fill(1);
+    const amg = await rt.solve(h, b, { method: 'cg', preconditioner: rt.amg(h, { theta: 0.05 }) });
+    const jac = await rt.solve(h, b, { method: 'cg', preconditioner: 'jacobi', maxIter: 5000 });
+    expect(amg.converged && jac.converged).toBe(true);
+    expect(amg.iterations).toBeLessThanOrEqual(20);
+    expect(amg.iterations * 3).toBeLessThan(jac.iterations);
+    expect(trueResidual(A, amg.x, b)).toBeLessThanOrEqual(1e-8);
+  });
+
+  it('elasticity: the rigid-body modes as near-null space cut the iterations several-fold against the constant', async () => {
+    const n = 48;
+    const K = elasticity2D(n);
+    const h = rt.upload(K);
+    const b = new Float64Array(K.rows).map((_, i) => (i % 2 ? -1 : 0.5));
+    const withModes = rt.amg(h, { nearNullSpace: elasticity2DModes(n), blockSize: 2 });
+    expect(withModes.amg!.levels[1].blockSize).toBe(3);
+    const a = await rt.cg(h, b, { preconditioner: withModes, tol: 1e-8, maxIter: 2000 });
+    const c = await rt.cg(h, b, { preconditioner: rt.amg(h), tol: 1e-8, maxIter: 2000 });
+    expect(a.converged && c.converged).toBe(true);
+    expect(trueResidual(K, a.x, b)).toBeLessThanOrEqual(1e-8);
+    expect(a.iterations * 3).toBeLessThan(c.iterations);
+  });
+
+  it("'auto' takes AMG for a large Laplacian-like matrix and says why; IC(0) for a smaller one", async () => {
+    const big = rt.upload(diffusion2D({ n: 230, coefficients: (x, y) => 1 + x + y })); // 52900 rows, a smooth k
+    const e = rt.explain('solve', big);
+    expect(e.preconditioner).toBe('amg');
+    expect(e.reasons.join(' ')).toMatch(/preconditioner amg: symmetric with Laplacian-like rows/);
+    const r = await rt.solve(big, new Float64Array(big.rows).fill(1));
+    expect([r.preconditioner, r.converged]).toEqual(['amg', true]);
+    expect(r.iterations).toBeLessThanOrEqual(20);
+    expect(rt.explain('solve', rt.upload(poisson3D(32))).preconditioner).toBe('ic0');
+    // elasticity is SPD but not Laplacian-like (positive off-diagonals): no AMG without its modes
+    expect(rt.explain('solve', rt.upload(elasticity2D(170))).preconditioner).not.toBe('amg');
+  });
+
+  it('bad near-null spaces and block sizes are ShapeErrors naming the option', () => {
+    const h = rt.upload(poisson2D(8));
+    expect(() => rt.amg(h, { nearNullSpace: [new Float64Array(63)] })).toThrow(ShapeError);
+    expect(() => rt.amg(h, { nearNullSpace: [new Float64Array(64).fill(NaN)] })).toThrow(/nearNullSpace\[0\] has a non-finite entry/);
+    expect(() => rt.amg(h, { blockSize: 3 })).toThrow(/blockSize 3 does not divide the 64 rows/);
+    expect(() => rt.amg(h, { smoother: 'sor' as never })).toThrow(/amg.smoother/);
+    expect(() => rt.amg(h, { cycle: 'F' as never })).toThrow(/amg.cycle/);
   });
 
   it('bad options are typed errors naming the option; a disposed hierarchy is refused', async () => {

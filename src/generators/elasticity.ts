@@ -102,3 +102,45 @@ function elementStiffness(nu: number): Float64Array {
   }
   return K;
 }
+
+/**
+ * The rigid-body modes of {@link elasticity2D}(n)'s free nodes: translation in x, translation in y
+ * and the rotation (−y, x) about the square's centre, each a vector of the matrix's 2n(n+1) rows. K
+ * maps them to zero except at the clamped edge's neighbours, so they are the near-null space AMG
+ * needs for elasticity: pass them as `amg.nearNullSpace` with `blockSize: 2` (docs/amg.md).
+ *
+ * @throws {@link ShapeError} when n is not a positive integer.
+ *
+ * @example
+ * ```js
+ * import { elasticity2D, elasticity2DModes, createRuntime } from 'simdgl';
+ * import assert from 'node:assert/strict';
+ *
+ * const K = elasticity2D(40);
+ * const modes = elasticity2DModes(40);
+ * assert.deepEqual([modes.length, modes[2].length], [3, K.rows]);
+ * const rt = await createRuntime();
+ * const h = rt.upload(K);
+ * const M = rt.amg(h, { nearNullSpace: modes, blockSize: 2 });
+ * const r = await rt.cg(h, new Float64Array(K.rows).fill(1), { preconditioner: M });
+ * assert.ok(r.converged);
+ * rt.dispose();
+ * ```
+ */
+export function elasticity2DModes(n: number): Float64Array[] {
+  if (!Number.isInteger(n) || n < 1) throw new ShapeError(`elasticity2DModes: n must be a positive integer, got ${n}`);
+  const m = 2 * n * (n + 1);
+  const modes = [new Float64Array(m), new Float64Array(m), new Float64Array(m)];
+  // free node (i, j), i = 1..n, j = 0..n, at (i/n, j/n); its unknowns are 2·(j·n + i − 1) + {0, 1}
+  for (let j = 0; j <= n; j++) {
+    for (let i = 1; i <= n; i++) {
+      const p = 2 * (j * n + (i - 1));
+      const [x, y] = [i / n - 0.5, j / n - 0.5];
+      modes[0][p] = 1;
+      modes[1][p + 1] = 1;
+      modes[2][p] = -y;
+      modes[2][p + 1] = x;
+    }
+  }
+  return modes;
+}

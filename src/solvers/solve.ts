@@ -1,3 +1,4 @@
+import { amgPays } from './amg/index.js';
 import type { CSRMatrix } from '../formats/csr.js';
 import { hostNorm, hostResidual } from '../host-spmv.js';
 import type { ValueArray } from '../dtype.js';
@@ -82,6 +83,9 @@ export function chooseSolve(s: SolveStructure, path: PathSolveInfo, o: { method?
         pre === 'ilu0' ? 'ilu0 (zero pivots are shifted and reported)' : `none (the ${path.label} path has no triangular solve for ilu0)`
       }`,
     );
+  } else if (amgPays(s)) {
+    pre = 'amg';
+    reasons.push(amgPays(s)!);
   } else if (path.triangular) {
     pre = s.hermitian && hpd ? 'ic0' : 'ilu0';
     reasons.push(`preconditioner ${pre}: the ${path.label} path solves triangular systems (level-scheduled), and incomplete factors cut iterations most`);

@@ -15,6 +15,12 @@ export interface SolveStructure {
   zeroDiagonals: number;
   /** whether every value is finite */
   finite: boolean;
+  /**
+   * real, every off-diagonal ≤ 0 and every row weakly diagonally dominant: the sign pattern of a
+   * diffusion stencil or a graph Laplacian, where algebraic multigrid with the constant near-null
+   * space works (src/solvers/amg/auto.ts)
+   */
+  laplacianLike: boolean;
 }
 
 /**
@@ -29,10 +35,12 @@ export function solveStructure(A: CSRMatrix): SolveStructure {
   let positiveDiagonal = true;
   let zeroDiagonals = 0;
   let finite = true;
+  let laplacianLike = !complex;
   for (let k = 0; k < values.length; k++) if (!Number.isFinite(values[k])) finite = false;
   for (let i = 0; i < n; i++) {
     let dr = 0;
     let di = 0;
+    let off = 0;
     for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) {
       const j = colIdx[k];
       const re = values[c * k];
@@ -42,6 +50,8 @@ export function solveStructure(A: CSRMatrix): SolveStructure {
         di += im;
         continue;
       }
+      if (re > 0) laplacianLike = false;
+      off -= re;
       if (!hermitian) continue;
       // the mirrored entry A[j, i]
       let lo = rowPtr[j];
@@ -58,8 +68,9 @@ export function solveStructure(A: CSRMatrix): SolveStructure {
       if ((re - mr) ** 2 + (im + mi) ** 2 > 1e-24 * scale2) hermitian = false;
     }
     if (dr === 0 && di === 0) zeroDiagonals++;
+    if (off > dr * (1 + 1e-12)) laplacianLike = false;
     if (!(dr > 0) || (complex && di !== 0)) positiveDiagonal = false;
     if (complex && di !== 0 && hermitian) hermitian = false;
   }
-  return { n, nnz: A.nnz, hermitian, positiveDiagonal, zeroDiagonals, finite };
+  return { n, nnz: A.nnz, hermitian, positiveDiagonal, zeroDiagonals, finite, laplacianLike };
 }

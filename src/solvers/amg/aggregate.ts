@@ -1,4 +1,4 @@
-import type { CSRMatrix } from '../../formats/csr.js';
+import { CSRMatrix } from '../../formats/csr.js';
 
 /**
  * Symmetric strength of connection (PyAMG's 'symmetric'): j is a strong neighbour of i when
@@ -69,4 +69,39 @@ export function standardAggregation(G: { ptr: Int32Array; idx: Int32Array }, n: 
   }
   for (let i = 0; i < n; i++) if (agg[i] === ISOLATED) agg[i] = -1;
   return { agg, count };
+}
+
+/**
+ * The node matrix of A with blocks of bs×bs unknowns (PyAMG's amalgamation of a BSR matrix): entry
+ * (I, J) is the Frobenius norm of block (I, J), stored where any entry of the block is. Strength and
+ * aggregation then see nodes, so the unknowns of a node (elasticity's two displacements) stay
+ * together. A real, canonical A whose size is a multiple of bs.
+ */
+export function amalgamate(A: CSRMatrix, bs: number): CSRMatrix {
+  const N = A.rows / bs;
+  const { rowPtr, colIdx, values } = A;
+  const mark = new Int32Array(N).fill(-1);
+  const acc = new Float64Array(N);
+  const ptr = new Int32Array(N + 1);
+  const idx = new Int32Array(A.nnz);
+  const val = new Float64Array(A.nnz);
+  let m = 0;
+  for (let I = 0; I < N; I++) {
+    const start = m;
+    for (let i = I * bs; i < (I + 1) * bs; i++) {
+      for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) {
+        const J = (colIdx[k] / bs) | 0;
+        if (mark[J] !== I) {
+          mark[J] = I;
+          idx[m++] = J;
+          acc[J] = 0;
+        }
+        acc[J] += values[k] * values[k];
+      }
+    }
+    idx.subarray(start, m).sort();
+    for (let k = start; k < m; k++) val[k] = Math.sqrt(acc[idx[k]]);
+    ptr[I + 1] = m;
+  }
+  return new CSRMatrix(N, N, 'f64', ptr, idx.slice(0, m), val.slice(0, m));
 }

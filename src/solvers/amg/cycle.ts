@@ -1,97 +1,197 @@
 import { CSRMatrix } from '../../formats/csr.js';
+import { UnsupportedError } from '../../errors.js';
 import type { PreconditionerOperator } from '../operator.js';
-import type { ResidentOperator, SolverOps } from '../ops.js';
+import type { ResidentOperator, SolverOps, TriangularSolver } from '../ops.js';
+import { levelSchedule } from '../precond/levels.js';
+import { ssorFactors } from '../precond/ssor.js';
 import type { AmgHierarchy } from './hierarchy.js';
 
 /**
- * The V-cycle of a hierarchy made resident on a path, as a preconditioner: every level's A, D⁻¹, R, P
- * and the coarse inverse uploaded through ops.operator, the cycle made of the path's SpMV and BLAS-1
- * operations only, so it runs wherever the solve runs (CPU pool, WebGPU).
+ * The multigrid cycle of a hierarchy made resident on a path, as a preconditioner: every level's A,
+ * D⁻¹, R, P (and the Gauss–Seidel triangles) and the coarse inverse uploaded through ops.operator /
+ * ops.triangular, the cycle made of the path's SpMV, triangular solve and BLAS-1 operations only, so
+ * it runs wherever the solve runs (CPU pool, WebGPU).
  *
  * SolverOps' vectors all have the fine level's length n, so a coarse level's matrices are stored
  * padded to n×n (rows past the level's size empty) and its vectors are length-n vectors whose tail
  * stays zero: BLAS-1 on a coarse level costs as much as on the fine one (the price of reusing the
  * solve's operations unchanged; a sized vector in SolverOps would remove it).
  *
- * Damped Jacobi (ω = (4/3)/ρ(D⁻¹A)) before and after the coarse correction, the same number of sweeps,
- * so the cycle is a symmetric positive definite operator for CG.
+ * The same smoother before and after the coarse correction, each symmetric in the A inner product
+ * (damped Jacobi, symmetric Gauss–Seidel, a Chebyshev polynomial), so the V- and W-cycles are
+ * symmetric positive definite operators for CG.
  */
-export function vCycle<V>(ops: SolverOps<V>, h: AmgHierarchy): PreconditionerOperator<V> {
+export function amgCycle<V>(ops: SolverOps<V>, h: AmgHierarchy): PreconditionerOperator<V> {
   const n = ops.n;
-  const made: ResidentOperator<V>[] = [];
+  const { sweeps, smoother, cycle: shape } = h.options;
+  if (smoother === 'gauss-seidel' && !ops.triangular) {
+    throw new UnsupportedError(`amg: the ${ops.label} path has no sparse triangular solve for the 'gauss-seidel' smoother; use smoother 'jacobi' or 'chebyshev' there`);
+  }
+  const made: { dispose(): void }[] = [];
   const vectors: V[] = [];
-  const op = (M: CSRMatrix) => {
-    const r = ops.operator(padded(M, n));
+  const keep = <T extends { dispose(): void }>(r: T): T => {
     made.push(r);
     return r;
   };
+  const op = (M: CSRMatrix): ResidentOperator<V> => keep(ops.operator(padded(M, n)));
   const vec = () => {
     const v = ops.vector();
     vectors.push(v);
     return v;
   };
+  const release = () => {
+    for (const m of made) m.dispose();
+    for (const v of vectors) ops.release(v);
+  };
   const last = h.levels.length - 1;
   try {
-    const levels = h.levels.map((L, l) => ({
-      // the fine level's A is the solve's own (ops.spmv); coarse ones are uploaded
-      A: l === 0 ? undefined : op(L.A),
-      dinv: l === last ? undefined : op(diagonal(L.dinv)),
-      omega: 4 / 3 / L.rho,
-      R: L.R && op(L.R),
-      P: L.P && op(L.P),
-      b: l === 0 ? undefined : vec(),
-      x: l === 0 ? undefined : vec(),
-      r: l === last ? undefined : vec(),
-    }));
+    const levels = h.levels.map((L, l) => {
+      const smoothed = l < last;
+      const gs = smoothed && smoother === 'gauss-seidel' ? ssorFactors(unitOnEmptyRows(L.A), 1) : undefined;
+      const tri = (T: CSRMatrix, lower: boolean): TriangularSolver<V> => {
+        const P = padded(T, n, true);
+        return keep(ops.triangular!(P, { lower, unitDiagonal: false, levels: levelSchedule(P, lower) }));
+      };
+      return {
+        // the fine level's A is the solve's own (ops.spmv); coarse ones are uploaded
+        A: l === 0 ? undefined : op(L.A),
+        dinv: smoothed && smoother !== 'gauss-seidel' ? op(diagonal(L.dinv)) : undefined,
+        lower: gs && tri(gs.lower, true),
+        upper: gs && tri(gs.upper, false),
+        rho: L.rho,
+        R: L.R && op(L.R),
+        P: L.P && op(L.P),
+        b: l === 0 ? undefined : vec(),
+        x: l === 0 ? undefined : vec(),
+        r: smoothed ? vec() : undefined,
+        t: smoothed && smoother !== 'jacobi' ? vec() : undefined,
+        z: smoothed && smoother !== 'jacobi' ? vec() : undefined,
+        d: smoothed && smoother === 'chebyshev' ? vec() : undefined,
+      };
+    });
     const coarse = op(denseCSR(h.coarseInverse, h.levels[last].A.rows));
-    const sweeps = h.options.sweeps;
-    const residual = async (l: number, b: V, x: V, r: V) => {
-      await ops.copy(b, r);
-      const A = levels[l].A;
-      if (A) await A.apply(x, r, -1, 1);
-      else await ops.spmv(x, r, -1, 1);
+    type Level = (typeof levels)[number];
+    const spmv = (L: Level, x: V, y: V, alpha: number, beta: number) => (L.A ? L.A.apply(x, y, alpha, beta) : ops.spmv(x, y, alpha, beta));
+    const residual = async (L: Level, b: V, x: V) => {
+      await ops.copy(b, L.r!);
+      await spmv(L, x, L.r!, -1, 1);
     };
+    // z ← S·r, the smoother's correction for residual r (r kept)
+    const correction = async (L: Level, r: V, z: V) => {
+      if (smoother === 'gauss-seidel') {
+        await L.lower!.solve(r, L.t!);
+        await L.upper!.solve(L.t!, z);
+        return;
+      }
+      if (smoother === 'jacobi') return L.dinv!.apply(r, z, 4 / 3 / L.rho, 0);
+      // Chebyshev, degree 3 in D⁻¹A on [ρ/30, 1.1ρ] (Saad, Alg. 12.1): z = p(D⁻¹A)·D⁻¹·r
+      const [hi, lo] = [1.1 * L.rho, (1.1 * L.rho) / 30];
+      const [theta, delta] = [(hi + lo) / 2, (hi - lo) / 2];
+      const sigma = theta / delta;
+      const [res, d] = [L.t!, L.d!];
+      await ops.copy(r, res);
+      await L.dinv!.apply(r, d, 1 / theta, 0);
+      await ops.copy(d, z);
+      let rho = 1 / sigma;
+      for (let k = 1; k < 3; k++) {
+        await spmv(L, d, res, -1, 1);
+        const next = 1 / (2 * sigma - rho);
+        await ops.scal([next * rho, 0], d);
+        await L.dinv!.apply(res, d, (2 * next) / delta, 1);
+        await ops.axpy([1, 0], d, z);
+        rho = next;
+      }
+    };
+    // sweeps of x ← x + S·(b − A·x); from x = 0 the first needs no residual
+    const smooth = async (L: Level, b: V, x: V, zero: boolean) => {
+      for (let s = 0; s < sweeps; s++) {
+        if (zero && s === 0) {
+          await correction(L, b, x);
+          continue;
+        }
+        await residual(L, b, x);
+        if (smoother === 'jacobi') await L.dinv!.apply(L.r!, x, 4 / 3 / L.rho, 1);
+        else {
+          await correction(L, L.r!, L.z!);
+          await ops.axpy([1, 0], L.z!, x);
+        }
+      }
+    };
+    const visits = shape === 'W' ? 2 : 1;
     const cycle = async (l: number, b: V, x: V): Promise<void> => {
       if (l === last) return coarse.apply(b, x, 1, 0);
       const L = levels[l];
-      const [dinv, r, R, P] = [L.dinv!, L.r!, L.R!, L.P!];
       const next = levels[l + 1];
-      await dinv.apply(b, x, L.omega, 0);
-      for (let s = 1; s < sweeps; s++) {
-        await residual(l, b, x, r);
-        await dinv.apply(r, x, L.omega, 1);
+      await smooth(L, b, x, true);
+      // the coarsest level is solved exactly: one visit is enough there
+      for (let v = 0; v < (l + 1 === last ? 1 : visits); v++) {
+        await residual(L, b, x);
+        await L.R!.apply(L.r!, next.b!, 1, 0);
+        await cycle(l + 1, next.b!, next.x!);
+        await L.P!.apply(next.x!, x, 1, 1);
       }
-      await residual(l, b, x, r);
-      await R.apply(r, next.b!, 1, 0);
-      await cycle(l + 1, next.b!, next.x!);
-      await P.apply(next.x!, x, 1, 1);
-      for (let s = 0; s < sweeps; s++) {
-        await residual(l, b, x, r);
-        await dinv.apply(r, x, L.omega, 1);
-      }
+      await smooth(L, b, x, false);
     };
+    const name = { jacobi: 'damped-Jacobi', 'gauss-seidel': 'symmetric Gauss–Seidel', chebyshev: 'Chebyshev (degree 3)' }[smoother];
     return {
-      method: `V-cycle over ${h.levels.length} levels (${sweeps} damped-Jacobi sweep${sweeps > 1 ? 's' : ''} before and after, dense inverse of ${h.levels[last].A.rows} rows)`,
+      method: `${shape}-cycle over ${h.levels.length} levels (${sweeps} ${name} sweep${sweeps > 1 ? 's' : ''} before and after, dense inverse of ${h.levels[last].A.rows} rows)`,
       apply: (r, z) => cycle(0, r, z),
-      dispose: () => {
-        for (const m of made) m.dispose();
-        for (const v of vectors) ops.release(v);
-      },
+      dispose: release,
     };
   } catch (e) {
-    for (const m of made) m.dispose();
-    for (const v of vectors) ops.release(v);
+    release();
     throw e;
   }
 }
 
-/** M (at most n×n) as an n×n matrix: the rows past M's are empty. */
-function padded(M: CSRMatrix, n: number): CSRMatrix {
+/**
+ * A with 1 on the diagonal of its empty rows: a zero column of a rank-deficient tentative
+ * prolongator leaves an empty row (and column) in the coarse matrix, which the Gauss–Seidel triangles
+ * cannot divide by; the unknown is decoupled, its residual always 0, so any diagonal does.
+ */
+function unitOnEmptyRows(A: CSRMatrix): CSRMatrix {
+  const n = A.rows;
+  let empty = 0;
+  for (let i = 0; i < n; i++) if (A.rowPtr[i] === A.rowPtr[i + 1]) empty++;
+  if (empty === 0) return A;
+  const ptr = new Int32Array(n + 1);
+  const idx = new Int32Array(A.nnz + empty);
+  const val = new Float64Array(A.nnz + empty);
+  for (let i = 0, m = 0; i < n; i++) {
+    const [s, e] = [A.rowPtr[i], A.rowPtr[i + 1]];
+    if (s === e) {
+      idx[m] = i;
+      val[m++] = 1;
+    } else {
+      idx.set(A.colIdx.subarray(s, e), m);
+      val.set(A.values.subarray(s, e), m);
+      m += e - s;
+    }
+    ptr[i + 1] = m;
+  }
+  return new CSRMatrix(n, n, 'f64', ptr, idx, val);
+}
+
+/**
+ * M (at most n×n) as an n×n matrix: the rows past M's are empty, or (unit) hold a 1 on the diagonal,
+ * which a triangular solve needs to divide by; the vectors' tails are zero either way.
+ */
+function padded(M: CSRMatrix, n: number, unit = false): CSRMatrix {
   if (M.rows === n && M.cols === n) return M;
+  const extra = unit ? n - M.rows : 0;
   const ptr = new Int32Array(n + 1);
   ptr.set(M.rowPtr);
-  ptr.fill(M.rowPtr[M.rows], M.rows + 1);
-  return new CSRMatrix(n, n, 'f64', ptr, M.colIdx, M.values);
+  for (let i = M.rows; i < n; i++) ptr[i + 1] = ptr[i] + (unit ? 1 : 0);
+  if (!unit) return new CSRMatrix(n, n, 'f64', ptr, M.colIdx, M.values);
+  const idx = new Int32Array(M.nnz + extra);
+  const val = new Float64Array(M.nnz + extra);
+  idx.set(M.colIdx);
+  val.set(M.values);
+  for (let i = M.rows; i < n; i++) {
+    idx[ptr[i]] = i;
+    val[ptr[i]] = 1;
+  }
+  return new CSRMatrix(n, n, 'f64', ptr, idx, val);
 }
 
 function diagonal(d: Float64Array): CSRMatrix {

@@ -1,7 +1,12 @@
+import { UnsupportedError } from '../../errors.js';
 import { CSRMatrix } from '../../formats/csr.js';
 import { lanczosBounds } from '../precond/chebyshev.js';
-import { standardAggregation, symmetricStrength } from './aggregate.js';
+import { amalgamate, standardAggregation, symmetricStrength } from './aggregate.js';
+import { fitCandidates } from './tentative.js';
 import { spgemm } from './spgemm.js';
+
+/** The smoother of every level but the coarsest (docs/amg.md). */
+export type AmgSmoother = 'jacobi' | 'gauss-seidel' | 'chebyshev';
 
 /** Options of the smoothed-aggregation setup. */
 export interface AmgOptions {
@@ -11,17 +16,36 @@ export interface AmgOptions {
   maxCoarse?: number;
   /** most levels, the direct one included (default 10) */
   maxLevels?: number;
-  /** Jacobi sweeps before and after the coarse correction (default 1) */
+  /** smoothing sweeps before and after the coarse correction (default 1) */
   sweeps?: number;
+  /**
+   * 'jacobi' (default: damped by ω = 4/(3ρ(D⁻¹A)), one SpMV a sweep), 'gauss-seidel' (symmetric:
+   * a forward then a backward sweep, two triangular solves; needs a path with a triangular solve) or
+   * 'chebyshev' (degree 3 in D⁻¹A on [ρ/30, 1.1ρ], three SpMVs a sweep)
+   */
+  smoother?: AmgSmoother;
+  /** 'V' (default) or 'W' (two coarse corrections per level, the coarsest excepted) */
+  cycle?: 'V' | 'W';
+  /**
+   * Near-null-space vectors of A (each of A's length), e.g. elasticity's rigid-body modes
+   * (elasticity2DModes): the tentative prolongator interpolates them exactly. Default: the constant.
+   */
+  nearNullSpace?: Float64Array[];
+  /** unknowns per node (default 1; 2 for 2-D elasticity): aggregation groups nodes, not unknowns */
+  blockSize?: number;
+  /** symmetric Gauss–Seidel sweeps on A·b = 0 that smooth the near-null space on the fine level first (default 4, as PyAMG) */
+  improveCandidates?: number;
 }
 
 /** One level of the hierarchy: its matrix, D⁻¹, and the transfer to the next coarser level. */
 export interface AmgLevel {
   A: CSRMatrix;
-  /** inverse of A's diagonal (0 where the diagonal is 0) */
+  /** inverse of A's diagonal (0 where the diagonal is not positive) */
   dinv: Float64Array;
-  /** ρ(D⁻¹A) estimated from below by Lanczos, ×1.1 */
+  /** ρ(D⁻¹A) estimated by 15 Lanczos steps (the largest Ritz value) */
   rho: number;
+  /** unknowns per node on this level */
+  blockSize: number;
   /** prolongator to this level from the next (absent on the coarsest) */
   P?: CSRMatrix;
   /** restriction Pᵀ */
@@ -38,28 +62,33 @@ export interface AmgHierarchy {
   stop: AmgStop;
   /** a sentence saying why it stopped */
   stopReason: string;
-  options: Required<AmgOptions>;
+  options: Required<Omit<AmgOptions, 'nearNullSpace'>> & { candidates: number };
   setupMs: number;
 }
 
-export const AMG_DEFAULTS: Required<AmgOptions> = { theta: 0, maxCoarse: 500, maxLevels: 10, sweeps: 1 };
+export const AMG_DEFAULTS = { theta: 0, maxCoarse: 500, maxLevels: 10, sweeps: 1, smoother: 'jacobi', cycle: 'V', blockSize: 1, improveCandidates: 4 } as const;
 
 /**
- * PyAMG's smoothed_aggregation_solver with its defaults for a real symmetric A with a positive
- * diagonal: symmetric strength (θ), standard aggregation, a tentative prolongator from the constant
- * near-null space (each aggregate's column is 1/√|aggregate| on its nodes: the QR of the constant
- * restricted to it), P = (I − ω·D⁻¹A)·T with ω = (4/3)/ρ(D⁻¹A), R = Pᵀ, A_c = R·A·P by SpGEMM.
- * Stops at maxCoarse rows, at maxLevels, or when aggregation no longer shrinks the level.
+ * PyAMG's smoothed_aggregation_solver for a real symmetric A with a positive diagonal: symmetric
+ * strength (θ) on the nodes (blocks of `blockSize` unknowns), standard aggregation, the tentative
+ * prolongator from the QR of each aggregate's rows of the near-null space (the R factors are the
+ * next level's near-null space), P = (I − ω·D⁻¹A)·T with ω = (4/3)/ρ(D⁻¹A), R = Pᵀ,
+ * A_c = R·(A·P) by SpGEMM. Stops at maxCoarse rows, at maxLevels, or when aggregation no longer
+ * shrinks the level.
  */
 export function buildHierarchy(A: CSRMatrix, options: AmgOptions = {}): AmgHierarchy {
   const t0 = performance.now();
-  const o = { ...AMG_DEFAULTS, ...options };
+  const { nearNullSpace, ...rest } = options;
+  const o = { ...AMG_DEFAULTS, ...rest };
+  let B: Float64Array[] = nearNullSpace?.map((v) => Float64Array.from(v)) ?? [new Float64Array(A.rows).fill(1)];
+  if (o.improveCandidates > 0) for (const b of B) gaussSeidelOnZero(A, b, o.improveCandidates);
   const levels: AmgLevel[] = [];
   let cur = A;
+  let bs = o.blockSize;
   let stop: AmgStop = 'size';
   let stopReason = `the coarsest level has ≤ ${o.maxCoarse} rows`;
   for (;;) {
-    const level = levelOf(cur);
+    const level = levelOf(cur, bs, levels.length);
     levels.push(level);
     if (cur.rows <= o.maxCoarse) break;
     if (levels.length === o.maxLevels) {
@@ -67,52 +96,68 @@ export function buildHierarchy(A: CSRMatrix, options: AmgOptions = {}): AmgHiera
       stopReason = `maxLevels (${o.maxLevels}) reached with ${cur.rows} rows on the coarsest level`;
       break;
     }
-    const { agg, count } = standardAggregation(symmetricStrength(cur, o.theta), cur.rows);
-    if (count === 0 || count >= cur.rows) {
+    const nodes = cur.rows / bs;
+    const { agg, count } = standardAggregation(symmetricStrength(bs === 1 ? cur : amalgamate(cur, bs), o.theta), nodes);
+    if (count === 0 || count * B.length >= cur.rows) {
       stop = 'stalled';
-      stopReason = `coarsening stalled on level ${levels.length - 1}: ${cur.rows} rows make ${count} aggregates`;
+      stopReason = `coarsening stalled on level ${levels.length - 1}: ${cur.rows} rows make ${count} aggregates${B.length > 1 ? ` of ${B.length} unknowns` : ''}, no fewer unknowns`;
       break;
     }
-    const T = tentative(agg, count);
-    const P = smoothProlongator(cur, level, T);
+    const fit = fitCandidates(agg, count, bs, B);
+    const P = smoothProlongator(cur, level, fit.T);
     const R = P.transpose();
     level.P = P;
     level.R = R;
     cur = spgemm(R, spgemm(cur, P));
+    B = fit.coarse;
+    bs = B.length;
   }
-  return { levels, coarseInverse: denseInverse(cur), stop, stopReason, options: o, setupMs: performance.now() - t0 };
+  return { levels, coarseInverse: denseInverse(cur), stop, stopReason, options: { ...o, candidates: B.length }, setupMs: performance.now() - t0 };
 }
 
-function levelOf(A: CSRMatrix): AmgLevel {
+function levelOf(A: CSRMatrix, blockSize: number, l: number): AmgLevel {
   const n = A.rows;
   const dinv = new Float64Array(n);
   let positive = n > 0;
+  const { rowPtr, colIdx, values } = A;
   for (let i = 0; i < n; i++) {
-    for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) if (A.colIdx[k] === i) dinv[i] = A.values[k];
-    positive &&= dinv[i] > 0;
-    dinv[i] = dinv[i] > 0 ? 1 / dinv[i] : 0;
+    let d = 0;
+    for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) if (colIdx[k] === i) d = values[k];
+    positive &&= d > 0;
+    dinv[i] = d > 0 ? 1 / d : 0;
   }
-  return { A, dinv, rho: positive && n > 1 ? 1.1 * lanczosBounds(A).max : 1 };
+  if (!positive || n < 2) return { A, dinv, rho: 1, blockSize };
+  // PyAMG's approximate_spectral_radius: 15 Lanczos steps, the largest Ritz value. Ritz values lie in
+  // A's spectrum (scaled by D^-1/2), so a clearly negative one proves A indefinite.
+  const { min, max } = lanczosBounds(A, 15);
+  if (min < -1e-8 * max) throw new UnsupportedError(`amg: A is indefinite (D⁻¹A has an eigenvalue ≤ ${min.toPrecision(3)} on level ${l}); multigrid needs a positive definite matrix: use method 'minres' or 'gmres' with 'jacobi' or 'ilu0'`);
+  return { A, dinv, rho: max, blockSize };
 }
 
-/** T: row i has 1/√|aggregate| in the column of i's aggregate; rows outside every aggregate are empty. */
-function tentative(agg: Int32Array, count: number): CSRMatrix {
-  const n = agg.length;
-  const size = new Int32Array(count);
-  for (let i = 0; i < n; i++) if (agg[i] >= 0) size[agg[i]]++;
-  const ptr = new Int32Array(n + 1);
-  for (let i = 0; i < n; i++) ptr[i + 1] = ptr[i] + (agg[i] >= 0 ? 1 : 0);
-  const idx = new Int32Array(ptr[n]);
-  const val = new Float64Array(ptr[n]);
-  for (let i = 0; i < n; i++) {
-    if (agg[i] < 0) continue;
-    idx[ptr[i]] = agg[i];
-    val[ptr[i]] = 1 / Math.sqrt(size[agg[i]]);
+/**
+ * Sweeps of symmetric Gauss–Seidel on A·b = 0 from b, in place (PyAMG's improve_candidates): the
+ * near-null space loses the components A damps least well, e.g. near a Dirichlet boundary.
+ */
+function gaussSeidelOnZero(A: CSRMatrix, b: Float64Array, sweeps: number): void {
+  const { rowPtr, colIdx, values } = A;
+  const n = A.rows;
+  const row = (i: number) => {
+    let s = 0;
+    let d = 0;
+    for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) {
+      const j = colIdx[k];
+      if (j === i) d = values[k];
+      else s += values[k] * b[j];
+    }
+    if (d > 0) b[i] = -s / d;
+  };
+  for (let s = 0; s < sweeps; s++) {
+    for (let i = 0; i < n; i++) row(i);
+    for (let i = n - 1; i >= 0; i--) row(i);
   }
-  return new CSRMatrix(n, count, 'f64', ptr, idx, val);
 }
 
-/** P = T − ω·D⁻¹·(A·T), rows merged by column (both canonical). */
+/** P = T − ω·D⁻¹·(A·T), rows merged by column (both canonical), ω = (4/3)/ρ. */
 function smoothProlongator(A: CSRMatrix, level: AmgLevel, T: CSRMatrix): CSRMatrix {
   const omega = 4 / 3 / level.rho;
   const AT = spgemm(A, T);
@@ -120,17 +165,18 @@ function smoothProlongator(A: CSRMatrix, level: AmgLevel, T: CSRMatrix): CSRMatr
   const ptr = new Int32Array(n + 1);
   const idx = new Int32Array(AT.nnz + T.nnz);
   const val = new Float64Array(AT.nnz + T.nnz);
+  const [ap, ai, av, tp, ti, tv] = [AT.rowPtr, AT.colIdx, AT.values, T.rowPtr, T.colIdx, T.values];
   let m = 0;
   for (let i = 0; i < n; i++) {
     const s = -omega * level.dinv[i];
-    let a = AT.rowPtr[i];
-    let t = T.rowPtr[i];
-    const [ae, te] = [AT.rowPtr[i + 1], T.rowPtr[i + 1]];
+    let a = ap[i];
+    let t = tp[i];
+    const [ae, te] = [ap[i + 1], tp[i + 1]];
     while (a < ae || t < te) {
-      const ca = a < ae ? AT.colIdx[a] : Infinity;
-      const ct = t < te ? T.colIdx[t] : Infinity;
-      idx[m] = Math.min(ca, ct);
-      val[m] = (ca <= ct ? s * AT.values[a++] : 0) + (ct <= ca ? T.values[t++] : 0);
+      const ca = a < ae ? ai[a] : 0x7fffffff;
+      const ct = t < te ? ti[t] : 0x7fffffff;
+      idx[m] = ca < ct ? ca : ct;
+      val[m] = (ca <= ct ? s * av[a++] : 0) + (ct <= ca ? tv[t++] : 0);
       m++;
     }
     ptr[i + 1] = m;
@@ -140,8 +186,9 @@ function smoothProlongator(A: CSRMatrix, level: AmgLevel, T: CSRMatrix): CSRMatr
 
 /**
  * The coarsest matrix's inverse by a dense Cholesky factorization; a pivot ≤ 1e-12 of the largest
- * diagonal (a semidefinite coarse matrix, e.g. a pure-Neumann Laplacian's constant) drops that
- * unknown, so the result is a symmetric pseudo-inverse and the cycle stays symmetric.
+ * diagonal (a semidefinite coarse matrix, e.g. a pure-Neumann Laplacian's constant, or a zero column
+ * of a rank-deficient tentative prolongator) drops that unknown, so the result is a symmetric
+ * pseudo-inverse and the cycle stays symmetric.
  */
 function denseInverse(A: CSRMatrix): Float64Array {
   const n = A.rows;
@@ -153,6 +200,7 @@ function denseInverse(A: CSRMatrix): Float64Array {
   for (let j = 0; j < n; j++) {
     let d = L[j * n + j];
     for (let k = 0; k < j; k++) d -= L[j * n + k] ** 2;
+    if (d < -1e-10 * dmax) throw new UnsupportedError(`amg: the coarsest matrix (${n} rows) is indefinite (a negative pivot in its Cholesky factorization), so A is; multigrid needs a positive definite matrix: use method 'minres' or 'gmres'`);
     if (!(d > 1e-12 * dmax)) {
       dropped[j] = 1;
       for (let i = j; i < n; i++) L[i * n + j] = 0;

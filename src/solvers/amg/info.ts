@@ -1,3 +1,4 @@
+import { ShapeError } from '../../errors.js';
 import { checkOptions, optionKeys } from '../../options-check.js';
 import type { AmgHierarchy, AmgOptions } from './hierarchy.js';
 
@@ -9,7 +10,11 @@ export interface AmgInfo {
     rows: number;
     /** the level's stored entries */
     nnz: number;
+    /** unknowns per node (the near-null-space vectors' count on coarse levels) */
+    blockSize: number;
   }[];
+  /** the cycle: 'V' or 'W', the smoother and its sweeps */
+  cycle: string;
   /** Σ nnz over the levels / nnz of A (the cycle's cost in fine-level SpMVs, roughly) */
   operatorComplexity: number;
   /** Σ rows over the levels / rows of A */
@@ -23,29 +28,61 @@ export interface AmgInfo {
 }
 
 export function amgInfo(h: AmgHierarchy): AmgInfo {
-  const levels = h.levels.map((L) => ({ rows: L.A.rows, nnz: L.A.nnz }));
+  const levels = h.levels.map((L) => ({ rows: L.A.rows, nnz: L.A.nnz, blockSize: L.blockSize }));
+  const o = h.options;
   const sum = (f: (l: { rows: number; nnz: number }) => number) => levels.reduce((a, l) => a + f(l), 0);
   return {
     levels,
     operatorComplexity: sum((l) => l.nnz) / Math.max(1, levels[0].nnz),
     gridComplexity: sum((l) => l.rows) / Math.max(1, levels[0].rows),
+    cycle: `${o.cycle}-cycle, ${o.sweeps}×${o.smoother} before and after`,
     setupMs: h.setupMs,
     stop: h.stop,
     stopReason: h.stopReason,
   };
 }
 
-const AMG_KEYS = optionKeys<AmgOptions>({ theta: true, maxCoarse: true, maxLevels: true, sweeps: true });
+const AMG_KEYS = optionKeys<AmgOptions>({
+  theta: true,
+  maxCoarse: true,
+  maxLevels: true,
+  sweeps: true,
+  smoother: true,
+  cycle: true,
+  nearNullSpace: true,
+  blockSize: true,
+  improveCandidates: true,
+});
 
 /** RangeError naming a bad AMG option; OptionError for a key it does not know. */
 export function checkAmgOptions(o: AmgOptions, where: string): void {
   checkOptions(`${where} (amg)`, o, AMG_KEYS);
   if (o.theta !== undefined && !(o.theta >= 0 && o.theta < 1)) throw new RangeError(`${where}: amg.theta must be in [0, 1), got ${o.theta}`);
-  const int = (name: 'maxCoarse' | 'maxLevels' | 'sweeps', lo: number, hi: number) => {
+  const int = (name: 'maxCoarse' | 'maxLevels' | 'sweeps' | 'blockSize' | 'improveCandidates', lo: number, hi: number) => {
     const v = o[name];
     if (v !== undefined && !(Number.isInteger(v) && v >= lo && v <= hi)) throw new RangeError(`${where}: amg.${name} must be an integer in [${lo}, ${hi}], got ${v}`);
   };
   int('maxCoarse', 1, 5000);
   int('maxLevels', 1, 32);
   int('sweeps', 1, 16);
+  int('blockSize', 1, 16);
+  int('improveCandidates', 0, 16);
+  if (o.smoother !== undefined && !['jacobi', 'gauss-seidel', 'chebyshev'].includes(o.smoother)) throw new RangeError(`${where}: amg.smoother must be 'jacobi', 'gauss-seidel' or 'chebyshev', got ${JSON.stringify(o.smoother)}`);
+  if (o.cycle !== undefined && o.cycle !== 'V' && o.cycle !== 'W') throw new RangeError(`${where}: amg.cycle must be 'V' or 'W', got ${JSON.stringify(o.cycle)}`);
+}
+
+/**
+ * The near-null space and block size against A's n rows: a ShapeError naming a vector of the wrong
+ * length or with a non-finite entry, or a block size that does not divide n.
+ */
+export function checkAmgShape(o: AmgOptions, n: number, where: string): void {
+  const bs = o.blockSize ?? 1;
+  if (n % bs !== 0) throw new ShapeError(`${where}: amg.blockSize ${bs} does not divide the ${n} rows of A`);
+  const B = o.nearNullSpace;
+  if (B === undefined) return;
+  if (!Array.isArray(B) || B.length === 0 || B.length > 16) throw new ShapeError(`${where}: amg.nearNullSpace must be an array of 1 to 16 vectors, got ${Array.isArray(B) ? B.length : typeof B}`);
+  B.forEach((v, k) => {
+    if (!(v instanceof Float64Array) || v.length !== n) throw new ShapeError(`${where}: amg.nearNullSpace[${k}] must be a Float64Array of A's ${n} rows, got ${v instanceof Float64Array ? `length ${v.length}` : typeof v}`);
+    if (!v.every(Number.isFinite)) throw new ShapeError(`${where}: amg.nearNullSpace[${k}] has a non-finite entry`);
+  });
 }

@@ -21,29 +21,40 @@ export function lanczosBounds(A: CSRMatrix, steps = 20): { min: number; max: num
   let v = new Float64Array(len);
   // a fixed, non-special start: no eigenvector of a regular stencil
   for (let i = 0; i < len; i++) v[i] = 1 + 0.5 * Math.sin(1.7 * i + 0.3);
-  const nv = Math.sqrt(v.reduce((a, x) => a + x * x, 0));
+  const nv = Math.sqrt(dotSelf(v));
   for (let i = 0; i < len; i++) v[i] /= nv;
   let vPrev = new Float64Array(len);
-  const w = new Float64Array(len);
+  let w = new Float64Array(len);
   const t = new Float64Array(len);
   const alpha: number[] = [];
   const beta: number[] = [];
   let b = 0;
+  // plain loops over typed arrays, no per-step allocation: this runs on every level of an AMG setup
   for (let j = 0; j < Math.min(steps, n); j++) {
-    for (let i = 0; i < len; i++) t[i] = v[i] * s[Math.floor(i / c)];
+    for (let i = 0, p = 0; i < n; i++) for (let q = 0; q < c; q++, p++) t[p] = v[p] * s[i];
     jsCsrSpmv(A, t, w);
-    for (let i = 0; i < len; i++) w[i] = w[i] * s[Math.floor(i / c)] - b * vPrev[i];
+    for (let i = 0, p = 0; i < n; i++) for (let q = 0; q < c; q++, p++) w[p] = w[p] * s[i] - b * vPrev[p];
     let a = 0;
     for (let i = 0; i < len; i++) a += v[i] * w[i];
     for (let i = 0; i < len; i++) w[i] -= a * v[i];
     alpha.push(a);
-    b = Math.sqrt(w.reduce((acc, x) => acc + x * x, 0));
+    b = Math.sqrt(dotSelf(w));
     if (!(b > 1e-12 * Math.abs(a))) break;
     beta.push(b);
+    // rotate the three buffers: vPrev ← v, v ← w/b, w reuses the old vPrev
+    const old = vPrev;
     vPrev = v;
-    v = Float64Array.from(w, (x) => x / b);
+    v = w;
+    for (let i = 0; i < len; i++) v[i] /= b;
+    w = old;
   }
   return { min: tridiagonalEigen(alpha, beta, 'min'), max: tridiagonalEigen(alpha, beta, 'max') };
+}
+
+function dotSelf(x: Float64Array): number {
+  let s = 0;
+  for (let i = 0; i < x.length; i++) s += x[i] * x[i];
+  return s;
 }
 
 /** The extreme eigenvalue of the symmetric tridiagonal (alpha; beta) by Sturm-sequence bisection. */

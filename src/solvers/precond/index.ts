@@ -12,9 +12,10 @@ import { ilu0 } from './ilu0.js';
 import { inverseDiagonal } from './jacobi.js';
 import { levelSchedule } from './levels.js';
 import { ssorFactors } from './ssor.js';
-import { amgInfo, checkAmgOptions, type AmgInfo } from '../amg/info.js';
-import { buildHierarchy, type AmgOptions } from '../amg/hierarchy.js';
-import { vCycle } from '../amg/cycle.js';
+import { checkAmgOptions, type AmgInfo } from '../amg/info.js';
+import type { AmgOptions } from '../amg/hierarchy.js';
+import { amgCycle } from '../amg/cycle.js';
+import { amgSetup } from '../amg/index.js';
 
 /** The preconditioners of rt.preconditioner and rt.solve. */
 export type PreconditionerKind = 'none' | 'jacobi' | 'block-jacobi' | 'ssor' | 'ic0' | 'ilu0' | 'chebyshev' | 'amg';
@@ -125,12 +126,8 @@ export function planPreconditioner(A: CSRMatrix, s: SolveStructure, o: Precondit
       );
     }
     case 'amg': {
-      if (isComplex(A.dtype) || !s.hermitian || !s.positiveDiagonal) {
-        throw new UnsupportedError(`amg: smoothed aggregation needs a real symmetric matrix with a positive diagonal${isComplex(A.dtype) ? ' (complex matrices are not supported yet)' : ''}; use 'ilu0' or 'jacobi'`);
-      }
-      const h = buildHierarchy(A, o.amg);
-      const info = amgInfo(h);
-      return plan('amg', `amg (smoothed aggregation, ${info.levels.length} levels, operator complexity ${info.operatorComplexity.toFixed(2)}; ${h.stopReason})`, (ops) => vCycle(ops, h), 0, info);
+      const { hierarchy, info, description } = amgSetup(A, s, o.amg);
+      return plan('amg', description, (ops) => amgCycle(ops, hierarchy), 0, info);
     }
   }
 }

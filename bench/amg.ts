@@ -1,0 +1,191 @@
+/**
+ * Algebraic multigrid against PyAMG in the same run (issue 21's goals), f64, b = 1, x0 = 0, tol 1e-8,
+ * on poisson3D(64), poisson3D(128), poisson2D(1024) and diffusion3D({ n: 64, coefficients: 'jumping' })
+ * (contrast 1e4, 4³ blocks), 2 pool threads against PyAMG with OPENBLAS_NUM_THREADS=1:
+ * - iterations with the same settings: rt.cg with rt.amg(A, { smoother: 'jacobi' }) against PyAMG with
+ *   the settings written out in bench/peers/pyamg_solve.py (mode 'same');
+ * - time to a solution with the defaults: rt.solve(rt.upload(A), b) ('auto' picks the preconditioner;
+ *   upload, structure check and setup included) against PyAMG's smoothed_aggregation_solver(A) +
+ *   solve(accel='cg') with every PyAMG default (mode 'defaults'), and against our plain CG on
+ *   poisson3D(128);
+ * - SpGEMM: rt.spgemm(A, A) on poisson3D(64) and rt.spgemm(A, Aᵀ) on a power-law matrix against
+ *   SciPy's A @ B.
+ * Medians of REPS (3; 1 for the 2-million-row poisson3D(128) solves). Needs PyAMG: says
+ * 'pip install pyamg' when it is missing.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
+import { poisson2D, poisson3D } from '../src/generators/poisson.js';
+import { diffusion3D } from '../src/generators/diffusion.js';
+import { randomMatrix } from '../src/generators/random.js';
+import { median } from '../src/metrics.js';
+import type { CSRMatrix } from '../src/formats/csr.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const PY = [join(here, 'peers', 'pyamg_solve.py'), join(here, '..', 'bench', 'peers', 'pyamg_solve.py')].find((p) => existsSync(p)) ?? 'pyamg_solve.py';
+const TOL = 1e-8;
+
+export interface PyamgOut {
+  setupMs: number;
+  solveMs: number;
+  iterations: number;
+  relres: number;
+  levels: number[];
+  operatorComplexity: number;
+}
+
+export interface AmgBenchRow {
+  matrix: string;
+  rows: number;
+  /** rt.solve with the defaults: ms (setup included), iterations, the preconditioner 'auto' chose */
+  defaults: { ms: number; iterations: number; converged: boolean; preconditioner: string; relres: number };
+  /** rt.amg(A, { smoother: 'jacobi' }) + rt.cg: setup and solve ms, iterations, levels */
+  jacobi: { setupMs: number; solveMs: number; iterations: number; levels: number[]; operatorComplexity: number };
+  pyamgSame: PyamgOut | string;
+  pyamgDefaults: PyamgOut | string;
+  /** rt.solve with method cg and no preconditioner (poisson3D(128) only) */
+  plainCg?: { ms: number; iterations: number };
+}
+
+export interface SpgemmBenchRow {
+  product: string;
+  nnz: number;
+  ms: number;
+  scipyMs: number | null;
+  note: string;
+}
+
+/** Writes A as the raw arrays pyamg_solve.py reads; returns the directory. */
+function writeRaw(A: CSRMatrix, extra: Record<string, unknown> = {}): string {
+  const d = mkdtempSync(join(tmpdir(), 'simdgl-amg-'));
+  writeFileSync(join(d, 'shape.json'), JSON.stringify({ rows: A.rows, cols: A.cols, nnz: A.nnz, ...extra }));
+  writeFileSync(join(d, 'rowptr.i32'), new Uint8Array(A.rowPtr.buffer, A.rowPtr.byteOffset, A.rowPtr.byteLength));
+  writeFileSync(join(d, 'colidx.i32'), new Uint8Array(A.colIdx.buffer, A.colIdx.byteOffset, A.colIdx.byteLength));
+  const v = Float64Array.from(A.values);
+  writeFileSync(join(d, 'values.f64'), new Uint8Array(v.buffer));
+  return d;
+}
+
+function python(args: string[]): unknown | string {
+  const tried: string[] = [];
+  for (const py of [process.env.SIMDGL_PYTHON, 'python3', '/usr/bin/python3'].filter(Boolean) as string[]) {
+    try {
+      const out = execFileSync(py, [PY, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, OPENBLAS_NUM_THREADS: '1' }, maxBuffer: 1 << 20 });
+      return JSON.parse(out);
+    } catch (e) {
+      const err = String((e as { stderr?: string }).stderr ?? e).trim();
+      if (/pip install pyamg/.test(err)) return 'PyAMG is missing: pip install pyamg';
+      tried.push(`${py}: ${err.split('\n').pop()}`);
+    }
+  }
+  return `no Python with SciPy found (set SIMDGL_PYTHON): ${tried.join('; ')}`;
+}
+
+async function ours(rt: Runtime, A: CSRMatrix, reps: number): Promise<Pick<AmgBenchRow, 'defaults' | 'jacobi'>> {
+  const b = new Float64Array(A.rows).fill(1);
+  const d: { ms: number; r: Awaited<ReturnType<Runtime['solve']>> }[] = [];
+  for (let k = 0; k < reps; k++) {
+    const t = performance.now();
+    const h = rt.upload(A);
+    const r = await rt.solve(h, b, { tol: TOL });
+    d.push({ ms: performance.now() - t, r });
+    h.dispose();
+  }
+  const last = d[d.length - 1].r;
+  const h = rt.upload(A);
+  const setups: number[] = [];
+  const solves: number[] = [];
+  let iterations = 0;
+  let info: { levels: { rows: number }[]; operatorComplexity: number } | undefined;
+  for (let k = 0; k < reps; k++) {
+    const t = performance.now();
+    const M = rt.amg(h, { smoother: 'jacobi' });
+    const t1 = performance.now();
+    const r = await rt.cg(h, b, { preconditioner: M, tol: TOL, maxIter: 1000 });
+    solves.push(performance.now() - t1);
+    setups.push(t1 - t);
+    iterations = r.iterations;
+    info = M.amg;
+    M.dispose();
+  }
+  h.dispose();
+  return {
+    defaults: { ms: median(d.map((x) => x.ms)), iterations: last.iterations, converged: last.converged, preconditioner: last.preconditioner, relres: last.relativeResidual },
+    jacobi: { setupMs: median(setups), solveMs: median(solves), iterations, levels: info!.levels.map((l) => l.rows), operatorComplexity: info!.operatorComplexity },
+  };
+}
+
+export async function benchAmg(log: (s: string) => void): Promise<{ rows: AmgBenchRow[]; spgemm: SpgemmBenchRow[] }> {
+  const rt = await createRuntime({ workers: 2 });
+  const rows: AmgBenchRow[] = [];
+  const cases: [string, () => CSRMatrix, number][] = [
+    ['poisson3D(64)', () => poisson3D(64), 3],
+    ['poisson3D(128)', () => poisson3D(128), 1],
+    ['poisson2D(1024)', () => poisson2D(1024), 3],
+    ["diffusion3D(64, 'jumping')", () => diffusion3D({ n: 64, coefficients: 'jumping' }), 3],
+  ];
+  try {
+    // warm-up: kernels compiled, the setup's code optimised
+    const w = rt.upload(poisson3D(24));
+    await rt.solve(w, new Float64Array(w.rows).fill(1), { preconditioner: 'amg' });
+    w.dispose();
+    for (const [name, make, reps] of cases) {
+      const A = make();
+      const o = await ours(rt, A, reps);
+      const dir = writeRaw(A);
+      const same = python([dir, 'same', String(TOL), String(reps), '500']) as PyamgOut | string;
+      const defaults = python([dir, 'defaults', String(TOL), String(reps)]) as PyamgOut | string;
+      rmSync(dir, { recursive: true, force: true });
+      const row: AmgBenchRow = { matrix: name, rows: A.rows, ...o, pyamgSame: same, pyamgDefaults: defaults };
+      if (name === 'poisson3D(128)') {
+        const h = rt.upload(A);
+        const t = performance.now();
+        const r = await rt.solve(h, new Float64Array(A.rows).fill(1), { method: 'cg', preconditioner: 'none', tol: TOL });
+        row.plainCg = { ms: performance.now() - t, iterations: r.iterations };
+        h.dispose();
+      }
+      rows.push(row);
+      log(formatRow(row));
+    }
+    const spgemm: SpgemmBenchRow[] = [];
+    const P = poisson3D(64);
+    const W = randomMatrix({ rows: 250_000, meanRowLength: 8, distribution: 'powerlaw', exponent: 1.5, seed: 42 }).astype('f64');
+    for (const [product, A, B, transpose] of [
+      ['A·A, poisson3D(64)', P, P, false],
+      ['A·Aᵀ, powerlaw_250k', W, W.transpose(), true],
+    ] as const) {
+      const times: number[] = [];
+      let nnz = 0;
+      for (let k = 0; k < 3; k++) {
+        const t = performance.now();
+        nnz = rt.spgemm(A, B).nnz;
+        times.push(performance.now() - t);
+      }
+      const dir = writeRaw(A, { transpose });
+      const s = python([dir, 'spgemm', '0', '3']) as { ms: number; nnz: number } | string;
+      rmSync(dir, { recursive: true, force: true });
+      const row = { product, nnz, ms: median(times), scipyMs: typeof s === 'string' ? null : s.ms, note: typeof s === 'string' ? s : s.nnz === nnz ? '' : `SciPy's product has ${s.nnz} entries` };
+      spgemm.push(row);
+      log(`  spgemm ${product}: ${nnz} entries, ours ${row.ms.toFixed(0)} ms, SciPy ${row.scipyMs?.toFixed(0) ?? 'n/a'} ms ${row.note}`);
+    }
+    return { rows, spgemm };
+  } finally {
+    rt.dispose();
+  }
+}
+
+function formatRow(r: AmgBenchRow): string {
+  const py = (p: PyamgOut | string) => (typeof p === 'string' ? p : `${p.iterations} its, setup ${p.setupMs.toFixed(0)} + solve ${p.solveMs.toFixed(0)} ms, levels ${p.levels.join('/')}, OC ${p.operatorComplexity.toFixed(2)}`);
+  return [
+    `  ${r.matrix} (${r.rows} rows)`,
+    `    ours, defaults (rt.solve → ${r.defaults.preconditioner}): ${r.defaults.ms.toFixed(0)} ms, ${r.defaults.iterations} its, converged ${r.defaults.converged}, relres ${r.defaults.relres.toExponential(1)}`,
+    `    ours, smoother jacobi: ${r.jacobi.iterations} its, setup ${r.jacobi.setupMs.toFixed(0)} + solve ${r.jacobi.solveMs.toFixed(0)} ms, levels ${r.jacobi.levels.join('/')}, OC ${r.jacobi.operatorComplexity.toFixed(2)}`,
+    `    PyAMG, same settings: ${py(r.pyamgSame)}`,
+    `    PyAMG, its defaults:  ${py(r.pyamgDefaults)}`,
+    ...(r.plainCg ? [`    ours, plain CG: ${r.plainCg.ms.toFixed(0)} ms, ${r.plainCg.iterations} its`] : []),
+  ].join('\n');
+}
