@@ -340,4 +340,21 @@ describe('AMG-PCG on the WebGPU path (Dawn + SwiftShader)', () => {
     expect(trueResidual(A, g.x, b)).toBeLessThanOrEqual(1e-8);
     expect(Math.abs(g.iterations - c.iterations)).toBeLessThanOrEqual(2);
   });
+
+  it('every smoother and the W-cycle on the device, and per level count: the CPU path’s iterations within 2', async () => {
+    const A = poisson2D(24);
+    const b = new Float64Array(A.rows).map((_, i) => 1 + Math.sin(i));
+    const hg = gpu.upload(A);
+    const hc = cpu.upload(A);
+    const cases: Parameters<Runtime['amg']>[1][] = [{ smoother: 'chebyshev' }, { smoother: 'gauss-seidel' }, { cycle: 'W' }, { maxLevels: 2 }, { maxLevels: 4, maxCoarse: 1 }];
+    for (const o of cases) {
+      const Mg = gpu.amg(hg, { maxCoarse: 30, ...o });
+      const g = await gpu.solve(hg, b, { method: 'cg', tol: 1e-8, preconditioner: Mg });
+      const c = await cpu.solve(hc, b, { method: 'cg', tol: 1e-8, preconditioner: cpu.amg(hc, { maxCoarse: 30, ...o }) });
+      expect([g.path, g.converged], JSON.stringify(o)).toEqual(['webgpu', true]);
+      expect(trueResidual(A, g.x, b)).toBeLessThanOrEqual(1e-8);
+      expect(Math.abs(g.iterations - c.iterations), JSON.stringify(o)).toBeLessThanOrEqual(2);
+      Mg.dispose();
+    }
+  });
 });
