@@ -421,7 +421,12 @@ async function runPage(engine: Engine, dir: string, wasm: 'file' | 'embedded'): 
   }
 }
 
-function assertPage(label: string, got: Awaited<ReturnType<typeof runPage>>, wasm: 'file' | 'embedded'): void {
+/** The bundle's own JavaScript files, by bundler: esbuild's entry and chunks, Vite's assets/ (default). */
+const BUNDLE_FILES = /^200 \/(|index\.html|page\.js|assets\/[\w.-]+\.js|[\w.-]+-[\w]+\.js)$/;
+/** webpack's: main.js and its numbered chunks. */
+const WEBPACK_FILES = /^200 \/(|index\.html|main\.js|\d+\.js)$/;
+
+function assertPage(label: string, got: Awaited<ReturnType<typeof runPage>>, wasm: 'file' | 'embedded', ownFiles = BUNDLE_FILES): void {
   const summary = got.checks.map((c) => `  ${c.ok ? 'ok  ' : 'FAIL'} ${c.name} (${c.ms.toFixed(0)} ms): ${c.detail.split('\n')[0]}`).join('\n');
   console.log(`package suite: ${label} page\n${summary}\n  requests: ${got.requests.join(', ')}${got.log.length ? `\n${got.log.join('\n')}` : ''}`);
   expect(got.error, `the page threw outside a check\n${got.log.join('\n')}`).toBeUndefined();
@@ -433,7 +438,7 @@ function assertPage(label: string, got: Awaited<ReturnType<typeof runPage>>, was
   expect(wasmRequests, 'the page should try exactly one wasm variant').toHaveLength(1);
   expect(wasmRequests[0]).toMatch(wasm === 'file' ? /^200 / : /^404 /);
   if (wasm === 'file') expect(got.requests.filter((r) => /(simd|plain)(-shared)?\.generated/.test(r)), 'the embedded wasm was loaded as well').toEqual([]);
-  expect(got.requests.filter((r) => !r.endsWith('.wasm') && !/^200 \/(|index\.html|page\.js|assets\/[\w.-]+\.js|[\w.-]+-[\w]+\.js)$/.test(r))).toEqual([]);
+  expect(got.requests.filter((r) => !r.endsWith('.wasm') && !ownFiles.test(r))).toEqual([]);
 }
 
 // each bundle is built once (building does not depend on the engine) and opened in every engine
@@ -506,6 +511,38 @@ async function buildVite(): Promise<string | null> {
   return outDir;
 }
 
+const webpackCli = join(root, 'node_modules', 'webpack-cli', 'bin', 'cli.js');
+
+/** A recipe of the README: the ```js block whose first line is `// <file>`. */
+function readmeRecipe(file: string): string {
+  const block = jsBlocks(readFileSync(join(root, 'README.md'), 'utf8')).find((b) => b.startsWith(`// ${file}\n`));
+  expect(block, `README.md has no \`\`\`js block starting with '// ${file}'`).toBeDefined();
+  return block!;
+}
+
+// the README's webpack recipe, as printed there, in a fresh webpack app inside the consumer project
+// (page.js as its src/index.js, an index.html of its own), built with `webpack --config`: webpack emits
+// the four .wasm files as assets of their own, and the page must fetch one of them
+async function buildWebpack(): Promise<string> {
+  expect(existsSync(webpackCli), `no webpack-cli at ${webpackCli}: it is a devDependency (npm ci)`).toBe(true);
+  const app = join(consumer, 'webpack-app');
+  mkdirSync(join(app, 'src'), { recursive: true });
+  copyFileSync(join(fixtures, 'page.js'), join(app, 'src', 'index.js'));
+  writeFileSync(join(app, 'webpack.config.mjs'), readmeRecipe('webpack.config.mjs'));
+  const r = run(process.execPath, [webpackCli, '--config', 'webpack.config.mjs', '--no-color'], app, 240_000);
+  expect(r.code, `webpack failed: ${describeRun(r)}`).toBe(0);
+  const out = r.stdout + r.stderr;
+  expect(out, 'webpack compiled with warnings or errors').toMatch(/compiled successfully/);
+  expect(out).not.toMatch(/WARNING|ERROR/);
+  const dist = join(app, 'dist');
+  const files = readdirSync(dist);
+  const kb = (f: string) => `${(statSync(join(dist, f)).size / 1024).toFixed(1)} KB`;
+  console.log(`package suite: webpack output (minified): ${files.map((f) => `${f} ${kb(f)}`).join(', ')}`);
+  expect(files.filter((f) => f.endsWith('.wasm')), 'webpack did not emit the four kernel files').toHaveLength(4);
+  copyFileSync(join(fixtures, 'webpack-index.html'), join(dist, 'index.html'));
+  return dist;
+}
+
 describe.each(engines)('package: a page bundled from the consumer, in %s', (engine: Engine) => {
   for (const variant of ESBUILD_VARIANTS) {
     it(`esbuild bundle (${variant === 'recipe' ? 'split, wasm files copied' : 'one file, nothing copied'}): CPU path with workers and GPU path`, async () => {
@@ -519,6 +556,11 @@ describe.each(engines)('package: a page bundled from the consumer, in %s', (engi
     const outDir = await once('vite', buildVite);
     if (outDir) assertPage(`Vite in ${engine}`, await runPage(engine, outDir, 'file'), 'file');
   }, 200_000);
+
+  it("webpack bundle (the README's webpack.config.mjs): CPU path with workers and GPU path", async () => {
+    const dist = (await once('webpack', buildWebpack))!;
+    assertPage(`webpack in ${engine}`, await runPage(engine, dist, 'file'), 'file', WEBPACK_FILES);
+  }, 400_000);
 });
 
 // the README's Vite dev-server recipe: once, in Chromium (the check watches every response the page gets)
@@ -529,9 +571,7 @@ describe.skipIf(missing('chromium') !== null)('package: the Vite dev server, in 
       return;
     }
     // the README's recipe, as printed there
-    const config = jsBlocks(readFileSync(join(root, 'README.md'), 'utf8')).find((b) => b.startsWith('// vite.config.js'));
-    expect(config, "README.md has no ```js block starting with '// vite.config.js'").toBeDefined();
-    writeFileSync(join(consumer, 'vite.dev.config.js'), config!);
+    writeFileSync(join(consumer, 'vite.dev.config.js'), readmeRecipe('vite.config.js'));
     const port = await new Promise<number>((resolve) => {
       const probe = createServer().listen(0, '127.0.0.1', () => {
         const { port: p } = probe.address() as { port: number };

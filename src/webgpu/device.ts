@@ -73,9 +73,10 @@ let dawn: Promise<GPU | string> | null = null;
 export function loadDawn(): Promise<GPU | string> {
   dawn ??= (async () => {
     try {
-      // a variable specifier: bundlers leave the optional dependency alone
+      // a variable specifier, marked for Vite and webpack: bundlers leave the optional dependency alone
+      // (webpack would otherwise warn "Critical dependency: the request of a dependency is an expression")
       const name = 'webgpu';
-      const mod = (await import(/* @vite-ignore */ name)) as { create(flags: string[]): GPU };
+      const mod = (await import(/* @vite-ignore */ /* webpackIgnore: true */ name)) as { create(flags: string[]): GPU };
       return await quietDiscovery(() => mod.create([]));
     } catch (e) {
       return `the optional dependency 'webgpu' (Dawn for Node) could not be loaded: ${(e as Error)?.message ?? String(e)}`;
