@@ -1,6 +1,6 @@
 /**
  * The docs site (`npm run docs`, TypeDoc over src/index.ts with README.md and the guides of docs/)
- * builds with zero warnings, so every export is documented (typedoc.json turns an undocumented one into
+ * builds with zero warnings, holds every guide of docs/ (each linked from the guide index, docs/README.md), so every export is documented (typedoc.json turns an undocumented one into
  * an error) and every link of a guide resolves; every exported function
  * and class, and every method of Runtime, has an @example; and the examples are honest: each ```js
  * block runs as a user would run it (the README examples' runner), each ```ts block (for browsers)
@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -82,6 +82,17 @@ describe('API reference', () => {
     expect(log).not.toMatch(/\[(warning|error)\]/);
     expect(build.status, log).toBe(0);
     expect(existsSync(join(out, 'html', 'index.html'))).toBe(true);
+  });
+
+  it('is one site: every guide of docs/ is a page of it, linked from the guide index, which the front page links', () => {
+    const html = join(out, 'html');
+    const guides = readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => f.replace(/\.md$/, ''));
+    expect(guides.length).toBeGreaterThan(10);
+    expect(guides.filter((g) => !existsSync(join(html, 'documents', `${g}.html`))), 'guides missing from the site').toEqual([]);
+    const hrefs = (file: string) => new Set([...readFileSync(file, 'utf8').matchAll(/href="([^"#]+)/g)].map((m) => m[1]));
+    const index = hrefs(join(html, 'documents', 'README.html'));
+    expect(guides.filter((g) => g !== 'README' && !index.has(`${g}.html`)), 'guides that docs/README.md does not link').toEqual([]);
+    expect(hrefs(join(html, 'index.html')).has('documents/README.html'), "the front page (README.md) does not link the guide index").toBe(true);
   });
 
   it('documents every export of the built package', async () => {

@@ -25,7 +25,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFile
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, extname, join, normalize, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { launchChromium, listenIsolated } from '../scripts/isolated-page.mjs';
@@ -561,6 +561,42 @@ describe.each(engines)('package: a page bundled from the consumer, in %s', (engi
     const dist = (await once('webpack', buildWebpack))!;
     assertPage(`webpack in ${engine}`, await runPage(engine, dist, 'file'), 'file', WEBPACK_FILES);
   }, 400_000);
+});
+
+// The Next.js recipe without Next (which would add 341 MB to the install; the README says how it was
+// checked with next build + next start): its headers() as Next calls it, and the packed JavaScript free
+// of what Next's minifier (SWC) breaks: `(await x) ** 2` lost its parentheses there (Next 16.4.6), and
+// `await x ** 2` is a syntax error that failed the whole chunk in the browser.
+describe("package: the README's Next.js recipe", () => {
+  it('next.config.mjs sends both isolation headers on every route', async () => {
+    const file = join(consumer, 'next.config.mjs');
+    writeFileSync(file, readmeRecipe('next.config.mjs'));
+    const config = (await import(pathToFileURL(file).href)).default as { headers(): Promise<{ source: string; headers: { key: string; value: string }[] }[]> };
+    const routes = await config.headers();
+    expect(routes.map((r) => r.source)).toEqual(['/:path*']);
+    expect(Object.fromEntries(routes[0].headers.map((h) => [h.key, h.value]))).toEqual({ 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' });
+  });
+
+  it('no packed module raises an await or unary operand to a power (SWC drops the parentheses)', async () => {
+    // acorn comes with webpack; preserveParens keeps the parentheses in the tree
+    const { parse } = await import('acorn');
+    type Node = { type: string; operator?: string; left?: Node; expression?: Node; start: number; [k: string]: unknown };
+    const found: string[] = [];
+    for (const f of packedFiles.filter((x) => x.endsWith('.js'))) {
+      const text = readFileSync(join(consumer, 'node_modules', 'simdgl', f), 'utf8').replace(/^#!.*/, '');
+      const walk = (n: unknown): void => {
+        if (!n || typeof n !== 'object') return;
+        if (Array.isArray(n)) return n.forEach(walk);
+        const node = n as Node;
+        if (node.type === 'BinaryExpression' && node.operator === '**' && node.left?.type === 'ParenthesizedExpression' && /^(AwaitExpression|UnaryExpression)$/.test(node.left.expression!.type)) {
+          found.push(`${f}: ${text.slice(node.start, node.start + 60)}`);
+        }
+        for (const v of Object.values(node)) if (v && typeof v === 'object') walk(v);
+      };
+      walk(parse(text, { ecmaVersion: 'latest', sourceType: 'module', preserveParens: true }));
+    }
+    expect(found).toEqual([]);
+  });
 });
 
 // the README's Vite dev-server recipe: once, in Chromium (the check watches every response the page gets)

@@ -54,7 +54,10 @@ export async function cg<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V> = 
         else {
           await ops.axpy([alpha, 0], p, x);
           await ops.axpy([-alpha, 0], q, r);
-          rr = (await ops.nrm2(r)) ** 2;
+          // not (await …) ** 2: Next.js's minifier (SWC, Next 16) drops those parentheses, and
+          // `await x ** 2` is a syntax error that breaks the whole chunk in the browser
+          const rn = await ops.nrm2(r);
+          rr = rn * rn;
         }
         rnorm = Math.sqrt(rr);
         it++;
