@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { amdOrder } from '../src/solvers/direct/amd.js';
-import { ndOrder } from '../src/solvers/direct/nested-dissection.js';
+import { compressGraph, ndOrder } from '../src/solvers/direct/nested-dissection.js';
+import { elasticity2D } from '../src/generators/elasticity.js';
 import { columnGraph, cscOf, inversePermutation, patternSymmetry, symmetricGraph, type Graph } from '../src/solvers/direct/pattern.js';
 import { analyze } from '../src/solvers/direct/analysis.js';
 import { columnCounts, eliminationTree, postorder, supernodes } from '../src/solvers/direct/symbolic.js';
@@ -75,6 +76,7 @@ const cases: [string, () => CSRMatrix][] = [
   ['poisson2D(30)', () => poisson2D(30)],
   ['poisson3D(10)', () => poisson3D(10)],
   ['random 600', () => randomMatrix({ rows: 600, meanRowLength: 4, seed: 3 })],
+  ['elasticity2D(12) (two unknowns a node: ND merges them)', () => elasticity2D(12)],
   ...sharedMatrixNames()
     .filter((m) => !['Groebner_id2003_aug', 'ash219'].includes(m))
     .map((m): [string, () => CSRMatrix] => [m, () => loadShared(m)]),
@@ -236,5 +238,57 @@ describe('column ordering for LU (AMD of AᵀA)', () => {
     expectPermutation(q, A.rows);
     // the Cholesky factor of AᵀA (what the estimate uses) counted by the symbolic phase equals the elimination count
     expect(symbolicFill(g, q)).toBe(referenceFill(g, q));
+  });
+});
+
+describe('graphs', () => {
+  it('symmetricGraph is the pattern of A + Aᵀ without the diagonal, each list ascending', () => {
+    for (const A of [loadShared('west0479'), loadShared('bcsstk01'), randomMatrix({ rows: 200, meanRowLength: 6, seed: 2 })]) {
+      const want = new Set<string>();
+      for (let i = 0; i < A.rows; i++) {
+        for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) {
+          const j = A.colIdx[k];
+          if (i !== j) want.add(`${i},${j}`).add(`${j},${i}`);
+        }
+      }
+      const g = graphOf(A);
+      const got = new Set<string>();
+      for (let v = 0; v < g.n; v++) {
+        for (let p = g.ptr[v]; p < g.ptr[v + 1]; p++) {
+          got.add(`${v},${g.adj[p]}`);
+          if (p > g.ptr[v]) expect(g.adj[p]).toBeGreaterThan(g.adj[p - 1]);
+        }
+      }
+      expect(got.size).toBe(g.ptr[g.n]);
+      expect(got).toEqual(want);
+    }
+  });
+
+  it('compressGraph merges exactly the nodes with equal closed neighbourhoods; none on a grid', () => {
+    const g = graphOf(elasticity2D(6));
+    const closed = (v: number) => [...g.adj.subarray(g.ptr[v], g.ptr[v + 1]), v].sort((a, b) => a - b).join(',');
+    const c = compressGraph(g)!;
+    expect(c).not.toBeNull();
+    const groupOf = new Int32Array(g.n).fill(-1);
+    for (let t = 0; t < c.graph.n; t++) {
+      const first = closed(c.members[c.memberPtr[t]]);
+      for (let p = c.memberPtr[t]; p < c.memberPtr[t + 1]; p++) {
+        expect(groupOf[c.members[p]]).toBe(-1);
+        groupOf[c.members[p]] = t;
+        expect(closed(c.members[p])).toBe(first);
+      }
+    }
+    // a partition, and no two groups could have merged
+    expect(groupOf.every((t) => t >= 0)).toBe(true);
+    const keys = new Set(Array.from({ length: c.graph.n }, (_, t) => closed(c.members[c.memberPtr[t]])));
+    expect(keys.size).toBe(c.graph.n);
+    // the merged graph's edges are the groups' edges
+    for (let t = 0; t < c.graph.n; t++) {
+      const want = new Set<number>();
+      const v = c.members[c.memberPtr[t]];
+      for (let p = g.ptr[v]; p < g.ptr[v + 1]; p++) if (groupOf[g.adj[p]] !== t) want.add(groupOf[g.adj[p]]);
+      expect(new Set(c.graph.adj.subarray(c.graph.ptr[t], c.graph.ptr[t + 1]))).toEqual(want);
+    }
+    expect(compressGraph(graphOf(poisson2D(20)))).toBeNull();
   });
 });

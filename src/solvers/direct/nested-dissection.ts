@@ -13,8 +13,101 @@ import type { Graph } from './pattern.js';
 /** parts of at most this many nodes go to AMD */
 const LEAF = 200;
 
-/** A nested-dissection ordering of the graph: perm[k] is the node eliminated k-th. */
+/**
+ * A nested-dissection ordering of the graph: perm[k] is the node eliminated k-th. Indistinguishable
+ * nodes (the same neighbours and each other: the unknowns of one mesh node, as in elasticity) are
+ * merged first when that shrinks the graph by a tenth or more, dissected as one, and numbered
+ * together.
+ */
 export function ndOrder(g: Graph): Int32Array {
+  const c = compressGraph(g);
+  if (!c) return dissect(g);
+  const order = dissect(c.graph);
+  const perm = new Int32Array(g.n);
+  let k = 0;
+  for (let t = 0; t < order.length; t++) {
+    const v = order[t];
+    for (let p = c.memberPtr[v]; p < c.memberPtr[v + 1]; p++) perm[k++] = c.members[p];
+  }
+  return perm;
+}
+
+/**
+ * The graph with indistinguishable nodes merged (closed neighbourhoods equal: found by hashing and
+ * compared by marks), and the original nodes of each merged one; null when fewer than a tenth of the
+ * nodes would go.
+ */
+export function compressGraph(g: Graph): { graph: Graph; memberPtr: Int32Array; members: Int32Array } | null {
+  const { n, ptr, adj } = g;
+  const hash = new Int32Array(n);
+  for (let v = 0; v < n; v++) {
+    let h = v;
+    for (let p = ptr[v]; p < ptr[v + 1]; p++) h = (h + adj[p]) | 0;
+    hash[v] = h;
+  }
+  // nodes bucketed by hash (a counting sort); only nodes of one bucket and degree are compared
+  const bucketPtr = new Int32Array(n + 1);
+  for (let v = 0; v < n; v++) bucketPtr[(hash[v] >>> 0) % n + 1]++;
+  for (let b = 0; b < n; b++) bucketPtr[b + 1] += bucketPtr[b];
+  const at = bucketPtr.slice(0, n);
+  const byHash = new Int32Array(n);
+  for (let v = 0; v < n; v++) byHash[at[(hash[v] >>> 0) % n]++] = v;
+  const rep = new Int32Array(n).fill(-1);
+  const mark = new Int32Array(n).fill(-1);
+  let merged = 0;
+  for (let b = 0; b < n; b++) {
+    const e = bucketPtr[b + 1];
+    for (let a = bucketPtr[b]; a < e - 1; a++) {
+      const i = byHash[a];
+      if (rep[i] >= 0) continue;
+      const d = ptr[i + 1] - ptr[i];
+      mark[i] = i;
+      for (let p = ptr[i]; p < ptr[i + 1]; p++) mark[adj[p]] = i;
+      for (let c = a + 1; c < e; c++) {
+        const j = byHash[c];
+        if (rep[j] >= 0 || hash[j] !== hash[i] || ptr[j + 1] - ptr[j] !== d || mark[j] !== i) continue;
+        let same = true;
+        for (let p = ptr[j]; same && p < ptr[j + 1]; p++) same = mark[adj[p]] === i;
+        if (same) {
+          rep[j] = i;
+          merged++;
+        }
+      }
+    }
+  }
+  if (merged < n / 10) return null;
+  // the merged graph: one node per representative, in the order of the originals
+  const id = new Int32Array(n);
+  let m = 0;
+  for (let v = 0; v < n; v++) id[v] = rep[v] < 0 ? m++ : -1;
+  for (let v = 0; v < n; v++) if (rep[v] >= 0) id[v] = id[rep[v]];
+  const memberPtr = new Int32Array(m + 1);
+  for (let v = 0; v < n; v++) memberPtr[id[v] + 1]++;
+  for (let t = 0; t < m; t++) memberPtr[t + 1] += memberPtr[t];
+  const fillAt = memberPtr.slice(0, m);
+  const members = new Int32Array(n);
+  for (let v = 0; v < n; v++) members[fillAt[id[v]]++] = v;
+  const cptr = new Int32Array(m + 1);
+  const cadj = new Int32Array(adj.length);
+  mark.fill(-1);
+  let q = 0;
+  for (let t = 0; t < m; t++) {
+    const v = members[memberPtr[t]];
+    mark[t] = t;
+    for (let p = ptr[v]; p < ptr[v + 1]; p++) {
+      const u = id[adj[p]];
+      if (mark[u] !== t) {
+        mark[u] = t;
+        cadj[q++] = u;
+      }
+    }
+    cptr[t + 1] = q;
+  }
+  return { graph: { n: m, ptr: cptr, adj: cadj.slice(0, q) }, memberPtr, members };
+}
+
+/** Nested dissection of the graph as it is. */
+function dissect(g: Graph): Int32Array {
   const n = g.n;
   const perm = new Int32Array(n);
   // part[v]: the id of the part v belongs to, -1 once numbered

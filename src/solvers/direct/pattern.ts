@@ -49,52 +49,8 @@ export function cscOf(A: CSRMatrix): Csc {
   return { n, colPtr, rowIdx, values, complex: comp === 2 };
 }
 
-/**
- * The graph of A + Aᵀ without the diagonal (the pattern AMD and nested dissection order), from a
- * matrix by columns; neighbour lists come out sorted and without duplicates.
- */
-export function symmetricGraph(n: number, colPtr: Int32Array, rowIdx: Int32Array): Graph {
-  const deg = new Int32Array(n);
-  for (let j = 0; j < n; j++) {
-    for (let p = colPtr[j]; p < colPtr[j + 1]; p++) {
-      const i = rowIdx[p];
-      if (i !== j) {
-        deg[i]++;
-        deg[j]++;
-      }
-    }
-  }
-  const ptr = new Int32Array(n + 1);
-  for (let v = 0; v < n; v++) ptr[v + 1] = ptr[v] + deg[v];
-  const fill = ptr.slice(0, n);
-  const raw = new Int32Array(ptr[n]);
-  // column j's entries go to j's list and to i's: every list is filled in increasing order of the
-  // other end because columns are visited in order and rows within a column ascend
-  for (let j = 0; j < n; j++) {
-    for (let p = colPtr[j]; p < colPtr[j + 1]; p++) {
-      const i = rowIdx[p];
-      if (i !== j) {
-        raw[fill[i]++] = j;
-        raw[fill[j]++] = i;
-      }
-    }
-  }
-  // each list is two sorted runs interleaved; sort and drop the duplicates of symmetric entries
-  const outPtr = new Int32Array(n + 1);
-  let q = 0;
-  for (let v = 0; v < n; v++) {
-    const list = raw.subarray(ptr[v], ptr[v + 1]).sort();
-    let last = -1;
-    for (let k = 0; k < list.length; k++) {
-      if (list[k] !== last) raw[q++] = last = list[k];
-    }
-    outPtr[v + 1] = q;
-  }
-  return { n, ptr: outPtr, adj: raw.slice(0, q) };
-}
-
 /** The pattern of A by rows (the columns of Aᵀ): row i's columns are colIdx[rowPtr[i] .. rowPtr[i+1]), ascending. */
-export function rowsOf(A: Csc): { rowPtr: Int32Array; colIdx: Int32Array } {
+export function rowsOf(A: Pick<Csc, 'n' | 'colPtr' | 'rowIdx'>): { rowPtr: Int32Array; colIdx: Int32Array } {
   const { n, colPtr, rowIdx } = A;
   const rowPtr = new Int32Array(n + 1);
   for (let p = 0; p < colPtr[n]; p++) rowPtr[rowIdx[p] + 1]++;
@@ -103,6 +59,34 @@ export function rowsOf(A: Csc): { rowPtr: Int32Array; colIdx: Int32Array } {
   const colIdx = new Int32Array(colPtr[n]);
   for (let j = 0; j < n; j++) for (let p = colPtr[j]; p < colPtr[j + 1]; p++) colIdx[next[rowIdx[p]]++] = j;
   return { rowPtr, colIdx };
+}
+
+/**
+ * The graph of A + Aᵀ without the diagonal (the pattern AMD and nested dissection order), from a
+ * matrix by columns with ascending rows; neighbour lists come out sorted and without duplicates (v's
+ * list merges column v's rows with row v's columns, both ascending).
+ */
+export function symmetricGraph(n: number, colPtr: Int32Array, rowIdx: Int32Array): Graph {
+  const { rowPtr, colIdx } = rowsOf({ n, colPtr, rowIdx });
+  const ptr = new Int32Array(n + 1);
+  const adj = new Int32Array(2 * colPtr[n]);
+  let q = 0;
+  for (let v = 0; v < n; v++) {
+    let p = colPtr[v];
+    let t = rowPtr[v];
+    const pe = colPtr[v + 1];
+    const te = rowPtr[v + 1];
+    while (p < pe || t < te) {
+      const a = p < pe ? rowIdx[p] : n;
+      const b = t < te ? colIdx[t] : n;
+      const u = a < b ? a : b;
+      if (a === u) p++;
+      if (b === u) t++;
+      if (u !== v) adj[q++] = u;
+    }
+    ptr[v + 1] = q;
+  }
+  return { n, ptr, adj: adj.slice(0, q) };
 }
 
 /** How symmetric A's pattern is: the fraction of off-diagonal entries whose mirror is stored, and the diagonal entries stored. */

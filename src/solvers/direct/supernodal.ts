@@ -295,22 +295,30 @@ export function partialCholesky(F: Float64Array, m: number, k: number): number {
   return -1;
 }
 
-/** y ← (L·Lᵀ)⁻¹·y in place (y already permuted). */
+/**
+ * y ← (L·Lᵀ)⁻¹·y in place (y already permuted). A supernode's own columns are contiguous in y; the
+ * rows below them are gathered into `t` once per supernode instead of once per column.
+ */
 export function supernodalSolveInPlace(f: SupernodalFactor, y: Float64Array): void {
   const { super: sup, rowPtr, rows, valPtr } = f.sym;
   const Lx = f.Lx;
   const ns = sup.length - 1;
+  const t = new Float64Array(largestFront(f.sym));
   for (let s = 0; s < ns; s++) {
     const first = sup[s];
     const k = sup[s + 1] - first;
     const r0 = rowPtr[s];
     const m = rowPtr[s + 1] - r0;
     const v = valPtr[s];
+    t.fill(0, 0, m - k);
     for (let c = 0; c < k; c++) {
       const col = v + c * m;
       const yc = (y[first + c] /= Lx[col + c]);
-      if (yc !== 0) for (let i = c + 1; i < m; i++) y[rows[r0 + i]] -= Lx[col + i] * yc;
+      if (yc === 0) continue;
+      for (let i = c + 1; i < k; i++) y[first + i] -= Lx[col + i] * yc;
+      for (let i = k; i < m; i++) t[i - k] += Lx[col + i] * yc;
     }
+    for (let i = k; i < m; i++) y[rows[r0 + i]] -= t[i - k];
   }
   for (let s = ns - 1; s >= 0; s--) {
     const first = sup[s];
@@ -318,11 +326,13 @@ export function supernodalSolveInPlace(f: SupernodalFactor, y: Float64Array): vo
     const r0 = rowPtr[s];
     const m = rowPtr[s + 1] - r0;
     const v = valPtr[s];
+    for (let i = k; i < m; i++) t[i - k] = y[rows[r0 + i]];
     for (let c = k - 1; c >= 0; c--) {
       const col = v + c * m;
-      let t = y[first + c];
-      for (let i = c + 1; i < m; i++) t -= Lx[col + i] * y[rows[r0 + i]];
-      y[first + c] = t / Lx[col + c];
+      let sum = y[first + c];
+      for (let i = c + 1; i < k; i++) sum -= Lx[col + i] * y[first + i];
+      for (let i = k; i < m; i++) sum -= Lx[col + i] * t[i - k];
+      y[first + c] = sum / Lx[col + c];
     }
   }
 }
