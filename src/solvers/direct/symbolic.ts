@@ -140,13 +140,14 @@ export function supernodes(parent: Int32Array, counts: Int32Array): Int32Array {
   const n = parent.length;
   const children = new Int32Array(n);
   for (let j = 0; j < n; j++) if (parent[j] !== -1) children[parent[j]]++;
-  const starts: number[] = [];
+  const starts = new Int32Array(n + 1);
+  let count = 0;
   for (let j = 0; j < n; j++) {
     const continues = j > 0 && parent[j - 1] === j && children[j] === 1 && counts[j] === counts[j - 1] - 1;
-    if (!continues) starts.push(j);
+    if (!continues) starts[count++] = j;
   }
-  starts.push(n);
-  return Int32Array.from(starts);
+  starts[count++] = n;
+  return starts.slice(0, count);
 }
 
 /** What a factorization will cost, from the symbolic phase. */
