@@ -5,7 +5,8 @@
  * on every square shared matrix and on poisson2D(256), poisson3D(32) and elasticity2D(128); the solve
  * with a kept factor against factor + solve; the true relative residual of both. b = A·ones. Medians
  * of 3 timed runs after one untimed run; SciPy's file reading and tocsc are outside its timing, our
- * conversion of the CSR to columns is inside ours.
+ * conversion of the CSR to columns is inside ours. Each side's process CPU time is measured too (its
+ * median printed as "cpu"): on a loaded machine the wall times mostly measure the scheduler.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -30,9 +31,12 @@ export interface DirectRow {
   ordering: string;
   fill: number;
   factorSolveMs: number | null;
+  /** process CPU time of factor + solve (median) */
+  factorSolveCpuMs: number | null;
   solveMs: number | null;
   relres: number | null;
   scipyMs: number | null;
+  scipyCpuMs: number | null;
   scipySolveMs: number | null;
   scipyRelres: number | null;
   scipyFill: number | null;
@@ -42,7 +46,7 @@ export interface DirectRow {
 const here = dirname(fileURLToPath(import.meta.url));
 const PY = [join(here, 'peers', 'scipy_spsolve.py'), join(here, '..', 'bench', 'peers', 'scipy_spsolve.py')].find((p) => existsSync(p)) ?? 'scipy_spsolve.py';
 
-interface ScipyResult { ms?: number; factorMs?: number; solveMs?: number; relres?: number; fill?: number; error?: string; scipy: string }
+interface ScipyResult { ms?: number; cpuMs?: number; factorMs?: number; solveMs?: number; relres?: number; fill?: number; error?: string; scipy: string }
 
 function scipy(file: string): ScipyResult | string {
   const tried: string[] = [];
@@ -99,20 +103,24 @@ export async function benchDirect(log: (s: string) => void, matrixDir = join(her
       }
       const b = rhsOnes(A);
       const row: DirectRow = {
-        matrix: name, n: A.rows, nnz: A.nnz, grid, kind: '', ordering: '', fill: 0, factorSolveMs: null, solveMs: null, relres: null,
-        scipyMs: null, scipySolveMs: null, scipyRelres: null, scipyFill: null,
+        matrix: name, n: A.rows, nnz: A.nnz, grid, kind: '', ordering: '', fill: 0, factorSolveMs: null, factorSolveCpuMs: null, solveMs: null, relres: null,
+        scipyMs: null, scipyCpuMs: null, scipySolveMs: null, scipyRelres: null, scipyFill: null,
       };
       try {
         const t: number[] = [];
+        const cpu: number[] = [];
         let F = await rt.factor(A);
         await F.solve(b);
         // at least 3 runs, and more while under half a second (at most 50), as the SciPy peer
         for (const start = performance.now(); t.length < 3 || (performance.now() - start < 500 && t.length < 50); ) {
           F.dispose();
+          const c0 = process.cpuUsage();
           const t0 = performance.now();
           F = await rt.factor(A);
           await F.solve(b);
           t.push(performance.now() - t0);
+          const c = process.cpuUsage(c0);
+          cpu.push((c.user + c.system) / 1000);
         }
         const ts: number[] = [];
         let res = 0;
@@ -122,7 +130,7 @@ export async function benchDirect(log: (s: string) => void, matrixDir = join(her
           ts.push(performance.now() - t0);
         }
         const info = F.info;
-        Object.assign(row, { kind: info.kind, ordering: info.ordering, fill: info.fillNnz, factorSolveMs: median(t), solveMs: median(ts), relres: res });
+        Object.assign(row, { kind: info.kind, ordering: info.ordering, fill: info.fillNnz, factorSolveMs: median(t), factorSolveCpuMs: median(cpu), solveMs: median(ts), relres: res });
         F.dispose();
       } catch (e) {
         row.error = `${(e as Error).name}: ${(e as Error).message}`;
@@ -130,7 +138,7 @@ export async function benchDirect(log: (s: string) => void, matrixDir = join(her
       const py = scipy(file);
       if (typeof py === 'string') row.error = (row.error ? row.error + '; ' : '') + py;
       else if (py.error || !(py.relres! < 1)) row.error = (row.error ? row.error + '; ' : '') + `SciPy: ${py.error ?? `residual ${py.relres}`}`;
-      else Object.assign(row, { scipyMs: py.ms, scipySolveMs: py.solveMs, scipyRelres: py.relres, scipyFill: py.fill });
+      else Object.assign(row, { scipyMs: py.ms, scipyCpuMs: py.cpuMs ?? null, scipySolveMs: py.solveMs, scipyRelres: py.relres, scipyFill: py.fill });
       rows.push(row);
       const f = (v: number | null, d = 1) => (v === null ? '—' : v.toFixed(d));
       const e = (v: number | null) => (v === null ? '—' : v.toExponential(1));
@@ -139,6 +147,7 @@ export async function benchDirect(log: (s: string) => void, matrixDir = join(her
           `factor+solve ${f(row.factorSolveMs)} ms, solve ${f(row.solveMs, 2)} ms, relres ${e(row.relres)} | SciPy spsolve ${f(row.scipyMs)} ms ` +
           `(kept-factor solve ${f(row.scipySolveMs, 2)} ms, fill ${row.scipyFill ?? '—'}, relres ${e(row.scipyRelres)})` +
           (row.factorSolveMs && row.scipyMs ? ` → SciPy/ours ${(row.scipyMs / row.factorSolveMs).toFixed(2)}×` : '') +
+          (row.factorSolveCpuMs && row.scipyCpuMs ? ` (cpu ${f(row.factorSolveCpuMs, 2)} vs ${f(row.scipyCpuMs, 2)} ms: ${(row.scipyCpuMs / row.factorSolveCpuMs).toFixed(2)}×)` : '') +
           (row.error ? `  [${row.error}]` : ''),
       );
     }

@@ -179,6 +179,7 @@ export function supernodalCholesky(sym: SupernodalSymbolic, Ap: Int32Array, Ai: 
   const ns = sup.length - 1;
   const Lx = new Float64Array(valPtr[ns]);
   const rel = new Int32Array(n);
+  const relc = new Int32Array(n);
   // one front workspace, as large as the largest front, and the stack of pending updates
   const mmax = largestFront(sym);
   const F = new Float64Array(mmax * mmax);
@@ -198,7 +199,7 @@ export function supernodalCholesky(sym: SupernodalSymbolic, Ap: Int32Array, Ai: 
       for (let p = Ap[j]; p < Ap[j + 1]; p++) F[rel[Ai[p]] + c * m] += Ax[p];
     }
     // extend-add of the children's updates (lower triangles), popped off the stack last child first
-    for (let ch = childHead[s]; ch >= 0; ch = childNext[ch]) top = extendAdd(F, m, rel, rows, rowPtr[ch] + sup[ch + 1] - sup[ch], rowPtr[ch + 1], stack, top);
+    for (let ch = childHead[s]; ch >= 0; ch = childNext[ch]) top = extendAdd(F, m, rel, rows, rowPtr[ch] + sup[ch + 1] - sup[ch], rowPtr[ch + 1], stack, top, relc);
     const bad = partialCholesky(F, m, k);
     if (bad >= 0) return f + bad;
     Lx.set(F.subarray(0, m * k), valPtr[s]);
@@ -218,15 +219,18 @@ export function supernodalCholesky(sym: SupernodalSymbolic, Ap: Int32Array, Ai: 
 
 /**
  * Adds the update on top of the stack (ending at `top`: a u×u lower triangle for rows rows[r1..r2))
- * into the front F (m×m, rows placed by rel). Returns the new top (the update popped).
+ * into the front F (m×m, rows placed by rel; relc is scratch of u entries). Returns the new top (the
+ * update popped).
  */
-function extendAdd(F: Float64Array, m: number, rel: Int32Array, rows: Int32Array, r1: number, r2: number, stack: Float64Array, top: number): number {
+function extendAdd(F: Float64Array, m: number, rel: Int32Array, rows: Int32Array, r1: number, r2: number, stack: Float64Array, top: number, relc: Int32Array): number {
   const u = r2 - r1;
   const U = top - u * u;
+  // the child's rows in the front, looked up once
+  for (let a = 0; a < u; a++) relc[a] = rel[rows[r1 + a]];
   for (let b = 0; b < u; b++) {
-    const cb = rel[rows[r1 + b]] * m;
+    const cb = relc[b] * m;
     const ub = U + b * u;
-    for (let a = b; a < u; a++) F[rel[rows[r1 + a]] + cb] += stack[ub + a];
+    for (let a = b; a < u; a++) F[relc[a] + cb] += stack[ub + a];
   }
   return U;
 }
