@@ -174,6 +174,18 @@ describe('orderings', () => {
   });
 });
 
+/** The graph's edges as "v,u" strings; each neighbour list must ascend. */
+function edgeSet(g: Graph): Set<string> {
+  const got = new Set<string>();
+  for (let v = 0; v < g.n; v++) {
+    for (let p = g.ptr[v]; p < g.ptr[v + 1]; p++) {
+      got.add(`${v},${g.adj[p]}`);
+      if (p > g.ptr[v]) expect(g.adj[p]).toBeGreaterThan(g.adj[p - 1]);
+    }
+  }
+  return got;
+}
+
 function rowsOf(A: CSRMatrix): number[] {
   const r: number[] = [];
   for (let i = 0; i < A.rows; i++) for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) r.push(i);
@@ -196,13 +208,7 @@ describe('column ordering for LU (AMD of AᵀA)', () => {
     for (const A of [loadShared('west0479'), loadShared('young1c'), randomMatrix({ rows: 300, meanRowLength: 5, seed: 11 })]) {
       const C = cscOf(A);
       const g = columnGraph(C);
-      const got = new Set<string>();
-      for (let j = 0; j < g.n; j++) {
-        for (let p = g.ptr[j]; p < g.ptr[j + 1]; p++) {
-          got.add(`${j},${g.adj[p]}`);
-          if (p > g.ptr[j]) expect(g.adj[p]).toBeGreaterThan(g.adj[p - 1]);
-        }
-      }
+      const got = edgeSet(g);
       expect(got).toEqual(referenceAtA(A, Math.max(16, 10 * Math.sqrt(A.rows))));
       // the pattern's symmetry, by a plain set of entries
       const entries = new Set<string>();
@@ -252,13 +258,7 @@ describe('graphs', () => {
         }
       }
       const g = graphOf(A);
-      const got = new Set<string>();
-      for (let v = 0; v < g.n; v++) {
-        for (let p = g.ptr[v]; p < g.ptr[v + 1]; p++) {
-          got.add(`${v},${g.adj[p]}`);
-          if (p > g.ptr[v]) expect(g.adj[p]).toBeGreaterThan(g.adj[p - 1]);
-        }
-      }
+      const got = edgeSet(g);
       expect(got.size).toBe(g.ptr[g.n]);
       expect(got).toEqual(want);
     }
