@@ -1,0 +1,23 @@
+#!/bin/bash
+# What runs on the device machine for issue 21's WebGPU AMG figures: the carry folder C (built here by
+# bench/device/amg-build.sh) holds Node, Dawn, the Vulkan loader debs, the bundle of
+# bench/device/amg-webgpu.ts and the CuPy peer; one call:
+#   run(command="bash .carry-amg/amg-run.sh", carry=[".carry-amg"], timeout_s=420)
+set -u
+C=$(dirname "$0")
+OUT=${OUT:-/tmp/out}
+mkdir -p "$OUT"
+exec > >(tee -a "$OUT/run.log") 2>&1
+for f in "$C"/gl/*.deb; do dpkg -x "$f" /; done
+ldconfig
+[ -L node_modules ] && rm node_modules
+mkdir -p /tmp/nodebin node_modules/webgpu/dist/linux-x64
+xz -dc "$C"/node.xz > /tmp/nodebin/node && chmod +x /tmp/nodebin/node
+export PATH=/tmp/nodebin:$PATH
+cp "$C"/webgpu/index.js "$C"/webgpu/package.json node_modules/webgpu/
+xz -dc "$C"/webgpu/dawn.node.xz > node_modules/webgpu/dist/linux-x64/dawn.node
+cp "$C"/amg-webgpu.mjs .
+export VK_DRIVER_FILES=${VK_DRIVER_FILES:-/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json}
+nvidia-smi --query-gpu=name,driver_version --format=csv
+PYTHONUNBUFFERED=1 timeout 120 python3 "$C"/solve_cg_cupy.py --n "${N:-128}" --runs 3 > "$OUT/cupy.tsv"; cat "$OUT/cupy.tsv"
+timeout 240 node --max-old-space-size=16000 ./amg-webgpu.mjs --cupy "$OUT/cupy.tsv" --n "${N:-128}" | tee "$OUT/amg.tsv"
