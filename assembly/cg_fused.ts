@@ -78,3 +78,117 @@ export function cg_update_c64(x: usize, r: usize, p: usize, q: usize, alpha: f64
 export function cg_update_c128(x: usize, r: usize, p: usize, q: usize, alpha: f64, out: usize, start: i32, end: i32): void {
   update_f64(x, r, p, q, alpha, out, start << 1, end << 1);
 }
+
+// CG's direction step: p ← z + β·p and the partial Σ pᵢ·qᵢ (Re pᴴq for complex, as 2n real
+// components) of the new p, written as one f64 at `out`: one pass over z, p, q instead of an aypx and
+// a dot. The caller forms q = A·z + β·q by the SpMV before it (q = A·p by linearity).
+
+// @ts-ignore: decorator
+@inline function direction_f64(z: usize, p: usize, q: usize, beta: f64, out: usize, start: i32, end: i32): void {
+  let i = start;
+  let s: f64 = 0;
+  if (ASC_FEATURE_SIMD) {
+    const b = f64x2.splat(beta);
+    let s0 = f64x2.splat(0), s1 = f64x2.splat(0);
+    for (; i + 4 <= end; i += 4) {
+      const o = <usize>i << 3;
+      const p0 = f64x2.add(v128.load(z + o), f64x2.mul(b, v128.load(p + o)));
+      const p1 = f64x2.add(v128.load(z + o, 16), f64x2.mul(b, v128.load(p + o, 16)));
+      v128.store(p + o, p0);
+      v128.store(p + o, p1, 16);
+      s0 = f64x2.add(s0, f64x2.mul(p0, v128.load(q + o)));
+      s1 = f64x2.add(s1, f64x2.mul(p1, v128.load(q + o, 16)));
+    }
+    const t = f64x2.add(s0, s1);
+    s = f64x2.extract_lane(t, 0) + f64x2.extract_lane(t, 1);
+  }
+  for (; i < end; i++) {
+    const o = <usize>i << 3;
+    const pi = load<f64>(z + o) + beta * load<f64>(p + o);
+    store<f64>(p + o, pi);
+    s += pi * load<f64>(q + o);
+  }
+  store<f64>(out, s);
+}
+
+// @ts-ignore: decorator
+@inline function direction_f32(z: usize, p: usize, q: usize, beta: f64, out: usize, start: i32, end: i32): void {
+  const b32 = <f32>beta;
+  let s: f64 = 0;
+  for (let i = start; i < end; i++) {
+    const o = <usize>i << 2;
+    const pi = load<f32>(z + o) + b32 * load<f32>(p + o);
+    store<f32>(p + o, pi);
+    s += <f64>pi * <f64>load<f32>(q + o);
+  }
+  store<f64>(out, s);
+}
+
+export function cg_direction_f64(z: usize, p: usize, q: usize, beta: f64, out: usize, start: i32, end: i32): void {
+  direction_f64(z, p, q, beta, out, start, end);
+}
+export function cg_direction_f32(z: usize, p: usize, q: usize, beta: f64, out: usize, start: i32, end: i32): void {
+  direction_f32(z, p, q, beta, out, start, end);
+}
+export function cg_direction_c128(z: usize, p: usize, q: usize, beta: f64, out: usize, start: i32, end: i32): void {
+  direction_f64(z, p, q, beta, out, start << 1, end << 1);
+}
+export function cg_direction_c64(z: usize, p: usize, q: usize, beta: f64, out: usize, start: i32, end: i32): void {
+  direction_f32(z, p, q, beta, out, start << 1, end << 1);
+}
+
+// CG's update with a Jacobi (diagonal) preconditioner, real dtypes: x ← x + α·p, r ← r − α·q,
+// z ← d⊙r, and the partials Σ rᵢ² at `out` and Σ rᵢ·zᵢ at `out + 8`: one pass instead of cg_update,
+// xmy and a dot.
+
+export function cg_update_jacobi_f64(x: usize, r: usize, p: usize, q: usize, d: usize, z: usize, alpha: f64, out: usize, start: i32, end: i32): void {
+  let i = start;
+  let rr: f64 = 0;
+  let rz: f64 = 0;
+  if (ASC_FEATURE_SIMD) {
+    const a = f64x2.splat(alpha);
+    let s0 = f64x2.splat(0), t0 = f64x2.splat(0);
+    for (; i + 2 <= end; i += 2) {
+      const o = <usize>i << 3;
+      v128.store(x + o, f64x2.add(v128.load(x + o), f64x2.mul(a, v128.load(p + o))));
+      const r0 = f64x2.sub(v128.load(r + o), f64x2.mul(a, v128.load(q + o)));
+      v128.store(r + o, r0);
+      const z0 = f64x2.mul(v128.load(d + o), r0);
+      v128.store(z + o, z0);
+      s0 = f64x2.add(s0, f64x2.mul(r0, r0));
+      t0 = f64x2.add(t0, f64x2.mul(r0, z0));
+    }
+    rr = f64x2.extract_lane(s0, 0) + f64x2.extract_lane(s0, 1);
+    rz = f64x2.extract_lane(t0, 0) + f64x2.extract_lane(t0, 1);
+  }
+  for (; i < end; i++) {
+    const o = <usize>i << 3;
+    store<f64>(x + o, load<f64>(x + o) + alpha * load<f64>(p + o));
+    const ri = load<f64>(r + o) - alpha * load<f64>(q + o);
+    store<f64>(r + o, ri);
+    const zi = load<f64>(d + o) * ri;
+    store<f64>(z + o, zi);
+    rr += ri * ri;
+    rz += ri * zi;
+  }
+  store<f64>(out, rr);
+  store<f64>(out, rz, 8);
+}
+
+export function cg_update_jacobi_f32(x: usize, r: usize, p: usize, q: usize, d: usize, z: usize, alpha: f64, out: usize, start: i32, end: i32): void {
+  const a32 = <f32>alpha;
+  let rr: f64 = 0;
+  let rz: f64 = 0;
+  for (let i = start; i < end; i++) {
+    const o = <usize>i << 2;
+    store<f32>(x + o, load<f32>(x + o) + a32 * load<f32>(p + o));
+    const ri = load<f32>(r + o) - a32 * load<f32>(q + o);
+    store<f32>(r + o, ri);
+    const zi = load<f32>(d + o) * ri;
+    store<f32>(z + o, zi);
+    rr += <f64>ri * <f64>ri;
+    rz += <f64>ri * <f64>zi;
+  }
+  store<f64>(out, rr);
+  store<f64>(out, rz, 8);
+}

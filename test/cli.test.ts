@@ -159,7 +159,7 @@ describe('simdgl solve', () => {
     const out = join(dir, 'x.mtx');
     const r = run('solve', spd, '--method', 'cg', '--tol', '1e-10', '-o', out, '--workers', '2');
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^cg \+ ic0 on .*\n  preconditioner: ic0 .*\n  converged after \d+ iterations in [\d.]+ ms, setup included\n  true residual ‖b − A·x‖\/‖b‖ \d\.\d+e-\d+ \(f64\)/);
+    expect(r.stdout).toMatch(/^cg \+ jacobi on .*\n  preconditioner: jacobi .*\n  converged after \d+ iterations in [\d.]+ ms, setup included\n  true residual ‖b − A·x‖\/‖b‖ \d\.\d+e-\d+ \(f64\)/);
     const sol = parseMatrixMarket(readFileSync(out));
     expect(sol.header.format).toBe('array');
     expect(sol.matrix).toBeInstanceOf(DenseMatrix);

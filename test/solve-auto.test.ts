@@ -118,3 +118,44 @@ describe("rt.solve 'auto': a direct factorization where the rule says so", () =>
     expect((await rt.solve(h, b, { signal: ac.signal })).reason).toBe('aborted');
   });
 });
+
+describe("rt.solve 'auto': the preconditioner of a Krylov solve", () => {
+  /** |aᵢᵢ| ≥ Σⱼ≠ᵢ |aᵢⱼ| for every row, from a dense copy (real) or moduli (complex), written here. */
+  function dominant(A: CSRMatrix): boolean {
+    const c = A.dtype === 'c64' || A.dtype === 'c128' ? 2 : 1;
+    for (let i = 0; i < A.rows; i++) {
+      const row = new Map<number, [number, number]>();
+      for (let p = A.rowPtr[i]; p < A.rowPtr[i + 1]; p++) {
+        const [re, im] = row.get(A.colIdx[p]) ?? [0, 0];
+        row.set(A.colIdx[p], [re + A.values[c * p], im + (c === 2 ? A.values[c * p + 1] : 0)]);
+      }
+      let off = 0;
+      for (const [j, [re, im]] of row) if (j !== i) off += Math.hypot(re, im);
+      const [dr, di] = row.get(i) ?? [0, 0];
+      if (Math.hypot(dr, di) < off * (1 - 1e-12)) return false;
+    }
+    return true;
+  }
+
+  it('Jacobi for a diagonally dominant SPD matrix, IC(0) otherwise; the structure check matches a plain one', async () => {
+    for (const name of sharedMatrixNames()) {
+      const A = loadShared(name);
+      if (A.rows !== A.cols) continue;
+      const e = rt.explain('solve', rt.upload(A), { method: 'auto', preconditioner: 'auto' });
+      expect(e.structure.diagonallyDominant, name).toBe(dominant(A));
+    }
+    const P = poisson3D(12);
+    const e = rt.explain('solve', rt.upload(P), { method: 'cg' });
+    expect([e.structure.diagonallyDominant, e.preconditioner]).toEqual([true, 'jacobi']);
+    expect(e.reasons.join(' ')).toMatch(/diagonally dominant/);
+    // a 2×2 symmetric, not dominant, positive definite
+    const N = rt.upload(new CSRMatrix(2, 2, 'f64', Int32Array.of(0, 2, 4), Int32Array.of(0, 1, 0, 1), Float64Array.of(1, 1.2, 1.2, 2)));
+    expect(rt.explain('solve', N, { method: 'cg' }).preconditioner).toBe('ic0');
+    // the fused Jacobi CG meets tol by the true residual
+    const b = new Float64Array(P.rows).fill(1);
+    const r = await rt.solve(rt.upload(P), b, { tol: 1e-10, method: 'cg' });
+    expect([r.method, r.preconditioner, r.converged]).toEqual(['cg', 'jacobi', true]);
+    expect(trueResidual(P, r.x, b)).toBeLessThanOrEqual(1e-10);
+    expect(r.relativeResidual).toBeCloseTo(trueResidual(P, r.x, b), 12);
+  });
+});

@@ -408,11 +408,13 @@ describe('rt.solve, explain and preconditioner handles', () => {
   it('explain says what rt.solve runs, and why', () => {
     const spd = rt.upload(poisson2D(8));
     const e = rt.explain('solve', spd, { method: 'cg' });
-    expect([e.method, e.preconditioner, e.path]).toEqual(['cg', 'ic0', 'cpu']);
+    // diagonally dominant (a Poisson stencil): Jacobi, not IC(0)
+    expect([e.method, e.preconditioner, e.path]).toEqual(['cg', 'jacobi', 'cpu']);
+    expect(e.structure.diagonallyDominant).toBe(true);
     expect(e.text).toMatch(/^KSP cg on the CPU path/);
     expect(e.structure.hermitian).toBe(true);
     // a small matrix: 'auto' factorizes, the Krylov candidates come after a singular factor
-    expect(rt.explain('solve', spd).fallbacks.map((c) => `${c.method}+${c.preconditioner}`)).toEqual(['cg+ic0', 'minres+ic0']);
+    expect(rt.explain('solve', spd).fallbacks.map((c) => `${c.method}+${c.preconditioner}`)).toEqual(['cg+jacobi', 'minres+jacobi']);
     const ns = rt.explain('solve', rt.upload(convection(6)), { preconditioner: 'auto', method: 'auto' });
     expect([ns.method, ns.preconditioner]).toEqual(['direct', 'none']);
     expect(ns.fallbacks.map((c) => `${c.method}+${c.preconditioner}`)).toEqual(['gmres+ilu0', 'bicgstab+ilu0']);

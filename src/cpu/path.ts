@@ -131,8 +131,8 @@ export class CpuPath implements Path<CpuMatrix, CpuVector, CpuDense> {
     return dense.transpose(this.backend, A.dtype, A.rows, A.cols, A.ptr, B.ptr);
   }
 
-  solverOps(A: CpuMatrix, _host: SparseMatrix, preconditioner: Preconditioner): SolverOps<CpuVector> & { dispose(): void } {
-    return cpuSolverOps(this.backend, A, preconditioner);
+  solverOps(A: CpuMatrix, host: SparseMatrix, preconditioner: Preconditioner): SolverOps<CpuVector> & { dispose(): void } {
+    return cpuSolverOps(this.backend, A, preconditioner, true, host);
   }
 
   /** The fixed cost of an operation (a tiny SpMV) and the bandwidth of SpMV on the larger matrix, with the current threads. */

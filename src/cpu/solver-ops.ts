@@ -5,6 +5,7 @@ import type { CpuMatrix, CpuVector } from './resident.js';
 import * as blas from './blas1.js';
 import { cpuTriangular } from './sptrsv.js';
 import type { Preconditioner, SolverOps } from '../solvers/ops.js';
+import type { SparseMatrix } from '../formats/index.js';
 
 /**
  * The CPU path's SolverOps: resident vectors in the runtime's memory, operations on the pool.
@@ -15,13 +16,16 @@ export function cpuSolverOps(
   M: CpuMatrix,
   preconditioner: Preconditioner,
   fused = true,
+  host: SparseMatrix = M.host,
 ): SolverOps<CpuVector> & { dispose(): void } {
   const dt = M.dtype;
   const complex = isComplex(dt);
   const n = M.rows;
   let dinv: CpuVector | null = null;
   if (preconditioner === 'jacobi') {
-    const d = inverseDiagonal(M.host.toCSR());
+    // from the uploaded host matrix (canonical CSR as a rule): M.host may be a DIA or ELL copy, whose
+    // conversion back to CSR would cost more than the solve's first iterations
+    const d = inverseDiagonal(host.toCSR());
     dinv = B.vector(dt, n);
     dinv.view().set(d);
   }
@@ -46,6 +50,12 @@ export function cpuSolverOps(
     cgUpdate: fused
       ? async (alpha, p, q, x, r) => blas.sumPartials(await B.runReduction(`cg_update_${dt}`, () => [x.ptr, r.ptr, p.ptr, q.ptr, alpha], n))[0]
       : undefined,
+    // q ← A·z + β·q by the SpMV, then this: two pool calls where aypx, SpMV and dot were three
+    cgDirection: fused ? async (beta, z, p, q) => blas.sumPartials(await B.runReduction(`cg_direction_${dt}`, () => [z.ptr, p.ptr, q.ptr, beta], n))[0] : undefined,
+    cgUpdatePrecondition:
+      fused && dinv && !complex
+        ? async (alpha, p, q, x, r, z) => blas.sumPartials(await B.runReduction(`cg_update_jacobi_${dt}`, () => [x.ptr, r.ptr, p.ptr, q.ptr, dinv.ptr, z.ptr, alpha], n))
+        : undefined,
     operator: (A) => {
       const R = B.upload(A.astype(dt));
       return {

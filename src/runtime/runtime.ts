@@ -422,7 +422,7 @@ export class Runtime implements HandleOwner {
    * assert.ok(e.reasons.length > 0 && e.estimates.cpu.ms > 0);
    * const s = rt.explain('solve', rt.upload(poisson2D(16)));   // small: factorized on the host …
    * assert.equal(s.method, 'direct');
-   * assert.deepEqual([s.fallbacks[0].method, s.fallbacks[0].preconditioner], ['cg', 'ic0']);   // … else CG + IC(0)
+   * assert.deepEqual([s.fallbacks[0].method, s.fallbacks[0].preconditioner], ['cg', 'jacobi']);   // … else CG + Jacobi (diagonally dominant)
    * rt.dispose();
    * ```
    */

@@ -34,6 +34,17 @@ export interface SolverOps<V> {
    * where it measurably beats the three separate operations.
    */
   cgUpdate?(alpha: number, p: V, q: V, x: V, r: V): Promise<number>;
+  /**
+   * Optional fused CG direction step: p ← z + β·p, returning Re(pᴴq), in one pass. cg() then forms
+   * q = A·p as q ← A·z + β·q (one SpMV with β, by linearity), so an iteration needs neither an aypx
+   * nor a separate dot.
+   */
+  cgDirection?(beta: number, z: V, p: V, q: V): Promise<number>;
+  /**
+   * Optional fused CG update with the path's own Jacobi preconditioner (present only where the ops
+   * were made with it): x ← x + α·p, r ← r − α·q, z ← D⁻¹·r, returning [‖r‖², Re(rᴴz)], in one pass.
+   */
+  cgUpdatePrecondition?(alpha: number, p: V, q: V, x: V, r: V, z: V): Promise<[number, number]>;
   /** frees a vector made by vector() */
   release(v: V): void;
   /** the path's name for messages (e.g. 'WebGL2') */

@@ -21,6 +21,8 @@ export interface SolveStructure {
    * space works (src/solvers/amg/auto.ts)
    */
   laplacianLike: boolean;
+  /** |aᵢᵢ| ≥ Σⱼ≠ᵢ |aᵢⱼ| in every row (weakly diagonally dominant, any signs: Poisson stencils, shifted Laplacians) */
+  diagonallyDominant: boolean;
 }
 
 /**
@@ -36,11 +38,13 @@ export function solveStructure(A: CSRMatrix): SolveStructure {
   let zeroDiagonals = 0;
   let finite = true;
   let laplacianLike = !complex;
+  let diagonallyDominant = true;
   for (let k = 0; k < values.length; k++) if (!Number.isFinite(values[k])) finite = false;
   for (let i = 0; i < n; i++) {
     let dr = 0;
     let di = 0;
     let off = 0;
+    let offAbs = 0;
     for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) {
       const j = colIdx[k];
       const re = values[c * k];
@@ -52,6 +56,7 @@ export function solveStructure(A: CSRMatrix): SolveStructure {
       }
       if (re > 0) laplacianLike = false;
       off -= re;
+      offAbs += complex ? Math.sqrt(re * re + im * im) : Math.abs(re);
       if (!hermitian) continue;
       // the mirrored entry A[j, i]
       let lo = rowPtr[j];
@@ -69,8 +74,10 @@ export function solveStructure(A: CSRMatrix): SolveStructure {
     }
     if (dr === 0 && di === 0) zeroDiagonals++;
     if (off > dr * (1 + 1e-12)) laplacianLike = false;
+    // the same relative slack: a stencil's row sum is zero only up to rounding
+    if (Math.sqrt(dr * dr + di * di) < offAbs * (1 - 1e-12)) diagonallyDominant = false;
     if (!(dr > 0) || (complex && di !== 0)) positiveDiagonal = false;
     if (complex && di !== 0 && hermitian) hermitian = false;
   }
-  return { n, nnz: A.nnz, hermitian, positiveDiagonal, zeroDiagonals, finite, laplacianLike };
+  return { n, nnz: A.nnz, hermitian, positiveDiagonal, zeroDiagonals, finite, laplacianLike, diagonallyDominant };
 }

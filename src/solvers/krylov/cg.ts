@@ -29,7 +29,11 @@ export async function cg<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V> = 
       // without a preconditioner z is r itself: no copy, and ρ = ‖r‖²
       const zr = ops.precondition ? z : r;
       if (ops.precondition) await ops.precondition(r, z);
-      await ops.copy(zr, p);
+      // fused (ops.cgDirection): p and q start at zero and each iteration forms q ← A·z + β·q = A·p and
+      // p ← z + β·p, with β = 0 the first time; otherwise p = z here and p ← z + β·p at the end
+      const fused = ops.cgDirection !== undefined;
+      if (!fused) await ops.copy(zr, p);
+      let beta = 0;
       let rho = ops.precondition ? (await ops.dot(r, z))[0] : rnorm * rnorm;
       // ρ ≤ 0 is a breakdown, caught before β = ρₙₑₓₜ/ρ = 0/0 makes it a NaN
       reason = stopOnRho(rho) ?? reason;
@@ -38,8 +42,14 @@ export async function cg<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V> = 
           reason = 'aborted';
           break;
         }
-        await ops.spmv(p, q, 1, 0);
-        const pq = (await ops.dot(p, q))[0];
+        let pq: number;
+        if (fused) {
+          await ops.spmv(zr, q, 1, beta);
+          pq = await ops.cgDirection!(beta, zr, p, q);
+        } else {
+          await ops.spmv(p, q, 1, 0);
+          pq = (await ops.dot(p, q))[0];
+        }
         if (Number.isNaN(pq) || Number.isNaN(rho)) {
           reason = 'nan';
           break;
@@ -50,7 +60,9 @@ export async function cg<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V> = 
         }
         const alpha = rho / pq;
         let rr: number;
-        if (ops.cgUpdate) rr = await ops.cgUpdate(alpha, p, q, x, r);
+        let rhoNext: number | undefined;
+        if (ops.precondition && ops.cgUpdatePrecondition) [rr, rhoNext] = await ops.cgUpdatePrecondition(alpha, p, q, x, r, z);
+        else if (ops.cgUpdate) rr = await ops.cgUpdate(alpha, p, q, x, r);
         else {
           await ops.axpy([alpha, 0], p, x);
           await ops.axpy([-alpha, 0], q, r);
@@ -71,18 +83,19 @@ export async function cg<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V> = 
           reason = 'converged';
           break;
         }
-        let rhoNext = rr;
-        if (ops.precondition) {
+        if (rhoNext === undefined && ops.precondition) {
           await ops.precondition(r, z);
           rhoNext = (await ops.dot(r, z))[0];
         }
+        rhoNext ??= rr;
         const stop = stopOnRho(rhoNext);
         if (stop) {
           reason = stop;
           break;
         }
-        // p ← z + β·p
-        await ops.aypx([rhoNext / rho, 0], zr, p);
+        beta = rhoNext / rho;
+        // p ← z + β·p (fused: at the next iteration's start)
+        if (!fused) await ops.aypx([beta, 0], zr, p);
         rho = rhoNext;
       }
     }

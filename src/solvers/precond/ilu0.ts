@@ -13,7 +13,7 @@ export interface IncompleteFactors {
 }
 
 /** The shifts tried after a breakdown, in order (PETSc's shift of the diagonal, grown tenfold). */
-const SHIFTS = [0, 1e-3, 1e-2, 1e-1, 1, 10];
+export const SHIFTS = [0, 1e-3, 1e-2, 1e-1, 1, 10];
 
 /**
  * ILU(0) of a canonical square CSR, computed in f64 (c128 for complex) on the host, IKJ order: each row

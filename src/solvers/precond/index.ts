@@ -10,7 +10,7 @@ import { lanczosBounds } from './chebyshev.js';
 import { ic0 } from './ic0.js';
 import { ilu0 } from './ilu0.js';
 import { inverseDiagonal } from './jacobi.js';
-import { levelSchedule } from './levels.js';
+import { levelSchedule, reversedSchedule } from './levels.js';
 import { ssorFactors } from './ssor.js';
 import { checkAmgOptions, type AmgInfo } from '../amg/info.js';
 import type { AmgOptions } from '../amg/hierarchy.js';
@@ -102,7 +102,8 @@ export function planPreconditioner(A: CSRMatrix, s: SolveStructure, o: Precondit
       if (!s.hermitian) throw new UnsupportedError(`ic0: the matrix is not ${isComplex(A.dtype) ? 'Hermitian' : 'symmetric'}; use 'ilu0'`);
       const F = ic0(A);
       if (!F) throw new UnsupportedError(`ic0: the factorization breaks down even with the diagonal shifted by 10·|aᵢᵢ|; use 'jacobi' or 'ilu0'`);
-      const f = [triangle(F.L, true, false), triangle(F.LH, false, false)];
+      const lower = triangle(F.L, true, false);
+      const f = [lower, { T: F.LH, lower: false, unitDiagonal: false, levels: reversedSchedule(lower.levels) }];
       return plan('ic0', `ic0 (zero fill${shiftText(F.shift)})`, (ops) => triangularPair(ops, 'ic0', f), F.shift);
     }
     case 'ilu0': {

@@ -36,6 +36,20 @@ export function levelSchedule(T: CSRMatrix, lower: boolean): LevelSchedule {
 }
 
 /**
+ * The schedule of Tᴴ from the schedule of T (lower ↔ upper): the levels in reverse order, each level's
+ * rows reversed. Valid because every dependency of Tᴴ is a dependency of T turned around, so a row of
+ * Tᴴ needs only rows of later levels of T; the same depth, without a second pass over the factor
+ * (IC(0)'s backward solve with Lᴴ).
+ */
+export function reversedSchedule(s: LevelSchedule): LevelSchedule {
+  const depth = s.levelPtr.length - 1;
+  const n = s.rows.length;
+  const levelPtr = new Int32Array(depth + 1);
+  for (let l = 0; l < depth; l++) levelPtr[l + 1] = n - s.levelPtr[depth - 1 - l];
+  return { levelPtr, rows: s.rows.slice().reverse() };
+}
+
+/**
  * A triangular factor as the triangular-solve kernels take it: the strict triangle alone (entries on
  * the other side are dropped) and the inverse of the diagonal (null for a unit diagonal). A zero
  * diagonal entry is a ShapeError naming the row.
