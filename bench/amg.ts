@@ -10,7 +10,9 @@
  *   poisson3D(128);
  * - SpGEMM: rt.spgemm(A, A) on poisson3D(64) and rt.spgemm(A, Aᵀ) on a power-law matrix against
  *   SciPy's A @ B.
- * Medians of REPS (3; 1 for the 2-million-row poisson3D(128) solves). Needs PyAMG: says
+ * Medians of REPS (3; 1 for the 2-million-row poisson3D(128) solves), wall and process CPU time (ours
+ * counts the pool's worker threads; on a shared machine the wall time mostly measures the scheduler,
+ * so both are printed and the goals print both ratios). Needs PyAMG: says
  * 'pip install pyamg' when it is missing.
  */
 import { execFileSync } from 'node:child_process';
@@ -32,6 +34,8 @@ const TOL = 1e-8;
 export interface PyamgOut {
   setupMs: number;
   solveMs: number;
+  /** process CPU ms of setup + solve (median) */
+  cpuMs: number;
   iterations: number;
   relres: number;
   levels: number[];
@@ -42,20 +46,22 @@ export interface AmgBenchRow {
   matrix: string;
   rows: number;
   /** rt.solve with the defaults: ms (setup included), iterations, the preconditioner 'auto' chose */
-  defaults: { ms: number; iterations: number; converged: boolean; preconditioner: string; relres: number };
+  defaults: { ms: number; cpuMs: number; iterations: number; converged: boolean; preconditioner: string; relres: number };
   /** rt.amg(A, { smoother: 'jacobi' }) + rt.cg: setup and solve ms, iterations, levels */
   jacobi: { setupMs: number; solveMs: number; iterations: number; levels: number[]; operatorComplexity: number };
   pyamgSame: PyamgOut | string;
   pyamgDefaults: PyamgOut | string;
   /** rt.solve with method cg and no preconditioner (poisson3D(128) only) */
-  plainCg?: { ms: number; iterations: number };
+  plainCg?: { ms: number; cpuMs: number; iterations: number };
 }
 
 export interface SpgemmBenchRow {
   product: string;
   nnz: number;
   ms: number;
+  cpuMs: number;
   scipyMs: number | null;
+  scipyCpuMs: number | null;
   note: string;
 }
 
@@ -68,6 +74,12 @@ function writeRaw(A: CSRMatrix, extra: Record<string, unknown> = {}): string {
   const v = Float64Array.from(A.values);
   writeFileSync(join(d, 'values.f64'), new Uint8Array(v.buffer));
   return d;
+}
+
+/** process CPU ms since c (the pool's worker threads included) */
+function cpuMs(c: NodeJS.CpuUsage): number {
+  const u = process.cpuUsage(c);
+  return (u.user + u.system) / 1e3;
 }
 
 function python(args: string[]): unknown | string {
@@ -87,12 +99,13 @@ function python(args: string[]): unknown | string {
 
 async function ours(rt: Runtime, A: CSRMatrix, reps: number): Promise<Pick<AmgBenchRow, 'defaults' | 'jacobi'>> {
   const b = new Float64Array(A.rows).fill(1);
-  const d: { ms: number; r: Awaited<ReturnType<Runtime['solve']>> }[] = [];
+  const d: { ms: number; cpuMs: number; r: Awaited<ReturnType<Runtime['solve']>> }[] = [];
   for (let k = 0; k < reps; k++) {
+    const c = process.cpuUsage();
     const t = performance.now();
     const h = rt.upload(A);
     const r = await rt.solve(h, b, { tol: TOL });
-    d.push({ ms: performance.now() - t, r });
+    d.push({ ms: performance.now() - t, cpuMs: cpuMs(c), r });
     h.dispose();
   }
   const last = d[d.length - 1].r;
@@ -114,7 +127,7 @@ async function ours(rt: Runtime, A: CSRMatrix, reps: number): Promise<Pick<AmgBe
   }
   h.dispose();
   return {
-    defaults: { ms: median(d.map((x) => x.ms)), iterations: last.iterations, converged: last.converged, preconditioner: last.preconditioner, relres: last.relativeResidual },
+    defaults: { ms: median(d.map((x) => x.ms)), cpuMs: median(d.map((x) => x.cpuMs)), iterations: last.iterations, converged: last.converged, preconditioner: last.preconditioner, relres: last.relativeResidual },
     jacobi: { setupMs: median(setups), solveMs: median(solves), iterations, levels: info!.levels.map((l) => l.rows), operatorComplexity: info!.operatorComplexity },
   };
 }
@@ -143,9 +156,10 @@ export async function benchAmg(log: (s: string) => void): Promise<{ rows: AmgBen
       const row: AmgBenchRow = { matrix: name, rows: A.rows, ...o, pyamgSame: same, pyamgDefaults: defaults };
       if (name === 'poisson3D(128)') {
         const h = rt.upload(A);
+        const c = process.cpuUsage();
         const t = performance.now();
         const r = await rt.solve(h, new Float64Array(A.rows).fill(1), { method: 'cg', preconditioner: 'none', tol: TOL });
-        row.plainCg = { ms: performance.now() - t, iterations: r.iterations };
+        row.plainCg = { ms: performance.now() - t, cpuMs: cpuMs(c), iterations: r.iterations };
         h.dispose();
       }
       rows.push(row);
@@ -159,18 +173,22 @@ export async function benchAmg(log: (s: string) => void): Promise<{ rows: AmgBen
       ['A·Aᵀ, powerlaw_250k', W, W.transpose(), true],
     ] as const) {
       const times: number[] = [];
+      const cpus: number[] = [];
       let nnz = 0;
       for (let k = 0; k < 3; k++) {
+        const c = process.cpuUsage();
         const t = performance.now();
         nnz = rt.spgemm(A, B).nnz;
         times.push(performance.now() - t);
+        cpus.push(cpuMs(c));
       }
       const dir = writeRaw(A, { transpose });
-      const s = python([dir, 'spgemm', '0', '3']) as { ms: number; nnz: number } | string;
+      const s = python([dir, 'spgemm', '0', '3']) as { ms: number; cpuMs: number; nnz: number } | string;
       rmSync(dir, { recursive: true, force: true });
-      const row = { product, nnz, ms: median(times), scipyMs: typeof s === 'string' ? null : s.ms, note: typeof s === 'string' ? s : s.nnz === nnz ? '' : `SciPy's product has ${s.nnz} entries` };
+      const py = typeof s === 'string' ? undefined : s;
+      const row = { product, nnz, ms: median(times), cpuMs: median(cpus), scipyMs: py?.ms ?? null, scipyCpuMs: py?.cpuMs ?? null, note: py ? (py.nnz === nnz ? '' : `SciPy's product has ${py.nnz} entries`) : (s as string) };
       spgemm.push(row);
-      log(`  spgemm ${product}: ${nnz} entries, ours ${row.ms.toFixed(0)} ms, SciPy ${row.scipyMs?.toFixed(0) ?? 'n/a'} ms ${row.note}`);
+      log(`  spgemm ${product}: ${nnz} entries, ours ${row.ms.toFixed(0)} ms (CPU ${row.cpuMs.toFixed(0)}), SciPy ${row.scipyMs?.toFixed(0) ?? 'n/a'} ms (CPU ${row.scipyCpuMs?.toFixed(0) ?? 'n/a'}) ${row.note}`);
     }
     return { rows, spgemm };
   } finally {
@@ -179,13 +197,13 @@ export async function benchAmg(log: (s: string) => void): Promise<{ rows: AmgBen
 }
 
 function formatRow(r: AmgBenchRow): string {
-  const py = (p: PyamgOut | string) => (typeof p === 'string' ? p : `${p.iterations} its, setup ${p.setupMs.toFixed(0)} + solve ${p.solveMs.toFixed(0)} ms, levels ${p.levels.join('/')}, OC ${p.operatorComplexity.toFixed(2)}`);
+  const py = (p: PyamgOut | string) => (typeof p === 'string' ? p : `${p.iterations} its, setup ${p.setupMs.toFixed(0)} + solve ${p.solveMs.toFixed(0)} ms (CPU ${p.cpuMs.toFixed(0)}), levels ${p.levels.join('/')}, OC ${p.operatorComplexity.toFixed(2)}`);
   return [
     `  ${r.matrix} (${r.rows} rows)`,
-    `    ours, defaults (rt.solve → ${r.defaults.preconditioner}): ${r.defaults.ms.toFixed(0)} ms, ${r.defaults.iterations} its, converged ${r.defaults.converged}, relres ${r.defaults.relres.toExponential(1)}`,
+    `    ours, defaults (rt.solve → ${r.defaults.preconditioner}): ${r.defaults.ms.toFixed(0)} ms (CPU ${r.defaults.cpuMs.toFixed(0)}), ${r.defaults.iterations} its, converged ${r.defaults.converged}, relres ${r.defaults.relres.toExponential(1)}`,
     `    ours, smoother jacobi: ${r.jacobi.iterations} its, setup ${r.jacobi.setupMs.toFixed(0)} + solve ${r.jacobi.solveMs.toFixed(0)} ms, levels ${r.jacobi.levels.join('/')}, OC ${r.jacobi.operatorComplexity.toFixed(2)}`,
     `    PyAMG, same settings: ${py(r.pyamgSame)}`,
     `    PyAMG, its defaults:  ${py(r.pyamgDefaults)}`,
-    ...(r.plainCg ? [`    ours, plain CG: ${r.plainCg.ms.toFixed(0)} ms, ${r.plainCg.iterations} its`] : []),
+    ...(r.plainCg ? [`    ours, plain CG: ${r.plainCg.ms.toFixed(0)} ms (CPU ${r.plainCg.cpuMs.toFixed(0)}), ${r.plainCg.iterations} its`] : []),
   ].join('\n');
 }

@@ -177,14 +177,15 @@ if (run('amg')) {
     const defaults = typeof r.pyamgDefaults === 'string' ? undefined : r.pyamgDefaults;
     goal(`amg ${r.matrix}: 20 / iterations (smoother jacobi: ${r.jacobi.iterations})`, 20 / r.jacobi.iterations, 1);
     goal(`amg ${r.matrix}: 1.2 × PyAMG's iterations / ours, same settings (${same?.iterations ?? 'n/a'} vs ${r.jacobi.iterations})`, same ? (1.2 * same.iterations) / r.jacobi.iterations : undefined, 1);
+    const cpu = (ours: number, theirs: number | undefined) => (theirs === undefined ? '' : `; CPU time ${(theirs / ours).toFixed(2)}×`);
     goal(
-      `amg ${r.matrix}: time to a solution, PyAMG defaults / rt.solve defaults (${r.defaults.preconditioner})`,
+      `amg ${r.matrix}: time to a solution, PyAMG defaults / rt.solve defaults (${r.defaults.preconditioner}${cpu(r.defaults.cpuMs, defaults?.cpuMs)})`,
       defaults && r.defaults.converged ? (defaults.setupMs + defaults.solveMs) / r.defaults.ms : undefined,
       2,
     );
-    if (r.plainCg) goal(`amg ${r.matrix}: time to a solution, our plain CG / rt.solve defaults`, r.plainCg.ms / r.defaults.ms, 5);
+    if (r.plainCg) goal(`amg ${r.matrix}: time to a solution, our plain CG / rt.solve defaults${cpu(r.defaults.cpuMs, r.plainCg.cpuMs)}`, r.plainCg.ms / r.defaults.ms, 5);
   }
-  for (const s of spgemm) goal(`spgemm ${s.product}: SciPy / ours`, s.scipyMs !== null ? s.scipyMs / s.ms : undefined, 1);
+  for (const s of spgemm) goal(`spgemm ${s.product}: SciPy / ours${s.scipyCpuMs !== null ? `; CPU time ${(s.scipyCpuMs / s.cpuMs).toFixed(2)}×` : ''}`, s.scipyMs !== null ? s.scipyMs / s.ms : undefined, 1);
 }
 
 if (run('browser')) {
