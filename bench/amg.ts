@@ -25,6 +25,7 @@ import { poisson2D, poisson3D } from '../src/generators/poisson.js';
 import { diffusion3D } from '../src/generators/diffusion.js';
 import { randomMatrix } from '../src/generators/random.js';
 import { median } from '../src/metrics.js';
+import { AMG_DEFAULTS } from '../src/solvers/amg/hierarchy.js';
 import type { CSRMatrix } from '../src/formats/csr.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -150,7 +151,7 @@ export async function benchAmg(log: (s: string) => void): Promise<{ rows: AmgBen
       const A = make();
       const o = await ours(rt, A, reps);
       const dir = writeRaw(A);
-      const same = python([dir, 'same', String(TOL), String(reps), '500']) as PyamgOut | string;
+      const same = python([dir, 'same', String(TOL), String(reps), String(AMG_DEFAULTS.maxCoarse), String(AMG_DEFAULTS.theta)]) as PyamgOut | string;
       const defaults = python([dir, 'defaults', String(TOL), String(reps)]) as PyamgOut | string;
       rmSync(dir, { recursive: true, force: true });
       const row: AmgBenchRow = { matrix: name, rows: A.rows, ...o, pyamgSame: same, pyamgDefaults: defaults };

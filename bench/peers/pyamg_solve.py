@@ -1,13 +1,13 @@
 """PyAMG's smoothed aggregation, the peer of simdgl's 'amg' preconditioner (bench/amg.ts).
 
-    python3 pyamg_solve.py DIR MODE TOL REPS [MAXCOARSE]  ->  one JSON line
+    python3 pyamg_solve.py DIR MODE TOL REPS [MAXCOARSE [THETA]]  ->  one JSON line
 
 DIR holds the matrix as raw little-endian arrays written by bench/amg.ts: shape.json ({"rows", "nnz"}),
 rowptr.i32, colidx.i32, values.f64. b = ones, x0 = 0, accel='cg', stop at ||r|| <= TOL ||b||.
 
 MODE 'defaults': smoothed_aggregation_solver(A) with every PyAMG default (symmetric Gauss-Seidel
 smoothing, max_coarse 10, pinv) -- the time-to-solution peer.
-MODE 'same': the settings of simdgl's 'amg' with smoother 'jacobi': symmetric strength theta 0,
+MODE 'same': the settings of simdgl's 'amg' with smoother 'jacobi': symmetric strength THETA (0.02),
 standard aggregation, the constant improved by 4 symmetric Gauss-Seidel sweeps, Jacobi-smoothed
 prolongation (omega 4/3 over rho), one sweep of damped Jacobi (omega 4/3 over rho(D^-1 A)) before
 and after, max_coarse MAXCOARSE with a dense pseudo-inverse -- the iteration-count peer.
@@ -27,6 +27,7 @@ import scipy.sparse as sp
 
 d, mode, tol, reps = sys.argv[1], sys.argv[2], float(sys.argv[3]), int(sys.argv[4])
 max_coarse = int(sys.argv[5]) if len(sys.argv) > 5 else 500
+theta = float(sys.argv[6]) if len(sys.argv) > 6 else 0.02
 shape = json.load(open(os.path.join(d, 'shape.json')))
 n, nnz = shape['rows'], shape['nnz']
 ptr = np.fromfile(os.path.join(d, 'rowptr.i32'), dtype='<i4', count=n + 1)
@@ -57,7 +58,7 @@ if mode == 'defaults':
 else:
     jac = ('jacobi', {'omega': 4.0 / 3.0, 'withrho': True, 'iterations': 1})
     kw = {
-        'strength': ('symmetric', {'theta': 0.0}),
+        'strength': ('symmetric', {'theta': theta}),
         'aggregate': 'standard',
         'smooth': ('jacobi', {'omega': 4.0 / 3.0}),
         'improve_candidates': [('block_gauss_seidel', {'sweep': 'symmetric', 'iterations': 4}), None],

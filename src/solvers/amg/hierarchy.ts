@@ -10,7 +10,11 @@ export type AmgSmoother = 'jacobi' | 'gauss-seidel' | 'chebyshev';
 
 /** Options of the smoothed-aggregation setup. */
 export interface AmgOptions {
-  /** strength threshold θ of the symmetric strength of connection (default 0: every off-diagonal is strong) */
+  /**
+   * strength threshold θ of the symmetric strength of connection (default 0.02: for a constant stencil
+   * every off-diagonal is strong, as with PyAMG's 0, while the faces across a coefficient jump of
+   * orders of magnitude are not)
+   */
   theta?: number;
   /** coarsen until a level has at most this many rows, then solve it directly (default 500) */
   maxCoarse?: number;
@@ -66,7 +70,7 @@ export interface AmgHierarchy {
   setupMs: number;
 }
 
-export const AMG_DEFAULTS = { theta: 0, maxCoarse: 500, maxLevels: 10, sweeps: 1, smoother: 'jacobi', cycle: 'V', blockSize: 1, improveCandidates: 4 } as const;
+export const AMG_DEFAULTS = { theta: 0.02, maxCoarse: 500, maxLevels: 10, sweeps: 1, smoother: 'jacobi', cycle: 'V', blockSize: 1, improveCandidates: 4 } as const;
 
 /**
  * PyAMG's smoothed_aggregation_solver for a real symmetric A with a positive diagonal: symmetric
