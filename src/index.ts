@@ -24,6 +24,7 @@ export type { SolveStructure } from './solvers/structure.js';
 export { PreconditionerHandle } from './runtime/preconditioner.js';
 export type { GpuCanvas } from './gpu/context.js';
 export type { WebGpuPathOptions } from './webgpu/path.js';
+export type { GpuBufferOptions, GpuBufferLayout } from './runtime/gpu-buffers.js';
 export type { GemmOptions, AddOptions, DenseLike } from './runtime/dense-ops.js';
 export type { Explanation } from './runtime/explain.js';
 export type { Calibration, PathCalibration, PathEstimate } from './runtime/cost.js';

@@ -174,6 +174,10 @@ export interface Path<M extends PathMatrix = PathMatrix, V extends PathVector = 
   readDense(A: D, into?: DenseMatrix): Promise<DenseMatrix>;
   /** overwrites a dense matrix's contents from the host */
   writeDense(A: D, from: DenseMatrix): void;
+  /** paths on a GPUDevice (WebGPU): a vector over a caller's buffer of that device, checked, not copied, never destroyed by the path */
+  wrapBuffer?(buffer: GPUBuffer, dtype: DType, length: number): Promise<V>;
+  /** paths on a GPUDevice: the buffer that holds v, with the work recorded so far submitted (see src/webgpu/interop.ts for the layout) */
+  bufferOf?(v: V): GPUBuffer;
 
   // ---- operations (operands checked by the runtime: shapes, dtypes, ownership) -----------------
   /**

@@ -1,5 +1,7 @@
 import { components, type DType, type ValueArray } from '../dtype.js';
-import { DisposedError, ShapeError } from '../errors.js';
+import { DisposedError, GpuUnavailableError, ShapeError } from '../errors.js';
+import { checkOptions } from '../options-check.js';
+import { checkLayout, GPU_BUFFER_LAYOUT_KEYS, type GpuBufferLayout } from './gpu-buffers.js';
 import { vectorData } from '../vector-data.js';
 import type { FormatName, SparseMatrix } from '../formats/index.js';
 import { DenseMatrix } from '../formats/dense.js';
@@ -12,6 +14,8 @@ export interface HandleOwner {
   readonly home: Path;
   /** the path of that id, if this runtime has it */
   pathById(id: PathId): Path | undefined;
+  /** why this runtime lacks the path of that id */
+  missing(id: PathId): string;
 }
 
 /**
@@ -103,6 +107,11 @@ abstract class Replicated<C extends PathVector | PathDense, T> {
   readonly current = new Set<PathId>();
   /** @internal set when the only current copy died with its path's device; cleared by the next write */
   lost: Error | null = null;
+  /**
+   * @internal the path whose copy is a GPUBuffer shared with code outside simdgl (wrapped by
+   * rt.fromGPUBuffer or handed out by gpuBuffer()): it holds the contents after every operation.
+   */
+  pinned: PathId | null = null;
   #disposed = false;
 
   constructor(
@@ -126,19 +135,25 @@ abstract class Replicated<C extends PathVector | PathDense, T> {
     return this;
   }
 
-  /** @internal the copy on `path` with the current contents (brought over from another path when needed) */
+  /**
+   * @internal the copy on `path` with the current contents (brought over from another path when
+   * needed). A pinned vector's copies elsewhere are refreshed from its buffer every time: code outside
+   * simdgl may have written the buffer since.
+   */
   async on(path: Path): Promise<C> {
     this.live();
     if (this.lost) throw this.lost;
     const have = this.copies.get(path.id);
-    if (have && this.current.has(path.id)) return have;
-    const from = [...this.current].map((id) => this.owner.pathById(id)!).find((p) => p.usable);
-    if (!from) throw this.owner.pathById([...this.current][0])!.lostError(`the ${this.what} is current only on a lost path`);
+    const trusted = this.pinned === null || this.pinned === path.id;
+    if (have && trusted && this.current.has(path.id)) return have;
+    const sources = trusted ? [...this.current] : [this.pinned!];
+    const from = sources.map((id) => this.owner.pathById(id)!).find((p) => p.usable);
+    if (!from) throw this.owner.pathById(sources[0])!.lostError(`the ${this.what} is current only on a lost path`);
     const data = await this.readFrom(from, this.copies.get(from.id)!);
     const copy = this.copies.get(path.id);
     if (copy) this.writeOn(path, copy, data);
     else this.copies.set(path.id, this.makeOn(path, data));
-    this.current.add(path.id);
+    if (trusted) this.current.add(path.id);
     return this.copies.get(path.id)!;
   }
 
@@ -160,7 +175,8 @@ abstract class Replicated<C extends PathVector | PathDense, T> {
   /** @internal `path` lost its device: its copy is stale, and if it was the only current one, the contents are gone */
   pathLost(path: Path): void {
     if (!this.current.delete(path.id)) return;
-    if (this.current.size === 0) {
+    if (this.current.size === 0 || this.pinned === path.id) {
+      this.current.clear();
       this.current.add(path.id);
       this.lost = path.lostError(`the ${this.what} was last written on the ${path.label} path, whose device was lost: its contents are gone`);
     }
@@ -205,11 +221,12 @@ export class ResidentVector extends Replicated<PathVector, ValueArray> {
     /** number of elements (a complex element counts once) */
     readonly length: number,
     owner: HandleOwner,
-    data: ValueArray | number,
+    data: ValueArray | number | { path: Path; copy: PathVector },
   ) {
     super(owner);
-    this.copies.set(owner.home.id, owner.home.vector(dtype, data));
-    this.current.add(owner.home.id);
+    const at = typeof data === 'object' && 'copy' in data ? data : { path: owner.home, copy: owner.home.vector(dtype, data) };
+    this.copies.set(at.path.id, at.copy);
+    this.current.add(at.path.id);
   }
   protected readFrom(path: Path, copy: PathVector): Promise<ValueArray> {
     return path.read(copy);
@@ -244,9 +261,79 @@ export class ResidentVector extends Replicated<PathVector, ValueArray> {
     if (values.length !== want) {
       throw new ShapeError(`write: got ${values.length} numbers, the ${this.dtype} vector of ${this.length} elements holds ${want}`);
     }
-    const home = this.owner.home;
-    home.write(this.target(home), values);
-    this.wrote(home);
+    // a pinned vector is written in its buffer
+    const p = this.pinned ? this.owner.pathById(this.pinned)! : this.owner.home;
+    p.write(this.target(p), values);
+    super.wrote(p);
+  }
+
+  /**
+   * @internal an operation on `path` wrote the vector; a pinned vector's contents go back into its
+   * buffer before the operation resolves (an upload, after an operation forced onto another path)
+   */
+  override async wrote(path: Path): Promise<void> {
+    super.wrote(path);
+    if (this.pinned === null || this.pinned === path.id) return;
+    await this.on(this.owner.pathById(this.pinned)!);
+    this.current.clear();
+    this.current.add(this.pinned);
+  }
+
+  /**
+   * The GPUBuffer that holds this vector on the runtime's WebGPU device, for a pipeline that goes on
+   * on the GPU (a TF.js tensor made with `tf.tensor({ buffer }, [n])`, an ONNX Runtime Web input):
+   * the contents are brought there if they are elsewhere (an upload, never a read-back), and the work
+   * simdgl recorded on it is submitted, so what you submit on the device's queue afterwards sees it.
+   * From now on the buffer holds the vector: operations on the vector run on the WebGPU path, and
+   * `read()` reads the buffer, so writes into it from outside simdgl are seen. Layout: f32 plain, c64
+   * (re, im) interleaved f32; f64 and c128 are double-single (hi, lo) f32 pairs on the GPU and need
+   * `{ layout: 'double-single' }` (docs/interop.md).
+   *
+   * The buffer stays simdgl's: `dispose()` (of the vector or the runtime) destroys it, unless it was
+   * yours ({@link Runtime.fromGPUBuffer}, which returns that same buffer here). Do not destroy it
+   * yourself, and dispose what uses it without a copy (a TF.js tensor made with `zeroCopy: true`)
+   * first.
+   *
+   * @throws {@link GpuUnavailableError} when the runtime has no WebGPU path.
+   * @throws {@link UnsupportedError} for an f64 / c128 vector without `{ layout: 'double-single' }`.
+   * @throws {@link WebGpuDeviceLostError} while the device is lost.
+   * @throws {@link DisposedError} once the vector or its runtime is disposed.
+   *
+   * @example
+   * ```js
+   * // A vector's own GPUBuffer, for other code on the same device (Dawn in Node here)
+   * import { createRuntime } from 'simdgl';
+   * import { create, globals } from 'webgpu';
+   * import assert from 'node:assert/strict';
+   *
+   * Object.assign(globalThis, globals);                // GPUBufferUsage, GPUMapMode in Node
+   * const device = await (await create([]).requestAdapter()).requestDevice();
+   * const rt = await createRuntime({ webgpu: { device } });
+   * const y = rt.vector(new Float32Array([1, 2, 3]));
+   * const buffer = await y.gpuBuffer();                // uploaded there, submitted
+   * assert.equal(buffer.size >= 12, true);
+   * // read it as any WebGPU code would: copy to a mappable buffer
+   * const staging = device.createBuffer({ size: 12, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+   * const enc = device.createCommandEncoder();
+   * enc.copyBufferToBuffer(buffer, 0, staging, 0, 12);
+   * device.queue.submit([enc.finish()]);
+   * await staging.mapAsync(GPUMapMode.READ);
+   * assert.deepEqual(Array.from(new Float32Array(staging.getMappedRange())), [1, 2, 3]);
+   * rt.dispose();                                      // destroys y's buffer; the device stays yours
+   * device.destroy();
+   * ```
+   */
+  async gpuBuffer(options: GpuBufferLayout = {}): Promise<GPUBuffer> {
+    this.live();
+    checkOptions('gpuBuffer', options, GPU_BUFFER_LAYOUT_KEYS);
+    checkLayout('gpuBuffer', this.dtype, options.layout);
+    const p = this.owner.pathById('webgpu');
+    if (!p?.bufferOf) throw new GpuUnavailableError(`gpuBuffer: this runtime has no WebGPU path (${this.owner.missing('webgpu')})`);
+    const copy = await this.on(p);
+    this.pinned = p.id;
+    this.current.clear();
+    this.current.add(p.id);
+    return p.bufferOf(copy);
   }
 }
 

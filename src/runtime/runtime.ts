@@ -23,6 +23,7 @@ import { solveStructure, type SolveStructure } from '../solvers/structure.js';
 import type { SolverOps } from '../solvers/ops.js';
 import type { CSRMatrix } from '../formats/csr.js';
 import { DenseHandle, MatrixHandle, ResidentVector, type HandleOwner } from './handles.js';
+import { checkLayout, GPU_BUFFER_OPTION_KEYS, type GpuBufferOptions } from './gpu-buffers.js';
 import { DEVICE_PATHS } from './paths.js';
 import { nodeBuiltin } from '../node-builtins.js';
 import { wasmLoad } from '../cpu/wasm.js';
@@ -81,7 +82,7 @@ export class Runtime implements HandleOwner {
     private readonly cpu: CpuPath,
     devices: Path[],
     /** why each path this runtime lacks is missing */
-    private readonly missing: Map<PathId, string>,
+    private readonly missingPaths: Map<PathId, string>,
     private readonly mode: Backend,
     /** the path every operation runs on, when the backend option names one */
     private readonly forced: PathId | null,
@@ -153,6 +154,11 @@ export class Runtime implements HandleOwner {
     return this.paths.find((p) => p.id === id);
   }
 
+  /** @internal HandleOwner */
+  missing(id: PathId): string {
+    return this.missingPaths.get(id) ?? 'unknown';
+  }
+
   /**
    * What this runtime runs on: the kernel build (SIMD or plain), shared memory and threads, and for
    * every path whether it is available (and why not), its device and limits, with notes in words on
@@ -192,7 +198,7 @@ export class Runtime implements HandleOwner {
     }
     if (this.requestedThreads > B.threads) notes.push(`asked for ${this.requestedThreads} threads, running on ${B.threads}`);
     const paths = {} as Record<PathId, PathCapabilities>;
-    for (const id of PATH_IDS) paths[id] = this.pathById(id)?.capabilities() ?? { available: false, reason: this.missing.get(id) ?? 'unknown' };
+    for (const id of PATH_IDS) paths[id] = this.pathById(id)?.capabilities() ?? { available: false, reason: this.missingPaths.get(id) ?? 'unknown' };
     for (const p of this.paths) if (!p.usable) notes.push(`the ${p.label} path's device is lost: operations run on other paths until it is restored`);
     const best = this.paths.find((p) => p.cost.kind === 'gpu');
     const g = best ? paths[best.id] : null;
@@ -208,7 +214,7 @@ export class Runtime implements HandleOwner {
       paths,
       gpu: g
         ? { ...g, ...g.limits, path: best!.id, renderer: g.device, contextLost: g.lost ?? false }
-        : { available: false, reason: DEVICE_PATHS.map((f) => `${f.label}: ${this.missing.get(f.id)}`).join('; ') },
+        : { available: false, reason: DEVICE_PATHS.map((f) => `${f.label}: ${this.missingPaths.get(f.id)}`).join('; ') },
     };
   }
 
@@ -451,10 +457,11 @@ export class Runtime implements HandleOwner {
     const host = handle ? handle.host : (A as SparseMatrix);
     const features = this.featuresOf(host);
     const x = options.x;
+    const bound = x instanceof ResidentVector ? x.pinned : null;
     const candidates = this.paths.map((p) => ({
       path: p,
       calibration: this.calibrationFor(p),
-      available: this.availability(p),
+      available: bound && bound !== p.id && !this.forced ? `x is in a GPUBuffer shared on the ${labelOf(bound)} path (rt.fromGPUBuffer, gpuBuffer())` : this.availability(p),
       resident: {
         matrix: handle ? handle.copies.has(`${p.id}:${this.formatFor(handle, p)}`) : p === this.home,
         x: x instanceof ResidentVector ? x.current.has(p.id) : p === this.home,
@@ -468,7 +475,7 @@ export class Runtime implements HandleOwner {
       readBack: options.readBack ?? true,
       format: options.format ?? handle?.requestedFormat ?? undefined,
     });
-    for (const f of DEVICE_PATHS) if (this.missing.has(f.id)) e.reasons.unshift(`${f.label} path unavailable: ${this.missing.get(f.id)}`);
+    for (const f of DEVICE_PATHS) if (this.missingPaths.has(f.id)) e.reasons.unshift(`${f.label} path unavailable: ${this.missingPaths.get(f.id)}`);
     return e;
   }
 
@@ -603,6 +610,82 @@ export class Runtime implements HandleOwner {
   }
 
   /**
+   * A resident vector over a GPUBuffer of yours (TF.js's `tensor.dataToGPU().buffer`, an ONNX Runtime
+   * Web GPU tensor), not copied: the runtime must run on the device that made it
+   * (`createRuntime({ webgpu: { device } })`). Operations on the vector run on the WebGPU path, read
+   * the buffer and write into it; `v.gpuBuffer()` returns it. Layout: the elements from byte 0, f32
+   * plain, c64 (re, im) interleaved f32; f64 and c128 only as double-single (hi, lo) f32 pairs, with
+   * `layout: 'double-single'` (WGSL has no f64). The buffer may be larger than the vector.
+   *
+   * Ownership: the buffer stays yours; `dispose()` (of the vector or the runtime) lets go of it and
+   * never destroys it. Keep it alive, unmapped and unchanged by others while an operation on it is
+   * pending. Order: the work simdgl records on the buffer is submitted to the device's queue before the
+   * call returns, so work you submit afterwards runs after it, and work you submitted before runs
+   * before it. docs/interop.md has the whole contract.
+   *
+   * @throws {@link GpuUnavailableError} when the runtime has no WebGPU path.
+   * @throws {@link InputTypeError} when `buffer` is not a GPUBuffer or `length` not a number.
+   * @throws {@link InputRangeError} when `length` is not a non-negative integer.
+   * @throws {@link ShapeError} when the buffer is smaller than the vector.
+   * @throws {@link UnsupportedError} when the buffer lacks STORAGE, COPY_SRC or COPY_DST usage, is mapped,
+   * or belongs to another device (or was destroyed); for f64 / c128 without `layout: 'double-single'`;
+   * for an unknown dtype.
+   * @throws {@link WebGpuLimitError} when the buffer is over the device's maxStorageBufferBindingSize.
+   * @throws {@link WebGpuDeviceLostError} while the device is lost.
+   * @throws {@link OptionError} for an option key it does not know.
+   * @throws {@link DisposedError} once the runtime is disposed.
+   *
+   * @example
+   * ```js
+   * // y = A·x inside a WebGPU pipeline: x and y stay GPUBuffers of the caller's device (Dawn here)
+   * import { createRuntime, poisson2D } from 'simdgl';
+   * import { create, globals } from 'webgpu';
+   * import assert from 'node:assert/strict';
+   *
+   * Object.assign(globalThis, globals);                     // GPUBufferUsage, GPUMapMode in Node
+   * const device = await (await create([]).requestAdapter()).requestDevice();
+   * const rt = await createRuntime({ webgpu: { device } });
+   * const A = rt.upload(poisson2D(4).astype('f32'));         // 16×16
+   * // the caller's buffer: 16 f32 ones
+   * const xb = device.createBuffer({ size: 64, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
+   * device.queue.writeBuffer(xb, 0, new Float32Array(16).fill(1));
+   * const x = await rt.fromGPUBuffer(xb, { length: 16 });    // f32 by default
+   * const y = rt.vector(16, 'f32');
+   * await rt.spmv(A, x, { y });                              // on the WebGPU path: x's buffer is there
+   * const yb = await y.gpuBuffer();                          // y's own buffer, the product submitted
+   * // a row sum of the 2-D Laplacian: 0 inside, 1 or 2 on the border
+   * const staging = device.createBuffer({ size: 64, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+   * const enc = device.createCommandEncoder();
+   * enc.copyBufferToBuffer(yb, 0, staging, 0, 64);
+   * device.queue.submit([enc.finish()]);
+   * await staging.mapAsync(GPUMapMode.READ);
+   * const got = new Float32Array(staging.getMappedRange().slice(0));
+   * assert.deepEqual([got[0], got[1], got[5]], [2, 1, 0]);
+   * await assert.rejects(rt.fromGPUBuffer(xb, { length: 16, dtype: 'f64' }), /double-single/);   // f64 is not plain there
+   * rt.dispose();                                            // xb stays the caller's
+   * xb.destroy();
+   * device.destroy();
+   * ```
+   */
+  async fromGPUBuffer(buffer: GPUBuffer, options: GpuBufferOptions): Promise<ResidentVector> {
+    this.live();
+    if (options === undefined) throw new InputTypeError('fromGPUBuffer: options { length, dtype? } are required (the vector\'s length)');
+    checkOptions('fromGPUBuffer', options, GPU_BUFFER_OPTION_KEYS);
+    const length = requireNumber('fromGPUBuffer', 'length', options.length, NON_NEGATIVE_INTEGER);
+    const dtype = options.dtype ?? 'f32';
+    assertDType(dtype, 'fromGPUBuffer');
+    checkLayout('fromGPUBuffer', dtype, options.layout);
+    const p = this.pathById('webgpu');
+    if (!p?.wrapBuffer) throw new GpuUnavailableError(`fromGPUBuffer: this runtime has no WebGPU path (${this.missing('webgpu')})`);
+    if (!p.usable) throw p.lostError("fromGPUBuffer: the WebGPU path's device is lost");
+    const copy = await p.wrapBuffer(buffer, dtype, length);
+    this.live();
+    const v = new ResidentVector(dtype, length, this, { path: p, copy });
+    v.pinned = p.id;
+    return this.track(v);
+  }
+
+  /**
    * y = α·op(A)·x + β·y. x and y are typed arrays (copied in and out) or resident vectors (used in
    * place). Returns y: the resident vector or typed array given, or a new typed array. Runs on the
    * path the runtime estimates fastest (rt.explain says why), or on options.path. With `beta = 0`
@@ -654,7 +737,9 @@ export class Runtime implements HandleOwner {
     const y = options.y;
     const xIn = this.operand(x, h.dtype, inLen, 'spmv: x');
     if (y !== undefined) this.checkOutput(y, h.dtype, outLen, 'spmv: y');
-    const path = options.path || this.forced ? this.usable(options.path) : this.pathById(this.explain('spmv', h, { x: xIn, readBack: !(y instanceof ResidentVector) }).path)!;
+    // an operand in a shared GPUBuffer keeps the product on its path (rt.fromGPUBuffer)
+    const bound = (y instanceof ResidentVector ? y.pinned : null) ?? (xIn instanceof ResidentVector ? xIn.pinned : null);
+    const path = options.path || this.forced || bound ? this.usable(options.path ?? bound ?? undefined) : this.pathById(this.explain('spmv', h, { x: xIn, readBack: !(y instanceof ResidentVector) }).path)!;
     const M = this.matrixOn(h, path, s.op);
     const temps: PathVector[] = [];
     try {
@@ -664,7 +749,7 @@ export class Runtime implements HandleOwner {
       else yv = keep(temps, path.vector(h.dtype, readY && y ? y : outLen));
       await path.spmv(M, xv, yv, s);
       if (y instanceof ResidentVector) {
-        y.wrote(path);
+        await y.wrote(path);
         return y as never;
       }
       const result = (y as ValueArray | undefined) ?? allocValues(h.dtype, outLen);
@@ -684,7 +769,7 @@ export class Runtime implements HandleOwner {
     const id = want === 'gpu' ? (this.paths.find((p) => p.cost.kind === 'gpu' && p.usable) ?? this.paths.find((p) => p.cost.kind === 'gpu'))?.id : want;
     const p = id && this.pathById(id);
     if (!p) {
-      const why = want === 'gpu' ? DEVICE_PATHS.map((f) => `${f.label}: ${this.missing.get(f.id)}`).join('; ') : this.missing.get(want);
+      const why = want === 'gpu' ? DEVICE_PATHS.map((f) => `${f.label}: ${this.missingPaths.get(f.id)}`).join('; ') : this.missingPaths.get(want);
       throw new GpuUnavailableError(`the ${want === 'gpu' ? 'GPU' : labelOf(want)} path is unavailable: ${why}`);
     }
     if (!p.usable) throw p.lostError(`the ${p.label} path's device is lost; the path resumes when it is restored`);
@@ -730,7 +815,7 @@ export class Runtime implements HandleOwner {
     const a = blasScalar('axpy', this.pair('axpy', x, y), alpha);
     const p = this.operandPath(undefined, x, y);
     await p.axpy(a, await x.on(p), await y.on(p));
-    y.wrote(p);
+    await y.wrote(p);
   }
 
   /**
@@ -758,7 +843,7 @@ export class Runtime implements HandleOwner {
     const a = blasScalar('aypx', this.pair('aypx', x, y), alpha);
     const p = this.operandPath(undefined, x, y);
     await p.aypx(a, await x.on(p), await y.on(p));
-    y.wrote(p);
+    await y.wrote(p);
   }
 
   /**
@@ -785,7 +870,7 @@ export class Runtime implements HandleOwner {
     const a = blasScalar('scal', this.pair('scal', x, x), alpha);
     const p = this.operandPath(undefined, x);
     await p.scal(a, await x.on(p));
-    x.wrote(p);
+    await x.wrote(p);
   }
 
   /**
@@ -812,7 +897,7 @@ export class Runtime implements HandleOwner {
     this.pair('copy', x, y);
     const p = this.operandPath(undefined, x);
     await p.copy(await x.on(p), y.target(p));
-    y.wrote(p);
+    await y.wrote(p);
   }
 
   /**

@@ -41,6 +41,7 @@ import { decodeValues, encodeScalar, encodeValues, floatsPerElement, isZeroScala
 import { WebGpuDeviceLostError, WebGpuLimitError, WebGpuUnavailableError } from './errors.js';
 import { WebGpuMatrix, WebGpuVector, type HostMatrix, type WebGpuOwner } from './resident.js';
 import { buildMatrix, runSpmv, spmvDotPartials, type WebGpuUploadOptions } from './spmv.js';
+import { checkSharedBuffer } from './interop.js';
 import { shownValue } from '../shown-value.js';
 
 export interface WebGpuBackendOptions extends DeviceOptions {
@@ -217,6 +218,32 @@ export class WebGpuBackend implements WebGpuOwner {
     const buf = this.engine.buffer(`a vector of ${length} ${dtype} elements`, floats ?? bytes, this.maxStorageBufferBindingSize);
     const shadow = options.shadow ? (floats ? floats.slice() : new Float32Array(bytes / 4)) : null;
     return new WebGpuVector(this, dtype, length, buf, buf.size, shadow);
+  }
+
+  /**
+   * A vector over a caller's GPUBuffer of this device, not copied (interop.ts checks it and states the
+   * layout). The buffer stays the caller's: dispose() lets go of it without destroying it. Work that
+   * names it is submitted as soon as it is recorded (Engine.share).
+   */
+  async wrapBuffer(buffer: GPUBuffer, dtype: DType, length: number): Promise<WebGpuVector> {
+    this.live();
+    assertDType(dtype, 'WebGPU wrapBuffer');
+    const b = await checkSharedBuffer(this.device, buffer, dtype, length, this.maxStorageBufferBindingSize);
+    this.live();
+    this.engine.share(b);
+    return new WebGpuVector(this, dtype, length, b, b.size, null, false);
+  }
+
+  /**
+   * The buffer that holds `v` (the layout of interop.ts), marked shared: what was recorded so far is
+   * submitted now, and later work that names it as soon as it is recorded. It stays `v`'s: destroyed
+   * by v.dispose() unless it was the caller's.
+   */
+  shareBuffer(v: WebGpuVector): GPUBuffer {
+    this.live();
+    this.checkVectors('WebGPU shareBuffer', v.dtype, v, v.length, 'v', v, v.length);
+    this.engine.share(v.buffer);
+    return v.buffer;
   }
 
   // ---- kernels ----------------------------------------------------------------------------------
@@ -579,6 +606,8 @@ export class WebGpuBackend implements WebGpuOwner {
         r.restore(data);
       } else if (r instanceof WebGpuVector) {
         const shadow = restorableShadow(r);
+        // a caller's buffer died with the device: the new one is ours
+        r.owned = true;
         r.restore(this.engine.buffer('a vector', shadow ?? r.bytes, Infinity), shadow === null);
       } else dense.restoreDense(this.denseHost, r);
     }

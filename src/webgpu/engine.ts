@@ -16,6 +16,11 @@
  *
  * Buffers given back with release() are destroyed after the next submit (a recorded dispatch may
  * still name them).
+ *
+ * Shared buffers (share(): a caller's buffer a vector wraps, or a vector's buffer handed out) are
+ * submitted as soon as a record names them: other code on the device's queue (TF.js, ONNX Runtime)
+ * then sees work in call order — what it submits after a simdgl call returns runs after that call's
+ * kernels, and a buffer it recycles afterwards is no longer read by work still waiting here.
  */
 import { DisposedError } from '../errors.js';
 import type { DType } from '../dtype.js';
@@ -109,6 +114,7 @@ export class Engine {
   private uniform: GPUBuffer | null = null;
   private uniformGen = 0;
   private toDestroy: GPUBuffer[] = [];
+  private readonly shared = new WeakSet<GPUBuffer>();
   private timing: { querySet: GPUQuerySet; begun: boolean } | null = null;
   /** rejects every pending read (device loss, dispose) */
   readonly pending = new Set<(e: Error) => void>();
@@ -122,12 +128,14 @@ export class Engine {
   ) {
     this.slotBytes = Math.max(PARAM_BYTES, device.limits.minUniformBufferOffsetAlignment);
     this.params = new ArrayBuffer(this.slotBytes * 64);
-    device.addEventListener('uncapturederror', (ev) => {
-      const msg = (ev as GPUUncapturedErrorEvent).error?.message ?? 'unknown error';
-      this.errors.push(msg);
-      if (this.errors.length > 20) this.errors.shift();
-    });
+    device.addEventListener('uncapturederror', this.onError);
   }
+
+  private readonly onError = (ev: Event): void => {
+    const msg = (ev as GPUUncapturedErrorEvent).error?.message ?? 'unknown error';
+    this.errors.push(msg);
+    if (this.errors.length > 20) this.errors.shift();
+  };
 
   // ---- buffers ----------------------------------------------------------------------------------
 
@@ -156,6 +164,12 @@ export class Engine {
   /** Destroys the buffer after the next submit. */
   release(buf: GPUBuffer): void {
     this.toDestroy.push(buf);
+  }
+
+  /** Marks a buffer shared with other code on the device: from now on, work naming it is submitted at once; what was recorded so far is submitted now. */
+  share(buf: GPUBuffer): void {
+    this.shared.add(buf);
+    this.flush();
   }
 
   private idOf(b: GPUBuffer): number {
@@ -218,13 +232,15 @@ export class Engine {
     const slot = this.writeParams(params);
     this.records.push({ kind: 'dispatch', pipeline, key, bindings: bound, slot, grid });
     this.stats.dispatches++;
-    if (this.records.length >= MAX_PENDING) this.flush();
+    if (this.records.length >= MAX_PENDING || bindings.some((b) => this.shared.has(b.buffer))) this.flush();
   }
 
   /** Records a buffer-to-buffer copy of `bytes` (a multiple of 4). */
   copy(src: GPUBuffer, dst: GPUBuffer, bytes: number): void {
     this.live();
-    if (bytes > 0) this.records.push({ kind: 'copy', src, dst, bytes: Math.ceil(bytes / 4) * 4 });
+    if (bytes <= 0) return;
+    this.records.push({ kind: 'copy', src, dst, bytes: Math.ceil(bytes / 4) * 4 });
+    if (this.shared.has(src) || this.shared.has(dst)) this.flush();
   }
 
   private writeParams(p: Params): number {
@@ -401,7 +417,9 @@ export class Engine {
   }
 
   dispose(): void {
+    this.uniform?.destroy();
     this.abandon(new DisposedError('WebGpuBackend'));
+    this.device.removeEventListener('uncapturederror', this.onError);
   }
 }
 

@@ -6,6 +6,7 @@
  * (src/device-path.ts), plus the fused CG step the backend offers.
  */
 import type { CostProfile } from '../path.js';
+import type { DType } from '../dtype.js';
 import { DevicePath } from '../device-path.js';
 import { WebGpuBackend, type WebGpuBackendOptions, type WebGpuUnavailable } from './backend.js';
 import type { WebGpuDense } from './dense.js';
@@ -64,6 +65,14 @@ export class WebGpuPath extends DevicePath<WebGpuMatrix, WebGpuVector, WebGpuDen
 
   lostError(what: string): Error {
     return new WebGpuDeviceLostError(what);
+  }
+
+  wrapBuffer(buffer: GPUBuffer, dtype: DType, length: number): Promise<WebGpuVector> {
+    return this.backend.wrapBuffer(buffer, dtype, length);
+  }
+
+  bufferOf(v: WebGpuVector): GPUBuffer {
+    return this.backend.shareBuffer(v);
   }
 
   protected deviceName(): string {

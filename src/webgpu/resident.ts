@@ -17,9 +17,11 @@ export interface WebGpuOwner {
  * fresh buffer: zero-filled with `contentsLost = true`, unless it was made with `{ shadow: true }`
  * and has not been written since its last read() (or its creation): then the host shadow is
  * uploaded again.
+ *
+ * A vector over a caller's buffer (WebGpuBackend.wrapBuffer) does not own it: dispose() only lets go.
  */
 export class WebGpuVector extends DeviceVector<GPUBuffer> {
-  /** @internal made by WebGpuBackend.vector() */
+  /** @internal made by WebGpuBackend.vector() or wrapBuffer() (owned = false: the caller's buffer, never destroyed here) */
   constructor(
     private readonly owner: WebGpuOwner,
     dtype: DType,
@@ -27,6 +29,8 @@ export class WebGpuVector extends DeviceVector<GPUBuffer> {
     buffer: GPUBuffer,
     bytes: number,
     shadow: Float32Array | null,
+    /** @internal */
+    public owned = true,
   ) {
     super(dtype, length, buffer, bytes, shadow, 'WebGpuVector');
     owner.track(bytes, this);
@@ -38,7 +42,7 @@ export class WebGpuVector extends DeviceVector<GPUBuffer> {
   }
 
   protected free(buffer: GPUBuffer): void {
-    this.owner.releaseBuffer(buffer);
+    if (this.owned) this.owner.releaseBuffer(buffer);
     this.owner.track(-this.bytes, this);
   }
 }
