@@ -300,7 +300,8 @@ export class ResidentVector extends Replicated<PathVector, ValueArray> {
    * @throws {@link DisposedError} once the vector or its runtime is disposed.
    *
    * @example
-   * ```js
+   * ```ts
+   * // not run: Dawn on SwiftShader crashes at process exit after compute work here (test/webgpu-interop.test.ts runs these calls)
    * // A vector's own GPUBuffer, for other code on the same device (Dawn in Node here)
    * import { createRuntime } from 'simdgl';
    * import { create, globals } from 'webgpu';

@@ -637,6 +637,20 @@ export class Runtime implements HandleOwner {
    *
    * @example
    * ```js
+   * // Without a WebGPU path: the checks that need no device, then why there is no path
+   * import { createRuntime, GpuUnavailableError } from 'simdgl';
+   * import assert from 'node:assert/strict';
+   *
+   * const rt = await createRuntime({ backend: 'cpu' });
+   * const buffer = { size: 64, usage: 0x8c, destroy() {} };      // stands in for a GPUBuffer
+   * await assert.rejects(rt.fromGPUBuffer(buffer, { length: 8, dtype: 'f64' }), /layout: 'double-single'/);
+   * await assert.rejects(rt.fromGPUBuffer(buffer, { length: 8 }), GpuUnavailableError);
+   * rt.dispose();
+   * ```
+   *
+   * @example
+   * ```ts
+   * // not run: Dawn on SwiftShader crashes at process exit after compute work here (test/webgpu-interop.test.ts runs these calls)
    * // y = A·x inside a WebGPU pipeline: x and y stay GPUBuffers of the caller's device (Dawn here)
    * import { createRuntime, poisson2D } from 'simdgl';
    * import { create, globals } from 'webgpu';
