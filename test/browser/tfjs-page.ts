@@ -114,7 +114,9 @@ async function run(): Promise<void> {
 
   await check("tfjs: typed errors for TF.js's buffers, and TF.js runs on after rt.dispose()", async () => {
     const t = tf.mul(tf.tensor1d([1, 2, 3, 4], 'float32'), 1);   // computed on the GPU (a host tensor has no buffer)
-    const { buffer, tensorRef } = t.dataToGPU();
+    const { buffer: b, tensorRef } = t.dataToGPU();
+    ok(b, 'dataToGPU gave no GPUBuffer');
+    const buffer: GPUBuffer = b;
     const small = await r.fromGPUBuffer(buffer, { length: 1 << 20 }).then(() => 'resolved', (e: Error) => e.name);
     ok(small === 'ShapeError', `a 4-element tensor's buffer as 2^20 elements: ${small}`);
     const f64 = await r.fromGPUBuffer(buffer, { length: 2, dtype: 'f64' }).then(() => 'resolved', (e: Error) => `${e.name}: ${e.message}`);
@@ -133,13 +135,8 @@ async function run(): Promise<void> {
   });
 }
 
-declare global {
-  interface Window {
-    __simdglResults?: { results: CheckResult[]; log: string[]; error?: string };
-  }
-}
-
+const done = (r: { results: CheckResult[]; log: string[]; error?: string }) => ((globalThis as { __simdglResults?: unknown }).__simdglResults = r);
 run().then(
-  () => (window.__simdglResults = { results, log: [] }),
-  (e: Error) => (window.__simdglResults = { results, log: [], error: `${e?.message}\n${e?.stack}` }),
+  () => done({ results, log: [] }),
+  (e: Error) => done({ results, log: [], error: `${e?.message}\n${e?.stack}` }),
 );
