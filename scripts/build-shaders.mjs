@@ -15,6 +15,7 @@
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
+import { info } from './log.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dir = join(root, 'glsl');
@@ -66,7 +67,7 @@ for (const file of files) {
 }
 lines.push(`/** Names of the embedded shaders. */`, `export const SHADER_NAMES = ${JSON.stringify(names)} as const;`, '');
 writeFileSync(out, lines.join('\n'));
-console.log(`embedded ${names.length} shaders (${names.join(', ')}) into src/gpu/shaders.generated.ts`);
+info(`embedded ${names.length} shaders (${names.join(', ')}) into src/gpu/shaders.generated.ts`);
 
 // ---- WGSL ---------------------------------------------------------------------------------------
 const wdir = join(root, 'wgsl');
@@ -89,4 +90,4 @@ for (const file of wfiles) {
 }
 wlines.push(`/** Names of the embedded WGSL kernels. */`, `export const KERNEL_NAMES = ${JSON.stringify(kernels)} as const;`, '');
 writeFileSync(wout, wlines.join('\n'));
-console.log(`embedded ${kernels.length} WGSL kernels and ${preludes.length} dtype preludes into src/webgpu/wgsl.generated.ts`);
+info(`embedded ${kernels.length} WGSL kernels and ${preludes.length} dtype preludes into src/webgpu/wgsl.generated.ts`);

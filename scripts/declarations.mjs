@@ -8,6 +8,7 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { info } from './log.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const types = join(root, 'dist', 'types');
@@ -91,4 +92,4 @@ for (const file of walk(types)) {
   writeFileSync(file, `import type { ${used.join(', ')} } from '${rel.startsWith('.') ? rel : `./${rel}`}';\n${text}`);
   patched++;
 }
-console.log(`declarations: ${patched} files take their platform types from dist/types/platform.d.ts`);
+info(`declarations: ${patched} files take their platform types from dist/types/platform.d.ts`);

@@ -10,11 +10,13 @@
  *    GpuUnavailableError and never prints the XDG_RUNTIME_DIR lines; what Dawn itself logs when it
  *    refuses a driver (Mesa's lavapipe in Debian 12, or no driver at all) is Dawn's own log, which a
  *    library cannot capture: it is printed here, for the record, and the README says so.
- *  - `simdgl overview` (npm start) prints nothing on stderr, its WebGPU row included.
+ *  - `npm start` prints the overview alone: the build steps it runs first say nothing under
+ *    `npm run build --silent` (scripts/log.mjs), and `simdgl overview` prints nothing on stderr, its
+ *    WebGPU row included.
  */
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -94,6 +96,21 @@ describe('stderr in Node (headless)', () => {
     const lines = r.stderr.split('\n').filter((l) => l.trim());
     expect(lines.filter((l) => !/^(Warning|Error): |^\s+(- |at )/.test(l)), r.stderr).toEqual([]);
     console.log(`stderr suite: Dawn's own log when it refuses this machine's drivers (${r.stderr.length} bytes)${r.stderr ? `:\n${r.stderr}` : ': none'}`);
+  });
+
+  it("npm start's build steps say nothing under npm run --silent, and speak otherwise", () => {
+    const say = `import('${pathToFileURL(join(root, 'scripts', 'log.mjs')).href}').then((m) => m.info('built 4 wasm variants'))`;
+    const silent = spawnSync(process.execPath, ['-e', say], { env: { ...process.env, npm_config_loglevel: 'silent' }, encoding: 'utf8' });
+    expect(silent.stdout + silent.stderr).toBe('');
+    const plain = spawnSync(process.execPath, ['-e', say], { env: { ...process.env, npm_config_loglevel: 'notice' }, encoding: 'utf8' });
+    expect(plain.stdout).toBe('built 4 wasm variants\n');
+    // every build script speaks through it, and package.json's start builds with --silent
+    for (const f of ['build-embedded.mjs', 'build-shaders.mjs', 'declarations.mjs']) {
+      const text = readFileSync(join(root, 'scripts', f), 'utf8');
+      expect(text, f).toMatch(/from '\.\/log\.mjs'/);
+      expect(text, f).not.toMatch(/console\.log\(/);
+    }
+    expect(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts.start).toMatch(/^npm run build --silent && /);
   });
 
   it('simdgl overview (npm start) writes zero bytes on stderr, with its WebGPU row', () => {
