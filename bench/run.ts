@@ -15,6 +15,11 @@
  * - direct: rt.factor + solve against SciPy's spsolve (SuperLU) on the square shared matrices and PDE
  *   matrices, the kept-factor solve, the true residual (bench/direct.ts);
  * - browser: SpMV on the GPU path against the CPU path in headless Chromium (bench/browser.ts);
+ * - defaults: the default threads and inline policy against `workers: 1` for SpMV, dot, axpy and CG
+ *   from 1,000 to 4 M rows, in Node and in a cross-origin-isolated page, and a runtime's first CG
+ *   (bench/defaults.ts);
+ * - explain: rt.explain's SpMV estimates (automatic calibration only) against measured products on every
+ *   path here, Node and a page (bench/explain.ts);
  * - parse: Matrix Market parse speed.
  * Every comparison is measured in the same run; the end prints each goal, met or missed.
  */
@@ -31,13 +36,15 @@ import { benchSolve } from './solve.js';
 import { benchDirect } from './direct.js';
 import { benchAmg } from './amg.js';
 import { benchBrowser } from './browser.js';
+import { benchDefaultsNode, benchDefaultsPage } from './defaults.js';
+import { benchExplain } from './explain.js';
 import { benchDense } from './dense.js';
 import { benchFormats } from './formats.js';
 import { benchPlain, PLAIN_GOAL } from './kernels-plain.js';
 
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt > 0 ? process.argv[onlyAt + 1] : undefined;
-const PARTS = ['single', 'plain', 'formats', 'parallel', 'dense', 'cg', 'solve', 'direct', 'amg', 'parse', 'browser'];
+const PARTS = ['single', 'plain', 'formats', 'parallel', 'dense', 'cg', 'solve', 'direct', 'amg', 'parse', 'browser', 'defaults', 'explain'];
 if (only !== undefined && !PARTS.includes(only)) {
   console.error(`bench: --only takes ${PARTS.join(', ')}, not ${JSON.stringify(only)}`);
   process.exit(2);
@@ -191,6 +198,28 @@ if (run('amg')) {
 if (run('browser')) {
   console.log('\n== in headless Chromium: the GPU path (WebGL2) against the CPU path ==');
   await benchBrowser((s) => console.log(s));
+}
+
+if (run('defaults')) {
+  console.log('\n== the defaults (threads, inline policy) against workers: 1, SpMV / dot / axpy / CG on poisson2D ==');
+  const results = [await benchDefaultsNode((s) => console.log(s)), await benchDefaultsPage((s) => console.log(s))];
+  for (const r of results) {
+    if (!r) continue;
+    goal(`${r.where}: worst cell, workers: 1 / defaults (${r.worst.op}, ${r.worst.rows} rows)`, r.worst.ratio, 0.9);
+    goal(`${r.where}: first CG on poisson2D(200), workers: 1 / defaults`, r.cold.one.firstMs / r.cold.defaults.firstMs, 0.9);
+  }
+}
+
+if (run('explain')) {
+  console.log("\n== rt.explain's SpMV estimates (automatic calibration, no rt.calibrate()) against measured products ==");
+  const cells = await benchExplain((s) => console.log(s));
+  // each (where, path) group's worst cell: the furthest from 1 on either side
+  for (const key of [...new Set(cells.map((c) => `${c.where} / ${c.path}`))]) {
+    const group = cells.filter((c) => `${c.where} / ${c.path}` === key);
+    const worst = group.reduce((a, c) => (Math.abs(Math.log(c.ratio)) > Math.abs(Math.log(a.ratio)) ? c : a));
+    // within 2× either way: min(r, 1/r) ≥ 0.5
+    goal(`explain within 2× of measured, ${key}: worst ${worst.matrix} (measured / estimate ${worst.ratio.toFixed(2)}), min(r, 1/r)`, Math.min(worst.ratio, 1 / worst.ratio), 0.5);
+  }
 }
 
 if (run('parse')) {

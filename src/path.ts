@@ -39,8 +39,12 @@ export type PathKind = 'cpu' | 'gpu';
 export interface PathCalibration {
   /** fixed cost of one operation in ms (dispatch, draw call, synchronisation) */
   overheadMs: number;
-  /** bytes SpMV streams per second, in GB/s */
+  /** bytes SpMV streams per second, in GB/s (from a working set that fits in cache where memoryGBs is given) */
   bandwidthGBs: number;
+  /** the CPU path's rate beyond cache, in GB/s: bytes past cacheBytes go at this rate (absent: bandwidthGBs throughout) */
+  memoryGBs?: number;
+  /** the working set, in bytes, up to which bandwidthGBs holds (with memoryGBs) */
+  cacheBytes?: number;
   /** device paths: host-to-device copy rate in GB/s */
   uploadGBs?: number;
   /** device paths: device-to-host read-back rate in GB/s */

@@ -8,9 +8,10 @@ import { CpuMatrix, CpuVector } from './resident.js';
 import { gatherForm, spmvSteps, uploadMatrix, type KernelStep } from './spmv-plan.js';
 import { balancedBounds, lowerBound } from './partition.js';
 import { CONTROL_BYTES } from './control.js';
-import { WorkerPool, type PoolJob } from './pool.js';
+import { WorkerPool } from './pool.js';
 import { DisposedError } from '../errors.js';
 import { nextTouchX, type CacheTilesOption } from './tiles.js';
+import { DispatchPolicy, type Dispatch } from './dispatch.js';
 
 export interface CpuBackendOptions {
   /** 'auto' (default) uses the SIMD build when the engine validates SIMD; false forces the plain build */
@@ -19,8 +20,12 @@ export interface CpuBackendOptions {
   maxMemoryMB?: number;
   /** threads that compute, the calling thread included (default 1: no workers) */
   threads?: number;
-  /** operations costing less than this (entries + rows) run on the calling thread alone */
-  inlineThreshold?: number;
+  /**
+   * operations costing less than this (entries + rows, or elements) run on the calling thread alone,
+   * the others on the pool; 'auto' (default): SpMV and vector operations go where they measure faster
+   * (src/cpu/dispatch.ts), the rest by DEFAULT_INLINE_THRESHOLD
+   */
+  inlineThreshold?: number | 'auto';
   /** how long idle workers spin before they sleep, in µs */
   spinUs?: number;
   /** a pool call still running after this many ms rejects and the pool is replaced (0 = never) */
@@ -52,6 +57,9 @@ const nextTask: () => Promise<void> =
           ch.port2.postMessage(0);
         });
 
+const INLINE: Dispatch = { pooled: false, done: () => {} };
+const POOLED: Dispatch = { pooled: true, done: () => {} };
+
 /** The CPU path: AssemblyScript kernels over one WebAssembly memory, on a pool of workers. */
 export class CpuBackend {
   private pool: WorkerPool | null = null;
@@ -60,7 +68,10 @@ export class CpuBackend {
   /** equal chunks of vector lengths, per length and chunk count */
   private readonly vectorBounds = new Map<string, Int32Array>();
   private readonly kernelIndex: Map<string, number>;
+  /** the fixed threshold: createRuntime's, else DEFAULT_INLINE_THRESHOLD (dense ops and triangular solves use it under 'auto' too) */
   inlineThreshold: number;
+  /** the measured choice of SpMV and vector operations ('auto'); null: inlineThreshold decides */
+  private policy: DispatchPolicy | null;
   timeoutMs = DEFAULT_TIMEOUT_MS;
   /** settles when the operation holding the backend ends (see exclusive) */
   private turn: Promise<void> = Promise.resolve();
@@ -79,7 +90,9 @@ export class CpuBackend {
   ) {
     const names = WebAssembly.Module.exports(module).filter((e) => e.kind === 'function').map((e) => e.name);
     this.kernelIndex = new Map(names.map((n, i) => [n, i]));
-    this.inlineThreshold = options.inlineThreshold ?? DEFAULT_INLINE_THRESHOLD;
+    this.inlineThreshold = DEFAULT_INLINE_THRESHOLD;
+    this.policy = null;
+    this.setInlineThreshold(options.inlineThreshold ?? 'auto');
     this.cacheTiles = options.cacheTiles ?? 'auto';
   }
 
@@ -103,6 +116,17 @@ export class CpuBackend {
     return this.pool ? this.pool.size + 1 : 1;
   }
 
+  /** A fixed threshold for every operation, or 'auto' (see CpuBackendOptions.inlineThreshold). */
+  setInlineThreshold(t: number | 'auto'): void {
+    this.policy = t === 'auto' ? new DispatchPolicy() : null;
+    this.inlineThreshold = t === 'auto' ? DEFAULT_INLINE_THRESHOLD : t;
+  }
+
+  /** What the 'auto' policy has measured so far (null under a fixed threshold). */
+  get dispatchStats(): ReturnType<DispatchPolicy['snapshot']> | null {
+    return this.policy?.snapshot() ?? null;
+  }
+
   /** Replaces the pool with one of `threads` threads (workers = threads − 1). Needs shared memory. */
   setThreads(threads: number, spinUs = this.pool?.options.spinUs ?? DEFAULT_SPIN_US): Promise<void> {
     return this.exclusive(() => this.startPool(threads, spinUs));
@@ -110,6 +134,8 @@ export class CpuBackend {
 
   private async startPool(threads: number, spinUs: number): Promise<void> {
     this.closePool();
+    // measurements of the old pool say nothing about the new one
+    if (this.policy) this.policy = new DispatchPolicy();
     if (threads <= 1 || !this.heap.shared) return;
     this.control = this.heap.alloc(CONTROL_BYTES);
     const names = [...this.kernelIndex.keys()];
@@ -158,6 +184,17 @@ export class CpuBackend {
   }
 
   /**
+   * y = A·x on the calling thread alone, synchronously (the automatic calibration times it: explain
+   * is synchronous). Not for general use: it does not take a turn, so it must not overlap an operation.
+   */
+  spmvInline(M: CpuMatrix, x: CpuVector, y: CpuVector): void {
+    for (const st of spmvSteps(M, x.ptr, y.ptr, { alpha: [1, 0], beta: [0, 0], op: 'N' }, 0)) {
+      const [s, e] = st.entries ? [lowerBound(st.entries, st.start), lowerBound(st.entries, st.end)] : [st.start, st.end];
+      this.call(st.kernel, st.args, s, e);
+    }
+  }
+
+  /**
    * Runs kernel steps in order: each on the pool in balanced chunks, or inline when small. `partitions`
    * caches the chunk bounds per kernel and chunk count (a matrix's cache: the bounds depend on it).
    */
@@ -169,9 +206,12 @@ export class CpuBackend {
     for (const st of steps) {
       if (st.end <= st.start) continue;
       const cost = st.prefix(st.end) - st.prefix(st.start);
-      if (!this.pool || cost < this.inlineThreshold) {
+      const d = this.dispatch(st.kernel, cost);
+      const t0 = performance.now();
+      if (!this.pool || !d.pooled) {
         const [s, e] = st.entries ? [lowerBound(st.entries, st.start), lowerBound(st.entries, st.end)] : [st.start, st.end];
         this.call(st.kernel, st.args, s, e);
+        d.done(performance.now() - t0);
         continue;
       }
       const key = `${st.kernel}/${this.pool.chunks}`;
@@ -182,7 +222,15 @@ export class CpuBackend {
         partitions.set(key, bounds);
       }
       await this.pool.run({ kernel: this.kernelIndex.get(st.kernel)!, args: st.args, bounds });
+      d.done(performance.now() - t0);
     }
+  }
+
+  /** Whether an operation of `kernel` costing `cost` goes to the pool: measured ('auto') or by the fixed threshold. */
+  private dispatch(kernel: string, cost: number): Dispatch {
+    if (!this.pool) return INLINE;
+    if (this.policy) return this.policy.choose(kernel, cost);
+    return cost < this.inlineThreshold ? INLINE : POOLED;
   }
 
   /**
@@ -268,8 +316,14 @@ export class CpuBackend {
    * how many chunks ran.
    */
   private async runVectorNow(kernel: string, args: number[], n: number, outArg?: number): Promise<number> {
-    if (!this.pool || n < this.inlineThreshold) {
+    const d = this.dispatch(kernel, n);
+    const t0 = performance.now();
+    // A reduction the 'auto' policy may send either way is summed in the pool's chunks inline too,
+    // so its bits depend on the number of threads only, never on which way the timing chose.
+    const chunked = this.pool && (d.pooled || (outArg !== undefined && this.policy && n >= this.policy.floor));
+    if (!this.pool || !chunked) {
       this.call(kernel, args, 0, n);
+      d.done(performance.now() - t0);
       return 1;
     }
     const chunks = this.pool.chunks;
@@ -280,8 +334,13 @@ export class CpuBackend {
       if (this.vectorBounds.size > 64) this.vectorBounds.clear();
       this.vectorBounds.set(key, bounds);
     }
-    const job: PoolJob = { kernel: this.kernelIndex.get(kernel)!, args, bounds, outArg: outArg === undefined ? undefined : outArg + 1 };
-    await this.pool.run(job);
+    if (d.pooled) await this.pool.run({ kernel: this.kernelIndex.get(kernel)!, args, bounds, outArg: outArg === undefined ? undefined : outArg + 1 });
+    else {
+      // as the pool would: chunk c writes its partial 16·c bytes after the output pointer
+      const a = [...args];
+      for (let c = 0; c < chunks; c++, a[outArg!] += 16) this.call(kernel, a, bounds[c], bounds[c + 1]);
+    }
+    d.done(performance.now() - t0);
     return chunks;
   }
 

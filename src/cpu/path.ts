@@ -163,6 +163,41 @@ export class CpuPath implements Path<CpuMatrix, CpuVector, CpuDense> {
     return { threads: B.threads, overheadMs, bandwidthGBs: bytes / 1e6 / Math.max(1e-3, largeMs - overheadMs) };
   }
 
+  /**
+   * The time of a product y = A·x on the calling thread, synchronously (the automatic calibration's
+   * measurement, src/runtime/auto-calibration.ts: explain is synchronous): after an untimed window, the
+   * median over `windows` windows of the mean time of the products that fill `windowMs` (at least
+   * `minReps`) — windows, so that a product too short for the clock is still timed, and their median,
+   * so that one window in which another process took the core does not set the figure.
+   */
+  timeInline(A: SparseMatrix, windows: number, windowMs: number, minReps: number): number {
+    const B = this.backend;
+    const M = B.upload(A);
+    const x = this.vector(A.dtype, A.cols);
+    const y = B.vector(A.dtype, A.rows);
+    try {
+      x.view().fill(1);
+      // the first window warms caches, pages and the kernel's optimized code (it ran 2× slower): untimed
+      const means: number[] = [];
+      for (let w = -1; w < windows; w++) {
+        const t0 = performance.now();
+        let reps = 0;
+        let t = t0;
+        while (reps < minReps || t - t0 < windowMs) {
+          B.spmvInline(M, x, y);
+          reps++;
+          t = performance.now();
+        }
+        if (w >= 0) means.push((t - t0) / reps);
+      }
+      return median(means);
+    } finally {
+      M.dispose();
+      x.dispose();
+      y.dispose();
+    }
+  }
+
   dispose(): void {
     this.backend.dispose();
   }

@@ -39,7 +39,9 @@ export function spmvBytes(f: MatrixFeatures, format: FormatName, elementBytes: n
 
 /**
  * Time of one SpMV on a path: overhead + bytes / bandwidth, plus moving whatever is not already
- * resident there (the matrix, x) and reading y back when the caller wants it on the host.
+ * resident there (the matrix, x) and reading y back when the caller wants it on the host. Where the
+ * calibration has a rate beyond cache (memoryGBs), the bytes past cacheBytes go at that rate: a
+ * product streaming from memory ran 3–6× slower per byte than one in cache on the 2-vCPU EPYC.
  */
 export function estimateSpmv(
   cal: PathCalibration,
@@ -52,7 +54,9 @@ export function estimateSpmv(
   const { matrix, vectors } = spmvBytes(f, format, elementBytes);
   const eff = path.cost.efficiency;
   const efficiency = eff ? (eff[format] ?? eff.csr ?? 1) : 1;
-  const kernelMs = (matrix + vectors) / (cal.bandwidthGBs * efficiency * 1e6);
+  const bytes = matrix + vectors;
+  const cached = cal.memoryGBs ? Math.min(bytes, cal.cacheBytes ?? bytes) : bytes;
+  const kernelMs = (cached / cal.bandwidthGBs + (bytes - cached) / (cal.memoryGBs ?? cal.bandwidthGBs)) / (efficiency * 1e6);
   const transfers: string[] = [];
   let transferMs = 0;
   if (path.cost.kind === 'gpu') {

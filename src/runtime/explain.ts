@@ -17,7 +17,10 @@ export interface Explanation {
   features: MatrixFeatures;
   /** the choice in words: each path's format rule and estimate, unavailable paths and why, overrides */
   reasons: string[];
-  /** whether the figures come from a calibration of this machine or from defaults */
+  /**
+   * whether every estimate uses figures measured on this machine (the automatic calibration,
+   * rt.calibrate() or a saved one) rather than a path's defaults
+   */
   calibrated: boolean;
 }
 
@@ -43,6 +46,8 @@ export interface ExplainInput {
   features: MatrixFeatures;
   elementBytes: number;
   calibrated: boolean;
+  /** the paths whose estimates use default figures (their automatic calibration has not ended) */
+  uncalibrated?: string[];
   /** every path of the runtime, in order of preference on equal estimates */
   candidates: ExplainCandidate[];
   /** whether the caller wants y back on the host (typed-array y) */
@@ -91,6 +96,9 @@ export function explainSpmv(i: ExplainInput): Explanation {
   }
   const info = i.candidates.find((c) => c.path.id === path)?.path;
   const format = estimates[path]?.format ?? (info ? formatOn(info, i.features, i.format).format : (i.format ?? chooseFormat(i.features, 'cpu').format));
-  if (!i.calibrated) reasons.push('estimates use default figures: run rt.calibrate() for this machine’s');
+  if (!i.calibrated) {
+    const which = i.uncalibrated?.length ? `${i.uncalibrated.join(' and ')} estimates use` : 'estimates use';
+    reasons.push(`${which} default figures until the automatic calibration has measured this machine (rt.calibrate() measures now)`);
+  }
   return { op: 'spmv', path, format, estimates, features: i.features, reasons, calibrated: i.calibrated };
 }

@@ -49,8 +49,12 @@ export interface RuntimeOptions {
    * with the reason in capabilities().notes.
    */
   workers?: number | 'auto';
-  /** operations whose cost (entries + rows) is below this run on the calling thread alone (default 32768) */
-  inlineThreshold?: number;
+  /**
+   * operations whose cost (entries + rows, or elements) is below this run on the calling thread alone,
+   * the others on the pool; 'auto' (default): each SpMV and vector kernel goes where it measures faster
+   * on this machine, per size (docs/paths-and-runtime.md), other operations by 32768
+   */
+  inlineThreshold?: number | 'auto';
   /** how long an idle worker spins before it sleeps on Atomics.wait, in µs (default 200) */
   spinUs?: number;
   /** a call on the pool still running after this many ms rejects with WorkerError (default 60000; 0 = never) */

@@ -12,7 +12,6 @@ import { ownedCopy } from '../formats/owned.js';
 import { DenseMatrix } from '../formats/dense.js';
 import { PATH_IDS, type DenseShape, type Path, type PathCapabilities, type PathChoice, type PathDense, type PathId, type PathMatrix, type PathVector } from '../path.js';
 import { CpuPath } from '../cpu/path.js';
-import { DEFAULT_INLINE_THRESHOLD } from '../cpu/backend.js';
 import type { CpuBackend } from '../cpu/backend.js';
 import type { AutoSolveOptions, Backend, Capabilities, ExplainSolveOptions, GmresOptions, RuntimeOptions, SolveOptions, SolveOutcome, SpmvOptions, UploadOptions, VectorLike } from './options.js';
 import { AUTO_SOLVE_OPTION_KEYS, EXPLAIN_SOLVE_OPTION_KEYS, GMRES_OPTION_KEYS, PRECONDITIONER_OPTION_KEYS } from './options.js';
@@ -33,6 +32,7 @@ import { checkCacheTiles } from '../cpu/tiles.js';
 import { explainSpmv, formatOn, type Explanation } from './explain.js';
 import type { Calibration, PathCalibration } from './cost.js';
 import { poisson3D } from '../generators/poisson.js';
+import { CACHE_BYTES, beyondCacheOnDevice, cpuFigures, deviceFigures } from './auto-calibration.js';
 import { shownTyped, shownValue } from '../shown-value.js';
 import { spgemm } from '../solvers/amg/spgemm.js';
 import type { AmgOptions } from '../solvers/amg/hierarchy.js';
@@ -110,7 +110,7 @@ export class Runtime implements HandleOwner {
       throw new UnsupportedError(`createRuntime: backend must be 'auto', ${PATH_IDS.map((p) => `'${p}'`).join(', ')} or 'gpu', got ${shownValue(options.backend)}`);
     }
     checkNumber('createRuntime', 'maxMemoryMB', options.maxMemoryMB, inRange(1, 4096));
-    checkNumber('createRuntime', 'inlineThreshold', options.inlineThreshold, NON_NEGATIVE);
+    if (options.inlineThreshold !== 'auto') checkNumber('createRuntime', "inlineThreshold (or 'auto')", options.inlineThreshold, NON_NEGATIVE);
     checkNumber('createRuntime', 'spinUs', options.spinUs, inRange(0, 1e6));
     checkNumber('createRuntime', 'timeoutMs', options.timeoutMs, NON_NEGATIVE);
     if (options.simd !== undefined && options.simd !== 'auto') checkBoolean('createRuntime', "simd (or 'auto')", options.simd);
@@ -133,7 +133,7 @@ export class Runtime implements HandleOwner {
         const why = mode === 'gpu' ? DEVICE_PATHS.map((f) => `${f.label}: ${missing.get(f.id)}`).join('; ') : missing.get(mode);
         throw new GpuUnavailableError(`createRuntime: ${mode === 'gpu' ? 'no GPU path is available' : `the ${labelOf(mode)} path is unavailable`}: ${why}`);
       }
-      const cpu = await CpuPath.create({ ...options, threads, cacheTiles, inlineThreshold: options.inlineThreshold ?? DEFAULT_INLINE_THRESHOLD });
+      const cpu = await CpuPath.create({ ...options, threads, cacheTiles, inlineThreshold: options.inlineThreshold ?? 'auto' });
       const rt = new Runtime(cpu, devices, missing, mode, forced);
       rt.requestedThreads = threads;
       if (options.calibration) rt.calibrationData = withLegacyKeys(options.calibration);
@@ -246,10 +246,11 @@ export class Runtime implements HandleOwner {
   }
 
   /**
-   * Sets the cost (entries + rows) below which operations run on the calling thread alone, because a
-   * round trip through the pool would cost more than they do (`createRuntime({ inlineThreshold })`).
+   * Sets the cost (entries + rows, or elements) below which operations run on the calling thread alone,
+   * because a round trip through the pool would cost more than they do (`createRuntime({ inlineThreshold })`);
+   * `'auto'` (the default) lets each SpMV and vector kernel go where it measures faster, per size.
    *
-   * @throws {@link InputRangeError} (a RangeError) when `cost` is negative or NaN; {@link InputTypeError} when it is not a number.
+   * @throws {@link InputRangeError} (a RangeError) when `cost` is negative or NaN; {@link InputTypeError} when it is neither a number nor `'auto'`.
    *
    * @example
    * ```js
@@ -257,12 +258,13 @@ export class Runtime implements HandleOwner {
    *
    * const rt = await createRuntime({ workers: 2 });
    * rt.setInlineThreshold(0);                            // every operation goes through the pool
+   * rt.setInlineThreshold('auto');                       // back to the measured choice
    * rt.dispose();
    * ```
    */
-  setInlineThreshold(cost: number): void {
-    requireNumber('setInlineThreshold', 'cost', cost, NON_NEGATIVE);
-    this.cpu.backend.inlineThreshold = cost;
+  setInlineThreshold(cost: number | 'auto'): void {
+    if (cost !== 'auto') requireNumber('setInlineThreshold', "cost (or 'auto')", cost, NON_NEGATIVE);
+    this.cpu.backend.setInlineThreshold(cost);
   }
 
   /**
@@ -397,7 +399,9 @@ export class Runtime implements HandleOwner {
   /**
    * Which path and format an operation would use for a matrix, and the numbers behind the choice:
    * the matrix's features, each path's estimate (overhead + bytes / bandwidth + transfers) and the
-   * reasons in words. Estimates use this machine's calibration once rt.calibrate() has run.
+   * reasons in words. Estimates use figures measured on this machine: rt.calibrate()'s or a saved
+   * calibration when given, else a short automatic calibration run on first need and kept for the
+   * process or page (docs/paths-and-runtime.md; a GPU path's defaults stand until its own ends).
    * `options.format` fixes the format, `options.x` tells where x lives and `options.readBack` whether
    * y comes back to the host (default true).
    *
@@ -458,9 +462,13 @@ export class Runtime implements HandleOwner {
     const features = this.featuresOf(host);
     const x = options.x;
     const bound = x instanceof ResidentVector ? x.pinned : null;
+    const eb = elementBytes(host.dtype);
+    // the working set as CSR: whether the CPU figures need the rate beyond cache
+    const beyondCache = features.nnz * (4 + eb) + (features.rows + 1) * 4 + (features.rows + features.cols) * eb > CACHE_BYTES;
+    const uncalibrated: string[] = [];
     const candidates = this.paths.map((p) => ({
       path: p,
-      calibration: this.calibrationFor(p),
+      calibration: this.calibrationFor(p, beyondCache, uncalibrated),
       available: bound && bound !== p.id && !this.forced ? `x is in a GPUBuffer shared on the ${labelOf(bound)} path (rt.fromGPUBuffer, gpuBuffer())` : this.availability(p),
       resident: {
         matrix: handle ? handle.copies.has(`${p.id}:${this.formatFor(handle, p)}`) : p === this.home,
@@ -469,8 +477,9 @@ export class Runtime implements HandleOwner {
     }));
     const e = explainSpmv({
       features,
-      elementBytes: elementBytes(host.dtype),
-      calibrated: this.calibrationData !== null,
+      elementBytes: eb,
+      calibrated: uncalibrated.length === 0,
+      uncalibrated,
       candidates,
       readBack: options.readBack ?? true,
       format: options.format ?? handle?.requestedFormat ?? undefined,
@@ -486,10 +495,24 @@ export class Runtime implements HandleOwner {
     return true;
   }
 
-  private calibrationFor(p: Path): PathCalibration {
+  /**
+   * A path's figures: rt.calibrate()'s or createRuntime's, else the automatic calibration's
+   * (auto-calibration.ts: the CPU's measured now if this process has none; a device's once measured,
+   * its defaults until then — their labels go to `uncalibrated`).
+   */
+  private calibrationFor(p: Path, beyondCache: boolean, uncalibrated: string[]): PathCalibration {
     const c = this.calibrationData?.[p.id];
     if (c) return c;
-    return p === this.home ? { ...p.cost.defaults, threads: this.cpu.backend.threads } as PathCalibration : p.cost.defaults;
+    if (p === this.home) return cpuFigures(this.cpu, beyondCache);
+    if (this.availability(p) !== true) return p.cost.defaults;
+    const f = deviceFigures(p).figures;
+    if (!f) uncalibrated.push(p.label);
+    return !f ? p.cost.defaults : beyondCache ? beyondCacheOnDevice(p, f, cpuFigures(this.cpu, true)) : f;
+  }
+
+  /** @internal Resolves when every usable device path's automatic calibration has ended (starting those not started): for tests and benchmarks. */
+  async autoCalibrated(): Promise<void> {
+    for (const p of this.paths) if (p !== this.home && p.usable) await deviceFigures(p).done;
   }
 
   /**

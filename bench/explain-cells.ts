@@ -1,0 +1,86 @@
+/**
+ * The measuring half of `npm run bench -- --only explain` (issue 22 item 5), shared by Node
+ * (bench/explain.ts) and a page (bench/explain-page.ts): rt.explain's SpMV estimate for a resident
+ * product, with only the automatic calibration (no rt.calibrate()), against the measured time of that
+ * product on the path: 5 batches of products ending in one read of y, median per product. The goal:
+ * measured / estimate within [0.5, 2] in every cell.
+ */
+import { poisson2D, poisson3D, type Runtime, type SparseMatrix } from '../src/index.js';
+import type { PathId } from '../src/path.js';
+import { median } from '../src/metrics.js';
+
+export interface ExplainCell {
+  where: string;
+  path: PathId;
+  matrix: string;
+  rows: number;
+  format: string;
+  estimateMs: number;
+  measuredMs: number;
+  /** measured / estimate */
+  ratio: number;
+}
+
+/** The matrices, smallest first; `maxRows` bounds them per path (a software renderer is slow). */
+export const EXPLAIN_MATRICES: Array<[string, () => SparseMatrix]> = [
+  ['poisson2D(32)', () => poisson2D(32)],
+  ['poisson2D(100)', () => poisson2D(100)],
+  ['poisson3D(30)', () => poisson3D(30)],
+  ['poisson2D(316)', () => poisson2D(316)],
+  ['poisson3D(64)', () => poisson3D(64)],
+  ['poisson2D(1000)', () => poisson2D(1000)],
+];
+
+export async function explainCells(
+  rt: Runtime,
+  where: string,
+  paths: Array<{ path: PathId; maxRows: number }>,
+  log: (s: string) => void,
+): Promise<ExplainCell[]> {
+  await rt.autoCalibrated();
+  const cells: ExplainCell[] = [];
+  for (const [name, make] of EXPLAIN_MATRICES) {
+    const todo = paths.filter((p) => p.maxRows >= rowsOf(name));
+    if (!todo.length) continue;
+    const A = make();
+    const h = rt.upload(A);
+    const x = rt.vector(new Float64Array(A.cols).fill(1));
+    const y = rt.vector(A.rows, 'f64');
+    try {
+      for (const { path } of todo) {
+        await rt.spmv(h, x, { y, path }); // uploaded there, warm
+        await y.read();
+        // batch: about 20 ms of products (at least 2) then one read
+        let t0 = performance.now();
+        await rt.spmv(h, x, { y, path });
+        await y.read();
+        const one = performance.now() - t0;
+        const reps = Math.max(2, Math.min(2000, Math.round(20 / Math.max(one, 1e-3))));
+        const t: number[] = [];
+        for (let b = 0; b < 5; b++) {
+          t0 = performance.now();
+          for (let r = 0; r < reps; r++) await rt.spmv(h, x, { y, path });
+          await y.read();
+          t.push((performance.now() - t0) / reps);
+        }
+        const e = rt.explain('spmv', h, { x, readBack: false }).estimates[path]!;
+        const ms = median(t);
+        const cell = { where, path, matrix: name, rows: A.rows, format: e.format, estimateMs: e.ms, measuredMs: ms, ratio: ms / e.ms };
+        cells.push(cell);
+        log(`  ${where.padEnd(18)} ${path.padEnd(7)} ${name.padEnd(15)} ${e.format.padEnd(5)} estimate ${fmt(e.ms)} ms, measured ${fmt(ms)} ms: ${cell.ratio.toFixed(2)}×`);
+      }
+    } finally {
+      for (const v of [h, x, y]) v.dispose();
+    }
+  }
+  return cells;
+}
+
+function rowsOf(name: string): number {
+  const m = /poisson(\d)D\((\d+)\)/.exec(name)!;
+  return Number(m[2]) ** Number(m[1]);
+}
+
+function fmt(ms: number): string {
+  return ms >= 10 ? ms.toFixed(1) : ms >= 0.1 ? ms.toFixed(3) : ms.toFixed(4);
+}

@@ -1,0 +1,163 @@
+/**
+ * The automatic calibration: the figures explain and the path choice use when no calibration was
+ * given (createRuntime({ calibration })) or run (rt.calibrate()), measured on first need in a few ms
+ * and kept in this module's cache — one per process or page (a module-level Map, keyed by path and
+ * kernel build or device), so later runtimes reuse them. Nothing is persisted: save rt.calibrate()'s
+ * result for that.
+ *
+ * CPU path, synchronously (explain is synchronous), on the calling thread: the time of a tiny product
+ * plus the runtime's call overhead, and the rate of DIA products over a working set that fits in
+ * cache (about 0.9 MB); the rate beyond cache only when a matrix that large is first explained (a
+ * 96 MB working set, 50–150 ms once). One thread's figures stand for every thread count: the pool is
+ * used only where it measured faster (src/cpu/dispatch.ts), by less than 2× on 2 threads.
+ *
+ * Device paths, asynchronously (their products finish on the device): started on first need, through
+ * the path's own operations as the runtime runs them (f64, resident, batches ended by a read), a tiny
+ * product and a small Poisson matrix (9,216 rows) in the format the path runs it in; until it ends
+ * the path's default figures stand (explain says so). On a real GPU so small a product is all
+ * overhead, so the measured rate replaces the default only where the kernel's share of the product
+ * was at least twice the overhead (a software renderer's).
+ */
+import type { Path, PathCalibration } from '../path.js';
+import type { CpuPath } from '../cpu/path.js';
+import { DIAMatrix, convert, type SparseMatrix } from '../formats/index.js';
+import { spmvBytes } from './cost.js';
+import type { SpmvScalars } from '../backend-types.js';
+import { formatOn } from './explain.js';
+import { matrixFeatures } from './features.js';
+import { poisson2D, poisson3D } from '../generators/poisson.js';
+
+/** Working sets up to this many bytes count as cache-resident in the CPU estimate. */
+export const CACHE_BYTES = 16 << 20;
+/** What a runtime call adds to the kernel's time (promise turns, the operation queue), in ms. */
+export const CALL_OVERHEAD_MS = 0.003;
+/** Rows of the diagonal matrix that measures the CPU's rate beyond cache (3 × 32 MB in f64: beyond the largest last-level caches). */
+const MEMORY_ROWS = 1 << 22;
+
+const figures = new Map<string, PathCalibration>();
+const running = new Map<string, Promise<void>>();
+
+/** The cache key of a path: the CPU's kernel build, a device's name. */
+function keyOf(p: Path): string {
+  return p.cost.kind === 'cpu' ? `cpu:${p.capabilities().device ?? ''}` : `${p.id}:${p.capabilities().device ?? ''}`;
+}
+
+/** Bytes one product of A moves (matrix arrays, x, y), as cost.ts counts them. */
+function productBytes(A: { storageBytes(): number; rows: number; cols: number }, elementBytes: number): number {
+  return A.storageBytes() + (A.rows + A.cols) * elementBytes;
+}
+
+/**
+ * The CPU path's figures, measured now if this process has none (`beyondCache`: including the rate
+ * beyond cache, for a working set larger than CACHE_BYTES).
+ */
+export function cpuFigures(cpu: CpuPath, beyondCache: boolean): PathCalibration {
+  const key = keyOf(cpu);
+  let f = figures.get(key);
+  if (!f) {
+    const tinyMs = cpu.timeInline(poisson3D(2), 5, 0.2, 20);
+    const A = convert(poisson2D(128), 'dia');
+    const ms = cpu.timeInline(A, 5, 1, 3);
+    const bandwidthGBs = productBytes(A, 8) / 1e6 / Math.max(1e-4, ms - tinyMs);
+    f = { overheadMs: tinyMs + CALL_OVERHEAD_MS, bandwidthGBs };
+    figures.set(key, f);
+  }
+  if (beyondCache && f.memoryGBs === undefined) {
+    const n = MEMORY_ROWS;
+    const D = new DIAMatrix(n, n, 'f64', Int32Array.of(0), n, new Float64Array(n).fill(1));
+    const ms = cpu.timeInline(D, 3, 0, 1);
+    // never faster than the cached rate: a machine whose cache holds it all streams at that rate
+    f = { ...f, memoryGBs: Math.min(f.bandwidthGBs, productBytes(D, 8) / 1e6 / ms), cacheBytes: CACHE_BYTES };
+    figures.set(key, f);
+  }
+  return f;
+}
+
+/**
+ * A device path's figures if this process has measured them; otherwise starts the measurement (once)
+ * and returns null. `done` resolves when it has ended (figures stored, or the path failed to measure).
+ */
+export function deviceFigures(p: Path): { figures: PathCalibration | null; done: Promise<void> } {
+  const key = keyOf(p);
+  const f = figures.get(key);
+  if (f) return { figures: f, done: Promise.resolve() };
+  let r = running.get(key);
+  if (!r) {
+    r = measureDevice(p)
+      .then((m) => void figures.set(key, m))
+      // a lost device or a disposed runtime: the defaults stay, a later need tries again
+      .catch(() => {})
+      .finally(() => running.delete(key));
+    running.set(key, r);
+  }
+  return { figures: null, done: r };
+}
+
+async function measureDevice(p: Path): Promise<PathCalibration> {
+  const d = p.cost.defaults;
+  const overheadMs = await timeProducts(p, poisson3D(2), 3);
+  // a Poisson matrix in the format the path runs it in, its rate scaled back to the path's reference rate
+  const P = poisson2D(96);
+  const features = matrixFeatures(P);
+  const { format } = formatOn(p, features);
+  const eff = p.cost.efficiency ? (p.cost.efficiency[format] ?? p.cost.efficiency.csr ?? 1) : 1;
+  const { matrix, vectors } = spmvBytes(features, format, 8);
+  const kernelMs = (await timeProducts(p, convert(P, format, { maxFill: 1e9 }), 10)) - overheadMs;
+  // on a real GPU so small a product is all overhead: its rate says nothing, the default stands
+  const bandwidthGBs = kernelMs >= 2 * overheadMs ? (matrix + vectors) / 1e6 / kernelMs / eff : d.bandwidthGBs;
+  // transfers: 2 MB up and back
+  const data = new Float64Array(1 << 18);
+  let t0 = performance.now();
+  const v = p.vector('f64', data);
+  const upMs = performance.now() - t0;
+  t0 = performance.now();
+  await p.read(v);
+  const downMs = performance.now() - t0;
+  v.dispose();
+  const rate = (ms: number, fallback = 1): number => (ms > 0.05 ? data.byteLength / 1e6 / ms : fallback);
+  return { device: p.capabilities().device, overheadMs, bandwidthGBs, uploadGBs: rate(upMs, d.uploadGBs), readbackGBs: rate(downMs, d.readbackGBs) };
+}
+
+/**
+ * The mean time of a resident f64 product on a device path, as the runtime runs it: products in
+ * batches of 4, each batch ended by one read of y (what makes a device finish), for at least
+ * `windowMs` after one untimed batch.
+ */
+async function timeProducts(p: Path, A: SparseMatrix, windowMs: number): Promise<number> {
+  const M = p.matrix(A, { transpose: false });
+  const x = p.vector('f64', new Float64Array(A.cols).fill(1));
+  const y = p.vector('f64', A.rows);
+  const s: SpmvScalars = { alpha: [1, 0], beta: [0, 0], op: 'N' };
+  try {
+    const batch = async (): Promise<void> => {
+      for (let k = 0; k < 4; k++) await p.spmv(M, x, y, s);
+      await p.read(y);
+    };
+    await batch();
+    const t0 = performance.now();
+    let reps = 0;
+    do {
+      await batch();
+      reps += 4;
+    } while (performance.now() - t0 < windowMs);
+    return (performance.now() - t0) / reps;
+  } finally {
+    M.dispose();
+    x.dispose();
+    y.dispose();
+  }
+}
+
+/**
+ * A device path's figures for a working set beyond cache: a software renderer runs on the CPU and
+ * meets the CPU's cache cliff, so it gets the CPU's ratio of the two rates; a GPU's stand as measured.
+ */
+export function beyondCacheOnDevice(p: Path, f: PathCalibration, cpu: PathCalibration): PathCalibration {
+  if (p.capabilities().limits?.software !== true || !cpu.memoryGBs) return f;
+  return { ...f, memoryGBs: (f.bandwidthGBs * cpu.memoryGBs) / cpu.bandwidthGBs, cacheBytes: cpu.cacheBytes };
+}
+
+/** What this process has measured, per path key (tests). */
+export function autoCalibrationCache(): Map<string, PathCalibration> {
+  return figures;
+}

@@ -1,0 +1,139 @@
+/**
+ * The CPU path's measured pool-or-inline choice (src/cpu/dispatch.ts, createRuntime's default
+ * `inlineThreshold: 'auto'`), with synthetic times so every expectation is exact: the floor, the
+ * learning order, the choice with its margin, the bounded cost of re-measuring a way that loses, that
+ * a lasting change is followed; and, on real runtimes, that a reduction's bits do not depend on the way
+ * the timing chose.
+ */
+import { describe, expect, it } from 'vitest';
+import { DispatchPolicy, EXPLORE_SHARE, POOL_FLOOR, POOL_MARGIN } from '../src/cpu/dispatch.js';
+import { createRuntime } from '../src/runtime/runtime.js';
+import { Prng } from '../src/generators/prng.js';
+
+/** Runs `calls` decisions of one kernel at `cost`, timing inline at `inlineMs` and pooled at `poolMs` (per call); returns the pooled share of calls and of time. */
+function simulate(p: DispatchPolicy, calls: number, cost: number, inlineMs: number, poolMs: number): { pooledCalls: number; timeMs: number; poolTimeMs: number } {
+  let pooledCalls = 0;
+  let timeMs = 0;
+  let poolTimeMs = 0;
+  for (let k = 0; k < calls; k++) {
+    const d = p.choose('dot_f64', cost);
+    const ms = d.pooled ? poolMs : inlineMs;
+    if (d.pooled) {
+      pooledCalls++;
+      poolTimeMs += ms;
+    }
+    timeMs += ms;
+    d.done(ms);
+  }
+  return { pooledCalls, timeMs, poolTimeMs };
+}
+
+describe('DispatchPolicy', () => {
+  it('runs everything below the floor inline, unmeasured', () => {
+    const p = new DispatchPolicy();
+    for (let k = 0; k < 50; k++) {
+      const d = p.choose('axpy_f64', POOL_FLOOR - 1);
+      expect(d.pooled).toBe(false);
+      d.done(1);
+    }
+    expect(p.snapshot()).toEqual({});
+  });
+
+  it('learns inline first (three calls), then the pool, then keeps the faster', () => {
+    const p = new DispatchPolicy();
+    const ways: boolean[] = [];
+    for (let k = 0; k < 8; k++) {
+      const d = p.choose('dot_f64', 1e5);
+      ways.push(d.pooled);
+      d.done(d.pooled ? 0.02 : 0.05); // the pool 2.5× faster
+    }
+    expect(ways).toEqual([false, false, false, true, true, true, true, true]);
+    const s = Object.values(p.snapshot())[0];
+    expect(s.samples).toEqual([3, 5]);
+    expect(s.pool).toBeCloseTo((0.02 / 1e5) * 1e6, 9);
+  });
+
+  it('keeps inline when the pool is faster by less than the margin, and when it loses', () => {
+    for (const poolMs of [0.05 * (POOL_MARGIN + 0.05), 0.05, 0.2]) {
+      const p = new DispatchPolicy();
+      const r = simulate(p, 2000, 1e5, 0.05, poolMs);
+      // the trials and the re-measurements only: EXPLORE_SHARE of the time, plus 3 trials
+      expect(r.pooledCalls, `pool ${poolMs} ms`).toBeLessThanOrEqual(Math.ceil(3 + (2000 * 0.05 * EXPLORE_SHARE) / poolMs) + 1);
+    }
+  });
+
+  it('stops the pool trials at the first pooled call that loses by 2× or more', () => {
+    const p = new DispatchPolicy();
+    const ways: boolean[] = [];
+    for (let k = 0; k < 6; k++) {
+      const d = p.choose('dot_f64', 1e5);
+      ways.push(d.pooled);
+      d.done(d.pooled ? 1 : 0.05); // a preempted worker: 20× slower
+    }
+    expect(ways).toEqual([false, false, false, true, false, false]);
+  });
+
+  it('spends about EXPLORE_SHARE of the time re-measuring the way that loses, however badly', () => {
+    for (const poolMs of [0.08, 0.5, 5]) {
+      const p = new DispatchPolicy();
+      const r = simulate(p, 20000, 1e5, 0.05, poolMs);
+      const inlineOnly = 20000 * 0.05;
+      // the learning trials (at most 3 pooled calls) plus EXPLORE_SHARE of the rest
+      expect(r.timeMs, `pool ${poolMs} ms`).toBeLessThanOrEqual(inlineOnly * (1 + EXPLORE_SHARE) + 3 * poolMs + 1e-9);
+      expect(r.pooledCalls).toBeGreaterThan(1); // it does look again
+    }
+  });
+
+  it('follows a lasting change: the pool, once it becomes faster, takes over', () => {
+    const p = new DispatchPolicy();
+    simulate(p, 500, 1e5, 0.05, 0.5); // loaded: the pool loses 10×
+    const later = simulate(p, 20000, 1e5, 0.05, 0.02); // quiet again: 2.5× faster
+    expect(later.pooledCalls).toBeGreaterThan(19000);
+  });
+
+  it('keeps kernels and sizes (half-octave buckets) apart', () => {
+    const p = new DispatchPolicy();
+    for (const [k, c] of [['dot_f64', 1e5], ['dot_f64', 1.2e5], ['dot_f64', 1e6], ['axpy_f64', 1e5]] as const) p.choose(k, c).done(0.01);
+    expect(Object.keys(p.snapshot()).sort()).toEqual(['axpy_f64:33', 'dot_f64:33', 'dot_f64:34', 'dot_f64:40']);
+  });
+});
+
+describe("reductions under 'auto'", () => {
+  it('give the same bits whichever way each call ran: those of the pool with the same threads', async () => {
+    const auto = await createRuntime({ workers: 2, backend: 'cpu' });
+    const pooled = await createRuntime({ workers: 2, backend: 'cpu', inlineThreshold: 0 });
+    try {
+      const n = 3 * POOL_FLOOR + 7;
+      const rng = new Prng(5);
+      const a = Float64Array.from({ length: n }, () => rng.next() * 2 - 1);
+      const b = Float64Array.from({ length: n }, () => rng.next() * 2 - 1);
+      const [xa, ya, xp, yp] = [auto.vector(a), auto.vector(b), pooled.vector(a), pooled.vector(b)];
+      const want = [await pooled.dot(xp, yp), await pooled.nrm2(xp)];
+      // the trials run both ways, and later calls whichever measured faster
+      for (let k = 0; k < 12; k++) expect([await auto.dot(xa, ya), await auto.nrm2(xa)]).toEqual(want);
+      const seen = Object.entries(auto.cpuBackend.dispatchStats!).filter(([k]) => k.startsWith('dot_f64'));
+      expect(seen.length).toBe(1);
+      expect(seen[0][1].samples[0]).toBeGreaterThanOrEqual(3); // inline ran
+      expect(seen[0][1].samples[1]).toBeGreaterThanOrEqual(1); // so did the pool
+      expect(pooled.cpuBackend.dispatchStats).toBeNull(); // a fixed threshold measures nothing
+    } finally {
+      auto.dispose();
+      pooled.dispose();
+    }
+  });
+
+  it("setInlineThreshold switches between a fixed threshold and 'auto'; other values are refused", async () => {
+    const rt = await createRuntime({ workers: 2, backend: 'cpu' });
+    try {
+      expect(rt.cpuBackend.dispatchStats).toEqual({});
+      rt.setInlineThreshold(0);
+      expect(rt.cpuBackend.dispatchStats).toBeNull();
+      rt.setInlineThreshold('auto');
+      expect(rt.cpuBackend.dispatchStats).toEqual({});
+      expect(() => rt.setInlineThreshold('fast' as 'auto')).toThrow(TypeError);
+      await expect(createRuntime({ inlineThreshold: 'never' as 'auto' })).rejects.toThrow(TypeError);
+    } finally {
+      rt.dispose();
+    }
+  });
+});
