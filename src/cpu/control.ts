@@ -1,11 +1,14 @@
 /**
  * The control block shared by the calling thread and the workers, in the runtime's shared memory.
- * One job at a time: the caller writes the kernel, its arguments and one range per worker, then
- * bumps EPOCH and notifies; each worker runs its range, adds one to DONE and notifies.
+ * One job at a time: the caller writes the kernel, its arguments and one range per chunk, then
+ * bumps EPOCH and notifies. A chunk is run by whoever claims it first for the job's epoch (CLAIMS):
+ * its worker, or the caller once it has finished chunk 0 — so a worker that has not been scheduled
+ * yet (another process holds the core) delays nothing. Whoever runs a chunk adds one to DONE and
+ * notifies; the job is done when DONE reaches the number of workers.
  *
  * Int32 words:
  *   EPOCH     job counter; workers wait on it changing
- *   DONE      workers finished with the current job
+ *   DONE      chunks 1… of the current job finished
  *   COMMAND   RUN or STOP
  *   KERNEL    index of the kernel in the name table sent at start-up
  *   NARGS     number of arguments before the range
@@ -15,7 +18,8 @@
  *   FAIL_MODE …by throwing (1), exiting (2) or stalling for 30 s (3)
  *   OUT_ARG   for reductions, 1 + the index of the argument holding the output pointer: each worker
  *             adds 16·(its index) to it, so partial results land side by side (0 = not a reduction)
- *   RANGES    [start, end] per worker, from word RANGES
+ *   RANGES    [start, end] per chunk, from word RANGES
+ *   CLAIMS    per chunk, the last epoch it was claimed for (chunk c claims word CLAIMS + c)
  * Float64 words from ARGS_F64: the kernel arguments (pointers and scalars are exact in f64).
  */
 export const EPOCH = 0;
@@ -30,12 +34,19 @@ export const OUT_ARG = 8;
 export const FAIL_MODE = 9;
 export const RANGES = 16;
 export const MAX_WORKERS = 256;
-export const ARGS_F64 = (RANGES + 2 * MAX_WORKERS) / 2;
+export const CLAIMS = RANGES + 2 * MAX_WORKERS + 2;
+export const ARGS_F64 = (CLAIMS + MAX_WORKERS + 2) / 2;
 export const MAX_ARGS = 24;
 export const CONTROL_BYTES = (ARGS_F64 + MAX_ARGS) * 8;
 
 export const CMD_RUN = 1;
 export const CMD_STOP = 2;
+
+/** Claims chunk `c` of the job of epoch `e` for the calling thread: true for exactly one claimant. */
+export function claim(ctl: Int32Array, c: number, e: number): boolean {
+  const was = Atomics.load(ctl, CLAIMS + c);
+  return was !== e && Atomics.compareExchange(ctl, CLAIMS + c, was, e) === was;
+}
 
 /** The message that starts a worker. */
 export interface WorkerInit {

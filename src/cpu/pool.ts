@@ -72,7 +72,8 @@ const isNode = typeof process !== 'undefined' && !!process.versions?.node;
 
 /**
  * Workers over one shared WebAssembly memory, fed through a control block with Atomics. A job is
- * published by bumping EPOCH; the caller runs chunk 0, then waits for DONE: spinning briefly, then
+ * published by bumping EPOCH; the caller runs chunk 0 and every chunk no worker has claimed yet
+ * (control.ts), then waits for DONE: spinning briefly, then
  * blocking in bounded Atomics.wait slices where allowed, then asynchronously, so that a worker's exit
  * (an event) is noticed and no wait is unbounded.
  */
@@ -148,13 +149,25 @@ export class WorkerPool {
       Atomics.store(ctl, C.COMMAND, C.CMD_RUN);
       Atomics.add(ctl, C.EPOCH, 1);
       Atomics.notify(ctl, C.EPOCH);
+      const epoch = Atomics.load(ctl, C.EPOCH);
       let callerError: unknown = null;
-      if (job.bounds[1] > job.bounds[0]) {
-        try {
-          this.runInline(job, job.bounds[0], job.bounds[1]);
-        } catch (e) {
-          callerError = e;
+      try {
+        if (job.bounds[1] > job.bounds[0]) this.runInline(job, job.bounds[0], job.bounds[1]);
+        // then every chunk no worker has claimed yet: a worker still waiting for a core costs nothing
+        // (not while a test hook makes a worker fail: that worker must meet its job)
+        if (Atomics.load(ctl, C.FAIL_AT) === 0) {
+          for (let c = 1; c < this.chunks; c++) {
+            if (!C.claim(ctl, c, epoch)) continue;
+            if (job.bounds[c + 1] > job.bounds[c]) {
+              // a reduction's chunk c writes its partial 16·c bytes after the output pointer, as worker c − 1 would
+              const args = job.outArg ? job.args.map((v, i) => (i === job.outArg! - 1 ? v + 16 * c : v)) : job.args;
+              this.runInline({ ...job, args }, job.bounds[c], job.bounds[c + 1]);
+            }
+            Atomics.add(ctl, C.DONE, 1);
+          }
         }
+      } catch (e) {
+        callerError = e;
       }
       await this.waitDone(ctl);
       Atomics.store(ctl, C.FAIL_AT, 0);

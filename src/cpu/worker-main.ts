@@ -34,7 +34,9 @@ export async function workerMain(init: C.WorkerInit, post: Post, exit: (code: nu
     while (Atomics.load(ctl, C.EPOCH) === seen) Atomics.wait(ctl, C.EPOCH, seen);
     seen = Atomics.load(ctl, C.EPOCH);
     if (Atomics.load(ctl, C.COMMAND) === C.CMD_STOP) break;
-    // chunk 0 belongs to the calling thread; worker `me` takes chunk me + 1
+    // chunk 0 belongs to the calling thread; worker `me` takes chunk me + 1, unless the caller has
+    // already run it (this worker woke late): then there is nothing to do for this job
+    if (!C.claim(ctl, me + 1, seen)) continue;
     const start = ctl[C.RANGES + 2 * (me + 1)];
     const end = ctl[C.RANGES + 2 * (me + 1) + 1];
     try {
