@@ -12,7 +12,8 @@
  * used only where it measured faster (src/cpu/dispatch.ts), by less than 2× on 2 threads.
  *
  * Device paths, asynchronously (their products finish on the device): started on first need, through
- * the path's own operations as the runtime runs them (f64, resident, batches ended by a read), a tiny
+ * the path's own operations as the runtime runs them (f64, resident, the median of 5 batches of 4
+ * products each ended by a read), a tiny
  * product and a small Poisson matrix (9,216 rows) in the format the path runs it in; until it ends
  * the path's default figures stand (explain says so). On a real GPU so small a product is all
  * overhead, so the measured rate replaces the default only where the kernel's share of the product
@@ -23,6 +24,7 @@ import type { CpuPath } from '../cpu/path.js';
 import { DIAMatrix, convert, type SparseMatrix } from '../formats/index.js';
 import { spmvBytes } from './cost.js';
 import type { SpmvScalars } from '../backend-types.js';
+import { median } from '../metrics.js';
 import { formatOn } from './explain.js';
 import { matrixFeatures } from './features.js';
 import { poisson2D, poisson3D } from '../generators/poisson.js';
@@ -95,14 +97,14 @@ export function deviceFigures(p: Path): { figures: PathCalibration | null; done:
 
 async function measureDevice(p: Path): Promise<PathCalibration> {
   const d = p.cost.defaults;
-  const overheadMs = await timeProducts(p, poisson3D(2), 3);
+  const overheadMs = await timeProducts(p, poisson3D(2));
   // a Poisson matrix in the format the path runs it in, its rate scaled back to the path's reference rate
   const P = poisson2D(96);
   const features = matrixFeatures(P);
   const { format } = formatOn(p, features);
   const eff = p.cost.efficiency ? (p.cost.efficiency[format] ?? p.cost.efficiency.csr ?? 1) : 1;
   const { matrix, vectors } = spmvBytes(features, format, 8);
-  const kernelMs = (await timeProducts(p, convert(P, format, { maxFill: 1e9 }), 10)) - overheadMs;
+  const kernelMs = (await timeProducts(p, convert(P, format, { maxFill: 1e9 }))) - overheadMs;
   // on a real GPU so small a product is all overhead: its rate says nothing, the default stands
   const bandwidthGBs = kernelMs >= 2 * overheadMs ? (matrix + vectors) / 1e6 / kernelMs / eff : d.bandwidthGBs;
   // transfers: 2 MB up and back
@@ -119,28 +121,24 @@ async function measureDevice(p: Path): Promise<PathCalibration> {
 }
 
 /**
- * The mean time of a resident f64 product on a device path, as the runtime runs it: products in
- * batches of 4, each batch ended by one read of y (what makes a device finish), for at least
- * `windowMs` after one untimed batch.
+ * The time of a resident f64 product on a device path, as the runtime runs it: 5 batches of 4 products,
+ * each ended by one read of y (what makes a device finish), after an untimed one; the median batch's
+ * time per product (one batch slowed by another process does not set the figure).
  */
-async function timeProducts(p: Path, A: SparseMatrix, windowMs: number): Promise<number> {
+async function timeProducts(p: Path, A: SparseMatrix): Promise<number> {
   const M = p.matrix(A, { transpose: false });
   const x = p.vector('f64', new Float64Array(A.cols).fill(1));
   const y = p.vector('f64', A.rows);
   const s: SpmvScalars = { alpha: [1, 0], beta: [0, 0], op: 'N' };
   try {
-    const batch = async (): Promise<void> => {
+    const t: number[] = [];
+    for (let b = -1; b < 5; b++) {
+      const t0 = performance.now();
       for (let k = 0; k < 4; k++) await p.spmv(M, x, y, s);
       await p.read(y);
-    };
-    await batch();
-    const t0 = performance.now();
-    let reps = 0;
-    do {
-      await batch();
-      reps += 4;
-    } while (performance.now() - t0 < windowMs);
-    return (performance.now() - t0) / reps;
+      if (b >= 0) t.push((performance.now() - t0) / 4);
+    }
+    return median(t);
   } finally {
     M.dispose();
     x.dispose();
