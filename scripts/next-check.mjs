@@ -1,11 +1,12 @@
 // The README's Next.js recipe, for real: `node scripts/next-check.mjs` (after `npm run build`) packs the
 // package, installs the tarball with Next, React and React DOM (from the registry, into a temporary
 // folder: about 340 MB, which is why this is not a devDependency nor part of `npm test`) into a fresh app
-// whose client component imports test/package/page.js once mounted, with the README's next.config.mjs;
+// with the README's next.config.mjs, whose page shows docs/bundlers.md's client component (app/product.js)
+// and imports test/package/page.js once mounted;
 // builds it with Turbopack (Next's default) and with webpack, serves each with `next start` and opens
 // it in Chromium. Each build passes when the document carries both isolation headers, the page's checks
-// pass (the CPU path on two workers, the GPU path, both against a plain loop) and exactly one .wasm was
-// fetched, from the build's own files. Exits 1 on any failure. docs/bundlers.md records the last run.
+// pass (the CPU path on two workers, the GPU path, both against a plain loop), the component shows its
+// product, and exactly one .wasm was fetched, from the build's own files. Exits 1 on any failure. docs/bundlers.md records the last run.
 //   NEXT_VERSION=16.4.6 (default) picks the version; SIMDGL_KEEP_NEXT_TMP=1 keeps the folder.
 import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,11 +23,11 @@ const app = join(tmp, 'app');
 const plain = (t) => String(t).replace(/\x1b\[[0-9;]*m/g, '');
 const sh = (cmd, args, cwd) => plain(execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } }));
 
-/** The README's ```js block whose first line is `// <file>`. */
-function readmeRecipe(file) {
-  const blocks = [...readFileSync(join(root, 'README.md'), 'utf8').matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
+/** The ```lang block of a Markdown file whose first line is `// <file>`. */
+function recipe(markdown, lang, file) {
+  const blocks = [...readFileSync(join(root, markdown), 'utf8').matchAll(new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``, 'g'))].map((m) => m[1]);
   const block = blocks.find((b) => b.startsWith(`// ${file}\n`));
-  if (!block) throw new Error(`README.md has no \`\`\`js block starting with '// ${file}'`);
+  if (!block) throw new Error(`${markdown} has no \`\`\`${lang} block starting with '// ${file}'`);
   return block;
 }
 
@@ -47,11 +48,12 @@ function setUp() {
   sh('npm', ['install', join(tmp, tarball.filename), `next@${version}`, 'react@19', 'react-dom@19', '--no-audit', '--no-fund', '--no-package-lock'], app);
   const mb = Number(sh('du', ['-sm', join(app, 'node_modules')], app).split('\t')[0]);
   console.log(`next-check: installed ${tarball.filename}, next@${version}, react@19, react-dom@19 in ${((performance.now() - t0) / 1000).toFixed(0)} s: node_modules ${mb} MB (${tmp})`);
-  writeFileSync(join(app, 'next.config.mjs'), readmeRecipe('next.config.mjs'));
+  writeFileSync(join(app, 'next.config.mjs'), recipe('README.md', 'js', 'next.config.mjs'));
+  writeFileSync(join(app, 'app', 'product.js'), recipe('docs/bundlers.md', 'jsx', 'app/product.js'));
   writeFileSync(join(app, 'app', 'layout.js'), "export default function RootLayout({ children }) {\n  return (<html lang=\"en\"><body>{children}</body></html>);\n}\n");
   writeFileSync(
     join(app, 'app', 'page.js'),
-    "'use client';\nimport { useEffect } from 'react';\n\n// the package test's page: it runs once mounted, in the browser only\nexport default function Page() {\n  useEffect(() => { import('../lib/check.js'); }, []);\n  return <p>simdgl in Next</p>;\n}\n",
+    "'use client';\nimport { useEffect } from 'react';\nimport Product from './product.js';\n\n// docs/bundlers.md's component, and the package test's page, which runs once mounted, in the browser only\nexport default function Page() {\n  useEffect(() => { import('../lib/check.js'); }, []);\n  return <Product />;\n}\n",
   );
   copyFileSync(join(root, 'test', 'package', 'page.js'), join(app, 'lib', 'check.js'));
 }
@@ -95,10 +97,13 @@ async function check(bundler) {
     if (got.error) failures.push(`the page threw: ${got.error}`);
     for (const c of got.checks) if (!c.ok) failures.push(`${c.name}: ${c.detail}`);
     if (got.checks.length !== 2) failures.push(`expected 2 checks, got ${got.checks.map((c) => c.name)}`);
+    await page.waitForFunction(() => document.querySelector('#product')?.textContent !== 'computing…', undefined, { timeout: 60_000, polling: 100 });
+    const product = await page.evaluate(() => document.querySelector('#product')?.textContent);
+    if (product !== '2 1 2 1 0 1 2 1 2') failures.push(`docs/bundlers.md's component shows ${JSON.stringify(product)}, expected "2 1 2 1 0 1 2 1 2"`);
     const wasm = requests.filter((r) => r.endsWith('.wasm'));
     if (wasm.length !== 1 || !/^200 \/_next\/static\/media\/[\w.-]+\.wasm$/.test(wasm[0])) failures.push(`wasm requests: ${wasm.join(', ') || 'none'}`);
     console.log(
-      `next-check: next build --${bundler} in ${buildS.toFixed(0)} s; page: ${got.checks.map((c) => `${c.ok ? 'ok' : 'FAIL'} ${c.name} (${c.detail.split('\n')[0]})`).join('; ')}; wasm: ${wasm.join(', ')}` +
+      `next-check: next build --${bundler} in ${buildS.toFixed(0)} s; page: ${got.checks.map((c) => `${c.ok ? 'ok' : 'FAIL'} ${c.name} (${c.detail.split('\n')[0]})`).join('; ')}; component: ${product}; wasm: ${wasm.join(', ')}` +
         (pageLog.length ? `\n${pageLog.join('\n')}` : ''),
     );
   } catch (e) {
