@@ -157,6 +157,9 @@ if (run('solve')) {
     // no SciPy method within its time budget: the budget bounds SciPy's time from below, so the ratio is at least budget / ours
     const ratio = !r.converged ? undefined : r.scipyBest ? r.scipyBest.ms / r.ms : r.scipyAtLeastMs ? r.scipyAtLeastMs / r.ms : Infinity;
     goal(`solve ${r.matrix} (${r.kind}): best SciPy (${r.scipyBest?.method ?? (r.scipyAtLeastMs ? 'none within its budget: a lower bound' : 'none solved it')}) / simdgl`, ratio, min);
+    const c = r.choices;
+    const bestOwn = c ? Math.min(c.directMs ?? Infinity, c.krylovMs ?? Infinity) : Infinity;
+    if (c && Number.isFinite(bestOwn)) goal(`solve ${r.matrix}: 1.5 × the better of rt.solve forced direct / ${c.krylov} (${(c.directMs ?? Infinity) <= (c.krylovMs ?? Infinity) ? 'direct' : c.krylov}) / rt.solve 'auto'`, r.converged ? (1.5 * bestOwn) / r.ms : undefined, 1);
   }
   goal('solve poisson3D(64) to 1e-10: f64 time / f32 + refinement time', refinement.f32Converged ? refinement.f64Ms / refinement.f32Ms : undefined, 1);
 }

@@ -33,6 +33,12 @@ export interface SolveBenchRow {
   /** when no SciPy method solved it but some were stopped at the time budget: their time is at least this */
   scipyAtLeastMs: number | null;
   scipyNote: string;
+  /**
+   * shared matrices: the same solve forced to each of 'auto''s two kinds of choice — a direct
+   * factorization (method 'direct') and its Krylov candidate with the preconditioner 'auto' — so the
+   * benchmark can hold 'auto' within 1.5× of the better one (null: that choice found no solution)
+   */
+  choices?: { directMs: number | null; krylovMs: number | null; krylov: string };
 }
 
 interface ScipyOut {
@@ -58,14 +64,14 @@ function scipy(source: string, reps: number): ScipyOut | string {
   return `no Python with SciPy found (set SIMDGL_PYTHON): ${tried.join('; ')}`;
 }
 
-async function ours(rt: Runtime, A: CSRMatrix, reps: number): Promise<{ ms: number; converged: boolean; what: string }> {
+async function ours(rt: Runtime, A: CSRMatrix, reps: number, options: Parameters<Runtime['solve']>[2] = {}): Promise<{ ms: number; converged: boolean; what: string }> {
   const c = A.dtype === 'c128' || A.dtype === 'c64' ? 2 : 1;
   const b = new Float64Array(A.rows * c);
   for (let i = 0; i < A.rows; i++) b[c * i] = 1;
   const once = async () => {
     const t0 = performance.now();
     const h = rt.upload(A);
-    const r = await rt.solve(h, b, { tol: TOL });
+    const r = await rt.solve(h, b, { ...options, tol: TOL });
     const ms = performance.now() - t0;
     h.dispose();
     return { ms, r };
@@ -118,12 +124,30 @@ export async function benchSolve(log: (s: string) => void, matrixDir = join(here
       }
       note = `SciPy ${py.scipy}: ${parts.join('; ')}`;
     }
-    rows.push({ matrix: c.name, kind: c.kind, rows: A.rows, ms: o.ms, converged: o.converged, what: o.what, scipyBest: best, scipyAtLeastMs: best ? null : atLeast, scipyNote: note });
+    let choices: SolveBenchRow['choices'];
+    if (c.kind !== 'poisson') {
+      // 'auto''s two kinds of choice, each forced: a factorization, and the Krylov candidate it would run
+      const h = rt.upload(A);
+      const e = rt.explain('solve', h);
+      h.dispose();
+      const k = e.method === 'direct' ? e.fallbacks[0] : { method: e.method as 'cg' };
+      const forced = async (o: Parameters<Runtime['solve']>[2]) => {
+        try {
+          const r = await ours(rt, A, reps, o);
+          return r.converged ? r.ms : null;
+        } catch {
+          return null; // a singular matrix given to 'direct'
+        }
+      };
+      choices = { directMs: await forced({ method: 'direct' }), krylovMs: await forced({ method: k.method, preconditioner: 'auto' }), krylov: k.method };
+    }
+    rows.push({ matrix: c.name, kind: c.kind, rows: A.rows, ms: o.ms, converged: o.converged, what: o.what, scipyBest: best, scipyAtLeastMs: best ? null : atLeast, scipyNote: note, choices });
     const ratio =
       best && o.converged ? `→ best SciPy (${best.method}) / simdgl ${(best.ms / o.ms).toFixed(2)}×`
       : atLeast && o.converged ? `→ SciPy stopped at ${(atLeast / 1e3).toFixed(0)} s: ratio ≥ ${(atLeast / o.ms).toFixed(2)}×`
       : '→ no ratio (a side found no solution)';
     log(`  ${c.name} (${A.rows} rows, ${c.kind}): simdgl ${o.ms.toFixed(1)} ms, ${o.what} ${ratio}\n      ${note}`);
+    if (choices) log(`      rt.solve forced: direct ${choices.directMs?.toFixed(1) ?? '—'} ms, ${choices.krylov} + auto ${choices.krylovMs?.toFixed(1) ?? '—'} ms`);
   }
   // mixed precision: f32 storage refined to 1e-10 against the f64 solve, both timed with their setup
   const P = poisson3D(64);

@@ -11,7 +11,7 @@ import { CSRMatrix } from '../src/formats/csr.js';
 import { poisson2D, poisson3D } from '../src/generators/poisson.js';
 import { SingularMatrixError, UnsupportedError } from '../src/errors.js';
 import { estimateFactorCost } from '../src/solvers/direct/factor.js';
-import { chooseDirect, DIRECT_MAX_N } from '../src/solvers/solve.js';
+import { AMG_MIN_DIAMETER, chooseDirect, DIRECT_MAX_N } from '../src/solvers/solve.js';
 import { loadShared, sharedMatrixNames } from './matrices.js';
 import { trueResidual } from './solve-reference.js';
 
@@ -151,6 +151,13 @@ describe("rt.solve 'auto': the preconditioner of a Krylov solve", () => {
     // a 2×2 symmetric, not dominant, positive definite
     const N = rt.upload(new CSRMatrix(2, 2, 'f64', Int32Array.of(0, 2, 4), Int32Array.of(0, 1, 0, 1), Float64Array.of(1, 1.2, 1.2, 2)));
     expect(rt.explain('solve', N, { method: 'cg' }).preconditioner).toBe('ic0');
+    // the pseudo-diameter of a grid is exact (d·(m − 1)); a large Laplacian-like matrix of small
+    // diameter gets Jacobi, not AMG (Jacobi-CG's iterations grow with the diameter)
+    expect(e.structure.diameter).toBe(3 * 11);
+    expect(rt.explain('solve', rt.upload(poisson2D(20)), { method: 'cg' }).structure.diameter).toBe(38);
+    const wide = rt.explain('solve', rt.upload(poisson3D(40)));
+    expect([wide.structure.diameter! < AMG_MIN_DIAMETER, wide.preconditioner]).toEqual([true, 'jacobi']);
+    expect(wide.reasons.join(' ')).toMatch(/jacobi, not amg: the graph's pseudo-diameter 117/);
     // the fused Jacobi CG meets tol by the true residual
     const b = new Float64Array(P.rows).fill(1);
     const r = await rt.solve(rt.upload(P), b, { tol: 1e-10, method: 'cg' });

@@ -84,11 +84,16 @@ export function chooseSolve(s: SolveStructure, path: PathSolveInfo, o: { method?
         pre === 'ilu0' ? 'ilu0 (zero pivots are shifted and reported)' : `none (the ${path.label} path has no triangular solve for ilu0)`
       }`,
     );
-  } else if (amgPays(s)) {
+  } else if (amgPays(s) && !((s.diameter ?? Infinity) < AMG_MIN_DIAMETER)) {
     pre = 'amg';
-    reasons.push(amgPays(s)!);
+    reasons.push(`${amgPays(s)!}; its graph's pseudo-diameter ${s.diameter} ≥ ${AMG_MIN_DIAMETER}`);
   } else if (hpd && s.hermitian && s.positiveDiagonal && s.diagonallyDominant) {
     pre = 'jacobi';
+    if (amgPays(s)) {
+      reasons.push(
+        `preconditioner jacobi, not amg: the graph's pseudo-diameter ${s.diameter} < ${AMG_MIN_DIAMETER}, so Jacobi-CG's iterations (which grow with it on a Laplacian-like matrix) cost less than AMG's setup and cycles (measured on 2 threads: poisson3D(64), diameter 189, 1.8 s against 5.2 s; poisson2D(1024), diameter 2046, 87 s against 17 s)`,
+      );
+    }
     reasons.push(
       `preconditioner jacobi: A is diagonally dominant, where IC(0) cuts CG's iterations by a constant factor only (2.3–2.8× on Poisson problems) while its two triangular solves follow the level order on one thread and cost more than that (measured on 2 threads: poisson3D(64) 1.1 s against 2.0 s with ic0, poisson2D(1024) 26 s against 51 s)${
         path.gpu ? `; on the ${path.label} path Jacobi also keeps the whole iteration on the device` : ''
@@ -111,6 +116,14 @@ export function chooseSolve(s: SolveStructure, path: PathSolveInfo, o: { method?
   };
   return { candidates: methods.map((m) => ({ method: m, preconditioner: forMethod(m) })), reasons };
 }
+
+/**
+ * The pseudo-diameter from which 'auto' takes AMG over Jacobi for a Laplacian-like matrix that amgPays
+ * accepts: Jacobi-CG's time grows as n·diameter, AMG's as n, and the two measured on 2 threads cross
+ * between poisson3D(64) (diameter 189: Jacobi 3× faster) and poisson2D(1024) (2046: AMG 5× faster);
+ * the per-unknown costs of each put the crossing at 400–560, and 400 keeps AMG where in doubt.
+ */
+export const AMG_MIN_DIAMETER = 400;
 
 /** What 'auto' weighs a factorization by: the symbolic phase's estimate (estimateFactorCost). */
 export interface DirectEstimate {
