@@ -79,6 +79,20 @@ describe('stderr in Node (headless)', () => {
     expect(r.stderr).toBe('');
   });
 
+  it("the README's advice for Dawn created by the user: NODEVICE_SELECT=1 keeps the XDG_RUNTIME_DIR lines away", () => {
+    const file = join(dir, 'own-dawn.mjs');
+    const webgpu = pathToFileURL(join(root, 'node_modules', 'webgpu', 'index.js')).href;
+    writeFileSync(file, `import { create } from '${webgpu}';\nconst a = await create([]).requestAdapter();\nconsole.log(JSON.stringify({ adapter: a !== null }));\n`);
+    const env = headless({ VK_ICD_FILENAMES: SWIFTSHADER_ICD });
+    // without the advice, the device-select layer speaks (the check below could fail)
+    const before = node(file, env);
+    expect(JSON.parse(before.stdout).adapter, before.stderr).toBe(true);
+    expect(before.stderr).toMatch(/XDG_RUNTIME_DIR/);
+    const after = node(file, { ...env, NODEVICE_SELECT: '1' });
+    expect(JSON.parse(after.stdout).adapter, after.stderr).toBe(true);
+    expect(after.stderr).toBe('');
+  });
+
   it("backend 'webgpu' with the machine's own Vulkan drivers: a typed error, and no XDG_RUNTIME_DIR lines", () => {
     const r = node(runtimeScript('webgpu'), headless());
     expect(r.code, r.stderr).toBe(0);
