@@ -360,6 +360,51 @@ describe('refactor, solve-many, dtypes', () => {
 });
 
 describe('tiny', () => {
+  it('refinement runs only while the componentwise backward error is above the rounding unit (LAPACK\'s test)', async () => {
+    let skipped = 0;
+    let refined = 0;
+    // a strongly diagonal tridiagonal matrix solves to within the rounding unit at once
+    const r: number[] = [], co: number[] = [], v: number[] = [];
+    for (let i = 0; i < 50; i++) {
+      r.push(i), co.push(i), v.push(4);
+      if (i < 49) r.push(i, i + 1), co.push(i + 1, i), v.push(-1, -1);
+    }
+    const tri = CSRMatrix.fromTriplets(50, 50, 'f64', Int32Array.from(r), Int32Array.from(co), Float64Array.from(v));
+    const cases: [CSRMatrix, Float64Array][] = [
+      ...[1, 2, 3].map((s): [CSRMatrix, Float64Array] => [tri, Float64Array.from({ length: 50 }, (_, i) => Math.sin(i * s + 1))]),
+      ...['494_bus', 'bcsstk13', 'young1c', 'west0479'].map((m): [CSRMatrix, Float64Array] => [loadShared(m), knownSystem(loadShared(m), 2).b]),
+    ];
+    for (const [A, b] of cases) {
+      const c = cplx(A) ? 2 : 1;
+      const F = await rt.factor(A);
+      const r0 = await F.solve(b, { refine: 0 });
+      // ω = max |b − A·x|_i / (|A|·|x| + |b|)_i, with |re| + |im| for complex, written out here
+      const Ax = matvec(A, r0.x);
+      let w = 0;
+      for (let i = 0; i < A.rows; i++) {
+        let d = 0;
+        for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) {
+          const j = A.colIdx[k];
+          let av = 0, xv = 0;
+          for (let t = 0; t < c; t++) av += Math.abs(A.values[c * k + t]), xv += Math.abs(r0.x[c * j + t]);
+          d += av * xv;
+        }
+        let ri = 0;
+        for (let t = 0; t < c; t++) ri += Math.abs(b[c * i + t] - Ax[c * i + t]), d += Math.abs(b[c * i + t]);
+        if (ri > 0) w = Math.max(w, ri / d);
+      }
+      const r1 = await F.solve(b);
+      if (w <= 2 ** -53) {
+        skipped++;
+        expect(r1.refinements).toBe(0);
+        expect([...r1.x]).toEqual([...r0.x]);
+      } else if (r1.refinements > 0) refined++;
+    }
+    // both branches were exercised
+    expect(skipped).toBeGreaterThan(0);
+    expect(refined).toBeGreaterThan(0);
+  });
+
   it('0×0 and 1×1 matrices, every kind', async () => {
     const E = new CSRMatrix(0, 0, 'f64', new Int32Array(1), new Int32Array(0), new Float64Array(0));
     const F0 = await rt.factor(E);

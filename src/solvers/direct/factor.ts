@@ -384,16 +384,19 @@ export class Factorization {
     const r = new Float64Array(m);
     const dx = new Float64Array(m);
     const xt = new Float64Array(m);
+    const ax = new Float64Array(n);
     for (let j = 0; j < k; j++) {
       bj.set(b.subarray(j * m, (j + 1) * m));
       const xj = x.subarray(j * m, (j + 1) * m);
       this.applyInverse(bj, xj);
       const bn = norm(bj);
-      let rn = this.residual(bj, xj, r);
-      for (let s = 0; s < refine && rn > 0; s++) {
+      let rn = this.residual(bj, xj, r, ax);
+      // a step only while the componentwise backward error is above the rounding unit (LAPACK's
+      // test in xGERFS: below it, refinement cannot improve x); kept only when it lowers ‖r‖
+      for (let s = 0; s < refine && rn > 0 && backwardError(bj, r, ax) > EPS; s++) {
         this.applyInverse(r, dx);
         for (let t = 0; t < m; t++) xt[t] = xj[t] + dx[t];
-        const rt = this.residual(bj, xt, dx);
+        const rt = this.residual(bj, xt, dx, ax);
         if (!(rt < rn)) break;
         xj.set(xt);
         r.set(dx);
@@ -473,30 +476,56 @@ export class Factorization {
     }
   }
 
-  /** r ← b − A·x; returns ‖r‖₂. */
-  private residual(b: Float64Array, x: Float64Array, r: Float64Array): number {
+  /** r ← b − A·x and ax ← |A|·|x| (|re| + |im| for complex, per row); returns ‖r‖₂. */
+  private residual(b: Float64Array, x: Float64Array, r: Float64Array, ax: Float64Array): number {
     const { n, colPtr, rowIdx, values } = this.A;
     r.set(b);
+    ax.fill(0);
     if (!this.A.complex) {
       for (let j = 0; j < n; j++) {
         const xj = x[j];
-        if (xj !== 0) for (let p = colPtr[j]; p < colPtr[j + 1]; p++) r[rowIdx[p]] -= values[p] * xj;
+        if (xj === 0) continue;
+        const axj = Math.abs(xj);
+        for (let p = colPtr[j]; p < colPtr[j + 1]; p++) {
+          const i = rowIdx[p];
+          const v = values[p];
+          r[i] -= v * xj;
+          ax[i] += Math.abs(v) * axj;
+        }
       }
     } else {
       for (let j = 0; j < n; j++) {
         const xr = x[2 * j];
         const xi = x[2 * j + 1];
+        const axj = Math.abs(xr) + Math.abs(xi);
         for (let p = colPtr[j]; p < colPtr[j + 1]; p++) {
           const i = rowIdx[p];
           const ar = values[2 * p];
           const ai = values[2 * p + 1];
           r[2 * i] -= ar * xr - ai * xi;
           r[2 * i + 1] -= ar * xi + ai * xr;
+          ax[i] += (Math.abs(ar) + Math.abs(ai)) * axj;
         }
       }
     }
     return norm(r);
   }
+}
+
+/** The rounding unit of f64. */
+const EPS = 2 ** -53;
+
+/** The componentwise backward error max_i |r_i| / (|A|·|x| + |b|)_i of a residual (|re| + |im| for complex). */
+function backwardError(b: Float64Array, r: Float64Array, ax: Float64Array): number {
+  const c = b.length / ax.length;
+  let w = 0;
+  for (let i = 0; i < ax.length; i++) {
+    const ri = c === 1 ? Math.abs(r[i]) : Math.abs(r[2 * i]) + Math.abs(r[2 * i + 1]);
+    if (ri === 0) continue;
+    const d = ax[i] + (c === 1 ? Math.abs(b[i]) : Math.abs(b[2 * i]) + Math.abs(b[2 * i + 1]));
+    w = Math.max(w, d > 0 ? ri / d : Infinity);
+  }
+  return w;
 }
 
 function norm(v: Float64Array): number {

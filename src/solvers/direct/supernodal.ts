@@ -315,12 +315,20 @@ export function supernodalSolveInPlace(f: SupernodalFactor, y: Float64Array): vo
     const m = rowPtr[s + 1] - r0;
     const v = valPtr[s];
     t.fill(0, 0, m - k);
-    for (let c = 0; c < k; c++) {
-      const col = v + c * m;
-      const yc = (y[first + c] /= Lx[col + c]);
-      if (yc === 0) continue;
-      for (let i = c + 1; i < k; i++) y[first + i] -= Lx[col + i] * yc;
-      for (let i = k; i < m; i++) t[i - k] += Lx[col + i] * yc;
+    // two columns at a time: each pass over the rows below serves both
+    let c = 0;
+    for (; c + 1 < k; c += 2) {
+      const c0 = v + c * m;
+      const c1 = c0 + m;
+      const y0 = (y[first + c] /= Lx[c0 + c]);
+      const y1 = (y[first + c + 1] = (y[first + c + 1] - Lx[c0 + c + 1] * y0) / Lx[c1 + c + 1]);
+      for (let i = c + 2; i < k; i++) y[first + i] -= Lx[c0 + i] * y0 + Lx[c1 + i] * y1;
+      for (let i = k; i < m; i++) t[i - k] += Lx[c0 + i] * y0 + Lx[c1 + i] * y1;
+    }
+    if (c < k) {
+      const c0 = v + c * m;
+      const y0 = (y[first + c] /= Lx[c0 + c]);
+      for (let i = k; i < m; i++) t[i - k] += Lx[c0 + i] * y0;
     }
     for (let i = k; i < m; i++) y[rows[r0 + i]] -= t[i - k];
   }
@@ -331,12 +339,31 @@ export function supernodalSolveInPlace(f: SupernodalFactor, y: Float64Array): vo
     const m = rowPtr[s + 1] - r0;
     const v = valPtr[s];
     for (let i = k; i < m; i++) t[i - k] = y[rows[r0 + i]];
-    for (let c = k - 1; c >= 0; c--) {
-      const col = v + c * m;
-      let sum = y[first + c];
-      for (let i = c + 1; i < k; i++) sum -= Lx[col + i] * y[first + i];
-      for (let i = k; i < m; i++) sum -= Lx[col + i] * t[i - k];
-      y[first + c] = sum / Lx[col + c];
+    // two columns at a time, the last first: each pass over the rows below serves both
+    let c = k - 1;
+    for (; c >= 1; c -= 2) {
+      const c1 = v + c * m;
+      const c0 = c1 - m;
+      let s1 = y[first + c];
+      let s0 = y[first + c - 1];
+      for (let i = c + 1; i < k; i++) {
+        const yi = y[first + i];
+        s1 -= Lx[c1 + i] * yi;
+        s0 -= Lx[c0 + i] * yi;
+      }
+      for (let i = k; i < m; i++) {
+        const ti = t[i - k];
+        s1 -= Lx[c1 + i] * ti;
+        s0 -= Lx[c0 + i] * ti;
+      }
+      const y1 = (y[first + c] = s1 / Lx[c1 + c]);
+      y[first + c - 1] = (s0 - Lx[c0 + c] * y1) / Lx[c0 + c - 1];
+    }
+    if (c === 0) {
+      let s0 = y[first];
+      for (let i = 1; i < k; i++) s0 -= Lx[v + i] * y[first + i];
+      for (let i = k; i < m; i++) s0 -= Lx[v + i] * t[i - k];
+      y[first] = s0 / Lx[v];
     }
   }
 }
