@@ -4,8 +4,9 @@
  * scipy.sparse.linalg.spsolve (SuperLU, COLAMD, OPENBLAS_NUM_THREADS=1; bench/peers/scipy_spsolve.py)
  * on every square shared matrix and on poisson2D(256), poisson3D(32) and elasticity2D(128); the solve
  * with a kept factor against factor + solve; the true relative residual of both. b = A·ones. Medians
- * of 3 timed runs after one untimed run; SciPy's file reading and tocsc are outside its timing, our
- * conversion of the CSR to columns is inside ours. Each side's process CPU time is measured too (its
+ * of at least 3 timed runs after a warm-up of a second or 200 runs (the JIT compiles the kernels
+ * during the first calls: the first call's time is printed apart); SciPy's file reading and tocsc are
+ * outside its timing, our conversion of the CSR to columns is inside ours. Each side's process CPU time is measured too (its
  * median printed as "cpu"): on a loaded machine the wall times mostly measure the scheduler.
  */
 import { execFileSync } from 'node:child_process';
@@ -31,6 +32,8 @@ export interface DirectRow {
   ordering: string;
   fill: number;
   factorSolveMs: number | null;
+  /** the first factor + solve of the matrix (cold: before the JIT has compiled the kernels) */
+  firstCallMs: number | null;
   /** process CPU time of factor + solve (median) */
   factorSolveCpuMs: number | null;
   solveMs: number | null;
@@ -103,14 +106,23 @@ export async function benchDirect(log: (s: string) => void, matrixDir = join(her
       }
       const b = rhsOnes(A);
       const row: DirectRow = {
-        matrix: name, n: A.rows, nnz: A.nnz, grid, kind: '', ordering: '', fill: 0, factorSolveMs: null, factorSolveCpuMs: null, solveMs: null, relres: null,
+        matrix: name, n: A.rows, nnz: A.nnz, grid, kind: '', ordering: '', fill: 0, firstCallMs: null, factorSolveMs: null, factorSolveCpuMs: null, solveMs: null, relres: null,
         scipyMs: null, scipyCpuMs: null, scipySolveMs: null, scipyRelres: null, scipyFill: null,
       };
       try {
         const t: number[] = [];
         const cpu: number[] = [];
+        // the first call (cold: the JIT has not compiled the kernels yet) is reported on its own; the
+        // timed runs start after a warm-up of a second or 200 calls, whichever comes first
+        const f0 = performance.now();
         let F = await rt.factor(A);
         await F.solve(b);
+        row.firstCallMs = performance.now() - f0;
+        for (let w = 1, start = performance.now(); w < 200 && performance.now() - start < 1000; w++) {
+          F.dispose();
+          F = await rt.factor(A);
+          await F.solve(b);
+        }
         // at least 3 runs, and more while under half a second (at most 50), as the SciPy peer
         for (const start = performance.now(); t.length < 3 || (performance.now() - start < 500 && t.length < 50); ) {
           F.dispose();
@@ -144,7 +156,7 @@ export async function benchDirect(log: (s: string) => void, matrixDir = join(her
       const e = (v: number | null) => (v === null ? '—' : v.toExponential(1));
       log(
         `  ${name.padEnd(18)} n=${String(A.rows).padStart(6)} nnz=${String(A.nnz).padStart(7)}  ours ${row.kind || '—'}/${row.ordering || '—'} fill ${row.fill || '—'}: ` +
-          `factor+solve ${f(row.factorSolveMs)} ms, solve ${f(row.solveMs, 2)} ms, relres ${e(row.relres)} | SciPy spsolve ${f(row.scipyMs)} ms ` +
+          `factor+solve ${f(row.factorSolveMs)} ms (first call ${f(row.firstCallMs)} ms), solve ${f(row.solveMs, 2)} ms, relres ${e(row.relres)} | SciPy spsolve ${f(row.scipyMs)} ms ` +
           `(kept-factor solve ${f(row.scipySolveMs, 2)} ms, fill ${row.scipyFill ?? '—'}, relres ${e(row.scipyRelres)})` +
           (row.factorSolveMs && row.scipyMs ? ` → SciPy/ours ${(row.scipyMs / row.factorSolveMs).toFixed(2)}×` : '') +
           (row.factorSolveCpuMs && row.scipyCpuMs ? ` (cpu ${f(row.factorSolveCpuMs, 2)} vs ${f(row.scipyCpuMs, 2)} ms: ${(row.scipyCpuMs / row.factorSolveCpuMs).toFixed(2)}×)` : '') +
