@@ -35,6 +35,8 @@ export interface DeviceBackend<M extends PathMatrix, V extends PathVector, D ext
   bicgstabResident?(A: M, D: M | null, b: V, options: SolveOptions<V> & { checkEvery: number }): Promise<SolveResult<V>>;
   /** a sparse triangular factor resident for repeated solves, where the backend has them (WebGPU; not WebGL2) */
   triangular?(T: CSRMatrix, options: TriangularOptions): TriangularSolver<V>;
+  /** loads what the kernels need (their shader sources), where the backend defers it */
+  loadShaders?(): Promise<void>;
   uploadDense(A: DenseMatrix): D;
   denseMatrix(dtype: DType, rows: number, cols: number): D;
   readDense(A: D): Promise<DenseMatrix>;
@@ -103,6 +105,10 @@ export abstract class DevicePath<M extends PathMatrix, V extends PathVector, D e
 
   get usable(): boolean {
     return !this.backend.contextLost;
+  }
+  /** the shader sources, loaded with the path's first operation (Path.prepare) */
+  prepare(): Promise<void> {
+    return this.backend.loadShaders?.() ?? Promise.resolve();
   }
   onLost(cb: () => void): () => void {
     return this.backend.onContextLost(cb);
@@ -233,6 +239,7 @@ export abstract class DevicePath<M extends PathMatrix, V extends PathVector, D e
    * bandwidth of SpMV on a larger matrix (several products, one read), and the upload and read-back rates.
    */
   async calibrate(small: SparseMatrix, large: SparseMatrix): Promise<PathCalibration> {
+    await this.prepare();
     const B = this.backend;
     const timeProducts = async (M: SparseMatrix, reps: number): Promise<number> => {
       const g = B.upload(M, {});

@@ -162,6 +162,12 @@ export interface Path<M extends PathMatrix = PathMatrix, V extends PathVector = 
   onLost(cb: () => void): () => void;
   /** calls cb when the device is back and resident matrices are uploaded again */
   onRestored(cb: () => void): () => void;
+  /**
+   * Loads what the path's kernels need (a GPU path's shader sources) the first time; the runtime
+   * awaits it before the first operation there, never to probe or explain, so a page whose work stays
+   * elsewhere does not load them. Absent: nothing to load.
+   */
+  prepare?(): Promise<void>;
 
   // ---- residency --------------------------------------------------------------------------------
   /** uploads a sparse matrix (a format of `formats`); with transpose, op T/H products can run on it */

@@ -39,6 +39,7 @@ const skip = new Set(opt('--skip', '').split(','));
 const gpu = createDawn(['disable-dawn-features=timestamp_quantization']) as unknown as GPU;
 const rt = await createRuntime({ backend: 'webgpu', workers: 1, webgpu: { gpu } });
 const path = rt.pathById('webgpu') as WebGpuPath;
+await path.prepare(); // the WGSL sources: the backend is driven directly below
 const be = path.backend;
 console.log(`# ${label}: adapter ${be.capabilities().adapter}`);
 

@@ -51,7 +51,7 @@ import {
   GpuMatrix, GpuVector, type GpuCSRPart, type GpuCSRRowPart, type GpuDIAPart, type GpuELLPart, type GpuMatrixData, type GpuOwner, type GpuPart,
   type GpuSELLPart, type GpuTexture, type HostMatrix,
 } from './resident.js';
-import * as shaders from './shaders.generated.js';
+import { glslSources, loadGlsl } from './shader-source.js';
 import * as dense from './dense.js';
 import { LossHooks, restorableShadow } from '../device-resident.js';
 import type { DenseMatrix } from '../formats/dense.js';
@@ -214,6 +214,14 @@ export class GpuBackend implements GpuOwner {
     } catch (e) {
       return { available: false, reason: `setting up the GPU backend failed: ${(e as Error)?.message ?? String(e)}`, capabilities: caps };
     }
+  }
+
+  /**
+   * Loads the GLSL sources (once per page or worker), which kernels need: await it before the first
+   * kernel of a backend you made with create() (the runtime's WebGL2 path does so on its first operation).
+   */
+  loadShaders(): Promise<void> {
+    return loadGlsl();
   }
 
   capabilities(): GpuCapabilities {
@@ -743,6 +751,7 @@ export class GpuBackend implements GpuOwner {
     let pi = this.programs.get(key);
     if (!pi) {
       const errors: string[] = [];
+      const shaders = glslSources();
       const src = shaders[name];
       const nl = src.indexOf('\n') + 1;
       const frag = `${src.slice(0, nl)}#define DT_${dt.toUpperCase()}\n#define DIA_VEC4 ${this.diaVec4}\n${src.slice(nl)}`;

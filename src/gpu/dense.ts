@@ -51,7 +51,7 @@ import { DisposedError, ShapeError, UnsupportedError } from '../errors.js';
 import { DenseMatrix } from '../formats/dense.js';
 import { createArrayTexture, decodeValues, encodeScalar, encodeValues, floatsPerElement, isZeroScalar, type LayoutLimits, type TileLayout } from './encoding.js';
 import { GpuLimitError, GpuUnavailableError } from './errors.js';
-import * as shaders from './shaders.generated.js';
+import { glslSources } from './shader-source.js';
 import { shownValue } from '../shown-value.js';
 
 /** @internal what the dense kernels need from their GpuBackend (GpuBackend.denseHost) */
@@ -447,6 +447,7 @@ function program(st: DenseState, name: DenseProgram, dt: DType): twgl.ProgramInf
   if (!pi) {
     const gl = st.host.gl;
     const errors: string[] = [];
+    const shaders = glslSources();
     const src = shaders[name];
     const nl = src.indexOf('\n') + 1;
     const frag = `${src.slice(0, nl)}#define DT_${dt.toUpperCase()}\n${src.slice(nl)}`;

@@ -143,6 +143,8 @@ abstract class Replicated<C extends PathVector | PathDense, T> {
   async on(path: Path): Promise<C> {
     this.live();
     if (this.lost) throw this.lost;
+    // a GPU path's shaders load with its first operation
+    if (path.prepare) await path.prepare();
     const have = this.copies.get(path.id);
     const trusted = this.pinned === null || this.pinned === path.id;
     if (have && trusted && this.current.has(path.id)) return have;

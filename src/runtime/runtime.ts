@@ -776,7 +776,9 @@ export class Runtime implements HandleOwner {
     if (y !== undefined) this.checkOutput(y, h.dtype, outLen, 'spmv: y');
     // an operand in a shared GPUBuffer keeps the product on its path (rt.fromGPUBuffer)
     const bound = (y instanceof ResidentVector ? y.pinned : null) ?? (xIn instanceof ResidentVector ? xIn.pinned : null);
-    const path = options.path || this.forced || bound ? this.usable(options.path ?? bound ?? undefined) : this.pathById(this.explain('spmv', h, { x: xIn, readBack: !(y instanceof ResidentVector) }).path)!;
+    const path = await this.ready(
+      options.path || this.forced || bound ? this.usable(options.path ?? bound ?? undefined) : this.pathById(this.explain('spmv', h, { x: xIn, readBack: !(y instanceof ResidentVector) }).path)!,
+    );
     const M = this.matrixOn(h, path, s.op);
     const temps: PathVector[] = [];
     try {
@@ -795,6 +797,12 @@ export class Runtime implements HandleOwner {
     } finally {
       for (const t of temps) t.dispose();
     }
+  }
+
+  /** `p` once it can run kernels: a GPU path loads its shaders with its first operation (Path.prepare) */
+  private async ready(p: Path): Promise<Path> {
+    if (p.prepare) await p.prepare();
+    return p;
   }
 
   /**
@@ -1394,6 +1402,7 @@ export class Runtime implements HandleOwner {
         F?.dispose();
       }
     }
+    await this.ready(p);
     const io = { upload: (v: Float64Array) => p.vector(h.dtype, v), read: async (v: PathVector) => (await p.read(v)).slice() };
     for (let c = 0; ; c++) {
       const cand = choice.candidates[c];
@@ -1692,7 +1701,7 @@ export class Runtime implements HandleOwner {
   ): Promise<DenseLike> {
     const handles = [...inputs, ...(C ? [C] : [])].filter((m): m is DenseHandle => m instanceof DenseHandle);
     for (const m of handles) this.own(m, 'dense operand').live();
-    const p = this.operandPath(choice, ...handles);
+    const p = await this.ready(this.operandPath(choice, ...handles));
     const temps: PathDense[] = [];
     let made: DenseHandle | null = null;
     try {

@@ -42,6 +42,7 @@ import { WebGpuDeviceLostError, WebGpuLimitError, WebGpuUnavailableError } from 
 import { WebGpuMatrix, WebGpuVector, type HostMatrix, type WebGpuOwner } from './resident.js';
 import { buildMatrix, runSpmv, spmvDotPartials, type WebGpuUploadOptions } from './spmv.js';
 import { checkSharedBuffer } from './interop.js';
+import { loadWgsl } from './shader-source.js';
 import { shownValue } from '../shown-value.js';
 
 export interface WebGpuBackendOptions extends DeviceOptions {
@@ -51,6 +52,8 @@ export interface WebGpuBackendOptions extends DeviceOptions {
   maxStorageBufferBindingSize?: number;
   /** for tests: cap the workgroups of the resident CG's fused SpMV + dot (default 2048), so small matrices exercise its row strides */
   maxDotGroups?: number;
+  /** do not load the WGSL sources in create(): loadShaders() must resolve before the first kernel (the WebGPU path defers them to its first operation) */
+  deferShaders?: boolean;
 }
 
 /** What WebGpuBackend.create resolves to when the WebGPU path cannot run here. */
@@ -142,6 +145,7 @@ export class WebGpuBackend implements WebGpuOwner {
       }
     }
     try {
+      if (!opts.deferShaders) await loadWgsl();
       return new WebGpuBackend(got.device, got.caps, opts);
     } catch (e) {
       const reason = `setting up the WebGPU backend failed: ${(e as Error)?.message ?? String(e)}`;
@@ -161,6 +165,11 @@ export class WebGpuBackend implements WebGpuOwner {
 
   capabilities(): WebGpuCapabilities {
     return { ...this.caps, features: [...this.caps.features] };
+  }
+
+  /** Loads the WGSL sources (once per page or process); kernels need them (see deferShaders). */
+  loadShaders(): Promise<void> {
+    return loadWgsl();
   }
 
   /** The storage-buffer limit in force (bytes): the device's, or the lower one of the options. */

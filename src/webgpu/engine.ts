@@ -25,7 +25,8 @@
 import { DisposedError } from '../errors.js';
 import type { DType } from '../dtype.js';
 import { WebGpuDeviceLostError, WebGpuLimitError } from './errors.js';
-import * as wgsl from './wgsl.generated.js';
+import type * as wgsl from './wgsl.generated.js';
+import { wgslSources } from './shader-source.js';
 
 /** GPUBufferUsage / GPUMapMode values (the spec's numbers; the globals are missing in Node). */
 export const USAGE = { MAP_READ: 1, COPY_SRC: 4, COPY_DST: 8, UNIFORM: 64, STORAGE: 128, QUERY_RESOLVE: 512 } as const;
@@ -188,7 +189,8 @@ export class Engine {
     const key = `${name}/${dt}/${ck}/${entry}`;
     let p = this.pipelines.get(key);
     if (!p) {
-      const code = (SUBGROUP_KERNELS.has(name) ? 'enable subgroups;\n' : '') + wgsl[`dt_${dt}`] + wgsl[name];
+      const src = wgslSources();
+      const code = (SUBGROUP_KERNELS.has(name) ? 'enable subgroups;\n' : '') + src[`dt_${dt}`] + src[name];
       const module = this.device.createShaderModule({ code, label: `${name}/${dt}` });
       p = this.device.createComputePipeline({ layout: 'auto', label: key, compute: { module, entryPoint: entry, constants } });
       this.pipelines.set(key, p);

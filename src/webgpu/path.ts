@@ -48,7 +48,8 @@ export class WebGpuPath extends DevicePath<WebGpuMatrix, WebGpuVector, WebGpuDen
    * `loadDawn` false: in Node without `options.gpu`/`device`, do not load the `webgpu` package.
    */
   static async create(options: WebGpuPathOptions = {}, loadDawn = true): Promise<WebGpuPath | WebGpuUnavailable> {
-    const b = await WebGpuBackend.create({ ...options, loadDawn });
+    // the WGSL sources load with the path's first operation (prepare), not while the runtime probes it
+    const b = await WebGpuBackend.create({ ...options, loadDawn, deferShaders: true });
     return b instanceof WebGpuBackend ? new WebGpuPath(b) : b;
   }
 

@@ -105,6 +105,8 @@ async function spmvBoth(gpu: GpuBackend, A: CSRMatrix, kernel: Kernel, seed: num
 async function run(): Promise<void> {
   const params = new URLSearchParams(location.search);
   const made = GpuBackend.create({ canvas: drawingCanvas() });
+  // the GLSL sources, for every backend this page makes (the runtime's path loads them on first use)
+  if (made.available) await made.loadShaders();
   await check('capabilities', () => {
     const caps = made.available ? made.capabilities() : (made as GpuUnavailable).capabilities;
     log.push(`capabilities: ${JSON.stringify(caps)}`);

@@ -11,6 +11,7 @@ self.onmessage = async () => {
       postMessage({ ok: false, unavailable: gpu.reason, detail: `unavailable in a worker: ${gpu.reason}` });
       return;
     }
+    await gpu.loadShaders();
     const A = poisson2D(20, { dtype: 'f32' });
     const M = gpu.upload(A);
     const x = gpu.vector('f32', new Float32Array(A.cols).fill(1));
