@@ -1,0 +1,28 @@
+/**
+ * A module imported on first need, once (each GPU path's shader sources: a bundler makes them a chunk
+ * of their own). Neutral ground: both GPU paths use it, neither imports the other.
+ */
+export interface LazyModule<T> {
+  /** imports the module once; later calls return the same promise */
+  load(): Promise<void>;
+  /** the module; an internal error naming `what` when it is used before load() resolved */
+  get(): T;
+  /** whether load() has resolved */
+  loaded(): boolean;
+}
+
+export function lazyModule<T>(importer: () => Promise<T>, what: string): LazyModule<T> {
+  let mod: T | null = null;
+  let loading: Promise<void> | null = null;
+  return {
+    load: () =>
+      (loading ??= importer().then((m) => {
+        mod = m;
+      })),
+    get: () => {
+      if (mod === null) throw new Error(`simdgl internal error: ${what} used before it was loaded (Path.prepare)`);
+      return mod;
+    },
+    loaded: () => mod !== null,
+  };
+}
