@@ -43,7 +43,7 @@ export interface DefaultsSweep {
 export const cgIterations = (rows: number): number => (rows <= 1e5 ? 50 : rows <= 1e6 ? 10 : 4);
 
 /** The sweep; `rounds` alternating batches per cell (odd: the median is one of them). */
-export async function sweepDefaults(log: (s: string) => void, sizes = DEFAULT_SIZES, rounds = 5): Promise<DefaultsSweep> {
+export async function sweepDefaults(log: (s: string) => void, sizes = DEFAULT_SIZES, rounds = 9): Promise<DefaultsSweep> {
   const cells: DefaultsCell[] = [];
   const first: FirstCell[] = [];
   let threads = 0;
