@@ -98,6 +98,7 @@ export function deviceFigures(p: Path): { figures: PathCalibration | null; done:
 
 async function measureDevice(p: Path): Promise<PathCalibration> {
   const d = p.cost.defaults;
+  if (p.prepare) await p.prepare(); // a GPU path's shaders load with its first operation
   const overheadMs = await timeProducts(p, poisson3D(2));
   // a Poisson matrix in the format the path runs it in, its rate scaled back to the path's reference rate
   const P = poisson2D(96);
