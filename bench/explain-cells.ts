@@ -65,7 +65,9 @@ export async function explainCells(
           await y.read();
           t.push((performance.now() - t0) / reps);
         }
-        const e = rt.explain('spmv', h, { x, readBack: false }).estimates[path]!;
+        const ex = rt.explain('spmv', h, { x, readBack: false });
+        const e = ex.estimates[path]!;
+        if (!ex.calibrated) log(`  ${where}: ${ex.reasons.find((r) => /default figures/.test(r))}`);
         const ms = median(t);
         const cell = { where, path, matrix: name, rows: A.rows, format: e.format, estimateMs: e.ms, measuredMs: ms, ratio: ms / e.ms };
         cells.push(cell);

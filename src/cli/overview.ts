@@ -87,6 +87,8 @@ export async function overview(options: { n?: number; minMs?: number; onStep?: (
 
     step('the runtime’s choice');
     const h = all.upload(A);
+    // the GPU paths' automatic calibration runs in the background: their estimates wait for it here
+    await all.autoCalibrated();
     const e = all.explain('spmv', h);
     // the chosen path's reason first; paths that are unavailable are said once, in the notes
     const chosen = all.pathById(e.path)?.label ?? e.path;

@@ -8,7 +8,7 @@
  * CPU path, synchronously (explain is synchronous), on the calling thread: the time of a tiny product
  * plus the runtime's call overhead, and the rate of DIA products over a working set that fits in
  * cache (about 0.9 MB); the rate beyond cache only when a matrix that large is first explained (a
- * 96 MB working set, 50–150 ms once). One thread's figures stand for every thread count: the pool is
+ * 5-diagonal matrix of 2 M rows, a 112 MB working set, 100–200 ms once). One thread's figures stand for every thread count: the pool is
  * used only where it measured faster (src/cpu/dispatch.ts), by less than 2× on 2 threads.
  *
  * Device paths, asynchronously (their products finish on the device): started on first need, through
@@ -29,15 +29,26 @@ import { formatOn } from './explain.js';
 import { matrixFeatures } from './features.js';
 import { poisson2D, poisson3D } from '../generators/poisson.js';
 
-/** Working sets up to this many bytes count as cache-resident in the CPU estimate. */
-export const CACHE_BYTES = 16 << 20;
+/**
+ * Working sets up to this many bytes count as cache-resident in the CPU estimate. On the 2-vCPU EPYC
+ * (32 MiB L3, shared) a DIA product ran at the cached rate up to 5.6 MB and at 22 GB/s, half of it,
+ * at 18.9 MB: bytes past 8 MiB at the memory rate put that within 1.4×, past 16 MiB 1.5× the other way.
+ */
+export const CACHE_BYTES = 8 << 20;
 /** What a runtime call adds to the kernel's time (promise turns, the operation queue), in ms. */
 export const CALL_OVERHEAD_MS = 0.003;
-/** Rows of the diagonal matrix that measures the CPU's rate beyond cache (3 × 32 MB in f64: beyond the largest last-level caches). */
-const MEMORY_ROWS = 1 << 22;
+/**
+ * Rows of the matrix that measures the CPU's rate beyond cache: a 5-point stencil's diagonals (a
+ * diagonal alone streamed 2× faster per byte than the stencils it stood for), 80 MB of them with 32 MB
+ * of x and y: beyond the largest last-level caches.
+ */
+const MEMORY_ROWS = 1 << 21;
+const MEMORY_OFFSETS = Int32Array.of(-1024, -1, 0, 1, 1024);
 
 const figures = new Map<string, PathCalibration>();
 const running = new Map<string, Promise<void>>();
+/** why a device path's last measurement failed (explain says it; a later need tries again) */
+const failures = new Map<string, string>();
 
 /** The cache key of a path: the CPU's kernel build, a device's name. */
 function keyOf(p: Path): string {
@@ -67,7 +78,7 @@ export function cpuFigures(cpu: CpuPath, beyondCache: boolean): PathCalibration 
   }
   if (beyondCache && f.memoryGBs === undefined) {
     const n = MEMORY_ROWS;
-    const D = new DIAMatrix(n, n, 'f64', Int32Array.of(0), n, new Float64Array(n).fill(1));
+    const D = new DIAMatrix(n, n, 'f64', MEMORY_OFFSETS, n, new Float64Array(MEMORY_OFFSETS.length * n).fill(1));
     const ms = cpu.timeInline(D, 3, 0, 1);
     // never faster than the cached rate: a machine whose cache holds it all streams at that rate
     f = { ...f, memoryGBs: Math.min(f.bandwidthGBs, productBytes(D, 8) / 1e6 / ms), cacheBytes: CACHE_BYTES };
@@ -80,20 +91,24 @@ export function cpuFigures(cpu: CpuPath, beyondCache: boolean): PathCalibration 
  * A device path's figures if this process has measured them; otherwise starts the measurement (once)
  * and returns null. `done` resolves when it has ended (figures stored, or the path failed to measure).
  */
-export function deviceFigures(p: Path): { figures: PathCalibration | null; done: Promise<void> } {
+export function deviceFigures(p: Path): { figures: PathCalibration | null; done: Promise<void>; failed?: string } {
   const key = keyOf(p);
   const f = figures.get(key);
   if (f) return { figures: f, done: Promise.resolve() };
+  const failed = failures.get(key);
   let r = running.get(key);
   if (!r) {
     r = measureDevice(p)
-      .then((m) => void figures.set(key, m))
-      // a lost device or a disposed runtime: the defaults stay, a later need tries again
-      .catch(() => {})
+      .then((m) => {
+        figures.set(key, m);
+        failures.delete(key);
+      })
+      // a lost device or a disposed runtime: the defaults stay, explain says why, a later need tries again
+      .catch((e: unknown) => void failures.set(key, e instanceof Error ? e.message : String(e)))
       .finally(() => running.delete(key));
     running.set(key, r);
   }
-  return { figures: null, done: r };
+  return { figures: null, done: r, failed };
 }
 
 async function measureDevice(p: Path): Promise<PathCalibration> {

@@ -505,8 +505,8 @@ export class Runtime implements HandleOwner {
     if (c) return c;
     if (p === this.home) return cpuFigures(this.cpu, beyondCache);
     if (this.availability(p) !== true) return p.cost.defaults;
-    const f = deviceFigures(p).figures;
-    if (!f) uncalibrated.push(p.label);
+    const { figures: f, failed } = deviceFigures(p);
+    if (!f) uncalibrated.push(failed ? `${p.label} (its last calibration failed: ${failed})` : p.label);
     return !f ? p.cost.defaults : beyondCache ? beyondCacheOnDevice(p, f, cpuFigures(this.cpu, true)) : f;
   }
 
