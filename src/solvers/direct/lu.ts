@@ -49,6 +49,8 @@ export function luFactor(
   const stack = new Int32Array(n);
   const pstack = new Int32Array(n);
   const mark = new Int32Array(n);
+  // end of each column's pruned part (-1: not pruned); see the pruning step below
+  const Lpend = new Int32Array(n).fill(-1);
   let lnz = 0;
   let unz = 0;
   for (let k = 0; k < n; k++) {
@@ -72,7 +74,7 @@ export function luFactor(
     let top = n;
     for (let p = Ap[col]; p < Ap[col + 1]; p++) {
       const r = Ai[p];
-      if (mark[r] !== stamp) top = reach(r, Lp, Li, pinv, stamp, mark, xi, top, stack, pstack);
+      if (mark[r] !== stamp) top = reach(r, Lp, Lpend, Li, pinv, stamp, mark, xi, top, stack, pstack);
     }
     for (let p = top; p < n; p++) {
       const i = xi[p];
@@ -168,6 +170,35 @@ export function luFactor(
         x[2 * i + 1] = 0;
       }
     }
+    // symmetric pruning (Eisenstat & Liu, as KLU): a column J with U(J, k) ≠ 0 whose L part holds
+    // k's pivot row reaches, through that row, everything column k holds; later searches need only
+    // its rows pivotal by now, which are moved to the front of the column (its values with them)
+    for (let p = Up[k]; p < unz - 1; p++) {
+      const J = Ui[p];
+      if (Lpend[J] >= 0) continue;
+      const e = Lp[J + 1];
+      let found = false;
+      for (let q = Lp[J] + 1; q < e && !found; q++) found = Li[q] === ipiv;
+      if (!found) continue;
+      let head = Lp[J] + 1;
+      let tail = e;
+      while (head < tail) {
+        const i = Li[head];
+        if (pinv[i] >= 0) {
+          head++;
+          continue;
+        }
+        tail--;
+        Li[head] = Li[tail];
+        Li[tail] = i;
+        for (let t = 0; t < c; t++) {
+          const v = Lx[c * head + t];
+          Lx[c * head + t] = Lx[c * tail + t];
+          Lx[c * tail + t] = v;
+        }
+      }
+      Lpend[J] = tail;
+    }
   }
   Lp[n] = lnz;
   Up[n] = unz;
@@ -177,11 +208,12 @@ export function luFactor(
 }
 
 /**
- * Depth-first search of L's graph from row r (rows not yet pivotal are leaves): pushes the nodes it
- * finishes onto xi[--top], so xi[top..n) ends in topological order. Nonrecursive.
+ * Depth-first search of L's graph from row r (rows not yet pivotal are leaves; a pruned column only
+ * up to Lpend): pushes the nodes it finishes onto xi[--top], so xi[top..n) ends in topological order.
+ * Nonrecursive.
  */
 function reach(
-  r: number, Lp: Int32Array, Li: Int32Array, pinv: Int32Array, stamp: number, mark: Int32Array, xi: Int32Array, top: number, stack: Int32Array, pstack: Int32Array,
+  r: number, Lp: Int32Array, Lpend: Int32Array, Li: Int32Array, pinv: Int32Array, stamp: number, mark: Int32Array, xi: Int32Array, top: number, stack: Int32Array, pstack: Int32Array,
 ): number {
   let head = 0;
   stack[0] = r;
@@ -193,7 +225,7 @@ function reach(
       pstack[head] = J < 0 ? 0 : Lp[J] + 1;
     }
     let done = true;
-    const end = J < 0 ? 0 : Lp[J + 1];
+    const end = J < 0 ? 0 : Lpend[J] >= 0 ? Lpend[J] : Lp[J + 1];
     for (let p = pstack[head]; p < end; p++) {
       const i = Li[p];
       if (mark[i] === stamp) continue;
