@@ -26,7 +26,7 @@ export type FactorKind = 'auto' | 'cholesky' | 'ldlt' | 'lu';
 export interface FactorOptions {
   /** which factorization (default 'auto') */
   kind?: FactorKind;
-  /** the fill-reducing ordering (default 'auto': AMD, and nested dissection too from 2000 unknowns, the one with fewer predicted flops) */
+  /** the fill-reducing ordering (default 'auto': AMD, and nested dissection too from 2000 unknowns, the one with fewer predicted flops; for LU of a pattern far from symmetric, 'amd-ata') */
   ordering?: OrderingName | 'auto';
   /** LU: the diagonal is kept as pivot when at least this fraction of the column's largest candidate (default 0.001, as KLU; 1 = strict partial pivoting) */
   pivotTolerance?: number;
@@ -237,6 +237,7 @@ export class Factorization {
   private snSym: SupernodalSymbolic | null = null;
   private reason = '';
   private numericMs = 0;
+  private work: { bj: Float64Array; r: Float64Array; dx: Float64Array; xt: Float64Array; ax: Float64Array; y: Float64Array } | null = null;
 
   /** @internal made by {@link Runtime.factor} */
   constructor(
@@ -380,11 +381,9 @@ export class Factorization {
     const x = new Float64Array(b.length);
     const residuals: number[] = [];
     let refinements = 0;
-    const bj = new Float64Array(m);
-    const r = new Float64Array(m);
-    const dx = new Float64Array(m);
-    const xt = new Float64Array(m);
-    const ax = new Float64Array(n);
+    // work vectors kept between solves (a small solve costs less than allocating them)
+    const w = (this.work ??= { bj: new Float64Array(m), r: new Float64Array(m), dx: new Float64Array(m), xt: new Float64Array(m), ax: new Float64Array(n), y: new Float64Array(m) });
+    const { bj, r, dx, xt, ax } = w;
     for (let j = 0; j < k; j++) {
       bj.set(b.subarray(j * m, (j + 1) * m));
       const xj = x.subarray(j * m, (j + 1) * m);
@@ -439,6 +438,7 @@ export class Factorization {
   dispose(): void {
     this.disposed = true;
     this.ldl = this.lu = this.sn = null;
+    this.work = null;
   }
 
   private live(): void {
@@ -449,7 +449,7 @@ export class Factorization {
   /** x ← A⁻¹·b through the factor (b is not modified). */
   private applyInverse(b: Float64Array, x: Float64Array): void {
     const n = this.A.n;
-    const y = new Float64Array(b.length);
+    const y = this.work!.y;
     if (this.ldl || this.sn) {
       const perm = this.a.perm;
       for (let k = 0; k < n; k++) y[k] = b[perm[k]];
@@ -543,8 +543,10 @@ export interface FactorEstimate extends FactorCost {
 /**
  * The cost of factorizing A, from the symbolic phase alone (ordering, elimination tree, column
  * counts: roughly the time of a few SpMVs plus the ordering, no numeric work): entries of the factor,
- * flops and bytes, and the ordering that would be used. For LU the estimate assumes pivots on the
- * diagonal (the pattern of A + Aᵀ); partial pivoting can make the true fill larger. rt.solve's 'auto'
+ * flops and bytes, and the ordering that would be used. For LU ordered on A + Aᵀ the estimate assumes
+ * pivots on the diagonal, and partial pivoting can make the true fill larger; under the column
+ * ordering 'amd-ata' (LU's 'auto' for a pattern far from symmetric) it comes from the Cholesky factor
+ * of AᵀA, a bound on the fill of any row pivoting unless dense rows were left out of AᵀA. rt.solve's 'auto'
  * weighs these against an iterative solve.
  *
  * @throws {@link ShapeError} when A is not square.
