@@ -2,17 +2,23 @@
  * Runs documentation examples as a user would: each one an ES module importing 'simdgl' (resolved to
  * the built package in dist/), in its own Node process started in the project root (so the shared
  * matrices are at data/matrices, as the examples say), and it must exit 0 within a minute.
+ * An example importing 'webgpu' gets the project's Dawn (on SwiftShader without a GPU).
  * Used by readme.test.ts (README.md's ```js blocks) and apidoc.test.ts (the API reference's @example blocks).
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pointDawnAtSwiftShader } from './webgpu-helpers.js';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist', 'index.js');
+
+/** The `webgpu` package's entry in the project's install. */
+const dawn = (): string => createRequire(join(root, 'package.json')).resolve('webgpu');
 
 /** Whether the package is built, so examples have something to import. */
 export function packageBuilt(): boolean {
@@ -35,7 +41,10 @@ export function exampleRunner(prefix: string): (code: string, name: string) => P
   const exec = promisify(execFile);
   return async (code, name) => {
     const file = join(dir, `${name.replace(/[^\w.-]+/g, '_')}.mjs`);
-    writeFileSync(file, code.replaceAll(/from 'simdgl'/g, `from '${pathToFileURL(dist).href}'`));
+    // 'simdgl' is the built package; 'webgpu' (Dawn, an optional peer) the project's install, on
+    // SwiftShader where there is no GPU, as in the WebGPU suites
+    if (code.includes("from 'webgpu'")) pointDawnAtSwiftShader();
+    writeFileSync(file, code.replaceAll(/from 'simdgl'/g, `from '${pathToFileURL(dist).href}'`).replaceAll(/from 'webgpu'/g, `from '${pathToFileURL(dawn()).href}'`));
     const { stdout } = await exec(process.execPath, [file], { cwd: root, encoding: 'utf8', timeout: 60_000 });
     return stdout;
   };
