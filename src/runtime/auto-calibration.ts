@@ -8,13 +8,14 @@
  * CPU path, synchronously (explain is synchronous), on the calling thread: the time of a tiny product
  * plus the runtime's call overhead, and the rate of DIA products over a working set that fits in
  * cache (about 0.9 MB); the rate beyond cache only when a matrix that large is first explained (a
- * 5-diagonal matrix of 2 M rows, a 112 MB working set, 100–200 ms once). One thread's figures stand for every thread count: the pool is
- * used only where it measured faster (src/cpu/dispatch.ts), by less than 2× on 2 threads.
+ * 5-diagonal matrix of 2 M rows, a 112 MB working set, 100–200 ms once). One thread's figures stand
+ * for every thread count: the pool is used only where it measured faster (src/cpu/dispatch.ts), by
+ * less than 2× on 2 threads.
  *
  * Device paths, asynchronously (their products finish on the device): started on first need, through
  * the path's own operations as the runtime runs them (f64, resident, the median of 5 batches of 4
- * products each ended by a read), a tiny
- * product and a small Poisson matrix (9,216 rows) in the format the path runs it in; until it ends
+ * products each ended by a read), a tiny product and a small Poisson matrix (9,216 rows) in the format
+ * the path runs it in; until it ends
  * the path's default figures stand (explain says so). On a real GPU so small a product is all
  * overhead, so the measured rate replaces the default only where the kernel's share of the product
  * was at least twice the overhead (a software renderer's).
@@ -38,9 +39,8 @@ export const CACHE_BYTES = 8 << 20;
 /** What a runtime call adds to the kernel's time (promise turns, the operation queue), in ms. */
 export const CALL_OVERHEAD_MS = 0.003;
 /**
- * Rows of the matrix that measures the CPU's rate beyond cache: a 5-point stencil's diagonals (a
- * diagonal alone streamed 2× faster per byte than the stencils it stood for), 80 MB of them with 32 MB
- * of x and y: beyond the largest last-level caches.
+ * Rows of the matrix that measures the CPU's rate beyond cache: a 5-point stencil's diagonals, like
+ * the matrices it stands for, 80 MB of them with 32 MB of x and y: beyond the largest last-level caches.
  */
 const MEMORY_ROWS = 1 << 21;
 const MEMORY_OFFSETS = Int32Array.of(-1024, -1, 0, 1, 1024);
