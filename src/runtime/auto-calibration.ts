@@ -18,7 +18,9 @@
  * the path runs it in; until it ends
  * the path's default figures stand (explain says so). On a real GPU so small a product is all
  * overhead, so the measured rate replaces the default only where the kernel's share of the product
- * was at least twice the overhead (a software renderer's).
+ * was at least half the overhead (a software renderer's: 1–2 ms of each against 1–3 ms of kernel;
+ * with the bar at twice the overhead, the page's SwiftShader kept the defaults and its estimates ran
+ * 2–5× slow).
  */
 import type { Path, PathCalibration } from '../path.js';
 import type { CpuPath } from '../cpu/path.js';
@@ -123,7 +125,7 @@ async function measureDevice(p: Path): Promise<PathCalibration> {
   const { matrix, vectors } = spmvBytes(features, format, 8);
   const kernelMs = (await timeProducts(p, convert(P, format, { maxFill: 1e9 }))) - overheadMs;
   // on a real GPU so small a product is all overhead: its rate says nothing, the default stands
-  const bandwidthGBs = kernelMs >= 2 * overheadMs ? (matrix + vectors) / 1e6 / kernelMs / eff : d.bandwidthGBs;
+  const bandwidthGBs = kernelMs > 0 && kernelMs >= overheadMs / 2 ? (matrix + vectors) / 1e6 / kernelMs / eff : d.bandwidthGBs;
   // transfers: 2 MB up and back
   const data = new Float64Array(1 << 18);
   let t0 = performance.now();
