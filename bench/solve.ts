@@ -5,7 +5,7 @@
  * poisson2D(1024) and poisson3D(64), against the fastest of SciPy's spsolve, cg + Jacobi, cg + spilu
  * and gmres + spilu on the same system (bench/peers/scipy_solve.py, OPENBLAS_NUM_THREADS=1), each
  * counted only when its residual meets the tolerance. Medians of 3 (1 above 100 000 rows, after one
- * untimed solve below that). Also: f32 storage refined to 1e-10 against the f64 solve, poisson3D(64).
+ * untimed solve below that; 7 below 20 000 rows). Also: f32 storage refined to 1e-10 against the f64 solve, poisson3D(64).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -103,7 +103,8 @@ export async function benchSolve(log: (s: string) => void, matrixDir = join(here
   const rows: SolveBenchRow[] = [];
   for (const c of cases) {
     const A = c.load();
-    const reps = A.rows > 100_000 ? 1 : 3;
+    // more repeats for the small systems, whose few milliseconds a loaded machine scatters most
+    const reps = A.rows > 100_000 ? 1 : A.rows < 20_000 ? 7 : 3;
     const o = await ours(rt, A, reps);
     const py = scipy(c.source, reps);
     let best: SolveBenchRow['scipyBest'] = null;
