@@ -165,14 +165,6 @@ async function timeProducts(p: Path, A: SparseMatrix): Promise<number> {
   }
 }
 
-/**
- * A device path's figures for a working set beyond cache: a software renderer runs on the CPU and
- * meets the CPU's cache cliff, so it gets the CPU's ratio of the two rates; a GPU's stand as measured.
- */
-export function beyondCacheOnDevice(p: Path, f: PathCalibration, cpu: PathCalibration): PathCalibration {
-  if (p.capabilities().limits?.software !== true || !cpu.memoryGBs) return f;
-  return { ...f, memoryGBs: (f.bandwidthGBs * cpu.memoryGBs) / cpu.bandwidthGBs, cacheBytes: cpu.cacheBytes };
-}
 
 /** What this process has measured, per path key (tests). */
 export function autoCalibrationCache(): Map<string, PathCalibration> {

@@ -32,7 +32,7 @@ import { checkCacheTiles } from '../cpu/tiles.js';
 import { explainSpmv, formatOn, type Explanation } from './explain.js';
 import type { Calibration, PathCalibration } from './cost.js';
 import { poisson3D } from '../generators/poisson.js';
-import { CACHE_BYTES, beyondCacheOnDevice, cpuFigures, deviceFigures } from './auto-calibration.js';
+import { CACHE_BYTES, cpuFigures, deviceFigures } from './auto-calibration.js';
 import { shownTyped, shownValue } from '../shown-value.js';
 import { spgemm } from '../solvers/amg/spgemm.js';
 import type { AmgOptions } from '../solvers/amg/hierarchy.js';
@@ -507,7 +507,7 @@ export class Runtime implements HandleOwner {
     if (this.availability(p) !== true) return p.cost.defaults;
     const { figures: f, failed } = deviceFigures(p);
     if (!f) uncalibrated.push(failed ? `${p.label} (its last calibration failed: ${failed})` : p.label);
-    return !f ? p.cost.defaults : beyondCache ? beyondCacheOnDevice(p, f, cpuFigures(this.cpu, true)) : f;
+    return f ?? p.cost.defaults;
   }
 
   /** @internal Resolves when every usable device path's automatic calibration has ended (starting those not started): for tests and benchmarks. */
