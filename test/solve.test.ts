@@ -17,7 +17,7 @@ import { ic0 } from '../src/solvers/precond/ic0.js';
 import { ilu0 } from '../src/solvers/precond/ilu0.js';
 import { ssorFactors } from '../src/solvers/precond/ssor.js';
 import { blockDiagonalInverse, detectBlockSize } from '../src/solvers/precond/block-jacobi.js';
-import { levelSchedule } from '../src/solvers/precond/levels.js';
+import { levelSchedule, reversedSchedule } from '../src/solvers/precond/levels.js';
 import { loadShared, sharedMatrixNames } from './matrices.js';
 import { pointDawnAtSwiftShader } from './webgpu-helpers.js';
 import {
@@ -74,6 +74,31 @@ describe('factors against the textbook references', () => {
       expect(maxDiff(dense(F.L), ref)).toBeLessThan(1e-12 * scale);
       // the upper factor is Lᵀ
       expect(maxDiff(dense(F.LH), ref.map((_, i) => Float64Array.from(ref, (r) => r[i])))).toBeLessThan(1e-12 * scale);
+    }
+  });
+
+  it("IC(0) of f32 data is the reference's within f32 rounding; Lᴴ's reversed schedule orders every dependency first", () => {
+    const A = loadShared('bcsstk01');
+    const F = ic0(A.astype('f32'))!;
+    expect(F.L.dtype).toBe('f64');
+    const ref = referenceIC0(A.astype('f32').astype('f64'));
+    const scale = Math.max(...ref.map((r) => Math.max(...r.map(Math.abs))));
+    expect(maxDiff(dense(F.L), ref)).toBeLessThan(1e-10 * scale);
+    for (const M of [poisson2D(9), A]) {
+      const G = ic0(M)!;
+      const up = reversedSchedule(levelSchedule(G.L, true));
+      // level of each row in the reversed schedule; every row once
+      const level = new Int32Array(M.rows).fill(-1);
+      for (let l = 0; l + 1 < up.levelPtr.length; l++) for (let k = up.levelPtr[l]; k < up.levelPtr[l + 1]; k++) level[up.rows[k]] = l;
+      expect(Array.from(level).every((l) => l >= 0)).toBe(true);
+      expect(up.levelPtr[up.levelPtr.length - 1]).toBe(M.rows);
+      // backward substitution with Lᴴ: row i needs every j > i with Lᴴ[i, j] ≠ 0, solved in an earlier level
+      for (let i = 0; i < M.rows; i++) {
+        for (let k = G.LH.rowPtr[i]; k < G.LH.rowPtr[i + 1]; k++) {
+          const j = G.LH.colIdx[k];
+          if (j > i) expect(level[j]).toBeLessThan(level[i]);
+        }
+      }
     }
   });
 
