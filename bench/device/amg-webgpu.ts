@@ -14,7 +14,7 @@ import { create as createDawn } from 'webgpu';
 import { createRuntime } from '../../src/runtime/runtime.js';
 import { poisson3D } from '../../src/generators/poisson.js';
 import { median } from '../../src/metrics.js';
-import type { CSRMatrix } from '../../src/formats/csr.js';
+import { trueResidual } from './true-residual.js';
 
 const args = process.argv.slice(2);
 const opt = (k: string, d: string) => (args.includes(k) ? args[args.indexOf(k) + 1] : d);
@@ -23,17 +23,6 @@ const cupyFile = opt('--cupy', '');
 const gpu = createDawn(['disable-dawn-features=timestamp_quantization']) as unknown as GPU;
 const rt = await createRuntime({ backend: 'webgpu', workers: 1, webgpu: { gpu } });
 
-function trueResidual(A: CSRMatrix, x: ArrayLike<number>, b: ArrayLike<number>): number {
-  let rr = 0;
-  let bb = 0;
-  for (let i = 0; i < A.rows; i++) {
-    let s = 0;
-    for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) s += A.values[k] * x[A.colIdx[k]];
-    rr += (b[i] - s) ** 2;
-    bb += b[i] * b[i];
-  }
-  return Math.sqrt(rr / bb);
-}
 
 let cupyMs: number | undefined;
 if (cupyFile && existsSync(cupyFile)) {

@@ -18,6 +18,7 @@ import { create as createDawn } from 'webgpu';
 import { createRuntime } from '../../src/runtime/runtime.js';
 import { poisson3D } from '../../src/generators/poisson.js';
 import { median } from '../../src/metrics.js';
+import { trueResidual } from './true-residual.js';
 import type { CSRMatrix } from '../../src/formats/csr.js';
 import type { WebGpuPath } from '../../src/webgpu/path.js';
 import { initialState } from '../../src/webgpu/cg.js';
@@ -43,18 +44,6 @@ await path.prepare(); // the WGSL sources: the backend is driven directly below
 const be = path.backend;
 console.log(`# ${label}: adapter ${be.capabilities().adapter}`);
 
-/** ‖b − A·x‖ / ‖b‖ in f64. */
-function trueResidual(A: CSRMatrix, x: ArrayLike<number>, b: ArrayLike<number>): number {
-  let rr = 0;
-  let bb = 0;
-  for (let i = 0; i < A.rows; i++) {
-    let s = 0;
-    for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) s += A.values[k] * x[A.colIdx[k]];
-    rr += (b[i] - s) ** 2;
-    bb += b[i] * b[i];
-  }
-  return Math.sqrt(rr / bb);
-}
 
 const cupy = new Map<string, { ms: number; iterations: number; relres: number }>();
 if (cupyFile && existsSync(cupyFile)) {
