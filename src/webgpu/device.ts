@@ -135,7 +135,7 @@ export async function acquireDevice(opts: DeviceOptions): Promise<{ device: GPUD
     if (!adapter) {
       const hint =
         found.source === 'webgpu package' && typeof process !== 'undefined' && !process.env?.VK_ICD_FILENAMES
-          ? ' (Dawn found no Vulkan driver; without a GPU, set VK_ICD_FILENAMES to a SwiftShader ICD such as /usr/lib/chromium/vk_swiftshader_icd.json)'
+          ? ' (Dawn found no Vulkan driver it accepts: none is installed, or only one it refuses, such as the lavapipe of Debian 12; without a GPU, set VK_ICD_FILENAMES to a SwiftShader ICD such as /usr/lib/chromium/vk_swiftshader_icd.json)'
           : found.source === 'navigator.gpu'
             ? ' (the browser offers navigator.gpu but no GPU it supports: software renderers are often refused, as by Firefox on Mesa)'
             : '';
