@@ -12,7 +12,9 @@
  * for every thread count: the pool is used only where it measured faster (src/cpu/dispatch.ts), by
  * less than 2× on 2 threads.
  *
- * Device paths, asynchronously (their products finish on the device): started on first need, through
+ * Device paths, asynchronously (their products finish on the device): started by the path's first
+ * operation or by an explain that could choose it (runtime.ts explainSpmv), never by the runtime's own
+ * choices (they would load the path's shaders for a page that stays on the CPU); through
  * the path's own operations as the runtime runs them (f64, resident, the median of 5 batches of 4
  * products each ended by a read), a tiny product and a small Poisson matrix (9,216 rows) in the format
  * the path runs it in; until it ends
@@ -87,6 +89,11 @@ export function cpuFigures(cpu: CpuPath, beyondCache: boolean): PathCalibration 
     figures.set(key, f);
   }
   return f;
+}
+
+/** A device path's figures if this process has measured them, else null (nothing started). */
+export function measuredDeviceFigures(p: Path): PathCalibration | null {
+  return figures.get(keyOf(p)) ?? null;
 }
 
 /**

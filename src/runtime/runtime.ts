@@ -32,7 +32,7 @@ import { checkCacheTiles } from '../cpu/tiles.js';
 import { explainSpmv, formatOn, type Explanation } from './explain.js';
 import type { Calibration, PathCalibration } from './cost.js';
 import { poisson3D } from '../generators/poisson.js';
-import { CACHE_BYTES, cpuFigures, deviceFigures } from './auto-calibration.js';
+import { CACHE_BYTES, cpuFigures, deviceFigures, measuredDeviceFigures } from './auto-calibration.js';
 import { shownTyped, shownValue } from '../shown-value.js';
 import { spgemm } from '../solvers/amg/spgemm.js';
 import type { AmgOptions } from '../solvers/amg/hierarchy.js';
@@ -75,6 +75,8 @@ export class Runtime implements HandleOwner {
   private readonly unsubscribe: (() => void)[] = [];
   private calibrationData: Calibration | null = null;
   private readonly featureCache = new WeakMap<SparseMatrix, MatrixFeatures>();
+  /** device paths that have run an operation (their shaders are loaded): their automatic calibration may start */
+  private readonly prepared = new Set<Path>();
   private readonly structureCache = new WeakMap<SparseMatrix, { csr: CSRMatrix; structure: SolveStructure; direct?: DirectPlan }>();
   private requestedThreads = 1;
 
@@ -453,7 +455,16 @@ export class Runtime implements HandleOwner {
       const hint = typeof op === 'object' && op !== null ? " (the first argument names the operation: rt.explain('spmv', A))" : '';
       throw new UnsupportedError(`explain: 'spmv' and 'solve' are explained, not ${shownValue(op)}${hint}`);
     }
-    options = options as { format?: FormatName; x?: VectorLike; readBack?: boolean };
+    return this.explainSpmv(A, options as { format?: FormatName; x?: VectorLike; readBack?: boolean }, true);
+  }
+
+  /**
+   * explain('spmv')'s answer. A device path's automatic calibration starts with its first operation,
+   * or (`measureDevices`, a user's explain) when its default figures put it within 8× of the CPU; the
+   * runtime's own choices pass false. Until measured, a device path has its default figures, and a
+   * page whose work stays on the CPU never loads a GPU path's shaders (test/browser-lazy-shaders.test.ts).
+   */
+  private explainSpmv(A: MatrixHandle | SparseMatrix, options: { format?: FormatName; x?: VectorLike; readBack?: boolean }, measureDevices: boolean): Explanation {
     checkBoolean('explain', 'readBack', options.readBack);
     if (options.x instanceof ResidentVector) this.own(options.x, 'explain: x').live();
     else if (options.x !== undefined) vectorData(options.x, 'explain: x');
@@ -485,6 +496,15 @@ export class Runtime implements HandleOwner {
       format: options.format ?? handle?.requestedFormat ?? undefined,
     });
     for (const f of DEVICE_PATHS) if (this.missingPaths.has(f.id)) e.reasons.unshift(`${f.label} path unavailable: ${this.missingPaths.get(f.id)}`);
+    // asked for estimates: measure a device path that could matter here — within 8× of the CPU by its
+    // default figures — in the background (it loads that path's shaders); one that cannot keeps them
+    const cpuMs = e.estimates.cpu?.ms;
+    if (measureDevices && cpuMs !== undefined) {
+      for (const p of this.paths) {
+        const ms = e.estimates[p.id]?.ms;
+        if (p !== this.home && this.availability(p) === true && ms !== undefined && ms <= 8 * cpuMs) void deviceFigures(p);
+      }
+    }
     return e;
   }
 
@@ -505,7 +525,8 @@ export class Runtime implements HandleOwner {
     if (c) return c;
     if (p === this.home) return cpuFigures(this.cpu, beyondCache);
     if (this.availability(p) !== true) return p.cost.defaults;
-    const { figures: f, failed } = deviceFigures(p);
+    // a path that has run an operation has its shaders: its measurement may start (once)
+    const { figures: f, failed } = this.prepared.has(p) ? deviceFigures(p) : { figures: measuredDeviceFigures(p), failed: undefined };
     if (!f) uncalibrated.push(failed ? `${p.label} (its last calibration failed: ${failed})` : p.label);
     return f ?? p.cost.defaults;
   }
@@ -777,7 +798,7 @@ export class Runtime implements HandleOwner {
     // an operand in a shared GPUBuffer keeps the product on its path (rt.fromGPUBuffer)
     const bound = (y instanceof ResidentVector ? y.pinned : null) ?? (xIn instanceof ResidentVector ? xIn.pinned : null);
     const path = await this.ready(
-      options.path || this.forced || bound ? this.usable(options.path ?? bound ?? undefined) : this.pathById(this.explain('spmv', h, { x: xIn, readBack: !(y instanceof ResidentVector) }).path)!,
+      options.path || this.forced || bound ? this.usable(options.path ?? bound ?? undefined) : this.pathById(this.explainSpmv(h, { x: xIn, readBack: !(y instanceof ResidentVector) }, false).path)!,
     );
     const M = this.matrixOn(h, path, s.op);
     const temps: PathVector[] = [];
@@ -801,7 +822,10 @@ export class Runtime implements HandleOwner {
 
   /** `p` once it can run kernels: a GPU path loads its shaders with its first operation (Path.prepare) */
   private async ready(p: Path): Promise<Path> {
-    if (p.prepare) await p.prepare();
+    if (p.prepare) {
+      await p.prepare();
+      this.prepared.add(p);
+    }
     return p;
   }
 
@@ -1258,7 +1282,7 @@ export class Runtime implements HandleOwner {
 
   /** The path a solve of h runs on: the one asked for, else the one that wins a resident SpMV. */
   private solvePath(h: MatrixHandle, choice: PathChoice | undefined): Path {
-    return choice || this.forced ? this.usable(choice) : this.pathById(this.explain('spmv', h, { readBack: false }).path)!;
+    return choice || this.forced ? this.usable(choice) : this.pathById(this.explainSpmv(h, { readBack: false }, false).path)!;
   }
 
   /** A's canonical CSR and its symmetry/diagonal, computed once per uploaded matrix. */
