@@ -7,7 +7,8 @@
  *
  * CPU path, synchronously (explain is synchronous), on the calling thread: the time of a tiny product
  * plus the runtime's call overhead, and the rate of DIA products over a working set that fits in
- * cache (about 0.9 MB); the rate beyond cache only when a matrix that large is first explained (a
+ * cache (poisson2D(256), about 3.6 MB: a 0.9 MB one, all in L2, put mid-size products 1.5–2.5× above
+ * their estimates); the rate beyond cache only when a matrix that large is first explained (a
  * 5-diagonal matrix of 2 M rows, a 112 MB working set, 100–200 ms once). One thread's figures stand
  * for every thread count: the pool is used only where it measured faster (src/cpu/dispatch.ts), by
  * less than 2× on 2 threads.
@@ -40,8 +41,8 @@ import { poisson2D, poisson3D } from '../generators/poisson.js';
  * at 18.9 MB: bytes past 8 MiB at the memory rate put that within 1.4×, past 16 MiB 1.5× the other way.
  */
 export const CACHE_BYTES = 8 << 20;
-/** What a runtime call adds to the kernel's time (promise turns, the operation queue), in ms. */
-export const CALL_OVERHEAD_MS = 0.003;
+/** What a runtime call adds to the kernel's time (promise turns, the operation queue, checks), in ms: 3 µs left 1,024-row products 1.8–3.4× above their estimates on the 2-vCPU EPYC. */
+export const CALL_OVERHEAD_MS = 0.006;
 /**
  * Rows of the matrix that measures the CPU's rate beyond cache: a 5-point stencil's diagonals, like
  * the matrices it stands for, 80 MB of them with 32 MB of x and y: beyond the largest last-level caches.
@@ -72,7 +73,7 @@ export function cpuFigures(cpu: CpuPath, beyondCache: boolean): PathCalibration 
   const key = keyOf(cpu);
   let f = figures.get(key);
   if (!f) {
-    const A = convert(poisson2D(128), 'dia');
+    const A = convert(poisson2D(256), 'dia');
     const ms = cpu.timeInline(A, 7, 1, 3);
     // a 32-entry product costs less than a quarter of an 82,000-entry one: a window the clock or another
     // process spoiled (a page's 5 µs clock) must not make the fixed cost swallow the rate
