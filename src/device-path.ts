@@ -209,7 +209,7 @@ export abstract class DevicePath<M extends PathMatrix, V extends PathVector, D e
     return {
       n,
       complex,
-      vector: () => B.vector(dt, n),
+      vector: (length = n) => B.vector(dt, length),
       spmv: async (x, y, alpha, beta) => B.spmv(A, x, y, { alpha, beta }),
       axpy: async (a, x, y) => B.axpy(complex ? a : a[0], x, y),
       aypx: async (a, x, y) => B.aypx(complex ? a : a[0], x, y),

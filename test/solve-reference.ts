@@ -134,9 +134,8 @@ const dot = (a: ArrayLike<number>, b: ArrayLike<number>): number => {
 };
 const norm = (a: ArrayLike<number>): number => Math.sqrt(dot(a, a));
 
-/** Textbook PCG from x = 0; iterations until ‖r‖/‖b‖ ≤ tol. */
-export function referencePcg(A: CSRMatrix, b: Float64Array, M: (r: Float64Array) => Float64Array, tol: number, maxIter: number): number {
-  const x = new Float64Array(A.rows);
+/** Textbook PCG from x = 0; iterations until ‖r‖/‖b‖ ≤ tol (the iterate is left in x when given). */
+export function referencePcg(A: CSRMatrix, b: Float64Array, M: (r: Float64Array) => Float64Array, tol: number, maxIter: number, x = new Float64Array(A.rows)): number {
   const r = Float64Array.from(b);
   let z = M(r);
   const p = Float64Array.from(z);

@@ -33,8 +33,8 @@ export function cpuSolverOps(
     n,
     complex,
     label: 'CPU',
-    vector: () => {
-      const v = B.vector(dt, n);
+    vector: (length = n) => {
+      const v = B.vector(dt, length);
       v.view().fill(0);
       return v;
     },

@@ -7,12 +7,15 @@ import type { CSRMatrix } from '../formats/csr.js';
  * reads a vector back.
  */
 export interface SolverOps<V> {
-  /** length of the vectors (rows of the square matrix) */
+  /** length of the solve's vectors (rows of the square matrix) */
   readonly n: number;
   /** whether the dtype is complex (dot products are then conjugated in x) */
   readonly complex: boolean;
-  /** a zero vector */
-  vector(): V;
+  /**
+   * A zero vector of `length` elements (default n). The BLAS-1 operations work on vectors of any one
+   * length, so a multigrid cycle keeps each level's vectors at the level's size; spmv needs length n.
+   */
+  vector(length?: number): V;
   /** y ← α·A·x + β·y */
   spmv(x: V, y: V, alpha: number, beta: number): Promise<void>;
   /** y ← α·x + y */
@@ -50,9 +53,10 @@ export interface SolverOps<V> {
   /** the path's name for messages (e.g. 'WebGL2') */
   readonly label: string;
   /**
-   * Makes a host matrix (square, n×n, the solve's dtype) resident as an operator y ← α·M·x + β·y: what
-   * the Jacobi, block-Jacobi and Chebyshev preconditioners apply (a diagonal, block-diagonal or
-   * scaling matrix), through the path's SpMV.
+   * Makes a host matrix resident as an operator y ← α·M·x + β·y, x of M.cols and y of M.rows elements,
+   * through the path's SpMV, in the solve's dtype: what the Jacobi, block-Jacobi and Chebyshev
+   * preconditioners apply (n×n), and a multigrid cycle's levels (each level's A and D⁻¹ at its own size,
+   * the rectangular R and P between levels).
    */
   operator(M: CSRMatrix): ResidentOperator<V>;
   /**
@@ -65,7 +69,8 @@ export interface SolverOps<V> {
   /** the path's default checkEvery (1 when absent: the host tests every iteration) */
   readonly checkEvery?: number;
   /**
-   * Makes a sparse triangular factor (host CSR, square, n×n) resident on this path for repeated solves
+   * Makes a sparse triangular factor (host CSR, square, m×m, vectors of m elements; m = n but on a
+   * multigrid level) resident on this path for repeated solves
    * (the IC(0)/ILU(0)/SSOR preconditioners). Absent on a path that has no triangular solve: the
    * solver layer then throws an UnsupportedError naming the path.
    */

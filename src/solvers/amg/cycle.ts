@@ -12,17 +12,16 @@ import type { AmgHierarchy } from './hierarchy.js';
  * ops.triangular, the cycle made of the path's SpMV, triangular solve and BLAS-1 operations only, so
  * it runs wherever the solve runs (CPU pool, WebGPU).
  *
- * SolverOps' vectors all have the fine level's length n, so a coarse level's matrices are stored
- * padded to n×n (rows past the level's size empty) and its vectors are length-n vectors whose tail
- * stays zero: BLAS-1 on a coarse level costs as much as on the fine one (the price of reusing the
- * solve's operations unchanged; a sized vector in SolverOps would remove it).
+ * Every level runs at its own size: its vectors are ops.vector(rows of the level), its A and D⁻¹ are
+ * uploaded as they are and R, P as the rectangular matrices between two levels, so a coarse level's
+ * BLAS-1 and products cost what the level holds, not what the fine level does (on WebGPU nothing is
+ * padded to the fine size either).
  *
  * The same smoother before and after the coarse correction, each symmetric in the A inner product
  * (damped Jacobi, symmetric Gauss–Seidel, a Chebyshev polynomial), so the V- and W-cycles are
  * symmetric positive definite operators for CG.
  */
 export function amgCycle<V>(ops: SolverOps<V>, h: AmgHierarchy): PreconditionerOperator<V> {
-  const n = ops.n;
   const { sweeps, smoother, cycle: shape } = h.options;
   if (smoother === 'gauss-seidel' && !ops.triangular) {
     throw new UnsupportedError(`amg: the ${ops.label} path has no sparse triangular solve for the 'gauss-seidel' smoother; use smoother 'jacobi' or 'chebyshev' there`);
@@ -33,9 +32,9 @@ export function amgCycle<V>(ops: SolverOps<V>, h: AmgHierarchy): PreconditionerO
     made.push(r);
     return r;
   };
-  const op = (M: CSRMatrix): ResidentOperator<V> => keep(ops.operator(padded(M, n)));
-  const vec = () => {
-    const v = ops.vector();
+  const op = (M: CSRMatrix): ResidentOperator<V> => keep(ops.operator(M));
+  const vec = (length: number) => {
+    const v = ops.vector(length);
     vectors.push(v);
     return v;
   };
@@ -48,25 +47,23 @@ export function amgCycle<V>(ops: SolverOps<V>, h: AmgHierarchy): PreconditionerO
     const levels = h.levels.map((L, l) => {
       const smoothed = l < last;
       const gs = smoothed && smoother === 'gauss-seidel' ? ssorFactors(unitOnEmptyRows(L.A), 1) : undefined;
-      const tri = (T: CSRMatrix, lower: boolean): TriangularSolver<V> => {
-        const P = padded(T, n, true);
-        return keep(ops.triangular!(P, { lower, unitDiagonal: false, levels: levelSchedule(P, lower) }));
-      };
+      const tri = (T: CSRMatrix, lower: boolean): TriangularSolver<V> => keep(ops.triangular!(T, { lower, unitDiagonal: false, levels: levelSchedule(T, lower) }));
+      const m = L.A.rows;
       return {
-        // the fine level's A is the solve's own (ops.spmv); coarse ones are uploaded
-        A: l === 0 ? undefined : op(L.A),
+        // the fine level's A is the solve's own (ops.spmv); the coarsest needs none (its dense inverse is applied)
+        A: l === 0 || !smoothed ? undefined : op(L.A),
         dinv: smoothed && smoother !== 'gauss-seidel' ? op(diagonal(L.dinv)) : undefined,
         lower: gs && tri(gs.lower, true),
         upper: gs && tri(gs.upper, false),
         rho: L.rho,
         R: L.R && op(L.R),
         P: L.P && op(L.P),
-        b: l === 0 ? undefined : vec(),
-        x: l === 0 ? undefined : vec(),
-        r: smoothed ? vec() : undefined,
-        t: smoothed && smoother !== 'jacobi' ? vec() : undefined,
-        z: smoothed && smoother !== 'jacobi' ? vec() : undefined,
-        d: smoothed && smoother === 'chebyshev' ? vec() : undefined,
+        b: l === 0 ? undefined : vec(m),
+        x: l === 0 ? undefined : vec(m),
+        r: smoothed ? vec(m) : undefined,
+        t: smoothed && smoother !== 'jacobi' ? vec(m) : undefined,
+        z: smoothed && smoother !== 'jacobi' ? vec(m) : undefined,
+        d: smoothed && smoother === 'chebyshev' ? vec(m) : undefined,
       };
     });
     const coarse = op(denseCSR(h.coarseInverse, h.levels[last].A.rows));
@@ -168,28 +165,6 @@ function unitOnEmptyRows(A: CSRMatrix): CSRMatrix {
       m += e - s;
     }
     ptr[i + 1] = m;
-  }
-  return new CSRMatrix(n, n, 'f64', ptr, idx, val);
-}
-
-/**
- * M (at most n×n) as an n×n matrix: the rows past M's are empty, or (unit) hold a 1 on the diagonal,
- * which a triangular solve needs to divide by; the vectors' tails are zero either way.
- */
-function padded(M: CSRMatrix, n: number, unit = false): CSRMatrix {
-  if (M.rows === n && M.cols === n) return M;
-  const extra = unit ? n - M.rows : 0;
-  const ptr = new Int32Array(n + 1);
-  ptr.set(M.rowPtr);
-  for (let i = M.rows; i < n; i++) ptr[i + 1] = ptr[i] + (unit ? 1 : 0);
-  if (!unit) return new CSRMatrix(n, n, 'f64', ptr, M.colIdx, M.values);
-  const idx = new Int32Array(M.nnz + extra);
-  const val = new Float64Array(M.nnz + extra);
-  idx.set(M.colIdx);
-  val.set(M.values);
-  for (let i = M.rows; i < n; i++) {
-    idx[ptr[i]] = i;
-    val[ptr[i]] = 1;
   }
   return new CSRMatrix(n, n, 'f64', ptr, idx, val);
 }

@@ -1,0 +1,225 @@
+/**
+ * The AMG cycle (src/solvers/amg/cycle.ts) against a V/W-cycle written here in plain f64 from the same
+ * hierarchy, on the CPU path and on WebGPU (Dawn + SwiftShader): every level's vectors and operators
+ * at the level's own size (recorded through the path's SolverOps), one cycle equal to the reference's,
+ * and AMG-PCG's iterations and answer equal to a textbook PCG with the reference cycle.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CSRMatrix } from '../src/formats/csr.js';
+import { poisson2D, poisson3D } from '../src/generators/poisson.js';
+import { diffusion2D } from '../src/generators/diffusion.js';
+import { CpuBackend } from '../src/cpu/backend.js';
+import { cpuSolverOps } from '../src/cpu/solver-ops.js';
+import { buildHierarchy, type AmgHierarchy, type AmgOptions } from '../src/solvers/amg/hierarchy.js';
+import { amgCycle } from '../src/solvers/amg/cycle.js';
+import { cg } from '../src/solvers/krylov/cg.js';
+import type { SolverOps } from '../src/solvers/ops.js';
+import { WebGpuPath } from '../src/webgpu/path.js';
+import type { WebGpuBackend } from '../src/webgpu/backend.js';
+import { webgpuBackend } from './webgpu-helpers.js';
+import { matvec, referencePcg } from './solve-reference.js';
+
+/** The cycle in plain f64 from the hierarchy's matrices: damped Jacobi (ω = 4/3/ρ), dense coarse inverse. */
+function referenceCycle(h: AmgHierarchy, b: Float64Array, l = 0): Float64Array {
+  const last = h.levels.length - 1;
+  const L = h.levels[l];
+  const m = L.A.rows;
+  if (l === last) {
+    const x = new Float64Array(m);
+    for (let i = 0; i < m; i++) for (let j = 0; j < m; j++) x[i] += h.coarseInverse[i * m + j] * b[j];
+    return x;
+  }
+  const w = 4 / 3 / L.rho;
+  const x = new Float64Array(m);
+  const sweep = () => {
+    const ax = matvec(L.A, x);
+    for (let i = 0; i < m; i++) x[i] += w * L.dinv[i] * (b[i] - ax[i]);
+  };
+  for (let s = 0; s < h.options.sweeps; s++) sweep();
+  const visits = h.options.cycle === 'W' && l + 1 < last ? 2 : 1;
+  for (let v = 0; v < visits; v++) {
+    const ax = matvec(L.A, x);
+    const r = b.map((bi, i) => bi - ax[i]);
+    const xc = referenceCycle(h, matvec(L.R!, r), l + 1);
+    const px = matvec(L.P!, xc);
+    for (let i = 0; i < m; i++) x[i] += px[i];
+  }
+  for (let s = 0; s < h.options.sweeps; s++) sweep();
+  return x;
+}
+
+const relDiff = (a: ArrayLike<number>, b: ArrayLike<number>): number => {
+  let d = 0;
+  let s = 0;
+  for (let i = 0; i < a.length; i++) {
+    d += (a[i] - b[i]) ** 2;
+    s += b[i] ** 2;
+  }
+  return Math.sqrt(d / s);
+};
+
+/** The path's ops with every vector length and operator shape the cycle asks for recorded. */
+function recording<V>(ops: SolverOps<V>): { ops: SolverOps<V>; vectors: number[]; operators: [number, number][] } {
+  const vectors: number[] = [];
+  const operators: [number, number][] = [];
+  return {
+    ops: {
+      ...ops,
+      vector: (length?: number) => {
+        vectors.push(length ?? ops.n);
+        return ops.vector(length);
+      },
+      operator: (M: CSRMatrix) => {
+        operators.push([M.rows, M.cols]);
+        return ops.operator(M);
+      },
+    },
+    vectors,
+    operators,
+  };
+}
+
+/** What the cycle may allocate: per level its own rows, the operators between neighbours. */
+function expectLevelSized(h: AmgHierarchy, vectors: number[], operators: [number, number][]): void {
+  const sizes = h.levels.map((L) => L.A.rows);
+  const last = sizes.length - 1;
+  expect(new Set(vectors)).toEqual(new Set(sizes));
+  // damped Jacobi: b, x on the coarse levels, r on the smoothed ones
+  expect(vectors.filter((v) => v === sizes[0]).length).toBe(1);
+  for (let l = 1; l < last; l++) expect(vectors.filter((v) => v === sizes[l]).length, `level ${l}`).toBe(3);
+  expect(vectors.filter((v) => v === sizes[last]).length).toBe(2);
+  const allowed = new Set<string>();
+  sizes.forEach((m, l) => {
+    allowed.add(`${m}x${m}`);
+    if (l < last) {
+      allowed.add(`${sizes[l + 1]}x${m}`);
+      allowed.add(`${m}x${sizes[l + 1]}`);
+    }
+  });
+  for (const [r, c] of operators) expect(allowed.has(`${r}x${c}`), `${r}x${c}`).toBe(true);
+  // R and P of every level, A and D⁻¹ of the coarse ones, D⁻¹ of the fine one, the coarse inverse
+  expect(operators.length).toBe(2 * last + 2 * (last - 1) + 1 + 1);
+}
+
+interface PathUnderTest<V> {
+  ops: SolverOps<V> & { dispose(): void };
+  upload(v: Float64Array): V;
+  read(v: V): Promise<ArrayLike<number>>;
+  dispose(): void;
+}
+
+function cases(): [string, CSRMatrix, AmgOptions][] {
+  return [
+    ['poisson2D(24), V', poisson2D(24), { maxCoarse: 30 }],
+    ['poisson3D(10), W', poisson3D(10), { maxCoarse: 20, cycle: 'W' }],
+    ["diffusion2D(20, 'jumping'), 2 sweeps", diffusion2D({ n: 20, coefficients: 'jumping' }), { maxCoarse: 25, sweeps: 2 }],
+  ];
+}
+
+function suite<V>(name: string, make: (A: CSRMatrix) => Promise<PathUnderTest<V>>, bound: { cycle: number; x: number }): void {
+  describe(`AMG cycle on the ${name} path`, () => {
+    for (const [label, A, o] of cases()) {
+      it(`${label}: level-sized vectors and operators; one cycle equals the f64 reference`, async () => {
+        const h = buildHierarchy(A, { smoother: 'jacobi', ...o });
+        expect(h.levels.length).toBeGreaterThanOrEqual(3);
+        const p = await make(A);
+        const rec = recording(p.ops);
+        const C = amgCycle(rec.ops, h);
+        try {
+          expectLevelSized(h, rec.vectors, rec.operators);
+          const b = Float64Array.from({ length: A.rows }, (_, i) => Math.sin(0.7 * i) + 0.3);
+          const bv = p.upload(b);
+          const z = p.ops.vector();
+          await C.apply(bv, z);
+          expect(relDiff(await p.read(z), referenceCycle(h, b))).toBeLessThanOrEqual(bound.cycle);
+          // applied twice to the same r: the same z (no state left from the last cycle)
+          await C.apply(bv, z);
+          expect(relDiff(await p.read(z), referenceCycle(h, b))).toBeLessThanOrEqual(bound.cycle);
+          p.ops.release(bv);
+          p.ops.release(z);
+        } finally {
+          C.dispose();
+          p.dispose();
+        }
+      });
+    }
+
+    it('AMG-PCG: the iterations of a textbook PCG with the reference cycle, the same answer', async () => {
+      const A = poisson2D(28);
+      const h = buildHierarchy(A, { smoother: 'jacobi', maxCoarse: 40 });
+      const b = Float64Array.from({ length: A.rows }, (_, i) => 1 + Math.cos(0.2 * i));
+      const tol = 1e-10;
+      const xRef = new Float64Array(A.rows);
+      const refIts = referencePcg(A, b, (r) => referenceCycle(h, r), tol, 200, xRef);
+      const p = await make(A);
+      const C = amgCycle(p.ops, h);
+      try {
+        const bv = p.upload(b);
+        const res = await cg({ ...p.ops, precondition: (r, z) => C.apply(r, z), cgResident: undefined }, bv, { tol, maxIter: 200, checkEvery: 1 });
+        expect(res.converged).toBe(true);
+        expect(Math.abs(res.iterations - refIts)).toBeLessThanOrEqual(1);
+        expect(relDiff(await p.read(res.x), xRef)).toBeLessThanOrEqual(bound.x);
+        p.ops.release(res.x);
+        p.ops.release(bv);
+      } finally {
+        C.dispose();
+        p.dispose();
+      }
+    });
+  });
+}
+
+let cpu: CpuBackend;
+beforeAll(async () => {
+  cpu = await CpuBackend.create({ threads: 2 });
+});
+afterAll(() => cpu?.dispose());
+
+suite(
+  'CPU',
+  async (A) => {
+    const M = cpu.upload(A);
+    const ops = cpuSolverOps(cpu, M, 'none');
+    return {
+      ops,
+      upload: (v) => {
+        const x = ops.vector();
+        x.view().set(v);
+        return x;
+      },
+      read: async (v) => v.view().slice(),
+      dispose: () => {
+        ops.dispose();
+        M.dispose();
+      },
+    };
+  },
+  { cycle: 1e-12, x: 1e-8 },
+);
+
+describe('WebGPU', () => {
+  let be: WebGpuBackend;
+  beforeAll(async () => {
+    be = await webgpuBackend();
+  });
+  afterAll(() => be?.dispose());
+  // f64 is double-single on WebGPU (about 48 bits)
+  suite(
+    'WebGPU',
+    async (A) => {
+      const path = new WebGpuPath(be);
+      const M = path.matrix(A, { transpose: false });
+      const ops = path.solverOps(M, A, 'none');
+      return {
+        ops,
+        upload: (v) => be.vector('f64', v),
+        read: (v) => be.read(v),
+        dispose: () => {
+          ops.dispose();
+          M.dispose();
+        },
+      };
+    },
+    { cycle: 1e-9, x: 1e-7 },
+  );
+});
