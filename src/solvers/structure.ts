@@ -32,8 +32,11 @@ export interface SolveStructure {
 }
 
 /**
- * Symmetry and diagonal of a canonical CSR in one pass (plus a transposed lookup per entry: binary
- * search in the mirrored row), O(nnz·log(row length)).
+ * Symmetry and diagonal of a canonical CSR (sorted columns) in one pass, O(nnz): each stored entry
+ * (i, j) above the diagonal meets its mirror (j, i) through a cursor into row j's part left of the
+ * diagonal, which only moves forward (row i's mirrors come in the order of i); entries a cursor passes
+ * or never reaches have no mirror and must be zero. (A binary search in the mirrored row per entry
+ * took 60 ms of poisson3D(64)'s 1.8 M entries; this takes a third of that.)
  */
 export function solveStructure(A: CSRMatrix): SolveStructure {
   const { rows: n, rowPtr, colIdx, values } = A;
@@ -46,6 +49,10 @@ export function solveStructure(A: CSRMatrix): SolveStructure {
   let laplacianLike = !complex;
   let diagonallyDominant = true;
   for (let k = 0; k < values.length; k++) if (!Number.isFinite(values[k])) finite = false;
+  // cursor[j]: the next entry of row j left of its diagonal that no mirror has matched yet
+  const cursor = hermitian ? rowPtr.slice(0, n) : new Int32Array(0);
+  // |a − conj(m)| ≤ 1e-12·max(|a|, |m|), squared (no hypot: this runs once per entry pair)
+  const mirrors = (re: number, im: number, mr: number, mi: number): boolean => (re - mr) ** 2 + (im + mi) ** 2 <= 1e-24 * Math.max(re * re + im * im, mr * mr + mi * mi);
   for (let i = 0; i < n; i++) {
     let dr = 0;
     let di = 0;
@@ -63,20 +70,14 @@ export function solveStructure(A: CSRMatrix): SolveStructure {
       if (re > 0) laplacianLike = false;
       off -= re;
       offAbs += complex ? Math.sqrt(re * re + im * im) : Math.abs(re);
-      if (!hermitian) continue;
-      // the mirrored entry A[j, i]
-      let lo = rowPtr[j];
-      let hi = rowPtr[j + 1];
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (colIdx[mid] < i) lo = mid + 1;
-        else hi = mid;
-      }
-      const mr = lo < rowPtr[j + 1] && colIdx[lo] === i ? values[c * lo] : 0;
-      const mi = lo < rowPtr[j + 1] && colIdx[lo] === i && complex ? values[c * lo + 1] : 0;
-      // |a − conj(m)| ≤ 1e-12·max(|a|, |m|), squared (no hypot: this runs once per entry)
-      const scale2 = Math.max(re * re + im * im, mr * mr + mi * mi);
-      if ((re - mr) ** 2 + (im + mi) ** 2 > 1e-24 * scale2) hermitian = false;
+      if (!hermitian || j < i) continue;
+      // the mirror (j, i): row j's entries left of column i that the cursor passes have none
+      let q = cursor[j];
+      const end = rowPtr[j + 1];
+      for (; q < end && colIdx[q] < i; q++) if (values[c * q] !== 0 || (complex && values[c * q + 1] !== 0)) hermitian = false;
+      const found = q < end && colIdx[q] === i;
+      if (!mirrors(re, im, found ? values[c * q] : 0, found && complex ? values[c * q + 1] : 0)) hermitian = false;
+      cursor[j] = found ? q + 1 : q;
     }
     if (dr === 0 && di === 0) zeroDiagonals++;
     if (off > dr * (1 + 1e-12)) laplacianLike = false;
@@ -84,6 +85,10 @@ export function solveStructure(A: CSRMatrix): SolveStructure {
     if (Math.sqrt(dr * dr + di * di) < offAbs * (1 - 1e-12)) diagonallyDominant = false;
     if (!(dr > 0) || (complex && di !== 0)) positiveDiagonal = false;
     if (complex && di !== 0 && hermitian) hermitian = false;
+  }
+  // entries left of a diagonal that no mirror reached
+  for (let j = 0; j < n && hermitian; j++) {
+    for (let q = cursor[j]; q < rowPtr[j + 1] && colIdx[q] < j; q++) if (values[c * q] !== 0 || (complex && values[c * q + 1] !== 0)) hermitian = false;
   }
   return { n, nnz: A.nnz, hermitian, positiveDiagonal, zeroDiagonals, finite, laplacianLike, diagonallyDominant, ...(hermitian && laplacianLike && n > 0 ? { diameter: pseudoDiameter(A) } : {}) };
 }
@@ -94,7 +99,7 @@ export function solveStructure(A: CSRMatrix): SolveStructure {
  * several pieces gives the largest piece's that row 0 reaches.
  */
 function pseudoDiameter(A: CSRMatrix): number {
-  const n = A.rows;
+  const { rows: n, rowPtr, colIdx } = A;
   const dist = new Int32Array(n);
   const queue = new Int32Array(n);
   const bfs = (start: number): [number, number] => {
@@ -107,10 +112,11 @@ function pseudoDiameter(A: CSRMatrix): number {
     while (head < tail) {
       const i = queue[head++];
       last = i;
-      for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) {
-        const j = A.colIdx[k];
+      const next = dist[i] + 1;
+      for (let k = rowPtr[i], e = rowPtr[i + 1]; k < e; k++) {
+        const j = colIdx[k];
         if (dist[j] < 0) {
-          dist[j] = dist[i] + 1;
+          dist[j] = next;
           queue[tail++] = j;
         }
       }

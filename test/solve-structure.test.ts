@@ -1,0 +1,143 @@
+/**
+ * solveStructure (src/solvers/structure.ts), what rt.solve's 'auto' choice reads, against a dense
+ * reference written here: symmetry (Hermitian for complex) to the same relative 1e-12 per entry pair,
+ * diagonal signs and dominance, on the square shared matrices and generated edge cases (a mirror
+ * missing, an explicit zero without a mirror, perturbations above and below the tolerance, complex
+ * symmetric but not Hermitian).
+ */
+import { describe, expect, it } from 'vitest';
+import { CSRMatrix } from '../src/formats/csr.js';
+import { poisson3D } from '../src/generators/poisson.js';
+import { solveStructure } from '../src/solvers/structure.js';
+import { loadShared } from './matrices.js';
+
+/** the reference: every (i, j) against conj(A[j, i]) in a dense copy (summing duplicates) */
+function reference(A: CSRMatrix): { hermitian: boolean; positiveDiagonal: boolean; zeroDiagonals: number; diagonallyDominant: boolean } {
+  const n = A.rows;
+  const c = A.dtype === 'c64' || A.dtype === 'c128' ? 2 : 1;
+  const re = new Float64Array(n * n);
+  const im = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) {
+    for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) {
+      re[i * n + A.colIdx[k]] += A.values[c * k];
+      if (c === 2) im[i * n + A.colIdx[k]] += A.values[c * k + 1];
+    }
+  }
+  let hermitian = A.rows === A.cols;
+  let positiveDiagonal = true;
+  let zeroDiagonals = 0;
+  let diagonallyDominant = true;
+  for (let i = 0; i < n; i++) {
+    let offAbs = 0;
+    for (let j = 0; j < n; j++) {
+      const [a, b] = [re[i * n + j], im[i * n + j]];
+      if (j !== i) offAbs += Math.hypot(a, b);
+      const [m, mi] = [re[j * n + i], -im[j * n + i]];
+      if ((a - m) ** 2 + (b - mi) ** 2 > 1e-24 * Math.max(a * a + b * b, m * m + mi * mi)) hermitian = false;
+    }
+    const [d, di] = [re[i * n + i], im[i * n + i]];
+    if (d === 0 && di === 0) zeroDiagonals++;
+    if (!(d > 0) || di !== 0) positiveDiagonal = false;
+    if (Math.hypot(d, di) < offAbs * (1 - 1e-12)) diagonallyDominant = false;
+  }
+  return { hermitian, positiveDiagonal, zeroDiagonals, diagonallyDominant };
+}
+
+function expectLikeReference(A: CSRMatrix, label: string): void {
+  const s = solveStructure(A);
+  expect({ hermitian: s.hermitian, positiveDiagonal: s.positiveDiagonal, zeroDiagonals: s.zeroDiagonals, diagonallyDominant: s.diagonallyDominant }, label).toEqual(reference(A));
+}
+
+/** a random sparse symmetric pattern with values; `complex`: Hermitian values */
+function randomSymmetric(n: number, seed: number, complex = false): CSRMatrix {
+  let s = seed;
+  const rnd = () => ((s = (s * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const ri: number[] = [];
+  const ci: number[] = [];
+  const v: number[] = [];
+  for (let i = 0; i < n; i++) {
+    ri.push(i), ci.push(i), v.push(4 + rnd(), ...(complex ? [0] : []));
+    for (let t = 0; t < 3; t++) {
+      const j = Math.floor(rnd() * n);
+      if (j === i) continue;
+      const [a, b] = [rnd() - 0.5, rnd() - 0.5];
+      ri.push(i, j), ci.push(j, i);
+      v.push(...(complex ? [a, b, a, -b] : [a, a]));
+    }
+  }
+  return CSRMatrix.fromTriplets(n, n, complex ? 'c128' : 'f64', Int32Array.from(ri), Int32Array.from(ci), Float64Array.from(v));
+}
+
+/** A with entry k's value replaced (the pattern kept) */
+function withValue(A: CSRMatrix, k: number, value: number): CSRMatrix {
+  const values = Float64Array.from(A.values);
+  values[k] = value;
+  return new CSRMatrix(A.rows, A.cols, A.dtype, A.rowPtr, A.colIdx, values);
+}
+
+/** A without its stored entry k */
+function without(A: CSRMatrix, k: number): CSRMatrix {
+  const c = A.dtype === 'c128' ? 2 : 1;
+  const rowPtr = A.rowPtr.map((p) => (p > k ? p - 1 : p));
+  const colIdx = Int32Array.from([...A.colIdx.subarray(0, k), ...A.colIdx.subarray(k + 1)]);
+  const values = Float64Array.from([...A.values.subarray(0, c * k), ...A.values.subarray(c * (k + 1))]);
+  return new CSRMatrix(A.rows, A.cols, A.dtype, rowPtr, colIdx, values);
+}
+
+/** the stored entries off the diagonal, as (k, i, j) */
+function offDiagonal(A: CSRMatrix): [number, number, number][] {
+  const out: [number, number, number][] = [];
+  for (let i = 0; i < A.rows; i++) for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) if (A.colIdx[k] !== i) out.push([k, i, A.colIdx[k]]);
+  return out;
+}
+
+describe('solveStructure against a dense reference', () => {
+  it('the square shared matrices', () => {
+    for (const name of ['494_bus', 'bcsstk01', 'bcsstk13', 'dwt_992', 'west0479', 'rajat01', 'ash219', 'olm1000', 'young1c', 'qc324']) {
+      const A = loadShared(name);
+      if (A.rows === A.cols) expectLikeReference(A, name);
+    }
+  });
+
+  it('random symmetric and Hermitian patterns, and each broken one entry at a time', () => {
+    for (const complex of [false, true]) {
+      const A = randomSymmetric(60, complex ? 7 : 3, complex);
+      expect(solveStructure(A).hermitian).toBe(true);
+      expectLikeReference(A, 'symmetric');
+      const c = complex ? 2 : 1;
+      const off = offDiagonal(A);
+      for (const [k, i, j] of off.filter((_, t) => t % 7 === 0)) {
+        const a = A.values[c * k];
+        // a relative change of 1e-9 breaks symmetry, 1e-14 does not
+        expectLikeReference(withValue(A, c * k, a * (1 + 1e-9)), `(${i}, ${j}) · (1 + 1e-9)`);
+        expectLikeReference(withValue(A, c * k, a * (1 + 1e-14)), `(${i}, ${j}) · (1 + 1e-14)`);
+        // the mirror missing: not symmetric; an explicit zero without its mirror: still symmetric
+        const B = without(A, k);
+        expect(solveStructure(B).hermitian, `(${i}, ${j}) removed`).toBe(false);
+        expectLikeReference(B, `(${i}, ${j}) removed`);
+        const Z = withValue(withValue(A, c * k, 0), c * k + c - 1, 0);
+        const mirror = off.find(([, i2, j2]) => i2 === j && j2 === i)![0];
+        const Zm = without(Z, mirror);
+        expect(solveStructure(Zm).hermitian, `explicit zero at (${i}, ${j}), mirror removed`).toBe(true);
+        expectLikeReference(Zm, `explicit zero at (${i}, ${j})`);
+      }
+      if (complex) {
+        // complex symmetric (Aᵀ = A), not Hermitian: the imaginary parts of a pair agree instead of opposing
+        const [k, i, j] = off[0];
+        const mirror = off.find(([, i2, j2]) => i2 === j && j2 === i)![0];
+        const S = withValue(A, 2 * mirror + 1, A.values[2 * k + 1]);
+        expect(solveStructure(S).hermitian).toBe(A.values[2 * k + 1] === 0);
+        expectLikeReference(S, 'complex symmetric');
+      }
+    }
+  });
+
+  it('poisson3D: symmetric, Laplacian-like, its pseudo-diameter exact on the grid (3·(n − 1))', () => {
+    const s = solveStructure(poisson3D(12));
+    expect([s.hermitian, s.laplacianLike, s.diagonallyDominant, s.positiveDiagonal, s.diameter]).toEqual([true, true, true, true, 33]);
+    // the last entry left of a diagonal changed, its mirror not
+    const A = poisson3D(4);
+    const lastLower = offDiagonal(A).filter(([, i, j]) => j < i).pop()!;
+    expect(solveStructure(withValue(A, lastLower[0], -2)).hermitian).toBe(false);
+  });
+});
