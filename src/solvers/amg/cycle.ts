@@ -169,13 +169,24 @@ function unitOnEmptyRows(A: CSRMatrix): CSRMatrix {
   return new CSRMatrix(n, n, 'f64', ptr, idx, val);
 }
 
+/** diag(d) as CSR (plain loops: Int32Array.from with a mapping function took 60 ms for 262 144 rows) */
 function diagonal(d: Float64Array): CSRMatrix {
   const n = d.length;
-  return new CSRMatrix(n, n, 'f64', Int32Array.from({ length: n + 1 }, (_, i) => i), Int32Array.from({ length: n }, (_, i) => i), d);
+  const ptr = new Int32Array(n + 1);
+  const idx = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    ptr[i + 1] = i + 1;
+    idx[i] = i;
+  }
+  return new CSRMatrix(n, n, 'f64', ptr, idx, d);
 }
 
 function denseCSR(a: Float64Array, n: number): CSRMatrix {
-  const ptr = Int32Array.from({ length: n + 1 }, (_, i) => i * n);
-  const idx = Int32Array.from({ length: n * n }, (_, k) => k % n);
+  const ptr = new Int32Array(n + 1);
+  const idx = new Int32Array(n * n);
+  for (let i = 0; i < n; i++) {
+    ptr[i + 1] = (i + 1) * n;
+    for (let j = 0; j < n; j++) idx[i * n + j] = j;
+  }
   return new CSRMatrix(n, n, 'f64', ptr, idx, a);
 }
