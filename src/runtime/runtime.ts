@@ -1464,7 +1464,9 @@ export class Runtime implements HandleOwner {
     const kind = cand.preconditioner;
     const M = this.matrixOn(h, p, 'N');
     if (kind === 'none' || kind === 'jacobi') {
-      const ops = p.solverOps(M, h.host, kind);
+      // Jacobi's diagonal from the canonical CSR the structure check made, not h.host: a DIA or ELL
+      // copy would be converted back to CSR again (poisson3D(64) as DIA: ≈ 80 ms a solve)
+      const ops = p.solverOps(M, csr, kind);
       return { ops, description: handle?.description ?? (kind === 'none' ? 'none' : 'jacobi (inverse of the diagonal)'), dispose: () => ops.dispose() };
     }
     const base = p.solverOps(M, h.host, 'none');
