@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { amdOrder } from '../src/solvers/direct/amd.js';
 import { compressGraph, ndOrder } from '../src/solvers/direct/nested-dissection.js';
 import { elasticity2D } from '../src/generators/elasticity.js';
-import { columnGraph, cscOf, inversePermutation, patternSymmetry, symmetricGraph, type Graph } from '../src/solvers/direct/pattern.js';
+import { bandDensity, columnGraph, cscOf, inversePermutation, patternSymmetry, symmetricGraph, type Graph } from '../src/solvers/direct/pattern.js';
 import { analyze } from '../src/solvers/direct/analysis.js';
 import { columnCounts, eliminationTree, postorder, supernodes } from '../src/solvers/direct/symbolic.js';
 import { poisson2D, poisson3D } from '../src/generators/poisson.js';
@@ -244,6 +244,33 @@ describe('column ordering for LU (AMD of AᵀA)', () => {
     expectPermutation(q, A.rows);
     // the Cholesky factor of AᵀA (what the estimate uses) counted by the symbolic phase equals the elimination count
     expect(symbolicFill(g, q)).toBe(referenceFill(g, q));
+  });
+});
+
+describe('banded matrices keep the natural order', () => {
+  it('bandDensity is the stored fraction of the band, by a plain scan of the entries', () => {
+    for (const A of [loadShared('olm1000'), loadShared('young1c'), loadShared('west0479'), poisson2D(7), randomMatrix({ rows: 80, meanRowLength: 4, seed: 3 })]) {
+      let lo = 0, up = 0;
+      for (let i = 0; i < A.rows; i++) for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) lo = Math.max(lo, i - A.colIdx[k]), up = Math.max(up, A.colIdx[k] - i);
+      expect(bandDensity(cscOf(A))).toBeCloseTo(A.nnz / (A.rows * (lo + up + 1)), 14);
+    }
+  });
+
+  it("olm1000 (band 2 + 3, two thirds of it stored) factorizes in the natural order under 'auto', with less fill than AMD's", async () => {
+    const { createRuntime } = await import('../src/runtime/runtime.js');
+    const rt = await createRuntime({ workers: 1 });
+    try {
+      const A = loadShared('olm1000');
+      const F = await rt.factor(A);
+      expect(F.info.ordering).toBe('natural');
+      expect(F.info.orderingReason).toMatch(/^banded: A stores 0\.\d\d of its band/);
+      const G = await rt.factor(A, { ordering: 'amd' });
+      expect(F.info.fillNnz).toBeLessThanOrEqual(G.info.fillNnz);
+      // a grid is not banded enough: AMD or ND
+      expect(['amd', 'nd']).toContain((await rt.factor(poisson2D(20))).info.ordering);
+    } finally {
+      rt.dispose();
+    }
   });
 });
 

@@ -13,9 +13,9 @@ import { vectorData } from '../../vector-data.js';
 import { shownValue } from '../../shown-value.js';
 import { reserveMemory, withMemoryBudget } from '../../memory-budget.js';
 import { analyze, type Analysis, type OrderingName } from './analysis.js';
-import { columnGraph, cscOf, isSymmetric, patternSymmetry, permutedTriangle, symmetricGraph, type Csc } from './pattern.js';
+import { bandDensity, columnGraph, cscOf, isSymmetric, patternSymmetry, permutedTriangle, symmetricGraph, type Csc } from './pattern.js';
 import { ldlNumeric, ldlPointers, ldlSolveInPlace, type LdlFactor } from './ldl.js';
-import { luFactor, luSolveInPlace, type LuFactor } from './lu.js';
+import { denseStart, luFactor, luSolveInPlace, type LuFactor } from './lu.js';
 import type { FactorCost } from './symbolic.js';
 import { supernodalCholesky, supernodalFrontBytes, supernodalSolveInPlace, supernodalSymbolic, type SupernodalFactor, type SupernodalSymbolic } from './supernodal.js';
 
@@ -26,7 +26,7 @@ export type FactorKind = 'auto' | 'cholesky' | 'ldlt' | 'lu';
 export interface FactorOptions {
   /** which factorization (default 'auto') */
   kind?: FactorKind;
-  /** the fill-reducing ordering (default 'auto': AMD, and nested dissection too from 2000 unknowns, the one with fewer predicted flops; for LU of a pattern far from symmetric, 'amd-ata') */
+  /** the fill-reducing ordering (default 'auto': the natural order for a banded matrix (at least half its band stored), else AMD, and nested dissection too from 2000 unknowns, the one with fewer predicted flops; for LU of a pattern far from symmetric, 'amd-ata') */
   ordering?: OrderingName | 'auto';
   /** LU: the diagonal is kept as pivot when at least this fraction of the column's largest candidate (default 0.001, as KLU; 1 = strict partial pivoting) */
   pivotTolerance?: number;
@@ -82,6 +82,8 @@ export interface FactorInfo {
   largestSupernode: number;
   /** LU: pivots taken off the diagonal */
   offDiagonalPivots: number;
+  /** LU: columns of the trailing block factorized (and stored) dense, where the symbolic counts say it is nearly full (0: none) */
+  denseColumns: number;
   /** bytes the factor holds */
   bytes: number;
   /** milliseconds of each phase (numeric: the latest factorization or refactorization) */
@@ -104,6 +106,8 @@ const ORDERINGS: readonly (OrderingName | 'auto')[] = ['auto', 'amd', 'nd', 'nat
 const SYMMETRIC_PATTERN_MIN = 0.5;
 /** …and at least this fraction of the diagonal is stored (UMFPACK's symmetric-strategy test); else a column ordering. */
 const DIAGONAL_MIN = 0.9;
+/** Ordering 'auto' keeps the natural order when A stores at least this fraction of its band (MATLAB's backslash takes its banded solver from 0.5). */
+const BAND_MIN_DENSITY = 0.5;
 /** Cholesky runs supernodal (dense fronts) from this many flops; below, the up-looking kernel's lower overhead wins. */
 const SUPERNODAL_MIN_FLOPS = 1e6;
 
@@ -158,7 +162,11 @@ export function planFactor(A: SparseMatrix, kind: FactorKind, ordering: Ordering
 function analyzeFor(C: Csc, lu: boolean, ordering: OrderingName | 'auto'): Analysis {
   let asked = ordering;
   let why = '';
-  if (lu && ordering === 'auto' && C.n > 1) {
+  const band = ordering === 'auto' && C.n > 1 ? bandDensity(C) : 0;
+  if (band >= BAND_MIN_DENSITY) {
+    asked = 'natural';
+    why = `banded: A stores ${band.toFixed(2)} of its band (≥ ${BAND_MIN_DENSITY}), whose fill the natural order does not exceed: no reordering`;
+  } else if (lu && ordering === 'auto' && C.n > 1) {
     const { symmetry, diagonal } = patternSymmetry(C);
     const stats = `pattern symmetry ${symmetry.toFixed(2)}, ${diagonal} of ${C.n} diagonal entries stored`;
     if (symmetry < SYMMETRIC_PATTERN_MIN || diagonal < DIAGONAL_MIN * C.n) {
@@ -168,7 +176,7 @@ function analyzeFor(C: Csc, lu: boolean, ordering: OrderingName | 'auto'): Analy
   }
   const g = asked === 'amd-ata' ? columnGraph(C) : symmetricGraph(C.n, C.colPtr, C.rowIdx);
   const a = analyze(g, asked, lu, C.complex);
-  if (why) a.orderingReason = asked === 'amd-ata' ? why : why + a.orderingReason;
+  if (why) a.orderingReason = asked === 'auto' ? why + a.orderingReason : why;
   return a;
 }
 
@@ -237,7 +245,10 @@ export class Factorization {
   private snSym: SupernodalSymbolic | null = null;
   private reason = '';
   private numericMs = 0;
-  private work: { bj: Float64Array; r: Float64Array; dx: Float64Array; xt: Float64Array; ax: Float64Array; y: Float64Array } | null = null;
+  private denseColumns = 0;
+  private work: { bj: Float64Array; r: Float64Array; dx: Float64Array; xt: Float64Array; y: Float64Array } | null = null;
+  /** ‖A‖∞ (|re| + |im| for complex), for refinement's test; reset by refactor */
+  private normInf: number | undefined;
 
   /** @internal made by {@link Runtime.factor} */
   constructor(
@@ -261,14 +272,15 @@ export class Factorization {
       const est = a.cost;
       // LU's estimate comes from the symmetric pattern; the arrays grow if pivoting needs more
       reserveMemory(est.bytes, 'factor: the LU factor (estimated from the symbolic phase)');
-      const r = luFactor(n, A.colPtr, A.rowIdx, A.values, A.complex, a.perm, this.tol, Math.ceil(0.6 * est.fillNnz) + n, (bytes) =>
-        reserveMemory(bytes, 'factor: the LU factor growing past its estimate'),
-      );
+      const grow = (bytes: number): void => reserveMemory(bytes, 'factor: the LU factor growing past its estimate');
+      const from = denseStart(a.counts);
+      const r = luFactor(n, A.colPtr, A.rowIdx, A.values, A.complex, a.perm, this.tol, Math.ceil(0.6 * est.fillNnz) + n, grow, from);
       if (typeof r === 'number') {
         const col = a.perm[r];
         throw new SingularMatrixError(`factor: the matrix is singular: no nonzero pivot left in column ${col} (elimination step ${r} of ${n}, LU with partial pivoting)`, col, r);
       }
       this.lu = r;
+      this.denseColumns = n - from;
       this.ldl = this.sn = null;
     } else if (kind === 'cholesky' && a.cost.flops >= SUPERNODAL_MIN_FLOPS) {
       const low = permutedTriangle(A, a.pinv, true);
@@ -350,7 +362,7 @@ export class Factorization {
     return {
       kind: this.kindNow, kindReason: this.reason, method: this.sn ? 'supernodal' : this.lu ? 'left-looking' : 'up-looking', ordering: a.ordering, orderingReason: a.orderingReason, dtype: this.dtype,
       n, nnzA, fillNnz, fillRatio: fillNnz / Math.max(1, nnzA), flops, estimate: a.cost,
-      supernodes: s.length - 1, largestSupernode: largest, offDiagonalPivots, bytes,
+      supernodes: s.length - 1, largestSupernode: largest, offDiagonalPivots, denseColumns: this.lu ? this.denseColumns : 0, bytes,
       times: { ordering: a.orderingMs, symbolic: a.symbolicMs, numeric: this.numericMs },
     };
   }
@@ -382,20 +394,22 @@ export class Factorization {
     const residuals: number[] = [];
     let refinements = 0;
     // work vectors kept between solves (a small solve costs less than allocating them)
-    const w = (this.work ??= { bj: new Float64Array(m), r: new Float64Array(m), dx: new Float64Array(m), xt: new Float64Array(m), ax: new Float64Array(n), y: new Float64Array(m) });
-    const { bj, r, dx, xt, ax } = w;
+    const w = (this.work ??= { bj: new Float64Array(m), r: new Float64Array(m), dx: new Float64Array(m), xt: new Float64Array(m), y: new Float64Array(m) });
+    const { bj, r, dx, xt } = w;
+    const anorm = (this.normInf ??= infNorm(this.A));
     for (let j = 0; j < k; j++) {
       bj.set(b.subarray(j * m, (j + 1) * m));
       const xj = x.subarray(j * m, (j + 1) * m);
       this.applyInverse(bj, xj);
       const bn = norm(bj);
-      let rn = this.residual(bj, xj, r, ax);
-      // a step only while the componentwise backward error is above the rounding unit (LAPACK's
-      // test in xGERFS: below it, refinement cannot improve x); kept only when it lowers ‖r‖
-      for (let s = 0; s < refine && rn > 0 && backwardError(bj, r, ax) > EPS; s++) {
+      let rn = this.residual(bj, xj, r);
+      // a step only while the normwise backward error ‖r‖∞ / (‖A‖∞·‖x‖∞ + ‖b‖∞) is above a few
+      // rounding units (below, no step can lower the residual by more than that); kept only when it
+      // lowers ‖r‖
+      for (let s = 0; s < refine && rn > 0 && maxAbs(r, c) > REFINE_ABOVE * (anorm * maxAbs(xj, c) + maxAbs(bj, c)); s++) {
         this.applyInverse(r, dx);
         for (let t = 0; t < m; t++) xt[t] = xj[t] + dx[t];
-        const rt = this.residual(bj, xt, dx, ax);
+        const rt = this.residual(bj, xt, dx);
         if (!(rt < rn)) break;
         xj.set(xt);
         r.set(dx);
@@ -429,6 +443,7 @@ export class Factorization {
     }
     if (this.kindNow !== 'lu' && !isSymmetric(C)) throw new UnsupportedError(`refactor: A2 is not symmetric, the ${this.kindNow} factorization needs it`);
     this.A = C;
+    this.normInf = undefined;
     this.ldl = this.lu = this.sn = null;
     this.numeric(this.kindNow, this.reason);
     return this;
@@ -476,35 +491,26 @@ export class Factorization {
     }
   }
 
-  /** r ← b − A·x and ax ← |A|·|x| (|re| + |im| for complex, per row); returns ‖r‖₂. */
-  private residual(b: Float64Array, x: Float64Array, r: Float64Array, ax: Float64Array): number {
+  /** r ← b − A·x; returns ‖r‖₂. */
+  private residual(b: Float64Array, x: Float64Array, r: Float64Array): number {
     const { n, colPtr, rowIdx, values } = this.A;
     r.set(b);
-    ax.fill(0);
     if (!this.A.complex) {
       for (let j = 0; j < n; j++) {
         const xj = x[j];
         if (xj === 0) continue;
-        const axj = Math.abs(xj);
-        for (let p = colPtr[j]; p < colPtr[j + 1]; p++) {
-          const i = rowIdx[p];
-          const v = values[p];
-          r[i] -= v * xj;
-          ax[i] += Math.abs(v) * axj;
-        }
+        for (let p = colPtr[j]; p < colPtr[j + 1]; p++) r[rowIdx[p]] -= values[p] * xj;
       }
     } else {
       for (let j = 0; j < n; j++) {
         const xr = x[2 * j];
         const xi = x[2 * j + 1];
-        const axj = Math.abs(xr) + Math.abs(xi);
         for (let p = colPtr[j]; p < colPtr[j + 1]; p++) {
           const i = rowIdx[p];
           const ar = values[2 * p];
           const ai = values[2 * p + 1];
           r[2 * i] -= ar * xr - ai * xi;
           r[2 * i + 1] -= ar * xi + ai * xr;
-          ax[i] += (Math.abs(ar) + Math.abs(ai)) * axj;
         }
       }
     }
@@ -512,20 +518,26 @@ export class Factorization {
   }
 }
 
-/** The rounding unit of f64. */
-const EPS = 2 ** -53;
+/** Refinement steps while the normwise backward error is above this: 4 rounding units (2⁻⁵¹). */
+const REFINE_ABOVE = 2 ** -51;
 
-/** The componentwise backward error max_i |r_i| / (|A|·|x| + |b|)_i of a residual (|re| + |im| for complex). */
-function backwardError(b: Float64Array, r: Float64Array, ax: Float64Array): number {
-  const c = b.length / ax.length;
-  let w = 0;
-  for (let i = 0; i < ax.length; i++) {
-    const ri = c === 1 ? Math.abs(r[i]) : Math.abs(r[2 * i]) + Math.abs(r[2 * i + 1]);
-    if (ri === 0) continue;
-    const d = ax[i] + (c === 1 ? Math.abs(b[i]) : Math.abs(b[2 * i]) + Math.abs(b[2 * i + 1]));
-    w = Math.max(w, d > 0 ? ri / d : Infinity);
+/** ‖v‖∞ = max |vᵢ| (|re| + |im| for complex, c = 2). */
+function maxAbs(v: Float64Array, c = 1): number {
+  let s = 0;
+  for (let i = 0; i < v.length; i += c) {
+    const a = c === 1 ? Math.abs(v[i]) : Math.abs(v[i]) + Math.abs(v[i + 1]);
+    if (a > s) s = a;
   }
-  return w;
+  return s;
+}
+
+/** ‖A‖∞ = the largest row sum of |aᵢⱼ| (|re| + |im| for complex). */
+function infNorm(A: Csc): number {
+  const { n, colPtr, rowIdx, values } = A;
+  const c = A.complex ? 2 : 1;
+  const rows = new Float64Array(n);
+  for (let p = 0; p < colPtr[n]; p++) rows[rowIdx[p]] += c === 1 ? Math.abs(values[p]) : Math.abs(values[2 * p]) + Math.abs(values[2 * p + 1]);
+  return maxAbs(rows);
 }
 
 function norm(v: Float64Array): number {

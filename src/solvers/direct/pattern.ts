@@ -89,6 +89,26 @@ export function symmetricGraph(n: number, colPtr: Int32Array, rowIdx: Int32Array
   return { n, ptr, adj: adj.slice(0, q) };
 }
 
+/**
+ * The fraction of A's band (n·(lower + upper bandwidth + 1) entries) that A stores: near 1 for a
+ * banded matrix, which the natural order factorizes with no more fill than its band.
+ */
+export function bandDensity(A: Pick<Csc, 'n' | 'colPtr' | 'rowIdx'>): number {
+  const { n, colPtr, rowIdx } = A;
+  let lower = 0;
+  let upper = 0;
+  for (let j = 0; j < n; j++) {
+    const s = colPtr[j];
+    const e = colPtr[j + 1];
+    // rows ascend: the first and last entries of the column are its extremes
+    if (e > s) {
+      if (j - rowIdx[s] > upper) upper = j - rowIdx[s];
+      if (rowIdx[e - 1] - j > lower) lower = rowIdx[e - 1] - j;
+    }
+  }
+  return n === 0 ? 1 : colPtr[n] / (n * (lower + upper + 1));
+}
+
 /** How symmetric A's pattern is: the fraction of off-diagonal entries whose mirror is stored, and the diagonal entries stored. */
 export function patternSymmetry(A: Csc): { symmetry: number; diagonal: number } {
   const { n, colPtr, rowIdx } = A;

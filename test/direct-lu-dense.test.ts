@@ -1,0 +1,239 @@
+/**
+ * The dense LU kernel (denseLu) and the sparse LU's switch to it (luFactor's trailing dense block)
+ * against plain f64 references written here: a textbook LU with partial pivoting on a row-major copy
+ * (real and complex), and a dense Gaussian elimination of the whole system.
+ */
+import { describe, expect, it } from 'vitest';
+import { denseLu } from '../src/solvers/direct/dense-lu.js';
+import { denseStart, luFactor, luSolveInPlace } from '../src/solvers/direct/lu.js';
+import { Prng } from '../src/generators/prng.js';
+
+/** m×m column-major random matrix (interleaved complex when c = 2). */
+function randomBlock(m: number, c: number, seed: number): Float64Array {
+  const rng = new Prng(seed);
+  return Float64Array.from({ length: m * m * c }, () => rng.next() - 0.5);
+}
+
+const mag = (M: Float64Array, k: number, c: number) => (c === 1 ? Math.abs(M[k]) : Math.abs(M[2 * k]) + Math.abs(M[2 * k + 1]));
+
+/** Textbook right-looking LU with strict partial pivoting (first largest |re| + |im| wins): packed L\U, row order, or the failing step. */
+function referenceLu(A: Float64Array, m: number, c: number): { LU: Float64Array; rows: number[] } | number {
+  const M = Float64Array.from(A);
+  const rows = Array.from({ length: m }, (_, i) => i);
+  const at = (i: number, j: number) => (j * m + i) * c;
+  for (let t = 0; t < m; t++) {
+    let p = t;
+    for (let i = t + 1; i < m; i++) if (mag(M, at(i, t) / c, c) > mag(M, at(p, t) / c, c)) p = i;
+    if (!(mag(M, at(p, t) / c, c) > 0)) return t;
+    for (let j = 0; j < m; j++) for (let s = 0; s < c; s++) [M[at(t, j) + s], M[at(p, j) + s]] = [M[at(p, j) + s], M[at(t, j) + s]];
+    [rows[t], rows[p]] = [rows[p], rows[t]];
+    const [pr, pi] = [M[at(t, t)], c === 2 ? M[at(t, t) + 1] : 0];
+    const d = pr * pr + pi * pi;
+    for (let i = t + 1; i < m; i++) {
+      const [ar, ai] = [M[at(i, t)], c === 2 ? M[at(i, t) + 1] : 0];
+      const lr = (ar * pr + ai * pi) / d;
+      const li = (ai * pr - ar * pi) / d;
+      M[at(i, t)] = lr;
+      if (c === 2) M[at(i, t) + 1] = li;
+      for (let j = t + 1; j < m; j++) {
+        const [ur, ui] = [M[at(t, j)], c === 2 ? M[at(t, j) + 1] : 0];
+        M[at(i, j)] -= lr * ur - li * ui;
+        if (c === 2) M[at(i, j) + 1] -= lr * ui + li * ur;
+      }
+    }
+  }
+  return { LU: M, rows };
+}
+
+describe('denseLu (the dense trailing block of the sparse LU)', () => {
+  for (const c of [1, 2]) {
+    it(`${c === 1 ? 'real' : 'complex'}: the same pivots and factors as the textbook LU (strict partial pivoting, every size)`, () => {
+      for (const m of [1, 2, 3, 7, 16, 33, 50]) {
+        const A = randomBlock(m, c, 10 * m + c);
+        const D = Float64Array.from(A);
+        const rows = Int32Array.from({ length: m }, (_, i) => i);
+        const at = Int32Array.from(rows);
+        expect(denseLu(D, m, c === 2, rows, at, Int32Array.from(rows), 1)).toBe(-1);
+        const ref = referenceLu(A, m, c);
+        if (typeof ref === 'number') throw new Error('reference failed');
+        expect(Array.from(rows)).toEqual(ref.rows);
+        for (let i = 0; i < m; i++) expect(at[rows[i]]).toBe(i);
+        for (let k = 0; k < D.length; k++) expect(Math.abs(D[k] - ref.LU[k])).toBeLessThanOrEqual(1e-12 * (1 + Math.abs(ref.LU[k])));
+      }
+    });
+  }
+
+  it('keeps the preferred (diagonal) row when within the tolerance, like the sparse kernel; never a zero one', () => {
+    const m = 4;
+    // column 0: 1 on the diagonal, 100 below: tolerance 0.001 keeps the diagonal, 1 does not
+    const A = Float64Array.from([1, 100, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
+    for (const [tol, first] of [[0.001, 0], [1, 1]] as const) {
+      const rows = Int32Array.from([0, 1, 2, 3]);
+      expect(denseLu(Float64Array.from(A), m, false, rows, Int32Array.from(rows), Int32Array.from([0, 1, 2, 3]), tol)).toBe(-1);
+      expect(rows[0]).toBe(first);
+    }
+    // a zero diagonal entry is never kept, whatever the tolerance
+    const Z = Float64Array.from([0, 2, 0, 0, 3, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
+    const rows = Int32Array.from([0, 1, 2, 3]);
+    expect(denseLu(Z, m, false, rows, Int32Array.from(rows), Int32Array.from([0, 1, 2, 3]), 0)).toBe(-1);
+    expect(rows[0]).toBe(1);
+  });
+
+  it('returns the step of the first column without a nonzero pivot (a zero column, dependent columns, NaN)', () => {
+    for (const c of [1, 2]) {
+      const m = 6;
+      const base = randomBlock(m, c, 3 + c);
+      const zero = Float64Array.from(base);
+      zero.fill(0, 3 * m * c, 4 * m * c); // column 3 zero
+      const dep = Float64Array.from(base);
+      dep.copyWithin(4 * m * c, 1 * m * c, 2 * m * c); // column 4 = column 1
+      const nan = Float64Array.from(base);
+      nan[2 * m * c] = NaN;
+      for (const [M, step] of [[zero, 3], [dep, 4]] as const) {
+        const rows = Int32Array.from({ length: m }, (_, i) => i);
+        const ref = referenceLu(M, m, c);
+        const got = denseLu(Float64Array.from(M), m, c === 2, rows, Int32Array.from(rows), Int32Array.from(rows), 1);
+        // a dependent column leaves a pivot of rounding size, not exactly zero: compare with the reference
+        expect(got).toBe(typeof ref === 'number' ? ref : -1);
+        if (M === zero) expect(got).toBe(step);
+      }
+      // a NaN candidate stops the step that meets it (here the first: row 0 of column 2 is still a candidate at step 2 only if not pivoted)
+      const rows = Int32Array.from({ length: m }, (_, i) => i);
+      const r = denseLu(nan, m, c === 2, rows, Int32Array.from(rows), Int32Array.from(rows), 1);
+      if (r === -1 || r > 2) expect(nan.some((v) => Number.isNaN(v))).toBe(true); // the NaN went into U: the factor shows it
+      else expect(r).toBe(2);
+    }
+  });
+});
+
+/** A random sparse n×n matrix by columns (rows ascending), `per` entries a column plus a diagonal of weight `diag`, optionally a column left empty. */
+function randomSparse(n: number, per: number, c: number, seed: number, diag: number, emptyColumn = -1) {
+  const rng = new Prng(seed);
+  const colPtr = new Int32Array(n + 1);
+  const rowIdx: number[] = [];
+  const values: number[] = [];
+  for (let j = 0; j < n; j++) {
+    if (j !== emptyColumn) {
+      const rows = new Set<number>([j]);
+      while (rows.size < Math.min(n, per + 1)) rows.add(Math.floor(rng.next() * n));
+      for (const i of [...rows].sort((a, b) => a - b)) {
+        rowIdx.push(i);
+        for (let s = 0; s < c; s++) values.push(i === j ? (s === 0 ? diag : 0) : rng.next() - 0.5);
+      }
+    }
+    colPtr[j + 1] = rowIdx.length;
+  }
+  return { n, colPtr, rowIdx: Int32Array.from(rowIdx), values: Float64Array.from(values) };
+}
+
+/** Dense Gaussian elimination with partial pivoting of the whole system (row-major), x for b; null when singular. */
+function referenceSolve(S: ReturnType<typeof randomSparse>, c: number, b: Float64Array): Float64Array | null {
+  const { n } = S;
+  const A = new Float64Array(n * n * c); // column-major for referenceLu
+  for (let j = 0; j < n; j++) for (let p = S.colPtr[j]; p < S.colPtr[j + 1]; p++) for (let s = 0; s < c; s++) A[(j * n + S.rowIdx[p]) * c + s] = S.values[p * c + s];
+  const f = referenceLu(A, n, c);
+  if (typeof f === 'number') return null;
+  const y = new Float64Array(n * c);
+  for (let i = 0; i < n; i++) for (let s = 0; s < c; s++) y[i * c + s] = b[f.rows[i] * c + s];
+  const { LU } = f;
+  const at = (i: number, j: number) => (j * n + i) * c;
+  for (let j = 0; j < n; j++) {
+    for (let i = j + 1; i < n; i++) {
+      const [lr, li] = [LU[at(i, j)], c === 2 ? LU[at(i, j) + 1] : 0];
+      y[i * c] -= lr * y[j * c] - (c === 2 ? li * y[j * c + 1] : 0);
+      if (c === 2) y[i * c + 1] -= lr * y[j * c + 1] + li * y[j * c];
+    }
+  }
+  for (let j = n - 1; j >= 0; j--) {
+    const [ur, ui] = [LU[at(j, j)], c === 2 ? LU[at(j, j) + 1] : 0];
+    const d = ur * ur + ui * ui;
+    const [a, bi] = [y[j * c], c === 2 ? y[j * c + 1] : 0];
+    y[j * c] = (a * ur + bi * ui) / d;
+    if (c === 2) y[j * c + 1] = (bi * ur - a * ui) / d;
+    for (let i = 0; i < j; i++) {
+      const [vr, vi] = [LU[at(i, j)], c === 2 ? LU[at(i, j) + 1] : 0];
+      y[i * c] -= vr * y[j * c] - vi * (c === 2 ? y[j * c + 1] : 0);
+      if (c === 2) y[i * c + 1] -= vr * y[j * c + 1] + vi * y[j * c];
+    }
+  }
+  return y;
+}
+
+describe('luFactor with a dense trailing block', () => {
+  for (const c of [1, 2]) {
+    it(`${c === 1 ? 'real' : 'complex'}: the same solution as the dense reference whether it goes dense from the start, midway or not at all`, () => {
+      const n = 60;
+      // a weak diagonal: the pivots leave it, in the sparse part and in the dense block
+      const S = randomSparse(n, 4, c, 20 + c, 0.01);
+      const rng = new Prng(9);
+      const b = Float64Array.from({ length: n * c }, () => rng.next() - 0.5);
+      const ref = referenceSolve(S, c, b)!;
+      const scale = Math.sqrt(ref.reduce((s, v) => s + v * v, 0));
+      const q = Int32Array.from({ length: n }, (_, i) => (i * 7) % n); // some column order
+      for (const from of [0, 1, 20, 45, n - 1, n]) {
+        for (const tol of [0.001, 1]) {
+          const f = luFactor(n, S.colPtr, S.rowIdx, S.values, c === 2, q, tol, 10, () => {}, from);
+          if (typeof f === 'number') throw new Error(`singular at ${f}`);
+          // pinv a permutation, L unit lower with its diagonal first, U's diagonal last
+          expect(Array.from(f.pinv).sort((a, z) => a - z)).toEqual(Array.from({ length: n }, (_, i) => i));
+          for (let k = 0; k < n; k++) {
+            expect(f.Li[f.Lp[k]]).toBe(k);
+            for (let p = f.Lp[k] + 1; p < f.Lp[k + 1]; p++) expect(f.Li[p]).toBeGreaterThan(k);
+            expect(f.Ui[f.Up[k + 1] - 1]).toBe(k);
+            for (let p = f.Up[k]; p < f.Up[k + 1] - 1; p++) expect(f.Ui[p]).toBeLessThan(k);
+          }
+          const y = new Float64Array(n * c);
+          for (let i = 0; i < n; i++) for (let s = 0; s < c; s++) y[f.pinv[i] * c + s] = b[i * c + s];
+          luSolveInPlace(f, y);
+          const x = new Float64Array(n * c);
+          for (let k = 0; k < n; k++) for (let s = 0; s < c; s++) x[q[k] * c + s] = y[k * c + s];
+          const err = Math.sqrt(x.reduce((s, v, i) => s + (v - ref[i]) ** 2, 0));
+          expect(err).toBeLessThan(1e-9 * scale);
+        }
+      }
+    });
+  }
+
+  it('a singular or structurally singular matrix: the failing step, in the sparse part or the dense block', () => {
+    for (const c of [1, 2]) {
+      const n = 40;
+      const q = Int32Array.from({ length: n }, (_, i) => i);
+      // column 30 empty: structurally singular; the step that fails is 30 with the natural order
+      const E = randomSparse(n, 3, c, 5, 1, 30);
+      for (const from of [0, 10, 35, n]) expect(luFactor(n, E.colPtr, E.rowIdx, E.values, c === 2, q, 0.001, 10, () => {}, from)).toBe(30);
+      // column 25 := 2·column 3 (numerically singular, pattern intact): no nonzero pivot left at step 25
+      const S = randomSparse(n, 3, c, 6, 1);
+      const colPtr = Int32Array.from(S.colPtr);
+      const rows: number[] = [], vals: number[] = [];
+      for (let j = 0; j < n; j++) {
+        const src = j === 25 ? 3 : j;
+        for (let p = S.colPtr[src]; p < S.colPtr[src + 1]; p++) {
+          rows.push(S.rowIdx[p]);
+          for (let s = 0; s < c; s++) vals.push(2 * S.values[p * c + s]);
+        }
+        colPtr[j + 1] = rows.length;
+      }
+      for (const from of [0, 10, 30, n]) {
+        const r = luFactor(n, colPtr, Int32Array.from(rows), Float64Array.from(vals), c === 2, q, 1, 10, () => {}, from);
+        // rounding may leave a tiny pivot instead of an exact zero in the dense block: then the factor is useless but valid
+        if (typeof r === 'number') expect(r).toBe(25);
+        else expect(Math.min(...Array.from({ length: n }, (_, k) => Math.abs(r.Ux[c * (r.Up[k + 1] - 1)])))).toBeLessThan(1e-12);
+      }
+    }
+  });
+
+  it('denseStart picks the largest trailing block whose counts fill at least 80% of it (16 columns or more)', () => {
+    // a 100-column arrow: columns 70.. full below the diagonal, the rest with 2 entries
+    const counts = Int32Array.from({ length: 100 }, (_, k) => (k >= 70 ? 100 - k : 2));
+    const s = denseStart(counts);
+    const m = 100 - s;
+    let sum = 0;
+    for (let k = s; k < 100; k++) sum += counts[k];
+    expect(sum).toBeGreaterThanOrEqual(0.8 * m * (m + 1) / 2);
+    // one column more is below 80%
+    expect(sum + counts[s - 1]).toBeLessThan(0.8 * (m + 1) * (m + 2) / 2);
+    expect(m).toBeGreaterThanOrEqual(30);
+    expect(denseStart(Int32Array.from({ length: 100 }, () => 2))).toBe(100);
+    expect(denseStart(Int32Array.from({ length: 10 }, (_, k) => 10 - k))).toBe(10); // full but under 16 columns
+  });
+});
