@@ -316,7 +316,7 @@ describe('generated cases', () => {
 
 describe('refactor, solve-many, dtypes', () => {
   it('refactor and solve-many are bit for bit a fresh factorization and single solves', async () => {
-    for (const [A, scale] of [[poisson2D(25), 3], [loadShared('west0479'), 0.5], [loadShared('young1c'), 2]] as const) {
+    for (const [A, scale] of [[poisson2D(25), 3], [loadShared('west0479'), 0.5], [loadShared('young1c'), 2], [loadShared('olm1000'), 0.7]] as const) {
       const c = cplx(A) ? 2 : 1;
       const v2 = Float64Array.from(A.values, (t, k) => (k % 3 === 0 ? t * scale : t));
       // keep it symmetric for the Poisson matrix: scale by the sum of row and column so (i,j) and (j,i) match

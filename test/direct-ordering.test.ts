@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { amdOrder } from '../src/solvers/direct/amd.js';
 import { compressGraph, ndOrder } from '../src/solvers/direct/nested-dissection.js';
 import { elasticity2D } from '../src/generators/elasticity.js';
-import { bandDensity, columnGraph, cscOf, inversePermutation, patternSymmetry, symmetricGraph, type Graph } from '../src/solvers/direct/pattern.js';
+import { bandOf, columnGraph, cscOf, inversePermutation, patternSymmetry, symmetricGraph, type Graph } from '../src/solvers/direct/pattern.js';
 import { analyze } from '../src/solvers/direct/analysis.js';
 import { columnCounts, eliminationTree, postorder, supernodes } from '../src/solvers/direct/symbolic.js';
 import { poisson2D, poisson3D } from '../src/generators/poisson.js';
@@ -248,22 +248,32 @@ describe('column ordering for LU (AMD of AᵀA)', () => {
 });
 
 describe('banded matrices keep the natural order', () => {
-  it('bandDensity is the stored fraction of the band, by a plain scan of the entries', () => {
+  it('bandOf: the bandwidths and the stored fraction of the band, by a plain scan of the entries', () => {
     for (const A of [loadShared('olm1000'), loadShared('young1c'), loadShared('west0479'), poisson2D(7), randomMatrix({ rows: 80, meanRowLength: 4, seed: 3 })]) {
       let lo = 0, up = 0;
       for (let i = 0; i < A.rows; i++) for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) lo = Math.max(lo, i - A.colIdx[k]), up = Math.max(up, A.colIdx[k] - i);
-      expect(bandDensity(cscOf(A))).toBeCloseTo(A.nnz / (A.rows * (lo + up + 1)), 14);
+      const b = bandOf(cscOf(A));
+      expect([b.lower, b.upper]).toEqual([lo, up]);
+      expect(b.density).toBeCloseTo(A.nnz / (A.rows * (lo + up + 1)), 14);
     }
   });
 
-  it("olm1000 (band 2 + 3, two thirds of it stored) factorizes in the natural order under 'auto', with less fill than AMD's", async () => {
+  it("olm1000 (band 2 + 3, two thirds of it stored) factorizes by the banded LU under 'auto', with less fill than AMD's", async () => {
     const { createRuntime } = await import('../src/runtime/runtime.js');
     const rt = await createRuntime({ workers: 1 });
     try {
       const A = loadShared('olm1000');
       const F = await rt.factor(A);
-      expect(F.info.ordering).toBe('natural');
-      expect(F.info.orderingReason).toMatch(/^banded: A stores 0\.\d\d of its band/);
+      expect([F.info.ordering, F.info.method]).toEqual(['natural', 'banded']);
+      expect(F.info.orderingReason).toMatch(/^banded: A stores 0\.\d\d of its band.*banded LU \(2 \+ 3 diagonals\)/);
+      // the band estimate bounds the fill
+      expect(F.info.fillNnz).toBeLessThanOrEqual(F.info.estimate.fillNnz);
+      // its answer is the left-looking kernel's (natural order asked for: no banded kernel)
+      const N = await rt.factor(A, { ordering: 'natural' });
+      expect(N.info.method).toBe('left-looking');
+      const b = Float64Array.from({ length: A.rows }, (_, i) => Math.sin(i));
+      const [x1, x2] = [(await F.solve(b)).x, (await N.solve(b)).x];
+      for (let i = 0; i < A.rows; i++) expect(Math.abs(x1[i] - x2[i])).toBeLessThan(1e-10 * (1 + Math.abs(x2[i])));
       const G = await rt.factor(A, { ordering: 'amd' });
       expect(F.info.fillNnz).toBeLessThanOrEqual(G.info.fillNnz);
       // a grid is not banded enough: AMD or ND

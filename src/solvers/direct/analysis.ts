@@ -5,6 +5,7 @@
  * and the tree, column counts, supernodes and cost of the factor in that order.
  */
 import { amdOrder } from './amd.js';
+import type { Band } from './band-lu.js';
 import { ndOrder } from './nested-dissection.js';
 import { inversePermutation, type Graph } from './pattern.js';
 import { columnCounts, costOf, eliminationTree, postorder, supernodes, type FactorCost } from './symbolic.js';
@@ -32,6 +33,8 @@ export interface Analysis {
   cost: FactorCost;
   ordering: OrderingName;
   orderingReason: string;
+  /** LU of a banded matrix: its band, factorized by the banded kernel in the natural order (the counts are then the band's) */
+  band?: Band;
   /** milliseconds spent ordering, and on the rest of the symbolic phase */
   orderingMs: number;
   symbolicMs: number;
@@ -90,5 +93,39 @@ export function analyze(g: Graph, asked: OrderingName | 'auto', lu: boolean, com
   return {
     perm, pinv, parent, counts, supernodeStarts, cost: costOf(counts, lu, complex),
     ordering: chosen.name, orderingReason, orderingMs: t1 - t0, symbolicMs: t2 - t1,
+  };
+}
+
+/**
+ * The symbolic phase of a banded LU (bandLu): no ordering and no graph. The natural order, the
+ * elimination tree a chain, column counts those of the symmetric band (the widest of its two
+ * halves), and the cost of the band LU (L within the lower band, U within both: pivoting widens it).
+ */
+export function bandAnalysis(n: number, band: Band, complex: boolean, orderingReason: string): Analysis {
+  const t0 = performance.now();
+  const perm = new Int32Array(n);
+  const parent = new Int32Array(n);
+  const counts = new Int32Array(n);
+  const half = Math.max(band.lower, band.upper) + 1;
+  let fillNnz = 0;
+  let flops = 0;
+  for (let k = 0; k < n; k++) {
+    perm[k] = k;
+    parent[k] = k + 1 < n ? k + 1 : -1;
+    counts[k] = Math.min(half, n - k);
+    const l = Math.min(band.lower, n - 1 - k);
+    const u = Math.min(band.lower + band.upper, n - 1 - k);
+    fillNnz += 2 + l + u;
+    flops += l * (2 * u + 1);
+  }
+  const v = complex ? 16 : 8;
+  const cost: FactorCost = {
+    fillNnz, flops: complex ? 4 * flops : flops,
+    // the factor, and the band work array of (2·lower + upper + 1) diagonals
+    bytes: fillNnz * (v + 4) + n * (2 * band.lower + band.upper + 1) * v + n * (8 * 4 + 2 * v),
+  };
+  return {
+    perm, pinv: perm.slice(), parent, counts, supernodeStarts: supernodes(parent, counts), cost, band,
+    ordering: 'natural', orderingReason, orderingMs: 0, symbolicMs: performance.now() - t0,
   };
 }

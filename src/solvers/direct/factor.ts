@@ -12,8 +12,9 @@ import { optionKeys, checkOptions, checkNumber, NON_NEGATIVE_INTEGER } from '../
 import { vectorData } from '../../vector-data.js';
 import { shownValue } from '../../shown-value.js';
 import { reserveMemory, withMemoryBudget } from '../../memory-budget.js';
-import { analyze, type Analysis, type OrderingName } from './analysis.js';
-import { bandDensity, columnGraph, cscOf, isSymmetric, patternSymmetry, permutedTriangle, symmetricGraph, type Csc } from './pattern.js';
+import { analyze, bandAnalysis, type Analysis, type OrderingName } from './analysis.js';
+import { bandLu } from './band-lu.js';
+import { bandOf, columnGraph, cscOf, isSymmetric, patternSymmetry, permutedTriangle, symmetricGraph, type Csc } from './pattern.js';
 import { ldlNumeric, ldlPointers, ldlSolveInPlace, type LdlFactor } from './ldl.js';
 import { denseStart, luFactor, luSolveInPlace, type LuFactor } from './lu.js';
 import type { FactorCost } from './symbolic.js';
@@ -56,8 +57,8 @@ export interface FactorInfo {
   kind: 'cholesky' | 'ldlt' | 'lu';
   /** why this kind (for 'auto') */
   kindReason: string;
-  /** the numeric kernel: multifrontal supernodal (Cholesky with enough flops), up-looking (LDLᵀ, small Cholesky) or left-looking (LU) */
-  method: 'supernodal' | 'up-looking' | 'left-looking';
+  /** the numeric kernel: multifrontal supernodal (Cholesky with enough flops), up-looking (LDLᵀ, small Cholesky), left-looking (LU) or banded (LU of a banded matrix) */
+  method: 'supernodal' | 'up-looking' | 'left-looking' | 'banded';
   /** the fill-reducing ordering used */
   ordering: OrderingName;
   /** why this ordering */
@@ -162,10 +163,12 @@ export function planFactor(A: SparseMatrix, kind: FactorKind, ordering: Ordering
 function analyzeFor(C: Csc, lu: boolean, ordering: OrderingName | 'auto'): Analysis {
   let asked = ordering;
   let why = '';
-  const band = ordering === 'auto' && C.n > 1 ? bandDensity(C) : 0;
-  if (band >= BAND_MIN_DENSITY) {
+  const band = ordering === 'auto' && C.n > 1 ? bandOf(C) : null;
+  if (band && band.density >= BAND_MIN_DENSITY) {
+    why = `banded: A stores ${band.density.toFixed(2)} of its band (≥ ${BAND_MIN_DENSITY}), whose fill the natural order does not exceed: no reordering`;
+    // LU runs the banded kernel, which needs no symbolic phase
+    if (lu) return bandAnalysis(C.n, band, C.complex, `${why}, banded LU (${band.lower} + ${band.upper} diagonals)`);
     asked = 'natural';
-    why = `banded: A stores ${band.toFixed(2)} of its band (≥ ${BAND_MIN_DENSITY}), whose fill the natural order does not exceed: no reordering`;
   } else if (lu && ordering === 'auto' && C.n > 1) {
     const { symmetry, diagonal } = patternSymmetry(C);
     const stats = `pattern symmetry ${symmetry.toFixed(2)}, ${diagonal} of ${C.n} diagonal entries stored`;
@@ -273,8 +276,10 @@ export class Factorization {
       // LU's estimate comes from the symmetric pattern; the arrays grow if pivoting needs more
       reserveMemory(est.bytes, 'factor: the LU factor (estimated from the symbolic phase)');
       const grow = (bytes: number): void => reserveMemory(bytes, 'factor: the LU factor growing past its estimate');
-      const from = denseStart(a.counts);
-      const r = luFactor(n, A.colPtr, A.rowIdx, A.values, A.complex, a.perm, this.tol, Math.ceil(0.6 * est.fillNnz) + n, grow, from);
+      const from = a.band ? n : denseStart(a.counts);
+      const r = a.band
+        ? bandLu(n, A.colPtr, A.rowIdx, A.values, A.complex, a.band, this.tol, grow)
+        : luFactor(n, A.colPtr, A.rowIdx, A.values, A.complex, a.perm, this.tol, Math.ceil(0.6 * est.fillNnz) + n, grow, from);
       if (typeof r === 'number') {
         const col = a.perm[r];
         throw new SingularMatrixError(`factor: the matrix is singular: no nonzero pivot left in column ${col} (elimination step ${r} of ${n}, LU with partial pivoting)`, col, r);
@@ -360,7 +365,7 @@ export class Factorization {
     const s = a.supernodeStarts;
     for (let k = 0; k + 1 < s.length; k++) largest = Math.max(largest, s[k + 1] - s[k]);
     return {
-      kind: this.kindNow, kindReason: this.reason, method: this.sn ? 'supernodal' : this.lu ? 'left-looking' : 'up-looking', ordering: a.ordering, orderingReason: a.orderingReason, dtype: this.dtype,
+      kind: this.kindNow, kindReason: this.reason, method: this.sn ? 'supernodal' : this.lu ? (a.band ? 'banded' : 'left-looking') : 'up-looking', ordering: a.ordering, orderingReason: a.orderingReason, dtype: this.dtype,
       n, nnzA, fillNnz, fillRatio: fillNnz / Math.max(1, nnzA), flops, estimate: a.cost,
       supernodes: s.length - 1, largestSupernode: largest, offDiagonalPivots, denseColumns: this.lu ? this.denseColumns : 0, bytes,
       times: { ordering: a.orderingMs, symbolic: a.symbolicMs, numeric: this.numericMs },
@@ -524,9 +529,16 @@ const REFINE_ABOVE = 2 ** -51;
 /** ‖v‖∞ = max |vᵢ| (|re| + |im| for complex, c = 2). */
 function maxAbs(v: Float64Array, c = 1): number {
   let s = 0;
-  for (let i = 0; i < v.length; i += c) {
-    const a = c === 1 ? Math.abs(v[i]) : Math.abs(v[i]) + Math.abs(v[i + 1]);
-    if (a > s) s = a;
+  if (c === 1) {
+    for (let i = 0; i < v.length; i++) {
+      const a = Math.abs(v[i]);
+      if (a > s) s = a;
+    }
+  } else {
+    for (let i = 0; i < v.length; i += 2) {
+      const a = Math.abs(v[i]) + Math.abs(v[i + 1]);
+      if (a > s) s = a;
+    }
   }
   return s;
 }

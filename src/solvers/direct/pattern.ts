@@ -90,10 +90,11 @@ export function symmetricGraph(n: number, colPtr: Int32Array, rowIdx: Int32Array
 }
 
 /**
- * The fraction of A's band (n·(lower + upper bandwidth + 1) entries) that A stores: near 1 for a
- * banded matrix, which the natural order factorizes with no more fill than its band.
+ * A's band: its lower and upper bandwidths (max i − j, max j − i over the entries) and the fraction
+ * of the band (n·(lower + upper + 1) entries) that A stores: near 1 for a banded matrix, which the
+ * natural order factorizes within its band.
  */
-export function bandDensity(A: Pick<Csc, 'n' | 'colPtr' | 'rowIdx'>): number {
+export function bandOf(A: Pick<Csc, 'n' | 'colPtr' | 'rowIdx'>): { lower: number; upper: number; density: number } {
   const { n, colPtr, rowIdx } = A;
   let lower = 0;
   let upper = 0;
@@ -106,7 +107,7 @@ export function bandDensity(A: Pick<Csc, 'n' | 'colPtr' | 'rowIdx'>): number {
       if (rowIdx[e - 1] - j > lower) lower = rowIdx[e - 1] - j;
     }
   }
-  return n === 0 ? 1 : colPtr[n] / (n * (lower + upper + 1));
+  return { lower, upper, density: n === 0 ? 1 : colPtr[n] / (n * (lower + upper + 1)) };
 }
 
 /** How symmetric A's pattern is: the fraction of off-diagonal entries whose mirror is stored, and the diagonal entries stored. */
