@@ -16,8 +16,10 @@ xz -dc "$C"/node.xz > /tmp/nodebin/node && chmod +x /tmp/nodebin/node
 export PATH=/tmp/nodebin:$PATH
 cp "$C"/webgpu/index.js "$C"/webgpu/package.json node_modules/webgpu/
 xz -dc "$C"/webgpu/dawn.node.xz > node_modules/webgpu/dist/linux-x64/dawn.node
-cp "$C"/amg-webgpu.mjs .
+cp "$C"/amg-webgpu.mjs "$C"/amg-auto.mjs .
 export VK_DRIVER_FILES=${VK_DRIVER_FILES:-/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json}
 nvidia-smi --query-gpu=name,driver_version --format=csv
 PYTHONUNBUFFERED=1 timeout 120 python3 "$C"/solve_cg_cupy.py --n "${N:-128}" --runs 3 > "$OUT/cupy.tsv"; cat "$OUT/cupy.tsv"
 timeout 240 node --max-old-space-size=16000 ./amg-webgpu.mjs --cupy "$OUT/cupy.tsv" --n "${N:-128}" | tee "$OUT/amg.tsv"
+# what rt.solve's 'auto' weighs on this path: Jacobi against AMG, time to a solution (setup on 16 workers)
+timeout 200 node --max-old-space-size=16000 ./amg-auto.mjs --workers 16 | tee "$OUT/auto.tsv"
