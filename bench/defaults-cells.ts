@@ -1,13 +1,18 @@
 /**
  * The measuring half of `npm run bench -- --only defaults` (issue 22 item 5), shared by Node
- * (bench/defaults.ts) and a cross-origin-isolated page (bench/defaults-page.ts): for each size, two
+ * (bench/defaults.ts) and a cross-origin-isolated page (bench/defaults-page.ts): for each size, three
  * fresh CPU runtimes — the defaults (`createRuntime({ backend: 'cpu' })`: workers and inline policy
- * left to the library) and `workers: 1` — the first CG solve of each apart, then warm SpMV, dot, axpy
- * and a CG solve of a fixed number of iterations on poisson2D(k), k² ≈ rows. Warm cells: batches of
- * back-to-back calls (about 15 ms each), the two runtimes alternating batch by batch so that load
- * from elsewhere falls on both alike; a cell's times are the median batch's time per call, and its
- * ratio the median over rounds of `workers: 1` time / defaults time of the two batches of a round
- * (≥ 0.9 is the goal; > 1: the defaults are faster).
+ * left to the library), `workers: 1`, and a second `workers: 1` as a control — the first CG solve of
+ * the first two apart, then warm SpMV, dot, axpy and a CG solve of a fixed number of iterations on
+ * poisson2D(k), k² ≈ rows. Warm cells: rounds of one batch of back-to-back calls (at least 10 ms, so
+ * that the policy's occasional trials of the other way fall inside batches, not between them) on each
+ * runtime, the order turning through all six from round to round so that load from elsewhere and
+ * each runtime's position fall on all alike; rounds until the cell has run 2 s, at least 15 (9 where
+ * a batch takes over 100 ms) and at most 61, an odd number. A cell's times are the median batch's time per call; its ratio the median over
+ * rounds of `workers: 1` time / defaults time in that round (≥ 0.9 is the goal; > 1: the defaults
+ * are faster); its control ratio the same of the two `workers: 1` runtimes, which run the same code:
+ * how far this method's ratios stray with no difference at all (the noise floor, reported beside the
+ * goal; a cell is judged on its own ratio, never adjusted by the control's).
  */
 import { createRuntime, poisson2D, type Runtime } from '../src/index.js';
 import { median } from '../src/metrics.js';
@@ -22,8 +27,13 @@ export interface DefaultsCell {
   /** ms per call with the defaults, and with workers: 1 */
   defaultsMs: number;
   oneMs: number;
-  /** workers: 1 / defaults: the median over rounds of the ratio of each round's two batches */
+  /** workers: 1 / defaults: the median over rounds of the ratio of the two runtimes' batches in a round */
   ratio: number;
+  /** the control: workers: 1 / another workers: 1, measured the same way (1 but for noise) */
+  control: number;
+  /** rounds and calls per batch */
+  rounds: number;
+  reps: number;
 }
 
 export interface FirstCell {
@@ -42,8 +52,15 @@ export interface DefaultsSweep {
 /** CG iterations per solve: enough to be a solve, few enough that 4 M rows stays seconds. */
 export const cgIterations = (rows: number): number => (rows <= 1e5 ? 50 : rows <= 1e6 ? 10 : 4);
 
-/** The sweep; `rounds` alternating batches per cell (odd: the median is one of them). */
-export async function sweepDefaults(log: (s: string) => void, sizes = DEFAULT_SIZES, rounds = 9): Promise<DefaultsSweep> {
+/** Shortest batch (ms), and time per cell (ms, all three runtimes) that sets its rounds within their bounds. */
+const BATCH_MS = 10;
+const CELL_MS = 2000;
+const ROUNDS = { min: 15, minLong: 9, max: 61 };
+/** The six orders of the three runtimes (defaults, workers: 1, its control), taken in turn. */
+const ORDERS = [[0, 1, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0], [0, 2, 1], [1, 0, 2]];
+
+/** The sweep: per cell, an odd number of rounds (the median is one of them). */
+export async function sweepDefaults(log: (s: string) => void, sizes = DEFAULT_SIZES): Promise<DefaultsSweep> {
   const cells: DefaultsCell[] = [];
   const first: FirstCell[] = [];
   let threads = 0;
@@ -53,7 +70,11 @@ export async function sweepDefaults(log: (s: string) => void, sizes = DEFAULT_SI
     const n = A.rows;
     const b = new Float64Array(n).fill(1);
     const cgOpts = { tol: 0, maxIter: cgIterations(n) };
-    const rts: Runtime[] = [await createRuntime({ backend: 'cpu' }), await createRuntime({ backend: 'cpu', workers: 1 })];
+    const rts: Runtime[] = [
+      await createRuntime({ backend: 'cpu' }),
+      await createRuntime({ backend: 'cpu', workers: 1 }),
+      await createRuntime({ backend: 'cpu', workers: 1 }),
+    ];
     threads = rts[0].capabilities().threads;
     try {
       const handles = rts.map((rt) => rt.upload(A));
@@ -78,26 +99,35 @@ export async function sweepDefaults(log: (s: string) => void, sizes = DEFAULT_SI
       });
       const row: string[] = [];
       for (const op of OPS) {
-        // batch size from a trial batch of workers: 1 (also the warm-up of both)
+        // batch size from a trial batch of workers: 1 (also the warm-up of all three)
         let reps = 1;
+        let ms = 0;
         for (;;) {
           await batch(ops[0][op], reps);
-          const ms = await batch(ops[1][op], reps);
-          if (ms >= 15 || reps >= 4096) break;
-          reps = Math.min(4096, Math.max(2 * reps, Math.ceil((reps * 15) / Math.max(ms, 0.01))));
+          await batch(ops[2][op], reps);
+          ms = await batch(ops[1][op], reps);
+          if (ms >= BATCH_MS || reps >= 8192) break;
+          reps = Math.min(8192, Math.max(2 * reps, Math.ceil((reps * 1.2 * BATCH_MS) / Math.max(ms, 0.01))));
         }
-        const t: number[][] = [[], []];
-        for (let r = 0; r < rounds; r++) {
-          // alternate which goes first, so neither always follows the other's cache footprint
-          for (const j of r % 2 ? [1, 0] : [0, 1]) t[j].push((await batch(ops[j][op], reps)) / reps);
+        const t: number[][] = [[], [], []];
+        const least = ms > 100 ? ROUNDS.minLong : ROUNDS.min;
+        const start = performance.now();
+        let rounds = 0;
+        while (rounds < least || rounds % 2 === 0 || (rounds < ROUNDS.max && performance.now() - start < CELL_MS)) {
+          for (const j of ORDERS[rounds % ORDERS.length]) t[j].push((await batch(ops[j][op], reps)) / reps);
+          rounds++;
         }
         const [d, one] = t.map(median);
-        // the ratio of batches run side by side, median over the rounds (load elsewhere drifts between rounds)
+        // ratios of batches run side by side, median over the rounds (load elsewhere drifts between rounds)
         const ratio = median(t[1].map((o, r) => o / t[0][r]));
-        cells.push({ op, rows: n, defaultsMs: d, oneMs: one, ratio });
-        row.push(`${op} ${fmt(d)}/${fmt(one)} ms ${ratio.toFixed(2)}×`);
+        const control = median(t[1].map((o, r) => o / t[2][r]));
+        cells.push({ op, rows: n, defaultsMs: d, oneMs: one, ratio, control, rounds, reps });
+        row.push(`${op} ${fmt(d)}/${fmt(one)} ms ${ratio.toFixed(2)}× (control ${control.toFixed(2)}, ${rounds}×${reps})`);
       }
       log(`  ${String(n).padStart(7)} rows: first CG ${fmt(firstMs[0])}/${fmt(firstMs[1])} ms; ${row.join('; ')}`);
+      // what the defaults' policy measured: µs per 1,000 cost units inline / pooled (samples of each)
+      const stats = Object.entries(rts[0].cpuBackend.dispatchStats ?? {});
+      if (stats.length) log(`           policy: ${stats.map(([k, v]) => `${k} ${v.inline.toFixed(3)}/${v.pool.toFixed(3)} (${v.samples.join('/')})`).join('; ')}`);
     } finally {
       for (const rt of rts) rt.dispose();
     }
@@ -115,15 +145,20 @@ function fmt(ms: number): string {
   return ms >= 100 ? ms.toFixed(0) : ms >= 1 ? ms.toFixed(2) : ms.toFixed(4);
 }
 
-/** The sweep as a table (rows × operations, each cell `workers: 1` / defaults) and its worst cell. */
-export function formatSweep(s: DefaultsSweep): { text: string; worst: DefaultsCell } {
+/**
+ * The sweep as a table (rows × operations, each cell `workers: 1` / defaults, then the control's
+ * ratio), its worst cell, and the noise floor: the control ratio furthest from 1, as min(r, 1/r).
+ */
+export function formatSweep(s: DefaultsSweep): { text: string; worst: DefaultsCell; floor: number } {
   const sizes = [...new Set(s.cells.map((c) => c.rows))];
-  const lines = [`rows       ${OPS.map((o) => o.padStart(8)).join('')}   first CG ms (defaults, workers: 1)`];
+  const head = OPS.map((o) => o.padStart(8)).join('');
+  const lines = [`rows       ${head}   control ${head}   first CG ms (defaults, workers: 1)`];
   for (const n of sizes) {
     const f = s.first.find((c) => c.rows === n);
-    const r = OPS.map((o) => (s.cells.find((c) => c.rows === n && c.op === o)?.ratio.toFixed(2) ?? '–').padStart(8)).join('');
-    lines.push(`${String(n).padEnd(10)} ${r}   ${f ? `${fmt(f.defaultsMs)}, ${fmt(f.oneMs)}` : ''}`);
+    const col = (k: 'ratio' | 'control') => OPS.map((o) => (s.cells.find((c) => c.rows === n && c.op === o)?.[k].toFixed(2) ?? '–').padStart(8)).join('');
+    lines.push(`${String(n).padEnd(10)} ${col('ratio')}           ${col('control')}   ${f ? `${fmt(f.defaultsMs)}, ${fmt(f.oneMs)}` : ''}`);
   }
   const worst = s.cells.reduce((a, c) => (c.ratio < a.ratio ? c : a));
-  return { text: lines.join('\n'), worst };
+  const floor = Math.min(...s.cells.map((c) => Math.min(c.control, 1 / c.control)));
+  return { text: lines.join('\n'), worst, floor };
 }

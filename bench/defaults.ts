@@ -25,6 +25,8 @@ export interface DefaultsResult {
   where: 'Node' | 'Chromium page';
   sweep: DefaultsSweep;
   worst: DefaultsCell;
+  /** the noise floor: the control ratio (workers: 1 / workers: 1) furthest from 1, as min(r, 1/r) */
+  floor: number;
   cold: ColdFirst;
 }
 
@@ -58,16 +60,18 @@ function coldNode(which: 'defaults' | '1'): ColdRun {
 }
 
 function report(where: DefaultsResult['where'], sweep: DefaultsSweep, cold: ColdFirst, log: (s: string) => void): DefaultsResult {
-  const { text, worst } = formatSweep(sweep);
-  log(`${where}: defaults = ${sweep.threads} threads; each cell workers: 1 time / defaults time (≥ 0.9 is the goal)`);
+  const { text, worst, floor } = formatSweep(sweep);
+  log(`${where}: defaults = ${sweep.threads} threads; each cell workers: 1 time / defaults time (≥ 0.9 is the goal), then the control: workers: 1 / workers: 1`);
   log(text);
-  log(`worst cell: ${worst.op} at ${worst.rows} rows, ${worst.ratio.toFixed(2)}× (${worst.defaultsMs.toFixed(3)} ms vs ${worst.oneMs.toFixed(3)} ms)`);
+  log(`worst cell: ${worst.op} at ${worst.rows} rows, ${worst.ratio.toFixed(2)}× (${worst.defaultsMs.toFixed(3)} ms vs ${worst.oneMs.toFixed(3)} ms; its control ${worst.control.toFixed(2)}×)`);
+  const below = sweep.cells.filter((c) => c.ratio < 0.9).map((c) => `${c.op} at ${c.rows} rows ${c.ratio.toFixed(2)}×`);
+  log(`noise floor: the control cell furthest from 1 is ${floor.toFixed(2)}× (min(r, 1/r)); cells below 0.9: ${below.length ? below.join(', ') : 'none'}`);
   const f = (x: number) => x.toFixed(0);
   log(
     `first CG on poisson2D(200) in a fresh ${where === 'Node' ? 'process' : 'page'} (median of 3): defaults ${f(cold.defaults.firstMs)} ms (then ${f(cold.defaults.secondMs)} ms), ` +
       `workers: 1 ${f(cold.one.firstMs)} ms (then ${f(cold.one.secondMs)} ms); createRuntime ${f(cold.defaults.createMs)} vs ${f(cold.one.createMs)} ms`,
   );
-  return { where, sweep, worst, cold };
+  return { where, sweep, worst, floor, cold };
 }
 
 const sizes = process.env.SIMDGL_DEFAULTS_SIZES?.split(',').map(Number) ?? DEFAULT_SIZES;

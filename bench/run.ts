@@ -209,6 +209,7 @@ if (run('defaults')) {
   for (const r of results) {
     if (!r) continue;
     goal(`${r.where}: worst cell, workers: 1 / defaults (${r.worst.op}, ${r.worst.rows} rows)`, r.worst.ratio, 0.9);
+    goals.push(`  info  ${r.where}: noise floor, the control (workers: 1 / workers: 1) furthest from 1: ${r.floor.toFixed(2)}× as min(r, 1/r) (load ${os.loadavg()[0].toFixed(1)})`);
     goal(`${r.where}: first CG on poisson2D(200), workers: 1 / defaults`, r.cold.one.firstMs / r.cold.defaults.firstMs, 0.9);
   }
 }

@@ -1,14 +1,29 @@
 /**
  * The CPU path's measured pool-or-inline choice (src/cpu/dispatch.ts, createRuntime's default
  * `inlineThreshold: 'auto'`), with synthetic times so every expectation is exact: the floor, the
- * learning order, the choice with its margin, the bounded cost of re-measuring a way that loses, that
- * a lasting change is followed; and, on real runtimes, that a reduction's bits do not depend on the way
+ * learning order, the choice with its margin, the bounded cost of re-measuring a way that loses (and
+ * its backoff where the loss is clear, bounded in time), that a lasting change is followed; and, on real runtimes, that a reduction's bits do not depend on the way
  * the timing chose.
  */
 import { describe, expect, it } from 'vitest';
-import { DispatchPolicy, EXPLORE_SHARE, POOL_FLOOR, POOL_MARGIN } from '../src/cpu/dispatch.js';
+import { DispatchPolicy, EXPLORE_SHARE, MAX_WAIT_MS, POOL_FLOOR, POOL_MARGIN } from '../src/cpu/dispatch.js';
 import { createRuntime } from '../src/runtime/runtime.js';
 import { Prng } from '../src/generators/prng.js';
+
+/** The inline time (ms) between consecutive pooled calls, over `calls` decisions with fixed times. */
+function poolGaps(p: DispatchPolicy, calls: number, cost: number, inlineMs: number, poolMs: number): number[] {
+  const gaps: number[] = [];
+  let since = 0;
+  for (let k = 0; k < calls; k++) {
+    const d = p.choose('dot_f64', cost);
+    if (d.pooled) {
+      gaps.push(since);
+      since = 0;
+    } else since += inlineMs;
+    d.done(d.pooled ? poolMs : inlineMs);
+  }
+  return gaps;
+}
 
 /** Runs `calls` decisions of one kernel at `cost`, timing inline at `inlineMs` and pooled at `poolMs` (per call); returns the pooled share of calls and of time. */
 function simulate(p: DispatchPolicy, calls: number, cost: number, inlineMs: number, poolMs: number): { pooledCalls: number; timeMs: number; poolTimeMs: number } {
@@ -84,11 +99,42 @@ describe('DispatchPolicy', () => {
     }
   });
 
+  it('measures a way that loses clearly less and less often: a 27 µs pool trial against a 4.8 µs inline dot', () => {
+    const p = new DispatchPolicy();
+    const r = simulate(p, 200000, 29929, 0.0048, 0.027);
+    const inlineOnly = 200000 * 0.0048;
+    // three learning trials, a few at the base interval while the backoff grows, then 1/32 of EXPLORE_SHARE
+    expect(r.poolTimeMs).toBeLessThanOrEqual(3 * 0.027 + (inlineOnly * EXPLORE_SHARE) / 16);
+    expect(r.pooledCalls).toBeGreaterThan(10); // it keeps looking
+  });
+
+  it('never waits longer than MAX_WAIT_MS (or one base interval, if longer) before measuring the other way again', () => {
+    for (const [inlineMs, poolMs] of [[0.05, 0.5], [0.05, 20], [0.01, 0.03]]) {
+      const gaps = poolGaps(new DispatchPolicy(), 100000, 1e5, inlineMs, poolMs).slice(3);
+      const base = poolMs / EXPLORE_SHARE;
+      expect(Math.max(...gaps), `pool ${poolMs} ms`).toBeLessThanOrEqual(Math.max(MAX_WAIT_MS, base) + inlineMs + 1e-9);
+      expect(Math.max(...gaps.slice(-3))).toBeGreaterThan(Math.min(MAX_WAIT_MS, 4 * base) - inlineMs); // the backoff did grow
+    }
+  });
+
+  it('ends the backoff when a trial finds the other way close: back to EXPLORE_SHARE of the time', () => {
+    const p = new DispatchPolicy();
+    simulate(p, 50000, 1e5, 0.05, 0.5); // the pool loses 10×: trials back off
+    const close = simulate(p, 20000, 1e5, 0.05, 0.06); // now it loses by 1.2×, under CLEAR
+    // the first trial after the change comes within MAX_WAIT_MS; then trials at the base rate
+    expect(close.poolTimeMs).toBeGreaterThan(((20000 * 0.05 - MAX_WAIT_MS) * EXPLORE_SHARE) / 2);
+  });
+
   it('follows a lasting change: the pool, once it becomes faster, takes over', () => {
     const p = new DispatchPolicy();
     simulate(p, 500, 1e5, 0.05, 0.5); // loaded: the pool loses 10×
     const later = simulate(p, 20000, 1e5, 0.05, 0.02); // quiet again: 2.5× faster
     expect(later.pooledCalls).toBeGreaterThan(19000);
+    // and after the backoff has grown as far as it goes, within MAX_WAIT_MS of inline time and a few calls
+    const q = new DispatchPolicy();
+    simulate(q, 100000, 1e5, 0.05, 0.5);
+    const after = simulate(q, 20000, 1e5, 0.05, 0.02);
+    expect(after.pooledCalls).toBeGreaterThan(20000 - MAX_WAIT_MS / 0.05 - 10);
   });
 
   it('keeps kernels and sizes (half-octave buckets) apart', () => {

@@ -11,15 +11,20 @@
  * measured time per cost unit of both ways: the first calls run inline, then on the pool (three each,
  * the median kept, so one cold or preempted call does not decide; a pooled call slower than
  * LOSS_STOP × inline's time ends the pool's trials at once, so a loaded machine pays one slow call,
- * not three), then the faster one runs — the pool
- * only when it measured POOL_MARGIN faster, as its times vary more (a worker can be preempted while
- * the calling thread is not) — and the other is
- * measured again only once the time spent since its last trial reaches EXPLORE_SHARE⁻¹ times its
- * estimated cost, so exploring costs about EXPLORE_SHARE of the time however badly it loses (a
- * worker preempted by another process can cost a whole time slice). Each new sample moves an
- * estimate by a share of the difference, capped at 4× the estimate, so one outlier cannot shut a
- * way out for long; a re-measured way that now takes under half its estimate is measured again on
- * the next call, so a lasting change (load elsewhere starting or ending) is followed within calls.
+ * not three), then the faster one runs — the pool only when it measured POOL_MARGIN faster, as its
+ * times vary more (a worker can be preempted while the calling thread is not) — and the other is
+ * measured again once the time spent since its last trial reaches its estimated cost divided by
+ * EXPLORE_SHARE, so exploring costs at most about EXPLORE_SHARE of the time however badly it loses
+ * (a worker preempted by another process can cost a whole time slice). Where it loses clearly (by
+ * CLEAR× or more), each trial that says so again doubles that interval, up to 2^MAX_BACKOFF times
+ * but never past MAX_WAIT_MS of the kernel's time: a 27 µs pool trial every 0.9 ms against a 4.8 µs
+ * inline dot cost a page 5% (7.6 against 7.2 µs per call with the runtime's own overhead), and
+ * once confirmed it now comes every 29 ms. Each new sample moves an estimate by a share of the
+ * difference, capped at 4× the estimate, so one outlier cannot shut a way out for long; a
+ * re-measured way that now takes under half its estimate is measured again on the next call, and a
+ * trial that finds it close (under CLEAR×), or a change of which way wins, ends the backoff, so a
+ * lasting change (load elsewhere starting or ending) is followed within calls after at most
+ * MAX_WAIT_MS (or one base interval, if longer) of the kernel's time.
  */
 
 import { median } from '../metrics.js';
@@ -28,6 +33,12 @@ import { median } from '../metrics.js';
 export const POOL_FLOOR = 16384;
 /** Share of a kernel's time spent re-measuring the way that lost. */
 export const EXPLORE_SHARE = 0.03;
+/** A re-measured way this many times slower than the chosen one's estimate confirms that it loses clearly. */
+const CLEAR = 1.5;
+/** Confirmations that double the interval between trials of a way that loses clearly. */
+const MAX_BACKOFF = 5;
+/** However often a loss was confirmed, the other way is measured again after this much time on the chosen one (ms). */
+export const MAX_WAIT_MS = 200;
 /** Samples of each way before the faster is chosen. */
 const LEARN = 3;
 /** A pooled trial this many times slower than inline ends the pool's trials. */
@@ -51,6 +62,10 @@ interface KernelStats {
   pool: Way;
   /** ms spent on the chosen way since the other was last measured */
   spent: number;
+  /** trials in a row that found the other way CLEAR× slower (each doubles the interval between them) */
+  backoff: number;
+  /** which way won when last looked (a change ends the backoff) */
+  poolWon: boolean;
 }
 
 /** One decision: where the operation runs, and what to tell when it is done. */
@@ -64,27 +79,37 @@ function poolWins(s: KernelStats): boolean {
   return s.pool.perUnit < POOL_MARGIN * s.inline.perUnit;
 }
 
+/** Time (ms) on the chosen way before the other, whose trial is estimated at `trialMs`, is measured again. */
+function exploreInterval(trialMs: number, backoff: number): number {
+  const base = trialMs / EXPLORE_SHARE;
+  return Math.min(base * 2 ** backoff, Math.max(MAX_WAIT_MS, base));
+}
+
 const INLINE_UNMEASURED: Dispatch = { pooled: false, done: () => {} };
 
 export class DispatchPolicy {
-  private readonly stats = new Map<string, KernelStats>();
+  /** per kernel, per half-octave bucket of cost */
+  private readonly stats = new Map<string, KernelStats[]>();
 
   constructor(readonly floor = POOL_FLOOR) {}
 
   /** Where an operation of `kernel` with `cost` runs, and the hook that records its time. */
   choose(kernel: string, cost: number): Dispatch {
     if (cost < this.floor) return INLINE_UNMEASURED;
-    const key = `${kernel}:${Math.round(2 * Math.log2(cost))}`;
-    let s = this.stats.get(key);
-    if (!s) this.stats.set(key, (s = { inline: { n: 0, perUnit: 0, first: [] }, pool: { n: 0, perUnit: 0, first: [] }, spent: 0 }));
+    const bucket = Math.round(2 * Math.log2(cost));
+    let buckets = this.stats.get(kernel);
+    if (!buckets) this.stats.set(kernel, (buckets = []));
+    let s = buckets[bucket];
+    if (!s) buckets[bucket] = s = { inline: { n: 0, perUnit: 0, first: [] }, pool: { n: 0, perUnit: 0, first: [] }, spent: 0, backoff: 0, poolWon: false };
     const stats = s;
     let pooled: boolean;
     if (s.inline.n < LEARN || s.pool.n < LEARN) pooled = s.inline.n >= LEARN;
     else {
       const best = poolWins(s);
+      if (best !== s.poolWon) [s.poolWon, s.backoff] = [best, 0];
       const other = best ? s.inline : s.pool;
       pooled = best;
-      if (s.spent * EXPLORE_SHARE >= other.perUnit * cost) {
+      if (s.spent >= exploreInterval(other.perUnit * cost, s.backoff)) {
         pooled = !best;
         s.spent = 0;
       }
@@ -102,7 +127,11 @@ export class DispatchPolicy {
           // a re-measured way that now takes under half its estimate is measured again next call:
           // a lasting change is followed in a few calls, a lucky one is corrected by the next
           const chosen = pooled === poolWins(stats);
-          if (!chosen && u < 0.5 * way.perUnit) stats.spent = Infinity;
+          if (!chosen) {
+            if (u < 0.5 * way.perUnit) stats.spent = Infinity;
+            const winner = pooled ? stats.inline : stats.pool;
+            stats.backoff = u >= CLEAR * winner.perUnit ? Math.min(MAX_BACKOFF, stats.backoff + 1) : 0;
+          }
           way.perUnit += ALPHA * (Math.min(u, 4 * way.perUnit) - way.perUnit);
         }
         way.n++;
@@ -114,7 +143,8 @@ export class DispatchPolicy {
   /** What has been measured: per kernel and cost bucket, µs per 1,000 cost units of each way (for tests and benchmarks). */
   snapshot(): Record<string, { inline: number; pool: number; samples: [number, number] }> {
     const out: Record<string, { inline: number; pool: number; samples: [number, number] }> = {};
-    for (const [k, s] of this.stats) out[k] = { inline: s.inline.perUnit * 1e6, pool: s.pool.perUnit * 1e6, samples: [s.inline.n, s.pool.n] };
+    for (const [kernel, buckets] of this.stats)
+      buckets.forEach((s, b) => (out[`${kernel}:${b}`] = { inline: s.inline.perUnit * 1e6, pool: s.pool.perUnit * 1e6, samples: [s.inline.n, s.pool.n] }));
     return out;
   }
 }
