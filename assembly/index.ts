@@ -13,3 +13,4 @@ export * from './spmv_dense';
 export * from './dense';
 export * from './cg_fused';
 export * from './sptrsv';
+export * from './cholesky';

@@ -26,6 +26,7 @@ import { checkLayout, GPU_BUFFER_OPTION_KEYS, type GpuBufferOptions } from './gp
 import { DEVICE_PATHS } from './paths.js';
 import { nodeBuiltin } from '../node-builtins.js';
 import { wasmLoad } from '../cpu/wasm.js';
+import { cpuSupernodalNumeric } from '../cpu/cholesky.js';
 import { checkAdd, checkGemm, checkTranspose, type AddOptions, type DenseLike, type GemmOptions } from './dense-ops.js';
 import { matrixFeatures, chooseFormat, type MatrixFeatures } from './features.js';
 import { checkCacheTiles } from '../cpu/tiles.js';
@@ -1404,7 +1405,7 @@ export class Runtime implements HandleOwner {
       const tol = o.tol ?? 1e-8;
       let F: Factorization | null = null;
       try {
-        F = factorize(h.host, {}, this.cpu.memoryBudgetMB, d.plan!);
+        F = await factorize(h.host, {}, this.cpu.memoryBudgetMB, cpuSupernodalNumeric(this.cpu.backend), d.plan!);
         const s = await F.solve(b64);
         const bnorm = hostNorm(b64);
         const rel = s.relativeResidual;
@@ -1523,7 +1524,7 @@ export class Runtime implements HandleOwner {
   async factor(A: SparseMatrix | MatrixHandle, options: FactorOptions = {}): Promise<Factorization> {
     this.live();
     const m = A instanceof MatrixHandle ? this.own(A, 'factor: A').live().host : A;
-    return factorize(m, options, this.cpu.memoryBudgetMB);
+    return factorize(m, options, this.cpu.memoryBudgetMB, cpuSupernodalNumeric(this.cpu.backend));
   }
 
   /**

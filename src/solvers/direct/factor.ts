@@ -18,7 +18,7 @@ import { bandOf, columnGraph, cscOf, isSymmetric, patternSymmetry, permutedTrian
 import { ldlNumeric, ldlPointers, ldlSolveInPlace, type LdlFactor } from './ldl.js';
 import { denseStart, luFactor, luSolveInPlace, type LuFactor } from './lu.js';
 import type { FactorCost } from './symbolic.js';
-import { supernodalCholesky, supernodalFrontBytes, supernodalSolveInPlace, supernodalSymbolic, type SupernodalFactor, type SupernodalSymbolic } from './supernodal.js';
+import { supernodalFrontBytes, supernodalSolveInPlace, supernodalSymbolic, type SupernodalFactor, type SupernodalNumeric, type SupernodalSymbolic } from './supernodal.js';
 
 /** The factorizations: 'auto' takes Cholesky for symmetric matrices with a positive diagonal (falling back to LDLᵀ, then LU), LU otherwise. */
 export type FactorKind = 'auto' | 'cholesky' | 'ldlt' | 'lu';
@@ -121,11 +121,12 @@ function squareCsr(A: SparseMatrix, where: string): CSRMatrix {
 
 /**
  * Factorizes A (see {@link Runtime.factor}) within a memory budget of `budgetMB` (the module's when
- * undefined): the factor's estimated bytes are reserved before the numeric phase starts.
+ * undefined): the factor's estimated bytes are reserved before the numeric phase starts. `supernodal`
+ * runs the supernodal Cholesky's numeric phase (the CPU path's kernels and threads).
  * @internal
  */
-export function factorize(A: SparseMatrix, options: FactorOptions, budgetMB: number | undefined, plan?: FactorPlan): Factorization {
-  return withMemoryBudget(budgetMB, () => factorizeInBudget(A, options, budgetMB, plan));
+export function factorize(A: SparseMatrix, options: FactorOptions, budgetMB: number | undefined, supernodal: SupernodalNumeric, plan?: FactorPlan): Promise<Factorization> {
+  return withMemoryBudget(budgetMB, () => factorizeInBudget(A, options, budgetMB, supernodal, plan));
 }
 
 /** The symbolic phase of a factorization (square CSR, CSC, symmetry, ordering and counts), done once and kept: rt.solve's 'auto' estimates from it and factorizes with it. @internal */
@@ -183,33 +184,33 @@ function analyzeFor(C: Csc, lu: boolean, ordering: OrderingName | 'auto'): Analy
   return a;
 }
 
-function factorizeInBudget(A: SparseMatrix, options: FactorOptions, budgetMB: number | undefined, plan?: FactorPlan): Factorization {
+async function factorizeInBudget(A: SparseMatrix, options: FactorOptions, budgetMB: number | undefined, supernodal: SupernodalNumeric, plan?: FactorPlan): Promise<Factorization> {
   checkOptions('factor', options, FACTOR_OPTION_KEYS);
   const kind = options.kind ?? 'auto';
   const tol = options.pivotTolerance ?? 0.001;
   if (!(tol >= 0 && tol <= 1)) throw new RangeError(`factor: pivotTolerance must be in [0, 1], got ${tol}`);
   const { csr, C, sym, a } = plan ?? planFactor(A, kind, options.ordering ?? 'auto');
-  const F = new Factorization(C, csr.dtype, a, tol, budgetMB);
+  const F = new Factorization(C, csr.dtype, a, tol, budgetMB, supernodal);
   if (kind !== 'auto') {
-    F.numeric(kind, `kind: '${kind}' was asked for`);
+    await F.numeric(kind, `kind: '${kind}' was asked for`);
     return F;
   }
   if (!sym) {
-    F.numeric('lu', C.complex ? 'complex: LU' : 'not symmetric: LU');
+    await F.numeric('lu', C.complex ? 'complex: LU' : 'not symmetric: LU');
     return F;
   }
   // symmetric: Cholesky when it succeeds, else LDLᵀ, else LU
   let why = 'symmetric';
   for (const k of ['cholesky', 'ldlt'] as const) {
     try {
-      F.numeric(k, `${why}: ${k === 'cholesky' ? 'Cholesky' : 'LDLᵀ'}`);
+      await F.numeric(k, `${why}: ${k === 'cholesky' ? 'Cholesky' : 'LDLᵀ'}`);
       return F;
     } catch (e) {
       if (!(e instanceof NotPositiveDefiniteError || e instanceof SingularMatrixError)) throw e;
       why += `, ${k === 'cholesky' ? 'not positive definite' : 'LDLᵀ without pivoting broke down'} at column ${e.column}`;
     }
   }
-  F.numeric('lu', `${why}: LU`);
+  await F.numeric('lu', `${why}: LU`);
   return F;
 }
 
@@ -260,15 +261,37 @@ export class Factorization {
     private readonly a: Analysis,
     private readonly tol: number,
     private readonly budgetMB: number | undefined,
+    private readonly supernodal: SupernodalNumeric,
   ) {}
 
   /** @internal runs the numeric phase of `kind`; throws the typed error of a failed pivot */
-  numeric(kind: 'cholesky' | 'ldlt' | 'lu', reason: string): void {
-    withMemoryBudget(this.budgetMB, () => this.numericInBudget(kind, reason));
+  async numeric(kind: 'cholesky' | 'ldlt' | 'lu', reason: string): Promise<void> {
+    const t0 = performance.now();
+    if (kind === 'cholesky' && this.a.cost.flops >= SUPERNODAL_MIN_FLOPS) {
+      const { sym, low, Cx } = withMemoryBudget(this.budgetMB, () => this.supernodalInput());
+      const r = await this.supernodal(sym, low.colPtr, low.rowIdx, Cx);
+      if (typeof r === 'number') throw this.notPositive(r);
+      this.sn = { sym, Lx: r };
+      this.ldl = this.lu = null;
+    } else withMemoryBudget(this.budgetMB, () => this.numericInBudget(kind));
+    this.kindNow = kind;
+    this.reason = reason;
+    this.numericMs = performance.now() - t0;
   }
 
-  private numericInBudget(kind: 'cholesky' | 'ldlt' | 'lu', reason: string): void {
-    const t0 = performance.now();
+  /** The supernodal Cholesky's input (A's permuted lower triangle, the supernodes), its memory reserved. */
+  private supernodalInput(): { sym: SupernodalSymbolic; low: ReturnType<typeof permutedTriangle>; Cx: Float64Array } {
+    const { A, a } = this;
+    const low = permutedTriangle(A, a.pinv, true);
+    const Cx = new Float64Array(low.map.length);
+    for (let p = 0; p < Cx.length; p++) Cx[p] = A.values[low.map[p]];
+    const sym = (this.snSym ??= supernodalSymbolic(a.parent, a.counts, a.supernodeStarts, low.colPtr, low.rowIdx));
+    const blocks = sym.valPtr[sym.valPtr.length - 1];
+    reserveMemory(a.cost.bytes + 8 * (blocks - a.cost.fillNnz) + supernodalFrontBytes(sym), 'factor: the supernodal Cholesky factor and its largest front (from the symbolic phase)');
+    return { sym, low, Cx };
+  }
+
+  private numericInBudget(kind: 'cholesky' | 'ldlt' | 'lu'): void {
     const { A, a } = this;
     const n = A.n;
     if (kind === 'lu') {
@@ -287,17 +310,6 @@ export class Factorization {
       this.lu = r;
       this.denseColumns = n - from;
       this.ldl = this.sn = null;
-    } else if (kind === 'cholesky' && a.cost.flops >= SUPERNODAL_MIN_FLOPS) {
-      const low = permutedTriangle(A, a.pinv, true);
-      const Cx = new Float64Array(low.map.length);
-      for (let p = 0; p < Cx.length; p++) Cx[p] = A.values[low.map[p]];
-      this.snSym ??= supernodalSymbolic(a.parent, a.counts, a.supernodeStarts, low.colPtr, low.rowIdx);
-      const blocks = this.snSym.valPtr[this.snSym.valPtr.length - 1];
-      reserveMemory(a.cost.bytes + 8 * (blocks - a.cost.fillNnz) + supernodalFrontBytes(this.snSym), 'factor: the supernodal Cholesky factor and its largest front (from the symbolic phase)');
-      const r = supernodalCholesky(this.snSym, low.colPtr, low.rowIdx, Cx);
-      if (typeof r === 'number') throw this.notPositive(r);
-      this.sn = r;
-      this.ldl = this.lu = null;
     } else {
       reserveMemory(a.cost.bytes, `factor: the ${kind === 'cholesky' ? 'Cholesky' : 'LDLᵀ'} factor (from the symbolic phase)`);
       const up = permutedTriangle(A, a.pinv, false);
@@ -314,9 +326,6 @@ export class Factorization {
       this.ldl = f;
       this.lu = this.sn = null;
     }
-    this.kindNow = kind;
-    this.reason = reason;
-    this.numericMs = performance.now() - t0;
   }
 
   private notPositive(k: number): NotPositiveDefiniteError {
@@ -450,7 +459,7 @@ export class Factorization {
     this.A = C;
     this.normInf = undefined;
     this.ldl = this.lu = this.sn = null;
-    this.numeric(this.kindNow, this.reason);
+    await this.numeric(this.kindNow, this.reason);
     return this;
   }
 

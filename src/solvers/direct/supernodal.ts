@@ -2,11 +2,11 @@
  * Supernodal multifrontal Cholesky (LLᵀ): the columns of each supernode (consecutive columns of L with
  * one pattern) are factorized together in a dense frontal matrix holding A's entries of those columns
  * plus the update matrices of the child supernodes (extend-add); a dense partial factorization leaves
- * the supernode's columns of L and the update (Schur complement) its parent receives. The dense work
- * — the panel factorization and the rank-k update, four columns at a time — is where the flops go, in
- * contiguous column-major loops instead of the scattered row-by-row updates of the up-looking kernel.
- * Small fundamental supernodes are merged with their parent when the explicit zeros this adds stay few
- * (relaxed amalgamation), so fronts are rarely narrower than a few columns.
+ * the supernode's columns of L and the update (Schur complement) its parent receives. This module is
+ * the symbolic side (supernodes, row patterns, and the schedule over threads) and the solve; the
+ * numeric phase runs in the CPU path's SIMD kernels (assembly/cholesky.ts), independent subtrees on
+ * different threads. Small fundamental supernodes are merged with their parent when the explicit
+ * zeros this adds stay few (relaxed amalgamation), so fronts are rarely narrower than a few columns.
  */
 
 /** The supernodal structure: supernode s owns columns [super[s], super[s+1]) and rows rows[rowPtr[s]..rowPtr[s+1]). */
@@ -171,132 +171,174 @@ export function supernodalSymbolic(
 }
 
 /**
- * The numeric factorization. Lower triangle of the permuted A by columns (diagonal included) in
- * Ap/Ai/Ax. Returns the factor, or the first column (permuted numbering) whose pivot is not positive.
+ * Runs the numeric factorization on a path's threads (src/cpu/cholesky.ts): the lower triangle of the
+ * permuted A by columns (diagonal included) in Ap/Ai/Ax; resolves to L's blocks (laid out by
+ * sym.valPtr), or the first column (permuted numbering) whose pivot is not positive.
  */
-export function supernodalCholesky(sym: SupernodalSymbolic, Ap: Int32Array, Ai: Int32Array, Ax: Float64Array): SupernodalFactor | number {
-  const { n, super: sup, rowPtr, rows, valPtr, parent } = sym;
-  const ns = sup.length - 1;
-  const Lx = new Float64Array(valPtr[ns]);
-  const rel = new Int32Array(n);
-  const relc = new Int32Array(n);
-  // one front workspace, as large as the largest front, and the stack of pending updates
-  const mmax = largestFront(sym);
-  const F = new Float64Array(mmax * mmax);
-  const stack = new Float64Array(sym.stackPeak);
-  let top = 0;
-  const { head: childHead, next: childNext } = childLists(parent);
+export type SupernodalNumeric = (sym: SupernodalSymbolic, Ap: Int32Array, Ai: Int32Array, Ax: Float64Array) => Promise<Float64Array | number>;
+
+/** What one thread runs: supernodes order[start..end), and the workspace they need. */
+export interface SupernodalGroup {
+  start: number;
+  end: number;
+  /** rows of its largest front */
+  front: number;
+  /** columns of its widest supernode */
+  width: number;
+  /** f64 entries of its stack of update matrices (the ones still waiting when it ends included) */
+  stack: number;
+}
+
+/**
+ * How the numeric phase runs on `threads` threads: disjoint subtrees of the supernodal tree spread
+ * over the threads (each thread's subtrees one after the other, in postorder), then the supernodes
+ * above them (the top separators) on one thread. Every update matrix has its place planned here
+ * (its group's stack, `updOffset` entries in; -1: a root, none), so the threads need no allocation
+ * and a parent finds its children's updates wherever they were computed.
+ */
+export interface SupernodalSchedule {
+  /** supernodes in the order they run: the threads' runs, then the top */
+  order: Int32Array;
+  /** pool bounds over order (threads + 1 of them) when threads > 1, then the top's [start, end] */
+  ranges: Int32Array[];
+  /** the groups (non-empty runs), each with its own workspace */
+  groups: SupernodalGroup[];
+  /** which group computes each supernode */
+  groupOf: Int32Array;
+  updOffset: Float64Array;
+  /** children of each supernode (increasing), as a pointer array over `children` */
+  childPtr: Int32Array;
+  children: Int32Array;
+}
+
+/** Estimated flops of each supernode's front: the partial Cholesky plus the assembly (a flop per entry). */
+function frontWork(sym: SupernodalSymbolic): Float64Array {
+  const ns = sym.super.length - 1;
+  const w = new Float64Array(ns);
   for (let s = 0; s < ns; s++) {
-    const f = sup[s];
-    const k = sup[s + 1] - f;
-    const r0 = rowPtr[s];
-    const m = rowPtr[s + 1] - r0;
-    for (let t = 0; t < m; t++) rel[rows[r0 + t]] = t;
-    for (let c = 0; c < m; c++) F.fill(0, c * m + c, (c + 1) * m);
-    // A's columns
-    for (let c = 0; c < k; c++) {
-      const j = f + c;
-      for (let p = Ap[j]; p < Ap[j + 1]; p++) F[rel[Ai[p]] + c * m] += Ax[p];
-    }
-    // extend-add of the children's updates (lower triangles), popped off the stack last child first
-    for (let ch = childHead[s]; ch >= 0; ch = childNext[ch]) top = extendAdd(F, m, rel, rows, rowPtr[ch] + sup[ch + 1] - sup[ch], rowPtr[ch + 1], stack, top, relc);
-    const bad = partialCholesky(F, m, k);
-    if (bad >= 0) return f + bad;
-    Lx.set(F.subarray(0, m * k), valPtr[s]);
+    const k = sym.super[s + 1] - sym.super[s];
+    const m = sym.rowPtr[s + 1] - sym.rowPtr[s];
     const u = m - k;
-    if (u > 0 && parent[s] >= 0) {
-      // the update (Schur complement, lower triangle) goes on the stack
-      for (let b = 0; b < u; b++) {
-        const fb = k + (k + b) * m;
-        const ub = top + b * u;
-        for (let a = b; a < u; a++) stack[ub + a] = F[fb + a];
-      }
-      top += u * u;
-    }
+    w[s] = k * k * k / 3 + u * k * k + u * u * k + m * m;
   }
-  return { sym, Lx };
+  return w;
 }
 
-/**
- * Adds the update on top of the stack (ending at `top`: a u×u lower triangle for rows rows[r1..r2))
- * into the front F (m×m, rows placed by rel; relc is scratch of u entries). Returns the new top (the
- * update popped).
- */
-function extendAdd(F: Float64Array, m: number, rel: Int32Array, rows: Int32Array, r1: number, r2: number, stack: Float64Array, top: number, relc: Int32Array): number {
-  const u = r2 - r1;
-  const U = top - u * u;
-  // the child's rows in the front, looked up once
-  for (let a = 0; a < u; a++) relc[a] = rel[rows[r1 + a]];
-  for (let b = 0; b < u; b++) {
-    const cb = relc[b] * m;
-    const ub = U + b * u;
-    for (let a = b; a < u; a++) F[relc[a] + cb] += stack[ub + a];
-  }
-  return U;
-}
+/** A subtree may be split while it is larger than this share of the work per thread. */
+const BALANCE_TOLERANCE = 0.05;
+/** Fewest flops per subtree task worth handing to another thread. */
+const TASK_MIN_FLOPS = 2e5;
 
 /**
- * The dense partial Cholesky of a front (m×m column-major, lower triangle): its first k columns
- * become L's (left-looking, four earlier columns at a time) and the trailing (m−k)×(m−k) lower
- * triangle the Schur complement F22 − L21·L21ᵀ (two columns × four terms at a time, so each entry
- * of L21 loaded serves four multiply-adds). Returns -1, or the column whose pivot is not positive.
+ * The schedule for `threads` threads (Geist & Ng's subtree-to-thread mapping): starting from the
+ * roots, the heaviest subtree is replaced by its children (its root moving to the top) while that
+ * shortens the estimated time — the most loaded thread (greedy: largest subtree first to the least
+ * loaded) plus the top run alone; the best set seen is kept.
  */
-export function partialCholesky(F: Float64Array, m: number, k: number): number {
-  for (let c = 0; c < k; c++) {
-    const cc = c * m;
-    let p = 0;
-    for (; p + 3 < c; p += 4) {
-      const c0 = p * m, c1 = c0 + m, c2 = c1 + m, c3 = c2 + m;
-      const t0 = F[c + c0], t1 = F[c + c1], t2 = F[c + c2], t3 = F[c + c3];
-      for (let i = c; i < m; i++) F[i + cc] -= F[i + c0] * t0 + F[i + c1] * t1 + F[i + c2] * t2 + F[i + c3] * t3;
+export function supernodalSchedule(sym: SupernodalSymbolic, threads: number): SupernodalSchedule {
+  const { parent, rowPtr, super: sup } = sym;
+  const ns = parent.length;
+  const childPtr = new Int32Array(ns + 1);
+  for (let s = 0; s < ns; s++) if (parent[s] >= 0) childPtr[parent[s] + 1]++;
+  for (let s = 0; s < ns; s++) childPtr[s + 1] += childPtr[s];
+  const children = new Int32Array(childPtr[ns]);
+  const fillAt = childPtr.slice(0, ns);
+  for (let s = 0; s < ns; s++) if (parent[s] >= 0) children[fillAt[parent[s]]++] = s;
+  // subtree of s: supernodes first[s]..s (a postorder), and its work
+  const work = frontWork(sym);
+  const first = Int32Array.from({ length: ns }, (_, s) => s);
+  const subtree = Float64Array.from(work);
+  for (let s = 0; s < ns; s++) {
+    const p = parent[s];
+    if (p >= 0) {
+      first[p] = Math.min(first[p], first[s]);
+      subtree[p] += subtree[s];
     }
-    for (; p < c; p++) {
-      const pp = p * m;
-      const t = F[c + pp];
-      for (let i = c; i < m; i++) F[i + cc] -= F[i + pp] * t;
-    }
-    const d = F[c + cc];
-    if (!(d > 0 && d < Infinity)) return c;
-    const sd = Math.sqrt(d);
-    F[c + cc] = sd;
-    const inv = 1 / sd;
-    for (let i = c + 1; i < m; i++) F[i + cc] *= inv;
   }
-  // the Schur complement: columns b, b + 1 of F22 at once
-  let b = k;
-  for (; b + 1 < m; b += 2) {
-    const cb0 = b * m;
-    const cb1 = cb0 + m;
-    let p = 0;
-    for (; p + 3 < k; p += 4) {
-      const c0 = p * m, c1 = c0 + m, c2 = c1 + m, c3 = c2 + m;
-      const x0 = F[b + c0], x1 = F[b + c1], x2 = F[b + c2], x3 = F[b + c3];
-      const y0 = F[b + 1 + c0], y1 = F[b + 1 + c1], y2 = F[b + 1 + c2], y3 = F[b + 1 + c3];
-      F[b + cb0] -= x0 * x0 + x1 * x1 + x2 * x2 + x3 * x3;
-      for (let i = b + 1; i < m; i++) {
-        const l0 = F[i + c0], l1 = F[i + c1], l2 = F[i + c2], l3 = F[i + c3];
-        F[i + cb0] -= l0 * x0 + l1 * x1 + l2 * x2 + l3 * x3;
-        F[i + cb1] -= l0 * y0 + l1 * y1 + l2 * y2 + l3 * y3;
+  let total = 0;
+  for (let s = 0; s < ns; s++) total += work[s];
+  // the subtree set: from the roots, split the heaviest while it helps
+  let tasks: number[] = [];
+  for (let s = 0; s < ns; s++) if (parent[s] < 0) tasks.push(s);
+  let top = 0;
+  let best: { tasks: number[]; bins: number[][] } = { tasks: [], bins: [] };
+  let bestTime = Infinity;
+  if (threads > 1) {
+    for (let round = 0; round < 64 * threads && tasks.length > 0; round++) {
+      tasks.sort((a, b) => subtree[b] - subtree[a]);
+      const load = new Float64Array(threads);
+      const bins: number[][] = Array.from({ length: threads }, () => []);
+      for (const t of tasks) {
+        let c = 0;
+        for (let q = 1; q < threads; q++) if (load[q] < load[c]) c = q;
+        load[c] += subtree[t];
+        bins[c].push(t);
+      }
+      const time = Math.max(...load) + top;
+      if (time < bestTime) {
+        bestTime = time;
+        best = { tasks: tasks.slice(), bins };
+      }
+      const h = tasks[0];
+      if (subtree[h] <= (1 + BALANCE_TOLERANCE) * (total - top) / threads && Math.max(...load) <= (1 + BALANCE_TOLERANCE) * (total - top) / threads) break;
+      if (childPtr[h + 1] === childPtr[h] || subtree[h] < TASK_MIN_FLOPS) break;
+      tasks = tasks.slice(1);
+      for (let e = childPtr[h]; e < childPtr[h + 1]; e++) tasks.push(children[e]);
+      top += work[h];
+    }
+    // a split that balances no better than one thread does not pay
+    if (!(bestTime < total)) best = { tasks: [], bins: [] };
+  }
+  // the order: each thread's subtrees by position, then the rest (the top) in postorder
+  const order = new Int32Array(ns);
+  const groupOf = new Int32Array(ns).fill(-1);
+  const groups: SupernodalGroup[] = [];
+  const bounds = new Int32Array(threads + 1);
+  let at = 0;
+  const group = (start: number, end: number) => {
+    if (end > start) groups.push({ start, end, front: 0, width: 0, stack: 0 });
+  };
+  best.bins.forEach((bin, c) => {
+    const start = at;
+    for (const r of bin.sort((a, b) => a - b)) for (let s = first[r]; s <= r; s++) order[at++] = s;
+    bounds[c + 1] = at;
+    group(start, at);
+  });
+  const topStart = at;
+  const inTask = new Uint8Array(ns);
+  for (let p = 0; p < topStart; p++) inTask[order[p]] = 1;
+  for (let s = 0; s < ns; s++) if (!inTask[s]) order[at++] = s;
+  group(topStart, ns);
+  // each group's workspace and its stack of updates, simulated (a child's update sits on its
+  // group's stack until the parent, in the same group, pops it; one whose parent is elsewhere stays)
+  const updOffset = new Float64Array(ns).fill(-1);
+  groups.forEach((g, gi) => {
+    let stack = 0;
+    for (let p = g.start; p < g.end; p++) {
+      const s = order[p];
+      groupOf[s] = gi;
+      const k = sup[s + 1] - sup[s];
+      const m = rowPtr[s + 1] - rowPtr[s];
+      g.front = Math.max(g.front, m);
+      g.width = Math.max(g.width, k);
+      for (let e = childPtr[s]; e < childPtr[s + 1]; e++) {
+        const c = children[e];
+        if (groupOf[c] === gi && updOffset[c] >= 0) {
+          const u = rowPtr[c + 1] - rowPtr[c] - (sup[c + 1] - sup[c]);
+          stack -= u * u;
+        }
+      }
+      const u = m - k;
+      if (parent[s] >= 0 && u > 0) {
+        updOffset[s] = stack;
+        stack += u * u;
+        g.stack = Math.max(g.stack, stack);
       }
     }
-    for (; p < k; p++) {
-      const cp = p * m;
-      const x = F[b + cp];
-      const y = F[b + 1 + cp];
-      F[b + cb0] -= x * x;
-      for (let i = b + 1; i < m; i++) {
-        const l = F[i + cp];
-        F[i + cb0] -= l * x;
-        F[i + cb1] -= l * y;
-      }
-    }
-  }
-  if (b < m) {
-    // the last column alone: its diagonal entry
-    const cb = b * m;
-    for (let p = 0; p < k; p++) F[b + cb] -= F[b + p * m] * F[b + p * m];
-  }
-  return -1;
+  });
+  const ranges = threads > 1 && topStart > 0 ? [bounds] : [];
+  if (topStart < ns) ranges.push(Int32Array.of(topStart, ns));
+  return { order, ranges, groups, groupOf, updOffset, childPtr, children };
 }
 
 /**
