@@ -25,8 +25,10 @@
 //
 // desc, i32 words (pointers are byte offsets in this memory):
 //   0 order  1 super  2 rowPtr  3 rows  4 valPtr (L block offsets, in f64)  5 childPtr  6 children
-//   7 updAddr (per supernode)  8 Ap  9 Ai  10 Ax (A's permuted lower triangle by columns)  11 Lx
-//   12 workspaces  13 workspace table: 6 words each: key, front, panels, rel (n i32), relc, status
+//   7 colPtr  8 rowIdx (A by columns, both triangles, original numbering)  9 perm  10 pinv (column j
+//   of P·A·Pᵀ is column perm[j] of A, row i of A is row pinv[i])  11 updAddr (per supernode)
+//   12 values (A's)  13 Lx  14 workspaces  15 workspace table: 6 words each: key, front, panels,
+//   rel (n i32), relc, status
 
 // @ts-ignore: decorator
 @inline function ld(p: usize, i: i32): i32 {
@@ -188,10 +190,11 @@ export function chol_front_f64(F: usize, m: i32, k: i32, pk: usize): i32 {
 
 export function chol_supernodes(desc: usize, start: i32, end: i32): void {
   const order = <usize>load<u32>(desc), sup = <usize>load<u32>(desc, 4), rowPtr = <usize>load<u32>(desc, 8), rows = <usize>load<u32>(desc, 12);
-  const valPtr = <usize>load<u32>(desc, 16), childPtr = <usize>load<u32>(desc, 20), children = <usize>load<u32>(desc, 24), updAddr = <usize>load<u32>(desc, 28);
-  const Ap = <usize>load<u32>(desc, 32), Ai = <usize>load<u32>(desc, 36), Ax = <usize>load<u32>(desc, 40), Lx = <usize>load<u32>(desc, 44);
-  const nws = load<i32>(desc, 48);
-  const table = <usize>load<u32>(desc, 52);
+  const valPtr = <usize>load<u32>(desc, 16), childPtr = <usize>load<u32>(desc, 20), children = <usize>load<u32>(desc, 24);
+  const Ap = <usize>load<u32>(desc, 28), Ai = <usize>load<u32>(desc, 32), perm = <usize>load<u32>(desc, 36), pinv = <usize>load<u32>(desc, 40);
+  const updAddr = <usize>load<u32>(desc, 44), Ax = <usize>load<u32>(desc, 48), Lx = <usize>load<u32>(desc, 52);
+  const nws = load<i32>(desc, 56);
+  const table = <usize>load<u32>(desc, 60);
   let ws: usize = 0;
   for (let w = 0; w < nws; w++) {
     const e = table + <usize>w * 24;
@@ -211,12 +214,15 @@ export function chol_supernodes(desc: usize, start: i32, end: i32): void {
     const m = ld(rowPtr, s + 1) - r0;
     for (let i = 0; i < m; i++) store<i32>(rel + (<usize>ld(rows, r0 + i) << 2), i);
     for (let c = 0; c < m; c++) memory.fill(at(F, c * m + c), 0, <usize>(m - c) << 3);
-    // A's columns
+    // A's columns, their entries on and below the diagonal of P·A·Pᵀ
     for (let c = 0; c < k; c++) {
       const j = f + c;
+      const oj = ld(perm, j);
       const cb = at(F, c * m);
-      for (let p = ld(Ap, j), pe = ld(Ap, j + 1); p < pe; p++) {
-        const q = cb + (<usize>ld(rel, ld(Ai, p)) << 3);
+      for (let p = ld(Ap, oj), pe = ld(Ap, oj + 1); p < pe; p++) {
+        const i = ld(pinv, ld(Ai, p));
+        if (i < j) continue;
+        const q = cb + (<usize>ld(rel, i) << 3);
         store<f64>(q, load<f64>(q) + load<f64>(at(Ax, p)));
       }
     }

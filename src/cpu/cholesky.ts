@@ -1,4 +1,4 @@
-import { supernodalSchedule, type SupernodalNumeric, type SupernodalSchedule, type SupernodalSymbolic } from '../solvers/direct/supernodal.js';
+import { supernodalSchedule, type OrderedMatrix, type SupernodalNumeric, type SupernodalSchedule, type SupernodalSymbolic } from '../solvers/direct/supernodal.js';
 import type { CpuBackend } from './backend.js';
 
 /** Raised inside the operation when the pool changed size after the schedule was made: made again. */
@@ -11,11 +11,11 @@ class StaleSchedule extends Error {}
  * of the tree on the calling thread. L's blocks are copied out and the region freed.
  */
 export function cpuSupernodalNumeric(B: CpuBackend): SupernodalNumeric {
-  return async (sym, Ap, Ai, Ax) => {
+  return async (sym, A) => {
     for (;;) {
       const threads = B.workerPool?.chunks ?? 1;
       try {
-        return await run(B, sym, supernodalSchedule(sym, threads), threads, Ap, Ai, Ax);
+        return await run(B, sym, supernodalSchedule(sym, threads), threads, A);
       } catch (e) {
         if (!(e instanceof StaleSchedule)) throw e;
       }
@@ -23,7 +23,7 @@ export function cpuSupernodalNumeric(B: CpuBackend): SupernodalNumeric {
   };
 }
 
-async function run(B: CpuBackend, sym: SupernodalSymbolic, plan: SupernodalSchedule, threads: number, Ap: Int32Array, Ai: Int32Array, Ax: Float64Array): Promise<Float64Array | number> {
+async function run(B: CpuBackend, sym: SupernodalSymbolic, plan: SupernodalSchedule, threads: number, A: OrderedMatrix): Promise<Float64Array | number> {
   const { n, super: sup, rowPtr, rows, valPtr } = sym;
   const ns = sup.length - 1;
   const lxLength = valPtr[ns];
@@ -34,15 +34,13 @@ async function run(B: CpuBackend, sym: SupernodalSymbolic, plan: SupernodalSched
     bytes += Math.ceil(b / 16) * 16;
     return at;
   };
-  const DESC_WORDS = 14;
+  const DESC_WORDS = 16;
   const TABLE_WORDS = 6;
   const desc = place(4 * DESC_WORDS);
   const table = place(4 * TABLE_WORDS * plan.groups.length);
-  const ints: [number, ArrayLike<number>][] = [plan.order, sup, rowPtr, rows, valPtr, plan.childPtr, plan.children].map((a) => [place(4 * a.length), a]);
+  const ints: [number, ArrayLike<number>][] = [plan.order, sup, rowPtr, rows, valPtr, plan.childPtr, plan.children, A.colPtr, A.rowIdx, A.perm, A.pinv].map((a) => [place(4 * a.length), a]);
   const updAddr = place(4 * ns);
-  const ap = place(4 * Ap.length);
-  const ai = place(4 * Ai.length);
-  const ax = place(8 * Ax.length);
+  const ax = place(8 * A.colPtr[n]);
   const lx = place(8 * lxLength);
   const ws = plan.groups.map((g) => ({
     front: place(8 * g.front * g.front),
@@ -59,10 +57,8 @@ async function run(B: CpuBackend, sym: SupernodalSymbolic, plan: SupernodalSched
     for (const [at, a] of ints) i32(at, a.length).set(a);
     const upd = new Uint32Array(u8.buffer, u8.byteOffset + updAddr, ns);
     for (let s = 0; s < ns; s++) upd[s] = plan.updOffset[s] < 0 ? 0 : base + ws[plan.groupOf[s]].stack + 8 * plan.updOffset[s];
-    i32(ap, Ap.length).set(Ap);
-    i32(ai, Ai.length).set(Ai);
-    new Float64Array(u8.buffer, u8.byteOffset + ax, Ax.length).set(Ax);
-    new Uint32Array(u8.buffer, u8.byteOffset + desc, DESC_WORDS).set([...ints.map(([at]) => base + at), base + updAddr, base + ap, base + ai, base + ax, base + lx, plan.groups.length, base + table]);
+    new Float64Array(u8.buffer, u8.byteOffset + ax, A.colPtr[n]).set(A.values.subarray(0, A.colPtr[n]));
+    new Uint32Array(u8.buffer, u8.byteOffset + desc, DESC_WORDS).set([...ints.map(([at]) => base + at), base + updAddr, base + ax, base + lx, plan.groups.length, base + table]);
     const t = new Uint32Array(u8.buffer, u8.byteOffset + table, TABLE_WORDS * plan.groups.length);
     plan.groups.forEach((g, q) => t.set([g.start, base + ws[q].front, base + ws[q].panels, base + ws[q].rel, base + ws[q].relc, 0xffffffff], TABLE_WORDS * q));
     await B.runRanges('chol_supernodes', () => {

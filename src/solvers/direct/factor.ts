@@ -268,8 +268,9 @@ export class Factorization {
   async numeric(kind: 'cholesky' | 'ldlt' | 'lu', reason: string): Promise<void> {
     const t0 = performance.now();
     if (kind === 'cholesky' && this.a.cost.flops >= SUPERNODAL_MIN_FLOPS) {
-      const { sym, low, Cx } = withMemoryBudget(this.budgetMB, () => this.supernodalInput());
-      const r = await this.supernodal(sym, low.colPtr, low.rowIdx, Cx);
+      const sym = withMemoryBudget(this.budgetMB, () => this.supernodalStructure());
+      const { colPtr, rowIdx, values } = this.A;
+      const r = await this.supernodal(sym, { colPtr, rowIdx, values, perm: this.a.perm, pinv: this.a.pinv });
       if (typeof r === 'number') throw this.notPositive(r);
       this.sn = { sym, Lx: r };
       this.ldl = this.lu = null;
@@ -279,16 +280,13 @@ export class Factorization {
     this.numericMs = performance.now() - t0;
   }
 
-  /** The supernodal Cholesky's input (A's permuted lower triangle, the supernodes), its memory reserved. */
-  private supernodalInput(): { sym: SupernodalSymbolic; low: ReturnType<typeof permutedTriangle>; Cx: Float64Array } {
+  /** The supernodes and their row patterns (kept for refactor), the numeric phase's memory reserved. */
+  private supernodalStructure(): SupernodalSymbolic {
     const { A, a } = this;
-    const low = permutedTriangle(A, a.pinv, true);
-    const Cx = new Float64Array(low.map.length);
-    for (let p = 0; p < Cx.length; p++) Cx[p] = A.values[low.map[p]];
-    const sym = (this.snSym ??= supernodalSymbolic(a.parent, a.counts, a.supernodeStarts, low.colPtr, low.rowIdx));
+    const sym = (this.snSym ??= supernodalSymbolic(a.parent, a.counts, a.supernodeStarts, A.colPtr, A.rowIdx, a.perm, a.pinv));
     const blocks = sym.valPtr[sym.valPtr.length - 1];
     reserveMemory(a.cost.bytes + 8 * (blocks - a.cost.fillNnz) + supernodalFrontBytes(sym), 'factor: the supernodal Cholesky factor and its largest front (from the symbolic phase)');
-    return { sym, low, Cx };
+    return sym;
   }
 
   private numericInBudget(kind: 'cholesky' | 'ldlt' | 'lu'): void {

@@ -69,10 +69,11 @@ function relaxOk(columns: number, zeroFraction: number): boolean {
 
 /**
  * Supernodes (relaxed) and their row patterns from a postordered elimination tree and its column
- * counts; `lowerPtr/lowerIdx` give the rows > j of A's column j (the permuted lower triangle).
+ * counts; A's pattern by columns (colPtr/rowIdx, the original numbering) is read through the
+ * ordering: column j of P·A·Pᵀ is column perm[j] of A, row i is pinv[i].
  */
 export function supernodalSymbolic(
-  parent: Int32Array, counts: Int32Array, starts: Int32Array, lowerPtr: Int32Array, lowerIdx: Int32Array,
+  parent: Int32Array, counts: Int32Array, starts: Int32Array, colPtr: Int32Array, rowIdx: Int32Array, perm: Int32Array, pinv: Int32Array,
 ): SupernodalSymbolic {
   const n = parent.length;
   // fundamental supernodes → relaxed: s joins the supernode before it when that one's last column
@@ -116,7 +117,7 @@ export function supernodalSymbolic(
   const mark = new Int32Array(n).fill(-1);
   const rowPtr = new Int32Array(ns + 1);
   const list = new Int32Array(n);
-  let rows = new Int32Array(Math.max(16, 2 * lowerPtr[n] + n));
+  let rows = new Int32Array(Math.max(16, colPtr[n] + n));
   const valPtr = new Float64Array(ns + 1);
   // update matrices wait on a stack (a parent comes right after its last child's subtree in the
   // postorder, so its children's updates are the top ones); its peak is the workspace to hold
@@ -130,9 +131,10 @@ export function supernodalSymbolic(
     let len = 0;
     for (let j = f; j < l; j++) mark[j] = s;
     for (let j = f; j < l; j++) {
-      for (let p = lowerPtr[j]; p < lowerPtr[j + 1]; p++) {
-        const i = lowerIdx[p];
-        if (mark[i] !== s) {
+      const oj = perm[j];
+      for (let p = colPtr[oj]; p < colPtr[oj + 1]; p++) {
+        const i = pinv[rowIdx[p]];
+        if (i > j && mark[i] !== s) {
           mark[i] = s;
           list[len++] = i;
         }
@@ -170,12 +172,21 @@ export function supernodalSymbolic(
   return { n, super: sup, rowPtr, rows: rows.slice(0, rowPtr[ns]), valPtr, parent: sparent, stackPeak };
 }
 
+/** A real symmetric matrix by columns (both triangles, the original numbering) and its ordering. */
+export interface OrderedMatrix {
+  colPtr: Int32Array;
+  rowIdx: Int32Array;
+  values: Float64Array;
+  /** perm[j]: the column of A eliminated j-th; pinv its inverse */
+  perm: Int32Array;
+  pinv: Int32Array;
+}
+
 /**
- * Runs the numeric factorization on a path's threads (src/cpu/cholesky.ts): the lower triangle of the
- * permuted A by columns (diagonal included) in Ap/Ai/Ax; resolves to L's blocks (laid out by
- * sym.valPtr), or the first column (permuted numbering) whose pivot is not positive.
+ * Runs the numeric factorization of P·A·Pᵀ on a path's threads (src/cpu/cholesky.ts); resolves to L's
+ * blocks (laid out by sym.valPtr), or the first column (permuted numbering) whose pivot is not positive.
  */
-export type SupernodalNumeric = (sym: SupernodalSymbolic, Ap: Int32Array, Ai: Int32Array, Ax: Float64Array) => Promise<Float64Array | number>;
+export type SupernodalNumeric = (sym: SupernodalSymbolic, A: OrderedMatrix) => Promise<Float64Array | number>;
 
 /** What one thread runs: supernodes order[start..end), and the workspace they need. */
 export interface SupernodalGroup {
@@ -246,8 +257,9 @@ export function supernodalSchedule(sym: SupernodalSymbolic, threads: number): Su
   for (let s = 0; s < ns; s++) if (parent[s] >= 0) children[fillAt[parent[s]]++] = s;
   // subtree of s: supernodes first[s]..s (a postorder), and its work
   const work = frontWork(sym);
-  const first = Int32Array.from({ length: ns }, (_, s) => s);
-  const subtree = Float64Array.from(work);
+  const first = new Int32Array(ns);
+  for (let s = 0; s < ns; s++) first[s] = s;
+  const subtree = work.slice();
   for (let s = 0; s < ns; s++) {
     const p = parent[s];
     if (p >= 0) {
