@@ -20,21 +20,26 @@ export function amdOrder(g: Graph): Int32Array {
   const nnzG = g.ptr[n];
   // elbow room for the new elements written past the end of the lists
   const size = nnzG + (nnzG / 5 | 0) + 2 * n + 1;
-  const Ci = new Int32Array(size);
+  // one allocation for the element lists and every work vector (small orderings are dominated by allocations)
+  const n1 = n + 1;
+  const all = new Int32Array(size + 11 * n1);
+  const Ci = all.subarray(0, size);
   Ci.set(g.adj);
-  const Cp = new Int32Array(n + 1);
+  const at = (k: number): Int32Array => all.subarray(size + k * n1, size + (k + 1) * n1);
+  const Cp = at(0);
   Cp.set(g.ptr);
   let cnz = nnzG;
 
-  const len = new Int32Array(n + 1);
-  const nv = new Int32Array(n + 1); // supervariable size; negative while in the pivot's element; 0 when absorbed
-  const next = new Int32Array(n + 1);
-  const head = new Int32Array(n + 1); // degree lists (and, at the end, children lists)
-  const elen = new Int32Array(n + 1); // number of elements in a variable's list; -2 element, -1 absorbed
-  const degree = new Int32Array(n + 1);
-  const w = new Int32Array(n + 1); // marks (set differences)
-  const hhead = new Int32Array(n + 1); // hash buckets
-  const last = new Int32Array(n + 1); // degree-list prev links, then hash keys
+  const len = at(1);
+  const nv = at(2); // supervariable size; negative while in the pivot's element; 0 when absorbed
+  const next = at(3);
+  const head = at(4); // degree lists (and, at the end, children lists)
+  const elen = at(5); // number of elements in a variable's list; -2 element, -1 absorbed
+  const degree = at(6);
+  const w = at(7); // marks (set differences)
+  const hhead = at(8); // hash buckets
+  const last = at(9); // degree-list prev links, then hash keys
+  const order = at(10); // the postorder, at the end
   for (let i = 0; i < n; i++) len[i] = Cp[i + 1] - Cp[i];
   len[n] = 0;
   for (let i = 0; i <= n; i++) {
@@ -293,7 +298,6 @@ export function amdOrder(g: Graph): Int32Array {
       head[Cp[e]] = e;
     }
   }
-  const order = new Int32Array(n + 1);
   let k = 0;
   for (let i = 0; i <= n; i++) if (Cp[i] === -1) k = treeDfs(i, k, head, next, order, w);
   // node n (the dense rows' root) comes last; the first n entries are the ordering

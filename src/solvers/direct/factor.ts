@@ -142,8 +142,7 @@ export function planFactor(A: SparseMatrix, kind: FactorKind, ordering: Ordering
   if (!KINDS.includes(kind)) throw new UnsupportedError(`factor: kind must be ${KINDS.map((k) => `'${k}'`).join(', ')}, got ${shownValue(kind)}`);
   if (!ORDERINGS.includes(ordering)) throw new UnsupportedError(`factor: ordering must be ${ORDERINGS.map((k) => `'${k}'`).join(', ')}, got ${shownValue(ordering)}`);
   const csr = squareCsr(A, 'factor');
-  const C = cscOf(csr);
-  const sym = !C.complex && isSymmetric(C);
+  const { C, sym } = columnsOf(csr);
   if ((kind === 'cholesky' || kind === 'ldlt') && C.complex) {
     throw new UnsupportedError(`factor: kind '${kind}' takes real matrices; use kind: 'lu' for complex ones`);
   }
@@ -154,6 +153,24 @@ export function planFactor(A: SparseMatrix, kind: FactorKind, ordering: Ordering
     throw new UnsupportedError(`factor: ordering 'amd-ata' (a column ordering) is for LU of a nonsymmetric matrix; use 'amd' or 'nd'`);
   }
   return { csr, C, sym, a: analyzeFor(C, kind === 'lu' || (kind === 'auto' && !sym), ordering) };
+}
+
+/**
+ * A by columns, and whether it is symmetric (real only). An f64 CSR is tested first as it stands (its
+ * arrays are the columns of Aᵀ, symmetric exactly when A is): a symmetric one is copied as its own
+ * columns, three block copies instead of a transposition.
+ */
+function columnsOf(csr: CSRMatrix): { C: Csc; sym: boolean } {
+  if (csr.dtype === 'f64') {
+    const n = csr.rows;
+    const values = csr.values as Float64Array;
+    if (isSymmetric({ n, colPtr: csr.rowPtr, rowIdx: csr.colIdx, values, complex: false })) {
+      return { C: { n, colPtr: csr.rowPtr.slice(), rowIdx: csr.colIdx.slice(), values: values.slice(), complex: false }, sym: true };
+    }
+    return { C: cscOf(csr), sym: false };
+  }
+  const C = cscOf(csr);
+  return { C, sym: !C.complex && isSymmetric(C) };
 }
 
 /**
@@ -406,9 +423,9 @@ export class Factorization {
     const residuals: number[] = [];
     let refinements = 0;
     // work vectors kept between solves (a small solve costs less than allocating them)
-    const w = (this.work ??= { bj: new Float64Array(m), r: new Float64Array(m), dx: new Float64Array(m), xt: new Float64Array(m), y: new Float64Array(m) });
+    const w = (this.work ??= workVectors(m));
     const { bj, r, dx, xt } = w;
-    const anorm = (this.normInf ??= infNorm(this.A));
+    const anorm = (this.normInf ??= infNorm(this.A, dx));
     for (let j = 0; j < k; j++) {
       bj.set(b.subarray(j * m, (j + 1) * m));
       const xj = x.subarray(j * m, (j + 1) * m);
@@ -530,6 +547,13 @@ export class Factorization {
   }
 }
 
+/** The solve's five work vectors of m entries, views of one allocation. */
+function workVectors(m: number): { bj: Float64Array; r: Float64Array; dx: Float64Array; xt: Float64Array; y: Float64Array } {
+  const all = new Float64Array(5 * m);
+  const at = (k: number): Float64Array => all.subarray(k * m, (k + 1) * m);
+  return { bj: at(0), r: at(1), dx: at(2), xt: at(3), y: at(4) };
+}
+
 /** Refinement steps while the normwise backward error is above this: 4 rounding units (2⁻⁵¹). */
 const REFINE_ABOVE = 2 ** -51;
 
@@ -550,11 +574,11 @@ function maxAbs(v: Float64Array, c = 1): number {
   return s;
 }
 
-/** ‖A‖∞ = the largest row sum of |aᵢⱼ| (|re| + |im| for complex). */
-function infNorm(A: Csc): number {
+/** ‖A‖∞ = the largest row sum of |aᵢⱼ| (|re| + |im| for complex); `work` has n entries at least. */
+function infNorm(A: Csc, work: Float64Array): number {
   const { n, colPtr, rowIdx, values } = A;
   const c = A.complex ? 2 : 1;
-  const rows = new Float64Array(n);
+  const rows = work.subarray(0, n).fill(0);
   for (let p = 0; p < colPtr[n]; p++) rows[rowIdx[p]] += c === 1 ? Math.abs(values[p]) : Math.abs(values[2 * p]) + Math.abs(values[2 * p + 1]);
   return maxAbs(rows);
 }

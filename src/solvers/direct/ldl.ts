@@ -35,9 +35,12 @@ export function ldlNumeric(
   const n = parent.length;
   const { Lp, Li, Lx, D } = f;
   const x = new Float64Array(n);
-  const s = new Int32Array(n);
-  const mark = new Int32Array(n);
-  const fill = Lp.slice(0, n);
+  // one allocation for the integer work vectors (a small factorization is dominated by allocations)
+  const work = new Int32Array(3 * n);
+  const s = work.subarray(0, n);
+  const mark = work.subarray(n, 2 * n);
+  const fill = work.subarray(2 * n);
+  fill.set(Lp.subarray(0, n));
   for (let k = 0; k < n; k++) {
     const top = rowPattern(k, Cp, Ci, parent, s, mark);
     x[k] = 0;

@@ -71,12 +71,14 @@ export function luFactor(
   const Up = new Int32Array(n + 1);
   const pinv = new Int32Array(n).fill(-1);
   const x = new Float64Array(n * c);
-  const xi = new Int32Array(n);
-  const stack = new Int32Array(n);
-  const pstack = new Int32Array(n);
-  const mark = new Int32Array(n);
+  // one allocation for the integer work vectors (a small factorization is dominated by allocations)
+  const work = new Int32Array(5 * n);
+  const xi = work.subarray(0, n);
+  const stack = work.subarray(n, 2 * n);
+  const pstack = work.subarray(2 * n, 3 * n);
+  const mark = work.subarray(3 * n, 4 * n);
   // end of each column's pruned part (-1: not pruned); see the pruning step below
-  const Lpend = new Int32Array(n).fill(-1);
+  const Lpend = work.subarray(4 * n).fill(-1);
   let lnz = 0;
   let unz = 0;
   const sparseEnd = Math.min(n, Math.max(0, denseFrom));

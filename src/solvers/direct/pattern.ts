@@ -55,9 +55,11 @@ export function rowsOf(A: Pick<Csc, 'n' | 'colPtr' | 'rowIdx'>): { rowPtr: Int32
   const rowPtr = new Int32Array(n + 1);
   for (let p = 0; p < colPtr[n]; p++) rowPtr[rowIdx[p] + 1]++;
   for (let i = 0; i < n; i++) rowPtr[i + 1] += rowPtr[i];
-  const next = rowPtr.slice(0, n);
   const colIdx = new Int32Array(colPtr[n]);
-  for (let j = 0; j < n; j++) for (let p = colPtr[j]; p < colPtr[j + 1]; p++) colIdx[next[rowIdx[p]]++] = j;
+  // rowPtr[i] serves as row i's cursor, then is shifted back
+  for (let j = 0; j < n; j++) for (let p = colPtr[j]; p < colPtr[j + 1]; p++) colIdx[rowPtr[rowIdx[p]]++] = j;
+  for (let i = n; i > 0; i--) rowPtr[i] = rowPtr[i - 1];
+  rowPtr[0] = 0;
   return { rowPtr, colIdx };
 }
 
@@ -86,7 +88,8 @@ export function symmetricGraph(n: number, colPtr: Int32Array, rowIdx: Int32Array
     }
     ptr[v + 1] = q;
   }
-  return { n, ptr, adj: adj.slice(0, q) };
+  // a view: the graph lives only through the symbolic phase
+  return { n, ptr, adj: adj.subarray(0, q) };
 }
 
 /**
