@@ -267,7 +267,7 @@ export class Factorization {
   private reason = '';
   private numericMs = 0;
   private denseColumns = 0;
-  private work: { bj: Float64Array; r: Float64Array; dx: Float64Array; xt: Float64Array; y: Float64Array } | null = null;
+  private work: { r: Float64Array; dx: Float64Array; xt: Float64Array; y: Float64Array } | null = null;
   /** ‖A‖∞ (|re| + |im| for complex), for refinement's test; reset by refactor */
   private normInf: number | undefined;
 
@@ -424,18 +424,21 @@ export class Factorization {
     let refinements = 0;
     // work vectors kept between solves (a small solve costs less than allocating them)
     const w = (this.work ??= workVectors(m));
-    const { bj, r, dx, xt } = w;
+    const { r, dx, xt } = w;
+    const b64 = b instanceof Float64Array ? b : Float64Array.from(b);
     const anorm = (this.normInf ??= infNorm(this.A, dx));
     for (let j = 0; j < k; j++) {
-      bj.set(b.subarray(j * m, (j + 1) * m));
+      // b is only read
+      const bj = b64.subarray(j * m, (j + 1) * m);
       const xj = x.subarray(j * m, (j + 1) * m);
       this.applyInverse(bj, xj);
       const bn = norm(bj);
       let rn = this.residual(bj, xj, r);
       // a step only while the normwise backward error ‖r‖∞ / (‖A‖∞·‖x‖∞ + ‖b‖∞) is above a few
-      // rounding units (below, no step can lower the residual by more than that); kept only when it
-      // lowers ‖r‖
-      for (let s = 0; s < refine && rn > 0 && maxAbs(r, c) > REFINE_ABOVE * (anorm * maxAbs(xj, c) + maxAbs(bj, c)); s++) {
+      // rounding units (below, no step can lower the residual by more than that; ‖r‖₂ ≥ ‖r‖∞ settles
+      // most cases without a pass over r); kept only when it lowers ‖r‖
+      const bound = refine > 0 && rn > 0 ? REFINE_ABOVE * (anorm * maxAbs(xj, c) + maxAbs(bj, c)) : Infinity;
+      for (let s = 0; s < refine && rn > bound && maxAbs(r, c) > bound; s++) {
         this.applyInverse(r, dx);
         for (let t = 0; t < m; t++) xt[t] = xj[t] + dx[t];
         const rt = this.residual(bj, xt, dx);
@@ -547,11 +550,11 @@ export class Factorization {
   }
 }
 
-/** The solve's five work vectors of m entries, views of one allocation. */
-function workVectors(m: number): { bj: Float64Array; r: Float64Array; dx: Float64Array; xt: Float64Array; y: Float64Array } {
-  const all = new Float64Array(5 * m);
+/** The solve's four work vectors of m entries, views of one allocation. */
+function workVectors(m: number): { r: Float64Array; dx: Float64Array; xt: Float64Array; y: Float64Array } {
+  const all = new Float64Array(4 * m);
   const at = (k: number): Float64Array => all.subarray(k * m, (k + 1) * m);
-  return { bj: at(0), r: at(1), dx: at(2), xt: at(3), y: at(4) };
+  return { r: at(0), dx: at(1), xt: at(2), y: at(3) };
 }
 
 /** Refinement steps while the normwise backward error is above this: 4 rounding units (2⁻⁵¹). */
