@@ -9,7 +9,7 @@ import { DIAMatrix, type FormatName, type SparseMatrix } from './formats/index.j
 import { DenseMatrix } from './formats/dense.js';
 import type { CostProfile, DenseShape, Path, PathCalibration, PathCapabilities, PathDense, PathId, PathMatrix, PathVector } from './path.js';
 import { inverseDiagonal } from './solvers/precond/jacobi.js';
-import type { Preconditioner, SolveOptions, SolveResult, SolverOps, TriangularOptions, TriangularSolver } from './solvers/ops.js';
+import type { PathRefinement, Preconditioner, SolveOptions, SolveResult, SolverOps, TriangularOptions, TriangularSolver } from './solvers/ops.js';
 import type { CSRMatrix } from './formats/csr.js';
 
 /** What a GPU backend offers: resident data, kernels recorded without waiting, reads and scalars by promise. */
@@ -33,6 +33,13 @@ export interface DeviceBackend<M extends PathMatrix, V extends PathVector, D ext
   /** CG resident on the device (scalars computed there, residuals read every checkEvery iterations), where the backend has it */
   cgResident?(A: M, D: M | null, b: V, options: SolveOptions<V> & { checkEvery: number }): Promise<SolveResult<V>>;
   bicgstabResident?(A: M, D: M | null, b: V, options: SolveOptions<V> & { checkEvery: number }): Promise<SolveResult<V>>;
+  /** a zero solver work vector from a pool of given-back ones, and giving one back (WebGPU; elsewhere vector() and dispose()) */
+  scratchVector?(dtype: DType, length: number): V;
+  recycle?(v: V): void;
+  /** a matrix made from A once (make() runs the first time) and freed with A, where the backend keeps such (WebGPU) */
+  companion?(A: M, name: string, make: () => SparseMatrix): M;
+  /** iterative refinement kept on the device (SolverOps.refinement), where the backend has it */
+  refinement?(A: M, b: Float64Array, x0: Float64Array | undefined): Promise<PathRefinement<V>> | undefined;
   /** a sparse triangular factor resident for repeated solves, where the backend has them (WebGPU; not WebGL2) */
   triangular?(T: CSRMatrix, options: TriangularOptions): TriangularSolver<V>;
   /** loads what the kernels need (their shader sources), where the backend defers it */
@@ -195,21 +202,32 @@ export abstract class DevicePath<M extends PathMatrix, V extends PathVector, D e
     const n = host.rows;
     const complex = isComplex(dt);
     let D: M | null = null;
+    let ownD = false;
     if (preconditioner === 'jacobi') {
-      const dinv = inverseDiagonal(host.toCSR());
-      const pitch = Math.ceil(n / 4) * 4;
-      const data = new (dinv.constructor as { new (n: number): ValueArray })(pitch * (complex ? 2 : 1));
-      data.set(dinv);
-      D = B.upload(new DIAMatrix(n, n, dt, new Int32Array([0]), pitch, data), {});
+      const jacobi = (): DIAMatrix => {
+        const dinv = inverseDiagonal(host.toCSR());
+        const pitch = Math.ceil(n / 4) * 4;
+        const data = new (dinv.constructor as { new (n: number): ValueArray })(pitch * (complex ? 2 : 1));
+        data.set(dinv);
+        return new DIAMatrix(n, n, dt, new Int32Array([0]), pitch, data);
+      };
+      // made once per matrix where the backend keeps companions (host.toCSR() of a DIA host alone
+      // cost ≈ 0.3 s a solve for poisson3D(128) on the H100's host), else for this solve
+      if (B.companion) D = B.companion(A, 'jacobi', jacobi);
+      else {
+        D = B.upload(jacobi(), {});
+        ownD = true;
+      }
     }
     const cgUpdate = B.cgUpdate?.bind(B);
     const cgResident = B.cgResident?.bind(B);
     const bicgstabResident = B.bicgstabResident?.bind(B);
     const triangular = B.triangular?.bind(B);
+    const refinement = B.refinement?.bind(B);
     return {
       n,
       complex,
-      vector: (length = n) => B.vector(dt, length),
+      vector: (length = n) => (B.scratchVector ? B.scratchVector(dt, length) : B.vector(dt, length)),
       spmv: async (x, y, alpha, beta) => B.spmv(A, x, y, { alpha, beta }),
       axpy: async (a, x, y) => B.axpy(complex ? a : a[0], x, y),
       aypx: async (a, x, y) => B.aypx(complex ? a : a[0], x, y),
@@ -229,8 +247,11 @@ export abstract class DevicePath<M extends PathMatrix, V extends PathVector, D e
       },
       // the factor in the solve's dtype (a solver layer may factor in f64 for an f32 solve)
       triangular: triangular ? (T, o) => triangular(T.dtype === dt ? T : T.astype(dt), o) : undefined,
-      release: (v) => v.dispose(),
-      dispose: () => D?.dispose(),
+      refinement: refinement ? (b, x0) => refinement(A, b, x0) : undefined,
+      release: (v) => (B.recycle ? B.recycle(v) : v.dispose()),
+      dispose: () => {
+        if (ownD) D?.dispose();
+      },
     };
   }
 

@@ -3,13 +3,14 @@
 # builds everything it needs here into one ignored folder C (default .carry-solve) of the checkout
 # the device tool sends, this script and the CuPy peer included; then one call:
 #   run(command="bash .carry-solve/solve-run.sh", carry=[".carry-solve"], timeout_s=480)
-# Writes to $OUT: cupy.tsv, webgpu.tsv (this tree), webgpu-base.tsv (the baseline bundle), run.log.
-#   STEPS="cupy new base" (default all), N=128, RUNS=5
+# Writes to $OUT: cupy.tsv, webgpu.tsv (this tree), webgpu-base.tsv (the baseline bundle), run.log,
+# solve.cpuprofile (Node's CPU profile of this tree's rt.solve section: where its host time goes).
+#   STEPS="cupy new base prof" (default all), N=128, RUNS=5
 set -u
 C=$(dirname "$0")
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
-STEPS=${STEPS:-"cupy new base"}
+STEPS=${STEPS:-"cupy new base prof"}
 exec > >(tee -a "$OUT/run.log") 2>&1
 t0=$(date +%s)
 stamp() { echo "== [$(( $(date +%s) - t0 )) s] $*"; }
@@ -40,5 +41,10 @@ if [[ " $STEPS " == *" base "* ]]; then
   stamp "WebGPU (baseline)"
   timeout 200 node --max-old-space-size=16000 ./solve-cg-base.mjs --cupy "$OUT/cupy.tsv" --n "${N:-128}" --runs "${RUNS:-3}" --label base --skip refine,trisolve,transfer > "$OUT/webgpu-base.tsv"
   echo "base rc=$?"; cat "$OUT/webgpu-base.tsv"
+fi
+if [[ " $STEPS " == *" prof "* ]]; then
+  stamp "CPU profile of rt.solve (this tree)"
+  timeout 120 node --max-old-space-size=16000 --cpu-prof --cpu-prof-dir="$OUT" --cpu-prof-name=solve.cpuprofile ./solve-cg.mjs --n "${N:-128}" --label prof --skip cg,transfer,kernels,trisolve,refine
+  echo "prof rc=$?"
 fi
 stamp done

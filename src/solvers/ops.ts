@@ -69,6 +69,13 @@ export interface SolverOps<V> {
   /** the path's default checkEvery (1 when absent: the host tests every iteration) */
   readonly checkEvery?: number;
   /**
+   * Optional iterative refinement kept on the path (the WebGPU path, src/webgpu/refine.ts): x and
+   * r = b − A·x in the path's f64 (double-single on WebGPU), r recomputed from x after each correction
+   * — for an f32 / c64 matrix with a wide copy of it — so the solve reads back scalars and, once, x.
+   * solveWithTrueResidual uses it where present; undefined where this matrix cannot have it.
+   */
+  refinement?(b: Float64Array, x0: Float64Array | undefined): Promise<PathRefinement<V>> | undefined;
+  /**
    * Makes a sparse triangular factor (host CSR, square, m×m, vectors of m elements; m = n but on a
    * multigrid level) resident on this path for repeated solves
    * (the IC(0)/ILU(0)/SSOR preconditioners). Absent on a path that has no triangular solve: the
@@ -96,6 +103,22 @@ export interface TriangularOptions {
   unitDiagonal: boolean;
   /** the factor's level schedule, computed once on the host at setup */
   levels: LevelSchedule;
+}
+
+/** Iterative refinement on a path (SolverOps.refinement): b, x and r = b − A·x stay there, in f64. */
+export interface PathRefinement<V> {
+  /** ‖b‖, in the path's f64 */
+  readonly bnorm: number;
+  /** ‖b − A·x0‖ (‖b‖ without x0), in the path's f64 */
+  readonly rnorm: number;
+  /** the right-hand side of the next correction solve: r in the solve's dtype (the refinement's vector: do not release it) */
+  rhs(): V;
+  /** x ← x + d and r ← b − A·x in f64, returning ‖r‖; NaN, with x kept as it was, when d is not finite */
+  correct(d: V): Promise<number>;
+  /** x in f64 (c128-interleaved for complex) */
+  read(): Promise<Float64Array>;
+  /** gives its vectors back */
+  dispose(): void;
 }
 
 /** A host matrix resident on a path as an operator (see SolverOps.operator). */

@@ -7,7 +7,7 @@ import { bicgstab } from './krylov/bicgstab.js';
 import { cg } from './krylov/cg.js';
 import { gmres, type GmresOptions } from './krylov/gmres.js';
 import { minres } from './krylov/minres.js';
-import type { SolveOptions, SolveResult, SolverOps, StopReason } from './ops.js';
+import type { PathRefinement, SolveOptions, SolveResult, SolverOps, StopReason } from './ops.js';
 import type { PreconditionerKind } from './precond/index.js';
 import type { SolveStructure } from './structure.js';
 
@@ -223,6 +223,9 @@ export async function solveWithTrueResidual<V>(
   o: Omit<GmresOptions<V>, 'x0'> & { x0?: Float64Array; single: boolean },
 ): Promise<TrueSolveResult> {
   const tol = o.tol ?? 1e-8;
+  // the path's own refinement: for f64, and for f32 where the tolerance needs refinement at all
+  const onPath = !o.single || tol < SINGLE_INNER_TOL ? ops.refinement?.(b, o.x0) : undefined;
+  if (onPath) return refineOnPath(ops, await onPath, A, b, run, o);
   const maxIter = o.maxIter ?? Math.max(100, 10 * ops.n);
   const x = o.x0 ? new Float64Array(o.x0) : new Float64Array(b.length);
   let r = o.x0 ? hostResidual(A, x, b) : new Float64Array(b);
@@ -237,24 +240,12 @@ export async function solveWithTrueResidual<V>(
   let solves = 0;
   const target = tol * scale;
   for (;;) {
-    if (Number.isNaN(rnorm)) {
-      reason = 'nan';
+    const stop = beforeSolve(rnorm, target, o.signal, iterations, maxIter, ++refinements);
+    if (stop) {
+      reason = stop;
       break;
     }
-    if (rnorm <= target) {
-      reason = 'converged';
-      break;
-    }
-    if (o.signal?.aborted) {
-      reason = 'aborted';
-      break;
-    }
-    if (iterations >= maxIter) break;
-    if (++refinements > MAX_REFINEMENTS) {
-      reason = 'stagnated';
-      break;
-    }
-    const innerTol = o.single ? Math.max(target / rnorm, SINGLE_INNER_TOL) : target / rnorm;
+    const innerTol = innerTolerance(o.single, target, rnorm);
     const rv = io.upload(r);
     const done = iterations;
     const ratio = rnorm / scale;
@@ -264,7 +255,7 @@ export async function solveWithTrueResidual<V>(
     let pathNorm: number | undefined;
     try {
       res = await run(ops, rv, {
-        tol: Math.min(innerTol, 1),
+        tol: innerTol,
         maxIter: maxIter - iterations,
         signal: o.signal,
         checkEvery: o.checkEvery,
@@ -320,6 +311,113 @@ export async function solveWithTrueResidual<V>(
   // what is reported is b − A·x itself: the path's residual is that only for one solve from x = 0
   // (r − A·d with r = b); after corrections or from an x0 it is recomputed once on the host in f64
   if (!o.single && (solves > 1 || (solves === 1 && o.x0))) rnorm = hostNorm(hostResidual(A, x, b));
+  if (reason === 'converged' && !(rnorm <= target)) reason = 'stagnated';
+  return {
+    x,
+    iterations,
+    residualNorm: rnorm,
+    relativeResidual: rnorm / scale,
+    recurrenceResidual: recurrence,
+    converged: reason === 'converged',
+    reason,
+    history,
+    refinements: Math.max(0, refinements),
+  };
+}
+
+/** Why the refinement loop stops before another correction solve, or undefined to solve (again). */
+function beforeSolve(rnorm: number, target: number, signal: AbortSignal | undefined, iterations: number, maxIter: number, refinements: number): StopReason | undefined {
+  if (Number.isNaN(rnorm)) return 'nan';
+  if (rnorm <= target) return 'converged';
+  if (signal?.aborted) return 'aborted';
+  if (iterations >= maxIter) return 'maxIter';
+  if (refinements > MAX_REFINEMENTS) return 'stagnated';
+  return undefined;
+}
+
+/** The relative tolerance of the next correction solve: what is left to gain, at most SINGLE_INNER_TOL for f32/c64. */
+function innerTolerance(single: boolean, target: number, rnorm: number): number {
+  return Math.min(single ? Math.max(target / rnorm, SINGLE_INNER_TOL) : target / rnorm, 1);
+}
+
+/**
+ * solveWithTrueResidual where the path refines (SolverOps.refinement: the WebGPU path): the same loop
+ * and stopping rules, but x and r = b − A·x stay on the path in its f64 (double-single), r recomputed
+ * from x after every correction, so a solve reads back scalars and x once. After more than one
+ * correction solve, or from an x0, the reported residual is b − A·x once more on the host in f64.
+ */
+async function refineOnPath<V>(
+  ops: SolverOps<V>,
+  R: PathRefinement<V>,
+  A: CSRMatrix,
+  b: Float64Array,
+  run: KrylovMethod<V>,
+  o: Omit<GmresOptions<V>, 'x0'> & { x0?: Float64Array; single: boolean },
+): Promise<TrueSolveResult> {
+  const tol = o.tol ?? 1e-8;
+  const maxIter = o.maxIter ?? Math.max(100, 10 * ops.n);
+  const scale = R.bnorm > 0 ? R.bnorm : 1;
+  const target = tol * scale;
+  let rnorm = R.rnorm;
+  const history = [rnorm / scale];
+  let iterations = 0;
+  let refinements = -1;
+  let recurrence = rnorm / scale;
+  let reason: StopReason = 'maxIter';
+  let solves = 0;
+  let x: Float64Array;
+  try {
+    for (;;) {
+      const stop = beforeSolve(rnorm, target, o.signal, iterations, maxIter, ++refinements);
+      if (stop) {
+        reason = stop;
+        break;
+      }
+      const done = iterations;
+      const ratio = rnorm / scale;
+      const res = await run(ops, R.rhs(), {
+        tol: innerTolerance(o.single, target, rnorm),
+        maxIter: maxIter - iterations,
+        signal: o.signal,
+        checkEvery: o.checkEvery,
+        restart: o.restart,
+        onIteration: o.onIteration ? (it, rel) => o.onIteration!(done + it, rel * ratio) : undefined,
+      });
+      let next: number;
+      try {
+        next = await R.correct(res.x);
+      } finally {
+        ops.release(res.x);
+      }
+      iterations += res.iterations;
+      for (let k = 1; k < res.history.length; k++) history.push(res.history[k] * ratio);
+      recurrence = res.relativeResidual * ratio;
+      if (Number.isNaN(next)) {
+        // a diverged correction is not applied: x stays the last finite iterate
+        reason = res.reason === 'converged' ? 'nan' : res.reason;
+        break;
+      }
+      solves++;
+      const before = rnorm;
+      rnorm = next;
+      if (rnorm <= target) {
+        reason = 'converged';
+        break;
+      }
+      if (res.reason !== 'converged') {
+        reason = res.reason;
+        break;
+      }
+      if (!(rnorm < 0.5 * before)) {
+        reason = 'stagnated';
+        break;
+      }
+    }
+    x = await R.read();
+  } finally {
+    R.dispose();
+  }
+  if (solves > 1 || (solves === 1 && o.x0)) rnorm = hostNorm(hostResidual(A, x, b));
   if (reason === 'converged' && !(rnorm <= target)) reason = 'stagnated';
   return {
     x,

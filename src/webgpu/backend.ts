@@ -8,7 +8,8 @@
  * Kernels: SpMV in CSR (csr_row, csr_vector, csr_adaptive + csr_fixup; chosen per matrix, spmv.ts),
  * ELL, DIA, HYB; op T/H through a CSR of Aᵀ; axpy, aypx, scal, copy (a buffer copy); dot / nrm2 and
  * the fused CG step as workgroup tree reductions in double-single (dot.wgsl, cg_update.wgsl,
- * reduce_final.wgsl); dense gemm / add / transpose (dense.ts). dtypes: f32 and c64 natively, f64 and
+ * reduce_final.wgsl); dense gemm / add / transpose (dense.ts); f64 data split into double-single on
+ * the GPU, and the conversions of iterative refinement (ds_convert.wgsl, refine.ts). dtypes: f32 and c64 natively, f64 and
  * c128 as double-single (about 48 bits, encoding.ts, wgsl/ds.wgsl).
  *
  * Precision, as the WebGL2 path: f32/c64 SpMV and BLAS-1 accumulate in f32 (the bound
@@ -35,9 +36,10 @@ import { residentCg, type CgRecorder } from './cg.js';
 import { residentBicgstab } from './bicgstab.js';
 import { webgpuTriangular, type WebGpuTriangularOptions } from './trisolve.js';
 import type { CSRMatrix } from '../formats/csr.js';
-import type { SolveOptions, SolveResult, TriangularSolver } from '../solvers/ops.js';
+import type { PathRefinement, SolveOptions, SolveResult, TriangularSolver } from '../solvers/ops.js';
+import { webgpuRefinement, wideType, type RefineBackend } from './refine.js';
 import { LossHooks, restorableShadow } from '../device-resident.js';
-import { decodeValues, encodeScalar, encodeValues, floatsPerElement, isZeroScalar, joinDS } from './encoding.js';
+import { decodeValues, encodeScalar, encodeValues, floatsPerElement, isDoubleSingle, isZeroScalar, joinDS } from './encoding.js';
 import { WebGpuDeviceLostError, WebGpuLimitError, WebGpuUnavailableError } from './errors.js';
 import { WebGpuMatrix, WebGpuVector, type HostMatrix, type WebGpuOwner } from './resident.js';
 import { buildMatrix, runSpmv, spmvDotPartials, type WebGpuUploadOptions } from './spmv.js';
@@ -94,6 +96,11 @@ export class WebGpuBackend implements WebGpuOwner {
   private partials!: GPUBuffer;
   private result!: GPUBuffer;
   private readonly residents = new Set<WebGpuVector | WebGpuMatrix | dense.WebGpuDense>();
+  /** solver work vectors given back, by `${dtype}:${length}`, least recently used size first */
+  private readonly pool = new Map<string, WebGpuVector[]>();
+  private pooled = 0;
+  /** matrices made from a matrix and freed with it (companion()), by matrix and name */
+  private readonly companions = new Map<WebGpuMatrix, Map<string, WebGpuMatrix>>();
   private disposed = false;
   private lost = false;
   private lostReason = '';
@@ -222,11 +229,92 @@ export class WebGpuBackend implements WebGpuOwner {
     if (!Number.isInteger(length) || length < 0) {
       throw new ShapeError(typeof data === 'number' ? `WebGPU vector: length ${length} must be a nonnegative integer` : `WebGPU vector: ${data.length} components do not make whole ${dtype} elements`);
     }
+    const what = `a vector of ${length} ${dtype} elements`;
+    if (!options.shadow && gpuSplits(dtype, data)) {
+      // the IEEE bytes go up as they are and the GPU splits them into double-single in place
+      const buf = this.engine.buffer(what, data as Float64Array, this.maxStorageBufferBindingSize);
+      this.splitInPlace(buf, (data as Float64Array).length);
+      return new WebGpuVector(this, dtype, length, buf, buf.size, null);
+    }
     const floats = typeof data === 'number' ? null : encodeValues(dtype, data);
     const bytes = length * floatsPerElement(dtype) * 4;
-    const buf = this.engine.buffer(`a vector of ${length} ${dtype} elements`, floats ?? bytes, this.maxStorageBufferBindingSize);
+    const buf = this.engine.buffer(what, floats ?? bytes, this.maxStorageBufferBindingSize);
     const shadow = options.shadow ? (floats ? floats.slice() : new Float32Array(bytes / 4)) : null;
     return new WebGpuVector(this, dtype, length, buf, buf.size, shadow);
+  }
+
+  /** Records the split of `components` IEEE f64 values at the start of buf into double-single pairs (wgsl/ds_convert.wgsl). */
+  private splitInPlace(buf: GPUBuffer, components: number): void {
+    this.engine.dispatch('ds_convert', 'f64', Math.ceil(components / 256), { n: components }, [{ binding: 1, buffer: buf, write: true }], undefined, 'split_main');
+  }
+
+  /**
+   * Overwrites a vector's contents with host values (components, as vector() takes them): for a
+   * pooled solver vector, no new buffer. In call order with the work recorded around it.
+   */
+  writeVector(v: WebGpuVector, data: ArrayLike<number>): void {
+    this.live();
+    this.checkVectors('WebGPU writeVector', v.dtype, v, v.length, 'v', v, v.length);
+    if (data.length !== v.length * (isComplex(v.dtype) ? 2 : 1)) throw new ShapeError(`WebGPU writeVector: ${data.length} components for ${v.length} ${v.dtype} elements`);
+    if (gpuSplits(v.dtype, data)) {
+      this.engine.write(v.buffer, data as Float64Array);
+      this.splitInPlace(v.buffer, data.length);
+    } else this.engine.write(v.buffer, encodeValues(v.dtype, data));
+    v.version++;
+  }
+
+  // ---- solver work vectors ----------------------------------------------------------------------
+
+  /**
+   * A zero vector for a solver's work, from the pool of vectors earlier solves gave back (recycle),
+   * else a new one: repeated solves of one size create no buffers. Pooled vectors stay allocated
+   * (and counted in bytesInUse) until freeScratch() or dispose().
+   */
+  scratchVector(dtype: DType, length: number): WebGpuVector {
+    this.live();
+    const key = `${dtype}:${length}`;
+    const free = this.pool.get(key);
+    const v = free?.pop();
+    if (v) {
+      this.pooled--;
+      if (!v.disposed) {
+        this.engine.clear(v.buffer, v.bytes);
+        v.version++;
+        return v;
+      }
+    }
+    return this.vector(dtype, length);
+  }
+
+  /** Gives a vector from scratchVector() back to the pool (a caller's buffer, or a disposed vector, is let go of). */
+  recycle(v: WebGpuVector): void {
+    if (v.disposed) return;
+    if (this.disposed || this.lost || !v.owned || (v as unknown as { owner: unknown }).owner !== this) {
+      v.dispose();
+      return;
+    }
+    const key = `${v.dtype}:${v.length}`;
+    const free = this.pool.get(key) ?? [];
+    // the most recently used size last: the first one is dropped first
+    this.pool.delete(key);
+    this.pool.set(key, free);
+    free.push(v);
+    this.pooled++;
+    for (const [k, list] of this.pool) {
+      if (this.pooled <= SCRATCH_POOL_MAX) break;
+      while (list.length > 0 && this.pooled > SCRATCH_POOL_MAX) {
+        list.shift()!.dispose();
+        this.pooled--;
+      }
+      if (list.length === 0) this.pool.delete(k);
+    }
+  }
+
+  /** Frees the pooled solver work vectors (they are made again by the next solve). */
+  freeScratch(): void {
+    for (const list of this.pool.values()) for (const v of list) v.dispose();
+    this.pool.clear();
+    this.pooled = 0;
   }
 
   /**
@@ -395,6 +483,58 @@ export class WebGpuBackend implements WebGpuOwner {
   cgResident(A: WebGpuMatrix, D: WebGpuMatrix | null, b: WebGpuVector, options: SolveOptions<WebGpuVector> & { checkEvery: number }): Promise<SolveResult<WebGpuVector>> {
     this.live();
     return residentCg(this.cgRecorder, A, D, b, options);
+  }
+
+  /**
+   * Iterative refinement of A·x = b on the GPU (src/webgpu/refine.ts, SolverOps.refinement): b, x and
+   * r = b − A·x in double-single on pooled vectors; for an f32 / c64 A through its double-single copy.
+   * Undefined where A's host format has no astype (its copy cannot be made).
+   */
+  refinement(A: WebGpuMatrix, b: Float64Array, x0: Float64Array | undefined): Promise<PathRefinement<WebGpuVector>> | undefined {
+    this.live();
+    if (!isDoubleSingle(A.dtype) && typeof (A.source.matrix as { astype?: unknown }).astype !== 'function') return undefined;
+    return webgpuRefinement(this.refineHost, A, b, x0);
+  }
+
+  private readonly refineHost: RefineBackend = ((be: WebGpuBackend): RefineBackend => ({
+    scratchVector: (dt, n) => be.scratchVector(dt, n),
+    recycle: (v) => be.recycle(v),
+    writeVector: (v, data) => be.writeVector(v, data),
+    copy: (x, y) => be.copy(x, y),
+    spmv: (A, x, y, o) => be.spmv(A, x, y, o),
+    axpy: (a, x, y) => be.axpy(a, x, y),
+    nrm2: (x) => be.nrm2(x),
+    read: (v) => be.read(v),
+    narrow: (w, out) => be.convert('single_main', w, [{ binding: 2, buffer: w.buffer }, { binding: 3, buffer: out.buffer, write: true }], out),
+    addNarrow: (d, x) => be.convert('add_single_main', x, [{ binding: 4, buffer: x.buffer, write: true }, { binding: 5, buffer: d.buffer }], x),
+    wideOf: (A) =>
+      isDoubleSingle(A.dtype)
+        ? A
+        : be.companion(A, 'double-single', () => (A.source.matrix as HostMatrix & { astype(dt: DType): HostMatrix }).astype(wideType(A.dtype)), A.source.options as WebGpuUploadOptions),
+  }))(this);
+
+  /**
+   * A matrix made from A (its double-single copy, its Jacobi diagonal) and uploaded once: later calls
+   * with the same name return it, and it is freed with A. `make` runs only the first time.
+   */
+  companion(A: WebGpuMatrix, name: string, make: () => HostMatrix, options: WebGpuUploadOptions = {}): WebGpuMatrix {
+    this.live();
+    let made = this.companions.get(A);
+    let m = made?.get(name);
+    if (m && !m.disposed) return m;
+    if (A.disposed) throw new DisposedError('WebGpuMatrix');
+    m = this.upload(make(), options);
+    if (!made) this.companions.set(A, (made = new Map()));
+    made.set(name, m);
+    return m;
+  }
+
+  /** One pass of wgsl/ds_convert.wgsl over the components of `w` (double-single) and a single-precision vector of its length. */
+  private convert(entry: 'single_main' | 'add_single_main', w: WebGpuVector, bindings: Binding[], written: WebGpuVector): void {
+    this.live();
+    const comps = w.length * (isComplex(w.dtype) ? 2 : 1);
+    this.engine.dispatch('ds_convert', 'f64', Math.ceil(comps / 256), { n: comps }, bindings, undefined, entry);
+    written.version++;
   }
 
   /** BiCGSTAB that stays on the GPU (src/webgpu/bicgstab.ts), as cgResident. */
@@ -634,7 +774,14 @@ export class WebGpuBackend implements WebGpuOwner {
   track(bytes: number, obj: WebGpuVector | WebGpuMatrix | dense.WebGpuDense): void {
     this.bytesInUse += bytes;
     if (bytes >= 0) this.residents.add(obj);
-    else this.residents.delete(obj);
+    else {
+      this.residents.delete(obj);
+      const made = obj instanceof WebGpuMatrix ? this.companions.get(obj) : undefined;
+      if (made) {
+        this.companions.delete(obj as WebGpuMatrix);
+        for (const m of made.values()) m.dispose();
+      }
+    }
   }
 
   private live(): void {
@@ -673,6 +820,28 @@ export class WebGpuBackend implements WebGpuOwner {
   }
 }
 
+
+/** Solver work vectors the pool keeps at most (WebGpuBackend.recycle): a refined CG solve uses 10 of one size. */
+const SCRATCH_POOL_MAX = 16;
+/** Below this many components the host splits f64 data (a dispatch costs more than the loop). */
+const GPU_SPLIT_FROM = 4096;
+const F32_MAX = 3.4028234663852886e38;
+/** The smallest magnitude the GPU splits: its hi and lo are then normal f32 (wgsl/ds_convert.wgsl). */
+const GPU_SPLIT_MIN = 2 ** -60;
+
+/**
+ * Whether f64 / c128 data goes up as IEEE bytes for the GPU to split (wgsl/ds_convert.wgsl's
+ * split_main, bit for bit the host's split): a Float64Array whose every component is 0, ±Inf, NaN
+ * or of magnitude in [2^-60, f32 max]. Else the host splits it (and refuses what f32 cannot hold).
+ */
+function gpuSplits(dtype: DType, data: ArrayLike<number> | number): data is Float64Array {
+  if (!isDoubleSingle(dtype) || !(data instanceof Float64Array) || data.length < GPU_SPLIT_FROM) return false;
+  for (let i = 0; i < data.length; i++) {
+    const a = Math.abs(data[i]);
+    if (!((a >= GPU_SPLIT_MIN && a <= F32_MAX) || a === 0 || a === Infinity || a !== a)) return false;
+  }
+  return true;
+}
 
 /** How a solver's coefficient is stored for dtype dt (wgsl/scalars.wgsl's P.k). */
 function coefKind(dt: DType): number {

@@ -28,7 +28,10 @@ import { joinDS, splitDS } from './encoding.js';
 /** What the resident solvers need from the backend (WebGpuBackend.cgRecorder): it records, only read() waits. */
 export interface CgRecorder {
   readonly backend: {
-    vector(dt: DType, n: number): WebGpuVector;
+    /** a zero work vector from the backend's pool */
+    scratchVector(dt: DType, n: number): WebGpuVector;
+    /** gives a work vector back to the pool */
+    recycle(v: WebGpuVector): void;
     copy(x: WebGpuVector, y: WebGpuVector): void;
     spmv(A: WebGpuMatrix, x: WebGpuVector, y: WebGpuVector, o?: { alpha?: number; beta?: number }): void;
     nrm2(x: WebGpuVector): Promise<number>;
@@ -191,9 +194,9 @@ export interface SolveFrame {
 }
 
 /**
- * The frame of a resident solve, shared by CG and BiCGSTAB: allocates x and `nWork` scratch vectors,
+ * The frame of a resident solve, shared by CG and BiCGSTAB: takes x and `nWork` scratch vectors from the pool,
  * sets r = b − A·x0 and reads ‖b‖, ‖r‖ as src/solvers/cg.ts does, calls `iterate` unless r is already
- * small enough, and frees the scratch vectors and state buffers however it ends (x too on an error).
+ * small enough, and gives back the scratch vectors and state buffers however it ends (x too on an error).
  */
 export async function residentSolve(
   G: CgRecorder,
@@ -207,7 +210,8 @@ export async function residentSolve(
   const { tol = 1e-8, checkEvery: k } = options;
   const n = b.length;
   const maxIter = options.maxIter ?? Math.max(100, 10 * n);
-  const [x, r, ...work] = Array.from({ length: nWork + 2 }, () => B.vector(b.dtype, n));
+  // from the backend's pool: repeated solves of one size create no buffers (x goes back with SolverOps.release)
+  const [x, r, ...work] = Array.from({ length: nWork + 2 }, () => B.scratchVector(b.dtype, n));
   const states: GPUBuffer[] = [];
   try {
     B.copy(b, r);
@@ -246,10 +250,10 @@ export async function residentSolve(
     }
     return result(x, at, scale, reason);
   } catch (e) {
-    x.dispose();
+    B.recycle(x);
     throw e;
   } finally {
-    for (const v of [r, ...work]) v.dispose();
+    for (const v of [r, ...work]) B.recycle(v);
     for (const S of states) G.release(S);
   }
 }

@@ -69,6 +69,12 @@ interface CopyRecord {
   bytes: number;
 }
 
+interface ClearRecord {
+  kind: 'clear';
+  dst: GPUBuffer;
+  bytes: number;
+}
+
 const PARAM_BYTES = 64;
 
 /** Workgroups of a reduction's first pass at most (a second pass sums their partials). */
@@ -109,7 +115,7 @@ export class Engine {
   private readonly bindGroups = new Map<string, GPUBindGroup>();
   private readonly ids = new WeakMap<GPUBuffer, number>();
   private nextId = 1;
-  private records: (DispatchRecord | CopyRecord)[] = [];
+  private records: (DispatchRecord | CopyRecord | ClearRecord)[] = [];
   private params: ArrayBuffer;
   private slots = 0;
   private uniform: GPUBuffer | null = null;
@@ -245,6 +251,26 @@ export class Engine {
     if (this.shared.has(src) || this.shared.has(dst)) this.flush();
   }
 
+  /** Records zeroing the first `bytes` (a multiple of 4) of a buffer. */
+  clear(dst: GPUBuffer, bytes: number): void {
+    this.live();
+    if (bytes <= 0) return;
+    this.records.push({ kind: 'clear', dst, bytes: Math.ceil(bytes / 4) * 4 });
+    if (this.shared.has(dst)) this.flush();
+  }
+
+  /**
+   * Writes `data` (a whole number of 4-byte words) into the start of a buffer in call order: what was recorded before runs before
+   * the write (it is submitted first), what is recorded after sees the data.
+   */
+  write(dst: GPUBuffer, data: ArrayBufferView): void {
+    this.live();
+    this.flush();
+    this.device.queue.writeBuffer(dst, 0, data.buffer, data.byteOffset, data.byteLength);
+    this.stats.uploads++;
+    this.stats.uploadBytes += data.byteLength;
+  }
+
   private writeParams(p: Params): number {
     const slot = this.slots++;
     if (slot * this.slotBytes + PARAM_BYTES > this.params.byteLength) {
@@ -285,10 +311,11 @@ export class Engine {
     const enc = device.createCommandEncoder();
     let pass: GPUComputePassEncoder | null = null;
     for (const r of this.records) {
-      if (r.kind === 'copy') {
+      if (r.kind !== 'dispatch') {
         pass?.end();
         pass = null;
-        enc.copyBufferToBuffer(r.src, 0, r.dst, 0, r.bytes);
+        if (r.kind === 'copy') enc.copyBufferToBuffer(r.src, 0, r.dst, 0, r.bytes);
+        else enc.clearBuffer(r.dst, 0, r.bytes);
         continue;
       }
       if (!pass) {

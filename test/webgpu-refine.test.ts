@@ -1,0 +1,251 @@
+/**
+ * Issue 20's fixed costs of a WebGPU solve, in Node on Dawn + SwiftShader: f64 data split into
+ * double-single on the GPU (bit for bit the host's split, wgsl/ds_convert.wgsl), the pool of solver
+ * work vectors (repeated solves reuse buffers, give a fresh runtime's answers, keep no stale data
+ * between lengths, and are freed), and iterative refinement kept on the GPU (src/webgpu/refine.ts):
+ * f32 storage reaching 1e-10 by the true residual of an independent f64 product.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
+import { CSRMatrix } from '../src/formats/csr.js';
+import { poisson2D, poisson3D } from '../src/generators/poisson.js';
+import { Prng } from '../src/generators/prng.js';
+import type { WebGpuPath } from '../src/webgpu/path.js';
+import type { WebGpuBackend } from '../src/webgpu/backend.js';
+import { WebGpuLimitError } from '../src/webgpu/errors.js';
+import { pointDawnAtSwiftShader } from './webgpu-helpers.js';
+
+pointDawnAtSwiftShader();
+
+/** ‖b − A·x‖/‖b‖ with a plain f64 loop over A's CSR (f32 values widened exactly). */
+function trueResidual(A: CSRMatrix, x: ArrayLike<number>, b: ArrayLike<number>): number {
+  let rr = 0;
+  let bb = 0;
+  for (let i = 0; i < A.rows; i++) {
+    let s = 0;
+    for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) s += A.values[k] * x[A.colIdx[k]];
+    rr += (b[i] - s) ** 2;
+    bb += b[i] ** 2;
+  }
+  return Math.sqrt(rr / bb);
+}
+
+/** The host's double-single split, written out: hi = fround(v), lo = fround(v − hi) (±Inf, NaN: (v, 0)). */
+function hostSplit(v: Float64Array): Float32Array {
+  const out = new Float32Array(2 * v.length);
+  for (let i = 0; i < v.length; i++) {
+    const hi = Math.fround(v[i]);
+    out[2 * i] = hi;
+    out[2 * i + 1] = Number.isFinite(hi) ? Math.fround(v[i] - hi) : 0;
+  }
+  return out;
+}
+
+function rhs(n: number, seed: number): Float64Array {
+  const g = new Prng(seed);
+  return Float64Array.from({ length: n }, () => g.next() - 0.3);
+}
+
+let rt: Runtime;
+let be: WebGpuBackend;
+beforeAll(async () => {
+  rt = await createRuntime({ backend: 'webgpu', workers: 1 });
+  const p = rt.pathById('webgpu') as WebGpuPath;
+  await p.prepare();
+  be = p.backend;
+});
+afterAll(() => rt?.dispose());
+
+/** The raw f32 words of a vector's buffer. */
+async function words(v: { buffer: GPUBuffer; bytes: number }): Promise<Uint32Array> {
+  const engine = (be as unknown as { engine: { read(b: GPUBuffer, n: number): Promise<ArrayBuffer> } }).engine;
+  return new Uint32Array(await engine.read(v.buffer, v.bytes));
+}
+
+describe('f64 data split on the GPU', () => {
+  it('is the host split bit for bit: ties, carries into the exponent, signs, 0, ±Inf, NaN, the range ends', async () => {
+    const g = new Prng(3);
+    const n = 6000;
+    const v = new Float64Array(n);
+    const bits = new Uint32Array(v.buffer);
+    for (let i = 0; i < n; i++) {
+      const e = 1023 + Math.floor(g.next() * 186) - 60; // 2^-60 … 2^125
+      bits[2 * i + 1] = (g.next() < 0.5 ? 0x80000000 : 0) | (e << 20) | Math.floor(g.next() * 0x100000);
+      bits[2 * i] = Math.floor(g.next() * 0x100000000);
+      // every fourth: the 29 bits below hi exactly half an ulp (a tie), either parity of hi
+      if (i % 4 === 1) bits[2 * i] = (bits[2 * i] & 0xe0000000) | 0x10000000;
+      // every fourth: all ones below the top bit, so hi rounds up into the next binade
+      if (i % 4 === 2) {
+        bits[2 * i + 1] |= 0xfffff;
+        bits[2 * i] = 0xffffffff;
+      }
+    }
+    v.set([0, -0, Infinity, -Infinity, NaN, 2 ** -60, -(2 ** -60), 3.4028234663852886e38, 1, -1, 1 / 3, Math.PI], 0);
+    const x = be.vector('f64', v);
+    expect(Array.from(await words(x))).toEqual(Array.from(new Uint32Array(hostSplit(v).buffer)));
+    // writeVector into an existing (pooled) vector takes the same route
+    const y = be.scratchVector('f64', n);
+    be.writeVector(y, v);
+    expect(Array.from(await words(y))).toEqual(Array.from(new Uint32Array(hostSplit(v).buffer)));
+    // c128: every component alike
+    const z = be.vector('c128', v);
+    expect(Array.from(await words(z))).toEqual(Array.from(new Uint32Array(hostSplit(v).buffer)));
+    for (const w of [x, y, z]) w.dispose();
+  });
+
+  it('data the GPU does not split goes through the host: tiny values, and what f32 cannot hold is refused', async () => {
+    const v = new Float64Array(5000).fill(1.5);
+    v[7] = 1e-30; // below 2^-60: lo would be subnormal there
+    v[8] = 2 ** -140;
+    const x = be.vector('f64', v);
+    expect(Array.from(await words(x))).toEqual(Array.from(new Uint32Array(hostSplit(v).buffer)));
+    x.dispose();
+    v[9] = 1e39;
+    expect(() => be.vector('f64', v)).toThrow(WebGpuLimitError);
+  });
+});
+
+describe('solver work vectors from a pool', () => {
+  it('repeated solves create no buffers, give what a fresh runtime gives, and keep nothing between lengths', async () => {
+    const A1 = poisson2D(12);
+    const A2 = poisson2D(9);
+    const b1 = rhs(A1.rows, 1);
+    const b2 = rhs(A2.rows, 2);
+    const h1 = rt.upload(A1);
+    const h2 = rt.upload(A2);
+    const first = await rt.cg(h1, b1, { tol: 1e-9 });
+    const bytes = be.bytesInUse;
+    const again = await rt.cg(h1, b1, { tol: 1e-9 });
+    expect(be.bytesInUse).toBe(bytes);
+    expect(Array.from(again.x)).toEqual(Array.from(first.x));
+    // another length, another right-hand side, then the first again: each as a fresh runtime computes it
+    const other = await rt.cg(h2, b2, { tol: 1e-9 });
+    const third = await rt.cg(h1, b1, { tol: 1e-9 });
+    const fresh = await createRuntime({ backend: 'webgpu', workers: 1 });
+    try {
+      const f1 = await fresh.cg(fresh.upload(A1), b1, { tol: 1e-9 });
+      const f2 = await fresh.cg(fresh.upload(A2), b2, { tol: 1e-9 });
+      expect(Array.from(third.x)).toEqual(Array.from(f1.x));
+      expect(Array.from(other.x)).toEqual(Array.from(f2.x));
+      expect([third.iterations, other.iterations]).toEqual([f1.iterations, f2.iterations]);
+    } finally {
+      fresh.dispose();
+    }
+    expect(trueResidual(A2, other.x, b2)).toBeLessThanOrEqual(1e-9);
+    // the pool holds what the solves gave back; freeScratch frees it
+    const held = be.bytesInUse;
+    be.freeScratch();
+    expect(be.bytesInUse).toBeLessThan(held);
+    const after = be.bytesInUse;
+    h1.dispose();
+    h2.dispose();
+    expect(be.bytesInUse).toBeLessThan(after);
+  });
+
+  it("Jacobi's D⁻¹ is uploaded once per matrix and freed with it; its solves match a fresh runtime's", async () => {
+    const A = poisson2D(11);
+    const b = rhs(A.rows, 8);
+    const h = rt.upload(A);
+    const first = await rt.cg(h, b, { tol: 1e-9, preconditioner: 'jacobi' });
+    const bytes = be.bytesInUse;
+    const uploaded = be.stats.uploadBytes;
+    const again = await rt.cg(h, b, { tol: 1e-9, preconditioner: 'jacobi' });
+    expect(be.bytesInUse).toBe(bytes);
+    // b (n double-single values) and the CG state (a few hundred bytes) went up again, not D⁻¹ (n more)
+    expect(be.stats.uploadBytes - uploaded).toBeLessThan(A.rows * 8 + 1024);
+    expect(Array.from(again.x)).toEqual(Array.from(first.x));
+    const fresh = await createRuntime({ backend: 'webgpu', workers: 1 });
+    try {
+      const f = await fresh.cg(fresh.upload(A), b, { tol: 1e-9, preconditioner: 'jacobi' });
+      expect(Array.from(again.x)).toEqual(Array.from(f.x));
+    } finally {
+      fresh.dispose();
+    }
+    expect(trueResidual(A, again.x, b)).toBeLessThanOrEqual(1e-9);
+    be.freeScratch();
+    const held = be.bytesInUse;
+    h.dispose();
+    // the matrix, and its D⁻¹ with it
+    const matrixBytes = held - be.bytesInUse;
+    const D = rt.upload(A); // the same size again, to compare: its copy on the path without D⁻¹
+    await rt.spmv(D, b);
+    const withoutD = be.bytesInUse - (held - matrixBytes);
+    expect(matrixBytes).toBeGreaterThan(withoutD);
+    D.dispose();
+  });
+
+  it('a pooled vector comes back zeroed, and a disposed backend frees the pool', async () => {
+    const b2 = await createRuntime({ backend: 'webgpu', workers: 1 });
+    const p = b2.pathById('webgpu') as WebGpuPath;
+    await p.prepare();
+    const B = p.backend;
+    const v = B.scratchVector('f32', 5000);
+    B.writeVector(v, new Float32Array(5000).fill(7));
+    B.recycle(v);
+    const w = B.scratchVector('f32', 5000);
+    expect(w).toBe(v);
+    expect(Array.from(await B.read(w)).every((t) => t === 0)).toBe(true);
+    B.recycle(w);
+    expect(B.bytesInUse).toBeGreaterThan(0);
+    b2.dispose();
+    expect(B.bytesInUse).toBe(0);
+  });
+});
+
+describe('iterative refinement on the GPU', () => {
+  it('f32 storage reaches a true 1e-10 (f64 product) with r recomputed on the GPU; its double-single copy of A goes with A', async () => {
+    const A = poisson3D(8);
+    const A32 = A.astype('f32');
+    const b = rhs(A.rows, 9);
+    be.freeScratch();
+    const before = be.bytesInUse;
+    const h = rt.upload(A32);
+    const reads = be.stats.readbacks;
+    const r = await rt.cg(h, b, { tol: 1e-10 });
+    expect([r.path, r.converged, r.reason]).toEqual(['webgpu', true, 'converged']);
+    expect(r.refinements).toBeGreaterThan(0);
+    expect(trueResidual(A32, r.x, b)).toBeLessThanOrEqual(1e-10);
+    // what is reported is the f64 product's residual, not the GPU's
+    expect(r.relativeResidual).toBeCloseTo(trueResidual(A32, r.x, b), 14);
+    // x came back once: every other read-back is a scalar or a block of residuals (≤ one per 16 iterations + speculation)
+    expect(be.stats.readbacks - reads).toBeLessThanOrEqual(Math.ceil(r.iterations / 16) + 4 * (r.refinements + 1) + 2);
+    // an x0 is refined from, and the answer is the same quality
+    const r0 = await rt.cg(h, b, { tol: 1e-10, x0: Float64Array.from(r.x, (t) => t * 0.9) });
+    expect(r0.converged).toBe(true);
+    expect(trueResidual(A32, r0.x, b)).toBeLessThanOrEqual(1e-10);
+    h.dispose();
+    be.freeScratch();
+    expect(be.bytesInUse).toBe(before);
+  });
+
+  it('f64 (double-single) with Jacobi and c64 refined to 1e-10 against the f64 product; NaN in b is reported', async () => {
+    const A = poisson2D(14);
+    const b = rhs(A.rows, 4);
+    const r = await rt.cg(rt.upload(A), b, { tol: 1e-10, preconditioner: 'jacobi' });
+    expect(r.converged).toBe(true);
+    expect(trueResidual(A, r.x, b)).toBeLessThanOrEqual(1e-10);
+    // a complex Hermitian system in c64 storage (BiCGSTAB), f64 answer
+    const C = poisson2D(8).astype('c64');
+    const bc = rhs(2 * C.rows, 6);
+    const rc = await rt.bicgstab(rt.upload(C), bc, { tol: 1e-10 });
+    expect(rc.converged).toBe(true);
+    expect(rc.refinements).toBeGreaterThan(0);
+    let rr = 0;
+    let bb = 0;
+    const re = (k: number) => C.values[2 * k];
+    for (let i = 0; i < C.rows; i++) {
+      let sr = 0;
+      let si = 0;
+      for (let k = C.rowPtr[i]; k < C.rowPtr[i + 1]; k++) {
+        sr += re(k) * rc.x[2 * C.colIdx[k]] - C.values[2 * k + 1] * rc.x[2 * C.colIdx[k] + 1];
+        si += re(k) * rc.x[2 * C.colIdx[k] + 1] + C.values[2 * k + 1] * rc.x[2 * C.colIdx[k]];
+      }
+      rr += (bc[2 * i] - sr) ** 2 + (bc[2 * i + 1] - si) ** 2;
+      bb += bc[2 * i] ** 2 + bc[2 * i + 1] ** 2;
+    }
+    expect(Math.sqrt(rr / bb)).toBeLessThanOrEqual(1e-10);
+    const bn = Float64Array.from(b);
+    bn[5] = NaN;
+    expect((await rt.cg(rt.upload(A.astype('f32')), bn, { tol: 1e-10 })).reason).toBe('nan');
+  });
+});
