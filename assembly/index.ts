@@ -14,3 +14,4 @@ export * from './dense';
 export * from './cg_fused';
 export * from './sptrsv';
 export * from './cholesky';
+export * from './spgemm';

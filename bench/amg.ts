@@ -13,7 +13,8 @@
  * Medians of REPS (3; 1 for the 2-million-row poisson3D(128) solves), wall and process CPU time (ours
  * counts the pool's worker threads; on a shared machine the wall time mostly measures the scheduler,
  * so both are printed and the goals print both ratios). Needs PyAMG: says
- * 'pip install pyamg' when it is missing.
+ * 'pip install pyamg' when it is missing. SIMDGL_AMG_CASES (comma-separated) runs only the cases whose
+ * name contains one of its words, 'spgemm' the SpGEMM products, e.g. SIMDGL_AMG_CASES='3D(64),spgemm'.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -133,15 +134,23 @@ async function ours(rt: Runtime, A: CSRMatrix, reps: number): Promise<Pick<AmgBe
   };
 }
 
+/** Whether SIMDGL_AMG_CASES (unset: every case) selects the case or part `name`. */
+function selected(name: string): boolean {
+  const words = process.env.SIMDGL_AMG_CASES?.split(',').filter(Boolean);
+  return !words?.length || words.some((w) => name.includes(w));
+}
+
 export async function benchAmg(log: (s: string) => void): Promise<{ rows: AmgBenchRow[]; spgemm: SpgemmBenchRow[] }> {
   const rt = await createRuntime({ workers: 2 });
   const rows: AmgBenchRow[] = [];
-  const cases: [string, () => CSRMatrix, number][] = [
-    ['poisson3D(64)', () => poisson3D(64), 3],
-    ['poisson3D(128)', () => poisson3D(128), 1],
-    ['poisson2D(1024)', () => poisson2D(1024), 3],
-    ["diffusion3D(64, 'jumping')", () => diffusion3D({ n: 64, coefficients: 'jumping' }), 3],
-  ];
+  const cases = (
+    [
+      ['poisson3D(64)', () => poisson3D(64), 3],
+      ['poisson3D(128)', () => poisson3D(128), 1],
+      ['poisson2D(1024)', () => poisson2D(1024), 3],
+      ["diffusion3D(64, 'jumping')", () => diffusion3D({ n: 64, coefficients: 'jumping' }), 3],
+    ] as [string, () => CSRMatrix, number][]
+  ).filter(([name]) => selected(name));
   try {
     // warm-up: kernels compiled, the setup's code optimised
     const w = rt.upload(poisson3D(24));
@@ -167,6 +176,7 @@ export async function benchAmg(log: (s: string) => void): Promise<{ rows: AmgBen
       log(formatRow(row));
     }
     const spgemm: SpgemmBenchRow[] = [];
+    if (!selected('spgemm')) return { rows, spgemm };
     const P = poisson3D(64);
     const W = randomMatrix({ rows: 250_000, meanRowLength: 8, distribution: 'powerlaw', exponent: 1.5, seed: 42 }).astype('f64');
     for (const [product, A, B, transpose] of [

@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import { createRuntime, CSRMatrix, ShapeError, MemoryLimitError, poisson2D, randomMatrix } from '../src/index.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createRuntime, CSRMatrix, ShapeError, MemoryLimitError, WorkerError, poisson2D, poisson3D, randomMatrix, type Runtime } from '../src/index.js';
 import { spgemm } from '../src/solvers/amg/spgemm.js';
+import { cpuSpgemm } from '../src/cpu/spgemm.js';
 import { loadShared, sharedMatrixNames } from './matrices.js';
 import { csrTriplets } from './reference.js';
 import { mulberry32 } from './random.js';
@@ -56,15 +57,67 @@ function checkProduct(A: CSRMatrix, B: CSRMatrix, C: CSRMatrix, label: string): 
   }
 }
 
+/** The same product on one thread (the kernel inline) and on two (the pool): rows are independent, so the same bits. */
+function sameBits(C1: CSRMatrix, C2: CSRMatrix, label: string): void {
+  expect(C2.dtype, label).toBe(C1.dtype);
+  // a loop, not toEqual: products reach millions of entries
+  for (const [a, b, what] of [
+    [C1.rowPtr, C2.rowPtr, 'row pointers'],
+    [C1.colIdx, C2.colIdx, 'columns'],
+    [C1.values, C2.values, 'values'],
+  ] as const) {
+    expect(b.length, `${label}: ${what}`).toBe(a.length);
+    for (let k = 0; k < a.length; k++) if (!Object.is(a[k], b[k])) throw new Error(`${label}: ${what}[${k}] is ${b[k]} on 2 threads, ${a[k]} on 1`);
+  }
+}
+
 describe('spgemm', () => {
+  let rt1: Runtime;
+  let rt2: Runtime;
+  /** how many products ran on rt2's pool (runSync returned true) */
+  let pooled = 0;
+  beforeAll(async () => {
+    rt1 = await createRuntime({ workers: 1 });
+    rt2 = await createRuntime({ workers: 2 });
+    const pool = rt2.cpuBackend.workerPool!;
+    const runSync = pool.runSync.bind(pool);
+    vi.spyOn(pool, 'runSync').mockImplementation((job) => {
+      const ran = runSync(job);
+      if (ran) pooled++;
+      return ran;
+    });
+  });
+  afterAll(() => {
+    rt1.dispose();
+    rt2.dispose();
+  });
+
+  /** rt2's product checked against the reference, and rt1's against rt2's bits */
+  function both(A: CSRMatrix, B: CSRMatrix, label: string): CSRMatrix {
+    const C = rt2.spgemm(A, B);
+    checkProduct(A, B, C, label);
+    sameBits(rt1.spgemm(A, B), C, `${label} (1 thread vs 2)`);
+    return C;
+  }
+
   for (const name of sharedMatrixNames()) {
     it(`${name}: A·A when square, A·Aᵀ always`, () => {
       const A = loadShared(name);
       const T = A.transpose();
-      if (A.rows === A.cols) checkProduct(A, A, spgemm(A, A), `${name} A·A`);
-      checkProduct(A, T, spgemm(A, T), `${name} A·Aᵀ`);
+      if (A.rows === A.cols) both(A, A, `${name} A·A`);
+      both(A, T, `${name} A·Aᵀ`);
     });
   }
+
+  it('the pool runs the larger products: poisson3D(14)², a power-law A·Aᵀ with hub rows', () => {
+    const before = pooled;
+    const P = poisson3D(14);
+    both(P, P, 'poisson3D(14)²');
+    const W = randomMatrix({ rows: 6000, meanRowLength: 6, distribution: 'powerlaw', exponent: 1.5, seed: 5 }).astype('f64');
+    expect(W.nnz).toBeGreaterThan(16384); // SPGEMM_POOL_FLOOR: smaller products run inline
+    both(W, W.transpose(), 'power-law A·Aᵀ');
+    expect(pooled - before).toBe(4);
+  });
 
   it('random shapes, densities and dtypes, including empty rows, mixed dtypes and non-canonical input', () => {
     const rnd = mulberry32(21);
@@ -75,30 +128,74 @@ describe('spgemm', () => {
       const db = dtypes[Math.floor(t / 4) % 4];
       const A = randomMatrix({ rows: m, cols: k, meanRowLength: rnd() * 6, dtype: da, seed: t + 1 });
       const B = randomMatrix({ rows: k, cols: n, meanRowLength: rnd() * 6, dtype: db, seed: 100 + t });
-      const C = spgemm(A, B);
+      const C = both(A, B, `random ${t} ${m}×${k}·${k}×${n} ${da}·${db}`);
       const single = (da === 'f32' || da === 'c64') && (db === 'f32' || db === 'c64');
       const complex = da[0] === 'c' || db[0] === 'c';
       expect(C.dtype).toBe(complex ? (single ? 'c64' : 'c128') : single ? 'f32' : 'f64');
-      checkProduct(A, B, C, `random ${t} ${m}×${k}·${k}×${n} ${da}·${db}`);
     }
     // duplicates and unsorted columns in A are summed first (toCSR)
     const A = new CSRMatrix(2, 3, 'f64', new Int32Array([0, 3, 3]), new Int32Array([2, 0, 2]), new Float64Array([1, 2, 3]));
     const B = randomMatrix({ rows: 3, cols: 5, meanRowLength: 3, seed: 7 });
-    checkProduct(A, B, spgemm(A, B), 'duplicates in A');
+    both(A, B, 'duplicates in A');
+    // empty operands: no rows, no columns, no entries
+    const E = new CSRMatrix(4, 0, 'f64', new Int32Array(5), new Int32Array(0), new Float64Array(0));
+    const F = new CSRMatrix(0, 3, 'f64', new Int32Array(1), new Int32Array(0), new Float64Array(0));
+    expect(rt2.spgemm(E, F).nnz).toBe(0);
+    expect([rt2.spgemm(F.transpose(), F).rows, rt2.spgemm(E.transpose(), E).nnz]).toEqual([3, 0]);
   });
 
-  it('shape mismatch → ShapeError; a product over the budget → MemoryLimitError before the numeric pass', async () => {
+  it('long rows in every order the kernel sorts by: a narrow band (scanned), columns spread wide (heapsort), short rows (insertion)', () => {
+    const rnd = mulberry32(8);
+    for (const [cols, label] of [
+      [300, 'band'],
+      [200_000, 'spread'],
+    ] as const) {
+      // row 0 of A is full, so row 0 of C has every column some row of B reaches, in B's random order
+      const k = 120;
+      const A = new CSRMatrix(3, k, 'f64', new Int32Array([0, k, k, k + 2]), Int32Array.from({ length: k + 2 }, (_, i) => (i < k ? i : i - k)), Float64Array.from({ length: k + 2 }, () => rnd() - 0.5));
+      const ptr = Int32Array.from({ length: k + 1 }, (_, i) => 4 * i);
+      const idx = new Int32Array(4 * k);
+      for (let r = 0; r < k; r++) {
+        const seen = new Set<number>();
+        for (let q = 0; q < 4; q++) {
+          let c;
+          do c = Math.floor(rnd() * cols);
+          while (seen.has(c));
+          seen.add(c);
+        }
+        idx.set([...seen].sort((a, b) => a - b), 4 * r);
+      }
+      const B = new CSRMatrix(k, cols, 'f64', ptr, idx, Float64Array.from({ length: 4 * k }, () => rnd() - 0.5));
+      const C = both(A, B, label);
+      expect(C.rowPtr[1]).toBeGreaterThan(24);
+    }
+  });
+
+  it('shape mismatch → ShapeError; a product over the budget → MemoryLimitError before the numeric pass; a worker failing → WorkerError, then the pool works again', async () => {
     const A = poisson2D(3);
     const B = randomMatrix({ rows: 4, cols: 9, meanRowLength: 4, seed: 1 });
-    expect(() => spgemm(A, B)).toThrow(ShapeError);
-    expect(() => spgemm(A, B)).toThrow(/9×9 and B is 4×9/);
+    const kernel = (X: CSRMatrix, Y: CSRMatrix, dtype: CSRMatrix['dtype']) => cpuSpgemm(rt2.cpuBackend, X, Y, dtype);
+    expect(() => spgemm(A, B, kernel)).toThrow(ShapeError);
+    expect(() => spgemm(A, B, kernel)).toThrow(/9×9 and B is 4×9/);
     // dense 3000×1 times 1×3000: a 9·10⁶-entry product (≈100 MB) against a 64 MiB budget
     const col = new CSRMatrix(3000, 1, 'f64', Int32Array.from({ length: 3001 }, (_, i) => i), new Int32Array(3000), new Float64Array(3000).fill(1));
-    expect(() => spgemm(col, col.transpose(), 64)).toThrow(MemoryLimitError);
-    const rt = await createRuntime({ workers: 1 });
-    const h = rt.upload(A);
-    checkProduct(A, A, rt.spgemm(h, A), 'handle·matrix');
-    expect(() => rt.spgemm(A, B)).toThrow(ShapeError);
-    rt.dispose();
+    const live = rt2.memoryInUse;
+    expect(() => spgemm(col, col.transpose(), kernel, 64)).toThrow(MemoryLimitError);
+    expect(rt2.memoryInUse).toBe(live); // its WebAssembly regions were freed
+    const h = rt2.upload(A);
+    checkProduct(A, A, rt2.spgemm(h, A), 'handle·matrix');
+    h.dispose();
+    expect(() => rt2.spgemm(A, B)).toThrow(ShapeError);
+    const P = poisson3D(14);
+    const before = pooled;
+    rt2.cpuBackend.workerPool!.failNext(0, 'throw');
+    expect(() => rt2.spgemm(P, P)).toThrow(WorkerError);
+    // the pool is being replaced: the next products run inline until it is up, then on it again
+    checkProduct(P, P, rt2.spgemm(P, P), 'after a worker failure');
+    for (let t = 0; t < 200 && pooled === before; t++) {
+      await new Promise((r) => setTimeout(r, 10));
+      checkProduct(P, P, rt2.spgemm(P, P), 'after a worker failure');
+    }
+    expect(pooled).toBeGreaterThan(before);
   });
 });

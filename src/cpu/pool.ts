@@ -84,6 +84,8 @@ export class WorkerPool {
   private fault: string | null = null;
   private disposed = false;
   private busy = false;
+  /** whether every worker has started and none has failed since (runSync needs them) */
+  private up = false;
   /** bumped whenever the set of workers is replaced, so exits of old workers are ignored */
   private generation = 0;
   private readonly ctl: () => Int32Array;
@@ -135,54 +137,93 @@ export class WorkerPool {
       await this.ready;
       if (this.disposed) throw new DisposedError('worker pool');
       const ctl = this.ctl();
-      const args = this.args();
-      for (let i = 0; i < job.args.length; i++) args[i] = job.args[i];
-      ctl[C.KERNEL] = job.kernel;
-      ctl[C.NARGS] = job.args.length;
-      ctl[C.OUT_ARG] = job.outArg ?? 0;
-      for (let c = 0; c < this.chunks; c++) {
-        ctl[C.RANGES + 2 * c] = job.bounds[c];
-        ctl[C.RANGES + 2 * c + 1] = job.bounds[c + 1];
-      }
-      Atomics.store(ctl, C.ERROR, 0);
-      Atomics.store(ctl, C.DONE, 0);
-      Atomics.store(ctl, C.COMMAND, C.CMD_RUN);
-      Atomics.add(ctl, C.EPOCH, 1);
-      Atomics.notify(ctl, C.EPOCH);
-      const epoch = Atomics.load(ctl, C.EPOCH);
-      let callerError: unknown = null;
-      try {
-        if (job.bounds[1] > job.bounds[0]) this.runInline(job, job.bounds[0], job.bounds[1]);
-        // then every chunk no worker has claimed yet: a worker still waiting for a core costs nothing
-        // (not while a test hook makes a worker fail: that worker must meet its job)
-        if (Atomics.load(ctl, C.FAIL_AT) === 0) {
-          for (let c = 1; c < this.chunks; c++) {
-            if (!C.claim(ctl, c, epoch)) continue;
-            if (job.bounds[c + 1] > job.bounds[c]) {
-              // a reduction's chunk c writes its partial 16·c bytes after the output pointer, as worker c − 1 would
-              const args = job.outArg ? job.args.map((v, i) => (i === job.outArg! - 1 ? v + 16 * c : v)) : job.args;
-              this.runInline({ ...job, args }, job.bounds[c], job.bounds[c + 1]);
-            }
-            Atomics.add(ctl, C.DONE, 1);
-          }
-        }
-      } catch (e) {
-        callerError = e;
-      }
+      const callerError = this.start(ctl, job);
       await this.waitDone(ctl);
-      Atomics.store(ctl, C.FAIL_AT, 0);
-      Atomics.store(ctl, C.FAIL_MODE, 0);
-      Atomics.notify(ctl, C.FAIL_MODE);
-      const err = Atomics.load(ctl, C.ERROR);
-      if (err) this.recover(`worker ${err - 2} threw: ${this.lastMessage ?? 'unknown error'}`);
-      if (this.fault) {
-        const f = this.fault;
-        throw new WorkerError(f);
-      }
-      if (callerError) throw callerError;
+      this.finish(ctl, callerError);
     } finally {
       this.busy = false;
     }
+  }
+
+  /**
+   * run() for a caller that cannot await (the AMG setup inside the synchronous rt.amg and rt.spgemm):
+   * the same job, waited for by blocking (spinning where this thread may not block) for at most
+   * timeoutMs. Returns false, having run nothing, while the pool is busy or its workers are not all
+   * up: the caller then runs the chunks itself.
+   */
+  runSync(job: PoolJob): boolean {
+    if (this.disposed || this.busy || !this.up || this.fault) return false;
+    this.busy = true;
+    try {
+      const ctl = this.ctl();
+      const callerError = this.start(ctl, job);
+      const want = this.options.workers;
+      const deadline = this.options.timeoutMs > 0 ? performance.now() + this.options.timeoutMs : Infinity;
+      let d;
+      while ((d = Atomics.load(ctl, C.DONE)) < want) {
+        if (performance.now() > deadline) {
+          this.recover(`a worker did not finish within ${this.options.timeoutMs} ms`);
+          break;
+        }
+        if (this.blocking) Atomics.wait(ctl, C.DONE, d, 5);
+      }
+      this.finish(ctl, callerError);
+      return true;
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /**
+   * Publishes a job, then runs chunk 0 and every chunk no worker has claimed yet on this thread;
+   * returns what the caller's chunks threw (null when nothing).
+   */
+  private start(ctl: Int32Array, job: PoolJob): unknown {
+    const args = this.args();
+    for (let i = 0; i < job.args.length; i++) args[i] = job.args[i];
+    ctl[C.KERNEL] = job.kernel;
+    ctl[C.NARGS] = job.args.length;
+    ctl[C.OUT_ARG] = job.outArg ?? 0;
+    for (let c = 0; c < this.chunks; c++) {
+      ctl[C.RANGES + 2 * c] = job.bounds[c];
+      ctl[C.RANGES + 2 * c + 1] = job.bounds[c + 1];
+    }
+    Atomics.store(ctl, C.ERROR, 0);
+    Atomics.store(ctl, C.DONE, 0);
+    Atomics.store(ctl, C.COMMAND, C.CMD_RUN);
+    Atomics.add(ctl, C.EPOCH, 1);
+    Atomics.notify(ctl, C.EPOCH);
+    const epoch = Atomics.load(ctl, C.EPOCH);
+    try {
+      if (job.bounds[1] > job.bounds[0]) this.runInline(job, job.bounds[0], job.bounds[1]);
+      // then every chunk no worker has claimed yet: a worker still waiting for a core costs nothing
+      // (not while a test hook makes a worker fail: that worker must meet its job)
+      if (Atomics.load(ctl, C.FAIL_AT) === 0) {
+        for (let c = 1; c < this.chunks; c++) {
+          if (!C.claim(ctl, c, epoch)) continue;
+          if (job.bounds[c + 1] > job.bounds[c]) {
+            // a reduction's chunk c writes its partial 16·c bytes after the output pointer, as worker c − 1 would
+            const args = job.outArg ? job.args.map((v, i) => (i === job.outArg! - 1 ? v + 16 * c : v)) : job.args;
+            this.runInline({ ...job, args }, job.bounds[c], job.bounds[c + 1]);
+          }
+          Atomics.add(ctl, C.DONE, 1);
+        }
+      }
+    } catch (e) {
+      return e;
+    }
+    return null;
+  }
+
+  /** After the workers are done: clears the test hooks, replaces the pool after a worker's error, rethrows. */
+  private finish(ctl: Int32Array, callerError: unknown): void {
+    Atomics.store(ctl, C.FAIL_AT, 0);
+    Atomics.store(ctl, C.FAIL_MODE, 0);
+    Atomics.notify(ctl, C.FAIL_MODE);
+    const err = Atomics.load(ctl, C.ERROR);
+    if (err) this.recover(`worker ${err - 2} threw: ${this.lastMessage ?? 'unknown error'}`);
+    if (this.fault) throw new WorkerError(this.fault);
+    if (callerError) throw callerError;
   }
 
   /** Stops the workers; a pending call rejects. Idempotent. */
@@ -195,6 +236,7 @@ export class WorkerPool {
   /** Tells every worker to stop, terminates them, and forgets their exits (a new generation). */
   private stopWorkers(): void {
     this.generation++;
+    this.up = false;
     const ctl = this.ctl();
     Atomics.store(ctl, C.COMMAND, C.CMD_STOP);
     Atomics.add(ctl, C.EPOCH, 1);
@@ -256,7 +298,10 @@ export class WorkerPool {
     Atomics.store(ctl, C.DONE, 0);
     const started = await Promise.all(Array.from({ length: this.options.workers }, (_, i) => this.spawn(i)));
     if (this.disposed) for (const w of started) w.terminate();
-    else this.workers = started;
+    else {
+      this.workers = started;
+      this.up = true;
+    }
   }
 
   private async spawn(index: number): Promise<WorkerHandle> {

@@ -8,16 +8,18 @@ import { CSRMatrix } from '../../formats/csr.js';
 export function symmetricStrength(A: CSRMatrix, theta: number): { ptr: Int32Array; idx: Int32Array } {
   const n = A.rows;
   const { rowPtr, colIdx, values } = A;
-  const d = new Float64Array(n);
-  for (let i = 0; i < n; i++) for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) if (colIdx[k] === i) d[i] = Math.abs(values[k]);
+  // √|aᵢᵢ| once per row, not a square root per entry
+  const sd = new Float64Array(n);
+  for (let i = 0; i < n; i++) for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) if (colIdx[k] === i) sd[i] = Math.sqrt(Math.abs(values[k]));
   const ptr = new Int32Array(n + 1);
   const idx = new Int32Array(A.nnz);
   let m = 0;
   for (let i = 0; i < n; i++) {
+    const si = theta * sd[i];
     for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) {
       const j = colIdx[k];
       const a = Math.abs(values[k]);
-      if (j !== i && a !== 0 && a >= theta * Math.sqrt(d[i] * d[j])) idx[m++] = j;
+      if (j !== i && a !== 0 && a >= si * sd[j]) idx[m++] = j;
     }
     ptr[i + 1] = m;
   }

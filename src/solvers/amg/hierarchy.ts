@@ -3,7 +3,7 @@ import { CSRMatrix } from '../../formats/csr.js';
 import { lanczosBounds } from '../precond/chebyshev.js';
 import { amalgamate, standardAggregation, symmetricStrength } from './aggregate.js';
 import { fitCandidates } from './tentative.js';
-import { spgemm } from './spgemm.js';
+import type { SpgemmKernel } from './spgemm.js';
 
 /** The smoother of every level but the coarsest (docs/amg.md). */
 export type AmgSmoother = 'jacobi' | 'gauss-seidel' | 'chebyshev';
@@ -77,10 +77,10 @@ export const AMG_DEFAULTS = { theta: 0.02, maxCoarse: 500, maxLevels: 10, sweeps
  * strength (θ) on the nodes (blocks of `blockSize` unknowns), standard aggregation, the tentative
  * prolongator from the QR of each aggregate's rows of the near-null space (the R factors are the
  * next level's near-null space), P = (I − ω·D⁻¹A)·T with ω = (4/3)/ρ(D⁻¹A), R = Pᵀ,
- * A_c = R·(A·P) by SpGEMM. Stops at maxCoarse rows, at maxLevels, or when aggregation no longer
- * shrinks the level.
+ * A_c = R·(A·P) by SpGEMM (`spgemm`: the CPU path's pooled kernel). Stops at maxCoarse rows, at
+ * maxLevels, or when aggregation no longer shrinks the level. A canonical CSR A.
  */
-export function buildHierarchy(A: CSRMatrix, options: AmgOptions = {}): AmgHierarchy {
+export function buildHierarchy(A: CSRMatrix, spgemm: SpgemmKernel, options: AmgOptions = {}): AmgHierarchy {
   const t0 = performance.now();
   const { nearNullSpace, ...rest } = options;
   const o = { ...AMG_DEFAULTS, ...rest };
@@ -108,11 +108,11 @@ export function buildHierarchy(A: CSRMatrix, options: AmgOptions = {}): AmgHiera
       break;
     }
     const fit = fitCandidates(agg, count, bs, B);
-    const P = smoothProlongator(cur, level, fit.T);
+    const P = smoothProlongator(fit.T, level, spgemm(cur, fit.T, 'f64'));
     const R = P.transpose();
     level.P = P;
     level.R = R;
-    cur = spgemm(R, spgemm(cur, P));
+    cur = spgemm(R, spgemm(cur, P, 'f64'), 'f64');
     B = fit.coarse;
     bs = B.length;
   }
@@ -145,27 +145,26 @@ function levelOf(A: CSRMatrix, blockSize: number, l: number): AmgLevel {
 function gaussSeidelOnZero(A: CSRMatrix, b: Float64Array, sweeps: number): void {
   const { rowPtr, colIdx, values } = A;
   const n = A.rows;
-  const row = (i: number) => {
-    let s = 0;
-    let d = 0;
-    for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) {
-      const j = colIdx[k];
-      if (j === i) d = values[k];
-      else s += values[k] * b[j];
-    }
-    if (d > 0) b[i] = -s / d;
-  };
+  // the diagonal once, then plain loops; a row whose diagonal is not positive is left alone
+  const diag = new Float64Array(n);
+  for (let i = 0; i < n; i++) for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) if (colIdx[k] === i) diag[i] = values[k];
   for (let s = 0; s < sweeps; s++) {
-    for (let i = 0; i < n; i++) row(i);
-    for (let i = n - 1; i >= 0; i--) row(i);
+    for (let pass = 0; pass < 2; pass++) {
+      const [first, step] = pass === 0 ? [0, 1] : [n - 1, -1];
+      for (let q = 0, i = first; q < n; q++, i += step) {
+        if (!(diag[i] > 0)) continue;
+        let sum = 0;
+        for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) if (colIdx[k] !== i) sum += values[k] * b[colIdx[k]];
+        b[i] = -sum / diag[i];
+      }
+    }
   }
 }
 
 /** P = T − ω·D⁻¹·(A·T), rows merged by column (both canonical), ω = (4/3)/ρ. */
-function smoothProlongator(A: CSRMatrix, level: AmgLevel, T: CSRMatrix): CSRMatrix {
+function smoothProlongator(T: CSRMatrix, level: AmgLevel, AT: CSRMatrix): CSRMatrix {
   const omega = 4 / 3 / level.rho;
-  const AT = spgemm(A, T);
-  const n = A.rows;
+  const n = T.rows;
   const ptr = new Int32Array(n + 1);
   const idx = new Int32Array(AT.nnz + T.nnz);
   const val = new Float64Array(AT.nnz + T.nnz);

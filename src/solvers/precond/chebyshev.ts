@@ -23,6 +23,7 @@ export function lanczosBounds(A: CSRMatrix, steps = 20): { min: number; max: num
   for (let i = 0; i < len; i++) v[i] = 1 + 0.5 * Math.sin(1.7 * i + 0.3);
   const nv = Math.sqrt(dotSelf(v));
   for (let i = 0; i < len; i++) v[i] /= nv;
+  if (c === 1) return realLanczos(A, s, v, Math.min(steps, n));
   let vPrev = new Float64Array(len);
   let w = new Float64Array(len);
   const t = new Float64Array(len);
@@ -46,6 +47,56 @@ export function lanczosBounds(A: CSRMatrix, steps = 20): { min: number; max: num
     vPrev = v;
     v = w;
     for (let i = 0; i < len; i++) v[i] /= b;
+    w = old;
+  }
+  return { min: tridiagonalEigen(alpha, beta, 'min'), max: tridiagonalEigen(alpha, beta, 'max') };
+}
+
+/**
+ * lanczosBounds' steps for a real A from the unit start vector v, with the passes fused (the AMG setup
+ * runs this on every level): the scaling and the first orthogonalization ride on the SpMV's row loop,
+ * the second and the norm share a pass, and the next step's scaled vector is made with the new v.
+ */
+function realLanczos(A: CSRMatrix, s: Float64Array, v0: Float64Array, steps: number): { min: number; max: number } {
+  const n = A.rows;
+  const { rowPtr, colIdx, values } = A;
+  let v: Float64Array = v0;
+  let vPrev: Float64Array = new Float64Array(n);
+  let w: Float64Array = new Float64Array(n);
+  const t = new Float64Array(n);
+  for (let i = 0; i < n; i++) t[i] = v[i] * s[i];
+  const alpha: number[] = [];
+  const beta: number[] = [];
+  let b = 0;
+  for (let j = 0; j < steps; j++) {
+    // w = S·A·S·v − b·vPrev, a = v·w
+    let a = 0;
+    for (let i = 0; i < n; i++) {
+      let sum = 0;
+      for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) sum += values[k] * t[colIdx[k]];
+      const wi = sum * s[i] - b * vPrev[i];
+      w[i] = wi;
+      a += v[i] * wi;
+    }
+    let bb = 0;
+    for (let i = 0; i < n; i++) {
+      const wi = w[i] - a * v[i];
+      w[i] = wi;
+      bb += wi * wi;
+    }
+    alpha.push(a);
+    b = Math.sqrt(bb);
+    if (!(b > 1e-12 * Math.abs(a))) break;
+    beta.push(b);
+    // vPrev ← v, v ← w/b (and t = S·v), w reuses the old vPrev
+    const old = vPrev;
+    vPrev = v;
+    v = w;
+    for (let i = 0; i < n; i++) {
+      const vi = v[i] / b;
+      v[i] = vi;
+      t[i] = vi * s[i];
+    }
     w = old;
   }
   return { min: tridiagonalEigen(alpha, beta, 'min'), max: tridiagonalEigen(alpha, beta, 'max') };

@@ -1,0 +1,201 @@
+// Sparse × sparse product C = A·B (spgemm_*), Gustavson's row-by-row algorithm in two passes over
+// rows [rowStart, rowEnd): spgemm_count stores each row's number of distinct columns at cp[i + 1]
+// (the caller's prefix sum turns them into row pointers) and its multiply-adds at fl[i] (f64: the
+// numeric pass's chunks are balanced by them), then spgemm_f64 / spgemm_c128 fill the
+// rows, columns in ascending order. Values are f64 (c128 as pairs); the caller widens f32/c64 and
+// real operands of a complex product. Rows are independent, so any split gives the same bits.
+//
+// Each chunk has a workspace of its own: `slot` points at a u32 holding its address (the pool offsets
+// the slot argument by 16 bytes per chunk). It holds a marker per column of B (the last row that
+// reached it) and, for the numeric pass, a dense accumulator per column, 16-byte aligned after it.
+
+export function spgemm_count(ap: usize, ai: usize, bp: usize, bi: usize, n: i32, slot: usize, cp: usize, fl: usize, rowStart: i32, rowEnd: i32): void {
+  const mark = <usize>load<u32>(slot);
+  memory.fill(mark, 0xff, <usize>n << 2);
+  for (let i = rowStart; i < rowEnd; i++) {
+    let count = 0;
+    let flops: f64 = 0;
+    const k1 = load<i32>(ap + (<usize>i << 2), 4);
+    for (let k = load<i32>(ap + (<usize>i << 2)); k < k1; k++) {
+      const j = <usize>load<i32>(ai + (<usize>k << 2)) << 2;
+      const l0 = load<i32>(bp + j);
+      const l1 = load<i32>(bp + j, 4);
+      flops += <f64>(l1 - l0);
+      for (let l = l0; l < l1; l++) {
+        const m = mark + (<usize>load<i32>(bi + (<usize>l << 2)) << 2);
+        if (load<i32>(m) != i) {
+          store<i32>(m, i);
+          count++;
+        }
+      }
+    }
+    store<i32>(cp + (<usize>i << 2), count, 4);
+    store<f64>(fl + (<usize>i << 3), flops);
+  }
+}
+
+/** Bytes of the marker array: the accumulator starts here, 16-byte aligned. */
+// @ts-ignore: decorator
+@inline function markerBytes(n: i32): usize {
+  return ((<usize>n << 2) + 15) & ~(<usize>15);
+}
+
+export function spgemm_f64(ap: usize, ai: usize, av: usize, bp: usize, bi: usize, bv: usize, n: i32, slot: usize, cp: usize, ci: usize, cv: usize, rowStart: i32, rowEnd: i32): void {
+  const mark = <usize>load<u32>(slot);
+  const acc = mark + markerBytes(n);
+  memory.fill(mark, 0xff, <usize>n << 2);
+  for (let i = rowStart; i < rowEnd; i++) {
+    const start = load<i32>(cp + (<usize>i << 2));
+    let end = start;
+    let lo = n, hi = -1;
+    const k1 = load<i32>(ap + (<usize>i << 2), 4);
+    for (let k = load<i32>(ap + (<usize>i << 2)); k < k1; k++) {
+      const j = <usize>load<i32>(ai + (<usize>k << 2)) << 2;
+      const a = load<f64>(av + (<usize>k << 3));
+      const l1 = load<i32>(bp + j, 4);
+      for (let l = load<i32>(bp + j); l < l1; l++) {
+        const c = load<i32>(bi + (<usize>l << 2));
+        const m = mark + (<usize>c << 2);
+        const x = acc + (<usize>c << 3);
+        const p = a * load<f64>(bv + (<usize>l << 3));
+        if (load<i32>(m) != i) {
+          store<i32>(m, i);
+          store<i32>(ci + (<usize>end << 2), c);
+          end++;
+          store<f64>(x, p);
+          if (c < lo) lo = c;
+          if (c > hi) hi = c;
+        } else store<f64>(x, load<f64>(x) + p);
+      }
+    }
+    orderColumns(mark, ci, start, end, lo, hi, i);
+    for (let k = start; k < end; k++) store<f64>(cv + (<usize>k << 3), load<f64>(acc + (<usize>load<i32>(ci + (<usize>k << 2)) << 3)));
+  }
+}
+
+export function spgemm_c128(ap: usize, ai: usize, av: usize, bp: usize, bi: usize, bv: usize, n: i32, slot: usize, cp: usize, ci: usize, cv: usize, rowStart: i32, rowEnd: i32): void {
+  const mark = <usize>load<u32>(slot);
+  const acc = mark + markerBytes(n);
+  memory.fill(mark, 0xff, <usize>n << 2);
+  for (let i = rowStart; i < rowEnd; i++) {
+    const start = load<i32>(cp + (<usize>i << 2));
+    let end = start;
+    let lo = n, hi = -1;
+    const k1 = load<i32>(ap + (<usize>i << 2), 4);
+    for (let k = load<i32>(ap + (<usize>i << 2)); k < k1; k++) {
+      const j = <usize>load<i32>(ai + (<usize>k << 2)) << 2;
+      const ar = load<f64>(av + (<usize>k << 4)), aim = load<f64>(av + (<usize>k << 4), 8);
+      const l1 = load<i32>(bp + j, 4);
+      for (let l = load<i32>(bp + j); l < l1; l++) {
+        const c = load<i32>(bi + (<usize>l << 2));
+        const m = mark + (<usize>c << 2);
+        const x = acc + (<usize>c << 4);
+        const br = load<f64>(bv + (<usize>l << 4)), bim = load<f64>(bv + (<usize>l << 4), 8);
+        const pr = ar * br - aim * bim, pi = ar * bim + aim * br;
+        if (load<i32>(m) != i) {
+          store<i32>(m, i);
+          store<i32>(ci + (<usize>end << 2), c);
+          end++;
+          store<f64>(x, pr);
+          store<f64>(x, pi, 8);
+          if (c < lo) lo = c;
+          if (c > hi) hi = c;
+        } else {
+          store<f64>(x, load<f64>(x) + pr);
+          store<f64>(x, load<f64>(x, 8) + pi, 8);
+        }
+      }
+    }
+    orderColumns(mark, ci, start, end, lo, hi, i);
+    for (let k = start; k < end; k++) {
+      const x = acc + (<usize>load<i32>(ci + (<usize>k << 2)) << 4);
+      store<f64>(cv + (<usize>k << 4), load<f64>(x));
+      store<f64>(cv + (<usize>k << 4), load<f64>(x, 8), 8);
+    }
+  }
+}
+
+/**
+ * Puts row i's columns ci[start..end), all in [lo, hi], in ascending order: a long row whose span is
+ * within a few times its length log its length (a hub's rows) by scanning the span's markers, which
+ * lists them in order in one pass; any other by introsort (a stencil's rows: a few sorted runs).
+ */
+function orderColumns(mark: usize, ci: usize, start: i32, end: i32, lo: i32, hi: i32, i: i32): void {
+  const len = end - start;
+  const lg = 32 - clz<i32>(len);
+  if (len > 64 && <i64>(hi - lo) <= <i64>len * (2 * lg)) {
+    let k = start;
+    for (let c = lo; c <= hi; c++) if (load<i32>(mark + (<usize>c << 2)) == i) store<i32>(ci + (<usize>(k++) << 2), c);
+    return;
+  }
+  introsort(ci + (<usize>start << 2), 0, len - 1, 2 * lg);
+}
+
+/** Quicksort of a[l..r] (median of three), insertion sort below 24 entries, heapsort past `depth` levels: O(n·log n) always. */
+function introsort(a: usize, l: i32, r: i32, depth: i32): void {
+  while (r - l >= 24) {
+    if (depth-- == 0) {
+      heapSort(a + (<usize>l << 2), r - l + 1);
+      return;
+    }
+    const m = l + ((r - l) >> 1);
+    // median of a[l], a[m], a[r] as the pivot
+    const x = load<i32>(a + (<usize>l << 2)), y = load<i32>(a + (<usize>m << 2)), z = load<i32>(a + (<usize>r << 2));
+    const pivot = x < y ? (y < z ? y : x < z ? z : x) : x < z ? x : y < z ? z : y;
+    let p = l, q = r;
+    while (p <= q) {
+      while (load<i32>(a + (<usize>p << 2)) < pivot) p++;
+      while (load<i32>(a + (<usize>q << 2)) > pivot) q--;
+      if (p <= q) {
+        const t = load<i32>(a + (<usize>p << 2));
+        store<i32>(a + (<usize>p << 2), load<i32>(a + (<usize>q << 2)));
+        store<i32>(a + (<usize>q << 2), t);
+        p++;
+        q--;
+      }
+    }
+    // recurse into the smaller part, loop on the larger: the stack stays O(log n)
+    if (q - l < r - p) {
+      introsort(a, l, q, depth);
+      l = p;
+    } else {
+      introsort(a, p, r, depth);
+      r = q;
+    }
+  }
+  for (let k = l + 1; k <= r; k++) {
+    const v = load<i32>(a + (<usize>k << 2));
+    let j = k;
+    while (j > l && load<i32>(a + (<usize>(j - 1) << 2)) > v) {
+      store<i32>(a + (<usize>j << 2), load<i32>(a + (<usize>(j - 1) << 2)));
+      j--;
+    }
+    store<i32>(a + (<usize>j << 2), v);
+  }
+}
+
+/** In-place heapsort of a[0..len): introsort's fallback. */
+function heapSort(a: usize, len: i32): void {
+  for (let s = (len >> 1) - 1; s >= 0; s--) siftDown(a, s, len);
+  for (let e = len - 1; e > 0; e--) {
+    const t = load<i32>(a);
+    store<i32>(a, load<i32>(a + (<usize>e << 2)));
+    store<i32>(a + (<usize>e << 2), t);
+    siftDown(a, 0, e);
+  }
+}
+
+function siftDown(a: usize, root: i32, len: i32): void {
+  const v = load<i32>(a + (<usize>root << 2));
+  let r = root;
+  for (;;) {
+    let c = 2 * r + 1;
+    if (c >= len) break;
+    if (c + 1 < len && load<i32>(a + (<usize>(c + 1) << 2)) > load<i32>(a + (<usize>c << 2))) c++;
+    const cv = load<i32>(a + (<usize>c << 2));
+    if (cv <= v) break;
+    store<i32>(a + (<usize>r << 2), cv);
+    r = c;
+  }
+  store<i32>(a + (<usize>r << 2), v);
+}
