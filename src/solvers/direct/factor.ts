@@ -311,13 +311,16 @@ export class Factorization {
     const n = A.n;
     if (kind === 'lu') {
       const est = a.cost;
-      // LU's estimate comes from the symmetric pattern; the arrays grow if pivoting needs more
+      // LU's estimate comes from the symmetric pattern (half of it for each of L and U, with room for
+      // pivoting off the diagonal) or from AᵀA's Cholesky factor under 'amd-ata' (a bound on each of
+      // L and U: half of the estimate); the arrays grow if pivoting needs more
       reserveMemory(est.bytes, 'factor: the LU factor (estimated from the symbolic phase)');
+      const guess = a.ordering === 'amd-ata' ? Math.ceil(0.5 * est.fillNnz) : Math.ceil(0.6 * est.fillNnz) + n;
       const grow = (bytes: number): void => reserveMemory(bytes, 'factor: the LU factor growing past its estimate');
       const from = a.band ? n : denseStart(a.counts);
       const r = a.band
         ? bandLu(n, A.colPtr, A.rowIdx, A.values, A.complex, a.band, this.tol, grow)
-        : luFactor(n, A.colPtr, A.rowIdx, A.values, A.complex, a.perm, this.tol, Math.ceil(0.6 * est.fillNnz) + n, grow, from);
+        : luFactor(n, A.colPtr, A.rowIdx, A.values, A.complex, a.perm, this.tol, guess, grow, from);
       if (typeof r === 'number') {
         const col = a.perm[r];
         throw new SingularMatrixError(`factor: the matrix is singular: no nonzero pivot left in column ${col} (elimination step ${r} of ${n}, LU with partial pivoting)`, col, r);
