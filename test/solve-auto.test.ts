@@ -11,7 +11,8 @@ import { CSRMatrix } from '../src/formats/csr.js';
 import { poisson2D, poisson3D } from '../src/generators/poisson.js';
 import { SingularMatrixError, UnsupportedError } from '../src/errors.js';
 import { estimateFactorCost } from '../src/solvers/direct/factor.js';
-import { AMG_MIN_DIAMETER, chooseDirect, DIRECT_MAX_N } from '../src/solvers/solve.js';
+import { AMG_MIN_DIAMETER, AMG_MIN_DIAMETER_GPU, chooseDirect, chooseSolve, DIRECT_MAX_N } from '../src/solvers/solve.js';
+import { solveStructure } from '../src/solvers/structure.js';
 import { loadShared, sharedMatrixNames } from './matrices.js';
 import { trueResidual } from './solve-reference.js';
 
@@ -164,5 +165,19 @@ describe("rt.solve 'auto': the preconditioner of a Krylov solve", () => {
     expect([r.method, r.preconditioner, r.converged]).toEqual(['cg', 'jacobi', true]);
     expect(trueResidual(P, r.x, b)).toBeLessThanOrEqual(1e-10);
     expect(r.relativeResidual).toBeCloseTo(trueResidual(P, r.x, b), 12);
+  });
+
+  it("AMG from the path's diameter threshold: the CPU's, and a GPU path's (Jacobi resident there)", () => {
+    // poisson3D(8)'s structure (Laplacian-like, SPD) with n and the diameter set: the rule alone
+    const s = { ...solveStructure(poisson3D(8)), n: 118 ** 3 };
+    const cpu = { label: 'CPU', triangular: true, gpu: false };
+    const gpu = { label: 'WebGPU', triangular: true, gpu: true };
+    for (const d of [AMG_MIN_DIAMETER - 1, AMG_MIN_DIAMETER, AMG_MIN_DIAMETER_GPU - 1, AMG_MIN_DIAMETER_GPU]) {
+      const c = chooseSolve({ ...s, diameter: d }, cpu, {});
+      expect(c.candidates[0].preconditioner, `CPU, diameter ${d}`).toBe(d >= AMG_MIN_DIAMETER ? 'amg' : 'jacobi');
+      const g = chooseSolve({ ...s, diameter: d }, gpu, {});
+      expect(g.candidates[0].preconditioner, `GPU, diameter ${d}`).toBe(d >= AMG_MIN_DIAMETER_GPU ? 'amg' : 'jacobi');
+      expect(g.reasons.join(' ')).toMatch(d >= AMG_MIN_DIAMETER_GPU ? /WebGPU path's threshold/ : /jacobi, not amg: .* the WebGPU path's threshold/);
+    }
   });
 });

@@ -73,6 +73,7 @@ export function chooseSolve(s: SolveStructure, path: PathSolveInfo, o: { method?
     reasons.push('method gmres(30), right-preconditioned: nonsymmetric (bicgstab if it breaks down)');
   }
   let pre: PreconditionerKind;
+  const minDiameter = path.gpu ? AMG_MIN_DIAMETER_GPU : AMG_MIN_DIAMETER;
   if (o.preconditioner && o.preconditioner !== 'auto') {
     pre = o.preconditioner;
     reasons.push(`preconditioner ${pre} given by the caller`);
@@ -84,14 +85,16 @@ export function chooseSolve(s: SolveStructure, path: PathSolveInfo, o: { method?
         pre === 'ilu0' ? 'ilu0 (zero pivots are shifted and reported)' : `none (the ${path.label} path has no triangular solve for ilu0)`
       }`,
     );
-  } else if (amgPays(s) && !((s.diameter ?? Infinity) < AMG_MIN_DIAMETER)) {
+  } else if (amgPays(s) && !((s.diameter ?? Infinity) < minDiameter)) {
     pre = 'amg';
-    reasons.push(`${amgPays(s)!}; its graph's pseudo-diameter ${s.diameter} ≥ ${AMG_MIN_DIAMETER}`);
+    reasons.push(`${amgPays(s)!}; its graph's pseudo-diameter ${s.diameter} ≥ ${minDiameter}${path.gpu ? ` (the ${path.label} path's threshold)` : ''}`);
   } else if (hpd && s.hermitian && s.positiveDiagonal && s.diagonallyDominant) {
     pre = 'jacobi';
     if (amgPays(s)) {
       reasons.push(
-        `preconditioner jacobi, not amg: the graph's pseudo-diameter ${s.diameter} < ${AMG_MIN_DIAMETER}, so Jacobi-CG's iterations (which grow with it on a Laplacian-like matrix) cost less than AMG's setup and cycles (measured on 2 threads: poisson3D(64), diameter 189, 1.8 s against 5.2 s; poisson2D(1024), diameter 2046, 87 s against 17 s)`,
+        path.gpu
+          ? `preconditioner jacobi, not amg: the graph's pseudo-diameter ${s.diameter} < ${minDiameter}, the ${path.label} path's threshold: Jacobi-CG runs resident on the device while AMG's setup runs on the host CPU (${AMG_GPU_MEASURED})`
+          : `preconditioner jacobi, not amg: the graph's pseudo-diameter ${s.diameter} < ${minDiameter}, so Jacobi-CG's iterations (which grow with it on a Laplacian-like matrix) cost less than AMG's setup and cycles (rt.solve's CPU time on 2 threads, Jacobi against AMG: poisson3D(64), diameter 189, 0.64–0.78 s against 1.16–1.40 s; poisson3D(100), 297, 3.7 s against 4.6 s; from poisson3D(128), 381, AMG is the cheaper: 9.8 s against 10.7 s)`,
       );
     }
     reasons.push(
@@ -119,11 +122,21 @@ export function chooseSolve(s: SolveStructure, path: PathSolveInfo, o: { method?
 
 /**
  * The pseudo-diameter from which 'auto' takes AMG over Jacobi for a Laplacian-like matrix that amgPays
- * accepts: Jacobi-CG's time grows as n·diameter, AMG's as n, and the two measured on 2 threads cross
- * between poisson3D(64) (diameter 189: Jacobi 3× faster) and poisson2D(1024) (2046: AMG 5× faster);
- * the per-unknown costs of each put the crossing at 400–560, and 400 keeps AMG where in doubt.
+ * accepts: Jacobi-CG's time grows as n·diameter, AMG's (setup and cycles) as n. rt.solve's process CPU
+ * time on 2 threads (2026-11-26, the pooled SpGEMM setup and level-sized cycle, load 12), Jacobi
+ * against AMG: poisson3D(64) (diameter 189) 0.64–0.78 s against 1.16–1.40 s, poisson3D(80) (237)
+ * 1.31–1.49 against 2.11, poisson3D(100) (297) 3.7 against 4.6, poisson3D(128) (381) 10.7 against 9.8;
+ * poisson2D(256) (510) 0.30–0.35 against 0.22–0.25, poisson2D(512) (1022) 1.51 against 0.64. The
+ * per-unknown costs put the crossing at 350 (3-D) to 360–430 (2-D).
  */
-export const AMG_MIN_DIAMETER = 400;
+export const AMG_MIN_DIAMETER = 350;
+
+/**
+ * The same threshold on a GPU path, where Jacobi-CG keeps its whole iteration on the device and AMG's
+ * setup runs on the host CPU (AMG_GPU_MEASURED says what it rests on).
+ */
+export const AMG_MIN_DIAMETER_GPU = 400;
+const AMG_GPU_MEASURED = 'the threshold of the CPU measurements before the cycle ran at each level\'s size; not yet measured on a GPU';
 
 /** What 'auto' weighs a factorization by: the symbolic phase's estimate (estimateFactorCost). */
 export interface DirectEstimate {
