@@ -1,13 +1,13 @@
 /**
  * Issue 21, WebGPU part: AMG-PCG on poisson3D(n) (default 128) to 1e-8 with the cycle on the GPU
- * (rt.amg on the WebGPU path, Dawn in Node; setup on the host) against our plain CG on the same path
+ * (rt.amg on the WebGPU path, Dawn in Node; setup on the host, its SpGEMM on the pool's --workers threads) against our plain CG on the same path
  * and CuPy's cg on the same GPU (bench/device/solve_cg_cupy.py, run first in the same call by
  * bench/device/amg-run.sh; its figures are read from --cupy). Prints: setup ms, solve ms (a second
  * solve with the kept hierarchy), iterations, the true residual; ms per AMG-PCG iteration and per plain
  * CG iteration from solves of two lengths (difference / iterations), so the cycle's cost shows in
  * plain-CG iterations (one SpMV plus its BLAS-1 each).
  *
- *   node amg-webgpu.mjs [--cupy cupy.tsv] [--n 128] > amg.tsv
+ *   node amg-webgpu.mjs [--cupy cupy.tsv] [--n 128] [--workers 16] > amg.tsv
  */
 import { readFileSync, existsSync } from 'node:fs';
 import { create as createDawn } from 'webgpu';
@@ -20,8 +20,10 @@ const args = process.argv.slice(2);
 const opt = (k: string, d: string) => (args.includes(k) ? args[args.indexOf(k) + 1] : d);
 const n = Number(opt('--n', '128'));
 const cupyFile = opt('--cupy', '');
+const workers = Number(opt('--workers', '16'));
 const gpu = createDawn(['disable-dawn-features=timestamp_quantization']) as unknown as GPU;
-const rt = await createRuntime({ backend: 'webgpu', workers: 1, webgpu: { gpu } });
+// the setup's SpGEMM runs on the CPU pool (issue 21: setup on the 16-core pool)
+const rt = await createRuntime({ backend: 'webgpu', workers, webgpu: { gpu } });
 
 
 let cupyMs: number | undefined;
