@@ -5,21 +5,46 @@
  * CPU path (1 and 2 threads) and the WebGPU path (Dawn on SwiftShader). The 2× goal itself is timed in
  * the benchmark (`npm run bench -- --only explain`): on a 2-core machine shared with other work a
  * product's time swings 2–10× from one second to the next, so a unit test holds the order of magnitude
- * (within 10×, against the least disturbed of 15 batches) and the mechanics exactly.
+ * (within 10×, against the least disturbed of 15 batches) and the mechanics exactly; a stand-in
+ * device path with set times shows that a device's figures are those of a product in a stream, the
+ * read's latency apart.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
-import { autoCalibrationCache, CACHE_BYTES, CALL_OVERHEAD_MS } from '../src/runtime/auto-calibration.js';
-import { estimateSpmv } from '../src/runtime/cost.js';
+import { autoCalibrationCache, beyondCacheRates, CACHE_BYTES, CALL_OVERHEAD_MS, deviceFigures } from '../src/runtime/auto-calibration.js';
+import { estimateSpmv, spmvBytes } from '../src/runtime/cost.js';
 import { matrixFeatures } from '../src/runtime/features.js';
 import { CPU_COST } from '../src/cpu/path.js';
 import { loadDawn } from '../src/webgpu/device.js';
 import { poisson2D, poisson3D } from '../src/generators/poisson.js';
-import type { PathId } from '../src/path.js';
+import type { Path, PathId } from '../src/path.js';
 import type { SparseMatrix } from '../src/formats/index.js';
 import { pointDawnAtSwiftShader } from './webgpu-helpers.js';
 
 pointDawnAtSwiftShader();
+
+/**
+ * A device path that takes `productMs` + `perRowMs` × rows per product and `readMs` per read (what a
+ * software renderer's read in Node waited on a loaded machine: whole 4 ms scheduler ticks), on a
+ * clock of its own: `clock.now` stands in for performance.now while the test runs.
+ */
+function standInDevice(productMs: number, perRowMs: number, readMs: number, clock: { now: number }): Path {
+  const path = {
+    id: 'webgpu',
+    label: 'stand-in',
+    formats: ['csr'],
+    cost: { kind: 'gpu', defaults: { overheadMs: 1, bandwidthGBs: 1 }, prefers: { format: 'csr', reason: 'stand-in' } },
+    capabilities: () => ({ available: true, device: `stand-in ${productMs}/${perRowMs}/${readMs}` }),
+    matrix: (A: SparseMatrix) => ({ format: 'csr', rows: A.rows, dispose() {} }),
+    vector: (_: string, data: ArrayLike<number> | number) => ({ length: typeof data === 'number' ? data : data.length, dispose() {} }),
+    spmv: async (A: { rows: number }) => void (clock.now += productMs + perRowMs * A.rows),
+    read: async (v: { length: number }) => {
+      clock.now += readMs;
+      return new Float64Array(v.length);
+    },
+  };
+  return path as unknown as Path;
+}
 
 /**
  * A resident product's time on `path`: the fastest of 15 batches (a batch: `reps` products, then one
@@ -84,15 +109,47 @@ describe('the automatic calibration', () => {
     expect(small.kernelMs).toBeCloseTo(small.bytes / 20e6, 12);
   });
 
-  it('measures the rate beyond cache when a matrix that large is first explained, never above the cached rate', async () => {
+  it('measures the rate beyond cache at the octave of the first matrix that large, never above the cached rate', async () => {
     const rt = await createRuntime({ backend: 'cpu', workers: 1 });
-    const A = poisson2D(1200); // 1.44 M rows: 6.9 M entries, 105 MB as CSR with x and y
-    rt.explain('spmv', A);
+    const A = poisson2D(1200); // 1.44 M rows: 6.9 M entries, 105 MB as CSR with x and y: octave 27
+    const e = rt.explain('spmv', A);
     const f = [...autoCalibrationCache().entries()].find(([k]) => k.startsWith('cpu:'))![1];
-    expect(f.memoryGBs).toBeGreaterThan(0);
-    expect(f.memoryGBs).toBeLessThanOrEqual(f.bandwidthGBs);
-    expect(f.cacheBytes).toBe(CACHE_BYTES);
+    const rates = [...beyondCacheRates().values()][0];
+    expect([...rates.keys()]).toEqual([27]);
+    const memoryGBs = rates.get(27)!;
+    expect(memoryGBs).toBeGreaterThan(0);
+    expect(memoryGBs).toBeLessThanOrEqual(f.bandwidthGBs);
+    // the estimate takes the first CACHE_BYTES at the cached rate, the rest at that octave's
+    const { bytes } = e.estimates.cpu!;
+    expect(e.estimates.cpu!.kernelMs).toBeCloseTo((CACHE_BYTES / f.bandwidthGBs + (bytes - CACHE_BYTES) / memoryGBs) / 1e6, 9);
+    // a matrix of another octave measures its own; one within the cache measures nothing more
+    rt.explain('spmv', poisson2D(600)); // 26 MB: octave 25
+    rt.explain('spmv', poisson2D(100));
+    expect([...rates.keys()].sort()).toEqual([25, 27]);
     rt.dispose();
+  });
+});
+
+describe("a device path's automatic calibration", () => {
+  it("takes a product's time in a stream of products, the read's latency apart", async () => {
+    const [productMs, perRowMs, readMs] = [0.05, 2e-5, 4];
+    const clock = { now: 0 };
+    const now = vi.spyOn(performance, 'now').mockImplementation(() => clock.now);
+    try {
+      const p = standInDevice(productMs, perRowMs, readMs, clock);
+      const r = deviceFigures(p);
+      expect(r.figures).toBeNull();
+      await r.done;
+      const f = deviceFigures(p).figures!;
+      // a read per 4 products would have put readMs / 4 = 1 ms into the fixed cost, and the kernel's
+      // 0.18 ms under half of it (the default rate kept)
+      expect(f.overheadMs).toBeCloseTo(productMs + 8 * perRowMs, 9);
+      const P = poisson2D(96);
+      const { matrix, vectors } = spmvBytes(matrixFeatures(P), 'csr', 8);
+      expect(f.bandwidthGBs).toBeCloseTo((matrix + vectors) / 1e6 / (perRowMs * (P.rows - 8)), 6);
+    } finally {
+      now.mockRestore();
+    }
   });
 });
 

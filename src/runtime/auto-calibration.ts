@@ -8,22 +8,26 @@
  * CPU path, synchronously (explain is synchronous), on the calling thread: the time of a tiny product
  * plus the runtime's call overhead, and the rate of DIA products over a working set that fits in
  * cache (poisson2D(256), about 3.6 MB: a 0.9 MB one, all in L2, put mid-size products 1.5–2.5× above
- * their estimates); the rate beyond cache only when a matrix that large is first explained (a
- * 5-diagonal matrix of 2 M rows, a 112 MB working set, 100–200 ms once). One thread's figures stand
+ * their estimates); the rate beyond cache when a matrix that large is first explained, at its octave
+ * of working set (a 5-diagonal matrix of 16 to 128 MiB, 5 products: up to 100–200 ms once per octave
+ * and process). One thread's figures stand
  * for every thread count: the pool is used only where it measured faster (src/cpu/dispatch.ts), by
  * less than 2× on 2 threads.
  *
  * Device paths, asynchronously (their products finish on the device): started by the path's first
  * operation or by an explain that could choose it (runtime.ts explainSpmv), never by the runtime's own
- * choices (they would load the path's shaders for a page that stays on the CPU); through
- * the path's own operations as the runtime runs them (f64, resident, the median of 5 batches of 4
- * products each ended by a read), a tiny product and a small Poisson matrix (9,216 rows) in the format
- * the path runs it in; until it ends
- * the path's default figures stand (explain says so). On a real GPU so small a product is all
- * overhead, so the measured rate replaces the default only where the kernel's share of the product
- * was at least half the overhead (a software renderer's: 1–2 ms of each against 1–3 ms of kernel;
- * with the bar at twice the overhead, the page's SwiftShader kept the defaults and its estimates ran
- * 2–5× slow).
+ * choices (they would load the path's shaders for a page that stays on the CPU); through the path's
+ * own operations as the runtime runs them (f64, resident), a tiny product and a small Poisson matrix
+ * (9,216 rows) in the format the path runs it in, each timed in windows of one product and of several
+ * (each window ended by one read of y, what makes a device finish), so that the time of a product in
+ * a stream of them (what explain estimates for a resident product) comes apart from the read's
+ * latency: a software renderer's read in Node waited 0.2 ms or, on a loaded machine, whole 4 ms
+ * scheduler ticks, and with 4 products per read its share made the fixed cost 0.37 ms where a
+ * product in a stream cost 0.04 ms. Until it ends the path's default figures stand (explain says so).
+ * On a real GPU so small a product is all overhead, so the measured rate replaces the default only
+ * where the kernel's share of the product was at least half the overhead (a software renderer's: 1–2
+ * ms of each against 1–3 ms of kernel; with the bar at twice the overhead, the page's SwiftShader
+ * kept the defaults and its estimates ran 2–5× slow).
  */
 import type { Path, PathCalibration } from '../path.js';
 import type { CpuPath } from '../cpu/path.js';
@@ -44,11 +48,17 @@ export const CACHE_BYTES = 8 << 20;
 /** What a runtime call adds to the kernel's time (promise turns, the operation queue, checks), in ms: 3 µs left 1,024-row products 1.8–3.4× above their estimates on the 2-vCPU EPYC. */
 export const CALL_OVERHEAD_MS = 0.006;
 /**
- * Rows of the matrix that measures the CPU's rate beyond cache: a 5-point stencil's diagonals, like
- * the matrices it stands for, 80 MB of them with 32 MB of x and y: beyond the largest last-level caches.
+ * The CPU's rate beyond cache is measured per octave of working set, 16 MiB to 128 MiB (larger ones
+ * take 128 MiB's), on a 5-point stencil's diagonals like the matrices it stands for, when a matrix of
+ * that octave is first explained: between 8 MiB and the last level's size (32 MiB on the EPYC, 260 MiB
+ * reported by this VM's Xeon, shared with its other tenants) the rate falls gradually, so one rate at
+ * 112 MB left a 19 MB product (poisson3D(64)) 2.4× faster than its estimate in one run and a 56 MB one
+ * 2.2× slower in another.
  */
-const MEMORY_ROWS = 1 << 21;
-const MEMORY_OFFSETS = Int32Array.of(-1024, -1, 0, 1, 1024);
+const OCTAVES = { min: 24, max: 27 };
+const STENCIL_OFFSETS = [-1, 0, 1];
+/** per CPU key, the rate beyond cache (GB/s) by octave of working set */
+const beyond = new Map<string, Map<number, number>>();
 
 const figures = new Map<string, PathCalibration>();
 const running = new Map<string, Promise<void>>();
@@ -66,10 +76,10 @@ function productBytes(A: { storageBytes(): number; rows: number; cols: number },
 }
 
 /**
- * The CPU path's figures, measured now if this process has none (`beyondCache`: including the rate
- * beyond cache, for a working set larger than CACHE_BYTES).
+ * The CPU path's figures, measured now if this process has none; for a working set beyond CACHE_BYTES
+ * (`workingSetBytes`), with the rate beyond cache measured at its octave (once per process).
  */
-export function cpuFigures(cpu: CpuPath, beyondCache: boolean): PathCalibration {
+export function cpuFigures(cpu: CpuPath, workingSetBytes = 0): PathCalibration {
   const key = keyOf(cpu);
   let f = figures.get(key);
   if (!f) {
@@ -81,15 +91,26 @@ export function cpuFigures(cpu: CpuPath, beyondCache: boolean): PathCalibration 
     f = { overheadMs: fixedMs + CALL_OVERHEAD_MS, bandwidthGBs: productBytes(A, 8) / 1e6 / (ms - fixedMs) };
     figures.set(key, f);
   }
-  if (beyondCache && f.memoryGBs === undefined) {
-    const n = MEMORY_ROWS;
-    const D = new DIAMatrix(n, n, 'f64', MEMORY_OFFSETS, n, new Float64Array(MEMORY_OFFSETS.length * n).fill(1));
-    const ms = cpu.timeInline(D, 3, 0, 1);
-    // never faster than the cached rate: a machine whose cache holds it all streams at that rate
-    f = { ...f, memoryGBs: Math.min(f.bandwidthGBs, productBytes(D, 8) / 1e6 / ms), cacheBytes: CACHE_BYTES };
-    figures.set(key, f);
+  if (workingSetBytes <= CACHE_BYTES) return f;
+  const octave = Math.min(OCTAVES.max, Math.max(OCTAVES.min, Math.round(Math.log2(workingSetBytes))));
+  let rates = beyond.get(key);
+  if (!rates) beyond.set(key, (rates = new Map()));
+  let memoryGBs = rates.get(octave);
+  if (memoryGBs === undefined) {
+    // a square grid's 5-point stencil (diagonals ±1, ±side) whose product moves 2^octave bytes: 56 per row
+    const side = Math.round(Math.sqrt(2 ** octave / 56));
+    const n = side * side;
+    const offsets = Int32Array.from([-side, ...STENCIL_OFFSETS, side]);
+    const D = new DIAMatrix(n, n, 'f64', offsets, n, new Float64Array(offsets.length * n).fill(1));
+    const bytes = productBytes(D, 8);
+    const ms = cpu.timeInline(D, 5, 0, 1);
+    // the rate that puts this product at its measured time, the first CACHE_BYTES at the cached rate as
+    // cost.ts counts them; never faster than the cached rate (a cache that holds it all streams at that rate)
+    const pastMs = ms - CACHE_BYTES / 1e6 / f.bandwidthGBs;
+    memoryGBs = pastMs > 0 ? Math.min(f.bandwidthGBs, (bytes - CACHE_BYTES) / 1e6 / pastMs) : f.bandwidthGBs;
+    rates.set(octave, memoryGBs);
   }
-  return f;
+  return { ...f, memoryGBs, cacheBytes: CACHE_BYTES };
 }
 
 /** A device path's figures if this process has measured them, else null (nothing started). */
@@ -124,14 +145,14 @@ export function deviceFigures(p: Path): { figures: PathCalibration | null; done:
 async function measureDevice(p: Path): Promise<PathCalibration> {
   const d = p.cost.defaults;
   if (p.prepare) await p.prepare(); // a GPU path's shaders load with its first operation
-  const overheadMs = await timeProducts(p, poisson3D(2));
+  const overheadMs = await timeProduct(p, poisson3D(2), 8);
   // a Poisson matrix in the format the path runs it in, its rate scaled back to the path's reference rate
   const P = poisson2D(96);
   const features = matrixFeatures(P);
   const { format } = formatOn(p, features);
   const eff = p.cost.efficiency ? (p.cost.efficiency[format] ?? p.cost.efficiency.csr ?? 1) : 1;
   const { matrix, vectors } = spmvBytes(features, format, 8);
-  const kernelMs = (await timeProducts(p, convert(P, format, { maxFill: 1e9 }))) - overheadMs;
+  const kernelMs = (await timeProduct(p, convert(P, format, { maxFill: 1e9 }), 4)) - overheadMs;
   // on a real GPU so small a product is all overhead: its rate says nothing, the default stands
   const bandwidthGBs = kernelMs > 0 && kernelMs >= overheadMs / 2 ? (matrix + vectors) / 1e6 / kernelMs / eff : d.bandwidthGBs;
   // transfers: 2 MB up and back
@@ -148,24 +169,40 @@ async function measureDevice(p: Path): Promise<PathCalibration> {
 }
 
 /**
- * The time of a resident f64 product on a device path, as the runtime runs it: 5 batches of 4 products,
- * each ended by one read of y (what makes a device finish), after an untimed one; the median batch's
- * time per product (one batch slowed by another process does not set the figure).
+ * The time of one resident f64 product on a device path in a stream of products, as the runtime runs
+ * them: windows of 1 and of `k` products, each ended by one read of y, the two kinds alternating (6
+ * of each after an untimed pair); the difference of their median times over k − 1 products, so that
+ * the read's own latency drops out (it is no part of a product in a stream). A difference lost in the
+ * noise (not positive) falls back to the k-window's time per product.
  */
-async function timeProducts(p: Path, A: SparseMatrix): Promise<number> {
+async function timeProduct(p: Path, A: SparseMatrix, k: number): Promise<number> {
   const M = p.matrix(A, { transpose: false });
   const x = p.vector('f64', new Float64Array(A.cols).fill(1));
   const y = p.vector('f64', A.rows);
   const s: SpmvScalars = { alpha: [1, 0], beta: [0, 0], op: 'N' };
+  const window = async (n: number): Promise<number> => {
+    const t0 = performance.now();
+    for (let r = 0; r < n; r++) await p.spmv(M, x, y, s);
+    await p.read(y);
+    return performance.now() - t0;
+  };
   try {
-    const t: number[] = [];
-    for (let b = -1; b < 5; b++) {
-      const t0 = performance.now();
-      for (let k = 0; k < 4; k++) await p.spmv(M, x, y, s);
-      await p.read(y);
-      if (b >= 0) t.push((performance.now() - t0) / 4);
+    const one: number[] = [];
+    const many: number[] = [];
+    for (let b = -1; b < 6; b++) {
+      // alternate which goes first, so neither always follows the other's read
+      let t1: number;
+      let tk: number;
+      if (b % 2) [t1, tk] = [await window(1), await window(k)];
+      else [tk, t1] = [await window(k), await window(1)];
+      if (b >= 0) {
+        one.push(t1);
+        many.push(tk);
+      }
     }
-    return median(t);
+    const tk = median(many);
+    const slope = (tk - median(one)) / (k - 1);
+    return slope > 0 ? slope : tk / k;
   } finally {
     M.dispose();
     x.dispose();
@@ -173,8 +210,12 @@ async function timeProducts(p: Path, A: SparseMatrix): Promise<number> {
   }
 }
 
-
 /** What this process has measured, per path key (tests). */
 export function autoCalibrationCache(): Map<string, PathCalibration> {
   return figures;
+}
+
+/** The CPU's rates beyond cache measured so far in this process, per CPU key and octave of working set (tests). */
+export function beyondCacheRates(): Map<string, Map<number, number>> {
+  return beyond;
 }

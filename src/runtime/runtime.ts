@@ -33,7 +33,7 @@ import { checkCacheTiles } from '../cpu/tiles.js';
 import { explainSpmv, formatOn, type Explanation } from './explain.js';
 import type { Calibration, PathCalibration } from './cost.js';
 import { poisson3D } from '../generators/poisson.js';
-import { CACHE_BYTES, cpuFigures, deviceFigures, measuredDeviceFigures } from './auto-calibration.js';
+import { cpuFigures, deviceFigures, measuredDeviceFigures } from './auto-calibration.js';
 import { shownTyped, shownValue } from '../shown-value.js';
 import { spgemm, type SpgemmKernel } from '../solvers/amg/spgemm.js';
 import { cpuSpgemm } from '../cpu/spgemm.js';
@@ -476,12 +476,12 @@ export class Runtime implements HandleOwner {
     const x = options.x;
     const bound = x instanceof ResidentVector ? x.pinned : null;
     const eb = elementBytes(host.dtype);
-    // the working set as CSR: whether the CPU figures need the rate beyond cache
-    const beyondCache = features.nnz * (4 + eb) + (features.rows + 1) * 4 + (features.rows + features.cols) * eb > CACHE_BYTES;
+    // the working set as CSR: the CPU figures' rate beyond cache is measured at its octave
+    const workingSet = features.nnz * (4 + eb) + (features.rows + 1) * 4 + (features.rows + features.cols) * eb;
     const uncalibrated: string[] = [];
     const candidates = this.paths.map((p) => ({
       path: p,
-      calibration: this.calibrationFor(p, beyondCache, uncalibrated),
+      calibration: this.calibrationFor(p, workingSet, uncalibrated),
       available: bound && bound !== p.id && !this.forced ? `x is in a GPUBuffer shared on the ${labelOf(bound)} path (rt.fromGPUBuffer, gpuBuffer())` : this.availability(p),
       resident: {
         matrix: handle ? handle.copies.has(`${p.id}:${this.formatFor(handle, p)}`) : p === this.home,
@@ -522,10 +522,10 @@ export class Runtime implements HandleOwner {
    * (auto-calibration.ts: the CPU's measured now if this process has none; a device's once measured,
    * its defaults until then — their labels go to `uncalibrated`).
    */
-  private calibrationFor(p: Path, beyondCache: boolean, uncalibrated: string[]): PathCalibration {
+  private calibrationFor(p: Path, workingSet: number, uncalibrated: string[]): PathCalibration {
     const c = this.calibrationData?.[p.id];
     if (c) return c;
-    if (p === this.home) return cpuFigures(this.cpu, beyondCache);
+    if (p === this.home) return cpuFigures(this.cpu, workingSet);
     if (this.availability(p) !== true) return p.cost.defaults;
     // a path that has run an operation has its shaders: its measurement may start (once)
     const { figures: f, failed } = this.prepared.has(p) ? deviceFigures(p) : { figures: measuredDeviceFigures(p), failed: undefined };
