@@ -223,6 +223,8 @@ if (run('explain')) {
     const worst = group.reduce((a, c) => (Math.abs(Math.log(c.ratio)) > Math.abs(Math.log(a.ratio)) ? c : a));
     // within 2× either way: min(r, 1/r) ≥ 0.5
     goal(`explain within 2× of measured, ${key}: worst ${worst.matrix} (measured / estimate ${worst.ratio.toFixed(2)}), min(r, 1/r)`, Math.min(worst.ratio, 1 / worst.ratio), 0.5);
+    const fresh = group.reduce((a, c) => (Math.abs(Math.log(c.freshRatio)) > Math.abs(Math.log(a.freshRatio)) ? c : a));
+    goals.push(`  info  ${key}: against figures re-measured right after each cell, worst ${fresh.matrix} ${fresh.freshRatio.toFixed(2)}× (load ${os.loadavg()[0].toFixed(1)})`);
   }
 }
 

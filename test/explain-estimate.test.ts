@@ -18,7 +18,7 @@ import { CPU_COST } from '../src/cpu/path.js';
 import { loadDawn } from '../src/webgpu/device.js';
 import { poisson2D, poisson3D } from '../src/generators/poisson.js';
 import type { Path, PathId } from '../src/path.js';
-import type { SparseMatrix } from '../src/formats/index.js';
+import type { CSRMatrix, SparseMatrix } from '../src/formats/index.js';
 import { pointDawnAtSwiftShader } from './webgpu-helpers.js';
 
 pointDawnAtSwiftShader();
@@ -142,11 +142,17 @@ describe("a device path's automatic calibration", () => {
       await r.done;
       const f = deviceFigures(p).figures!;
       // a read per 4 products would have put readMs / 4 = 1 ms into the fixed cost, and the kernel's
-      // 0.18 ms under half of it (the default rate kept)
-      expect(f.overheadMs).toBeCloseTo(productMs + 8 * perRowMs, 9);
-      const P = poisson2D(96);
-      const { matrix, vectors } = spmvBytes(matrixFeatures(P), 'csr', 8);
-      expect(f.bandwidthGBs).toBeCloseTo((matrix + vectors) / 1e6 / (perRowMs * (P.rows - 8)), 6);
+      // 0.18 ms under half of it (the default rate kept): the line through the two Poisson products'
+      // times gives the fixed cost (here the stand-in's productMs, to the bytes' share of rowPtr) and the rate
+      const [S, P] = [poisson2D(32), poisson2D(96)];
+      const bytes = (A: CSRMatrix) => Object.values(spmvBytes(matrixFeatures(A), 'csr', 8)).reduce((a, b) => a + b);
+      const ms = (A: CSRMatrix) => productMs + perRowMs * A.rows;
+      const slope = (ms(P) - ms(S)) / (bytes(P) - bytes(S));
+      const overheadMs = ms(S) - slope * bytes(S);
+      expect(overheadMs).toBeGreaterThan(0.9 * productMs);
+      expect(overheadMs).toBeLessThan(1.1 * productMs);
+      expect(f.overheadMs).toBeCloseTo(overheadMs, 9);
+      expect(f.bandwidthGBs).toBeCloseTo(bytes(P) / 1e6 / (ms(P) - overheadMs), 6);
     } finally {
       now.mockRestore();
     }

@@ -17,8 +17,8 @@
  * Device paths, asynchronously (their products finish on the device): started by the path's first
  * operation or by an explain that could choose it (runtime.ts explainSpmv), never by the runtime's own
  * choices (they would load the path's shaders for a page that stays on the CPU); through the path's
- * own operations as the runtime runs them (f64, resident), a tiny product and a small Poisson matrix
- * (9,216 rows) in the format the path runs it in, each timed in windows of one product and of several
+ * own operations as the runtime runs them (f64, resident), a tiny product and two small Poisson
+ * matrices (1,024 and 9,216 rows) in the format the path runs them in, each timed in windows of one product and of several
  * (each window ended by one read of y, what makes a device finish), so that the time of a product in
  * a stream of them (what explain estimates for a resident product) comes apart from the read's
  * latency: a software renderer's read in Node waited 0.2 ms or, on a loaded machine, whole 4 ms
@@ -31,7 +31,7 @@
  */
 import type { Path, PathCalibration } from '../path.js';
 import type { CpuPath } from '../cpu/path.js';
-import { DIAMatrix, convert, type SparseMatrix } from '../formats/index.js';
+import { DIAMatrix, convert, type CSRMatrix, type SparseMatrix } from '../formats/index.js';
 import { spmvBytes } from './cost.js';
 import type { SpmvScalars } from '../backend-types.js';
 import { median } from '../metrics.js';
@@ -145,16 +145,26 @@ export function deviceFigures(p: Path): { figures: PathCalibration | null; done:
 async function measureDevice(p: Path): Promise<PathCalibration> {
   const d = p.cost.defaults;
   if (p.prepare) await p.prepare(); // a GPU path's shaders load with its first operation
-  const overheadMs = await timeProduct(p, poisson3D(2), 8);
-  // a Poisson matrix in the format the path runs it in, its rate scaled back to the path's reference rate
-  const P = poisson2D(96);
-  const features = matrixFeatures(P);
-  const { format } = formatOn(p, features);
+  const tinyMs = await timeProduct(p, poisson3D(2), 8);
+  // two Poisson matrices in the format the path runs them in: the line through their times gives the
+  // rate (scaled back to the path's reference rate) and the fixed cost of a product that spans many
+  // workgroups — a software renderer wakes its threads for one: on a loaded machine SwiftShader took
+  // 2 ms for a 1,024-row product where an 8-row one took 0.05–0.4 ms — never below the tiny one's
+  const [S, P] = [poisson2D(32), poisson2D(96)];
+  const { format } = formatOn(p, matrixFeatures(P));
   const eff = p.cost.efficiency ? (p.cost.efficiency[format] ?? p.cost.efficiency.csr ?? 1) : 1;
-  const { matrix, vectors } = spmvBytes(features, format, 8);
-  const kernelMs = (await timeProduct(p, convert(P, format, { maxFill: 1e9 }), 4)) - overheadMs;
+  const bytesOf = (A: CSRMatrix): number => {
+    const { matrix, vectors } = spmvBytes(matrixFeatures(A), format, 8);
+    return matrix + vectors;
+  };
+  const [bS, bP] = [bytesOf(S), bytesOf(P)];
+  const sMs = await timeProduct(p, convert(S, format, { maxFill: 1e9 }), 8);
+  const pMs = await timeProduct(p, convert(P, format, { maxFill: 1e9 }), 4);
+  const slope = (pMs - sMs) / (bP - bS);
+  const overheadMs = slope > 0 ? Math.max(tinyMs, sMs - slope * bS) : tinyMs;
+  const kernelMs = pMs - overheadMs;
   // on a real GPU so small a product is all overhead: its rate says nothing, the default stands
-  const bandwidthGBs = kernelMs > 0 && kernelMs >= overheadMs / 2 ? (matrix + vectors) / 1e6 / kernelMs / eff : d.bandwidthGBs;
+  const bandwidthGBs = kernelMs > 0 && kernelMs >= overheadMs / 2 ? bP / 1e6 / kernelMs / eff : d.bandwidthGBs;
   // transfers: 2 MB up and back
   const data = new Float64Array(1 << 18);
   let t0 = performance.now();
