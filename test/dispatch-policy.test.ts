@@ -125,6 +125,24 @@ describe('DispatchPolicy', () => {
     expect(close.poolTimeMs).toBeGreaterThan(((20000 * 0.05 - MAX_WAIT_MS) * EXPLORE_SHARE) / 2);
   });
 
+  it('judges a pool that is usually faster but sometimes stalls (a preempted worker) by its mean', () => {
+    // typical pooled call 0.03 ms against 0.05 inline; some calls stall for 2–4 ms: on the mean the pool loses
+    for (const [share, stallMs] of [[0.1, 2], [0.03, 4], [0.01, 4]]) {
+      const p = new DispatchPolicy();
+      const rng = new Prng(7);
+      let t = 0;
+      for (let k = 0; k < 100000; k++) {
+        const d = p.choose('dot_f64', 1e5);
+        const ms = d.pooled ? (rng.next() < share ? stallMs : 0.03) : 0.05;
+        t += ms;
+        d.done(ms);
+      }
+      expect(t / (100000 * 0.05), `stalls ${share} × ${stallMs} ms`).toBeLessThan(1.1);
+    }
+    // no stalls: the pool keeps nearly every call
+    expect(simulate(new DispatchPolicy(), 100000, 1e5, 0.05, 0.03).pooledCalls).toBeGreaterThan(99000);
+  });
+
   it('follows a lasting change: the pool, once it becomes faster, takes over', () => {
     const p = new DispatchPolicy();
     simulate(p, 500, 1e5, 0.05, 0.5); // loaded: the pool loses 10×

@@ -20,7 +20,9 @@
  * but never past MAX_WAIT_MS of the kernel's time: a 27 µs pool trial every 0.9 ms against a 4.8 µs
  * inline dot cost a page 5% (7.6 against 7.2 µs per call with the runtime's own overhead), and
  * once confirmed it now comes every 29 ms. Each new sample moves an estimate by a share of the
- * difference, capped at 4× the estimate, so one outlier cannot shut a way out for long; a
+ * difference — inline's capped at 4× the estimate, so one outlier cannot shut it out for long; the
+ * pool's whole, as its mean is what it costs, stalled workers included (the cap let a pool that
+ * stalled in 1 call of 30 stay chosen while it lost 1.5× on average); a
  * re-measured way that now takes under half its estimate is measured again on the next call, and a
  * trial that finds it close (under CLEAR×), or a change of which way wins, ends the backoff, so a
  * lasting change (load elsewhere starting or ending) is followed within calls after at most
@@ -132,7 +134,10 @@ export class DispatchPolicy {
             const winner = pooled ? stats.inline : stats.pool;
             stats.backoff = u >= CLEAR * winner.perUnit ? Math.min(MAX_BACKOFF, stats.backoff + 1) : 0;
           }
-          way.perUnit += ALPHA * (Math.min(u, 4 * way.perUnit) - way.perUnit);
+          // a pooled call's time counts whole: a stalled worker (preempted by another process) is part
+          // of what the pool costs, and capping it let a pool that stalled in 1 call of 30 stay chosen
+          // while it lost 1.5× on the mean
+          way.perUnit += ALPHA * ((pooled ? u : Math.min(u, 4 * way.perUnit)) - way.perUnit);
         }
         way.n++;
         if (pooled === poolWins(stats) && stats.spent !== Infinity) stats.spent += ms;
