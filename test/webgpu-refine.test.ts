@@ -205,8 +205,9 @@ describe('iterative refinement on the GPU', () => {
     expect([r.path, r.converged, r.reason]).toEqual(['webgpu', true, 'converged']);
     expect(r.refinements).toBeGreaterThan(0);
     expect(trueResidual(A32, r.x, b)).toBeLessThanOrEqual(1e-10);
-    // what is reported is the f64 product's residual, not the GPU's
-    expect(r.relativeResidual).toBeCloseTo(trueResidual(A32, r.x, b), 14);
+    // what is reported is b − A·x of the returned x: the GPU's double-single one where its rounding
+    // bound certifies it, else the host's f64 one; either way within a small part of tol of the f64 product's
+    expect(Math.abs(r.relativeResidual - trueResidual(A32, r.x, b))).toBeLessThanOrEqual(1e-12);
     // x came back once: every other read-back is a scalar or a block of residuals (≤ one per 16 iterations + speculation)
     expect(be.stats.readbacks - reads).toBeLessThanOrEqual(Math.ceil(r.iterations / 16) + 4 * (r.refinements + 1) + 2);
     // an x0 is refined from, and the answer is the same quality

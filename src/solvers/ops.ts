@@ -111,6 +111,8 @@ export interface PathRefinement<V> {
   readonly bnorm: number;
   /** ‖b − A·x0‖ (‖b‖ without x0), in the path's f64 */
   readonly rnorm: number;
+  /** the relative rounding of one product or sum in the path's f64 (double-single: 2^-44, with margin), for the residual's rounding bound */
+  readonly roundoff: number;
   /** the right-hand side of the next correction solve: r in the solve's dtype (the refinement's vector: do not release it) */
   rhs(): V;
   /** x ← x + d and r ← b − A·x in f64, returning ‖r‖; NaN, with x kept as it was, when d is not finite */

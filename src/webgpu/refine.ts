@@ -34,6 +34,12 @@ export function wideType(dt: DType): DType {
   return dt === 'f32' ? 'f64' : dt === 'c64' ? 'c128' : dt;
 }
 
+/**
+ * The relative rounding of a double-single product or sum (wgsl/ds.wgsl: about 2^-46; hi + lo holds
+ * 48 bits), taken 4× larger as the margin of the residual's certificate (src/solvers/solve.ts).
+ */
+const DS_ROUNDOFF = 2 ** -44;
+
 function finiteOrNaN(v: number): number {
   return Number.isFinite(v) ? v : NaN;
 }
@@ -77,6 +83,7 @@ export async function webgpuRefinement(B: RefineBackend, A: WebGpuMatrix, b: Flo
   return {
     bnorm,
     rnorm,
+    roundoff: DS_ROUNDOFF,
     rhs() {
       if (single) B.narrow(r, rhs);
       return rhs;
