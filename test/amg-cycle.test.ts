@@ -11,8 +11,8 @@ import { diffusion2D } from '../src/generators/diffusion.js';
 import { CpuBackend } from '../src/cpu/backend.js';
 import { cpuSolverOps } from '../src/cpu/solver-ops.js';
 import { buildHierarchy, type AmgHierarchy, type AmgOptions } from '../src/solvers/amg/hierarchy.js';
-import type { SpgemmKernel } from '../src/solvers/amg/spgemm.js';
-import { cpuSpgemm } from '../src/cpu/spgemm.js';
+import type { SparseKernels } from '../src/solvers/amg/spgemm.js';
+import { CpuSparseSession } from '../src/cpu/spgemm.js';
 import { amgCycle } from '../src/solvers/amg/cycle.js';
 import { cg } from '../src/solvers/krylov/cg.js';
 import type { SolverOps } from '../src/solvers/ops.js';
@@ -116,7 +116,7 @@ beforeAll(async () => {
   setupBackend = await CpuBackend.create({ threads: 2 });
 });
 afterAll(() => setupBackend.dispose());
-const spgemm: SpgemmKernel = (A, B, dtype) => cpuSpgemm(setupBackend, A, B, dtype);
+const kernels: SparseKernels = () => new CpuSparseSession(setupBackend);
 
 function cases(): [string, CSRMatrix, AmgOptions][] {
   return [
@@ -130,7 +130,7 @@ function suite<V>(name: string, make: (A: CSRMatrix) => Promise<PathUnderTest<V>
   describe(`AMG cycle on the ${name} path`, () => {
     for (const [label, A, o] of cases()) {
       it(`${label}: level-sized vectors and operators; one cycle equals the f64 reference`, async () => {
-        const h = buildHierarchy(A, spgemm, { smoother: 'jacobi', ...o });
+        const h = buildHierarchy(A, kernels, { smoother: 'jacobi', ...o });
         expect(h.levels.length).toBeGreaterThanOrEqual(3);
         const p = await make(A);
         const rec = recording(p.ops);
@@ -156,7 +156,7 @@ function suite<V>(name: string, make: (A: CSRMatrix) => Promise<PathUnderTest<V>
 
     it('AMG-PCG: the iterations of a textbook PCG with the reference cycle, the same answer', async () => {
       const A = poisson2D(28);
-      const h = buildHierarchy(A, spgemm, { smoother: 'jacobi', maxCoarse: 40 });
+      const h = buildHierarchy(A, kernels, { smoother: 'jacobi', maxCoarse: 40 });
       const b = Float64Array.from({ length: A.rows }, (_, i) => 1 + Math.cos(0.2 * i));
       const tol = 1e-10;
       const xRef = new Float64Array(A.rows);

@@ -6,8 +6,8 @@ import { diffusion2D, diffusion3D } from '../src/generators/diffusion.js';
 import { elasticity2D, elasticity2DModes } from '../src/generators/elasticity.js';
 import { DisposedError, OptionError, ShapeError, UnsupportedError } from '../src/errors.js';
 import { buildHierarchy } from '../src/solvers/amg/hierarchy.js';
-import type { SpgemmKernel } from '../src/solvers/amg/spgemm.js';
-import { cpuSpgemm } from '../src/cpu/spgemm.js';
+import type { SparseKernels } from '../src/solvers/amg/spgemm.js';
+import { CpuSparseSession } from '../src/cpu/spgemm.js';
 import { amalgamate, standardAggregation, symmetricStrength } from '../src/solvers/amg/aggregate.js';
 import { fitCandidates } from '../src/solvers/amg/tentative.js';
 import { loadShared } from './matrices.js';
@@ -54,12 +54,12 @@ function rank(D: number[][]): number {
 }
 
 describe('amg setup', () => {
-  // the Galerkin products on the pool's kernel, as the runtime runs them
+  // the setup's products on the pool's kernels, as the runtime runs them
   let setupRt: Runtime;
-  let spgemm: SpgemmKernel;
+  let kernels: SparseKernels;
   beforeAll(async () => {
     setupRt = await createRuntime({ workers: 2 });
-    spgemm = (A, B, dtype) => cpuSpgemm(setupRt.cpuBackend, A, B, dtype);
+    kernels = () => new CpuSparseSession(setupRt.cpuBackend);
   });
   afterAll(() => setupRt.dispose());
   it('standard aggregation covers every connected node once, each aggregate connected to its root', () => {
@@ -79,7 +79,7 @@ describe('amg setup', () => {
 
   it('hierarchy invariants: P full column rank, R = Pᵀ, R·A·P equal to a dense reference and symmetric, complexities bounded', () => {
     const A = poisson2D(24);
-    const h = buildHierarchy(A, spgemm, { maxCoarse: 20 });
+    const h = buildHierarchy(A, kernels, { maxCoarse: 20 });
     expect(h.levels.length).toBeGreaterThanOrEqual(3);
     expect(h.stop).toBe('size');
     for (let l = 0; l + 1 < h.levels.length; l++) {
@@ -111,7 +111,7 @@ describe('amg setup', () => {
   it('stalled coarsening stops with a reason (a diagonal matrix has no strong connections)', () => {
     const n = 600;
     const D = new CSRMatrix(n, n, 'f64', Int32Array.from({ length: n + 1 }, (_, i) => i), Int32Array.from({ length: n }, (_, i) => i), new Float64Array(n).fill(2));
-    const h = buildHierarchy(D, spgemm);
+    const h = buildHierarchy(D, kernels);
     expect(h.stop).toBe('stalled');
     expect(h.stopReason).toMatch(/600 rows make 0 aggregates/);
   });
@@ -160,7 +160,7 @@ describe('amg setup', () => {
   it('hierarchy invariants with the rigid-body modes (blockSize 2): P full column rank, R = Pᵀ, coarse A symmetric, complexities bounded', () => {
     const n = 10;
     const K = elasticity2D(n);
-    const h = buildHierarchy(K, spgemm, { nearNullSpace: elasticity2DModes(n), blockSize: 2, maxCoarse: 40 });
+    const h = buildHierarchy(K, kernels, { nearNullSpace: elasticity2DModes(n), blockSize: 2, maxCoarse: 40 });
     expect(h.levels.length).toBeGreaterThanOrEqual(2);
     expect(h.levels[1].blockSize).toBe(3);
     for (let l = 0; l + 1 < h.levels.length; l++) {
@@ -180,8 +180,8 @@ describe('amg setup', () => {
   it('an indefinite matrix with a positive diagonal is refused at setup (a negative Ritz value), not left to diverge', () => {
     const A = poisson2D(20);
     for (let i = 0; i < A.rows; i++) for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) if (A.colIdx[k] === i) A.values[k] = 2; // eigenvalues of A − 2I span (−2, 6)
-    expect(() => buildHierarchy(A, spgemm)).toThrow(UnsupportedError);
-    expect(() => buildHierarchy(A, spgemm)).toThrow(/indefinite/);
+    expect(() => buildHierarchy(A, kernels)).toThrow(UnsupportedError);
+    expect(() => buildHierarchy(A, kernels)).toThrow(/indefinite/);
   });
 });
 

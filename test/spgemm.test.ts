@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createRuntime, CSRMatrix, ShapeError, MemoryLimitError, WorkerError, poisson2D, poisson3D, randomMatrix, type Runtime } from '../src/index.js';
 import { spgemm } from '../src/solvers/amg/spgemm.js';
-import { cpuSpgemm } from '../src/cpu/spgemm.js';
+import { CpuSparseSession } from '../src/cpu/spgemm.js';
 import { loadShared, sharedMatrixNames } from './matrices.js';
 import { csrTriplets } from './reference.js';
 import { mulberry32 } from './random.js';
@@ -171,10 +171,54 @@ describe('spgemm', () => {
     }
   });
 
+  it("a session keeps operands resident: galerkin R·(A·P) and spmv against references, release and reuse", () => {
+    const A = poisson3D(14);
+    // a prolongator-like P: each row's weights on the aggregates of its neighbours
+    const rnd = mulberry32(3);
+    const nc = 400;
+    const P = new CSRMatrix(
+      A.rows,
+      nc,
+      'f64',
+      A.rowPtr.slice(),
+      Int32Array.from(A.colIdx, (j) => Math.floor((j * nc) / A.rows)),
+      Float64Array.from(A.colIdx, () => rnd() + 0.1),
+    ).toCSR();
+    const R = P.transpose();
+    const before = pooled;
+    const live = rt2.memoryInUse;
+    const s = new CpuSparseSession(rt2.cpuBackend);
+    try {
+      const AP = s.spgemm(A, P, 'f64');
+      checkProduct(A, P, AP, 'A·P');
+      checkProduct(R, AP, s.galerkin(R, A, P), 'R·(A·P)');
+      const x = Float64Array.from({ length: A.cols }, () => rnd() - 0.5);
+      const y = new Float64Array(A.rows);
+      s.spmv(A, x, y);
+      for (let i = 0; i < A.rows; i++) {
+        let ref = 0;
+        let mag = 0;
+        for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) {
+          ref += A.values[k] * x[A.colIdx[k]];
+          mag += Math.abs(A.values[k] * x[A.colIdx[k]]);
+        }
+        if (!(Math.abs(y[i] - ref) <= 1e-14 * mag)) throw new Error(`spmv: y[${i}] = ${y[i]}, reference ${ref}`);
+      }
+      // released and uploaded again: the same product
+      s.release(A);
+      s.release(P);
+      sameBits(AP, s.spgemm(A, P, 'f64'), 'A·P after release');
+    } finally {
+      s.dispose();
+    }
+    expect(pooled - before).toBeGreaterThanOrEqual(6);
+    expect(rt2.memoryInUse).toBe(live); // every copy freed
+  });
+
   it('shape mismatch → ShapeError; a product over the budget → MemoryLimitError before the numeric pass; a worker failing → WorkerError, then the pool works again', async () => {
     const A = poisson2D(3);
     const B = randomMatrix({ rows: 4, cols: 9, meanRowLength: 4, seed: 1 });
-    const kernel = (X: CSRMatrix, Y: CSRMatrix, dtype: CSRMatrix['dtype']) => cpuSpgemm(rt2.cpuBackend, X, Y, dtype);
+    const kernel = () => new CpuSparseSession(rt2.cpuBackend);
     expect(() => spgemm(A, B, kernel)).toThrow(ShapeError);
     expect(() => spgemm(A, B, kernel)).toThrow(/9×9 and B is 4×9/);
     // dense 3000×1 times 1×3000: a 9·10⁶-entry product (≈100 MB) against a 64 MiB budget

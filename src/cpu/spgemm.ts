@@ -2,6 +2,7 @@ import { components, type DType } from '../dtype.js';
 import { MemoryLimitError } from '../errors.js';
 import { CSRMatrix } from '../formats/csr.js';
 import { reserveMemory } from '../memory-budget.js';
+import type { SparseSession } from '../solvers/amg/spgemm.js';
 import type { CpuBackend } from './backend.js';
 import type { Region } from './memory.js';
 import { balancedBounds } from './partition.js';
@@ -9,80 +10,184 @@ import { balancedBounds } from './partition.js';
 /** Products with fewer entries in A than this run as one chunk on the calling thread. */
 const SPGEMM_POOL_FLOOR = 16384;
 
+/** A CSR matrix in the WebAssembly memory, values as f64 (cc = 1) or c128 pairs (cc = 2). */
+interface Resident {
+  rows: number;
+  cols: number;
+  nnz: number;
+  cc: number;
+  ptr: number;
+  idx: number;
+  val: number;
+  regions: Region[];
+}
+
 /**
- * C = A·B on the CPU path (assembly/spgemm.ts), synchronously: the operands are copied into the
- * WebAssembly memory (values widened to f64, or to c128 pairs for a complex `dtype`); the symbolic
- * pass counts each row's columns and multiply-adds (rows split over the pool by A's entries), the
- * row pointers are summed here and the product's size checked against the memory budget in scope,
- * then the numeric pass fills the rows in ascending column order (rows split by their multiply-adds).
- * `dtype` is the product's; f32/c64 results are rounded from the f64 accumulators. A and B canonical
- * CSR with A.cols = B.rows.
+ * The CPU path's sparse kernels (assembly/spgemm.ts, csr_f64) for a host-side setup that calls them synchronously (the AMG
+ * hierarchy inside rt.amg, rt.spgemm): each operand is copied into the WebAssembly memory once per
+ * session, however many products and SpMVs read it, until release() or dispose().
+ *
+ * SpGEMM is Gustavson's, in two passes over rows: the symbolic pass counts each row's columns and
+ * multiply-adds (rows split over the pool by A's entries); the row pointers are summed here and the
+ * product's size checked against the memory budget in scope; the numeric pass fills the rows in
+ * ascending column order (rows split by their multiply-adds).
  */
-export function cpuSpgemm(backend: CpuBackend, A: CSRMatrix, B: CSRMatrix, dtype: DType): CSRMatrix {
-  const m = A.rows;
-  const n = B.cols;
-  const cc = components(dtype);
-  const chunks = A.nnz < SPGEMM_POOL_FLOOR ? 1 : backend.threads;
-  const split = (prefix: (i: number) => number) => (chunks === 1 ? Int32Array.of(0, m) : balancedBounds(m, chunks, prefix, 1));
-  const regions: Region[] = [];
-  const alloc = (bytes: number): Region => {
-    const r = backend.heap.alloc(bytes);
-    regions.push(r);
-    return r;
-  };
-  try {
-    const [pa, pb] = [operand(A, cc, alloc), operand(B, cc, alloc)];
-    const wsBytes = (Math.ceil((4 * n) / 16) * 16 + 8 * cc * n) || 16;
-    const slots = alloc(16 * chunks);
-    const slotView = slots.view('i32');
-    for (let c = 0; c < chunks; c++) slotView[4 * c] = alloc(wsBytes).ptr;
-    const cp = alloc(4 * (m + 1));
-    const fl = alloc(8 * m);
-    const ap = A.rowPtr;
-    backend.runChunksSync('spgemm_count', [pa.ptr, pa.idx, pb.ptr, pb.idx, n, slots.ptr, cp.ptr, fl.ptr], split((i) => ap[i] + i), 5);
-    const rowPtr = cp.view('i32', m + 1);
-    const flops = fl.view('f64', m);
-    // row pointers from the counts, and the multiply-adds before each row (in place)
-    rowPtr[0] = 0;
-    let nnz = 0;
-    let work = 0;
-    for (let i = 0; i < m; i++) {
-      rowPtr[i + 1] = nnz += rowPtr[i + 1];
-      const f = flops[i];
-      flops[i] = work;
-      work += f + 1;
+export class CpuSparseSession implements SparseSession {
+  private readonly uploads = new Map<CSRMatrix, Resident>();
+  constructor(private readonly backend: CpuBackend) {}
+
+  spgemm(A: CSRMatrix, B: CSRMatrix, dtype: DType): CSRMatrix {
+    const cc = components(dtype);
+    const C = this.multiply(this.upload(A, cc), this.upload(B, cc));
+    try {
+      return hostCopy(C, dtype);
+    } finally {
+      free(C);
     }
-    if (nnz > 0x7fffffff) throw new MemoryLimitError(nnz * (4 + 8 * cc), `spgemm: the ${m}×${n} product has ${nnz} entries, more than 32-bit row pointers index`);
-    const single = dtype === 'f32' || dtype === 'c64';
-    // the result's arrays here and their copies out of the WebAssembly memory
-    reserveMemory(nnz * 4 + nnz * cc * (single ? 4 : 8), `spgemm: ${nnz} entries of the ${m}×${n} product`);
-    const bounds = split((i) => (i < m ? flops[i] : work));
-    const ci = alloc(4 * nnz);
-    const cv = alloc(8 * cc * nnz);
-    backend.runChunksSync(cc === 2 ? 'spgemm_c128' : 'spgemm_f64', [pa.ptr, pa.idx, pa.val, pb.ptr, pb.idx, pb.val, n, slots.ptr, cp.ptr, ci.ptr, cv.ptr], bounds, 7);
-    const values = cv.view('f64', cc * nnz);
-    return new CSRMatrix(m, n, dtype, cp.view('i32', m + 1).slice(), ci.view('i32', nnz).slice(), single ? Float32Array.from(values) : values.slice());
-  } finally {
-    for (const r of regions) r.dispose();
+  }
+
+  galerkin(R: CSRMatrix, A: CSRMatrix, P: CSRMatrix): CSRMatrix {
+    const AP = this.multiply(this.upload(A, 1), this.upload(P, 1));
+    try {
+      const C = this.multiply(this.upload(R, 1), AP);
+      try {
+        return hostCopy(C, 'f64');
+      } finally {
+        free(C);
+      }
+    } finally {
+      free(AP);
+    }
+  }
+
+  spmv(A: CSRMatrix, x: Float64Array, y: Float64Array): void {
+    const M = this.upload(A, 1);
+    const B = this.backend;
+    const xr = B.heap.alloc(8 * A.cols);
+    const yr = B.heap.alloc(8 * A.rows);
+    try {
+      xr.view('f64', A.cols).set(x);
+      const ap = A.rowPtr;
+      const chunks = A.nnz < SPGEMM_POOL_FLOOR ? 1 : B.threads;
+      const bounds = chunks === 1 ? Int32Array.of(0, A.rows) : balancedBounds(A.rows, chunks, (i) => ap[i] + i);
+      B.runChunksSync('csr_f64', [M.ptr, M.idx, M.val, xr.ptr, yr.ptr, 1, 0], bounds);
+      y.set(yr.view('f64', A.rows));
+    } finally {
+      xr.dispose();
+      yr.dispose();
+    }
+  }
+
+  release(M: CSRMatrix): void {
+    const r = this.uploads.get(M);
+    if (r) free(r);
+    this.uploads.delete(M);
+  }
+
+  dispose(): void {
+    for (const r of this.uploads.values()) free(r);
+    this.uploads.clear();
+  }
+
+  /** M in the WebAssembly memory with cc components (once per session and width). */
+  private upload(M: CSRMatrix, cc: number): Resident {
+    const had = this.uploads.get(M);
+    if (had?.cc === cc) return had;
+    if (had) this.release(M);
+    const r: Resident = { rows: M.rows, cols: M.cols, nnz: M.nnz, cc, ptr: 0, idx: 0, val: 0, regions: [] };
+    try {
+      const ptr = this.alloc(r, 4 * (M.rows + 1));
+      ptr.view('i32', M.rows + 1).set(M.rowPtr.subarray(0, M.rows + 1));
+      const idx = this.alloc(r, 4 * M.nnz);
+      idx.view('i32', M.nnz).set(M.colIdx.subarray(0, M.nnz));
+      const val = this.alloc(r, 8 * cc * M.nnz);
+      const v = val.view('f64', cc * M.nnz);
+      const src = M.values;
+      if (components(M.dtype) === cc) v.set(src.subarray(0, cc * M.nnz));
+      else {
+        // a real operand of a complex product: imaginary parts 0 (the region may hold old bytes)
+        for (let k = 0; k < M.nnz; k++) {
+          v[2 * k] = src[k];
+          v[2 * k + 1] = 0;
+        }
+      }
+      [r.ptr, r.idx, r.val] = [ptr.ptr, idx.ptr, val.ptr];
+    } catch (e) {
+      free(r);
+      throw e;
+    }
+    this.uploads.set(M, r);
+    return r;
+  }
+
+  private alloc(r: Resident, bytes: number): Region {
+    const region = this.backend.heap.alloc(bytes);
+    r.regions.push(region);
+    return region;
+  }
+
+  /** A·B in the WebAssembly memory (the caller frees it). */
+  private multiply(A: Resident, B: Resident): Resident {
+    const backend = this.backend;
+    const [m, n, cc] = [A.rows, B.cols, A.cc];
+    const chunks = A.nnz < SPGEMM_POOL_FLOOR ? 1 : backend.threads;
+    const C: Resident = { rows: m, cols: n, nnz: 0, cc, ptr: 0, idx: 0, val: 0, regions: [] };
+    const work: Region[] = [];
+    const scratch = (bytes: number): Region => {
+      const r = backend.heap.alloc(bytes);
+      work.push(r);
+      return r;
+    };
+    try {
+      const wsBytes = (Math.ceil((4 * n) / 16) * 16 + 8 * cc * n) || 16;
+      const slots = scratch(16 * chunks);
+      const slotView = slots.view('i32');
+      for (let c = 0; c < chunks; c++) slotView[4 * c] = scratch(wsBytes).ptr;
+      const fl = scratch(8 * m);
+      const cp = this.alloc(C, 4 * (m + 1));
+      // the symbolic pass's rows split by A's entries (a view made after the last allocation before it)
+      const ap = new Int32Array(backend.heap.memory.buffer, A.ptr, m + 1);
+      const split = (prefix: (i: number) => number) => (chunks === 1 ? Int32Array.of(0, m) : balancedBounds(m, chunks, prefix, 1));
+      const countBounds = split((i) => ap[i] + i);
+      backend.runChunksSync('spgemm_count', [A.ptr, A.idx, B.ptr, B.idx, n, slots.ptr, cp.ptr, fl.ptr], countBounds, 5);
+      const rowPtr = cp.view('i32', m + 1);
+      const flops = fl.view('f64', m);
+      // row pointers from the counts, and the multiply-adds before each row (in place)
+      rowPtr[0] = 0;
+      let nnz = 0;
+      let total = 0;
+      for (let i = 0; i < m; i++) {
+        rowPtr[i + 1] = nnz += rowPtr[i + 1];
+        const f = flops[i];
+        flops[i] = total;
+        total += f + 1;
+      }
+      if (nnz > 0x7fffffff) throw new MemoryLimitError(nnz * (4 + 8 * cc), `spgemm: the ${m}×${n} product has ${nnz} entries, more than 32-bit row pointers index`);
+      const bounds = split((i) => (i < m ? flops[i] : total));
+      const ci = this.alloc(C, 4 * nnz);
+      const cv = this.alloc(C, 8 * cc * nnz);
+      backend.runChunksSync(cc === 2 ? 'spgemm_c128' : 'spgemm_f64', [A.ptr, A.idx, A.val, B.ptr, B.idx, B.val, n, slots.ptr, cp.ptr, ci.ptr, cv.ptr], bounds, 7);
+      [C.nnz, C.ptr, C.idx, C.val] = [nnz, cp.ptr, ci.ptr, cv.ptr];
+      return C;
+    } catch (e) {
+      free(C);
+      throw e;
+    } finally {
+      for (const r of work) r.dispose();
+    }
   }
 }
 
-/** An operand's arrays in the WebAssembly memory, values as f64 (cc = 1) or c128 pairs (cc = 2). */
-function operand(M: CSRMatrix, cc: number, alloc: (bytes: number) => Region): { ptr: number; idx: number; val: number } {
-  const ptr = alloc(M.rowPtr.byteLength);
-  ptr.view('i32', M.rows + 1).set(M.rowPtr);
-  const idx = alloc(4 * M.nnz);
-  idx.view('i32', M.nnz).set(M.colIdx.subarray(0, M.nnz));
-  const val = alloc(8 * cc * M.nnz);
-  const v = val.view('f64', cc * M.nnz);
-  const src = M.values;
-  if (components(M.dtype) === cc) v.set(src.subarray(0, cc * M.nnz));
-  else {
-    // a real operand of a complex product: imaginary parts 0 (the region may hold old bytes)
-    for (let k = 0; k < M.nnz; k++) {
-      v[2 * k] = src[k];
-      v[2 * k + 1] = 0;
-    }
-  }
-  return { ptr: ptr.ptr, idx: idx.ptr, val: val.ptr };
+/** A resident product as a host CSRMatrix of `dtype`, its size checked against the memory budget in scope. */
+function hostCopy(C: Resident, dtype: DType): CSRMatrix {
+  const single = dtype === 'f32' || dtype === 'c64';
+  reserveMemory(4 * (C.rows + 1) + C.nnz * 4 + C.nnz * C.cc * (single ? 4 : 8), `spgemm: ${C.nnz} entries of the ${C.rows}×${C.cols} product`);
+  const [cp, ci, cv] = C.regions;
+  const values = cv.view('f64', C.cc * C.nnz);
+  return new CSRMatrix(C.rows, C.cols, dtype, cp.view('i32', C.rows + 1).slice(), ci.view('i32', C.nnz).slice(), single ? Float32Array.from(values) : values.slice());
+}
+
+function free(r: Resident): void {
+  for (const region of r.regions) region.dispose();
+  r.regions.length = 0;
 }

@@ -35,8 +35,8 @@ import type { Calibration, PathCalibration } from './cost.js';
 import { poisson3D } from '../generators/poisson.js';
 import { cpuFigures, deviceFigures, measuredDeviceFigures } from './auto-calibration.js';
 import { shownTyped, shownValue } from '../shown-value.js';
-import { spgemm, type SpgemmKernel } from '../solvers/amg/spgemm.js';
-import { cpuSpgemm } from '../cpu/spgemm.js';
+import { spgemm, type SparseKernels } from '../solvers/amg/spgemm.js';
+import { CpuSparseSession } from '../cpu/spgemm.js';
 import type { AmgOptions } from '../solvers/amg/hierarchy.js';
 import { factorize, planFactor, type Factorization, type FactorOptions, type FactorPlan } from '../solvers/direct/factor.js';
 
@@ -1279,7 +1279,7 @@ export class Runtime implements HandleOwner {
       const p = this.solvePath(h, options.path);
       kind = chooseSolve(structure, this.pathSolveInfo(p, h), {}).candidates[0].preconditioner;
     }
-    return this.track(new PreconditionerHandle(h, planPreconditioner(csr, structure, { ...options, kind }, this.spgemmKernel), this));
+    return this.track(new PreconditionerHandle(h, planPreconditioner(csr, structure, { ...options, kind }, this.sparseKernels), this));
   }
 
   /** The path a solve of h runs on: the one asked for, else the one that wins a resident SpMV. */
@@ -1473,7 +1473,7 @@ export class Runtime implements HandleOwner {
     }
     const base = p.solverOps(M, h.host, 'none');
     try {
-      const plan = handle?.plan ?? planPreconditioner(csr, structure, { kind }, this.spgemmKernel);
+      const plan = handle?.plan ?? planPreconditioner(csr, structure, { kind }, this.sparseKernels);
       const P = handle ? handle.on(p.id, base) : plan.instantiate(base);
       const ops: SolverOps<PathVector> = { ...base, precondition: (r, z) => P.apply(r, z), cgResident: undefined, bicgstabResident: undefined, checkEvery: undefined };
       return {
@@ -1588,11 +1588,11 @@ export class Runtime implements HandleOwner {
   spgemm(A: SparseMatrix | MatrixHandle, B: SparseMatrix | MatrixHandle): CSRMatrix {
     this.live();
     const host = (M: SparseMatrix | MatrixHandle, what: string) => (M instanceof MatrixHandle ? this.own(M, `spgemm: ${what}`).live().host : M).toCSR();
-    return spgemm(host(A, 'A'), host(B, 'B'), this.spgemmKernel, this.cpu.memoryBudgetMB);
+    return spgemm(host(A, 'A'), host(B, 'B'), this.sparseKernels, this.cpu.memoryBudgetMB);
   }
 
-  /** SpGEMM on the CPU path's pool (src/cpu/spgemm.ts): rt.spgemm's and the AMG setup's. */
-  private readonly spgemmKernel: SpgemmKernel = (A, B, dtype) => cpuSpgemm(this.cpu.backend, A, B, dtype);
+  /** The CPU path's sparse kernels on its pool (src/cpu/spgemm.ts): rt.spgemm's and the AMG setup's. */
+  private readonly sparseKernels: SparseKernels = () => new CpuSparseSession(this.cpu.backend);
 
   /**
    * C = α·A·B + β·C for dense matrices (any shape). CPU path: a cache-blocked, register-tiled SIMD

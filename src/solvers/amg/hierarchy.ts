@@ -3,7 +3,7 @@ import { CSRMatrix } from '../../formats/csr.js';
 import { lanczosBounds } from '../precond/chebyshev.js';
 import { amalgamate, standardAggregation, symmetricStrength } from './aggregate.js';
 import { fitCandidates } from './tentative.js';
-import type { SpgemmKernel } from './spgemm.js';
+import type { SparseKernels, SparseSession } from './spgemm.js';
 
 /** The smoother of every level but the coarsest (docs/amg.md). */
 export type AmgSmoother = 'jacobi' | 'gauss-seidel' | 'chebyshev';
@@ -77,10 +77,20 @@ export const AMG_DEFAULTS = { theta: 0.02, maxCoarse: 500, maxLevels: 10, sweeps
  * strength (θ) on the nodes (blocks of `blockSize` unknowns), standard aggregation, the tentative
  * prolongator from the QR of each aggregate's rows of the near-null space (the R factors are the
  * next level's near-null space), P = (I − ω·D⁻¹A)·T with ω = (4/3)/ρ(D⁻¹A), R = Pᵀ,
- * A_c = R·(A·P) by SpGEMM (`spgemm`: the CPU path's pooled kernel). Stops at maxCoarse rows, at
- * maxLevels, or when aggregation no longer shrinks the level. A canonical CSR A.
+ * A_c = R·(A·P) by SpGEMM. The products and the Lanczos SpMVs run in a session of `kernels` (the
+ * CPU path's, on its pool), which holds each level's operands until the level is built. Stops at
+ * maxCoarse rows, at maxLevels, or when aggregation no longer shrinks the level. A canonical CSR A.
  */
-export function buildHierarchy(A: CSRMatrix, spgemm: SpgemmKernel, options: AmgOptions = {}): AmgHierarchy {
+export function buildHierarchy(A: CSRMatrix, kernels: SparseKernels, options: AmgOptions = {}): AmgHierarchy {
+  const session = kernels();
+  try {
+    return build(A, session, options);
+  } finally {
+    session.dispose();
+  }
+}
+
+function build(A: CSRMatrix, session: SparseSession, options: AmgOptions): AmgHierarchy {
   const t0 = performance.now();
   const { nearNullSpace, ...rest } = options;
   const o = { ...AMG_DEFAULTS, ...rest };
@@ -92,7 +102,7 @@ export function buildHierarchy(A: CSRMatrix, spgemm: SpgemmKernel, options: AmgO
   let stop: AmgStop = 'size';
   let stopReason = `the coarsest level has ≤ ${o.maxCoarse} rows`;
   for (;;) {
-    const level = levelOf(cur, bs, levels.length);
+    const level = levelOf(cur, bs, levels.length, session);
     levels.push(level);
     if (cur.rows <= o.maxCoarse) break;
     if (levels.length === o.maxLevels) {
@@ -108,18 +118,21 @@ export function buildHierarchy(A: CSRMatrix, spgemm: SpgemmKernel, options: AmgO
       break;
     }
     const fit = fitCandidates(agg, count, bs, B);
-    const P = smoothProlongator(fit.T, level, spgemm(cur, fit.T, 'f64'));
+    const P = smoothProlongator(fit.T, level, session.spgemm(cur, fit.T, 'f64'));
+    session.release(fit.T);
     const R = P.transpose();
     level.P = P;
     level.R = R;
-    cur = spgemm(R, spgemm(cur, P, 'f64'), 'f64');
+    const next = session.galerkin(R, cur, P);
+    for (const M of [R, cur, P]) session.release(M);
+    cur = next;
     B = fit.coarse;
     bs = B.length;
   }
   return { levels, coarseInverse: denseInverse(cur), stop, stopReason, options: { ...o, candidates: B.length }, setupMs: performance.now() - t0 };
 }
 
-function levelOf(A: CSRMatrix, blockSize: number, l: number): AmgLevel {
+function levelOf(A: CSRMatrix, blockSize: number, l: number, session: SparseSession): AmgLevel {
   const n = A.rows;
   const dinv = new Float64Array(n);
   let positive = n > 0;
@@ -133,7 +146,7 @@ function levelOf(A: CSRMatrix, blockSize: number, l: number): AmgLevel {
   if (!positive || n < 2) return { A, dinv, rho: 1, blockSize };
   // PyAMG's approximate_spectral_radius: 15 Lanczos steps, the largest Ritz value. Ritz values lie in
   // A's spectrum (scaled by D^-1/2), so a clearly negative one proves A indefinite.
-  const { min, max } = lanczosBounds(A, 15);
+  const { min, max } = lanczosBounds(A, 15, (x, y) => session.spmv(A, x, y));
   if (min < -1e-8 * max) throw new UnsupportedError(`amg: A is indefinite (D⁻¹A has an eigenvalue ≤ ${min.toPrecision(3)} on level ${l}); multigrid needs a positive definite matrix: use method 'minres' or 'gmres' with 'jacobi' or 'ilu0'`);
   return { A, dinv, rho: max, blockSize };
 }

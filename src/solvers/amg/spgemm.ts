@@ -4,22 +4,42 @@ import type { CSRMatrix } from '../../formats/csr.js';
 import { withMemoryBudget } from '../../memory-budget.js';
 
 /**
- * The kernel behind spgemm: C = A·B of dtype `dtype` for canonical CSR operands with A.cols = B.rows,
- * columns of each row in ascending order, allocation checked against the memory budget in scope. The
- * CPU path's (src/cpu/spgemm.ts: Gustavson's two passes on the worker pool) is the one the runtime
- * passes.
+ * Sparse kernels for a host-side setup, called synchronously: the CPU path's (src/cpu/spgemm.ts, on
+ * the worker pool) is the one the runtime passes. Operands are canonical CSR; each stays where the
+ * kernels run (the WebAssembly memory) from its first use until release() or dispose().
  */
-export type SpgemmKernel = (A: CSRMatrix, B: CSRMatrix, dtype: DType) => CSRMatrix;
+export interface SparseSession {
+  /** C = A·B of dtype `dtype` (A.cols = B.rows), columns ascending in each row, allocation checked against the memory budget in scope */
+  spgemm(A: CSRMatrix, B: CSRMatrix, dtype: DType): CSRMatrix;
+  /** R·(A·P) in f64, A·P kept where the kernels run */
+  galerkin(R: CSRMatrix, A: CSRMatrix, P: CSRMatrix): CSRMatrix;
+  /** y = A·x for a real A, in f64 */
+  spmv(A: CSRMatrix, x: Float64Array, y: Float64Array): void;
+  /** frees M's copy */
+  release(M: CSRMatrix): void;
+  /** frees every copy */
+  dispose(): void;
+}
+
+/** Opens a session of sparse kernels (see SparseSession). */
+export type SparseKernels = () => SparseSession;
 
 /**
  * C = A·B for CSR matrices (canonical CSR out; explicit zeros that cancel are kept, as SciPy keeps
- * them). Checks the shapes, makes both operands canonical, and runs `kernel` inside the memory budget
- * `maxMemoryMB` (default: the module's). The result's dtype: complex when either is, f32/c64 only when
- * both are single precision.
+ * them). Checks the shapes, makes both operands canonical, and runs the product in a session of
+ * `kernels` inside the memory budget `maxMemoryMB` (default: the module's). The result's dtype:
+ * complex when either is, f32/c64 only when both are single precision.
  */
-export function spgemm(A: CSRMatrix, B: CSRMatrix, kernel: SpgemmKernel, maxMemoryMB?: number): CSRMatrix {
+export function spgemm(A: CSRMatrix, B: CSRMatrix, kernels: SparseKernels, maxMemoryMB?: number): CSRMatrix {
   if (A.cols !== B.rows) throw new ShapeError(`spgemm: A is ${A.rows}×${A.cols} and B is ${B.rows}×${B.cols}; A's columns must equal B's rows`);
-  return withMemoryBudget(maxMemoryMB, () => kernel(A.toCSR(), B.toCSR(), productDType(A.dtype, B.dtype)));
+  return withMemoryBudget(maxMemoryMB, () => {
+    const s = kernels();
+    try {
+      return s.spgemm(A.toCSR(), B.toCSR(), productDType(A.dtype, B.dtype));
+    } finally {
+      s.dispose();
+    }
+  });
 }
 
 function productDType(a: DType, b: DType): DType {

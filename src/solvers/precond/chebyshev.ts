@@ -7,9 +7,10 @@ import { jsCsrSpmv } from '../../host-spmv.js';
  * Hermitian D^-½·A·D^-½) from `steps` Lanczos steps in f64 on the host, from a fixed start vector.
  * The largest is accurate after a few steps (from below); the smallest is an over-estimate. A complex
  * vector is taken as its interleaved real components: the realified Hermitian matrix is real symmetric
- * with the same eigenvalues.
+ * with the same eigenvalues. `spmv` (y = A·x, real A) runs the products elsewhere (the AMG setup's on the
+ * worker pool); without it they run here.
  */
-export function lanczosBounds(A: CSRMatrix, steps = 20): { min: number; max: number } {
+export function lanczosBounds(A: CSRMatrix, steps = 20, spmv?: (x: Float64Array, y: Float64Array) => void): { min: number; max: number } {
   const n = A.rows;
   const c = components(A.dtype);
   const s = new Float64Array(n);
@@ -23,7 +24,7 @@ export function lanczosBounds(A: CSRMatrix, steps = 20): { min: number; max: num
   for (let i = 0; i < len; i++) v[i] = 1 + 0.5 * Math.sin(1.7 * i + 0.3);
   const nv = Math.sqrt(dotSelf(v));
   for (let i = 0; i < len; i++) v[i] /= nv;
-  if (c === 1) return realLanczos(A, s, v, Math.min(steps, n));
+  if (c === 1) return realLanczos(A, s, v, Math.min(steps, n), spmv);
   let vPrev = new Float64Array(len);
   let w = new Float64Array(len);
   const t = new Float64Array(len);
@@ -54,10 +55,11 @@ export function lanczosBounds(A: CSRMatrix, steps = 20): { min: number; max: num
 
 /**
  * lanczosBounds' steps for a real A from the unit start vector v, with the passes fused (the AMG setup
- * runs this on every level): the scaling and the first orthogonalization ride on the SpMV's row loop,
+ * runs this on every level): the scaling and the first orthogonalization ride on the SpMV's row loop
+ * (or on a pass over `spmv`'s result),
  * the second and the norm share a pass, and the next step's scaled vector is made with the new v.
  */
-function realLanczos(A: CSRMatrix, s: Float64Array, v0: Float64Array, steps: number): { min: number; max: number } {
+function realLanczos(A: CSRMatrix, s: Float64Array, v0: Float64Array, steps: number, spmv?: (x: Float64Array, y: Float64Array) => void): { min: number; max: number } {
   const n = A.rows;
   const { rowPtr, colIdx, values } = A;
   let v: Float64Array = v0;
@@ -71,9 +73,11 @@ function realLanczos(A: CSRMatrix, s: Float64Array, v0: Float64Array, steps: num
   for (let j = 0; j < steps; j++) {
     // w = S·A·S·v − b·vPrev, a = v·w
     let a = 0;
+    if (spmv) spmv(t, w);
     for (let i = 0; i < n; i++) {
       let sum = 0;
-      for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) sum += values[k] * t[colIdx[k]];
+      if (spmv) sum = w[i];
+      else for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) sum += values[k] * t[colIdx[k]];
       const wi = sum * s[i] - b * vPrev[i];
       w[i] = wi;
       a += v[i] * wi;

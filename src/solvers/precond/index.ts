@@ -16,7 +16,7 @@ import { checkAmgOptions, type AmgInfo } from '../amg/info.js';
 import type { AmgOptions } from '../amg/hierarchy.js';
 import { amgCycle } from '../amg/cycle.js';
 import { amgSetup } from '../amg/index.js';
-import type { SpgemmKernel } from '../amg/spgemm.js';
+import type { SparseKernels } from '../amg/spgemm.js';
 
 /** The preconditioners of rt.preconditioner and rt.solve. */
 export type PreconditionerKind = 'none' | 'jacobi' | 'block-jacobi' | 'ssor' | 'ic0' | 'ilu0' | 'chebyshev' | 'amg';
@@ -68,8 +68,8 @@ export function checkPreconditionerOptions(o: PreconditionerOptions, where: stri
   if (o.amg !== undefined) checkAmgOptions(o.amg, where);
 }
 
-/** The host setup of a preconditioner of a concrete kind for the canonical square CSR A (`spgemm`: the CPU path's kernel, for AMG's Galerkin products). */
-export function planPreconditioner(A: CSRMatrix, s: SolveStructure, o: PreconditionerOptions & { kind: PreconditionerKind }, spgemm: SpgemmKernel): PreconditionerPlan {
+/** The host setup of a preconditioner of a concrete kind for the canonical square CSR A (`kernels`: the CPU path's sparse kernels, for AMG's setup). */
+export function planPreconditioner(A: CSRMatrix, s: SolveStructure, o: PreconditionerOptions & { kind: PreconditionerKind }, kernels: SparseKernels): PreconditionerPlan {
   const t0 = performance.now();
   const plan = (kind: PreconditionerKind, description: string, instantiate: PreconditionerPlan['instantiate'], shift = 0, amg?: AmgInfo): PreconditionerPlan => ({
     kind,
@@ -128,7 +128,7 @@ export function planPreconditioner(A: CSRMatrix, s: SolveStructure, o: Precondit
       );
     }
     case 'amg': {
-      const { hierarchy, info, description } = amgSetup(A, s, spgemm, o.amg);
+      const { hierarchy, info, description } = amgSetup(A, s, kernels, o.amg);
       return plan('amg', description, (ops) => amgCycle(ops, hierarchy), 0, info);
     }
   }
