@@ -14,7 +14,7 @@ import { shownValue } from '../../shown-value.js';
 import { reserveMemory, withMemoryBudget } from '../../memory-budget.js';
 import { analyze, bandAnalysis, type Analysis, type OrderingName } from './analysis.js';
 import { bandLu } from './band-lu.js';
-import { bandOf, columnGraph, cscOf, isSymmetric, patternSymmetry, permutedTriangle, symmetricGraph, type Csc } from './pattern.js';
+import { bandOf, columnGraph, cscOf, isSymmetric, patternSymmetry, rowsOf, type Rows, permutedTriangle, symmetricGraph, type Csc } from './pattern.js';
 import { ldlNumeric, ldlPointers, ldlSolveInPlace, type LdlFactor } from './ldl.js';
 import { denseStart, luFactor, luSolveInPlace, type LuFactor } from './lu.js';
 import type { FactorCost } from './symbolic.js';
@@ -152,7 +152,7 @@ export function planFactor(A: SparseMatrix, kind: FactorKind, ordering: Ordering
   if (ordering === 'amd-ata' && (kind === 'cholesky' || kind === 'ldlt' || (kind === 'auto' && sym))) {
     throw new UnsupportedError(`factor: ordering 'amd-ata' (a column ordering) is for LU of a nonsymmetric matrix; use 'amd' or 'nd'`);
   }
-  return { csr, C, sym, a: analyzeFor(C, kind === 'lu' || (kind === 'auto' && !sym), ordering) };
+  return { csr, C, sym, a: analyzeFor(C, kind === 'lu' || (kind === 'auto' && !sym), ordering, sym) };
 }
 
 /**
@@ -178,9 +178,10 @@ function columnsOf(csr: CSRMatrix): { C: Csc; sym: boolean } {
  * mostly symmetric with a mostly stored diagonal (the pivots can then stay on the diagonal the
  * ordering chose), else the columns by AMD of AᵀA (any row pivoting then stays within its fill).
  */
-function analyzeFor(C: Csc, lu: boolean, ordering: OrderingName | 'auto'): Analysis {
+function analyzeFor(C: Csc, lu: boolean, ordering: OrderingName | 'auto', sym = false): Analysis {
   let asked = ordering;
   let why = '';
+  let rows: Rows | undefined;
   const band = ordering === 'auto' && C.n > 1 ? bandOf(C) : null;
   if (band && band.density >= BAND_MIN_DENSITY) {
     why = `banded: A stores ${band.density.toFixed(2)} of its band (≥ ${BAND_MIN_DENSITY}), whose fill the natural order does not exceed: no reordering`;
@@ -188,14 +189,17 @@ function analyzeFor(C: Csc, lu: boolean, ordering: OrderingName | 'auto'): Analy
     if (lu) return bandAnalysis(C.n, band, C.complex, `${why}, banded LU (${band.lower} + ${band.upper} diagonals)`);
     asked = 'natural';
   } else if (lu && ordering === 'auto' && C.n > 1) {
-    const { symmetry, diagonal } = patternSymmetry(C);
+    rows = rowsOf(C);
+    const { symmetry, diagonal } = patternSymmetry(C, rows);
     const stats = `pattern symmetry ${symmetry.toFixed(2)}, ${diagonal} of ${C.n} diagonal entries stored`;
     if (symmetry < SYMMETRIC_PATTERN_MIN || diagonal < DIAGONAL_MIN * C.n) {
       asked = 'amd-ata';
       why = `${stats} (< ${SYMMETRIC_PATTERN_MIN} or < ${DIAGONAL_MIN}·n): a column ordering, AMD of AᵀA`;
     } else why = `${stats}: a symmetric ordering of A + Aᵀ; `;
   }
-  const g = asked === 'amd-ata' ? columnGraph(C) : symmetricGraph(C.n, C.colPtr, C.rowIdx);
+  // the rows of A once (a symmetric A's are its columns)
+  rows ??= sym ? { rowPtr: C.colPtr, colIdx: C.rowIdx } : rowsOf(C);
+  const g = asked === 'amd-ata' ? columnGraph(C, rows) : symmetricGraph(C.n, C.colPtr, C.rowIdx, rows);
   const a = analyze(g, asked, lu, C.complex);
   if (why) a.orderingReason = asked === 'auto' ? why + a.orderingReason : why;
   return a;

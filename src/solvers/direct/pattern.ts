@@ -49,8 +49,14 @@ export function cscOf(A: CSRMatrix): Csc {
   return { n, colPtr, rowIdx, values, complex: comp === 2 };
 }
 
+/** A pattern by rows: row i's columns are colIdx[rowPtr[i] .. rowPtr[i+1]), ascending (the helpers below take it computed once). */
+export interface Rows {
+  rowPtr: Int32Array;
+  colIdx: Int32Array;
+}
+
 /** The pattern of A by rows (the columns of Aᵀ): row i's columns are colIdx[rowPtr[i] .. rowPtr[i+1]), ascending. */
-export function rowsOf(A: Pick<Csc, 'n' | 'colPtr' | 'rowIdx'>): { rowPtr: Int32Array; colIdx: Int32Array } {
+export function rowsOf(A: Pick<Csc, 'n' | 'colPtr' | 'rowIdx'>): Rows {
   const { n, colPtr, rowIdx } = A;
   const rowPtr = new Int32Array(n + 1);
   for (let p = 0; p < colPtr[n]; p++) rowPtr[rowIdx[p] + 1]++;
@@ -68,8 +74,8 @@ export function rowsOf(A: Pick<Csc, 'n' | 'colPtr' | 'rowIdx'>): { rowPtr: Int32
  * matrix by columns with ascending rows; neighbour lists come out sorted and without duplicates (v's
  * list merges column v's rows with row v's columns, both ascending).
  */
-export function symmetricGraph(n: number, colPtr: Int32Array, rowIdx: Int32Array): Graph {
-  const { rowPtr, colIdx } = rowsOf({ n, colPtr, rowIdx });
+export function symmetricGraph(n: number, colPtr: Int32Array, rowIdx: Int32Array, rows: Rows = rowsOf({ n, colPtr, rowIdx })): Graph {
+  const { rowPtr, colIdx } = rows;
   const ptr = new Int32Array(n + 1);
   const adj = new Int32Array(2 * colPtr[n]);
   let q = 0;
@@ -114,9 +120,9 @@ export function bandOf(A: Pick<Csc, 'n' | 'colPtr' | 'rowIdx'>): { lower: number
 }
 
 /** How symmetric A's pattern is: the fraction of off-diagonal entries whose mirror is stored, and the diagonal entries stored. */
-export function patternSymmetry(A: Csc): { symmetry: number; diagonal: number } {
+export function patternSymmetry(A: Csc, rows: Rows = rowsOf(A)): { symmetry: number; diagonal: number } {
   const { n, colPtr, rowIdx } = A;
-  const { rowPtr, colIdx } = rowsOf(A);
+  const { rowPtr, colIdx } = rows;
   const mark = new Int32Array(n).fill(-1);
   let off = 0;
   let matched = 0;
@@ -142,9 +148,9 @@ export function patternSymmetry(A: Csc): { symmetry: number; diagonal: number } 
  * bounded by AᵀA's Cholesky factor (George & Ng). Rows with more than max(16, 10√n) entries are left
  * out (as CSparse does): one dense row would make AᵀA dense.
  */
-export function columnGraph(A: Csc): Graph {
+export function columnGraph(A: Csc, rows: Rows = rowsOf(A)): Graph {
   const { n, colPtr, rowIdx } = A;
-  const { rowPtr, colIdx } = rowsOf(A);
+  const { rowPtr, colIdx } = rows;
   const dense = Math.max(16, 10 * Math.sqrt(n));
   const mark = new Int32Array(n).fill(-1);
   const ptr = new Int32Array(n + 1);
