@@ -2,8 +2,9 @@
  * Left-looking sparse LU with partial pivoting (Gilbert & Peierls 1988, as in CSparse's cs_lu and
  * KLU): column k of L and U is the solution of L·x = A(:, q[k]), a sparse triangular solve whose
  * pattern is found first by a depth-first search of L's graph (its cost is proportional to the flops,
- * not to n); the pivot is the largest entry among rows not yet pivotal, except that the diagonal
- * entry is kept when it is within `tol` of that (threshold pivoting: the fill-reducing symmetric
+ * not to n); the pivot is the largest entry among rows not yet pivotal (|re| + |im| for complex, as
+ * LAPACK's izamax: no square root per candidate), except that the diagonal entry is kept when it is
+ * within `tol` of that (threshold pivoting: the fill-reducing symmetric
  * ordering survives where the matrix allows). Real and complex (interleaved) values.
  */
 
@@ -95,7 +96,7 @@ export function luFactor(
     for (let p = top; p < n; p++) {
       const i = xi[p];
       if (pinv[i] < 0) {
-        const t = c === 1 ? Math.abs(x[i]) : cabs(x[2 * i], x[2 * i + 1]);
+        const t = c === 1 ? Math.abs(x[i]) : Math.abs(x[2 * i]) + Math.abs(x[2 * i + 1]);
         if (t > best) {
           best = t;
           ipiv = i;
@@ -109,7 +110,7 @@ export function luFactor(
     }
     if (ipiv === -1 || !(best > 0) || !Number.isFinite(best)) return k;
     if (pinv[col] < 0 && mark[col] === k + 1) {
-      const t = c === 1 ? Math.abs(x[col]) : cabs(x[2 * col], x[2 * col + 1]);
+      const t = c === 1 ? Math.abs(x[col]) : Math.abs(x[2 * col]) + Math.abs(x[2 * col + 1]);
       if (t >= tol * best && t > 0) ipiv = col;
     }
     const pr = x[c * ipiv];
@@ -253,7 +254,12 @@ export function luFactor(
   Up[n] = unz;
   // L's rows in pivot order
   for (let p = 0; p < lnz; p++) Li[p] = pinv[Li[p]];
-  return { n, complex, Lp, Li: Li.slice(0, lnz), Lx: Lx.slice(0, lnz * c), Up, Ui: Ui.slice(0, unz), Ux: Ux.slice(0, unz * c), pinv, q };
+  return { n, complex, Lp, Li: fitted(Li, lnz), Lx: fitted(Lx, lnz * c), Up, Ui: fitted(Ui, unz), Ux: fitted(Ux, unz * c), pinv, q };
+}
+
+/** The first `used` entries of a: a view when that is at least 3/4 of it (a copy costs more than the rest holds), else a copy. */
+function fitted<T extends Int32Array | Float64Array>(a: T, used: number): T {
+  return (used >= 0.75 * a.length ? a.subarray(0, used) : a.slice(0, used)) as T;
 }
 
 /**
@@ -335,15 +341,6 @@ function reach(
   return top;
 }
 
-/** |a + bi| without overflow or underflow, cheaper than Math.hypot (which V8 runs slowly). */
-function cabs(a: number, b: number): number {
-  a = Math.abs(a);
-  b = Math.abs(b);
-  const big = a > b ? a : b;
-  if (big === 0 || big === Infinity) return big;
-  const r = (a > b ? b : a) / big;
-  return big * Math.sqrt(1 + r * r);
-}
 
 /** Copies of idx/val with room for at least `need` entries (half as many again as before, at least), after asking `grow`. */
 function enlarge(idx: Int32Array, val: Float64Array, need: number, c: number, grow: GrowCheck): { idx: Int32Array; val: Float64Array } {
