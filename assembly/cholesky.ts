@@ -23,6 +23,13 @@
 //   its status word is set to −1, or to the first column (permuted numbering) whose pivot failed
 //   (the range stops there).
 //
+// chol_solve(desc, y, t, start, end) — y ← (L·Lᵀ)⁻¹·y in place (y permuted, n f64; t scratch of the
+//   largest front's rows), over the factor chol_supernodes left: desc's words 1–4 and 13 are read
+//   (start and end are unused: the solve is one pass down the tree and one up). Per supernode, the
+//   columns of its diagonal block one after the other, and the rows below them gathered in t once:
+//   forward, t += L21·y1 column by column (f64x2 down the column); backward, y1 −= L21ᵀ·t as dot
+//   products (two f64x2 partial sums per column).
+//
 // desc, i32 words (pointers are byte offsets in this memory):
 //   0 order  1 super  2 rowPtr  3 rows  4 valPtr (L block offsets, in f64)  5 childPtr  6 children
 //   7 colPtr  8 rowIdx (A by columns, both triangles, original numbering)  9 perm  10 pinv (column j
@@ -251,5 +258,64 @@ export function chol_supernodes(desc: usize, start: i32, end: i32): void {
     const U = <usize>load<u32>(updAddr + (<usize>s << 2));
     const u = m - k;
     if (U != 0) for (let b = 0; b < u; b++) memory.copy(at(U, b * u + b), at(F, k + b + (k + b) * m), <usize>(u - b) << 3);
+  }
+}
+
+/** Σ x[i]·y[i] for i in [0, len). */
+// @ts-ignore: decorator
+@inline function dot(x: usize, y: usize, len: i32): f64 {
+  let i = 0;
+  let s: f64 = 0;
+  if (ASC_FEATURE_SIMD) {
+    let a = f64x2.splat(0), b = f64x2.splat(0);
+    for (; i + 4 <= len; i += 4) {
+      a = f64x2.add(a, f64x2.mul(v128.load(at(x, i)), v128.load(at(y, i))));
+      b = f64x2.add(b, f64x2.mul(v128.load(at(x, i), 16), v128.load(at(y, i), 16)));
+    }
+    a = f64x2.add(a, b);
+    s = f64x2.extract_lane(a, 0) + f64x2.extract_lane(a, 1);
+  }
+  for (; i < len; i++) s += load<f64>(at(x, i)) * load<f64>(at(y, i));
+  return s;
+}
+
+export function chol_solve(desc: usize, y: usize, t: usize, start: i32, end: i32): void {
+  const sup = <usize>load<u32>(desc, 4), rowPtr = <usize>load<u32>(desc, 8), rows = <usize>load<u32>(desc, 12);
+  const valPtr = <usize>load<u32>(desc, 16), Lx = <usize>load<u32>(desc, 52);
+  const ns = (<i32>load<u32>(desc, 64));
+  for (let s = 0; s < ns; s++) {
+    const f = ld(sup, s);
+    const k = ld(sup, s + 1) - f;
+    const r0 = ld(rowPtr, s);
+    const m = ld(rowPtr, s + 1) - r0;
+    const v = at(Lx, ld(valPtr, s));
+    const yf = at(y, f);
+    memory.fill(t, 0, <usize>(m - k) << 3);
+    for (let c = 0; c < k; c++) {
+      const col = v + (<usize>(c * m) << 3);
+      const yc = load<f64>(at(yf, c)) / load<f64>(at(col, c));
+      store<f64>(at(yf, c), yc);
+      // the rest of the diagonal block's column, then the rows below into t
+      axpyNeg(at(yf, c + 1), at(col, c + 1), yc, k - c - 1);
+      axpyNeg(t, at(col, k), -yc, m - k);
+    }
+    for (let i = k; i < m; i++) {
+      const q = at(y, ld(rows, r0 + i));
+      store<f64>(q, load<f64>(q) - load<f64>(at(t, i - k)));
+    }
+  }
+  for (let s = ns - 1; s >= 0; s--) {
+    const f = ld(sup, s);
+    const k = ld(sup, s + 1) - f;
+    const r0 = ld(rowPtr, s);
+    const m = ld(rowPtr, s + 1) - r0;
+    const v = at(Lx, ld(valPtr, s));
+    const yf = at(y, f);
+    for (let i = k; i < m; i++) store<f64>(at(t, i - k), load<f64>(at(y, ld(rows, r0 + i))));
+    for (let c = k - 1; c >= 0; c--) {
+      const col = v + (<usize>(c * m) << 3);
+      const r = load<f64>(at(yf, c)) - dot(at(col, c + 1), at(yf, c + 1), k - c - 1) - dot(at(col, k), t, m - k);
+      store<f64>(at(yf, c), r / load<f64>(at(col, c)));
+    }
   }
 }

@@ -10,7 +10,7 @@ import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
 import { CSRMatrix } from '../src/formats/csr.js';
 import { poisson2D, poisson3D } from '../src/generators/poisson.js';
 import { elasticity2D } from '../src/generators/elasticity.js';
-import { NotPositiveDefiniteError } from '../src/errors.js';
+import { DisposedError, NotPositiveDefiniteError } from '../src/errors.js';
 import { planFactor } from '../src/solvers/direct/factor.js';
 import { supernodalSchedule, supernodalSymbolic, type SupernodalSymbolic } from '../src/solvers/direct/supernodal.js';
 import { loadShared } from './matrices.js';
@@ -121,6 +121,29 @@ describe('factorization on 1 and 3 threads', () => {
       await F3.refactor(A);
       expect(Array.from((await F3.solve(b, { refine: 0 })).x)).toEqual(Array.from(x1));
     }
+  });
+
+  it('the factor lives in the runtime memory: solves at once are serialized, dispose and refactor free it', async () => {
+    const A = poisson2D(60);
+    const before = three.cpuBackend.heap.liveBytes;
+    const F = await three.factor(A, { kind: 'cholesky' });
+    expect(F.info.method).toBe('supernodal');
+    const held = three.cpuBackend.heap.liveBytes - before;
+    expect(held).toBeGreaterThanOrEqual(8 * F.info.fillNnz);
+    const bs = [1, 2, 3].map((s) => matvec(A, Float64Array.from({ length: A.rows }, (_, i) => Math.cos(s * i))));
+    const one = [];
+    for (const b of bs) one.push(Array.from((await F.solve(b)).x));
+    const together = await Promise.all(bs.map((b) => F.solve(b)));
+    expect(together.map((r) => Array.from(r.x))).toEqual(one);
+    // a refactor queued behind solves waits for them; the old factor's memory is freed
+    const [r1, , r2] = await Promise.all([F.solve(bs[0]), F.refactor(A), F.solve(bs[0])]);
+    expect(Array.from(r1.x)).toEqual(one[0]);
+    expect(Array.from(r2.x)).toEqual(one[0]);
+    expect(three.cpuBackend.heap.liveBytes - before).toBe(held);
+    const pending = F.solve(bs[1]);
+    F.dispose();
+    await expect(pending).rejects.toBeInstanceOf(DisposedError);
+    expect(three.cpuBackend.heap.liveBytes).toBe(before);
   });
 
   it('a pivot that is not positive: the same column on every thread count', async () => {

@@ -18,7 +18,7 @@ import { bandOf, columnGraph, cscOf, isSymmetric, patternSymmetry, rowsOf, type 
 import { ldlNumeric, ldlPointers, ldlSolveInPlace, type LdlFactor } from './ldl.js';
 import { denseStart, luFactor, luSolveInPlace, type LuFactor } from './lu.js';
 import type { FactorCost } from './symbolic.js';
-import { supernodalFrontBytes, supernodalSolveInPlace, supernodalSymbolic, type SupernodalFactor, type SupernodalNumeric, type SupernodalSymbolic } from './supernodal.js';
+import { supernodalFrontBytes, supernodalSymbolic, type SupernodalFactor, type SupernodalNumeric, type SupernodalSymbolic } from './supernodal.js';
 
 /** The factorizations: 'auto' takes Cholesky for symmetric matrices with a positive diagonal (falling back to LDLᵀ, then LU), LU otherwise. */
 export type FactorKind = 'auto' | 'cholesky' | 'ldlt' | 'lu';
@@ -266,7 +266,16 @@ export class Factorization {
   private kindNow: 'cholesky' | 'ldlt' | 'lu' = 'lu';
   private ldl: LdlFactor | null = null;
   private lu: LuFactor | null = null;
-  private sn: SupernodalFactor | null = null;
+  private snHeld: SupernodalFactor | null = null;
+  private pending: Promise<void> = Promise.resolve();
+  /** the supernodal factor (held in the CPU path's memory): replacing it frees the one before */
+  private get sn(): SupernodalFactor | null {
+    return this.snHeld;
+  }
+  private set sn(f: SupernodalFactor | null) {
+    if (this.snHeld !== f) this.snHeld?.dispose();
+    this.snHeld = f;
+  }
   private snSym: SupernodalSymbolic | null = null;
   private reason = '';
   private numericMs = 0;
@@ -293,7 +302,7 @@ export class Factorization {
       const { colPtr, rowIdx, values } = this.A;
       const r = await this.supernodal(sym, { colPtr, rowIdx, values, perm: this.a.perm, pinv: this.a.pinv });
       if (typeof r === 'number') throw this.notPositive(r);
-      this.sn = { sym, Lx: r };
+      this.sn = r;
       this.ldl = this.lu = null;
     } else withMemoryBudget(this.budgetMB, () => this.numericInBudget(kind));
     this.kindNow = kind;
@@ -385,8 +394,7 @@ export class Factorization {
     } else if (this.sn) {
       fillNnz = a.cost.fillNnz;
       flops = a.cost.flops;
-      const sym = this.sn.sym;
-      bytes = this.sn.Lx.byteLength + sym.rows.byteLength + sym.rowPtr.byteLength + sym.super.byteLength + sym.valPtr.byteLength;
+      bytes = this.sn.bytes;
     } else {
       fillNnz = a.cost.fillNnz;
       flops = a.cost.flops;
@@ -413,7 +421,11 @@ export class Factorization {
    * @throws {@link InputRangeError} (a RangeError) when refine is not a non-negative integer.
    * @throws {@link DisposedError} once disposed.
    */
-  async solve(data: ArrayLike<number> | BigInt64Array | BigUint64Array, options: FactorSolveOptions = {}): Promise<FactorSolveResult> {
+  solve(data: ArrayLike<number> | BigInt64Array | BigUint64Array, options: FactorSolveOptions = {}): Promise<FactorSolveResult> {
+    return this.serial(() => this.solveNow(data, options));
+  }
+
+  private async solveNow(data: ArrayLike<number> | BigInt64Array | BigUint64Array, options: FactorSolveOptions): Promise<FactorSolveResult> {
     this.live();
     checkOptions('solve', options, SOLVE_KEYS);
     const refine = checkNumber('solve', 'refine', options.refine, NON_NEGATIVE_INTEGER) ?? 1;
@@ -438,7 +450,7 @@ export class Factorization {
       // b is only read
       const bj = b64.subarray(j * m, (j + 1) * m);
       const xj = x.subarray(j * m, (j + 1) * m);
-      this.applyInverse(bj, xj);
+      await this.applyInverse(bj, xj);
       const bn = norm(bj);
       let rn = this.residual(bj, xj, r);
       // a step only while the normwise backward error ‖r‖∞ / (‖A‖∞·‖x‖∞ + ‖b‖∞) is above a few
@@ -446,7 +458,7 @@ export class Factorization {
       // most cases without a pass over r); kept only when it lowers ‖r‖
       const bound = refine > 0 && rn > 0 ? REFINE_ABOVE * (anorm * maxAbs(xj, c) + maxAbs(bj, c)) : Infinity;
       for (let s = 0; s < refine && rn > bound && maxAbs(r, c) > bound; s++) {
-        this.applyInverse(r, dx);
+        await this.applyInverse(r, dx);
         for (let t = 0; t < m; t++) xt[t] = xj[t] + dx[t];
         const rt = this.residual(bj, xt, dx);
         if (!(rt < rn)) break;
@@ -468,7 +480,24 @@ export class Factorization {
    * @throws {@link NotPositiveDefiniteError} or {@link SingularMatrixError} as {@link Runtime.factor}.
    * @throws {@link DisposedError} once disposed.
    */
-  async refactor(A2: SparseMatrix): Promise<this> {
+  refactor(A2: SparseMatrix): Promise<this> {
+    return this.serial(() => this.refactorNow(A2));
+  }
+
+  /**
+   * Runs solves and refactors of this factorization one after another: the supernodal factor's
+   * solve waits on the CPU path, and neither its work vectors nor its factor may change meanwhile.
+   */
+  private serial<T>(op: () => Promise<T>): Promise<T> {
+    const run = this.pending.then(op, op);
+    this.pending = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
+  private async refactorNow(A2: SparseMatrix): Promise<this> {
     this.live();
     const csr = squareCsr(A2, 'refactor');
     const C = cscOf(csr);
@@ -488,7 +517,7 @@ export class Factorization {
     return this;
   }
 
-  /** Releases the factor; later calls throw DisposedError. */
+  /** Releases the factor (a supernodal Cholesky's is held in the runtime's WebAssembly memory until then, or until the factorization is garbage-collected); later calls throw DisposedError. */
   dispose(): void {
     this.disposed = true;
     this.ldl = this.lu = this.sn = null;
@@ -501,13 +530,13 @@ export class Factorization {
   }
 
   /** x ← A⁻¹·b through the factor (b is not modified). */
-  private applyInverse(b: Float64Array, x: Float64Array): void {
+  private async applyInverse(b: Float64Array, x: Float64Array): Promise<void> {
     const n = this.A.n;
     const y = this.work!.y;
     if (this.ldl || this.sn) {
       const perm = this.a.perm;
       for (let k = 0; k < n; k++) y[k] = b[perm[k]];
-      if (this.sn) supernodalSolveInPlace(this.sn, y);
+      if (this.sn) await this.sn.solve(y);
       else ldlSolveInPlace(this.ldl!, y);
       for (let k = 0; k < n; k++) x[perm[k]] = y[k];
       return;

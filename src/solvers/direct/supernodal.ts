@@ -3,10 +3,11 @@
  * one pattern) are factorized together in a dense frontal matrix holding A's entries of those columns
  * plus the update matrices of the child supernodes (extend-add); a dense partial factorization leaves
  * the supernode's columns of L and the update (Schur complement) its parent receives. This module is
- * the symbolic side (supernodes, row patterns, and the schedule over threads) and the solve; the
- * numeric phase runs in the CPU path's SIMD kernels (assembly/cholesky.ts), independent subtrees on
- * different threads. Small fundamental supernodes are merged with their parent when the explicit
- * zeros this adds stay few (relaxed amalgamation), so fronts are rarely narrower than a few columns.
+ * the symbolic side (supernodes, row patterns, and the schedule over threads); the numeric phase and
+ * the solves run in the CPU path's SIMD kernels (assembly/cholesky.ts), independent subtrees on
+ * different threads, and L stays in the path's memory. Small fundamental supernodes are merged with
+ * their parent when the explicit zeros this adds stay few (relaxed amalgamation), so fronts are
+ * rarely narrower than a few columns.
  */
 
 /** The supernodal structure: supernode s owns columns [super[s], super[s+1]) and rows rows[rowPtr[s]..rowPtr[s+1]). */
@@ -47,16 +48,22 @@ export function supernodalFrontBytes(sym: SupernodalSymbolic): number {
   return 8 * (largestFront(sym) ** 2 + sym.stackPeak);
 }
 
-function largestFront(sym: SupernodalSymbolic): number {
+/** Rows of the largest front. */
+export function largestFront(sym: SupernodalSymbolic): number {
   let mmax = 0;
   for (let s = 0; s + 1 < sym.rowPtr.length; s++) mmax = Math.max(mmax, sym.rowPtr[s + 1] - sym.rowPtr[s]);
   return mmax;
 }
 
-/** The numeric factor: the dense blocks of L, one per supernode. */
+/** The numeric factor, held by the path that computed it (its kernels solve with it). */
 export interface SupernodalFactor {
   sym: SupernodalSymbolic;
-  Lx: Float64Array;
+  /** bytes it holds (L's blocks and the structure the solve reads) */
+  bytes: number;
+  /** y ← (L·Lᵀ)⁻¹·y in place (y permuted) */
+  solve(y: Float64Array): Promise<void>;
+  /** frees what it holds */
+  dispose(): void;
 }
 
 /**
@@ -183,10 +190,10 @@ export interface OrderedMatrix {
 }
 
 /**
- * Runs the numeric factorization of P·A·Pᵀ on a path's threads (src/cpu/cholesky.ts); resolves to L's
- * blocks (laid out by sym.valPtr), or the first column (permuted numbering) whose pivot is not positive.
+ * Runs the numeric factorization of P·A·Pᵀ on a path's threads (src/cpu/cholesky.ts); resolves to the
+ * factor, or the first column (permuted numbering) whose pivot is not positive.
  */
-export type SupernodalNumeric = (sym: SupernodalSymbolic, A: OrderedMatrix) => Promise<Float64Array | number>;
+export type SupernodalNumeric = (sym: SupernodalSymbolic, A: OrderedMatrix) => Promise<SupernodalFactor | number>;
 
 /** What one thread runs: supernodes order[start..end), and the workspace they need. */
 export interface SupernodalGroup {
@@ -351,73 +358,4 @@ export function supernodalSchedule(sym: SupernodalSymbolic, threads: number): Su
   const ranges = threads > 1 && topStart > 0 ? [bounds] : [];
   if (topStart < ns) ranges.push(Int32Array.of(topStart, ns));
   return { order, ranges, groups, groupOf, updOffset, childPtr, children };
-}
-
-/**
- * y ← (L·Lᵀ)⁻¹·y in place (y already permuted). A supernode's own columns are contiguous in y; the
- * rows below them are gathered into `t` once per supernode instead of once per column.
- */
-export function supernodalSolveInPlace(f: SupernodalFactor, y: Float64Array): void {
-  const { super: sup, rowPtr, rows, valPtr } = f.sym;
-  const Lx = f.Lx;
-  const ns = sup.length - 1;
-  const t = new Float64Array(largestFront(f.sym));
-  for (let s = 0; s < ns; s++) {
-    const first = sup[s];
-    const k = sup[s + 1] - first;
-    const r0 = rowPtr[s];
-    const m = rowPtr[s + 1] - r0;
-    const v = valPtr[s];
-    t.fill(0, 0, m - k);
-    // two columns at a time: each pass over the rows below serves both
-    let c = 0;
-    for (; c + 1 < k; c += 2) {
-      const c0 = v + c * m;
-      const c1 = c0 + m;
-      const y0 = (y[first + c] /= Lx[c0 + c]);
-      const y1 = (y[first + c + 1] = (y[first + c + 1] - Lx[c0 + c + 1] * y0) / Lx[c1 + c + 1]);
-      for (let i = c + 2; i < k; i++) y[first + i] -= Lx[c0 + i] * y0 + Lx[c1 + i] * y1;
-      for (let i = k; i < m; i++) t[i - k] += Lx[c0 + i] * y0 + Lx[c1 + i] * y1;
-    }
-    if (c < k) {
-      const c0 = v + c * m;
-      const y0 = (y[first + c] /= Lx[c0 + c]);
-      for (let i = k; i < m; i++) t[i - k] += Lx[c0 + i] * y0;
-    }
-    for (let i = k; i < m; i++) y[rows[r0 + i]] -= t[i - k];
-  }
-  for (let s = ns - 1; s >= 0; s--) {
-    const first = sup[s];
-    const k = sup[s + 1] - first;
-    const r0 = rowPtr[s];
-    const m = rowPtr[s + 1] - r0;
-    const v = valPtr[s];
-    for (let i = k; i < m; i++) t[i - k] = y[rows[r0 + i]];
-    // two columns at a time, the last first: each pass over the rows below serves both
-    let c = k - 1;
-    for (; c >= 1; c -= 2) {
-      const c1 = v + c * m;
-      const c0 = c1 - m;
-      let s1 = y[first + c];
-      let s0 = y[first + c - 1];
-      for (let i = c + 1; i < k; i++) {
-        const yi = y[first + i];
-        s1 -= Lx[c1 + i] * yi;
-        s0 -= Lx[c0 + i] * yi;
-      }
-      for (let i = k; i < m; i++) {
-        const ti = t[i - k];
-        s1 -= Lx[c1 + i] * ti;
-        s0 -= Lx[c0 + i] * ti;
-      }
-      const y1 = (y[first + c] = s1 / Lx[c1 + c]);
-      y[first + c - 1] = (s0 - Lx[c0 + c] * y1) / Lx[c0 + c - 1];
-    }
-    if (c === 0) {
-      let s0 = y[first];
-      for (let i = 1; i < k; i++) s0 -= Lx[v + i] * y[first + i];
-      for (let i = k; i < m; i++) s0 -= Lx[v + i] * t[i - k];
-      y[first] = s0 / Lx[v];
-    }
-  }
 }
