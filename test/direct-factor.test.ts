@@ -444,6 +444,16 @@ describe('errors', () => {
     // the factor's memory is checked before the numeric phase
     const small = await createRuntime({ maxMemoryMB: 1, workers: 1 });
     await expect(small.factor(poisson2D(120))).rejects.toSatisfy((e: unknown) => e instanceof MemoryLimitError && e.requestedBytes > 2 ** 20);
+    // the banded LU's band and factor too (a nonsymmetric tridiagonal of 40 000 rows: about 5 MB)
+    const m = 40000;
+    const tr = { r: [] as number[], c: [] as number[], v: [] as number[] };
+    for (let i = 0; i < m; i++) {
+      tr.r.push(i), tr.c.push(i), tr.v.push(4);
+      if (i + 1 < m) tr.r.push(i, i + 1), tr.c.push(i + 1, i), tr.v.push(-1, -2);
+    }
+    const band = CSRMatrix.fromTriplets(m, m, 'f64', Int32Array.from(tr.r), Int32Array.from(tr.c), Float64Array.from(tr.v));
+    await expect(small.factor(band)).rejects.toSatisfy((e: unknown) => e instanceof MemoryLimitError && e.requestedBytes > 2 ** 20);
+    expect((await rt.factor(band)).info.method).toBe('banded');
     small.dispose();
     await expect(small.factor(poisson2D(3))).rejects.toBeInstanceOf(DisposedError);
   });

@@ -271,7 +271,7 @@ describe('bandLu (banded matrices, natural order)', () => {
           if (!ref) continue;
           const scale = Math.sqrt(ref.reduce((s, v) => s + v * v, 0));
           for (const tol of [0.001, 1]) {
-            const f = bandLu(n, S.colPtr, S.rowIdx, S.values, c === 2, { lower: kl, upper: ku }, tol, () => {});
+            const f = bandLu(n, S.colPtr, S.rowIdx, S.values, c === 2, { lower: kl, upper: ku }, tol);
             if (typeof f === 'number') throw new Error(`singular at ${f}`);
             expect(Array.from(f.pinv).sort((a, z) => a - z)).toEqual(Array.from({ length: n }, (_, i) => i));
             for (let k = 0; k < n; k++) {
@@ -308,8 +308,8 @@ describe('bandLu (banded matrices, natural order)', () => {
 
   it('keeps the diagonal within the tolerance (no exchange on a diagonally dominant band), exchanges rows under strict pivoting', () => {
     const S = randomBanded(30, 2, 2, 1, 8, 0.3);
-    const keep = bandLu(30, S.colPtr, S.rowIdx, S.values, false, { lower: 2, upper: 2 }, 0.001, () => {});
-    const strict = bandLu(30, S.colPtr, S.rowIdx, S.values, false, { lower: 2, upper: 2 }, 1, () => {});
+    const keep = bandLu(30, S.colPtr, S.rowIdx, S.values, false, { lower: 2, upper: 2 }, 0.001);
+    const strict = bandLu(30, S.colPtr, S.rowIdx, S.values, false, { lower: 2, upper: 2 }, 1);
     if (typeof keep === 'number' || typeof strict === 'number') throw new Error('singular');
     expect(Array.from(keep.pinv)).toEqual(Array.from({ length: 30 }, (_, i) => i));
     expect(Array.from(strict.pinv)).not.toEqual(Array.from({ length: 30 }, (_, i) => i));
@@ -318,11 +318,11 @@ describe('bandLu (banded matrices, natural order)', () => {
   it('a structurally or numerically singular band: the failing column', () => {
     for (const c of [1, 2]) {
       const E = randomBanded(30, 2, 3, c, 3, 1, 17);
-      expect(bandLu(30, E.colPtr, E.rowIdx, E.values, c === 2, { lower: 2, upper: 3 }, 0.001, () => {})).toBe(17);
+      expect(bandLu(30, E.colPtr, E.rowIdx, E.values, c === 2, { lower: 2, upper: 3 }, 0.001)).toBe(17);
       // a zero matrix with a full band pattern fails at once
       const Z = randomBanded(10, 1, 1, c, 3, 0);
       Z.values.fill(0);
-      expect(bandLu(10, Z.colPtr, Z.rowIdx, Z.values, c === 2, { lower: 1, upper: 1 }, 0.001, () => {})).toBe(0);
+      expect(bandLu(10, Z.colPtr, Z.rowIdx, Z.values, c === 2, { lower: 1, upper: 1 }, 0.001)).toBe(0);
     }
   });
 });

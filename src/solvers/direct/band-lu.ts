@@ -5,7 +5,7 @@
  * its banded solver there too). The result is the same LuFactor as the sparse kernel's, natural
  * column order, so solve, refactor and info do not know which kernel ran.
  */
-import type { GrowCheck, LuFactor } from './lu.js';
+import type { LuFactor } from './lu.js';
 
 /** The band of A: its lower and upper bandwidths (max i − j and max j − i over the entries). */
 export interface Band {
@@ -19,13 +19,13 @@ export interface Band {
  * complex), except that the diagonal row is kept when its entry is within `tol` of that. Returns the
  * factor, or the step (= column) at which no nonzero finite pivot was left.
  */
-export function bandLu(n: number, Ap: Int32Array, Ai: Int32Array, Ax: Float64Array, complex: boolean, band: Band, tol: number, grow: GrowCheck): LuFactor | number {
+export function bandLu(n: number, Ap: Int32Array, Ai: Int32Array, Ax: Float64Array, complex: boolean, band: Band, tol: number): LuFactor | number {
   const c = complex ? 2 : 1;
   const kl = band.lower;
   const kv = band.lower + band.upper;
-  // column j holds rows j − kv .. j + kl: row i at (j·ld + kv + i − j)
+  // column j holds rows j − kv .. j + kl: row i at (j·ld + kv + i − j); its bytes and the factor's
+  // are in bandAnalysis's estimate, which the caller reserves before
   const ld = kl + kv + 1;
-  grow(n * ld * 8 * c + n * (kl + kv + 2) * (4 + 8 * c));
   const W = new Float64Array(n * ld * c);
   for (let j = 0; j < n; j++) for (let p = Ap[j]; p < Ap[j + 1]; p++) {
     const at = (j * ld + kv + Ai[p] - j) * c;

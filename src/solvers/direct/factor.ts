@@ -332,7 +332,7 @@ export class Factorization {
       const grow = (bytes: number): void => reserveMemory(bytes, 'factor: the LU factor growing past its estimate');
       const from = a.band ? n : denseStart(a.counts);
       const r = a.band
-        ? bandLu(n, A.colPtr, A.rowIdx, A.values, A.complex, a.band, this.tol, grow)
+        ? bandLu(n, A.colPtr, A.rowIdx, A.values, A.complex, a.band, this.tol)
         : luFactor(n, A.colPtr, A.rowIdx, A.values, A.complex, a.perm, this.tol, guess, grow, from);
       if (typeof r === 'number') {
         const col = a.perm[r];
