@@ -339,6 +339,23 @@ describe('refactor, solve-many, dtypes', () => {
     }
   });
 
+  it('qc324 (complex symmetric, banded): the band factorized as LDLᵀ, the dense reference\'s answer; refactor of 2A halves it bit for bit against a fresh factor', async () => {
+    const A = loadShared('qc324');
+    const { xTrue, b } = knownSystem(A, 6);
+    const F = await rt.factor(A);
+    expect([F.info.kind, F.info.method]).toEqual(['lu', 'banded']);
+    expect(F.info.kindReason).toMatch(/A = Aᵀ and every pivot stayed on the diagonal: the band factorized as LDLᵀ/);
+    const { x, relativeResidual } = await F.solve(b);
+    expect(relativeResidual).toBeLessThan(1e-12);
+    expect(diffNorm(x, xTrue)).toBeLessThanOrEqual(100 * diffNorm(denseSolve(A, b)!, xTrue) + 1e-13 * norm(xTrue));
+    const A2 = new CSRMatrix(A.rows, A.cols, A.dtype, A.rowPtr, A.colIdx, A.values.map((v) => 2 * v));
+    await F.refactor(A2);
+    expect(F.info.kindReason.match(/LDLᵀ/g)?.length).toBe(1);
+    const x2 = (await F.solve(b)).x;
+    expect(Array.from(x2)).toEqual(Array.from((await (await rt.factor(A2)).solve(b)).x));
+    expect(diffNorm(x2.map((v) => 2 * v), x)).toBeLessThan(1e-10 * norm(x));
+  });
+
   it('f32 and c64 data are factorized in f64: the same answer as the f64/c128 copy', async () => {
     for (const [A, wide] of [[poisson2D(10, { dtype: 'f32' }), 'f64'], [loadShared('qc324').astype('c64'), 'c128']] as const) {
       const b = Float64Array.from({ length: A.rows * (cplx(A) ? 2 : 1) }, (_, i) => Math.cos(i));

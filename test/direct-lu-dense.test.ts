@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { denseLu } from '../src/solvers/direct/dense-lu.js';
 import { denseStart, luFactor, luSolveInPlace } from '../src/solvers/direct/lu.js';
-import { bandLu } from '../src/solvers/direct/band-lu.js';
+import { bandLdlt, bandLu } from '../src/solvers/direct/band-lu.js';
 import { Prng } from '../src/generators/prng.js';
 
 /** m×m column-major random matrix (interleaved complex when c = 2). */
@@ -323,6 +323,96 @@ describe('bandLu (banded matrices, natural order)', () => {
       const Z = randomBanded(10, 1, 1, c, 3, 0);
       Z.values.fill(0);
       expect(bandLu(10, Z.colPtr, Z.rowIdx, Z.values, c === 2, { lower: 1, upper: 1 }, 0.001)).toBe(0);
+    }
+  });
+});
+
+/** A random symmetric (complex symmetric: A = Aᵀ, no conjugation) banded matrix by columns, bandwidth kl, diagonal `diag`. */
+function randomSymmetricBanded(n: number, kl: number, c: number, seed: number, diag: number) {
+  const rng = new Prng(seed);
+  const entries = new Map<number, number[]>();
+  for (let j = 0; j < n; j++) {
+    entries.set(j * n + j, c === 2 ? [diag, 0.3 * (rng.next() - 0.5)] : [diag]);
+    for (let i = j + 1; i <= Math.min(n - 1, j + kl); i++) {
+      if (rng.next() < 0.3) continue;
+      const v = Array.from({ length: c }, () => rng.next() - 0.5);
+      entries.set(j * n + i, v);
+      entries.set(i * n + j, v);
+    }
+  }
+  const colPtr = new Int32Array(n + 1);
+  const rowIdx: number[] = [];
+  const values: number[] = [];
+  for (let j = 0; j < n; j++) {
+    for (let i = 0; i < n; i++) {
+      const v = entries.get(j * n + i);
+      if (!v) continue;
+      rowIdx.push(i);
+      values.push(...v);
+    }
+    colPtr[j + 1] = rowIdx.length;
+  }
+  return { n, colPtr, rowIdx: Int32Array.from(rowIdx), values: Float64Array.from(values) };
+}
+
+describe('bandLdlt (a symmetric band whose pivots stay on the diagonal)', () => {
+  for (const c of [1, 2]) {
+    it(`${c === 1 ? 'real' : 'complex symmetric'}: the same solution as the dense reference; L·U with U = D·Lᵀ`, () => {
+      for (const [n, kl] of [[1, 0], [6, 1], [40, 3], [50, 8], [30, 29]]) {
+        const S = randomSymmetricBanded(n, kl, c, 3 * n + kl + c, 4 + kl);
+        const f = bandLdlt(n, S.colPtr, S.rowIdx, S.values, c === 2, kl, 0.001);
+        if (!f) throw new Error('a diagonally dominant band fell back');
+        expect(Array.from(f.pinv)).toEqual(Array.from({ length: n }, (_, i) => i));
+        // U's pattern is Lᵀ's, and U(j, k) = U(j, j)·L(k, j)
+        for (let k = 0; k < n; k++) {
+          expect(f.Ui[f.Up[k + 1] - 1]).toBe(k);
+          for (let p = f.Up[k]; p < f.Up[k + 1] - 1; p++) {
+            const j = f.Ui[p];
+            const q = Array.from(f.Li.subarray(f.Lp[j], f.Lp[j + 1])).indexOf(k) + f.Lp[j];
+            expect(q).toBeGreaterThan(f.Lp[j]);
+            const d = f.Up[j + 1] - 1;
+            const [dr, di, lr, li] = [f.Ux[c * d], c === 2 ? f.Ux[c * d + 1] : 0, f.Lx[c * q], c === 2 ? f.Lx[c * q + 1] : 0];
+            expect(f.Ux[c * p]).toBeCloseTo(dr * lr - di * li, 12);
+            if (c === 2) expect(f.Ux[c * p + 1]).toBeCloseTo(dr * li + di * lr, 12);
+          }
+        }
+        const rng = new Prng(5);
+        const b = Float64Array.from({ length: n * c }, () => rng.next() - 0.5);
+        const ref = referenceSolve(S, c, b)!;
+        const y = Float64Array.from(b);
+        luSolveInPlace(f, y);
+        const scale = Math.sqrt(ref.reduce((t, v) => t + v * v, 0));
+        expect(Math.sqrt(y.reduce((t, v, i) => t + (v - ref[i]) ** 2, 0))).toBeLessThan(1e-10 * scale);
+      }
+    });
+  }
+
+  it('returns null where threshold pivoting would leave the diagonal (a zero or small diagonal entry), so bandLu runs', () => {
+    for (const c of [1, 2]) {
+      // a symmetric tridiagonal, 0.5 off the diagonal, 4 on it except 1e-6 at (5, 5): tolerance 0.001 leaves the diagonal there
+      const n = 20;
+      const colPtr = new Int32Array(n + 1);
+      const rowIdx: number[] = [];
+      const vals: number[] = [];
+      for (let j = 0; j < n; j++) {
+        for (const i of [j - 1, j, j + 1]) {
+          if (i < 0 || i >= n) continue;
+          rowIdx.push(i);
+          vals.push(i === j ? (j === 5 ? 1e-6 : 4) : 0.5);
+          if (c === 2) vals.push(0);
+        }
+        colPtr[j + 1] = rowIdx.length;
+      }
+      const T = { colPtr, rowIdx: Int32Array.from(rowIdx), values: Float64Array.from(vals) };
+      // (the Schur complement's diagonal at 5 is 1e-6 − 0.25/d₄, about −0.06: kept at tolerance 0.001, not at 1)
+      expect(bandLdlt(n, T.colPtr, T.rowIdx, T.values, c === 2, 1, 0.001)).not.toBeNull();
+      expect(bandLdlt(n, T.colPtr, T.rowIdx, T.values, c === 2, 1, 1)).toBeNull();
+      // a zero first pivot (A(0, 0) = 0) is never kept, whatever the tolerance
+      const Z = randomSymmetricBanded(20, 2, c, 9, 4);
+      Z.values.fill(0, 0, c);
+      expect(bandLdlt(20, Z.colPtr, Z.rowIdx, Z.values, c === 2, 2, 0)).toBeNull();
+      // and bandLu still factorizes it
+      expect(typeof bandLu(20, Z.colPtr, Z.rowIdx, Z.values, c === 2, { lower: 2, upper: 2 }, 0.001)).toBe('object');
     }
   });
 });

@@ -13,7 +13,7 @@ import { vectorData } from '../../vector-data.js';
 import { shownValue } from '../../shown-value.js';
 import { reserveMemory, withMemoryBudget } from '../../memory-budget.js';
 import { analyze, bandAnalysis, type Analysis, type OrderingName } from './analysis.js';
-import { bandLu } from './band-lu.js';
+import { bandLdlt, bandLu } from './band-lu.js';
 import { bandOf, columnGraph, cscOf, isSymmetric, patternSymmetry, rowsOf, type Rows, permutedTriangle, symmetricGraph, type Csc } from './pattern.js';
 import { ldlNumeric, ldlPointers, ldlSolveInPlace, type LdlFactor } from './ldl.js';
 import { denseStart, luFactor, luSolveInPlace, type LuFactor } from './lu.js';
@@ -280,6 +280,9 @@ export class Factorization {
   private reason = '';
   private numericMs = 0;
   private denseColumns = 0;
+  /** what the numeric phase adds to the kind's reason (the banded LU's LDLᵀ form) */
+  private note = '';
+  private baseReason = '';
   private work: { r: Float64Array; dx: Float64Array; xt: Float64Array; y: Float64Array } | null = null;
   /** ‖A‖∞ (|re| + |im| for complex), for refinement's test; reset by refactor */
   private normInf: number | undefined;
@@ -297,6 +300,7 @@ export class Factorization {
   /** @internal runs the numeric phase of `kind`; throws the typed error of a failed pivot */
   async numeric(kind: 'cholesky' | 'ldlt' | 'lu', reason: string): Promise<void> {
     const t0 = performance.now();
+    this.note = '';
     if (kind === 'cholesky' && this.a.cost.flops >= SUPERNODAL_MIN_FLOPS) {
       const sym = withMemoryBudget(this.budgetMB, () => this.supernodalStructure());
       const { colPtr, rowIdx, values } = this.A;
@@ -306,7 +310,8 @@ export class Factorization {
       this.ldl = this.lu = null;
     } else withMemoryBudget(this.budgetMB, () => this.numericInBudget(kind));
     this.kindNow = kind;
-    this.reason = reason;
+    this.baseReason = reason;
+    this.reason = reason + this.note;
     this.numericMs = performance.now() - t0;
   }
 
@@ -331,9 +336,12 @@ export class Factorization {
       const guess = a.ordering === 'amd-ata' ? Math.ceil(0.5 * est.fillNnz) : Math.ceil(0.6 * est.fillNnz) + n;
       const grow = (bytes: number): void => reserveMemory(bytes, 'factor: the LU factor growing past its estimate');
       const from = a.band ? n : denseStart(a.counts);
-      const r = a.band
+      // a symmetric band (complex symmetric included) whose pivots all stay on the diagonal: LDLᵀ's quarter of the flops
+      const sym = a.band && a.band.lower === a.band.upper && isSymmetric(A) ? bandLdlt(n, A.colPtr, A.rowIdx, A.values, A.complex, a.band.lower, this.tol) : null;
+      this.note = sym ? '; A = Aᵀ and every pivot stayed on the diagonal: the band factorized as LDLᵀ' : '';
+      const r = sym ?? (a.band
         ? bandLu(n, A.colPtr, A.rowIdx, A.values, A.complex, a.band, this.tol)
-        : luFactor(n, A.colPtr, A.rowIdx, A.values, A.complex, a.perm, this.tol, guess, grow, from);
+        : luFactor(n, A.colPtr, A.rowIdx, A.values, A.complex, a.perm, this.tol, guess, grow, from));
       if (typeof r === 'number') {
         const col = a.perm[r];
         throw new SingularMatrixError(`factor: the matrix is singular: no nonzero pivot left in column ${col} (elimination step ${r} of ${n}, LU with partial pivoting)`, col, r);
@@ -513,7 +521,7 @@ export class Factorization {
     this.A = C;
     this.normInf = undefined;
     this.ldl = this.lu = this.sn = null;
-    await this.numeric(this.kindNow, this.reason);
+    await this.numeric(this.kindNow, this.baseReason);
     return this;
   }
 
