@@ -69,7 +69,7 @@ describe('f64 data split on the GPU', () => {
     const v = new Float64Array(n);
     const bits = new Uint32Array(v.buffer);
     for (let i = 0; i < n; i++) {
-      const e = 1023 + Math.floor(g.next() * 186) - 60; // 2^-60 … 2^125
+      const e = 1023 + Math.floor(g.next() * 187) - 60; // 2^-60 … below 2^127
       bits[2 * i + 1] = (g.next() < 0.5 ? 0x80000000 : 0) | (e << 20) | Math.floor(g.next() * 0x100000);
       bits[2 * i] = Math.floor(g.next() * 0x100000000);
       // every fourth: the 29 bits below hi exactly half an ulp (a tie), either parity of hi
@@ -80,8 +80,10 @@ describe('f64 data split on the GPU', () => {
         bits[2 * i] = 0xffffffff;
       }
     }
-    v.set([0, -0, Infinity, -Infinity, NaN, 2 ** -60, -(2 ** -60), 3.4028234663852886e38, 1, -1, 1 / 3, Math.PI], 0);
+    v.set([0, -0, Infinity, -Infinity, NaN, 2 ** -60, -(2 ** -60), 1.7e38, -(2 ** 127 - 2 ** 80), 1, -1, 1 / 3, Math.PI], 0);
+    const d0 = be.stats.dispatches;
     const x = be.vector('f64', v);
+    expect(be.stats.dispatches, 'split on the GPU').toBe(d0 + 1);
     expect(Array.from(await words(x))).toEqual(Array.from(new Uint32Array(hostSplit(v).buffer)));
     // writeVector into an existing (pooled) vector takes the same route
     const y = be.scratchVector('f64', n);
@@ -97,10 +99,14 @@ describe('f64 data split on the GPU', () => {
     const v = new Float64Array(5000).fill(1.5);
     v[7] = 1e-30; // below 2^-60: lo would be subnormal there
     v[8] = 2 ** -140;
+    v[9] = 3.4028234663852886e38; // f32 max: its binade stays on the host
+    v[10] = -0;
+    const d0 = be.stats.dispatches;
     const x = be.vector('f64', v);
+    expect(be.stats.dispatches, 'split on the host').toBe(d0);
     expect(Array.from(await words(x))).toEqual(Array.from(new Uint32Array(hostSplit(v).buffer)));
     x.dispose();
-    v[9] = 1e39;
+    v[11] = 1e39;
     expect(() => be.vector('f64', v)).toThrow(WebGpuLimitError);
   });
 });
@@ -172,6 +178,19 @@ describe('solver work vectors from a pool', () => {
     const withoutD = be.bytesInUse - (held - matrixBytes);
     expect(matrixBytes).toBeGreaterThan(withoutD);
     D.dispose();
+  });
+
+  it('read-backs through kept staging buffers return each vector its own values, also concurrently', async () => {
+    const a = be.vector('f32', Float32Array.from({ length: 3000 }, (_, i) => i));
+    const b = be.vector('f32', Float32Array.from({ length: 3000 }, (_, i) => -i));
+    for (let k = 0; k < 3; k++) {
+      const [ra, rb] = await Promise.all([be.read(a), be.read(b)]);
+      expect([ra[2999], rb[2999], ra[5], rb[5]]).toEqual([2999 * 2 ** k, -2999, 5 * 2 ** k, -5]);
+      be.scal(2, a);
+      expect((await be.read(a))[7]).toBe(7 * 2 ** (k + 1));
+    }
+    a.dispose();
+    b.dispose();
   });
 
   it('a pooled vector comes back zeroed, and a disposed backend frees the pool', async () => {

@@ -4,7 +4,7 @@
 // split_main: an f64 / c128 upload, in place. Each component arrives as its IEEE f64 bits (low word,
 // high word) and leaves as the (hi, lo) pair src/double-single.ts's split makes on the host, bit for
 // bit: hi = fround(v) (round to nearest, ties to even), lo = fround(v - hi) (v - hi is exact). Only
-// for components that are 0, +-Inf, NaN or of magnitude in [2^-60, f32 max], where hi and lo are
+// for components that are 0, +-Inf, NaN or of magnitude in [2^-60, 2^127), where hi and lo are
 // normal f32 (the backend checks on the host, and splits other data there); integer arithmetic only.
 // single_main: an f32 / c64 vector from a double-single one, each component rounded (hi + lo in f32).
 // add_single_main: x = x + d, x double-single, d f32 / c64 (iterative refinement's update).

@@ -825,20 +825,25 @@ export class WebGpuBackend implements WebGpuOwner {
 const SCRATCH_POOL_MAX = 16;
 /** Below this many components the host splits f64 data (a dispatch costs more than the loop). */
 const GPU_SPLIT_FROM = 4096;
-const F32_MAX = 3.4028234663852886e38;
-/** The smallest magnitude the GPU splits: its hi and lo are then normal f32 (wgsl/ds_convert.wgsl). */
-const GPU_SPLIT_MIN = 2 ** -60;
+/** The biased f64 exponents the GPU splits: 2^-60 (hi and lo then normal f32, wgsl/ds_convert.wgsl) up to below 2^127. */
+const SPLIT_EXP_MIN = 1023 - 60;
+const SPLIT_EXP_SPAN = 126 + 60;
 
 /**
  * Whether f64 / c128 data goes up as IEEE bytes for the GPU to split (wgsl/ds_convert.wgsl's
- * split_main, bit for bit the host's split): a Float64Array whose every component is 0, ±Inf, NaN
- * or of magnitude in [2^-60, f32 max]. Else the host splits it (and refuses what f32 cannot hold).
+ * split_main, bit for bit the host's split): a Float64Array whose every component is ±0, ±Inf, NaN
+ * or of magnitude in [2^-60, 2^127). Else the host splits it (and refuses what f32 cannot hold).
  */
 function gpuSplits(dtype: DType, data: ArrayLike<number> | number): data is Float64Array {
   if (!isDoubleSingle(dtype) || !(data instanceof Float64Array) || data.length < GPU_SPLIT_FROM) return false;
-  for (let i = 0; i < data.length; i++) {
-    const a = Math.abs(data[i]);
-    if (!((a >= GPU_SPLIT_MIN && a <= F32_MAX) || a === 0 || a === Infinity || a !== a)) return false;
+  // on the exponent bits of the high words (little-endian, as WebGPU buffers are): 2^-60 ≤ |v| < 2^127
+  // (the binade of f32 max is left to the host), ±Inf / NaN, or ±0; half the time of comparing doubles
+  const w = new Uint32Array(data.buffer, data.byteOffset, 2 * data.length);
+  for (let i = 1; i < w.length; i += 2) {
+    const e = (w[i] >>> 20) & 0x7ff;
+    if (e - SPLIT_EXP_MIN <= SPLIT_EXP_SPAN && e >= SPLIT_EXP_MIN) continue;
+    if (e === 0x7ff || (e === 0 && (w[i] & 0xfffff) === 0 && w[i - 1] === 0)) continue;
+    return false;
   }
   return true;
 }
