@@ -60,20 +60,24 @@ export async function explainCells(
       for (const { path } of todo) {
         await rt.spmv(h, x, { y, path }); // uploaded there, warm
         await y.read();
-        // batch: about 2 ms (CPU) or 10 ms (device) of products, at least 2, then one read
+        // batch: about 2 ms (CPU) or 10 ms (device) of products, at least 2, then one read; its size
+        // grown from the fastest of three trial batches (one slowed by another process chose 2
+        // products for a 10 µs product, whose batches then measured the clock and the read)
         const batchMs = path === 'cpu' ? 2 : 10;
-        let t0 = performance.now();
-        for (let r = 0; r < 4; r++) await rt.spmv(h, x, { y, path });
-        await y.read();
-        const one = (performance.now() - t0) / 4;
-        const reps = Math.max(2, Math.min(2000, Math.round(batchMs / Math.max(one, 1e-3))));
-        const t: number[] = [];
-        for (let b = 0; b < 21; b++) {
-          t0 = performance.now();
+        const batch = async (reps: number): Promise<number> => {
+          const t0 = performance.now();
           for (let r = 0; r < reps; r++) await rt.spmv(h, x, { y, path });
           await y.read();
-          t.push((performance.now() - t0) / reps);
+          return performance.now() - t0;
+        };
+        let reps = 2;
+        for (;;) {
+          const ms = Math.min(await batch(reps), await batch(reps), await batch(reps));
+          if (ms >= batchMs || reps >= 2000) break;
+          reps = Math.min(2000, Math.max(2 * reps, Math.ceil((reps * batchMs) / Math.max(ms, 1e-3))));
         }
+        const t: number[] = [];
+        for (let b = 0; b < 21; b++) t.push((await batch(reps)) / reps);
         const ex = rt.explain('spmv', h, { x, readBack: false });
         const e = ex.estimates[path]!;
         if (!ex.calibrated) log(`  ${where}: ${ex.reasons.find((r) => /default figures/.test(r))}`);
