@@ -102,6 +102,16 @@ describe('amg setup', () => {
         }
       }
     }
+    // the coarse solve: coarseInverse·A_coarse = I (an SPD coarsest matrix drops no unknown)
+    const Ac = dense(h.levels[h.levels.length - 1].A);
+    const m = Ac.length;
+    for (let i = 0; i < m; i++) {
+      for (let j = 0; j < m; j++) {
+        let s = 0;
+        for (let k = 0; k < m; k++) s += h.coarseInverse[i * m + k] * Ac[k][j];
+        expect(Math.abs(s - (i === j ? 1 : 0))).toBeLessThan(1e-10);
+      }
+    }
     const nnz = h.levels.reduce((s, L) => s + L.A.nnz, 0) / A.nnz;
     const rows = h.levels.reduce((s, L) => s + L.A.rows, 0) / A.rows;
     expect(nnz).toBeLessThan(2);
@@ -140,6 +150,30 @@ describe('amg setup', () => {
         for (let c = 0; c < T.cols; c++) s += Td[i][c] * coarse[k][c];
         expect(Math.abs(s - B[k][i])).toBeLessThan(1e-12);
       }
+    }
+  });
+
+  it('tentative prolongator from one candidate on scalar nodes: one entry per aggregated row, orthonormal columns, T·b_c = b; nodes in no aggregate and an aggregate where b vanishes give zero rows and columns', () => {
+    const n = 40;
+    const count = 7;
+    const agg = Int32Array.from({ length: n }, (_, i) => (i % 9 === 4 ? -1 : (i * 5) % count));
+    const b = Float64Array.from({ length: n }, (_, i) => (agg[i] === 3 ? 0 : 0.5 + Math.cos(i)));
+    const { T, coarse } = fitCandidates(agg, count, 1, [b]);
+    expect([T.rows, T.cols, coarse.length, coarse[0].length]).toEqual([n, count, 1, count]);
+    const Td = dense(T);
+    for (let i = 0; i < n; i++) expect(T.rowPtr[i + 1] - T.rowPtr[i]).toBe(agg[i] >= 0 ? 1 : 0);
+    for (let a = 0; a < count; a++) {
+      for (let c = 0; c < count; c++) {
+        let s = 0;
+        for (let i = 0; i < n; i++) s += Td[i][a] * Td[i][c];
+        expect(Math.abs(s - (a === c && a !== 3 ? 1 : 0))).toBeLessThan(1e-14);
+      }
+    }
+    expect(coarse[0][3]).toBe(0);
+    for (let i = 0; i < n; i++) {
+      let s = 0;
+      for (let c = 0; c < count; c++) s += Td[i][c] * coarse[0][c];
+      expect(Math.abs(s - (agg[i] >= 0 ? b[i] : 0))).toBeLessThan(1e-14);
     }
   });
 

@@ -230,27 +230,27 @@ function denseInverse(A: CSRMatrix): Float64Array {
       L[i * n + j] = s / ljj;
     }
   }
-  // inverse column by column: L·y = eⱼ, Lᵀ·x = y, with dropped unknowns held at 0
+  // inverse column by column: L·y = e_c (y is 0 above c), Lᵀ·x = y by columns of Lᵀ (rows of L,
+  // contiguous), with dropped unknowns held at 0
   const inv = new Float64Array(n * n);
   const y = new Float64Array(n);
   for (let c = 0; c < n; c++) {
-    for (let i = 0; i < n; i++) {
-      if (dropped[i]) {
-        y[i] = 0;
-        continue;
-      }
+    y.fill(0);
+    for (let i = c; i < n; i++) {
+      if (dropped[i]) continue;
       let s = i === c ? 1 : 0;
-      for (let k = 0; k < i; k++) s -= L[i * n + k] * y[k];
-      y[i] = s / L[i * n + i];
+      const row = i * n;
+      for (let k = c; k < i; k++) s -= L[row + k] * y[k];
+      y[i] = s / L[row + i];
     }
     for (let i = n - 1; i >= 0; i--) {
       if (dropped[i]) {
         y[i] = 0;
         continue;
       }
-      let s = y[i];
-      for (let k = i + 1; k < n; k++) s -= L[k * n + i] * y[k];
-      y[i] = s / L[i * n + i];
+      const row = i * n;
+      const yi = (y[i] /= L[row + i]);
+      for (let k = 0; k < i; k++) y[k] -= L[row + k] * yi;
     }
     for (let i = 0; i < n; i++) inv[i * n + c] = y[i];
   }

@@ -11,6 +11,7 @@ import { CSRMatrix } from '../../formats/csr.js';
  * agg maps each node (bs unknowns) to its aggregate, −1 for none (its rows of T are empty).
  */
 export function fitCandidates(agg: Int32Array, count: number, bs: number, B: Float64Array[]): { T: CSRMatrix; coarse: Float64Array[] } {
+  if (B.length === 1 && bs === 1) return fitOne(agg, count, B[0]);
   const K = B.length;
   const nodes = agg.length;
   const n = nodes * bs;
@@ -69,4 +70,33 @@ export function fitCandidates(agg: Int32Array, count: number, bs: number, B: Flo
     }
   }
   return { T: new CSRMatrix(n, count * K, 'f64', ptr, idx, val), coarse };
+}
+
+/**
+ * fitCandidates for one candidate b on scalar nodes (the constant's case), in two passes over the
+ * nodes: each aggregate's Q is b's rows over their norm and its R factor is that norm (0, and a zero
+ * column, for an aggregate where b vanishes), the same numbers as the general loop.
+ */
+function fitOne(agg: Int32Array, count: number, b: Float64Array): { T: CSRMatrix; coarse: Float64Array[] } {
+  const n = agg.length;
+  const norm = new Float64Array(count);
+  const ptr = new Int32Array(n + 1);
+  for (let i = 0; i < n; i++) {
+    const a = agg[i];
+    if (a >= 0) norm[a] += b[i] * b[i];
+    ptr[i + 1] = ptr[i] + (a >= 0 ? 1 : 0);
+  }
+  for (let a = 0; a < count; a++) {
+    const r = Math.sqrt(norm[a]);
+    norm[a] = r > 0 ? r : 0;
+  }
+  const idx = new Int32Array(ptr[n]);
+  const val = new Float64Array(ptr[n]);
+  for (let i = 0; i < n; i++) {
+    const a = agg[i];
+    if (a < 0) continue;
+    idx[ptr[i]] = a;
+    val[ptr[i]] = norm[a] > 0 ? b[i] / norm[a] : 0;
+  }
+  return { T: new CSRMatrix(n, count, 'f64', ptr, idx, val), coarse: [norm] };
 }
