@@ -283,6 +283,8 @@ export class Factorization {
   /** what the numeric phase adds to the kind's reason (the banded LU's LDLᵀ form) */
   private note = '';
   private baseReason = '';
+  /** the LU factor came from bandLdlt (U = D·Lᵀ) */
+  private ldltForm = false;
   private work: { r: Float64Array; dx: Float64Array; xt: Float64Array; y: Float64Array } | null = null;
   /** ‖A‖∞ (|re| + |im| for complex), for refinement's test; reset by refactor */
   private normInf: number | undefined;
@@ -338,6 +340,7 @@ export class Factorization {
       const from = a.band ? n : denseStart(a.counts);
       // a symmetric band (complex symmetric included) whose pivots all stay on the diagonal: LDLᵀ's quarter of the flops
       const sym = a.band && a.band.lower === a.band.upper && isSymmetric(A) ? bandLdlt(n, A.colPtr, A.rowIdx, A.values, A.complex, a.band.lower, this.tol) : null;
+      this.ldltForm = sym !== null;
       this.note = sym ? '; A = Aᵀ and every pivot stayed on the diagonal: the band factorized as LDLᵀ' : '';
       const r = sym ?? (a.band
         ? bandLu(n, A.colPtr, A.rowIdx, A.values, A.complex, a.band, this.tol)
@@ -394,7 +397,8 @@ export class Factorization {
       flops = 0;
       for (let k = 0; k < n; k++) {
         const l = Lp[k + 1] - Lp[k] - 1;
-        flops += 2 * l * (urow[k] - 1) + l;
+        // the LDLᵀ form of a symmetric band updates one triangle: l(l + 1)/2 multiply-adds, not l²
+        flops += (this.ldltForm ? l * (l + 1) : 2 * l * (urow[k] - 1)) + l;
         if (pinv[q[k]] !== k) offDiagonalPivots++;
       }
       if (A.complex) flops *= 4;
