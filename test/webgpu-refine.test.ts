@@ -48,13 +48,19 @@ function rhs(n: number, seed: number): Float64Array {
 
 let rt: Runtime;
 let be: WebGpuBackend;
+/** a second runtime, whose first solve of each matrix is the reference for repeated solves in rt */
+let other: Runtime;
 beforeAll(async () => {
   rt = await createRuntime({ backend: 'webgpu', workers: 1 });
+  other = await createRuntime({ backend: 'webgpu', workers: 1 });
   const p = rt.pathById('webgpu') as WebGpuPath;
   await p.prepare();
   be = p.backend;
 });
-afterAll(() => rt?.dispose());
+afterAll(() => {
+  rt?.dispose();
+  other?.dispose();
+});
 
 /** The raw f32 words of a vector's buffer. */
 async function words(v: { buffer: GPUBuffer; bytes: number }): Promise<Uint32Array> {
@@ -112,32 +118,28 @@ describe('f64 data split on the GPU', () => {
 });
 
 describe('solver work vectors from a pool', () => {
-  it('repeated solves create no buffers, give what a fresh runtime gives, and keep nothing between lengths', async () => {
-    const A1 = poisson2D(12);
-    const A2 = poisson2D(9);
+  it('repeated solves create no buffers, give what the first solve in another runtime gives, and keep nothing between lengths', async () => {
+    const A1 = poisson2D(8);
+    const A2 = poisson2D(6);
     const b1 = rhs(A1.rows, 1);
     const b2 = rhs(A2.rows, 2);
     const h1 = rt.upload(A1);
     const h2 = rt.upload(A2);
-    const first = await rt.cg(h1, b1, { tol: 1e-9 });
+    const first = await rt.cg(h1, b1, { tol: 1e-7 });
     const bytes = be.bytesInUse;
-    const again = await rt.cg(h1, b1, { tol: 1e-9 });
+    const again = await rt.cg(h1, b1, { tol: 1e-7 });
     expect(be.bytesInUse).toBe(bytes);
     expect(Array.from(again.x)).toEqual(Array.from(first.x));
-    // another length, another right-hand side, then the first again: each as a fresh runtime computes it
-    const other = await rt.cg(h2, b2, { tol: 1e-9 });
-    const third = await rt.cg(h1, b1, { tol: 1e-9 });
-    const fresh = await createRuntime({ backend: 'webgpu', workers: 1 });
-    try {
-      const f1 = await fresh.cg(fresh.upload(A1), b1, { tol: 1e-9 });
-      const f2 = await fresh.cg(fresh.upload(A2), b2, { tol: 1e-9 });
-      expect(Array.from(third.x)).toEqual(Array.from(f1.x));
-      expect(Array.from(other.x)).toEqual(Array.from(f2.x));
-      expect([third.iterations, other.iterations]).toEqual([f1.iterations, f2.iterations]);
-    } finally {
-      fresh.dispose();
-    }
-    expect(trueResidual(A2, other.x, b2)).toBeLessThanOrEqual(1e-9);
+    // another length, another right-hand side, then the first again: each as another runtime's first solve computes it
+    const second = await rt.cg(h2, b2, { tol: 1e-7 });
+    const third = await rt.cg(h1, b1, { tol: 1e-7 });
+    // the first solve of each in another runtime
+    const f1 = await other.cg(other.upload(A1), b1, { tol: 1e-7 });
+    const f2 = await other.cg(other.upload(A2), b2, { tol: 1e-7 });
+    expect(Array.from(third.x)).toEqual(Array.from(f1.x));
+    expect(Array.from(second.x)).toEqual(Array.from(f2.x));
+    expect([third.iterations, second.iterations]).toEqual([f1.iterations, f2.iterations]);
+    expect(trueResidual(A2, second.x, b2)).toBeLessThanOrEqual(1e-7);
     // the pool holds what the solves gave back; freeScratch frees it
     const held = be.bytesInUse;
     be.freeScratch();
@@ -148,26 +150,21 @@ describe('solver work vectors from a pool', () => {
     expect(be.bytesInUse).toBeLessThan(after);
   });
 
-  it("Jacobi's D⁻¹ is uploaded once per matrix and freed with it; its solves match a fresh runtime's", async () => {
-    const A = poisson2D(11);
+  it("Jacobi's D⁻¹ is uploaded once per matrix and freed with it; its solves match another runtime's first", async () => {
+    const A = poisson2D(7);
     const b = rhs(A.rows, 8);
     const h = rt.upload(A);
-    const first = await rt.cg(h, b, { tol: 1e-9, preconditioner: 'jacobi' });
+    const first = await rt.cg(h, b, { tol: 1e-7, preconditioner: 'jacobi' });
     const bytes = be.bytesInUse;
     const uploaded = be.stats.uploadBytes;
-    const again = await rt.cg(h, b, { tol: 1e-9, preconditioner: 'jacobi' });
+    const again = await rt.cg(h, b, { tol: 1e-7, preconditioner: 'jacobi' });
     expect(be.bytesInUse).toBe(bytes);
     // b (n double-single values) and the CG state (a few hundred bytes) went up again, not D⁻¹ (n more)
     expect(be.stats.uploadBytes - uploaded).toBeLessThan(A.rows * 8 + 1024);
     expect(Array.from(again.x)).toEqual(Array.from(first.x));
-    const fresh = await createRuntime({ backend: 'webgpu', workers: 1 });
-    try {
-      const f = await fresh.cg(fresh.upload(A), b, { tol: 1e-9, preconditioner: 'jacobi' });
-      expect(Array.from(again.x)).toEqual(Array.from(f.x));
-    } finally {
-      fresh.dispose();
-    }
-    expect(trueResidual(A, again.x, b)).toBeLessThanOrEqual(1e-9);
+    const f = await other.cg(other.upload(A), b, { tol: 1e-7, preconditioner: 'jacobi' });
+    expect(Array.from(again.x)).toEqual(Array.from(f.x));
+    expect(trueResidual(A, again.x, b)).toBeLessThanOrEqual(1e-7);
     be.freeScratch();
     const held = be.bytesInUse;
     h.dispose();
@@ -213,7 +210,7 @@ describe('solver work vectors from a pool', () => {
 
 describe('iterative refinement on the GPU', () => {
   it('f32 storage reaches a true 1e-10 (f64 product) with r recomputed on the GPU; its double-single copy of A goes with A', async () => {
-    const A = poisson3D(8);
+    const A = poisson3D(6);
     const A32 = A.astype('f32');
     const b = rhs(A.rows, 9);
     be.freeScratch();
@@ -239,13 +236,13 @@ describe('iterative refinement on the GPU', () => {
   });
 
   it('f64 (double-single) with Jacobi and c64 refined to 1e-10 against the f64 product; NaN in b is reported', async () => {
-    const A = poisson2D(14);
+    const A = poisson2D(9);
     const b = rhs(A.rows, 4);
     const r = await rt.cg(rt.upload(A), b, { tol: 1e-10, preconditioner: 'jacobi' });
     expect(r.converged).toBe(true);
     expect(trueResidual(A, r.x, b)).toBeLessThanOrEqual(1e-10);
     // a complex Hermitian system in c64 storage (BiCGSTAB), f64 answer
-    const C = poisson2D(8).astype('c64');
+    const C = poisson2D(6).astype('c64');
     const bc = rhs(2 * C.rows, 6);
     const rc = await rt.bicgstab(rt.upload(C), bc, { tol: 1e-10 });
     expect(rc.converged).toBe(true);
