@@ -153,7 +153,8 @@ function pack(F: usize, m: i32, k: i32, pk: usize, c0: i32, w: i32): void {
   }
 }
 
-function frontCholesky(F: usize, m: i32, k: i32, pk: usize): i32 {
+/** The pivot columns of a front (L11 and L21, packed as they finish): −1, or the failing column. */
+function frontPivots(F: usize, m: i32, k: i32, pk: usize): i32 {
   const panels = (m + 3) >> 2;
   const panelB = <usize>k << 5;
   for (let jb = 0; jb < k; jb += 4) {
@@ -183,11 +184,27 @@ function frontCholesky(F: usize, m: i32, k: i32, pk: usize): i32 {
     }
     pack(F, m, k, pk, jb, w);
   }
-  // the Schur complement: columns k..m in blocks of 4 (the first block may start inside a panel)
-  for (let J = k >> 2; J < panels; J++) {
+  return -1;
+}
+
+/**
+ * The Schur complement's column blocks [J0, J1) (blocks of 4 columns of the front, those inside the
+ * pivot columns skipped; the first may start inside a panel). Blocks are independent: threads may
+ * take different ranges of them.
+ */
+function frontSchur(F: usize, m: i32, k: i32, pk: usize, J0: i32, J1: i32): void {
+  const panels = (m + 3) >> 2;
+  const panelB = <usize>k << 5;
+  for (let J = max(J0, k >> 2); J < min(J1, panels); J++) {
     if (max(J << 2, k) >= min((J << 2) + 4, m)) continue;
     for (let t = J; t < panels; t++) block4x4(pk + <usize>t * panelB, pk + <usize>J * panelB, k, F, m, t << 2, J << 2, k, m);
   }
+}
+
+function frontCholesky(F: usize, m: i32, k: i32, pk: usize): i32 {
+  const bad = frontPivots(F, m, k, pk);
+  if (bad >= 0) return bad;
+  frontSchur(F, m, k, pk, 0, (m + 3) >> 2);
   return -1;
 }
 
@@ -195,70 +212,124 @@ export function chol_front_f64(F: usize, m: i32, k: i32, pk: usize): i32 {
   return frontCholesky(F, m, k, pk);
 }
 
-export function chol_supernodes(desc: usize, start: i32, end: i32): void {
-  const order = <usize>load<u32>(desc), sup = <usize>load<u32>(desc, 4), rowPtr = <usize>load<u32>(desc, 8), rows = <usize>load<u32>(desc, 12);
-  const valPtr = <usize>load<u32>(desc, 16), childPtr = <usize>load<u32>(desc, 20), children = <usize>load<u32>(desc, 24);
-  const Ap = <usize>load<u32>(desc, 28), Ai = <usize>load<u32>(desc, 32), perm = <usize>load<u32>(desc, 36), pinv = <usize>load<u32>(desc, 40);
-  const updAddr = <usize>load<u32>(desc, 44), Ax = <usize>load<u32>(desc, 48), Lx = <usize>load<u32>(desc, 52);
+/** The workspace entry of the table whose key is `key`. */
+function workspace(desc: usize, key: i32): usize {
   const nws = load<i32>(desc, 56);
   const table = <usize>load<u32>(desc, 60);
-  let ws: usize = 0;
   for (let w = 0; w < nws; w++) {
     const e = table + <usize>w * 24;
-    if (load<i32>(e) == start) {
-      ws = e;
-      break;
+    if (load<i32>(e) == key) return e;
+  }
+  unreachable();
+  return 0;
+}
+
+/** Supernode s's front in the workspace: zeroed, then A's columns and the children's updates added. */
+function openFront(desc: usize, ws: usize, s: i32): void {
+  const sup = <usize>load<u32>(desc, 4), rowPtr = <usize>load<u32>(desc, 8), rows = <usize>load<u32>(desc, 12);
+  const childPtr = <usize>load<u32>(desc, 20), children = <usize>load<u32>(desc, 24);
+  const Ap = <usize>load<u32>(desc, 28), Ai = <usize>load<u32>(desc, 32), perm = <usize>load<u32>(desc, 36), pinv = <usize>load<u32>(desc, 40);
+  const updAddr = <usize>load<u32>(desc, 44), Ax = <usize>load<u32>(desc, 48);
+  const F = <usize>load<u32>(ws, 4), rel = <usize>load<u32>(ws, 12), relc = <usize>load<u32>(ws, 16);
+  const f = ld(sup, s);
+  const k = ld(sup, s + 1) - f;
+  const r0 = ld(rowPtr, s);
+  const m = ld(rowPtr, s + 1) - r0;
+  for (let i = 0; i < m; i++) store<i32>(rel + (<usize>ld(rows, r0 + i) << 2), i);
+  for (let c = 0; c < m; c++) memory.fill(at(F, c * m + c), 0, <usize>(m - c) << 3);
+  // A's columns, their entries on and below the diagonal of P·A·Pᵀ
+  for (let c = 0; c < k; c++) {
+    const j = f + c;
+    const oj = ld(perm, j);
+    const cb = at(F, c * m);
+    for (let p = ld(Ap, oj), pe = ld(Ap, oj + 1); p < pe; p++) {
+      const i = ld(pinv, ld(Ai, p));
+      if (i < j) continue;
+      const q = cb + (<usize>ld(rel, i) << 3);
+      store<f64>(q, load<f64>(q) + load<f64>(at(Ax, p)));
     }
   }
-  if (ws == 0) unreachable();
-  const F = <usize>load<u32>(ws, 4), pk = <usize>load<u32>(ws, 8), rel = <usize>load<u32>(ws, 12), relc = <usize>load<u32>(ws, 16);
+  // the children's update matrices
+  for (let e = ld(childPtr, s), ee = ld(childPtr, s + 1); e < ee; e++) {
+    const ch = ld(children, e);
+    const cr1 = ld(rowPtr, ch) + ld(sup, ch + 1) - ld(sup, ch);
+    const u = ld(rowPtr, ch + 1) - cr1;
+    const U = <usize>load<u32>(updAddr + (<usize>ch << 2));
+    for (let a = 0; a < u; a++) store<i32>(relc + (<usize>a << 2), ld(rel, ld(rows, cr1 + a)));
+    for (let b = 0; b < u; b++) {
+      const cb = at(F, ld(relc, b) * m);
+      const ub = at(U, b * u);
+      for (let a = b; a < u; a++) {
+        const q = cb + (<usize>ld(relc, a) << 3);
+        store<f64>(q, load<f64>(q) + load<f64>(at(ub, a)));
+      }
+    }
+  }
+}
+
+/** The factorized front of s out: its m×k block of L, and its update matrix where it is planned. */
+function closeFront(desc: usize, ws: usize, s: i32): void {
+  const sup = <usize>load<u32>(desc, 4), rowPtr = <usize>load<u32>(desc, 8), valPtr = <usize>load<u32>(desc, 16);
+  const updAddr = <usize>load<u32>(desc, 44), Lx = <usize>load<u32>(desc, 52);
+  const F = <usize>load<u32>(ws, 4);
+  const k = ld(sup, s + 1) - ld(sup, s);
+  const m = ld(rowPtr, s + 1) - ld(rowPtr, s);
+  memory.copy(at(Lx, ld(valPtr, s)), F, <usize>m * k << 3);
+  const U = <usize>load<u32>(updAddr + (<usize>s << 2));
+  const u = m - k;
+  if (U != 0) for (let b = 0; b < u; b++) memory.copy(at(U, b * u + b), at(F, k + b + (k + b) * m), <usize>(u - b) << 3);
+}
+
+/** (sizes of s's front, for the split steps) */
+// @ts-ignore: decorator
+@inline function frontRows(desc: usize, s: i32): i32 {
+  const rowPtr = <usize>load<u32>(desc, 8);
+  return ld(rowPtr, s + 1) - ld(rowPtr, s);
+}
+
+// @ts-ignore: decorator
+@inline function frontCols(desc: usize, s: i32): i32 {
+  const sup = <usize>load<u32>(desc, 4);
+  return ld(sup, s + 1) - ld(sup, s);
+}
+
+export function chol_supernodes(desc: usize, start: i32, end: i32): void {
+  const order = <usize>load<u32>(desc), sup = <usize>load<u32>(desc, 4);
+  const ws = workspace(desc, start);
+  const F = <usize>load<u32>(ws, 4), pk = <usize>load<u32>(ws, 8);
   store<i32>(ws, -1, 20);
   for (let t = start; t < end; t++) {
     const s = ld(order, t);
-    const f = ld(sup, s);
-    const k = ld(sup, s + 1) - f;
-    const r0 = ld(rowPtr, s);
-    const m = ld(rowPtr, s + 1) - r0;
-    for (let i = 0; i < m; i++) store<i32>(rel + (<usize>ld(rows, r0 + i) << 2), i);
-    for (let c = 0; c < m; c++) memory.fill(at(F, c * m + c), 0, <usize>(m - c) << 3);
-    // A's columns, their entries on and below the diagonal of P·A·Pᵀ
-    for (let c = 0; c < k; c++) {
-      const j = f + c;
-      const oj = ld(perm, j);
-      const cb = at(F, c * m);
-      for (let p = ld(Ap, oj), pe = ld(Ap, oj + 1); p < pe; p++) {
-        const i = ld(pinv, ld(Ai, p));
-        if (i < j) continue;
-        const q = cb + (<usize>ld(rel, i) << 3);
-        store<f64>(q, load<f64>(q) + load<f64>(at(Ax, p)));
-      }
-    }
-    // the children's update matrices
-    for (let e = ld(childPtr, s), ee = ld(childPtr, s + 1); e < ee; e++) {
-      const ch = ld(children, e);
-      const cr1 = ld(rowPtr, ch) + ld(sup, ch + 1) - ld(sup, ch);
-      const u = ld(rowPtr, ch + 1) - cr1;
-      const U = <usize>load<u32>(updAddr + (<usize>ch << 2));
-      for (let a = 0; a < u; a++) store<i32>(relc + (<usize>a << 2), ld(rel, ld(rows, cr1 + a)));
-      for (let b = 0; b < u; b++) {
-        const cb = at(F, ld(relc, b) * m);
-        const ub = at(U, b * u);
-        for (let a = b; a < u; a++) {
-          const q = cb + (<usize>ld(relc, a) << 3);
-          store<f64>(q, load<f64>(q) + load<f64>(at(ub, a)));
-        }
-      }
-    }
-    const bad = frontCholesky(F, m, k, pk);
+    openFront(desc, ws, s);
+    const bad = frontCholesky(F, frontRows(desc, s), frontCols(desc, s), pk);
     if (bad >= 0) {
-      store<i32>(ws, f + bad, 20);
+      store<i32>(ws, ld(sup, s) + bad, 20);
       return;
     }
-    memory.copy(at(Lx, ld(valPtr, s)), F, <usize>m * k << 3);
-    const U = <usize>load<u32>(updAddr + (<usize>s << 2));
-    const u = m - k;
-    if (U != 0) for (let b = 0; b < u; b++) memory.copy(at(U, b * u + b), at(F, k + b + (k + b) * m), <usize>(u - b) << 3);
+    closeFront(desc, ws, s);
   }
+}
+
+// A large front at the top of the tree in three steps, its Schur complement split over the pool:
+// chol_front_open(desc, key, s, s + 1) assembles it and factorizes its pivot columns (the status
+// word of workspace `key` says whether a pivot failed), chol_front_schur(desc, key, s, J0, J1)
+// computes column blocks [J0, J1) of its Schur complement, chol_front_close(desc, key, s, s + 1)
+// stores L and the update. The same sums as chol_supernodes, so the same bits.
+export function chol_front_open(desc: usize, key: i32, s: i32, end: i32): void {
+  const ws = workspace(desc, key);
+  store<i32>(ws, -1, 20);
+  openFront(desc, ws, s);
+  const bad = frontPivots(<usize>load<u32>(ws, 4), frontRows(desc, s), frontCols(desc, s), <usize>load<u32>(ws, 8));
+  if (bad >= 0) store<i32>(ws, ld(<usize>load<u32>(desc, 4), s) + bad, 20);
+}
+
+export function chol_front_schur(desc: usize, key: i32, s: i32, start: i32, end: i32): void {
+  const ws = workspace(desc, key);
+  frontSchur(<usize>load<u32>(ws, 4), frontRows(desc, s), frontCols(desc, s), <usize>load<u32>(ws, 8), start, end);
+}
+
+export function chol_front_close(desc: usize, key: i32, s: i32, end: i32): void {
+  closeFront(desc, workspace(desc, key), s);
 }
 
 /** Σ x[i]·y[i] for i in [0, len). */

@@ -2,6 +2,7 @@ import { largestFront, supernodalSchedule, type OrderedMatrix, type SupernodalFa
 import type { CpuBackend } from './backend.js';
 import type { Region } from './memory.js';
 import { DisposedError } from '../errors.js';
+import { balancedBounds } from './partition.js';
 
 /** Raised inside the operation when the pool changed size after the schedule was made: made again. */
 class StaleSchedule extends Error {}
@@ -41,6 +42,47 @@ class Layout {
 
 const DESC_WORDS = 17;
 const TABLE_WORDS = 6;
+/** A front above the subtrees whose Schur complement takes this many flops has it split over the pool. */
+const SPLIT_SCHUR_FLOPS = 1e6;
+
+/** One kernel call of the factorization: its arguments before the range, and the range (or pool bounds). */
+interface Step {
+  kernel: string;
+  args: number[];
+  range: Int32Array;
+  /** the workspace key whose status word it may set */
+  key: number;
+}
+
+/**
+ * The calls that run the schedule: the subtrees on the pool, then the top in runs of supernodes, each
+ * large front in three calls (open, Schur complement over the pool, close).
+ */
+function steps(sym: SupernodalSymbolic, plan: SupernodalSchedule, threads: number): Step[] {
+  const { super: sup, rowPtr } = sym;
+  const ns = sup.length - 1;
+  const out: Step[] = [];
+  if (threads > 1 && plan.top > 0) out.push({ kernel: 'chol_supernodes', args: [], range: plan.ranges[0], key: -1 });
+  let run = plan.top;
+  for (let p = plan.top; p < ns; p++) {
+    const s = plan.order[p];
+    const k = sup[s + 1] - sup[s];
+    const m = rowPtr[s + 1] - rowPtr[s];
+    if (threads < 2 || (m - k) ** 2 * k < SPLIT_SCHUR_FLOPS) continue;
+    if (p > run) out.push({ kernel: 'chol_supernodes', args: [], range: Int32Array.of(run, p), key: run });
+    // column blocks J0.. of the complement, block J costing as many blocks as lie below it
+    const panels = (m + 3) >> 2;
+    const J0 = k >> 2;
+    const blocks = panels - J0;
+    const bounds = balancedBounds(blocks, threads, (i) => i * blocks - (i * (i - 1)) / 2, 1).map((v) => v + J0);
+    out.push({ kernel: 'chol_front_open', args: [p], range: Int32Array.of(s, s + 1), key: p });
+    out.push({ kernel: 'chol_front_schur', args: [p, s], range: bounds, key: p });
+    out.push({ kernel: 'chol_front_close', args: [p], range: Int32Array.of(s, s + 1), key: p });
+    run = p + 1;
+  }
+  if (ns > run) out.push({ kernel: 'chol_supernodes', args: [], range: Int32Array.of(run, ns), key: run });
+  return out;
+}
 
 async function run(B: CpuBackend, sym: SupernodalSymbolic, plan: SupernodalSchedule, threads: number, A: OrderedMatrix): Promise<SupernodalFactor | number> {
   const { n, super: sup, rowPtr, rows, valPtr } = sym;
@@ -51,8 +93,14 @@ async function run(B: CpuBackend, sym: SupernodalSymbolic, plan: SupernodalSched
   const desc = kept.place(4 * DESC_WORDS);
   const keptInts: [number, ArrayLike<number>][] = [sup, rowPtr, rows, valPtr].map((a) => [kept.place(4 * a.length), a]);
   const lx = kept.place(8 * lxLength);
+  const calls = steps(sym, plan, threads);
+  // the workspace table: the threads' runs by their start, every call of the top by its key (all on
+  // the top's workspace)
+  const topGroup = plan.top < ns ? plan.groups.length - 1 : -1;
+  const keys: [number, number][] = plan.groups.map((g, q) => [g.start, q] as [number, number]).filter(([, q]) => q !== topGroup);
+  for (const c of calls) if (c.key >= 0 && !keys.some(([key]) => key === c.key)) keys.push([c.key, topGroup]);
   const work = new Layout();
-  const table = work.place(4 * TABLE_WORDS * plan.groups.length);
+  const table = work.place(4 * TABLE_WORDS * keys.length);
   const workInts: [number, ArrayLike<number>][] = [plan.order, plan.childPtr, plan.children, A.colPtr, A.rowIdx, A.perm, A.pinv].map((a) => [work.place(4 * a.length), a]);
   const updAddr = work.place(4 * ns);
   const ax = work.place(8 * A.colPtr[n]);
@@ -77,20 +125,28 @@ async function run(B: CpuBackend, sym: SupernodalSymbolic, plan: SupernodalSched
     new Float64Array(buffer, w0 + ax, A.colPtr[n]).set(A.values.subarray(0, A.colPtr[n]));
     const [order, childPtr, children, colPtr, rowIdx, perm, pinv] = workInts.map(([at]) => w0 + at);
     const [supP, rowPtrP, rowsP, valPtrP] = keptInts.map(([at]) => k0 + at);
-    new Uint32Array(buffer, k0 + desc, DESC_WORDS).set([order, supP, rowPtrP, rowsP, valPtrP, childPtr, children, colPtr, rowIdx, perm, pinv, w0 + updAddr, w0 + ax, k0 + lx, plan.groups.length, w0 + table, ns]);
-    const t = new Uint32Array(buffer, w0 + table, TABLE_WORDS * plan.groups.length);
-    plan.groups.forEach((g, q) => t.set([g.start, w0 + ws[q].front, w0 + ws[q].panels, w0 + ws[q].rel, w0 + ws[q].relc, 0xffffffff], TABLE_WORDS * q));
-    await B.runRanges('chol_supernodes', () => {
-      if ((B.workerPool?.chunks ?? 1) !== threads) throw new StaleSchedule();
-      return [k0 + desc];
-    }, plan.ranges);
-    // the first failed pivot: the subtrees are independent, and the top runs after them all
-    const status = new Int32Array(B.heap.memory.buffer, w0 + table, TABLE_WORDS * plan.groups.length);
-    let bad = -1;
-    for (let q = 0; q < plan.groups.length; q++) {
-      const c = status[TABLE_WORDS * q + 5];
-      if (c >= 0 && (bad < 0 || c < bad)) bad = c;
+    new Uint32Array(buffer, k0 + desc, DESC_WORDS).set([order, supP, rowPtrP, rowsP, valPtrP, childPtr, children, colPtr, rowIdx, perm, pinv, w0 + updAddr, w0 + ax, k0 + lx, keys.length, w0 + table, ns]);
+    const t = new Uint32Array(buffer, w0 + table, TABLE_WORDS * keys.length);
+    keys.forEach(([key, q], e) => t.set([key, w0 + ws[q].front, w0 + ws[q].panels, w0 + ws[q].rel, w0 + ws[q].relc, 0xffffffff], TABLE_WORDS * e));
+    // the first failed pivot: the subtrees are independent, and the top runs after them all (and
+    // stops at its first failure)
+    const firstBad = (): number => {
+      const status = new Int32Array(B.heap.memory.buffer, w0 + table, TABLE_WORDS * keys.length);
+      let bad = -1;
+      for (let e = 0; e < keys.length; e++) {
+        const c = status[TABLE_WORDS * e + 5];
+        if (c >= 0 && (bad < 0 || c < bad)) bad = c;
+      }
+      return bad;
+    };
+    for (const c of calls) {
+      await B.runRanges(c.kernel, () => {
+        if ((B.workerPool?.chunks ?? 1) !== threads) throw new StaleSchedule();
+        return [k0 + desc, ...c.args];
+      }, [c.range]);
+      if (firstBad() >= 0) break;
     }
+    const bad = firstBad();
     if (bad >= 0) {
       K.dispose();
       return bad;

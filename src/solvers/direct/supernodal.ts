@@ -219,6 +219,8 @@ export interface SupernodalSchedule {
   order: Int32Array;
   /** pool bounds over order (threads + 1 of them) when threads > 1, then the top's [start, end] */
   ranges: Int32Array[];
+  /** where the top starts in order (order.length when there is none) */
+  top: number;
   /** the groups (non-empty runs), each with its own workspace */
   groups: SupernodalGroup[];
   /** which group computes each supernode */
@@ -357,5 +359,5 @@ export function supernodalSchedule(sym: SupernodalSymbolic, threads: number): Su
   });
   const ranges = threads > 1 && topStart > 0 ? [bounds] : [];
   if (topStart < ns) ranges.push(Int32Array.of(topStart, ns));
-  return { order, ranges, groups, groupOf, updOffset, childPtr, children };
+  return { order, ranges, top: topStart, groups, groupOf, updOffset, childPtr, children };
 }
