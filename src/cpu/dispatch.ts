@@ -22,7 +22,10 @@
  * once confirmed it now comes every 29 ms. Each new sample moves an estimate by a share of the
  * difference — inline's capped at 4× the estimate, so one outlier cannot shut it out for long; the
  * pool's whole, as its mean is what it costs, stalled workers included (the cap let a pool that
- * stalled in 1 call of 30 stay chosen while it lost 1.5× on average); a
+ * stalled in 1 call of 30 stay chosen while it lost 1.5× on average), and for STALL_MEMORY pooled
+ * samples after a stall a fast trial does not bring the pool straight back (each did, so a page's
+ * pool that stalled for 100 ms in 1% of calls lost 8% on the whole; the price: once such stalls end,
+ * the pool's raised estimate decays one trial at a time, about 2 s of the kernel's time); a
  * re-measured way that now takes under half its estimate is measured again on the next call, and a
  * trial that finds it close (under CLEAR×), or a change of which way wins, ends the backoff, so a
  * lasting change (load elsewhere starting or ending) is followed within calls after at most
@@ -41,6 +44,10 @@ const CLEAR = 1.5;
 const MAX_BACKOFF = 5;
 /** However often a loss was confirmed, the other way is measured again after this much time on the chosen one (ms). */
 export const MAX_WAIT_MS = 200;
+/** A pooled call this many times its estimate is a stall (a worker preempted by another process). */
+const STALL = 4;
+/** Pooled samples after a stall during which a fast trial does not bring the pool straight back. */
+const STALL_MEMORY = 20;
 /** Samples of each way before the faster is chosen. */
 const LEARN = 3;
 /** A pooled trial this many times slower than inline ends the pool's trials. */
@@ -68,6 +75,8 @@ interface KernelStats {
   backoff: number;
   /** which way won when last looked (a change ends the backoff) */
   poolWon: boolean;
+  /** the pool's sample count at its last stall (a call STALL× its estimate) */
+  lastStall: number;
 }
 
 /** One decision: where the operation runs, and what to tell when it is done. */
@@ -102,7 +111,7 @@ export class DispatchPolicy {
     let buckets = this.stats.get(kernel);
     if (!buckets) this.stats.set(kernel, (buckets = []));
     let s = buckets[bucket];
-    if (!s) buckets[bucket] = s = { inline: { n: 0, perUnit: 0, first: [] }, pool: { n: 0, perUnit: 0, first: [] }, spent: 0, backoff: 0, poolWon: false };
+    if (!s) buckets[bucket] = s = { inline: { n: 0, perUnit: 0, first: [] }, pool: { n: 0, perUnit: 0, first: [] }, spent: 0, backoff: 0, poolWon: false, lastStall: -Infinity };
     const stats = s;
     let pooled: boolean;
     if (s.inline.n < LEARN || s.pool.n < LEARN) pooled = s.inline.n >= LEARN;
@@ -129,8 +138,11 @@ export class DispatchPolicy {
           // a re-measured way that now takes under half its estimate is measured again next call:
           // a lasting change is followed in a few calls, a lucky one is corrected by the next
           const chosen = pooled === poolWins(stats);
+          if (pooled && u > STALL * way.perUnit) stats.lastStall = way.n;
           if (!chosen) {
-            if (u < 0.5 * way.perUnit) stats.spent = Infinity;
+            // ...unless the pool stalled within its last STALL_MEMORY samples: then a fast trial is
+            // the pool between stalls, not a change, and it comes back only as its estimate decays
+            if (u < 0.5 * way.perUnit && !(pooled && way.n - stats.lastStall <= STALL_MEMORY)) stats.spent = Infinity;
             const winner = pooled ? stats.inline : stats.pool;
             stats.backoff = u >= CLEAR * winner.perUnit ? Math.min(MAX_BACKOFF, stats.backoff + 1) : 0;
           }
