@@ -171,7 +171,7 @@ describe('spgemm', () => {
     }
   });
 
-  it("a session keeps operands resident: galerkin R·(A·P) and spmv against references, release and reuse", () => {
+  it("a session keeps operands resident: galerkin R·(A·P), spmv and Gauss–Seidel against references, release and reuse", () => {
     const A = poisson3D(14);
     // a prolongator-like P: each row's weights on the aggregates of its neighbours
     const rnd = mulberry32(3);
@@ -204,6 +204,28 @@ describe('spgemm', () => {
         }
         if (!(Math.abs(y[i] - ref) <= 1e-14 * mag)) throw new Error(`spmv: y[${i}] = ${y[i]}, reference ${ref}`);
       }
+      // symmetric Gauss–Seidel on A·x = 0 against plain sweeps here; a row with a diagonal ≤ 0 left alone
+      const G = new CSRMatrix(A.rows, A.cols, 'f64', A.rowPtr, A.colIdx, A.values.slice());
+      for (let k = G.rowPtr[7]; k < G.rowPtr[8]; k++) if (G.colIdx[k] === 7) G.values[k] = -1;
+      const g = Float64Array.from({ length: A.rows }, () => rnd() + 0.5);
+      const ref = g.slice();
+      for (let sweep = 0; sweep < 2; sweep++) {
+        for (const order of [[...Array(A.rows).keys()], [...Array(A.rows).keys()].reverse()]) {
+          for (const i of order) {
+            let d = 0;
+            let sum = 0;
+            for (let k = G.rowPtr[i]; k < G.rowPtr[i + 1]; k++) {
+              if (G.colIdx[k] === i) d = G.values[k];
+              else sum += G.values[k] * ref[G.colIdx[k]];
+            }
+            if (d > 0) ref[i] = -sum / d;
+          }
+        }
+      }
+      const before7 = g[7];
+      s.gaussSeidelOnZero(G, g, 2);
+      expect(g[7]).toBe(before7);
+      for (let i = 0; i < A.rows; i++) if (!(Math.abs(g[i] - ref[i]) <= 1e-13 * (1 + Math.abs(ref[i])))) throw new Error(`Gauss–Seidel: x[${i}] = ${g[i]}, reference ${ref[i]}`);
       // released and uploaded again: the same product
       s.release(A);
       s.release(P);

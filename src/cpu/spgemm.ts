@@ -23,14 +23,15 @@ interface Resident {
 }
 
 /**
- * The CPU path's sparse kernels (assembly/spgemm.ts, csr_f64) for a host-side setup that calls them synchronously (the AMG
- * hierarchy inside rt.amg, rt.spgemm): each operand is copied into the WebAssembly memory once per
- * session, however many products and SpMVs read it, until release() or dispose().
+ * The CPU path's sparse kernels (assembly/spgemm.ts, csr_f64) for a host-side setup that calls them
+ * synchronously (the AMG hierarchy inside rt.amg, rt.spgemm): each operand is copied into the
+ * WebAssembly memory once per session, however many products and SpMVs read it, until release() or
+ * dispose().
  *
  * SpGEMM is Gustavson's, in two passes over rows: the symbolic pass counts each row's columns and
- * multiply-adds (rows split over the pool by A's entries); the row pointers are summed here and the
- * product's size checked against the memory budget in scope; the numeric pass fills the rows in
- * ascending column order (rows split by their multiply-adds).
+ * multiply-adds (rows split over the pool by A's entries); the row pointers are summed here, and the
+ * product's arrays are allocated (so checked against the memory budget in scope) before the numeric
+ * pass fills the rows in ascending column order (rows split by their multiply-adds).
  */
 export class CpuSparseSession implements SparseSession {
   private readonly uploads = new Map<CSRMatrix, Resident>();
@@ -75,6 +76,52 @@ export class CpuSparseSession implements SparseSession {
     } finally {
       xr.dispose();
       yr.dispose();
+    }
+  }
+
+  gaussSeidelOnZero(A: CSRMatrix, x: Float64Array, sweeps: number): void {
+    // the triangular solve's kernel over every off-diagonal is a Gauss–Seidel sweep: x[i] = (0 −
+    // Σⱼ≠ᵢ aᵢⱼ·x[j]) / aᵢᵢ in the order given, later rows reading the new values of earlier ones
+    const n = A.rows;
+    const { rowPtr, colIdx, values } = A;
+    let off = 0;
+    let rows = 0;
+    for (let i = 0; i < n; i++) {
+      let d = 0;
+      for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) {
+        if (colIdx[k] === i) d = values[k];
+        else off++;
+      }
+      if (d > 0) rows++;
+    }
+    const r: Resident = { rows: n, cols: n, nnz: off, cc: 1, ptr: 0, idx: 0, val: 0, regions: [] };
+    try {
+      const regions = [4 * (n + 1), 4 * off, 8 * off, 8 * n, 4 * rows, 4 * rows, 8 * n, 8 * n].map((bytes) => this.alloc(r, bytes));
+      const [ptr, idx, val, inv, fwd, bwd, zero, xr] = regions;
+      const [p, j, v, dinv, f, b] = [ptr.view('i32', n + 1), idx.view('i32', off), val.view('f64', off), inv.view('f64', n), fwd.view('i32', rows), bwd.view('i32', rows)];
+      let m = 0;
+      let q = 0;
+      for (let i = 0; i < n; i++) {
+        let d = 0;
+        for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) {
+          if (colIdx[k] === i) d = values[k];
+          else [j[m], v[m++]] = [colIdx[k], values[k]];
+        }
+        p[i + 1] = m;
+        dinv[i] = d > 0 ? 1 / d : 0;
+        // a row whose diagonal is not positive is left alone
+        if (d > 0) [f[q], b[rows - 1 - q++]] = [i, i];
+      }
+      p[0] = 0;
+      zero.view('f64', n).fill(0);
+      xr.view('f64', n).set(x);
+      const bounds = Int32Array.of(0, rows);
+      for (let s = 0; s < sweeps; s++) {
+        for (const order of [fwd, bwd]) this.backend.runChunksSync('sptrsv_f64', [ptr.ptr, idx.ptr, val.ptr, inv.ptr, order.ptr, zero.ptr, xr.ptr], bounds);
+      }
+      x.set(xr.view('f64', n));
+    } finally {
+      free(r);
     }
   }
 

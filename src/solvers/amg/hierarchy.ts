@@ -95,7 +95,9 @@ function build(A: CSRMatrix, session: SparseSession, options: AmgOptions): AmgHi
   const { nearNullSpace, ...rest } = options;
   const o = { ...AMG_DEFAULTS, ...rest };
   let B: Float64Array[] = nearNullSpace?.map((v) => Float64Array.from(v)) ?? [new Float64Array(A.rows).fill(1)];
-  if (o.improveCandidates > 0) for (const b of B) gaussSeidelOnZero(A, b, o.improveCandidates);
+  // PyAMG's improve_candidates: the near-null space loses the components A damps least well, e.g.
+  // near a Dirichlet boundary
+  if (o.improveCandidates > 0) for (const b of B) session.gaussSeidelOnZero(A, b, o.improveCandidates);
   const levels: AmgLevel[] = [];
   let cur = A;
   let bs = o.blockSize;
@@ -149,29 +151,6 @@ function levelOf(A: CSRMatrix, blockSize: number, l: number, session: SparseSess
   const { min, max } = lanczosBounds(A, 15, (x, y) => session.spmv(A, x, y));
   if (min < -1e-8 * max) throw new UnsupportedError(`amg: A is indefinite (D⁻¹A has an eigenvalue ≤ ${min.toPrecision(3)} on level ${l}); multigrid needs a positive definite matrix: use method 'minres' or 'gmres' with 'jacobi' or 'ilu0'`);
   return { A, dinv, rho: max, blockSize };
-}
-
-/**
- * Sweeps of symmetric Gauss–Seidel on A·b = 0 from b, in place (PyAMG's improve_candidates): the
- * near-null space loses the components A damps least well, e.g. near a Dirichlet boundary.
- */
-function gaussSeidelOnZero(A: CSRMatrix, b: Float64Array, sweeps: number): void {
-  const { rowPtr, colIdx, values } = A;
-  const n = A.rows;
-  // the diagonal once, then plain loops; a row whose diagonal is not positive is left alone
-  const diag = new Float64Array(n);
-  for (let i = 0; i < n; i++) for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) if (colIdx[k] === i) diag[i] = values[k];
-  for (let s = 0; s < sweeps; s++) {
-    for (let pass = 0; pass < 2; pass++) {
-      const [first, step] = pass === 0 ? [0, 1] : [n - 1, -1];
-      for (let q = 0, i = first; q < n; q++, i += step) {
-        if (!(diag[i] > 0)) continue;
-        let sum = 0;
-        for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) if (colIdx[k] !== i) sum += values[k] * b[colIdx[k]];
-        b[i] = -sum / diag[i];
-      }
-    }
-  }
 }
 
 /** P = T − ω·D⁻¹·(A·T), rows merged by column (both canonical), ω = (4/3)/ρ. */

@@ -15,6 +15,11 @@ export interface SparseSession {
   galerkin(R: CSRMatrix, A: CSRMatrix, P: CSRMatrix): CSRMatrix;
   /** y = A·x for a real A, in f64 */
   spmv(A: CSRMatrix, x: Float64Array, y: Float64Array): void;
+  /**
+   * `sweeps` symmetric Gauss–Seidel sweeps (forward, then backward) on A·x = 0 from x, in place; a row
+   * whose diagonal is not positive is left alone
+   */
+  gaussSeidelOnZero(A: CSRMatrix, x: Float64Array, sweeps: number): void;
   /** frees M's copy */
   release(M: CSRMatrix): void;
   /** frees every copy */
