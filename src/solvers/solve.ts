@@ -133,10 +133,16 @@ export const AMG_MIN_DIAMETER = 350;
 
 /**
  * The same threshold on a GPU path, where Jacobi-CG keeps its whole iteration on the device and AMG's
- * setup runs on the host CPU (AMG_GPU_MEASURED says what it rests on).
+ * setup and first upload of the hierarchy run on the host. Measured on an H100 (WebGPU, Dawn, setup on
+ * 16 threads; bench/device/amg-auto.ts, 2026-11-26), rt.solve with Jacobi against AMG: poisson3D(128)
+ * (diameter 381) 4.9 s against 10.0 s, poisson2D(1024) (2046) 2.6 s against 4.4 s. Jacobi's resident
+ * iterations cost ≈ 1.6–1.8·10⁻¹⁰ s per unknown and unit of diameter (0.4 ms an iteration at 2 M
+ * rows), AMG ≈ 2.0–2.5 µs per unknown more than the fixed costs both pay: they cross near a diameter
+ * of 11 000–16 000, far past both matrices; 10 000 keeps AMG where in doubt.
  */
-export const AMG_MIN_DIAMETER_GPU = 400;
-const AMG_GPU_MEASURED = 'the threshold of the CPU measurements before the cycle ran at each level\'s size; not yet measured on a GPU';
+export const AMG_MIN_DIAMETER_GPU = 10000;
+const AMG_GPU_MEASURED =
+  'on an H100, rt.solve with Jacobi against AMG: poisson3D(128), diameter 381, 4.9 s against 10.0 s; poisson2D(1024), 2046, 2.6 s against 4.4 s; the two cross near a diameter of 11 000';
 
 /** What 'auto' weighs a factorization by: the symbolic phase's estimate (estimateFactorCost). */
 export interface DirectEstimate {
