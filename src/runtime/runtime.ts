@@ -1587,7 +1587,7 @@ export class Runtime implements HandleOwner {
    */
   spgemm(A: SparseMatrix | MatrixHandle, B: SparseMatrix | MatrixHandle): CSRMatrix {
     this.live();
-    const host = (M: SparseMatrix | MatrixHandle, what: string) => (M instanceof MatrixHandle ? this.own(M, `spgemm: ${what}`).live().host : M).toCSR();
+    const host = (M: SparseMatrix | MatrixHandle, what: string) => (M instanceof MatrixHandle ? this.own(M, `spgemm: ${what}`).live().host : M);
     return spgemm(host(A, 'A'), host(B, 'B'), this.sparseKernels, this.cpu.memoryBudgetMB);
   }
 

@@ -1,6 +1,7 @@
 import { isComplex, type DType } from '../../dtype.js';
 import { ShapeError } from '../../errors.js';
 import type { CSRMatrix } from '../../formats/csr.js';
+import type { SparseMatrix } from '../../formats/index.js';
 import { withMemoryBudget } from '../../memory-budget.js';
 
 /**
@@ -30,17 +31,19 @@ export interface SparseSession {
 export type SparseKernels = () => SparseSession;
 
 /**
- * C = A·B for CSR matrices (canonical CSR out; explicit zeros that cancel are kept, as SciPy keeps
- * them). Checks the shapes, makes both operands canonical, and runs the product in a session of
- * `kernels` inside the memory budget `maxMemoryMB` (default: the module's). The result's dtype:
- * complex when either is, f32/c64 only when both are single precision.
+ * C = A·B for sparse matrices of any format (canonical CSR out; explicit zeros that cancel are kept,
+ * as SciPy keeps them). Checks the shapes, converts both operands to canonical CSR (once: toCSR
+ * validates), and runs the product in a session of `kernels` inside the memory budget `maxMemoryMB`
+ * (default: the module's). The result's dtype: complex when either is, f32/c64 only when both are
+ * single precision.
  */
-export function spgemm(A: CSRMatrix, B: CSRMatrix, kernels: SparseKernels, maxMemoryMB?: number): CSRMatrix {
+export function spgemm(A: SparseMatrix, B: SparseMatrix, kernels: SparseKernels, maxMemoryMB?: number): CSRMatrix {
   if (A.cols !== B.rows) throw new ShapeError(`spgemm: A is ${A.rows}×${A.cols} and B is ${B.rows}×${B.cols}; A's columns must equal B's rows`);
   return withMemoryBudget(maxMemoryMB, () => {
     const s = kernels();
     try {
-      return s.spgemm(A.toCSR(), B.toCSR(), productDType(A.dtype, B.dtype));
+      const a = A.toCSR();
+      return s.spgemm(a, B === A ? a : B.toCSR(), productDType(A.dtype, B.dtype));
     } finally {
       s.dispose();
     }
