@@ -192,6 +192,28 @@ function rowsOf(A: CSRMatrix): number[] {
   return r;
 }
 
+describe("ordering 'auto' on mesh-like graphs", () => {
+  it("auto on a large mesh-like graph runs nested dissection alone, and it beats AMD there; hubs or several unknowns per node still compare both", () => {
+    const g = graphOf(poisson2D(128)); // 16,384 nodes, degree ≤ 4
+    const a = analyze(g, 'auto', false, false);
+    expect(a.ordering).toBe('nd');
+    expect(a.orderingReason).toMatch(/^nested dissection alone: a mesh-like graph \(average degree [34]\.\d ≤ 8/);
+    expect(a.cost.flops).toBeLessThan(analyze(g, 'amd', false, false).cost.flops);
+    expect(a.cost.fillNnz).toBe(referenceFill(g, a.perm));
+    // the same grid with one node joined to 100 others: a hub, so both are measured
+    const P = poisson2D(128);
+    const hubCols = Array.from({ length: 100 }, (_, k) => 50 + 150 * k);
+    const rows = [...rowsOf(P), ...hubCols.map(() => 0), ...hubCols];
+    const cols = [...P.colIdx, ...hubCols, ...hubCols.map(() => 0)];
+    const hub = CSRMatrix.fromTriplets(P.rows, P.rows, 'f64', Int32Array.from(rows), Int32Array.from(cols), new Float64Array(rows.length).fill(1));
+    expect(analyze(graphOf(hub), 'auto', false, false).orderingReason).toMatch(/^the fewer predicted flops: amd .* vs nd /);
+    // two unknowns per node (average degree ≈ 17): both measured
+    const e = graphOf(elasticity2D(91)); // 2·92² = 16,928 unknowns
+    expect(e.n).toBeGreaterThanOrEqual(16384);
+    expect(analyze(e, 'auto', false, false).orderingReason).toMatch(/^the fewer predicted flops: amd .* vs nd /);
+  });
+});
+
 describe('column ordering for LU (AMD of AᵀA)', () => {
   /** AᵀA's off-diagonal pattern by a plain boolean product, rows with more than `dense` entries left out. */
   function referenceAtA(A: CSRMatrix, dense: number): Set<string> {

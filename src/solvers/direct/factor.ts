@@ -27,7 +27,7 @@ export type FactorKind = 'auto' | 'cholesky' | 'ldlt' | 'lu';
 export interface FactorOptions {
   /** which factorization (default 'auto') */
   kind?: FactorKind;
-  /** the fill-reducing ordering (default 'auto': the natural order for a banded matrix (at least half its band stored), else AMD, and nested dissection too from 2000 unknowns, the one with fewer predicted flops; for LU of a pattern far from symmetric, 'amd-ata') */
+  /** the fill-reducing ordering (default 'auto': the natural order for a banded matrix (at least half its band stored), else AMD, and nested dissection too from 2000 unknowns, the one with fewer predicted flops (nested dissection alone on a mesh-like graph of 16384 unknowns or more); for LU of a pattern far from symmetric, 'amd-ata') */
   ordering?: OrderingName | 'auto';
   /** LU: the diagonal is kept as pivot when at least this fraction of the column's largest candidate (default 0.001, as KLU; 1 = strict partial pivoting) */
   pivotTolerance?: number;
