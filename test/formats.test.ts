@@ -319,6 +319,21 @@ describe('layouts', () => {
     expect(m.toCSR().nnz).toBe(3); // the absent (0,0) diagonal is not invented
   });
 
+  it('DIA: the offsets are the sorted distinct col − row, whether marked (span within 4·nnz) or sorted (a huge sparse span); its CSR is canonical', () => {
+    const rnd = prng(7);
+    for (const [rows, cols, nnz] of [[40, 30, 200], [3000, 2500, 4], [1, 5000, 2]]) {
+      const r = Int32Array.from({ length: nnz }, () => Math.floor(rnd() * rows));
+      const c = Int32Array.from({ length: nnz }, () => Math.floor(rnd() * cols));
+      const csr = new COOMatrix(rows, cols, 'f64', r, c, Float64Array.from({ length: nnz }, () => 1 + rnd())).toCSR();
+      const want = [...new Set(Array.from(r, (ri, k) => c[k] - ri))].sort((a, b) => a - b);
+      const d = DIAMatrix.fromCSR(csr, { maxSlots: 1e8 });
+      expect(Array.from(d.offsets)).toEqual(want);
+      const back = d.toCSR();
+      expect(back.isCanonical()).toBe(true);
+      expectSame(reference(back), reference(csr));
+    }
+  });
+
   it('DIA: offsets, pitch multiple of 4, zero outside the matrix', () => {
     const d = convert(A34, 'dia');
     expect(Array.from(d.offsets)).toEqual([-1, 0, 1, 3]);
