@@ -14,21 +14,9 @@ import type { WebGpuPath } from '../src/webgpu/path.js';
 import type { WebGpuBackend } from '../src/webgpu/backend.js';
 import { WebGpuLimitError } from '../src/webgpu/errors.js';
 import { pointDawnAtSwiftShader } from './webgpu-helpers.js';
+import { trueResidual } from './solve-reference.js';
 
 pointDawnAtSwiftShader();
-
-/** ‖b − A·x‖/‖b‖ with a plain f64 loop over A's CSR (f32 values widened exactly). */
-function trueResidual(A: CSRMatrix, x: ArrayLike<number>, b: ArrayLike<number>): number {
-  let rr = 0;
-  let bb = 0;
-  for (let i = 0; i < A.rows; i++) {
-    let s = 0;
-    for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) s += A.values[k] * x[A.colIdx[k]];
-    rr += (b[i] - s) ** 2;
-    bb += b[i] ** 2;
-  }
-  return Math.sqrt(rr / bb);
-}
 
 /** The host's double-single split, written out: hi = fround(v), lo = fround(v − hi) (±Inf, NaN: (v, 0)). */
 function hostSplit(v: Float64Array): Float32Array {

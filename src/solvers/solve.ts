@@ -314,16 +314,9 @@ export async function solveWithTrueResidual<V>(
     else if (pathNorm === undefined) r = hostResidual(A, x, b);
     const before = rnorm;
     rnorm = pathNorm ?? hostNorm(r);
-    if (rnorm <= target) {
-      reason = 'converged';
-      break;
-    }
-    if (res.reason !== 'converged') {
-      reason = res.reason;
-      break;
-    }
-    if (!(rnorm < 0.5 * before)) {
-      reason = 'stagnated';
+    const end = afterSolve(rnorm, before, target, res.reason);
+    if (end) {
+      reason = end;
       break;
     }
   }
@@ -351,6 +344,17 @@ function beforeSolve(rnorm: number, target: number, signal: AbortSignal | undefi
   if (signal?.aborted) return 'aborted';
   if (iterations >= maxIter) return 'maxIter';
   if (refinements > MAX_REFINEMENTS) return 'stagnated';
+  return undefined;
+}
+
+/**
+ * Why the refinement loop stops after a correction solve that moved the residual norm from `before`
+ * to `rnorm`, or undefined to go on: met, the inner solve's own stop, or less than halved (stagnated).
+ */
+function afterSolve(rnorm: number, before: number, target: number, inner: StopReason): StopReason | undefined {
+  if (rnorm <= target) return 'converged';
+  if (inner !== 'converged') return inner;
+  if (!(rnorm < 0.5 * before)) return 'stagnated';
   return undefined;
 }
 
@@ -424,16 +428,9 @@ async function refineOnPath<V>(
       solves++;
       const before = rnorm;
       rnorm = next;
-      if (rnorm <= target) {
-        reason = 'converged';
-        break;
-      }
-      if (res.reason !== 'converged') {
-        reason = res.reason;
-        break;
-      }
-      if (!(rnorm < 0.5 * before)) {
-        reason = 'stagnated';
+      const end = afterSolve(rnorm, before, target, res.reason);
+      if (end) {
+        reason = end;
         break;
       }
     }
