@@ -41,17 +41,18 @@ export interface DoubleSingleEncoding {
   encodeValues(dtype: DType, values: ArrayLike<number>): Float32Array;
   /** A scalar as the kernels take it: one element in the dtype's float order, in a vec4. */
   encodeScalar(dtype: DType, re: number, im: number): Float32Array;
+  /** Refuses, as encodeValues does, a finite value the f32 range cannot hold (the GPU split makes it ±Inf). */
+  checkRange(values: ArrayLike<number>): void;
   /** Inverse of encodeValues for `components` components (elements × 1 or 2). */
   decodeValues(dtype: DType, floats: Float32Array, components: number): Float32Array | Float64Array;
 }
 
 /** The encoding, refusing out-of-range values with `limitError` (GpuLimitError, WebGpuLimitError). */
 export function doubleSingleEncoding(limitError: (message: string) => Error): DoubleSingleEncoding {
+  const refuse = (v: number) => limitError(`the value ${v} is outside the f32 range, so double-single cannot hold it on the GPU`);
   const split = (v: number, out: Float32Array, at: number): void => {
     const hi = Math.fround(v);
-    if (!Number.isFinite(hi) && Number.isFinite(v)) {
-      throw limitError(`the value ${v} is outside the f32 range, so double-single cannot hold it on the GPU`);
-    }
+    if (!Number.isFinite(hi) && Number.isFinite(v)) throw refuse(v);
     out[at] = hi;
     out[at + 1] = Number.isFinite(hi) ? Math.fround(v - hi) : 0;
   };
@@ -62,6 +63,12 @@ export function doubleSingleEncoding(limitError: (message: string) => Error): Do
       const out = new Float32Array(values.length * 2);
       for (let k = 0; k < values.length; k++) split(values[k], out, 2 * k);
       return out;
+    },
+    checkRange(values) {
+      for (let k = 0; k < values.length; k++) {
+        const v = values[k];
+        if (!Number.isFinite(Math.fround(v)) && Number.isFinite(v)) throw refuse(v);
+      }
     },
     encodeScalar(dtype, re, im) {
       const out = new Float32Array(4);

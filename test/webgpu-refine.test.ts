@@ -1,6 +1,7 @@
 /**
  * Issue 20's fixed costs of a WebGPU solve, in Node on Dawn + SwiftShader: f64 data split into
- * double-single on the GPU (bit for bit the host's split, wgsl/ds_convert.wgsl), the pool of solver
+ * double-single on the GPU and joined back into f64 there (bit for bit the host's split and join,
+ * wgsl/ds_convert.wgsl, over the whole f64 range and on arbitrary pairs of words), the pool of solver
  * work vectors (repeated solves reuse buffers, give a fresh runtime's answers, keep no stale data
  * between lengths, and are freed), and iterative refinement kept on the GPU (src/webgpu/refine.ts):
  * f32 storage reaching 1e-10 by the true residual of an independent f64 product.
@@ -13,6 +14,8 @@ import { Prng } from '../src/generators/prng.js';
 import type { WebGpuPath } from '../src/webgpu/path.js';
 import type { WebGpuBackend } from '../src/webgpu/backend.js';
 import { WebGpuLimitError } from '../src/webgpu/errors.js';
+import type { WebGpuVector } from '../src/webgpu/resident.js';
+import { joinDS } from '../src/double-single.js';
 import { pointDawnAtSwiftShader } from './webgpu-helpers.js';
 import { trueResidual } from './solve-reference.js';
 
@@ -89,10 +92,27 @@ describe('f64 data split on the GPU', () => {
     for (const w of [x, y, z]) w.dispose();
   });
 
-  it('data the GPU does not split goes through the host: tiny values, and what f32 cannot hold is refused', async () => {
+  it('over the whole f64 range: f32 subnormals and underflow, f64 subnormals, signed zeros, ties at 2^-149', async () => {
+    const g = new Prng(5);
+    const n = 6000;
+    const v = new Float64Array(n);
+    const bits = new Uint32Array(v.buffer);
+    for (let i = 0; i < n; i++) {
+      // exponents 2^-200 … 2^-100 (hi or lo subnormal, or both zero), and f64 subnormals
+      const e = i % 10 === 0 ? 0 : 1023 - 100 - Math.floor(g.next() * 101);
+      bits[2 * i + 1] = (g.next() < 0.5 ? 0x80000000 : 0) | (e << 20) | Math.floor(g.next() * 0x100000);
+      bits[2 * i] = Math.floor(g.next() * 0x100000000);
+      // every seventh: a tie at a subnormal rounding point (the bits below it exactly half)
+      if (i % 7 === 3) bits[2 * i] = 0;
+    }
+    v.set([2 ** -149, 2 ** -150, -(2 ** -150), 3 * 2 ** -151, 2 ** -150 + 2 ** -200, 2 ** -126, 2 ** -126 - 2 ** -160, -0, 5e-324, -5e-324, 1e-30, 2 ** 127 - 2 ** 90], 0);
+    const x = be.vector('f64', v);
+    expect(Array.from(await words(x))).toEqual(Array.from(new Uint32Array(hostSplit(v).buffer)));
+    x.dispose();
+  });
+
+  it("f32 max's binade goes through the host, and what f32 cannot hold is refused (on refinement's unchecked upload: after its norm)", async () => {
     const v = new Float64Array(5000).fill(1.5);
-    v[7] = 1e-30; // below 2^-60: lo would be subnormal there
-    v[8] = 2 ** -140;
     v[9] = 3.4028234663852886e38; // f32 max: its binade stays on the host
     v[10] = -0;
     const d0 = be.stats.dispatches;
@@ -102,6 +122,107 @@ describe('f64 data split on the GPU', () => {
     x.dispose();
     v[11] = 1e39;
     expect(() => be.vector('f64', v)).toThrow(WebGpuLimitError);
+    // the unchecked upload makes it ±Inf (and f32 max's binade is split on the GPU too, bit for bit)
+    const y = be.scratchVector('f64', 5000);
+    be.writeVector(y, v, { deferRangeCheck: true });
+    const w = await words(y);
+    const want = new Uint32Array(hostSplit(v.map((t) => (t === 1e39 ? Infinity : t))).buffer);
+    expect(Array.from(w)).toEqual(Array.from(want));
+    be.recycle(y);
+    // refinement refuses it, as an upload would, and gives its vectors back
+    const A = poisson2D(71); // 5041 rows: b long enough for the GPU split
+    const b = rhs(A.rows, 3);
+    b[100] = -1e39;
+    const h = rt.upload(A);
+    await rt.spmv(h, rhs(A.rows, 4)); // A on the path
+    be.freeScratch();
+    const held = be.bytesInUse;
+    await expect(rt.cg(h, b, { tol: 1e-8 })).rejects.toThrow(WebGpuLimitError);
+    b[100] = 1;
+    const x0 = new Float64Array(A.rows);
+    x0[7] = 1e39;
+    await expect(rt.cg(h, b, { tol: 1e-8, x0 })).rejects.toThrow(WebGpuLimitError);
+    // nothing held but the pool's vectors
+    be.freeScratch();
+    expect(be.bytesInUse).toBe(held);
+    h.dispose();
+  });
+});
+
+/** The host's join of double-single words (src/double-single.ts's joinDS) as IEEE f64 values. */
+function hostJoin(w: Uint32Array): Float64Array {
+  const f = new Float32Array(w.buffer, w.byteOffset, w.length);
+  return Float64Array.from({ length: w.length / 2 }, (_, i) => joinDS(f[2 * i], f[2 * i + 1]));
+}
+
+/** An f64 vector holding the given double-single words as they are. */
+function rawVector(w: Uint32Array): WebGpuVector {
+  const v = be.scratchVector('f64', w.length / 2);
+  (be as unknown as { engine: { write(b: GPUBuffer, d: ArrayBufferView): void } }).engine.write(v.buffer, w);
+  return v;
+}
+
+/** f64 arrays equal bit for bit (any NaN equal to any NaN). */
+function expectBits(got: Float64Array, want: Float64Array): void {
+  expect(got.length).toBe(want.length);
+  const g = new Uint32Array(got.buffer, got.byteOffset, 2 * got.length);
+  const h = new Uint32Array(want.buffer, want.byteOffset, 2 * want.length);
+  const bad: string[] = [];
+  for (let i = 0; i < got.length && bad.length < 5; i++) {
+    const same = Number.isNaN(want[i]) ? Number.isNaN(got[i]) : g[2 * i] === h[2 * i] && g[2 * i + 1] === h[2 * i + 1];
+    if (!same) bad.push(`${i}: ${got[i]} for ${want[i]}`);
+  }
+  expect(bad).toEqual([]);
+}
+
+describe('double-single read back joined on the GPU', () => {
+  it('is the host join bit for bit on any pair of f32 words: unnormalized, subnormal, signed zeros, far apart, ±Inf, NaN', async () => {
+    const g = new Prng(11);
+    const n = 8000;
+    const w = new Uint32Array(2 * n);
+    const word = (): number => {
+      const t = g.next();
+      const sign = g.next() < 0.5 ? 0x80000000 : 0;
+      const frac = Math.floor(g.next() * 0x800000);
+      // mostly normal exponents, some subnormal, some zero, a few ±Inf / NaN
+      const e = t < 0.7 ? 1 + Math.floor(g.next() * 254) : t < 0.85 ? 0 : t < 0.95 ? 0 : 255;
+      return (sign | (e << 23) | (t >= 0.85 && t < 0.95 ? 0 : frac)) >>> 0;
+    };
+    for (let i = 0; i < n; i++) {
+      w[2 * i] = word();
+      w[2 * i + 1] = word();
+      const f = new Float32Array(w.buffer, 8 * i, 2);
+      // every third: lo near hi's last bits (a normalized pair, or one bit off it), to exercise ties and carries
+      if (i % 3 === 0 && Number.isFinite(f[0]) && f[0] !== 0) f[1] = Math.fround(f[0] * 2 ** -(24 + Math.floor(g.next() * 6)) * (g.next() < 0.5 ? -1 : 1));
+      // every fifth: lo 2^-29 … 2^-40 of hi (beyond 53 bits of the sum: rounding with a sticky bit)
+      if (i % 5 === 0 && Number.isFinite(f[0])) f[1] = Math.fround(f[0] * (1 + g.next()) * 2 ** -(29 + Math.floor(g.next() * 12)));
+      // every seventh: an exact tie of the f64 rounding (lo = half an f64 ulp of hi, signs mixed)
+      if (i % 7 === 0 && Number.isFinite(f[0]) && f[0] !== 0) f[1] = Math.fround(f[0] * 2 ** -53 * (g.next() < 0.5 ? -1 : 1));
+    }
+    const pairs = [[0, 0], [-0, -0], [-0, 0], [0, -0], [1, -1], [-1, 1], [Infinity, -Infinity], [-Infinity, NaN], [1, Infinity], [1, NaN], [2 ** -149, -(2 ** -149)], [2 ** -149, 2 ** -149], [3.4028234663852886e38, 3.4028234663852886e38], [1, 2 ** -149], [-1, 2 ** -149], [1 + 2 ** -23, -(2 ** -53)], [1, 2 ** -53], [1, -(2 ** -54)]];
+    new Float32Array(w.buffer).set(pairs.flat(), 0);
+    const v = rawVector(w);
+    const d0 = be.stats.dispatches;
+    const got = (await be.read(v)) as Float64Array;
+    expect(be.stats.dispatches - d0, 'joined on the GPU').toBe(1);
+    expect(got).toBeInstanceOf(Float64Array);
+    expectBits(got, hostJoin(w));
+    // c128: every component alike
+    const c = be.vector('c128', n / 2);
+    (be as unknown as { engine: { write(b: GPUBuffer, d: ArrayBufferView): void } }).engine.write(c.buffer, w);
+    expectBits((await be.read(c)) as Float64Array, hostJoin(w));
+    be.recycle(v);
+    c.dispose();
+  });
+
+  it('round trip: f64 data split and joined on the GPU is the host round trip, Inf and NaN and signed zeros included', async () => {
+    const g = new Prng(12);
+    const v = Float64Array.from({ length: 5000 }, (_, i) => (g.next() - 0.5) * 2 ** (Math.floor(g.next() * 300) - 170) * (i % 2 ? 1 : -1));
+    v.set([0, -0, Infinity, -Infinity, NaN, 1e-320, -1e-320, 2 ** -150, 1 / 3, -Math.PI, 3e38], 0);
+    const x = be.vector('f64', v);
+    const got = (await be.read(x)) as Float64Array;
+    expectBits(got, Float64Array.from(v, (t) => joinDS(Math.fround(t), Number.isFinite(Math.fround(t)) ? Math.fround(t - Math.fround(t)) : 0)));
+    x.dispose();
   });
 });
 

@@ -3,9 +3,14 @@
 //
 // split_main: an f64 / c128 upload, in place. Each component arrives as its IEEE f64 bits (low word,
 // high word) and leaves as the (hi, lo) pair src/double-single.ts's split makes on the host, bit for
-// bit: hi = fround(v) (round to nearest, ties to even), lo = fround(v - hi) (v - hi is exact). Only
-// for components that are 0, +-Inf, NaN or of magnitude in [2^-60, 2^127), where hi and lo are
-// normal f32 (the backend checks on the host, and splits other data there); integer arithmetic only.
+// bit, over the whole f64 range: hi = fround(v) (round to nearest, ties to even, f32 subnormals and
+// signed zeros included), lo = fround(v - hi) (v - hi is exact); +-Inf as it is, NaN as the canonical
+// quiet NaN, lo = 0. A finite v that f32 cannot hold becomes hi = +-Inf, lo = 0: the host refuses such
+// data (before the upload, or after it where a norm of it came out Inf or NaN). Integer arithmetic
+// only, so a GPU that flushes f32 subnormals still writes them.
+// join_main: the inverse for read-back: each (hi, lo) pair of `pairs` as the IEEE f64 bits of
+// hi + lo rounded to nearest (the host's joinDS, bit for bit: hi where hi is +-Inf or NaN, signed
+// zeros as IEEE addition gives them, subnormal f32 words read exactly), into `words`.
 // single_main: an f32 / c64 vector from a double-single one, each component rounded (hi + lo in f32).
 // add_single_main: x = x + d, x double-single, d f32 / c64 (iterative refinement's update).
 
@@ -14,25 +19,70 @@
 @group(0) @binding(3) var<storage, read_write> narrow: array<f32>;
 @group(0) @binding(4) var<storage, read_write> acc: array<vec2<f32>>;
 @group(0) @binding(5) var<storage, read> corr: array<f32>;
+@group(0) @binding(6) var<storage, read> pairs: array<vec2<u32>>;
 
-// m rounded to at most 24 significant bits (ties to even) as (m', k'): m * 2^k = m' * 2^k' rounded.
-fn round24(m: u32, k: i32) -> vec2<i32> {
-  let len = firstLeadingBit(m) + 1u;
-  if (len <= 24u) { return vec2<i32>(i32(m), k); }
-  let sh = len - 24u;
-  let rem = m & ((1u << sh) - 1u);
-  let half = 1u << (sh - 1u);
-  var q = m >> sh;
-  if (rem > half || (rem == half && (q & 1u) == 1u)) { q = q + 1u; }
-  return vec2<i32>(i32(q), k + i32(sh));
+// 64-bit unsigned integers as vec2<u32>(low word, high word); shifts by 0..63.
+fn bitlen64(a: vec2<u32>) -> u32 {
+  if (a.y != 0u) { return 33u + firstLeadingBit(a.y); }
+  if (a.x != 0u) { return 1u + firstLeadingBit(a.x); }
+  return 0u;
+}
+fn shl64(a: vec2<u32>, s: u32) -> vec2<u32> {
+  if (s == 0u) { return a; }
+  if (s >= 32u) { return vec2<u32>(0u, a.x << (s - 32u)); }
+  return vec2<u32>(a.x << s, (a.y << s) | (a.x >> (32u - s)));
+}
+fn shr64(a: vec2<u32>, s: u32) -> vec2<u32> {
+  if (s == 0u) { return a; }
+  if (s >= 32u) { return vec2<u32>(a.y >> (s - 32u), 0u); }
+  return vec2<u32>((a.x >> s) | (a.y << (32u - s)), a.y >> s);
+}
+fn add64(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
+  let lo = a.x + b.x;
+  return vec2<u32>(lo, a.y + b.y + select(0u, 1u, lo < a.x));
+}
+fn sub64(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
+  return vec2<u32>(a.x - b.x, a.y - b.y - select(0u, 1u, a.x < b.x));
+}
+fn lt64(a: vec2<u32>, b: vec2<u32>) -> bool {
+  return a.y < b.y || (a.y == b.y && a.x < b.x);
+}
+fn eq64(a: vec2<u32>, b: vec2<u32>) -> bool {
+  return a.x == b.x && a.y == b.y;
+}
+// m >> s (1 <= s <= 63) rounded to nearest, ties to even (a carry may add one bit)
+fn round_shr64(m: vec2<u32>, s: u32) -> vec2<u32> {
+  let q = shr64(m, s);
+  let rem = sub64(m, shl64(q, s));
+  let half = shl64(vec2<u32>(1u, 0u), s - 1u);
+  if (lt64(half, rem) || (eq64(rem, half) && (q.x & 1u) == 1u)) { return add64(q, vec2<u32>(1u, 0u)); }
+  return q;
 }
 
-// The f32 bits of sign * m * 2^k for 0 < m <= 2^24, a normal result.
-fn pack(sign: u32, m: u32, k: i32) -> u32 {
-  let len = firstLeadingBit(m) + 1u;
-  let frac = (m << (24u - min(len, 24u))) & 0x7fffffu;
-  let ex = u32(k + i32(len) - 1 + 127);
-  return sign | (ex << 23u) | frac;
+// The f32 bits of sign * q * 2^k, q <= 2^24 and k >= -149 (an f32 value, or +-Inf beyond f32's range).
+fn pack(sign: u32, q: u32, k: i32) -> u32 {
+  if (q == 0u) { return sign; }
+  let len = firstLeadingBit(q) + 1u;
+  let top = k + i32(len) - 1;
+  if (top > 127) { return sign | 0x7f800000u; }
+  if (top < -126) { return sign | (q << u32(k + 149)); }  // subnormal: the word is q * 2^(k + 149)
+  let frac = select(q << (24u - len), q >> 1u, len > 24u) & 0x7fffffu;
+  return sign | (u32(top + 127) << 23u) | frac;
+}
+
+// sign * m * 2^k (m > 0, at most 53 bits) rounded to f32 as f32 sees it: the bits, and the rounded
+// magnitude as q * 2^(k + s) (q <= 2^24, q * 2^s <= 2^53 fits 64 bits) for the remainder.
+struct Rounded { bits: u32, q: u32, s: u32 }
+fn round_f32(sign: u32, m: vec2<u32>, k: i32) -> Rounded {
+  let len = i32(bitlen64(m));
+  let top = k + len - 1;
+  // bits kept: 24, fewer below 2^-126 (subnormal: none below 2^-149)
+  let keep = select(24, top + 150, top < -126);
+  if (keep < 0) { return Rounded(sign, 0u, 0u); }
+  let s = u32(max(len - keep, 0));
+  var q = shr64(m, s).x;
+  if (s > 0u) { q = round_shr64(m, s).x; }
+  return Rounded(pack(sign, q, k + i32(s)), q, s);
 }
 
 @compute @workgroup_size(256)
@@ -44,29 +94,84 @@ fn split_main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw
   let e = (w.y >> 20u) & 0x7ffu;
   let fh = w.y & 0xfffffu;
   if (e == 0x7ffu) {
-    // +-Inf as it is, NaN as the canonical quiet NaN; lo = 0
     let nan = fh != 0u || w.x != 0u;
     words[i] = vec2<u32>(select(sign | 0x7f800000u, 0x7fc00000u, nan), 0u);
     return;
   }
-  if (e == 0u) { words[i] = vec2<u32>(sign, 0u); return; }  // +-0 (hi keeps the sign, lo = v - hi = +0)
-  let ex = i32(e) - 1023;
-  // the top 24 of the 53 significant bits, and the 29 below them
-  var q = 0x800000u | (fh << 3u) | (w.x >> 29u);
-  let rem = w.x & 0x1fffffffu;
-  let up = rem > 0x10000000u || (rem == 0x10000000u && (q & 1u) == 1u);
-  var hk = ex - 23;
-  if (up) { q = q + 1u; }
-  if (q == 0x1000000u) { q = 0x800000u; hk = hk + 1; }
-  let hi = pack(sign, q, hk);
-  // v - hi = +-(rem or 2^29 - rem) * 2^(ex - 52), exactly
-  let d = select(rem, 0x20000000u - rem, up);
-  var lo = 0u;
-  if (d != 0u) {
-    let r = round24(d, ex - 52);
-    lo = pack(select(sign, sign ^ 0x80000000u, up), u32(r.x), r.y);
+  if (e == 0u) {
+    // +-0 and f64 subnormals: hi = fround(v) = +-0; lo = v - hi is +0 for a zero, v (so +-0) else
+    words[i] = vec2<u32>(sign, select(0u, sign, fh != 0u || w.x != 0u));
+    return;
   }
-  words[i] = vec2<u32>(hi, lo);
+  let m = vec2<u32>(w.x, fh | 0x100000u);
+  let k = i32(e) - 1075;
+  let h = round_f32(sign, m, k);
+  if ((h.bits & 0x7fffffffu) == 0x7f800000u) { words[i] = vec2<u32>(h.bits, 0u); return; }
+  // v - hi = +-|m - q * 2^s| * 2^k, exactly
+  let qs = shl64(vec2<u32>(h.q, 0u), h.s);
+  let up = lt64(m, qs);
+  let d = select(sub64(m, qs), sub64(qs, m), up);
+  var lo = 0u;
+  if (d.x != 0u || d.y != 0u) { lo = round_f32(select(sign, sign ^ 0x80000000u, up), d, k).bits; }
+  words[i] = vec2<u32>(h.bits, lo);
+}
+
+// An f32 word as sign, magnitude m * 2^k with m normalized to 24 bits (m = 0 for a zero).
+struct Parts { sign: u32, m: u32, k: i32 }
+fn parts(b: u32) -> Parts {
+  let ex = (b >> 23u) & 0xffu;
+  var m = b & 0x7fffffu;
+  var k = -149;
+  if (ex != 0u) { m = m | 0x800000u; k = i32(ex) - 150; }
+  if (m == 0u) { return Parts(b & 0x80000000u, 0u, -1000); }
+  let sh = 23u - firstLeadingBit(m);
+  return Parts(b & 0x80000000u, m << sh, k - i32(sh));
+}
+
+@compute @workgroup_size(256)
+fn join_main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+  let i = group_index(wid, nwg) * 256u + lid;
+  if (i >= P.n) { return; }
+  let w = pairs[i];
+  // +-Inf or NaN in hi is the value; else in lo it is the sum
+  let special = select(select(0u, w.y, (w.y & 0x7f800000u) == 0x7f800000u), w.x, (w.x & 0x7f800000u) == 0x7f800000u);
+  if (special != 0u) {
+    let nan = (special & 0x7fffffu) != 0u;
+    words[i] = vec2<u32>(0u, select((special & 0x80000000u) | 0x7ff00000u, 0x7ff80000u, nan));
+    return;
+  }
+  var a = parts(w.x);
+  var b = parts(w.y);
+  if (a.m == 0u && b.m == 0u) {
+    // -0 only from -0 + -0
+    words[i] = vec2<u32>(0u, a.sign & b.sign);
+    return;
+  }
+  // a: the larger magnitude
+  if (a.k < b.k || (a.k == b.k && a.m < b.m)) { let t = a; a = b; b = t; }
+  // a.m * 2^38 + or - b aligned below it, in 64 bits; bits of b below bit 0 kept as a sticky bit,
+  // which decides no rounding wrongly (the rounding point is at bit 8 or above, see below)
+  let A = shl64(vec2<u32>(a.m, 0u), 38u);
+  let dk = a.k - b.k;
+  var B = vec2<u32>(0u, 0u);
+  if (b.m != 0u) {
+    if (dk <= 38) { B = shl64(vec2<u32>(b.m, 0u), u32(38 - dk)); }
+    else if (dk - 38 < 24) {
+      let sh = u32(dk - 38);
+      B = vec2<u32>((b.m >> sh) | select(0u, 1u, (b.m & ((1u << sh) - 1u)) != 0u), 0u);
+    } else { B = vec2<u32>(1u, 0u); }
+  }
+  let S = select(add64(A, B), sub64(A, B), a.sign != b.sign);
+  if (S.x == 0u && S.y == 0u) { words[i] = vec2<u32>(0u, 0u); return; }  // x - x = +0
+  // round S (its top bit p: 60..62 whenever a sticky bit was set) to 53 bits
+  let p = bitlen64(S) - 1u;
+  var q = shl64(S, 52u - min(p, 52u));
+  var top = a.k - 38 + i32(p);
+  if (p > 52u) {
+    q = round_shr64(S, p - 52u);
+    if (q.y == 0x200000u) { q = shr64(q, 1u); top = top + 1; }
+  }
+  words[i] = vec2<u32>(q.x, a.sign | (u32(top + 1023) << 20u) | (q.y & 0xfffffu));
 }
 
 @compute @workgroup_size(256)

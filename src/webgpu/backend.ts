@@ -252,11 +252,13 @@ export class WebGpuBackend implements WebGpuOwner {
    * Overwrites a vector's contents with host values (components, as vector() takes them): for a
    * pooled solver vector, no new buffer. In call order with the work recorded around it.
    */
-  writeVector(v: WebGpuVector, data: ArrayLike<number>): void {
+  writeVector(v: WebGpuVector, data: ArrayLike<number>, o: { deferRangeCheck?: boolean } = {}): void {
     this.live();
     this.checkVectors('WebGPU writeVector', v.dtype, v, v.length, 'v', v, v.length);
     if (data.length !== v.length * (isComplex(v.dtype) ? 2 : 1)) throw new ShapeError(`WebGPU writeVector: ${data.length} components for ${v.length} ${v.dtype} elements`);
-    if (gpuSplits(v.dtype, data)) {
+    // deferRangeCheck (@internal, iterative refinement): no host scan of the data; a finite value f32
+    // cannot hold arrives as ±Inf, and the caller, seeing a norm of Inf or NaN, refuses it (checkRange)
+    if (o.deferRangeCheck ? gpuSplitsLength(v.dtype, data) : gpuSplits(v.dtype, data)) {
       this.engine.write(v.buffer, data as Float64Array);
       this.splitInPlace(v.buffer, data.length);
     } else this.engine.write(v.buffer, encodeValues(v.dtype, data));
@@ -271,6 +273,11 @@ export class WebGpuBackend implements WebGpuOwner {
    * (and counted in bytesInUse) until freeScratch() or dispose().
    */
   scratchVector(dtype: DType, length: number): WebGpuVector {
+    return this.pooledVector(dtype, length, true);
+  }
+
+  /** A vector from the pool (zeroed when `zero`; else holding whatever it held), else a new zero one. */
+  private pooledVector(dtype: DType, length: number, zero: boolean): WebGpuVector {
     this.live();
     const key = `${dtype}:${length}`;
     const free = this.pool.get(key);
@@ -278,7 +285,7 @@ export class WebGpuBackend implements WebGpuOwner {
     if (v) {
       this.pooled--;
       if (!v.disposed) {
-        this.engine.clear(v.buffer, v.bytes);
+        if (zero) this.engine.clear(v.buffer, v.bytes);
         v.version++;
         return v;
       }
@@ -499,7 +506,7 @@ export class WebGpuBackend implements WebGpuOwner {
   private readonly refineHost: RefineBackend = ((be: WebGpuBackend): RefineBackend => ({
     scratchVector: (dt, n) => be.scratchVector(dt, n),
     recycle: (v) => be.recycle(v),
-    writeVector: (v, data) => be.writeVector(v, data),
+    writeVector: (v, data) => be.writeVector(v, data, { deferRangeCheck: true }),
     copy: (x, y) => be.copy(x, y),
     spmv: (A, x, y, o) => be.spmv(A, x, y, o),
     axpy: (a, x, y) => be.axpy(a, x, y),
@@ -639,13 +646,25 @@ export class WebGpuBackend implements WebGpuOwner {
   async read(v: WebGpuVector): Promise<Float32Array | Float64Array> {
     this.live();
     if (v.disposed) throw new DisposedError('WebGpuVector');
+    const comps = v.length * (isComplex(v.dtype) ? 2 : 1);
+    if (isDoubleSingle(v.dtype) && !v.shadow && comps >= GPU_SPLIT_FROM) {
+      // joined into IEEE f64 bits on the GPU (wgsl/ds_convert.wgsl's join_main, bit for bit joinDS):
+      // what comes back is the answer, no decoding on the host
+      const f = this.pooledVector(v.dtype, v.length, false);
+      try {
+        this.engine.dispatch('ds_convert', 'f64', Math.ceil(comps / 256), { n: comps }, [{ binding: 6, buffer: v.buffer }, { binding: 1, buffer: f.buffer, write: true }], undefined, 'join_main');
+        return new Float64Array(await this.engine.read(f.buffer, comps * 8));
+      } finally {
+        this.recycle(f);
+      }
+    }
     const version = v.version;
     const floats = new Float32Array(await this.engine.read(v.buffer, v.length * floatsPerElement(v.dtype) * 4));
     if (v.shadow && !v.disposed && v.version === version) {
       v.shadow.set(floats);
       v.shadowVersion = version;
     }
-    return decodeValues(v.dtype, floats, v.length * (isComplex(v.dtype) ? 2 : 1));
+    return decodeValues(v.dtype, floats, comps);
   }
 
   /** Submits the work recorded so far without waiting for it (reads do this themselves). */
@@ -823,27 +842,28 @@ export class WebGpuBackend implements WebGpuOwner {
 
 /** Solver work vectors the pool keeps at most (WebGpuBackend.recycle): a refined CG solve uses 10 of one size. */
 const SCRATCH_POOL_MAX = 16;
-/** Below this many components the host splits f64 data (a dispatch costs more than the loop). */
+/** Below this many components the host splits and joins f64 data (a dispatch costs more than the loop). */
 const GPU_SPLIT_FROM = 4096;
-/** The biased f64 exponents the GPU splits: 2^-60 (hi and lo then normal f32, wgsl/ds_convert.wgsl) up to below 2^127. */
-const SPLIT_EXP_MIN = 1023 - 60;
-const SPLIT_EXP_SPAN = 126 + 60;
+/** The biased f64 exponent of 2^127: from there on (f32 max's binade, and beyond) the host splits. */
+const SPLIT_EXP_END = 1023 + 127;
+
+/** Whether f64 / c128 data is a Float64Array long enough to go up as IEEE bytes for the GPU to split. */
+function gpuSplitsLength(dtype: DType, data: ArrayLike<number> | number): data is Float64Array {
+  return isDoubleSingle(dtype) && data instanceof Float64Array && data.length >= GPU_SPLIT_FROM;
+}
 
 /**
  * Whether f64 / c128 data goes up as IEEE bytes for the GPU to split (wgsl/ds_convert.wgsl's
- * split_main, bit for bit the host's split): a Float64Array whose every component is ±0, ±Inf, NaN
- * or of magnitude in [2^-60, 2^127). Else the host splits it (and refuses what f32 cannot hold).
+ * split_main, bit for bit the host's split): a long Float64Array whose every component is ±Inf, NaN
+ * or of magnitude below 2^127. Else the host splits it (and refuses what f32 cannot hold).
  */
 function gpuSplits(dtype: DType, data: ArrayLike<number> | number): data is Float64Array {
-  if (!isDoubleSingle(dtype) || !(data instanceof Float64Array) || data.length < GPU_SPLIT_FROM) return false;
-  // on the exponent bits of the high words (little-endian, as WebGPU buffers are): 2^-60 ≤ |v| < 2^127
-  // (the binade of f32 max is left to the host), ±Inf / NaN, or ±0; half the time of comparing doubles
+  if (!gpuSplitsLength(dtype, data)) return false;
+  // on the exponent bits of the high words (little-endian, as WebGPU buffers are)
   const w = new Uint32Array(data.buffer, data.byteOffset, 2 * data.length);
   for (let i = 1; i < w.length; i += 2) {
     const e = (w[i] >>> 20) & 0x7ff;
-    if (e - SPLIT_EXP_MIN <= SPLIT_EXP_SPAN && e >= SPLIT_EXP_MIN) continue;
-    if (e === 0x7ff || (e === 0 && (w[i] & 0xfffff) === 0 && w[i - 1] === 0)) continue;
-    return false;
+    if (e >= SPLIT_EXP_END && e !== 0x7ff) return false;
   }
   return true;
 }

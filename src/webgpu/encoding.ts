@@ -12,4 +12,4 @@ import { doubleSingleEncoding, floatsPerElement, isDoubleSingle, isZeroScalar, j
 export { floatsPerElement, isDoubleSingle, isZeroScalar, joinDS };
 
 /** Double-single encoding (src/double-single.ts); values beyond the f32 range are a WebGpuLimitError. */
-export const { encodeValues, encodeScalar, decodeValues, splitDS } = doubleSingleEncoding((m) => new WebGpuLimitError(m));
+export const { encodeValues, encodeScalar, decodeValues, splitDS, checkRange } = doubleSingleEncoding((m) => new WebGpuLimitError(m));

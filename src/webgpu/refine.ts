@@ -10,11 +10,13 @@
 import type { DType } from '../dtype.js';
 import type { PathRefinement } from '../solvers/ops.js';
 import type { WebGpuMatrix, WebGpuVector } from './resident.js';
+import { checkRange } from './encoding.js';
 
 /** What the refinement needs from WebGpuBackend. */
 export interface RefineBackend {
   scratchVector(dtype: DType, length: number): WebGpuVector;
   recycle(v: WebGpuVector): void;
+  /** without the host's range scan of f64 data: a finite value beyond f32 arrives as ±Inf (checkRange refuses it) */
   writeVector(v: WebGpuVector, data: ArrayLike<number>): void;
   copy(x: WebGpuVector, y: WebGpuVector): void;
   spmv(A: WebGpuMatrix, x: WebGpuVector, y: WebGpuVector, o: { alpha: number; beta: number }): void;
@@ -69,10 +71,16 @@ export async function webgpuRefinement(B: RefineBackend, A: WebGpuMatrix, b: Flo
   try {
     B.writeVector(bv, b);
     if (x0) B.writeVector(x, x0);
-    // Inf in b is NaN here, as the host's norm makes it (src/host-spmv.ts): the solve ends 'nan'
-    bnorm = finiteOrNaN(await B.nrm2(bv));
-    if (x0) rnorm = finiteOrNaN(await residual(x));
-    else {
+    // Inf in b is NaN here, as the host's norm makes it (src/host-spmv.ts): the solve ends 'nan'; but
+    // a finite value f32 cannot hold (uploaded unchecked, it is ±Inf there) is refused as on any upload
+    bnorm = await B.nrm2(bv);
+    if (!Number.isFinite(bnorm)) checkRange(b);
+    bnorm = finiteOrNaN(bnorm);
+    if (x0) {
+      rnorm = await residual(x);
+      if (!Number.isFinite(rnorm)) checkRange(x0);
+      rnorm = finiteOrNaN(rnorm);
+    } else {
       B.copy(bv, r);
       rnorm = bnorm;
     }
