@@ -4,20 +4,25 @@
 // numeric pass's chunks are balanced by them), then spgemm_f64 / spgemm_c128 fill the
 // rows, columns in ascending order. Values are f64 (c128 as pairs); the caller widens f32/c64 and
 // real operands of a complex product. Rows are independent, so any split gives the same bits.
+// With `addB` (count) and a scale vector `sc` (spgemm_f64), the product is B + diag(sc)·A·B for a
+// square A: the smoothed prolongator P = T − ω·D⁻¹·A·T of the AMG setup in one pass (row i of T is
+// added after row i of the scaled product).
 //
 // Each chunk has a workspace of its own: `slot` points at a u32 holding its address (the pool offsets
 // the slot argument by 16 bytes per chunk). It holds a marker per column of B (the last row that
 // reached it) and, for the numeric pass, a dense accumulator per column, 16-byte aligned after it.
 
-export function spgemm_count(ap: usize, ai: usize, bp: usize, bi: usize, n: i32, slot: usize, cp: usize, fl: usize, rowStart: i32, rowEnd: i32): void {
+export function spgemm_count(ap: usize, ai: usize, bp: usize, bi: usize, n: i32, addB: i32, slot: usize, cp: usize, fl: usize, rowStart: i32, rowEnd: i32): void {
   const mark = <usize>load<u32>(slot);
   memory.fill(mark, 0xff, <usize>n << 2);
   for (let i = rowStart; i < rowEnd; i++) {
     let count = 0;
     let flops: f64 = 0;
     const k1 = load<i32>(ap + (<usize>i << 2), 4);
-    for (let k = load<i32>(ap + (<usize>i << 2)); k < k1; k++) {
-      const j = <usize>load<i32>(ai + (<usize>k << 2)) << 2;
+    // A's row, then (addB) B's row i as if A had a 1 on the diagonal
+    for (let k = load<i32>(ap + (<usize>i << 2)); k <= k1; k++) {
+      if (k == k1 && !addB) break;
+      const j = <usize>(k == k1 ? i : load<i32>(ai + (<usize>k << 2))) << 2;
       const l0 = load<i32>(bp + j);
       const l1 = load<i32>(bp + j, 4);
       flops += <f64>(l1 - l0);
@@ -40,7 +45,7 @@ export function spgemm_count(ap: usize, ai: usize, bp: usize, bi: usize, n: i32,
   return ((<usize>n << 2) + 15) & ~(<usize>15);
 }
 
-export function spgemm_f64(ap: usize, ai: usize, av: usize, bp: usize, bi: usize, bv: usize, n: i32, slot: usize, cp: usize, ci: usize, cv: usize, rowStart: i32, rowEnd: i32): void {
+export function spgemm_f64(ap: usize, ai: usize, av: usize, bp: usize, bi: usize, bv: usize, n: i32, sc: usize, slot: usize, cp: usize, ci: usize, cv: usize, rowStart: i32, rowEnd: i32): void {
   const mark = <usize>load<u32>(slot);
   const acc = mark + markerBytes(n);
   memory.fill(mark, 0xff, <usize>n << 2);
@@ -49,9 +54,12 @@ export function spgemm_f64(ap: usize, ai: usize, av: usize, bp: usize, bi: usize
     let end = start;
     let lo = n, hi = -1;
     const k1 = load<i32>(ap + (<usize>i << 2), 4);
-    for (let k = load<i32>(ap + (<usize>i << 2)); k < k1; k++) {
-      const j = <usize>load<i32>(ai + (<usize>k << 2)) << 2;
-      const a = load<f64>(av + (<usize>k << 3));
+    const s = sc ? load<f64>(sc + (<usize>i << 3)) : 1.0;
+    // A's row scaled by s, then (sc) B's row i with weight 1
+    for (let k = load<i32>(ap + (<usize>i << 2)); k <= k1; k++) {
+      if (k == k1 && !sc) break;
+      const j = <usize>(k == k1 ? i : load<i32>(ai + (<usize>k << 2))) << 2;
+      const a = k == k1 ? 1.0 : sc ? s * load<f64>(av + (<usize>k << 3)) : load<f64>(av + (<usize>k << 3));
       const l1 = load<i32>(bp + j, 4);
       for (let l = load<i32>(bp + j); l < l1; l++) {
         const c = load<i32>(bi + (<usize>l << 2));

@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createRuntime, CSRMatrix, ShapeError, MemoryLimitError, WorkerError, poisson2D, poisson3D, randomMatrix, type Runtime } from '../src/index.js';
 import { spgemm } from '../src/solvers/amg/spgemm.js';
 import { CpuSparseSession } from '../src/cpu/spgemm.js';
+import { lanczosBounds } from '../src/solvers/precond/chebyshev.js';
+import { standardAggregation, symmetricStrength } from '../src/solvers/amg/aggregate.js';
+import { fitCandidates } from '../src/solvers/amg/tentative.js';
 import { loadShared, sharedMatrixNames } from './matrices.js';
 import { csrTriplets } from './reference.js';
 import { mulberry32 } from './random.js';
@@ -192,17 +195,12 @@ describe('spgemm', () => {
       const AP = s.spgemm(A, P, 'f64');
       checkProduct(A, P, AP, 'A·P');
       checkProduct(R, AP, s.galerkin(R, A, P), 'R·(A·P)');
-      const x = Float64Array.from({ length: A.cols }, () => rnd() - 0.5);
-      const y = new Float64Array(A.rows);
-      s.spmv(A, x, y);
-      for (let i = 0; i < A.rows; i++) {
-        let ref = 0;
-        let mag = 0;
-        for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) {
-          ref += A.values[k] * x[A.colIdx[k]];
-          mag += Math.abs(A.values[k] * x[A.colIdx[k]]);
-        }
-        if (!(Math.abs(y[i] - ref) <= 1e-14 * mag)) throw new Error(`spmv: y[${i}] = ${y[i]}, reference ${ref}`);
+      // Lanczos with the session's SpMVs on its own vectors against the same steps on the host
+      for (const M of [A, poisson2D(40)]) {
+        const ours = s.lanczosBounds(M, 15);
+        const ref = lanczosBounds(M, 15);
+        expect(Math.abs(ours.max - ref.max)).toBeLessThanOrEqual(1e-12 * ref.max);
+        expect(Math.abs(ours.min - ref.min)).toBeLessThanOrEqual(1e-10 * ref.max);
       }
       // symmetric Gauss–Seidel on A·x = 0 against plain sweeps here; a row with a diagonal ≤ 0 left alone
       const G = new CSRMatrix(A.rows, A.cols, 'f64', A.rowPtr, A.colIdx, A.values.slice());
@@ -235,6 +233,52 @@ describe('spgemm', () => {
     }
     expect(pooled - before).toBeGreaterThanOrEqual(6);
     expect(rt2.memoryInUse).toBe(live); // every copy freed
+  });
+
+  /**
+   * The smoothed prolongator T + diag(scale)·A·T against the product S·T of S = I + diag(scale)·A
+   * written out here (the reference of checkProduct), on 1 and 2 threads (the same bits), then used
+   * as an operand resident in the session: R·(A·P) against the reference.
+   */
+  it('smoothedProlongator: T + diag(s)·A·T against (I + diag(s)·A)·T, random and Poisson with an aggregation T', () => {
+    const rnd = mulberry32(17);
+    const explicitS = (A: CSRMatrix, scale: Float64Array): CSRMatrix => {
+      const [r, c, v]: number[][] = [[], [], []];
+      for (let i = 0; i < A.rows; i++) {
+        r.push(i), c.push(i), v.push(1);
+        for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) r.push(i), c.push(A.colIdx[k]), v.push(scale[i] * A.values[k]);
+      }
+      return CSRMatrix.fromTriplets(A.rows, A.cols, 'f64', Int32Array.from(r), Int32Array.from(c), Float64Array.from(v));
+    };
+    const cases: [string, CSRMatrix, CSRMatrix][] = [];
+    for (let t = 0; t < 12; t++) {
+      const n = 1 + Math.floor(rnd() * 60);
+      const nc = 1 + Math.floor(rnd() * 20);
+      // rows without a diagonal, empty rows, and T rows with none, one or several entries
+      cases.push([`random ${t}`, randomMatrix({ rows: n, cols: n, meanRowLength: rnd() * 6, seed: 300 + t }).astype('f64'), randomMatrix({ rows: n, cols: nc, meanRowLength: rnd() * 3, seed: 400 + t }).astype('f64')]);
+    }
+    // Poisson with the constant's tentative prolongator of a standard aggregation (large: on the pool)
+    const A = poisson3D(16);
+    const { agg, count } = standardAggregation(symmetricStrength(A, 0), A.rows);
+    const fit = fitCandidates(agg, count, 1, [new Float64Array(A.rows).fill(1)]);
+    cases.push(['poisson3D(16), aggregates', A, fit.T]);
+    const before = pooled;
+    for (const [label, M, T] of cases) {
+      const scale = Float64Array.from({ length: M.rows }, () => -rnd());
+      const s2 = new CpuSparseSession(rt2.cpuBackend);
+      const s1 = new CpuSparseSession(rt1.cpuBackend);
+      try {
+        const P = s2.smoothedProlongator(M, T, scale);
+        checkProduct(explicitS(M, scale), T, P, label);
+        sameBits(s1.smoothedProlongator(M, T, scale), P, `${label} (1 thread vs 2)`);
+        const R = P.transpose();
+        checkProduct(R, rt2.spgemm(M, P), s2.galerkin(R, M, P), `${label}: R·(A·P)`);
+      } finally {
+        s1.dispose();
+        s2.dispose();
+      }
+    }
+    expect(pooled).toBeGreaterThan(before);
   });
 
   it('shape mismatch → ShapeError; a product over the budget → MemoryLimitError before the numeric pass; a worker failing → WorkerError, then the pool works again', async () => {

@@ -3,6 +3,7 @@ import { MemoryLimitError } from '../errors.js';
 import { CSRMatrix } from '../formats/csr.js';
 import { reserveMemory } from '../memory-budget.js';
 import type { SparseSession } from '../solvers/amg/spgemm.js';
+import { lanczosBounds } from '../solvers/precond/chebyshev.js';
 import type { CpuBackend } from './backend.js';
 import type { Region } from './memory.js';
 import { balancedBounds } from './partition.js';
@@ -47,35 +48,53 @@ export class CpuSparseSession implements SparseSession {
     }
   }
 
+  smoothedProlongator(A: CSRMatrix, T: CSRMatrix, scale: Float64Array): CSRMatrix {
+    if (A.rows !== A.cols || A.cols !== T.rows || scale.length !== A.rows) throw new Error(`internal: smoothedProlongator of a ${A.rows}×${A.cols} A, a ${T.rows}-row T and ${scale.length} scales`);
+    const [a, t] = [this.upload(A, 1), this.upload(T, 1)];
+    const sc = this.backend.heap.alloc(8 * A.rows);
+    try {
+      sc.view('f64', A.rows).set(scale);
+      return this.keep(this.multiply(a, t, sc.ptr));
+    } finally {
+      sc.dispose();
+    }
+  }
+
   galerkin(R: CSRMatrix, A: CSRMatrix, P: CSRMatrix): CSRMatrix {
     const AP = this.multiply(this.upload(A, 1), this.upload(P, 1));
     try {
-      const C = this.multiply(this.upload(R, 1), AP);
-      try {
-        return hostCopy(C, 'f64');
-      } finally {
-        free(C);
-      }
+      return this.keep(this.multiply(this.upload(R, 1), AP));
     } finally {
       free(AP);
     }
   }
 
-  spmv(A: CSRMatrix, x: Float64Array, y: Float64Array): void {
+  lanczosBounds(A: CSRMatrix, steps: number): { min: number; max: number } {
     const M = this.upload(A, 1);
     const B = this.backend;
-    const xr = B.heap.alloc(8 * A.cols);
-    const yr = B.heap.alloc(8 * A.rows);
+    const n = A.rows;
+    const regions: Region[] = [];
+    // each vector's address by its view: the SpMV reads x and writes y where Lanczos keeps them
+    const at = new Map<Float64Array, number>();
+    const ap = A.rowPtr;
+    const chunks = A.nnz < SPGEMM_POOL_FLOOR ? 1 : B.threads;
+    const bounds = chunks === 1 ? Int32Array.of(0, n) : balancedBounds(n, chunks, (i) => ap[i] + i);
     try {
-      xr.view('f64', A.cols).set(x);
-      const ap = A.rowPtr;
-      const chunks = A.nnz < SPGEMM_POOL_FLOOR ? 1 : B.threads;
-      const bounds = chunks === 1 ? Int32Array.of(0, A.rows) : balancedBounds(A.rows, chunks, (i) => ap[i] + i);
-      B.runChunksSync('csr_f64', [M.ptr, M.idx, M.val, xr.ptr, yr.ptr, 1, 0], bounds);
-      y.set(yr.view('f64', A.rows));
+      return lanczosBounds(A, steps, {
+        vectors: (count) => {
+          for (let k = 0; k < count; k++) regions.push(B.heap.alloc(8 * n));
+          // views made after the last allocation (growth of a non-shared memory detaches older ones)
+          return regions.map((r) => {
+            const v = r.view('f64', n);
+            v.fill(0);
+            at.set(v, r.ptr);
+            return v;
+          });
+        },
+        spmv: (x, y) => B.runChunksSync('csr_f64', [M.ptr, M.idx, M.val, at.get(x)!, at.get(y)!, 1, 0], bounds),
+      });
     } finally {
-      xr.dispose();
-      yr.dispose();
+      for (const r of regions) r.dispose();
     }
   }
 
@@ -104,13 +123,20 @@ export class CpuSparseSession implements SparseSession {
       for (let i = 0; i < n; i++) {
         let d = 0;
         for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) {
-          if (colIdx[k] === i) d = values[k];
-          else [j[m], v[m++]] = [colIdx[k], values[k]];
+          const c = colIdx[k];
+          if (c === i) d = values[k];
+          else {
+            j[m] = c;
+            v[m++] = values[k];
+          }
         }
         p[i + 1] = m;
         dinv[i] = d > 0 ? 1 / d : 0;
         // a row whose diagonal is not positive is left alone
-        if (d > 0) [f[q], b[rows - 1 - q++]] = [i, i];
+        if (d > 0) {
+          f[q] = i;
+          b[rows - 1 - q++] = i;
+        }
       }
       p[0] = 0;
       zero.view('f64', n).fill(0);
@@ -134,6 +160,18 @@ export class CpuSparseSession implements SparseSession {
   dispose(): void {
     for (const r of this.uploads.values()) free(r);
     this.uploads.clear();
+  }
+
+  /** A product made here as a host CSRMatrix, which stays resident as that matrix's copy. */
+  private keep(C: Resident): CSRMatrix {
+    try {
+      const M = hostCopy(C, 'f64');
+      this.uploads.set(M, C);
+      return M;
+    } catch (e) {
+      free(C);
+      throw e;
+    }
   }
 
   /** M in the WebAssembly memory with cc components (once per session and width). */
@@ -173,8 +211,8 @@ export class CpuSparseSession implements SparseSession {
     return region;
   }
 
-  /** A·B in the WebAssembly memory (the caller frees it). */
-  private multiply(A: Resident, B: Resident): Resident {
+  /** A·B in the WebAssembly memory (the caller frees it); with `scale` (an f64 per row of a square A) B + diag(scale)·A·B. */
+  private multiply(A: Resident, B: Resident, scale = 0): Resident {
     const backend = this.backend;
     const [m, n, cc] = [A.rows, B.cols, A.cc];
     const chunks = A.nnz < SPGEMM_POOL_FLOOR ? 1 : backend.threads;
@@ -196,7 +234,7 @@ export class CpuSparseSession implements SparseSession {
       const ap = new Int32Array(backend.heap.memory.buffer, A.ptr, m + 1);
       const split = (prefix: (i: number) => number) => (chunks === 1 ? Int32Array.of(0, m) : balancedBounds(m, chunks, prefix, 1));
       const countBounds = split((i) => ap[i] + i);
-      backend.runChunksSync('spgemm_count', [A.ptr, A.idx, B.ptr, B.idx, n, slots.ptr, cp.ptr, fl.ptr], countBounds, 5);
+      backend.runChunksSync('spgemm_count', [A.ptr, A.idx, B.ptr, B.idx, n, scale ? 1 : 0, slots.ptr, cp.ptr, fl.ptr], countBounds, 6);
       const rowPtr = cp.view('i32', m + 1);
       const flops = fl.view('f64', m);
       // row pointers from the counts, and the multiply-adds before each row (in place)
@@ -213,7 +251,8 @@ export class CpuSparseSession implements SparseSession {
       const bounds = split((i) => (i < m ? flops[i] : total));
       const ci = this.alloc(C, 4 * nnz);
       const cv = this.alloc(C, 8 * cc * nnz);
-      backend.runChunksSync(cc === 2 ? 'spgemm_c128' : 'spgemm_f64', [A.ptr, A.idx, A.val, B.ptr, B.idx, B.val, n, slots.ptr, cp.ptr, ci.ptr, cv.ptr], bounds, 7);
+      if (cc === 2) backend.runChunksSync('spgemm_c128', [A.ptr, A.idx, A.val, B.ptr, B.idx, B.val, n, slots.ptr, cp.ptr, ci.ptr, cv.ptr], bounds, 7);
+      else backend.runChunksSync('spgemm_f64', [A.ptr, A.idx, A.val, B.ptr, B.idx, B.val, n, scale, slots.ptr, cp.ptr, ci.ptr, cv.ptr], bounds, 8);
       [C.nnz, C.ptr, C.idx, C.val] = [nnz, cp.ptr, ci.ptr, cv.ptr];
       return C;
     } catch (e) {

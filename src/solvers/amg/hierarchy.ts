@@ -1,6 +1,5 @@
 import { UnsupportedError } from '../../errors.js';
 import { CSRMatrix } from '../../formats/csr.js';
-import { lanczosBounds } from '../precond/chebyshev.js';
 import { amalgamate, standardAggregation, symmetricStrength } from './aggregate.js';
 import { fitCandidates } from './tentative.js';
 import type { SparseKernels, SparseSession } from './spgemm.js';
@@ -120,7 +119,9 @@ function build(A: CSRMatrix, session: SparseSession, options: AmgOptions): AmgHi
       break;
     }
     const fit = fitCandidates(agg, count, bs, B);
-    const P = smoothProlongator(fit.T, level, session.spgemm(cur, fit.T, 'f64'));
+    // P = (I − ω·D⁻¹A)·T with ω = (4/3)/ρ, one product
+    const scale = level.dinv.map((d) => (-4 / 3 / level.rho) * d);
+    const P = session.smoothedProlongator(cur, fit.T, scale);
     session.release(fit.T);
     const R = P.transpose();
     level.P = P;
@@ -148,35 +149,9 @@ function levelOf(A: CSRMatrix, blockSize: number, l: number, session: SparseSess
   if (!positive || n < 2) return { A, dinv, rho: 1, blockSize };
   // PyAMG's approximate_spectral_radius: 15 Lanczos steps, the largest Ritz value. Ritz values lie in
   // A's spectrum (scaled by D^-1/2), so a clearly negative one proves A indefinite.
-  const { min, max } = lanczosBounds(A, 15, (x, y) => session.spmv(A, x, y));
+  const { min, max } = session.lanczosBounds(A, 15);
   if (min < -1e-8 * max) throw new UnsupportedError(`amg: A is indefinite (D⁻¹A has an eigenvalue ≤ ${min.toPrecision(3)} on level ${l}); multigrid needs a positive definite matrix: use method 'minres' or 'gmres' with 'jacobi' or 'ilu0'`);
   return { A, dinv, rho: max, blockSize };
-}
-
-/** P = T − ω·D⁻¹·(A·T), rows merged by column (both canonical), ω = (4/3)/ρ. */
-function smoothProlongator(T: CSRMatrix, level: AmgLevel, AT: CSRMatrix): CSRMatrix {
-  const omega = 4 / 3 / level.rho;
-  const n = T.rows;
-  const ptr = new Int32Array(n + 1);
-  const idx = new Int32Array(AT.nnz + T.nnz);
-  const val = new Float64Array(AT.nnz + T.nnz);
-  const [ap, ai, av, tp, ti, tv] = [AT.rowPtr, AT.colIdx, AT.values, T.rowPtr, T.colIdx, T.values];
-  let m = 0;
-  for (let i = 0; i < n; i++) {
-    const s = -omega * level.dinv[i];
-    let a = ap[i];
-    let t = tp[i];
-    const [ae, te] = [ap[i + 1], tp[i + 1]];
-    while (a < ae || t < te) {
-      const ca = a < ae ? ai[a] : 0x7fffffff;
-      const ct = t < te ? ti[t] : 0x7fffffff;
-      idx[m] = ca < ct ? ca : ct;
-      val[m] = (ca <= ct ? s * av[a++] : 0) + (ct <= ca ? tv[t++] : 0);
-      m++;
-    }
-    ptr[i + 1] = m;
-  }
-  return new CSRMatrix(n, T.cols, 'f64', ptr, idx.slice(0, m), val.slice(0, m));
 }
 
 /**

@@ -12,10 +12,15 @@ import { withMemoryBudget } from '../../memory-budget.js';
 export interface SparseSession {
   /** C = A·B of dtype `dtype` (A.cols = B.rows), columns ascending in each row, allocation checked against the memory budget in scope */
   spgemm(A: CSRMatrix, B: CSRMatrix, dtype: DType): CSRMatrix;
-  /** R·(A·P) in f64, A·P kept where the kernels run */
+  /**
+   * The smoothed prolongator T + diag(scale)·A·T (scale = −ω·D⁻¹: P = (I − ω·D⁻¹A)·T) of a square A in
+   * f64, in one product; the result stays where the kernels run for the Galerkin product
+   */
+  smoothedProlongator(A: CSRMatrix, T: CSRMatrix, scale: Float64Array): CSRMatrix;
+  /** R·(A·P) in f64 (A·P is not copied out); the result stays where the kernels run, the next level's A */
   galerkin(R: CSRMatrix, A: CSRMatrix, P: CSRMatrix): CSRMatrix;
-  /** y = A·x for a real A, in f64 */
-  spmv(A: CSRMatrix, x: Float64Array, y: Float64Array): void;
+  /** lanczosBounds of a real A, its SpMVs and vectors where the kernels run */
+  lanczosBounds(A: CSRMatrix, steps: number): { min: number; max: number };
   /**
    * `sweeps` symmetric Gauss–Seidel sweeps (forward, then backward) on A·x = 0 from x, in place; a row
    * whose diagonal is not positive is left alone

@@ -7,10 +7,10 @@ import { jsCsrSpmv } from '../../host-spmv.js';
  * Hermitian D^-½·A·D^-½) from `steps` Lanczos steps in f64 on the host, from a fixed start vector.
  * The largest is accurate after a few steps (from below); the smallest is an over-estimate. A complex
  * vector is taken as its interleaved real components: the realified Hermitian matrix is real symmetric
- * with the same eigenvalues. `spmv` (y = A·x, real A) runs the products elsewhere (the AMG setup's on the
- * worker pool); without it they run here.
+ * with the same eigenvalues. `kernels` (a real A) run the products elsewhere (the AMG setup's on the
+ * worker pool, on vectors in its memory); without them they run here.
  */
-export function lanczosBounds(A: CSRMatrix, steps = 20, spmv?: (x: Float64Array, y: Float64Array) => void): { min: number; max: number } {
+export function lanczosBounds(A: CSRMatrix, steps = 20, kernels?: LanczosKernels): { min: number; max: number } {
   const n = A.rows;
   const c = components(A.dtype);
   const s = new Float64Array(n);
@@ -19,7 +19,8 @@ export function lanczosBounds(A: CSRMatrix, steps = 20, spmv?: (x: Float64Array,
     s[i] = 1 / Math.sqrt(s[i]);
   }
   const len = n * c;
-  let v = new Float64Array(len);
+  const real = c === 1 && kernels;
+  let [v, vPrev, w, t] = real ? kernels.vectors(4) : [new Float64Array(len), new Float64Array(len), new Float64Array(len), new Float64Array(len)];
   // a fixed, non-special start in [0.5, 1.5): no eigenvector of a regular stencil, from a linear
   // congruential sequence (a sine per entry cost more than the SpMVs' passes on large levels)
   for (let i = 0, h = 0x2545f491; i < len; i++) {
@@ -28,10 +29,7 @@ export function lanczosBounds(A: CSRMatrix, steps = 20, spmv?: (x: Float64Array,
   }
   const nv = Math.sqrt(dotSelf(v));
   for (let i = 0; i < len; i++) v[i] /= nv;
-  if (c === 1) return realLanczos(A, s, v, Math.min(steps, n), spmv);
-  let vPrev = new Float64Array(len);
-  let w = new Float64Array(len);
-  const t = new Float64Array(len);
+  if (c === 1) return realLanczos(A, s, [v, vPrev, w, t], Math.min(steps, n), real ? kernels.spmv : undefined);
   const alpha: number[] = [];
   const beta: number[] = [];
   let b = 0;
@@ -57,19 +55,25 @@ export function lanczosBounds(A: CSRMatrix, steps = 20, spmv?: (x: Float64Array,
   return { min: tridiagonalEigen(alpha, beta, 'min'), max: tridiagonalEigen(alpha, beta, 'max') };
 }
 
+/** SpMVs of lanczosBounds run elsewhere: spmv reads and writes the vectors `vectors` gives without copies. */
+export interface LanczosKernels {
+  /** y = A·x */
+  spmv(x: Float64Array, y: Float64Array): void;
+  /** `count` zeroed vectors of A's rows */
+  vectors(count: number): Float64Array[];
+}
+
 /**
- * lanczosBounds' steps for a real A from the unit start vector v, with the passes fused (the AMG setup
- * runs this on every level): the scaling and the first orthogonalization ride on the SpMV's row loop
- * (or on a pass over `spmv`'s result),
- * the second and the norm share a pass, and the next step's scaled vector is made with the new v.
+ * lanczosBounds' steps for a real A from the unit start vector v (then vPrev, w, t: zeroed work
+ * vectors), with the passes fused (the AMG setup runs this on every level): the scaling and the first
+ * orthogonalization ride on the SpMV's row loop (or on a pass over `spmv`'s result), the second and
+ * the norm share a pass, and the next step's scaled vector is made with the new v.
  */
-function realLanczos(A: CSRMatrix, s: Float64Array, v0: Float64Array, steps: number, spmv?: (x: Float64Array, y: Float64Array) => void): { min: number; max: number } {
+function realLanczos(A: CSRMatrix, s: Float64Array, vectors: Float64Array[], steps: number, spmv?: (x: Float64Array, y: Float64Array) => void): { min: number; max: number } {
   const n = A.rows;
   const { rowPtr, colIdx, values } = A;
-  let v: Float64Array = v0;
-  let vPrev: Float64Array = new Float64Array(n);
-  let w: Float64Array = new Float64Array(n);
-  const t = new Float64Array(n);
+  let [v, vPrev, w] = vectors;
+  const t = vectors[3];
   for (let i = 0; i < n; i++) t[i] = v[i] * s[i];
   const alpha: number[] = [];
   const beta: number[] = [];
