@@ -14,7 +14,7 @@ import { shownValue } from '../../shown-value.js';
 import { reserveMemory, withMemoryBudget } from '../../memory-budget.js';
 import { analyze, bandAnalysis, type Analysis, type OrderingName } from './analysis.js';
 import { bandLdlt, bandLu } from './band-lu.js';
-import { bandOf, columnGraph, cscOf, isSymmetric, patternSymmetry, rowsOf, type Rows, permutedTriangle, symmetricGraph, type Csc } from './pattern.js';
+import { bandOf, columnGraph, cscOf, isSymmetric, patternSymmetry, rowsOf, rowsWithValues, type Rows, permutedTriangle, symmetricGraph, type Csc } from './pattern.js';
 import { ldlNumeric, ldlPointers, ldlSolveInPlace, type LdlFactor } from './ldl.js';
 import { denseStart, luFactor, luSolveInPlace, type LuFactor } from './lu.js';
 import type { FactorCost } from './symbolic.js';
@@ -164,9 +164,7 @@ function columnsOf(csr: CSRMatrix): { C: Csc; sym: boolean } {
   if (csr.dtype === 'f64') {
     const n = csr.rows;
     const values = csr.values as Float64Array;
-    if (isSymmetric({ n, colPtr: csr.rowPtr, rowIdx: csr.colIdx, values, complex: false })) {
-      return { C: { n, colPtr: csr.rowPtr.slice(), rowIdx: csr.colIdx.slice(), values: values.slice(), complex: false }, sym: true };
-    }
+    if (isSymmetric({ n, colPtr: csr.rowPtr, rowIdx: csr.colIdx, values, complex: false })) return { C: rowsWithValues(csr), sym: true };
     return { C: cscOf(csr), sym: false };
   }
   const C = cscOf(csr);
@@ -211,7 +209,7 @@ async function factorizeInBudget(A: SparseMatrix, options: FactorOptions, budget
   const tol = options.pivotTolerance ?? 0.001;
   if (!(tol >= 0 && tol <= 1)) throw new RangeError(`factor: pivotTolerance must be in [0, 1], got ${tol}`);
   const { csr, C, sym, a } = plan ?? planFactor(A, kind, options.ordering ?? 'auto');
-  const F = new Factorization(C, csr.dtype, a, tol, budgetMB, supernodal);
+  const F = new Factorization(C, sym ? C : rowsWithValues(csr), csr.dtype, a, tol, budgetMB, supernodal);
   if (kind !== 'auto') {
     await F.numeric(kind, `kind: '${kind}' was asked for`);
     return F;
@@ -286,12 +284,16 @@ export class Factorization {
   /** the LU factor came from bandLdlt (U = D·Lᵀ) */
   private ldltForm = false;
   private work: { r: Float64Array; dx: Float64Array; xt: Float64Array; y: Float64Array } | null = null;
+  /** what the latest residual's pass measured besides ‖r‖₂ */
+  private readonly norms = { b2: 0, bInf: 0, xInf: 0, rInf: 0 };
   /** ‖A‖∞ (|re| + |im| for complex), for refinement's test; reset by refactor */
   private normInf: number | undefined;
 
   /** @internal made by {@link Runtime.factor} */
   constructor(
     private A: Csc,
+    /** A by rows (the columns of Aᵀ; A itself when symmetric): the residual gathers along them */
+    private At: Csc,
     private readonly dtype: DType,
     private readonly a: Analysis,
     private readonly tol: number,
@@ -455,27 +457,31 @@ export class Factorization {
     let refinements = 0;
     // work vectors kept between solves (a small solve costs less than allocating them)
     const w = (this.work ??= workVectors(m));
-    const { r, dx, xt } = w;
+    let { r, dx } = w;
+    const { xt } = w;
     const b64 = b instanceof Float64Array ? b : Float64Array.from(b);
-    const anorm = (this.normInf ??= infNorm(this.A, dx));
+    const anorm = (this.normInf ??= infNorm(this.At));
+    const norms = this.norms;
     for (let j = 0; j < k; j++) {
       // b is only read
       const bj = b64.subarray(j * m, (j + 1) * m);
       const xj = x.subarray(j * m, (j + 1) * m);
-      await this.applyInverse(bj, xj);
-      const bn = norm(bj);
+      const pending = this.applyInverse(bj, xj);
+      if (pending) await pending;
       let rn = this.residual(bj, xj, r);
+      const bn = norms.b2;
       // a step only while the normwise backward error ‖r‖∞ / (‖A‖∞·‖x‖∞ + ‖b‖∞) is above a few
-      // rounding units (below, no step can lower the residual by more than that; ‖r‖₂ ≥ ‖r‖∞ settles
-      // most cases without a pass over r); kept only when it lowers ‖r‖
-      const bound = refine > 0 && rn > 0 ? REFINE_ABOVE * (anorm * maxAbs(xj, c) + maxAbs(bj, c)) : Infinity;
-      for (let s = 0; s < refine && rn > bound && maxAbs(r, c) > bound; s++) {
-        await this.applyInverse(r, dx);
+      // rounding units (below, no step can lower the residual by more than that); kept only when it
+      // lowers ‖r‖ (the residual's pass gives every norm the test needs)
+      const bound = refine > 0 && rn > 0 ? REFINE_ABOVE * (anorm * norms.xInf + norms.bInf) : Infinity;
+      for (let s = 0; s < refine && norms.rInf > bound; s++) {
+        const more = this.applyInverse(r, dx);
+        if (more) await more;
         for (let t = 0; t < m; t++) xt[t] = xj[t] + dx[t];
         const rt = this.residual(bj, xt, dx);
         if (!(rt < rn)) break;
         xj.set(xt);
-        r.set(dx);
+        [r, dx] = [dx, r];
         rn = rt;
         refinements++;
       }
@@ -523,6 +529,7 @@ export class Factorization {
     }
     if (this.kindNow !== 'lu' && !isSymmetric(C)) throw new UnsupportedError(`refactor: A2 is not symmetric, the ${this.kindNow} factorization needs it`);
     this.A = C;
+    this.At = this.kindNow === 'lu' ? rowsWithValues(csr) : C;
     this.normInf = undefined;
     this.ldl = this.lu = this.sn = null;
     await this.numeric(this.kindNow, this.baseReason);
@@ -541,15 +548,20 @@ export class Factorization {
     if (!this.ldl && !this.lu && !this.sn) throw new UnsupportedError('factorization: the last refactor failed; refactor with a valid matrix first');
   }
 
-  /** x ← A⁻¹·b through the factor (b is not modified). */
-  private async applyInverse(b: Float64Array, x: Float64Array): Promise<void> {
+  /** x ← A⁻¹·b through the factor (b is not modified); a promise only for the supernodal factor (the CPU path's), the others run at once. */
+  private applyInverse(b: Float64Array, x: Float64Array): Promise<void> | undefined {
     const n = this.A.n;
     const y = this.work!.y;
-    if (this.ldl || this.sn) {
-      const perm = this.a.perm;
+    const perm = this.a.perm;
+    if (this.sn) {
       for (let k = 0; k < n; k++) y[k] = b[perm[k]];
-      if (this.sn) await this.sn.solve(y);
-      else ldlSolveInPlace(this.ldl!, y);
+      return this.sn.solve(y).then(() => {
+        for (let k = 0; k < n; k++) x[perm[k]] = y[k];
+      });
+    }
+    if (this.ldl) {
+      for (let k = 0; k < n; k++) y[k] = b[perm[k]];
+      ldlSolveInPlace(this.ldl, y);
       for (let k = 0; k < n; k++) x[perm[k]] = y[k];
       return;
     }
@@ -571,30 +583,65 @@ export class Factorization {
     }
   }
 
-  /** r ← b − A·x; returns ‖r‖₂. */
+  /**
+   * r ← b − A·x, gathered along A's rows; returns ‖r‖₂, and sets `norms` (‖b‖₂, ‖b‖∞, ‖x‖∞, ‖r‖∞;
+   * |re| + |im| for ∞ of complex) from the same pass.
+   */
   private residual(b: Float64Array, x: Float64Array, r: Float64Array): number {
-    const { n, colPtr, rowIdx, values } = this.A;
-    r.set(b);
-    if (!this.A.complex) {
-      for (let j = 0; j < n; j++) {
-        const xj = x[j];
-        if (xj === 0) continue;
-        for (let p = colPtr[j]; p < colPtr[j + 1]; p++) r[rowIdx[p]] -= values[p] * xj;
+    const { n, colPtr: rowPtr, rowIdx: colIdx, values } = this.At;
+    let b2 = 0;
+    let bInf = 0;
+    let xInf = 0;
+    let r2 = 0;
+    let rInf = 0;
+    if (!this.At.complex) {
+      for (let i = 0; i < n; i++) {
+        const bi = b[i];
+        let s = bi;
+        for (let p = rowPtr[i], e = rowPtr[i + 1]; p < e; p++) s -= values[p] * x[colIdx[p]];
+        r[i] = s;
+        b2 += bi * bi;
+        r2 += s * s;
+        const ab = Math.abs(bi);
+        const ax = Math.abs(x[i]);
+        const ar = Math.abs(s);
+        if (ab > bInf) bInf = ab;
+        if (ax > xInf) xInf = ax;
+        if (ar > rInf) rInf = ar;
       }
     } else {
-      for (let j = 0; j < n; j++) {
-        const xr = x[2 * j];
-        const xi = x[2 * j + 1];
-        for (let p = colPtr[j]; p < colPtr[j + 1]; p++) {
-          const i = rowIdx[p];
+      for (let i = 0; i < n; i++) {
+        const br = b[2 * i];
+        const bi = b[2 * i + 1];
+        let sr = br;
+        let si = bi;
+        for (let p = rowPtr[i], e = rowPtr[i + 1]; p < e; p++) {
+          const j = colIdx[p];
           const ar = values[2 * p];
           const ai = values[2 * p + 1];
-          r[2 * i] -= ar * xr - ai * xi;
-          r[2 * i + 1] -= ar * xi + ai * xr;
+          const xr = x[2 * j];
+          const xi = x[2 * j + 1];
+          sr -= ar * xr - ai * xi;
+          si -= ar * xi + ai * xr;
         }
+        r[2 * i] = sr;
+        r[2 * i + 1] = si;
+        b2 += br * br + bi * bi;
+        r2 += sr * sr + si * si;
+        const ab = Math.abs(br) + Math.abs(bi);
+        const ax = Math.abs(x[2 * i]) + Math.abs(x[2 * i + 1]);
+        const ar = Math.abs(sr) + Math.abs(si);
+        if (ab > bInf) bInf = ab;
+        if (ax > xInf) xInf = ax;
+        if (ar > rInf) rInf = ar;
       }
     }
-    return norm(r);
+    const o = this.norms;
+    o.b2 = Math.sqrt(b2);
+    o.bInf = bInf;
+    o.xInf = xInf;
+    o.rInf = rInf;
+    return Math.sqrt(r2);
   }
 }
 
@@ -608,36 +655,17 @@ function workVectors(m: number): { r: Float64Array; dx: Float64Array; xt: Float6
 /** Refinement steps while the normwise backward error is above this: 4 rounding units (2⁻⁵¹). */
 const REFINE_ABOVE = 2 ** -51;
 
-/** ‖v‖∞ = max |vᵢ| (|re| + |im| for complex, c = 2). */
-function maxAbs(v: Float64Array, c = 1): number {
+/** ‖A‖∞ = the largest row sum of |aᵢⱼ| (|re| + |im| for complex), from A's rows (At: the columns of Aᵀ). */
+function infNorm(At: Csc): number {
+  const { n, colPtr, values } = At;
   let s = 0;
-  if (c === 1) {
-    for (let i = 0; i < v.length; i++) {
-      const a = Math.abs(v[i]);
-      if (a > s) s = a;
-    }
-  } else {
-    for (let i = 0; i < v.length; i += 2) {
-      const a = Math.abs(v[i]) + Math.abs(v[i + 1]);
-      if (a > s) s = a;
-    }
+  for (let i = 0; i < n; i++) {
+    let t = 0;
+    if (!At.complex) for (let p = colPtr[i]; p < colPtr[i + 1]; p++) t += Math.abs(values[p]);
+    else for (let p = colPtr[i]; p < colPtr[i + 1]; p++) t += Math.abs(values[2 * p]) + Math.abs(values[2 * p + 1]);
+    if (t > s) s = t;
   }
   return s;
-}
-
-/** ‖A‖∞ = the largest row sum of |aᵢⱼ| (|re| + |im| for complex); `work` has n entries at least. */
-function infNorm(A: Csc, work: Float64Array): number {
-  const { n, colPtr, rowIdx, values } = A;
-  const c = A.complex ? 2 : 1;
-  const rows = work.subarray(0, n).fill(0);
-  for (let p = 0; p < colPtr[n]; p++) rows[rowIdx[p]] += c === 1 ? Math.abs(values[p]) : Math.abs(values[2 * p]) + Math.abs(values[2 * p + 1]);
-  return maxAbs(rows);
-}
-
-function norm(v: Float64Array): number {
-  let s = 0;
-  for (let i = 0; i < v.length; i++) s += v[i] * v[i];
-  return Math.sqrt(s);
 }
 
 /** What {@link estimateFactorCost} returns: the cost, and the ordering it assumes. */

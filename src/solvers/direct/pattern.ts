@@ -58,6 +58,12 @@ export function cscOf(A: CSRMatrix): Csc {
   return { n, colPtr, rowIdx, values, complex: comp === 2 };
 }
 
+/** The rows of a square CSR as the columns of Aᵀ (a copy, values widened to f64): for gathers along A's rows. */
+export function rowsWithValues(A: CSRMatrix): Csc {
+  const values = A.values instanceof Float64Array ? A.values.slice() : Float64Array.from(A.values);
+  return { n: A.rows, colPtr: A.rowPtr.slice(), rowIdx: A.colIdx.slice(), values, complex: isComplex(A.dtype) };
+}
+
 /** A pattern by rows: row i's columns are colIdx[rowPtr[i] .. rowPtr[i+1]), ascending (the helpers below take it computed once). */
 export interface Rows {
   rowPtr: Int32Array;
