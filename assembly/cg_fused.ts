@@ -114,8 +114,24 @@ export function cg_update_c128(x: usize, r: usize, p: usize, q: usize, alpha: f6
 // @ts-ignore: decorator
 @inline function direction_f32(z: usize, p: usize, q: usize, beta: f64, out: usize, start: i32, end: i32): void {
   const b32 = <f32>beta;
+  let i = start;
   let s: f64 = 0;
-  for (let i = start; i < end; i++) {
+  if (ASC_FEATURE_SIMD) {
+    // p in f32 lanes as the scalar loop forms it; the products pᵢ·qᵢ in f64 (exact) in two accumulators
+    const b = f32x4.splat(b32);
+    let s0 = f64x2.splat(0), s1 = f64x2.splat(0);
+    for (; i + 4 <= end; i += 4) {
+      const o = <usize>i << 2;
+      const p4 = f32x4.add(v128.load(z + o), f32x4.mul(b, v128.load(p + o)));
+      v128.store(p + o, p4);
+      const q4 = v128.load(q + o);
+      s0 = f64x2.add(s0, f64x2.mul(f64x2.promote_low_f32x4(p4), f64x2.promote_low_f32x4(q4)));
+      s1 = f64x2.add(s1, f64x2.mul(f64x2.promote_low_f32x4(f32x4.shuffle(p4, p4, 2, 3, 0, 1)), f64x2.promote_low_f32x4(f32x4.shuffle(q4, q4, 2, 3, 0, 1))));
+    }
+    const t = f64x2.add(s0, s1);
+    s = f64x2.extract_lane(t, 0) + f64x2.extract_lane(t, 1);
+  }
+  for (; i < end; i++) {
     const o = <usize>i << 2;
     const pi = load<f32>(z + o) + b32 * load<f32>(p + o);
     store<f32>(p + o, pi);
@@ -177,9 +193,33 @@ export function cg_update_jacobi_f64(x: usize, r: usize, p: usize, q: usize, d: 
 
 export function cg_update_jacobi_f32(x: usize, r: usize, p: usize, q: usize, d: usize, z: usize, alpha: f64, out: usize, start: i32, end: i32): void {
   const a32 = <f32>alpha;
+  let i = start;
   let rr: f64 = 0;
   let rz: f64 = 0;
-  for (let i = start; i < end; i++) {
+  if (ASC_FEATURE_SIMD) {
+    // the scalar loop's f32 operations in lanes; the sums in f64 (exact products of f32 values)
+    const a = f32x4.splat(a32);
+    let s0 = f64x2.splat(0), s1 = f64x2.splat(0), t0 = f64x2.splat(0), t1 = f64x2.splat(0);
+    for (; i + 4 <= end; i += 4) {
+      const o = <usize>i << 2;
+      v128.store(x + o, f32x4.add(v128.load(x + o), f32x4.mul(a, v128.load(p + o))));
+      const r4 = f32x4.sub(v128.load(r + o), f32x4.mul(a, v128.load(q + o)));
+      v128.store(r + o, r4);
+      const z4 = f32x4.mul(v128.load(d + o), r4);
+      v128.store(z + o, z4);
+      const rl = f64x2.promote_low_f32x4(r4);
+      const rh = f64x2.promote_low_f32x4(f32x4.shuffle(r4, r4, 2, 3, 0, 1));
+      s0 = f64x2.add(s0, f64x2.mul(rl, rl));
+      s1 = f64x2.add(s1, f64x2.mul(rh, rh));
+      t0 = f64x2.add(t0, f64x2.mul(rl, f64x2.promote_low_f32x4(z4)));
+      t1 = f64x2.add(t1, f64x2.mul(rh, f64x2.promote_low_f32x4(f32x4.shuffle(z4, z4, 2, 3, 0, 1))));
+    }
+    const s2 = f64x2.add(s0, s1);
+    const t2 = f64x2.add(t0, t1);
+    rr = f64x2.extract_lane(s2, 0) + f64x2.extract_lane(s2, 1);
+    rz = f64x2.extract_lane(t2, 0) + f64x2.extract_lane(t2, 1);
+  }
+  for (; i < end; i++) {
     const o = <usize>i << 2;
     store<f32>(x + o, load<f32>(x + o) + a32 * load<f32>(p + o));
     const ri = load<f32>(r + o) - a32 * load<f32>(q + o);

@@ -4,7 +4,7 @@ import { hostNorm, hostResidual } from '../host-spmv.js';
 import type { ValueArray } from '../dtype.js';
 import type { PathId } from '../path.js';
 import { bicgstab } from './krylov/bicgstab.js';
-import { cg } from './krylov/cg.js';
+import { cg, type ResidualReplacement } from './krylov/cg.js';
 import { gmres, type GmresOptions } from './krylov/gmres.js';
 import { minres } from './krylov/minres.js';
 import type { PathRefinement, SolveOptions, SolveResult, SolverOps, StopReason } from './ops.js';
@@ -212,7 +212,7 @@ export interface TrueSolveResult {
   reason: StopReason;
   /** the recurrence's relative residual before the first iteration (entry 0) and after each one */
   history: number[];
-  /** correction solves after the first (iterative refinement; an f32 matrix solved to an f64 tolerance) */
+  /** correction solves after the first (iterative refinement; an f32 matrix solved to an f64 tolerance), or f32 CG's residual replacements (reliableCg) */
   refinements: number;
 }
 
@@ -244,6 +244,11 @@ export async function solveWithTrueResidual<V>(
   const tol = o.tol ?? 1e-8;
   // the path's own refinement: for f64, and for f32 where the tolerance needs refinement at all
   const onPath = !o.single || tol < SINGLE_INNER_TOL ? ops.refinement?.(b, o.x0) : undefined;
+  // f32 CG below what f32 reaches: one recurrence with reliable updates, where the host loop runs the
+  // iterations anyway (not a path's resident CG, whose blocks of iterations a replacement would cut)
+  if (o.single && tol < SINGLE_INNER_TOL && run === (cg as KrylovMethod<V>) && !(ops.cgResident && (o.checkEvery ?? ops.checkEvery ?? 1) > 1)) {
+    return reliableCg(ops, (await onPath) ?? hostRefinement(ops, io, A, b, o.x0), A, b, o);
+  }
   if (onPath) return refineOnPath(ops, await onPath, A, b, run, o);
   const maxIter = o.maxIter ?? Math.max(100, 10 * ops.n);
   const x = o.x0 ? new Float64Array(o.x0) : new Float64Array(b.length);
@@ -454,6 +459,98 @@ async function refineOnPath<V>(
     reason,
     history,
     refinements: Math.max(0, refinements),
+  };
+}
+
+/**
+ * An f32 / c64 matrix's CG to an f64 tolerance as one recurrence with reliable updates (cg's
+ * ResidualReplacement): the iterations in the matrix's precision, x accumulated in f64 and r replaced by
+ * b − A·x computed in f64 (by R: the path's refinement, or the host's) whenever the recurrence has
+ * gained RELIABLE_DELTA since the last replacement or says it met the target — where restarted
+ * refinement throws the Krylov space away at each correction solve. `refinements` counts the
+ * replacements; the reported residual is the last one's (the host's f64, or the path's where its
+ * rounding bound keeps it under the target, else the host's once more).
+ */
+async function reliableCg<V>(
+  ops: SolverOps<V>,
+  R: PathRefinement<V>,
+  A: CSRMatrix,
+  b: Float64Array,
+  o: Omit<GmresOptions<V>, 'x0'> & { x0?: Float64Array },
+): Promise<TrueSolveResult> {
+  const tol = o.tol ?? 1e-8;
+  const maxIter = o.maxIter ?? Math.max(100, 10 * ops.n);
+  const scale = R.bnorm > 0 ? R.bnorm : 1;
+  const target = tol * scale;
+  const ratio = R.rnorm / scale;
+  let rnorm = R.rnorm;
+  let history = [ratio];
+  let recurrence = ratio;
+  let iterations = 0;
+  let replacements = 0;
+  let x: Float64Array;
+  let reason = beforeSolve(rnorm, target, o.signal, 0, maxIter, 0);
+  try {
+    if (!reason) {
+      const replacement: ResidualReplacement<V> = {
+        // the path's residual carries its rounding: aim under the target by CERTIFY_MARGIN, as refineOnPath does
+        target: R.roundoff > 0 ? CERTIFY_MARGIN * target : target,
+        replace: async (xv, rv) => {
+          replacements++;
+          const t = await R.correct(xv);
+          if (Number.isNaN(t)) return t;
+          await ops.scal([0, 0], xv);
+          await ops.copy(R.rhs(), rv);
+          return t;
+        },
+      };
+      const res = await cg(ops, R.rhs(), {
+        tol,
+        maxIter,
+        signal: o.signal,
+        onIteration: o.onIteration ? (it, rel) => o.onIteration!(it, rel * ratio) : undefined,
+        replacement,
+      });
+      ops.release(res.x);
+      iterations = res.iterations;
+      history = res.history.map((h) => h * ratio);
+      recurrence = history[history.length - 1];
+      reason = res.reason;
+      rnorm = res.residualNorm;
+    }
+    x = await R.read();
+  } finally {
+    R.dispose();
+  }
+  if (replacements > 0 && R.roundoff > 0 && !(reason === 'converged' && rnorm + residualRounding(A, R, x) <= target)) rnorm = hostNorm(hostResidual(A, x, b));
+  if (reason === 'converged' && !(rnorm <= target)) reason = 'stagnated';
+  return { x, iterations, residualNorm: rnorm, relativeResidual: rnorm / scale, recurrenceResidual: recurrence, converged: reason === 'converged', reason, history, refinements: replacements };
+}
+
+/**
+ * PathRefinement kept on the host, for a path without its own: x and r = b − A·x in f64 on the host
+ * (r from A's own values, whatever their precision), r uploaded in the path's dtype for the iterations.
+ */
+function hostRefinement<V>(ops: SolverOps<V>, io: HostIO<V>, A: CSRMatrix, b: Float64Array, x0: Float64Array | undefined): PathRefinement<V> {
+  const x = x0 ? new Float64Array(x0) : new Float64Array(b.length);
+  const r0 = x0 ? hostResidual(A, x, b) : b;
+  let rhs = io.upload(r0);
+  return {
+    bnorm: hostNorm(b),
+    rnorm: hostNorm(r0),
+    roundoff: 0,
+    rhs: () => rhs,
+    correct: async (d) => {
+      const dv = await io.read(d);
+      for (let i = 0; i < dv.length; i++) if (!Number.isFinite(dv[i])) return NaN;
+      for (let i = 0; i < x.length; i++) x[i] += dv[i];
+      const r = hostResidual(A, x, b);
+      ops.release(rhs);
+      rhs = io.upload(r);
+      return hostNorm(r);
+    },
+    read: async () => x,
+    dispose: () => ops.release(rhs),
   };
 }
 

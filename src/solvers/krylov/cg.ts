@@ -2,13 +2,36 @@ import { stopOnRho, type SolveOptions, type SolveResult, type SolverOps, type St
 import { startResidual } from './start.js';
 
 /**
+ * Reliable updates of one CG recurrence (van der Vorst & Ye 2000; Sleijpen & van der Vorst's group-wise
+ * update) run in a precision lower than the answer's: at chosen iterations x is folded into the answer
+ * kept elsewhere (in f64) and r is replaced by the true residual b − A·x computed there, while p and
+ * the Krylov space go on, where restarting refinement would build them anew for each correction.
+ */
+export interface ResidualReplacement<V> {
+  /** the absolute ‖r‖ the true residual must reach (it also ends the recurrence's own test) */
+  readonly target: number;
+  /** folds x into the answer and zeroes it, sets r to the answer's true residual; returns ‖r‖, NaN (the answer kept) when x is not finite */
+  replace(x: V, r: V): Promise<number>;
+}
+
+/**
+ * A replacement falls due when the recurrence's ‖r‖ has dropped below this part of its largest value
+ * since the last one: the drift of a recurrence in f32 grows with that largest value, so it stays
+ * a small part of the current residual (QUDA's reliable-update CG uses 0.1 for single precision).
+ */
+export const RELIABLE_DELTA = 0.1;
+/** Replacements in a row that fail to halve the best true residual before the solve is declared stagnated. */
+const MAX_STALLS = 3;
+
+/**
  * Preconditioned Conjugate Gradient (seed 001's solver, with an optional preconditioner) for
  * Hermitian positive definite A. Ends with converged: false and a reason — never a hang — on
  * maxIter, a non-positive curvature pᴴAp (A is not positive definite), NaN, or an abort.
  */
-export async function cg<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V> = {}): Promise<SolveResult<V>> {
+export async function cg<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V> & { replacement?: ResidualReplacement<V> } = {}): Promise<SolveResult<V>> {
+  const R = options.replacement;
   const checkEvery = options.checkEvery ?? ops.checkEvery ?? 1;
-  if (checkEvery > 1 && ops.cgResident) return ops.cgResident(b, { ...options, checkEvery });
+  if (checkEvery > 1 && ops.cgResident && !R) return ops.cgResident(b, { ...options, checkEvery });
   const { tol = 1e-8, onIteration, signal } = options;
   const maxIter = options.maxIter ?? Math.max(100, 10 * ops.n);
   const x = ops.vector();
@@ -24,7 +47,14 @@ export async function cg<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V> = 
     const history = [rnorm / scale];
     let reason: StopReason = 'maxIter';
     let it = 0;
-    if (rnorm / scale <= tol) reason = 'converged';
+    // with replacements: the absolute goal, the recurrence's largest ‖r‖ since the last one, the best
+    // true ‖r‖ so far, replacements in a row that did not halve it, and the iteration of the last one
+    const goal = R ? R.target : tol * scale;
+    let peak = rnorm;
+    let best = rnorm;
+    let stalls = 0;
+    let replaced = 0;
+    if (rnorm <= goal) reason = 'converged';
     else {
       // without a preconditioner z is r itself: no copy, and ρ = ‖r‖²
       const zr = ops.precondition ? z : r;
@@ -79,7 +109,30 @@ export async function cg<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V> = 
           reason = 'nan';
           break;
         }
-        if (rnorm / scale <= tol) {
+        if (R) {
+          peak = Math.max(peak, rnorm);
+          if (rnorm <= goal || rnorm < RELIABLE_DELTA * peak) {
+            const t = await R.replace(x, r);
+            replaced = it;
+            if (Number.isNaN(t)) {
+              reason = 'nan';
+              break;
+            }
+            rnorm = peak = t;
+            if (t <= goal) {
+              reason = 'converged';
+              break;
+            }
+            if (t < 0.5 * best) [best, stalls] = [t, 0];
+            else if (++stalls >= MAX_STALLS) {
+              reason = 'stagnated';
+              break;
+            }
+            // z and ρ of the new r; p goes on (β = ρₙₑₓₜ/ρ as after any step)
+            rhoNext = undefined;
+            rr = t * t;
+          }
+        } else if (rnorm <= goal) {
           reason = 'converged';
           break;
         }
@@ -97,6 +150,15 @@ export async function cg<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V> = 
         // p ← z + β·p (fused: at the next iteration's start)
         if (!fused) await ops.aypx([beta, 0], zr, p);
         rho = rhoNext;
+      }
+    }
+    // the iterations since the last replacement folded in too: the answer and its true residual are then the whole solve's
+    if (R && replaced < it) {
+      const t = await R.replace(x, r);
+      if (Number.isNaN(t)) reason = reason === 'maxIter' || reason === 'aborted' ? 'nan' : reason;
+      else {
+        rnorm = t;
+        if (reason === 'maxIter' && t <= goal) reason = 'converged';
       }
     }
     return { x, iterations: it, residualNorm: rnorm, relativeResidual: rnorm / scale, converged: reason === 'converged', reason, history };

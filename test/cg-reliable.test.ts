@@ -1,0 +1,197 @@
+/**
+ * f32 CG to an f64 tolerance as one recurrence with reliable updates (src/solvers/solve.ts reliableCg,
+ * cg's ResidualReplacement): the answer checked by an independent f64 product (trueResidual), an f64
+ * reference solution and the reported reasons; and the CPU's fused f32 CG kernels (cg_direction_f32,
+ * cg_update_jacobi_f32) against the same operations written here with Math.fround.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
+import { CpuBackend } from '../src/cpu/backend.js';
+import { cpuSolverOps } from '../src/cpu/solver-ops.js';
+import { CSRMatrix } from '../src/formats/csr.js';
+import { poisson3D } from '../src/generators/poisson.js';
+import { Prng } from '../src/generators/prng.js';
+import { trueResidual } from './solve-reference.js';
+import { loadShared } from './matrices.js';
+
+let rt: Runtime;
+let cpu: CpuBackend;
+beforeAll(async () => {
+  rt = await createRuntime({ workers: 2 });
+  cpu = await CpuBackend.create({ threads: 2 });
+});
+afterAll(() => {
+  rt?.dispose();
+  cpu?.dispose();
+});
+
+function rhs(n: number, seed = 7): Float64Array {
+  const g = new Prng(seed);
+  return Float64Array.from({ length: n }, () => g.next() * 2 - 1);
+}
+
+function relDiff(x: ArrayLike<number>, y: ArrayLike<number>): number {
+  let d = 0;
+  let s = 0;
+  for (let i = 0; i < x.length; i++) {
+    d += (x[i] - y[i]) ** 2;
+    s += y[i] ** 2;
+  }
+  return Math.sqrt(d / s);
+}
+
+/** A tridiagonal SPD f32 matrix of n rows (n odd: the kernels' scalar tails run). */
+function tridiagonal(n: number): CSRMatrix {
+  const ptr = [0];
+  const col: number[] = [];
+  const val: number[] = [];
+  for (let i = 0; i < n; i++) {
+    for (const [j, v] of [[i - 1, -1], [i, 2.5 + (i % 7) / 3], [i + 1, -1]] as const) {
+      if (j < 0 || j >= n) continue;
+      col.push(j);
+      val.push(v);
+    }
+    ptr.push(col.length);
+  }
+  return new CSRMatrix(n, n, 'f32', Int32Array.from(ptr), Int32Array.from(col), Float32Array.from(val));
+}
+
+describe('fused f32 CG kernels on the CPU', () => {
+  it('cgDirection and cgUpdatePrecondition: the vectors bit for bit the scalar f32 operations, the sums in f64', async () => {
+    const n = 1027;
+    const A = tridiagonal(n);
+    const M = cpu.upload(A);
+    const ops = cpuSolverOps(cpu, M, 'jacobi');
+    const f = Math.fround;
+    const data = (seed: number) => Float32Array.from(rhs(n, seed));
+    const vec = (v: Float32Array) => {
+      const h = ops.vector();
+      h.view().set(v);
+      return h;
+    };
+    try {
+      const [z0, p0, q0, x0, r0] = [1, 2, 3, 4, 5].map(data);
+      const [z, p, q, x, r] = [z0, p0, q0, x0, r0].map(vec);
+      const beta = 0.37;
+      const pq = await ops.cgDirection!(beta, z, p, q);
+      const pRef = Float32Array.from(p0, (pi, i) => f(z0[i] + f(f(beta) * pi)));
+      let pqRef = 0;
+      for (let i = 0; i < n; i++) pqRef += pRef[i] * q0[i];
+      expect(Array.from(p.view() as Float32Array)).toEqual(Array.from(pRef));
+      expect(Math.abs(pq - pqRef)).toBeLessThanOrEqual(1e-12 * Math.abs(pqRef));
+
+      const alpha = -0.61;
+      const a = f(alpha);
+      const zOut = ops.vector();
+      const [rr, rz] = await ops.cgUpdatePrecondition!(alpha, p, q, x, r, zOut);
+      const d = Float32Array.from({ length: n }, (_, i) => 1 / A.values[A.rowPtr[i] + (i === 0 ? 0 : 1)]);
+      const xRef = Float32Array.from(x0, (xi, i) => f(xi + f(a * pRef[i])));
+      const rRef = Float32Array.from(r0, (ri, i) => f(ri - f(a * q0[i])));
+      const zRef = Float32Array.from(rRef, (ri, i) => f(d[i] * ri));
+      let rrRef = 0;
+      let rzRef = 0;
+      for (let i = 0; i < n; i++) {
+        rrRef += rRef[i] * rRef[i];
+        rzRef += rRef[i] * zRef[i];
+      }
+      expect(Array.from(x.view() as Float32Array)).toEqual(Array.from(xRef));
+      expect(Array.from(r.view() as Float32Array)).toEqual(Array.from(rRef));
+      expect(Array.from(zOut.view() as Float32Array)).toEqual(Array.from(zRef));
+      expect(Math.abs(rr - rrRef)).toBeLessThanOrEqual(1e-12 * rrRef);
+      expect(Math.abs(rz - rzRef)).toBeLessThanOrEqual(1e-12 * Math.abs(rzRef));
+      for (const v of [z, p, q, x, r, zOut]) ops.release(v);
+    } finally {
+      ops.dispose();
+      M.dispose();
+    }
+  });
+});
+
+describe('f32 CG with reliable updates to an f64 tolerance', () => {
+  it('poisson3D(14): a true 1e-10 (independent f64 product), the f64 reference solution, at most 1.6× the f64 iterations', async () => {
+    const A = poisson3D(14);
+    const A32 = A.astype('f32');
+    const b = rhs(A.rows);
+    const ref = await rt.solve(rt.upload(A32.astype('f64')), b, { tol: 1e-13, method: 'cg', preconditioner: 'jacobi' });
+    expect(ref.converged).toBe(true);
+    const h = rt.upload(A32);
+    let calls = 0;
+    let last = 0;
+    const r = await rt.solve(h, b, {
+      tol: 1e-10,
+      method: 'cg',
+      preconditioner: 'jacobi',
+      onIteration: (it) => {
+        expect(it).toBe(last + 1);
+        last = it;
+        calls++;
+      },
+    });
+    const t = trueResidual(A32, r.x, b);
+    expect([r.converged, r.reason]).toEqual([true, 'converged']);
+    expect(t).toBeLessThanOrEqual(1e-10);
+    expect(r.relativeResidual).toBeCloseTo(t, 14);
+    expect(r.refinements).toBeGreaterThan(0);
+    expect(calls).toBe(r.iterations);
+    expect(r.history.length).toBe(r.iterations + 1);
+    // the error of a 1e-10 residual, amplified at most by A's condition number (≈ 90 here)
+    expect(relDiff(r.x, ref.x)).toBeLessThanOrEqual(1e-7);
+    // one Krylov space: at most 1.6 times the f64 solve's iterations to the same tolerance (f32's
+    // superlinear phase is slower), where restarted refinement rebuilt it for each correction
+    const f64 = await rt.solve(rt.upload(A32.astype('f64')), b, { tol: 1e-10, method: 'cg', preconditioner: 'jacobi' });
+    expect(r.iterations).toBeLessThanOrEqual(1.6 * f64.iterations);
+    // from an x0: the answer still meets the tolerance by the true residual
+    const x0 = Float64Array.from(ref.x, (v) => 0.5 * v);
+    const r0 = await rt.solve(h, b, { tol: 1e-10, method: 'cg', preconditioner: 'jacobi', x0 });
+    expect(r0.converged).toBe(true);
+    expect(trueResidual(A32, r0.x, b)).toBeLessThanOrEqual(1e-10);
+    h.dispose();
+  });
+
+  it('a shared SPD matrix (494_bus, condition number ≈ 10⁶) stored in f32 reaches a true 1e-10', async () => {
+    const A32 = loadShared('494_bus').astype('f32');
+    const b = new Float64Array(A32.rows).fill(1);
+    const r = await rt.solve(rt.upload(A32), b, { tol: 1e-10, method: 'cg', preconditioner: 'jacobi', maxIter: 20000 });
+    const t = trueResidual(A32, r.x, b);
+    expect([r.converged, r.reason]).toEqual([true, 'converged']);
+    expect(t).toBeLessThanOrEqual(1e-10);
+    expect(r.relativeResidual).toBeCloseTo(t, 14);
+  });
+
+  it("'stagnated' where f32 cannot resolve A (condition number 10⁹): not converged, the true residual reported", async () => {
+    const n = 40;
+    const d = Float32Array.from({ length: n }, (_, i) => 10 ** ((9 * i) / (n - 1)));
+    const A = new CSRMatrix(n, n, 'f32', Int32Array.from({ length: n + 1 }, (_, i) => i), Int32Array.from({ length: n }, (_, i) => i), d);
+    // off-diagonal coupling so that CG needs its recurrence (a diagonal alone is solved per component)
+    const T = tridiagonal(n);
+    const S = new CSRMatrix(n, n, 'f32', T.rowPtr, T.colIdx, Float32Array.from(T.values, (v, k) => (T.colIdx[k] === rowOf(T, k) ? v + d[T.colIdx[k]] : v)));
+    const b = Float64Array.from({ length: n }, (_, i) => 1 + 1e-9 * i);
+    for (const M of [A, S]) {
+      const r = await rt.solve(rt.upload(M), b, { tol: 1e-14, method: 'cg', preconditioner: 'none', maxIter: 5000 });
+      expect(r.converged).toBe(false);
+      expect(r.reason).toBe('stagnated');
+      expect(r.relativeResidual).toBeCloseTo(trueResidual(M, r.x, b), 14);
+      expect(r.relativeResidual).toBeGreaterThan(1e-14);
+    }
+  });
+
+  it('maxIter and NaN end honestly: the true residual of the iterate reached, the reason given', async () => {
+    const A32 = poisson3D(8).astype('f32');
+    const b = rhs(A32.rows);
+    const h = rt.upload(A32);
+    const r = await rt.solve(h, b, { tol: 1e-10, method: 'cg', preconditioner: 'jacobi', maxIter: 5 });
+    expect([r.converged, r.reason, r.iterations]).toEqual([false, 'maxIter', 5]);
+    expect(r.relativeResidual).toBeCloseTo(trueResidual(A32, r.x, b), 14);
+    const bad = Float64Array.from(b);
+    bad[3] = NaN;
+    const n = await rt.solve(h, bad, { tol: 1e-10, method: 'cg', preconditioner: 'jacobi' });
+    expect([n.converged, n.reason]).toEqual([false, 'nan']);
+    h.dispose();
+  });
+});
+
+function rowOf(A: CSRMatrix, k: number): number {
+  let i = 0;
+  while (A.rowPtr[i + 1] <= k) i++;
+  return i;
+}
