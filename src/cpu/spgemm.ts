@@ -99,55 +99,15 @@ export class CpuSparseSession implements SparseSession {
   }
 
   gaussSeidelOnZero(A: CSRMatrix, x: Float64Array, sweeps: number): void {
-    // the triangular solve's kernel over every off-diagonal is a Gauss–Seidel sweep: x[i] = (0 −
-    // Σⱼ≠ᵢ aᵢⱼ·x[j]) / aᵢᵢ in the order given, later rows reading the new values of earlier ones
-    const n = A.rows;
-    const { rowPtr, colIdx, values } = A;
-    let off = 0;
-    let rows = 0;
-    for (let i = 0; i < n; i++) {
-      let d = 0;
-      for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) {
-        if (colIdx[k] === i) d = values[k];
-        else off++;
-      }
-      if (d > 0) rows++;
-    }
-    const r: Resident = { rows: n, cols: n, nnz: off, cc: 1, ptr: 0, idx: 0, val: 0, regions: [] };
+    // sequential by nature: one chunk on this thread, on A's resident copy (the Lanczos steps read it next)
+    const M = this.upload(A, 1);
+    const xr = this.backend.heap.alloc(8 * A.rows);
     try {
-      const regions = [4 * (n + 1), 4 * off, 8 * off, 8 * n, 4 * rows, 4 * rows, 8 * n, 8 * n].map((bytes) => this.alloc(r, bytes));
-      const [ptr, idx, val, inv, fwd, bwd, zero, xr] = regions;
-      const [p, j, v, dinv, f, b] = [ptr.view('i32', n + 1), idx.view('i32', off), val.view('f64', off), inv.view('f64', n), fwd.view('i32', rows), bwd.view('i32', rows)];
-      let m = 0;
-      let q = 0;
-      for (let i = 0; i < n; i++) {
-        let d = 0;
-        for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) {
-          const c = colIdx[k];
-          if (c === i) d = values[k];
-          else {
-            j[m] = c;
-            v[m++] = values[k];
-          }
-        }
-        p[i + 1] = m;
-        dinv[i] = d > 0 ? 1 / d : 0;
-        // a row whose diagonal is not positive is left alone
-        if (d > 0) {
-          f[q] = i;
-          b[rows - 1 - q++] = i;
-        }
-      }
-      p[0] = 0;
-      zero.view('f64', n).fill(0);
-      xr.view('f64', n).set(x);
-      const bounds = Int32Array.of(0, rows);
-      for (let s = 0; s < sweeps; s++) {
-        for (const order of [fwd, bwd]) this.backend.runChunksSync('sptrsv_f64', [ptr.ptr, idx.ptr, val.ptr, inv.ptr, order.ptr, zero.ptr, xr.ptr], bounds);
-      }
-      x.set(xr.view('f64', n));
+      xr.view('f64', A.rows).set(x);
+      this.backend.runChunksSync('gauss_seidel_zero_f64', [M.ptr, M.idx, M.val, xr.ptr, sweeps], Int32Array.of(0, A.rows));
+      x.set(xr.view('f64', A.rows));
     } finally {
-      free(r);
+      xr.dispose();
     }
   }
 
