@@ -314,6 +314,106 @@ describe('generated cases', () => {
   });
 });
 
+/** A dense n×n matrix (row-major, real or interleaved complex) as CSR, exact zeros left out. */
+function fromDense(n: number, M: ArrayLike<number>, dtype: 'f64' | 'c128' = 'f64'): CSRMatrix {
+  const c = dtype === 'c128' ? 2 : 1;
+  const r: number[] = [], cl: number[] = [], v: number[] = [];
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < n; j++) {
+      const at = (i * n + j) * c;
+      if (M[at] === 0 && (c === 1 || M[at + 1] === 0)) continue;
+      r.push(i), cl.push(j);
+      for (let t = 0; t < c; t++) v.push(M[at + t]);
+    }
+  }
+  return CSRMatrix.fromTriplets(n, n, dtype, Int32Array.from(r), Int32Array.from(cl), Float64Array.from(v));
+}
+
+/** A random n×n matrix with about `density` of its entries set (uniform in [−1, 1]), symmetric when asked, plus `shift` on the diagonal. */
+function randomDense(n: number, density: number, seed: number, symmetric: boolean, shift: number, c = 1): Float64Array {
+  const rng = new Prng(seed);
+  const M = new Float64Array(n * n * c);
+  for (let i = 0; i < n; i++) {
+    for (let j = symmetric ? i : 0; j < n; j++) {
+      if (i !== j && rng.next() >= density) continue;
+      for (let t = 0; t < c; t++) {
+        const v = 2 * rng.next() - 1 + (i === j && t === 0 ? shift : 0);
+        M[(i * n + j) * c + t] = v;
+        if (symmetric) M[(j * n + i) * c + t] = v;
+      }
+    }
+  }
+  return M;
+}
+
+/** The first k (natural order) whose pivot of Gaussian elimination without pivoting is ≤ 0 (-1: none): where Cholesky stops. */
+function firstNonPositivePivot(n: number, M0: Float64Array): number {
+  const M = Float64Array.from(M0);
+  for (let k = 0; k < n; k++) {
+    const d = M[k * n + k];
+    if (!(d > 0)) return k;
+    for (let i = k + 1; i < n; i++) {
+      const l = M[i * n + k] / d;
+      for (let j = k; j < n; j++) M[i * n + j] -= l * M[k * n + j];
+    }
+  }
+  return -1;
+}
+
+describe('small matrices (n ≤ 48, ordering auto): the dense kernels', () => {
+  it('SPD, symmetric indefinite, nonsymmetric and complex: the dense reference\'s answer, and what the sparse kernels give', async () => {
+    const cases: [string, CSRMatrix, string][] = [
+      ['SPD', fromDense(40, randomDense(40, 0.2, 1, true, 12)), 'cholesky'],
+      ['indefinite', fromDense(30, randomDense(30, 0.3, 2, true, 0.5)), 'ldlt'],
+      ['nonsymmetric, pivoting', fromDense(48, randomDense(48, 0.15, 3, false, 0.01)), 'lu'],
+      ['complex', fromDense(33, randomDense(33, 0.2, 4, false, 0.01, 2), 'c128'), 'lu'],
+      ['4×4', fromDense(4, [0, 2, 0, 1, 3, 0, 1, 0, 0, 1, 0, 4, 1, 0, 5, 0]), 'lu'],
+    ];
+    for (const [name, A, kind] of cases) {
+      const { xTrue, b } = knownSystem(A, 9);
+      const ref = denseSolve(A, b)!;
+      const F = await rt.factor(A);
+      expect([name, F.info.kind, F.info.method, F.info.ordering]).toEqual([name, kind, 'dense', 'natural']);
+      const { x, relativeResidual } = await F.solve(b);
+      expect(relativeResidual).toBeLessThan(1e-13);
+      expect(diffNorm(x, xTrue)).toBeLessThanOrEqual(100 * diffNorm(ref, xTrue) + 1e-13 * norm(xTrue));
+      // the sparse kernels (an ordering asked for) agree
+      const S = await rt.factor(A, { ordering: 'amd' });
+      expect(S.info.method).not.toBe('dense');
+      expect(diffNorm((await S.solve(b)).x, x)).toBeLessThan(1e-11 * norm(x));
+      // refactor is bit for bit a fresh factorization
+      const A2 = new CSRMatrix(A.rows, A.cols, A.dtype, A.rowPtr, A.colIdx, A.values.map((v) => 2 * v));
+      await F.refactor(A2);
+      expect(Array.from((await F.solve(b)).x)).toEqual(Array.from((await (await rt.factor(A2)).solve(b)).x));
+    }
+    // one more unknown: the sparse kernels
+    expect((await rt.factor(poisson2D(7))).info.method).not.toBe('dense');
+  });
+
+  it('Cholesky names the column of the first pivot ≤ 0, LDLᵀ of a zero pivot, LU of a singular or structurally singular matrix', async () => {
+    const n = 30;
+    const M = randomDense(n, 0.3, 2, true, 0.5);
+    const k = firstNonPositivePivot(n, M);
+    expect(k).toBeGreaterThan(0);
+    await expect(rt.factor(fromDense(n, M), { kind: 'cholesky' })).rejects.toSatisfy(
+      (e: unknown) => e instanceof NotPositiveDefiniteError && e.column === k && e.message.includes(`column ${k}`),
+    );
+    // [[0, 1], [1, 0]] ⊕ I: LDLᵀ without pivoting stops at column 0
+    const P = fromDense(3, [0, 1, 0, 1, 0, 0, 0, 0, 1]);
+    await expect(rt.factor(P, { kind: 'ldlt' })).rejects.toSatisfy((e: unknown) => e instanceof SingularMatrixError && e.column === 0);
+    expect(Array.from((await (await rt.factor(P)).solve(Float64Array.from([1, 2, 3]))).x)).toEqual([2, 1, 3]);
+    // row 7 empty and, apart, column 5 empty (structurally singular); rows 1 and 2 equal, in exact arithmetic
+    const N = randomDense(20, 0.3, 5, false, 3);
+    const zeroRow = Float64Array.from(N).fill(0, 7 * 20, 8 * 20);
+    await expect(rt.factor(fromDense(20, zeroRow))).rejects.toSatisfy((e: unknown) => e instanceof SingularMatrixError && e.column >= 0 && e.column < 20 && e.message.includes(`column ${e.column}`));
+    const dep = fromDense(4, [2, 0, 0, 0, 0, 1, 2, 0, 0, 1, 2, 0, 0, 0, 0, 4]);
+    await expect(rt.factor(dep)).rejects.toSatisfy((e: unknown) => e instanceof SingularMatrixError && e.column === 2);
+    const empty = Float64Array.from(N);
+    for (let i = 0; i < 20; i++) empty[i * 20 + 5] = 0;
+    await expect(rt.factor(fromDense(20, empty))).rejects.toSatisfy((e: unknown) => e instanceof SingularMatrixError && e.column === 5 && /column 5/.test(e.message));
+  });
+});
+
 describe('refactor, solve-many, dtypes', () => {
   it('refactor and solve-many are bit for bit a fresh factorization and single solves', async () => {
     for (const [A, scale] of [[poisson2D(25), 3], [loadShared('west0479'), 0.5], [loadShared('young1c'), 2], [loadShared('olm1000'), 0.7]] as const) {

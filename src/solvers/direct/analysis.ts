@@ -58,6 +58,8 @@ export interface Analysis {
   orderingReason: string;
   /** LU of a banded matrix: its band, factorized by the banded kernel in the natural order (the counts are then the band's) */
   band?: Band;
+  /** a small matrix factorized dense (denseAnalysis: `band` is then the whole matrix) */
+  dense?: boolean;
   /** milliseconds spent ordering, and on the rest of the symbolic phase */
   orderingMs: number;
   symbolicMs: number;
@@ -153,4 +155,16 @@ export function bandAnalysis(n: number, band: Band, complex: boolean, orderingRe
     perm, pinv: perm.slice(), parent, counts, supernodeStarts: supernodes(parent, counts), cost, band,
     ordering: 'natural', orderingReason, orderingMs: 0, symbolicMs: performance.now() - t0,
   };
+}
+
+/**
+ * The symbolic phase of a small matrix factorized dense: the band taken as the whole matrix (the
+ * natural order, full column counts), so no graph, ordering or counting runs. LU then runs the
+ * banded kernel on it (dense partial pivoting), Cholesky and LDLᵀ the dense one (denseLdl).
+ */
+export function denseAnalysis(n: number, lu: boolean, complex: boolean, orderingReason: string): Analysis {
+  const a = bandAnalysis(n, { lower: Math.max(0, n - 1), upper: Math.max(0, n - 1) }, complex, orderingReason);
+  if (!lu) a.cost = costOf(a.counts, false, complex);
+  a.dense = true;
+  return a;
 }

@@ -12,10 +12,10 @@ import { optionKeys, checkOptions, checkNumber, NON_NEGATIVE_INTEGER } from '../
 import { vectorData } from '../../vector-data.js';
 import { shownValue } from '../../shown-value.js';
 import { reserveMemory, withMemoryBudget } from '../../memory-budget.js';
-import { analyze, bandAnalysis, type Analysis, type OrderingName } from './analysis.js';
+import { analyze, bandAnalysis, denseAnalysis, type Analysis, type OrderingName } from './analysis.js';
 import { bandLdlt, bandLu } from './band-lu.js';
 import { bandOf, columnGraph, cscOf, isSymmetric, patternSymmetry, rowsOf, rowsWithValues, type Rows, permutedTriangle, symmetricGraph, type Csc } from './pattern.js';
-import { ldlNumeric, ldlPointers, ldlSolveInPlace, type LdlFactor } from './ldl.js';
+import { denseLdl, ldlNumeric, ldlPointers, ldlSolveInPlace, type LdlFactor } from './ldl.js';
 import { denseStart, luFactor, luSolveInPlace, type LuFactor } from './lu.js';
 import type { FactorCost } from './symbolic.js';
 import { supernodalFrontBytes, supernodalSymbolic, type SupernodalFactor, type SupernodalNumeric, type SupernodalSymbolic } from './supernodal.js';
@@ -57,8 +57,8 @@ export interface FactorInfo {
   kind: 'cholesky' | 'ldlt' | 'lu';
   /** why this kind (for 'auto') */
   kindReason: string;
-  /** the numeric kernel: multifrontal supernodal (Cholesky with enough flops), up-looking (LDLᵀ, small Cholesky), left-looking (LU) or banded (LU of a banded matrix) */
-  method: 'supernodal' | 'up-looking' | 'left-looking' | 'banded';
+  /** the numeric kernel: multifrontal supernodal (Cholesky with enough flops), up-looking (LDLᵀ, small Cholesky), left-looking (LU), banded (LU of a banded matrix) or dense (a matrix of at most 48 unknowns under ordering 'auto') */
+  method: 'supernodal' | 'up-looking' | 'left-looking' | 'banded' | 'dense';
   /** the fill-reducing ordering used */
   ordering: OrderingName;
   /** why this ordering */
@@ -109,6 +109,8 @@ const SYMMETRIC_PATTERN_MIN = 0.5;
 const DIAGONAL_MIN = 0.9;
 /** Ordering 'auto' keeps the natural order when A stores at least this fraction of its band (MATLAB's backslash takes its banded solver from 0.5). */
 const BAND_MIN_DENSITY = 0.5;
+/** Ordering 'auto' factorizes a matrix of at most this many unknowns dense (measured: see docs/direct.md). */
+const DENSE_MAX_N = 48;
 /** Cholesky runs supernodal (dense fronts) from this many flops; below, the up-looking kernel's lower overhead wins. */
 const SUPERNODAL_MIN_FLOPS = 1e6;
 
@@ -180,6 +182,9 @@ function analyzeFor(C: Csc, lu: boolean, ordering: OrderingName | 'auto', sym = 
   let asked = ordering;
   let why = '';
   let rows: Rows | undefined;
+  if (ordering === 'auto' && C.n <= DENSE_MAX_N) {
+    return denseAnalysis(C.n, lu, C.complex, `n = ${C.n} ≤ ${DENSE_MAX_N}: factorized dense in the natural order (no ordering or symbolic phase: they would cost more than the flops they save)`);
+  }
   const band = ordering === 'auto' && C.n > 1 ? bandOf(C) : null;
   if (band && band.density >= BAND_MIN_DENSITY) {
     why = `banded: A stores ${band.density.toFixed(2)} of its band (≥ ${BAND_MIN_DENSITY}), whose fill the natural order does not exceed: no reordering`;
@@ -305,7 +310,7 @@ export class Factorization {
   async numeric(kind: 'cholesky' | 'ldlt' | 'lu', reason: string): Promise<void> {
     const t0 = performance.now();
     this.note = '';
-    if (kind === 'cholesky' && this.a.cost.flops >= SUPERNODAL_MIN_FLOPS) {
+    if (kind === 'cholesky' && !this.a.dense && this.a.cost.flops >= SUPERNODAL_MIN_FLOPS) {
       const sym = withMemoryBudget(this.budgetMB, () => this.supernodalStructure());
       const { colPtr, rowIdx, values } = this.A;
       const r = await this.supernodal(sym, { colPtr, rowIdx, values, perm: this.a.perm, pinv: this.a.pinv });
@@ -355,21 +360,30 @@ export class Factorization {
       this.denseColumns = n - from;
       this.ldl = this.sn = null;
     } else {
-      reserveMemory(a.cost.bytes, `factor: the ${kind === 'cholesky' ? 'Cholesky' : 'LDLᵀ'} factor (from the symbolic phase)`);
-      const up = permutedTriangle(A, a.pinv, false);
-      const Cx = new Float64Array(up.map.length);
-      for (let p = 0; p < Cx.length; p++) Cx[p] = A.values[up.map[p]];
-      const Lp = ldlPointers(a.counts);
-      const f: LdlFactor = { Lp, Li: new Int32Array(Lp[n]), Lx: new Float64Array(Lp[n]), D: new Float64Array(n) };
-      const k = ldlNumeric(up.colPtr, up.rowIdx, Cx, a.parent, f, kind === 'cholesky');
-      if (k >= 0) {
+      reserveMemory(a.cost.bytes + (a.dense ? 8 * n * n : 0), `factor: the ${kind === 'cholesky' ? 'Cholesky' : 'LDLᵀ'} factor (from the symbolic phase)`);
+      const r = a.dense ? denseLdl(n, A.colPtr, A.rowIdx, A.values, kind === 'cholesky') : this.upLooking(kind === 'cholesky');
+      if (typeof r === 'number') {
+        const k = r;
         const col = a.perm[k];
         if (kind === 'cholesky') throw this.notPositive(k);
         throw new SingularMatrixError(`factor: zero pivot in column ${col} (elimination step ${k} of ${n}, LDLᵀ without pivoting): the matrix is singular or needs pivoting, use kind: 'lu'`, col, k);
       }
-      this.ldl = f;
+      this.ldl = r;
       this.lu = this.sn = null;
     }
+  }
+
+  /** The up-looking LDLᵀ of the permuted matrix into arrays sized by the symbolic counts: the factor, or the column whose pivot failed. */
+  private upLooking(positive: boolean): LdlFactor | number {
+    const { A, a } = this;
+    const n = A.n;
+    const up = permutedTriangle(A, a.pinv, false);
+    const Cx = new Float64Array(up.map.length);
+    for (let p = 0; p < Cx.length; p++) Cx[p] = A.values[up.map[p]];
+    const Lp = ldlPointers(a.counts);
+    const f: LdlFactor = { Lp, Li: new Int32Array(Lp[n]), Lx: new Float64Array(Lp[n]), D: new Float64Array(n) };
+    const k = ldlNumeric(up.colPtr, up.rowIdx, Cx, a.parent, f, positive);
+    return k >= 0 ? k : f;
   }
 
   private notPositive(k: number): NotPositiveDefiniteError {
@@ -418,7 +432,7 @@ export class Factorization {
     const s = a.supernodeStarts;
     for (let k = 0; k + 1 < s.length; k++) largest = Math.max(largest, s[k + 1] - s[k]);
     return {
-      kind: this.kindNow, kindReason: this.reason, method: this.sn ? 'supernodal' : this.lu ? (a.band ? 'banded' : 'left-looking') : 'up-looking', ordering: a.ordering, orderingReason: a.orderingReason, dtype: this.dtype,
+      kind: this.kindNow, kindReason: this.reason, method: a.dense ? 'dense' : this.sn ? 'supernodal' : this.lu ? (a.band ? 'banded' : 'left-looking') : 'up-looking', ordering: a.ordering, orderingReason: a.orderingReason, dtype: this.dtype,
       n, nnzA, fillNnz, fillRatio: fillNnz / Math.max(1, nnzA), flops, estimate: a.cost,
       supernodes: s.length - 1, largestSupernode: largest, offDiagonalPivots, denseColumns: this.lu ? this.denseColumns : 0, bytes,
       times: { ordering: a.orderingMs, symbolic: a.symbolicMs, numeric: this.numericMs },

@@ -80,3 +80,50 @@ export function ldlSolveInPlace(f: LdlFactor, y: Float64Array): void {
     y[j] = s;
   }
 }
+
+/**
+ * LDLᵀ of a small symmetric matrix held dense (A by columns, both triangles stored, natural order):
+ * right-looking on the lower triangle of an n×n array, the factor then packed as LdlFactor with every
+ * column full (ldlSolveInPlace solves with it). Returns the factor, or the first column whose pivot
+ * is zero (not finite), or not positive when `positive` — the column ldlNumeric would name.
+ */
+export function denseLdl(n: number, Ap: Int32Array, Ai: Int32Array, Ax: Float64Array, positive: boolean): LdlFactor | number {
+  const W = new Float64Array(n * n);
+  for (let j = 0; j < n; j++) for (let p = Ap[j]; p < Ap[j + 1]; p++) if (Ai[p] >= j) W[Ai[p] + j * n] = Ax[p];
+  const D = new Float64Array(n);
+  for (let k = 0; k < n; k++) {
+    const ck = k * n;
+    const d = W[ck + k];
+    if (positive ? !(d > 0 && d < Infinity) : !(d !== 0 && Number.isFinite(d))) return k;
+    D[k] = d;
+    // W(i, j) −= W(i, k)·l_j for i ≥ j > k (W(i, k) = l_i·d), two columns per pass over column k,
+    // then column k scaled into L's
+    let j = k + 1;
+    for (; j + 1 < n; j += 2) {
+      const t0 = W[ck + j] / d;
+      const t1 = W[ck + j + 1] / d;
+      if (t0 === 0 && t1 === 0) continue;
+      const c0 = j * n;
+      const c1 = c0 + n;
+      W[c0 + j] -= W[ck + j] * t0;
+      for (let i = j + 1; i < n; i++) {
+        const l = W[ck + i];
+        W[c0 + i] -= l * t0;
+        W[c1 + i] -= l * t1;
+      }
+    }
+    if (j < n) W[j * n + j] -= W[ck + j] * (W[ck + j] / d);
+    for (let i = ck + k + 1; i < ck + n; i++) W[i] /= d;
+  }
+  const Lp = new Int32Array(n + 1);
+  for (let j = 0; j < n; j++) Lp[j + 1] = Lp[j] + n - 1 - j;
+  const Li = new Int32Array(Lp[n]);
+  const Lx = new Float64Array(Lp[n]);
+  for (let j = 0, p = 0; j < n; j++) {
+    for (let i = j + 1; i < n; i++, p++) {
+      Li[p] = i;
+      Lx[p] = W[i + j * n];
+    }
+  }
+  return { Lp, Li, Lx, D };
+}
