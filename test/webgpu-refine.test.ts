@@ -299,6 +299,26 @@ describe('solver work vectors from a pool', () => {
     b.dispose();
   });
 
+  it('large writes go through a kept mapped buffer: each write its own values, in call order with the work around it', async () => {
+    const engine = (be as unknown as { engine: { uploads: GPUBuffer[] } }).engine;
+    const n = 300_000; // 1.2 MB: over the size where writes are mapped
+    const v = be.scratchVector('f32', n);
+    const u = be.scratchVector('f32', n);
+    for (let k = 0; k < 3; k++) {
+      const data = Float32Array.from({ length: n }, (_, i) => i * (k + 1));
+      be.writeVector(v, data);
+      be.copy(v, u); // recorded after the write: sees it
+      be.writeVector(v, data.map((t) => -t)); // and a second write right behind the first
+      const [rv, ru] = await Promise.all([be.read(v), be.read(u)]);
+      expect([rv[n - 1], ru[n - 1], rv[3], ru[3]]).toEqual([-(n - 1) * (k + 1), (n - 1) * (k + 1), -3 * (k + 1), 3 * (k + 1)]);
+      expect(Array.from(ru).every((t, i) => t === i * (k + 1))).toBe(true);
+    }
+    // mapped again after their copies, kept for the next writes (no new buffer each time)
+    expect(engine.uploads.length).toBeGreaterThan(0);
+    be.recycle(v);
+    be.recycle(u);
+  });
+
   it('a pooled vector comes back zeroed, and a disposed backend frees the pool', async () => {
     const b2 = await createRuntime({ backend: 'webgpu', workers: 1 });
     const p = b2.pathById('webgpu') as WebGpuPath;

@@ -5,7 +5,8 @@
 #   run(command="bash .carry-solve/solve-run.sh", carry=[".carry-solve"], timeout_s=480)
 # Writes to $OUT: cupy.tsv, webgpu.tsv (this tree), webgpu-base.tsv (the baseline bundle), run.log,
 # solve.cpuprofile (Node's CPU profile of this tree's rt.solve section: where its host time goes).
-#   STEPS="cupy new base prof" (default all), N=128, RUNS=5
+#   STEPS="cupy new base prof" (default all), N=128, RUNS=5; NEW_ARGS, BASE_ARGS, PROF_ARGS: solve-cg.mjs
+#   arguments of those steps (e.g. PROF_ARGS="--skip transfer,kernels,trisolve,refine,solve --dtypes f64")
 set -u
 C=$(dirname "$0")
 OUT=${OUT:-/tmp/out}
@@ -39,12 +40,12 @@ if [[ " $STEPS " == *" new "* ]]; then
 fi
 if [[ " $STEPS " == *" base "* ]]; then
   stamp "WebGPU (baseline)"
-  timeout 200 node --max-old-space-size=16000 ./solve-cg-base.mjs --cupy "$OUT/cupy.tsv" --n "${N:-128}" --runs "${RUNS:-3}" --label base --skip refine,trisolve,transfer > "$OUT/webgpu-base.tsv"
+  timeout 200 node --max-old-space-size=16000 ./solve-cg-base.mjs --cupy "$OUT/cupy.tsv" --n "${N:-128}" --runs "${RUNS:-3}" --label base ${BASE_ARGS:---skip refine,trisolve,transfer} > "$OUT/webgpu-base.tsv"
   echo "base rc=$?"; cat "$OUT/webgpu-base.tsv"
 fi
 if [[ " $STEPS " == *" prof "* ]]; then
   stamp "CPU profile of rt.solve (this tree)"
-  timeout 120 node --max-old-space-size=16000 --cpu-prof --cpu-prof-dir="$OUT" --cpu-prof-name=solve.cpuprofile ./solve-cg.mjs --n "${N:-128}" --label prof --skip cg,transfer,kernels,trisolve,refine
+  timeout 120 node --max-old-space-size=16000 --cpu-prof --cpu-prof-dir="$OUT" --cpu-prof-name=solve.cpuprofile ./solve-cg.mjs --n "${N:-128}" --label prof ${PROF_ARGS:---skip cg,transfer,kernels,trisolve,refine}
   echo "prof rc=$?"
 fi
 stamp done

@@ -16,7 +16,10 @@
  *
  * Buffers given back with release() are destroyed after the next submit (a recorded dispatch may
  * still name them). A read copies into a mappable staging buffer that is kept, unmapped, for the next
- * read of its size (STAGING_KEPT at most): making one cost more than the copy itself.
+ * read of its size (STAGING_KEPT at most): making one cost more than the copy itself. Likewise a large
+ * write() goes through a kept MAP_WRITE buffer, mapped again as soon as its copy is submitted, so the
+ * next write of its size is a memcpy into it (queue.writeBuffer makes Dawn allocate a staging buffer
+ * for every write beyond its 4 MB ring: 16 MB cost ≈ 15 ms of host time on an H100 host).
  *
  * Shared buffers (share(): a caller's buffer a vector wraps, or a vector's buffer handed out) are
  * submitted as soon as a record names them: other code on the device's queue (TF.js, ONNX Runtime)
@@ -30,8 +33,9 @@ import type * as wgsl from './wgsl.generated.js';
 import { wgslSources } from './shader-source.js';
 
 /** GPUBufferUsage / GPUMapMode values (the spec's numbers; the globals are missing in Node). */
-export const USAGE = { MAP_READ: 1, COPY_SRC: 4, COPY_DST: 8, UNIFORM: 64, STORAGE: 128, QUERY_RESOLVE: 512 } as const;
+export const USAGE = { MAP_READ: 1, MAP_WRITE: 2, COPY_SRC: 4, COPY_DST: 8, UNIFORM: 64, STORAGE: 128, QUERY_RESOLVE: 512 } as const;
 const MAP_READ_MODE = 1;
+const MAP_WRITE_MODE = 2;
 
 export type KernelName = (typeof wgsl.KERNEL_NAMES)[number];
 
@@ -90,6 +94,10 @@ export function reduceGroups(n: number): number {
 const MAX_PENDING = 512;
 /** Staging buffers read() keeps for later reads (a solve reads a few sizes: its blocks, scalars, x). */
 const STAGING_KEPT = 8;
+/** From this size on, write() goes through a kept mapped buffer (below it Dawn's ring buffer serves). */
+const MAPPED_WRITE_FROM = 1 << 20;
+/** Mapped upload buffers write() keeps (a solve writes one size: b). */
+const UPLOADS_KEPT = 2;
 const MAX_GROUPS = 65535;
 const DS_SPLIT = 8193;
 
@@ -126,6 +134,10 @@ export class Engine {
   private toDestroy: GPUBuffer[] = [];
   /** unmapped MAP_READ buffers of earlier reads, by size, least recently used size first */
   private readonly staging = new Map<number, GPUBuffer[]>();
+  /** MAP_WRITE buffers of earlier writes, mapped and ready, oldest first */
+  private uploads: GPUBuffer[] = [];
+  /** MAP_WRITE buffers being mapped again after their copy */
+  private readonly remapping = new Set<GPUBuffer>();
   private readonly shared = new WeakSet<GPUBuffer>();
   private timing: { querySet: GPUQuerySet; begun: boolean } | null = null;
   /** rejects every pending read (device loss, dispose) */
@@ -271,9 +283,32 @@ export class Engine {
   write(dst: GPUBuffer, data: ArrayBufferView): void {
     this.live();
     this.flush();
-    this.device.queue.writeBuffer(dst, 0, data.buffer, data.byteOffset, data.byteLength);
     this.stats.uploads++;
     this.stats.uploadBytes += data.byteLength;
+    if (data.byteLength < MAPPED_WRITE_FROM) {
+      this.device.queue.writeBuffer(dst, 0, data.buffer, data.byteOffset, data.byteLength);
+      return;
+    }
+    const size = Math.ceil(data.byteLength / 16) * 16;
+    const at = this.uploads.findIndex((b) => b.size === size);
+    const up = at >= 0 ? this.uploads.splice(at, 1)[0] : this.device.createBuffer({ size, usage: USAGE.MAP_WRITE | USAGE.COPY_SRC, mappedAtCreation: true });
+    new Uint8Array(up.getMappedRange(0, size)).set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+    up.unmap();
+    this.copy(up, dst, data.byteLength);
+    this.flush();
+    // mapped again once the copy ran: ready for the next write of this size
+    this.remapping.add(up);
+    up.mapAsync(MAP_WRITE_MODE).then(
+      () => {
+        if (!this.remapping.delete(up)) return;
+        this.uploads.push(up);
+        while (this.uploads.length > UPLOADS_KEPT) this.uploads.shift()!.destroy();
+      },
+      () => {
+        this.remapping.delete(up);
+        up.destroy();
+      },
+    );
   }
 
   private writeParams(p: Params): number {
@@ -470,11 +505,14 @@ export class Engine {
     this.bindGroups.clear();
     this.uniform = null;
     this.staging.clear();
+    this.uploads = [];
+    this.remapping.clear();
   }
 
   dispose(): void {
     this.uniform?.destroy();
     for (const l of this.staging.values()) for (const b of l) b.destroy();
+    for (const b of [...this.uploads, ...this.remapping]) b.destroy();
     this.abandon(new DisposedError('WebGpuBackend'));
     this.device.removeEventListener('uncapturederror', this.onError);
   }
