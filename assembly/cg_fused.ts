@@ -81,7 +81,8 @@ export function cg_update_c128(x: usize, r: usize, p: usize, q: usize, alpha: f6
 
 // CG's direction step: p ← z + β·p and the partial Σ pᵢ·qᵢ (Re pᴴq for complex, as 2n real
 // components) of the new p, written as one f64 at `out`: one pass over z, p, q instead of an aypx and
-// a dot. The caller forms q = A·z + β·q by the SpMV before it (q = A·p by linearity).
+// a dot. The caller forms q = A·z + β·q by the SpMV before it (q = A·p by linearity). f64 / c128 only:
+// in f32 that q drifts from A·p and slows CG (src/cpu/solver-ops.ts).
 
 // @ts-ignore: decorator
 @inline function direction_f64(z: usize, p: usize, q: usize, beta: f64, out: usize, start: i32, end: i32): void {
@@ -111,46 +112,11 @@ export function cg_update_c128(x: usize, r: usize, p: usize, q: usize, alpha: f6
   store<f64>(out, s);
 }
 
-// @ts-ignore: decorator
-@inline function direction_f32(z: usize, p: usize, q: usize, beta: f64, out: usize, start: i32, end: i32): void {
-  const b32 = <f32>beta;
-  let i = start;
-  let s: f64 = 0;
-  if (ASC_FEATURE_SIMD) {
-    // p in f32 lanes as the scalar loop forms it; the products pᵢ·qᵢ in f64 (exact) in two accumulators
-    const b = f32x4.splat(b32);
-    let s0 = f64x2.splat(0), s1 = f64x2.splat(0);
-    for (; i + 4 <= end; i += 4) {
-      const o = <usize>i << 2;
-      const p4 = f32x4.add(v128.load(z + o), f32x4.mul(b, v128.load(p + o)));
-      v128.store(p + o, p4);
-      const q4 = v128.load(q + o);
-      s0 = f64x2.add(s0, f64x2.mul(f64x2.promote_low_f32x4(p4), f64x2.promote_low_f32x4(q4)));
-      s1 = f64x2.add(s1, f64x2.mul(f64x2.promote_low_f32x4(f32x4.shuffle(p4, p4, 2, 3, 0, 1)), f64x2.promote_low_f32x4(f32x4.shuffle(q4, q4, 2, 3, 0, 1))));
-    }
-    const t = f64x2.add(s0, s1);
-    s = f64x2.extract_lane(t, 0) + f64x2.extract_lane(t, 1);
-  }
-  for (; i < end; i++) {
-    const o = <usize>i << 2;
-    const pi = load<f32>(z + o) + b32 * load<f32>(p + o);
-    store<f32>(p + o, pi);
-    s += <f64>pi * <f64>load<f32>(q + o);
-  }
-  store<f64>(out, s);
-}
-
 export function cg_direction_f64(z: usize, p: usize, q: usize, beta: f64, out: usize, start: i32, end: i32): void {
   direction_f64(z, p, q, beta, out, start, end);
 }
-export function cg_direction_f32(z: usize, p: usize, q: usize, beta: f64, out: usize, start: i32, end: i32): void {
-  direction_f32(z, p, q, beta, out, start, end);
-}
 export function cg_direction_c128(z: usize, p: usize, q: usize, beta: f64, out: usize, start: i32, end: i32): void {
   direction_f64(z, p, q, beta, out, start << 1, end << 1);
-}
-export function cg_direction_c64(z: usize, p: usize, q: usize, beta: f64, out: usize, start: i32, end: i32): void {
-  direction_f32(z, p, q, beta, out, start << 1, end << 1);
 }
 
 // CG's update with a Jacobi (diagonal) preconditioner, real dtypes: x ← x + α·p, r ← r − α·q,

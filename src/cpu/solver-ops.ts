@@ -20,6 +20,7 @@ export function cpuSolverOps(
 ): SolverOps<CpuVector> & { dispose(): void } {
   const dt = M.dtype;
   const complex = isComplex(dt);
+  const single = dt === 'f32' || dt === 'c64';
   const n = M.rows;
   let dinv: CpuVector | null = null;
   if (preconditioner === 'jacobi') {
@@ -50,8 +51,10 @@ export function cpuSolverOps(
     cgUpdate: fused
       ? async (alpha, p, q, x, r) => blas.sumPartials(await B.runReduction(`cg_update_${dt}`, () => [x.ptr, r.ptr, p.ptr, q.ptr, alpha], n))[0]
       : undefined,
-    // q ← A·z + β·q by the SpMV, then this: two pool calls where aypx, SpMV and dot were three
-    cgDirection: fused ? async (beta, z, p, q) => blas.sumPartials(await B.runReduction(`cg_direction_${dt}`, () => [z.ptr, p.ptr, q.ptr, beta], n))[0] : undefined,
+    // q ← A·z + β·q by the SpMV, then this: two pool calls where aypx, SpMV and dot were three. Not in
+    // f32 / c64: q formed by linearity drifts from A·p there (its two terms nearly cancel on smooth
+    // modes) and slows CG: poisson3D(64) with Jacobi to 1e-5, 161 iterations against 122 with q = A·p
+    cgDirection: fused && !single ? async (beta, z, p, q) => blas.sumPartials(await B.runReduction(`cg_direction_${dt}`, () => [z.ptr, p.ptr, q.ptr, beta], n))[0] : undefined,
     cgUpdatePrecondition:
       fused && dinv && !complex
         ? async (alpha, p, q, x, r, z) => blas.sumPartials(await B.runReduction(`cg_update_jacobi_${dt}`, () => [x.ptr, r.ptr, p.ptr, q.ptr, dinv.ptr, z.ptr, alpha], n))
