@@ -11,6 +11,7 @@ import { CSRMatrix } from '../src/formats/csr.js';
 import { cg } from '../src/solvers/krylov/cg.js';
 import type { WebGpuPath } from '../src/webgpu/path.js';
 import { WebGpuDeviceLostError } from '../src/webgpu/errors.js';
+import { iterationsLeft } from '../src/webgpu/cg.js';
 import { acquireDevice } from '../src/webgpu/device.js';
 import type { DType } from '../src/dtype.js';
 import { referenceSpmv } from './reference.js';
@@ -114,6 +115,34 @@ describe('GPU-resident CG (backend webgpu)', () => {
     for (const v of [bv, direct.x]) v.dispose();
     M.dispose();
     ops.dispose();
+  });
+
+  it('the block after the one where the residual is due to meet tol is short (its products would be wasted)', async () => {
+    const A = generated('poisson2D-30');
+    const be = gpuPath().backend;
+    const M = be.upload(A);
+    const bv = be.vector('f64', randomData('f64', A.rows, 6));
+    // dispatches of a solve that records exactly m iterations (maxIter cuts the blocks), and of one that converges
+    const dispatches = async (o: { tol: number; maxIter?: number }) => {
+      const d0 = be.stats.dispatches;
+      const r = await be.cgResident(M, null, bv, { ...o, checkEvery: 16 });
+      r.x.dispose();
+      return { d: be.stats.dispatches - d0, iterations: r.iterations };
+    };
+    const d16 = (await dispatches({ tol: 1e-30, maxIter: 16 })).d;
+    const d32 = (await dispatches({ tol: 1e-30, maxIter: 32 })).d;
+    const perIteration = (d32 - d16) / 16;
+    const fixed = d16 - 16 * perIteration;
+    const run = await dispatches({ tol: 1e-8 });
+    const recorded = (run.d - fixed) / perIteration;
+    expect(Number.isInteger(recorded)).toBe(true);
+    // the blocks up to the one that converged, and a speculative one of 2 (16 before)
+    expect(recorded).toBeLessThanOrEqual(Math.ceil(run.iterations / 16) * 16 + 2);
+    expect(iterationsLeft([1, 0.5, 0.25], 0.01, 2)).toBeCloseTo(Math.log2(25), 12);
+    expect(iterationsLeft([1, 1, 1], 0.01, 2)).toBe(Infinity);
+    expect(iterationsLeft([1, 0.5], 0.01, 2)).toBe(Infinity);
+    M.dispose();
+    bv.dispose();
   });
 
   it('maxIter: exactly that many iterations, not a multiple of the block', async () => {

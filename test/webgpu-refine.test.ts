@@ -286,6 +286,25 @@ describe('solver work vectors from a pool', () => {
     D.dispose();
   });
 
+  it("the runtime's kept copies of b: concurrent and back-to-back solves each solve their own b, which stays as the caller gave it", async () => {
+    const A = poisson2D(6);
+    const h = rt.upload(A);
+    const bs = [1, 2].map((k) => rhs(A.rows, 20 + k));
+    const given = bs.map((b) => Float64Array.from(b));
+    const hOther = other.upload(A);
+    const want = [];
+    for (const b of bs) want.push(await other.cg(hOther, b, { tol: 1e-9 }));
+    const got = await Promise.all(bs.map((b) => rt.cg(h, b, { tol: 1e-9 })));
+    for (let k = 0; k < bs.length; k++) expect(Array.from(got[k].x)).toEqual(Array.from(want[k].x));
+    const seq = [];
+    for (const b of [...bs].reverse()) seq.push(await rt.cg(h, b, { tol: 1e-9 }));
+    seq.reverse();
+    for (let k = 0; k < bs.length; k++) expect(Array.from(seq[k].x)).toEqual(Array.from(want[k].x));
+    expect(bs).toEqual(given);
+    h.dispose();
+    hOther.dispose();
+  });
+
   it('read-backs through kept staging buffers return each vector its own values, also concurrently', async () => {
     const a = be.vector('f32', Float32Array.from({ length: 3000 }, (_, i) => i));
     const b = be.vector('f32', Float32Array.from({ length: 3000 }, (_, i) => -i));
