@@ -484,7 +484,7 @@ describe('refactor, solve-many, dtypes', () => {
 });
 
 describe('tiny', () => {
-  it('refinement runs only while the normwise backward error is above 4 rounding units', async () => {
+  it('refinement runs only while the normwise backward error is above 16 rounding units', async () => {
     let skipped = 0;
     let refined = 0;
     // a strongly diagonal tridiagonal matrix solves to within the rounding unit at once
@@ -518,7 +518,7 @@ describe('tiny', () => {
       }
       const eta = rn / (an * xn + bn);
       const r1 = await F.solve(b);
-      if (eta <= 2 ** -51) {
+      if (eta <= 2 ** -49) {
         skipped++;
         expect(r1.refinements).toBe(0);
         expect([...r1.x]).toEqual([...r0.x]);
