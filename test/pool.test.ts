@@ -17,6 +17,7 @@ import { poisson3D } from '../src/generators/poisson.js';
 import { randomMatrix } from '../src/generators/random.js';
 import { DisposedError } from '../src/errors.js';
 import { WorkerError } from '../src/cpu/pool.js';
+import * as C from '../src/cpu/control.js';
 import type { CSRMatrix } from '../src/formats/csr.js';
 import { checkAgainst, referenceSpmv, type Op, csrTriplets } from './reference.js';
 import { loadShared, sharedMatrixNames } from './matrices.js';
@@ -109,6 +110,21 @@ describe('parallel SpMV on the shared matrices (1, 2, 3, 7 threads)', () => {
     expect(bitwiseEqual(y, solo)).toBe(true);
     expect(rt.capabilities().threads).toBe(2);
     rt.dispose();
+  });
+});
+
+describe('chunk claims', () => {
+  it('a chunk is claimed once per job, and never for an older job than its last claim (a worker that woke late)', () => {
+    const ctl = new Int32Array(new SharedArrayBuffer(C.CONTROL_BYTES));
+    expect(C.claim(ctl, 1, 1)).toBe(true);
+    expect(C.claim(ctl, 1, 1)).toBe(false); // the second claimant of job 1
+    expect(C.claim(ctl, 1, 3)).toBe(true); // the caller takes chunk 1 of job 3
+    expect(C.claim(ctl, 1, 2)).toBe(false); // a worker still at job 2 must not run job 3's chunk
+    expect(C.claim(ctl, 2, 2)).toBe(true); // chunks are independent
+    // the epoch counter wraps around: newer is by signed difference
+    ctl[C.CLAIMS + 3] = 0x7fffffff;
+    expect(C.claim(ctl, 3, -0x80000000)).toBe(true);
+    expect(C.claim(ctl, 3, 0x7fffffff)).toBe(false);
   });
 });
 

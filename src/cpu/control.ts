@@ -42,10 +42,16 @@ export const CONTROL_BYTES = (ARGS_F64 + MAX_ARGS) * 8;
 export const CMD_RUN = 1;
 export const CMD_STOP = 2;
 
-/** Claims chunk `c` of the job of epoch `e` for the calling thread: true for exactly one claimant. */
+/**
+ * Claims chunk `c` of the job of epoch `e` for the calling thread: true for exactly one claimant, and
+ * false once the chunk is claimed for e or a later job. A worker descheduled between reading EPOCH and
+ * claiming can come back after the caller has claimed the chunk of the next job: it must not take that
+ * job's chunk (it would run it a second time and add to the next job's DONE, which then could complete
+ * while a chunk still runs). Epochs only grow (modulo 2³², hence the signed difference).
+ */
 export function claim(ctl: Int32Array, c: number, e: number): boolean {
   const was = Atomics.load(ctl, CLAIMS + c);
-  return was !== e && Atomics.compareExchange(ctl, CLAIMS + c, was, e) === was;
+  return ((e - was) | 0) > 0 && Atomics.compareExchange(ctl, CLAIMS + c, was, e) === was;
 }
 
 /** The message that starts a worker. */
