@@ -1,20 +1,26 @@
 /**
  * The measuring half of `npm run bench -- --only defaults` (issue 22 item 5), shared by Node
- * (bench/defaults.ts) and a cross-origin-isolated page (bench/defaults-page.ts): for each size, three
+ * (bench/defaults.ts) and a cross-origin-isolated page (bench/defaults-page.ts): for each size, four
  * fresh CPU runtimes — the defaults (`createRuntime({ backend: 'cpu' })`: workers and inline policy
- * left to the library), `workers: 1`, and a second `workers: 1` as a control — the first CG solve of
- * the first two apart, then warm SpMV, dot, axpy and a CG solve of a fixed number of iterations on
- * poisson2D(k), k² ≈ rows. Warm cells: rounds of one batch of back-to-back calls (at least 10 ms, so
- * that the policy's occasional trials of the other way fall inside batches, not between them) on each
- * runtime, the order turning through all six from round to round so that load from elsewhere and
- * each runtime's position fall on all alike; rounds until the cell has run 2 s, at least 15 (9 where
- * a batch takes over 100 ms) and at most 61, an odd number. A cell's times are the median batch's time per call; its ratio the median over
- * rounds of `workers: 1` time (the geometric mean of its two runtimes' batches) / defaults time in
- * that round (≥ 0.9 is the goal; > 1: the defaults are faster); its control ratio the same of the two
- * `workers: 1` runtimes, which run the same code: how far this method's ratios stray with no
- * difference at all (the noise floor, reported beside the goal; a cell is judged on its own ratio,
- * never adjusted by the control's). Under load 10–14 single runtimes differed by up to 1.4× in a cell
- * over all its rounds (a large vector's placement), hence the baseline from two.
+ * left to the library) and its twin, `workers: 1` and a second `workers: 1` as a control — the first CG
+ * solve of the defaults and of `workers: 1` apart, then warm SpMV, dot, axpy and a CG solve of a fixed
+ * number of iterations on poisson2D(k), k² ≈ rows. Warm cells: rounds in which each runtime runs 1–8
+ * slices of back-to-back calls (a slice at least 2 ms, sized from the fastest of the four runtimes'
+ * trial slices, so that one trial slowed by another process cannot shrink them — it had chosen 3 ms
+ * batches where 10 ms were meant; a round about 10 ms per runtime), the slices of the four interleaved
+ * and their order turning from slice to slice, so that load from elsewhere and each runtime's position
+ * fall on all alike; rounds until the cell has run 2.5 s, at least 15 (9 where a round takes over
+ * 100 ms) and at most 61, an odd number. A cell's times are the median round's time per call; its ratio
+ * the median over rounds of `workers: 1` time / defaults time in that round, each side the geometric
+ * mean of its two runtimes (≥ 0.9 is the goal; > 1: the defaults are faster), printed with the rounds'
+ * quartiles and the defaults' pooled calls of all their calls in the cell (0 pooled: the same kernels
+ * as `workers: 1` on the calling thread). Its control ratio is the same of the two `workers: 1`
+ * runtimes, which run the same code: how far this method's ratios stray with no difference at all (the
+ * noise floor, reported beside the goal; a cell is judged on its own ratio, never adjusted by the
+ * control's); the twins' ratio, printed beside it, the same of the two defaults runtimes. Single
+ * runtimes differed from their twins by up to 1.4× over all a cell's rounds (a large vector's placement;
+ * under load 10–14), and a lone defaults runtime lost 0.62× to `workers: 1` in CG at 99,856 rows (load
+ * 3–5) while it ran 19 of its 3,220 SpMVs on the pool: hence both sides from two.
  */
 import { createRuntime, poisson2D, type Runtime } from '../src/index.js';
 import { median } from '../src/metrics.js';
@@ -33,9 +39,12 @@ export interface DefaultsCell {
   ratio: number;
   /** the control: workers: 1 / another workers: 1, measured the same way (1 but for noise) */
   control: number;
-  /** rounds and calls per batch */
+  /** rounds and calls per runtime in a round */
   rounds: number;
   reps: number;
+  /** the per-round ratios' quartiles, and the defaults' pooled calls of all its policy's calls over the rounds (0: the same code as workers: 1) */
+  spread: [number, number];
+  pooled: [number, number];
 }
 
 export interface FirstCell {
@@ -54,12 +63,16 @@ export interface DefaultsSweep {
 /** CG iterations per solve: enough to be a solve, few enough that 4 M rows stays seconds. */
 export const cgIterations = (rows: number): number => (rows <= 1e5 ? 50 : rows <= 1e6 ? 10 : 4);
 
-/** Shortest batch (ms), and time per cell (ms, all three runtimes) that sets its rounds within their bounds. */
+/** Shortest slice (ms) and round (ms per runtime), and time per cell (ms, all four runtimes) that sets its rounds within their bounds. */
+const SLICE_MS = 2;
+const MAX_SLICES = 8;
 const BATCH_MS = 10;
-const CELL_MS = 2000;
+const CELL_MS = 2500;
 const ROUNDS = { min: 15, minLong: 9, max: 61 };
-/** The six orders of the three runtimes (defaults, workers: 1, its control), taken in turn. */
-const ORDERS = [[0, 1, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0], [0, 2, 1], [1, 0, 2]];
+/** The runtimes: the defaults, workers: 1, its control (workers: 1 again), the defaults' twin. */
+const [D, W, C, T] = [0, 1, 2, 3];
+/** Orders of the four, taken in turn: each runtime in each position, after each other one, alike. */
+const ORDERS = [[D, W, C, T], [W, C, T, D], [C, T, D, W], [T, D, W, C], [T, C, W, D], [C, W, D, T], [W, D, T, C], [D, T, C, W]];
 
 /** The sweep: per cell, an odd number of rounds (the median is one of them). */
 export async function sweepDefaults(log: (s: string) => void, sizes = DEFAULT_SIZES): Promise<DefaultsSweep> {
@@ -76,6 +89,7 @@ export async function sweepDefaults(log: (s: string) => void, sizes = DEFAULT_SI
       await createRuntime({ backend: 'cpu' }),
       await createRuntime({ backend: 'cpu', workers: 1 }),
       await createRuntime({ backend: 'cpu', workers: 1 }),
+      await createRuntime({ backend: 'cpu' }),
     ];
     threads = rts[0].capabilities().threads;
     try {
@@ -101,32 +115,42 @@ export async function sweepDefaults(log: (s: string) => void, sizes = DEFAULT_SI
       });
       const row: string[] = [];
       for (const op of OPS) {
-        // batch size from a trial batch of workers: 1 (also the warm-up of all three)
+        // slice size from the fastest of the three runtimes' trial slices (one trial slowed by another
+        // process chose 3 ms batches where 10 ms were meant), the trials also the warm-up of all three
         let reps = 1;
         let ms = 0;
         for (;;) {
-          await batch(ops[0][op], reps);
-          await batch(ops[2][op], reps);
-          ms = await batch(ops[1][op], reps);
-          if (ms >= BATCH_MS || reps >= 8192) break;
-          reps = Math.min(8192, Math.max(2 * reps, Math.ceil((reps * 1.2 * BATCH_MS) / Math.max(ms, 0.01))));
+          ms = Infinity;
+          for (const j of [D, C, W, T]) ms = Math.min(ms, await batch(ops[j][op], reps));
+          if (ms >= SLICE_MS || reps >= 8192) break;
+          reps = Math.min(8192, Math.max(2 * reps, Math.ceil((reps * 1.2 * SLICE_MS) / Math.max(ms, 0.01))));
         }
-        const t: number[][] = [[], [], []];
-        const least = ms > 100 ? ROUNDS.minLong : ROUNDS.min;
+        const slices = Math.min(MAX_SLICES, Math.max(1, Math.round(BATCH_MS / ms)));
+        const t: number[][] = [[], [], [], []];
+        const before = policyCalls(rts[D], rts[T]);
+        const least = ms * slices > 100 ? ROUNDS.minLong : ROUNDS.min;
         const start = performance.now();
         let rounds = 0;
         while (rounds < least || rounds % 2 === 0 || (rounds < ROUNDS.max && performance.now() - start < CELL_MS)) {
-          for (const j of ORDERS[rounds % ORDERS.length]) t[j].push((await batch(ops[j][op], reps)) / reps);
+          // a round: `slices` slices of each runtime, interleaved, the order turning from slice to slice
+          const sum = [0, 0, 0, 0];
+          for (let k = 0; k < slices; k++) for (const j of ORDERS[(rounds * slices + k) % ORDERS.length]) sum[j] += await batch(ops[j][op], reps);
+          for (let j = 0; j < 4; j++) t[j].push(sum[j] / (reps * slices));
           rounds++;
         }
         const [d, one] = t.map(median);
-        // ratios of batches run side by side, median over the rounds (load elsewhere drifts between
-        // rounds); `workers: 1` as the geometric mean of its two runtimes, so that neither one's own
-        // quirks (where its memory landed) set the baseline: the control shows them
-        const ratio = median(t[1].map((o, r) => Math.sqrt(o * t[2][r]) / t[0][r]));
-        const control = median(t[1].map((o, r) => o / t[2][r]));
-        cells.push({ op, rows: n, defaultsMs: d, oneMs: one, ratio, control, rounds, reps });
-        row.push(`${op} ${fmt(d)}/${fmt(one)} ms ${ratio.toFixed(2)}× (control ${control.toFixed(2)}, ${rounds}×${reps})`);
+        // ratios of slices run side by side, median over the rounds (load elsewhere drifts between
+        // rounds); each side as the geometric mean of its two runtimes, so that no one runtime's own
+        // quirks (where its memory landed) decide: the control and the twins show them
+        const ratios = t[W].map((o, r) => Math.sqrt((o * t[C][r]) / (t[D][r] * t[T][r]))).sort((a, b) => a - b);
+        const ratio = median(ratios);
+        const control = median(t[W].map((o, r) => o / t[C][r]));
+        const twins = median(t[T].map((o, r) => o / t[D][r]));
+        const after = policyCalls(rts[D], rts[T]);
+        const pooled: [number, number] = [after[0] - before[0], after[1] - before[1]];
+        const spread: [number, number] = [ratios[Math.floor(rounds / 4)], ratios[Math.floor((3 * rounds) / 4)]];
+        cells.push({ op, rows: n, defaultsMs: d, oneMs: one, ratio, control, rounds, reps: reps * slices, spread, pooled });
+        row.push(`${op} ${fmt(d)}/${fmt(one)} ms ${ratio.toFixed(2)}× [${spread.map((r) => r.toFixed(2)).join('–')}] (control ${control.toFixed(2)}, twins ${twins.toFixed(2)}, ${rounds}×${slices}×${reps}, pooled ${pooled[0]}/${pooled[1]})`);
       }
       log(`  ${String(n).padStart(7)} rows: first CG ${fmt(firstMs[0])}/${fmt(firstMs[1])} ms; ${row.join('; ')}`);
       // what the defaults' policy measured: µs per 1,000 cost units inline / pooled (samples of each)
@@ -137,6 +161,12 @@ export async function sweepDefaults(log: (s: string) => void, sizes = DEFAULT_SI
     }
   }
   return { threads, cells, first };
+}
+
+/** The defaults runtimes' policies: pooled calls and all their calls so far (every kernel). */
+function policyCalls(...rts: Runtime[]): [number, number] {
+  const v = rts.flatMap((rt) => Object.values(rt.cpuBackend.dispatchStats ?? {}));
+  return [v.reduce((a, s) => a + s.samples[1], 0), v.reduce((a, s) => a + s.samples[0] + s.samples[1], 0)];
 }
 
 async function batch(f: () => Promise<void>, reps: number): Promise<number> {

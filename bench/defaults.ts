@@ -63,7 +63,7 @@ function report(where: DefaultsResult['where'], sweep: DefaultsSweep, cold: Cold
   const { text, worst, floor } = formatSweep(sweep);
   log(`${where}: defaults = ${sweep.threads} threads; each cell workers: 1 time / defaults time (≥ 0.9 is the goal), then the control: workers: 1 / workers: 1`);
   log(text);
-  log(`worst cell: ${worst.op} at ${worst.rows} rows, ${worst.ratio.toFixed(2)}× (${worst.defaultsMs.toFixed(3)} ms vs ${worst.oneMs.toFixed(3)} ms; its control ${worst.control.toFixed(2)}×)`);
+  log(`worst cell: ${worst.op} at ${worst.rows} rows, ${worst.ratio.toFixed(2)}× (${worst.defaultsMs.toFixed(3)} ms vs ${worst.oneMs.toFixed(3)} ms; rounds' quartiles ${worst.spread.map((r) => r.toFixed(2)).join('–')}; pooled ${worst.pooled[0]} of ${worst.pooled[1]} calls; its control ${worst.control.toFixed(2)}×)`);
   const below = sweep.cells.filter((c) => c.ratio < 0.9).map((c) => `${c.op} at ${c.rows} rows ${c.ratio.toFixed(2)}×`);
   log(`noise floor: the control cell furthest from 1 is ${floor.toFixed(2)}× (min(r, 1/r)); cells below 0.9: ${below.length ? below.join(', ') : 'none'}`);
   const f = (x: number) => x.toFixed(0);

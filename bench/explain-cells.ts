@@ -2,7 +2,7 @@
  * The measuring half of `npm run bench -- --only explain` (issue 22 item 5), shared by Node
  * (bench/explain.ts) and a page (bench/explain-page.ts): rt.explain's SpMV estimate for a resident
  * product, with only the automatic calibration (no rt.calibrate()), against the measured time of that
- * product on the path: 21 short batches of products, each ending in one read of y; the median batch's
+ * product on the path: 31 short batches of products, each ending in one read of y; the median batch's
  * time per product. On the CPU a batch is about 2 ms (at least 2 products), so that on a loaded machine
  * most run while the process holds its core, as the calibration's windows do; on a device path about
  * 10 ms (at least 2 products), so that the read that ends it, which waits for the device (0.2 ms to
@@ -77,7 +77,7 @@ export async function explainCells(
           reps = Math.min(2000, Math.max(2 * reps, Math.ceil((reps * batchMs) / Math.max(ms, 1e-3))));
         }
         const t: number[] = [];
-        for (let b = 0; b < 21; b++) t.push((await batch(reps)) / reps);
+        for (let b = 0; b < BATCHES; b++) t.push((await batch(reps)) / reps);
         const ex = rt.explain('spmv', h, { x, readBack: false });
         const e = ex.estimates[path]!;
         if (!ex.calibrated) log(`  ${where}: ${ex.reasons.find((r) => /default figures/.test(r))}`);
@@ -115,6 +115,9 @@ async function freshEstimate(rt: Runtime, h: MatrixHandle, x: ResidentVector, pa
     for (const [k, m] of savedRates) beyondCacheRates().set(k, m);
   }
 }
+
+/** Timed batches per cell: the median is the cell's time (21 left single cells 2× apart from run to run under load 8–13). */
+const BATCHES = 31;
 
 function rowsOf(name: string): number {
   const m = /poisson(\d)D\((\d+)\)/.exec(name)!;

@@ -11,7 +11,8 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
-import { autoCalibrationCache, beyondCacheRates, CACHE_BYTES, CALL_OVERHEAD_MS, deviceFigures } from '../src/runtime/auto-calibration.js';
+import { autoCalibrationCache, beyondCacheRates, CACHE_BYTES, CALL_OVERHEAD_MS, cpuCallCost, cpuCallCosts, deviceFigures } from '../src/runtime/auto-calibration.js';
+import type { CpuPath } from '../src/cpu/path.js';
 import { estimateSpmv, spmvBytes } from '../src/runtime/cost.js';
 import { matrixFeatures } from '../src/runtime/features.js';
 import { CPU_COST } from '../src/cpu/path.js';
@@ -28,7 +29,7 @@ pointDawnAtSwiftShader();
  * software renderer's read in Node waited on a loaded machine: whole 4 ms scheduler ticks), on a
  * clock of its own: `clock.now` stands in for performance.now while the test runs.
  */
-function standInDevice(productMs: number, perRowMs: number, readMs: number, clock: { now: number }): Path {
+function standInDevice(productMs: number, perRowMs: number, readMs: number, clock: { now: number }, calls: string[] = []): Path {
   const path = {
     id: 'webgpu',
     label: 'stand-in',
@@ -37,7 +38,10 @@ function standInDevice(productMs: number, perRowMs: number, readMs: number, cloc
     capabilities: () => ({ available: true, device: `stand-in ${productMs}/${perRowMs}/${readMs}` }),
     matrix: (A: SparseMatrix) => ({ format: 'csr', rows: A.rows, dispose() {} }),
     vector: (_: string, data: ArrayLike<number> | number) => ({ length: typeof data === 'number' ? data : data.length, dispose() {} }),
-    spmv: async (A: { rows: number }) => void (clock.now += productMs + perRowMs * A.rows),
+    spmv: async (A: { rows: number }) => {
+      calls.push(`${productMs}`);
+      clock.now += productMs + perRowMs * A.rows;
+    },
     read: async (v: { length: number }) => {
       clock.now += readMs;
       return new Float64Array(v.length);
@@ -83,11 +87,13 @@ describe('the automatic calibration', () => {
     expect(figures.overheadMs).toBeGreaterThan(CALL_OVERHEAD_MS);
     expect(figures.bandwidthGBs).toBeGreaterThan(0.5); // any machine that runs WebAssembly SIMD
     expect(figures.bandwidthGBs).toBeLessThan(1000);
-    // a second runtime in the process: the same figures, not measured again
+    // a second runtime in the process: the same figures, not measured again (the call's fixed cost,
+    // measured in the background since the first explain, in both)
+    await rt.autoCalibrated();
     const rt2 = await createRuntime({ backend: 'cpu', workers: 2 });
     const e2 = rt2.explain('spmv', poisson2D(30));
     expect(autoCalibrationCache().get(cpuKeys[0])).toBe(figures);
-    expect(e2.estimates.cpu!.ms).toBe(e.estimates.cpu!.ms);
+    expect(e2.estimates.cpu!.ms).toBe(rt.explain('spmv', poisson2D(30)).estimates.cpu!.ms);
     // a calibration given to createRuntime wins over the automatic one
     const given = { cpu: { overheadMs: 1, bandwidthGBs: 1, threads: 1 } };
     const rt3 = await createRuntime({ backend: 'cpu', calibration: given });
@@ -153,6 +159,66 @@ describe("a device path's automatic calibration", () => {
       expect(overheadMs).toBeLessThan(1.1 * productMs);
       expect(f.overheadMs).toBeCloseTo(overheadMs, 9);
       expect(f.bandwidthGBs).toBeCloseTo(bytes(P) / 1e6 / (ms(P) - overheadMs), 6);
+    } finally {
+      now.mockRestore();
+    }
+  });
+});
+
+describe("the CPU call's fixed cost", () => {
+  it('is the median time per call of tiny products, a window that another operation shared dropped', async () => {
+    const clock = { now: 0 };
+    const now = vi.spyOn(performance, 'now').mockImplementation(() => clock.now);
+    try {
+      let [operations, calls, disposed] = [0, 0, false];
+      const cpu = { id: 'cpu', cost: { kind: 'cpu' }, capabilities: () => ({ device: 'stand-in call cost' }) } as unknown as CpuPath;
+      await cpuCallCost(cpu, () => ({
+        product: async () => {
+          operations++;
+          // every 300th call shares its window (256 calls) with another operation of 1 ms: most windows
+          if (++calls % 300 === 0) [operations, clock.now] = [operations + 1, clock.now + 1];
+          clock.now += 0.03;
+        },
+        operations: () => operations,
+        dispose: () => void (disposed = true),
+      }));
+      expect(cpuCallCosts().get('cpu:stand-in call cost')).toBeCloseTo(0.03, 12);
+      expect(disposed).toBe(true);
+    } finally {
+      now.mockRestore();
+    }
+  });
+
+  it("replaces the assumed call overhead in a runtime's CPU estimate once measured", async () => {
+    const rt = await createRuntime({ backend: 'cpu', workers: 1 });
+    try {
+      await rt.autoCalibrated();
+      const key = [...cpuCallCosts().keys()].find((k) => k.startsWith('cpu:') && !k.includes('stand-in'))!;
+      const call = cpuCallCosts().get(key)!;
+      expect(call).toBeGreaterThan(0);
+      expect(call).toBeLessThan(1);
+      expect(rt.explain('spmv', poisson2D(20)).estimates.cpu!.overheadMs).toBe(call);
+    } finally {
+      rt.dispose();
+    }
+  });
+});
+
+describe("devices' automatic calibrations", () => {
+  it('run one after another, never at once (two software renderers would share the cores)', async () => {
+    const clock = { now: 0 };
+    const now = vi.spyOn(performance, 'now').mockImplementation(() => clock.now);
+    try {
+      const calls: string[] = [];
+      const [a, b] = [standInDevice(0.03, 1e-5, 1, clock, calls), standInDevice(0.07, 1e-5, 1, clock, calls)];
+      const [ra, rb] = [deviceFigures(a), deviceFigures(b)];
+      await Promise.all([ra.done, rb.done]);
+      expect(deviceFigures(a).figures).not.toBeNull();
+      expect(deviceFigures(b).figures).not.toBeNull();
+      // every product of the first path's measurement comes before every product of the second's
+      const switches = calls.filter((c, i) => i > 0 && c !== calls[i - 1]).length;
+      expect(calls.length).toBeGreaterThan(20);
+      expect(switches).toBe(1);
     } finally {
       now.mockRestore();
     }

@@ -80,6 +80,8 @@ export class CpuBackend {
   readonly cacheTiles: CacheTilesOption;
   /** when the current stretch of operations without an event-loop turn began (-1: none yet) */
   private sliceStart = -1;
+  /** operations that have taken a turn so far (the automatic calibration drops a window another operation shared) */
+  operations = 0;
 
   private constructor(
     readonly heap: WasmHeap,
@@ -301,6 +303,7 @@ export class CpuBackend {
    * operations reject with DisposedError.
    */
   private async exclusive<T>(op: () => Promise<T>): Promise<T> {
+    this.operations++;
     const prev = this.turn;
     let release!: () => void;
     this.turn = new Promise((r) => (release = r));

@@ -45,8 +45,24 @@ import { poisson2D, poisson3D } from '../generators/poisson.js';
  * at 18.9 MB: bytes past 8 MiB at the memory rate put that within 1.4×, past 16 MiB 1.5× the other way.
  */
 export const CACHE_BYTES = 8 << 20;
-/** What a runtime call adds to the kernel's time (promise turns, the operation queue, checks), in ms: 3 µs left 1,024-row products 1.8–3.4× above their estimates on the 2-vCPU EPYC. */
+/**
+ * What a runtime call adds to the kernel's time (promise turns, the operation queue, checks), in ms,
+ * until cpuCallCost has measured it: 3 µs left 1,024-row products 1.8–3.4× above their estimates on the
+ * 2-vCPU EPYC; on the 2-vCPU Xeon a whole 8-row rt.spmv took 2.5–4 µs, where this and the inline fixed
+ * cost put 8.7 µs (1,024-row products at 0.48–0.57× of their estimates).
+ */
 export const CALL_OVERHEAD_MS = 0.006;
+/**
+ * The call measurement: CALL_WARM calls untimed (or CALL_WARM_MS, whichever ends first) — V8 optimizes
+ * the call path over the first ~2,500: on the 2-vCPU Xeon, 41 µs per call over the first 20 ms, 2–4 µs
+ * after — then CALL_WINDOWS windows of CALL_WINDOW calls each, the lower quartile of their time per
+ * call kept (a window of a fixed count of calls: windows ended by time were mostly the ones a preemption
+ * cut short; under load 7–10 the median of 15 windows still measured 2.8–32 µs in three processes).
+ */
+const CALL_WARM = 3000;
+const CALL_WARM_MS = 100;
+const CALL_WINDOW = 256;
+const CALL_WINDOWS = 15;
 /**
  * The CPU's rate beyond cache is measured per octave of working set, 16 MiB to 128 MiB (larger ones
  * take 128 MiB's), on a 5-point stencil's diagonals like the matrices it stands for, when a matrix of
@@ -61,7 +77,12 @@ const STENCIL_OFFSETS = [-1, 0, 1];
 const beyond = new Map<string, Map<number, number>>();
 
 const figures = new Map<string, PathCalibration>();
+/** per CPU key, the measured time of a tiny product through the runtime (ms), and its measurement */
+const calls = new Map<string, number>();
+const callRuns = new Map<string, Promise<void>>();
 const running = new Map<string, Promise<void>>();
+/** the last measurement started, the CPU call's or a device's (they run one after another) */
+let serial: Promise<void> = Promise.resolve();
 /** why a device path's last measurement failed (explain says it; a later need tries again) */
 const failures = new Map<string, string>();
 
@@ -91,6 +112,8 @@ export function cpuFigures(cpu: CpuPath, workingSetBytes = 0): PathCalibration {
     f = { overheadMs: fixedMs + CALL_OVERHEAD_MS, bandwidthGBs: productBytes(A, 8) / 1e6 / (ms - fixedMs) };
     figures.set(key, f);
   }
+  const call = calls.get(key);
+  if (call !== undefined) f = { ...f, overheadMs: call };
   if (workingSetBytes <= CACHE_BYTES) return f;
   const octave = Math.min(OCTAVES.max, Math.max(OCTAVES.min, Math.round(Math.log2(workingSetBytes))));
   let rates = beyond.get(key);
@@ -113,6 +136,64 @@ export function cpuFigures(cpu: CpuPath, workingSetBytes = 0): PathCalibration {
   return { ...f, memoryGBs, cacheBytes: CACHE_BYTES };
 }
 
+/**
+ * Tiny resident products as the runtime runs a user's (rt.spmv on the CPU path), and the count of
+ * operations the CPU path has begun: what cpuCallCost measures the fixed cost of a call through.
+ */
+export interface TinyProducts {
+  product(): Promise<void>;
+  operations(): number;
+  dispose(): void;
+}
+
+/**
+ * The CPU's fixed cost of a call, measured (once per process and CPU key, asynchronously: a call's
+ * promise turns cannot be timed synchronously) through `open`'s tiny products: the lower quartile of
+ * CALL_WINDOWS windows' time per call after a warm-up, a window that another operation shared (the
+ * operation count moved by more than its own calls) dropped. Until it ends, cpuFigures' fixed cost stands (a tiny
+ * product timed inline plus CALL_OVERHEAD_MS), and after it where every window was shared.
+ */
+export function cpuCallCost(cpu: CpuPath, open: () => TinyProducts): Promise<void> {
+  const key = keyOf(cpu);
+  let r = callRuns.get(key);
+  if (!r) {
+    // started after the entry is set (open() uploads, and an upload may ask for these figures), and
+    // after any device measurement: their work on this thread between our calls would count as ours
+    r = serial
+      .then(() => timeCalls(open()))
+      .then((ms) => void (ms !== null && calls.set(key, ms)))
+      // a runtime disposed meanwhile: a later need tries again
+      .catch(() => void callRuns.delete(key));
+    callRuns.set(key, r);
+    serial = r;
+  }
+  return r;
+}
+
+async function timeCalls(t: TinyProducts): Promise<number | null> {
+  try {
+    // untimed: warms the call path and says how many operations one call begins
+    const [ops0, t0] = [t.operations(), performance.now()];
+    let n = 0;
+    while (n < CALL_WARM && (n < 20 || performance.now() - t0 < CALL_WARM_MS)) {
+      await t.product();
+      n++;
+    }
+    const perCall = Math.round((t.operations() - ops0) / n);
+    const kept: number[] = [];
+    for (let w = 0; kept.length < CALL_WINDOWS && w < 3 * CALL_WINDOWS; w++) {
+      const [ops, start] = [t.operations(), performance.now()];
+      for (let c = 0; c < CALL_WINDOW; c++) await t.product();
+      const ms = performance.now() - start;
+      if (t.operations() - ops === perCall * CALL_WINDOW) kept.push(ms / CALL_WINDOW);
+    }
+    // the lower quartile: a window still warming or cut into by another process overstates a warm call
+    return kept.length ? kept.sort((a, b) => a - b)[Math.floor(kept.length / 4)] : null;
+  } finally {
+    t.dispose();
+  }
+}
+
 /** A device path's figures if this process has measured them, else null (nothing started). */
 export function measuredDeviceFigures(p: Path): PathCalibration | null {
   return figures.get(keyOf(p)) ?? null;
@@ -129,7 +210,10 @@ export function deviceFigures(p: Path): { figures: PathCalibration | null; done:
   const failed = failures.get(key);
   let r = running.get(key);
   if (!r) {
-    r = measureDevice(p)
+    // one path at a time: two software renderers measured at once (a page's WebGL2 and WebGPU on
+    // SwiftShader) share the cores, and each took the other's load into its figures
+    r = serial
+      .then(() => measureDevice(p))
       .then((m) => {
         figures.set(key, m);
         failures.delete(key);
@@ -138,6 +222,7 @@ export function deviceFigures(p: Path): { figures: PathCalibration | null; done:
       .catch((e: unknown) => void failures.set(key, e instanceof Error ? e.message : String(e)))
       .finally(() => running.delete(key));
     running.set(key, r);
+    serial = r;
   }
   return { figures: null, done: r, failed };
 }
@@ -145,7 +230,7 @@ export function deviceFigures(p: Path): { figures: PathCalibration | null; done:
 async function measureDevice(p: Path): Promise<PathCalibration> {
   const d = p.cost.defaults;
   if (p.prepare) await p.prepare(); // a GPU path's shaders load with its first operation
-  const tinyMs = await timeProduct(p, poisson3D(2), 8);
+  const tinyMs = await timeProduct(p, poisson3D(2));
   // two Poisson matrices in the format the path runs them in: the line through their times gives the
   // rate (scaled back to the path's reference rate) and the fixed cost of a product that spans many
   // workgroups — a software renderer wakes its threads for one: on a loaded machine SwiftShader took
@@ -158,8 +243,8 @@ async function measureDevice(p: Path): Promise<PathCalibration> {
     return matrix + vectors;
   };
   const [bS, bP] = [bytesOf(S), bytesOf(P)];
-  const sMs = await timeProduct(p, convert(S, format, { maxFill: 1e9 }), 8);
-  const pMs = await timeProduct(p, convert(P, format, { maxFill: 1e9 }), 4);
+  const sMs = await timeProduct(p, convert(S, format, { maxFill: 1e9 }));
+  const pMs = await timeProduct(p, convert(P, format, { maxFill: 1e9 }));
   const slope = (pMs - sMs) / (bP - bS);
   const overheadMs = slope > 0 ? Math.max(tinyMs, sMs - slope * bS) : tinyMs;
   const kernelMs = pMs - overheadMs;
@@ -178,14 +263,24 @@ async function measureDevice(p: Path): Promise<PathCalibration> {
   return { device: p.capabilities().device, overheadMs, bandwidthGBs, uploadGBs: rate(upMs, d.uploadGBs), readbackGBs: rate(downMs, d.readbackGBs) };
 }
 
+/** A timed window of k products lasts at least this long (ms), so that a read's latency — a software renderer's: up to whole 4 ms scheduler ticks — is a small share of the k − 1 products its difference keeps. */
+const WINDOW_MS = 12;
+/** Products per window: at least MIN_K (a product of several ms still outweighs a tick), at most MAX_K. */
+const MIN_K = 4;
+const MAX_K = 256;
+/** Timed pairs of windows (1 and k products) per matrix. */
+const PAIRS = 9;
+
 /**
  * The time of one resident f64 product on a device path in a stream of products, as the runtime runs
- * them: windows of 1 and of `k` products, each ended by one read of y, the two kinds alternating (6
- * of each after an untimed pair); the difference of their median times over k − 1 products, so that
- * the read's own latency drops out (it is no part of a product in a stream). A difference lost in the
- * noise (not positive) falls back to the k-window's time per product.
+ * them: pairs of windows of 1 and of k products, each window ended by one read of y, which goes first
+ * alternating; each pair's difference over k − 1 products drops the read's own latency (no part of a
+ * product in a stream), and the median pair's is kept. k grows until a window lasts WINDOW_MS: with
+ * k fixed at 8, a 4 ms tick more in one window than in the other put 0.57 ms into a 0.2 ms product,
+ * and Dawn's fixed cost measured 0.08–1.96 ms in six calibrations in a row (load 8). A difference lost
+ * in the noise (not positive) falls back to the k-window's time per product.
  */
-async function timeProduct(p: Path, A: SparseMatrix, k: number): Promise<number> {
+async function timeProduct(p: Path, A: SparseMatrix): Promise<number> {
   const M = p.matrix(A, { transpose: false });
   const x = p.vector('f64', new Float64Array(A.cols).fill(1));
   const y = p.vector('f64', A.rows);
@@ -197,27 +292,32 @@ async function timeProduct(p: Path, A: SparseMatrix, k: number): Promise<number>
     return performance.now() - t0;
   };
   try {
-    const one: number[] = [];
+    await window(1); // untimed: the first product and read of this matrix
+    // the faster of two windows decides (one slowed by another process would keep k small)
+    let k = MIN_K;
+    while (k < MAX_K && Math.min(await window(k), await window(k)) < WINDOW_MS) k = Math.min(MAX_K, 2 * k);
+    const slopes: number[] = [];
     const many: number[] = [];
-    for (let b = -1; b < 6; b++) {
-      // alternate which goes first, so neither always follows the other's read
+    for (let b = 0; b < PAIRS; b++) {
       let t1: number;
       let tk: number;
       if (b % 2) [t1, tk] = [await window(1), await window(k)];
       else [tk, t1] = [await window(k), await window(1)];
-      if (b >= 0) {
-        one.push(t1);
-        many.push(tk);
-      }
+      slopes.push((tk - t1) / (k - 1));
+      many.push(tk);
     }
-    const tk = median(many);
-    const slope = (tk - median(one)) / (k - 1);
-    return slope > 0 ? slope : tk / k;
+    const slope = median(slopes);
+    return slope > 0 ? slope : median(many) / k;
   } finally {
     M.dispose();
     x.dispose();
     y.dispose();
   }
+}
+
+/** The CPU calls' measured fixed cost so far, per CPU key (tests). */
+export function cpuCallCosts(): Map<string, number> {
+  return calls;
 }
 
 /** What this process has measured, per path key (tests). */

@@ -33,7 +33,7 @@ import { checkCacheTiles } from '../cpu/tiles.js';
 import { explainSpmv, formatOn, type Explanation } from './explain.js';
 import type { Calibration, PathCalibration } from './cost.js';
 import { poisson3D } from '../generators/poisson.js';
-import { cpuFigures, deviceFigures, measuredDeviceFigures } from './auto-calibration.js';
+import { cpuCallCost, cpuFigures, deviceFigures, measuredDeviceFigures, type TinyProducts } from './auto-calibration.js';
 import { shownTyped, shownValue } from '../shown-value.js';
 import { spgemm, type SparseKernels } from '../solvers/amg/spgemm.js';
 import { CpuSparseSession } from '../cpu/spgemm.js';
@@ -506,6 +506,8 @@ export class Runtime implements HandleOwner {
     // asked for estimates: measure a device path that could matter here — within 8× of the CPU by its
     // default figures — in the background (it loads that path's shaders); one that cannot keeps them
     const cpuMs = e.estimates.cpu?.ms;
+    // ...and the CPU's fixed cost of a call, through tiny products of this runtime's (once per process)
+    if (measureDevices && !this.calibrationData?.cpu && this.availability(this.home) === true) void cpuCallCost(this.cpu, () => this.tinyProducts());
     if (measureDevices && cpuMs !== undefined) {
       for (const p of this.paths) {
         const ms = e.estimates[p.id]?.ms;
@@ -520,6 +522,17 @@ export class Runtime implements HandleOwner {
     if (this.forced && this.forced !== p.id) return `backend: ${this.mode} was asked for`;
     if (!p.usable) return p.capabilities().reason ?? 'its device is lost';
     return true;
+  }
+
+  /** Tiny resident products through rt.spmv on the CPU path: what a call costs beside its kernel (auto-calibration.ts cpuCallCost). */
+  private tinyProducts(): TinyProducts {
+    const A = poisson3D(2);
+    const [h, x, y] = [this.upload(A), this.vector(new Float64Array(A.cols).fill(1)), this.vector(A.rows, 'f64')];
+    return {
+      product: async () => void (await this.spmv(h, x, { y, path: 'cpu' })),
+      operations: () => this.cpu.backend.operations,
+      dispose: () => [h, x, y].forEach((v) => v.dispose()),
+    };
   }
 
   /**
@@ -538,8 +551,9 @@ export class Runtime implements HandleOwner {
     return f ?? p.cost.defaults;
   }
 
-  /** @internal Resolves when every usable device path's automatic calibration has ended (starting those not started): for tests and benchmarks. */
+  /** @internal Resolves when the CPU call's and every usable device path's automatic calibration have ended (starting those not started): for tests and benchmarks. */
   async autoCalibrated(): Promise<void> {
+    if (this.availability(this.home) === true) await cpuCallCost(this.cpu, () => this.tinyProducts());
     for (const p of this.paths) if (p !== this.home && p.usable) await deviceFigures(p).done;
   }
 
