@@ -477,9 +477,9 @@ export class Factorization {
     const anorm = (this.normInf ??= infNorm(this.At));
     const norms = this.norms;
     for (let j = 0; j < k; j++) {
-      // b is only read
-      const bj = b64.subarray(j * m, (j + 1) * m);
-      const xj = x.subarray(j * m, (j + 1) * m);
+      // b is only read; one right-hand side needs no views (making one costs more than a small solve)
+      const bj = k === 1 ? b64 : b64.subarray(j * m, (j + 1) * m);
+      const xj = k === 1 ? x : x.subarray(j * m, (j + 1) * m);
       const pending = this.applyInverse(bj, xj);
       if (pending) await pending;
       let rn = this.residual(bj, xj, r);

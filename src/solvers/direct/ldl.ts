@@ -96,23 +96,41 @@ export function denseLdl(n: number, Ap: Int32Array, Ai: Int32Array, Ax: Float64A
     const d = W[ck + k];
     if (positive ? !(d > 0 && d < Infinity) : !(d !== 0 && Number.isFinite(d))) return k;
     D[k] = d;
-    // W(i, j) −= W(i, k)·l_j for i ≥ j > k (W(i, k) = l_i·d), two columns per pass over column k,
-    // then column k scaled into L's
+    // W(i, j) −= W(i, k)·l_j for i ≥ j > k (W(i, k) = l_i·d), four columns per pass over column k
+    // (the rows above the fourth's diagonal first), then column k scaled into L's
     let j = k + 1;
-    for (; j + 1 < n; j += 2) {
+    for (; j + 3 < n; j += 4) {
       const t0 = W[ck + j] / d;
       const t1 = W[ck + j + 1] / d;
-      if (t0 === 0 && t1 === 0) continue;
+      const t2 = W[ck + j + 2] / d;
+      const t3 = W[ck + j + 3] / d;
+      if (t0 === 0 && t1 === 0 && t2 === 0 && t3 === 0) continue;
       const c0 = j * n;
       const c1 = c0 + n;
-      W[c0 + j] -= W[ck + j] * t0;
-      for (let i = j + 1; i < n; i++) {
+      const c2 = c1 + n;
+      const c3 = c2 + n;
+      const l0 = W[ck + j];
+      const l1 = W[ck + j + 1];
+      const l2 = W[ck + j + 2];
+      W[c0 + j] -= l0 * t0;
+      W[c0 + j + 1] -= l1 * t0;
+      W[c1 + j + 1] -= l1 * t1;
+      W[c0 + j + 2] -= l2 * t0;
+      W[c1 + j + 2] -= l2 * t1;
+      W[c2 + j + 2] -= l2 * t2;
+      for (let i = j + 3; i < n; i++) {
         const l = W[ck + i];
         W[c0 + i] -= l * t0;
         W[c1 + i] -= l * t1;
+        W[c2 + i] -= l * t2;
+        W[c3 + i] -= l * t3;
       }
     }
-    if (j < n) W[j * n + j] -= W[ck + j] * (W[ck + j] / d);
+    for (; j < n; j++) {
+      const t = W[ck + j] / d;
+      const cj = j * n;
+      for (let i = j; i < n; i++) W[cj + i] -= W[ck + i] * t;
+    }
     for (let i = ck + k + 1; i < ck + n; i++) W[i] /= d;
   }
   const Lp = new Int32Array(n + 1);
