@@ -38,6 +38,29 @@ export function hostResidual(A: CSRMatrix, x: ArrayLike<number>, b: ArrayLike<nu
   return r;
 }
 
+/**
+ * hostResidual and its hostNorm, for a real A in one pass over the rows (f32 CG's residual
+ * replacements: poisson3D(64)'s 1.8 M entries, ≈ 10 → 4 ms): the plain sum of squares, rescaled by
+ * hostNorm only when it over- or underflows.
+ */
+export function hostResidualNorm(A: CSRMatrix, x: ArrayLike<number>, b: ArrayLike<number>): { r: Float64Array; norm: number } {
+  if (isComplex(A.dtype)) {
+    const r = hostResidual(A, x, b);
+    return { r, norm: hostNorm(r) };
+  }
+  const { rowPtr, colIdx, values } = A;
+  const r = new Float64Array(A.rows);
+  let ss = 0;
+  for (let i = 0, k = rowPtr[0]; i < r.length; i++) {
+    let s = 0;
+    for (const e = rowPtr[i + 1]; k < e; k++) s += values[k] * x[colIdx[k]];
+    const ri = b[i] - s;
+    r[i] = ri;
+    ss += ri * ri;
+  }
+  return { r, norm: Number.isFinite(ss) && ss > 1e-280 ? Math.sqrt(ss) : hostNorm(r) };
+}
+
 /** ‖v‖₂ of real or interleaved complex f64 components, scaled against overflow. */
 export function hostNorm(v: ArrayLike<number>): number {
   let m = 0;

@@ -1,6 +1,6 @@
 import { amgPays } from './amg/index.js';
 import type { CSRMatrix } from '../formats/csr.js';
-import { hostNorm, hostResidual } from '../host-spmv.js';
+import { hostNorm, hostResidual, hostResidualNorm } from '../host-spmv.js';
 import type { ValueArray } from '../dtype.js';
 import type { PathId } from '../path.js';
 import { bicgstab } from './krylov/bicgstab.js';
@@ -544,10 +544,10 @@ function hostRefinement<V>(ops: SolverOps<V>, io: HostIO<V>, A: CSRMatrix, b: Fl
       const dv = await io.read(d);
       for (let i = 0; i < dv.length; i++) if (!Number.isFinite(dv[i])) return NaN;
       for (let i = 0; i < x.length; i++) x[i] += dv[i];
-      const r = hostResidual(A, x, b);
+      const { r, norm } = hostResidualNorm(A, x, b);
       ops.release(rhs);
       rhs = io.upload(r);
-      return hostNorm(r);
+      return norm;
     },
     read: async () => x,
     dispose: () => ops.release(rhs),
