@@ -236,7 +236,14 @@ describe('solver work vectors from a pool', () => {
     const h2 = rt.upload(A2);
     const first = await rt.cg(h1, b1, { tol: 1e-7 });
     const bytes = be.bytesInUse;
+    // no GPU buffer at all is made: vectors, the CG state and its partial sums, staging all kept
+    const device = (be as unknown as { engine: { device: GPUDevice } }).engine.device;
+    const create = device.createBuffer;
+    let made = 0;
+    device.createBuffer = (d: GPUBufferDescriptor) => (made++, create.call(device, d));
     const again = await rt.cg(h1, b1, { tol: 1e-7 });
+    device.createBuffer = create;
+    expect(made).toBe(0);
     expect(be.bytesInUse).toBe(bytes);
     expect(Array.from(again.x)).toEqual(Array.from(first.x));
     // another length, another right-hand side, then the first again: each as another runtime's first solve computes it

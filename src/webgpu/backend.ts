@@ -572,8 +572,8 @@ export class WebGpuBackend implements WebGpuOwner {
 
   private readonly cgRecorder: CgRecorder = ((be: WebGpuBackend): CgRecorder => ({
     backend: be,
-    state: (data) => be.engine.buffer('the CG state', data, Infinity),
-    partials: (count) => be.engine.buffer('the partial sums of a resident solve', count * 16, Infinity),
+    state: (data) => be.engine.smallBuffer('the CG state', data),
+    partials: (count) => be.engine.smallBuffer('the partial sums of a resident solve', count * 16),
     partialsFor: (A) => Math.max(spmvDotPartials(be.engine, A.data.main), 2 * reduceGroups(A.rows)),
     spmvDot: (A, p, q, partials) => {
       be.live();
@@ -636,7 +636,9 @@ export class WebGpuBackend implements WebGpuOwner {
       be.live();
       return new Float32Array(await be.engine.read(S, bytes));
     },
-    release: (S) => be.releaseBuffer(S),
+    release: (S) => {
+      if (!be.lost) be.engine.keep(S); // else it died with the device
+    },
     flush: () => be.engine.flush(),
   }))(this);
 

@@ -58,7 +58,7 @@ export interface CgRecorder {
   /** y ← S[slot]·x + y (axpy) or y ← S[slot]·y + x (aypx), skipped once stopped (axpy: except flag 4 when whileConverging) */
   blas1(name: 'axpy' | 'aypx', x: WebGpuVector, y: WebGpuVector, S: GPUBuffer, slot: number, whileConverging?: boolean): void;
   read(S: GPUBuffer, bytes: number): Promise<Float32Array>;
-  /** destroys S once recorded work no longer needs it */
+  /** gives S (from state() or partials()) back: kept for a later solve, or destroyed once recorded work no longer needs it */
   release(S: GPUBuffer): void;
   flush(): void;
 }

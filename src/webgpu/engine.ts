@@ -98,6 +98,8 @@ const STAGING_KEPT = 8;
 const MAPPED_WRITE_FROM = 1 << 20;
 /** Mapped upload buffers write() keeps (a solve writes one size: b). */
 const UPLOADS_KEPT = 2;
+/** Small solver buffers (a resident solve's state and partial sums) kept for the next solve. */
+const SMALL_KEPT = 8;
 const MAX_GROUPS = 65535;
 const DS_SPLIT = 8193;
 
@@ -138,6 +140,8 @@ export class Engine {
   private uploads: GPUBuffer[] = [];
   /** MAP_WRITE buffers being mapped again after their copy */
   private readonly remapping = new Set<GPUBuffer>();
+  /** small storage buffers given back with keep(), oldest first */
+  private small: GPUBuffer[] = [];
   private readonly shared = new WeakSet<GPUBuffer>();
   private timing: { querySet: GPUQuerySet; begun: boolean } | null = null;
   /** rejects every pending read (device loss, dispose) */
@@ -188,6 +192,28 @@ export class Engine {
   /** Destroys the buffer after the next submit. */
   release(buf: GPUBuffer): void {
     this.toDestroy.push(buf);
+  }
+
+  /**
+   * A small storage buffer holding `data` or `bytes` zero bytes, in call order: one that keep() took
+   * back if one of its size is there (so the bind groups that named it are reused: a solve's first
+   * block made ≈ 80 new ones, 2–3 ms of host time, for its fresh state and partial sums), else a new one.
+   */
+  smallBuffer(what: string, data: ArrayBufferView | number): GPUBuffer {
+    const bytes = typeof data === 'number' ? data : data.byteLength;
+    const size = Math.max(16, Math.ceil(bytes / 16) * 16);
+    const at = this.small.findIndex((b) => b.size === size);
+    if (at < 0) return this.buffer(what, data, Infinity);
+    const buf = this.small.splice(at, 1)[0];
+    if (typeof data === 'number') this.clear(buf, size);
+    else this.write(buf, data);
+    return buf;
+  }
+
+  /** Takes back a buffer of smallBuffer() for a later one (SMALL_KEPT at most; the oldest is released). */
+  keep(buf: GPUBuffer): void {
+    this.small.push(buf);
+    if (this.small.length > SMALL_KEPT) this.release(this.small.shift()!);
   }
 
   /** Marks a buffer shared with other code on the device: from now on, work naming it is submitted at once; what was recorded so far is submitted now. */
@@ -507,12 +533,13 @@ export class Engine {
     this.staging.clear();
     this.uploads = [];
     this.remapping.clear();
+    this.small = [];
   }
 
   dispose(): void {
     this.uniform?.destroy();
     for (const l of this.staging.values()) for (const b of l) b.destroy();
-    for (const b of [...this.uploads, ...this.remapping]) b.destroy();
+    for (const b of [...this.uploads, ...this.remapping, ...this.small]) b.destroy();
     this.abandon(new DisposedError('WebGpuBackend'));
     this.device.removeEventListener('uncapturederror', this.onError);
   }
