@@ -559,7 +559,10 @@ describe('errors', () => {
     await expect(F.solve(new Float64Array(16), { refine: -1 })).rejects.toBeInstanceOf(RangeError);
     await expect(F.refactor(poisson2D(5))).rejects.toBeInstanceOf(ShapeError);
     await expect(F.refactor(randomMatrix({ rows: 16, meanRowLength: 5, seed: 1 }))).rejects.toBeInstanceOf(ShapeError);
+    // a solve called before dispose() (a factor held in JavaScript) answers; one called after rejects
+    const before = F.solve(new Float64Array(16).fill(1));
     F.dispose();
+    expect((await before).x.length).toBe(16);
     await expect(F.solve(new Float64Array(16))).rejects.toBeInstanceOf(DisposedError);
     // the factor's memory is checked before the numeric phase
     const small = await createRuntime({ maxMemoryMB: 1, workers: 1 });

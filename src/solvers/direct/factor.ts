@@ -271,6 +271,8 @@ export class Factorization {
   private lu: LuFactor | null = null;
   private snHeld: SupernodalFactor | null = null;
   private pending: Promise<void> = Promise.resolve();
+  /** solves and refactors started and not yet settled */
+  private inFlight = 0;
   /** the supernodal factor (held in the CPU path's memory): replacing it frees the one before */
   private get sn(): SupernodalFactor | null {
     return this.snHeld;
@@ -521,11 +523,15 @@ export class Factorization {
    * solve waits on the CPU path, and neither its work vectors nor its factor may change meanwhile.
    */
   private serial<T>(op: () => Promise<T>): Promise<T> {
-    const run = this.pending.then(op, op);
-    this.pending = run.then(
-      () => undefined,
-      () => undefined,
-    );
+    // with nothing in flight a factor held in JavaScript starts the op at once (its solve then runs
+    // to the end before returning: no extra turn); the supernodal factor's ops always queue, so a
+    // dispose() right after a call still finds it waiting
+    const run = this.inFlight === 0 && !this.sn ? op() : this.pending.then(op, op);
+    this.inFlight++;
+    const done = (): void => {
+      this.inFlight--;
+    };
+    this.pending = run.then(done, done);
     return run;
   }
 

@@ -14,6 +14,8 @@ export interface LdlFactor {
   Li: Int32Array;
   Lx: Float64Array;
   D: Float64Array;
+  /** every column full (denseLdl's: column j holds rows j + 1 … n − 1 in order), solved without reading Li */
+  dense?: boolean;
 }
 
 /** Pointers of the unit L from the column counts (which include the diagonal). */
@@ -69,15 +71,27 @@ export function ldlNumeric(
 export function ldlSolveInPlace(f: LdlFactor, y: Float64Array): void {
   const { Lp, Li, Lx, D } = f;
   const n = D.length;
+  if (f.dense) {
+    denseLdlSolve(Lx, D, y);
+    return;
+  }
   for (let j = 0; j < n; j++) {
     const yj = y[j];
     if (yj !== 0) for (let p = Lp[j]; p < Lp[j + 1]; p++) y[Li[p]] -= Lx[p] * yj;
   }
   for (let j = 0; j < n; j++) y[j] /= D[j];
+  // two partial sums: half the chain of dependent subtractions
   for (let j = n - 1; j >= 0; j--) {
-    let s = y[j];
-    for (let p = Lp[j]; p < Lp[j + 1]; p++) s -= Lx[p] * y[Li[p]];
-    y[j] = s;
+    let s0 = y[j];
+    let s1 = 0;
+    let p = Lp[j];
+    const e = Lp[j + 1];
+    for (; p + 1 < e; p += 2) {
+      s0 -= Lx[p] * y[Li[p]];
+      s1 -= Lx[p + 1] * y[Li[p + 1]];
+    }
+    if (p < e) s0 -= Lx[p] * y[Li[p]];
+    y[j] = s0 + s1;
   }
 }
 
@@ -143,5 +157,33 @@ export function denseLdl(n: number, Ap: Int32Array, Ai: Int32Array, Ax: Float64A
       Lx[p] = W[i + j * n];
     }
   }
-  return { Lp, Li, Lx, D };
+  return { Lp, Li, Lx, D, dense: true };
+}
+
+/** ldlSolveInPlace for denseLdl's factor: the rows are known, so the loops run over contiguous ranges. */
+function denseLdlSolve(Lx: Float64Array, D: Float64Array, y: Float64Array): void {
+  const n = D.length;
+  for (let j = 0, p = 0; j < n; j++) {
+    const yj = y[j];
+    if (yj === 0) {
+      p += n - 1 - j;
+      continue;
+    }
+    for (let i = j + 1; i < n; i++, p++) y[i] -= Lx[p] * yj;
+  }
+  for (let j = 0; j < n; j++) y[j] /= D[j];
+  for (let j = n - 1, p = Lx.length; j >= 0; j--) {
+    // column j's entries end where column j + 1's begin
+    p -= n - 1 - j;
+    let s0 = y[j];
+    let s1 = 0;
+    let i = j + 1;
+    let q = p;
+    for (; i + 1 < n; i += 2, q += 2) {
+      s0 -= Lx[q] * y[i];
+      s1 -= Lx[q + 1] * y[i + 1];
+    }
+    if (i < n) s0 -= Lx[q] * y[i];
+    y[j] = s0 + s1;
+  }
 }
