@@ -9,7 +9,7 @@
  * ELL, DIA, HYB; op T/H through a CSR of Aᵀ; axpy, aypx, scal, copy (a buffer copy); dot / nrm2 and
  * the fused CG step as workgroup tree reductions in double-single (dot.wgsl, cg_update.wgsl,
  * reduce_final.wgsl); dense gemm / add / transpose (dense.ts); f64 data split into double-single on
- * the GPU, and the conversions of iterative refinement (ds_convert.wgsl, refine.ts). dtypes: f32 and c64 natively, f64 and
+ * the GPU and read back joined into f64 there, and the conversions of iterative refinement (ds_convert.wgsl, refine.ts). dtypes: f32 and c64 natively, f64 and
  * c128 as double-single (about 48 bits, encoding.ts, wgsl/ds.wgsl).
  *
  * Precision, as the WebGL2 path: f32/c64 SpMV and BLAS-1 accumulate in f32 (the bound
