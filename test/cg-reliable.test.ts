@@ -167,13 +167,21 @@ describe('f32 CG with reliable updates to an f64 tolerance', () => {
     }
   });
 
-  it('maxIter and NaN end honestly: the true residual of the iterate reached, the reason given', async () => {
+  it('maxIter, a breakdown and NaN end honestly: the true residual of the iterate reached, the reason given', async () => {
     const A32 = poisson3D(8).astype('f32');
     const b = rhs(A32.rows);
     const h = rt.upload(A32);
     const r = await rt.solve(h, b, { tol: 1e-10, method: 'cg', preconditioner: 'jacobi', maxIter: 5 });
     expect([r.converged, r.reason, r.iterations]).toEqual([false, 'maxIter', 5]);
     expect(r.relativeResidual).toBeCloseTo(trueResidual(A32, r.x, b), 14);
+    // an indefinite matrix (the diagonal of the first half of the rows negated): CG's breakdown, the
+    // true residual of where it stopped
+    const neg = Float32Array.from(A32.values);
+    for (let i = 0; i < A32.rows / 2; i++) for (let k = A32.rowPtr[i]; k < A32.rowPtr[i + 1]; k++) if (A32.colIdx[k] === i) neg[k] = -neg[k];
+    const I = new CSRMatrix(A32.rows, A32.cols, 'f32', A32.rowPtr, A32.colIdx, neg);
+    const br = await rt.solve(rt.upload(I), b, { tol: 1e-10, method: 'cg', preconditioner: 'none' });
+    expect([br.converged, br.reason]).toEqual([false, 'breakdown']);
+    expect(br.relativeResidual).toBeCloseTo(trueResidual(I, br.x, b), 14);
     const bad = Float64Array.from(b);
     bad[3] = NaN;
     const n = await rt.solve(h, bad, { tol: 1e-10, method: 'cg', preconditioner: 'jacobi' });

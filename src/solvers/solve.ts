@@ -483,6 +483,8 @@ async function reliableCg<V>(
   const scale = R.bnorm > 0 ? R.bnorm : 1;
   const target = tol * scale;
   const ratio = R.rnorm / scale;
+  // the true ‖b − A·x‖ of the answer as it stands: R's at the start, then each replacement's (one that
+  // found x not finite left the answer, and so this, as they were)
   let rnorm = R.rnorm;
   let history = [ratio];
   let recurrence = ratio;
@@ -499,6 +501,7 @@ async function reliableCg<V>(
           replacements++;
           const t = await R.correct(xv);
           if (Number.isNaN(t)) return t;
+          rnorm = t;
           await ops.scal([0, 0], xv);
           await ops.copy(R.rhs(), rv);
           return t;
@@ -516,7 +519,6 @@ async function reliableCg<V>(
       history = res.history.map((h) => h * ratio);
       recurrence = history[history.length - 1];
       reason = res.reason;
-      rnorm = res.residualNorm;
     }
     x = await R.read();
   } finally {
