@@ -364,6 +364,22 @@ describe('solver work vectors from a pool', () => {
 });
 
 describe('iterative refinement on the GPU', () => {
+  it('f32 CG where the host runs the iterations (checkEvery 1, or a preconditioner of its own) keeps one recurrence with reliable updates on the GPU refinement: a true 1e-10', async () => {
+    const A = poisson3D(6);
+    const A32 = A.astype('f32');
+    const b = rhs(A.rows, 4);
+    const h = rt.upload(A32);
+    for (const o of [{ checkEvery: 1, preconditioner: 'jacobi' }, { preconditioner: 'chebyshev' }] as const) {
+      const r = await rt.solve(h, b, { tol: 1e-10, method: 'cg', ...o });
+      const t = trueResidual(A32, r.x, b);
+      expect([r.path, r.converged, r.reason], JSON.stringify(o)).toEqual(['webgpu', true, 'converged']);
+      expect(r.refinements).toBeGreaterThan(0);
+      expect(t).toBeLessThanOrEqual(1e-10);
+      expect(Math.abs(r.relativeResidual - t)).toBeLessThanOrEqual(1e-12);
+    }
+    h.dispose();
+  });
+
   it('f32 storage reaches a true 1e-10 (f64 product) with r recomputed on the GPU; its double-single copy of A goes with A', async () => {
     const A = poisson3D(6);
     const A32 = A.astype('f32');
