@@ -160,30 +160,43 @@ export function denseLdl(n: number, Ap: Int32Array, Ai: Int32Array, Ax: Float64A
   return { Lp, Li, Lx, D, dense: true };
 }
 
-/** ldlSolveInPlace for denseLdl's factor: the rows are known, so the loops run over contiguous ranges. */
+/**
+ * ldlSolveInPlace for denseLdl's factor: the rows are known, so the loops run over contiguous ranges,
+ * two columns (forward) and two rows (backward) per pass over y.
+ */
 function denseLdlSolve(Lx: Float64Array, D: Float64Array, y: Float64Array): void {
   const n = D.length;
-  for (let j = 0, p = 0; j < n; j++) {
-    const yj = y[j];
-    if (yj === 0) {
-      p += n - 1 - j;
-      continue;
-    }
-    for (let i = j + 1; i < n; i++, p++) y[i] -= Lx[p] * yj;
+  // column j's entries (rows j + 1 … n − 1) start at p; column j + 1's at p + n − 1 − j
+  let j = 0;
+  let p = 0;
+  for (; j + 1 < n; j += 2) {
+    const q = p + n - 1 - j;
+    const y0 = y[j];
+    const y1 = (y[j + 1] -= Lx[p] * y0);
+    for (let i = j + 2, a = p + 1, b = q; i < n; i++, a++, b++) y[i] -= Lx[a] * y0 + Lx[b] * y1;
+    p = q + n - 2 - j;
   }
-  for (let j = 0; j < n; j++) y[j] /= D[j];
-  for (let j = n - 1, p = Lx.length; j >= 0; j--) {
-    // column j's entries end where column j + 1's begin
-    p -= n - 1 - j;
+  for (let k = 0; k < n; k++) y[k] /= D[k];
+  // backward: rows j and j − 1 together (both sum over rows i > j), then L(j, j − 1)·y_j
+  j = n - 1;
+  p = Lx.length;
+  for (; j >= 1; j -= 2) {
+    const p0 = p - (n - 1 - j); // column j
+    const p1 = p0 - (n - j); // column j − 1: rows j … n − 1
     let s0 = y[j];
-    let s1 = 0;
-    let i = j + 1;
-    let q = p;
-    for (; i + 1 < n; i += 2, q += 2) {
-      s0 -= Lx[q] * y[i];
-      s1 -= Lx[q + 1] * y[i + 1];
+    let s1 = y[j - 1];
+    for (let i = j + 1, a = p0, b = p1 + 1; i < n; i++, a++, b++) {
+      const yi = y[i];
+      s0 -= Lx[a] * yi;
+      s1 -= Lx[b] * yi;
     }
-    if (i < n) s0 -= Lx[q] * y[i];
-    y[j] = s0 + s1;
+    y[j] = s0;
+    y[j - 1] = s1 - Lx[p1] * s0;
+    p = p1;
+  }
+  if (j === 0) {
+    let s0 = y[0];
+    for (let i = 1, a = p - (n - 1); i < n; i++, a++) s0 -= Lx[a] * y[i];
+    y[0] = s0;
   }
 }
