@@ -77,6 +77,11 @@ interface KernelStats {
   poolWon: boolean;
   /** the pool's sample count at its last stall (a call STALL× its estimate) */
   lastStall: number;
+  /** the cost of the call in flight (calls of one policy never overlap: the backend runs one at a time) */
+  cost: number;
+  /** the two answers, made once per bucket (a call allocates nothing: 0.1–0.4 µs mattered on an 8 µs dot) */
+  inlineWay: Dispatch;
+  poolWay: Dispatch;
 }
 
 /** One decision: where the operation runs, and what to tell when it is done. */
@@ -98,6 +103,50 @@ function exploreInterval(trialMs: number, backoff: number): number {
 
 const INLINE_UNMEASURED: Dispatch = { pooled: false, done: () => {} };
 
+function newStats(): KernelStats {
+  const s: KernelStats = {
+    inline: { n: 0, perUnit: 0, first: [] },
+    pool: { n: 0, perUnit: 0, first: [] },
+    spent: 0,
+    backoff: 0,
+    poolWon: false,
+    lastStall: -Infinity,
+    cost: 0,
+    inlineWay: { pooled: false, done: (ms) => record(s, false, ms) },
+    poolWay: { pooled: true, done: (ms) => record(s, true, ms) },
+  };
+  return s;
+}
+
+/** Records a call's measured time on the way it ran (its cost: the bucket's call in flight). */
+function record(stats: KernelStats, pooled: boolean, ms: number): void {
+  const way = pooled ? stats.pool : stats.inline;
+  const u = ms / stats.cost;
+  if (way.n < LEARN) {
+    way.first.push(u);
+    way.perUnit = way.first.length === LEARN ? median(way.first) : Math.min(...way.first);
+    if (pooled && u > LOSS_STOP * stats.inline.perUnit) [way.n, way.perUnit] = [LEARN - 1, Math.max(way.perUnit, u)];
+  } else {
+    // a re-measured way that now takes under half its estimate is measured again next call:
+    // a lasting change is followed in a few calls, a lucky one is corrected by the next
+    const chosen = pooled === poolWins(stats);
+    if (pooled && u > STALL * way.perUnit) stats.lastStall = way.n;
+    if (!chosen) {
+      // ...unless the pool stalled within its last STALL_MEMORY samples: then a fast trial is
+      // the pool between stalls, not a change, and it comes back only as its estimate decays
+      if (u < 0.5 * way.perUnit && !(pooled && way.n - stats.lastStall <= STALL_MEMORY)) stats.spent = Infinity;
+      const winner = pooled ? stats.inline : stats.pool;
+      stats.backoff = u >= CLEAR * winner.perUnit ? Math.min(MAX_BACKOFF, stats.backoff + 1) : 0;
+    }
+    // a pooled call's time counts whole: a stalled worker (preempted by another process) is part
+    // of what the pool costs, and capping it let a pool that stalled in 1 call of 30 stay chosen
+    // while it lost 1.5× on the mean
+    way.perUnit += ALPHA * ((pooled ? u : Math.min(u, 4 * way.perUnit)) - way.perUnit);
+  }
+  way.n++;
+  if (pooled === poolWins(stats) && stats.spent !== Infinity) stats.spent += ms;
+}
+
 export class DispatchPolicy {
   /** per kernel, per half-octave bucket of cost */
   private readonly stats = new Map<string, KernelStats[]>();
@@ -110,9 +159,8 @@ export class DispatchPolicy {
     const bucket = Math.round(2 * Math.log2(cost));
     let buckets = this.stats.get(kernel);
     if (!buckets) this.stats.set(kernel, (buckets = []));
-    let s = buckets[bucket];
-    if (!s) buckets[bucket] = s = { inline: { n: 0, perUnit: 0, first: [] }, pool: { n: 0, perUnit: 0, first: [] }, spent: 0, backoff: 0, poolWon: false, lastStall: -Infinity };
-    const stats = s;
+    const s = buckets[bucket] ?? (buckets[bucket] = newStats());
+    s.cost = cost;
     let pooled: boolean;
     if (s.inline.n < LEARN || s.pool.n < LEARN) pooled = s.inline.n >= LEARN;
     else {
@@ -125,36 +173,7 @@ export class DispatchPolicy {
         s.spent = 0;
       }
     }
-    return {
-      pooled,
-      done(ms: number) {
-        const way = pooled ? stats.pool : stats.inline;
-        const u = ms / cost;
-        if (way.n < LEARN) {
-          way.first.push(u);
-          way.perUnit = way.first.length === LEARN ? median(way.first) : Math.min(...way.first);
-          if (pooled && u > LOSS_STOP * stats.inline.perUnit) [way.n, way.perUnit] = [LEARN - 1, Math.max(way.perUnit, u)];
-        } else {
-          // a re-measured way that now takes under half its estimate is measured again next call:
-          // a lasting change is followed in a few calls, a lucky one is corrected by the next
-          const chosen = pooled === poolWins(stats);
-          if (pooled && u > STALL * way.perUnit) stats.lastStall = way.n;
-          if (!chosen) {
-            // ...unless the pool stalled within its last STALL_MEMORY samples: then a fast trial is
-            // the pool between stalls, not a change, and it comes back only as its estimate decays
-            if (u < 0.5 * way.perUnit && !(pooled && way.n - stats.lastStall <= STALL_MEMORY)) stats.spent = Infinity;
-            const winner = pooled ? stats.inline : stats.pool;
-            stats.backoff = u >= CLEAR * winner.perUnit ? Math.min(MAX_BACKOFF, stats.backoff + 1) : 0;
-          }
-          // a pooled call's time counts whole: a stalled worker (preempted by another process) is part
-          // of what the pool costs, and capping it let a pool that stalled in 1 call of 30 stay chosen
-          // while it lost 1.5× on the mean
-          way.perUnit += ALPHA * ((pooled ? u : Math.min(u, 4 * way.perUnit)) - way.perUnit);
-        }
-        way.n++;
-        if (pooled === poolWins(stats) && stats.spent !== Infinity) stats.spent += ms;
-      },
-    };
+    return pooled ? s.poolWay : s.inlineWay;
   }
 
   /** What has been measured: per kernel and cost bucket, µs per 1,000 cost units of each way (for tests and benchmarks). */
