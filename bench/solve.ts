@@ -15,6 +15,7 @@ import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
 import { parseMatrixMarket } from '../src/io/index.js';
 import { poisson2D, poisson3D } from '../src/generators/poisson.js';
 import { solveStructure } from '../src/solvers/structure.js';
+import type { SolveMethod } from '../src/solvers/solve.js';
 import { median } from '../src/metrics.js';
 import type { CSRMatrix } from '../src/formats/csr.js';
 
@@ -64,27 +65,52 @@ function scipy(source: string, reps: number): ScipyOut | string {
   return `no Python with SciPy found (set SIMDGL_PYTHON): ${tried.join('; ')}`;
 }
 
-async function ours(rt: Runtime, A: CSRMatrix, reps: number, options: Parameters<Runtime['solve']>[2] = {}): Promise<{ ms: number; converged: boolean; what: string }> {
+type SolveOptions = Parameters<Runtime['solve']>[2];
+interface Ours { ms: number; converged: boolean; what: string }
+
+/**
+ * Each variant's median time of upload + solve, the variants taken in turn within every repeat (one
+ * untimed round first below 100 000 rows): the calls of a process's first seconds (JIT tiers,
+ * background compilation) then weigh on each alike, not on whichever runs first. null: the variant
+ * threw (a singular matrix given to 'direct').
+ */
+async function ours(rt: Runtime, A: CSRMatrix, reps: number, variants: SolveOptions[]): Promise<(Ours | null)[]> {
   const c = A.dtype === 'c128' || A.dtype === 'c64' ? 2 : 1;
   const b = new Float64Array(A.rows * c);
   for (let i = 0; i < A.rows; i++) b[c * i] = 1;
-  const once = async () => {
+  const once = async (options: SolveOptions) => {
     const t0 = performance.now();
     const h = rt.upload(A);
-    const r = await rt.solve(h, b, { ...options, tol: TOL });
-    const ms = performance.now() - t0;
-    h.dispose();
-    return { ms, r };
+    try {
+      const r = await rt.solve(h, b, { ...options, tol: TOL });
+      return { ms: performance.now() - t0, r };
+    } finally {
+      h.dispose();
+    }
   };
-  if (A.rows < 100_000) await once();
-  const runs = [];
-  for (let k = 0; k < reps; k++) runs.push(await once());
-  const { r } = runs[runs.length - 1];
-  return {
-    ms: median(runs.map((x) => x.ms)),
-    converged: r.converged,
-    what: `${r.method} + ${r.preconditioner}, ${r.iterations} it, true ${r.relativeResidual.toExponential(1)}${r.converged ? '' : ` (${r.reason})`}`,
-  };
+  const runs = variants.map(() => [] as Awaited<ReturnType<typeof once>>[]);
+  const failed = variants.map(() => false);
+  for (let k = A.rows < 100_000 ? -1 : 0; k < reps; k++) {
+    for (let v = 0; v < variants.length; v++) {
+      if (failed[v]) continue;
+      try {
+        const run = await once(variants[v]);
+        if (k >= 0) runs[v].push(run);
+      } catch (e) {
+        if (v === 0) throw e; // the defaults must not throw
+        failed[v] = true;
+      }
+    }
+  }
+  return runs.map((rs, v) => {
+    if (failed[v]) return null;
+    const { r } = rs[rs.length - 1];
+    return {
+      ms: median(rs.map((x) => x.ms)),
+      converged: r.converged,
+      what: `${r.method} + ${r.preconditioner}, ${r.iterations} it, true ${r.relativeResidual.toExponential(1)}${r.converged ? '' : ` (${r.reason})`}`,
+    };
+  });
 }
 
 export async function benchSolve(log: (s: string) => void, matrixDir = join(here, '..', 'data', 'matrices')): Promise<{ rows: SolveBenchRow[]; refinement: { f32Ms: number; f64Ms: number; f32Converged: boolean } }> {
@@ -105,7 +131,16 @@ export async function benchSolve(log: (s: string) => void, matrixDir = join(here
     const A = c.load();
     // more repeats for the small systems, whose few milliseconds a loaded machine scatters most
     const reps = A.rows > 100_000 ? 1 : A.rows < 20_000 ? 7 : 3;
-    const o = await ours(rt, A, reps);
+    // 'auto''s two kinds of choice on the shared matrices, each forced: a factorization, and the Krylov candidate it would run
+    let krylov: SolveMethod | undefined;
+    if (c.kind !== 'poisson') {
+      const h = rt.upload(A);
+      const e = rt.explain('solve', h);
+      h.dispose();
+      krylov = e.method === 'direct' ? e.fallbacks[0].method : (e.method as SolveMethod);
+    }
+    const [first, direct, krylovRun] = await ours(rt, A, reps, krylov ? [{}, { method: 'direct' }, { method: krylov, preconditioner: 'auto' }] : [{}]);
+    const o = first!;
     const py = scipy(c.source, reps);
     let best: SolveBenchRow['scipyBest'] = null;
     let atLeast: number | null = null;
@@ -125,23 +160,9 @@ export async function benchSolve(log: (s: string) => void, matrixDir = join(here
       }
       note = `SciPy ${py.scipy}: ${parts.join('; ')}`;
     }
-    let choices: SolveBenchRow['choices'];
-    if (c.kind !== 'poisson') {
-      // 'auto''s two kinds of choice, each forced: a factorization, and the Krylov candidate it would run
-      const h = rt.upload(A);
-      const e = rt.explain('solve', h);
-      h.dispose();
-      const k = e.method === 'direct' ? e.fallbacks[0] : { method: e.method as 'cg' };
-      const forced = async (o: Parameters<Runtime['solve']>[2]) => {
-        try {
-          const r = await ours(rt, A, reps, o);
-          return r.converged ? r.ms : null;
-        } catch {
-          return null; // a singular matrix given to 'direct'
-        }
-      };
-      choices = { directMs: await forced({ method: 'direct' }), krylovMs: await forced({ method: k.method, preconditioner: 'auto' }), krylov: k.method };
-    }
+    const choices: SolveBenchRow['choices'] = krylov
+      ? { directMs: direct?.converged ? direct.ms : null, krylovMs: krylovRun?.converged ? krylovRun.ms : null, krylov }
+      : undefined;
     rows.push({ matrix: c.name, kind: c.kind, rows: A.rows, ms: o.ms, converged: o.converged, what: o.what, scipyBest: best, scipyAtLeastMs: best ? null : atLeast, scipyNote: note, choices });
     const ratio =
       best && o.converged ? `→ best SciPy (${best.method}) / simdgl ${(best.ms / o.ms).toFixed(2)}×`

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
 import { CSRMatrix } from '../src/formats/csr.js';
 import { poisson2D, poisson3D } from '../src/generators/poisson.js';
-import { SingularMatrixError, UnsupportedError } from '../src/errors.js';
+import { GpuUnavailableError, SingularMatrixError, UnsupportedError } from '../src/errors.js';
 import { estimateFactorCost } from '../src/solvers/direct/factor.js';
 import { AMG_MIN_DIAMETER, AMG_MIN_DIAMETER_GPU, chooseDirect, chooseSolve, DIRECT_MAX_N } from '../src/solvers/solve.js';
 import { solveStructure } from '../src/solvers/structure.js';
@@ -117,6 +117,34 @@ describe("rt.solve 'auto': a direct factorization where the rule says so", () =>
     const ac = new AbortController();
     ac.abort();
     expect((await rt.solve(h, b, { signal: ac.signal })).reason).toBe('aborted');
+  });
+
+  it("a factorization that meets tol: explain's method, the answer of a fresh runtime and of forced 'direct', the same handle twice; a path asked for still checked first", async () => {
+    // the path race and the solver ops wait until a Krylov solve runs (runSolve)
+    const fresh = await createRuntime({ workers: 2 });
+    try {
+      for (const [name, A] of [['poisson2D(10)', poisson2D(10)], ['west0479', loadShared('west0479')], ['young1c', loadShared('young1c')]] as const) {
+        const c = A.dtype === 'c128' ? 2 : 1;
+        const b = Float64Array.from({ length: A.rows * c }, (_, i) => Math.sin(i + 1));
+        const h = rt.upload(A);
+        expect(rt.explain('solve', h).method, name).toBe('direct');
+        const [r1, r2, forced] = [await rt.solve(h, b), await rt.solve(h, b), await rt.solve(h, b, { method: 'direct' })];
+        const other = await fresh.solve(fresh.upload(A), b);
+        expect([r1.method, r2.method, other.method, r1.path, r1.converged], name).toEqual(['direct', 'direct', 'direct', 'cpu', true]);
+        expect(trueResidual(A, r1.x, b), name).toBeLessThanOrEqual(1e-8);
+        const scale = Math.max(...Array.from(r1.x, Math.abs));
+        for (const r of [r2, forced, other]) {
+          expect(r.x.length, name).toBe(r1.x.length);
+          let diff = 0;
+          for (let i = 0; i < r.x.length; i++) diff = Math.max(diff, Math.abs(r.x[i] - r1.x[i]));
+          expect(diff, name).toBeLessThanOrEqual(1e-10 * scale);
+        }
+        await expect(rt.solve(h, b, { path: 'gpu' }), name).rejects.toThrow(GpuUnavailableError);
+        h.dispose();
+      }
+    } finally {
+      fresh.dispose();
+    }
   });
 });
 

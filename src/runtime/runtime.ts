@@ -1411,10 +1411,12 @@ export class Runtime implements HandleOwner {
     if (!handle) checkPreconditionerOptions({ kind: pre }, where);
     const bIn = this.operand(b, h.dtype, h.rows, `${where}: b`);
     const x0In = o.x0 === undefined ? undefined : this.operand(o.x0, h.dtype, h.rows, `${where}: x0`);
-    const p = this.solvePath(h, o.path);
+    // a path asked for is checked now (its errors come before any work); the SpMV race that picks
+    // one otherwise, and the solver ops that tell its preconditioners, wait until a Krylov solve runs:
+    // a factorization that meets tol needs neither (≈ 0.1–0.5 ms of a small direct solve)
+    const asked = o.path || this.forced ? this.usable(o.path) : null;
     const { csr, structure } = this.solveStructureOf(h);
     const d = method ? null : this.wantsDirect(h, csr, o.method, o.preconditioner);
-    const choice = chooseSolve(structure, this.pathSolveInfo(p, h), { method: method ?? (o.method === 'direct' ? 'auto' : o.method), preconditioner: pre, spd: o.spd });
     // b and x0 (vector data or resident vectors, possibly one) are read once, at the start; b into a
     // host copy kept for the next solve of its length (given back when this one returns: a fresh 16 MB
     // array and the garbage it leaves cost ≈ 10 ms of a 90 ms WebGPU solve of 2 M unknowns)
@@ -1450,6 +1452,8 @@ export class Runtime implements HandleOwner {
         F?.dispose();
       }
     }
+    const p = asked ?? this.solvePath(h, undefined);
+    const choice = chooseSolve(structure, this.pathSolveInfo(p, h), { method: method ?? (o.method === 'direct' ? 'auto' : o.method), preconditioner: pre, spd: o.spd });
     await this.ready(p);
     const io = { upload: (v: Float64Array) => p.vector(h.dtype, v), read: async (v: PathVector) => (await p.read(v)).slice() };
     for (let c = 0; ; c++) {
