@@ -146,6 +146,29 @@ describe("rt.solve 'auto': a direct factorization where the rule says so", () =>
       fresh.dispose();
     }
   });
+
+  it('the CSR an upload keeps for its solves: the same structure and answer in every format, unchanged by later writes to the input', async () => {
+    // unsorted, with a duplicate (summed: 2 + 2) and an explicit zero, nonsymmetric: 6×6
+    const rowPtr = Int32Array.of(0, 3, 6, 8, 11, 13, 16);
+    const colIdx = Int32Array.of(1, 0, 0, 1, 3, 0, 2, 4, 3, 5, 2, 4, 1, 5, 3, 4);
+    const values = Float64Array.of(1, 2, 2, 5, 0, -1, 6, 1, 7, -2, 1, 8, 1, 9, 2, -1);
+    const A = new CSRMatrix(6, 6, 'f64', rowPtr, colIdx, values);
+    const canonical = A.toCSR();
+    const b = Float64Array.from({ length: 6 }, (_, i) => i + 1);
+    const ref = await rt.solve(rt.upload(A, { format: 'csr' }), b);
+    expect(trueResidual(canonical, ref.x, b)).toBeLessThanOrEqual(1e-12);
+    for (const format of ['auto', 'sell', 'ell', 'csr'] as const) {
+      const h = rt.upload(A, { format });
+      values.fill(3); // the handle is a copy: nothing of its structure or answer may follow the input
+      const e = rt.explain('solve', h);
+      const r = await rt.solve(h, b);
+      values.set([1, 2, 2, 5, 0, -1, 6, 1, 7, -2, 1, 8, 1, 9, 2, -1]);
+      expect([r.method, e.method, e.structure], format).toEqual([ref.method, 'direct', rt.explain('solve', rt.upload(canonical, { format: 'csr' })).structure]);
+      expect(trueResidual(canonical, r.x, b), format).toBeLessThanOrEqual(1e-12);
+      for (let i = 0; i < 6; i++) expect(r.x[i], `${format} x[${i}]`).toBeCloseTo(ref.x[i], 12);
+      h.dispose();
+    }
+  });
 });
 
 describe("rt.solve 'auto': the preconditioner of a Krylov solve", () => {
