@@ -19,7 +19,7 @@ import type { SolverOps } from '../src/solvers/ops.js';
 import { WebGpuPath } from '../src/webgpu/path.js';
 import type { WebGpuBackend } from '../src/webgpu/backend.js';
 import { webgpuBackend } from './webgpu-helpers.js';
-import { matvec, referencePcg } from './solve-reference.js';
+import { matvec, referencePcg, relDiff } from './solve-reference.js';
 
 /** The cycle in plain f64 from the hierarchy's matrices: damped Jacobi (ω = 4/3/ρ), dense coarse inverse. */
 function referenceCycle(h: AmgHierarchy, b: Float64Array, l = 0): Float64Array {
@@ -49,16 +49,6 @@ function referenceCycle(h: AmgHierarchy, b: Float64Array, l = 0): Float64Array {
   for (let s = 0; s < h.options.sweeps; s++) sweep();
   return x;
 }
-
-const relDiff = (a: ArrayLike<number>, b: ArrayLike<number>): number => {
-  let d = 0;
-  let s = 0;
-  for (let i = 0; i < a.length; i++) {
-    d += (a[i] - b[i]) ** 2;
-    s += b[i] ** 2;
-  }
-  return Math.sqrt(d / s);
-};
 
 /** The path's ops with every vector length and operator shape the cycle asks for recorded. */
 function recording<V>(ops: SolverOps<V>): { ops: SolverOps<V>; vectors: number[]; operators: [number, number][] } {

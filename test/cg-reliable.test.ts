@@ -11,7 +11,7 @@ import { cpuSolverOps } from '../src/cpu/solver-ops.js';
 import { CSRMatrix } from '../src/formats/csr.js';
 import { poisson3D } from '../src/generators/poisson.js';
 import { Prng } from '../src/generators/prng.js';
-import { trueResidual } from './solve-reference.js';
+import { relDiff, trueResidual } from './solve-reference.js';
 import { loadShared } from './matrices.js';
 
 let rt: Runtime;
@@ -28,16 +28,6 @@ afterAll(() => {
 function rhs(n: number, seed = 7): Float64Array {
   const g = new Prng(seed);
   return Float64Array.from({ length: n }, () => g.next() * 2 - 1);
-}
-
-function relDiff(x: ArrayLike<number>, y: ArrayLike<number>): number {
-  let d = 0;
-  let s = 0;
-  for (let i = 0; i < x.length; i++) {
-    d += (x[i] - y[i]) ** 2;
-    s += y[i] ** 2;
-  }
-  return Math.sqrt(d / s);
 }
 
 /** A tridiagonal SPD f32 matrix of n rows (n odd: the kernels' scalar tails run). */

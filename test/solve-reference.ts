@@ -52,6 +52,17 @@ export function trueResidual(A: CSRMatrix, x: ArrayLike<number>, b: ArrayLike<nu
   return Math.sqrt(rr / bb);
 }
 
+/** ‖x − y‖₂/‖y‖₂ over components (real or interleaved complex alike). */
+export function relDiff(x: ArrayLike<number>, y: ArrayLike<number>): number {
+  let d = 0;
+  let s = 0;
+  for (let i = 0; i < y.length; i++) {
+    d += (x[i] - y[i]) ** 2;
+    s += y[i] ** 2;
+  }
+  return Math.sqrt(d / s);
+}
+
 /** x = A⁻¹·b by dense LU with partial pivoting. */
 export function denseSolve(a0: Dense, b: ArrayLike<number>): Float64Array {
   const n = a0.length;
