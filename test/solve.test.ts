@@ -336,6 +336,17 @@ describe('preconditioned methods: iteration counts against plain references', ()
     // diagonal is taken as definite, CG breaks down, MINRES follows
     const s = await rt.solve(h, b, { tol: 1e-10, preconditioner: 'jacobi' });
     expect([s.converged, s.method]).toEqual([true, 'minres']);
+    // 'auto': IC(0) for CG (not diagonally dominant), Jacobi for the MINRES after its breakdown
+    expect(rt.explain('solve', h).fallbacks.map((c) => `${c.method}+${c.preconditioner}`)).toEqual(['cg+ic0', 'minres+jacobi']);
+  });
+
+  it('a singular indefinite matrix with a positive diagonal (dwt_992): the factorization refuses it, CG breaks down, MINRES + Jacobi solves it', async () => {
+    const A = loadShared('dwt_992');
+    const b = new Float64Array(A.rows).fill(1);
+    const r = await rt.solve(rt.upload(A), b, { tol: 1e-8 });
+    expect([r.converged, r.method, r.preconditioner]).toEqual([true, 'minres', 'jacobi']);
+    expect(r.directFallback).toMatch(/singular/);
+    expect(trueResidual(A, r.x, b)).toBeLessThanOrEqual(1e-8);
   });
 });
 
