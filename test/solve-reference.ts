@@ -42,14 +42,7 @@ export function matvec(A: CSRMatrix, x: ArrayLike<number>): Float64Array {
 
 /** ‖b − A·x‖/‖b‖ for real or complex (interleaved) CSR, in f64. */
 export function trueResidual(A: CSRMatrix, x: ArrayLike<number>, b: ArrayLike<number>): number {
-  const y = matvec(A, x);
-  let rr = 0;
-  let bb = 0;
-  for (let i = 0; i < y.length; i++) {
-    rr += (b[i] - y[i]) ** 2;
-    bb += b[i] ** 2;
-  }
-  return Math.sqrt(rr / bb);
+  return relDiff(matvec(A, x), b);
 }
 
 /** ‖x − y‖₂/‖y‖₂ over components (real or interleaved complex alike). */

@@ -3,7 +3,7 @@ import type { Op } from '../backend-types.js';
 import type { ConvertOptions, FormatName } from '../formats/index.js';
 import type { GpuCanvas } from '../gpu/index.js';
 import type { WebGpuPathOptions } from '../webgpu/path.js';
-import type { SolveOptions as SolverOptions, StopReason } from '../solvers/ops.js';
+import type { SolveOptions as SolverOptions } from '../solvers/ops.js';
 import type { PreconditionerKind, PreconditionerOptions } from '../solvers/precond/index.js';
 import type { SolveMethod, TrueSolveResult } from '../solvers/solve.js';
 import type { PreconditionerHandle } from './preconditioner.js';

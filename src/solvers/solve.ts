@@ -7,7 +7,7 @@ import { bicgstab } from './krylov/bicgstab.js';
 import { cg, type ResidualReplacement } from './krylov/cg.js';
 import { gmres, type GmresOptions } from './krylov/gmres.js';
 import { minres } from './krylov/minres.js';
-import type { PathRefinement, SolveOptions, SolveResult, SolverOps, StopReason } from './ops.js';
+import type { PathRefinement, SolveResult, SolverOps, StopReason } from './ops.js';
 import type { PreconditionerKind } from './precond/index.js';
 import type { SolveStructure } from './structure.js';
 
