@@ -75,3 +75,30 @@ describe('factorization: the reported residual of a right-hand side far from 1',
     });
   }
 });
+
+describe('Krylov methods: a right-hand side far from 1', () => {
+  const cases: [string, number, number][] = [
+    ['f64', 1e-300, 1e-8], ['f64', 1e-200, 1e-8], ['f64', 1e-160, 1e-8], ['f64', 1e160, 1e-8], ['f64', 1e200, 1e-8], ['f64', 1e300, 1e-8],
+    ['f32', 1e-300, 1e-8], ['f32', 1e-30, 1e-8], ['f32', 1e-20, 1e-4], ['f32', 1e20, 1e-8], ['f32', 1e30, 1e-4], ['f32', 1e200, 1e-8],
+  ];
+  for (const [dt, s, tol] of cases) {
+    it(`${dt} b of scale ${s}, tol ${tol}: every method solves it`, async () => {
+      const P = poisson2D(8);
+      const A = dt === 'f64' ? P : P.astype('f32');
+      const h = rt.upload(A);
+      const b = rhs(A.rows, s);
+      const x0 = Float64Array.from(b, (v) => v / 8);
+      for (const method of ['cg', 'gmres', 'bicgstab', 'minres'] as const) {
+        for (const preconditioner of ['none', 'jacobi'] as const) {
+          const r = await rt.solve(h, b, { method, preconditioner, tol });
+          expectHonest(r, A, b, tol, `${method}+${preconditioner}`);
+          expect(r.reason, `${method}+${preconditioner}: ${r.reason}, relative residual ${r.relativeResidual}`).toBe('converged');
+          const r0 = await rt.solve(h, b, { method, preconditioner, tol, x0 });
+          expect(r0.reason, `${method}+${preconditioner} from x0: ${r0.reason}, relative residual ${r0.relativeResidual}`).toBe('converged');
+          expectHonest(r0, A, b, tol, `${method}+${preconditioner} x0`);
+        }
+      }
+      h.dispose();
+    });
+  }
+});

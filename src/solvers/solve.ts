@@ -244,6 +244,44 @@ export async function solveWithTrueResidual<V>(
   run: KrylovMethod<V>,
   o: Omit<GmresOptions<V>, 'x0'> & { x0?: Float64Array; single: boolean },
 ): Promise<TrueSolveResult> {
+  // the methods' dot products over- or underflow for ‖b‖ far from 1 (f64 from 1e±154, f32 from 1e±19:
+  // 'nan', 'breakdown' or divergence on a problem whose answer is representable): b and x0 are scaled by
+  // a power of two, exactly, and x and the residual norm scaled back
+  const e = rhsExponent(b);
+  if (e === 0) return solveScaled(ops, io, A, b, run, o);
+  const r = await solveScaled(ops, io, A, scaleBy(Float64Array.from(b), -e), run, { ...o, x0: o.x0 && scaleBy(Float64Array.from(o.x0), -e) });
+  return { ...r, x: scaleBy(r.x, e), residualNorm: scaleBy(Float64Array.of(r.residualNorm), e)[0] };
+}
+
+/** ‖b‖ outside [2^-RHS_RANGE, 2^RHS_RANGE] is scaled into [1/2, 2) (f32's dot products of 2^±16 entries stay in range). */
+const RHS_RANGE = 16;
+
+/** The power of two e with ‖b‖ ≈ 2^e where b is to be scaled, else 0 (b = 0, not finite, or in range). */
+function rhsExponent(b: Float64Array): number {
+  const norm = hostNorm(b);
+  if (!(norm > 0) || !Number.isFinite(norm)) return 0;
+  const e = Math.round(Math.log2(norm));
+  return Math.abs(e) > RHS_RANGE ? e : 0;
+}
+
+/** v ← 2^e·v in place, exact where no entry over- or underflows (two steps: 2^±1074 itself is not a number). */
+function scaleBy(v: Float64Array, e: number): Float64Array {
+  const h = Math.trunc(e / 2);
+  const s1 = 2 ** h;
+  const s2 = 2 ** (e - h);
+  for (let i = 0; i < v.length; i++) v[i] = v[i] * s1 * s2;
+  return v;
+}
+
+/** solveWithTrueResidual for b in range. */
+async function solveScaled<V>(
+  ops: SolverOps<V>,
+  io: HostIO<V>,
+  A: CSRMatrix,
+  b: Float64Array,
+  run: KrylovMethod<V>,
+  o: Omit<GmresOptions<V>, 'x0'> & { x0?: Float64Array; single: boolean },
+): Promise<TrueSolveResult> {
   const tol = o.tol ?? 1e-8;
   // the path's own refinement: for f64, and for f32 where the tolerance needs refinement at all
   const onPath = !o.single || tol < SINGLE_INNER_TOL ? ops.refinement?.(b, o.x0) : undefined;
