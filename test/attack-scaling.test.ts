@@ -102,3 +102,19 @@ describe('Krylov methods: a right-hand side far from 1', () => {
     });
   }
 });
+
+describe('Krylov methods: a matrix far from 1', () => {
+  for (const s of [1e-100, 1e-30, 1e-20, 1e20, 1e100]) {
+    it(`poisson2D(8)·${s}, no preconditioner: every method solves it`, async () => {
+      const A = scaled(poisson2D(8), s);
+      const h = rt.upload(A);
+      const b = rhs(A.rows, 1);
+      for (const method of ['cg', 'gmres', 'bicgstab', 'minres'] as const) {
+        const r = await rt.solve(h, b, { method, preconditioner: 'none', tol: 1e-10 });
+        expectHonest(r, A, b, 1e-10, method);
+        expect(r.reason, `${method}: ${r.reason} after ${r.iterations} iterations, relative residual ${r.relativeResidual}`).toBe('converged');
+      }
+      h.dispose();
+    });
+  }
+});

@@ -3,9 +3,16 @@ import { startResidual } from './start.js';
 
 type C = [number, number];
 const mul = (a: C, b: C): C => [a[0] * b[0] - a[1] * b[1], a[0] * b[1] + a[1] * b[0]];
+// Smith's division: |b|² itself overflows or underflows from |b| ≈ 1e±154 (NaN or 0 for a finite quotient)
 const div = (a: C, b: C): C => {
-  const d = b[0] * b[0] + b[1] * b[1];
-  return [(a[0] * b[0] + a[1] * b[1]) / d, (a[1] * b[0] - a[0] * b[1]) / d];
+  if (Math.abs(b[1]) <= Math.abs(b[0])) {
+    const t = b[1] / b[0];
+    const d = b[0] + b[1] * t;
+    return [(a[0] + a[1] * t) / d, (a[1] - a[0] * t) / d];
+  }
+  const t = b[0] / b[1];
+  const d = b[0] * t + b[1];
+  return [(a[0] * t + a[1]) / d, (a[1] * t - a[0]) / d];
 };
 const neg = (a: C): C => [-a[0], -a[1]];
 const isZero = (a: C): boolean => a[0] === 0 && a[1] === 0;
