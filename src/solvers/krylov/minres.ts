@@ -34,6 +34,8 @@ export async function minres<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V
     let sn = 0;
     let it = 0;
     let relRes = r0 / scale;
+    // the largest (α, β) of the Lanczos tridiagonal so far, a scale of ‖A‖ (β₁ is b's, not A's)
+    let tnorm = 0;
     while (reason === 'maxIter' && it < maxIter) {
       if (signal?.aborted) {
         reason = 'aborted';
@@ -64,7 +66,9 @@ export async function minres<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V
       const gbar = sn * dbar - cs * alfa;
       epsln = sn * beta;
       dbar = -cs * beta;
-      const gamma = Math.max(Math.hypot(gbar, beta), Number.EPSILON);
+      // γ kept from 0 relative to the Lanczos matrix's size (SciPy's absolute ε stopped A·1e-20 after one iteration)
+      tnorm = Math.max(tnorm, Math.hypot(alfa, beta));
+      const gamma = Math.max(Math.hypot(gbar, beta), Number.EPSILON * tnorm) || Number.EPSILON;
       cs = gbar / gamma;
       sn = beta / gamma;
       const phi = cs * phibar;
