@@ -77,7 +77,7 @@ export class PreconditionerHandle {
     this.live();
     let r = this.#resident.get(path) as PreconditionerOperator<V> | undefined;
     if (!r) {
-      r = this.plan.instantiate(ops);
+      r = oneAtATime(this.plan.instantiate(ops));
       this.#resident.set(path, r as PreconditionerOperator<unknown>);
     }
     return r;
@@ -96,4 +96,23 @@ export class PreconditionerHandle {
     this.#resident.clear();
     this.owner.forget(this);
   }
+}
+
+/**
+ * The operator with its applications run one after another: solves running together (Promise.all)
+ * share the handle's resident operator, whose work vectors (the triangular pair's middle vector, a
+ * multigrid cycle's levels) an interleaved application would overwrite — CG with a shared IC(0) broke
+ * down after 0 iterations where it converges alone in 31.
+ */
+function oneAtATime<V>(op: PreconditionerOperator<V>): PreconditionerOperator<V> {
+  let last: Promise<void> = Promise.resolve();
+  return {
+    method: op.method,
+    apply: (x, y) => {
+      const run = last.then(() => op.apply(x, y));
+      last = run.catch(() => {});
+      return run;
+    },
+    dispose: () => op.dispose(),
+  };
 }
