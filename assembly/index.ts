@@ -15,3 +15,4 @@ export * from './cg_fused';
 export * from './sptrsv';
 export * from './cholesky';
 export * from './spgemm';
+export * from './lanczos';

@@ -3,7 +3,7 @@ import { MemoryLimitError } from '../errors.js';
 import { CSRMatrix } from '../formats/csr.js';
 import { reserveMemory } from '../memory-budget.js';
 import type { SparseSession } from '../solvers/amg/spgemm.js';
-import { lanczosBounds } from '../solvers/precond/chebyshev.js';
+import { lanczosStart, tridiagonalEigen } from '../solvers/precond/chebyshev.js';
 import type { CpuBackend } from './backend.js';
 import type { Region } from './memory.js';
 import { balancedBounds } from './partition.js';
@@ -69,32 +69,49 @@ export class CpuSparseSession implements SparseSession {
     }
   }
 
-  lanczosBounds(A: CSRMatrix, steps: number): { min: number; max: number } {
+  lanczosBounds(A: CSRMatrix, dinv: Float64Array, steps: number): { min: number; max: number } {
     const M = this.upload(A, 1);
     const B = this.backend;
     const n = A.rows;
-    const regions: Region[] = [];
-    // each vector's address by its view: the SpMV reads x and writes y where Lanczos keeps them
-    const at = new Map<Float64Array, number>();
     const ap = A.rowPtr;
     const chunks = A.nnz < SPGEMM_POOL_FLOOR ? 1 : B.threads;
     const bounds = chunks === 1 ? Int32Array.of(0, n) : balancedBounds(n, chunks, (i) => ap[i] + i);
+    // s = D^-1/2, x, y, t (lanczos_apply's vectors) and a partial sum per chunk, 16 bytes apart
+    const regions = [0, 1, 2, 3].map(() => B.heap.alloc(8 * n));
+    const out = B.heap.alloc(16 * chunks);
     try {
-      return lanczosBounds(A, steps, {
-        vectors: (count) => {
-          for (let k = 0; k < count; k++) regions.push(B.heap.alloc(8 * n));
-          // views made after the last allocation (growth of a non-shared memory detaches older ones)
-          return regions.map((r) => {
-            const v = r.view('f64', n);
-            v.fill(0);
-            at.set(v, r.ptr);
-            return v;
-          });
-        },
-        spmv: (x, y) => B.runChunksSync('csr_f64', [M.ptr, M.idx, M.val, at.get(x)!, at.get(y)!, 1, 0], bounds),
-      });
+      const [s, x, y, t] = regions.map((r) => r.view('f64', n));
+      for (let i = 0; i < n; i++) s[i] = Math.sqrt(dinv[i]);
+      const c0 = 1 / Math.sqrt(lanczosStart(x));
+      for (let i = 0; i < n; i++) t[i] = s[i] * x[i];
+      y.fill(0);
+      const partials = out.view('f64', 2 * chunks);
+      const sum = (): number => {
+        let r = 0;
+        for (let k = 0; k < chunks; k++) r += partials[2 * k];
+        return r;
+      };
+      // the current vector is c·(x's region), the previous one cPrev·(y's region); y becomes the next
+      let [xr, yr] = [regions[1].ptr, regions[2].ptr];
+      let c = c0;
+      let bp = 0;
+      const alpha: number[] = [];
+      const beta: number[] = [];
+      for (let j = 0; j < Math.min(steps, n); j++) {
+        B.runChunksSync('lanczos_apply', [M.ptr, M.idx, M.val, regions[0].ptr, regions[3].ptr, xr, yr, c, bp, out.ptr], bounds, 9);
+        const a = sum();
+        B.runChunksSync('lanczos_orth', [regions[0].ptr, regions[3].ptr, xr, yr, a * c, out.ptr], bounds, 5);
+        const b = Math.sqrt(sum());
+        alpha.push(a);
+        if (!(b > 1e-12 * Math.abs(a))) break;
+        beta.push(b);
+        bp = b * c;
+        c = 1 / b;
+        [xr, yr] = [yr, xr];
+      }
+      return { min: tridiagonalEigen(alpha, beta, 'min'), max: tridiagonalEigen(alpha, beta, 'max') };
     } finally {
-      for (const r of regions) r.dispose();
+      for (const r of [...regions, out]) r.dispose();
     }
   }
 

@@ -90,7 +90,14 @@ export function solveStructure(A: CSRMatrix): SolveStructure {
   for (let j = 0; j < n && hermitian; j++) {
     for (let q = cursor[j]; q < rowPtr[j + 1] && colIdx[q] < j; q++) if (values[c * q] !== 0 || (complex && values[c * q + 1] !== 0)) hermitian = false;
   }
-  return { n, nnz: A.nnz, hermitian, positiveDiagonal, zeroDiagonals, finite, laplacianLike, diagonallyDominant, ...(hermitian && laplacianLike && n > 0 ? { diameter: pseudoDiameter(A) } : {}) };
+  const s: SolveStructure = { n, nnz: A.nnz, hermitian, positiveDiagonal, zeroDiagonals, finite, laplacianLike, diagonallyDominant };
+  if (hermitian && laplacianLike && n > 0) {
+    // on first read: only 'auto' reads it, and its two breadth-first searches cost ≈ 0.3 s a million
+    // rows, which a solve with its preconditioner given (rt.amg, 'jacobi', …) need not pay
+    let d: number | undefined;
+    Object.defineProperty(s, 'diameter', { enumerable: true, get: () => (d ??= pseudoDiameter(A)) });
+  }
+  return s;
 }
 
 /**

@@ -149,7 +149,7 @@ function levelOf(A: CSRMatrix, blockSize: number, l: number, session: SparseSess
   if (!positive || n < 2) return { A, dinv, rho: 1, blockSize };
   // PyAMG's approximate_spectral_radius: 15 Lanczos steps, the largest Ritz value. Ritz values lie in
   // A's spectrum (scaled by D^-1/2), so a clearly negative one proves A indefinite.
-  const { min, max } = session.lanczosBounds(A, 15);
+  const { min, max } = session.lanczosBounds(A, dinv, 15);
   if (min < -1e-8 * max) throw new UnsupportedError(`amg: A is indefinite (D⁻¹A has an eigenvalue ≤ ${min.toPrecision(3)} on level ${l}); multigrid needs a positive definite matrix: use method 'minres' or 'gmres' with 'jacobi' or 'ilu0'`);
   return { A, dinv, rho: max, blockSize };
 }

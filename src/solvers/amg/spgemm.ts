@@ -19,8 +19,11 @@ export interface SparseSession {
   smoothedProlongator(A: CSRMatrix, T: CSRMatrix, scale: Float64Array): CSRMatrix;
   /** R·(A·P) in f64 (A·P is not copied out); the result stays where the kernels run, the next level's A */
   galerkin(R: CSRMatrix, A: CSRMatrix, P: CSRMatrix): CSRMatrix;
-  /** lanczosBounds of a real A, its SpMVs and vectors where the kernels run */
-  lanczosBounds(A: CSRMatrix, steps: number): { min: number; max: number };
+  /**
+   * lanczosBounds (src/solvers/precond/chebyshev.ts: the same start and steps) of a real A whose
+   * inverse diagonal is dinv (all positive), its passes and vectors where the kernels run
+   */
+  lanczosBounds(A: CSRMatrix, dinv: Float64Array, steps: number): { min: number; max: number };
   /**
    * `sweeps` symmetric Gauss–Seidel sweeps (forward, then backward) on A·x = 0 from x, in place; a row
    * whose diagonal is not positive is left alone

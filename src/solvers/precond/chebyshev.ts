@@ -7,10 +7,9 @@ import { jsCsrSpmv } from '../../host-spmv.js';
  * Hermitian D^-½·A·D^-½) from `steps` Lanczos steps in f64 on the host, from a fixed start vector.
  * The largest is accurate after a few steps (from below); the smallest is an over-estimate. A complex
  * vector is taken as its interleaved real components: the realified Hermitian matrix is real symmetric
- * with the same eigenvalues. `kernels` (a real A) run the products elsewhere (the AMG setup's on the
- * worker pool, on vectors in its memory); without them they run here.
+ * with the same eigenvalues.
  */
-export function lanczosBounds(A: CSRMatrix, steps = 20, kernels?: LanczosKernels): { min: number; max: number } {
+export function lanczosBounds(A: CSRMatrix, steps = 20): { min: number; max: number } {
   const n = A.rows;
   const c = components(A.dtype);
   const s = new Float64Array(n);
@@ -19,17 +18,10 @@ export function lanczosBounds(A: CSRMatrix, steps = 20, kernels?: LanczosKernels
     s[i] = 1 / Math.sqrt(s[i]);
   }
   const len = n * c;
-  const real = c === 1 && kernels;
-  let [v, vPrev, w, t] = real ? kernels.vectors(4) : [new Float64Array(len), new Float64Array(len), new Float64Array(len), new Float64Array(len)];
-  // a fixed, non-special start in [0.5, 1.5): no eigenvector of a regular stencil, from a linear
-  // congruential sequence (a sine per entry cost more than the SpMVs' passes on large levels)
-  for (let i = 0, h = 0x2545f491; i < len; i++) {
-    h = (Math.imul(h, 1664525) + 1013904223) | 0;
-    v[i] = 0.5 + (h >>> 8) / 16777216;
-  }
-  const nv = Math.sqrt(dotSelf(v));
+  let [v, vPrev, w, t] = [new Float64Array(len), new Float64Array(len), new Float64Array(len), new Float64Array(len)];
+  const nv = Math.sqrt(lanczosStart(v));
   for (let i = 0; i < len; i++) v[i] /= nv;
-  if (c === 1) return realLanczos(A, s, [v, vPrev, w, t], Math.min(steps, n), real ? kernels.spmv : undefined);
+  if (c === 1) return realLanczos(A, s, [v, vPrev, w, t], Math.min(steps, n));
   const alpha: number[] = [];
   const beta: number[] = [];
   let b = 0;
@@ -55,21 +47,29 @@ export function lanczosBounds(A: CSRMatrix, steps = 20, kernels?: LanczosKernels
   return { min: tridiagonalEigen(alpha, beta, 'min'), max: tridiagonalEigen(alpha, beta, 'max') };
 }
 
-/** SpMVs of lanczosBounds run elsewhere: spmv reads and writes the vectors `vectors` gives without copies. */
-export interface LanczosKernels {
-  /** y = A·x */
-  spmv(x: Float64Array, y: Float64Array): void;
-  /** `count` zeroed vectors of A's rows */
-  vectors(count: number): Float64Array[];
+/**
+ * Fills v with lanczosBounds' start (unnormalized), returns ‖v‖²: a fixed, non-special vector in
+ * [0.5, 1.5), no eigenvector of a regular stencil, from a linear congruential sequence (a sine per
+ * entry cost more than the SpMVs' passes on large levels).
+ */
+export function lanczosStart(v: Float64Array): number {
+  let ss = 0;
+  for (let i = 0, h = 0x2545f491; i < v.length; i++) {
+    h = (Math.imul(h, 1664525) + 1013904223) | 0;
+    const x = 0.5 + (h >>> 8) / 16777216;
+    v[i] = x;
+    ss += x * x;
+  }
+  return ss;
 }
 
 /**
  * lanczosBounds' steps for a real A from the unit start vector v (then vPrev, w, t: zeroed work
- * vectors), with the passes fused (the AMG setup runs this on every level): the scaling and the first
- * orthogonalization ride on the SpMV's row loop (or on a pass over `spmv`'s result), the second and
- * the norm share a pass, and the next step's scaled vector is made with the new v.
+ * vectors), with the passes fused: the scaling and the first orthogonalization ride on the SpMV's
+ * row loop, the second and the norm share a pass, and the next step's scaled vector is made with the
+ * new v.
  */
-function realLanczos(A: CSRMatrix, s: Float64Array, vectors: Float64Array[], steps: number, spmv?: (x: Float64Array, y: Float64Array) => void): { min: number; max: number } {
+function realLanczos(A: CSRMatrix, s: Float64Array, vectors: Float64Array[], steps: number): { min: number; max: number } {
   const n = A.rows;
   const { rowPtr, colIdx, values } = A;
   let [v, vPrev, w] = vectors;
@@ -81,11 +81,9 @@ function realLanczos(A: CSRMatrix, s: Float64Array, vectors: Float64Array[], ste
   for (let j = 0; j < steps; j++) {
     // w = S·A·S·v − b·vPrev, a = v·w
     let a = 0;
-    if (spmv) spmv(t, w);
     for (let i = 0; i < n; i++) {
       let sum = 0;
-      if (spmv) sum = w[i];
-      else for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) sum += values[k] * t[colIdx[k]];
+      for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) sum += values[k] * t[colIdx[k]];
       const wi = sum * s[i] - b * vPrev[i];
       w[i] = wi;
       a += v[i] * wi;
@@ -121,7 +119,7 @@ function dotSelf(x: Float64Array): number {
 }
 
 /** The extreme eigenvalue of the symmetric tridiagonal (alpha; beta) by Sturm-sequence bisection. */
-function tridiagonalEigen(alpha: number[], beta: number[], which: 'min' | 'max'): number {
+export function tridiagonalEigen(alpha: number[], beta: number[], which: 'min' | 'max'): number {
   const m = alpha.length;
   let lo = Infinity;
   let hi = -Infinity;
