@@ -4,6 +4,8 @@
 // numeric pass's chunks are balanced by them), then spgemm_f64 / spgemm_c128 fill the
 // rows, columns in ascending order. Values are f64 (c128 as pairs); the caller widens f32/c64 and
 // real operands of a complex product. Rows are independent, so any split gives the same bits.
+// Without `order` (spgemm_f64), a row's columns stay in the order the product first reached them:
+// for an intermediate only another product reads (the A·P of R·(A·P)).
 // With `addB` (count) and a scale vector `sc` (spgemm_f64), the product is B + diag(sc)·A·B for a
 // square A: the smoothed prolongator P = T − ω·D⁻¹·A·T of the AMG setup in one pass (row i of T is
 // added after row i of the scaled product).
@@ -45,7 +47,7 @@ export function spgemm_count(ap: usize, ai: usize, bp: usize, bi: usize, n: i32,
   return ((<usize>n << 2) + 15) & ~(<usize>15);
 }
 
-export function spgemm_f64(ap: usize, ai: usize, av: usize, bp: usize, bi: usize, bv: usize, n: i32, sc: usize, slot: usize, cp: usize, ci: usize, cv: usize, rowStart: i32, rowEnd: i32): void {
+export function spgemm_f64(ap: usize, ai: usize, av: usize, bp: usize, bi: usize, bv: usize, n: i32, sc: usize, order: i32, slot: usize, cp: usize, ci: usize, cv: usize, rowStart: i32, rowEnd: i32): void {
   const mark = <usize>load<u32>(slot);
   const acc = mark + markerBytes(n);
   memory.fill(mark, 0xff, <usize>n << 2);
@@ -76,7 +78,7 @@ export function spgemm_f64(ap: usize, ai: usize, av: usize, bp: usize, bi: usize
         } else store<f64>(x, load<f64>(x) + p);
       }
     }
-    orderColumns(mark, ci, start, end, lo, hi, i);
+    if (order) orderColumns(mark, ci, start, end, lo, hi, i);
     for (let k = start; k < end; k++) store<f64>(cv + (<usize>k << 3), load<f64>(acc + (<usize>load<i32>(ci + (<usize>k << 2)) << 3)));
   }
 }
@@ -206,4 +208,33 @@ function siftDown(a: usize, root: i32, len: i32): void {
     r = c;
   }
   store<i32>(a + (<usize>r << 2), v);
+}
+
+// Transpose of an f64 CSR matrix (rows [rowStart, rowEnd) of it a chunk), in two passes:
+// spgemm_transpose_count counts the chunk's entries per column into its array (the u32 at `slot`),
+// the caller turns the counts into each chunk's first position per column (columns in order, then
+// chunks in order: the transpose's rows come out ascending), and spgemm_transpose_fill places them.
+
+export function spgemm_transpose_count(ap: usize, ai: usize, ncols: i32, slot: usize, rowStart: i32, rowEnd: i32): void {
+  const cnt = <usize>load<u32>(slot);
+  memory.fill(cnt, 0, <usize>ncols << 2);
+  const k1 = load<i32>(ap + (<usize>rowEnd << 2));
+  for (let k = load<i32>(ap + (<usize>rowStart << 2)); k < k1; k++) {
+    const p = cnt + (<usize>load<i32>(ai + (<usize>k << 2)) << 2);
+    store<i32>(p, load<i32>(p) + 1);
+  }
+}
+
+export function spgemm_transpose_fill(ap: usize, ai: usize, av: usize, slot: usize, ti: usize, tv: usize, rowStart: i32, rowEnd: i32): void {
+  const next = <usize>load<u32>(slot);
+  for (let i = rowStart; i < rowEnd; i++) {
+    const k1 = load<i32>(ap + (<usize>i << 2), 4);
+    for (let k = load<i32>(ap + (<usize>i << 2)); k < k1; k++) {
+      const p = next + (<usize>load<i32>(ai + (<usize>k << 2)) << 2);
+      const q = load<i32>(p);
+      store<i32>(p, q + 1);
+      store<i32>(ti + (<usize>q << 2), i);
+      store<f64>(tv + (<usize>q << 3), load<f64>(av + (<usize>k << 3)));
+    }
+  }
 }

@@ -283,6 +283,45 @@ describe('spgemm', () => {
     expect(pooled).toBeGreaterThan(before);
   });
 
+  /** Mᵀ bucketed by column here (rows ascending in each bucket), against the session's pool transpose on 1, 2 and 3 threads. */
+  it('session transpose: random shapes with empty rows and columns, 1×1, and large (on the pool) against a bucketed reference, on 1, 2 and 3 threads', async () => {
+    const reference = (M: CSRMatrix): CSRMatrix => {
+      const buckets: [number, number][][] = Array.from({ length: M.cols }, () => []);
+      for (let i = 0; i < M.rows; i++) for (let k = M.rowPtr[i]; k < M.rowPtr[i + 1]; k++) buckets[M.colIdx[k]].push([i, M.values[k]]);
+      const ptr = new Int32Array(M.cols + 1);
+      buckets.forEach((b, j) => (ptr[j + 1] = ptr[j] + b.length));
+      const flat = buckets.flat();
+      return new CSRMatrix(M.cols, M.rows, 'f64', ptr, Int32Array.from(flat, (e) => e[0]), Float64Array.from(flat, (e) => e[1]));
+    };
+    const rnd = mulberry32(29);
+    const cases: CSRMatrix[] = [new CSRMatrix(1, 1, 'f64', Int32Array.of(0, 1), Int32Array.of(0), Float64Array.of(-2.5)), new CSRMatrix(3, 2, 'f64', new Int32Array(4), new Int32Array(0), new Float64Array(0))];
+    for (let t = 0; t < 10; t++) {
+      cases.push(randomMatrix({ rows: 1 + Math.floor(rnd() * 80), cols: 1 + Math.floor(rnd() * 80), meanRowLength: rnd() * 4, seed: 500 + t }).astype('f64'));
+    }
+    // above the pool's floor, rectangular, with rows and columns left empty
+    cases.push(randomMatrix({ rows: 30000, cols: 7000, meanRowLength: 1.5, seed: 77 }).astype('f64'));
+    const rt3 = await createRuntime({ workers: 3 });
+    const before = pooled;
+    try {
+      for (const M of cases) {
+        const ref = reference(M);
+        for (const rt of [rt1, rt2, rt3]) {
+          const s = new CpuSparseSession(rt.cpuBackend);
+          try {
+            const T = s.transpose(M);
+            expect(T.isCanonical()).toBe(true);
+            sameBits(ref, T, `transpose of a ${M.rows}×${M.cols} matrix, ${rt.cpuBackend.threads} threads`);
+          } finally {
+            s.dispose();
+          }
+        }
+      }
+    } finally {
+      rt3.dispose();
+    }
+    expect(pooled).toBeGreaterThan(before);
+  });
+
   it('shape mismatch → ShapeError; a product over the budget → MemoryLimitError before the numeric pass; a worker failing → WorkerError, then the pool works again', async () => {
     const A = poisson2D(3);
     const B = randomMatrix({ rows: 4, cols: 9, meanRowLength: 4, seed: 1 });

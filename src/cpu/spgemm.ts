@@ -61,12 +61,60 @@ export class CpuSparseSession implements SparseSession {
   }
 
   galerkin(R: CSRMatrix, A: CSRMatrix, P: CSRMatrix): CSRMatrix {
-    const AP = this.multiply(this.upload(A, 1), this.upload(P, 1));
+    const AP = this.multiply(this.upload(A, 1), this.upload(P, 1), 0, false);
     try {
       return this.keep(this.multiply(this.upload(R, 1), AP));
     } finally {
       free(AP);
     }
+  }
+
+  transpose(M: CSRMatrix): CSRMatrix {
+    const m = this.upload(M, 1);
+    const backend = this.backend;
+    const chunks = M.nnz < SPGEMM_POOL_FLOOR ? 1 : backend.threads;
+    const n = M.cols;
+    const T: Resident = { rows: n, cols: M.rows, nnz: M.nnz, cc: 1, ptr: 0, idx: 0, val: 0, regions: [] };
+    const work: Region[] = [];
+    try {
+      const slots = backend.heap.alloc(16 * chunks);
+      work.push(slots);
+      const counts: Region[] = [];
+      for (let c = 0; c < chunks; c++) {
+        const r = backend.heap.alloc(4 * n || 4);
+        work.push(r);
+        counts.push(r);
+      }
+      const tp = this.alloc(T, 4 * (n + 1));
+      const ti = this.alloc(T, 4 * M.nnz);
+      const tv = this.alloc(T, 8 * M.nnz);
+      const slotView = slots.view('i32');
+      for (let c = 0; c < chunks; c++) slotView[4 * c] = counts[c].ptr;
+      const mp = M.rowPtr;
+      const bounds = chunks === 1 ? Int32Array.of(0, M.rows) : balancedBounds(M.rows, chunks, (i) => mp[i] + i);
+      backend.runChunksSync('spgemm_transpose_count', [m.ptr, m.idx, n, slots.ptr], bounds, 3);
+      // each chunk's first position in each column; the transpose's row pointers
+      const cv = counts.map((r) => r.view('i32', n));
+      const rowPtr = tp.view('i32', n + 1);
+      let at = 0;
+      for (let j = 0; j < n; j++) {
+        rowPtr[j] = at;
+        for (let c = 0; c < chunks; c++) {
+          const k = cv[c][j];
+          cv[c][j] = at;
+          at += k;
+        }
+      }
+      rowPtr[n] = at;
+      backend.runChunksSync('spgemm_transpose_fill', [m.ptr, m.idx, m.val, slots.ptr, ti.ptr, tv.ptr], bounds, 3);
+      [T.ptr, T.idx, T.val] = [tp.ptr, ti.ptr, tv.ptr];
+    } catch (e) {
+      free(T);
+      throw e;
+    } finally {
+      for (const r of work) r.dispose();
+    }
+    return this.keep(T);
   }
 
   lanczosBounds(A: CSRMatrix, dinv: Float64Array, steps: number): { min: number; max: number } {
@@ -188,8 +236,12 @@ export class CpuSparseSession implements SparseSession {
     return region;
   }
 
-  /** A·B in the WebAssembly memory (the caller frees it); with `scale` (an f64 per row of a square A) B + diag(scale)·A·B. */
-  private multiply(A: Resident, B: Resident, scale = 0): Resident {
+  /**
+   * A·B in the WebAssembly memory (the caller frees it); with `scale` (an f64 per row of a square A)
+   * B + diag(scale)·A·B; `ordered` false leaves each row's columns unsorted (f64: an intermediate that
+   * only another product reads).
+   */
+  private multiply(A: Resident, B: Resident, scale = 0, ordered = true): Resident {
     const backend = this.backend;
     const [m, n, cc] = [A.rows, B.cols, A.cc];
     const chunks = A.nnz < SPGEMM_POOL_FLOOR ? 1 : backend.threads;
@@ -229,7 +281,7 @@ export class CpuSparseSession implements SparseSession {
       const ci = this.alloc(C, 4 * nnz);
       const cv = this.alloc(C, 8 * cc * nnz);
       if (cc === 2) backend.runChunksSync('spgemm_c128', [A.ptr, A.idx, A.val, B.ptr, B.idx, B.val, n, slots.ptr, cp.ptr, ci.ptr, cv.ptr], bounds, 7);
-      else backend.runChunksSync('spgemm_f64', [A.ptr, A.idx, A.val, B.ptr, B.idx, B.val, n, scale, slots.ptr, cp.ptr, ci.ptr, cv.ptr], bounds, 8);
+      else backend.runChunksSync('spgemm_f64', [A.ptr, A.idx, A.val, B.ptr, B.idx, B.val, n, scale, ordered ? 1 : 0, slots.ptr, cp.ptr, ci.ptr, cv.ptr], bounds, 9);
       [C.nnz, C.ptr, C.idx, C.val] = [nnz, cp.ptr, ci.ptr, cv.ptr];
       return C;
     } catch (e) {

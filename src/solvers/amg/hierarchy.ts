@@ -123,7 +123,7 @@ function build(A: CSRMatrix, session: SparseSession, options: AmgOptions): AmgHi
     const scale = level.dinv.map((d) => (-4 / 3 / level.rho) * d);
     const P = session.smoothedProlongator(cur, fit.T, scale);
     session.release(fit.T);
-    const R = P.transpose();
+    const R = session.transpose(P);
     level.P = P;
     level.R = R;
     const next = session.galerkin(R, cur, P);

@@ -17,6 +17,8 @@ export interface SparseSession {
    * f64, in one product; the result stays where the kernels run for the Galerkin product
    */
   smoothedProlongator(A: CSRMatrix, T: CSRMatrix, scale: Float64Array): CSRMatrix;
+  /** Mᵀ of a real M (canonical when M is), made where the kernels run, where it stays (the Galerkin product's R) */
+  transpose(M: CSRMatrix): CSRMatrix;
   /** R·(A·P) in f64 (A·P is not copied out); the result stays where the kernels run, the next level's A */
   galerkin(R: CSRMatrix, A: CSRMatrix, P: CSRMatrix): CSRMatrix;
   /**
