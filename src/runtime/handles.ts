@@ -19,9 +19,10 @@ export interface HandleOwner {
 }
 
 /**
- * A sparse matrix uploaded to a runtime by {@link Runtime.upload}: a validated private copy in the
- * runtime's memory (later changes to the original cannot reach it), copied to a GPU path the first
- * time an operation runs there. Pass it to `rt.spmv`, `rt.cg`, `rt.bicgstab` and `rt.explain`; its data
+ * A sparse matrix uploaded to a runtime by {@link Runtime.upload}: a validated private copy (later
+ * changes to the original cannot reach it), copied into the runtime's memory in its resident format by
+ * the first operation that needs it there (at upload for a format named at upload), and to a GPU path
+ * the first time an operation runs there. Pass it to `rt.spmv`, `rt.cg`, `rt.bicgstab` and `rt.explain`; its data
  * stays resident until `dispose()` (or the runtime's).
  *
  * @example
@@ -45,36 +46,54 @@ export class MatrixHandle {
   readonly rows: number;
   /** number of columns */
   readonly cols: number;
-  /** entries the format represents (padding excluded) */
-  readonly nnz: number;
-  /** bytes of the stored arrays (for bandwidth figures) */
-  readonly storageBytes: number;
   /** @internal the uploads, per path and format (key `path:format`), made on first use there */
   readonly copies = new Map<string, PathMatrix>();
   #disposed = false;
+  #format: FormatName | null;
+  #host: SparseMatrix | null;
   /**
-   * @internal `host` is the matrix as uploaded (kept for uploads to other paths and the Jacobi
-   * diagonal), `home` its copy on the owner's home path
+   * @internal `source` is the validated private copy upload kept: the matrix in its resident format,
+   * or (`lazy`, format 'auto') its canonical CSR, whose format is chosen and whose copy in that format
+   * (and on the home path) is made by `lazy` the first time an operation needs them. A solve that
+   * factorizes never does: it reads the CSR. `home` is the copy on the owner's home path, if made.
    */
   constructor(
     /** @internal */
-    readonly host: SparseMatrix,
-    home: PathMatrix,
+    readonly source: SparseMatrix,
+    home: PathMatrix | null,
     /** @internal */
     readonly owner: HandleOwner,
     /** @internal the format the caller asked for at upload, if any */
     readonly requestedFormat: FormatName | null = null,
+    /** @internal for an 'auto' upload: the format the runtime chooses, and the source converted to it */
+    private readonly lazy: { format(): FormatName; convert(format: FormatName): SparseMatrix } | null = null,
   ) {
-    this.dtype = host.dtype;
-    this.rows = host.rows;
-    this.cols = host.cols;
-    this.nnz = host.nnz;
-    this.storageBytes = host.storageBytes();
-    this.copies.set(`${owner.home.id}:${host.format}`, home);
+    this.dtype = source.dtype;
+    this.rows = source.rows;
+    this.cols = source.cols;
+    this.#format = lazy ? null : source.format;
+    this.#host = lazy ? null : source;
+    if (home) this.copies.set(`${owner.home.id}:${source.format}`, home);
   }
-  /** the storage format as uploaded */
+  /** the storage format on the home (CPU) path: the one asked for at upload, else the runtime's choice */
   get format(): FormatName {
-    return this.host.format;
+    return (this.#format ??= this.lazy!.format());
+  }
+  /** @internal the matrix in its resident format (converted from the source on first use) */
+  get host(): SparseMatrix {
+    return (this.#host ??= this.format === this.source.format ? this.source : this.lazy!.convert(this.format));
+  }
+  /** @internal the canonical CSR kept by an 'auto' upload, else null */
+  get canonicalCsr(): SparseMatrix | null {
+    return this.lazy ? this.source : null;
+  }
+  /** entries the format represents (padding excluded) */
+  get nnz(): number {
+    return this.host.nnz;
+  }
+  /** bytes of the stored arrays (for bandwidth figures) */
+  get storageBytes(): number {
+    return this.host.storageBytes();
   }
   /** whether `dispose()` has run (on the handle or its runtime) */
   get disposed(): boolean {
@@ -82,7 +101,7 @@ export class MatrixHandle {
   }
   /** @internal throws DisposedError once disposed */
   live(): this {
-    if (this.#disposed) throw new DisposedError(`${this.format} matrix handle`);
+    if (this.#disposed) throw new DisposedError(`${this.#format ?? 'uploaded'} matrix handle`);
     return this;
   }
   /** Frees the matrix on every path; later use throws {@link DisposedError}. A second call does nothing. */

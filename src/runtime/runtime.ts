@@ -20,7 +20,7 @@ import { chooseDirect, chooseSolve, DIRECT_MAX_N, KRYLOV, SOLVE_METHODS, solveWi
 import { checkPreconditionerOptions, planPreconditioner, type PreconditionerKind, type PreconditionerOptions } from '../solvers/precond/index.js';
 import { solveStructure, type SolveStructure } from '../solvers/structure.js';
 import type { SolverOps } from '../solvers/ops.js';
-import type { CSRMatrix } from '../formats/csr.js';
+import { markPrivateCanonical, type CSRMatrix } from '../formats/csr.js';
 import { DenseHandle, MatrixHandle, ResidentVector, type HandleOwner } from './handles.js';
 import { checkLayout, GPU_BUFFER_OPTION_KEYS, type GpuBufferOptions } from './gpu-buffers.js';
 import { DEVICE_PATHS } from './paths.js';
@@ -313,7 +313,9 @@ export class Runtime implements HandleOwner {
    * private copy, so later changes to `matrix` cannot reach the kernels. On the way it converts the
    * values to `options.dtype` and the storage to `options.format` ({@link UploadOptions}): by default
    * the format the runtime chooses from the matrix's features (`rt.explain` says why), `'keep'` for the
-   * matrix's own.
+   * matrix's own. A format named (or kept) is converted at upload; with the default the upload keeps the
+   * canonical CSR, and the format is chosen and the resident copy in it made when an operation first needs
+   * them (a solve that factorizes never does), so their memory errors come from that operation.
    *
    * @throws {@link FormatError} or {@link ShapeError} when the matrix breaks an invariant of its format
    * (validated on upload).
@@ -322,7 +324,8 @@ export class Runtime implements HandleOwner {
    * ndarray, a number[][]: the message names the `from` that reads it).
    * @throws {@link PaddingLimitError} when the conversion to a padded format would exceed its limit.
    * @throws {@link MemoryLimitError} when the private copy, the conversion and the resident arrays together
-   * would pass the runtime's memory budget (`maxMemoryMB`), checked before each allocation.
+   * would pass the runtime's memory budget (`maxMemoryMB`), checked before each allocation (for the
+   * default format, the conversion and the resident arrays are counted by the first operation that makes them).
    * @throws {@link DisposedError} once the runtime is disposed.
    * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
    *
@@ -359,15 +362,26 @@ export class Runtime implements HandleOwner {
     }
     const asked = options.format ?? 'auto';
     checkMemoryFloor(uploadFloorBytes(matrix, asked), `upload of a ${matrix.rows}×${matrix.cols} ${matrix.format}`);
-    // one CSR serves the features and the conversion (built twice, its row pointers were held twice)
-    const hub = matrix.format !== 'csr' && (asked === 'auto' || (asked !== 'keep' && asked !== matrix.format)) ? matrix.toCSR() : matrix;
-    const format = asked === 'keep' ? matrix.format : asked === 'auto' ? chooseFormat(this.featuresOf(hub), 'cpu').format : asked;
     const { format: _format, dtype: _dtype, ...convertOptions } = options;
-    const target = format !== matrix.format ? convert(hub, format, convertOptions) : matrix;
-    if (asked === 'auto') this.featuresOf(target, hub);
-    // a format the caller named (or kept) is used on every path that has it; 'auto' lets each path choose
-    const requested = asked === 'auto' ? null : format;
-    return this.track(new MatrixHandle(target, this.cpu.matrix(target), this, requested));
+    if (asked === 'auto') {
+      // the canonical CSR serves the features, every conversion and the solvers' structure check; the
+      // format is chosen, and the copy in it made, when an operation first needs them: a solve that
+      // factorizes never does (the SELL copy and its conversion back to CSR were ≈ 25% of a small one)
+      const csr = markPrivateCanonical(matrix.format === 'csr' && (matrix as CSRMatrix).isCanonical() ? (matrix as CSRMatrix) : matrix.toCSR());
+      const lazy = {
+        format: () => chooseFormat(this.featuresOf(csr), 'cpu').format,
+        convert: (format: FormatName) => {
+          const target = withMemoryBudget(this.cpu.memoryBudgetMB, () => convert(csr, format, convertOptions));
+          this.featuresOf(target, csr);
+          return target;
+        },
+      };
+      return this.track(new MatrixHandle(csr, null, this, null, lazy));
+    }
+    const format = asked === 'keep' ? matrix.format : asked;
+    const target = format !== matrix.format ? convert(matrix.format === 'csr' ? matrix : matrix.toCSR(), format, convertOptions) : matrix;
+    // a format the caller named (or kept) is used on every path that has it, converted at upload
+    return this.track(new MatrixHandle(target, this.cpu.matrix(target), this, format));
   }
 
   /**
@@ -476,7 +490,7 @@ export class Runtime implements HandleOwner {
     if (options.x instanceof ResidentVector) this.own(options.x, 'explain: x').live();
     else if (options.x !== undefined) vectorData(options.x, 'explain: x');
     const handle = A instanceof MatrixHandle ? this.own(A, 'explain: A').live() : null;
-    const host = handle ? handle.host : (A as SparseMatrix);
+    const host = handle ? (handle.canonicalCsr ?? handle.host) : (A as SparseMatrix);
     const features = this.featuresOf(host);
     const x = options.x;
     const bound = x instanceof ResidentVector ? x.pinned : null;
@@ -489,7 +503,8 @@ export class Runtime implements HandleOwner {
       calibration: this.calibrationFor(p, workingSet, uncalibrated),
       available: bound && bound !== p.id && !this.forced ? `x is in a GPUBuffer shared on the ${labelOf(bound)} path (rt.fromGPUBuffer, gpuBuffer())` : this.availability(p),
       resident: {
-        matrix: handle ? handle.copies.has(`${p.id}:${this.formatFor(handle, p)}`) : p === this.home,
+        // the home copy of an 'auto' upload is made by its first operation from the CSR in memory, as every upload was
+        matrix: handle && p !== this.home ? handle.copies.has(`${p.id}:${this.formatFor(handle, p)}`) : p === this.home,
         x: x instanceof ResidentVector ? x.current.has(p.id) : p === this.home,
       },
     }));
@@ -606,11 +621,19 @@ export class Runtime implements HandleOwner {
 
   /** The format a handle runs in on `p`: as uploaded on the home path, else that path's choice. */
   private formatFor(h: MatrixHandle, p: Path): FormatName {
-    return p === this.home ? h.format : formatOn(p, this.featuresOf(h.host), h.requestedFormat).format;
+    return p === this.home ? h.format : formatOn(p, this.featuresOf(h.canonicalCsr ?? h.host), h.requestedFormat).format;
   }
 
-  /** The handle's matrix on `p`, uploaded on first use there (with Aᵀ too when a product needs it). */
+  /**
+   * The handle's matrix on `p`, uploaded on first use there (with Aᵀ too when a product needs it). On
+   * the home path the format's choice, the conversion and the copy count against the memory budget as
+   * one operation, as an upload's did.
+   */
   private matrixOn(h: MatrixHandle, p: Path, op: SpmvScalars['op']): PathMatrix {
+    return p === this.home ? withMemoryBudget(this.cpu.memoryBudgetMB, () => this.matrixOnNow(h, p, op)) : this.matrixOnNow(h, p, op);
+  }
+
+  private matrixOnNow(h: MatrixHandle, p: Path, op: SpmvScalars['op']): PathMatrix {
     const format = this.formatFor(h, p);
     const key = `${p.id}:${format}`;
     let m = h.copies.get(key);
@@ -618,12 +641,14 @@ export class Runtime implements HandleOwner {
     m?.dispose();
     h.copies.delete(key);
     let src: SparseMatrix;
+    // the home path's copy is the handle's own; another path's is converted from the CSR an 'auto' upload keeps
+    const from = p === this.home ? h.host : (h.canonicalCsr ?? h.host);
     try {
-      src = h.host.format === format ? h.host : convert(h.host, format);
+      src = from.format === format ? from : convert(from, format);
     } catch (e) {
       // a padded format over its limit runs as CSR instead
       if (!(e instanceof PaddingLimitError)) throw e;
-      src = h.host.toCSR();
+      src = from.toCSR();
     }
     m = p.matrix(src, { transpose: op !== 'N' });
     h.copies.set(key, m);
@@ -1308,11 +1333,11 @@ export class Runtime implements HandleOwner {
 
   /** A's canonical CSR and its symmetry/diagonal, computed once per uploaded matrix. */
   private solveStructureOf(h: MatrixHandle): { csr: CSRMatrix; structure: SolveStructure; direct?: DirectPlan } {
-    let s = this.structureCache.get(h.host);
+    let s = this.structureCache.get(h.source);
     if (!s) {
-      const csr = h.host.toCSR();
+      const csr = (h.canonicalCsr ?? h.host.toCSR()) as CSRMatrix;
       s = { csr, structure: solveStructure(csr) };
-      this.structureCache.set(h.host, s);
+      this.structureCache.set(h.source, s);
     }
     return s;
   }
@@ -1429,7 +1454,7 @@ export class Runtime implements HandleOwner {
       const tol = o.tol ?? 1e-8;
       let F: Factorization | null = null;
       try {
-        F = await factorize(h.host, {}, this.cpu.memoryBudgetMB, cpuSupernodalNumeric(this.cpu.backend), d.plan!);
+        F = await factorize(csr, {}, this.cpu.memoryBudgetMB, cpuSupernodalNumeric(this.cpu.backend), d.plan!);
         const s = await F.solve(b64);
         const bnorm = hostNorm(b64);
         const rel = s.relativeResidual;
@@ -1565,7 +1590,8 @@ export class Runtime implements HandleOwner {
    */
   async factor(A: SparseMatrix | MatrixHandle, options: FactorOptions = {}): Promise<Factorization> {
     this.live();
-    const m = A instanceof MatrixHandle ? this.own(A, 'factor: A').live().host : A;
+    const h = A instanceof MatrixHandle ? this.own(A, 'factor: A').live() : null;
+    const m = h ? (h.canonicalCsr ?? h.host) : (A as SparseMatrix);
     return factorize(m, options, this.cpu.memoryBudgetMB, cpuSupernodalNumeric(this.cpu.backend));
   }
 
@@ -1628,7 +1654,11 @@ export class Runtime implements HandleOwner {
    */
   spgemm(A: SparseMatrix | MatrixHandle, B: SparseMatrix | MatrixHandle): CSRMatrix {
     this.live();
-    const host = (M: SparseMatrix | MatrixHandle, what: string) => (M instanceof MatrixHandle ? this.own(M, `spgemm: ${what}`).live().host : M);
+    const host = (M: SparseMatrix | MatrixHandle, what: string) => {
+      if (!(M instanceof MatrixHandle)) return M;
+      const h = this.own(M, `spgemm: ${what}`).live();
+      return h.canonicalCsr ?? h.host;
+    };
     return spgemm(host(A, 'A'), host(B, 'B'), this.sparseKernels, this.cpu.memoryBudgetMB);
   }
 
