@@ -340,13 +340,20 @@ describe('preconditioned methods: iteration counts against plain references', ()
     expect(rt.explain('solve', h).fallbacks.map((c) => `${c.method}+${c.preconditioner}`)).toEqual(['cg+ic0', 'minres+jacobi']);
   });
 
-  it('a singular indefinite matrix with a positive diagonal (dwt_992): the factorization refuses it, CG breaks down, MINRES + Jacobi solves it', async () => {
+  it('a singular indefinite matrix with a positive diagonal (dwt_992): the factorization refuses it, so CG is skipped and MINRES + Jacobi solves it', async () => {
     const A = loadShared('dwt_992');
     const b = new Float64Array(A.rows).fill(1);
-    const r = await rt.solve(rt.upload(A), b, { tol: 1e-8 });
+    const h = rt.upload(A);
+    const r = await rt.solve(h, b, { tol: 1e-8 });
     expect([r.converged, r.method, r.preconditioner]).toEqual([true, 'minres', 'jacobi']);
-    expect(r.directFallback).toMatch(/singular/);
+    expect(r.directFallback).toMatch(/singular.*from the first after CG/);
     expect(trueResidual(A, r.x, b)).toBeLessThanOrEqual(1e-8);
+    expect(rt.explain('solve', h).reasons.join('\n')).toMatch(/skips cg .*: minres \+ jacobi first/);
+    // CG itself does break down on it (pᵀAp < 0: A has negative eigenvalues), so the skip hides nothing
+    expect((await rt.solve(h, b, { method: 'cg', preconditioner: 'jacobi' })).reason).toBe('breakdown');
+    // the caller's spd: true keeps CG as the first candidate after the factorization
+    const s = await rt.solve(h, b, { tol: 1e-8, spd: true });
+    expect([s.method, s.directFallback?.includes('after CG')]).toEqual(['minres', false]);
   });
 });
 

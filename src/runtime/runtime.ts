@@ -1392,6 +1392,9 @@ export class Runtime implements HandleOwner {
     if (o.method === 'direct') reasons.push(`method direct given by the caller: a sparse factorization on the host CPU, whatever the path${d?.estimate ? ` (${d.reason.replace(/^[^:]*: /, '')})` : ''}`);
     else if (d) reasons.push(d.reason);
     if (direct) reasons.push(o.method === 'direct' ? 'a singular factor is a SingularMatrixError' : 'a singular factor (or a residual above tol) moves to the Krylov candidates');
+    if (direct && o.method !== 'direct' && !o.spd && first.method === 'cg' && rest.length > 0) {
+      reasons.push(`a factorization that finds A singular or not positive definite skips cg (it would break down): ${rest[0].method} + ${rest[0].preconditioner} first`);
+    }
     reasons.push(...choice.reasons);
     const text = [
       direct
@@ -1449,6 +1452,8 @@ export class Runtime implements HandleOwner {
     const b64 = this.hostCopy(bIn instanceof ResidentVector ? await bIn.read() : bIn);
     let x0 = x0In === undefined ? undefined : await host(x0In);
     let directFallback: string | undefined;
+    // the factorization proved A singular or not positive definite: CG's premise is false
+    let notDefinite = false;
     if (d && (d.direct || o.method === 'direct') && !o.signal?.aborted) {
       // the factorization runs on the host, whatever the path; x0 is not needed
       const tol = o.tol ?? 1e-8;
@@ -1472,7 +1477,8 @@ export class Runtime implements HandleOwner {
         x0 = Float64Array.from(s.x);
       } catch (e) {
         if (o.method === 'direct' || !(e instanceof SingularMatrixError || e instanceof NotPositiveDefiniteError || e instanceof MemoryLimitError)) throw e;
-        directFallback = `the factorization failed (${e.name}: ${e.message}): the Krylov candidates instead`;
+        notDefinite = !o.spd && (e instanceof SingularMatrixError || e instanceof NotPositiveDefiniteError);
+        directFallback = `the factorization failed (${e.name}: ${e.message}): the Krylov candidates instead${notDefinite ? ', from the first after CG (A is singular or not positive definite)' : ''}`;
       } finally {
         F?.dispose();
       }
@@ -1481,7 +1487,11 @@ export class Runtime implements HandleOwner {
     const choice = chooseSolve(structure, this.pathSolveInfo(p, h), { method: method ?? (o.method === 'direct' ? 'auto' : o.method), preconditioner: pre, spd: o.spd });
     await this.ready(p);
     const io = { upload: (v: Float64Array) => p.vector(h.dtype, v), read: async (v: PathVector) => (await p.read(v)).slice() };
-    for (let c = 0; ; c++) {
+    // CG on a matrix the factorization found singular or indefinite would only break down (dwt_992:
+    // after 1 iteration, its IC(0) set up for nothing): the next candidate (MINRES) runs first
+    let first = 0;
+    while (notDefinite && choice.candidates[first].method === 'cg' && first + 1 < choice.candidates.length) first++;
+    for (let c = first; ; c++) {
       const cand = choice.candidates[c];
       const { ops, description, dispose } = this.preconditionedOps(p, h, csr, structure, cand, handle);
       let r;
