@@ -1,0 +1,50 @@
+/**
+ * Attack on the WebGPU path's resident solvers (Dawn + SwiftShader in Node): their scalar recurrences
+ * run in double-single, with f32's exponent range, where a quotient computed through |b|² leaves the
+ * range long before the quotient does. Every answer is checked against a plain f64 residual here.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
+import { poisson2D } from '../src/generators/poisson.js';
+import type { CSRMatrix } from '../src/formats/csr.js';
+import { mulberry32 } from './random.js';
+import { pointDawnAtSwiftShader } from './webgpu-helpers.js';
+
+pointDawnAtSwiftShader();
+
+let rt: Runtime;
+beforeAll(async () => {
+  rt = await createRuntime({ backend: 'webgpu', workers: 1 });
+});
+afterAll(() => rt?.dispose());
+
+function trueRel(A: CSRMatrix, x: ArrayLike<number>, b: ArrayLike<number>): number {
+  let d = 0;
+  let s = 0;
+  for (let i = 0; i < A.rows; i++) {
+    let y = 0;
+    for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) y += A.values[k] * x[A.colIdx[k]];
+    d += (b[i] - y) ** 2;
+    s += b[i] ** 2;
+  }
+  return Math.sqrt(d / s);
+}
+
+describe('WebGPU resident BiCGSTAB to a tight tolerance', () => {
+  // ω = tᴴs / tᴴt divided through (tᴴt)², which underflowed f32 once ‖t‖ < 1e-9.5: NaN at a relative
+  // residual of about 1e-9, and the correction (the whole answer) thrown away
+  for (const dt of ['f64', 'f32'] as const) {
+    it(`${dt}: converges as the host's BiCGSTAB does`, async () => {
+      const A = dt === 'f64' ? poisson2D(7) : poisson2D(7).astype('f32');
+      const h = rt.upload(A);
+      for (const seed of [2, 4]) {
+        const g = mulberry32(seed);
+        const b = Float64Array.from({ length: A.rows }, () => g() - 0.5);
+        const r = await rt.solve(h, b, { method: 'bicgstab', path: 'webgpu', tol: 1e-10 });
+        expect(r.reason, `seed ${seed}: ${r.reason} after ${r.iterations} iterations, relative residual ${r.relativeResidual}`).toBe('converged');
+        expect(trueRel(A, r.x, b)).toBeLessThanOrEqual(1e-10);
+      }
+      h.dispose();
+    });
+  }
+});
