@@ -161,7 +161,7 @@ if (run('solve')) {
     const bestOwn = c ? Math.min(c.directMs ?? Infinity, c.krylovMs ?? Infinity) : Infinity;
     if (c && Number.isFinite(bestOwn)) goal(`solve ${r.matrix}: 1.5 × the better of rt.solve forced direct / ${c.krylov} (${(c.directMs ?? Infinity) <= (c.krylovMs ?? Infinity) ? 'direct' : c.krylov}) / rt.solve 'auto'`, r.converged ? (1.5 * bestOwn) / r.ms : undefined, 1);
   }
-  goal('solve poisson3D(64) to 1e-10: f64 time / f32 + refinement time', refinement.f32Converged ? refinement.f64Ms / refinement.f32Ms : undefined, 1);
+  if (refinement) goal('solve poisson3D(64) to 1e-10: f64 time / f32 + refinement time', refinement.f32Converged ? refinement.f64Ms / refinement.f32Ms : undefined, 1);
 }
 
 if (run('direct')) {

@@ -5,7 +5,10 @@
  * poisson2D(1024) and poisson3D(64), against the fastest of SciPy's spsolve, cg + Jacobi, cg + spilu
  * and gmres + spilu on the same system (bench/peers/scipy_solve.py, OPENBLAS_NUM_THREADS=1), each
  * counted only when its residual meets the tolerance. Medians of 3 (1 above 100 000 rows, after one
- * untimed solve below that; 7 below 20 000 rows). Also: f32 storage refined to 1e-10 against the f64 solve, poisson3D(64).
+ * untimed solve below that; 7 below 20 000 rows), and apart, the first call of each matrix (that untimed
+ * 'auto' solve: what a user's first solve of a new matrix costs while V8 is still compiling). Also: f32
+ * storage refined to 1e-10 against the f64 solve, poisson3D(64). SIMDGL_SOLVE_CASES=494_bus,t1 (names,
+ * comma-separated) runs only those cases, and the refinement comparison only when poisson3D(64) is one.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -28,6 +31,8 @@ export interface SolveBenchRow {
   kind: 'spd' | 'nonsymmetric' | 'poisson';
   rows: number;
   ms: number;
+  /** the matrix's first upload + solve in this process (the untimed round's 'auto' call; null without one) */
+  firstMs: number | null;
   converged: boolean;
   what: string;
   scipyBest: { method: string; ms: number } | null;
@@ -66,7 +71,7 @@ function scipy(source: string, reps: number): ScipyOut | string {
 }
 
 type SolveOptions = Parameters<Runtime['solve']>[2];
-interface Ours { ms: number; converged: boolean; what: string }
+interface Ours { ms: number; converged: boolean; what: string; firstMs: number | null }
 
 /**
  * Each variant's median time of upload + solve, the variants taken in turn within every repeat (one
@@ -90,12 +95,14 @@ async function ours(rt: Runtime, A: CSRMatrix, reps: number, variants: SolveOpti
   };
   const runs = variants.map(() => [] as Awaited<ReturnType<typeof once>>[]);
   const failed = variants.map(() => false);
+  let firstMs: number | null = null;
   for (let k = A.rows < 100_000 ? -1 : 0; k < reps; k++) {
     for (let v = 0; v < variants.length; v++) {
       if (failed[v]) continue;
       try {
         const run = await once(variants[v]);
         if (k >= 0) runs[v].push(run);
+        else if (v === 0) firstMs = run.ms;
       } catch (e) {
         if (v === 0) throw e; // the defaults must not throw
         failed[v] = true;
@@ -107,13 +114,14 @@ async function ours(rt: Runtime, A: CSRMatrix, reps: number, variants: SolveOpti
     const { r } = rs[rs.length - 1];
     return {
       ms: median(rs.map((x) => x.ms)),
+      firstMs,
       converged: r.converged,
       what: `${r.method} + ${r.preconditioner}, ${r.iterations} it, true ${r.relativeResidual.toExponential(1)}${r.converged ? '' : ` (${r.reason})`}`,
     };
   });
 }
 
-export async function benchSolve(log: (s: string) => void, matrixDir = join(here, '..', 'data', 'matrices')): Promise<{ rows: SolveBenchRow[]; refinement: { f32Ms: number; f64Ms: number; f32Converged: boolean } }> {
+export async function benchSolve(log: (s: string) => void, matrixDir = join(here, '..', 'data', 'matrices')): Promise<{ rows: SolveBenchRow[]; refinement: { f32Ms: number; f64Ms: number; f32Converged: boolean } | null }> {
   const rt = await createRuntime();
   log(`  simdgl: rt.solve defaults, ${rt.capabilities().threads} threads; SciPy with OPENBLAS_NUM_THREADS=1; tol ${TOL} (true residual)`);
   const cases: { name: string; kind: SolveBenchRow['kind']; load: () => CSRMatrix; source: string }[] = [];
@@ -126,8 +134,9 @@ export async function benchSolve(log: (s: string) => void, matrixDir = join(here
   }
   cases.push({ name: 'poisson2D(1024)', kind: 'poisson', load: () => poisson2D(1024), source: 'poisson2D:1024' });
   cases.push({ name: 'poisson3D(64)', kind: 'poisson', load: () => poisson3D(64), source: 'poisson3D:64' });
+  const only = process.env.SIMDGL_SOLVE_CASES?.split(',').filter(Boolean);
   const rows: SolveBenchRow[] = [];
-  for (const c of cases) {
+  for (const c of cases.filter((c) => !only || only.includes(c.name))) {
     const A = c.load();
     // more repeats for the small systems, whose few milliseconds a loaded machine scatters most
     const reps = A.rows > 100_000 ? 1 : A.rows < 20_000 ? 7 : 3;
@@ -163,15 +172,20 @@ export async function benchSolve(log: (s: string) => void, matrixDir = join(here
     const choices: SolveBenchRow['choices'] = krylov
       ? { directMs: direct?.converged ? direct.ms : null, krylovMs: krylovRun?.converged ? krylovRun.ms : null, krylov }
       : undefined;
-    rows.push({ matrix: c.name, kind: c.kind, rows: A.rows, ms: o.ms, converged: o.converged, what: o.what, scipyBest: best, scipyAtLeastMs: best ? null : atLeast, scipyNote: note, choices });
+    rows.push({ matrix: c.name, kind: c.kind, rows: A.rows, ms: o.ms, firstMs: o.firstMs, converged: o.converged, what: o.what, scipyBest: best, scipyAtLeastMs: best ? null : atLeast, scipyNote: note, choices });
     const ratio =
       best && o.converged ? `→ best SciPy (${best.method}) / simdgl ${(best.ms / o.ms).toFixed(2)}×`
       : atLeast && o.converged ? `→ SciPy stopped at ${(atLeast / 1e3).toFixed(0)} s: ratio ≥ ${(atLeast / o.ms).toFixed(2)}×`
       : '→ no ratio (a side found no solution)';
-    log(`  ${c.name} (${A.rows} rows, ${c.kind}): simdgl ${o.ms.toFixed(1)} ms, ${o.what} ${ratio}\n      ${note}`);
+    const firstCall = o.firstMs === null ? '' : ` (first call ${o.firstMs.toFixed(1)} ms)`;
+    log(`  ${c.name} (${A.rows} rows, ${c.kind}): simdgl ${o.ms.toFixed(1)} ms${firstCall}, ${o.what} ${ratio}\n      ${note}`);
     if (choices) log(`      rt.solve forced: direct ${choices.directMs?.toFixed(1) ?? '—'} ms, ${choices.krylov} + auto ${choices.krylovMs?.toFixed(1) ?? '—'} ms`);
   }
   // mixed precision: f32 storage refined to 1e-10 against the f64 solve, both timed with their setup
+  if (only && !only.includes('poisson3D(64)')) {
+    rt.dispose();
+    return { rows, refinement: null };
+  }
   const P = poisson3D(64);
   const b = new Float64Array(P.rows).fill(1);
   const timed = async (A: CSRMatrix) => {
