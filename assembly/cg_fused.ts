@@ -198,3 +198,131 @@ export function cg_update_jacobi_f32(x: usize, r: usize, p: usize, q: usize, d: 
   store<f64>(out, rr);
   store<f64>(out, rz, 8);
 }
+
+// CG's direction step and product in one pass over a DIA matrix (real dtypes), rows [start, end) of
+// the square n×n A: pn ← z + β·po, q ← A·pn and the partial Σ pnᵢ·qᵢ at `out`. Each diagonal's term
+// forms zⱼ + β·poⱼ again from z and the previous direction po (never written here), so a row's
+// neighbours need no barrier, and q is A·p itself, bit for bit what a separate SpMV of the stored p
+// gives (f32 included, where q ← A·z + β·q by linearity drifts). po and pn are two buffers the caller
+// swaps. Reads A, z, po; writes pn, q — where aypx, SpMV and dot read z, p, A, p, q, p, q and wrote p, q.
+// As assembly/spmv_dia.ts: 4 v128 of rows summed in registers over the diagonals; rows some diagonal
+// leaves the matrix at (|offset| rows at either end) go through the scalar row, which skips the
+// diagonals out of range, and the sum over diagonals has one order everywhere (lanes = scalar rows).
+// Exported for f32 only: in f64 the repeated zⱼ + β·poⱼ cost more than the pass saved (src/cpu/solver-ops.ts).
+
+// @ts-ignore: decorator
+@inline function cgDiaRow<T>(offsets: usize, ndiag: i32, data: usize, pitch: i32, n: i32, z: usize, po: usize, pn: usize, q: usize, bt: T, i: i32): f64 {
+  const sh = alignof<T>();
+  let acc: T = 0;
+  for (let d = 0; d < ndiag; d++) {
+    const j = i + load<i32>(offsets + (<usize>d << 2));
+    if (<u32>j >= <u32>n) continue;
+    const oj = <usize>j << sh;
+    acc += load<T>(data + ((<usize>d * <usize>pitch + <usize>i) << sh)) * (load<T>(z + oj) + bt * load<T>(po + oj));
+  }
+  const o = <usize>i << sh;
+  const pi = load<T>(z + o) + bt * load<T>(po + o);
+  store<T>(pn + o, pi);
+  store<T>(q + o, acc);
+  return <f64>pi * <f64>acc;
+}
+
+// @ts-ignore: decorator
+@inline function cgDia<T>(offsets: usize, ndiag: i32, data: usize, pitch: i32, n: i32, z: usize, po: usize, pn: usize, q: usize, beta: f64, out: usize, start: i32, end: i32): void {
+  const sh = alignof<T>();
+  const bt = <T>beta;
+  let s: f64 = 0;
+  // rows [lo, hi): every diagonal's column in range (offsets ascending)
+  const lo = min(end, max(start, ndiag > 0 ? -load<i32>(offsets) : 0));
+  const hi = max(lo, min(end, ndiag > 0 ? n - load<i32>(offsets + (<usize>(ndiag - 1) << 2)) : n));
+  let i = start;
+  for (; i < lo; i++) s += cgDiaRow<T>(offsets, ndiag, data, pitch, n, z, po, pn, q, bt, i);
+  if (ASC_FEATURE_SIMD) {
+    const R: i32 = 64 / <i32>sizeof<T>(); // rows in 4 v128
+    const bv = v128.splat<T>(bt);
+    let s0 = f64x2.splat(0), s1 = f64x2.splat(0);
+    for (; i + R <= hi; i += R) {
+      let a0 = v128.splat<T>(0), a1 = v128.splat<T>(0), a2 = v128.splat<T>(0), a3 = v128.splat<T>(0);
+      const o = <usize>i << sh;
+      for (let d = 0; d < ndiag; d++) {
+        const off = <usize>(<isize>load<i32>(offsets + (<usize>d << 2)) << sh);
+        const zo = z + off + o;
+        const pj = po + off + o;
+        const a = data + ((<usize>d * <usize>pitch) << sh) + o;
+        a0 = v128.add<T>(a0, v128.mul<T>(v128.load(a), v128.add<T>(v128.load(zo), v128.mul<T>(bv, v128.load(pj)))));
+        a1 = v128.add<T>(a1, v128.mul<T>(v128.load(a, 16), v128.add<T>(v128.load(zo, 16), v128.mul<T>(bv, v128.load(pj, 16)))));
+        a2 = v128.add<T>(a2, v128.mul<T>(v128.load(a, 32), v128.add<T>(v128.load(zo, 32), v128.mul<T>(bv, v128.load(pj, 32)))));
+        a3 = v128.add<T>(a3, v128.mul<T>(v128.load(a, 48), v128.add<T>(v128.load(zo, 48), v128.mul<T>(bv, v128.load(pj, 48)))));
+      }
+      const p0 = v128.add<T>(v128.load(z + o), v128.mul<T>(bv, v128.load(po + o)));
+      const p1 = v128.add<T>(v128.load(z + o, 16), v128.mul<T>(bv, v128.load(po + o, 16)));
+      const p2 = v128.add<T>(v128.load(z + o, 32), v128.mul<T>(bv, v128.load(po + o, 32)));
+      const p3 = v128.add<T>(v128.load(z + o, 48), v128.mul<T>(bv, v128.load(po + o, 48)));
+      v128.store(pn + o, p0);
+      v128.store(pn + o, p1, 16);
+      v128.store(pn + o, p2, 32);
+      v128.store(pn + o, p3, 48);
+      v128.store(q + o, a0);
+      v128.store(q + o, a1, 16);
+      v128.store(q + o, a2, 32);
+      v128.store(q + o, a3, 48);
+      if (sizeof<T>() == 8) {
+        s0 = f64x2.add(s0, f64x2.add(f64x2.mul(p0, a0), f64x2.mul(p2, a2)));
+        s1 = f64x2.add(s1, f64x2.add(f64x2.mul(p1, a1), f64x2.mul(p3, a3)));
+      } else {
+        // f32 products summed in f64 (exact)
+        s0 = f64x2.add(s0, f64x2.add(promoteDot(p0, a0), promoteDot(p1, a1)));
+        s1 = f64x2.add(s1, f64x2.add(promoteDot(p2, a2), promoteDot(p3, a3)));
+      }
+    }
+    const t = f64x2.add(s0, s1);
+    s += f64x2.extract_lane(t, 0) + f64x2.extract_lane(t, 1);
+  }
+  for (; i < end; i++) s += cgDiaRow<T>(offsets, ndiag, data, pitch, n, z, po, pn, q, bt, i);
+  store<f64>(out, s);
+}
+
+/** The f64 products of the four f32 lanes of p and q, pairwise summed into two lanes. */
+// @ts-ignore: decorator
+@inline function promoteDot(p: v128, q: v128): v128 {
+  const lo = f64x2.mul(f64x2.promote_low_f32x4(p), f64x2.promote_low_f32x4(q));
+  const hi = f64x2.mul(f64x2.promote_low_f32x4(f32x4.shuffle(p, p, 2, 3, 0, 1)), f64x2.promote_low_f32x4(f32x4.shuffle(q, q, 2, 3, 0, 1)));
+  return f64x2.add(lo, hi);
+}
+
+export function cg_dia_f32(offsets: usize, ndiag: i32, data: usize, pitch: i32, n: i32, z: usize, po: usize, pn: usize, q: usize, beta: f64, out: usize, start: i32, end: i32): void {
+  cgDia<f32>(offsets, ndiag, data, pitch, n, z, po, pn, q, beta, out, start, end);
+}
+
+// Iterative refinement of an f32 DIA matrix on the pool (src/cpu/refine.ts): x and b in f64, the
+// correction d and the inner solve's right-hand side in f32.
+
+// xn ← x + d (xn f64, d f32) and the partial Σ (dᵢ − dᵢ) at `out`: 0, or NaN where d holds Inf or
+// NaN (the correction is then not applied: x is kept).
+export function refine_add_f32(x: usize, d: usize, xn: usize, out: usize, start: i32, end: i32): void {
+  let s: f64 = 0;
+  for (let i = start; i < end; i++) {
+    const di = <f64>load<f32>(d + (<usize>i << 2));
+    store<f64>(xn + (<usize>i << 3), load<f64>(x + (<usize>i << 3)) + di);
+    s += di - di;
+  }
+  store<f64>(out, s);
+}
+
+// r ← b − A·x in f64 from the f32 values of a square n×n DIA matrix (each product exact, the sums in
+// f64, diagonals in order), rhs ← r rounded to f32, and the partial Σ rᵢ² at `out`, rows [start, end).
+export function refine_residual_dia_f32(offsets: usize, ndiag: i32, data: usize, pitch: i32, n: i32, x: usize, b: usize, rhs: usize, out: usize, start: i32, end: i32): void {
+  let s: f64 = 0;
+  for (let i = start; i < end; i++) {
+    let acc: f64 = 0;
+    for (let d = 0; d < ndiag; d++) {
+      const j = i + load<i32>(offsets + (<usize>d << 2));
+      if (<u32>j >= <u32>n) continue;
+      acc += <f64>load<f32>(data + ((<usize>d * <usize>pitch + <usize>i) << 2)) * load<f64>(x + (<usize>j << 3));
+    }
+    const ri = load<f64>(b + (<usize>i << 3)) - acc;
+    store<f32>(rhs + (<usize>i << 2), <f32>ri);
+    s += ri * ri;
+  }
+  store<f64>(out, s);
+}

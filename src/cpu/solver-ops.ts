@@ -4,6 +4,7 @@ import type { CpuBackend } from './backend.js';
 import type { CpuMatrix, CpuVector } from './resident.js';
 import * as blas from './blas1.js';
 import { cpuTriangular } from './sptrsv.js';
+import { cpuRefinement, refinesOnPool } from './refine.js';
 import type { Preconditioner, SolverOps } from '../solvers/ops.js';
 import type { SparseMatrix } from '../formats/index.js';
 
@@ -57,6 +58,17 @@ export function cpuSolverOps(
     // f32 / c64: q formed by linearity drifts from A·p there (its two terms nearly cancel on smooth
     // modes) and slows CG: poisson3D(64) with Jacobi to 1e-5, 161 iterations against 122 with q = A·p
     cgDirection: fused && !single ? async (beta, z, p, q) => blas.sumPartials(await B.runReduction(`cg_direction_${dt}`, () => [z.ptr, p.ptr, q.ptr, beta], n))[0] : undefined,
+    // f32 on DIA: aypx, SpMV and dot in one pass (assembly/cg_fused.ts cg_dia_f32), q = A·p itself:
+    // poisson3D(64), 2 threads, 0.63 against 0.89 ms. Not f64, where q ← A·z + β·q (cgDirection) does
+    // not drift and its SpMV + direction pass took 0.94 ms against 1.03 (the repeated zⱼ + β·poⱼ of
+    // each diagonal costs more there than the pass it saves)
+    cgDirectionProduct:
+      fused && dt === 'f32' && M.format === 'dia' && M.rows === M.cols
+        ? async (beta, z, po, pn, q) =>
+            blas.sumPartials(
+              await B.runReduction(`cg_dia_${dt}`, () => [M.ptr('offsets'), M.params.ndiag, M.ptr('data'), M.params.pitch, n, z.ptr, po.ptr, pn.ptr, q.ptr, beta], n),
+            )[0]
+        : undefined,
     cgUpdatePrecondition:
       fused && dinv && !complex
         ? async (alpha, p, q, x, r, z) => blas.sumPartials(await B.runReduction(`cg_update_jacobi_${dt}`, () => [x.ptr, r.ptr, p.ptr, q.ptr, dinv.ptr, z.ptr, alpha], n))
@@ -69,6 +81,8 @@ export function cpuSolverOps(
       };
     },
     triangular: (T, o) => cpuTriangular(B, T.astype(dt), o),
+    // f32 DIA: x and b − A·x in f64 on the pool, not the host (src/cpu/refine.ts); undefined otherwise
+    refinement: (b, x0) => (refinesOnPool(M) ? cpuRefinement(B, M, b, x0) : undefined),
     release: (v) => v.dispose(),
     dispose: () => dinv?.dispose(),
   };

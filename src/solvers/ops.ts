@@ -44,6 +44,12 @@ export interface SolverOps<V> {
    */
   cgDirection?(beta: number, z: V, p: V, q: V): Promise<number>;
   /**
+   * Optional CG direction step and product in one pass: pNew ← z + β·pOld, q ← A·pNew, returning
+   * Re(pNewᴴq). pOld is only read, so the rows need no barrier between the two; cg() swaps the two
+   * direction buffers each iteration. q is A·p itself (no drift in f32, unlike cgDirection's q).
+   */
+  cgDirectionProduct?(beta: number, z: V, pOld: V, pNew: V, q: V): Promise<number>;
+  /**
    * Optional fused CG update with the path's own Jacobi preconditioner (present only where the ops
    * were made with it): x ← x + α·p, r ← r − α·q, z ← D⁻¹·r, returning [‖r‖², Re(rᴴz)], in one pass.
    */

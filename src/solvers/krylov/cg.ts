@@ -40,8 +40,10 @@ export async function cg<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V> & 
   const x = ops.vector();
   const r = ops.vector();
   const z = ops.vector();
-  const p = ops.vector();
+  let p = ops.vector();
   const q = ops.vector();
+  // the second direction buffer of ops.cgDirectionProduct
+  let pNext = ops.cgDirectionProduct ? ops.vector() : null;
   try {
     // r = b − A·x0
     const start = await startResidual(ops, b, x, r, options.x0);
@@ -62,9 +64,10 @@ export async function cg<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V> & 
       // without a preconditioner z is r itself: no copy, and ρ = ‖r‖²
       const zr = ops.precondition ? z : r;
       if (ops.precondition) await ops.precondition(r, z);
-      // fused (ops.cgDirection): p and q start at zero and each iteration forms q ← A·z + β·q = A·p and
-      // p ← z + β·p, with β = 0 the first time; otherwise p = z here and p ← z + β·p at the end
-      const fused = ops.cgDirection !== undefined;
+      // fused (ops.cgDirectionProduct, else ops.cgDirection): p and q start at zero and each iteration
+      // forms p ← z + β·p and q = A·p (by the product itself, or as q ← A·z + β·q), with β = 0 the
+      // first time; otherwise p = z here and p ← z + β·p at the end
+      const fused = pNext !== null || ops.cgDirection !== undefined;
       if (!fused) await ops.copy(zr, p);
       let beta = 0;
       let rho = ops.precondition ? (await ops.dot(r, z))[0] : rnorm * rnorm;
@@ -76,7 +79,10 @@ export async function cg<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V> & 
           break;
         }
         let pq: number;
-        if (fused) {
+        if (pNext) {
+          pq = await ops.cgDirectionProduct!(beta, zr, p, pNext, q);
+          [p, pNext] = [pNext, p];
+        } else if (fused) {
           await ops.spmv(zr, q, 1, beta);
           pq = await ops.cgDirection!(beta, zr, p, q);
         } else {
@@ -169,6 +175,6 @@ export async function cg<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V> & 
     ops.release(x);
     throw e;
   } finally {
-    for (const v of [r, z, p, q]) ops.release(v);
+    for (const v of [r, z, p, q, pNext]) if (v) ops.release(v);
   }
 }

@@ -1,0 +1,183 @@
+/**
+ * The CPU's f32 CG kernels over DIA matrices (assembly/cg_fused.ts): the direction step and product in
+ * one pass (cgDirectionProduct, cg_dia_f32) and the pool's iterative refinement (src/cpu/refine.ts),
+ * each against plain f64 JavaScript written here, at edge sizes (0, 1, rows not a multiple of the SIMD
+ * block or of the chunks) on 1, 2 and 3 threads with every operation on the pool; and CG's iteration
+ * counts with the fused step against the same ops without it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CpuBackend } from '../src/cpu/backend.js';
+import { cpuSolverOps } from '../src/cpu/solver-ops.js';
+import { cpuRefinement, refinesOnPool } from '../src/cpu/refine.js';
+import { CSRMatrix } from '../src/formats/csr.js';
+import { DIAMatrix } from '../src/formats/dia.js';
+import { poisson3D } from '../src/generators/poisson.js';
+import { Prng } from '../src/generators/prng.js';
+import { cg } from '../src/solvers/krylov/cg.js';
+import { matvec, referencePcg, relDiff } from './solve-reference.js';
+
+const THREADS = [1, 2, 3];
+const backends = new Map<number, CpuBackend>();
+beforeAll(async () => {
+  for (const t of THREADS) backends.set(t, await CpuBackend.create({ threads: t, inlineThreshold: 0 }));
+});
+afterAll(() => {
+  for (const b of backends.values()) b.dispose();
+});
+
+function random(n: number, seed: number): Float32Array {
+  const g = new Prng(seed);
+  return Float32Array.from({ length: n }, () => g.next() * 2 - 1);
+}
+
+/** An f32 banded matrix of n rows on the diagonals `offsets` (those that fit), random values, one diagonal with a zero run. */
+function banded(n: number, offsets: number[], seed: number): CSRMatrix {
+  const g = new Prng(seed);
+  const ptr = [0];
+  const col: number[] = [];
+  const val: number[] = [];
+  for (let i = 0; i < n; i++) {
+    for (const o of offsets) {
+      const j = i + o;
+      if (j < 0 || j >= n || (o === 2 && i % 5 === 0)) continue;
+      col.push(j);
+      val.push(o === 0 ? 4 + g.next() : g.next() - 0.5);
+    }
+    ptr.push(col.length);
+  }
+  return new CSRMatrix(n, n, 'f32', Int32Array.from(ptr), Int32Array.from(col), Float32Array.from(val));
+}
+
+const SIZES = [0, 1, 5, 17, 33, 1000, 4099];
+const OFFSETS = [-70, -3, -1, 0, 1, 2, 50];
+
+describe('cgDirectionProduct (cg_dia_f32)', () => {
+  for (const threads of THREADS) {
+    it(`pn = z + β·po bit for bit, q = A·pn and pnᵀq as in f64, ${threads} thread(s)`, async () => {
+      const B = backends.get(threads)!;
+      for (const n of SIZES) {
+        const A = banded(n, OFFSETS, n + 1);
+        const M = B.upload(DIAMatrix.fromCSR(A));
+        const ops = cpuSolverOps(B, M, 'none');
+        const [z0, po0] = [random(n, 2 * n + 3), random(n, 3 * n + 5)];
+        const vec = (v: Float32Array) => {
+          const h = ops.vector();
+          h.view().set(v);
+          return h;
+        };
+        const [z, po, pn, q] = [vec(z0), vec(po0), ops.vector(), vec(random(n, 9))];
+        try {
+          const beta = 0.37;
+          const f = Math.fround;
+          const pq = await ops.cgDirectionProduct!(beta, z, po, pn, q);
+          const pRef = Float32Array.from(z0, (zi, i) => f(zi + f(f(beta) * po0[i])));
+          expect(Array.from(pn.view() as Float32Array)).toEqual(Array.from(pRef));
+          // q in f32 sums: within a few f32 roundings of the f64 product of the same pn
+          const qRef = matvec(A, pRef);
+          const qv = q.view() as Float32Array;
+          for (let i = 0; i < n; i++) expect(Math.abs(qv[i] - qRef[i])).toBeLessThanOrEqual(1e-5 * (1 + Math.abs(qRef[i])) * 8);
+          let pqRef = 0;
+          for (let i = 0; i < n; i++) pqRef += pRef[i] * qv[i];
+          expect(Math.abs(pq - pqRef)).toBeLessThanOrEqual(1e-12 * (1 + Math.abs(pqRef)));
+          expect(Array.from(po.view() as Float32Array)).toEqual(Array.from(po0)); // read only
+        } finally {
+          for (const v of [z, po, pn, q]) ops.release(v);
+          ops.dispose();
+          M.dispose();
+        }
+      }
+    });
+  }
+
+  it('offered for f32 DIA only', () => {
+    const B = backends.get(2)!;
+    const A = banded(40, OFFSETS, 1);
+    for (const [H, has] of [[DIAMatrix.fromCSR(A), true], [A, false], [DIAMatrix.fromCSR(A.astype('f64')), false]] as const) {
+      const M = B.upload(H);
+      const ops = cpuSolverOps(B, M, 'jacobi');
+      expect(ops.cgDirectionProduct !== undefined).toBe(has);
+      expect(refinesOnPool(M)).toBe(has);
+      ops.dispose();
+      M.dispose();
+    }
+  });
+
+  it('CG takes the iterations of the unfused f32 ops and of the textbook PCG in f64 (tol 1e-5, Jacobi)', async () => {
+    const A = poisson3D(14).astype('f32');
+    const d = new Float64Array(A.rows);
+    for (let i = 0; i < A.rows; i++) for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) if (A.colIdx[k] === i) d[i] = A.values[k];
+    const b0 = Float64Array.from(random(A.rows, 11));
+    const ref = referencePcg(A, b0, (r) => r.map((ri, i) => ri / d[i]), 1e-5, 1000);
+    for (const threads of THREADS) {
+      const B = backends.get(threads)!;
+      const M = B.upload(DIAMatrix.fromCSR(A));
+      const ops = cpuSolverOps(B, M, 'jacobi');
+      const b = ops.vector();
+      b.view().set(b0);
+      try {
+        const fused = await cg(ops, b, { tol: 1e-5 });
+        const plain = await cg({ ...ops, cgDirectionProduct: undefined }, b, { tol: 1e-5 });
+        expect(fused.converged && plain.converged).toBe(true);
+        expect(fused.iterations).toBe(plain.iterations);
+        expect(Math.abs(fused.iterations - ref)).toBeLessThanOrEqual(1);
+        expect(relDiff(fused.x.view() as Float32Array, plain.x.view() as Float32Array)).toBeLessThan(1e-5);
+        ops.release(fused.x);
+        ops.release(plain.x);
+      } finally {
+        ops.release(b);
+        ops.dispose();
+        M.dispose();
+      }
+    }
+  });
+});
+
+describe('cpuRefinement (refine_residual_dia_f32, refine_add_f32)', () => {
+  for (const threads of THREADS) {
+    it(`‖b‖, b − A·x in f64 and its f32 rounding, corrections, a NaN correction not applied; ${threads} thread(s)`, async () => {
+      const B = backends.get(threads)!;
+      for (const n of SIZES) {
+        const A = banded(n, OFFSETS, n + 7);
+        const M = B.upload(DIAMatrix.fromCSR(A));
+        const b = Float64Array.from(random(n, 13), (v, i) => v + i * 1e-9);
+        const x0 = Float64Array.from(random(n, 17), (v) => v / 3);
+        const R = await cpuRefinement(B, M, b, x0);
+        const norm = (v: ArrayLike<number>) => Math.sqrt(Array.from(v).reduce((s, e) => s + e * e, 0));
+        const residual = (x: Float64Array) => {
+          const ax = matvec(A, x);
+          return Float64Array.from(b, (bi, i) => bi - ax[i]);
+        };
+        const rel = (a: number, e: number) => Math.abs(a - e) <= 1e-13 * (1 + e);
+        try {
+          expect(rel(R.bnorm, norm(b))).toBe(true);
+          let r = residual(x0);
+          expect(rel(R.rnorm, norm(r))).toBe(true);
+          const rhs = () => Array.from(R.rhs().view() as Float32Array);
+          const close32 = (got: number[], want: Float64Array) => got.every((g, i) => Math.abs(g - want[i]) <= 2 ** -23 * Math.abs(want[i]) + 1e-300);
+          expect(close32(rhs(), r)).toBe(true);
+          // a finite correction: x ← x0 + d
+          const d0 = random(n, 19);
+          const d = B.vector('f32', n);
+          d.view().set(d0);
+          const x1 = Float64Array.from(x0, (xi, i) => xi + d0[i]);
+          const t = await R.correct(d);
+          r = residual(x1);
+          expect(rel(t, norm(r))).toBe(true);
+          expect(Array.from(await R.read())).toEqual(Array.from(x1));
+          expect(close32(rhs(), r)).toBe(true);
+          // Inf or NaN in d: NaN, x and rhs as they were
+          if (n > 0) {
+            (d.view() as Float32Array)[n - 1] = NaN;
+            expect(await R.correct(d)).toBeNaN();
+            expect(Array.from(await R.read())).toEqual(Array.from(x1));
+            expect(close32(rhs(), r)).toBe(true);
+          }
+          d.dispose();
+        } finally {
+          R.dispose();
+          M.dispose();
+        }
+      }
+    });
+  }
+});
