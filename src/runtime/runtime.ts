@@ -84,7 +84,7 @@ export class Runtime implements HandleOwner {
   private readonly featureCache = new WeakMap<SparseMatrix, MatrixFeatures>();
   /** device paths that have run an operation (their shaders are loaded): their automatic calibration may start */
   private readonly prepared = new Set<Path>();
-  private readonly structureCache = new WeakMap<SparseMatrix, { csr: CSRMatrix; structure: SolveStructure; direct?: DirectPlan }>();
+  private readonly structureCache = new WeakMap<SparseMatrix, SolveAnalysis>();
   private requestedThreads = 1;
 
   private constructor(
@@ -1332,11 +1332,13 @@ export class Runtime implements HandleOwner {
   }
 
   /** A's canonical CSR and its symmetry/diagonal, computed once per uploaded matrix. */
-  private solveStructureOf(h: MatrixHandle): { csr: CSRMatrix; structure: SolveStructure; direct?: DirectPlan } {
+  private solveStructureOf(h: MatrixHandle): SolveAnalysis {
     let s = this.structureCache.get(h.source);
     if (!s) {
       const csr = (h.canonicalCsr ?? h.host.toCSR()) as CSRMatrix;
-      s = { csr, structure: solveStructure(csr) };
+      let structure: SolveStructure | undefined;
+      // computed on first read: a factorization that meets tol never reads it (≈ 7% of a small direct solve)
+      s = { csr, get structure() { return (structure ??= solveStructure(csr)); } };
       this.structureCache.set(h.source, s);
     }
     return s;
@@ -1443,7 +1445,8 @@ export class Runtime implements HandleOwner {
     // one otherwise, and the solver ops that tell its preconditioners, wait until a Krylov solve runs:
     // a factorization that meets tol needs neither (≈ 0.1–0.5 ms of a small direct solve)
     const asked = o.path || this.forced ? this.usable(o.path) : null;
-    const { csr, structure } = this.solveStructureOf(h);
+    const analysis = this.solveStructureOf(h);
+    const csr = analysis.csr;
     const d = method ? null : this.wantsDirect(h, csr, o.method, o.preconditioner);
     // b and x0 (vector data or resident vectors, possibly one) are read once, at the start; b into a
     // host copy kept for the next solve of its length (given back when this one returns: a fresh 16 MB
@@ -1484,6 +1487,7 @@ export class Runtime implements HandleOwner {
       }
     }
     const p = asked ?? this.solvePath(h, undefined);
+    const structure = analysis.structure;
     const choice = chooseSolve(structure, this.pathSolveInfo(p, h), { method: method ?? (o.method === 'direct' ? 'auto' : o.method), preconditioner: pre, spd: o.spd });
     await this.ready(p);
     const io = { upload: (v: Float64Array) => p.vector(h.dtype, v), read: async (v: PathVector) => (await p.read(v)).slice() };
@@ -2048,4 +2052,11 @@ interface DirectPlan {
   estimate?: DirectEstimate;
   direct: boolean;
   reason: string;
+}
+
+/** A matrix's canonical CSR, with its structure (computed on first read) and the factorization planned for it. */
+interface SolveAnalysis {
+  readonly csr: CSRMatrix;
+  readonly structure: SolveStructure;
+  direct?: DirectPlan;
 }
