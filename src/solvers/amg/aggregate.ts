@@ -23,7 +23,8 @@ export function symmetricStrength(A: CSRMatrix, theta: number): { ptr: Int32Arra
     }
     ptr[i + 1] = m;
   }
-  return { ptr, idx: idx.slice(0, m) };
+  // a view, not a copy: the graph lives only while the level is aggregated
+  return { ptr, idx: idx.subarray(0, m) };
 }
 
 /**
