@@ -24,7 +24,7 @@ interface Resident {
 }
 
 /**
- * The CPU path's sparse kernels (assembly/spgemm.ts, csr_f64) for a host-side setup that calls them
+ * The CPU path's sparse kernels (assembly/spgemm.ts, assembly/lanczos.ts) for a host-side setup that calls them
  * synchronously (the AMG hierarchy inside rt.amg, rt.spgemm): each operand is copied into the
  * WebAssembly memory once per session, however many products and SpMVs read it, until release() or
  * dispose().
