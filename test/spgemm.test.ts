@@ -195,14 +195,24 @@ describe('spgemm', () => {
       const AP = s.spgemm(A, P, 'f64');
       checkProduct(A, P, AP, 'A·P');
       checkProduct(R, AP, s.galerkin(R, A, P), 'R·(A·P)');
-      // Lanczos with the session's SpMVs on its own vectors against the same steps on the host
-      for (const M of [A, poisson2D(40)]) {
-        const dinv = new Float64Array(M.rows);
-        for (let i = 0; i < M.rows; i++) for (let k = M.rowPtr[i]; k < M.rowPtr[i + 1]; k++) if (M.colIdx[k] === i) dinv[i] = 1 / M.values[k];
-        const ours = s.lanczosBounds(M, dinv, 15);
-        const ref = lanczosBounds(M, 15);
-        expect(Math.abs(ours.max - ref.max)).toBeLessThanOrEqual(1e-12 * ref.max);
-        expect(Math.abs(ours.min - ref.min)).toBeLessThanOrEqual(1e-10 * ref.max);
+      // Lanczos in the session's pool passes against the same steps on the host, on 1 and 2 threads:
+      // the pool's A (poisson3D(14)), a small one, a diagonal scaled unevenly, and 1×1
+      const uneven = poisson2D(12);
+      for (let i = 0; i < uneven.rows; i++) for (let k = uneven.rowPtr[i]; k < uneven.rowPtr[i + 1]; k++) uneven.values[k] *= uneven.colIdx[k] === i ? 1 + (i % 7) : 1;
+      const s1 = new CpuSparseSession(rt1.cpuBackend);
+      try {
+        for (const M of [A, poisson2D(40), uneven, new CSRMatrix(1, 1, 'f64', Int32Array.of(0, 1), Int32Array.of(0), Float64Array.of(3))]) {
+          const dinv = new Float64Array(M.rows);
+          for (let i = 0; i < M.rows; i++) for (let k = M.rowPtr[i]; k < M.rowPtr[i + 1]; k++) if (M.colIdx[k] === i) dinv[i] = 1 / M.values[k];
+          const ref = lanczosBounds(M, 15);
+          for (const session of [s, s1]) {
+            const ours = session.lanczosBounds(M, dinv, 15);
+            expect(Math.abs(ours.max - ref.max)).toBeLessThanOrEqual(1e-12 * ref.max);
+            expect(Math.abs(ours.min - ref.min)).toBeLessThanOrEqual(1e-10 * ref.max);
+          }
+        }
+      } finally {
+        s1.dispose();
       }
       // symmetric Gauss–Seidel on A·x = 0 against plain sweeps here; a row with a diagonal ≤ 0 left alone
       const G = new CSRMatrix(A.rows, A.cols, 'f64', A.rowPtr, A.colIdx, A.values.slice());
