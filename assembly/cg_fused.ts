@@ -199,87 +199,42 @@ export function cg_update_jacobi_f32(x: usize, r: usize, p: usize, q: usize, d: 
   store<f64>(out, rz, 8);
 }
 
-// CG's direction step and product in one pass over a DIA matrix (real dtypes), rows [start, end) of
-// the square n×n A: pn ← z + β·po, q ← A·pn and the partial Σ pnᵢ·qᵢ at `out`. Each diagonal's term
-// forms zⱼ + β·poⱼ again from z and the previous direction po (never written here), so a row's
-// neighbours need no barrier, and q is A·p itself, bit for bit what a separate SpMV of the stored p
-// gives (f32 included, where q ← A·z + β·q by linearity drifts). po and pn are two buffers the caller
-// swaps. Reads A, z, po; writes pn, q — where aypx, SpMV and dot read z, p, A, p, q, p, q and wrote p, q.
-// As assembly/spmv_dia.ts: 4 v128 of rows summed in registers over the diagonals; rows some diagonal
-// leaves the matrix at (|offset| rows at either end) go through the scalar row, which skips the
-// diagonals out of range, and the sum over diagonals has one order everywhere (lanes = scalar rows).
-// Exported for f32 only: in f64 the repeated zⱼ + β·poⱼ cost more than the pass saved (src/cpu/solver-ops.ts).
+// CG's direction step and product in one call over an f32 DIA matrix, rows [start, end) of the square
+// n×n A: pn ← z + β·po, q ← A·pn and the partial Σ pnᵢ·qᵢ (in f64) at `out`. The chunk first writes
+// its own rows of pn, then forms q reading pn where a diagonal's column lies in the chunk and
+// zⱼ + β·poⱼ (z and the previous direction po are never written) where it lies in another chunk,
+// whose pn may not be written yet: no barrier, and q is A·p itself, bit for bit what a separate SpMV
+// of the stored p gives (where q ← A·z + β·q by linearity drifts in f32). po and pn are two buffers
+// the caller swaps. As assembly/spmv_dia.ts: 4 v128 of rows (16) summed in registers over the
+// diagonals; rows some diagonal leaves the matrix at go through the scalar row, and the sum over
+// diagonals has one order everywhere (lanes = scalar rows). f32 only: in f64, q ← A·z + β·q does not
+// drift and the split pass measured slower (src/cpu/solver-ops.ts).
 
+/** Column j's entry of the new direction: pn where this chunk wrote it, else z + β·po. */
 // @ts-ignore: decorator
-@inline function cgDiaRow<T>(offsets: usize, ndiag: i32, data: usize, pitch: i32, n: i32, z: usize, po: usize, pn: usize, q: usize, bt: T, i: i32): f64 {
-  const sh = alignof<T>();
-  let acc: T = 0;
-  for (let d = 0; d < ndiag; d++) {
-    const j = i + load<i32>(offsets + (<usize>d << 2));
-    if (<u32>j >= <u32>n) continue;
-    const oj = <usize>j << sh;
-    acc += load<T>(data + ((<usize>d * <usize>pitch + <usize>i) << sh)) * (load<T>(z + oj) + bt * load<T>(po + oj));
-  }
-  const o = <usize>i << sh;
-  const pi = load<T>(z + o) + bt * load<T>(po + o);
-  store<T>(pn + o, pi);
-  store<T>(q + o, acc);
-  return <f64>pi * <f64>acc;
+@inline function dirAt(z: usize, po: usize, pn: usize, bt: f32, j: i32, start: i32, end: i32): f32 {
+  const o = <usize>j << 2;
+  return j >= start && j < end ? load<f32>(pn + o) : load<f32>(z + o) + bt * load<f32>(po + o);
 }
 
 // @ts-ignore: decorator
-@inline function cgDia<T>(offsets: usize, ndiag: i32, data: usize, pitch: i32, n: i32, z: usize, po: usize, pn: usize, q: usize, beta: f64, out: usize, start: i32, end: i32): void {
-  const sh = alignof<T>();
-  const bt = <T>beta;
-  let s: f64 = 0;
-  // rows [lo, hi): every diagonal's column in range (offsets ascending)
-  const lo = min(end, max(start, ndiag > 0 ? -load<i32>(offsets) : 0));
-  const hi = max(lo, min(end, ndiag > 0 ? n - load<i32>(offsets + (<usize>(ndiag - 1) << 2)) : n));
-  let i = start;
-  for (; i < lo; i++) s += cgDiaRow<T>(offsets, ndiag, data, pitch, n, z, po, pn, q, bt, i);
-  if (ASC_FEATURE_SIMD) {
-    const R: i32 = 64 / <i32>sizeof<T>(); // rows in 4 v128
-    const bv = v128.splat<T>(bt);
-    let s0 = f64x2.splat(0), s1 = f64x2.splat(0);
-    for (; i + R <= hi; i += R) {
-      let a0 = v128.splat<T>(0), a1 = v128.splat<T>(0), a2 = v128.splat<T>(0), a3 = v128.splat<T>(0);
-      const o = <usize>i << sh;
-      for (let d = 0; d < ndiag; d++) {
-        const off = <usize>(<isize>load<i32>(offsets + (<usize>d << 2)) << sh);
-        const zo = z + off + o;
-        const pj = po + off + o;
-        const a = data + ((<usize>d * <usize>pitch) << sh) + o;
-        a0 = v128.add<T>(a0, v128.mul<T>(v128.load(a), v128.add<T>(v128.load(zo), v128.mul<T>(bv, v128.load(pj)))));
-        a1 = v128.add<T>(a1, v128.mul<T>(v128.load(a, 16), v128.add<T>(v128.load(zo, 16), v128.mul<T>(bv, v128.load(pj, 16)))));
-        a2 = v128.add<T>(a2, v128.mul<T>(v128.load(a, 32), v128.add<T>(v128.load(zo, 32), v128.mul<T>(bv, v128.load(pj, 32)))));
-        a3 = v128.add<T>(a3, v128.mul<T>(v128.load(a, 48), v128.add<T>(v128.load(zo, 48), v128.mul<T>(bv, v128.load(pj, 48)))));
-      }
-      const p0 = v128.add<T>(v128.load(z + o), v128.mul<T>(bv, v128.load(po + o)));
-      const p1 = v128.add<T>(v128.load(z + o, 16), v128.mul<T>(bv, v128.load(po + o, 16)));
-      const p2 = v128.add<T>(v128.load(z + o, 32), v128.mul<T>(bv, v128.load(po + o, 32)));
-      const p3 = v128.add<T>(v128.load(z + o, 48), v128.mul<T>(bv, v128.load(po + o, 48)));
-      v128.store(pn + o, p0);
-      v128.store(pn + o, p1, 16);
-      v128.store(pn + o, p2, 32);
-      v128.store(pn + o, p3, 48);
-      v128.store(q + o, a0);
-      v128.store(q + o, a1, 16);
-      v128.store(q + o, a2, 32);
-      v128.store(q + o, a3, 48);
-      if (sizeof<T>() == 8) {
-        s0 = f64x2.add(s0, f64x2.add(f64x2.mul(p0, a0), f64x2.mul(p2, a2)));
-        s1 = f64x2.add(s1, f64x2.add(f64x2.mul(p1, a1), f64x2.mul(p3, a3)));
-      } else {
-        // f32 products summed in f64 (exact)
-        s0 = f64x2.add(s0, f64x2.add(promoteDot(p0, a0), promoteDot(p1, a1)));
-        s1 = f64x2.add(s1, f64x2.add(promoteDot(p2, a2), promoteDot(p3, a3)));
-      }
-    }
-    const t = f64x2.add(s0, s1);
-    s += f64x2.extract_lane(t, 0) + f64x2.extract_lane(t, 1);
+@inline function cgDiaRow(offsets: usize, ndiag: i32, data: usize, pitch: i32, n: i32, z: usize, po: usize, pn: usize, q: usize, bt: f32, i: i32, start: i32, end: i32): f64 {
+  let acc: f32 = 0;
+  for (let d = 0; d < ndiag; d++) {
+    const j = i + load<i32>(offsets + (<usize>d << 2));
+    if (<u32>j >= <u32>n) continue;
+    acc += load<f32>(data + ((<usize>d * <usize>pitch + <usize>i) << 2)) * dirAt(z, po, pn, bt, j, start, end);
   }
-  for (; i < end; i++) s += cgDiaRow<T>(offsets, ndiag, data, pitch, n, z, po, pn, q, bt, i);
-  store<f64>(out, s);
+  store<f32>(q + (<usize>i << 2), acc);
+  return <f64>load<f32>(pn + (<usize>i << 2)) * <f64>acc;
+}
+
+/** Four v128 of the direction from column j on: pn's where [j, j + 16) lies in the chunk, else z + β·po's. */
+// @ts-ignore: decorator
+@inline function dirBlock(z: usize, po: usize, pn: usize, bv: v128, j: i32, start: i32, end: i32, k: i32): v128 {
+  const o = <usize>j << 2;
+  if (j >= start && j + 16 <= end) return v128.load(pn + o + (<usize>k << 4));
+  return f32x4.add(v128.load(z + o + (<usize>k << 4)), f32x4.mul(bv, v128.load(po + o + (<usize>k << 4))));
 }
 
 /** The f64 products of the four f32 lanes of p and q, pairwise summed into two lanes. */
@@ -291,7 +246,75 @@ export function cg_update_jacobi_f32(x: usize, r: usize, p: usize, q: usize, d: 
 }
 
 export function cg_dia_f32(offsets: usize, ndiag: i32, data: usize, pitch: i32, n: i32, z: usize, po: usize, pn: usize, q: usize, beta: f64, out: usize, start: i32, end: i32): void {
-  cgDia<f32>(offsets, ndiag, data, pitch, n, z, po, pn, q, beta, out, start, end);
+  const bt = <f32>beta;
+  // this chunk's rows of pn
+  let i = start;
+  if (ASC_FEATURE_SIMD) {
+    const bv = f32x4.splat(bt);
+    for (; i + 4 <= end; i += 4) {
+      const o = <usize>i << 2;
+      v128.store(pn + o, f32x4.add(v128.load(z + o), f32x4.mul(bv, v128.load(po + o))));
+    }
+  }
+  for (; i < end; i++) {
+    const o = <usize>i << 2;
+    store<f32>(pn + o, load<f32>(z + o) + bt * load<f32>(po + o));
+  }
+  let s: f64 = 0;
+  // rows [lo, hi): every diagonal's column in [0, n) (offsets ascending)
+  const lo = min(end, max(start, ndiag > 0 ? -load<i32>(offsets) : 0));
+  const hi = max(lo, min(end, ndiag > 0 ? n - load<i32>(offsets + (<usize>(ndiag - 1) << 2)) : n));
+  i = start;
+  for (; i < lo; i++) s += cgDiaRow(offsets, ndiag, data, pitch, n, z, po, pn, q, bt, i, start, end);
+  if (ASC_FEATURE_SIMD) {
+    const bv = f32x4.splat(bt);
+    let s0 = f64x2.splat(0), s1 = f64x2.splat(0);
+    // blocks from inLo to inHi read only this chunk's pn
+    const inLo = ndiag > 0 ? start - load<i32>(offsets) : start;
+    const inHi = ndiag > 0 ? end - load<i32>(offsets + (<usize>(ndiag - 1) << 2)) - 16 : end - 16;
+    const dstep = <usize>pitch << 2;
+    for (; i + 16 <= hi; i += 16) {
+      let a0 = f32x4.splat(0), a1 = f32x4.splat(0), a2 = f32x4.splat(0), a3 = f32x4.splat(0);
+      const o = <usize>i << 2;
+      if (i >= inLo && i <= inHi) {
+        // every diagonal's columns in this chunk: pn alone, as assembly/spmv_dia.ts's interior blocks
+        const pi = pn + o;
+        let dp = data + o;
+        for (let op = offsets, oe = offsets + (<usize>ndiag << 2); op < oe; op += 4, dp += dstep) {
+          const pj = pi + (<usize>load<i32>(op) << 2);
+          a0 = f32x4.add(a0, f32x4.mul(v128.load(dp), v128.load(pj)));
+          a1 = f32x4.add(a1, f32x4.mul(v128.load(dp, 16), v128.load(pj, 16)));
+          a2 = f32x4.add(a2, f32x4.mul(v128.load(dp, 32), v128.load(pj, 32)));
+          a3 = f32x4.add(a3, f32x4.mul(v128.load(dp, 48), v128.load(pj, 48)));
+        }
+      } else for (let d = 0; d < ndiag; d++) {
+        const j = i + load<i32>(offsets + (<usize>d << 2));
+        const a = data + ((<usize>d * <usize>pitch) << 2) + o;
+        if (j >= start && j + 16 <= end) {
+          const pj = pn + (<usize>j << 2);
+          a0 = f32x4.add(a0, f32x4.mul(v128.load(a), v128.load(pj)));
+          a1 = f32x4.add(a1, f32x4.mul(v128.load(a, 16), v128.load(pj, 16)));
+          a2 = f32x4.add(a2, f32x4.mul(v128.load(a, 32), v128.load(pj, 32)));
+          a3 = f32x4.add(a3, f32x4.mul(v128.load(a, 48), v128.load(pj, 48)));
+        } else {
+          a0 = f32x4.add(a0, f32x4.mul(v128.load(a), dirBlock(z, po, pn, bv, j, start, end, 0)));
+          a1 = f32x4.add(a1, f32x4.mul(v128.load(a, 16), dirBlock(z, po, pn, bv, j, start, end, 1)));
+          a2 = f32x4.add(a2, f32x4.mul(v128.load(a, 32), dirBlock(z, po, pn, bv, j, start, end, 2)));
+          a3 = f32x4.add(a3, f32x4.mul(v128.load(a, 48), dirBlock(z, po, pn, bv, j, start, end, 3)));
+        }
+      }
+      v128.store(q + o, a0);
+      v128.store(q + o, a1, 16);
+      v128.store(q + o, a2, 32);
+      v128.store(q + o, a3, 48);
+      s0 = f64x2.add(s0, f64x2.add(promoteDot(v128.load(pn + o), a0), promoteDot(v128.load(pn + o, 16), a1)));
+      s1 = f64x2.add(s1, f64x2.add(promoteDot(v128.load(pn + o, 32), a2), promoteDot(v128.load(pn + o, 48), a3)));
+    }
+    const t = f64x2.add(s0, s1);
+    s += f64x2.extract_lane(t, 0) + f64x2.extract_lane(t, 1);
+  }
+  for (; i < end; i++) s += cgDiaRow(offsets, ndiag, data, pitch, n, z, po, pn, q, bt, i, start, end);
+  store<f64>(out, s);
 }
 
 // Iterative refinement of an f32 DIA matrix on the pool (src/cpu/refine.ts): x and b in f64, the

@@ -53,7 +53,7 @@ const OFFSETS = [-70, -3, -1, 0, 1, 2, 50];
 
 describe('cgDirectionProduct (cg_dia_f32)', () => {
   for (const threads of THREADS) {
-    it(`pn = z + β·po bit for bit, q = A·pn and pnᵀq as in f64, ${threads} thread(s)`, async () => {
+    it(`pn = z + β·po bit for bit, q = A·pn (f64 reference; bit for bit the SpMV of pn) and pnᵀq as in f64, ${threads} thread(s)`, async () => {
       const B = backends.get(threads)!;
       for (const n of SIZES) {
         const A = banded(n, OFFSETS, n + 1);
@@ -80,6 +80,11 @@ describe('cgDirectionProduct (cg_dia_f32)', () => {
           for (let i = 0; i < n; i++) pqRef += pRef[i] * qv[i];
           expect(Math.abs(pq - pqRef)).toBeLessThanOrEqual(1e-12 * (1 + Math.abs(pqRef)));
           expect(Array.from(po.view() as Float32Array)).toEqual(Array.from(po0)); // read only
+          // and bit for bit the DIA SpMV of the stored pn (the same sums in the same order)
+          const q2 = ops.vector();
+          await ops.spmv(pn, q2, 1, 0);
+          expect(Array.from(qv)).toEqual(Array.from(q2.view() as Float32Array));
+          ops.release(q2);
         } finally {
           for (const v of [z, po, pn, q]) ops.release(v);
           ops.dispose();

@@ -58,10 +58,9 @@ export function cpuSolverOps(
     // f32 / c64: q formed by linearity drifts from A·p there (its two terms nearly cancel on smooth
     // modes) and slows CG: poisson3D(64) with Jacobi to 1e-5, 161 iterations against 122 with q = A·p
     cgDirection: fused && !single ? async (beta, z, p, q) => blas.sumPartials(await B.runReduction(`cg_direction_${dt}`, () => [z.ptr, p.ptr, q.ptr, beta], n))[0] : undefined,
-    // f32 on DIA: aypx, SpMV and dot in one pass (assembly/cg_fused.ts cg_dia_f32), q = A·p itself:
-    // poisson3D(64), 2 threads, 0.63 against 0.89 ms. Not f64, where q ← A·z + β·q (cgDirection) does
-    // not drift and its SpMV + direction pass took 0.94 ms against 1.03 (the repeated zⱼ + β·poⱼ of
-    // each diagonal costs more there than the pass it saves)
+    // f32 on DIA: aypx, SpMV and dot in one call (assembly/cg_fused.ts cg_dia_f32), q = A·p itself:
+    // poisson3D(64), 2 threads, 0.56 against 0.89 ms. f64 keeps q ← A·z + β·q (cgDirection), which
+    // does not drift there
     cgDirectionProduct:
       fused && dt === 'f32' && M.format === 'dia' && M.rows === M.cols
         ? async (beta, z, po, pn, q) =>
