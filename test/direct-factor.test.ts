@@ -273,7 +273,7 @@ describe('generated cases', () => {
     }
   });
 
-  it('far-from-symmetric patterns take the column ordering (AMD of AᵀA): west0479 fills less than with AMD of A + Aᵀ', async () => {
+  it('far-from-symmetric patterns take the column ordering (minimum degree of AᵀA, pivot tolerance 0.1): west0479 fills less than with AMD of A + Aᵀ', async () => {
     const A = loadShared('west0479');
     const { xTrue, b } = knownSystem(A, 4);
     const F = await rt.factor(A);
@@ -284,6 +284,11 @@ describe('generated cases', () => {
     const { x, relativeResidual } = await F.solve(b);
     expect(relativeResidual).toBeLessThan(1e-12);
     expect(diffNorm(x, xTrue)).toBeLessThanOrEqual(100 * diffNorm(denseSolve(A, b)!, xTrue) + 1e-13 * norm(xTrue));
+    // the column ordering's default pivot tolerance is 0.1, the symmetric orderings' 0.001: bit for bit the explicit ones
+    expect((await (await rt.factor(A, { pivotTolerance: 0.1 })).solve(b)).x).toEqual(x);
+    const Y = loadShared('young1c');
+    const yb = knownSystem(Y, 2).b;
+    expect((await (await rt.factor(Y)).solve(yb)).x).toEqual((await (await rt.factor(Y, { pivotTolerance: 0.001 })).solve(yb)).x);
     // a symmetric pattern with a full diagonal keeps the symmetric ordering
     expect((await rt.factor(loadShared('young1c'))).info.orderingReason).toMatch(/symmetric ordering of A \+ Aᵀ/);
     // the column ordering is for LU only

@@ -4,12 +4,12 @@
  * elimination of the graph in that order), and the orderings cut the fill against the natural order.
  */
 import { describe, expect, it } from 'vitest';
-import { amdOrder } from '../src/solvers/direct/amd.js';
+import { amdOrder, columnAmdOrder } from '../src/solvers/direct/amd.js';
 import { compressGraph, ndOrder } from '../src/solvers/direct/nested-dissection.js';
 import { elasticity2D } from '../src/generators/elasticity.js';
-import { bandOf, columnGraph, cscOf, inversePermutation, patternSymmetry, symmetricGraph, type Graph } from '../src/solvers/direct/pattern.js';
+import { bandOf, cscOf, denseRows, inversePermutation, patternSymmetry, rowsOf as patternRows, symmetricGraph, type Graph } from '../src/solvers/direct/pattern.js';
 import { analyze } from '../src/solvers/direct/analysis.js';
-import { columnCounts, eliminationTree, postorder, supernodes } from '../src/solvers/direct/symbolic.js';
+import { columnCounts, columnCountsAtA, columnEliminationTree, eliminationTree, postorder, supernodes } from '../src/solvers/direct/symbolic.js';
 import { poisson2D, poisson3D } from '../src/generators/poisson.js';
 import { randomMatrix } from '../src/generators/random.js';
 import { CSRMatrix } from '../src/formats/csr.js';
@@ -216,24 +216,67 @@ describe("ordering 'auto' on mesh-like graphs", () => {
   });
 });
 
-describe('column ordering for LU (AMD of AᵀA)', () => {
-  /** AᵀA's off-diagonal pattern by a plain boolean product, rows with more than `dense` entries left out. */
-  function referenceAtA(A: CSRMatrix, dense: number): Set<string> {
-    const s = new Set<string>();
-    for (let i = 0; i < A.rows; i++) {
+describe('column ordering for LU (minimum degree of AᵀA, without forming it)', () => {
+  /** AᵀA's off-diagonal pattern by a plain boolean product, rows with more than max(16, 10√n) entries left out. */
+  function referenceAtA(A: CSRMatrix): Graph {
+    const n = A.rows;
+    const dense = Math.max(16, 10 * Math.sqrt(n));
+    const adj: Set<number>[] = Array.from({ length: n }, () => new Set());
+    for (let i = 0; i < n; i++) {
       const cols = [...A.colIdx.subarray(A.rowPtr[i], A.rowPtr[i + 1])];
       if (cols.length > dense) continue;
-      for (const a of cols) for (const b of cols) if (a !== b) s.add(`${a},${b}`);
+      for (const a of cols) for (const b of cols) if (a !== b) adj[a].add(b);
     }
-    return s;
+    const ptr = new Int32Array(n + 1);
+    for (let v = 0; v < n; v++) ptr[v + 1] = ptr[v] + adj[v].size;
+    return { n, ptr, adj: Int32Array.from(adj.flatMap((s) => [...s])) };
   }
 
-  it('columnGraph is AᵀA without dense rows; patternSymmetry counts mirrored entries and the diagonal', () => {
-    for (const A of [loadShared('west0479'), loadShared('young1c'), randomMatrix({ rows: 300, meanRowLength: 5, seed: 11 })]) {
+  function triplets(n: number, entries: [number, number][]): CSRMatrix {
+    return CSRMatrix.fromTriplets(n, n, 'f64', Int32Array.from(entries.map((e) => e[0])), Int32Array.from(entries.map((e) => e[1])), new Float64Array(entries.length).fill(1));
+  }
+  // an arrow: row 0 and column 0 full (row 0 is dense: left out), plus the diagonal
+  const arrow = (n: number): CSRMatrix => triplets(n, [...Array.from({ length: n }, (_, j): [number, number] => [0, j]), ...Array.from({ length: n - 1 }, (_, i): [number, number] => [i + 1, 0]), ...Array.from({ length: n - 1 }, (_, i): [number, number] => [i + 1, i + 1])]);
+  const columnCases: [string, () => CSRMatrix][] = [
+    ['west0479', () => loadShared('west0479')],
+    ['young1c', () => loadShared('young1c')],
+    ['494_bus', () => loadShared('494_bus')],
+    ['random 300', () => randomMatrix({ rows: 300, meanRowLength: 5, seed: 11 })],
+    ['random 40 (empty rows and columns)', () => randomMatrix({ rows: 40, meanRowLength: 2, seed: 4 })],
+    ['arrow 200 (a dense row)', () => arrow(200)],
+    ['one entry', () => triplets(1, [[0, 0]])],
+    ['empty 3×3', () => triplets(3, [])],
+  ];
+  for (const [name, make] of columnCases) {
+    it(`${name}: a permutation; the column tree and counts from A's rows equal those of AᵀA formed (and its elimination count); fill near AMD of AᵀA`, () => {
+      const A = make();
+      const n = A.rows;
       const C = cscOf(A);
-      const g = columnGraph(C);
-      const got = edgeSet(g, false);
-      expect(got).toEqual(referenceAtA(A, Math.max(16, 10 * Math.sqrt(A.rows))));
+      const rows = patternRows(C);
+      const skip = denseRows(rows, n);
+      const g = referenceAtA(A);
+      const q = columnAmdOrder(C, rows, skip);
+      expectPermutation(q, n);
+      const pinv = inversePermutation(q);
+      const parent = columnEliminationTree(C, skip, q);
+      expect([...parent]).toEqual([...eliminationTree(g, q, pinv)]);
+      const post = postorder(parent);
+      const counts = columnCountsAtA(rows, skip, pinv, parent, post);
+      expect([...counts]).toEqual([...columnCounts(g, q, pinv, parent, post)]);
+      const fill = referenceFill(g, q);
+      expect(counts.reduce((s, c) => s + c, 0)).toBe(fill);
+      // as good as AMD of the formed AᵀA, within a margin (both approximate the minimum degree)
+      expect(fill).toBeLessThanOrEqual(1.15 * referenceFill(g, amdOrder(g)) + 10);
+    });
+  }
+
+  it('denseRows: the rows with more than max(16, 10√n) entries; patternSymmetry counts mirrored entries and the diagonal', () => {
+    for (const A of [loadShared('west0479'), loadShared('young1c'), randomMatrix({ rows: 300, meanRowLength: 5, seed: 11 }), arrow(200)]) {
+      const C = cscOf(A);
+      const skip = denseRows(patternRows(C), A.rows);
+      const dense = Math.max(16, 10 * Math.sqrt(A.rows));
+      const want = Array.from({ length: A.rows }, (_, i) => (A.rowPtr[i + 1] - A.rowPtr[i] > dense ? 1 : 0));
+      expect(skip ? [...skip] : want.map(() => 0)).toEqual(want);
       // the pattern's symmetry, by a plain set of entries
       const entries = new Set<string>();
       for (let i = 0; i < A.rows; i++) for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) entries.add(`${i},${A.colIdx[k]}`);
@@ -250,24 +293,8 @@ describe('column ordering for LU (AMD of AᵀA)', () => {
       expect(st.diagonal).toBe(diag);
       expect(st.symmetry).toBeCloseTo(off ? mirrored / off : 1, 12);
     }
-    // one dense row is left out of the graph, not spread over it
-    const n = 200;
-    const rows: number[] = [], cols: number[] = [];
-    for (let j = 0; j < n; j++) rows.push(0, j), cols.push(j, j);
-    const arrow = CSRMatrix.fromTriplets(n, n, 'f64', Int32Array.from(rows), Int32Array.from(cols), new Float64Array(rows.length).fill(1));
-    expect(columnGraph(cscOf(arrow)).ptr[n]).toBe(0);
-  });
-
-  it('west0479 is far from symmetric (where the auto rule takes a column ordering); the symbolic counts of AᵀA equal its elimination count', () => {
-    const A = loadShared('west0479');
-    const C = cscOf(A);
-    const st = patternSymmetry(C);
-    expect(st.symmetry < 0.5 || st.diagonal < 0.9 * A.rows).toBe(true);
-    const g = columnGraph(C);
-    const q = amdOrder(g);
-    expectPermutation(q, A.rows);
-    // the Cholesky factor of AᵀA (what the estimate uses) counted by the symbolic phase equals the elimination count
-    expect(symbolicFill(g, q)).toBe(referenceFill(g, q));
+    expect(denseRows(patternRows(cscOf(arrow(200))), 200)?.[0]).toBe(1);
+    expect(patternSymmetry(cscOf(loadShared('west0479'))).symmetry).toBeLessThan(0.5);
   });
 });
 

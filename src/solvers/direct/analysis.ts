@@ -5,15 +5,15 @@
  * mesh-like graph), postordered along its elimination tree,
  * and the tree, column counts, supernodes and cost of the factor in that order.
  */
-import { amdOrder } from './amd.js';
+import { amdOrder, columnAmdOrder } from './amd.js';
 import type { Band } from './band-lu.js';
 import { ndOrder } from './nested-dissection.js';
-import { inversePermutation, type Graph } from './pattern.js';
-import { columnCounts, costOf, eliminationTree, postorder, supernodes, type FactorCost } from './symbolic.js';
+import { inversePermutation, type Graph, type Rows } from './pattern.js';
+import { columnCounts, columnCountsAtA, columnEliminationTree, costOf, eliminationTree, postorder, supernodes, type FactorCost } from './symbolic.js';
 
 /**
  * The fill-reducing orderings: approximate minimum degree or nested dissection of A + Aᵀ, none, or
- * (LU only) 'amd-ata', a column ordering: AMD of AᵀA's pattern.
+ * (LU only) 'amd-ata', a column ordering: approximate minimum degree of AᵀA's pattern (from A's, without forming AᵀA).
  */
 export type OrderingName = 'amd' | 'nd' | 'natural' | 'amd-ata';
 
@@ -65,26 +65,45 @@ export interface Analysis {
   symbolicMs: number;
 }
 
-/** Elimination tree, a postorder of it, and column counts of the graph in the order perm. */
-function countsFor(g: Graph, perm: Int32Array): { pinv: Int32Array; parent: Int32Array; post: Int32Array; counts: Int32Array } {
+/** What a column ordering orders: A's pattern by columns and by rows, the rows left out of AᵀA (denseRows). */
+export interface ColumnPattern {
+  n: number;
+  colPtr: Int32Array;
+  rowIdx: Int32Array;
+  rows: Rows;
+  skip: Uint8Array | null;
+}
+
+/** Elimination tree, a postorder of it, and column counts of the graph (of AᵀA for a column pattern) in the order perm. */
+function countsFor(g: Graph | ColumnPattern, perm: Int32Array): { pinv: Int32Array; parent: Int32Array; post: Int32Array; counts: Int32Array } {
   const pinv = inversePermutation(perm);
+  if ('rows' in g) {
+    const parent = columnEliminationTree(g, g.skip, perm);
+    const post = postorder(parent);
+    return { pinv, parent, post, counts: columnCountsAtA(g.rows, g.skip, pinv, parent, post) };
+  }
   const parent = eliminationTree(g, perm, pinv);
   const post = postorder(parent);
   return { pinv, parent, post, counts: columnCounts(g, perm, pinv, parent, post) };
 }
 
 /**
- * Orders and analyses the graph of A + Aᵀ (of AᵀA for 'amd-ata': the counts are then those of AᵀA's
- * Cholesky factor, a bound on LU's). `lu` and `complex` only change the cost estimate.
+ * Orders and analyses the graph of A + Aᵀ, or for 'amd-ata' the column pattern of A (the counts are
+ * then those of AᵀA's Cholesky factor, a bound on LU's). `lu` and `complex` only change the cost estimate.
  */
-export function analyze(g: Graph, asked: OrderingName | 'auto', lu: boolean, complex: boolean): Analysis {
+export function analyze(g: Graph | ColumnPattern, asked: OrderingName | 'auto', lu: boolean, complex: boolean): Analysis {
   const n = g.n;
   const t0 = performance.now();
   const candidates: [OrderingName, Int32Array][] = [];
-  const ndOnly = asked === 'auto' && n >= ND_ONLY_MIN_NODES && meshLike(g);
-  if (asked === 'natural') candidates.push(['natural', Int32Array.from({ length: n }, (_, i) => i)]);
-  if (asked === 'amd' || (asked === 'auto' && !ndOnly) || asked === 'amd-ata') candidates.push([asked === 'amd-ata' ? asked : 'amd', amdOrder(g)]);
-  if (asked === 'nd' || (asked === 'auto' && n >= ND_MIN_NODES)) candidates.push(['nd', ndOrder(g)]);
+  // a column pattern is ordered by columns ('amd-ata'), a graph by the ordering asked for
+  if ('rows' in g) candidates.push(['amd-ata', columnAmdOrder(g, g.rows, g.skip)]);
+  const graph = 'rows' in g ? null : g;
+  const ndOnly = graph !== null && asked === 'auto' && n >= ND_ONLY_MIN_NODES && meshLike(graph);
+  if (graph) {
+    if (asked === 'natural') candidates.push(['natural', Int32Array.from({ length: n }, (_, i) => i)]);
+    if (asked === 'amd' || (asked === 'auto' && !ndOnly)) candidates.push(['amd', amdOrder(graph)]);
+    if (asked === 'nd' || (asked === 'auto' && n >= ND_MIN_NODES)) candidates.push(['nd', ndOrder(graph)]);
+  }
   const t1 = performance.now();
   let best: { name: OrderingName; perm: Int32Array; s: ReturnType<typeof countsFor>; flops: number } | undefined;
   const tried: string[] = [];
@@ -97,7 +116,7 @@ export function analyze(g: Graph, asked: OrderingName | 'auto', lu: boolean, com
   const chosen = best!;
   const orderingReason =
     asked !== 'auto' ? `ordering: '${asked}' was asked for`
-    : ndOnly ? `nested dissection alone: a mesh-like graph (average degree ${(g.ptr[n] / n).toFixed(1)} ≤ 8, no hub) of n = ${n} ≥ ${ND_ONLY_MIN_NODES}, where it predicts fewer flops than AMD`
+    : ndOnly ? `nested dissection alone: a mesh-like graph (average degree ${(graph!.ptr[n] / n).toFixed(1)} ≤ 8, no hub) of n = ${n} ≥ ${ND_ONLY_MIN_NODES}, where it predicts fewer flops than AMD`
     : candidates.length === 1 ? `AMD (n = ${n} < ${ND_MIN_NODES}: nested dissection not tried)`
     : `the fewer predicted flops: ${tried.join(' vs ')}`;
   // postorder along the elimination tree: same fill, and supernodes become contiguous columns

@@ -158,41 +158,14 @@ export function patternSymmetry(A: Csc, rows: Rows = rowsOf(A)): { symmetry: num
 }
 
 /**
- * The graph of AᵀA without the diagonal (columns joined when they share a row): what a column
- * ordering for LU orders, since the column elimination tree and the fill of any row pivoting are
- * bounded by AᵀA's Cholesky factor (George & Ng). Rows with more than max(16, 10√n) entries are left
- * out (as CSparse does): one dense row would make AᵀA dense. Each node's neighbours come in the
- * order the rows reach them (deterministic, not sorted: nothing downstream needs them sorted, and
- * sorting them was half of this function's time on west0479).
+ * The rows a column ordering for LU leaves out of AᵀA: those with more than max(16, 10√n) entries
+ * (as CSparse does: one dense row would make AᵀA dense). Null when there are none.
  */
-export function columnGraph(A: Csc, rows: Rows = rowsOf(A)): Graph {
-  const { n, colPtr, rowIdx } = A;
-  const { rowPtr, colIdx } = rows;
+export function denseRows(rows: Rows, n: number): Uint8Array | null {
   const dense = Math.max(16, 10 * Math.sqrt(n));
-  const mark = new Int32Array(n).fill(-1);
-  const ptr = new Int32Array(n + 1);
-  let adj = new Int32Array(Math.max(16, 2 * colPtr[n]));
-  let q = 0;
-  for (let j = 0; j < n; j++) {
-    mark[j] = j;
-    for (let p = colPtr[j]; p < colPtr[j + 1]; p++) {
-      const i = rowIdx[p];
-      if (rowPtr[i + 1] - rowPtr[i] > dense) continue;
-      for (let t = rowPtr[i]; t < rowPtr[i + 1]; t++) {
-        const c = colIdx[t];
-        if (mark[c] === j) continue;
-        mark[c] = j;
-        if (q === adj.length) {
-          const grown = new Int32Array(2 * q);
-          grown.set(adj);
-          adj = grown;
-        }
-        adj[q++] = c;
-      }
-    }
-    ptr[j + 1] = q;
-  }
-  return { n, ptr, adj: adj.slice(0, q) };
+  let skip: Uint8Array | null = null;
+  for (let i = 0; i < n; i++) if (rows.rowPtr[i + 1] - rows.rowPtr[i] > dense) (skip ??= new Uint8Array(n))[i] = 1;
+  return skip;
 }
 
 /** pinv[perm[k]] = k. */

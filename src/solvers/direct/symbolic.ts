@@ -6,7 +6,7 @@
  * weigh a direct solve against an iterative one.
  */
 import { treeDfs } from './amd.js';
-import type { Graph } from './pattern.js';
+import type { Graph, Rows } from './pattern.js';
 
 /**
  * The elimination tree of the graph in the order perm (pinv its inverse): parent[k] of each
@@ -30,6 +30,36 @@ export function eliminationTree(g: Graph, perm: Int32Array, pinv: Int32Array): I
         if (inext === -1) parent[i] = k;
         i = inext;
       }
+    }
+  }
+  return parent;
+}
+
+/**
+ * The column elimination tree: the elimination tree of AᵀA (rows `skip`ped left out) with A's columns
+ * in the order perm, from A's columns without forming AᵀA (cs_etree's ata mode): the columns that
+ * share a row are linked through the row's latest column so far. Path compression through `ancestor`.
+ */
+export function columnEliminationTree(A: { n: number; colPtr: Int32Array; rowIdx: Int32Array }, skip: Uint8Array | null, perm: Int32Array): Int32Array {
+  const { n, colPtr, rowIdx } = A;
+  const parent = new Int32Array(n);
+  const ancestor = new Int32Array(n);
+  const prev = new Int32Array(n).fill(-1); // each row's latest position so far
+  for (let k = 0; k < n; k++) {
+    parent[k] = -1;
+    ancestor[k] = -1;
+    const col = perm[k];
+    for (let p = colPtr[col], e = colPtr[col + 1]; p < e; p++) {
+      const r = rowIdx[p];
+      if (skip && skip[r]) continue;
+      let i = prev[r];
+      while (i !== -1 && i < k) {
+        const inext = ancestor[i];
+        ancestor[i] = k;
+        if (inext === -1) parent[i] = k;
+        i = inext;
+      }
+      prev[r] = k;
     }
   }
   return parent;
@@ -84,8 +114,40 @@ export function rowPattern(k: number, colPtr: Int32Array, rowIdx: Int32Array, pa
  * the subtree sums of these differences. `post` is a postorder of `parent`.
  */
 export function columnCounts(g: Graph, perm: Int32Array, pinv: Int32Array, parent: Int32Array, post: Int32Array): Int32Array {
-  const n = g.n;
-  const { ptr, adj } = g;
+  // position j's one list: the neighbours of node perm[j]
+  return countsOfLists(g.ptr, g.adj, perm, new Int32Array(g.n).fill(-1), pinv, parent, post);
+}
+
+/**
+ * Column counts of the Cholesky factor of AᵀA (rows `skip`ped left out) with A's columns in the order
+ * perm, from A's rows without forming AᵀA (cs_counts' ata mode): row r of A is a clique of AᵀA,
+ * whose entries at and after its first column in the order stand for that column's pattern, so each
+ * kept row is attached to its first column and read once. `parent`, `post`: columnEliminationTree's
+ * tree and a postorder of it.
+ */
+export function columnCountsAtA(rows: Rows, skip: Uint8Array | null, pinv: Int32Array, parent: Int32Array, post: Int32Array): Int32Array {
+  const { rowPtr, colIdx } = rows;
+  const n = parent.length;
+  const head = new Int32Array(n).fill(-1);
+  const next = new Int32Array(n);
+  for (let r = 0; r < n; r++) {
+    if (skip && skip[r]) continue;
+    // the row's first column in the order (its others are that column's ancestors: later in any postorder)
+    let first = n;
+    for (let p = rowPtr[r]; p < rowPtr[r + 1]; p++) first = Math.min(first, pinv[colIdx[p]]);
+    if (first === n) continue;
+    next[r] = head[first];
+    head[first] = r;
+  }
+  return countsOfLists(rowPtr, colIdx, head, next, pinv, parent, post);
+}
+
+/**
+ * Column counts in the order pinv, where position j's pattern below the diagonal is given by lists
+ * (list L: idx[ptr[L] .. ptr[L+1]), nodes mapped by pinv; j's lists head[j], next[head[j]], … until −1).
+ */
+function countsOfLists(ptr: Int32Array, idx: Int32Array, head: Int32Array, next: Int32Array, pinv: Int32Array, parent: Int32Array, post: Int32Array): Int32Array {
+  const n = parent.length;
   const delta = new Int32Array(n);
   const first = new Int32Array(n).fill(-1); // postorder number of each node's first descendant
   const maxfirst = new Int32Array(n).fill(-1);
@@ -101,25 +163,26 @@ export function columnCounts(g: Graph, perm: Int32Array, pinv: Int32Array, paren
     const j = post[k];
     if (parent[j] !== -1) delta[parent[j]]--;
     const fj = first[j];
-    const v = perm[j];
-    for (let p = ptr[v], e = ptr[v + 1]; p < e; p++) {
-      const i = pinv[adj[p]];
-      // j is a leaf of row i's subtree when i > j and no earlier leaf's subtree holds j
-      if (i <= j || fj <= maxfirst[i]) continue;
-      maxfirst[i] = fj;
-      const jprev = prevleaf[i];
-      prevleaf[i] = j;
-      delta[j]++;
-      if (jprev === -1) continue; // i's first leaf
-      // the least common ancestor of this leaf and the previous one, with path compression
-      let q = jprev;
-      while (q !== ancestor[q]) q = ancestor[q];
-      for (let s = jprev; s !== q; ) {
-        const up = ancestor[s];
-        ancestor[s] = q;
-        s = up;
+    for (let L = head[j]; L !== -1; L = next[L]) {
+      for (let p = ptr[L], e = ptr[L + 1]; p < e; p++) {
+        const i = pinv[idx[p]];
+        // j is a leaf of row i's subtree when i > j and no earlier leaf's subtree holds j
+        if (i <= j || fj <= maxfirst[i]) continue;
+        maxfirst[i] = fj;
+        const jprev = prevleaf[i];
+        prevleaf[i] = j;
+        delta[j]++;
+        if (jprev === -1) continue; // i's first leaf
+        // the least common ancestor of this leaf and the previous one, with path compression
+        let q = jprev;
+        while (q !== ancestor[q]) q = ancestor[q];
+        for (let s = jprev; s !== q; ) {
+          const up = ancestor[s];
+          ancestor[s] = q;
+          s = up;
+        }
+        delta[q]--;
       }
-      delta[q]--;
     }
     if (parent[j] !== -1) ancestor[j] = parent[j];
   }
