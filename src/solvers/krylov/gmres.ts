@@ -55,9 +55,11 @@ export async function gmres<V>(ops: SolverOps<V>, b: V, options: GmresOptions<V>
   const r = ops.vector();
   const w = ops.vector();
   const z = ops.vector();
+  // V and H grow with the iterations a cycle runs, not with m: a restart far beyond them (1e6 on 8000
+  // unknowns) allocated an (m+1)×m Hessenberg of 64 M entries up front and took the process out of memory
   const V: V[] = [];
   try {
-    for (let j = 0; j <= m; j++) V.push(ops.vector());
+    V.push(ops.vector());
     const start = await startResidual(ops, b, x, r, options.x0);
     const scale = start.scale;
     let rnorm = start.rnorm;
@@ -69,13 +71,12 @@ export async function gmres<V>(ops: SolverOps<V>, b: V, options: GmresOptions<V>
     // stalled, or a preconditioner so ill-conditioned that rounding swamps the progress)
     let flat = 0;
     let best = rnorm;
-    // H: (m+1)×m upper Hessenberg, column-major; g: the rotated right-hand side
-    const H: C[][] = Array.from({ length: m }, () => Array.from({ length: m + 1 }, (): C => [0, 0]));
+    // H: (m+1)×m upper Hessenberg, column-major (column k: its k + 2 rows); g: the rotated right-hand side
+    const H: C[][] = [];
     const cs: C[] = new Array(m);
     const sn: C[] = new Array(m);
     while (reason === 'maxIter' && it < maxIter) {
-      const g: C[] = Array.from({ length: m + 1 }, (): C => [0, 0]);
-      g[0] = [rnorm, 0];
+      const g: C[] = [[rnorm, 0]];
       await ops.copy(r, V[0]);
       await ops.scal([1 / rnorm, 0], V[0]);
       let k = 0;
@@ -87,7 +88,7 @@ export async function gmres<V>(ops: SolverOps<V>, b: V, options: GmresOptions<V>
         const Vk = ops.precondition ? z : V[k];
         if (ops.precondition) await ops.precondition(V[k], z);
         await ops.spmv(Vk, w, 1, 0);
-        const h = H[k];
+        const h = (H[k] ??= Array.from({ length: k + 2 }, (): C => [0, 0]));
         for (let pass = 0; pass < 2; pass++) {
           const c: C[] = [];
           for (let i = 0; i <= k; i++) c.push(await ops.dot(V[i], w));
@@ -128,6 +129,7 @@ export async function gmres<V>(ops: SolverOps<V>, b: V, options: GmresOptions<V>
           k++;
           break;
         }
+        if (V.length === k + 1) V.push(ops.vector());
         await ops.copy(w, V[k + 1]);
         await ops.scal([1 / hn, 0], V[k + 1]);
       }
