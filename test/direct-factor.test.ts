@@ -499,8 +499,14 @@ describe('tiny', () => {
       if (i < 49) r.push(i, i + 1), co.push(i + 1, i), v.push(-1, -1);
     }
     const tri = CSRMatrix.fromTriplets(50, 50, 'f64', Int32Array.from(r), Int32Array.from(co), Float64Array.from(v));
+    // 2×2 blocks [[ε, 1], [1, 1]] with ε = 0.002–0.006: threshold pivoting (0.001) keeps ε, L's 1/ε grows
+    // the backward error to a few hundred rounding units, which one step removes
+    const br: number[] = [], bc: number[] = [], bv: number[] = [];
+    for (let i = 0; i < 100; i += 2) br.push(i, i, i + 1, i + 1), bc.push(i, i + 1, i, i + 1), bv.push(0.002 * (1 + (i % 3)), 1 + 0.01 * i, 1, 1 - 0.003 * i);
+    const blocks = CSRMatrix.fromTriplets(100, 100, 'f64', Int32Array.from(br), Int32Array.from(bc), Float64Array.from(bv));
     const cases: [CSRMatrix, Float64Array][] = [
       ...[1, 2, 3].map((s): [CSRMatrix, Float64Array] => [tri, Float64Array.from({ length: 50 }, (_, i) => Math.sin(i * s + 1))]),
+      [blocks, Float64Array.from({ length: 100 }, (_, i) => Math.sin(i + 1))],
       ...['494_bus', 'bcsstk13', 'young1c', 'qc324', 'west0479'].map((m): [CSRMatrix, Float64Array] => [loadShared(m), knownSystem(loadShared(m), 2).b]),
     ];
     for (const [A, b] of cases) {

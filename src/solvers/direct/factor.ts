@@ -600,9 +600,11 @@ export class Factorization {
     }
     const f = this.lu!;
     if (!f.complex) {
-      for (let i = 0; i < n; i++) y[f.pinv[i]] = b[i];
-      luSolveInPlace(f, y);
-      for (let k = 0; k < n; k++) x[f.q[k]] = y[k];
+      // the banded and dense kernels keep the natural column order: solve in x itself
+      const z = this.a.band ? x : y;
+      for (let i = 0; i < n; i++) z[f.pinv[i]] = b[i];
+      luSolveInPlace(f, z);
+      if (z === y) for (let k = 0; k < n; k++) x[f.q[k]] = y[k];
     } else {
       for (let i = 0; i < n; i++) {
         y[2 * f.pinv[i]] = b[2 * i];

@@ -24,6 +24,8 @@ export interface LuFactor {
   pinv: Int32Array;
   /** q[k] = the column of A eliminated at step k */
   q: Int32Array;
+  /** 1 / U(k, k) (re, im interleaved for complex), made by the first solve */
+  dinv?: Float64Array;
 }
 
 /** A trailing block of the factor is factorized dense when its columns' symbolic counts fill at least this fraction of it… */
@@ -353,9 +355,15 @@ function enlarge(idx: Int32Array, val: Float64Array, need: number, c: number, gr
   return { idx: i2, val: v2 };
 }
 
-/** y ← (L·U)⁻¹·y in place (y already permuted by rows: y[pinv[i]] = b[i]); real or interleaved complex. */
+/**
+ * y ← (L·U)⁻¹·y in place (y already permuted by rows: y[pinv[i]] = b[i]); real or interleaved complex.
+ * U's diagonal is applied as a product with its reciprocal (made once, kept on the factor): the
+ * backward substitution is a chain through each diagonal, where a division's latency costs several
+ * times a product's (olm1000's kept-factor solve: see docs/direct.md).
+ */
 export function luSolveInPlace(f: LuFactor, y: Float64Array): void {
   const { n, Lp, Li, Lx, Up, Ui, Ux } = f;
+  const dinv = (f.dinv ??= reciprocalDiagonal(f));
   if (!f.complex) {
     for (let j = 0; j < n; j++) {
       const yj = y[j];
@@ -363,7 +371,7 @@ export function luSolveInPlace(f: LuFactor, y: Float64Array): void {
     }
     for (let j = n - 1; j >= 0; j--) {
       const d = Up[j + 1] - 1;
-      const yj = (y[j] /= Ux[d]);
+      const yj = (y[j] *= dinv[j]);
       if (yj !== 0) for (let p = Up[j]; p < d; p++) y[Ui[p]] -= Ux[p] * yj;
     }
     return;
@@ -381,13 +389,12 @@ export function luSolveInPlace(f: LuFactor, y: Float64Array): void {
   }
   for (let j = n - 1; j >= 0; j--) {
     const d = Up[j + 1] - 1;
-    const ur = Ux[2 * d];
-    const ui = Ux[2 * d + 1];
-    const den = ur * ur + ui * ui;
+    const ir = dinv[2 * j];
+    const ii = dinv[2 * j + 1];
     const a = y[2 * j];
     const b = y[2 * j + 1];
-    const yr = (a * ur + b * ui) / den;
-    const yi = (b * ur - a * ui) / den;
+    const yr = a * ir - b * ii;
+    const yi = a * ii + b * ir;
     y[2 * j] = yr;
     y[2 * j + 1] = yi;
     for (let p = Up[j]; p < d; p++) {
@@ -398,4 +405,24 @@ export function luSolveInPlace(f: LuFactor, y: Float64Array): void {
       y[2 * i + 1] -= vr * yi + vi * yr;
     }
   }
+}
+
+/** 1 / U(k, k) for every k (U's diagonal is each column's last entry). */
+function reciprocalDiagonal(f: LuFactor): Float64Array {
+  const { n, Up, Ux } = f;
+  if (!f.complex) {
+    const r = new Float64Array(n);
+    for (let j = 0; j < n; j++) r[j] = 1 / Ux[Up[j + 1] - 1];
+    return r;
+  }
+  const r = new Float64Array(2 * n);
+  for (let j = 0; j < n; j++) {
+    const d = Up[j + 1] - 1;
+    const ur = Ux[2 * d];
+    const ui = Ux[2 * d + 1];
+    const den = ur * ur + ui * ui;
+    r[2 * j] = ur / den;
+    r[2 * j + 1] = -ui / den;
+  }
+  return r;
 }
