@@ -77,6 +77,11 @@ export function chooseSolve(s: SolveStructure, path: PathSolveInfo, o: { method?
   if (o.preconditioner && o.preconditioner !== 'auto') {
     pre = o.preconditioner;
     reasons.push(`preconditioner ${pre} given by the caller`);
+  } else if (!s.finite) {
+    // every preconditioner's setup divides by A's values: NaN there threw (ilu0: 'breaks down even with
+    // the diagonal shifted') where NaN in A must end the solve 'nan' (docs/solvers.md)
+    pre = 'none';
+    reasons.push('preconditioner none: A holds NaN or ±Inf, which every setup would divide by (the solve ends with reason nan)');
   } else if (s.zeroDiagonals > 0) {
     pre = 'ilu0';
     if (!path.triangular) pre = 'none';
