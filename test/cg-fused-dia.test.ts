@@ -14,7 +14,8 @@ import { DIAMatrix } from '../src/formats/dia.js';
 import { poisson3D } from '../src/generators/poisson.js';
 import { Prng } from '../src/generators/prng.js';
 import { cg } from '../src/solvers/krylov/cg.js';
-import { matvec, referencePcg, relDiff } from './solve-reference.js';
+import { matvec, referencePcg, relDiff, trueResidual } from './solve-reference.js';
+import { createRuntime } from '../src/runtime/runtime.js';
 
 const THREADS = [1, 2, 3];
 const backends = new Map<number, CpuBackend>();
@@ -185,4 +186,25 @@ describe('cpuRefinement (refine_residual_dia_f32, refine_add_f32)', () => {
       }
     });
   }
+});
+
+describe('rt.solve of an f32 stencil (DIA) below f32\'s reach, refined on the pool', () => {
+  it('every method reaches a true 1e-10 (independent f64 product of the f32 values)', async () => {
+    const rt = await createRuntime({ workers: 2 });
+    try {
+      const A = poisson3D(12).astype('f32');
+      const h = rt.upload(A, { format: 'dia' });
+      const b = Float64Array.from(random(A.rows, 23));
+      for (const method of ['cg', 'minres', 'gmres', 'bicgstab'] as const) {
+        const r = await rt.solve(h, b, { method, preconditioner: 'jacobi', tol: 1e-10 });
+        expect(r.reason, method).toBe('converged');
+        expect(r.relativeResidual).toBeLessThanOrEqual(1e-10);
+        expect(trueResidual(A, r.x, b), method).toBeLessThanOrEqual(1e-10 * (1 + 1e-6));
+        expect(r.refinements, method).toBeGreaterThanOrEqual(1);
+      }
+      h.dispose();
+    } finally {
+      rt.dispose();
+    }
+  });
 });
