@@ -428,10 +428,14 @@ describe('refactor, solve-many, dtypes', () => {
       if (A.rows === 625) for (let i = 0; i < A.rows; i++) for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) v2[k] = A.colIdx[k] === i ? 4 * scale : -1;
       const A2 = new CSRMatrix(A.rows, A.cols, A.dtype, A.rowPtr, A.colIdx, v2);
       const F = await rt.factor(A);
-      await F.refactor(A2);
-      const fresh = await rt.factor(A2);
       const m = A.rows * c;
       const b = Float64Array.from({ length: 3 * m }, (_, i) => Math.sin(i + 1));
+      // started together: a solve before the refactor sees A, one after it A2 (one after another)
+      const before = await (await rt.factor(A)).solve(b);
+      const [r1, , r2] = await Promise.all([F.solve(b), F.refactor(A2), F.solve(b)]);
+      expect(r1.x).toEqual(before.x);
+      const fresh = await rt.factor(A2);
+      expect(r2.x).toEqual((await fresh.solve(b)).x);
       const many = await F.solve(b);
       const one = await fresh.solve(b);
       expect(many.x).toEqual(one.x);
