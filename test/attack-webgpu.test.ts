@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
 import { poisson2D } from '../src/generators/poisson.js';
-import type { CSRMatrix } from '../src/formats/csr.js';
+import { CSRMatrix } from '../src/formats/csr.js';
 import { mulberry32 } from './random.js';
 import { pointDawnAtSwiftShader } from './webgpu-helpers.js';
 
@@ -44,6 +44,26 @@ describe('WebGPU resident BiCGSTAB to a tight tolerance', () => {
         expect(r.reason, `seed ${seed}: ${r.reason} after ${r.iterations} iterations, relative residual ${r.relativeResidual}`).toBe('converged');
         expect(trueRel(A, r.x, b)).toBeLessThanOrEqual(1e-10);
       }
+      h.dispose();
+    });
+  }
+});
+
+describe('WebGPU: a matrix whose values double-single holds with fewer bits', () => {
+  // A·1e-30: the lo words of its entries (≈ 1e-30·2⁻²⁴) are f32 subnormals, which the GPU flushes to
+  // zero, so A holds 24 bits there and r = b − A·x on the GPU is off by ≈ 4e-9; a single solve from
+  // x = 0 reported that residual unchecked: 'converged', relative residual 7e-15, true 4.4e-9
+  for (const method of ['cg', 'gmres'] as const) {
+    it(`${method}: converged only where the true residual meets tol`, async () => {
+      const P = poisson2D(5);
+      const A = new CSRMatrix(P.rows, P.cols, 'f64', P.rowPtr, P.colIdx, P.values.map((v) => v * 1e-30) as Float64Array);
+      const h = rt.upload(A);
+      const g = mulberry32(3);
+      const b = Float64Array.from({ length: A.rows }, () => g() - 0.5);
+      const r = await rt.solve(h, b, { method, preconditioner: 'jacobi', tol: 1e-10, path: 'webgpu' });
+      const t = trueRel(A, r.x, b);
+      expect(Math.abs(r.relativeResidual - t), `reported ${r.relativeResidual}, true ${t}`).toBeLessThanOrEqual(0.01 * t);
+      if (r.converged) expect(t).toBeLessThanOrEqual(1e-10);
       h.dispose();
     });
   }

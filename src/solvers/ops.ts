@@ -119,6 +119,8 @@ export interface PathRefinement<V> {
   readonly rnorm: number;
   /** the relative rounding of one product or sum in the path's f64 (double-single: 2^-44, with margin), for the residual's rounding bound */
   readonly roundoff: number;
+  /** where the path's f64 flushes tiny values to zero: the absolute error that makes in each value (double-single on a GPU: f32's least normal number, 2^-126); absent: none */
+  readonly underflow?: number;
   /** the right-hand side of the next correction solve: r in the solve's dtype (the refinement's vector: do not release it) */
   rhs(): V;
   /** x ← x + d and r ← b − A·x in f64, returning ‖r‖; NaN, with x kept as it was, when d is not finite */

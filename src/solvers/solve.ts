@@ -491,7 +491,10 @@ async function refineOnPath<V>(
   }
   // r was recomputed from x, in the path's f64: where its rounding bound keeps it under the target it
   // certifies x as it is; else (and always after a single solve from x0 = 0, as before) the host's f64
-  if ((solves > 1 || (solves === 1 && o.x0)) && !(reason === 'converged' && rnorm + residualRounding(A, R, x) <= target)) {
+  // (a single solve from 0 that says converged is checked too: its r carries the path's rounding, and
+  // where the path flushes tiny values (A·1e-30 on a GPU) that is far above the target: 'converged' at
+  // 7e-15 for a true 4.4e-9)
+  if ((solves > 1 || (solves === 1 && (o.x0 || reason === 'converged'))) && !(reason === 'converged' && rnorm + residualRounding(A, R, x) <= target)) {
     rnorm = hostNorm(hostResidual(A, x, b));
   }
   if (reason === 'converged' && !(rnorm <= target)) reason = 'stagnated';
@@ -605,19 +608,23 @@ function hostRefinement<V>(ops: SolverOps<V>, io: HostIO<V>, A: CSRMatrix, b: Fl
 /** What a path refinement's correction solves aim at, as a part of the target, where the answer needs a certificate. */
 const CERTIFY_MARGIN = 0.5;
 
-/** √(‖A‖₁·‖A‖∞) (a bound on ‖|A|‖₂) and the longest row, once per matrix. */
-const ABS_NORMS = new WeakMap<CSRMatrix, { abs2: number; maxRow: number }>();
+/** √(‖A‖₁·‖A‖∞) (a bound on ‖|A|‖₂), the longest row and √(longest row · longest column), once per matrix. */
+const ABS_NORMS = new WeakMap<CSRMatrix, { abs2: number; maxRow: number; pattern2: number }>();
 
 /**
  * A bound on the rounding in ‖r‖ of a path refinement's r = b − A·x: per row at most
  * (row length + 2)·R.roundoff·(|bᵢ| + Σⱼ|aᵢⱼ||xⱼ|) (each product and sum, and the rounding of b and x
- * themselves), so ‖error‖₂ ≤ (max row + 2)·R.roundoff·(‖b‖ + √(‖A‖₁‖A‖∞)·‖x‖).
+ * themselves), so ‖error‖₂ ≤ (max row + 2)·R.roundoff·(‖b‖ + √(‖A‖₁‖A‖∞)·‖x‖); plus, where the path
+ * flushes tiny values (R.underflow: double-single's lo words below f32's least normal number are 0 on
+ * a GPU), an absolute error of R.underflow in each value of A, b and x and each product and sum:
+ * ≤ R.underflow·((max row + 3)·√n + √(max row · max column)·‖x‖ + √(‖A‖₁‖A‖∞)·√n).
  */
 function residualRounding<V>(A: CSRMatrix, R: PathRefinement<V>, x: Float64Array): number {
+  const c = A.dtype === 'c64' || A.dtype === 'c128' ? 2 : 1;
   let n = ABS_NORMS.get(A);
   if (!n) {
-    const c = A.dtype === 'c64' || A.dtype === 'c128' ? 2 : 1;
     const colSums = new Float64Array(A.cols);
+    const colCounts = new Int32Array(A.cols);
     let rowMax = 0;
     let maxRow = 0;
     for (let i = 0; i < A.rows; i++) {
@@ -626,16 +633,24 @@ function residualRounding<V>(A: CSRMatrix, R: PathRefinement<V>, x: Float64Array
         const a = c === 1 ? Math.abs(A.values[k]) : Math.hypot(A.values[2 * k], A.values[2 * k + 1]);
         s += a;
         colSums[A.colIdx[k]] += a;
+        colCounts[A.colIdx[k]]++;
       }
       rowMax = Math.max(rowMax, s);
       maxRow = Math.max(maxRow, A.rowPtr[i + 1] - A.rowPtr[i]);
     }
     let colMax = 0;
-    for (let j = 0; j < A.cols; j++) colMax = Math.max(colMax, colSums[j]);
-    n = { abs2: Math.sqrt(rowMax * colMax), maxRow };
+    let maxCol = 0;
+    for (let j = 0; j < A.cols; j++) {
+      colMax = Math.max(colMax, colSums[j]);
+      maxCol = Math.max(maxCol, colCounts[j]);
+    }
+    n = { abs2: Math.sqrt(rowMax * colMax), maxRow, pattern2: Math.sqrt(maxRow * maxCol) };
     ABS_NORMS.set(A, n);
   }
-  return (n.maxRow + 2) * R.roundoff * (R.bnorm + n.abs2 * hostNorm(x));
+  const xnorm = hostNorm(x);
+  const rounding = (n.maxRow + 2) * R.roundoff * (R.bnorm + n.abs2 * xnorm);
+  const u = R.underflow ?? 0;
+  return u > 0 ? rounding + c * u * ((n.maxRow + 3 + n.abs2) * Math.sqrt(A.rows) + n.pattern2 * xnorm) : rounding;
 }
 
 /** What explain('solve', A) says: the path, method and preconditioner rt.solve would run, and why. */

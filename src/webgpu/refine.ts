@@ -41,6 +41,8 @@ export function wideType(dt: DType): DType {
  * 48 bits), taken 4× larger as the margin of the residual's certificate (src/solvers/solve.ts).
  */
 const DS_ROUNDOFF = 2 ** -44;
+/** f32's least normal number: what a flushed subnormal lo word (or product, or sum) loses at most. */
+const F32_MIN_NORMAL = 2 ** -126;
 
 function finiteOrNaN(v: number): number {
   return Number.isFinite(v) ? v : NaN;
@@ -92,6 +94,8 @@ export async function webgpuRefinement(B: RefineBackend, A: WebGpuMatrix, b: Flo
     bnorm,
     rnorm,
     roundoff: DS_ROUNDOFF,
+    // GPUs flush f32 subnormals: the lo word of a value below ≈ 2^-102 is 0 there
+    underflow: F32_MIN_NORMAL,
     rhs() {
       if (single) B.narrow(r, rhs);
       return rhs;
