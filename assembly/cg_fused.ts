@@ -334,18 +334,50 @@ export function refine_add_f32(x: usize, d: usize, xn: usize, out: usize, start:
 
 // r ← b − A·x in f64 from the f32 values of a square n×n DIA matrix (each product exact, the sums in
 // f64, diagonals in order), rhs ← r rounded to f32, and the partial Σ rᵢ² at `out`, rows [start, end).
+/** Row i of refine_residual_dia_f32, diagonals out of range skipped; returns rᵢ². */
+// @ts-ignore: decorator
+@inline function residualRow(offsets: usize, ndiag: i32, data: usize, pitch: i32, n: i32, x: usize, b: usize, rhs: usize, i: i32): f64 {
+  let acc: f64 = 0;
+  for (let d = 0; d < ndiag; d++) {
+    const j = i + load<i32>(offsets + (<usize>d << 2));
+    if (<u32>j >= <u32>n) continue;
+    acc += <f64>load<f32>(data + ((<usize>d * <usize>pitch + <usize>i) << 2)) * load<f64>(x + (<usize>j << 3));
+  }
+  const ri = load<f64>(b + (<usize>i << 3)) - acc;
+  store<f32>(rhs + (<usize>i << 2), <f32>ri);
+  return ri * ri;
+}
+
 export function refine_residual_dia_f32(offsets: usize, ndiag: i32, data: usize, pitch: i32, n: i32, x: usize, b: usize, rhs: usize, out: usize, start: i32, end: i32): void {
   let s: f64 = 0;
-  for (let i = start; i < end; i++) {
-    let acc: f64 = 0;
-    for (let d = 0; d < ndiag; d++) {
-      const j = i + load<i32>(offsets + (<usize>d << 2));
-      if (<u32>j >= <u32>n) continue;
-      acc += <f64>load<f32>(data + ((<usize>d * <usize>pitch + <usize>i) << 2)) * load<f64>(x + (<usize>j << 3));
+  // rows [lo, hi): every diagonal's column in [0, n) (offsets ascending); 4 rows at a time there, the
+  // same sums in the same order as the scalar row
+  const lo = min(end, max(start, ndiag > 0 ? -load<i32>(offsets) : 0));
+  const hi = max(lo, min(end, ndiag > 0 ? n - load<i32>(offsets + (<usize>(ndiag - 1) << 2)) : n));
+  let i = start;
+  for (; i < lo; i++) s += residualRow(offsets, ndiag, data, pitch, n, x, b, rhs, i);
+  if (ASC_FEATURE_SIMD) {
+    let s0 = f64x2.splat(0), s1 = f64x2.splat(0);
+    const dstep = <usize>pitch << 2;
+    for (; i + 4 <= hi; i += 4) {
+      let a0 = f64x2.splat(0), a1 = f64x2.splat(0);
+      const xi = x + (<usize>i << 3);
+      let dp = data + (<usize>i << 2);
+      for (let op = offsets, oe = offsets + (<usize>ndiag << 2); op < oe; op += 4, dp += dstep) {
+        const xp = xi + (<usize>(<isize>load<i32>(op) << 3));
+        a0 = f64x2.add(a0, f64x2.mul(f64x2.promote_low_f32x4(v128.load64_zero(dp)), v128.load(xp)));
+        a1 = f64x2.add(a1, f64x2.mul(f64x2.promote_low_f32x4(v128.load64_zero(dp, 8)), v128.load(xp, 16)));
+      }
+      const bp = b + (<usize>i << 3);
+      const r0 = f64x2.sub(v128.load(bp), a0);
+      const r1 = f64x2.sub(v128.load(bp, 16), a1);
+      v128.store(rhs + (<usize>i << 2), f32x4.shuffle(f32x4.demote_f64x2_zero(r0), f32x4.demote_f64x2_zero(r1), 0, 1, 4, 5));
+      s0 = f64x2.add(s0, f64x2.mul(r0, r0));
+      s1 = f64x2.add(s1, f64x2.mul(r1, r1));
     }
-    const ri = load<f64>(b + (<usize>i << 3)) - acc;
-    store<f32>(rhs + (<usize>i << 2), <f32>ri);
-    s += ri * ri;
+    const t = f64x2.add(s0, s1);
+    s += f64x2.extract_lane(t, 0) + f64x2.extract_lane(t, 1);
   }
+  for (; i < end; i++) s += residualRow(offsets, ndiag, data, pitch, n, x, b, rhs, i);
   store<f64>(out, s);
 }

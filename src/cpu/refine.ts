@@ -3,8 +3,8 @@
  * src/solvers/solve.ts: f32 CG's residual replacements, or restarted refinement): b and x in f64, r =
  * b − A·x recomputed in f64 from A's f32 values (assembly/cg_fused.ts refine_residual_dia_f32) after
  * each correction, rounded to f32 for the inner solve. Where the host did it (hostRefinement) each
- * replacement cost a host product, a read and an upload: 13–17 ms for poisson3D(64) on this machine,
- * against ≈ 1–2 ms here.
+ * replacement cost a host product (5.5–6.4 ms for poisson3D(64), load 6–7), a read and an upload,
+ * against 1.0–1.1 ms here.
  */
 import type { PathRefinement } from '../solvers/ops.js';
 import type { CpuBackend } from './backend.js';
