@@ -118,3 +118,21 @@ describe('Krylov methods: a matrix far from 1', () => {
     });
   }
 });
+
+describe('an x0 far from the answer', () => {
+  // the first correction is then nearly −x0: r − A·d carried its rounding (≈ 1e-16·‖r₀‖) into the next
+  // correction's right-hand side, and the refinement stalled at that level ('stagnated' at 5e-8, 6e-6)
+  for (const s of [1e8, 1e10]) {
+    it(`x0 = ${s}: cg and minres refine to tol`, async () => {
+      const A = poisson2D(10);
+      const h = rt.upload(A);
+      const b = rhs(A.rows, 1);
+      for (const method of ['cg', 'minres'] as const) {
+        const r = await rt.solve(h, b, { method, preconditioner: 'jacobi', tol: 1e-8, x0: new Float64Array(A.rows).fill(s) });
+        expect(r.reason, `${method}: ${r.reason}, relative residual ${r.relativeResidual}`).toBe('converged');
+        expectHonest(r, A, b, 1e-8, method);
+      }
+      h.dispose();
+    });
+  }
+});
