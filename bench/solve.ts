@@ -7,7 +7,7 @@
  * counted only when its residual meets the tolerance. Medians of 3 (1 above 100 000 rows, after one
  * untimed solve below that; 7 below 20 000 rows), and apart, the first call of each matrix (that untimed
  * 'auto' solve: what a user's first solve of a new matrix costs while V8 is still compiling). Also: f32
- * storage refined to 1e-10 against the f64 solve, poisson3D(64). SIMDGL_SOLVE_CASES=494_bus,t1 (names,
+ * storage refined to 1e-10 against the f64 solve, poisson3D(64), medians of alternating rounds. SIMDGL_SOLVE_CASES=494_bus,t1 (names,
  * comma-separated) runs only those cases, and the refinement comparison only when poisson3D(64) is one.
  */
 import { execFileSync } from 'node:child_process';
@@ -121,6 +121,9 @@ async function ours(rt: Runtime, A: CSRMatrix, reps: number, variants: SolveOpti
   });
 }
 
+/** rounds of the f32-refinement against f64 comparison (each side once per round) */
+const REFINE_ROUNDS = 5;
+
 export async function benchSolve(log: (s: string) => void, matrixDir = join(here, '..', 'data', 'matrices')): Promise<{ rows: SolveBenchRow[]; refinement: { f32Ms: number; f64Ms: number; f32Converged: boolean } | null }> {
   const rt = await createRuntime();
   log(`  simdgl: rt.solve defaults, ${rt.capabilities().threads} threads; SciPy with OPENBLAS_NUM_THREADS=1; tol ${TOL} (true residual)`);
@@ -195,12 +198,19 @@ export async function benchSolve(log: (s: string) => void, matrixDir = join(here
     h.dispose();
     return { ms: performance.now() - t0, r };
   };
-  const f64 = await timed(P);
-  const f32 = await timed(P.astype('f32'));
+  // alternating rounds after an untimed pair, medians: one timing of each swung ±20 % under load
+  const P32 = P.astype('f32');
+  await timed(P);
+  await timed(P32);
+  const runs: { f64: Awaited<ReturnType<typeof timed>>; f32: Awaited<ReturnType<typeof timed>> }[] = [];
+  for (let i = 0; i < REFINE_ROUNDS; i++) runs.push({ f64: await timed(P), f32: await timed(P32) });
+  const mid = <T>(xs: T[], ms: (x: T) => number) => xs.slice().sort((x, y) => ms(x) - ms(y))[xs.length >> 1];
+  const f64 = mid(runs.map((x) => x.f64), (x) => x.ms);
+  const f32 = mid(runs.map((x) => x.f32), (x) => x.ms);
   log(
-    `  poisson3D(64) to a true 1e-10: f64 ${f64.ms.toFixed(0)} ms (${f64.r.iterations} it); f32 + refinement ${f32.ms.toFixed(0)} ms ` +
+    `  poisson3D(64) to a true 1e-10, medians of ${REFINE_ROUNDS} alternating rounds: f64 ${f64.ms.toFixed(0)} ms (${f64.r.iterations} it); f32 + refinement ${f32.ms.toFixed(0)} ms ` +
       `(${f32.r.iterations} it, ${f32.r.refinements} refinements, true ${f32.r.relativeResidual.toExponential(1)}${f32.r.converged ? '' : `, ${f32.r.reason}`})`,
   );
   rt.dispose();
-  return { rows, refinement: { f32Ms: f32.ms, f64Ms: f64.ms, f32Converged: f32.r.converged } };
+  return { rows, refinement: { f32Ms: f32.ms, f64Ms: f64.ms, f32Converged: runs.every((x) => x.f32.r.converged) } };
 }
