@@ -59,7 +59,11 @@ export interface MatrixFeatures {
   csrLayout: CsrLayoutKind;
 }
 
-export function matrixFeatures(A: CSRMatrix): MatrixFeatures {
+/**
+ * `lazyScans`: the features that need whole passes of their own are computed on first read (their
+ * closures keep A: pass true only where A lives as long as the features anyway).
+ */
+export function matrixFeatures(A: CSRMatrix, lazyScans = false): MatrixFeatures {
   const { rows, cols, rowPtr, colIdx } = A;
   const nnz = A.nnz;
   let maxRow = 0;
@@ -90,8 +94,7 @@ export function matrixFeatures(A: CSRMatrix): MatrixFeatures {
   for (let i = 0; i < rows; i++) inEll += Math.min(k, rowPtr[i + 1] - rowPtr[i]);
   const per = (slots: number): number => (nnz ? slots / nnz : 1);
   const sellC = sellDefaultC(A.dtype);
-  const sellSigma = defaultSortWindow(A, sellC);
-  return {
+  const f = {
     rows,
     cols,
     nnz,
@@ -105,11 +108,27 @@ export function matrixFeatures(A: CSRMatrix): MatrixFeatures {
     hybEllShare: nnz ? inEll / nnz : 1,
     xBytes: cols * elementBytes(A.dtype),
     sellC,
-    sellSigma,
-    sellSlots: sellSlots(rowPtr, rows, sellC, sellSigma),
-    cacheTiles: useCacheTiles(A),
-    csrLayout: csrLayoutOf(A),
-  };
+  } as MatrixFeatures;
+  // on first read: a DIA or ELL choice (a stencil) reads none of them, and they cost whole passes over
+  // the CSR (SELL's sorted slots twice, the CPU layout's scan: ≈ 25 ms of poisson3D(64)'s set-up)
+  lazy(f, 'sellSigma', () => defaultSortWindow(A, sellC));
+  lazy(f, 'sellSlots', () => sellSlots(rowPtr, rows, sellC, f.sellSigma));
+  lazy(f, 'cacheTiles', () => useCacheTiles(A));
+  lazy(f, 'csrLayout', () => csrLayoutOf(A));
+  return lazyScans ? f : { ...f };
+}
+
+/** Defines f[key] as an enumerable property computed once, on its first read. */
+function lazy<K extends keyof MatrixFeatures>(f: MatrixFeatures, key: K, get: () => MatrixFeatures[K]): void {
+  let v: MatrixFeatures[K] | undefined;
+  Object.defineProperty(f, key, { enumerable: true, configurable: true, get: () => (v ??= get()) });
+}
+
+/** A copy of f with some features replaced; the others unread stay unread (a spread would compute them all). */
+export function withFeatures(f: MatrixFeatures, replaced: Partial<MatrixFeatures> = {}): MatrixFeatures {
+  const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(f)) as MatrixFeatures;
+  for (const [key, value] of Object.entries(replaced)) Object.defineProperty(copy, key, { value, enumerable: true, configurable: true, writable: true });
+  return copy;
 }
 
 /**

@@ -28,7 +28,7 @@ import { nodeBuiltin } from '../node-builtins.js';
 import { wasmLoad } from '../cpu/wasm.js';
 import { cpuSupernodalNumeric } from '../cpu/cholesky.js';
 import { checkAdd, checkGemm, checkTranspose, type AddOptions, type DenseLike, type GemmOptions } from './dense-ops.js';
-import { matrixFeatures, chooseFormat, type MatrixFeatures } from './features.js';
+import { matrixFeatures, chooseFormat, withFeatures, type MatrixFeatures } from './features.js';
 import { checkCacheTiles } from '../cpu/tiles.js';
 import { explainSpmv, formatOn, type Explanation } from './explain.js';
 import type { Calibration, PathCalibration } from './cost.js';
@@ -611,9 +611,14 @@ export class Runtime implements HandleOwner {
       // `same`: this matrix in another format, already measured (upload's hub): measuring the converted
       // copy again cost the first product on it 20–100 ms at 40,000 rows (a CSR rebuilt, then scanned)
       const known = same && this.featureCache.get(same);
-      f = known ? { ...known } : matrixFeatures(A.toCSR());
-      if (this.cpu.backend.cacheTiles === false) f = { ...f, cacheTiles: false };
-      if (A.format === 'sell') f = { ...f, sellC: A.sliceHeight, sellSigma: A.sortWindow, sellSlots: A.colIdx.length };
+      if (known) f = withFeatures(known);
+      else {
+        const csr = A.toCSR();
+        // scans on first read only where the CSR is A itself (a converted copy would stay alive in their closures)
+        f = matrixFeatures(csr, csr === A);
+      }
+      if (this.cpu.backend.cacheTiles === false) f = withFeatures(f, { cacheTiles: false });
+      if (A.format === 'sell') f = withFeatures(f, { sellC: A.sliceHeight, sellSigma: A.sortWindow, sellSlots: A.colIdx.length });
       this.featureCache.set(A, f);
     }
     return f;
