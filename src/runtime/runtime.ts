@@ -1,5 +1,5 @@
 import { checkMemoryFloor, withMemoryBudget } from '../memory-budget.js';
-import { hostNorm } from '../host-spmv.js';
+import { hostNorm, hostResidual } from '../host-spmv.js';
 import { ANY_NUMBER, FINITE_NON_NEGATIVE, NON_NEGATIVE, NON_NEGATIVE_INTEGER, POSITIVE_INTEGER, checkBoolean, checkChoice, checkFunction, checkNumber, checkOptions, checkScalar, checkSignal, inRange, requireNumber } from '../options-check.js';
 import { vectorData } from '../vector-data.js';
 import { DOT_OPTION_KEYS, EXPLAIN_OPTION_KEYS, RUNTIME_OPTION_KEYS, SOLVE_OPTION_KEYS, SPMV_OPTION_KEYS, UPLOAD_OPTION_KEYS, WEBGPU_OPTION_KEYS } from './options.js';
@@ -38,7 +38,7 @@ import { shownTyped, shownValue } from '../shown-value.js';
 import { spgemm, type SparseKernels } from '../solvers/amg/spgemm.js';
 import { CpuSparseSession } from '../cpu/spgemm.js';
 import type { AmgOptions } from '../solvers/amg/hierarchy.js';
-import { factorize, planFactor, type Factorization, type FactorOptions, type FactorPlan } from '../solvers/direct/factor.js';
+import { factorize, nonFiniteEntry, planFactor, type Factorization, type FactorOptions, type FactorPlan } from '../solvers/direct/factor.js';
 
 type Handle = MatrixHandle | ResidentVector | DenseHandle | PreconditionerHandle;
 
@@ -1251,6 +1251,7 @@ export class Runtime implements HandleOwner {
    * @throws {@link ShapeError} when A is not square, b or x0 has the wrong length or dtype, or a preconditioner belongs to another matrix.
    * @throws {@link UnsupportedError} for an unknown method or preconditioner, one the path cannot run, or a preconditioner with method 'direct'.
    * @throws {@link SingularMatrixError} or {@link MemoryLimitError} for method 'direct' when A is singular or its factor exceeds the memory budget.
+   * (A holding NaN or ±Inf ends with reason `'nan'`, method 'direct' included.)
    * @throws {@link InputTypeError} when an option has the wrong type (`tol: '1e-3'`, `onIteration: 5`, a
    * `signal` that is not an AbortSignal) or b / x0 is not vector data or a resident vector — all checked
    * before the solve starts.
@@ -1462,7 +1463,25 @@ export class Runtime implements HandleOwner {
     let directFallback: string | undefined;
     // the factorization proved A singular or not positive definite: CG's premise is false
     let notDefinite = false;
-    if (d && (d.direct || o.method === 'direct') && !o.signal?.aborted) {
+    // a NaN or ±Inf in A spoils the factorization (it would read as singular): method 'direct' ends
+    // 'nan' as the Krylov methods do, 'auto' leaves the matrix to them
+    const bad = d && (d.direct || o.method === 'direct') ? nonFiniteEntry(d.plan!.C) : null;
+    if (o.method === 'direct' && (bad || o.signal?.aborted)) {
+      // nothing factorized: x is x0 (or 0) as a Krylov method aborted before its first iteration gives it
+      const x = x0 ?? new Float64Array(b64.length);
+      const bnorm = hostNorm(b64);
+      const rnorm = bad ? NaN : x0 ? hostNorm(hostResidual(csr, x, b64)) : bnorm;
+      const rel = bnorm > 0 ? rnorm / bnorm : rnorm;
+      if (bad) x.fill(NaN);
+      const reason = bad ? 'nan' : rnorm <= (o.tol ?? 1e-8) * bnorm ? 'converged' : 'aborted';
+      this.keepHostCopy(b64);
+      return {
+        x, iterations: 0, residualNorm: rnorm, relativeResidual: rel, recurrenceResidual: rel, converged: reason === 'converged', reason, history: [bnorm > 0 ? 1 : 0, rel], refinements: 0,
+        method: 'direct', preconditioner: 'none', preconditionerDetail: `none: no factorization ran (${bad ?? 'the signal had fired'})`, path: 'cpu',
+      };
+    }
+    if (bad) directFallback = `the factorization cannot run (${bad}): the Krylov candidates instead`;
+    else if (d && (d.direct || o.method === 'direct') && !o.signal?.aborted) {
       // the factorization runs on the host, whatever the path; x0 is not needed
       const tol = o.tol ?? 1e-8;
       let F: Factorization | null = null;
@@ -1585,6 +1604,7 @@ export class Runtime implements HandleOwner {
    *
    * @throws {@link ShapeError} when A is not square.
    * @throws {@link SingularMatrixError} naming the column where no nonzero pivot was left.
+   * @throws {@link InputRangeError} when A holds NaN or ±Inf, naming its row and column.
    * @throws {@link NotPositiveDefiniteError} for `kind: 'cholesky'` when a pivot is not positive, naming its column.
    * @throws {@link UnsupportedError} for an unknown kind or ordering, Cholesky/LDLᵀ of a nonsymmetric or complex matrix.
    * @throws {@link MemoryLimitError} when the factor would exceed the runtime's memory budget.

@@ -7,7 +7,7 @@
 import type { CSRMatrix } from '../../formats/csr.js';
 import type { SparseMatrix } from '../../formats/index.js';
 import type { DType } from '../../dtype.js';
-import { DisposedError, NotPositiveDefiniteError, ShapeError, SingularMatrixError, UnsupportedError } from '../../errors.js';
+import { DisposedError, InputRangeError, NotPositiveDefiniteError, ShapeError, SingularMatrixError, UnsupportedError } from '../../errors.js';
 import { optionKeys, checkOptions, checkNumber, NON_NEGATIVE_INTEGER } from '../../options-check.js';
 import { vectorData } from '../../vector-data.js';
 import { hostNorm } from '../../host-spmv.js';
@@ -220,6 +220,25 @@ function analyzeFor(C: Csc, lu: boolean, ordering: OrderingName | 'auto', sym = 
   return a;
 }
 
+/**
+ * Why A cannot be factorized for holding a NaN or ±Inf (the first by columns, named by row, column and
+ * value), or null: such an entry spoils every pivot of its column, which would read as 'singular'.
+ * @internal rt.solve asks before factorizing, to end with reason 'nan' as the Krylov methods do
+ */
+export function nonFiniteEntry(A: Csc): string | null {
+  const { colPtr, rowIdx, values, complex } = A;
+  const w = complex ? 2 : 1;
+  for (let j = 0; j < A.n; j++) {
+    for (let p = colPtr[j]; p < colPtr[j + 1]; p++) {
+      for (let c = 0; c < w; c++) {
+        const v = values[w * p + c];
+        if (!Number.isFinite(v)) return `A holds ${v}${complex ? (c ? ' (imaginary part)' : ' (real part)') : ''} at row ${rowIdx[p]}, column ${j}: a factorization needs finite values`;
+      }
+    }
+  }
+  return null;
+}
+
 async function factorizeInBudget(A: SparseMatrix, options: FactorOptions, budgetMB: number | undefined, supernodal: SupernodalNumeric, plan?: FactorPlan): Promise<Factorization> {
   checkOptions('factor', options, FACTOR_OPTION_KEYS);
   const kind = options.kind ?? 'auto';
@@ -324,6 +343,8 @@ export class Factorization {
   /** @internal runs the numeric phase of `kind`; throws the typed error of a failed pivot */
   async numeric(kind: 'cholesky' | 'ldlt' | 'lu', reason: string): Promise<void> {
     const t0 = performance.now();
+    const bad = nonFiniteEntry(this.A);
+    if (bad) throw new InputRangeError(`factor: ${bad}`);
     this.note = '';
     if (kind === 'cholesky' && !this.a.dense && this.a.cost.flops >= SUPERNODAL_MIN_FLOPS) {
       const sym = withMemoryBudget(this.budgetMB, () => this.supernodalStructure());
@@ -529,6 +550,7 @@ export class Factorization {
    *
    * @throws {@link ShapeError} when A2's size or pattern differs from the factorized matrix's.
    * @throws {@link NotPositiveDefiniteError} or {@link SingularMatrixError} as {@link Runtime.factor}.
+   * @throws {@link InputRangeError} when A2 holds NaN or ±Inf (naming its row and column); a refactor after any failure may succeed.
    * @throws {@link DisposedError} once disposed.
    */
   refactor(A2: SparseMatrix): Promise<this> {
@@ -553,7 +575,8 @@ export class Factorization {
   }
 
   private async refactorNow(A2: SparseMatrix): Promise<this> {
-    this.live();
+    // not live(): a failed refactor leaves no factor, and a refactor is what makes it usable again
+    if (this.disposed) throw new DisposedError('factorization');
     const csr = squareCsr(A2, 'refactor');
     const C = cscOf(csr);
     const A = this.A;
