@@ -102,3 +102,22 @@ describe("rt.solve method 'direct' with a signal fired before it starts", () => 
     h.dispose();
   });
 });
+
+describe("refactor after kind 'auto' chose Cholesky, with an indefinite A2", () => {
+  it("throws NotPositiveDefiniteError naming the column and saying what a new 'auto' factor would pick", async () => {
+    const P = poisson2D(6);
+    const F = await rt.factor(P);
+    expect(F.info.kind).toBe('cholesky');
+    const A2 = withValue(10, 10, -4);
+    const err = await F.refactor(A2).then(() => null, (e: unknown) => e);
+    expect(err).toBeInstanceOf(NotPositiveDefiniteError);
+    const e = err as NotPositiveDefiniteError;
+    expect(e.message).toContain(`column ${e.column}`);
+    expect(e.message).toMatch(/new rt\.factor.*'auto'.*LDLᵀ/);
+    // and that is what a new factorization does
+    const G = await rt.factor(A2);
+    expect(G.info.kind).not.toBe('cholesky');
+    G.dispose();
+    F.dispose();
+  });
+});

@@ -260,6 +260,7 @@ async function factorizeInBudget(A: SparseMatrix, options: FactorOptions, budget
   for (const k of ['cholesky', 'ldlt'] as const) {
     try {
       await F.numeric(k, `${why}: ${k === 'cholesky' ? 'Cholesky' : 'LDLᵀ'}`);
+      F.autoChose = true;
       return F;
     } catch (e) {
       if (!(e instanceof NotPositiveDefiniteError || e instanceof SingularMatrixError)) throw e;
@@ -320,6 +321,8 @@ export class Factorization {
   /** what the numeric phase adds to the kind's reason (the banded LU's LDLᵀ form) */
   private note = '';
   private baseReason = '';
+  /** @internal kind 'auto' chose Cholesky or LDLᵀ: a refactor keeps it, and its pivot error says what 'auto' would pick now */
+  autoChose = false;
   /** the LU factor came from bandLdlt (U = D·Lᵀ) */
   private ldltForm = false;
   private work: { r: Float64Array; dx: Float64Array; xt: Float64Array; y: Float64Array } | null = null;
@@ -402,7 +405,7 @@ export class Factorization {
         const k = r;
         const col = a.perm[k];
         if (kind === 'cholesky') throw this.notPositive(k);
-        throw new SingularMatrixError(`factor: zero pivot in column ${col} (elimination step ${k} of ${n}, LDLᵀ without pivoting): the matrix is singular or needs pivoting, use kind: 'lu'`, col, k);
+        throw new SingularMatrixError(`factor: zero pivot in column ${col} (elimination step ${k} of ${n}, LDLᵀ without pivoting): the matrix is singular or needs pivoting, use kind: 'lu'${this.autoChose ? this.keptKind('LU') : ''}`, col, k);
       }
       this.ldl = r;
       this.lu = this.sn = null;
@@ -425,8 +428,13 @@ export class Factorization {
   private notPositive(k: number): NotPositiveDefiniteError {
     const col = this.a.perm[k];
     return new NotPositiveDefiniteError(
-      `factor: the matrix is not positive definite: a pivot ≤ 0 at column ${col} (elimination step ${k} of ${this.A.n}); kind: 'ldlt' or 'lu' factorizes indefinite matrices`, col, k,
+      `factor: the matrix is not positive definite: a pivot ≤ 0 at column ${col} (elimination step ${k} of ${this.A.n}); kind: 'ldlt' or 'lu' factorizes indefinite matrices${this.autoChose ? this.keptKind('LDLᵀ or LU') : ''}`, col, k,
     );
+  }
+
+  /** A refactor's pivot error after kind 'auto' chose: the kind is kept, a new factorization would choose again. */
+  private keptKind(next: string): string {
+    return `; refactor keeps the ${this.kindNow === 'cholesky' ? 'Cholesky' : 'LDLᵀ'} that kind 'auto' chose for the first matrix: a new rt.factor(A2) with kind 'auto' would pick ${next}`;
   }
 
   /** What the factorization is and what it took: kind, ordering, fill, flops, supernodes, time per phase. */
