@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CSRMatrix } from '../src/formats/csr.js';
+import type { DIAMatrix } from '../src/formats/dia.js';
 import { poisson2D, poisson3D } from '../src/generators/poisson.js';
 import { diffusion2D } from '../src/generators/diffusion.js';
 import { CpuBackend } from '../src/cpu/backend.js';
@@ -51,9 +52,10 @@ function referenceCycle(h: AmgHierarchy, b: Float64Array, l = 0): Float64Array {
 }
 
 /** The path's ops with every vector length and operator shape the cycle asks for recorded. */
-function recording<V>(ops: SolverOps<V>): { ops: SolverOps<V>; vectors: number[]; operators: [number, number][] } {
+function recording<V>(ops: SolverOps<V>): { ops: SolverOps<V>; vectors: number[]; operators: [number, number][]; diagonals: DIAMatrix[] } {
   const vectors: number[] = [];
   const operators: [number, number][] = [];
+  const diagonals: DIAMatrix[] = [];
   return {
     ops: {
       ...ops,
@@ -61,14 +63,27 @@ function recording<V>(ops: SolverOps<V>): { ops: SolverOps<V>; vectors: number[]
         vectors.push(length ?? ops.n);
         return ops.vector(length);
       },
-      operator: (M: CSRMatrix) => {
+      operator: (M: CSRMatrix | DIAMatrix) => {
         operators.push([M.rows, M.cols]);
+        if (M.format === 'dia') diagonals.push(M);
         return ops.operator(M);
       },
     },
     vectors,
     operators,
+    diagonals,
   };
+}
+
+/** D⁻¹ of every smoothed level handed over as one diagonal (uploaded as it is, no CSR layout to choose), equal to the level's dinv. */
+function expectDiagonals(h: AmgHierarchy, diagonals: DIAMatrix[]): void {
+  const smoothed = h.levels.slice(0, -1);
+  expect(diagonals.length).toBe(smoothed.length);
+  smoothed.forEach((L, l) => {
+    const D = diagonals[l];
+    expect([D.rows, D.cols, [...D.offsets]], `level ${l}`).toEqual([L.A.rows, L.A.rows, [0]]);
+    expect(Array.from(D.data.subarray(0, D.rows)), `level ${l}`).toEqual(Array.from(L.dinv));
+  });
 }
 
 /** What the cycle may allocate: per level its own rows, the operators between neighbours. */
@@ -127,6 +142,7 @@ function suite<V>(name: string, make: (A: CSRMatrix) => Promise<PathUnderTest<V>
         const C = amgCycle(rec.ops, h);
         try {
           expectLevelSized(h, rec.vectors, rec.operators);
+          expectDiagonals(h, rec.diagonals);
           const b = Float64Array.from({ length: A.rows }, (_, i) => Math.sin(0.7 * i) + 0.3);
           const bv = p.upload(b);
           const z = p.ops.vector();

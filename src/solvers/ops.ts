@@ -1,4 +1,5 @@
 import type { CSRMatrix } from '../formats/csr.js';
+import type { DIAMatrix } from '../formats/dia.js';
 
 /**
  * What a Krylov solver needs from an execution path. The runtime implements it for the CPU path
@@ -62,9 +63,10 @@ export interface SolverOps<V> {
    * Makes a host matrix resident as an operator y ← α·M·x + β·y, x of M.cols and y of M.rows elements,
    * through the path's SpMV, in the solve's dtype: what the Jacobi, block-Jacobi and Chebyshev
    * preconditioners apply (n×n), and a multigrid cycle's levels (each level's A and D⁻¹ at its own size,
-   * the rectangular R and P between levels).
+   * the rectangular R and P between levels). A DIA M (a diagonal) is uploaded as it is, with no CSR
+   * layout to choose.
    */
-  operator(M: CSRMatrix): ResidentOperator<V>;
+  operator(M: CSRMatrix | DIAMatrix): ResidentOperator<V>;
   /**
    * Optional path-native CG that keeps its scalars on the device and tests convergence every
    * `checkEvery` iterations (the WebGPU path, src/webgpu/cg.ts); cg() uses it when checkEvery > 1.
