@@ -8,7 +8,9 @@
 import { describe, expect, it } from 'vitest';
 import { CSRMatrix } from '../src/formats/csr.js';
 import { poisson3D } from '../src/generators/poisson.js';
-import { solveStructure } from '../src/solvers/structure.js';
+import { anyStructure, solveStructure } from '../src/solvers/structure.js';
+import { poisson2D } from '../src/generators/poisson.js';
+import { randomMatrix } from '../src/generators/random.js';
 import { loadShared } from './matrices.js';
 
 /** the reference: every (i, j) against conj(A[j, i]) in a dense copy (summing duplicates) */
@@ -139,5 +141,41 @@ describe('solveStructure against a dense reference', () => {
     const A = poisson3D(4);
     const lastLower = offDiagonal(A).filter(([, i, j]) => j < i).pop()!;
     expect(solveStructure(withValue(A, lastLower[0], -2)).hermitian).toBe(false);
+  });
+});
+
+/** finite and laplacianLike by their definitions, over a dense copy (duplicates summed) */
+function signReference(A: CSRMatrix): { finite: boolean; laplacianLike: boolean } {
+  const n = A.rows;
+  const d = new Float64Array(n * n);
+  let finite = true;
+  for (let i = 0; i < n; i++) for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) (d[i * n + A.colIdx[k]] += A.values[k]), (finite &&= Number.isFinite(A.values[k]));
+  let laplacianLike = true;
+  for (let i = 0; i < n; i++) {
+    let off = 0;
+    for (let j = 0; j < n; j++) if (j !== i) (laplacianLike &&= !(d[i * n + j] > 0)), (off -= d[i * n + j]);
+    if (off > d[i * n + i] * (1 + 1e-12)) laplacianLike = false;
+  }
+  return { finite, laplacianLike };
+}
+
+describe("solveStructure's real pass", () => {
+  it('equals the general pass, and the references, field for field on real matrices, with NaN, ±Infinity, a positive off-diagonal, a dropped mirror', () => {
+    const cases: [string, CSRMatrix][] = ['494_bus', 'bcsstk01', 'dwt_992', 'west0479', 'rajat01', 'ash219', 'olm1000', 'young1c', 'qc324'].map((n) => [n, loadShared(n)]);
+    cases.push(['poisson2D(9)', poisson2D(9)], ['poisson3D(5) f32', poisson3D(5, { dtype: 'f32' })], ['symmetric', randomSymmetric(50, 11)]);
+    cases.push(['random', randomMatrix({ rows: 70, meanRowLength: 4, seed: 12 })], ['rectangular', randomMatrix({ rows: 30, cols: 40, meanRowLength: 4, seed: 13 })]);
+    const P = poisson2D(6);
+    const [k0] = offDiagonal(P)[5];
+    cases.push(['NaN', withValue(P, 3, NaN)], ['+Inf', withValue(P, 0, Infinity)], ['-Inf off-diagonal', withValue(P, k0, -Infinity)]);
+    cases.push(['positive off-diagonal', withValue(P, k0, 0.5)], ['mirror dropped', without(P, k0)], ['zero diagonal', withValue(P, 0, 0)]);
+    for (const [name, A] of cases) {
+      const s = solveStructure(A);
+      expect({ ...s, diameter: undefined }, name).toEqual({ ...anyStructure(A), diameter: undefined });
+      if (A.rows === A.cols && A.dtype === 'f64') {
+        expect({ finite: s.finite, laplacianLike: s.laplacianLike }, name).toEqual(signReference(A));
+        // the dense reference's symmetry test is defined for finite values only (a NaN fails no comparison)
+        if (s.finite) expectLikeReference(A, name);
+      }
+    }
   });
 });
