@@ -4,11 +4,13 @@
  * at the level's own size (recorded through the path's SolverOps), one cycle equal to the reference's,
  * and AMG-PCG's iterations and answer equal to a textbook PCG with the reference cycle.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CSRMatrix } from '../src/formats/csr.js';
 import type { DIAMatrix } from '../src/formats/dia.js';
 import { poisson2D, poisson3D } from '../src/generators/poisson.js';
 import { diffusion2D } from '../src/generators/diffusion.js';
+import { randomMatrix } from '../src/generators/random.js';
+import type { CpuMatrix } from '../src/cpu/resident.js';
 import { CpuBackend } from '../src/cpu/backend.js';
 import { cpuSolverOps } from '../src/cpu/solver-ops.js';
 import { buildHierarchy, type AmgHierarchy, type AmgOptions } from '../src/solvers/amg/hierarchy.js';
@@ -63,10 +65,12 @@ function recording<V>(ops: SolverOps<V>): { ops: SolverOps<V>; vectors: number[]
         vectors.push(length ?? ops.n);
         return ops.vector(length);
       },
-      operator: (M: CSRMatrix | DIAMatrix) => {
+      operator: (M: CSRMatrix | DIAMatrix, o?: { fewProducts?: boolean }) => {
         operators.push([M.rows, M.cols]);
         if (M.format === 'dia') diagonals.push(M);
-        return ops.operator(M);
+        // every level's operator takes part in a few products a cycle: no layout that pays only over many
+        expect(o?.fewProducts).toBe(true);
+        return ops.operator(M, o);
       },
     },
     vectors,
@@ -212,6 +216,33 @@ suite(
   },
   { cycle: 1e-12, x: 1e-8 },
 );
+
+it('CPU: an operator for few products skips the cache tiles, with the same product', async () => {
+  // scattered columns and an x of 1.6 MB: the runtime's default uploads it in cache tiles
+  const W = randomMatrix({ rows: 3000, cols: 200_000, meanRowLength: 8, seed: 3 });
+  const M = cpu.upload(poisson2D(8));
+  const ops = cpuSolverOps(cpu, M, 'none');
+  const spy = vi.spyOn(cpu, 'upload');
+  try {
+    const x = Float64Array.from({ length: W.cols }, (_, i) => Math.sin(0.3 * i) + 0.2);
+    const ref = matvec(W, x);
+    for (const fewProducts of [false, true]) {
+      const op = ops.operator(W, { fewProducts });
+      const uploaded = spy.mock.results.at(-1)!.value as CpuMatrix;
+      expect(uploaded.params.tiled ?? 0, `fewProducts ${fewProducts}`).toBe(fewProducts ? 0 : 1);
+      const [xv, yv] = [ops.vector(W.cols), ops.vector(W.rows)];
+      xv.view().set(x);
+      await op.apply(xv, yv, 1, 0);
+      expect(relDiff(yv.view(), ref)).toBeLessThanOrEqual(1e-14);
+      for (const v of [xv, yv]) ops.release(v);
+      op.dispose();
+    }
+  } finally {
+    spy.mockRestore();
+    ops.dispose();
+    M.dispose();
+  }
+});
 
 describe('WebGPU', () => {
   let be: WebGpuBackend;

@@ -156,8 +156,9 @@ export class CpuBackend {
     return this.pool;
   }
 
-  upload(A: SparseMatrix): CpuMatrix {
-    return uploadMatrix(this.heap, A, this.pool?.chunks ?? 1, this.cacheTiles);
+  /** `tiles`: the cache tiles' option for this matrix (default createRuntime's) */
+  upload(A: SparseMatrix, tiles: CacheTilesOption = this.cacheTiles): CpuMatrix {
+    return uploadMatrix(this.heap, A, this.pool?.chunks ?? 1, tiles);
   }
 
   vector(dtype: DType, length: number): CpuVector {

@@ -72,8 +72,11 @@ export function cpuSolverOps(
       fused && dinv && !complex
         ? async (alpha, p, q, x, r, z) => blas.sumPartials(await B.runReduction(`cg_update_jacobi_${dt}`, () => [x.ptr, r.ptr, p.ptr, q.ptr, dinv.ptr, z.ptr, alpha], n))
         : undefined,
-    operator: (A) => {
-      const R = B.upload(A.astype(dt));
+    // few products: no cache tiles, whose build costs more than they save over a multigrid cycle's
+    // ≈ 15 applications (poisson3D(128)'s R₀, 263 552 × 2 097 152: 164 against 30 ms to upload, and
+    // 15.7 against 13.3 ms a product; docs/amg.md 2026-11-27)
+    operator: (A, o) => {
+      const R = B.upload(A.astype(dt), o?.fewProducts ? false : undefined);
       return {
         apply: (x, y, alpha, beta) => B.spmv(R, x, y, { alpha: [alpha, 0], beta: [beta, 0], op: 'N' }),
         dispose: () => R.dispose(),

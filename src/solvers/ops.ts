@@ -64,9 +64,10 @@ export interface SolverOps<V> {
    * through the path's SpMV, in the solve's dtype: what the Jacobi, block-Jacobi and Chebyshev
    * preconditioners apply (n×n), and a multigrid cycle's levels (each level's A and D⁻¹ at its own size,
    * the rectangular R and P between levels). A DIA M (a diagonal) is uploaded as it is, with no CSR
-   * layout to choose.
+   * layout to choose. `fewProducts`: applied a few times a solve (a multigrid cycle's levels), so a path
+   * skips layouts that pay only over many products (the CPU path's cache tiles).
    */
-  operator(M: CSRMatrix | DIAMatrix): ResidentOperator<V>;
+  operator(M: CSRMatrix | DIAMatrix, options?: { fewProducts?: boolean }): ResidentOperator<V>;
   /**
    * Optional path-native CG that keeps its scalars on the device and tests convergence every
    * `checkEvery` iterations (the WebGPU path, src/webgpu/cg.ts); cg() uses it when checkEvery > 1.

@@ -33,7 +33,8 @@ export function amgCycle<V>(ops: SolverOps<V>, h: AmgHierarchy): PreconditionerO
     made.push(r);
     return r;
   };
-  const op = (M: CSRMatrix | DIAMatrix): ResidentOperator<V> => keep(ops.operator(M));
+  // each level's operators take part in a few products a cycle, ≈ 15 cycles a solve
+  const op = (M: CSRMatrix | DIAMatrix): ResidentOperator<V> => keep(ops.operator(M, { fewProducts: true }));
   const vec = (length: number) => {
     const v = ops.vector(length);
     vectors.push(v);
