@@ -64,6 +64,18 @@ describe('format features computed on first read', () => {
     const g = withFeatures(f, { cacheTiles: false });
     expect(Object.getOwnPropertyDescriptor(g, 'csrLayout')?.get).toBeTypeOf('function');
     expect({ ...g }).toEqual({ ...matrixFeatures(A), cacheTiles: false });
+    // a caller's matrix may change after explain: its features are computed at once
+    const rt0 = await createRuntime({ workers: 1, backend: 'cpu' });
+    try {
+      const user = rt0.explain('spmv', A).features;
+      for (const key of LAZY) expect(Object.getOwnPropertyDescriptor(user, key)?.get, `caller's matrix: ${key}`).toBeUndefined();
+      // an upload's private CSR: a stencil's DIA choice left them unread
+      const h = rt0.upload(poisson3D(8));
+      expect(rt0.explain('spmv', h).format).toBe('dia');
+      expect(Object.getOwnPropertyDescriptor(rt0.explain('spmv', h).features, 'csrLayout')?.get).toBeTypeOf('function');
+    } finally {
+      rt0.dispose();
+    }
     for (const cacheTiles of ['auto', false] as const) {
       const rt = await createRuntime({ workers: 1, backend: 'cpu', cacheTiles });
       try {

@@ -237,6 +237,11 @@ export function markPrivateCanonical(A: CSRMatrix): CSRMatrix {
   return A;
 }
 
+/** @internal Whether A is such a private CSR (its arrays change no more: what is computed from them may be kept, or computed later). */
+export function isPrivateCanonical(A: CSRMatrix): boolean {
+  return privateCanonical.has(A);
+}
+
 /** validate() of CSR and CSC: `ptr` over `idx`, indices in [0, inner), values length. */
 export function validateCompressed(
   format: string,

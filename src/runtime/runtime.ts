@@ -20,7 +20,7 @@ import { chooseDirect, chooseSolve, DIRECT_MAX_N, KRYLOV, SOLVE_METHODS, solveWi
 import { checkPreconditionerOptions, planPreconditioner, type PreconditionerKind, type PreconditionerOptions } from '../solvers/precond/index.js';
 import { solveStructure, type SolveStructure } from '../solvers/structure.js';
 import type { SolverOps } from '../solvers/ops.js';
-import { markPrivateCanonical, type CSRMatrix } from '../formats/csr.js';
+import { isPrivateCanonical, markPrivateCanonical, type CSRMatrix } from '../formats/csr.js';
 import { DenseHandle, MatrixHandle, ResidentVector, type HandleOwner } from './handles.js';
 import { checkLayout, GPU_BUFFER_OPTION_KEYS, type GpuBufferOptions } from './gpu-buffers.js';
 import { DEVICE_PATHS } from './paths.js';
@@ -614,8 +614,9 @@ export class Runtime implements HandleOwner {
       if (known) f = withFeatures(known);
       else {
         const csr = A.toCSR();
-        // scans on first read only where the CSR is A itself (a converted copy would stay alive in their closures)
-        f = matrixFeatures(csr, csr === A);
+        // scans on first read only of the runtime's private CSR: a caller's may change meanwhile, and a
+        // converted copy would stay alive in their closures
+        f = matrixFeatures(csr, isPrivateCanonical(csr));
       }
       if (this.cpu.backend.cacheTiles === false) f = withFeatures(f, { cacheTiles: false });
       if (A.format === 'sell') f = withFeatures(f, { sellC: A.sliceHeight, sellSigma: A.sortWindow, sellSlots: A.colIdx.length });
