@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { denseLu } from '../src/solvers/direct/dense-lu.js';
 import { denseStart, luFactor, luSolveInPlace } from '../src/solvers/direct/lu.js';
-import { bandLdlt, bandLu } from '../src/solvers/direct/band-lu.js';
+import { bandLdlt, bandLu, bandRows, bandSolve } from '../src/solvers/direct/band-lu.js';
+import type { LuFactor } from '../src/solvers/direct/lu.js';
 import { Prng } from '../src/generators/prng.js';
 
 /** m×m column-major random matrix (interleaved complex when c = 2). */
@@ -262,6 +263,7 @@ describe('bandLu (banded matrices, natural order)', () => {
   for (const c of [1, 2]) {
     it(`${c === 1 ? 'real' : 'complex'}: the same solution as the dense reference, with and without row exchanges, every band shape`, () => {
       let checked = 0;
+      let byRows = 0;
       for (const [n, kl, ku] of [[1, 0, 0], [5, 1, 1], [40, 2, 3], [40, 0, 4], [40, 3, 0], [60, 5, 2], [30, 29, 29]]) {
         for (const diag of [10, 0.01]) {
           const S = randomBanded(n, kl, ku, c, n + kl * 7 + ku + c, diag);
@@ -284,6 +286,13 @@ describe('bandLu (banded matrices, natural order)', () => {
             const y = new Float64Array(n * c);
             for (let i = 0; i < n; i++) for (let s = 0; s < c; s++) y[f.pinv[i] * c + s] = b[i * c + s];
             luSolveInPlace(f, y);
+            // the solve by rows: the same products in the same order, so the same x, bit for bit
+            if (c === 1) {
+              const x = new Float64Array(n);
+              expect(bandSolve(f, b, x)).toBe(true);
+              expect(Array.from(x)).toEqual(Array.from(y));
+              byRows++;
+            }
             // triangular bands with a weak diagonal are very ill-conditioned: the residual is the test there
             const err = Math.sqrt(y.reduce((s, v, i) => s + (v - ref[i]) ** 2, 0));
             if (scale < 1e6) expect(err).toBeLessThan(1e-9 * scale);
@@ -303,8 +312,47 @@ describe('bandLu (banded matrices, natural order)', () => {
         }
       }
       expect(checked).toBeGreaterThanOrEqual(20);
+      expect(byRows).toBe(c === 1 ? checked : 0);
     });
   }
+
+  it('bandSolve: a row carried down by the exchanges has a wide L row, solved by rows as by columns; L too wide for rows: nothing done', () => {
+    // tridiagonal, each subdiagonal entry the column's largest: row 0 loses every pivot and ends last
+    const n = 40;
+    const tri: { colPtr: number[]; rowIdx: number[]; values: number[] } = { colPtr: [0], rowIdx: [], values: [] };
+    const rng = new Prng(11);
+    for (let j = 0; j < n; j++) {
+      for (let i = Math.max(0, j - 1); i <= Math.min(n - 1, j + 1); i++) {
+        tri.rowIdx.push(i);
+        tri.values.push(i === j + 1 ? 4 + rng.next() : 0.5 + 0.1 * rng.next());
+      }
+      tri.colPtr.push(tri.rowIdx.length);
+    }
+    const f = bandLu(n, Int32Array.from(tri.colPtr), Int32Array.from(tri.rowIdx), Float64Array.from(tri.values), false, { lower: 1, upper: 1 }, 1);
+    if (typeof f === 'number') throw new Error('singular');
+    expect(f.pinv[0]).toBe(n - 1);
+    const R = bandRows(f)!;
+    expect(R.Lptr[n] - R.Lptr[n - 1]).toBe(n - 1);
+    const b = Float64Array.from({ length: n }, (_, i) => Math.sin(i + 1));
+    const y = new Float64Array(n);
+    for (let i = 0; i < n; i++) y[f.pinv[i]] = b[i];
+    luSolveInPlace(f, y);
+    const x = new Float64Array(n);
+    expect(bandSolve(f, b, x)).toBe(true);
+    expect(Array.from(x)).toEqual(Array.from(y));
+    const ref = referenceSolve({ n, colPtr: Int32Array.from(tri.colPtr), rowIdx: Int32Array.from(tri.rowIdx), values: Float64Array.from(tri.values) }, 1, b)!;
+    expect(Math.sqrt(x.reduce((s, v, i) => s + (v - ref[i]) ** 2, 0))).toBeLessThan(1e-12 * Math.sqrt(ref.reduce((s, v) => s + v * v, 0)));
+    // L(i, 0) for every i: rows of i entries for 2n − 1 stored ones
+    const wide: LuFactor = {
+      n, complex: false, Lp: Int32Array.from({ length: n + 1 }, (_, j) => (j === 0 ? 0 : n + j - 1)), Li: Int32Array.from({ length: 2 * n - 1 }, (_, p) => (p < n ? p : p - n + 1)),
+      Lx: new Float64Array(2 * n - 1).fill(0.5), Up: Int32Array.from({ length: n + 1 }, (_, j) => j), Ui: Int32Array.from({ length: n }, (_, j) => j), Ux: new Float64Array(n).fill(1),
+      pinv: Int32Array.from({ length: n }, (_, i) => i), q: Int32Array.from({ length: n }, (_, i) => i),
+    };
+    expect(bandRows(wide)).toBeNull();
+    const untouched = new Float64Array(n).fill(7);
+    expect(bandSolve(wide, b, untouched)).toBe(false);
+    expect(untouched.every((v) => v === 7)).toBe(true);
+  });
 
   it('keeps the diagonal within the tolerance (no exchange on a diagonally dominant band), exchanges rows under strict pivoting', () => {
     const S = randomBanded(30, 2, 2, 1, 8, 0.3);

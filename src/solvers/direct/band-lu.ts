@@ -5,7 +5,7 @@
  * its banded solver there too). The result is the same LuFactor as the sparse kernel's, natural
  * column order, so solve, refactor and info do not know which kernel ran.
  */
-import type { LuFactor } from './lu.js';
+import { reciprocalDiagonal, type LuFactor } from './lu.js';
 
 /** The band of A: its lower and upper bandwidths (max i − j and max j − i over the entries). */
 export interface Band {
@@ -343,3 +343,88 @@ export function bandLdlt(n: number, Ap: Int32Array, Ai: Int32Array, Ax: Float64A
   for (let k = 0; k < n; k++) q[k] = k;
   return { n, complex, Lp, Li, Lx, Up, Ui, Ux, pinv: q.slice(), q };
 }
+
+/**
+ * A real LU factor's strictly lower and upper triangles by rows, each row one contiguous run of
+ * columns next to the diagonal (its envelope; zeros stored where a row skips a column). U's rows stay
+ * within the band, L's need not: a row exchange can carry a row below its first multiplier's column.
+ */
+export interface BandRows {
+  /** row i of L holds columns i − w .. i − 1 (w = Lptr[i + 1] − Lptr[i]), column j at Lptr[i + 1] − i + j */
+  Lptr: Int32Array;
+  L: Float64Array;
+  /** row i of U holds columns i + 1 .. i + w (w = Uptr[i + 1] − Uptr[i]), column k at Uptr[i] − i − 1 + k */
+  Uptr: Int32Array;
+  U: Float64Array;
+  /** the row of A pivoted at each step (pinv's inverse) */
+  rowOf: Int32Array;
+}
+
+/** L and U of a real factor in natural column order by rows, or null when the rows would hold more than twice the factor's entries. */
+export function bandRows(f: LuFactor): BandRows | null {
+  const { n, Lp, Li, Lx, Up, Ui, Ux } = f;
+  // row widths first (in ptr[i + 1]), then their prefix sums
+  const Lptr = new Int32Array(n + 1);
+  const Uptr = new Int32Array(n + 1);
+  for (let j = 0; j < n; j++) {
+    for (let p = Lp[j] + 1; p < Lp[j + 1]; p++) {
+      const i = Li[p];
+      if (i - j > Lptr[i + 1]) Lptr[i + 1] = i - j;
+    }
+    // U's columns come in order: a row's last entry sets its width
+    for (let p = Up[j]; p < Up[j + 1] - 1; p++) Uptr[Ui[p] + 1] = j - Ui[p];
+  }
+  for (let i = 0; i < n; i++) {
+    Lptr[i + 1] += Lptr[i];
+    Uptr[i + 1] += Uptr[i];
+  }
+  if (Lptr[n] + Uptr[n] > 2 * (Lp[n] + Up[n])) return null;
+  const L = new Float64Array(Lptr[n]);
+  const U = new Float64Array(Uptr[n]);
+  for (let j = 0; j < n; j++) {
+    for (let p = Lp[j] + 1; p < Lp[j + 1]; p++) L[Lptr[Li[p] + 1] - Li[p] + j] = Lx[p];
+    for (let p = Up[j]; p < Up[j + 1] - 1; p++) U[Uptr[Ui[p]] - Ui[p] - 1 + j] = Ux[p];
+  }
+  const rowOf = new Int32Array(n);
+  for (let i = 0; i < n; i++) rowOf[f.pinv[i]] = i;
+  return { Lptr, L, Uptr, U, rowOf };
+}
+
+/**
+ * x ← A⁻¹·b through a real banded factor (natural column order; b is not modified) by rows: each
+ * unknown one dot product over its contiguous row, summed in a register, the term of the unknown
+ * just computed last and read from a register (the column form's chain went through a store and a
+ * load of x per update, and an index per entry), b's permutation read in the first pass. The same
+ * products subtracted in the same order as luSolveInPlace: the same x. Returns false, having done
+ * nothing, when bandRows gives null.
+ */
+export function bandSolve(f: LuFactor, b: Float64Array, x: Float64Array): boolean {
+  const R = f.rows === undefined ? (f.rows = f.complex ? null : bandRows(f)) : f.rows;
+  if (!R) return false;
+  const dinv = (f.dinv ??= reciprocalDiagonal(f));
+  const { Lptr, L, Uptr, U, rowOf } = R;
+  const n = f.n;
+  let t = 0; // the unknown just computed
+  for (let i = 0; i < n; i++) {
+    let s = b[rowOf[i]];
+    const o = Lptr[i + 1] - i;
+    const j0 = Lptr[i] - o;
+    if (j0 < i) {
+      for (let j = j0; j < i - 1; j++) s -= L[o + j] * x[j];
+      s -= L[o + i - 1] * t;
+    }
+    x[i] = t = s;
+  }
+  for (let i = n - 1; i >= 0; i--) {
+    let s = x[i];
+    const o = Uptr[i] - i - 1;
+    const k1 = Uptr[i + 1] - o; // one past the row's last column
+    if (k1 > i + 1) {
+      for (let k = k1 - 1; k > i + 1; k--) s -= U[o + k] * x[k];
+      s -= U[o + i + 1] * t;
+    }
+    x[i] = t = s * dinv[i];
+  }
+  return true;
+}
+

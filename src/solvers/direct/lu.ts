@@ -8,6 +8,7 @@
  * ordering survives where the matrix allows). Real and complex (interleaved) values.
  */
 
+import type { BandRows } from './band-lu.js';
 import { denseLu } from './dense-lu.js';
 
 /** The factor P·A·Q = L·U: L unit lower (diagonal stored first, = 1), U upper (diagonal last). */
@@ -26,6 +27,8 @@ export interface LuFactor {
   q: Int32Array;
   /** 1 / U(k, k) (re, im interleaved for complex), made by the first solve */
   dinv?: Float64Array;
+  /** a real banded factor's L and U by rows (null: too wide), made by its first solve (band-lu.ts) */
+  rows?: BandRows | null;
 }
 
 /** A trailing block of the factor is factorized dense when its columns' symbolic counts fill at least this fraction of it… */
@@ -408,7 +411,7 @@ export function luSolveInPlace(f: LuFactor, y: Float64Array): void {
 }
 
 /** 1 / U(k, k) for every k (U's diagonal is each column's last entry). */
-function reciprocalDiagonal(f: LuFactor): Float64Array {
+export function reciprocalDiagonal(f: LuFactor): Float64Array {
   const { n, Up, Ux } = f;
   if (!f.complex) {
     const r = new Float64Array(n);
