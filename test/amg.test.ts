@@ -53,6 +53,14 @@ function rank(D: number[][]): number {
   return r;
 }
 
+/** each level's dinv: 1/aᵢᵢ from a dense copy where aᵢᵢ > 0, else 0 */
+function expectInverseDiagonals(levels: { A: CSRMatrix; dinv: Float64Array }[]): void {
+  levels.forEach(({ A, dinv }, l) => {
+    const Ad = dense(A);
+    expect(Array.from(dinv), `level ${l}`).toEqual(Ad.map((row, i) => (row[i] > 0 ? 1 / row[i] : 0)));
+  });
+}
+
 describe('amg setup', () => {
   // the setup's products on the pool's kernels, as the runtime runs them
   let setupRt: Runtime;
@@ -102,6 +110,7 @@ describe('amg setup', () => {
         }
       }
     }
+    expectInverseDiagonals(h.levels);
     // the coarse solve: coarseInverse·A_coarse = I (an SPD coarsest matrix drops no unknown)
     const Ac = dense(h.levels[h.levels.length - 1].A);
     const m = Ac.length;
@@ -207,6 +216,8 @@ describe('amg setup', () => {
       const At = Ac.transpose();
       for (let k = 0; k < Ac.nnz; k++) expect(Math.abs(Ac.values[k] - At.values[k])).toBeLessThanOrEqual(1e-12 * (1 + Math.abs(Ac.values[k])));
     }
+    // zero columns of P leave empty rows (no diagonal: dinv 0) on the coarse levels
+    expectInverseDiagonals(h.levels);
     const oc = h.levels.reduce((s, L) => s + L.A.nnz, 0) / K.nnz;
     expect(oc).toBeLessThan(2.5);
   });

@@ -120,7 +120,10 @@ function build(A: CSRMatrix, session: SparseSession, options: AmgOptions): AmgHi
     }
     const fit = fitCandidates(agg, count, bs, B);
     // P = (I − ω·D⁻¹A)·T with ω = (4/3)/ρ, one product
-    const scale = level.dinv.map((d) => (-4 / 3 / level.rho) * d);
+    const scale = new Float64Array(cur.rows);
+    const w = -4 / 3 / level.rho;
+    // a loop: TypedArray.map with a callback took 50 ms for poisson3D(128)'s 2 097 152 rows
+    for (let i = 0; i < scale.length; i++) scale[i] = w * level.dinv[i];
     const P = session.smoothedProlongator(cur, fit.T, scale);
     session.release(fit.T);
     const R = session.transpose(P);
@@ -142,7 +145,13 @@ function levelOf(A: CSRMatrix, blockSize: number, l: number, session: SparseSess
   const { rowPtr, colIdx, values } = A;
   for (let i = 0; i < n; i++) {
     let d = 0;
-    for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) if (colIdx[k] === i) d = values[k];
+    // columns ascend (canonical CSR): the diagonal's search stops at the first column ≥ i
+    for (let k = rowPtr[i], end = rowPtr[i + 1]; k < end; k++) {
+      const c = colIdx[k];
+      if (c < i) continue;
+      if (c === i) d = values[k];
+      break;
+    }
     positive &&= d > 0;
     dinv[i] = d > 0 ? 1 / d : 0;
   }
