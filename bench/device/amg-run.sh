@@ -22,4 +22,4 @@ nvidia-smi --query-gpu=name,driver_version --format=csv
 PYTHONUNBUFFERED=1 timeout 120 python3 "$C"/solve_cg_cupy.py --n "${N:-128}" --runs 3 > "$OUT/cupy.tsv"; cat "$OUT/cupy.tsv"
 timeout 240 node --max-old-space-size=16000 ./amg-webgpu.mjs --cupy "$OUT/cupy.tsv" --n "${N:-128}" | tee "$OUT/amg.tsv"
 # what rt.solve's 'auto' weighs on this path: Jacobi against AMG, time to a solution (setup on 16 workers)
-timeout 200 node --max-old-space-size=16000 ./amg-auto.mjs --workers 16 | tee "$OUT/auto.tsv"
+[ "${AUTO:-1}" = 0 ] || timeout 200 node --max-old-space-size=16000 ./amg-auto.mjs --workers 16 | tee "$OUT/auto.tsv"
