@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { createRuntime } from '../src/runtime/runtime.js';
 import { chooseFormat, matrixFeatures, withFeatures, type MatrixFeatures } from '../src/runtime/features.js';
-import { CSRMatrix } from '../src/formats/csr.js';
+import { CSRMatrix, markPrivateCanonical } from '../src/formats/csr.js';
+import { DIAMatrix } from '../src/formats/dia.js';
 import { poisson2D, poisson3D } from '../src/generators/poisson.js';
 import { randomMatrix } from '../src/generators/random.js';
 import { loadShared, sharedMatrixNames } from './matrices.js';
@@ -89,5 +90,26 @@ describe('format features computed on first read', () => {
         rt.dispose();
       }
     }
+  });
+});
+
+describe("DIA conversion of a private CSR with the feature scan's offsets", () => {
+  it('gives the offsets and data of a conversion that scans for them, bit for bit', () => {
+    const sparseFar = CSRMatrix.fromTriplets(5000, 5000, 'f64', Int32Array.from([0, 10, 4999]), Int32Array.from([4000, 10, 0]), Float64Array.from([1, 2, 3]));
+    const more: [string, CSRMatrix][] = [['far apart (no offset table)', sparseFar], ['rectangular', randomMatrix({ rows: 40, cols: 70, meanRowLength: 2, seed: 10 })]];
+    let remembered = 0;
+    for (const [name, A] of [...cases(), ...more]) {
+      if (A.nnz === 0 || A.dtype !== 'f64') continue;
+      const mine = markPrivateCanonical(new CSRMatrix(A.rows, A.cols, A.dtype, A.rowPtr.slice(), A.colIdx.slice(), A.values.slice()));
+      const f = matrixFeatures(mine, true);
+      if (f.diagonals > 256) continue;
+      remembered++;
+      const want = DIAMatrix.fromCSR(A, { maxFill: 1e9 });
+      const got = DIAMatrix.fromCSR(mine, { maxFill: 1e9 });
+      expect(Array.from(got.offsets), name).toEqual(Array.from(want.offsets));
+      expect(got.pitch, name).toBe(want.pitch);
+      expect(Buffer.from(got.data.buffer, got.data.byteOffset, got.data.byteLength).equals(Buffer.from(want.data.buffer, want.data.byteOffset, want.data.byteLength)), name).toBe(true);
+    }
+    expect(remembered).toBeGreaterThanOrEqual(4);
   });
 });

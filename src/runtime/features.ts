@@ -7,6 +7,7 @@ import type { PathKind } from '../path.js';
 import { useCacheTiles } from '../cpu/tiles.js';
 import { csrLayoutOf, type CsrLayoutKind } from '../cpu/csr-layout.js';
 import { slotPitch } from '../formats/common.js';
+import { rememberOffsets } from '../formats/dia.js';
 
 /**
  * Cheap structural features of a matrix (one pass over its CSR), the inputs of the runtime's format
@@ -85,6 +86,12 @@ export function matrixFeatures(A: CSRMatrix, lazyScans = false): MatrixFeatures 
       }
     }
   }
+  if (lazyScans && diagonals <= DIA_MAX_DIAGONALS) {
+    // the offsets a DIA conversion of A would scan the entries for (chooseFormat's DIA needs this few)
+    const offsets = new Int32Array(diagonals);
+    for (let d = 0, n = 0; d < diags; d++) if (seen[d]) offsets[n++] = d - (rows - 1);
+    rememberOffsets(A, offsets);
+  }
   releaseMemory(diags); // the marks are done with
   const meanRow = rows ? nnz / rows : 0;
   const variance = rows ? sumSq / rows - meanRow * meanRow : 0;
@@ -142,6 +149,8 @@ export function withFeatures(f: MatrixFeatures, replaced: Partial<MatrixFeatures
  * JDS otherwise; CSR is the general case.
  */
 export const CPU_IRREGULAR_CV = 0.3;
+/** The most diagonals DIA is chosen with. */
+const DIA_MAX_DIAGONALS = 256;
 /** x up to this size counts as cache-resident for the SELL/JDS choice (measured: ≤ 55 KB SELL won, ≥ 4 MB JDS). */
 export const CPU_CACHED_X_BYTES = 1 << 20;
 
@@ -149,7 +158,7 @@ export const CPU_CACHED_X_BYTES = 1 << 20;
 export function chooseFormat(f: MatrixFeatures, path: PathKind): { format: FormatName; reason: string } {
   if (f.nnz === 0) return { format: 'csr', reason: 'empty matrix: CSR stores nothing' };
   const diaLimit = path === 'cpu' ? 1.5 : 2;
-  if (f.diagonals <= 256 && f.diaFill <= diaLimit) {
+  if (f.diagonals <= DIA_MAX_DIAGONALS && f.diaFill <= diaLimit) {
     return { format: 'dia', reason: `${f.diagonals} diagonals, DIA stores ${f.diaFill.toFixed(2)} slots per entry (≤ ${diaLimit})` };
   }
   const ellLimit = path === 'cpu' ? 1.15 : 1.5;
