@@ -289,7 +289,7 @@ describe('bandLu (banded matrices, natural order)', () => {
             // the solve by rows: the same products in the same order, so the same x, bit for bit
             if (c === 1) {
               const x = new Float64Array(n);
-              expect(bandSolve(f, b, x)).toBe(true);
+              expect(bandSolve(f, { lower: kl, upper: ku }, b, x)).toBe(true);
               expect(Array.from(x)).toEqual(Array.from(y));
               byRows++;
             }
@@ -331,14 +331,14 @@ describe('bandLu (banded matrices, natural order)', () => {
     const f = bandLu(n, Int32Array.from(tri.colPtr), Int32Array.from(tri.rowIdx), Float64Array.from(tri.values), false, { lower: 1, upper: 1 }, 1);
     if (typeof f === 'number') throw new Error('singular');
     expect(f.pinv[0]).toBe(n - 1);
-    const R = bandRows(f)!;
+    const R = bandRows(f, { lower: 1, upper: 1 })!;
     expect(R.Lptr[n] - R.Lptr[n - 1]).toBe(n - 1);
     const b = Float64Array.from({ length: n }, (_, i) => Math.sin(i + 1));
     const y = new Float64Array(n);
     for (let i = 0; i < n; i++) y[f.pinv[i]] = b[i];
     luSolveInPlace(f, y);
     const x = new Float64Array(n);
-    expect(bandSolve(f, b, x)).toBe(true);
+    expect(bandSolve(f, { lower: 1, upper: 1 }, b, x)).toBe(true);
     expect(Array.from(x)).toEqual(Array.from(y));
     const ref = referenceSolve({ n, colPtr: Int32Array.from(tri.colPtr), rowIdx: Int32Array.from(tri.rowIdx), values: Float64Array.from(tri.values) }, 1, b)!;
     expect(Math.sqrt(x.reduce((s, v, i) => s + (v - ref[i]) ** 2, 0))).toBeLessThan(1e-12 * Math.sqrt(ref.reduce((s, v) => s + v * v, 0)));
@@ -348,9 +348,9 @@ describe('bandLu (banded matrices, natural order)', () => {
       Lx: new Float64Array(2 * n - 1).fill(0.5), Up: Int32Array.from({ length: n + 1 }, (_, j) => j), Ui: Int32Array.from({ length: n }, (_, j) => j), Ux: new Float64Array(n).fill(1),
       pinv: Int32Array.from({ length: n }, (_, i) => i), q: Int32Array.from({ length: n }, (_, i) => i),
     };
-    expect(bandRows(wide)).toBeNull();
+    expect(bandRows(wide, { lower: n - 1, upper: 0 })).toBeNull();
     const untouched = new Float64Array(n).fill(7);
-    expect(bandSolve(wide, b, untouched)).toBe(false);
+    expect(bandSolve(wide, { lower: n - 1, upper: 0 }, b, untouched)).toBe(false);
     expect(untouched.every((v) => v === 7)).toBe(true);
   });
 

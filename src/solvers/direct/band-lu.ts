@@ -346,63 +346,65 @@ export function bandLdlt(n: number, Ap: Int32Array, Ai: Int32Array, Ax: Float64A
 
 /**
  * A real LU factor's strictly lower and upper triangles by rows, each row one contiguous run of
- * columns next to the diagonal (its envelope; zeros stored where a row skips a column). U's rows stay
- * within the band, L's need not: a row exchange can carry a row below its first multiplier's column.
+ * columns next to the diagonal (zeros stored where a row skips a column). U's rows lie within the
+ * band widened by the exchanges (lower + upper); L's (in step order) need not: the row pivoted at step
+ * s, row r of A, takes a multiplier from every step from r − lower on (when it entered the band)
+ * until it is the pivot, so an exchange that carried it down widens its row.
  */
 export interface BandRows {
-  /** row i of L holds columns i − w .. i − 1 (w = Lptr[i + 1] − Lptr[i]), column j at Lptr[i + 1] − i + j */
+  /** row s of L holds columns s − w .. s − 1 (w = Lptr[s + 1] − Lptr[s]), column j at Lptr[s + 1] − s + j */
   Lptr: Int32Array;
   L: Float64Array;
-  /** row i of U holds columns i + 1 .. i + w (w = Uptr[i + 1] − Uptr[i]), column k at Uptr[i] − i − 1 + k */
-  Uptr: Int32Array;
+  /** row i of U holds columns i + 1 .. i + Uw[i], column k at i·uw + (k − i − 1) */
+  uw: number;
+  Uw: Int32Array;
   U: Float64Array;
   /** the row of A pivoted at each step (pinv's inverse) */
   rowOf: Int32Array;
 }
 
-/** L and U of a real factor in natural column order by rows, or null when the rows would hold more than twice the factor's entries. */
-export function bandRows(f: LuFactor): BandRows | null {
-  const { n, Lp, Li, Lx, Up, Ui, Ux } = f;
-  // row widths first (in ptr[i + 1]), then their prefix sums
+/**
+ * L and U by rows of a real factor in natural column order of a matrix within `band` (bandLu's,
+ * bandLdlt's, and the dense kernel's with the whole matrix as band), or null when the rows would hold
+ * more than twice the factor's entries. Two passes over the factor: the widths come from the band.
+ */
+export function bandRows(f: LuFactor, band: Band): BandRows | null {
+  const { n, Lp, Li, Lx, Up, Ui, Ux, pinv } = f;
+  const rowOf = new Int32Array(n);
+  for (let r = 0; r < n; r++) rowOf[pinv[r]] = r;
   const Lptr = new Int32Array(n + 1);
-  const Uptr = new Int32Array(n + 1);
-  for (let j = 0; j < n; j++) {
-    for (let p = Lp[j] + 1; p < Lp[j + 1]; p++) {
-      const i = Li[p];
-      if (i - j > Lptr[i + 1]) Lptr[i + 1] = i - j;
-    }
-    // U's columns come in order: a row's last entry sets its width
-    for (let p = Up[j]; p < Up[j + 1] - 1; p++) Uptr[Ui[p] + 1] = j - Ui[p];
-  }
-  for (let i = 0; i < n; i++) {
-    Lptr[i + 1] += Lptr[i];
-    Uptr[i + 1] += Uptr[i];
-  }
-  if (Lptr[n] + Uptr[n] > 2 * (Lp[n] + Up[n])) return null;
+  for (let s = 0; s < n; s++) Lptr[s + 1] = Lptr[s] + s - Math.max(0, Math.min(s, rowOf[s] - band.lower));
+  const uw = Math.min(Math.max(0, n - 1), band.lower + band.upper);
+  if (Lptr[n] + n * uw > 2 * (Lp[n] + Up[n])) return null;
   const L = new Float64Array(Lptr[n]);
-  const U = new Float64Array(Uptr[n]);
+  const U = new Float64Array(n * uw);
+  const Uw = new Int32Array(n);
   for (let j = 0; j < n; j++) {
     for (let p = Lp[j] + 1; p < Lp[j + 1]; p++) L[Lptr[Li[p] + 1] - Li[p] + j] = Lx[p];
-    for (let p = Up[j]; p < Up[j + 1] - 1; p++) U[Uptr[Ui[p]] - Ui[p] - 1 + j] = Ux[p];
+    // columns in order: a row's last entry sets its width
+    for (let p = Up[j]; p < Up[j + 1] - 1; p++) {
+      const i = Ui[p];
+      U[i * (uw - 1) + j - 1] = Ux[p];
+      Uw[i] = j - i;
+    }
   }
-  const rowOf = new Int32Array(n);
-  for (let i = 0; i < n; i++) rowOf[f.pinv[i]] = i;
-  return { Lptr, L, Uptr, U, rowOf };
+  return { Lptr, L, uw, Uw, U, rowOf };
 }
 
 /**
- * x ← A⁻¹·b through a real banded factor (natural column order; b is not modified) by rows: each
- * unknown one dot product over its contiguous row, summed in a register, the term of the unknown
- * just computed last and read from a register (the column form's chain went through a store and a
- * load of x per update, and an index per entry), b's permutation read in the first pass. The same
- * products subtracted in the same order as luSolveInPlace: the same x. Returns false, having done
- * nothing, when bandRows gives null.
+ * x ← A⁻¹·b through a real factor of a matrix within `band` (natural column order; b is not
+ * modified) by rows: each unknown one dot product over its contiguous row, summed in a register, the
+ * term of the unknown just computed last and read from a register (the column form's chain went
+ * through a store and a load of x per update, and an index per entry), b's permutation read in the
+ * first pass. The same products subtracted in the same order as luSolveInPlace, plus exact zeros
+ * (0·x for finite x): the same x. The rows are made by the first call and kept on the factor.
+ * Returns false, having done nothing, when bandRows gives null.
  */
-export function bandSolve(f: LuFactor, b: Float64Array, x: Float64Array): boolean {
-  const R = f.rows === undefined ? (f.rows = f.complex ? null : bandRows(f)) : f.rows;
+export function bandSolve(f: LuFactor, band: Band, b: Float64Array, x: Float64Array): boolean {
+  const R = f.rows === undefined ? (f.rows = f.complex ? null : bandRows(f, band)) : f.rows;
   if (!R) return false;
   const dinv = (f.dinv ??= reciprocalDiagonal(f));
-  const { Lptr, L, Uptr, U, rowOf } = R;
+  const { Lptr, L, uw, Uw, U, rowOf } = R;
   const n = f.n;
   let t = 0; // the unknown just computed
   for (let i = 0; i < n; i++) {
@@ -417,14 +419,13 @@ export function bandSolve(f: LuFactor, b: Float64Array, x: Float64Array): boolea
   }
   for (let i = n - 1; i >= 0; i--) {
     let s = x[i];
-    const o = Uptr[i] - i - 1;
-    const k1 = Uptr[i + 1] - o; // one past the row's last column
-    if (k1 > i + 1) {
-      for (let k = k1 - 1; k > i + 1; k--) s -= U[o + k] * x[k];
+    const w = Uw[i];
+    if (w > 0) {
+      const o = i * (uw - 1) - 1;
+      for (let k = i + w; k > i + 1; k--) s -= U[o + k] * x[k];
       s -= U[o + i + 1] * t;
     }
     x[i] = t = s * dinv[i];
   }
   return true;
 }
-

@@ -636,7 +636,7 @@ export class Factorization {
     const f = this.lu!;
     if (!f.complex) {
       // the banded and dense kernels keep the natural column order: solve in x itself (by rows unless they are too wide)
-      if (this.a.band && bandSolve(f, b, x)) return;
+      if (this.a.band && bandSolve(f, this.a.band, b, x)) return;
       const z = this.a.band ? x : y;
       for (let i = 0; i < n; i++) z[f.pinv[i]] = b[i];
       luSolveInPlace(f, z);
