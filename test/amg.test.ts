@@ -70,6 +70,26 @@ describe('amg setup', () => {
     kernels = () => new CpuSparseSession(setupRt.cpuBackend);
   });
   afterAll(() => setupRt.dispose());
+  it('symmetric strength against a dense reference: |aᵢⱼ| ≥ θ·√|aᵢᵢ·aⱼⱼ|, no diagonal, rows without or with a negative diagonal', () => {
+    // a row with no stored diagonal (row 2) and one with a negative diagonal (row 4)
+    const odd = new CSRMatrix(5, 5, 'f64', Int32Array.of(0, 2, 5, 7, 10, 12), Int32Array.of(0, 1, 0, 1, 3, 1, 3, 2, 3, 4, 3, 4), Float64Array.of(4, -1, -1, 4, -0.5, -1, 0.3, -0.5, 2, -2, -2, -3));
+    for (const A of [diffusion2D({ n: 12, coefficients: 'jumping' }), loadShared('bcsstk13'), odd]) {
+      const D = dense(A);
+      for (const theta of [0, 0.02, 0.25]) {
+        const G = symmetricStrength(A, theta);
+        for (let i = 0; i < A.rows; i++) {
+          const ref: number[] = [];
+          for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) {
+            const j = A.colIdx[k];
+            const a = Math.abs(A.values[k]);
+            if (j !== i && a !== 0 && a >= theta * Math.sqrt(Math.abs(D[i][i])) * Math.sqrt(Math.abs(D[j][j]))) ref.push(j);
+          }
+          expect(Array.from(G.idx.subarray(G.ptr[i], G.ptr[i + 1])), `θ ${theta}, row ${i}`).toEqual(ref);
+        }
+      }
+    }
+  });
+
   it('standard aggregation covers every connected node once, each aggregate connected to its root', () => {
     for (const A of [poisson2D(17), loadShared('494_bus'), loadShared('bcsstk13')]) {
       const G = symmetricStrength(A, 0);

@@ -8,15 +8,23 @@ import { CSRMatrix } from '../../formats/csr.js';
 export function symmetricStrength(A: CSRMatrix, theta: number): { ptr: Int32Array; idx: Int32Array } {
   const n = A.rows;
   const { rowPtr, colIdx, values } = A;
-  // √|aᵢᵢ| once per row, not a square root per entry
+  // √|aᵢᵢ| once per row, not a square root per entry; columns ascend, so the search stops at the
+  // first column ≥ i
   const sd = new Float64Array(n);
-  for (let i = 0; i < n; i++) for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) if (colIdx[k] === i) sd[i] = Math.sqrt(Math.abs(values[k]));
+  for (let i = 0; i < n; i++) {
+    for (let k = rowPtr[i], end = rowPtr[i + 1]; k < end; k++) {
+      const c = colIdx[k];
+      if (c < i) continue;
+      if (c === i) sd[i] = Math.sqrt(Math.abs(values[k]));
+      break;
+    }
+  }
   const ptr = new Int32Array(n + 1);
   const idx = new Int32Array(A.nnz);
   let m = 0;
   for (let i = 0; i < n; i++) {
     const si = theta * sd[i];
-    for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) {
+    for (let k = rowPtr[i], end = rowPtr[i + 1]; k < end; k++) {
       const j = colIdx[k];
       const a = Math.abs(values[k]);
       if (j !== i && a !== 0 && a >= si * sd[j]) idx[m++] = j;
