@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { CSRMatrix } from '../src/formats/csr.js';
 import { poisson3D } from '../src/generators/poisson.js';
-import { anyStructure, solveStructure } from '../src/solvers/structure.js';
+import { anyStructure, pseudoDiameter, solveStructure } from '../src/solvers/structure.js';
 import { poisson2D } from '../src/generators/poisson.js';
 import { randomMatrix } from '../src/generators/random.js';
 import { loadShared } from './matrices.js';
@@ -177,5 +177,33 @@ describe("solveStructure's real pass", () => {
         if (s.finite) expectLikeReference(A, name);
       }
     }
+  });
+});
+
+/** two breadth-first searches with a distance per node, from row 0 and then from the last node reached */
+function referenceDiameter(A: CSRMatrix): number {
+  const bfs = (start: number): [number, number] => {
+    const dist = new Array<number>(A.rows).fill(-1);
+    const queue = [start];
+    dist[start] = 0;
+    for (let h = 0; h < queue.length; h++) {
+      const i = queue[h];
+      for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) if (dist[A.colIdx[k]] < 0) (dist[A.colIdx[k]] = dist[i] + 1), queue.push(A.colIdx[k]);
+    }
+    const last = queue[queue.length - 1];
+    return [last, dist[last]];
+  };
+  return bfs(bfs(0)[0])[1];
+}
+
+describe('pseudoDiameter', () => {
+  it('equals two breadth-first searches with distances, on symmetric patterns, grids, a graph in pieces, one row', () => {
+    const pieces = CSRMatrix.fromTriplets(6, 6, 'f64', Int32Array.from([0, 1, 1, 2, 3, 4, 5]), Int32Array.from([1, 0, 2, 1, 4, 3, 5]), new Float64Array(7).fill(1));
+    const one = CSRMatrix.fromTriplets(1, 1, 'f64', Int32Array.from([0]), Int32Array.from([0]), Float64Array.from([2]));
+    const cases: [string, CSRMatrix][] = ['494_bus', 'bcsstk01', 'bcsstk13', 'dwt_992', 'ash219'].map((n) => [n, loadShared(n)]);
+    cases.push(['poisson2D(33)', poisson2D(33)], ['poisson3D(7)', poisson3D(7)], ['symmetric', randomSymmetric(300, 17)], ['pieces', pieces], ['one row', one]);
+    for (const [name, A] of cases) if (A.rows === A.cols) expect(pseudoDiameter(A), name).toBe(referenceDiameter(A));
+    expect(pseudoDiameter(poisson2D(33))).toBe(64);
+    expect(pseudoDiameter(pieces)).toBe(2);
   });
 });

@@ -160,7 +160,7 @@ export function anyStructure(A: CSRMatrix): SolveStructure {
  * pattern, O(nnz)): a lower bound of the diameter, within a factor 2, and exact on a grid. A graph in
  * several pieces gives the largest piece's that row 0 reaches.
  */
-function pseudoDiameter(A: CSRMatrix): number {
+export function pseudoDiameter(A: CSRMatrix): number {
   const { rows: n, rowPtr, colIdx } = A;
   const dist = new Int32Array(n);
   const queue = new Int32Array(n);
