@@ -392,18 +392,28 @@ export function bandRows(f: LuFactor, band: Band): BandRows | null {
 }
 
 /**
- * x ← A⁻¹·b through a real factor of a matrix within `band` (natural column order; b is not
- * modified) by rows: each unknown one dot product over its contiguous row, summed in a register, the
- * term of the unknown just computed last and read from a register (the column form's chain went
- * through a store and a load of x per update, and an index per entry), b's permutation read in the
- * first pass. The same products subtracted in the same order as luSolveInPlace, plus exact zeros
- * (0·x for finite x): the same x. The rows are made by the first call and kept on the factor.
- * Returns false, having done nothing, when bandRows gives null.
+ * Gives a factor of a matrix within `band` (natural column order) its rows for bandSolve (null when
+ * complex or too wide) and its reciprocal diagonal, with the factorization: made lazily by the first
+ * solve they left the optimized solve compiled for that branch only, and the kept-factor solves after
+ * a run of factorizations ran unoptimized (≈ 300 µs for olm1000's 25) until it was compiled again.
  */
-export function bandSolve(f: LuFactor, band: Band, b: Float64Array, x: Float64Array): boolean {
-  const R = f.rows === undefined ? (f.rows = f.complex ? null : bandRows(f, band)) : f.rows;
+export function keepBandRows(f: LuFactor, band: Band): void {
+  f.rows = f.complex ? null : bandRows(f, band);
+  f.dinv ??= reciprocalDiagonal(f);
+}
+
+/**
+ * x ← A⁻¹·b through a real factor with rows from keepBandRows (b is not modified) by rows: each
+ * unknown one dot product over its contiguous row, summed in a register, the term of the unknown
+ * just computed last and read from a register (the column form's chain went through a store and a
+ * load of x per update, and an index per entry), b's permutation read in the first pass. The same
+ * products subtracted in the same order as luSolveInPlace, plus exact zeros (0·x for finite x): the
+ * same x. Returns false, having done nothing, when the factor has no rows.
+ */
+export function bandSolve(f: LuFactor, b: Float64Array, x: Float64Array): boolean {
+  const R = f.rows;
   if (!R) return false;
-  const dinv = (f.dinv ??= reciprocalDiagonal(f));
+  const dinv = f.dinv!;
   const { Lptr, L, uw, Uw, U, rowOf } = R;
   const n = f.n;
   let t = 0; // the unknown just computed

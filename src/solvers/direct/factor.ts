@@ -14,7 +14,7 @@ import { hostNorm } from '../../host-spmv.js';
 import { shownValue } from '../../shown-value.js';
 import { reserveMemory, withMemoryBudget } from '../../memory-budget.js';
 import { analyze, bandAnalysis, denseAnalysis, type Analysis, type OrderingName } from './analysis.js';
-import { bandLdlt, bandLu, bandSolve } from './band-lu.js';
+import { bandLdlt, bandLu, bandSolve, keepBandRows } from './band-lu.js';
 import { bandOf, cscOf, denseRows, isSymmetric, patternSymmetry, rowsOf, rowsWithValues, type Rows, permutedTriangle, symmetricGraph, type Csc } from './pattern.js';
 import { denseLdl, ldlNumeric, ldlPointers, ldlSolveInPlace, type LdlFactor } from './ldl.js';
 import { denseStart, luFactor, luSolveInPlace, type LuFactor } from './lu.js';
@@ -395,6 +395,8 @@ export class Factorization {
         const col = a.perm[r];
         throw new SingularMatrixError(`factor: the matrix is singular: no nonzero pivot left in column ${col} (elimination step ${r} of ${n}, LU with partial pivoting)`, col, r);
       }
+      // the banded and dense kernels' factors (natural order) solve by rows (at most twice the factor's values)
+      if (a.band) keepBandRows(r, a.band);
       this.lu = r;
       this.denseColumns = n - from;
       this.ldl = this.sn = null;
@@ -636,7 +638,7 @@ export class Factorization {
     const f = this.lu!;
     if (!f.complex) {
       // the banded and dense kernels keep the natural column order: solve in x itself (by rows unless they are too wide)
-      if (this.a.band && bandSolve(f, this.a.band, b, x)) return;
+      if (this.a.band && bandSolve(f, b, x)) return;
       const z = this.a.band ? x : y;
       for (let i = 0; i < n; i++) z[f.pinv[i]] = b[i];
       luSolveInPlace(f, z);

@@ -27,7 +27,7 @@ export interface LuFactor {
   q: Int32Array;
   /** 1 / U(k, k) (re, im interleaved for complex), made by the first solve */
   dinv?: Float64Array;
-  /** a real banded factor's L and U by rows (null: too wide), made by its first solve (band-lu.ts) */
+  /** a banded or dense factor's L and U by rows (null: complex or too wide), from keepBandRows (band-lu.ts) */
   rows?: BandRows | null;
 }
 
