@@ -17,7 +17,7 @@ import { analyze, bandAnalysis, denseAnalysis, type Analysis, type OrderingName 
 import { bandLdlt, bandLu, bandSolve, keepBandRows } from './band-lu.js';
 import { bandOf, cscOf, denseRows, isSymmetric, patternSymmetry, rowsOf, rowsWithValues, type Rows, permutedTriangle, symmetricGraph, type Csc } from './pattern.js';
 import { denseLdl, ldlNumeric, ldlPointers, ldlSolveInPlace, type LdlFactor } from './ldl.js';
-import { denseStart, luFactor, luSolveInPlace, type LuFactor } from './lu.js';
+import { denseStart, luFactor, luSolveInPlace, reciprocalDiagonal, type LuFactor } from './lu.js';
 import type { FactorCost } from './symbolic.js';
 import { supernodalFrontBytes, supernodalSymbolic, type SupernodalFactor, type SupernodalNumeric, type SupernodalSymbolic } from './supernodal.js';
 
@@ -395,8 +395,10 @@ export class Factorization {
         const col = a.perm[r];
         throw new SingularMatrixError(`factor: the matrix is singular: no nonzero pivot left in column ${col} (elimination step ${r} of ${n}, LU with partial pivoting)`, col, r);
       }
-      // the banded and dense kernels' factors (natural order) solve by rows (at most twice the factor's values)
+      // the banded and dense kernels' factors (natural order) solve by rows (at most twice the factor's
+      // values); every factor gets U's reciprocal diagonal now, not from its first solve (see keepBandRows)
       if (a.band) keepBandRows(r, a.band);
+      else r.dinv = reciprocalDiagonal(r);
       this.lu = r;
       this.denseColumns = n - from;
       this.ldl = this.sn = null;

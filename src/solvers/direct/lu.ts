@@ -25,7 +25,7 @@ export interface LuFactor {
   pinv: Int32Array;
   /** q[k] = the column of A eliminated at step k */
   q: Int32Array;
-  /** 1 / U(k, k) (re, im interleaved for complex), made by the first solve */
+  /** 1 / U(k, k) (re, im interleaved for complex), made with the factorization (Factorization.numeric), else by the first solve */
   dinv?: Float64Array;
   /** a banded or dense factor's L and U by rows (null: complex or too wide), from keepBandRows (band-lu.ts) */
   rows?: BandRows | null;
