@@ -9,6 +9,7 @@ import { denseStart, luFactor, luSolveInPlace } from '../src/solvers/direct/lu.j
 import { bandLdlt, bandLu, bandRows, bandSolve, keepBandRows } from '../src/solvers/direct/band-lu.js';
 import type { LuFactor } from '../src/solvers/direct/lu.js';
 import { Prng } from '../src/generators/prng.js';
+import { withMemoryBudget } from '../src/memory-budget.js';
 
 /** m×m column-major random matrix (interleaved complex when c = 2). */
 function randomBlock(m: number, c: number, seed: number): Float64Array {
@@ -351,6 +352,20 @@ describe('bandLu (banded matrices, natural order)', () => {
       pinv: Int32Array.from({ length: n }, (_, i) => i), q: Int32Array.from({ length: n }, (_, i) => i),
     };
     expect(bandRows(wide, { lower: n - 1, upper: 0 })).toBeNull();
+    // rows are counted in the memory budget: 20 000 rows of a 4+4 band hold 1.3 MB of U, over a 1 MiB budget
+    const m = 20000;
+    const band = { colPtr: [0], rowIdx: [] as number[], values: [] as number[] };
+    for (let j = 0; j < m; j++) {
+      for (let i = Math.max(0, j - 4); i <= Math.min(m - 1, j + 4); i++) {
+        band.rowIdx.push(i);
+        band.values.push(i === j ? 10 : -1);
+      }
+      band.colPtr.push(band.rowIdx.length);
+    }
+    const g = bandLu(m, Int32Array.from(band.colPtr), Int32Array.from(band.rowIdx), Float64Array.from(band.values), false, { lower: 4, upper: 4 }, 1);
+    if (typeof g === 'number') throw new Error('singular');
+    expect(withMemoryBudget(1, () => bandRows(g, { lower: 4, upper: 4 }))).toBeNull();
+    expect(withMemoryBudget(64, () => bandRows(g, { lower: 4, upper: 4 }))).not.toBeNull();
     const untouched = new Float64Array(n).fill(7);
     keepBandRows(wide, { lower: n - 1, upper: 0 });
     expect(bandSolve(wide, b, untouched)).toBe(false);

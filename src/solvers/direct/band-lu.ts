@@ -6,6 +6,8 @@
  * column order, so solve, refactor and info do not know which kernel ran.
  */
 import { reciprocalDiagonal, type LuFactor } from './lu.js';
+import { MemoryLimitError } from '../../errors.js';
+import { reserveMemory } from '../../memory-budget.js';
 
 /** The band of A: its lower and upper bandwidths (max i − j and max j − i over the entries). */
 export interface Band {
@@ -366,7 +368,7 @@ export interface BandRows {
 /**
  * L and U by rows of a real factor in natural column order of a matrix within `band` (bandLu's,
  * bandLdlt's, and the dense kernel's with the whole matrix as band), or null when the rows would hold
- * more than twice the factor's entries. Two passes over the factor: the widths come from the band.
+ * more than twice the factor's entries or exceed the memory budget. Two passes over the factor: the widths come from the band.
  */
 export function bandRows(f: LuFactor, band: Band): BandRows | null {
   const { n, Lp, Li, Lx, Up, Ui, Ux, pinv } = f;
@@ -376,6 +378,13 @@ export function bandRows(f: LuFactor, band: Band): BandRows | null {
   for (let s = 0; s < n; s++) Lptr[s + 1] = Lptr[s] + s - Math.max(0, Math.min(s, rowOf[s] - band.lower));
   const uw = Math.min(Math.max(0, n - 1), band.lower + band.upper);
   if (Lptr[n] + n * uw > 2 * (Lp[n] + Up[n])) return null;
+  // counted in the factorization's memory budget; rows that would not fit are skipped (the column solve serves)
+  try {
+    reserveMemory(8 * (Lptr[n] + n * uw) + 4 * n, "factor: L and U by rows for the kept factor's solves");
+  } catch (e) {
+    if (e instanceof MemoryLimitError) return null;
+    throw e;
+  }
   const L = new Float64Array(Lptr[n]);
   const U = new Float64Array(n * uw);
   const Uw = new Int32Array(n);
