@@ -6,26 +6,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
 import { poisson2D } from '../src/generators/poisson.js';
-import type { CSRMatrix } from '../src/formats/csr.js';
 import { mulberry32 } from './random.js';
+import { trueResidual as trueRel } from './solve-reference.js';
 
 let rt: Runtime;
 beforeAll(async () => {
   rt = await createRuntime({ workers: 2, backend: 'cpu' });
 });
 afterAll(() => rt.dispose());
-
-function trueRel(A: CSRMatrix, x: ArrayLike<number>, b: ArrayLike<number>): number {
-  let d = 0;
-  let s = 0;
-  for (let i = 0; i < A.rows; i++) {
-    let y = 0;
-    for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) y += A.values[k] * x[A.colIdx[k]];
-    d += (b[i] - y) ** 2;
-    s += b[i] ** 2;
-  }
-  return Math.sqrt(d / s);
-}
 
 function rhs(n: number, seed: number): Float64Array {
   const g = mulberry32(seed);

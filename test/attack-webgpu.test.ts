@@ -9,6 +9,7 @@ import { poisson2D } from '../src/generators/poisson.js';
 import { CSRMatrix } from '../src/formats/csr.js';
 import { mulberry32 } from './random.js';
 import { pointDawnAtSwiftShader } from './webgpu-helpers.js';
+import { trueResidual as trueRel } from './solve-reference.js';
 
 pointDawnAtSwiftShader();
 
@@ -17,18 +18,6 @@ beforeAll(async () => {
   rt = await createRuntime({ backend: 'webgpu', workers: 1 });
 });
 afterAll(() => rt?.dispose());
-
-function trueRel(A: CSRMatrix, x: ArrayLike<number>, b: ArrayLike<number>): number {
-  let d = 0;
-  let s = 0;
-  for (let i = 0; i < A.rows; i++) {
-    let y = 0;
-    for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) y += A.values[k] * x[A.colIdx[k]];
-    d += (b[i] - y) ** 2;
-    s += b[i] ** 2;
-  }
-  return Math.sqrt(d / s);
-}
 
 describe('WebGPU resident BiCGSTAB to a tight tolerance', () => {
   // ω = tᴴs / tᴴt divided through (tᴴt)², which underflowed f32 once ‖t‖ < 1e-9.5: NaN at a relative
