@@ -74,9 +74,9 @@ export function hostNorm(v: ArrayLike<number>): number {
     q += a * a;
     if (a > m) m = a;
   }
+  // a NaN entry makes q NaN (the max above skips it); otherwise m is the largest |vᵢ|, ±Inf included
+  if (Number.isNaN(q)) return NaN;
   if (m >= 2 ** -500 && m <= 2 ** 500 && Number.isFinite(q)) return Math.sqrt(q);
-  m = 0;
-  for (let i = 0; i < v.length; i++) m = Math.max(m, Math.abs(v[i]));
   if (m === 0 || !Number.isFinite(m)) return m === 0 ? 0 : NaN;
   let s = 0;
   for (let i = 0; i < v.length; i++) s += (v[i] / m) ** 2;

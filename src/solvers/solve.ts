@@ -247,7 +247,7 @@ export async function solveWithTrueResidual<V>(
   A: CSRMatrix,
   b: Float64Array,
   run: KrylovMethod<V>,
-  o: Omit<GmresOptions<V>, 'x0'> & { x0?: Float64Array; single: boolean },
+  o: TrueSolveOptions<V>,
 ): Promise<TrueSolveResult> {
   // the methods' dot products over- or underflow for ‖b‖ far from 1 (f64 from 1e±154, f32 from 1e±19:
   // 'nan', 'breakdown' or divergence on a problem whose answer is representable): b and x0 are scaled by
@@ -257,6 +257,9 @@ export async function solveWithTrueResidual<V>(
   const r = await solveScaled(ops, io, A, scaleBy(Float64Array.from(b), -e), run, { ...o, x0: o.x0 && scaleBy(Float64Array.from(o.x0), -e) });
   return { ...r, x: scaleBy(r.x, e), residualNorm: scaleBy(Float64Array.of(r.residualNorm), e)[0] };
 }
+
+/** A true-residual solve's options: the method's, x0 on the host in f64, and whether the matrix is f32. */
+type TrueSolveOptions<V> = Omit<GmresOptions<V>, 'x0'> & { x0?: Float64Array; single: boolean };
 
 /** ‖b‖ outside [2^-RHS_RANGE, 2^RHS_RANGE] is scaled into [1/2, 2) (f32's dot products of 2^±16 entries stay in range). */
 const RHS_RANGE = 16;
@@ -285,7 +288,7 @@ async function solveScaled<V>(
   A: CSRMatrix,
   b: Float64Array,
   run: KrylovMethod<V>,
-  o: Omit<GmresOptions<V>, 'x0'> & { x0?: Float64Array; single: boolean },
+  o: TrueSolveOptions<V>,
 ): Promise<TrueSolveResult> {
   const tol = o.tol ?? 1e-8;
   // the path's own refinement: for f64, and for f32 where the tolerance needs refinement at all
@@ -431,7 +434,7 @@ async function refineOnPath<V>(
   A: CSRMatrix,
   b: Float64Array,
   run: KrylovMethod<V>,
-  o: Omit<GmresOptions<V>, 'x0'> & { x0?: Float64Array; single: boolean },
+  o: TrueSolveOptions<V>,
 ): Promise<TrueSolveResult> {
   const tol = o.tol ?? 1e-8;
   const maxIter = o.maxIter ?? Math.max(100, 10 * ops.n);
