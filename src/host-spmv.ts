@@ -58,7 +58,15 @@ export function hostResidualNorm(A: CSRMatrix, x: ArrayLike<number>, b: ArrayLik
     r[i] = ri;
     ss += ri * ri;
   }
-  return { r, norm: Number.isFinite(ss) && ss > 1e-280 ? Math.sqrt(ss) : hostNorm(r) };
+  return { r, norm: normFromSquares(ss, r) };
+}
+
+/**
+ * ‖v‖₂ from ss, the plain sum of v's squares a caller took in a pass of its own, or by hostNorm where
+ * that sum over- or underflowed (not finite, or below 1e-280, where terms may have been lost).
+ */
+export function normFromSquares(ss: number, v: ArrayLike<number>): number {
+  return Number.isFinite(ss) && ss > 1e-280 ? Math.sqrt(ss) : hostNorm(v);
 }
 
 /**

@@ -10,7 +10,7 @@ import type { DType } from '../../dtype.js';
 import { DisposedError, InputRangeError, NotPositiveDefiniteError, ShapeError, SingularMatrixError, UnsupportedError } from '../../errors.js';
 import { optionKeys, checkOptions, checkNumber, NON_NEGATIVE_INTEGER } from '../../options-check.js';
 import { vectorData } from '../../vector-data.js';
-import { hostNorm } from '../../host-spmv.js';
+import { normFromSquares } from '../../host-spmv.js';
 import { shownValue } from '../../shown-value.js';
 import { reserveMemory, withMemoryBudget } from '../../memory-budget.js';
 import { analyze, bandAnalysis, denseAnalysis, type Analysis, type OrderingName } from './analysis.js';
@@ -714,16 +714,13 @@ export class Factorization {
     const o = this.norms;
     // the plain sums of squares over- or underflow from entries of 1e±154 (b = 1e200·…: NaN reported
     // for an exact answer; a subnormal b: 0 for a wrong one): then the norms scaled against it
-    o.b2 = Number.isFinite(b2) && b2 > MIN_PLAIN_SQUARES ? Math.sqrt(b2) : hostNorm(b);
+    o.b2 = normFromSquares(b2, b);
     o.bInf = bInf;
     o.xInf = xInf;
     o.rInf = rInf;
-    return Number.isFinite(r2) && r2 > MIN_PLAIN_SQUARES ? Math.sqrt(r2) : hostNorm(r);
+    return normFromSquares(r2, r);
   }
 }
-
-/** Below this a plain sum of squares may have lost terms to underflow (hostResidualNorm's bound). */
-const MIN_PLAIN_SQUARES = 1e-280;
 
 /** The solve's four work vectors of m entries, views of one allocation. */
 function workVectors(m: number): { r: Float64Array; dx: Float64Array; xt: Float64Array; y: Float64Array } {
