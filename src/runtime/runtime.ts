@@ -1335,7 +1335,11 @@ export class Runtime implements HandleOwner {
 
   /** The path a solve of h runs on: the one asked for, else the one that wins a resident SpMV. */
   private solvePath(h: MatrixHandle, choice: PathChoice | undefined): Path {
-    return choice || this.forced ? this.usable(choice) : this.pathById(this.explainSpmv(h, { readBack: false }, false).path)!;
+    if (choice || this.forced) return this.usable(choice);
+    // one path able to run it: nothing to compare (explain's CPU figures at A's working set, its features
+    // and estimates took 0.6 s of rt.solve on poisson3D(128) in Node)
+    const able = this.paths.filter((p) => this.availability(p) === true);
+    return able.length === 1 ? able[0] : this.pathById(this.explainSpmv(h, { readBack: false }, false).path)!;
   }
 
   /** A's canonical CSR and its symmetry/diagonal, computed once per uploaded matrix. */
