@@ -16,3 +16,4 @@ export * from './sptrsv';
 export * from './cholesky';
 export * from './spgemm';
 export * from './lanczos';
+export * from './lu';

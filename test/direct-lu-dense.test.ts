@@ -1,11 +1,14 @@
 /**
- * The dense LU kernel (denseLu), the sparse LU's switch to it (luFactor's trailing dense block) and the banded LU (bandLu)
+ * The sparse LU kernel (WebAssembly, assembly/lu.ts through cpuLuNumeric): its dense LU (a whole matrix
+ * from step 0), its switch to it (the trailing dense block), its growth of L and U; and the banded LU (bandLu)
  * against plain f64 references written here: a textbook LU with partial pivoting on a row-major copy
  * (real and complex), and a dense Gaussian elimination of the whole system.
  */
-import { describe, expect, it } from 'vitest';
-import { denseLu } from '../src/solvers/direct/dense-lu.js';
-import { denseStart, luFactor, luSolveInPlace } from '../src/solvers/direct/lu.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { denseStart, luSolveInPlace, type LuNumeric } from '../src/solvers/direct/lu.js';
+import { CpuBackend } from '../src/cpu/backend.js';
+import { cpuLuNumeric } from '../src/cpu/lu.js';
+import { MemoryLimitError } from '../src/errors.js';
 import { bandLdlt, bandLu, bandRows, bandSolve, keepBandRows } from '../src/solvers/direct/band-lu.js';
 import type { LuFactor } from '../src/solvers/direct/lu.js';
 import { Prng } from '../src/generators/prng.js';
@@ -48,20 +51,47 @@ function referenceLu(A: Float64Array, m: number, c: number): { LU: Float64Array;
   return { LU: M, rows };
 }
 
-describe('denseLu (the dense trailing block of the sparse LU)', () => {
+let backend: CpuBackend;
+let luFactor: LuNumeric;
+beforeAll(async () => {
+  backend = await CpuBackend.create();
+  luFactor = cpuLuNumeric(backend);
+});
+afterAll(() => backend.dispose());
+
+/**
+ * The LU of the m×m column-major block D (all of it dense: the kernel's dense LU from step 0, columns
+ * in the natural order, the diagonal preferred) as the dense kernel leaves it: packed L\U in pivot
+ * order and rows (rows[t] = the row pivoted at step t), or the failing step.
+ */
+function denseLu(D: Float64Array, m: number, complex: boolean, tol: number): { LU: Float64Array; rows: Int32Array } | number {
+  const c = complex ? 2 : 1;
+  const colPtr = Int32Array.from({ length: m + 1 }, (_, j) => j * m);
+  const rowIdx = Int32Array.from({ length: m * m }, (_, p) => p % m);
+  const q = Int32Array.from({ length: m }, (_, i) => i);
+  const f = luFactor(m, colPtr, rowIdx, D, complex, q, tol, 1, () => {}, 0);
+  if (typeof f === 'number') return f;
+  const LU = new Float64Array(m * m * c);
+  for (let t = 0; t < m; t++) {
+    for (let p = f.Lp[t] + 1; p < f.Lp[t + 1]; p++) for (let s = 0; s < c; s++) LU[(t * m + f.Li[p]) * c + s] = f.Lx[p * c + s];
+    for (let p = f.Up[t]; p < f.Up[t + 1]; p++) for (let s = 0; s < c; s++) LU[(t * m + f.Ui[p]) * c + s] = f.Ux[p * c + s];
+  }
+  const rows = new Int32Array(m);
+  for (let i = 0; i < m; i++) rows[f.pinv[i]] = i;
+  return { LU, rows };
+}
+
+describe('the dense LU (the trailing block of the sparse LU, here the whole matrix)', () => {
   for (const c of [1, 2]) {
     it(`${c === 1 ? 'real' : 'complex'}: the same pivots and factors as the textbook LU (strict partial pivoting, every size)`, () => {
       for (const m of [1, 2, 3, 7, 16, 33, 50]) {
         const A = randomBlock(m, c, 10 * m + c);
-        const D = Float64Array.from(A);
-        const rows = Int32Array.from({ length: m }, (_, i) => i);
-        const at = Int32Array.from(rows);
-        expect(denseLu(D, m, c === 2, rows, at, Int32Array.from(rows), 1)).toBe(-1);
+        const got = denseLu(A, m, c === 2, 1);
+        if (typeof got === 'number') throw new Error(`failed at step ${got}`);
         const ref = referenceLu(A, m, c);
         if (typeof ref === 'number') throw new Error('reference failed');
-        expect(Array.from(rows)).toEqual(ref.rows);
-        for (let i = 0; i < m; i++) expect(at[rows[i]]).toBe(i);
-        for (let k = 0; k < D.length; k++) expect(Math.abs(D[k] - ref.LU[k])).toBeLessThanOrEqual(1e-12 * (1 + Math.abs(ref.LU[k])));
+        expect(Array.from(got.rows)).toEqual(ref.rows);
+        for (let k = 0; k < got.LU.length; k++) expect(Math.abs(got.LU[k] - ref.LU[k])).toBeLessThanOrEqual(1e-12 * (1 + Math.abs(ref.LU[k])));
       }
     });
   }
@@ -71,15 +101,15 @@ describe('denseLu (the dense trailing block of the sparse LU)', () => {
     // column 0: 1 on the diagonal, 100 below: tolerance 0.001 keeps the diagonal, 1 does not
     const A = Float64Array.from([1, 100, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
     for (const [tol, first] of [[0.001, 0], [1, 1]] as const) {
-      const rows = Int32Array.from([0, 1, 2, 3]);
-      expect(denseLu(Float64Array.from(A), m, false, rows, Int32Array.from(rows), Int32Array.from([0, 1, 2, 3]), tol)).toBe(-1);
-      expect(rows[0]).toBe(first);
+      const got = denseLu(A, m, false, tol);
+      if (typeof got === 'number') throw new Error(`failed at step ${got}`);
+      expect(got.rows[0]).toBe(first);
     }
     // a zero diagonal entry is never kept, whatever the tolerance
     const Z = Float64Array.from([0, 2, 0, 0, 3, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
-    const rows = Int32Array.from([0, 1, 2, 3]);
-    expect(denseLu(Z, m, false, rows, Int32Array.from(rows), Int32Array.from([0, 1, 2, 3]), 0)).toBe(-1);
-    expect(rows[0]).toBe(1);
+    const got = denseLu(Z, m, false, 0);
+    if (typeof got === 'number') throw new Error(`failed at step ${got}`);
+    expect(got.rows[0]).toBe(1);
   });
 
   it('returns the step of the first column without a nonzero pivot (a zero column, dependent columns, NaN)', () => {
@@ -93,17 +123,15 @@ describe('denseLu (the dense trailing block of the sparse LU)', () => {
       const nan = Float64Array.from(base);
       nan[2 * m * c] = NaN;
       for (const [M, step] of [[zero, 3], [dep, 4]] as const) {
-        const rows = Int32Array.from({ length: m }, (_, i) => i);
         const ref = referenceLu(M, m, c);
-        const got = denseLu(Float64Array.from(M), m, c === 2, rows, Int32Array.from(rows), Int32Array.from(rows), 1);
+        const got = denseLu(M, m, c === 2, 1);
         // a dependent column leaves a pivot of rounding size, not exactly zero: compare with the reference
-        expect(got).toBe(typeof ref === 'number' ? ref : -1);
+        expect(typeof got === 'number' ? got : -1).toBe(typeof ref === 'number' ? ref : -1);
         if (M === zero) expect(got).toBe(step);
       }
       // a NaN candidate stops the step that meets it (here the first: row 0 of column 2 is still a candidate at step 2 only if not pivoted)
-      const rows = Int32Array.from({ length: m }, (_, i) => i);
-      const r = denseLu(nan, m, c === 2, rows, Int32Array.from(rows), Int32Array.from(rows), 1);
-      if (r === -1 || r > 2) expect(nan.some((v) => Number.isNaN(v))).toBe(true); // the NaN went into U: the factor shows it
+      const r = denseLu(nan, m, c === 2, 1);
+      if (typeof r !== 'number' || r > 2) expect(typeof r === 'number' || r.LU.some((v) => Number.isNaN(v))).toBe(true); // the NaN went into U: the factor shows it
       else expect(r).toBe(2);
     }
   });
@@ -222,6 +250,28 @@ describe('luFactor with a dense trailing block', () => {
         if (typeof r === 'number') expect(r).toBe(25);
         else expect(Math.min(...Array.from({ length: n }, (_, k) => Math.abs(r.Ux[c * (r.Up[k + 1] - 1)])))).toBeLessThan(1e-12);
       }
+    }
+  });
+
+  it('grows L and U by resuming where it stopped: the same factor, bit for bit, as with room from the start; a refused growth throws and frees its memory', () => {
+    for (const c of [1, 2]) {
+      const n = 80;
+      const S = randomSparse(n, 5, c, 40 + c, 0.05);
+      const q = Int32Array.from({ length: n }, (_, i) => (i * 11) % n);
+      for (const from of [30, n]) {
+        const asked: number[] = [];
+        const small = luFactor(n, S.colPtr, S.rowIdx, S.values, c === 2, q, 0.1, 1, (b) => asked.push(b), from);
+        const roomy = luFactor(n, S.colPtr, S.rowIdx, S.values, c === 2, q, 0.1, n * n, () => {}, from);
+        if (typeof small === 'number' || typeof roomy === 'number') throw new Error('singular');
+        expect(asked.length).toBeGreaterThan(from < n ? 2 : 1);
+        for (const key of ['Lp', 'Li', 'Lx', 'Up', 'Ui', 'Ux', 'pinv'] as const) expect(Array.from(small[key])).toEqual(Array.from(roomy[key]));
+      }
+      const live = backend.heap.liveBytes;
+      const refuse = (): void => {
+        throw new MemoryLimitError(1, 'refused');
+      };
+      expect(() => luFactor(n, S.colPtr, S.rowIdx, S.values, c === 2, q, 0.1, 1, refuse, n)).toThrow(MemoryLimitError);
+      expect(backend.heap.liveBytes).toBe(live);
     }
   });
 

@@ -17,7 +17,7 @@ import { analyze, bandAnalysis, denseAnalysis, type Analysis, type OrderingName 
 import { bandLdlt, bandLu, bandSolve, keepBandRows } from './band-lu.js';
 import { bandOf, cscOf, denseRows, isSymmetric, patternSymmetry, rowsOf, rowsWithValues, type Rows, permutedTriangle, symmetricGraph, type Csc } from './pattern.js';
 import { denseLdl, ldlNumeric, ldlPointers, ldlSolveInPlace, type LdlFactor } from './ldl.js';
-import { denseStart, luFactor, luSolveInPlace, reciprocalDiagonal, type LuFactor } from './lu.js';
+import { denseStart, luSolveInPlace, reciprocalDiagonal, type LuFactor, type LuNumeric } from './lu.js';
 import type { FactorCost } from './symbolic.js';
 import { supernodalFrontBytes, supernodalSymbolic, type SupernodalFactor, type SupernodalNumeric, type SupernodalSymbolic } from './supernodal.js';
 
@@ -136,11 +136,12 @@ function squareCsr(A: SparseMatrix, where: string): CSRMatrix {
 /**
  * Factorizes A (see {@link Runtime.factor}) within a memory budget of `budgetMB` (the module's when
  * undefined): the factor's estimated bytes are reserved before the numeric phase starts. `supernodal`
- * runs the supernodal Cholesky's numeric phase (the CPU path's kernels and threads).
+ * runs the supernodal Cholesky's numeric phase (the CPU path's kernels and threads), `lu` the sparse
+ * LU's (the CPU path's kernel).
  * @internal
  */
-export function factorize(A: SparseMatrix, options: FactorOptions, budgetMB: number | undefined, supernodal: SupernodalNumeric, plan?: FactorPlan): Promise<Factorization> {
-  return withMemoryBudget(budgetMB, () => factorizeInBudget(A, options, budgetMB, supernodal, plan));
+export function factorize(A: SparseMatrix, options: FactorOptions, budgetMB: number | undefined, supernodal: SupernodalNumeric, lu: LuNumeric, plan?: FactorPlan): Promise<Factorization> {
+  return withMemoryBudget(budgetMB, () => factorizeInBudget(A, options, budgetMB, supernodal, lu, plan));
 }
 
 /** The symbolic phase of a factorization (square CSR, CSC, symmetry, ordering and counts), done once and kept: rt.solve's 'auto' estimates from it and factorizes with it. @internal */
@@ -239,14 +240,14 @@ export function nonFiniteEntry(A: Csc): string | null {
   return null;
 }
 
-async function factorizeInBudget(A: SparseMatrix, options: FactorOptions, budgetMB: number | undefined, supernodal: SupernodalNumeric, plan?: FactorPlan): Promise<Factorization> {
+async function factorizeInBudget(A: SparseMatrix, options: FactorOptions, budgetMB: number | undefined, supernodal: SupernodalNumeric, lu: LuNumeric, plan?: FactorPlan): Promise<Factorization> {
   checkOptions('factor', options, FACTOR_OPTION_KEYS);
   const kind = options.kind ?? 'auto';
   const asked = options.pivotTolerance;
   if (asked !== undefined && !(asked >= 0 && asked <= 1)) throw new RangeError(`factor: pivotTolerance must be in [0, 1], got ${asked}`);
   const { csr, C, sym, a } = plan ?? planFactor(A, kind, options.ordering ?? 'auto');
   const tol = asked ?? (a.ordering === 'amd-ata' ? COLUMN_ORDER_PIVOT_TOLERANCE : PIVOT_TOLERANCE);
-  const F = new Factorization(C, sym ? C : rowsWithValues(csr), csr.dtype, a, tol, budgetMB, supernodal);
+  const F = new Factorization(C, sym ? C : rowsWithValues(csr), csr.dtype, a, tol, budgetMB, supernodal, lu);
   if (kind !== 'auto') {
     await F.numeric(kind, `kind: '${kind}' was asked for`);
     return F;
@@ -341,6 +342,7 @@ export class Factorization {
     private readonly tol: number,
     private readonly budgetMB: number | undefined,
     private readonly supernodal: SupernodalNumeric,
+    private readonly luNumeric: LuNumeric,
   ) {}
 
   /** @internal runs the numeric phase of `kind`; throws the typed error of a failed pivot */
@@ -390,7 +392,7 @@ export class Factorization {
       this.note = sym ? '; A = Aᵀ and every pivot stayed on the diagonal: the band factorized as LDLᵀ' : '';
       const r = sym ?? (a.band
         ? bandLu(n, A.colPtr, A.rowIdx, A.values, A.complex, a.band, this.tol)
-        : luFactor(n, A.colPtr, A.rowIdx, A.values, A.complex, a.perm, this.tol, guess, grow, from));
+        : this.luNumeric(n, A.colPtr, A.rowIdx, A.values, A.complex, a.perm, this.tol, guess, grow, from));
       if (typeof r === 'number') {
         const col = a.perm[r];
         throw new SingularMatrixError(`factor: the matrix is singular: no nonzero pivot left in column ${col} (elimination step ${r} of ${n}, LU with partial pivoting)`, col, r);

@@ -1,0 +1,523 @@
+// Left-looking sparse LU with threshold partial pivoting (Gilbert–Peierls, as CSparse's cs_lu and
+// KLU), real f64 or complex (interleaved re, im), with a dense trailing block (src/solvers/direct/lu.ts
+// describes the method, src/cpu/lu.ts lays out the memory and grows L and U).
+//
+// lu_factor(desc, tol) — runs the factorization from step desc[21] on, and returns:
+//   −1 done; −2 L or U is full (desc[29], desc[30]: the entries each needs; the caller moves them to
+//   larger arrays, updates desc and calls again, which resumes where it stopped); k ≥ 0: no nonzero
+//   (finite) pivot left at step k.
+//   Steps 0..denseFrom: column q[k] solved against L so far (x = L \ A(:, q[k]), its pattern found by a
+//   depth-first search of L's graph, pruned as KLU does), the pivot the largest candidate unless the
+//   diagonal is within tol of it. Steps denseFrom..n: the same solves, their rows not yet pivotal
+//   scattered into the dense block D (m×m column-major); then D's LU with partial pivoting (getrf,
+//   unblocked), copied into L and U. At the end L's row numbers are pivot steps.
+//
+// desc, i32 words (pointers are byte offsets in this memory):
+//   0 n  1 c (1 real, 2 complex)  2 Ap  3 Ai  4 Ax (A by columns)  5 q  6 Lp  7 Up  8 pinv (−1 filled)
+//   9 x (n·c f64, zero)  10 xi  11 stack  12 pstack  13 mark (zero)  14 Lpend (−1 filled)  15 Li
+//   16 Lx  17 capL  18 Ui  19 Ux  20 capU  21 k  22 lnz  23 unz  24 denseFrom  25 D (m·m·c f64, zero)
+//   26 rows (m)  27 at (n)  28 dpos (m)  29 needL  30 needU
+
+// @ts-ignore: decorator
+@inline function ld(p: usize, i: i32): i32 {
+  return load<i32>(p + (<usize>i << 2));
+}
+
+// @ts-ignore: decorator
+@inline function st(p: usize, i: i32, v: i32): void {
+  store<i32>(p + (<usize>i << 2), v);
+}
+
+// @ts-ignore: decorator
+@inline function ldf(p: usize, i: i32): f64 {
+  return load<f64>(p + (<usize>i << 3));
+}
+
+// @ts-ignore: decorator
+@inline function stf(p: usize, i: i32, v: f64): void {
+  store<f64>(p + (<usize>i << 3), v);
+}
+
+/**
+ * Depth-first search of L's graph from row r (rows not yet pivotal are leaves; a pruned column only up
+ * to Lpend): the nodes it finishes go to xi[--top], so xi[top..n) ends in topological order.
+ */
+function reach(r: i32, Lp: usize, Lpend: usize, Li: usize, pinv: usize, stamp: i32, mark: usize, xi: usize, top: i32, stack: usize, pstack: usize): i32 {
+  let head = 0;
+  st(stack, 0, r);
+  while (head >= 0) {
+    const j = ld(stack, head);
+    const J = ld(pinv, j);
+    if (ld(mark, j) != stamp) {
+      st(mark, j, stamp);
+      st(pstack, head, J < 0 ? 0 : ld(Lp, J) + 1);
+    }
+    let done = true;
+    let end = 0;
+    if (J >= 0) {
+      const pe = ld(Lpend, J);
+      end = pe >= 0 ? pe : ld(Lp, J + 1);
+    }
+    for (let p = ld(pstack, head); p < end; p++) {
+      const i = ld(Li, p);
+      if (ld(mark, i) == stamp) continue;
+      st(pstack, head, p + 1);
+      head++;
+      st(stack, head, i);
+      done = false;
+      break;
+    }
+    if (done) {
+      head--;
+      top--;
+      st(xi, top, j);
+    }
+  }
+  return top;
+}
+
+/** x = L \ A(:, col) over L's columns so far (pattern into xi[top..n), topological); returns top. */
+function lowerSolve(desc: usize, col: i32, stamp: i32, Li: usize, Lx: usize): i32 {
+  const n = ld(desc, 0);
+  const c = ld(desc, 1);
+  const Ap = <usize>ld(desc, 2);
+  const Ai = <usize>ld(desc, 3);
+  const Ax = <usize>ld(desc, 4);
+  const Lp = <usize>ld(desc, 6);
+  const pinv = <usize>ld(desc, 8);
+  const x = <usize>ld(desc, 9);
+  const xi = <usize>ld(desc, 10);
+  const stack = <usize>ld(desc, 11);
+  const pstack = <usize>ld(desc, 12);
+  const mark = <usize>ld(desc, 13);
+  const Lpend = <usize>ld(desc, 14);
+  const a0 = ld(Ap, col);
+  const a1 = ld(Ap, col + 1);
+  let top = n;
+  for (let p = a0; p < a1; p++) {
+    const r = ld(Ai, p);
+    if (ld(mark, r) != stamp) top = reach(r, Lp, Lpend, Li, pinv, stamp, mark, xi, top, stack, pstack);
+  }
+  if (c == 1) {
+    for (let p = a0; p < a1; p++) stf(x, ld(Ai, p), ldf(Ax, p));
+    for (let px = top; px < n; px++) {
+      const j = ld(xi, px);
+      const J = ld(pinv, j);
+      if (J < 0) continue;
+      const xj = ldf(x, j);
+      if (xj == 0) continue;
+      const e = ld(Lp, J + 1);
+      for (let p = ld(Lp, J) + 1; p < e; p++) {
+        const i = ld(Li, p);
+        stf(x, i, ldf(x, i) - ldf(Lx, p) * xj);
+      }
+    }
+  } else {
+    for (let p = a0; p < a1; p++) {
+      const i = ld(Ai, p);
+      stf(x, 2 * i, ldf(Ax, 2 * p));
+      stf(x, 2 * i + 1, ldf(Ax, 2 * p + 1));
+    }
+    for (let px = top; px < n; px++) {
+      const j = ld(xi, px);
+      const J = ld(pinv, j);
+      if (J < 0) continue;
+      const xr = ldf(x, 2 * j);
+      const xm = ldf(x, 2 * j + 1);
+      const e = ld(Lp, J + 1);
+      for (let p = ld(Lp, J) + 1; p < e; p++) {
+        const i = ld(Li, p);
+        const lr = ldf(Lx, 2 * p);
+        const li = ldf(Lx, 2 * p + 1);
+        stf(x, 2 * i, ldf(x, 2 * i) - (lr * xr - li * xm));
+        stf(x, 2 * i + 1, ldf(x, 2 * i + 1) - (lr * xm + li * xr));
+      }
+    }
+  }
+  return top;
+}
+
+/** |x[i]| as the pivot search measures it: |re| + |im| for complex (LAPACK's izamax). */
+// @ts-ignore: decorator
+@inline function mag(x: usize, i: i32, c: i32): f64 {
+  return c == 1 ? Math.abs(ldf(x, i)) : Math.abs(ldf(x, 2 * i)) + Math.abs(ldf(x, 2 * i + 1));
+}
+
+export function lu_factor(desc: usize, tol: f64): i32 {
+  const n = ld(desc, 0);
+  const c = ld(desc, 1);
+  const q = <usize>ld(desc, 5);
+  const Lp = <usize>ld(desc, 6);
+  const Up = <usize>ld(desc, 7);
+  const pinv = <usize>ld(desc, 8);
+  const x = <usize>ld(desc, 9);
+  const xi = <usize>ld(desc, 10);
+  const mark = <usize>ld(desc, 13);
+  const Lpend = <usize>ld(desc, 14);
+  const Li = <usize>ld(desc, 15);
+  const Lx = <usize>ld(desc, 16);
+  const capL = ld(desc, 17);
+  const Ui = <usize>ld(desc, 18);
+  const Ux = <usize>ld(desc, 19);
+  const capU = ld(desc, 20);
+  let k = ld(desc, 21);
+  let lnz = ld(desc, 22);
+  let unz = ld(desc, 23);
+  const k0 = ld(desc, 24);
+  for (; k < k0; k++) {
+    if (lnz + n > capL || unz + n > capU) {
+      st(desc, 29, lnz + n);
+      st(desc, 30, unz + n);
+      break;
+    }
+    st(Lp, k, lnz);
+    st(Up, k, unz);
+    const col = ld(q, k);
+    const top = lowerSolve(desc, col, k + 1, Li, Lx);
+    // pivot: the largest candidate, unless the diagonal is within tol of it
+    let ipiv = -1;
+    let best: f64 = -1;
+    for (let p = top; p < n; p++) {
+      const i = ld(xi, p);
+      const J = ld(pinv, i);
+      if (J < 0) {
+        const t = mag(x, i, c);
+        if (t > best) {
+          best = t;
+          ipiv = i;
+        }
+      } else {
+        st(Ui, unz, J);
+        if (c == 1) stf(Ux, unz, ldf(x, i));
+        else {
+          stf(Ux, 2 * unz, ldf(x, 2 * i));
+          stf(Ux, 2 * unz + 1, ldf(x, 2 * i + 1));
+        }
+        unz++;
+      }
+    }
+    if (ipiv == -1 || !(best > 0) || !isFinite<f64>(best)) return k;
+    if (ld(pinv, col) < 0 && ld(mark, col) == k + 1) {
+      const t = mag(x, col, c);
+      if (t >= tol * best && t > 0) ipiv = col;
+    }
+    st(Ui, unz, k);
+    st(pinv, ipiv, k);
+    st(Li, lnz, ipiv);
+    if (c == 1) {
+      const pr = ldf(x, ipiv);
+      stf(Ux, unz, pr);
+      stf(Lx, lnz, 1);
+      unz++;
+      lnz++;
+      for (let p = top; p < n; p++) {
+        const i = ld(xi, p);
+        if (ld(pinv, i) < 0) {
+          st(Li, lnz, i);
+          stf(Lx, lnz, ldf(x, i) / pr);
+          lnz++;
+        }
+        stf(x, i, 0);
+      }
+    } else {
+      const pr = ldf(x, 2 * ipiv);
+      const pim = ldf(x, 2 * ipiv + 1);
+      stf(Ux, 2 * unz, pr);
+      stf(Ux, 2 * unz + 1, pim);
+      stf(Lx, 2 * lnz, 1);
+      stf(Lx, 2 * lnz + 1, 0);
+      unz++;
+      lnz++;
+      // 1 / pivot
+      const den = pr * pr + pim * pim;
+      const ir = pr / den;
+      const ii = -pim / den;
+      for (let p = top; p < n; p++) {
+        const i = ld(xi, p);
+        if (ld(pinv, i) < 0) {
+          const a = ldf(x, 2 * i);
+          const b = ldf(x, 2 * i + 1);
+          st(Li, lnz, i);
+          stf(Lx, 2 * lnz, a * ir - b * ii);
+          stf(Lx, 2 * lnz + 1, a * ii + b * ir);
+          lnz++;
+        }
+        stf(x, 2 * i, 0);
+        stf(x, 2 * i + 1, 0);
+      }
+    }
+    // symmetric pruning (Eisenstat & Liu, as KLU): a column J with U(J, k) ≠ 0 whose L part holds k's
+    // pivot row reaches, through that row, everything column k holds; later searches need only its
+    // rows pivotal by now, which are moved to the front of the column (its values with them)
+    for (let p = ld(Up, k); p < unz - 1; p++) {
+      const J = ld(Ui, p);
+      if (ld(Lpend, J) >= 0) continue;
+      const e = ld(Lp, J + 1);
+      let found = false;
+      for (let t = ld(Lp, J) + 1; t < e; t++) {
+        if (ld(Li, t) == ipiv) {
+          found = true;
+          break;
+        }
+      }
+      if (!found) continue;
+      let head = ld(Lp, J) + 1;
+      let tail = e;
+      while (head < tail) {
+        const i = ld(Li, head);
+        if (ld(pinv, i) >= 0) {
+          head++;
+          continue;
+        }
+        tail--;
+        st(Li, head, ld(Li, tail));
+        st(Li, tail, i);
+        for (let t = 0; t < c; t++) {
+          const v = ldf(Lx, c * head + t);
+          stf(Lx, c * head + t, ldf(Lx, c * tail + t));
+          stf(Lx, c * tail + t, v);
+        }
+      }
+      st(Lpend, J, tail);
+    }
+  }
+  if (k < k0) return save(desc, k, lnz, unz);
+  if (k0 < n) {
+    // the trailing m columns: each one's update by the sparse L (the same triangular solve), its rows
+    // not yet pivotal scattered into D, the rest kept as U's sparse part
+    const m = n - k0;
+    const D = <usize>ld(desc, 25);
+    const rows = <usize>ld(desc, 26);
+    const at = <usize>ld(desc, 27);
+    const dpos = <usize>ld(desc, 28);
+    if (k == k0) {
+      st(Lp, k0, lnz);
+      for (let i = 0, t = 0; i < n; i++) {
+        if (ld(pinv, i) < 0) {
+          st(rows, t, i);
+          st(at, i, t);
+          t++;
+        }
+      }
+    }
+    for (; k < n; k++) {
+      if (unz + n > capU) {
+        st(desc, 29, 0);
+        st(desc, 30, unz + n);
+        return save(desc, k, lnz, unz);
+      }
+      const t = k - k0;
+      st(Up, k, unz);
+      const top = lowerSolve(desc, ld(q, k), k + 1, Li, Lx);
+      const base = t * m * c;
+      for (let p = top; p < n; p++) {
+        const i = ld(xi, p);
+        const J = ld(pinv, i);
+        if (J >= 0) {
+          st(Ui, unz, J);
+          for (let s = 0; s < c; s++) stf(Ux, c * unz + s, ldf(x, c * i + s));
+          unz++;
+        } else {
+          for (let s = 0; s < c; s++) stf(D, base + c * ld(at, i) + s, ldf(x, c * i + s));
+        }
+        for (let s = 0; s < c; s++) stf(x, c * i + s, 0);
+      }
+      st(dpos, t, unz);
+      unz += t + 1;
+    }
+    const need = lnz + (m * (m + 1)) / 2;
+    if (need > capL) {
+      st(desc, 29, need);
+      st(desc, 30, 0);
+      return save(desc, k, lnz, unz);
+    }
+    const bad = c == 1 ? denseLuReal(D, m, rows, at, q + (<usize>k0 << 2), tol) : denseLuComplex(D, m, rows, at, q + (<usize>k0 << 2), tol);
+    if (bad >= 0) return k0 + bad;
+    for (let t = 0; t < m; t++) {
+      const kk = k0 + t;
+      st(pinv, ld(rows, t), kk);
+      // U(k0..kk, kk) from column t of D's upper triangle, diagonal last
+      for (let s = 0, u = ld(dpos, t); s <= t; s++, u++) {
+        st(Ui, u, k0 + s);
+        for (let e = 0; e < c; e++) stf(Ux, c * u + e, ldf(D, (t * m + s) * c + e));
+      }
+      // L(:, kk): 1, then the rows below the diagonal (original row numbers, mapped below)
+      st(Lp, kk, lnz);
+      st(Li, lnz, ld(rows, t));
+      stf(Lx, c * lnz, 1);
+      if (c == 2) stf(Lx, c * lnz + 1, 0);
+      lnz++;
+      for (let i = t + 1; i < m; i++) {
+        st(Li, lnz, ld(rows, i));
+        for (let e = 0; e < c; e++) stf(Lx, c * lnz + e, ldf(D, (t * m + i) * c + e));
+        lnz++;
+      }
+    }
+  }
+  st(Lp, n, lnz);
+  st(Up, n, unz);
+  // L's rows in pivot order
+  for (let p = 0; p < lnz; p++) st(Li, p, ld(pinv, ld(Li, p)));
+  save(desc, n, lnz, unz);
+  return -1;
+}
+
+/** Keeps where the factorization stopped (it resumes there); returns −2. */
+function save(desc: usize, k: i32, lnz: i32, unz: i32): i32 {
+  st(desc, 21, k);
+  st(desc, 22, lnz);
+  st(desc, 23, unz);
+  return -2;
+}
+
+/** Swaps positions t and p of rows (and their entries of at). */
+// @ts-ignore: decorator
+@inline function swapRows(rows: usize, at: usize, t: i32, p: i32): void {
+  const r = ld(rows, t);
+  st(rows, t, ld(rows, p));
+  st(rows, p, r);
+  st(at, ld(rows, t), t);
+  st(at, r, p);
+}
+
+/**
+ * Dense LU with partial pivoting of D (m×m column-major) in place: L unit lower below the diagonal, U
+ * upper; rows[t] the original row at position t (at its inverse). The pivot is the largest entry of
+ * its column, except that the row diag[t] (the sparse ordering's diagonal) is kept when within tol of
+ * it. Returns −1, or the first step whose column has no nonzero pivot or a NaN or infinite candidate.
+ */
+function denseLuReal(D: usize, m: i32, rows: usize, at: usize, diag: usize, tol: f64): i32 {
+  for (let t = 0; t < m; t++) {
+    const ct = t * m;
+    let p = t;
+    let best = Math.abs(ldf(D, ct + t));
+    let sum = best;
+    for (let i = t + 1; i < m; i++) {
+      const v = Math.abs(ldf(D, ct + i));
+      sum += v;
+      if (v > best) {
+        best = v;
+        p = i;
+      }
+    }
+    if (!(best > 0) || !(sum < Infinity)) return t;
+    const d = ld(at, ld(diag, t));
+    if (d >= t && d < m && ld(rows, d) == ld(diag, t)) {
+      const v = Math.abs(ldf(D, ct + d));
+      if (v >= tol * best && v > 0) p = d;
+    }
+    if (p != t) {
+      for (let j = 0; j < m * m; j += m) {
+        const v = ldf(D, j + t);
+        stf(D, j + t, ldf(D, j + p));
+        stf(D, j + p, v);
+      }
+      swapRows(rows, at, t, p);
+    }
+    const inv = 1 / ldf(D, ct + t);
+    for (let i = ct + t + 1; i < ct + m; i++) stf(D, i, ldf(D, i) * inv);
+    // the rank-1 update of the trailing columns, two at a time (half the passes over column t)
+    const lcol = D + (<usize>(ct + t + 1) << 3);
+    const len = m - t - 1;
+    let j = t + 1;
+    for (; j + 1 < m; j += 2) {
+      const c0 = j * m;
+      const c1 = c0 + m;
+      const a0 = ldf(D, c0 + t);
+      const a1 = ldf(D, c1 + t);
+      if (a0 == 0 && a1 == 0) continue;
+      axpy2(lcol, D + (<usize>(c0 + t + 1) << 3), D + (<usize>(c1 + t + 1) << 3), len, a0, a1);
+    }
+    if (j < m) {
+      const c0 = j * m;
+      const a0 = ldf(D, c0 + t);
+      if (a0 != 0) axpy2(lcol, D + (<usize>(c0 + t + 1) << 3), D + (<usize>(c0 + t + 1) << 3), len, a0, 0);
+    }
+  }
+  return -1;
+}
+
+/** y0 −= l·a0 and y1 −= l·a1 over len entries (y1 may be y0 with a1 = 0: then y0 −= l·a0 − l·0). */
+// @ts-ignore: decorator
+@inline function axpy2(l: usize, y0: usize, y1: usize, len: i32, a0: f64, a1: f64): void {
+  if (y1 == y0) {
+    for (let i = 0; i < len; i++) stf(y0, i, ldf(y0, i) - ldf(l, i) * a0);
+    return;
+  }
+  let i = 0;
+  if (ASC_FEATURE_SIMD) {
+    const s0 = f64x2.splat(a0);
+    const s1 = f64x2.splat(a1);
+    for (; i + 1 < len; i += 2) {
+      const o = <usize>i << 3;
+      const v = v128.load(l + o);
+      v128.store(y0 + o, f64x2.sub(v128.load(y0 + o), f64x2.mul(v, s0)));
+      v128.store(y1 + o, f64x2.sub(v128.load(y1 + o), f64x2.mul(v, s1)));
+    }
+  }
+  for (; i < len; i++) {
+    const v = ldf(l, i);
+    stf(y0, i, ldf(y0, i) - v * a0);
+    stf(y1, i, ldf(y1, i) - v * a1);
+  }
+}
+
+function denseLuComplex(D: usize, m: i32, rows: usize, at: usize, diag: usize, tol: f64): i32 {
+  const m2 = 2 * m;
+  for (let t = 0; t < m; t++) {
+    const ct = t * m2;
+    let p = t;
+    let best = Math.abs(ldf(D, ct + 2 * t)) + Math.abs(ldf(D, ct + 2 * t + 1));
+    let sum = best;
+    for (let i = t + 1; i < m; i++) {
+      const v = Math.abs(ldf(D, ct + 2 * i)) + Math.abs(ldf(D, ct + 2 * i + 1));
+      sum += v;
+      if (v > best) {
+        best = v;
+        p = i;
+      }
+    }
+    if (!(best > 0) || !(sum < Infinity)) return t;
+    const d = ld(at, ld(diag, t));
+    if (d >= t && d < m && ld(rows, d) == ld(diag, t)) {
+      const v = Math.abs(ldf(D, ct + 2 * d)) + Math.abs(ldf(D, ct + 2 * d + 1));
+      if (v >= tol * best && v > 0) p = d;
+    }
+    if (p != t) {
+      for (let j = 0; j < m * m2; j += m2) {
+        const re = ldf(D, j + 2 * t);
+        const im = ldf(D, j + 2 * t + 1);
+        stf(D, j + 2 * t, ldf(D, j + 2 * p));
+        stf(D, j + 2 * t + 1, ldf(D, j + 2 * p + 1));
+        stf(D, j + 2 * p, re);
+        stf(D, j + 2 * p + 1, im);
+      }
+      swapRows(rows, at, t, p);
+    }
+    const pr = ldf(D, ct + 2 * t);
+    const pi = ldf(D, ct + 2 * t + 1);
+    const den = pr * pr + pi * pi;
+    const ir = pr / den;
+    const ii = -pi / den;
+    for (let i = ct + 2 * t + 2; i < ct + m2; i += 2) {
+      const a = ldf(D, i);
+      const b = ldf(D, i + 1);
+      stf(D, i, a * ir - b * ii);
+      stf(D, i + 1, a * ii + b * ir);
+    }
+    // the rank-1 update of the trailing columns
+    for (let j = t + 1; j < m; j++) {
+      const c0 = j * m2;
+      const ar = ldf(D, c0 + 2 * t);
+      const ai = ldf(D, c0 + 2 * t + 1);
+      if (ar == 0 && ai == 0) continue;
+      for (let i = 2 * t + 2; i < m2; i += 2) {
+        const lr = ldf(D, ct + i);
+        const li = ldf(D, ct + i + 1);
+        stf(D, c0 + i, ldf(D, c0 + i) - (lr * ar - li * ai));
+        stf(D, c0 + i + 1, ldf(D, c0 + i + 1) - (lr * ai + li * ar));
+      }
+    }
+  }
+  return -1;
+}

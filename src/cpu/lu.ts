@@ -1,0 +1,116 @@
+import type { LuFactor, LuNumeric } from '../solvers/direct/lu.js';
+import type { CpuBackend } from './backend.js';
+import type { Region } from './memory.js';
+
+const DESC_WORDS = 32;
+
+/** Byte offsets of 16-byte aligned pieces laid out one after another. */
+function layout(sizes: number[]): { at: number[]; bytes: number } {
+  let bytes = 0;
+  const at = sizes.map((s) => {
+    const a = bytes;
+    bytes += Math.ceil(s / 16) * 16;
+    return a;
+  });
+  return { at, bytes };
+}
+
+/**
+ * The sparse LU's numeric phase (luFactor's contract, see src/solvers/direct/lu.ts) in the CPU path's
+ * WebAssembly (assembly/lu.ts), run at once on the calling thread: A, the ordering and the work vectors
+ * go into the runtime's memory, L and U into regions that are moved to larger ones when the kernel
+ * stops for room (after asking `grow`), and the factor is copied out into JavaScript arrays.
+ */
+export function cpuLuNumeric(B: CpuBackend): LuNumeric {
+  return (n, Ap, Ai, Ax, complex, q, tol, guess, grow, denseFrom = n) => {
+    const c = complex ? 2 : 1;
+    const nnz = Ap[n];
+    const k0 = Math.min(n, Math.max(0, denseFrom));
+    const m = n - k0;
+    if (m > 0) grow(m * m * 8 * c + 8 * m);
+    // desc, Ap, Ai, Ax, q, Lp, Up, pinv, x, xi/stack/pstack/mark/Lpend, D, rows, at, dpos
+    const { at, bytes } = layout([4 * DESC_WORDS, 4 * (n + 1), 4 * nnz, 8 * c * nnz, 4 * n, 4 * (n + 1), 4 * (n + 1), 4 * n, 8 * c * n, 20 * n, 8 * c * m * m, 4 * m, 4 * n, 4 * m]);
+    const held: Region[] = [];
+    const alloc = (b: number): Region => {
+      const r = B.heap.alloc(b);
+      held.push(r);
+      return r;
+    };
+    const free = (r: Region): void => {
+      held.splice(held.indexOf(r), 1);
+      r.dispose();
+    };
+    try {
+      const W = alloc(bytes);
+      const w = W.ptr;
+      const P = at.map((a) => w + a);
+      let buf = B.heap.memory.buffer;
+      new Int32Array(buf, P[1], n + 1).set(Ap.subarray(0, n + 1));
+      new Int32Array(buf, P[2], nnz).set(Ai.subarray(0, nnz));
+      new Float64Array(buf, P[3], c * nnz).set(Ax.subarray(0, c * nnz));
+      new Int32Array(buf, P[4], n).set(q);
+      new Int32Array(buf, P[7], n).fill(-1);
+      new Float64Array(buf, P[8], c * n).fill(0);
+      // xi, stack, pstack need no start; mark zero, Lpend −1
+      new Int32Array(buf, P[9] + 12 * n, n).fill(0);
+      new Int32Array(buf, P[9] + 16 * n, n).fill(-1);
+      new Float64Array(buf, P[10], c * m * m).fill(0);
+      const cap0 = Math.max(guess, n);
+      const side = (cap: number): Region => alloc(Math.ceil((4 * cap) / 16) * 16 + 8 * c * cap);
+      const valuesAt = (r: Region, cap: number): number => r.ptr + Math.ceil((4 * cap) / 16) * 16;
+      let L = side(cap0);
+      let U = side(cap0);
+      let capL = cap0;
+      let capU = cap0;
+      const d = new Int32Array(buf, P[0], DESC_WORDS);
+      d.set([n, c, P[1], P[2], P[3], P[4], P[5], P[6], P[7], P[8], P[9], P[9] + 4 * n, P[9] + 8 * n, P[9] + 12 * n, P[9] + 16 * n,
+        L.ptr, valuesAt(L, capL), capL, U.ptr, valuesAt(U, capU), capU, 0, 0, 0, k0, P[10], P[11], P[12], P[13], 0, 0]);
+      const kernel = B.kernels.lu_factor;
+      let r: number;
+      // moves the first `used` entries of a side to one of `cap` entries
+      const moved = (old: Region, oldCap: number, cap: number, used: number): Region => {
+        grow((cap - oldCap) * (4 + 8 * c));
+        const nu = side(cap);
+        const mem = B.heap.memory.buffer;
+        new Int32Array(mem, nu.ptr, used).set(new Int32Array(mem, old.ptr, used));
+        new Float64Array(mem, valuesAt(nu, cap), c * used).set(new Float64Array(mem, valuesAt(old, oldCap), c * used));
+        free(old);
+        return nu;
+      };
+      while ((r = kernel(P[0], tol)) === -2) {
+        const s = new Int32Array(B.heap.memory.buffer, P[0], DESC_WORDS);
+        const [needL, needU] = [s[29], s[30]];
+        if (needL > capL) {
+          const cap = Math.max(needL, Math.ceil(capL * 1.5));
+          L = moved(L, capL, cap, s[22]);
+          capL = cap;
+        }
+        if (needU > capU) {
+          const cap = Math.max(needU, Math.ceil(capU * 1.5));
+          U = moved(U, capU, cap, s[23]);
+          capU = cap;
+        }
+        const s2 = new Int32Array(B.heap.memory.buffer, P[0], DESC_WORDS);
+        s2.set([L.ptr, valuesAt(L, capL), capL, U.ptr, valuesAt(U, capU), capU], 15);
+      }
+      if (r >= 0) return r;
+      buf = B.heap.memory.buffer;
+      const s = new Int32Array(buf, P[0], DESC_WORDS);
+      const lnz = s[22];
+      const unz = s[23];
+      const f: LuFactor = {
+        n, complex, q,
+        Lp: new Int32Array(buf, P[5], n + 1).slice(),
+        Up: new Int32Array(buf, P[6], n + 1).slice(),
+        pinv: new Int32Array(buf, P[7], n).slice(),
+        Li: new Int32Array(buf, L.ptr, lnz).slice(),
+        Lx: new Float64Array(buf, valuesAt(L, capL), c * lnz).slice(),
+        Ui: new Int32Array(buf, U.ptr, unz).slice(),
+        Ux: new Float64Array(buf, valuesAt(U, capU), c * unz).slice(),
+      };
+      return f;
+    } finally {
+      for (const r of held) r.dispose();
+    }
+  };
+}
