@@ -1,4 +1,5 @@
 import { memoryBudgetMB } from '../memory-budget.js';
+import { nextTask } from '../next-task.js';
 import type { DType } from '../dtype.js';
 import type { SpmvScalars } from '../backend-types.js';
 import type { SparseMatrix } from '../formats/index.js';
@@ -43,20 +44,6 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
  * before one waits for the next event-loop task, so timers, I/O and a dispose() still get their turn.
  */
 const SLICE_MS = 50;
-/** The next event-loop task: setImmediate in Node, a MessageChannel message in browsers (unclamped, unlike setTimeout). */
-const nextTask: () => Promise<void> =
-  typeof setImmediate === 'function'
-    ? () => new Promise((r) => setImmediate(r))
-    : () =>
-        new Promise((r) => {
-          const ch = new MessageChannel();
-          ch.port1.onmessage = () => {
-            ch.port1.close();
-            r();
-          };
-          ch.port2.postMessage(0);
-        });
-
 const INLINE: Dispatch = { pooled: false, done: () => {} };
 const POOLED: Dispatch = { pooled: true, done: () => {} };
 

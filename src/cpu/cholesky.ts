@@ -1,4 +1,5 @@
 import { largestFront, supernodalSchedule, type OrderedMatrix, type SupernodalFactor, type SupernodalNumeric, type SupernodalSchedule, type SupernodalSymbolic } from '../solvers/direct/supernodal.js';
+import { throwIfAborted } from '../next-task.js';
 import type { CpuBackend } from './backend.js';
 import type { Region } from './memory.js';
 import { DisposedError } from '../errors.js';
@@ -18,11 +19,11 @@ const unreleased = new FinalizationRegistry<Region>((region) => region.dispose()
  * collected); the rest is freed.
  */
 export function cpuSupernodalNumeric(B: CpuBackend): SupernodalNumeric {
-  return async (sym, A) => {
+  return async (sym, A, signal) => {
     for (;;) {
       const threads = B.workerPool?.chunks ?? 1;
       try {
-        return await run(B, sym, supernodalSchedule(sym, threads), threads, A);
+        return await run(B, sym, supernodalSchedule(sym, threads), threads, A, signal);
       } catch (e) {
         if (!(e instanceof StaleSchedule)) throw e;
       }
@@ -84,7 +85,7 @@ function steps(sym: SupernodalSymbolic, plan: SupernodalSchedule, threads: numbe
   return out;
 }
 
-async function run(B: CpuBackend, sym: SupernodalSymbolic, plan: SupernodalSchedule, threads: number, A: OrderedMatrix): Promise<SupernodalFactor | number> {
+async function run(B: CpuBackend, sym: SupernodalSymbolic, plan: SupernodalSchedule, threads: number, A: OrderedMatrix, signal?: AbortSignal): Promise<SupernodalFactor | number> {
   const { n, super: sup, rowPtr, rows, valPtr } = sym;
   const ns = sup.length - 1;
   const lxLength = valPtr[ns];
@@ -140,6 +141,8 @@ async function run(B: CpuBackend, sym: SupernodalSymbolic, plan: SupernodalSched
       return bad;
     };
     for (const c of calls) {
+      // an abort between the steps (the pool's calls yield to the event loop): K and W freed below
+      throwIfAborted(signal);
       await B.runRanges(c.kernel, () => {
         if ((B.workerPool?.chunks ?? 1) !== threads) throw new StaleSchedule();
         return [k0 + desc, ...c.args];

@@ -1472,8 +1472,9 @@ export class Runtime implements HandleOwner {
     // a NaN or ±Inf in A spoils the factorization (it would read as singular): method 'direct' ends
     // 'nan' as the Krylov methods do, 'auto' leaves the matrix to them
     const bad = d && (d.direct || o.method === 'direct') ? nonFiniteEntry(d.plan!.C) : null;
-    if (o.method === 'direct' && (bad || o.signal?.aborted)) {
-      // nothing factorized: x is x0 (or 0) as a Krylov method aborted before its first iteration gives it
+    // nothing factorized (NaN in A, or the signal fired before or during the factorization): x is x0 (or
+    // 0) as a Krylov method aborted before its first iteration gives it
+    const notFactorized = (): SolveOutcome => {
       const x = x0 ?? new Float64Array(b64.length);
       const bnorm = hostNorm(b64);
       const rnorm = bad ? NaN : x0 ? hostNorm(hostResidual(csr, x, b64)) : bnorm;
@@ -1483,16 +1484,17 @@ export class Runtime implements HandleOwner {
       this.keepHostCopy(b64);
       return {
         x, iterations: 0, residualNorm: rnorm, relativeResidual: rel, recurrenceResidual: rel, converged: reason === 'converged', reason, history: [bnorm > 0 ? 1 : 0, rel], refinements: 0,
-        method: 'direct', preconditioner: 'none', preconditionerDetail: `none: no factorization ran (${bad ?? 'the signal had fired'})`, path: 'cpu',
+        method: 'direct', preconditioner: 'none', preconditionerDetail: `none: no factorization ran (${bad ?? 'the signal fired'})`, path: 'cpu',
       };
-    }
+    };
+    if (o.method === 'direct' && (bad || o.signal?.aborted)) return notFactorized();
     if (bad) directFallback = `the factorization cannot run (${bad}): the Krylov candidates instead`;
     else if (d && (d.direct || o.method === 'direct') && !o.signal?.aborted) {
       // the factorization runs on the host, whatever the path; x0 is not needed
       const tol = o.tol ?? 1e-8;
       let F: Factorization | null = null;
       try {
-        F = await factorize(csr, {}, this.cpu.memoryBudgetMB, cpuSupernodalNumeric(this.cpu.backend), cpuLuNumeric(this.cpu.backend), d.plan!);
+        F = await factorize(csr, { signal: o.signal }, this.cpu.memoryBudgetMB, cpuSupernodalNumeric(this.cpu.backend), cpuLuNumeric(this.cpu.backend), d.plan!);
         const s = await F.solve(b64);
         const bnorm = hostNorm(b64);
         const rel = s.relativeResidual;
@@ -1509,6 +1511,8 @@ export class Runtime implements HandleOwner {
         directFallback = `the factorization's true relative residual ${rel.toExponential(2)} is above tol ${tol}: Krylov from its answer`;
         x0 = Float64Array.from(s.x);
       } catch (e) {
+        // the signal fired during the factorization (which freed what it held): 'aborted', as a Krylov method ends
+        if (o.signal?.aborted && e === (o.signal.reason ?? e)) return notFactorized();
         if (o.method === 'direct' || !(e instanceof SingularMatrixError || e instanceof NotPositiveDefiniteError || e instanceof MemoryLimitError)) throw e;
         notDefinite = !o.spd && (e instanceof SingularMatrixError || e instanceof NotPositiveDefiniteError);
         directFallback = `the factorization failed (${e.name}: ${e.message}): the Krylov candidates instead${notDefinite ? ', from the first after CG (A is singular or not positive definite)' : ''}`;

@@ -8,7 +8,8 @@ import type { CSRMatrix } from '../../formats/csr.js';
 import type { SparseMatrix } from '../../formats/index.js';
 import type { DType } from '../../dtype.js';
 import { DisposedError, InputRangeError, NotPositiveDefiniteError, ShapeError, SingularMatrixError, UnsupportedError } from '../../errors.js';
-import { optionKeys, checkOptions, checkNumber, NON_NEGATIVE_INTEGER } from '../../options-check.js';
+import { optionKeys, checkOptions, checkNumber, checkSignal, NON_NEGATIVE_INTEGER } from '../../options-check.js';
+import { nextTask, throwIfAborted } from '../../next-task.js';
 import { vectorData } from '../../vector-data.js';
 import { normFromSquares } from '../../host-spmv.js';
 import { shownValue } from '../../shown-value.js';
@@ -32,6 +33,13 @@ export interface FactorOptions {
   ordering?: OrderingName | 'auto';
   /** LU: the diagonal is kept as pivot when at least this fraction of the column's largest candidate (default 0.001, as KLU; 0.1 under the column ordering 'amd-ata', as UMFPACK's unsymmetric strategy; 1 = strict partial pivoting) */
   pivotTolerance?: number;
+  /**
+   * Stops the factorization: it rejects with `signal.reason` (a DOMException named 'AbortError' unless
+   * abort() was given one) and frees what it held. Seen before the work, between the symbolic and
+   * numeric phases, between the kinds 'auto' tries, and between the supernodal Cholesky's parallel
+   * steps; the ordering and a sequential numeric phase (LU, LDLᵀ) run to their end first.
+   */
+  signal?: AbortSignal;
 }
 
 /** Options of {@link Factorization.solve}. */
@@ -100,7 +108,7 @@ export interface FactorInfo {
 }
 
 /** The keys FactorOptions has. */
-export const FACTOR_OPTION_KEYS = optionKeys<FactorOptions>({ kind: true, ordering: true, pivotTolerance: true });
+export const FACTOR_OPTION_KEYS = optionKeys<FactorOptions>({ kind: true, ordering: true, pivotTolerance: true, signal: true });
 const SOLVE_KEYS = optionKeys<FactorSolveOptions>({ refine: true });
 const KINDS: readonly FactorKind[] = ['auto', 'cholesky', 'ldlt', 'lu'];
 const ORDERINGS: readonly (OrderingName | 'auto')[] = ['auto', 'amd', 'nd', 'natural', 'amd-ata'];
@@ -245,31 +253,47 @@ async function factorizeInBudget(A: SparseMatrix, options: FactorOptions, budget
   const kind = options.kind ?? 'auto';
   const asked = options.pivotTolerance;
   if (asked !== undefined && !(asked >= 0 && asked <= 1)) throw new RangeError(`factor: pivotTolerance must be in [0, 1], got ${asked}`);
+  const { signal } = options;
+  checkSignal('factor', signal);
+  throwIfAborted(signal);
+  // the symbolic phase runs before the first checkpoint: inside this scope its memory counts against budgetMB
   const { csr, C, sym, a } = plan ?? planFactor(A, kind, options.ordering ?? 'auto');
   const tol = asked ?? (a.ordering === 'amd-ata' ? COLUMN_ORDER_PIVOT_TOLERANCE : PIVOT_TOLERANCE);
   const F = new Factorization(C, sym ? C : rowsWithValues(csr), csr.dtype, a, tol, budgetMB, supernodal, lu);
-  if (kind !== 'auto') {
-    await F.numeric(kind, `kind: '${kind}' was asked for`);
-    return F;
-  }
-  if (!sym) {
-    await F.numeric('lu', C.complex ? 'complex: LU' : 'not symmetric: LU');
-    return F;
-  }
-  // symmetric: Cholesky when it succeeds, else LDLᵀ, else LU
-  let why = 'symmetric';
-  for (const k of ['cholesky', 'ldlt'] as const) {
-    try {
-      await F.numeric(k, `${why}: ${k === 'cholesky' ? 'Cholesky' : 'LDLᵀ'}`);
-      F.autoChose = true;
+  try {
+    if (kind !== 'auto') {
+      await F.numeric(kind, `kind: '${kind}' was asked for`, signal);
       return F;
-    } catch (e) {
-      if (!(e instanceof NotPositiveDefiniteError || e instanceof SingularMatrixError)) throw e;
-      why += `, ${k === 'cholesky' ? 'not positive definite' : 'LDLᵀ without pivoting broke down'} at column ${e.column}`;
     }
+    if (!sym) {
+      await F.numeric('lu', C.complex ? 'complex: LU' : 'not symmetric: LU', signal);
+      return F;
+    }
+    // symmetric: Cholesky when it succeeds, else LDLᵀ, else LU
+    let why = 'symmetric';
+    for (const k of ['cholesky', 'ldlt'] as const) {
+      try {
+        await F.numeric(k, `${why}: ${k === 'cholesky' ? 'Cholesky' : 'LDLᵀ'}`, signal);
+        F.autoChose = true;
+        return F;
+      } catch (e) {
+        if (!(e instanceof NotPositiveDefiniteError || e instanceof SingularMatrixError)) throw e;
+        why += `, ${k === 'cholesky' ? 'not positive definite' : 'LDLᵀ without pivoting broke down'} at column ${e.column}`;
+      }
+    }
+    await F.numeric('lu', `${why}: LU`, signal);
+    return F;
+  } catch (e) {
+    F.dispose();
+    throw e;
   }
-  await F.numeric('lu', `${why}: LU`);
-  return F;
+}
+
+/** Where a factorization with a signal looks at it: after the next event-loop task, so that a timer or event that aborts gets its turn. */
+async function checkpoint(signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return;
+  await nextTask();
+  throwIfAborted(signal);
 }
 
 /**
@@ -346,7 +370,8 @@ export class Factorization {
   ) {}
 
   /** @internal runs the numeric phase of `kind`; throws the typed error of a failed pivot */
-  async numeric(kind: 'cholesky' | 'ldlt' | 'lu', reason: string): Promise<void> {
+  async numeric(kind: 'cholesky' | 'ldlt' | 'lu', reason: string, signal?: AbortSignal): Promise<void> {
+    await checkpoint(signal);
     const t0 = performance.now();
     const bad = nonFiniteEntry(this.A);
     if (bad) throw new InputRangeError(`factor: ${bad}`);
@@ -354,7 +379,7 @@ export class Factorization {
     if (kind === 'cholesky' && !this.a.dense && this.a.cost.flops >= SUPERNODAL_MIN_FLOPS) {
       const sym = withMemoryBudget(this.budgetMB, () => this.supernodalStructure());
       const { colPtr, rowIdx, values } = this.A;
-      const r = await this.supernodal(sym, { colPtr, rowIdx, values, perm: this.a.perm, pinv: this.a.pinv });
+      const r = await this.supernodal(sym, { colPtr, rowIdx, values, perm: this.a.perm, pinv: this.a.pinv }, signal);
       if (typeof r === 'number') throw this.notPositive(r);
       this.sn = r;
       this.ldl = this.lu = null;

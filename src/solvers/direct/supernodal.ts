@@ -193,7 +193,7 @@ export interface OrderedMatrix {
  * Runs the numeric factorization of P·A·Pᵀ on a path's threads (src/cpu/cholesky.ts); resolves to the
  * factor, or the first column (permuted numbering) whose pivot is not positive.
  */
-export type SupernodalNumeric = (sym: SupernodalSymbolic, A: OrderedMatrix) => Promise<SupernodalFactor | number>;
+export type SupernodalNumeric = (sym: SupernodalSymbolic, A: OrderedMatrix, signal?: AbortSignal) => Promise<SupernodalFactor | number>;
 
 /** What one thread runs: supernodes order[start..end), and the workspace they need. */
 export interface SupernodalGroup {
