@@ -521,3 +521,171 @@ function denseLuComplex(D: usize, m: i32, rows: usize, at: usize, diag: usize, t
   }
   return -1;
 }
+
+// lu_band(desc, tol) — banded LU with partial pivoting (LAPACK's gbtf2, right-looking on a dense band
+//   of kl + (kl + ku) + 1 diagonals; src/solvers/direct/band-lu.ts describes it), real or complex, the
+//   pivot rule of lu_factor. Returns −1, or the step whose column has no nonzero finite pivot left.
+//   desc, i32 words: 0 n  1 c  2 Ap  3 Ai  4 Ax (entries within the band)  5 kl  6 ku  7 W (n·ld·c
+//   f64, zero; ld = 2·kl + ku + 1)  8 rowAt  9 posOf  10 Lp  11 Li (n·(kl + 1))  12 Lx  13 Up  14 Ui
+//   (n·(kl + ku + 1))  15 Ux  16 pinv  17 lnz, 18 unz (set on return). L's rows are pivot steps.
+export function lu_band(desc: usize, tol: f64): i32 {
+  const n = ld(desc, 0);
+  const c = ld(desc, 1);
+  const Ap = <usize>ld(desc, 2);
+  const Ai = <usize>ld(desc, 3);
+  const Ax = <usize>ld(desc, 4);
+  const kl = ld(desc, 5);
+  const kv = kl + ld(desc, 6);
+  const W = <usize>ld(desc, 7);
+  const rowAt = <usize>ld(desc, 8);
+  const posOf = <usize>ld(desc, 9);
+  const Lp = <usize>ld(desc, 10);
+  const Li = <usize>ld(desc, 11);
+  const Lx = <usize>ld(desc, 12);
+  const Up = <usize>ld(desc, 13);
+  const Ui = <usize>ld(desc, 14);
+  const Ux = <usize>ld(desc, 15);
+  const pinv = <usize>ld(desc, 16);
+  // column j holds rows j − kv .. j + kl: row i at (j·ld + kv + i − j)·c
+  const lda = kl + kv + 1;
+  for (let j = 0; j < n; j++) {
+    for (let p = ld(Ap, j), e = ld(Ap, j + 1); p < e; p++) {
+      const at = (j * lda + kv + ld(Ai, p) - j) * c;
+      for (let s = 0; s < c; s++) stf(W, at + s, ldf(Ax, c * p + s));
+    }
+  }
+  for (let i = 0; i < n; i++) {
+    st(rowAt, i, i);
+    st(posOf, i, i);
+  }
+  let lnz = 0;
+  let unz = 0;
+  for (let j = 0; j < n; j++) {
+    const last = min(n - 1, j + kl);
+    const cend = min(n - 1, j + kv);
+    const col = (j * lda + kv - j) * c; // + i·c: row i of column j
+    let p = j;
+    let best: f64 = -1;
+    let sum: f64 = 0;
+    for (let i = j; i <= last; i++) {
+      const v = mag(W + (<usize>col << 3), i, c);
+      sum += v;
+      if (v > best) {
+        best = v;
+        p = i;
+      }
+    }
+    if (!(best > 0) || !(sum < Infinity)) {
+      st(desc, 17, lnz);
+      st(desc, 18, unz);
+      return j;
+    }
+    const d = ld(posOf, j);
+    if (d >= j && d <= last) {
+      const v = mag(W + (<usize>col << 3), d, c);
+      if (v >= tol * best && v > 0) p = d;
+    }
+    if (p != j) {
+      for (let k = j; k <= cend; k++) {
+        const ck = (k * lda + kv - k) * c;
+        for (let t = 0; t < c; t++) {
+          const v = ldf(W, ck + c * j + t);
+          stf(W, ck + c * j + t, ldf(W, ck + c * p + t));
+          stf(W, ck + c * p + t, v);
+        }
+      }
+      const r = ld(rowAt, j);
+      st(rowAt, j, ld(rowAt, p));
+      st(rowAt, p, r);
+      st(posOf, ld(rowAt, j), j);
+      st(posOf, r, p);
+    }
+    st(pinv, ld(rowAt, j), j);
+    // U(:, j): rows j − kv .. j − 1 (step numbers) where nonzero, the pivot last
+    st(Up, j, unz);
+    for (let i = max(0, j - kv); i < j; i++) {
+      const re = ldf(W, col + c * i);
+      const im = c == 2 ? ldf(W, col + 2 * i + 1) : 0;
+      if (re == 0 && im == 0) continue;
+      st(Ui, unz, i);
+      stf(Ux, c * unz, re);
+      if (c == 2) stf(Ux, 2 * unz + 1, im);
+      unz++;
+    }
+    const pr = ldf(W, col + c * j);
+    const pi = c == 2 ? ldf(W, col + 2 * j + 1) : 0;
+    st(Ui, unz, j);
+    stf(Ux, c * unz, pr);
+    if (c == 2) stf(Ux, 2 * unz + 1, pi);
+    unz++;
+    // L(:, j): 1, then the multipliers (original row numbers, mapped by pinv at the end)
+    st(Lp, j, lnz);
+    st(Li, lnz, ld(rowAt, j));
+    stf(Lx, c * lnz, 1);
+    if (c == 2) stf(Lx, c * lnz + 1, 0);
+    lnz++;
+    if (c == 1) {
+      const inv = 1 / pr;
+      for (let i = j + 1; i <= last; i++) {
+        const l = ldf(W, col + i) * inv;
+        stf(W, col + i, l);
+        if (l == 0) continue;
+        st(Li, lnz, ld(rowAt, i));
+        stf(Lx, lnz, l);
+        lnz++;
+      }
+      // the rank-1 update, two columns at a time (half the passes over the multipliers)
+      const lcol = W + (<usize>(col + j + 1) << 3);
+      const len = last - j;
+      let k = j + 1;
+      for (; k < cend; k += 2) {
+        const c0 = k * lda + kv - k;
+        const c1 = c0 + lda - 1;
+        const a = ldf(W, c0 + j);
+        const b = ldf(W, c1 + j);
+        if (a == 0 && b == 0) continue;
+        axpy2(lcol, W + (<usize>(c0 + j + 1) << 3), W + (<usize>(c1 + j + 1) << 3), len, a, b);
+      }
+      if (k == cend) {
+        const c0 = k * lda + kv - k;
+        const a = ldf(W, c0 + j);
+        if (a != 0) axpy2(lcol, W + (<usize>(c0 + j + 1) << 3), W + (<usize>(c0 + j + 1) << 3), len, a, 0);
+      }
+    } else {
+      const den = pr * pr + pi * pi;
+      const ir = pr / den;
+      const ii = -pi / den;
+      for (let i = j + 1; i <= last; i++) {
+        const a = ldf(W, col + 2 * i);
+        const b = ldf(W, col + 2 * i + 1);
+        const lr = a * ir - b * ii;
+        const li = a * ii + b * ir;
+        stf(W, col + 2 * i, lr);
+        stf(W, col + 2 * i + 1, li);
+        if (lr == 0 && li == 0) continue;
+        st(Li, lnz, ld(rowAt, i));
+        stf(Lx, 2 * lnz, lr);
+        stf(Lx, 2 * lnz + 1, li);
+        lnz++;
+      }
+      for (let k = j + 1; k <= cend; k++) {
+        const c0 = (k * lda + kv - k) * 2;
+        const ar = ldf(W, c0 + 2 * j);
+        const ai = ldf(W, c0 + 2 * j + 1);
+        if (ar == 0 && ai == 0) continue;
+        for (let i = 2 * (j + 1); i <= 2 * last; i += 2) {
+          const lr = ldf(W, col + i);
+          const li = ldf(W, col + i + 1);
+          stf(W, c0 + i, ldf(W, c0 + i) - (lr * ar - li * ai));
+          stf(W, c0 + i + 1, ldf(W, c0 + i + 1) - (lr * ai + li * ar));
+        }
+      }
+    }
+  }
+  st(Lp, n, lnz);
+  st(Up, n, unz);
+  for (let p = 0; p < lnz; p++) st(Li, p, ld(pinv, ld(Li, p)));
+  st(desc, 17, lnz);
+  st(desc, 18, unz);
+  return -1;
+}

@@ -7,9 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { denseStart, luSolveInPlace, type LuNumeric } from '../src/solvers/direct/lu.js';
 import { CpuBackend } from '../src/cpu/backend.js';
-import { cpuLuNumeric } from '../src/cpu/lu.js';
+import { cpuLuKernels } from '../src/cpu/lu.js';
 import { MemoryLimitError } from '../src/errors.js';
-import { bandLdlt, bandLu, bandRows, bandSolve, keepBandRows } from '../src/solvers/direct/band-lu.js';
+import { bandLdlt, bandRows, bandSolve, keepBandRows, type BandLuNumeric } from '../src/solvers/direct/band-lu.js';
 import type { LuFactor } from '../src/solvers/direct/lu.js';
 import { Prng } from '../src/generators/prng.js';
 import { withMemoryBudget } from '../src/memory-budget.js';
@@ -53,9 +53,10 @@ function referenceLu(A: Float64Array, m: number, c: number): { LU: Float64Array;
 
 let backend: CpuBackend;
 let luFactor: LuNumeric;
+let bandLu: BandLuNumeric;
 beforeAll(async () => {
   backend = await CpuBackend.create();
-  luFactor = cpuLuNumeric(backend);
+  ({ sparse: luFactor, band: bandLu } = cpuLuKernels(backend));
 });
 afterAll(() => backend.dispose());
 
@@ -310,7 +311,7 @@ function randomBanded(n: number, kl: number, ku: number, c: number, seed: number
   return { n, colPtr, rowIdx: Int32Array.from(rowIdx), values: Float64Array.from(values) };
 }
 
-describe('bandLu (banded matrices, natural order)', () => {
+describe('the banded LU kernel (banded matrices, natural order)', () => {
   for (const c of [1, 2]) {
     it(`${c === 1 ? 'real' : 'complex'}: the same solution as the dense reference, with and without row exchanges, every band shape`, () => {
       let checked = 0;

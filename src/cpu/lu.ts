@@ -1,4 +1,5 @@
-import type { LuFactor, LuNumeric } from '../solvers/direct/lu.js';
+import type { LuFactor, LuKernels, LuNumeric } from '../solvers/direct/lu.js';
+import type { BandLuNumeric } from '../solvers/direct/band-lu.js';
 import type { CpuBackend } from './backend.js';
 import type { Region } from './memory.js';
 
@@ -15,13 +16,36 @@ function layout(sizes: number[]): { at: number[]; bytes: number } {
   return { at, bytes };
 }
 
+/** The LU kernels of the CPU path (assembly/lu.ts), run at once on the calling thread's instance. */
+export function cpuLuKernels(B: CpuBackend): LuKernels {
+  return { sparse: sparseLu(B), band: bandLu(B) };
+}
+
+/** Allocations of one factorization, freed together. */
+class Held {
+  private regions: Region[] = [];
+  constructor(private readonly B: CpuBackend) {}
+  alloc(bytes: number): Region {
+    const r = this.B.heap.alloc(bytes);
+    this.regions.push(r);
+    return r;
+  }
+  free(r: Region): void {
+    this.regions.splice(this.regions.indexOf(r), 1);
+    r.dispose();
+  }
+  freeAll(): void {
+    for (const r of this.regions) r.dispose();
+    this.regions = [];
+  }
+}
+
 /**
- * The sparse LU's numeric phase (luFactor's contract, see src/solvers/direct/lu.ts) in the CPU path's
- * WebAssembly (assembly/lu.ts), run at once on the calling thread: A, the ordering and the work vectors
- * go into the runtime's memory, L and U into regions that are moved to larger ones when the kernel
- * stops for room (after asking `grow`), and the factor is copied out into JavaScript arrays.
+ * The sparse LU's numeric phase (LuNumeric's contract, src/solvers/direct/lu.ts): A, the ordering and
+ * the work vectors go into the runtime's memory, L and U into regions that are moved to larger ones
+ * when the kernel stops for room (after asking `grow`), and the factor is copied out into JavaScript arrays.
  */
-export function cpuLuNumeric(B: CpuBackend): LuNumeric {
+function sparseLu(B: CpuBackend): LuNumeric {
   return (n, Ap, Ai, Ax, complex, q, tol, guess, grow, denseFrom = n) => {
     const c = complex ? 2 : 1;
     const nnz = Ap[n];
@@ -30,16 +54,8 @@ export function cpuLuNumeric(B: CpuBackend): LuNumeric {
     if (m > 0) grow(m * m * 8 * c + 8 * m);
     // desc, Ap, Ai, Ax, q, Lp, Up, pinv, x, xi/stack/pstack/mark/Lpend, D, rows, at, dpos
     const { at, bytes } = layout([4 * DESC_WORDS, 4 * (n + 1), 4 * nnz, 8 * c * nnz, 4 * n, 4 * (n + 1), 4 * (n + 1), 4 * n, 8 * c * n, 20 * n, 8 * c * m * m, 4 * m, 4 * n, 4 * m]);
-    const held: Region[] = [];
-    const alloc = (b: number): Region => {
-      const r = B.heap.alloc(b);
-      held.push(r);
-      return r;
-    };
-    const free = (r: Region): void => {
-      held.splice(held.indexOf(r), 1);
-      r.dispose();
-    };
+    const held = new Held(B);
+    const alloc = (b: number): Region => held.alloc(b);
     try {
       const W = alloc(bytes);
       const w = W.ptr;
@@ -74,7 +90,7 @@ export function cpuLuNumeric(B: CpuBackend): LuNumeric {
         const mem = B.heap.memory.buffer;
         new Int32Array(mem, nu.ptr, used).set(new Int32Array(mem, old.ptr, used));
         new Float64Array(mem, valuesAt(nu, cap), c * used).set(new Float64Array(mem, valuesAt(old, oldCap), c * used));
-        free(old);
+        held.free(old);
         return nu;
       };
       while ((r = kernel(P[0], tol)) === -2) {
@@ -110,7 +126,52 @@ export function cpuLuNumeric(B: CpuBackend): LuNumeric {
       };
       return f;
     } finally {
-      for (const r of held) r.dispose();
+      held.freeAll();
+    }
+  };
+}
+
+/** The banded LU (BandLuNumeric's contract, src/solvers/direct/band-lu.ts): the band and the factor's arrays in one region, the factor copied out. */
+function bandLu(B: CpuBackend): BandLuNumeric {
+  return (n, Ap, Ai, Ax, complex, band, tol) => {
+    const c = complex ? 2 : 1;
+    const nnz = Ap[n];
+    const kl = band.lower;
+    const kv = band.lower + band.upper;
+    const lda = 2 * kl + band.upper + 1;
+    // desc, Ap, Ai, Ax, W, rowAt, posOf, Lp, Li, Lx, Up, Ui, Ux, pinv
+    const { at, bytes } = layout([4 * DESC_WORDS, 4 * (n + 1), 4 * nnz, 8 * c * nnz, 8 * c * n * lda, 4 * n, 4 * n, 4 * (n + 1), 4 * n * (kl + 1), 8 * c * n * (kl + 1),
+      4 * (n + 1), 4 * n * (kv + 1), 8 * c * n * (kv + 1), 4 * n]);
+    const held = new Held(B);
+    try {
+      const R = held.alloc(bytes);
+      const P = at.map((a) => R.ptr + a);
+      let buf = B.heap.memory.buffer;
+      new Int32Array(buf, P[1], n + 1).set(Ap.subarray(0, n + 1));
+      new Int32Array(buf, P[2], nnz).set(Ai.subarray(0, nnz));
+      new Float64Array(buf, P[3], c * nnz).set(Ax.subarray(0, c * nnz));
+      new Float64Array(buf, P[4], c * n * lda).fill(0);
+      new Int32Array(buf, P[0], DESC_WORDS).set([n, c, P[1], P[2], P[3], kl, band.upper, ...P.slice(4), 0, 0]);
+      const r = B.kernels.lu_band(P[0], tol);
+      if (r >= 0) return r;
+      buf = B.heap.memory.buffer;
+      const s = new Int32Array(buf, P[0], DESC_WORDS);
+      const lnz = s[17];
+      const unz = s[18];
+      const f: LuFactor = {
+        n, complex,
+        Lp: new Int32Array(buf, P[7], n + 1).slice(),
+        Li: new Int32Array(buf, P[8], lnz).slice(),
+        Lx: new Float64Array(buf, P[9], c * lnz).slice(),
+        Up: new Int32Array(buf, P[10], n + 1).slice(),
+        Ui: new Int32Array(buf, P[11], unz).slice(),
+        Ux: new Float64Array(buf, P[12], c * unz).slice(),
+        pinv: new Int32Array(buf, P[13], n).slice(),
+        q: Int32Array.from({ length: n }, (_, k) => k),
+      };
+      return f;
+    } finally {
+      held.freeAll();
     }
   };
 }

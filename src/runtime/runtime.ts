@@ -27,7 +27,7 @@ import { DEVICE_PATHS } from './paths.js';
 import { nodeBuiltin } from '../node-builtins.js';
 import { wasmLoad } from '../cpu/wasm.js';
 import { cpuSupernodalNumeric } from '../cpu/cholesky.js';
-import { cpuLuNumeric } from '../cpu/lu.js';
+import { cpuLuKernels } from '../cpu/lu.js';
 import { checkAdd, checkGemm, checkTranspose, type AddOptions, type DenseLike, type GemmOptions } from './dense-ops.js';
 import { matrixFeatures, chooseFormat, withFeatures, type MatrixFeatures } from './features.js';
 import { checkCacheTiles } from '../cpu/tiles.js';
@@ -1494,7 +1494,7 @@ export class Runtime implements HandleOwner {
       const tol = o.tol ?? 1e-8;
       let F: Factorization | null = null;
       try {
-        F = await factorize(csr, { signal: o.signal }, this.cpu.memoryBudgetMB, cpuSupernodalNumeric(this.cpu.backend), cpuLuNumeric(this.cpu.backend), d.plan!);
+        F = await factorize(csr, { signal: o.signal }, this.cpu.memoryBudgetMB, cpuSupernodalNumeric(this.cpu.backend), cpuLuKernels(this.cpu.backend), d.plan!);
         const s = await F.solve(b64);
         const bnorm = hostNorm(b64);
         const rel = s.relativeResidual;
@@ -1641,7 +1641,7 @@ export class Runtime implements HandleOwner {
     this.live();
     const h = A instanceof MatrixHandle ? this.own(A, 'factor: A').live() : null;
     const m = h ? (h.canonicalCsr ?? h.host) : (A as SparseMatrix);
-    return factorize(m, options, this.cpu.memoryBudgetMB, cpuSupernodalNumeric(this.cpu.backend), cpuLuNumeric(this.cpu.backend));
+    return factorize(m, options, this.cpu.memoryBudgetMB, cpuSupernodalNumeric(this.cpu.backend), cpuLuKernels(this.cpu.backend));
   }
 
   /**

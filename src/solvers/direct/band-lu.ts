@@ -3,7 +3,8 @@
  * diagonals, U widening by kl through the row interchanges), for matrices that store most of their
  * band, where it needs no ordering, no symbolic phase and no graph searches (MATLAB's backslash takes
  * its banded solver there too). The result is the same LuFactor as the sparse kernel's, natural
- * column order, so solve, refactor and info do not know which kernel ran.
+ * column order, so solve, refactor and info do not know which kernel ran. The general band's kernel
+ * is WebAssembly (BandLuNumeric); the symmetric band's LDLᵀ and the rows for the solve are here.
  */
 import { reciprocalDiagonal, type LuFactor } from './lu.js';
 import { MemoryLimitError } from '../../errors.js';
@@ -16,177 +17,14 @@ export interface Band {
 }
 
 /**
- * Factorizes the n×n matrix by columns (Ap/Ai/Ax, rows ascending, interleaved when complex) whose
- * entries lie within `band`. Rows are exchanged for the largest entry of the column (|re| + |im| for
- * complex), except that the diagonal row is kept when its entry is within `tol` of that. Returns the
- * factor, or the step (= column) at which no nonzero finite pivot was left.
+ * The banded LU: factorizes the n×n matrix by columns (Ap/Ai/Ax, rows ascending, interleaved when
+ * complex) whose entries lie within `band`. Rows are exchanged for the largest entry of the column
+ * (|re| + |im| for complex), except that the diagonal row is kept when its entry is within `tol` of
+ * that. Returns the factor (natural column order), or the step (= column) at which no nonzero finite
+ * pivot was left. The CPU path runs it in WebAssembly (assembly/lu.ts lu_band); the band's bytes and
+ * the factor's are in bandAnalysis's estimate, which the caller reserves before.
  */
-export function bandLu(n: number, Ap: Int32Array, Ai: Int32Array, Ax: Float64Array, complex: boolean, band: Band, tol: number): LuFactor | number {
-  const c = complex ? 2 : 1;
-  const kl = band.lower;
-  const kv = band.lower + band.upper;
-  // column j holds rows j − kv .. j + kl: row i at (j·ld + kv + i − j); its bytes and the factor's
-  // are in bandAnalysis's estimate, which the caller reserves before
-  const ld = kl + kv + 1;
-  const W = new Float64Array(n * ld * c);
-  for (let j = 0; j < n; j++) for (let p = Ap[j]; p < Ap[j + 1]; p++) {
-    const at = (j * ld + kv + Ai[p] - j) * c;
-    W[at] = Ax[c * p];
-    if (c === 2) W[at + 1] = Ax[2 * p + 1];
-  }
-  const rowAt = new Int32Array(n); // the original row now at each position
-  const posOf = new Int32Array(n); // and back
-  for (let i = 0; i < n; i++) rowAt[i] = posOf[i] = i;
-  const Lp = new Int32Array(n + 1);
-  const Up = new Int32Array(n + 1);
-  const Li = new Int32Array(n * (kl + 1));
-  const Lx = new Float64Array(n * (kl + 1) * c);
-  const Ui = new Int32Array(n * (kv + 1));
-  const Ux = new Float64Array(n * (kv + 1) * c);
-  const pinv = new Int32Array(n);
-  let lnz = 0;
-  let unz = 0;
-  for (let j = 0; j < n; j++) {
-    const last = Math.min(n - 1, j + kl);
-    const cend = Math.min(n - 1, j + kv);
-    const col = (j * ld + kv - j) * c; // + i·c: row i of column j
-    let p = j;
-    let best = -1;
-    let sum = 0;
-    for (let i = j; i <= last; i++) {
-      const v = c === 1 ? Math.abs(W[col + i]) : Math.abs(W[col + 2 * i]) + Math.abs(W[col + 2 * i + 1]);
-      sum += v;
-      if (v > best) {
-        best = v;
-        p = i;
-      }
-    }
-    if (!(best > 0) || !(sum < Infinity)) return j;
-    const d = posOf[j];
-    if (d >= j && d <= last) {
-      const v = c === 1 ? Math.abs(W[col + d]) : Math.abs(W[col + 2 * d]) + Math.abs(W[col + 2 * d + 1]);
-      if (v >= tol * best && v > 0) p = d;
-    }
-    if (p !== j) {
-      for (let k = j; k <= cend; k++) {
-        const ck = (k * ld + kv - k) * c;
-        for (let t = 0; t < c; t++) {
-          const v = W[ck + c * j + t];
-          W[ck + c * j + t] = W[ck + c * p + t];
-          W[ck + c * p + t] = v;
-        }
-      }
-      const r = rowAt[j];
-      rowAt[j] = rowAt[p];
-      rowAt[p] = r;
-      posOf[rowAt[j]] = j;
-      posOf[r] = p;
-    }
-    pinv[rowAt[j]] = j;
-    // U(:, j): rows j − kv .. j − 1 (step numbers) where nonzero, the pivot last
-    Up[j] = unz;
-    for (let i = Math.max(0, j - kv); i < j; i++) {
-      const re = W[col + c * i];
-      const im = c === 2 ? W[col + 2 * i + 1] : 0;
-      if (re === 0 && im === 0) continue;
-      Ui[unz] = i;
-      Ux[c * unz] = re;
-      if (c === 2) Ux[2 * unz + 1] = im;
-      unz++;
-    }
-    const pr = W[col + c * j];
-    const pi = c === 2 ? W[col + 2 * j + 1] : 0;
-    Ui[unz] = j;
-    Ux[c * unz] = pr;
-    if (c === 2) Ux[2 * unz + 1] = pi;
-    unz++;
-    // L(:, j): 1, then the multipliers (original row numbers, mapped by pinv at the end)
-    Lp[j] = lnz;
-    Li[lnz] = rowAt[j];
-    Lx[c * lnz] = 1;
-    lnz++;
-    if (c === 1) {
-      const inv = 1 / pr;
-      for (let i = j + 1; i <= last; i++) {
-        const l = (W[col + i] *= inv);
-        if (l === 0) continue;
-        Li[lnz] = rowAt[i];
-        Lx[lnz++] = l;
-      }
-      let k = j + 1;
-      for (; k < cend; k += 2) {
-        const c0 = k * ld + kv - k;
-        const c1 = c0 + ld - 1;
-        const a = W[c0 + j];
-        const b = W[c1 + j];
-        if (a === 0 && b === 0) continue;
-        for (let i = j + 1; i <= last; i++) {
-          const l = W[col + i];
-          W[c0 + i] -= l * a;
-          W[c1 + i] -= l * b;
-        }
-      }
-      if (k === cend) {
-        const c0 = k * ld + kv - k;
-        const a = W[c0 + j];
-        if (a !== 0) for (let i = j + 1; i <= last; i++) W[c0 + i] -= W[col + i] * a;
-      }
-    } else {
-      const den = pr * pr + pi * pi;
-      const ir = pr / den;
-      const ii = -pi / den;
-      for (let i = j + 1; i <= last; i++) {
-        const a = W[col + 2 * i];
-        const b = W[col + 2 * i + 1];
-        const lr = (W[col + 2 * i] = a * ir - b * ii);
-        const li = (W[col + 2 * i + 1] = a * ii + b * ir);
-        if (lr === 0 && li === 0) continue;
-        Li[lnz] = rowAt[i];
-        Lx[2 * lnz] = lr;
-        Lx[2 * lnz + 1] = li;
-        lnz++;
-      }
-      // the rank-1 update, two columns at a time (half the passes over the multipliers; four measured slower)
-      let k = j + 1;
-      for (; k < cend; k += 2) {
-        const c0 = (k * ld + kv - k) * 2;
-        const c1 = c0 + (ld - 1) * 2;
-        const ar = W[c0 + 2 * j];
-        const ai = W[c0 + 2 * j + 1];
-        const br = W[c1 + 2 * j];
-        const bi = W[c1 + 2 * j + 1];
-        if (ar === 0 && ai === 0 && br === 0 && bi === 0) continue;
-        for (let i = 2 * (j + 1); i <= 2 * last; i += 2) {
-          const lr = W[col + i];
-          const li = W[col + i + 1];
-          W[c0 + i] -= lr * ar - li * ai;
-          W[c0 + i + 1] -= lr * ai + li * ar;
-          W[c1 + i] -= lr * br - li * bi;
-          W[c1 + i + 1] -= lr * bi + li * br;
-        }
-      }
-      if (k === cend) {
-        const c0 = (k * ld + kv - k) * 2;
-        const ar = W[c0 + 2 * j];
-        const ai = W[c0 + 2 * j + 1];
-        if (ar !== 0 || ai !== 0) {
-          for (let i = 2 * (j + 1); i <= 2 * last; i += 2) {
-            const lr = W[col + i];
-            const li = W[col + i + 1];
-            W[c0 + i] -= lr * ar - li * ai;
-            W[c0 + i + 1] -= lr * ai + li * ar;
-          }
-        }
-      }
-    }
-  }
-  Lp[n] = lnz;
-  Up[n] = unz;
-  for (let p = 0; p < lnz; p++) Li[p] = pinv[Li[p]];
-  const q = new Int32Array(n);
-  for (let k = 0; k < n; k++) q[k] = k;
-  return { n, complex, Lp, Li: Li.slice(0, lnz), Lx: Lx.slice(0, lnz * c), Up, Ui: Ui.slice(0, unz), Ux: Ux.slice(0, unz * c), pinv, q };
-}
+export type BandLuNumeric = (n: number, Ap: Int32Array, Ai: Int32Array, Ax: Float64Array, complex: boolean, band: Band, tol: number) => LuFactor | number;
 
 /**
  * The same factorization for a symmetric banded A (A = Aᵀ; complex symmetric too, without

@@ -15,10 +15,10 @@ import { normFromSquares } from '../../host-spmv.js';
 import { shownValue } from '../../shown-value.js';
 import { reserveMemory, withMemoryBudget } from '../../memory-budget.js';
 import { analyze, bandAnalysis, denseAnalysis, type Analysis, type OrderingName } from './analysis.js';
-import { bandLdlt, bandLu, bandSolve, keepBandRows } from './band-lu.js';
+import { bandLdlt, bandSolve, keepBandRows } from './band-lu.js';
 import { bandOf, cscOf, denseRows, isSymmetric, patternSymmetry, rowsOf, rowsWithValues, type Rows, permutedTriangle, symmetricGraph, type Csc } from './pattern.js';
 import { denseLdl, ldlNumeric, ldlPointers, ldlSolveInPlace, type LdlFactor } from './ldl.js';
-import { denseStart, luSolveInPlace, reciprocalDiagonal, type LuFactor, type LuNumeric } from './lu.js';
+import { denseStart, luSolveInPlace, reciprocalDiagonal, type LuFactor, type LuKernels } from './lu.js';
 import type { FactorCost } from './symbolic.js';
 import { supernodalFrontBytes, supernodalSymbolic, type SupernodalFactor, type SupernodalNumeric, type SupernodalSymbolic } from './supernodal.js';
 
@@ -145,10 +145,10 @@ function squareCsr(A: SparseMatrix, where: string): CSRMatrix {
  * Factorizes A (see {@link Runtime.factor}) within a memory budget of `budgetMB` (the module's when
  * undefined): the factor's estimated bytes are reserved before the numeric phase starts. `supernodal`
  * runs the supernodal Cholesky's numeric phase (the CPU path's kernels and threads), `lu` the sparse
- * LU's (the CPU path's kernel).
+ * and banded LU's (the CPU path's kernels).
  * @internal
  */
-export function factorize(A: SparseMatrix, options: FactorOptions, budgetMB: number | undefined, supernodal: SupernodalNumeric, lu: LuNumeric, plan?: FactorPlan): Promise<Factorization> {
+export function factorize(A: SparseMatrix, options: FactorOptions, budgetMB: number | undefined, supernodal: SupernodalNumeric, lu: LuKernels, plan?: FactorPlan): Promise<Factorization> {
   return withMemoryBudget(budgetMB, () => factorizeInBudget(A, options, budgetMB, supernodal, lu, plan));
 }
 
@@ -248,7 +248,7 @@ export function nonFiniteEntry(A: Csc): string | null {
   return null;
 }
 
-async function factorizeInBudget(A: SparseMatrix, options: FactorOptions, budgetMB: number | undefined, supernodal: SupernodalNumeric, lu: LuNumeric, plan?: FactorPlan): Promise<Factorization> {
+async function factorizeInBudget(A: SparseMatrix, options: FactorOptions, budgetMB: number | undefined, supernodal: SupernodalNumeric, lu: LuKernels, plan?: FactorPlan): Promise<Factorization> {
   checkOptions('factor', options, FACTOR_OPTION_KEYS);
   const kind = options.kind ?? 'auto';
   const asked = options.pivotTolerance;
@@ -366,7 +366,7 @@ export class Factorization {
     private readonly tol: number,
     private readonly budgetMB: number | undefined,
     private readonly supernodal: SupernodalNumeric,
-    private readonly luNumeric: LuNumeric,
+    private readonly luKernels: LuKernels,
   ) {}
 
   /** @internal runs the numeric phase of `kind`; throws the typed error of a failed pivot */
@@ -416,8 +416,8 @@ export class Factorization {
       this.ldltForm = sym !== null;
       this.note = sym ? '; A = Aᵀ and every pivot stayed on the diagonal: the band factorized as LDLᵀ' : '';
       const r = sym ?? (a.band
-        ? bandLu(n, A.colPtr, A.rowIdx, A.values, A.complex, a.band, this.tol)
-        : this.luNumeric(n, A.colPtr, A.rowIdx, A.values, A.complex, a.perm, this.tol, guess, grow, from));
+        ? this.luKernels.band(n, A.colPtr, A.rowIdx, A.values, A.complex, a.band, this.tol)
+        : this.luKernels.sparse(n, A.colPtr, A.rowIdx, A.values, A.complex, a.perm, this.tol, guess, grow, from));
       if (typeof r === 'number') {
         const col = a.perm[r];
         throw new SingularMatrixError(`factor: the matrix is singular: no nonzero pivot left in column ${col} (elimination step ${r} of ${n}, LU with partial pivoting)`, col, r);

@@ -11,7 +11,7 @@
  * faster than the sparse kernel's gathers). The kernel itself is WebAssembly (assembly/lu.ts).
  */
 
-import type { BandRows } from './band-lu.js';
+import type { BandLuNumeric, BandRows } from './band-lu.js';
 
 /** The factor P·A·Q = L·U: L unit lower (diagonal stored first, = 1), U upper (diagonal last). */
 export interface LuFactor {
@@ -72,6 +72,12 @@ export type GrowCheck = (bytes: number) => void;
 export type LuNumeric = (
   n: number, Ap: Int32Array, Ai: Int32Array, Ax: Float64Array, complex: boolean, q: Int32Array, tol: number, guess: number, grow: GrowCheck, denseFrom?: number,
 ) => LuFactor | number;
+
+/** The LU kernels the runtime gives the solver layer: the sparse one and the banded one (band-lu.ts). */
+export interface LuKernels {
+  sparse: LuNumeric;
+  band: BandLuNumeric;
+}
 
 /**
  * y ← (L·U)⁻¹·y in place (y already permuted by rows: y[pinv[i]] = b[i]); real or interleaved complex.
