@@ -17,3 +17,4 @@ export * from './cholesky';
 export * from './spgemm';
 export * from './lanczos';
 export * from './lu';
+export * from './amd';

@@ -42,7 +42,7 @@ export * from './io/index.js';
 export * from './generators/index.js';
 export * from './errors.js';
 export { setMemoryBudget, memoryBudgetMB } from './memory-budget.js';
-export { Factorization, estimateFactorCost, type FactorKind, type FactorOptions, type FactorSolveOptions, type FactorSolveResult, type FactorInfo, type FactorEstimate } from './solvers/direct/factor.js';
+export { Factorization, type FactorKind, type FactorOptions, type FactorSolveOptions, type FactorSolveResult, type FactorInfo, type FactorEstimate } from './solvers/direct/factor.js';
 export type { OrderingName } from './solvers/direct/analysis.js';
 export type { FactorCost } from './solvers/direct/symbolic.js';
 export { DTYPES, isComplex, type DType, type Scalar, type ValueArray } from './dtype.js';

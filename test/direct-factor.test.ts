@@ -579,8 +579,9 @@ describe('errors', () => {
     F.dispose();
     expect((await before).x.length).toBe(16);
     await expect(F.solve(new Float64Array(16))).rejects.toBeInstanceOf(DisposedError);
-    // the factor's memory is checked before the numeric phase
-    const small = await createRuntime({ maxMemoryMB: 1, workers: 1 });
+    // the factor's memory is checked before the numeric phase (2 MiB: the ordering's block of the
+    // runtime's memory fits, the factor's 6 MiB do not)
+    const small = await createRuntime({ maxMemoryMB: 2, workers: 1 });
     await expect(small.factor(poisson2D(120))).rejects.toSatisfy((e: unknown) => e instanceof MemoryLimitError && e.requestedBytes > 2 ** 20);
     // the banded LU's band and factor too (a nonsymmetric tridiagonal of 40 000 rows: about 5 MB)
     const m = 40000;

@@ -3,8 +3,11 @@
  * permutation, the symbolic column counts equal a plain elimination count written here (bitset
  * elimination of the graph in that order), and the orderings cut the fill against the natural order.
  */
-import { describe, expect, it } from 'vitest';
-import { amdOrder, columnAmdOrder } from '../src/solvers/direct/amd.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { amdOrder, columnAmdOrder, type MinimumDegreeKernel } from '../src/solvers/direct/amd.js';
+import { cpuMinimumDegree } from '../src/cpu/ordering.js';
+import { makeHarness, type Harness } from './kernel-harness.js';
+import { amdOrder as referenceAmd, columnAmdOrder as referenceColumnAmd } from './amd-reference.js';
 import { compressGraph, ndOrder } from '../src/solvers/direct/nested-dissection.js';
 import { elasticity2D } from '../src/generators/elasticity.js';
 import { bandOf, cscOf, denseRows, inversePermutation, patternSymmetry, rowsOf as patternRows, symmetricGraph, type Graph } from '../src/solvers/direct/pattern.js';
@@ -71,6 +74,22 @@ function symbolicFill(g: Graph, perm: Int32Array): number {
 
 const natural = (n: number) => Int32Array.from({ length: n }, (_, i) => i);
 
+// the minimum degree elimination (assembly/amd.ts) of both builds: the SIMD one orders, and the plain
+// one must give the same permutations
+let simd: Harness;
+let plain: Harness;
+let md: MinimumDegreeKernel;
+let mdPlain: MinimumDegreeKernel;
+beforeAll(async () => {
+  [simd, plain] = await Promise.all([makeHarness('simd'), makeHarness('plain')]);
+  md = cpuMinimumDegree(simd);
+  mdPlain = cpuMinimumDegree(plain);
+});
+afterAll(() => {
+  // every block the orderings took was given back
+  expect([simd.heap.liveBytes, plain.heap.liveBytes]).toEqual([0, 0]);
+});
+
 /** matrices whose bitset elimination stays quick */
 const cases: [string, () => CSRMatrix][] = [
   ['poisson2D(30)', () => poisson2D(30)],
@@ -88,8 +107,11 @@ describe('orderings', () => {
       const A = make();
       const g = graphOf(A);
       const n = g.n;
-      const amd = amdOrder(g);
-      const nd = ndOrder(g);
+      const amd = amdOrder(g, md);
+      const nd = ndOrder(g, md);
+      // the permutation of the JavaScript reference, from both builds
+      expect([...amd]).toEqual([...referenceAmd(g)]);
+      expect([...amdOrder(g, mdPlain)]).toEqual([...amd]);
       expectPermutation(amd, n);
       expectPermutation(nd, n);
       const fills: Record<string, number> = {};
@@ -110,19 +132,20 @@ describe('orderings', () => {
   it('on grids AMD and ND cut the fill of the natural (banded) order well down', () => {
     const g2 = graphOf(poisson2D(40));
     const nat2 = referenceFill(g2, natural(g2.n));
-    expect(referenceFill(g2, amdOrder(g2))).toBeLessThan(0.5 * nat2);
-    expect(referenceFill(g2, ndOrder(g2))).toBeLessThan(0.6 * nat2);
+    expect(referenceFill(g2, amdOrder(g2, md))).toBeLessThan(0.5 * nat2);
+    expect(referenceFill(g2, ndOrder(g2, md))).toBeLessThan(0.6 * nat2);
     const g3 = graphOf(poisson3D(12));
     const nat3 = referenceFill(g3, natural(g3.n));
-    expect(referenceFill(g3, amdOrder(g3))).toBeLessThan(0.6 * nat3);
-    expect(referenceFill(g3, ndOrder(g3))).toBeLessThan(0.6 * nat3);
+    expect(referenceFill(g3, amdOrder(g3, md))).toBeLessThan(0.6 * nat3);
+    expect(referenceFill(g3, ndOrder(g3, md))).toBeLessThan(0.6 * nat3);
   });
 
   it('edge cases: empty, one node, isolated nodes, a dense row, disconnected parts', () => {
     for (const n of [0, 1, 5]) {
       const g: Graph = { n, ptr: new Int32Array(n + 1), adj: new Int32Array(0) };
-      expectPermutation(amdOrder(g), n);
-      expectPermutation(ndOrder(g), n);
+      expectPermutation(amdOrder(g, md), n);
+      expect([...amdOrder(g, md)]).toEqual([...referenceAmd(g)]);
+      expectPermutation(ndOrder(g, md), n);
     }
     // an arrow: node 0 joined to all of 400 others, plus a chain; dense rows go last in AMD
     const n = 400;
@@ -135,8 +158,9 @@ describe('orderings', () => {
     }
     const arrow = CSRMatrix.fromTriplets(n, n, 'f64', Int32Array.from(rows), Int32Array.from(cols), new Float64Array(rows.length).fill(1));
     const ga = graphOf(arrow);
-    const pa = amdOrder(ga);
+    const pa = amdOrder(ga, md);
     expectPermutation(pa, n);
+    expect([...pa]).toEqual([...referenceAmd(ga)]);
     expect(pa[n - 1]).toBe(0);
     expect(referenceFill(ga, pa)).toBeLessThanOrEqual(3 * n);
     // two grids side by side, no edge between them, and 3000 nodes so ND splits components
@@ -148,14 +172,14 @@ describe('orderings', () => {
       new Float64Array(2 * P.nnz).fill(1),
     );
     const g2 = graphOf(two);
-    const nd = ndOrder(g2);
+    const nd = ndOrder(g2, md);
     expectPermutation(nd, g2.n);
     expect(referenceFill(g2, nd)).toBeLessThan(0.6 * referenceFill(g2, natural(g2.n)));
   });
 
   it('analysis: postordered, supernodes partition the columns, auto keeps the fewer flops', () => {
     const g = graphOf(poisson2D(50));
-    const a = analyze(g, 'auto', false, false);
+    const a = analyze(g, 'auto', false, false, md);
     expectPermutation(a.perm, g.n);
     expect(a.ordering === 'amd' || a.ordering === 'nd').toBe(true);
     expect(a.orderingReason).toMatch(/flops/);
@@ -163,7 +187,7 @@ describe('orderings', () => {
     for (let j = 0; j < g.n; j++) expect(a.parent[j] === -1 || a.parent[j] > j).toBe(true);
     expect([...postorder(a.parent)]).toEqual([...natural(g.n)]);
     expect(a.cost.fillNnz).toBe(referenceFill(g, a.perm));
-    const other = analyze(g, a.ordering === 'amd' ? 'nd' : 'amd', false, false);
+    const other = analyze(g, a.ordering === 'amd' ? 'nd' : 'amd', false, false, md);
     expect(a.cost.flops).toBeLessThanOrEqual(other.cost.flops);
     const s = supernodes(a.parent, a.counts);
     expect(s[0]).toBe(0);
@@ -197,10 +221,10 @@ function rowsOf(A: CSRMatrix): number[] {
 describe("ordering 'auto' on mesh-like graphs", () => {
   it("auto on a large mesh-like graph runs nested dissection alone, and it beats AMD there; hubs or several unknowns per node still compare both", () => {
     const g = graphOf(poisson2D(128)); // 16,384 nodes, degree ≤ 4
-    const a = analyze(g, 'auto', false, false);
+    const a = analyze(g, 'auto', false, false, md);
     expect(a.ordering).toBe('nd');
     expect(a.orderingReason).toMatch(/^nested dissection alone: a mesh-like graph \(average degree [34]\.\d ≤ 8/);
-    expect(a.cost.flops).toBeLessThan(analyze(g, 'amd', false, false).cost.flops);
+    expect(a.cost.flops).toBeLessThan(analyze(g, 'amd', false, false, md).cost.flops);
     expect(a.cost.fillNnz).toBe(referenceFill(g, a.perm));
     // the same grid with one node joined to 100 others: a hub, so both are measured
     const P = poisson2D(128);
@@ -208,11 +232,11 @@ describe("ordering 'auto' on mesh-like graphs", () => {
     const rows = [...rowsOf(P), ...hubCols.map(() => 0), ...hubCols];
     const cols = [...P.colIdx, ...hubCols, ...hubCols.map(() => 0)];
     const hub = CSRMatrix.fromTriplets(P.rows, P.rows, 'f64', Int32Array.from(rows), Int32Array.from(cols), new Float64Array(rows.length).fill(1));
-    expect(analyze(graphOf(hub), 'auto', false, false).orderingReason).toMatch(/^the fewer predicted flops: amd .* vs nd /);
+    expect(analyze(graphOf(hub), 'auto', false, false, md).orderingReason).toMatch(/^the fewer predicted flops: amd .* vs nd /);
     // two unknowns per node (average degree ≈ 17): both measured
     const e = graphOf(elasticity2D(91)); // 2·92² = 16,928 unknowns
     expect(e.n).toBeGreaterThanOrEqual(16384);
-    expect(analyze(e, 'auto', false, false).orderingReason).toMatch(/^the fewer predicted flops: amd .* vs nd /);
+    expect(analyze(e, 'auto', false, false, md).orderingReason).toMatch(/^the fewer predicted flops: amd .* vs nd /);
   });
 });
 
@@ -255,7 +279,10 @@ describe('column ordering for LU (minimum degree of AᵀA, without forming it)',
       const rows = patternRows(C);
       const skip = denseRows(rows, n);
       const g = referenceAtA(A);
-      const q = columnAmdOrder(C, rows, skip);
+      const q = columnAmdOrder(C, rows, skip, md);
+      // the permutation of the JavaScript reference, from both builds
+      expect([...q]).toEqual([...referenceColumnAmd(C, rows, skip)]);
+      expect([...columnAmdOrder(C, rows, skip, mdPlain)]).toEqual([...q]);
       expectPermutation(q, n);
       const pinv = inversePermutation(q);
       const parent = columnEliminationTree(C, skip, q);
@@ -266,7 +293,7 @@ describe('column ordering for LU (minimum degree of AᵀA, without forming it)',
       const fill = referenceFill(g, q);
       expect(counts.reduce((s, c) => s + c, 0)).toBe(fill);
       // as good as AMD of the formed AᵀA, within a margin (both approximate the minimum degree)
-      expect(fill).toBeLessThanOrEqual(1.15 * referenceFill(g, amdOrder(g)) + 10);
+      expect(fill).toBeLessThanOrEqual(1.15 * referenceFill(g, amdOrder(g, md)) + 10);
     });
   }
 

@@ -1,6 +1,6 @@
 /**
  * rt.solve's 'auto' between a sparse direct factorization and the Krylov candidates: on every square
- * shared matrix the choice follows the rule (chooseDirect on estimateFactorCost's estimate) and a
+ * shared matrix the choice follows the rule (chooseDirect on rt.estimateFactorCost's estimate) and a
  * factorized answer meets tol by a true residual recomputed here; a large poisson3D stays Krylov; a
  * singular factor falls back to Krylov in 'auto' and is a typed error for an explicit 'direct'; a
  * caller's method or preconditioner wins.
@@ -10,7 +10,6 @@ import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
 import { CSRMatrix } from '../src/formats/csr.js';
 import { poisson2D, poisson3D } from '../src/generators/poisson.js';
 import { GpuUnavailableError, SingularMatrixError, UnsupportedError } from '../src/errors.js';
-import { estimateFactorCost } from '../src/solvers/direct/factor.js';
 import { AMG_MIN_DIAMETER, AMG_MIN_DIAMETER_GPU, chooseDirect, chooseSolve, DIRECT_MAX_N } from '../src/solvers/solve.js';
 import { solveStructure } from '../src/solvers/structure.js';
 import { loadShared, sharedMatrixNames } from './matrices.js';
@@ -40,7 +39,7 @@ describe("rt.solve 'auto': a direct factorization where the rule says so", () =>
       const A = loadShared(name);
       if (A.rows !== A.cols) continue;
       const complex = A.dtype === 'c64' || A.dtype === 'c128';
-      const est = estimateFactorCost(A, exactlySymmetric(A) ? 'cholesky' : 'lu');
+      const est = rt.estimateFactorCost(A, exactlySymmetric(A) ? 'cholesky' : 'lu');
       const expected = A.rows <= DIRECT_MAX_N && chooseDirect(est, A.rows, A.nnz, complex, BUDGET).direct;
       const h = rt.upload(A);
       const e = rt.explain('solve', h);

@@ -27,6 +27,7 @@ import { DEVICE_PATHS } from './paths.js';
 import { nodeBuiltin } from '../node-builtins.js';
 import { wasmLoad } from '../cpu/wasm.js';
 import { cpuSupernodalNumeric } from '../cpu/cholesky.js';
+import { cpuMinimumDegree } from '../cpu/ordering.js';
 import { cpuLuKernels } from '../cpu/lu.js';
 import { checkAdd, checkGemm, checkTranspose, type AddOptions, type DenseLike, type GemmOptions } from './dense-ops.js';
 import { matrixFeatures, chooseFormat, withFeatures, type MatrixFeatures } from './features.js';
@@ -39,7 +40,8 @@ import { shownTyped, shownValue } from '../shown-value.js';
 import { spgemm, type SparseKernels } from '../solvers/amg/spgemm.js';
 import { CpuSparseSession } from '../cpu/spgemm.js';
 import type { AmgOptions } from '../solvers/amg/hierarchy.js';
-import { factorize, nonFiniteEntry, planFactor, type Factorization, type FactorOptions, type FactorPlan } from '../solvers/direct/factor.js';
+import { estimateFactorCost, factorize, nonFiniteEntry, planFactor, type DirectKernels, type FactorEstimate, type Factorization, type FactorOptions, type FactorPlan } from '../solvers/direct/factor.js';
+import type { OrderingName } from '../solvers/direct/analysis.js';
 
 type Handle = MatrixHandle | ResidentVector | DenseHandle | PreconditionerHandle;
 
@@ -1375,7 +1377,7 @@ export class Runtime implements HandleOwner {
     if (!asked && n > DIRECT_MAX_N) {
       d = { plan: null, direct: false, reason: `no direct factorization: ${n} unknowns > ${DIRECT_MAX_N}, where the ordering alone costs more than a preconditioned Krylov solve` };
     } else {
-      const plan = planFactor(csr, 'auto', 'auto');
+      const plan = planFactor(csr, 'auto', 'auto', cpuMinimumDegree(this.cpu.backend));
       const estimate = { ...plan.a.cost, ordering: plan.a.ordering };
       const c = chooseDirect(estimate, n, csr.nnz, plan.C.complex, this.cpu.memoryBudgetMB * 1048576);
       d = { plan, estimate, ...c };
@@ -1494,7 +1496,7 @@ export class Runtime implements HandleOwner {
       const tol = o.tol ?? 1e-8;
       let F: Factorization | null = null;
       try {
-        F = await factorize(csr, { signal: o.signal }, this.cpu.memoryBudgetMB, cpuSupernodalNumeric(this.cpu.backend), cpuLuKernels(this.cpu.backend), d.plan!);
+        F = await factorize(csr, { signal: o.signal }, this.cpu.memoryBudgetMB, this.directKernels(), d.plan!);
         const s = await F.solve(b64);
         const bnorm = hostNorm(b64);
         const rel = s.relativeResidual;
@@ -1641,7 +1643,46 @@ export class Runtime implements HandleOwner {
     this.live();
     const h = A instanceof MatrixHandle ? this.own(A, 'factor: A').live() : null;
     const m = h ? (h.canonicalCsr ?? h.host) : (A as SparseMatrix);
-    return factorize(m, options, this.cpu.memoryBudgetMB, cpuSupernodalNumeric(this.cpu.backend), cpuLuKernels(this.cpu.backend));
+    return factorize(m, options, this.cpu.memoryBudgetMB, this.directKernels());
+  }
+
+  /**
+   * The cost of factorizing A (any format class, or an uploaded handle), from the symbolic phase
+   * alone (ordering, elimination tree, column counts: roughly the time of a few SpMVs plus the
+   * ordering, no numeric work): entries of the factor, flops and bytes, and the ordering that would
+   * be used. For LU ordered on A + Aᵀ the estimate assumes pivots on the diagonal, and partial
+   * pivoting can make the true fill larger; under the column ordering 'amd-ata' (LU's 'auto' for a
+   * pattern far from symmetric) it comes from the Cholesky factor of AᵀA, a bound on the fill of any
+   * row pivoting unless dense rows were left out of AᵀA. rt.solve's 'auto' weighs these against an
+   * iterative solve.
+   *
+   * @throws {@link ShapeError} when A is not square.
+   * @throws {@link FormatError} when A breaks an invariant of its format.
+   * @throws {@link DisposedError} once the runtime or the handle is disposed.
+   *
+   * @example
+   * ```js
+   * import { createRuntime, poisson2D } from 'simdgl';
+   * import assert from 'node:assert/strict';
+   *
+   * const rt = await createRuntime();
+   * const c = rt.estimateFactorCost(poisson2D(64), 'cholesky');
+   * assert.ok(c.fillNnz > 4096 && c.flops > c.fillNnz && c.bytes > 12 * c.fillNnz);
+   * assert.ok(['amd', 'nd'].includes(c.ordering));
+   * rt.dispose();
+   * ```
+   */
+  estimateFactorCost(A: SparseMatrix | MatrixHandle, kind: 'cholesky' | 'ldlt' | 'lu' = 'lu', ordering: OrderingName | 'auto' = 'auto'): FactorEstimate {
+    this.live();
+    const h = A instanceof MatrixHandle ? this.own(A, 'estimateFactorCost: A').live() : null;
+    const m = h ? (h.canonicalCsr ?? h.host) : (A as SparseMatrix);
+    return estimateFactorCost(m, kind, ordering, cpuMinimumDegree(this.cpu.backend));
+  }
+
+  /** The CPU path's kernels the direct solvers run on. */
+  private directKernels(): DirectKernels {
+    const B = this.cpu.backend;
+    return { supernodal: cpuSupernodalNumeric(B), lu: cpuLuKernels(B), minimumDegree: cpuMinimumDegree(B) };
   }
 
   /**

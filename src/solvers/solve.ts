@@ -152,7 +152,7 @@ export const AMG_MIN_DIAMETER_GPU = 10000;
 const AMG_GPU_MEASURED =
   'on an H100, rt.solve with Jacobi against AMG: poisson3D(128), diameter 381, 4.9 s against 10.0 s; poisson2D(1024), 2046, 2.6 s against 4.4 s; the two cross near a diameter of 11 000';
 
-/** What 'auto' weighs a factorization by: the symbolic phase's estimate (estimateFactorCost). */
+/** What 'auto' weighs a factorization by: the symbolic phase's estimate (rt.estimateFactorCost). */
 export interface DirectEstimate {
   /** entries of the factor */
   fillNnz: number;

@@ -5,7 +5,7 @@
  * mesh-like graph), postordered along its elimination tree,
  * and the tree, column counts, supernodes and cost of the factor in that order.
  */
-import { amdOrder, columnAmdOrder } from './amd.js';
+import { amdOrder, columnAmdOrder, type MinimumDegreeKernel } from './amd.js';
 import type { Band } from './band-lu.js';
 import { ndOrder } from './nested-dissection.js';
 import { inversePermutation, type Graph, type Rows } from './pattern.js';
@@ -89,20 +89,21 @@ function countsFor(g: Graph | ColumnPattern, perm: Int32Array): { pinv: Int32Arr
 
 /**
  * Orders and analyses the graph of A + Aᵀ, or for 'amd-ata' the column pattern of A (the counts are
- * then those of AᵀA's Cholesky factor, a bound on LU's). `lu` and `complex` only change the cost estimate.
+ * then those of AᵀA's Cholesky factor, a bound on LU's). `lu` and `complex` only change the cost estimate;
+ * `md` runs the minimum degree orderings' elimination.
  */
-export function analyze(g: Graph | ColumnPattern, asked: OrderingName | 'auto', lu: boolean, complex: boolean): Analysis {
+export function analyze(g: Graph | ColumnPattern, asked: OrderingName | 'auto', lu: boolean, complex: boolean, md: MinimumDegreeKernel): Analysis {
   const n = g.n;
   const t0 = performance.now();
   const candidates: [OrderingName, Int32Array][] = [];
   // a column pattern is ordered by columns ('amd-ata'), a graph by the ordering asked for
-  if ('rows' in g) candidates.push(['amd-ata', columnAmdOrder(g, g.rows, g.skip)]);
+  if ('rows' in g) candidates.push(['amd-ata', columnAmdOrder(g, g.rows, g.skip, md)]);
   const graph = 'rows' in g ? null : g;
   const ndOnly = graph !== null && asked === 'auto' && n >= ND_ONLY_MIN_NODES && meshLike(graph);
   if (graph) {
     if (asked === 'natural') candidates.push(['natural', Int32Array.from({ length: n }, (_, i) => i)]);
-    if (asked === 'amd' || (asked === 'auto' && !ndOnly)) candidates.push(['amd', amdOrder(graph)]);
-    if (asked === 'nd' || (asked === 'auto' && n >= ND_MIN_NODES)) candidates.push(['nd', ndOrder(graph)]);
+    if (asked === 'amd' || (asked === 'auto' && !ndOnly)) candidates.push(['amd', amdOrder(graph, md)]);
+    if (asked === 'nd' || (asked === 'auto' && n >= ND_MIN_NODES)) candidates.push(['nd', ndOrder(graph, md)]);
   }
   const t1 = performance.now();
   let best: { name: OrderingName; perm: Int32Array; s: ReturnType<typeof countsFor>; flops: number } | undefined;

@@ -20,6 +20,7 @@ import { bandOf, cscOf, denseRows, isSymmetric, patternSymmetry, rowsOf, rowsWit
 import { denseLdl, ldlNumeric, ldlPointers, ldlSolveInPlace, type LdlFactor } from './ldl.js';
 import { denseStart, luSolveInPlace, reciprocalDiagonal, type LuFactor, type LuKernels } from './lu.js';
 import type { FactorCost } from './symbolic.js';
+import type { MinimumDegreeKernel } from './amd.js';
 import { supernodalFrontBytes, supernodalSymbolic, type SupernodalFactor, type SupernodalNumeric, type SupernodalSymbolic } from './supernodal.js';
 
 /** The factorizations: 'auto' takes Cholesky for symmetric matrices with a positive diagonal (falling back to LDLᵀ, then LU), LU otherwise. */
@@ -142,14 +143,24 @@ function squareCsr(A: SparseMatrix, where: string): CSRMatrix {
 }
 
 /**
- * Factorizes A (see {@link Runtime.factor}) within a memory budget of `budgetMB` (the module's when
- * undefined): the factor's estimated bytes are reserved before the numeric phase starts. `supernodal`
- * runs the supernodal Cholesky's numeric phase (the CPU path's kernels and threads), `lu` the sparse
- * and banded LU's (the CPU path's kernels).
+ * The CPU path's kernels the factorizations run on, given by the runtime (the solver layer imports no
+ * path): `supernodal` the supernodal Cholesky's numeric phase (its kernels and threads), `lu` the
+ * sparse and banded LU's, `minimumDegree` the minimum degree orderings' elimination.
  * @internal
  */
-export function factorize(A: SparseMatrix, options: FactorOptions, budgetMB: number | undefined, supernodal: SupernodalNumeric, lu: LuKernels, plan?: FactorPlan): Promise<Factorization> {
-  return withMemoryBudget(budgetMB, () => factorizeInBudget(A, options, budgetMB, supernodal, lu, plan));
+export interface DirectKernels {
+  supernodal: SupernodalNumeric;
+  lu: LuKernels;
+  minimumDegree: MinimumDegreeKernel;
+}
+
+/**
+ * Factorizes A (see {@link Runtime.factor}) within a memory budget of `budgetMB` (the module's when
+ * undefined): the factor's estimated bytes are reserved before the numeric phase starts.
+ * @internal
+ */
+export function factorize(A: SparseMatrix, options: FactorOptions, budgetMB: number | undefined, kernels: DirectKernels, plan?: FactorPlan): Promise<Factorization> {
+  return withMemoryBudget(budgetMB, () => factorizeInBudget(A, options, budgetMB, kernels, plan));
 }
 
 /** The symbolic phase of a factorization (square CSR, CSC, symmetry, ordering and counts), done once and kept: rt.solve's 'auto' estimates from it and factorizes with it. @internal */
@@ -160,8 +171,8 @@ export interface FactorPlan {
   a: Analysis;
 }
 
-/** Plans the factorization `kind` of A with `ordering` (the kind and ordering checked first). @internal */
-export function planFactor(A: SparseMatrix, kind: FactorKind, ordering: OrderingName | 'auto'): FactorPlan {
+/** Plans the factorization `kind` of A with `ordering` (the kind and ordering checked first); `md` runs minimum degree. @internal */
+export function planFactor(A: SparseMatrix, kind: FactorKind, ordering: OrderingName | 'auto', md: MinimumDegreeKernel): FactorPlan {
   if (!KINDS.includes(kind)) throw new UnsupportedError(`factor: kind must be ${KINDS.map((k) => `'${k}'`).join(', ')}, got ${shownValue(kind)}`);
   if (!ORDERINGS.includes(ordering)) throw new UnsupportedError(`factor: ordering must be ${ORDERINGS.map((k) => `'${k}'`).join(', ')}, got ${shownValue(ordering)}`);
   const csr = squareCsr(A, 'factor');
@@ -175,7 +186,7 @@ export function planFactor(A: SparseMatrix, kind: FactorKind, ordering: Ordering
   if (ordering === 'amd-ata' && (kind === 'cholesky' || kind === 'ldlt' || (kind === 'auto' && sym))) {
     throw new UnsupportedError(`factor: ordering 'amd-ata' (a column ordering) is for LU of a nonsymmetric matrix; use 'amd' or 'nd'`);
   }
-  return { csr, C, sym, a: analyzeFor(C, kind === 'lu' || (kind === 'auto' && !sym), ordering, sym) };
+  return { csr, C, sym, a: analyzeFor(C, kind === 'lu' || (kind === 'auto' && !sym), ordering, md, sym) };
 }
 
 /**
@@ -199,7 +210,7 @@ function columnsOf(csr: CSRMatrix): { C: Csc; sym: boolean } {
  * mostly symmetric with a mostly stored diagonal (the pivots can then stay on the diagonal the
  * ordering chose), else the columns by minimum degree of AᵀA (from A, not formed) (any row pivoting then stays within its fill).
  */
-function analyzeFor(C: Csc, lu: boolean, ordering: OrderingName | 'auto', sym = false): Analysis {
+function analyzeFor(C: Csc, lu: boolean, ordering: OrderingName | 'auto', md: MinimumDegreeKernel, sym = false): Analysis {
   let asked = ordering;
   let why = '';
   let rows: Rows | undefined;
@@ -224,7 +235,7 @@ function analyzeFor(C: Csc, lu: boolean, ordering: OrderingName | 'auto', sym = 
   // the rows of A once (a symmetric A's are its columns)
   rows ??= sym ? { rowPtr: C.colPtr, colIdx: C.rowIdx } : rowsOf(C);
   const g = asked === 'amd-ata' ? { n: C.n, colPtr: C.colPtr, rowIdx: C.rowIdx, rows, skip: denseRows(rows, C.n) } : symmetricGraph(C.n, C.colPtr, C.rowIdx, rows);
-  const a = analyze(g, asked, lu, C.complex);
+  const a = analyze(g, asked, lu, C.complex, md);
   if (why) a.orderingReason = asked === 'auto' ? why + a.orderingReason : why;
   return a;
 }
@@ -248,7 +259,7 @@ export function nonFiniteEntry(A: Csc): string | null {
   return null;
 }
 
-async function factorizeInBudget(A: SparseMatrix, options: FactorOptions, budgetMB: number | undefined, supernodal: SupernodalNumeric, lu: LuKernels, plan?: FactorPlan): Promise<Factorization> {
+async function factorizeInBudget(A: SparseMatrix, options: FactorOptions, budgetMB: number | undefined, kernels: DirectKernels, plan?: FactorPlan): Promise<Factorization> {
   checkOptions('factor', options, FACTOR_OPTION_KEYS);
   const kind = options.kind ?? 'auto';
   const asked = options.pivotTolerance;
@@ -257,9 +268,9 @@ async function factorizeInBudget(A: SparseMatrix, options: FactorOptions, budget
   checkSignal('factor', signal);
   throwIfAborted(signal);
   // the symbolic phase runs before the first checkpoint: inside this scope its memory counts against budgetMB
-  const { csr, C, sym, a } = plan ?? planFactor(A, kind, options.ordering ?? 'auto');
+  const { csr, C, sym, a } = plan ?? planFactor(A, kind, options.ordering ?? 'auto', kernels.minimumDegree);
   const tol = asked ?? (a.ordering === 'amd-ata' ? COLUMN_ORDER_PIVOT_TOLERANCE : PIVOT_TOLERANCE);
-  const F = new Factorization(C, sym ? C : rowsWithValues(csr), csr.dtype, a, tol, budgetMB, supernodal, lu);
+  const F = new Factorization(C, sym ? C : rowsWithValues(csr), csr.dtype, a, tol, budgetMB, kernels.supernodal, kernels.lu);
   try {
     if (kind !== 'auto') {
       await F.numeric(kind, `kind: '${kind}' was asked for`, signal);
@@ -778,37 +789,16 @@ function infNorm(At: Csc): number {
   return s;
 }
 
-/** What {@link estimateFactorCost} returns: the cost, and the ordering it assumes. */
+/** What {@link Runtime.estimateFactorCost} returns: the cost, and the ordering it assumes. */
 export interface FactorEstimate extends FactorCost {
   /** the ordering the estimate assumes (the one rt.factor would choose with the same options) */
   ordering: OrderingName;
 }
 
-/**
- * The cost of factorizing A, from the symbolic phase alone (ordering, elimination tree, column
- * counts: roughly the time of a few SpMVs plus the ordering, no numeric work): entries of the factor,
- * flops and bytes, and the ordering that would be used. For LU ordered on A + Aᵀ the estimate assumes
- * pivots on the diagonal, and partial pivoting can make the true fill larger; under the column
- * ordering 'amd-ata' (LU's 'auto' for a pattern far from symmetric) it comes from the Cholesky factor
- * of AᵀA, a bound on the fill of any row pivoting unless dense rows were left out of AᵀA. rt.solve's 'auto'
- * weighs these against an iterative solve.
- *
- * @throws {@link ShapeError} when A is not square.
- * @throws {@link FormatError} when A breaks an invariant of its format.
- *
- * @example
- * ```js
- * import { estimateFactorCost, poisson2D } from 'simdgl';
- * import assert from 'node:assert/strict';
- *
- * const c = estimateFactorCost(poisson2D(64), 'cholesky');
- * assert.ok(c.fillNnz > 4096 && c.flops > c.fillNnz && c.bytes > 12 * c.fillNnz);
- * assert.ok(['amd', 'nd'].includes(c.ordering));
- * ```
- */
-export function estimateFactorCost(A: SparseMatrix, kind: 'cholesky' | 'ldlt' | 'lu' = 'lu', ordering: OrderingName | 'auto' = 'auto'): FactorEstimate {
+/** The cost of factorizing A from the symbolic phase alone: see {@link Runtime.estimateFactorCost}; `md` runs minimum degree. @internal */
+export function estimateFactorCost(A: SparseMatrix, kind: 'cholesky' | 'ldlt' | 'lu', ordering: OrderingName | 'auto', md: MinimumDegreeKernel): FactorEstimate {
   const C = cscOf(squareCsr(A, 'estimateFactorCost'));
   if (ordering === 'amd-ata' && kind !== 'lu') throw new UnsupportedError(`estimateFactorCost: ordering 'amd-ata' is for LU`);
-  const a = analyzeFor(C, kind === 'lu', ordering);
+  const a = analyzeFor(C, kind === 'lu', ordering, md);
   return { ...a.cost, ordering: a.ordering };
 }

@@ -7,7 +7,7 @@
  * O(k) anti-diagonals, so the fill is O(n log n) in 2-D and O(n^(4/3)) in 3-D instead of the
  * O(n^(3/2)) and O(n^(5/3)) of a profile ordering.
  */
-import { amdOrder } from './amd.js';
+import { amdOrder, type MinimumDegreeKernel } from './amd.js';
 import type { Graph } from './pattern.js';
 
 /** parts of at most this many nodes go to AMD */
@@ -17,12 +17,12 @@ const LEAF = 200;
  * A nested-dissection ordering of the graph: perm[k] is the node eliminated k-th. Indistinguishable
  * nodes (the same neighbours and each other: the unknowns of one mesh node, as in elasticity) are
  * merged first when that shrinks the graph by a tenth or more, dissected as one, and numbered
- * together.
+ * together. The leaves are ordered by AMD (its elimination `md`).
  */
-export function ndOrder(g: Graph): Int32Array {
+export function ndOrder(g: Graph, md: MinimumDegreeKernel): Int32Array {
   const c = compressGraph(g);
-  if (!c) return dissect(g);
-  const order = dissect(c.graph);
+  if (!c) return dissect(g, md);
+  const order = dissect(c.graph, md);
   const perm = new Int32Array(g.n);
   let k = 0;
   for (let t = 0; t < order.length; t++) {
@@ -107,7 +107,7 @@ export function compressGraph(g: Graph): { graph: Graph; memberPtr: Int32Array; 
 }
 
 /** Nested dissection of the graph as it is. */
-function dissect(g: Graph): Int32Array {
+function dissect(g: Graph, md: MinimumDegreeKernel): Int32Array {
   const n = g.n;
   const perm = new Int32Array(n);
   // part[v]: the id of the part v belongs to, -1 once numbered
@@ -135,7 +135,7 @@ function dissect(g: Graph): Int32Array {
     const m = nodes.length;
     const id = part[nodes[0]];
     if (m <= LEAF) {
-      place(leafOrder(g, nodes, part, id, local, queue));
+      place(leafOrder(g, nodes, part, id, local, queue, md));
       continue;
     }
     // one breadth-first search finds whether the part is connected and starts the search for a
@@ -158,7 +158,7 @@ function dissect(g: Graph): Int32Array {
     const depth = level[queue[count - 1]] + 1;
     if (depth < 3) {
       // a clique-like part: no separator to find
-      place(leafOrder(g, nodes, part, id, local, queue));
+      place(leafOrder(g, nodes, part, id, local, queue, md));
       continue;
     }
     const size = new Int32Array(depth);
@@ -255,7 +255,7 @@ function peripheralLevels(g: Graph, part: Int32Array, id: number, level: Int32Ar
 }
 
 /** AMD on the subgraph a part induces; returns the part's nodes in that order (`scratch`: n entries). */
-function leafOrder(g: Graph, nodes: Int32Array, part: Int32Array, id: number, local: Int32Array, scratch: Int32Array): Int32Array {
+function leafOrder(g: Graph, nodes: Int32Array, part: Int32Array, id: number, local: Int32Array, scratch: Int32Array, md: MinimumDegreeKernel): Int32Array {
   const m = nodes.length;
   let edges = 0;
   for (let t = 0; t < m; t++) {
@@ -273,7 +273,7 @@ function leafOrder(g: Graph, nodes: Int32Array, part: Int32Array, id: number, lo
     }
     ptr[t + 1] = q;
   }
-  const order = amdOrder({ n: m, ptr, adj: adj.subarray(0, q) });
+  const order = amdOrder({ n: m, ptr, adj: adj.subarray(0, q) }, md);
   const out = new Int32Array(m);
   for (let t = 0; t < m; t++) {
     out[t] = nodes[order[t]];

@@ -5,7 +5,6 @@
  * take — known before any numeric work, so the runtime can check its memory budget and rt.solve can
  * weigh a direct solve against an iterative one.
  */
-import { treeDfs } from './amd.js';
 import type { Graph, Rows } from './pattern.js';
 
 /**
@@ -244,4 +243,22 @@ export function costOf(counts: Int32Array, lu: boolean, complex: boolean): Facto
   // factor values and row indices, plus the pointers, the permutations and a few work vectors
   const bytes = fillNnz * (valueBytes + 4) + n * (8 * 4 + 2 * valueBytes);
   return { fillNnz, flops, bytes };
+}
+
+/** Postorders the subtree at root j into post[k..] (children lists head/next; stack of n + 1). */
+function treeDfs(j: number, k: number, head: Int32Array, next: Int32Array, post: Int32Array, stack: Int32Array): number {
+  let top = 0;
+  stack[0] = j;
+  while (top >= 0) {
+    const p = stack[top];
+    const i = head[p];
+    if (i === -1) {
+      top--;
+      post[k++] = p;
+    } else {
+      head[p] = next[i];
+      stack[++top] = i;
+    }
+  }
+  return k;
 }
