@@ -74,10 +74,10 @@ type SolveOptions = Parameters<Runtime['solve']>[2];
 interface Ours { ms: number; converged: boolean; what: string; firstMs: number | null }
 
 /**
- * Each variant's median time of upload + solve, the variants taken in turn within every repeat (one
- * untimed round first below 100 000 rows): the calls of a process's first seconds (JIT tiers,
- * background compilation) then weigh on each alike, not on whichever runs first. null: the variant
- * threw (a singular matrix given to 'direct').
+ * Each variant's median time of upload + solve, the variants taken in turn within every repeat, each
+ * repeat starting one variant later (one untimed round first below 100 000 rows, 'auto' first): the
+ * calls of a process's first seconds (JIT tiers, background compilation) then weigh on each alike, not
+ * on whichever runs first or after the slowest. null: the variant threw (a singular matrix given to 'direct').
  */
 async function ours(rt: Runtime, A: CSRMatrix, reps: number, variants: SolveOptions[]): Promise<(Ours | null)[]> {
   const c = A.dtype === 'c128' || A.dtype === 'c64' ? 2 : 1;
@@ -97,7 +97,12 @@ async function ours(rt: Runtime, A: CSRMatrix, reps: number, variants: SolveOpti
   const failed = variants.map(() => false);
   let firstMs: number | null = null;
   for (let k = A.rows < 100_000 ? -1 : 0; k < reps; k++) {
-    for (let v = 0; v < variants.length; v++) {
+    // each repeat starts with the next variant: whichever runs right after another (the JIT's and the
+    // collector's work that one left behind, on two loaded cores) is then each alike — in a fixed
+    // order 'auto', timed after the Krylov variant, read 7.3 ms against its forced direct solve's
+    // 0.9 ms on 494_bus, doing the same work (warm, each alone: 0.87 against 0.81 ms)
+    for (let j = 0; j < variants.length; j++) {
+      const v = k < 0 ? j : (j + k) % variants.length;
       if (failed[v]) continue;
       try {
         const run = await once(variants[v]);

@@ -9,7 +9,7 @@
 import type { PathRefinement } from '../solvers/ops.js';
 import type { CpuBackend } from './backend.js';
 import type { CpuMatrix, CpuVector } from './resident.js';
-import { sumPartials } from './blas1.js';
+import { copy, axpy, nrm2, sumPartials } from './blas1.js';
 
 /** Whether cpuRefinement takes A: f32 values in DIA, square. */
 export function refinesOnPool(M: CpuMatrix): boolean {
@@ -53,6 +53,72 @@ export async function cpuRefinement(B: CpuBackend, M: CpuMatrix, b: Float64Array
       // next ← x + d; a correction holding Inf or NaN is not applied: x stays the last finite iterate
       const check = sumPartials(await B.runReduction('refine_add_f32', () => [x.ptr, d.ptr, next.ptr], n))[0];
       if (Number.isNaN(check)) return NaN;
+      const norm = await residual(next);
+      if (Number.isNaN(norm)) {
+        // rhs must stay the residual of the x kept
+        await residual(x);
+        return NaN;
+      }
+      [x, next] = [next, x];
+      return norm;
+    },
+    read: async () => new Float64Array(x.view() as Float64Array),
+    dispose: () => {
+      for (const v of vectors()) v.dispose();
+    },
+  };
+}
+
+/**
+ * Refinement of an f64 or c128 matrix on the pool, any format: b, x and r = b − A·x in the matrix's
+ * own f64 (c128), r recomputed from x by the path's SpMV after each correction and its norm by the
+ * pool's nrm2 — where solve.ts's host loop formed r − A·d on the path and then, after a second
+ * correction solve (an f64 1e-10 solve whose first path residual misses tol), b − A·x and its norm on
+ * the main thread in JavaScript: two host products of A (≈ 12 ms each for poisson3D(64)) and a read
+ * of x. The answer's reported residual is this r's norm: the same f64 arithmetic, in another order.
+ */
+export async function cpuRefinementF64(B: CpuBackend, M: CpuMatrix, b: Float64Array, x0: Float64Array | undefined): Promise<PathRefinement<CpuVector>> {
+  const n = M.rows;
+  const spmv = (v: CpuVector, y: CpuVector) => B.spmv(M, v, y, { alpha: [-1, 0], beta: [1, 0], op: 'N' });
+  const bv = B.vector(M.dtype, n);
+  let x = B.vector(M.dtype, n);
+  let next = B.vector(M.dtype, n);
+  const rhs = B.vector(M.dtype, n);
+  const vectors = () => [bv, x, next, rhs];
+  const finite = (v: number) => (Number.isFinite(v) ? v : NaN);
+  // rhs ← b − A·v, returning its norm (NaN when not finite)
+  const residual = async (v: CpuVector): Promise<number> => {
+    await copy(B, bv, rhs);
+    await spmv(v, rhs);
+    return finite(await nrm2(B, rhs));
+  };
+  let bnorm: number;
+  let rnorm: number;
+  try {
+    bv.view().set(b);
+    bnorm = finite(await nrm2(B, bv));
+    if (x0) {
+      x.view().set(x0);
+      rnorm = await residual(x);
+    } else {
+      x.view().fill(0);
+      rhs.view().set(b);
+      rnorm = bnorm;
+    }
+  } catch (e) {
+    for (const v of vectors()) v.dispose();
+    throw e;
+  }
+  return {
+    bnorm,
+    rnorm,
+    // r is computed in f64, as the host's residual is
+    roundoff: 0,
+    rhs: () => rhs,
+    async correct(d) {
+      // next ← x + d; a correction holding Inf or NaN (its residual NaN) is not applied: x stays the last finite iterate
+      await copy(B, x, next);
+      await axpy(B, [1, 0], d, next);
       const norm = await residual(next);
       if (Number.isNaN(norm)) {
         // rhs must stay the residual of the x kept

@@ -4,7 +4,7 @@ import type { CpuBackend } from './backend.js';
 import type { CpuMatrix, CpuVector } from './resident.js';
 import * as blas from './blas1.js';
 import { cpuTriangular } from './sptrsv.js';
-import { cpuRefinement, refinesOnPool } from './refine.js';
+import { cpuRefinement, cpuRefinementF64, refinesOnPool } from './refine.js';
 import type { Preconditioner, SolverOps } from '../solvers/ops.js';
 import type { SparseMatrix } from '../formats/index.js';
 
@@ -83,8 +83,9 @@ export function cpuSolverOps(
       };
     },
     triangular: (T, o) => cpuTriangular(B, T.astype(dt), o),
-    // f32 DIA: x and b − A·x in f64 on the pool, not the host (src/cpu/refine.ts); undefined otherwise
-    refinement: (b, x0) => (refinesOnPool(M) ? cpuRefinement(B, M, b, x0) : undefined),
+    // x and b − A·x in f64 on the pool, not the host (src/cpu/refine.ts): f64 / c128 in any format,
+    // f32 in DIA; undefined otherwise (other f32 / c64 refine on the host)
+    refinement: (b, x0) => (!single ? cpuRefinementF64(B, M, b, x0) : refinesOnPool(M) ? cpuRefinement(B, M, b, x0) : undefined),
     release: (v) => v.dispose(),
     dispose: () => dinv?.dispose(),
   };

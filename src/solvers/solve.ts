@@ -231,9 +231,10 @@ const MAX_REFINEMENTS = 30;
 
 /**
  * Runs a Krylov method and reports what the answer satisfies (DESIGN.md: the true residual at the end):
- * x accumulates in f64 on the host, the residual b − A·x is recomputed in f64 after each solve (on
- * the path as r − A·d for f64 storage — the CPU's f64 or WebGPU's double-single — on the host for
- * f32, and once more on the host at the end unless one solve from x = 0 made it exactly b − A·x),
+ * x accumulates in f64, the residual b − A·x is recomputed in f64 after each solve — on the path where
+ * it refines (SolverOps.refinement: the CPU pool's f64, WebGPU's double-single; refineOnPath), else
+ * x on the host and r as r − A·d on the path for f64 storage, on the host for f32, and once more on
+ * the host at the end unless one solve from x = 0 made it exactly b − A·x —
  * and while it misses the tolerance the method solves again for the correction (A·d = r, x += d) —
  * iterative refinement, which takes an f32 matrix to an f64 tolerance (each inner solve asked for at
  * most SINGLE_INNER_TOL), and restarts an f64 recurrence that drifted. It ends 'stagnated' when a
@@ -435,7 +436,7 @@ function innerTolerance(single: boolean, target: number, rnorm: number): number 
 }
 
 /**
- * solveWithTrueResidual where the path refines (SolverOps.refinement: the WebGPU path): the same loop
+ * solveWithTrueResidual where the path refines (SolverOps.refinement: the CPU pool, WebGPU): the same loop
  * and stopping rules, but x and r = b − A·x stay on the path in its f64 (double-single), r recomputed
  * from x after every correction, so a solve reads back scalars and x once. After more than one
  * correction solve, or from an x0, the reported residual is the path's where its rounding bound
@@ -644,7 +645,8 @@ const ABS_NORMS = new WeakMap<CSRMatrix, { abs2: number; maxRow: number; pattern
  */
 function residualRounding<V>(A: CSRMatrix, R: PathRefinement<V>, x: Float64Array, roundoff = true): number {
   const c = A.dtype === 'c64' || A.dtype === 'c128' ? 2 : 1;
-  if (!roundoff && !((R.underflow ?? 0) > 0)) return 0;
+  // a path whose residual is plain f64 (the CPU's) has no bound to add: no pass over A for its norms
+  if (!(roundoff && R.roundoff > 0) && !((R.underflow ?? 0) > 0)) return 0;
   let n = ABS_NORMS.get(A);
   if (!n) {
     const colSums = new Float64Array(A.cols);
