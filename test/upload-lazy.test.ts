@@ -10,6 +10,7 @@ import { CSRMatrix } from '../src/formats/csr.js';
 import { convert, type SparseMatrix } from '../src/formats/index.js';
 import { poisson2D, poisson3D } from '../src/generators/poisson.js';
 import { FormatError } from '../src/errors.js';
+import { ownedCopyCanonical } from '../src/formats/owned.js';
 import { loadShared } from './matrices.js';
 import { matvec, relDiff, trueResidual } from './solve-reference.js';
 
@@ -104,5 +105,57 @@ describe("rt.upload's default format, made on first use", () => {
     h.dispose();
     // the caller's matrix is not taken as checked: its toCSR() still validates it
     expect(() => A.toCSR()).toThrow(FormatError);
+  });
+});
+
+describe("rt.upload's private copy: validation and the canonical test in one pass", () => {
+  /** validate() then isCanonical(), the two passes the fused one replaces: the error message, else the verdict */
+  const twoPasses = (A: CSRMatrix): string | boolean => {
+    try {
+      return A.validate().isCanonical();
+    } catch (e) {
+      return (e as Error).message;
+    }
+  };
+  const fused = (A: CSRMatrix): string | boolean => {
+    try {
+      return ownedCopyCanonical(A).canonical;
+    } catch (e) {
+      return (e as Error).message;
+    }
+  };
+  it('the same verdict, or the same first error, as validate() and isCanonical() one after the other', () => {
+    const P = poisson2D(5);
+    const variants: [string, (c: Int32Array, p: Int32Array) => void][] = [
+      ['as it is', () => {}],
+      ['two columns swapped in a row', (c) => ([c[5], c[6]] = [c[6], c[5]])],
+      ['a duplicate column', (c) => (c[6] = c[5])],
+      ['a column out of range', (c) => (c[7] = 25)],
+      ['a negative column after an unsorted pair', (c) => ([c[2], c[3], c[40]] = [c[3], c[2], -1])],
+      ['two out of range: the first named', (c) => ([c[9], c[30]] = [99, -4])],
+      ['decreasing row pointers', (_, p) => (p[3] = p[2] - 1)],
+      ['the last row pointer short', (_, p) => (p[p.length - 1] -= 1)],
+    ];
+    const verdicts = new Set<string | boolean>();
+    for (const [what, change] of variants) {
+      const c = P.colIdx.slice();
+      const p = P.rowPtr.slice();
+      change(c, p);
+      const A = new CSRMatrix(P.rows, P.cols, 'f64', p, c, P.values.slice());
+      const want = twoPasses(A);
+      expect(fused(A), what).toEqual(want);
+      verdicts.add(want);
+    }
+    expect(verdicts.has(true) && verdicts.has(false) && verdicts.size >= 6).toBe(true);
+    expect(ownedCopyCanonical(scrambled(loadShared('olm1000'))).canonical).toBe(false);
+    expect(ownedCopyCanonical(convert(poisson3D(4), 'coo')).canonical).toBe(false); // not a CSR: converted by toCSR
+  });
+
+  it('a scrambled CSR uploaded gives the products of its canonical form', async () => {
+    const A = loadShared('olm1000');
+    const x = Float64Array.from({ length: A.cols }, (_, i) => Math.sin(i));
+    const h = rt.upload(scrambled(A));
+    expect(relDiff(await rt.spmv(h, x), matvec(A, x))).toBeLessThanOrEqual(1e-14);
+    h.dispose();
   });
 });

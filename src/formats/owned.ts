@@ -2,7 +2,7 @@ import { reserveMemory } from '../memory-budget.js';
 import { FormatError, InputTypeError, UnsupportedError } from '../errors.js';
 import { COOMatrix } from './coo.js';
 import { CSCMatrix } from './csc.js';
-import { CSRMatrix } from './csr.js';
+import { CSRMatrix, validateCanonical } from './csr.js';
 import { DenseMatrix } from './dense.js';
 import { DIAMatrix } from './dia.js';
 import { ELLMatrix } from './ell.js';
@@ -23,7 +23,7 @@ import { shownTyped, shownValue } from '../shown-value.js';
 export function ownedCopy(m: SparseMatrix): SparseMatrix {
   switch (m?.format) {
     case 'coo': return new COOMatrix(m.rows, m.cols, m.dtype, copy(m.rowIdx), copy(m.colIdx), copy(m.values)).validate();
-    case 'csr': return new CSRMatrix(m.rows, m.cols, m.dtype, copy(m.rowPtr), copy(m.colIdx), copy(m.values)).validate();
+    case 'csr': return ownedCopyCanonical(m).matrix;
     case 'csc': return new CSCMatrix(m.rows, m.cols, m.dtype, copy(m.colPtr), copy(m.rowIdx), copy(m.values)).validate();
     case 'mrs': return new MRSMatrix(m.rows, m.cols, m.dtype, copy(m.index), copy(m.values)).validate();
     case 'dia': return new DIAMatrix(m.rows, m.cols, m.dtype, copy(m.offsets), m.pitch, copy(m.data)).validate();
@@ -34,6 +34,13 @@ export function ownedCopy(m: SparseMatrix): SparseMatrix {
     case 'dense': return new DenseMatrix(m.rows, m.cols, m.dtype, copy(m.values)).validate();
     default: throw notAMatrix(m);
   }
+}
+
+/** ownedCopy, and whether the copy is a canonical CSR: a CSR's validation tests that in the same pass. */
+export function ownedCopyCanonical(m: SparseMatrix): { matrix: SparseMatrix; canonical: boolean } {
+  if (m?.format !== 'csr') return { matrix: ownedCopy(m), canonical: false };
+  const matrix = new CSRMatrix(m.rows, m.cols, m.dtype, copy(m.rowPtr), copy(m.colIdx), copy(m.values));
+  return { matrix, canonical: validateCanonical(matrix) };
 }
 
 /**

@@ -8,7 +8,7 @@ import { allocValues, componentBytes, components, elementBytes, isComplex, type 
 import { DisposedError, GpuUnavailableError, InputTypeError, MemoryLimitError, NotPositiveDefiniteError, OptionError, PaddingLimitError, ShapeError, SingularMatrixError, UnsupportedError, SimdglError } from '../errors.js';
 import type { SpmvScalars } from '../backend-types.js';
 import { convert, type FormatName, type SparseMatrix } from '../formats/index.js';
-import { ownedCopy } from '../formats/owned.js';
+import { ownedCopyCanonical } from '../formats/owned.js';
 import { DenseMatrix } from '../formats/dense.js';
 import { PATH_IDS, type DenseShape, type Path, type PathCapabilities, type PathChoice, type PathDense, type PathId, type PathMatrix, type PathVector } from '../path.js';
 import { CpuPath } from '../cpu/path.js';
@@ -358,7 +358,8 @@ export class Runtime implements HandleOwner {
 
   private uploadInBudget(matrix: SparseMatrix, options: UploadOptions): MatrixHandle {
     // kernels trust only a validated private copy: later changes to `matrix` cannot reach them
-    matrix = ownedCopy(matrix);
+    const owned = ownedCopyCanonical(matrix);
+    matrix = owned.matrix;
     if (options.dtype !== undefined && options.dtype !== matrix.dtype) {
       assertDType(options.dtype, 'upload');
       matrix = matrix.astype(options.dtype);
@@ -370,7 +371,7 @@ export class Runtime implements HandleOwner {
       // the canonical CSR serves the features, every conversion and the solvers' structure check; the
       // format is chosen, and the copy in it made, when an operation first needs them: a solve that
       // factorizes never does (the SELL copy and its conversion back to CSR were ≈ 25% of a small one)
-      const csr = markPrivateCanonical(matrix.format === 'csr' && (matrix as CSRMatrix).isCanonical() ? (matrix as CSRMatrix) : matrix.toCSR());
+      const csr = markPrivateCanonical(owned.canonical ? (matrix as CSRMatrix) : matrix.toCSR());
       const lazy = {
         format: () => chooseFormat(this.featuresOf(csr), 'cpu').format,
         convert: (format: FormatName) => {
