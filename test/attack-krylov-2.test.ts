@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
 import { poisson2D } from '../src/generators/poisson.js';
+import { CSRMatrix } from '../src/formats/csr.js';
 import { trueResidual } from './solve-reference.js';
 import { loadShared } from './matrices.js';
 
@@ -48,6 +49,65 @@ describe('MINRES + Chebyshev just short of tol after its first solve', () => {
       const r = await rt.solve(h, b, { method: 'minres', preconditioner: 'chebyshev', tol });
       expect(r.reason, `${r.reason}, relative residual ${r.relativeResidual}`).toBe('converged');
       expect(trueResidual(A, r.x, b)).toBeLessThanOrEqual(tol);
+      h.dispose();
+    });
+  }
+});
+
+/** ‖b − A·x‖₂/‖b‖₂ in f64 for real or complex A, A divided by s and x multiplied by s first (A·x stays in range for A far from 1). */
+function relresScaled(A: CSRMatrix, x: ArrayLike<number>, b: ArrayLike<number>, s: number): number {
+  const As = new CSRMatrix(A.rows, A.cols, A.dtype, A.rowPtr, A.colIdx, A.values.map((v) => v / s) as Float64Array);
+  return trueResidual(As, Array.from(x, (v) => v * s), b);
+}
+
+/** poisson2D(n)·s, real, or complex with imaginary parts ±0.3·s off the diagonal (Hermitian, or not). */
+function poissonScaled(n: number, s: number, complex?: 'hermitian' | 'general'): CSRMatrix {
+  const P = poisson2D(n);
+  if (!complex) return new CSRMatrix(P.rows, P.cols, 'f64', P.rowPtr, P.colIdx, P.values.map((v) => v * s) as Float64Array);
+  const v = new Float64Array(2 * P.nnz);
+  for (let i = 0; i < P.rows; i++) {
+    for (let k = P.rowPtr[i]; k < P.rowPtr[i + 1]; k++) {
+      const j = P.colIdx[k];
+      v[2 * k] = P.values[k] * s;
+      v[2 * k + 1] = i === j ? 0 : (complex === 'general' || j > i ? 0.3 : -0.3) * s;
+    }
+  }
+  return new CSRMatrix(P.rows, P.cols, 'c128', P.rowPtr, P.colIdx, v);
+}
+
+describe('entries of A beyond 1e±154', () => {
+  // squares of A's scale over- or underflowed: BiCGSTAB's tᴴt and MINRES's rᴴr ('nan' at the first
+  // iteration of A·1e160, 'breakdown' or a false 'converged' below 1e-154), and the preconditioners'
+  // reciprocals of |aᵢᵢ|² (ILU(0)/IC(0) threw 'the diagonal entry is not finite' / 'is zero', SSOR and
+  // block-Jacobi gave NaN or no convergence)
+  for (const s of [1e160, 1e300, 1e-200, 1e-300]) {
+    it(`poisson2D(8)·${s}: every method with every preconditioner solves it`, async () => {
+      const A = poissonScaled(8, s);
+      const h = rt.upload(A);
+      const b = new Float64Array(A.rows).fill(1);
+      for (const method of ['cg', 'gmres', 'bicgstab', 'minres'] as const) {
+        for (const preconditioner of ['none', 'jacobi', 'block-jacobi', 'ssor', 'ic0', 'ilu0', 'chebyshev'] as const) {
+          const r = await rt.solve(h, b, { method, preconditioner, tol: 1e-8 });
+          const t = relresScaled(A, r.x, b, s);
+          expect(r.reason, `${method}+${preconditioner}: ${r.reason} after ${r.iterations}, relative residual ${r.relativeResidual}`).toBe('converged');
+          expect(t, `${method}+${preconditioner}`).toBeLessThanOrEqual(1e-8);
+        }
+      }
+      h.dispose();
+    });
+  }
+
+  for (const s of [1e160, 1e-200]) {
+    it(`a complex A·${s} that is not Hermitian is not taken for Hermitian: 'auto' solves it`, async () => {
+      const A = poissonScaled(6, s, 'general');
+      const h = rt.upload(A);
+      const b = new Float64Array(2 * A.rows).fill(1);
+      expect(rt.explain('solve', h).structure.hermitian).toBe(false);
+      for (const method of ['auto', 'gmres', 'bicgstab'] as const) {
+        const r = await rt.solve(h, b, { method, tol: 1e-8 });
+        expect(r.reason, `${method}: ${r.method}+${r.preconditioner} ${r.reason}, relative residual ${r.relativeResidual}`).toBe('converged');
+        expect(relresScaled(A, r.x, b, s)).toBeLessThanOrEqual(1e-8);
+      }
       h.dispose();
     });
   }

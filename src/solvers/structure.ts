@@ -113,8 +113,19 @@ export function anyStructure(A: CSRMatrix): SolveStructure {
   for (let k = 0; k < values.length; k++) if (!Number.isFinite(values[k])) finite = false;
   // cursor[j]: the next entry of row j left of its diagonal that no mirror has matched yet
   const cursor = hermitian ? rowPtr.slice(0, n) : new Int32Array(0);
-  // |a − conj(m)| ≤ 1e-12·max(|a|, |m|), squared (no hypot: this runs once per entry pair)
-  const mirrors = (re: number, im: number, mr: number, mi: number): boolean => (re - mr) ** 2 + (im + mi) ** 2 <= 1e-24 * Math.max(re * re + im * im, mr * mr + mi * mi);
+  // |a − conj(m)| ≤ 1e-12·max(|a|, |m|), squared (no hypot: this runs once per entry pair) where the
+  // squares stay in range; beyond |a| ≈ 1e±145 by hypot (Infinity ≤ Infinity, or 0 ≤ 0, took any pair
+  // for a mirror: a non-Hermitian A·1e160 was given to CG)
+  const mirrors = (re: number, im: number, mr: number, mi: number): boolean => {
+    const m = Math.max(re * re + im * im, mr * mr + mi * mi);
+    if (m > 1e-290 && m < 1e290) return (re - mr) ** 2 + (im + mi) ** 2 <= 1e-24 * m;
+    return Math.hypot(re - mr, im + mi) <= 1e-12 * Math.max(Math.hypot(re, im), Math.hypot(mr, mi));
+  };
+  // |z|, by its square where that stays in range
+  const mag = (re: number, im: number): number => {
+    const a = re * re + im * im;
+    return a > 1e-290 && a < 1e290 ? Math.sqrt(a) : Math.hypot(re, im);
+  };
   for (let i = 0; i < n; i++) {
     let dr = 0;
     let di = 0;
@@ -131,7 +142,7 @@ export function anyStructure(A: CSRMatrix): SolveStructure {
       }
       if (re > 0) laplacianLike = false;
       off -= re;
-      offAbs += complex ? Math.sqrt(re * re + im * im) : Math.abs(re);
+      offAbs += complex ? mag(re, im) : Math.abs(re);
       if (!hermitian || j < i) continue;
       // the mirror (j, i): row j's entries left of column i that the cursor passes have none
       let q = cursor[j];
@@ -144,7 +155,7 @@ export function anyStructure(A: CSRMatrix): SolveStructure {
     if (dr === 0 && di === 0) zeroDiagonals++;
     if (off > dr * (1 + 1e-12)) laplacianLike = false;
     // the same relative slack: a stencil's row sum is zero only up to rounding
-    if (Math.sqrt(dr * dr + di * di) < offAbs * (1 - 1e-12)) diagonallyDominant = false;
+    if (mag(dr, di) < offAbs * (1 - 1e-12)) diagonallyDominant = false;
     if (!(dr > 0) || (complex && di !== 0)) positiveDiagonal = false;
     if (complex && di !== 0 && hermitian) hermitian = false;
   }

@@ -18,10 +18,17 @@ export async function minres<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V
     let reason: StopReason = r0 / scale <= tol ? 'converged' : 'maxIter';
     if (Number.isNaN(r0)) reason = 'nan';
     const precond = async (from: V, to: V): Promise<void> => (ops.precondition ? ops.precondition(from, to) : ops.copy(from, to));
+    // β = √(rᴴM⁻¹r), −1 where that is negative (M not definite); without a preconditioner, where rᴴr
+    // leaves the range of its squares, the overflow-safe ‖r‖₂ (A beyond 1e±154: 'nan' at once for
+    // A·1e160; β = 0 read as an exhausted Krylov space for A·1e-200, a true residual of 1.22)
+    const betaOf = async (r: V, z: V): Promise<number> => {
+      const bb = (await ops.dot(r, z))[0];
+      if (!ops.precondition && !(bb > 1e-290 && bb < 1e290) && !Number.isNaN(bb)) return ops.nrm2(r);
+      return bb < 0 ? -1 : Math.sqrt(bb);
+    };
     await precond(r1, y);
-    let beta1 = (await ops.dot(r1, y))[0];
+    const beta1 = await betaOf(r1, y);
     if (reason === 'maxIter' && !(beta1 > 0)) reason = Number.isNaN(beta1) ? 'nan' : 'breakdown';
-    beta1 = Math.sqrt(beta1);
     // φ̄ relative to b: the M⁻¹-norm ratio carried onto ‖r0‖/‖b‖
     const rel = (phibar: number): number => (phibar / beta1) * (r0 / scale);
     await ops.copy(r1, r2);
@@ -50,17 +57,17 @@ export async function minres<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V
       [r1, r2, y] = [r2, y, r1];
       await precond(r2, y);
       oldb = beta;
-      const bb = (await ops.dot(r2, y))[0];
+      const nextBeta = await betaOf(r2, y);
       // an iteration counts once it has updated x: a NaN or breakdown here leaves x and the count as they were
-      if (Number.isNaN(bb) || Number.isNaN(alfa)) {
+      if (Number.isNaN(nextBeta) || Number.isNaN(alfa)) {
         reason = 'nan';
         break;
       }
-      if (bb < 0) {
+      if (nextBeta < 0) {
         reason = 'breakdown';
         break;
       }
-      beta = Math.sqrt(bb);
+      beta = nextBeta;
       const oldeps = epsln;
       const delta = cs * dbar + sn * alfa;
       const gbar = sn * dbar - cs * alfa;

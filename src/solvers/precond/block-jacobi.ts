@@ -1,3 +1,4 @@
+import { div, type C } from '../krylov/complex.js';
 import { components, isComplex } from '../../dtype.js';
 import { ShapeError } from '../../errors.js';
 import { CSRMatrix } from '../../formats/csr.js';
@@ -66,15 +67,9 @@ export function blockDiagonalInverse(A: CSRMatrix, b: number): CSRMatrix {
         [re[col * w + j], re[piv * w + j]] = [re[piv * w + j], re[col * w + j]];
         [im[col * w + j], im[piv * w + j]] = [im[piv * w + j], im[col * w + j]];
       }
-      const dr = re[col * w + col];
-      const di = im[col * w + col];
-      const dd = dr * dr + di * di;
-      for (let j = 0; j < w; j++) {
-        const xr = re[col * w + j];
-        const xi = im[col * w + j];
-        re[col * w + j] = (xr * dr + xi * di) / dd;
-        im[col * w + j] = (xi * dr - xr * di) / dd;
-      }
+      // the row divided by its pivot range-safely (|pivot|² overflowed from 1e154: NaN in every block of A·1e160)
+      const d: C = [re[col * w + col], im[col * w + col]];
+      for (let j = 0; j < w; j++) [re[col * w + j], im[col * w + j]] = div([re[col * w + j], im[col * w + j]], d);
       for (let i = 0; i < m; i++) {
         if (i === col) continue;
         const fr = re[i * w + col];

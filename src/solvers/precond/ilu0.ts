@@ -1,5 +1,6 @@
 import { components, isComplex, type DType } from '../../dtype.js';
 import { CSRMatrix } from '../../formats/csr.js';
+import { div } from '../krylov/complex.js';
 
 /** Zero-fill incomplete factors: L (unit lower, the unit diagonal not stored) and U (upper with its diagonal). */
 export interface IncompleteFactors {
@@ -30,7 +31,7 @@ export function ilu0(A: CSRMatrix, positivePivots = false): IncompleteFactors | 
   const { rowPtr, colIdx } = P;
   const diag = new Int32Array(n);
   const scale = new Float64Array(n);
-  const mag = (k: number): number => (complex ? Math.sqrt(P.values[2 * k] ** 2 + P.values[2 * k + 1] ** 2) : Math.abs(P.values[k]));
+  const mag = (k: number): number => (complex ? Math.hypot(P.values[2 * k], P.values[2 * k + 1]) : Math.abs(P.values[k]));
   for (let i = 0; i < n; i++) {
     let m = 0;
     for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) {
@@ -77,13 +78,8 @@ function factor(
           if (t >= 0) v[t] -= m * v[q];
         }
       } else {
-        const dr = v[2 * d];
-        const di = v[2 * d + 1];
-        const dd = dr * dr + di * di;
-        const ar = v[2 * p];
-        const ai = v[2 * p + 1];
-        const mr = (ar * dr + ai * di) / dd;
-        const mi = (ai * dr - ar * di) / dd;
+        // range-safe: |pivot|² overflows from 1e154
+        const [mr, mi] = div([v[2 * p], v[2 * p + 1]], [v[2 * d], v[2 * d + 1]]);
         v[2 * p] = mr;
         v[2 * p + 1] = mi;
         for (let q = d + 1; q < ke; q++) {
@@ -99,7 +95,7 @@ function factor(
     for (let k = s; k < e; k++) pos[colIdx[k]] = -1;
     const pr = v[complex ? 2 * diag[i] : diag[i]];
     const pi = complex ? v[2 * diag[i] + 1] : 0;
-    const mag = complex ? Math.sqrt(pr * pr + pi * pi) : Math.abs(pr);
+    const mag = complex ? Math.hypot(pr, pi) : Math.abs(pr);
     if (!Number.isFinite(mag) || mag <= 1e-14 * scale[i]) return false;
     if (positivePivots && (!(pr > 0) || Math.abs(pi) > 1e-12 * mag)) return false;
   }

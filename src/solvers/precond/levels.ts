@@ -1,5 +1,6 @@
 import { allocValues, components, isComplex, type ValueArray } from '../../dtype.js';
 import { ShapeError } from '../../errors.js';
+import { div } from '../krylov/complex.js';
 import { CSRMatrix } from '../../formats/csr.js';
 import type { LevelSchedule } from '../ops.js';
 
@@ -83,12 +84,11 @@ export function splitTriangle(T: CSRMatrix, lower: boolean, unitDiagonal: boolea
       }
     }
     if (!invDiag) continue;
-    const m = dr * dr + di * di;
-    if (!(m > 0) || !Number.isFinite(m)) throw new ShapeError(`triangular solve: the diagonal entry T[${i},${i}] is ${m === 0 ? 'zero' : 'not finite'}`);
-    if (complex) {
-      invDiag[2 * i] = dr / m;
-      invDiag[2 * i + 1] = -di / m;
-    } else invDiag[i] = 1 / dr;
+    // 1/d range-safely: |d|² overflowed or underflowed from |d| ≈ 1e±154 ('not finite' / 'zero' for ILU(0) of A·1e160, A·1e-200)
+    if (dr === 0 && di === 0) throw new ShapeError(`triangular solve: the diagonal entry T[${i},${i}] is zero`);
+    if (!Number.isFinite(dr) || !Number.isFinite(di)) throw new ShapeError(`triangular solve: the diagonal entry T[${i},${i}] is not finite`);
+    if (complex) [invDiag[2 * i], invDiag[2 * i + 1]] = div([1, 0], [dr, di]);
+    else invDiag[i] = 1 / dr;
   }
   return { strict: new CSRMatrix(n, n, T.dtype, ptr, idx, val), invDiag };
 }

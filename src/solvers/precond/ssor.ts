@@ -1,6 +1,7 @@
 import { components, isComplex } from '../../dtype.js';
 import { ShapeError } from '../../errors.js';
 import { CSRMatrix } from '../../formats/csr.js';
+import { div } from '../krylov/complex.js';
 
 /**
  * The two triangular factors of SSOR(ω), M = ω/(2−ω)·(D/ω + L)·(D/ω)⁻¹·(D/ω + U), arranged so that
@@ -36,10 +37,9 @@ export function ssorFactors(A: CSRMatrix, omega: number): { lower: CSRMatrix; up
   let l = 0;
   let u = 0;
   for (let i = 0; i < n; i++) {
-    const m = dr[i] * dr[i] + di[i] * di[i];
-    // scale/dᵢ, multiplying row i of the upper factor
-    const sr = (scale * dr[i]) / m;
-    const si = (-scale * di[i]) / m;
+    // scale/dᵢ, multiplying row i of the upper factor; range-safe (|dᵢ|² overflowed or underflowed
+    // from 1e±154: no convergence for A·1e160, 'nan' for A·1e-200)
+    const [sr, si] = div([scale, 0], [dr[i], di[i]]);
     const put = (v: Float64Array, p: number, re: number, im: number): void => {
       v[c * p] = re;
       if (complex) v[c * p + 1] = im;
