@@ -9,7 +9,7 @@ import { DIAMatrix, type FormatName, type SparseMatrix } from './formats/index.j
 import { DenseMatrix } from './formats/dense.js';
 import type { CostProfile, DenseShape, Path, PathCalibration, PathCapabilities, PathDense, PathId, PathMatrix, PathVector } from './path.js';
 import { inverseDiagonal } from './solvers/precond/jacobi.js';
-import type { PathRefinement, Preconditioner, SolveOptions, SolveResult, SolverOps, TriangularOptions, TriangularSolver } from './solvers/ops.js';
+import type { ChebyshevPolynomial, PathRefinement, Preconditioner, SolveOptions, SolveResult, SolverOps, TriangularOptions, TriangularSolver } from './solvers/ops.js';
 import type { CSRMatrix } from './formats/csr.js';
 
 /** What a GPU backend offers: resident data, kernels recorded without waiting, reads and scalars by promise. */
@@ -33,6 +33,8 @@ export interface DeviceBackend<M extends PathMatrix, V extends PathVector, D ext
   /** CG resident on the device (scalars computed there, residuals read every checkEvery iterations), where the backend has it */
   cgResident?(A: M, D: M | null, b: V, options: SolveOptions<V> & { checkEvery: number }): Promise<SolveResult<V>>;
   bicgstabResident?(A: M, D: M | null, b: V, options: SolveOptions<V> & { checkEvery: number }): Promise<SolveResult<V>>;
+  /** CG preconditioned by a Chebyshev polynomial in D⁻¹A, resident on the device, where the backend has it */
+  cgChebyshevResident?(A: M, D: M, b: V, options: SolveOptions<V> & { checkEvery: number }, poly: ChebyshevPolynomial): Promise<SolveResult<V>>;
   /** a zero solver work vector from a pool of given-back ones, and giving one back (WebGPU; elsewhere vector() and dispose()) */
   scratchVector?(dtype: DType, length: number): V;
   recycle?(v: V): void;
@@ -203,7 +205,10 @@ export abstract class DevicePath<M extends PathMatrix, V extends PathVector, D e
     const complex = isComplex(dt);
     let D: M | null = null;
     let ownD = false;
-    if (preconditioner === 'jacobi') {
+    // made once per matrix where the backend keeps companions (host.toCSR() of a DIA host alone
+    // cost ≈ 0.3 s a solve for poisson3D(128) on the H100's host), else for this solve
+    const inverseDiagonalOf = (): M => {
+      if (D) return D;
       const jacobi = (): DIAMatrix => {
         const dinv = inverseDiagonal(host.toCSR());
         const pitch = Math.ceil(n / 4) * 4;
@@ -211,17 +216,18 @@ export abstract class DevicePath<M extends PathMatrix, V extends PathVector, D e
         data.set(dinv);
         return new DIAMatrix(n, n, dt, new Int32Array([0]), pitch, data);
       };
-      // made once per matrix where the backend keeps companions (host.toCSR() of a DIA host alone
-      // cost ≈ 0.3 s a solve for poisson3D(128) on the H100's host), else for this solve
       if (B.companion) D = B.companion(A, 'jacobi', jacobi);
       else {
         D = B.upload(jacobi(), {});
         ownD = true;
       }
-    }
+      return D;
+    };
+    const J = preconditioner === 'jacobi' ? inverseDiagonalOf() : null;
     const cgUpdate = B.cgUpdate?.bind(B);
     const cgResident = B.cgResident?.bind(B);
     const bicgstabResident = B.bicgstabResident?.bind(B);
+    const cgChebyshevResident = B.cgChebyshevResident?.bind(B);
     const triangular = B.triangular?.bind(B);
     const refinement = B.refinement?.bind(B);
     return {
@@ -235,10 +241,11 @@ export abstract class DevicePath<M extends PathMatrix, V extends PathVector, D e
       scal: async (a, x) => B.scal(complex ? a : a[0], x),
       dot: async (x, y) => pair(await B.dot(x, y, { conj: true })),
       nrm2: (x) => B.nrm2(x),
-      precondition: D ? async (r, z) => B.spmv(D!, r, z) : undefined,
+      precondition: J ? async (r, z) => B.spmv(J, r, z) : undefined,
       cgUpdate: cgUpdate ? (alpha, p, q, x, r) => cgUpdate(alpha, p, q, x, r) : undefined,
-      cgResident: cgResident ? (b, o) => cgResident(A, D, b, o) : undefined,
-      bicgstabResident: bicgstabResident ? (b, o) => bicgstabResident(A, D, b, o) : undefined,
+      cgResident: cgResident ? (b, o) => cgResident(A, J, b, o) : undefined,
+      bicgstabResident: bicgstabResident ? (b, o) => bicgstabResident(A, J, b, o) : undefined,
+      cgChebyshevResident: cgChebyshevResident ? (b, o, poly) => cgChebyshevResident(A, inverseDiagonalOf(), b, o, poly) : undefined,
       checkEvery: cgResident || bicgstabResident ? RESIDENT_CHECK_EVERY : undefined,
       label: this.label,
       operator: (Mh) => {

@@ -263,14 +263,21 @@ if (!skip.has('solve') && typeof (rt as { solve?: unknown }).solve === 'function
     const t0 = performance.now();
     const first = await solve(h, bd, { path: 'webgpu' });
     const firstMs = performance.now() - t0;
-    const t1 = performance.now();
-    const r = await solve(h, bd, { path: 'webgpu' });
-    const ms = performance.now() - t1;
-    console.log(`SOLVE\t${label}\tpoisson3D_${n}\t${dt}\tfirst ${firstMs.toFixed(1)} ms\tagain ${ms.toFixed(1)} ms\t${r.method} + ${r.preconditioner}\t${r.iterations} it\t${r.reason}\ttrue ${trueResidual(A64, r.x, b).toExponential(2)}\t(first: ${first.iterations} it)`);
+    // repeated solves of the same handle: median of --runs (one solve right after the first measured
+    // the first's garbage and the card's clock as well: 170 ms where rt.cg + jacobi took 117)
+    const again: number[] = [];
+    let r;
+    for (let i = 0; i < runs; i++) {
+      const t1 = performance.now();
+      r = await solve(h, bd, { path: 'webgpu' });
+      again.push(performance.now() - t1);
+    }
+    const ms = median(again);
+    console.log(`SOLVE\t${label}\tpoisson3D_${n}\t${dt}\tfirst ${firstMs.toFixed(1)} ms\tagain ${ms.toFixed(1)} ms (median of ${runs}, min ${Math.min(...again).toFixed(1)})\t${r.method} + ${r.preconditioner}\t${r.iterations} it\t${r.reason}\ttrue ${trueResidual(A64, r.x, b).toExponential(2)}\t(first: ${first.iterations} it)\t${r.preconditionerDetail ?? ''}`);
     // the same method and preconditioner through rt.cg: what 'auto' adds beyond the solve itself
     const ts: number[] = [];
     let j;
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < runs; i++) {
       const t2 = performance.now();
       j = await rt.cg(h, bd, { path: 'webgpu', preconditioner: 'jacobi' });
       ts.push(performance.now() - t2);
@@ -278,12 +285,16 @@ if (!skip.has('solve') && typeof (rt as { solve?: unknown }).solve === 'function
     console.log(`SOLVE\t${label}\tpoisson3D_${n}\t${dt}\trt.cg + jacobi ${median(ts).toFixed(1)} ms\t${j!.iterations} it\t${j!.reason}\ttrue ${trueResidual(A64, j!.x, b).toExponential(2)}`);
     const goal = dt === 'f64' ? cupy.get(`poisson3D_${n}/f64`) : undefined;
     // a polynomial preconditioner (SpMVs only) cuts CG's iterations and so its per-iteration fixed costs:
-    // 'chebyshev' of --cheb degrees (f64 only; kept preconditioner, median of 3 after one untimed solve)
+    // 'chebyshev' of --cheb degrees (f64 only; kept preconditioner, median of --runs after one untimed
+    // solve; where the tree has it, CG and the polynomial run resident on the GPU)
     for (const degree of dt === 'f64' ? opt('--cheb', '').split(',').filter(Boolean).map(Number) : []) {
       const M = rt.preconditioner(h, { kind: 'chebyshev', degree });
+      const t4 = performance.now();
       let c = await rt.cg(h, bd, { path: 'webgpu', preconditioner: M });
+      const firstCheb = performance.now() - t4;
+      console.log(`SETUP\t${label}\tpoisson3D_${n}\t${dt}\tchebyshev(${degree}) host setup (Lanczos) ${(M as { setupMs?: number }).setupMs?.toFixed(1)} ms\tfirst solve ${firstCheb.toFixed(1)} ms\t${c.preconditionerDetail ?? ''}`);
       const cs: number[] = [];
-      for (let i = 0; i < 3; i++) {
+      for (let i = 0; i < runs; i++) {
         const t3 = performance.now();
         c = await rt.cg(h, bd, { path: 'webgpu', preconditioner: M });
         cs.push(performance.now() - t3);

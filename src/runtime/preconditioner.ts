@@ -108,6 +108,8 @@ function oneAtATime<V>(op: PreconditionerOperator<V>): PreconditionerOperator<V>
   let last: Promise<void> = Promise.resolve();
   return {
     method: op.method,
+    // a resident solve with the polynomial (cgChebyshevResident) uses its own vectors, not op's
+    ...(op.chebyshev ? { chebyshev: op.chebyshev } : {}),
     apply: (x, y) => {
       const run = last.then(() => op.apply(x, y));
       last = run.catch(() => {});

@@ -17,7 +17,7 @@ import type { AutoSolveOptions, Backend, Capabilities, ExplainSolveOptions, Gmre
 import { AUTO_SOLVE_OPTION_KEYS, EXPLAIN_SOLVE_OPTION_KEYS, GMRES_OPTION_KEYS, PRECONDITIONER_OPTION_KEYS } from './options.js';
 import { PreconditionerHandle } from './preconditioner.js';
 import { chooseDirect, chooseSolve, DIRECT_MAX_N, KRYLOV, SOLVE_METHODS, solveWithTrueResidual, type DirectEstimate, type KrylovMethod, type SolveCandidate, type SolveExplanation, type SolveMethod } from '../solvers/solve.js';
-import { checkPreconditionerOptions, planPreconditioner, type PreconditionerKind, type PreconditionerOptions } from '../solvers/precond/index.js';
+import { checkPreconditionerOptions, planPreconditioner, type PreconditionerKind, type PreconditionerOptions, type PreconditionerPlan } from '../solvers/precond/index.js';
 import { solveStructure, type SolveStructure } from '../solvers/structure.js';
 import type { SolverOps } from '../solvers/ops.js';
 import { isPrivateCanonical, markPrivateCanonical, type CSRMatrix } from '../formats/csr.js';
@@ -1590,12 +1590,18 @@ export class Runtime implements HandleOwner {
     }
     const base = p.solverOps(M, h.host, 'none');
     try {
-      const plan = handle?.plan ?? planPreconditioner(csr, structure, { kind }, this.sparseKernels);
+      const analysis = this.solveStructureOf(h);
+      // Chebyshev's plan is small (D⁻¹ and two bounds) and costly to make: kept per matrix
+      const plan =
+        handle?.plan ?? (kind === 'chebyshev' ? (analysis.chebyshev ??= planPreconditioner(csr, structure, { kind }, this.sparseKernels)) : planPreconditioner(csr, structure, { kind }, this.sparseKernels));
       const P = handle ? handle.on(p.id, base) : plan.instantiate(base);
-      const ops: SolverOps<PathVector> = { ...base, precondition: (r, z) => P.apply(r, z), cgResident: undefined, bicgstabResident: undefined, checkEvery: undefined };
+      // a Chebyshev polynomial runs resident with CG where the path has that (WebGPU: no host round trip per iteration)
+      const poly = P.chebyshev;
+      const resident = poly && base.cgChebyshevResident ? (b: PathVector, o: Parameters<NonNullable<SolverOps<PathVector>['cgResident']>>[1]) => base.cgChebyshevResident!(b, o, poly) : undefined;
+      const ops: SolverOps<PathVector> = { ...base, precondition: (r, z) => P.apply(r, z), cgResident: resident, bicgstabResident: undefined, checkEvery: resident ? base.checkEvery : undefined };
       return {
         ops,
-        description: `${plan.description} [${P.method}]`,
+        description: `${plan.description} [${resident && cand.method === 'cg' ? 'CG and the polynomial resident on the device' : P.method}]`,
         dispose: () => {
           if (!handle) P.dispose();
           base.dispose();
@@ -2136,4 +2142,6 @@ interface SolveAnalysis {
   readonly csr: CSRMatrix;
   readonly structure: SolveStructure;
   direct?: DirectPlan;
+  /** a Chebyshev plan rt.solve made (its Lanczos bounds: 20 host SpMVs, ≈ 0.5 s for 2 M rows), kept for the next solve */
+  chebyshev?: PreconditionerPlan;
 }

@@ -1,3 +1,5 @@
+import type { ChebyshevPolynomial } from './ops.js';
+
 /**
  * Ginkgo's linear operator: whatever maps a vector to a vector on a path (a preconditioner, a
  * polynomial of A, later a multigrid cycle). Solvers apply it without knowing what it is.
@@ -13,4 +15,6 @@ export interface LinearOperator<V> {
 export interface PreconditionerOperator<V> extends LinearOperator<V> {
   /** how it runs on this path, for explain (e.g. the triangular solves' levels) */
   readonly method: string;
+  /** a Chebyshev polynomial's parameters, for a path that runs CG with it resident (SolverOps.cgChebyshevResident) */
+  readonly chebyshev?: ChebyshevPolynomial;
 }

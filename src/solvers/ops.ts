@@ -73,6 +73,11 @@ export interface SolverOps<V> {
    * `checkEvery` iterations (the WebGPU path, src/webgpu/cg.ts); cg() uses it when checkEvery > 1.
    */
   cgResident?(b: V, options: SolveOptions<V> & { checkEvery: number }): Promise<SolveResult<V>>;
+  /**
+   * CG preconditioned by a Chebyshev polynomial in D⁻¹·A (the 'chebyshev' preconditioner's), resident
+   * on the device as cgResident is (the WebGPU path); the runtime offers it as cgResident for that preconditioner.
+   */
+  cgChebyshevResident?(b: V, options: SolveOptions<V> & { checkEvery: number }, poly: ChebyshevPolynomial): Promise<SolveResult<V>>;
   /** the same for BiCGSTAB (bicgstab() uses it when checkEvery > 1) */
   bicgstabResident?(b: V, options: SolveOptions<V> & { checkEvery: number }): Promise<SolveResult<V>>;
   /** the path's default checkEvery (1 when absent: the host tests every iteration) */
@@ -148,6 +153,13 @@ export interface TriangularSolver<V> {
   /** how this path solves it, for explain: e.g. 'level-scheduled (37 levels)' */
   readonly method: string;
   dispose(): void;
+}
+
+/** A Chebyshev polynomial preconditioner p(D⁻¹A)·D⁻¹ of `degree` on the eigenvalue interval [lo, hi] of D⁻¹A. */
+export interface ChebyshevPolynomial {
+  readonly degree: number;
+  readonly lo: number;
+  readonly hi: number;
 }
 
 /** The path's built-in preconditioner: none, or Jacobi (scaling by the inverse of A's diagonal). */

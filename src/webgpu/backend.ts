@@ -32,11 +32,11 @@ import type { DenseMatrix } from '../formats/dense.js';
 import * as dense from './dense.js';
 import { acquireDevice, noCapabilities, type DeviceOptions, type WebGpuCapabilities } from './device.js';
 import { Engine, REDUCE_GROUPS, reduceGroups, type Binding, type EngineStats, type Params } from './engine.js';
-import { residentCg, type CgRecorder } from './cg.js';
+import { residentCg, residentChebyshevCg, type CgRecorder } from './cg.js';
 import { residentBicgstab } from './bicgstab.js';
 import { webgpuTriangular, type WebGpuTriangularOptions } from './trisolve.js';
 import type { CSRMatrix } from '../formats/csr.js';
-import type { PathRefinement, SolveOptions, SolveResult, TriangularSolver } from '../solvers/ops.js';
+import type { ChebyshevPolynomial, PathRefinement, SolveOptions, SolveResult, TriangularSolver } from '../solvers/ops.js';
 import { webgpuRefinement, wideType, type RefineBackend } from './refine.js';
 import { LossHooks, restorableShadow } from '../device-resident.js';
 import { decodeValues, encodeScalar, encodeValues, floatsPerElement, isDoubleSingle, isZeroScalar, joinDS } from './encoding.js';
@@ -544,6 +544,15 @@ export class WebGpuBackend implements WebGpuOwner {
     written.version++;
   }
 
+  /**
+   * CG preconditioned by the Chebyshev polynomial `poly` in D⁻¹A, staying on the GPU as cgResident does
+   * (src/webgpu/cg.ts, residentChebyshevCg). D: the inverse diagonal as a one-diagonal DIA matrix.
+   */
+  cgChebyshevResident(A: WebGpuMatrix, D: WebGpuMatrix, b: WebGpuVector, options: SolveOptions<WebGpuVector> & { checkEvery: number }, poly: ChebyshevPolynomial): Promise<SolveResult<WebGpuVector>> {
+    this.live();
+    return residentChebyshevCg(poly, (c) => this.scalar(b.dtype, c, 'a Chebyshev coefficient'))(this.cgRecorder, A, D, b, options);
+  }
+
   /** BiCGSTAB that stays on the GPU (src/webgpu/bicgstab.ts), as cgResident. */
   bicgstabResident(A: WebGpuMatrix, D: WebGpuMatrix | null, b: WebGpuVector, options: SolveOptions<WebGpuVector> & { checkEvery: number }): Promise<SolveResult<WebGpuVector>> {
     this.live();
@@ -622,6 +631,24 @@ export class WebGpuBackend implements WebGpuOwner {
       x.version++;
       r.version++;
       return groups;
+    },
+    chebyshev: (first, last, r, D, res, d, z, c, partials) => {
+      be.live();
+      const dm = D.data.main;
+      if (dm.kind !== 'dia') throw new UnsupportedError('WebGPU resident CG: the Chebyshev preconditioner\'s inverse diagonal must be a one-diagonal DIA matrix');
+      const n = r.length;
+      const groups = reduceGroups(n);
+      be.engine.dispatch('chebyshev', r.dtype, groups, { n, m: first ? 0 : 1, k: groups * 256, w: last ? 1 : 0, alpha: c[0], beta: c[1] }, [
+        { binding: 1, buffer: r.buffer },
+        { binding: 2, buffer: dm.values },
+        { binding: 3, buffer: res.buffer, write: true },
+        { binding: 4, buffer: d.buffer, write: true },
+        { binding: 5, buffer: z.buffer, write: true },
+        { binding: 6, buffer: partials, write: true },
+      ]);
+      res.version++;
+      d.version++;
+      z.version++;
     },
     blas1: (name, x, y, S, slot, whileConverging) => {
       be.live();

@@ -21,9 +21,10 @@
  * to it); an abort is seen between blocks (at most 2·checkEvery − 1 iterations later).
  */
 import type { DType } from '../dtype.js';
-import { stopOnRho, type SolveOptions, type SolveResult, type StopReason } from '../solvers/ops.js';
+import { stopOnRho, type ChebyshevPolynomial, type SolveOptions, type SolveResult, type StopReason } from '../solvers/ops.js';
 import type { WebGpuMatrix, WebGpuVector } from './resident.js';
 import { joinDS, splitDS } from './encoding.js';
+import { chebyshevSteps } from '../solvers/precond/chebyshev.js';
 
 /** What the resident solvers need from the backend (WebGpuBackend.cgRecorder): it records, only read() waits. */
 export interface CgRecorder {
@@ -55,6 +56,12 @@ export interface CgRecorder {
    * z ← D⁻¹·r and the partials of rᴴz after them. Returns how many partials (of each sum).
    */
   update(p: WebGpuVector, q: WebGpuVector, x: WebGpuVector, r: WebGpuVector, S: GPUBuffer, partials: GPUBuffer, jacobi: { D: WebGpuMatrix; z: WebGpuVector } | null): number;
+  /**
+   * One step of a Chebyshev polynomial preconditioner (wgsl/chebyshev.wgsl): the first (d = c2·D⁻¹·r,
+   * z = d, res = r) or a later one (d = c1·d + c2·D⁻¹·res, z += d); with `last`, the partials of rᴴz
+   * after update()'s partials of ‖r‖² (cgScalars' phase 1 with jacobi sums both).
+   */
+  chebyshev(first: boolean, last: boolean, r: WebGpuVector, D: WebGpuMatrix, res: WebGpuVector, d: WebGpuVector, z: WebGpuVector, c: readonly [Float32Array, Float32Array], partials: GPUBuffer): void;
   /** y ← S[slot]·x + y (axpy) or y ← S[slot]·y + x (aypx), skipped once stopped (axpy: except flag 4 when whileConverging) */
   blas1(name: 'axpy' | 'aypx', x: WebGpuVector, y: WebGpuVector, S: GPUBuffer, slot: number, whileConverging?: boolean): void;
   read(S: GPUBuffer, bytes: number): Promise<Float32Array>;
@@ -190,6 +197,47 @@ export const residentCg: ResidentSolver = (G, A, D, b, options) => {
     });
   });
 };
+
+/**
+ * CG preconditioned by the Chebyshev polynomial z = p(D⁻¹A)·D⁻¹·r of `poly` (the host's
+ * chebyshevOperator, src/solvers/precond: the same steps and coefficients), resident on the GPU like
+ * residentCg: an iteration is residentCg's with Jacobi's z = D⁻¹·r replaced by the polynomial's
+ * degree − 1 SpMVs and degree element-wise steps (wgsl/chebyshev.wgsl), its last step also summing
+ * the partials of rᴴz for the scalar kernel. No host round trip per iteration: the coefficients are
+ * fixed at setup. D: the inverse diagonal as a one-diagonal DIA matrix.
+ */
+export function residentChebyshevCg(poly: ChebyshevPolynomial, encode: (c: number) => Float32Array): ResidentSolver {
+  const steps = chebyshevSteps(poly).map(([c1, c2]) => [encode(c1), encode(c2)] as const);
+  return (G, A, D, b, options) => {
+    if (!D) throw new TypeError('residentChebyshevCg: the inverse diagonal D is needed');
+    const B = G.backend;
+    const dt = b.dtype;
+    const k = options.checkEvery;
+    return residentSolve(G, A, b, options, 5, async ({ x, r, work: [z, p, q, res, d], threshold, state: newState, scratch, blocks }) => {
+      const partials = scratch(G.partialsFor(A));
+      const apply = (): void => {
+        steps.forEach((c, s) => {
+          if (s > 0) B.spmv(A, d, res, { alpha: -1, beta: 1 });
+          G.chebyshev(s === 0, s === steps.length - 1, r, D, res, d, z, c, partials);
+        });
+      };
+      apply();
+      B.copy(z, p);
+      const rho = pair(await B.dot(r, z, { conj: true }))[0];
+      const stop = stopOnRho(rho);
+      if (stop) return stop;
+      const state = newState(initialState(RING, k, threshold, { [RHO]: [rho, 0] }));
+      return blocks(state, RING, () => {
+        const nq = G.spmvDot(A, p, q, partials);
+        G.cgScalars(dt, state, partials, nq, 0, k, true);
+        const nr = G.update(p, q, x, r, state, partials, null);
+        apply();
+        G.cgScalars(dt, state, partials, nr, 1, k, true);
+        G.blas1('aypx', z, p, state, BETA);
+      });
+    });
+  };
+}
 
 /** What a resident solver's iterations get from residentSolve(). */
 export interface SolveFrame {

@@ -1,6 +1,7 @@
 import { components } from '../../dtype.js';
 import type { CSRMatrix } from '../../formats/csr.js';
 import { jsCsrSpmv } from '../../host-spmv.js';
+import type { ChebyshevPolynomial } from '../ops.js';
 
 /**
  * Extreme eigenvalue estimates of D⁻¹·A (A Hermitian with a positive diagonal; D⁻¹·A is similar to the
@@ -146,4 +147,22 @@ export function tridiagonalEigen(alpha: number[], beta: number[], which: 'min' |
     else lo = mid;
   }
   return (lo + hi) / 2;
+}
+
+/**
+ * The coefficients (c1, c2) of each step of the Chebyshev iteration on [lo, hi] from z = 0 (Saad,
+ * Iterative Methods, Alg. 12.1): step 0 d = c2·D⁻¹·r; step k d = c1·d + c2·D⁻¹·(r − A·z).
+ */
+export function chebyshevSteps(poly: ChebyshevPolynomial): [number, number][] {
+  const theta = (poly.hi + poly.lo) / 2;
+  const delta = (poly.hi - poly.lo) / 2;
+  const sigma = theta / delta;
+  const out: [number, number][] = [[0, 1 / theta]];
+  let rho = 1 / sigma;
+  for (let k = 1; k < poly.degree; k++) {
+    const next = 1 / (2 * sigma - rho);
+    out.push([next * rho, (2 * next) / delta]);
+    rho = next;
+  }
+  return out;
 }

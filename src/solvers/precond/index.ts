@@ -3,10 +3,10 @@ import { UnsupportedError } from '../../errors.js';
 import { CSRMatrix } from '../../formats/csr.js';
 import { shownValue } from '../../shown-value.js';
 import type { PreconditionerOperator } from '../operator.js';
-import type { LevelSchedule, SolverOps } from '../ops.js';
+import type { ChebyshevPolynomial, LevelSchedule, ResidentOperator, SolverOps } from '../ops.js';
 import type { SolveStructure } from '../structure.js';
 import { blockDiagonalInverse, detectBlockSize } from './block-jacobi.js';
-import { lanczosBounds } from './chebyshev.js';
+import { chebyshevSteps, lanczosBounds } from './chebyshev.js';
 import { ic0 } from './ic0.js';
 import { ilu0 } from './ilu0.js';
 import { inverseDiagonal } from './jacobi.js';
@@ -124,7 +124,7 @@ export function planPreconditioner(A: CSRMatrix, s: SolveStructure, o: Precondit
       const lo = Math.max(est.min, hi * 1e-4);
       const D = diagonalMatrix(A.rows, inverseDiagonal(A));
       return plan('chebyshev', `chebyshev (degree ${degree} in D⁻¹A on [${lo.toPrecision(3)}, ${hi.toPrecision(3)}] from 20 Lanczos steps)`, (ops) =>
-        chebyshevOperator(ops, D, degree, lo, hi),
+        chebyshevOperator(ops, D, { degree, lo, hi }),
       );
     }
     case 'amg': {
@@ -200,34 +200,34 @@ function matrixOperator<V>(ops: SolverOps<V>, M: CSRMatrix, method: string): Pre
  * (Saad, Iterative Methods, Alg. 12.1), Jacobi-scaled. A fixed polynomial, so a linear operator, and
  * Hermitian positive definite for such an A whatever the bounds' error (docs/solvers.md).
  */
-function chebyshevOperator<V>(ops: SolverOps<V>, D: CSRMatrix, degree: number, lo: number, hi: number): PreconditionerOperator<V> {
-  const Dinv = ops.operator(D);
-  const res = ops.vector();
-  const d = ops.vector();
-  const theta = (hi + lo) / 2;
-  const delta = (hi - lo) / 2;
-  const sigma = theta / delta;
+function chebyshevOperator<V>(ops: SolverOps<V>, D: CSRMatrix, poly: ChebyshevPolynomial): PreconditionerOperator<V> {
+  // made at the first apply: a path that runs the polynomial resident with CG (cgChebyshevResident)
+  // never applies it here, and uploading D⁻¹ cost a 2 M-row WebGPU solve ≈ 10–20 ms of host time
+  let made: { Dinv: ResidentOperator<V>; res: V; d: V } | null = null;
+  const steps = chebyshevSteps(poly);
   return {
-    method: `${degree - 1} SpMV and ${degree} diagonal scalings per application`,
+    method: `${poly.degree - 1} SpMV and ${poly.degree} diagonal scalings per application`,
+    chebyshev: poly,
     apply: async (r, z) => {
-      // d = D⁻¹·r / θ; z = d; then per step: res = r − A·z, d = ρ₁ρ₀·d + (2ρ₁/δ)·D⁻¹·res, z += d
+      const { Dinv, res, d } = (made ??= { Dinv: ops.operator(D), res: ops.vector(), d: ops.vector() });
+      // d = c2·D⁻¹·r; z = d; then per step: res = r − A·z, d = c1·d + c2·D⁻¹·res, z += d
       await ops.copy(r, res);
-      await Dinv.apply(r, d, 1 / theta, 0);
+      await Dinv.apply(r, d, steps[0][1], 0);
       await ops.copy(d, z);
-      let rho = 1 / sigma;
-      for (let k = 1; k < degree; k++) {
+      for (let k = 1; k < steps.length; k++) {
+        const [c1, c2] = steps[k];
         await ops.spmv(d, res, -1, 1);
-        const rhoNext = 1 / (2 * sigma - rho);
-        await ops.scal([rhoNext * rho, 0], d);
-        await Dinv.apply(res, d, (2 * rhoNext) / delta, 1);
+        await ops.scal([c1, 0], d);
+        await Dinv.apply(res, d, c2, 1);
         await ops.axpy([1, 0], d, z);
-        rho = rhoNext;
       }
     },
     dispose: () => {
-      Dinv.dispose();
-      ops.release(res);
-      ops.release(d);
+      if (!made) return;
+      made.Dinv.dispose();
+      ops.release(made.res);
+      ops.release(made.d);
+      made = null;
     },
   };
 }

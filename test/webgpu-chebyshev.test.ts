@@ -1,0 +1,129 @@
+/**
+ * CG with a Chebyshev polynomial preconditioner resident on the GPU (src/webgpu/cg.ts,
+ * residentChebyshevCg; Dawn + SwiftShader in Node), against a textbook f64 PCG with an independently
+ * written Chebyshev iteration (Saad, Iterative Methods, Alg. 12.1, its residual taken as r − A·z).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
+import { DIAMatrix } from '../src/formats/index.js';
+import type { CSRMatrix } from '../src/formats/csr.js';
+import { poisson2D, poisson3D } from '../src/generators/poisson.js';
+import { Prng } from '../src/generators/prng.js';
+import type { WebGpuPath } from '../src/webgpu/path.js';
+import type { WebGpuBackend } from '../src/webgpu/backend.js';
+import { pointDawnAtSwiftShader } from './webgpu-helpers.js';
+import { matvec, referencePcg, relDiff, trueResidual } from './solve-reference.js';
+
+pointDawnAtSwiftShader();
+
+let rt: Runtime;
+let be: WebGpuBackend;
+beforeAll(async () => {
+  rt = await createRuntime({ backend: 'webgpu', workers: 1 });
+  const p = rt.pathById('webgpu') as WebGpuPath;
+  await p.prepare();
+  be = p.backend;
+});
+afterAll(() => rt?.dispose());
+
+function rhs(n: number, seed: number): Float64Array {
+  const g = new Prng(seed);
+  return Float64Array.from({ length: n }, () => g.next() - 0.3);
+}
+
+/** z = p(D⁻¹A)·D⁻¹·r: `degree` Chebyshev steps for A·z = r from z = 0 on [lo, hi] of D⁻¹A, in f64. */
+function referenceChebyshev(A: CSRMatrix, dinv: Float64Array, lo: number, hi: number, degree: number): (r: Float64Array) => Float64Array {
+  const theta = (hi + lo) / 2;
+  const delta = (hi - lo) / 2;
+  const sigma = theta / delta;
+  return (r) => {
+    const z = new Float64Array(r.length);
+    const d = Float64Array.from(r, (v, i) => (dinv[i] * v) / theta);
+    let rho = 1 / sigma;
+    for (let k = 0; k < degree; k++) {
+      for (let i = 0; i < z.length; i++) z[i] += d[i];
+      if (k === degree - 1) break;
+      const az = matvec(A, z);
+      const next = 1 / (2 * sigma - rho);
+      for (let i = 0; i < d.length; i++) d[i] = next * rho * d[i] + ((2 * next) / delta) * dinv[i] * (r[i] - az[i]);
+      rho = next;
+    }
+    return z;
+  };
+}
+
+function inverseDiagonal(A: CSRMatrix): Float64Array {
+  const d = new Float64Array(A.rows);
+  for (let i = 0; i < A.rows; i++) for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) if (A.colIdx[k] === i) d[i] = 1 / A.values[k];
+  return d;
+}
+
+describe('CG with a Chebyshev polynomial, resident on the GPU', () => {
+  it('takes the reference PCG iterations and reaches its x, degrees 1, 2 and 5, from 0 and from an x0', async () => {
+    // D⁻¹A of poisson2D(m) has its eigenvalues in [1 − cos(π/(m+1)), 1 + cos(π/(m+1))]
+    const m = 10;
+    const A = poisson2D(m);
+    const c = Math.cos(Math.PI / (m + 1));
+    const [lo, hi] = [1 - c, 1 + c];
+    const dinv = inverseDiagonal(A);
+    const b = rhs(A.rows, 3);
+    const gA = be.upload(A, {});
+    const D = be.upload(new DIAMatrix(A.rows, A.cols, 'f64', new Int32Array([0]), A.rows, dinv), {});
+    const gb = be.vector('f64', b);
+    const tol = 1e-10;
+    try {
+      for (const degree of [1, 2, 5]) {
+        const ref = new Float64Array(A.rows);
+        const refIt = referencePcg(A, b, referenceChebyshev(A, dinv, lo, hi, degree), tol, 1000, ref);
+        const r = await be.cgChebyshevResident(gA, D, gb, { tol, checkEvery: 4 }, { degree, lo, hi });
+        const x = Float64Array.from(await be.read(r.x));
+        be.recycle(r.x);
+        expect([r.converged, r.reason], `degree ${degree}`).toEqual([true, 'converged']);
+        expect(Math.abs(r.iterations - refIt), `degree ${degree}: ${r.iterations} against ${refIt}`).toBeLessThanOrEqual(1);
+        expect(r.history.length).toBe(r.iterations + 1);
+        expect(trueResidual(A, x, b)).toBeLessThanOrEqual(1.5 * tol);
+        expect(relDiff(x, ref)).toBeLessThanOrEqual(1e-8);
+        // fewer iterations as the degree grows (the polynomial is a better inverse)
+        if (degree === 5) expect(r.iterations).toBeLessThan(refIt + 1);
+      }
+      // from x0: the same answer; maxIter is exact
+      const x0 = be.vector('f64', rhs(A.rows, 5));
+      const r0 = await be.cgChebyshevResident(gA, D, gb, { tol, checkEvery: 4, x0 }, { degree: 3, lo, hi });
+      expect(trueResidual(A, Float64Array.from(await be.read(r0.x)), b)).toBeLessThanOrEqual(1.5 * tol);
+      be.recycle(r0.x);
+      x0.dispose();
+      const r3 = await be.cgChebyshevResident(gA, D, gb, { tol, checkEvery: 4, maxIter: 3 }, { degree: 3, lo, hi });
+      expect([r3.reason, r3.iterations]).toEqual(['maxIter', 3]);
+      be.recycle(r3.x);
+    } finally {
+      gA.dispose();
+      D.dispose();
+      gb.dispose();
+    }
+  });
+
+  it("rt.cg with 'chebyshev' runs it resident (one read-back per block), with the host loop's iterations and a true residual under tol; c128 too", async () => {
+    const A = poisson3D(5);
+    const b = rhs(A.rows, 7);
+    const h = rt.upload(A);
+    const M = rt.preconditioner(h, { kind: 'chebyshev', degree: 4 });
+    const reads = be.stats.readbacks;
+    const r = await rt.cg(h, b, { preconditioner: M, tol: 1e-9 });
+    const residentReads = be.stats.readbacks - reads;
+    const host = await rt.cg(h, b, { preconditioner: M, tol: 1e-9, checkEvery: 1 });
+    expect([r.path, r.converged, host.converged]).toEqual(['webgpu', true, true]);
+    expect(r.preconditionerDetail).toMatch(/resident on the device/);
+    expect(Math.abs(r.iterations - host.iterations)).toBeLessThanOrEqual(1);
+    expect(trueResidual(A, r.x, b)).toBeLessThanOrEqual(1e-9);
+    expect(relDiff(r.x, host.x)).toBeLessThanOrEqual(1e-6);
+    // blocks of 16 (and a speculative short one), ‖b‖, rᴴz, x and the true residual's scalars: not one per iteration
+    expect(residentReads).toBeLessThanOrEqual(Math.ceil(r.iterations / 16) + 8);
+    M.dispose();
+    h.dispose();
+    const C = poisson2D(5).astype('c128');
+    const bc = rhs(2 * C.rows, 8);
+    const rc = await rt.cg(rt.upload(C), bc, { preconditioner: 'chebyshev', tol: 1e-9 });
+    expect(rc.converged).toBe(true);
+    expect(trueResidual(C, rc.x, bc)).toBeLessThanOrEqual(1e-9);
+  });
+});
