@@ -18,3 +18,4 @@ export * from './spgemm';
 export * from './lanczos';
 export * from './lu';
 export * from './amd';
+export * from './ldl';

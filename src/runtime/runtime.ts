@@ -28,6 +28,7 @@ import { nodeBuiltin } from '../node-builtins.js';
 import { wasmLoad } from '../cpu/wasm.js';
 import { cpuSupernodalNumeric } from '../cpu/cholesky.js';
 import { cpuMinimumDegree } from '../cpu/ordering.js';
+import { cpuLdlNumeric } from '../cpu/ldl.js';
 import { cpuLuKernels } from '../cpu/lu.js';
 import { checkAdd, checkGemm, checkTranspose, type AddOptions, type DenseLike, type GemmOptions } from './dense-ops.js';
 import { matrixFeatures, chooseFormat, withFeatures, type MatrixFeatures } from './features.js';
@@ -1689,7 +1690,7 @@ export class Runtime implements HandleOwner {
   /** The CPU path's kernels the direct solvers run on. */
   private directKernels(): DirectKernels {
     const B = this.cpu.backend;
-    return { supernodal: cpuSupernodalNumeric(B), lu: cpuLuKernels(B), minimumDegree: cpuMinimumDegree(B) };
+    return { supernodal: cpuSupernodalNumeric(B), lu: cpuLuKernels(B), ldl: cpuLdlNumeric(B), minimumDegree: cpuMinimumDegree(B) };
   }
 
   /**

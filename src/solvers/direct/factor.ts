@@ -16,8 +16,8 @@ import { shownValue } from '../../shown-value.js';
 import { reserveMemory, withMemoryBudget } from '../../memory-budget.js';
 import { analyze, bandAnalysis, denseAnalysis, type Analysis, type OrderingName } from './analysis.js';
 import { bandLdlt, bandSolve, keepBandRows } from './band-lu.js';
-import { bandOf, cscOf, denseRows, isSymmetric, patternSymmetry, rowsOf, rowsWithValues, type Rows, permutedTriangle, symmetricGraph, type Csc } from './pattern.js';
-import { denseLdl, ldlNumeric, ldlPointers, ldlSolveInPlace, type LdlFactor } from './ldl.js';
+import { bandOf, cscOf, denseRows, isSymmetric, patternSymmetry, rowsOf, rowsWithValues, type Rows, symmetricGraph, type Csc } from './pattern.js';
+import { denseLdl, ldlPointers, ldlSolveInPlace, type LdlFactor, type LdlNumeric } from './ldl.js';
 import { denseStart, luSolveInPlace, reciprocalDiagonal, type LuFactor, type LuKernels } from './lu.js';
 import type { FactorCost } from './symbolic.js';
 import type { MinimumDegreeKernel } from './amd.js';
@@ -145,12 +145,14 @@ function squareCsr(A: SparseMatrix, where: string): CSRMatrix {
 /**
  * The CPU path's kernels the factorizations run on, given by the runtime (the solver layer imports no
  * path): `supernodal` the supernodal Cholesky's numeric phase (its kernels and threads), `lu` the
- * sparse and banded LU's, `minimumDegree` the minimum degree orderings' elimination.
+ * sparse and banded LU's, `ldl` the up-looking LDLᵀ's (small Cholesky and LDLᵀ), `minimumDegree`
+ * the minimum degree orderings' elimination.
  * @internal
  */
 export interface DirectKernels {
   supernodal: SupernodalNumeric;
   lu: LuKernels;
+  ldl: LdlNumeric;
   minimumDegree: MinimumDegreeKernel;
 }
 
@@ -270,7 +272,7 @@ async function factorizeInBudget(A: SparseMatrix, options: FactorOptions, budget
   // the symbolic phase runs before the first checkpoint: inside this scope its memory counts against budgetMB
   const { csr, C, sym, a } = plan ?? planFactor(A, kind, options.ordering ?? 'auto', kernels.minimumDegree);
   const tol = asked ?? (a.ordering === 'amd-ata' ? COLUMN_ORDER_PIVOT_TOLERANCE : PIVOT_TOLERANCE);
-  const F = new Factorization(C, sym ? C : rowsWithValues(csr), csr.dtype, a, tol, budgetMB, kernels.supernodal, kernels.lu);
+  const F = new Factorization(C, sym ? C : rowsWithValues(csr), csr.dtype, a, tol, budgetMB, kernels.supernodal, kernels.lu, kernels.ldl);
   try {
     if (kind !== 'auto') {
       await F.numeric(kind, `kind: '${kind}' was asked for`, signal);
@@ -378,6 +380,7 @@ export class Factorization {
     private readonly budgetMB: number | undefined,
     private readonly supernodal: SupernodalNumeric,
     private readonly luKernels: LuKernels,
+    private readonly ldlNumeric: LdlNumeric,
   ) {}
 
   /** @internal runs the numeric phase of `kind`; throws the typed error of a failed pivot */
@@ -458,12 +461,9 @@ export class Factorization {
   private upLooking(positive: boolean): LdlFactor | number {
     const { A, a } = this;
     const n = A.n;
-    const up = permutedTriangle(A, a.pinv, false);
-    const Cx = new Float64Array(up.map.length);
-    for (let p = 0; p < Cx.length; p++) Cx[p] = A.values[up.map[p]];
     const Lp = ldlPointers(a.counts);
     const f: LdlFactor = { Lp, Li: new Int32Array(Lp[n]), Lx: new Float64Array(Lp[n]), D: new Float64Array(n) };
-    const k = ldlNumeric(up.colPtr, up.rowIdx, Cx, a.parent, f, positive);
+    const k = this.ldlNumeric(A, a.pinv, a.parent, f, positive);
     return k >= 0 ? k : f;
   }
 

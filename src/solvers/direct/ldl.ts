@@ -6,7 +6,7 @@
  * No pivoting: the ordering is fixed by the symbolic phase (a zero or, for Cholesky, non-positive
  * pivot stops the factorization at its column).
  */
-import { rowPattern } from './symbolic.js';
+import type { Csc } from './pattern.js';
 
 /** The numeric factor: unit lower L by columns (diagonal not stored) and the diagonal D. */
 export interface LdlFactor {
@@ -27,45 +27,12 @@ export function ldlPointers(counts: Int32Array): Int32Array {
 }
 
 /**
- * Factorizes the permuted matrix whose upper triangle is Cp/Ci with values Cx, into `f` (arrays
- * preallocated from the symbolic phase). Returns -1, or the first column whose pivot is zero (not
- * finite), or not positive when `positive`.
+ * The up-looking numeric phase (assembly/ldl.ts, run by the CPU path's WebAssembly): A (by columns,
+ * both triangles) factorized in the order pinv along the elimination tree `parent`, into `f` (Lp from
+ * the symbolic column counts; Li, Lx and D preallocated). Returns -1, or the first step whose pivot is
+ * zero (not finite), or not positive when `positive`.
  */
-export function ldlNumeric(
-  Cp: Int32Array, Ci: Int32Array, Cx: Float64Array, parent: Int32Array, f: LdlFactor, positive: boolean,
-): number {
-  const n = parent.length;
-  const { Lp, Li, Lx, D } = f;
-  const x = new Float64Array(n);
-  // one allocation for the integer work vectors (a small factorization is dominated by allocations)
-  const work = new Int32Array(3 * n);
-  const s = work.subarray(0, n);
-  const mark = work.subarray(n, 2 * n);
-  const fill = work.subarray(2 * n);
-  fill.set(Lp.subarray(0, n));
-  for (let k = 0; k < n; k++) {
-    const top = rowPattern(k, Cp, Ci, parent, s, mark);
-    x[k] = 0;
-    for (let p = Cp[k]; p < Cp[k + 1]; p++) x[Ci[p]] = Cx[p];
-    let d = x[k];
-    x[k] = 0;
-    for (let t = top; t < n; t++) {
-      const i = s[t];
-      const yi = x[i];
-      x[i] = 0;
-      const e = fill[i];
-      for (let p = Lp[i]; p < e; p++) x[Li[p]] -= Lx[p] * yi;
-      const lki = yi / D[i];
-      d -= lki * yi;
-      Li[e] = k;
-      Lx[e] = lki;
-      fill[i] = e + 1;
-    }
-    if (positive ? !(d > 0 && d < Infinity) : !(d !== 0 && Number.isFinite(d))) return k;
-    D[k] = d;
-  }
-  return -1;
-}
+export type LdlNumeric = (A: Csc, pinv: Int32Array, parent: Int32Array, f: LdlFactor, positive: boolean) => number;
 
 /** y ← (L·D·Lᵀ)⁻¹·y in place, for one right-hand side held in y (already permuted). */
 export function ldlSolveInPlace(f: LdlFactor, y: Float64Array): void {

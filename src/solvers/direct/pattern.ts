@@ -176,41 +176,6 @@ export function inversePermutation(perm: Int32Array): Int32Array {
 }
 
 /**
- * One triangle of P·A·Pᵀ by columns for a symmetric A given by columns — the upper (rows ≤ column)
- * or the lower (rows ≥ column) — with `map[p]` the position in A's values of each stored entry (so a
- * refactorization refills values without redoing the pattern). A stores both triangles: each entry
- * is taken from the one that lands in the wanted triangle.
- */
-export function permutedTriangle(A: Csc, pinv: Int32Array, lower: boolean): { colPtr: Int32Array; rowIdx: Int32Array; map: Int32Array } {
-  const { n, colPtr: Ap, rowIdx: Ai } = A;
-  const count = new Int32Array(n + 1);
-  for (let j = 0; j < n; j++) {
-    const pj = pinv[j];
-    for (let p = Ap[j]; p < Ap[j + 1]; p++) {
-      const pi = pinv[Ai[p]];
-      if (lower ? pi >= pj : pi <= pj) count[pj + 1]++;
-    }
-  }
-  for (let j = 0; j < n; j++) count[j + 1] += count[j];
-  const colPtr = count.slice();
-  const next = count.slice(0, n);
-  const rowIdx = new Int32Array(colPtr[n]);
-  const map = new Int32Array(colPtr[n]);
-  for (let j = 0; j < n; j++) {
-    const pj = pinv[j];
-    for (let p = Ap[j]; p < Ap[j + 1]; p++) {
-      const pi = pinv[Ai[p]];
-      if (lower ? pi >= pj : pi <= pj) {
-        const q = next[pj]++;
-        rowIdx[q] = pi;
-        map[q] = p;
-      }
-    }
-  }
-  return { colPtr, rowIdx, map };
-}
-
-/**
  * Whether A equals Aᵀ (pattern and values; for complex values Aᵀ, not Aᴴ). Rows within a column
  * must ascend, as cscOf gives them. O(nnz).
  */

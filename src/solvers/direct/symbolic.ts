@@ -82,30 +82,6 @@ export function postorder(parent: Int32Array): Int32Array {
 }
 
 /**
- * The nonzero pattern of row k of L (columns < k), as the row subtree of k: written to s[top..n) in
- * an order where every column comes before its ancestors. `mark` is a workspace of n entries; marks
- * are stamped with k + 1, so it must not be reused with the same stamp elsewhere.
- */
-export function rowPattern(k: number, colPtr: Int32Array, rowIdx: Int32Array, parent: Int32Array, s: Int32Array, mark: Int32Array): number {
-  const n = parent.length;
-  const stamp = k + 1;
-  let top = n;
-  mark[k] = stamp;
-  for (let p = colPtr[k]; p < colPtr[k + 1]; p++) {
-    let i = rowIdx[p];
-    if (i > k) continue;
-    let len = 0;
-    // climb from i until a marked node: the path joins the row subtree found so far
-    for (; mark[i] !== stamp; i = parent[i]) {
-      s[len++] = i;
-      mark[i] = stamp;
-    }
-    while (len > 0) s[--top] = s[--len];
-  }
-  return top;
-}
-
-/**
  * Column counts of L (the diagonal included) of the graph in the order perm, in O(|edges|·α) (Gilbert,
  * Ng & Peyton; the form of Davis, "Direct Methods for Sparse Linear Systems", §4.5): row i's subtree
  * adds one to the count of each of its leaves and takes one off where two of its leaf paths meet (at

@@ -1,0 +1,112 @@
+// Up-looking LDLᵀ of a symmetric matrix in a fill-reducing order (the scheme of Davis's LDL package;
+// src/solvers/direct/ldl.ts has the factor's form and its solve, src/cpu/ldl.ts the wiring). Run here
+// so that the factorizations of a process's first calls do not wait for the JavaScript engine to
+// optimize the loops (494_bus: 0.33–0.5 ms a call for its first calls as JavaScript).
+//
+// ldl_factor(n, Ap, Ai, Ax, pinv, parent, Lp, Li, Lx, D, work, positive) — A by columns (both
+//   triangles, rows ascending, f64), pinv its ordering (row/column i of A is position pinv[i]), parent
+//   the elimination tree and Lp the column pointers of the unit lower L (from the column counts) in
+//   that order. First the upper triangle of P·A·Pᵀ is gathered by columns (each entry of A from the
+//   triangle that lands above the diagonal), then row k of L is the solution of a sparse triangular
+//   system whose pattern is the row subtree of k, written into the columns of L (Li, Lx) and D.
+//   Returns −1, or the first step whose pivot is zero or not finite (not positive, or not finite, when
+//   `positive`). work: 4·(n + 1) + 12·nnz(A) bytes aligned to 8, then 8·n (x), then 12·n (three i32 vectors).
+
+// @ts-ignore: decorator
+@inline function ld(a: usize, i: i32): i32 {
+  return load<i32>(a + (<usize>i << 2));
+}
+
+// @ts-ignore: decorator
+@inline function st(a: usize, i: i32, v: i32): void {
+  store<i32>(a + (<usize>i << 2), v);
+}
+
+// @ts-ignore: decorator
+@inline function ldf(a: usize, i: i32): f64 {
+  return load<f64>(a + (<usize>i << 3));
+}
+
+// @ts-ignore: decorator
+@inline function stf(a: usize, i: i32, v: f64): void {
+  store<f64>(a + (<usize>i << 3), v);
+}
+
+export function ldl_factor(
+  n: i32, Ap: usize, Ai: usize, Ax: usize, pinv: usize, parent: usize,
+  Lp: usize, Li: usize, Lx: usize, D: usize, work: usize, positive: i32,
+): i32 {
+  const nnz = ld(Ap, n);
+  // the upper triangle of P·A·Pᵀ by columns: Cx (f64) first, then Cp, Ci
+  const Cx = work;
+  const Cp = Cx + (<usize>nnz << 3);
+  const Ci = Cp + (<usize>(n + 1) << 2);
+  const x = (Ci + (<usize>nnz << 2) + 7) & ~(<usize>7);
+  const s = x + (<usize>n << 3);
+  const mark = s + (<usize>n << 2);
+  const fill = mark + (<usize>n << 2);
+  for (let j = 0; j <= n; j++) st(Cp, j, 0);
+  for (let j = 0; j < n; j++) {
+    const pj = ld(pinv, j);
+    for (let p = ld(Ap, j), e = ld(Ap, j + 1); p < e; p++) if (ld(pinv, ld(Ai, p)) <= pj) st(Cp, pj + 1, ld(Cp, pj + 1) + 1);
+  }
+  for (let j = 0; j < n; j++) st(Cp, j + 1, ld(Cp, j + 1) + ld(Cp, j));
+  // fill[] is each column's cursor while gathering (the columns of A in their order, as the JavaScript did)
+  for (let j = 0; j < n; j++) st(fill, j, ld(Cp, j));
+  for (let j = 0; j < n; j++) {
+    const pj = ld(pinv, j);
+    for (let p = ld(Ap, j), e = ld(Ap, j + 1); p < e; p++) {
+      const pi = ld(pinv, ld(Ai, p));
+      if (pi <= pj) {
+        const q = ld(fill, pj);
+        st(fill, pj, q + 1);
+        st(Ci, q, pi);
+        stf(Cx, q, ldf(Ax, p));
+      }
+    }
+  }
+
+  for (let j = 0; j < n; j++) {
+    st(fill, j, ld(Lp, j));
+    st(mark, j, 0);
+    stf(x, j, 0);
+  }
+  for (let k = 0; k < n; k++) {
+    // the row subtree of k, into s[top..n), every column before its ancestors
+    const stamp = k + 1;
+    let top = n;
+    st(mark, k, stamp);
+    stf(x, k, 0);
+    for (let p = ld(Cp, k), e = ld(Cp, k + 1); p < e; p++) {
+      let i = ld(Ci, p);
+      stf(x, i, ldf(Cx, p));
+      let len = 0;
+      for (; ld(mark, i) != stamp; i = ld(parent, i)) {
+        st(s, len++, i);
+        st(mark, i, stamp);
+      }
+      while (len > 0) st(s, --top, ld(s, --len));
+    }
+    let d = ldf(x, k);
+    stf(x, k, 0);
+    for (let t = top; t < n; t++) {
+      const i = ld(s, t);
+      const yi = ldf(x, i);
+      stf(x, i, 0);
+      const e = ld(fill, i);
+      for (let p = ld(Lp, i); p < e; p++) {
+        const r = ld(Li, p);
+        stf(x, r, ldf(x, r) - ldf(Lx, p) * yi);
+      }
+      const lki = yi / ldf(D, i);
+      d -= lki * yi;
+      st(Li, e, k);
+      stf(Lx, e, lki);
+      st(fill, i, e + 1);
+    }
+    const finite = d - d == 0;
+    if (positive ? !(d > 0 && finite) : !(d != 0 && finite)) return k;
+    stf(D, k, d);
+  }
+  return -1;
+}

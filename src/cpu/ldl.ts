@@ -1,0 +1,54 @@
+import type { LdlNumeric } from '../solvers/direct/ldl.js';
+import type { CpuBackend } from './backend.js';
+
+/**
+ * The up-looking LDLᵀ's numeric phase on the CPU path (assembly/ldl.ts), on the calling thread's
+ * instance: A, the ordering, the tree and L's pointers are copied into one region of the runtime's
+ * memory, the kernel runs, and L and D are copied out into the factor's arrays.
+ */
+export function cpuLdlNumeric(B: Pick<CpuBackend, 'heap' | 'kernels'>): LdlNumeric {
+  return (A, pinv, parent, f, positive) => {
+    const { n, colPtr, rowIdx, values } = A;
+    const nnz = colPtr[n];
+    const lnz = f.Lp[n];
+    // Ap, Ai, pinv, parent, Lp, Li (i32); Ax, Lx, D (f64); the kernel's work
+    const i32 = 4 * (n + 1) + 4 * nnz + 8 * n + 4 * (n + 1) + 4 * lnz;
+    const f64 = 8 * nnz + 8 * lnz + 8 * n;
+    const workBytes = 12 * nnz + 4 * (n + 1) + 8 + 20 * n;
+    const region = B.heap.alloc(f64 + ((i32 + 7) & ~7) + workBytes);
+    try {
+      const base = region.ptr;
+      const buf = B.heap.memory.buffer;
+      let at = base;
+      const put = <T extends Int32Array | Float64Array>(make: (b: ArrayBufferLike, o: number, l: number) => T, length: number, from?: T): [number, T] => {
+        const p = at;
+        const view = make(buf, p, length);
+        if (from) view.set(from.subarray(0, length) as never);
+        at += view.byteLength;
+        return [p, view];
+      };
+      const f64s = (b: ArrayBufferLike, o: number, l: number) => new Float64Array(b, o, l);
+      const i32s = (b: ArrayBufferLike, o: number, l: number) => new Int32Array(b, o, l);
+      // the f64 arrays first (8-byte aligned from the region's start)
+      const [Ax] = put(f64s, nnz, values);
+      const [Lx, LxView] = put(f64s, lnz);
+      const [D, DView] = put(f64s, n);
+      const [Ap] = put(i32s, n + 1, colPtr);
+      const [Ai] = put(i32s, nnz, rowIdx);
+      const [pv] = put(i32s, n, pinv);
+      const [pa] = put(i32s, n, parent);
+      const [Lp] = put(i32s, n + 1, f.Lp);
+      const [Li, LiView] = put(i32s, lnz);
+      const work = (at + 7) & ~7;
+      const k = B.kernels.ldl_factor(n, Ap, Ai, Ax, pv, pa, Lp, Li, Lx, D, work, positive ? 1 : 0);
+      if (k < 0) {
+        f.Li.set(LiView);
+        f.Lx.set(LxView);
+        f.D.set(DView);
+      }
+      return k;
+    } finally {
+      region.dispose();
+    }
+  };
+}
