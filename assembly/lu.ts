@@ -462,6 +462,31 @@ function denseLuReal(D: usize, m: i32, rows: usize, at: usize, diag: usize, tol:
   }
 }
 
+/**
+ * y[i] −= l[i]·a over len complex entries (interleaved): re −= lr·ar − li·ai, im −= lr·ai + li·ar, the
+ * same roundings in the SIMD form (one lane's sum is the other's commuted).
+ */
+// @ts-ignore: decorator
+@inline function caxpy(l: usize, y: usize, len: i32, ar: f64, ai: f64): void {
+  let i = 0;
+  if (ASC_FEATURE_SIMD) {
+    const sa = f64x2.splat(ar);
+    const sb = f64x2(-ai, ai);
+    for (; i < len; i++) {
+      const o = <usize>i << 4;
+      const v = v128.load(l + o);
+      const t = f64x2.add(f64x2.mul(v, sa), f64x2.mul(v128.shuffle<f64>(v, v, 1, 0), sb));
+      v128.store(y + o, f64x2.sub(v128.load(y + o), t));
+    }
+  }
+  for (; i < len; i++) {
+    const lr = ldf(l, 2 * i);
+    const li = ldf(l, 2 * i + 1);
+    stf(y, 2 * i, ldf(y, 2 * i) - (lr * ar - li * ai));
+    stf(y, 2 * i + 1, ldf(y, 2 * i + 1) - (lr * ai + li * ar));
+  }
+}
+
 function denseLuComplex(D: usize, m: i32, rows: usize, at: usize, diag: usize, tol: f64): i32 {
   const m2 = 2 * m;
   for (let t = 0; t < m; t++) {
@@ -511,12 +536,7 @@ function denseLuComplex(D: usize, m: i32, rows: usize, at: usize, diag: usize, t
       const ar = ldf(D, c0 + 2 * t);
       const ai = ldf(D, c0 + 2 * t + 1);
       if (ar == 0 && ai == 0) continue;
-      for (let i = 2 * t + 2; i < m2; i += 2) {
-        const lr = ldf(D, ct + i);
-        const li = ldf(D, ct + i + 1);
-        stf(D, c0 + i, ldf(D, c0 + i) - (lr * ar - li * ai));
-        stf(D, c0 + i + 1, ldf(D, c0 + i + 1) - (lr * ai + li * ar));
-      }
+      caxpy(D + (<usize>(ct + 2 * t + 2) << 3), D + (<usize>(c0 + 2 * t + 2) << 3), m - t - 1, ar, ai);
     }
   }
   return -1;
@@ -673,12 +693,7 @@ export function lu_band(desc: usize, tol: f64): i32 {
         const ar = ldf(W, c0 + 2 * j);
         const ai = ldf(W, c0 + 2 * j + 1);
         if (ar == 0 && ai == 0) continue;
-        for (let i = 2 * (j + 1); i <= 2 * last; i += 2) {
-          const lr = ldf(W, col + i);
-          const li = ldf(W, col + i + 1);
-          stf(W, c0 + i, ldf(W, c0 + i) - (lr * ar - li * ai));
-          stf(W, c0 + i + 1, ldf(W, c0 + i + 1) - (lr * ai + li * ar));
-        }
+        caxpy(W + (<usize>(col + 2 * j + 2) << 3), W + (<usize>(c0 + 2 * j + 2) << 3), last - j, ar, ai);
       }
     }
   }

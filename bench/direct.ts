@@ -96,7 +96,9 @@ export async function benchDirect(log: (s: string) => void, matrixDir = join(her
         }],
       ),
     ];
-    for (const [name, grid, load] of sources) {
+    // SIMDGL_DIRECT_CASES=west0479,olm1000 (names, comma-separated) runs only those cases
+    const only = process.env.SIMDGL_DIRECT_CASES?.split(',').filter(Boolean);
+    for (const [name, grid, load] of sources.filter(([m]) => !only || only.includes(m))) {
       let A: CSRMatrix, file: string;
       try {
         ({ A, file } = load());
