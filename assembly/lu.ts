@@ -19,6 +19,28 @@
 //   26 rows (m)  27 at (n)  28 dpos (m)  29 needL  30 needU
 
 // @ts-ignore: decorator
+/** Im(1/z) of the latest recip call. */
+let recipIm: f64 = 0;
+
+/**
+ * Re(1/z) for z = re + i·im (Im in recipIm): conj(z)/|z|², with z scaled by its larger part where |z|²
+ * leaves the range of its squares (|z| beyond ≈ 1e±145: the reciprocal came out 0 or ∞, a complex
+ * pivot of 1e160 gave L = 0 and one of 1e-200 NaN, 'singular'); in range the plain formula's rounding.
+ */
+function recip(re: f64, im: f64): f64 {
+  let den = re * re + im * im;
+  let a = re;
+  let b = im;
+  if (!(den > 1e-290 && den < 1e290)) {
+    const s = Math.max(Math.abs(re), Math.abs(im));
+    a = re / s;
+    b = im / s;
+    den = s * (a * a + b * b);
+  }
+  recipIm = -b / den;
+  return a / den;
+}
+
 @inline function ld(p: usize, i: i32): i32 {
   return load<i32>(p + (<usize>i << 2));
 }
@@ -229,9 +251,8 @@ export function lu_factor(desc: usize, tol: f64): i32 {
       unz++;
       lnz++;
       // 1 / pivot
-      const den = pr * pr + pim * pim;
-      const ir = pr / den;
-      const ii = -pim / den;
+      const ir = recip(pr, pim);
+      const ii = recipIm;
       for (let p = top; p < n; p++) {
         const i = ld(xi, p);
         if (ld(pinv, i) < 0) {
@@ -521,9 +542,8 @@ function denseLuComplex(D: usize, m: i32, rows: usize, at: usize, diag: usize, t
     }
     const pr = ldf(D, ct + 2 * t);
     const pi = ldf(D, ct + 2 * t + 1);
-    const den = pr * pr + pi * pi;
-    const ir = pr / den;
-    const ii = -pi / den;
+    const ir = recip(pr, pi);
+    const ii = recipIm;
     for (let i = ct + 2 * t + 2; i < ct + m2; i += 2) {
       const a = ldf(D, i);
       const b = ldf(D, i + 1);
@@ -672,9 +692,8 @@ export function lu_band(desc: usize, tol: f64): i32 {
         if (a != 0) axpy2(lcol, W + (<usize>(c0 + j + 1) << 3), W + (<usize>(c0 + j + 1) << 3), len, a, 0);
       }
     } else {
-      const den = pr * pr + pi * pi;
-      const ir = pr / den;
-      const ii = -pi / den;
+      const ir = recip(pr, pi);
+      const ii = recipIm;
       for (let i = j + 1; i <= last; i++) {
         const a = ldf(W, col + 2 * i);
         const b = ldf(W, col + 2 * i + 1);

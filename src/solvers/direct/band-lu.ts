@@ -7,6 +7,7 @@
  * is WebAssembly (BandLuNumeric); the symmetric band's LDLᵀ and the rows for the solve are here.
  */
 import { reciprocalDiagonal, type LuFactor } from './lu.js';
+import { div } from '../krylov/complex.js';
 import { MemoryLimitError } from '../../errors.js';
 import { reserveMemory } from '../../memory-budget.js';
 
@@ -80,9 +81,8 @@ export function bandLdlt(n: number, Ap: Int32Array, Ai: Int32Array, Ax: Float64A
       }
       if (k === last) W[k * ld] -= W[col + k] * W[col + k] * dr;
     } else {
-      const den = dr * dr + di * di;
-      const ir = dr / den;
-      const ii = -di / den;
+      // range-safe: |d|² over- or underflows beyond 1e±154
+      const [ir, ii] = div([1, 0], [dr, di]);
       for (let i = j + 1; i <= last; i++) {
         const a = W[col + 2 * i];
         const b = W[col + 2 * i + 1];

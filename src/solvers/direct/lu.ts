@@ -12,6 +12,7 @@
  */
 
 import type { BandLuNumeric, BandRows } from './band-lu.js';
+import { div } from '../krylov/complex.js';
 
 /** The factor P·A·Q = L·U: L unit lower (diagonal stored first, = 1), U upper (diagonal last). */
 export interface LuFactor {
@@ -144,9 +145,8 @@ export function reciprocalDiagonal(f: LuFactor): Float64Array {
     const d = Up[j + 1] - 1;
     const ur = Ux[2 * d];
     const ui = Ux[2 * d + 1];
-    const den = ur * ur + ui * ui;
-    r[2 * j] = ur / den;
-    r[2 * j + 1] = -ui / den;
+    // range-safe: |u|² over- or underflows beyond 1e±154
+    [r[2 * j], r[2 * j + 1]] = div([1, 0], [ur, ui]);
   }
   return r;
 }
