@@ -29,7 +29,8 @@ export function cpuSolverOps(
     // conversion back to CSR would cost more than the solve's first iterations. A CSR host is the
     // runtime's validated copy (or the CSR made from it): toCSR's second validation pass cost
     // ≈ 13 ms of every solve of poisson3D(64), and the diagonal needs no sorted rows
-    const d = inverseDiagonal(host.format === 'csr' ? host : host.toCSR());
+    // A DIA copy (a stencil) holds the diagonal as one contiguous run: read there, not from the CSR's entries
+    const d = inverseDiagonal(M.host.format === 'dia' ? M.host : host.format === 'csr' ? host : host.toCSR());
     dinv = B.vector(dt, n);
     dinv.view().set(d);
   }
