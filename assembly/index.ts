@@ -19,3 +19,4 @@ export * from './lanczos';
 export * from './lu';
 export * from './amd';
 export * from './ldl';
+export * from './symbolic';

@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cpuLdlNumeric } from '../src/cpu/ldl.js';
-import { cpuMinimumDegree } from '../src/cpu/ordering.js';
+import { cpuSymbolicKernels } from '../src/cpu/symbolic.js';
 import { planFactor } from '../src/solvers/direct/factor.js';
 import { ldlPointers, type LdlFactor, type LdlNumeric } from '../src/solvers/direct/ldl.js';
 import { poisson2D, poisson3D } from '../src/generators/poisson.js';
@@ -42,7 +42,7 @@ function referenceLdl(a: Float64Array[], positive: boolean): { L: Float64Array[]
 
 /** The kernel's factor of A in its AMD order: the factor (or failing step) and P·A·Pᵀ dense. */
 function kernelLdl(A: CSRMatrix, positive: boolean, ldl: LdlNumeric): { r: LdlFactor | number; pap: Float64Array[] } {
-  const plan = planFactor(A, 'ldlt', 'amd', cpuMinimumDegree(simd));
+  const plan = planFactor(A, 'ldlt', 'amd', cpuSymbolicKernels(simd));
   const { perm, pinv, parent, counts } = plan.a;
   const n = A.rows;
   const Lp = ldlPointers(counts);

@@ -5,14 +5,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { amdOrder, columnAmdOrder, type MinimumDegreeKernel } from '../src/solvers/direct/amd.js';
-import { cpuMinimumDegree } from '../src/cpu/ordering.js';
+import { cpuSymbolicKernels } from '../src/cpu/symbolic.js';
 import { makeHarness, type Harness } from './kernel-harness.js';
 import { amdOrder as referenceAmd, columnAmdOrder as referenceColumnAmd } from './amd-reference.js';
 import { compressGraph, ndOrder } from '../src/solvers/direct/nested-dissection.js';
 import { elasticity2D } from '../src/generators/elasticity.js';
 import { bandOf, cscOf, denseRows, inversePermutation, patternSymmetry, rowsOf as patternRows, symmetricGraph, type Graph } from '../src/solvers/direct/pattern.js';
 import { analyze } from '../src/solvers/direct/analysis.js';
-import { columnCounts, columnCountsAtA, columnEliminationTree, eliminationTree, postorder, supernodes } from '../src/solvers/direct/symbolic.js';
+import { columnCounts, columnCountsAtA, columnEliminationTree, supernodes, type SymbolicKernels } from '../src/solvers/direct/symbolic.js';
 import { poisson2D, poisson3D } from '../src/generators/poisson.js';
 import { randomMatrix } from '../src/generators/random.js';
 import { CSRMatrix } from '../src/formats/csr.js';
@@ -34,6 +34,11 @@ function expectPermutation(p: Int32Array, n: number): void {
 
 /** nnz(L) (diagonal included) of eliminating the graph in order perm: rows as bitsets, each pivot's row ORed into its neighbours'. */
 function referenceFill(g: Graph, perm: Int32Array): number {
+  return referenceElimination(g, perm).fill;
+}
+
+/** The bitset elimination: nnz(L), and the elimination tree (each column's first row below the diagonal in L, −1 for none). */
+function referenceElimination(g: Graph, perm: Int32Array): { fill: number; parent: Int32Array } {
   const n = g.n;
   const pinv = inversePermutation(perm);
   const words = (n + 31) >>> 5;
@@ -46,6 +51,7 @@ function referenceFill(g: Graph, perm: Int32Array): number {
     }
   }
   let fill = n;
+  const parent = new Int32Array(n).fill(-1);
   for (let k = 0; k < n; k++) {
     const rk = k * words;
     for (let w = k >>> 5; w < words; w++) {
@@ -54,6 +60,7 @@ function referenceFill(g: Graph, perm: Int32Array): number {
         const t = 31 - Math.clz32(bits & -bits);
         bits &= bits - 1;
         const j = (w << 5) + t;
+        if (parent[k] === -1) parent[k] = j;
         fill++;
         // row j gets row k's entries past j
         const rj = j * words;
@@ -63,13 +70,29 @@ function referenceFill(g: Graph, perm: Int32Array): number {
       }
     }
   }
-  return fill;
+  return { fill, parent };
 }
 
+/** nnz(L) from the symbolic kernels (tree, postorder, counts), checked against the bitset elimination's tree; the plain build gives the same. */
 function symbolicFill(g: Graph, perm: Int32Array): number {
   const pinv = inversePermutation(perm);
-  const parent = eliminationTree(g, perm, pinv);
-  return columnCounts(g, perm, pinv, parent, postorder(parent)).reduce((s, c) => s + c, 0);
+  const parent = sk.eliminationTree(g, perm, pinv);
+  expect([...parent]).toEqual([...referenceElimination(g, perm).parent]);
+  const post = sk.postorder(parent);
+  expectPostorder(post, parent);
+  const counts = columnCounts(g, perm, pinv, parent, post, sk);
+  expect([...skPlain.eliminationTree(g, perm, pinv)]).toEqual([...parent]);
+  expect([...skPlain.postorder(parent)]).toEqual([...post]);
+  expect([...columnCounts(g, perm, pinv, parent, post, skPlain)]).toEqual([...counts]);
+  return counts.reduce((s, c) => s + c, 0);
+}
+
+/** post is a permutation with every node after its children. */
+function expectPostorder(post: Int32Array, parent: Int32Array): void {
+  const n = parent.length;
+  expectPermutation(post, n);
+  const at = inversePermutation(post);
+  for (let j = 0; j < n; j++) if (parent[j] !== -1 && !(at[parent[j]] > at[j])) expect.fail(`postorder: node ${j} after its parent`);
 }
 
 const natural = (n: number) => Int32Array.from({ length: n }, (_, i) => i);
@@ -78,12 +101,16 @@ const natural = (n: number) => Int32Array.from({ length: n }, (_, i) => i);
 // one must give the same permutations
 let simd: Harness;
 let plain: Harness;
+let sk: SymbolicKernels;
+let skPlain: SymbolicKernels;
 let md: MinimumDegreeKernel;
 let mdPlain: MinimumDegreeKernel;
 beforeAll(async () => {
   [simd, plain] = await Promise.all([makeHarness('simd'), makeHarness('plain')]);
-  md = cpuMinimumDegree(simd);
-  mdPlain = cpuMinimumDegree(plain);
+  sk = cpuSymbolicKernels(simd);
+  skPlain = cpuSymbolicKernels(plain);
+  md = sk.minimumDegree;
+  mdPlain = skPlain.minimumDegree;
 });
 afterAll(() => {
   // every block the orderings took was given back
@@ -179,15 +206,15 @@ describe('orderings', () => {
 
   it('analysis: postordered, supernodes partition the columns, auto keeps the fewer flops', () => {
     const g = graphOf(poisson2D(50));
-    const a = analyze(g, 'auto', false, false, md);
+    const a = analyze(g, 'auto', false, false, sk);
     expectPermutation(a.perm, g.n);
     expect(a.ordering === 'amd' || a.ordering === 'nd').toBe(true);
     expect(a.orderingReason).toMatch(/flops/);
     // postordered: every parent after its child, the tree's postorder is the identity
     for (let j = 0; j < g.n; j++) expect(a.parent[j] === -1 || a.parent[j] > j).toBe(true);
-    expect([...postorder(a.parent)]).toEqual([...natural(g.n)]);
+    expect([...sk.postorder(a.parent)]).toEqual([...natural(g.n)]);
     expect(a.cost.fillNnz).toBe(referenceFill(g, a.perm));
-    const other = analyze(g, a.ordering === 'amd' ? 'nd' : 'amd', false, false, md);
+    const other = analyze(g, a.ordering === 'amd' ? 'nd' : 'amd', false, false, sk);
     expect(a.cost.flops).toBeLessThanOrEqual(other.cost.flops);
     const s = supernodes(a.parent, a.counts);
     expect(s[0]).toBe(0);
@@ -221,10 +248,10 @@ function rowsOf(A: CSRMatrix): number[] {
 describe("ordering 'auto' on mesh-like graphs", () => {
   it("auto on a large mesh-like graph runs nested dissection alone, and it beats AMD there; hubs or several unknowns per node still compare both", () => {
     const g = graphOf(poisson2D(128)); // 16,384 nodes, degree ≤ 4
-    const a = analyze(g, 'auto', false, false, md);
+    const a = analyze(g, 'auto', false, false, sk);
     expect(a.ordering).toBe('nd');
     expect(a.orderingReason).toMatch(/^nested dissection alone: a mesh-like graph \(average degree [34]\.\d ≤ 8/);
-    expect(a.cost.flops).toBeLessThan(analyze(g, 'amd', false, false, md).cost.flops);
+    expect(a.cost.flops).toBeLessThan(analyze(g, 'amd', false, false, sk).cost.flops);
     expect(a.cost.fillNnz).toBe(referenceFill(g, a.perm));
     // the same grid with one node joined to 100 others: a hub, so both are measured
     const P = poisson2D(128);
@@ -232,11 +259,11 @@ describe("ordering 'auto' on mesh-like graphs", () => {
     const rows = [...rowsOf(P), ...hubCols.map(() => 0), ...hubCols];
     const cols = [...P.colIdx, ...hubCols, ...hubCols.map(() => 0)];
     const hub = CSRMatrix.fromTriplets(P.rows, P.rows, 'f64', Int32Array.from(rows), Int32Array.from(cols), new Float64Array(rows.length).fill(1));
-    expect(analyze(graphOf(hub), 'auto', false, false, md).orderingReason).toMatch(/^the fewer predicted flops: amd .* vs nd /);
+    expect(analyze(graphOf(hub), 'auto', false, false, sk).orderingReason).toMatch(/^the fewer predicted flops: amd .* vs nd /);
     // two unknowns per node (average degree ≈ 17): both measured
     const e = graphOf(elasticity2D(91)); // 2·92² = 16,928 unknowns
     expect(e.n).toBeGreaterThanOrEqual(16384);
-    expect(analyze(e, 'auto', false, false, md).orderingReason).toMatch(/^the fewer predicted flops: amd .* vs nd /);
+    expect(analyze(e, 'auto', false, false, sk).orderingReason).toMatch(/^the fewer predicted flops: amd .* vs nd /);
   });
 });
 
@@ -286,10 +313,10 @@ describe('column ordering for LU (minimum degree of AᵀA, without forming it)',
       expectPermutation(q, n);
       const pinv = inversePermutation(q);
       const parent = columnEliminationTree(C, skip, q);
-      expect([...parent]).toEqual([...eliminationTree(g, q, pinv)]);
-      const post = postorder(parent);
-      const counts = columnCountsAtA(rows, skip, pinv, parent, post);
-      expect([...counts]).toEqual([...columnCounts(g, q, pinv, parent, post)]);
+      expect([...parent]).toEqual([...referenceElimination(g, q).parent]);
+      const post = sk.postorder(parent);
+      const counts = columnCountsAtA(rows, skip, pinv, parent, post, sk);
+      expect([...counts]).toEqual([...columnCounts(g, q, pinv, parent, post, sk)]);
       const fill = referenceFill(g, q);
       expect(counts.reduce((s, c) => s + c, 0)).toBe(fill);
       // as good as AMD of the formed AᵀA, within a margin (both approximate the minimum degree)

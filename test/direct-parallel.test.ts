@@ -12,20 +12,20 @@ import { poisson2D, poisson3D } from '../src/generators/poisson.js';
 import { elasticity2D } from '../src/generators/elasticity.js';
 import { DisposedError, NotPositiveDefiniteError } from '../src/errors.js';
 import { planFactor } from '../src/solvers/direct/factor.js';
-import { cpuMinimumDegree } from '../src/cpu/ordering.js';
+import { cpuSymbolicKernels } from '../src/cpu/symbolic.js';
 import { makeHarness, type Harness } from './kernel-harness.js';
 import { supernodalSchedule, supernodalSymbolic, type SupernodalSymbolic } from '../src/solvers/direct/supernodal.js';
 import { loadShared } from './matrices.js';
 import { matvec } from './solve-reference.js';
 
-/** the minimum degree orderings' kernels */
+/** the symbolic phase's kernels */
 let harness: Harness;
 beforeAll(async () => {
   harness = await makeHarness('simd');
 });
 
 function symbolicOf(A: CSRMatrix, ordering: 'amd' | 'nd'): SupernodalSymbolic {
-  const { C, a } = planFactor(A, 'cholesky', ordering, cpuMinimumDegree(harness));
+  const { C, a } = planFactor(A, 'cholesky', ordering, cpuSymbolicKernels(harness));
   return supernodalSymbolic(a.parent, a.counts, a.supernodeStarts, C.colPtr, C.rowIdx, a.perm, a.pinv);
 }
 

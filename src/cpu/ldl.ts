@@ -1,10 +1,12 @@
 import type { LdlNumeric } from '../solvers/direct/ldl.js';
 import type { CpuBackend } from './backend.js';
+import { releaseMemory } from '../memory-budget.js';
 
 /**
  * The up-looking LDLᵀ's numeric phase on the CPU path (assembly/ldl.ts), on the calling thread's
  * instance: A, the ordering, the tree and L's pointers are copied into one region of the runtime's
- * memory, the kernel runs, and L and D are copied out into the factor's arrays.
+ * memory, the kernel runs, and L and D are copied out into the factor's arrays (the region freed and
+ * given back to the operation's memory budget).
  */
 export function cpuLdlNumeric(B: Pick<CpuBackend, 'heap' | 'kernels'>): LdlNumeric {
   return (A, pinv, parent, f, positive) => {
@@ -49,6 +51,7 @@ export function cpuLdlNumeric(B: Pick<CpuBackend, 'heap' | 'kernels'>): LdlNumer
       return k;
     } finally {
       region.dispose();
+      releaseMemory(region.bytes);
     }
   };
 }

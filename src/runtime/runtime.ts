@@ -27,7 +27,7 @@ import { DEVICE_PATHS } from './paths.js';
 import { nodeBuiltin } from '../node-builtins.js';
 import { wasmLoad } from '../cpu/wasm.js';
 import { cpuSupernodalNumeric } from '../cpu/cholesky.js';
-import { cpuMinimumDegree } from '../cpu/ordering.js';
+import { cpuSymbolicKernels } from '../cpu/symbolic.js';
 import { cpuLdlNumeric } from '../cpu/ldl.js';
 import { cpuLuKernels } from '../cpu/lu.js';
 import { checkAdd, checkGemm, checkTranspose, type AddOptions, type DenseLike, type GemmOptions } from './dense-ops.js';
@@ -1379,7 +1379,7 @@ export class Runtime implements HandleOwner {
     if (!asked && n > DIRECT_MAX_N) {
       d = { plan: null, direct: false, reason: `no direct factorization: ${n} unknowns > ${DIRECT_MAX_N}, where the ordering alone costs more than a preconditioned Krylov solve` };
     } else {
-      const plan = planFactor(csr, 'auto', 'auto', cpuMinimumDegree(this.cpu.backend));
+      const plan = planFactor(csr, 'auto', 'auto', cpuSymbolicKernels(this.cpu.backend));
       const estimate = { ...plan.a.cost, ordering: plan.a.ordering };
       const c = chooseDirect(estimate, n, csr.nnz, plan.C.complex, this.cpu.memoryBudgetMB * 1048576);
       d = { plan, estimate, ...c };
@@ -1684,13 +1684,13 @@ export class Runtime implements HandleOwner {
     this.live();
     const h = A instanceof MatrixHandle ? this.own(A, 'estimateFactorCost: A').live() : null;
     const m = h ? (h.canonicalCsr ?? h.host) : (A as SparseMatrix);
-    return estimateFactorCost(m, kind, ordering, cpuMinimumDegree(this.cpu.backend));
+    return estimateFactorCost(m, kind, ordering, cpuSymbolicKernels(this.cpu.backend));
   }
 
   /** The CPU path's kernels the direct solvers run on. */
   private directKernels(): DirectKernels {
     const B = this.cpu.backend;
-    return { supernodal: cpuSupernodalNumeric(B), lu: cpuLuKernels(B), ldl: cpuLdlNumeric(B), minimumDegree: cpuMinimumDegree(B) };
+    return { supernodal: cpuSupernodalNumeric(B), lu: cpuLuKernels(B), ldl: cpuLdlNumeric(B), symbolic: cpuSymbolicKernels(B) };
   }
 
   /**

@@ -5,11 +5,11 @@
  * mesh-like graph), postordered along its elimination tree,
  * and the tree, column counts, supernodes and cost of the factor in that order.
  */
-import { amdOrder, columnAmdOrder, type MinimumDegreeKernel } from './amd.js';
+import { amdOrder, columnAmdOrder } from './amd.js';
 import type { Band } from './band-lu.js';
 import { ndOrder } from './nested-dissection.js';
 import { inversePermutation, type Graph, type Rows } from './pattern.js';
-import { columnCounts, columnCountsAtA, columnEliminationTree, costOf, eliminationTree, postorder, supernodes, type FactorCost } from './symbolic.js';
+import { columnCounts, columnCountsAtA, columnEliminationTree, costOf, supernodes, type FactorCost, type SymbolicKernels } from './symbolic.js';
 
 /**
  * The fill-reducing orderings: approximate minimum degree or nested dissection of A + Aᵀ, none, or
@@ -75,41 +75,41 @@ export interface ColumnPattern {
 }
 
 /** Elimination tree, a postorder of it, and column counts of the graph (of AᵀA for a column pattern) in the order perm. */
-function countsFor(g: Graph | ColumnPattern, perm: Int32Array): { pinv: Int32Array; parent: Int32Array; post: Int32Array; counts: Int32Array } {
+function countsFor(g: Graph | ColumnPattern, perm: Int32Array, k: SymbolicKernels): { pinv: Int32Array; parent: Int32Array; post: Int32Array; counts: Int32Array } {
   const pinv = inversePermutation(perm);
   if ('rows' in g) {
     const parent = columnEliminationTree(g, g.skip, perm);
-    const post = postorder(parent);
-    return { pinv, parent, post, counts: columnCountsAtA(g.rows, g.skip, pinv, parent, post) };
+    const post = k.postorder(parent);
+    return { pinv, parent, post, counts: columnCountsAtA(g.rows, g.skip, pinv, parent, post, k) };
   }
-  const parent = eliminationTree(g, perm, pinv);
-  const post = postorder(parent);
-  return { pinv, parent, post, counts: columnCounts(g, perm, pinv, parent, post) };
+  const parent = k.eliminationTree(g, perm, pinv);
+  const post = k.postorder(parent);
+  return { pinv, parent, post, counts: columnCounts(g, perm, pinv, parent, post, k) };
 }
 
 /**
  * Orders and analyses the graph of A + Aᵀ, or for 'amd-ata' the column pattern of A (the counts are
  * then those of AᵀA's Cholesky factor, a bound on LU's). `lu` and `complex` only change the cost estimate;
- * `md` runs the minimum degree orderings' elimination.
+ * `k` runs the loops of the orderings and of the tree and counts.
  */
-export function analyze(g: Graph | ColumnPattern, asked: OrderingName | 'auto', lu: boolean, complex: boolean, md: MinimumDegreeKernel): Analysis {
+export function analyze(g: Graph | ColumnPattern, asked: OrderingName | 'auto', lu: boolean, complex: boolean, k: SymbolicKernels): Analysis {
   const n = g.n;
   const t0 = performance.now();
   const candidates: [OrderingName, Int32Array][] = [];
   // a column pattern is ordered by columns ('amd-ata'), a graph by the ordering asked for
-  if ('rows' in g) candidates.push(['amd-ata', columnAmdOrder(g, g.rows, g.skip, md)]);
+  if ('rows' in g) candidates.push(['amd-ata', columnAmdOrder(g, g.rows, g.skip, k.minimumDegree)]);
   const graph = 'rows' in g ? null : g;
   const ndOnly = graph !== null && asked === 'auto' && n >= ND_ONLY_MIN_NODES && meshLike(graph);
   if (graph) {
     if (asked === 'natural') candidates.push(['natural', Int32Array.from({ length: n }, (_, i) => i)]);
-    if (asked === 'amd' || (asked === 'auto' && !ndOnly)) candidates.push(['amd', amdOrder(graph, md)]);
-    if (asked === 'nd' || (asked === 'auto' && n >= ND_MIN_NODES)) candidates.push(['nd', ndOrder(graph, md)]);
+    if (asked === 'amd' || (asked === 'auto' && !ndOnly)) candidates.push(['amd', amdOrder(graph, k.minimumDegree)]);
+    if (asked === 'nd' || (asked === 'auto' && n >= ND_MIN_NODES)) candidates.push(['nd', ndOrder(graph, k.minimumDegree)]);
   }
   const t1 = performance.now();
   let best: { name: OrderingName; perm: Int32Array; s: ReturnType<typeof countsFor>; flops: number } | undefined;
   const tried: string[] = [];
   for (const [name, perm] of candidates) {
-    const s = countsFor(g, perm);
+    const s = countsFor(g, perm, k);
     const flops = costOf(s.counts, lu, complex).flops;
     tried.push(`${name} ${flops.toExponential(2)} flops`);
     if (!best || flops < best.flops) best = { name, perm, s, flops };

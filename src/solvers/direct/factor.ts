@@ -19,8 +19,7 @@ import { bandLdlt, bandSolve, keepBandRows } from './band-lu.js';
 import { bandOf, cscOf, denseRows, isSymmetric, patternSymmetry, rowsOf, rowsWithValues, type Rows, symmetricGraph, type Csc } from './pattern.js';
 import { denseLdl, ldlPointers, ldlSolveInPlace, type LdlFactor, type LdlNumeric } from './ldl.js';
 import { denseStart, luSolveInPlace, reciprocalDiagonal, type LuFactor, type LuKernels } from './lu.js';
-import type { FactorCost } from './symbolic.js';
-import type { MinimumDegreeKernel } from './amd.js';
+import type { FactorCost, SymbolicKernels } from './symbolic.js';
 import { supernodalFrontBytes, supernodalSymbolic, type SupernodalFactor, type SupernodalNumeric, type SupernodalSymbolic } from './supernodal.js';
 
 /** The factorizations: 'auto' takes Cholesky for symmetric matrices with a positive diagonal (falling back to LDLᵀ, then LU), LU otherwise. */
@@ -145,15 +144,15 @@ function squareCsr(A: SparseMatrix, where: string): CSRMatrix {
 /**
  * The CPU path's kernels the factorizations run on, given by the runtime (the solver layer imports no
  * path): `supernodal` the supernodal Cholesky's numeric phase (its kernels and threads), `lu` the
- * sparse and banded LU's, `ldl` the up-looking LDLᵀ's (small Cholesky and LDLᵀ), `minimumDegree`
- * the minimum degree orderings' elimination.
+ * sparse and banded LU's, `ldl` the up-looking LDLᵀ's (small Cholesky and LDLᵀ), `symbolic` the
+ * orderings' elimination and the tree and counts.
  * @internal
  */
 export interface DirectKernels {
   supernodal: SupernodalNumeric;
   lu: LuKernels;
   ldl: LdlNumeric;
-  minimumDegree: MinimumDegreeKernel;
+  symbolic: SymbolicKernels;
 }
 
 /**
@@ -173,8 +172,8 @@ export interface FactorPlan {
   a: Analysis;
 }
 
-/** Plans the factorization `kind` of A with `ordering` (the kind and ordering checked first); `md` runs minimum degree. @internal */
-export function planFactor(A: SparseMatrix, kind: FactorKind, ordering: OrderingName | 'auto', md: MinimumDegreeKernel): FactorPlan {
+/** Plans the factorization `kind` of A with `ordering` (the kind and ordering checked first); `sk` runs the symbolic loops. @internal */
+export function planFactor(A: SparseMatrix, kind: FactorKind, ordering: OrderingName | 'auto', sk: SymbolicKernels): FactorPlan {
   if (!KINDS.includes(kind)) throw new UnsupportedError(`factor: kind must be ${KINDS.map((k) => `'${k}'`).join(', ')}, got ${shownValue(kind)}`);
   if (!ORDERINGS.includes(ordering)) throw new UnsupportedError(`factor: ordering must be ${ORDERINGS.map((k) => `'${k}'`).join(', ')}, got ${shownValue(ordering)}`);
   const csr = squareCsr(A, 'factor');
@@ -188,7 +187,7 @@ export function planFactor(A: SparseMatrix, kind: FactorKind, ordering: Ordering
   if (ordering === 'amd-ata' && (kind === 'cholesky' || kind === 'ldlt' || (kind === 'auto' && sym))) {
     throw new UnsupportedError(`factor: ordering 'amd-ata' (a column ordering) is for LU of a nonsymmetric matrix; use 'amd' or 'nd'`);
   }
-  return { csr, C, sym, a: analyzeFor(C, kind === 'lu' || (kind === 'auto' && !sym), ordering, md, sym) };
+  return { csr, C, sym, a: analyzeFor(C, kind === 'lu' || (kind === 'auto' && !sym), ordering, sk, sym) };
 }
 
 /**
@@ -212,7 +211,7 @@ function columnsOf(csr: CSRMatrix): { C: Csc; sym: boolean } {
  * mostly symmetric with a mostly stored diagonal (the pivots can then stay on the diagonal the
  * ordering chose), else the columns by minimum degree of AᵀA (from A, not formed) (any row pivoting then stays within its fill).
  */
-function analyzeFor(C: Csc, lu: boolean, ordering: OrderingName | 'auto', md: MinimumDegreeKernel, sym = false): Analysis {
+function analyzeFor(C: Csc, lu: boolean, ordering: OrderingName | 'auto', sk: SymbolicKernels, sym = false): Analysis {
   let asked = ordering;
   let why = '';
   let rows: Rows | undefined;
@@ -237,7 +236,7 @@ function analyzeFor(C: Csc, lu: boolean, ordering: OrderingName | 'auto', md: Mi
   // the rows of A once (a symmetric A's are its columns)
   rows ??= sym ? { rowPtr: C.colPtr, colIdx: C.rowIdx } : rowsOf(C);
   const g = asked === 'amd-ata' ? { n: C.n, colPtr: C.colPtr, rowIdx: C.rowIdx, rows, skip: denseRows(rows, C.n) } : symmetricGraph(C.n, C.colPtr, C.rowIdx, rows);
-  const a = analyze(g, asked, lu, C.complex, md);
+  const a = analyze(g, asked, lu, C.complex, sk);
   if (why) a.orderingReason = asked === 'auto' ? why + a.orderingReason : why;
   return a;
 }
@@ -270,7 +269,7 @@ async function factorizeInBudget(A: SparseMatrix, options: FactorOptions, budget
   checkSignal('factor', signal);
   throwIfAborted(signal);
   // the symbolic phase runs before the first checkpoint: inside this scope its memory counts against budgetMB
-  const { csr, C, sym, a } = plan ?? planFactor(A, kind, options.ordering ?? 'auto', kernels.minimumDegree);
+  const { csr, C, sym, a } = plan ?? planFactor(A, kind, options.ordering ?? 'auto', kernels.symbolic);
   const tol = asked ?? (a.ordering === 'amd-ata' ? COLUMN_ORDER_PIVOT_TOLERANCE : PIVOT_TOLERANCE);
   const F = new Factorization(C, sym ? C : rowsWithValues(csr), csr.dtype, a, tol, budgetMB, kernels.supernodal, kernels.lu, kernels.ldl);
   try {
@@ -795,10 +794,10 @@ export interface FactorEstimate extends FactorCost {
   ordering: OrderingName;
 }
 
-/** The cost of factorizing A from the symbolic phase alone: see {@link Runtime.estimateFactorCost}; `md` runs minimum degree. @internal */
-export function estimateFactorCost(A: SparseMatrix, kind: 'cholesky' | 'ldlt' | 'lu', ordering: OrderingName | 'auto', md: MinimumDegreeKernel): FactorEstimate {
+/** The cost of factorizing A from the symbolic phase alone: see {@link Runtime.estimateFactorCost}; `sk` runs the symbolic loops. @internal */
+export function estimateFactorCost(A: SparseMatrix, kind: 'cholesky' | 'ldlt' | 'lu', ordering: OrderingName | 'auto', sk: SymbolicKernels): FactorEstimate {
   const C = cscOf(squareCsr(A, 'estimateFactorCost'));
   if (ordering === 'amd-ata' && kind !== 'lu') throw new UnsupportedError(`estimateFactorCost: ordering 'amd-ata' is for LU`);
-  const a = analyzeFor(C, kind === 'lu', ordering, md);
+  const a = analyzeFor(C, kind === 'lu', ordering, sk);
   return { ...a.cost, ordering: a.ordering };
 }

@@ -6,32 +6,30 @@
  * weigh a direct solve against an iterative one.
  */
 import type { Graph, Rows } from './pattern.js';
+import type { MinimumDegreeKernel } from './amd.js';
 
 /**
- * The elimination tree of the graph in the order perm (pinv its inverse): parent[k] of each
- * eliminated position k (-1 at a root), read from the graph directly (column k's rows above the
- * diagonal are the neighbours of perm[k] eliminated before it). Path compression through `ancestor`.
+ * The symbolic phase's loops, run by the CPU path's WebAssembly (assembly/amd.ts and
+ * assembly/symbolic.ts, wired in src/cpu/symbolic.ts) and given by the runtime (the solver layer
+ * imports no path): as JavaScript, a process's first analyses ran before the engine had optimized them.
  */
-export function eliminationTree(g: Graph, perm: Int32Array, pinv: Int32Array): Int32Array {
-  const n = g.n;
-  const { ptr, adj } = g;
-  const parent = new Int32Array(n);
-  const ancestor = new Int32Array(n);
-  for (let k = 0; k < n; k++) {
-    parent[k] = -1;
-    ancestor[k] = -1;
-    const v = perm[k];
-    for (let p = ptr[v], e = ptr[v + 1]; p < e; p++) {
-      let i = pinv[adj[p]];
-      while (i !== -1 && i < k) {
-        const inext = ancestor[i];
-        ancestor[i] = k;
-        if (inext === -1) parent[i] = k;
-        i = inext;
-      }
-    }
-  }
-  return parent;
+export interface SymbolicKernels {
+  /** the minimum degree orderings' elimination */
+  minimumDegree: MinimumDegreeKernel;
+  /**
+   * The elimination tree of the graph in the order perm (pinv its inverse): parent[k] of each
+   * eliminated position k (-1 at a root), read from the graph directly (column k's rows above the
+   * diagonal are the neighbours of perm[k] eliminated before it), with path compression.
+   */
+  eliminationTree(g: Graph, perm: Int32Array, pinv: Int32Array): Int32Array;
+  /** A postorder of the forest `parent`: post[k] is the k-th node, children before parents, in index order. */
+  postorder(parent: Int32Array): Int32Array;
+  /**
+   * Column counts in the order pinv, where position j's pattern below the diagonal is given by lists
+   * (list L: idx[ptr[L] .. ptr[L+1]), nodes mapped by pinv; j's lists head[j], next[head[j]], … until
+   * −1), over `post`, a postorder of `parent` (see columnCounts).
+   */
+  countsOfLists(ptr: Int32Array, idx: Int32Array, head: Int32Array, next: Int32Array, pinv: Int32Array, parent: Int32Array, post: Int32Array): Int32Array;
 }
 
 /**
@@ -64,23 +62,6 @@ export function columnEliminationTree(A: { n: number; colPtr: Int32Array; rowIdx
   return parent;
 }
 
-/** A postorder of the forest `parent`: post[k] is the k-th node, children before parents, in index order. */
-export function postorder(parent: Int32Array): Int32Array {
-  const n = parent.length;
-  const head = new Int32Array(n).fill(-1);
-  const next = new Int32Array(n);
-  const stack = new Int32Array(n);
-  const post = new Int32Array(n);
-  for (let j = n - 1; j >= 0; j--) {
-    if (parent[j] === -1) continue;
-    next[j] = head[parent[j]];
-    head[parent[j]] = j;
-  }
-  let k = 0;
-  for (let j = 0; j < n; j++) if (parent[j] === -1) k = treeDfs(j, k, head, next, post, stack);
-  return post;
-}
-
 /**
  * Column counts of L (the diagonal included) of the graph in the order perm, in O(|edges|·α) (Gilbert,
  * Ng & Peyton; the form of Davis, "Direct Methods for Sparse Linear Systems", §4.5): row i's subtree
@@ -88,9 +69,9 @@ export function postorder(parent: Int32Array): Int32Array {
  * a least common ancestor found by path-compressed union-find over a postorder), and the counts are
  * the subtree sums of these differences. `post` is a postorder of `parent`.
  */
-export function columnCounts(g: Graph, perm: Int32Array, pinv: Int32Array, parent: Int32Array, post: Int32Array): Int32Array {
+export function columnCounts(g: Graph, perm: Int32Array, pinv: Int32Array, parent: Int32Array, post: Int32Array, k: SymbolicKernels): Int32Array {
   // position j's one list: the neighbours of node perm[j]
-  return countsOfLists(g.ptr, g.adj, perm, new Int32Array(g.n).fill(-1), pinv, parent, post);
+  return k.countsOfLists(g.ptr, g.adj, perm, new Int32Array(g.n).fill(-1), pinv, parent, post);
 }
 
 /**
@@ -100,7 +81,7 @@ export function columnCounts(g: Graph, perm: Int32Array, pinv: Int32Array, paren
  * kept row is attached to its first column and read once. `parent`, `post`: columnEliminationTree's
  * tree and a postorder of it.
  */
-export function columnCountsAtA(rows: Rows, skip: Uint8Array | null, pinv: Int32Array, parent: Int32Array, post: Int32Array): Int32Array {
+export function columnCountsAtA(rows: Rows, skip: Uint8Array | null, pinv: Int32Array, parent: Int32Array, post: Int32Array, k: SymbolicKernels): Int32Array {
   const { rowPtr, colIdx } = rows;
   const n = parent.length;
   const head = new Int32Array(n).fill(-1);
@@ -114,59 +95,7 @@ export function columnCountsAtA(rows: Rows, skip: Uint8Array | null, pinv: Int32
     next[r] = head[first];
     head[first] = r;
   }
-  return countsOfLists(rowPtr, colIdx, head, next, pinv, parent, post);
-}
-
-/**
- * Column counts in the order pinv, where position j's pattern below the diagonal is given by lists
- * (list L: idx[ptr[L] .. ptr[L+1]), nodes mapped by pinv; j's lists head[j], next[head[j]], … until −1).
- */
-function countsOfLists(ptr: Int32Array, idx: Int32Array, head: Int32Array, next: Int32Array, pinv: Int32Array, parent: Int32Array, post: Int32Array): Int32Array {
-  const n = parent.length;
-  const delta = new Int32Array(n);
-  const first = new Int32Array(n).fill(-1); // postorder number of each node's first descendant
-  const maxfirst = new Int32Array(n).fill(-1);
-  const prevleaf = new Int32Array(n).fill(-1);
-  const ancestor = new Int32Array(n);
-  for (let k = 0; k < n; k++) {
-    let j = post[k];
-    delta[j] = first[j] === -1 ? 1 : 0; // a leaf of the tree
-    for (; j !== -1 && first[j] === -1; j = parent[j]) first[j] = k;
-  }
-  for (let i = 0; i < n; i++) ancestor[i] = i;
-  for (let k = 0; k < n; k++) {
-    const j = post[k];
-    if (parent[j] !== -1) delta[parent[j]]--;
-    const fj = first[j];
-    for (let L = head[j]; L !== -1; L = next[L]) {
-      for (let p = ptr[L], e = ptr[L + 1]; p < e; p++) {
-        const i = pinv[idx[p]];
-        // j is a leaf of row i's subtree when i > j and no earlier leaf's subtree holds j
-        if (i <= j || fj <= maxfirst[i]) continue;
-        maxfirst[i] = fj;
-        const jprev = prevleaf[i];
-        prevleaf[i] = j;
-        delta[j]++;
-        if (jprev === -1) continue; // i's first leaf
-        // the least common ancestor of this leaf and the previous one, with path compression
-        let q = jprev;
-        while (q !== ancestor[q]) q = ancestor[q];
-        for (let s = jprev; s !== q; ) {
-          const up = ancestor[s];
-          ancestor[s] = q;
-          s = up;
-        }
-        delta[q]--;
-      }
-    }
-    if (parent[j] !== -1) ancestor[j] = parent[j];
-  }
-  // sum the differences over each subtree (children come before parents in the postorder)
-  for (let k = 0; k < n; k++) {
-    const j = post[k];
-    if (parent[j] !== -1) delta[parent[j]] += delta[j];
-  }
-  return delta;
+  return k.countsOfLists(rowPtr, colIdx, head, next, pinv, parent, post);
 }
 
 /**
@@ -219,22 +148,4 @@ export function costOf(counts: Int32Array, lu: boolean, complex: boolean): Facto
   // factor values and row indices, plus the pointers, the permutations and a few work vectors
   const bytes = fillNnz * (valueBytes + 4) + n * (8 * 4 + 2 * valueBytes);
   return { fillNnz, flops, bytes };
-}
-
-/** Postorders the subtree at root j into post[k..] (children lists head/next; stack of n + 1). */
-function treeDfs(j: number, k: number, head: Int32Array, next: Int32Array, post: Int32Array, stack: Int32Array): number {
-  let top = 0;
-  stack[0] = j;
-  while (top >= 0) {
-    const p = stack[top];
-    const i = head[p];
-    if (i === -1) {
-      top--;
-      post[k++] = p;
-    } else {
-      head[p] = next[i];
-      stack[++top] = i;
-    }
-  }
-  return k;
 }

@@ -1,0 +1,121 @@
+// The symbolic phase's tree loops (src/solvers/direct/symbolic.ts documents them; src/cpu/symbolic.ts
+// wires them): run here so that the analysis of a process's first factorizations does not wait for
+// the JavaScript engine to optimize them (494_bus: tree, postorder and counts 0.4 ms a call for the
+// first calls as JavaScript).
+//
+// sym_etree(n, ptr, adj, perm, pinv, parent, ancestor) — the elimination tree of the graph (neighbours
+//   of v: adj[ptr[v] .. ptr[v+1])) in the order perm (pinv its inverse): parent[k] of each position
+//   (−1 at a root), with path compression through ancestor (n words).
+// sym_postorder(n, parent, post, work) — a postorder of the forest: post[k] the k-th node, children
+//   before parents, in index order. work: 3n words.
+// sym_counts(n, ptr, idx, head, next, pinv, parent, post, counts, work) — column counts of L (the
+//   diagonal included) in the order pinv, position j's pattern below the diagonal given by lists
+//   (list L: idx[ptr[L] .. ptr[L+1]), j's lists head[j], next[head[j]], … until −1): row subtrees'
+//   leaves and least common ancestors over the postorder `post` of `parent`. work: 4n words.
+
+// @ts-ignore: decorator
+@inline function ld(a: usize, i: i32): i32 {
+  return load<i32>(a + (<usize>i << 2));
+}
+
+// @ts-ignore: decorator
+@inline function st(a: usize, i: i32, v: i32): void {
+  store<i32>(a + (<usize>i << 2), v);
+}
+
+export function sym_etree(n: i32, ptr: usize, adj: usize, perm: usize, pinv: usize, parent: usize, ancestor: usize): void {
+  for (let k = 0; k < n; k++) {
+    st(parent, k, -1);
+    st(ancestor, k, -1);
+    const v = ld(perm, k);
+    for (let p = ld(ptr, v), e = ld(ptr, v + 1); p < e; p++) {
+      let i = ld(pinv, ld(adj, p));
+      while (i != -1 && i < k) {
+        const inext = ld(ancestor, i);
+        st(ancestor, i, k);
+        if (inext == -1) st(parent, i, k);
+        i = inext;
+      }
+    }
+  }
+}
+
+export function sym_postorder(n: i32, parent: usize, post: usize, work: usize): void {
+  const head = work;
+  const next = head + (<usize>n << 2);
+  const stack = next + (<usize>n << 2);
+  for (let j = 0; j < n; j++) st(head, j, -1);
+  for (let j = n - 1; j >= 0; j--) {
+    const p = ld(parent, j);
+    if (p == -1) continue;
+    st(next, j, ld(head, p));
+    st(head, p, j);
+  }
+  let k = 0;
+  for (let j = 0; j < n; j++) {
+    if (ld(parent, j) != -1) continue;
+    let top = 0;
+    st(stack, 0, j);
+    while (top >= 0) {
+      const p = ld(stack, top);
+      const i = ld(head, p);
+      if (i == -1) {
+        top--;
+        st(post, k++, p);
+      } else {
+        st(head, p, ld(next, i));
+        st(stack, ++top, i);
+      }
+    }
+  }
+}
+
+export function sym_counts(n: i32, ptr: usize, idx: usize, head: usize, next: usize, pinv: usize, parent: usize, post: usize, counts: usize, work: usize): void {
+  const delta = counts;
+  const first = work;
+  const maxfirst = first + (<usize>n << 2);
+  const prevleaf = maxfirst + (<usize>n << 2);
+  const ancestor = prevleaf + (<usize>n << 2);
+  for (let j = 0; j < n; j++) {
+    st(first, j, -1);
+    st(maxfirst, j, -1);
+    st(prevleaf, j, -1);
+    st(ancestor, j, j);
+  }
+  for (let k = 0; k < n; k++) {
+    let j = ld(post, k);
+    st(delta, j, ld(first, j) == -1 ? 1 : 0);
+    for (; j != -1 && ld(first, j) == -1; j = ld(parent, j)) st(first, j, k);
+  }
+  for (let k = 0; k < n; k++) {
+    const j = ld(post, k);
+    const pj = ld(parent, j);
+    if (pj != -1) st(delta, pj, ld(delta, pj) - 1);
+    const fj = ld(first, j);
+    for (let L = ld(head, j); L != -1; L = ld(next, L)) {
+      for (let p = ld(ptr, L), e = ld(ptr, L + 1); p < e; p++) {
+        const i = ld(pinv, ld(idx, p));
+        if (i <= j || fj <= ld(maxfirst, i)) continue;
+        st(maxfirst, i, fj);
+        const jprev = ld(prevleaf, i);
+        st(prevleaf, i, j);
+        st(delta, j, ld(delta, j) + 1);
+        if (jprev == -1) continue;
+        let q = jprev;
+        while (q != ld(ancestor, q)) q = ld(ancestor, q);
+        for (let s = jprev; s != q; ) {
+          const up = ld(ancestor, s);
+          st(ancestor, s, q);
+          s = up;
+        }
+        st(delta, q, ld(delta, q) - 1);
+      }
+    }
+    if (pj != -1) st(ancestor, j, pj);
+  }
+  for (let k = 0; k < n; k++) {
+    const j = ld(post, k);
+    const pj = ld(parent, j);
+    if (pj != -1) st(delta, pj, ld(delta, pj) + ld(delta, j));
+  }
+}

@@ -1,0 +1,75 @@
+import type { MinimumDegreeKernel } from '../solvers/direct/amd.js';
+import type { SymbolicKernels } from '../solvers/direct/symbolic.js';
+import type { CpuBackend } from './backend.js';
+import { releaseMemory } from '../memory-budget.js';
+
+type Kernels = Pick<CpuBackend, 'heap' | 'kernels'>;
+
+/** The symbolic phase's kernels on the CPU path (assembly/amd.ts, assembly/symbolic.ts), run at once on the calling thread's instance. */
+export function cpuSymbolicKernels(B: Kernels): SymbolicKernels {
+  return {
+    minimumDegree: cpuMinimumDegree(B),
+    eliminationTree: (g, perm, pinv) => {
+      const n = g.n;
+      return run(B, [g.ptr.subarray(0, n + 1), g.adj.subarray(0, g.ptr[n]), perm, pinv], [n, n], (p, out) => B.kernels.sym_etree(n, ...p, ...out), 0)[0];
+    },
+    postorder: (parent) => {
+      const n = parent.length;
+      return run(B, [parent], [n], (p, out, work) => B.kernels.sym_postorder(n, ...p, ...out, work), 3 * n)[0];
+    },
+    countsOfLists: (ptr, idx, head, next, pinv, parent, post) => {
+      const n = parent.length;
+      const lists = ptr.length - 1;
+      return run(B, [ptr.subarray(0, lists + 1), idx.subarray(0, ptr[lists]), head, next, pinv, parent, post], [n], (p, out, work) => B.kernels.sym_counts(n, ...p, ...out, work), 4 * n)[0];
+    },
+  };
+}
+
+/**
+ * One kernel call over one region of the runtime's memory: `inputs` copied in, `outputs` (their
+ * lengths) and `workWords` of work after them; returns copies of the outputs. The region is a
+ * temporary: freed, and given back to the operation's memory budget, on return.
+ */
+function run(B: Kernels, inputs: Int32Array[], outputs: number[], call: (inputs: number[], outputs: number[], work: number) => void, workWords: number): Int32Array[] {
+  const words = [...inputs.map((a) => a.length), ...outputs, workWords];
+  const region = B.heap.alloc(4 * words.reduce((s, w) => s + w, 0));
+  try {
+    const all = region.view('i32');
+    let at = 0;
+    const ptrs = words.map((w) => {
+      const p = at;
+      at += w;
+      return p;
+    });
+    inputs.forEach((a, i) => all.set(a, ptrs[i]));
+    const addr = (i: number): number => region.ptr + 4 * ptrs[i];
+    const outAt = outputs.map((_, i) => inputs.length + i);
+    call(inputs.map((_, i) => addr(i)), outAt.map(addr), addr(words.length - 1));
+    return outAt.map((i, o) => all.slice(ptrs[i], ptrs[i] + outputs[o]));
+  } finally {
+    region.dispose();
+    releaseMemory(region.bytes);
+  }
+}
+
+/**
+ * The minimum degree orderings' elimination on the CPU path (assembly/amd.ts), on the calling
+ * thread's instance: the block is a region of the runtime's memory, zeroed, filled by the ordering,
+ * run over, read back, freed and given back to the operation's memory budget.
+ */
+export function cpuMinimumDegree(B: Kernels): MinimumDegreeKernel {
+  return (words, n, fill) => {
+    const region = B.heap.alloc(4 * words);
+    try {
+      const all = region.view('i32', words);
+      all.fill(0);
+      const a = fill(all);
+      const status = B.kernels.amd_eliminate(region.ptr, n, a.m, a.size, a.cnz, a.dense, region.ptr + 4 * a.denseBy);
+      if (status !== 0) throw new Error(`internal: the minimum degree elimination ran out of pivots (n = ${n})`);
+      return region.view('i32', n).slice();
+    } finally {
+      region.dispose();
+      releaseMemory(region.bytes);
+    }
+  };
+}
