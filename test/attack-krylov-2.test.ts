@@ -112,3 +112,27 @@ describe('entries of A beyond 1e±154', () => {
     });
   }
 });
+
+describe('MINRES on a singular A whose range b is not in', () => {
+  // b = 1 and A = e₀e₀ᵀ (one entry; 'auto' factorizes, finds it singular and runs MINRES): the residual
+  // cannot go below its least-squares value, and MINRES ran all 10·n iterations (n = 30000: minutes)
+  // while its recurrence sat still; it now stops when ‖A·r‖ is at rounding level ('stagnated')
+  it('30000 rows, one entry: rt.solve ends stagnated at once, the true residual reported', { timeout: 20000 }, async () => {
+    const n = 30000;
+    const rowPtr = new Int32Array(n + 1).fill(1);
+    rowPtr[0] = 0;
+    const A = new CSRMatrix(n, n, 'f64', rowPtr, Int32Array.of(0), Float64Array.of(1));
+    const h = rt.upload(A);
+    const b = new Float64Array(n).fill(1);
+    for (const method of ['auto', 'minres'] as const) {
+      const r = await rt.solve(h, b, { method });
+      expect(r.method).toBe('minres');
+      expect(r.reason).toBe('stagnated');
+      expect(r.iterations).toBeLessThan(10);
+      expect(r.relativeResidual).toBeCloseTo(trueResidual(A, r.x, b), 12);
+      // the least-squares residual is √((n − 1)/n); what is reported is near it
+      expect(r.relativeResidual).toBeLessThan(1.01);
+    }
+    h.dispose();
+  });
+});
