@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
 import { CSRMatrix } from '../src/formats/csr.js';
+import { DIAMatrix, ELLMatrix, SELLMatrix } from '../src/formats/index.js';
 import { poisson2D, poisson3D } from '../src/generators/poisson.js';
 import { Prng } from '../src/generators/prng.js';
 import type { WebGpuPath } from '../src/webgpu/path.js';
@@ -149,6 +150,32 @@ describe('f64 data split on the GPU', () => {
     be.freeScratch();
     expect(be.bytesInUse).toBe(held);
     h.dispose();
+  });
+});
+
+describe('f64 matrix values split on the GPU', () => {
+  it('CSR, SELL, ELL and DIA values (f64, c128) are the host split bit for bit, with one split dispatch each; a value f32 cannot hold is still refused', async () => {
+    // values over many binades, within f32's range, ≥ 4096 components
+    const g = new Prng(11);
+    const A = poisson2D(40); // 1600 rows, 7840 entries
+    const scaled = new CSRMatrix(A.rows, A.cols, 'f64', A.rowPtr, A.colIdx, A.values.map((v) => v * 2 ** Math.floor(g.next() * 200 - 100) * (1 + g.next())));
+    const raw = (M: { data: { main: { values?: GPUBuffer } } }, bytes: number) => words({ buffer: M.data.main.values!, bytes });
+    for (const [name, host, values] of [
+      ['csr', scaled, scaled.values],
+      ['sell', SELLMatrix.fromCSR(scaled, { sliceHeight: 32 }), null],
+      ['ell', ELLMatrix.fromCSR(scaled), null],
+      ['dia', DIAMatrix.fromCSR(scaled), null],
+      ['c128 csr', scaled.astype('c128'), null],
+    ] as const) {
+      const v = (values ?? (host as { values?: Float64Array; data?: Float64Array }).values ?? (host as { data: Float64Array }).data) as Float64Array;
+      const d0 = be.stats.dispatches;
+      const M = be.upload(host, name.endsWith('csr') ? { kernel: 'row' } : {});
+      expect(be.stats.dispatches - d0, name).toBe(1);
+      expect(Array.from(await raw(M as never, v.length * 8)), name).toEqual(Array.from(new Uint32Array(hostSplit(v).buffer)));
+      M.dispose();
+    }
+    const big = new CSRMatrix(A.rows, A.cols, 'f64', A.rowPtr, A.colIdx, A.values.map((v, k) => (k === 77 ? 1e39 : v)));
+    expect(() => be.upload(big, { kernel: 'row' })).toThrow(WebGpuLimitError);
   });
 });
 

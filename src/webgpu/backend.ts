@@ -39,10 +39,10 @@ import type { CSRMatrix } from '../formats/csr.js';
 import type { ChebyshevPolynomial, PathRefinement, SolveOptions, SolveResult, TriangularSolver } from '../solvers/ops.js';
 import { webgpuRefinement, wideType, type RefineBackend } from './refine.js';
 import { LossHooks, restorableShadow } from '../device-resident.js';
-import { decodeValues, encodeScalar, encodeValues, floatsPerElement, isDoubleSingle, isZeroScalar, joinDS } from './encoding.js';
+import { decodeValues, encodeScalar, encodeValues, floatsPerElement, GPU_SPLIT_FROM, gpuSplits, gpuSplitsLength, isDoubleSingle, isZeroScalar, joinDS } from './encoding.js';
 import { WebGpuDeviceLostError, WebGpuLimitError, WebGpuUnavailableError } from './errors.js';
 import { WebGpuMatrix, WebGpuVector, type HostMatrix, type WebGpuOwner } from './resident.js';
-import { buildMatrix, runSpmv, spmvDotPartials, type WebGpuUploadOptions } from './spmv.js';
+import { buildMatrix, runSpmv, splitOnGpu, spmvDotPartials, type WebGpuUploadOptions } from './spmv.js';
 import { checkSharedBuffer } from './interop.js';
 import { loadWgsl } from './shader-source.js';
 import { shownValue } from '../shown-value.js';
@@ -245,7 +245,7 @@ export class WebGpuBackend implements WebGpuOwner {
 
   /** Records the split of `components` IEEE f64 values at the start of buf into double-single pairs (wgsl/ds_convert.wgsl). */
   private splitInPlace(buf: GPUBuffer, components: number): void {
-    this.engine.dispatch('ds_convert', 'f64', Math.ceil(components / 256), { n: components }, [{ binding: 1, buffer: buf, write: true }], undefined, 'split_main');
+    splitOnGpu(this.engine, buf, components);
   }
 
   /**
@@ -871,32 +871,6 @@ export class WebGpuBackend implements WebGpuOwner {
 
 /** Solver work vectors the pool keeps at most (WebGpuBackend.recycle): a refined CG solve uses 10 of one size. */
 const SCRATCH_POOL_MAX = 16;
-/** Below this many components the host splits and joins f64 data (a dispatch costs more than the loop). */
-const GPU_SPLIT_FROM = 4096;
-/** The biased f64 exponent of 2^127: from there on (f32 max's binade, and beyond) the host splits. */
-const SPLIT_EXP_END = 1023 + 127;
-
-/** Whether f64 / c128 data is a Float64Array long enough to go up as IEEE bytes for the GPU to split. */
-function gpuSplitsLength(dtype: DType, data: ArrayLike<number> | number): data is Float64Array {
-  return isDoubleSingle(dtype) && data instanceof Float64Array && data.length >= GPU_SPLIT_FROM;
-}
-
-/**
- * Whether f64 / c128 data goes up as IEEE bytes for the GPU to split (wgsl/ds_convert.wgsl's
- * split_main, bit for bit the host's split): a long Float64Array whose every component is ±Inf, NaN
- * or of magnitude below 2^127. Else the host splits it (and refuses what f32 cannot hold).
- */
-function gpuSplits(dtype: DType, data: ArrayLike<number> | number): data is Float64Array {
-  if (!gpuSplitsLength(dtype, data)) return false;
-  // on the exponent bits of the high words (little-endian, as WebGPU buffers are)
-  const w = new Uint32Array(data.buffer, data.byteOffset, 2 * data.length);
-  for (let i = 1; i < w.length; i += 2) {
-    const e = (w[i] >>> 20) & 0x7ff;
-    if (e >= SPLIT_EXP_END && e !== 0x7ff) return false;
-  }
-  return true;
-}
-
 /** How a solver's coefficient is stored for dtype dt (wgsl/scalars.wgsl's P.k). */
 function coefKind(dt: DType): number {
   return dt === 'c64' ? 1 : dt === 'c128' ? 2 : 0;

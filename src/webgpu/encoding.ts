@@ -7,9 +7,36 @@
  * the f32 range; ±Inf and NaN travel as (v, 0)). Read-back returns Float32Array for f32/c64 and Float64Array (hi + lo) for f64/c128.
  */
 import { WebGpuLimitError } from './errors.js';
+import type { DType } from '../dtype.js';
 import { doubleSingleEncoding, floatsPerElement, isDoubleSingle, isZeroScalar, joinDS } from '../double-single.js';
 
 export { floatsPerElement, isDoubleSingle, isZeroScalar, joinDS };
 
 /** Double-single encoding (src/double-single.ts); values beyond the f32 range are a WebGpuLimitError. */
 export const { encodeValues, encodeScalar, decodeValues, splitDS, checkRange } = doubleSingleEncoding((m) => new WebGpuLimitError(m));
+
+/** Below this many components the host splits and joins f64 data (a dispatch costs more than the loop). */
+export const GPU_SPLIT_FROM = 4096;
+/** The biased f64 exponent of 2^127: from there on (f32 max's binade, and beyond) the host splits. */
+const SPLIT_EXP_END = 1023 + 127;
+
+/** Whether f64 / c128 data is a Float64Array long enough to go up as IEEE bytes for the GPU to split. */
+export function gpuSplitsLength(dtype: DType, data: ArrayLike<number> | number): data is Float64Array {
+  return isDoubleSingle(dtype) && data instanceof Float64Array && data.length >= GPU_SPLIT_FROM;
+}
+
+/**
+ * Whether f64 / c128 data goes up as IEEE bytes for the GPU to split (wgsl/ds_convert.wgsl's
+ * split_main, bit for bit the host's split): a long Float64Array whose every component is ±Inf, NaN
+ * or of magnitude below 2^127. Else the host splits it (and refuses what f32 cannot hold).
+ */
+export function gpuSplits(dtype: DType, data: ArrayLike<number> | number): data is Float64Array {
+  if (!gpuSplitsLength(dtype, data)) return false;
+  // on the exponent bits of the high words (little-endian, as WebGPU buffers are)
+  const w = new Uint32Array(data.buffer, data.byteOffset, 2 * data.length);
+  for (let i = 1; i < w.length; i += 2) {
+    const e = (w[i] >>> 20) & 0x7ff;
+    if (e >= SPLIT_EXP_END && e !== 0x7ff) return false;
+  }
+  return true;
+}

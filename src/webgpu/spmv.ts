@@ -23,7 +23,7 @@
 import type { DType } from '../dtype.js';
 import { CSRMatrix, SELLMatrix, defaultSortWindow, sellSlots } from '../formats/index.js';
 import { reduceGroups, type Engine, type Params } from './engine.js';
-import { encodeValues, floatsPerElement } from './encoding.js';
+import { encodeValues, floatsPerElement, gpuSplits } from './encoding.js';
 import type { HostMatrix, WebGpuCSRArrays, WebGpuCSRPart, WebGpuELLPart, WebGpuMatrixData, WebGpuPart, WebGpuSELLPart } from './resident.js';
 
 export type CsrKernel = 'auto' | 'row' | 'vector' | 'adaptive' | 'sell';
@@ -56,9 +56,26 @@ class Maker {
     this.buffers.push(b);
     return b;
   }
+  /**
+   * A matrix's values: f64 / c128 data (a long Float64Array within f32's range) goes up as its IEEE
+   * bytes and the GPU splits it into double-single in place, as vectors do — the host's split of
+   * poisson3D(128)'s 14.7 M SELL values and its Float32Array cost ≈ 0.4 s of a first solve on the
+   * H100 machine's host (call 3's profile); else the host encodes (and refuses what f32 cannot hold).
+   */
+  values(what: string, dt: DType, data: ArrayLike<number>): GPUBuffer {
+    if (!gpuSplits(dt, data)) return this.make(what, encodeValues(dt, data));
+    const b = this.make(what, data);
+    splitOnGpu(this.engine, b, data.length);
+    return b;
+  }
   get bytes(): number {
     return this.buffers.reduce((s, b) => s + b.size, 0);
   }
+}
+
+/** Records the split of `components` IEEE f64 values at the start of buf into double-single pairs, in place (wgsl/ds_convert.wgsl's split_main). */
+export function splitOnGpu(engine: Engine, buf: GPUBuffer, components: number): void {
+  engine.dispatch('ds_convert', 'f64', Math.ceil(components / 256), { n: components }, [{ binding: 1, buffer: buf, write: true }], undefined, 'split_main');
 }
 
 export function buildMatrix(engine: Engine, matrix: HostMatrix, options: WebGpuUploadOptions, limit: number): WebGpuMatrixData {
@@ -84,7 +101,7 @@ export function buildMatrix(engine: Engine, matrix: HostMatrix, options: WebGpuU
           ndiag: matrix.offsets.length,
           pitch: matrix.pitch,
           offsets: mk.make('DIA offsets', matrix.offsets),
-          values: mk.make('DIA data', encodeValues(dt, matrix.data)),
+          values: mk.values('DIA data', dt, matrix.data),
         };
         break;
       case 'hyb': {
@@ -111,7 +128,7 @@ function csrArrays(mk: Maker, c: CSRMatrix, what: string): WebGpuCSRArrays {
     rows: c.rows,
     rowPtr: mk.make(`${what} row pointers`, c.rowPtr),
     colIdx: mk.make(`${what} column indices`, c.colIdx),
-    values: mk.make(`${what} values`, encodeValues(c.dtype, c.values)),
+    values: mk.values(`${what} values`, c.dtype, c.values),
   };
 }
 
@@ -127,13 +144,13 @@ function sellPart(mk: Maker, s: SELLMatrix): WebGpuSELLPart {
     permuted,
     slicePtr: mk.make('SELL slice pointers', s.slicePtr),
     colIdx: mk.make('SELL column indices', s.colIdx),
-    values: mk.make('SELL values', encodeValues(s.dtype, s.values)),
+    values: mk.values('SELL values', s.dtype, s.values),
     perm: mk.make('SELL permutation', permuted ? s.perm : 4),
   };
 }
 
 function ellPart(mk: Maker, rows: number, width: number, stride: number, colIdx: Int32Array, values: ArrayLike<number>, dt: DType): WebGpuELLPart {
-  return { kind: 'ell', rows, width, stride, colIdx: mk.make('ELL column indices', colIdx), values: mk.make('ELL values', encodeValues(dt, values)) };
+  return { kind: 'ell', rows, width, stride, colIdx: mk.make('ELL column indices', colIdx), values: mk.values('ELL values', dt, values) };
 }
 
 /** The CSR kernel for these row lengths and dtype (the 'auto' rule of the file comment). */

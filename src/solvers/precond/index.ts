@@ -118,11 +118,12 @@ export function planPreconditioner(A: CSRMatrix, s: SolveStructure, o: Precondit
         throw new UnsupportedError(`chebyshev: needs a ${isComplex(A.dtype) ? 'Hermitian' : 'symmetric'} matrix with a positive diagonal (its eigenvalues are estimated as real and positive); use 'jacobi'`);
       }
       const degree = o.degree ?? 4;
-      const est = lanczosBounds(A);
+      const dinv = inverseDiagonal(A);
+      const est = isComplex(A.dtype) ? lanczosBounds(A) : pooledLanczos(kernels, A, dinv instanceof Float64Array ? dinv : Float64Array.from(dinv));
       // λmax from below: 10% margin; λmin over-estimated, which keeps p(A) positive definite (docs/solvers.md)
       const hi = 1.1 * est.max;
       const lo = Math.max(est.min, hi * 1e-4);
-      const D = diagonalMatrix(A.rows, inverseDiagonal(A));
+      const D = diagonalMatrix(A.rows, dinv);
       return plan('chebyshev', `chebyshev (degree ${degree} in D⁻¹A on [${lo.toPrecision(3)}, ${hi.toPrecision(3)}] from 20 Lanczos steps)`, (ops) =>
         chebyshevOperator(ops, D, { degree, lo, hi }),
       );
@@ -131,6 +132,20 @@ export function planPreconditioner(A: CSRMatrix, s: SolveStructure, o: Precondit
       const { hierarchy, info, description } = amgSetup(A, s, kernels, o.amg);
       return plan('amg', description, (ops) => amgCycle(ops, hierarchy), 0, info);
     }
+  }
+}
+
+/**
+ * lanczosBounds of a real A on the CPU path's worker pool (SparseSession.lanczosBounds: the same start
+ * and steps, in WebAssembly): for 2 M rows the plain JavaScript took 2.3–3.1 s of a Chebyshev setup on
+ * the H100 machine's host (bench/device/results-2026-11-27-gpu/call5).
+ */
+function pooledLanczos(kernels: SparseKernels, A: CSRMatrix, dinv: Float64Array): { min: number; max: number } {
+  const session = kernels();
+  try {
+    return session.lanczosBounds(A, dinv, 20);
+  } finally {
+    session.dispose();
   }
 }
 
