@@ -12,6 +12,7 @@ import { Prng } from '../src/generators/prng.js';
 import type { WebGpuPath } from '../src/webgpu/path.js';
 import type { WebGpuBackend } from '../src/webgpu/backend.js';
 import { pointDawnAtSwiftShader } from './webgpu-helpers.js';
+import { wgslLoaded } from '../src/webgpu/shader-source.js';
 import { matvec, referencePcg, relDiff, trueResidual } from './solve-reference.js';
 
 pointDawnAtSwiftShader();
@@ -20,9 +21,8 @@ let rt: Runtime;
 let be: WebGpuBackend;
 beforeAll(async () => {
   rt = await createRuntime({ backend: 'webgpu', workers: 1 });
-  const p = rt.pathById('webgpu') as WebGpuPath;
-  await p.prepare();
-  be = p.backend;
+  // not prepared: the first test's solve is this runtime's first operation on the path
+  be = (rt.pathById('webgpu') as WebGpuPath).backend;
 });
 afterAll(() => rt?.dispose());
 
@@ -57,6 +57,22 @@ function inverseDiagonal(A: CSRMatrix): Float64Array {
   for (let i = 0; i < A.rows; i++) for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) if (A.colIdx[k] === i) d[i] = 1 / A.values[k];
   return d;
 }
+
+describe('a first solve', () => {
+  it('uploads an f64 matrix before the shader sources are loaded (the host splits its values then) and solves', async () => {
+    expect(wgslLoaded()).toBe(false);
+    const A = poisson2D(40); // 7840 values: long enough for the GPU's split once the shaders are there
+    const b = rhs(A.rows, 1);
+    const h = rt.upload(A);
+    // explain uploads A to the path it names, before any kernel ran there
+    expect(rt.explain('solve', h, { method: 'cg', path: 'webgpu' }).path).toBe('webgpu');
+    expect(wgslLoaded()).toBe(false);
+    const r = await rt.solve(h, b, { method: 'cg', preconditioner: 'jacobi', tol: 1e-9 });
+    expect([r.path, r.converged]).toEqual(['webgpu', true]);
+    expect(trueResidual(A, r.x, b)).toBeLessThanOrEqual(1e-9);
+    expect(wgslLoaded()).toBe(true);
+  });
+});
 
 describe('CG with a Chebyshev polynomial, resident on the GPU', () => {
   it('takes the reference PCG iterations and reaches its x, degrees 1, 2 and 5, from 0 and from an x0', async () => {

@@ -1526,8 +1526,9 @@ export class Runtime implements HandleOwner {
     }
     const p = asked ?? this.solvePath(h, undefined);
     const structure = analysis.structure;
-    const choice = chooseSolve(structure, this.pathSolveInfo(p, h), { method: method ?? (o.method === 'direct' ? 'auto' : o.method), preconditioner: pre, spd: o.spd });
+    // the path ready before pathSolveInfo uploads A there: a WebGPU upload then splits f64 values on the GPU
     await this.ready(p);
+    const choice = chooseSolve(structure, this.pathSolveInfo(p, h), { method: method ?? (o.method === 'direct' ? 'auto' : o.method), preconditioner: pre, spd: o.spd });
     const io = { upload: (v: Float64Array) => p.vector(h.dtype, v), read: async (v: PathVector) => (await p.read(v)).slice() };
     // CG on a matrix the factorization found singular or indefinite would only break down (dwt_992:
     // after 1 iteration, its IC(0) set up for nothing): the next candidate (MINRES) runs first
