@@ -473,8 +473,10 @@ async function refineOnPath<V>(
       const ratio = rnorm / scale;
       // where the answer will need a certificate (more than one solve, or an x0), aim under the target
       // by CERTIFY_MARGIN, so that the path's residual plus its rounding bound stays under it: a few
-      // more iterations instead of a host product at the end
-      const aim = o.single || o.x0 || solves > 0 ? CERTIFY_MARGIN * target : target;
+      // more iterations instead of a host product at the end. A residual in plain f64 (the CPU pool's)
+      // has no bound to leave room for: it aims at the target itself, as the host's loop did
+      const bounded = R.roundoff > 0 || (R.underflow ?? 0) > 0;
+      const aim = bounded && (o.single || o.x0 || solves > 0) ? CERTIFY_MARGIN * target : target;
       const res = await run(ops, R.rhs(), {
         tol: innerTolerance(o.single, aim, rnorm),
         maxIter: maxIter - iterations,
