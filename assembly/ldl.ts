@@ -110,3 +110,54 @@ export function ldl_factor(
   }
   return -1;
 }
+
+// ldl_dense(n, W, D, positive) — LDLᵀ of a small symmetric matrix held dense: W is n×n column-major
+//   with the lower triangle of A (the natural order); right-looking, four columns per pass over column
+//   k (the operations and their order are those of src/solvers/direct/ldl.ts's denseLdl before it
+//   moved here), column k scaled into L's below the diagonal, D written. Returns −1, or the first
+//   column whose pivot is zero (not finite), or not positive when `positive`.
+export function ldl_dense(n: i32, W: usize, D: usize, positive: i32): i32 {
+  for (let k = 0; k < n; k++) {
+    const ck = k * n;
+    const d = ldf(W, ck + k);
+    const finite = d - d == 0;
+    if (positive ? !(d > 0 && finite) : !(d != 0 && finite)) return k;
+    stf(D, k, d);
+    let j = k + 1;
+    for (; j + 3 < n; j += 4) {
+      const l0 = ldf(W, ck + j);
+      const l1 = ldf(W, ck + j + 1);
+      const l2 = ldf(W, ck + j + 2);
+      const l3 = ldf(W, ck + j + 3);
+      const t0 = l0 / d;
+      const t1 = l1 / d;
+      const t2 = l2 / d;
+      const t3 = l3 / d;
+      if (t0 == 0 && t1 == 0 && t2 == 0 && t3 == 0) continue;
+      const c0 = j * n;
+      const c1 = c0 + n;
+      const c2 = c1 + n;
+      const c3 = c2 + n;
+      stf(W, c0 + j, ldf(W, c0 + j) - l0 * t0);
+      stf(W, c0 + j + 1, ldf(W, c0 + j + 1) - l1 * t0);
+      stf(W, c1 + j + 1, ldf(W, c1 + j + 1) - l1 * t1);
+      stf(W, c0 + j + 2, ldf(W, c0 + j + 2) - l2 * t0);
+      stf(W, c1 + j + 2, ldf(W, c1 + j + 2) - l2 * t1);
+      stf(W, c2 + j + 2, ldf(W, c2 + j + 2) - l2 * t2);
+      for (let i = j + 3; i < n; i++) {
+        const l = ldf(W, ck + i);
+        stf(W, c0 + i, ldf(W, c0 + i) - l * t0);
+        stf(W, c1 + i, ldf(W, c1 + i) - l * t1);
+        stf(W, c2 + i, ldf(W, c2 + i) - l * t2);
+        stf(W, c3 + i, ldf(W, c3 + i) - l * t3);
+      }
+    }
+    for (; j < n; j++) {
+      const t = ldf(W, ck + j) / d;
+      const cj = j * n;
+      for (let i = j; i < n; i++) stf(W, cj + i, ldf(W, cj + i) - ldf(W, ck + i) * t);
+    }
+    for (let i = ck + k + 1; i < ck + n; i++) stf(W, i, ldf(W, i) / d);
+  }
+  return -1;
+}

@@ -5,7 +5,7 @@
  * reference stops at, and the SIMD and plain builds give the same bits.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cpuLdlNumeric } from '../src/cpu/ldl.js';
+import { cpuLdlKernels } from '../src/cpu/ldl.js';
 import { cpuSymbolicKernels } from '../src/cpu/symbolic.js';
 import { planFactor } from '../src/solvers/direct/factor.js';
 import { ldlPointers, type LdlFactor, type LdlNumeric } from '../src/solvers/direct/ldl.js';
@@ -96,8 +96,8 @@ describe('up-looking LDLᵀ kernel', () => {
   for (const [name, make, positive] of cases) {
     it(`${name}: L·D·Lᵀ = P·A·Pᵀ, D and a failing step as the dense reference; both builds alike`, () => {
       const A = make();
-      const { r, pap } = kernelLdl(A, positive, cpuLdlNumeric(simd));
-      const again = kernelLdl(A, positive, cpuLdlNumeric(plain)).r;
+      const { r, pap } = kernelLdl(A, positive, cpuLdlKernels(simd).sparse);
+      const again = kernelLdl(A, positive, cpuLdlKernels(plain).sparse).r;
       const ref = referenceLdl(pap, positive);
       if (typeof ref === 'number') {
         expect(r).toBe(ref);
@@ -128,6 +128,49 @@ describe('up-looking LDLᵀ kernel', () => {
         }
       }
       expect(worst).toBeLessThanOrEqual(1e-12 * scale * n);
+    });
+  }
+});
+
+describe('dense LDLᵀ kernel', () => {
+  const dense: [string, () => CSRMatrix, boolean][] = [
+    ['bcsstk01', () => loadShared('bcsstk01'), true],
+    ['poisson2D(7)', () => poisson2D(7), true],
+    ['symmetric indefinite (41 rows, diagonals of alternating sign)', () => dominantIndefinite(symmetricRandom(randomMatrix({ rows: 41, meanRowLength: 5, seed: 9 }), 0, 2)), false],
+    ['not positive definite at a later column (poisson2D(6), one diagonal entry made small)', () => {
+      const P = poisson2D(6);
+      const values = Float64Array.from(P.values);
+      for (let k = P.rowPtr[20]; k < P.rowPtr[21]; k++) if (P.colIdx[k] === 20) values[k] = 0.5;
+      return new CSRMatrix(P.rows, P.cols, 'f64', P.rowPtr, P.colIdx, values);
+    }, true],
+  ];
+  for (const [name, make, positive] of dense) {
+    it(`${name}: L and D of the dense reference, the same failing column; both builds alike`, () => {
+      const A = make();
+      const n = A.rows;
+      const a = toDense(A).a;
+      const ref = referenceLdl(a, positive);
+      const run = (h: Harness) => {
+        const W = new Float64Array(n * n);
+        for (let j = 0; j < n; j++) for (let i = j; i < n; i++) W[i + j * n] = a[i][j];
+        const D = new Float64Array(n);
+        return { k: cpuLdlKernels(h).dense(n, W, D, positive), W, D };
+      };
+      const s = run(simd);
+      const p = run(plain);
+      expect(p.k).toBe(s.k);
+      if (typeof ref === 'number') {
+        expect(s.k).toBe(ref);
+        return;
+      }
+      expect(s.k).toBe(-1);
+      expect([Array.from(p.W), Array.from(p.D)]).toEqual([Array.from(s.W), Array.from(s.D)]);
+      let scale = 0;
+      for (const row of a) for (const v of row) scale = Math.max(scale, Math.abs(v));
+      for (let k = 0; k < n; k++) {
+        expect(Math.abs(s.D[k] - ref.D[k])).toBeLessThanOrEqual(1e-12 * scale);
+        for (let i = k + 1; i < n; i++) expect(Math.abs(s.W[i + k * n] - ref.L[i][k])).toBeLessThanOrEqual(1e-10);
+      }
     });
   }
 });

@@ -1,6 +1,34 @@
-import type { LdlNumeric } from '../solvers/direct/ldl.js';
+import type { DenseLdlKernel, LdlKernels, LdlNumeric } from '../solvers/direct/ldl.js';
 import type { CpuBackend } from './backend.js';
 import { releaseMemory } from '../memory-budget.js';
+
+type Kernels = Pick<CpuBackend, 'heap' | 'kernels'>;
+
+/** The LDLᵀ kernels of the CPU path (assembly/ldl.ts), run at once on the calling thread's instance. */
+export function cpuLdlKernels(B: Kernels): LdlKernels {
+  return { sparse: cpuLdlNumeric(B), dense: cpuDenseLdl(B) };
+}
+
+/**
+ * The dense LDLᵀ on the CPU path (assembly/ldl.ts ldl_dense): W and D copied into a region of the
+ * runtime's memory and back (the region freed and given back to the operation's memory budget).
+ */
+function cpuDenseLdl(B: Kernels): DenseLdlKernel {
+  return (n, W, D, positive) => {
+    const region = B.heap.alloc(8 * (n * n + n));
+    try {
+      const w = region.view('f64', n * n);
+      w.set(W);
+      const k = B.kernels.ldl_dense(n, region.ptr, region.ptr + 8 * n * n, positive ? 1 : 0);
+      W.set(w);
+      D.set(new Float64Array(B.heap.memory.buffer, region.ptr + 8 * n * n, n));
+      return k;
+    } finally {
+      region.dispose();
+      releaseMemory(region.bytes);
+    }
+  };
+}
 
 /**
  * The up-looking LDLᵀ's numeric phase on the CPU path (assembly/ldl.ts), on the calling thread's
@@ -8,7 +36,7 @@ import { releaseMemory } from '../memory-budget.js';
  * memory, the kernel runs, and L and D are copied out into the factor's arrays (the region freed and
  * given back to the operation's memory budget).
  */
-export function cpuLdlNumeric(B: Pick<CpuBackend, 'heap' | 'kernels'>): LdlNumeric {
+function cpuLdlNumeric(B: Kernels): LdlNumeric {
   return (A, pinv, parent, f, positive) => {
     const { n, colPtr, rowIdx, values } = A;
     const nnz = colPtr[n];

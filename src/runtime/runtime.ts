@@ -28,7 +28,7 @@ import { nodeBuiltin } from '../node-builtins.js';
 import { wasmLoad } from '../cpu/wasm.js';
 import { cpuSupernodalNumeric } from '../cpu/cholesky.js';
 import { cpuSymbolicKernels } from '../cpu/symbolic.js';
-import { cpuLdlNumeric } from '../cpu/ldl.js';
+import { cpuLdlKernels } from '../cpu/ldl.js';
 import { cpuLuKernels } from '../cpu/lu.js';
 import { checkAdd, checkGemm, checkTranspose, type AddOptions, type DenseLike, type GemmOptions } from './dense-ops.js';
 import { matrixFeatures, chooseFormat, withFeatures, type MatrixFeatures } from './features.js';
@@ -1691,7 +1691,7 @@ export class Runtime implements HandleOwner {
   /** The CPU path's kernels the direct solvers run on. */
   private directKernels(): DirectKernels {
     const B = this.cpu.backend;
-    return { supernodal: cpuSupernodalNumeric(B), lu: cpuLuKernels(B), ldl: cpuLdlNumeric(B), symbolic: cpuSymbolicKernels(B) };
+    return { supernodal: cpuSupernodalNumeric(B), lu: cpuLuKernels(B), ldl: cpuLdlKernels(B), symbolic: cpuSymbolicKernels(B) };
   }
 
   /**

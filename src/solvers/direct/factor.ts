@@ -17,7 +17,7 @@ import { reserveMemory, withMemoryBudget } from '../../memory-budget.js';
 import { analyze, bandAnalysis, denseAnalysis, type Analysis, type OrderingName } from './analysis.js';
 import { bandLdlt, bandSolve, keepBandRows } from './band-lu.js';
 import { bandOf, cscOf, denseRows, isSymmetric, patternSymmetry, rowsOf, rowsWithValues, type Rows, symmetricGraph, type Csc } from './pattern.js';
-import { denseLdl, ldlPointers, ldlSolveInPlace, type LdlFactor, type LdlNumeric } from './ldl.js';
+import { denseLdl, ldlPointers, ldlSolveInPlace, type LdlFactor, type LdlKernels } from './ldl.js';
 import { denseStart, luSolveInPlace, reciprocalDiagonal, type LuFactor, type LuKernels } from './lu.js';
 import type { FactorCost, SymbolicKernels } from './symbolic.js';
 import { supernodalFrontBytes, supernodalSymbolic, type SupernodalFactor, type SupernodalNumeric, type SupernodalSymbolic } from './supernodal.js';
@@ -144,14 +144,14 @@ function squareCsr(A: SparseMatrix, where: string): CSRMatrix {
 /**
  * The CPU path's kernels the factorizations run on, given by the runtime (the solver layer imports no
  * path): `supernodal` the supernodal Cholesky's numeric phase (its kernels and threads), `lu` the
- * sparse and banded LU's, `ldl` the up-looking LDLᵀ's (small Cholesky and LDLᵀ), `symbolic` the
+ * sparse and banded LU's, `ldl` the up-looking and dense LDLᵀ's (small Cholesky and LDLᵀ), `symbolic` the
  * orderings' elimination and the tree and counts.
  * @internal
  */
 export interface DirectKernels {
   supernodal: SupernodalNumeric;
   lu: LuKernels;
-  ldl: LdlNumeric;
+  ldl: LdlKernels;
   symbolic: SymbolicKernels;
 }
 
@@ -379,7 +379,7 @@ export class Factorization {
     private readonly budgetMB: number | undefined,
     private readonly supernodal: SupernodalNumeric,
     private readonly luKernels: LuKernels,
-    private readonly ldlNumeric: LdlNumeric,
+    private readonly ldlKernels: LdlKernels,
   ) {}
 
   /** @internal runs the numeric phase of `kind`; throws the typed error of a failed pivot */
@@ -444,7 +444,7 @@ export class Factorization {
       this.ldl = this.sn = null;
     } else {
       reserveMemory(a.cost.bytes + (a.dense ? 8 * n * n : 0), `factor: the ${kind === 'cholesky' ? 'Cholesky' : 'LDLᵀ'} factor (from the symbolic phase)`);
-      const r = a.dense ? denseLdl(n, A.colPtr, A.rowIdx, A.values, kind === 'cholesky') : this.upLooking(kind === 'cholesky');
+      const r = a.dense ? denseLdl(n, A.colPtr, A.rowIdx, A.values, kind === 'cholesky', this.ldlKernels.dense) : this.upLooking(kind === 'cholesky');
       if (typeof r === 'number') {
         const k = r;
         const col = a.perm[k];
@@ -462,7 +462,7 @@ export class Factorization {
     const n = A.n;
     const Lp = ldlPointers(a.counts);
     const f: LdlFactor = { Lp, Li: new Int32Array(Lp[n]), Lx: new Float64Array(Lp[n]), D: new Float64Array(n) };
-    const k = this.ldlNumeric(A, a.pinv, a.parent, f, positive);
+    const k = this.ldlKernels.sparse(A, a.pinv, a.parent, f, positive);
     return k >= 0 ? k : f;
   }
 

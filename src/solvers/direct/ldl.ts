@@ -63,57 +63,32 @@ export function ldlSolveInPlace(f: LdlFactor, y: Float64Array): void {
 }
 
 /**
- * LDLᵀ of a small symmetric matrix held dense (A by columns, both triangles stored, natural order):
- * right-looking on the lower triangle of an n×n array, the factor then packed as LdlFactor with every
- * column full (ldlSolveInPlace solves with it). Returns the factor, or the first column whose pivot
- * is zero (not finite), or not positive when `positive` — the column ldlNumeric would name.
+ * The dense LDLᵀ's elimination (assembly/ldl.ts ldl_dense, run by the CPU path's WebAssembly): W, n×n
+ * column-major holding A's lower triangle, is overwritten with the unit L below its diagonal, D
+ * written. Returns -1, or the first column whose pivot is zero (not finite), or not positive when
+ * `positive`.
  */
-export function denseLdl(n: number, Ap: Int32Array, Ai: Int32Array, Ax: Float64Array, positive: boolean): LdlFactor | number {
+export type DenseLdlKernel = (n: number, W: Float64Array, D: Float64Array, positive: boolean) => number;
+
+/** The LDLᵀ kernels the CPU path gives the solver layer: the up-looking sparse one and the dense one. */
+export interface LdlKernels {
+  sparse: LdlNumeric;
+  dense: DenseLdlKernel;
+}
+
+/**
+ * LDLᵀ of a small symmetric matrix held dense (A by columns, both triangles stored, natural order):
+ * right-looking on the lower triangle of an n×n array (`kernel`), the factor then packed as
+ * LdlFactor with every column full (ldlSolveInPlace solves with it). Returns the factor, or the first
+ * column whose pivot is zero (not finite), or not positive when `positive` — the column the sparse kernel
+ * would name.
+ */
+export function denseLdl(n: number, Ap: Int32Array, Ai: Int32Array, Ax: Float64Array, positive: boolean, kernel: DenseLdlKernel): LdlFactor | number {
   const W = new Float64Array(n * n);
   for (let j = 0; j < n; j++) for (let p = Ap[j]; p < Ap[j + 1]; p++) if (Ai[p] >= j) W[Ai[p] + j * n] = Ax[p];
   const D = new Float64Array(n);
-  for (let k = 0; k < n; k++) {
-    const ck = k * n;
-    const d = W[ck + k];
-    if (positive ? !(d > 0 && d < Infinity) : !(d !== 0 && Number.isFinite(d))) return k;
-    D[k] = d;
-    // W(i, j) −= W(i, k)·l_j for i ≥ j > k (W(i, k) = l_i·d), four columns per pass over column k
-    // (the rows above the fourth's diagonal first), then column k scaled into L's
-    let j = k + 1;
-    for (; j + 3 < n; j += 4) {
-      const t0 = W[ck + j] / d;
-      const t1 = W[ck + j + 1] / d;
-      const t2 = W[ck + j + 2] / d;
-      const t3 = W[ck + j + 3] / d;
-      if (t0 === 0 && t1 === 0 && t2 === 0 && t3 === 0) continue;
-      const c0 = j * n;
-      const c1 = c0 + n;
-      const c2 = c1 + n;
-      const c3 = c2 + n;
-      const l0 = W[ck + j];
-      const l1 = W[ck + j + 1];
-      const l2 = W[ck + j + 2];
-      W[c0 + j] -= l0 * t0;
-      W[c0 + j + 1] -= l1 * t0;
-      W[c1 + j + 1] -= l1 * t1;
-      W[c0 + j + 2] -= l2 * t0;
-      W[c1 + j + 2] -= l2 * t1;
-      W[c2 + j + 2] -= l2 * t2;
-      for (let i = j + 3; i < n; i++) {
-        const l = W[ck + i];
-        W[c0 + i] -= l * t0;
-        W[c1 + i] -= l * t1;
-        W[c2 + i] -= l * t2;
-        W[c3 + i] -= l * t3;
-      }
-    }
-    for (; j < n; j++) {
-      const t = W[ck + j] / d;
-      const cj = j * n;
-      for (let i = j; i < n; i++) W[cj + i] -= W[ck + i] * t;
-    }
-    for (let i = ck + k + 1; i < ck + n; i++) W[i] /= d;
-  }
+  const k = kernel(n, W, D, positive);
+  if (k >= 0) return k;
   const Lp = new Int32Array(n + 1);
   for (let j = 0; j < n; j++) Lp[j + 1] = Lp[j] + n - 1 - j;
   const Li = new Int32Array(Lp[n]);
