@@ -247,6 +247,7 @@ function analyzeFor(C: Csc, lu: boolean, ordering: OrderingName | 'auto', sk: Sy
  * @internal rt.solve asks before factorizing, to end with reason 'nan' as the Krylov methods do
  */
 export function nonFiniteEntry(A: Csc): string | null {
+  if (finiteChecked.has(A)) return null;
   const { colPtr, rowIdx, values, complex } = A;
   const w = complex ? 2 : 1;
   for (let j = 0; j < A.n; j++) {
@@ -257,8 +258,15 @@ export function nonFiniteEntry(A: Csc): string | null {
       }
     }
   }
+  finiteChecked.add(A);
   return null;
 }
+
+/**
+ * The matrices nonFiniteEntry found finite (a Csc is the factorization's own copy, never written
+ * after it is made): rt.solve's check and each numeric phase 'auto' tries read A once, not each time.
+ */
+const finiteChecked = new WeakSet<Csc>();
 
 async function factorizeInBudget(A: SparseMatrix, options: FactorOptions, budgetMB: number | undefined, kernels: DirectKernels, plan?: FactorPlan): Promise<Factorization> {
   checkOptions('factor', options, FACTOR_OPTION_KEYS);
