@@ -313,6 +313,19 @@ describe('generated cases', () => {
     for (let i = 0; i < n; i++) for (let k = P.rowPtr[i]; k < P.rowPtr[i + 1]; k++) if (P.colIdx[k] !== 7) r.push(i), c.push(P.colIdx[k]), v.push(P.values[k]);
     const empty = CSRMatrix.fromTriplets(n, n, 'f64', Int32Array.from(r), Int32Array.from(c), Float64Array.from(v));
     await expect(rt.factor(empty, { kind: 'lu' })).rejects.toSatisfy((e: unknown) => e instanceof SingularMatrixError && e.column === 7 && /column 7/.test(e.message));
+    // complex, through the sparse kernel (AMD) and the banded one (a tridiagonal of 60: 'auto' keeps its band)
+    const cx = (rows: number[], cols: number[], vals: number[], m: number) =>
+      CSRMatrix.fromTriplets(m, m, 'c128', Int32Array.from(rows), Int32Array.from(cols), Float64Array.from(vals.flatMap((x, k) => [x, 0.5 * x + 0.1 * (k % 3)])));
+    const emptyC = cx(r, c, v, n);
+    await expect(rt.factor(emptyC, { kind: 'lu', ordering: 'amd' })).rejects.toSatisfy((e: unknown) => e instanceof SingularMatrixError && e.column === 7 && /column 7/.test(e.message));
+    const tri = { r: [] as number[], c: [] as number[], v: [] as number[] };
+    for (let i = 0; i < 60; i++) for (const j of [i - 1, i, i + 1]) if (j >= 0 && j < 60 && j !== 11) tri.r.push(i), tri.c.push(j), tri.v.push(j === i ? 4 : -1);
+    const F = rt.factor(cx(tri.r, tri.c, tri.v, 60), { kind: 'lu' });
+    await expect(F).rejects.toSatisfy((e: unknown) => e instanceof SingularMatrixError && e.column === 11 && /column 11/.test(e.message));
+    // the same band with column 11 kept is factorized by the banded kernel
+    tri.r.length = tri.c.length = tri.v.length = 0;
+    for (let i = 0; i < 60; i++) for (const j of [i - 1, i, i + 1]) if (j >= 0 && j < 60) tri.r.push(i), tri.c.push(j), tri.v.push(j === i ? 4 : -1);
+    expect((await rt.factor(cx(tri.r, tri.c, tri.v, 60), { kind: 'lu' })).info.method).toBe('banded');
     // a zero matrix with a full diagonal pattern: Cholesky's error names a column
     const Z = new CSRMatrix(3, 3, 'f64', Int32Array.from([0, 1, 2, 3]), Int32Array.from([0, 1, 2]), new Float64Array(3));
     await expect(rt.factor(Z, { kind: 'cholesky' })).rejects.toBeInstanceOf(NotPositiveDefiniteError);
