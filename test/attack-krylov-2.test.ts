@@ -136,3 +136,23 @@ describe('MINRES on a singular A whose range b is not in', () => {
     h.dispose();
   });
 });
+
+describe('a correction solve that diverges', () => {
+  // BiCGSTAB without a preconditioner diverges on west0479 (3000 iterations): the answer was its last
+  // iterate, with a true residual 1.7e7 (f64) and 2.7e16 (f32) times ‖b‖ where x = 0 has 1; a correction
+  // that raises the true residual is now taken back, and the residual reported is the answer's
+  for (const dt of ['f64', 'f32'] as const) {
+    it(`west0479 ${dt}, bicgstab, no preconditioner: maxIter, an answer no worse than x = 0`, async () => {
+      const A0 = loadShared('west0479');
+      const A = dt === 'f64' ? A0 : A0.astype('f32');
+      const h = rt.upload(A);
+      const b = new Float64Array(A.rows).fill(1);
+      const r = await rt.solve(h, b, { method: 'bicgstab', preconditioner: 'none', tol: 1e-8, maxIter: 3000 });
+      expect(r.converged).toBe(false);
+      const t = trueResidual(A, r.x, b);
+      expect(t).toBeLessThanOrEqual(1);
+      expect(Math.abs(r.relativeResidual - t)).toBeLessThanOrEqual(1e-6 * t);
+      h.dispose();
+    });
+  }
+});
