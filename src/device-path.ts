@@ -18,7 +18,8 @@ export interface DeviceBackend<M extends PathMatrix, V extends PathVector, D ext
   readonly contextLost: boolean;
   onContextLost(cb: () => void): () => void;
   onContextRestored(cb: () => void): () => void;
-  upload(A: SparseMatrix, options: { transpose?: boolean }): M;
+  /** fewProducts: applied a few times a solve (SolverOps.operator), where the backend then skips costly layouts */
+  upload(A: SparseMatrix, options: { transpose?: boolean; fewProducts?: boolean }): M;
   vector(dtype: DType, data: ArrayLike<number> | number): V;
   read(v: V): Promise<ValueArray>;
   spmv(A: M, x: V, y: V, options?: { alpha?: Scalar; beta?: Scalar; op?: Op }): void;
@@ -248,8 +249,8 @@ export abstract class DevicePath<M extends PathMatrix, V extends PathVector, D e
       cgChebyshevResident: cgChebyshevResident ? (b, o, poly) => cgChebyshevResident(A, inverseDiagonalOf(), b, o, poly) : undefined,
       checkEvery: cgResident || bicgstabResident ? RESIDENT_CHECK_EVERY : undefined,
       label: this.label,
-      operator: (Mh) => {
-        const R = B.upload(Mh.astype(dt), {});
+      operator: (Mh, o) => {
+        const R = B.upload(Mh.astype(dt), { fewProducts: o?.fewProducts });
         return { apply: async (x, y, alpha, beta) => B.spmv(R, x, y, { alpha, beta }), dispose: () => R.dispose() };
       },
       // the factor in the solve's dtype (a solver layer may factor in f64 for an f32 solve)

@@ -18,7 +18,7 @@ import { WebGpuLimitError } from '../src/webgpu/errors.js';
 import type { WebGpuVector } from '../src/webgpu/resident.js';
 import { joinDS } from '../src/double-single.js';
 import { pointDawnAtSwiftShader } from './webgpu-helpers.js';
-import { trueResidual } from './solve-reference.js';
+import { matvec, relDiff, trueResidual } from './solve-reference.js';
 
 pointDawnAtSwiftShader();
 
@@ -172,6 +172,21 @@ describe('f64 matrix values split on the GPU', () => {
       const M = be.upload(host, name.endsWith('csr') ? { kernel: 'row' } : {});
       expect(be.stats.dispatches - d0, name).toBe(1);
       expect(Array.from(await raw(M as never, v.length * 8)), name).toEqual(Array.from(new Uint32Array(hostSplit(v).buffer)));
+      M.dispose();
+    }
+    // fewProducts (a multigrid level's operator): CSR as it is, no SELL-C-σ conversion; the same product
+    const sell = be.upload(scaled, {});
+    const few = be.upload(scaled, { fewProducts: true });
+    expect([sell.data.main.kind, few.data.main.kind]).toEqual(['sell', 'csr_row']);
+    const xs = rhs(A.rows, 12);
+    const want = matvec(scaled, xs);
+    for (const M of [sell, few]) {
+      const x = be.vector('f64', xs);
+      const y = be.vector('f64', A.rows);
+      be.spmv(M, x, y);
+      expect(relDiff(Float64Array.from(await be.read(y)), want)).toBeLessThanOrEqual(1e-13);
+      x.dispose();
+      y.dispose();
       M.dispose();
     }
     const big = new CSRMatrix(A.rows, A.cols, 'f64', A.rowPtr, A.colIdx, A.values.map((v, k) => (k === 77 ? 1e39 : v)));

@@ -36,6 +36,12 @@ export interface WebGpuUploadOptions {
   threadsPerRow?: number;
   /** also upload Aᵀ as CSR (built on the host at upload), so spmv can run op = 'T' / 'H' */
   transpose?: boolean;
+  /**
+   * @internal applied a few times a solve (a multigrid cycle's P, R and coarse levels): 'auto' keeps CSR
+   * and skips SELL-C-σ, whose host conversion (sorting, padding) cost ≈ 1.3 s of the 2.1 s that
+   * poisson3D(128)'s AMG levels took to upload on the H100 machine's host (results-2026-11-27-gpu/call7)
+   */
+  fewProducts?: boolean;
 }
 
 /** csr_adaptive constants (wgsl/csr_adaptive.wgsl): workgroup size, products per stream block, entries per piece. */
@@ -157,18 +163,18 @@ function ellPart(mk: Maker, rows: number, width: number, stride: number, colIdx:
 }
 
 /** The CSR kernel for these row lengths and dtype (the 'auto' rule of the file comment). */
-export function chooseCsrKernel(c: CSRMatrix): { kernel: 'row' | 'vector' | 'adaptive' | 'sell'; tpr: number } {
+export function chooseCsrKernel(c: CSRMatrix, fewProducts = false): { kernel: 'row' | 'vector' | 'adaptive' | 'sell'; tpr: number } {
   const mean = c.rows > 0 ? c.nnz / c.rows : 0;
   let longest = 0;
   for (let i = 0; i < c.rows; i++) longest = Math.max(longest, c.rowPtr[i + 1] - c.rowPtr[i]);
   if (longest > 8 * Math.max(mean, 4)) return { kernel: 'adaptive', tpr: 1 };
-  if ((c.dtype === 'f64' || c.dtype === 'c128') && sellSlots(c.rowPtr, c.rows, SELL_C, defaultSortWindow(c, SELL_C)) <= 1.1 * c.nnz) return { kernel: 'sell', tpr: 1 };
+  if (!fewProducts && (c.dtype === 'f64' || c.dtype === 'c128') && sellSlots(c.rowPtr, c.rows, SELL_C, defaultSortWindow(c, SELL_C)) <= 1.1 * c.nnz) return { kernel: 'sell', tpr: 1 };
   if (mean < 8) return { kernel: 'row', tpr: 1 };
   return { kernel: 'vector', tpr: Math.min(64, Math.max(2, 2 ** Math.round(Math.log2(mean / 2)))) };
 }
 
 function csrPart(mk: Maker, c: CSRMatrix, options: WebGpuUploadOptions): WebGpuCSRPart {
-  const auto = chooseCsrKernel(c);
+  const auto = chooseCsrKernel(c, options.fewProducts);
   const kernel = !options.kernel || options.kernel === 'auto' ? auto.kernel : options.kernel;
   if (kernel === 'sell') return sellPart(mk, SELLMatrix.fromCSR(c, { sliceHeight: SELL_C, sortWindow: defaultSortWindow(c, SELL_C) }));
   const arrays = csrArrays(mk, c, 'CSR');
