@@ -7,6 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { denseStart, luSolveInPlace, type LuNumeric } from '../src/solvers/direct/lu.js';
 import { CpuBackend } from '../src/cpu/backend.js';
+import { WasmHeap } from '../src/cpu/memory.js';
+import { compileKernels, instantiateKernels } from '../src/cpu/wasm.js';
 import { cpuLuKernels } from '../src/cpu/lu.js';
 import { MemoryLimitError } from '../src/errors.js';
 import { bandLdlt, bandRows, bandSolve, keepBandRows, type BandLuNumeric } from '../src/solvers/direct/band-lu.js';
@@ -273,6 +275,29 @@ describe('luFactor with a dense trailing block', () => {
       };
       expect(() => luFactor(n, S.colPtr, S.rowIdx, S.values, c === 2, q, 0.1, 1, refuse, n)).toThrow(MemoryLimitError);
       expect(backend.heap.liveBytes).toBe(live);
+    }
+  });
+
+  it('in an unshared memory that grows while L and U grow (its buffers detached): the same factor as in the runtime\'s', async () => {
+    const heap = new WasmHeap({ shared: false, initialPages: 2 });
+    const kernels = await instantiateKernels(await compileKernels(backend.flavor, false), heap.memory);
+    const { sparse, band } = cpuLuKernels({ heap, kernels });
+    for (const c of [1, 2]) {
+      const n = 400;
+      const S = randomSparse(n, 6, c, 60 + c, 0.05);
+      const q = Int32Array.from({ length: n }, (_, i) => (i * 13) % n);
+      const pages = heap.memory.buffer.byteLength / 65536;
+      const got = sparse(n, S.colPtr, S.rowIdx, S.values, c === 2, q, 0.1, 1, () => {}, n - 40);
+      const want = luFactor(n, S.colPtr, S.rowIdx, S.values, c === 2, q, 0.1, 1, () => {}, n - 40);
+      if (typeof got === 'number' || typeof want === 'number') throw new Error('singular');
+      if (c === 1) expect(heap.memory.buffer.byteLength / 65536).toBeGreaterThan(pages);
+      for (const key of ['Lp', 'Li', 'Lx', 'Up', 'Ui', 'Ux', 'pinv'] as const) expect(Array.from(got[key])).toEqual(Array.from(want[key]));
+      const B = randomSparse(300, 4, c, 70 + c, 1);
+      const bandOf = { lower: 299, upper: 299 };
+      const gb = band(300, B.colPtr, B.rowIdx, B.values, c === 2, bandOf, 0.001);
+      const wb = bandLu(300, B.colPtr, B.rowIdx, B.values, c === 2, bandOf, 0.001);
+      if (typeof gb === 'number' || typeof wb === 'number') throw new Error('singular');
+      for (const key of ['Lp', 'Li', 'Lx', 'Up', 'Ui', 'Ux', 'pinv'] as const) expect(Array.from(gb[key])).toEqual(Array.from(wb[key]));
     }
   });
 

@@ -17,14 +17,14 @@ function layout(sizes: number[]): { at: number[]; bytes: number } {
 }
 
 /** The LU kernels of the CPU path (assembly/lu.ts), run at once on the calling thread's instance. */
-export function cpuLuKernels(B: CpuBackend): LuKernels {
+export function cpuLuKernels(B: Pick<CpuBackend, 'heap' | 'kernels'>): LuKernels {
   return { sparse: sparseLu(B), band: bandLu(B) };
 }
 
 /** Allocations of one factorization, freed together. */
 class Held {
   private regions: Region[] = [];
-  constructor(private readonly B: CpuBackend) {}
+  constructor(private readonly B: Pick<CpuBackend, 'heap'>) {}
   alloc(bytes: number): Region {
     const r = this.B.heap.alloc(bytes);
     this.regions.push(r);
@@ -45,7 +45,7 @@ class Held {
  * the work vectors go into the runtime's memory, L and U into regions that are moved to larger ones
  * when the kernel stops for room (after asking `grow`), and the factor is copied out into JavaScript arrays.
  */
-function sparseLu(B: CpuBackend): LuNumeric {
+function sparseLu(B: Pick<CpuBackend, 'heap' | 'kernels'>): LuNumeric {
   return (n, Ap, Ai, Ax, complex, q, tol, guess, grow, denseFrom = n) => {
     const c = complex ? 2 : 1;
     const nnz = Ap[n];
@@ -60,6 +60,14 @@ function sparseLu(B: CpuBackend): LuNumeric {
       const W = alloc(bytes);
       const w = W.ptr;
       const P = at.map((a) => w + a);
+      const cap0 = Math.max(guess, n);
+      const side = (cap: number): Region => alloc(Math.ceil((4 * cap) / 16) * 16 + 8 * c * cap);
+      const valuesAt = (r: Region, cap: number): number => r.ptr + Math.ceil((4 * cap) / 16) * 16;
+      let L = side(cap0);
+      let U = side(cap0);
+      let capL = cap0;
+      let capU = cap0;
+      // the buffer after the last allocation (an unshared memory's old buffer is detached when it grows)
       let buf = B.heap.memory.buffer;
       new Int32Array(buf, P[1], n + 1).set(Ap.subarray(0, n + 1));
       new Int32Array(buf, P[2], nnz).set(Ai.subarray(0, nnz));
@@ -71,13 +79,6 @@ function sparseLu(B: CpuBackend): LuNumeric {
       new Int32Array(buf, P[9] + 12 * n, n).fill(0);
       new Int32Array(buf, P[9] + 16 * n, n).fill(-1);
       new Float64Array(buf, P[10], c * m * m).fill(0);
-      const cap0 = Math.max(guess, n);
-      const side = (cap: number): Region => alloc(Math.ceil((4 * cap) / 16) * 16 + 8 * c * cap);
-      const valuesAt = (r: Region, cap: number): number => r.ptr + Math.ceil((4 * cap) / 16) * 16;
-      let L = side(cap0);
-      let U = side(cap0);
-      let capL = cap0;
-      let capU = cap0;
       const d = new Int32Array(buf, P[0], DESC_WORDS);
       d.set([n, c, P[1], P[2], P[3], P[4], P[5], P[6], P[7], P[8], P[9], P[9] + 4 * n, P[9] + 8 * n, P[9] + 12 * n, P[9] + 16 * n,
         L.ptr, valuesAt(L, capL), capL, U.ptr, valuesAt(U, capU), capU, 0, 0, 0, k0, P[10], P[11], P[12], P[13], 0, 0]);
@@ -94,16 +95,17 @@ function sparseLu(B: CpuBackend): LuNumeric {
         return nu;
       };
       while ((r = kernel(P[0], tol)) === -2) {
+        // read before moving: a move may grow the memory, and an unshared memory's views then read nothing
         const s = new Int32Array(B.heap.memory.buffer, P[0], DESC_WORDS);
-        const [needL, needU] = [s[29], s[30]];
+        const [lnz, unz, needL, needU] = [s[22], s[23], s[29], s[30]];
         if (needL > capL) {
           const cap = Math.max(needL, Math.ceil(capL * 1.5));
-          L = moved(L, capL, cap, s[22]);
+          L = moved(L, capL, cap, lnz);
           capL = cap;
         }
         if (needU > capU) {
           const cap = Math.max(needU, Math.ceil(capU * 1.5));
-          U = moved(U, capU, cap, s[23]);
+          U = moved(U, capU, cap, unz);
           capU = cap;
         }
         const s2 = new Int32Array(B.heap.memory.buffer, P[0], DESC_WORDS);
@@ -132,7 +134,7 @@ function sparseLu(B: CpuBackend): LuNumeric {
 }
 
 /** The banded LU (BandLuNumeric's contract, src/solvers/direct/band-lu.ts): the band and the factor's arrays in one region, the factor copied out. */
-function bandLu(B: CpuBackend): BandLuNumeric {
+function bandLu(B: Pick<CpuBackend, 'heap' | 'kernels'>): BandLuNumeric {
   return (n, Ap, Ai, Ax, complex, band, tol) => {
     const c = complex ? 2 : 1;
     const nnz = Ap[n];
