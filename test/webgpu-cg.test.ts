@@ -83,7 +83,8 @@ describe('GPU-resident CG (backend webgpu)', () => {
       expect(seen).toEqual(g.history.slice(1).flatMap((v, i) => [i + 1, v]));
       expect(g.recurrenceResidual).toBe(g.history[g.iterations]);
       expect(g.relativeResidual).toBeLessThanOrEqual(c.tol);
-      expect(g.history[g.iterations - 1]).toBeGreaterThan(c.tol); // it stopped at the first iteration below tol
+      // it stopped at the first iteration below its last solve's aim: tol, or half of it for a correction solve
+      expect(g.history[g.iterations - 1]).toBeGreaterThan(g.refinements > 0 ? c.tol / 2 : c.tol);
       // x is as good as the CPU path's (in f32 the recurrence drifts from the true residual on both)
       expect(trueResidual(A, g.x, b)).toBeLessThanOrEqual(Math.max(10 * c.tol, 4 * trueResidual(A, h.x, b)));
     });
