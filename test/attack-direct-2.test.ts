@@ -147,3 +147,36 @@ describe('complex LU with entries beyond 1e±154', () => {
     }
   }
 });
+
+describe('a singular A whose factorization meets a rounding-level pivot', () => {
+  // found by test/attack-fuzz-2's generator: rows/columns 0, 2, 3 are dependent, LDLᵀ's last pivot of
+  // them is 2 − 4/3 − 2/3 ≈ 1e-16, not 0, so x ≈ 1e16 and b − A·x in f64 is rounding: rt.solve
+  // 'direct' (and 'auto') said 'converged' with a residual of 0 for a true one of 0.38
+  const A = new CSRMatrix(5, 5, 'f64', Int32Array.of(0, 2, 3, 5, 8, 9), Int32Array.of(0, 3, 1, 2, 3, 0, 2, 3, 4), Float64Array.of(3, -2, 3, 6, 2, -2, 2, 2, 6));
+  const b = Float64Array.of(-1, -2, 2, 4, -3);
+  /** ‖b − A·x‖/‖b‖ exactly (A and b integers, x·2^53 integers for this x), in BigInt. */
+  function exactRelres(x: Float64Array): number {
+    const X = Array.from(x, (v) => BigInt(v * 2 ** 53));
+    let ss = 0n;
+    for (let i = 0; i < A.rows; i++) {
+      let r = BigInt(b[i]) * 2n ** 53n;
+      for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) r -= BigInt(A.values[k]) * X[A.colIdx[k]];
+      ss += r * r;
+    }
+    return Math.sqrt(Number(ss)) / 2 ** 53 / Math.hypot(...b);
+  }
+  it("rt.solve 'direct' is not converged and reports the exact residual; 'auto' does not say converged", async () => {
+    const h = rt.upload(A);
+    const d = await rt.solve(h, b, { method: 'direct' });
+    for (const v of d.x) expect(Number.isInteger(v * 2 ** 53)).toBe(true);
+    const t = exactRelres(d.x);
+    expect(t).toBeGreaterThan(0.1);
+    expect(d.converged).toBe(false);
+    expect(d.reason).toBe('stagnated');
+    expect(Math.abs(d.relativeResidual - t)).toBeLessThanOrEqual(1e-6 * t);
+    const a = await rt.solve(h, b, { tol: 1e-4 });
+    expect(a.converged).toBe(false);
+    expect(trueResidual(A, a.x, b)).toBeLessThan(1);
+    h.dispose();
+  });
+});

@@ -1,5 +1,5 @@
 import { checkMemoryFloor, withMemoryBudget } from '../memory-budget.js';
-import { hostNorm, hostResidual } from '../host-spmv.js';
+import { accurateResidualNorm, hostNorm, hostResidual } from '../host-spmv.js';
 import { ANY_NUMBER, FINITE_NON_NEGATIVE, NON_NEGATIVE, NON_NEGATIVE_INTEGER, POSITIVE_INTEGER, checkBoolean, checkChoice, checkFunction, checkNumber, checkOptions, checkScalar, checkSignal, inRange, requireNumber } from '../options-check.js';
 import { vectorData } from '../vector-data.js';
 import { DOT_OPTION_KEYS, EXPLAIN_OPTION_KEYS, RUNTIME_OPTION_KEYS, SOLVE_OPTION_KEYS, SPMV_OPTION_KEYS, UPLOAD_OPTION_KEYS, WEBGPU_OPTION_KEYS } from './options.js';
@@ -16,7 +16,7 @@ import type { CpuBackend } from '../cpu/backend.js';
 import type { AutoSolveOptions, Backend, Capabilities, ExplainSolveOptions, GmresOptions, RuntimeOptions, SolveOptions, SolveOutcome, SpmvOptions, UploadOptions, VectorLike } from './options.js';
 import { AUTO_SOLVE_OPTION_KEYS, EXPLAIN_SOLVE_OPTION_KEYS, GMRES_OPTION_KEYS, PRECONDITIONER_OPTION_KEYS } from './options.js';
 import { PreconditionerHandle } from './preconditioner.js';
-import { chooseDirect, chooseSolve, DIRECT_MAX_N, KRYLOV, SOLVE_METHODS, solveWithTrueResidual, type DirectEstimate, type KrylovMethod, type SolveCandidate, type SolveExplanation, type SolveMethod } from '../solvers/solve.js';
+import { chooseDirect, chooseSolve, DIRECT_MAX_N, f64ResidualBound, KRYLOV, SOLVE_METHODS, solveWithTrueResidual, type DirectEstimate, type KrylovMethod, type SolveCandidate, type SolveExplanation, type SolveMethod } from '../solvers/solve.js';
 import { checkPreconditionerOptions, planPreconditioner, type PreconditionerKind, type PreconditionerOptions, type PreconditionerPlan } from '../solvers/precond/index.js';
 import { solveStructure, type SolveStructure } from '../solvers/structure.js';
 import type { SolverOps } from '../solvers/ops.js';
@@ -1501,7 +1501,12 @@ export class Runtime implements HandleOwner {
         F = await factorize(csr, { signal: o.signal }, this.cpu.memoryBudgetMB, this.directKernels(), d.plan!);
         const s = await F.solve(b64);
         const bnorm = hostNorm(b64);
-        const rel = s.relativeResidual;
+        let rel = s.relativeResidual;
+        // f64's b − A·x rounds by up to its bound: where that is above the target, the residual is
+        // recomputed with its sums' rounding errors carried (a singular A factorized with a rounding-level
+        // pivot gave x ≈ 1e16 and a plain residual of 0: 'converged', for a true residual of 0.38)
+        const bound = f64ResidualBound(csr, s.x, bnorm);
+        if (rel <= tol && bound > tol * bnorm && bnorm > 0) rel = accurateResidualNorm(csr, s.x, b64) / bnorm;
         const converged = rel <= tol;
         if (converged || o.method === 'direct') {
           this.keepHostCopy(b64);
@@ -1512,8 +1517,11 @@ export class Runtime implements HandleOwner {
           };
         }
         // an ill-conditioned factor: its answer is the Krylov candidates' starting point
-        directFallback = `the factorization's true relative residual ${rel.toExponential(2)} is above tol ${tol}: Krylov from its answer`;
-        x0 = Float64Array.from(s.x);
+        // its answer starts the Krylov candidates where its residual is more than rounding: one made of a
+        // rounding-level pivot (x ≈ 1e16) started CG at a residual 400 times that of x = 0
+        const start = bound < rel * bnorm;
+        directFallback = `the factorization's true relative residual ${rel.toExponential(2)} is above tol ${tol}: Krylov from ${start ? 'its answer' : x0 ? 'x0 (the answer is made of rounding)' : '0 (the answer is made of rounding)'}`;
+        if (start) x0 = Float64Array.from(s.x);
       } catch (e) {
         // the signal fired during the factorization (which freed what it held): 'aborted', as a Krylov method ends
         if (o.signal?.aborted && e === (o.signal.reason ?? e)) return notFactorized();

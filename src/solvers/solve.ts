@@ -655,6 +655,46 @@ const CERTIFY_MARGIN = 0.5;
 /** √(‖A‖₁·‖A‖∞) (a bound on ‖|A|‖₂), the longest row and √(longest row · longest column), once per matrix. */
 const ABS_NORMS = new WeakMap<CSRMatrix, { abs2: number; maxRow: number; pattern2: number }>();
 
+/** A's ABS_NORMS, computed on first use. */
+function absNorms(A: CSRMatrix): { abs2: number; maxRow: number; pattern2: number } {
+  let n = ABS_NORMS.get(A);
+  if (n) return n;
+  const c = A.dtype === 'c64' || A.dtype === 'c128' ? 2 : 1;
+  const colSums = new Float64Array(A.cols);
+  const colCounts = new Int32Array(A.cols);
+  let rowMax = 0;
+  let maxRow = 0;
+  for (let i = 0; i < A.rows; i++) {
+    let s = 0;
+    for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) {
+      const a = c === 1 ? Math.abs(A.values[k]) : Math.hypot(A.values[2 * k], A.values[2 * k + 1]);
+      s += a;
+      colSums[A.colIdx[k]] += a;
+      colCounts[A.colIdx[k]]++;
+    }
+    rowMax = Math.max(rowMax, s);
+    maxRow = Math.max(maxRow, A.rowPtr[i + 1] - A.rowPtr[i]);
+  }
+  let colMax = 0;
+  let maxCol = 0;
+  for (let j = 0; j < A.cols; j++) {
+    colMax = Math.max(colMax, colSums[j]);
+    maxCol = Math.max(maxCol, colCounts[j]);
+  }
+  n = { abs2: Math.sqrt(rowMax * colMax), maxRow, pattern2: Math.sqrt(maxRow * maxCol) };
+  ABS_NORMS.set(A, n);
+  return n;
+}
+
+/**
+ * A bound on the rounding of ‖b − A·x‖₂ computed in plain f64 (the rounding of residualRounding with
+ * f64's unit roundoff): where it is above the target, that residual certifies nothing.
+ */
+export function f64ResidualBound(A: CSRMatrix, x: Float64Array, bnorm: number): number {
+  const n = absNorms(A);
+  return (n.maxRow + 2) * 2 ** -53 * (bnorm + n.abs2 * hostNorm(x));
+}
+
 /**
  * A bound on the rounding in ‖r‖ of a path refinement's r = b − A·x: per row at most
  * (row length + 2)·R.roundoff·(|bᵢ| + Σⱼ|aᵢⱼ||xⱼ|) (each product and sum, and the rounding of b and x
@@ -668,32 +708,7 @@ function residualRounding<V>(A: CSRMatrix, R: PathRefinement<V>, x: Float64Array
   const c = A.dtype === 'c64' || A.dtype === 'c128' ? 2 : 1;
   // a path whose residual is plain f64 (the CPU's) has no bound to add: no pass over A for its norms
   if (!(roundoff && R.roundoff > 0) && !((R.underflow ?? 0) > 0)) return 0;
-  let n = ABS_NORMS.get(A);
-  if (!n) {
-    const colSums = new Float64Array(A.cols);
-    const colCounts = new Int32Array(A.cols);
-    let rowMax = 0;
-    let maxRow = 0;
-    for (let i = 0; i < A.rows; i++) {
-      let s = 0;
-      for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) {
-        const a = c === 1 ? Math.abs(A.values[k]) : Math.hypot(A.values[2 * k], A.values[2 * k + 1]);
-        s += a;
-        colSums[A.colIdx[k]] += a;
-        colCounts[A.colIdx[k]]++;
-      }
-      rowMax = Math.max(rowMax, s);
-      maxRow = Math.max(maxRow, A.rowPtr[i + 1] - A.rowPtr[i]);
-    }
-    let colMax = 0;
-    let maxCol = 0;
-    for (let j = 0; j < A.cols; j++) {
-      colMax = Math.max(colMax, colSums[j]);
-      maxCol = Math.max(maxCol, colCounts[j]);
-    }
-    n = { abs2: Math.sqrt(rowMax * colMax), maxRow, pattern2: Math.sqrt(maxRow * maxCol) };
-    ABS_NORMS.set(A, n);
-  }
+  const n = absNorms(A);
   const xnorm = hostNorm(x);
   const rounding = roundoff ? (n.maxRow + 2) * R.roundoff * (R.bnorm + n.abs2 * xnorm) : 0;
   const u = R.underflow ?? 0;
