@@ -106,13 +106,15 @@ export function analyze(g: Graph | ColumnPattern, asked: OrderingName | 'auto', 
     if (asked === 'nd' || (asked === 'auto' && n >= ND_MIN_NODES)) candidates.push(['nd', ndOrder(graph, k.minimumDegree)]);
   }
   const t1 = performance.now();
-  let best: { name: OrderingName; perm: Int32Array; s: ReturnType<typeof countsFor>; flops: number } | undefined;
+  let best: { name: OrderingName; perm: Int32Array; s: ReturnType<typeof countsFor>; cost: FactorCost } | undefined;
   const tried: string[] = [];
   for (const [name, perm] of candidates) {
     const s = countsFor(g, perm, k);
-    const flops = costOf(s.counts, lu, complex).flops;
+    // the cost is a sum over the columns: the postorder below leaves it as it is
+    const cost = costOf(s.counts, lu, complex);
+    const flops = cost.flops;
     tried.push(`${name} ${flops.toExponential(2)} flops`);
-    if (!best || flops < best.flops) best = { name, perm, s, flops };
+    if (!best || flops < best.cost.flops) best = { name, perm, s, cost };
   }
   const chosen = best!;
   const orderingReason =
@@ -138,7 +140,7 @@ export function analyze(g: Graph | ColumnPattern, asked: OrderingName | 'auto', 
   const supernodeStarts = supernodes(parent, counts);
   const t2 = performance.now();
   return {
-    perm, pinv, parent, counts, supernodeStarts, cost: costOf(counts, lu, complex),
+    perm, pinv, parent, counts, supernodeStarts, cost: chosen.cost,
     ordering: chosen.name, orderingReason, orderingMs: t1 - t0, symbolicMs: t2 - t1,
   };
 }
