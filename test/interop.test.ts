@@ -189,6 +189,11 @@ describe('a foreign object where a matrix is expected', () => {
       expect(() => rt.upload({ format: 'bsr' } as never)).toThrow(UnsupportedError);
       expect(() => convert({ row: [0], col: [0], data: [1] } as never, 'csr')).toThrow(/COOMatrix\.from/);
       expect(() => convert(null as never, 'csr')).toThrow(InputTypeError);
+      // the direct solvers and the sparse product say the same, and where (they threw a plain TypeError)
+      await expect(rt.factor(42 as never)).rejects.toThrow(/^factor: A: expected a matrix .* got the number 42/);
+      expect(() => rt.estimateFactorCost(scipyLike as never)).toThrow(/^estimateFactorCost: A: expected a matrix .*CSRMatrix\.from/);
+      expect(() => rt.spgemm(poisson2D(2), { format: 'bsr' } as never)).toThrow(/^spgemm: B: unknown matrix format/);
+      await expect(rt.factor(42 as never)).rejects.toBeInstanceOf(InputTypeError);
       // and what from() builds uploads and multiplies like the library's own
       const P = poisson2D(5);
       const F = CSRMatrix.from({ indptr: Array.from(P.rowPtr), indices: Array.from(P.colIdx), data: Array.from(P.values), shape: [P.rows, P.cols] });

@@ -119,9 +119,18 @@ const CONVERT_OPTION_KEYS = optionKeys<ConvertOptions>({ maxFill: true, maxSlots
  */
 export function convert<F extends FormatName>(A: SparseMatrix, format: F, opts?: ConvertOptions): FormatClasses[F] {
   checkOptions('convert', opts, CONVERT_OPTION_KEYS);
-  if (!FORMATS.includes((A as { format?: FormatName } | null)?.format as FormatName) || typeof A.toCSR !== 'function') throw notAMatrix(A);
+  sparseMatrix(A);
   // the hub CSR and the result count against one budget (see setMemoryBudget)
   return withMemoryBudget(undefined, () => fromCSR(A.toCSR(), format, opts)) as FormatClasses[F];
+}
+
+/**
+ * A itself when it is one of simdgl's sparse matrices (a format this library knows, with its
+ * methods), else the typed error saying what it got and, with `where`, where.
+ */
+export function sparseMatrix(A: unknown, where?: string): SparseMatrix {
+  if (!FORMATS.includes((A as { format?: FormatName } | null)?.format as FormatName) || typeof (A as SparseMatrix).toCSR !== 'function') throw notAMatrix(A, where);
+  return A as SparseMatrix;
 }
 
 function fromCSR(csr: CSRMatrix, format: FormatName, opts?: ConvertOptions): SparseMatrix {

@@ -48,9 +48,10 @@ export function ownedCopyCanonical(m: SparseMatrix): { matrix: SparseMatrix; can
  * UnsupportedError; an object without one (a SciPy-like dict, an ndarray, a number[][]) an
  * InputTypeError saying what it got, what is accepted, and which `from` reads it.
  */
-export function notAMatrix(m: unknown): Error {
+export function notAMatrix(m: unknown, where?: string): Error {
+  const at = where ? `${where}: ` : '';
   const format = (m as { format?: unknown } | null)?.format;
-  if (typeof format === 'string') return new UnsupportedError(`unknown matrix format ${shownValue(format)}, expected one of ${FORMATS.join(', ')}`);
+  if (typeof format === 'string') return new UnsupportedError(`${at}unknown matrix format ${shownValue(format)}, expected one of ${FORMATS.join(', ')}`);
   const keys = m !== null && typeof m === 'object' ? Object.keys(m) : [];
   const has = (...k: string[]) => k.every((x) => keys.includes(x));
   const hint = Array.isArray(m) ? '; for rows of numbers use DenseMatrix.from(rows)'
@@ -58,7 +59,7 @@ export function notAMatrix(m: unknown): Error {
     : has('row', 'col', 'data') ? '; for SciPy-style triplets use COOMatrix.from({ row, col, data, shape })'
     : has('data', 'shape') ? '; for an ndarray use DenseMatrix.from({ data, shape, stride, offset })'
     : '';
-  return new InputTypeError(`expected a matrix (a CSRMatrix, COOMatrix, … of simdgl, format one of ${FORMATS.join(', ')}), got ${shownTyped(m)}${hint}`);
+  return new InputTypeError(`${at}expected a matrix (a CSRMatrix, COOMatrix, … of simdgl, format one of ${FORMATS.join(', ')}), got ${shownTyped(m)}${hint}`);
 }
 
 /** A copy of HYB's ELL or COO part, which must be of that format. */

@@ -7,7 +7,7 @@ import { ADD_OPTION_KEYS, GEMM_OPTION_KEYS, TRANSPOSE_OPTION_KEYS } from './dens
 import { allocValues, componentBytes, components, elementBytes, isComplex, type DType, type Scalar, type ValueArray, assertDType } from '../dtype.js';
 import { DisposedError, GpuUnavailableError, InputTypeError, MemoryLimitError, NotPositiveDefiniteError, OptionError, PaddingLimitError, ShapeError, SingularMatrixError, UnsupportedError, SimdglError } from '../errors.js';
 import type { SpmvScalars } from '../backend-types.js';
-import { convert, type FormatName, type SparseMatrix } from '../formats/index.js';
+import { convert, sparseMatrix, type FormatName, type SparseMatrix } from '../formats/index.js';
 import { ownedCopyCanonical } from '../formats/owned.js';
 import { DenseMatrix } from '../formats/dense.js';
 import { PATH_IDS, type DenseShape, type Path, type PathCapabilities, type PathChoice, type PathDense, type PathId, type PathMatrix, type PathVector } from '../path.js';
@@ -1658,9 +1658,7 @@ export class Runtime implements HandleOwner {
    */
   async factor(A: SparseMatrix | MatrixHandle, options: FactorOptions = {}): Promise<Factorization> {
     this.live();
-    const h = A instanceof MatrixHandle ? this.own(A, 'factor: A').live() : null;
-    const m = h ? (h.canonicalCsr ?? h.host) : (A as SparseMatrix);
-    return factorize(m, options, this.cpu.memoryBudgetMB, this.directKernels());
+    return factorize(this.hostMatrix(A, 'factor: A'), options, this.cpu.memoryBudgetMB, this.directKernels());
   }
 
   /**
@@ -1691,9 +1689,14 @@ export class Runtime implements HandleOwner {
    */
   estimateFactorCost(A: SparseMatrix | MatrixHandle, kind: 'cholesky' | 'ldlt' | 'lu' = 'lu', ordering: OrderingName | 'auto' = 'auto'): FactorEstimate {
     this.live();
-    const h = A instanceof MatrixHandle ? this.own(A, 'estimateFactorCost: A').live() : null;
-    const m = h ? (h.canonicalCsr ?? h.host) : (A as SparseMatrix);
-    return estimateFactorCost(m, kind, ordering, cpuSymbolicKernels(this.cpu.backend));
+    return estimateFactorCost(this.hostMatrix(A, 'estimateFactorCost: A'), kind, ordering, cpuSymbolicKernels(this.cpu.backend));
+  }
+
+  /** A handle's host matrix (its canonical CSR where it has one), or A itself if it is a sparse matrix; else a typed error at `where`. */
+  private hostMatrix(A: SparseMatrix | MatrixHandle, where: string): SparseMatrix {
+    if (!(A instanceof MatrixHandle)) return sparseMatrix(A, where);
+    const h = this.own(A, where).live();
+    return h.canonicalCsr ?? h.host;
   }
 
   /** The CPU path's kernels the direct solvers run on. */
@@ -1761,12 +1764,7 @@ export class Runtime implements HandleOwner {
    */
   spgemm(A: SparseMatrix | MatrixHandle, B: SparseMatrix | MatrixHandle): CSRMatrix {
     this.live();
-    const host = (M: SparseMatrix | MatrixHandle, what: string) => {
-      if (!(M instanceof MatrixHandle)) return M;
-      const h = this.own(M, `spgemm: ${what}`).live();
-      return h.canonicalCsr ?? h.host;
-    };
-    return spgemm(host(A, 'A'), host(B, 'B'), this.sparseKernels, this.cpu.memoryBudgetMB);
+    return spgemm(this.hostMatrix(A, 'spgemm: A'), this.hostMatrix(B, 'spgemm: B'), this.sparseKernels, this.cpu.memoryBudgetMB);
   }
 
   /** The CPU path's sparse kernels on its pool (src/cpu/spgemm.ts): rt.spgemm's and the AMG setup's. */
