@@ -1,0 +1,388 @@
+/**
+ * Property-based attack on the direct solvers' WebAssembly kernels (assembly/lu.ts, ldl.ts, amd.ts,
+ * symbolic.ts) through the public API: generated matrices of every shape the kernels meet (empty rows
+ * and columns, dense rows and columns, duplicates, structurally singular, 1×1, huge and tiny values,
+ * NaN/Inf, f32 and c128), every kind and ordering. The kernels write into the runtime's memory, which
+ * other live matrices and factors share: after every case, canary regions laid between the kernels'
+ * regions, a kept factor's solution and a resident product must be unchanged bit for bit, and the
+ * runtime's live bytes back at their baseline. A result is a typed error or a true residual checked here.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
+import type { Factorization } from '../src/solvers/direct/factor.js';
+import { Region, type WasmHeap } from '../src/cpu/memory.js';
+import { poisson2D } from '../src/generators/poisson.js';
+import { CSRMatrix } from '../src/formats/csr.js';
+import { DisposedError, InputRangeError, MemoryLimitError, SingularMatrixError, SimdglError, UnsupportedError } from '../src/errors.js';
+
+let rt: Runtime;
+/** Regions of known bytes, each between two holes the kernels' regions fill first. */
+let canaries: { r: Region; bytes: Uint8Array }[] = [];
+let keptF: Factorization;
+let keptB: Float64Array;
+let keptX: Float64Array;
+let baseline = 0;
+
+/** Bytes of known value before and after every region the runtime allocates (while the heap is guarded). */
+const GUARD = 64;
+const guarded = new Set<Guarded>();
+const overruns: string[] = [];
+
+/** A region handed out inside a larger one, between two guards checked at its dispose and by expectUntouched. */
+class Guarded extends Region {
+  private gone = false;
+  constructor(
+    private readonly h: WasmHeap,
+    private readonly real: Region,
+    bytes: number,
+  ) {
+    super(h, real.ptr + GUARD, bytes);
+  }
+  override get isDisposed(): boolean {
+    return this.gone;
+  }
+  /** Whether both guards are as written. */
+  intact(): boolean {
+    const u8 = new Uint8Array(this.h.memory.buffer, this.real.ptr, this.real.bytes);
+    for (let i = 0; i < u8.length; i++) if ((i < GUARD || i >= GUARD + this.bytes) && u8[i] !== 0xa5) return false;
+    return true;
+  }
+  override dispose(): void {
+    if (this.gone) return;
+    this.gone = true;
+    guarded.delete(this);
+    if (!this.intact()) overruns.push(`a region of ${this.bytes} bytes at ${this.ptr}`);
+    this.real.dispose();
+  }
+}
+
+/** Every later allocation of `heap` gets guards (a write past either end of a region shows). */
+function guardHeap(heap: WasmHeap): void {
+  const alloc = heap.alloc.bind(heap);
+  heap.alloc = (bytes: number): Region => {
+    if (!(bytes >= 0)) return alloc(bytes);
+    const real = alloc(bytes + 2 * GUARD);
+    new Uint8Array(heap.memory.buffer, real.ptr, real.bytes).fill(0xa5);
+    const g = new Guarded(heap, real, bytes);
+    guarded.add(g);
+    return g;
+  };
+}
+
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A nonsymmetric matrix of poisson's pattern. */
+function convection(P: CSRMatrix): CSRMatrix {
+  const v = Float64Array.from(P.values);
+  for (let i = 0; i < P.rows; i++) for (let k = P.rowPtr[i]; k < P.rowPtr[i + 1]; k++) if (P.colIdx[k] !== i) v[k] *= P.colIdx[k] > i ? 0.5 : 1.5;
+  return new CSRMatrix(P.rows, P.cols, 'f64', P.rowPtr, P.colIdx, v);
+}
+
+beforeAll(async () => {
+  rt = await createRuntime({ workers: 1, backend: 'cpu' });
+  guardHeap(rt.cpuBackend.heap);
+  keptF = await rt.factor(convection(poisson2D(12)), { kind: 'lu' });
+  keptB = Float64Array.from({ length: 144 }, (_, i) => Math.sin(i + 1));
+  keptX = (await keptF.solve(keptB)).x;
+  // holes of many sizes between the canaries: a kernel's region lands next to one
+  const heap = rt.cpuBackend.heap;
+  const r = rng(7);
+  const holes: Region[] = [];
+  for (let i = 0; i < 48; i++) {
+    const c = heap.alloc(64 + 16 * Math.floor(r() * 64));
+    const bytes = new Uint8Array(c.bytes);
+    canaries.push({ r: c, bytes });
+    holes.push(heap.alloc(16 << Math.floor(r() * 14)));
+  }
+  for (const h of holes) h.dispose();
+  for (const c of canaries) {
+    const view = new Uint8Array(heap.memory.buffer, c.r.ptr, c.bytes.length);
+    for (let i = 0; i < view.length; i++) view[i] = Math.floor(r() * 256);
+    c.bytes.set(view);
+  }
+  baseline = heap.liveBytes;
+});
+afterAll(() => {
+  for (const c of canaries) c.r.dispose();
+  canaries = [];
+  keptF.dispose();
+  rt.dispose();
+});
+
+/** Nothing outside the kernels' own regions changed, and everything they held was freed. */
+async function expectUntouched(): Promise<void> {
+  await expectUntouchedBut();
+  expect(rt.cpuBackend.heap.liveBytes).toBe(baseline);
+}
+
+/** No guard, canary or kept result changed (a factor may still be alive). */
+async function expectUntouchedBut(): Promise<void> {
+  for (const g of guarded) if (!g.intact()) overruns.push(`a live region of ${g.bytes} bytes at ${g.ptr}`);
+  expect(overruns.splice(0)).toEqual([]);
+  const heap = rt.cpuBackend.heap;
+  for (const c of canaries) {
+    const now = new Uint8Array(heap.memory.buffer, c.r.ptr, c.bytes.length);
+    expect(Buffer.compare(Buffer.from(now), Buffer.from(c.bytes))).toBe(0);
+  }
+  const x = (await keptF.solve(keptB)).x;
+  expect(Buffer.compare(Buffer.from(x.buffer, x.byteOffset, x.byteLength), Buffer.from(keptX.buffer, keptX.byteOffset, keptX.byteLength))).toBe(0);
+}
+
+type Dtype = 'f64' | 'f32' | 'c128';
+interface Case {
+  n: number;
+  dtype: Dtype;
+  /** 'dom': diagonally dominant (must factorize); 'sym': symmetric dominant with a positive diagonal; 'free': anything */
+  kind: 'dom' | 'spd' | 'free';
+  density: number;
+  emptyCols: number;
+  denseRows: number;
+  denseCols: number;
+  dups: number;
+  scale: number;
+  special: 'none' | 'nan' | 'inf';
+  seed: number;
+}
+
+/** Triplets of the case (duplicates kept), the matrix from them, and its entries summed per (row, col). */
+function build(c: Case): { A: CSRMatrix; rows: number[]; cols: number[]; re: number[]; im: number[] } {
+  const r = rng(c.seed);
+  const { n } = c;
+  // f32 data stays in f32's range (1e±200 would be 0 or ∞ there)
+  const scale = c.dtype === 'f32' && (c.scale > 1e38 || c.scale < 1e-37) ? (c.scale > 1 ? 1e30 : 1e-30) : c.scale;
+  const rows: number[] = [];
+  const cols: number[] = [];
+  const re: number[] = [];
+  const im: number[] = [];
+  const cx = c.dtype === 'c128';
+  const round = c.dtype === 'f32' ? Math.fround : (v: number) => v;
+  const put = (i: number, j: number, a: number, b = 0): void => {
+    rows.push(i);
+    cols.push(j);
+    re.push(round(a * scale));
+    im.push(cx ? round(b * scale) : 0);
+  };
+  const empty = new Set<number>();
+  if (c.kind === 'free') for (let e = 0; e < c.emptyCols; e++) empty.add(Math.floor(r() * n));
+  // a symmetric case stores each pair once (three summands of one entry may round differently in its two triangles)
+  const seen = new Set<number>();
+  const off = (i: number, j: number): void => {
+    if (i === j || empty.has(j) || (c.kind === 'spd' && (empty.has(i) || seen.has(Math.min(i, j) * n + Math.max(i, j))))) return;
+    seen.add(Math.min(i, j) * n + Math.max(i, j));
+    const a = 2 * r() - 1;
+    const b = cx ? 2 * r() - 1 : 0;
+    put(i, j, a, b);
+    if (c.kind === 'spd') put(j, i, a, -b);
+  };
+  const nnzTarget = Math.max(1, Math.floor(c.density * n * n));
+  for (let t = 0; t < nnzTarget; t++) off(Math.floor(r() * n), Math.floor(r() * n));
+  for (let d = 0; d < c.denseRows; d++) {
+    const i = Math.floor(r() * n);
+    for (let j = 0; j < n; j++) off(i, j);
+  }
+  for (let d = 0; d < c.denseCols; d++) {
+    const j = Math.floor(r() * n);
+    for (let i = 0; i < n; i++) off(i, j);
+  }
+  // duplicates of stored entries: a value split into halves, each entry once (exact sums: the triangles of a symmetric case stay equal)
+  const stored = rows.length;
+  const split = new Set<number>();
+  for (let d = 0; d < c.dups && stored > 0; d++) {
+    const t = Math.floor(r() * stored);
+    if (split.has(t)) continue;
+    split.add(t);
+    const h = re[t] / 2;
+    re[t] = round(h);
+    rows.push(rows[t]);
+    cols.push(cols[t]);
+    re.push(round(h));
+    im.push(0);
+  }
+  // the diagonal: past the row's and column's off-diagonal sums for 'dom' and 'spd', random for 'free'
+  const rowSum = new Float64Array(n);
+  const colSum = new Float64Array(n);
+  for (let t = 0; t < rows.length; t++) {
+    const a = Math.hypot(re[t], im[t]);
+    rowSum[rows[t]] += a;
+    colSum[cols[t]] += a;
+  }
+  for (let i = 0; i < n; i++) {
+    if (empty.has(i)) continue;
+    if (c.kind === 'free') {
+      if (r() < 0.7) put(i, i, 2 * r() - 1, cx ? r() : 0);
+    } else {
+      const d = (Math.max(rowSum[i], colSum[i]) / scale) * 1.5 + 1;
+      put(i, i, c.kind === 'dom' && r() < 0.5 ? -d : d, 0);
+    }
+  }
+  if (c.special !== 'none' && rows.length > 0) re[Math.floor(r() * rows.length)] = c.special === 'nan' ? NaN : Infinity;
+  const vals = cx ? Float64Array.from(re.flatMap((a, t) => [a, im[t]])) : c.dtype === 'f32' ? Float32Array.from(re) : Float64Array.from(re);
+  const A = CSRMatrix.fromTriplets(n, n, c.dtype, Int32Array.from(rows), Int32Array.from(cols), vals);
+  return { A, rows, cols, re, im };
+}
+
+/** ‖b − A·x‖₂ / ‖b‖₂ in f64 from the triplets (the independent reference). */
+function residual(t: ReturnType<typeof build>, n: number, cx: boolean, b: Float64Array, x: Float64Array): number {
+  const c = cx ? 2 : 1;
+  const r = Float64Array.from(b);
+  for (let k = 0; k < t.rows.length; k++) {
+    const i = t.rows[k];
+    const j = t.cols[k];
+    if (cx) {
+      r[2 * i] -= t.re[k] * x[2 * j] - t.im[k] * x[2 * j + 1];
+      r[2 * i + 1] -= t.re[k] * x[2 * j + 1] + t.im[k] * x[2 * j];
+    } else r[i] -= t.re[k] * x[j];
+  }
+  let rr = 0;
+  let bb = 0;
+  for (let i = 0; i < c * n; i++) {
+    rr += r[i] * r[i];
+    bb += b[i] * b[i];
+  }
+  return Math.sqrt(rr / bb);
+}
+
+const caseArb = (maxN: number): fc.Arbitrary<Case> =>
+  fc.record({
+    n: fc.oneof(fc.constantFrom(1, 2, 3), fc.integer({ min: 4, max: maxN })),
+    dtype: fc.constantFrom<Dtype>('f64', 'f32', 'c128'),
+    kind: fc.constantFrom<Case['kind']>('dom', 'spd', 'free'),
+    density: fc.constantFrom(0, 0.01, 0.05, 0.2, 0.6),
+    emptyCols: fc.integer({ min: 0, max: 2 }),
+    denseRows: fc.integer({ min: 0, max: 2 }),
+    denseCols: fc.integer({ min: 0, max: 2 }),
+    dups: fc.constantFrom(0, 3, 40),
+    scale: fc.constantFrom(1, 1e-200, 1e-30, 1e30, 1e200),
+    special: fc.constantFrom<Case['special']>('none', 'none', 'none', 'none', 'nan', 'inf'),
+    seed: fc.integer({ min: 1, max: 1 << 30 }),
+  });
+
+const kinds = ['auto', 'lu', 'ldlt', 'cholesky'] as const;
+const orderings = ['auto', 'amd', 'nd', 'natural', 'amd-ata'] as const;
+
+/** One case: rt.factor, F.solve and F.refactor give a checked answer or a typed error; nothing else in the memory changes. */
+async function attack(c: Case, kind: (typeof kinds)[number], ordering: (typeof orderings)[number]): Promise<void> {
+  const t = build(c);
+  const cx = c.dtype === 'c128';
+  const n = c.n;
+  const r = rng(c.seed ^ 0x5bd1e995);
+  const b = Float64Array.from({ length: (cx ? 2 : 1) * n }, () => 2 * r() - 1);
+  const symmetricKind = kind === 'ldlt' || kind === 'cholesky';
+  let F: Factorization | undefined;
+  try {
+    F = await rt.factor(t.A, { kind, ordering });
+  } catch (e) {
+    // a typed error, saying what
+    expect(e, String(e)).toBeInstanceOf(Error);
+    const typed = e instanceof SimdglError || e instanceof InputRangeError || e instanceof MemoryLimitError;
+    expect(typed, `untyped ${String(e)}`).toBe(true);
+    if (e instanceof SingularMatrixError) {
+      expect(e.column).toBeGreaterThanOrEqual(0);
+      expect(e.column).toBeLessThan(n);
+    }
+    // the column ordering is for LU alone (documented, typed)
+    if (ordering === 'amd-ata' && kind !== 'lu' && e instanceof UnsupportedError) {
+      await expectUntouched();
+      return;
+    }
+    // a nonsingular case with finite values must factorize with LU (and 'auto')
+    if (c.special === 'none' && c.kind !== 'free' && (kind === 'lu' || kind === 'auto')) throw new Error(`${kind} refused a dominant matrix: ${String(e)}`);
+    if (c.special === 'none' && c.kind === 'spd' && symmetricKind && !cx) throw new Error(`${kind} refused an SPD matrix: ${String(e)}`);
+    if (c.special !== 'none') expect(e instanceof InputRangeError || e instanceof SimdglError, String(e)).toBe(true);
+    await expectUntouched();
+    return;
+  }
+  try {
+    expect(c.special, 'factorized a matrix holding NaN or Inf').toBe('none');
+    const s = await F.solve(b);
+    const res = residual(t, n, cx, b, s.x);
+    expect(s.x.every(Number.isFinite)).toBe(true);
+    // f32 data: the sums of duplicates round in f32 (CSRMatrix.fromTriplets), and the solve may run in f32
+    const tol = c.dtype === 'f32' ? 1e-5 : 1e-9;
+    if (c.kind !== 'free') expect(res, `n ${n} ${c.dtype} ${kind} ${ordering}`).toBeLessThan(tol);
+    // the residual it reports is the true one (or it is far from converged and says so)
+    if (res < 1e-3) expect(Math.abs(s.relativeResidual - res)).toBeLessThanOrEqual(1e-6 + res * 1e-3);
+    await expectUntouchedBut();
+    // refactor for other values of the pattern: a checked answer again
+    const twice = new CSRMatrix(t.A.rows, t.A.cols, t.A.dtype, t.A.rowPtr, t.A.colIdx, t.A.values.map((v) => v * 2) as typeof t.A.values);
+    await F.refactor(twice);
+    const s2 = await F.solve(b);
+    if (c.kind !== 'free') {
+      const half = residual(t, n, cx, b, s2.x.map((v) => v * 2));
+      expect(half).toBeLessThan(tol);
+    }
+  } finally {
+    F.dispose();
+  }
+  await expectUntouched();
+}
+
+describe('generated matrices through rt.factor / F.solve / F.refactor', () => {
+  it('small matrices, every kind and ordering (fixed seed)', async () => {
+    await fc.assert(
+      fc.asyncProperty(caseArb(40), fc.constantFrom(...kinds), fc.constantFrom(...orderings), async (c, kind, ordering) => attack(c, kind, ordering)),
+      { seed: 20261127, numRuns: 300, endOnFailure: true },
+    );
+  }, 60_000);
+
+  it('larger sparse matrices (n up to 2000)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        caseArb(2000).map((c) => ({ ...c, density: Math.min(c.density, 4 / c.n), denseRows: Math.min(c.denseRows, 1), denseCols: Math.min(c.denseCols, 1) })),
+        fc.constantFrom(...kinds),
+        fc.constantFrom(...orderings),
+        async (c, kind, ordering) => attack(c, kind, ordering),
+      ),
+      { seed: 4242, numRuns: 14, endOnFailure: true },
+    );
+  }, 60_000);
+});
+
+describe('lifecycle', () => {
+  it('refactor with another pattern is a typed error; the factor still solves; many factorizations at once', async () => {
+    const A = convection(poisson2D(9));
+    const F = await rt.factor(A, { kind: 'lu' });
+    const b = Float64Array.from({ length: 81 }, (_, i) => Math.cos(i));
+    const x = (await F.solve(b)).x;
+    const wrong = CSRMatrix.fromTriplets(81, 81, 'f64', Int32Array.from({ length: 81 }, (_, i) => i), Int32Array.from({ length: 81 }, (_, i) => (i * 7) % 81), new Float64Array(81).fill(1));
+    await expect(F.refactor(wrong)).rejects.toBeInstanceOf(SimdglError);
+    expect(Array.from((await F.solve(b)).x)).toEqual(Array.from(x));
+    // a refactor meeting a singular matrix, then a good one
+    const sing = new CSRMatrix(81, 81, 'f64', A.rowPtr, A.colIdx, A.values.map((v, k) => (A.colIdx[k] === 5 ? 0 : v)));
+    await expect(F.refactor(sing)).rejects.toBeInstanceOf(SingularMatrixError);
+    await F.refactor(A);
+    expect(Array.from((await F.solve(b)).x)).toEqual(Array.from(x));
+    // disposed while a solve is pending: the solve rejects, or (an LU factor held in JavaScript) ends with the same x
+    const pending = F.solve(b);
+    F.dispose();
+    const late = await pending.then((s) => s.x, (e: unknown) => e);
+    if (late instanceof Float64Array) expect(Array.from(late)).toEqual(Array.from(x));
+    else expect(late).toBeInstanceOf(DisposedError);
+    await expect(F.solve(b)).rejects.toBeInstanceOf(DisposedError);
+    await expectUntouched();
+    // many at once in one runtime: each the same as alone
+    const cases = [convection(poisson2D(20)), poisson2D(15), convection(poisson2D(6)), poisson2D(30)];
+    const kindsOf = ['lu', 'ldlt', 'auto', 'cholesky'] as const;
+    const alone: number[][] = [];
+    for (let i = 0; i < cases.length; i++) {
+      const G = await rt.factor(cases[i], { kind: kindsOf[i] });
+      alone.push(Array.from((await G.solve(new Float64Array(cases[i].rows).fill(1))).x));
+      G.dispose();
+    }
+    const Fs = await Promise.all(cases.map((M, i) => rt.factor(M, { kind: kindsOf[i] })));
+    const xs = await Promise.all(Fs.map((G, i) => G.solve(new Float64Array(cases[i].rows).fill(1))));
+    expect(xs.map((s) => Array.from(s.x))).toEqual(alone);
+    for (const G of Fs) G.dispose();
+    await expectUntouched();
+  });
+});
