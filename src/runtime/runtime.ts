@@ -18,6 +18,8 @@ import { AUTO_SOLVE_OPTION_KEYS, EXPLAIN_SOLVE_OPTION_KEYS, GMRES_OPTION_KEYS, P
 import { PreconditionerHandle } from './preconditioner.js';
 import { chooseDirect, chooseSolve, DIRECT_MAX_N, f64ResidualBound, KRYLOV, SOLVE_METHODS, solveWithTrueResidual, type DirectEstimate, type KrylovMethod, type SolveCandidate, type SolveExplanation, type SolveMethod } from '../solvers/solve.js';
 import { checkPreconditionerOptions, planPreconditioner, type PreconditionerKind, type PreconditionerOptions, type PreconditionerPlan } from '../solvers/precond/index.js';
+import { pathLanczosBounds } from '../solvers/precond/chebyshev.js';
+import { inverseDiagonal } from '../solvers/precond/jacobi.js';
 import { solveStructure, type SolveStructure } from '../solvers/structure.js';
 import type { SolverOps } from '../solvers/ops.js';
 import { isPrivateCanonical, markPrivateCanonical, type CSRMatrix } from '../formats/csr.js';
@@ -1544,7 +1546,7 @@ export class Runtime implements HandleOwner {
     while (notDefinite && choice.candidates[first].method === 'cg' && first + 1 < choice.candidates.length) first++;
     for (let c = first; ; c++) {
       const cand = choice.candidates[c];
-      const { ops, description, dispose } = this.preconditionedOps(p, h, csr, structure, cand, handle);
+      const { ops, description, dispose } = await this.preconditionedOps(p, h, csr, structure, cand, handle);
       let r;
       try {
         r = await solveWithTrueResidual(ops, io, csr, b64, KRYLOV[cand.method] as KrylovMethod<PathVector>, {
@@ -1578,18 +1580,30 @@ export class Runtime implements HandleOwner {
   }
 
   /**
+   * rt.solve's Chebyshev plan: on a GPU path, for a real matrix, its Lanczos steps run there on the
+   * uploaded A (pathLanczosBounds: ≈ 20 SpMVs and 40 scalars read back, where the CPU pool's took
+   * ≈ 1 s for 2 M rows on the H100 machine); elsewhere on the CPU pool.
+   */
+  private async chebyshevPlan(p: Path, ops: SolverOps<PathVector>, h: MatrixHandle, csr: CSRMatrix, structure: SolveStructure): Promise<PreconditionerPlan> {
+    if (p.cost.kind !== 'gpu' || isComplex(h.dtype) || !structure.hermitian || !structure.positiveDiagonal) return planPreconditioner(csr, structure, { kind: 'chebyshev' }, this.sparseKernels);
+    const t0 = performance.now();
+    const est = await pathLanczosBounds(ops, (v) => p.vector(h.dtype, v), inverseDiagonal(csr));
+    return planPreconditioner(csr, structure, { kind: 'chebyshev' }, this.sparseKernels, { ...est, where: p.label, ms: performance.now() - t0 });
+  }
+
+  /**
    * The path's solver operations with a candidate's preconditioner: Jacobi and none as the path's own
    * (the WebGPU path then keeps its resident CG/BiCGSTAB), the others made resident from their plan
    * (or the caller's handle) and applied through `precondition`.
    */
-  private preconditionedOps(
+  private async preconditionedOps(
     p: Path,
     h: MatrixHandle,
     csr: CSRMatrix,
     structure: SolveStructure,
     cand: SolveCandidate,
     handle: PreconditionerHandle | null,
-  ): { ops: SolverOps<PathVector>; description: string; dispose: () => void } {
+  ): Promise<{ ops: SolverOps<PathVector>; description: string; dispose: () => void }> {
     const kind = cand.preconditioner;
     const M = this.matrixOn(h, p, 'N');
     if (kind === 'none' || kind === 'jacobi') {
@@ -1603,7 +1617,8 @@ export class Runtime implements HandleOwner {
       const analysis = this.solveStructureOf(h);
       // Chebyshev's plan is small (D⁻¹ and two bounds) and costly to make: kept per matrix
       const plan =
-        handle?.plan ?? (kind === 'chebyshev' ? (analysis.chebyshev ??= planPreconditioner(csr, structure, { kind }, this.sparseKernels)) : planPreconditioner(csr, structure, { kind }, this.sparseKernels));
+        handle?.plan ??
+        (kind === 'chebyshev' ? (analysis.chebyshev ??= await this.chebyshevPlan(p, base, h, csr, structure)) : planPreconditioner(csr, structure, { kind }, this.sparseKernels));
       const P = handle ? handle.on(p.id, base) : plan.instantiate(base);
       // a Chebyshev polynomial runs resident with CG where the path has that (WebGPU: no host round trip per iteration)
       const poly = P.chebyshev;

@@ -1,7 +1,8 @@
 import { components } from '../../dtype.js';
 import type { CSRMatrix } from '../../formats/csr.js';
+import { DIAMatrix } from '../../formats/dia.js';
 import { jsCsrSpmv } from '../../host-spmv.js';
-import type { ChebyshevPolynomial } from '../ops.js';
+import type { ChebyshevPolynomial, SolverOps } from '../ops.js';
 
 /**
  * Extreme eigenvalue estimates of D⁻¹·A (A Hermitian with a positive diagonal; D⁻¹·A is similar to the
@@ -46,6 +47,51 @@ export function lanczosBounds(A: CSRMatrix, steps = 20): { min: number; max: num
     w = old;
   }
   return { min: tridiagonalEigen(alpha, beta, 'min'), max: tridiagonalEigen(alpha, beta, 'max') };
+}
+
+/**
+ * lanczosBounds' steps for a real A on a path's own operations (a GPU path: its SpMV and dots on the
+ * device, the matrix already there), from the same start vector, with D^-1/2 = √dinv as a resident
+ * diagonal operator: two scalars come back a step, where the host would make its own copy of A and
+ * run 20 SpMVs (for 2 M rows ≈ 1 s on the CPU pool, bench/device/results-2026-11-27-gpu/call6). The
+ * bounds are the host's up to the path's rounding (double-single f64 on WebGPU).
+ */
+export async function pathLanczosBounds<V>(ops: SolverOps<V>, upload: (v: Float64Array) => V, dinv: ArrayLike<number>, steps = 20): Promise<{ min: number; max: number }> {
+  const n = ops.n;
+  const pitch = (n + 3) & ~3;
+  const sd = new Float64Array(pitch);
+  for (let i = 0; i < n; i++) sd[i] = Math.sqrt(dinv[i]);
+  const S = ops.operator(new DIAMatrix(n, n, 'f64', Int32Array.of(0), pitch, sd));
+  const start = new Float64Array(n);
+  const c0 = 1 / Math.sqrt(lanczosStart(start));
+  for (let i = 0; i < n; i++) start[i] *= c0;
+  let v = upload(start);
+  let [vPrev, w] = [ops.vector(), ops.vector()];
+  const [t, u] = [ops.vector(), ops.vector()];
+  try {
+    const alpha: number[] = [];
+    const beta: number[] = [];
+    let b = 0;
+    for (let j = 0; j < Math.min(steps, n); j++) {
+      // w = S·A·S·v − b·vPrev, a = v·w, w −= a·v, b = ‖w‖
+      await S.apply(v, t, 1, 0);
+      await ops.spmv(t, u, 1, 0);
+      await S.apply(u, w, 1, 0);
+      if (b) await ops.axpy([-b, 0], vPrev, w);
+      const a = (await ops.dot(v, w))[0];
+      await ops.axpy([-a, 0], v, w);
+      alpha.push(a);
+      b = Math.sqrt((await ops.dot(w, w))[0]);
+      if (!(b > 1e-12 * Math.abs(a))) break;
+      beta.push(b);
+      await ops.scal([1 / b, 0], w);
+      [vPrev, v, w] = [v, w, vPrev];
+    }
+    return { min: tridiagonalEigen(alpha, beta, 'min'), max: tridiagonalEigen(alpha, beta, 'max') };
+  } finally {
+    for (const x of [v, vPrev, w, t, u]) ops.release(x);
+    S.dispose();
+  }
 }
 
 /**

@@ -68,9 +68,19 @@ export function checkPreconditionerOptions(o: PreconditionerOptions, where: stri
   if (o.amg !== undefined) checkAmgOptions(o.amg, where);
 }
 
-/** The host setup of a preconditioner of a concrete kind for the canonical square CSR A (`kernels`: the CPU path's sparse kernels, for AMG's setup). */
-export function planPreconditioner(A: CSRMatrix, s: SolveStructure, o: PreconditionerOptions & { kind: PreconditionerKind }, kernels: SparseKernels): PreconditionerPlan {
-  const t0 = performance.now();
+/**
+ * The host setup of a preconditioner of a concrete kind for the canonical square CSR A (`kernels`: the
+ * CPU path's sparse kernels, for AMG's setup). `bounds`: Chebyshev's Lanczos estimate made already
+ * (on a GPU path, pathLanczosBounds), with `where` it ran and the ms it took, instead of the CPU pool's.
+ */
+export function planPreconditioner(
+  A: CSRMatrix,
+  s: SolveStructure,
+  o: PreconditionerOptions & { kind: PreconditionerKind },
+  kernels: SparseKernels,
+  bounds?: { min: number; max: number; where: string; ms: number },
+): PreconditionerPlan {
+  const t0 = performance.now() - (bounds?.ms ?? 0);
   const plan = (kind: PreconditionerKind, description: string, instantiate: PreconditionerPlan['instantiate'], shift = 0, amg?: AmgInfo): PreconditionerPlan => ({
     kind,
     description,
@@ -119,12 +129,12 @@ export function planPreconditioner(A: CSRMatrix, s: SolveStructure, o: Precondit
       }
       const degree = o.degree ?? 4;
       const dinv = inverseDiagonal(A);
-      const est = isComplex(A.dtype) ? lanczosBounds(A) : pooledLanczos(kernels, A, dinv instanceof Float64Array ? dinv : Float64Array.from(dinv));
+      const est = bounds ?? (isComplex(A.dtype) ? lanczosBounds(A) : pooledLanczos(kernels, A, dinv instanceof Float64Array ? dinv : Float64Array.from(dinv)));
       // λmax from below: 10% margin; λmin over-estimated, which keeps p(A) positive definite (docs/solvers.md)
       const hi = 1.1 * est.max;
       const lo = Math.max(est.min, hi * 1e-4);
       const D = diagonalMatrix(A.rows, dinv);
-      return plan('chebyshev', `chebyshev (degree ${degree} in D⁻¹A on [${lo.toPrecision(3)}, ${hi.toPrecision(3)}] from 20 Lanczos steps)`, (ops) =>
+      return plan('chebyshev', `chebyshev (degree ${degree} in D⁻¹A on [${lo.toPrecision(3)}, ${hi.toPrecision(3)}] from 20 Lanczos steps${bounds ? ` on the ${bounds.where} path` : ''})`, (ops) =>
         chebyshevOperator(ops, D, { degree, lo, hi }),
       );
     }
