@@ -12,6 +12,7 @@ import fc from 'fast-check';
 import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
 import type { Factorization } from '../src/solvers/direct/factor.js';
 import { Region, type WasmHeap } from '../src/cpu/memory.js';
+import { cpuLuKernels } from '../src/cpu/lu.js';
 import { poisson2D } from '../src/generators/poisson.js';
 import { CSRMatrix } from '../src/formats/csr.js';
 import { DisposedError, InputRangeError, MemoryLimitError, SingularMatrixError, SimdglError, UnsupportedError } from '../src/errors.js';
@@ -145,6 +146,8 @@ interface Case {
   /** 'dom': diagonally dominant (must factorize); 'sym': symmetric dominant with a positive diagonal; 'free': anything */
   kind: 'dom' | 'spd' | 'free';
   density: number;
+  /** > 0: a band of this half-width, mostly stored (the banded LU, the band LDLᵀ) */
+  band: number;
   emptyCols: number;
   denseRows: number;
   denseCols: number;
@@ -185,7 +188,9 @@ function build(c: Case): { A: CSRMatrix; rows: number[]; cols: number[]; re: num
     if (c.kind === 'spd') put(j, i, a, -b);
   };
   const nnzTarget = Math.max(1, Math.floor(c.density * n * n));
-  for (let t = 0; t < nnzTarget; t++) off(Math.floor(r() * n), Math.floor(r() * n));
+  if (c.band > 0) {
+    for (let i = 0; i < n; i++) for (let j = i - c.band; j <= i + c.band; j++) if (j >= 0 && j < n && (c.kind !== 'spd' || j > i) && r() < 0.9) off(i, j);
+  } else for (let t = 0; t < nnzTarget; t++) off(Math.floor(r() * n), Math.floor(r() * n));
   for (let d = 0; d < c.denseRows; d++) {
     const i = Math.floor(r() * n);
     for (let j = 0; j < n; j++) off(i, j);
@@ -258,6 +263,7 @@ const caseArb = (maxN: number): fc.Arbitrary<Case> =>
     dtype: fc.constantFrom<Dtype>('f64', 'f32', 'c128'),
     kind: fc.constantFrom<Case['kind']>('dom', 'spd', 'free'),
     density: fc.constantFrom(0, 0.01, 0.05, 0.2, 0.6),
+    band: fc.constantFrom(0, 0, 0, 1, 2, 7),
     emptyCols: fc.integer({ min: 0, max: 2 }),
     denseRows: fc.integer({ min: 0, max: 2 }),
     denseCols: fc.integer({ min: 0, max: 2 }),
@@ -385,4 +391,56 @@ describe('lifecycle', () => {
     for (const G of Fs) G.dispose();
     await expectUntouched();
   });
+});
+
+describe('the sparse LU kernel growing L and U from their smallest size (src/cpu/lu.ts)', () => {
+  it('any start size, dense switch step and pivot tolerance: the factor of ample room, bit for bit; a refused growth frees all', async () => {
+    const kernels = cpuLuKernels(rt.cpuBackend);
+    let grew = 0;
+    let refusedCases = 0;
+    await fc.assert(
+      fc.asyncProperty(caseArb(120), fc.integer({ min: 0, max: 1000 }), fc.constantFrom(0.001, 0.1, 1), fc.integer({ min: 1, max: 6 }), async (c, from, tol, refuseAt) => {
+        const { A } = build({ ...c, special: 'none' });
+        const n = c.n;
+        const C = A.transpose(); // A by columns
+        const cx = c.dtype === 'c128';
+        const Ax = Float64Array.from(C.values);
+        const r = rng(c.seed);
+        const q = Int32Array.from({ length: n }, (_, i) => i);
+        for (let i = n - 1; i > 0; i--) {
+          const j = Math.floor(r() * (i + 1));
+          [q[i], q[j]] = [q[j], q[i]];
+        }
+        const denseFrom = Math.floor((from / 1000) * (n + 1));
+        const run = (guess: number, grow: (b: number) => void) => kernels.sparse(n, C.rowPtr, C.colIdx, Ax, cx, q, tol, guess, grow, denseFrom);
+        const ample = run(4 * n * n + n, () => {});
+        let grows = 0;
+        const small = run(0, () => grows++);
+        if (typeof ample === 'number') expect(small).toBe(ample);
+        else {
+          expect(typeof small).toBe('object');
+          const s = small as Exclude<typeof small, number>;
+          for (const k of ['Lp', 'Li', 'Lx', 'Up', 'Ui', 'Ux', 'pinv'] as const) expect(Array.from(s[k]), k).toEqual(Array.from(ample[k]));
+        }
+        await expectUntouched();
+        // growth refused at its refuseAt-th request: the error passes through, everything freed
+        if (grows > 0) grew++;
+        if (grows >= refuseAt) {
+          refusedCases++;
+          let asked = 0;
+          const refused = new MemoryLimitError(1, 'refused');
+          expect(() =>
+            run(0, () => {
+              if (++asked === refuseAt) throw refused;
+            }),
+          ).toThrow(refused);
+          await expectUntouched();
+        }
+      }),
+      { seed: 99, numRuns: 150, endOnFailure: true },
+    );
+    // the cases did reach the growth and its refusal
+    expect(grew).toBeGreaterThan(100);
+    expect(refusedCases).toBeGreaterThan(50);
+  }, 60_000);
 });
