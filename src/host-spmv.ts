@@ -101,7 +101,7 @@ const SPLIT = 134217729;
  * a singular A: x ≈ 1e16, plain residual 0, true 1.15). Real or complex A; an entry past 2^996, whose
  * split overflows, falls back to the plain sum of its row.
  */
-export function accurateResidualNorm(A: CSRMatrix, x: ArrayLike<number>, b: ArrayLike<number>): number {
+export function accurateResidualNorm(A: Pick<CSRMatrix, 'rows' | 'rowPtr' | 'colIdx' | 'values' | 'dtype'>, x: ArrayLike<number>, b: ArrayLike<number>): number {
   const { rowPtr, colIdx, values } = A;
   const complex = isComplex(A.dtype);
   const c = complex ? 2 : 1;

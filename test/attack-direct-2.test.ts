@@ -174,6 +174,11 @@ describe('a singular A whose factorization meets a rounding-level pivot', () => 
     expect(d.converged).toBe(false);
     expect(d.reason).toBe('stagnated');
     expect(Math.abs(d.relativeResidual - t)).toBeLessThanOrEqual(1e-6 * t);
+    // rt.factor's solve reports the same exact residual (it reported the plain one: 0)
+    const F = await rt.factor(A);
+    const f = await F.solve(b);
+    expect(Math.abs(f.relativeResidual - exactRelres(f.x))).toBeLessThanOrEqual(1e-6 * exactRelres(f.x));
+    F.dispose();
     const a = await rt.solve(h, b, { tol: 1e-4 });
     expect(a.converged).toBe(false);
     expect(trueResidual(A, a.x, b)).toBeLessThan(1);
