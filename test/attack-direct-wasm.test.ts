@@ -444,3 +444,54 @@ describe('the sparse LU kernel growing L and U from their smallest size (src/cpu
     expect(refusedCases).toBeGreaterThan(50);
   }, 60_000);
 });
+
+describe('a memory budget that refuses the LU mid-factorization (createRuntime maxMemoryMB)', () => {
+  it('every budget from below the estimate up: a checked factor or MemoryLimitError, and the runtime as before', async () => {
+    // a random pattern with a small diagonal under strict partial pivoting: far more fill than the
+    // symmetric estimate, so the refusals come from the estimate, the kernel's regions and the growth
+    const n = 1200;
+    const r = rng(3);
+    const R: number[] = [];
+    const C: number[] = [];
+    const V: number[] = [];
+    for (let i = 0; i < n; i++) {
+      R.push(i, i, i, i);
+      C.push(i, ...[0, 1, 2].map(() => Math.floor(r() * n)));
+      V.push(0.05, 2 * r() - 1, 2 * r() - 1, 2 * r() - 1);
+    }
+    const A = CSRMatrix.fromTriplets(n, n, 'f64', Int32Array.from(R), Int32Array.from(C), Float64Array.from(V));
+    const t = { A, rows: R, cols: C, re: V, im: V.map(() => 0) };
+    const b = Float64Array.from({ length: n }, () => 2 * r() - 1);
+    const messages = new Set<string>();
+    let ok = 0;
+    for (let mb = 2; mb <= 20; mb += 2) {
+      const small = await createRuntime({ workers: 1, backend: 'cpu', maxMemoryMB: mb });
+      guardHeap(small.cpuBackend.heap);
+      const keep = await small.factor(convection(poisson2D(6)), { kind: 'lu' });
+      const kb = new Float64Array(36).fill(1);
+      const kx = Array.from((await keep.solve(kb)).x);
+      const before = small.cpuBackend.heap.liveBytes;
+      try {
+        const F = await small.factor(A, { kind: 'lu', ordering: 'amd', pivotTolerance: 1 });
+        expect(residual(t, n, false, b, (await F.solve(b)).x)).toBeLessThan(1e-9);
+        F.dispose();
+        ok++;
+      } catch (e) {
+        expect(e, String(e)).toBeInstanceOf(MemoryLimitError);
+        messages.add(String(e).replace(/ would take.*/, ''));
+      }
+      expect(small.cpuBackend.heap.liveBytes).toBe(before);
+      expect(overruns.splice(0)).toEqual([]);
+      expect(Array.from((await keep.solve(kb)).x)).toEqual(kx);
+      keep.dispose();
+      small.dispose();
+    }
+    // refused at the estimate, while growing, and by the kernel's regions; and factorized once allowed
+    expect([...messages].sort()).toEqual([
+      'MemoryLimitError: WebAssembly memory',
+      'MemoryLimitError: factor: the LU factor (estimated from the symbolic phase)',
+      'MemoryLimitError: factor: the LU factor growing past its estimate',
+    ]);
+    expect(ok).toBeGreaterThan(0);
+  });
+});
