@@ -13,6 +13,7 @@ import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
 import type { Factorization } from '../src/solvers/direct/factor.js';
 import { Region, type WasmHeap } from '../src/cpu/memory.js';
 import { cpuLuKernels } from '../src/cpu/lu.js';
+import { reserveMemory, withMemoryBudget } from '../src/memory-budget.js';
 import { poisson2D } from '../src/generators/poisson.js';
 import { CSRMatrix } from '../src/formats/csr.js';
 import { DisposedError, InputRangeError, MemoryLimitError, SingularMatrixError, SimdglError, UnsupportedError } from '../src/errors.js';
@@ -445,22 +446,63 @@ describe('the sparse LU kernel growing L and U from their smallest size (src/cpu
   }, 60_000);
 });
 
+/** A random pattern (3 entries a row besides the diagonal 0.05): under strict partial pivoting far more fill than the symmetric estimate. */
+function pivoting(n: number, seed: number): ReturnType<typeof build> {
+  const r = rng(seed);
+  const R: number[] = [];
+  const C: number[] = [];
+  const V: number[] = [];
+  for (let i = 0; i < n; i++) {
+    R.push(i, i, i, i);
+    C.push(i, ...[0, 1, 2].map(() => Math.floor(r() * n)));
+    V.push(0.05, 2 * r() - 1, 2 * r() - 1, 2 * r() - 1);
+  }
+  const A = CSRMatrix.fromTriplets(n, n, 'f64', Int32Array.from(R), Int32Array.from(C), Float64Array.from(V));
+  return { A, rows: R, cols: C, re: V, im: V.map(() => 0) };
+}
+
 describe('a memory budget that refuses the LU mid-factorization (createRuntime maxMemoryMB)', () => {
+  it("the sparse LU counts what it holds at once: a budget of its peak regions plus its growth is enough", async () => {
+    // before, the regions L and U moved out of (and the work region) were never given back to the
+    // operation's count: grown from their smallest size, this LU was refused at peak + growth (13 MiB)
+    const plain = await createRuntime({ workers: 1, backend: 'cpu' });
+    const heap = plain.cpuBackend.heap;
+    const lu = cpuLuKernels(plain.cpuBackend).sparse;
+    const n = 1200;
+    const C = pivoting(n, 3).A.transpose();
+    const q = Int32Array.from({ length: n }, (_, i) => i);
+    const Ax = Float64Array.from(C.values);
+    const start = heap.liveBytes;
+    let peak = 0;
+    const alloc = heap.alloc.bind(heap);
+    heap.alloc = (bytes: number): Region => {
+      const r = alloc(bytes);
+      peak = Math.max(peak, heap.liveBytes - start);
+      return r;
+    };
+    let grown = 0;
+    const grow = (bytes: number): void => {
+      grown += bytes;
+      reserveMemory(bytes, 'growth');
+    };
+    const run = (): unknown => lu(n, C.rowPtr, C.colIdx, Ax, false, q, 1, 0, grow, n);
+    const ample = withMemoryBudget(4096, run);
+    const exact = (peak + grown) / 1048576;
+    expect(peak + grown).toBeLessThan(64 * 1048576);
+    grown = 0;
+    expect(withMemoryBudget(exact, run)).toEqual(ample);
+    expect(heap.liveBytes).toBe(start);
+    plain.dispose();
+  });
+
+
   it('every budget from below the estimate up: a checked factor or MemoryLimitError, and the runtime as before', async () => {
     // a random pattern with a small diagonal under strict partial pivoting: far more fill than the
     // symmetric estimate, so the refusals come from the estimate, the kernel's regions and the growth
     const n = 1200;
-    const r = rng(3);
-    const R: number[] = [];
-    const C: number[] = [];
-    const V: number[] = [];
-    for (let i = 0; i < n; i++) {
-      R.push(i, i, i, i);
-      C.push(i, ...[0, 1, 2].map(() => Math.floor(r() * n)));
-      V.push(0.05, 2 * r() - 1, 2 * r() - 1, 2 * r() - 1);
-    }
-    const A = CSRMatrix.fromTriplets(n, n, 'f64', Int32Array.from(R), Int32Array.from(C), Float64Array.from(V));
-    const t = { A, rows: R, cols: C, re: V, im: V.map(() => 0) };
+    const t = pivoting(n, 3);
+    const A = t.A;
+    const r = rng(4);
     const b = Float64Array.from({ length: n }, () => 2 * r() - 1);
     const messages = new Set<string>();
     let ok = 0;

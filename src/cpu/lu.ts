@@ -2,6 +2,7 @@ import type { LuFactor, LuKernels, LuNumeric } from '../solvers/direct/lu.js';
 import type { BandLuNumeric } from '../solvers/direct/band-lu.js';
 import type { CpuBackend } from './backend.js';
 import type { Region } from './memory.js';
+import { releaseMemory } from '../memory-budget.js';
 
 const DESC_WORDS = 32;
 
@@ -21,7 +22,11 @@ export function cpuLuKernels(B: Pick<CpuBackend, 'heap' | 'kernels'>): LuKernels
   return { sparse: sparseLu(B), band: bandLu(B) };
 }
 
-/** Allocations of one factorization, freed together. */
+/**
+ * Allocations of one factorization, freed together; each freed region is given back to the
+ * operation's memory budget (counted by the heap when allocated): L and U moved to larger regions
+ * were counted at every size they passed through, the old ones never subtracted.
+ */
 class Held {
   private regions: Region[] = [];
   constructor(private readonly B: Pick<CpuBackend, 'heap'>) {}
@@ -33,9 +38,13 @@ class Held {
   free(r: Region): void {
     this.regions.splice(this.regions.indexOf(r), 1);
     r.dispose();
+    releaseMemory(r.bytes);
   }
   freeAll(): void {
-    for (const r of this.regions) r.dispose();
+    for (const r of this.regions) {
+      r.dispose();
+      releaseMemory(r.bytes);
+    }
     this.regions = [];
   }
 }
