@@ -185,3 +185,27 @@ describe('a singular A whose factorization meets a rounding-level pivot', () => 
     h.dispose();
   });
 });
+
+describe('F.solve with NaN or ±Inf in b', () => {
+  it('is an InputRangeError naming the entry (it returned x and the residual NaN), and the factor still solves', async () => {
+    const A = poisson2D(6);
+    const F = await rt.factor(A);
+    const n = A.rows;
+    const b = new Float64Array(2 * n).fill(1);
+    b[n + 5] = Number.NEGATIVE_INFINITY;
+    await expect(F.solve(b)).rejects.toThrow(/^solve: b\[41\] is -Infinity \(right-hand side 1\), expected a finite number/);
+    await expect(F.solve([1, NaN, ...new Array(n - 2).fill(1)])).rejects.toThrow(/^solve: b\[1\] is NaN, expected/);
+    await expect(F.solve(b.subarray(0, n).map((v, i) => (i === 0 ? NaN : v)))).rejects.toBeInstanceOf(RangeError);
+    const r = await F.solve(b.subarray(0, n));
+    expect(r.relativeResidual).toBeLessThan(1e-12);
+    expect(trueResidual(A, r.x, b.subarray(0, n))).toBeLessThan(1e-12);
+    F.dispose();
+    // rt.solve ends 'nan' on every method, as the Krylov methods always did ('direct' does not reach F.solve)
+    const h = rt.upload(A);
+    for (const method of ['direct', 'auto'] as const) {
+      const s = await rt.solve(h, b.subarray(n), { method });
+      expect(s).toMatchObject({ converged: false, reason: 'nan' });
+    }
+    h.dispose();
+  });
+});

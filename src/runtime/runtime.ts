@@ -1475,9 +1475,10 @@ export class Runtime implements HandleOwner {
     let directFallback: string | undefined;
     // the factorization proved A singular or not positive definite: CG's premise is false
     let notDefinite = false;
-    // a NaN or ±Inf in A spoils the factorization (it would read as singular): method 'direct' ends
+    // a NaN or ±Inf in A spoils the factorization (it would read as singular), one in b its solve (F.solve
+    // refuses it): method 'direct' ends
     // 'nan' as the Krylov methods do, 'auto' leaves the matrix to them
-    const bad = d && (d.direct || o.method === 'direct') ? nonFiniteEntry(d.plan!.C) : null;
+    const bad = d && (d.direct || o.method === 'direct') ? (nonFiniteEntry(d.plan!.C) ?? nonFiniteRhs(b64)) : null;
     // nothing factorized (NaN in A, or the signal fired before or during the factorization): x is x0 (or
     // 0) as a Krylov method aborted before its first iteration gives it
     const notFactorized = (): SolveOutcome => {
@@ -2167,4 +2168,10 @@ interface SolveAnalysis {
   direct?: DirectPlan;
   /** a Chebyshev plan rt.solve made (its Lanczos bounds: 20 host SpMVs, ≈ 0.5 s for 2 M rows), kept for the next solve */
   chebyshev?: PreconditionerPlan;
+}
+
+/** Where b holds a NaN or ±Inf, said as nonFiniteEntry says A's; null when every entry is finite. */
+function nonFiniteRhs(b: Float64Array): string | null {
+  for (let i = 0; i < b.length; i++) if (b[i] - b[i] !== 0) return `b[${i}] is ${b[i]}`;
+  return null;
 }

@@ -540,7 +540,7 @@ export class Factorization {
    *
    * @throws {@link ShapeError} when b's length is not a positive multiple of n (2n for complex).
    * @throws {@link InputTypeError} when b is not vector data (docs/errors.md: any array of numbers or typed array).
-   * @throws {@link InputRangeError} (a RangeError) when refine is not a non-negative integer.
+   * @throws {@link InputRangeError} (a RangeError) when refine is not a non-negative integer, or b holds NaN or ±Inf (naming the entry).
    * @throws {@link DisposedError} once disposed.
    */
   solve(data: ArrayLike<number> | BigInt64Array | BigUint64Array, options: FactorSolveOptions = {}): Promise<FactorSolveResult> {
@@ -572,6 +572,10 @@ export class Factorization {
     let { r, dx } = w;
     const { xt } = w;
     const b64 = b instanceof Float64Array ? b : Float64Array.from(b);
+    // a NaN or ±Inf would spread through every x entry it reaches and leave a NaN residual: say where
+    for (let i = 0; i < b64.length; i++) {
+      if (b64[i] - b64[i] !== 0) throw new InputRangeError(`solve: b[${i}] is ${b64[i]}${k > 1 ? ` (right-hand side ${Math.floor(i / m)})` : ''}, expected a finite number`);
+    }
     const anorm = (this.normInf ??= infNorm(this.At));
     const norms = this.norms;
     for (let j = 0; j < k; j++) {
