@@ -112,6 +112,10 @@ beforeAll(async () => {
     for (let i = 0; i < view.length; i++) view[i] = Math.floor(r() * 256);
     c.bytes.set(view);
   }
+  // the first Krylov solve keeps the backend's reduction scratch (32 bytes, CpuBackend.reductionScratch): made before the baseline
+  const warm = rt.upload(poisson2D(3));
+  await rt.solve(warm, new Float64Array(9).fill(1), { method: 'cg' });
+  warm.dispose();
   baseline = heap.liveBytes;
 });
 afterAll(() => {
@@ -342,6 +346,33 @@ describe('generated matrices through rt.factor / F.solve / F.refactor', () => {
     );
   }, 60_000);
 
+  it("rt.solve with method 'direct' and 'auto' on an uploaded matrix: converged means the true residual, else a reason", async () => {
+    await fc.assert(
+      fc.asyncProperty(caseArb(60), fc.constantFrom('direct', 'auto' as const), async (c, method) => {
+        const t = build(c);
+        const cx = c.dtype === 'c128';
+        const r = rng(c.seed + 1);
+        const b = Float64Array.from({ length: (cx ? 2 : 1) * c.n }, () => 2 * r() - 1);
+        const h = rt.upload(t.A);
+        try {
+          const out = await rt.solve(h, b, { method, tol: 1e-8 });
+          if (c.special !== 'none') expect(out.converged).toBe(false);
+          if (out.converged) {
+            const res = residual(t, c.n, cx, b, out.x instanceof Float64Array ? out.x : Float64Array.from(out.x as ArrayLike<number>));
+            expect(res, `${method} n ${c.n} ${c.dtype} ${out.method}`).toBeLessThanOrEqual(c.dtype === 'f32' ? 1e-5 : 1e-7);
+          } else expect(out.reason).not.toBe('converged');
+          if (c.kind !== 'free' && c.special === 'none' && method === 'direct' && c.dtype !== 'f32') expect(out.converged, out.reason).toBe(true);
+        } catch (e) {
+          expect(e instanceof SimdglError || e instanceof InputRangeError || e instanceof MemoryLimitError, String(e)).toBe(true);
+        } finally {
+          h.dispose();
+        }
+        await expectUntouched();
+      }),
+      { seed: 777, numRuns: 120, endOnFailure: true },
+    );
+  }, 60_000);
+
   it('larger sparse matrices (n up to 2000)', async () => {
     await fc.assert(
       fc.asyncProperty(
@@ -536,4 +567,45 @@ describe('a memory budget that refuses the LU mid-factorization (createRuntime m
     ]);
     expect(ok).toBeGreaterThan(0);
   });
+});
+
+describe('a failed refactor (docs/direct.md: F unusable until a refactor succeeds)', () => {
+  const cases: [string, CSRMatrix, 'lu' | 'ldlt' | 'cholesky'][] = [
+    ['LU', convection(poisson2D(12)), 'lu'],
+    ['LDLᵀ', poisson2D(12), 'ldlt'],
+    ['supernodal Cholesky', poisson2D(40), 'cholesky'],
+  ];
+  for (const [what, A, kind] of cases) {
+    it(`${what}: singular, NaN and indefinite A2 each leave a typed error on solve, nothing changed around it, and a good refactor answers as before`, async () => {
+      const F = await rt.factor(A, { kind });
+      const b = Float64Array.from({ length: A.rows }, (_, i) => Math.cos(i));
+      const x = Array.from((await F.solve(b)).x);
+      const held = rt.cpuBackend.heap.liveBytes;
+      const bad = [
+        new CSRMatrix(A.rows, A.cols, 'f64', A.rowPtr, A.colIdx, A.values.map(() => 0)),
+        new CSRMatrix(A.rows, A.cols, 'f64', A.rowPtr, A.colIdx, A.values.map((v, k) => (k === 17 ? NaN : v))),
+        new CSRMatrix(A.rows, A.cols, 'f64', A.rowPtr, A.colIdx, A.values.map((v) => -v)),
+      ];
+      for (const A2 of bad) {
+        const e = await F.refactor(A2).then(() => null, (err: unknown) => err);
+        if (e === null) {
+          // −A is a valid LU and LDLᵀ: its solution is −x
+          expect(kind).not.toBe('cholesky');
+          const s = (await F.solve(b)).x;
+          expect(Array.from(s).map((v) => -v)).toEqual(x);
+        } else {
+          expect(e instanceof SimdglError || e instanceof InputRangeError, String(e)).toBe(true);
+          const s = await F.solve(b).then(() => null, (err: unknown) => err);
+          expect(s, 'a solve after a failed refactor answered').toBeInstanceOf(Error);
+        }
+        expect(overruns.splice(0)).toEqual([]);
+        expect(rt.cpuBackend.heap.liveBytes).toBeLessThanOrEqual(held);
+      }
+      await F.refactor(A);
+      expect(Array.from((await F.solve(b)).x)).toEqual(x);
+      expect(rt.cpuBackend.heap.liveBytes).toBe(held);
+      F.dispose();
+      await expectUntouched();
+    });
+  }
 });
