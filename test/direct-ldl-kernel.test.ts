@@ -2,13 +2,14 @@
  * The up-looking LDLᵀ kernel (assembly/ldl.ts, through src/cpu/ldl.ts) against a dense LDLᵀ without
  * pivoting written here: on SPD and symmetric indefinite matrices in their AMD order, L·D·Lᵀ equals
  * P·A·Pᵀ entry by entry, D equals the reference's pivots, a pivot that fails names the step the
- * reference stops at, and the SIMD and plain builds give the same bits.
+ * reference stops at, and the SIMD and plain builds give the same bits. The kept factor's solve
+ * (ldl_solve, sparse and dense factors) gives the bits of the JavaScript solve it replaced, written here.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cpuLdlKernels } from '../src/cpu/ldl.js';
 import { cpuSymbolicKernels } from '../src/cpu/symbolic.js';
 import { planFactor } from '../src/solvers/direct/factor.js';
-import { ldlPointers, type LdlFactor, type LdlNumeric } from '../src/solvers/direct/ldl.js';
+import { denseLdl, ldlPointers, type LdlFactor, type LdlNumeric } from '../src/solvers/direct/ldl.js';
 import { poisson2D, poisson3D } from '../src/generators/poisson.js';
 import { randomMatrix } from '../src/generators/random.js';
 import { CSRMatrix } from '../src/formats/csr.js';
@@ -41,7 +42,7 @@ function referenceLdl(a: Float64Array[], positive: boolean): { L: Float64Array[]
 }
 
 /** The kernel's factor of A in its AMD order: the factor (or failing step) and P·A·Pᵀ dense. */
-function kernelLdl(A: CSRMatrix, positive: boolean, ldl: LdlNumeric): { r: LdlFactor | number; pap: Float64Array[] } {
+function kernelLdl(A: CSRMatrix, positive: boolean, ldl: LdlNumeric): { r: LdlFactor | number; pap: Float64Array[]; perm: Int32Array } {
   const plan = planFactor(A, 'ldlt', 'amd', cpuSymbolicKernels(simd));
   const { perm, pinv, parent, counts } = plan.a;
   const n = A.rows;
@@ -50,7 +51,7 @@ function kernelLdl(A: CSRMatrix, positive: boolean, ldl: LdlNumeric): { r: LdlFa
   const k = ldl(plan.C, pinv, parent, f, positive);
   const a = toDense(A).a;
   const pap = Array.from({ length: n }, (_, i) => Float64Array.from({ length: n }, (_, j) => a[perm[i]][perm[j]]));
-  return { r: k >= 0 ? k : f, pap };
+  return { r: k >= 0 ? k : f, pap, perm };
 }
 
 /** A symmetric matrix with the pattern of A and random values, shifted on the diagonal by `shift`. */
@@ -171,6 +172,122 @@ describe('dense LDLᵀ kernel', () => {
         expect(Math.abs(s.D[k] - ref.D[k])).toBeLessThanOrEqual(1e-12 * scale);
         for (let i = k + 1; i < n; i++) expect(Math.abs(s.W[i + k * n] - ref.L[i][k])).toBeLessThanOrEqual(1e-10);
       }
+    });
+  }
+});
+
+/** x = A⁻¹·b through f as the JavaScript solve before ldl_solve (b gathered by perm, L·D·Lᵀ solved, scattered back). */
+function referenceSolve(f: LdlFactor, perm: Int32Array, b: Float64Array): Float64Array {
+  const { Lp, Li, Lx, D } = f;
+  const n = D.length;
+  const y = Float64Array.from({ length: n }, (_, k) => b[perm[k]]);
+  if (f.dense) {
+    let j = 0;
+    let p = 0;
+    for (; j + 1 < n; j += 2) {
+      const q = p + n - 1 - j;
+      const y0 = y[j];
+      const y1 = (y[j + 1] -= Lx[p] * y0);
+      for (let i = j + 2, a = p + 1, c = q; i < n; i++, a++, c++) y[i] -= Lx[a] * y0 + Lx[c] * y1;
+      p = q + n - 2 - j;
+    }
+    for (let k = 0; k < n; k++) y[k] /= D[k];
+    j = n - 1;
+    p = Lx.length;
+    for (; j >= 1; j -= 2) {
+      const p0 = p - (n - 1 - j);
+      const p1 = p0 - (n - j);
+      let s0 = y[j];
+      let s1 = y[j - 1];
+      for (let i = j + 1, a = p0, c = p1 + 1; i < n; i++, a++, c++) {
+        s0 -= Lx[a] * y[i];
+        s1 -= Lx[c] * y[i];
+      }
+      y[j] = s0;
+      y[j - 1] = s1 - Lx[p1] * s0;
+      p = p1;
+    }
+    if (j === 0) for (let i = 1, a = p - (n - 1); i < n; i++, a++) y[0] -= Lx[a] * y[i];
+  } else {
+    for (let j = 0; j < n; j++) if (y[j] !== 0) for (let p = Lp[j]; p < Lp[j + 1]; p++) y[Li[p]] -= Lx[p] * y[j];
+    for (let j = 0; j < n; j++) y[j] /= D[j];
+    for (let j = n - 1; j >= 0; j--) {
+      let s0 = y[j];
+      let s1 = 0;
+      let p = Lp[j];
+      for (; p + 1 < Lp[j + 1]; p += 2) {
+        s0 -= Lx[p] * y[Li[p]];
+        s1 -= Lx[p + 1] * y[Li[p + 1]];
+      }
+      if (p < Lp[j + 1]) s0 -= Lx[p] * y[Li[p]];
+      y[j] = s0 + s1;
+    }
+  }
+  const x = new Float64Array(n);
+  for (let k = 0; k < n; k++) x[perm[k]] = y[k];
+  return x;
+}
+
+describe('kept LDLᵀ factor solve kernel', () => {
+  /** b with a zero (a column the sparse forward pass skips), both signs and several magnitudes */
+  const rhs = (n: number) => Float64Array.from({ length: n }, (_, i) => (i % 7 === 3 ? 0 : Math.sin(1 + i) * 10 ** ((i % 5) - 2)));
+  const check = (A: CSRMatrix, f: LdlFactor, perm: Int32Array) => {
+    const n = A.rows;
+    const b = rhs(n);
+    const bCopy = Float64Array.from(b);
+    const ref = referenceSolve(f, perm, b);
+    for (const h of [simd, plain]) {
+      const x = new Float64Array(n).fill(NaN);
+      cpuLdlKernels(h).solve(f, perm, b, x);
+      expect(Array.from(x)).toEqual(Array.from(ref));
+    }
+    expect(Array.from(b)).toEqual(Array.from(bCopy));
+    // and it solves A·x = b (independent of the reference): relative residual at rounding level
+    const a = toDense(A).a;
+    let rmax = 0;
+    let scale = 0;
+    for (let i = 0; i < n; i++) {
+      let s = b[i];
+      let t = Math.abs(b[i]);
+      for (let j = 0; j < n; j++) {
+        s -= a[i][j] * ref[j];
+        t += Math.abs(a[i][j] * ref[j]);
+      }
+      rmax = Math.max(rmax, Math.abs(s));
+      scale = Math.max(scale, t);
+    }
+    expect(rmax).toBeLessThanOrEqual(1e-9 * scale);
+  };
+  for (const [name, make, positive] of cases.filter((c) => !c[0].startsWith('not positive'))) {
+    it(`sparse factor, ${name}: the bits of the JavaScript solve, both builds; A·x = b`, () => {
+      const A = make();
+      const { r, perm } = kernelLdl(A, positive, cpuLdlKernels(simd).sparse);
+      check(A, r as LdlFactor, perm);
+    });
+  }
+  for (const [name, make, positive] of [
+    ['bcsstk01', () => loadShared('bcsstk01'), true],
+    ['symmetric indefinite (41 rows)', () => dominantIndefinite(symmetricRandom(randomMatrix({ rows: 41, meanRowLength: 5, seed: 9 }), 0, 2)), false],
+    ['1×1', () => CSRMatrix.fromTriplets(1, 1, 'f64', Int32Array.of(0), Int32Array.of(0), Float64Array.of(-3)), false],
+  ] as [string, () => CSRMatrix, boolean][]) {
+    it(`dense factor, ${name}: the bits of the JavaScript solve, both builds (natural and reversed gather); A·x = b`, () => {
+      const A = make();
+      const n = A.rows;
+      const plan = planFactor(A, 'ldlt', 'natural', cpuSymbolicKernels(simd));
+      const f = denseLdl(n, plan.C.colPtr, plan.C.rowIdx, plan.C.values, positive, cpuLdlKernels(simd).dense) as LdlFactor;
+      expect(f.dense).toBe(true);
+      check(A, f, Int32Array.from({ length: n }, (_, i) => i));
+      // a factor of P·A·Pᵀ with P reversing: the solve's gather and scatter are then no copies
+      const rev = Int32Array.from({ length: n }, (_, i) => n - 1 - i);
+      const a = toDense(A).a;
+      const rows: number[] = [];
+      const cols: number[] = [];
+      const vals: number[] = [];
+      for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) if (a[rev[i]][rev[j]] !== 0) rows.push(i), cols.push(j), vals.push(a[rev[i]][rev[j]]);
+      const B = CSRMatrix.fromTriplets(n, n, 'f64', Int32Array.from(rows), Int32Array.from(cols), Float64Array.from(vals));
+      const pb = planFactor(B, 'ldlt', 'natural', cpuSymbolicKernels(simd));
+      const g = denseLdl(n, pb.C.colPtr, pb.C.rowIdx, pb.C.values, positive, cpuLdlKernels(simd).dense) as LdlFactor;
+      check(A, g, rev);
     });
   }
 });

@@ -1,4 +1,4 @@
-import type { DenseLdlKernel, LdlKernels, LdlNumeric } from '../solvers/direct/ldl.js';
+import type { DenseLdlKernel, LdlKernels, LdlNumeric, LdlSolve } from '../solvers/direct/ldl.js';
 import type { CpuBackend } from './backend.js';
 import { releaseMemory } from '../memory-budget.js';
 
@@ -6,7 +6,47 @@ type Kernels = Pick<CpuBackend, 'heap' | 'kernels'>;
 
 /** The LDLᵀ kernels of the CPU path (assembly/ldl.ts), run at once on the calling thread's instance. */
 export function cpuLdlKernels(B: Kernels): LdlKernels {
-  return { sparse: cpuLdlNumeric(B), dense: cpuDenseLdl(B) };
+  return { sparse: cpuLdlNumeric(B), dense: cpuDenseLdl(B), solve: cpuLdlSolve(B) };
+}
+
+/**
+ * The kept factor's solve on the CPU path (assembly/ldl.ts ldl_solve): the factor, perm and b copied
+ * into a region of the runtime's memory (block copies: 20 KB for 494_bus), x copied out, the region
+ * freed and given back to the operation's memory budget. The factor stays in JavaScript arrays: no
+ * lifetime to manage, and its copy costs less than the interpreted loops of a process's first solves.
+ */
+function cpuLdlSolve(B: Kernels): LdlSolve {
+  return (f, perm, b, x) => {
+    const n = f.D.length;
+    const lnz = f.Lp[n];
+    // Lx, D, b, x, y (f64); then perm, and Lp, Li unless dense (i32)
+    const f64 = 8 * (lnz + 4 * n);
+    const region = B.heap.alloc(f64 + 4 * n + (f.dense ? 0 : 4 * (n + 1 + lnz)));
+    try {
+      const buf = B.heap.memory.buffer;
+      const Lx = region.ptr;
+      const D = Lx + 8 * lnz;
+      const bAt = D + 8 * n;
+      const xAt = bAt + 8 * n;
+      const y = xAt + 8 * n;
+      const pAt = y + 8 * n;
+      const Lp = pAt + 4 * n;
+      const Li = Lp + 4 * (n + 1);
+      new Float64Array(buf, Lx, lnz).set(f.Lx);
+      new Float64Array(buf, D, n).set(f.D);
+      new Float64Array(buf, bAt, n).set(b);
+      new Int32Array(buf, pAt, n).set(perm);
+      if (!f.dense) {
+        new Int32Array(buf, Lp, n + 1).set(f.Lp);
+        new Int32Array(buf, Li, lnz).set(f.Li);
+      }
+      B.kernels.ldl_solve(n, Lp, Li, Lx, D, pAt, bAt, xAt, y, f.dense ? 1 : 0);
+      x.set(new Float64Array(B.heap.memory.buffer, xAt, n));
+    } finally {
+      region.dispose();
+      releaseMemory(region.bytes);
+    }
+  };
 }
 
 /**

@@ -17,7 +17,7 @@ import { reserveMemory, withMemoryBudget } from '../../memory-budget.js';
 import { analyze, bandAnalysis, denseAnalysis, type Analysis, type OrderingName } from './analysis.js';
 import { bandLdlt, bandSolve, keepBandRows } from './band-lu.js';
 import { bandOf, cscOf, denseRows, isSymmetric, patternSymmetry, rowsWithValues, type Rows, symmetricGraph, type Csc } from './pattern.js';
-import { denseLdl, ldlPointers, ldlSolveInPlace, type LdlFactor, type LdlKernels } from './ldl.js';
+import { denseLdl, ldlPointers, type LdlFactor, type LdlKernels } from './ldl.js';
 import { denseStart, luSolveInPlace, reciprocalDiagonal, type LuFactor, type LuKernels } from './lu.js';
 import type { FactorCost, SymbolicKernels } from './symbolic.js';
 import { supernodalFrontBytes, supernodalSymbolic, type SupernodalFactor, type SupernodalNumeric, type SupernodalSymbolic } from './supernodal.js';
@@ -688,9 +688,7 @@ export class Factorization {
       });
     }
     if (this.ldl) {
-      for (let k = 0; k < n; k++) y[k] = b[perm[k]];
-      ldlSolveInPlace(this.ldl, y);
-      for (let k = 0; k < n; k++) x[perm[k]] = y[k];
+      this.ldlKernels.solve(this.ldl, perm, b, x);
       return;
     }
     const f = this.lu!;
