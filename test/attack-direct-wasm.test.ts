@@ -14,7 +14,7 @@ import type { Factorization } from '../src/solvers/direct/factor.js';
 import { Region, type WasmHeap } from '../src/cpu/memory.js';
 import { cpuLuKernels } from '../src/cpu/lu.js';
 import { reserveMemory, withMemoryBudget } from '../src/memory-budget.js';
-import { poisson2D } from '../src/generators/poisson.js';
+import { poisson2D, poisson3D } from '../src/generators/poisson.js';
 import { CSRMatrix } from '../src/formats/csr.js';
 import { DisposedError, InputRangeError, MemoryLimitError, SingularMatrixError, SimdglError, UnsupportedError } from '../src/errors.js';
 
@@ -144,7 +144,9 @@ async function expectUntouchedBut(): Promise<void> {
   expect(Buffer.compare(Buffer.from(x.buffer, x.byteOffset, x.byteLength), Buffer.from(keptX.buffer, keptX.byteOffset, keptX.byteLength))).toBe(0);
 }
 
-type Dtype = 'f64' | 'f32' | 'c128';
+type Dtype = 'f64' | 'f32' | 'c128' | 'c64';
+const single = (d: Dtype): boolean => d === 'f32' || d === 'c64';
+const complex = (d: Dtype): boolean => d === 'c128' || d === 'c64';
 interface Case {
   n: number;
   dtype: Dtype;
@@ -167,13 +169,13 @@ function build(c: Case): { A: CSRMatrix; rows: number[]; cols: number[]; re: num
   const r = rng(c.seed);
   const { n } = c;
   // f32 data stays in f32's range (1e±200 would be 0 or ∞ there)
-  const scale = c.dtype === 'f32' && (c.scale > 1e38 || c.scale < 1e-37) ? (c.scale > 1 ? 1e30 : 1e-30) : c.scale;
+  const scale = single(c.dtype) && (c.scale > 1e38 || c.scale < 1e-37) ? (c.scale > 1 ? 1e30 : 1e-30) : c.scale;
   const rows: number[] = [];
   const cols: number[] = [];
   const re: number[] = [];
   const im: number[] = [];
-  const cx = c.dtype === 'c128';
-  const round = c.dtype === 'f32' ? Math.fround : (v: number) => v;
+  const cx = complex(c.dtype);
+  const round = single(c.dtype) ? Math.fround : (v: number) => v;
   const put = (i: number, j: number, a: number, b = 0): void => {
     rows.push(i);
     cols.push(j);
@@ -236,7 +238,8 @@ function build(c: Case): { A: CSRMatrix; rows: number[]; cols: number[]; re: num
     }
   }
   if (c.special !== 'none' && rows.length > 0) re[Math.floor(r() * rows.length)] = c.special === 'nan' ? NaN : Infinity;
-  const vals = cx ? Float64Array.from(re.flatMap((a, t) => [a, im[t]])) : c.dtype === 'f32' ? Float32Array.from(re) : Float64Array.from(re);
+  const inter = cx ? re.flatMap((a, t) => [a, im[t]]) : re;
+  const vals = single(c.dtype) ? Float32Array.from(inter) : Float64Array.from(inter);
   const A = CSRMatrix.fromTriplets(n, n, c.dtype, Int32Array.from(rows), Int32Array.from(cols), vals);
   return { A, rows, cols, re, im };
 }
@@ -265,7 +268,7 @@ function residual(t: ReturnType<typeof build>, n: number, cx: boolean, b: Float6
 const caseArb = (maxN: number): fc.Arbitrary<Case> =>
   fc.record({
     n: fc.oneof(fc.constantFrom(1, 2, 3), fc.integer({ min: 4, max: maxN })),
-    dtype: fc.constantFrom<Dtype>('f64', 'f32', 'c128'),
+    dtype: fc.constantFrom<Dtype>('f64', 'f32', 'c128', 'c64'),
     kind: fc.constantFrom<Case['kind']>('dom', 'spd', 'free'),
     density: fc.constantFrom(0, 0.01, 0.05, 0.2, 0.6),
     band: fc.constantFrom(0, 0, 0, 1, 2, 7),
@@ -284,7 +287,7 @@ const orderings = ['auto', 'amd', 'nd', 'natural', 'amd-ata'] as const;
 /** One case: rt.factor, F.solve and F.refactor give a checked answer or a typed error; nothing else in the memory changes. */
 async function attack(c: Case, kind: (typeof kinds)[number], ordering: (typeof orderings)[number]): Promise<void> {
   const t = build(c);
-  const cx = c.dtype === 'c128';
+  const cx = complex(c.dtype);
   const n = c.n;
   const r = rng(c.seed ^ 0x5bd1e995);
   const b = Float64Array.from({ length: (cx ? 2 : 1) * n }, () => 2 * r() - 1);
@@ -318,8 +321,8 @@ async function attack(c: Case, kind: (typeof kinds)[number], ordering: (typeof o
     const s = await F.solve(b);
     const res = residual(t, n, cx, b, s.x);
     expect(s.x.every(Number.isFinite)).toBe(true);
-    // f32 data: the sums of duplicates round in f32 (CSRMatrix.fromTriplets), and the solve may run in f32
-    const tol = c.dtype === 'f32' ? 1e-5 : 1e-9;
+    // f32/c64 data: the sums of duplicates round in f32 (CSRMatrix.fromTriplets), and the solve may run in f32
+    const tol = single(c.dtype) ? 1e-5 : 1e-9;
     if (c.kind !== 'free') expect(res, `n ${n} ${c.dtype} ${kind} ${ordering}`).toBeLessThan(tol);
     // the residual it reports is the true one (or it is far from converged and says so)
     if (res < 1e-3) expect(Math.abs(s.relativeResidual - res)).toBeLessThanOrEqual(1e-6 + res * 1e-3);
@@ -350,7 +353,7 @@ describe('generated matrices through rt.factor / F.solve / F.refactor', () => {
     await fc.assert(
       fc.asyncProperty(caseArb(60), fc.constantFrom('direct', 'auto' as const), async (c, method) => {
         const t = build(c);
-        const cx = c.dtype === 'c128';
+        const cx = complex(c.dtype);
         const r = rng(c.seed + 1);
         const b = Float64Array.from({ length: (cx ? 2 : 1) * c.n }, () => 2 * r() - 1);
         const h = rt.upload(t.A);
@@ -359,9 +362,9 @@ describe('generated matrices through rt.factor / F.solve / F.refactor', () => {
           if (c.special !== 'none') expect(out.converged).toBe(false);
           if (out.converged) {
             const res = residual(t, c.n, cx, b, out.x instanceof Float64Array ? out.x : Float64Array.from(out.x as ArrayLike<number>));
-            expect(res, `${method} n ${c.n} ${c.dtype} ${out.method}`).toBeLessThanOrEqual(c.dtype === 'f32' ? 1e-5 : 1e-7);
+            expect(res, `${method} n ${c.n} ${c.dtype} ${out.method}`).toBeLessThanOrEqual(single(c.dtype) ? 1e-5 : 1e-7);
           } else expect(out.reason).not.toBe('converged');
-          if (c.kind !== 'free' && c.special === 'none' && method === 'direct' && c.dtype !== 'f32') expect(out.converged, out.reason).toBe(true);
+          if (c.kind !== 'free' && c.special === 'none' && method === 'direct' && !single(c.dtype)) expect(out.converged, out.reason).toBe(true);
         } catch (e) {
           expect(e instanceof SimdglError || e instanceof InputRangeError || e instanceof MemoryLimitError, String(e)).toBe(true);
         } finally {
@@ -435,7 +438,7 @@ describe('the sparse LU kernel growing L and U from their smallest size (src/cpu
         const { A } = build({ ...c, special: 'none' });
         const n = c.n;
         const C = A.transpose(); // A by columns
-        const cx = c.dtype === 'c128';
+        const cx = complex(c.dtype);
         const Ax = Float64Array.from(C.values);
         const r = rng(c.seed);
         const q = Int32Array.from({ length: n }, (_, i) => i);
@@ -608,4 +611,29 @@ describe('a failed refactor (docs/direct.md: F unusable until a refactor succeed
       await expectUntouched();
     });
   }
+});
+
+describe('factorizations at once in one runtime while the memory grows', () => {
+  it('supernodal Cholesky on the pool beside LUs that grow their arrays and the memory: each as alone, bit for bit', async () => {
+    const jobs: [CSRMatrix, 'cholesky' | 'lu' | 'ldlt', 'amd' | 'amd-ata' | 'nd'][] = [
+      [poisson3D(14), 'cholesky', 'nd'],
+      [pivoting(1500, 11).A, 'lu', 'amd'],
+      [poisson2D(50), 'ldlt', 'amd'],
+      [pivoting(900, 12).A, 'lu', 'amd-ata'],
+      [poisson3D(12), 'cholesky', 'amd'],
+    ];
+    const solveAll = async (Fs: Factorization[]): Promise<number[][]> =>
+      Promise.all(Fs.map(async (F, i) => Array.from((await F.solve(Float64Array.from({ length: jobs[i][0].rows }, (_, k) => Math.sin(k)), { refine: 0 })).x)));
+    const alone: Factorization[] = [];
+    for (const [A, kind, ordering] of jobs) alone.push(await rt.factor(A, { kind, ordering, pivotTolerance: kind === 'lu' ? 1 : undefined }));
+    expect(alone[0].info.method).toBe('supernodal');
+    const want = await solveAll(alone);
+    for (const F of alone) F.dispose();
+    for (let round = 0; round < 2; round++) {
+      const together = await Promise.all(jobs.map(([A, kind, ordering]) => rt.factor(A, { kind, ordering, pivotTolerance: kind === 'lu' ? 1 : undefined })));
+      expect(await solveAll(together)).toEqual(want);
+      for (const F of together) F.dispose();
+      await expectUntouched();
+    }
+  }, 30_000);
 });
