@@ -1582,14 +1582,18 @@ export class Runtime implements HandleOwner {
 
   /**
    * rt.solve's Chebyshev plan: on a GPU path, for a real matrix, its Lanczos steps run there on the
-   * uploaded A (pathLanczosBounds: ≈ 20 SpMVs and 40 scalars read back, where the CPU pool's took
-   * ≈ 1 s for 2 M rows on the H100 machine); elsewhere on the CPU pool.
+   * uploaded A (pathLanczosBounds: 20 SpMVs and 40 scalars read back; the plan of poisson3D(128)
+   * ≈ 0.28 s on the H100 machine, mostly host passes over A, where the CPU pool's took ≈ 1.16 s:
+   * bench/device/results-2026-11-27-gpu/call10); elsewhere on the CPU pool.
    */
   private async chebyshevPlan(p: Path, ops: SolverOps<PathVector>, h: MatrixHandle, csr: CSRMatrix, structure: SolveStructure): Promise<PreconditionerPlan> {
-    if (p.cost.kind !== 'gpu' || isComplex(h.dtype) || !structure.hermitian || !structure.positiveDiagonal) return planPreconditioner(csr, structure, { kind: 'chebyshev' }, this.sparseKernels);
+    // degree 3: the fastest resident solve of poisson3D(128) on an H100 (degrees 2–8: docs/performance-gpu.md)
+    const o = { kind: 'chebyshev', degree: 3 } as const;
+    if (isComplex(h.dtype) || !structure.hermitian || !structure.positiveDiagonal) return planPreconditioner(csr, structure, o, this.sparseKernels);
     const t0 = performance.now();
-    const est = await pathLanczosBounds(ops, (v) => p.vector(h.dtype, v), inverseDiagonal(csr));
-    return planPreconditioner(csr, structure, { kind: 'chebyshev' }, this.sparseKernels, { ...est, where: p.label, ms: performance.now() - t0 });
+    const dinv = inverseDiagonal(csr);
+    const est = await pathLanczosBounds(ops, (v) => p.vector(h.dtype, v), dinv);
+    return planPreconditioner(csr, structure, o, this.sparseKernels, { ...est, where: p.label, ms: performance.now() - t0, dinv });
   }
 
   /**
@@ -1619,7 +1623,11 @@ export class Runtime implements HandleOwner {
       // Chebyshev's plan is small (D⁻¹ and two bounds) and costly to make: kept per matrix
       const plan =
         handle?.plan ??
-        (kind === 'chebyshev' ? (analysis.chebyshev ??= await this.chebyshevPlan(p, base, h, csr, structure)) : planPreconditioner(csr, structure, { kind }, this.sparseKernels));
+        (kind !== 'chebyshev'
+          ? planPreconditioner(csr, structure, { kind }, this.sparseKernels)
+          : p.cost.kind === 'gpu'
+            ? (analysis.chebyshevGpu ??= await this.chebyshevPlan(p, base, h, csr, structure))
+            : (analysis.chebyshev ??= planPreconditioner(csr, structure, { kind }, this.sparseKernels)));
       const P = handle ? handle.on(p.id, base) : plan.instantiate(base);
       // a Chebyshev polynomial runs resident with CG where the path has that (WebGPU: no host round trip per iteration)
       const poly = P.chebyshev;
@@ -2168,6 +2176,8 @@ interface SolveAnalysis {
   direct?: DirectPlan;
   /** a Chebyshev plan rt.solve made (its Lanczos bounds: 20 host SpMVs, ≈ 0.5 s for 2 M rows), kept for the next solve */
   chebyshev?: PreconditionerPlan;
+  /** the same on a GPU path (degree 3, its bounds estimated there) */
+  chebyshevGpu?: PreconditionerPlan;
 }
 
 /** Where b holds a NaN or ±Inf, said as nonFiniteEntry says A's; null when every entry is finite. */

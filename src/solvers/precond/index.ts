@@ -1,4 +1,4 @@
-import { allocValues, isComplex } from '../../dtype.js';
+import { allocValues, isComplex, type ValueArray } from '../../dtype.js';
 import { UnsupportedError } from '../../errors.js';
 import { CSRMatrix } from '../../formats/csr.js';
 import { shownValue } from '../../shown-value.js';
@@ -71,14 +71,14 @@ export function checkPreconditionerOptions(o: PreconditionerOptions, where: stri
 /**
  * The host setup of a preconditioner of a concrete kind for the canonical square CSR A (`kernels`: the
  * CPU path's sparse kernels, for AMG's setup). `bounds`: Chebyshev's Lanczos estimate made already
- * (on a GPU path, pathLanczosBounds), with `where` it ran and the ms it took, instead of the CPU pool's.
+ * (on a GPU path, pathLanczosBounds), with `where` it ran, the ms it took and the D⁻¹ it used, instead of the CPU pool's.
  */
 export function planPreconditioner(
   A: CSRMatrix,
   s: SolveStructure,
   o: PreconditionerOptions & { kind: PreconditionerKind },
   kernels: SparseKernels,
-  bounds?: { min: number; max: number; where: string; ms: number },
+  bounds?: { min: number; max: number; where: string; ms: number; dinv: ValueArray },
 ): PreconditionerPlan {
   const t0 = performance.now() - (bounds?.ms ?? 0);
   const plan = (kind: PreconditionerKind, description: string, instantiate: PreconditionerPlan['instantiate'], shift = 0, amg?: AmgInfo): PreconditionerPlan => ({
@@ -128,7 +128,7 @@ export function planPreconditioner(
         throw new UnsupportedError(`chebyshev: needs a ${isComplex(A.dtype) ? 'Hermitian' : 'symmetric'} matrix with a positive diagonal (its eigenvalues are estimated as real and positive); use 'jacobi'`);
       }
       const degree = o.degree ?? 4;
-      const dinv = inverseDiagonal(A);
+      const dinv = bounds?.dinv ?? inverseDiagonal(A);
       const est = bounds ?? (isComplex(A.dtype) ? lanczosBounds(A) : pooledLanczos(kernels, A, dinv instanceof Float64Array ? dinv : Float64Array.from(dinv)));
       // λmax from below: 10% margin; λmin over-estimated, which keeps p(A) positive definite (docs/solvers.md)
       const hi = 1.1 * est.max;
