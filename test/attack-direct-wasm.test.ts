@@ -356,6 +356,17 @@ async function attack(c: Case, kind: (typeof kinds)[number], ordering: (typeof o
     if (c.kind !== 'free') expect(res, `n ${n} ${c.dtype} ${kind} ${ordering}`).toBeLessThan(tol);
     // the residual it reports is the true one (or it is far from converged and says so)
     if (res < 1e-3) expect(Math.abs(s.relativeResidual - res)).toBeLessThanOrEqual(1e-6 + res * 1e-3);
+    // three right-hand sides at once (b, 2b, −b): each checked against the reference
+    const many = new Float64Array(3 * b.length);
+    many.set(b);
+    many.set(b.map((v) => 2 * v), b.length);
+    many.set(b.map((v) => -v), 2 * b.length);
+    const sm = await F.solve(many);
+    for (const k of [0, 1, 2]) {
+      const xk = sm.x.subarray(k * b.length, (k + 1) * b.length);
+      if (c.kind !== 'free') expect(residual(t, n, cx, many.subarray(k * b.length, (k + 1) * b.length), xk), `rhs ${k}`).toBeLessThan(tol);
+      else expect(xk.every(Number.isFinite)).toBe(true);
+    }
     await expectUntouchedBut();
     // refactor for other values of the pattern (off-diagonals scaled by 0.5..1.5, alike in both
     // triangles: a dominant case stays dominant, a symmetric one symmetric; the pivots may change)
