@@ -10,7 +10,7 @@ import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
 import { CSRMatrix } from '../src/formats/csr.js';
 import { poisson2D, poisson3D } from '../src/generators/poisson.js';
 import { GpuUnavailableError, SingularMatrixError, UnsupportedError } from '../src/errors.js';
-import { AMG_MIN_DIAMETER, AMG_MIN_DIAMETER_GPU, chooseDirect, chooseSolve, DIRECT_MAX_N } from '../src/solvers/solve.js';
+import { AMG_MIN_DIAMETER, AMG_MIN_DIAMETER_GPU, chooseDirect, chooseSolve, DIRECT_MAX_N, f64ResidualBound, seedSymmetricAbsNorms } from '../src/solvers/solve.js';
 import { solveStructure } from '../src/solvers/structure.js';
 import { loadShared, sharedMatrixNames } from './matrices.js';
 import { trueResidual } from './solve-reference.js';
@@ -166,6 +166,30 @@ describe("rt.solve 'auto': a direct factorization where the rule says so", () =>
       expect(trueResidual(canonical, r.x, b), format).toBeLessThanOrEqual(1e-12);
       for (let i = 0; i < 6; i++) expect(r.x[i], `${format} x[${i}]`).toBeCloseTo(ref.x[i], 12);
       h.dispose();
+    }
+  });
+});
+
+describe("rt.solve 'direct': the residual bound's norms of a symmetric A seeded from the factor", () => {
+  it("the factor's ‖A‖∞ gives the bound the pass over A gives, bit for bit (f64 and f32, mixed signs and magnitudes)", async () => {
+    const cases = [loadShared('494_bus'), loadShared('bcsstk01'), poisson2D(9)];
+    const P = poisson2D(12);
+    // mixed magnitudes and signs, symmetric: aᵢⱼ scaled by sᵢ·sⱼ
+    const sc = Float64Array.from({ length: P.rows }, (_, i) => (i % 3 === 0 ? -1 : 1) * 10 ** ((i % 7) - 3));
+    const mixed = Float64Array.from(P.values);
+    for (let i = 0; i < P.rows; i++) for (let k = P.rowPtr[i]; k < P.rowPtr[i + 1]; k++) mixed[k] *= sc[i] * sc[P.colIdx[k]];
+    cases.push(new CSRMatrix(P.rows, P.cols, 'f64', P.rowPtr, P.colIdx, mixed), loadShared('494_bus').astype('f32'));
+    for (const A of cases) {
+      const F = await rt.factor(A, { kind: 'ldlt' });
+      const b = Float64Array.from({ length: A.rows }, (_, i) => Math.cos(i));
+      const { x } = await F.solve(b);
+      const copy = () => new CSRMatrix(A.rows, A.cols, A.dtype, A.rowPtr, A.colIdx, A.values);
+      const plain = f64ResidualBound(copy(), x, 1.5);
+      const seeded = copy();
+      seedSymmetricAbsNorms(seeded, F.rowAbsSumMax!);
+      expect(f64ResidualBound(seeded, x, 1.5)).toBe(plain);
+      expect(plain).toBeGreaterThan(0);
+      F.dispose();
     }
   });
 });

@@ -16,7 +16,7 @@ import type { CpuBackend } from '../cpu/backend.js';
 import type { AutoSolveOptions, Backend, Capabilities, ExplainSolveOptions, GmresOptions, RuntimeOptions, SolveOptions, SolveOutcome, SpmvOptions, UploadOptions, VectorLike } from './options.js';
 import { AUTO_SOLVE_OPTION_KEYS, EXPLAIN_SOLVE_OPTION_KEYS, GMRES_OPTION_KEYS, PRECONDITIONER_OPTION_KEYS } from './options.js';
 import { PreconditionerHandle } from './preconditioner.js';
-import { chooseDirect, chooseSolve, DIRECT_MAX_N, f64ResidualBound, KRYLOV, SOLVE_METHODS, solveWithTrueResidual, type DirectEstimate, type KrylovMethod, type SolveCandidate, type SolveExplanation, type SolveMethod } from '../solvers/solve.js';
+import { chooseDirect, chooseSolve, DIRECT_MAX_N, f64ResidualBound, KRYLOV, seedSymmetricAbsNorms, SOLVE_METHODS, solveWithTrueResidual, type DirectEstimate, type KrylovMethod, type SolveCandidate, type SolveExplanation, type SolveMethod } from '../solvers/solve.js';
 import { checkPreconditionerOptions, planPreconditioner, type PreconditionerKind, type PreconditionerOptions, type PreconditionerPlan } from '../solvers/precond/index.js';
 import { pathLanczosBounds } from '../solvers/precond/chebyshev.js';
 import { inverseDiagonal } from '../solvers/precond/jacobi.js';
@@ -1503,6 +1503,8 @@ export class Runtime implements HandleOwner {
       try {
         F = await factorize(csr, { signal: o.signal }, this.cpu.memoryBudgetMB, this.directKernels(), d.plan!);
         const s = await F.solve(b64);
+        // a symmetric A's norms for the bound below are the factor's ‖A‖∞ (its solve computed it): no pass over A
+        if (d.plan!.sym && F.rowAbsSumMax !== undefined) seedSymmetricAbsNorms(csr, F.rowAbsSumMax);
         const bnorm = hostNorm(b64);
         let rel = s.relativeResidual;
         // f64's b − A·x rounds by up to its bound: where that is above the target, the residual is

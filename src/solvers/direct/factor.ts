@@ -487,6 +487,15 @@ export class Factorization {
     return `; refactor keeps the ${this.kindNow === 'cholesky' ? 'Cholesky' : 'LDLᵀ'} that kind 'auto' chose for the first matrix: a new rt.factor(A2) with kind 'auto' would pick ${next}`;
   }
 
+  /**
+   * ‖A‖∞ as the latest solve computed it (each row's Σ|aᵢⱼ| summed along the row in order, the
+   * largest kept), undefined before a solve or after a refactor.
+   * @internal rt.solve seeds the residual bound's norms of a symmetric A with it (seedSymmetricAbsNorms)
+   */
+  get rowAbsSumMax(): number | undefined {
+    return this.normInf;
+  }
+
   /** What the factorization is and what it took: kind, ordering, fill, flops, supernodes, time per phase. */
   get info(): FactorInfo {
     this.live();
