@@ -406,6 +406,16 @@ describe('graphs', () => {
     }
   });
 
+  it("symmetricGraph of a symmetric pattern given as its own rows (the factorization's shortcut) equals the merge of its columns and rows", () => {
+    for (const A of [loadShared('bcsstk01'), loadShared('494_bus'), poisson2D(7), elasticity2D(3)]) {
+      const C = cscOf(A);
+      const merged = symmetricGraph(C.n, C.colPtr, C.rowIdx, patternRows(C));
+      const own = symmetricGraph(C.n, C.colPtr, C.rowIdx, { rowPtr: C.colPtr, colIdx: C.rowIdx });
+      expect([Array.from(own.ptr), Array.from(own.adj)]).toEqual([Array.from(merged.ptr), Array.from(merged.adj)]);
+      expect(own.ptr[own.n]).toBeGreaterThan(0);
+    }
+  });
+
   it('compressGraph merges exactly the nodes with equal closed neighbourhoods; none on a grid', () => {
     const g = graphOf(elasticity2D(6));
     const closed = (v: number) => [...g.adj.subarray(g.ptr[v], g.ptr[v + 1]), v].sort((a, b) => a - b).join(',');
