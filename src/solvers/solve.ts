@@ -538,7 +538,7 @@ async function refineOnPath<V>(
   // 4.4e-9; the full rounding bound, pessimistic at normal scales, sent poisson3D(128)'s f64 WebGPU solve
   // through a host product of A every time, ≈ 140 ms on the H100's host where the solve takes 80)
   const fromZero = solves === 1 && !o.x0 && reason === 'converged';
-  if (fromZero ? !(rnorm + residualRounding(A, R, x, false) <= target) : (solves > 1 || (solves === 1 && o.x0)) && !(reason === 'converged' && rnorm + residualRounding(A, R, x) <= target)) {
+  if (fromZero ? !flushedWithin(A, R, x, rnorm, target) : (solves > 1 || (solves === 1 && o.x0)) && !(reason === 'converged' && rnorm + residualRounding(A, R, x) <= target)) {
     rnorm = hostNorm(hostResidual(A, x, b));
   }
   if (reason === 'converged' && !(rnorm <= target)) reason = 'stagnated';
@@ -717,15 +717,63 @@ export function f64ResidualBound(A: CSRMatrix, x: Float64Array, bnorm: number): 
  * ≤ R.underflow·((max row + 3)·√n + √(max row · max column)·‖x‖ + √(‖A‖₁‖A‖∞)·√n).
  * `roundoff` false: the flushed part alone.
  */
-function residualRounding<V>(A: CSRMatrix, R: PathRefinement<V>, x: Float64Array, roundoff = true): number {
-  const c = A.dtype === 'c64' || A.dtype === 'c128' ? 2 : 1;
+function residualRounding<V>(A: CSRMatrix, R: PathRefinement<V>, x: Float64Array, roundoff = true, xnorm?: number): number {
   // a path whose residual is plain f64 (the CPU's) has no bound to add: no pass over A for its norms
   if (!(roundoff && R.roundoff > 0) && !((R.underflow ?? 0) > 0)) return 0;
   const n = absNorms(A);
-  const xnorm = hostNorm(x);
+  xnorm ??= hostNorm(x);
   const rounding = roundoff ? (n.maxRow + 2) * R.roundoff * (R.bnorm + n.abs2 * xnorm) : 0;
+  return rounding + flushed(A, n, R.underflow ?? 0, xnorm);
+}
+
+/** residualRounding's flushed part for norms n (exact or looser) of A. */
+function flushed(A: CSRMatrix, n: { abs2: number; maxRow: number; pattern2: number }, u: number, xnorm: number): number {
+  const c = A.dtype === 'c64' || A.dtype === 'c128' ? 2 : 1;
+  return u > 0 ? c * u * ((n.maxRow + 3 + n.abs2) * Math.sqrt(A.rows) + n.pattern2 * xnorm) : 0;
+}
+
+/**
+ * Whether rnorm + residualRounding(A, R, x, false) ≤ target, deciding first, for a matrix whose
+ * ABS_NORMS are not made yet, with looseAbsNorms' bounds (above them): the flushed part is tiny at
+ * normal scales, so the exact norms' scatter over A's columns (≈ 230 ms for 2 M rows on the H100
+ * machine's host, a first solve's) is needed only where the loose bound does not meet the target.
+ */
+function flushedWithin<V>(A: CSRMatrix, R: PathRefinement<V>, x: Float64Array, rnorm: number, target: number): boolean {
   const u = R.underflow ?? 0;
-  return u > 0 ? rounding + c * u * ((n.maxRow + 3 + n.abs2) * Math.sqrt(A.rows) + n.pattern2 * xnorm) : rounding;
+  if (!(u > 0)) return rnorm <= target;
+  const xnorm = hostNorm(x);
+  if (!ABS_NORMS.has(A)) {
+    let loose = LOOSE_NORMS.get(A);
+    if (!loose) LOOSE_NORMS.set(A, (loose = looseAbsNorms(A)));
+    if (rnorm + flushed(A, loose, u, xnorm) <= target) return true;
+  }
+  return rnorm + residualRounding(A, R, x, false, xnorm) <= target;
+}
+
+/** looseAbsNorms of a matrix, once per matrix (a repeated solve makes neither pass again). */
+const LOOSE_NORMS = new WeakMap<CSRMatrix, { abs2: number; maxRow: number; pattern2: number }>();
+
+/**
+ * Upper bounds of absNorms(A) from sequential passes alone (no column sums): a row sum is at most the
+ * longest row times the largest |aᵢⱼ| (|re| + |im| for complex), a column sum at most rows times it;
+ * √(longest row · longest column) ≤ √(longest row · rows). 1.01: the rounding of absNorms' own sums.
+ */
+export function looseAbsNorms(A: CSRMatrix): { abs2: number; maxRow: number; pattern2: number } {
+  const { rows, rowPtr, values } = A;
+  let maxRow = 0;
+  for (let i = 0; i < rows; i++) maxRow = Math.max(maxRow, rowPtr[i + 1] - rowPtr[i]);
+  const c = A.dtype === 'c64' || A.dtype === 'c128' ? 2 : 1;
+  let maxAbs = 0;
+  let nan = false;
+  for (let k = c * rowPtr[0], end = c * rowPtr[rows]; k < end; k++) {
+    const a = Math.abs(values[k]);
+    if (a > maxAbs) maxAbs = a;
+    else if (a !== a) nan = true;
+  }
+  // NaN in A: absNorms' abs2 is NaN, and so is this one (the caller's comparison then fails either way)
+  maxAbs = nan ? NaN : c * maxAbs;
+  const pattern2 = Math.sqrt(maxRow * rows);
+  return { abs2: 1.01 * maxAbs * pattern2, maxRow, pattern2 };
 }
 
 /** What explain('solve', A) says: the path, method and preconditioner rt.solve would run, and why. */
