@@ -22,7 +22,7 @@ import { MRSMatrix } from './mrs.js';
 import { SELLMatrix, SELL_OPTION_KEYS, type SELLOptions } from './sell.js';
 import { shownValue } from '../shown-value.js';
 import { withMemoryBudget } from '../memory-budget.js';
-import { notAMatrix } from './owned.js';
+import { sparseMatrix } from './owned.js';
 
 export { COOMatrix, CSCMatrix, CSRMatrix, DenseMatrix, DIAMatrix, ELLMatrix, HYBMatrix, JDSMatrix, MRSMatrix, SELLMatrix };
 export { SELL_PAD, SELL_SORT_WINDOW, sellDefaultC, defaultSortWindow, sellSlots, type SELLOptions } from './sell.js';
@@ -122,15 +122,6 @@ export function convert<F extends FormatName>(A: SparseMatrix, format: F, opts?:
   sparseMatrix(A);
   // the hub CSR and the result count against one budget (see setMemoryBudget)
   return withMemoryBudget(undefined, () => fromCSR(A.toCSR(), format, opts)) as FormatClasses[F];
-}
-
-/**
- * A itself when it is one of simdgl's sparse matrices (a format this library knows, with its
- * methods), else the typed error saying what it got and, with `where`, where.
- */
-export function sparseMatrix(A: unknown, where?: string): SparseMatrix {
-  if (!FORMATS.includes((A as { format?: FormatName } | null)?.format as FormatName) || typeof (A as SparseMatrix).toCSR !== 'function') throw notAMatrix(A, where);
-  return A as SparseMatrix;
 }
 
 function fromCSR(csr: CSRMatrix, format: FormatName, opts?: ConvertOptions): SparseMatrix {

@@ -8,7 +8,7 @@ import { DIAMatrix } from './dia.js';
 import { ELLMatrix } from './ell.js';
 import { HYBMatrix } from './hyb.js';
 import { JDSMatrix } from './jds.js';
-import { FORMATS, type SparseMatrix } from './index.js';
+import { FORMATS, type FormatName, type SparseMatrix } from './index.js';
 import { MRSMatrix } from './mrs.js';
 import { SELLMatrix } from './sell.js';
 import { shownTyped, shownValue } from '../shown-value.js';
@@ -41,6 +41,15 @@ export function ownedCopyCanonical(m: SparseMatrix): { matrix: SparseMatrix; can
   if (m?.format !== 'csr') return { matrix: ownedCopy(m), canonical: false };
   const matrix = new CSRMatrix(m.rows, m.cols, m.dtype, copy(m.rowPtr), copy(m.colIdx), copy(m.values));
   return { matrix, canonical: validateCanonical(matrix) };
+}
+
+/**
+ * A itself when it is one of simdgl's sparse matrices (a format this library knows, with its
+ * methods), else the typed error saying what it got and, with `where`, where.
+ */
+export function sparseMatrix(A: unknown, where?: string): SparseMatrix {
+  if (!FORMATS.includes((A as { format?: FormatName } | null)?.format as FormatName) || typeof (A as SparseMatrix).toCSR !== 'function') throw notAMatrix(A, where);
+  return A as SparseMatrix;
 }
 
 /**

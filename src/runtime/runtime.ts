@@ -7,7 +7,8 @@ import { ADD_OPTION_KEYS, GEMM_OPTION_KEYS, TRANSPOSE_OPTION_KEYS } from './dens
 import { allocValues, componentBytes, components, elementBytes, isComplex, type DType, type Scalar, type ValueArray, assertDType } from '../dtype.js';
 import { DisposedError, GpuUnavailableError, InputTypeError, MemoryLimitError, NotPositiveDefiniteError, OptionError, PaddingLimitError, ShapeError, SingularMatrixError, UnsupportedError, SimdglError } from '../errors.js';
 import type { SpmvScalars } from '../backend-types.js';
-import { convert, sparseMatrix, type FormatName, type SparseMatrix } from '../formats/index.js';
+import { convert, type FormatName, type SparseMatrix } from '../formats/index.js';
+import { sparseMatrix } from '../formats/owned.js';
 import { ownedCopyCanonical } from '../formats/owned.js';
 import { DenseMatrix } from '../formats/dense.js';
 import { PATH_IDS, type DenseShape, type Path, type PathCapabilities, type PathChoice, type PathDense, type PathId, type PathMatrix, type PathVector } from '../path.js';
