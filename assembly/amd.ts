@@ -14,15 +14,7 @@
 //   Integer sums that may pass 2³¹ (hash keys, marks) are taken in i64, so the ordering is the one
 //   exact integer arithmetic gives.
 
-// @ts-ignore: decorator
-@inline function ld(a: usize, i: i32): i32 {
-  return load<i32>(a + (<usize>i << 2));
-}
-
-// @ts-ignore: decorator
-@inline function st(a: usize, i: i32, v: i32): void {
-  store<i32>(a + (<usize>i << 2), v);
-}
+import { ld, st, treeDfs } from './words';
 
 // @ts-ignore: decorator
 @inline function flip(i: i32): i32 {
@@ -37,24 +29,6 @@ function clearMarks(mark: i64, lemax: i32, w: usize, N: i32): i32 {
     return 2;
   }
   return <i32>mark;
-}
-
-/** Postorders the subtree at root j into post[k..] (children lists head/next; stack of n + 1). */
-function treeDfs(j: i32, k: i32, head: usize, next: usize, post: usize, stack: usize): i32 {
-  let top = 0;
-  st(stack, 0, j);
-  while (top >= 0) {
-    const p = ld(stack, top);
-    const i = ld(head, p);
-    if (i == -1) {
-      top--;
-      st(post, k++, p);
-    } else {
-      st(head, p, ld(next, i));
-      st(stack, ++top, i);
-    }
-  }
-  return k;
 }
 
 export function amd_eliminate(all: usize, n: i32, m: i32, size: i32, cnz: i32, dense: i32, denseBy: usize): i32 {

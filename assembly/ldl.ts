@@ -12,25 +12,7 @@
 //   Returns −1, or the first step whose pivot is zero or not finite (not positive, or not finite, when
 //   `positive`). work: 4·(n + 1) + 12·nnz(A) bytes aligned to 8, then 8·n (x), then 12·n (three i32 vectors).
 
-// @ts-ignore: decorator
-@inline function ld(a: usize, i: i32): i32 {
-  return load<i32>(a + (<usize>i << 2));
-}
-
-// @ts-ignore: decorator
-@inline function st(a: usize, i: i32, v: i32): void {
-  store<i32>(a + (<usize>i << 2), v);
-}
-
-// @ts-ignore: decorator
-@inline function ldf(a: usize, i: i32): f64 {
-  return load<f64>(a + (<usize>i << 3));
-}
-
-// @ts-ignore: decorator
-@inline function stf(a: usize, i: i32, v: f64): void {
-  store<f64>(a + (<usize>i << 3), v);
-}
+import { ld, st, ldf, stf } from './words';
 
 export function ldl_factor(
   n: i32, Ap: usize, Ai: usize, Ax: usize, pinv: usize, parent: usize,

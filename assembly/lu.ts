@@ -18,6 +18,8 @@
 //   16 Lx  17 capL  18 Ui  19 Ux  20 capU  21 k  22 lnz  23 unz  24 denseFrom  25 D (m·m·c f64, zero)
 //   26 rows (m)  27 at (n)  28 dpos (m)  29 needL  30 needU
 
+import { ld, st, ldf, stf } from './words';
+
 // @ts-ignore: decorator
 /** Im(1/z) of the latest recip call. */
 let recipIm: f64 = 0;
@@ -39,25 +41,6 @@ function recip(re: f64, im: f64): f64 {
   }
   recipIm = -b / den;
   return a / den;
-}
-
-@inline function ld(p: usize, i: i32): i32 {
-  return load<i32>(p + (<usize>i << 2));
-}
-
-// @ts-ignore: decorator
-@inline function st(p: usize, i: i32, v: i32): void {
-  store<i32>(p + (<usize>i << 2), v);
-}
-
-// @ts-ignore: decorator
-@inline function ldf(p: usize, i: i32): f64 {
-  return load<f64>(p + (<usize>i << 3));
-}
-
-// @ts-ignore: decorator
-@inline function stf(p: usize, i: i32, v: f64): void {
-  store<f64>(p + (<usize>i << 3), v);
 }
 
 /**

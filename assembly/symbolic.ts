@@ -13,15 +13,7 @@
 //   (list L: idx[ptr[L] .. ptr[L+1]), j's lists head[j], next[head[j]], … until −1): row subtrees'
 //   leaves and least common ancestors over the postorder `post` of `parent`. work: 4n words.
 
-// @ts-ignore: decorator
-@inline function ld(a: usize, i: i32): i32 {
-  return load<i32>(a + (<usize>i << 2));
-}
-
-// @ts-ignore: decorator
-@inline function st(a: usize, i: i32, v: i32): void {
-  store<i32>(a + (<usize>i << 2), v);
-}
+import { ld, st, treeDfs } from './words';
 
 export function sym_etree(n: i32, ptr: usize, adj: usize, perm: usize, pinv: usize, parent: usize, ancestor: usize): void {
   for (let k = 0; k < n; k++) {
@@ -53,20 +45,7 @@ export function sym_postorder(n: i32, parent: usize, post: usize, work: usize): 
   }
   let k = 0;
   for (let j = 0; j < n; j++) {
-    if (ld(parent, j) != -1) continue;
-    let top = 0;
-    st(stack, 0, j);
-    while (top >= 0) {
-      const p = ld(stack, top);
-      const i = ld(head, p);
-      if (i == -1) {
-        top--;
-        st(post, k++, p);
-      } else {
-        st(head, p, ld(next, i));
-        st(stack, ++top, i);
-      }
-    }
+    if (ld(parent, j) == -1) k = treeDfs(j, k, head, next, post, stack);
   }
 }
 

@@ -17,6 +17,7 @@ import { reserveMemory, withMemoryBudget } from '../src/memory-budget.js';
 import { poisson2D, poisson3D } from '../src/generators/poisson.js';
 import { CSRMatrix } from '../src/formats/csr.js';
 import { DisposedError, InputRangeError, MemoryLimitError, SingularMatrixError, SimdglError, UnsupportedError } from '../src/errors.js';
+import { mulberry32 } from './random.js';
 
 let rt: Runtime;
 /** Regions of known bytes, each between two holes the kernels' regions fill first. */
@@ -72,17 +73,6 @@ function guardHeap(heap: WasmHeap): void {
   };
 }
 
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** A nonsymmetric matrix of poisson's pattern. */
 function convection(P: CSRMatrix): CSRMatrix {
   const v = Float64Array.from(P.values);
@@ -98,7 +88,7 @@ beforeAll(async () => {
   keptX = (await keptF.solve(keptB)).x;
   // holes of many sizes between the canaries: a kernel's region lands next to one
   const heap = rt.cpuBackend.heap;
-  const r = rng(7);
+  const r = mulberry32(7);
   const holes: Region[] = [];
   for (let i = 0; i < 48; i++) {
     const c = heap.alloc(64 + 16 * Math.floor(r() * 64));
@@ -166,7 +156,7 @@ interface Case {
 
 /** Triplets of the case (duplicates kept), the matrix from them, and its entries summed per (row, col). */
 function build(c: Case): { A: CSRMatrix; rows: number[]; cols: number[]; re: number[]; im: number[] } {
-  const r = rng(c.seed);
+  const r = mulberry32(c.seed);
   const { n } = c;
   // f32 data stays in f32's range (1e±200 would be 0 or ∞ there)
   const scale = single(c.dtype) && (c.scale > 1e38 || c.scale < 1e-37) ? (c.scale > 1 ? 1e30 : 1e-30) : c.scale;
@@ -319,7 +309,7 @@ async function attack(c: Case, kind: (typeof kinds)[number], ordering: (typeof o
   const t = build(c);
   const cx = complex(c.dtype);
   const n = c.n;
-  const r = rng(c.seed ^ 0x5bd1e995);
+  const r = mulberry32(c.seed ^ 0x5bd1e995);
   const b = Float64Array.from({ length: (cx ? 2 : 1) * n }, () => 2 * r() - 1);
   const symmetricKind = kind === 'ldlt' || kind === 'cholesky';
   let F: Factorization | undefined;
@@ -401,7 +391,7 @@ describe('generated matrices through rt.factor / F.solve / F.refactor', () => {
       fc.asyncProperty(caseArb(60), fc.constantFrom('direct', 'auto' as const), async (c, method) => {
         const t = build(c);
         const cx = complex(c.dtype);
-        const r = rng(c.seed + 1);
+        const r = mulberry32(c.seed + 1);
         const b = Float64Array.from({ length: (cx ? 2 : 1) * c.n }, () => 2 * r() - 1);
         const h = rt.upload(t.A);
         try {
@@ -487,7 +477,7 @@ describe('the sparse LU kernel growing L and U from their smallest size (src/cpu
         const C = A.transpose(); // A by columns
         const cx = complex(c.dtype);
         const Ax = Float64Array.from(C.values);
-        const r = rng(c.seed);
+        const r = mulberry32(c.seed);
         const q = Int32Array.from({ length: n }, (_, i) => i);
         for (let i = n - 1; i > 0; i--) {
           const j = Math.floor(r() * (i + 1));
@@ -529,7 +519,7 @@ describe('the sparse LU kernel growing L and U from their smallest size (src/cpu
 
 /** A random pattern (3 entries a row besides the diagonal 0.05): under strict partial pivoting far more fill than the symmetric estimate. */
 function pivoting(n: number, seed: number): ReturnType<typeof build> {
-  const r = rng(seed);
+  const r = mulberry32(seed);
   const R: number[] = [];
   const C: number[] = [];
   const V: number[] = [];
@@ -583,7 +573,7 @@ describe('a memory budget that refuses the LU mid-factorization (createRuntime m
     const n = 1200;
     const t = pivoting(n, 3);
     const A = t.A;
-    const r = rng(4);
+    const r = mulberry32(4);
     const b = Float64Array.from({ length: n }, () => 2 * r() - 1);
     const messages = new Set<string>();
     let ok = 0;

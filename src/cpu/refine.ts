@@ -20,8 +20,8 @@ export function refinesOnPool(M: CpuMatrix): boolean {
 export async function cpuRefinement(B: CpuBackend, M: CpuMatrix, b: Float64Array, x0: Float64Array | undefined): Promise<PathRefinement<CpuVector>> {
   const n = M.rows;
   const bv = B.vector('f64', n);
-  let x = B.vector('f64', n);
-  let next = B.vector('f64', n);
+  const x = B.vector('f64', n);
+  const next = B.vector('f64', n);
   const rhs = B.vector('f32', n);
   const vectors = () => [bv, x, next, rhs];
   // rhs ← b − A·v in f32, returning ‖b − A·v‖ in f64 (NaN when not finite)
@@ -43,16 +43,35 @@ export async function cpuRefinement(B: CpuBackend, M: CpuMatrix, b: Float64Array
     for (const v of vectors()) v.dispose();
     throw e;
   }
+  // next ← x + d in f64 (the kernel's check sum NaN where d holds Inf or NaN)
+  const add = async (x: CpuVector, d: CpuVector, next: CpuVector) =>
+    !Number.isNaN(sumPartials(await B.runReduction('refine_add_f32', () => [x.ptr, d.ptr, next.ptr], n))[0]);
+  return poolRefinement(Number.isFinite(bnorm) ? bnorm : NaN, rnorm, rhs, x, next, vectors(), residual, add);
+}
+
+/**
+ * The refinement both kinds return: x and next in f64 on the pool, rhs the residual of x in the inner
+ * solve's precision. A correction d goes into next ← x + d and is kept only when it and next's residual
+ * are finite: x stays the last finite iterate, rhs its residual.
+ */
+function poolRefinement(
+  bnorm: number,
+  rnorm: number,
+  rhs: CpuVector,
+  x: CpuVector,
+  next: CpuVector,
+  vectors: CpuVector[],
+  residual: (v: CpuVector) => Promise<number>,
+  add: (x: CpuVector, d: CpuVector, next: CpuVector) => Promise<boolean>,
+): PathRefinement<CpuVector> {
   return {
-    bnorm: Number.isFinite(bnorm) ? bnorm : NaN,
+    bnorm,
     rnorm,
     // r is computed in f64, as the host's residual is
     roundoff: 0,
     rhs: () => rhs,
     async correct(d) {
-      // next ← x + d; a correction holding Inf or NaN is not applied: x stays the last finite iterate
-      const check = sumPartials(await B.runReduction('refine_add_f32', () => [x.ptr, d.ptr, next.ptr], n))[0];
-      if (Number.isNaN(check)) return NaN;
+      if (!(await add(x, d, next))) return NaN;
       const norm = await residual(next);
       if (Number.isNaN(norm)) {
         // rhs must stay the residual of the x kept
@@ -64,7 +83,7 @@ export async function cpuRefinement(B: CpuBackend, M: CpuMatrix, b: Float64Array
     },
     read: async () => new Float64Array(x.view() as Float64Array),
     dispose: () => {
-      for (const v of vectors()) v.dispose();
+      for (const v of vectors) v.dispose();
     },
   };
 }
@@ -81,8 +100,8 @@ export async function cpuRefinementF64(B: CpuBackend, M: CpuMatrix, b: Float64Ar
   const n = M.rows;
   const spmv = (v: CpuVector, y: CpuVector) => B.spmv(M, v, y, { alpha: [-1, 0], beta: [1, 0], op: 'N' });
   const bv = B.vector(M.dtype, n);
-  let x = B.vector(M.dtype, n);
-  let next = B.vector(M.dtype, n);
+  const x = B.vector(M.dtype, n);
+  const next = B.vector(M.dtype, n);
   const rhs = B.vector(M.dtype, n);
   const vectors = () => [bv, x, next, rhs];
   const finite = (v: number) => (Number.isFinite(v) ? v : NaN);
@@ -109,28 +128,11 @@ export async function cpuRefinementF64(B: CpuBackend, M: CpuMatrix, b: Float64Ar
     for (const v of vectors()) v.dispose();
     throw e;
   }
-  return {
-    bnorm,
-    rnorm,
-    // r is computed in f64, as the host's residual is
-    roundoff: 0,
-    rhs: () => rhs,
-    async correct(d) {
-      // next ← x + d; a correction holding Inf or NaN (its residual NaN) is not applied: x stays the last finite iterate
-      await copy(B, x, next);
-      await axpy(B, [1, 0], d, next);
-      const norm = await residual(next);
-      if (Number.isNaN(norm)) {
-        // rhs must stay the residual of the x kept
-        await residual(x);
-        return NaN;
-      }
-      [x, next] = [next, x];
-      return norm;
-    },
-    read: async () => new Float64Array(x.view() as Float64Array),
-    dispose: () => {
-      for (const v of vectors()) v.dispose();
-    },
+  // next ← x + d (one holding Inf or NaN shows in next's residual, NaN)
+  const add = async (x: CpuVector, d: CpuVector, next: CpuVector) => {
+    await copy(B, x, next);
+    await axpy(B, [1, 0], d, next);
+    return true;
   };
+  return poolRefinement(bnorm, rnorm, rhs, x, next, vectors(), residual, add);
 }

@@ -14,8 +14,8 @@ export function inverseDiagonal(A: CSRMatrix | DIAMatrix): ValueArray {
     // the main diagonal is one contiguous run of DIA's data (the CPU path's copy of a stencil): no
     // pass over the CSR's entries (poisson3D(64): 0.26 M against 1.8 M); the same inverses
     const c = complex ? 2 : 1;
-    const at = lowerBound(A.offsets, 0);
-    const main = A.offsets[at] === 0 ? A.data.subarray(at * A.pitch * c, (at * A.pitch + A.rows) * c) : null;
+    const at = A.offsets.indexOf(0);
+    const main = at >= 0 ? A.data.subarray(at * A.pitch * c, (at * A.pitch + A.rows) * c) : null;
     if (!main) {
       if (A.rows > 0) refuse(0, 'zero');
       return d;
@@ -68,18 +68,6 @@ function invertInto(d: ValueArray, i: number, re: number, im: number, complex: b
   const inverse = complex ? [d[2 * i], d[2 * i + 1]] : [d[i]];
   const why = s === 0 ? 'zero' : !Number.isFinite(s) ? 'not finite' : !inverse.every(Number.isFinite) ? `${complex ? `${re} + ${im}i` : re}, whose inverse overflows ${dtype}` : null;
   if (why) refuse(i, why);
-}
-
-/** The first index of the ascending `a` whose value is ≥ v. */
-function lowerBound(a: Int32Array, v: number): number {
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (a[mid] < v) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 function refuse(i: number, why: string): never {
