@@ -246,21 +246,19 @@ export class CpuBackend {
    * chunk on the calling thread with the same arguments, so with the same result. Argument `chunkArg`
    * (an index into args), when given, is offset by 16·c bytes for chunk c, as the pool offsets a
    * reduction's output. It takes no turn: it runs between the steps of an operation in flight, never
-   * inside one. `caller`, host work independent of the kernel's, runs on this thread while the workers
-   * run their chunks (after the chunks where there is no pool).
+   * inside one.
    */
-  runChunksSync(kernel: string, args: number[], bounds: Int32Array, chunkArg?: number, caller?: () => void): void {
+  runChunksSync(kernel: string, args: number[], bounds: Int32Array, chunkArg?: number): void {
     if (this.disposed) throw new DisposedError('runtime');
     const k = this.kernelIndex.get(kernel);
     if (k === undefined) throw new Error(`internal: kernel ${kernel} is missing from the wasm module`);
     const outArg = chunkArg === undefined ? undefined : chunkArg + 1;
-    if (this.pool && bounds.length === this.pool.chunks + 1 && this.pool.runSync({ kernel: k, args, bounds, outArg, caller })) return;
+    if (this.pool && bounds.length === this.pool.chunks + 1 && this.pool.runSync({ kernel: k, args, bounds, outArg })) return;
     const a = [...args];
     for (let c = 0; c + 1 < bounds.length; c++) {
       this.call(kernel, a, bounds[c], bounds[c + 1]);
       if (chunkArg !== undefined) a[chunkArg] += 16;
     }
-    caller?.();
   }
 
   /**

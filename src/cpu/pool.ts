@@ -52,8 +52,6 @@ export interface PoolJob {
   bounds: Int32Array;
   /** for reductions: 1 + index of the output-pointer argument (see control.ts) */
   outArg?: number;
-  /** host work the calling thread does after its chunk 0 while the workers run theirs (runSync only) */
-  caller?: () => void;
 }
 
 interface WorkerHandle {
@@ -198,7 +196,6 @@ export class WorkerPool {
     const epoch = Atomics.load(ctl, C.EPOCH);
     try {
       if (job.bounds[1] > job.bounds[0]) this.runInline(job, job.bounds[0], job.bounds[1]);
-      job.caller?.();
       // then every chunk no worker has claimed yet: a worker still waiting for a core costs nothing
       // (not while a test hook makes a worker fail: that worker must meet its job)
       if (Atomics.load(ctl, C.FAIL_AT) === 0) {

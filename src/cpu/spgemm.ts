@@ -11,9 +11,6 @@ import { balancedBounds } from './partition.js';
 /** Products with fewer entries in A than this run as one chunk on the calling thread. */
 const SPGEMM_POOL_FLOOR = 16384;
 
-/** Stages of rows of a numeric pass whose product is copied out meanwhile (multiply's `out`). */
-export const COPY_STAGES = 8;
-
 /** A CSR matrix in the WebAssembly memory, values as f64 (cc = 1) or c128 pairs (cc = 2). */
 interface Resident {
   rows: number;
@@ -43,9 +40,12 @@ export class CpuSparseSession implements SparseSession {
 
   spgemm(A: CSRMatrix, B: CSRMatrix, dtype: DType): CSRMatrix {
     const cc = components(dtype);
-    const C = this.multiply(this.upload(A, cc), this.upload(B, cc), 0, true, dtype);
-    free(C);
-    return C.host!;
+    const C = this.multiply(this.upload(A, cc), this.upload(B, cc));
+    try {
+      return hostCopy(C, dtype);
+    } finally {
+      free(C);
+    }
   }
 
   smoothedProlongator(A: CSRMatrix, T: CSRMatrix, scale: Float64Array): CSRMatrix {
@@ -54,7 +54,7 @@ export class CpuSparseSession implements SparseSession {
     const sc = this.backend.heap.alloc(8 * A.rows);
     try {
       sc.view('f64', A.rows).set(scale);
-      return this.keep(this.multiply(a, t, sc.ptr, true, 'f64'));
+      return this.keep(this.multiply(a, t, sc.ptr));
     } finally {
       sc.dispose();
     }
@@ -63,7 +63,7 @@ export class CpuSparseSession implements SparseSession {
   galerkin(R: CSRMatrix, A: CSRMatrix, P: CSRMatrix): CSRMatrix {
     const AP = this.multiply(this.upload(A, 1), this.upload(P, 1), 0, false);
     try {
-      return this.keep(this.multiply(this.upload(R, 1), AP, 0, true, 'f64'));
+      return this.keep(this.multiply(this.upload(R, 1), AP));
     } finally {
       free(AP);
     }
@@ -74,7 +74,7 @@ export class CpuSparseSession implements SparseSession {
     const backend = this.backend;
     const chunks = M.nnz < SPGEMM_POOL_FLOOR ? 1 : backend.threads;
     const n = M.cols;
-    const T: Resident & { host?: CSRMatrix } = { rows: n, cols: M.rows, nnz: M.nnz, cc: 1, ptr: 0, idx: 0, val: 0, regions: [] };
+    const T: Resident = { rows: n, cols: M.rows, nnz: M.nnz, cc: 1, ptr: 0, idx: 0, val: 0, regions: [] };
     const work: Region[] = [];
     try {
       const slots = backend.heap.alloc(16 * chunks);
@@ -108,7 +108,6 @@ export class CpuSparseSession implements SparseSession {
       rowPtr[n] = at;
       backend.runChunksSync('spgemm_transpose_fill', [m.ptr, m.idx, m.val, slots.ptr, ti.ptr, tv.ptr], bounds, 3);
       [T.ptr, T.idx, T.val] = [tp.ptr, ti.ptr, tv.ptr];
-      hostOut(T, 'f64', tp.view('i32', n + 1), ti, tv, M.nnz)(0, n);
     } catch (e) {
       free(T);
       throw e;
@@ -188,10 +187,16 @@ export class CpuSparseSession implements SparseSession {
     this.uploads.clear();
   }
 
-  /** A product made here with its host copy, which stays resident as that matrix's copy. */
-  private keep(C: Resident & { host?: CSRMatrix }): CSRMatrix {
-    this.uploads.set(C.host!, C);
-    return C.host!;
+  /** A product made here as a host CSRMatrix, which stays resident as that matrix's copy. */
+  private keep(C: Resident): CSRMatrix {
+    try {
+      const M = hostCopy(C, 'f64');
+      this.uploads.set(M, C);
+      return M;
+    } catch (e) {
+      free(C);
+      throw e;
+    }
   }
 
   /** M in the WebAssembly memory with cc components (once per session and width). */
@@ -234,12 +239,9 @@ export class CpuSparseSession implements SparseSession {
   /**
    * A·B in the WebAssembly memory (the caller frees it); with `scale` (an f64 per row of a square A)
    * B + diag(scale)·A·B; `ordered` false leaves each row's columns unsorted (f64: an intermediate that
-   * only another product reads). With `out`, also its copy in host arrays of that dtype (`host`, its
-   * size checked against the memory budget in scope), made while the numeric pass runs: in stages of
-   * rows, the workers compute stage s while this thread copies stage s − 1 out (the copy into fresh
-   * arrays, page faults included, cost as much as the numeric pass: docs/amg.md).
+   * only another product reads).
    */
-  private multiply(A: Resident, B: Resident, scale = 0, ordered = true, out?: DType): Resident & { host?: CSRMatrix } {
+  private multiply(A: Resident, B: Resident, scale = 0, ordered = true): Resident {
     const backend = this.backend;
     const [m, n, cc] = [A.rows, B.cols, A.cc];
     const chunks = A.nnz < SPGEMM_POOL_FLOOR ? 1 : backend.threads;
@@ -275,30 +277,11 @@ export class CpuSparseSession implements SparseSession {
         total += f + 1;
       }
       if (nnz > 0x7fffffff) throw new MemoryLimitError(nnz * (4 + 8 * cc), `spgemm: the ${m}×${n} product has ${nnz} entries, more than 32-bit row pointers index`);
+      const bounds = split((i) => (i < m ? flops[i] : total));
       const ci = this.alloc(C, 4 * nnz);
       const cv = this.alloc(C, 8 * cc * nnz);
-      // views again: an unshared memory's growth detaches the earlier ones
-      const starts = fl.view('f64', m);
-      const fp = (i: number) => (i < m ? starts[i] : total);
-      const copy = out === undefined ? undefined : hostOut(C, out, cp.view('i32', m + 1), ci, cv, nnz);
-      const run = (bounds: Int32Array, caller?: () => void) => {
-        if (cc === 2) backend.runChunksSync('spgemm_c128', [A.ptr, A.idx, A.val, B.ptr, B.idx, B.val, n, slots.ptr, cp.ptr, ci.ptr, cv.ptr], bounds, 7, caller);
-        else backend.runChunksSync('spgemm_f64', [A.ptr, A.idx, A.val, B.ptr, B.idx, B.val, n, scale, ordered ? 1 : 0, slots.ptr, cp.ptr, ci.ptr, cv.ptr], bounds, 9, caller);
-      };
-      if (!copy || chunks === 1) {
-        run(split(fp));
-        copy?.(0, m);
-      } else {
-        // stage 0 on every thread; then stage s on the workers (chunk 0 empty) while this thread copies stage s − 1
-        const stages = balancedBounds(m, COPY_STAGES, fp, 1);
-        for (let s = 0; s < COPY_STAGES; s++) {
-          const [r0, r1] = [stages[s], stages[s + 1]];
-          const sub = (parts: number) => balancedBounds(r1 - r0, parts, (i) => fp(r0 + i) - fp(r0), 1).map((b) => b + r0);
-          if (s === 0) run(sub(chunks));
-          else run(Int32Array.of(r0, ...sub(chunks - 1)), () => copy(stages[s - 1], r0));
-        }
-        copy(stages[COPY_STAGES - 1], m);
-      }
+      if (cc === 2) backend.runChunksSync('spgemm_c128', [A.ptr, A.idx, A.val, B.ptr, B.idx, B.val, n, slots.ptr, cp.ptr, ci.ptr, cv.ptr], bounds, 7);
+      else backend.runChunksSync('spgemm_f64', [A.ptr, A.idx, A.val, B.ptr, B.idx, B.val, n, scale, ordered ? 1 : 0, slots.ptr, cp.ptr, ci.ptr, cv.ptr], bounds, 9);
       [C.nnz, C.ptr, C.idx, C.val] = [nnz, cp.ptr, ci.ptr, cv.ptr];
       return C;
     } catch (e) {
@@ -310,24 +293,13 @@ export class CpuSparseSession implements SparseSession {
   }
 }
 
-/**
- * The host arrays of a product being computed (C.host, a CSRMatrix of `dtype` with the row pointers
- * already final; its size checked against the memory budget in scope) and the copy of rows [r0, r1)
- * into them once the numeric pass has written those rows.
- */
-function hostOut(C: Resident & { host?: CSRMatrix }, dtype: DType, rowPtr: Int32Array, ci: Region, cv: Region, nnz: number): (r0: number, r1: number) => void {
-  const [single, cc] = [dtype === 'f32' || dtype === 'c64', C.cc];
-  reserveMemory(4 * (C.rows + 1) + nnz * 4 + nnz * cc * (single ? 4 : 8), `spgemm: ${nnz} entries of the ${C.rows}×${C.cols} product`);
-  const ptr = rowPtr.slice();
-  const [idx, values] = [new Int32Array(nnz), single ? new Float32Array(cc * nnz) : new Float64Array(cc * nnz)];
-  // views made after the product's last allocation (the numeric pass allocates nothing)
-  const [civ, cvv] = [ci.view('i32', nnz), cv.view('f64', cc * nnz)];
-  C.host = new CSRMatrix(C.rows, C.cols, dtype, ptr, idx, values);
-  return (r0, r1) => {
-    const [k0, k1] = [ptr[r0], ptr[r1]];
-    idx.set(civ.subarray(k0, k1), k0);
-    values.set(cvv.subarray(cc * k0, cc * k1), cc * k0);
-  };
+/** A resident product as a host CSRMatrix of `dtype`, its size checked against the memory budget in scope. */
+function hostCopy(C: Resident, dtype: DType): CSRMatrix {
+  const single = dtype === 'f32' || dtype === 'c64';
+  reserveMemory(4 * (C.rows + 1) + C.nnz * 4 + C.nnz * C.cc * (single ? 4 : 8), `spgemm: ${C.nnz} entries of the ${C.rows}×${C.cols} product`);
+  const [cp, ci, cv] = C.regions;
+  const values = cv.view('f64', C.cc * C.nnz);
+  return new CSRMatrix(C.rows, C.cols, dtype, cp.view('i32', C.rows + 1).slice(), ci.view('i32', C.nnz).slice(), single ? Float32Array.from(values) : values.slice());
 }
 
 function free(r: Resident): void {
