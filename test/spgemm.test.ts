@@ -122,6 +122,23 @@ describe('spgemm', () => {
     expect(pooled - before).toBe(4);
   });
 
+  it('complex and single-precision products on the pool, rectangular, on 2 and 3 threads', async () => {
+    const rt3 = await createRuntime({ workers: 3 });
+    const before = pooled;
+    try {
+      for (const [da, db, t] of [['c128', 'c64', 0], ['f32', 'f32', 1], ['c64', 'f64', 2], ['f64', 'f64', 3]] as const) {
+        const A = randomMatrix({ rows: 7000, cols: 3000, meanRowLength: 4, dtype: da, seed: 900 + t });
+        const B = randomMatrix({ rows: 3000, cols: 5000, meanRowLength: 3, dtype: db, seed: 950 + t });
+        const C = both(A, B, `${da}·${db}`);
+        sameBits(rt3.spgemm(A, B), C, `${da}·${db} (3 threads vs 2)`);
+      }
+    } finally {
+      rt3.dispose();
+    }
+    // each product on the pool: the symbolic pass, then the numeric pass
+    expect(pooled - before).toBe(8);
+  });
+
   it('random shapes, densities and dtypes, including empty rows, mixed dtypes and non-canonical input', () => {
     const rnd = mulberry32(21);
     const dtypes = ['f64', 'f32', 'c128', 'c64'] as const;
