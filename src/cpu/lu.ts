@@ -1,4 +1,4 @@
-import type { LuFactor, LuKernels, LuNumeric } from '../solvers/direct/lu.js';
+import type { LuFactor, LuKernels, LuNumeric, LuSolve } from '../solvers/direct/lu.js';
 import type { BandLuNumeric } from '../solvers/direct/band-lu.js';
 import type { CpuBackend } from './backend.js';
 import type { Region } from './memory.js';
@@ -19,7 +19,43 @@ function layout(sizes: number[]): { at: number[]; bytes: number } {
 
 /** The LU kernels of the CPU path (assembly/lu.ts), run at once on the calling thread's instance. */
 export function cpuLuKernels(B: Pick<CpuBackend, 'heap' | 'kernels'>): LuKernels {
-  return { sparse: sparseLu(B), band: bandLu(B) };
+  return { sparse: sparseLu(B), band: bandLu(B), solve: luSolve(B) };
+}
+
+/**
+ * The kept factor's solve on the CPU path (assembly/lu.ts lu_solve): the factor, its permutations and b
+ * copied into a region of the runtime's memory (block copies), x copied out, the region freed and given
+ * back to the operation's memory budget. The factor stays in JavaScript arrays (no lifetime to manage).
+ */
+function luSolve(B: Pick<CpuBackend, 'heap' | 'kernels'>): LuSolve {
+  return (f, b, x) => {
+    const { n, Lp, Up } = f;
+    const c = f.complex ? 2 : 1;
+    const lnz = Lp[n];
+    const unz = Up[n];
+    // Lx, Ux, dinv, b, x, y (f64); Lp, Li, Up, Ui, pinv, q (i32)
+    const { at, bytes } = layout([8 * c * lnz, 8 * c * unz, 8 * c * n, 8 * c * n, 8 * c * n, 8 * c * n, 4 * (n + 1), 4 * lnz, 4 * (n + 1), 4 * unz, 4 * n, 4 * n]);
+    const region = B.heap.alloc(bytes);
+    try {
+      const buf = B.heap.memory.buffer;
+      const P = at.map((a) => region.ptr + a);
+      new Float64Array(buf, P[0], c * lnz).set(f.Lx.subarray(0, c * lnz));
+      new Float64Array(buf, P[1], c * unz).set(f.Ux.subarray(0, c * unz));
+      new Float64Array(buf, P[2], c * n).set(f.dinv!);
+      new Float64Array(buf, P[3], c * n).set(b);
+      new Int32Array(buf, P[6], n + 1).set(Lp);
+      new Int32Array(buf, P[7], lnz).set(f.Li.subarray(0, lnz));
+      new Int32Array(buf, P[8], n + 1).set(Up);
+      new Int32Array(buf, P[9], unz).set(f.Ui.subarray(0, unz));
+      new Int32Array(buf, P[10], n).set(f.pinv);
+      new Int32Array(buf, P[11], n).set(f.q);
+      B.kernels.lu_solve(n, c, P[6], P[7], P[0], P[8], P[9], P[1], P[2], P[10], P[11], P[3], P[4], P[5]);
+      x.set(new Float64Array(B.heap.memory.buffer, P[4], c * n));
+    } finally {
+      region.dispose();
+      releaseMemory(region.bytes);
+    }
+  };
 }
 
 /**

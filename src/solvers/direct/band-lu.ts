@@ -254,7 +254,7 @@ export function keepBandRows(f: LuFactor, band: Band): void {
  * unknown one dot product over its contiguous row, summed in a register, the term of the unknown
  * just computed last and read from a register (the column form's chain went through a store and a
  * load of x per update, and an index per entry), b's permutation read in the first pass. The same
- * products subtracted in the same order as luSolveInPlace, plus exact zeros (0·x for finite x): the
+ * products subtracted in the same order as lu_solve (assembly/lu.ts), plus exact zeros (0·x for finite x): the
  * same x. Returns false, having done nothing, when the factor has no rows.
  */
 export function bandSolve(f: LuFactor, b: Float64Array, x: Float64Array): boolean {

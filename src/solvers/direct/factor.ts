@@ -18,7 +18,7 @@ import { analyze, bandAnalysis, denseAnalysis, type Analysis, type OrderingName 
 import { bandLdlt, bandSolve, keepBandRows } from './band-lu.js';
 import { bandOf, cscOf, denseRows, isSymmetric, patternSymmetry, rowsWithValues, type Rows, symmetricGraph, type Csc } from './pattern.js';
 import { denseLdl, ldlPointers, type LdlFactor, type LdlKernels } from './ldl.js';
-import { denseStart, luSolveInPlace, reciprocalDiagonal, type LuFactor, type LuKernels } from './lu.js';
+import { denseStart, reciprocalDiagonal, type LuFactor, type LuKernels } from './lu.js';
 import type { FactorCost, SymbolicKernels } from './symbolic.js';
 import { supernodalFrontBytes, supernodalSymbolic, type SupernodalFactor, type SupernodalNumeric, type SupernodalSymbolic } from './supernodal.js';
 
@@ -701,24 +701,10 @@ export class Factorization {
       return;
     }
     const f = this.lu!;
-    if (!f.complex) {
-      // the banded and dense kernels keep the natural column order: solve in x itself (by rows unless they are too wide)
-      if (this.a.band && bandSolve(f, b, x)) return;
-      const z = this.a.band ? x : y;
-      for (let i = 0; i < n; i++) z[f.pinv[i]] = b[i];
-      luSolveInPlace(f, z);
-      if (z === y) for (let k = 0; k < n; k++) x[f.q[k]] = y[k];
-    } else {
-      for (let i = 0; i < n; i++) {
-        y[2 * f.pinv[i]] = b[2 * i];
-        y[2 * f.pinv[i] + 1] = b[2 * i + 1];
-      }
-      luSolveInPlace(f, y);
-      for (let k = 0; k < n; k++) {
-        x[2 * f.q[k]] = y[2 * k];
-        x[2 * f.q[k] + 1] = y[2 * k + 1];
-      }
-    }
+    // the banded and dense kernels' factors by rows (real, not too wide) solve in JavaScript
+    if (this.a.band && !f.complex && bandSolve(f, b, x)) return;
+    f.dinv ??= reciprocalDiagonal(f);
+    this.luKernels.solve(f, b, x);
   }
 
   /**

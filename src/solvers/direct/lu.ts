@@ -74,62 +74,20 @@ export type LuNumeric = (
   n: number, Ap: Int32Array, Ai: Int32Array, Ax: Float64Array, complex: boolean, q: Int32Array, tol: number, guess: number, grow: GrowCheck, denseFrom?: number,
 ) => LuFactor | number;
 
-/** The LU kernels the runtime gives the solver layer: the sparse one and the banded one (band-lu.ts). */
+/**
+ * x ← A⁻¹·b through a kept factor (assembly/lu.ts lu_solve, run by the CPU path's WebAssembly), real or
+ * interleaved complex: b scattered by pinv, L·U solved, gathered into x by q (b is not modified).
+ * f.dinv must be set (reciprocalDiagonal): U's diagonal is applied as a product with it — the backward
+ * substitution is a chain through each diagonal, where a division's latency costs several times a
+ * product's (olm1000's kept-factor solve: see docs/direct.md).
+ */
+export type LuSolve = (f: LuFactor, b: Float64Array, x: Float64Array) => void;
+
+/** The LU kernels the runtime gives the solver layer: the sparse one, the banded one (band-lu.ts), and the kept factor's solve. */
 export interface LuKernels {
   sparse: LuNumeric;
   band: BandLuNumeric;
-}
-
-/**
- * y ← (L·U)⁻¹·y in place (y already permuted by rows: y[pinv[i]] = b[i]); real or interleaved complex.
- * U's diagonal is applied as a product with its reciprocal (made once, kept on the factor): the
- * backward substitution is a chain through each diagonal, where a division's latency costs several
- * times a product's (olm1000's kept-factor solve: see docs/direct.md).
- */
-export function luSolveInPlace(f: LuFactor, y: Float64Array): void {
-  const { n, Lp, Li, Lx, Up, Ui, Ux } = f;
-  const dinv = (f.dinv ??= reciprocalDiagonal(f));
-  if (!f.complex) {
-    for (let j = 0; j < n; j++) {
-      const yj = y[j];
-      if (yj !== 0) for (let p = Lp[j] + 1; p < Lp[j + 1]; p++) y[Li[p]] -= Lx[p] * yj;
-    }
-    for (let j = n - 1; j >= 0; j--) {
-      const d = Up[j + 1] - 1;
-      const yj = (y[j] *= dinv[j]);
-      if (yj !== 0) for (let p = Up[j]; p < d; p++) y[Ui[p]] -= Ux[p] * yj;
-    }
-    return;
-  }
-  for (let j = 0; j < n; j++) {
-    const yr = y[2 * j];
-    const yi = y[2 * j + 1];
-    for (let p = Lp[j] + 1; p < Lp[j + 1]; p++) {
-      const i = Li[p];
-      const lr = Lx[2 * p];
-      const li = Lx[2 * p + 1];
-      y[2 * i] -= lr * yr - li * yi;
-      y[2 * i + 1] -= lr * yi + li * yr;
-    }
-  }
-  for (let j = n - 1; j >= 0; j--) {
-    const d = Up[j + 1] - 1;
-    const ir = dinv[2 * j];
-    const ii = dinv[2 * j + 1];
-    const a = y[2 * j];
-    const b = y[2 * j + 1];
-    const yr = a * ir - b * ii;
-    const yi = a * ii + b * ir;
-    y[2 * j] = yr;
-    y[2 * j + 1] = yi;
-    for (let p = Up[j]; p < d; p++) {
-      const i = Ui[p];
-      const vr = Ux[2 * p];
-      const vi = Ux[2 * p + 1];
-      y[2 * i] -= vr * yr - vi * yi;
-      y[2 * i + 1] -= vr * yi + vi * yr;
-    }
-  }
+  solve: LuSolve;
 }
 
 /** 1 / U(k, k) for every k (U's diagonal is each column's last entry). */
