@@ -84,6 +84,13 @@ function symbolicFill(g: Graph, perm: Int32Array): number {
   expect([...skPlain.eliminationTree(g, perm, pinv)]).toEqual([...parent]);
   expect([...skPlain.postorder(parent)]).toEqual([...post]);
   expect([...columnCounts(g, perm, pinv, parent, post, skPlain)]).toEqual([...counts]);
+  // the fused call (the analysis's) gives the same three arrays, in both builds
+  for (const k of [sk, skPlain]) {
+    const t = k.graphTree(g, perm, pinv);
+    expect([...t.parent]).toEqual([...parent]);
+    expect([...t.post]).toEqual([...post]);
+    expect([...t.counts]).toEqual([...counts]);
+  }
   return counts.reduce((s, c) => s + c, 0);
 }
 

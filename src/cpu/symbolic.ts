@@ -17,6 +17,11 @@ export function cpuSymbolicKernels(B: Kernels): SymbolicKernels {
       const n = parent.length;
       return run(B, [parent], [n], (p, out, work) => B.kernels.sym_postorder(n, ...p, ...out, work), 3 * n)[0];
     },
+    graphTree: (g, perm, pinv) => {
+      const n = g.n;
+      const [parent, post, counts] = run(B, [g.ptr.subarray(0, n + 1), g.adj.subarray(0, g.ptr[n]), perm, pinv], [n, n, n], (p, out, work) => B.kernels.sym_graph(n, ...p, ...out, work), 5 * n);
+      return { parent, post, counts };
+    },
     countsOfLists: (ptr, idx, head, next, pinv, parent, post) => {
       const n = parent.length;
       const lists = ptr.length - 1;

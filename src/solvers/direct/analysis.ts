@@ -9,7 +9,7 @@ import { amdOrder, columnAmdOrder } from './amd.js';
 import type { Band } from './band-lu.js';
 import { ndOrder } from './nested-dissection.js';
 import { inversePermutation, type Graph, type Rows } from './pattern.js';
-import { columnCounts, columnCountsAtA, columnEliminationTree, costOf, supernodes, type FactorCost, type SymbolicKernels } from './symbolic.js';
+import { columnCountsAtA, columnEliminationTree, costOf, supernodes, type FactorCost, type SymbolicKernels } from './symbolic.js';
 
 /**
  * The fill-reducing orderings: approximate minimum degree or nested dissection of A + Aᵀ, none, or
@@ -82,9 +82,7 @@ function countsFor(g: Graph | ColumnPattern, perm: Int32Array, k: SymbolicKernel
     const post = k.postorder(parent);
     return { pinv, parent, post, counts: columnCountsAtA(g.rows, g.skip, pinv, parent, post, k) };
   }
-  const parent = k.eliminationTree(g, perm, pinv);
-  const post = k.postorder(parent);
-  return { pinv, parent, post, counts: columnCounts(g, perm, pinv, parent, post, k) };
+  return { pinv, ...k.graphTree(g, perm, pinv) };
 }
 
 /**

@@ -22,6 +22,11 @@ export interface SymbolicKernels {
    * diagonal are the neighbours of perm[k] eliminated before it), with path compression.
    */
   eliminationTree(g: Graph, perm: Int32Array, pinv: Int32Array): Int32Array;
+  /**
+   * eliminationTree, postorder and columnCounts of the graph in one call (one copy of the graph
+   * for the three): the same arrays.
+   */
+  graphTree(g: Graph, perm: Int32Array, pinv: Int32Array): { parent: Int32Array; post: Int32Array; counts: Int32Array };
   /** A postorder of the forest `parent`: post[k] is the k-th node, children before parents, in index order. */
   postorder(parent: Int32Array): Int32Array;
   /**
