@@ -1,7 +1,7 @@
 import { largestFront, supernodalSchedule, type OrderedMatrix, type SupernodalFactor, type SupernodalNumeric, type SupernodalSchedule, type SupernodalSymbolic } from '../solvers/direct/supernodal.js';
 import { throwIfAborted } from '../next-task.js';
 import type { CpuBackend } from './backend.js';
-import type { Region } from './memory.js';
+import { Layout, type Region } from './memory.js';
 import { DisposedError } from '../errors.js';
 import { balancedBounds } from './partition.js';
 
@@ -29,16 +29,6 @@ export function cpuSupernodalNumeric(B: CpuBackend): SupernodalNumeric {
       }
     }
   };
-}
-
-/** 16-byte aligned pieces of a region being laid out. */
-class Layout {
-  bytes = 0;
-  place(b: number): number {
-    const at = this.bytes;
-    this.bytes += Math.ceil(b / 16) * 16;
-    return at;
-  }
 }
 
 const DESC_WORDS = 17;

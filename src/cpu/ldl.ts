@@ -1,6 +1,5 @@
 import type { DenseLdlKernel, LdlKernels, LdlNumeric, LdlSolve } from '../solvers/direct/ldl.js';
 import type { CpuBackend } from './backend.js';
-import { releaseMemory } from '../memory-budget.js';
 
 type Kernels = Pick<CpuBackend, 'heap' | 'kernels'>;
 
@@ -21,8 +20,7 @@ function cpuLdlSolve(B: Kernels): LdlSolve {
     const lnz = f.Lp[n];
     // Lx, D, b, x, y (f64); then perm, and Lp, Li unless dense (i32)
     const f64 = 8 * (lnz + 4 * n);
-    const region = B.heap.alloc(f64 + 4 * n + (f.dense ? 0 : 4 * (n + 1 + lnz)));
-    try {
+    return B.heap.temporary(f64 + 4 * n + (f.dense ? 0 : 4 * (n + 1 + lnz)), (region) => {
       const buf = B.heap.memory.buffer;
       const Lx = region.ptr;
       const D = Lx + 8 * lnz;
@@ -42,10 +40,7 @@ function cpuLdlSolve(B: Kernels): LdlSolve {
       }
       B.kernels.ldl_solve(n, Lp, Li, Lx, D, pAt, bAt, xAt, y, f.dense ? 1 : 0);
       x.set(new Float64Array(B.heap.memory.buffer, xAt, n));
-    } finally {
-      region.dispose();
-      releaseMemory(region.bytes);
-    }
+    });
   };
 }
 
@@ -55,18 +50,14 @@ function cpuLdlSolve(B: Kernels): LdlSolve {
  */
 function cpuDenseLdl(B: Kernels): DenseLdlKernel {
   return (n, W, D, positive) => {
-    const region = B.heap.alloc(8 * (n * n + n));
-    try {
+    return B.heap.temporary(8 * (n * n + n), (region) => {
       const w = region.view('f64', n * n);
       w.set(W);
       const k = B.kernels.ldl_dense(n, region.ptr, region.ptr + 8 * n * n, positive ? 1 : 0);
       W.set(w);
       D.set(new Float64Array(B.heap.memory.buffer, region.ptr + 8 * n * n, n));
       return k;
-    } finally {
-      region.dispose();
-      releaseMemory(region.bytes);
-    }
+    });
   };
 }
 
@@ -85,8 +76,7 @@ function cpuLdlNumeric(B: Kernels): LdlNumeric {
     const i32 = 4 * (n + 1) + 4 * nnz + 8 * n + 4 * (n + 1) + 4 * lnz;
     const f64 = 8 * nnz + 8 * lnz + 8 * n;
     const workBytes = 12 * nnz + 4 * (n + 1) + 8 + 20 * n;
-    const region = B.heap.alloc(f64 + ((i32 + 7) & ~7) + workBytes);
-    try {
+    return B.heap.temporary(f64 + ((i32 + 7) & ~7) + workBytes, (region) => {
       const base = region.ptr;
       const buf = B.heap.memory.buffer;
       let at = base;
@@ -117,9 +107,6 @@ function cpuLdlNumeric(B: Kernels): LdlNumeric {
         f.D.set(DView);
       }
       return k;
-    } finally {
-      region.dispose();
-      releaseMemory(region.bytes);
-    }
+    });
   };
 }

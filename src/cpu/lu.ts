@@ -1,21 +1,9 @@
 import type { LuFactor, LuKernels, LuNumeric, LuSolve } from '../solvers/direct/lu.js';
 import type { BandLuNumeric } from '../solvers/direct/band-lu.js';
 import type { CpuBackend } from './backend.js';
-import type { Region } from './memory.js';
-import { releaseMemory } from '../memory-budget.js';
+import { freeTemporary, Layout, type Region } from './memory.js';
 
 const DESC_WORDS = 32;
-
-/** Byte offsets of 16-byte aligned pieces laid out one after another. */
-function layout(sizes: number[]): { at: number[]; bytes: number } {
-  let bytes = 0;
-  const at = sizes.map((s) => {
-    const a = bytes;
-    bytes += Math.ceil(s / 16) * 16;
-    return a;
-  });
-  return { at, bytes };
-}
 
 /** The LU kernels of the CPU path (assembly/lu.ts), run at once on the calling thread's instance. */
 export function cpuLuKernels(B: Pick<CpuBackend, 'heap' | 'kernels'>): LuKernels {
@@ -34,9 +22,8 @@ function luSolve(B: Pick<CpuBackend, 'heap' | 'kernels'>): LuSolve {
     const lnz = Lp[n];
     const unz = Up[n];
     // Lx, Ux, dinv, b, x, y (f64); Lp, Li, Up, Ui, pinv, q (i32)
-    const { at, bytes } = layout([8 * c * lnz, 8 * c * unz, 8 * c * n, 8 * c * n, 8 * c * n, 8 * c * n, 4 * (n + 1), 4 * lnz, 4 * (n + 1), 4 * unz, 4 * n, 4 * n]);
-    const region = B.heap.alloc(bytes);
-    try {
+    const { at, bytes } = Layout.of([8 * c * lnz, 8 * c * unz, 8 * c * n, 8 * c * n, 8 * c * n, 8 * c * n, 4 * (n + 1), 4 * lnz, 4 * (n + 1), 4 * unz, 4 * n, 4 * n]);
+    return B.heap.temporary(bytes, (region) => {
       const buf = B.heap.memory.buffer;
       const P = at.map((a) => region.ptr + a);
       new Float64Array(buf, P[0], c * lnz).set(f.Lx.subarray(0, c * lnz));
@@ -51,10 +38,7 @@ function luSolve(B: Pick<CpuBackend, 'heap' | 'kernels'>): LuSolve {
       new Int32Array(buf, P[11], n).set(f.q);
       B.kernels.lu_solve(n, c, P[6], P[7], P[0], P[8], P[9], P[1], P[2], P[10], P[11], P[3], P[4], P[5]);
       x.set(new Float64Array(B.heap.memory.buffer, P[4], c * n));
-    } finally {
-      region.dispose();
-      releaseMemory(region.bytes);
-    }
+    });
   };
 }
 
@@ -73,14 +57,10 @@ class Held {
   }
   free(r: Region): void {
     this.regions.splice(this.regions.indexOf(r), 1);
-    r.dispose();
-    releaseMemory(r.bytes);
+    freeTemporary(r);
   }
   freeAll(): void {
-    for (const r of this.regions) {
-      r.dispose();
-      releaseMemory(r.bytes);
-    }
+    for (const r of this.regions) freeTemporary(r);
     this.regions = [];
   }
 }
@@ -98,7 +78,7 @@ function sparseLu(B: Pick<CpuBackend, 'heap' | 'kernels'>): LuNumeric {
     const m = n - k0;
     if (m > 0) grow(m * m * 8 * c + 8 * m);
     // desc, Ap, Ai, Ax, q, Lp, Up, pinv, x, xi/stack/pstack/mark/Lpend, D, rows, at, dpos
-    const { at, bytes } = layout([4 * DESC_WORDS, 4 * (n + 1), 4 * nnz, 8 * c * nnz, 4 * n, 4 * (n + 1), 4 * (n + 1), 4 * n, 8 * c * n, 20 * n, 8 * c * m * m, 4 * m, 4 * n, 4 * m]);
+    const { at, bytes } = Layout.of([4 * DESC_WORDS, 4 * (n + 1), 4 * nnz, 8 * c * nnz, 4 * n, 4 * (n + 1), 4 * (n + 1), 4 * n, 8 * c * n, 20 * n, 8 * c * m * m, 4 * m, 4 * n, 4 * m]);
     const held = new Held(B);
     const alloc = (b: number): Region => held.alloc(b);
     try {
@@ -187,7 +167,7 @@ function bandLu(B: Pick<CpuBackend, 'heap' | 'kernels'>): BandLuNumeric {
     const kv = band.lower + band.upper;
     const lda = 2 * kl + band.upper + 1;
     // desc, Ap, Ai, Ax, W, rowAt, posOf, Lp, Li, Lx, Up, Ui, Ux, pinv
-    const { at, bytes } = layout([4 * DESC_WORDS, 4 * (n + 1), 4 * nnz, 8 * c * nnz, 8 * c * n * lda, 4 * n, 4 * n, 4 * (n + 1), 4 * n * (kl + 1), 8 * c * n * (kl + 1),
+    const { at, bytes } = Layout.of([4 * DESC_WORDS, 4 * (n + 1), 4 * nnz, 8 * c * nnz, 8 * c * n * lda, 4 * n, 4 * n, 4 * (n + 1), 4 * n * (kl + 1), 8 * c * n * (kl + 1),
       4 * (n + 1), 4 * n * (kv + 1), 8 * c * n * (kv + 1), 4 * n]);
     const held = new Held(B);
     try {

@@ -1,5 +1,5 @@
 import { MemoryLimitError, DisposedError } from '../errors.js';
-import { reserveMemory, withMemoryBudget } from '../memory-budget.js';
+import { releaseMemory, reserveMemory, withMemoryBudget } from '../memory-budget.js';
 
 const PAGE = 65536;
 const ALIGN = 16;
@@ -43,6 +43,31 @@ export class Region {
     if (this.disposed) return;
     this.disposed = true;
     this.heap.free(this);
+  }
+}
+
+/**
+ * Frees a region an operation allocated as a temporary and gives its bytes back to the operation's
+ * memory budget (alloc counted them), so the count follows what the operation still holds.
+ */
+export function freeTemporary(r: Region): void {
+  r.dispose();
+  releaseMemory(r.bytes);
+}
+
+/** Byte offsets of 16-byte aligned pieces laid out one after another, and their total. */
+export class Layout {
+  bytes = 0;
+  place(b: number): number {
+    const at = this.bytes;
+    this.bytes += Math.ceil(b / 16) * 16;
+    return at;
+  }
+  /** The offsets of `sizes` placed in turn, and the bytes they take. */
+  static of(sizes: number[]): { at: number[]; bytes: number } {
+    const l = new Layout();
+    const at = sizes.map((s) => l.place(s));
+    return { at, bytes: l.bytes };
   }
 }
 
@@ -99,6 +124,16 @@ export class WasmHeap {
     this.top = ptr + size;
     this.live += size;
     return new Region(this, ptr, size);
+  }
+
+  /** `use` run over a temporary region of `bytes`, freed with freeTemporary however it ends. */
+  temporary<T>(bytes: number, use: (r: Region) => T): T {
+    const r = this.alloc(bytes);
+    try {
+      return use(r);
+    } finally {
+      freeTemporary(r);
+    }
   }
 
   /** A region holding a copy of `src`. */

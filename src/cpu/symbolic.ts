@@ -1,7 +1,6 @@
 import type { MinimumDegreeKernel } from '../solvers/direct/amd.js';
 import type { SymbolicKernels } from '../solvers/direct/symbolic.js';
 import type { CpuBackend } from './backend.js';
-import { releaseMemory } from '../memory-budget.js';
 
 type Kernels = Pick<CpuBackend, 'heap' | 'kernels'>;
 
@@ -37,8 +36,7 @@ export function cpuSymbolicKernels(B: Kernels): SymbolicKernels {
  */
 function run(B: Kernels, inputs: Int32Array[], outputs: number[], call: (inputs: number[], outputs: number[], work: number) => void, workWords: number): Int32Array[] {
   const words = [...inputs.map((a) => a.length), ...outputs, workWords];
-  const region = B.heap.alloc(4 * words.reduce((s, w) => s + w, 0));
-  try {
+  return B.heap.temporary(4 * words.reduce((s, w) => s + w, 0), (region) => {
     const all = region.view('i32');
     let at = 0;
     const ptrs = words.map((w) => {
@@ -51,10 +49,7 @@ function run(B: Kernels, inputs: Int32Array[], outputs: number[], call: (inputs:
     const outAt = outputs.map((_, i) => inputs.length + i);
     call(inputs.map((_, i) => addr(i)), outAt.map(addr), addr(words.length - 1));
     return outAt.map((i, o) => all.slice(ptrs[i], ptrs[i] + outputs[o]));
-  } finally {
-    region.dispose();
-    releaseMemory(region.bytes);
-  }
+  });
 }
 
 /**
@@ -64,17 +59,13 @@ function run(B: Kernels, inputs: Int32Array[], outputs: number[], call: (inputs:
  */
 export function cpuMinimumDegree(B: Kernels): MinimumDegreeKernel {
   return (words, n, fill) => {
-    const region = B.heap.alloc(4 * words);
-    try {
+    return B.heap.temporary(4 * words, (region) => {
       const all = region.view('i32', words);
       all.fill(0);
       const a = fill(all);
       const status = B.kernels.amd_eliminate(region.ptr, n, a.m, a.size, a.cnz, a.dense, region.ptr + 4 * a.denseBy);
       if (status !== 0) throw new Error(`internal: the minimum degree elimination ran out of pivots (n = ${n})`);
       return region.view('i32', n).slice();
-    } finally {
-      region.dispose();
-      releaseMemory(region.bytes);
-    }
+    });
   };
 }
