@@ -8,8 +8,7 @@ import { allocValues, componentBytes, components, elementBytes, isComplex, type 
 import { DisposedError, GpuUnavailableError, InputTypeError, MemoryLimitError, NotPositiveDefiniteError, OptionError, PaddingLimitError, ShapeError, SingularMatrixError, UnsupportedError, SimdglError } from '../errors.js';
 import type { SpmvScalars } from '../backend-types.js';
 import { convert, type FormatName, type SparseMatrix } from '../formats/index.js';
-import { sparseMatrix } from '../formats/owned.js';
-import { ownedCopyCanonical } from '../formats/owned.js';
+import { ownedCopyCanonical, sparseMatrix } from '../formats/owned.js';
 import { DenseMatrix } from '../formats/dense.js';
 import { PATH_IDS, type DenseShape, type Path, type PathCapabilities, type PathChoice, type PathDense, type PathId, type PathMatrix, type PathVector } from '../path.js';
 import { CpuPath } from '../cpu/path.js';
@@ -44,7 +43,7 @@ import { shownTyped, shownValue } from '../shown-value.js';
 import { spgemm, type SparseKernels } from '../solvers/amg/spgemm.js';
 import { CpuSparseSession } from '../cpu/spgemm.js';
 import type { AmgOptions } from '../solvers/amg/hierarchy.js';
-import { estimateFactorCost, factorize, nonFiniteEntry, planFactor, type DirectKernels, type FactorEstimate, type Factorization, type FactorOptions, type FactorPlan } from '../solvers/direct/factor.js';
+import { estimateFactorCost, factorize, firstNonFinite, nonFiniteEntry, planFactor, type DirectKernels, type FactorEstimate, type Factorization, type FactorOptions, type FactorPlan } from '../solvers/direct/factor.js';
 import type { OrderingName } from '../solvers/direct/analysis.js';
 
 type Handle = MatrixHandle | ResidentVector | DenseHandle | PreconditionerHandle;
@@ -1477,9 +1476,12 @@ export class Runtime implements HandleOwner {
     // the factorization proved A singular or not positive definite: CG's premise is false
     let notDefinite = false;
     // a NaN or ±Inf in A spoils the factorization (it would read as singular), one in b its solve (F.solve
-    // refuses it): method 'direct' ends
-    // 'nan' as the Krylov methods do, 'auto' leaves the matrix to them
-    const bad = d && (d.direct || o.method === 'direct') ? (nonFiniteEntry(d.plan!.C) ?? nonFiniteRhs(b64)) : null;
+    // refuses it): method 'direct' ends 'nan' as the Krylov methods do, 'auto' leaves the system to them
+    const badRhs = () => {
+      const i = firstNonFinite(b64);
+      return i < 0 ? null : `b[${i}] is ${b64[i]}`;
+    };
+    const bad = d && (d.direct || o.method === 'direct') ? (nonFiniteEntry(d.plan!.C) ?? badRhs()) : null;
     // nothing factorized (NaN in A, or the signal fired before or during the factorization): x is x0 (or
     // 0) as a Krylov method aborted before its first iteration gives it
     const notFactorized = (): SolveOutcome => {
@@ -2181,10 +2183,4 @@ interface SolveAnalysis {
   chebyshev?: PreconditionerPlan;
   /** the same on a GPU path (degree 3, its bounds estimated there) */
   chebyshevGpu?: PreconditionerPlan;
-}
-
-/** Where b holds a NaN or ±Inf, said as nonFiniteEntry says A's; null when every entry is finite. */
-function nonFiniteRhs(b: Float64Array): string | null {
-  for (let i = 0; i < b.length; i++) if (b[i] - b[i] !== 0) return `b[${i}] is ${b[i]}`;
-  return null;
 }

@@ -243,6 +243,15 @@ function analyzeFor(C: Csc, rows: Rows, lu: boolean, ordering: OrderingName | 'a
 }
 
 /**
+ * The index of b's first NaN or ±Inf, or −1 (F.solve refuses such a b; rt.solve ends 'nan' before factorizing).
+ * @internal
+ */
+export function firstNonFinite(b: Float64Array): number {
+  for (let i = 0; i < b.length; i++) if (b[i] - b[i] !== 0) return i;
+  return -1;
+}
+
+/**
  * Why A cannot be factorized for holding a NaN or ±Inf (the first by columns, named by row, column and
  * value), or null: such an entry spoils every pivot of its column, which would read as 'singular'.
  * @internal rt.solve asks before factorizing, to end with reason 'nan' as the Krylov methods do
@@ -582,9 +591,8 @@ export class Factorization {
     const { xt } = w;
     const b64 = b instanceof Float64Array ? b : Float64Array.from(b);
     // a NaN or ±Inf would spread through every x entry it reaches and leave a NaN residual: say where
-    for (let i = 0; i < b64.length; i++) {
-      if (b64[i] - b64[i] !== 0) throw new InputRangeError(`solve: b[${i}] is ${b64[i]}${k > 1 ? ` (right-hand side ${Math.floor(i / m)})` : ''}, expected a finite number`);
-    }
+    const bad = firstNonFinite(b64);
+    if (bad >= 0) throw new InputRangeError(`solve: b[${bad}] is ${b64[bad]}${k > 1 ? ` (right-hand side ${Math.floor(bad / m)})` : ''}, expected a finite number`);
     const anorm = (this.normInf ??= infNorm(this.At));
     const norms = this.norms;
     for (let j = 0; j < k; j++) {
