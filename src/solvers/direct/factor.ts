@@ -29,7 +29,7 @@ export type FactorKind = 'auto' | 'cholesky' | 'ldlt' | 'lu';
 export interface FactorOptions {
   /** which factorization (default 'auto') */
   kind?: FactorKind;
-  /** the fill-reducing ordering (default 'auto': the natural order for a banded matrix (at least half its band stored), else AMD, and nested dissection too from 2000 unknowns, the one with fewer predicted flops (nested dissection alone on a mesh-like graph of 16384 unknowns or more); for LU of a pattern far from symmetric, 'amd-ata') */
+  /** the fill-reducing ordering (default 'auto': the natural order for a banded matrix (at least half its band stored), else AMD, and nested dissection too from 2000 unknowns, the one with fewer predicted flops (nested dissection alone on a mesh-like graph of 16384 unknowns or more); for LU of a pattern far from symmetric, 'amd-ata'). 'amd-ata' is LU's only: with kind 'auto' it factorizes LU, symmetric A too; with 'cholesky' or 'ldlt' an UnsupportedError */
   ordering?: OrderingName | 'auto';
   /** LU: the diagonal is kept as pivot when at least this fraction of the column's largest candidate (default 0.001, as KLU; 0.1 under the column ordering 'amd-ata', as UMFPACK's unsymmetric strategy; 1 = strict partial pivoting) */
   pivotTolerance?: number;
@@ -184,10 +184,11 @@ export function planFactor(A: SparseMatrix, kind: FactorKind, ordering: Ordering
   if ((kind === 'cholesky' || kind === 'ldlt') && !sym) {
     throw new UnsupportedError(`factor: kind '${kind}' needs a symmetric matrix (A equal to Aᵀ, both triangles stored); use kind: 'lu'`);
   }
-  if (ordering === 'amd-ata' && (kind === 'cholesky' || kind === 'ldlt' || (kind === 'auto' && sym))) {
-    throw new UnsupportedError(`factor: ordering 'amd-ata' (a column ordering) is for LU of a nonsymmetric matrix; use 'amd' or 'nd'`);
+  if (ordering === 'amd-ata' && (kind === 'cholesky' || kind === 'ldlt')) {
+    throw new UnsupportedError(`factor: ordering 'amd-ata' (a column ordering) is for LU; kind '${kind}' takes 'amd', 'nd', 'natural' or 'auto'`);
   }
-  return { csr, C, sym, a: analyzeFor(C, csrRows(csr), kind === 'lu' || (kind === 'auto' && !sym), ordering, sk) };
+  // kind 'auto' with the column ordering asked for is LU (the only kind that uses one), symmetric A too
+  return { csr, C, sym, a: analyzeFor(C, csrRows(csr), kind === 'lu' || (kind === 'auto' && (!sym || ordering === 'amd-ata')), ordering, sk) };
 }
 
 /**
@@ -295,8 +296,8 @@ async function factorizeInBudget(A: SparseMatrix, options: FactorOptions, budget
       await F.numeric(kind, `kind: '${kind}' was asked for`, signal);
       return F;
     }
-    if (!sym) {
-      await F.numeric('lu', C.complex ? 'complex: LU' : 'not symmetric: LU', signal);
+    if (!sym || a.ordering === 'amd-ata') {
+      await F.numeric('lu', C.complex ? 'complex: LU' : !sym ? 'not symmetric: LU' : "ordering 'amd-ata' was asked for, a column ordering only LU uses: LU", signal);
       return F;
     }
     // symmetric: Cholesky when it succeeds, else LDLᵀ, else LU
@@ -600,7 +601,11 @@ export class Factorization {
       const bj = k === 1 ? b64 : b64.subarray(j * m, (j + 1) * m);
       const xj = k === 1 ? x : x.subarray(j * m, (j + 1) * m);
       const pending = this.applyInverse(bj, xj);
-      if (pending) await pending;
+      // disposed while the supernodal factor's solve waited: its work vectors are gone (a TypeError)
+      if (pending) {
+        await pending;
+        this.live();
+      }
       let rn = this.residual(bj, xj, r);
       const bn = norms.b2;
       // a step only while the normwise backward error ‖r‖∞ / (‖A‖∞·‖x‖∞ + ‖b‖∞) is above a few
@@ -609,7 +614,10 @@ export class Factorization {
       const bound = refine > 0 && rn > 0 ? REFINE_ABOVE * (anorm * norms.xInf + norms.bInf) : Infinity;
       for (let s = 0; s < refine && norms.rInf > bound; s++) {
         const more = this.applyInverse(r, dx);
-        if (more) await more;
+        if (more) {
+          await more;
+          this.live();
+        }
         for (let t = 0; t < m; t++) xt[t] = xj[t] + dx[t];
         const rt = this.residual(bj, xt, dx);
         if (!(rt < rn)) break;

@@ -1,0 +1,70 @@
+/**
+ * Third adversarial pass over the direct solvers and the readers (rt.factor, F.solve, Matrix Market):
+ * a factor disposed while its solve runs, the column ordering under kind 'auto'. Each outcome a typed
+ * error or a right answer (docs/direct.md, docs/errors.md).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
+import { poisson2D, poisson3D } from '../src/generators/poisson.js';
+import { DisposedError, UnsupportedError } from '../src/errors.js';
+import { trueResidual } from './solve-reference.js';
+
+let rt: Runtime;
+beforeAll(async () => {
+  rt = await createRuntime({ workers: 2, backend: 'cpu' });
+});
+afterAll(() => rt.dispose());
+
+describe('a factor disposed while F.solve runs', () => {
+  // the supernodal factor's solve waits on the pool: disposed between its right-hand sides, the next
+  // one read the freed work vectors (TypeError: Cannot read properties of null (reading 'y'))
+  it('supernodal Cholesky, two right-hand sides, disposed after 0–40 microtasks: DisposedError or the right answer', async () => {
+    const A = poisson3D(16);
+    const b = Float64Array.from({ length: 2 * A.rows }, (_, i) => Math.cos(i));
+    const seen = new Set<string>();
+    for (let ticks = 0; ticks <= 40; ticks += 2) {
+      const F = await rt.factor(A);
+      expect(F.info.method).toBe('supernodal');
+      const pending = F.solve(b);
+      for (let t = 0; t < ticks; t++) await Promise.resolve();
+      F.dispose();
+      const out = await pending.then((r) => r, (e: unknown) => e);
+      if (out instanceof Error) {
+        expect(out, `${ticks} ticks: ${String(out)}`).toBeInstanceOf(DisposedError);
+        seen.add('disposed');
+      } else {
+        const { x } = out as { x: Float64Array };
+        expect(trueResidual(A, Array.from(x.subarray(0, A.rows)), b.subarray(0, A.rows))).toBeLessThan(1e-12);
+        expect(trueResidual(A, Array.from(x.subarray(A.rows)), b.subarray(A.rows))).toBeLessThan(1e-12);
+        seen.add('answered');
+      }
+      await expect(F.solve(b)).rejects.toBeInstanceOf(DisposedError);
+    }
+    // the loop reached the solve in flight (at 0 ticks it had not started: DisposedError)
+    expect(seen.has('disposed')).toBe(true);
+  });
+});
+
+describe("ordering 'amd-ata' with kind 'auto'", () => {
+  // the column ordering is LU's: 'auto' of a symmetric A was an UnsupportedError while 'auto' of a
+  // nonsymmetric one took it; now 'auto' factorizes LU with it and says why
+  for (const m of [3, 10, 30]) {
+    it(`poisson2D(${m}) (symmetric): LU under 'amd-ata', a true residual below 1e-12`, async () => {
+      const A = poisson2D(m);
+      const F = await rt.factor(A, { ordering: 'amd-ata' });
+      expect([F.info.kind, F.info.ordering]).toEqual(['lu', 'amd-ata']);
+      expect(F.info.kindReason).toMatch(/'amd-ata'.*LU/);
+      const b = Float64Array.from({ length: A.rows }, (_, i) => 1 + (i % 3));
+      const r = await F.solve(b);
+      expect(trueResidual(A, Array.from(r.x), b)).toBeLessThan(1e-12);
+      F.dispose();
+    });
+  }
+  it("kinds 'cholesky' and 'ldlt' with it: an UnsupportedError naming the orderings they take", async () => {
+    for (const kind of ['cholesky', 'ldlt'] as const) {
+      const err = await rt.factor(poisson2D(5), { kind, ordering: 'amd-ata' }).then(() => null, (e: unknown) => e);
+      expect(err).toBeInstanceOf(UnsupportedError);
+      expect(String(err)).toMatch(new RegExp(`is for LU; kind '${kind}' takes 'amd', 'nd'`));
+    }
+  });
+});
