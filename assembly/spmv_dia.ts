@@ -401,3 +401,47 @@ export function dia_c64(offsets: usize, ndiag: i32, data: usize, pitch: i32, col
 export function dia_c128(offsets: usize, ndiag: i32, data: usize, pitch: i32, cols: i32, x: usize, y: usize, alphaRe: f64, alphaIm: f64, betaRe: f64, betaIm: f64, conj: i32, rowStart: i32, rowEnd: i32): void {
   diaCplx<f64>(offsets, ndiag, data, pitch, cols, x, y, alphaRe, alphaIm, betaRe, betaIm, conj, rowStart, rowEnd);
 }
+
+/** Rows of q a tile of cg_dia_direction_f64 forms before its direction step reads them back (8 KiB: in L1). */
+const DIR_TILE: i32 = 1024;
+
+// The SpMV and the direction step of an f64 CG iteration over a DIA matrix in one call, rows [start,
+// end) of the square n×n A: q ← A·z + β·q (dia_f64's rows, α = 1), p ← z + β·p and the
+// partial Σ pᵢ·qᵢ at `out`, tile by tile, so q's rows are read back from L1 and not from memory, and one
+// pool call is made where there were two. Every value is the pair's bit for bit: the SpMV's rows do not
+// depend on how they are split, and the direction step's accumulators carry across the tiles (whose
+// starts are 4 rows apart from `start`), so Σ pᵢ·qᵢ is direction_f64's over [start, end).
+export function cg_dia_direction_f64(offsets: usize, ndiag: i32, data: usize, pitch: i32, n: i32, z: usize, p: usize, q: usize, beta: f64, out: usize, start: i32, end: i32): void {
+  let s: f64 = 0;
+  // direction_f64's split: 4-row blocks from start in lanes, the last < 4 rows after the lanes are summed
+  const blocks = ASC_FEATURE_SIMD ? end - ((end - start) & 3) : start;
+  if (ASC_FEATURE_SIMD) {
+    const b = f64x2.splat(beta);
+    let s0 = f64x2.splat(0), s1 = f64x2.splat(0);
+    for (let t = start; t < end; t += DIR_TILE) {
+      const e = min(end, t + DIR_TILE);
+      diaReal<f64>(offsets, ndiag, data, pitch, n, z, q, 1.0, beta, t, e);
+      for (let i = t, be = min(e, blocks); i < be; i += 4) {
+        const o = <usize>i << 3;
+        const p0 = f64x2.add(v128.load(z + o), f64x2.mul(b, v128.load(p + o)));
+        const p1 = f64x2.add(v128.load(z + o, 16), f64x2.mul(b, v128.load(p + o, 16)));
+        v128.store(p + o, p0);
+        v128.store(p + o, p1, 16);
+        s0 = f64x2.add(s0, f64x2.mul(p0, v128.load(q + o)));
+        s1 = f64x2.add(s1, f64x2.mul(p1, v128.load(q + o, 16)));
+      }
+    }
+    const u = f64x2.add(s0, s1);
+    s = f64x2.extract_lane(u, 0) + f64x2.extract_lane(u, 1);
+  } else {
+    for (let t = start; t < end; t += DIR_TILE) diaReal<f64>(offsets, ndiag, data, pitch, n, z, q, 1.0, beta, t, min(end, t + DIR_TILE));
+  }
+  // the plain build's every row (q is then formed first, whole), the SIMD build's last < 4
+  for (let i = blocks; i < end; i++) {
+    const o = <usize>i << 3;
+    const pi = load<f64>(z + o) + beta * load<f64>(p + o);
+    store<f64>(p + o, pi);
+    s += pi * load<f64>(q + o);
+  }
+  store<f64>(out, s);
+}

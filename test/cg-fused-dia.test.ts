@@ -3,7 +3,8 @@
  * one pass (cgDirectionProduct, cg_dia_f32) and the pool's iterative refinement (src/cpu/refine.ts),
  * each against plain f64 JavaScript written here, at edge sizes (0, 1, rows not a multiple of the SIMD
  * block or of the chunks) on 1, 2 and 3 threads with every operation on the pool; and CG's iteration
- * counts with the fused step against the same ops without it.
+ * counts with the fused step against the same ops without it; and the f64 SpMV + direction step in one
+ * call (cgProductDirection, cg_dia_direction_f64) against the two calls it replaces and f64 JavaScript.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CpuBackend } from '../src/cpu/backend.js';
@@ -129,6 +130,102 @@ describe('cgDirectionProduct (cg_dia_f32)', () => {
         expect(relDiff(fused.x.view() as Float32Array, plain.x.view() as Float32Array)).toBeLessThan(1e-5);
         ops.release(fused.x);
         ops.release(plain.x);
+      } finally {
+        ops.release(b);
+        ops.dispose();
+        M.dispose();
+      }
+    }
+  });
+});
+
+describe('cgProductDirection (cg_dia_direction_f64)', () => {
+  const random64 = (n: number, seed: number) => Float64Array.from(random(n, seed), (v, i) => v + i * 1e-9);
+  for (const threads of THREADS) {
+    it(`q ← A·z + β·q, p ← z + β·p and pᵀq: the SpMV + cgDirection pair's bits, and the f64 reference's values; ${threads} thread(s)`, async () => {
+      const B = backends.get(threads)!;
+      for (const n of [...SIZES, 2050, 5001]) {
+        const A = banded(n, OFFSETS, n + 1).astype('f64');
+        const M = B.upload(DIAMatrix.fromCSR(A));
+        const ops = cpuSolverOps(B, M, 'none');
+        const vec = (v: Float64Array) => {
+          const h = ops.vector();
+          h.view().set(v);
+          return h;
+        };
+        const [z0, p0, q0] = [random64(n, 2 * n + 3), random64(n, 3 * n + 5), random64(n, 5 * n + 1)];
+        const vs = [vec(z0), vec(p0), vec(q0), vec(p0), vec(q0)];
+        const [z, p, q, p2, q2] = vs;
+        try {
+          for (const beta of [0.37, 0]) {
+            if (beta === 0) {
+              // β = 0 (CG's first step): q is not read, as the SpMV's β = 0 does not read y
+              (q.view() as Float64Array).fill(NaN);
+              (q2.view() as Float64Array).fill(NaN);
+            }
+            const qIn = Float64Array.from(q.view() as Float64Array);
+            const pIn = Float64Array.from(p.view() as Float64Array);
+            const pq = await ops.cgProductDirection!(beta, z, p, q);
+            await ops.spmv(z, q2, 1, beta);
+            const pq2 = await ops.cgDirection!(beta, z, p2, q2);
+            expect(Array.from(q.view() as Float64Array)).toEqual(Array.from(q2.view() as Float64Array));
+            expect(Array.from(p.view() as Float64Array)).toEqual(Array.from(p2.view() as Float64Array));
+            expect(pq).toBe(pq2);
+            // against plain f64 JavaScript
+            const az = matvec(A, z0);
+            const qRef = Float64Array.from(az, (v, i) => (beta === 0 ? v : v + beta * qIn[i]));
+            const pRef = Float64Array.from(z0, (v, i) => v + beta * pIn[i]);
+            if (n > 0) expect(relDiff(q.view() as Float64Array, qRef)).toBeLessThan(1e-14);
+            expect(Array.from(p.view() as Float64Array)).toEqual(Array.from(pRef));
+            const pqRef = pRef.reduce((s, v, i) => s + v * qRef[i], 0);
+            expect(Math.abs(pq - pqRef)).toBeLessThanOrEqual(1e-12 * (1 + pRef.reduce((s, v, i) => s + Math.abs(v * qRef[i]), 0)));
+            expect(Array.from(z.view() as Float64Array)).toEqual(Array.from(z0)); // read only
+          }
+        } finally {
+          for (const v of vs) ops.release(v);
+          ops.dispose();
+          M.dispose();
+        }
+      }
+    });
+  }
+
+  it('offered for square f64 DIA only', () => {
+    const B = backends.get(2)!;
+    const A = banded(40, OFFSETS, 1);
+    const rect = new CSRMatrix(3, 4, 'f64', Int32Array.from([0, 1, 2, 3]), Int32Array.from([1, 2, 3]), Float64Array.from([1, 2, 3]));
+    for (const [H, has] of [[DIAMatrix.fromCSR(A.astype('f64')), true], [DIAMatrix.fromCSR(A), false], [A.astype('f64'), false], [DIAMatrix.fromCSR(rect), false]] as const) {
+      const M = B.upload(H);
+      const ops = cpuSolverOps(B, M, 'none');
+      expect(ops.cgProductDirection !== undefined).toBe(has);
+      ops.dispose();
+      M.dispose();
+    }
+  });
+
+  it('CG with it gives the bits of CG without it, and the textbook PCG\'s iterations (f64, Jacobi, tol 1e-8)', async () => {
+    const A = poisson3D(14);
+    const d = new Float64Array(A.rows);
+    for (let i = 0; i < A.rows; i++) for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) if (A.colIdx[k] === i) d[i] = A.values[k];
+    const b0 = Float64Array.from(random(A.rows, 11));
+    const ref = referencePcg(A, b0, (r) => r.map((ri, i) => ri / d[i]), 1e-8, 1000);
+    for (const threads of THREADS) {
+      const B = backends.get(threads)!;
+      const M = B.upload(DIAMatrix.fromCSR(A));
+      const ops = cpuSolverOps(B, M, 'jacobi');
+      const b = ops.vector();
+      b.view().set(b0);
+      try {
+        const fused = await cg(ops, b, { tol: 1e-8 });
+        const pair = await cg({ ...ops, cgProductDirection: undefined }, b, { tol: 1e-8 });
+        expect(fused.converged && pair.converged).toBe(true);
+        expect(fused.iterations).toBe(pair.iterations);
+        expect(fused.history).toEqual(pair.history);
+        expect(Array.from(fused.x.view() as Float64Array)).toEqual(Array.from(pair.x.view() as Float64Array));
+        expect(Math.abs(fused.iterations - ref)).toBeLessThanOrEqual(1);
+        expect(trueResidual(A, fused.x.view() as Float64Array, b0)).toBeLessThan(1e-7);
+        ops.release(fused.x);
+        ops.release(pair.x);
       } finally {
         ops.release(b);
         ops.dispose();

@@ -59,6 +59,15 @@ export function cpuSolverOps(
     // f32 / c64: q formed by linearity drifts from A·p there (its two terms nearly cancel on smooth
     // modes) and slows CG: poisson3D(64) with Jacobi to 1e-5, 161 iterations against 122 with q = A·p
     cgDirection: fused && !single ? async (beta, z, p, q) => blas.sumPartials(await B.runReduction(`cg_direction_${dt}`, () => [z.ptr, p.ptr, q.ptr, beta], n))[0] : undefined,
+    // f64 on DIA: that SpMV and this pass in one call, tile by tile (assembly/spmv_dia.ts
+    // cg_dia_direction_f64), the same values; q's rows are read back from L1
+    cgProductDirection:
+      fused && dt === 'f64' && M.format === 'dia' && M.rows === M.cols
+        ? async (beta, z, p, q) =>
+            blas.sumPartials(
+              await B.runReduction(`cg_dia_direction_${dt}`, () => [M.ptr('offsets'), M.params.ndiag, M.ptr('data'), M.params.pitch, n, z.ptr, p.ptr, q.ptr, beta], n),
+            )[0]
+        : undefined,
     // f32 on DIA: aypx, SpMV and dot in one call (assembly/cg_fused.ts cg_dia_f32), q = A·p itself:
     // poisson3D(64), 2 threads, 0.56 against 0.89 ms. f64 keeps q ← A·z + β·q (cgDirection), which
     // does not drift there

@@ -45,6 +45,11 @@ export interface SolverOps<V> {
    */
   cgDirection?(beta: number, z: V, p: V, q: V): Promise<number>;
   /**
+   * Optional: the SpMV and cgDirection in one call, q ← A·z + β·q then p ← z + β·p, returning
+   * Re(pᴴq): the same values as the two (the CPU path's f64 DIA matrices, one pool call fewer).
+   */
+  cgProductDirection?(beta: number, z: V, p: V, q: V): Promise<number>;
+  /**
    * Optional CG direction step and product in one pass: pNew ← z + β·pOld, q ← A·pNew, returning
    * Re(pNewᴴq). pOld is only read, so the rows need no barrier between the two; cg() swaps the two
    * direction buffers each iteration. q is A·p itself (no drift in f32, unlike cgDirection's q).

@@ -67,7 +67,7 @@ export async function cg<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V> & 
       // fused (ops.cgDirectionProduct, else ops.cgDirection): p and q start at zero and each iteration
       // forms p ← z + β·p and q = A·p (by the product itself, or as q ← A·z + β·q), with β = 0 the
       // first time; otherwise p = z here and p ← z + β·p at the end
-      const fused = pNext !== null || ops.cgDirection !== undefined;
+      const fused = pNext !== null || ops.cgDirection !== undefined || ops.cgProductDirection !== undefined;
       if (!fused) await ops.copy(zr, p);
       let beta = 0;
       let rho = ops.precondition ? (await ops.dot(r, z))[0] : rnorm * rnorm;
@@ -82,6 +82,8 @@ export async function cg<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V> & 
         if (pNext) {
           pq = await ops.cgDirectionProduct!(beta, zr, p, pNext, q);
           [p, pNext] = [pNext, p];
+        } else if (ops.cgProductDirection) {
+          pq = await ops.cgProductDirection(beta, zr, p, q);
         } else if (fused) {
           await ops.spmv(zr, q, 1, beta);
           pq = await ops.cgDirection!(beta, zr, p, q);
