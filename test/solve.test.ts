@@ -14,7 +14,7 @@ import { ShapeError, UnsupportedError, DisposedError } from '../src/errors.js';
 import { CpuBackend } from '../src/cpu/backend.js';
 import { cpuSolverOps } from '../src/cpu/solver-ops.js';
 import { ic0 } from '../src/solvers/precond/ic0.js';
-import { ilu0 } from '../src/solvers/precond/ilu0.js';
+import { ilu0, type IncompleteFactors } from '../src/solvers/precond/ilu0.js';
 import { ssorFactors } from '../src/solvers/precond/ssor.js';
 import { blockDiagonalInverse, detectBlockSize } from '../src/solvers/precond/block-jacobi.js';
 import { levelSchedule, reversedSchedule } from '../src/solvers/precond/levels.js';
@@ -105,7 +105,7 @@ describe('factors against the textbook references', () => {
   it('ILU(0) is the KIJ ILU(0) on the pattern (nonsymmetric, west0479 shifted)', () => {
     for (const A of [convection(8), loadShared('olm1000').astype('f64')]) {
       if (A.rows > 1000) continue;
-      const F = ilu0(A)!;
+      const F = ilu0(A) as IncompleteFactors;
       expect(F.shift).toBe(0);
       const ref = referenceILU0(A);
       const got = dense(F.U);
@@ -116,7 +116,7 @@ describe('factors against the textbook references', () => {
     }
     // west0479 has zero diagonal entries: the breakdown is repaired by a reported shift
     const W = loadShared('west0479');
-    const F = ilu0(W)!;
+    const F = ilu0(W) as IncompleteFactors;
     expect(F.shift).toBeGreaterThan(0);
   });
 
@@ -203,7 +203,7 @@ describe('CPU level-scheduled triangular solve', () => {
 
   it('a unit-diagonal (ILU(0) L) solve and the level schedule invariants', async () => {
     const A = convection(12);
-    const F = ilu0(A)!;
+    const F = ilu0(A) as IncompleteFactors;
     const lv = levelSchedule(F.L, true);
     // every row once; each row's dependencies in earlier levels
     const level = new Int32Array(A.rows);

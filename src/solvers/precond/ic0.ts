@@ -20,7 +20,7 @@ export interface IncompleteCholesky {
 export function ic0(A: CSRMatrix): IncompleteCholesky | null {
   if (!isComplex(A.dtype)) return realIc0(A);
   const f = ilu0(A, true);
-  if (!f) return null;
+  if (typeof f === 'string') return null;
   const { L: Lt, U, shift } = f;
   const n = A.rows;
   const c = components(Lt.dtype);

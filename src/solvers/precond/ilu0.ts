@@ -11,19 +11,30 @@ export interface IncompleteFactors {
    * or the row's largest |aᵢⱼ| where aᵢᵢ = 0). 0 when none was needed.
    */
   shift: number;
+  /** why each smaller shift failed (empty when none was needed) */
+  why: string;
 }
 
 /** The shifts tried after a breakdown, in order (PETSc's shift of the diagonal, grown tenfold). */
 export const SHIFTS = [0, 1e-3, 1e-2, 1e-1, 1, 10];
 
 /**
+ * The largest ‖(LU)⁻¹·|A|·1‖∞ (1 where L·U = A, invariant under scaling A's rows) an incomplete factor
+ * may have: beyond 1/ε of f64 the preconditioned vectors are rounding, and in f32 they overflow
+ * (west0479's ILU(0), shifted by 0.001·|aᵢᵢ|: 8.8e87, f32 GMRES and BiCGSTAB ended 'nan' at iteration 0;
+ * the shared matrices' factors measure 1.5–3.9e9).
+ */
+const GROWTH_MAX = 1e16;
+
+/**
  * ILU(0) of a canonical square CSR, computed in f64 (c128 for complex) on the host, IKJ order: each row
  * eliminates with the finished rows above it, updating only entries in A's pattern (plus the diagonal,
  * added where absent). A pivot that is zero (|uᵢᵢ| ≤ 1e-14·row scale) or not finite, or for
- * `positivePivots` (IC(0)) not real and positive, is a breakdown: the factorization restarts with a
- * larger diagonal shift (SHIFTS). Returns null when even the largest shift breaks down.
+ * `positivePivots` (IC(0)) not real and positive, is a breakdown, and so is a factor whose inverse
+ * amplifies beyond GROWTH_MAX: the factorization restarts with a larger diagonal shift (SHIFTS).
+ * Returns why each shift failed when every one does.
  */
-export function ilu0(A: CSRMatrix, positivePivots = false): IncompleteFactors | null {
+export function ilu0(A: CSRMatrix, positivePivots = false): IncompleteFactors | string {
   const n = A.rows;
   const c = components(A.dtype);
   const complex = isComplex(A.dtype);
@@ -31,26 +42,83 @@ export function ilu0(A: CSRMatrix, positivePivots = false): IncompleteFactors | 
   const { rowPtr, colIdx } = P;
   const diag = new Int32Array(n);
   const scale = new Float64Array(n);
+  /** |A|·1 */
+  const rowAbs = new Float64Array(n);
   const mag = (k: number): number => (complex ? Math.hypot(P.values[2 * k], P.values[2 * k + 1]) : Math.abs(P.values[k]));
   for (let i = 0; i < n; i++) {
     let m = 0;
     for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) {
       if (colIdx[k] === i) diag[i] = k;
       m = Math.max(m, mag(k));
+      rowAbs[i] += mag(k);
     }
     const d = mag(diag[i]);
     scale[i] = d > 0 ? d : m > 0 ? m : 1;
   }
   const pos = new Int32Array(n).fill(-1);
+  const failed: string[] = [];
   for (const shift of SHIFTS) {
     const v = new Float64Array(P.values);
     if (shift) for (let i = 0; i < n; i++) v[c * diag[i]] += shift * scale[i];
-    if (factor(n, rowPtr, colIdx, v, diag, pos, complex, scale, positivePivots)) return { ...split(n, rowPtr, colIdx, v, diag, complex ? 'c128' : 'f64'), shift };
+    const at = shift ? `${shift}·|aᵢᵢ|` : 'no shift';
+    const row = factor(n, rowPtr, colIdx, v, diag, pos, complex, scale, positivePivots);
+    if (row >= 0) {
+      failed.push(`${at}: ${positivePivots ? 'pivot not real and positive' : 'zero pivot'}, row ${row}`);
+      continue;
+    }
+    const g = growth(n, rowPtr, colIdx, v, diag, complex, rowAbs);
+    if (!(g <= GROWTH_MAX)) {
+      failed.push(`${at}: unstable, ‖(LU)⁻¹·|A|·1‖∞ = ${g.toExponential(1)}`);
+      continue;
+    }
+    return { ...split(n, rowPtr, colIdx, v, diag, complex ? 'c128' : 'f64'), shift, why: failed.join('; ') };
   }
-  return null;
+  return failed.join('; ');
 }
 
-/** The elimination in place on v; false at the first bad pivot. */
+/** ‖(LU)⁻¹·r‖∞ (r real) for the factors held in v as factor() leaves them: two triangular solves in f64 (c128). */
+function growth(n: number, rowPtr: Int32Array, colIdx: Int32Array, v: Float64Array, diag: Int32Array, complex: boolean, r: Float64Array): number {
+  const c = complex ? 2 : 1;
+  const y = new Float64Array(c * n);
+  for (let i = 0; i < n; i++) {
+    let sr = r[i];
+    let si = 0;
+    for (let k = rowPtr[i]; k < diag[i]; k++) {
+      const j = colIdx[k];
+      if (!complex) sr -= v[k] * y[j];
+      else {
+        sr -= v[2 * k] * y[2 * j] - v[2 * k + 1] * y[2 * j + 1];
+        si -= v[2 * k] * y[2 * j + 1] + v[2 * k + 1] * y[2 * j];
+      }
+    }
+    y[c * i] = sr;
+    if (complex) y[2 * i + 1] = si;
+  }
+  let m = 0;
+  for (let i = n - 1; i >= 0; i--) {
+    let sr = y[c * i];
+    let si = complex ? y[2 * i + 1] : 0;
+    for (let k = diag[i] + 1; k < rowPtr[i + 1]; k++) {
+      const j = colIdx[k];
+      if (!complex) sr -= v[k] * y[j];
+      else {
+        sr -= v[2 * k] * y[2 * j] - v[2 * k + 1] * y[2 * j + 1];
+        si -= v[2 * k] * y[2 * j + 1] + v[2 * k + 1] * y[2 * j];
+      }
+    }
+    const d = diag[i];
+    if (!complex) {
+      y[i] = sr / v[d];
+      m = Math.max(m, Math.abs(y[i]));
+    } else {
+      [y[2 * i], y[2 * i + 1]] = div([sr, si], [v[2 * d], v[2 * d + 1]]);
+      m = Math.max(m, Math.hypot(y[2 * i], y[2 * i + 1]));
+    }
+  }
+  return m;
+}
+
+/** The elimination in place on v; the row of the first bad pivot, or −1. */
 function factor(
   n: number,
   rowPtr: Int32Array,
@@ -61,7 +129,7 @@ function factor(
   complex: boolean,
   scale: Float64Array,
   positivePivots: boolean,
-): boolean {
+): number {
   for (let i = 0; i < n; i++) {
     const s = rowPtr[i];
     const e = rowPtr[i + 1];
@@ -96,10 +164,10 @@ function factor(
     const pr = v[complex ? 2 * diag[i] : diag[i]];
     const pi = complex ? v[2 * diag[i] + 1] : 0;
     const mag = complex ? Math.hypot(pr, pi) : Math.abs(pr);
-    if (!Number.isFinite(mag) || mag <= 1e-14 * scale[i]) return false;
-    if (positivePivots && (!(pr > 0) || Math.abs(pi) > 1e-12 * mag)) return false;
+    if (!Number.isFinite(mag) || mag <= 1e-14 * scale[i]) return i;
+    if (positivePivots && (!(pr > 0) || Math.abs(pi) > 1e-12 * mag)) return i;
   }
-  return true;
+  return -1;
 }
 
 /** A's pattern with every diagonal entry present (an explicit zero where A has none). */

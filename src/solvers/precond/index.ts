@@ -119,9 +119,9 @@ export function planPreconditioner(
     }
     case 'ilu0': {
       const F = ilu0(A);
-      if (!F) throw new UnsupportedError(`ilu0: the factorization breaks down even with the diagonal shifted by 10·|aᵢᵢ|; use 'jacobi'`);
+      if (typeof F === 'string') throw new UnsupportedError(`ilu0: the factorization breaks down even with the diagonal shifted by 10·|aᵢᵢ| (${F}); use 'jacobi'`);
       const f = [triangle(F.L, true, true), triangle(F.U, false, false)];
-      return plan('ilu0', `ilu0 (zero fill${shiftText(F.shift)})`, (ops) => triangularPair(ops, 'ilu0', f), F.shift);
+      return plan('ilu0', `ilu0 (zero fill${shiftText(F.shift)}${F.why ? ` (${F.why})` : ''})`, (ops) => triangularPair(ops, 'ilu0', f), F.shift);
     }
     case 'chebyshev': {
       if (!s.hermitian || !s.positiveDiagonal) {
