@@ -4,7 +4,9 @@
  * each against plain f64 JavaScript written here, at edge sizes (0, 1, rows not a multiple of the SIMD
  * block or of the chunks) on 1, 2 and 3 threads with every operation on the pool; and CG's iteration
  * counts with the fused step against the same ops without it; and the f64 SpMV + direction step in one
- * call (cgProductDirection, cg_dia_direction_f64) against the two calls it replaces and f64 JavaScript.
+ * call (cgProductDirection, cg_dia_direction_f64) against the two calls it replaces and f64 JavaScript;
+ * the Jacobi update with one value for all of D⁻¹ (cg_update_jacobi_scalar_f64) against f64 JavaScript,
+ * with one diagonal entry that differs (the vector kernel then) first, last or in the middle.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CpuBackend } from '../src/cpu/backend.js';
@@ -233,6 +235,65 @@ describe('cgProductDirection (cg_dia_direction_f64)', () => {
       }
     }
   });
+});
+
+describe('cgUpdatePrecondition with a uniform D⁻¹ (cg_update_jacobi_scalar_f64)', () => {
+  /** An f64 banded n×n matrix whose diagonal is 4 but `odd` (a row whose entry is 4.5), in CSR or DIA. */
+  const stencil = (n: number, odd: number | null) => {
+    const g = new Prng(n + 31);
+    const ptr = [0];
+    const col: number[] = [];
+    const val: number[] = [];
+    for (let i = 0; i < n; i++) {
+      for (const o of [-3, -1, 0, 1, 3]) {
+        if (i + o < 0 || i + o >= n) continue;
+        col.push(i + o);
+        val.push(o === 0 ? (i === odd ? 4.5 : 4) : g.next() - 0.5);
+      }
+      ptr.push(col.length);
+    }
+    return new CSRMatrix(n, n, 'f64', Int32Array.from(ptr), Int32Array.from(col), Float64Array.from(val));
+  };
+  for (const threads of THREADS) {
+    it(`x ← x + α·p, r ← r − α·q, z ← D⁻¹·r bit for bit as f64 JavaScript, ‖r‖² and rᵀz; one odd diagonal entry anywhere; ${threads} thread(s)`, async () => {
+      const B = backends.get(threads)!;
+      for (const n of [1, 5, 17, 1001]) {
+        for (const odd of [null, 0, n >> 1, n - 1]) {
+          const A = stencil(n, odd);
+          for (const H of [A, DIAMatrix.fromCSR(A)]) {
+            const M = B.upload(H);
+            const ops = cpuSolverOps(B, M, 'jacobi');
+            const init = [1, 2, 3, 4].map((k) => Float64Array.from(random(n, 7 * n + k), (v, i) => v + i * 1e-9));
+            const vs = init.map((v) => {
+              const h = ops.vector();
+              h.view().set(v);
+              return h;
+            });
+            const z = ops.vector();
+            const [x, r, p, q] = vs;
+            try {
+              const alpha = 0.29;
+              const [rr, rz] = await ops.cgUpdatePrecondition!(alpha, p, q, x, r, z);
+              const xRef = Float64Array.from(init[0], (v, i) => v + alpha * init[2][i]);
+              const rRef = Float64Array.from(init[1], (v, i) => v - alpha * init[3][i]);
+              const zRef = Float64Array.from(rRef, (v, i) => (1 / (i === odd ? 4.5 : 4)) * v);
+              expect(Array.from(x.view() as Float64Array)).toEqual(Array.from(xRef));
+              expect(Array.from(r.view() as Float64Array)).toEqual(Array.from(rRef));
+              expect(Array.from(z.view() as Float64Array), `odd ${odd}`).toEqual(Array.from(zRef));
+              const rrRef = rRef.reduce((s, v) => s + v * v, 0);
+              const rzRef = rRef.reduce((s, v, i) => s + v * zRef[i], 0);
+              expect(Math.abs(rr - rrRef)).toBeLessThanOrEqual(1e-13 * rrRef);
+              expect(Math.abs(rz - rzRef)).toBeLessThanOrEqual(1e-13 * rzRef);
+            } finally {
+              for (const v of [...vs, z]) ops.release(v);
+              ops.dispose();
+              M.dispose();
+            }
+          }
+        }
+      }
+    });
+  }
 });
 
 describe('cpuRefinement (refine_residual_dia_f32, refine_add_f32)', () => {
