@@ -240,6 +240,16 @@ describe('kept LDLᵀ factor solve kernel', () => {
       const x = new Float64Array(n).fill(NaN);
       cpuLdlKernels(h).solve(f, perm, b, x);
       expect(Array.from(x)).toEqual(Array.from(ref));
+      // held in the heap: the same bits twice, its bytes freed by dispose
+      const live = h.heap.liveBytes;
+      const held = cpuLdlKernels(h).hold(f, perm);
+      for (let k = 0; k < 2; k++) {
+        const xh = new Float64Array(n).fill(NaN);
+        held.solve(b, xh);
+        expect(Array.from(xh)).toEqual(Array.from(ref));
+      }
+      held.dispose();
+      expect(h.heap.liveBytes).toBe(live);
     }
     expect(Array.from(b)).toEqual(Array.from(bCopy));
     // and it solves A·x = b (independent of the reference): relative residual at rounding level

@@ -2,12 +2,14 @@
  * The kept LU factor's solve kernel (assembly/lu.ts lu_solve, through src/cpu/lu.ts) gives the bits of
  * the JavaScript solve it replaced (test/lu-solve-reference.ts), on both builds: sparse factors, ones
  * with a dense trailing block or wholly dense, and banded ones; real and complex; several right-hand
- * sides per factor (one with zeros: the columns the real passes skip). And x solves A·x = b.
+ * sides per factor (one with zeros: the columns the real passes skip), once and held in the heap (the
+ * same bits; its bytes freed by dispose). And x solves A·x = b.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cpuLuKernels } from '../src/cpu/lu.js';
 import { reciprocalDiagonal, type LuFactor } from '../src/solvers/direct/lu.js';
 import { Prng } from '../src/generators/prng.js';
+import { DisposedError } from '../src/errors.js';
 import { luSolveReference } from './lu-solve-reference.js';
 import { makeHarness, type Harness } from './kernel-harness.js';
 
@@ -92,6 +94,8 @@ describe('kept LU factor solve kernel', () => {
           const f = factor(h, A, c === 2);
           if (typeof f === 'number') throw new Error(`singular at ${f}`);
           f.dinv ??= reciprocalDiagonal(f);
+          const live = h.heap.liveBytes;
+          const held = cpuLuKernels(h).hold(f);
           for (let k = 0; k < 3; k++) {
             const b = rhs(c, k);
             const bCopy = Float64Array.from(b);
@@ -101,7 +105,16 @@ describe('kept LU factor solve kernel', () => {
             expect(Array.from(x)).toEqual(Array.from(ref));
             expect(Array.from(b)).toEqual(Array.from(bCopy));
             expect(residual(A, c, x, b)).toBeLessThan(1e-12);
+            // the factor held in the heap: the same bits, solve after solve
+            const xh = new Float64Array(n * c).fill(NaN);
+            held.solve(b, xh);
+            expect(Array.from(xh)).toEqual(Array.from(ref));
+            expect(Array.from(b)).toEqual(Array.from(bCopy));
           }
+          expect(h.heap.liveBytes - live).toBe(held.bytes);
+          held.dispose();
+          expect(h.heap.liveBytes).toBe(live);
+          expect(() => held.solve(rhs(c, 0), new Float64Array(n * c))).toThrow(DisposedError);
         }
       });
     }

@@ -1,46 +1,44 @@
-import type { DenseLdlKernel, LdlKernels, LdlNumeric, LdlSolve } from '../solvers/direct/ldl.js';
+import type { DenseLdlKernel, LdlFactor, LdlKernels, LdlNumeric } from '../solvers/direct/ldl.js';
+import { holdSolve, solveOnce, type SolveLayout } from './held-solve.js';
+import { Layout } from './memory.js';
 import type { CpuBackend } from './backend.js';
 
 type Kernels = Pick<CpuBackend, 'heap' | 'kernels'>;
 
 /** The LDLᵀ kernels of the CPU path (assembly/ldl.ts), run at once on the calling thread's instance. */
 export function cpuLdlKernels(B: Kernels): LdlKernels {
-  return { sparse: cpuLdlNumeric(B), dense: cpuDenseLdl(B), solve: cpuLdlSolve(B) };
+  return {
+    sparse: cpuLdlNumeric(B), dense: cpuDenseLdl(B),
+    solve: (f, perm, b, x) => solveOnce(B.heap, ldlLayout(B, f, perm), b, x), hold: (f, perm) => holdSolve(B.heap, ldlLayout(B, f, perm)),
+  };
 }
 
 /**
- * The kept factor's solve on the CPU path (assembly/ldl.ts ldl_solve): the factor, perm and b copied
- * into a region of the runtime's memory (block copies: 20 KB for 494_bus), x copied out, the region
- * freed and given back to the operation's memory budget. The factor stays in JavaScript arrays: no
- * lifetime to manage, and its copy costs less than the interpreted loops of a process's first solves.
+ * The kept factor's solve on the CPU path (assembly/ldl.ts ldl_solve): the factor, perm and the work
+ * vectors b, x, y in one region of the runtime's memory, written once (held) or for one call.
  */
-function cpuLdlSolve(B: Kernels): LdlSolve {
-  return (f, perm, b, x) => {
-    const n = f.D.length;
-    const lnz = f.Lp[n];
-    // Lx, D, b, x, y (f64); then perm, and Lp, Li unless dense (i32)
-    const f64 = 8 * (lnz + 4 * n);
-    return B.heap.temporary(f64 + 4 * n + (f.dense ? 0 : 4 * (n + 1 + lnz)), (region) => {
+function ldlLayout(B: Kernels, f: LdlFactor, perm: Int32Array): SolveLayout {
+  const n = f.D.length;
+  const lnz = f.Lp[n];
+  // b, x, y, Lx, D (f64); then perm, and Lp, Li unless dense (i32)
+  const { at, bytes } = Layout.of([8 * n, 8 * n, 8 * n, 8 * lnz, 8 * n, 4 * n, f.dense ? 0 : 4 * (n + 1), f.dense ? 0 : 4 * lnz]);
+  return {
+    bytes,
+    put: (ptr) => {
       const buf = B.heap.memory.buffer;
-      const Lx = region.ptr;
-      const D = Lx + 8 * lnz;
-      const bAt = D + 8 * n;
-      const xAt = bAt + 8 * n;
-      const y = xAt + 8 * n;
-      const pAt = y + 8 * n;
-      const Lp = pAt + 4 * n;
-      const Li = Lp + 4 * (n + 1);
-      new Float64Array(buf, Lx, lnz).set(f.Lx);
-      new Float64Array(buf, D, n).set(f.D);
-      new Float64Array(buf, bAt, n).set(b);
-      new Int32Array(buf, pAt, n).set(perm);
+      new Float64Array(buf, ptr + at[3], lnz).set(f.Lx.subarray(0, lnz));
+      new Float64Array(buf, ptr + at[4], n).set(f.D);
+      new Int32Array(buf, ptr + at[5], n).set(perm);
       if (!f.dense) {
-        new Int32Array(buf, Lp, n + 1).set(f.Lp);
-        new Int32Array(buf, Li, lnz).set(f.Li);
+        new Int32Array(buf, ptr + at[6], n + 1).set(f.Lp);
+        new Int32Array(buf, ptr + at[7], lnz).set(f.Li.subarray(0, lnz));
       }
-      B.kernels.ldl_solve(n, Lp, Li, Lx, D, pAt, bAt, xAt, y, f.dense ? 1 : 0);
-      x.set(new Float64Array(B.heap.memory.buffer, xAt, n));
-    });
+    },
+    run: (ptr, b, x) => {
+      new Float64Array(B.heap.memory.buffer, ptr + at[0], n).set(b);
+      B.kernels.ldl_solve(n, ptr + at[6], ptr + at[7], ptr + at[3], ptr + at[4], ptr + at[5], ptr + at[0], ptr + at[1], ptr + at[2], f.dense ? 1 : 0);
+      x.set(new Float64Array(B.heap.memory.buffer, ptr + at[1], n));
+    },
   };
 }
 

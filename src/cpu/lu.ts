@@ -1,44 +1,47 @@
-import type { LuFactor, LuKernels, LuNumeric, LuSolve } from '../solvers/direct/lu.js';
+import type { LuFactor, LuKernels, LuNumeric } from '../solvers/direct/lu.js';
 import type { BandLuNumeric } from '../solvers/direct/band-lu.js';
 import type { CpuBackend } from './backend.js';
 import { freeTemporary, Layout, type Region } from './memory.js';
+import { holdSolve, solveOnce, type SolveLayout } from './held-solve.js';
 
 const DESC_WORDS = 32;
 
 /** The LU kernels of the CPU path (assembly/lu.ts), run at once on the calling thread's instance. */
 export function cpuLuKernels(B: Pick<CpuBackend, 'heap' | 'kernels'>): LuKernels {
-  return { sparse: sparseLu(B), band: bandLu(B), solve: luSolve(B) };
+  return { sparse: sparseLu(B), band: bandLu(B), solve: (f, b, x) => solveOnce(B.heap, luLayout(B, f), b, x), hold: (f) => holdSolve(B.heap, luLayout(B, f)) };
 }
 
 /**
- * The kept factor's solve on the CPU path (assembly/lu.ts lu_solve): the factor, its permutations and b
- * copied into a region of the runtime's memory (block copies), x copied out, the region freed and given
- * back to the operation's memory budget. The factor stays in JavaScript arrays (no lifetime to manage).
+ * The kept factor's solve on the CPU path (assembly/lu.ts lu_solve): the factor, its permutations and
+ * the work vectors b, x, y in one region of the runtime's memory, written once (held) or for one call.
  */
-function luSolve(B: Pick<CpuBackend, 'heap' | 'kernels'>): LuSolve {
-  return (f, b, x) => {
-    const { n, Lp, Up } = f;
-    const c = f.complex ? 2 : 1;
-    const lnz = Lp[n];
-    const unz = Up[n];
-    // Lx, Ux, dinv, b, x, y (f64); Lp, Li, Up, Ui, pinv, q (i32)
-    const { at, bytes } = Layout.of([8 * c * lnz, 8 * c * unz, 8 * c * n, 8 * c * n, 8 * c * n, 8 * c * n, 4 * (n + 1), 4 * lnz, 4 * (n + 1), 4 * unz, 4 * n, 4 * n]);
-    return B.heap.temporary(bytes, (region) => {
+function luLayout(B: Pick<CpuBackend, 'heap' | 'kernels'>, f: LuFactor): SolveLayout {
+  const { n, Lp, Up } = f;
+  const c = f.complex ? 2 : 1;
+  const lnz = Lp[n];
+  const unz = Up[n];
+  // b, x, y, Lx, Ux, dinv (f64); Lp, Li, Up, Ui, pinv, q (i32)
+  const { at, bytes } = Layout.of([8 * c * n, 8 * c * n, 8 * c * n, 8 * c * lnz, 8 * c * unz, 8 * c * n, 4 * (n + 1), 4 * lnz, 4 * (n + 1), 4 * unz, 4 * n, 4 * n]);
+  return {
+    bytes,
+    put: (ptr) => {
       const buf = B.heap.memory.buffer;
-      const P = at.map((a) => region.ptr + a);
-      new Float64Array(buf, P[0], c * lnz).set(f.Lx.subarray(0, c * lnz));
-      new Float64Array(buf, P[1], c * unz).set(f.Ux.subarray(0, c * unz));
-      new Float64Array(buf, P[2], c * n).set(f.dinv!);
-      new Float64Array(buf, P[3], c * n).set(b);
+      const P = at.map((a) => ptr + a);
+      new Float64Array(buf, P[3], c * lnz).set(f.Lx.subarray(0, c * lnz));
+      new Float64Array(buf, P[4], c * unz).set(f.Ux.subarray(0, c * unz));
+      new Float64Array(buf, P[5], c * n).set(f.dinv!);
       new Int32Array(buf, P[6], n + 1).set(Lp);
       new Int32Array(buf, P[7], lnz).set(f.Li.subarray(0, lnz));
       new Int32Array(buf, P[8], n + 1).set(Up);
       new Int32Array(buf, P[9], unz).set(f.Ui.subarray(0, unz));
       new Int32Array(buf, P[10], n).set(f.pinv);
       new Int32Array(buf, P[11], n).set(f.q);
-      B.kernels.lu_solve(n, c, P[6], P[7], P[0], P[8], P[9], P[1], P[2], P[10], P[11], P[3], P[4], P[5]);
-      x.set(new Float64Array(B.heap.memory.buffer, P[4], c * n));
-    });
+    },
+    run: (ptr, b, x) => {
+      new Float64Array(B.heap.memory.buffer, ptr + at[0], c * n).set(b);
+      B.kernels.lu_solve(n, c, ptr + at[6], ptr + at[7], ptr + at[3], ptr + at[8], ptr + at[9], ptr + at[4], ptr + at[5], ptr + at[10], ptr + at[11], ptr + at[0], ptr + at[1], ptr + at[2]);
+      x.set(new Float64Array(B.heap.memory.buffer, ptr + at[1], c * n));
+    },
   };
 }
 

@@ -18,7 +18,7 @@ import { analyze, bandAnalysis, denseAnalysis, type Analysis, type OrderingName 
 import { bandLdlt, bandSolve, keepBandRows } from './band-lu.js';
 import { bandOf, cscOf, denseRows, isSymmetric, patternSymmetry, rowsWithValues, type Rows, symmetricGraph, type Csc } from './pattern.js';
 import { denseLdl, ldlPointers, type LdlFactor, type LdlKernels } from './ldl.js';
-import { denseStart, reciprocalDiagonal, type LuFactor, type LuKernels } from './lu.js';
+import { denseStart, reciprocalDiagonal, type HeldSolve, type LuFactor, type LuKernels } from './lu.js';
 import type { FactorCost, SymbolicKernels } from './symbolic.js';
 import { supernodalFrontBytes, supernodalSymbolic, type SupernodalFactor, type SupernodalNumeric, type SupernodalSymbolic } from './supernodal.js';
 
@@ -94,7 +94,7 @@ export interface FactorInfo {
   offDiagonalPivots: number;
   /** LU: columns of the trailing block factorized (and stored) dense, where the symbolic counts say it is nearly full (0: none) */
   denseColumns: number;
-  /** bytes the factor holds */
+  /** bytes the factor holds (with the copy an LU or LDLᵀ factor keeps in the CPU path's memory, where its solves run) */
   bytes: number;
   /** milliseconds of each phase (numeric: the latest factorization or refactorization) */
   times: {
@@ -356,8 +356,37 @@ async function checkpoint(signal: AbortSignal | undefined): Promise<void> {
 export class Factorization {
   private disposed = false;
   private kindNow: 'cholesky' | 'ldlt' | 'lu' = 'lu';
-  private ldl: LdlFactor | null = null;
-  private lu: LuFactor | null = null;
+  private ldlNow: LdlFactor | null = null;
+  private luNow: LuFactor | null = null;
+  /** the LU or LDLᵀ factor copied once into the CPU path's memory, where its solves run (null: none, or the banded LU's by rows) */
+  private held: HeldSolve | null = null;
+  /** the LDLᵀ factor (small Cholesky and LDLᵀ); setting it holds it in the CPU path's memory, freeing the one before */
+  private get ldl(): LdlFactor | null {
+    return this.ldlNow;
+  }
+  private set ldl(f: LdlFactor | null) {
+    if (f === this.ldlNow) return;
+    const held = f && this.ldlKernels.hold(f, this.a.perm);
+    this.release();
+    this.ldlNow = f;
+    this.held = held;
+  }
+  /** the LU factor; setting it holds it in the CPU path's memory (unless bandSolve solves it by rows), freeing the one before */
+  private get lu(): LuFactor | null {
+    return this.luNow;
+  }
+  private set lu(f: LuFactor | null) {
+    if (f === this.luNow) return;
+    const held = f && !f.rows ? this.luKernels.hold(f) : null;
+    this.release();
+    this.luNow = f;
+    this.held = held;
+  }
+  private release(): void {
+    this.held?.dispose();
+    this.held = null;
+    this.ldlNow = this.luNow = null;
+  }
   private snHeld: SupernodalFactor | null = null;
   private pending: Promise<void> = Promise.resolve();
   /** solves and refactors started and not yet settled */
@@ -547,7 +576,7 @@ export class Factorization {
     return {
       kind: this.kindNow, kindReason: this.reason, method: a.dense ? 'dense' : this.sn ? 'supernodal' : this.lu ? (a.band ? 'banded' : 'left-looking') : 'up-looking', ordering: a.ordering, orderingReason: a.orderingReason, dtype: this.dtype,
       n, nnzA, fillNnz, fillRatio: fillNnz / Math.max(1, nnzA), flops, estimate: a.cost,
-      supernodes: s.length - 1, largestSupernode: largest, offDiagonalPivots, denseColumns: this.lu ? this.denseColumns : 0, bytes,
+      supernodes: s.length - 1, largestSupernode: largest, offDiagonalPivots, denseColumns: this.lu ? this.denseColumns : 0, bytes: bytes + (this.held?.bytes ?? 0),
       times: { ordering: a.orderingMs, symbolic: a.symbolicMs, numeric: this.numericMs },
     };
   }
@@ -689,7 +718,7 @@ export class Factorization {
     return this;
   }
 
-  /** Releases the factor (a supernodal Cholesky's is held in the runtime's WebAssembly memory until then, or until the factorization is garbage-collected); later calls throw DisposedError. */
+  /** Releases the factor (held in the runtime's WebAssembly memory until then, or until the factorization is garbage-collected; a real banded LU's only in JavaScript); later calls throw DisposedError. */
   dispose(): void {
     this.disposed = true;
     this.ldl = this.lu = this.sn = null;
@@ -712,15 +741,9 @@ export class Factorization {
         for (let k = 0; k < n; k++) x[perm[k]] = y[k];
       });
     }
-    if (this.ldl) {
-      this.ldlKernels.solve(this.ldl, perm, b, x);
-      return;
-    }
-    const f = this.lu!;
-    // the banded and dense kernels' factors by rows (real, not too wide) solve in JavaScript
-    if (this.a.band && !f.complex && bandSolve(f, b, x)) return;
-    f.dinv ??= reciprocalDiagonal(f);
-    this.luKernels.solve(f, b, x);
+    // the banded and dense kernels' factors by rows (real, not too wide) solve in JavaScript, the others in the CPU path's memory
+    if (this.held) this.held.solve(b, x);
+    else bandSolve(this.lu!, b, x);
   }
 
   /**

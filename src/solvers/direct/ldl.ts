@@ -7,6 +7,7 @@
  * pivot stops the factorization at its column).
  */
 import type { Csc } from './pattern.js';
+import type { HeldSolve } from './lu.js';
 
 /** The numeric factor: unit lower L by columns (diagonal not stored) and the diagonal D. */
 export interface LdlFactor {
@@ -48,11 +49,12 @@ export type LdlSolve = (f: LdlFactor, perm: Int32Array, b: Float64Array, x: Floa
  */
 export type DenseLdlKernel = (n: number, W: Float64Array, D: Float64Array, positive: boolean) => number;
 
-/** The LDLᵀ kernels the CPU path gives the solver layer: the up-looking sparse one, the dense one, and the kept factor's solve. */
+/** The LDLᵀ kernels the CPU path gives the solver layer: the up-looking sparse one, the dense one, and the kept factor's solve, once or held (copied once into the path's memory). */
 export interface LdlKernels {
   sparse: LdlNumeric;
   dense: DenseLdlKernel;
   solve: LdlSolve;
+  hold: (f: LdlFactor, perm: Int32Array) => HeldSolve;
 }
 
 /**

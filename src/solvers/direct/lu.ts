@@ -28,7 +28,7 @@ export interface LuFactor {
   pinv: Int32Array;
   /** q[k] = the column of A eliminated at step k */
   q: Int32Array;
-  /** 1 / U(k, k) (re, im interleaved for complex), made with the factorization (Factorization.numeric), else by the first solve */
+  /** 1 / U(k, k) (re, im interleaved for complex), made with the factorization (Factorization.numeric); the solve needs it */
   dinv?: Float64Array;
   /** a banded or dense factor's L and U by rows (null: complex or too wide), from keepBandRows (band-lu.ts) */
   rows?: BandRows | null;
@@ -83,11 +83,25 @@ export type LuNumeric = (
  */
 export type LuSolve = (f: LuFactor, b: Float64Array, x: Float64Array) => void;
 
-/** The LU kernels the runtime gives the solver layer: the sparse one, the banded one (band-lu.ts), and the kept factor's solve. */
+/**
+ * A kept factor copied once into a path's memory with the solve's work vectors (LuKernels.hold): each
+ * solve then copies only b in and x out, where LuSolve copies the whole factor every call.
+ */
+export interface HeldSolve {
+  /** bytes it holds in the path's memory */
+  bytes: number;
+  /** x ← A⁻¹·b, the same operations as LuSolve (b is not modified) */
+  solve(b: Float64Array, x: Float64Array): void;
+  /** frees what it holds (later solves throw DisposedError) */
+  dispose(): void;
+}
+
+/** The LU kernels the runtime gives the solver layer: the sparse one, the banded one (band-lu.ts), and the kept factor's solve, once or held. */
 export interface LuKernels {
   sparse: LuNumeric;
   band: BandLuNumeric;
   solve: LuSolve;
+  hold: (f: LuFactor) => HeldSolve;
 }
 
 /** 1 / U(k, k) for every k (U's diagonal is each column's last entry). */
