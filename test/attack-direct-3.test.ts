@@ -8,6 +8,8 @@ import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
 import { poisson2D, poisson3D } from '../src/generators/poisson.js';
 import { DisposedError, UnsupportedError } from '../src/errors.js';
 import { trueResidual } from './solve-reference.js';
+import { parseMatrixMarket } from '../src/io/matrix-market-read.js';
+import { setMemoryBudget } from '../src/memory-budget.js';
 
 let rt: Runtime;
 beforeAll(async () => {
@@ -65,6 +67,29 @@ describe("ordering 'amd-ata' with kind 'auto'", () => {
       const err = await rt.factor(poisson2D(5), { kind, ordering: 'amd-ata' }).then(() => null, (e: unknown) => e);
       expect(err).toBeInstanceOf(UnsupportedError);
       expect(String(err)).toMatch(new RegExp(`is for LU; kind '${kind}' takes 'amd', 'nd'`));
+    }
+  });
+});
+
+describe('a tiny Matrix Market file declaring 10⁷ rows', () => {
+  // parsing allocates by the bytes read (nothing here); the CSR needs its 40 MB of row pointers, but
+  // COO → CSR (and a transpose) also held a second array of row cursors as large: twice the memory,
+  // a MemoryLimitError under a budget that holds the matrix
+  it('toCSR and transpose fit a budget of 1.5× the row pointers, and give the right matrix', () => {
+    const n = 10_000_000;
+    const text = `%%MatrixMarket matrix coordinate real general\n${n} ${n} 3\n${n} 1 2\n1 ${n} 3\n${n} 1 5\n`;
+    expect(text.length).toBeLessThan(110);
+    setMemoryBudget(60); // MiB: row pointers of 10⁷ rows are 38 MiB
+    try {
+      const { matrix } = parseMatrixMarket(text);
+      const A = matrix.toCSR();
+      expect([A.rowPtr[0], A.rowPtr[1], A.rowPtr[n - 1], A.rowPtr[n]]).toEqual([0, 1, 1, 2]);
+      expect([...A.colIdx, ...A.values]).toEqual([n - 1, 0, 3, 7]);
+      const T = A.transpose();
+      expect([T.rowPtr[0], T.rowPtr[1], T.rowPtr[n - 1], T.rowPtr[n]]).toEqual([0, 1, 1, 2]);
+      expect([...T.colIdx, ...T.values]).toEqual([n - 1, 0, 7, 3]);
+    } finally {
+      setMemoryBudget(undefined);
     }
   });
 });

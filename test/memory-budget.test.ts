@@ -42,17 +42,19 @@ describe('one memory budget for every size-driven allocation', () => {
   });
 
   it('counts an operation as a whole: two arrays that each fit but together do not are refused', () => {
-    // COO → CSR takes row pointers and row cursors, 4·rows bytes each: 2 × 40 MB over a 64 MiB budget
+    // COO → CSR takes row pointers (4·rows bytes: 38 MiB), then column indices and values (12·nnz: 34 MiB) over a 64 MiB budget
+    const nnz = 3_000_000;
+    const A = new COOMatrix(10_000_000, nnz, 'f64', new Int32Array(nnz), Int32Array.from({ length: nnz }, (_, k) => k), new Float64Array(nnz).fill(1));
     setMemoryBudget(64);
     const e = (() => {
       try {
-        one(10_000_000, 2).toCSR();
+        A.toCSR();
       } catch (err) {
         return err;
       }
     })();
     expect(e).toBeInstanceOf(MemoryLimitError);
-    expect((e as Error).message).toMatch(/besides the 39 MiB this operation holds, over the memory budget of 64 MiB/);
+    expect((e as Error).message).toMatch(/^3000000 f64 values would take 23 MiB besides the 50 MiB this operation holds, over the memory budget of 64 MiB/);
   });
 
   it('accepts a huge sparse matrix that fits: 10⁶ × 10⁶ with one entry under 64 MiB, exactly', () => {

@@ -1,8 +1,8 @@
 import { allocValues, components, type DType, type ValueArray } from '../dtype.js';
-import { allocIndex, releaseMemory, reserveMemory, withMemoryBudget } from '../memory-budget.js';
+import { allocIndex, reserveMemory, withMemoryBudget } from '../memory-budget.js';
 import { castValues, checkHeader, checkIndexArray, checkPointers, checkRange, checkValueArray } from './common.js';
 import { compressedArrays, type CompressedArrays } from './from-arrays.js';
-import { bucketByRow, rowsCanonical, sortAndSumRows } from './sort.js';
+import { bucketByRow, rowsCanonical, sortAndSumRows, unshiftCursors } from './sort.js';
 
 /**
  * Compressed sparse row: row i holds entries k in [rowPtr[i], rowPtr[i+1]) with column colIdx[k] and
@@ -183,17 +183,14 @@ export class CSRMatrix {
     const comp = components(this.dtype);
     const nnz = colIdx.length;
     const tPtr = allocIndex(cols + 1, `transpose: row pointers of ${cols} rows`);
-    const next = allocIndex(cols, `transpose: row cursors of ${cols} rows`);
     const tIdx = allocIndex(nnz, `transpose: ${nnz} column indices`);
     const tVal = allocValues(this.dtype, nnz);
     for (let k = 0; k < nnz; k++) tPtr[colIdx[k] + 1]++;
     for (let j = 0; j < cols; j++) tPtr[j + 1] += tPtr[j];
-    next.set(tPtr.subarray(0, cols));
-    releaseMemory(next.byteLength); // every array of this call is counted; the cursors die with it, later steps need not count them
     const sign = conj ? -1 : 1;
     for (let i = 0; i < rows; i++) {
       for (let k = rowPtr[i], e = rowPtr[i + 1]; k < e; k++) {
-        const p = next[colIdx[k]]++;
+        const p = tPtr[colIdx[k]]++;
         tIdx[p] = i;
         if (comp === 1) {
           tVal[p] = values[k];
@@ -203,6 +200,7 @@ export class CSRMatrix {
         }
       }
     }
+    unshiftCursors(tPtr);
     return new CSRMatrix(cols, rows, this.dtype, tPtr, tIdx, tVal);
   }
 
