@@ -577,7 +577,8 @@ describe('a memory budget that refuses the LU mid-factorization (createRuntime m
     const b = Float64Array.from({ length: n }, () => 2 * r() - 1);
     const messages = new Set<string>();
     let ok = 0;
-    for (let mb = 2; mb <= 20; mb += 2) {
+    // (8.5 MiB: refused while growing, the only such budget since the dense block is no longer counted twice)
+    for (let mb = 2.5; mb <= 20; mb += 2) {
       const small = await createRuntime({ workers: 1, backend: 'cpu', maxMemoryMB: mb });
       guardHeap(small.cpuBackend.heap);
       const keep = await small.factor(convection(poisson2D(6)), { kind: 'lu' });

@@ -79,7 +79,6 @@ function sparseLu(B: Pick<CpuBackend, 'heap' | 'kernels'>): LuNumeric {
     const nnz = Ap[n];
     const k0 = Math.min(n, Math.max(0, denseFrom));
     const m = n - k0;
-    if (m > 0) grow(m * m * 8 * c + 8 * m);
     // desc, Ap, Ai, Ax, q, Lp, Up, pinv, x, xi/stack/pstack/mark/Lpend, D, rows, at, dpos
     const { at, bytes } = Layout.of([4 * DESC_WORDS, 4 * (n + 1), 4 * nnz, 8 * c * nnz, 4 * n, 4 * (n + 1), 4 * (n + 1), 4 * n, 8 * c * n, 20 * n, 8 * c * m * m, 4 * m, 4 * n, 4 * m]);
     const held = new Held(B);
