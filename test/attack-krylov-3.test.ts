@@ -72,3 +72,24 @@ describe("ILU(0) whose factor's inverse explodes", () => {
     }
   }
 });
+
+describe('b of subnormal size', () => {
+  // b is scaled to ‖b‖ ≈ 1 for the iteration and x scaled back: x = 2e-321 keeps 3 digits, and the
+  // residual reported was the scaled problem's (4e-13, 'converged') where the x returned has 9e-4
+  const A = new CSRMatrix(3, 3, 'f64', Int32Array.of(0, 3, 6, 9), Int32Array.of(0, 1, 2, 0, 1, 2, 0, 1, 2), Float64Array.of(4, 1, -2, 2, -3, 1, 1, 2, 5));
+  for (const dt of ['f32', 'f64'] as const) {
+    for (const method of ['gmres', 'bicgstab', 'solve'] as const) {
+      it(`${dt} ${method}, b = [3, −2, 1]·5e-321: the residual reported is the returned x's, converged only where it meets tol`, async () => {
+        const h = rt.upload(A.astype(dt));
+        const b = Float64Array.from([3, -2, 1], (v) => v * 5e-321);
+        const r = await rt[method](h, b, { tol: 1e-10 });
+        // the reference: A, x and b scaled up by 2^1000 together (exact), then an f64 residual
+        const k = 2 ** 1000;
+        const t = trueResidual(A.astype(dt).astype('f64'), Array.from(r.x, (v) => v * k), Array.from(b, (v) => v * k));
+        expect(r.converged).toBe(t <= 1e-10);
+        expect(Math.abs(r.relativeResidual - t)).toBeLessThanOrEqual(1e-6 * t + 1e-15);
+        h.dispose();
+      });
+    }
+  }
+});

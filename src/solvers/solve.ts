@@ -255,8 +255,23 @@ export async function solveWithTrueResidual<V>(
   // a power of two, exactly, and x and the residual norm scaled back
   const e = rhsExponent(b);
   if (e === 0) return solveScaled(ops, io, A, b, run, o);
-  const r = await solveScaled(ops, io, A, scaleBy(Float64Array.from(b), -e), run, { ...o, x0: o.x0 && scaleBy(Float64Array.from(o.x0), -e) });
-  return { ...r, x: scaleBy(r.x, e), residualNorm: scaleBy(Float64Array.of(r.residualNorm), e)[0] };
+  const bs = scaleBy(Float64Array.from(b), -e);
+  const r = await solveScaled(ops, io, A, bs, run, { ...o, x0: o.x0 && scaleBy(Float64Array.from(o.x0), -e) });
+  const xs = r.x.slice();
+  const x = scaleBy(r.x, e);
+  const out = { ...r, x, residualNorm: scaleBy(Float64Array.of(r.residualNorm), e)[0] };
+  // x scaled back into subnormals (or past the largest f64) lost bits: b = 5e-321 with an f32 A said
+  // 'converged' at 4e-13 for an x whose true residual is 9e-4. The residual reported is the returned x's
+  // (taken back to b's scale, exactly, to compute it)
+  const back = scaleBy(x.slice(), -e);
+  if (back.some((v, i) => v !== xs[i])) {
+    const rel = hostNorm(hostResidual(A, back, bs)) / hostNorm(bs);
+    out.relativeResidual = rel;
+    out.residualNorm = scaleBy(Float64Array.of(rel * hostNorm(bs)), e)[0];
+    if (!(rel <= (o.tol ?? 1e-8)) && out.reason === 'converged') out.reason = 'stagnated';
+    out.converged = out.reason === 'converged';
+  }
+  return out;
 }
 
 /** A true-residual solve's options: the method's, x0 on the host in f64, and whether the matrix is f32. */
