@@ -20,3 +20,4 @@ export * from './lu';
 export * from './amd';
 export * from './ldl';
 export * from './symbolic';
+export * from './btf';

@@ -4,19 +4,23 @@
 //
 // lu_factor(desc, tol) — runs the factorization from step desc[21] on, and returns:
 //   −1 done; −2 L or U is full (desc[29], desc[30]: the entries each needs; the caller moves them to
-//   larger arrays, updates desc and calls again, which resumes where it stopped); k ≥ 0: no nonzero
-//   (finite) pivot left at step k.
-//   Steps 0..denseFrom: column q[k] solved against L so far (x = L \ A(:, q[k]), its pattern found by a
-//   depth-first search of L's graph, pruned as KLU does), the pivot the largest candidate unless the
-//   diagonal is within tol of it. Steps denseFrom..n: the same solves, their rows not yet pivotal
-//   scattered into the dense block D (m×m column-major); then D's LU with partial pivoting (getrf,
-//   unblocked), copied into L and U. At the end L's row numbers are pivot steps.
+//   larger arrays, updates desc and calls again, which resumes where it stopped); −3 a row outside the
+//   dense window's rows met in its columns (a window that is not a diagonal block's tail: the caller's
+//   error); k ≥ 0: no nonzero (finite) pivot left at step k.
+//   Sparse steps (0..denseFrom and denseTo..n): column q[k] solved against L so far (x = L \ A(:, q[k]),
+//   its pattern found by a depth-first search of L's graph, pruned as KLU does), the pivot the largest
+//   candidate unless the diagonal is within tol of it. Steps denseFrom..denseTo (the dense window, m
+//   columns): the same solves, their rows not yet pivotal scattered into the dense block D (m×m
+//   column-major); then D's LU with partial pivoting (getrf, unblocked), copied into L and U. The
+//   window's rows are those not yet pivotal among rows q[0..denseTo) (all of them when denseTo = n): a
+//   window ending before n must be the tail of a diagonal block of a block upper triangular A (the
+//   columns after it then find L's window columns complete). At the end L's row numbers are pivot steps.
 //
 // desc, i32 words (pointers are byte offsets in this memory):
 //   0 n  1 c (1 real, 2 complex)  2 Ap  3 Ai  4 Ax (A by columns)  5 q  6 Lp  7 Up  8 pinv (−1 filled)
 //   9 x (n·c f64, zero)  10 xi  11 stack  12 pstack  13 mark (zero)  14 Lpend (−1 filled)  15 Li
 //   16 Lx  17 capL  18 Ui  19 Ux  20 capU  21 k  22 lnz  23 unz  24 denseFrom  25 D (m·m·c f64, zero)
-//   26 rows (m)  27 at (n)  28 dpos (m)  29 needL  30 needU
+//   26 rows (m)  27 at (n)  28 dpos (m)  29 needL  30 needU  31 denseTo  32 the window is done (0 at first)
 
 import { ld, st, ldf, stf } from './words';
 
@@ -150,6 +154,38 @@ function lowerSolve(desc: usize, col: i32, stamp: i32, Li: usize, Lx: usize): i3
 
 export function lu_factor(desc: usize, tol: f64): i32 {
   const n = ld(desc, 0);
+  const k0 = ld(desc, 24);
+  const k1 = ld(desc, 31);
+  if (ld(desc, 21) < k0) {
+    const r = sparseSteps(desc, tol, k0);
+    if (r != -1) return r;
+  }
+  if (k0 < k1 && ld(desc, 32) == 0) {
+    const r = denseSteps(desc, tol);
+    if (r != -1) return r;
+    st(desc, 32, 1);
+  }
+  if (ld(desc, 21) < n) {
+    const r = sparseSteps(desc, tol, n);
+    if (r != -1) return r;
+  }
+  const Lp = <usize>ld(desc, 6);
+  const Up = <usize>ld(desc, 7);
+  const pinv = <usize>ld(desc, 8);
+  const Li = <usize>ld(desc, 15);
+  const lnz = ld(desc, 22);
+  const unz = ld(desc, 23);
+  st(Lp, n, lnz);
+  st(Up, n, unz);
+  // L's rows in pivot order
+  for (let p = 0; p < lnz; p++) st(Li, p, ld(pinv, ld(Li, p)));
+  save(desc, n, lnz, unz);
+  return -1;
+}
+
+/** The sparse steps from desc[21] up to `end`: −1 when there, else lu_factor's −2 or k. */
+function sparseSteps(desc: usize, tol: f64, end: i32): i32 {
+  const n = ld(desc, 0);
   const c = ld(desc, 1);
   const q = <usize>ld(desc, 5);
   const Lp = <usize>ld(desc, 6);
@@ -168,8 +204,7 @@ export function lu_factor(desc: usize, tol: f64): i32 {
   let k = ld(desc, 21);
   let lnz = ld(desc, 22);
   let unz = ld(desc, 23);
-  const k0 = ld(desc, 24);
-  for (; k < k0; k++) {
+  for (; k < end; k++) {
     if (lnz + n > capL || unz + n > capU) {
       st(desc, 29, lnz + n);
       st(desc, 30, unz + n);
@@ -285,26 +320,55 @@ export function lu_factor(desc: usize, tol: f64): i32 {
       st(Lpend, J, tail);
     }
   }
-  if (k < k0) return save(desc, k, lnz, unz);
-  if (k0 < n) {
-    // the trailing m columns: each one's update by the sparse L (the same triangular solve), its rows
-    // not yet pivotal scattered into D, the rest kept as U's sparse part
-    const m = n - k0;
+  if (k < end) return save(desc, k, lnz, unz);
+  save(desc, k, lnz, unz);
+  return -1;
+}
+
+/** The dense window's steps (desc[24]..desc[31]) from desc[21]: −1 when done, else lu_factor's −2, −3 or k. */
+function denseSteps(desc: usize, tol: f64): i32 {
+  const n = ld(desc, 0);
+  const c = ld(desc, 1);
+  const q = <usize>ld(desc, 5);
+  const Lp = <usize>ld(desc, 6);
+  const Up = <usize>ld(desc, 7);
+  const pinv = <usize>ld(desc, 8);
+  const x = <usize>ld(desc, 9);
+  const xi = <usize>ld(desc, 10);
+  const Li = <usize>ld(desc, 15);
+  const Lx = <usize>ld(desc, 16);
+  const capL = ld(desc, 17);
+  const Ui = <usize>ld(desc, 18);
+  const Ux = <usize>ld(desc, 19);
+  const capU = ld(desc, 20);
+  let k = ld(desc, 21);
+  let lnz = ld(desc, 22);
+  let unz = ld(desc, 23);
+  const k0 = ld(desc, 24);
+  const k1 = ld(desc, 31);
+  {
+    // each column's update by the sparse L (the same triangular solve), its rows not yet pivotal
+    // scattered into D, the rest kept as U's sparse part
+    const m = k1 - k0;
     const D = <usize>ld(desc, 25);
     const rows = <usize>ld(desc, 26);
     const at = <usize>ld(desc, 27);
     const dpos = <usize>ld(desc, 28);
     if (k == k0) {
       st(Lp, k0, lnz);
-      for (let i = 0, t = 0; i < n; i++) {
-        if (ld(pinv, i) < 0) {
+      // the window's rows: not yet pivotal among rows q[0..k1) (at: a row's position in q, then in rows; −1 outside)
+      for (let t = 0; t < n; t++) st(at, ld(q, t), t);
+      let t = 0;
+      for (let i = 0; i < n; i++) {
+        if (ld(pinv, i) < 0 && ld(at, i) < k1) {
           st(rows, t, i);
           st(at, i, t);
           t++;
-        }
+        } else st(at, i, -1);
       }
+      if (t != m) return -3;
     }
-    for (; k < n; k++) {
+    for (; k < k1; k++) {
       if (unz + n > capU) {
         st(desc, 29, 0);
         st(desc, 30, unz + n);
@@ -322,7 +386,9 @@ export function lu_factor(desc: usize, tol: f64): i32 {
           for (let s = 0; s < c; s++) stf(Ux, c * unz + s, ldf(x, c * i + s));
           unz++;
         } else {
-          for (let s = 0; s < c; s++) stf(D, base + c * ld(at, i) + s, ldf(x, c * i + s));
+          const a = ld(at, i);
+          if (a < 0) return -3;
+          for (let s = 0; s < c; s++) stf(D, base + c * a + s, ldf(x, c * i + s));
         }
         for (let s = 0; s < c; s++) stf(x, c * i + s, 0);
       }
@@ -358,11 +424,7 @@ export function lu_factor(desc: usize, tol: f64): i32 {
       }
     }
   }
-  st(Lp, n, lnz);
-  st(Up, n, unz);
-  // L's rows in pivot order
-  for (let p = 0; p < lnz; p++) st(Li, p, ld(pinv, ld(Li, p)));
-  save(desc, n, lnz, unz);
+  save(desc, k1, lnz, unz);
   return -1;
 }
 

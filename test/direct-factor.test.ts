@@ -273,19 +273,31 @@ describe('generated cases', () => {
     }
   });
 
-  it('far-from-symmetric patterns take the column ordering (minimum degree of AᵀA, pivot tolerance 0.1): west0479 fills less than with AMD of A + Aᵀ', async () => {
+  it('far-from-symmetric patterns take the block triangular form where A has several diagonal blocks (west0479), else the column ordering (minimum degree of AᵀA); pivot tolerance 0.1; both fill less than AMD of A + Aᵀ', async () => {
     const A = loadShared('west0479');
     const { xTrue, b } = knownSystem(A, 4);
     const F = await rt.factor(A);
-    expect([F.info.kind, F.info.ordering]).toEqual(['lu', 'amd-ata']);
-    expect(F.info.orderingReason).toMatch(/pattern symmetry 0\.\d\d.*column ordering/);
+    expect([F.info.kind, F.info.ordering]).toEqual(['lu', 'btf']);
+    expect(F.info.orderingReason).toMatch(/pattern symmetry 0\.\d\d.*block triangular form, 166 diagonal blocks/);
     const S = await rt.factor(A, { ordering: 'amd' });
     expect(F.info.fillNnz).toBeLessThan(0.7 * S.info.fillNnz);
     const { x, relativeResidual } = await F.solve(b);
     expect(relativeResidual).toBeLessThan(1e-12);
     expect(diffNorm(x, xTrue)).toBeLessThanOrEqual(100 * diffNorm(denseSolve(A, b)!, xTrue) + 1e-13 * norm(xTrue));
-    // the column ordering's default pivot tolerance is 0.1, the symmetric orderings' 0.001: bit for bit the explicit ones
+    // the default pivot tolerance of 'btf' and of the column ordering is 0.1, the symmetric orderings' 0.001: bit for bit the explicit ones
     expect((await (await rt.factor(A, { pivotTolerance: 0.1 })).solve(b)).x).toEqual(x);
+    const C = await rt.factor(A, { ordering: 'amd-ata' });
+    expect(C.info.fillNnz).toBeLessThan(0.7 * S.info.fillNnz);
+    expect((await (await rt.factor(A, { ordering: 'amd-ata', pivotTolerance: 0.1 })).solve(b)).x).toEqual((await C.solve(b)).x);
+    // one irreducible block (a matrix of two cyclic shifts, no diagonal): the column ordering under 'auto'
+    const n = 200;
+    const rng = new Prng(8);
+    const cyc = CSRMatrix.fromTriplets(n, n, 'f64', Int32Array.from({ length: 2 * n }, (_, k) => k >> 1), Int32Array.from({ length: 2 * n }, (_, k) => ((k >> 1) + 1 + (k & 1)) % n), Float64Array.from({ length: 2 * n }, () => 0.5 + rng.next()));
+    const G = await rt.factor(cyc);
+    expect(G.info.ordering).toBe('amd-ata');
+    expect(G.info.orderingReason).toMatch(/one irreducible block.*column ordering/);
+    const cb = knownSystem(cyc, 5);
+    expect(diffNorm((await G.solve(cb.b)).x, cb.xTrue)).toBeLessThanOrEqual(100 * diffNorm(denseSolve(cyc, cb.b)!, cb.xTrue) + 1e-13 * norm(cb.xTrue));
     const Y = loadShared('young1c');
     const yb = knownSystem(Y, 2).b;
     expect((await (await rt.factor(Y)).solve(yb)).x).toEqual((await (await rt.factor(Y, { pivotTolerance: 0.001 })).solve(yb)).x);
@@ -294,6 +306,7 @@ describe('generated cases', () => {
     // the column ordering is for LU only
     await expect(rt.factor(poisson2D(5), { kind: 'cholesky', ordering: 'amd-ata' })).rejects.toBeInstanceOf(UnsupportedError);
     await expect(rt.factor(poisson2D(5), { kind: 'ldlt', ordering: 'amd-ata' })).rejects.toThrow(/'amd-ata' \(a column ordering\) is for LU/);
+    await expect(rt.factor(poisson2D(5), { kind: 'ldlt', ordering: 'btf' })).rejects.toThrow(/'btf' \(block triangular form\) is for LU/);
     expect((await rt.factor(poisson2D(5), { kind: 'lu', ordering: 'amd-ata' })).info.ordering).toBe('amd-ata');
   });
 

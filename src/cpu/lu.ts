@@ -4,7 +4,7 @@ import type { CpuBackend } from './backend.js';
 import { freeTemporary, Layout, type Region } from './memory.js';
 import { holdSolve, solveOnce, type SolveLayout } from './held-solve.js';
 
-const DESC_WORDS = 32;
+const DESC_WORDS = 40;
 
 /** The LU kernels of the CPU path (assembly/lu.ts), run at once on the calling thread's instance. */
 export function cpuLuKernels(B: Pick<CpuBackend, 'heap' | 'kernels'>): LuKernels {
@@ -74,11 +74,12 @@ class Held {
  * when the kernel stops for room (after asking `grow`), and the factor is copied out into JavaScript arrays.
  */
 function sparseLu(B: Pick<CpuBackend, 'heap' | 'kernels'>): LuNumeric {
-  return (n, Ap, Ai, Ax, complex, q, tol, guess, grow, denseFrom = n) => {
+  return (n, Ap, Ai, Ax, complex, q, tol, guess, grow, denseFrom = n, denseTo = n) => {
     const c = complex ? 2 : 1;
     const nnz = Ap[n];
-    const k0 = Math.min(n, Math.max(0, denseFrom));
-    const m = n - k0;
+    const k1 = Math.min(n, Math.max(0, denseTo));
+    const k0 = Math.min(k1, Math.max(0, denseFrom));
+    const m = k1 - k0;
     // desc, Ap, Ai, Ax, q, Lp, Up, pinv, x, xi/stack/pstack/mark/Lpend, D, rows, at, dpos
     const { at, bytes } = Layout.of([4 * DESC_WORDS, 4 * (n + 1), 4 * nnz, 8 * c * nnz, 4 * n, 4 * (n + 1), 4 * (n + 1), 4 * n, 8 * c * n, 20 * n, 8 * c * m * m, 4 * m, 4 * n, 4 * m]);
     const held = new Held(B);
@@ -108,7 +109,7 @@ function sparseLu(B: Pick<CpuBackend, 'heap' | 'kernels'>): LuNumeric {
       new Float64Array(buf, P[10], c * m * m).fill(0);
       const d = new Int32Array(buf, P[0], DESC_WORDS);
       d.set([n, c, P[1], P[2], P[3], P[4], P[5], P[6], P[7], P[8], P[9], P[9] + 4 * n, P[9] + 8 * n, P[9] + 12 * n, P[9] + 16 * n,
-        L.ptr, valuesAt(L, capL), capL, U.ptr, valuesAt(U, capU), capU, 0, 0, 0, k0, P[10], P[11], P[12], P[13], 0, 0]);
+        L.ptr, valuesAt(L, capL), capL, U.ptr, valuesAt(U, capU), capU, 0, 0, 0, k0, P[10], P[11], P[12], P[13], 0, 0, k1, 0]);
       const kernel = B.kernels.lu_factor;
       let r: number;
       // moves the first `used` entries of a side to one of `cap` entries
@@ -138,6 +139,7 @@ function sparseLu(B: Pick<CpuBackend, 'heap' | 'kernels'>): LuNumeric {
         const s2 = new Int32Array(B.heap.memory.buffer, P[0], DESC_WORDS);
         s2.set([L.ptr, valuesAt(L, capL), capL, U.ptr, valuesAt(U, capU), capU], 15);
       }
+      if (r === -3) throw new Error(`internal: the LU's dense window ${k0}..${k1} is not the tail of a diagonal block`);
       if (r >= 0) return r;
       buf = B.heap.memory.buffer;
       const s = new Int32Array(buf, P[0], DESC_WORDS);

@@ -8,6 +8,16 @@ type Kernels = Pick<CpuBackend, 'heap' | 'kernels'>;
 export function cpuSymbolicKernels(B: Kernels): SymbolicKernels {
   return {
     minimumDegree: cpuMinimumDegree(B),
+    btf: (A, rows) => {
+      const n = A.n;
+      const nnz = A.colPtr[n];
+      let r = 0;
+      const [colOf, blk, ptr, adj] = run(B, [A.colPtr.subarray(0, n + 1), A.rowIdx.subarray(0, nnz), rows.rowPtr.subarray(0, n + 1), rows.colIdx.subarray(0, nnz)], [n, n, n + 1, 2 * nnz],
+        (p, out, work) => {
+          r = B.kernels.btf_analyze(n, ...p, ...out, work);
+        }, 5 * n);
+      return r < 0 ? -1 - r : { colOf, blk, blocks: r, graph: { n, ptr, adj: adj.subarray(0, ptr[n]) } };
+    },
     eliminationTree: (g, perm, pinv) => {
       const n = g.n;
       return run(B, [g.ptr.subarray(0, n + 1), g.adj.subarray(0, g.ptr[n]), perm, pinv], [n, n], (p, out) => B.kernels.sym_etree(n, ...p, ...out), 0)[0];

@@ -7,15 +7,18 @@
  */
 import { amdOrder, columnAmdOrder } from './amd.js';
 import type { Band } from './band-lu.js';
+import { blockOrder, type BlockTriangular } from './btf.js';
 import { ndOrder } from './nested-dissection.js';
 import { inversePermutation, type Graph, type Rows } from './pattern.js';
 import { columnCountsAtA, columnEliminationTree, costOf, supernodes, type FactorCost, type SymbolicKernels } from './symbolic.js';
 
 /**
  * The fill-reducing orderings: approximate minimum degree or nested dissection of A + Aᵀ, none, or
- * (LU only) 'amd-ata', a column ordering: approximate minimum degree of AᵀA's pattern (from A's, without forming AᵀA).
+ * (LU only) 'amd-ata', a column ordering: approximate minimum degree of AᵀA's pattern (from A's, without forming AᵀA),
+ * or 'btf', block triangular form (btf.ts: rows matched to columns, the diagonal blocks in block upper
+ * triangular order), each block ordered by approximate minimum degree of its B + Bᵀ.
  */
-export type OrderingName = 'amd' | 'nd' | 'natural' | 'amd-ata';
+export type OrderingName = 'amd' | 'nd' | 'natural' | 'amd-ata' | 'btf';
 
 /** Graphs at least this large also try nested dissection under ordering: 'auto'. */
 const ND_MIN_NODES = 2000;
@@ -56,6 +59,8 @@ export interface Analysis {
   cost: FactorCost;
   ordering: OrderingName;
   orderingReason: string;
+  /** ordering 'btf': row r of A is factorized as row matchOf[r] (the maximum transversal's renumbering), so the kernel's diagonal is the matched entry */
+  matchOf?: Int32Array;
   /** LU of a banded matrix: its band, factorized by the banded kernel in the natural order (the counts are then the band's) */
   band?: Band;
   /** a small matrix factorized dense (denseAnalysis: `band` is then the whole matrix) */
@@ -87,10 +92,12 @@ function countsFor(g: Graph | ColumnPattern, perm: Int32Array, k: SymbolicKernel
 
 /**
  * Orders and analyses the graph of A + Aᵀ, or for 'amd-ata' the column pattern of A (the counts are
- * then those of AᵀA's Cholesky factor, a bound on LU's). `lu` and `complex` only change the cost estimate;
- * `k` runs the loops of the orderings and of the tree and counts.
+ * then those of AᵀA's Cholesky factor, a bound on LU's), or for 'btf' the graph of the block
+ * triangular form `bt` (its blocks stay in order: each is one tree of the forest, postordered in
+ * turn). `lu` and `complex` only change the cost estimate; `k` runs the loops of the orderings and
+ * of the tree and counts.
  */
-export function analyze(g: Graph | ColumnPattern, asked: OrderingName | 'auto', lu: boolean, complex: boolean, k: SymbolicKernels): Analysis {
+export function analyze(g: Graph | ColumnPattern, asked: OrderingName | 'auto', lu: boolean, complex: boolean, k: SymbolicKernels, bt?: BlockTriangular): Analysis {
   const n = g.n;
   const t0 = performance.now();
   const candidates: [OrderingName, Int32Array][] = [];
@@ -99,6 +106,7 @@ export function analyze(g: Graph | ColumnPattern, asked: OrderingName | 'auto', 
   const graph = 'rows' in g ? null : g;
   const ndOnly = graph !== null && asked === 'auto' && n >= ND_ONLY_MIN_NODES && meshLike(graph);
   if (graph) {
+    if (asked === 'btf') candidates.push(['btf', blockOrder(bt!, amdOrder(graph, k.minimumDegree))]);
     if (asked === 'natural') candidates.push(['natural', Int32Array.from({ length: n }, (_, i) => i)]);
     if (asked === 'amd' || (asked === 'auto' && !ndOnly)) candidates.push(['amd', amdOrder(graph, k.minimumDegree)]);
     if (asked === 'nd' || (asked === 'auto' && n >= ND_MIN_NODES)) candidates.push(['nd', ndOrder(graph, k.minimumDegree)]);

@@ -16,9 +16,10 @@ import { shownValue } from '../../shown-value.js';
 import { reserveMemory, withMemoryBudget } from '../../memory-budget.js';
 import { analyze, bandAnalysis, denseAnalysis, type Analysis, type OrderingName } from './analysis.js';
 import { bandLdlt, bandSolve, keepBandRows } from './band-lu.js';
-import { bandOf, cscOf, denseRows, isSymmetric, patternSymmetry, rowsWithValues, type Rows, symmetricGraph, type Csc } from './pattern.js';
+import { blockSizes, offBlockEntries, type BlockTriangular } from './btf.js';
+import { bandOf, cscOf, denseRows, inversePermutation, isSymmetric, patternSymmetry, rowsWithValues, type Rows, symmetricGraph, type Csc } from './pattern.js';
 import { denseLdl, ldlPointers, type LdlFactor, type LdlKernels } from './ldl.js';
-import { denseStart, reciprocalDiagonal, type HeldSolve, type LuFactor, type LuKernels } from './lu.js';
+import { denseStart, denseWindow, reciprocalDiagonal, type HeldSolve, type LuFactor, type LuKernels } from './lu.js';
 import type { FactorCost, SymbolicKernels } from './symbolic.js';
 import { supernodalFrontBytes, supernodalSymbolic, type SupernodalFactor, type SupernodalNumeric, type SupernodalSymbolic } from './supernodal.js';
 
@@ -29,9 +30,9 @@ export type FactorKind = 'auto' | 'cholesky' | 'ldlt' | 'lu';
 export interface FactorOptions {
   /** which factorization (default 'auto') */
   kind?: FactorKind;
-  /** the fill-reducing ordering (default 'auto': the natural order for a banded matrix (at least half its band stored), else AMD, and nested dissection too from 2000 unknowns, the one with fewer predicted flops (nested dissection alone on a mesh-like graph of 16384 unknowns or more); for LU of a pattern far from symmetric, 'amd-ata'). 'amd-ata' is LU's only: with kind 'auto' it factorizes LU, symmetric A too; with 'cholesky' or 'ldlt' an UnsupportedError */
+  /** the fill-reducing ordering (default 'auto': the natural order for a banded matrix (at least half its band stored), else AMD, and nested dissection too from 2000 unknowns, the one with fewer predicted flops (nested dissection alone on a mesh-like graph of 16384 unknowns or more); for LU of a pattern far from symmetric, 'btf' (block triangular form, each diagonal block ordered by AMD) where A has more than one diagonal block, else 'amd-ata'). 'amd-ata' and 'btf' are LU's only: with kind 'auto' they factorize LU, symmetric A too; with 'cholesky' or 'ldlt' an UnsupportedError */
   ordering?: OrderingName | 'auto';
-  /** LU: the diagonal is kept as pivot when at least this fraction of the column's largest candidate (default 0.001, as KLU; 0.1 under the column ordering 'amd-ata', as UMFPACK's unsymmetric strategy; 1 = strict partial pivoting) */
+  /** LU: the diagonal is kept as pivot when at least this fraction of the column's largest candidate (default 0.001, as KLU; 0.1 under the orderings 'amd-ata' and 'btf', as UMFPACK's unsymmetric strategy; 1 = strict partial pivoting) */
   pivotTolerance?: number;
   /**
    * Stops the factorization: it rejects with `signal.reason` (a DOMException named 'AbortError' unless
@@ -90,7 +91,7 @@ export interface FactorInfo {
   supernodes: number;
   /** columns of the widest supernode */
   largestSupernode: number;
-  /** LU: pivots taken off the diagonal */
+  /** LU: pivots taken off the diagonal (under ordering 'btf', off the entries the transversal matched) */
   offDiagonalPivots: number;
   /** LU: columns of the trailing block factorized (and stored) dense, where the symbolic counts say it is nearly full (0: none) */
   denseColumns: number;
@@ -111,7 +112,7 @@ export interface FactorInfo {
 export const FACTOR_OPTION_KEYS = optionKeys<FactorOptions>({ kind: true, ordering: true, pivotTolerance: true, signal: true });
 const SOLVE_KEYS = optionKeys<FactorSolveOptions>({ refine: true });
 const KINDS: readonly FactorKind[] = ['auto', 'cholesky', 'ldlt', 'lu'];
-const ORDERINGS: readonly (OrderingName | 'auto')[] = ['auto', 'amd', 'nd', 'natural', 'amd-ata'];
+const ORDERINGS: readonly (OrderingName | 'auto')[] = ['auto', 'amd', 'nd', 'natural', 'amd-ata', 'btf'];
 /** LU's 'auto' ordering is symmetric (of A + Aᵀ) when at least this fraction of the off-diagonal pattern is mirrored… */
 const SYMMETRIC_PATTERN_MIN = 0.5;
 /** …and at least this fraction of the diagonal is stored (UMFPACK's symmetric-strategy test); else a column ordering. */
@@ -125,6 +126,9 @@ const PIVOT_TOLERANCE = 0.001;
  * …but under a column ordering ('amd-ata') the diagonal is no better placed than any row (the fill
  * bound holds for every row choice), so only a tenth of the largest keeps it (UMFPACK's unsymmetric
  * default): on west0479 scaled as in the tests, 0.001 left residuals up to 8.8e-9 against 7e-11.
+ * The same under 'btf' (whose diagonal is the matched entry, chosen by pattern alone, and whose rows
+ * are not scaled as KLU's): west0479's residual for b = 1 (b = sin i) 5.4e-10 (1.3e-9) at 0.001,
+ * 7.9e-12 (9.8e-12) at 0.1, 6.0e-12 (1.1e-11) at 1; fill 6484, 7216, 8584.
  */
 const COLUMN_ORDER_PIVOT_TOLERANCE = 0.1;
 /** Ordering 'auto' keeps the natural order when A stores at least this fraction of its band (MATLAB's backslash takes its banded solver from 0.5). */
@@ -184,11 +188,12 @@ export function planFactor(A: SparseMatrix, kind: FactorKind, ordering: Ordering
   if ((kind === 'cholesky' || kind === 'ldlt') && !sym) {
     throw new UnsupportedError(`factor: kind '${kind}' needs a symmetric matrix (A equal to Aᵀ, both triangles stored); use kind: 'lu'`);
   }
-  if (ordering === 'amd-ata' && (kind === 'cholesky' || kind === 'ldlt')) {
-    throw new UnsupportedError(`factor: ordering 'amd-ata' (a column ordering) is for LU; kind '${kind}' takes 'amd', 'nd', 'natural' or 'auto'`);
+  const luOnly = ordering === 'amd-ata' || ordering === 'btf';
+  if (luOnly && (kind === 'cholesky' || kind === 'ldlt')) {
+    throw new UnsupportedError(`factor: ordering '${ordering}' (${ordering === 'btf' ? 'block triangular form' : 'a column ordering'}) is for LU; kind '${kind}' takes 'amd', 'nd', 'natural' or 'auto'`);
   }
-  // kind 'auto' with the column ordering asked for is LU (the only kind that uses one), symmetric A too
-  return { csr, C, sym, a: analyzeFor(C, csrRows(csr), kind === 'lu' || (kind === 'auto' && (!sym || ordering === 'amd-ata')), ordering, sk) };
+  // kind 'auto' with the column ordering or block triangular form asked for is LU (the only kind that uses them), symmetric A too
+  return { csr, C, sym, a: analyzeFor(C, csrRows(csr), kind === 'lu' || (kind === 'auto' && (!sym || luOnly)), ordering, sk) };
 }
 
 /**
@@ -233,13 +238,39 @@ function analyzeFor(C: Csc, rows: Rows, lu: boolean, ordering: OrderingName | 'a
     const { symmetry, diagonal } = patternSymmetry(C, rows);
     const stats = `pattern symmetry ${symmetry.toFixed(2)}, ${diagonal} of ${C.n} diagonal entries stored`;
     if (symmetry < SYMMETRIC_PATTERN_MIN || diagonal < DIAGONAL_MIN * C.n) {
-      asked = 'amd-ata';
-      why = `${stats} (< ${SYMMETRIC_PATTERN_MIN} or < ${DIAGONAL_MIN}·n): a column ordering, approximate minimum degree of AᵀA`;
+      asked = 'btf';
+      why = `${stats} (< ${SYMMETRIC_PATTERN_MIN} or < ${DIAGONAL_MIN}·n): `;
     } else why = `${stats}: a symmetric ordering of A + Aᵀ; `;
   }
-  const g = asked === 'amd-ata' ? { n: C.n, colPtr: C.colPtr, rowIdx: C.rowIdx, rows, skip: denseRows(rows, C.n) } : symmetricGraph(C.n, C.colPtr, C.rowIdx, rows);
-  const a = analyze(g, asked, lu, C.complex, sk);
+  let bt: BlockTriangular | number | undefined;
+  if (asked === 'btf') {
+    bt = sk.btf(C, rows);
+    const auto = ordering === 'auto';
+    if (typeof bt === 'number') {
+      // the numeric phase then fails on the column ordering's factor with the usual SingularMatrixError
+      why += `${auto ? '' : `ordering 'btf' was asked for, but `}A is structurally singular (a maximum transversal matches ${bt} of ${C.n} rows: no block triangular form): `;
+      asked = 'amd-ata';
+    } else if (auto && bt.blocks === 1) {
+      why += 'one irreducible block (no block triangular form to use): ';
+      asked = 'amd-ata';
+    } else {
+      const { largest, singletons } = blockSizes(bt);
+      why += `${auto ? '' : `ordering 'btf' was asked for: `}block triangular form, ${bt.blocks} diagonal blocks (${singletons} of them 1×1, the largest ${largest}×${largest}), each ordered by approximate minimum degree of its B + Bᵀ (B: A with its rows matched to the columns)`;
+    }
+    if (asked === 'amd-ata') why += 'a column ordering, approximate minimum degree of AᵀA';
+  }
+  const g = asked === 'amd-ata' ? { n: C.n, colPtr: C.colPtr, rowIdx: C.rowIdx, rows, skip: denseRows(rows, C.n) }
+    : asked === 'btf' ? (bt as BlockTriangular).graph
+    : symmetricGraph(C.n, C.colPtr, C.rowIdx, rows);
+  const a = analyze(g, asked, lu, C.complex, sk, typeof bt === 'object' ? bt : undefined);
   if (why) a.orderingReason = asked === 'auto' ? why + a.orderingReason : why;
+  if (typeof bt === 'object' && asked === 'btf') {
+    a.matchOf = bt.colOf;
+    // the entries above the diagonal blocks are U's as they stand
+    const off = offBlockEntries(C, bt);
+    a.cost.fillNnz += off;
+    a.cost.bytes += off * (C.complex ? 20 : 12);
+  }
   return a;
 }
 
@@ -289,15 +320,15 @@ async function factorizeInBudget(A: SparseMatrix, options: FactorOptions, budget
   throwIfAborted(signal);
   // the symbolic phase runs before the first checkpoint: inside this scope its memory counts against budgetMB
   const { csr, C, sym, a } = plan ?? planFactor(A, kind, options.ordering ?? 'auto', kernels.symbolic);
-  const tol = asked ?? (a.ordering === 'amd-ata' ? COLUMN_ORDER_PIVOT_TOLERANCE : PIVOT_TOLERANCE);
+  const tol = asked ?? (a.ordering === 'amd-ata' || a.ordering === 'btf' ? COLUMN_ORDER_PIVOT_TOLERANCE : PIVOT_TOLERANCE);
   const F = new Factorization(C, sym ? C : rowsWithValues(csr), csr.dtype, a, tol, budgetMB, kernels.supernodal, kernels.lu, kernels.ldl);
   try {
     if (kind !== 'auto') {
       await F.numeric(kind, `kind: '${kind}' was asked for`, signal);
       return F;
     }
-    if (!sym || a.ordering === 'amd-ata') {
-      await F.numeric('lu', C.complex ? 'complex: LU' : !sym ? 'not symmetric: LU' : "ordering 'amd-ata' was asked for, a column ordering only LU uses: LU", signal);
+    if (!sym || a.ordering === 'amd-ata' || a.ordering === 'btf') {
+      await F.numeric('lu', C.complex ? 'complex: LU' : !sym ? 'not symmetric: LU' : `ordering '${a.ordering}' was asked for, ${a.ordering === 'btf' ? 'a block triangular form' : 'a column ordering'} only LU uses: LU`, signal);
       return F;
     }
     // symmetric: Cholesky when it succeeds, else LDLᵀ, else LU
@@ -471,14 +502,15 @@ export class Factorization {
       reserveMemory(est.bytes, 'factor: the LU factor (estimated from the symbolic phase)');
       const guess = a.ordering === 'amd-ata' ? Math.ceil(0.5 * est.fillNnz) : Math.ceil(0.6 * est.fillNnz) + n;
       const grow = (bytes: number): void => reserveMemory(bytes, 'factor: the LU factor growing past its estimate');
-      const from = a.band ? n : denseStart(a.counts);
+      // under 'btf' the dense window is a diagonal block's tail (the later blocks' columns stay sparse)
+      const [from, to] = a.band ? [n, n] : a.matchOf ? denseWindow(a.counts, a.parent) : [denseStart(a.counts), n];
       // a symmetric band (complex symmetric included) whose pivots all stay on the diagonal: LDLᵀ's quarter of the flops
       const sym = a.band && a.band.lower === a.band.upper && isSymmetric(A) ? bandLdlt(n, A.colPtr, A.rowIdx, A.values, A.complex, a.band.lower, this.tol) : null;
       this.ldltForm = sym !== null;
       this.note = sym ? '; A = Aᵀ and every pivot stayed on the diagonal: the band factorized as LDLᵀ' : '';
       const r = sym ?? (a.band
         ? this.luKernels.band(n, A.colPtr, A.rowIdx, A.values, A.complex, a.band, this.tol)
-        : this.luKernels.sparse(n, A.colPtr, A.rowIdx, A.values, A.complex, a.perm, this.tol, guess, grow, from));
+        : this.luKernels.sparse(n, A.colPtr, a.matchOf ? renumbered(A.rowIdx, a.matchOf) : A.rowIdx, A.values, A.complex, a.perm, this.tol, guess, grow, from, to));
       if (typeof r === 'number') {
         const col = a.perm[r];
         throw new SingularMatrixError(`factor: the matrix is singular: no nonzero pivot left in column ${col} (elimination step ${r} of ${n}, LU with partial pivoting)`, col, r);
@@ -487,8 +519,10 @@ export class Factorization {
       // values); every factor gets U's reciprocal diagonal now, not from its first solve (see keepBandRows)
       if (a.band) keepBandRows(r, a.band);
       else r.dinv = reciprocalDiagonal(r);
+      // pinv of B's rows back to A's: row i of A was row matchOf[i] of B
+      if (a.matchOf) r.pinv = renumbered(a.matchOf, r.pinv);
       this.lu = r;
-      this.denseColumns = n - from;
+      this.denseColumns = to - from;
       this.ldl = this.sn = null;
     } else {
       reserveMemory(a.cost.bytes + (a.dense ? 8 * n * n : 0), `factor: the ${kind === 'cholesky' ? 'Cholesky' : 'LDLᵀ'} factor (from the symbolic phase)`);
@@ -553,11 +587,13 @@ export class Factorization {
       const urow = new Int32Array(n);
       for (let p = 0; p < Up[n]; p++) urow[Ui[p]]++;
       flops = 0;
+      // the diagonal of ordering 'btf' is the matched entry's: row rowOf[j] of column j
+      const rowOf = a.matchOf ? inversePermutation(a.matchOf) : null;
       for (let k = 0; k < n; k++) {
         const l = Lp[k + 1] - Lp[k] - 1;
         // the LDLᵀ form of a symmetric band updates one triangle: l(l + 1)/2 multiply-adds, not l²
         flops += (this.ldltForm ? l * (l + 1) : 2 * l * (urow[k] - 1)) + l;
-        if (pinv[q[k]] !== k) offDiagonalPivots++;
+        if (pinv[rowOf ? rowOf[q[k]] : q[k]] !== k) offDiagonalPivots++;
       }
       if (A.complex) flops *= 4;
       bytes = fillNnz * (4 + 8 * c) + 4 * (2 * n + 2) + 8 * n;
@@ -810,6 +846,13 @@ export class Factorization {
   }
 }
 
+/** map[idx[p]] for every p: indices renumbered through map (or a permutation composed with another). */
+function renumbered(idx: Int32Array, map: Int32Array): Int32Array {
+  const out = new Int32Array(idx.length);
+  for (let p = 0; p < idx.length; p++) out[p] = map[idx[p]];
+  return out;
+}
+
 /** The solve's four work vectors of m entries, views of one allocation. */
 function workVectors(m: number): { r: Float64Array; dx: Float64Array; xt: Float64Array; y: Float64Array } {
   const all = new Float64Array(4 * m);
@@ -856,7 +899,7 @@ export interface FactorEstimate extends FactorCost {
 export function estimateFactorCost(A: SparseMatrix, kind: 'cholesky' | 'ldlt' | 'lu', ordering: OrderingName | 'auto', sk: SymbolicKernels): FactorEstimate {
   const csr = squareCsr(A, 'estimateFactorCost');
   const C = cscOf(csr);
-  if (ordering === 'amd-ata' && kind !== 'lu') throw new UnsupportedError(`estimateFactorCost: ordering 'amd-ata' is for LU`);
+  if ((ordering === 'amd-ata' || ordering === 'btf') && kind !== 'lu') throw new UnsupportedError(`estimateFactorCost: ordering '${ordering}' is for LU`);
   const a = analyzeFor(C, csrRows(csr), kind === 'lu', ordering, sk);
   return { ...a.cost, ordering: a.ordering };
 }

@@ -58,6 +58,23 @@ export function denseStart(counts: Int32Array): number {
   return start;
 }
 
+/**
+ * The dense window of a block triangular ordering ('btf'): denseStart within each diagonal block (a
+ * tree of the postordered forest `parent`, rooted at its last column: `counts` are its own), the
+ * block with the most dense columns kept. [from, to), or [n, n) when no block has a dense tail.
+ */
+export function denseWindow(counts: Int32Array, parent: Int32Array): [number, number] {
+  const n = counts.length;
+  let best: [number, number] = [n, n];
+  for (let s = 0, e = 0; e < n; e++) {
+    if (parent[e] !== -1) continue;
+    const from = s + denseStart(counts.subarray(s, e + 1));
+    if (e + 1 - from > best[1] - best[0]) best = [from, e + 1];
+    s = e + 1;
+  }
+  return best;
+}
+
 /** Growth of the factor's arrays: called with the bytes a larger array adds, before allocating; may throw. */
 export type GrowCheck = (bytes: number) => void;
 
@@ -65,13 +82,14 @@ export type GrowCheck = (bytes: number) => void;
  * The numeric phase: factorizes the n×n matrix by columns (Ap/Ai/Ax, interleaved when complex) in
  * column order q, with the pivot rule above and threshold `tol`. `guess` is the expected nnz of L (and
  * of U); they grow by half when it is exceeded, `grow` told of the bytes first (it may throw). Columns
- * from step `denseFrom` (default n) on are factorized as one dense block (see denseStart; their L and U
- * are stored dense). Returns the factor, or the step k at which no nonzero pivot was left (a singular
- * matrix). The CPU path runs it in WebAssembly (src/cpu/lu.ts, assembly/lu.ts); the solver layer
+ * from step `denseFrom` (default n) to `denseTo` (default n) are factorized as one dense block (see
+ * denseStart and denseWindow; their L and U are stored dense); a window that ends before n must be the
+ * tail of a diagonal block of a block upper triangular matrix (ordering 'btf'). Returns the factor, or
+ * the step k at which no nonzero pivot was left (a singular matrix). The CPU path runs it in WebAssembly (src/cpu/lu.ts, assembly/lu.ts); the solver layer
  * receives it from the runtime.
  */
 export type LuNumeric = (
-  n: number, Ap: Int32Array, Ai: Int32Array, Ax: Float64Array, complex: boolean, q: Int32Array, tol: number, guess: number, grow: GrowCheck, denseFrom?: number,
+  n: number, Ap: Int32Array, Ai: Int32Array, Ax: Float64Array, complex: boolean, q: Int32Array, tol: number, guess: number, grow: GrowCheck, denseFrom?: number, denseTo?: number,
 ) => LuFactor | number;
 
 /**

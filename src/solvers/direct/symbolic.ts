@@ -7,6 +7,7 @@
  */
 import type { Graph, Rows } from './pattern.js';
 import type { MinimumDegreeKernel } from './amd.js';
+import type { BtfKernel } from './btf.js';
 
 /**
  * The symbolic phase's loops, run by the CPU path's WebAssembly (assembly/amd.ts and
@@ -16,6 +17,8 @@ import type { MinimumDegreeKernel } from './amd.js';
 export interface SymbolicKernels {
   /** the minimum degree orderings' elimination */
   minimumDegree: MinimumDegreeKernel;
+  /** LU's block triangular form (btf.ts) */
+  btf: BtfKernel;
   /**
    * The elimination tree of the graph in the order perm (pinv its inverse): parent[k] of each
    * eliminated position k (-1 at a root), read from the graph directly (column k's rows above the

@@ -1,0 +1,163 @@
+// Block triangular form of a square sparse matrix (src/solvers/direct/btf.ts documents the method and
+// lays out the memory): a maximum transversal (augmenting paths by depth-first search with a cheap
+// assignment first, Duff 1981, as CSparse's cs_maxtrans), then the strongly connected components of the
+// matrix with its matched entries on the diagonal (Tarjan 1972, without recursion), then the pattern of
+// B + Bᵀ within the diagonal blocks (B: A with row r relabelled colOf[r]), the graph its blocks are
+// ordered on.
+//
+// btf_analyze(n, Ap, Ai, Rp, Rj, colOf, blk, gptr, gadj, work) — A by columns (Ap, Ai) and by rows
+//   (Rp, Rj); out: colOf[r] the column matched to row r, blk[j] the block of column j (blocks numbered
+//   so that every entry B(i, j) has blk[i] ≤ blk[j]), gptr/gadj (n + 1, up to 2·nnz words) the graph,
+//   no self-loops or duplicates; work 5n words. Returns the number of blocks, or −1 − (rows matched)
+//   when A is structurally singular (the other outputs then unset).
+
+import { ld, st } from './words';
+
+export function btf_analyze(n: i32, Ap: usize, Ai: usize, Rp: usize, Rj: usize, colOf: usize, blk: usize, gptr: usize, gadj: usize, work: usize): i32 {
+  const w0 = work;
+  const w1 = work + (<usize>n << 2);
+  const w2 = work + (<usize>(2 * n) << 2);
+  const w3 = work + (<usize>(3 * n) << 2);
+  const w4 = work + (<usize>(4 * n) << 2);
+  const matched = transversal(n, Ap, Ai, colOf, w0, w1, w2, w3, w4);
+  if (matched < n) return -1 - matched;
+  const blocks = components(n, Ap, Ai, colOf, blk, w0, w1, w2, w3, w4);
+  // rowOf (the inverse of colOf) in w0, marks in w1
+  for (let r = 0; r < n; r++) st(w0, ld(colOf, r), r);
+  for (let j = 0; j < n; j++) st(w1, j, -1);
+  let q = 0;
+  for (let j = 0; j < n; j++) {
+    st(gptr, j, q);
+    st(w1, j, j);
+    const b = ld(blk, j);
+    // column j of B: rows colOf[r]; row j of B: A's row rowOf[j]
+    for (let p = ld(Ap, j), e = ld(Ap, j + 1); p < e; p++) {
+      const i = ld(colOf, ld(Ai, p));
+      if (ld(w1, i) == j || ld(blk, i) != b) continue;
+      st(w1, i, j);
+      st(gadj, q++, i);
+    }
+    const r = ld(w0, j);
+    for (let p = ld(Rp, r), e = ld(Rp, r + 1); p < e; p++) {
+      const i = ld(Rj, p);
+      if (ld(w1, i) == j || ld(blk, i) != b) continue;
+      st(w1, i, j);
+      st(gadj, q++, i);
+    }
+  }
+  st(gptr, n, q);
+  return blocks;
+}
+
+/**
+ * A maximum matching of columns to rows: colOf[r] (−1 unmatched). Each column in turn starts a
+ * depth-first search for an augmenting path; at each column reached, a free row of it (found by a scan
+ * that never restarts: `cheap`) ends the path, else the search goes on through the columns its rows are
+ * matched to (each column visited once a search: `seen`). Returns the rows matched.
+ */
+function transversal(n: i32, Ap: usize, Ai: usize, colOf: usize, cheap: usize, seen: usize, js: usize, ps: usize, is: usize): i32 {
+  for (let j = 0; j < n; j++) {
+    st(colOf, j, -1);
+    st(cheap, j, ld(Ap, j));
+    st(seen, j, -1);
+  }
+  let matched = 0;
+  for (let k = 0; k < n; k++) {
+    let head = 0;
+    st(js, 0, k);
+    let found = false;
+    while (head >= 0) {
+      const j = ld(js, head);
+      const e = ld(Ap, j + 1);
+      if (ld(seen, j) != k) {
+        st(seen, j, k);
+        let p = ld(cheap, j);
+        while (p < e && ld(colOf, ld(Ai, p)) != -1) p++;
+        if (p < e) {
+          st(cheap, j, p + 1);
+          st(is, head, ld(Ai, p));
+          found = true;
+          break;
+        }
+        st(cheap, j, e);
+        st(ps, head, ld(Ap, j));
+      }
+      // every row of j is matched: go on through the first row whose column this search has not seen
+      let p = ld(ps, head);
+      let next = -1;
+      for (; p < e; p++) {
+        const i = ld(Ai, p);
+        const c = ld(colOf, i);
+        if (ld(seen, c) == k) continue;
+        st(is, head, i);
+        next = c;
+        p++;
+        break;
+      }
+      st(ps, head, p);
+      if (next >= 0) st(js, ++head, next);
+      else head--;
+    }
+    if (!found) continue;
+    // the path's columns take the rows it went through, the last one the free row
+    for (let h = head; h >= 0; h--) st(colOf, ld(is, h), ld(js, h));
+    matched++;
+  }
+  return matched;
+}
+
+/**
+ * Tarjan's strongly connected components of the graph with an edge j → colOf[r] for every entry
+ * A(r, j): a component is completed only after every component it reaches, so numbering them in the
+ * order they complete gives blk[i] ≤ blk[j] for each entry B(i, j). Returns the number of components.
+ */
+function components(n: i32, Ap: usize, Ai: usize, colOf: usize, blk: usize, index: usize, low: usize, calls: usize, ep: usize, stack: usize): i32 {
+  for (let j = 0; j < n; j++) {
+    st(index, j, -1);
+    st(blk, j, -1);
+  }
+  let count = 0;
+  let sp = 0;
+  let blocks = 0;
+  for (let s = 0; s < n; s++) {
+    if (ld(index, s) >= 0) continue;
+    let top = 0;
+    st(calls, 0, s);
+    st(index, s, count);
+    st(low, s, count++);
+    st(ep, s, ld(Ap, s));
+    st(stack, sp++, s);
+    while (top >= 0) {
+      const v = ld(calls, top);
+      const p = ld(ep, v);
+      if (p < ld(Ap, v + 1)) {
+        st(ep, v, p + 1);
+        const w = ld(colOf, ld(Ai, p));
+        const iw = ld(index, w);
+        if (iw < 0) {
+          st(index, w, count);
+          st(low, w, count++);
+          st(ep, w, ld(Ap, w));
+          st(stack, sp++, w);
+          st(calls, ++top, w);
+        } else if (ld(blk, w) < 0 && iw < ld(low, v)) st(low, v, iw);
+        continue;
+      }
+      // v's edges are done: it closes a component when nothing it reaches lies below it on the stack
+      if (ld(low, v) == ld(index, v)) {
+        let u: i32;
+        do {
+          u = ld(stack, --sp);
+          st(blk, u, blocks);
+        } while (u != v);
+        blocks++;
+      }
+      top--;
+      if (top >= 0) {
+        const u = ld(calls, top);
+        if (ld(low, v) < ld(low, u)) st(low, u, ld(low, v));
+      }
+    }
+  }
+  return blocks;
+}
