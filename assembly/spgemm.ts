@@ -4,15 +4,85 @@
 // numeric pass's chunks are balanced by them), then spgemm_f64 / spgemm_c128 fill the
 // rows, columns in ascending order. Values are f64 (c128 as pairs); the caller widens f32/c64 and
 // real operands of a complex product. Rows are independent, so any split gives the same bits.
-// Without `order` (spgemm_f64), a row's columns stay in the order the product first reached them:
-// for an intermediate only another product reads (the A·P of R·(A·P)).
+// Without `order` (spgemm_f64), a row's columns may stay in the order the product first reached
+// them: for an intermediate only another product reads (the A·P of R·(A·P)).
 // With `addB` (count) and a scale vector `sc` (spgemm_f64), the product is B + diag(sc)·A·B for a
 // square A: the smoothed prolongator P = T − ω·D⁻¹·A·T of the AMG setup in one pass (row i of T is
 // added after row i of the scaled product).
 //
 // Each chunk has a workspace of its own: `slot` points at a u32 holding its address (the pool offsets
 // the slot argument by 16 bytes per chunk). It holds a marker per column of B (the last row that
-// reached it) and, for the numeric pass, a dense accumulator per column, 16-byte aligned after it.
+// reached it: which columns are new to a row), 16-byte aligned; then, for ordering a row, a bitmap of
+// B's columns (n/8 bytes) under a summary (a bit per 64-bit word of the bitmap), both all zero
+// between rows; then, for the numeric pass, a dense accumulator (n f64, or c128 pairs), 16-byte
+// aligned. A row's columns are put in order by setting their bits and walking the summary's words
+// over the row's span: linear in the row's length plus span/4096, where sorting a power-law A·Aᵀ's
+// rows (columns spread over all of B's) was n·log n with a mispredicted branch per comparison, most
+// of its numeric pass.
+
+/** Bytes of the marker array, 16-byte aligned: the summary starts here. */
+// @ts-ignore: decorator
+@inline function markerBytes(n: i32): usize {
+  return ((<usize>n << 2) + 15) & ~(<usize>15);
+}
+
+/** 64-bit words of the summary (a bit per bitmap word). */
+// @ts-ignore: decorator
+@inline function summaryWords(n: i32): usize {
+  return (<usize>n + 4095) >>> 12;
+}
+
+/** Bytes of the summary and the bitmap, 16-byte aligned: the accumulator starts here. */
+// @ts-ignore: decorator
+@inline function bitmapBytes(n: i32): usize {
+  return ((summaryWords(n) + ((<usize>n + 63) >>> 6)) * 8 + 15) & ~(<usize>15);
+}
+
+/** Rows shorter than this are sorted (insertion sort) rather than walked. */
+const SORTED_BELOW = 16;
+
+/** Whether a row of `len` columns in [lo, hi] is ordered through the bitmap (else sorted): its span's summary words are few for its length. */
+// @ts-ignore: decorator
+@inline function walkable(len: i32, lo: i32, hi: i32): bool {
+  return (<u32>hi >>> 12) - (<u32>lo >>> 12) < <u32>(4 * len + 4);
+}
+
+/**
+ * Puts the columns ci[start..end) (distinct, all in [lo, hi]) in ascending order: through the bitmap
+ * (their bits set, then the summary's words over [lo, hi] and each nonzero bitmap word walked, the
+ * bits cleared behind) where walkable, else by introsort.
+ */
+function orderColumns(sum: usize, bits: usize, ci: usize, start: i32, end: i32, lo: i32, hi: i32): void {
+  if (end - start < SORTED_BELOW || !walkable(end - start, lo, hi)) {
+    introsort(ci + (<usize>start << 2), 0, end - start - 1, 2 * (32 - clz<i32>(end - start)));
+    return;
+  }
+  for (let k = start; k < end; k++) {
+    const c = <u32>load<i32>(ci + (<usize>k << 2));
+    const p = bits + (<usize>(c >>> 6) << 3);
+    store<u64>(p, load<u64>(p) | (<u64>1 << <u64>(c & 63)));
+    const q = sum + (<usize>(c >>> 12) << 3);
+    store<u64>(q, load<u64>(q) | (<u64>1 << <u64>((c >>> 6) & 63)));
+  }
+  let k = start;
+  for (let s = <usize>(<u32>lo >>> 12); s <= <usize>(<u32>hi >>> 12); s++) {
+    let w = load<u64>(sum + (s << 3));
+    if (w == 0) continue;
+    store<u64>(sum + (s << 3), 0);
+    do {
+      const wi = (s << 6) | <usize>ctz(w);
+      w &= w - 1;
+      const p = bits + (wi << 3);
+      let x = load<u64>(p);
+      store<u64>(p, 0);
+      do {
+        store<i32>(ci + (<usize>k << 2), <i32>((wi << 6) | <usize>ctz(x)));
+        k++;
+        x &= x - 1;
+      } while (x);
+    } while (w);
+  }
+}
 
 export function spgemm_count(ap: usize, ai: usize, bp: usize, bi: usize, n: i32, addB: i32, slot: usize, cp: usize, fl: usize, rowStart: i32, rowEnd: i32): void {
   const mark = <usize>load<u32>(slot);
@@ -41,16 +111,13 @@ export function spgemm_count(ap: usize, ai: usize, bp: usize, bi: usize, n: i32,
   }
 }
 
-/** Bytes of the marker array: the accumulator starts here, 16-byte aligned. */
-// @ts-ignore: decorator
-@inline function markerBytes(n: i32): usize {
-  return ((<usize>n << 2) + 15) & ~(<usize>15);
-}
-
 export function spgemm_f64(ap: usize, ai: usize, av: usize, bp: usize, bi: usize, bv: usize, n: i32, sc: usize, order: i32, slot: usize, cp: usize, ci: usize, cv: usize, rowStart: i32, rowEnd: i32): void {
   const mark = <usize>load<u32>(slot);
-  const acc = mark + markerBytes(n);
+  const sum = mark + markerBytes(n);
+  const bits = sum + (summaryWords(n) << 3);
+  const acc = sum + bitmapBytes(n);
   memory.fill(mark, 0xff, <usize>n << 2);
+  memory.fill(sum, 0, bitmapBytes(n));
   for (let i = rowStart; i < rowEnd; i++) {
     const start = load<i32>(cp + (<usize>i << 2));
     let end = start;
@@ -65,9 +132,9 @@ export function spgemm_f64(ap: usize, ai: usize, av: usize, bp: usize, bi: usize
       const l1 = load<i32>(bp + j, 4);
       for (let l = load<i32>(bp + j); l < l1; l++) {
         const c = load<i32>(bi + (<usize>l << 2));
-        const m = mark + (<usize>c << 2);
         const x = acc + (<usize>c << 3);
         const p = a * load<f64>(bv + (<usize>l << 3));
+        const m = mark + (<usize>c << 2);
         if (load<i32>(m) != i) {
           store<i32>(m, i);
           store<i32>(ci + (<usize>end << 2), c);
@@ -78,15 +145,18 @@ export function spgemm_f64(ap: usize, ai: usize, av: usize, bp: usize, bi: usize
         } else store<f64>(x, load<f64>(x) + p);
       }
     }
-    if (order) orderColumns(mark, ci, start, end, lo, hi, i);
+    if (order) orderColumns(sum, bits, ci, start, end, lo, hi);
     for (let k = start; k < end; k++) store<f64>(cv + (<usize>k << 3), load<f64>(acc + (<usize>load<i32>(ci + (<usize>k << 2)) << 3)));
   }
 }
 
 export function spgemm_c128(ap: usize, ai: usize, av: usize, bp: usize, bi: usize, bv: usize, n: i32, slot: usize, cp: usize, ci: usize, cv: usize, rowStart: i32, rowEnd: i32): void {
   const mark = <usize>load<u32>(slot);
-  const acc = mark + markerBytes(n);
+  const sum = mark + markerBytes(n);
+  const bits = sum + (summaryWords(n) << 3);
+  const acc = sum + bitmapBytes(n);
   memory.fill(mark, 0xff, <usize>n << 2);
+  memory.fill(sum, 0, bitmapBytes(n));
   for (let i = rowStart; i < rowEnd; i++) {
     const start = load<i32>(cp + (<usize>i << 2));
     let end = start;
@@ -98,10 +168,10 @@ export function spgemm_c128(ap: usize, ai: usize, av: usize, bp: usize, bi: usiz
       const l1 = load<i32>(bp + j, 4);
       for (let l = load<i32>(bp + j); l < l1; l++) {
         const c = load<i32>(bi + (<usize>l << 2));
-        const m = mark + (<usize>c << 2);
         const x = acc + (<usize>c << 4);
         const br = load<f64>(bv + (<usize>l << 4)), bim = load<f64>(bv + (<usize>l << 4), 8);
         const pr = ar * br - aim * bim, pi = ar * bim + aim * br;
+        const m = mark + (<usize>c << 2);
         if (load<i32>(m) != i) {
           store<i32>(m, i);
           store<i32>(ci + (<usize>end << 2), c);
@@ -116,29 +186,13 @@ export function spgemm_c128(ap: usize, ai: usize, av: usize, bp: usize, bi: usiz
         }
       }
     }
-    orderColumns(mark, ci, start, end, lo, hi, i);
+    orderColumns(sum, bits, ci, start, end, lo, hi);
     for (let k = start; k < end; k++) {
       const x = acc + (<usize>load<i32>(ci + (<usize>k << 2)) << 4);
       store<f64>(cv + (<usize>k << 4), load<f64>(x));
       store<f64>(cv + (<usize>k << 4), load<f64>(x, 8), 8);
     }
   }
-}
-
-/**
- * Puts row i's columns ci[start..end), all in [lo, hi], in ascending order: a long row whose span is
- * within a few times its length log its length (a hub's rows) by scanning the span's markers, which
- * lists them in order in one pass; any other by introsort (a stencil's rows: a few sorted runs).
- */
-function orderColumns(mark: usize, ci: usize, start: i32, end: i32, lo: i32, hi: i32, i: i32): void {
-  const len = end - start;
-  const lg = 32 - clz<i32>(len);
-  if (len > 64 && <i64>(hi - lo) <= <i64>len * (2 * lg)) {
-    let k = start;
-    for (let c = lo; c <= hi; c++) if (load<i32>(mark + (<usize>c << 2)) == i) store<i32>(ci + (<usize>(k++) << 2), c);
-    return;
-  }
-  introsort(ci + (<usize>start << 2), 0, len - 1, 2 * lg);
 }
 
 /** Quicksort of a[l..r] (median of three), insertion sort below 24 entries, heapsort past `depth` levels: O(n·log n) always. */

@@ -164,14 +164,16 @@ describe('spgemm', () => {
     expect([rt2.spgemm(F.transpose(), F).rows, rt2.spgemm(E.transpose(), E).nnz]).toEqual([3, 0]);
   });
 
-  it('long rows in every order the kernel sorts by: a narrow band (scanned), columns spread wide (heapsort), short rows (insertion)', () => {
+  it('rows in every way the kernel orders them: bitmap walk (narrow band, spread), introsort (long rows spread thin), insertion (short rows)', () => {
     const rnd = mulberry32(8);
-    for (const [cols, label] of [
-      [300, 'band'],
-      [200_000, 'spread'],
+    // [B's columns, lists in row 0 of A, label]: row 0 of C has every column 4·lists rows of B reach
+    for (const [cols, k, label] of [
+      [300, 120, 'band'],
+      [200_000, 120, 'spread'],
+      [1_000_000, 10, 'thin'],
+      [200_000, 3, 'short'],
     ] as const) {
       // row 0 of A is full, so row 0 of C has every column some row of B reaches, in B's random order
-      const k = 120;
       const A = new CSRMatrix(3, k, 'f64', new Int32Array([0, k, k, k + 2]), Int32Array.from({ length: k + 2 }, (_, i) => (i < k ? i : i - k)), Float64Array.from({ length: k + 2 }, () => rnd() - 0.5));
       const ptr = Int32Array.from({ length: k + 1 }, (_, i) => 4 * i);
       const idx = new Int32Array(4 * k);
@@ -187,7 +189,21 @@ describe('spgemm', () => {
       }
       const B = new CSRMatrix(k, cols, 'f64', ptr, idx, Float64Array.from({ length: 4 * k }, () => rnd() - 0.5));
       const C = both(A, B, label);
-      expect(C.rowPtr[1]).toBeGreaterThan(24);
+      expect(C.rowPtr[1]).toBeGreaterThan(k === 3 ? 8 : 24);
+    }
+  });
+
+  it('skewed rows: a power-law A times a wide B (rows from 1 to thousands of entries, spans of 2 million columns), f64 and c128', () => {
+    const A = randomMatrix({ rows: 3000, meanRowLength: 6, distribution: 'powerlaw', exponent: 1.3, seed: 77 });
+    const lengths = Array.from({ length: A.rows }, (_, i) => A.rowPtr[i + 1] - A.rowPtr[i]);
+    expect(Math.max(...lengths)).toBeGreaterThan(300);
+    for (const dtype of ['f64', 'c128'] as const) {
+      const B = randomMatrix({ rows: 3000, cols: 2_000_000, meanRowLength: 4, dtype, seed: 78 });
+      const C = both(A, B, `power-law · wide ${dtype}`);
+      const clen = Array.from({ length: C.rows }, (_, i) => C.rowPtr[i + 1] - C.rowPtr[i]);
+      // rows on both sides of the walk's threshold (4·len + 4 summary words over 489)
+      expect(clen.some((l) => l >= 16 && l < 120)).toBe(true);
+      expect(clen.some((l) => l >= 130)).toBe(true);
     }
   });
 

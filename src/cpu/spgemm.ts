@@ -253,7 +253,7 @@ export class CpuSparseSession implements SparseSession {
       return r;
     };
     try {
-      const wsBytes = (Math.ceil((4 * n) / 16) * 16 + 8 * cc * n) || 16;
+      const wsBytes = workspaceBytes(n, cc);
       const slots = scratch(16 * chunks);
       const slotView = slots.view('i32');
       for (let c = 0; c < chunks; c++) slotView[4 * c] = scratch(wsBytes).ptr;
@@ -291,6 +291,16 @@ export class CpuSparseSession implements SparseSession {
       for (const r of work) r.dispose();
     }
   }
+}
+
+/**
+ * Bytes of a chunk's workspace for a product with n columns (assembly/spgemm.ts's layout): a marker
+ * per column, a bitmap of the columns under a summary (a bit per 64-bit word), each part 16-byte
+ * aligned, and an accumulator of n values of cc f64.
+ */
+function workspaceBytes(n: number, cc: number): number {
+  const align = (b: number) => Math.ceil(b / 16) * 16;
+  return align(4 * n) + align(8 * (Math.ceil(n / 4096) + Math.ceil(n / 64))) + 8 * cc * n || 16;
 }
 
 /** A resident product as a host CSRMatrix of `dtype`, its size checked against the memory budget in scope. */
