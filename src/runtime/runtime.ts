@@ -16,7 +16,7 @@ import type { CpuBackend } from '../cpu/backend.js';
 import type { AutoSolveOptions, Backend, Capabilities, ExplainSolveOptions, GmresOptions, RuntimeOptions, SolveOptions, SolveOutcome, SpmvOptions, UploadOptions, VectorLike } from './options.js';
 import { AUTO_SOLVE_OPTION_KEYS, EXPLAIN_SOLVE_OPTION_KEYS, GMRES_OPTION_KEYS, PRECONDITIONER_OPTION_KEYS } from './options.js';
 import { PreconditionerHandle } from './preconditioner.js';
-import { chooseDirect, chooseSolve, DIRECT_MAX_N, f64ResidualBound, KRYLOV, seedSymmetricAbsNorms, SOLVE_METHODS, solveWithTrueResidual, type DirectEstimate, type KrylovMethod, type SolveCandidate, type SolveExplanation, type SolveMethod } from '../solvers/solve.js';
+import { chooseDirect, chooseSolve, DIRECT_MAX_N, directResidualBound, KRYLOV, seedSymmetricAbsNorms, SOLVE_METHODS, solveWithTrueResidual, type DirectEstimate, type KrylovMethod, type SolveCandidate, type SolveExplanation, type SolveMethod } from '../solvers/solve.js';
 import { checkPreconditionerOptions, planPreconditioner, type PreconditionerKind, type PreconditionerOptions, type PreconditionerPlan } from '../solvers/precond/index.js';
 import { pathLanczosBounds } from '../solvers/precond/chebyshev.js';
 import { inverseDiagonal } from '../solvers/precond/jacobi.js';
@@ -1510,18 +1510,20 @@ export class Runtime implements HandleOwner {
         if (d.plan!.sym && F.rowAbsSumMax !== undefined) seedSymmetricAbsNorms(csr, F.rowAbsSumMax);
         const bnorm = hostNorm(b64);
         let rel = s.relativeResidual;
-        // f64's b − A·x rounds by up to its bound: where that is above the target, the residual is
+        // f64's b − A·x rounds by up to its bound: where the residual plus that is above the target, it is
         // recomputed with its sums' rounding errors carried (a singular A factorized with a rounding-level
         // pivot gave x ≈ 1e16 and a plain residual of 0: 'converged', for a true residual of 0.38)
-        const bound = f64ResidualBound(csr, s.x, bnorm);
-        if (rel <= tol && bound > tol * bnorm && bnorm > 0) rel = accurateResidualNorm(csr, s.x, b64) / bnorm;
+        const target = tol * bnorm;
+        const bound = directResidualBound(csr, s.x, b64, bnorm, Math.max(0, target - rel * bnorm));
+        if (rel <= tol && !(rel * bnorm + bound <= target) && bnorm > 0) rel = accurateResidualNorm(csr, s.x, b64) / bnorm;
         const converged = rel <= tol;
         if (converged || o.method === 'direct') {
           this.keepHostCopy(b64);
+          const info = F.info;
           return {
             x: s.x, iterations: 0, residualNorm: bnorm > 0 ? rel * bnorm : rel, relativeResidual: rel, recurrenceResidual: rel, converged,
             reason: converged ? 'converged' : Number.isNaN(rel) ? 'nan' : 'stagnated', history: [bnorm > 0 ? 1 : 0, rel], refinements: s.refinements,
-            method: 'direct', factor: F.info, preconditioner: 'none', preconditionerDetail: `none: a direct ${F.info.kind} factorization (${F.info.ordering} ordering) on the host CPU`, path: 'cpu',
+            method: 'direct', factor: info, preconditioner: 'none', preconditionerDetail: `none: a direct ${info.kind} factorization (${info.ordering} ordering) on the host CPU`, path: 'cpu',
           };
         }
         // an ill-conditioned factor: its answer is the Krylov candidates' starting point
