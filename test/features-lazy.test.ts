@@ -1,13 +1,16 @@
 /**
  * The format features whose scans run on first read (matrixFeatures(A, true), the runtime's private
  * canonical CSR): the same values as computed at once, the same format choices, and a DIA or ELL choice
- * reads none of them.
+ * reads none of them; and the same features (and DIA offsets) when rt.solve's structure check made
+ * the scan (src/formats/diagonal-scan.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { createRuntime } from '../src/runtime/runtime.js';
 import { chooseFormat, matrixFeatures, withFeatures, type MatrixFeatures } from '../src/runtime/features.js';
 import { CSRMatrix, markPrivateCanonical } from '../src/formats/csr.js';
 import { DIAMatrix } from '../src/formats/dia.js';
+import { knownScan } from '../src/formats/diagonal-scan.js';
+import { solveStructure } from '../src/solvers/structure.js';
 import { poisson2D, poisson3D } from '../src/generators/poisson.js';
 import { randomMatrix } from '../src/generators/random.js';
 import { loadShared, sharedMatrixNames } from './matrices.js';
@@ -111,5 +114,30 @@ describe("DIA conversion of a private CSR with the feature scan's offsets", () =
       expect(Buffer.from(got.data.buffer, got.data.byteOffset, got.data.byteLength).equals(Buffer.from(want.data.buffer, want.data.byteOffset, want.data.byteLength)), name).toBe(true);
     }
     expect(remembered).toBeGreaterThanOrEqual(4);
+  });
+});
+
+describe("rt.solve's structure check scans a private CSR for the format features too", () => {
+  it('the features after solveStructure equal a fresh scan, key for key; the DIA conversion with its offsets is bit for bit; a caller\'s CSR keeps nothing', () => {
+    let dia = 0;
+    for (const [name, A] of cases()) {
+      if (A.dtype === 'c128' || A.dtype === 'c64') continue;
+      const mine = markPrivateCanonical(new CSRMatrix(A.rows, A.cols, A.dtype, A.rowPtr.slice(), A.colIdx.slice(), A.values.slice()));
+      expect(knownScan(mine), name).toBeUndefined();
+      const s = solveStructure(mine);
+      expect({ ...s, diameter: undefined }, name).toEqual({ ...solveStructure(A), diameter: undefined });
+      const scan = knownScan(mine);
+      const fresh = matrixFeatures(A);
+      expect(scan, name).toEqual({ diagonals: fresh.diagonals, maxRow: fresh.maxRow, sumSq: Array.from({ length: A.rows }, (_, i) => (A.rowPtr[i + 1] - A.rowPtr[i]) ** 2).reduce((a, b) => a + b, 0) });
+      expect({ ...matrixFeatures(mine, true) }, name).toEqual(fresh);
+      expect(knownScan(A), name).toBeUndefined();
+      if (A.nnz === 0 || fresh.diagonals > 256) continue;
+      dia++;
+      const want = DIAMatrix.fromCSR(A, { maxFill: 1e9 });
+      const got = DIAMatrix.fromCSR(mine, { maxFill: 1e9 });
+      expect(Array.from(got.offsets), name).toEqual(Array.from(want.offsets));
+      expect(Buffer.from(got.data.buffer, got.data.byteOffset, got.data.byteLength).equals(Buffer.from(want.data.buffer, want.data.byteOffset, want.data.byteLength)), name).toBe(true);
+    }
+    expect(dia).toBeGreaterThanOrEqual(3);
   });
 });

@@ -1,5 +1,5 @@
-import { releaseMemory, reserveMemory } from '../memory-budget.js';
 import type { CSRMatrix } from '../formats/csr.js';
+import { DIA_MAX_DIAGONALS, diagonalMarks, finishScan, knownScan, type DiagonalScan } from '../formats/diagonal-scan.js';
 import { elementBytes } from '../dtype.js';
 import type { FormatName } from '../formats/index.js';
 import { defaultSortWindow, hybWidth, sellDefaultC, sellSlots } from '../formats/index.js';
@@ -7,7 +7,6 @@ import type { PathKind } from '../path.js';
 import { useCacheTiles } from '../cpu/tiles.js';
 import { csrLayoutOf, type CsrLayoutKind } from '../cpu/csr-layout.js';
 import { slotPitch } from '../formats/common.js';
-import { rememberOffsets } from '../formats/dia.js';
 
 /**
  * Cheap structural features of a matrix (one pass over its CSR), the inputs of the runtime's format
@@ -65,34 +64,10 @@ export interface MatrixFeatures {
  * closures keep A: pass true only where A lives as long as the features anyway).
  */
 export function matrixFeatures(A: CSRMatrix, lazyScans = false): MatrixFeatures {
-  const { rows, cols, rowPtr, colIdx } = A;
+  const { rows, cols, rowPtr } = A;
   const nnz = A.nnz;
-  let maxRow = 0;
-  let sumSq = 0;
-  // diagonal k = j − i + rows − 1 ∈ [0, rows + cols − 1)
-  const diags = Math.max(0, rows + cols - 1);
-  reserveMemory(diags, `matrix features: a mark for each of ${diags} diagonals`);
-  const seen = new Uint8Array(diags);
-  let diagonals = 0;
-  for (let i = 0; i < rows; i++) {
-    const len = rowPtr[i + 1] - rowPtr[i];
-    if (len > maxRow) maxRow = len;
-    sumSq += len * len;
-    for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) {
-      const d = colIdx[k] - i + rows - 1;
-      if (!seen[d]) {
-        seen[d] = 1;
-        diagonals++;
-      }
-    }
-  }
-  if (lazyScans && diagonals <= DIA_MAX_DIAGONALS) {
-    // the offsets a DIA conversion of A would scan the entries for (chooseFormat's DIA needs this few)
-    const offsets = new Int32Array(diagonals);
-    for (let d = 0, n = 0; d < diags; d++) if (seen[d]) offsets[n++] = d - (rows - 1);
-    rememberOffsets(A, offsets);
-  }
-  releaseMemory(diags); // the marks are done with
+  // a private CSR's solve structure check may have scanned it already (src/formats/diagonal-scan.ts)
+  const { maxRow, sumSq, diagonals } = (lazyScans && knownScan(A)) || scan(A, lazyScans);
   const meanRow = rows ? nnz / rows : 0;
   const variance = rows ? sumSq / rows - meanRow * meanRow : 0;
   const pitch = slotPitch(rows);
@@ -125,6 +100,31 @@ export function matrixFeatures(A: CSRMatrix, lazyScans = false): MatrixFeatures 
   return lazyScans ? f : { ...f };
 }
 
+/**
+ * One pass over A's entries: its diagonals (diagonal k = j − i + rows − 1 marked) and row lengths;
+ * with `keep`, the offsets of a DIA conversion are kept for A (src/formats/diagonal-scan.ts).
+ */
+function scan(A: CSRMatrix, keep: boolean): DiagonalScan {
+  const { rows, cols, rowPtr, colIdx } = A;
+  const seen = diagonalMarks(rows, cols);
+  let maxRow = 0;
+  let sumSq = 0;
+  let diagonals = 0;
+  for (let i = 0; i < rows; i++) {
+    const len = rowPtr[i + 1] - rowPtr[i];
+    if (len > maxRow) maxRow = len;
+    sumSq += len * len;
+    for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) {
+      const d = colIdx[k] - i + rows - 1;
+      if (!seen[d]) {
+        seen[d] = 1;
+        diagonals++;
+      }
+    }
+  }
+  return finishScan(A, seen, { diagonals, maxRow, sumSq }, keep);
+}
+
 /** Defines f[key] as an enumerable property computed once, on its first read. */
 function lazy<K extends keyof MatrixFeatures>(f: MatrixFeatures, key: K, get: () => MatrixFeatures[K]): void {
   let v: MatrixFeatures[K] | undefined;
@@ -149,8 +149,6 @@ export function withFeatures(f: MatrixFeatures, replaced: Partial<MatrixFeatures
  * JDS otherwise; CSR is the general case.
  */
 export const CPU_IRREGULAR_CV = 0.3;
-/** The most diagonals DIA is chosen with. */
-const DIA_MAX_DIAGONALS = 256;
 /** x up to this size counts as cache-resident for the SELL/JDS choice (measured: ≤ 55 KB SELL won, ≥ 4 MB JDS). */
 export const CPU_CACHED_X_BYTES = 1 << 20;
 

@@ -1,5 +1,6 @@
 import { components, isComplex } from '../dtype.js';
-import type { CSRMatrix } from '../formats/csr.js';
+import { isPrivateCanonical, type CSRMatrix } from '../formats/csr.js';
+import { diagonalMarks, finishScan, knownScan } from '../formats/diagonal-scan.js';
 
 /** What the 'auto' choices of rt.solve need to know about a square matrix; computed once per matrix. */
 export interface SolveStructure {
@@ -56,6 +57,13 @@ export function solveStructure(A: CSRMatrix): SolveStructure {
  */
 function realStructure(A: CSRMatrix): SolveStructure {
   const { rows: n, rowPtr, colIdx, values } = A;
+  // a runtime-private CSR's format features from the same walk (diagonals marked, row lengths): the
+  // format choice that follows in rt.solve then makes no pass of its own (poisson3D(64), 1.8 M entries)
+  const seen = isPrivateCanonical(A) && !knownScan(A) ? diagonalMarks(A.rows, A.cols) : null;
+  const base = n - 1;
+  let diagonals = 0;
+  let maxRow = 0;
+  let sumSq = 0;
   let hermitian = A.rows === A.cols;
   let positiveDiagonal = true;
   let zeroDiagonals = 0;
@@ -67,9 +75,18 @@ function realStructure(A: CSRMatrix): SolveStructure {
     let d = 0;
     let off = 0;
     let offAbs = 0;
+    if (seen) {
+      const len = rowPtr[i + 1] - rowPtr[i];
+      if (len > maxRow) maxRow = len;
+      sumSq += len * len;
+    }
     for (let k = rowPtr[i], e = rowPtr[i + 1]; k < e; k++) {
       const j = colIdx[k];
       const a = values[k];
+      if (seen && seen[j - i + base] === 0) {
+        seen[j - i + base] = 1;
+        diagonals++;
+      }
       // NaN and ±Infinity: a − a is NaN
       if (a - a !== 0) finite = false;
       if (j === i) {
@@ -96,6 +113,7 @@ function realStructure(A: CSRMatrix): SolveStructure {
   for (let j = 0; j < n && hermitian; j++) {
     for (let q = cursor[j]; q < rowPtr[j + 1] && colIdx[q] < j; q++) if (values[q] !== 0) hermitian = false;
   }
+  if (seen) finishScan(A, seen, { diagonals, maxRow, sumSq }, true);
   return { n, nnz: A.nnz, hermitian, positiveDiagonal, zeroDiagonals, finite, laplacianLike, diagonallyDominant };
 }
 
