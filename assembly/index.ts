@@ -21,3 +21,4 @@ export * from './amd';
 export * from './ldl';
 export * from './symbolic';
 export * from './btf';
+export * from './residual';

@@ -34,10 +34,11 @@ function ldlLayout(B: Kernels, f: LdlFactor, perm: Int32Array): SolveLayout {
         new Int32Array(buf, ptr + at[7], lnz).set(f.Li.subarray(0, lnz));
       }
     },
-    run: (ptr, b, x) => {
-      new Float64Array(B.heap.memory.buffer, ptr + at[0], n).set(b);
+    m: n,
+    b: at[0],
+    x: at[1],
+    run: (ptr) => {
       B.kernels.ldl_solve(n, ptr + at[6], ptr + at[7], ptr + at[3], ptr + at[4], ptr + at[5], ptr + at[0], ptr + at[1], ptr + at[2], f.dense ? 1 : 0);
-      x.set(new Float64Array(B.heap.memory.buffer, ptr + at[1], n));
     },
   };
 }

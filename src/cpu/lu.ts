@@ -37,10 +37,11 @@ function luLayout(B: Pick<CpuBackend, 'heap' | 'kernels'>, f: LuFactor): SolveLa
       new Int32Array(buf, P[10], n).set(f.pinv);
       new Int32Array(buf, P[11], n).set(f.q);
     },
-    run: (ptr, b, x) => {
-      new Float64Array(B.heap.memory.buffer, ptr + at[0], c * n).set(b);
+    m: c * n,
+    b: at[0],
+    x: at[1],
+    run: (ptr) => {
       B.kernels.lu_solve(n, c, ptr + at[6], ptr + at[7], ptr + at[3], ptr + at[8], ptr + at[9], ptr + at[4], ptr + at[5], ptr + at[10], ptr + at[11], ptr + at[0], ptr + at[1], ptr + at[2]);
-      x.set(new Float64Array(B.heap.memory.buffer, ptr + at[1], c * n));
     },
   };
 }

@@ -32,6 +32,7 @@ import { cpuSupernodalNumeric } from '../cpu/cholesky.js';
 import { cpuSymbolicKernels } from '../cpu/symbolic.js';
 import { cpuLdlKernels } from '../cpu/ldl.js';
 import { cpuLuKernels } from '../cpu/lu.js';
+import { holdResidual } from '../cpu/held-solve.js';
 import { checkAdd, checkGemm, checkTranspose, type AddOptions, type DenseLike, type GemmOptions } from './dense-ops.js';
 import { matrixFeatures, chooseFormat, withFeatures, type MatrixFeatures } from './features.js';
 import { checkCacheTiles } from '../cpu/tiles.js';
@@ -1733,7 +1734,7 @@ export class Runtime implements HandleOwner {
   /** The CPU path's kernels the direct solvers run on. */
   private directKernels(): DirectKernels {
     const B = this.cpu.backend;
-    return { supernodal: cpuSupernodalNumeric(B), lu: cpuLuKernels(B), ldl: cpuLdlKernels(B), symbolic: cpuSymbolicKernels(B) };
+    return { supernodal: cpuSupernodalNumeric(B), lu: cpuLuKernels(B), ldl: cpuLdlKernels(B), symbolic: cpuSymbolicKernels(B), residual: (At) => holdResidual(B, At) };
   }
 
   /**

@@ -95,7 +95,7 @@ export interface FactorInfo {
   offDiagonalPivots: number;
   /** LU: columns of the trailing block factorized (and stored) dense, where the symbolic counts say it is nearly full (0: none) */
   denseColumns: number;
-  /** bytes the factor holds (with the copy an LU or LDLᵀ factor keeps in the CPU path's memory, where its solves run) */
+  /** bytes the factor holds (with the copies of the factor and of A's rows kept in the CPU path's memory, where the solves and their residuals run) */
   bytes: number;
   /** milliseconds of each phase (numeric: the latest factorization or refactorization) */
   times: {
@@ -157,6 +157,22 @@ export interface DirectKernels {
   lu: LuKernels;
   ldl: LdlKernels;
   symbolic: SymbolicKernels;
+  /** A's rows (the columns of Aᵀ) held in the path's memory for the solve's residual */
+  residual: (At: Csc) => HeldResidual;
+}
+
+/**
+ * A's rows held in a path's memory (DirectKernels.residual): the kept factor's solve measures its
+ * residual there.
+ * @internal
+ */
+export interface HeldResidual {
+  /** bytes it holds in the path's memory */
+  bytes: number;
+  /** r ← b − A·x (real, or complex interleaved); returns [Σ|bᵢ|², ‖b‖∞, ‖x‖∞, ‖r‖∞, Σ|rᵢ|²] (∞ norms of complex entries as |re| + |im|), read before the next call */
+  residual(b: Float64Array, x: Float64Array, r: Float64Array): Float64Array;
+  /** frees what it holds */
+  dispose(): void;
 }
 
 /**
@@ -321,7 +337,7 @@ async function factorizeInBudget(A: SparseMatrix, options: FactorOptions, budget
   // the symbolic phase runs before the first checkpoint: inside this scope its memory counts against budgetMB
   const { csr, C, sym, a } = plan ?? planFactor(A, kind, options.ordering ?? 'auto', kernels.symbolic);
   const tol = asked ?? (a.ordering === 'amd-ata' || a.ordering === 'btf' ? COLUMN_ORDER_PIVOT_TOLERANCE : PIVOT_TOLERANCE);
-  const F = new Factorization(C, sym ? C : rowsWithValues(csr), csr.dtype, a, tol, budgetMB, kernels.supernodal, kernels.lu, kernels.ldl);
+  const F = new Factorization(C, sym ? C : rowsWithValues(csr), csr.dtype, a, tol, budgetMB, kernels.supernodal, kernels.lu, kernels.ldl, kernels.residual);
   try {
     if (kind !== 'auto') {
       await F.numeric(kind, `kind: '${kind}' was asked for`, signal);
@@ -444,6 +460,10 @@ export class Factorization {
   private work: { r: Float64Array; dx: Float64Array; xt: Float64Array; y: Float64Array } | null = null;
   /** what the latest residual's pass measured besides ‖r‖₂ */
   private readonly norms = { b2: 0, bInf: 0, xInf: 0, rInf: 0 };
+  /** A's rows held in the CPU path's memory for the residual (from RESIDUAL_KERNEL_MIN entries; made with the factor, freed by refactor and dispose) */
+  private heldA: HeldResidual | null = null;
+  /** the residual's sums when computed in JavaScript */
+  private readonly sums = new Float64Array(5);
   /** ‖A‖∞ (|re| + |im| for complex), for refinement's test; reset by refactor */
   private normInf: number | undefined;
 
@@ -459,6 +479,7 @@ export class Factorization {
     private readonly supernodal: SupernodalNumeric,
     private readonly luKernels: LuKernels,
     private readonly ldlKernels: LdlKernels,
+    private readonly rowsKernel: (At: Csc) => HeldResidual,
   ) {}
 
   /** @internal runs the numeric phase of `kind`; throws the typed error of a failed pivot */
@@ -476,6 +497,9 @@ export class Factorization {
       this.sn = r;
       this.ldl = this.lu = null;
     } else withMemoryBudget(this.budgetMB, () => this.numericInBudget(kind));
+    // A's rows for the solve's residual, held beside the factor (kept by a refactor's failure, whose A stays)
+    const At = this.At;
+    if (!this.heldA && At.colPtr[At.n] >= RESIDUAL_KERNEL_MIN) this.heldA = withMemoryBudget(this.budgetMB, () => this.rowsKernel(At));
     this.kindNow = kind;
     this.baseReason = reason;
     this.reason = reason + this.note;
@@ -612,7 +636,7 @@ export class Factorization {
     return {
       kind: this.kindNow, kindReason: this.reason, method: a.dense ? 'dense' : this.sn ? 'supernodal' : this.lu ? (a.band ? 'banded' : 'left-looking') : 'up-looking', ordering: a.ordering, orderingReason: a.orderingReason, dtype: this.dtype,
       n, nnzA, fillNnz, fillRatio: fillNnz / Math.max(1, nnzA), flops, estimate: a.cost,
-      supernodes: s.length - 1, largestSupernode: largest, offDiagonalPivots, denseColumns: this.lu ? this.denseColumns : 0, bytes: bytes + (this.held?.bytes ?? 0),
+      supernodes: s.length - 1, largestSupernode: largest, offDiagonalPivots, denseColumns: this.lu ? this.denseColumns : 0, bytes: bytes + (this.held?.bytes ?? 0) + (this.heldA?.bytes ?? 0),
       times: { ordering: a.orderingMs, symbolic: a.symbolicMs, numeric: this.numericMs },
     };
   }
@@ -748,6 +772,8 @@ export class Factorization {
     if (this.kindNow !== 'lu' && !isSymmetric(C)) throw new UnsupportedError(`refactor: A2 is not symmetric, the ${this.kindNow} factorization needs it`);
     this.A = C;
     this.At = this.kindNow === 'lu' ? rowsWithValues(csr) : C;
+    this.heldA?.dispose();
+    this.heldA = null;
     this.normInf = undefined;
     this.ldl = this.lu = this.sn = null;
     await this.numeric(this.kindNow, this.baseReason);
@@ -758,6 +784,8 @@ export class Factorization {
   dispose(): void {
     this.disposed = true;
     this.ldl = this.lu = this.sn = null;
+    this.heldA?.dispose();
+    this.heldA = null;
     this.work = null;
   }
 
@@ -783,66 +811,19 @@ export class Factorization {
   }
 
   /**
-   * r ← b − A·x, gathered along A's rows; returns ‖r‖₂, and sets `norms` (‖b‖₂, ‖b‖∞, ‖x‖∞, ‖r‖∞;
-   * |re| + |im| for ∞ of complex) from the same pass.
+   * r ← b − A·x, gathered along A's rows (in the CPU path's memory from RESIDUAL_KERNEL_MIN entries); returns
+   * ‖r‖₂, and sets `norms` (‖b‖₂, ‖b‖∞, ‖x‖∞, ‖r‖∞; |re| + |im| for ∞ of complex) from the same pass.
    */
   private residual(b: Float64Array, x: Float64Array, r: Float64Array): number {
-    const { n, colPtr: rowPtr, rowIdx: colIdx, values } = this.At;
-    let b2 = 0;
-    let bInf = 0;
-    let xInf = 0;
-    let r2 = 0;
-    let rInf = 0;
-    if (!this.At.complex) {
-      for (let i = 0; i < n; i++) {
-        const bi = b[i];
-        let s = bi;
-        for (let p = rowPtr[i], e = rowPtr[i + 1]; p < e; p++) s -= values[p] * x[colIdx[p]];
-        r[i] = s;
-        b2 += bi * bi;
-        r2 += s * s;
-        const ab = Math.abs(bi);
-        const ax = Math.abs(x[i]);
-        const ar = Math.abs(s);
-        if (ab > bInf) bInf = ab;
-        if (ax > xInf) xInf = ax;
-        if (ar > rInf) rInf = ar;
-      }
-    } else {
-      for (let i = 0; i < n; i++) {
-        const br = b[2 * i];
-        const bi = b[2 * i + 1];
-        let sr = br;
-        let si = bi;
-        for (let p = rowPtr[i], e = rowPtr[i + 1]; p < e; p++) {
-          const j = colIdx[p];
-          const ar = values[2 * p];
-          const ai = values[2 * p + 1];
-          const xr = x[2 * j];
-          const xi = x[2 * j + 1];
-          sr -= ar * xr - ai * xi;
-          si -= ar * xi + ai * xr;
-        }
-        r[2 * i] = sr;
-        r[2 * i + 1] = si;
-        b2 += br * br + bi * bi;
-        r2 += sr * sr + si * si;
-        const ab = Math.abs(br) + Math.abs(bi);
-        const ax = Math.abs(x[2 * i]) + Math.abs(x[2 * i + 1]);
-        const ar = Math.abs(sr) + Math.abs(si);
-        if (ab > bInf) bInf = ab;
-        if (ax > xInf) xInf = ax;
-        if (ar > rInf) rInf = ar;
-      }
-    }
+    const sums = this.heldA ? this.heldA.residual(b, x, r) : residualSums(this.At, b, x, r, this.sums);
     const o = this.norms;
     // the plain sums of squares over- or underflow from entries of 1e±154 (b = 1e200·…: NaN reported
     // for an exact answer; a subnormal b: 0 for a wrong one): then the norms scaled against it
-    o.b2 = normFromSquares(b2, b);
-    o.bInf = bInf;
-    o.xInf = xInf;
-    o.rInf = rInf;
-    return normFromSquares(r2, r);
+    o.b2 = normFromSquares(sums[0], b);
+    o.bInf = sums[1];
+    o.xInf = sums[2];
+    o.rInf = sums[3];
+    return normFromSquares(sums[4], r);
   }
 }
 
@@ -852,6 +833,71 @@ function renumbered(idx: Int32Array, map: Int32Array): Int32Array {
   for (let p = 0; p < idx.length; p++) out[p] = map[idx[p]];
   return out;
 }
+
+/**
+ * The residual's pass in JavaScript (below RESIDUAL_KERNEL_MIN stored entries, where the kernel's
+ * fixed cost exceeds its gain): r ← b − A·x along A's rows (At), and `out` = [Σ|bᵢ|², ‖b‖∞, ‖x‖∞, ‖r‖∞,
+ * Σ|rᵢ|²] — the operations and order of assembly/residual.ts, so the same bits.
+ */
+function residualSums(At: Csc, b: Float64Array, x: Float64Array, r: Float64Array, out: Float64Array): Float64Array {
+  const { n, colPtr: rowPtr, rowIdx: colIdx, values } = At;
+  let b2 = 0;
+  let bInf = 0;
+  let xInf = 0;
+  let r2 = 0;
+  let rInf = 0;
+  if (!At.complex) {
+    for (let i = 0; i < n; i++) {
+      const bi = b[i];
+      let s = bi;
+      for (let p = rowPtr[i], e = rowPtr[i + 1]; p < e; p++) s -= values[p] * x[colIdx[p]];
+      r[i] = s;
+      b2 += bi * bi;
+      r2 += s * s;
+      const ab = Math.abs(bi);
+      const ax = Math.abs(x[i]);
+      const ar = Math.abs(s);
+      if (ab > bInf) bInf = ab;
+      if (ax > xInf) xInf = ax;
+      if (ar > rInf) rInf = ar;
+    }
+  } else {
+    for (let i = 0; i < n; i++) {
+      const br = b[2 * i];
+      const bi = b[2 * i + 1];
+      let sr = br;
+      let si = bi;
+      for (let p = rowPtr[i], e = rowPtr[i + 1]; p < e; p++) {
+        const j = colIdx[p];
+        const ar = values[2 * p];
+        const ai = values[2 * p + 1];
+        const xr = x[2 * j];
+        const xi = x[2 * j + 1];
+        sr -= ar * xr - ai * xi;
+        si -= ar * xi + ai * xr;
+      }
+      r[2 * i] = sr;
+      r[2 * i + 1] = si;
+      b2 += br * br + bi * bi;
+      r2 += sr * sr + si * si;
+      const ab = Math.abs(br) + Math.abs(bi);
+      const ax = Math.abs(x[2 * i]) + Math.abs(x[2 * i + 1]);
+      const ar = Math.abs(sr) + Math.abs(si);
+      if (ab > bInf) bInf = ab;
+      if (ax > xInf) xInf = ax;
+      if (ar > rInf) rInf = ar;
+    }
+  }
+  out[0] = b2;
+  out[1] = bInf;
+  out[2] = xInf;
+  out[3] = rInf;
+  out[4] = r2;
+  return out;
+}
+
+/** A of at least this many stored entries gets its residual from the CPU path's kernel (A's rows held there): bcsstk01's 400 measured alike both ways, olm1000's 3996 22.5 against 28 µs a solve, t1's 10 ≈ 0.5 µs slower, and a few µs more to factorize (the region made). */
+const RESIDUAL_KERNEL_MIN = 1000;
 
 /** The solve's four work vectors of m entries, views of one allocation. */
 function workVectors(m: number): { r: Float64Array; dx: Float64Array; xt: Float64Array; y: Float64Array } {
