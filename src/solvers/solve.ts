@@ -633,6 +633,12 @@ async function reliableCg<V>(
     R.dispose();
   }
   if (replacements > 0 && R.roundoff > 0 && !(reason === 'converged' && rnorm + residualRounding(A, R, x) <= target)) rnorm = hostNorm(hostResidual(A, x, b));
+  // an answer worse than the start is taken back, as solveScaled and refineOnPath take back a correction
+  // (a singular Laplacian with b = 1: x of 8.2e3–2.9e5 times the start's residual)
+  if (rnorm > R.rnorm) {
+    x = o.x0 ? Float64Array.from(o.x0) : new Float64Array(b.length);
+    rnorm = R.rnorm;
+  }
   if (reason === 'converged' && !(rnorm <= target)) reason = 'stagnated';
   return { x, iterations, residualNorm: rnorm, relativeResidual: rnorm / scale, recurrenceResidual: recurrence, converged: reason === 'converged', reason, history, refinements: replacements };
 }
