@@ -349,7 +349,15 @@ async function factorizeInBudget(A: SparseMatrix, options: FactorOptions, budget
     }
     // symmetric: Cholesky when it succeeds, else LDLᵀ, else LU
     let why = 'symmetric';
-    for (const k of ['cholesky', 'ldlt'] as const) {
+    let kinds: readonly ('cholesky' | 'ldlt')[] = ['cholesky', 'ldlt'];
+    // a supernodal Cholesky builds its supernodes and fronts before its first pivot (dwt_992, indefinite:
+    // ≈ 2/3 of the failed factorization's time): a 2×2 principal minor ≤ 0 proves A indefinite first
+    const minor = !a.dense && a.cost.flops >= SUPERNODAL_MIN_FLOPS ? nonPositiveMinor(C) : null;
+    if (minor) {
+      kinds = ['ldlt'];
+      why += `, not positive definite (${minor})`;
+    }
+    for (const k of kinds) {
       try {
         await F.numeric(k, `${why}: ${k === 'cholesky' ? 'Cholesky' : 'LDLᵀ'}`, signal);
         F.autoChose = true;
@@ -365,6 +373,30 @@ async function factorizeInBudget(A: SparseMatrix, options: FactorOptions, budget
     F.dispose();
     throw e;
   }
+}
+
+/**
+ * A diagonal entry ≤ 0 or a 2×2 principal minor aᵢᵢ·aⱼⱼ − aᵢⱼ² ≤ 0 of a real symmetric C, in words,
+ * or null: A is then not positive definite (every principal submatrix of a definite matrix is
+ * definite). Compared as |aᵢⱼ| ≥ √aᵢᵢ·√aⱼⱼ (no overflow or underflow of the squares); rounding can
+ * only take a minor at the edge of singular for a negative one, and LDLᵀ factorizes a definite A too.
+ */
+function nonPositiveMinor(C: Csc): string | null {
+  if (C.complex) return null;
+  const { n, colPtr, rowIdx, values } = C;
+  const root = new Float64Array(n);
+  for (let j = 0; j < n; j++) for (let p = colPtr[j]; p < colPtr[j + 1]; p++) if (rowIdx[p] === j) root[j] = values[p];
+  for (let j = 0; j < n; j++) {
+    if (root[j] <= 0) return `diagonal entry ${j} is ${root[j]}`;
+    root[j] = Math.sqrt(root[j]);
+  }
+  for (let j = 0; j < n; j++) {
+    for (let p = colPtr[j]; p < colPtr[j + 1]; p++) {
+      const i = rowIdx[p];
+      if (i > j && Math.abs(values[p]) >= root[i] * root[j]) return `|a(${i},${j})| ≥ √(a(${i},${i})·a(${j},${j}))`;
+    }
+  }
+  return null;
 }
 
 /** Where a factorization with a signal looks at it: after the next event-loop task, so that a timer or event that aborts gets its turn. */
