@@ -1,19 +1,19 @@
 // Block triangular form of a square sparse matrix (src/solvers/direct/btf.ts documents the method and
-// lays out the memory): a maximum transversal (augmenting paths by depth-first search with a cheap
+// lays out the memory), and the solve through its factor (btf_solve, below): a maximum transversal (augmenting paths by depth-first search with a cheap
 // assignment first, Duff 1981, as CSparse's cs_maxtrans), then the strongly connected components of the
 // matrix with its matched entries on the diagonal (Tarjan 1972, without recursion), then the pattern of
 // B + Bᵀ within the diagonal blocks (B: A with row r relabelled colOf[r]), the graph its blocks are
 // ordered on.
 //
-// btf_analyze(n, Ap, Ai, Rp, Rj, colOf, blk, gptr, gadj, work) — A by columns (Ap, Ai) and by rows
-//   (Rp, Rj); out: colOf[r] the column matched to row r, blk[j] the block of column j (blocks numbered
-//   so that every entry B(i, j) has blk[i] ≤ blk[j]), gptr/gadj (n + 1, up to 2·nnz words) the graph,
-//   no self-loops or duplicates; work 5n words. Returns the number of blocks, or −1 − (rows matched)
-//   when A is structurally singular (the other outputs then unset).
+// btf_analyze(n, Ap, Ai, Rp, Rj, colOf, blk, gptr, gadj, above, work) — A by columns (Ap, Ai) and by
+//   rows (Rp, Rj); out: colOf[r] the column matched to row r, blk[j] the block of column j (blocks
+//   numbered so that every entry B(i, j) has blk[i] ≤ blk[j]), gptr/gadj (n + 1, up to 2·nnz words) the
+//   graph, no self-loops or duplicates, above[0] the entries above the blocks; work 5n words. Returns the
+//   number of blocks, or −1 − (rows matched) when A is structurally singular (the other outputs then unset).
 
-import { ld, st } from './words';
+import { ld, st, ldf, stf } from './words';
 
-export function btf_analyze(n: i32, Ap: usize, Ai: usize, Rp: usize, Rj: usize, colOf: usize, blk: usize, gptr: usize, gadj: usize, work: usize): i32 {
+export function btf_analyze(n: i32, Ap: usize, Ai: usize, Rp: usize, Rj: usize, colOf: usize, blk: usize, gptr: usize, gadj: usize, above: usize, work: usize): i32 {
   const w0 = work;
   const w1 = work + (<usize>n << 2);
   const w2 = work + (<usize>(2 * n) << 2);
@@ -26,6 +26,7 @@ export function btf_analyze(n: i32, Ap: usize, Ai: usize, Rp: usize, Rj: usize, 
   for (let r = 0; r < n; r++) st(w0, ld(colOf, r), r);
   for (let j = 0; j < n; j++) st(w1, j, -1);
   let q = 0;
+  let off = 0;
   for (let j = 0; j < n; j++) {
     st(gptr, j, q);
     st(w1, j, j);
@@ -33,6 +34,7 @@ export function btf_analyze(n: i32, Ap: usize, Ai: usize, Rp: usize, Rj: usize, 
     // column j of B: rows colOf[r]; row j of B: A's row rowOf[j]
     for (let p = ld(Ap, j), e = ld(Ap, j + 1); p < e; p++) {
       const i = ld(colOf, ld(Ai, p));
+      if (ld(blk, i) != b) off++;
       if (ld(w1, i) == j || ld(blk, i) != b) continue;
       st(w1, i, j);
       st(gadj, q++, i);
@@ -46,6 +48,7 @@ export function btf_analyze(n: i32, Ap: usize, Ai: usize, Rp: usize, Rj: usize, 
     }
   }
   st(gptr, n, q);
+  st(above, 0, off);
   return blocks;
 }
 
@@ -160,4 +163,95 @@ function components(n: i32, Ap: usize, Ai: usize, colOf: usize, blk: usize, inde
     }
   }
   return blocks;
+}
+
+// btf_solve(n, c, nb, starts, Lp, Li, Lx, Up, Ui, Ux, dinv, Fp, Fi, Fx, pinv, q, b, x, y) — x = A⁻¹·b
+//   through a block triangular form's factor (c 1 real, 2 complex interleaved): L and U of the diagonal
+//   blocks only (block t: steps starts[t]..starts[t + 1]; as lu_solve's, U's diagonal applied as the
+//   product with dinv) and F, the entries above the blocks as they stand, by step columns with rows as
+//   steps. y[pinv[i]] = b[i]; then block by block from the last: its L and U solved in y, and its
+//   columns' F entries times its solution taken off the earlier blocks' y; x[q[k]] = y[k].
+export function btf_solve(
+  n: i32, c: i32, nb: i32, starts: usize, Lp: usize, Li: usize, Lx: usize, Up: usize, Ui: usize, Ux: usize, dinv: usize,
+  Fp: usize, Fi: usize, Fx: usize, pinv: usize, q: usize, b: usize, x: usize, y: usize,
+): void {
+  if (c == 1) {
+    for (let i = 0; i < n; i++) stf(y, ld(pinv, i), ldf(b, i));
+    for (let t = nb - 1; t >= 0; t--) {
+      const s = ld(starts, t);
+      const e = ld(starts, t + 1);
+      for (let j = s; j < e; j++) {
+        const yj = ldf(y, j);
+        if (yj == 0) continue;
+        for (let p = ld(Lp, j) + 1, pe = ld(Lp, j + 1); p < pe; p++) {
+          const i = ld(Li, p);
+          stf(y, i, ldf(y, i) - ldf(Lx, p) * yj);
+        }
+      }
+      for (let j = e - 1; j >= s; j--) {
+        const yj = ldf(y, j) * ldf(dinv, j);
+        stf(y, j, yj);
+        if (yj == 0) continue;
+        for (let p = ld(Up, j), d = ld(Up, j + 1) - 1; p < d; p++) {
+          const i = ld(Ui, p);
+          stf(y, i, ldf(y, i) - ldf(Ux, p) * yj);
+        }
+        for (let p = ld(Fp, j), pe = ld(Fp, j + 1); p < pe; p++) {
+          const i = ld(Fi, p);
+          stf(y, i, ldf(y, i) - ldf(Fx, p) * yj);
+        }
+      }
+    }
+    for (let k = 0; k < n; k++) stf(x, ld(q, k), ldf(y, k));
+    return;
+  }
+  for (let i = 0; i < n; i++) {
+    const r = ld(pinv, i);
+    stf(y, 2 * r, ldf(b, 2 * i));
+    stf(y, 2 * r + 1, ldf(b, 2 * i + 1));
+  }
+  for (let t = nb - 1; t >= 0; t--) {
+    const s = ld(starts, t);
+    const e = ld(starts, t + 1);
+    for (let j = s; j < e; j++) {
+      const yr = ldf(y, 2 * j);
+      const yi = ldf(y, 2 * j + 1);
+      for (let p = ld(Lp, j) + 1, pe = ld(Lp, j + 1); p < pe; p++) {
+        const i = ld(Li, p);
+        const lr = ldf(Lx, 2 * p);
+        const li = ldf(Lx, 2 * p + 1);
+        stf(y, 2 * i, ldf(y, 2 * i) - (lr * yr - li * yi));
+        stf(y, 2 * i + 1, ldf(y, 2 * i + 1) - (lr * yi + li * yr));
+      }
+    }
+    for (let j = e - 1; j >= s; j--) {
+      const ar = ldf(y, 2 * j);
+      const ai = ldf(y, 2 * j + 1);
+      const dr = ldf(dinv, 2 * j);
+      const di = ldf(dinv, 2 * j + 1);
+      const yr = ar * dr - ai * di;
+      const yi = ar * di + ai * dr;
+      stf(y, 2 * j, yr);
+      stf(y, 2 * j + 1, yi);
+      for (let p = ld(Up, j), d = ld(Up, j + 1) - 1; p < d; p++) {
+        const i = ld(Ui, p);
+        const ur = ldf(Ux, 2 * p);
+        const ui = ldf(Ux, 2 * p + 1);
+        stf(y, 2 * i, ldf(y, 2 * i) - (ur * yr - ui * yi));
+        stf(y, 2 * i + 1, ldf(y, 2 * i + 1) - (ur * yi + ui * yr));
+      }
+      for (let p = ld(Fp, j), pe = ld(Fp, j + 1); p < pe; p++) {
+        const i = ld(Fi, p);
+        const fr = ldf(Fx, 2 * p);
+        const fi = ldf(Fx, 2 * p + 1);
+        stf(y, 2 * i, ldf(y, 2 * i) - (fr * yr - fi * yi));
+        stf(y, 2 * i + 1, ldf(y, 2 * i + 1) - (fr * yi + fi * yr));
+      }
+    }
+  }
+  for (let k = 0; k < n; k++) {
+    const j = ld(q, k);
+    stf(x, 2 * j, ldf(y, 2 * k));
+    stf(x, 2 * j + 1, ldf(y, 2 * k + 1));
+  }
 }

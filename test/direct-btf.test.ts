@@ -126,13 +126,16 @@ function checkBtf(A: CSRMatrix, bt: BlockTriangular): number[] {
   for (let j = 0; j < n; j++) sizes[blk[j]]++;
   expect(sizes.every((s) => s > 0)).toBe(true);
   const within: number[][] = Array.from({ length: n }, () => []);
+  let above = 0;
   for (let j = 0; j < n; j++) {
     for (let p = C.colPtr[j]; p < C.colPtr[j + 1]; p++) {
       const i = colOf[C.rowIdx[p]];
       expect(blk[i]).toBeLessThanOrEqual(blk[j]);
       if (blk[i] === blk[j] && i !== j) within[j].push(i);
+      if (blk[i] < blk[j]) above++;
     }
   }
+  expect(bt.above).toBe(above);
   // each block strongly connected: from its first column every column is reached along B's
   // within-block entries, both ways
   const out: number[][] = within;

@@ -3,12 +3,15 @@ import type { BandLuNumeric } from '../solvers/direct/band-lu.js';
 import type { CpuBackend } from './backend.js';
 import { freeTemporary, Layout, type Region } from './memory.js';
 import { holdSolve, solveOnce, type SolveLayout } from './held-solve.js';
+import { btfLayout } from './btf-solve.js';
 
 const DESC_WORDS = 40;
 
 /** The LU kernels of the CPU path (assembly/lu.ts), run at once on the calling thread's instance. */
 export function cpuLuKernels(B: Pick<CpuBackend, 'heap' | 'kernels'>): LuKernels {
-  return { sparse: sparseLu(B), band: bandLu(B), solve: (f, b, x) => solveOnce(B.heap, luLayout(B, f), b, x), hold: (f) => holdSolve(B.heap, luLayout(B, f)) };
+  // a block triangular form's factor (f.blocks) solves block by block (src/cpu/btf-solve.ts)
+  const layout = (f: LuFactor): SolveLayout => (f.blocks ? btfLayout(B, f) : luLayout(B, f));
+  return { sparse: sparseLu(B), band: bandLu(B), solve: (f, b, x) => solveOnce(B.heap, layout(f), b, x), hold: (f) => holdSolve(B.heap, layout(f)) };
 }
 
 /**

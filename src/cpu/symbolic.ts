@@ -12,11 +12,11 @@ export function cpuSymbolicKernels(B: Kernels): SymbolicKernels {
       const n = A.n;
       const nnz = A.colPtr[n];
       let r = 0;
-      const [colOf, blk, ptr, adj] = run(B, [A.colPtr.subarray(0, n + 1), A.rowIdx.subarray(0, nnz), rows.rowPtr.subarray(0, n + 1), rows.colIdx.subarray(0, nnz)], [n, n, n + 1, 2 * nnz],
+      const [colOf, blk, ptr, adj, above] = run(B, [A.colPtr.subarray(0, n + 1), A.rowIdx.subarray(0, nnz), rows.rowPtr.subarray(0, n + 1), rows.colIdx.subarray(0, nnz)], [n, n, n + 1, 2 * nnz, 1],
         (p, out, work) => {
           r = B.kernels.btf_analyze(n, ...p, ...out, work);
         }, 5 * n);
-      return r < 0 ? -1 - r : { colOf, blk, blocks: r, graph: { n, ptr, adj: adj.subarray(0, ptr[n]) } };
+      return r < 0 ? -1 - r : { colOf, blk, blocks: r, above: above[0], graph: { n, ptr, adj: adj.subarray(0, ptr[n]) } };
     },
     eliminationTree: (g, perm, pinv) => {
       const n = g.n;

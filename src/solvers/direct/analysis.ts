@@ -61,6 +61,8 @@ export interface Analysis {
   orderingReason: string;
   /** ordering 'btf': row r of A is factorized as row matchOf[r] (the maximum transversal's renumbering), so the kernel's diagonal is the matched entry */
   matchOf?: Int32Array;
+  /** ordering 'btf': the diagonal block of each column (blocks numbered in their order along perm) */
+  blockOf?: Int32Array;
   /** LU of a banded matrix: its band, factorized by the banded kernel in the natural order (the counts are then the band's) */
   band?: Band;
   /** a small matrix factorized dense (denseAnalysis: `band` is then the whole matrix) */

@@ -8,7 +8,8 @@
  * degree of its part of B + Bᵀ (KLU's default), and the LU kernel keeps B's diagonal as pivot within
  * the threshold. The loops run in WebAssembly (assembly/btf.ts).
  */
-import type { Graph, Rows } from './pattern.js';
+import type { Csc, Graph, Rows } from './pattern.js';
+import type { LuFactor } from './lu.js';
 
 /** The block triangular form of a structurally nonsingular A. */
 export interface BlockTriangular {
@@ -18,6 +19,8 @@ export interface BlockTriangular {
   blk: Int32Array;
   /** the number of diagonal blocks */
   blocks: number;
+  /** the entries of A above the diagonal blocks (kept as they stand: LuFactor.blocks) */
+  above: number;
   /** B + Bᵀ within the diagonal blocks, without the diagonal: the graph the blocks are ordered on */
   graph: Graph;
 }
@@ -45,18 +48,6 @@ export function blockOrder(bt: Pick<BlockTriangular, 'blk' | 'blocks'>, within: 
   return perm;
 }
 
-/** The entries of A outside B's diagonal blocks (above them): stored as they are in U, never filled. */
-export function offBlockEntries(A: { n: number; colPtr: Int32Array; rowIdx: Int32Array }, bt: Pick<BlockTriangular, 'colOf' | 'blk'>): number {
-  const { colPtr, rowIdx } = A;
-  const { colOf, blk } = bt;
-  let count = 0;
-  for (let j = 0; j < A.n; j++) {
-    const b = blk[j];
-    for (let p = colPtr[j]; p < colPtr[j + 1]; p++) if (blk[colOf[rowIdx[p]]] !== b) count++;
-  }
-  return count;
-}
-
 /** The sizes of the diagonal blocks: how many, the largest, and how many are 1×1 (for the ordering's reason). */
 export function blockSizes(bt: Pick<BlockTriangular, 'blk' | 'blocks'>): { largest: number; singletons: number } {
   const size = new Int32Array(bt.blocks);
@@ -68,4 +59,67 @@ export function blockSizes(bt: Pick<BlockTriangular, 'blk' | 'blocks'>): { large
     if (size[b] === 1) singletons++;
   }
   return { largest, singletons };
+}
+
+/**
+ * B's diagonal blocks, what the LU kernel factorizes: A's entries within them by columns, rows
+ * renumbered through matchOf (the transversal's), values as A holds them.
+ */
+export function diagonalBlocks(A: Csc, matchOf: Int32Array, blockOf: Int32Array): { colPtr: Int32Array; rowIdx: Int32Array; values: Float64Array } {
+  const { n, colPtr, rowIdx, values } = A;
+  const c = A.complex ? 2 : 1;
+  const ptr = new Int32Array(n + 1);
+  const idx = new Int32Array(colPtr[n]);
+  const val = new Float64Array(c * colPtr[n]);
+  let q = 0;
+  for (let j = 0; j < n; j++) {
+    const b = blockOf[j];
+    for (let p = colPtr[j]; p < colPtr[j + 1]; p++) {
+      const i = matchOf[rowIdx[p]];
+      if (blockOf[i] !== b) continue;
+      idx[q] = i;
+      for (let t = 0; t < c; t++) val[c * q + t] = values[c * p + t];
+      q++;
+    }
+    ptr[j + 1] = q;
+  }
+  return { colPtr: ptr, rowIdx: idx, values: val };
+}
+
+/**
+ * The entries above the diagonal blocks as the block solve reads them (LuFactor.blocks): by step
+ * columns (column k: A's column perm[k]), rows as the pivot steps pinv gives A's rows, values as A
+ * holds them; and each block's first step (blocks numbered along perm).
+ */
+export function aboveBlocks(A: Csc, matchOf: Int32Array, blockOf: Int32Array, perm: Int32Array, pinv: Int32Array): NonNullable<LuFactor['blocks']> {
+  const { n, colPtr, rowIdx, values } = A;
+  const c = A.complex ? 2 : 1;
+  let blocks = 0;
+  for (let j = 0; j < n; j++) if (blockOf[j] >= blocks) blocks = blockOf[j] + 1;
+  const starts = new Int32Array(blocks + 1);
+  for (let j = 0; j < n; j++) starts[blockOf[j] + 1]++;
+  for (let b = 0; b < blocks; b++) starts[b + 1] += starts[b];
+  const Fp = new Int32Array(n + 1);
+  for (let k = 0; k < n; k++) {
+    const j = perm[k];
+    const b = blockOf[j];
+    let m = 0;
+    for (let p = colPtr[j]; p < colPtr[j + 1]; p++) if (blockOf[matchOf[rowIdx[p]]] !== b) m++;
+    Fp[k + 1] = Fp[k] + m;
+  }
+  const Fi = new Int32Array(Fp[n]);
+  const Fx = new Float64Array(c * Fp[n]);
+  for (let k = 0; k < n; k++) {
+    const j = perm[k];
+    const b = blockOf[j];
+    let q = Fp[k];
+    for (let p = colPtr[j]; p < colPtr[j + 1]; p++) {
+      const r = rowIdx[p];
+      if (blockOf[matchOf[r]] === b) continue;
+      Fi[q] = pinv[r];
+      for (let t = 0; t < c; t++) Fx[c * q + t] = values[c * p + t];
+      q++;
+    }
+  }
+  return { starts, Fp, Fi, Fx };
 }

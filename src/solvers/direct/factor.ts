@@ -16,7 +16,7 @@ import { shownValue } from '../../shown-value.js';
 import { reserveMemory, withMemoryBudget } from '../../memory-budget.js';
 import { analyze, bandAnalysis, denseAnalysis, type Analysis, type OrderingName } from './analysis.js';
 import { bandLdlt, bandSolve, keepBandRows } from './band-lu.js';
-import { blockSizes, offBlockEntries, type BlockTriangular } from './btf.js';
+import { aboveBlocks, blockSizes, diagonalBlocks, type BlockTriangular } from './btf.js';
 import { bandOf, cscOf, denseRows, inversePermutation, isSymmetric, patternSymmetry, rowsWithValues, type Rows, symmetricGraph, type Csc } from './pattern.js';
 import { denseLdl, ldlPointers, type LdlFactor, type LdlKernels } from './ldl.js';
 import { denseStart, denseWindow, reciprocalDiagonal, type HeldSolve, type LuFactor, type LuKernels } from './lu.js';
@@ -79,7 +79,7 @@ export interface FactorInfo {
   n: number;
   /** stored entries of A */
   nnzA: number;
-  /** entries of the factor: L (diagonal included) for Cholesky/LDLᵀ, L + U for LU (both diagonals) */
+  /** entries of the factor: L (diagonal included) for Cholesky/LDLᵀ, L + U for LU (both diagonals; under ordering 'btf' with the entries above the diagonal blocks, kept as they stand) */
   fillNnz: number;
   /** fillNnz / nnzA */
   fillRatio: number;
@@ -282,8 +282,9 @@ function analyzeFor(C: Csc, rows: Rows, lu: boolean, ordering: OrderingName | 'a
   if (why) a.orderingReason = asked === 'auto' ? why + a.orderingReason : why;
   if (typeof bt === 'object' && asked === 'btf') {
     a.matchOf = bt.colOf;
-    // the entries above the diagonal blocks are U's as they stand
-    const off = offBlockEntries(C, bt);
+    a.blockOf = bt.blk;
+    // the entries above the diagonal blocks are kept as they stand
+    const off = bt.above;
     a.cost.fillNnz += off;
     a.cost.bytes += off * (C.complex ? 20 : 12);
   }
@@ -566,7 +567,7 @@ export class Factorization {
       this.note = sym ? '; A = Aᵀ and every pivot stayed on the diagonal: the band factorized as LDLᵀ' : '';
       const r = sym ?? (a.band
         ? this.luKernels.band(n, A.colPtr, A.rowIdx, A.values, A.complex, a.band, this.tol)
-        : this.luKernels.sparse(n, A.colPtr, a.matchOf ? renumbered(A.rowIdx, a.matchOf) : A.rowIdx, A.values, A.complex, a.perm, this.tol, guess, grow, from, to));
+        : this.sparseLu(guess, grow, from, to));
       if (typeof r === 'number') {
         const col = a.perm[r];
         throw new SingularMatrixError(`factor: the matrix is singular: no nonzero pivot left in column ${col} (elimination step ${r} of ${n}, LU with partial pivoting)`, col, r);
@@ -575,8 +576,11 @@ export class Factorization {
       // values); every factor gets U's reciprocal diagonal now, not from its first solve (see keepBandRows)
       if (a.band) keepBandRows(r, a.band);
       else r.dinv = reciprocalDiagonal(r);
-      // pinv of B's rows back to A's: row i of A was row matchOf[i] of B
-      if (a.matchOf) r.pinv = renumbered(a.matchOf, r.pinv);
+      if (a.matchOf && a.blockOf) {
+        // pinv of B's rows back to A's (row i of A was row matchOf[i] of B), then the entries above the blocks
+        r.pinv = renumbered(a.matchOf, r.pinv);
+        r.blocks = aboveBlocks(A, a.matchOf, a.blockOf, a.perm, r.pinv);
+      }
       this.lu = r;
       this.denseColumns = to - from;
       this.ldl = this.sn = null;
@@ -592,6 +596,13 @@ export class Factorization {
       this.ldl = r;
       this.lu = this.sn = null;
     }
+  }
+
+  /** The sparse LU kernel on A, or under 'btf' on B's diagonal blocks (rows renumbered by the transversal; the entries above them are kept apart). */
+  private sparseLu(guess: number, grow: (bytes: number) => void, from: number, to: number): LuFactor | number {
+    const { A, a } = this;
+    const B = a.matchOf && a.blockOf ? diagonalBlocks(A, a.matchOf, a.blockOf) : A;
+    return this.luKernels.sparse(A.n, B.colPtr, B.rowIdx, B.values, A.complex, a.perm, this.tol, guess, grow, from, to);
   }
 
   /** The up-looking LDLᵀ of the permuted matrix into arrays sized by the symbolic counts: the factor, or the column whose pivot failed. */
@@ -638,7 +649,8 @@ export class Factorization {
     const c = A.complex ? 2 : 1;
     if (this.lu) {
       const { Lp, Up, Ui, pinv, q } = this.lu;
-      fillNnz = Lp[n] + Up[n];
+      // under 'btf' the entries above the diagonal blocks are kept as they stand
+      fillNnz = Lp[n] + Up[n] + (this.lu.blocks?.Fp[n] ?? 0);
       // Σₖ 2·(|L(:,k)| − 1)·(|U(k,:)| − 1) + (|L(:,k)| − 1): the updates and the scaling
       const urow = new Int32Array(n);
       for (let p = 0; p < Up[n]; p++) urow[Ui[p]]++;

@@ -30,6 +30,13 @@ export interface LuFactor {
   q: Int32Array;
   /** 1 / U(k, k) (re, im interleaved for complex), made with the factorization (Factorization.numeric); the solve needs it */
   dinv?: Float64Array;
+  /**
+   * ordering 'btf': L and U are those of the diagonal blocks only (block t: steps starts[t] ..
+   * starts[t + 1]), and F the entries above them as A holds them, by step columns (Fp, Fi: rows as
+   * pivot steps; Fx): no fill, and no update by L. Its solves run block by block from the last
+   * (assembly/btf.ts btf_solve), each block's F entries times its solution taken off the blocks before.
+   */
+  blocks?: { starts: Int32Array; Fp: Int32Array; Fi: Int32Array; Fx: Float64Array };
   /** a banded or dense factor's L and U by rows (null: complex or too wide), from keepBandRows (band-lu.ts) */
   rows?: BandRows | null;
 }
