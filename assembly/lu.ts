@@ -769,11 +769,23 @@ export function lu_band(desc: usize, tol: f64): i32 {
   return -1;
 }
 
+// *at −= v·(yr + i·yi) for the complex numbers at `at` and `v` (re, im), in one f64x2 each: v·yr + swap(v)·(−yi, yi)
+//   is (vr·yr − vi·yi, vi·yr + vr·yi) with the scalar code's roundings (a + (−b) is a − b, and a sum
+//   does not depend on its order of two): the same bits as the plain build.
+//   (yr: splat(yr), yi: (−yi, yi))
+// @ts-ignore: decorator
+@inline function csub(at: usize, v: usize, yr: v128, yi: v128): void {
+  const w = v128.load(v);
+  const t = f64x2.add(f64x2.mul(w, yr), f64x2.mul(v128.shuffle<f64>(w, w, 1, 0), yi));
+  v128.store(at, f64x2.sub(v128.load(at), t));
+}
+
 // lu_solve(n, c, Lp, Li, Lx, Up, Ui, Ux, dinv, pinv, q, b, x, y) — x = A⁻¹·b through a kept factor
 //   (c 1 real, 2 complex interleaved): y[pinv[i]] = b[i], L·U·z = y solved in y, x[q[k]] = z[k]. L unit
 //   lower by columns (its diagonal stored first, skipped), U by columns (its diagonal last, applied as
 //   the product with dinv = 1 / U(k, k)); a column skipped where its y is 0 (real only). The operations
-//   and their order are those of the JavaScript solve this replaced: the same bits.
+//   and their order are those of the JavaScript solve this replaced: the same bits (complex updates in
+//   f64x2 in the SIMD build, csub: the same roundings).
 export function lu_solve(
   n: i32, c: i32, Lp: usize, Li: usize, Lx: usize, Up: usize, Ui: usize, Ux: usize, dinv: usize,
   pinv: usize, q: usize, b: usize, x: usize, y: usize,
@@ -811,7 +823,14 @@ export function lu_solve(
   for (let j = 0; j < n; j++) {
     const yr = ldf(y, 2 * j);
     const yi = ldf(y, 2 * j + 1);
-    for (let p = ld(Lp, j) + 1, e = ld(Lp, j + 1); p < e; p++) {
+    let p = ld(Lp, j) + 1;
+    const e = ld(Lp, j + 1);
+    if (ASC_FEATURE_SIMD) {
+      const vr = f64x2.splat(yr);
+      const vi = f64x2.replace_lane(f64x2.splat(yi), 0, -yi);
+      for (; p < e; p++) csub(y + (<usize>ld(Li, p) << 4), Lx + (<usize>p << 4), vr, vi);
+    }
+    for (; p < e; p++) {
       const i = ld(Li, p);
       const lr = ldf(Lx, 2 * p);
       const li = ldf(Lx, 2 * p + 1);
@@ -829,7 +848,13 @@ export function lu_solve(
     const yi = a * ii + bi * ir;
     stf(y, 2 * j, yr);
     stf(y, 2 * j + 1, yi);
-    for (let p = ld(Up, j); p < d; p++) {
+    let p = ld(Up, j);
+    if (ASC_FEATURE_SIMD) {
+      const vr = f64x2.splat(yr);
+      const vi = f64x2.replace_lane(f64x2.splat(yi), 0, -yi);
+      for (; p < d; p++) csub(y + (<usize>ld(Ui, p) << 4), Ux + (<usize>p << 4), vr, vi);
+    }
+    for (; p < d; p++) {
       const i = ld(Ui, p);
       const vr = ldf(Ux, 2 * p);
       const vi = ldf(Ux, 2 * p + 1);
