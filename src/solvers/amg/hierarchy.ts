@@ -69,6 +69,13 @@ export interface AmgHierarchy {
   setupMs: number;
 }
 
+/**
+ * The most rows the coarsest level's dense inverse takes (maxCoarse's largest value): a level that
+ * stops larger (stalled, maxLevels) is refused, not given n² arrays and n³ flops (a diagonal matrix of
+ * 6000 rows stalled on level 0 and ran for minutes).
+ */
+export const MAX_COARSE = 5000;
+
 export const AMG_DEFAULTS = { theta: 0.02, maxCoarse: 500, maxLevels: 10, sweeps: 1, smoother: 'jacobi', cycle: 'V', blockSize: 1, improveCandidates: 4 } as const;
 
 /**
@@ -134,6 +141,11 @@ function build(A: CSRMatrix, session: SparseSession, options: AmgOptions): AmgHi
     cur = next;
     B = fit.coarse;
     bs = B.length;
+  }
+  if (cur.rows > MAX_COARSE) {
+    throw new UnsupportedError(
+      `amg: ${stopReason}, more than the ${MAX_COARSE} its dense solve takes; ${stop === 'stalled' ? `A has too few strong connections at theta ${o.theta}: lower amg.theta, or use 'jacobi'` : 'raise amg.maxLevels'}`,
+    );
   }
   return { levels, coarseInverse: denseInverse(cur), stop, stopReason, options: { ...o, candidates: B.length }, setupMs: performance.now() - t0 };
 }

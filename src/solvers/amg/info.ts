@@ -1,6 +1,6 @@
 import { ShapeError } from '../../errors.js';
 import { checkOptions, optionKeys } from '../../options-check.js';
-import type { AmgHierarchy, AmgOptions } from './hierarchy.js';
+import { MAX_COARSE, type AmgHierarchy, type AmgOptions } from './hierarchy.js';
 
 /** What an AMG hierarchy is, for explain and the preconditioner handle. */
 export interface AmgInfo {
@@ -62,7 +62,7 @@ export function checkAmgOptions(o: AmgOptions, where: string): void {
     const v = o[name];
     if (v !== undefined && !(Number.isInteger(v) && v >= lo && v <= hi)) throw new RangeError(`${where}: amg.${name} must be an integer in [${lo}, ${hi}], got ${v}`);
   };
-  int('maxCoarse', 1, 5000);
+  int('maxCoarse', 1, MAX_COARSE);
   int('maxLevels', 1, 32);
   int('sweeps', 1, 16);
   int('blockSize', 1, 16);
