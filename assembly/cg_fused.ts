@@ -121,21 +121,24 @@ export function cg_direction_c128(z: usize, p: usize, q: usize, beta: f64, out: 
 
 // CG's update with a Jacobi (diagonal) preconditioner, real dtypes: x ← x + α·p, r ← r − α·q,
 // z ← d⊙r, and the partials Σ rᵢ² at `out` and Σ rᵢ·zᵢ at `out + 8`: one pass instead of cg_update,
-// xmy and a dot.
-
-export function cg_update_jacobi_f64(x: usize, r: usize, p: usize, q: usize, d: usize, z: usize, alpha: f64, out: usize, start: i32, end: i32): void {
+// xmy and a dot. `uniform`: every dᵢ is c (a constant-coefficient stencil's diagonal), the same
+// products without reading d; without `withX`, x is left to the next product call
+// (cg_dia_direction_x_f64), so this pass reads neither x nor p.
+// @ts-ignore: decorator
+@inline function updateJacobi(x: usize, r: usize, p: usize, q: usize, d: usize, c: f64, z: usize, alpha: f64, out: usize, start: i32, end: i32, withX: bool, uniform: bool): void {
   let i = start;
   let rr: f64 = 0;
   let rz: f64 = 0;
   if (ASC_FEATURE_SIMD) {
     const a = f64x2.splat(alpha);
+    const cv = f64x2.splat(c);
     let s0 = f64x2.splat(0), t0 = f64x2.splat(0);
     for (; i + 2 <= end; i += 2) {
       const o = <usize>i << 3;
-      v128.store(x + o, f64x2.add(v128.load(x + o), f64x2.mul(a, v128.load(p + o))));
+      if (withX) v128.store(x + o, f64x2.add(v128.load(x + o), f64x2.mul(a, v128.load(p + o))));
       const r0 = f64x2.sub(v128.load(r + o), f64x2.mul(a, v128.load(q + o)));
       v128.store(r + o, r0);
-      const z0 = f64x2.mul(v128.load(d + o), r0);
+      const z0 = f64x2.mul(uniform ? cv : v128.load(d + o), r0);
       v128.store(z + o, z0);
       s0 = f64x2.add(s0, f64x2.mul(r0, r0));
       t0 = f64x2.add(t0, f64x2.mul(r0, z0));
@@ -145,10 +148,10 @@ export function cg_update_jacobi_f64(x: usize, r: usize, p: usize, q: usize, d: 
   }
   for (; i < end; i++) {
     const o = <usize>i << 3;
-    store<f64>(x + o, load<f64>(x + o) + alpha * load<f64>(p + o));
+    if (withX) store<f64>(x + o, load<f64>(x + o) + alpha * load<f64>(p + o));
     const ri = load<f64>(r + o) - alpha * load<f64>(q + o);
     store<f64>(r + o, ri);
-    const zi = load<f64>(d + o) * ri;
+    const zi = (uniform ? c : load<f64>(d + o)) * ri;
     store<f64>(z + o, zi);
     rr += ri * ri;
     rz += ri * zi;
@@ -157,41 +160,20 @@ export function cg_update_jacobi_f64(x: usize, r: usize, p: usize, q: usize, d: 
   store<f64>(out, rz, 8);
 }
 
-// cg_update_jacobi_f64 where every entry of D⁻¹ is one value c (a constant-coefficient stencil's
-// diagonal): z ← c·r, the same products, without reading a vector of c's.
+export function cg_update_jacobi_f64(x: usize, r: usize, p: usize, q: usize, d: usize, z: usize, alpha: f64, out: usize, start: i32, end: i32): void {
+  updateJacobi(x, r, p, q, d, 0, z, alpha, out, start, end, true, false);
+}
+
 export function cg_update_jacobi_scalar_f64(x: usize, r: usize, p: usize, q: usize, c: f64, z: usize, alpha: f64, out: usize, start: i32, end: i32): void {
-  let i = start;
-  let rr: f64 = 0;
-  let rz: f64 = 0;
-  if (ASC_FEATURE_SIMD) {
-    const a = f64x2.splat(alpha);
-    const d = f64x2.splat(c);
-    let s0 = f64x2.splat(0), t0 = f64x2.splat(0);
-    for (; i + 2 <= end; i += 2) {
-      const o = <usize>i << 3;
-      v128.store(x + o, f64x2.add(v128.load(x + o), f64x2.mul(a, v128.load(p + o))));
-      const r0 = f64x2.sub(v128.load(r + o), f64x2.mul(a, v128.load(q + o)));
-      v128.store(r + o, r0);
-      const z0 = f64x2.mul(d, r0);
-      v128.store(z + o, z0);
-      s0 = f64x2.add(s0, f64x2.mul(r0, r0));
-      t0 = f64x2.add(t0, f64x2.mul(r0, z0));
-    }
-    rr = f64x2.extract_lane(s0, 0) + f64x2.extract_lane(s0, 1);
-    rz = f64x2.extract_lane(t0, 0) + f64x2.extract_lane(t0, 1);
-  }
-  for (; i < end; i++) {
-    const o = <usize>i << 3;
-    store<f64>(x + o, load<f64>(x + o) + alpha * load<f64>(p + o));
-    const ri = load<f64>(r + o) - alpha * load<f64>(q + o);
-    store<f64>(r + o, ri);
-    const zi = c * ri;
-    store<f64>(z + o, zi);
-    rr += ri * ri;
-    rz += ri * zi;
-  }
-  store<f64>(out, rr);
-  store<f64>(out, rz, 8);
+  updateJacobi(x, r, p, q, 0, c, z, alpha, out, start, end, true, true);
+}
+
+export function cg_residual_jacobi_f64(r: usize, q: usize, d: usize, z: usize, alpha: f64, out: usize, start: i32, end: i32): void {
+  updateJacobi(0, r, 0, q, d, 0, z, alpha, out, start, end, false, false);
+}
+
+export function cg_residual_jacobi_scalar_f64(r: usize, q: usize, c: f64, z: usize, alpha: f64, out: usize, start: i32, end: i32): void {
+  updateJacobi(0, r, 0, q, 0, c, z, alpha, out, start, end, false, true);
 }
 
 export function cg_update_jacobi_f32(x: usize, r: usize, p: usize, q: usize, d: usize, z: usize, alpha: f64, out: usize, start: i32, end: i32): void {

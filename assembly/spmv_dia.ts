@@ -411,20 +411,27 @@ const DIR_TILE: i32 = 1024;
 // pool call is made where there were two. Every value is the pair's bit for bit: the SpMV's rows do not
 // depend on how they are split, and the direction step's accumulators carry across the tiles (whose
 // starts are 4 rows apart from `start`), so Σ pᵢ·qᵢ is direction_f64's over [start, end).
-export function cg_dia_direction_f64(offsets: usize, ndiag: i32, data: usize, pitch: i32, n: i32, z: usize, p: usize, q: usize, beta: f64, out: usize, start: i32, end: i32): void {
+// @ts-ignore: decorator
+@inline function diaDirection(offsets: usize, ndiag: i32, data: usize, pitch: i32, n: i32, z: usize, p: usize, q: usize, x: usize, alpha: f64, beta: f64, out: usize, start: i32, end: i32, withX: bool): void {
   let s: f64 = 0;
   // direction_f64's split: 4-row blocks from start in lanes, the last < 4 rows after the lanes are summed
   const blocks = ASC_FEATURE_SIMD ? end - ((end - start) & 3) : start;
   if (ASC_FEATURE_SIMD) {
     const b = f64x2.splat(beta);
+    const a = f64x2.splat(alpha);
     let s0 = f64x2.splat(0), s1 = f64x2.splat(0);
     for (let t = start; t < end; t += DIR_TILE) {
       const e = min(end, t + DIR_TILE);
       diaReal<f64>(offsets, ndiag, data, pitch, n, z, q, 1.0, beta, t, e);
       for (let i = t, be = min(e, blocks); i < be; i += 4) {
         const o = <usize>i << 3;
-        const p0 = f64x2.add(v128.load(z + o), f64x2.mul(b, v128.load(p + o)));
-        const p1 = f64x2.add(v128.load(z + o, 16), f64x2.mul(b, v128.load(p + o, 16)));
+        const o0 = v128.load(p + o), o1 = v128.load(p + o, 16);
+        if (withX) {
+          v128.store(x + o, f64x2.add(v128.load(x + o), f64x2.mul(a, o0)));
+          v128.store(x + o, f64x2.add(v128.load(x + o, 16), f64x2.mul(a, o1)), 16);
+        }
+        const p0 = f64x2.add(v128.load(z + o), f64x2.mul(b, o0));
+        const p1 = f64x2.add(v128.load(z + o, 16), f64x2.mul(b, o1));
         v128.store(p + o, p0);
         v128.store(p + o, p1, 16);
         s0 = f64x2.add(s0, f64x2.mul(p0, v128.load(q + o)));
@@ -439,9 +446,21 @@ export function cg_dia_direction_f64(offsets: usize, ndiag: i32, data: usize, pi
   // the plain build's every row (q is then formed first, whole), the SIMD build's last < 4
   for (let i = blocks; i < end; i++) {
     const o = <usize>i << 3;
+    if (withX) store<f64>(x + o, load<f64>(x + o) + alpha * load<f64>(p + o));
     const pi = load<f64>(z + o) + beta * load<f64>(p + o);
     store<f64>(p + o, pi);
     s += pi * load<f64>(q + o);
   }
   store<f64>(out, s);
+}
+
+export function cg_dia_direction_f64(offsets: usize, ndiag: i32, data: usize, pitch: i32, n: i32, z: usize, p: usize, q: usize, beta: f64, out: usize, start: i32, end: i32): void {
+  diaDirection(offsets, ndiag, data, pitch, n, z, p, q, 0, 0, beta, out, start, end, false);
+}
+
+// cg_dia_direction_f64 that first folds the previous step into x, x ← x + α·p with the p it is about
+// to replace (what cg_update_jacobi_f64 did one call earlier, the same products): the update then
+// reads neither x nor p (src/solvers/krylov/cg.ts, ops.cgDeferredX).
+export function cg_dia_direction_x_f64(offsets: usize, ndiag: i32, data: usize, pitch: i32, n: i32, z: usize, p: usize, q: usize, x: usize, alpha: f64, beta: f64, out: usize, start: i32, end: i32): void {
+  diaDirection(offsets, ndiag, data, pitch, n, z, p, q, x, alpha, beta, out, start, end, true);
 }

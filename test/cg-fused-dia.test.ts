@@ -237,6 +237,102 @@ describe('cgProductDirection (cg_dia_direction_f64)', () => {
   });
 });
 
+describe('cgDeferredX (cg_dia_direction_x_f64, cg_residual_jacobi_f64 and _scalar_f64)', () => {
+  /** An f64 banded matrix whose diagonal is `diag(i)`, random off-diagonals. */
+  const withDiagonal = (n: number, diag: (i: number) => number) => {
+    const g = new Prng(n + 77);
+    const ptr = [0];
+    const col: number[] = [];
+    const val: number[] = [];
+    for (let i = 0; i < n; i++) {
+      for (const o of [-40, -1, 0, 1, 40]) {
+        if (i + o < 0 || i + o >= n) continue;
+        col.push(i + o);
+        val.push(o === 0 ? diag(i) : -0.25 - 0.5 * g.next());
+      }
+      ptr.push(col.length);
+    }
+    return new CSRMatrix(n, n, 'f64', Int32Array.from(ptr), Int32Array.from(col), Float64Array.from(val));
+  };
+  for (const threads of THREADS) {
+    it(`product: x ← x + α·p then the product's values; update: r, z, ‖r‖², rᵀz without x and p — the undeferred calls' bits; ${threads} thread(s)`, async () => {
+      const B = backends.get(threads)!;
+      for (const n of [1, 5, 17, 2050, 5001]) {
+        for (const diag of [() => 4, (i: number) => 4 + (i % 3)]) {
+          const M = B.upload(DIAMatrix.fromCSR(withDiagonal(n, diag)));
+          const ops = cpuSolverOps(B, M, 'jacobi');
+          const init = [1, 2, 3, 4, 5, 6].map((k) => Float64Array.from(random(n, 11 * n + k), (v, i) => v + i * 1e-9));
+          const vec = (v: Float64Array) => {
+            const h = ops.vector();
+            h.view().set(v);
+            return h;
+          };
+          const [z, p, q, x, r, zz] = init.map(vec);
+          const [z2, p2, q2, x2, r2, zz2] = init.map(vec);
+          const all = [z, p, q, x, r, zz, z2, p2, q2, x2, r2, zz2];
+          const same = (a: { view(): ArrayLike<number> }, b: { view(): ArrayLike<number> }, what: string) =>
+            expect(Array.from(a.view()), `${what} n ${n}`).toEqual(Array.from(b.view()));
+          try {
+            for (const alpha of [0.31, 0]) {
+              const pq = await ops.cgDeferredX!.product(0.43, z, p, q, x, alpha);
+              await ops.axpy([alpha, 0], p2, x2);
+              const pq2 = await ops.cgProductDirection!(0.43, z2, p2, q2);
+              expect(pq).toBe(pq2);
+              for (const [a, b, w] of [[x, x2, 'x'], [p, p2, 'p'], [q, q2, 'q'], [z, z2, 'z']] as const) same(a, b, w);
+            }
+            const xBefore = Array.from(x.view());
+            const pBefore = Array.from(p.view());
+            const [rr, rz] = await ops.cgDeferredX!.update(0.29, q, r, zz);
+            const [rr2, rz2] = await ops.cgUpdatePrecondition!(0.29, p2, q2, x2, r2, zz2);
+            expect([rr, rz]).toEqual([rr2, rz2]);
+            same(r, r2, 'r');
+            same(zz, zz2, 'z ← D⁻¹r');
+            expect(Array.from(x.view())).toEqual(xBefore);
+            expect(Array.from(p.view())).toEqual(pBefore);
+          } finally {
+            for (const v of all) ops.release(v);
+            ops.dispose();
+            M.dispose();
+          }
+        }
+      }
+    });
+  }
+
+  it("CG with it: the undeferred CG's bits, when it converges, stops at maxIter or is aborted (uniform and varying D)", async () => {
+    const B = backends.get(2)!;
+    for (const diag of [() => 4, (i: number) => 2.5 + (i % 3)]) {
+      const A = withDiagonal(3000, diag);
+      const M = B.upload(DIAMatrix.fromCSR(A));
+      const ops = cpuSolverOps(B, M, 'jacobi');
+      const b = ops.vector();
+      b.view().set(Float64Array.from(random(A.rows, 5)));
+      try {
+        for (const [mode, reason] of [['converge', 'converged'], ['maxIter', 'maxIter'], ['abort', 'aborted']] as const) {
+          const run = (o: typeof ops) => {
+            const ac = new AbortController();
+            const abort = { tol: 1e-12, signal: ac.signal, onIteration: (it: number) => void (it === 5 && ac.abort()) };
+            return cg(o, b, mode === 'converge' ? { tol: 1e-10 } : mode === 'maxIter' ? { tol: 1e-12, maxIter: 7 } : abort);
+          };
+          const d = await run(ops);
+          const u = await run({ ...ops, cgDeferredX: undefined });
+          expect([d.reason, d.iterations]).toEqual([reason, u.iterations]);
+          expect(u.reason).toBe(reason);
+          expect(d.history).toEqual(u.history);
+          expect(Array.from(d.x.view())).toEqual(Array.from(u.x.view()));
+          if (mode === 'converge') expect(trueResidual(A, d.x.view() as Float64Array, b.view() as Float64Array)).toBeLessThan(1e-9);
+          ops.release(d.x);
+          ops.release(u.x);
+        }
+      } finally {
+        ops.release(b);
+        ops.dispose();
+        M.dispose();
+      }
+    }
+  });
+});
+
 describe('cgUpdatePrecondition with a uniform D⁻¹ (cg_update_jacobi_scalar_f64)', () => {
   /** An f64 banded n×n matrix whose diagonal is 4 but `odd` (a row whose entry is 4.5), in CSR or DIA. */
   const stencil = (n: number, odd: number | null) => {

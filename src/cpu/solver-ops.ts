@@ -77,6 +77,25 @@ export function cpuSolverOps(
               await B.runReduction(`cg_dia_direction_${dt}`, () => [M.ptr('offsets'), M.params.ndiag, M.ptr('data'), M.params.pitch, n, z.ptr, p.ptr, q.ptr, beta], n),
             )[0]
         : undefined,
+    // and x ← x + α·p moved there from the update, which then reads neither x nor p
+    cgDeferredX:
+      fused && dt === 'f64' && M.format === 'dia' && M.rows === M.cols && dinv
+        ? {
+            product: async (beta, z, p, q, x, alpha) => {
+              const kernel = alpha === 0 ? 'cg_dia_direction_f64' : 'cg_dia_direction_x_f64';
+              const head = [M.ptr('offsets'), M.params.ndiag, M.ptr('data'), M.params.pitch, n, z.ptr, p.ptr, q.ptr];
+              return blas.sumPartials(await B.runReduction(kernel, () => (alpha === 0 ? [...head, beta] : [...head, x.ptr, alpha, beta]), n))[0];
+            },
+            update: async (alpha, q, r, z) =>
+              blas.sumPartials(
+                await B.runReduction(
+                  uniform !== null ? 'cg_residual_jacobi_scalar_f64' : 'cg_residual_jacobi_f64',
+                  () => [r.ptr, q.ptr, uniform ?? dinv!.ptr, z.ptr, alpha],
+                  n,
+                ),
+              ),
+          }
+        : undefined,
     // f32 on DIA: aypx, SpMV and dot in one call (assembly/cg_fused.ts cg_dia_f32), q = A·p itself:
     // poisson3D(64), 2 threads, 0.56 against 0.89 ms. f64 keeps q ← A·z + β·q (cgDirection), which
     // does not drift there

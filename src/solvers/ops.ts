@@ -50,6 +50,16 @@ export interface SolverOps<V> {
    */
   cgProductDirection?(beta: number, z: V, p: V, q: V): Promise<number>;
   /**
+   * Optional, with cgProductDirection and cgUpdatePrecondition: the same steps with x's update moved
+   * from the update to the next product call, which reads p anyway — `product` makes x ← x + α·p
+   * (α of the previous update, 0: none) before p ← z + β·p, and `update` makes r, z, ‖r‖² and rᴴz
+   * without reading x or p. The same values; cg() folds the last α·p into x when it stops.
+   */
+  cgDeferredX?: {
+    product(beta: number, z: V, p: V, q: V, x: V, alpha: number): Promise<number>;
+    update(alpha: number, q: V, r: V, z: V): Promise<[number, number]>;
+  };
+  /**
    * Optional CG direction step and product in one pass: pNew ← z + β·pOld, q ← A·pNew, returning
    * Re(pNewᴴq). pOld is only read, so the rows need no barrier between the two; cg() swaps the two
    * direction buffers each iteration. q is A·p itself (no drift in f32, unlike cgDirection's q).

@@ -59,6 +59,7 @@ export async function cg<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V> & 
     let best = rnorm;
     let stalls = 0;
     let replaced = 0;
+    let pending = 0;
     if (rnorm <= goal) reason = 'converged';
     else {
       // without a preconditioner z is r itself: no copy, and ρ = ‖r‖²
@@ -68,6 +69,8 @@ export async function cg<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V> & 
       // forms p ← z + β·p and q = A·p (by the product itself, or as q ← A·z + β·q), with β = 0 the
       // first time; otherwise p = z here and p ← z + β·p at the end
       const fused = pNext !== null || ops.cgDirection !== undefined || ops.cgProductDirection !== undefined;
+      // x ← x + α·p made by the next product call (ops.cgDeferredX), not the update: `pending` is that α
+      const deferred = !R && ops.precondition && ops.cgUpdatePrecondition ? ops.cgDeferredX : undefined;
       if (!fused) await ops.copy(zr, p);
       let beta = 0;
       let rho = ops.precondition ? (await ops.dot(r, z))[0] : rnorm * rnorm;
@@ -79,7 +82,10 @@ export async function cg<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V> & 
           break;
         }
         let pq: number;
-        if (pNext) {
+        if (deferred) {
+          pq = await deferred.product(beta, zr, p, q, x, pending);
+          pending = 0;
+        } else if (pNext) {
           pq = await ops.cgDirectionProduct!(beta, zr, p, pNext, q);
           [p, pNext] = [pNext, p];
         } else if (ops.cgProductDirection) {
@@ -102,7 +108,10 @@ export async function cg<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V> & 
         const alpha = rho / pq;
         let rr: number;
         let rhoNext: number | undefined;
-        if (ops.precondition && ops.cgUpdatePrecondition) [rr, rhoNext] = await ops.cgUpdatePrecondition(alpha, p, q, x, r, z);
+        if (deferred) {
+          [rr, rhoNext] = await deferred.update(alpha, q, r, z);
+          pending = alpha;
+        } else if (ops.precondition && ops.cgUpdatePrecondition) [rr, rhoNext] = await ops.cgUpdatePrecondition(alpha, p, q, x, r, z);
         else if (ops.cgUpdate) rr = await ops.cgUpdate(alpha, p, q, x, r);
         else {
           await ops.axpy([alpha, 0], p, x);
@@ -162,6 +171,7 @@ export async function cg<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V> & 
         if (!fused) await ops.aypx([beta, 0], zr, p);
         rho = rhoNext;
       }
+      if (pending !== 0) await ops.axpy([pending, 0], p, x);
     }
     // the iterations since the last replacement folded in too: the answer and its true residual are then the whole solve's
     if (R && replaced < it) {
