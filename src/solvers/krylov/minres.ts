@@ -51,8 +51,9 @@ export async function minres<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V
         reason = 'aborted';
         break;
       }
-      await ops.copy(y, v);
-      await ops.scal([1 / beta, 0], v);
+      // v ← y/β in y's own storage (the product below overwrites y): the bits of a copy and a scal, one call fewer
+      await ops.scal([1 / beta, 0], y);
+      [v, y] = [y, v];
       await ops.spmv(v, y, 1, 0);
       if (it >= 1) await ops.axpy([-beta / oldb, 0], r1, y);
       const alfa = (await ops.dot(v, y))[0];
@@ -83,14 +84,15 @@ export async function minres<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V
       sn = beta / gamma;
       const phi = cs * phibar;
       phibar = sn * phibar;
-      // w ← (v − ε·w₁ − δ·w₂)/γ with (w₁, w₂) ← (w₂, w), reusing w₁'s storage
-      const next = w1;
+      // w ← (v − ε·w₁ − δ·w₂)/γ with (w₁, w₂) ← (w₂, w), in v's storage (v is made anew each iteration;
+      // w₁'s becomes v's): the bits of a copy into w₁'s storage and the same updates, one call fewer
+      const free = w1;
       [w1, w2] = [w2, w];
-      await ops.copy(v, next);
-      await ops.axpy([-oldeps, 0], w1, next);
-      await ops.axpy([-delta, 0], w2, next);
-      await ops.scal([1 / gamma, 0], next);
-      w = next;
+      await ops.axpy([-oldeps, 0], w1, v);
+      await ops.axpy([-delta, 0], w2, v);
+      await ops.scal([1 / gamma, 0], v);
+      w = v;
+      v = free;
       await ops.axpy([phi, 0], w, x);
       it++;
       relRes = rel(phibar);
