@@ -71,9 +71,6 @@ export function matrixFeatures(A: CSRMatrix, lazyScans = false): MatrixFeatures 
   const meanRow = rows ? nnz / rows : 0;
   const variance = rows ? sumSq / rows - meanRow * meanRow : 0;
   const pitch = slotPitch(rows);
-  const k = hybWidth(A);
-  let inEll = 0;
-  for (let i = 0; i < rows; i++) inEll += Math.min(k, rowPtr[i + 1] - rowPtr[i]);
   const per = (slots: number): number => (nnz ? slots / nnz : 1);
   const sellC = sellDefaultC(A.dtype);
   const f = {
@@ -86,17 +83,27 @@ export function matrixFeatures(A: CSRMatrix, lazyScans = false): MatrixFeatures 
     diagonals,
     diaFill: per(diagonals * pitch),
     ellFill: per(maxRow * pitch),
-    hybWidth: k,
-    hybEllShare: nnz ? inEll / nnz : 1,
+    // placeholders, so the keys keep their place: made lazy below
+    hybWidth: 0,
+    hybEllShare: 0,
     xBytes: cols * elementBytes(A.dtype),
     sellC,
   } as MatrixFeatures;
   // on first read: a DIA or ELL choice (a stencil) reads none of them, and they cost whole passes over
-  // the CSR (SELL's sorted slots twice, the CPU layout's scan: ≈ 25 ms of poisson3D(64)'s set-up)
+  // the CSR (SELL's sorted slots twice, the CPU layout's scan: ≈ 25 ms of poisson3D(64)'s set-up; HYB's
+  // width and share, passes over the rows: ≈ 1.5 ms there, more in a process's first call)
   lazy(f, 'sellSigma', () => defaultSortWindow(A, sellC));
   lazy(f, 'sellSlots', () => sellSlots(rowPtr, rows, sellC, f.sellSigma));
   lazy(f, 'cacheTiles', () => useCacheTiles(A));
   lazy(f, 'csrLayout', () => csrLayoutOf(A));
+  // HYB's (a GPU path's choice, and explain's estimates): the row-length histogram and a pass over the rows
+  lazy(f, 'hybWidth', () => hybWidth(A));
+  lazy(f, 'hybEllShare', () => {
+    const k = f.hybWidth;
+    let inEll = 0;
+    for (let i = 0; i < rows; i++) inEll += Math.min(k, rowPtr[i + 1] - rowPtr[i]);
+    return nnz ? inEll / nnz : 1;
+  });
   return lazyScans ? f : { ...f };
 }
 
