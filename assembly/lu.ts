@@ -868,3 +868,35 @@ export function lu_solve(
     stf(x, 2 * t + 1, ldf(y, 2 * k + 1));
   }
 }
+
+// lu_band_solve(n, Lptr, L, uw, Uw, U, rowOf, dinv, b, x) — x = A⁻¹·b through a real banded factor by
+//   rows (src/solvers/direct/band-lu.ts BandRows: row s of L holds columns s − w .. s − 1 at
+//   Lptr[s + 1] − s + j, row i of U columns i + 1 .. i + Uw[i] at i·uw + (k − i − 1)): each unknown one
+//   dot product over its contiguous row, the term of the unknown just computed last, read from a
+//   register; b's permutation read in the first pass. The same products subtracted in the same order as
+//   lu_solve, plus exact zeros (0·x for finite x): the same x.
+export function lu_band_solve(n: i32, Lptr: usize, L: usize, uw: i32, Uw: usize, U: usize, rowOf: usize, dinv: usize, b: usize, x: usize): void {
+  let t: f64 = 0; // the unknown just computed
+  for (let i = 0; i < n; i++) {
+    let s = ldf(b, ld(rowOf, i));
+    const o = ld(Lptr, i + 1) - i;
+    const j0 = ld(Lptr, i) - o;
+    if (j0 < i) {
+      for (let j = j0; j < i - 1; j++) s -= ldf(L, o + j) * ldf(x, j);
+      s -= ldf(L, o + i - 1) * t;
+    }
+    t = s;
+    stf(x, i, s);
+  }
+  for (let i = n - 1; i >= 0; i--) {
+    let s = ldf(x, i);
+    const w = ld(Uw, i);
+    if (w > 0) {
+      const o = i * (uw - 1) - 1;
+      for (let k = i + w; k > i + 1; k--) s -= ldf(U, o + k) * ldf(x, k);
+      s -= ldf(U, o + i + 1) * t;
+    }
+    t = s * ldf(dinv, i);
+    stf(x, i, t);
+  }
+}

@@ -370,6 +370,14 @@ describe('the banded LU kernel (banded matrices, natural order)', () => {
               keepBandRows(f, { lower: kl, upper: ku });
               expect(bandSolve(f, b, x)).toBe(true);
               expect(Array.from(x)).toEqual(Array.from(y));
+              // and by rows in the CPU path (lu_band_solve), held or once
+              const held = cpuLuKernels(backend).hold(f);
+              const xk = new Float64Array(n).fill(NaN);
+              held.solve(b, xk);
+              expect(Array.from(xk)).toEqual(Array.from(y));
+              held.dispose();
+              cpuLuKernels(backend).solve(f, b, xk.fill(NaN));
+              expect(Array.from(xk)).toEqual(Array.from(y));
               byRows++;
             }
             // triangular bands with a weak diagonal are very ill-conditioned: the residual is the test there
@@ -395,7 +403,7 @@ describe('the banded LU kernel (banded matrices, natural order)', () => {
     });
   }
 
-  it('bandSolve: a row carried down by the exchanges has a wide L row, solved by rows as by columns; L too wide for rows: nothing done', () => {
+  it('bandSolve and lu_band_solve: a row carried down by the exchanges has a wide L row, solved by rows as by columns; L too wide for rows: nothing done (the CPU path: by columns)', () => {
     // tridiagonal, each subdiagonal entry the column's largest: row 0 loses every pivot and ends last
     const n = 40;
     const tri: { colPtr: number[]; rowIdx: number[]; values: number[] } = { colPtr: [0], rowIdx: [], values: [] };
@@ -420,6 +428,9 @@ describe('the banded LU kernel (banded matrices, natural order)', () => {
     keepBandRows(f, { lower: 1, upper: 1 });
     expect(bandSolve(f, b, x)).toBe(true);
     expect(Array.from(x)).toEqual(Array.from(y));
+    const xk = new Float64Array(n);
+    cpuLuKernels(backend).solve(f, b, xk);
+    expect(Array.from(xk)).toEqual(Array.from(y));
     const ref = referenceSolve({ n, colPtr: Int32Array.from(tri.colPtr), rowIdx: Int32Array.from(tri.rowIdx), values: Float64Array.from(tri.values) }, 1, b)!;
     expect(Math.sqrt(x.reduce((s, v, i) => s + (v - ref[i]) ** 2, 0))).toBeLessThan(1e-12 * Math.sqrt(ref.reduce((s, v) => s + v * v, 0)));
     // L(i, 0) for every i: rows of i entries for 2n − 1 stored ones
@@ -447,6 +458,12 @@ describe('the banded LU kernel (banded matrices, natural order)', () => {
     keepBandRows(wide, { lower: n - 1, upper: 0 });
     expect(bandSolve(wide, b, untouched)).toBe(false);
     expect(untouched.every((v) => v === 7)).toBe(true);
+    // without rows the CPU path solves by columns (lu_solve)
+    const byColumns = new Float64Array(n);
+    cpuLuKernels(backend).solve(wide, b, byColumns);
+    const yw = Float64Array.from(b);
+    luSolveReference(wide, yw);
+    expect(Array.from(byColumns)).toEqual(Array.from(yw));
   });
 
   it('keeps the diagonal within the tolerance (no exchange on a diagonally dominant band), exchanges rows under strict pivoting', () => {

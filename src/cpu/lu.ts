@@ -1,5 +1,5 @@
 import type { LuFactor, LuKernels, LuNumeric } from '../solvers/direct/lu.js';
-import type { BandLuNumeric } from '../solvers/direct/band-lu.js';
+import type { BandLuNumeric, BandRows } from '../solvers/direct/band-lu.js';
 import type { CpuBackend } from './backend.js';
 import { freeTemporary, Layout, type Region } from './memory.js';
 import { holdSolve, solveOnce, type SolveLayout } from './held-solve.js';
@@ -10,7 +10,8 @@ const DESC_WORDS = 40;
 /** The LU kernels of the CPU path (assembly/lu.ts), run at once on the calling thread's instance. */
 export function cpuLuKernels(B: Pick<CpuBackend, 'heap' | 'kernels'>): LuKernels {
   // a block triangular form's factor (f.blocks) solves block by block (src/cpu/btf-solve.ts)
-  const layout = (f: LuFactor): SolveLayout => (f.blocks ? btfLayout(B, f) : luLayout(B, f));
+  // a banded factor with rows (keepBandRows) solves by rows (bandLayout)
+  const layout = (f: LuFactor): SolveLayout => (f.blocks ? btfLayout(B, f) : f.rows ? bandLayout(B, f, f.rows) : luLayout(B, f));
   return { sparse: sparseLu(B), band: bandLu(B), solve: (f, b, x) => solveOnce(B.heap, layout(f), b, x), hold: (f) => holdSolve(B.heap, layout(f)) };
 }
 
@@ -45,6 +46,35 @@ function luLayout(B: Pick<CpuBackend, 'heap' | 'kernels'>, f: LuFactor): SolveLa
     x: at[1],
     run: (ptr) => {
       B.kernels.lu_solve(n, c, ptr + at[6], ptr + at[7], ptr + at[3], ptr + at[8], ptr + at[9], ptr + at[4], ptr + at[5], ptr + at[10], ptr + at[11], ptr + at[0], ptr + at[1], ptr + at[2]);
+    },
+  };
+}
+
+/**
+ * A real banded factor's solve by its rows (assembly/lu.ts lu_band_solve; BandRows from keepBandRows):
+ * the rows, dinv and the vectors b, x in one region.
+ */
+function bandLayout(B: Pick<CpuBackend, 'heap' | 'kernels'>, f: LuFactor, R: BandRows): SolveLayout {
+  const n = f.n;
+  const { Lptr, L, uw, Uw, U, rowOf } = R;
+  // b, x, L, U, dinv (f64); Lptr, Uw, rowOf (i32)
+  const { at, bytes } = Layout.of([8 * n, 8 * n, 8 * L.length, 8 * U.length, 8 * n, 4 * (n + 1), 4 * n, 4 * n]);
+  return {
+    bytes,
+    m: n,
+    b: at[0],
+    x: at[1],
+    put: (ptr) => {
+      const buf = B.heap.memory.buffer;
+      new Float64Array(buf, ptr + at[2], L.length).set(L);
+      new Float64Array(buf, ptr + at[3], U.length).set(U);
+      new Float64Array(buf, ptr + at[4], n).set(f.dinv!);
+      new Int32Array(buf, ptr + at[5], n + 1).set(Lptr);
+      new Int32Array(buf, ptr + at[6], n).set(Uw);
+      new Int32Array(buf, ptr + at[7], n).set(rowOf);
+    },
+    run: (ptr) => {
+      B.kernels.lu_band_solve(n, ptr + at[5], ptr + at[2], uw, ptr + at[6], ptr + at[3], ptr + at[7], ptr + at[4], ptr + at[0], ptr + at[1]);
     },
   };
 }

@@ -249,13 +249,24 @@ export function keepBandRows(f: LuFactor, band: Band): void {
   f.dinv ??= reciprocalDiagonal(f);
 }
 
+/** A real factor's rows (keepBandRows) of at least this many entries (L's and U's stored) are solved in the CPU path (lu_band_solve), fewer by bandSolve here: t1's 4×4 ≈ 0.5 µs a solve slower in the kernel, olm1000's 1000 rows 22.9 → 19.3 µs faster. */
+export const BAND_KERNEL_MIN = 1000;
+
+/** Whether `f` is solved by bandSolve in JavaScript (a real factor with few rows' entries), not held in the CPU path. */
+export function solvedInJs(f: LuFactor): boolean {
+  const R = f.rows;
+  return !!R && R.L.length + R.U.length < BAND_KERNEL_MIN;
+}
+
 /**
  * x ← A⁻¹·b through a real factor with rows from keepBandRows (b is not modified) by rows: each
  * unknown one dot product over its contiguous row, summed in a register, the term of the unknown
  * just computed last and read from a register (the column form's chain went through a store and a
  * load of x per update, and an index per entry), b's permutation read in the first pass. The same
  * products subtracted in the same order as lu_solve (assembly/lu.ts), plus exact zeros (0·x for finite x): the
- * same x. Returns false, having done nothing, when the factor has no rows.
+ * same x. Returns false, having done nothing, when the factor has no rows. A factor of BAND_KERNEL_MIN
+ * stored row entries or more solves by its rows in the CPU path instead (assembly/lu.ts lu_band_solve,
+ * the same operations): below, this loop costs less than the kernel's call and copies.
  */
 export function bandSolve(f: LuFactor, b: Float64Array, x: Float64Array): boolean {
   const R = f.rows;

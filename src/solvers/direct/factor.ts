@@ -15,7 +15,7 @@ import { accurateResidualNorm, normFromSquares } from '../../host-spmv.js';
 import { shownValue } from '../../shown-value.js';
 import { reserveMemory, withMemoryBudget } from '../../memory-budget.js';
 import { analyze, bandAnalysis, denseAnalysis, type Analysis, type OrderingName } from './analysis.js';
-import { bandLdlt, bandSolve, keepBandRows } from './band-lu.js';
+import { bandLdlt, bandSolve, keepBandRows, solvedInJs } from './band-lu.js';
 import { aboveBlocks, blockSizes, diagonalBlocks, type BlockTriangular } from './btf.js';
 import { bandOf, cscOf, denseRows, inversePermutation, isSymmetric, patternSymmetry, rowsWithValues, type Rows, symmetricGraph, type Csc } from './pattern.js';
 import { denseLdl, ldlPointers, type LdlFactor, type LdlKernels } from './ldl.js';
@@ -438,7 +438,7 @@ export class Factorization {
   private kindNow: 'cholesky' | 'ldlt' | 'lu' = 'lu';
   private ldlNow: LdlFactor | null = null;
   private luNow: LuFactor | null = null;
-  /** the LU or LDLᵀ factor copied once into the CPU path's memory, where its solves run (null: none, or the banded LU's by rows) */
+  /** the LU or LDLᵀ factor copied once into the CPU path's memory, where its solves run (null: none, supernodal, or a small banded LU's solved in JavaScript) */
   private held: HeldSolve | null = null;
   /** the LDLᵀ factor (small Cholesky and LDLᵀ); setting it holds it in the CPU path's memory, freeing the one before */
   private get ldl(): LdlFactor | null {
@@ -451,13 +451,13 @@ export class Factorization {
     this.ldlNow = f;
     this.held = held;
   }
-  /** the LU factor; setting it holds it in the CPU path's memory (unless bandSolve solves it by rows), freeing the one before */
+  /** the LU factor; setting it holds it in the CPU path's memory (unless bandSolve solves it: solvedInJs), freeing the one before */
   private get lu(): LuFactor | null {
     return this.luNow;
   }
   private set lu(f: LuFactor | null) {
     if (f === this.luNow) return;
-    const held = f && !f.rows ? this.luKernels.hold(f) : null;
+    const held = f && !solvedInJs(f) ? this.luKernels.hold(f) : null;
     this.release();
     this.luNow = f;
     this.held = held;
@@ -495,8 +495,6 @@ export class Factorization {
   private readonly norms = { b2: 0, bInf: 0, xInf: 0, rInf: 0 };
   /** A's rows held in the CPU path's memory for the residual (from RESIDUAL_KERNEL_MIN entries; made with the factor, freed by refactor and dispose) */
   private heldA: HeldResidual | null = null;
-  /** the residual's sums when computed in JavaScript */
-  private readonly sums = new Float64Array(5);
   /** ‖A‖∞ (|re| + |im| for complex), for refinement's test; reset by refactor */
   private normInf: number | undefined;
 
@@ -824,7 +822,7 @@ export class Factorization {
     return this;
   }
 
-  /** Releases the factor (held in the runtime's WebAssembly memory until then, or until the factorization is garbage-collected; a real banded LU's only in JavaScript); later calls throw DisposedError. */
+  /** Releases the factor (held in the runtime's WebAssembly memory until then, or until the factorization is garbage-collected; a small banded LU's only in JavaScript); later calls throw DisposedError. */
   dispose(): void {
     this.disposed = true;
     this.ldl = this.lu = this.sn = null;
@@ -849,25 +847,82 @@ export class Factorization {
         for (let k = 0; k < n; k++) x[perm[k]] = y[k];
       });
     }
-    // the banded and dense kernels' factors by rows (real, not too wide) solve in JavaScript, the others in the CPU path's memory
+    // in the CPU path's memory (the banded and dense kernels' real factors by rows, see keepBandRows), a small one's rows in JavaScript
     if (this.held) this.held.solve(b, x);
     else bandSolve(this.lu!, b, x);
   }
 
   /**
-   * r ← b − A·x, gathered along A's rows (in the CPU path's memory from RESIDUAL_KERNEL_MIN entries); returns
+   * r ← b − A·x, gathered along A's rows (in the CPU path's memory from RESIDUAL_KERNEL_MIN entries, the
+   * kernel's operations in its order below: the same bits); returns
    * ‖r‖₂, and sets `norms` (‖b‖₂, ‖b‖∞, ‖x‖∞, ‖r‖∞; |re| + |im| for ∞ of complex) from the same pass.
    */
   private residual(b: Float64Array, x: Float64Array, r: Float64Array): number {
-    const sums = this.heldA ? this.heldA.residual(b, x, r) : residualSums(this.At, b, x, r, this.sums);
     const o = this.norms;
     // the plain sums of squares over- or underflow from entries of 1e±154 (b = 1e200·…: NaN reported
     // for an exact answer; a subnormal b: 0 for a wrong one): then the norms scaled against it
-    o.b2 = normFromSquares(sums[0], b);
-    o.bInf = sums[1];
-    o.xInf = sums[2];
-    o.rInf = sums[3];
-    return normFromSquares(sums[4], r);
+    if (this.heldA) {
+      const sums = this.heldA.residual(b, x, r);
+      o.b2 = normFromSquares(sums[0], b);
+      o.bInf = sums[1];
+      o.xInf = sums[2];
+      o.rInf = sums[3];
+      return normFromSquares(sums[4], r);
+    }
+    // the same operations in JavaScript (inline: as a function of its own it cost t1's solve ≈ 0.4 µs)
+    const { n, colPtr: rowPtr, rowIdx: colIdx, values } = this.At;
+    let b2 = 0;
+    let bInf = 0;
+    let xInf = 0;
+    let r2 = 0;
+    let rInf = 0;
+    if (!this.At.complex) {
+      for (let i = 0; i < n; i++) {
+        const bi = b[i];
+        let s = bi;
+        for (let p = rowPtr[i], e = rowPtr[i + 1]; p < e; p++) s -= values[p] * x[colIdx[p]];
+        r[i] = s;
+        b2 += bi * bi;
+        r2 += s * s;
+        const ab = Math.abs(bi);
+        const ax = Math.abs(x[i]);
+        const ar = Math.abs(s);
+        if (ab > bInf) bInf = ab;
+        if (ax > xInf) xInf = ax;
+        if (ar > rInf) rInf = ar;
+      }
+    } else {
+      for (let i = 0; i < n; i++) {
+        const br = b[2 * i];
+        const bi = b[2 * i + 1];
+        let sr = br;
+        let si = bi;
+        for (let p = rowPtr[i], e = rowPtr[i + 1]; p < e; p++) {
+          const j = colIdx[p];
+          const ar = values[2 * p];
+          const ai = values[2 * p + 1];
+          const xr = x[2 * j];
+          const xi = x[2 * j + 1];
+          sr -= ar * xr - ai * xi;
+          si -= ar * xi + ai * xr;
+        }
+        r[2 * i] = sr;
+        r[2 * i + 1] = si;
+        b2 += br * br + bi * bi;
+        r2 += sr * sr + si * si;
+        const ab = Math.abs(br) + Math.abs(bi);
+        const ax = Math.abs(x[2 * i]) + Math.abs(x[2 * i + 1]);
+        const ar = Math.abs(sr) + Math.abs(si);
+        if (ab > bInf) bInf = ab;
+        if (ax > xInf) xInf = ax;
+        if (ar > rInf) rInf = ar;
+      }
+    }
+    o.b2 = normFromSquares(b2, b);
+    o.bInf = bInf;
+    o.xInf = xInf;
+    o.rInf = rInf;
+    return normFromSquares(r2, r);
   }
 }
 
@@ -875,68 +930,6 @@ export class Factorization {
 function renumbered(idx: Int32Array, map: Int32Array): Int32Array {
   const out = new Int32Array(idx.length);
   for (let p = 0; p < idx.length; p++) out[p] = map[idx[p]];
-  return out;
-}
-
-/**
- * The residual's pass in JavaScript (below RESIDUAL_KERNEL_MIN stored entries, where the kernel's
- * fixed cost exceeds its gain): r ← b − A·x along A's rows (At), and `out` = [Σ|bᵢ|², ‖b‖∞, ‖x‖∞, ‖r‖∞,
- * Σ|rᵢ|²] — the operations and order of assembly/residual.ts, so the same bits.
- */
-function residualSums(At: Csc, b: Float64Array, x: Float64Array, r: Float64Array, out: Float64Array): Float64Array {
-  const { n, colPtr: rowPtr, rowIdx: colIdx, values } = At;
-  let b2 = 0;
-  let bInf = 0;
-  let xInf = 0;
-  let r2 = 0;
-  let rInf = 0;
-  if (!At.complex) {
-    for (let i = 0; i < n; i++) {
-      const bi = b[i];
-      let s = bi;
-      for (let p = rowPtr[i], e = rowPtr[i + 1]; p < e; p++) s -= values[p] * x[colIdx[p]];
-      r[i] = s;
-      b2 += bi * bi;
-      r2 += s * s;
-      const ab = Math.abs(bi);
-      const ax = Math.abs(x[i]);
-      const ar = Math.abs(s);
-      if (ab > bInf) bInf = ab;
-      if (ax > xInf) xInf = ax;
-      if (ar > rInf) rInf = ar;
-    }
-  } else {
-    for (let i = 0; i < n; i++) {
-      const br = b[2 * i];
-      const bi = b[2 * i + 1];
-      let sr = br;
-      let si = bi;
-      for (let p = rowPtr[i], e = rowPtr[i + 1]; p < e; p++) {
-        const j = colIdx[p];
-        const ar = values[2 * p];
-        const ai = values[2 * p + 1];
-        const xr = x[2 * j];
-        const xi = x[2 * j + 1];
-        sr -= ar * xr - ai * xi;
-        si -= ar * xi + ai * xr;
-      }
-      r[2 * i] = sr;
-      r[2 * i + 1] = si;
-      b2 += br * br + bi * bi;
-      r2 += sr * sr + si * si;
-      const ab = Math.abs(br) + Math.abs(bi);
-      const ax = Math.abs(x[2 * i]) + Math.abs(x[2 * i + 1]);
-      const ar = Math.abs(sr) + Math.abs(si);
-      if (ab > bInf) bInf = ab;
-      if (ax > xInf) xInf = ax;
-      if (ar > rInf) rInf = ar;
-    }
-  }
-  out[0] = b2;
-  out[1] = bInf;
-  out[2] = xInf;
-  out[3] = rInf;
-  out[4] = r2;
   return out;
 }
 
