@@ -114,6 +114,7 @@ export function matrixFeatures(A: CSRMatrix, lazyScans = false): MatrixFeatures 
 function scan(A: CSRMatrix, keep: boolean): DiagonalScan {
   const { rows, cols, rowPtr, colIdx } = A;
   const seen = diagonalMarks(rows, cols);
+  const found: number[] = [];
   let maxRow = 0;
   let sumSq = 0;
   let diagonals = 0;
@@ -125,11 +126,11 @@ function scan(A: CSRMatrix, keep: boolean): DiagonalScan {
       const d = colIdx[k] - i + rows - 1;
       if (!seen[d]) {
         seen[d] = 1;
-        diagonals++;
+        if (++diagonals <= DIA_MAX_DIAGONALS) found.push(d);
       }
     }
   }
-  return finishScan(A, seen, { diagonals, maxRow, sumSq }, keep);
+  return finishScan(A, seen, found, { diagonals, maxRow, sumSq }, keep);
 }
 
 /** Defines f[key] as an enumerable property computed once, on its first read. */

@@ -1,6 +1,6 @@
 import { components, isComplex } from '../dtype.js';
 import { isPrivateCanonical, type CSRMatrix } from '../formats/csr.js';
-import { diagonalMarks, finishScan, knownScan } from '../formats/diagonal-scan.js';
+import { DIA_MAX_DIAGONALS, diagonalMarks, finishScan, knownScan } from '../formats/diagonal-scan.js';
 
 /** What the 'auto' choices of rt.solve need to know about a square matrix; computed once per matrix. */
 export interface SolveStructure {
@@ -60,6 +60,7 @@ function realStructure(A: CSRMatrix): SolveStructure {
   // a runtime-private CSR's format features from the same walk (diagonals marked, row lengths): the
   // format choice that follows in rt.solve then makes no pass of its own (poisson3D(64), 1.8 M entries)
   const seen = isPrivateCanonical(A) && !knownScan(A) ? diagonalMarks(A.rows, A.cols) : null;
+  const marked: number[] = [];
   const base = n - 1;
   let diagonals = 0;
   let maxRow = 0;
@@ -85,7 +86,7 @@ function realStructure(A: CSRMatrix): SolveStructure {
       const a = values[k];
       if (seen && seen[j - i + base] === 0) {
         seen[j - i + base] = 1;
-        diagonals++;
+        if (++diagonals <= DIA_MAX_DIAGONALS) marked.push(j - i + base);
       }
       // NaN and ±Infinity: a − a is NaN
       if (a - a !== 0) finite = false;
@@ -113,7 +114,7 @@ function realStructure(A: CSRMatrix): SolveStructure {
   for (let j = 0; j < n && hermitian; j++) {
     for (let q = cursor[j]; q < rowPtr[j + 1] && colIdx[q] < j; q++) if (values[q] !== 0) hermitian = false;
   }
-  if (seen) finishScan(A, seen, { diagonals, maxRow, sumSq }, true);
+  if (seen) finishScan(A, seen, marked, { diagonals, maxRow, sumSq }, true);
   return { n, nnz: A.nnz, hermitian, positiveDiagonal, zeroDiagonals, finite, laplacianLike, diagonallyDominant };
 }
 
