@@ -61,8 +61,9 @@ export interface Analysis {
   orderingReason: string;
   /** ordering 'btf': row r of A is factorized as row matchOf[r] (the maximum transversal's renumbering), so the kernel's diagonal is the matched entry */
   matchOf?: Int32Array;
-  /** ordering 'btf': the diagonal block of each column (blocks numbered in their order along perm) */
+  /** ordering 'btf': the diagonal block of each column (blocks numbered in their order along perm), and the entries of A above the blocks */
   blockOf?: Int32Array;
+  above?: number;
   /** LU of a banded matrix: its band, factorized by the banded kernel in the natural order (the counts are then the band's) */
   band?: Band;
   /** a small matrix factorized dense (denseAnalysis: `band` is then the whole matrix) */

@@ -61,64 +61,83 @@ export function blockSizes(bt: Pick<BlockTriangular, 'blk' | 'blocks'>): { large
   return { largest, singletons };
 }
 
-/**
- * B's diagonal blocks, what the LU kernel factorizes: A's entries within them by columns, rows
- * renumbered through matchOf (the transversal's), values as A holds them.
- */
-export function diagonalBlocks(A: Csc, matchOf: Int32Array, blockOf: Int32Array): { colPtr: Int32Array; rowIdx: Int32Array; values: Float64Array } {
+/** A split by the block triangular form (splitBlocks). */
+export interface BlockSplit {
+  /** B's diagonal blocks, what the LU kernel factorizes: A's entries within them by columns, rows renumbered through matchOf */
+  colPtr: Int32Array;
+  rowIdx: Int32Array;
+  values: Float64Array;
+  /** the entries above the blocks by A's columns (abovePtr), with A's rows and values */
+  abovePtr: Int32Array;
+  aboveRow: Int32Array;
+  aboveVal: Float64Array;
+}
+
+/** A's entries split in one pass into B's diagonal blocks and the entries above them (values as A holds them). */
+export function splitBlocks(A: Csc, matchOf: Int32Array, blockOf: Int32Array, above: number): BlockSplit {
   const { n, colPtr, rowIdx, values } = A;
   const c = A.complex ? 2 : 1;
+  const nnz = colPtr[n];
   const ptr = new Int32Array(n + 1);
-  const idx = new Int32Array(colPtr[n]);
-  const val = new Float64Array(c * colPtr[n]);
+  const idx = new Int32Array(nnz - above);
+  const val = new Float64Array(c * (nnz - above));
+  const abovePtr = new Int32Array(n + 1);
+  const aboveRow = new Int32Array(above);
+  const aboveVal = new Float64Array(c * above);
   let q = 0;
+  let f = 0;
   for (let j = 0; j < n; j++) {
     const b = blockOf[j];
-    for (let p = colPtr[j]; p < colPtr[j + 1]; p++) {
-      const i = matchOf[rowIdx[p]];
-      if (blockOf[i] !== b) continue;
-      idx[q] = i;
-      for (let t = 0; t < c; t++) val[c * q + t] = values[c * p + t];
-      q++;
+    for (let p = colPtr[j], e = colPtr[j + 1]; p < e; p++) {
+      const r = rowIdx[p];
+      const i = matchOf[r];
+      if (blockOf[i] === b) {
+        idx[q] = i;
+        if (c === 1) val[q] = values[p];
+        else {
+          val[2 * q] = values[2 * p];
+          val[2 * q + 1] = values[2 * p + 1];
+        }
+        q++;
+      } else {
+        aboveRow[f] = r;
+        if (c === 1) aboveVal[f] = values[p];
+        else {
+          aboveVal[2 * f] = values[2 * p];
+          aboveVal[2 * f + 1] = values[2 * p + 1];
+        }
+        f++;
+      }
     }
     ptr[j + 1] = q;
+    abovePtr[j + 1] = f;
   }
-  return { colPtr: ptr, rowIdx: idx, values: val };
+  return { colPtr: ptr, rowIdx: idx, values: val, abovePtr, aboveRow, aboveVal };
 }
 
 /**
  * The entries above the diagonal blocks as the block solve reads them (LuFactor.blocks): by step
- * columns (column k: A's column perm[k]), rows as the pivot steps pinv gives A's rows, values as A
- * holds them; and each block's first step (blocks numbered along perm).
+ * columns (column k: A's column perm[k]), rows as the pivot steps pinv gives A's rows; and each
+ * block's first step (blocks numbered along perm).
  */
-export function aboveBlocks(A: Csc, matchOf: Int32Array, blockOf: Int32Array, perm: Int32Array, pinv: Int32Array): NonNullable<LuFactor['blocks']> {
-  const { n, colPtr, rowIdx, values } = A;
-  const c = A.complex ? 2 : 1;
+export function aboveBlocks(s: BlockSplit, blockOf: Int32Array, perm: Int32Array, pinv: Int32Array, complex: boolean): NonNullable<LuFactor['blocks']> {
+  const n = perm.length;
+  const c = complex ? 2 : 1;
+  const { abovePtr, aboveRow, aboveVal } = s;
   let blocks = 0;
   for (let j = 0; j < n; j++) if (blockOf[j] >= blocks) blocks = blockOf[j] + 1;
   const starts = new Int32Array(blocks + 1);
   for (let j = 0; j < n; j++) starts[blockOf[j] + 1]++;
   for (let b = 0; b < blocks; b++) starts[b + 1] += starts[b];
   const Fp = new Int32Array(n + 1);
-  for (let k = 0; k < n; k++) {
-    const j = perm[k];
-    const b = blockOf[j];
-    let m = 0;
-    for (let p = colPtr[j]; p < colPtr[j + 1]; p++) if (blockOf[matchOf[rowIdx[p]]] !== b) m++;
-    Fp[k + 1] = Fp[k] + m;
-  }
+  for (let k = 0; k < n; k++) Fp[k + 1] = Fp[k] + abovePtr[perm[k] + 1] - abovePtr[perm[k]];
   const Fi = new Int32Array(Fp[n]);
   const Fx = new Float64Array(c * Fp[n]);
   for (let k = 0; k < n; k++) {
     const j = perm[k];
-    const b = blockOf[j];
-    let q = Fp[k];
-    for (let p = colPtr[j]; p < colPtr[j + 1]; p++) {
-      const r = rowIdx[p];
-      if (blockOf[matchOf[r]] === b) continue;
-      Fi[q] = pinv[r];
-      for (let t = 0; t < c; t++) Fx[c * q + t] = values[c * p + t];
-      q++;
+    for (let p = abovePtr[j], q = Fp[k]; p < abovePtr[j + 1]; p++, q++) {
+      Fi[q] = pinv[aboveRow[p]];
+      for (let t = 0; t < c; t++) Fx[c * q + t] = aboveVal[c * p + t];
     }
   }
   return { starts, Fp, Fi, Fx };

@@ -16,7 +16,7 @@ import { shownValue } from '../../shown-value.js';
 import { reserveMemory, withMemoryBudget } from '../../memory-budget.js';
 import { analyze, bandAnalysis, denseAnalysis, type Analysis, type OrderingName } from './analysis.js';
 import { bandLdlt, bandSolve, keepBandRows, solvedInJs } from './band-lu.js';
-import { aboveBlocks, blockSizes, diagonalBlocks, type BlockTriangular } from './btf.js';
+import { aboveBlocks, blockSizes, splitBlocks, type BlockSplit, type BlockTriangular } from './btf.js';
 import { bandOf, cscOf, denseRows, inversePermutation, isSymmetric, patternSymmetry, rowsWithValues, type Rows, symmetricGraph, type Csc } from './pattern.js';
 import { denseLdl, ldlPointers, type LdlFactor, type LdlKernels } from './ldl.js';
 import { denseStart, denseWindow, reciprocalDiagonal, type HeldSolve, type LuFactor, type LuKernels } from './lu.js';
@@ -283,6 +283,7 @@ function analyzeFor(C: Csc, rows: Rows, lu: boolean, ordering: OrderingName | 'a
   if (typeof bt === 'object' && asked === 'btf') {
     a.matchOf = bt.colOf;
     a.blockOf = bt.blk;
+    a.above = bt.above;
     // the entries above the diagonal blocks are kept as they stand
     const off = bt.above;
     a.cost.fillNnz += off;
@@ -559,13 +560,15 @@ export class Factorization {
       const grow = (bytes: number): void => reserveMemory(bytes, 'factor: the LU factor growing past its estimate');
       // under 'btf' the dense window is a diagonal block's tail (the later blocks' columns stay sparse)
       const [from, to] = a.band ? [n, n] : a.matchOf ? denseWindow(a.counts, a.parent) : [denseStart(a.counts), n];
+      // under 'btf' the kernel factorizes B's diagonal blocks; the entries above them are kept apart
+      const split = a.matchOf && a.blockOf ? splitBlocks(A, a.matchOf, a.blockOf, a.above ?? 0) : null;
       // a symmetric band (complex symmetric included) whose pivots all stay on the diagonal: LDLᵀ's quarter of the flops
       const sym = a.band && a.band.lower === a.band.upper && isSymmetric(A) ? bandLdlt(n, A.colPtr, A.rowIdx, A.values, A.complex, a.band.lower, this.tol) : null;
       this.ldltForm = sym !== null;
       this.note = sym ? '; A = Aᵀ and every pivot stayed on the diagonal: the band factorized as LDLᵀ' : '';
       const r = sym ?? (a.band
         ? this.luKernels.band(n, A.colPtr, A.rowIdx, A.values, A.complex, a.band, this.tol)
-        : this.sparseLu(guess, grow, from, to));
+        : this.sparseLu(guess, grow, from, to, split));
       if (typeof r === 'number') {
         const col = a.perm[r];
         throw new SingularMatrixError(`factor: the matrix is singular: no nonzero pivot left in column ${col} (elimination step ${r} of ${n}, LU with partial pivoting)`, col, r);
@@ -574,10 +577,10 @@ export class Factorization {
       // values); every factor gets U's reciprocal diagonal now, not from its first solve (see keepBandRows)
       if (a.band) keepBandRows(r, a.band);
       else r.dinv = reciprocalDiagonal(r);
-      if (a.matchOf && a.blockOf) {
+      if (split) {
         // pinv of B's rows back to A's (row i of A was row matchOf[i] of B), then the entries above the blocks
-        r.pinv = renumbered(a.matchOf, r.pinv);
-        r.blocks = aboveBlocks(A, a.matchOf, a.blockOf, a.perm, r.pinv);
+        r.pinv = renumbered(a.matchOf!, r.pinv);
+        r.blocks = aboveBlocks(split, a.blockOf!, a.perm, r.pinv, A.complex);
       }
       this.lu = r;
       this.denseColumns = to - from;
@@ -596,10 +599,10 @@ export class Factorization {
     }
   }
 
-  /** The sparse LU kernel on A, or under 'btf' on B's diagonal blocks (rows renumbered by the transversal; the entries above them are kept apart). */
-  private sparseLu(guess: number, grow: (bytes: number) => void, from: number, to: number): LuFactor | number {
+  /** The sparse LU kernel on A, or under 'btf' on B's diagonal blocks (`split`: rows renumbered by the transversal). */
+  private sparseLu(guess: number, grow: (bytes: number) => void, from: number, to: number, split: BlockSplit | null): LuFactor | number {
     const { A, a } = this;
-    const B = a.matchOf && a.blockOf ? diagonalBlocks(A, a.matchOf, a.blockOf) : A;
+    const B = split ?? A;
     return this.luKernels.sparse(A.n, B.colPtr, B.rowIdx, B.values, A.complex, a.perm, this.tol, guess, grow, from, to);
   }
 
