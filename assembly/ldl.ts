@@ -193,7 +193,20 @@ function denseSolve(n: i32, Lx: usize, D: usize, y: usize): void {
     const y0 = ldf(y, j);
     const y1 = ldf(y, j + 1) - ldf(Lx, p) * y0;
     stf(y, j + 1, y1);
-    for (let i = j + 2, a = p + 1, c = q; i < n; i++, a++, c++) stf(y, i, ldf(y, i) - (ldf(Lx, a) * y0 + ldf(Lx, c) * y1));
+    let i = j + 2;
+    let a = p + 1;
+    let c = q;
+    if (ASC_FEATURE_SIMD) {
+      // two rows a step, each lane the scalar line's operations: the same bits
+      const v0 = f64x2.splat(y0);
+      const v1 = f64x2.splat(y1);
+      for (; i + 1 < n; i += 2, a += 2, c += 2) {
+        const at = y + (<usize>i << 3);
+        const t = f64x2.add(f64x2.mul(v128.load(Lx + (<usize>a << 3)), v0), f64x2.mul(v128.load(Lx + (<usize>c << 3)), v1));
+        v128.store(at, f64x2.sub(v128.load(at), t));
+      }
+    }
+    for (; i < n; i++, a++, c++) stf(y, i, ldf(y, i) - (ldf(Lx, a) * y0 + ldf(Lx, c) * y1));
     p = q + n - 2 - j;
   }
   for (let k = 0; k < n; k++) stf(y, k, ldf(y, k) / ldf(D, k));
