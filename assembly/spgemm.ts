@@ -6,6 +6,9 @@
 // real operands of a complex product. Rows are independent, so any split gives the same bits.
 // Without `order` (spgemm_f64), a row's columns may stay in the order the product first reached
 // them: for an intermediate only another product reads (the A·P of R·(A·P)).
+// With `append`, the numeric pass needs no symbolic pass: each chunk appends its rows from entry 0 of
+// its own arrays (their addresses at slot + 4 and slot + 8, sized for the chunk's multiply-adds) and
+// stores each row's count at cp[i + 1], as spgemm_count does.
 // With `addB` (count) and a scale vector `sc` (spgemm_f64), the product is B + diag(sc)·A·B for a
 // square A: the smoothed prolongator P = T − ω·D⁻¹·A·T of the AMG setup in one pass (row i of T is
 // added after row i of the scaled product).
@@ -111,15 +114,20 @@ export function spgemm_count(ap: usize, ai: usize, bp: usize, bi: usize, n: i32,
   }
 }
 
-export function spgemm_f64(ap: usize, ai: usize, av: usize, bp: usize, bi: usize, bv: usize, n: i32, sc: usize, order: i32, slot: usize, cp: usize, ci: usize, cv: usize, rowStart: i32, rowEnd: i32): void {
+export function spgemm_f64(ap: usize, ai: usize, av: usize, bp: usize, bi: usize, bv: usize, n: i32, sc: usize, order: i32, append: i32, slot: usize, cp: usize, ci: usize, cv: usize, rowStart: i32, rowEnd: i32): void {
   const mark = <usize>load<u32>(slot);
   const sum = mark + markerBytes(n);
   const bits = sum + (summaryWords(n) << 3);
   const acc = sum + bitmapBytes(n);
   memory.fill(mark, 0xff, <usize>n << 2);
   memory.fill(sum, 0, bitmapBytes(n));
+  if (append) {
+    ci = <usize>load<u32>(slot, 4);
+    cv = <usize>load<u32>(slot, 8);
+  }
+  let at = 0;
   for (let i = rowStart; i < rowEnd; i++) {
-    const start = load<i32>(cp + (<usize>i << 2));
+    const start = append ? at : load<i32>(cp + (<usize>i << 2));
     let end = start;
     let lo = n, hi = -1;
     const k1 = load<i32>(ap + (<usize>i << 2), 4);
@@ -147,18 +155,25 @@ export function spgemm_f64(ap: usize, ai: usize, av: usize, bp: usize, bi: usize
     }
     if (order) orderColumns(sum, bits, ci, start, end, lo, hi);
     for (let k = start; k < end; k++) store<f64>(cv + (<usize>k << 3), load<f64>(acc + (<usize>load<i32>(ci + (<usize>k << 2)) << 3)));
+    if (append) store<i32>(cp + (<usize>i << 2), end - start, 4);
+    at = end;
   }
 }
 
-export function spgemm_c128(ap: usize, ai: usize, av: usize, bp: usize, bi: usize, bv: usize, n: i32, slot: usize, cp: usize, ci: usize, cv: usize, rowStart: i32, rowEnd: i32): void {
+export function spgemm_c128(ap: usize, ai: usize, av: usize, bp: usize, bi: usize, bv: usize, n: i32, append: i32, slot: usize, cp: usize, ci: usize, cv: usize, rowStart: i32, rowEnd: i32): void {
   const mark = <usize>load<u32>(slot);
   const sum = mark + markerBytes(n);
   const bits = sum + (summaryWords(n) << 3);
   const acc = sum + bitmapBytes(n);
   memory.fill(mark, 0xff, <usize>n << 2);
   memory.fill(sum, 0, bitmapBytes(n));
+  if (append) {
+    ci = <usize>load<u32>(slot, 4);
+    cv = <usize>load<u32>(slot, 8);
+  }
+  let at = 0;
   for (let i = rowStart; i < rowEnd; i++) {
-    const start = load<i32>(cp + (<usize>i << 2));
+    const start = append ? at : load<i32>(cp + (<usize>i << 2));
     let end = start;
     let lo = n, hi = -1;
     const k1 = load<i32>(ap + (<usize>i << 2), 4);
@@ -192,6 +207,8 @@ export function spgemm_c128(ap: usize, ai: usize, av: usize, bp: usize, bi: usiz
       store<f64>(cv + (<usize>k << 4), load<f64>(x));
       store<f64>(cv + (<usize>k << 4), load<f64>(x, 8), 8);
     }
+    if (append) store<i32>(cp + (<usize>i << 2), end - start, 4);
+    at = end;
   }
 }
 

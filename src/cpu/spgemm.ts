@@ -5,7 +5,7 @@ import { reserveMemory } from '../memory-budget.js';
 import type { SparseSession } from '../solvers/amg/spgemm.js';
 import { lanczosStart, tridiagonalEigen } from '../solvers/precond/chebyshev.js';
 import type { CpuBackend } from './backend.js';
-import type { Region } from './memory.js';
+import { freeTemporary, type Region } from './memory.js';
 import { balancedBounds } from './partition.js';
 
 /** Products with fewer entries in A than this run as one chunk on the calling thread. */
@@ -40,11 +40,77 @@ export class CpuSparseSession implements SparseSession {
 
   spgemm(A: CSRMatrix, B: CSRMatrix, dtype: DType): CSRMatrix {
     const cc = components(dtype);
-    const C = this.multiply(this.upload(A, cc), this.upload(B, cc));
+    const [a, b] = [this.upload(A, cc), this.upload(B, cc)];
+    const once = this.multiplyOnce(a, b, A, B, dtype);
+    if (once) return once;
+    const C = this.multiply(a, b);
     try {
       return hostCopy(C, dtype);
     } finally {
       free(C);
+    }
+  }
+
+  /**
+   * A·B as a host CSRMatrix in one pass over the rows, for a product copied out at once: each chunk
+   * appends its rows to arrays sized by its multiply-adds (a bound on its entries, from A's pattern and
+   * B's row lengths), so no symbolic pass, and the copy joins the chunks' arrays. Undefined where
+   * those arrays or the copy would pass the memory budget (the two-pass product, allocated at its
+   * exact size, then runs): they are given back to the budget either way.
+   */
+  private multiplyOnce(a: Resident, b: Resident, A: CSRMatrix, B: CSRMatrix, dtype: DType): CSRMatrix | undefined {
+    const backend = this.backend;
+    const [m, n, cc] = [A.rows, B.cols, a.cc];
+    // multiply-adds before each row
+    const before = new Float64Array(m + 1);
+    const [ap, ai, bp] = [A.rowPtr, A.colIdx, B.rowPtr];
+    let total = 0;
+    for (let i = 0; i < m; i++) {
+      before[i] = total;
+      for (let k = ap[i]; k < ap[i + 1]; k++) total += bp[ai[k] + 1] - bp[ai[k]];
+    }
+    before[m] = total;
+    if (total > 0x7fffffff) return undefined;
+    const chunks = A.nnz < SPGEMM_POOL_FLOOR ? 1 : backend.threads;
+    const bounds = chunks === 1 ? Int32Array.of(0, m) : balancedBounds(m, chunks, (i) => before[i] + i, 1);
+    const work: Region[] = [];
+    const arrays: Region[] = [];
+    try {
+      const slots = backend.heap.alloc(16 * chunks);
+      work.push(slots);
+      const cp = backend.heap.alloc(4 * (m + 1));
+      work.push(cp);
+      for (let c = 0; c < chunks; c++) {
+        work.push(backend.heap.alloc(workspaceBytes(n, cc)));
+        const f = before[bounds[c + 1]] - before[bounds[c]];
+        arrays.push(backend.heap.alloc(4 * f));
+        arrays.push(backend.heap.alloc(8 * cc * f));
+      }
+      const slotView = slots.view('i32');
+      for (let c = 0; c < chunks; c++) slotView.set([work[2 + c].ptr, arrays[2 * c].ptr, arrays[2 * c + 1].ptr], 4 * c);
+      if (cc === 2) backend.runChunksSync('spgemm_c128', [a.ptr, a.idx, a.val, b.ptr, b.idx, b.val, n, 1, slots.ptr, cp.ptr, 0, 0], bounds, 8);
+      else backend.runChunksSync('spgemm_f64', [a.ptr, a.idx, a.val, b.ptr, b.idx, b.val, n, 0, 1, 1, slots.ptr, cp.ptr, 0, 0], bounds, 10);
+      // row pointers from the counts; each chunk's entries follow the previous chunk's
+      const rowPtr = new Int32Array(m + 1);
+      const counts = cp.view('i32', m + 1);
+      for (let i = 0; i < m; i++) rowPtr[i + 1] = rowPtr[i] + counts[i + 1];
+      const nnz = rowPtr[m];
+      const single = dtype === 'f32' || dtype === 'c64';
+      reserveMemory(4 * (m + 1) + nnz * 4 + nnz * cc * (single ? 4 : 8), `spgemm: ${nnz} entries of the ${m}×${n} product`);
+      const colIdx = new Int32Array(nnz);
+      const values = single ? new Float32Array(cc * nnz) : new Float64Array(cc * nnz);
+      for (let c = 0; c < chunks; c++) {
+        const [at, len] = [rowPtr[bounds[c]], rowPtr[bounds[c + 1]] - rowPtr[bounds[c]]];
+        colIdx.set(arrays[2 * c].view('i32', len), at);
+        values.set(arrays[2 * c + 1].view('f64', cc * len), cc * at);
+      }
+      return new CSRMatrix(m, n, dtype, rowPtr, colIdx, values);
+    } catch (e) {
+      if (e instanceof MemoryLimitError) return undefined;
+      throw e;
+    } finally {
+      for (const r of work) r.dispose();
+      for (const r of arrays) freeTemporary(r);
     }
   }
 
@@ -280,8 +346,8 @@ export class CpuSparseSession implements SparseSession {
       const bounds = split((i) => (i < m ? flops[i] : total));
       const ci = this.alloc(C, 4 * nnz);
       const cv = this.alloc(C, 8 * cc * nnz);
-      if (cc === 2) backend.runChunksSync('spgemm_c128', [A.ptr, A.idx, A.val, B.ptr, B.idx, B.val, n, slots.ptr, cp.ptr, ci.ptr, cv.ptr], bounds, 7);
-      else backend.runChunksSync('spgemm_f64', [A.ptr, A.idx, A.val, B.ptr, B.idx, B.val, n, scale, ordered ? 1 : 0, slots.ptr, cp.ptr, ci.ptr, cv.ptr], bounds, 9);
+      if (cc === 2) backend.runChunksSync('spgemm_c128', [A.ptr, A.idx, A.val, B.ptr, B.idx, B.val, n, 0, slots.ptr, cp.ptr, ci.ptr, cv.ptr], bounds, 8);
+      else backend.runChunksSync('spgemm_f64', [A.ptr, A.idx, A.val, B.ptr, B.idx, B.val, n, scale, ordered ? 1 : 0, 0, slots.ptr, cp.ptr, ci.ptr, cv.ptr], bounds, 10);
       [C.nnz, C.ptr, C.idx, C.val] = [nnz, cp.ptr, ci.ptr, cv.ptr];
       return C;
     } catch (e) {
