@@ -75,7 +75,8 @@ interface Ours { ms: number; converged: boolean; what: string; firstMs: number |
 
 /**
  * Each variant's median time of upload + solve, the variants taken in turn within every repeat, each
- * repeat starting one variant later (one untimed round first below 100 000 rows, 'auto' first): the
+ * repeat starting one variant later (one untimed round first below 100 000 rows, 'auto' first, repeated
+ * for up to a second below 20 000 rows; the first call's time is reported apart): the
  * calls of a process's first seconds (JIT tiers, background compilation) then weigh on each alike, not
  * on whichever runs first or after the slowest. null: the variant threw (a singular matrix given to 'direct').
  */
@@ -96,7 +97,11 @@ async function ours(rt: Runtime, A: CSRMatrix, reps: number, variants: SolveOpti
   const runs = variants.map(() => [] as Awaited<ReturnType<typeof once>>[]);
   const failed = variants.map(() => false);
   let firstMs: number | null = null;
-  for (let k = A.rows < 100_000 ? -1 : 0; k < reps; k++) {
+  // below 20 000 rows the untimed round repeats for a second (at most 200 rounds), as bench/direct
+  // warms up: medians of calls 2–8 read V8 still compiling (494_bus: 1.7 ms against 0.4 ms warm)
+  const warmUntil = performance.now() + (A.rows < 20_000 ? 1000 : 0);
+  for (let k = A.rows < 100_000 ? -1 : 0, warm = 1; k < reps; k++) {
+    if (k === 0 && warm < 200 && performance.now() < warmUntil) (k = -1), warm++;
     // each repeat starts with the next variant: whichever runs right after another (the JIT's and the
     // collector's work that one left behind, on two loaded cores) is then each alike — in a fixed
     // order 'auto', timed after the Krylov variant, read 7.3 ms against its forced direct solve's
@@ -107,7 +112,7 @@ async function ours(rt: Runtime, A: CSRMatrix, reps: number, variants: SolveOpti
       try {
         const run = await once(variants[v]);
         if (k >= 0) runs[v].push(run);
-        else if (v === 0) firstMs = run.ms;
+        else if (v === 0) firstMs ??= run.ms;
       } catch (e) {
         if (v === 0) throw e; // the defaults must not throw
         failed[v] = true;
