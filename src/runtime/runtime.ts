@@ -1800,7 +1800,10 @@ export class Runtime implements HandleOwner {
   }
 
   /** The CPU path's sparse kernels on its pool (src/cpu/spgemm.ts): rt.spgemm's and the AMG setup's. */
-  private readonly sparseKernels: SparseKernels = () => new CpuSparseSession(this.cpu.backend);
+  // the coarsest AMG level's sparse Cholesky runs on the direct solvers' kernels
+  private readonly sparseKernels: SparseKernels = Object.defineProperty(() => new CpuSparseSession(this.cpu.backend), 'coarse', {
+    get: () => ({ symbolic: cpuSymbolicKernels(this.cpu.backend), ldl: cpuLdlKernels(this.cpu.backend).sparse }),
+  });
 
   /**
    * C = α·A·B + β·C for dense matrices (any shape). CPU path: a cache-blocked, register-tiled SIMD

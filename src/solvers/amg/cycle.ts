@@ -5,6 +5,7 @@ import type { PreconditionerOperator } from '../operator.js';
 import type { ResidentOperator, SolverOps, TriangularSolver } from '../ops.js';
 import { levelSchedule } from '../precond/levels.js';
 import { ssorFactors } from '../precond/ssor.js';
+import { denseInverse, MAX_COARSE } from './coarse.js';
 import type { AmgHierarchy } from './hierarchy.js';
 
 /**
@@ -68,7 +69,7 @@ export function amgCycle<V>(ops: SolverOps<V>, h: AmgHierarchy): PreconditionerO
         d: smoothed && smoother === 'chebyshev' ? vec(m) : undefined,
       };
     });
-    const coarse = op(denseCSR(h.coarseInverse, h.levels[last].A.rows));
+    const coarse = coarseOperator(ops, h, keep, vec);
     type Level = (typeof levels)[number];
     const spmv = (L: Level, x: V, y: V, alpha: number, beta: number) => (L.A ? L.A.apply(x, y, alpha, beta) : ops.spmv(x, y, alpha, beta));
     const residual = async (L: Level, b: V, x: V) => {
@@ -118,7 +119,7 @@ export function amgCycle<V>(ops: SolverOps<V>, h: AmgHierarchy): PreconditionerO
     };
     const visits = shape === 'W' ? 2 : 1;
     const cycle = async (l: number, b: V, x: V): Promise<void> => {
-      if (l === last) return coarse.apply(b, x, 1, 0);
+      if (l === last) return coarse.apply(b, x);
       const L = levels[l];
       const next = levels[l + 1];
       await smooth(L, b, x, true);
@@ -133,7 +134,7 @@ export function amgCycle<V>(ops: SolverOps<V>, h: AmgHierarchy): PreconditionerO
     };
     const name = { jacobi: 'damped-Jacobi', 'gauss-seidel': 'symmetric Gauss–Seidel', chebyshev: 'Chebyshev (degree 3)' }[smoother];
     return {
-      method: `${shape}-cycle over ${h.levels.length} levels (${sweeps} ${name} sweep${sweeps > 1 ? 's' : ''} before and after, dense inverse of ${h.levels[last].A.rows} rows)`,
+      method: `${shape}-cycle over ${h.levels.length} levels (${sweeps} ${name} sweep${sweeps > 1 ? 's' : ''} before and after; ${coarse.method})`,
       apply: (r, z) => cycle(0, r, z),
       dispose: release,
     };
@@ -181,6 +182,56 @@ function diagonal(d: Float64Array): DIAMatrix {
   const data = new Float64Array(Math.ceil(n / 4) * 4);
   data.set(d);
   return new DIAMatrix(n, n, 'f64', Int32Array.of(0), data.length, data);
+}
+
+/**
+ * The coarsest level's solve x ← A⁻¹·b on the path: the dense inverse as one product, or the sparse
+ * Cholesky factor as Π·b, L⁻¹, L⁻ᵀ, Πᵀ (two permutation products, two triangular solves). A path
+ * without a triangular solve (WebGL2) inverts a sparse-factorized level dense instead, up to MAX_COARSE rows.
+ */
+function coarseOperator<V>(
+  ops: SolverOps<V>,
+  h: AmgHierarchy,
+  keep: <T extends { dispose(): void }>(r: T) => T,
+  vec: (length: number) => V,
+): { apply(b: V, x: V): Promise<void>; method: string } {
+  const c = h.coarse;
+  const A = h.levels[h.levels.length - 1].A;
+  const m = A.rows;
+  const op = (M: CSRMatrix) => keep(ops.operator(M, { fewProducts: true }));
+  if (c.kind === 'sparse' && ops.triangular) {
+    const tri = (T: CSRMatrix, lower: boolean) => keep(ops.triangular!(T, { lower, unitDiagonal: false, levels: levelSchedule(T, lower) }));
+    const L = tri(c.L, true);
+    const U = tri(c.L.transpose(), false);
+    const gather = op(permutation(c.perm, false));
+    const scatter = op(permutation(c.perm, true));
+    const [s, t] = [vec(m), vec(m)];
+    return {
+      apply: async (b, x) => {
+        await gather.apply(b, s, 1, 0);
+        await L.solve(s, t);
+        await U.solve(t, s);
+        await scatter.apply(s, x, 1, 0);
+      },
+      method: `sparse Cholesky of ${m} rows (${c.L.nnz} entries in L)`,
+    };
+  }
+  if (c.kind === 'sparse' && m > MAX_COARSE) {
+    throw new UnsupportedError(`amg: the coarsest level (${m} rows) is solved by a sparse Cholesky factor, and the ${ops.label} path has no triangular solve for it (nor does a dense inverse take more than ${MAX_COARSE} rows); solve on the CPU path, or lower amg.maxCoarse / amg.theta`);
+  }
+  const inverse = op(denseCSR(c.kind === 'dense' ? c.inverse : denseInverse(A), m));
+  return { apply: (b, x) => inverse.apply(b, x, 1, 0), method: `dense inverse of ${m} rows` };
+}
+
+/** Π with (Π·b)[k] = b[perm[k]], or Πᵀ (`back`: x[perm[k]] = s[k]) */
+function permutation(perm: Int32Array, back: boolean): CSRMatrix {
+  const n = perm.length;
+  const idx = new Int32Array(n);
+  for (let k = 0; k < n; k++) {
+    if (back) idx[perm[k]] = k;
+    else idx[k] = perm[k];
+  }
+  return new CSRMatrix(n, n, 'f64', Int32Array.from({ length: n + 1 }, (_, i) => i), idx, new Float64Array(n).fill(1));
 }
 
 function denseCSR(a: Float64Array, n: number): CSRMatrix {

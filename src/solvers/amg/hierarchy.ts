@@ -2,7 +2,10 @@ import { UnsupportedError } from '../../errors.js';
 import { CSRMatrix } from '../../formats/csr.js';
 import { amalgamate, standardAggregation, symmetricStrength } from './aggregate.js';
 import { fitCandidates } from './tentative.js';
+import { coarseSolver, type AmgCoarse } from './coarse.js';
 import type { SparseKernels, SparseSession } from './spgemm.js';
+
+export { MAX_COARSE } from './coarse.js';
 
 /** The smoother of every level but the coarsest (docs/amg.md). */
 export type AmgSmoother = 'jacobi' | 'gauss-seidel' | 'chebyshev';
@@ -60,21 +63,14 @@ export type AmgStop = 'size' | 'maxLevels' | 'stalled';
 
 export interface AmgHierarchy {
   levels: AmgLevel[];
-  /** the coarsest matrix's (pseudo-)inverse, dense row-major */
-  coarseInverse: Float64Array;
+  /** how the coarsest level is solved (dense inverse or sparse Cholesky) and why */
+  coarse: AmgCoarse;
   stop: AmgStop;
   /** a sentence saying why it stopped */
   stopReason: string;
   options: Required<Omit<AmgOptions, 'nearNullSpace'>> & { candidates: number };
   setupMs: number;
 }
-
-/**
- * The most rows the coarsest level's dense inverse takes (maxCoarse's largest value): a level that
- * stops larger (stalled, maxLevels) is refused, not given n² arrays and n³ flops (a diagonal matrix of
- * 6000 rows stalled on level 0 and ran for minutes).
- */
-export const MAX_COARSE = 5000;
 
 export const AMG_DEFAULTS = { theta: 0.02, maxCoarse: 500, maxLevels: 10, sweeps: 1, smoother: 'jacobi', cycle: 'V', blockSize: 1, improveCandidates: 4 } as const;
 
@@ -85,18 +81,19 @@ export const AMG_DEFAULTS = { theta: 0.02, maxCoarse: 500, maxLevels: 10, sweeps
  * next level's near-null space), P = (I − ω·D⁻¹A)·T with ω = (4/3)/ρ(D⁻¹A), R = Pᵀ,
  * A_c = R·(A·P) by SpGEMM. The products and the Lanczos SpMVs run in a session of `kernels` (the
  * CPU path's, on its pool), which holds each level's operands until the level is built. Stops at
- * maxCoarse rows, at maxLevels, or when aggregation no longer shrinks the level. A canonical CSR A.
+ * maxCoarse rows, at maxLevels, or when aggregation no longer shrinks the level; the coarsest level
+ * is then solved dense or by a sparse Cholesky (coarse.ts, with kernels.coarse). A canonical CSR A.
  */
 export function buildHierarchy(A: CSRMatrix, kernels: SparseKernels, options: AmgOptions = {}): AmgHierarchy {
   const session = kernels();
   try {
-    return build(A, session, options);
+    return build(A, session, kernels, options);
   } finally {
     session.dispose();
   }
 }
 
-function build(A: CSRMatrix, session: SparseSession, options: AmgOptions): AmgHierarchy {
+function build(A: CSRMatrix, session: SparseSession, kernels: SparseKernels, options: AmgOptions): AmgHierarchy {
   const t0 = performance.now();
   const { nearNullSpace, ...rest } = options;
   const o = { ...AMG_DEFAULTS, ...rest };
@@ -142,12 +139,9 @@ function build(A: CSRMatrix, session: SparseSession, options: AmgOptions): AmgHi
     B = fit.coarse;
     bs = B.length;
   }
-  if (cur.rows > MAX_COARSE) {
-    throw new UnsupportedError(
-      `amg: ${stopReason}, more than the ${MAX_COARSE} its dense solve takes; ${stop === 'stalled' ? `A has too few strong connections at theta ${o.theta}: lower amg.theta, or use 'jacobi'` : 'raise amg.maxLevels'}`,
-    );
-  }
-  return { levels, coarseInverse: denseInverse(cur), stop, stopReason, options: { ...o, candidates: B.length }, setupMs: performance.now() - t0 };
+  const fix = stop === 'stalled' ? `A has too few strong connections at theta ${o.theta}: lower amg.theta, or use 'jacobi'` : 'raise amg.maxLevels';
+  const coarse = coarseSolver(cur, kernels.coarse, stopReason, fix);
+  return { levels, coarse, stop, stopReason, options: { ...o, candidates: B.length }, setupMs: performance.now() - t0 };
 }
 
 function levelOf(A: CSRMatrix, blockSize: number, l: number, session: SparseSession): AmgLevel {
@@ -173,61 +167,4 @@ function levelOf(A: CSRMatrix, blockSize: number, l: number, session: SparseSess
   const { min, max } = session.lanczosBounds(A, dinv, 15);
   if (min < -1e-8 * max) throw new UnsupportedError(`amg: A is indefinite (D⁻¹A has an eigenvalue ≤ ${min.toPrecision(3)} on level ${l}); multigrid needs a positive definite matrix: use method 'minres' or 'gmres' with 'jacobi' or 'ilu0'`);
   return { A, dinv, rho: max, blockSize };
-}
-
-/**
- * The coarsest matrix's inverse by a dense Cholesky factorization; a pivot ≤ 1e-12 of the largest
- * diagonal (a semidefinite coarse matrix, e.g. a pure-Neumann Laplacian's constant, or a zero column
- * of a rank-deficient tentative prolongator) drops that unknown, so the result is a symmetric
- * pseudo-inverse and the cycle stays symmetric.
- */
-function denseInverse(A: CSRMatrix): Float64Array {
-  const n = A.rows;
-  const L = new Float64Array(n * n);
-  for (let i = 0; i < n; i++) for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) L[i * n + A.colIdx[k]] = A.values[k];
-  let dmax = 0;
-  for (let i = 0; i < n; i++) dmax = Math.max(dmax, Math.abs(L[i * n + i]));
-  const dropped = new Uint8Array(n);
-  for (let j = 0; j < n; j++) {
-    let d = L[j * n + j];
-    for (let k = 0; k < j; k++) d -= L[j * n + k] ** 2;
-    if (d < -1e-10 * dmax) throw new UnsupportedError(`amg: the coarsest matrix (${n} rows) is indefinite (a negative pivot in its Cholesky factorization), so A is; multigrid needs a positive definite matrix: use method 'minres' or 'gmres'`);
-    if (!(d > 1e-12 * dmax)) {
-      dropped[j] = 1;
-      for (let i = j; i < n; i++) L[i * n + j] = 0;
-      continue;
-    }
-    const ljj = Math.sqrt(d);
-    L[j * n + j] = ljj;
-    for (let i = j + 1; i < n; i++) {
-      let s = L[i * n + j];
-      for (let k = 0; k < j; k++) s -= L[i * n + k] * L[j * n + k];
-      L[i * n + j] = s / ljj;
-    }
-  }
-  // inverse column by column: L·y = e_c (y is 0 above c), Lᵀ·x = y by columns of Lᵀ (rows of L,
-  // contiguous), with dropped unknowns held at 0
-  const inv = new Float64Array(n * n);
-  const y = new Float64Array(n);
-  for (let c = 0; c < n; c++) {
-    y.fill(0);
-    for (let i = c; i < n; i++) {
-      if (dropped[i]) continue;
-      let s = i === c ? 1 : 0;
-      const row = i * n;
-      for (let k = c; k < i; k++) s -= L[row + k] * y[k];
-      y[i] = s / L[row + i];
-    }
-    for (let i = n - 1; i >= 0; i--) {
-      if (dropped[i]) {
-        y[i] = 0;
-        continue;
-      }
-      const row = i * n;
-      const yi = (y[i] /= L[row + i]);
-      for (let k = 0; k < i; k++) y[k] -= L[row + k] * yi;
-    }
-    for (let i = 0; i < n; i++) inv[i * n + c] = y[i];
-  }
-  return inv;
 }

@@ -21,7 +21,7 @@ export function amgSetup(A: CSRMatrix, s: SolveStructure, kernels: SparseKernels
   checkAmgShape(options, A.rows, 'amg');
   const hierarchy = buildHierarchy(A, kernels, options);
   const info = amgInfo(hierarchy);
-  const description = `amg (smoothed aggregation, ${info.levels.length} levels [${info.levels.map((l) => l.rows).join(' → ')} rows], operator complexity ${info.operatorComplexity.toFixed(2)}, grid complexity ${info.gridComplexity.toFixed(2)}, ${info.cycle}, setup ${info.setupMs.toFixed(0)} ms; ${hierarchy.stopReason})`;
+  const description = `amg (smoothed aggregation, ${info.levels.length} levels [${info.levels.map((l) => l.rows).join(' → ')} rows], operator complexity ${info.operatorComplexity.toFixed(2)}, grid complexity ${info.gridComplexity.toFixed(2)}, ${info.cycle}, setup ${info.setupMs.toFixed(0)} ms; ${hierarchy.stopReason}; coarsest level ${info.coarse === 'dense' ? 'inverted dense' : 'factorized by sparse Cholesky'}: ${info.coarseReason})`;
   return { hierarchy, info, description };
 }
 

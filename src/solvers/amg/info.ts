@@ -25,6 +25,10 @@ export interface AmgInfo {
   stop: 'size' | 'maxLevels' | 'stalled';
   /** the same as a sentence */
   stopReason: string;
+  /** how the coarsest level is solved ('dense': its inverse; 'sparse': a sparse Cholesky factor) */
+  coarse: 'dense' | 'sparse';
+  /** why that solver, in a sentence (the estimated factor flops against n³/3) */
+  coarseReason: string;
 }
 
 export function amgInfo(h: AmgHierarchy): AmgInfo {
@@ -39,6 +43,8 @@ export function amgInfo(h: AmgHierarchy): AmgInfo {
     setupMs: h.setupMs,
     stop: h.stop,
     stopReason: h.stopReason,
+    coarse: h.coarse.kind,
+    coarseReason: h.coarse.reason,
   };
 }
 

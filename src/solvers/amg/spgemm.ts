@@ -3,6 +3,7 @@ import { ShapeError } from '../../errors.js';
 import type { CSRMatrix } from '../../formats/csr.js';
 import type { SparseMatrix } from '../../formats/index.js';
 import { withMemoryBudget } from '../../memory-budget.js';
+import type { CoarseKernels } from './coarse.js';
 
 /**
  * Sparse kernels for a host-side setup, called synchronously: the CPU path's (src/cpu/spgemm.ts, on
@@ -38,7 +39,11 @@ export interface SparseSession {
 }
 
 /** Opens a session of sparse kernels (see SparseSession). */
-export type SparseKernels = () => SparseSession;
+export interface SparseKernels {
+  (): SparseSession;
+  /** the sparse Cholesky kernels for the coarsest level (absent: it is inverted dense, up to MAX_COARSE rows) */
+  coarse?: CoarseKernels;
+}
 
 /**
  * C = A·B for sparse matrices of any format (canonical CSR out; explicit zeros that cancel are kept,

@@ -1,0 +1,110 @@
+/**
+ * AMG's coarsest level solved by the sparse Cholesky of the direct solvers where a dense inverse is
+ * wasteful (src/solvers/amg/coarse.ts): a stalled coarsening solves (true residual in f64 here), a
+ * level no solver can afford is a typed error saying why, and a hierarchy whose coarsest level is
+ * factorized sparse takes the iterations of the same hierarchy with the dense inverse.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
+import { CSRMatrix } from '../src/formats/csr.js';
+import { poisson2D } from '../src/generators/poisson.js';
+import { UnsupportedError } from '../src/errors.js';
+import { CpuBackend } from '../src/cpu/backend.js';
+import { cpuSolverOps } from '../src/cpu/solver-ops.js';
+import { CpuSparseSession } from '../src/cpu/spgemm.js';
+import { cpuSymbolicKernels } from '../src/cpu/symbolic.js';
+import { cpuLdlKernels } from '../src/cpu/ldl.js';
+import { buildHierarchy } from '../src/solvers/amg/hierarchy.js';
+import type { SparseKernels } from '../src/solvers/amg/spgemm.js';
+import { amgCycle } from '../src/solvers/amg/cycle.js';
+import { cg } from '../src/solvers/krylov/cg.js';
+import { trueResidual } from './solve-reference.js';
+
+let rt: Runtime;
+let cpu: CpuBackend;
+beforeAll(async () => {
+  rt = await createRuntime({ workers: 2, backend: 'cpu' });
+  cpu = await CpuBackend.create({ threads: 2 });
+});
+afterAll(() => {
+  rt.dispose();
+  cpu.dispose();
+});
+
+describe('AMG coarsest level: sparse Cholesky or dense inverse', () => {
+  it('theta 0.99 on poisson2D(45): coarsening stalls on a large level, which the sparse factor solves', { timeout: 20000 }, async () => {
+    const A = poisson2D(45);
+    const h = rt.upload(A);
+    const p = rt.amg(h, { theta: 0.99 });
+    expect(p.amg).toMatchObject({ stop: 'stalled', coarse: 'sparse' });
+    expect(p.amg!.coarseReason).toMatch(/sparse Cholesky \((amd|nd)\) estimated at .* flops/);
+    expect(p.description).toMatch(/coarsest level factorized by sparse Cholesky: sparse Cholesky/);
+    const b = Float64Array.from({ length: A.rows }, (_, i) => Math.sin(0.3 * i) + 1);
+    const r = await rt.cg(h, b, { preconditioner: p, tol: 1e-9 });
+    expect(r.converged).toBe(true);
+    expect(trueResidual(A, Array.from(r.x), b)).toBeLessThanOrEqual(1e-9);
+    p.dispose();
+    h.dispose();
+  });
+
+  it('a stalled level of 5200 rows whose factor fills in: an UnsupportedError naming the estimate', { timeout: 20000 }, () => {
+    // weak random couplings (no strong connection at theta 0.02: no aggregates), 24 a row: the
+    // Cholesky factor is nearly dense, its flops far over the sparse limit, the rows over the dense one
+    const n = 5200;
+    const cols: number[][] = Array.from({ length: n }, (_, i) => [i]);
+    let s = 12345;
+    const rnd = () => ((s = (s * 1103515245 + 12345) % 2147483648) / 2147483648);
+    for (let i = 0; i < n; i++) for (let k = 0; k < 12; k++) {
+      const j = Math.floor(rnd() * n);
+      if (j !== i && !cols[i].includes(j)) {
+        cols[i].push(j);
+        cols[j].push(i);
+      }
+    }
+    const ptr = new Int32Array(n + 1);
+    const idx: number[] = [];
+    const val: number[] = [];
+    cols.forEach((c, i) => {
+      c.sort((a, b) => a - b);
+      for (const j of c) {
+        idx.push(j);
+        val.push(j === i ? 100 : -1e-3);
+      }
+      ptr[i + 1] = idx.length;
+    });
+    const h = rt.upload(new CSRMatrix(n, n, 'f64', ptr, Int32Array.from(idx), Float64Array.from(val)));
+    expect(() => rt.amg(h)).toThrow(UnsupportedError);
+    expect(() => rt.amg(h)).toThrow(/coarsening stalled on level 0: 5200 rows.*sparse Cholesky .* estimated at .* flops.*lower amg\.theta/);
+    h.dispose();
+  });
+
+  it('the same hierarchy with the sparse and the dense coarse solve: the same iterations and answer', { timeout: 20000 }, async () => {
+    const A = poisson2D(50);
+    const dense: SparseKernels = () => new CpuSparseSession(cpu);
+    const sparse: SparseKernels = Object.assign(() => new CpuSparseSession(cpu), { coarse: { symbolic: cpuSymbolicKernels(cpu), ldl: cpuLdlKernels(cpu).sparse } });
+    const b = Float64Array.from({ length: A.rows }, (_, i) => Math.cos(0.05 * i) + 0.2);
+    const M = cpu.upload(A);
+    const runs: { iterations: number; x: ArrayLike<number> }[] = [];
+    for (const k of [dense, sparse]) {
+      // maxCoarse 1000: the coarsest level (≈ 280 rows) is affordable both ways
+      const H = buildHierarchy(A, k, { maxCoarse: 1000 });
+      expect(H.levels.length).toBe(2);
+      expect(H.coarse.kind, H.coarse.reason).toBe(k === dense ? 'dense' : 'sparse');
+      const ops = cpuSolverOps(cpu, M, 'none');
+      const C = amgCycle(ops, H);
+      const bv = ops.vector();
+      bv.view().set(b);
+      const r = await cg({ ...ops, precondition: (x, z) => C.apply(x, z), cgResident: undefined }, bv, { tol: 1e-10, maxIter: 100, checkEvery: 1 });
+      expect(r.converged).toBe(true);
+      const x = r.x.view().slice();
+      expect(trueResidual(A, Array.from(x), b)).toBeLessThanOrEqual(1e-10);
+      runs.push({ iterations: r.iterations, x });
+      ops.release(bv);
+      ops.release(r.x);
+      C.dispose();
+      ops.dispose();
+    }
+    expect(runs[1].iterations).toBe(runs[0].iterations);
+    M.dispose();
+  });
+});
