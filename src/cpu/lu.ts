@@ -3,29 +3,32 @@ import type { BandLuNumeric, BandRows } from '../solvers/direct/band-lu.js';
 import type { CpuBackend } from './backend.js';
 import { freeTemporary, Layout, type Region } from './memory.js';
 import { holdSolve, solveOnce, type SolveLayout } from './held-solve.js';
-import { btfLayout } from './btf-solve.js';
 
 const DESC_WORDS = 40;
 
 /** The LU kernels of the CPU path (assembly/lu.ts), run at once on the calling thread's instance. */
 export function cpuLuKernels(B: Pick<CpuBackend, 'heap' | 'kernels'>): LuKernels {
-  // a block triangular form's factor (f.blocks) solves block by block (src/cpu/btf-solve.ts)
   // a banded factor with rows (keepBandRows) solves by rows (bandLayout)
-  const layout = (f: LuFactor): SolveLayout => (f.blocks ? btfLayout(B, f) : f.rows ? bandLayout(B, f, f.rows) : luLayout(B, f));
+  const layout = (f: LuFactor): SolveLayout => (f.rows && !f.blocks ? bandLayout(B, f, f.rows) : luLayout(B, f));
   return { sparse: sparseLu(B), band: bandLu(B), solve: (f, b, x) => solveOnce(B.heap, layout(f), b, x), hold: (f) => holdSolve(B.heap, layout(f)) };
 }
 
 /**
  * The kept factor's solve on the CPU path (assembly/lu.ts lu_solve): the factor, its permutations and
  * the work vectors b, x, y in one region of the runtime's memory, written once (held) or for one call.
+ * A block triangular form's factor (f.blocks: L and U of the diagonal blocks, the entries above them as
+ * they stand) adds those entries and the block starts, and solves block by block (assembly/btf.ts btf_solve).
  */
 function luLayout(B: Pick<CpuBackend, 'heap' | 'kernels'>, f: LuFactor): SolveLayout {
-  const { n, Lp, Up } = f;
+  const { n, Lp, Up, blocks: k } = f;
   const c = f.complex ? 2 : 1;
   const lnz = Lp[n];
   const unz = Up[n];
-  // b, x, y, Lx, Ux, dinv (f64); Lp, Li, Up, Ui, pinv, q (i32)
-  const { at, bytes } = Layout.of([8 * c * n, 8 * c * n, 8 * c * n, 8 * c * lnz, 8 * c * unz, 8 * c * n, 4 * (n + 1), 4 * lnz, 4 * (n + 1), 4 * unz, 4 * n, 4 * n]);
+  const fnz = k ? k.Fp[n] : 0;
+  const nb = k ? k.starts.length - 1 : 0;
+  // b, x, y, Lx, Ux, dinv (f64); Lp, Li, Up, Ui, pinv, q (i32); with blocks Fx (f64), Fp, Fi, starts (i32)
+  const { at, bytes } = Layout.of([8 * c * n, 8 * c * n, 8 * c * n, 8 * c * lnz, 8 * c * unz, 8 * c * n, 4 * (n + 1), 4 * lnz, 4 * (n + 1), 4 * unz, 4 * n, 4 * n,
+    ...(k ? [8 * c * fnz, 4 * (n + 1), 4 * fnz, 4 * (nb + 1)] : [])]);
   return {
     bytes,
     put: (ptr) => {
@@ -40,12 +43,19 @@ function luLayout(B: Pick<CpuBackend, 'heap' | 'kernels'>, f: LuFactor): SolveLa
       new Int32Array(buf, P[9], unz).set(f.Ui.subarray(0, unz));
       new Int32Array(buf, P[10], n).set(f.pinv);
       new Int32Array(buf, P[11], n).set(f.q);
+      if (!k) return;
+      new Float64Array(buf, P[12], c * fnz).set(k.Fx.subarray(0, c * fnz));
+      new Int32Array(buf, P[13], n + 1).set(k.Fp);
+      new Int32Array(buf, P[14], fnz).set(k.Fi.subarray(0, fnz));
+      new Int32Array(buf, P[15], nb + 1).set(k.starts);
     },
     m: c * n,
     b: at[0],
     x: at[1],
     run: (ptr) => {
-      B.kernels.lu_solve(n, c, ptr + at[6], ptr + at[7], ptr + at[3], ptr + at[8], ptr + at[9], ptr + at[4], ptr + at[5], ptr + at[10], ptr + at[11], ptr + at[0], ptr + at[1], ptr + at[2]);
+      const P = at.map((a) => ptr + a);
+      if (k) B.kernels.btf_solve(n, c, nb, P[15], P[6], P[7], P[3], P[8], P[9], P[4], P[5], P[13], P[14], P[12], P[10], P[11], P[0], P[1], P[2]);
+      else B.kernels.lu_solve(n, c, P[6], P[7], P[3], P[8], P[9], P[4], P[5], P[10], P[11], P[0], P[1], P[2]);
     },
   };
 }
