@@ -18,7 +18,7 @@ import { buildHierarchy } from '../src/solvers/amg/hierarchy.js';
 import type { SparseKernels } from '../src/solvers/amg/spgemm.js';
 import { amgCycle } from '../src/solvers/amg/cycle.js';
 import { cg } from '../src/solvers/krylov/cg.js';
-import { trueResidual } from './solve-reference.js';
+import { relDiff, trueResidual } from './solve-reference.js';
 
 let rt: Runtime;
 let cpu: CpuBackend;
@@ -105,6 +105,30 @@ describe('AMG coarsest level: sparse Cholesky or dense inverse', () => {
       ops.dispose();
     }
     expect(runs[1].iterations).toBe(runs[0].iterations);
+    M.dispose();
+  });
+
+  it('a path with no triangular solve (WebGL2) applies the dense inverse made from the sparse factor: the same cycle', { timeout: 20000 }, async () => {
+    const A = poisson2D(50);
+    const sparse: SparseKernels = Object.assign(() => new CpuSparseSession(cpu), { coarse: { symbolic: cpuSymbolicKernels(cpu), ldl: cpuLdlKernels(cpu).sparse } });
+    const H = buildHierarchy(A, sparse, { maxCoarse: 1000 });
+    expect(H.coarse.kind, H.coarse.reason).toBe('sparse');
+    const M = cpu.upload(A);
+    const ops = cpuSolverOps(cpu, M, 'none');
+    const withTri = amgCycle(ops, H);
+    const without = amgCycle({ ...ops, triangular: undefined }, H);
+    expect(withTri.method).toMatch(/sparse Cholesky of \d+ rows/);
+    expect(without.method).toMatch(/dense inverse of \d+ rows \(from its sparse Cholesky factor/);
+    const b = ops.vector();
+    b.view().set(Float64Array.from({ length: A.rows }, (_, i) => Math.sin(0.01 * i * i) + 0.1));
+    const [z1, z2] = [ops.vector(), ops.vector()];
+    await withTri.apply(b, z1);
+    await without.apply(b, z2);
+    expect(relDiff(z2.view(), z1.view())).toBeLessThanOrEqual(1e-12);
+    for (const v of [b, z1, z2]) ops.release(v);
+    withTri.dispose();
+    without.dispose();
+    ops.dispose();
     M.dispose();
   });
 });

@@ -104,7 +104,7 @@ function scaledFactor(f: LdlFactor): CSRMatrix {
  * of a rank-deficient tentative prolongator) drops that unknown, so the result is a symmetric
  * pseudo-inverse and the cycle stays symmetric.
  */
-export function denseInverse(A: CSRMatrix): Float64Array {
+function denseInverse(A: CSRMatrix): Float64Array {
   const n = A.rows;
   const L = new Float64Array(n * n);
   for (let i = 0; i < n; i++) for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) L[i * n + A.colIdx[k]] = A.values[k];

@@ -5,7 +5,7 @@ import type { PreconditionerOperator } from '../operator.js';
 import type { ResidentOperator, SolverOps, TriangularSolver } from '../ops.js';
 import { levelSchedule } from '../precond/levels.js';
 import { ssorFactors } from '../precond/ssor.js';
-import { denseInverse, MAX_COARSE } from './coarse.js';
+import { MAX_COARSE } from './coarse.js';
 import type { AmgHierarchy } from './hierarchy.js';
 
 /**
@@ -187,7 +187,7 @@ function diagonal(d: Float64Array): DIAMatrix {
 /**
  * The coarsest level's solve x ← A⁻¹·b on the path: the dense inverse as one product, or the sparse
  * Cholesky factor as Π·b, L⁻¹, L⁻ᵀ, Πᵀ (two permutation products, two triangular solves). A path
- * without a triangular solve (WebGL2) inverts a sparse-factorized level dense instead, up to MAX_COARSE rows.
+ * without a triangular solve (WebGL2) applies the level's dense inverse made from the factor instead, up to MAX_COARSE rows.
  */
 function coarseOperator<V>(
   ops: SolverOps<V>,
@@ -219,8 +219,39 @@ function coarseOperator<V>(
   if (c.kind === 'sparse' && m > MAX_COARSE) {
     throw new UnsupportedError(`amg: the coarsest level (${m} rows) is solved by a sparse Cholesky factor, and the ${ops.label} path has no triangular solve for it (nor does a dense inverse take more than ${MAX_COARSE} rows); solve on the CPU path, or lower amg.maxCoarse / amg.theta`);
   }
-  const inverse = op(denseCSR(c.kind === 'dense' ? c.inverse : denseInverse(A), m));
-  return { apply: (b, x) => inverse.apply(b, x, 1, 0), method: `dense inverse of ${m} rows` };
+  const inverse = op(denseCSR(c.kind === 'dense' ? c.inverse : factorInverse(c.L, c.perm), m));
+  return { apply: (b, x) => inverse.apply(b, x, 1, 0), method: `dense inverse of ${m} rows${c.kind === 'sparse' ? ' (from its sparse Cholesky factor: no triangular solve on this path)' : ''}` };
+}
+
+/**
+ * A⁻¹ = Πᵀ·L⁻ᵀ·L⁻¹·Π dense row-major from the sparse factor (L lower CSR, its diagonal last in each
+ * row), column by column: n pairs of sparse triangular solves (n·2·nnz(L) flops), not the dense n³.
+ */
+function factorInverse(L: CSRMatrix, perm: Int32Array): Float64Array {
+  const n = perm.length;
+  const { rowPtr, colIdx, values } = L;
+  const inv = new Float64Array(n * n);
+  const w = new Float64Array(n);
+  for (let c = 0; c < n; c++) {
+    // Π·e_perm[c] = e_c: L·y = e_c (y is 0 above c), then Lᵀ·w = y by the rows of L
+    w.fill(0);
+    w[c] = 1;
+    for (let i = c; i < n; i++) {
+      let s = w[i];
+      const end = rowPtr[i + 1] - 1;
+      for (let k = rowPtr[i]; k < end; k++) s -= values[k] * w[colIdx[k]];
+      w[i] = s / values[end];
+    }
+    for (let i = n - 1; i >= 0; i--) {
+      const end = rowPtr[i + 1] - 1;
+      const wi = (w[i] /= values[end]);
+      for (let k = rowPtr[i]; k < end; k++) w[colIdx[k]] -= values[k] * wi;
+    }
+    // column perm[c] of A⁻¹, row perm[k] from w[k]; A⁻¹ is symmetric, so written as row perm[c]
+    const row = perm[c] * n;
+    for (let k = 0; k < n; k++) inv[row + perm[k]] = w[k];
+  }
+  return inv;
 }
 
 /** Π with (Π·b)[k] = b[perm[k]], or Πᵀ (`back`: x[perm[k]] = s[k]) */
