@@ -131,7 +131,7 @@ describe('amg setup', () => {
       }
     }
     expectInverseDiagonals(h.levels);
-    // the coarse solve: coarseInverse·A_coarse = I (an SPD coarsest matrix drops no unknown)
+    // the coarse solve: the dense inverse·A_coarse = I (an SPD coarsest matrix drops no unknown)
     const Ac = dense(h.levels[h.levels.length - 1].A);
     const m = Ac.length;
     // these kernels have no sparse Cholesky (SparseKernels.coarse): the coarsest level is inverted dense
