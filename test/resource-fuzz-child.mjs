@@ -9,6 +9,9 @@ const { setMemoryBudget, createRuntime, parseMatrixMarket, convert, FORMATS, Mem
 const cases = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 setMemoryBudget(Number(process.argv[3]));
 const rt = await createRuntime({ backend: 'cpu', workers: 1 });
+// what Node, the package and the runtime (its worker, its WebAssembly memory) hold before any case:
+// not the budget's, which governs what the operations allocate
+const baseRssMB = process.resourceUsage().maxRSS / 1024;
 const results = [];
 
 /**
@@ -105,4 +108,4 @@ for (const c of cases) {
   }
 }
 rt.dispose();
-process.stdout.write(`${JSON.stringify({ results, maxRssMB: process.resourceUsage().maxRSS / 1024 })}\n`);
+process.stdout.write(`${JSON.stringify({ results, baseRssMB, maxRssMB: process.resourceUsage().maxRSS / 1024 })}\n`);
