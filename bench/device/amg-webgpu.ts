@@ -60,7 +60,7 @@ const a12 = median([await time(() => rt.cg(h, b, { tol: 0, maxIter: 12, precondi
 const perPlain = (p120 - p20) / 100;
 const perAmg = (a12 - a2) / 10;
 const total = setupMs + firstSolveMs;
-console.log(`# ${rt.explain('spmv', h).path ?? ''} poisson3D(${n}), ${A.rows} rows; hierarchy ${M.amg!.levels.map((l) => l.rows).join('/')}, OC ${M.amg!.operatorComplexity.toFixed(2)}`);
+console.log(`# ${rt.explain('spmv', h).path ?? ''} poisson3D(${n}), ${A.rows} rows; hierarchy ${M.amg!.levels.map((l) => l.rows).join('/')}, OC ${M.amg!.operatorComplexity.toFixed(2)}, coarsest level ${M.amg!.coarse} (${M.amg!.coarseReason})`);
 console.log(`plain CG\t${plain.iterations} its\t${plainMs.toFixed(0)} ms\t${perPlain.toFixed(3)} ms/it`);
 console.log(`AMG-PCG\t${r.iterations} its\tsetup ${setupMs.toFixed(0)} ms\tfirst solve ${firstSolveMs.toFixed(0)} ms\tkept-hierarchy solve ${solveMs.toFixed(0)} ms\t${perAmg.toFixed(3)} ms/it\ttrue relres ${trueResidual(A, r.x as Float64Array, b).toExponential(2)}`);
 console.log(`AMG iteration / plain CG iteration\t${(perAmg / perPlain).toFixed(2)} (operator complexity ${M.amg!.operatorComplexity.toFixed(2)}: a V-cycle with one Jacobi sweep each side is ≈ 4·OC SpMV-equivalents)`);
