@@ -11,7 +11,7 @@ import { trueResidual } from './solve-reference.js';
 import { parseMatrixMarket } from '../src/io/matrix-market-read.js';
 import { setMemoryBudget } from '../src/memory-budget.js';
 import { CSRMatrix } from '../src/formats/csr.js';
-import { mulberry32 } from './random.js';
+import { pivotingTriplets } from './random.js';
 
 let rt: Runtime;
 beforeAll(async () => {
@@ -96,18 +96,10 @@ describe('a tiny Matrix Market file declaring 10⁷ rows', () => {
   });
 });
 
-/** A random pattern (3 entries a row off a small diagonal of 0.05): strict partial pivoting fills far beyond the symmetric estimate, with a dense trailing block. */
+/** pivotingTriplets (test/random.ts) as a CSR matrix. */
 function pivoting(n: number, seed: number): CSRMatrix {
-  const r = mulberry32(seed);
-  const R: number[] = [];
-  const C: number[] = [];
-  const V: number[] = [];
-  for (let i = 0; i < n; i++) {
-    R.push(i, i, i, i);
-    C.push(i, ...[0, 1, 2].map(() => Math.floor(r() * n)));
-    V.push(0.05, 2 * r() - 1, 2 * r() - 1, 2 * r() - 1);
-  }
-  return CSRMatrix.fromTriplets(n, n, 'f64', Int32Array.from(R), Int32Array.from(C), Float64Array.from(V));
+  const t = pivotingTriplets(n, seed);
+  return CSRMatrix.fromTriplets(n, n, 'f64', Int32Array.from(t.rows), Int32Array.from(t.cols), Float64Array.from(t.values));
 }
 
 describe('the sparse LU near its memory budget', () => {

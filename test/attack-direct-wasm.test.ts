@@ -17,7 +17,7 @@ import { reserveMemory, withMemoryBudget } from '../src/memory-budget.js';
 import { poisson2D, poisson3D } from '../src/generators/poisson.js';
 import { CSRMatrix } from '../src/formats/csr.js';
 import { DisposedError, InputRangeError, MemoryLimitError, SingularMatrixError, SimdglError, UnsupportedError } from '../src/errors.js';
-import { mulberry32 } from './random.js';
+import { mulberry32, pivotingTriplets } from './random.js';
 
 let rt: Runtime;
 /** Regions of known bytes, each between two holes the kernels' regions fill first. */
@@ -517,19 +517,11 @@ describe('the sparse LU kernel growing L and U from their smallest size (src/cpu
   }, 60_000);
 });
 
-/** A random pattern (3 entries a row besides the diagonal 0.05): under strict partial pivoting far more fill than the symmetric estimate. */
+/** pivotingTriplets (test/random.ts) as build() gives a case. */
 function pivoting(n: number, seed: number): ReturnType<typeof build> {
-  const r = mulberry32(seed);
-  const R: number[] = [];
-  const C: number[] = [];
-  const V: number[] = [];
-  for (let i = 0; i < n; i++) {
-    R.push(i, i, i, i);
-    C.push(i, ...[0, 1, 2].map(() => Math.floor(r() * n)));
-    V.push(0.05, 2 * r() - 1, 2 * r() - 1, 2 * r() - 1);
-  }
-  const A = CSRMatrix.fromTriplets(n, n, 'f64', Int32Array.from(R), Int32Array.from(C), Float64Array.from(V));
-  return { A, rows: R, cols: C, re: V, im: V.map(() => 0) };
+  const { rows, cols, values } = pivotingTriplets(n, seed);
+  const A = CSRMatrix.fromTriplets(n, n, 'f64', Int32Array.from(rows), Int32Array.from(cols), Float64Array.from(values));
+  return { A, rows, cols, re: values, im: values.map(() => 0) };
 }
 
 describe('a memory budget that refuses the LU mid-factorization (createRuntime maxMemoryMB)', () => {
