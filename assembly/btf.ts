@@ -11,7 +11,7 @@
 //   graph, no self-loops or duplicates, above[0] the entries above the blocks; work 5n words. Returns the
 //   number of blocks, or −1 − (rows matched) when A is structurally singular (the other outputs then unset).
 
-import { ld, st, ldf, stf } from './words';
+import { ld, st, ldf, stf, colSub, colSubC } from './words';
 
 export function btf_analyze(n: i32, Ap: usize, Ai: usize, Rp: usize, Rj: usize, colOf: usize, blk: usize, gptr: usize, gadj: usize, above: usize, work: usize): i32 {
   const w0 = work;
@@ -182,24 +182,14 @@ export function btf_solve(
       const e = ld(starts, t + 1);
       for (let j = s; j < e; j++) {
         const yj = ldf(y, j);
-        if (yj == 0) continue;
-        for (let p = ld(Lp, j) + 1, pe = ld(Lp, j + 1); p < pe; p++) {
-          const i = ld(Li, p);
-          stf(y, i, ldf(y, i) - ldf(Lx, p) * yj);
-        }
+        if (yj != 0) colSub(y, Li, Lx, ld(Lp, j) + 1, ld(Lp, j + 1), yj);
       }
       for (let j = e - 1; j >= s; j--) {
         const yj = ldf(y, j) * ldf(dinv, j);
         stf(y, j, yj);
         if (yj == 0) continue;
-        for (let p = ld(Up, j), d = ld(Up, j + 1) - 1; p < d; p++) {
-          const i = ld(Ui, p);
-          stf(y, i, ldf(y, i) - ldf(Ux, p) * yj);
-        }
-        for (let p = ld(Fp, j), pe = ld(Fp, j + 1); p < pe; p++) {
-          const i = ld(Fi, p);
-          stf(y, i, ldf(y, i) - ldf(Fx, p) * yj);
-        }
+        colSub(y, Ui, Ux, ld(Up, j), ld(Up, j + 1) - 1, yj);
+        colSub(y, Fi, Fx, ld(Fp, j), ld(Fp, j + 1), yj);
       }
     }
     for (let k = 0; k < n; k++) stf(x, ld(q, k), ldf(y, k));
@@ -213,17 +203,7 @@ export function btf_solve(
   for (let t = nb - 1; t >= 0; t--) {
     const s = ld(starts, t);
     const e = ld(starts, t + 1);
-    for (let j = s; j < e; j++) {
-      const yr = ldf(y, 2 * j);
-      const yi = ldf(y, 2 * j + 1);
-      for (let p = ld(Lp, j) + 1, pe = ld(Lp, j + 1); p < pe; p++) {
-        const i = ld(Li, p);
-        const lr = ldf(Lx, 2 * p);
-        const li = ldf(Lx, 2 * p + 1);
-        stf(y, 2 * i, ldf(y, 2 * i) - (lr * yr - li * yi));
-        stf(y, 2 * i + 1, ldf(y, 2 * i + 1) - (lr * yi + li * yr));
-      }
-    }
+    for (let j = s; j < e; j++) colSubC(y, Li, Lx, ld(Lp, j) + 1, ld(Lp, j + 1), ldf(y, 2 * j), ldf(y, 2 * j + 1));
     for (let j = e - 1; j >= s; j--) {
       const ar = ldf(y, 2 * j);
       const ai = ldf(y, 2 * j + 1);
@@ -233,20 +213,8 @@ export function btf_solve(
       const yi = ar * di + ai * dr;
       stf(y, 2 * j, yr);
       stf(y, 2 * j + 1, yi);
-      for (let p = ld(Up, j), d = ld(Up, j + 1) - 1; p < d; p++) {
-        const i = ld(Ui, p);
-        const ur = ldf(Ux, 2 * p);
-        const ui = ldf(Ux, 2 * p + 1);
-        stf(y, 2 * i, ldf(y, 2 * i) - (ur * yr - ui * yi));
-        stf(y, 2 * i + 1, ldf(y, 2 * i + 1) - (ur * yi + ui * yr));
-      }
-      for (let p = ld(Fp, j), pe = ld(Fp, j + 1); p < pe; p++) {
-        const i = ld(Fi, p);
-        const fr = ldf(Fx, 2 * p);
-        const fi = ldf(Fx, 2 * p + 1);
-        stf(y, 2 * i, ldf(y, 2 * i) - (fr * yr - fi * yi));
-        stf(y, 2 * i + 1, ldf(y, 2 * i + 1) - (fr * yi + fi * yr));
-      }
+      colSubC(y, Ui, Ux, ld(Up, j), ld(Up, j + 1) - 1, yr, yi);
+      colSubC(y, Fi, Fx, ld(Fp, j), ld(Fp, j + 1), yr, yi);
     }
   }
   for (let k = 0; k < n; k++) {

@@ -22,7 +22,7 @@
 //   16 Lx  17 capL  18 Ui  19 Ux  20 capU  21 k  22 lnz  23 unz  24 denseFrom  25 D (m·m·c f64, zero)
 //   26 rows (m)  27 at (n)  28 dpos (m)  29 needL  30 needU  31 denseTo  32 the window is done (0 at first)
 
-import { ld, st, ldf, stf } from './words';
+import { ld, st, ldf, stf, colSub, colSubC } from './words';
 
 // @ts-ignore: decorator
 /** Im(1/z) of the latest recip call. */
@@ -769,23 +769,12 @@ export function lu_band(desc: usize, tol: f64): i32 {
   return -1;
 }
 
-// *at −= v·(yr + i·yi) for the complex numbers at `at` and `v` (re, im), in one f64x2 each: v·yr + swap(v)·(−yi, yi)
-//   is (vr·yr − vi·yi, vi·yr + vr·yi) with the scalar code's roundings (a + (−b) is a − b, and a sum
-//   does not depend on its order of two): the same bits as the plain build.
-//   (yr: splat(yr), yi: (−yi, yi))
-// @ts-ignore: decorator
-@inline function csub(at: usize, v: usize, yr: v128, yi: v128): void {
-  const w = v128.load(v);
-  const t = f64x2.add(f64x2.mul(w, yr), f64x2.mul(v128.shuffle<f64>(w, w, 1, 0), yi));
-  v128.store(at, f64x2.sub(v128.load(at), t));
-}
-
 // lu_solve(n, c, Lp, Li, Lx, Up, Ui, Ux, dinv, pinv, q, b, x, y) — x = A⁻¹·b through a kept factor
 //   (c 1 real, 2 complex interleaved): y[pinv[i]] = b[i], L·U·z = y solved in y, x[q[k]] = z[k]. L unit
 //   lower by columns (its diagonal stored first, skipped), U by columns (its diagonal last, applied as
 //   the product with dinv = 1 / U(k, k)); a column skipped where its y is 0 (real only). The operations
 //   and their order are those of the JavaScript solve this replaced: the same bits (complex updates in
-//   f64x2 in the SIMD build, csub: the same roundings).
+//   f64x2 in the SIMD build, colSubC: the same roundings).
 export function lu_solve(
   n: i32, c: i32, Lp: usize, Li: usize, Lx: usize, Up: usize, Ui: usize, Ux: usize, dinv: usize,
   pinv: usize, q: usize, b: usize, x: usize, y: usize,
@@ -794,23 +783,12 @@ export function lu_solve(
     for (let i = 0; i < n; i++) stf(y, ld(pinv, i), ldf(b, i));
     for (let j = 0; j < n; j++) {
       const yj = ldf(y, j);
-      if (yj != 0) {
-        for (let p = ld(Lp, j) + 1, e = ld(Lp, j + 1); p < e; p++) {
-          const i = ld(Li, p);
-          stf(y, i, ldf(y, i) - ldf(Lx, p) * yj);
-        }
-      }
+      if (yj != 0) colSub(y, Li, Lx, ld(Lp, j) + 1, ld(Lp, j + 1), yj);
     }
     for (let j = n - 1; j >= 0; j--) {
-      const d = ld(Up, j + 1) - 1;
       const yj = ldf(y, j) * ldf(dinv, j);
       stf(y, j, yj);
-      if (yj != 0) {
-        for (let p = ld(Up, j); p < d; p++) {
-          const i = ld(Ui, p);
-          stf(y, i, ldf(y, i) - ldf(Ux, p) * yj);
-        }
-      }
+      if (yj != 0) colSub(y, Ui, Ux, ld(Up, j), ld(Up, j + 1) - 1, yj);
     }
     for (let k = 0; k < n; k++) stf(x, ld(q, k), ldf(y, k));
     return;
@@ -820,26 +798,8 @@ export function lu_solve(
     stf(y, 2 * r, ldf(b, 2 * i));
     stf(y, 2 * r + 1, ldf(b, 2 * i + 1));
   }
-  for (let j = 0; j < n; j++) {
-    const yr = ldf(y, 2 * j);
-    const yi = ldf(y, 2 * j + 1);
-    let p = ld(Lp, j) + 1;
-    const e = ld(Lp, j + 1);
-    if (ASC_FEATURE_SIMD) {
-      const vr = f64x2.splat(yr);
-      const vi = f64x2.replace_lane(f64x2.splat(yi), 0, -yi);
-      for (; p < e; p++) csub(y + (<usize>ld(Li, p) << 4), Lx + (<usize>p << 4), vr, vi);
-    }
-    for (; p < e; p++) {
-      const i = ld(Li, p);
-      const lr = ldf(Lx, 2 * p);
-      const li = ldf(Lx, 2 * p + 1);
-      stf(y, 2 * i, ldf(y, 2 * i) - (lr * yr - li * yi));
-      stf(y, 2 * i + 1, ldf(y, 2 * i + 1) - (lr * yi + li * yr));
-    }
-  }
+  for (let j = 0; j < n; j++) colSubC(y, Li, Lx, ld(Lp, j) + 1, ld(Lp, j + 1), ldf(y, 2 * j), ldf(y, 2 * j + 1));
   for (let j = n - 1; j >= 0; j--) {
-    const d = ld(Up, j + 1) - 1;
     const ir = ldf(dinv, 2 * j);
     const ii = ldf(dinv, 2 * j + 1);
     const a = ldf(y, 2 * j);
@@ -848,19 +808,7 @@ export function lu_solve(
     const yi = a * ii + bi * ir;
     stf(y, 2 * j, yr);
     stf(y, 2 * j + 1, yi);
-    let p = ld(Up, j);
-    if (ASC_FEATURE_SIMD) {
-      const vr = f64x2.splat(yr);
-      const vi = f64x2.replace_lane(f64x2.splat(yi), 0, -yi);
-      for (; p < d; p++) csub(y + (<usize>ld(Ui, p) << 4), Ux + (<usize>p << 4), vr, vi);
-    }
-    for (; p < d; p++) {
-      const i = ld(Ui, p);
-      const vr = ldf(Ux, 2 * p);
-      const vi = ldf(Ux, 2 * p + 1);
-      stf(y, 2 * i, ldf(y, 2 * i) - (vr * yr - vi * yi));
-      stf(y, 2 * i + 1, ldf(y, 2 * i + 1) - (vr * yi + vi * yr));
-    }
+    colSubC(y, Ui, Ux, ld(Up, j), ld(Up, j + 1) - 1, yr, yi);
   }
   for (let k = 0; k < n; k++) {
     const t = ld(q, k);
