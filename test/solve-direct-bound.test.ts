@@ -11,20 +11,7 @@ import { Prng } from '../src/generators/prng.js';
 import { directResidualBound } from '../src/solvers/solve.js';
 import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
 import { parseMatrixMarket } from '../src/io/index.js';
-
-/** v = m·2^e exactly (v finite). */
-function exact(v: number): [bigint, number] {
-  if (v === 0) return [0n, 0];
-  const dv = new DataView(new ArrayBuffer(8));
-  dv.setFloat64(0, v);
-  const hi = dv.getUint32(0);
-  const lo = dv.getUint32(4);
-  const biased = (hi >>> 20) & 0x7ff;
-  let m = (BigInt(hi & 0xfffff) << 32n) | BigInt(lo);
-  if (biased > 0) m |= 1n << 52n;
-  const e = (biased > 0 ? biased : 1) - 1075;
-  return [hi >>> 31 ? -m : m, e];
-}
+import { exact } from './exact-residual.js';
 
 /** Σ of terms m·2^e, exactly, as a double (rounded once). */
 function exactSum(terms: [bigint, number][]): number {

@@ -1,6 +1,6 @@
 import { amgPays } from './amg/index.js';
 import type { CSRMatrix } from '../formats/csr.js';
-import { hostNorm, hostResidual, hostResidualNorm } from '../host-spmv.js';
+import { hostNorm, hostResidual, hostResidualNorm, rhsExponent, scaleBy } from '../host-spmv.js';
 import type { ValueArray } from '../dtype.js';
 import type { PathId } from '../path.js';
 import { bicgstab } from './krylov/bicgstab.js';
@@ -253,7 +253,7 @@ export async function solveWithTrueResidual<V>(
   // the methods' dot products over- or underflow for ‖b‖ far from 1 (f64 from 1e±154, f32 from 1e±19:
   // 'nan', 'breakdown' or divergence on a problem whose answer is representable): b and x0 are scaled by
   // a power of two, exactly, and x and the residual norm scaled back
-  const e = rhsExponent(b);
+  const e = rhsExponent(hostNorm(b));
   if (e === 0) return solveScaled(ops, io, A, b, run, o);
   const bs = scaleBy(Float64Array.from(b), -e);
   const r = await solveScaled(ops, io, A, bs, run, { ...o, x0: o.x0 && scaleBy(Float64Array.from(o.x0), -e) });
@@ -276,26 +276,6 @@ export async function solveWithTrueResidual<V>(
 
 /** A true-residual solve's options: the method's, x0 on the host in f64, and whether the matrix is f32. */
 type TrueSolveOptions<V> = Omit<GmresOptions<V>, 'x0'> & { x0?: Float64Array; single: boolean };
-
-/** ‖b‖ outside [2^-RHS_RANGE, 2^RHS_RANGE] is scaled into [1/2, 2) (f32's dot products of 2^±16 entries stay in range). */
-const RHS_RANGE = 16;
-
-/** The power of two e with ‖b‖ ≈ 2^e where b is to be scaled, else 0 (b = 0, not finite, or in range). */
-function rhsExponent(b: Float64Array): number {
-  const norm = hostNorm(b);
-  if (!(norm > 0) || !Number.isFinite(norm)) return 0;
-  const e = Math.round(Math.log2(norm));
-  return Math.abs(e) > RHS_RANGE ? e : 0;
-}
-
-/** v ← 2^e·v in place, exact where no entry over- or underflows (two steps: 2^±1074 itself is not a number). */
-function scaleBy(v: Float64Array, e: number): Float64Array {
-  const h = Math.trunc(e / 2);
-  const s1 = 2 ** h;
-  const s2 = 2 ** (e - h);
-  for (let i = 0; i < v.length; i++) v[i] = v[i] * s1 * s2;
-  return v;
-}
 
 /** solveWithTrueResidual for b in range. */
 async function solveScaled<V>(
