@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
-import { CSRMatrix } from '../src/formats/csr.js';
+import { CSRMatrix, isPrivateCanonical, validateCanonical } from '../src/formats/csr.js';
 import { poisson2D, poisson3D } from '../src/generators/poisson.js';
 import { diffusion2D, diffusion3D } from '../src/generators/diffusion.js';
 import { elasticity2D, elasticity2DModes } from '../src/generators/elasticity.js';
@@ -105,13 +105,15 @@ describe('amg setup', () => {
     }
   });
 
-  it('hierarchy invariants: P full column rank, R = Pᵀ, R·A·P equal to a dense reference and symmetric, complexities bounded', () => {
+  it('hierarchy invariants: P, R and the coarse levels canonical, P full column rank, R = Pᵀ, R·A·P equal to a dense reference and symmetric, complexities bounded', () => {
     const A = poisson2D(24);
     const h = buildHierarchy(A, kernels, { maxCoarse: 20 });
     expect(h.levels.length).toBeGreaterThanOrEqual(3);
     expect(h.stop).toBe('size');
     for (let l = 0; l + 1 < h.levels.length; l++) {
       const { A: Al, P, R } = h.levels[l];
+      // marked private and canonical (the cycle's uploads skip validation): valid, columns strictly ascending
+      for (const M of [P!, R!, h.levels[l + 1].A]) expect(isPrivateCanonical(M) && validateCanonical(M)).toBe(true);
       const Pd = dense(P!);
       const Rd = dense(R!);
       expect(rank(Pd)).toBe(P!.cols);

@@ -41,6 +41,7 @@ import { assertDType, isComplex, toComplex, type DType, type Scalar } from '../d
 import { DisposedError, ShapeError, UnsupportedError } from '../errors.js';
 import type { Op } from '../backend-types.js';
 import { SELL_PAD, type CSRMatrix, type SELLMatrix } from '../formats/index.js';
+import { isPrivateCanonical } from '../formats/csr.js';
 import { acquireContext, probeCapabilities, type GpuCanvas, type GpuCapabilities } from './context.js';
 import {
   createArrayTexture, decodeValues, elementKind, encodeScalar, encodeValues, floatsPerElement, isZeroScalar, joinDS, layoutFor, layoutKey, layoutLimits, MAX_TEXELS, textureBytes,
@@ -267,7 +268,8 @@ export class GpuBackend implements GpuOwner {
       throw new UnsupportedError(`GPU upload: format ${f} is not supported (csr, sell, ell, dia, hyb)`);
     }
     assertDType(matrix.dtype, 'GPU upload');
-    matrix.validate();
+    // the library's own validated CSRs (an AMG hierarchy's levels) are not scanned again
+    if (!(matrix.format === 'csr' && isPrivateCanonical(matrix))) matrix.validate();
     const data = this.buildMatrix(matrix, options);
     return new GpuMatrix(this, matrix.dtype, matrix.rows, matrix.cols, matrix.nnz, matrix.format, data, { matrix, options: { ...options } });
   }

@@ -1,5 +1,5 @@
 import { UnsupportedError } from '../../errors.js';
-import { CSRMatrix } from '../../formats/csr.js';
+import { CSRMatrix, markPrivateCanonical } from '../../formats/csr.js';
 import { amalgamate, standardAggregation, symmetricStrength } from './aggregate.js';
 import { fitCandidates } from './tentative.js';
 import { coarseSolver, type AmgCoarse } from './coarse.js';
@@ -128,12 +128,14 @@ function build(A: CSRMatrix, session: SparseSession, kernels: SparseKernels, opt
     const w = -4 / 3 / level.rho;
     // a loop: TypedArray.map with a callback took 50 ms for poisson3D(128)'s 2 097 152 rows
     for (let i = 0; i < scale.length; i++) scale[i] = w * level.dinv[i];
-    const P = session.smoothedProlongator(cur, fit.T, scale);
+    // the products are canonical by construction and stay the library's: marked so, the cycle's uploads
+    // do not validate them again
+    const P = markPrivateCanonical(session.smoothedProlongator(cur, fit.T, scale));
     session.release(fit.T);
-    const R = session.transpose(P);
+    const R = markPrivateCanonical(session.transpose(P));
     level.P = P;
     level.R = R;
-    const next = session.galerkin(R, cur, P);
+    const next = markPrivateCanonical(session.galerkin(R, cur, P));
     for (const M of [R, cur, P]) session.release(M);
     cur = next;
     B = fit.coarse;
