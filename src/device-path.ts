@@ -7,6 +7,7 @@ import { isComplex, type DType, type Scalar, type ValueArray } from './dtype.js'
 import type { Op, SpmvScalars } from './backend-types.js';
 import { DIAMatrix, type FormatName, type SparseMatrix } from './formats/index.js';
 import { DenseMatrix } from './formats/dense.js';
+import { ROUND } from './formats/common.js';
 import type { CostProfile, DenseShape, Path, PathCalibration, PathCapabilities, PathDense, PathId, PathMatrix, PathVector } from './path.js';
 import { inverseDiagonal } from './solvers/precond/jacobi.js';
 import type { ChebyshevPolynomial, PathRefinement, Preconditioner, SolveOptions, SolveResult, SolverOps, TriangularOptions, TriangularSolver } from './solvers/ops.js';
@@ -250,11 +251,11 @@ export abstract class DevicePath<M extends PathMatrix, V extends PathVector, D e
       checkEvery: cgResident || bicgstabResident ? RESIDENT_CHECK_EVERY : undefined,
       label: this.label,
       operator: (Mh, o) => {
-        const R = B.upload(Mh.astype(dt), { fewProducts: o?.fewProducts });
+        const R = B.upload(Mh.astype(dt, ROUND), { fewProducts: o?.fewProducts });
         return { apply: async (x, y, alpha, beta) => B.spmv(R, x, y, { alpha, beta }), dispose: () => R.dispose() };
       },
       // the factor in the solve's dtype (a solver layer may factor in f64 for an f32 solve)
-      triangular: triangular ? (T, o) => triangular(T.dtype === dt ? T : T.astype(dt), o) : undefined,
+      triangular: triangular ? (T, o) => triangular(T.dtype === dt ? T : T.astype(dt, ROUND), o) : undefined,
       refinement: refinement ? (b, x0) => refinement(A, b, x0) : undefined,
       release: (v) => (B.recycle ? B.recycle(v) : v.dispose()),
       dispose: () => {

@@ -7,6 +7,7 @@ import { cpuTriangular } from './sptrsv.js';
 import { cpuRefinement, cpuRefinementF64, refinesOnPool } from './refine.js';
 import type { Preconditioner, SolverOps } from '../solvers/ops.js';
 import type { SparseMatrix } from '../formats/index.js';
+import { ROUND } from '../formats/common.js';
 
 /**
  * The CPU path's SolverOps: resident vectors in the runtime's memory, operations on the pool.
@@ -115,14 +116,15 @@ export function cpuSolverOps(
     // few products: no cache tiles, whose build costs more than they save over a multigrid cycle's
     // ≈ 15 applications (poisson3D(128)'s R₀, 263 552 × 2 097 152: 164 against 30 ms to upload, and
     // 15.7 against 13.3 ms a product; docs/amg.md 2026-11-27)
+    // ROUND: a preconditioner's f64 matrices for an f32 solve round as IEEE does (their tiny residues are noise)
     operator: (A, o) => {
-      const R = B.upload(A.astype(dt), o?.fewProducts ? false : undefined);
+      const R = B.upload(A.astype(dt, ROUND), o?.fewProducts ? false : undefined);
       return {
         apply: (x, y, alpha, beta) => B.spmv(R, x, y, { alpha: [alpha, 0], beta: [beta, 0], op: 'N' }),
         dispose: () => R.dispose(),
       };
     },
-    triangular: (T, o) => cpuTriangular(B, T.astype(dt), o),
+    triangular: (T, o) => cpuTriangular(B, T.astype(dt, ROUND), o),
     // x and b − A·x in f64 on the pool, not the host (src/cpu/refine.ts): f64 / c128 in any format,
     // f32 in DIA; undefined otherwise (other f32 / c64 refine on the host)
     refinement: (b, x0) => (!single ? cpuRefinementF64(B, M, b, x0) : refinesOnPool(M) ? cpuRefinement(B, M, b, x0) : undefined),

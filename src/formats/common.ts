@@ -3,11 +3,12 @@
  * array and the index, value-array dtype casts, and the padding limit of the padded formats.
  *
  * Values are never checked for finiteness anywhere in src/formats: NaN and ±Inf are data and
- * propagate through the kernels per IEEE 754 like any other value.
+ * propagate through the kernels per IEEE 754 like any other value. A conversion to f32 that would make
+ * a finite value ±Inf or a nonzero one 0 is refused (castValues).
  */
-import { FormatError, PaddingLimitError, ShapeError, UnsupportedError } from '../errors.js';
+import { FormatError, InputRangeError, PaddingLimitError, ShapeError, UnsupportedError } from '../errors.js';
 import { allocValues, assertDType, components, isComplex, valuesMatch, type DType, type ValueArray } from '../dtype.js';
-import { optionKeys } from '../options-check.js';
+import { checkChoice, checkOptions, optionKeys } from '../options-check.js';
 
 /** Largest row/column count and array length: indices are Int32 and wasm32 offsets are 32-bit. */
 export const MAX_INDEX = 0x7fffffff;
@@ -116,24 +117,76 @@ export function copyElement(from: ValueArray, src: number, to: ValueArray, dst: 
   }
 }
 
+/** Options of a format's `astype`. */
+export interface AstypeOptions {
+  /**
+   * What a value f32 cannot hold does on the way from f64 (c128 to c64): `'throw'` (default) an
+   * InputRangeError naming the first such entry; `'round'` IEEE rounding, beyond ±3.4028235e38 to ±Infinity
+   * and below f32's smallest subnormal (≈ 1.4e-45) to 0.
+   */
+  outOfRange?: 'throw' | 'round';
+}
+
+/** astype's options for the library's own f64 → f32 conversions (a preconditioner's matrices made in f64 for an f32 solve): IEEE rounding. @internal */
+export const ROUND: AstypeOptions = Object.freeze({ outOfRange: 'round' });
+
+/** The keys AstypeOptions has. */
+const ASTYPE_KEYS = optionKeys<AstypeOptions>({ outOfRange: true });
+
 /**
  * The value array of `values` converted from dtype `from` to `to` (always a new array). Real → complex
  * sets im = 0; f64 → f32 rounds to nearest; complex → real throws UnsupportedError (it would drop the
- * imaginary part silently).
+ * imaginary part silently). A finite value that f32 would turn into ±Infinity, or a nonzero one into 0,
+ * throws InputRangeError naming its row and column (`at(element)` finds them) unless the options say
+ * `outOfRange: 'round'`.
  */
-export function castValues(format: string, values: ValueArray, from: DType, to: DType): ValueArray {
+export function castValues(format: string, values: ValueArray, from: DType, to: DType, at: (element: number) => [number, number], options?: AstypeOptions): ValueArray {
   assertDType(to, `${format}.astype`);
+  checkOptions(`${format}.astype`, options, ASTYPE_KEYS);
+  const round = checkChoice(`${format}.astype`, 'outOfRange', options?.outOfRange, ['throw', 'round'] as const) === 'round';
   if (isComplex(from) && !isComplex(to)) {
     throw new UnsupportedError(`${format}.astype: cannot convert complex ${from} to real ${to}; take the real part explicitly`);
   }
-  const n = values.length / components(from);
+  const cf = components(from);
+  const n = values.length / cf;
   const out = allocValues(to, n);
-  if (components(from) === components(to)) {
+  if (cf === components(to)) {
     out.set(values);
   } else {
     for (let k = 0; k < n; k++) out[2 * k] = values[k];
   }
+  // f32 holds ±3.4e38 at most and nothing nonzero below 1.4e-45: IEEE rounding would make an entry
+  // ±Infinity or 0 without a word (a wrong matrix, solved as if it were the one given)
+  if (out instanceof Float32Array && !(values instanceof Float32Array) && !round) {
+    const step = cf === components(to) ? 1 : 2;
+    for (let k = 0; k < values.length; k++) {
+      const v = values[k];
+      const w = out[step * k];
+      if (v !== w && Number.isFinite(v) && (w === 0 || !Number.isFinite(w))) {
+        const [i, j] = at(Math.floor(k / cf));
+        const part = cf === 2 ? (k % 2 === 0 ? ' (real part)' : ' (imaginary part)') : '';
+        const why = w === 0 ? `below f32's smallest subnormal ${F32_TINY}: it would become 0` : `beyond f32's largest ${F32_MAX}: it would become ${w}`;
+        throw new InputRangeError(`${format}.astype('${to}'): the entry at row ${i}, column ${j}${part} is ${v}, ${why}; scale the matrix, or pass { outOfRange: 'round' } to accept IEEE rounding`);
+      }
+    }
+  }
   return out;
+}
+
+/** f32's largest finite value and smallest subnormal, as castValues names them. */
+const F32_MAX = 3.4028234663852886e38;
+const F32_TINY = 1.401298464324817e-45;
+
+/** The segment i of `ptr` (row or column pointers) holding entry k: ptr[i] ≤ k < ptr[i + 1], empty segments skipped. */
+export function segmentOf(ptr: Int32Array, k: number): number {
+  let lo = 0;
+  let hi = ptr.length - 1;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >>> 1;
+    if (ptr[mid] <= k) lo = mid;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { type DType, type ValueArray } from '../dtype.js';
 import { allocIndex, withMemoryBudget } from '../memory-budget.js';
-import { castValues, checkHeader, checkIndexArray, checkRange, checkValueArray } from './common.js';
+import { type AstypeOptions, castValues, checkHeader, checkIndexArray, checkRange, checkValueArray } from './common.js';
 import { CSRMatrix } from './csr.js';
 import { dtypeOf, entriesMatch, fields, indexArray, shape2, valueArray, type CoordinateArrays } from './from-arrays.js';
 import { ShapeError } from '../errors.js';
@@ -139,10 +139,11 @@ export class COOMatrix {
    * A copy with values converted to `dtype`; `this` when dtype is unchanged.
    *
    * @throws {@link UnsupportedError} from a complex dtype to a real one (it would drop the imaginary parts), or for an unknown dtype.
+   * @throws {@link InputRangeError} to f32 or c64, for a finite value beyond f32's range or a nonzero one below its smallest subnormal (naming its row and column), unless `options.outOfRange` is `'round'`.
    */
-  astype(dtype: DType): COOMatrix {
+  astype(dtype: DType, options?: AstypeOptions): COOMatrix {
     if (dtype === this.dtype) return this;
-    const values = castValues('COO', this.values, this.dtype, dtype);
+    const values = castValues('COO', this.values, this.dtype, dtype, (k) => [this.rowIdx[k], this.colIdx[k]], options);
     return new COOMatrix(this.rows, this.cols, dtype, this.rowIdx.slice(), this.colIdx.slice(), values);
   }
 

@@ -1,6 +1,6 @@
 import type { DType, ValueArray } from '../dtype.js';
 import { withMemoryBudget } from '../memory-budget.js';
-import { castValues, checkHeader, checkIndexArray, checkValueArray } from './common.js';
+import { type AstypeOptions, castValues, checkHeader, checkIndexArray, checkValueArray, segmentOf } from './common.js';
 import { CSRMatrix, validateCompressed } from './csr.js';
 import { compressedArrays, type CompressedArrays } from './from-arrays.js';
 
@@ -128,10 +128,11 @@ export class CSCMatrix {
    * A copy with values converted to `dtype`; `this` when dtype is unchanged.
    *
    * @throws {@link UnsupportedError} from a complex dtype to a real one (it would drop the imaginary parts), or for an unknown dtype.
+   * @throws {@link InputRangeError} to f32 or c64, for a finite value beyond f32's range or a nonzero one below its smallest subnormal (naming its row and column), unless `options.outOfRange` is `'round'`.
    */
-  astype(dtype: DType): CSCMatrix {
+  astype(dtype: DType, options?: AstypeOptions): CSCMatrix {
     if (dtype === this.dtype) return this;
-    const values = castValues('CSC', this.values, this.dtype, dtype);
+    const values = castValues('CSC', this.values, this.dtype, dtype, (k) => [this.rowIdx[k], segmentOf(this.colPtr, k)], options);
     return new CSCMatrix(this.rows, this.cols, dtype, this.colPtr.slice(), this.rowIdx.slice(), values);
   }
 

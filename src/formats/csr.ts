@@ -1,6 +1,6 @@
 import { allocValues, components, type DType, type ValueArray } from '../dtype.js';
 import { allocIndex, reserveMemory, withMemoryBudget } from '../memory-budget.js';
-import { castValues, checkHeader, checkIndexArray, checkPointers, checkRange, checkValueArray } from './common.js';
+import { type AstypeOptions, castValues, checkHeader, checkIndexArray, checkPointers, checkRange, checkValueArray, segmentOf } from './common.js';
 import { compressedArrays, type CompressedArrays } from './from-arrays.js';
 import { bucketByRow, rowsCanonical, sortAndSumRows, unshiftCursors } from './sort.js';
 
@@ -208,10 +208,11 @@ export class CSRMatrix {
    * A copy with values converted to `dtype` (see castValues); `this` when dtype is unchanged.
    *
    * @throws {@link UnsupportedError} from a complex dtype to a real one (it would drop the imaginary parts), or for an unknown dtype.
+   * @throws {@link InputRangeError} to f32 or c64, for a finite value beyond f32's range or a nonzero one below its smallest subnormal (naming its row and column), unless `options.outOfRange` is `'round'`.
    */
-  astype(dtype: DType): CSRMatrix {
+  astype(dtype: DType, options?: AstypeOptions): CSRMatrix {
     if (dtype === this.dtype) return this;
-    const values = castValues('CSR', this.values, this.dtype, dtype);
+    const values = castValues('CSR', this.values, this.dtype, dtype, (k) => [segmentOf(this.rowPtr, k), this.colIdx[k]], options);
     return new CSRMatrix(this.rows, this.cols, dtype, this.rowPtr.slice(), this.colIdx.slice(), values);
   }
 

@@ -1,7 +1,7 @@
 import { checkOptions, optionKeys } from '../options-check.js';
 import { allocValues, components, type DType, type ValueArray } from '../dtype.js';
 import { allocIndex, withMemoryBudget } from '../memory-budget.js';
-import { castValues, checkHeader, checkPadding, checkValueArray, copyElement, isZeroAt } from './common.js';
+import { type AstypeOptions, castValues, checkHeader, checkPadding, checkValueArray, copyElement, isZeroAt } from './common.js';
 import { CSRMatrix } from './csr.js';
 import { dtypeOf, shape2, stridedRows, valueArray, type NumericArrayLike, type StridedArray } from './from-arrays.js';
 import { isComplex } from '../dtype.js';
@@ -175,10 +175,11 @@ export class DenseMatrix {
    * A copy with values converted to `dtype`; `this` when dtype is unchanged.
    *
    * @throws {@link UnsupportedError} from a complex dtype to a real one (it would drop the imaginary parts), or for an unknown dtype.
+   * @throws {@link InputRangeError} to f32 or c64, for a finite value beyond f32's range or a nonzero one below its smallest subnormal (naming its row and column), unless `options.outOfRange` is `'round'`.
    */
-  astype(dtype: DType): DenseMatrix {
+  astype(dtype: DType, options?: AstypeOptions): DenseMatrix {
     if (dtype === this.dtype) return this;
-    return new DenseMatrix(this.rows, this.cols, dtype, castValues('Dense', this.values, this.dtype, dtype));
+    return new DenseMatrix(this.rows, this.cols, dtype, castValues('Dense', this.values, this.dtype, dtype, (k) => [Math.floor(k / this.cols), k % this.cols], options));
   }
 
   /** Bytes of values. */

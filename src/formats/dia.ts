@@ -3,7 +3,7 @@ import { PADDING_OPTION_KEYS } from './common.js';
 import { FormatError } from '../errors.js';
 import { allocValues, components, type DType, type ValueArray } from '../dtype.js';
 import { allocIndex, withMemoryBudget } from '../memory-budget.js';
-import { castValues, checkHeader, checkIndexArray, checkPadding, checkValueArray, checkZero, copyElement, isZeroAt, slotPitch, type PaddingOptions } from './common.js';
+import { type AstypeOptions, castValues, checkHeader, checkIndexArray, checkPadding, checkValueArray, checkZero, copyElement, isZeroAt, type PaddingOptions, slotPitch } from './common.js';
 import { CSRMatrix, isPrivateCanonical } from './csr.js';
 
 /**
@@ -183,10 +183,11 @@ export class DIAMatrix {
    * A copy with values converted to `dtype`; `this` when dtype is unchanged.
    *
    * @throws {@link UnsupportedError} from a complex dtype to a real one (it would drop the imaginary parts), or for an unknown dtype.
+   * @throws {@link InputRangeError} to f32 or c64, for a finite value beyond f32's range or a nonzero one below its smallest subnormal (naming its row and column), unless `options.outOfRange` is `'round'`.
    */
-  astype(dtype: DType): DIAMatrix {
+  astype(dtype: DType, options?: AstypeOptions): DIAMatrix {
     if (dtype === this.dtype) return this;
-    return new DIAMatrix(this.rows, this.cols, dtype, this.offsets.slice(), this.pitch, castValues('DIA', this.data, this.dtype, dtype));
+    return new DIAMatrix(this.rows, this.cols, dtype, this.offsets.slice(), this.pitch, castValues('DIA', this.data, this.dtype, dtype, (k) => [k % this.pitch, (k % this.pitch) + this.offsets[Math.floor(k / this.pitch)]], options));
   }
 
   /** Bytes of offsets and data. */

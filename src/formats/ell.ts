@@ -2,7 +2,7 @@ import { checkOptions, optionKeys } from '../options-check.js';
 import { FormatError, ShapeError } from '../errors.js';
 import { allocValues, components, type DType, type ValueArray } from '../dtype.js';
 import { allocIndex, withMemoryBudget } from '../memory-budget.js';
-import { castValues, checkHeader, checkIndexArray, checkPadding, checkValueArray, checkZero, copyElement, slotPitch, type PaddingOptions } from './common.js';
+import { type AstypeOptions, castValues, checkHeader, checkIndexArray, checkPadding, checkValueArray, checkZero, copyElement, type PaddingOptions, slotPitch } from './common.js';
 import { CSRMatrix } from './csr.js';
 
 /** Column index of an ELL padding slot (kernels mask it, so x is never read through padding). */
@@ -175,10 +175,11 @@ export class ELLMatrix {
    * A copy with values converted to `dtype`; `this` when dtype is unchanged.
    *
    * @throws {@link UnsupportedError} from a complex dtype to a real one (it would drop the imaginary parts), or for an unknown dtype.
+   * @throws {@link InputRangeError} to f32 or c64, for a finite value beyond f32's range or a nonzero one below its smallest subnormal (naming its row and column), unless `options.outOfRange` is `'round'`.
    */
-  astype(dtype: DType): ELLMatrix {
+  astype(dtype: DType, options?: AstypeOptions): ELLMatrix {
     if (dtype === this.dtype) return this;
-    const values = castValues('ELL', this.values, this.dtype, dtype);
+    const values = castValues('ELL', this.values, this.dtype, dtype, (k) => [k % this.stride, this.colIdx[k]], options);
     return new ELLMatrix(this.rows, this.cols, dtype, this.width, this.stride, this.colIdx.slice(), values);
   }
 

@@ -3,7 +3,7 @@ import { checkOptions } from '../options-check.js';
 import { FormatError, ShapeError } from '../errors.js';
 import { allocValues, components, type DType } from '../dtype.js';
 import { allocIndex, copyIndex, withMemoryBudget } from '../memory-budget.js';
-import { checkHeader, checkPadding, copyElement, slotPitch } from './common.js';
+import { type AstypeOptions, checkHeader, checkPadding, copyElement, slotPitch } from './common.js';
 import { COOMatrix } from './coo.js';
 import { CSRMatrix } from './csr.js';
 import { ELL_PAD, ellPart, ELLMatrix, type ELLOptions } from './ell.js';
@@ -165,10 +165,11 @@ export class HYBMatrix {
    * A copy with values converted to `dtype`; `this` when dtype is unchanged.
    *
    * @throws {@link UnsupportedError} from a complex dtype to a real one (it would drop the imaginary parts), or for an unknown dtype.
+   * @throws {@link InputRangeError} to f32 or c64, for a finite value beyond f32's range or a nonzero one below its smallest subnormal (naming its row and column), unless `options.outOfRange` is `'round'`.
    */
-  astype(dtype: DType): HYBMatrix {
+  astype(dtype: DType, options?: AstypeOptions): HYBMatrix {
     if (dtype === this.dtype) return this;
-    return new HYBMatrix(this.rows, this.cols, dtype, this.ell.astype(dtype), this.coo.astype(dtype));
+    return new HYBMatrix(this.rows, this.cols, dtype, this.ell.astype(dtype, options), this.coo.astype(dtype, options));
   }
 
   /** Bytes of both parts. */

@@ -29,7 +29,7 @@ export { SELL_PAD, SELL_SORT_WINDOW, sellDefaultC, defaultSortWindow, sellSlots,
 export { ELL_PAD, type ELLOptions } from './ell.js';
 export { DENSE_MAX_SLOTS, type DenseOptions } from './dense.js';
 export { hybWidth } from './hyb.js';
-export type { PaddingOptions } from './common.js';
+export type { AstypeOptions, PaddingOptions } from './common.js';
 export type { CompressedArrays, CoordinateArrays, NumericArrayLike, StridedArray } from './from-arrays.js';
 
 /** Names of the storage formats. */

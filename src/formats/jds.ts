@@ -1,7 +1,7 @@
 import { FormatError } from '../errors.js';
 import { allocValues, components, type DType, type ValueArray } from '../dtype.js';
 import { allocIndex, releaseMemory, withMemoryBudget } from '../memory-budget.js';
-import { castValues, checkHeader, checkIndexArray, checkPointers, checkRange, checkValueArray, copyElement } from './common.js';
+import { type AstypeOptions, castValues, checkHeader, checkIndexArray, checkPointers, checkRange, checkValueArray, copyElement, segmentOf } from './common.js';
 import { CSRMatrix } from './csr.js';
 
 /**
@@ -181,10 +181,11 @@ export class JDSMatrix {
    * A copy with values converted to `dtype`; `this` when dtype is unchanged.
    *
    * @throws {@link UnsupportedError} from a complex dtype to a real one (it would drop the imaginary parts), or for an unknown dtype.
+   * @throws {@link InputRangeError} to f32 or c64, for a finite value beyond f32's range or a nonzero one below its smallest subnormal (naming its row and column), unless `options.outOfRange` is `'round'`.
    */
-  astype(dtype: DType): JDSMatrix {
+  astype(dtype: DType, options?: AstypeOptions): JDSMatrix {
     if (dtype === this.dtype) return this;
-    const values = castValues('JDS', this.values, this.dtype, dtype);
+    const values = castValues('JDS', this.values, this.dtype, dtype, (k) => [this.perm[k - this.jdPtr[segmentOf(this.jdPtr, k)]], this.colIdx[k]], options);
     return new JDSMatrix(this.rows, this.cols, dtype, this.perm.slice(), this.jdPtr.slice(), this.colIdx.slice(), values);
   }
 

@@ -1,7 +1,7 @@
 import { FormatError } from '../errors.js';
 import { allocValues, components, type DType, type ValueArray } from '../dtype.js';
 import { allocIndex, withMemoryBudget } from '../memory-budget.js';
-import { castValues, checkHeader, checkIndexArray, checkPointers, checkRange, checkValueArray, checkZero, copyElement, isZeroAt } from './common.js';
+import { type AstypeOptions, castValues, checkHeader, checkIndexArray, checkPointers, checkRange, checkValueArray, checkZero, copyElement, isZeroAt, segmentOf } from './common.js';
 import { CSRMatrix } from './csr.js';
 
 /**
@@ -169,10 +169,11 @@ export class MRSMatrix {
    * A copy with values converted to `dtype`; `this` when dtype is unchanged.
    *
    * @throws {@link UnsupportedError} from a complex dtype to a real one (it would drop the imaginary parts), or for an unknown dtype.
+   * @throws {@link InputRangeError} to f32 or c64, for a finite value beyond f32's range or a nonzero one below its smallest subnormal (naming its row and column), unless `options.outOfRange` is `'round'`.
    */
-  astype(dtype: DType): MRSMatrix {
+  astype(dtype: DType, options?: AstypeOptions): MRSMatrix {
     if (dtype === this.dtype) return this;
-    return new MRSMatrix(this.rows, this.cols, dtype, this.index.slice(), castValues('MRS', this.values, this.dtype, dtype));
+    return new MRSMatrix(this.rows, this.cols, dtype, this.index.slice(), castValues('MRS', this.values, this.dtype, dtype, (k) => (k < this.rows ? [k, k] : [segmentOf(this.index.subarray(0, this.rows + 1), k), this.index[k]]), options));
   }
 
   /** Bytes of index and values. */

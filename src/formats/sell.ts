@@ -2,7 +2,7 @@ import { checkOptions, optionKeys } from '../options-check.js';
 import { FormatError, ShapeError } from '../errors.js';
 import { allocValues, components, type DType, type ValueArray } from '../dtype.js';
 import { allocIndex, releaseMemory, withMemoryBudget } from '../memory-budget.js';
-import { castValues, checkHeader, checkIndexArray, checkPadding, checkPointers, checkValueArray, checkZero, copyElement, type PaddingOptions } from './common.js';
+import { type AstypeOptions, castValues, checkHeader, checkIndexArray, checkPadding, checkPointers, checkValueArray, checkZero, copyElement, type PaddingOptions, segmentOf } from './common.js';
 import { CSRMatrix } from './csr.js';
 
 /** Column index of a SELL padding slot (kernels mask it, so x is never used through padding). */
@@ -245,10 +245,14 @@ export class SELLMatrix {
    * A copy with values converted to `dtype`; `this` when dtype is unchanged.
    *
    * @throws {@link UnsupportedError} from a complex dtype to a real one (it would drop the imaginary parts), or for an unknown dtype.
+   * @throws {@link InputRangeError} to f32 or c64, for a finite value beyond f32's range or a nonzero one below its smallest subnormal (naming its row and column), unless `options.outOfRange` is `'round'`.
    */
-  astype(dtype: DType): SELLMatrix {
+  astype(dtype: DType, options?: AstypeOptions): SELLMatrix {
     if (dtype === this.dtype) return this;
-    const values = castValues('SELL', this.values, this.dtype, dtype);
+    const values = castValues('SELL', this.values, this.dtype, dtype, (k) => {
+      const sl = segmentOf(this.slicePtr, k);
+      return [this.perm[sl * this.sliceHeight + ((k - this.slicePtr[sl]) % this.sliceHeight)], this.colIdx[k]];
+    }, options);
     return new SELLMatrix(this.rows, this.cols, dtype, this.sliceHeight, this.sortWindow, this.perm.slice(), this.slicePtr.slice(), this.colIdx.slice(), values);
   }
 

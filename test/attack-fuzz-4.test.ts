@@ -1,0 +1,89 @@
+/**
+ * Fourth property-based attack (fast-check, fixed seeds): conversions that change values without a
+ * word. astype to f32 / c64 in every format refuses a finite value f32 cannot hold (it became ±Infinity)
+ * and a nonzero one below f32's smallest subnormal (it became 0), naming the entry's row and column;
+ * `outOfRange: 'round'` gives IEEE rounding as before.
+ */
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { CSRMatrix } from '../src/formats/csr.js';
+import { convert, FORMATS } from '../src/formats/index.js';
+import { InputRangeError } from '../src/errors.js';
+import { mulberry32 } from './random.js';
+
+/** A random m×n CSR (f64 or c128) with values of magnitude 0.1..10 and its dense copy. */
+function randomCsr(m: number, n: number, complex: boolean, seed: number): CSRMatrix {
+  const g = mulberry32(seed);
+  const R: number[] = [];
+  const C: number[] = [];
+  const V: number[] = [];
+  for (let i = 0; i < m; i++) {
+    for (let j = 0; j < n; j++) {
+      if (g() < 0.5) continue;
+      R.push(i);
+      C.push(j);
+      V.push((g() < 0.5 ? -1 : 1) * (0.1 + 9.9 * g()));
+      if (complex) V.push((g() < 0.5 ? -1 : 1) * (0.1 + 9.9 * g()));
+    }
+  }
+  return CSRMatrix.fromTriplets(m, n, complex ? 'c128' : 'f64', Int32Array.from(R), Int32Array.from(C), Float64Array.from(V));
+}
+
+describe('astype to f32 / c64: values f32 cannot hold are a typed error naming the entry', () => {
+  it('every format, one planted value beyond 3.4e38 or below 1.4e-45 (real or imaginary part): InputRangeError naming its row, column and value; round gives IEEE', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 7 }),
+        fc.integer({ min: 1, max: 7 }),
+        fc.boolean(),
+        fc.constantFrom(...FORMATS),
+        fc.constantFrom(1e39, -3.5e38, 1e300, -Number.MAX_VALUE, 5e-46, -1e-300, 5e-324),
+        fc.nat(),
+        fc.nat(),
+        (m, n, complex, format, bad, seed, pick) => {
+          const A = randomCsr(m, n, complex, seed);
+          if (A.nnz === 0) return;
+          const c = complex ? 2 : 1;
+          const slot = pick % (c * A.nnz);
+          const entry = Math.floor(slot / c);
+          const row = A.rowPtr.findIndex((_, i) => A.rowPtr[i + 1] > entry);
+          const col = A.colIdx[entry];
+          A.values[slot] = bad;
+          const M = convert(A, format);
+          const to = complex ? 'c64' : 'f32';
+          let err: unknown;
+          try {
+            M.astype(to);
+          } catch (e) {
+            err = e;
+          }
+          expect(err, `${format} ${m}×${n} ${bad} at (${row}, ${col})`).toBeInstanceOf(InputRangeError);
+          const msg = (err as Error).message;
+          expect(msg).toContain(`row ${row}, column ${col}`);
+          expect(msg).toContain(String(bad));
+          if (complex) expect(msg).toContain(slot % 2 === 0 ? 'real part' : 'imaginary part');
+          // IEEE rounding where asked, element for element as Math.fround (dense, −0 as 0: a format may drop a 0)
+          const R = convert(M.astype(to, { outOfRange: 'round' }), 'dense');
+          expect(Array.from(R.values, (v) => v + 0)).toEqual(Array.from(convert(A, 'dense').values, (v) => Math.fround(v) + 0));
+        },
+      ),
+      { seed: 4042, numRuns: 400 },
+    );
+  });
+
+  it('values f32 holds (its subnormals, ±Infinity and NaN as given) convert without a word, as Math.fround', () => {
+    for (const format of FORMATS) {
+      const A = randomCsr(4, 5, false, 7);
+      const special = [Infinity, -Infinity, NaN, 2e-45, -3e38, 1e-40];
+      for (let k = 0; k < special.length && k < A.nnz; k++) A.values[k] = special[k];
+      const R = convert(convert(A, format).astype('f32'), 'dense');
+      expect(Array.from(R.values), format).toEqual(Array.from(convert(A, 'dense').values, Math.fround));
+    }
+  });
+
+  it('an unknown outOfRange or option key is refused', () => {
+    const A = randomCsr(3, 3, false, 1);
+    expect(() => A.astype('f32', { outOfRange: 'clamp' as 'round' })).toThrow(/outOfRange must be 'throw', 'round'/);
+    expect(() => A.astype('f32', { outofrange: 'round' } as never)).toThrow(/outofrange/);
+  });
+});
