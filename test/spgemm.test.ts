@@ -77,7 +77,7 @@ function sameBits(C1: CSRMatrix, C2: CSRMatrix, label: string): void {
 describe('spgemm', () => {
   let rt1: Runtime;
   let rt2: Runtime;
-  /** how many products ran on rt2's pool (runSync returned true) */
+  /** how many jobs ran on rt2's pool (runSync returned true) */
   let pooled = 0;
   beforeAll(async () => {
     rt1 = await createRuntime({ workers: 1 });
@@ -119,8 +119,8 @@ describe('spgemm', () => {
     const W = randomMatrix({ rows: 6000, meanRowLength: 6, distribution: 'powerlaw', exponent: 1.5, seed: 5 }).astype('f64');
     expect(W.nnz).toBeGreaterThan(16384); // SPGEMM_POOL_FLOOR: smaller products run inline
     both(W, W.transpose(), 'power-law A·Aᵀ');
-    // rt.spgemm's product is one pass (rows appended per chunk, no symbolic pass)
-    expect(pooled - before).toBe(2);
+    // rt.spgemm's product is two jobs: each row's multiply-adds, then one numeric pass (rows appended per chunk, no symbolic pass)
+    expect(pooled - before).toBe(4);
   });
 
   it('complex and single-precision products on the pool, rectangular, on 2 and 3 threads', async () => {
@@ -136,8 +136,8 @@ describe('spgemm', () => {
     } finally {
       rt3.dispose();
     }
-    // each product on the pool in one pass
-    expect(pooled - before).toBe(4);
+    // each product on the pool as two jobs: the multiply-adds, one numeric pass
+    expect(pooled - before).toBe(8);
   });
 
   it('random shapes, densities and dtypes, including empty rows, mixed dtypes and non-canonical input', () => {

@@ -61,18 +61,26 @@ export class CpuSparseSession implements SparseSession {
   private multiplyOnce(a: Resident, b: Resident, A: CSRMatrix, B: CSRMatrix, dtype: DType): CSRMatrix | undefined {
     const backend = this.backend;
     const [m, n, cc] = [A.rows, B.cols, a.cc];
-    // multiply-adds before each row
-    const before = new Float64Array(m + 1);
-    const [ap, ai, bp] = [A.rowPtr, A.colIdx, B.rowPtr];
-    let total = 0;
-    for (let i = 0; i < m; i++) {
-      before[i] = total;
-      for (let k = ap[i]; k < ap[i + 1]; k++) total += bp[ai[k] + 1] - bp[ai[k]];
-    }
-    before[m] = total;
-    if (total > 0x7fffffff) return undefined;
     const chunks = A.nnz < SPGEMM_POOL_FLOOR ? 1 : backend.threads;
-    const bounds = chunks === 1 ? Int32Array.of(0, m) : balancedBounds(m, chunks, (i) => before[i] + i, 1);
+    const ap = A.rowPtr;
+    const split = (prefix: (i: number) => number) => (chunks === 1 ? Int32Array.of(0, m) : balancedBounds(m, chunks, prefix, 1));
+    // multiply-adds before each row (each row's from the pool, by A's entries)
+    const before = new Float64Array(m + 1);
+    const fl = backend.heap.alloc(8 * m || 8);
+    try {
+      backend.runChunksSync('spgemm_flops', [a.ptr, a.idx, b.ptr, fl.ptr], split((i) => ap[i] + i));
+      const f = fl.view('f64', m);
+      let total = 0;
+      for (let i = 0; i < m; i++) {
+        before[i] = total;
+        total += f[i];
+      }
+      before[m] = total;
+    } finally {
+      fl.dispose();
+    }
+    if (before[m] > 0x7fffffff) return undefined;
+    const bounds = split((i) => before[i] + i);
     const work: Region[] = [];
     const arrays: Region[] = [];
     try {
@@ -362,12 +370,15 @@ export class CpuSparseSession implements SparseSession {
 /**
  * Bytes of a chunk's workspace for a product with n columns (assembly/spgemm.ts's layout): a marker
  * per column, a bitmap of the columns under a summary (a bit per 64-bit word), each part 16-byte
- * aligned, and an accumulator of n values of cc f64.
+ * aligned, the memo of the last row ordered, and an accumulator of n values of cc f64.
  */
 function workspaceBytes(n: number, cc: number): number {
   const align = (b: number) => Math.ceil(b / 16) * 16;
-  return align(4 * n) + align(8 * (Math.ceil(n / 4096) + Math.ceil(n / 64))) + 8 * cc * n || 16;
+  return align(4 * n) + align(8 * (Math.ceil(n / 4096) + Math.ceil(n / 64))) + MEMO_BYTES + 8 * cc * n;
 }
+
+/** Bytes of a workspace's memo of the last row ordered (assembly/spgemm.ts's MEMO_BYTES). */
+const MEMO_BYTES = 16 + 8 * 64;
 
 /** A resident product as a host CSRMatrix of `dtype`, its size checked against the memory budget in scope. */
 function hostCopy(C: Resident, dtype: DType): CSRMatrix {

@@ -1,6 +1,6 @@
 import { isComplex, type DType } from '../../dtype.js';
 import { ShapeError } from '../../errors.js';
-import type { CSRMatrix } from '../../formats/csr.js';
+import { CSRMatrix, isPrivateCanonical, validateCanonical } from '../../formats/csr.js';
 import type { SparseMatrix } from '../../formats/index.js';
 import { withMemoryBudget } from '../../memory-budget.js';
 import type { CoarseKernels } from './coarse.js';
@@ -47,9 +47,9 @@ export interface SparseKernels {
 
 /**
  * C = A·B for sparse matrices of any format (canonical CSR out; explicit zeros that cancel are kept,
- * as SciPy keeps them). Checks the shapes, converts both operands to canonical CSR (once: toCSR
- * validates), and runs the product in a session of `kernels` inside the memory budget `maxMemoryMB`
- * (default: the module's). The result's dtype: complex when either is, f32/c64 only when both are
+ * as SciPy keeps them). Checks the shapes, converts both operands to canonical CSR (once: validated),
+ * and runs the product in a session of `kernels` inside the memory budget `maxMemoryMB` (default: the
+ * module's). The result's dtype: complex when either is, f32/c64 only when both are
  * single precision.
  */
 export function spgemm(A: SparseMatrix, B: SparseMatrix, kernels: SparseKernels, maxMemoryMB?: number): CSRMatrix {
@@ -57,12 +57,17 @@ export function spgemm(A: SparseMatrix, B: SparseMatrix, kernels: SparseKernels,
   return withMemoryBudget(maxMemoryMB, () => {
     const s = kernels();
     try {
-      const a = A.toCSR();
-      return s.spgemm(a, B === A ? a : B.toCSR(), productDType(A.dtype, B.dtype));
+      const a = canonicalCSR(A);
+      return s.spgemm(a, B === A ? a : canonicalCSR(B), productDType(A.dtype, B.dtype));
     } finally {
       s.dispose();
     }
   });
+}
+
+/** M.toCSR(), a canonical CSR validated in one pass rather than two (validate, then the sortedness test). */
+function canonicalCSR(M: SparseMatrix): CSRMatrix {
+  return M instanceof CSRMatrix && (isPrivateCanonical(M) || validateCanonical(M)) ? M : M.toCSR();
 }
 
 function productDType(a: DType, b: DType): DType {
