@@ -46,6 +46,12 @@ export function elementBytes(dtype: DType): number {
   return componentBytes(dtype) * components(dtype);
 }
 
+/** Whether f32 cannot hold v: a finite v that would round to ±Infinity, or a nonzero one that would round to 0 (everything else, ±Infinity and NaN too, it holds rounded). */
+export function beyondF32(v: number): boolean {
+  const w = Math.fround(v);
+  return w !== v && Number.isFinite(v) && (w === 0 || !Number.isFinite(w));
+}
+
 /** A zero-filled value array holding `count` elements of `dtype`. */
 export function allocValues(dtype: DType, count: number): ValueArray {
   const n = count * components(dtype);

@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { CSRMatrix } from '../src/formats/csr.js';
 import { convert, FORMATS } from '../src/formats/index.js';
-import { InputRangeError } from '../src/errors.js';
+import { InputRangeError, ParseError } from '../src/errors.js';
+import { parseMatrixMarket } from '../src/io/matrix-market-read.js';
 import { mulberry32 } from './random.js';
 
 /** A random m×n CSR (f64 or c128) with values of magnitude 0.1..10 and its dense copy. */
@@ -85,5 +86,50 @@ describe('astype to f32 / c64: values f32 cannot hold are a typed error naming t
     const A = randomCsr(3, 3, false, 1);
     expect(() => A.astype('f32', { outOfRange: 'clamp' as 'round' })).toThrow(/outOfRange must be 'throw', 'round'/);
     expect(() => A.astype('f32', { outofrange: 'round' } as never)).toThrow(/outofrange/);
+  });
+});
+
+describe('Matrix Market read into f32 / c64: values f32 cannot hold are a ParseError at their line', () => {
+  it('coordinate and array files, real and complex parts: the entry, its line and the value named; f64 reads them', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 5 }),
+        fc.integer({ min: 1, max: 5 }),
+        fc.boolean(),
+        fc.boolean(),
+        fc.constantFrom('1e39', '-3.5e38', '1e-50', '-2e-46', '1.7976931348623157e308'),
+        fc.nat(),
+        (m, n, complex, array, bad, pick) => {
+          const count = m * n;
+          const at = pick % (count * (complex ? 2 : 1));
+          const entry = Math.floor(at / (complex ? 2 : 1));
+          const lines: string[] = [`%%MatrixMarket matrix ${array ? 'array' : 'coordinate'} ${complex ? 'complex' : 'real'} general`, array ? `${m} ${n}` : `${m} ${n} ${count}`];
+          // array files are column by column; coordinate entries written in the same order
+          for (let e = 0; e < count; e++) {
+            const i = e % m;
+            const j = Math.floor(e / m);
+            const parts = complex ? ['1.5', '-2.25'] : ['0.75'];
+            if (e === entry) parts[at % (complex ? 2 : 1)] = bad;
+            lines.push((array ? '' : `${i + 1} ${j + 1} `) + parts.join(' '));
+          }
+          const text = lines.join('\n') + '\n';
+          const i = entry % m;
+          const j = Math.floor(entry / m);
+          let err: unknown;
+          try {
+            parseMatrixMarket(text, { dtype: complex ? 'c64' : 'f32' });
+          } catch (e) {
+            err = e;
+          }
+          expect(err, `${array ? 'array' : 'coordinate'} ${bad} at (${i + 1}, ${j + 1})`).toBeInstanceOf(ParseError);
+          expect((err as ParseError).line).toBe(3 + entry);
+          expect((err as Error).message).toContain(`entry (${i + 1}, ${j + 1}) is ${Number(bad)}`);
+          // read as f64 / c128 the value is kept
+          const M = parseMatrixMarket(text).matrix;
+          expect(Array.from(M.values)).toContain(Number(bad));
+        },
+      ),
+      { seed: 4043, numRuns: 200 },
+    );
   });
 });

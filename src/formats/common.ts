@@ -7,7 +7,7 @@
  * a finite value ±Inf or a nonzero one 0 is refused (castValues).
  */
 import { FormatError, InputRangeError, PaddingLimitError, ShapeError, UnsupportedError } from '../errors.js';
-import { allocValues, assertDType, components, isComplex, valuesMatch, type DType, type ValueArray } from '../dtype.js';
+import { allocValues, assertDType, beyondF32, components, isComplex, valuesMatch, type DType, type ValueArray } from '../dtype.js';
 import { checkChoice, checkOptions, optionKeys } from '../options-check.js';
 
 /** Largest row/column count and array length: indices are Int32 and wasm32 offsets are 32-bit. */
@@ -161,10 +161,10 @@ export function castValues(format: string, values: ValueArray, from: DType, to: 
     const step = cf === components(to) ? 1 : 2;
     for (let k = 0; k < values.length; k++) {
       const v = values[k];
-      const w = out[step * k];
-      if (v !== w && Number.isFinite(v) && (w === 0 || !Number.isFinite(w))) {
+      if (v !== out[step * k] && beyondF32(v)) {
         const [i, j] = at(Math.floor(k / cf));
         const part = cf === 2 ? (k % 2 === 0 ? ' (real part)' : ' (imaginary part)') : '';
+        const w = Math.fround(v);
         const why = w === 0 ? `below f32's smallest subnormal ${F32_TINY}: it would become 0` : `beyond f32's largest ${F32_MAX}: it would become ${w}`;
         throw new InputRangeError(`${format}.astype('${to}'): the entry at row ${i}, column ${j}${part} is ${v}, ${why}; scale the matrix, or pass { outOfRange: 'round' } to accept IEEE rounding`);
       }

@@ -13,7 +13,7 @@
  * Every parsed range ends with '\n' (finish() appends one to an unterminated last line), so the
  * byte scanners stop at a newline at the latest and never need an explicit end bound.
  */
-import { components, isComplex, type DType, type ValueArray } from '../dtype.js';
+import { beyondF32, components, isComplex, type DType, type ValueArray } from '../dtype.js';
 import { ParseError, UnsupportedError } from '../errors.js';
 import { COOMatrix } from '../formats/coo.js';
 import { DenseMatrix } from '../formats/dense.js';
@@ -375,6 +375,7 @@ export class MatrixMarketParser {
     const field = this.field;
     const sym = this.sym;
     const comp = this.comp;
+    const single = this.dtype === 'f32' || this.dtype === 'c64';
     let line = this.line;
     let k = this.k;
     let ri = this.rowIdx;
@@ -442,6 +443,7 @@ export class MatrixMarketParser {
           if (!cur.ok || !isSepOrEnd(buf[cur.pos]) || (field === F_INTEGER && !cur.isInt)) {
             throw this.expected(valueName(field), buf, pos, line, lineStart);
           }
+          if (single && beyondF32(v)) throw this.beyondSingle(v, r, j, pos, line, lineStart);
           vals[o] = v;
           pos = skipBlanks(buf, cur.pos);
           if (field === F_COMPLEX) {
@@ -449,6 +451,7 @@ export class MatrixMarketParser {
             cur.pos = pos;
             const im = scanFloat(buf, cur);
             if (!cur.ok || !isSepOrEnd(buf[cur.pos])) throw this.expected('the imaginary part', buf, pos, line, lineStart);
+            if (single && beyondF32(im)) throw this.beyondSingle(im, r, j, pos, line, lineStart);
             if (sym === S_HERMITIAN && r === j && im !== 0) {
               throw new ParseError(`hermitian diagonal entry (${r}, ${j}) has imaginary part ${im}; it must be real`, line, pos - lineStart + 1);
             }
@@ -480,6 +483,7 @@ export class MatrixMarketParser {
     const field = this.field;
     const sym = this.sym;
     const comp = this.comp;
+    const single = this.dtype === 'f32' || this.dtype === 'c64';
     let vals = this.vals;
     let line = this.line;
     let k = this.k;
@@ -510,6 +514,7 @@ export class MatrixMarketParser {
         if (!cur.ok || !isSepOrEnd(buf[cur.pos]) || (field === F_INTEGER && !cur.isInt)) {
           throw this.expected(valueName(field), buf, pos, line, lineStart);
         }
+        if (single && beyondF32(re)) throw this.beyondSingle(re, i + 1, j + 1, pos, line, lineStart);
         pos = skipBlanks(buf, cur.pos);
         let im = 0;
         if (field === F_COMPLEX) {
@@ -517,6 +522,7 @@ export class MatrixMarketParser {
           cur.pos = pos;
           im = scanFloat(buf, cur);
           if (!cur.ok || !isSepOrEnd(buf[cur.pos])) throw this.expected('the imaginary part', buf, pos, line, lineStart);
+          if (single && beyondF32(im)) throw this.beyondSingle(im, i + 1, j + 1, pos, line, lineStart);
           if (sym === S_HERMITIAN && i === j && im !== 0) {
             throw new ParseError(`hermitian diagonal entry (${i + 1}, ${j + 1}) has imaginary part ${im}; it must be real`, line, pos - lineStart + 1);
           }
@@ -623,6 +629,11 @@ export class MatrixMarketParser {
     while (!isSepOrEnd(buf[e])) e++;
     const found = e === pos ? 'end of line' : JSON.stringify(clip(utf8.decode(buf.subarray(pos, e))));
     return new ParseError(`expected ${what}, found ${found}`, line, pos - lineStart + 1);
+  }
+
+  /** A value read into f32 (dtype 'f32' or 'c64') that f32 cannot hold: IEEE rounding would make it ±Infinity or 0. */
+  private beyondSingle(v: number, r: number, j: number, pos: number, line: number, lineStart: number): ParseError {
+    return new ParseError(`entry (${r}, ${j}) is ${v}, which ${this.dtype} cannot hold (it would become ${Math.fround(v)}); read it as ${this.dtype === 'c64' ? 'c128' : 'f64'} or scale the file`, line, pos - lineStart + 1);
   }
 
   private outOfRange(what: string, v: number, max: number, pos: number, line: number, lineStart: number): ParseError {
