@@ -46,12 +46,15 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
 const SLICE_MS = 50;
 const INLINE: Dispatch = { pooled: false, done: () => {} };
 const POOLED: Dispatch = { pooled: true, done: () => {} };
+const PLAIN_PRODUCT: SpmvScalars = { alpha: [1, 0], beta: [0, 0], op: 'N' };
 
 /** The CPU path: AssemblyScript kernels over one WebAssembly memory, on a pool of workers. */
 export class CpuBackend {
   private pool: WorkerPool | null = null;
   private control: Region | null = null;
   private scratch: Region | null = null;
+  /** the scratch's first two f64 (reductionInline) */
+  private scratchView: Float64Array | null = null;
   /** equal chunks of vector lengths for the current pool, per length (a number key: a string made per call cost an 8 µs dot ~2%) */
   private readonly vectorBounds = new Map<number, Int32Array>();
   private readonly kernelIndex: Map<string, number>;
@@ -71,6 +74,8 @@ export class CpuBackend {
   operations = 0;
   /** operations that took a turn and have not ended (see exclusive; inlineNow runs one only when none has) */
   private inFlight = 0;
+  /** per matrix, the largest cost of its product's steps (see productInline) */
+  private readonly productCost = new WeakMap<CpuMatrix, number>();
 
   private constructor(
     readonly heap: WasmHeap,
@@ -159,6 +164,15 @@ export class CpuBackend {
    * while later rows still read x, so x is copied first, as every path computes it (src/path.ts).
    */
   spmv(M: CpuMatrix, x: CpuVector, y: CpuVector, s: SpmvScalars): Promise<void> {
+    // a small product with nothing in flight: at once (the steps runSteps would run inline, in order)
+    if (s.op === 'N' && apart(x, y) && this.productInline(M) && this.inlineNow(0)) {
+      try {
+        this.spmvInline(M, x, y, s);
+        return Promise.resolve();
+      } catch (e) {
+        return Promise.reject(e);
+      }
+    }
     return this.exclusive(async () => {
       const xCopy = x.ptr === y.ptr ? this.vector(x.dtype, x.length) : null;
       try {
@@ -177,11 +191,13 @@ export class CpuBackend {
   }
 
   /**
-   * y = A·x on the calling thread alone, synchronously (the automatic calibration times it: explain
-   * is synchronous). Not for general use: it does not take a turn, so it must not overlap an operation.
+   * y = α·A·x + β·y (default A·x) on the calling thread alone, synchronously (the automatic
+   * calibration times it: explain is synchronous; inline products and sequences run it). Not for
+   * general use: it does not take a turn, so it must not overlap an operation; M is in gather form
+   * (not CSC or COO), untiled or past its tiles' trials, and x and y are apart.
    */
-  spmvInline(M: CpuMatrix, x: CpuVector, y: CpuVector): void {
-    for (const st of spmvSteps(M, x.ptr, y.ptr, { alpha: [1, 0], beta: [0, 0], op: 'N' }, 0)) {
+  spmvInline(M: CpuMatrix, x: CpuVector, y: CpuVector, s: SpmvScalars = PLAIN_PRODUCT): void {
+    for (const st of spmvSteps(M, x.ptr, y.ptr, s, 0)) {
       const [s, e] = st.entries ? [lowerBound(st.entries, st.start), lowerBound(st.entries, st.end)] : [st.start, st.end];
       this.call(st.kernel, st.args, s, e);
     }
@@ -217,6 +233,60 @@ export class CpuBackend {
       await this.pool.run({ kernel: this.kernelIndex.get(st.kernel)!, args: st.args, bounds });
       d.done(performance.now() - t0);
     }
+  }
+
+  /**
+   * Whether every step of M's product (op 'N') runs inline whichever way dispatch would choose — its
+   * cost below the pool's floor, or no pool — in M itself (no derived form, no cache tiles, whose
+   * first products are timed): then spmv() may run it at once, with the same bits.
+   */
+  private productInline(M: CpuMatrix): boolean {
+    if (M.disposed || M.format === 'csc' || M.format === 'coo' || M.params.tiled) return false;
+    if (!this.pool) return true;
+    let cost = this.productCost.get(M);
+    if (cost === undefined) {
+      cost = 0;
+      for (const st of spmvSteps(M, 0, 0, PLAIN_PRODUCT, 0)) if (st.end > st.start) cost = Math.max(cost, st.prefix(st.end) - st.prefix(st.start));
+      this.productCost.set(M, cost);
+    }
+    return cost < (this.policy ? this.policy.floor : this.inlineThreshold);
+  }
+
+  /**
+   * Runs `body` at once, synchronously on the calling thread, where operations on vectors of n
+   * elements and products of M (null: none) would each run inline now (inlineNow, productInline), so
+   * a chain of them costs one promise; undefined, without running it, where they would not. `body`
+   * calls only kernels over [0, n) (kernelInline), reductionInline and spmvInline.
+   */
+  inlineBatch<T>(n: number, M: CpuMatrix | null, body: () => T): Promise<T> | undefined {
+    if ((M && !this.productInline(M)) || !this.inlineNow(n)) return undefined;
+    try {
+      return Promise.resolve(body());
+    } catch (e) {
+      return Promise.reject(e);
+    }
+  }
+
+  /** A kernel over [0, n) on the calling thread (inside inlineBatch: the call runVector makes inline). */
+  kernelInline(kernel: string, args: number[], n: number): void {
+    this.call(kernel, args, 0, n);
+  }
+
+  /**
+   * A reduction over [0, n) on the calling thread (inside inlineBatch), the output pointer appended as
+   * runReduction appends it: its (re, im) partials, a view of the scratch valid until the next one.
+   */
+  reductionInline(kernel: string, args: number[], n: number): Float64Array {
+    if (!this.scratch || this.scratch.bytes < 16 * (this.threads + 1)) this.reductionScratch();
+    const ptr = this.scratch!.ptr;
+    // one chunk writes the first two slots only; the view is kept (a shared memory's growth leaves it
+    // valid, an unshared one's detaches it: length 0)
+    let out = this.scratchView;
+    if (!out || out.length === 0 || out.byteOffset !== ptr) out = this.scratchView = this.scratch!.view('f64', 2);
+    out[0] = out[1] = 0;
+    args.push(ptr);
+    this.call(kernel, args, 0, n);
+    return out;
   }
 
   /** Whether an operation of `kernel` costing `cost` goes to the pool: measured ('auto') or by the fixed threshold. */
@@ -414,7 +484,7 @@ export class CpuBackend {
   private call(kernel: string, args: number[], start: number, end: number): void {
     const fn = this.kernels[kernel];
     if (!fn) throw new Error(`internal: kernel ${kernel} is missing from the wasm module`);
-    if (end > start) fn(...args, start, end);
+    if (end > start) callWith(fn, args, start, end);
   }
 
   private closePool(): void {
@@ -429,5 +499,30 @@ export class CpuBackend {
     this.closePool();
     this.scratch?.dispose();
     this.scratch = null;
+  }
+}
+
+/** Two live vectors in different memory (a product may run inline from x into y). */
+function apart(x: CpuVector, y: CpuVector): boolean {
+  return !x.region.isDisposed && !y.region.isDisposed && x.region.ptr !== y.region.ptr;
+}
+
+/**
+ * fn(...a, s, e) without the spread for the kernels' argument counts: a spread call of a wasm export
+ * cost ≈ 130 ns against ≈ 20 (Node 20), ten times per small MINRES iteration.
+ */
+function callWith(fn: (...args: number[]) => number, a: number[], s: number, e: number): void {
+  switch (a.length) {
+    case 1: fn(a[0], s, e); break;
+    case 2: fn(a[0], a[1], s, e); break;
+    case 3: fn(a[0], a[1], a[2], s, e); break;
+    case 4: fn(a[0], a[1], a[2], a[3], s, e); break;
+    case 5: fn(a[0], a[1], a[2], a[3], a[4], s, e); break;
+    case 6: fn(a[0], a[1], a[2], a[3], a[4], a[5], s, e); break;
+    case 7: fn(a[0], a[1], a[2], a[3], a[4], a[5], a[6], s, e); break;
+    case 8: fn(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], s, e); break;
+    case 9: fn(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], s, e); break;
+    case 10: fn(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], s, e); break;
+    default: fn(...a, s, e);
   }
 }

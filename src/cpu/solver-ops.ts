@@ -44,6 +44,8 @@ export function cpuSolverOps(
       if (i === n) uniform = c;
     }
   }
+  const spmv = (x: CpuVector, y: CpuVector, alpha: number, beta: number): Promise<void> => B.spmv(M, x, y, { alpha: [alpha, 0], beta: [beta, 0], op: 'N' });
+  const precondition = dinv ? async (r: CpuVector, z: CpuVector) => void (await B.runVector(`xmy_${dt}`, () => [dinv.ptr, r.ptr, z.ptr], n)) : undefined;
   return {
     n,
     complex,
@@ -53,14 +55,15 @@ export function cpuSolverOps(
       v.view().fill(0);
       return v;
     },
-    spmv: (x, y, alpha, beta) => B.spmv(M, x, y, { alpha: [alpha, 0], beta: [beta, 0], op: 'N' }),
+    spmv,
     axpy: async (a, x, y) => void (await blas.axpy(B, a, x, y)),
     aypx: async (a, x, y) => void (await blas.aypx(B, a, x, y)),
     scal: async (a, x) => void (await blas.scal(B, a, x)),
     copy: async (x, y) => void (await blas.copy(B, x, y)),
     dot: (x, y) => blas.dot(B, x, y, true),
     nrm2: (x) => blas.nrm2(B, x),
-    precondition: dinv ? async (r, z) => void (await B.runVector(`xmy_${dt}`, () => [dinv.ptr, r.ptr, z.ptr], n)) : undefined,
+    precondition,
+    sequence: (steps, o) => (o.spmv === spmv ? blas.cpuSequence(B, M, o.precondition === precondition ? dinv : (o.precondition ?? null), steps, o) : undefined),
     // one pass instead of axpy, axpy, nrm2 (bench/cg.ts measures both ways)
     cgUpdate: fused
       ? async (alpha, p, q, x, r) => blas.sumPartials(await B.runReduction(`cg_update_${dt}`, () => [x.ptr, r.ptr, p.ptr, q.ptr, alpha], n))[0]

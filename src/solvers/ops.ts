@@ -70,6 +70,14 @@ export interface SolverOps<V> {
    * were made with it): x ← x + α·p, r ← r − α·q, z ← D⁻¹·r, returning [‖r‖², Re(rᴴz)], in one pass.
    */
   cgUpdatePrecondition?(alpha: number, p: V, q: V, x: V, r: V, z: V): Promise<[number, number]>;
+  /**
+   * Optional: runs `steps` in order in one call where the path can now (the CPU path: a small system
+   * with nothing else in flight, on the calling thread), with the values the separate operations give;
+   * returns each dot's [re, im] and each nrm2's [‖x‖, 0], in order. `ops`: the operations the solver
+   * holds, whose preconditioner may be another than the path's own. Undefined where it cannot (or `ops`
+   * replaced the path's spmv): sequence() then runs the steps one by one. Solvers call sequence(), not this.
+   */
+  sequence?(steps: readonly SolverStep<V>[], ops: SolverOps<V>): Promise<[number, number][]> | undefined;
   /** frees a vector made by vector() */
   release(v: V): void;
   /** the path's name for messages (e.g. 'WebGL2') */
@@ -111,6 +119,62 @@ export interface SolverOps<V> {
    * solver layer then throws an UnsupportedError naming the path.
    */
   triangular?(T: CSRMatrix, options: TriangularOptions): TriangularSolver<V>;
+}
+
+/**
+ * One operation of a sequence: the SolverOps operation of that name with these arguments (dot
+ * conjugates its first vector). 'precondition' is z ← M⁻¹·r, or z ← r where the ops have no preconditioner.
+ */
+export type SolverStep<V> =
+  | readonly ['spmv', V, V, number, number]
+  | readonly ['axpy', [number, number], V, V]
+  | readonly ['aypx', [number, number], V, V]
+  | readonly ['scal', [number, number], V]
+  | readonly ['copy', V, V]
+  | readonly ['precondition', V, V]
+  | readonly ['dot', V, V]
+  | readonly ['nrm2', V];
+
+/**
+ * Runs `steps` in order: in one call where the path can (SolverOps.sequence), else one operation at a
+ * time — the same values either way. Returns each dot's [re, im] and each nrm2's [‖x‖, 0], in order.
+ */
+export function sequence<V>(ops: SolverOps<V>, steps: readonly SolverStep<V>[]): Promise<[number, number][]> {
+  return ops.sequence?.(steps, ops) ?? oneByOne(ops, steps);
+}
+
+/** The steps one operation at a time (sequence() where the path has no sequence, or declines). */
+export async function oneByOne<V>(ops: SolverOps<V>, steps: readonly SolverStep<V>[]): Promise<[number, number][]> {
+  const out: [number, number][] = [];
+  for (const s of steps) {
+    switch (s[0]) {
+      case 'spmv':
+        await ops.spmv(s[1], s[2], s[3], s[4]);
+        break;
+      case 'axpy':
+        await ops.axpy(s[1], s[2], s[3]);
+        break;
+      case 'aypx':
+        await ops.aypx(s[1], s[2], s[3]);
+        break;
+      case 'scal':
+        await ops.scal(s[1], s[2]);
+        break;
+      case 'copy':
+        await ops.copy(s[1], s[2]);
+        break;
+      case 'precondition':
+        await (ops.precondition ? ops.precondition(s[1], s[2]) : ops.copy(s[1], s[2]));
+        break;
+      case 'dot':
+        out.push(await ops.dot(s[1], s[2]));
+        break;
+      case 'nrm2':
+        out.push([await ops.nrm2(s[1]), 0]);
+        break;
+    }
+  }
+  return out;
 }
 
 /**

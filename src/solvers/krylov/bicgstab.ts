@@ -1,4 +1,4 @@
-import type { SolveOptions, SolveResult, SolverOps, StopReason } from '../ops.js';
+import { sequence, type SolveOptions, type SolveResult, type SolverOps, type SolverStep, type StopReason } from '../ops.js';
 import { div, mul, neg, type C } from './complex.js';
 import { startResidual } from './start.js';
 
@@ -43,22 +43,26 @@ export async function bicgstab<V>(ops: SolverOps<V>, b: V, options: SolveOptions
       }
       const beta = mul(div(rhoNext, rho), div(alpha, omega));
       rho = rhoNext;
-      // p ← r + β·(p − ω·v)
-      await ops.axpy(neg(omega), v, p);
-      await ops.aypx(beta, r, p);
+      // p ← r + β·(p − ω·v), v ← A·M⁻¹·p
       const py = ops.precondition ? y : p;
-      if (ops.precondition) await ops.precondition(p, y);
-      await ops.spmv(py, v, 1, 0);
-      const rv = await ops.dot(rhat, v);
+      const direction: SolverStep<V>[] = [
+        ['axpy', neg(omega), v, p],
+        ['aypx', beta, r, p],
+      ];
+      if (ops.precondition) direction.push(['precondition', p, y]);
+      direction.push(['spmv', py, v, 1, 0], ['dot', rhat, v]);
+      const [rv] = await sequence(ops, direction);
       if (isZero(rv) || isNaNc(rv)) {
         reason = isNaNc(rv) ? 'nan' : 'breakdown';
         break;
       }
       alpha = div(rho, rv);
       // s ← r − α·v
-      await ops.copy(r, s);
-      await ops.axpy(neg(alpha), v, s);
-      const snorm = await ops.nrm2(s);
+      const [[snorm]] = await sequence(ops, [
+        ['copy', r, s],
+        ['axpy', neg(alpha), v, s],
+        ['nrm2', s],
+      ]);
       if (snorm / scale <= tol) {
         await ops.axpy(alpha, py, x);
         it++;
@@ -69,28 +73,29 @@ export async function bicgstab<V>(ops: SolverOps<V>, b: V, options: SolveOptions
         break;
       }
       const sz = ops.precondition ? z : s;
-      if (ops.precondition) await ops.precondition(s, z);
-      await ops.spmv(sz, t, 1, 0);
+      const product: SolverStep<V>[] = ops.precondition ? [['precondition', s, z]] : [];
+      product.push(['spmv', sz, t, 1, 0], ['dot', t, t], ['dot', t, s]);
+      const [[tt], ts] = await sequence(ops, product);
       // ω = tᴴs / tᴴt; where tᴴt leaves the range of its squares (A beyond 1e±154: 'nan' at the first
       // iteration of A·1e160, 'breakdown' at once for A·1e-200) divided by the overflow-safe ‖t‖ twice
       // (not always: young1c's c128 iterations follow the rounding, 656 against the WebGPU path's 738)
-      const tt = (await ops.dot(t, t))[0];
       const inRange = tt > 1e-290 && tt < 1e290;
       const tn = inRange ? Math.sqrt(tt) : await ops.nrm2(t);
       if (!(tn > 0)) {
         reason = Number.isNaN(tn) ? 'nan' : 'breakdown';
         break;
       }
-      const ts = await ops.dot(t, s);
       omega = inRange ? div(ts, [tt, 0]) : div([ts[0] / tn, ts[1] / tn], [tn, 0]);
-      await ops.axpy(alpha, py, x);
-      await ops.axpy(omega, sz, x);
+      // x ← x + α·M⁻¹p + ω·M⁻¹s, r ← s − ω·t
+      [[rnorm]] = await sequence(ops, [
+        ['axpy', alpha, py, x],
+        ['axpy', omega, sz, x],
+        ['copy', s, r],
+        ['axpy', neg(omega), t, r],
+        ['nrm2', r],
+      ]);
       // an iteration counts once it has updated x (a breakdown before that leaves x and the count as they were)
       it++;
-      // r ← s − ω·t
-      await ops.copy(s, r);
-      await ops.axpy(neg(omega), t, r);
-      rnorm = await ops.nrm2(r);
       history.push(rnorm / scale);
       await onIteration?.(it, rnorm / scale);
       if (Number.isNaN(rnorm)) reason = 'nan';

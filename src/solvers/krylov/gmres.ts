@@ -1,4 +1,4 @@
-import type { SolveOptions, SolveResult, SolverOps, StopReason } from '../ops.js';
+import { sequence, type SolveOptions, type SolveResult, type SolverOps, type SolverStep, type StopReason } from '../ops.js';
 import { abs, add, conj, div, mul, neg, sub, type C } from './complex.js';
 import { startResidual } from './start.js';
 
@@ -53,8 +53,10 @@ export async function gmres<V>(ops: SolverOps<V>, b: V, options: GmresOptions<V>
     const sn: C[] = new Array(m);
     while (reason === 'maxIter' && it < maxIter) {
       const g: C[] = [[rnorm, 0]];
-      await ops.copy(r, V[0]);
-      await ops.scal([1 / rnorm, 0], V[0]);
+      await sequence(ops, [
+        ['copy', r, V[0]],
+        ['scal', [1 / rnorm, 0], V[0]],
+      ]);
       let k = 0;
       for (; k < m && it < maxIter; k++) {
         if (signal?.aborted) {
@@ -62,18 +64,24 @@ export async function gmres<V>(ops: SolverOps<V>, b: V, options: GmresOptions<V>
           break;
         }
         const Vk = ops.precondition ? z : V[k];
-        if (ops.precondition) await ops.precondition(V[k], z);
-        await ops.spmv(Vk, w, 1, 0);
+        // each pass's dot products, then its updates (the next pass's dots, or ‖w‖, in the same sequence)
+        const product: SolverStep<V>[] = ops.precondition ? [['precondition', V[k], z]] : [];
+        product.push(['spmv', Vk, w, 1, 0]);
+        for (let i = 0; i <= k; i++) product.push(['dot', V[i], w]);
+        let c: C[] = await sequence(ops, product);
         const h = (H[k] ??= Array.from({ length: k + 2 }, (): C => [0, 0]));
+        let hn = 0;
         for (let pass = 0; pass < 2; pass++) {
-          const c: C[] = [];
-          for (let i = 0; i <= k; i++) c.push(await ops.dot(V[i], w));
+          const update: SolverStep<V>[] = [];
           for (let i = 0; i <= k; i++) {
-            await ops.axpy(neg(c[i]), V[i], w);
+            update.push(['axpy', neg(c[i]), V[i], w]);
             h[i] = add(h[i], c[i]);
           }
+          if (pass === 0) for (let i = 0; i <= k; i++) update.push(['dot', V[i], w]);
+          else update.push(['nrm2', w]);
+          c = await sequence(ops, update);
+          if (pass === 1) hn = c[0][0];
         }
-        const hn = await ops.nrm2(w);
         h[k + 1] = [hn, 0];
         // the earlier rotations, then a new one zeroing h[k+1]
         for (let i = 0; i < k; i++) {
@@ -106,8 +114,10 @@ export async function gmres<V>(ops: SolverOps<V>, b: V, options: GmresOptions<V>
           break;
         }
         if (V.length === k + 1) V.push(ops.vector());
-        await ops.copy(w, V[k + 1]);
-        await ops.scal([1 / hn, 0], V[k + 1]);
+        await sequence(ops, [
+          ['copy', w, V[k + 1]],
+          ['scal', [1 / hn, 0], V[k + 1]],
+        ]);
       }
       if (k > 0) {
         // y = R⁻¹·g, then x += M⁻¹·(V·y)
@@ -117,19 +127,20 @@ export async function gmres<V>(ops: SolverOps<V>, b: V, options: GmresOptions<V>
           for (let j = i + 1; j < k; j++) s = sub(s, mul(H[j][i], y[j]));
           y[i] = div(s, H[i][i]);
         }
-        await ops.scal([0, 0], w);
-        for (let i = 0; i < k; i++) await ops.axpy(y[i], V[i], w);
-        if (ops.precondition) {
-          await ops.precondition(w, z);
-          await ops.axpy([1, 0], z, x);
-        } else await ops.axpy([1, 0], w, x);
+        const update: SolverStep<V>[] = [['scal', [0, 0], w]];
+        for (let i = 0; i < k; i++) update.push(['axpy', y[i], V[i], w]);
+        if (ops.precondition) update.push(['precondition', w, z], ['axpy', [1, 0], z, x]);
+        else update.push(['axpy', [1, 0], w, x]);
+        await sequence(ops, update);
       }
       for (const col of H) for (const e of col) e[0] = e[1] = 0;
       if (reason !== 'maxIter') break;
       // the true residual of this cycle's x starts the next
-      await ops.copy(b, r);
-      await ops.spmv(x, r, -1, 1);
-      const trueNorm = await ops.nrm2(r);
+      const [[trueNorm]] = await sequence(ops, [
+        ['copy', b, r],
+        ['spmv', x, r, -1, 1],
+        ['nrm2', r],
+      ]);
       if (Number.isNaN(trueNorm)) reason = 'nan';
       else if (trueNorm / scale <= tol) reason = 'converged';
       else if (trueNorm > (1 - STAGNATION) * best) {

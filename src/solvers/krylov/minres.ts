@@ -1,4 +1,4 @@
-import type { SolveOptions, SolveResult, SolverOps, StopReason } from '../ops.js';
+import { sequence, type SolveOptions, type SolveResult, type SolverOps, type SolverStep, type StopReason } from '../ops.js';
 import { startResidual } from './start.js';
 
 /** ‖A·r‖/(‖A‖·‖r‖) at which MINRES stops with 'stagnated': r is then in A's null space (to rounding). */
@@ -20,17 +20,18 @@ export async function minres<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V
     const history = [r0 / scale];
     let reason: StopReason = r0 / scale <= tol ? 'converged' : 'maxIter';
     if (Number.isNaN(r0)) reason = 'nan';
-    const precond = async (from: V, to: V): Promise<void> => (ops.precondition ? ops.precondition(from, to) : ops.copy(from, to));
-    // β = √(rᴴM⁻¹r), −1 where that is negative (M not definite); without a preconditioner, where rᴴr
-    // leaves the range of its squares, the overflow-safe ‖r‖₂ (A beyond 1e±154: 'nan' at once for
-    // A·1e160; β = 0 read as an exhausted Krylov space for A·1e-200, a true residual of 1.22)
-    const betaOf = async (r: V, z: V): Promise<number> => {
-      const bb = (await ops.dot(r, z))[0];
+    // β = √(rᴴM⁻¹r) from bb = rᴴM⁻¹r, −1 where that is negative (M not definite); without a
+    // preconditioner, where rᴴr leaves the range of its squares, the overflow-safe ‖r‖₂ (A beyond
+    // 1e±154: 'nan' at once for A·1e160; β = 0 read as an exhausted Krylov space for A·1e-200, a true residual of 1.22)
+    const betaOf = async (bb: number, r: V): Promise<number> => {
       if (!ops.precondition && !(bb > 1e-290 && bb < 1e290) && !Number.isNaN(bb)) return ops.nrm2(r);
       return bb < 0 ? -1 : Math.sqrt(bb);
     };
-    await precond(r1, y);
-    const beta1 = await betaOf(r1, y);
+    const [[bb1]] = await sequence(ops, [
+      ['precondition', r1, y],
+      ['dot', r1, y],
+    ]);
+    const beta1 = await betaOf(bb1, r1);
     if (reason === 'maxIter' && !(beta1 > 0)) reason = Number.isNaN(beta1) ? 'nan' : 'breakdown';
     // φ̄ relative to b: the M⁻¹-norm ratio carried onto ‖r0‖/‖b‖
     const rel = (phibar: number): number => (phibar / beta1) * (r0 / scale);
@@ -51,17 +52,24 @@ export async function minres<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V
         reason = 'aborted';
         break;
       }
-      // v ← y/β in y's own storage (the product below overwrites y): the bits of a copy and a scal, one call fewer
-      await ops.scal([1 / beta, 0], y);
+      // v ← y/β in y's own storage (the product overwrites y): the bits of a copy and a scal, one step fewer
       [v, y] = [y, v];
-      await ops.spmv(v, y, 1, 0);
-      if (it >= 1) await ops.axpy([-beta / oldb, 0], r1, y);
-      const alfa = (await ops.dot(v, y))[0];
-      await ops.axpy([-alfa / beta, 0], r2, y);
+      const lanczos: SolverStep<V>[] = [
+        ['scal', [1 / beta, 0], v],
+        ['spmv', v, y, 1, 0],
+      ];
+      if (it >= 1) lanczos.push(['axpy', [-beta / oldb, 0], r1, y]);
+      lanczos.push(['dot', v, y]);
+      const alfa = (await sequence(ops, lanczos))[0][0];
+      // y ← y − (α/β)·r₂, then (r₁, r₂, y) ← (r₂, y, r₁) and y ← M⁻¹·r₂
       [r1, r2, y] = [r2, y, r1];
-      await precond(r2, y);
+      const [[bb]] = await sequence(ops, [
+        ['axpy', [-alfa / beta, 0], r1, r2],
+        ['precondition', r2, y],
+        ['dot', r2, y],
+      ]);
       oldb = beta;
-      const nextBeta = await betaOf(r2, y);
+      const nextBeta = await betaOf(bb, r2);
       // an iteration counts once it has updated x: a NaN or breakdown here leaves x and the count as they were
       if (Number.isNaN(nextBeta) || Number.isNaN(alfa)) {
         reason = 'nan';
@@ -88,12 +96,14 @@ export async function minres<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V
       // w₁'s becomes v's): the bits of a copy into w₁'s storage and the same updates, one call fewer
       const free = w1;
       [w1, w2] = [w2, w];
-      await ops.axpy([-oldeps, 0], w1, v);
-      await ops.axpy([-delta, 0], w2, v);
-      await ops.scal([1 / gamma, 0], v);
+      await sequence(ops, [
+        ['axpy', [-oldeps, 0], w1, v],
+        ['axpy', [-delta, 0], w2, v],
+        ['scal', [1 / gamma, 0], v],
+        ['axpy', [phi, 0], v, x],
+      ]);
       w = v;
       v = free;
-      await ops.axpy([phi, 0], w, x);
       it++;
       relRes = rel(phibar);
       history.push(relRes);
