@@ -78,3 +78,58 @@ describe('b of subnormal or huge size (scaled by a power of two, as the Krylov m
     );
   });
 });
+
+describe("rt.solve 'direct': converged only where the exact residual meets tol, at any scale of A and b", () => {
+  // the bound and the accurate recomputation ran at b's own scale: A·1e-160, b·1e-320 made products of
+  // subnormal size, whose rounding errors Dot2 cannot carry: 'converged' at a reported 0 for an exact
+  // 1.8e-16 over tol 1.7e-16 (and 'stagnated' at 1.3e-14 for an exact 1.5e-16 under tol at A·1e-300, b·1e-310)
+  it('A·1e-160, b·1e-320, tol just under the exact residual: not converged, the residual reported exact', async () => {
+    const A = new CSRMatrix(3, 3, 'f64', A3.rowPtr, A3.colIdx, A3.values.map((v) => v * 1e-160));
+    const b = Float64Array.from([3, -2, 1], (v) => v * 1e-320);
+    const h = rt.upload(A);
+    const first = await rt.solve(h, b, { method: 'direct', tol: 1e-8 });
+    const t = exactRelativeResidual(A, first.x, b);
+    const under = await rt.solve(h, b, { method: 'direct', tol: 0.95 * t });
+    expect(under.converged).toBe(false);
+    // above tol, the accurate residual is the one reported
+    const over = await rt.solve(h, b, { method: 'direct', tol: 1.05 * t });
+    expect(Math.abs(over.relativeResidual - t)).toBeLessThanOrEqual(1e-6 * t);
+    h.dispose();
+  });
+
+  it('property: scales 2^-1000..2^1000 of A and b (subnormal b often), tol at 0.6..100 times the exact residual: converged ⇒ exact ≤ tol', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: -1000, max: 1000 }), fc.oneof(fc.integer({ min: -1074, max: -1000 }), fc.integer({ min: -1074, max: 1000 })), fc.boolean(), fc.constantFrom(0.6, 0.8, 0.9, 0.95, 1.05, 100), fc.integer({ min: 0, max: 1e6 }), async (sa, sb, complex, k, seed) => {
+        const g = mulberry32(seed);
+        const n = 3 + (seed % 4);
+        const rows: number[] = [];
+        const cols: number[] = [];
+        const vals: number[] = [];
+        for (let i = 0; i < n; i++) {
+          for (let j = 0; j < n; j++) {
+            if (i !== j && g() < 0.4) continue;
+            rows.push(i);
+            cols.push(j);
+            vals.push((i === j ? 2 + g() : g() - 0.5) * 2 ** sa);
+            if (complex) vals.push((g() - 0.5) * 2 ** sa);
+          }
+        }
+        const A = CSRMatrix.fromTriplets(n, n, complex ? 'c128' : 'f64', Int32Array.from(rows), Int32Array.from(cols), Float64Array.from(vals));
+        const b = Float64Array.from({ length: (complex ? 2 : 1) * n }, () => (g() - 0.5) * 2 ** sb);
+        const h = rt.upload(A);
+        const first = await rt.solve(h, b, { method: 'direct', tol: 1e-8 });
+        if (first.x.every(Number.isFinite) && b.some((v) => v !== 0)) {
+          const t = exactRelativeResidual(A, first.x, b);
+          const tol = k * t;
+          if (tol > 0) {
+            const r = await rt.solve(h, b, { method: 'direct', tol });
+            expect(r.x).toEqual(first.x);
+            if (r.converged) expect(t, `A·2^${sa}, b·2^${sb}: converged at tol ${tol}, exact ${t}, reported ${r.relativeResidual}`).toBeLessThanOrEqual(tol * (1 + 1e-9));
+          }
+        }
+        h.dispose();
+      }),
+      { seed: 4044, numRuns: 300 },
+    );
+  });
+});
