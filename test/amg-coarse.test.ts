@@ -17,6 +17,7 @@ import { cpuLdlKernels } from '../src/cpu/ldl.js';
 import { buildHierarchy } from '../src/solvers/amg/hierarchy.js';
 import type { SparseKernels } from '../src/solvers/amg/spgemm.js';
 import { amgCycle } from '../src/solvers/amg/cycle.js';
+import { coarseSolver } from '../src/solvers/amg/coarse.js';
 import { cg } from '../src/solvers/krylov/cg.js';
 import { relDiff, trueResidual } from './solve-reference.js';
 
@@ -131,4 +132,71 @@ describe('AMG coarsest level: sparse Cholesky or dense inverse', () => {
     ops.dispose();
     M.dispose();
   });
+
+  it('the dense (pseudo-)inverse four columns at a time: bit for bit the one-column-at-a-time Cholesky inverse, dropped unknowns included', () => {
+    let seed = 7;
+    const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647 - 0.5;
+    const fromDense = (n: number, f: (i: number, j: number) => number) => {
+      const [r, c, v]: number[][] = [[], [], []];
+      for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) if (f(i, j) !== 0) [r.push(i), c.push(j), v.push(f(i, j))];
+      return CSRMatrix.fromTriplets(n, n, 'f64', Int32Array.from(r), Int32Array.from(c), Float64Array.from(v));
+    };
+    const cases: CSRMatrix[] = [poisson2D(9)];
+    for (const n of [1, 3, 4, 5, 6, 7, 67, 70]) {
+      const B = Array.from({ length: n * n }, rnd);
+      cases.push(fromDense(n, (i, j) => B.slice(i * n, i * n + n).reduce((s, b, k) => s + b * B[j * n + k], i === j ? 0.1 : 0)));
+    }
+    // semidefinite (a pure-Neumann 1-D Laplacian: its constant dropped) and a zero row and column
+    cases.push(fromDense(70, (i, j) => (i === j ? (i === 0 || i === 69 ? 1 : 2) : Math.abs(i - j) === 1 ? -1 : 0)));
+    cases.push(fromDense(9, (i, j) => (i === 4 || j === 4 ? 0 : i === j ? 4 : Math.abs(i - j) === 1 ? -1 : 0)));
+    for (const A of cases) {
+      const c = coarseSolver(A, undefined, 'test', 'test');
+      if (c.kind !== 'dense') throw new Error(`a ${c.kind} coarse solve`);
+      expect(Array.from(c.inverse), `${A.rows} rows`).toEqual(Array.from(referenceInverse(A)));
+    }
+  });
 });
+
+/** Plain f64 Cholesky pseudo-inverse, one row of L and one column of the inverse at a time (pivots ≤ 1e-12 of the largest diagonal dropped). */
+function referenceInverse(A: CSRMatrix): Float64Array {
+  const n = A.rows;
+  const L = Array.from({ length: n }, () => new Float64Array(n));
+  for (let i = 0; i < n; i++) for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) L[i][A.colIdx[k]] = A.values[k];
+  const dmax = Math.max(...L.map((r, i) => Math.abs(r[i])));
+  const dropped = new Array<boolean>(n).fill(false);
+  for (let j = 0; j < n; j++) {
+    let d = L[j][j];
+    for (let k = 0; k < j; k++) d -= L[j][k] ** 2;
+    if (!(d > 1e-12 * dmax)) {
+      dropped[j] = true;
+      for (let i = j; i < n; i++) L[i][j] = 0;
+      continue;
+    }
+    L[j][j] = Math.sqrt(d);
+    for (let i = j + 1; i < n; i++) {
+      let s = L[i][j];
+      for (let k = 0; k < j; k++) s -= L[i][k] * L[j][k];
+      L[i][j] = s / L[j][j];
+    }
+  }
+  const inv = new Float64Array(n * n);
+  for (let c = 0; c < n; c++) {
+    const y = new Float64Array(n);
+    for (let i = c; i < n; i++) {
+      if (dropped[i]) continue;
+      let s = i === c ? 1 : 0;
+      for (let k = c; k < i; k++) s -= L[i][k] * y[k];
+      y[i] = s / L[i][i];
+    }
+    for (let i = n - 1; i >= 0; i--) {
+      if (dropped[i]) {
+        y[i] = 0;
+        continue;
+      }
+      y[i] /= L[i][i];
+      for (let k = 0; k < i; k++) y[k] -= L[i][k] * y[i];
+    }
+    for (let i = 0; i < n; i++) inv[i * n + c] = y[i];
+  }
+  return inv;
+}

@@ -70,13 +70,16 @@ describe('amg setup', () => {
     kernels = () => new CpuSparseSession(setupRt.cpuBackend);
   });
   afterAll(() => setupRt.dispose());
-  it('symmetric strength against a dense reference: |aᵢⱼ| ≥ θ·√|aᵢᵢ·aⱼⱼ|, no diagonal, rows without or with a negative diagonal', () => {
+  it('symmetric strength against a dense reference: |aᵢⱼ| ≥ θ·√|aᵢᵢ·aⱼⱼ|, no diagonal, rows without or with a negative diagonal, the diagonal searched or given', () => {
     // a row with no stored diagonal (row 2) and one with a negative diagonal (row 4)
     const odd = new CSRMatrix(5, 5, 'f64', Int32Array.of(0, 2, 5, 7, 10, 12), Int32Array.of(0, 1, 0, 1, 3, 1, 3, 2, 3, 4, 3, 4), Float64Array.of(4, -1, -1, 4, -0.5, -1, 0.3, -0.5, 2, -2, -2, -3));
     for (const A of [diffusion2D({ n: 12, coefficients: 'jumping' }), loadShared('bcsstk13'), odd]) {
       const D = dense(A);
       for (const theta of [0, 0.02, 0.25]) {
         const G = symmetricStrength(A, theta);
+        // with the diagonal given (as the setup passes it): the same graph
+        const given = symmetricStrength(A, theta, Float64Array.from(D, (row, i) => row[i]));
+        expect([Array.from(given.ptr), Array.from(given.idx)]).toEqual([Array.from(G.ptr), Array.from(G.idx)]);
         for (let i = 0; i < A.rows; i++) {
           const ref: number[] = [];
           for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) {

@@ -3,6 +3,8 @@
 # bench/device/amg-build.sh) holds Node, Dawn, the Vulkan loader debs, the bundle of
 # bench/device/amg-webgpu.ts and the CuPy peer; one call:
 #   run(command="bash .carry-amg/amg-run.sh", carry=[".carry-amg"], timeout_s=420)
+# With C/base/amg-webgpu.mjs (a bundle of an earlier commit) the two alternate AB times (default 2);
+# PROF=1 adds a profiled run (node --cpu-prof, into $OUT/prof).
 set -u
 C=$(dirname "$0")
 OUT=${OUT:-/tmp/out}
@@ -20,6 +22,18 @@ cp "$C"/amg-webgpu.mjs "$C"/amg-auto.mjs .
 export VK_DRIVER_FILES=${VK_DRIVER_FILES:-/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json}
 nvidia-smi --query-gpu=name,driver_version --format=csv
 PYTHONUNBUFFERED=1 timeout 120 python3 "$C"/solve_cg_cupy.py --n "${N:-128}" --runs 3 > "$OUT/cupy.tsv"; cat "$OUT/cupy.tsv"
-timeout 240 node --max-old-space-size=16000 ./amg-webgpu.mjs --cupy "$OUT/cupy.tsv" --n "${N:-128}" | tee "$OUT/amg.tsv"
+run() { timeout 120 node --max-old-space-size=16000 "$@" --cupy "$OUT/cupy.tsv" --n "${N:-128}"; }
+if [ -f "$C/base/amg-webgpu.mjs" ]; then
+  # same-minutes A/B: the bundle of an earlier commit (C/base, its id in C/base/commit) and this one, alternated
+  cp "$C"/base/amg-webgpu.mjs ./amg-webgpu-base.mjs
+  for r in $(seq "${AB:-2}"); do
+    echo "# base $(cat "$C"/base/commit 2>/dev/null), round $r" | tee -a "$OUT/amg-base.tsv"; run ./amg-webgpu-base.mjs | tee -a "$OUT/amg-base.tsv"
+    echo "# this build, round $r" | tee -a "$OUT/amg.tsv"; run ./amg-webgpu.mjs | tee -a "$OUT/amg.tsv"
+  done
+else
+  run ./amg-webgpu.mjs | tee "$OUT/amg.tsv"
+fi
+# PROF=1: one more run of this build with the main thread's CPU profile (where setup and first solve go)
+[ "${PROF:-0}" = 1 ] && run --cpu-prof --cpu-prof-dir="$OUT/prof" ./amg-webgpu.mjs | tee "$OUT/amg-prof.tsv"
 # what rt.solve's 'auto' weighs on this path: Jacobi against AMG, time to a solution (setup on 16 workers)
 [ "${AUTO:-1}" = 0 ] || timeout 200 node --max-old-space-size=16000 ./amg-auto.mjs --workers 16 | tee "$OUT/auto.tsv"

@@ -3,20 +3,24 @@ import { CSRMatrix } from '../../formats/csr.js';
 /**
  * Symmetric strength of connection (PyAMG's 'symmetric'): j is a strong neighbour of i when
  * |aᵢⱼ| ≥ θ·√|aᵢᵢ·aⱼⱼ|, i ≠ j and aᵢⱼ ≠ 0. θ = 0 keeps every stored off-diagonal. Returns the strong
- * graph's adjacency (no diagonal). A real, canonical, square A.
+ * graph's adjacency (no diagonal). A real, canonical, square A; `diagonal` (aᵢᵢ, 0 where not stored),
+ * when the caller has it, saves the search for it.
  */
-export function symmetricStrength(A: CSRMatrix, theta: number): { ptr: Int32Array; idx: Int32Array } {
+export function symmetricStrength(A: CSRMatrix, theta: number, diagonal?: Float64Array): { ptr: Int32Array; idx: Int32Array } {
   const n = A.rows;
   const { rowPtr, colIdx, values } = A;
   // √|aᵢᵢ| once per row, not a square root per entry; columns ascend, so the search stops at the
   // first column ≥ i
   const sd = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    for (let k = rowPtr[i], end = rowPtr[i + 1]; k < end; k++) {
-      const c = colIdx[k];
-      if (c < i) continue;
-      if (c === i) sd[i] = Math.sqrt(Math.abs(values[k]));
-      break;
+  if (diagonal) for (let i = 0; i < n; i++) sd[i] = Math.sqrt(Math.abs(diagonal[i]));
+  else {
+    for (let i = 0; i < n; i++) {
+      for (let k = rowPtr[i], end = rowPtr[i + 1]; k < end; k++) {
+        const c = colIdx[k];
+        if (c < i) continue;
+        if (c === i) sd[i] = Math.sqrt(Math.abs(values[k]));
+        break;
+      }
     }
   }
   const ptr = new Int32Array(n + 1);

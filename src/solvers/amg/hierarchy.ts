@@ -107,7 +107,7 @@ function build(A: CSRMatrix, session: SparseSession, kernels: SparseKernels, opt
   let stop: AmgStop = 'size';
   let stopReason = `the coarsest level has ≤ ${o.maxCoarse} rows`;
   for (;;) {
-    const level = levelOf(cur, bs, levels.length, session);
+    const { level, diagonal } = levelOf(cur, bs, levels.length, session);
     levels.push(level);
     if (cur.rows <= o.maxCoarse) break;
     if (levels.length === o.maxLevels) {
@@ -116,7 +116,7 @@ function build(A: CSRMatrix, session: SparseSession, kernels: SparseKernels, opt
       break;
     }
     const nodes = cur.rows / bs;
-    const { agg, count } = standardAggregation(symmetricStrength(bs === 1 ? cur : amalgamate(cur, bs), o.theta), nodes);
+    const { agg, count } = standardAggregation(bs === 1 ? symmetricStrength(cur, o.theta, diagonal) : symmetricStrength(amalgamate(cur, bs), o.theta), nodes);
     if (count === 0 || count * B.length >= cur.rows) {
       stop = 'stalled';
       stopReason = `coarsening stalled on level ${levels.length - 1}: ${cur.rows} rows make ${count} aggregates${B.length > 1 ? ` of ${B.length} unknowns` : ''}, no fewer unknowns`;
@@ -146,9 +146,11 @@ function build(A: CSRMatrix, session: SparseSession, kernels: SparseKernels, opt
   return { levels, coarse, stop, stopReason, options: { ...o, candidates: B.length }, setupMs: performance.now() - t0 };
 }
 
-function levelOf(A: CSRMatrix, blockSize: number, l: number, session: SparseSession): AmgLevel {
+/** The level of A, and A's diagonal (0 where not stored), which the strength of connection reads too. */
+function levelOf(A: CSRMatrix, blockSize: number, l: number, session: SparseSession): { level: AmgLevel; diagonal: Float64Array } {
   const n = A.rows;
   const dinv = new Float64Array(n);
+  const diagonal = new Float64Array(n);
   let positive = n > 0;
   const { rowPtr, colIdx, values } = A;
   for (let i = 0; i < n; i++) {
@@ -161,12 +163,13 @@ function levelOf(A: CSRMatrix, blockSize: number, l: number, session: SparseSess
       break;
     }
     positive &&= d > 0;
+    diagonal[i] = d;
     dinv[i] = d > 0 ? 1 / d : 0;
   }
-  if (!positive || n < 2) return { A, dinv, rho: 1, blockSize };
+  if (!positive || n < 2) return { level: { A, dinv, rho: 1, blockSize }, diagonal };
   // PyAMG's approximate_spectral_radius: 15 Lanczos steps, the largest Ritz value. Ritz values lie in
   // A's spectrum (scaled by D^-1/2), so a clearly negative one proves A indefinite.
   const { min, max } = session.lanczosBounds(A, dinv, 15);
   if (min < -1e-8 * max) throw new UnsupportedError(`amg: A is indefinite (D⁻¹A has an eigenvalue ≤ ${min.toPrecision(3)} on level ${l}); multigrid needs a positive definite matrix: use method 'minres' or 'gmres' with 'jacobi' or 'ilu0'`);
-  return { A, dinv, rho: max, blockSize };
+  return { level: { A, dinv, rho: max, blockSize }, diagonal };
 }
