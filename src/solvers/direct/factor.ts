@@ -844,6 +844,12 @@ export class Factorization {
     this.normInf = undefined;
     this.ldl = this.lu = this.sn = null;
     await this.numeric(this.kindNow, this.baseReason);
+    // disposed while the numeric phase ran: the factor it made stayed in the runtime's memory (a
+    // supernodal one 1.8 MB, counted until the factorization was collected) and the refactor resolved
+    if (this.disposed) {
+      this.dispose();
+      throw new DisposedError('factorization');
+    }
     return this;
   }
 
