@@ -96,7 +96,7 @@ async function check(bundler) {
     const got = await page.evaluate(() => window.__pkgResults);
     if (got.error) failures.push(`the page threw: ${got.error}`);
     for (const c of got.checks) if (!c.ok) failures.push(`${c.name}: ${c.detail}`);
-    if (got.checks.length !== 2) failures.push(`expected 2 checks, got ${got.checks.map((c) => c.name)}`);
+    if (got.checks.length !== 3) failures.push(`expected 3 checks, got ${got.checks.map((c) => c.name)}`);
     await page.waitForFunction(() => document.querySelector('#product')?.textContent !== 'computing…', undefined, { timeout: 60_000, polling: 100 });
     const product = await page.evaluate(() => document.querySelector('#product')?.textContent);
     if (product !== '2 1 2 1 0 1 2 1 2') failures.push(`docs/bundlers.md's component shows ${JSON.stringify(product)}, expected "2 1 2 1 0 1 2 1 2"`);

@@ -1,6 +1,6 @@
 /**
- * A module imported on first need, once (each GPU path's shader sources: a bundler makes them a chunk
- * of their own). Neutral ground: both GPU paths use it, neither imports the other.
+ * A module imported on first need, once (each GPU path's shader sources, the sparse direct solvers: a
+ * bundler makes each a chunk of its own). Neutral ground: both GPU paths use it, neither imports the other.
  */
 export interface LazyModule<T> {
   /** imports the module once; later calls return the same promise */
@@ -20,7 +20,7 @@ export function lazyModule<T>(importer: () => Promise<T>, what: string): LazyMod
         mod = m;
       })),
     get: () => {
-      if (mod === null) throw new Error(`simdgl internal error: ${what} used before it was loaded (Path.prepare)`);
+      if (mod === null) throw new Error(`simdgl internal error: ${what} used before it was loaded`);
       return mod;
     },
     loaded: () => mod !== null,

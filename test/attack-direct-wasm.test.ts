@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
-import type { Factorization } from '../src/solvers/direct/factor.js';
+import type { Factorization } from '../src/solvers/direct/factorization.js';
 import { Region, type WasmHeap } from '../src/cpu/memory.js';
 import { cpuLuKernels } from '../src/cpu/lu.js';
 import { reserveMemory, withMemoryBudget } from '../src/memory-budget.js';

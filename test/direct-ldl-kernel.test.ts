@@ -8,7 +8,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cpuLdlKernels } from '../src/cpu/ldl.js';
 import { cpuSymbolicKernels } from '../src/cpu/symbolic.js';
-import { planFactor } from '../src/solvers/direct/factor.js';
+import { planFactor } from '../src/solvers/direct/plan.js';
 import { denseLdl, ldlPointers, type LdlFactor, type LdlNumeric } from '../src/solvers/direct/ldl.js';
 import { poisson2D, poisson3D } from '../src/generators/poisson.js';
 import { randomMatrix } from '../src/generators/random.js';

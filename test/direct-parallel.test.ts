@@ -11,7 +11,7 @@ import { CSRMatrix } from '../src/formats/csr.js';
 import { poisson2D, poisson3D } from '../src/generators/poisson.js';
 import { elasticity2D } from '../src/generators/elasticity.js';
 import { DisposedError, NotPositiveDefiniteError } from '../src/errors.js';
-import { planFactor } from '../src/solvers/direct/factor.js';
+import { planFactor } from '../src/solvers/direct/plan.js';
 import { cpuSymbolicKernels } from '../src/cpu/symbolic.js';
 import { makeHarness, type Harness } from './kernel-harness.js';
 import { supernodalSchedule, supernodalSymbolic, type SupernodalSymbolic } from '../src/solvers/direct/supernodal.js';

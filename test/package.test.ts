@@ -230,13 +230,16 @@ describe('package: Node', () => {
     });
   }
 
-  it("a CommonJS script require()s the package and runs SpMV", () => {
+  it('a CommonJS script require()s the package, runs SpMV and a kept factorization', () => {
     const r = run(process.execPath, ['node-cjs.cjs'], consumer, 60_000);
     expect(r.code, describeRun(r)).toBe(0);
     expect(r.stderr, 'require(esm) printed on stderr').toBe('');
-    const out = JSON.parse(r.stdout.trim()) as { y: number[]; errorName: string };
+    const out = JSON.parse(r.stdout.trim()) as { y: number[]; errorName: string; factorization: boolean; factorKind: string; factorErr: number };
     expect(out.y).toEqual([2, 1, 2, 1, 0, 1, 2, 1, 2]);
     expect(out.errorName).toBe('ShapeError');
+    // rt.factor imported the direct solvers on first use; what it returned is an instance of the export
+    expect(out).toMatchObject({ factorization: true, factorKind: 'cholesky' });
+    expect(out.factorErr).toBeLessThanOrEqual(1e-14);
   });
 
   it('a minified bundle reports every exported error class by its own name', async () => {
@@ -330,10 +333,11 @@ const CPU_PAGE_GOAL_KB = 120;
 
 /**
  * What a page loads before it runs, from an esbuild bundle of a consumer fixture (minified, chunks
- * split): the entry chunk and the chunks it imports statically, gzipped one by one. Chunks behind a
- * dynamic import (GPU paths, the embedded wasm fallback) load only when used and are not counted.
+ * split): the entry chunk and the chunks it imports statically, gzipped one by one, and the modules in
+ * them (`inputs`) and in the rest (`lazy`). Chunks behind a dynamic import (GPU paths, the embedded
+ * wasm fallback, the direct solvers' numeric phases) load only when used and are not counted.
  */
-async function pageBytes(entry: string, fromSources: boolean): Promise<{ raw: number; gzip: number; files: string[] }> {
+async function pageBytes(entry: string, fromSources: boolean): Promise<{ raw: number; gzip: number; files: string[]; inputs: Set<string>; lazy: Set<string> }> {
   const result = await build({
     absWorkingDir: consumer,
     entryPoints: [entry],
@@ -345,6 +349,7 @@ async function pageBytes(entry: string, fromSources: boolean): Promise<{ raw: nu
     platform: 'browser',
     target: 'es2022',
     write: false,
+    metafile: true,
     logLevel: 'silent',
     ...(fromSources ? { alias: { simdgl: join(root, 'src', 'index.ts') } } : {}),
   });
@@ -359,8 +364,14 @@ async function pageBytes(entry: string, fromSources: boolean): Promise<{ raw: nu
   visit(entry);
   const files = [...seen];
   const raw = files.reduce((a, f) => a + byName.get(f)!.length, 0);
-  return { raw, gzip: files.reduce((a, f) => a + gzipSync(byName.get(f)!).length, 0), files };
+  const inputs = new Set<string>();
+  const lazy = new Set<string>();
+  for (const [out, o] of Object.entries(result.metafile!.outputs)) for (const i of Object.keys(o.inputs)) (seen.has(out.split('/').pop()!) ? inputs : lazy).add(i);
+  return { raw, gzip: files.reduce((a, f) => a + gzipSync(byName.get(f)!).length, 0), files, inputs, lazy };
 }
+
+/** The direct solvers' numeric phases and their CPU kernels: a page loads them with its first factorization. */
+const DIRECT_NUMERIC = ['solvers/direct/factor.js', 'solvers/direct/supernodal.js', 'solvers/direct/band-lu.js', 'cpu/cholesky.js', 'cpu/lu.js'].map((m) => `node_modules/simdgl/dist/${m}`);
 
 describe('package: bundle sizes (esbuild, minified, gzipped)', () => {
   it(`a readMatrixMarket-only page: ≤ ${MM_GOAL_KB} KB and within ${MM_RATIO_GOAL}× of the same import from the sources`, async () => {
@@ -376,6 +387,9 @@ describe('package: bundle sizes (esbuild, minified, gzipped)', () => {
     const size = await pageBytes('cpu-only.js', false);
     console.log(`package suite: CPU-only page: ${(size.gzip / 1024).toFixed(1)} KB min+gzip, ${(size.raw / 1024).toFixed(1)} KB minified in ${size.files.length} file(s) (goal ≤ ${CPU_PAGE_GOAL_KB} KB; the one .wasm it fetches is not counted)`);
     expect(size.gzip).toBeLessThanOrEqual(CPU_PAGE_GOAL_KB * 1024);
+    // the direct solvers' numeric phases are in the bundle, behind the dynamic import, not in what loads first
+    expect(DIRECT_NUMERIC.filter((m) => size.inputs.has(m)), 'loaded before the page runs').toEqual([]);
+    expect(DIRECT_NUMERIC.filter((m) => !size.lazy.has(m)), 'missing from the lazy chunks').toEqual([]);
   });
 });
 
@@ -430,7 +444,7 @@ function assertPage(label: string, got: Awaited<ReturnType<typeof runPage>>, was
   const summary = got.checks.map((c) => `  ${c.ok ? 'ok  ' : 'FAIL'} ${c.name} (${c.ms.toFixed(0)} ms): ${c.detail.split('\n')[0]}`).join('\n');
   console.log(`package suite: ${label} page\n${summary}\n  requests: ${got.requests.join(', ')}${got.log.length ? `\n${got.log.join('\n')}` : ''}`);
   expect(got.error, `the page threw outside a check\n${got.log.join('\n')}`).toBeUndefined();
-  expect(got.checks.map((c) => c.name)).toEqual(['cpu: workers', 'gpu: backend gpu']);
+  expect(got.checks.map((c) => c.name)).toEqual(['cpu: workers', 'cpu: a factorization (the direct solvers, loaded on first use)', 'gpu: backend gpu']);
   for (const c of got.checks) expect(c.ok, `${label}: ${c.name}: ${c.detail}\n${got.log.join('\n')}`).toBe(true);
   // one kernel build fetched (found, or missing where the embedded copy stands in), no worker script,
   // and otherwise only the bundle's own files

@@ -28,11 +28,8 @@ import { checkLayout, GPU_BUFFER_OPTION_KEYS, type GpuBufferOptions } from './gp
 import { DEVICE_PATHS } from './paths.js';
 import { nodeBuiltin } from '../node-builtins.js';
 import { wasmLoad } from '../cpu/wasm.js';
-import { cpuSupernodalNumeric } from '../cpu/cholesky.js';
 import { cpuSymbolicKernels } from '../cpu/symbolic.js';
 import { cpuLdlKernels } from '../cpu/ldl.js';
-import { cpuLuKernels } from '../cpu/lu.js';
-import { holdResidual } from '../cpu/held-solve.js';
 import { checkAdd, checkGemm, checkTranspose, type AddOptions, type DenseLike, type GemmOptions } from './dense-ops.js';
 import { matrixFeatures, chooseFormat, withFeatures, type MatrixFeatures } from './features.js';
 import { checkCacheTiles } from '../cpu/tiles.js';
@@ -44,7 +41,10 @@ import { shownTyped, shownValue } from '../shown-value.js';
 import { spgemm, type SparseKernels } from '../solvers/amg/spgemm.js';
 import { CpuSparseSession } from '../cpu/spgemm.js';
 import type { AmgOptions } from '../solvers/amg/hierarchy.js';
-import { estimateFactorCost, factorize, firstNonFinite, nonFiniteEntry, planFactor, type DirectKernels, type FactorEstimate, type Factorization, type FactorOptions, type FactorPlan } from '../solvers/direct/factor.js';
+import { estimateFactorCost, firstNonFinite, nonFiniteEntry, planFactor, type FactorEstimate, type FactorPlan } from '../solvers/direct/plan.js';
+import type { FactorOptions, Factorization as KeptFactor } from '../solvers/direct/factor.js';
+import type { Factorization } from '../solvers/direct/factorization.js';
+import { directSolvers } from './direct-solvers.js';
 import type { OrderingName } from '../solvers/direct/analysis.js';
 
 type Handle = MatrixHandle | ResidentVector | DenseHandle | PreconditionerHandle;
@@ -1503,9 +1503,11 @@ export class Runtime implements HandleOwner {
     else if (d && (d.direct || o.method === 'direct') && !o.signal?.aborted) {
       // the factorization runs on the host, whatever the path; x0 is not needed
       const tol = o.tol ?? 1e-8;
-      let F: Factorization | null = null;
+      let F: KeptFactor | null = null;
       try {
-        F = await factorize(csr, { signal: o.signal }, this.cpu.memoryBudgetMB, this.directKernels(), d.plan!);
+        if (!directSolvers.loaded()) await directSolvers.load();
+        const direct = directSolvers.get();
+        F = await direct.factorize(csr, { signal: o.signal }, this.cpu.memoryBudgetMB, direct.directKernels(this.cpu.backend), d.plan!);
         const s = await F.solve(b64);
         // a symmetric A's norms for the bound below are the factor's ‖A‖∞ (its solve computed it): no pass over A
         if (d.plan!.sym && F.rowAbsSumMax !== undefined) seedSymmetricAbsNorms(csr, F.rowAbsSumMax);
@@ -1697,7 +1699,13 @@ export class Runtime implements HandleOwner {
    */
   async factor(A: SparseMatrix | MatrixHandle, options: FactorOptions = {}): Promise<Factorization> {
     this.live();
-    return factorize(this.hostMatrix(A, 'factor: A'), options, this.cpu.memoryBudgetMB, this.directKernels());
+    const M = this.hostMatrix(A, 'factor: A');
+    if (!directSolvers.loaded()) {
+      await directSolvers.load();
+      this.live();
+    }
+    const direct = directSolvers.get();
+    return direct.factorize(M, options, this.cpu.memoryBudgetMB, direct.directKernels(this.cpu.backend));
   }
 
   /**
@@ -1736,12 +1744,6 @@ export class Runtime implements HandleOwner {
     if (!(A instanceof MatrixHandle)) return sparseMatrix(A, where);
     const h = this.own(A, where).live();
     return h.canonicalCsr ?? h.host;
-  }
-
-  /** The CPU path's kernels the direct solvers run on. */
-  private directKernels(): DirectKernels {
-    const B = this.cpu.backend;
-    return { supernodal: cpuSupernodalNumeric(B), lu: cpuLuKernels(B), ldl: cpuLdlKernels(B), symbolic: cpuSymbolicKernels(B), residual: (At) => holdResidual(B, At) };
   }
 
   /**

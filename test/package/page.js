@@ -1,10 +1,11 @@
 // Consumer fixture: a browser page that imports the installed package by name, bundled from the
 // consumer project by esbuild and by Vite (test/package.test.ts). Runs SpMV on the CPU path with a
-// worker pool and on the GPU path (WebGL2), checks both against a plain JavaScript loop and leaves
+// worker pool and on the GPU path (WebGL2), checks both against a plain JavaScript loop, factorizes
+// (the direct solvers: a chunk the bundler split off, fetched on first use) and leaves
 // { checks, error } in window.__pkgResults for the test to assert. The kernels come from their .wasm
 // file where the bundler (or the test, following the README's esbuild recipe) put it next to the
 // bundle, else from the copy embedded in the package; the worker script is always inside.
-import { createRuntime, poisson2D, poisson3D } from 'simdgl';
+import { createRuntime, poisson2D, poisson3D, Factorization } from 'simdgl';
 
 const checks = [];
 function ok(cond, msg) {
@@ -58,6 +59,25 @@ async function run() {
       const err = relError(A, x, y);
       ok(err <= 1e-14, `relative error ${err}`);
       return `threads ${caps.threads}, wasm ${caps.wasm}, ${A.rows} rows, error ${err.toExponential(2)}`;
+    } finally {
+      rt.dispose();
+    }
+  });
+
+  await check('cpu: a factorization (the direct solvers, loaded on first use)', async () => {
+    const rt = await createRuntime({ backend: 'cpu', workers: 1 });
+    try {
+      const A = poisson2D(12);
+      const x = Float64Array.from({ length: A.cols }, (_, i) => Math.cos(0.37 * i));
+      // b = A·x by a plain CSR loop
+      const b = new Float64Array(A.rows);
+      for (let i = 0; i < A.rows; i++) for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) b[i] += A.values[k] * x[A.colIdx[k]];
+      const F = await rt.factor(A);
+      ok(F instanceof Factorization, 'rt.factor did not return a Factorization');
+      const got = (await F.solve(b)).x;
+      const err = got.reduce((m, v, i) => Math.max(m, Math.abs(v - x[i])), 0);
+      ok(err <= 1e-12, `max |x − x*| = ${err}`);
+      return `${F.info.kind}, ${A.rows} unknowns, error ${err.toExponential(2)}`;
     } finally {
       rt.dispose();
     }

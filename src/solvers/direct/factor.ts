@@ -12,15 +12,16 @@ import { optionKeys, checkOptions, checkNumber, checkSignal, NON_NEGATIVE_INTEGE
 import { nextTask, throwIfAborted } from '../../next-task.js';
 import { vectorData } from '../../vector-data.js';
 import { accurateResidualNorm, normFromSquares, rhsExponent, scaleBy } from '../../host-spmv.js';
-import { shownValue } from '../../shown-value.js';
 import { reserveMemory, withMemoryBudget } from '../../memory-budget.js';
-import { analyze, bandAnalysis, denseAnalysis, type Analysis, type OrderingName } from './analysis.js';
+import type { Analysis, OrderingName } from './analysis.js';
 import { bandLdlt, bandSolve, keepBandRows, solvedInJs } from './band-lu.js';
-import { aboveBlocks, blockSizes, splitBlocks, type BlockSplit, type BlockTriangular } from './btf.js';
-import { bandOf, cscOf, denseRows, inversePermutation, isSymmetric, patternSymmetry, rowsWithValues, type Rows, symmetricGraph, type Csc } from './pattern.js';
+import { aboveBlocks, splitBlocks, type BlockSplit } from './btf.js';
+import { cscOf, inversePermutation, isSymmetric, rowsWithValues, type Csc } from './pattern.js';
 import { denseLdl, ldlPointers, type LdlFactor, type LdlKernels } from './ldl.js';
 import { denseStart, denseWindow, reciprocalDiagonal, type HeldSolve, type LuFactor, type LuKernels } from './lu.js';
 import type { FactorCost, SymbolicKernels } from './symbolic.js';
+import { Factorization as PublicFactorization } from './factorization.js';
+import { nonFiniteEntry, planFactor, squareCsr, firstNonFinite, type FactorPlan } from './plan.js';
 import { supernodalFrontBytes, supernodalSymbolic, type SupernodalFactor, type SupernodalNumeric, type SupernodalSymbolic } from './supernodal.js';
 
 /** The factorizations: 'auto' takes Cholesky for symmetric matrices with a positive diagonal (falling back to LDLᵀ, then LU), LU otherwise. */
@@ -111,12 +112,6 @@ export interface FactorInfo {
 /** The keys FactorOptions has. */
 export const FACTOR_OPTION_KEYS = optionKeys<FactorOptions>({ kind: true, ordering: true, pivotTolerance: true, signal: true });
 const SOLVE_KEYS = optionKeys<FactorSolveOptions>({ refine: true });
-const KINDS: readonly FactorKind[] = ['auto', 'cholesky', 'ldlt', 'lu'];
-const ORDERINGS: readonly (OrderingName | 'auto')[] = ['auto', 'amd', 'nd', 'natural', 'amd-ata', 'btf'];
-/** LU's 'auto' ordering is symmetric (of A + Aᵀ) when at least this fraction of the off-diagonal pattern is mirrored… */
-const SYMMETRIC_PATTERN_MIN = 0.5;
-/** …and at least this fraction of the diagonal is stored (UMFPACK's symmetric-strategy test); else a column ordering. */
-const DIAGONAL_MIN = 0.9;
 /**
  * LU's default pivotTolerance: the diagonal stays the pivot while at least this fraction of its
  * column's largest candidate (KLU's), so a symmetric ordering's fill survives…
@@ -131,19 +126,8 @@ const PIVOT_TOLERANCE = 0.001;
  * 7.9e-12 (9.8e-12) at 0.1, 6.0e-12 (1.1e-11) at 1; fill 6484, 7216, 8584.
  */
 const COLUMN_ORDER_PIVOT_TOLERANCE = 0.1;
-/** Ordering 'auto' keeps the natural order when A stores at least this fraction of its band (MATLAB's backslash takes its banded solver from 0.5). */
-const BAND_MIN_DENSITY = 0.5;
-/** Ordering 'auto' factorizes a matrix of at most this many unknowns dense (measured: see docs/direct.md). */
-const DENSE_MAX_N = 48;
 /** Cholesky runs supernodal (dense fronts) from this many flops; below, the up-looking kernel's lower overhead wins. */
 const SUPERNODAL_MIN_FLOPS = 1e6;
-
-/** The square CSR, canonical, of any format (a ShapeError for a rectangular one). */
-function squareCsr(A: SparseMatrix, where: string): CSRMatrix {
-  const csr = A.toCSR();
-  if (csr.rows !== csr.cols) throw new ShapeError(`${where}: A must be square, it is ${csr.rows}×${csr.cols}`);
-  return csr;
-}
 
 /**
  * The CPU path's kernels the factorizations run on, given by the runtime (the solver layer imports no
@@ -183,150 +167,6 @@ export interface HeldResidual {
 export function factorize(A: SparseMatrix, options: FactorOptions, budgetMB: number | undefined, kernels: DirectKernels, plan?: FactorPlan): Promise<Factorization> {
   return withMemoryBudget(budgetMB, () => factorizeInBudget(A, options, budgetMB, kernels, plan));
 }
-
-/** The symbolic phase of a factorization (square CSR, CSC, symmetry, ordering and counts), done once and kept: rt.solve's 'auto' estimates from it and factorizes with it. @internal */
-export interface FactorPlan {
-  csr: CSRMatrix;
-  C: Csc;
-  sym: boolean;
-  a: Analysis;
-}
-
-/** Plans the factorization `kind` of A with `ordering` (the kind and ordering checked first); `sk` runs the symbolic loops. @internal */
-export function planFactor(A: SparseMatrix, kind: FactorKind, ordering: OrderingName | 'auto', sk: SymbolicKernels): FactorPlan {
-  if (!KINDS.includes(kind)) throw new UnsupportedError(`factor: kind must be ${KINDS.map((k) => `'${k}'`).join(', ')}, got ${shownValue(kind)}`);
-  if (!ORDERINGS.includes(ordering)) throw new UnsupportedError(`factor: ordering must be ${ORDERINGS.map((k) => `'${k}'`).join(', ')}, got ${shownValue(ordering)}`);
-  const csr = squareCsr(A, 'factor');
-  const { C, sym } = columnsOf(csr);
-  if ((kind === 'cholesky' || kind === 'ldlt') && C.complex) {
-    throw new UnsupportedError(`factor: kind '${kind}' takes real matrices; use kind: 'lu' for complex ones`);
-  }
-  if ((kind === 'cholesky' || kind === 'ldlt') && !sym) {
-    throw new UnsupportedError(`factor: kind '${kind}' needs a symmetric matrix (A equal to Aᵀ, both triangles stored); use kind: 'lu'`);
-  }
-  const luOnly = ordering === 'amd-ata' || ordering === 'btf';
-  if (luOnly && (kind === 'cholesky' || kind === 'ldlt')) {
-    throw new UnsupportedError(`factor: ordering '${ordering}' (${ordering === 'btf' ? 'block triangular form' : 'a column ordering'}) is for LU; kind '${kind}' takes 'amd', 'nd', 'natural' or 'auto'`);
-  }
-  // kind 'auto' with the column ordering or block triangular form asked for is LU (the only kind that uses them), symmetric A too
-  return { csr, C, sym, a: analyzeFor(C, csrRows(csr), kind === 'lu' || (kind === 'auto' && (!sym || luOnly)), ordering, sk) };
-}
-
-/**
- * A by columns, and whether it is symmetric (real only). An f64 CSR is tested first as it stands (its
- * arrays are the columns of Aᵀ, symmetric exactly when A is): a symmetric one is copied as its own
- * columns, three block copies instead of a transposition.
- */
-function columnsOf(csr: CSRMatrix): { C: Csc; sym: boolean } {
-  if (csr.dtype === 'f64') {
-    const n = csr.rows;
-    const values = csr.values as Float64Array;
-    if (isSymmetric({ n, colPtr: csr.rowPtr, rowIdx: csr.colIdx, values, complex: false })) return { C: rowsWithValues(csr), sym: true };
-    return { C: cscOf(csr), sym: false };
-  }
-  const C = cscOf(csr);
-  return { C, sym: !C.complex && isSymmetric(C) };
-}
-
-/** A's pattern by rows as its canonical CSR holds it (rows ascending, as rowsOf(C) would rebuild them: 9–13 µs for west0479). */
-function csrRows(csr: CSRMatrix): Rows {
-  return { rowPtr: csr.rowPtr, colIdx: csr.colIdx };
-}
-
-/**
- * The symbolic phase for A by columns and by `rows`. LU with ordering 'auto' orders A + Aᵀ when A's
- * pattern is mostly symmetric with a mostly stored diagonal (the pivots can then stay on the diagonal the
- * ordering chose), else the columns by minimum degree of AᵀA (from A, not formed) (any row pivoting then stays within its fill).
- */
-function analyzeFor(C: Csc, rows: Rows, lu: boolean, ordering: OrderingName | 'auto', sk: SymbolicKernels): Analysis {
-  let asked = ordering;
-  let why = '';
-  if (ordering === 'auto' && C.n <= DENSE_MAX_N) {
-    return denseAnalysis(C.n, lu, C.complex, `n = ${C.n} ≤ ${DENSE_MAX_N}: factorized dense in the natural order (no ordering or symbolic phase: they would cost more than the flops they save)`);
-  }
-  const band = ordering === 'auto' && C.n > 1 ? bandOf(C) : null;
-  if (band && band.density >= BAND_MIN_DENSITY) {
-    why = `banded: A stores ${band.density.toFixed(2)} of its band (≥ ${BAND_MIN_DENSITY}), whose fill the natural order does not exceed: no reordering`;
-    // LU runs the banded kernel, which needs no symbolic phase
-    if (lu) return bandAnalysis(C.n, band, C.complex, `${why}, banded LU (${band.lower} + ${band.upper} diagonals)`);
-    asked = 'natural';
-  } else if (lu && ordering === 'auto' && C.n > 1) {
-    const { symmetry, diagonal } = patternSymmetry(C, rows);
-    const stats = `pattern symmetry ${symmetry.toFixed(2)}, ${diagonal} of ${C.n} diagonal entries stored`;
-    if (symmetry < SYMMETRIC_PATTERN_MIN || diagonal < DIAGONAL_MIN * C.n) {
-      asked = 'btf';
-      why = `${stats} (< ${SYMMETRIC_PATTERN_MIN} or < ${DIAGONAL_MIN}·n): `;
-    } else why = `${stats}: a symmetric ordering of A + Aᵀ; `;
-  }
-  let bt: BlockTriangular | number | undefined;
-  if (asked === 'btf') {
-    bt = sk.btf(C, rows);
-    const auto = ordering === 'auto';
-    if (typeof bt === 'number') {
-      // the numeric phase then fails on the column ordering's factor with the usual SingularMatrixError
-      why += `${auto ? '' : `ordering 'btf' was asked for, but `}A is structurally singular (a maximum transversal matches ${bt} of ${C.n} rows: no block triangular form): `;
-      asked = 'amd-ata';
-    } else if (auto && bt.blocks === 1) {
-      why += 'one irreducible block (no block triangular form to use): ';
-      asked = 'amd-ata';
-    } else {
-      const { largest, singletons } = blockSizes(bt);
-      why += `${auto ? '' : `ordering 'btf' was asked for: `}block triangular form, ${bt.blocks} diagonal blocks (${singletons} of them 1×1, the largest ${largest}×${largest}), each ordered by approximate minimum degree of its B + Bᵀ (B: A with its rows matched to the columns)`;
-    }
-    if (asked === 'amd-ata') why += 'a column ordering, approximate minimum degree of AᵀA';
-  }
-  const g = asked === 'amd-ata' ? { n: C.n, colPtr: C.colPtr, rowIdx: C.rowIdx, rows, skip: denseRows(rows, C.n) }
-    : asked === 'btf' ? (bt as BlockTriangular).graph
-    : symmetricGraph(C.n, C.colPtr, C.rowIdx, rows);
-  const a = analyze(g, asked, lu, C.complex, sk, typeof bt === 'object' ? bt : undefined);
-  if (why) a.orderingReason = asked === 'auto' ? why + a.orderingReason : why;
-  if (typeof bt === 'object' && asked === 'btf') {
-    a.matchOf = bt.colOf;
-    a.blockOf = bt.blk;
-    a.above = bt.above;
-    // the entries above the diagonal blocks are kept as they stand
-    const off = bt.above;
-    a.cost.fillNnz += off;
-    a.cost.bytes += off * (C.complex ? 20 : 12);
-  }
-  return a;
-}
-
-/**
- * The index of b's first NaN or ±Inf, or −1 (F.solve refuses such a b; rt.solve ends 'nan' before factorizing).
- * @internal
- */
-export function firstNonFinite(b: Float64Array): number {
-  for (let i = 0; i < b.length; i++) if (b[i] - b[i] !== 0) return i;
-  return -1;
-}
-
-/**
- * Why A cannot be factorized for holding a NaN or ±Inf (the first by columns, named by row, column and
- * value), or null: such an entry spoils every pivot of its column, which would read as 'singular'.
- * @internal rt.solve asks before factorizing, to end with reason 'nan' as the Krylov methods do
- */
-export function nonFiniteEntry(A: Csc): string | null {
-  if (finiteChecked.has(A)) return null;
-  const { colPtr, rowIdx, values, complex } = A;
-  const w = complex ? 2 : 1;
-  for (let j = 0; j < A.n; j++) {
-    for (let p = colPtr[j]; p < colPtr[j + 1]; p++) {
-      for (let c = 0; c < w; c++) {
-        const v = values[w * p + c];
-        if (!Number.isFinite(v)) return `A holds ${v}${complex ? (c ? ' (imaginary part)' : ' (real part)') : ''} at row ${rowIdx[p]}, column ${j}: a factorization needs finite values`;
-      }
-    }
-  }
-  finiteChecked.add(A);
-  return null;
-}
-
-/**
- * The matrices nonFiniteEntry found finite (a Csc is the factorization's own copy, never written
- * after it is made): rt.solve's check and each numeric phase 'auto' tries read A once, not each time.
- */
-const finiteChecked = new WeakSet<Csc>();
 
 async function factorizeInBudget(A: SparseMatrix, options: FactorOptions, budgetMB: number | undefined, kernels: DirectKernels, plan?: FactorPlan): Promise<Factorization> {
   checkOptions('factor', options, FACTOR_OPTION_KEYS);
@@ -408,33 +248,8 @@ async function checkpoint(signal: AbortSignal | undefined): Promise<void> {
   throwIfAborted(signal);
 }
 
-/**
- * A sparse direct factorization of a square matrix, from {@link Runtime.factor}: solve with it as
- * often as needed, refactor it for new values of the same pattern, dispose it when done.
- *
- * @example
- * ```js
- * // Factor once, solve for two right-hand sides at once, then refactor for new values
- * import { createRuntime, poisson2D } from 'simdgl';
- * import assert from 'node:assert/strict';
- *
- * const rt = await createRuntime();
- * const A = poisson2D(30);                                   // 900 unknowns, SPD
- * const F = await rt.factor(A);
- * assert.equal(F.info.kind, 'cholesky');
- * const b = new Float64Array(2 * 900).fill(1);               // two right-hand sides, one after the other
- * const { x, relativeResidual } = await F.solve(b);
- * assert.equal(x.length, 1800);
- * assert.ok(relativeResidual < 1e-12);
- * const A2 = A.astype('f64');
- * A2.values.forEach((v, k) => { if (v > 0) A2.values[k] = 5; });   // same pattern, a larger diagonal
- * await F.refactor(A2);
- * assert.ok((await F.solve(b)).relativeResidual < 1e-12);
- * F.dispose();
- * rt.dispose();
- * ```
- */
-export class Factorization {
+/** The factorization rt.factor returns: the numeric phases, imported on first use (src/runtime/direct.ts). */
+export class Factorization extends PublicFactorization {
   private disposed = false;
   private kindNow: 'cholesky' | 'ldlt' | 'lu' = 'lu';
   private ldlNow: LdlFactor | null = null;
@@ -512,7 +327,9 @@ export class Factorization {
     private readonly luKernels: LuKernels,
     private readonly ldlKernels: LdlKernels,
     private readonly rowsKernel: (At: Csc) => HeldResidual,
-  ) {}
+  ) {
+    super();
+  }
 
   /** @internal runs the numeric phase of `kind`; throws the typed error of a failed pivot */
   async numeric(kind: 'cholesky' | 'ldlt' | 'lu', reason: string, signal?: AbortSignal): Promise<void> {
@@ -637,8 +454,7 @@ export class Factorization {
     return this.normInf;
   }
 
-  /** What the factorization is and what it took: kind, ordering, fill, flops, supernodes, time per phase. */
-  get info(): FactorInfo {
+  override get info(): FactorInfo {
     this.live();
     const { a, A } = this;
     const n = A.n;
@@ -686,17 +502,7 @@ export class Factorization {
     };
   }
 
-  /**
-   * Solves A·x = b for one right-hand side (b of n entries, 2n interleaved for complex) or several
-   * (k·n entries, one after another), with `refine` steps of iterative refinement (default 1), and
-   * reports the true residual of what it returns. Real right-hand sides only for a real matrix.
-   *
-   * @throws {@link ShapeError} when b's length is not a positive multiple of n (2n for complex).
-   * @throws {@link InputTypeError} when b is not vector data (docs/errors.md: any array of numbers or typed array).
-   * @throws {@link InputRangeError} (a RangeError) when refine is not a non-negative integer, or b holds NaN or ±Inf (naming the entry).
-   * @throws {@link DisposedError} once disposed.
-   */
-  solve(data: ArrayLike<number> | BigInt64Array | BigUint64Array, options: FactorSolveOptions = {}): Promise<FactorSolveResult> {
+  override solve(data: ArrayLike<number> | BigInt64Array | BigUint64Array, options: FactorSolveOptions = {}): Promise<FactorSolveResult> {
     // with nothing in flight, a factor held in JavaScript solves to the end before solveNow returns
     // (it awaits only the supernodal factor's solves): nothing is left to order after it, so it needs
     // none of serial()'s bookkeeping (two promises a call, a measurable part of a small solve)
@@ -793,16 +599,7 @@ export class Factorization {
     return { x, relativeResidual: residuals.reduce((p, v) => Math.max(p, v), 0), residuals, refinements };
   }
 
-  /**
-   * Factorizes a matrix of the same pattern with the same ordering (the numeric phase only). A
-   * failure (singular, not positive definite) leaves the factorization unusable until a refactor succeeds.
-   *
-   * @throws {@link ShapeError} when A2's size or pattern differs from the factorized matrix's.
-   * @throws {@link NotPositiveDefiniteError} or {@link SingularMatrixError} as {@link Runtime.factor}.
-   * @throws {@link InputRangeError} when A2 holds NaN or ±Inf (naming its row and column); a refactor after any failure may succeed.
-   * @throws {@link DisposedError} once disposed.
-   */
-  refactor(A2: SparseMatrix): Promise<this> {
+  override refactor(A2: SparseMatrix): Promise<this> {
     return this.serial(() => this.refactorNow(A2));
   }
 
@@ -853,8 +650,7 @@ export class Factorization {
     return this;
   }
 
-  /** Releases the factor (held in the runtime's WebAssembly memory until then, or until the factorization is garbage-collected; a small banded LU's only in JavaScript); later calls throw DisposedError. */
-  dispose(): void {
+  override dispose(): void {
     this.disposed = true;
     this.ldl = this.lu = this.sn = null;
     this.heldA?.dispose();
@@ -1003,17 +799,3 @@ function infNorm(At: Csc): number {
   return s;
 }
 
-/** What {@link Runtime.estimateFactorCost} returns: the cost, and the ordering it assumes. */
-export interface FactorEstimate extends FactorCost {
-  /** the ordering the estimate assumes (the one rt.factor would choose with the same options) */
-  ordering: OrderingName;
-}
-
-/** The cost of factorizing A from the symbolic phase alone: see {@link Runtime.estimateFactorCost}; `sk` runs the symbolic loops. @internal */
-export function estimateFactorCost(A: SparseMatrix, kind: 'cholesky' | 'ldlt' | 'lu', ordering: OrderingName | 'auto', sk: SymbolicKernels): FactorEstimate {
-  const csr = squareCsr(A, 'estimateFactorCost');
-  const C = cscOf(csr);
-  if ((ordering === 'amd-ata' || ordering === 'btf') && kind !== 'lu') throw new UnsupportedError(`estimateFactorCost: ordering '${ordering}' is for LU`);
-  const a = analyzeFor(C, csrRows(csr), kind === 'lu', ordering, sk);
-  return { ...a.cost, ordering: a.ordering };
-}

@@ -1,7 +1,7 @@
 // Consumer fixture: every line marked `// error` must fail to type-check against the published
 // declarations (test/package.test.ts checks that tsc reports an error on each of those lines and on
 // no other). If the declarations were `any`, none of them would.
-import { createRuntime, poisson2D, ShapeError, type ResidentVector } from 'simdgl';
+import { createRuntime, poisson2D, ShapeError, Factorization, type ResidentVector } from 'simdgl';
 
 export async function bad(): Promise<void> {
   const rt = await createRuntime({ backend: 'tpu' }); // error
@@ -19,6 +19,8 @@ export async function bad(): Promise<void> {
   const e = new ShapeError('m');
   const line: number = e.code; // error
   rt.explain('gemv', A); // error
+  new Factorization(); // error
+  (await rt.factor(poisson2D(3))).info.kind = 'qr'; // error
   void r;
   void n;
   void line;

@@ -24,6 +24,7 @@ import {
   MemoryLimitError,
   WorkerError,
   GpuUnavailableError,
+  Factorization,
   type Capabilities,
   type DType,
   type Explanation,
@@ -76,6 +77,12 @@ export async function main(): Promise<number> {
   const reason: string = result.reason;
   const history: number[] = result.history;
   const bi: SolveOutcome = await rt.bicgstab(P, new Float64Array(P.rows).fill(1));
+  // a kept factorization (its numeric phases load on first use; the class is there at once)
+  const F: Factorization = await rt.factor(poisson2D(3), { kind: 'cholesky' });
+  const kept: Float64Array = (await F.solve(new Float64Array(9).fill(1))).x;
+  const isKept: boolean = (F as unknown) instanceof Factorization;
+  const refactored: Factorization = await F.refactor(poisson2D(3));
+  refactored.dispose();
 
   // explain
   const why: Explanation = rt.explain('spmv', P);
@@ -105,6 +112,6 @@ export async function main(): Promise<number> {
 
   rt.dispose();
   return threads + first + same.length + contents.length + norm + (typeof dot === 'number' ? dot : dot[0]) +
-    Number(converged) + reason.length + history.length + bi.iterations + path.length + reasons.length +
+    Number(converged) + reason.length + history.length + bi.iterations + kept.length + Number(isKept) + F.info.fillNnz + path.length + reasons.length +
     rowPtr.length + nnz + code.length + wasm.length + (gpuReason?.length ?? 0) + dtype.length + isRange.message.length;
 }

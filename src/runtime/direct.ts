@@ -1,0 +1,19 @@
+/**
+ * The sparse direct solvers' numeric phases with the CPU path's kernels they run on: the one module
+ * behind `directSolvers` (direct-solvers.ts), imported on first use (rt.factor, or a solve that
+ * factorizes), so that a bundler makes it a chunk a page loads only then.
+ */
+import type { CpuBackend } from '../cpu/backend.js';
+import { cpuSupernodalNumeric } from '../cpu/cholesky.js';
+import { cpuSymbolicKernels } from '../cpu/symbolic.js';
+import { cpuLdlKernels } from '../cpu/ldl.js';
+import { cpuLuKernels } from '../cpu/lu.js';
+import { holdResidual } from '../cpu/held-solve.js';
+import type { DirectKernels } from '../solvers/direct/factor.js';
+
+export { factorize } from '../solvers/direct/factor.js';
+
+/** The CPU path's kernels the direct solvers run on. */
+export function directKernels(B: CpuBackend): DirectKernels {
+  return { supernodal: cpuSupernodalNumeric(B), lu: cpuLuKernels(B), ldl: cpuLdlKernels(B), symbolic: cpuSymbolicKernels(B), residual: (At) => holdResidual(B, At) };
+}
