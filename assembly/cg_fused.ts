@@ -176,21 +176,25 @@ export function cg_residual_jacobi_scalar_f64(r: usize, q: usize, c: f64, z: usi
   updateJacobi(0, r, 0, q, 0, c, z, alpha, out, start, end, false, true);
 }
 
-export function cg_update_jacobi_f32(x: usize, r: usize, p: usize, q: usize, d: usize, z: usize, alpha: f64, out: usize, start: i32, end: i32): void {
+// updateJacobi's x, r, z and sums in f32 lanes (with x: in f32 the deferred x step measured no faster,
+// src/cpu/solver-ops.ts), the sums in f64 (exact products of f32 values)
+// @ts-ignore: decorator
+@inline function updateJacobi32(x: usize, r: usize, p: usize, q: usize, d: usize, c: f64, z: usize, alpha: f64, out: usize, start: i32, end: i32, uniform: bool): void {
   const a32 = <f32>alpha;
+  const c32 = <f32>c;
   let i = start;
   let rr: f64 = 0;
   let rz: f64 = 0;
   if (ASC_FEATURE_SIMD) {
-    // the scalar loop's f32 operations in lanes; the sums in f64 (exact products of f32 values)
     const a = f32x4.splat(a32);
+    const cv = f32x4.splat(c32);
     let s0 = f64x2.splat(0), s1 = f64x2.splat(0), t0 = f64x2.splat(0), t1 = f64x2.splat(0);
     for (; i + 4 <= end; i += 4) {
       const o = <usize>i << 2;
       v128.store(x + o, f32x4.add(v128.load(x + o), f32x4.mul(a, v128.load(p + o))));
       const r4 = f32x4.sub(v128.load(r + o), f32x4.mul(a, v128.load(q + o)));
       v128.store(r + o, r4);
-      const z4 = f32x4.mul(v128.load(d + o), r4);
+      const z4 = f32x4.mul(uniform ? cv : v128.load(d + o), r4);
       v128.store(z + o, z4);
       const rl = f64x2.promote_low_f32x4(r4);
       const rh = f64x2.promote_low_f32x4(f32x4.shuffle(r4, r4, 2, 3, 0, 1));
@@ -209,13 +213,22 @@ export function cg_update_jacobi_f32(x: usize, r: usize, p: usize, q: usize, d: 
     store<f32>(x + o, load<f32>(x + o) + a32 * load<f32>(p + o));
     const ri = load<f32>(r + o) - a32 * load<f32>(q + o);
     store<f32>(r + o, ri);
-    const zi = load<f32>(d + o) * ri;
+    const zi = (uniform ? c32 : load<f32>(d + o)) * ri;
     store<f32>(z + o, zi);
     rr += <f64>ri * <f64>ri;
     rz += <f64>ri * <f64>zi;
   }
   store<f64>(out, rr);
   store<f64>(out, rz, 8);
+}
+
+export function cg_update_jacobi_f32(x: usize, r: usize, p: usize, q: usize, d: usize, z: usize, alpha: f64, out: usize, start: i32, end: i32): void {
+  updateJacobi32(x, r, p, q, d, 0, z, alpha, out, start, end, false);
+}
+
+// c: D⁻¹'s one value, already an f32 (the caller's rounding of the f32 diagonal's inverse)
+export function cg_update_jacobi_scalar_f32(x: usize, r: usize, p: usize, q: usize, c: f64, z: usize, alpha: f64, out: usize, start: i32, end: i32): void {
+  updateJacobi32(x, r, p, q, 0, c, z, alpha, out, start, end, true);
 }
 
 // CG's direction step and product in one call over an f32 DIA matrix, rows [start, end) of the square

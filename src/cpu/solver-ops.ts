@@ -25,8 +25,9 @@ export function cpuSolverOps(
   const single = dt === 'f32' || dt === 'c64';
   const n = M.rows;
   let dinv: CpuVector | null = null;
-  // D⁻¹'s one value when every entry is it (a constant-coefficient stencil; f64): the fused update
-  // then reads no vector of it (poisson3D(64), 2 threads: 0.43 against 0.50 ms a call)
+  // D⁻¹'s one value (in the dtype's rounding) when every entry is it (a constant-coefficient stencil;
+  // real dtypes): the fused update then reads no vector of it (f64 poisson3D(64), 2 threads: 0.43
+  // against 0.50 ms a call)
   let uniform: number | null = null;
   if (preconditioner === 'jacobi') {
     // from the uploaded host matrix (canonical CSR as a rule): M.host may be a DIA or ELL copy, whose
@@ -36,16 +37,26 @@ export function cpuSolverOps(
     // A DIA copy (a stencil) holds the diagonal as one contiguous run: read there, not from the CSR's entries
     const d = inverseDiagonal(M.host.format === 'dia' ? M.host : host.format === 'csr' ? host : host.toCSR());
     dinv = B.vector(dt, n);
-    dinv.view().set(d);
-    if (dt === 'f64' && n > 0) {
-      const c = d[0];
+    const dv = dinv.view();
+    dv.set(d);
+    if (!complex && n > 0) {
+      const c = dv[0];
       let i = 1;
-      while (i < n && d[i] === c) i++;
+      while (i < n && dv[i] === c) i++;
       if (i === n) uniform = c;
     }
   }
   const spmv = (x: CpuVector, y: CpuVector, alpha: number, beta: number): Promise<void> => B.spmv(M, x, y, { alpha: [alpha, 0], beta: [beta, 0], op: 'N' });
   const precondition = dinv ? async (r: CpuVector, z: CpuVector) => void (await B.runVector(`xmy_${dt}`, () => [dinv.ptr, r.ptr, z.ptr], n)) : undefined;
+  // the CG kernels over a square DIA matrix, one call each: f64's q ← A·z + β·q then p ← z + β·p
+  // (x ← x + α·p first where α ≠ 0; assembly/spmv_dia.ts), f32's pNew ← z + β·p then
+  // q = A·pNew (assembly/cg_fused.ts)
+  const diaCg = fused && (dt === 'f64' || dt === 'f32') && M.format === 'dia' && M.rows === M.cols;
+  const diaProduct = async (beta: number, z: CpuVector, p: CpuVector, pNew: CpuVector | null, q: CpuVector, x: CpuVector | null, alpha: number) => {
+    const kernel = single ? `cg_dia_${dt}` : alpha === 0 ? `cg_dia_direction_${dt}` : `cg_dia_direction_x_${dt}`;
+    const head = [M.ptr('offsets'), M.params.ndiag, M.ptr('data'), M.params.pitch, n, z.ptr, p.ptr, ...(pNew ? [pNew.ptr] : []), q.ptr];
+    return blas.sumPartials(await B.runReduction(kernel, () => (alpha === 0 ? [...head, beta] : [...head, x!.ptr, alpha, beta]), n))[0];
+  };
   return {
     n,
     complex,
@@ -74,22 +85,19 @@ export function cpuSolverOps(
     cgDirection: fused && !single ? async (beta, z, p, q) => blas.sumPartials(await B.runReduction(`cg_direction_${dt}`, () => [z.ptr, p.ptr, q.ptr, beta], n))[0] : undefined,
     // f64 on DIA: that SpMV and this pass in one call, tile by tile (assembly/spmv_dia.ts
     // cg_dia_direction_f64), the same values; q's rows are read back from L1
-    cgProductDirection:
-      fused && dt === 'f64' && M.format === 'dia' && M.rows === M.cols
-        ? async (beta, z, p, q) =>
-            blas.sumPartials(
-              await B.runReduction(`cg_dia_direction_${dt}`, () => [M.ptr('offsets'), M.params.ndiag, M.ptr('data'), M.params.pitch, n, z.ptr, p.ptr, q.ptr, beta], n),
-            )[0]
-        : undefined,
-    // and x ← x + α·p moved there from the update, which then reads neither x nor p
+    cgProductDirection: diaCg && !single ? (beta, z, p, q) => diaProduct(beta, z, p, null, q, null, 0) : undefined,
+    // f32 on DIA: aypx, SpMV and dot in one call (assembly/cg_fused.ts cg_dia_f32), q = A·p itself:
+    // poisson3D(64), 2 threads, 0.56 against 0.89 ms. f64 keeps q ← A·z + β·q (cgDirection), which
+    // does not drift there
+    cgDirectionProduct: diaCg && single ? (beta, z, po, pn, q) => diaProduct(beta, z, po, pn, q, null, 0) : undefined,
+    // and with Jacobi (f64) x ← x + α·p moved into the product call, which reads p anyway: the update
+    // then reads neither x nor p. Not in f32: there the update is no lighter for it, and x's read and
+    // write slowed the product more (poisson3D(64), 2 threads, load 10–13: the iteration's two calls
+    // 0.85 against 0.83 ms, medians of 250)
     cgDeferredX:
-      fused && dt === 'f64' && M.format === 'dia' && M.rows === M.cols && dinv
+      diaCg && !single && dinv
         ? {
-            product: async (beta, z, p, q, x, alpha) => {
-              const kernel = alpha === 0 ? 'cg_dia_direction_f64' : 'cg_dia_direction_x_f64';
-              const head = [M.ptr('offsets'), M.params.ndiag, M.ptr('data'), M.params.pitch, n, z.ptr, p.ptr, q.ptr];
-              return blas.sumPartials(await B.runReduction(kernel, () => (alpha === 0 ? [...head, beta] : [...head, x.ptr, alpha, beta]), n))[0];
-            },
+            product: (beta, z, p, q, x, alpha) => diaProduct(beta, z, p, null, q, x, alpha),
             update: async (alpha, q, r, z) =>
               blas.sumPartials(
                 await B.runReduction(
@@ -99,16 +107,6 @@ export function cpuSolverOps(
                 ),
               ),
           }
-        : undefined,
-    // f32 on DIA: aypx, SpMV and dot in one call (assembly/cg_fused.ts cg_dia_f32), q = A·p itself:
-    // poisson3D(64), 2 threads, 0.56 against 0.89 ms. f64 keeps q ← A·z + β·q (cgDirection), which
-    // does not drift there
-    cgDirectionProduct:
-      fused && dt === 'f32' && M.format === 'dia' && M.rows === M.cols
-        ? async (beta, z, po, pn, q) =>
-            blas.sumPartials(
-              await B.runReduction(`cg_dia_${dt}`, () => [M.ptr('offsets'), M.params.ndiag, M.ptr('data'), M.params.pitch, n, z.ptr, po.ptr, pn.ptr, q.ptr, beta], n),
-            )[0]
         : undefined,
     cgUpdatePrecondition:
       fused && dinv && !complex

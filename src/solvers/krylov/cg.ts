@@ -69,8 +69,9 @@ export async function cg<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V> & 
       // forms p ← z + β·p and q = A·p (by the product itself, or as q ← A·z + β·q), with β = 0 the
       // first time; otherwise p = z here and p ← z + β·p at the end
       const fused = pNext !== null || ops.cgDirection !== undefined || ops.cgProductDirection !== undefined;
-      // x ← x + α·p made by the next product call (ops.cgDeferredX), not the update: `pending` is that α
-      const deferred = !R && ops.precondition && ops.cgUpdatePrecondition ? ops.cgDeferredX : undefined;
+      // x ← x + α·p made by the next product call (ops.cgDeferredX, with cgProductDirection), not the
+      // update: `pending` is that α
+      const deferred = !R && ops.precondition && ops.cgUpdatePrecondition && ops.cgProductDirection ? ops.cgDeferredX : undefined;
       if (!fused) await ops.copy(zr, p);
       let beta = 0;
       let rho = ops.precondition ? (await ops.dot(r, z))[0] : rnorm * rnorm;
