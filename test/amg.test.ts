@@ -155,6 +155,21 @@ describe('amg setup', () => {
     expect(rows).toBeLessThan(1.5);
   });
 
+  it('a setup of ≥ 100 000 rows, which first runs the kernels once on a small Laplacian (V8 tier-up), builds the hierarchy a second setup with warm kernels builds', () => {
+    const A = poisson2D(317);
+    const fresh: SparseKernels = () => new CpuSparseSession(setupRt.cpuBackend);
+    const [h1, h2] = [buildHierarchy(A, fresh), buildHierarchy(A, fresh)];
+    expect(h1.levels.map((L) => L.A.rows)).toEqual(h2.levels.map((L) => L.A.rows));
+    h1.levels.forEach((L, l) => {
+      for (const k of ['A', 'P', 'R'] as const) {
+        if (!L[k]) continue;
+        expect(Array.from(L[k]!.colIdx), `level ${l} ${k}`).toEqual(Array.from(h2.levels[l][k]!.colIdx));
+        expect(Array.from(L[k]!.values), `level ${l} ${k}`).toEqual(Array.from(h2.levels[l][k]!.values));
+      }
+      expect(L.rho).toBe(h2.levels[l].rho);
+    });
+  });
+
   it('stalled coarsening stops with a reason (a diagonal matrix has no strong connections)', () => {
     const n = 600;
     const D = new CSRMatrix(n, n, 'f64', Int32Array.from({ length: n + 1 }, (_, i) => i), Int32Array.from({ length: n }, (_, i) => i), new Float64Array(n).fill(2));

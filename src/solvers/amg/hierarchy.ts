@@ -85,9 +85,45 @@ export const AMG_DEFAULTS = { theta: 0.02, maxCoarse: 500, maxLevels: 10, sweeps
  * is then solved dense or by a sparse Cholesky (coarse.ts, with kernels.coarse). A canonical CSR A.
  */
 export function buildHierarchy(A: CSRMatrix, kernels: SparseKernels, options: AmgOptions = {}): AmgHierarchy {
+  if (A.rows >= WARM_FROM) warmKernels(kernels);
   const session = kernels();
   try {
     return build(A, session, kernels, options);
+  } finally {
+    session.dispose();
+  }
+}
+
+/** Rows of A from which a setup is preceded by warmKernels (once per kernels). */
+const WARM_FROM = 100000;
+const warmed = new WeakSet<SparseKernels>();
+
+/**
+ * A setup of a 1-D Laplacian of 4096 rows, thrown away. V8 runs a WebAssembly function's first calls
+ * in its baseline tier (Liftoff), and a call stays in the tier it started in (no on-stack
+ * replacement); the setup calls Gauss–Seidel once and each product kernel a few times, so on a large
+ * fine level those calls ran at about half speed (Gauss–Seidel on poisson3D(128): 406 against 218 ms
+ * CPU; `node --no-liftoff` the same 198). After this small run they, and the setup's JavaScript loops,
+ * are optimized. Same hierarchy: it only runs code.
+ */
+function warmKernels(kernels: SparseKernels): void {
+  if (warmed.has(kernels)) return;
+  warmed.add(kernels);
+  const n = 4096;
+  const ptr = new Int32Array(n + 1);
+  const idx = new Int32Array(3 * n - 2);
+  const val = new Float64Array(3 * n - 2);
+  for (let i = 0, m = 0; i < n; i++) {
+    for (const j of [i - 1, i, i + 1]) {
+      if (j < 0 || j >= n) continue;
+      idx[m] = j;
+      val[m++] = j === i ? 2 : -1;
+    }
+    ptr[i + 1] = m;
+  }
+  const session = kernels();
+  try {
+    build(new CSRMatrix(n, n, 'f64', ptr, idx, val), session, kernels, { maxCoarse: 32 });
   } finally {
     session.dispose();
   }
