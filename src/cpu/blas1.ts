@@ -86,8 +86,11 @@ export function cpuSequence(
 ): Promise<[number, number][]> | undefined {
   const n = M.rows;
   // vectors of the system's length only (one of a multigrid level's length may reach the pool), a product's apart
-  const fits = (s: SolverStep<CpuVector>): boolean => s.every((e) => !(e instanceof CpuVector) || e.length === n) && (s[0] !== 'spmv' || s[1] !== s[2]);
-  if (M.cols !== n || !steps.every(fits)) return undefined;
+  if (M.cols !== n) return undefined;
+  for (const s of steps) {
+    for (let i = 1; i < s.length; i++) if (s[i] instanceof CpuVector && (s[i] as CpuVector).length !== n) return undefined;
+    if (s[0] === 'spmv' && s[1] === s[2]) return undefined;
+  }
   if (typeof pre !== 'function') return inlineSteps(B, M, pre, steps);
   return (async () => {
     const out: [number, number][] = [];
@@ -108,11 +111,12 @@ export function cpuSequence(
 /** The steps in one inline batch (CpuBackend.inlineBatch), undefined where they cannot run inline now. */
 function inlineSteps(B: CpuBackend, M: CpuMatrix, dinv: CpuVector | null, steps: readonly SolverStep<CpuVector>[]): Promise<[number, number][]> | undefined {
   const n = M.rows;
-  const dt = M.dtype;
-  const cplx = isComplex(dt);
-  const k = kernelNames(dt);
-  const a = (v: [number, number]): number[] => (cplx ? [v[0], v[1]] : [v[0]]);
-  return B.inlineBatch(n, steps.some((s) => s[0] === 'spmv') ? M : null, () => {
+  const cplx = isComplex(M.dtype);
+  const k = kernelNames(M.dtype);
+  let product = false;
+  for (const s of steps) if (s[0] === 'spmv') product = true;
+  // argument lists written out: a spread or a helper's array per step showed as garbage collection
+  return B.inlineBatch(n, product ? M : null, () => {
     const out: [number, number][] = [];
     for (const s of steps) {
       switch (s[0]) {
@@ -120,13 +124,13 @@ function inlineSteps(B: CpuBackend, M: CpuMatrix, dinv: CpuVector | null, steps:
           B.spmvInline(M, s[1], s[2], { alpha: [s[3], 0], beta: [s[4], 0], op: 'N' });
           break;
         case 'axpy':
-          B.kernelInline(k.axpy, [s[2].ptr, s[3].ptr, ...a(s[1])], n);
+          B.kernelInline(k.axpy, cplx ? [s[2].ptr, s[3].ptr, s[1][0], s[1][1]] : [s[2].ptr, s[3].ptr, s[1][0]], n);
           break;
         case 'aypx':
-          B.kernelInline(k.aypx, [s[2].ptr, s[3].ptr, ...a(s[1])], n);
+          B.kernelInline(k.aypx, cplx ? [s[2].ptr, s[3].ptr, s[1][0], s[1][1]] : [s[2].ptr, s[3].ptr, s[1][0]], n);
           break;
         case 'scal':
-          B.kernelInline(k.scal, [s[2].ptr, ...a(s[1])], n);
+          B.kernelInline(k.scal, cplx ? [s[2].ptr, s[1][0], s[1][1]] : [s[2].ptr, s[1][0]], n);
           break;
         case 'copy':
           B.kernelInline(k.copy, [s[1].ptr, s[2].ptr], n);

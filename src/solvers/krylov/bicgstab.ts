@@ -27,12 +27,14 @@ export async function bicgstab<V>(ops: SolverOps<V>, b: V, options: SolveOptions
     let rho: C = [1, 0];
     let alpha: C = [1, 0];
     let omega: C = [1, 0];
+    // r̂ᴴr of the residual the last iteration made, taken in its sequence (a dot more where it is the last)
+    let rhoOfR: C | undefined;
     while (reason === 'maxIter' && it < maxIter) {
       if (signal?.aborted) {
         reason = 'aborted';
         break;
       }
-      const rhoNext = await ops.dot(rhat, r);
+      const rhoNext = rhoOfR ?? (await ops.dot(rhat, r));
       if (isNaNc(rhoNext)) {
         reason = 'nan';
         break;
@@ -68,7 +70,7 @@ export async function bicgstab<V>(ops: SolverOps<V>, b: V, options: SolveOptions
         it++;
         rnorm = snorm;
         history.push(snorm / scale);
-        await onIteration?.(it, snorm / scale);
+        if (onIteration) await onIteration(it, snorm / scale);
         reason = 'converged';
         break;
       }
@@ -87,17 +89,18 @@ export async function bicgstab<V>(ops: SolverOps<V>, b: V, options: SolveOptions
       }
       omega = inRange ? div(ts, [tt, 0]) : div([ts[0] / tn, ts[1] / tn], [tn, 0]);
       // x ← x + α·M⁻¹p + ω·M⁻¹s, r ← s − ω·t
-      [[rnorm]] = await sequence(ops, [
+      [[rnorm], rhoOfR] = await sequence(ops, [
         ['axpy', alpha, py, x],
         ['axpy', omega, sz, x],
         ['copy', s, r],
         ['axpy', neg(omega), t, r],
         ['nrm2', r],
+        ['dot', rhat, r],
       ]);
       // an iteration counts once it has updated x (a breakdown before that leaves x and the count as they were)
       it++;
       history.push(rnorm / scale);
-      await onIteration?.(it, rnorm / scale);
+      if (onIteration) await onIteration(it, rnorm / scale);
       if (Number.isNaN(rnorm)) reason = 'nan';
       else if (rnorm / scale <= tol) reason = 'converged';
       else if (isZero(omega)) reason = 'breakdown';

@@ -53,10 +53,11 @@ export async function gmres<V>(ops: SolverOps<V>, b: V, options: GmresOptions<V>
     const sn: C[] = new Array(m);
     while (reason === 'maxIter' && it < maxIter) {
       const g: C[] = [[rnorm, 0]];
-      await sequence(ops, [
+      // V[k] ← w/h(k, k−1) (V[0] ← r/‖r‖), run at the head of the product's sequence that reads it
+      let next: SolverStep<V>[] = [
         ['copy', r, V[0]],
         ['scal', [1 / rnorm, 0], V[0]],
-      ]);
+      ];
       let k = 0;
       for (; k < m && it < maxIter; k++) {
         if (signal?.aborted) {
@@ -65,7 +66,8 @@ export async function gmres<V>(ops: SolverOps<V>, b: V, options: GmresOptions<V>
         }
         const Vk = ops.precondition ? z : V[k];
         // each pass's dot products, then its updates (the next pass's dots, or ‖w‖, in the same sequence)
-        const product: SolverStep<V>[] = ops.precondition ? [['precondition', V[k], z]] : [];
+        const product = next;
+        if (ops.precondition) product.push(['precondition', V[k], z]);
         product.push(['spmv', Vk, w, 1, 0]);
         for (let i = 0; i <= k; i++) product.push(['dot', V[i], w]);
         let c: C[] = await sequence(ops, product);
@@ -103,7 +105,7 @@ export async function gmres<V>(ops: SolverOps<V>, b: V, options: GmresOptions<V>
         it++;
         rnorm = abs(g[k + 1]);
         history.push(rnorm / scale);
-        await onIteration?.(it, rnorm / scale);
+        if (onIteration) await onIteration(it, rnorm / scale);
         if (rnorm / scale <= tol) {
           k++;
           break;
@@ -114,10 +116,10 @@ export async function gmres<V>(ops: SolverOps<V>, b: V, options: GmresOptions<V>
           break;
         }
         if (V.length === k + 1) V.push(ops.vector());
-        await sequence(ops, [
+        next = [
           ['copy', w, V[k + 1]],
           ['scal', [1 / hn, 0], V[k + 1]],
-        ]);
+        ];
       }
       if (k > 0) {
         // y = R⁻¹·g, then x += M⁻¹·(V·y)

@@ -30,12 +30,12 @@ export async function minres<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V
     const [[bb1]] = await sequence(ops, [
       ['precondition', r1, y],
       ['dot', r1, y],
+      ['copy', r1, r2],
     ]);
     const beta1 = await betaOf(bb1, r1);
     if (reason === 'maxIter' && !(beta1 > 0)) reason = Number.isNaN(beta1) ? 'nan' : 'breakdown';
     // φ̄ relative to b: the M⁻¹-norm ratio carried onto ‖r0‖/‖b‖
     const rel = (phibar: number): number => (phibar / beta1) * (r0 / scale);
-    await ops.copy(r1, r2);
     let oldb = 0;
     let beta = beta1;
     let dbar = 0;
@@ -47,6 +47,9 @@ export async function minres<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V
     let relRes = r0 / scale;
     // the largest (α, β) of the Lanczos tridiagonal so far, a scale of ‖A‖ (β₁ is b's, not A's)
     let tnorm = 0;
+    // the last iteration's update of w and x, run at the head of the next product's sequence (or after
+    // the loop): the same operations in the same order, one sequence an iteration fewer
+    let update: SolverStep<V>[] = [];
     while (reason === 'maxIter' && it < maxIter) {
       if (signal?.aborted) {
         reason = 'aborted';
@@ -54,10 +57,9 @@ export async function minres<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V
       }
       // v ← y/β in y's own storage (the product overwrites y): the bits of a copy and a scal, one step fewer
       [v, y] = [y, v];
-      const lanczos: SolverStep<V>[] = [
-        ['scal', [1 / beta, 0], v],
-        ['spmv', v, y, 1, 0],
-      ];
+      const lanczos = update;
+      update = [];
+      lanczos.push(['scal', [1 / beta, 0], v], ['spmv', v, y, 1, 0]);
       if (it >= 1) lanczos.push(['axpy', [-beta / oldb, 0], r1, y]);
       lanczos.push(['dot', v, y]);
       const alfa = (await sequence(ops, lanczos))[0][0];
@@ -96,18 +98,19 @@ export async function minres<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V
       // w₁'s becomes v's): the bits of a copy into w₁'s storage and the same updates, one call fewer
       const free = w1;
       [w1, w2] = [w2, w];
-      await sequence(ops, [
+      update = [
         ['axpy', [-oldeps, 0], w1, v],
         ['axpy', [-delta, 0], w2, v],
         ['scal', [1 / gamma, 0], v],
         ['axpy', [phi, 0], v, x],
-      ]);
+      ];
       w = v;
       v = free;
       it++;
       relRes = rel(phibar);
       history.push(relRes);
-      await onIteration?.(it, relRes);
+      // awaited only when given: an await of undefined still costs a microtask turn an iteration
+      if (onIteration) await onIteration(it, relRes);
       if (relRes <= tol) reason = 'converged';
       // β = 0: the Krylov space is exhausted, x is the minimiser
       else if (beta === 0) reason = 'converged';
@@ -117,6 +120,7 @@ export async function minres<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V
       // the recurrence sat still; nonsingular matrices stay above 2e-4 (bcsstk13, 494_bus, dwt_992)
       else if (Math.hypot(gbar, dbar) <= LEAST_SQUARES * tnorm) reason = 'stagnated';
     }
+    if (update.length > 0) await sequence(ops, update);
     return { x, iterations: it, residualNorm: relRes * scale, relativeResidual: relRes, converged: reason === 'converged', reason, history };
   } catch (e) {
     ops.release(x);
