@@ -1,0 +1,107 @@
+/**
+ * The sparse direct solvers' numeric phases are imported on first use (src/runtime/direct-solvers.ts,
+ * through lazyModule): in Node, explain('solve'), estimateFactorCost, AMG and Krylov solves leave them
+ * unloaded and the first factorization loads them; in a page's bundle (esbuild, split, from the
+ * sources) they sit behind the dynamic import, not in the files a page loads first
+ * (test/package.test.ts checks the packed package the same way, and webpack's size hints).
+ */
+import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { lazyModule } from '../src/lazy-module.js';
+import { createRuntime, Factorization, poisson2D } from '../src/index.js';
+import { directSolvers } from '../src/runtime/direct-solvers.js';
+import { trueResidual } from './solve-reference.js';
+import { root } from './examples.js';
+
+describe('lazyModule', () => {
+  it('imports once for any number of loads, and names the module used too early', async () => {
+    let calls = 0;
+    const m = lazyModule(async () => ({ id: ++calls }), 'the test module');
+    expect(m.loaded()).toBe(false);
+    expect(() => m.get()).toThrow(/the test module used before it was loaded/);
+    const first = m.load();
+    expect(m.load()).toBe(first);
+    await Promise.all([first, m.load()]);
+    expect(m.loaded()).toBe(true);
+    expect(m.get()).toEqual({ id: 1 });
+    await m.load();
+    expect(calls).toBe(1);
+  });
+
+  it('a failed import rejects, and the next load imports again', async () => {
+    let calls = 0;
+    const m = lazyModule(async () => {
+      if (++calls === 1) throw new TypeError('Failed to fetch dynamically imported module');
+      return { id: calls };
+    }, 'the test module');
+    await expect(m.load()).rejects.toThrow(/Failed to fetch/);
+    expect(m.loaded()).toBe(false);
+    await m.load();
+    expect(m.get()).toEqual({ id: 2 });
+  });
+});
+
+describe('the direct solvers in Node', () => {
+  it('explain, estimateFactorCost, AMG and Krylov leave them unloaded; the first factorization loads them', async () => {
+    const rt = await createRuntime({ backend: 'cpu', workers: 1 });
+    try {
+      const A = poisson2D(12);
+      const h = rt.upload(A);
+      const b = Float64Array.from({ length: A.rows }, (_, i) => Math.sin(0.3 * i + 1));
+      expect(rt.explain('solve', h).method).toBe('direct');
+      expect(rt.estimateFactorCost(h, 'cholesky').fillNnz).toBeGreaterThan(A.nnz / 2);
+      const M = rt.amg(rt.upload(poisson2D(40)));
+      expect(M.amg?.levels.length).toBeGreaterThanOrEqual(2);
+      expect((await rt.cg(h, b, { tol: 1e-10 })).converged).toBe(true);
+      expect(directSolvers.loaded()).toBe(false);
+      const s = await rt.solve(h, b);
+      expect(directSolvers.loaded()).toBe(true);
+      expect(s.method).toBe('direct');
+      expect(trueResidual(A, s.x, b)).toBeLessThanOrEqual(1e-12);
+      const F = await rt.factor(A);
+      expect(F).toBeInstanceOf(Factorization);
+      expect(trueResidual(A, (await F.solve(b)).x, b)).toBeLessThanOrEqual(1e-12);
+      expect({} instanceof Factorization).toBe(false);
+      F.dispose();
+    } finally {
+      rt.dispose();
+    }
+  });
+});
+
+describe('the direct solvers in a page bundle', () => {
+  it('are split off behind the dynamic import: none of their numeric modules is in what the page loads first', async () => {
+    const result = await build({
+      absWorkingDir: join(root, 'test', 'package'),
+      entryPoints: ['cpu-only.js'],
+      outdir: join(root, 'build', 'lazy-direct'),
+      bundle: true,
+      splitting: true,
+      format: 'esm',
+      platform: 'browser',
+      target: 'es2022',
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+      alias: { simdgl: join(root, 'src', 'index.ts') },
+    });
+    // the page's entry and the chunks it imports statically (a dynamically imported module is an entry point of its own)
+    const outputs = result.metafile.outputs;
+    const eager = new Set<string>();
+    const visit = (out: string) => {
+      if (eager.has(out)) return;
+      eager.add(out);
+      for (const i of outputs[out].imports) if (i.kind === 'import-statement' && outputs[i.path]) visit(i.path);
+    };
+    visit(Object.keys(outputs).find((o) => outputs[o].entryPoint === 'cpu-only.js')!);
+    const where = (m: string) => Object.keys(outputs).filter((o) => Object.keys(outputs[o].inputs).some((i) => i.endsWith(m)));
+    const numeric = ['src/solvers/direct/factor.ts', 'src/solvers/direct/supernodal.ts', 'src/solvers/direct/band-lu.ts', 'src/cpu/cholesky.ts', 'src/cpu/lu.ts'];
+    for (const m of numeric) {
+      expect(where(m), `${m} is not in the bundle`).toHaveLength(1);
+      expect(eager.has(where(m)[0]), `${m} is loaded before the page runs`).toBe(false);
+    }
+    // what explain('solve') needs at once stays eager
+    expect(eager.has(where('src/solvers/direct/plan.ts')[0])).toBe(true);
+  });
+});
