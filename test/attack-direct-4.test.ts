@@ -158,3 +158,20 @@ describe('a factorization disposed while its refactor runs', () => {
     });
   }
 });
+
+describe('a factorization whose runtime was disposed', () => {
+  // rt.dispose() "releases everything this runtime holds": a kept LU/LDLᵀ factor went on solving in the
+  // disposed runtime's memory, and its refactor allocated there (the supernodal factor already refused)
+  for (const [name, A, kind] of [['LU', poisson2D(40), 'lu'], ['LDLᵀ', poisson2D(40), 'ldlt'], ['small LU', poisson2D(5), 'lu'], ['supernodal Cholesky', poisson3D(14), 'cholesky']] as const) {
+    it(`${name}: F.solve and F.refactor reject with DisposedError`, async () => {
+      const own = await createRuntime({ workers: 2, backend: 'cpu' });
+      const F = await own.factor(A, { kind });
+      const b = Float64Array.from({ length: A.rows }, (_, i) => Math.sin(i));
+      expect((await F.solve(b)).relativeResidual).toBeLessThan(1e-12);
+      own.dispose();
+      await expect(F.solve(b)).rejects.toBeInstanceOf(DisposedError);
+      await expect(F.refactor(A)).rejects.toBeInstanceOf(DisposedError);
+      F.dispose();
+    });
+  }
+});

@@ -513,6 +513,8 @@ export class CpuBackend {
     this.closePool();
     this.scratch?.dispose();
     this.scratch = null;
+    // a kept factor (F.solve, F.refactor) outlives its runtime otherwise, still in its memory
+    this.heap.closed = true;
   }
 }
 

@@ -64,7 +64,7 @@ export function holdSolve(heap: WasmHeap, layout: SolveLayout): HeldSolve {
     const views = f64Views(heap, [[R.ptr + layout.b, Math.max(1, layout.m)], [R.ptr + layout.x, layout.m]]);
     return {
       solve: (b: Float64Array, x: Float64Array) => {
-        if (R.isDisposed) throw new DisposedError('held factor');
+        if (R.isDisposed) throw new DisposedError(heap.closed ? 'runtime' : 'held factor');
         const [bv, xv] = views();
         bv.set(b);
         layout.run(R.ptr);
@@ -106,7 +106,7 @@ export function holdResidual(B: Pick<CpuBackend, 'heap' | 'kernels'>, At: Csc): 
     const views = f64Views(B.heap, [[p[3], 5], [p[0], m], [p[1], m], [p[2], m]]);
     return {
       residual: (b: Float64Array, x: Float64Array, r: Float64Array) => {
-        if (R.isDisposed) throw new DisposedError('held matrix');
+        if (R.isDisposed) throw new DisposedError(B.heap.closed ? 'runtime' : 'held matrix');
         const [out, bv, xv, rv] = views();
         bv.set(b);
         xv.set(x);

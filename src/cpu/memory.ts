@@ -36,8 +36,9 @@ export class Region {
     if (this.disposed) throw new DisposedError('memory region');
     return new CTOR[kind](this.heap.memory.buffer, this.ptr, length) as ArrayOf<K>;
   }
+  /** freed, or its runtime disposed (rt.dispose() releases everything, a kept factor's region too) */
   get isDisposed(): boolean {
-    return this.disposed;
+    return this.disposed || this.heap.closed;
   }
   dispose(): void {
     if (this.disposed) return;
@@ -105,7 +106,11 @@ export class WasmHeap {
     return this.live;
   }
 
+  /** set by the backend's dispose(): nothing is allocated after it, and every region reads as disposed */
+  closed = false;
+
   alloc(bytes: number): Region {
+    if (this.closed) throw new DisposedError('runtime');
     if (!Number.isFinite(bytes) || bytes < 0) throw new RangeError(`cannot allocate ${bytes} bytes`);
     const size = Math.max(ALIGN, Math.ceil(bytes / ALIGN) * ALIGN);
     // one budget with the JS side: inside an operation's scope (an upload) this counts toward it
