@@ -493,6 +493,9 @@ describe('the sparse LU kernel growing L and U from their smallest size (src/cpu
           expect(typeof small).toBe('object');
           const s = small as Exclude<typeof small, number>;
           for (const k of ['Lp', 'Li', 'Lx', 'Up', 'Ui', 'Ux', 'pinv'] as const) expect(Array.from(s[k]), k).toEqual(Array.from(ample[k]));
+          // L and U left in the runtime's memory (a shared one's: LuFactor.inPlace) are the factor's until released
+          s.inPlace?.release();
+          ample.inPlace?.release();
         }
         await expectUntouched();
         // growth refused at its refuseAt-th request: the error passes through, everything freed
@@ -548,7 +551,15 @@ describe('a memory budget that refuses the LU mid-factorization (createRuntime m
       grown += bytes;
       reserveMemory(bytes, 'growth');
     };
-    const run = (): unknown => lu(n, C.rowPtr, C.colIdx, Ax, false, q, 1, 0, grow, n);
+    // the factor's arrays as copies, L and U released where they stay in the runtime's memory (LuFactor.inPlace)
+    const run = (): unknown => {
+      const f = lu(n, C.rowPtr, C.colIdx, Ax, false, q, 1, 0, grow, n);
+      if (typeof f === 'number') return f;
+      const { inPlace, ...arrays } = f;
+      const copy = Object.fromEntries(Object.entries(arrays).map(([k, v]) => [k, ArrayBuffer.isView(v) ? Array.from(v as Int32Array) : v]));
+      inPlace?.release();
+      return copy;
+    };
     const ample = withMemoryBudget(4096, run);
     const exact = (peak + grown) / 1048576;
     expect(peak + grown).toBeLessThan(64 * 1048576);

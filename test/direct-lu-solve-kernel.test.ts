@@ -12,6 +12,8 @@ import { Prng } from '../src/generators/prng.js';
 import { DisposedError } from '../src/errors.js';
 import { luSolveReference } from './lu-solve-reference.js';
 import { makeHarness, type Harness } from './kernel-harness.js';
+import { WasmHeap } from '../src/cpu/memory.js';
+import { compileKernels, instantiateKernels } from '../src/cpu/wasm.js';
 
 let simd: Harness;
 let plain: Harness;
@@ -119,4 +121,42 @@ describe('kept LU factor solve kernel', () => {
       });
     }
   }
+});
+
+describe('the sparse factor left in place (LuFactor.inPlace)', () => {
+  it("a shared memory keeps L and U where the kernel wrote them, an unshared one copies them out: the same factor and solve bits, and release() gives the regions back", async () => {
+    const n = 90;
+    const q = Int32Array.from({ length: n }, (_, i) => (i * 7) % n);
+    const unshared = new WasmHeap({ shared: false });
+    const B = { heap: unshared, kernels: await instantiateKernels(await compileKernels('simd', false), unshared.memory) };
+    for (const c of [1, 2]) {
+      const A = randomCsc(n, 4, c, 31 + c);
+      const live = simd.heap.liveBytes;
+      const kept = cpuLuKernels(simd).sparse(n, A.colPtr, A.rowIdx, A.values, c === 2, q, 0.1, 10, () => {}, 40);
+      const copied = cpuLuKernels(B).sparse(n, A.colPtr, A.rowIdx, A.values, c === 2, q, 0.1, 10, () => {}, 40);
+      if (typeof kept === 'number' || typeof copied === 'number') throw new Error('singular');
+      expect(kept.inPlace).toBeDefined();
+      expect(copied.inPlace).toBeUndefined();
+      // the views are of the shared heap's memory, the copies are not
+      expect(kept.Lx.buffer).not.toBe(copied.Lx.buffer);
+      expect(copied.Lx.buffer).not.toBeInstanceOf(SharedArrayBuffer);
+      for (const k of ['Lp', 'Li', 'Lx', 'Up', 'Ui', 'Ux', 'pinv'] as const) expect(Array.from(kept[k]), k).toEqual(Array.from(copied[k]));
+      kept.dinv = reciprocalDiagonal(kept);
+      copied.dinv = reciprocalDiagonal(copied);
+      const b = Float64Array.from({ length: n * c }, (_, i) => Math.sin(i + 1));
+      const ref = referenceSolve(copied, b);
+      const [xk, xc] = [new Float64Array(n * c), new Float64Array(n * c)];
+      const held = cpuLuKernels(simd).hold(kept);
+      held.solve(b, xk);
+      cpuLuKernels(B).hold(copied).solve(b, xc);
+      expect(Array.from(xk)).toEqual(Array.from(ref));
+      expect(Array.from(xc)).toEqual(Array.from(ref));
+      expect(residual(A, c, xk, b)).toBeLessThan(1e-12);
+      held.dispose();
+      // L's and U's regions are the factor's until released (the Factorization does when it lets the factor go)
+      expect(simd.heap.liveBytes).toBeGreaterThan(live);
+      kept.inPlace!.release();
+      expect(simd.heap.liveBytes).toBe(live);
+    }
+  });
 });

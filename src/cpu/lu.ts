@@ -20,27 +20,36 @@ export function cpuLuKernels(B: Pick<CpuBackend, 'heap' | 'kernels'>): LuKernels
  * they stand) adds those entries and the block starts, and solves block by block (assembly/btf.ts btf_solve).
  */
 function luLayout(B: Pick<CpuBackend, 'heap' | 'kernels'>, f: LuFactor): SolveLayout {
-  const { n, Lp, Up, blocks: k } = f;
+  const { n, Lp, Up, blocks: k, inPlace: ip } = f;
   const c = f.complex ? 2 : 1;
   const lnz = Lp[n];
   const unz = Up[n];
   const fnz = k ? k.Fp[n] : 0;
   const nb = k ? k.starts.length - 1 : 0;
-  // b, x, y, Lx, Ux, dinv (f64); Lp, Li, Up, Ui, pinv, q (i32); with blocks Fx (f64), Fp, Fi, starts (i32)
-  const { at, bytes } = Layout.of([8 * c * n, 8 * c * n, 8 * c * n, 8 * c * lnz, 8 * c * unz, 8 * c * n, 4 * (n + 1), 4 * lnz, 4 * (n + 1), 4 * unz, 4 * n, 4 * n,
+  // b, x, y, Lx, Ux, dinv (f64); Lp, Li, Up, Ui, pinv, q (i32); with blocks Fx (f64), Fp, Fi, starts (i32);
+  // L's and U's arrays left where the numeric phase wrote them (f.inPlace) take no room here
+  const { at, bytes } = Layout.of([8 * c * n, 8 * c * n, 8 * c * n, ip ? 0 : 8 * c * lnz, ip ? 0 : 8 * c * unz, 8 * c * n, 4 * (n + 1), ip ? 0 : 4 * lnz, 4 * (n + 1), ip ? 0 : 4 * unz, 4 * n, 4 * n,
     ...(k ? [8 * c * fnz, 4 * (n + 1), 4 * fnz, 4 * (nb + 1)] : [])]);
+  // the byte addresses the solve reads: the region's pieces, L's and U's arrays in place
+  const places = (ptr: number): number[] => {
+    const P = at.map((a) => ptr + a);
+    if (ip) [P[3], P[4], P[7], P[9]] = [ip.Lx, ip.Ux, ip.Li, ip.Ui];
+    return P;
+  };
   return {
     bytes,
     put: (ptr) => {
       const buf = B.heap.memory.buffer;
       const P = at.map((a) => ptr + a);
-      new Float64Array(buf, P[3], c * lnz).set(f.Lx.subarray(0, c * lnz));
-      new Float64Array(buf, P[4], c * unz).set(f.Ux.subarray(0, c * unz));
+      if (!ip) {
+        new Float64Array(buf, P[3], c * lnz).set(f.Lx.subarray(0, c * lnz));
+        new Float64Array(buf, P[4], c * unz).set(f.Ux.subarray(0, c * unz));
+        new Int32Array(buf, P[7], lnz).set(f.Li.subarray(0, lnz));
+        new Int32Array(buf, P[9], unz).set(f.Ui.subarray(0, unz));
+      }
       new Float64Array(buf, P[5], c * n).set(f.dinv!);
       new Int32Array(buf, P[6], n + 1).set(Lp);
-      new Int32Array(buf, P[7], lnz).set(f.Li.subarray(0, lnz));
       new Int32Array(buf, P[8], n + 1).set(Up);
-      new Int32Array(buf, P[9], unz).set(f.Ui.subarray(0, unz));
       new Int32Array(buf, P[10], n).set(f.pinv);
       new Int32Array(buf, P[11], n).set(f.q);
       if (!k) return;
@@ -53,7 +62,7 @@ function luLayout(B: Pick<CpuBackend, 'heap' | 'kernels'>, f: LuFactor): SolveLa
     b: at[0],
     x: at[1],
     run: (ptr) => {
-      const P = at.map((a) => ptr + a);
+      const P = places(ptr);
       if (k) B.kernels.btf_solve(n, c, nb, P[15], P[6], P[7], P[3], P[8], P[9], P[4], P[5], P[13], P[14], P[12], P[10], P[11], P[0], P[1], P[2]);
       else B.kernels.lu_solve(n, c, P[6], P[7], P[3], P[8], P[9], P[4], P[5], P[10], P[11], P[0], P[1], P[2]);
     },
@@ -103,8 +112,12 @@ class Held {
     return r;
   }
   free(r: Region): void {
-    this.regions.splice(this.regions.indexOf(r), 1);
+    this.keep(r);
     freeTemporary(r);
+  }
+  /** r outlives the factorization: freeAll leaves it */
+  keep(r: Region): void {
+    this.regions.splice(this.regions.indexOf(r), 1);
   }
   freeAll(): void {
     for (const r of this.regions) freeTemporary(r);
@@ -189,21 +202,48 @@ function sparseLu(B: Pick<CpuBackend, 'heap' | 'kernels'>): LuNumeric {
       const s = new Int32Array(buf, P[0], DESC_WORDS);
       const lnz = s[22];
       const unz = s[23];
+      const Li = new Int32Array(buf, L.ptr, lnz);
+      const Lx = new Float64Array(buf, valuesAt(L, capL), c * lnz);
+      const Ui = new Int32Array(buf, U.ptr, unz);
+      const Ux = new Float64Array(buf, valuesAt(U, capU), c * unz);
       const f: LuFactor = {
         n, complex, q,
         Lp: new Int32Array(buf, P[5], n + 1).slice(),
         Up: new Int32Array(buf, P[6], n + 1).slice(),
         pinv: new Int32Array(buf, P[7], n).slice(),
-        Li: new Int32Array(buf, L.ptr, lnz).slice(),
-        Lx: new Float64Array(buf, valuesAt(L, capL), c * lnz).slice(),
-        Ui: new Int32Array(buf, U.ptr, unz).slice(),
-        Ux: new Float64Array(buf, valuesAt(U, capU), c * unz).slice(),
+        // a shared memory's views stay valid as it grows: L and U stay where the kernel wrote them, these
+        // arrays views of them (copying them out and back in for the solve took ≈ 5% of west0479's
+        // factor + solve); an unshared memory's would be detached by its next growth: copies
+        ...(B.heap.shared ? { Li, Lx, Ui, Ux, inPlace: keptInPlace(held, L, U, Li, Lx, Ui, Ux) } : { Li: Li.slice(), Lx: Lx.slice(), Ui: Ui.slice(), Ux: Ux.slice() }),
       };
       return f;
     } finally {
       held.freeAll();
     }
   };
+}
+
+/** L's and U's regions of a factor left in place that nobody released: freed when its inPlace is collected. */
+const unreleased = new FinalizationRegistry<Region[]>((regions) => regions.forEach((r) => r.dispose()));
+
+/**
+ * L's and U's regions taken out of the factorization's allocations and kept for the factor (LuFactor.inPlace):
+ * the byte addresses of the four arrays (the views'), and release() freeing the regions once (or the
+ * collection of the object returned, which every held solve of the factor references).
+ */
+function keptInPlace(held: Held, L: Region, U: Region, Li: Int32Array, Lx: Float64Array, Ui: Int32Array, Ux: Float64Array): NonNullable<LuFactor['inPlace']> {
+  held.keep(L);
+  held.keep(U);
+  const ip = {
+    Li: Li.byteOffset, Lx: Lx.byteOffset, Ui: Ui.byteOffset, Ux: Ux.byteOffset,
+    release: () => {
+      unreleased.unregister(ip);
+      L.dispose();
+      U.dispose();
+    },
+  };
+  unreleased.register(ip, [L, U], ip);
+  return ip;
 }
 
 /** The banded LU (BandLuNumeric's contract, src/solvers/direct/band-lu.ts): the band and the factor's arrays in one region, the factor copied out. */

@@ -281,6 +281,7 @@ export class Factorization extends PublicFactorization {
   private release(): void {
     this.held?.dispose();
     this.held = null;
+    this.luNow?.inPlace?.release();
     this.ldlNow = this.luNow = null;
   }
   private snHeld: SupernodalFactor | null = null;

@@ -37,6 +37,13 @@ export interface LuFactor {
    * (assembly/btf.ts btf_solve), each block's F entries times its solution taken off the blocks before.
    */
   blocks?: { starts: Int32Array; Fp: Int32Array; Fi: Int32Array; Fx: Float64Array };
+  /**
+   * L's and U's arrays (Li, Lx, Ui, Ux: views) left in the path's memory where the numeric phase wrote
+   * them: their byte addresses there, which a held solve reads in place (LuKernels.hold), and release(),
+   * which frees them (the factor's arrays are then unusable): the Factorization calls it when it lets
+   * the factor go, else the collection of this object does.
+   */
+  inPlace?: { Li: number; Lx: number; Ui: number; Ux: number; release(): void };
   /** a banded or dense factor's L and U by rows (null: complex or too wide), from keepBandRows (band-lu.ts) */
   rows?: BandRows | null;
 }
@@ -53,13 +60,13 @@ const DENSE_MIN_COLUMNS = 16;
  * young1c's LU 1.62 → 1.38 ms (the last 48 columns dense), west0479's 0.55 → 0.38 ms (64), qc324's
  * 8.7 → 8.0 ms (128); making the whole of qc324 dense costs 12.2 ms.
  */
-export function denseStart(counts: Int32Array): number {
-  const n = counts.length;
-  let start = n;
+export function denseStart(counts: Int32Array, from = 0, to = counts.length): number {
+  // within counts[from .. to) (a diagonal block's own columns: denseWindow)
+  let start = to;
   let sum = 0;
-  for (let k = n - 1; k >= 0; k--) {
+  for (let k = to - 1; k >= from; k--) {
     sum += counts[k];
-    const m = n - k;
+    const m = to - k;
     if (m >= DENSE_MIN_COLUMNS && sum >= (DENSE_MIN_DENSITY * m * (m + 1)) / 2) start = k;
   }
   return start;
@@ -75,7 +82,8 @@ export function denseWindow(counts: Int32Array, parent: Int32Array): [number, nu
   let best: [number, number] = [n, n];
   for (let s = 0, e = 0; e < n; e++) {
     if (parent[e] !== -1) continue;
-    const from = s + denseStart(counts.subarray(s, e + 1));
+    // offsets, not a subarray per tree (west0479's 166: 16 KB of garbage a factorization)
+    const from = denseStart(counts, s, e + 1);
     if (e + 1 - from > best[1] - best[0]) best = [from, e + 1];
     s = e + 1;
   }
