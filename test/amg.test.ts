@@ -8,7 +8,7 @@ import { DisposedError, OptionError, ShapeError, UnsupportedError } from '../src
 import { buildHierarchy } from '../src/solvers/amg/hierarchy.js';
 import type { SparseKernels } from '../src/solvers/amg/spgemm.js';
 import { CpuSparseSession } from '../src/cpu/spgemm.js';
-import { amalgamate, standardAggregation, symmetricStrength } from '../src/solvers/amg/aggregate.js';
+import { amalgamate, standardAggregation, strengthAggregation, symmetricStrength } from '../src/solvers/amg/aggregate.js';
 import { fitCandidates } from '../src/solvers/amg/tentative.js';
 import { loadShared } from './matrices.js';
 import { pointDawnAtSwiftShader } from './webgpu-helpers.js';
@@ -105,6 +105,40 @@ describe('amg setup', () => {
       }
       expect(size.every((s) => s > 0)).toBe(true);
       expect(count).toBeLessThan(A.rows / 2);
+    }
+  });
+
+  it('aggregation with the strength found on the fly (the setup\'s) and on the strength graph: both the plain three-pass reference, node for node', () => {
+    const isolatedRows = new CSRMatrix(5, 5, 'f64', Int32Array.of(0, 2, 3, 5, 6, 8), Int32Array.of(0, 1, 1, 2, 3, 3, 3, 4), Float64Array.of(4, -1, 4, 4, -1, 4, -1, 4));
+    for (const A of [poisson2D(17), diffusion2D({ n: 20, coefficients: 'jumping' }), loadShared('494_bus'), loadShared('bcsstk13'), isolatedRows]) {
+      const D = dense(A);
+      for (const theta of [0, 0.02, 0.25, 0.6]) {
+        // strong lists by the definition, then PyAMG's passes
+        const strong = D.map((row, i) => row.map((a, j) => (j !== i && a !== 0 && Math.abs(a) >= theta * Math.sqrt(Math.abs(row[i])) * Math.sqrt(Math.abs(D[j][j])) ? j : -1)).filter((j) => j >= 0));
+        const ref = new Array<number>(A.rows).fill(-1);
+        let count = 0;
+        strong.forEach((nb, i) => {
+          if (ref[i] !== -1 || nb.length === 0 || nb.some((j) => ref[j] !== -1)) return;
+          for (const j of [i, ...nb]) ref[j] = count;
+          count++;
+        });
+        const pass1 = ref.slice();
+        strong.forEach((nb, i) => {
+          if (ref[i] !== -1 || nb.length === 0) return;
+          const j = nb.find((k) => pass1[k] >= 0);
+          if (j !== undefined) ref[i] = pass1[j];
+        });
+        strong.forEach((nb, i) => {
+          if (ref[i] !== -1 || nb.length === 0) return;
+          ref[i] = count;
+          for (const j of nb) if (ref[j] === -1) ref[j] = count;
+          count++;
+        });
+        for (const got of [strengthAggregation(A, theta), standardAggregation(symmetricStrength(A, theta), A.rows)]) {
+          expect(got.count, `θ ${theta}`).toBe(count);
+          expect(Array.from(got.agg), `θ ${theta}`).toEqual(ref);
+        }
+      }
     }
   });
 

@@ -1,5 +1,8 @@
 import { CSRMatrix } from '../../formats/csr.js';
 
+/** Writes the strong neighbours of node i into out from position at (ascending); returns how many. */
+type StrongRow = (i: number, out: Int32Array, at: number) => number;
+
 /**
  * Symmetric strength of connection (PyAMG's 'symmetric'): j is a strong neighbour of i when
  * |aᵢⱼ| ≥ θ·√|aᵢᵢ·aⱼⱼ|, i ≠ j and aᵢⱼ ≠ 0. θ = 0 keeps every stored off-diagonal. Returns the strong
@@ -7,6 +10,17 @@ import { CSRMatrix } from '../../formats/csr.js';
  * when the caller has it, saves the search for it.
  */
 export function symmetricStrength(A: CSRMatrix, theta: number, diagonal?: Float64Array): { ptr: Int32Array; idx: Int32Array } {
+  const n = A.rows;
+  const row = strongRow(A, theta, diagonal);
+  const ptr = new Int32Array(n + 1);
+  const idx = new Int32Array(A.nnz);
+  for (let i = 0, m = 0; i < n; i++) ptr[i + 1] = m += row(i, idx, m);
+  // a view, not a copy: the graph lives only while the level is aggregated
+  return { ptr, idx: idx.subarray(0, ptr[n]) };
+}
+
+/** The strong neighbours of a row of A, computed when asked (symmetricStrength's test). */
+function strongRow(A: CSRMatrix, theta: number, diagonal: Float64Array | undefined): StrongRow {
   const n = A.rows;
   const { rowPtr, colIdx, values } = A;
   // √|aᵢᵢ| once per row, not a square root per entry; columns ascend, so the search stops at the
@@ -23,20 +37,16 @@ export function symmetricStrength(A: CSRMatrix, theta: number, diagonal?: Float6
       }
     }
   }
-  const ptr = new Int32Array(n + 1);
-  const idx = new Int32Array(A.nnz);
-  let m = 0;
-  for (let i = 0; i < n; i++) {
+  return (i, out, at) => {
     const si = theta * sd[i];
+    let m = at;
     for (let k = rowPtr[i], end = rowPtr[i + 1]; k < end; k++) {
       const j = colIdx[k];
       const a = Math.abs(values[k]);
-      if (j !== i && a !== 0 && a >= si * sd[j]) idx[m++] = j;
+      if (j !== i && a !== 0 && a >= si * sd[j]) out[m++] = j;
     }
-    ptr[i + 1] = m;
-  }
-  // a view, not a copy: the graph lives only while the level is aggregated
-  return { ptr, idx: idx.subarray(0, m) };
+    return m - at;
+  };
 }
 
 /**
@@ -48,30 +58,54 @@ export function symmetricStrength(A: CSRMatrix, theta: number, diagonal?: Float6
  * the number of aggregates.
  */
 export function standardAggregation(G: { ptr: Int32Array; idx: Int32Array }, n: number): { agg: Int32Array; count: number } {
+  let widest = 0;
+  for (let i = 0; i < n; i++) widest = Math.max(widest, G.ptr[i + 1] - G.ptr[i]);
+  return aggregate(n, widest, (i, out, at) => {
+    const [s, e] = [G.ptr[i], G.ptr[i + 1]];
+    out.set(G.idx.subarray(s, e), at);
+    return e - s;
+  });
+}
+
+/**
+ * standardAggregation(symmetricStrength(A, theta, diagonal), A.rows) without the graph: a node's strong
+ * neighbours are found when a pass visits it while free, so the nodes pass 1 has already aggregated
+ * (most of them) are never tested, and the graph (A's entries) is not written. The same aggregates.
+ */
+export function strengthAggregation(A: CSRMatrix, theta: number, diagonal?: Float64Array): { agg: Int32Array; count: number } {
+  let widest = 0;
+  for (let i = 0; i < A.rows; i++) widest = Math.max(widest, A.rowPtr[i + 1] - A.rowPtr[i]);
+  return aggregate(A.rows, widest, strongRow(A, theta, diagonal));
+}
+
+/** standardAggregation's three passes over the strong rows `row` gives (at most `widest` neighbours a node). */
+function aggregate(n: number, widest: number, row: StrongRow): { agg: Int32Array; count: number } {
   const FREE = -1;
   const ISOLATED = -2;
   const agg = new Int32Array(n).fill(FREE);
+  const nb = new Int32Array(widest);
   let count = 0;
   for (let i = 0; i < n; i++) {
     if (agg[i] !== FREE) continue;
-    const [s, e] = [G.ptr[i], G.ptr[i + 1]];
-    if (s === e) {
+    const m = row(i, nb, 0);
+    if (m === 0) {
       agg[i] = ISOLATED;
       continue;
     }
     let taken = false;
-    for (let k = s; k < e && !taken; k++) taken = agg[G.idx[k]] !== FREE;
+    for (let k = 0; k < m && !taken; k++) taken = agg[nb[k]] !== FREE;
     if (taken) continue;
     agg[i] = count;
-    for (let k = s; k < e; k++) agg[G.idx[k]] = count;
+    for (let k = 0; k < m; k++) agg[nb[k]] = count;
     count++;
   }
   const pass1 = agg.slice();
   for (let i = 0; i < n; i++) {
     if (agg[i] !== FREE) continue;
-    for (let k = G.ptr[i]; k < G.ptr[i + 1]; k++) {
-      if (pass1[G.idx[k]] >= 0) {
-        agg[i] = pass1[G.idx[k]];
+    const m = row(i, nb, 0);
+    for (let k = 0; k < m; k++) {
+      if (pass1[nb[k]] >= 0) {
+        agg[i] = pass1[nb[k]];
         break;
       }
     }
@@ -79,7 +113,8 @@ export function standardAggregation(G: { ptr: Int32Array; idx: Int32Array }, n: 
   for (let i = 0; i < n; i++) {
     if (agg[i] !== FREE) continue;
     agg[i] = count;
-    for (let k = G.ptr[i]; k < G.ptr[i + 1]; k++) if (agg[G.idx[k]] === FREE) agg[G.idx[k]] = count;
+    const m = row(i, nb, 0);
+    for (let k = 0; k < m; k++) if (agg[nb[k]] === FREE) agg[nb[k]] = count;
     count++;
   }
   for (let i = 0; i < n; i++) if (agg[i] === ISOLATED) agg[i] = -1;

@@ -1,6 +1,6 @@
 import { UnsupportedError } from '../../errors.js';
 import { CSRMatrix, markPrivateCanonical } from '../../formats/csr.js';
-import { amalgamate, standardAggregation, symmetricStrength } from './aggregate.js';
+import { amalgamate, strengthAggregation } from './aggregate.js';
 import { fitCandidates } from './tentative.js';
 import { coarseSolver, type AmgCoarse } from './coarse.js';
 import type { SparseKernels, SparseSession } from './spgemm.js';
@@ -151,8 +151,7 @@ function build(A: CSRMatrix, session: SparseSession, kernels: SparseKernels, opt
       stopReason = `maxLevels (${o.maxLevels}) reached with ${cur.rows} rows on the coarsest level`;
       break;
     }
-    const nodes = cur.rows / bs;
-    const { agg, count } = standardAggregation(bs === 1 ? symmetricStrength(cur, o.theta, diagonal) : symmetricStrength(amalgamate(cur, bs), o.theta), nodes);
+    const { agg, count } = bs === 1 ? strengthAggregation(cur, o.theta, diagonal) : strengthAggregation(amalgamate(cur, bs), o.theta);
     if (count === 0 || count * B.length >= cur.rows) {
       stop = 'stalled';
       stopReason = `coarsening stalled on level ${levels.length - 1}: ${cur.rows} rows make ${count} aggregates${B.length > 1 ? ` of ${B.length} unknowns` : ''}, no fewer unknowns`;
