@@ -59,7 +59,7 @@ export class CpuBackend {
   private pool: WorkerPool | null = null;
   private control: Region | null = null;
   private scratch: Region | null = null;
-  /** the scratch's first two f64 (reductionInline) */
+  /** the scratch's first two f64 (partialsInline) */
   private scratchView: Float64Array | null = null;
   /** equal chunks of vector lengths for the current pool, per length (a number key: a string made per call cost an 8 µs dot ~2%) */
   private readonly vectorBounds = new Map<number, Int32Array>();
@@ -262,39 +262,36 @@ export class CpuBackend {
   }
 
   /**
-   * Runs `body` at once, synchronously on the calling thread, where operations on vectors of n
-   * elements and products of M (null: none) would each run inline now (inlineNow, productInline), so
-   * a chain of them costs one promise; undefined, without running it, where they would not. `body`
-   * calls only kernels over [0, n) (kernelInline), reductionInline and spmvInline.
+   * Runs `body` at once, synchronously on the calling thread, and returns what it returns, where
+   * operations on vectors of n elements and products of M (null: none) would each run inline now
+   * (inlineNow, productInline): a chain of them without a promise; undefined, without running it,
+   * where they would not. `body` calls only kernels over [0, n) (kernel, partialsInline) and
+   * spmvInline, and returns a value other than undefined.
    */
-  inlineBatch<T>(n: number, M: CpuMatrix | null, body: () => T): Promise<T> | undefined {
+  inlineBatch<T>(n: number, M: CpuMatrix | null, body: () => T): T | undefined {
     if ((M && !this.productInline(M)) || !this.inlineNow(n)) return undefined;
-    try {
-      return Promise.resolve(body());
-    } catch (e) {
-      return Promise.reject(e);
-    }
+    return body();
   }
 
-  /** A kernel over [0, n) on the calling thread (inside inlineBatch: the call runVector makes inline). */
-  kernelInline(kernel: string, args: number[], n: number): void {
-    this.call(kernel, args, 0, n);
+  /** The kernel of that name, to call at once inside inlineBatch (over [0, n), as runVector calls it inline). */
+  kernel(name: string): (...args: number[]) => number {
+    const fn = this.kernels[name];
+    if (!fn) throw new Error(`internal: kernel ${name} is missing from the wasm module`);
+    return fn;
   }
 
   /**
-   * A reduction over [0, n) on the calling thread (inside inlineBatch), the output pointer appended as
-   * runReduction appends it: its (re, im) partials, a view of the scratch valid until the next one.
+   * Inside inlineBatch, where a reduction over [0, n) writes its one chunk's (re, im) partials: the
+   * scratch's first two f64, zeroed (as runReduction's scratch), their byteOffset the kernel's output
+   * pointer; valid until the next reduction.
    */
-  reductionInline(kernel: string, args: number[], n: number): Float64Array {
+  partialsInline(): Float64Array {
     if (!this.scratch || this.scratch.bytes < 16 * (this.threads + 1)) this.reductionScratch();
     const ptr = this.scratch!.ptr;
-    // one chunk writes the first two slots only; the view is kept (a shared memory's growth leaves it
-    // valid, an unshared one's detaches it: length 0)
+    // the view is kept (a shared memory's growth leaves it valid, an unshared one's detaches it: length 0)
     let out = this.scratchView;
     if (!out || out.length === 0 || out.byteOffset !== ptr) out = this.scratchView = this.scratch!.view('f64', 2);
     out[0] = out[1] = 0;
-    args.push(ptr);
-    this.call(kernel, args, 0, n);
     return out;
   }
 

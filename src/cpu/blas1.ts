@@ -69,37 +69,47 @@ function scalar(v: CpuVector, a: [number, number]): number[] {
   return isComplex(v.dtype) ? [a[0], a[1]] : [a[0]];
 }
 
+type Partials = [number, number][];
+/** The preconditioner of a CPU sequence: the Jacobi inverse diagonal, null for none, or the solver's own */
+type SequencePreconditioner = CpuVector | null | ((r: CpuVector, z: CpuVector) => Promise<void>);
+
 /**
- * SolverOps.sequence on the CPU path: the steps at once on the calling thread where each would run
- * inline now (CpuBackend.inlineBatch: a small system, nothing in flight), one promise for the chain —
- * each step the kernel, arguments and single chunk its own operation runs there, so the same bits;
- * undefined otherwise (sequence() then runs them one by one). `pre`: the Jacobi preconditioner's
- * inverse diagonal, null for none ('precondition' then copies), or the solver's own preconditioner
- * (IC(0), ILU(0), …), awaited between the runs of steps around it. `o`: the solver's operations.
+ * SolverOps.sequenceNow on the CPU path: the steps at once on the calling thread where each would run
+ * inline now (CpuBackend.inlineBatch: a small system, nothing in flight) — each step the kernel,
+ * arguments and single chunk its own operation runs there, so the same bits — returning the results;
+ * undefined, with nothing run, otherwise. `pre`: the Jacobi preconditioner's inverse diagonal, null for
+ * none ('precondition' then copies), or the solver's own preconditioner (IC(0), ILU(0), …), which only
+ * cpuSequence applies.
  */
-export function cpuSequence(
-  B: CpuBackend,
-  M: CpuMatrix,
-  pre: CpuVector | null | ((r: CpuVector, z: CpuVector) => Promise<void>),
-  steps: readonly SolverStep<CpuVector>[],
-  o: SolverOps<CpuVector>,
-): Promise<[number, number][]> | undefined {
-  const n = M.rows;
-  // vectors of the system's length only (one of a multigrid level's length may reach the pool), a product's apart
-  if (M.cols !== n) return undefined;
-  for (const s of steps) {
-    for (let i = 1; i < s.length; i++) if (s[i] instanceof CpuVector && (s[i] as CpuVector).length !== n) return undefined;
-    if (s[0] === 'spmv' && s[1] === s[2]) return undefined;
-  }
+export function cpuSequenceNow(B: CpuBackend, M: CpuMatrix, pre: SequencePreconditioner, steps: readonly SolverStep<CpuVector>[]): Partials | undefined {
+  if (!fits(M, steps)) return undefined;
   if (typeof pre !== 'function') return inlineSteps(B, M, pre, steps);
+  for (const s of steps) if (s[0] === 'precondition') return undefined;
+  return inlineSteps(B, M, null, steps);
+}
+
+/**
+ * SolverOps.sequence on the CPU path: cpuSequenceNow's run as a promise, and with the solver's own
+ * preconditioner awaited between the inline runs of the steps around it. `o`: the solver's operations.
+ */
+export function cpuSequence(B: CpuBackend, M: CpuMatrix, pre: SequencePreconditioner, steps: readonly SolverStep<CpuVector>[], o: SolverOps<CpuVector>): Promise<Partials> | undefined {
+  if (!fits(M, steps)) return undefined;
+  if (typeof pre !== 'function') {
+    try {
+      const out = inlineSteps(B, M, pre, steps);
+      return out && Promise.resolve(out);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+  }
   return (async () => {
-    const out: [number, number][] = [];
+    const out: Partials = [];
     for (let i = 0; i < steps.length; ) {
       let j = i;
       while (j < steps.length && steps[j][0] !== 'precondition') j++;
       if (j > i) {
         const run = steps.slice(i, j);
-        out.push(...(await (inlineSteps(B, M, null, run) ?? oneByOne(o, run))));
+        out.push(...(inlineSteps(B, M, null, run) ?? (await oneByOne(o, run))));
       }
       if (j < steps.length) await pre(steps[j][1] as CpuVector, steps[j][2] as CpuVector);
       i = j + 1;
@@ -108,53 +118,82 @@ export function cpuSequence(
   })();
 }
 
+/** A system not empty, vectors of its length only (one of a multigrid level's length may reach the pool), a product's apart. */
+function fits(M: CpuMatrix, steps: readonly SolverStep<CpuVector>[]): boolean {
+  const n = M.rows;
+  if (M.cols !== n || n === 0) return false;
+  for (const s of steps) {
+    for (let i = 1; i < s.length; i++) if (s[i] instanceof CpuVector && (s[i] as CpuVector).length !== n) return false;
+    if (s[0] === 'spmv' && s[1] === s[2]) return false;
+  }
+  return true;
+}
+
 /** The steps in one inline batch (CpuBackend.inlineBatch), undefined where they cannot run inline now. */
-function inlineSteps(B: CpuBackend, M: CpuMatrix, dinv: CpuVector | null, steps: readonly SolverStep<CpuVector>[]): Promise<[number, number][]> | undefined {
+function inlineSteps(B: CpuBackend, M: CpuMatrix, dinv: CpuVector | null, steps: readonly SolverStep<CpuVector>[]): Partials | undefined {
   const n = M.rows;
   const cplx = isComplex(M.dtype);
-  const k = kernelNames(M.dtype);
+  const f = blas1Kernels(B, M.dtype);
   let product = false;
   for (const s of steps) if (s[0] === 'spmv') product = true;
-  // argument lists written out: a spread or a helper's array per step showed as garbage collection
+  // the kernels called with their arguments written out, as runVector / runReduction would pass them
+  // (an argument array per step showed as garbage collection)
   return B.inlineBatch(n, product ? M : null, () => {
-    const out: [number, number][] = [];
+    const out: Partials = [];
     for (const s of steps) {
       switch (s[0]) {
         case 'spmv':
           B.spmvInline(M, s[1], s[2], { alpha: [s[3], 0], beta: [s[4], 0], op: 'N' });
           break;
         case 'axpy':
-          B.kernelInline(k.axpy, cplx ? [s[2].ptr, s[3].ptr, s[1][0], s[1][1]] : [s[2].ptr, s[3].ptr, s[1][0]], n);
+        case 'aypx': {
+          const fn = s[0] === 'axpy' ? f.axpy : f.aypx;
+          if (cplx) fn(s[2].ptr, s[3].ptr, s[1][0], s[1][1], 0, n);
+          else fn(s[2].ptr, s[3].ptr, s[1][0], 0, n);
           break;
-        case 'aypx':
-          B.kernelInline(k.aypx, cplx ? [s[2].ptr, s[3].ptr, s[1][0], s[1][1]] : [s[2].ptr, s[3].ptr, s[1][0]], n);
-          break;
+        }
         case 'scal':
-          B.kernelInline(k.scal, cplx ? [s[2].ptr, s[1][0], s[1][1]] : [s[2].ptr, s[1][0]], n);
+          if (cplx) f.scal(s[2].ptr, s[1][0], s[1][1], 0, n);
+          else f.scal(s[2].ptr, s[1][0], 0, n);
           break;
         case 'copy':
-          B.kernelInline(k.copy, [s[1].ptr, s[2].ptr], n);
+          f.copy(s[1].ptr, s[2].ptr, 0, n);
           break;
         case 'precondition':
-          if (dinv) B.kernelInline(k.xmy, [dinv.ptr, s[1].ptr, s[2].ptr], n);
-          else B.kernelInline(k.copy, [s[1].ptr, s[2].ptr], n);
+          if (dinv) f.xmy(dinv.ptr, s[1].ptr, s[2].ptr, 0, n);
+          else f.copy(s[1].ptr, s[2].ptr, 0, n);
           break;
-        case 'dot':
-          out.push(sumPartials(B.reductionInline(k.dot, cplx ? [s[1].ptr, s[2].ptr, 1] : [s[1].ptr, s[2].ptr], n)));
+        case 'dot': {
+          const parts = B.partialsInline();
+          // complex: conjugated, as ops.dot asks
+          if (cplx) f.dot(s[1].ptr, s[2].ptr, 1, parts.byteOffset, 0, n);
+          else f.dot(s[1].ptr, s[2].ptr, parts.byteOffset, 0, n);
+          out.push(sumPartials(parts));
           break;
-        case 'nrm2':
-          out.push([normOfPartials(B.reductionInline(k.nrm2, [s[1].ptr], n)), 0]);
+        }
+        case 'nrm2': {
+          const parts = B.partialsInline();
+          f.nrm2(s[1].ptr, parts.byteOffset, 0, n);
+          out.push([normOfPartials(parts), 0]);
           break;
+        }
       }
     }
     return out;
   });
 }
 
-/** The BLAS-1 kernels' names for a dtype, made once (a name built per call costs a string and a lookup). */
-const names = new Map<string, Record<'axpy' | 'aypx' | 'scal' | 'copy' | 'xmy' | 'dot' | 'nrm2', string>>();
-function kernelNames(dt: string): Record<'axpy' | 'aypx' | 'scal' | 'copy' | 'xmy' | 'dot' | 'nrm2', string> {
-  let k = names.get(dt);
-  if (!k) names.set(dt, (k = { axpy: `axpy_${dt}`, aypx: `aypx_${dt}`, scal: `scal_${dt}`, copy: `copy_${dt}`, xmy: `xmy_${dt}`, dot: `dot_${dt}`, nrm2: `nrm2_${dt}` }));
+type KernelFn = (...args: number[]) => number;
+type Blas1Kernels = Record<'axpy' | 'aypx' | 'scal' | 'copy' | 'xmy' | 'dot' | 'nrm2', KernelFn>;
+/** The BLAS-1 kernels of a dtype, per backend, looked up once (a name built per call costs a string and a lookup). */
+const kernelTables = new WeakMap<CpuBackend, Map<string, Blas1Kernels>>();
+function blas1Kernels(B: CpuBackend, dt: string): Blas1Kernels {
+  let byType = kernelTables.get(B);
+  if (!byType) kernelTables.set(B, (byType = new Map()));
+  let k = byType.get(dt);
+  if (!k) {
+    const of = (op: string) => B.kernel(`${op}_${dt}`);
+    byType.set(dt, (k = { axpy: of('axpy'), aypx: of('aypx'), scal: of('scal'), copy: of('copy'), xmy: of('xmy'), dot: of('dot'), nrm2: of('nrm2') }));
+  }
   return k;
 }

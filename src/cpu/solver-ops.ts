@@ -75,6 +75,7 @@ export function cpuSolverOps(
     nrm2: (x) => blas.nrm2(B, x),
     precondition,
     sequence: (steps, o) => (o.spmv === spmv ? blas.cpuSequence(B, M, o.precondition === precondition ? dinv : (o.precondition ?? null), steps, o) : undefined),
+    sequenceNow: (steps, o) => (o.spmv === spmv ? blas.cpuSequenceNow(B, M, o.precondition === precondition ? dinv : (o.precondition ?? null), steps) : undefined),
     // one pass instead of axpy, axpy, nrm2 (bench/cg.ts measures both ways)
     cgUpdate: fused
       ? async (alpha, p, q, x, r) => blas.sumPartials(await B.runReduction(`cg_update_${dt}`, () => [x.ptr, r.ptr, p.ptr, q.ptr, alpha], n))[0]

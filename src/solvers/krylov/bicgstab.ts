@@ -1,4 +1,4 @@
-import { sequence, type SolveOptions, type SolveResult, type SolverOps, type SolverStep, type StopReason } from '../ops.js';
+import { sequence, sequenceNow, type SolveOptions, type SolveResult, type SolverOps, type SolverStep, type StopReason } from '../ops.js';
 import { div, mul, neg, type C } from './complex.js';
 import { startResidual } from './start.js';
 
@@ -53,18 +53,19 @@ export async function bicgstab<V>(ops: SolverOps<V>, b: V, options: SolveOptions
       ];
       if (ops.precondition) direction.push(['precondition', p, y]);
       direction.push(['spmv', py, v, 1, 0], ['dot', rhat, v]);
-      const [rv] = await sequence(ops, direction);
+      const [rv] = sequenceNow(ops, direction) ?? (await sequence(ops, direction));
       if (isZero(rv) || isNaNc(rv)) {
         reason = isNaNc(rv) ? 'nan' : 'breakdown';
         break;
       }
       alpha = div(rho, rv);
       // s ← r − α·v
-      const [[snorm]] = await sequence(ops, [
+      const sSteps: SolverStep<V>[] = [
         ['copy', r, s],
         ['axpy', neg(alpha), v, s],
         ['nrm2', s],
-      ]);
+      ];
+      const [[snorm]] = sequenceNow(ops, sSteps) ?? (await sequence(ops, sSteps));
       if (snorm / scale <= tol) {
         await ops.axpy(alpha, py, x);
         it++;
@@ -77,7 +78,7 @@ export async function bicgstab<V>(ops: SolverOps<V>, b: V, options: SolveOptions
       const sz = ops.precondition ? z : s;
       const product: SolverStep<V>[] = ops.precondition ? [['precondition', s, z]] : [];
       product.push(['spmv', sz, t, 1, 0], ['dot', t, t], ['dot', t, s]);
-      const [[tt], ts] = await sequence(ops, product);
+      const [[tt], ts] = sequenceNow(ops, product) ?? (await sequence(ops, product));
       // ω = tᴴs / tᴴt; where tᴴt leaves the range of its squares (A beyond 1e±154: 'nan' at the first
       // iteration of A·1e160, 'breakdown' at once for A·1e-200) divided by the overflow-safe ‖t‖ twice
       // (not always: young1c's c128 iterations follow the rounding, 656 against the WebGPU path's 738)
@@ -89,14 +90,15 @@ export async function bicgstab<V>(ops: SolverOps<V>, b: V, options: SolveOptions
       }
       omega = inRange ? div(ts, [tt, 0]) : div([ts[0] / tn, ts[1] / tn], [tn, 0]);
       // x ← x + α·M⁻¹p + ω·M⁻¹s, r ← s − ω·t
-      [[rnorm], rhoOfR] = await sequence(ops, [
+      const update: SolverStep<V>[] = [
         ['axpy', alpha, py, x],
         ['axpy', omega, sz, x],
         ['copy', s, r],
         ['axpy', neg(omega), t, r],
         ['nrm2', r],
         ['dot', rhat, r],
-      ]);
+      ];
+      [[rnorm], rhoOfR] = sequenceNow(ops, update) ?? (await sequence(ops, update));
       // an iteration counts once it has updated x (a breakdown before that leaves x and the count as they were)
       it++;
       history.push(rnorm / scale);

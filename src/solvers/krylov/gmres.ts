@@ -1,4 +1,4 @@
-import { sequence, type SolveOptions, type SolveResult, type SolverOps, type SolverStep, type StopReason } from '../ops.js';
+import { sequence, sequenceNow, type SolveOptions, type SolveResult, type SolverOps, type SolverStep, type StopReason } from '../ops.js';
 import { abs, add, conj, div, mul, neg, sub, type C } from './complex.js';
 import { startResidual } from './start.js';
 
@@ -70,7 +70,7 @@ export async function gmres<V>(ops: SolverOps<V>, b: V, options: GmresOptions<V>
         if (ops.precondition) product.push(['precondition', V[k], z]);
         product.push(['spmv', Vk, w, 1, 0]);
         for (let i = 0; i <= k; i++) product.push(['dot', V[i], w]);
-        let c: C[] = await sequence(ops, product);
+        let c: C[] = sequenceNow(ops, product) ?? (await sequence(ops, product));
         const h = (H[k] ??= Array.from({ length: k + 2 }, (): C => [0, 0]));
         let hn = 0;
         for (let pass = 0; pass < 2; pass++) {
@@ -81,7 +81,7 @@ export async function gmres<V>(ops: SolverOps<V>, b: V, options: GmresOptions<V>
           }
           if (pass === 0) for (let i = 0; i <= k; i++) update.push(['dot', V[i], w]);
           else update.push(['nrm2', w]);
-          c = await sequence(ops, update);
+          c = sequenceNow(ops, update) ?? (await sequence(ops, update));
           if (pass === 1) hn = c[0][0];
         }
         h[k + 1] = [hn, 0];

@@ -1,4 +1,4 @@
-import { sequence, type SolveOptions, type SolveResult, type SolverOps, type SolverStep, type StopReason } from '../ops.js';
+import { sequence, sequenceNow, type SolveOptions, type SolveResult, type SolverOps, type SolverStep, type StopReason } from '../ops.js';
 import { startResidual } from './start.js';
 
 /** ‖A·r‖/(‖A‖·‖r‖) at which MINRES stops with 'stagnated': r is then in A's null space (to rounding). */
@@ -62,14 +62,15 @@ export async function minres<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V
       lanczos.push(['scal', [1 / beta, 0], v], ['spmv', v, y, 1, 0]);
       if (it >= 1) lanczos.push(['axpy', [-beta / oldb, 0], r1, y]);
       lanczos.push(['dot', v, y]);
-      const alfa = (await sequence(ops, lanczos))[0][0];
+      const alfa = (sequenceNow(ops, lanczos) ?? (await sequence(ops, lanczos)))[0][0];
       // y ← y − (α/β)·r₂, then (r₁, r₂, y) ← (r₂, y, r₁) and y ← M⁻¹·r₂
       [r1, r2, y] = [r2, y, r1];
-      const [[bb]] = await sequence(ops, [
+      const residual: SolverStep<V>[] = [
         ['axpy', [-alfa / beta, 0], r1, r2],
         ['precondition', r2, y],
         ['dot', r2, y],
-      ]);
+      ];
+      const [[bb]] = sequenceNow(ops, residual) ?? (await sequence(ops, residual));
       oldb = beta;
       const nextBeta = await betaOf(bb, r2);
       // an iteration counts once it has updated x: a NaN or breakdown here leaves x and the count as they were
