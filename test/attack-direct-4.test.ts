@@ -175,3 +175,38 @@ describe('a factorization whose runtime was disposed', () => {
     });
   }
 });
+
+describe('small nearly singular systems: F.solve\'s plain residual may understate, rt.solve must not certify it', () => {
+  // x far larger than b (‖A‖‖x‖/‖b‖ from 1e7): the f64 residual, computed in the rounding pattern of the
+  // solve, read 0 for exact relative residuals of 6.6e-10 (3×3) and 9.7e-4 (7×7). rt.solve 'direct'
+  // certifies against the rounding bound; converged must mean the exact residual meets tol
+  it('800 generated systems (one row a combination of the others, plus 1e-3..1e-15): converged ⇒ exact ≤ tol', async () => {
+    for (let seed = 1; seed <= 800; seed++) {
+      const g = mulberry32(seed);
+      const n = 3 + Math.floor(g() * 30);
+      const u = Array.from({ length: n }, () => g() - 0.5);
+      const M = Array.from({ length: n }, () => Array.from({ length: n }, () => (g() < 0.5 ? g() - 0.5 : 0)));
+      for (let j = 0; j < n; j++) {
+        let t = 0;
+        for (let i = 0; i < n - 1; i++) t += u[i] * M[i][j];
+        M[n - 1][j] = t;
+      }
+      M[n - 1][Math.floor(g() * n)] += 10 ** -(3 + Math.floor(g() * 13));
+      const R: number[] = [];
+      const C: number[] = [];
+      const V: number[] = [];
+      for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) if (M[i][j] !== 0) R.push(i), C.push(j), V.push(M[i][j]);
+      const A = CSRMatrix.fromTriplets(n, n, 'f64', Int32Array.from(R), Int32Array.from(C), Float64Array.from(V));
+      const b = Float64Array.from({ length: n }, () => g() - 0.5);
+      const h = rt.upload(A);
+      const r = await rt.solve(h, b, { method: 'direct', tol: 1e-12 }).catch((e: unknown) => e as Error);
+      h.dispose();
+      if (r instanceof Error) {
+        expect(r.name).toBe('SingularMatrixError');
+        continue;
+      }
+      const t = exactRelativeResidual(A, r.x, b);
+      if (r.converged) expect(t, `seed ${seed}: converged, exact ${t}`).toBeLessThanOrEqual(1e-12);
+    }
+  });
+});
