@@ -12,11 +12,14 @@ export function cpuSymbolicKernels(B: Kernels): SymbolicKernels {
       const n = A.n;
       const nnz = A.colPtr[n];
       let r = 0;
-      const [colOf, blk, ptr, adj, above] = run(B, [A.colPtr.subarray(0, n + 1), A.rowIdx.subarray(0, nnz), rows.rowPtr.subarray(0, n + 1), rows.colIdx.subarray(0, nnz)], [n, n, n + 1, 2 * nnz, 1],
+      // the graph's room is 2·nnz words; only its ptr[n] are copied out (set once the kernel has run)
+      const lengths = [n, n, n + 1, 2 * nnz, 1];
+      const [colOf, blk, ptr, adj, above] = run(B, [A.colPtr.subarray(0, n + 1), A.rowIdx.subarray(0, nnz), rows.rowPtr.subarray(0, n + 1), rows.colIdx.subarray(0, nnz)], lengths,
         (p, out, work) => {
           r = B.kernels.btf_analyze(n, ...p, ...out, work);
+          if (r >= 0) lengths[3] = new Int32Array(B.heap.memory.buffer, out[2] + 4 * n, 1)[0];
         }, 5 * n);
-      return r < 0 ? -1 - r : { colOf, blk, blocks: r, above: above[0], graph: { n, ptr, adj: adj.subarray(0, ptr[n]) } };
+      return r < 0 ? -1 - r : { colOf, blk, blocks: r, above: above[0], graph: { n, ptr, adj } };
     },
     eliminationTree: (g, perm, pinv) => {
       const n = g.n;
@@ -41,7 +44,8 @@ export function cpuSymbolicKernels(B: Kernels): SymbolicKernels {
 
 /**
  * One kernel call over one region of the runtime's memory: `inputs` copied in, `outputs` (their
- * lengths) and `workWords` of work after them; returns copies of the outputs. The region is a
+ * lengths) and `workWords` of work after them; returns copies of the outputs (as long as `outputs`
+ * says after the call: `call` may shorten one to what the kernel wrote). The region is a
  * temporary: freed, and given back to the operation's memory budget, on return.
  */
 function run(B: Kernels, inputs: Int32Array[], outputs: number[], call: (inputs: number[], outputs: number[], work: number) => void, workWords: number): Int32Array[] {

@@ -714,6 +714,15 @@ export function f64ResidualBound(A: CSRMatrix, x: Float64Array, bnorm: number): 
 }
 
 /**
+ * v + 2⁻¹⁰⁷⁴ (v ≥ 0) without the addition where it changes nothing: from 2⁻¹⁰²⁰ up, 2⁻¹⁰⁷⁴ is below half
+ * an ulp of v and the sum rounds to v. The same bits; an operation on a subnormal costs a microcode
+ * assist on x86 (west0479's row-wise bound: 20–30 → 16–20 µs).
+ */
+function withUnderflow(v: number): number {
+  return v >= 2 ** -1020 ? v : v + 2 ** -1074;
+}
+
+/**
  * A bound on the rounding of ‖b − A·x‖₂ computed in plain f64 along A's rows (F.solve's residual):
  * f64ResidualBound where A's norms are at hand (a symmetric A's, seeded from the factor) and it is at
  * most `enough`; else the row-wise bound, one pass over A: row i's computed rᵢ is off by at most
@@ -738,13 +747,13 @@ export function directResidualBound(A: CSRMatrix, x: Float64Array, b: Float64Arr
         w += (Math.abs(values[2 * k]) + Math.abs(values[2 * k + 1])) * (Math.abs(x[2 * j]) + Math.abs(x[2 * j + 1]));
       }
       const ops = 2 * (rowPtr[i + 1] - rowPtr[i]) + 2;
-      e[i] = 2 * ops * (2 ** -53 * w + 2 ** -1074);
+      e[i] = 2 * ops * withUnderflow(2 ** -53 * w);
     }
   } else {
     for (let i = 0; i < rows; i++) {
       let w = Math.abs(b[i]);
       for (let k = rowPtr[i], end = rowPtr[i + 1]; k < end; k++) w += Math.abs(values[k]) * Math.abs(x[colIdx[k]]);
-      e[i] = (rowPtr[i + 1] - rowPtr[i] + 2) * (2 ** -53 * w + 2 ** -1074);
+      e[i] = (rowPtr[i + 1] - rowPtr[i] + 2) * withUnderflow(2 ** -53 * w);
     }
   }
   return 1.01 * hostNorm(e);
