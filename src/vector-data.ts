@@ -1,6 +1,6 @@
 import { InputRangeError, InputTypeError } from './errors.js';
 import { shownTyped } from './shown-value.js';
-import type { ValueArray } from './dtype.js';
+import { beyondF32, type DType, type ValueArray } from './dtype.js';
 
 /**
  * The one rule for vector data, wherever the API takes it (rt.vector, spmv's x, a solver's b and x0,
@@ -40,4 +40,16 @@ export function vectorData(v: unknown, name: string): ValueArray {
     if (typeof x !== 'number') throw new InputTypeError(`${name}[${i}] must be a number, got ${shownTyped(x)}`, i);
   }
   return Float64Array.from(a as ArrayLike<number>);
+}
+
+/**
+ * Throws InputRangeError at the first value of `values` (vector data for a vector of `dtype`) that
+ * f32 cannot hold where dtype is f32 or c64: a finite value IEEE rounding would make ±Infinity, or a
+ * nonzero one it would make 0 (rt.vector(new Float64Array([1e39]), 'f32') held Infinity without a word).
+ */
+export function checkSingleRange(values: ValueArray, dtype: DType, name: string): void {
+  if (values instanceof Float32Array || (dtype !== 'f32' && dtype !== 'c64')) return;
+  for (let i = 0; i < values.length; i++) {
+    if (beyondF32(values[i])) throw new InputRangeError(`${name}[${i}] is ${values[i]}, which ${dtype} cannot hold (it would become ${Math.fround(values[i])})`, i);
+  }
 }

@@ -10,6 +10,7 @@ import { CSRMatrix } from '../src/formats/csr.js';
 import { convert, FORMATS } from '../src/formats/index.js';
 import { InputRangeError, ParseError } from '../src/errors.js';
 import { parseMatrixMarket } from '../src/io/matrix-market-read.js';
+import { createRuntime } from '../src/runtime/runtime.js';
 import { mulberry32 } from './random.js';
 
 /** A random m×n CSR (f64 or c128) with values of magnitude 0.1..10 and its dense copy. */
@@ -131,5 +132,39 @@ describe('Matrix Market read into f32 / c64: values f32 cannot hold are a ParseE
       ),
       { seed: 4043, numRuns: 200 },
     );
+  });
+});
+
+describe('rt.vector and v.write into f32 / c64: values f32 cannot hold are an InputRangeError at their index', () => {
+  it('f64 data with 1e39, -3.5e38, 1e-50 or 5e-324 at any index: refused, naming it; values f32 holds (±Infinity, NaN, its subnormals) kept as Math.fround', async () => {
+    const rt = await createRuntime({ workers: 1, backend: 'cpu' });
+    try {
+      for (const dt of ['f32', 'c64'] as const) {
+        for (const bad of [1e39, -3.5e38, 1e-50, 5e-324]) {
+          for (const at of [0, 3, 7]) {
+            const data = Float64Array.from({ length: 8 }, (_, i) => i + 0.5);
+            data[at] = bad;
+            let err: unknown;
+            try {
+              rt.vector(data, dt);
+            } catch (e) {
+              err = e;
+            }
+            expect(err, `${dt} ${bad} at ${at}`).toBeInstanceOf(InputRangeError);
+            expect((err as InputRangeError).index).toBe(at);
+            const v = rt.vector(8 / (dt === 'c64' ? 2 : 1), dt);
+            expect(() => v.write(data)).toThrow(InputRangeError);
+            v.dispose();
+          }
+        }
+        const fine = Float64Array.of(Infinity, -Infinity, NaN, 2e-45, -3e38, 1e-40, 0.1, -0);
+        const v = rt.vector(fine, dt);
+        expect(Array.from(await v.read())).toEqual(Array.from(fine, Math.fround));
+        v.write(fine);
+        v.dispose();
+      }
+    } finally {
+      rt.dispose();
+    }
   });
 });

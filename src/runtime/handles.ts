@@ -2,7 +2,7 @@ import { components, type DType, type ValueArray } from '../dtype.js';
 import { DisposedError, GpuUnavailableError, ShapeError } from '../errors.js';
 import { checkOptions } from '../options-check.js';
 import { checkLayout, GPU_BUFFER_LAYOUT_KEYS, type GpuBufferLayout } from './gpu-buffers.js';
-import { vectorData } from '../vector-data.js';
+import { checkSingleRange, vectorData } from '../vector-data.js';
 import type { FormatName, SparseMatrix } from '../formats/index.js';
 import { DenseMatrix } from '../formats/dense.js';
 import type { Path, PathDense, PathId, PathMatrix, PathVector } from '../path.js';
@@ -273,6 +273,7 @@ export class ResidentVector extends Replicated<PathVector, ValueArray> {
    * Overwrites the contents; `data` must hold length × (1 or 2) numbers (interleaved re/im for complex).
    *
    * @throws {@link ShapeError} when `data` has another length.
+   * @throws {@link InputRangeError} for an f32 or c64 vector, at a value f32 cannot hold (beyond ±3.4e38, or nonzero below 1.4e-45).
    * @throws {@link DisposedError} once the vector or its runtime is disposed.
    */
   write(data: ArrayLike<number> | BigInt64Array | BigUint64Array): void {
@@ -282,6 +283,7 @@ export class ResidentVector extends Replicated<PathVector, ValueArray> {
     if (values.length !== want) {
       throw new ShapeError(`write: got ${values.length} numbers, the ${this.dtype} vector of ${this.length} elements holds ${want}`);
     }
+    checkSingleRange(values, this.dtype, 'write: data');
     // a pinned vector is written in its buffer
     const p = this.pinned ? this.owner.pathById(this.pinned)! : this.owner.home;
     p.write(this.target(p), values);

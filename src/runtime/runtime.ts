@@ -1,7 +1,7 @@
 import { checkMemoryFloor, withMemoryBudget } from '../memory-budget.js';
 import { accurateResidualNorm, hostNorm, hostResidual, rhsExponent, scaleBy } from '../host-spmv.js';
 import { ANY_NUMBER, FINITE_NON_NEGATIVE, NON_NEGATIVE, NON_NEGATIVE_INTEGER, POSITIVE_INTEGER, checkBoolean, checkChoice, checkFunction, checkNumber, checkOptions, checkScalar, checkSignal, inRange, requireNumber } from '../options-check.js';
-import { vectorData } from '../vector-data.js';
+import { checkSingleRange, vectorData } from '../vector-data.js';
 import { DOT_OPTION_KEYS, EXPLAIN_OPTION_KEYS, RUNTIME_OPTION_KEYS, SOLVE_OPTION_KEYS, SPMV_OPTION_KEYS, UPLOAD_OPTION_KEYS, WEBGPU_OPTION_KEYS } from './options.js';
 import { ADD_OPTION_KEYS, GEMM_OPTION_KEYS, TRANSPOSE_OPTION_KEYS } from './dense-ops.js';
 import { allocValues, componentBytes, components, elementBytes, isComplex, type DType, type Scalar, type ValueArray, assertDType } from '../dtype.js';
@@ -677,7 +677,7 @@ export class Runtime implements HandleOwner {
    *
    * @throws {@link InputTypeError} when data is not an array of numbers or a typed array (the message
    * shows its type, and the index of an element that is not a number).
-   * @throws {@link InputRangeError} for a BigInt64Array or BigUint64Array element beyond ±(2⁵³ − 1).
+   * @throws {@link InputRangeError} for a BigInt64Array or BigUint64Array element beyond ±(2⁵³ − 1), or, for an f32 or c64 vector, a value f32 cannot hold (beyond ±3.4e38, or nonzero below 1.4e-45), naming its index.
    * @throws {@link ShapeError} when a length is not a non-negative integer, or complex data has an odd length.
    * @throws {@link UnsupportedError} for an unknown dtype.
    * @throws {@link MemoryLimitError} when the runtime's memory cannot grow to hold it.
@@ -710,6 +710,7 @@ export class Runtime implements HandleOwner {
     assertDType(dt, 'vector');
     const c = components(dt);
     if (values.length % c !== 0) throw new ShapeError(`vector: ${values.length} numbers cannot be ${dt} pairs`);
+    checkSingleRange(values, dt, 'vector: data');
     return this.track(new ResidentVector(dt, values.length / c, this, values));
   }
 
