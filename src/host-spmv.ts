@@ -160,11 +160,11 @@ export function accurateResidualNorm(A: Pick<CSRMatrix, 'rows' | 'rowPtr' | 'col
 /** ‖b‖ outside [2^-RHS_RANGE, 2^RHS_RANGE] is scaled into [1/2, 2) (f32's dot products of 2^±16 entries stay in range; the direct solve's sums of squares and its subnormal x alike). */
 const RHS_RANGE = 16;
 
-/** The power of two e with ‖b‖ ≈ 2^e where b is to be scaled, else 0 (b = 0, not finite, or in range), from `norm` = ‖b‖₂. */
-export function rhsExponent(norm: number): number {
+/** The power of two e with ‖b‖ ≈ 2^e where b is to be scaled, else 0 (b = 0, not finite, or within 2^±range), from `norm` = ‖b‖₂. */
+export function rhsExponent(norm: number, range = RHS_RANGE): number {
   if (!(norm > 0) || !Number.isFinite(norm)) return 0;
   const e = Math.round(Math.log2(norm));
-  return Math.abs(e) > RHS_RANGE ? e : 0;
+  return Math.abs(e) > range ? e : 0;
 }
 
 /** v ← 2^e·v in place, exact where no entry over- or underflows (two steps: 2^±1074 itself is not a number). */

@@ -548,10 +548,11 @@ export class Factorization extends PublicFactorization {
         this.live();
       }
       let rn = this.residual(bj, xj, r);
-      // ‖b‖ beyond 2^±16 (the residual's pass measured it) is solved again scaled by a power of two
+      // ‖b‖ beyond 2^±900 (the residual's pass measured it) is solved again scaled by a power of two
       // (exactly) and x scaled back, as the Krylov methods do: b = [3, −2, 1]·5e-321 was solved in
-      // subnormals and reported 1.06e-3 for an x whose true residual is 1.18e-3 (the best x there has 8.8e-4)
-      const e = rhsExponent(norms.b2);
+      // subnormals and reported 1.06e-3 for an x whose true residual is 1.18e-3 (the best x there has
+      // 8.8e-4). f64 needs no narrower range (the Krylov methods' 2^±16 is f32's): b of 1e5 is not solved twice
+      const e = rhsExponent(norms.b2, 900);
       if (e !== 0) {
         bj = scaleBy(Float64Array.from(bj), -e);
         const again = this.applyInverse(bj, xj);
