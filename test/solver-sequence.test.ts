@@ -11,7 +11,7 @@ import type { CpuVector } from '../src/cpu/resident.js';
 import * as blas from '../src/cpu/blas1.js';
 import { CSRMatrix } from '../src/formats/csr.js';
 import { convert } from '../src/formats/index.js';
-import { oneByOne, sequence, type SolverOps, type SolverStep } from '../src/solvers/ops.js';
+import { oneByOne, sequence, sequenceNow, type SolverOps, type SolverStep } from '../src/solvers/ops.js';
 import { minres } from '../src/solvers/krylov/minres.js';
 import { gmres } from '../src/solvers/krylov/gmres.js';
 import { bicgstab } from '../src/solvers/krylov/bicgstab.js';
@@ -104,9 +104,17 @@ describe('CPU sequences of solver operations', () => {
         return p ?? oneByOne(ops, s);
       });
       expect(ran).toBe(true);
+      await new Promise((r) => setImmediate(r));
+      const now = await run(async (s) => {
+        const out = sequenceNow(ops, s);
+        expect(out).toBeDefined();
+        return out!;
+      });
       const apart = await run((s) => oneByOne(ops, s));
-      expect(bits(fused.out.flat())).toBe(bits(apart.out.flat()));
-      for (let k = 0; k < 3; k++) expect(bits(fused.vs[k])).toBe(bits(apart.vs[k]));
+      for (const other of [now, apart]) {
+        expect(bits(fused.out.flat())).toBe(bits(other.out.flat()));
+        for (let k = 0; k < 3; k++) expect(bits(fused.vs[k])).toBe(bits(other.vs[k]));
+      }
 
       // the plain f64 reference of the same steps (complex arithmetic written out)
       const [x, y, z] = init.map((v) => Float64Array.from(v));
@@ -189,6 +197,7 @@ describe('CPU sequences of solver operations', () => {
     const head = { ptr: big.ptr, length: n, dtype: 'f64' } as unknown as CpuVector;
     // the pooled scal is in flight: the sequence must not run before it (9·n, not n)
     const scaled = blas.scal(B, [3, 0], big);
+    expect(sequenceNow(ops, [['dot', head, head]])).toBeUndefined();
     const d = sequence(ops, [['dot', head, head]]);
     await scaled;
     expect(await d).toEqual([[9 * n, 0]]);
@@ -218,6 +227,9 @@ describe('CPU sequences of solver operations', () => {
     const rnd = mulberry32(2);
     const r0 = Float64Array.from({ length: n }, () => rnd() - 0.5);
     const [r, z] = [vectorOf(ops, r0), ops.vector()];
+    // at once only without the solver's preconditioner among the steps
+    expect(sequenceNow(wrapped, [['precondition', r, z]])).toBeUndefined();
+    expect(sequenceNow(wrapped, [['nrm2', z]])).toEqual([[0, 0]]);
     const out = await sequence(wrapped, [
       ['scal', [2, 0], r],
       ['precondition', r, z],
@@ -249,7 +261,7 @@ describe('CPU sequences of solver operations', () => {
         const wrapped = pre === 'jacobi' ? { ...ops, precondition: (r: CpuVector, z: CpuVector) => ops.precondition!(r, z) } : ops;
         const b = vectorOf(ops, Float64Array.from({ length: n }, (_, i) => Math.sin(i + 1)));
         const results = [];
-        for (const o of [ops, wrapped, { ...ops, sequence: undefined }]) {
+        for (const o of [ops, wrapped, { ...ops, sequence: undefined, sequenceNow: undefined }]) {
           const r = await method(o, b, { tol: 1e-10, maxIter: 200 });
           results.push({ it: r.iterations, reason: r.reason, x: bits(r.x.view()), h: bits(r.history) });
           o.release(r.x);
