@@ -160,6 +160,9 @@ export function accurateResidualNorm(A: Pick<CSRMatrix, 'rows' | 'rowPtr' | 'col
 /** ‖b‖ outside [2^-RHS_RANGE, 2^RHS_RANGE] is scaled into [1/2, 2) (f32's dot products of 2^±16 entries stay in range; the direct solve's sums of squares and its subnormal x alike). */
 const RHS_RANGE = 16;
 
+/** The range for an f64 solve (the direct solvers'): only b near f64's edges, subnormal or huge, is scaled. */
+export const F64_RHS_RANGE = 900;
+
 /** The power of two e with ‖b‖ ≈ 2^e where b is to be scaled, else 0 (b = 0, not finite, or within 2^±range), from `norm` = ‖b‖₂. */
 export function rhsExponent(norm: number, range = RHS_RANGE): number {
   if (!(norm > 0) || !Number.isFinite(norm)) return 0;

@@ -1,5 +1,5 @@
 import { checkMemoryFloor, withMemoryBudget } from '../memory-budget.js';
-import { accurateResidualNorm, hostNorm, hostResidual, rhsExponent, scaleBy } from '../host-spmv.js';
+import { accurateResidualNorm, F64_RHS_RANGE, hostNorm, hostResidual, rhsExponent, scaleBy } from '../host-spmv.js';
 import { ANY_NUMBER, FINITE_NON_NEGATIVE, NON_NEGATIVE, NON_NEGATIVE_INTEGER, POSITIVE_INTEGER, checkBoolean, checkChoice, checkFunction, checkNumber, checkOptions, checkScalar, checkSignal, inRange, requireNumber } from '../options-check.js';
 import { checkSingleRange, vectorData } from '../vector-data.js';
 import { DOT_OPTION_KEYS, EXPLAIN_OPTION_KEYS, RUNTIME_OPTION_KEYS, SOLVE_OPTION_KEYS, SPMV_OPTION_KEYS, UPLOAD_OPTION_KEYS, WEBGPU_OPTION_KEYS } from './options.js';
@@ -1517,9 +1517,9 @@ export class Runtime implements HandleOwner {
         // f64's b − A·x rounds by up to its bound: where the residual plus that is above the target, it is
         // recomputed with its sums' rounding errors carried (a singular A factorized with a rounding-level
         // pivot gave x ≈ 1e16 and a plain residual of 0: 'converged', for a true residual of 0.38). Both at
-        // the scale F.solve measured (b beyond 2^±16 scaled, x with it, exactly): products of subnormal size
+        // the scale F.solve measured (b beyond 2^±900 scaled, x with it, exactly): products of subnormal size
         // carry no error terms (A·1e-160, b·1e-320: 'converged' at 0 for a true 1.8e-16 over tol 1.7e-16)
-        const e = rhsExponent(bnorm);
+        const e = rhsExponent(bnorm, F64_RHS_RANGE);
         const xs = e === 0 ? s.x : scaleBy(Float64Array.from(s.x), -e);
         const exact = e === 0 || scaleBy(xs.slice(), e).every((v, i) => v === s.x[i]);
         const [xc, bc] = exact && e !== 0 ? [xs, scaleBy(Float64Array.from(b64), -e)] : [s.x, b64];

@@ -11,7 +11,7 @@ import { DisposedError, InputRangeError, NotPositiveDefiniteError, ShapeError, S
 import { optionKeys, checkOptions, checkNumber, checkSignal, NON_NEGATIVE_INTEGER } from '../../options-check.js';
 import { nextTask, throwIfAborted } from '../../next-task.js';
 import { vectorData } from '../../vector-data.js';
-import { accurateResidualNorm, normFromSquares, rhsExponent, scaleBy } from '../../host-spmv.js';
+import { accurateResidualNorm, F64_RHS_RANGE, normFromSquares, rhsExponent, scaleBy } from '../../host-spmv.js';
 import { reserveMemory, withMemoryBudget } from '../../memory-budget.js';
 import type { Analysis, OrderingName } from './analysis.js';
 import { bandLdlt, bandSolve, keepBandRows, solvedInJs } from './band-lu.js';
@@ -552,7 +552,7 @@ export class Factorization extends PublicFactorization {
       // (exactly) and x scaled back, as the Krylov methods do: b = [3, −2, 1]·5e-321 was solved in
       // subnormals and reported 1.06e-3 for an x whose true residual is 1.18e-3 (the best x there has
       // 8.8e-4). f64 needs no narrower range (the Krylov methods' 2^±16 is f32's): b of 1e5 is not solved twice
-      const e = rhsExponent(norms.b2, 900);
+      const e = rhsExponent(norms.b2, F64_RHS_RANGE);
       if (e !== 0) {
         bj = scaleBy(Float64Array.from(bj), -e);
         const again = this.applyInverse(bj, xj);
