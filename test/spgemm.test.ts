@@ -112,6 +112,57 @@ describe('spgemm', () => {
     });
   }
 
+  it("rows of a repeated structure (a stencil's, replayed from the last row computed in full) have the bits of the plain order of sums: random values, exact zeros, −0, and rows whose structure breaks late", () => {
+    // a banded stencil [−w, −1, 0, 1, w]; every 7th row also reaches +2 (its B row differs from its
+    // neighbours' in the last column), every 11th lacks −w (its A row differs); values random with
+    // zeros and −0 among them, so sums cancel and signed zeros show
+    const [m, w] = [6000, 40];
+    const r = mulberry32(2711);
+    const rowPtr = [0];
+    const colIdx: number[] = [];
+    const values: number[] = [];
+    for (let i = 0; i < m; i++) {
+      const offsets = [-w, -1, 0, 1, ...(i % 7 === 3 ? [2] : []), w].filter((o) => !(o === -w && i % 11 === 5));
+      for (const o of offsets) {
+        if (i + o < 0 || i + o >= m) continue;
+        colIdx.push(i + o);
+        const u = r();
+        values.push(u < 0.05 ? 0 : u < 0.1 ? -0 : u < 0.15 ? 1 : Math.round((u - 0.5) * 16) / 4);
+      }
+      rowPtr.push(colIdx.length);
+    }
+    const A = new CSRMatrix(m, m, 'f64', Int32Array.from(rowPtr), Int32Array.from(colIdx), Float64Array.from(values));
+    // the plain order: each row's products in A's then B's order, a column's first product stored, the others added
+    const acc = new Float64Array(m);
+    const seen = new Int32Array(m).fill(-1);
+    const wantPtr = [0];
+    const wantCols: number[] = [];
+    const wantVals: number[] = [];
+    for (let i = 0; i < m; i++) {
+      const cols: number[] = [];
+      for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) {
+        const j = A.colIdx[k];
+        for (let l = A.rowPtr[j]; l < A.rowPtr[j + 1]; l++) {
+          const [c, p] = [A.colIdx[l], A.values[k] * A.values[l]];
+          if (seen[c] !== i) {
+            seen[c] = i;
+            acc[c] = p;
+            cols.push(c);
+          } else acc[c] += p;
+        }
+      }
+      cols.sort((x, y) => x - y);
+      for (const c of cols) {
+        wantCols.push(c);
+        wantVals.push(acc[c]);
+      }
+      wantPtr.push(wantCols.length);
+    }
+    const want = new CSRMatrix(m, m, 'f64', Int32Array.from(wantPtr), Int32Array.from(wantCols), Float64Array.from(wantVals));
+    expect(A.nnz).toBeGreaterThan(16384); // on the pool (rt2) as well as inline (rt1)
+    sameBits(want, both(A, A, 'stencil A·A'), 'stencil A·A against the plain order');
+  });
+
   it('the pool runs the larger products: poisson3D(14)², a power-law A·Aᵀ with hub rows', () => {
     const before = pooled;
     const P = poisson3D(14);
