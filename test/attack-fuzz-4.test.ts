@@ -8,7 +8,9 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { CSRMatrix } from '../src/formats/csr.js';
 import { convert, FORMATS } from '../src/formats/index.js';
-import { InputRangeError, ParseError } from '../src/errors.js';
+import { InputRangeError, ParseError, SimdglError } from '../src/errors.js';
+import { directResidualBound } from '../src/solvers/solve.js';
+import { exactRelativeResidual } from './exact-residual.js';
 import { parseMatrixMarket } from '../src/io/matrix-market-read.js';
 import { createRuntime } from '../src/runtime/runtime.js';
 import { mulberry32 } from './random.js';
@@ -163,6 +165,92 @@ describe('rt.vector and v.write into f32 / c64: values f32 cannot hold are an In
         v.write(fine);
         v.dispose();
       }
+    } finally {
+      rt.dispose();
+    }
+  });
+});
+
+describe('F.solve on generated systems: every kind and ordering, real and complex, several right-hand sides, a refactor', () => {
+  // the residual F.solve reports is its f64 residual: within that residual's rounding bound of the exact
+  // one (directResidualBound, the bound rt.solve certifies with), and k right-hand sides at once the
+  // bits of k solves
+  it('300 cases: a typed error, or residuals within their rounding bound of the exact ones', async () => {
+    const rt = await createRuntime({ workers: 2, backend: 'cpu' });
+    try {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.integer({ min: 1, max: 40 }),
+          fc.constantFrom('auto', 'lu', 'ldlt', 'cholesky' as const),
+          fc.constantFrom('auto', 'amd', 'nd', 'natural', 'amd-ata', 'btf' as const),
+          fc.constantFrom('spd', 'sym', 'gen' as const),
+          fc.boolean(),
+          fc.integer({ min: 1, max: 4 }),
+          fc.nat(),
+          async (n, kind, ordering, shape, complex, k, seed) => {
+            const g = mulberry32(seed);
+            const d = Array.from({ length: n }, () => new Float64Array(2 * n));
+            for (let i = 0; i < n; i++) {
+              for (let j = 0; j < n; j++) {
+                if (i === j || g() < 0.15) {
+                  d[i][2 * j] = g() - 0.5;
+                  d[i][2 * j + 1] = complex ? g() - 0.5 : 0;
+                }
+              }
+            }
+            if (shape !== 'gen') for (let i = 0; i < n; i++) for (let j = 0; j < i; j++) [d[i][2 * j], d[i][2 * j + 1]] = [d[j][2 * i], d[j][2 * i + 1]];
+            if (shape === 'spd') for (let i = 0; i < n; i++) d[i][2 * i] = 1 + d[i].reduce((a, v) => a + Math.abs(v), 0);
+            const R: number[] = [];
+            const C: number[] = [];
+            const V: number[] = [];
+            for (let i = 0; i < n; i++) {
+              for (let j = 0; j < n; j++) {
+                if (d[i][2 * j] === 0 && d[i][2 * j + 1] === 0 && i !== j) continue;
+                R.push(i);
+                C.push(j);
+                V.push(d[i][2 * j]);
+                if (complex) V.push(d[i][2 * j + 1]);
+              }
+            }
+            const A = CSRMatrix.fromTriplets(n, n, complex ? 'c128' : 'f64', Int32Array.from(R), Int32Array.from(C), Float64Array.from(V));
+            const c = complex ? 2 : 1;
+            const b = Float64Array.from({ length: k * c * n }, () => g() - 0.5);
+            const check = async (M: CSRMatrix, F: { solve: (b: Float64Array) => Promise<{ x: Float64Array; residuals: number[] }> }) => {
+              const all = await F.solve(b);
+              for (let j = 0; j < k; j++) {
+                const bj = b.slice(j * c * n, (j + 1) * c * n);
+                const xj = all.x.slice(j * c * n, (j + 1) * c * n);
+                const one = await F.solve(bj);
+                expect(Array.from(one.x)).toEqual(Array.from(xj));
+                if (!xj.every(Number.isFinite)) continue;
+                const t = exactRelativeResidual(M, xj, bj);
+                const bn = Math.hypot(...bj);
+                const bound = directResidualBound(M, xj, bj, bn, 0) / bn;
+                expect(Math.abs(all.residuals[j] - t), `${kind}/${ordering} ${shape} n ${n}: reported ${all.residuals[j]}, exact ${t}, bound ${bound}`).toBeLessThanOrEqual(1.01 * bound + 1e-300);
+              }
+            };
+            let F;
+            try {
+              F = await rt.factor(A, { kind, ordering });
+            } catch (e) {
+              expect(e, String(e)).toBeInstanceOf(SimdglError);
+              return;
+            }
+            await check(A, F);
+            const A2 = new CSRMatrix(n, n, A.dtype, A.rowPtr, A.colIdx, A.values.map((v) => v * (0.75 + 0.5 * g())));
+            const sym2 = shape !== 'gen';
+            if (!sym2) {
+              const ok = await F.refactor(A2).then(
+                () => true,
+                (e: unknown) => (expect(e, String(e)).toBeInstanceOf(SimdglError), false),
+              );
+              if (ok) await check(A2, F);
+            }
+            F.dispose();
+          },
+        ),
+        { seed: 4045, numRuns: 300 },
+      );
     } finally {
       rt.dispose();
     }
