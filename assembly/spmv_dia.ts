@@ -115,10 +115,12 @@ import {
  * reuses them. 4 accumulators and their 8 loads fit the registers (8 rows spilled: V8 issues every
  * load of the loop body before the arithmetic). Every row sums its diagonals in ascending order.
  */
-function diaRealScalar<T>(offsets: usize, ndiag: i32, data: usize, pitch: i32, cols: i32, x: usize, y: usize, a: T, b: T, r0: i32, r1: i32): void {
+function diaRealScalar<T, D>(offsets: usize, ndiag: i32, data: usize, pitch: i32, cols: i32, x: usize, y: usize, a: T, b: T, r0: i32, r1: i32): void {
   if (r0 >= r1) return;
   const SH = alignof<T>(), E = sizeof<T>();
-  const dstep = <usize>pitch << SH;
+  // A's values of type D (compact f64: f32, each widened exactly)
+  const DS = alignof<D>(), DE = sizeof<D>();
+  const dstep = <usize>pitch << DS;
   let lo = ndiag, hi = ndiag;
   let i = r0;
   while (i < r1) {
@@ -130,13 +132,13 @@ function diaRealScalar<T>(offsets: usize, ndiag: i32, data: usize, pitch: i32, c
     for (; i + 4 <= end; i += 4) {
       let s0: T = 0, s1: T = 0, s2: T = 0, s3: T = 0;
       const xi = x + (<usize>i << SH);
-      let dp = data + ((<usize>lo * <usize>pitch + <usize>i) << SH);
+      let dp = data + ((<usize>lo * <usize>pitch + <usize>i) << DS);
       for (let op = o0; op < o1; op += 4, dp += dstep) {
         const xp = xi + (<usize>load<i32>(op) << SH);
-        s0 += load<T>(dp) * load<T>(xp);
-        s1 += load<T>(dp, E) * load<T>(xp, E);
-        s2 += load<T>(dp, 2 * E) * load<T>(xp, 2 * E);
-        s3 += load<T>(dp, 3 * E) * load<T>(xp, 3 * E);
+        s0 += <T>load<D>(dp) * load<T>(xp);
+        s1 += <T>load<D>(dp, DE) * load<T>(xp, E);
+        s2 += <T>load<D>(dp, 2 * DE) * load<T>(xp, 2 * E);
+        s3 += <T>load<D>(dp, 3 * DE) * load<T>(xp, 3 * E);
       }
       diaPut<T>(y, i, s0, a, b);
       diaPut<T>(y, i + 1, s1, a, b);
@@ -146,8 +148,8 @@ function diaRealScalar<T>(offsets: usize, ndiag: i32, data: usize, pitch: i32, c
     for (; i < end; i++) {
       let s: T = 0;
       const xi = x + (<usize>i << SH);
-      let dp = data + ((<usize>lo * <usize>pitch + <usize>i) << SH);
-      for (let op = o0; op < o1; op += 4, dp += dstep) s += load<T>(dp) * load<T>(xi + (<usize>load<i32>(op) << SH));
+      let dp = data + ((<usize>lo * <usize>pitch + <usize>i) << DS);
+      for (let op = o0; op < o1; op += 4, dp += dstep) s += <T>load<D>(dp) * load<T>(xi + (<usize>load<i32>(op) << SH));
       diaPut<T>(y, i, s, a, b);
     }
   }
@@ -225,6 +227,24 @@ function diaCplxScalar<T>(offsets: usize, ndiag: i32, data: usize, pitch: i32, c
 
 // ---------------------------------------------------------------- kernels
 
+/**
+ * The k-th v128 (k a constant 0–3) of A's values from dp, in T's lanes: a plain load, or for compact
+ * f64 storage (D = f32) two f32 widened exactly (f64x2.promote_low_f32x4): the f64 values' bits.
+ */
+// @ts-ignore: decorator
+@inline function ldA<T, D>(dp: usize, k: i32): v128 {
+  if (sizeof<D>() == sizeof<T>()) {
+    if (k == 0) return v128.load(dp);
+    if (k == 1) return v128.load(dp, 16);
+    if (k == 2) return v128.load(dp, 32);
+    return v128.load(dp, 48);
+  }
+  if (k == 0) return f64x2.promote_low_f32x4(v128.load64_zero(dp));
+  if (k == 1) return f64x2.promote_low_f32x4(v128.load64_zero(dp, 8));
+  if (k == 2) return f64x2.promote_low_f32x4(v128.load64_zero(dp, 16));
+  return f64x2.promote_low_f32x4(v128.load64_zero(dp, 24));
+}
+
 /** y[block] = α·c + β·y[block] for a register block of 4 v128 (β == 0: y not read). */
 // @ts-ignore: decorator
 @inline function diaStoreBlock<T>(yp: usize, c0: v128, c1: v128, c2: v128, c3: v128, va: v128, vb: v128, useBeta: bool): void {
@@ -240,16 +260,17 @@ function diaCplxScalar<T>(offsets: usize, ndiag: i32, data: usize, pitch: i32, c
 }
 
 // @ts-ignore: decorator
-@inline function diaReal<T>(offsets: usize, ndiag: i32, data: usize, pitch: i32, cols: i32, x: usize, y: usize, alpha: f64, beta: f64, rowStart: i32, rowEnd: i32): void {
+@inline function diaReal<T, D>(offsets: usize, ndiag: i32, data: usize, pitch: i32, cols: i32, x: usize, y: usize, alpha: f64, beta: f64, rowStart: i32, rowEnd: i32): void {
   const a = <T>alpha, b = <T>beta;
   let i = rowStart;
   if (ASC_FEATURE_SIMD) {
     const V = <i32>(16 / sizeof<T>()); // rows per v128
     const B = 4 * V; // rows per register block
     const SH = alignof<T>();
+    const DS = alignof<D>();
     const start = (rowStart + 3) & ~3;
     if (start + V <= rowEnd) {
-      diaRealScalar<T>(offsets, ndiag, data, pitch, cols, x, y, a, b, rowStart, start);
+      diaRealScalar<T, D>(offsets, ndiag, data, pitch, cols, x, y, a, b, rowStart, start);
       i = start;
       const useBeta = b != 0;
       const va = v128.splat<T>(a), vb = v128.splat<T>(b);
@@ -261,18 +282,18 @@ function diaCplxScalar<T>(offsets: usize, ndiag: i32, data: usize, pitch: i32, c
       // before). The general blocks' dlo/dhi only fall, so they resume correctly after it.
       const inLo = ndiag > 0 ? -load<i32>(offsets) : i32.MAX_VALUE;
       const inHi = ndiag > 0 ? cols - load<i32>(offsets + (<usize>(ndiag - 1) << 2)) - B : i32.MIN_VALUE;
-      const dstep = <usize>pitch << SH;
+      const dstep = <usize>pitch << DS;
       for (; i + B <= rowEnd; i += B) {
         if (i >= inLo && i <= inHi) {
           let c0 = v128.splat<T>(0), c1 = c0, c2 = c0, c3 = c0;
           const xi = x + (<usize>i << SH);
-          let dp = data + (<usize>i << SH);
+          let dp = data + (<usize>i << DS);
           for (let op = offsets, oe = offsets + (<usize>ndiag << 2); op < oe; op += 4, dp += dstep) {
             const xp = xi + (<usize>load<i32>(op) << SH);
-            c0 = v128.add<T>(c0, v128.mul<T>(v128.load(dp), v128.load(xp)));
-            c1 = v128.add<T>(c1, v128.mul<T>(v128.load(dp, 16), v128.load(xp, 16)));
-            c2 = v128.add<T>(c2, v128.mul<T>(v128.load(dp, 32), v128.load(xp, 32)));
-            c3 = v128.add<T>(c3, v128.mul<T>(v128.load(dp, 48), v128.load(xp, 48)));
+            c0 = v128.add<T>(c0, v128.mul<T>(ldA<T, D>(dp, 0), v128.load(xp)));
+            c1 = v128.add<T>(c1, v128.mul<T>(ldA<T, D>(dp, 1), v128.load(xp, 16)));
+            c2 = v128.add<T>(c2, v128.mul<T>(ldA<T, D>(dp, 2), v128.load(xp, 32)));
+            c3 = v128.add<T>(c3, v128.mul<T>(ldA<T, D>(dp, 3), v128.load(xp, 48)));
           }
           diaStoreBlock<T>(y + (<usize>i << SH), c0, c1, c2, c3, va, vb, useBeta);
           continue;
@@ -283,7 +304,7 @@ function diaCplxScalar<T>(offsets: usize, ndiag: i32, data: usize, pitch: i32, c
         let c0 = v128.splat<T>(0), c1 = c0, c2 = c0, c3 = c0;
         for (let d = dlo; d < dhi; d++) {
           const j = i + load<i32>(offsets + (<usize>d << 2));
-          const dp = data + ((<usize>d * <usize>pitch + <usize>i) << SH);
+          const dp = data + ((<usize>d * <usize>pitch + <usize>i) << DS);
           let x0: v128, x1: v128, x2: v128, x3: v128;
           if (j >= 0 && j <= cols - B) {
             const xp = x + (<usize>j << SH);
@@ -292,10 +313,10 @@ function diaCplxScalar<T>(offsets: usize, ndiag: i32, data: usize, pitch: i32, c
             x0 = xReal<T>(x, j, cols); x1 = xReal<T>(x, j + V, cols);
             x2 = xReal<T>(x, j + 2 * V, cols); x3 = xReal<T>(x, j + 3 * V, cols);
           }
-          c0 = v128.add<T>(c0, v128.mul<T>(v128.load(dp), x0));
-          c1 = v128.add<T>(c1, v128.mul<T>(v128.load(dp, 16), x1));
-          c2 = v128.add<T>(c2, v128.mul<T>(v128.load(dp, 32), x2));
-          c3 = v128.add<T>(c3, v128.mul<T>(v128.load(dp, 48), x3));
+          c0 = v128.add<T>(c0, v128.mul<T>(ldA<T, D>(dp, 0), x0));
+          c1 = v128.add<T>(c1, v128.mul<T>(ldA<T, D>(dp, 1), x1));
+          c2 = v128.add<T>(c2, v128.mul<T>(ldA<T, D>(dp, 2), x2));
+          c3 = v128.add<T>(c3, v128.mul<T>(ldA<T, D>(dp, 3), x3));
         }
         diaStoreBlock<T>(y + (<usize>i << SH), c0, c1, c2, c3, va, vb, useBeta);
       }
@@ -305,7 +326,7 @@ function diaCplxScalar<T>(offsets: usize, ndiag: i32, data: usize, pitch: i32, c
         let c0 = v128.splat<T>(0);
         for (let d = dlo; d < dhi; d++) {
           const j = i + load<i32>(offsets + (<usize>d << 2));
-          c0 = v128.add<T>(c0, v128.mul<T>(v128.load(data + ((<usize>d * <usize>pitch + <usize>i) << SH)), xReal<T>(x, j, cols)));
+          c0 = v128.add<T>(c0, v128.mul<T>(ldA<T, D>(data + ((<usize>d * <usize>pitch + <usize>i) << DS), 0), xReal<T>(x, j, cols)));
         }
         const yp = y + (<usize>i << SH);
         c0 = v128.mul<T>(c0, va);
@@ -314,7 +335,7 @@ function diaCplxScalar<T>(offsets: usize, ndiag: i32, data: usize, pitch: i32, c
       }
     }
   }
-  diaRealScalar<T>(offsets, ndiag, data, pitch, cols, x, y, a, b, i, rowEnd);
+  diaRealScalar<T, D>(offsets, ndiag, data, pitch, cols, x, y, a, b, i, rowEnd);
 }
 
 // @ts-ignore: decorator
@@ -387,11 +408,18 @@ function diaCplxScalar<T>(offsets: usize, ndiag: i32, data: usize, pitch: i32, c
 }
 
 export function dia_f32(offsets: usize, ndiag: i32, data: usize, pitch: i32, cols: i32, x: usize, y: usize, alpha: f64, beta: f64, rowStart: i32, rowEnd: i32): void {
-  diaReal<f32>(offsets, ndiag, data, pitch, cols, x, y, alpha, beta, rowStart, rowEnd);
+  diaReal<f32, f32>(offsets, ndiag, data, pitch, cols, x, y, alpha, beta, rowStart, rowEnd);
 }
 
 export function dia_f64(offsets: usize, ndiag: i32, data: usize, pitch: i32, cols: i32, x: usize, y: usize, alpha: f64, beta: f64, rowStart: i32, rowEnd: i32): void {
-  diaReal<f64>(offsets, ndiag, data, pitch, cols, x, y, alpha, beta, rowStart, rowEnd);
+  diaReal<f64, f64>(offsets, ndiag, data, pitch, cols, x, y, alpha, beta, rowStart, rowEnd);
+}
+
+// dia_f64 over compact storage: A's f64 values held as f32 where every one is exactly an f32 (a
+// stencil's integers; src/cpu/spmv-plan.ts decides at upload), widened on load: the same products and
+// sums, bit for bit, from half the matrix's bytes
+export function dia_f64f32(offsets: usize, ndiag: i32, data: usize, pitch: i32, cols: i32, x: usize, y: usize, alpha: f64, beta: f64, rowStart: i32, rowEnd: i32): void {
+  diaReal<f64, f32>(offsets, ndiag, data, pitch, cols, x, y, alpha, beta, rowStart, rowEnd);
 }
 
 export function dia_c64(offsets: usize, ndiag: i32, data: usize, pitch: i32, cols: i32, x: usize, y: usize, alphaRe: f64, alphaIm: f64, betaRe: f64, betaIm: f64, conj: i32, rowStart: i32, rowEnd: i32): void {
@@ -412,7 +440,7 @@ const DIR_TILE: i32 = 1024;
 // depend on how they are split, and the direction step's accumulators carry across the tiles (whose
 // starts are 4 rows apart from `start`), so Σ pᵢ·qᵢ is direction_f64's over [start, end).
 // @ts-ignore: decorator
-@inline function diaDirection(offsets: usize, ndiag: i32, data: usize, pitch: i32, n: i32, z: usize, p: usize, q: usize, x: usize, alpha: f64, beta: f64, out: usize, start: i32, end: i32, withX: bool): void {
+@inline function diaDirection<D>(offsets: usize, ndiag: i32, data: usize, pitch: i32, n: i32, z: usize, p: usize, q: usize, x: usize, alpha: f64, beta: f64, out: usize, start: i32, end: i32, withX: bool): void {
   let s: f64 = 0;
   // direction_f64's split: 4-row blocks from start in lanes, the last < 4 rows after the lanes are summed
   const blocks = ASC_FEATURE_SIMD ? end - ((end - start) & 3) : start;
@@ -422,7 +450,7 @@ const DIR_TILE: i32 = 1024;
     let s0 = f64x2.splat(0), s1 = f64x2.splat(0);
     for (let t = start; t < end; t += DIR_TILE) {
       const e = min(end, t + DIR_TILE);
-      diaReal<f64>(offsets, ndiag, data, pitch, n, z, q, 1.0, beta, t, e);
+      diaReal<f64, D>(offsets, ndiag, data, pitch, n, z, q, 1.0, beta, t, e);
       for (let i = t, be = min(e, blocks); i < be; i += 4) {
         const o = <usize>i << 3;
         const o0 = v128.load(p + o), o1 = v128.load(p + o, 16);
@@ -441,7 +469,7 @@ const DIR_TILE: i32 = 1024;
     const u = f64x2.add(s0, s1);
     s = f64x2.extract_lane(u, 0) + f64x2.extract_lane(u, 1);
   } else {
-    for (let t = start; t < end; t += DIR_TILE) diaReal<f64>(offsets, ndiag, data, pitch, n, z, q, 1.0, beta, t, min(end, t + DIR_TILE));
+    for (let t = start; t < end; t += DIR_TILE) diaReal<f64, D>(offsets, ndiag, data, pitch, n, z, q, 1.0, beta, t, min(end, t + DIR_TILE));
   }
   // the plain build's every row (q is then formed first, whole), the SIMD build's last < 4
   for (let i = blocks; i < end; i++) {
@@ -455,12 +483,21 @@ const DIR_TILE: i32 = 1024;
 }
 
 export function cg_dia_direction_f64(offsets: usize, ndiag: i32, data: usize, pitch: i32, n: i32, z: usize, p: usize, q: usize, beta: f64, out: usize, start: i32, end: i32): void {
-  diaDirection(offsets, ndiag, data, pitch, n, z, p, q, 0, 0, beta, out, start, end, false);
+  diaDirection<f64>(offsets, ndiag, data, pitch, n, z, p, q, 0, 0, beta, out, start, end, false);
+}
+
+export function cg_dia_direction_f64f32(offsets: usize, ndiag: i32, data: usize, pitch: i32, n: i32, z: usize, p: usize, q: usize, beta: f64, out: usize, start: i32, end: i32): void {
+  diaDirection<f32>(offsets, ndiag, data, pitch, n, z, p, q, 0, 0, beta, out, start, end, false);
 }
 
 // cg_dia_direction_f64 that first folds the previous step into x, x ← x + α·p with the p it is about
 // to replace (what cg_update_jacobi_f64 did one call earlier, the same products): the update then
 // reads neither x nor p (src/solvers/krylov/cg.ts, ops.cgDeferredX).
 export function cg_dia_direction_x_f64(offsets: usize, ndiag: i32, data: usize, pitch: i32, n: i32, z: usize, p: usize, q: usize, x: usize, alpha: f64, beta: f64, out: usize, start: i32, end: i32): void {
-  diaDirection(offsets, ndiag, data, pitch, n, z, p, q, x, alpha, beta, out, start, end, true);
+  diaDirection<f64>(offsets, ndiag, data, pitch, n, z, p, q, x, alpha, beta, out, start, end, true);
+}
+
+// the two over compact storage (dia_f64f32's values): the same bits
+export function cg_dia_direction_x_f64f32(offsets: usize, ndiag: i32, data: usize, pitch: i32, n: i32, z: usize, p: usize, q: usize, x: usize, alpha: f64, beta: f64, out: usize, start: i32, end: i32): void {
+  diaDirection<f32>(offsets, ndiag, data, pitch, n, z, p, q, x, alpha, beta, out, start, end, true);
 }

@@ -53,7 +53,8 @@ export function cpuSolverOps(
   // q = A·pNew (assembly/cg_fused.ts)
   const diaCg = fused && (dt === 'f64' || dt === 'f32') && M.format === 'dia' && M.rows === M.cols;
   const diaProduct = async (beta: number, z: CpuVector, p: CpuVector, pNew: CpuVector | null, q: CpuVector, x: CpuVector | null, alpha: number) => {
-    const kernel = single ? `cg_dia_${dt}` : alpha === 0 ? `cg_dia_direction_${dt}` : `cg_dia_direction_x_${dt}`;
+    // f64 values kept as f32 (M.params.compact, src/cpu/spmv-plan.ts): the kernels that widen them
+    const kernel = single ? `cg_dia_${dt}` : `${alpha === 0 ? 'cg_dia_direction' : 'cg_dia_direction_x'}_${dt}${M.params.compact ? 'f32' : ''}`;
     const head = [M.ptr('offsets'), M.params.ndiag, M.ptr('data'), M.params.pitch, n, z.ptr, p.ptr, ...(pNew ? [pNew.ptr] : []), q.ptr];
     return blas.sumPartials(await B.runReduction(kernel, () => (alpha === 0 ? [...head, beta] : [...head, x!.ptr, alpha, beta]), n))[0];
   };

@@ -3,6 +3,7 @@ import type { SpmvScalars } from '../backend-types.js';
 import type { SparseMatrix } from '../formats/index.js';
 import type { WasmHeap, Region } from './memory.js';
 import { CpuMatrix } from './resident.js';
+import { exactlyF32 } from '../formats/dia.js';
 import { lowerBound, pointerPrefix, uniformPrefix } from './partition.js';
 import { cacheTiles, cacheTilesFor, type CacheTilesOption } from './tiles.js';
 import { chooseCsrLayout, countUniform, writeGroupedLayout } from './csr-layout.js';
@@ -27,7 +28,7 @@ export interface KernelStep {
  * Copies a host matrix's arrays into the heap (`threads`: the pool's, for the cache tiles' band height;
  * `tiles`: createRuntime's cacheTiles).
  */
-export function uploadMatrix(heap: WasmHeap, A: SparseMatrix, threads = 1, tiles: CacheTilesOption = 'auto'): CpuMatrix {
+export function uploadMatrix(heap: WasmHeap, A: SparseMatrix, threads = 1, tiles: CacheTilesOption = 'auto', compactDia = true): CpuMatrix {
   const regions: Record<string, Region> = {};
   const params: Record<string, number> = {};
   // each region is recorded as soon as it exists, so a failure part-way frees every one before it
@@ -77,8 +78,16 @@ export function uploadMatrix(heap: WasmHeap, A: SparseMatrix, threads = 1, tiles
         params.ndiag = Math.min(A.rows, A.cols);
         break;
       case 'dia':
-        put({ offsets: A.offsets, data: A.data });
         Object.assign(params, { ndiag: A.offsets.length, pitch: A.pitch });
+        put({ offsets: A.offsets });
+        // f64 values that are all exactly f32 (stencils, graph Laplacians, small integers) are kept as
+        // f32 and widened on load by the kernels (…_f64f32): the same bits from half the matrix's
+        // bytes. Else (or `compactDia` false: tests) as they are
+        if (compactDia && A.dtype === 'f64' && exactlyF32(A.data as Float64Array)) {
+          regions.data = heap.alloc(4 * A.data.length);
+          regions.data.view('f32', A.data.length).set(A.data);
+          params.compact = 1;
+        } else put({ data: A.data });
         break;
       case 'ell':
         put({ idx: A.colIdx, val: A.values });
@@ -209,7 +218,7 @@ export function spmvSteps(M: CpuMatrix, x: number, y: number, s: SpmvScalars, to
       return [step(`mrs_${dt}`, [p('index'), p('val'), M.params.ndiag, x, y, ...ab], (i) => idx[i] - idx[0] + 2 * i)];
     }
     case 'dia':
-      return [step(`dia_${dt}`, [p('offsets'), M.params.ndiag, p('data'), M.params.pitch, M.cols, x, y, ...ab], uniformPrefix)];
+      return [step(`dia_${dt}${M.params.compact ? 'f32' : ''}`, [p('offsets'), M.params.ndiag, p('data'), M.params.pitch, M.cols, x, y, ...ab], uniformPrefix)];
     case 'ell':
       return [step(`ell_${dt}`, [p('idx'), p('val'), M.params.width, M.params.stride, x, y, ...ab], uniformPrefix)];
     case 'jds':

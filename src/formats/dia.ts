@@ -196,6 +196,16 @@ export class DIAMatrix {
   }
 }
 
+/**
+ * @internal Whether every one of the f64 `values` is exactly an f32 (a stencil's integers, a graph
+ * Laplacian's, …; NaN is not), stopping at the first that is not. The CPU path keeps such a DIA
+ * matrix's values as f32 and widens them on load (src/cpu/spmv-plan.ts): the same bits from half the bytes.
+ */
+export function exactlyF32(values: Float64Array): boolean {
+  for (let i = 0; i < values.length; i++) if (Math.fround(values[i]) !== values[i]) return false;
+  return true;
+}
+
 /** First row of diagonal `off` inside the matrix. */
 function diagStart(off: number): number {
   return Math.max(0, -off);

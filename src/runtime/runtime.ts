@@ -10,6 +10,7 @@ import type { SpmvScalars } from '../backend-types.js';
 import { convert, type FormatName, type SparseMatrix } from '../formats/index.js';
 import { ownedCopyCanonical, sparseMatrix } from '../formats/owned.js';
 import { DenseMatrix } from '../formats/dense.js';
+import { exactlyF32 } from '../formats/dia.js';
 import { PATH_IDS, type DenseShape, type Path, type PathCapabilities, type PathChoice, type PathDense, type PathId, type PathMatrix, type PathVector } from '../path.js';
 import { CpuPath } from '../cpu/path.js';
 import type { CpuBackend } from '../cpu/backend.js';
@@ -526,6 +527,11 @@ export class Runtime implements HandleOwner {
       format: options.format ?? handle?.requestedFormat ?? undefined,
     });
     for (const f of DEVICE_PATHS) if (this.missingPaths.has(f.id)) e.reasons.unshift(`${f.label} path unavailable: ${this.missingPaths.get(f.id)}`);
+    // the CPU's compact DIA values, decided at its upload (src/cpu/spmv-plan.ts)
+    const values = host.dtype === 'f64' ? (host.format === 'dia' ? host.data : 'values' in host ? host.values : null) : null;
+    if (e.estimates.cpu?.format === 'dia' && values instanceof Float64Array && exactlyF32(values)) {
+      e.reasons.push('CPU: the f64 values are all exactly f32, so DIA keeps them as f32 and widens them on load: the same products from half the bytes');
+    }
     // asked for estimates: measure a device path that could matter here — within 8× of the CPU by its
     // default figures — in the background (it loads that path's shaders); one that cannot keeps them
     const cpuMs = e.estimates.cpu?.ms;

@@ -1,0 +1,200 @@
+/**
+ * Compact storage of f64 DIA values on the CPU path (src/cpu/spmv-plan.ts, src/formats/dia.ts exactlyF32):
+ * where every value is exactly an f32 the values are kept as f32 and widened on load (dia_f64f32,
+ * cg_dia_direction(_x)_f64f32). Checked against the f64-storage upload of the same matrix bit for bit (the
+ * SpMV with α, β; CG's iterates, history and x with Jacobi, converged and at maxIter) and against a plain
+ * f64 JavaScript product written in the kernels' order, at edge sizes on 1–3 threads and the plain build;
+ * one value that is not an f32 (0.1, NaN, 1e-300, 1e300) anywhere keeps f64 storage; rt.explain says it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CpuBackend } from '../src/cpu/backend.js';
+import { cpuSolverOps } from '../src/cpu/solver-ops.js';
+import { uploadMatrix } from '../src/cpu/spmv-plan.js';
+import type { CpuMatrix } from '../src/cpu/resident.js';
+import { CSRMatrix } from '../src/formats/csr.js';
+import { DIAMatrix, exactlyF32 } from '../src/formats/dia.js';
+import { poisson3D } from '../src/generators/poisson.js';
+import { Prng } from '../src/generators/prng.js';
+import { cg } from '../src/solvers/krylov/cg.js';
+import { createRuntime } from '../src/runtime/runtime.js';
+import { trueResidual } from './solve-reference.js';
+
+const SETUPS = [
+  { threads: 1, simd: true },
+  { threads: 2, simd: true },
+  { threads: 3, simd: true },
+  { threads: 2, simd: false },
+] as const;
+const key = (s: (typeof SETUPS)[number]) => `${s.threads} thread(s)${s.simd ? '' : ', plain build'}`;
+const backends = new Map<string, CpuBackend>();
+beforeAll(async () => {
+  for (const s of SETUPS) backends.set(key(s), await CpuBackend.create({ threads: s.threads, simd: s.simd, inlineThreshold: 0 }));
+});
+afterAll(() => {
+  for (const b of backends.values()) b.dispose();
+});
+
+/** An f64 banded n×n matrix on `offsets` whose values are eighths in [−8, 8] (exact in f32), or value(i, o). */
+function banded(n: number, offsets: number[], seed: number, value?: (i: number, o: number) => number): CSRMatrix {
+  const g = new Prng(seed);
+  const ptr = [0];
+  const col: number[] = [];
+  const val: number[] = [];
+  for (let i = 0; i < n; i++) {
+    for (const o of offsets) {
+      if (i + o < 0 || i + o >= n) continue;
+      col.push(i + o);
+      val.push(value ? value(i, o) : Math.round(g.next() * 128 - 64) / 8 || 0.5);
+    }
+    ptr.push(col.length);
+  }
+  return new CSRMatrix(n, n, 'f64', Int32Array.from(ptr), Int32Array.from(col), Float64Array.from(val));
+}
+
+/** The upload with f64 storage: the path that keeps the values as they are. */
+const f64Upload = (B: CpuBackend, H: DIAMatrix): CpuMatrix => uploadMatrix(B.heap, H, B.threads, 'auto', false);
+
+/** y = α·A·x + β·y in f64 JavaScript in the DIA kernels' order: per row, 0 + Σ over ascending diagonals, then α·s + β·y. */
+function diaProduct(H: DIAMatrix, x: Float64Array, y: Float64Array, alpha: number, beta: number): Float64Array {
+  const out = new Float64Array(H.rows);
+  for (let i = 0; i < H.rows; i++) {
+    let s = 0;
+    for (let d = 0; d < H.offsets.length; d++) {
+      const j = i + H.offsets[d];
+      if (j >= 0 && j < H.cols) s += H.data[d * H.pitch + i] * x[j];
+    }
+    out[i] = beta === 0 ? alpha * s : alpha * s + beta * y[i];
+  }
+  return out;
+}
+
+const random64 = (n: number, seed: number) => {
+  const g = new Prng(seed);
+  return Float64Array.from({ length: n }, (_, i) => g.next() * 2 - 1 + i * 1e-9);
+};
+
+describe('compact f64 DIA storage', () => {
+  it('exactlyF32: integers, eighths, ±0, ±Inf and f32 subnormals are; 0.1, NaN, 1e-300, 1e300, 2^-149/2 are not', () => {
+    for (const v of [0, -0, 1, -1, 6, 0.125, -3.5, 2 ** 24, 2 ** 100, Infinity, -Infinity, 2 ** -149, 3.4028234663852886e38]) {
+      expect(exactlyF32(Float64Array.of(2, v, -1)), String(v)).toBe(true);
+      expect(Object.is(Float32Array.of(v)[0], v)).toBe(true); // what the upload's f32 copy holds
+    }
+    for (const v of [0.1, NaN, 1e-300, 1e300, 2 ** -150, 1 + 2 ** -30]) expect(exactlyF32(Float64Array.of(1, v, 2)), String(v)).toBe(false);
+  });
+
+  for (const s of SETUPS) {
+    it(`SpMV (dia_f64f32): the f64 storage's bits and f64 JavaScript's, α and β, edge sizes; ${key(s)}`, async () => {
+      const B = backends.get(key(s))!;
+      for (const n of [1, 5, 17, 33, 1000, 4099]) {
+        const H = DIAMatrix.fromCSR(banded(n, [-70, -3, -1, 0, 1, 2, 50], n + 3));
+        const [Mc, Mf] = [B.upload(H), f64Upload(B, H)];
+        expect([Mc.params.compact, Mf.params.compact]).toEqual([1, undefined]);
+        const x0 = random64(n, 2 * n + 1);
+        const y0 = random64(n, 3 * n + 7);
+        const vec = (v: Float64Array) => {
+          const h = B.vector('f64', n);
+          h.view().set(v);
+          return h;
+        };
+        const [x, yc, yf] = [vec(x0), vec(y0), vec(y0)];
+        try {
+          for (const [alpha, beta] of [[1, 0], [0.7, 0.3], [-1, 1]]) {
+            (yc.view() as Float64Array).set(y0);
+            (yf.view() as Float64Array).set(y0);
+            const sc = { alpha: [alpha, 0] as [number, number], beta: [beta, 0] as [number, number], op: 'N' as const };
+            await B.spmv(Mc, x, yc, sc);
+            await B.spmv(Mf, x, yf, sc);
+            const got = Array.from(yc.view() as Float64Array);
+            expect(got, `n ${n}, α ${alpha}, β ${beta}`).toEqual(Array.from(yf.view() as Float64Array));
+            expect(got).toEqual(Array.from(diaProduct(H, x0, y0, alpha, beta)));
+          }
+        } finally {
+          for (const v of [x, yc, yf]) v.dispose();
+          Mc.dispose();
+          Mf.dispose();
+        }
+      }
+    });
+  }
+
+  it('one value that is not an f32, first, in the middle or last, keeps f64 storage (and its products)', async () => {
+    const B = backends.get('2 thread(s)')!;
+    const n = 1001;
+    for (const bad of [0.1, NaN, 1e-300, 1e300]) {
+      for (const at of [0, n >> 1, n - 1]) {
+        const H = DIAMatrix.fromCSR(banded(n, [-3, 0, 5], 9, (i, o) => (i === at && o === 0 ? bad : o === 0 ? 6 : -1)));
+        const M = B.upload(H);
+        const x = B.vector('f64', n);
+        const y = B.vector('f64', n);
+        try {
+          expect(M.params.compact, `${bad} at ${at}`).toBeUndefined();
+          const x0 = random64(n, 5);
+          x.view().set(x0);
+          await B.spmv(M, x, y, { alpha: [1, 0], beta: [0, 0], op: 'N' });
+          expect(Array.from(y.view() as Float64Array)).toEqual(Array.from(diaProduct(H, x0, new Float64Array(n), 1, 0)));
+        } finally {
+          for (const v of [x, y, M]) v.dispose();
+        }
+      }
+    }
+  });
+
+  for (const s of [SETUPS[1], SETUPS[2], SETUPS[3]]) {
+    it(`Jacobi-CG (cg_dia_direction(_x)_f64f32): the f64 storage's iterates, history and x bit for bit, converged and at maxIter; ${key(s)}`, async () => {
+      const B = backends.get(key(s))!;
+      const A = poisson3D(14);
+      const H = DIAMatrix.fromCSR(A);
+      const [Mc, Mf] = [B.upload(H), f64Upload(B, H)];
+      const [oc, of] = [cpuSolverOps(B, Mc, 'jacobi'), cpuSolverOps(B, Mf, 'jacobi')];
+      const b = oc.vector();
+      b.view().set(random64(A.rows, 11));
+      const kernels = new Set<string>();
+      const run = B.runReduction;
+      B.runReduction = ((name: string, ...rest: unknown[]) => {
+        kernels.add(name);
+        return (run as (...a: unknown[]) => unknown).call(B, name, ...rest);
+      }) as typeof B.runReduction;
+      try {
+        for (const o of [{ tol: 1e-10 }, { tol: 1e-12, maxIter: 9 }]) {
+          kernels.clear();
+          const c = await cg(oc, b, o);
+          expect(kernels.has('cg_dia_direction_x_f64f32') && kernels.has('cg_dia_direction_f64f32')).toBe(true);
+          const f = await cg(of, b, o);
+          expect([c.reason, c.iterations]).toEqual([f.reason, f.iterations]);
+          expect(c.history).toEqual(f.history);
+          expect(Array.from(c.x.view())).toEqual(Array.from(f.x.view()));
+          if (o.maxIter === undefined) {
+            expect(c.reason).toBe('converged');
+            expect(trueResidual(A, c.x.view() as Float64Array, b.view() as Float64Array)).toBeLessThan(1e-9);
+          }
+          oc.release(c.x);
+          of.release(f.x);
+        }
+      } finally {
+        B.runReduction = run;
+        oc.release(b);
+        oc.dispose();
+        of.dispose();
+        Mc.dispose();
+        Mf.dispose();
+      }
+    });
+  }
+
+  it("rt.explain('spmv') says whether the CPU keeps the values as f32; rt.solve's answer is the f64 reference's", async () => {
+    const rt = await createRuntime({ workers: 2 });
+    try {
+      const A = poisson3D(12);
+      const say = (M: CSRMatrix) => rt.explain('spmv', rt.upload(M), { format: 'dia' }).reasons.join(' | ');
+      expect(say(A)).toMatch(/exactly f32/);
+      const B = new CSRMatrix(A.rows, A.cols, 'f64', A.rowPtr, A.colIdx, Float64Array.from(A.values, (v, k) => (k === 7 ? v + 0.1 : v)));
+      expect(say(B)).not.toMatch(/exactly f32/);
+      const b = random64(A.rows, 3);
+      const r = await rt.solve(rt.upload(A), b, { method: 'cg', preconditioner: 'jacobi', tol: 1e-10 });
+      expect(r.converged).toBe(true);
+      expect(trueResidual(A, r.x, b)).toBeLessThanOrEqual(1e-10 * (1 + 1e-9));
+    } finally {
+      rt.dispose();
+    }
+  });
+});
