@@ -732,9 +732,9 @@ function withUnderflow(v: number): number {
  * tighter than the norm-wise bound (west0479: 3.3e-10 against 9.3e-6 of ‖b‖, whose excess sent every
  * direct solve through accurateResidualNorm).
  */
-export function directResidualBound(A: CSRMatrix, x: Float64Array, b: Float64Array, bnorm: number, enough: number): number {
-  if (ABS_NORMS.has(A)) {
-    const normwise = f64ResidualBound(A, x, bnorm);
+export function directResidualBound(A: Pick<CSRMatrix, 'rows' | 'rowPtr' | 'colIdx' | 'values' | 'dtype'>, x: Float64Array, b: Float64Array, bnorm: number, enough: number): number {
+  if (ABS_NORMS.has(A as CSRMatrix)) {
+    const normwise = f64ResidualBound(A as CSRMatrix, x, bnorm);
     if (normwise <= enough) return normwise;
   }
   const { rows, rowPtr, colIdx, values } = A;

@@ -12,6 +12,7 @@ import { optionKeys, checkOptions, checkNumber, checkSignal, NON_NEGATIVE_INTEGE
 import { nextTask, throwIfAborted } from '../../next-task.js';
 import { vectorData } from '../../vector-data.js';
 import { accurateResidualNorm, F64_RHS_RANGE, normFromSquares, rhsExponent, scaleBy } from '../../host-spmv.js';
+import { directResidualBound } from '../solve.js';
 import { reserveMemory, withMemoryBudget } from '../../memory-budget.js';
 import type { Analysis, OrderingName } from './analysis.js';
 import { bandLdlt, bandSolve, keepBandRows, solvedInJs } from './band-lu.js';
@@ -314,6 +315,8 @@ export class Factorization extends PublicFactorization {
   private heldA: HeldResidual | null = null;
   /** ‖A‖∞ (|re| + |im| for complex), for refinement's test; reset by refactor */
   private normInf: number | undefined;
+  /** the longest row of A (the residual's rounding bound reads it; the pattern never changes) */
+  private maxRow: number | undefined;
 
   /** @internal made by {@link Runtime.factor} */
   constructor(
@@ -591,10 +594,16 @@ export class Factorization extends PublicFactorization {
         if (back.some((v, i) => v !== xr[i])) rn = this.residual(bj, (xr = back), r);
       }
       // x made of rounding (‖A‖∞·‖x‖∞ beyond X_OF_ROUNDING·‖b‖∞: a singular A's rounding-level pivot) has
-      // a plain residual of rounding too (0 for a true 0.38): recomputed with every sum's error carried
-      if (anorm * norms.xInf > X_OF_ROUNDING * norms.bInf) {
-        const { n: rows, colPtr: rowPtr, rowIdx: colIdx, values, complex } = this.At;
-        rn = accurateResidualNorm({ rows, rowPtr, colIdx, values, dtype: complex ? 'c128' : 'f64' }, xr, bj);
+      // a plain residual of rounding too (0 for a true 0.38); below that bar the plain residual, computed
+      // in the solve's own rounding pattern, still read 0 for exact 6.6e-10 (3×3, ‖A‖‖x‖/‖b‖ = 1.1e8) and
+      // 9.7e-4 (7×7): where its rounding bound (norm-wise, no pass; then row-wise, one pass over A) is
+      // above both the residual and CERTAIN·‖b‖, it is recomputed with every sum's error carried
+      const { n: rows, colPtr: rowPtr, rowIdx: colIdx, values, complex } = this.At;
+      const Ar = { rows, cols: rows, rowPtr, colIdx, values, dtype: complex ? 'c128' : 'f64' } as const;
+      const floor = Math.max(rn, CERTAIN * bn);
+      const normwise = 1.01 * Math.sqrt(c * rows) * (c * (this.maxRow ??= maxRowLength(this.At)) + 2) * (2 ** -53 * (norms.bInf + anorm * norms.xInf) + 2 ** -1074);
+      if (anorm * norms.xInf > X_OF_ROUNDING * norms.bInf || (normwise > floor && directResidualBound(Ar, xr, bj, bn, 0) > floor)) {
+        rn = accurateResidualNorm(Ar, xr, bj);
       }
       residuals.push(bn === 0 ? rn : rn / bn);
     }
@@ -787,6 +796,21 @@ const REFINE_ABOVE = 2 ** -49;
  * measured (b = 1 on the shared matrices: at most 4.2e10, west0479; bcsstk13 1.2e10), so the extra pass runs for singular ones only.
  */
 const X_OF_ROUNDING = 1e14;
+
+/**
+ * F.solve's plain residual stands where its rounding bound is at most the larger of it and this share
+ * of ‖b‖ (the value reported is then within that of the exact one), else Dot2 recomputes it. At 1e-8
+ * no shared matrix but west0479 (row-wise bound 1.3e-10: one pass over A, no Dot2) needs a pass; at
+ * 1e-10 494_bus would need Dot2 on every solve (≈ 4× the solve, measured at load 11).
+ */
+const CERTAIN = 1e-8;
+
+/** The most entries a row of A holds (At: A's rows). */
+function maxRowLength(At: Csc): number {
+  let k = 0;
+  for (let i = 0; i < At.n; i++) k = Math.max(k, At.colPtr[i + 1] - At.colPtr[i]);
+  return k;
+}
 
 /** ‖A‖∞ = the largest row sum of |aᵢⱼ| (|re| + |im| for complex), from A's rows (At: the columns of Aᵀ). */
 function infNorm(At: Csc): number {
