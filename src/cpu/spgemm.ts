@@ -378,7 +378,7 @@ function workspaceBytes(n: number, cc: number): number {
 }
 
 /** Bytes of a workspace's memo of the last row ordered and replay record (assembly/spgemm.ts's MEMO_BYTES). */
-const MEMO_BYTES = 16 + 8 * 64 + 16 + 4 * (2 * 32 + 2 * 256 + 64);
+const MEMO_BYTES = 16 + 8 * 64 + 32 + 4 * (2 * 32 + 2 * 256 + 64);
 
 /** A resident product as a host CSRMatrix of `dtype`, its size checked against the memory budget in scope. */
 function hostCopy(C: Resident, dtype: DType): CSRMatrix {
