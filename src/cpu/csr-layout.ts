@@ -10,7 +10,7 @@
  * cache tiles instead (tiles.ts), the rest as plain CSR.
  */
 import type { DType } from '../dtype.js';
-import type { CSRMatrix } from '../formats/csr.js';
+import { isPrivateCanonical, type CSRMatrix } from '../formats/csr.js';
 
 const I16_MIN = -32768;
 const I16_MAX = 32767;
@@ -55,29 +55,63 @@ export function uniformGroups(ptr: Int32Array, idx: Int32Array): Uint8Array {
 /** The layout chosen for a pair, with the group flags the grouped layout is then built from. */
 export interface CsrLayoutChoice {
   kind: CsrLayoutKind;
-  /** uniformGroups' flags (empty for complex dtypes) */
+  /** uniformGroups' flags; empty where the choice is 'plain' without them (their bound settled it) or the dtype complex */
   groups: Uint8Array;
 }
 
-/** Which layout a pair (CSR's rowPtr/colIdx, CSC's colPtr/rowIdx) of a dtype gets (rule above). */
-export function chooseCsrLayout(dtype: DType, ptr: Int32Array, idx: Int32Array): CsrLayoutChoice {
-  if (dtype !== 'f32' && dtype !== 'f64') return { kind: 'plain', groups: new Uint8Array(0) };
-  let narrow = true;
-  for (let i = 0; i + 1 < ptr.length && narrow; i++) {
+/**
+ * Which layout a pair (CSR's rowPtr/colIdx, CSC's colPtr/rowIdx) of a dtype gets (rule above).
+ * `sorted`: every row's indices are known ascending (a canonical CSR), so its first and last entries
+ * bound its offsets from the diagonal. The row lengths bound the uniform groups first: where even the
+ * bound falls short of half, no index is read for them (an AMG level's P and R, a coarse operator).
+ */
+export function chooseCsrLayout(dtype: DType, ptr: Int32Array, idx: Int32Array, sorted = false): CsrLayoutChoice {
+  const none = new Uint8Array(0);
+  if (dtype !== 'f32' && dtype !== 'f64') return { kind: 'plain', groups: none };
+  const whole = (ptr.length - 1) >> 2;
+  const big = idx.length >= OFFSETS16_MIN_NNZ;
+  const fewUniform = (uniform: number): boolean => uniform === 0 || 2 * uniform < whole;
+  // the uniform groups are among those of 4 equally long short rows: too few of those and only a
+  // large narrow matrix can leave plain CSR
+  const few = fewUniform(shortEqualGroups(ptr));
+  if (few && !big) return { kind: 'plain', groups: none };
+  const narrow = sorted ? narrowSorted(ptr, idx) : narrowAll(ptr, idx);
+  if (few && !narrow) return { kind: 'plain', groups: none };
+  const groups = uniformGroups(ptr, idx);
+  if (narrow && big) return { kind: 'csr16', groups };
+  if (fewUniform(countUniform(groups))) return { kind: 'plain', groups };
+  return { kind: narrow ? 'csr16' : 'csrg', groups };
+}
+
+/** How many aligned 4-row groups have 4 rows of one length n, 1 ≤ n ≤ SHORT_ROW: a bound on the uniform ones. */
+export function shortEqualGroups(ptr: Int32Array): number {
+  let n = 0;
+  for (let i = 0; i + 4 < ptr.length; i += 4) {
+    const L = ptr[i + 1] - ptr[i];
+    if (L >= 1 && L <= SHORT_ROW && ptr[i + 2] - ptr[i + 1] === L && ptr[i + 3] - ptr[i + 2] === L && ptr[i + 4] - ptr[i + 3] === L) n++;
+  }
+  return n;
+}
+
+/** Whether every entry is within the i16 range of its row's diagonal, entry by entry. */
+function narrowAll(ptr: Int32Array, idx: Int32Array): boolean {
+  for (let i = 0; i + 1 < ptr.length; i++) {
     for (let k = ptr[i]; k < ptr[i + 1]; k++) {
       const d = idx[k] - i;
-      if (d < I16_MIN || d > I16_MAX) {
-        narrow = false;
-        break;
-      }
+      if (d < I16_MIN || d > I16_MAX) return false;
     }
   }
-  const groups = uniformGroups(ptr, idx);
-  if (narrow && idx.length >= OFFSETS16_MIN_NNZ) return { kind: 'csr16', groups };
-  const uniform = countUniform(groups);
-  const whole = (ptr.length - 1) >> 2;
-  if (uniform === 0 || 2 * uniform < whole) return { kind: 'plain', groups };
-  return { kind: narrow ? 'csr16' : 'csrg', groups };
+  return true;
+}
+
+/** narrowAll for rows of ascending indices: each row's first and last entries are its extremes. */
+function narrowSorted(ptr: Int32Array, idx: Int32Array): boolean {
+  for (let i = 0; i + 1 < ptr.length; i++) {
+    const p = ptr[i], q = ptr[i + 1] - 1;
+    if (q < p) continue;
+    if (idx[p] - i < I16_MIN || idx[q] - i > I16_MAX) return false;
+  }
+  return true;
 }
 
 /** How many groups the flags mark uniform. */
@@ -129,28 +163,46 @@ export function writeGroupedLayout(
   outIdx: Int16Array | Int32Array,
   outVals: Float32Array | Float64Array,
 ): void {
-  const rows = ptr.length - 1;
-  const offsets = outIdx instanceof Int16Array;
-  if (offsets) for (let i = 0; i < rows; i++) for (let k = ptr[i]; k < ptr[i + 1]; k++) outIdx[k] = idx[k] - i;
-  else outIdx.set(idx);
+  writeIndices(ptr, idx, groups, outIdx);
   outVals.set(values);
-  interleaveGroups(outIdx, idx, ptr, groups, offsets ? 1 : 0);
-  interleaveGroups(outVals, values, ptr, groups, 0);
+  interleaveValues(outVals, values, ptr, groups);
 }
 
-/** Each uniform group's entries of src, interleaved into dst, minus diag × the row (the offsets' base). */
-function interleaveGroups(dst: Int16Array | Int32Array | Float32Array | Float64Array, src: Int32Array | Float32Array | Float64Array, ptr: Int32Array, groups: Uint8Array, diag: 0 | 1): void {
+/**
+ * The indices in one pass, CSR order except in uniform groups: i16 offsets col − row, or the i32
+ * columns. A uniform group's rows have the same offsets entry by entry (row q's columns are row 0's
+ * plus q), so its interleaved entries k are row 0's k-th, repeated (offsets) or plus q (columns).
+ */
+function writeIndices(ptr: Int32Array, idx: Int32Array, groups: Uint8Array, out: Int16Array | Int32Array): void {
+  const rows = ptr.length - 1;
+  const offsets = out instanceof Int16Array ? 1 : 0;
+  for (let g = 0; g < groups.length; g++) {
+    const i0 = 4 * g;
+    if (groups[g]) {
+      const p = ptr[i0], n = ptr[i0 + 1] - p, base = offsets * i0;
+      for (let k = 0; k < n; k++) {
+        const c = idx[p + k] - base, o = p + 4 * k, step = 1 - offsets;
+        out[o] = c;
+        out[o + 1] = c + step;
+        out[o + 2] = c + 2 * step;
+        out[o + 3] = c + 3 * step;
+      }
+      continue;
+    }
+    for (let i = i0; i < i0 + 4 && i < rows; i++) for (let k = ptr[i]; k < ptr[i + 1]; k++) out[k] = idx[k] - offsets * i;
+  }
+}
+
+/** Each uniform group's values interleaved, entry k of row q at p + 4k + q (the others stay as copied). */
+function interleaveValues(dst: Float32Array | Float64Array, src: Float32Array | Float64Array, ptr: Int32Array, groups: Uint8Array): void {
   for (let g = 0; g < groups.length; g++) {
     if (!groups[g]) continue;
     const p = ptr[4 * g], n = ptr[4 * g + 1] - p;
-    for (let q = 0; q < 4; q++) {
-      const base = diag * (4 * g + q);
-      for (let k = 0; k < n; k++) dst[p + 4 * k + q] = src[p + q * n + k] - base;
-    }
+    for (let q = 0; q < 4; q++) for (let k = 0; k < n; k++) dst[p + 4 * k + q] = src[p + q * n + k];
   }
 }
 
 /** The CPU path's layout of this CSR matrix (explain's feature). */
 export function csrLayoutOf(A: CSRMatrix): CsrLayoutKind {
-  return chooseCsrLayout(A.dtype, A.rowPtr, A.colIdx).kind;
+  return chooseCsrLayout(A.dtype, A.rowPtr, A.colIdx, isPrivateCanonical(A)).kind;
 }

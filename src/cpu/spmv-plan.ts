@@ -1,4 +1,5 @@
 import { isComplex } from '../dtype.js';
+import { isPrivateCanonical } from '../formats/csr.js';
 import type { SpmvScalars } from '../backend-types.js';
 import type { SparseMatrix } from '../formats/index.js';
 import type { WasmHeap, Region } from './memory.js';
@@ -37,8 +38,9 @@ export function uploadMatrix(heap: WasmHeap, A: SparseMatrix, threads = 1, tiles
   };
   // CSR/CSC (CSC's columns are the rows of its gather): the grouped layout where it pays (csr-layout.ts),
   // else as they are, with the rows' regularity for the choice of the 4-row or row-by-row kernel
-  const putRows = (ptr: Int32Array, idx: Int32Array, val: Float32Array | Float64Array): void => {
-    const { kind, groups } = chooseCsrLayout(A.dtype, ptr, idx);
+  // `sorted`: a canonical CSR the library holds (its rows ascending; a user's may not be)
+  const putRows = (ptr: Int32Array, idx: Int32Array, val: Float32Array | Float64Array, sorted = false): void => {
+    const { kind, groups } = chooseCsrLayout(A.dtype, ptr, idx, sorted);
     // the grouped layout's index width in bits (params hold numbers only): 16 → csr16_*, 32 → csrg_*, 0 → none
     params.grouped = kind === 'csr16' ? 16 : kind === 'csrg' ? 32 : 0;
     params.rowwise = irregularRows(ptr) ? 1 : 0;
@@ -67,7 +69,7 @@ export function uploadMatrix(heap: WasmHeap, A: SparseMatrix, threads = 1, tiles
           Object.assign(params, { tiled: 1, R: T.R, W: T.W, bands: T.bands, touchX: -1 });
           break;
         }
-        putRows(A.rowPtr, A.colIdx, A.values);
+        putRows(A.rowPtr, A.colIdx, A.values, isPrivateCanonical(A));
         break;
       }
       case 'csc':
