@@ -46,6 +46,8 @@ const single = (dt: DType) => dt === 'f32' || dt === 'c64';
 const fin = Number.isFinite;
 /** a value as the dtype stores it */
 const store = (dt: DType, v: number) => (single(dt) ? Math.fround(v) : v);
+/** A finite value f32 cannot hold — IEEE rounding would make it ±Infinity, or a nonzero one 0: f32/c64 data refuses it (InputRangeError). */
+const f32Refuses = (v: number) => Number.isFinite(v) && v !== 0 && (Math.fround(v) === 0 || !Number.isFinite(Math.fround(v)));
 
 // ---- the model -------------------------------------------------------------------------------------
 
@@ -322,6 +324,7 @@ const vectorArb = (specials: number) =>
           }
           if (!DTYPES.includes(dtype)) violations.push(UnsupportedError);
           else if (!s.zeros && vals.length % comps(dtype)) violations.push(ShapeError);
+          else if (single(dtype) && vals.some(f32Refuses)) violations.push(InputRangeError);
           const v = await outcome(violations, label, () => r.rt.vector(data as number[], given as DType));
           if (!v) return;
           const stored = vals.map((x) => store(dtype, x));
