@@ -178,7 +178,7 @@ describe('a factorization whose runtime was disposed', () => {
 
 describe('small nearly singular systems: F.solve\'s residual within its bound of the exact one, rt.solve certifying none wrongly', () => {
   // x far larger than b (‖A‖‖x‖/‖b‖ from 1e7): the f64 residual, computed in the rounding pattern of the
-  // solve, read 0 for exact relative residuals of 6.6e-10 (3×3) and 9.4e-5 (seed 795); F.solve now
+  // solve, read 0 for exact relative residuals of 6.6e-10 (3×3) (and 9.4e-5 at seed 795 of the same generator); F.solve now
   // recomputes it where its rounding bound is above it and 1e-8 (seed 281: 0 for 3.9e-8). rt.solve 'direct' certifies against
   // the rounding bound; converged must mean the exact residual meets tol
   it('500 generated systems (one row a combination of the others, plus 1e-3..1e-15): converged ⇒ exact ≤ tol; F.solve within max(itself, 1e-8)', async () => {
@@ -208,7 +208,7 @@ describe('small nearly singular systems: F.solve\'s residual within its bound of
       }
       const t = exactRelativeResidual(A, r.x, b);
       if (r.converged) expect(t, `seed ${seed}: converged, exact ${t}`).toBeLessThanOrEqual(1e-12);
-      // F.solve's residual: within the larger of itself and 1e-8 of the exact one (seed 795 read 0 for 9.4e-5)
+      // F.solve's residual: within the larger of itself and 1e-8 of the exact one (seed 281 read 0 for 3.9e-8)
       const F = await rt.factor(A, { kind: 'lu' });
       const f = await F.solve(b);
       F.dispose();
