@@ -769,6 +769,159 @@ export function lu_band(desc: usize, tol: f64): i32 {
   return -1;
 }
 
+// lu_band_ldlt(n, c, Ap, Ai, Ax, kl, tol, W, Lp, Li, Lx, Up, Ui, Ux) — LDLᵀ of a symmetric band
+//   (complex symmetric: no conjugation) on its lower band, the factor as L·U with U = D·Lᵀ, when every
+//   pivot stays on the diagonal under lu_band's rule (src/solvers/direct/band-lu.ts BandLdltNumeric describes
+//   it). Returns the entries of L (= U's), or −1 where a pivot is zero or not within tol of its column's
+//   largest entry (the caller runs lu_band). W: n·(kl + 1)·c f64, zero; Li, Ui n·(kl + 1) i32, Lx, Ux
+//   n·(kl + 1)·c f64; A's entries within the band, rows ascending. The operations and their order are
+//   those of the JavaScript loop this replaced (the 1/d of a complex pivot as its div([1, 0], d)): the same bits.
+export function lu_band_ldlt(n: i32, c: i32, Ap: usize, Ai: usize, Ax: usize, kl: i32, tol: f64, W: usize, Lp: usize, Li: usize, Lx: usize, Up: usize, Ui: usize, Ux: usize): i32 {
+  const lda = kl + 1;
+  // column j holds rows j .. j + kl: row i at (j·lda + i − j)·c
+  for (let j = 0; j < n; j++) {
+    for (let p = ld(Ap, j), e = ld(Ap, j + 1); p < e; p++) {
+      const i = ld(Ai, p);
+      if (i < j) continue;
+      const at = (j * lda + i - j) * c;
+      for (let s = 0; s < c; s++) stf(W, at + s, ldf(Ax, c * p + s));
+    }
+  }
+  for (let j = 0; j < n; j++) {
+    const last = min(n - 1, j + kl);
+    const col = (j * lda - j) * c; // + i·c: row i of column j
+    const cw = W + (<usize>col << 3);
+    const dr = ldf(W, col + c * j);
+    const di = c == 2 ? ldf(W, col + 2 * j + 1) : 0;
+    const dmag = mag(cw, j, c);
+    let best = dmag;
+    let sum = dmag;
+    for (let i = j + 1; i <= last; i++) {
+      const v = mag(cw, i, c);
+      sum += v;
+      if (v > best) best = v;
+    }
+    if (!(dmag > 0) || dmag < tol * best || !(sum < Infinity)) return -1;
+    if (c == 1) {
+      const inv = 1 / dr;
+      for (let i = j + 1; i <= last; i++) stf(W, col + i, ldf(W, col + i) * inv);
+      // W(i, k) −= l_i · (l_k · d): the Schur complement's lower band, two columns at a time
+      let k = j + 1;
+      for (; k < last; k += 2) {
+        const lk = ldf(W, col + k);
+        const t0 = lk * dr;
+        const t1 = ldf(W, col + k + 1) * dr;
+        const c0 = k * lda - k;
+        const c1 = c0 + lda - 1;
+        stf(W, c0 + k, ldf(W, c0 + k) - lk * t0);
+        axpy2(W + (<usize>(col + k + 1) << 3), W + (<usize>(c0 + k + 1) << 3), W + (<usize>(c1 + k + 1) << 3), last - k, t0, t1);
+      }
+      if (k == last) {
+        const lk = ldf(W, col + k);
+        stf(W, k * lda, ldf(W, k * lda) - lk * lk * dr);
+      }
+    } else {
+      // div([1, 0], d) of src/solvers/krylov/complex.ts: through |d|² in range, else Smith's method
+      let ir: f64;
+      let ii: f64;
+      const d2 = dr * dr + di * di;
+      if (d2 > 1e-290 && d2 < 1e290) {
+        ir = (1 * dr + 0 * di) / d2;
+        ii = (0 * dr - 1 * di) / d2;
+      } else if (Math.abs(di) <= Math.abs(dr)) {
+        const t = di / dr;
+        const d = dr + di * t;
+        ir = (1 + 0 * t) / d;
+        ii = (0 - 1 * t) / d;
+      } else {
+        const t = dr / di;
+        const d = dr * t + di;
+        ir = (1 * t + 0) / d;
+        ii = (0 * t - 1) / d;
+      }
+      for (let i = j + 1; i <= last; i++) {
+        const a = ldf(W, col + 2 * i);
+        const b = ldf(W, col + 2 * i + 1);
+        stf(W, col + 2 * i, a * ir - b * ii);
+        stf(W, col + 2 * i + 1, a * ii + b * ir);
+      }
+      // two columns at a time, the first one's diagonal apart (caxpy: the loop's roundings)
+      let k = j + 1;
+      for (; k < last; k += 2) {
+        const lr = ldf(W, col + 2 * k);
+        const li = ldf(W, col + 2 * k + 1);
+        const tr = lr * dr - li * di;
+        const ti = lr * di + li * dr;
+        const mr = ldf(W, col + 2 * k + 2);
+        const mi = ldf(W, col + 2 * k + 3);
+        const ur = mr * dr - mi * di;
+        const ui = mr * di + mi * dr;
+        const c0 = (k * lda - k) * 2;
+        const c1 = c0 + (lda - 1) * 2;
+        stf(W, c0 + 2 * k, ldf(W, c0 + 2 * k) - (lr * tr - li * ti));
+        stf(W, c0 + 2 * k + 1, ldf(W, c0 + 2 * k + 1) - (lr * ti + li * tr));
+        const l = W + (<usize>(col + 2 * k + 2) << 3);
+        caxpy(l, W + (<usize>(c0 + 2 * k + 2) << 3), last - k, tr, ti);
+        caxpy(l, W + (<usize>(c1 + 2 * k + 2) << 3), last - k, ur, ui);
+      }
+      if (k == last) {
+        const lr = ldf(W, col + 2 * k);
+        const li = ldf(W, col + 2 * k + 1);
+        const c0 = (k * lda - k) * 2;
+        stf(W, c0 + 2 * k, ldf(W, c0 + 2 * k) - (lr * (lr * dr - li * di) - li * (lr * di + li * dr)));
+        stf(W, c0 + 2 * k + 1, ldf(W, c0 + 2 * k + 1) - (lr * (lr * di + li * dr) + li * (lr * dr - li * di)));
+      }
+    }
+  }
+  // L from the band (its nonzeros), U = D·Lᵀ by columns: U(j, k) = d_j · L(k, j), then d_k
+  let lnz = 0;
+  for (let j = 0; j < n; j++) {
+    const last = min(n - 1, j + kl);
+    const col = (j * lda - j) * c;
+    st(Lp, j, lnz);
+    st(Li, lnz, j);
+    stf(Lx, c * lnz, 1);
+    if (c == 2) stf(Lx, c * lnz + 1, 0);
+    lnz++;
+    for (let i = j + 1; i <= last; i++) {
+      const re = ldf(W, col + c * i);
+      const im = c == 2 ? ldf(W, col + 2 * i + 1) : 0;
+      if (re == 0 && im == 0) continue;
+      st(Li, lnz, i);
+      stf(Lx, c * lnz, re);
+      if (c == 2) stf(Lx, c * lnz + 1, im);
+      lnz++;
+    }
+  }
+  st(Lp, n, lnz);
+  let unz = 0;
+  for (let k = 0; k < n; k++) {
+    st(Up, k, unz);
+    for (let j = max(0, k - kl); j < k; j++) {
+      const at = (j * lda + k - j) * c;
+      const lr = ldf(W, at);
+      const li = c == 2 ? ldf(W, at + 1) : 0;
+      if (lr == 0 && li == 0) continue;
+      const d = j * lda * c;
+      const dr = ldf(W, d);
+      st(Ui, unz, j);
+      if (c == 1) stf(Ux, unz, dr * lr);
+      else {
+        const di = ldf(W, d + 1);
+        stf(Ux, 2 * unz, dr * lr - di * li);
+        stf(Ux, 2 * unz + 1, dr * li + di * lr);
+      }
+      unz++;
+    }
+    st(Ui, unz, k);
+    stf(Ux, c * unz, ldf(W, k * lda * c));
+    if (c == 2) stf(Ux, c * unz + 1, ldf(W, k * lda * c + 1));
+    unz++;
+  }
+  st(Up, n, unz);
+  return lnz;
+}
+
 // lu_solve(n, c, Lp, Li, Lx, Up, Ui, Ux, dinv, pinv, q, b, x, y) — x = A⁻¹·b through a kept factor
 //   (c 1 real, 2 complex interleaved): y[pinv[i]] = b[i], L·U·z = y solved in y, x[q[k]] = z[k]. L unit
 //   lower by columns (its diagonal stored first, skipped), U by columns (its diagonal last, applied as

@@ -12,10 +12,12 @@ import { WasmHeap } from '../src/cpu/memory.js';
 import { compileKernels, instantiateKernels } from '../src/cpu/wasm.js';
 import { cpuLuKernels } from '../src/cpu/lu.js';
 import { MemoryLimitError } from '../src/errors.js';
-import { bandLdlt, bandRows, bandSolve, keepBandRows, type BandLuNumeric } from '../src/solvers/direct/band-lu.js';
+import { bandRows, bandSolve, keepBandRows, type BandLdltNumeric, type BandLuNumeric } from '../src/solvers/direct/band-lu.js';
+import { div } from '../src/solvers/krylov/complex.js';
 import type { LuFactor } from '../src/solvers/direct/lu.js';
 import { Prng } from '../src/generators/prng.js';
 import { withMemoryBudget } from '../src/memory-budget.js';
+import { loadShared } from './matrices.js';
 
 /** m×m column-major random matrix (interleaved complex when c = 2). */
 function randomBlock(m: number, c: number, seed: number): Float64Array {
@@ -57,9 +59,10 @@ function referenceLu(A: Float64Array, m: number, c: number): { LU: Float64Array;
 let backend: CpuBackend;
 let luFactor: LuNumeric;
 let bandLu: BandLuNumeric;
+let bandLdlt: BandLdltNumeric;
 beforeAll(async () => {
   backend = await CpuBackend.create();
-  ({ sparse: luFactor, band: bandLu } = cpuLuKernels(backend));
+  ({ sparse: luFactor, band: bandLu, bandLdlt } = cpuLuKernels(backend));
 });
 afterAll(() => backend.dispose());
 
@@ -515,7 +518,138 @@ function randomSymmetricBanded(n: number, kl: number, c: number, seed: number, d
   return { n, colPtr, rowIdx: Int32Array.from(rowIdx), values: Float64Array.from(values) };
 }
 
+/**
+ * bandLdlt's algorithm in plain JavaScript (the implementation before it moved to assembly/lu.ts
+ * lu_band_ldlt, one column at a time here): LDLᵀ of the lower band in a dense n×(kl + 1) array, each
+ * pivot under bandLu's rule, L's nonzeros and U = D·Lᵀ; null at a breakdown. The kernel must give the
+ * same bits: the same operations in the same order (a complex pivot's reciprocal by div([1, 0], d)).
+ */
+function referenceBandLdlt(n: number, Ap: Int32Array, Ai: Int32Array, Ax: Float64Array, c: number, kl: number, tol: number): LuFactor | null {
+  const ld = kl + 1;
+  const W = new Float64Array(n * ld * c);
+  const at = (i: number, j: number) => (j * ld + i - j) * c;
+  for (let j = 0; j < n; j++) for (let p = Ap[j]; p < Ap[j + 1]; p++) if (Ai[p] >= j) for (let s = 0; s < c; s++) W[at(Ai[p], j) + s] = Ax[c * p + s];
+  for (let j = 0; j < n; j++) {
+    const last = Math.min(n - 1, j + kl);
+    const dr = W[at(j, j)];
+    const di = c === 2 ? W[at(j, j) + 1] : 0;
+    const dmag = Math.abs(dr) + Math.abs(di);
+    let best = dmag;
+    let sum = dmag;
+    for (let i = j + 1; i <= last; i++) {
+      const v = mag(W, at(i, j) / c, c);
+      sum += v;
+      if (v > best) best = v;
+    }
+    if (!(dmag > 0) || dmag < tol * best || !(sum < Infinity)) return null;
+    const [ir, ii] = c === 1 ? [1 / dr, 0] : div([1, 0], [dr, di]);
+    for (let i = j + 1; i <= last; i++) {
+      if (c === 1) W[at(i, j)] *= ir;
+      else {
+        const [a, b] = [W[at(i, j)], W[at(i, j) + 1]];
+        W[at(i, j)] = a * ir - b * ii;
+        W[at(i, j) + 1] = a * ii + b * ir;
+      }
+    }
+    // A(i, k) −= l_i · t_k, t_k = l_k · d, for j < k ≤ i
+    for (let k = j + 1; k <= last; k++) {
+      const [lr, li] = [W[at(k, j)], c === 2 ? W[at(k, j) + 1] : 0];
+      const [tr, ti] = c === 1 ? [lr * dr, 0] : [lr * dr - li * di, lr * di + li * dr];
+      for (let i = k; i <= last; i++) {
+        if (c === 1) {
+          W[at(i, k)] -= i === k && k === last && (k - j) % 2 === 1 ? W[at(k, j)] * W[at(k, j)] * dr : W[at(i, j)] * tr;
+          continue;
+        }
+        const [ar, ai] = [W[at(i, j)], W[at(i, j) + 1]];
+        W[at(i, k)] -= ar * tr - ai * ti;
+        W[at(i, k) + 1] -= ar * ti + ai * tr;
+      }
+    }
+  }
+  const Lp = [0];
+  const Li: number[] = [];
+  const Lx: number[] = [];
+  for (let j = 0; j < n; j++) {
+    Li.push(j);
+    Lx.push(1, ...(c === 2 ? [0] : []));
+    for (let i = j + 1; i <= Math.min(n - 1, j + kl); i++) {
+      const v = Array.from(W.subarray(at(i, j), at(i, j) + c));
+      if (v.every((x) => x === 0)) continue;
+      Li.push(i);
+      Lx.push(...v);
+    }
+    Lp.push(Li.length);
+  }
+  const Up = [0];
+  const Ui: number[] = [];
+  const Ux: number[] = [];
+  for (let k = 0; k < n; k++) {
+    for (let j = Math.max(0, k - kl); j < k; j++) {
+      const [lr, li] = [W[at(k, j)], c === 2 ? W[at(k, j) + 1] : 0];
+      if (lr === 0 && li === 0) continue;
+      const [dr, di] = [W[at(j, j)], c === 2 ? W[at(j, j) + 1] : 0];
+      Ui.push(j);
+      Ux.push(...(c === 1 ? [dr * lr] : [dr * lr - di * li, dr * li + di * lr]));
+    }
+    Ui.push(k);
+    Ux.push(...Array.from(W.subarray(at(k, k), at(k, k) + c)));
+    Up.push(Ui.length);
+  }
+  const q = Int32Array.from({ length: n }, (_, i) => i);
+  return { n, complex: c === 2, Lp: Int32Array.from(Lp), Li: Int32Array.from(Li), Lx: Float64Array.from(Lx), Up: Int32Array.from(Up), Ui: Int32Array.from(Ui), Ux: Float64Array.from(Ux), pinv: q.slice(), q };
+}
+
+/** Every array of two factors equal bit for bit (their f64 words compared as integers: −0 ≠ 0, NaN payloads too). */
+function expectSameBits(got: LuFactor, want: LuFactor): void {
+  for (const key of ['Lp', 'Li', 'Up', 'Ui', 'pinv', 'q'] as const) expect(Array.from(got[key]), key).toEqual(Array.from(want[key]));
+  const words = (x: Float64Array) => Array.from(new BigUint64Array(Float64Array.from(x).buffer));
+  for (const key of ['Lx', 'Ux'] as const) expect(words(got[key]), key).toEqual(words(want[key]));
+}
+
 describe('bandLdlt (a symmetric band whose pivots stay on the diagonal)', () => {
+  it('the kernel (SIMD and plain builds) gives the plain reference\'s factor bit for bit: real and complex, every band width, pivots of 1e±200 (the complex reciprocal by Smith\'s method), breakdowns', async () => {
+    const heap = new WasmHeap({ shared: false, initialPages: 2 });
+    const plain = cpuLuKernels({ heap, kernels: await instantiateKernels(await compileKernels('plain', false), heap.memory) }).bandLdlt;
+    let kept = 0;
+    let nulls = 0;
+    for (const c of [1, 2]) {
+      for (const [n, kl] of [[1, 0], [5, 0], [7, 1], [8, 1], [30, 2], [31, 3], [60, 6], [45, 7], [40, 39], [41, 40]]) {
+        for (const [seed, diag, scale, tol] of [[1, 4 + kl, 1, 0.001], [2, 0.4, 1, 0.001], [3, 2, 1e200, 0.001], [4, 2, 1e-200, 0.1], [5, 1 + kl, 1, 1], [6, 0.05, 1, 1], [7, 0.3, 1, 0.5]] as const) {
+          const S = randomSymmetricBanded(n, kl, c, 100 * seed + 7 * n + kl + c, diag);
+          S.values.forEach((v, i) => (S.values[i] = v * scale));
+          // an entry above the diagonal is read from its mirror: the kernel skips it
+          const want = referenceBandLdlt(n, S.colPtr, S.rowIdx, S.values, c, kl, tol);
+          for (const run of [bandLdlt, plain]) {
+            const got = run(n, S.colPtr, S.rowIdx, S.values, c === 2, kl, tol);
+            if (want === null) expect(got).toBeNull();
+            else expectSameBits(got!, want);
+          }
+          if (want) kept++;
+          else nulls++;
+        }
+      }
+    }
+    // both outcomes met (weak diagonals and tol = 1 break down, dominant ones do not)
+    expect(kept).toBeGreaterThan(60);
+    expect(nulls).toBeGreaterThan(15);
+  });
+
+  it('qc324 (complex symmetric, its band stored): the kernel\'s factor is the reference\'s bit for bit, and so is its real part\'s', () => {
+    const A = loadShared('qc324');
+    const n = A.rows;
+    // A = Aᵀ: its CSR arrays are its columns
+    const Ap = Int32Array.from(A.rowPtr);
+    const Ai = Int32Array.from(A.colIdx);
+    let kl = 0;
+    for (let j = 0; j < n; j++) for (let p = Ap[j]; p < Ap[j + 1]; p++) kl = Math.max(kl, Ai[p] - j);
+    const re = Float64Array.from({ length: Ai.length }, (_, p) => A.values[2 * p]);
+    for (const [Ax, c] of [[Float64Array.from(A.values), 2], [re, 1]] as const) {
+      const want = referenceBandLdlt(n, Ap, Ai, Ax, c, kl, 0.001);
+      if (!want) throw new Error('qc324 broke down');
+      expectSameBits(bandLdlt(n, Ap, Ai, Ax, c === 2, kl, 0.001)!, want);
+    }
+  });
+
   for (const c of [1, 2]) {
     it(`${c === 1 ? 'real' : 'complex symmetric'}: the same solution as the dense reference; L·U with U = D·Lᵀ`, () => {
       for (const [n, kl] of [[1, 0], [6, 1], [40, 3], [50, 8], [30, 29]]) {

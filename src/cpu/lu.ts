@@ -1,5 +1,5 @@
 import type { LuFactor, LuKernels, LuNumeric } from '../solvers/direct/lu.js';
-import type { BandLuNumeric, BandRows } from '../solvers/direct/band-lu.js';
+import type { BandLdltNumeric, BandLuNumeric, BandRows } from '../solvers/direct/band-lu.js';
 import type { CpuBackend } from './backend.js';
 import { freeTemporary, Layout, type Region } from './memory.js';
 import { holdSolve, solveOnce, type SolveLayout } from './held-solve.js';
@@ -10,7 +10,7 @@ const DESC_WORDS = 40;
 export function cpuLuKernels(B: Pick<CpuBackend, 'heap' | 'kernels'>): LuKernels {
   // a banded factor with rows (keepBandRows) solves by rows (bandLayout)
   const layout = (f: LuFactor): SolveLayout => (f.rows && !f.blocks ? bandLayout(B, f, f.rows) : luLayout(B, f));
-  return { sparse: sparseLu(B), band: bandLu(B), solve: (f, b, x) => solveOnce(B.heap, layout(f), b, x), hold: (f) => holdSolve(B.heap, layout(f)) };
+  return { sparse: sparseLu(B), band: bandLu(B), bandLdlt: bandLdlt(B), solve: (f, b, x) => solveOnce(B.heap, layout(f), b, x), hold: (f) => holdSolve(B.heap, layout(f)) };
 }
 
 /**
@@ -287,6 +287,43 @@ function bandLu(B: Pick<CpuBackend, 'heap' | 'kernels'>): BandLuNumeric {
         pinv: new Int32Array(buf, P[13], n).slice(),
       };
       return f;
+    } finally {
+      held.freeAll();
+    }
+  };
+}
+
+/** The symmetric band's LDLᵀ (BandLdltNumeric's contract, src/solvers/direct/band-lu.ts): the band and the factor's arrays in one region, the factor copied out. */
+function bandLdlt(B: Pick<CpuBackend, 'heap' | 'kernels'>): BandLdltNumeric {
+  return (n, Ap, Ai, Ax, complex, lower, tol) => {
+    const c = complex ? 2 : 1;
+    const nnz = Ap[n];
+    const cap = n * (lower + 1);
+    // Ap, Ai, Ax, W, Lp, Li, Lx, Up, Ui, Ux
+    const { at, bytes } = Layout.of([4 * (n + 1), 4 * nnz, 8 * c * nnz, 8 * c * cap, 4 * (n + 1), 4 * cap, 8 * c * cap, 4 * (n + 1), 4 * cap, 8 * c * cap]);
+    const held = new Held(B);
+    try {
+      const R = held.alloc(bytes);
+      const P = at.map((a) => R.ptr + a);
+      let buf = B.heap.memory.buffer;
+      new Int32Array(buf, P[0], n + 1).set(Ap.subarray(0, n + 1));
+      new Int32Array(buf, P[1], nnz).set(Ai.subarray(0, nnz));
+      new Float64Array(buf, P[2], c * nnz).set(Ax.subarray(0, c * nnz));
+      new Float64Array(buf, P[3], c * cap).fill(0);
+      const lnz = B.kernels.lu_band_ldlt(n, c, P[0], P[1], P[2], lower, tol, P[3], P[4], P[5], P[6], P[7], P[8], P[9]);
+      if (lnz < 0) return null;
+      buf = B.heap.memory.buffer;
+      const q = new Int32Array(n);
+      for (let k = 0; k < n; k++) q[k] = k;
+      return {
+        n, complex, q, pinv: q.slice(),
+        Lp: new Int32Array(buf, P[4], n + 1).slice(),
+        Li: new Int32Array(buf, P[5], lnz).slice(),
+        Lx: new Float64Array(buf, P[6], c * lnz).slice(),
+        Up: new Int32Array(buf, P[7], n + 1).slice(),
+        Ui: new Int32Array(buf, P[8], lnz).slice(),
+        Ux: new Float64Array(buf, P[9], c * lnz).slice(),
+      };
     } finally {
       held.freeAll();
     }

@@ -15,7 +15,7 @@ import { accurateResidualNorm, F64_RHS_RANGE, normFromSquares, rhsExponent, scal
 import { directResidualBound } from '../solve.js';
 import { reserveMemory, withMemoryBudget } from '../../memory-budget.js';
 import type { Analysis, OrderingName } from './analysis.js';
-import { bandLdlt, bandSolve, keepBandRows, solvedInJs } from './band-lu.js';
+import { bandSolve, keepBandRows, solvedInJs } from './band-lu.js';
 import { aboveBlocks, splitBlocks, type BlockSplit } from './btf.js';
 import { cscOf, inversePermutation, isSymmetric, rowsWithValues, type Csc } from './pattern.js';
 import { denseLdl, ldlPointers, type LdlFactor, type LdlKernels } from './ldl.js';
@@ -306,7 +306,7 @@ export class Factorization extends PublicFactorization {
   private baseReason = '';
   /** @internal kind 'auto' chose Cholesky or LDLᵀ: a refactor keeps it, and its pivot error says what 'auto' would pick now */
   autoChose = false;
-  /** the LU factor came from bandLdlt (U = D·Lᵀ) */
+  /** the LU factor came from the band LDLᵀ (LuKernels.bandLdlt) (U = D·Lᵀ) */
   private ldltForm = false;
   private work: { r: Float64Array; dx: Float64Array; xt: Float64Array; y: Float64Array } | null = null;
   /** what the latest residual's pass measured besides ‖r‖₂ */
@@ -384,7 +384,7 @@ export class Factorization extends PublicFactorization {
       // under 'btf' the kernel factorizes B's diagonal blocks; the entries above them are kept apart
       const split = a.matchOf && a.blockOf ? splitBlocks(A, a.matchOf, a.blockOf, a.above ?? 0) : null;
       // a symmetric band (complex symmetric included) whose pivots all stay on the diagonal: LDLᵀ's quarter of the flops
-      const sym = a.band && a.band.lower === a.band.upper && isSymmetric(A) ? bandLdlt(n, A.colPtr, A.rowIdx, A.values, A.complex, a.band.lower, this.tol) : null;
+      const sym = a.band && a.band.lower === a.band.upper && isSymmetric(A) ? this.luKernels.bandLdlt(n, A.colPtr, A.rowIdx, A.values, A.complex, a.band.lower, this.tol) : null;
       this.ldltForm = sym !== null;
       this.note = sym ? '; A = Aᵀ and every pivot stayed on the diagonal: the band factorized as LDLᵀ' : '';
       const r = sym ?? (a.band

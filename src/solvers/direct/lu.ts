@@ -11,7 +11,7 @@
  * faster than the sparse kernel's gathers). The kernel itself is WebAssembly (assembly/lu.ts).
  */
 
-import type { BandLuNumeric, BandRows } from './band-lu.js';
+import type { BandLdltNumeric, BandLuNumeric, BandRows } from './band-lu.js';
 import { div } from '../krylov/complex.js';
 
 /** The factor P·A·Q = L·U: L unit lower (diagonal stored first, = 1), U upper (diagonal last). */
@@ -129,10 +129,11 @@ export interface HeldSolve {
   dispose(): void;
 }
 
-/** The LU kernels the runtime gives the solver layer: the sparse one, the banded one (band-lu.ts), and the kept factor's solve, once or held. */
+/** The LU kernels the runtime gives the solver layer: the sparse one, the banded ones (band-lu.ts), and the kept factor's solve, once or held. */
 export interface LuKernels {
   sparse: LuNumeric;
   band: BandLuNumeric;
+  bandLdlt: BandLdltNumeric;
   solve: LuSolve;
   hold: (f: LuFactor) => HeldSolve;
 }
