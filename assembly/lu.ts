@@ -553,6 +553,36 @@ function denseLuReal(D: usize, m: i32, rows: usize, at: usize, diag: usize, tol:
   }
 }
 
+/**
+ * caxpy into two columns from one pass over l: y0[i] −= l[i]·a, y1[i] −= l[i]·b (the same roundings
+ * as two caxpy calls, each entry of l loaded and swapped once).
+ */
+// @ts-ignore: decorator
+@inline function caxpy2(l: usize, y0: usize, y1: usize, len: i32, ar: f64, ai: f64, br: f64, bi: f64): void {
+  let i = 0;
+  if (ASC_FEATURE_SIMD) {
+    const sa = f64x2.splat(ar);
+    const sai = f64x2(-ai, ai);
+    const sb = f64x2.splat(br);
+    const sbi = f64x2(-bi, bi);
+    for (; i < len; i++) {
+      const o = <usize>i << 4;
+      const v = v128.load(l + o);
+      const w = v128.shuffle<f64>(v, v, 1, 0);
+      v128.store(y0 + o, f64x2.sub(v128.load(y0 + o), f64x2.add(f64x2.mul(v, sa), f64x2.mul(w, sai))));
+      v128.store(y1 + o, f64x2.sub(v128.load(y1 + o), f64x2.add(f64x2.mul(v, sb), f64x2.mul(w, sbi))));
+    }
+  }
+  for (; i < len; i++) {
+    const lr = ldf(l, 2 * i);
+    const li = ldf(l, 2 * i + 1);
+    stf(y0, 2 * i, ldf(y0, 2 * i) - (lr * ar - li * ai));
+    stf(y0, 2 * i + 1, ldf(y0, 2 * i + 1) - (lr * ai + li * ar));
+    stf(y1, 2 * i, ldf(y1, 2 * i) - (lr * br - li * bi));
+    stf(y1, 2 * i + 1, ldf(y1, 2 * i + 1) - (lr * bi + li * br));
+  }
+}
+
 function denseLuComplex(D: usize, m: i32, rows: usize, at: usize, diag: usize, tol: f64): i32 {
   const m2 = 2 * m;
   for (let t = 0; t < m; t++) {
@@ -845,7 +875,7 @@ export function lu_band_ldlt(n: i32, c: i32, Ap: usize, Ai: usize, Ax: usize, kl
         stf(W, col + 2 * i, a * ir - b * ii);
         stf(W, col + 2 * i + 1, a * ii + b * ir);
       }
-      // two columns at a time, the first one's diagonal apart (caxpy: the loop's roundings)
+      // two columns at a time, the first one's diagonal apart (caxpy2: the loop's roundings)
       let k = j + 1;
       for (; k < last; k += 2) {
         const lr = ldf(W, col + 2 * k);
@@ -860,9 +890,7 @@ export function lu_band_ldlt(n: i32, c: i32, Ap: usize, Ai: usize, Ax: usize, kl
         const c1 = c0 + (lda - 1) * 2;
         stf(W, c0 + 2 * k, ldf(W, c0 + 2 * k) - (lr * tr - li * ti));
         stf(W, c0 + 2 * k + 1, ldf(W, c0 + 2 * k + 1) - (lr * ti + li * tr));
-        const l = W + (<usize>(col + 2 * k + 2) << 3);
-        caxpy(l, W + (<usize>(c0 + 2 * k + 2) << 3), last - k, tr, ti);
-        caxpy(l, W + (<usize>(c1 + 2 * k + 2) << 3), last - k, ur, ui);
+        caxpy2(W + (<usize>(col + 2 * k + 2) << 3), W + (<usize>(c0 + 2 * k + 2) << 3), W + (<usize>(c1 + 2 * k + 2) << 3), last - k, tr, ti, ur, ui);
       }
       if (k == last) {
         const lr = ldf(W, col + 2 * k);
