@@ -39,6 +39,8 @@ export interface DoubleSingleEncoding {
   splitDS(v: number, out: Float32Array, at: number): void;
   /** The float stream of `values` (components, interleaved when complex); f32/c64 Float32Array data is returned as it is. */
   encodeValues(dtype: DType, values: ArrayLike<number>): Float32Array;
+  /** encodeValues's stream written into `out` (values.length floats, twice that for f64 / c128), e.g. a buffer's mapped range: no array of its own. */
+  encodeInto(dtype: DType, values: ArrayLike<number>, out: Float32Array): void;
   /** A scalar as the kernels take it: one element in the dtype's float order, in a vec4. */
   encodeScalar(dtype: DType, re: number, im: number): Float32Array;
   /** Refuses, as encodeValues does, a finite value the f32 range cannot hold (the GPU split makes it ±Inf). */
@@ -56,14 +58,19 @@ export function doubleSingleEncoding(limitError: (message: string) => Error): Do
     out[at] = hi;
     out[at + 1] = Number.isFinite(hi) ? Math.fround(v - hi) : 0;
   };
+  const encodeInto = (dtype: DType, values: ArrayLike<number>, out: Float32Array): void => {
+    if (!isDoubleSingle(dtype)) out.set(values);
+    else for (let k = 0; k < values.length; k++) split(values[k], out, 2 * k);
+  };
   return {
     splitDS: split,
     encodeValues(dtype, values) {
-      if (!isDoubleSingle(dtype)) return values instanceof Float32Array ? values : Float32Array.from(values);
-      const out = new Float32Array(values.length * 2);
-      for (let k = 0; k < values.length; k++) split(values[k], out, 2 * k);
+      if (!isDoubleSingle(dtype) && values instanceof Float32Array) return values;
+      const out = new Float32Array(values.length * (isDoubleSingle(dtype) ? 2 : 1));
+      encodeInto(dtype, values, out);
       return out;
     },
+    encodeInto,
     checkRange(values) {
       for (let k = 0; k < values.length; k++) {
         const v = values[k];

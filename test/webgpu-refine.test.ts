@@ -194,6 +194,89 @@ describe('f64 matrix values split on the GPU', () => {
   });
 });
 
+describe('one pass writes an upload into the mapped range', () => {
+  /** Runs fn with every buffer the engine creates recorded: [buffer, destroyed]. */
+  function watchBuffers<T>(fn: () => T): { out: T | Error; made: { destroyed: boolean }[] } {
+    const device = (be as unknown as { engine: { device: GPUDevice } }).engine.device;
+    const create = device.createBuffer;
+    const made: { destroyed: boolean }[] = [];
+    device.createBuffer = (d: GPUBufferDescriptor) => {
+      const b = create.call(device, d);
+      const m = { destroyed: false };
+      made.push(m);
+      const destroy = b.destroy;
+      b.destroy = () => {
+        m.destroyed = true;
+        destroy.call(b);
+      };
+      return b;
+    };
+    try {
+      return { out: fn(), made };
+    } catch (e) {
+      return { out: e as Error, made };
+    } finally {
+      device.createBuffer = create;
+    }
+  }
+
+  it("f32 max's binade at the first or last entry turns the fused copy into the host split (same bits); 1e39 there is refused and its buffer destroyed", async () => {
+    const g = new Prng(5);
+    const base = Float64Array.from({ length: 6000 }, () => (g.next() - 0.5) * 2 ** Math.floor(g.next() * 200 - 100));
+    const A = poisson2D(40); // 7840 entries
+    const vals = Float64Array.from(A.values, (v) => v * (1 + g.next()));
+    for (const at of [0, -1]) {
+      for (const [bad, refused] of [[3.4028234663852886e38, false], [-(2 ** 127), false], [1e39, true], [-Infinity, false]] as const) {
+        const label = `${bad} at ${at}`;
+        // a vector (f64, and c128: the same components) and a CSR matrix's values
+        for (const dt of ['f64', 'c128'] as const) {
+          const v = base.slice();
+          v[at < 0 ? v.length - 1 : 0] = bad;
+          const d0 = be.stats.dispatches;
+          const { out, made } = watchBuffers(() => be.vector(dt, v));
+          if (refused) {
+            expect(out, label).toBeInstanceOf(WebGpuLimitError);
+            expect((out as Error).message, label).toMatch(/outside the f32 range/);
+            expect(made.map((m) => m.destroyed), label).toEqual([true]);
+            continue;
+          }
+          const x = out as WebGpuVector;
+          // ±Inf alone leaves the split to the GPU; 2^127 and beyond make the host split
+          expect(be.stats.dispatches - d0, label).toBe(bad === -Infinity ? 1 : 0);
+          expect(Array.from(await words(x)), `${label} ${dt}`).toEqual(Array.from(new Uint32Array(hostSplit(v).buffer)));
+          x.dispose();
+        }
+        const m = vals.slice();
+        m[at < 0 ? m.length - 1 : 0] = bad;
+        const csr = new CSRMatrix(A.rows, A.cols, 'f64', A.rowPtr, A.colIdx, m);
+        const { out, made } = watchBuffers(() => be.upload(csr, { kernel: 'row' }));
+        if (refused) {
+          expect(out, label).toBeInstanceOf(WebGpuLimitError);
+          expect(made.length > 0 && made.every((b) => b.destroyed), label).toBe(true);
+          continue;
+        }
+        const M = out as ReturnType<typeof be.upload>;
+        const got = await words({ buffer: (M.data.main as { values: GPUBuffer }).values, bytes: m.length * 8 });
+        expect(Array.from(got), label).toEqual(Array.from(new Uint32Array(hostSplit(m).buffer)));
+        M.dispose();
+      }
+    }
+  });
+
+  it('f32 and c64 data from a plain array or a Float64Array: the rounding Float32Array.from gives', async () => {
+    const g = new Prng(6);
+    const v = Array.from({ length: 5000 }, () => (g.next() - 0.5) * 1e3 + 1e-9);
+    v[3] = 1e39; // f32 and c64 round it to Inf, as they always did
+    for (const dt of ['f32', 'c64'] as const) {
+      for (const data of [v, Float64Array.from(v)]) {
+        const x = be.vector(dt, data);
+        expect(Array.from(await words(x)), dt).toEqual(Array.from(new Uint32Array(Float32Array.from(v).buffer)));
+        x.dispose();
+      }
+    }
+  });
+});
+
 /** The host's join of double-single words (src/double-single.ts's joinDS) as IEEE f64 values. */
 function hostJoin(w: Uint32Array): Float64Array {
   const f = new Float32Array(w.buffer, w.byteOffset, w.length);

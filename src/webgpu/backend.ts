@@ -39,7 +39,7 @@ import { isPrivateCanonical, type CSRMatrix } from '../formats/csr.js';
 import type { ChebyshevPolynomial, PathRefinement, SolveOptions, SolveResult, TriangularSolver } from '../solvers/ops.js';
 import { webgpuRefinement, wideType, type RefineBackend } from './refine.js';
 import { LossHooks, restorableShadow } from '../device-resident.js';
-import { decodeValues, encodeScalar, encodeValues, floatsPerElement, GPU_SPLIT_FROM, gpuSplits, gpuSplitsLength, isDoubleSingle, isZeroScalar, joinDS } from './encoding.js';
+import { decodeValues, encodeScalar, encodeValues, floatsPerElement, GPU_SPLIT_FROM, gpuSplits, gpuSplitsLength, isDoubleSingle, isZeroScalar, joinDS, streamBytes, writeStream } from './encoding.js';
 import { WebGpuDeviceLostError, WebGpuLimitError, WebGpuUnavailableError } from './errors.js';
 import { WebGpuMatrix, WebGpuVector, type HostMatrix, type WebGpuOwner } from './resident.js';
 import { buildMatrix, runSpmv, splitOnGpu, spmvDotPartials, type WebGpuUploadOptions } from './spmv.js';
@@ -231,10 +231,11 @@ export class WebGpuBackend implements WebGpuOwner {
       throw new ShapeError(typeof data === 'number' ? `WebGPU vector: length ${length} must be a nonnegative integer` : `WebGPU vector: ${data.length} components do not make whole ${dtype} elements`);
     }
     const what = `a vector of ${length} ${dtype} elements`;
-    if (!options.shadow && gpuSplits(dtype, data)) {
-      // the IEEE bytes go up as they are and the GPU splits them into double-single in place
-      const buf = this.engine.buffer(what, data as Float64Array, this.maxStorageBufferBindingSize);
-      this.splitInPlace(buf, (data as Float64Array).length);
+    if (!options.shadow && typeof data !== 'number') {
+      // one pass writes the mapped range: IEEE bytes the GPU splits into double-single in place, or the host's encoding
+      let gpuSplit = false;
+      const buf = this.engine.filledBuffer(what, streamBytes(dtype, data.length), this.maxStorageBufferBindingSize, (mapped) => (gpuSplit = writeStream(dtype, data, mapped, true)));
+      if (gpuSplit) this.splitInPlace(buf, data.length);
       return new WebGpuVector(this, dtype, length, buf, buf.size, null);
     }
     const floats = typeof data === 'number' ? null : encodeValues(dtype, data);

@@ -15,7 +15,7 @@ import { isComplex, toComplex, type DType, type Scalar } from '../dtype.js';
 import { DisposedError, ShapeError, UnsupportedError } from '../errors.js';
 import { DenseMatrix } from '../formats/dense.js';
 import type { Engine } from './engine.js';
-import { decodeValues, encodeScalar, encodeValues, floatsPerElement, isZeroScalar } from './encoding.js';
+import { decodeValues, encodeScalar, floatsPerElement, isZeroScalar, streamBytes, writeStream } from './encoding.js';
 
 export interface WebGpuGemmOptions {
   /** default 1 */
@@ -98,10 +98,15 @@ function bytesOf(dt: DType, rows: number, cols: number): number {
   return rows * cols * floatsPerElement(dt) * 4;
 }
 
+/** A's values encoded straight into a new buffer's mapped range. */
+function encodedBuffer(h: DenseHost, what: string, A: DenseMatrix, limit: number): GPUBuffer {
+  return h.engine.filledBuffer(what, streamBytes(A.dtype, A.values.length), limit, (m) => writeStream(A.dtype, A.values, m, false));
+}
+
 export function uploadDense(h: DenseHost, A: DenseMatrix): WebGpuDense {
   h.live();
   A.validate();
-  const buf = h.engine.buffer(`a ${A.rows}×${A.cols} ${A.dtype} dense matrix`, encodeValues(A.dtype, A.values), h.bindingLimit);
+  const buf = encodedBuffer(h, `a ${A.rows}×${A.cols} ${A.dtype} dense matrix`, A, h.bindingLimit);
   return new WebGpuDense(h, A.dtype, A.rows, A.cols, buf, A);
 }
 
@@ -118,7 +123,7 @@ export function denseMatrix(h: DenseHost, dtype: DType, rows: number, cols: numb
 export function restoreDense(h: DenseHost, A: WebGpuDense): void {
   const keep = A.source !== null && A.version === 0;
   const what = `a ${A.rows}×${A.cols} ${A.dtype} dense matrix`;
-  const buf = keep ? h.engine.buffer(what, encodeValues(A.dtype, A.source!.values), Infinity) : h.engine.buffer(what, bytesOf(A.dtype, A.rows, A.cols), Infinity);
+  const buf = keep ? encodedBuffer(h, what, A.source!, Infinity) : h.engine.buffer(what, bytesOf(A.dtype, A.rows, A.cols), Infinity);
   A.restore(buf, !keep);
 }
 

@@ -13,7 +13,7 @@ import { doubleSingleEncoding, floatsPerElement, isDoubleSingle, isZeroScalar, j
 export { floatsPerElement, isDoubleSingle, isZeroScalar, joinDS };
 
 /** Double-single encoding (src/double-single.ts); values beyond the f32 range are a WebGpuLimitError. */
-export const { encodeValues, encodeScalar, decodeValues, splitDS, checkRange } = doubleSingleEncoding((m) => new WebGpuLimitError(m));
+export const { encodeValues, encodeInto, encodeScalar, decodeValues, splitDS, checkRange } = doubleSingleEncoding((m) => new WebGpuLimitError(m));
 
 /** Below this many components the host splits and joins f64 data (a dispatch costs more than the loop). */
 export const GPU_SPLIT_FROM = 4096;
@@ -37,6 +37,36 @@ export function gpuSplits(dtype: DType, data: ArrayLike<number> | number): data 
   for (let i = 0; i < data.length; i++) {
     const a = Math.abs(data[i]);
     if (a >= SPLIT_LIMIT && a !== Infinity) return false;
+  }
+  return true;
+}
+
+/** Bytes of `components` components' float stream: 8 each for f64 / c128 (IEEE or double-single alike), else 4. */
+export function streamBytes(dtype: DType, components: number): number {
+  return components * (isDoubleSingle(dtype) ? 8 : 4);
+}
+
+/**
+ * Writes `values`' stream into `out` (streamBytes long, e.g. a buffer's mapped range) in one pass and
+ * says whether it holds IEEE f64 bytes for the GPU to split (gpuSplits's case, where `gpuMaySplit`):
+ * the range test rides on the copy — the scan and then the copy read each value twice, 179 + 74 ms of
+ * an AMG first solve's uploads on the H100 host. Else, and on the first value at or past 2^127, the
+ * host's encoding (encodeValues's bits, refusing what f32 cannot hold) overwrites it, as double-single
+ * has f64's 8 bytes a component.
+ */
+export function writeStream(dtype: DType, values: ArrayLike<number>, out: ArrayBuffer, gpuMaySplit: boolean): boolean {
+  if (gpuMaySplit && gpuSplitsLength(dtype, values) && copyBelowSplitLimit(values, new Float64Array(out, 0, values.length))) return true;
+  encodeInto(dtype, values, new Float32Array(out, 0, streamBytes(dtype, values.length) / 4));
+  return false;
+}
+
+/** Copies src into dst while every value is ±Inf, NaN or below 2^127 in magnitude; false (dst partly written) at the first that is not. */
+function copyBelowSplitLimit(src: Float64Array, dst: Float64Array): boolean {
+  for (let i = 0; i < src.length; i++) {
+    const v = src[i];
+    const a = Math.abs(v);
+    if (a >= SPLIT_LIMIT && a !== Infinity) return false;
+    dst[i] = v;
   }
   return true;
 }

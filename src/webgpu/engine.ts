@@ -172,20 +172,33 @@ export class Engine {
    * device's maxStorageBufferBindingSize (or `limit`, lowered for tests): `what` names it.
    */
   buffer(what: string, data: ArrayBufferView | number, limit: number, extraUsage = 0): GPUBuffer {
-    const bytes = typeof data === 'number' ? data : data.byteLength;
+    if (typeof data === 'number') return this.filledBuffer(what, data, limit, null, extraUsage);
+    const bytes = data.byteLength;
+    return this.filledBuffer(what, bytes, limit, (mapped) => new Uint8Array(mapped, 0, bytes).set(new Uint8Array(data.buffer, data.byteOffset, bytes)), extraUsage);
+  }
+
+  /**
+   * A storage buffer of `bytes` bytes whose mapped range `fill` writes (the host encodes into it, with
+   * no array of its own between), or zero (fill null, or 0 bytes: not called); limits as buffer(). If
+   * fill throws, the buffer is destroyed.
+   */
+  filledBuffer(what: string, bytes: number, limit: number, fill: ((mapped: ArrayBuffer) => void) | null, extraUsage = 0): GPUBuffer {
     if (bytes > limit) {
       throw new WebGpuLimitError(`${what} needs ${bytes} bytes, over the device's maxStorageBufferBindingSize of ${limit} bytes`);
     }
-    const size = Math.max(16, Math.ceil(bytes / 16) * 16);
-    const mapped = typeof data !== 'number' && bytes > 0;
-    const buf = this.device.createBuffer({ size, usage: USAGE.STORAGE | USAGE.COPY_SRC | USAGE.COPY_DST | extraUsage, mappedAtCreation: mapped });
-    if (mapped) {
-      const v = data as ArrayBufferView;
-      new Uint8Array(buf.getMappedRange()).set(new Uint8Array(v.buffer, v.byteOffset, v.byteLength));
+    const mappedAtCreation = fill !== null && bytes > 0;
+    const buf = this.device.createBuffer({ size: Math.max(16, Math.ceil(bytes / 16) * 16), usage: USAGE.STORAGE | USAGE.COPY_SRC | USAGE.COPY_DST | extraUsage, mappedAtCreation });
+    if (!mappedAtCreation) return buf;
+    try {
+      fill(buf.getMappedRange());
+    } catch (e) {
       buf.unmap();
-      this.stats.uploads++;
-      this.stats.uploadBytes += bytes;
+      buf.destroy();
+      throw e;
     }
+    buf.unmap();
+    this.stats.uploads++;
+    this.stats.uploadBytes += bytes;
     return buf;
   }
 

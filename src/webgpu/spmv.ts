@@ -23,7 +23,7 @@
 import type { DType } from '../dtype.js';
 import { CSRMatrix, SELLMatrix, defaultSortWindow, sellSlots } from '../formats/index.js';
 import { reduceGroups, type Engine, type Params } from './engine.js';
-import { encodeValues, floatsPerElement, gpuSplits } from './encoding.js';
+import { floatsPerElement, streamBytes, writeStream } from './encoding.js';
 import { wgslLoaded } from './shader-source.js';
 import type { HostMatrix, WebGpuCSRArrays, WebGpuCSRPart, WebGpuELLPart, WebGpuMatrixData, WebGpuPart, WebGpuSELLPart } from './resident.js';
 
@@ -70,11 +70,12 @@ class Maker {
    * H100 machine's host (call 3's profile); else the host encodes (and refuses what f32 cannot hold).
    */
   values(what: string, dt: DType, data: ArrayLike<number>): GPUBuffer {
+    let gpuSplit = false;
     // a matrix may be uploaded before the path's first kernel has loaded the shader sources (rt.upload, or
     // the first solve's choice of method): the host splits it then
-    if (!wgslLoaded() || !gpuSplits(dt, data)) return this.make(what, encodeValues(dt, data));
-    const b = this.make(what, data);
-    splitOnGpu(this.engine, b, data.length);
+    const b = this.engine.filledBuffer(what, streamBytes(dt, data.length), this.limit, (mapped) => (gpuSplit = writeStream(dt, data, mapped, wgslLoaded())));
+    this.buffers.push(b);
+    if (gpuSplit) splitOnGpu(this.engine, b, data.length);
     return b;
   }
   get bytes(): number {

@@ -18,7 +18,7 @@ import { ShapeError, UnsupportedError } from '../errors.js';
 import type { CSRMatrix } from '../formats/csr.js';
 import type { TriangularOptions, TriangularSolver } from '../solvers/ops.js';
 import type { Engine } from './engine.js';
-import { encodeValues, floatsPerElement } from './encoding.js';
+import { floatsPerElement, streamBytes, writeStream } from './encoding.js';
 import type { WebGpuVector } from './resident.js';
 
 /** How to solve: chosen per matrix ('auto'), or forced (tests, benchmarks). */
@@ -128,12 +128,18 @@ export function webgpuTriangular(H: TrisolveHost, T: CSRMatrix, o: WebGpuTriangu
     made.push(b);
     return b;
   };
+  // the host's encoding written straight into the mapped range
+  const encoded = (what: string, data: ArrayLike<number>) => {
+    const b = E.filledBuffer(what, streamBytes(dt, data.length), H.bindingLimit, (m) => writeStream(dt, data, m, false));
+    made.push(b);
+    return b;
+  };
   let disposed = false;
   try {
     const rowPtr = buf('triangular factor row pointers', T.rowPtr);
     const colIdx = buf('triangular factor column indices', T.colIdx);
-    const values = buf('triangular factor values', encodeValues(dt, T.values));
-    const dinv = buf('triangular factor inverse diagonal', encodeValues(dt, inverseDiagonal(T, o.unitDiagonal)));
+    const values = encoded('triangular factor values', T.values);
+    const dinv = encoded('triangular factor inverse diagonal', inverseDiagonal(T, o.unitDiagonal));
     const rows = method === 'levels' ? buf('level schedule', o.levels.rows) : null;
     const scratch = method === 'jacobi' && sweeps > 1 ? buf('Jacobi sweep scratch', n * floatsPerElement(dt) * 4) : null;
     const factor = [
