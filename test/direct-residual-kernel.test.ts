@@ -1,6 +1,7 @@
 /**
  * The kept factor's residual kernel (assembly/residual.ts direct_residual, held by src/cpu/held-solve.ts
- * holdResidual): r = b − A·x along A's rows and the sums F.solve's refinement test reads, bit for bit
+ * holdResidual): r = b − A·x along A's rows, each row's |bᵢ| + Σ|aᵢⱼ||xⱼ| (the rounding bound's sums)
+ * and the sums F.solve's refinement test reads, bit for bit
  * as a plain f64 loop in the same order, real and complex, on both builds; its views made again
  * after an unshared memory grows; its bytes freed by dispose.
  */
@@ -38,15 +39,19 @@ function rows(n: number, per: number, complex: boolean, seed: number): Csc {
   return { n, colPtr, rowIdx: Int32Array.from(idx), values: Float64Array.from(val), complex };
 }
 
-/** The plain loop: r, then [Σ|b|², max|b|, max|x|, max|r|, Σ|r|²] (|re| + |im| for the maxima). */
-function reference(A: Csc, b: Float64Array, x: Float64Array): { r: Float64Array; sums: number[] } {
+/** The plain loop: r, the row sums w, then [Σ|b|², max|b|, max|x|, max|r|, Σ|r|²] (|re| + |im| for the maxima and w). */
+function reference(A: Csc, b: Float64Array, x: Float64Array): { r: Float64Array; w: Float64Array; sums: number[] } {
   const c = A.complex ? 2 : 1;
   const r = new Float64Array(c * A.n);
+  const w = new Float64Array(A.n);
   const sums = [0, 0, 0, 0, 0];
+  const mag = (v: ArrayLike<number>, k: number) => (c === 1 ? Math.abs(v[k]) : Math.abs(v[2 * k]) + Math.abs(v[2 * k + 1]));
   for (let i = 0; i < A.n; i++) {
     const s = [b[c * i], c === 2 ? b[2 * i + 1] : 0];
+    w[i] = mag(b, i);
     for (let p = A.colPtr[i]; p < A.colPtr[i + 1]; p++) {
       const j = A.rowIdx[p];
+      w[i] += mag(A.values, p) * mag(x, j);
       if (c === 1) s[0] -= A.values[p] * x[j];
       else {
         s[0] -= A.values[2 * p] * x[2 * j] - A.values[2 * p + 1] * x[2 * j + 1];
@@ -54,14 +59,13 @@ function reference(A: Csc, b: Float64Array, x: Float64Array): { r: Float64Array;
       }
     }
     for (let t = 0; t < c; t++) r[c * i + t] = s[t];
-    const mag = (v: ArrayLike<number>, k: number) => (c === 1 ? Math.abs(v[k]) : Math.abs(v[2 * k]) + Math.abs(v[2 * k + 1]));
     sums[0] += c === 1 ? b[i] * b[i] : b[2 * i] * b[2 * i] + b[2 * i + 1] * b[2 * i + 1];
     sums[4] += c === 1 ? s[0] * s[0] : s[0] * s[0] + s[1] * s[1];
     sums[1] = Math.max(sums[1], mag(b, i));
     sums[2] = Math.max(sums[2], mag(x, i));
     sums[3] = Math.max(sums[3], mag(r, i));
   }
-  return { r, sums };
+  return { r, w, sums };
 }
 
 describe('direct_residual', () => {
@@ -79,13 +83,19 @@ describe('direct_residual', () => {
           const held = holdResidual(h, A);
           for (let k = 0; k < 2; k++) {
             const r = new Float64Array(c * n).fill(NaN);
-            const sums = Array.from(held.residual(b, x, r));
+            const w = new Float64Array(n).fill(NaN);
+            const sums = Array.from(held.residual(b, x, r, w));
             expect(Array.from(r)).toEqual(Array.from(ref.r));
+            expect(Array.from(w)).toEqual(Array.from(ref.w));
             expect(sums).toEqual(ref.sums);
+            // without the row sums (w null): the same r and sums
+            r.fill(NaN);
+            expect(Array.from(held.residual(b, x, r, null))).toEqual(ref.sums);
+            expect(Array.from(r)).toEqual(Array.from(ref.r));
           }
           held.dispose();
           expect(h.heap.liveBytes).toBe(live);
-          expect(() => held.residual(b, x, new Float64Array(c * n))).toThrow(DisposedError);
+          expect(() => held.residual(b, x, new Float64Array(c * n), new Float64Array(n))).toThrow(DisposedError);
         }
       }
     });
@@ -100,13 +110,16 @@ describe('direct_residual', () => {
     const ref = reference(A, b, x);
     const held = holdResidual({ heap, kernels }, A);
     const r = new Float64Array(100);
-    expect(Array.from(held.residual(b, x, r))).toEqual(ref.sums);
+    const w = new Float64Array(50);
+    expect(Array.from(held.residual(b, x, r, w))).toEqual(ref.sums);
     const pages = heap.memory.buffer.byteLength;
     const big = heap.alloc(4 * pages);
     expect(heap.memory.buffer.byteLength).toBeGreaterThan(pages);
     r.fill(0);
-    expect(Array.from(held.residual(b, x, r))).toEqual(ref.sums);
+    w.fill(0);
+    expect(Array.from(held.residual(b, x, r, w))).toEqual(ref.sums);
     expect(Array.from(r)).toEqual(Array.from(ref.r));
+    expect(Array.from(w)).toEqual(Array.from(ref.w));
     big.dispose();
     held.dispose();
   });

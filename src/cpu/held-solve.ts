@@ -85,33 +85,34 @@ export function solveOnce(heap: WasmHeap, layout: SolveLayout, b: Float64Array, 
 }
 
 /**
- * A's rows (`At`: the columns of Aᵀ) held in the runtime's memory with b, x and r, for the solve's
- * residual (assembly/residual.ts direct_residual): b and x copied in, r and the five sums out.
+ * A's rows (`At`: the columns of Aᵀ) held in the runtime's memory with b, x, r and w, for the solve's
+ * residual (assembly/residual.ts direct_residual): b and x copied in, r, the row sums w (where asked for) and the five sums out.
  */
 export function holdResidual(B: Pick<CpuBackend, 'heap' | 'kernels'>, At: Csc): HeldResidual {
   const { n, colPtr, rowIdx, values } = At;
   const c = At.complex ? 2 : 1;
   const nnz = colPtr[n];
   const m = c * n;
-  // b, x, r, out (f64); values (f64), rowPtr, colIdx (i32)
-  const { at, bytes } = Layout.of([8 * m, 8 * m, 8 * m, 8 * 5, 8 * c * nnz, 4 * (n + 1), 4 * nnz]);
+  // b, x, r, out, w (f64); values (f64), rowPtr, colIdx (i32)
+  const { at, bytes } = Layout.of([8 * m, 8 * m, 8 * m, 8 * 5, 8 * n, 8 * c * nnz, 4 * (n + 1), 4 * nnz]);
   const put = (ptr: number): void => {
     const buf = B.heap.memory.buffer;
-    new Float64Array(buf, ptr + at[4], c * nnz).set(values.subarray(0, c * nnz));
-    new Int32Array(buf, ptr + at[5], n + 1).set(colPtr.subarray(0, n + 1));
-    new Int32Array(buf, ptr + at[6], nnz).set(rowIdx.subarray(0, nnz));
+    new Float64Array(buf, ptr + at[5], c * nnz).set(values.subarray(0, c * nnz));
+    new Int32Array(buf, ptr + at[6], n + 1).set(colPtr.subarray(0, n + 1));
+    new Int32Array(buf, ptr + at[7], nnz).set(rowIdx.subarray(0, nnz));
   };
   return held(B.heap, bytes, put, (R) => {
     const p = at.map((a) => R.ptr + a);
-    const views = f64Views(B.heap, [[p[3], 5], [p[0], m], [p[1], m], [p[2], m]]);
+    const views = f64Views(B.heap, [[p[3], 5], [p[0], m], [p[1], m], [p[2], m], [p[4], n]]);
     return {
-      residual: (b: Float64Array, x: Float64Array, r: Float64Array) => {
+      residual: (b: Float64Array, x: Float64Array, r: Float64Array, w: Float64Array | null) => {
         if (R.isDisposed) throw new DisposedError(B.heap.closed ? 'runtime' : 'held matrix');
-        const [out, bv, xv, rv] = views();
+        const [out, bv, xv, rv, wv] = views();
         bv.set(b);
         xv.set(x);
-        B.kernels.direct_residual(n, c, p[5], p[6], p[4], p[0], p[1], p[2], p[3]);
+        B.kernels.direct_residual(n, c, p[6], p[7], p[5], p[0], p[1], p[2], w ? p[4] : 0, p[3]);
         r.set(rv);
+        w?.set(wv);
         return out;
       },
     };

@@ -738,25 +738,40 @@ export function directResidualBound(A: Pick<CSRMatrix, 'rows' | 'rowPtr' | 'colI
     if (normwise <= enough) return normwise;
   }
   const { rows, rowPtr, colIdx, values } = A;
-  const e = new Float64Array(rows);
-  if (A.dtype === 'c64' || A.dtype === 'c128') {
+  const complex = A.dtype === 'c64' || A.dtype === 'c128';
+  const w = new Float64Array(rows);
+  if (complex) {
     for (let i = 0; i < rows; i++) {
-      let w = Math.abs(b[2 * i]) + Math.abs(b[2 * i + 1]);
+      let s = Math.abs(b[2 * i]) + Math.abs(b[2 * i + 1]);
       for (let k = rowPtr[i], end = rowPtr[i + 1]; k < end; k++) {
         const j = colIdx[k];
-        w += (Math.abs(values[2 * k]) + Math.abs(values[2 * k + 1])) * (Math.abs(x[2 * j]) + Math.abs(x[2 * j + 1]));
+        s += (Math.abs(values[2 * k]) + Math.abs(values[2 * k + 1])) * (Math.abs(x[2 * j]) + Math.abs(x[2 * j + 1]));
       }
-      const ops = 2 * (rowPtr[i + 1] - rowPtr[i]) + 2;
-      e[i] = 2 * ops * withUnderflow(2 ** -53 * w);
+      w[i] = s;
     }
   } else {
     for (let i = 0; i < rows; i++) {
-      let w = Math.abs(b[i]);
-      for (let k = rowPtr[i], end = rowPtr[i + 1]; k < end; k++) w += Math.abs(values[k]) * Math.abs(x[colIdx[k]]);
-      e[i] = (rowPtr[i + 1] - rowPtr[i] + 2) * withUnderflow(2 ** -53 * w);
+      let s = Math.abs(b[i]);
+      for (let k = rowPtr[i], end = rowPtr[i + 1]; k < end; k++) s += Math.abs(values[k]) * Math.abs(x[colIdx[k]]);
+      w[i] = s;
     }
   }
-  return 1.01 * hostNorm(e);
+  return rowwiseResidualBound(rowPtr, w, complex);
+}
+
+/**
+ * directResidualBound's row-wise bound from the rows' wᵢ = |bᵢ| + Σⱼ|aᵢⱼ|·|xⱼ| (|re| + |im| for complex),
+ * in that order: F.solve's residual pass (assembly/residual.ts, factor.ts) sums them as it goes where
+ * its latest solve needed them, so its bound costs no pass over A. Overwrites w with each row's error bound.
+ */
+export function rowwiseResidualBound(rowPtr: ArrayLike<number>, w: Float64Array, complex: boolean): number {
+  const rows = w.length;
+  if (complex) {
+    for (let i = 0; i < rows; i++) w[i] = 2 * (2 * (rowPtr[i + 1] - rowPtr[i]) + 2) * withUnderflow(2 ** -53 * w[i]);
+  } else {
+    for (let i = 0; i < rows; i++) w[i] = (rowPtr[i + 1] - rowPtr[i] + 2) * withUnderflow(2 ** -53 * w[i]);
+  }
+  return 1.01 * hostNorm(w);
 }
 
 /**

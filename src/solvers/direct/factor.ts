@@ -12,7 +12,7 @@ import { optionKeys, checkOptions, checkNumber, checkSignal, NON_NEGATIVE_INTEGE
 import { nextTask, throwIfAborted } from '../../next-task.js';
 import { vectorData } from '../../vector-data.js';
 import { accurateResidualNorm, F64_RHS_RANGE, normFromSquares, rhsExponent, scaleBy } from '../../host-spmv.js';
-import { directResidualBound } from '../solve.js';
+import { directResidualBound, rowwiseResidualBound } from '../solve.js';
 import { reserveMemory, withMemoryBudget } from '../../memory-budget.js';
 import type { Analysis, OrderingName } from './analysis.js';
 import { bandSolve, keepBandRows, solvedInJs } from './band-lu.js';
@@ -154,8 +154,8 @@ export interface DirectKernels {
 export interface HeldResidual {
   /** bytes it holds in the path's memory */
   bytes: number;
-  /** r ← b − A·x (real, or complex interleaved); returns [Σ|bᵢ|², ‖b‖∞, ‖x‖∞, ‖r‖∞, Σ|rᵢ|²] (∞ norms of complex entries as |re| + |im|), read before the next call */
-  residual(b: Float64Array, x: Float64Array, r: Float64Array): Float64Array;
+  /** r ← b − A·x (real, or complex interleaved) and w (unless null) ← each row's |bᵢ| + Σⱼ|aᵢⱼ||xⱼ| (the rounding bound's sums); returns [Σ|bᵢ|², ‖b‖∞, ‖x‖∞, ‖r‖∞, Σ|rᵢ|²] (∞ norms of complex entries as |re| + |im|), read before the next call */
+  residual(b: Float64Array, x: Float64Array, r: Float64Array, w: Float64Array | null): Float64Array;
   /** frees what it holds */
   dispose(): void;
 }
@@ -308,7 +308,7 @@ export class Factorization extends PublicFactorization {
   autoChose = false;
   /** the LU factor came from the band LDLᵀ (LuKernels.bandLdlt) (U = D·Lᵀ) */
   private ldltForm = false;
-  private work: { r: Float64Array; dx: Float64Array; xt: Float64Array; y: Float64Array } | null = null;
+  private work: ReturnType<typeof workVectors> | null = null;
   /** what the latest residual's pass measured besides ‖r‖₂ */
   private readonly norms = { b2: 0, bInf: 0, xInf: 0, rInf: 0 };
   /** A's rows held in the CPU path's memory for the residual (from RESIDUAL_KERNEL_MIN entries; made with the factor, freed by refactor and dispose) */
@@ -317,6 +317,12 @@ export class Factorization extends PublicFactorization {
   private normInf: number | undefined;
   /** the longest row of A (the residual's rounding bound reads it; the pattern never changes) */
   private maxRow: number | undefined;
+  /**
+   * whether the latest solve's residual needed its row-wise bound: this solve's residual passes then sum
+   * its rows' |bᵢ| + Σ|aᵢⱼ||xⱼ| as they go (a kept factor's right-hand sides are alike; where guessed
+   * wrong, the bound's own pass). Not needed, they cost ≈ 8 % of the pass (olm1000, 494_bus, bcsstk01)
+   */
+  private rowSums = true;
 
   /** @internal made by {@link Runtime.factor} */
   constructor(
@@ -531,8 +537,10 @@ export class Factorization extends PublicFactorization {
     const residuals: number[] = [];
     let refinements = 0;
     // work vectors kept between solves (a small solve costs less than allocating them)
-    const w = (this.work ??= workVectors(m));
-    let { r, dx } = w;
+    const w = (this.work ??= workVectors(n, c));
+    // wr, wdx: the row sums of the bound on r's (dx's) rounding, swapped with them (null: not summed)
+    let { r, dx, wr, wdx }: { r: Float64Array; dx: Float64Array; wr: Float64Array | null; wdx: Float64Array | null } = w;
+    if (!this.rowSums) wr = wdx = null;
     const { xt } = w;
     const b64 = b instanceof Float64Array ? b : Float64Array.from(b);
     // a NaN or ±Inf would spread through every x entry it reaches and leave a NaN residual: say where
@@ -550,7 +558,7 @@ export class Factorization extends PublicFactorization {
         await pending;
         this.live();
       }
-      let rn = this.residual(bj, xj, r);
+      let rn = this.residual(bj, xj, r, wr);
       // ‖b‖ beyond 2^±900 (the residual's pass measured it) is solved again scaled by a power of two
       // (exactly) and x scaled back, as the Krylov methods do: b = [3, −2, 1]·5e-321 was solved in
       // subnormals and reported 1.06e-3 for an x whose true residual is 1.18e-3 (the best x there has
@@ -563,7 +571,7 @@ export class Factorization extends PublicFactorization {
           await again;
           this.live();
         }
-        rn = this.residual(bj, xj, r);
+        rn = this.residual(bj, xj, r, wr);
       }
       const bn = norms.b2;
       // a step only while the normwise backward error ‖r‖∞ / (‖A‖∞·‖x‖∞ + ‖b‖∞) is above a few
@@ -577,10 +585,10 @@ export class Factorization extends PublicFactorization {
           this.live();
         }
         for (let t = 0; t < m; t++) xt[t] = xj[t] + dx[t];
-        const rt = this.residual(bj, xt, dx);
+        const rt = this.residual(bj, xt, dx, wdx);
         if (!(rt < rn)) break;
         xj.set(xt);
-        [r, dx] = [dx, r];
+        [r, dx, wr, wdx] = [dx, r, wdx, wr];
         rn = rt;
         refinements++;
       }
@@ -591,18 +599,21 @@ export class Factorization extends PublicFactorization {
         xr = xj.slice();
         scaleBy(xj, e);
         const back = scaleBy(xj.slice(), -e);
-        if (back.some((v, i) => v !== xr[i])) rn = this.residual(bj, (xr = back), r);
+        if (back.some((v, i) => v !== xr[i])) rn = this.residual(bj, (xr = back), r, wr);
       }
       // x made of rounding (‖A‖∞·‖x‖∞ beyond X_OF_ROUNDING·‖b‖∞: a singular A's rounding-level pivot) has
       // a plain residual of rounding too (0 for a true 0.38); below that bar the plain residual, computed
       // in the solve's own rounding pattern, still read 0 for exact 6.6e-10 (3×3, ‖A‖‖x‖/‖b‖ = 1.1e8) and
-      // 9.7e-4 (7×7): where its rounding bound (norm-wise, no pass; then row-wise, one pass over A) is
-      // above both the residual and CERTAIN·‖b‖, it is recomputed with every sum's error carried
+      // 9.7e-4 (7×7): where its rounding bound (norm-wise; then row-wise, from the row sums wr the
+      // residual's pass left, else from a pass of its own) is above both the residual and CERTAIN·‖b‖,
+      // it is recomputed with every sum's error carried
       const { n: rows, colPtr: rowPtr, rowIdx: colIdx, values, complex } = this.At;
-      const Ar = { rows, cols: rows, rowPtr, colIdx, values, dtype: complex ? 'c128' : 'f64' } as const;
+      const Ar = { rows, rowPtr, colIdx, values, dtype: complex ? 'c128' : 'f64' } as const;
       const floor = Math.max(rn, CERTAIN * bn);
       const normwise = 1.01 * Math.sqrt(c * rows) * (c * (this.maxRow ??= maxRowLength(this.At)) + 2) * (2 ** -53 * (norms.bInf + anorm * norms.xInf) + 2 ** -1074);
-      if (anorm * norms.xInf > X_OF_ROUNDING * norms.bInf || (normwise > floor && directResidualBound(Ar, xr, bj, bn, 0) > floor)) {
+      const certain = anorm * norms.xInf > X_OF_ROUNDING * norms.bInf;
+      if (!certain) this.rowSums = normwise > floor;
+      if (certain || (normwise > floor && (wr ? rowwiseResidualBound(rowPtr, wr, complex) : directResidualBound(Ar, xr, bj, bn, 0)) > floor)) {
         rn = accurateResidualNorm(Ar, xr, bj);
       }
       residuals.push(bn === 0 ? rn : rn / bn);
@@ -692,15 +703,16 @@ export class Factorization extends PublicFactorization {
 
   /**
    * r ← b − A·x, gathered along A's rows (in the CPU path's memory from RESIDUAL_KERNEL_MIN entries, the
-   * kernel's operations in its order below: the same bits); returns
-   * ‖r‖₂, and sets `norms` (‖b‖₂, ‖b‖∞, ‖x‖∞, ‖r‖∞; |re| + |im| for ∞ of complex) from the same pass.
+   * kernel's operations in its order below: the same bits), and w (unless null) ← each row's |bᵢ| + Σⱼ|aᵢⱼ||xⱼ| (the
+   * rounding bound's sums, rowwiseResidualBound's, in directResidualBound's order); returns ‖r‖₂, and
+   * sets `norms` (‖b‖₂, ‖b‖∞, ‖x‖∞, ‖r‖∞; |re| + |im| for ∞ of complex) from the same pass.
    */
-  private residual(b: Float64Array, x: Float64Array, r: Float64Array): number {
+  private residual(b: Float64Array, x: Float64Array, r: Float64Array, w: Float64Array | null): number {
     const o = this.norms;
     // the plain sums of squares over- or underflow from entries of 1e±154 (b = 1e200·…: NaN reported
     // for an exact answer; a subnormal b: 0 for a wrong one): then the norms scaled against it
     if (this.heldA) {
-      const sums = this.heldA.residual(b, x, r);
+      const sums = this.heldA.residual(b, x, r, w);
       o.b2 = normFromSquares(sums[0], b);
       o.bInf = sums[1];
       o.xInf = sums[2];
@@ -714,15 +726,28 @@ export class Factorization extends PublicFactorization {
     let xInf = 0;
     let r2 = 0;
     let rInf = 0;
+    const sums = w !== null;
     if (!this.At.complex) {
       for (let i = 0; i < n; i++) {
         const bi = b[i];
         let s = bi;
-        for (let p = rowPtr[i], e = rowPtr[i + 1]; p < e; p++) s -= values[p] * x[colIdx[p]];
+        const ab = Math.abs(bi);
+        // a branch a row, not an entry (the kernel's form)
+        if (sums) {
+          let wi = ab;
+          for (let p = rowPtr[i], e = rowPtr[i + 1]; p < e; p++) {
+            const a = values[p];
+            const xj = x[colIdx[p]];
+            s -= a * xj;
+            wi += Math.abs(a) * Math.abs(xj);
+          }
+          w[i] = wi;
+        } else {
+          for (let p = rowPtr[i], e = rowPtr[i + 1]; p < e; p++) s -= values[p] * x[colIdx[p]];
+        }
         r[i] = s;
         b2 += bi * bi;
         r2 += s * s;
-        const ab = Math.abs(bi);
         const ax = Math.abs(x[i]);
         const ar = Math.abs(s);
         if (ab > bInf) bInf = ab;
@@ -735,6 +760,8 @@ export class Factorization extends PublicFactorization {
         const bi = b[2 * i + 1];
         let sr = br;
         let si = bi;
+        const ab = Math.abs(br) + Math.abs(bi);
+        let wi = ab;
         for (let p = rowPtr[i], e = rowPtr[i + 1]; p < e; p++) {
           const j = colIdx[p];
           const ar = values[2 * p];
@@ -743,12 +770,13 @@ export class Factorization extends PublicFactorization {
           const xi = x[2 * j + 1];
           sr -= ar * xr - ai * xi;
           si -= ar * xi + ai * xr;
+          if (sums) wi += (Math.abs(ar) + Math.abs(ai)) * (Math.abs(xr) + Math.abs(xi));
         }
         r[2 * i] = sr;
         r[2 * i + 1] = si;
+        if (sums) w[i] = wi;
         b2 += br * br + bi * bi;
         r2 += sr * sr + si * si;
-        const ab = Math.abs(br) + Math.abs(bi);
         const ax = Math.abs(x[2 * i]) + Math.abs(x[2 * i + 1]);
         const ar = Math.abs(sr) + Math.abs(si);
         if (ab > bInf) bInf = ab;
@@ -774,11 +802,12 @@ function renumbered(idx: Int32Array, map: Int32Array): Int32Array {
 /** A of at least this many stored entries gets its residual from the CPU path's kernel (A's rows held there): bcsstk01's 400 measured alike both ways, olm1000's 3996 22.5 against 28 µs a solve, t1's 10 ≈ 0.5 µs slower, and a few µs more to factorize (the region made). */
 const RESIDUAL_KERNEL_MIN = 1000;
 
-/** The solve's four work vectors of m entries, views of one allocation. */
-function workVectors(m: number): { r: Float64Array; dx: Float64Array; xt: Float64Array; y: Float64Array } {
-  const all = new Float64Array(4 * m);
+/** The solve's four work vectors of m = c·n entries and two of n (the residuals' row sums), views of one allocation. */
+function workVectors(n: number, c: number): { r: Float64Array; dx: Float64Array; xt: Float64Array; y: Float64Array; wr: Float64Array; wdx: Float64Array } {
+  const m = c * n;
+  const all = new Float64Array(4 * m + 2 * n);
   const at = (k: number): Float64Array => all.subarray(k * m, (k + 1) * m);
-  return { r: at(0), dx: at(1), xt: at(2), y: at(3) };
+  return { r: at(0), dx: at(1), xt: at(2), y: at(3), wr: all.subarray(4 * m, 4 * m + n), wdx: all.subarray(4 * m + n) };
 }
 
 /**

@@ -1,0 +1,109 @@
+/**
+ * F.solve's row-wise rounding bound from the row sums its residual pass leaves (factor.ts's JavaScript
+ * loop below RESIDUAL_KERNEL_MIN entries, assembly/residual.ts from it) against the bound's formula as a
+ * separate pass (directResidualBound as of d3126d0, written out here), bit for bit: real and complex, below
+ * and above 1000 entries, rows whose u·wᵢ is subnormal included. rt.solve's directResidualBound, the same;
+ * and F.solve's answer the same whether its passes summed the rows or the bound made its own pass.
+ */
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CSRMatrix } from '../src/formats/csr.js';
+import { Prng } from '../src/generators/prng.js';
+import { hostNorm } from '../src/host-spmv.js';
+import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
+import { parseMatrixMarket } from '../src/io/index.js';
+import { directResidualBound, rowwiseResidualBound } from '../src/solvers/solve.js';
+import type { Factorization } from '../src/solvers/direct/factor.js';
+
+let rt: Runtime;
+beforeAll(async () => {
+  rt = await createRuntime({ backend: 'cpu' });
+});
+afterAll(() => rt.dispose());
+
+/** A diagonally strong random matrix (rows of 1..per entries, values of mixed magnitudes and signs). */
+function randomMatrix(n: number, per: number, complex: boolean, g: Prng): CSRMatrix {
+  const c = complex ? 2 : 1;
+  const ptr = new Int32Array(n + 1);
+  const cols: number[] = [];
+  const vals: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const set = new Set<number>([i]);
+    for (let t = Math.floor(g.next() * per); t > 0; t--) set.add(Math.floor(g.next() * n));
+    for (const j of [...set].sort((p, q) => p - q)) {
+      cols.push(j);
+      for (let p = 0; p < c; p++) vals.push(j === i ? 100 * per : (g.next() - 0.5) * 10 ** Math.floor(g.next() * 6 - 3));
+    }
+    ptr[i + 1] = cols.length;
+  }
+  return new CSRMatrix(n, n, complex ? 'c128' : 'f64', ptr, Int32Array.from(cols), Float64Array.from(vals));
+}
+
+/** The row-wise bound as one pass of its own: 1.01·‖e‖₂, eᵢ = opsᵢ·(2⁻⁵³·wᵢ + 2⁻¹⁰⁷⁴), wᵢ = |bᵢ| + Σ|aᵢⱼ||xⱼ| (|re| + |im|). */
+function separate(A: CSRMatrix, x: Float64Array, b: Float64Array): number {
+  const complex = A.dtype === 'c128';
+  const e = new Float64Array(A.rows);
+  for (let i = 0; i < A.rows; i++) {
+    let w = complex ? Math.abs(b[2 * i]) + Math.abs(b[2 * i + 1]) : Math.abs(b[i]);
+    for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) {
+      const j = A.colIdx[k];
+      w += complex
+        ? (Math.abs(A.values[2 * k]) + Math.abs(A.values[2 * k + 1])) * (Math.abs(x[2 * j]) + Math.abs(x[2 * j + 1]))
+        : Math.abs(A.values[k]) * Math.abs(x[j]);
+    }
+    const k = A.rowPtr[i + 1] - A.rowPtr[i];
+    e[i] = (complex ? 2 * (2 * k + 2) : k + 2) * (2 ** -53 * w + 2 ** -1074);
+  }
+  return 1.01 * hostNorm(e);
+}
+
+describe("F.solve's fused row sums", () => {
+  for (const complex of [false, true]) {
+    for (const [n, per, kernel] of [[60, 8, false], [400, 8, true]] as const) {
+      it(`${complex ? 'complex' : 'real'}, ${kernel ? 'above' : 'below'} 1000 entries (${kernel ? 'wasm kernel' : 'JavaScript loop'}): the separate pass's bound bit for bit`, async () => {
+        const c = complex ? 2 : 1;
+        const g = new Prng(n + (complex ? 1 : 0));
+        const A = randomMatrix(n, per, complex, g);
+        expect(A.rowPtr[n] >= 1000).toBe(kernel);
+        const F = (await rt.factor(A, { kind: 'lu' })) as unknown as Factorization;
+        expect(F['heldA'] !== null).toBe(kernel);
+        const rowPtr = F['At'].colPtr;
+        let checked = 0;
+        for (const scale of [1, 1e-150, 1e150, 1e-300, 1e-310]) {
+          for (let t = 0; t < 3; t++) {
+            const x = Float64Array.from({ length: c * n }, () => (g.next() - 0.5) * scale * 10 ** Math.floor(g.next() * 16 - 8));
+            const b = Float64Array.from({ length: c * n }, () => (g.next() - 0.5) * scale);
+            const r = new Float64Array(c * n);
+            const w = new Float64Array(n).fill(NaN);
+            F['residual'](b, x, r, w);
+            const want = separate(A, x, b);
+            expect(want).toBeGreaterThan(0);
+            expect(rowwiseResidualBound(rowPtr, w, complex), `scale ${scale}`).toBe(want);
+            expect(directResidualBound(A, x, b, 1, 0), `scale ${scale}`).toBe(want);
+            checked++;
+          }
+        }
+        expect(checked).toBe(15);
+        // F.solve itself (its solution's bound taken from the same sums) reports a residual within rounding
+        const s = await F.solve(Float64Array.from({ length: c * n }, (_, k) => Math.sin(k)));
+        expect(s.relativeResidual).toBeLessThan(1e-12);
+        (F as unknown as { dispose(): void }).dispose();
+      });
+    }
+  }
+
+  it("west0479 (b = 1 needs the row-wise bound): the same residuals whether the passes summed the rows or the bound made its own pass", async () => {
+    const A = parseMatrixMarket(readFileSync('data/matrices/west0479.mtx', 'utf8'), { dtype: 'f64' }).matrix;
+    const F = (await rt.factor(A)) as unknown as Factorization;
+    const b = new Float64Array(A.rows).fill(1);
+    const fused = await F.solve(b);
+    expect(F['rowSums']).toBe(true);
+    F['rowSums'] = false;
+    const own = await F.solve(b);
+    // the bound was needed, so the next solve sums again
+    expect(F['rowSums']).toBe(true);
+    expect(own.residuals).toEqual(fused.residuals);
+    expect(Array.from(own.x)).toEqual(Array.from(fused.x));
+    (F as unknown as { dispose(): void }).dispose();
+  });
+});
