@@ -3,11 +3,13 @@
  * loop below RESIDUAL_KERNEL_MIN entries, assembly/residual.ts from it) against the bound's formula as a
  * separate pass (directResidualBound as of d3126d0, written out here), bit for bit: real and complex, below
  * and above 1000 entries, rows whose u·wᵢ is subnormal included. rt.solve's directResidualBound, the same;
- * and F.solve's answer the same whether its passes summed the rows or the bound made its own pass.
+ * and F.solve's answer the same whether its passes summed the rows or the bound made its own pass; the
+ * bound rt.solve's direct answer takes from F.solve's sums (Factorization.rowwiseBound), the formula's.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CSRMatrix } from '../src/formats/csr.js';
+import type { COOMatrix } from '../src/formats/coo.js';
 import { Prng } from '../src/generators/prng.js';
 import { hostNorm } from '../src/host-spmv.js';
 import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
@@ -84,24 +86,31 @@ describe("F.solve's fused row sums", () => {
           }
         }
         expect(checked).toBe(15);
-        // F.solve itself (its solution's bound taken from the same sums) reports a residual within rounding
-        const s = await F.solve(Float64Array.from({ length: c * n }, (_, k) => Math.sin(k)));
+        // F.solve itself reports a residual within rounding, and the bound rt.solve takes from its sums is the formula's
+        const rhs = Float64Array.from({ length: c * n }, (_, k) => Math.sin(k));
+        const s = await F.solve(rhs);
         expect(s.relativeResidual).toBeLessThan(1e-12);
+        expect(F.rowwiseBound()).toBe(separate(A, s.x, rhs));
+        // two right-hand sides: none kept
+        await F.solve(Float64Array.from({ length: 2 * c * n }, (_, k) => Math.cos(k)));
+        expect(F.rowwiseBound()).toBeUndefined();
         (F as unknown as { dispose(): void }).dispose();
       });
     }
   }
 
   it("west0479 (b = 1 needs the row-wise bound): the same residuals whether the passes summed the rows or the bound made its own pass", async () => {
-    const A = parseMatrixMarket(readFileSync('data/matrices/west0479.mtx', 'utf8'), { dtype: 'f64' }).matrix;
+    const A = (parseMatrixMarket(readFileSync('data/matrices/west0479.mtx', 'utf8'), { dtype: 'f64' }).matrix as COOMatrix).toCSR();
     const F = (await rt.factor(A)) as unknown as Factorization;
     const b = new Float64Array(A.rows).fill(1);
     const fused = await F.solve(b);
     expect(F['rowSums']).toBe(true);
+    expect(F.rowwiseBound()).toBe(separate(A, fused.x, b));
     F['rowSums'] = false;
     const own = await F.solve(b);
     // the bound was needed, so the next solve sums again
     expect(F['rowSums']).toBe(true);
+    expect(F.rowwiseBound()).toBe(separate(A, own.x, b));
     expect(own.residuals).toEqual(fused.residuals);
     expect(Array.from(own.x)).toEqual(Array.from(fused.x));
     (F as unknown as { dispose(): void }).dispose();

@@ -1531,7 +1531,9 @@ export class Runtime implements HandleOwner {
         const [xc, bc] = exact && e !== 0 ? [xs, scaleBy(Float64Array.from(b64), -e)] : [s.x, b64];
         const bn = bc === b64 ? bnorm : hostNorm(bc);
         const target = tol * bn;
-        const bound = directResidualBound(csr, xc, bc, bn, Math.max(0, target - rel * bn));
+        // the row-wise bound from the sums F.solve's pass left (the same rows, x and b where nothing was rescaled)
+        const kept = F;
+        const bound = directResidualBound(csr, xc, bc, bn, Math.max(0, target - rel * bn), e === 0 ? () => kept.rowwiseBound() : undefined);
         if (rel <= tol && !(rel * bn + bound <= target) && bn > 0) rel = accurateResidualNorm(csr, xc, bc) / bn;
         const converged = rel <= tol;
         if (converged || o.method === 'direct') {

@@ -730,13 +730,16 @@ function withUnderflow(v: number): number {
  * modulus takes √2 < 2 of a part's error), plus what underflow adds (2⁻¹⁰⁷⁴ an operation), 1.01 for
  * the γ's 1/(1 − k·u) and this sum's own rounding. Where x's large entries meet small rows it is far
  * tighter than the norm-wise bound (west0479: 3.3e-10 against 9.3e-6 of ‖b‖, whose excess sent every
- * direct solve through accurateResidualNorm).
+ * direct solve through accurateResidualNorm). `rowwise`: the row-wise bound where already known.
  */
-export function directResidualBound(A: Pick<CSRMatrix, 'rows' | 'rowPtr' | 'colIdx' | 'values' | 'dtype'>, x: Float64Array, b: Float64Array, bnorm: number, enough: number): number {
+export function directResidualBound(A: Pick<CSRMatrix, 'rows' | 'rowPtr' | 'colIdx' | 'values' | 'dtype'>, x: Float64Array, b: Float64Array, bnorm: number, enough: number, rowwise?: () => number | undefined): number {
   if (ABS_NORMS.has(A as CSRMatrix)) {
     const normwise = f64ResidualBound(A as CSRMatrix, x, bnorm);
     if (normwise <= enough) return normwise;
   }
+  // the row-wise bound already summed (F.solve's pass, for these A, x and b: Factorization.rowwiseBound)
+  const known = rowwise?.();
+  if (known !== undefined) return known;
   const { rows, rowPtr, colIdx, values } = A;
   const complex = A.dtype === 'c64' || A.dtype === 'c128';
   const w = new Float64Array(rows);

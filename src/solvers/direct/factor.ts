@@ -323,6 +323,9 @@ export class Factorization extends PublicFactorization {
    * wrong, the bound's own pass). Not needed, they cost ≈ 8 % of the pass (olm1000, 494_bus, bcsstk01)
    */
   private rowSums = true;
+  /** the latest solve's row sums (one right-hand side, b not rescaled; null: none) or their bound once taken: {@link rowwiseBound} */
+  private lastSums: Float64Array | null = null;
+  private lastBound: number | undefined;
 
   /** @internal made by {@link Runtime.factor} */
   constructor(
@@ -460,6 +463,16 @@ export class Factorization extends PublicFactorization {
    * largest kept), undefined before a solve or after a refactor.
    * @internal rt.solve seeds the residual bound's norms of a symmetric A with it (seedSymmetricAbsNorms)
    */
+  /**
+   * @internal directResidualBound's row-wise bound for the latest solve's residual, from the row sums its
+   * pass left, where that solve had one right-hand side, b not rescaled: rt.solve's direct answer (the
+   * same A by rows, x and b) takes it instead of a pass over A. Undefined where there is none.
+   */
+  rowwiseBound(): number | undefined {
+    if (this.lastBound === undefined && this.lastSums) this.lastBound = rowwiseResidualBound(this.At.colPtr, this.lastSums, this.At.complex);
+    return this.lastBound;
+  }
+
   get rowAbsSumMax(): number | undefined {
     return this.normInf;
   }
@@ -541,6 +554,8 @@ export class Factorization extends PublicFactorization {
     // wr, wdx: the row sums of the bound on r's (dx's) rounding, swapped with them (null: not summed)
     let { r, dx, wr, wdx }: { r: Float64Array; dx: Float64Array; wr: Float64Array | null; wdx: Float64Array | null } = w;
     if (!this.rowSums) wr = wdx = null;
+    this.lastSums = null;
+    this.lastBound = undefined;
     const { xt } = w;
     const b64 = b instanceof Float64Array ? b : Float64Array.from(b);
     // a NaN or ±Inf would spread through every x entry it reaches and leave a NaN residual: say where
@@ -613,8 +628,13 @@ export class Factorization extends PublicFactorization {
       const normwise = 1.01 * Math.sqrt(c * rows) * (c * (this.maxRow ??= maxRowLength(this.At)) + 2) * (2 ** -53 * (norms.bInf + anorm * norms.xInf) + 2 ** -1074);
       const certain = anorm * norms.xInf > X_OF_ROUNDING * norms.bInf;
       if (!certain) this.rowSums = normwise > floor;
-      if (certain || (normwise > floor && (wr ? rowwiseResidualBound(rowPtr, wr, complex) : directResidualBound(Ar, xr, bj, bn, 0)) > floor)) {
+      let rowwise: number | undefined;
+      if (certain || (normwise > floor && (rowwise = wr ? rowwiseResidualBound(rowPtr, wr, complex) : directResidualBound(Ar, xr, bj, bn, 0)) > floor)) {
         rn = accurateResidualNorm(Ar, xr, bj);
+      }
+      if (k === 1 && e === 0) {
+        this.lastBound = rowwise;
+        this.lastSums = rowwise === undefined ? wr : null;
       }
       residuals.push(bn === 0 ? rn : rn / bn);
     }
@@ -661,6 +681,8 @@ export class Factorization extends PublicFactorization {
     this.heldA?.dispose();
     this.heldA = null;
     this.normInf = undefined;
+    this.lastSums = null;
+    this.lastBound = undefined;
     this.ldl = this.lu = this.sn = null;
     await this.numeric(this.kindNow, this.baseReason);
     // disposed while the numeric phase ran: the factor it made stayed in the runtime's memory (a
