@@ -51,20 +51,32 @@ export function direct_residual(n: i32, c: i32, rowPtr: usize, colIdx: usize, va
       let sr = br;
       let si = bi;
       const ab = Math.abs(br) + Math.abs(bi);
-      let wi = ab;
-      for (let p = ld(rowPtr, i), e = ld(rowPtr, i + 1); p < e; p++) {
-        const j = ld(colIdx, p);
-        const ar = ldf(values, 2 * p);
-        const ai = ldf(values, 2 * p + 1);
-        const xr = ldf(x, 2 * j);
-        const xi = ldf(x, 2 * j + 1);
-        sr -= ar * xr - ai * xi;
-        si -= ar * xi + ai * xr;
-        if (sums) wi += (Math.abs(ar) + Math.abs(ai)) * (Math.abs(xr) + Math.abs(xi));
+      if (sums) {
+        let wi = ab;
+        for (let p = ld(rowPtr, i), e = ld(rowPtr, i + 1); p < e; p++) {
+          const j = ld(colIdx, p);
+          const ar = ldf(values, 2 * p);
+          const ai = ldf(values, 2 * p + 1);
+          const xr = ldf(x, 2 * j);
+          const xi = ldf(x, 2 * j + 1);
+          sr -= ar * xr - ai * xi;
+          si -= ar * xi + ai * xr;
+          wi += (Math.abs(ar) + Math.abs(ai)) * (Math.abs(xr) + Math.abs(xi));
+        }
+        stf(w, i, wi);
+      } else {
+        for (let p = ld(rowPtr, i), e = ld(rowPtr, i + 1); p < e; p++) {
+          const j = ld(colIdx, p);
+          const ar = ldf(values, 2 * p);
+          const ai = ldf(values, 2 * p + 1);
+          const xr = ldf(x, 2 * j);
+          const xi = ldf(x, 2 * j + 1);
+          sr -= ar * xr - ai * xi;
+          si -= ar * xi + ai * xr;
+        }
       }
       stf(r, 2 * i, sr);
       stf(r, 2 * i + 1, si);
-      if (sums) stf(w, i, wi);
       b2 += br * br + bi * bi;
       r2 += sr * sr + si * si;
       const ax = Math.abs(ldf(x, 2 * i)) + Math.abs(ldf(x, 2 * i + 1));

@@ -77,7 +77,11 @@ describe("F.solve's fused row sums", () => {
             const b = Float64Array.from({ length: c * n }, () => (g.next() - 0.5) * scale);
             const r = new Float64Array(c * n);
             const w = new Float64Array(n).fill(NaN);
-            F['residual'](b, x, r, w);
+            const rn = F['residual'](b, x, r, w);
+            // without the sums (a pass whose bound is not needed): the same r and norms
+            const r0 = new Float64Array(c * n);
+            expect(F['residual'](b, x, r0, null)).toBe(rn);
+            expect(Array.from(r0)).toEqual(Array.from(r));
             const want = separate(A, x, b);
             expect(want).toBeGreaterThan(0);
             expect(rowwiseResidualBound(rowPtr, w, complex), `scale ${scale}`).toBe(want);

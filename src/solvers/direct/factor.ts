@@ -783,20 +783,32 @@ export class Factorization extends PublicFactorization {
         let sr = br;
         let si = bi;
         const ab = Math.abs(br) + Math.abs(bi);
-        let wi = ab;
-        for (let p = rowPtr[i], e = rowPtr[i + 1]; p < e; p++) {
-          const j = colIdx[p];
-          const ar = values[2 * p];
-          const ai = values[2 * p + 1];
-          const xr = x[2 * j];
-          const xi = x[2 * j + 1];
-          sr -= ar * xr - ai * xi;
-          si -= ar * xi + ai * xr;
-          if (sums) wi += (Math.abs(ar) + Math.abs(ai)) * (Math.abs(xr) + Math.abs(xi));
+        if (sums) {
+          let wi = ab;
+          for (let p = rowPtr[i], e = rowPtr[i + 1]; p < e; p++) {
+            const j = colIdx[p];
+            const ar = values[2 * p];
+            const ai = values[2 * p + 1];
+            const xr = x[2 * j];
+            const xi = x[2 * j + 1];
+            sr -= ar * xr - ai * xi;
+            si -= ar * xi + ai * xr;
+            wi += (Math.abs(ar) + Math.abs(ai)) * (Math.abs(xr) + Math.abs(xi));
+          }
+          w[i] = wi;
+        } else {
+          for (let p = rowPtr[i], e = rowPtr[i + 1]; p < e; p++) {
+            const j = colIdx[p];
+            const ar = values[2 * p];
+            const ai = values[2 * p + 1];
+            const xr = x[2 * j];
+            const xi = x[2 * j + 1];
+            sr -= ar * xr - ai * xi;
+            si -= ar * xi + ai * xr;
+          }
         }
         r[2 * i] = sr;
         r[2 * i + 1] = si;
-        if (sums) w[i] = wi;
         b2 += br * br + bi * bi;
         r2 += sr * sr + si * si;
         const ax = Math.abs(x[2 * i]) + Math.abs(x[2 * i + 1]);
