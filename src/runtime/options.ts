@@ -1,6 +1,6 @@
 import type { DType, Scalar, ValueArray } from '../dtype.js';
 import type { Op } from '../backend-types.js';
-import type { ConvertOptions, FormatName } from '../formats/index.js';
+import type { AstypeOptions, ConvertOptions, FormatName } from '../formats/index.js';
 import type { GpuCanvas } from '../gpu/index.js';
 import type { WebGpuPathOptions } from '../webgpu/path.js';
 import type { SolveOptions as SolverOptions } from '../solvers/ops.js';
@@ -202,6 +202,11 @@ export interface UploadOptions extends ConvertOptions {
   format?: FormatName | 'auto' | 'keep';
   /** convert the values to this dtype on the way (real → complex sets im = 0; complex → real is refused) */
   dtype?: DType;
+  /**
+   * With `dtype` 'f32' or 'c64': what a value f32 cannot hold does, as in `astype` — `'throw'` (default)
+   * an InputRangeError naming the first such entry, `'round'` IEEE rounding (±Infinity, 0).
+   */
+  outOfRange?: AstypeOptions['outOfRange'];
 }
 
 /*
@@ -213,7 +218,7 @@ export const RUNTIME_OPTION_KEYS = optionKeys<RuntimeOptions>({
   inlineThreshold: true, spinUs: true, timeoutMs: true, calibration: true, cacheTiles: true,
 });
 export const WEBGPU_OPTION_KEYS = optionKeys<WebGpuPathOptions>({ gpu: true, device: true, powerPreference: true });
-export const UPLOAD_OPTION_KEYS = optionKeys<UploadOptions>({ format: true, dtype: true, maxFill: true, maxSlots: true, width: true, sliceHeight: true, sortWindow: true });
+export const UPLOAD_OPTION_KEYS = optionKeys<UploadOptions>({ format: true, dtype: true, outOfRange: true, maxFill: true, maxSlots: true, width: true, sliceHeight: true, sortWindow: true });
 export const SPMV_OPTION_KEYS = optionKeys<SpmvOptions>({ y: true, alpha: true, beta: true, op: true, path: true });
 const SOLVE_KEYS = { x0: true, tol: true, maxIter: true, onIteration: true, signal: true, checkEvery: true, preconditioner: true, path: true } as const;
 export const SOLVE_OPTION_KEYS = optionKeys<SolveOptions>(SOLVE_KEYS);

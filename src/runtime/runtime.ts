@@ -367,11 +367,11 @@ export class Runtime implements HandleOwner {
     matrix = owned.matrix;
     if (options.dtype !== undefined && options.dtype !== matrix.dtype) {
       assertDType(options.dtype, 'upload');
-      matrix = matrix.astype(options.dtype);
+      matrix = matrix.astype(options.dtype, { outOfRange: options.outOfRange });
     }
     const asked = options.format ?? 'auto';
     checkMemoryFloor(uploadFloorBytes(matrix, asked), `upload of a ${matrix.rows}×${matrix.cols} ${matrix.format}`);
-    const { format: _format, dtype: _dtype, ...convertOptions } = options;
+    const { format: _format, dtype: _dtype, outOfRange: _outOfRange, ...convertOptions } = options;
     if (asked === 'auto') {
       // the canonical CSR serves the features, every conversion and the solvers' structure check; the
       // format is chosen, and the copy in it made, when an operation first needs them: a solve that
