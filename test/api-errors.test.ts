@@ -104,6 +104,26 @@ describe('runtime errors', () => {
     other.dispose();
   });
 
+  it('memory filled by handles nobody disposed: the MemoryLimitError says how much is held and to dispose()', async () => {
+    const rt = await createRuntime({ maxMemoryMB: 8, workers: 1 });
+    const kept: { dispose(): void }[] = [];
+    let err: unknown;
+    try {
+      // poisson2D(100): 49 600 entries, ≈ 0.6 MB uploaded; 8 MiB holds about a dozen
+      for (let i = 0; i < 64; i++) kept.push(rt.upload(poisson2D(100), { format: 'csr' }));
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(MemoryLimitError);
+    const m = /and (\d+) MiB of it is held by live matrices, vectors and kept factorizations; dispose\(\)/.exec((err as Error).message);
+    expect(m, (err as Error).message).not.toBeNull();
+    expect(Number(m![1])).toBeGreaterThanOrEqual(4);
+    // disposing them frees the room: the same upload fits again
+    for (const h of kept) h.dispose();
+    expect(() => rt.upload(poisson2D(100), { format: 'csr' }).dispose()).not.toThrow();
+    rt.dispose();
+  });
+
   it('memory that cannot grow is a MemoryLimitError (a RangeError) and earlier data survives', async () => {
     const rt = await createRuntime({ maxMemoryMB: 8 });
     const small = poisson2D(10);

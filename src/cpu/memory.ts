@@ -194,7 +194,10 @@ export class WasmHeap {
     if (needPages > this.maxPages) {
       throw new MemoryLimitError(
         end - have,
-        `WebAssembly memory cannot grow to ${needPages} pages (${fmtMiB(needPages * PAGE)}): the limit is ${this.maxPages} pages (${fmtMiB(this.maxPages * PAGE)}); raise createRuntime({ maxMemoryMB })`,
+        // what is alive counts: kept factorizations, matrices and vectors nobody disposed hold their
+        // memory until the garbage collector happens to free them
+        `WebAssembly memory cannot grow to ${needPages} pages (${fmtMiB(needPages * PAGE)}): the limit is ${this.maxPages} pages (${fmtMiB(this.maxPages * PAGE)}), ` +
+          `and ${fmtMiB(this.live)} of it is held by live matrices, vectors and kept factorizations; dispose() those no longer needed, or raise createRuntime({ maxMemoryMB })`,
       );
     }
     // grow geometrically to keep the number of grow calls (and view refreshes) small
