@@ -493,8 +493,7 @@ export class CpuBackend {
   }
 
   private call(kernel: string, args: number[], start: number, end: number): void {
-    const fn = this.kernels[kernel];
-    if (!fn) throw new Error(`internal: kernel ${kernel} is missing from the wasm module`);
+    const fn = this.kernel(kernel);
     if (end > start) callWith(fn, args, start, end);
   }
 

@@ -261,32 +261,12 @@ function bandLu(B: Pick<CpuBackend, 'heap' | 'kernels'>): BandLuNumeric {
     try {
       const R = held.alloc(bytes);
       const P = at.map((a) => R.ptr + a);
-      let buf = B.heap.memory.buffer;
-      new Int32Array(buf, P[1], n + 1).set(Ap.subarray(0, n + 1));
-      new Int32Array(buf, P[2], nnz).set(Ai.subarray(0, nnz));
-      new Float64Array(buf, P[3], c * nnz).set(Ax.subarray(0, c * nnz));
-      new Float64Array(buf, P[4], c * n * lda).fill(0);
-      new Int32Array(buf, P[0], DESC_WORDS).set([n, c, P[1], P[2], P[3], kl, band.upper, ...P.slice(4), 0, 0]);
+      putColumns(B, P.slice(1, 5), n, c, Ap, Ai, Ax, n * lda);
+      new Int32Array(B.heap.memory.buffer, P[0], DESC_WORDS).set([n, c, P[1], P[2], P[3], kl, band.upper, ...P.slice(4), 0, 0]);
       const r = B.kernels.lu_band(P[0], tol);
       if (r >= 0) return r;
-      buf = B.heap.memory.buffer;
-      const s = new Int32Array(buf, P[0], DESC_WORDS);
-      const lnz = s[17];
-      const unz = s[18];
-      // the natural column order (a loop: Int32Array.from with a map function took 146 µs for n = 1000)
-      const q = new Int32Array(n);
-      for (let k = 0; k < n; k++) q[k] = k;
-      const f: LuFactor = {
-        n, complex, q,
-        Lp: new Int32Array(buf, P[7], n + 1).slice(),
-        Li: new Int32Array(buf, P[8], lnz).slice(),
-        Lx: new Float64Array(buf, P[9], c * lnz).slice(),
-        Up: new Int32Array(buf, P[10], n + 1).slice(),
-        Ui: new Int32Array(buf, P[11], unz).slice(),
-        Ux: new Float64Array(buf, P[12], c * unz).slice(),
-        pinv: new Int32Array(buf, P[13], n).slice(),
-      };
-      return f;
+      const s = new Int32Array(B.heap.memory.buffer, P[0], DESC_WORDS);
+      return factorOut(B, P.slice(7, 13), n, complex, s[17], s[18], new Int32Array(B.heap.memory.buffer, P[13], n).slice());
     } finally {
       held.freeAll();
     }
@@ -305,27 +285,48 @@ function bandLdlt(B: Pick<CpuBackend, 'heap' | 'kernels'>): BandLdltNumeric {
     try {
       const R = held.alloc(bytes);
       const P = at.map((a) => R.ptr + a);
-      let buf = B.heap.memory.buffer;
-      new Int32Array(buf, P[0], n + 1).set(Ap.subarray(0, n + 1));
-      new Int32Array(buf, P[1], nnz).set(Ai.subarray(0, nnz));
-      new Float64Array(buf, P[2], c * nnz).set(Ax.subarray(0, c * nnz));
-      new Float64Array(buf, P[3], c * cap).fill(0);
+      putColumns(B, P.slice(0, 4), n, c, Ap, Ai, Ax, cap);
       const lnz = B.kernels.lu_band_ldlt(n, c, P[0], P[1], P[2], lower, tol, P[3], P[4], P[5], P[6], P[7], P[8], P[9]);
       if (lnz < 0) return null;
-      buf = B.heap.memory.buffer;
-      const q = new Int32Array(n);
-      for (let k = 0; k < n; k++) q[k] = k;
-      return {
-        n, complex, q, pinv: q.slice(),
-        Lp: new Int32Array(buf, P[4], n + 1).slice(),
-        Li: new Int32Array(buf, P[5], lnz).slice(),
-        Lx: new Float64Array(buf, P[6], c * lnz).slice(),
-        Up: new Int32Array(buf, P[7], n + 1).slice(),
-        Ui: new Int32Array(buf, P[8], lnz).slice(),
-        Ux: new Float64Array(buf, P[9], c * lnz).slice(),
-      };
+      // U = D·Lᵀ: L's pattern transposed, as many entries; no row exchanges
+      return factorOut(B, P.slice(4, 10), n, complex, lnz, lnz, null);
     } finally {
       held.freeAll();
     }
+  };
+}
+
+/**
+ * A by columns (Ap, Ai and `c` values an entry) copied into the memory at the first three addresses of
+ * `at`, and the band kernels' work array at the fourth zeroed for `slots` entries.
+ */
+function putColumns(B: Pick<CpuBackend, 'heap'>, at: number[], n: number, c: number, Ap: Int32Array, Ai: Int32Array, Ax: Float64Array, slots: number): void {
+  const buf = B.heap.memory.buffer;
+  const nnz = Ap[n];
+  new Int32Array(buf, at[0], n + 1).set(Ap.subarray(0, n + 1));
+  new Int32Array(buf, at[1], nnz).set(Ai.subarray(0, nnz));
+  new Float64Array(buf, at[2], c * nnz).set(Ax.subarray(0, c * nnz));
+  new Float64Array(buf, at[3], c * slots).fill(0);
+}
+
+/**
+ * A band kernel's factor copied out of the memory — Lp, Li, Lx, Up, Ui, Ux at the addresses `at`, lnz
+ * and unz entries — in the natural column order, with the row order `pinv` (null: natural too).
+ */
+function factorOut(B: Pick<CpuBackend, 'heap'>, at: number[], n: number, complex: boolean, lnz: number, unz: number, pinv: Int32Array | null): LuFactor {
+  const buf = B.heap.memory.buffer;
+  const c = complex ? 2 : 1;
+  // the natural column order (a loop: Int32Array.from with a map function took 146 µs for n = 1000)
+  const q = new Int32Array(n);
+  for (let k = 0; k < n; k++) q[k] = k;
+  return {
+    n, complex, q,
+    Lp: new Int32Array(buf, at[0], n + 1).slice(),
+    Li: new Int32Array(buf, at[1], lnz).slice(),
+    Lx: new Float64Array(buf, at[2], c * lnz).slice(),
+    Up: new Int32Array(buf, at[3], n + 1).slice(),
+    Ui: new Int32Array(buf, at[4], unz).slice(),
+    Ux: new Float64Array(buf, at[5], c * unz).slice(),
+    pinv: pinv ?? q.slice(),
   };
 }

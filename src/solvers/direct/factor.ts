@@ -459,11 +459,6 @@ export class Factorization extends PublicFactorization {
   }
 
   /**
-   * ‖A‖∞ as the latest solve computed it (each row's Σ|aᵢⱼ| summed along the row in order, the
-   * largest kept), undefined before a solve or after a refactor.
-   * @internal rt.solve seeds the residual bound's norms of a symmetric A with it (seedSymmetricAbsNorms)
-   */
-  /**
    * @internal directResidualBound's row-wise bound for the latest solve's residual, from the row sums its
    * pass left, where that solve had one right-hand side, b not rescaled: rt.solve's direct answer (the
    * same A by rows, x and b) takes it instead of a pass over A. Undefined where there is none.
@@ -473,6 +468,11 @@ export class Factorization extends PublicFactorization {
     return this.lastBound;
   }
 
+  /**
+   * ‖A‖∞ as the latest solve computed it (each row's Σ|aᵢⱼ| summed along the row in order, the
+   * largest kept), undefined before a solve or after a refactor.
+   * @internal rt.solve seeds the residual bound's norms of a symmetric A with it (seedSymmetricAbsNorms)
+   */
   get rowAbsSumMax(): number | undefined {
     return this.normInf;
   }
