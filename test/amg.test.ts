@@ -8,7 +8,7 @@ import { DisposedError, OptionError, ShapeError, UnsupportedError } from '../src
 import { buildHierarchy } from '../src/solvers/amg/hierarchy.js';
 import type { SparseKernels } from '../src/solvers/amg/spgemm.js';
 import { CpuSparseSession } from '../src/cpu/spgemm.js';
-import { amalgamate, standardAggregation, strengthAggregation, symmetricStrength } from '../src/solvers/amg/aggregate.js';
+import { amalgamate, strengthAggregation, strongRow } from '../src/solvers/amg/aggregate.js';
 import { fitCandidates } from '../src/solvers/amg/tentative.js';
 import { loadShared } from './matrices.js';
 import { pointDawnAtSwiftShader } from './webgpu-helpers.js';
@@ -76,10 +76,11 @@ describe('amg setup', () => {
     for (const A of [diffusion2D({ n: 12, coefficients: 'jumping' }), loadShared('bcsstk13'), odd]) {
       const D = dense(A);
       for (const theta of [0, 0.02, 0.25]) {
-        const G = symmetricStrength(A, theta);
-        // with the diagonal given (as the setup passes it): the same graph
-        const given = symmetricStrength(A, theta, Float64Array.from(D, (row, i) => row[i]));
-        expect([Array.from(given.ptr), Array.from(given.idx)]).toEqual([Array.from(G.ptr), Array.from(G.idx)]);
+        const G = strongRow(A, theta, undefined);
+        // with the diagonal given (as the setup passes it): the same rows
+        const given = strongRow(A, theta, Float64Array.from(D, (row, i) => row[i]));
+        const out = new Int32Array(A.rows);
+        const rowOf = (row: typeof G, i: number) => Array.from(out.subarray(0, row(i, out)));
         for (let i = 0; i < A.rows; i++) {
           const ref: number[] = [];
           for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) {
@@ -87,7 +88,8 @@ describe('amg setup', () => {
             const a = Math.abs(A.values[k]);
             if (j !== i && a !== 0 && a >= theta * Math.sqrt(Math.abs(D[i][i])) * Math.sqrt(Math.abs(D[j][j]))) ref.push(j);
           }
-          expect(Array.from(G.idx.subarray(G.ptr[i], G.ptr[i + 1])), `θ ${theta}, row ${i}`).toEqual(ref);
+          expect(rowOf(G, i), `θ ${theta}, row ${i}`).toEqual(ref);
+          expect(rowOf(given, i), `θ ${theta}, row ${i}, diagonal given`).toEqual(ref);
         }
       }
     }
@@ -95,11 +97,12 @@ describe('amg setup', () => {
 
   it('standard aggregation covers every connected node once, each aggregate connected to its root', () => {
     for (const A of [poisson2D(17), loadShared('494_bus'), loadShared('bcsstk13')]) {
-      const G = symmetricStrength(A, 0);
-      const { agg, count } = standardAggregation(G, A.rows);
+      const strong = strongRow(A, 0, undefined);
+      const out = new Int32Array(A.rows);
+      const { agg, count } = strengthAggregation(A, 0);
       const size = new Int32Array(count);
       for (let i = 0; i < A.rows; i++) {
-        const isolated = G.ptr[i] === G.ptr[i + 1];
+        const isolated = strong(i, out) === 0;
         expect(agg[i] >= 0, `node ${i}`).toBe(!isolated);
         if (agg[i] >= 0) size[agg[i]]++;
       }
@@ -108,7 +111,7 @@ describe('amg setup', () => {
     }
   });
 
-  it('aggregation with the strength found on the fly (the setup\'s) and on the strength graph: both the plain three-pass reference, node for node', () => {
+  it('aggregation with the strength found on the fly (the setup\'s): the plain three-pass reference, node for node', () => {
     const isolatedRows = new CSRMatrix(5, 5, 'f64', Int32Array.of(0, 2, 3, 5, 6, 8), Int32Array.of(0, 1, 1, 2, 3, 3, 3, 4), Float64Array.of(4, -1, 4, 4, -1, 4, -1, 4));
     for (const A of [poisson2D(17), diffusion2D({ n: 20, coefficients: 'jumping' }), loadShared('494_bus'), loadShared('bcsstk13'), isolatedRows]) {
       const D = dense(A);
@@ -134,10 +137,9 @@ describe('amg setup', () => {
           for (const j of nb) if (ref[j] === -1) ref[j] = count;
           count++;
         });
-        for (const got of [strengthAggregation(A, theta), standardAggregation(symmetricStrength(A, theta), A.rows)]) {
-          expect(got.count, `θ ${theta}`).toBe(count);
-          expect(Array.from(got.agg), `θ ${theta}`).toEqual(ref);
-        }
+        const got = strengthAggregation(A, theta);
+        expect(got.count, `θ ${theta}`).toBe(count);
+        expect(Array.from(got.agg), `θ ${theta}`).toEqual(ref);
       }
     }
   });
@@ -217,7 +219,7 @@ describe('amg setup', () => {
     const K = elasticity2D(n);
     const B = elasticity2DModes(n);
     const nodes = K.rows / 2;
-    const { agg, count } = standardAggregation(symmetricStrength(amalgamate(K, 2), 0), nodes);
+    const { agg, count } = strengthAggregation(amalgamate(K, 2), 0);
     const { T, coarse } = fitCandidates(agg, count, 2, B);
     expect([T.rows, T.cols, coarse.length]).toEqual([K.rows, 3 * count, 3]);
     const Td = dense(T);

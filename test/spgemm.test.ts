@@ -3,7 +3,7 @@ import { createRuntime, CSRMatrix, ShapeError, MemoryLimitError, WorkerError, po
 import { spgemm } from '../src/solvers/amg/spgemm.js';
 import { CpuSparseSession } from '../src/cpu/spgemm.js';
 import { lanczosBounds } from '../src/solvers/precond/chebyshev.js';
-import { standardAggregation, symmetricStrength } from '../src/solvers/amg/aggregate.js';
+import { strengthAggregation } from '../src/solvers/amg/aggregate.js';
 import { fitCandidates } from '../src/solvers/amg/tentative.js';
 import { loadShared, sharedMatrixNames } from './matrices.js';
 import { csrTriplets } from './reference.js';
@@ -356,7 +356,7 @@ describe('spgemm', () => {
     }
     // Poisson with the constant's tentative prolongator of a standard aggregation (large: on the pool)
     const A = poisson3D(16);
-    const { agg, count } = standardAggregation(symmetricStrength(A, 0), A.rows);
+    const { agg, count } = strengthAggregation(A, 0);
     const fit = fitCandidates(agg, count, 1, [new Float64Array(A.rows).fill(1)]);
     cases.push(['poisson3D(16), aggregates', A, fit.T]);
     const before = pooled;

@@ -1,26 +1,16 @@
 import { CSRMatrix } from '../../formats/csr.js';
 
-/** Writes the strong neighbours of node i into out from position at (ascending); returns how many. */
-type StrongRow = (i: number, out: Int32Array, at: number) => number;
+/** Writes the strong neighbours of node i into out (ascending); returns how many. */
+export type StrongRow = (i: number, out: Int32Array) => number;
 
 /**
- * Symmetric strength of connection (PyAMG's 'symmetric'): j is a strong neighbour of i when
- * |aᵢⱼ| ≥ θ·√|aᵢᵢ·aⱼⱼ|, i ≠ j and aᵢⱼ ≠ 0. θ = 0 keeps every stored off-diagonal. Returns the strong
- * graph's adjacency (no diagonal). A real, canonical, square A; `diagonal` (aᵢᵢ, 0 where not stored),
- * when the caller has it, saves the search for it.
+ * Symmetric strength of connection (PyAMG's 'symmetric'), a row at a time: j is a strong neighbour of
+ * i when |aᵢⱼ| ≥ θ·√|aᵢᵢ·aⱼⱼ|, i ≠ j and aᵢⱼ ≠ 0 (no diagonal). θ = 0 keeps every stored
+ * off-diagonal. A real, canonical, square A; `diagonal` (aᵢᵢ, 0 where not stored), when the caller has
+ * it, saves the search for it.
+ * @internal exported for the tests
  */
-export function symmetricStrength(A: CSRMatrix, theta: number, diagonal?: Float64Array): { ptr: Int32Array; idx: Int32Array } {
-  const n = A.rows;
-  const row = strongRow(A, theta, diagonal);
-  const ptr = new Int32Array(n + 1);
-  const idx = new Int32Array(A.nnz);
-  for (let i = 0, m = 0; i < n; i++) ptr[i + 1] = m += row(i, idx, m);
-  // a view, not a copy: the graph lives only while the level is aggregated
-  return { ptr, idx: idx.subarray(0, ptr[n]) };
-}
-
-/** The strong neighbours of a row of A, computed when asked (symmetricStrength's test). */
-function strongRow(A: CSRMatrix, theta: number, diagonal: Float64Array | undefined): StrongRow {
+export function strongRow(A: CSRMatrix, theta: number, diagonal: Float64Array | undefined): StrongRow {
   const n = A.rows;
   const { rowPtr, colIdx, values } = A;
   // √|aᵢᵢ| once per row, not a square root per entry; columns ascend, so the search stops at the
@@ -37,49 +27,33 @@ function strongRow(A: CSRMatrix, theta: number, diagonal: Float64Array | undefin
       }
     }
   }
-  return (i, out, at) => {
+  return (i, out) => {
     const si = theta * sd[i];
-    let m = at;
+    let m = 0;
     for (let k = rowPtr[i], end = rowPtr[i + 1]; k < end; k++) {
       const j = colIdx[k];
       const a = Math.abs(values[k]);
       if (j !== i && a !== 0 && a >= si * sd[j]) out[m++] = j;
     }
-    return m - at;
+    return m;
   };
 }
 
 /**
- * PyAMG's standard aggregation on a strength graph (amg_core standard_aggregation). Pass 1: a node
- * whose neighbours are all free becomes a root, and it and its neighbours an aggregate. Pass 2: each
- * free node joins the pass-1 aggregate of its first neighbour that has one. Pass 3: each node still
- * free becomes a root with its free neighbours. A node without strong neighbours joins none (−1): its
- * row of the prolongator is zero and the smoother alone handles it. Returns each node's aggregate and
- * the number of aggregates.
- */
-export function standardAggregation(G: { ptr: Int32Array; idx: Int32Array }, n: number): { agg: Int32Array; count: number } {
-  let widest = 0;
-  for (let i = 0; i < n; i++) widest = Math.max(widest, G.ptr[i + 1] - G.ptr[i]);
-  return aggregate(n, widest, (i, out, at) => {
-    const [s, e] = [G.ptr[i], G.ptr[i + 1]];
-    out.set(G.idx.subarray(s, e), at);
-    return e - s;
-  });
-}
-
-/**
- * standardAggregation(symmetricStrength(A, theta, diagonal), A.rows) without the graph: a node's strong
- * neighbours are found when a pass visits it while free, so the nodes pass 1 has already aggregated
- * (most of them) are never tested, and the graph (A's entries) is not written. The same aggregates.
+ * PyAMG's standard aggregation (amg_core standard_aggregation) on A's symmetric strength of connection
+ * (strongRow). Pass 1: a node whose neighbours are all free becomes a root, and it and its neighbours
+ * an aggregate. Pass 2: each free node joins the pass-1 aggregate of its first neighbour that has one.
+ * Pass 3: each node still free becomes a root with its free neighbours. A node without strong
+ * neighbours joins none (−1): its row of the prolongator is zero and the smoother alone handles it.
+ * Returns each node's aggregate and the number of aggregates. A node's strong neighbours are found
+ * when a pass visits it while free, so the nodes pass 1 has already aggregated (most of them) are
+ * never tested, and no strength graph (A's entries) is written.
  */
 export function strengthAggregation(A: CSRMatrix, theta: number, diagonal?: Float64Array): { agg: Int32Array; count: number } {
+  const n = A.rows;
+  const row = strongRow(A, theta, diagonal);
   let widest = 0;
-  for (let i = 0; i < A.rows; i++) widest = Math.max(widest, A.rowPtr[i + 1] - A.rowPtr[i]);
-  return aggregate(A.rows, widest, strongRow(A, theta, diagonal));
-}
-
-/** standardAggregation's three passes over the strong rows `row` gives (at most `widest` neighbours a node). */
-function aggregate(n: number, widest: number, row: StrongRow): { agg: Int32Array; count: number } {
+  for (let i = 0; i < n; i++) widest = Math.max(widest, A.rowPtr[i + 1] - A.rowPtr[i]);
   const FREE = -1;
   const ISOLATED = -2;
   const agg = new Int32Array(n).fill(FREE);
@@ -87,7 +61,7 @@ function aggregate(n: number, widest: number, row: StrongRow): { agg: Int32Array
   let count = 0;
   for (let i = 0; i < n; i++) {
     if (agg[i] !== FREE) continue;
-    const m = row(i, nb, 0);
+    const m = row(i, nb);
     if (m === 0) {
       agg[i] = ISOLATED;
       continue;
@@ -102,7 +76,7 @@ function aggregate(n: number, widest: number, row: StrongRow): { agg: Int32Array
   const pass1 = agg.slice();
   for (let i = 0; i < n; i++) {
     if (agg[i] !== FREE) continue;
-    const m = row(i, nb, 0);
+    const m = row(i, nb);
     for (let k = 0; k < m; k++) {
       if (pass1[nb[k]] >= 0) {
         agg[i] = pass1[nb[k]];
@@ -113,7 +87,7 @@ function aggregate(n: number, widest: number, row: StrongRow): { agg: Int32Array
   for (let i = 0; i < n; i++) {
     if (agg[i] !== FREE) continue;
     agg[i] = count;
-    const m = row(i, nb, 0);
+    const m = row(i, nb);
     for (let k = 0; k < m; k++) if (agg[nb[k]] === FREE) agg[nb[k]] = count;
     count++;
   }
