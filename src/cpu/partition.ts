@@ -41,14 +41,3 @@ export function pointerPrefix(ptr: Int32Array): (i: number) => number {
 /** Uniform cost per row (ELL, DIA, dense, vectors). */
 export const uniformPrefix = (i: number): number => i;
 
-/** First index k in the sorted array `a` with a[k] >= v. */
-export function lowerBound(a: Int32Array, v: number): number {
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (a[mid] < v) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}

@@ -5,7 +5,8 @@ import type { SparseMatrix } from '../formats/index.js';
 import type { WasmHeap, Region } from './memory.js';
 import { CpuMatrix } from './resident.js';
 import { exactlyF32 } from '../formats/dia.js';
-import { lowerBound, pointerPrefix, uniformPrefix } from './partition.js';
+import { pointerPrefix, uniformPrefix } from './partition.js';
+import { lowerBound } from '../formats/sort.js';
 import { cacheTiles, cacheTilesFor, type CacheTilesOption } from './tiles.js';
 import { chooseCsrLayout, countUniform, writeGroupedLayout } from './csr-layout.js';
 

@@ -5,6 +5,7 @@ import { allocValues, components, type DType, type ValueArray } from '../dtype.j
 import { allocIndex, withMemoryBudget } from '../memory-budget.js';
 import { type AstypeOptions, castValues, checkHeader, checkIndexArray, checkPadding, checkValueArray, checkZero, copyElement, isZeroAt, type PaddingOptions, slotPitch } from './common.js';
 import { CSRMatrix, isPrivateCanonical } from './csr.js';
+import { lowerBound } from './sort.js';
 
 /**
  * Diagonal storage: A[i, i + offsets[d]] = data[d·pitch + i] (element index; interleaved when complex).
@@ -269,15 +270,4 @@ function distinctOffsets(c: CSRMatrix): { offsets: Int32Array; slotOf: Int32Arra
   let n = 0;
   for (let k = 0; k < all.length; k++) if (k === 0 || all[k] !== all[k - 1]) all[n++] = all[k];
   return { offsets: all.slice(0, n), slotOf: null };
-}
-
-function lowerBound(a: Int32Array, v: number): number {
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (a[mid] < v) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }

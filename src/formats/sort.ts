@@ -196,3 +196,15 @@ function insertionSort(col: Int32Array, val: ValueArray, comp: number, s: number
     if (comp === 2) val[2 * j + 3] = v1;
   }
 }
+
+/** First index k in the sorted array `a` with a[k] >= v. */
+export function lowerBound(a: Int32Array, v: number): number {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (a[mid] < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
