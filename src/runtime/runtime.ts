@@ -1272,7 +1272,7 @@ export class Runtime implements HandleOwner {
    * `signal` that is not an AbortSignal) or b / x0 is not vector data or a resident vector — all checked
    * before the solve starts.
    * @throws {@link InputRangeError} when tol is not a finite number ≥ 0, or maxIter, restart or checkEvery
-   * is not a valid integer.
+   * is not a valid integer, or when a factorization's solution leaves the f64 range (as F.solve: scale b down).
    * @throws {@link GpuUnavailableError} when `options.path` names a GPU path this runtime lacks.
    * @throws {@link WorkerError} when a worker of the pool fails during the solve.
    * @throws {@link DisposedError} once the runtime or A is disposed.
@@ -1525,9 +1525,12 @@ export class Runtime implements HandleOwner {
         // pivot gave x ≈ 1e16 and a plain residual of 0: 'converged', for a true residual of 0.38). Both at
         // the scale F.solve measured (b beyond 2^±900 scaled, x with it, exactly): products of subnormal size
         // carry no error terms (A·1e-160, b·1e-320: 'converged' at 0 for a true 1.8e-16 over tol 1.7e-16)
-        const e = rhsExponent(bnorm, F64_RHS_RANGE);
+        // ‖b‖₂ past the largest f64 (entries near 2^1023): the exponent from max |bᵢ|, and always scaled
+        // (an x entry below 2 that loses bits to it moves the residual by 2^-1074 of ‖b‖: else NaN, and CG)
+        const overflows = bnorm === Infinity;
+        const e = rhsExponent(overflows ? b64.reduce((m, v) => Math.max(m, Math.abs(v)), 0) : bnorm, F64_RHS_RANGE);
         const xs = e === 0 ? s.x : scaleBy(Float64Array.from(s.x), -e);
-        const exact = e === 0 || scaleBy(xs.slice(), e).every((v, i) => v === s.x[i]);
+        const exact = e === 0 || overflows || scaleBy(xs.slice(), e).every((v, i) => v === s.x[i]);
         const [xc, bc] = exact && e !== 0 ? [xs, scaleBy(Float64Array.from(b64), -e)] : [s.x, b64];
         const bn = bc === b64 ? bnorm : hostNorm(bc);
         const target = tol * bn;
@@ -1540,7 +1543,7 @@ export class Runtime implements HandleOwner {
           this.keepHostCopy(b64);
           const info = F.info;
           return {
-            x: s.x, iterations: 0, residualNorm: bnorm > 0 ? rel * bnorm : rel, relativeResidual: rel, recurrenceResidual: rel, converged,
+            x: s.x, iterations: 0, residualNorm: overflows ? scaleBy(Float64Array.of(rel * bn), e)[0] : bnorm > 0 ? rel * bnorm : rel, relativeResidual: rel, recurrenceResidual: rel, converged,
             reason: converged ? 'converged' : Number.isNaN(rel) ? 'nan' : 'stagnated', history: [bnorm > 0 ? 1 : 0, rel], refinements: s.refinements,
             method: 'direct', factor: info, preconditioner: 'none', preconditionerDetail: `none: a direct ${info.kind} factorization (${info.ordering} ordering) on the host CPU`, path: 'cpu',
           };

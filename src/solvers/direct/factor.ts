@@ -577,8 +577,9 @@ export class Factorization extends PublicFactorization {
       // ‖b‖ beyond 2^±900 (the residual's pass measured it) is solved again scaled by a power of two
       // (exactly) and x scaled back, as the Krylov methods do: b = [3, −2, 1]·5e-321 was solved in
       // subnormals and reported 1.06e-3 for an x whose true residual is 1.18e-3 (the best x there has
-      // 8.8e-4). f64 needs no narrower range (the Krylov methods' 2^±16 is f32's): b of 1e5 is not solved twice
-      const e = rhsExponent(norms.b2, F64_RHS_RANGE);
+      // 8.8e-4). f64 needs no narrower range (the Krylov methods' 2^±16 is f32's): b of 1e5 is not solved twice.
+      // ‖b‖₂ itself past the largest f64 (entries near 2^1023: x was NaN, unscaled) takes the exponent from ‖b‖∞
+      const e = rhsExponent(Number.isFinite(norms.b2) ? norms.b2 : norms.bInf, F64_RHS_RANGE);
       if (e !== 0) {
         bj = scaleBy(Float64Array.from(bj), -e);
         const again = this.applyInverse(bj, xj);
@@ -615,6 +616,13 @@ export class Factorization extends PublicFactorization {
         scaleBy(xj, e);
         const back = scaleBy(xj.slice(), -e);
         if (back.some((v, i) => v !== xr[i])) rn = this.residual(bj, (xr = back), r, wr);
+      }
+      // a finite b whose solution leaves the f64 range (scaled back past 2^1024, or overflowing in the
+      // solve): an x of ±Inf or NaN was returned with the scaled residual, or NaN, and no error
+      const over = firstNonFinite(xj);
+      if (over >= 0) {
+        const at = `x[${Math.floor(over / c)}]${k > 1 ? ` of right-hand side ${j}` : ''}`;
+        throw new InputRangeError(`solve: ${at} is ${xj[over]}: the solution leaves the f64 range (|x| past 1.8e308; b is finite, A nearly singular or b too large): scale b down`);
       }
       // x made of rounding (‖A‖∞·‖x‖∞ beyond X_OF_ROUNDING·‖b‖∞: a singular A's rounding-level pivot) has
       // a plain residual of rounding too (0 for a true 0.38); below that bar the plain residual, computed

@@ -41,7 +41,7 @@ export abstract class Factorization {
    *
    * @throws {@link ShapeError} when b's length is not a positive multiple of n (2n for complex).
    * @throws {@link InputTypeError} when b is not vector data (docs/errors.md: any array of numbers or typed array).
-   * @throws {@link InputRangeError} (a RangeError) when refine is not a non-negative integer, or b holds NaN or ±Inf (naming the entry).
+   * @throws {@link InputRangeError} (a RangeError) when refine is not a non-negative integer, or b holds NaN or ±Inf (naming the entry), or the solution x leaves the f64 range (naming its entry: scale b down).
    * @throws {@link DisposedError} once disposed.
    */
   abstract solve(data: ArrayLike<number> | BigInt64Array | BigUint64Array, options?: FactorSolveOptions): Promise<FactorSolveResult>;
