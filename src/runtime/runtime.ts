@@ -1256,8 +1256,8 @@ export class Runtime implements HandleOwner {
   /**
    * Solves A·x = b, choosing the method and the preconditioner from the matrix and the path (what
    * `explain('solve', A)` says): a sparse direct factorization on the host where its estimated fill
-   * and flops are affordable (a singular factor falls back to the Krylov candidates, `directFallback`
-   * says so; `method: 'direct'` factorizes whatever it costs), else CG + IC(0) for a Hermitian positive definite A on the CPU path
+   * and flops are affordable (a singular factor, or the direct solvers' module failing to load, falls back to the Krylov candidates, `directFallback`
+   * says so; `method: 'direct'` factorizes whatever it costs, and rejects with the load's error), else CG + IC(0) for a Hermitian positive definite A on the CPU path
    * (Chebyshev where the path has no triangular solve), MINRES for Hermitian indefinite, GMRES(30) +
    * ILU(0) otherwise; a breakdown moves to the next candidate (CG → MINRES, GMRES → BiCGSTAB). `spd:
    * true` skips the symmetry verdict, `method` and `preconditioner` fix either choice. The result is
@@ -1557,9 +1557,15 @@ export class Runtime implements HandleOwner {
       } catch (e) {
         // the signal fired during the factorization (which freed what it held): 'aborted', as a Krylov method ends
         if (o.signal?.aborted && e === (o.signal.reason ?? e)) return notFactorized();
-        if (o.method === 'direct' || !(e instanceof SingularMatrixError || e instanceof NotPositiveDefiniteError || e instanceof MemoryLimitError)) throw e;
-        notDefinite = !o.spd && (e instanceof SingularMatrixError || e instanceof NotPositiveDefiniteError);
-        directFallback = `the factorization failed (${e.name}: ${e.message}): the Krylov candidates instead${notDefinite ? ', from the first after CG (A is singular or not positive definite)' : ''}`;
+        // the direct solvers' module failed to load (a page's chunk lost to the network; the next call
+        // imports it again): 'auto' has the Krylov candidates, as for a factor past the memory budget
+        if (!directSolvers.loaded() && o.method !== 'direct') {
+          directFallback = `the direct solvers' module failed to load (${String(e)}): the Krylov candidates instead`;
+        } else {
+          if (o.method === 'direct' || !(e instanceof SingularMatrixError || e instanceof NotPositiveDefiniteError || e instanceof MemoryLimitError)) throw e;
+          notDefinite = !o.spd && (e instanceof SingularMatrixError || e instanceof NotPositiveDefiniteError);
+          directFallback = `the factorization failed (${e.name}: ${e.message}): the Krylov candidates instead${notDefinite ? ', from the first after CG (A is singular or not positive definite)' : ''}`;
+        }
       } finally {
         F?.dispose();
       }
