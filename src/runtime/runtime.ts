@@ -388,6 +388,9 @@ export class Runtime implements HandleOwner {
       return this.track(new MatrixHandle(csr, null, this, null, lazy));
     }
     const format = asked === 'keep' ? matrix.format : asked;
+    // the validated copy kept in CSR as asked (or kept), canonical: private as an 'auto' upload's is (no
+    // caller holds its arrays), so its scans, conversions and layout skip what a caller's CSR needs
+    if (format === 'csr' && owned.canonical) markPrivateCanonical(matrix as CSRMatrix);
     const target = format !== matrix.format ? convert(matrix.format === 'csr' ? matrix : matrix.toCSR(), format, convertOptions) : matrix;
     // a format the caller named (or kept) is used on every path that has it, converted at upload
     return this.track(new MatrixHandle(target, this.cpu.matrix(target), this, format));
