@@ -63,7 +63,6 @@ export class CpuMatrix {
   readonly rows: number;
   readonly cols: number;
   readonly nnz: number;
-  readonly bytes: number;
   /** op = 'T' / 'H' products run on it (their CSR forms are derived on first need) */
   readonly hasTranspose = true;
   disposed = false;
@@ -81,7 +80,6 @@ export class CpuMatrix {
     this.rows = host.rows;
     this.cols = host.cols;
     this.nnz = host.nnz;
-    this.bytes = host.storageBytes();
   }
   derive(key: string, make: () => CpuMatrix): CpuMatrix {
     if (this.disposed) throw new DisposedError(`${this.format} matrix`);
