@@ -125,7 +125,7 @@ export function cg_direction_c128(z: usize, p: usize, q: usize, beta: f64, out: 
 // products without reading d; without `withX`, x is left to the next product call
 // (cg_dia_direction_x_f64), so this pass reads neither x nor p.
 // @ts-ignore: decorator
-@inline function updateJacobi(x: usize, r: usize, p: usize, q: usize, d: usize, c: f64, z: usize, alpha: f64, out: usize, start: i32, end: i32, withX: bool, uniform: bool): void {
+@inline function updateJacobi(x: usize, r: usize, p: usize, q: usize, d: usize, c: f64, z: usize, alpha: f64, out: usize, start: i32, end: i32, withX: bool, uniform: bool, storeZ: bool = true): void {
   let i = start;
   let rr: f64 = 0;
   let rz: f64 = 0;
@@ -139,7 +139,7 @@ export function cg_direction_c128(z: usize, p: usize, q: usize, beta: f64, out: 
       const r0 = f64x2.sub(v128.load(r + o), f64x2.mul(a, v128.load(q + o)));
       v128.store(r + o, r0);
       const z0 = f64x2.mul(uniform ? cv : v128.load(d + o), r0);
-      v128.store(z + o, z0);
+      if (storeZ) v128.store(z + o, z0);
       s0 = f64x2.add(s0, f64x2.mul(r0, r0));
       t0 = f64x2.add(t0, f64x2.mul(r0, z0));
     }
@@ -152,7 +152,7 @@ export function cg_direction_c128(z: usize, p: usize, q: usize, beta: f64, out: 
     const ri = load<f64>(r + o) - alpha * load<f64>(q + o);
     store<f64>(r + o, ri);
     const zi = (uniform ? c : load<f64>(d + o)) * ri;
-    store<f64>(z + o, zi);
+    if (storeZ) store<f64>(z + o, zi);
     rr += ri * ri;
     rz += ri * zi;
   }
@@ -172,8 +172,9 @@ export function cg_residual_jacobi_f64(r: usize, q: usize, d: usize, z: usize, a
   updateJacobi(0, r, 0, q, d, 0, z, alpha, out, start, end, false, false);
 }
 
-export function cg_residual_jacobi_scalar_f64(r: usize, q: usize, c: f64, z: usize, alpha: f64, out: usize, start: i32, end: i32): void {
-  updateJacobi(0, r, 0, q, 0, c, z, alpha, out, start, end, false, true);
+// z = c·r is not stored: the product that reads it next scales r itself (cg_dia_direction(_x)_scaled_f64, assembly/spmv_dia.ts)
+export function cg_residual_jacobi_scalar_f64(r: usize, q: usize, c: f64, alpha: f64, out: usize, start: i32, end: i32): void {
+  updateJacobi(0, r, 0, q, 0, c, 0, alpha, out, start, end, false, true, false);
 }
 
 // updateJacobi's x, r, z and sums in f32 lanes (with x: in f32 the deferred x step measured no faster,

@@ -39,6 +39,15 @@ import {
   return v;
 }
 
+/**
+ * x's lanes as a product reads them: as loaded, or `scaled`, c·x — the bits of the c·x a uniform Jacobi
+ * step would have stored (cg_residual_jacobi_scalar_f64 no longer stores z = c·r: the product reads r).
+ */
+// @ts-ignore: decorator
+@inline function xs<T>(v: v128, c: v128, scaled: bool): v128 {
+  return scaled ? v128.mul<T>(c, v) : v;
+}
+
 /** Complex x[j .. j+V) (component type T; c64 V=2 as 64-bit lanes, c128 V=1), out-of-range lanes 0. */
 // @ts-ignore: decorator
 @inline function xCplx<T>(x: usize, j: i32, cols: i32): v128 {
@@ -106,6 +115,12 @@ import {
   return <i32>e;
 }
 
+/** A scalar x value as a product reads it (xs's scalar form). */
+// @ts-ignore: decorator
+@inline function xv<T>(v: T, c: T, scaled: bool): T {
+  return scaled ? c * v : v;
+}
+
 /**
  * Scalar rows [r0, r1): the plain build's kernel, the SIMD build's head and tail. Rows go in runs
  * that share one valid diagonal range (all rows but a few near each diagonal's ends), found once per
@@ -115,7 +130,7 @@ import {
  * reuses them. 4 accumulators and their 8 loads fit the registers (8 rows spilled: V8 issues every
  * load of the loop body before the arithmetic). Every row sums its diagonals in ascending order.
  */
-function diaRealScalar<T, D>(offsets: usize, ndiag: i32, data: usize, pitch: i32, cols: i32, x: usize, y: usize, a: T, b: T, r0: i32, r1: i32): void {
+function diaRealScalar<T, D>(offsets: usize, ndiag: i32, data: usize, pitch: i32, cols: i32, x: usize, y: usize, a: T, b: T, r0: i32, r1: i32, c: T = 1, scaled: bool = false): void {
   if (r0 >= r1) return;
   const SH = alignof<T>(), E = sizeof<T>();
   // A's values of type D (compact f64: f32, each widened exactly)
@@ -135,10 +150,10 @@ function diaRealScalar<T, D>(offsets: usize, ndiag: i32, data: usize, pitch: i32
       let dp = data + ((<usize>lo * <usize>pitch + <usize>i) << DS);
       for (let op = o0; op < o1; op += 4, dp += dstep) {
         const xp = xi + (<usize>load<i32>(op) << SH);
-        s0 += <T>load<D>(dp) * load<T>(xp);
-        s1 += <T>load<D>(dp, DE) * load<T>(xp, E);
-        s2 += <T>load<D>(dp, 2 * DE) * load<T>(xp, 2 * E);
-        s3 += <T>load<D>(dp, 3 * DE) * load<T>(xp, 3 * E);
+        s0 += <T>load<D>(dp) * xv<T>(load<T>(xp), c, scaled);
+        s1 += <T>load<D>(dp, DE) * xv<T>(load<T>(xp, E), c, scaled);
+        s2 += <T>load<D>(dp, 2 * DE) * xv<T>(load<T>(xp, 2 * E), c, scaled);
+        s3 += <T>load<D>(dp, 3 * DE) * xv<T>(load<T>(xp, 3 * E), c, scaled);
       }
       diaPut<T>(y, i, s0, a, b);
       diaPut<T>(y, i + 1, s1, a, b);
@@ -149,7 +164,7 @@ function diaRealScalar<T, D>(offsets: usize, ndiag: i32, data: usize, pitch: i32
       let s: T = 0;
       const xi = x + (<usize>i << SH);
       let dp = data + ((<usize>lo * <usize>pitch + <usize>i) << DS);
-      for (let op = o0; op < o1; op += 4, dp += dstep) s += <T>load<D>(dp) * load<T>(xi + (<usize>load<i32>(op) << SH));
+      for (let op = o0; op < o1; op += 4, dp += dstep) s += <T>load<D>(dp) * xv<T>(load<T>(xi + (<usize>load<i32>(op) << SH)), c, scaled);
       diaPut<T>(y, i, s, a, b);
     }
   }
@@ -260,8 +275,8 @@ function diaCplxScalar<T>(offsets: usize, ndiag: i32, data: usize, pitch: i32, c
 }
 
 // @ts-ignore: decorator
-@inline function diaReal<T, D>(offsets: usize, ndiag: i32, data: usize, pitch: i32, cols: i32, x: usize, y: usize, alpha: f64, beta: f64, rowStart: i32, rowEnd: i32): void {
-  const a = <T>alpha, b = <T>beta;
+@inline function diaReal<T, D>(offsets: usize, ndiag: i32, data: usize, pitch: i32, cols: i32, x: usize, y: usize, alpha: f64, beta: f64, rowStart: i32, rowEnd: i32, scale: f64 = 1, scaled: bool = false): void {
+  const a = <T>alpha, b = <T>beta, c = <T>scale;
   let i = rowStart;
   if (ASC_FEATURE_SIMD) {
     const V = <i32>(16 / sizeof<T>()); // rows per v128
@@ -270,10 +285,10 @@ function diaCplxScalar<T>(offsets: usize, ndiag: i32, data: usize, pitch: i32, c
     const DS = alignof<D>();
     const start = (rowStart + 3) & ~3;
     if (start + V <= rowEnd) {
-      diaRealScalar<T, D>(offsets, ndiag, data, pitch, cols, x, y, a, b, rowStart, start);
+      diaRealScalar<T, D>(offsets, ndiag, data, pitch, cols, x, y, a, b, rowStart, start, c, scaled);
       i = start;
       const useBeta = b != 0;
-      const va = v128.splat<T>(a), vb = v128.splat<T>(b);
+      const va = v128.splat<T>(a), vb = v128.splat<T>(b), vc = v128.splat<T>(c);
       let dlo = ndiag, dhi = ndiag;
       // interior blocks (every diagonal in range, x read without bounds): from row -off[0] to the row
       // whose block ends at cols - off[last]; nothing to look up or test per block, the same sums in the
@@ -290,10 +305,10 @@ function diaCplxScalar<T>(offsets: usize, ndiag: i32, data: usize, pitch: i32, c
           let dp = data + (<usize>i << DS);
           for (let op = offsets, oe = offsets + (<usize>ndiag << 2); op < oe; op += 4, dp += dstep) {
             const xp = xi + (<usize>load<i32>(op) << SH);
-            c0 = v128.add<T>(c0, v128.mul<T>(ldA<T, D>(dp, 0), v128.load(xp)));
-            c1 = v128.add<T>(c1, v128.mul<T>(ldA<T, D>(dp, 1), v128.load(xp, 16)));
-            c2 = v128.add<T>(c2, v128.mul<T>(ldA<T, D>(dp, 2), v128.load(xp, 32)));
-            c3 = v128.add<T>(c3, v128.mul<T>(ldA<T, D>(dp, 3), v128.load(xp, 48)));
+            c0 = v128.add<T>(c0, v128.mul<T>(ldA<T, D>(dp, 0), xs<T>(v128.load(xp), vc, scaled)));
+            c1 = v128.add<T>(c1, v128.mul<T>(ldA<T, D>(dp, 1), xs<T>(v128.load(xp, 16), vc, scaled)));
+            c2 = v128.add<T>(c2, v128.mul<T>(ldA<T, D>(dp, 2), xs<T>(v128.load(xp, 32), vc, scaled)));
+            c3 = v128.add<T>(c3, v128.mul<T>(ldA<T, D>(dp, 3), xs<T>(v128.load(xp, 48), vc, scaled)));
           }
           diaStoreBlock<T>(y + (<usize>i << SH), c0, c1, c2, c3, va, vb, useBeta);
           continue;
@@ -313,10 +328,10 @@ function diaCplxScalar<T>(offsets: usize, ndiag: i32, data: usize, pitch: i32, c
             x0 = xReal<T>(x, j, cols); x1 = xReal<T>(x, j + V, cols);
             x2 = xReal<T>(x, j + 2 * V, cols); x3 = xReal<T>(x, j + 3 * V, cols);
           }
-          c0 = v128.add<T>(c0, v128.mul<T>(ldA<T, D>(dp, 0), x0));
-          c1 = v128.add<T>(c1, v128.mul<T>(ldA<T, D>(dp, 1), x1));
-          c2 = v128.add<T>(c2, v128.mul<T>(ldA<T, D>(dp, 2), x2));
-          c3 = v128.add<T>(c3, v128.mul<T>(ldA<T, D>(dp, 3), x3));
+          c0 = v128.add<T>(c0, v128.mul<T>(ldA<T, D>(dp, 0), xs<T>(x0, vc, scaled)));
+          c1 = v128.add<T>(c1, v128.mul<T>(ldA<T, D>(dp, 1), xs<T>(x1, vc, scaled)));
+          c2 = v128.add<T>(c2, v128.mul<T>(ldA<T, D>(dp, 2), xs<T>(x2, vc, scaled)));
+          c3 = v128.add<T>(c3, v128.mul<T>(ldA<T, D>(dp, 3), xs<T>(x3, vc, scaled)));
         }
         diaStoreBlock<T>(y + (<usize>i << SH), c0, c1, c2, c3, va, vb, useBeta);
       }
@@ -326,7 +341,7 @@ function diaCplxScalar<T>(offsets: usize, ndiag: i32, data: usize, pitch: i32, c
         let c0 = v128.splat<T>(0);
         for (let d = dlo; d < dhi; d++) {
           const j = i + load<i32>(offsets + (<usize>d << 2));
-          c0 = v128.add<T>(c0, v128.mul<T>(ldA<T, D>(data + ((<usize>d * <usize>pitch + <usize>i) << DS), 0), xReal<T>(x, j, cols)));
+          c0 = v128.add<T>(c0, v128.mul<T>(ldA<T, D>(data + ((<usize>d * <usize>pitch + <usize>i) << DS), 0), xs<T>(xReal<T>(x, j, cols), vc, scaled)));
         }
         const yp = y + (<usize>i << SH);
         c0 = v128.mul<T>(c0, va);
@@ -335,7 +350,7 @@ function diaCplxScalar<T>(offsets: usize, ndiag: i32, data: usize, pitch: i32, c
       }
     }
   }
-  diaRealScalar<T, D>(offsets, ndiag, data, pitch, cols, x, y, a, b, i, rowEnd);
+  diaRealScalar<T, D>(offsets, ndiag, data, pitch, cols, x, y, a, b, i, rowEnd, c, scaled);
 }
 
 // @ts-ignore: decorator
@@ -440,17 +455,18 @@ const DIR_TILE: i32 = 1024;
 // depend on how they are split, and the direction step's accumulators carry across the tiles (whose
 // starts are 4 rows apart from `start`), so Σ pᵢ·qᵢ is direction_f64's over [start, end).
 // @ts-ignore: decorator
-@inline function diaDirection<D>(offsets: usize, ndiag: i32, data: usize, pitch: i32, n: i32, z: usize, p: usize, q: usize, x: usize, alpha: f64, beta: f64, out: usize, start: i32, end: i32, withX: bool): void {
+@inline function diaDirection<D>(offsets: usize, ndiag: i32, data: usize, pitch: i32, n: i32, z: usize, p: usize, q: usize, x: usize, alpha: f64, beta: f64, out: usize, start: i32, end: i32, withX: bool, scale: f64 = 1, scaled: bool = false): void {
   let s: f64 = 0;
   // direction_f64's split: 4-row blocks from start in lanes, the last < 4 rows after the lanes are summed
   const blocks = ASC_FEATURE_SIMD ? end - ((end - start) & 3) : start;
   if (ASC_FEATURE_SIMD) {
     const b = f64x2.splat(beta);
     const a = f64x2.splat(alpha);
+    const c = f64x2.splat(scale);
     let s0 = f64x2.splat(0), s1 = f64x2.splat(0);
     for (let t = start; t < end; t += DIR_TILE) {
       const e = min(end, t + DIR_TILE);
-      diaReal<f64, D>(offsets, ndiag, data, pitch, n, z, q, 1.0, beta, t, e);
+      diaReal<f64, D>(offsets, ndiag, data, pitch, n, z, q, 1.0, beta, t, e, scale, scaled);
       for (let i = t, be = min(e, blocks); i < be; i += 4) {
         const o = <usize>i << 3;
         const o0 = v128.load(p + o), o1 = v128.load(p + o, 16);
@@ -458,8 +474,8 @@ const DIR_TILE: i32 = 1024;
           v128.store(x + o, f64x2.add(v128.load(x + o), f64x2.mul(a, o0)));
           v128.store(x + o, f64x2.add(v128.load(x + o, 16), f64x2.mul(a, o1)), 16);
         }
-        const p0 = f64x2.add(v128.load(z + o), f64x2.mul(b, o0));
-        const p1 = f64x2.add(v128.load(z + o, 16), f64x2.mul(b, o1));
+        const p0 = f64x2.add(xs<f64>(v128.load(z + o), c, scaled), f64x2.mul(b, o0));
+        const p1 = f64x2.add(xs<f64>(v128.load(z + o, 16), c, scaled), f64x2.mul(b, o1));
         v128.store(p + o, p0);
         v128.store(p + o, p1, 16);
         s0 = f64x2.add(s0, f64x2.mul(p0, v128.load(q + o)));
@@ -469,13 +485,13 @@ const DIR_TILE: i32 = 1024;
     const u = f64x2.add(s0, s1);
     s = f64x2.extract_lane(u, 0) + f64x2.extract_lane(u, 1);
   } else {
-    for (let t = start; t < end; t += DIR_TILE) diaReal<f64, D>(offsets, ndiag, data, pitch, n, z, q, 1.0, beta, t, min(end, t + DIR_TILE));
+    for (let t = start; t < end; t += DIR_TILE) diaReal<f64, D>(offsets, ndiag, data, pitch, n, z, q, 1.0, beta, t, min(end, t + DIR_TILE), scale, scaled);
   }
   // the plain build's every row (q is then formed first, whole), the SIMD build's last < 4
   for (let i = blocks; i < end; i++) {
     const o = <usize>i << 3;
     if (withX) store<f64>(x + o, load<f64>(x + o) + alpha * load<f64>(p + o));
-    const pi = load<f64>(z + o) + beta * load<f64>(p + o);
+    const pi = xv<f64>(load<f64>(z + o), scale, scaled) + beta * load<f64>(p + o);
     store<f64>(p + o, pi);
     s += pi * load<f64>(q + o);
   }
@@ -500,4 +516,22 @@ export function cg_dia_direction_x_f64(offsets: usize, ndiag: i32, data: usize, 
 // the two over compact storage (dia_f64f32's values): the same bits
 export function cg_dia_direction_x_f64f32(offsets: usize, ndiag: i32, data: usize, pitch: i32, n: i32, z: usize, p: usize, q: usize, x: usize, alpha: f64, beta: f64, out: usize, start: i32, end: i32): void {
   diaDirection<f32>(offsets, ndiag, data, pitch, n, z, p, q, x, alpha, beta, out, start, end, true);
+}
+
+// the four with z = c·r read as r and scaled on the fly (xs): a uniform Jacobi step's z, whose update
+// (cg_residual_jacobi_scalar_f64) then stores no z — the same bits, a vector's write less an iteration
+export function cg_dia_direction_scaled_f64(offsets: usize, ndiag: i32, data: usize, pitch: i32, n: i32, r: usize, p: usize, q: usize, beta: f64, c: f64, out: usize, start: i32, end: i32): void {
+  diaDirection<f64>(offsets, ndiag, data, pitch, n, r, p, q, 0, 0, beta, out, start, end, false, c, true);
+}
+
+export function cg_dia_direction_scaled_f64f32(offsets: usize, ndiag: i32, data: usize, pitch: i32, n: i32, r: usize, p: usize, q: usize, beta: f64, c: f64, out: usize, start: i32, end: i32): void {
+  diaDirection<f32>(offsets, ndiag, data, pitch, n, r, p, q, 0, 0, beta, out, start, end, false, c, true);
+}
+
+export function cg_dia_direction_x_scaled_f64(offsets: usize, ndiag: i32, data: usize, pitch: i32, n: i32, r: usize, p: usize, q: usize, x: usize, alpha: f64, beta: f64, c: f64, out: usize, start: i32, end: i32): void {
+  diaDirection<f64>(offsets, ndiag, data, pitch, n, r, p, q, x, alpha, beta, out, start, end, true, c, true);
+}
+
+export function cg_dia_direction_x_scaled_f64f32(offsets: usize, ndiag: i32, data: usize, pitch: i32, n: i32, r: usize, p: usize, q: usize, x: usize, alpha: f64, beta: f64, c: f64, out: usize, start: i32, end: i32): void {
+  diaDirection<f32>(offsets, ndiag, data, pitch, n, r, p, q, x, alpha, beta, out, start, end, true, c, true);
 }

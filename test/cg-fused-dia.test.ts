@@ -237,7 +237,7 @@ describe('cgProductDirection (cg_dia_direction_f64)', () => {
   });
 });
 
-describe('cgDeferredX (cg_dia_direction_x_f64, cg_residual_jacobi_f64 and _scalar_f64)', () => {
+describe('cgDeferredX (cg_dia_direction_x_f64, cg_residual_jacobi_f64; uniform D⁻¹: the _scaled products and cg_residual_jacobi_scalar_f64)', () => {
   /** An f64 banded matrix whose diagonal is `diag(i)`, random off-diagonals. */
   const withDiagonal = (n: number, diag: (i: number) => number) => {
     const g = new Prng(n + 77);
@@ -255,10 +255,13 @@ describe('cgDeferredX (cg_dia_direction_x_f64, cg_residual_jacobi_f64 and _scala
     return new CSRMatrix(n, n, 'f64', Int32Array.from(ptr), Int32Array.from(col), Float64Array.from(val));
   };
   for (const threads of THREADS) {
-    it(`product: x ← x + α·p then the product's values; update: r, z, ‖r‖², rᵀz without x and p — the undeferred calls' bits; ${threads} thread(s)`, async () => {
+    it(`product: x ← x + α·p then the product's values; update: r, z (uniform: left to the product, which scales r), ‖r‖², rᵀz without x and p — the undeferred calls' bits; ${threads} thread(s)`, async () => {
       const B = backends.get(threads)!;
       for (const n of [1, 5, 17, 2050, 5001]) {
-        for (const diag of [() => 4, (i: number) => 4 + (i % 3)]) {
+        // a uniform D⁻¹ of 1/3 (not a power of two: c·r rounds) and a varying one
+        for (const diag of [() => 3, (i: number) => 4 + (i % 3)]) {
+          // one row: the varying diagonal is uniform too
+          const uniform = Array.from({ length: n }, (_, i) => diag(i)).every((v) => v === diag(0));
           const M = B.upload(DIAMatrix.fromCSR(withDiagonal(n, diag)));
           const ops = cpuSolverOps(B, M, 'jacobi');
           const init = [1, 2, 3, 4, 5, 6].map((k) => Float64Array.from(random(n, 11 * n + k), (v, i) => v + i * 1e-9));
@@ -273,8 +276,11 @@ describe('cgDeferredX (cg_dia_direction_x_f64, cg_residual_jacobi_f64 and _scala
           const same = (a: { view(): ArrayLike<number> }, b: { view(): ArrayLike<number> }, what: string) =>
             expect(Array.from(a.view()), `${what} n ${n}`).toEqual(Array.from(b.view()));
           try {
+            // z = D⁻¹·r, as cg() makes it before the iterations
+            await ops.precondition!(r, z);
+            await ops.precondition!(r2, z2);
             for (const alpha of [0.31, 0]) {
-              const pq = await ops.cgDeferredX!.product(0.43, z, p, q, x, alpha);
+              const pq = await ops.cgDeferredX!.product(0.43, z, p, q, x, alpha, r);
               await ops.axpy([alpha, 0], p2, x2);
               const pq2 = await ops.cgProductDirection!(0.43, z2, p2, q2);
               expect(pq).toBe(pq2);
@@ -282,10 +288,16 @@ describe('cgDeferredX (cg_dia_direction_x_f64, cg_residual_jacobi_f64 and _scala
             }
             const xBefore = Array.from(x.view());
             const pBefore = Array.from(p.view());
+            const zBefore = Array.from(zz.view());
             const [rr, rz] = await ops.cgDeferredX!.update(0.29, q, r, zz);
             const [rr2, rz2] = await ops.cgUpdatePrecondition!(0.29, p2, q2, x2, r2, zz2);
             expect([rr, rz]).toEqual([rr2, rz2]);
             same(r, r2, 'r');
+            if (uniform) {
+              // not stored: the product reads c·r, whose bits are the stored z's
+              expect(Array.from(zz.view())).toEqual(zBefore);
+              await ops.precondition!(r, zz);
+            }
             same(zz, zz2, 'z ← D⁻¹r');
             expect(Array.from(x.view())).toEqual(xBefore);
             expect(Array.from(p.view())).toEqual(pBefore);
@@ -301,7 +313,7 @@ describe('cgDeferredX (cg_dia_direction_x_f64, cg_residual_jacobi_f64 and _scala
 
   it("CG with it: the undeferred CG's bits, when it converges, stops at maxIter or is aborted (uniform and varying D)", async () => {
     const B = backends.get(2)!;
-    for (const diag of [() => 4, (i: number) => 2.5 + (i % 3)]) {
+    for (const diag of [() => 3.5, (i: number) => 2.5 + (i % 3)]) {
       const A = withDiagonal(3000, diag);
       const M = B.upload(DIAMatrix.fromCSR(A));
       const ops = cpuSolverOps(B, M, 'jacobi');

@@ -140,9 +140,12 @@ describe('compact f64 DIA storage', () => {
   });
 
   for (const s of [SETUPS[1], SETUPS[2], SETUPS[3]]) {
-    it(`Jacobi-CG (cg_dia_direction(_x)_f64f32): the f64 storage's iterates, history and x bit for bit, converged and at maxIter; ${key(s)}`, async () => {
+    // poisson3D's uniform D⁻¹ (1/6) takes the _scaled products (z = c·r read from r), a varying one the others
+    for (const uniform of [true, false]) it(`Jacobi-CG (cg_dia_direction(_x)${uniform ? '_scaled' : ''}_f64f32): the f64 storage's iterates, history and x bit for bit, converged and at maxIter; ${uniform ? 'uniform' : 'varying'} diagonal, ${key(s)}`, async () => {
       const B = backends.get(key(s))!;
-      const A = poisson3D(14);
+      const P = poisson3D(14);
+      // the varying diagonal: 6, 7 or 8 (exactly f32, so still compact)
+      const A = uniform ? P : new CSRMatrix(P.rows, P.cols, 'f64', P.rowPtr, P.colIdx, Float64Array.from(P.values, (v, k) => (v === 6 ? 6 + (k % 3) : v)));
       const H = DIAMatrix.fromCSR(A);
       const [Mc, Mf] = [B.upload(H), f64Upload(B, H)];
       const [oc, of] = [cpuSolverOps(B, Mc, 'jacobi'), cpuSolverOps(B, Mf, 'jacobi')];
@@ -158,7 +161,8 @@ describe('compact f64 DIA storage', () => {
         for (const o of [{ tol: 1e-10 }, { tol: 1e-12, maxIter: 9 }]) {
           kernels.clear();
           const c = await cg(oc, b, o);
-          expect(kernels.has('cg_dia_direction_x_f64f32') && kernels.has('cg_dia_direction_f64f32')).toBe(true);
+          const scaled = uniform ? '_scaled' : '';
+          expect(kernels.has(`cg_dia_direction_x${scaled}_f64f32`) && kernels.has(`cg_dia_direction${scaled}_f64f32`)).toBe(true);
           const f = await cg(of, b, o);
           expect([c.reason, c.iterations]).toEqual([f.reason, f.iterations]);
           expect(c.history).toEqual(f.history);

@@ -53,10 +53,12 @@ export interface SolverOps<V> {
    * Optional, with cgProductDirection and cgUpdatePrecondition: the same steps with x's update moved
    * from the update to the next product call, which reads p anyway — `product` makes x ← x + α·p
    * (α of the previous update, 0: none) before p ← z + β·p, and `update` makes r, z, ‖r‖² and rᴴz
-   * without reading x or p. The same values; cg() folds the last α·p into x when it stops.
+   * without reading x or p. The same values; cg() folds the last α·p into x when it stops. Both take
+   * r, z = M⁻¹·r as a pair that only these calls change after cg() made z: a uniform Jacobi's z = c·r
+   * is then read as r scaled (the CPU's f64 DIA kernels), and `update` need not store it.
    */
   cgDeferredX?: {
-    product(beta: number, z: V, p: V, q: V, x: V, alpha: number): Promise<number>;
+    product(beta: number, z: V, p: V, q: V, x: V, alpha: number, r: V): Promise<number>;
     update(alpha: number, q: V, r: V, z: V): Promise<[number, number]>;
   };
   /**

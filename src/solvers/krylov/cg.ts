@@ -84,7 +84,7 @@ export async function cg<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V> & 
         }
         let pq: number;
         if (deferred) {
-          pq = await deferred.product(beta, zr, p, q, x, pending);
+          pq = await deferred.product(beta, zr, p, q, x, pending, r);
           pending = 0;
         } else if (pNext) {
           pq = await ops.cgDirectionProduct!(beta, zr, p, pNext, q);
