@@ -170,6 +170,17 @@ export function rhsExponent(norm: number, range = RHS_RANGE): number {
   return Math.abs(e) > range ? e : 0;
 }
 
+/**
+ * rhsExponent of b from `norm` = ‖b‖₂, or from max |bᵢ| where ‖b‖₂ itself overflows (finite entries
+ * near 2^1023: no exponent, and the solve went NaN).
+ */
+export function rhsExponentOf(b: ArrayLike<number>, norm: number, range = RHS_RANGE): number {
+  if (norm !== Infinity) return rhsExponent(norm, range);
+  let m = 0;
+  for (let i = 0; i < b.length; i++) m = Math.max(m, Math.abs(b[i]));
+  return rhsExponent(m, range);
+}
+
 /** v ← 2^e·v in place, exact where no entry over- or underflows (two steps: 2^±1074 itself is not a number). */
 export function scaleBy(v: Float64Array, e: number): Float64Array {
   const h = Math.trunc(e / 2);

@@ -1,5 +1,5 @@
 import { checkMemoryFloor, withMemoryBudget } from '../memory-budget.js';
-import { accurateResidualNorm, F64_RHS_RANGE, hostNorm, hostResidual, rhsExponent, scaleBy } from '../host-spmv.js';
+import { accurateResidualNorm, F64_RHS_RANGE, hostNorm, hostResidual, rhsExponentOf, scaleBy } from '../host-spmv.js';
 import { ANY_NUMBER, FINITE_NON_NEGATIVE, NON_NEGATIVE, NON_NEGATIVE_INTEGER, POSITIVE_INTEGER, checkBoolean, checkChoice, checkFunction, checkNumber, checkOptions, checkScalar, checkSignal, inRange, requireNumber } from '../options-check.js';
 import { checkSingleRange, vectorData } from '../vector-data.js';
 import { DOT_OPTION_KEYS, EXPLAIN_OPTION_KEYS, RUNTIME_OPTION_KEYS, SOLVE_OPTION_KEYS, SPMV_OPTION_KEYS, UPLOAD_OPTION_KEYS, WEBGPU_OPTION_KEYS } from './options.js';
@@ -1117,7 +1117,7 @@ export class Runtime implements HandleOwner {
    * `signal` that is not an AbortSignal) or b / x0 is not vector data or a resident vector — all checked
    * before the solve starts.
    * @throws {@link InputRangeError} when tol is not a finite number ≥ 0, maxIter not a non-negative integer
-   * or checkEvery not a positive integer.
+   * or checkEvery not a positive integer, or when the solution leaves the f64 range (naming its entry: scale b down).
    * @throws {@link GpuUnavailableError} when `options.path` names a GPU path this runtime lacks.
    * @throws {@link WorkerError} when a worker of the pool fails during the solve.
    * @throws {@link DisposedError} once the runtime or A is disposed.
@@ -1157,7 +1157,7 @@ export class Runtime implements HandleOwner {
    * `signal` that is not an AbortSignal) or b / x0 is not vector data or a resident vector — all checked
    * before the solve starts.
    * @throws {@link InputRangeError} when tol is not a finite number ≥ 0, maxIter not a non-negative integer
-   * or checkEvery not a positive integer.
+   * or checkEvery not a positive integer, or when the solution leaves the f64 range (naming its entry: scale b down).
    * @throws {@link GpuUnavailableError} when `options.path` names a GPU path this runtime lacks.
    * @throws {@link WorkerError} when a worker of the pool fails during the solve.
    * @throws {@link DisposedError} once the runtime or A is disposed.
@@ -1199,7 +1199,7 @@ export class Runtime implements HandleOwner {
    * `signal` that is not an AbortSignal) or b / x0 is not vector data or a resident vector — all checked
    * before the solve starts.
    * @throws {@link InputRangeError} when tol is not a finite number ≥ 0, or maxIter, restart or checkEvery
-   * is not a valid integer.
+   * is not a valid integer, or when the solution leaves the f64 range (naming its entry: scale b down).
    * @throws {@link GpuUnavailableError} when `options.path` names a GPU path this runtime lacks.
    * @throws {@link DisposedError} once the runtime or A is disposed.
    * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
@@ -1235,7 +1235,7 @@ export class Runtime implements HandleOwner {
    * `signal` that is not an AbortSignal) or b / x0 is not vector data or a resident vector — all checked
    * before the solve starts.
    * @throws {@link InputRangeError} when tol is not a finite number ≥ 0, maxIter not a non-negative integer
-   * or checkEvery not a positive integer.
+   * or checkEvery not a positive integer, or when the solution leaves the f64 range (naming its entry: scale b down).
    * @throws {@link GpuUnavailableError} when `options.path` names a GPU path this runtime lacks.
    * @throws {@link DisposedError} once the runtime or A is disposed.
    * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
@@ -1280,7 +1280,7 @@ export class Runtime implements HandleOwner {
    * `signal` that is not an AbortSignal) or b / x0 is not vector data or a resident vector — all checked
    * before the solve starts.
    * @throws {@link InputRangeError} when tol is not a finite number ≥ 0, or maxIter, restart or checkEvery
-   * is not a valid integer, or when a factorization's solution leaves the f64 range (as F.solve: scale b down).
+   * is not a valid integer, or when the solution leaves the f64 range (naming its entry: scale b down).
    * @throws {@link GpuUnavailableError} when `options.path` names a GPU path this runtime lacks.
    * @throws {@link WorkerError} when a worker of the pool fails during the solve.
    * @throws {@link DisposedError} once the runtime or A is disposed.
@@ -1537,7 +1537,7 @@ export class Runtime implements HandleOwner {
         // ‖b‖₂ past the largest f64 (entries near 2^1023): the exponent from max |bᵢ|, and always scaled
         // (an x entry below 2 that loses bits to it moves the residual by 2^-1074 of ‖b‖: else NaN, and CG)
         const overflows = bnorm === Infinity;
-        const e = rhsExponent(overflows ? b64.reduce((m, v) => Math.max(m, Math.abs(v)), 0) : bnorm, F64_RHS_RANGE);
+        const e = rhsExponentOf(b64, bnorm, F64_RHS_RANGE);
         const xs = e === 0 ? s.x : scaleBy(Float64Array.from(s.x), -e);
         const exact = e === 0 || overflows || scaleBy(xs.slice(), e).every((v, i) => v === s.x[i]);
         const [xc, bc] = exact && e !== 0 ? [xs, scaleBy(Float64Array.from(b64), -e)] : [s.x, b64];

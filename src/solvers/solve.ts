@@ -1,6 +1,7 @@
 import { amgPays } from './amg/index.js';
 import type { CSRMatrix } from '../formats/csr.js';
-import { hostNorm, hostResidual, hostResidualNorm, rhsExponent, scaleBy } from '../host-spmv.js';
+import { hostNorm, hostResidual, hostResidualNorm, rhsExponentOf, scaleBy } from '../host-spmv.js';
+import { InputRangeError } from '../errors.js';
 import type { ValueArray } from '../dtype.js';
 import type { PathId } from '../path.js';
 import { bicgstab } from './krylov/bicgstab.js';
@@ -253,12 +254,16 @@ export async function solveWithTrueResidual<V>(
   // the methods' dot products over- or underflow for ‖b‖ far from 1 (f64 from 1e±154, f32 from 1e±19:
   // 'nan', 'breakdown' or divergence on a problem whose answer is representable): b and x0 are scaled by
   // a power of two, exactly, and x and the residual norm scaled back
-  const e = rhsExponent(hostNorm(b));
+  const e = rhsExponentOf(b, hostNorm(b));
   if (e === 0) return solveScaled(ops, io, A, b, run, o);
   const bs = scaleBy(Float64Array.from(b), -e);
   const r = await solveScaled(ops, io, A, bs, run, { ...o, x0: o.x0 && scaleBy(Float64Array.from(o.x0), -e) });
   const xs = r.x.slice();
   const x = scaleBy(r.x, e);
+  // a finite x scaled back past the largest f64: the solution is not representable (it ended
+  // 'stagnated' with x = ±Inf and a NaN residual), as F.solve says
+  const over = x.findIndex((v, i) => !Number.isFinite(v) && Number.isFinite(xs[i]));
+  if (over >= 0) throw new InputRangeError(`solve: x[${Math.floor((over * A.rows) / b.length)}] is ${x[over]}: the solution leaves the f64 range (|x| past 1.8e308; b is finite, A nearly singular or b too large): scale b down`);
   const out = { ...r, x, residualNorm: scaleBy(Float64Array.of(r.residualNorm), e)[0] };
   // x scaled back into subnormals (or past the largest f64) lost bits: b = 5e-321 with an f32 A said
   // 'converged' at 4e-13 for an x whose true residual is 9e-4. The residual reported is the returned x's
