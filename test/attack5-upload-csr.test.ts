@@ -40,6 +40,27 @@ describe("upload { format: 'csr' }", () => {
     h.dispose();
   });
 
+  it('an unsorted row whose middle entry lies beyond ±32767 of the diagonal, among uniform stencil groups: not marked, the product exact', async () => {
+    // poisson2D(64)'s pattern (uniform 4-row groups: the grouped layout) widened to 40 000 columns, row 1
+    // holding columns [0, 39 000, 2] (its first and last bound nothing): i16 offsets would wrap 39 000
+    const P = poisson2D(64);
+    const ptr = [0];
+    const cols: number[] = [];
+    const vals: number[] = [];
+    for (let i = 0; i < P.rows; i++) {
+      const row = i === 1 ? [0, 39_000, 2] : Array.from(P.colIdx.subarray(P.rowPtr[i], P.rowPtr[i + 1]));
+      for (const j of row) cols.push(j), vals.push(j === i ? 4 : j === 39_000 ? 3 : -1);
+      ptr.push(cols.length);
+    }
+    const A = new CSRMatrix(P.rows, 40_000, 'f64', Int32Array.from(ptr), Int32Array.from(cols), Float64Array.from(vals));
+    expect(A.isCanonical()).toBe(false);
+    const h = rt.upload(A, { format: 'csr' });
+    expect(isPrivateCanonical(h.host as CSRMatrix)).toBe(false);
+    const x = Float64Array.from({ length: 40_000 }, (_, j) => (j % 11) - 5);
+    expect(Array.from(await rt.spmv(h, x))).toEqual(Array.from(matvec(A, x)));
+    h.dispose();
+  });
+
   it('property: any CSR (rows unsorted, duplicates, empty rows), uploaded as csr: marked exactly when canonical, products the reference’s', async () => {
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 40 }), fc.integer({ min: 0, max: 1e6 }), fc.boolean(), async (rows, cols, seed, shuffle) => {
