@@ -44,6 +44,18 @@ describe('b near the largest f64', () => {
     }
   });
 
+  it('complex b whose |re| + |im| overflows too (1.7e308 + 1.7e308i): answered, the exact residual small', async () => {
+    const C = new CSRMatrix(2, 2, 'c128', Int32Array.of(0, 2, 4), Int32Array.of(0, 1, 0, 1), Float64Array.of(2, 0, 0.5, 0.25, 0.5, 0.25, 3, 0));
+    const b = Float64Array.of(1.7e308, 1.7e308, -1.7e308, 1e300);
+    const F = await rt.factor(C);
+    const s = await F.solve(b);
+    expect(s.x.every(Number.isFinite)).toBe(true);
+    expect(exactRelativeResidual(C, s.x, b)).toBeLessThan(1e-15);
+    F.dispose();
+    const d = await rt.solve(rt.upload(C), b);
+    expect([d.method, d.reason]).toEqual(['direct', 'converged']);
+  });
+
   it('rt.solve answers it directly, converged (CG with reason nan before)', async () => {
     const h = rt.upload(A);
     const b = scaled(shape, 1023);

@@ -11,7 +11,7 @@ import { DisposedError, InputRangeError, NotPositiveDefiniteError, ShapeError, S
 import { optionKeys, checkOptions, checkNumber, checkSignal, NON_NEGATIVE_INTEGER } from '../../options-check.js';
 import { nextTask, throwIfAborted } from '../../next-task.js';
 import { vectorData } from '../../vector-data.js';
-import { accurateResidualNorm, F64_RHS_RANGE, normFromSquares, rhsExponent, scaleBy } from '../../host-spmv.js';
+import { accurateResidualNorm, F64_RHS_RANGE, normFromSquares, rhsExponentOf, scaleBy } from '../../host-spmv.js';
 import { directResidualBound, rowwiseResidualBound } from '../solve.js';
 import { reserveMemory, withMemoryBudget } from '../../memory-budget.js';
 import type { Analysis, OrderingName } from './analysis.js';
@@ -578,8 +578,9 @@ export class Factorization extends PublicFactorization {
       // (exactly) and x scaled back, as the Krylov methods do: b = [3, −2, 1]·5e-321 was solved in
       // subnormals and reported 1.06e-3 for an x whose true residual is 1.18e-3 (the best x there has
       // 8.8e-4). f64 needs no narrower range (the Krylov methods' 2^±16 is f32's): b of 1e5 is not solved twice.
-      // ‖b‖₂ itself past the largest f64 (entries near 2^1023: x was NaN, unscaled) takes the exponent from ‖b‖∞
-      const e = rhsExponent(Number.isFinite(norms.b2) ? norms.b2 : norms.bInf, F64_RHS_RANGE);
+      // ‖b‖₂ itself past the largest f64 (entries near 2^1023: x was NaN, unscaled) takes the exponent
+      // from the largest component (‖b‖∞'s |re| + |im| may overflow too)
+      const e = rhsExponentOf(bj, norms.b2, F64_RHS_RANGE);
       if (e !== 0) {
         bj = scaleBy(Float64Array.from(bj), -e);
         const again = this.applyInverse(bj, xj);
