@@ -417,6 +417,35 @@ describe('spgemm', () => {
     expect(pooled).toBeGreaterThan(before);
   });
 
+  it('the sums over rows (spgemm_flops_before, spgemm_row_pointers) against a plain loop; row pointers summed past 2³¹ − 1 return the true total', () => {
+    const B = rt1.cpuBackend;
+    const rand = mulberry32(21);
+    for (const m of [0, 1, 7, 1000]) {
+      const f = Float64Array.from({ length: m }, () => Math.floor(rand() * 5000));
+      const counts = Int32Array.from({ length: m }, () => Math.floor(rand() * 300));
+      B.heap.temporary(8 * (m + 1), (fl) => {
+        fl.view('f64', m).set(f);
+        const total = B.kernel('spgemm_flops_before')(fl.ptr, m);
+        const want = new Float64Array(m + 1);
+        for (let i = 0; i < m; i++) want[i + 1] = want[i] + f[i];
+        expect(total).toBe(want[m]);
+        expect([...fl.view('f64', m + 1)]).toEqual([...want]);
+      });
+      B.heap.temporary(4 * (m + 1), (cp) => {
+        cp.view('i32', m + 1).set(counts, 1);
+        cp.view('i32')[0] = -7; // not read: row 0 starts at 0
+        const want = new Int32Array(m + 1);
+        for (let i = 0; i < m; i++) want[i + 1] = want[i] + counts[i];
+        expect(B.kernel('spgemm_row_pointers')(cp.ptr, m)).toBe(want[m]);
+        expect([...cp.view('i32', m + 1)]).toEqual([...want]);
+      });
+    }
+    B.heap.temporary(16, (cp) => {
+      cp.view('i32', 4).set([0, 2 ** 30, 2 ** 30, 5]);
+      expect(B.kernel('spgemm_row_pointers')(cp.ptr, 3)).toBe(2 ** 31 + 5);
+    });
+  });
+
   it('shape mismatch → ShapeError; a product over the budget → MemoryLimitError before the numeric pass; a worker failing → WorkerError, then the pool works again', async () => {
     const A = poisson2D(3);
     const B = randomMatrix({ rows: 4, cols: 9, meanRowLength: 4, seed: 1 });

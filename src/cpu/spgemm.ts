@@ -64,23 +64,19 @@ export class CpuSparseSession implements SparseSession {
     const chunks = A.nnz < SPGEMM_POOL_FLOOR ? 1 : backend.threads;
     const ap = A.rowPtr;
     const split = (prefix: (i: number) => number) => (chunks === 1 ? Int32Array.of(0, m) : balancedBounds(m, chunks, prefix, 1));
-    // multiply-adds before each row (each row's from the pool, by A's entries)
-    const before = new Float64Array(m + 1);
-    const fl = backend.heap.alloc(8 * m || 8);
+    // multiply-adds before each row (each row's from the pool, summed by a kernel)
+    const fl = backend.heap.alloc(8 * (m + 1));
+    let bounds: Int32Array;
+    let flops: number[];
     try {
       backend.runChunksSync('spgemm_flops', [a.ptr, a.idx, b.ptr, fl.ptr], split((i) => ap[i] + i));
-      const f = fl.view('f64', m);
-      let total = 0;
-      for (let i = 0; i < m; i++) {
-        before[i] = total;
-        total += f[i];
-      }
-      before[m] = total;
+      if (backend.kernel('spgemm_flops_before')(fl.ptr, m) > 0x7fffffff) return undefined;
+      const before = fl.view('f64', m + 1);
+      bounds = split((i) => before[i] + i);
+      flops = Array.from({ length: chunks }, (_, c) => before[bounds[c + 1]] - before[bounds[c]]);
     } finally {
       fl.dispose();
     }
-    if (before[m] > 0x7fffffff) return undefined;
-    const bounds = split((i) => before[i] + i);
     const work: Region[] = [];
     const arrays: Region[] = [];
     try {
@@ -90,19 +86,16 @@ export class CpuSparseSession implements SparseSession {
       work.push(cp);
       for (let c = 0; c < chunks; c++) {
         work.push(backend.heap.alloc(workspaceBytes(n, cc)));
-        const f = before[bounds[c + 1]] - before[bounds[c]];
-        arrays.push(backend.heap.alloc(4 * f));
-        arrays.push(backend.heap.alloc(8 * cc * f));
+        arrays.push(backend.heap.alloc(4 * flops[c]));
+        arrays.push(backend.heap.alloc(8 * cc * flops[c]));
       }
       const slotView = slots.view('i32');
       for (let c = 0; c < chunks; c++) slotView.set([work[2 + c].ptr, arrays[2 * c].ptr, arrays[2 * c + 1].ptr], 4 * c);
       if (cc === 2) backend.runChunksSync('spgemm_c128', [a.ptr, a.idx, a.val, b.ptr, b.idx, b.val, n, 1, slots.ptr, cp.ptr, 0, 0], bounds, 8);
       else backend.runChunksSync('spgemm_f64', [a.ptr, a.idx, a.val, b.ptr, b.idx, b.val, n, 0, 1, 1, slots.ptr, cp.ptr, 0, 0], bounds, 10);
       // row pointers from the counts; each chunk's entries follow the previous chunk's
-      const rowPtr = new Int32Array(m + 1);
-      const counts = cp.view('i32', m + 1);
-      for (let i = 0; i < m; i++) rowPtr[i + 1] = rowPtr[i] + counts[i + 1];
-      const nnz = rowPtr[m];
+      const nnz = backend.kernel('spgemm_row_pointers')(cp.ptr, m);
+      const rowPtr = cp.view('i32', m + 1).slice();
       const single = dtype === 'f32' || dtype === 'c64';
       reserveMemory(4 * (m + 1) + nnz * 4 + nnz * cc * (single ? 4 : 8), `spgemm: ${nnz} entries of the ${m}×${n} product`);
       const colIdx = new Int32Array(nnz);
@@ -331,27 +324,19 @@ export class CpuSparseSession implements SparseSession {
       const slots = scratch(16 * chunks);
       const slotView = slots.view('i32');
       for (let c = 0; c < chunks; c++) slotView[4 * c] = scratch(wsBytes).ptr;
-      const fl = scratch(8 * m);
+      const fl = scratch(8 * (m + 1));
       const cp = this.alloc(C, 4 * (m + 1));
       // the symbolic pass's rows split by A's entries (a view made after the last allocation before it)
       const ap = new Int32Array(backend.heap.memory.buffer, A.ptr, m + 1);
       const split = (prefix: (i: number) => number) => (chunks === 1 ? Int32Array.of(0, m) : balancedBounds(m, chunks, prefix, 1));
       const countBounds = split((i) => ap[i] + i);
       backend.runChunksSync('spgemm_count', [A.ptr, A.idx, B.ptr, B.idx, n, scale ? 1 : 0, slots.ptr, cp.ptr, fl.ptr], countBounds, 6);
-      const rowPtr = cp.view('i32', m + 1);
-      const flops = fl.view('f64', m);
-      // row pointers from the counts, and the multiply-adds before each row (in place)
-      rowPtr[0] = 0;
-      let nnz = 0;
-      let total = 0;
-      for (let i = 0; i < m; i++) {
-        rowPtr[i + 1] = nnz += rowPtr[i + 1];
-        const f = flops[i];
-        flops[i] = total;
-        total += f + 1;
-      }
+      // row pointers from the counts, and the multiply-adds before each row (in place, by kernels)
+      const nnz = backend.kernel('spgemm_row_pointers')(cp.ptr, m);
       if (nnz > 0x7fffffff) throw new MemoryLimitError(nnz * (4 + 8 * cc), `spgemm: the ${m}×${n} product has ${nnz} entries, more than 32-bit row pointers index`);
-      const bounds = split((i) => (i < m ? flops[i] : total));
+      backend.kernel('spgemm_flops_before')(fl.ptr, m);
+      const before = fl.view('f64', m + 1);
+      const bounds = split((i) => before[i] + i);
       const ci = this.alloc(C, 4 * nnz);
       const cv = this.alloc(C, 8 * cc * nnz);
       if (cc === 2) backend.runChunksSync('spgemm_c128', [A.ptr, A.idx, A.val, B.ptr, B.idx, B.val, n, 0, slots.ptr, cp.ptr, ci.ptr, cv.ptr], bounds, 8);
