@@ -11,7 +11,7 @@ import { cpuSolverOps } from '../src/cpu/solver-ops.js';
 import { CSRMatrix } from '../src/formats/csr.js';
 import { poisson3D } from '../src/generators/poisson.js';
 import { Prng } from '../src/generators/prng.js';
-import { relDiff, trueResidual } from './solve-reference.js';
+import { referencePcg, relDiff, trueResidual } from './solve-reference.js';
 import { loadShared } from './matrices.js';
 
 let rt: Runtime;
@@ -130,6 +130,26 @@ describe('f32 CG with reliable updates to an f64 tolerance', () => {
     h.dispose();
   });
 
+  it('poisson3D(20) in f32 DIA on the CPU: the f64 head gives the iterations of the plain f64 reference PCG (82; 90 without it)', async () => {
+    const A32 = poisson3D(20).astype('f32');
+    const A = A32.astype('f64');
+    const b = Float64Array.from({ length: A.rows }, (_, i) => Math.sin(0.37 * i) + 0.5);
+    const d = Float64Array.from({ length: A.rows }, (_, i) => {
+      for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) if (A.colIdx[k] === i) return A.values[k];
+      return 0;
+    });
+    const ref = referencePcg(A, b, (r) => r.map((ri, i) => ri / d[i]), 1e-10, 1000);
+    const r = await rt.solve(rt.upload(A32, { format: 'dia' }), b, { tol: 1e-10, method: 'cg', preconditioner: 'jacobi' });
+    const t = trueResidual(A32, r.x, b);
+    expect([r.converged, r.reason]).toEqual([true, 'converged']);
+    expect(t).toBeLessThanOrEqual(1e-10);
+    expect(r.relativeResidual).toBeCloseTo(t, 14);
+    expect(Math.abs(r.iterations - ref)).toBeLessThanOrEqual(1);
+    expect(r.history.length).toBe(r.iterations + 1);
+    // the head's answer adopted, and a replacement or two in f32 after it
+    expect(r.refinements).toBeGreaterThanOrEqual(2);
+  });
+
   it('a shared SPD matrix (494_bus, condition number ≈ 10⁶) stored in f32 reaches a true 1e-10', async () => {
     const A32 = loadShared('494_bus').astype('f32');
     const b = new Float64Array(A32.rows).fill(1);
@@ -140,7 +160,7 @@ describe('f32 CG with reliable updates to an f64 tolerance', () => {
     expect(r.relativeResidual).toBeCloseTo(t, 14);
   });
 
-  it("'stagnated' where f32 cannot resolve A (condition number 10⁹): not converged, the true residual reported", async () => {
+  it("'stagnated' where f32 cannot resolve A (condition number 10⁹) and no f64 head runs (CSR): not converged, the true residual reported; in DIA the f64 head resolves it", async () => {
     const n = 40;
     const d = Float32Array.from({ length: n }, (_, i) => 10 ** ((9 * i) / (n - 1)));
     const A = new CSRMatrix(n, n, 'f32', Int32Array.from({ length: n + 1 }, (_, i) => i), Int32Array.from({ length: n }, (_, i) => i), d);
@@ -149,11 +169,15 @@ describe('f32 CG with reliable updates to an f64 tolerance', () => {
     const S = new CSRMatrix(n, n, 'f32', T.rowPtr, T.colIdx, Float32Array.from(T.values, (v, k) => (T.colIdx[k] === rowOf(T, k) ? v + d[T.colIdx[k]] : v)));
     const b = Float64Array.from({ length: n }, (_, i) => 1 + 1e-9 * i);
     for (const M of [A, S]) {
-      const r = await rt.solve(rt.upload(M), b, { tol: 1e-14, method: 'cg', preconditioner: 'none', maxIter: 5000 });
+      const r = await rt.solve(rt.upload(M, { format: 'csr' }), b, { tol: 1e-14, method: 'cg', preconditioner: 'none', maxIter: 5000 });
       expect(r.converged).toBe(false);
       expect(r.reason).toBe('stagnated');
       expect(r.relativeResidual).toBeCloseTo(trueResidual(M, r.x, b), 14);
       expect(r.relativeResidual).toBeGreaterThan(1e-14);
+      // DIA on the CPU: CG's iterations in f64 down to WIDE_HEAD_GAIN·tol = 1e-6, f32's after
+      const d = await rt.solve(rt.upload(M, { format: 'dia' }), b, { tol: 1e-14, method: 'cg', preconditioner: 'none', maxIter: 5000 });
+      expect([d.converged, d.reason]).toEqual([true, 'converged']);
+      expect(trueResidual(M, d.x, b)).toBeLessThanOrEqual(1e-14);
     }
   });
 

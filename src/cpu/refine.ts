@@ -6,9 +6,9 @@
  * replacement cost a host product (5.5–6.4 ms for poisson3D(64), load 6–7), a read and an upload,
  * against 1.0–1.1 ms here.
  */
-import type { PathRefinement } from '../solvers/ops.js';
+import type { PathRefinement, SolverOps, WideHead } from '../solvers/ops.js';
 import type { CpuBackend } from './backend.js';
-import type { CpuMatrix, CpuVector } from './resident.js';
+import { CpuMatrix, type CpuVector } from './resident.js';
 import { copy, axpy, nrm2, sumPartials } from './blas1.js';
 
 /** Whether cpuRefinement takes A: f32 values in DIA, square. */
@@ -16,8 +16,22 @@ export function refinesOnPool(M: CpuMatrix): boolean {
   return M.dtype === 'f32' && M.format === 'dia' && M.rows === M.cols;
 }
 
+/**
+ * An f32 DIA matrix seen as an f64 one whose values are kept as f32 (spmv-plan's compact DIA): the
+ * f64 kernels that widen A's values on load, over the same regions. It owns nothing: never disposed.
+ */
+export function wideView(M: CpuMatrix): CpuMatrix {
+  return new CpuMatrix(M.host, M.regions, { ...M.params, compact: 1 }, 'f64');
+}
+
+/** The solve's operations in f64 over wideView(A) (cpuSolverOps with the path's own preconditioner), and that preconditioner's f32 function. */
+export interface WideOps {
+  make(): SolverOps<CpuVector> & { dispose(): void };
+  precondition: SolverOps<CpuVector>['precondition'];
+}
+
 /** Sets up refinement of A·x = b from x0 (else 0) for a matrix refinesOnPool accepts. */
-export async function cpuRefinement(B: CpuBackend, M: CpuMatrix, b: Float64Array, x0: Float64Array | undefined): Promise<PathRefinement<CpuVector>> {
+export async function cpuRefinement(B: CpuBackend, M: CpuMatrix, b: Float64Array, x0: Float64Array | undefined, wideOps?: WideOps): Promise<PathRefinement<CpuVector>> {
   const n = M.rows;
   const bv = B.vector('f64', n);
   const x = B.vector('f64', n);
@@ -46,7 +60,36 @@ export async function cpuRefinement(B: CpuBackend, M: CpuMatrix, b: Float64Array
   // next ← x + d in f64 (the kernel's check sum NaN where d holds Inf or NaN)
   const add = async (x: CpuVector, d: CpuVector, next: CpuVector) =>
     !Number.isNaN(sumPartials(await B.runReduction('refine_add_f32', () => [x.ptr, d.ptr, next.ptr], n))[0]);
-  return poolRefinement(Number.isFinite(bnorm) ? bnorm : NaN, rnorm, rhs, x, next, vectors(), residual, add);
+  const R = poolRefinement(Number.isFinite(bnorm) ? bnorm : NaN, rnorm, rhs, x, next, vectors(), residual, add);
+  if (!wideOps) return R;
+  let head: (WideHead<CpuVector> & { dispose(): void }) | undefined;
+  return {
+    ...R,
+    wide(precondition) {
+      if (precondition !== wideOps.precondition) return undefined;
+      if (!head) {
+        const ops = wideOps.make();
+        head = {
+          ops,
+          b: bv,
+          x0: x0 && R.answer(),
+          // the f64 answer taken as x: next ← v, kept as R's correct keeps next
+          adopt: (v) => R.take(async (next) => (await copy(B, v, next), true)),
+          narrow: (v) => {
+            const o = B.vector('f32', n);
+            o.view().set(v.view());
+            return o;
+          },
+          dispose: () => ops.dispose(),
+        };
+      }
+      return head;
+    },
+    dispose() {
+      head?.dispose();
+      R.dispose();
+    },
+  };
 }
 
 /**
@@ -63,24 +106,28 @@ function poolRefinement(
   vectors: CpuVector[],
   residual: (v: CpuVector) => Promise<number>,
   add: (x: CpuVector, d: CpuVector, next: CpuVector) => Promise<boolean>,
-): PathRefinement<CpuVector> {
+): PathRefinement<CpuVector> & { take(make: (next: CpuVector) => Promise<boolean>): Promise<number>; answer(): CpuVector } {
+  // next ← make(next) and r ← b − A·next, kept (x ↔ next) when both are finite; returns ‖r‖ or NaN
+  const take = async (make: (next: CpuVector) => Promise<boolean>) => {
+    if (!(await make(next))) return NaN;
+    const norm = await residual(next);
+    if (Number.isNaN(norm)) {
+      // rhs must stay the residual of the x kept
+      await residual(x);
+      return NaN;
+    }
+    [x, next] = [next, x];
+    return norm;
+  };
   return {
     bnorm,
     rnorm,
     // r is computed in f64, as the host's residual is
     roundoff: 0,
     rhs: () => rhs,
-    async correct(d) {
-      if (!(await add(x, d, next))) return NaN;
-      const norm = await residual(next);
-      if (Number.isNaN(norm)) {
-        // rhs must stay the residual of the x kept
-        await residual(x);
-        return NaN;
-      }
-      [x, next] = [next, x];
-      return norm;
-    },
+    correct: (d) => take((next) => add(x, d, next)),
+    take,
+    answer: () => x,
     read: async () => new Float64Array(x.view() as Float64Array),
     dispose: () => {
       for (const v of vectors) v.dispose();

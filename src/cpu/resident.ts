@@ -74,9 +74,11 @@ export class CpuMatrix {
     readonly host: SparseMatrix,
     readonly regions: Record<string, Region>,
     readonly params: Record<string, number>,
+    // another dtype than the host's: a view (src/cpu/refine.ts wideView)
+    dtype: DType = host.dtype,
   ) {
     this.format = host.format;
-    this.dtype = host.dtype;
+    this.dtype = dtype;
     this.rows = host.rows;
     this.cols = host.cols;
     this.nnz = host.nnz;

@@ -4,7 +4,7 @@ import type { CpuBackend } from './backend.js';
 import type { CpuMatrix, CpuVector } from './resident.js';
 import * as blas from './blas1.js';
 import { cpuTriangular } from './sptrsv.js';
-import { cpuRefinement, cpuRefinementF64, refinesOnPool } from './refine.js';
+import { cpuRefinement, cpuRefinementF64, refinesOnPool, wideView } from './refine.js';
 import type { Preconditioner, SolverOps } from '../solvers/ops.js';
 import type { SparseMatrix } from '../formats/index.js';
 import { ROUND } from '../formats/common.js';
@@ -136,8 +136,12 @@ export function cpuSolverOps(
     },
     triangular: (T, o) => cpuTriangular(B, T.astype(dt, ROUND), o),
     // x and b − A·x in f64 on the pool, not the host (src/cpu/refine.ts): f64 / c128 in any format,
-    // f32 in DIA; undefined otherwise (other f32 / c64 refine on the host)
-    refinement: (b, x0) => (!single ? cpuRefinementF64(B, M, b, x0) : refinesOnPool(M) ? cpuRefinement(B, M, b, x0) : undefined),
+    // f32 in DIA; undefined otherwise (other f32 / c64 refine on the host). The f32 one offers CG a head
+    // of iterations in f64 over the same values (wide: the f64 kernels that widen them)
+    refinement: (b, x0) =>
+      !single ? cpuRefinementF64(B, M, b, x0)
+      : refinesOnPool(M) ? cpuRefinement(B, M, b, x0, fused ? { make: () => cpuSolverOps(B, wideView(M), preconditioner, true, host), precondition } : undefined)
+      : undefined,
     release: (v) => v.dispose(),
     dispose: () => dinv?.dispose(),
   };

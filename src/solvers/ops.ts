@@ -233,6 +233,25 @@ export interface PathRefinement<V> {
   read(): Promise<Float64Array>;
   /** gives its vectors back */
   dispose(): void;
+  /**
+   * Optional, for an f32 matrix (the CPU pool's DIA): operations in f64 over the same stored values for
+   * CG's first iterations (solve.ts reliableCg), made once; undefined where `precondition` (the solve's)
+   * is not the path's own preconditioner, which they repeat in f64.
+   */
+  wide?(precondition: SolverOps<V>['precondition']): WideHead<V> | undefined;
+}
+
+/** The f64 operations and vectors of PathRefinement.wide. */
+export interface WideHead<V> {
+  /** the solve's operations with f64 vectors, A's f32 values widened on load */
+  readonly ops: SolverOps<V>;
+  /** b, and the answer as it stands (undefined: zero), in f64 for ops */
+  readonly b: V;
+  readonly x0: V | undefined;
+  /** x ← v (an f64 answer of ops) and r ← b − A·x, returning ‖r‖; NaN, with x kept, when v is not finite */
+  adopt(v: V): Promise<number>;
+  /** v (of ops) rounded to a new vector of the refinement's dtype, to be released by the solve's ops */
+  narrow(v: V): V;
 }
 
 /** A host matrix resident on a path as an operator (see SolverOps.operator). */

@@ -5,7 +5,7 @@ import { InputRangeError } from '../errors.js';
 import type { ValueArray } from '../dtype.js';
 import type { PathId } from '../path.js';
 import { bicgstab } from './krylov/bicgstab.js';
-import { cg, type ResidualReplacement } from './krylov/cg.js';
+import { cg, type CgDirection, type ResidualReplacement } from './krylov/cg.js';
 import { gmres, type GmresOptions } from './krylov/gmres.js';
 import { minres } from './krylov/minres.js';
 import type { PathRefinement, SolveResult, SolverOps, StopReason } from './ops.js';
@@ -227,6 +227,25 @@ export interface TrueSolveResult {
 
 /** The tightest relative tolerance an inner solve in f32/c64 is asked for (its recurrence drifts below). */
 export const SINGLE_INNER_TOL = 1e-5;
+/**
+ * f32 CG to an f64 tol on a path that offers a head in f64 (PathRefinement.wide) runs its iterations in
+ * f64 until the recurrence's relative residual is WIDE_HEAD_GAIN·tol, then in f32. An f32 step rounds
+ * r, q and p by ε₃₂ of their size; that error stays in the true residual, which the replacements then
+ * expose and CG must resolve again over the whole spectrum — the first steps, at ‖r‖ ≈ ‖b‖, cost the
+ * most: poisson3D(64) with Jacobi to a true 1e-10 took 255 f32 iterations against f64's 182, and 255
+ * again with the vectors made f64 from the 66th iteration on, but 182 (77 in f64, 105 in f32) with
+ * f32 from 1e-2 on (a plain-JS emulation of the kernels' roundings, which gives 255 and 182 as they
+ * do). Measured in that emulation, the largest head-to-tail switch keeping f64's count: 5e-2 for
+ * tol 1e-10 (1e-1: 197), 1e-3 for 1e-12 (1e-2: 245); 1e8·tol gives f64's count at tol 1e-9, 1e-10,
+ * 1e-11 and on poisson3D(32). From tol 1e-8 up (a switch at ‖b‖ or above) there is no head.
+ */
+export const WIDE_HEAD_GAIN = 1e8;
+/**
+ * The replacements' RELIABLE_DELTA after such a head: f32 steps begun that close to tol drift little,
+ * so fewer replacements do (each ≈ 2 ms CPU on poisson3D(64)). In the emulation: 182 iterations with
+ * 3 replacements (the head's included) at 1e-4 against 6 at 1e-2; 1e-5: 188.
+ */
+const HEADED_DELTA = 1e-4;
 /** Correction solves before the solve is declared stagnated. */
 const MAX_REFINEMENTS = 30;
 
@@ -560,8 +579,9 @@ async function refineOnPath<V>(
  * ResidualReplacement): the iterations in the matrix's precision, x accumulated in f64 and r replaced by
  * b − A·x computed in f64 (by R: the path's refinement, or the host's) whenever the recurrence has
  * gained RELIABLE_DELTA since the last replacement or says it met the target — where restarted
- * refinement throws the Krylov space away at each correction solve. `refinements` counts the
- * replacements; the reported residual is the last one's (the host's f64, or the path's where its
+ * refinement throws the Krylov space away at each correction solve. Where R offers a head in f64
+ * (R.wide) the first iterations run there, to WIDE_HEAD_GAIN·tol, and hand their direction on.
+ * `refinements` counts the replacements (the head's answer adopted is one); the reported residual is the last one's (the host's f64, or the path's where its
  * rounding bound keeps it under the target, else the host's once more).
  */
 async function reliableCg<V>(
@@ -575,21 +595,38 @@ async function reliableCg<V>(
   const maxIter = o.maxIter ?? Math.max(100, 10 * ops.n);
   const scale = R.bnorm > 0 ? R.bnorm : 1;
   const target = tol * scale;
-  const ratio = R.rnorm / scale;
   // the true ‖b − A·x‖ of the answer as it stands: R's at the start, then each replacement's (one that
   // found x not finite left the answer, and so this, as they were)
   let rnorm = R.rnorm;
-  let history = [ratio];
-  let recurrence = ratio;
+  let history = [R.rnorm / scale];
   let iterations = 0;
   let replacements = 0;
   let x: Float64Array;
   let reason = beforeSolve(rnorm, target, o.signal, 0, maxIter, 0);
   try {
+    // the head in f64 (R.wide) down to WIDE_HEAD_GAIN·tol, its answer adopted (one replacement) and its
+    // direction handed to the f32 recurrence
+    const W = !reason && tol * WIDE_HEAD_GAIN < 1 ? R.wide?.(ops.precondition) : undefined;
+    let resume: CgDirection<V> | undefined;
+    if (W) {
+      const head = await cg(W.ops, W.b, { tol: tol * WIDE_HEAD_GAIN, maxIter, signal: o.signal, onIteration: o.onIteration, x0: W.x0, keepDirection: true });
+      iterations = head.iterations;
+      history = head.history;
+      replacements++;
+      const t = await W.adopt(head.x);
+      W.ops.release(head.x);
+      if (!Number.isNaN(t)) rnorm = t;
+      if (head.direction) {
+        if (head.reason === 'converged') resume = { p: W.narrow(head.direction.p), rho: head.direction.rho };
+        W.ops.release(head.direction.p);
+      }
+      reason = head.reason === 'converged' ? beforeSolve(rnorm, target, o.signal, iterations, maxIter, 0) : head.reason;
+    }
     if (!reason) {
       const replacement: ResidualReplacement<V> = {
         // the path's residual carries its rounding: aim under the target by CERTIFY_MARGIN, as refineOnPath does
         target: R.roundoff > 0 ? CERTIFY_MARGIN * target : target,
+        delta: W ? HEADED_DELTA : undefined,
         replace: async (xv, rv) => {
           replacements++;
           const t = await R.correct(xv);
@@ -600,23 +637,28 @@ async function reliableCg<V>(
           return t;
         },
       };
+      // the recurrence's residuals relative to its start's, rnorm (after a head: the adopted answer's)
+      const ratio = rnorm / scale;
+      const before = iterations;
       const res = await cg(ops, R.rhs(), {
         tol,
-        maxIter,
+        maxIter: maxIter - before,
         signal: o.signal,
-        onIteration: o.onIteration ? (it, rel) => o.onIteration!(it, rel * ratio) : undefined,
+        onIteration: o.onIteration ? (it, rel) => o.onIteration!(before + it, rel * ratio) : undefined,
         replacement,
+        resume,
       });
       ops.release(res.x);
-      iterations = res.iterations;
-      history = res.history.map((h) => h * ratio);
-      recurrence = history[history.length - 1];
+      if (resume) ops.release(resume.p);
+      iterations += res.iterations;
+      history = [...history.slice(0, before), ...res.history.map((h) => h * ratio)];
       reason = res.reason;
     }
     x = await R.read();
   } finally {
     R.dispose();
   }
+  const recurrence = history[history.length - 1];
   if (replacements > 0 && R.roundoff > 0 && !(reason === 'converged' && rnorm + residualRounding(A, R, x) <= target)) rnorm = hostNorm(hostResidual(A, x, b));
   // an answer worse than the start is taken back, as solveScaled and refineOnPath take back a correction
   // (a singular Laplacian with b = 1: x of 8.2e3–2.9e5 times the start's residual)

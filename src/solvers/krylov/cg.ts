@@ -10,6 +10,8 @@ import { startResidual } from './start.js';
 export interface ResidualReplacement<V> {
   /** the absolute ‖r‖ the true residual must reach (it also ends the recurrence's own test) */
   readonly target: number;
+  /** a replacement falls due when ‖r‖ drops below this part of its peak (default RELIABLE_DELTA) */
+  readonly delta?: number;
   /** folds x into the answer and zeroes it, sets r to the answer's true residual; returns ‖r‖, NaN (the answer kept) when x is not finite */
   replace(x: V, r: V): Promise<number>;
 }
@@ -31,10 +33,24 @@ const MAX_STALLS = 3;
  * Hermitian positive definite A. Ends with converged: false and a reason — never a hang — on
  * maxIter, a non-positive curvature pᴴAp (A is not positive definite), NaN, or an abort.
  */
-export async function cg<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V> & { replacement?: ResidualReplacement<V> } = {}): Promise<SolveResult<V>> {
+/**
+ * A CG recurrence handed from one solve to another (a head in f64 to the f32 iterations, solve.ts
+ * reliableCg): p the last search direction, rho the ρ = rᴴM⁻¹r its step used. A solve resumed from it
+ * takes β = ρ/rho at its first step, ρ of its own start residual, as after a residual replacement.
+ */
+export interface CgDirection<V> {
+  p: V;
+  rho: number;
+}
+
+export async function cg<V>(
+  ops: SolverOps<V>,
+  b: V,
+  options: SolveOptions<V> & { replacement?: ResidualReplacement<V>; resume?: CgDirection<V>; keepDirection?: boolean } = {},
+): Promise<SolveResult<V> & { direction?: CgDirection<V> }> {
   const R = options.replacement;
   const checkEvery = options.checkEvery ?? ops.checkEvery ?? 1;
-  if (checkEvery > 1 && ops.cgResident && !R) return ops.cgResident(b, { ...options, checkEvery });
+  if (checkEvery > 1 && ops.cgResident && !R && !options.resume && !options.keepDirection) return ops.cgResident(b, { ...options, checkEvery });
   const { tol = 1e-8, onIteration, signal } = options;
   const maxIter = options.maxIter ?? Math.max(100, 10 * ops.n);
   const x = ops.vector();
@@ -44,6 +60,9 @@ export async function cg<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V> & 
   const q = ops.vector();
   // the second direction buffer of ops.cgDirectionProduct
   let pNext = ops.cgDirectionProduct ? ops.vector() : null;
+  // ρ of the last step, and the direction handed on (options.keepDirection): not released here
+  let rho = 0;
+  let kept: V | null = null;
   try {
     // r = b − A·x0
     const start = await startResidual(ops, b, x, r, options.x0);
@@ -72,9 +91,16 @@ export async function cg<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V> & 
       // x ← x + α·p made by the next product call (ops.cgDeferredX, with cgProductDirection), not the
       // update: `pending` is that α
       const deferred = !R && ops.precondition && ops.cgUpdatePrecondition && ops.cgProductDirection ? ops.cgDeferredX : undefined;
-      if (!fused) await ops.copy(zr, p);
       let beta = 0;
-      let rho = ops.precondition ? (await ops.dot(r, z))[0] : rnorm * rnorm;
+      rho = ops.precondition ? (await ops.dot(r, z))[0] : rnorm * rnorm;
+      const resume = options.resume;
+      if (resume) {
+        beta = rho / resume.rho;
+        await ops.copy(resume.p, p);
+        // p ← z + β·p here, or by the first fused step; q ← A·z + β·q needs q = A·p
+        if (!fused) await ops.aypx([beta, 0], zr, p);
+        else if (!pNext) await ops.spmv(p, q, 1, 0);
+      } else if (!fused) await ops.copy(zr, p);
       // ρ ≤ 0 is a breakdown, caught before β = ρₙₑₓₜ/ρ = 0/0 makes it a NaN
       reason = stopOnRho(rho) ?? reason;
       for (; reason === 'maxIter' && it < maxIter; ) {
@@ -132,7 +158,7 @@ export async function cg<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V> & 
         }
         if (R) {
           peak = Math.max(peak, rnorm);
-          if (rnorm <= goal || rnorm < RELIABLE_DELTA * peak) {
+          if (rnorm <= goal || rnorm < (R.delta ?? RELIABLE_DELTA) * peak) {
             const t = await R.replace(x, r);
             replaced = it;
             if (Number.isNaN(t)) {
@@ -183,11 +209,13 @@ export async function cg<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V> & 
         if (reason === 'maxIter' && t <= goal) reason = 'converged';
       }
     }
-    return { x, iterations: it, residualNorm: rnorm, relativeResidual: rnorm / scale, converged: reason === 'converged', reason, history };
+    // the direction after a step (p is zero before the first)
+    const direction = options.keepDirection && it > 0 ? { p: (kept = p), rho } : undefined;
+    return { x, iterations: it, residualNorm: rnorm, relativeResidual: rnorm / scale, converged: reason === 'converged', reason, history, direction };
   } catch (e) {
     ops.release(x);
     throw e;
   } finally {
-    for (const v of [r, z, p, q, pNext]) if (v) ops.release(v);
+    for (const v of [r, z, p, q, pNext]) if (v && v !== kept) ops.release(v);
   }
 }
