@@ -4,6 +4,7 @@ import { createRuntime, type Runtime } from '../runtime/runtime.js';
 import type { PathId } from '../path.js';
 import { convert, FORMATS, type FormatName } from '../formats/index.js';
 import type { CSRMatrix } from '../formats/csr.js';
+import { exactlyF32 } from '../formats/dia.js';
 import { parseMatrixMarket } from '../io/index.js';
 import { poisson3D } from '../generators/poisson.js';
 import { Prng } from '../generators/prng.js';
@@ -209,6 +210,9 @@ export async function* compare(sources: MatrixSource[], options: CompareOptions 
             for (const impl of heads) yield { ...row, format, impl, skipped: e.message };
             continue;
           }
+          // the bytes the CPU path streams: f64 DIA values that are all exactly f32 are kept as f32 there
+          // (src/cpu/spmv-plan.ts), half their f64 bytes (poisson3D's DIA GB/s read 1.64× too high)
+          const cpuBytes = M.storageBytes() - (M.format === 'dia' && M.dtype === 'f64' && exactlyF32(M.data as Float64Array) ? 4 * M.data.length : 0);
           for (const [impl, rt] of runtimes) {
             // the format asked for, so that a GPU path lacking it runs what rt.explain says
             const h = rt.upload(M, { format });
@@ -218,7 +222,7 @@ export async function* compare(sources: MatrixSource[], options: CompareOptions 
               if (!isGpu(impl)) {
                 const ms = await timeMedianMs(() => rt.spmv(h, xv, { y: yv }), minMs);
                 tick(`${src.name} ${format} ${dtype} ${impl}`);
-                yield { ...row, format, impl, threads: impl === 'wasm-simd-mt' ? threads : 1, ...figures(ms, base.nnz, cplx, bytes(h.storageBytes), await yv.read(), yRef) };
+                yield { ...row, format, impl, threads: impl === 'wasm-simd-mt' ? threads : 1, ...figures(ms, base.nnz, cplx, bytes(cpuBytes), await yv.read(), yRef) };
                 continue;
               }
               const est = rt.explain('spmv', h, { x: xv, readBack: false }).estimates[impl];
