@@ -16,6 +16,7 @@ export * from './sptrsv';
 export * from './cholesky';
 export * from './spgemm';
 export * from './lanczos';
+export * from './prolong';
 export * from './lu';
 export * from './amd';
 export * from './ldl';

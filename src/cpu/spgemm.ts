@@ -7,6 +7,7 @@ import { lanczosStart, tridiagonalEigen } from '../solvers/precond/chebyshev.js'
 import type { CpuBackend } from './backend.js';
 import { freeTemporary, type Region } from './memory.js';
 import { balancedBounds } from './partition.js';
+import { onePerRow, prolongOnePerRow } from './prolong.js';
 
 /** Products with fewer entries in A than this run as one chunk on the calling thread. */
 const SPGEMM_POOL_FLOOR = 16384;
@@ -121,7 +122,17 @@ export class CpuSparseSession implements SparseSession {
     const sc = this.backend.heap.alloc(8 * A.rows);
     try {
       sc.view('f64', A.rows).set(scale);
-      return this.keep(this.multiply(a, t, sc.ptr));
+      if (!onePerRow(A, T)) return this.keep(this.multiply(a, t, sc.ptr));
+      // the constant's T: a gather per entry of A (src/cpu/prolong.ts), the same bits
+      const P: Resident = { rows: A.rows, cols: T.cols, nnz: 0, cc: 1, ptr: 0, idx: 0, val: 0, regions: [] };
+      try {
+        const chunks = A.nnz < SPGEMM_POOL_FLOOR ? 1 : this.backend.threads;
+        Object.assign(P, prolongOnePerRow(this.backend, A, a, T, t, sc.ptr, chunks, (bytes) => this.alloc(P, bytes)));
+      } catch (e) {
+        free(P);
+        throw e;
+      }
+      return this.keep(P);
     } finally {
       sc.dispose();
     }

@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRuntime, CSRMatrix, poisson3D, randomMatrix, type Runtime } from '../src/index.js';
+import { CpuSparseSession } from '../src/cpu/spgemm.js';
+import { onePerRow } from '../src/cpu/prolong.js';
+import { strengthAggregation } from '../src/solvers/amg/aggregate.js';
+import { fitCandidates } from '../src/solvers/amg/tentative.js';
+import { mulberry32 } from './random.js';
+
+/**
+ * T + diag(s)·A·T written out: row i's columns in the order A's entries first reach them, each
+ * summed from its first term ((sᵢ·aᵢⱼ)·tⱼₗ by A's entries and T's, then T's row i with weight 1),
+ * then sorted: the order of sums the product promises, so the comparison is bit for bit.
+ */
+function reference(A: CSRMatrix, T: CSRMatrix, s: Float64Array): CSRMatrix {
+  const ptr = new Int32Array(A.rows + 1);
+  const idx: number[] = [];
+  const val: number[] = [];
+  for (let i = 0; i < A.rows; i++) {
+    const row = new Map<number, number>();
+    const add = (j: number, a: number) => {
+      for (let l = T.rowPtr[j]; l < T.rowPtr[j + 1]; l++) {
+        const c = T.colIdx[l];
+        const p = a * T.values[l];
+        row.set(c, row.has(c) ? row.get(c)! + p : p);
+      }
+    };
+    for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) add(A.colIdx[k], s[i] * A.values[k]);
+    add(i, 1);
+    for (const c of [...row.keys()].sort((x, y) => x - y)) {
+      idx.push(c);
+      val.push(row.get(c)!);
+    }
+    ptr[i + 1] = idx.length;
+  }
+  return new CSRMatrix(A.rows, T.cols, 'f64', ptr, Int32Array.from(idx), Float64Array.from(val));
+}
+
+function sameBits(want: CSRMatrix, got: CSRMatrix, label: string): void {
+  expect([got.rows, got.cols], label).toEqual([want.rows, want.cols]);
+  for (const [a, b, what] of [
+    [want.rowPtr, got.rowPtr, 'row pointers'],
+    [want.colIdx, got.colIdx, 'columns'],
+    [want.values, got.values, 'values'],
+  ] as const) {
+    expect(b.length, `${label}: ${what}`).toBe(a.length);
+    for (let k = 0; k < a.length; k++) if (!Object.is(a[k], b[k])) throw new Error(`${label}: ${what}[${k}] is ${b[k]}, the reference's ${a[k]}`);
+  }
+}
+
+/** T with one entry a row: random columns of nc, values with zeros and −0 among them. */
+function oneEntryT(n: number, nc: number, rnd: () => number): CSRMatrix {
+  const pick = [0, -0, 1, -1.5];
+  const values = Float64Array.from({ length: n }, () => (rnd() < 0.2 ? pick[Math.floor(rnd() * 4)] : rnd() * 2 - 1));
+  return new CSRMatrix(n, nc, 'f64', Int32Array.from({ length: n + 1 }, (_, i) => i), Int32Array.from({ length: n }, () => Math.floor(rnd() * nc)), values);
+}
+
+describe('AMG smoothed prolongator with one entry per row of T (src/cpu/prolong.ts)', () => {
+  let rt1: Runtime;
+  let rt2: Runtime;
+  beforeAll(async () => {
+    rt1 = await createRuntime({ workers: 1 });
+    rt2 = await createRuntime({ workers: 2 });
+  });
+  afterAll(() => {
+    rt1.dispose();
+    rt2.dispose();
+  });
+
+  const product = (rt: Runtime, A: CSRMatrix, T: CSRMatrix, s: Float64Array): CSRMatrix => {
+    const session = new CpuSparseSession(rt.cpuBackend);
+    try {
+      return session.smoothedProlongator(A, T, s);
+    } finally {
+      session.dispose();
+    }
+  };
+
+  it('random A (rows without a diagonal, empty, up to 80 long) and T: the reference bits on 1 and 2 threads, the general product where T has an empty row or A a row over 64', () => {
+    const rnd = mulberry32(41);
+    let taken = 0;
+    for (let t = 0; t < 40; t++) {
+      const n = 1 + Math.floor(rnd() * 300);
+      const nc = 1 + Math.floor(rnd() * 40);
+      const A = randomMatrix({ rows: n, cols: n, meanRowLength: t % 10 === 9 ? 70 : rnd() * 12, seed: 900 + t }).astype('f64');
+      let T = oneEntryT(n, nc, rnd);
+      if (t % 7 === 6) {
+        // a row of T emptied: the general product
+        const ptr = T.rowPtr.slice();
+        const e = Math.floor(rnd() * n);
+        for (let i = e + 1; i <= n; i++) ptr[i]--;
+        T = new CSRMatrix(n, nc, 'f64', ptr, Int32Array.from([...T.colIdx].filter((_, k) => k !== e)), Float64Array.from([...T.values].filter((_, k) => k !== e)));
+      }
+      taken += onePerRow(A, T) ? 1 : 0;
+      const s = Float64Array.from({ length: n }, () => -rnd());
+      const want = reference(A, T, s);
+      sameBits(want, product(rt1, A, T, s), `case ${t} (${n}×${nc}, 1 thread)`);
+      sameBits(want, product(rt2, A, T, s), `case ${t} (2 threads)`);
+    }
+    // both ways were met
+    expect(taken).toBeGreaterThan(20);
+    expect(taken).toBeLessThan(40);
+  });
+
+  it('poisson3D(24) with the tentative prolongator of its aggregates (on the pool): the reference bits', () => {
+    const A = poisson3D(24);
+    const { agg, count } = strengthAggregation(A, 0.02);
+    const { T } = fitCandidates(agg, count, 1, [Float64Array.from({ length: A.rows }, (_, i) => 1 + (i % 7) / 10)]);
+    expect(onePerRow(A, T)).toBe(true);
+    const s = Float64Array.from({ length: A.rows }, (_, i) => -(4 / 3) / (6 + (i % 3)));
+    const want = reference(A, T, s);
+    sameBits(want, product(rt2, A, T, s), 'poisson3D(24), 2 threads');
+    sameBits(want, product(rt1, A, T, s), 'poisson3D(24), 1 thread');
+  });
+});
