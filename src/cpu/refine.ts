@@ -51,8 +51,14 @@ export async function cpuRefinement(B: CpuBackend, M: CpuMatrix, b: Float64Array
     x.view().fill(0);
     for (let i = 0; i < n; i++) bnorm += b[i] * b[i];
     bnorm = Math.sqrt(bnorm);
-    if (x0) x.view().set(x0);
-    rnorm = await residual(x);
+    if (x0) {
+      x.view().set(x0);
+      rnorm = await residual(x);
+    } else {
+      // from x = 0, r = b: rounded to f32 here, not by a pass over A
+      rhs.view().set(b);
+      rnorm = Number.isFinite(bnorm) ? bnorm : NaN;
+    }
   } catch (e) {
     for (const v of vectors()) v.dispose();
     throw e;
