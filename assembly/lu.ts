@@ -21,6 +21,11 @@
 //   9 x (n·c f64, zero)  10 xi  11 stack  12 pstack  13 mark (zero)  14 Lpend (−1 filled)  15 Li
 //   16 Lx  17 capL  18 Ui  19 Ux  20 capU  21 k  22 lnz  23 unz  24 denseFrom  25 D (m·m·c f64, zero)
 //   26 rows (m)  27 at (n)  28 dpos (m)  29 needL  30 needU  31 denseTo  32 the window is done (0 at first)
+//   33 matchOf (0: none)  34 blockOf  35 Bp  36 Bi  37 Bx — ordering 'btf': A's row r is row matchOf[r] of
+//   B, and only B's diagonal blocks are factorized. The first call writes them into Bp, Bi, Bx (A's
+//   entries of each column whose B row i has blockOf[i] equal to the column's, in A's order, rows
+//   renumbered; the others lie above the blocks), points 2–4 at them and sets 33 to 0: the steps then
+//   read B as they read A, and pinv and L's rows are B's.
 
 import { ld, st, ldf, stf, colSub, colSubC } from './words';
 
@@ -152,7 +157,43 @@ function lowerSolve(desc: usize, col: i32, stamp: i32, Li: usize, Lx: usize): i3
   return c == 1 ? Math.abs(ldf(x, i)) : Math.abs(ldf(x, 2 * i)) + Math.abs(ldf(x, 2 * i + 1));
 }
 
+/** Ordering 'btf': B's diagonal blocks from A (desc 33–37 above), once. */
+function splitBlocks(desc: usize): void {
+  const n = ld(desc, 0);
+  const c = ld(desc, 1);
+  const Ap = <usize>ld(desc, 2);
+  const Ai = <usize>ld(desc, 3);
+  const Ax = <usize>ld(desc, 4);
+  const match = <usize>ld(desc, 33);
+  const blk = <usize>ld(desc, 34);
+  const Bp = <usize>ld(desc, 35);
+  const Bi = <usize>ld(desc, 36);
+  const Bx = <usize>ld(desc, 37);
+  let q = 0;
+  for (let j = 0; j < n; j++) {
+    st(Bp, j, q);
+    const b = ld(blk, j);
+    for (let p = ld(Ap, j), e = ld(Ap, j + 1); p < e; p++) {
+      const i = ld(match, ld(Ai, p));
+      if (ld(blk, i) != b) continue;
+      st(Bi, q, i);
+      if (c == 1) stf(Bx, q, ldf(Ax, p));
+      else {
+        stf(Bx, 2 * q, ldf(Ax, 2 * p));
+        stf(Bx, 2 * q + 1, ldf(Ax, 2 * p + 1));
+      }
+      q++;
+    }
+  }
+  st(Bp, n, q);
+  st(desc, 2, <i32>Bp);
+  st(desc, 3, <i32>Bi);
+  st(desc, 4, <i32>Bx);
+  st(desc, 33, 0);
+}
+
 export function lu_factor(desc: usize, tol: f64): i32 {
+  if (ld(desc, 33)) splitBlocks(desc);
   const n = ld(desc, 0);
   const k0 = ld(desc, 24);
   const k1 = ld(desc, 31);

@@ -44,18 +44,22 @@ function ldlLayout(B: Kernels, f: LdlFactor, perm: Int32Array): SolveLayout {
 }
 
 /**
- * The dense LDLᵀ on the CPU path (assembly/ldl.ts ldl_dense): W and D copied into a region of the
- * runtime's memory and back (the region freed and given back to the operation's memory budget).
+ * The dense LDLᵀ on the CPU path (assembly/ldl.ts ldl_dense): A's lower triangle written straight into
+ * a region of the runtime's memory (the n×n array, then D), L packed out of it (the region freed and
+ * given back to the operation's memory budget). Through a JavaScript n×n array copied in and back,
+ * bcsstk01's factorization spent more time in JavaScript than in the kernel.
  */
 function cpuDenseLdl(B: Kernels): DenseLdlKernel {
-  return (n, W, D, positive) => {
+  return (n, Ap, Ai, Ax, positive) => {
     return B.heap.temporary(8 * (n * n + n), (region) => {
-      const w = region.view('f64', n * n);
-      w.set(W);
+      const W = region.view('f64', n * n + n);
+      W.fill(0, 0, n * n);
+      for (let j = 0; j < n; j++) for (let p = Ap[j]; p < Ap[j + 1]; p++) if (Ai[p] >= j) W[Ai[p] + j * n] = Ax[p];
       const k = B.kernels.ldl_dense(n, region.ptr, region.ptr + 8 * n * n, positive ? 1 : 0);
-      W.set(w);
-      D.set(new Float64Array(B.heap.memory.buffer, region.ptr + 8 * n * n, n));
-      return k;
+      if (k >= 0) return k;
+      const Lx = new Float64Array((n * (n - 1)) / 2);
+      for (let j = 0, p = 0; j < n; j++) for (let i = j * n + j + 1; i < (j + 1) * n; i++, p++) Lx[p] = W[i];
+      return { Lx, D: W.slice(n * n) };
     });
   };
 }

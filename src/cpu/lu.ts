@@ -1,4 +1,4 @@
-import type { LuFactor, LuKernels, LuNumeric } from '../solvers/direct/lu.js';
+import type { BlockRows, LuFactor, LuKernels, LuNumeric } from '../solvers/direct/lu.js';
 import type { BandLdltNumeric, BandLuNumeric, BandRows } from '../solvers/direct/band-lu.js';
 import type { CpuBackend } from './backend.js';
 import { freeTemporary, Layout, type Region } from './memory.js';
@@ -131,14 +131,17 @@ class Held {
  * when the kernel stops for room (after asking `grow`), and the factor is copied out into JavaScript arrays.
  */
 function sparseLu(B: Pick<CpuBackend, 'heap' | 'kernels'>): LuNumeric {
-  return (n, Ap, Ai, Ax, complex, q, tol, guess, grow, denseFrom = n, denseTo = n) => {
+  return (n, Ap, Ai, Ax, complex, q, tol, guess, grow, denseFrom = n, denseTo = n, rows) => {
     const c = complex ? 2 : 1;
     const nnz = Ap[n];
     const k1 = Math.min(n, Math.max(0, denseTo));
     const k0 = Math.min(k1, Math.max(0, denseFrom));
     const m = k1 - k0;
-    // desc, Ap, Ai, Ax, q, Lp, Up, pinv, x, xi/stack/pstack/mark/Lpend, D, rows, at, dpos
-    const { at, bytes } = Layout.of([4 * DESC_WORDS, 4 * (n + 1), 4 * nnz, 8 * c * nnz, 4 * n, 4 * (n + 1), 4 * (n + 1), 4 * n, 8 * c * n, 20 * n, 8 * c * m * m, 4 * m, 4 * n, 4 * m]);
+    // desc, Ap, Ai, Ax, q, Lp, Up, pinv, x, xi/stack/pstack/mark/Lpend, D, rows, at, dpos; with `rows`
+    // matchOf, blockOf and B's columns (Bp, Bi, Bx: the kernel splits A there)
+    const b = rows ? 1 : 0;
+    const { at, bytes } = Layout.of([4 * DESC_WORDS, 4 * (n + 1), 4 * nnz, 8 * c * nnz, 4 * n, 4 * (n + 1), 4 * (n + 1), 4 * n, 8 * c * n, 20 * n, 8 * c * m * m, 4 * m, 4 * n, 4 * m,
+      b * 4 * n, b * 4 * n, b * 4 * (n + 1), b * 4 * nnz, b * 8 * c * nnz]);
     const held = new Held(B);
     const alloc = (b: number): Region => held.alloc(b);
     try {
@@ -164,9 +167,13 @@ function sparseLu(B: Pick<CpuBackend, 'heap' | 'kernels'>): LuNumeric {
       new Int32Array(buf, P[9] + 12 * n, n).fill(0);
       new Int32Array(buf, P[9] + 16 * n, n).fill(-1);
       new Float64Array(buf, P[10], c * m * m).fill(0);
+      if (rows) {
+        new Int32Array(buf, P[14], n).set(rows.matchOf);
+        new Int32Array(buf, P[15], n).set(rows.blockOf);
+      }
       const d = new Int32Array(buf, P[0], DESC_WORDS);
       d.set([n, c, P[1], P[2], P[3], P[4], P[5], P[6], P[7], P[8], P[9], P[9] + 4 * n, P[9] + 8 * n, P[9] + 12 * n, P[9] + 16 * n,
-        L.ptr, valuesAt(L, capL), capL, U.ptr, valuesAt(U, capU), capU, 0, 0, 0, k0, P[10], P[11], P[12], P[13], 0, 0, k1, 0]);
+        L.ptr, valuesAt(L, capL), capL, U.ptr, valuesAt(U, capU), capU, 0, 0, 0, k0, P[10], P[11], P[12], P[13], 0, 0, k1, 0, b * P[14], b * P[15], b * P[16], b * P[17], b * P[18]]);
       const kernel = B.kernels.lu_factor;
       let r: number;
       // moves the first `used` entries of a side to one of `cap` entries
@@ -210,7 +217,7 @@ function sparseLu(B: Pick<CpuBackend, 'heap' | 'kernels'>): LuNumeric {
         n, complex, q,
         Lp: new Int32Array(buf, P[5], n + 1).slice(),
         Up: new Int32Array(buf, P[6], n + 1).slice(),
-        pinv: new Int32Array(buf, P[7], n).slice(),
+        pinv: rowsPivots(new Int32Array(buf, P[7], n), rows),
         // a shared memory's views stay valid as it grows: L and U stay where the kernel wrote them, these
         // arrays views of them (copying them out and back in for the solve took ≈ 5% of west0479's
         // factor + solve); an unshared memory's would be detached by its next growth: copies
@@ -221,6 +228,14 @@ function sparseLu(B: Pick<CpuBackend, 'heap' | 'kernels'>): LuNumeric {
       held.freeAll();
     }
   };
+}
+
+/** The kernel's pivot steps of B's rows as those of A's rows (row r of A is row matchOf[r] of B), or a copy as they are. */
+function rowsPivots(pinv: Int32Array, rows: BlockRows | undefined): Int32Array {
+  if (!rows) return pinv.slice();
+  const out = new Int32Array(pinv.length);
+  for (let r = 0; r < out.length; r++) out[r] = pinv[rows.matchOf[r]];
+  return out;
 }
 
 /** L's and U's regions of a factor left in place that nobody released: freed when its inPlace is collected. */

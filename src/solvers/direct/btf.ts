@@ -9,7 +9,7 @@
  * the threshold. The loops run in WebAssembly (assembly/btf.ts).
  */
 import type { Csc, Graph, Rows } from './pattern.js';
-import type { LuFactor } from './lu.js';
+import type { BlockRows, LuFactor } from './lu.js';
 
 /** The block triangular form of a structurally nonsingular A. */
 export interface BlockTriangular {
@@ -61,84 +61,37 @@ export function blockSizes(bt: Pick<BlockTriangular, 'blk' | 'blocks'>): { large
   return { largest, singletons };
 }
 
-/** A split by the block triangular form (splitBlocks). */
-export interface BlockSplit {
-  /** B's diagonal blocks, what the LU kernel factorizes: A's entries within them by columns, rows renumbered through matchOf */
-  colPtr: Int32Array;
-  rowIdx: Int32Array;
-  values: Float64Array;
-  /** the entries above the blocks by A's columns (abovePtr), with A's rows and values */
-  abovePtr: Int32Array;
-  aboveRow: Int32Array;
-  aboveVal: Float64Array;
-}
-
-/** A's entries split in one pass into B's diagonal blocks and the entries above them (values as A holds them). */
-export function splitBlocks(A: Csc, matchOf: Int32Array, blockOf: Int32Array, above: number): BlockSplit {
-  const { n, colPtr, rowIdx, values } = A;
-  const c = A.complex ? 2 : 1;
-  const nnz = colPtr[n];
-  const ptr = new Int32Array(n + 1);
-  const idx = new Int32Array(nnz - above);
-  const val = new Float64Array(c * (nnz - above));
-  const abovePtr = new Int32Array(n + 1);
-  const aboveRow = new Int32Array(above);
-  const aboveVal = new Float64Array(c * above);
-  let q = 0;
-  let f = 0;
-  for (let j = 0; j < n; j++) {
-    const b = blockOf[j];
-    for (let p = colPtr[j], e = colPtr[j + 1]; p < e; p++) {
-      const r = rowIdx[p];
-      const i = matchOf[r];
-      if (blockOf[i] === b) {
-        idx[q] = i;
-        if (c === 1) val[q] = values[p];
-        else {
-          val[2 * q] = values[2 * p];
-          val[2 * q + 1] = values[2 * p + 1];
-        }
-        q++;
-      } else {
-        aboveRow[f] = r;
-        if (c === 1) aboveVal[f] = values[p];
-        else {
-          aboveVal[2 * f] = values[2 * p];
-          aboveVal[2 * f + 1] = values[2 * p + 1];
-        }
-        f++;
-      }
-    }
-    ptr[j + 1] = q;
-    abovePtr[j + 1] = f;
-  }
-  return { colPtr: ptr, rowIdx: idx, values: val, abovePtr, aboveRow, aboveVal };
-}
-
 /**
- * The entries above the diagonal blocks as the block solve reads them (LuFactor.blocks): by step
- * columns (column k: A's column perm[k]), rows as the pivot steps pinv gives A's rows; and each
- * block's first step (blocks numbered along perm).
+ * The entries of A above the diagonal blocks as the block solve reads them (LuFactor.blocks), `above`
+ * of them: by step columns (column k: A's column perm[k]), rows as the pivot steps pinv gives A's rows,
+ * values as A holds them; and each block's first step (blocks numbered along perm). An entry A(r, j)
+ * lies above the blocks where B's row matchOf[r] is in another block than column j.
  */
-export function aboveBlocks(s: BlockSplit, blockOf: Int32Array, perm: Int32Array, pinv: Int32Array, complex: boolean): NonNullable<LuFactor['blocks']> {
+export function aboveBlocks(A: Csc, rows: BlockRows, above: number, perm: Int32Array, pinv: Int32Array): NonNullable<LuFactor['blocks']> {
+  const { colPtr, rowIdx, values } = A;
+  const { matchOf, blockOf } = rows;
   const n = perm.length;
-  const c = complex ? 2 : 1;
-  const { abovePtr, aboveRow, aboveVal } = s;
+  const c = A.complex ? 2 : 1;
   let blocks = 0;
   for (let j = 0; j < n; j++) if (blockOf[j] >= blocks) blocks = blockOf[j] + 1;
   const starts = new Int32Array(blocks + 1);
   for (let j = 0; j < n; j++) starts[blockOf[j] + 1]++;
   for (let b = 0; b < blocks; b++) starts[b + 1] += starts[b];
   const Fp = new Int32Array(n + 1);
-  for (let k = 0; k < n; k++) Fp[k + 1] = Fp[k] + abovePtr[perm[k] + 1] - abovePtr[perm[k]];
-  const Fi = new Int32Array(Fp[n]);
-  const Fx = new Float64Array(c * Fp[n]);
+  const Fi = new Int32Array(above);
+  const Fx = new Float64Array(c * above);
+  let q = 0;
   for (let k = 0; k < n; k++) {
     const j = perm[k];
-    for (let p = abovePtr[j], q = Fp[k]; p < abovePtr[j + 1]; p++, q++) {
-      Fi[q] = pinv[aboveRow[p]];
-      for (let t = 0; t < c; t++) Fx[c * q + t] = aboveVal[c * p + t];
+    const b = blockOf[j];
+    for (let p = colPtr[j]; p < colPtr[j + 1]; p++) {
+      const r = rowIdx[p];
+      if (blockOf[matchOf[r]] === b) continue;
+      Fi[q] = pinv[r];
+      for (let t = 0; t < c; t++) Fx[c * q + t] = values[c * p + t];
+      q++;
     }
+    Fp[k + 1] = q;
   }
   return { starts, Fp, Fi, Fx };
 }

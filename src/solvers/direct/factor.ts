@@ -16,7 +16,7 @@ import { directResidualBound, rowwiseResidualBound } from '../solve.js';
 import { reserveMemory, withMemoryBudget } from '../../memory-budget.js';
 import type { Analysis, OrderingName } from './analysis.js';
 import { bandSolve, keepBandRows, solvedInJs } from './band-lu.js';
-import { aboveBlocks, splitBlocks, type BlockSplit } from './btf.js';
+import { aboveBlocks } from './btf.js';
 import { cscOf, inversePermutation, isSymmetric, rowsWithValues, type Csc } from './pattern.js';
 import { denseLdl, ldlPointers, type LdlFactor, type LdlKernels } from './ldl.js';
 import { denseStart, denseWindow, reciprocalDiagonal, type HeldSolve, type LuFactor, type LuKernels } from './lu.js';
@@ -308,7 +308,14 @@ export class Factorization extends PublicFactorization {
   autoChose = false;
   /** the LU factor came from the band LDLᵀ (LuKernels.bandLdlt) (U = D·Lᵀ) */
   private ldltForm = false;
-  private work: ReturnType<typeof workVectors> | null = null;
+  /**
+   * the solve's work vectors, kept between solves (a small solve costs less than allocating them): the
+   * residual r and its row sums wr every solve; a refinement step's dx, xt, wdx once one is taken; y the
+   * supernodal solve's. All six made at once were 23 KB of west0479's 27 KB allocated a factor + solve
+   */
+  private work: { r: Float64Array; wr: Float64Array } | null = null;
+  private stepWork: { dx: Float64Array; xt: Float64Array; wdx: Float64Array } | null = null;
+  private y: Float64Array | null = null;
   /** what the latest residual's pass measured besides ‖r‖₂ */
   private readonly norms = { b2: 0, bInf: 0, xInf: 0, rInf: 0 };
   /** A's rows held in the CPU path's memory for the residual (from RESIDUAL_KERNEL_MIN entries; made with the factor, freed by refactor and dispose) */
@@ -390,15 +397,15 @@ export class Factorization extends PublicFactorization {
       const grow = (bytes: number): void => reserveMemory(bytes, 'factor: the LU factor growing past its estimate');
       // under 'btf' the dense window is a diagonal block's tail (the later blocks' columns stay sparse)
       const [from, to] = a.band ? [n, n] : a.matchOf ? denseWindow(a.counts, a.parent) : [denseStart(a.counts), n];
-      // under 'btf' the kernel factorizes B's diagonal blocks; the entries above them are kept apart
-      const split = a.matchOf && a.blockOf ? splitBlocks(A, a.matchOf, a.blockOf, a.above ?? 0) : null;
+      // under 'btf' the kernel factorizes B's diagonal blocks (A's rows renumbered by the transversal); the entries above them are kept apart
+      const rows = a.matchOf && a.blockOf ? { matchOf: a.matchOf, blockOf: a.blockOf } : undefined;
       // a symmetric band (complex symmetric included) whose pivots all stay on the diagonal: LDLᵀ's quarter of the flops
       const sym = a.band && a.band.lower === a.band.upper && isSymmetric(A) ? this.luKernels.bandLdlt(n, A.colPtr, A.rowIdx, A.values, A.complex, a.band.lower, this.tol) : null;
       this.ldltForm = sym !== null;
       this.note = sym ? '; A = Aᵀ and every pivot stayed on the diagonal: the band factorized as LDLᵀ' : '';
       const r = sym ?? (a.band
         ? this.luKernels.band(n, A.colPtr, A.rowIdx, A.values, A.complex, a.band, this.tol)
-        : this.sparseLu(guess, grow, from, to, split));
+        : this.luKernels.sparse(n, A.colPtr, A.rowIdx, A.values, A.complex, a.perm, this.tol, guess, grow, from, to, rows));
       if (typeof r === 'number') {
         const col = a.perm[r];
         throw new SingularMatrixError(`factor: the matrix is singular: no nonzero pivot left in column ${col} (elimination step ${r} of ${n}, LU with partial pivoting)`, col, r);
@@ -407,16 +414,12 @@ export class Factorization extends PublicFactorization {
       // values); every factor gets U's reciprocal diagonal now, not from its first solve (see keepBandRows)
       if (a.band) keepBandRows(r, a.band);
       else r.dinv = reciprocalDiagonal(r);
-      if (split) {
-        // pinv of B's rows back to A's (row i of A was row matchOf[i] of B), then the entries above the blocks
-        r.pinv = renumbered(a.matchOf!, r.pinv);
-        r.blocks = aboveBlocks(split, a.blockOf!, a.perm, r.pinv, A.complex);
-      }
+      if (rows) r.blocks = aboveBlocks(A, rows, a.above ?? 0, a.perm, r.pinv);
       this.lu = r;
       this.denseColumns = to - from;
       this.ldl = this.sn = null;
     } else {
-      reserveMemory(a.cost.bytes + (a.dense ? 8 * n * n : 0), `factor: the ${kind === 'cholesky' ? 'Cholesky' : 'LDLᵀ'} factor (from the symbolic phase)`);
+      reserveMemory(a.cost.bytes, `factor: the ${kind === 'cholesky' ? 'Cholesky' : 'LDLᵀ'} factor (from the symbolic phase)`);
       const r = a.dense ? denseLdl(n, A.colPtr, A.rowIdx, A.values, kind === 'cholesky', this.ldlKernels.dense) : this.upLooking(kind === 'cholesky');
       if (typeof r === 'number') {
         const k = r;
@@ -427,13 +430,6 @@ export class Factorization extends PublicFactorization {
       this.ldl = r;
       this.lu = this.sn = null;
     }
-  }
-
-  /** The sparse LU kernel on A, or under 'btf' on B's diagonal blocks (`split`: rows renumbered by the transversal). */
-  private sparseLu(guess: number, grow: (bytes: number) => void, from: number, to: number, split: BlockSplit | null): LuFactor | number {
-    const { A, a } = this;
-    const B = split ?? A;
-    return this.luKernels.sparse(A.n, B.colPtr, B.rowIdx, B.values, A.complex, a.perm, this.tol, guess, grow, from, to);
   }
 
   /** The up-looking LDLᵀ of the permuted matrix into arrays sized by the symbolic counts: the factor, or the column whose pivot failed. */
@@ -549,14 +545,15 @@ export class Factorization extends PublicFactorization {
     const x = new Float64Array(b.length);
     const residuals: number[] = [];
     let refinements = 0;
-    // work vectors kept between solves (a small solve costs less than allocating them)
-    const w = (this.work ??= workVectors(n, c));
+    let { r, wr }: { r: Float64Array; wr: Float64Array | null } = (this.work ??= workVectors(m, 1, n, ([r, wr]) => ({ r, wr })));
+    // a refinement step's, from the first step on (r and dx, wr and wdx swap when a step is kept)
+    let dx: Float64Array | null = null;
+    let wdx: Float64Array | null = null;
+    let xt: Float64Array | null = null;
     // wr, wdx: the row sums of the bound on r's (dx's) rounding, swapped with them (null: not summed)
-    let { r, dx, wr, wdx }: { r: Float64Array; dx: Float64Array; wr: Float64Array | null; wdx: Float64Array | null } = w;
-    if (!this.rowSums) wr = wdx = null;
+    if (!this.rowSums) wr = null;
     this.lastSums = null;
     this.lastBound = undefined;
-    const { xt } = w;
     const b64 = b instanceof Float64Array ? b : Float64Array.from(b);
     // a NaN or ±Inf would spread through every x entry it reaches and leave a NaN residual: say where
     const bad = firstNonFinite(b64);
@@ -596,6 +593,11 @@ export class Factorization extends PublicFactorization {
       // lowers ‖r‖ (the residual's pass gives every norm the test needs)
       const bound = refine > 0 && rn > 0 ? REFINE_ABOVE * (anorm * norms.xInf + norms.bInf) : Infinity;
       for (let s = 0; s < refine && norms.rInf > bound; s++) {
+        if (dx === null || xt === null) {
+          const step = (this.stepWork ??= workVectors(m, 2, n, ([dx, xt, wdx]) => ({ dx, xt, wdx })));
+          ({ dx, xt } = step);
+          wdx = wr && step.wdx;
+        }
         const more = this.applyInverse(r, dx);
         if (more) {
           await more;
@@ -708,7 +710,7 @@ export class Factorization extends PublicFactorization {
     this.ldl = this.lu = this.sn = null;
     this.heldA?.dispose();
     this.heldA = null;
-    this.work = null;
+    this.work = this.stepWork = this.y = null;
   }
 
   private live(): void {
@@ -719,9 +721,9 @@ export class Factorization extends PublicFactorization {
   /** x ← A⁻¹·b through the factor (b is not modified); a promise only for the supernodal factor (the CPU path's), the others run at once. */
   private applyInverse(b: Float64Array, x: Float64Array): Promise<void> | undefined {
     const n = this.A.n;
-    const y = this.work!.y;
     const perm = this.a.perm;
     if (this.sn) {
+      const y = (this.y ??= new Float64Array(n));
       for (let k = 0; k < n; k++) y[k] = b[perm[k]];
       return this.sn.solve(y).then(() => {
         for (let k = 0; k < n; k++) x[perm[k]] = y[k];
@@ -835,22 +837,16 @@ export class Factorization extends PublicFactorization {
   }
 }
 
-/** map[idx[p]] for every p: indices renumbered through map (or a permutation composed with another). */
-function renumbered(idx: Int32Array, map: Int32Array): Int32Array {
-  const out = new Int32Array(idx.length);
-  for (let p = 0; p < idx.length; p++) out[p] = map[idx[p]];
-  return out;
-}
-
 /** A of at least this many stored entries gets its residual from the CPU path's kernel (A's rows held there): bcsstk01's 400 measured alike both ways, olm1000's 3996 22.5 against 28 µs a solve, t1's 10 ≈ 0.5 µs slower, and a few µs more to factorize (the region made). */
 const RESIDUAL_KERNEL_MIN = 1000;
 
-/** The solve's four work vectors of m = c·n entries and two of n (the residuals' row sums), views of one allocation. */
-function workVectors(n: number, c: number): { r: Float64Array; dx: Float64Array; xt: Float64Array; y: Float64Array; wr: Float64Array; wdx: Float64Array } {
-  const m = c * n;
-  const all = new Float64Array(4 * m + 2 * n);
-  const at = (k: number): Float64Array => all.subarray(k * m, (k + 1) * m);
-  return { r: at(0), dx: at(1), xt: at(2), y: at(3), wr: all.subarray(4 * m, 4 * m + n), wdx: all.subarray(4 * m + n) };
+/** Views of one allocation: `count` vectors of m = c·n entries, then one of n (a residual's row sums), given to `named`. */
+function workVectors<T>(m: number, count: number, n: number, named: (v: Float64Array[]) => T): T {
+  const all = new Float64Array(count * m + n);
+  const v: Float64Array[] = [];
+  for (let k = 0; k < count; k++) v.push(all.subarray(k * m, (k + 1) * m));
+  v.push(all.subarray(count * m));
+  return named(v);
 }
 
 /**

@@ -42,12 +42,12 @@ export type LdlNumeric = (A: Csc, pinv: Int32Array, parent: Int32Array, f: LdlFa
 export type LdlSolve = (f: LdlFactor, perm: Int32Array, b: Float64Array, x: Float64Array) => void;
 
 /**
- * The dense LDLᵀ's elimination (assembly/ldl.ts ldl_dense, run by the CPU path's WebAssembly): W, n×n
- * column-major holding A's lower triangle, is overwritten with the unit L below its diagonal, D
- * written. Returns -1, or the first column whose pivot is zero (not finite), or not positive when
- * `positive`.
+ * The dense LDLᵀ (assembly/ldl.ts ldl_dense, run by the CPU path's WebAssembly) of A by columns (both
+ * triangles stored, natural order): its lower triangle scattered into an n×n array in the path's memory
+ * and eliminated there, L read out packed by columns (column j: rows j + 1 … n − 1) with D. Returns
+ * them, or the first column whose pivot is zero (not finite), or not positive when `positive`.
  */
-export type DenseLdlKernel = (n: number, W: Float64Array, D: Float64Array, positive: boolean) => number;
+export type DenseLdlKernel = (n: number, Ap: Int32Array, Ai: Int32Array, Ax: Float64Array, positive: boolean) => { Lx: Float64Array; D: Float64Array } | number;
 
 /** The LDLᵀ kernels the CPU path gives the solver layer: the up-looking sparse one, the dense one, and the kept factor's solve, once or held (copied once into the path's memory). */
 export interface LdlKernels {
@@ -59,26 +59,16 @@ export interface LdlKernels {
 
 /**
  * LDLᵀ of a small symmetric matrix held dense (A by columns, both triangles stored, natural order):
- * right-looking on the lower triangle of an n×n array (`kernel`), the factor then packed as
- * LdlFactor with every column full (LdlSolve's dense case). Returns the factor, or the first
- * column whose pivot is zero (not finite), or not positive when `positive` — the column the sparse kernel
- * would name.
+ * right-looking on the lower triangle of an n×n array (`kernel`), the factor then given as LdlFactor
+ * with every column full (LdlSolve's dense case). Returns the factor, or the first column whose pivot
+ * is zero (not finite), or not positive when `positive` — the column the sparse kernel would name.
  */
 export function denseLdl(n: number, Ap: Int32Array, Ai: Int32Array, Ax: Float64Array, positive: boolean, kernel: DenseLdlKernel): LdlFactor | number {
-  const W = new Float64Array(n * n);
-  for (let j = 0; j < n; j++) for (let p = Ap[j]; p < Ap[j + 1]; p++) if (Ai[p] >= j) W[Ai[p] + j * n] = Ax[p];
-  const D = new Float64Array(n);
-  const k = kernel(n, W, D, positive);
-  if (k >= 0) return k;
+  const r = kernel(n, Ap, Ai, Ax, positive);
+  if (typeof r === 'number') return r;
   const Lp = new Int32Array(n + 1);
   for (let j = 0; j < n; j++) Lp[j + 1] = Lp[j] + n - 1 - j;
   const Li = new Int32Array(Lp[n]);
-  const Lx = new Float64Array(Lp[n]);
-  for (let j = 0, p = 0; j < n; j++) {
-    for (let i = j + 1; i < n; i++, p++) {
-      Li[p] = i;
-      Lx[p] = W[i + j * n];
-    }
-  }
-  return { Lp, Li, Lx, D, dense: true };
+  for (let j = 0, p = 0; j < n; j++) for (let i = j + 1; i < n; i++, p++) Li[p] = i;
+  return { Lp, Li, Lx: r.Lx, D: r.D, dense: true };
 }

@@ -90,6 +90,17 @@ export function denseWindow(counts: Int32Array, parent: Int32Array): [number, nu
   return best;
 }
 
+/**
+ * Ordering 'btf' for the sparse LU (LuNumeric's `rows`): A's row r is row matchOf[r] of B, whose
+ * diagonal is the transversal's, and blockOf[j] is the diagonal block of B's column (and row) j. The
+ * kernel then factorizes B's diagonal blocks only, leaving out the entries above them (LuFactor.blocks
+ * keeps those apart), and the factor's pinv is over A's rows.
+ */
+export interface BlockRows {
+  matchOf: Int32Array;
+  blockOf: Int32Array;
+}
+
 /** Growth of the factor's arrays: called with the bytes a larger array adds, before allocating; may throw. */
 export type GrowCheck = (bytes: number) => void;
 
@@ -99,12 +110,13 @@ export type GrowCheck = (bytes: number) => void;
  * of U); they grow by half when it is exceeded, `grow` told of the bytes first (it may throw). Columns
  * from step `denseFrom` (default n) to `denseTo` (default n) are factorized as one dense block (see
  * denseStart and denseWindow; their L and U are stored dense); a window that ends before n must be the
- * tail of a diagonal block of a block upper triangular matrix (ordering 'btf'). Returns the factor, or
+ * tail of a diagonal block of a block upper triangular matrix (ordering 'btf', `rows`: BlockRows, the
+ * kernel reading A's columns through it). Returns the factor, or
  * the step k at which no nonzero pivot was left (a singular matrix). The CPU path runs it in WebAssembly (src/cpu/lu.ts, assembly/lu.ts); the solver layer
  * receives it from the runtime.
  */
 export type LuNumeric = (
-  n: number, Ap: Int32Array, Ai: Int32Array, Ax: Float64Array, complex: boolean, q: Int32Array, tol: number, guess: number, grow: GrowCheck, denseFrom?: number, denseTo?: number,
+  n: number, Ap: Int32Array, Ai: Int32Array, Ax: Float64Array, complex: boolean, q: Int32Array, tol: number, guess: number, grow: GrowCheck, denseFrom?: number, denseTo?: number, rows?: BlockRows,
 ) => LuFactor | number;
 
 /**
