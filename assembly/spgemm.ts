@@ -289,6 +289,29 @@ export function spgemm_count(ap: usize, ai: usize, bp: usize, bi: usize, n: i32,
   }
 }
 
+/**
+ * The column checks of an operand's validation (rows [rowStart, rowEnd), its pointers already checked):
+ * out[0] = 1 where a column is outside [0, cols), out[1] = 1 where a row's columns do not strictly
+ * ascend (i32; the pool offsets `out` by 16 bytes a chunk). Branch-free: rows of a valid matrix cost
+ * no mispredictions.
+ */
+export function spgemm_check(ap: usize, ai: usize, cols: i32, out: usize, rowStart: i32, rowEnd: i32): void {
+  let outside = 0;
+  let unordered = 0;
+  for (let i = rowStart; i < rowEnd; i++) {
+    const k1 = load<i32>(ap + (<usize>i << 2), 4);
+    let prev = -1;
+    for (let k = load<i32>(ap + (<usize>i << 2)); k < k1; k++) {
+      const j = load<i32>(ai + (<usize>k << 2));
+      outside |= <i32>(<u32>j >= <u32>cols);
+      unordered |= <i32>(j <= prev);
+      prev = j;
+    }
+  }
+  store<i32>(out, outside);
+  store<i32>(out, unordered, 4);
+}
+
 /** fl[i] = the multiply-adds of row i of A·B (the lengths of the rows of B that A's row i reaches), for rows [rowStart, rowEnd). */
 export function spgemm_flops(ap: usize, ai: usize, bp: usize, fl: usize, rowStart: i32, rowEnd: i32): void {
   for (let i = rowStart; i < rowEnd; i++) {

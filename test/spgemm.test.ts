@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createRuntime, CSRMatrix, ShapeError, MemoryLimitError, WorkerError, poisson2D, poisson3D, randomMatrix, type Runtime } from '../src/index.js';
+import { createRuntime, CSRMatrix, FormatError, ShapeError, MemoryLimitError, WorkerError, poisson2D, poisson3D, randomMatrix, type Runtime } from '../src/index.js';
 import { spgemm } from '../src/solvers/amg/spgemm.js';
 import { CpuSparseSession } from '../src/cpu/spgemm.js';
 import { lanczosBounds } from '../src/solvers/precond/chebyshev.js';
@@ -170,8 +170,9 @@ describe('spgemm', () => {
     const W = randomMatrix({ rows: 6000, meanRowLength: 6, distribution: 'powerlaw', exponent: 1.5, seed: 5 }).astype('f64');
     expect(W.nnz).toBeGreaterThan(16384); // SPGEMM_POOL_FLOOR: smaller products run inline
     both(W, W.transpose(), 'power-law A·Aᵀ');
-    // rt.spgemm's product is two jobs: each row's multiply-adds, then one numeric pass (rows appended per chunk, no symbolic pass)
-    expect(pooled - before).toBe(4);
+    // rt.spgemm's product is two jobs: each row's multiply-adds, then one numeric pass (rows appended per
+    // chunk, no symbolic pass); before them, a job checks each operand's columns (P once: B is A)
+    expect(pooled - before).toBe(4 + 3);
   });
 
   it('complex and single-precision products on the pool, rectangular, on 2 and 3 threads', async () => {
@@ -187,8 +188,9 @@ describe('spgemm', () => {
     } finally {
       rt3.dispose();
     }
-    // each product on the pool as two jobs: the multiply-adds, one numeric pass
-    expect(pooled - before).toBe(8);
+    // each product on the pool as two jobs: the multiply-adds, one numeric pass; and A's check (B's
+    // 9 000 entries are checked inline)
+    expect(pooled - before).toBe(8 + 4);
   });
 
   it('random shapes, densities and dtypes, including empty rows, mixed dtypes and non-canonical input', () => {
@@ -415,6 +417,61 @@ describe('spgemm', () => {
       rt3.dispose();
     }
     expect(pooled).toBeGreaterThan(before);
+  });
+
+  it("operands checked on the pool (spgemm_check): a column out of range, one below 0, unordered or repeated columns and bad pointers, in either chunk, on 1 and 2 threads — validate()'s error, or the product of toCSR()", () => {
+    const P = poisson3D(14); // 17 344 entries: the check runs on rt2's pool
+    const I = poisson3D(14);
+    const live = rt2.memoryInUse;
+    for (const [at, what] of [
+      [5, 'first chunk'],
+      [P.nnz - 3, 'second chunk'],
+    ] as const) {
+      for (const [col, kind] of [
+        [P.cols, 'column = cols'],
+        [-1, 'column −1'],
+        [2 ** 31 - 1, 'column 2³¹ − 1'],
+      ] as const) {
+        const colIdx = P.colIdx.slice();
+        colIdx[at] = col;
+        const bad = new CSRMatrix(P.rows, P.cols, 'f64', P.rowPtr, colIdx, P.values);
+        const want = (() => {
+          try {
+            bad.validate();
+          } catch (e) {
+            return e as Error;
+          }
+          throw new Error('validate() accepted it');
+        })();
+        for (const rt of [rt1, rt2]) {
+          expect(() => rt.spgemm(bad, I), `${kind}, ${what}: A`).toThrow(want.message);
+          expect(() => rt.spgemm(I, bad), `${kind}, ${what}: B`).toThrow(FormatError);
+          expect(() => rt.spgemm(bad, bad), `${kind}, ${what}: A = B`).toThrow(want.message);
+        }
+      }
+      // two entries of a row swapped (unordered), or one repeated (a duplicate, summed by toCSR)
+      const swapped = P.colIdx.slice();
+      const row = P.rowPtr.findIndex((p) => p > at) - 1;
+      const k0 = P.rowPtr[row];
+      [swapped[k0], swapped[k0 + 1]] = [swapped[k0 + 1], swapped[k0]];
+      const repeated = P.colIdx.slice();
+      repeated[k0 + 1] = repeated[k0];
+      for (const [colIdx, kind] of [
+        [swapped, 'unordered'],
+        [repeated, 'repeated'],
+      ] as const) {
+        const nc = new CSRMatrix(P.rows, P.cols, 'f64', P.rowPtr, colIdx, P.values);
+        const canon = nc.toCSR();
+        expect(canon).not.toBe(nc);
+        sameBits(rt2.spgemm(canon, canon), rt2.spgemm(nc, nc), `${kind} in the ${what}, on the pool`);
+        sameBits(rt1.spgemm(canon, I), rt1.spgemm(nc, I), `${kind} in the ${what}, inline`);
+      }
+    }
+    const ptr = P.rowPtr.slice();
+    ptr[100] = ptr[102];
+    expect(() => rt2.spgemm(new CSRMatrix(P.rows, P.cols, 'f64', ptr, P.colIdx, P.values), I)).toThrow(/rowPtr\[101\]/);
+    // a rejected operand's copy went with its session
+    expect(rt2.memoryInUse).toBe(live);
   });
 
   it('the sums over rows (spgemm_flops_before, spgemm_row_pointers) against a plain loop; row pointers summed past 2³¹ − 1 return the true total', () => {

@@ -1,6 +1,7 @@
 import { components, type DType } from '../dtype.js';
 import { MemoryLimitError } from '../errors.js';
-import { CSRMatrix } from '../formats/csr.js';
+import { CSRMatrix, validateCanonical } from '../formats/csr.js';
+import { checkPointers, checkValueArray } from '../formats/common.js';
 import { reserveMemory } from '../memory-budget.js';
 import type { SparseSession } from '../solvers/amg/spgemm.js';
 import { lanczosStart, tridiagonalEigen } from '../solvers/precond/chebyshev.js';
@@ -38,6 +39,24 @@ interface Resident {
 export class CpuSparseSession implements SparseSession {
   private readonly uploads = new Map<CSRMatrix, Resident>();
   constructor(private readonly backend: CpuBackend) {}
+
+  isCanonical(M: CSRMatrix, dtype: DType): boolean {
+    // the pointers first, as validateCanonical: the column pass reads each row's span
+    checkPointers('CSR', 'rowPtr', M.rowPtr, 0, M.colIdx.length, 'colIdx.length');
+    checkValueArray('CSR', M.dtype, M.values, M.colIdx.length);
+    const r = this.upload(M, components(dtype));
+    const chunks = M.nnz < SPGEMM_POOL_FLOOR ? 1 : this.backend.threads;
+    const mp = M.rowPtr;
+    const bounds = chunks === 1 ? Int32Array.of(0, M.rows) : balancedBounds(M.rows, chunks, (i) => mp[i] + i);
+    const found = this.backend.heap.temporary(16 * chunks, (out) => {
+      this.backend.runChunksSync('spgemm_check', [r.ptr, r.idx, M.cols, out.ptr], bounds, 3);
+      const v = out.view('i32', 4 * chunks);
+      return { outside: v.some((x, k) => k % 4 === 0 && x !== 0), unordered: v.some((x, k) => k % 4 === 1 && x !== 0) };
+    });
+    if (found.outside || found.unordered) this.release(M);
+    // a column out of range: the JavaScript pass throws validateCanonical's error at the first one
+    return found.outside ? validateCanonical(M) : !found.unordered;
+  }
 
   spgemm(A: CSRMatrix, B: CSRMatrix, dtype: DType): CSRMatrix {
     const cc = components(dtype);

@@ -1,6 +1,6 @@
 import { isComplex, type DType } from '../../dtype.js';
 import { ShapeError } from '../../errors.js';
-import { CSRMatrix, isPrivateCanonical, validateCanonical } from '../../formats/csr.js';
+import { CSRMatrix, isPrivateCanonical } from '../../formats/csr.js';
 import type { SparseMatrix } from '../../formats/index.js';
 import { withMemoryBudget } from '../../memory-budget.js';
 import type { CoarseKernels } from './coarse.js';
@@ -11,6 +11,11 @@ import type { CoarseKernels } from './coarse.js';
  * kernels run (the WebAssembly memory) from its first use until release() or dispose().
  */
 export interface SparseSession {
+  /**
+   * validateCanonical(M) (the same answer, the same FormatError) with its pass over the columns where
+   * the kernels run; M, when canonical, stays there for a product of `dtype`
+   */
+  isCanonical(M: CSRMatrix, dtype: DType): boolean;
   /** C = A·B of dtype `dtype` (A.cols = B.rows), columns ascending in each row, allocation checked against the memory budget in scope */
   spgemm(A: CSRMatrix, B: CSRMatrix, dtype: DType): CSRMatrix;
   /**
@@ -57,17 +62,18 @@ export function spgemm(A: SparseMatrix, B: SparseMatrix, kernels: SparseKernels,
   return withMemoryBudget(maxMemoryMB, () => {
     const s = kernels();
     try {
-      const a = canonicalCSR(A);
-      return s.spgemm(a, B === A ? a : canonicalCSR(B), productDType(A.dtype, B.dtype));
+      const dtype = productDType(A.dtype, B.dtype);
+      const a = canonicalCSR(A, s, dtype);
+      return s.spgemm(a, B === A ? a : canonicalCSR(B, s, dtype), dtype);
     } finally {
       s.dispose();
     }
   });
 }
 
-/** M.toCSR(), a canonical CSR validated in one pass rather than two (validate, then the sortedness test). */
-function canonicalCSR(M: SparseMatrix): CSRMatrix {
-  return M instanceof CSRMatrix && (isPrivateCanonical(M) || validateCanonical(M)) ? M : M.toCSR();
+/** M.toCSR(), a canonical CSR validated in one pass rather than two (validate, then the sortedness test), that pass in session `s`. */
+function canonicalCSR(M: SparseMatrix, s: SparseSession, dtype: DType): CSRMatrix {
+  return M instanceof CSRMatrix && (isPrivateCanonical(M) || s.isCanonical(M, dtype)) ? M : M.toCSR();
 }
 
 function productDType(a: DType, b: DType): DType {
