@@ -1,5 +1,5 @@
 import { allocValues, isComplex, type ValueArray } from '../../dtype.js';
-import { UnsupportedError } from '../../errors.js';
+import { InputRangeError, UnsupportedError } from '../../errors.js';
 import { CSRMatrix } from '../../formats/csr.js';
 import { shownValue } from '../../shown-value.js';
 import type { PreconditionerOperator } from '../operator.js';
@@ -68,6 +68,20 @@ export function checkPreconditionerOptions(o: PreconditionerOptions, where: stri
   if (o.amg !== undefined) checkAmgOptions(o.amg, where);
 }
 
+/** Where A holds its first NaN or ±Inf (by rows): row, column and value. */
+function nonFiniteAt(A: CSRMatrix): string {
+  const w = isComplex(A.dtype) ? 2 : 1;
+  for (let i = 0; i < A.rows; i++) {
+    for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) {
+      for (let c = 0; c < w; c++) {
+        const v = A.values[w * k + c];
+        if (!Number.isFinite(v)) return `A holds ${v}${w === 2 ? (c ? ' (imaginary part)' : ' (real part)') : ''} at row ${i}, column ${A.colIdx[k]}: its setup needs finite values`;
+      }
+    }
+  }
+  return 'A holds NaN or ±Inf: its setup needs finite values';
+}
+
 /**
  * The host setup of a preconditioner of a concrete kind for the canonical square CSR A (`kernels`: the
  * CPU path's sparse kernels, for AMG's setup). `bounds`: Chebyshev's Lanczos estimate made already
@@ -89,6 +103,11 @@ export function planPreconditioner(
     amg,
     instantiate,
   });
+  // NaN or ±Inf in A: every setup that reads A's off-diagonal values divides by them or sums them
+  // through — IC(0)/ILU(0) reported a breakdown 'even with the diagonal shifted', SSOR and AMG (±Inf on
+  // the diagonal) made the solve end 'breakdown', AMG read NaN as 'not symmetric'. Jacobi reads the
+  // diagonal alone (refusing a non-finite one itself); 'none' lets the solve end 'nan'
+  if (!s.finite && o.kind !== 'none' && o.kind !== 'jacobi') throw new InputRangeError(`${o.kind}: ${nonFiniteAt(A)}; preconditioner 'none' (or 'auto') solves it, ending with reason 'nan'`);
   switch (o.kind) {
     case 'none':
       return plan('none', 'none', (ops) => ({ method: 'copy', apply: (r, z) => ops.copy(r, z), dispose: () => {} }));
