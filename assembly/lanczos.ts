@@ -1,12 +1,13 @@
 // The two passes of a Lanczos step on S·A·S (S = D^-1/2) for the AMG setup's spectral radius, over
 // rows [rowStart, rowEnd), each chunk's partial sum at out (the pool offsets it by 16 bytes a chunk).
-// Vectors are kept unnormalized: v = c·x, with t = S·x made by the previous pass, so a step is one
-// row-parallel pass with the SpMV and one elementwise pass (no normalization pass of its own).
+// Vectors are kept unnormalized: v = c·x, so a step is one row-parallel pass with the SpMV and one
+// elementwise pass (no normalization pass of its own). The SpMV scales x by S as it reads it (sⱼ·xⱼ,
+// the product a stored S·x held), so no scaled copy is written and read back each step.
 //
-// lanczos_apply: y = c·S·A·t − bp·y (y holds the previous vector, scaled, on entry), out = Σ c·x·y.
-// lanczos_orth:  y −= a·x, t = S·y, out = Σ y².
+// lanczos_apply: y = c·S·A·S·x − bp·y (y holds the previous vector, scaled, on entry), out = Σ c·x·y.
+// lanczos_orth:  y −= a·x, out = Σ y².
 
-export function lanczos_apply(ap: usize, ai: usize, av: usize, s: usize, t: usize, x: usize, y: usize, c: f64, bp: f64, out: usize, rowStart: i32, rowEnd: i32): void {
+export function lanczos_apply(ap: usize, ai: usize, av: usize, s: usize, x: usize, y: usize, c: f64, bp: f64, out: usize, rowStart: i32, rowEnd: i32): void {
   let dot: f64 = 0;
   let k0 = load<i32>(ap + (<usize>rowStart << 2));
   for (let i = rowStart; i < rowEnd; i++) {
@@ -14,10 +15,14 @@ export function lanczos_apply(ap: usize, ai: usize, av: usize, s: usize, t: usiz
     let s0: f64 = 0, s1: f64 = 0;
     let k = k0;
     for (; k + 2 <= k1; k += 2) {
-      s0 += load<f64>(av + (<usize>k << 3)) * load<f64>(t + (<usize>load<i32>(ai + (<usize>k << 2)) << 3));
-      s1 += load<f64>(av + (<usize>k << 3), 8) * load<f64>(t + (<usize>load<i32>(ai + (<usize>k << 2), 4) << 3));
+      const j0 = <usize>load<i32>(ai + (<usize>k << 2)) << 3, j1 = <usize>load<i32>(ai + (<usize>k << 2), 4) << 3;
+      s0 += load<f64>(av + (<usize>k << 3)) * (load<f64>(x + j0) * load<f64>(s + j0));
+      s1 += load<f64>(av + (<usize>k << 3), 8) * (load<f64>(x + j1) * load<f64>(s + j1));
     }
-    if (k < k1) s0 += load<f64>(av + (<usize>k << 3)) * load<f64>(t + (<usize>load<i32>(ai + (<usize>k << 2)) << 3));
+    if (k < k1) {
+      const j0 = <usize>load<i32>(ai + (<usize>k << 2)) << 3;
+      s0 += load<f64>(av + (<usize>k << 3)) * (load<f64>(x + j0) * load<f64>(s + j0));
+    }
     k0 = k1;
     const p = <usize>i << 3;
     const yi = c * (s0 + s1) * load<f64>(s + p) - bp * load<f64>(y + p);
@@ -27,13 +32,12 @@ export function lanczos_apply(ap: usize, ai: usize, av: usize, s: usize, t: usiz
   store<f64>(out, dot);
 }
 
-export function lanczos_orth(s: usize, t: usize, x: usize, y: usize, a: f64, out: usize, start: i32, end: i32): void {
+export function lanczos_orth(x: usize, y: usize, a: f64, out: usize, start: i32, end: i32): void {
   let ss: f64 = 0;
   for (let i = start; i < end; i++) {
     const p = <usize>i << 3;
     const yi = load<f64>(y + p) - a * load<f64>(x + p);
     store<f64>(y + p, yi);
-    store<f64>(t + p, yi * load<f64>(s + p));
     ss += yi * yi;
   }
   store<f64>(out, ss);

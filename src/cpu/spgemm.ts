@@ -221,14 +221,13 @@ export class CpuSparseSession implements SparseSession {
     const ap = A.rowPtr;
     const chunks = A.nnz < SPGEMM_POOL_FLOOR ? 1 : B.threads;
     const bounds = chunks === 1 ? Int32Array.of(0, n) : balancedBounds(n, chunks, (i) => ap[i] + i);
-    // s = D^-1/2, x, y, t (lanczos_apply's vectors) and a partial sum per chunk, 16 bytes apart
-    const regions = [0, 1, 2, 3].map(() => B.heap.alloc(8 * n));
+    // s = D^-1/2, x, y (lanczos_apply's vectors) and a partial sum per chunk, 16 bytes apart
+    const regions = [0, 1, 2].map(() => B.heap.alloc(8 * n));
     const out = B.heap.alloc(16 * chunks);
     try {
-      const [s, x, y, t] = regions.map((r) => r.view('f64', n));
+      const [s, x, y] = regions.map((r) => r.view('f64', n));
       for (let i = 0; i < n; i++) s[i] = Math.sqrt(dinv[i]);
       const c0 = 1 / Math.sqrt(lanczosStart(x));
-      for (let i = 0; i < n; i++) t[i] = s[i] * x[i];
       y.fill(0);
       const partials = out.view('f64', 2 * chunks);
       const sum = (): number => {
@@ -243,9 +242,9 @@ export class CpuSparseSession implements SparseSession {
       const alpha: number[] = [];
       const beta: number[] = [];
       for (let j = 0; j < Math.min(steps, n); j++) {
-        B.runChunksSync('lanczos_apply', [M.ptr, M.idx, M.val, regions[0].ptr, regions[3].ptr, xr, yr, c, bp, out.ptr], bounds, 9);
+        B.runChunksSync('lanczos_apply', [M.ptr, M.idx, M.val, regions[0].ptr, xr, yr, c, bp, out.ptr], bounds, 8);
         const a = sum();
-        B.runChunksSync('lanczos_orth', [regions[0].ptr, regions[3].ptr, xr, yr, a * c, out.ptr], bounds, 5);
+        B.runChunksSync('lanczos_orth', [xr, yr, a * c, out.ptr], bounds, 3);
         const b = Math.sqrt(sum());
         alpha.push(a);
         if (!(b > 1e-12 * Math.abs(a))) break;
