@@ -83,9 +83,10 @@ export interface CostProfile {
   /**
    * The format this path runs a matrix in unless the caller named one, when its own kernel choice
    * inside that format already adapts to the matrix (WebGPU's CSR upload picks row, vector, adaptive
-   * or SELL kernels per matrix); absent: the shared rules of runtime/features.ts chooseFormat.
+   * or SELL kernels per matrix), from the matrix's features; absent: the shared rules of
+   * runtime/features.ts chooseFormat.
    */
-  readonly prefers?: { format: FormatName; reason: string };
+  readonly prefers?: (f: MatrixFeatures) => { format: FormatName; reason: string };
 }
 
 /** What a path offers on this machine (rt.capabilities().paths has one per path id). */

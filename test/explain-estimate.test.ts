@@ -34,7 +34,7 @@ function standInDevice(productMs: number, perRowMs: number, readMs: number, cloc
     id: 'webgpu',
     label: 'stand-in',
     formats: ['csr'],
-    cost: { kind: 'gpu', defaults: { overheadMs: 1, bandwidthGBs: 1 }, prefers: { format: 'csr', reason: 'stand-in' } },
+    cost: { kind: 'gpu', defaults: { overheadMs: 1, bandwidthGBs: 1 }, prefers: () => ({ format: 'csr', reason: 'stand-in' }) },
     capabilities: () => ({ available: true, device: `stand-in ${productMs}/${perRowMs}/${readMs}` }),
     matrix: (A: SparseMatrix) => ({ format: 'csr', rows: A.rows, dispose() {} }),
     vector: (_: string, data: ArrayLike<number> | number) => ({ length: typeof data === 'number' ? data : data.length, dispose() {} }),

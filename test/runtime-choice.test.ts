@@ -9,7 +9,7 @@ import { SOFTWARE_RENDERER_COST } from '../src/device-path.js';
 import { CPU_COST } from '../src/cpu/path.js';
 import { explainSpmv, formatOn } from '../src/runtime/explain.js';
 import type { FormatName } from '../src/formats/index.js';
-import { convert, FORMATS } from '../src/formats/index.js';
+import { convert, CSRMatrix, FORMATS } from '../src/formats/index.js';
 import { poisson2D, poisson3D } from '../src/generators/poisson.js';
 import { randomMatrix } from '../src/generators/random.js';
 import { loadShared } from './matrices.js';
@@ -166,12 +166,29 @@ describe('the WebGL2 path’s formats and the kernel explain names', () => {
 describe('the WebGPU path’s own format and cost figures', () => {
   const webgpu = (software: boolean) => ({ id: 'webgpu' as const, label: 'WebGPU', formats: ['csr', 'ell', 'dia', 'hyb', 'sell'] as FormatName[], cost: software ? SOFTWARE_RENDERER_COST : WEBGPU_COST });
 
-  it('runs every matrix as CSR (its upload picks the kernel) unless the caller names a format it has', () => {
-    for (const A of [poisson3D(10), randomMatrix({ rows: 2000, meanRowLength: 8, distribution: 'powerlaw', seed: 5 })]) {
+  it('runs a banded matrix of 8-byte or larger elements as DIA, every other as CSR (its upload picks the kernel), unless the caller names a format it has', () => {
+    const P = poisson3D(10);
+    // poisson2D(10) with two corner entries: two more diagonals of one entry each, DIA stores 1.5 slots an entry
+    const Q = poisson2D(10).toCSR();
+    const rows: number[] = [0, 99];
+    const cols: number[] = [99, 0];
+    const vals: number[] = [-1, -1];
+    for (let i = 0; i < Q.rows; i++) for (let k = Q.rowPtr[i]; k < Q.rowPtr[i + 1]; k++) (rows.push(i), cols.push(Q.colIdx[k]), vals.push(Q.values[k]));
+    const corners = CSRMatrix.fromTriplets(100, 100, 'f64', Int32Array.from(rows), Int32Array.from(cols), Float64Array.from(vals));
+    const cases: [CSRMatrix, FormatName][] = [
+      [P, 'dia'],
+      [P.astype('c64'), 'dia'],
+      [P.astype('c128'), 'dia'],
+      [P.astype('f32'), 'csr'],
+      [corners, 'csr'],
+      [randomMatrix({ rows: 2000, meanRowLength: 8, distribution: 'powerlaw', seed: 5 }), 'csr'],
+    ];
+    for (const [A, format] of cases) {
       const f = matrixFeatures(A);
-      expect(formatOn(webgpu(false), f).format).toBe('csr');
+      expect(formatOn(webgpu(false), f).format).toBe(format);
       expect(formatOn(webgpu(false), f, 'ell').format).toBe('ell');
     }
+    expect(matrixFeatures(corners).diaFill).toBeGreaterThan(1.25);
   });
 
   it('a software adapter is never estimated faster than the CPU path', () => {

@@ -208,10 +208,11 @@ describe('GPU-resident CG (backend webgpu)', () => {
   });
 
   it('every SpMV kernel: the fused SpMV + pᴴq (row kernels, striding) or SpMV then a reduction (the others) gives the CPU path\'s iterates', async () => {
-    // a 2-D Poisson matrix with a perturbed diagonal (SPD), so that every kernel's rows differ
+    // a 2-D Poisson matrix with a perturbed diagonal (SPD), so that every kernel's rows differ; by
+    // multiples of 1/8, exactly f32, so that f64 DIA runs its compact kernel (dia_compact.wgsl)
     const P = generated('poisson2D-30');
     const A = new CSRMatrix(P.rows, P.cols, 'f64', P.rowPtr, P.colIdx, Float64Array.from(P.values));
-    for (let i = 0; i < A.rows; i++) for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) if (A.colIdx[k] === i) A.values[k] += (i % 7) / 7;
+    for (let i = 0; i < A.rows; i++) for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) if (A.colIdx[k] === i) A.values[k] += (i % 7) / 8;
     // 3 workgroups at most for the fused SpMV + dot: each strides over 300 rows, as on a large matrix
     const be = await webgpuBackend({ maxDotGroups: 3 });
     for (const dt of ['f64', 'f32', 'c64'] as const) {
@@ -225,6 +226,7 @@ describe('GPU-resident CG (backend webgpu)', () => {
         const made = forKernel(Ad, k);
         if (typeof made === 'string') continue;
         const M = be.upload(made.host, made.opts);
+        if (M.data.main.kind === 'dia') expect(M.data.main.compact).toBe(dt === 'f64');
         const bv = be.vector(dt, b);
         const g = await be.cgResident(M, null, bv, { tol: 1e-14, maxIter: 20, checkEvery: 8 });
         const x = await be.read(g.x);

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isComplex, type DType } from '../src/dtype.js';
-import type { CSRMatrix } from '../src/formats/index.js';
+import { DIAMatrix, type CSRMatrix } from '../src/formats/index.js';
 import { parseMatrixMarket } from '../src/io/index.js';
 import { readFileSync } from 'node:fs';
 import type { WebGpuBackend } from '../src/webgpu/index.js';
@@ -170,5 +170,31 @@ describe('WebGPU SpMV, csr_vector paths and SELL built from CSR', () => {
     } finally {
       plain.dispose();
     }
+  });
+});
+
+describe('WebGPU SpMV, DIA with compact f64 values', () => {
+  it('f64 values all exactly f32 go up as f32 (half the bytes) and give the reference product; others, and one diagonal, as double-single', async () => {
+    const P = DIAMatrix.fromCSR(generated('poisson2D-30'));
+    // a value that is not exactly f32 (0.1) among the stencil's integers
+    const data = Float64Array.from(P.data);
+    data[data.findIndex((v) => v !== 0)] = 0.1;
+    const notF32 = new DIAMatrix(P.rows, P.cols, 'f64', P.offsets, P.pitch, data);
+    const diagonal = new DIAMatrix(P.rows, P.cols, 'f64', Int32Array.of(0), P.pitch, new Float64Array(P.pitch).fill(0.25));
+    const xs = randomData('f64', P.cols, 11);
+    const y0 = randomData('f64', P.rows, 12);
+    for (const [A, compact] of [[P, true], [notF32, false], [diagonal, false]] as const) {
+      const M = gpu.upload(A);
+      const part = M.data.main;
+      expect(part.kind === 'dia' && part.compact).toBe(compact);
+      // the value buffer: 4 bytes a slot compact, 8 (double-single) otherwise
+      expect(part.kind === 'dia' && part.values.size).toBe((compact ? 4 : 8) * A.data.length);
+      const x = gpu.vector('f64', xs);
+      const y = gpu.vector('f64', y0);
+      gpu.spmv(M, x, y, { alpha: 1.5, beta: -0.5 });
+      compareRef(A.toCSR(), xs, y0, 1.5, -0.5, await gpu.read(y));
+      for (const v of [M, x, y]) v.dispose();
+    }
+    expect(gpu.deviceErrors).toEqual([]);
   });
 });

@@ -1,24 +1,6 @@
-// DIA SpMV (seed 002), one thread per row: A[i, i + off_d] = data[d*pitch + i]. Offsets in a storage
-// buffer (binding 3, all diagonals in one dispatch), data binding 4. P.m = diagonals, P.k = pitch,
-// P.w = columns. Neighbouring threads read neighbouring data and x: coalesced on every diagonal.
-// Branch-free: a column outside the matrix reads a clamped x and select drops its product, so the
-// loads of all diagonals can be in flight at once. dot_main: the same, fused with p^H q
-// (spmv_dot.wgsl).
-#include "spmv.wgsl"
-#include "row_entries.wgsl"
+// DIA SpMV (seed 002), one thread per row (dia_row.wgsl): the values as E, data binding 4.
+#include "dia_row.wgsl"
 
-@group(0) @binding(3) var<storage, read> offsets: array<i32>;
 @group(0) @binding(4) var<storage, read> data: array<E>;
 
-fn row(i: u32) -> E {
-  let w = i32(P.w);
-  var acc = e_zero();
-  for (var d = 0u; d < P.m; d++) {
-    let c = i32(i) + offsets[d];
-    let p = e_mul(e_conj(data[d * P.k + i], P.conj), x[u32(clamp(c, 0, w - 1))]);
-    acc = e_add(acc, select(e_zero(), p, (c >= 0) & (c < w)));
-  }
-  let v = finish(acc, i);
-  y[i] = v;
-  return v;
-}
+fn dia_value(k: u32) -> E { return data[k]; }

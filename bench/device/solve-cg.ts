@@ -24,6 +24,7 @@ import type { WebGpuPath } from '../../src/webgpu/path.js';
 import { initialState } from '../../src/webgpu/cg.js';
 import { levelSchedule } from '../../src/solvers/precond/levels.js';
 import { CSRMatrix as Csr } from '../../src/formats/csr.js';
+import { DIAMatrix, ELLMatrix } from '../../src/formats/index.js';
 import { poisson2D } from '../../src/generators/poisson.js';
 
 const args = process.argv.slice(2);
@@ -128,6 +129,70 @@ for (const dt of skip.has('cg') ? [] : cgTypes) {
     if (key === '') goals.push(`RATIO\t${label} per iteration, steady state (blocks of 16) vs CuPy cg's mean\tpoisson3D_${n}\t${dt}\tours ${(median(gaps) / 16).toFixed(4)} ms\tCuPy ${(c.ms / c.iterations).toFixed(4)} ms\t${(c.ms / c.iterations / (median(gaps) / 16)).toFixed(2)}x`);
   }
   h.dispose();
+}
+
+// where the wall time of one rt.cg goes (--timeline): each read-back of the engine (bytes, start and end
+// ms from the call's start) and each host write, by wrapping the backend's engine (internal: a measurement)
+if (opt('--timeline', '') !== '') {
+  const A = A64;
+  const h = rt.upload(A);
+  await rt.cg(h, b, { tol: 1e-8, maxIter: 5, path: 'webgpu' });
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const engine = (be as any).engine;
+  const events: string[] = [];
+  let t0 = 0;
+  const wrap = (obj: Record<string, unknown>, name: string, what: (args: unknown[]) => string) => {
+    const f = obj[name] as (...a: unknown[]) => unknown;
+    obj[name] = function (this: unknown, ...a: unknown[]) {
+      const s = performance.now() - t0;
+      const out = f.apply(this, a);
+      const note = (e: number) => events.push(`${name}(${what(a)}) ${s.toFixed(2)}-${e.toFixed(2)}`);
+      if (out instanceof Promise) out.then(() => note(performance.now() - t0), () => undefined);
+      else note(performance.now() - t0);
+      return out;
+    };
+  };
+  wrap(engine, 'read', (a) => `${a[1]} B`);
+  wrap(engine, 'write', (a) => `${(a[1] as ArrayBufferView).byteLength} B`);
+  wrap(engine, 'flush', () => '');
+  // the window of these solves in a CPU profile (--cpu-prof: its timestamps are µs of this clock)
+  console.log(`# timeline solves from ${process.hrtime.bigint() / 1000n} µs`);
+  for (let i = 0; i < Number(opt('--timeline', '3')); i++) {
+    events.length = 0;
+    t0 = performance.now();
+    const r = await rt.cg(h, b, { tol: 1e-8, path: 'webgpu' });
+    const total = performance.now() - t0;
+    // flushes: only the slow ones (≥ 0.3 ms of host time)
+    const shown = events.filter((e) => !e.startsWith('flush') || (() => { const m = / ([\d.]+)-([\d.]+)$/.exec(e)!; return Number(m[2]) - Number(m[1]) >= 0.3; })());
+    console.log(`TIMELINE\t${label}\tpoisson3D_${n}\tf64\trt.cg ${total.toFixed(1)} ms, ${r.iterations} it\t${shown.join('\t')}`);
+  }
+  console.log(`# timeline solves until ${process.hrtime.bigint() / 1000n} µs`);
+  h.dispose();
+}
+
+// SpMV of poisson3D(n) in each format the WebGPU path runs (GPU ms by timestamp queries, median of 5;
+// --formats): what DIA would give against the CSR kernels 'auto' picks
+if (opt('--formats', '') !== '') {
+  for (const dt of ['f64', 'f32'] as const) {
+    const A = A64.astype(dt);
+    const cells: string[] = [];
+    for (const [what, host, o] of [
+      ['auto', A, {}],
+      ['dia', DIAMatrix.fromCSR(A), {}],
+      ['ell', ELLMatrix.fromCSR(A), {}],
+      ['row', A, { kernel: 'row' }],
+    ] as const) {
+      const M = be.upload(host, o);
+      const xv = be.vector(dt, A.rows);
+      const yv = be.vector(dt, A.rows);
+      be.spmv(M, xv, yv);
+      const ts: number[] = [];
+      for (let i = 0; i < 5; i++) ts.push((await be.kernelTime(() => { for (let k = 0; k < 10; k++) be.spmv(M, xv, yv); })) ?? NaN);
+      cells.push(`${what}: ${(median(ts) / 10).toFixed(4)} ms`);
+      for (const v of [M, xv, yv]) v.dispose();
+    }
+    console.log(`FORMATS\t${label}\tpoisson3D_${n}\t${dt}\t${cells.join('\t')}`);
+  }
 }
 
 // the fixed costs of a solve through rt.cg, by piece (wall ms, medians of 5): uploading b, allocating

@@ -63,7 +63,7 @@ export interface ExplainInput {
  */
 export function formatOn(path: PathInfo, f: MatrixFeatures, requested?: FormatName | null): { format: FormatName; reason: string } {
   if (requested && path.formats.includes(requested)) return { format: requested, reason: 'format given by the caller' };
-  const c = path.cost.prefers ?? chooseFormat(f, path.cost.kind);
+  const c = path.cost.prefers?.(f) ?? chooseFormat(f, path.cost.kind);
   if (requested) return { format: path.formats.includes(c.format) ? c.format : 'csr', reason: `no ${requested} kernel on the ${path.label} path; ${c.reason}` };
   return path.formats.includes(c.format) ? c : { format: 'csr', reason: `no ${c.format} kernel on the ${path.label} path: CSR` };
 }

@@ -87,7 +87,10 @@ export interface WebGpuDIAPart {
   readonly ndiag: number;
   readonly pitch: number;
   readonly offsets: GPUBuffer;
+  /** array<E>, or array<f32> when `compact` */
   readonly values: GPUBuffer;
+  /** real f64 values all exactly f32, stored as f32 and widened by the kernel (wgsl/dia_compact.wgsl) */
+  readonly compact: boolean;
 }
 
 /** HYB: the ELL part and the COO remainder as CSR over all rows. */

@@ -17,11 +17,12 @@
  *                 summed by subgroupShuffleXor where 'subgroups' is offered and TPR ≤ the smallest
  *                 subgroup, else tree-reduced in workgroup memory
  * ELL (column-major, a thread per row), DIA (a thread per row, offsets in a buffer: all diagonals in
- * one dispatch), HYB (ELL + the COO remainder as CSR, a thread per row). op = 'T' / 'H' runs a CSR of
+ * one dispatch; f64 values that are all exactly f32 stored as f32, dia_compact), HYB (ELL + the COO remainder as CSR, a thread per row). op = 'T' / 'H' runs a CSR of
  * Aᵀ built on the host at upload ({ transpose: true }) with the same kernel choice; 'H' conjugates.
  */
 import type { DType } from '../dtype.js';
 import { CSRMatrix, SELLMatrix, defaultSortWindow, sellSlots } from '../formats/index.js';
+import { exactlyF32 } from '../formats/dia.js';
 import { reduceGroups, type Engine, type Params } from './engine.js';
 import { floatsPerElement, streamBytes, writeStream } from './encoding.js';
 import { wgslLoaded } from './shader-source.js';
@@ -103,7 +104,11 @@ export function buildMatrix(engine: Engine, matrix: HostMatrix, options: WebGpuU
       case 'ell':
         main = ellPart(mk, matrix.rows, matrix.width, matrix.stride, matrix.colIdx, matrix.values, dt);
         break;
-      case 'dia':
+      case 'dia': {
+        // f64 values that are all exactly f32 go up as f32: half the value bytes the SpMV streams (as the
+        // CPU path keeps them). A one-diagonal matrix keeps E values: the solvers' D⁻¹, which the CG
+        // kernels read elementwise (cg_update.wgsl, chebyshev.wgsl)
+        const compact = dt === 'f64' && matrix.offsets.length > 1 && matrix.data instanceof Float64Array && exactlyF32(matrix.data);
         main = {
           kind: 'dia',
           rows: matrix.rows,
@@ -111,9 +116,11 @@ export function buildMatrix(engine: Engine, matrix: HostMatrix, options: WebGpuU
           ndiag: matrix.offsets.length,
           pitch: matrix.pitch,
           offsets: mk.make('DIA offsets', matrix.offsets),
-          values: mk.values('DIA data', dt, matrix.data),
+          values: compact ? mk.make('DIA data (f32)', Float32Array.from(matrix.data)) : mk.values('DIA data', dt, matrix.data),
+          compact,
         };
         break;
+      }
       case 'hyb': {
         const { coo } = matrix;
         const rest = CSRMatrix.fromTriplets(matrix.rows, matrix.cols, dt, coo.rowIdx, coo.colIdx, coo.values);
@@ -308,7 +315,7 @@ export function runSpmv(engine: Engine, part: WebGpuPart, dt: DType, x: GPUBuffe
       ], undefined, entry);
       break;
     case 'dia':
-      engine.dispatch('dia', dt, rowGroups, { ...common, n: rows, m: part.ndiag, k: part.pitch, w: part.cols }, [
+      engine.dispatch(part.compact ? 'dia_compact' : 'dia', dt, rowGroups, { ...common, n: rows, m: part.ndiag, k: part.pitch, w: part.cols }, [
         ...xy,
         { binding: 3, buffer: part.offsets },
         { binding: 4, buffer: part.values },
