@@ -492,6 +492,30 @@ describe('solver work vectors from a pool', () => {
 });
 
 describe('iterative refinement on the GPU', () => {
+  it("‖x‖ from the GPU bounds the host's f64 norm from above, within 2^-29 of it; also where x's squares are below f32's range (flushed there)", async () => {
+    const A = poisson2D(9);
+    const M = be.upload(A);
+    for (const scale of [1, 1e6, 1e-25]) {
+      const R = await be.refinement(M, rhs(A.rows, 3), undefined)!;
+      const dv = be.vector('f64', rhs(A.rows, 5).map((t) => t * scale));
+      try {
+        // x ← 0 + d
+        await R.correct(dv);
+        const x = await R.read();
+        let q = 0;
+        for (const t of x) q += t * t;
+        expect(q, `scale ${scale}`).toBeGreaterThan(0);
+        const xn = await R.xnorm!();
+        expect(xn, `scale ${scale}`).toBeGreaterThanOrEqual(Math.sqrt(q));
+        if (scale >= 1) expect(xn, `scale ${scale}`).toBeLessThanOrEqual(Math.sqrt(q) * (1 + 2 ** -29));
+      } finally {
+        dv.dispose();
+        R.dispose();
+      }
+    }
+    M.dispose();
+  });
+
   it('f32 CG where the host runs the iterations (checkEvery 1, or a preconditioner of its own) keeps one recurrence with reliable updates on the GPU refinement: a true 1e-10', async () => {
     const A = poisson3D(6);
     const A32 = A.astype('f32');

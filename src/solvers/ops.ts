@@ -231,6 +231,12 @@ export interface PathRefinement<V> {
   correct(d: V): Promise<number>;
   /** x in f64 (c128-interleaved for complex) */
   read(): Promise<Float64Array>;
+  /**
+   * An upper bound of ‖x‖ computed on the path, for a path that flushes tiny values (`underflow`): the
+   * residual's rounding bound needs it, and the host's pass over x costs more than the path's norm
+   * (poisson3D(128) on the H100 machine: ≈ 8 ms of a 97 ms solve). Absent: the host computes ‖x‖.
+   */
+  xnorm?(): Promise<number>;
   /** gives its vectors back */
   dispose(): void;
   /**

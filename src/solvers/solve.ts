@@ -490,6 +490,7 @@ async function refineOnPath<V>(
   let reason: StopReason = 'maxIter';
   let solves = 0;
   let x: Float64Array;
+  let xnorm: number | undefined;
   try {
     for (;;) {
       const stop = beforeSolve(rnorm, target, o.signal, iterations, maxIter, ++refinements);
@@ -546,7 +547,7 @@ async function refineOnPath<V>(
         break;
       }
     }
-    x = await R.read();
+    [x, xnorm] = await Promise.all([R.read(), R.xnorm?.()]);
   } finally {
     R.dispose();
   }
@@ -557,7 +558,7 @@ async function refineOnPath<V>(
   // 4.4e-9; the full rounding bound, pessimistic at normal scales, sent poisson3D(128)'s f64 WebGPU solve
   // through a host product of A every time, ≈ 140 ms on the H100's host where the solve takes 80)
   const fromZero = solves === 1 && !o.x0 && reason === 'converged';
-  if (fromZero ? !flushedWithin(A, R, x, rnorm, target) : (solves > 1 || (solves === 1 && o.x0)) && !(reason === 'converged' && rnorm + residualRounding(A, R, x) <= target)) {
+  if (fromZero ? !flushedWithin(A, R, x, rnorm, target, xnorm) : (solves > 1 || (solves === 1 && o.x0)) && !(reason === 'converged' && rnorm + residualRounding(A, R, x, true, xnorm) <= target)) {
     rnorm = hostNorm(hostResidual(A, x, b));
   }
   if (reason === 'converged' && !(rnorm <= target)) reason = 'stagnated';
@@ -602,6 +603,7 @@ async function reliableCg<V>(
   let iterations = 0;
   let replacements = 0;
   let x: Float64Array;
+  let xnorm: number | undefined;
   let reason = beforeSolve(rnorm, target, o.signal, 0, maxIter, 0);
   try {
     // the head in f64 (R.wide) down to WIDE_HEAD_GAIN·tol, its answer adopted (one replacement) and its
@@ -654,12 +656,12 @@ async function reliableCg<V>(
       history = [...history.slice(0, before), ...res.history.map((h) => h * ratio)];
       reason = res.reason;
     }
-    x = await R.read();
+    [x, xnorm] = await Promise.all([R.read(), R.xnorm?.()]);
   } finally {
     R.dispose();
   }
   const recurrence = history[history.length - 1];
-  if (replacements > 0 && R.roundoff > 0 && !(reason === 'converged' && rnorm + residualRounding(A, R, x) <= target)) rnorm = hostNorm(hostResidual(A, x, b));
+  if (replacements > 0 && R.roundoff > 0 && !(reason === 'converged' && rnorm + residualRounding(A, R, x, true, xnorm) <= target)) rnorm = hostNorm(hostResidual(A, x, b));
   // an answer worse than the start is taken back, as solveScaled and refineOnPath take back a correction
   // (a singular Laplacian with b = 1: x of 8.2e3–2.9e5 times the start's residual)
   if (rnorm > R.rnorm) {
@@ -854,10 +856,10 @@ function flushed(A: CSRMatrix, n: { abs2: number; maxRow: number; pattern2: numb
  * normal scales, so the exact norms' scatter over A's columns (≈ 230 ms for 2 M rows on the H100
  * machine's host, a first solve's) is needed only where the loose bound does not meet the target.
  */
-function flushedWithin<V>(A: CSRMatrix, R: PathRefinement<V>, x: Float64Array, rnorm: number, target: number): boolean {
+function flushedWithin<V>(A: CSRMatrix, R: PathRefinement<V>, x: Float64Array, rnorm: number, target: number, pathXnorm?: number): boolean {
   const u = R.underflow ?? 0;
   if (!(u > 0)) return rnorm <= target;
-  const xnorm = hostNorm(x);
+  const xnorm = pathXnorm ?? hostNorm(x);
   if (!ABS_NORMS.has(A)) {
     let loose = LOOSE_NORMS.get(A);
     if (!loose) LOOSE_NORMS.set(A, (loose = looseAbsNorms(A)));

@@ -7,7 +7,7 @@
  * refined solve and freed with A), and the inner solve gets r rounded to f32 — f64 answers at f32
  * bandwidth for all iterations but the few residuals.
  */
-import type { DType } from '../dtype.js';
+import { isComplex, type DType } from '../dtype.js';
 import type { PathRefinement } from '../solvers/ops.js';
 import type { WebGpuMatrix, WebGpuVector } from './resident.js';
 import { checkRange } from './encoding.js';
@@ -119,6 +119,9 @@ export async function webgpuRefinement(B: RefineBackend, A: WebGpuMatrix, b: Flo
       }
     },
     read: async () => (await B.read(x)) as Float64Array,
+    // the double-single norm within 2^-30 (its sums' rounding), plus what squares below f32's least
+    // normal number (|xᵢ| < 2^-63), flushed there, may have held: √(components)·2^-63 at most
+    xnorm: async () => (await B.nrm2(x)) * (1 + 2 ** -30) + Math.sqrt(n * (isComplex(dt) ? 2 : 1)) * 2 ** -63,
     dispose: release,
   };
 }
