@@ -395,7 +395,10 @@ describe('solver work vectors from a pool', () => {
   });
 
   it("Jacobi's D⁻¹ is uploaded once per matrix and freed with it; its solves match another runtime's first", async () => {
-    const A = poisson2D(7);
+    // a diagonal that is not constant (a constant one runs as none: no D⁻¹)
+    const P = poisson2D(7);
+    const A = new CSRMatrix(P.rows, P.cols, 'f64', P.rowPtr, P.colIdx, Float64Array.from(P.values));
+    for (let k = A.rowPtr[3]; k < A.rowPtr[4]; k++) if (A.colIdx[k] === 3) A.values[k] = 5;
     const b = rhs(A.rows, 8);
     const h = rt.upload(A);
     const first = await rt.cg(h, b, { tol: 1e-7, preconditioner: 'jacobi' });
@@ -587,5 +590,28 @@ describe('iterative refinement on the GPU', () => {
     const bn = Float64Array.from(b);
     bn[5] = NaN;
     expect((await rt.cg(rt.upload(A.astype('f32')), bn, { tol: 1e-10 })).reason).toBe('nan');
+  });
+});
+
+describe('Jacobi of a constant diagonal on the WebGPU path', () => {
+  it('runs as none (the same iterates, to rounding) and says so; a diagonal that varies keeps D⁻¹', async () => {
+    const A = poisson2D(12);
+    const b = rhs(A.rows, 21);
+    const h = rt.upload(A);
+    const j = await rt.solve(h, b, { method: 'cg', preconditioner: 'jacobi', tol: 1e-10 });
+    const n = await rt.solve(h, b, { method: 'cg', preconditioner: 'none', tol: 1e-10 });
+    expect([j.path, j.converged, j.preconditioner]).toEqual(['webgpu', true, 'jacobi']);
+    expect(j.preconditionerDetail).toMatch(/constant.*none runs/);
+    expect(j.iterations).toBe(n.iterations);
+    expect(trueResidual(A, j.x, b)).toBeLessThanOrEqual(1e-10);
+    h.dispose();
+    // one diagonal entry changed: D⁻¹ is applied, as before
+    const V = new CSRMatrix(A.rows, A.cols, 'f64', A.rowPtr, A.colIdx, Float64Array.from(A.values));
+    for (let k = V.rowPtr[7]; k < V.rowPtr[8]; k++) if (V.colIdx[k] === 7) V.values[k] = 5;
+    const hv = rt.upload(V);
+    const v = await rt.solve(hv, b, { method: 'cg', preconditioner: 'jacobi', tol: 1e-10 });
+    expect([v.converged, v.preconditionerDetail]).toEqual([true, 'jacobi (inverse of the diagonal)']);
+    expect(trueResidual(V, v.x, b)).toBeLessThanOrEqual(1e-10);
+    hv.dispose();
   });
 });

@@ -44,6 +44,9 @@ const gpu = createDawn(['disable-dawn-features=timestamp_quantization']) as unkn
 const rt = await createRuntime({ backend: 'webgpu', workers: 1, webgpu: { gpu } });
 const path = rt.pathById('webgpu') as WebGpuPath;
 await path.prepare(); // the WGSL sources: the backend is driven directly below
+// measured now, so that no background measurement (the rt.explain of the cg section starts one on an
+// uncalibrated runtime) runs during the timed solves after it (fifth session's call3: rt.solve's spread)
+await rt.calibrate();
 const be = path.backend;
 console.log(`# ${label}: adapter ${be.capabilities().adapter}`);
 

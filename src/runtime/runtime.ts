@@ -20,7 +20,7 @@ import { PreconditionerHandle } from './preconditioner.js';
 import { chooseDirect, chooseSolve, DIRECT_MAX_N, directResidualBound, KRYLOV, seedSymmetricAbsNorms, SOLVE_METHODS, solveWithTrueResidual, type DirectEstimate, type KrylovMethod, type SolveCandidate, type SolveExplanation, type SolveMethod } from '../solvers/solve.js';
 import { checkPreconditionerOptions, planPreconditioner, type PreconditionerKind, type PreconditionerOptions, type PreconditionerPlan } from '../solvers/precond/index.js';
 import { pathLanczosBounds } from '../solvers/precond/chebyshev.js';
-import { inverseDiagonal } from '../solvers/precond/jacobi.js';
+import { constantDiagonal, inverseDiagonal } from '../solvers/precond/jacobi.js';
 import { solveStructure, type SolveStructure } from '../solvers/structure.js';
 import type { SolverOps } from '../solvers/ops.js';
 import { isPrivateCanonical, markPrivateCanonical, type CSRMatrix } from '../formats/csr.js';
@@ -1656,10 +1656,15 @@ export class Runtime implements HandleOwner {
     const kind = cand.preconditioner;
     const M = this.matrixOn(h, p, 'N');
     if (kind === 'none' || kind === 'jacobi') {
+      // on a GPU path, Jacobi of a constant diagonal (D⁻¹ = I/c) leaves the iterates as they are, while
+      // its z = D⁻¹·r reads D and writes z each iteration (poisson3D(128) f64 on an H100: rt.cg with
+      // it 87 ms, without 76; bench/device/results-2026-11-27-fifth/call3): none runs
+      const scalar = kind === 'jacobi' && p.cost.kind === 'gpu' && (this.solveStructureOf(h).constantDiagonal ??= constantDiagonal(csr));
       // Jacobi's diagonal from the canonical CSR the structure check made, not h.host: a DIA or ELL
       // copy would be converted back to CSR again (poisson3D(64) as DIA: ≈ 80 ms a solve)
-      const ops = p.solverOps(M, csr, kind);
-      return { ops, description: handle?.description ?? (kind === 'none' ? 'none' : 'jacobi (inverse of the diagonal)'), dispose: () => ops.dispose() };
+      const ops = p.solverOps(M, csr, scalar ? 'none' : kind);
+      const description = kind === 'none' ? 'none' : scalar ? 'jacobi: the diagonal is constant (D⁻¹ = I/c), whose iterates are those without it: none runs' : 'jacobi (inverse of the diagonal)';
+      return { ops, description: (!scalar && handle?.description) || description, dispose: () => ops.dispose() };
     }
     const base = p.solverOps(M, h.host, 'none');
     try {
@@ -2225,4 +2230,6 @@ interface SolveAnalysis {
   chebyshev?: PreconditionerPlan;
   /** the same on a GPU path (degree 3, its bounds estimated there) */
   chebyshevGpu?: PreconditionerPlan;
+  /** whether A's diagonal is constant (constantDiagonal), once per matrix */
+  constantDiagonal?: boolean;
 }

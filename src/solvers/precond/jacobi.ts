@@ -47,6 +47,24 @@ export function inverseDiagonal(A: CSRMatrix | DIAMatrix): ValueArray {
   return d;
 }
 
+/**
+ * Whether A's diagonal is one real value c throughout (a constant-coefficient stencil's, poisson3D's 6):
+ * Jacobi's D⁻¹ is then I/c, and a Krylov method's iterates with it are those without it, to rounding.
+ * False for a complex A, and where Jacobi would refuse the diagonal (a zero or non-finite entry).
+ */
+export function constantDiagonal(A: CSRMatrix): boolean {
+  if (isComplex(A.dtype) || A.rows === 0) return false;
+  let d: ValueArray;
+  try {
+    d = inverseDiagonal(A);
+  } catch (e) {
+    if (e instanceof ShapeError) return false;
+    throw e;
+  }
+  for (let i = 1; i < d.length; i++) if (d[i] !== d[0]) return false;
+  return true;
+}
+
 /** d[i] ← 1/re, or the refusal naming row i (invertInto's checks for a real entry, without its arrays). */
 function invertReal(d: ValueArray, i: number, re: number, dtype: string): void {
   d[i] = 1 / re;
