@@ -93,12 +93,20 @@ export function ldl_factor(
   return -1;
 }
 
-// ldl_dense(n, W, D, positive) — LDLᵀ of a small symmetric matrix held dense: W is n×n column-major
-//   with the lower triangle of A (the natural order); right-looking, four columns per pass over column
-//   k (the operations and their order are those of src/solvers/direct/ldl.ts's denseLdl before it
-//   moved here), column k scaled into L's below the diagonal, D written. Returns −1, or the first
-//   column whose pivot is zero (not finite), or not positive when `positive`.
-export function ldl_dense(n: i32, W: usize, D: usize, positive: i32): i32 {
+// ldl_dense(n, Ap, Ai, Ax, W, D, positive) — LDLᵀ of a small symmetric matrix held dense: A's lower
+//   triangle (by columns, the natural order) scattered into W, n×n column-major (zeroed first: its
+//   upper triangle stays 0); right-looking, four columns per pass over column k (the operations and their order
+//   are those of src/solvers/direct/ldl.ts's denseLdl before it moved here), column k scaled into L's
+//   below the diagonal, D written. Returns −1, or the first column whose pivot is zero (not finite), or
+//   not positive when `positive`.
+export function ldl_dense(n: i32, Ap: usize, Ai: usize, Ax: usize, W: usize, D: usize, positive: i32): i32 {
+  for (let j = 0; j < n; j++) {
+    for (let i = j * n; i < (j + 1) * n; i++) stf(W, i, 0);
+    for (let p = ld(Ap, j), e = ld(Ap, j + 1); p < e; p++) {
+      const i = ld(Ai, p);
+      if (i >= j) stf(W, i + j * n, ldf(Ax, p));
+    }
+  }
   for (let k = 0; k < n; k++) {
     const ck = k * n;
     const d = ldf(W, ck + k);
@@ -146,8 +154,8 @@ export function ldl_dense(n: i32, W: usize, D: usize, positive: i32): i32 {
 
 // ldl_solve(n, Lp, Li, Lx, D, perm, b, x, y, dense) — x = A⁻¹·b through a kept factor: y[k] = b[perm[k]],
 //   L·D·Lᵀ·z = y solved in y, x[perm[k]] = z[k]. Sparse: L by columns (Lp, Li, Lx), a column skipped
-//   where its y is 0, the backward sums in two partial sums. dense: L packed by columns (column j's
-//   rows j + 1 … n − 1 one after another; Lp and Li unread), two columns a pass. The operations and
+//   where its y is 0, the backward sums in two partial sums. dense: L below the diagonal of Lx, n×n
+//   column-major as ldl_dense leaves it (Lp and Li unread), two columns a pass. The operations and
 //   their order are those of the JavaScript solve this replaced (a process's first solves ran it
 //   interpreted: ≈ 0.4 ms of each of 494_bus's first calls, where this runs in microseconds).
 export function ldl_solve(
@@ -185,11 +193,11 @@ function sparseSolve(n: i32, Lp: usize, Li: usize, Lx: usize, D: usize, y: usize
 }
 
 function denseSolve(n: i32, Lx: usize, D: usize, y: usize): void {
-  // forward: columns j and j + 1 together; column j's entries start at p, column j + 1's at q
+  // forward: columns j and j + 1 together; column j's entries below the diagonal start at p, column j + 1's at q
   let j = 0;
-  let p = 0;
+  let p = 1;
   for (; j + 1 < n; j += 2) {
-    const q = p + n - 1 - j;
+    const q = p + n + 1;
     const y0 = ldf(y, j);
     const y1 = ldf(y, j + 1) - ldf(Lx, p) * y0;
     stf(y, j + 1, y1);
@@ -207,15 +215,15 @@ function denseSolve(n: i32, Lx: usize, D: usize, y: usize): void {
       }
     }
     for (; i < n; i++, a++, c++) stf(y, i, ldf(y, i) - (ldf(Lx, a) * y0 + ldf(Lx, c) * y1));
-    p = q + n - 2 - j;
+    p = q + n + 1;
   }
   for (let k = 0; k < n; k++) stf(y, k, ldf(y, k) / ldf(D, k));
   // backward: rows j and j − 1 together (both sum over rows i > j), then L(j, j − 1)·y_j
   j = n - 1;
-  p = (n * (n - 1)) >> 1;
   for (; j >= 1; j -= 2) {
-    const p0 = p - (n - 1 - j);
-    const p1 = p0 - (n - j);
+    // column j's entries below the diagonal start at p0, column j − 1's (L(j, j − 1) first) at p1
+    const p0 = j * n + j + 1;
+    const p1 = (j - 1) * n + j;
     let s0 = ldf(y, j);
     let s1 = ldf(y, j - 1);
     for (let i = j + 1, a = p0, c = p1 + 1; i < n; i++, a++, c++) {
@@ -225,11 +233,10 @@ function denseSolve(n: i32, Lx: usize, D: usize, y: usize): void {
     }
     stf(y, j, s0);
     stf(y, j - 1, s1 - ldf(Lx, p1) * s0);
-    p = p1;
   }
   if (j == 0) {
     let s0 = ldf(y, 0);
-    for (let i = 1, a = p - (n - 1); i < n; i++, a++) s0 -= ldf(Lx, a) * ldf(y, i);
+    for (let i = 1; i < n; i++) s0 -= ldf(Lx, i) * ldf(y, i);
     stf(y, 0, s0);
   }
 }

@@ -160,14 +160,14 @@ describe('dense LDLᵀ kernel', () => {
         return;
       }
       if (typeof s === 'number' || typeof p === 'number') throw new Error(`a pivot failed at ${s}, ${p}; the reference factorized`);
-      expect([Array.from(p.Lx), Array.from(p.D)]).toEqual([Array.from(s.Lx), Array.from(s.D)]);
-      expect(s.Lx.length).toBe((n * (n - 1)) / 2);
+      expect([Array.from(p.W), Array.from(p.D)]).toEqual([Array.from(s.W), Array.from(s.D)]);
+      expect(s.W.length).toBe(n * n);
       let scale = 0;
       for (const row of a) for (const v of row) scale = Math.max(scale, Math.abs(v));
-      // L packed by columns: column k's rows k + 1 … n − 1
-      for (let k = 0, q = 0; k < n; k++) {
+      // L below the diagonal of the n×n array, column-major
+      for (let k = 0; k < n; k++) {
         expect(Math.abs(s.D[k] - ref.D[k])).toBeLessThanOrEqual(1e-12 * scale);
-        for (let i = k + 1; i < n; i++, q++) expect(Math.abs(s.Lx[q] - ref.L[i][k])).toBeLessThanOrEqual(1e-10);
+        for (let i = k + 1; i < n; i++) expect(Math.abs(s.W[i + k * n] - ref.L[i][k])).toBeLessThanOrEqual(1e-10);
       }
     });
   }
@@ -179,32 +179,26 @@ function referenceSolve(f: LdlFactor, perm: Int32Array, b: Float64Array): Float6
   const n = D.length;
   const y = Float64Array.from({ length: n }, (_, k) => b[perm[k]]);
   if (f.dense) {
+    // L(i, j) at Lx[i + j·n]: columns j and j + 1 together forward, rows j and j − 1 backward
     let j = 0;
-    let p = 0;
     for (; j + 1 < n; j += 2) {
-      const q = p + n - 1 - j;
       const y0 = y[j];
-      const y1 = (y[j + 1] -= Lx[p] * y0);
-      for (let i = j + 2, a = p + 1, c = q; i < n; i++, a++, c++) y[i] -= Lx[a] * y0 + Lx[c] * y1;
-      p = q + n - 2 - j;
+      const y1 = (y[j + 1] -= Lx[j + 1 + j * n] * y0);
+      for (let i = j + 2; i < n; i++) y[i] -= Lx[i + j * n] * y0 + Lx[i + (j + 1) * n] * y1;
     }
     for (let k = 0; k < n; k++) y[k] /= D[k];
     j = n - 1;
-    p = Lx.length;
     for (; j >= 1; j -= 2) {
-      const p0 = p - (n - 1 - j);
-      const p1 = p0 - (n - j);
       let s0 = y[j];
       let s1 = y[j - 1];
-      for (let i = j + 1, a = p0, c = p1 + 1; i < n; i++, a++, c++) {
-        s0 -= Lx[a] * y[i];
-        s1 -= Lx[c] * y[i];
+      for (let i = j + 1; i < n; i++) {
+        s0 -= Lx[i + j * n] * y[i];
+        s1 -= Lx[i + (j - 1) * n] * y[i];
       }
       y[j] = s0;
-      y[j - 1] = s1 - Lx[p1] * s0;
-      p = p1;
+      y[j - 1] = s1 - Lx[j + (j - 1) * n] * s0;
     }
-    if (j === 0) for (let i = 1, a = p - (n - 1); i < n; i++, a++) y[0] -= Lx[a] * y[i];
+    if (j === 0) for (let i = 1; i < n; i++) y[0] -= Lx[i] * y[i];
   } else {
     for (let j = 0; j < n; j++) if (y[j] !== 0) for (let p = Lp[j]; p < Lp[j + 1]; p++) y[Li[p]] -= Lx[p] * y[j];
     for (let j = 0; j < n; j++) y[j] /= D[j];

@@ -19,7 +19,7 @@ export function cpuLdlKernels(B: Kernels): LdlKernels {
  */
 function ldlLayout(B: Kernels, f: LdlFactor, perm: Int32Array): SolveLayout {
   const n = f.D.length;
-  const lnz = f.Lp[n];
+  const lnz = f.dense ? n * n : f.Lp[n];
   // b, x, y, Lx, D (f64); then perm, and Lp, Li unless dense (i32)
   const { at, bytes } = Layout.of([8 * n, 8 * n, 8 * n, 8 * lnz, 8 * n, 4 * n, f.dense ? 0 : 4 * (n + 1), f.dense ? 0 : 4 * lnz]);
   return {
@@ -44,22 +44,26 @@ function ldlLayout(B: Kernels, f: LdlFactor, perm: Int32Array): SolveLayout {
 }
 
 /**
- * The dense LDLᵀ on the CPU path (assembly/ldl.ts ldl_dense): A's lower triangle written straight into
- * a region of the runtime's memory (the n×n array, then D), L packed out of it (the region freed and
- * given back to the operation's memory budget). Through a JavaScript n×n array copied in and back,
- * bcsstk01's factorization spent more time in JavaScript than in the kernel.
+ * The dense LDLᵀ on the CPU path (assembly/ldl.ts ldl_dense): A's columns copied into a region of the
+ * runtime's memory, where the kernel scatters them into the n×n array and eliminates; the array and D
+ * copied out (the region freed and given back to the operation's memory budget). No loop over the
+ * entries in JavaScript: bcsstk01's factorization spent more time there than in the kernel.
  */
 function cpuDenseLdl(B: Kernels): DenseLdlKernel {
   return (n, Ap, Ai, Ax, positive) => {
-    return B.heap.temporary(8 * (n * n + n), (region) => {
-      const W = region.view('f64', n * n + n);
-      W.fill(0, 0, n * n);
-      for (let j = 0; j < n; j++) for (let p = Ap[j]; p < Ap[j + 1]; p++) if (Ai[p] >= j) W[Ai[p] + j * n] = Ax[p];
-      const k = B.kernels.ldl_dense(n, region.ptr, region.ptr + 8 * n * n, positive ? 1 : 0);
+    const nnz = Ap[n];
+    // W, D, Ax (f64); Ap, Ai (i32)
+    const { at, bytes } = Layout.of([8 * n * n, 8 * n, 8 * nnz, 4 * (n + 1), 4 * nnz]);
+    return B.heap.temporary(bytes, (region) => {
+      const P = at.map((a) => region.ptr + a);
+      const buf = B.heap.memory.buffer;
+      new Float64Array(buf, P[2], nnz).set(Ax.subarray(0, nnz));
+      new Int32Array(buf, P[3], n + 1).set(Ap.subarray(0, n + 1));
+      new Int32Array(buf, P[4], nnz).set(Ai.subarray(0, nnz));
+      const k = B.kernels.ldl_dense(n, P[3], P[4], P[2], P[0], P[1], positive ? 1 : 0);
       if (k >= 0) return k;
-      const Lx = new Float64Array((n * (n - 1)) / 2);
-      for (let j = 0, p = 0; j < n; j++) for (let i = j * n + j + 1; i < (j + 1) * n; i++, p++) Lx[p] = W[i];
-      return { Lx, D: W.slice(n * n) };
+      const mem = B.heap.memory.buffer;
+      return { W: new Float64Array(mem, P[0], n * n).slice(), D: new Float64Array(mem, P[1], n).slice() };
     });
   };
 }

@@ -15,7 +15,7 @@ export interface LdlFactor {
   Li: Int32Array;
   Lx: Float64Array;
   D: Float64Array;
-  /** every column full (denseLdl's: column j holds rows j + 1 … n − 1 in order), solved without reading Li */
+  /** a dense factor (denseLdl's): Lx is the n×n array column-major, L below its diagonal; Lp and Li are empty, and the solve reads none of them */
   dense?: boolean;
 }
 
@@ -43,11 +43,11 @@ export type LdlSolve = (f: LdlFactor, perm: Int32Array, b: Float64Array, x: Floa
 
 /**
  * The dense LDLᵀ (assembly/ldl.ts ldl_dense, run by the CPU path's WebAssembly) of A by columns (both
- * triangles stored, natural order): its lower triangle scattered into an n×n array in the path's memory
- * and eliminated there, L read out packed by columns (column j: rows j + 1 … n − 1) with D. Returns
- * them, or the first column whose pivot is zero (not finite), or not positive when `positive`.
+ * triangles stored, natural order): its lower triangle eliminated in an n×n array, returned with L
+ * below its diagonal (column-major) and D. Returns them, or the first column whose pivot is zero (not
+ * finite), or not positive when `positive`.
  */
-export type DenseLdlKernel = (n: number, Ap: Int32Array, Ai: Int32Array, Ax: Float64Array, positive: boolean) => { Lx: Float64Array; D: Float64Array } | number;
+export type DenseLdlKernel = (n: number, Ap: Int32Array, Ai: Int32Array, Ax: Float64Array, positive: boolean) => { W: Float64Array; D: Float64Array } | number;
 
 /** The LDLᵀ kernels the CPU path gives the solver layer: the up-looking sparse one, the dense one, and the kept factor's solve, once or held (copied once into the path's memory). */
 export interface LdlKernels {
@@ -59,16 +59,12 @@ export interface LdlKernels {
 
 /**
  * LDLᵀ of a small symmetric matrix held dense (A by columns, both triangles stored, natural order):
- * right-looking on the lower triangle of an n×n array (`kernel`), the factor then given as LdlFactor
- * with every column full (LdlSolve's dense case). Returns the factor, or the first column whose pivot
- * is zero (not finite), or not positive when `positive` — the column the sparse kernel would name.
+ * right-looking on the lower triangle of an n×n array (`kernel`), the factor that array (LdlFactor's
+ * dense case). Returns the factor, or the first column whose pivot is zero (not finite), or not
+ * positive when `positive` — the column the sparse kernel would name.
  */
 export function denseLdl(n: number, Ap: Int32Array, Ai: Int32Array, Ax: Float64Array, positive: boolean, kernel: DenseLdlKernel): LdlFactor | number {
   const r = kernel(n, Ap, Ai, Ax, positive);
   if (typeof r === 'number') return r;
-  const Lp = new Int32Array(n + 1);
-  for (let j = 0; j < n; j++) Lp[j + 1] = Lp[j] + n - 1 - j;
-  const Li = new Int32Array(Lp[n]);
-  for (let j = 0, p = 0; j < n; j++) for (let i = j + 1; i < n; i++, p++) Li[p] = i;
-  return { Lp, Li, Lx: r.Lx, D: r.D, dense: true };
+  return { Lp: new Int32Array(0), Li: new Int32Array(0), Lx: r.W, D: r.D, dense: true };
 }
