@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CSRMatrix } from '../src/formats/csr.js';
+import { DIAMatrix } from '../src/formats/dia.js';
 import { poisson3D } from '../src/generators/poisson.js';
 import { anyStructure, pseudoDiameter, solveStructure } from '../src/solvers/structure.js';
 import { poisson2D } from '../src/generators/poisson.js';
@@ -176,6 +177,50 @@ describe("solveStructure's real pass", () => {
         // the dense reference's symmetry test is defined for finite values only (a NaN fails no comparison)
         if (s.finite) expectLikeReference(A, name);
       }
+    }
+  });
+});
+
+/** A banded real matrix on `offsets` (those that fit), value(i, o) at (i, i + o), stored even when 0. */
+function banded(n: number, offsets: number[], value: (i: number, o: number) => number): CSRMatrix {
+  const ptr = [0];
+  const col: number[] = [];
+  const val: number[] = [];
+  for (let i = 0; i < n; i++) {
+    for (const o of offsets) if (i + o >= 0 && i + o < n) col.push(i + o), val.push(value(i, o));
+    ptr.push(col.length);
+  }
+  return new CSRMatrix(n, n, 'f64', Int32Array.from(ptr), Int32Array.from(col), Float64Array.from(val));
+}
+
+describe("solveStructure's pass over a DIA copy (rt.solve's on the CPU path's stencils)", () => {
+  it('equals the CSR pass field for field: shared and generated matrices, blocks of rows crossed, mirrors missing or perturbed, explicit zeros, NaN, ±Infinity, f32', () => {
+    const cases: [string, CSRMatrix][] = ['bcsstk01', 'west0479', 'olm1000', 'young1c'].map((n) => [n, loadShared(n)]);
+    cases.push(['poisson3D(12)', poisson3D(12)], ['poisson2D(41)', poisson2D(41)], ['poisson3D(5) f32', poisson3D(5, { dtype: 'f32' })], ['symmetric', randomSymmetric(50, 11)]);
+    cases.push(['random', randomMatrix({ rows: 70, meanRowLength: 4, seed: 12 })], ['one row', banded(1, [0], () => 3)], ['empty', banded(0, [0], () => 1)]);
+    const sym = (i: number, o: number) => (o === 0 ? 4 : -0.5 - (((i + Math.min(0, o)) * 7) % 5) / 10);
+    const n = 2500; // three blocks of rows
+    cases.push(['banded symmetric', banded(n, [-1030, -3, -1, 0, 1, 3, 1030], sym)]);
+    cases.push(['a diagonal without its mirror', banded(n, [-3, -1, 0, 1, 3, 1030], sym)]);
+    cases.push(['the mirror missing below', banded(n, [-1030, -1, 0, 1, 1030], (i, o) => (o === -1030 ? 0 : sym(i, o)))]);
+    cases.push(['explicit zeros, no mirror', banded(n, [-1, 0, 1, 7], (i, o) => (o === 7 ? 0 : sym(i, o)))]);
+    cases.push(['zero and negative diagonal entries', banded(n, [-1, 0, 1], (i, o) => (o === 0 ? (i === 1500 ? 0 : i === 2100 ? -4 : 4) : sym(i, o)))]);
+    cases.push(['positive off-diagonal', banded(n, [-1, 0, 1], (i, o) => (o === 1 && i === 1700 ? 0.5 : sym(i, o)))]);
+    cases.push(['not dominant', banded(n, [-1, 0, 1], (i, o) => (o === 0 && i === 1025 ? 0.5 : sym(i, o)))]);
+    for (const [at, f] of [[1023, 1 + 1e-9], [1024, 1 + 1e-14], [2047, 1 + 1e-9], [n - 2, 1 + 1e-9]] as const) {
+      cases.push([`(${at}, ${at + 1}) · ${f}`, banded(n, [-1, 0, 1], (i, o) => (o === 1 && i === at ? sym(i, o) * f : sym(i, o)))]);
+    }
+    for (const bad of [NaN, Infinity, -Infinity]) {
+      cases.push([`${bad} off the diagonal`, banded(n, [-1, 0, 1], (i, o) => (o === -1 && i === 1800 ? bad : sym(i, o)))]);
+      cases.push([`${bad} on the diagonal`, banded(n, [-1, 0, 1], (i, o) => (o === 0 && i === 5 ? bad : sym(i, o)))]);
+      cases.push([`${bad} and its mirror`, banded(n, [-1, 0, 1], (i, o) => ((o === 1 && i === 1300) || (o === -1 && i === 1301) ? bad : sym(i, o)))]);
+    }
+    for (const [name, A] of cases) {
+      if (A.rows !== A.cols) continue;
+      const D = DIAMatrix.fromCSR(A, { maxFill: Infinity });
+      expect(solveStructure(A, D), name).toEqual(solveStructure(A));
+      // and on the CSR the DIA gives back (stored zeros dropped)
+      expect({ ...solveStructure(D.toCSR(), D), nnz: A.nnz, diameter: undefined }, `${name}, from its DIA`).toEqual({ ...solveStructure(A), diameter: undefined });
     }
   });
 });

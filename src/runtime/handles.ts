@@ -83,6 +83,10 @@ export class MatrixHandle {
   get host(): SparseMatrix {
     return (this.#host ??= this.format === this.source.format ? this.source : this.lazy!.convert(this.format));
   }
+  /** @internal the matrix in its resident format where it is made already (no conversion), else null */
+  get madeHost(): SparseMatrix | null {
+    return this.#host;
+  }
   /** @internal the canonical CSR kept by an 'auto' upload, else null */
   get canonicalCsr(): SparseMatrix | null {
     return this.lazy ? this.source : null;

@@ -1372,7 +1372,8 @@ export class Runtime implements HandleOwner {
       const csr = (h.canonicalCsr ?? h.host.toCSR()) as CSRMatrix;
       let structure: SolveStructure | undefined;
       // computed on first read: a factorization that meets tol never reads it (≈ 7% of a small direct solve)
-      s = { csr, get structure() { return (structure ??= solveStructure(csr)); } };
+      // from the resident DIA copy where one is made (solveStructure: the diagonals' pass, not the CSR's)
+      s = { csr, get structure() { return (structure ??= solveStructure(csr, h.madeHost)); } };
       this.structureCache.set(h.source, s);
     }
     return s;
@@ -1580,10 +1581,12 @@ export class Runtime implements HandleOwner {
       }
     }
     const p = asked ?? this.solvePath(h, undefined);
-    const structure = analysis.structure;
     // the path ready before pathSolveInfo uploads A there: a WebGPU upload then splits f64 values on the GPU
     await this.ready(p);
-    const choice = chooseSolve(structure, this.pathSolveInfo(p, h), { method: method ?? (o.method === 'direct' ? 'auto' : o.method), preconditioner: pre, spd: o.spd });
+    // A's copy on the path first: on the CPU path, a DIA copy then gives the structure its faster pass
+    const info = this.pathSolveInfo(p, h);
+    const structure = analysis.structure;
+    const choice = chooseSolve(structure, info, { method: method ?? (o.method === 'direct' ? 'auto' : o.method), preconditioner: pre, spd: o.spd });
     const io = { upload: (v: Float64Array) => p.vector(h.dtype, v), read: async (v: PathVector) => (await p.read(v)).slice() };
     // CG on a matrix the factorization found singular or indefinite would only break down (dwt_992:
     // after 1 iteration, its IC(0) set up for nothing): the next candidate (MINRES) runs first

@@ -1,5 +1,7 @@
 import { components, isComplex } from '../dtype.js';
 import { isPrivateCanonical, type CSRMatrix } from '../formats/csr.js';
+import type { DIAMatrix } from '../formats/dia.js';
+import type { SparseMatrix } from '../formats/index.js';
 import { DIA_MAX_DIAGONALS, diagonalMarks, finishScan, knownScan } from '../formats/diagonal-scan.js';
 
 /** What the 'auto' choices of rt.solve need to know about a square matrix; computed once per matrix. */
@@ -39,8 +41,8 @@ export interface SolveStructure {
  * or never reaches have no mirror and must be zero. (A binary search in the mirrored row per entry
  * took 60 ms of poisson3D(64)'s 1.8 M entries; this takes a third of that.)
  */
-export function solveStructure(A: CSRMatrix): SolveStructure {
-  const s = isComplex(A.dtype) ? anyStructure(A) : realStructure(A);
+export function solveStructure(A: CSRMatrix, copy?: SparseMatrix | null): SolveStructure {
+  const s = isComplex(A.dtype) ? anyStructure(A) : copy?.format === 'dia' && copy.rows === A.rows && copy.cols === A.cols ? diaStructure(copy, A.nnz) : realStructure(A);
   if (s.hermitian && s.laplacianLike && s.n > 0) {
     // on first read: only 'auto' reads it, and its two breadth-first searches cost ≈ 0.3 s a million
     // rows, which a solve with its preconditioner given (rt.amg, 'jacobi', …) need not pay
@@ -116,6 +118,74 @@ function realStructure(A: CSRMatrix): SolveStructure {
   }
   if (seen) finishScan(A, seen, marked, { diagonals, maxRow, sumSq }, true);
   return { n, nnz: A.nnz, hermitian, positiveDiagonal, zeroDiagonals, finite, laplacianLike, diagonallyDominant };
+}
+
+/**
+ * solveStructure's pass for a real A over `D`, a DIA copy of it (the CPU path's resident format of a
+ * stencil, made before rt.solve reads the structure): realStructure's tests and results, from the
+ * contiguous diagonals — entry (i, i + o) meets its mirror (i + o, i) at the same place of diagonal −o
+ * — where the CSR's pass follows a cursor into each mirrored row (poisson3D(64), 1.8 M entries, with
+ * the format choice's scan that pass made as well: 15 against 27–29 ms, process CPU time at load 19–21).
+ * A slot holding 0 is an entry the CSR lacks or
+ * stores as 0, which none of the tests counts, and each row's off-diagonals are summed in the same
+ * ascending column order, a block of rows at a time. `nnz`: A's.
+ */
+function diaStructure(D: DIAMatrix, nnz: number): SolveStructure {
+  const { rows: n, offsets, pitch, data } = D;
+  const nd = offsets.length;
+  const main = offsets.indexOf(0);
+  const mirror = Int32Array.from(offsets, (o) => offsets.indexOf(-o));
+  let hermitian = D.rows === D.cols;
+  let positiveDiagonal = true;
+  let zeroDiagonals = 0;
+  let finite = true;
+  let laplacianLike = true;
+  let diagonallyDominant = true;
+  // the rows' sums of −aᵢⱼ and |aᵢⱼ| over j ≠ i, a block of rows at a time (kept in L1)
+  const block = 1024;
+  const off = new Float64Array(block);
+  const offAbs = new Float64Array(block);
+  for (let b0 = 0; b0 < n; b0 += block) {
+    const b1 = Math.min(n, b0 + block);
+    off.fill(0);
+    offAbs.fill(0);
+    for (let d = 0; d < nd; d++) {
+      const o = offsets[d];
+      if (o === 0) continue;
+      const lo = Math.max(b0, -o);
+      const hi = Math.min(b1, D.cols - o);
+      const at = d * pitch;
+      const m = mirror[d];
+      // above the diagonal each entry meets its mirror in the same pass (0 where diagonal −o is not
+      // stored); below it, a diagonal without a mirror must hold zeros (one with a mirror is met from above)
+      const pairs = hermitian && o > 0;
+      const mt = m >= 0 ? m * pitch + o : -1;
+      for (let i = lo; i < hi; i++) {
+        const a = data[at + i];
+        // NaN and ±Infinity: a − a is NaN
+        const bad = a - a !== 0;
+        if (bad) finite = false;
+        if (a > 0) laplacianLike = false;
+        off[i - b0] -= a;
+        offAbs[i - b0] += Math.abs(a);
+        if (pairs) {
+          const v = mt >= 0 ? data[mt + i] : 0;
+          // equal finite values pass the test as they are (±Infinity against itself fails it, as in realStructure)
+          if ((a !== v || bad) && !((a - v) * (a - v) <= 1e-24 * Math.max(a * a, v * v))) hermitian = false;
+        }
+      }
+      if (hermitian && o < 0 && m < 0) for (let i = lo; i < hi; i++) if (data[at + i] !== 0) hermitian = false;
+    }
+    for (let i = b0; i < b1; i++) {
+      const d = main >= 0 ? data[main * pitch + i] : 0;
+      if (d - d !== 0) finite = false;
+      if (d === 0) zeroDiagonals++;
+      if (off[i - b0] > d * (1 + 1e-12)) laplacianLike = false;
+      if (Math.abs(d) < offAbs[i - b0] * (1 - 1e-12)) diagonallyDominant = false;
+      if (!(d > 0)) positiveDiagonal = false;
+    }
+  }
+  return { n, nnz, hermitian, positiveDiagonal, zeroDiagonals, finite, laplacianLike, diagonallyDominant };
 }
 
 /** solveStructure's pass for any dtype (the complex ones take it). */
