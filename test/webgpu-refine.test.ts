@@ -602,15 +602,23 @@ describe('Jacobi of a constant diagonal on the WebGPU path', () => {
     const n = await rt.solve(h, b, { method: 'cg', preconditioner: 'none', tol: 1e-10 });
     expect([j.path, j.converged, j.preconditioner]).toEqual(['webgpu', true, 'jacobi']);
     expect(j.preconditionerDetail).toMatch(/constant.*none runs/);
+    // explain says so too, and for a diagonal that varies (below) it does not
+    expect(rt.explain('solve', h, { method: 'cg', preconditioner: 'jacobi' }).reasons).toContain(j.preconditionerDetail);
     expect(j.iterations).toBe(n.iterations);
     expect(trueResidual(A, j.x, b)).toBeLessThanOrEqual(1e-10);
     h.dispose();
+    // f32 storage keeps D⁻¹ (its unpreconditioned answer needed a host product to be certified)
+    const h32 = rt.upload(A.astype('f32'));
+    const j32 = await rt.solve(h32, b, { method: 'cg', preconditioner: 'jacobi', tol: 1e-10 });
+    expect([j32.converged, j32.preconditionerDetail]).toEqual([true, 'jacobi (inverse of the diagonal)']);
+    h32.dispose();
     // one diagonal entry changed: D⁻¹ is applied, as before
     const V = new CSRMatrix(A.rows, A.cols, 'f64', A.rowPtr, A.colIdx, Float64Array.from(A.values));
     for (let k = V.rowPtr[7]; k < V.rowPtr[8]; k++) if (V.colIdx[k] === 7) V.values[k] = 5;
     const hv = rt.upload(V);
     const v = await rt.solve(hv, b, { method: 'cg', preconditioner: 'jacobi', tol: 1e-10 });
     expect([v.converged, v.preconditionerDetail]).toEqual([true, 'jacobi (inverse of the diagonal)']);
+    expect(rt.explain('solve', hv, { method: 'cg', preconditioner: 'jacobi' }).reasons).not.toContain(j.preconditionerDetail);
     expect(trueResidual(V, v.x, b)).toBeLessThanOrEqual(1e-10);
     hv.dispose();
   });

@@ -1379,6 +1379,16 @@ export class Runtime implements HandleOwner {
     return s;
   }
 
+  /**
+   * Whether Jacobi on `p` runs as none: an f64 matrix on a GPU path with a constant diagonal (see
+   * preconditionedOps). Not f32: there the unpreconditioned answer's certificate fell back to a host
+   * product (poisson3D(128) on the H100, 78be4be: rt.cg f32 without Jacobi 214–253 ms, 138 of them after
+   * the last block, with it 112; bench/device/results-2026-11-27-fifth/call5).
+   */
+  private scalarJacobi(h: MatrixHandle, p: Path, csr: CSRMatrix): boolean {
+    return h.dtype === 'f64' && p.cost.kind === 'gpu' && (this.solveStructureOf(h).constantDiagonal ??= constantDiagonal(csr));
+  }
+
   private pathSolveInfo(p: Path, h: MatrixHandle): { label: string; triangular: boolean; gpu: boolean } {
     const ops = p.solverOps(this.matrixOn(h, p, 'N'), h.host, 'none');
     ops.dispose();
@@ -1433,6 +1443,7 @@ export class Runtime implements HandleOwner {
       reasons.push(`a factorization that finds A singular or not positive definite skips cg (it would break down): ${rest[0].method} + ${rest[0].preconditioner} first`);
     }
     reasons.push(...choice.reasons);
+    if (!direct && first.preconditioner === 'jacobi' && this.scalarJacobi(h, p, csr)) reasons.push(JACOBI_AS_NONE);
     if (!direct && p === this.home && h.format === 'dia' && compactDia(csr)) reasons.push(COMPACT_DIA);
     const text = [
       direct
@@ -1659,14 +1670,14 @@ export class Runtime implements HandleOwner {
     const kind = cand.preconditioner;
     const M = this.matrixOn(h, p, 'N');
     if (kind === 'none' || kind === 'jacobi') {
-      // on a GPU path, Jacobi of a constant diagonal (D⁻¹ = I/c) leaves the iterates as they are, while
+      // f64 on a GPU path: Jacobi of a constant diagonal (D⁻¹ = I/c) leaves the iterates as they are, while
       // its z = D⁻¹·r reads D and writes z each iteration (poisson3D(128) f64 on an H100: rt.cg with
       // it 87 ms, without 76; bench/device/results-2026-11-27-fifth/call3): none runs
-      const scalar = kind === 'jacobi' && p.cost.kind === 'gpu' && (this.solveStructureOf(h).constantDiagonal ??= constantDiagonal(csr));
+      const scalar = kind === 'jacobi' && this.scalarJacobi(h, p, csr);
       // Jacobi's diagonal from the canonical CSR the structure check made, not h.host: a DIA or ELL
       // copy would be converted back to CSR again (poisson3D(64) as DIA: ≈ 80 ms a solve)
       const ops = p.solverOps(M, csr, scalar ? 'none' : kind);
-      const description = kind === 'none' ? 'none' : scalar ? 'jacobi: the diagonal is constant (D⁻¹ = I/c), whose iterates are those without it: none runs' : 'jacobi (inverse of the diagonal)';
+      const description = kind === 'none' ? 'none' : scalar ? JACOBI_AS_NONE : 'jacobi (inverse of the diagonal)';
       return { ops, description: (!scalar && handle?.description) || description, dispose: () => ops.dispose() };
     }
     const base = p.solverOps(M, h.host, 'none');
@@ -2223,6 +2234,9 @@ interface DirectPlan {
   direct: boolean;
   reason: string;
 }
+
+/** What rt.solve and explain say where Jacobi of a constant diagonal runs as none on a GPU path. */
+const JACOBI_AS_NONE = 'jacobi: the diagonal is constant (D⁻¹ = I/c), whose iterates are those without it: none runs, sparing the read of D⁻¹ and the write of z each iteration on the GPU (f64)';
 
 /** A matrix's canonical CSR, with its structure (computed on first read) and the factorization planned for it. */
 interface SolveAnalysis {

@@ -105,7 +105,7 @@ export function chooseSolve(s: SolveStructure, path: PathSolveInfo, o: { method?
     }
     reasons.push(
       `preconditioner jacobi: A is diagonally dominant, where IC(0) cuts CG's iterations by a constant factor only (2.3–2.8× on Poisson problems) while its two triangular solves follow the level order on one thread and cost more than that (measured on 2 threads: poisson3D(64) 1.1 s against 2.0 s with ic0, poisson2D(1024) 26 s against 51 s)${
-        path.gpu ? `; on the ${path.label} path Jacobi also keeps the whole iteration on the device (so does chebyshev, degree 3 on a GPU path: a repeated solve of poisson3D(128) on an H100 took 0.86–1.02× Jacobi-CG's time, but its plan, the Lanczos bounds estimated on the GPU, ≈ 0.28 s there, is more than several solves save: pass preconditioner 'chebyshev' to solve one matrix many times)` : ''
+        path.gpu ? `; on the ${path.label} path Jacobi also keeps the whole iteration on the device, and an f64 matrix's constant diagonal runs as none there (so does chebyshev, degree 3 on a GPU path, but it is no faster: a repeated solve of poisson3D(128) f64 on an H100 took 1.0–1.2× this default's time, 81–95 against 76–88 ms, and its plan, the Lanczos bounds estimated on the GPU, costs 0.3–0.8 s more on the first solve)` : ''
       }`,
     );
   } else if (path.triangular) {
