@@ -81,6 +81,11 @@ export interface CostProfile {
   /** share of the streaming bandwidth each format's SpMV kernel reaches here (absent: 1; a format without an entry: CSR's) */
   readonly efficiency?: Partial<Record<FormatName, number>>;
   /**
+   * the path keeps an f64 DIA matrix whose values are all exactly f32 as f32 (the CPU path,
+   * src/cpu/spmv-plan.ts): its estimates count those values at 4 bytes
+   */
+  readonly compactDia?: boolean;
+  /**
    * The format this path runs a matrix in unless the caller named one, when its own kernel choice
    * inside that format already adapts to the matrix (WebGPU's CSR upload picks row, vector, adaptive
    * or SELL kernels per matrix), from the matrix's features; absent: the shared rules of

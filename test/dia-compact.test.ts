@@ -13,6 +13,7 @@ import { uploadMatrix } from '../src/cpu/spmv-plan.js';
 import type { CpuMatrix } from '../src/cpu/resident.js';
 import { CSRMatrix } from '../src/formats/csr.js';
 import { DIAMatrix, exactlyF32 } from '../src/formats/dia.js';
+import { convert } from '../src/formats/index.js';
 import { poisson3D } from '../src/generators/poisson.js';
 import { Prng } from '../src/generators/prng.js';
 import { cg } from '../src/solvers/krylov/cg.js';
@@ -184,6 +185,37 @@ describe('compact f64 DIA storage', () => {
       }
     });
   }
+
+  it("rt.explain's CPU estimate counts a compact DIA's values at 4 bytes, others' at 8, and its time from those bytes", async () => {
+    // given figures (1 GB/s, no fixed cost): the estimate is bytes / 1e6 ms, so both read the bytes counted
+    const rt = await createRuntime({ backend: 'cpu', workers: 1, calibration: { cpu: { overheadMs: 0, bandwidthGBs: 1, threads: 1 } } });
+    try {
+      const n = 1000;
+      const offsets = [-31, -1, 0, 3, 40];
+      const cases: Array<[string, CSRMatrix]> = [
+        ['eighths', banded(n, offsets, 5)],
+        ['poisson3D(10)', poisson3D(10)],
+        ['one 0.1', banded(n, offsets, 5, (i, o) => (i === 500 && o === 0 ? 0.1 : 2))],
+        ['thirds', banded(n, offsets, 5, (i, o) => (i + o) / 3)],
+      ];
+      for (const [name, A] of cases) {
+        // the DIA the CPU path runs: its arrays as stored, the values' bytes by this test's own look at them
+        const D = convert(A, 'dia') as DIAMatrix;
+        let allF32 = true;
+        for (const v of D.data) if (Math.fround(v) !== v) allF32 = false;
+        expect(allF32, name).toBe(name === 'eighths' || name === 'poisson3D(10)');
+        const vectors = (A.rows + A.cols) * 8;
+        const dia = rt.explain('spmv', A, { format: 'dia' }).estimates.cpu!;
+        expect(dia.bytes, name).toBe(D.offsets.length * 4 + D.data.length * (allF32 ? 4 : 8) + vectors);
+        expect(dia.ms, name).toBeCloseTo(dia.bytes / 1e6, 12);
+        // CSR keeps f64 values whatever they are
+        const csr = rt.explain('spmv', A, { format: 'csr' }).estimates.cpu!;
+        expect(csr.bytes, name).toBe(A.values.length * 12 + (A.rows + 1) * 4 + vectors);
+      }
+    } finally {
+      rt.dispose();
+    }
+  });
 
   it("rt.explain('spmv') says whether the CPU keeps the values as f32; rt.solve's answer is the f64 reference's", async () => {
     const rt = await createRuntime({ workers: 2 });

@@ -15,7 +15,7 @@ import { poisson2D, poisson3D } from '../src/generators/poisson.js';
 import { randomMatrix } from '../src/generators/random.js';
 import { loadShared, sharedMatrixNames } from './matrices.js';
 
-const LAZY = ['sellSigma', 'sellSlots', 'cacheTiles', 'csrLayout', 'hybWidth', 'hybEllShare'] as const;
+const LAZY = ['sellSigma', 'sellSlots', 'cacheTiles', 'csrLayout', 'hybWidth', 'hybEllShare', 'valuesF32'] as const;
 
 function cases(): [string, CSRMatrix][] {
   const out: [string, CSRMatrix][] = sharedMatrixNames().map((n) => [n, loadShared(n)]);

@@ -4,7 +4,6 @@ import { createRuntime, type Runtime } from '../runtime/runtime.js';
 import type { PathId } from '../path.js';
 import { convert, FORMATS, type FormatName } from '../formats/index.js';
 import type { CSRMatrix } from '../formats/csr.js';
-import { exactlyF32 } from '../formats/dia.js';
 import { parseMatrixMarket } from '../io/index.js';
 import { poisson3D } from '../generators/poisson.js';
 import { Prng } from '../generators/prng.js';
@@ -13,6 +12,8 @@ import { GpuUnavailableError, InputRangeError, MemoryLimitError, SimdglError } f
 import { namingInput } from './exit-codes.js';
 import { effectiveGBs, maxRelativeError, spmvGflops, timeMedianMs } from '../metrics.js';
 import { jsCsrSpmv } from '../host-spmv.js';
+import { storedBytes } from '../runtime/cost.js';
+import { CPU_COST } from '../cpu/path.js';
 import { timeResidentSpmv } from './timing.js';
 
 /** A matrix to compare on: a name and a loader returning canonical CSR in f64 or c128. */
@@ -212,7 +213,7 @@ export async function* compare(sources: MatrixSource[], options: CompareOptions 
           }
           // the bytes the CPU path streams: f64 DIA values that are all exactly f32 are kept as f32 there
           // (src/cpu/spmv-plan.ts), half their f64 bytes (poisson3D's DIA GB/s read 1.64× too high)
-          const cpuBytes = M.storageBytes() - (M.format === 'dia' && M.dtype === 'f64' && exactlyF32(M.data as Float64Array) ? 4 * M.data.length : 0);
+          const cpuBytes = storedBytes(M, CPU_COST.compactDia);
           for (const [impl, rt] of runtimes) {
             // the format asked for, so that a GPU path lacking it runs what rt.explain says
             const h = rt.upload(M, { format });

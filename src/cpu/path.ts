@@ -19,7 +19,7 @@ import * as dense from './dense.js';
 import { cpuSolverOps } from './solver-ops.js';
 
 /** Before a calibration: one core of a laptop. */
-export const CPU_COST: CostProfile = { kind: 'cpu', defaults: { overheadMs: 0.005, bandwidthGBs: 5 } };
+export const CPU_COST: CostProfile = { kind: 'cpu', defaults: { overheadMs: 0.005, bandwidthGBs: 5 }, compactDia: true };
 const noop = (): void => {};
 
 export class CpuPath implements Path<CpuMatrix, CpuVector, CpuDense> {

@@ -4,7 +4,7 @@ import type { SpmvScalars } from '../backend-types.js';
 import type { SparseMatrix } from '../formats/index.js';
 import type { WasmHeap, Region } from './memory.js';
 import { CpuMatrix } from './resident.js';
-import { exactlyF32 } from '../formats/dia.js';
+import { compactValues } from '../formats/dia.js';
 import { pointerPrefix, uniformPrefix } from './partition.js';
 import { lowerBound } from '../formats/sort.js';
 import { cacheTiles, cacheTilesFor, type CacheTilesOption } from './tiles.js';
@@ -86,7 +86,7 @@ export function uploadMatrix(heap: WasmHeap, A: SparseMatrix, threads = 1, tiles
         // f64 values that are all exactly f32 (stencils, graph Laplacians, small integers) are kept as
         // f32 and widened on load by the kernels (…_f64f32): the same bits from half the matrix's
         // bytes. Else (or `compactDia` false: tests) as they are
-        if (compactDia && A.dtype === 'f64' && exactlyF32(A.data as Float64Array)) {
+        if (compactDia && compactValues(A)) {
           regions.data = heap.alloc(4 * A.data.length);
           regions.data.view('f32', A.data.length).set(A.data);
           params.compact = 1;

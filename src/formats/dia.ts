@@ -6,6 +6,7 @@ import { allocIndex, withMemoryBudget } from '../memory-budget.js';
 import { type AstypeOptions, castValues, checkHeader, checkIndexArray, checkPadding, checkValueArray, checkZero, copyElement, isZeroAt, type PaddingOptions, slotPitch } from './common.js';
 import { CSRMatrix, isPrivateCanonical } from './csr.js';
 import { lowerBound } from './sort.js';
+import type { SparseMatrix } from './index.js';
 
 /**
  * Diagonal storage: A[i, i + offsets[d]] = data[d·pitch + i] (element index; interleaved when complex).
@@ -221,6 +222,18 @@ export function exactlyF32(values: Float64Array): boolean {
  * answers for them without its pass (the CPU upload's compact-values test, poisson3D(64): 1.8 M values).
  */
 const knownF32 = new WeakSet<Float64Array>();
+
+/**
+ * @internal Whether A's values are f64 that are all exactly f32 ({@link exactlyF32}): the one decision
+ * behind the CPU path's compact DIA copy (src/cpu/spmv-plan.ts), the bytes the cost model counts for
+ * it (src/runtime/cost.ts) and explain's line on it. A's format does not matter: its DIA copy holds the
+ * same values and zeros.
+ */
+export function compactValues(A: SparseMatrix): boolean {
+  if (A.dtype !== 'f64') return false;
+  const values = A.format === 'dia' ? A.data : 'values' in A ? A.values : null;
+  return values instanceof Float64Array && exactlyF32(values);
+}
 
 /** First row of diagonal `off` inside the matrix. */
 function diagStart(off: number): number {

@@ -32,7 +32,7 @@
 import type { Path, PathCalibration } from '../path.js';
 import type { CpuPath } from '../cpu/path.js';
 import { DIAMatrix, convert, type CSRMatrix, type SparseMatrix } from '../formats/index.js';
-import { spmvBytes } from './cost.js';
+import { spmvBytes, storedBytes } from './cost.js';
 import type { SpmvScalars } from '../backend-types.js';
 import { median } from '../metrics.js';
 import { formatOn } from './explain.js';
@@ -91,9 +91,13 @@ function keyOf(p: Path): string {
   return p.cost.kind === 'cpu' ? `cpu:${p.capabilities().device ?? ''}` : `${p.id}:${p.capabilities().device ?? ''}`;
 }
 
-/** Bytes one product of A moves (matrix arrays, x, y), as cost.ts counts them. */
-function productBytes(A: { storageBytes(): number; rows: number; cols: number }, elementBytes: number): number {
-  return A.storageBytes() + (A.rows + A.cols) * elementBytes;
+/**
+ * Bytes one product of A moves on the CPU path (its arrays as the path keeps them, x, y), as cost.ts
+ * counts them: these stencils' values are all exactly f32, kept as f32 — counted at 8 bytes, they made
+ * the rate 1.5× too high for every matrix whose values are not.
+ */
+function productBytes(cpu: CpuPath, A: SparseMatrix, elementBytes: number): number {
+  return storedBytes(A, cpu.cost.compactDia) + (A.rows + A.cols) * elementBytes;
 }
 
 /**
@@ -109,7 +113,7 @@ export function cpuFigures(cpu: CpuPath, workingSetBytes = 0): PathCalibration {
     // a 32-entry product costs less than a quarter of an 82,000-entry one: a window the clock or another
     // process spoiled (a page's 5 µs clock) must not make the fixed cost swallow the rate
     const fixedMs = Math.min(cpu.timeInline(poisson3D(2), 7, 0.2, 20), ms / 4);
-    f = { overheadMs: fixedMs + CALL_OVERHEAD_MS, bandwidthGBs: productBytes(A, 8) / 1e6 / (ms - fixedMs) };
+    f = { overheadMs: fixedMs + CALL_OVERHEAD_MS, bandwidthGBs: productBytes(cpu, A, 8) / 1e6 / (ms - fixedMs) };
     figures.set(key, f);
   }
   const call = calls.get(key);
@@ -125,7 +129,7 @@ export function cpuFigures(cpu: CpuPath, workingSetBytes = 0): PathCalibration {
     const n = side * side;
     const offsets = Int32Array.from([-side, ...STENCIL_OFFSETS, side]);
     const D = new DIAMatrix(n, n, 'f64', offsets, n, new Float64Array(offsets.length * n).fill(1));
-    const bytes = productBytes(D, 8);
+    const bytes = productBytes(cpu, D, 8);
     const ms = cpu.timeInline(D, 5, 0, 1);
     // the rate that puts this product at its measured time, the first CACHE_BYTES at the cached rate as
     // cost.ts counts them; never faster than the cached rate (a cache that holds it all streams at that rate)

@@ -1,4 +1,5 @@
-import type { FormatName } from '../formats/index.js';
+import type { FormatName, SparseMatrix } from '../formats/index.js';
+import { compactValues } from '../formats/dia.js';
 import type { CostProfile, PathCalibration, PathEstimate, PathId } from '../path.js';
 import type { MatrixFeatures } from './features.js';
 import { slotPitch } from '../formats/common.js';
@@ -17,8 +18,12 @@ export type Calibration = {
   };
 } & Partial<Record<Exclude<PathId, 'cpu'>, PathCalibration>>;
 
-/** Bytes one SpMV moves in a format: the matrix arrays, x once and y once (DESIGN.md's metric). */
-export function spmvBytes(f: MatrixFeatures, format: FormatName, elementBytes: number): { matrix: number; vectors: number } {
+/**
+ * Bytes one SpMV moves in a format: the matrix arrays, x once and y once (DESIGN.md's metric).
+ * `compactDia`: the path keeps f64 DIA values that are all exactly f32 as f32 (CostProfile.compactDia),
+ * so such a matrix's DIA values count at 4 bytes.
+ */
+export function spmvBytes(f: MatrixFeatures, format: FormatName, elementBytes: number, compactDia = false): { matrix: number; vectors: number } {
   const idx = 4;
   const pitch = slotPitch(f.rows);
   const inEll = Math.round(f.hybEllShare * f.nnz);
@@ -27,7 +32,7 @@ export function spmvBytes(f: MatrixFeatures, format: FormatName, elementBytes: n
     csc: f.nnz * (idx + elementBytes) + (f.cols + 1) * idx,
     coo: f.nnz * (2 * idx + elementBytes),
     mrs: f.nnz * (idx + elementBytes) + (f.rows + 1) * idx,
-    dia: f.diagonals * pitch * elementBytes + f.diagonals * idx,
+    dia: f.diagonals * pitch * (format === 'dia' && compactDia && f.valuesF32 ? 4 : elementBytes) + f.diagonals * idx,
     ell: f.maxRow * pitch * (idx + elementBytes),
     jds: f.nnz * (idx + elementBytes) + 2 * f.rows * idx,
     sell: f.sellSlots * (idx + elementBytes) + f.rows * idx,
@@ -35,6 +40,14 @@ export function spmvBytes(f: MatrixFeatures, format: FormatName, elementBytes: n
     dense: f.rows * f.cols * elementBytes,
   };
   return { matrix: matrix[format], vectors: (f.rows + f.cols) * elementBytes };
+}
+
+/**
+ * The bytes of A's arrays as a path keeps them: with `compactDia` (CostProfile.compactDia), f64 DIA
+ * values that are all exactly f32 at 4 bytes — what a product of A streams there.
+ */
+export function storedBytes(A: SparseMatrix, compactDia = false): number {
+  return A.storageBytes() - (compactDia && A.format === 'dia' && compactValues(A) ? A.data.byteLength / 2 : 0);
 }
 
 /**
@@ -51,7 +64,7 @@ export function estimateSpmv(
   elementBytes: number,
   resident: { matrix: boolean; x: boolean; readBack: boolean },
 ): PathEstimate {
-  const { matrix, vectors } = spmvBytes(f, format, elementBytes);
+  const { matrix, vectors } = spmvBytes(f, format, elementBytes, path.cost.compactDia);
   const eff = path.cost.efficiency;
   const efficiency = eff ? (eff[format] ?? eff.csr ?? 1) : 1;
   const bytes = matrix + vectors;

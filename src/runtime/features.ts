@@ -7,6 +7,7 @@ import type { PathKind } from '../path.js';
 import { useCacheTiles } from '../cpu/tiles.js';
 import { csrLayoutOf, type CsrLayoutKind } from '../cpu/csr-layout.js';
 import { slotPitch } from '../formats/common.js';
+import { compactValues } from '../formats/dia.js';
 
 /**
  * Cheap structural features of a matrix (one pass over its CSR), the inputs of the runtime's format
@@ -57,6 +58,11 @@ export interface MatrixFeatures {
    * 'plain' — CSR as it is
    */
   csrLayout: CsrLayoutKind;
+  /**
+   * the values are f64 that are all exactly f32 (src/formats/dia.ts compactValues): the CPU path keeps
+   * such a matrix's DIA values as f32, and its estimates count them at 4 bytes
+   */
+  valuesF32: boolean;
 }
 
 /**
@@ -96,6 +102,8 @@ export function matrixFeatures(A: CSRMatrix, lazyScans = false): MatrixFeatures 
   lazy(f, 'sellSlots', () => sellSlots(rowPtr, rows, sellC, f.sellSigma));
   lazy(f, 'cacheTiles', () => useCacheTiles(A));
   lazy(f, 'csrLayout', () => csrLayoutOf(A));
+  // a pass over the values, read by a CPU DIA estimate only (it stops at the first value that is not f32)
+  lazy(f, 'valuesF32', () => compactValues(A));
   // HYB's (a GPU path's choice, and explain's estimates): the row-length histogram and a pass over the rows
   lazy(f, 'hybWidth', () => hybWidth(A));
   lazy(f, 'hybEllShare', () => {

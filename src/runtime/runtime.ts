@@ -10,7 +10,7 @@ import type { SpmvScalars } from '../backend-types.js';
 import { convert, type FormatName, type SparseMatrix } from '../formats/index.js';
 import { ownedCopyCanonical, sparseMatrix } from '../formats/owned.js';
 import { DenseMatrix } from '../formats/dense.js';
-import { exactlyF32 } from '../formats/dia.js';
+import { compactValues } from '../formats/dia.js';
 import { PATH_IDS, type DenseShape, type Path, type PathCapabilities, type PathChoice, type PathDense, type PathId, type PathMatrix, type PathVector } from '../path.js';
 import { CpuPath } from '../cpu/path.js';
 import type { CpuBackend } from '../cpu/backend.js';
@@ -52,12 +52,6 @@ type Handle = MatrixHandle | ResidentVector | DenseHandle | PreconditionerHandle
 
 /** explain's line on the CPU path's compact DIA values (src/cpu/spmv-plan.ts, decided at its upload) */
 const COMPACT_DIA = 'CPU: the f64 values are all exactly f32, so DIA keeps them as f32 and widens them on load: the same products from half the bytes';
-
-/** Whether A's values are f64 that are all exactly f32: the CPU path's DIA copy of A keeps them as f32. */
-function compactDia(A: SparseMatrix): boolean {
-  const values = A.dtype === 'f64' ? (A.format === 'dia' ? A.data : 'values' in A ? A.values : null) : null;
-  return values instanceof Float64Array && exactlyF32(values);
-}
 
 /** Copies of b a Runtime keeps for later solves (runSolve): one length of solve after another, or two at once. */
 const HOST_COPIES_KEPT = 2;
@@ -539,7 +533,7 @@ export class Runtime implements HandleOwner {
       format: options.format ?? handle?.requestedFormat ?? undefined,
     });
     for (const f of DEVICE_PATHS) if (this.missingPaths.has(f.id)) e.reasons.unshift(`${f.label} path unavailable: ${this.missingPaths.get(f.id)}`);
-    if (e.estimates.cpu?.format === 'dia' && compactDia(host)) e.reasons.push(COMPACT_DIA);
+    if (e.estimates.cpu?.format === 'dia' && features.valuesF32) e.reasons.push(COMPACT_DIA);
     // asked for estimates: measure a device path that could matter here — within 8× of the CPU by its
     // default figures — in the background (it loads that path's shaders); one that cannot keeps them
     const cpuMs = e.estimates.cpu?.ms;
@@ -1444,7 +1438,7 @@ export class Runtime implements HandleOwner {
     }
     reasons.push(...choice.reasons);
     if (!direct && first.preconditioner === 'jacobi' && this.scalarJacobi(h, p, csr)) reasons.push(JACOBI_AS_NONE);
-    if (!direct && p === this.home && h.format === 'dia' && compactDia(csr)) reasons.push(COMPACT_DIA);
+    if (!direct && p === this.home && h.format === 'dia' && compactValues(csr)) reasons.push(COMPACT_DIA);
     const text = [
       direct
         ? `DIRECT factorization (cholesky, ldlt or lu as rt.factor's kind 'auto' decides) on the host CPU, ${A.rows}×${A.cols} ${A.dtype}, ${A.nnz} nonzeros${d?.estimate ? `; estimated fill ${d.estimate.fillNnz}, ${d.estimate.flops.toExponential(2)} flops, ${d.estimate.ordering} ordering` : ''}`
