@@ -6,7 +6,7 @@
  * f64 JavaScript product written in the kernels' order, at edge sizes on 1–3 threads and the plain build;
  * one value that is not an f32 (0.1, NaN, 1e-300, 1e300) anywhere keeps f64 storage; rt.explain says it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CpuBackend } from '../src/cpu/backend.js';
 import { cpuSolverOps } from '../src/cpu/solver-ops.js';
 import { uploadMatrix } from '../src/cpu/spmv-plan.js';
@@ -213,6 +213,31 @@ describe('compact f64 DIA storage', () => {
         expect(csr.bytes, name).toBe(A.values.length * 12 + (A.rows + 1) * 4 + vectors);
       }
     } finally {
+      rt.dispose();
+    }
+  });
+
+  it('rt.spmv with the path left to the runtime reads the values once per matrix, not on every call', async () => {
+    const rt = await createRuntime({ workers: 1 }); // backend 'auto': each call chooses its path
+    const fround = vi.spyOn(Math, 'fround');
+    try {
+      const A = poisson3D(12);
+      const h = rt.upload(A);
+      const x = rt.vector(random64(A.cols, 4));
+      const y = rt.vector(A.rows, 'f64');
+      await rt.spmv(h, x, { y }); // the first: features, conversion, upload
+      fround.mockClear();
+      for (let k = 0; k < 5; k++) await rt.spmv(h, x, { y });
+      expect(fround.mock.calls.length).toBe(0);
+      expect(rt.explain('spmv', h).reasons.join(' | ')).toMatch(/exactly f32/);
+      // and the product is A·x
+      const want = new Float64Array(A.rows);
+      const xs = random64(A.cols, 4);
+      for (let i = 0; i < A.rows; i++) for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) want[i] += A.values[k] * xs[A.colIdx[k]];
+      const got = await y.read();
+      for (let i = 0; i < A.rows; i++) expect(Math.abs(got[i] - want[i])).toBeLessThanOrEqual(1e-12 * (1 + Math.abs(want[i])));
+    } finally {
+      fround.mockRestore();
       rt.dispose();
     }
   });
