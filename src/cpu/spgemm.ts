@@ -72,6 +72,24 @@ export class CpuSparseSession implements SparseSession {
   }
 
   /**
+   * A·B for rt.spgemm of two handles: the two-pass product, allocated at its size, left in the
+   * WebAssembly memory. Its regions (rowPtr, colIdx, values) go to the caller (this session's dispose()
+   * does not free them) with the host matrix over them: views where the memory is shared (a growth
+   * detaches no buffer), a copy where it is not. Single precision (the kernels sum in f64): a rounded
+   * copy alone, no regions.
+   */
+  residentProduct(A: CSRMatrix, B: CSRMatrix, dtype: DType): { host: CSRMatrix; regions: Region[] | null } {
+    const cc = components(dtype);
+    const C = this.multiply(this.upload(A, cc), this.upload(B, cc));
+    try {
+      if (dtype === 'f32' || dtype === 'c64') return { host: hostCopy(C, dtype), regions: null };
+      return { host: hostCopy(C, dtype, this.backend.heap.shared), regions: C.regions.splice(0) };
+    } finally {
+      free(C);
+    }
+  }
+
+  /**
    * A·B as a host CSRMatrix in one pass over the rows, for a product copied out at once: each chunk
    * appends its rows to arrays sized by its multiply-adds (a bound on its entries, from A's pattern and
    * B's row lengths), so no symbolic pass, and the copy joins the chunks' arrays. Undefined where
@@ -394,11 +412,15 @@ function workspaceBytes(n: number, cc: number): number {
 /** Bytes of a workspace's memo of the last row ordered and replay record (assembly/spgemm.ts's MEMO_BYTES). */
 const MEMO_BYTES = 16 + 8 * 64 + 32 + 4 * (2 * 32 + 2 * 256 + 64);
 
-/** A resident product as a host CSRMatrix of `dtype`, its size checked against the memory budget in scope. */
-function hostCopy(C: Resident, dtype: DType): CSRMatrix {
+/**
+ * A resident product as a host CSRMatrix of `dtype`, its size checked against the memory budget in
+ * scope; `views` (f64, c128): over C's regions instead, nothing copied or reserved.
+ */
+function hostCopy(C: Resident, dtype: DType, views = false): CSRMatrix {
+  const [cp, ci, cv] = C.regions;
+  if (views) return new CSRMatrix(C.rows, C.cols, dtype, cp.view('i32', C.rows + 1), ci.view('i32', C.nnz), cv.view('f64', C.cc * C.nnz));
   const single = dtype === 'f32' || dtype === 'c64';
   reserveMemory(4 * (C.rows + 1) + C.nnz * 4 + C.nnz * C.cc * (single ? 4 : 8), `spgemm: ${C.nnz} entries of the ${C.rows}×${C.cols} product`);
-  const [cp, ci, cv] = C.regions;
   const values = cv.view('f64', C.cc * C.nnz);
   return new CSRMatrix(C.rows, C.cols, dtype, cp.view('i32', C.rows + 1).slice(), ci.view('i32', C.nnz).slice(), single ? Float32Array.from(values) : values.slice());
 }

@@ -1,5 +1,5 @@
 import { isComplex } from '../dtype.js';
-import { isPrivateCanonical } from '../formats/csr.js';
+import { isPrivateCanonical, type CSRMatrix } from '../formats/csr.js';
 import type { SpmvScalars } from '../backend-types.js';
 import type { SparseMatrix } from '../formats/index.js';
 import type { WasmHeap, Region } from './memory.js';
@@ -121,6 +121,11 @@ export function uploadMatrix(heap: WasmHeap, A: SparseMatrix, threads = 1, tiles
     throw e;
   }
   return new CpuMatrix(A, regions, params);
+}
+
+/** A CSR matrix whose arrays are already in the heap (`ptr`, `idx`, `val`: rt.spgemm's resident product; `host` over them), laid out as they are. */
+export function residentCsr(host: CSRMatrix, [ptr, idx, val]: Region[]): CpuMatrix {
+  return new CpuMatrix(host, { ptr, idx, val }, { grouped: 0, rowwise: irregularRows(host.rowPtr) ? 1 : 0 });
 }
 
 /**

@@ -19,7 +19,8 @@ export interface HandleOwner {
 }
 
 /**
- * A sparse matrix uploaded to a runtime by {@link Runtime.upload}: a validated private copy (later
+ * A sparse matrix uploaded to a runtime by {@link Runtime.upload} (or a product made by
+ * {@link Runtime.spgemm} of two handles, its CSR kept where the kernels wrote it): a validated private copy (later
  * changes to the original cannot reach it), copied into the runtime's memory in its resident format by
  * the first operation that needs it there (at upload for a format named at upload), and to a GPU path
  * the first time an operation runs there. Pass it to `rt.spmv`, `rt.cg`, `rt.bicgstab` and `rt.explain`; its data

@@ -39,7 +39,8 @@ import type { Calibration, PathCalibration } from './cost.js';
 import { poisson3D } from '../generators/poisson.js';
 import { cpuCallCost, cpuFigures, deviceFigures, measuredDeviceFigures, type TinyProducts } from './auto-calibration.js';
 import { shownTyped, shownValue } from '../shown-value.js';
-import { spgemm, type SparseKernels } from '../solvers/amg/spgemm.js';
+import { sparseProduct, spgemm, type SparseKernels } from '../solvers/amg/spgemm.js';
+import { residentCsr } from '../cpu/spmv-plan.js';
 import { CpuSparseSession } from '../cpu/spgemm.js';
 import type { AmgOptions } from '../solvers/amg/hierarchy.js';
 import { estimateFactorCost, firstNonFinite, nonFiniteEntry, planFactor, type FactorEstimate, type FactorPlan } from '../solvers/direct/plan.js';
@@ -1820,8 +1821,15 @@ export class Runtime implements HandleOwner {
    * C = A·B for sparse matrices of any format (canonical CSR out): Gustavson's two-pass product, a
    * WebAssembly kernel on the CPU path's worker pool (src/cpu/spgemm.ts), its size counted exactly and
    * checked against the runtime's memory budget before the values are computed. Synchronous: the
-   * calling thread waits for the pool. Handles are read from their host copy. The result is complex
-   * when either operand is, single precision only when both are.
+   * calling thread waits for the pool. The result is complex when either operand is, single precision
+   * only when both are.
+   *
+   * Sparse matrices in, a new CSRMatrix out (the product copied into JavaScript arrays). Two handles
+   * in (read from their host copy), a new handle out, CSR as if uploaded with `format: 'keep'`: its
+   * storage is the product's arrays where the kernels wrote them, in the runtime's memory (nothing
+   * copied out; single precision, which the kernels sum in f64, is rounded into a copy), counted in
+   * `rt.memoryInUse` until `dispose()`. Pass it to rt.spmv, rt.cg, rt.solve, rt.explain or another
+   * rt.spgemm; dispose each product once done with it, as in a loop of products.
    *
    * @throws {@link ShapeError} when A's columns differ from B's rows.
    * @throws {@link MemoryLimitError} when the product does not fit the runtime's memory budget.
@@ -1842,10 +1850,40 @@ export class Runtime implements HandleOwner {
    * assert.deepEqual([...C.values], [14, 12, 15, 18]);
    * rt.dispose();
    * ```
+   *
+   * @example
+   * ```js
+   * // Resident operands: the product stays in the runtime's memory, a handle to dispose
+   * import { createRuntime, poisson2D } from 'simdgl';
+   * import assert from 'node:assert/strict';
+   *
+   * const rt = await createRuntime();
+   * const A = rt.upload(poisson2D(32));
+   * const before = rt.memoryInUse;
+   * const A2 = rt.spgemm(A, A);                                       // a MatrixHandle, CSR
+   * assert.deepEqual([A2.format, A2.rows, A2.nnz], ['csr', 1024, 12676]);
+   * const y = await rt.spmv(A2, new Float64Array(1024).fill(1));      // A²·1: the row sums of A², 0 inside
+   * assert.equal(y[500], 0);
+   * A2.dispose();                                                     // frees its memory now
+   * assert.equal(rt.memoryInUse, before);
+   * rt.dispose();
+   * ```
    */
-  spgemm(A: SparseMatrix | MatrixHandle, B: SparseMatrix | MatrixHandle): CSRMatrix {
+  spgemm(A: MatrixHandle, B: MatrixHandle): MatrixHandle;
+  spgemm(A: SparseMatrix, B: SparseMatrix | MatrixHandle): CSRMatrix;
+  spgemm(A: SparseMatrix | MatrixHandle, B: SparseMatrix): CSRMatrix;
+  spgemm(A: SparseMatrix | MatrixHandle, B: SparseMatrix | MatrixHandle): CSRMatrix | MatrixHandle;
+  spgemm(A: SparseMatrix | MatrixHandle, B: SparseMatrix | MatrixHandle): CSRMatrix | MatrixHandle {
     this.live();
-    return spgemm(this.hostMatrix(A, 'spgemm: A'), this.hostMatrix(B, 'spgemm: B'), this.sparseKernels, this.cpu.memoryBudgetMB);
+    const [a, b] = [this.hostMatrix(A, 'spgemm: A'), this.hostMatrix(B, 'spgemm: B')];
+    if (!(A instanceof MatrixHandle && B instanceof MatrixHandle)) return spgemm(a, b, this.sparseKernels, this.cpu.memoryBudgetMB);
+    const backend = this.cpu.backend;
+    const C = sparseProduct(a, b, () => new CpuSparseSession(backend), this.cpu.memoryBudgetMB, (s, a, b, dtype) => s.residentProduct(a, b, dtype));
+    // canonical, and private: no caller holds its arrays. CSR as if kept at upload (explain and every path
+    // run it so); the CPU path's copy is the product's own regions (plain CSR layout), a single-precision
+    // product's is uploaded from its host copy on first use
+    const host = markPrivateCanonical(C.host);
+    return this.track(new MatrixHandle(host, C.regions && residentCsr(host, C.regions), this, 'csr'));
   }
 
   /** The CPU path's sparse kernels on its pool (src/cpu/spgemm.ts): rt.spgemm's and the AMG setup's. */

@@ -58,13 +58,24 @@ export interface SparseKernels {
  * single precision.
  */
 export function spgemm(A: SparseMatrix, B: SparseMatrix, kernels: SparseKernels, maxMemoryMB?: number): CSRMatrix {
+  return sparseProduct(A, B, kernels, maxMemoryMB, (s, a, b, dtype) => s.spgemm(a, b, dtype));
+}
+
+/** spgemm's checks, operands and session, with `multiply` (rt.spgemm's handle product: one that keeps its result resident) run on them. */
+export function sparseProduct<S extends SparseSession, T>(
+  A: SparseMatrix,
+  B: SparseMatrix,
+  kernels: () => S,
+  maxMemoryMB: number | undefined,
+  multiply: (s: S, a: CSRMatrix, b: CSRMatrix, dtype: DType) => T,
+): T {
   if (A.cols !== B.rows) throw new ShapeError(`spgemm: A is ${A.rows}×${A.cols} and B is ${B.rows}×${B.cols}; A's columns must equal B's rows`);
   return withMemoryBudget(maxMemoryMB, () => {
     const s = kernels();
     try {
       const dtype = productDType(A.dtype, B.dtype);
       const a = canonicalCSR(A, s, dtype);
-      return s.spgemm(a, B === A ? a : canonicalCSR(B, s, dtype), dtype);
+      return multiply(s, a, B === A ? a : canonicalCSR(B, s, dtype), dtype);
     } finally {
       s.dispose();
     }
