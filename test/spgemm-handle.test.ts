@@ -4,7 +4,7 @@
  * bits), SpMV and CG with it, and its memory (counted, freed by dispose, not growing in a loop).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRuntime, CSRMatrix, DisposedError, MatrixHandle, poisson2D, randomMatrix, type Runtime } from '../src/index.js';
+import { createRuntime, CSRMatrix, DisposedError, MatrixHandle, MemoryLimitError, poisson2D, randomMatrix, type Runtime } from '../src/index.js';
 import { components } from '../src/dtype.js';
 import { loadShared, sharedMatrixNames } from './matrices.js';
 import { checkAgainst, csrTriplets, referenceSpmv } from './reference.js';
@@ -150,6 +150,22 @@ describe('rt.spgemm of two handles', () => {
     for (let k = 0; k < 200; k++) rt.spgemm(hA, hA).dispose();
     expect(rt.memoryInUse).toBe(before);
     hA.dispose();
+  });
+
+  it('a product over the memory budget throws MemoryLimitError and leaves the memory as before', async () => {
+    const small = await createRuntime({ workers: 2, maxMemoryMB: 64 });
+    try {
+      // 3000×3000 with 300 entries a row: A·A is nearly dense, 9 M entries (≈ 108 MB) > 64 MiB
+      const h = small.upload(randomMatrix({ rows: 3000, cols: 3000, meanRowLength: 300, seed: 1 }));
+      const before = small.memoryInUse;
+      expect(() => small.spgemm(h, h)).toThrow(MemoryLimitError);
+      expect(small.memoryInUse).toBe(before);
+      // and a product that fits runs after it
+      const p = small.upload(poisson2D(20));
+      expect(small.spgemm(p, p).nnz).toBe(small.spgemm(poisson2D(20), poisson2D(20)).nnz);
+    } finally {
+      small.dispose();
+    }
   });
 
   it("the runtime's dispose frees a product handle", async () => {
