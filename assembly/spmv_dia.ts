@@ -130,7 +130,18 @@ import {
  * reuses them. 4 accumulators and their 8 loads fit the registers (8 rows spilled: V8 issues every
  * load of the loop body before the arithmetic). Every row sums its diagonals in ascending order.
  */
-function diaRealScalar<T, D>(offsets: usize, ndiag: i32, data: usize, pitch: i32, cols: i32, x: usize, y: usize, a: T, b: T, r0: i32, r1: i32, c: T = 1, scaled: bool = false): void {
+function diaRealScalar<T, D>(offsets: usize, ndiag: i32, data: usize, pitch: i32, cols: i32, x: usize, y: usize, a: T, b: T, r0: i32, r1: i32): void {
+  diaRealRows<T, D>(offsets, ndiag, data, pitch, cols, x, y, a, b, r0, r1, 1, false);
+}
+
+/** diaRealScalar of c·x (xv): its own function, so that the plain kernels' loop has no test for it (a runtime flag cost them 30%). */
+function diaRealScalarScaled<T, D>(offsets: usize, ndiag: i32, data: usize, pitch: i32, cols: i32, x: usize, y: usize, a: T, b: T, r0: i32, r1: i32, c: T): void {
+  diaRealRows<T, D>(offsets, ndiag, data, pitch, cols, x, y, a, b, r0, r1, c, true);
+}
+
+/** The body of diaRealScalar and diaRealScalarScaled (`scaled` a constant in each). */
+// @ts-ignore: decorator
+@inline function diaRealRows<T, D>(offsets: usize, ndiag: i32, data: usize, pitch: i32, cols: i32, x: usize, y: usize, a: T, b: T, r0: i32, r1: i32, c: T, scaled: bool): void {
   if (r0 >= r1) return;
   const SH = alignof<T>(), E = sizeof<T>();
   // A's values of type D (compact f64: f32, each widened exactly)
@@ -285,7 +296,8 @@ function diaCplxScalar<T>(offsets: usize, ndiag: i32, data: usize, pitch: i32, c
     const DS = alignof<D>();
     const start = (rowStart + 3) & ~3;
     if (start + V <= rowEnd) {
-      diaRealScalar<T, D>(offsets, ndiag, data, pitch, cols, x, y, a, b, rowStart, start, c, scaled);
+      if (scaled) diaRealScalarScaled<T, D>(offsets, ndiag, data, pitch, cols, x, y, a, b, rowStart, start, c);
+      else diaRealScalar<T, D>(offsets, ndiag, data, pitch, cols, x, y, a, b, rowStart, start);
       i = start;
       const useBeta = b != 0;
       const va = v128.splat<T>(a), vb = v128.splat<T>(b), vc = v128.splat<T>(c);
@@ -350,7 +362,8 @@ function diaCplxScalar<T>(offsets: usize, ndiag: i32, data: usize, pitch: i32, c
       }
     }
   }
-  diaRealScalar<T, D>(offsets, ndiag, data, pitch, cols, x, y, a, b, i, rowEnd, c, scaled);
+  if (scaled) diaRealScalarScaled<T, D>(offsets, ndiag, data, pitch, cols, x, y, a, b, i, rowEnd, c);
+  else diaRealScalar<T, D>(offsets, ndiag, data, pitch, cols, x, y, a, b, i, rowEnd);
 }
 
 // @ts-ignore: decorator
