@@ -250,6 +250,24 @@ describe('generated cases', () => {
     expect(Array.from((await F.solve(Float64Array.from([1, 2, 3]))).x)).toEqual([2, 1, 3]);
   });
 
+  it("LU's info keeps the flops and off-diagonal pivots of the factor it was read of (counted on first read): after a refactor and after dispose", async () => {
+    // one random pattern with a full diagonal: weak (0.01: the pivots leave it) for A, strong for A2
+    const R = randomMatrix({ rows: 200, meanRowLength: 6, seed: 7 });
+    const withDiagonal = (d: number): CSRMatrix => CSRMatrix.fromTriplets(200, 200, 'f64',
+      Int32Array.from([...rowsOf(R), ...Array.from({ length: 200 }, (_, i) => i)]), Int32Array.from([...R.colIdx, ...Array.from({ length: 200 }, (_, i) => i)]),
+      Float64Array.from([...R.values, ...Array.from({ length: 200 }, () => d)]));
+    const F = await rt.factor(withDiagonal(0.01), { kind: 'lu' });
+    const unread = F.info;
+    const read = { ...F.info };
+    await F.refactor(withDiagonal(100));
+    const second = F.info;
+    expect([second.flops, second.offDiagonalPivots]).not.toEqual([read.flops, read.offDiagonalPivots]);
+    expect({ ...unread }).toEqual(read);
+    const secondRead = { ...F.info };
+    F.dispose();
+    expect({ ...second }).toEqual(secondRead);
+  });
+
   it('nonsymmetric random (with pivoting needed) against the dense LU, real and complex', async () => {
     for (const dtype of ['f64', 'c128'] as const) {
       // a random pattern plus a weak diagonal (0.01): nonsingular, and the pivots leave the diagonal

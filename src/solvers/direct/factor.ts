@@ -479,27 +479,13 @@ export class Factorization extends PublicFactorization {
     const n = A.n;
     const nnzA = A.colPtr[n];
     let fillNnz: number;
-    let flops: number;
-    let offDiagonalPivots = 0;
+    let flops = 0;
     let bytes: number;
     const c = A.complex ? 2 : 1;
     if (this.lu) {
-      const { Lp, Up, Ui, pinv, q } = this.lu;
+      const { Lp, Up } = this.lu;
       // under 'btf' the entries above the diagonal blocks are kept as they stand
       fillNnz = Lp[n] + Up[n] + (this.lu.blocks?.Fp[n] ?? 0);
-      // Σₖ 2·(|L(:,k)| − 1)·(|U(k,:)| − 1) + (|L(:,k)| − 1): the updates and the scaling
-      const urow = new Int32Array(n);
-      for (let p = 0; p < Up[n]; p++) urow[Ui[p]]++;
-      flops = 0;
-      // the diagonal of ordering 'btf' is the matched entry's: row rowOf[j] of column j
-      const rowOf = a.matchOf ? inversePermutation(a.matchOf) : null;
-      for (let k = 0; k < n; k++) {
-        const l = Lp[k + 1] - Lp[k] - 1;
-        // the LDLᵀ form of a symmetric band updates one triangle: l(l + 1)/2 multiply-adds, not l²
-        flops += (this.ldltForm ? l * (l + 1) : 2 * l * (urow[k] - 1)) + l;
-        if (pinv[rowOf ? rowOf[q[k]] : q[k]] !== k) offDiagonalPivots++;
-      }
-      if (A.complex) flops *= 4;
       bytes = fillNnz * (4 + 8 * c) + 4 * (2 * n + 2) + 8 * n;
     } else if (this.sn) {
       fillNnz = a.cost.fillNnz;
@@ -513,12 +499,14 @@ export class Factorization extends PublicFactorization {
     let largest = 0;
     const s = a.supernodeStarts;
     for (let k = 0; k + 1 < s.length; k++) largest = Math.max(largest, s[k + 1] - s[k]);
-    return {
+    const info: FactorInfo = {
       kind: this.kindNow, kindReason: this.reason, method: a.dense ? 'dense' : this.sn ? 'supernodal' : this.lu ? (a.band ? 'banded' : 'left-looking') : 'up-looking', ordering: a.ordering, orderingReason: a.orderingReason, dtype: this.dtype,
       n, nnzA, fillNnz, fillRatio: fillNnz / Math.max(1, nnzA), flops, estimate: a.cost,
-      supernodes: s.length - 1, largestSupernode: largest, offDiagonalPivots, denseColumns: this.lu ? this.denseColumns : 0, bytes: bytes + (this.held?.bytes ?? 0) + (this.heldA?.bytes ?? 0),
+      supernodes: s.length - 1, largestSupernode: largest, offDiagonalPivots: 0, denseColumns: this.lu ? this.denseColumns : 0, bytes: bytes + (this.held?.bytes ?? 0) + (this.heldA?.bytes ?? 0),
       times: { ordering: a.orderingMs, symbolic: a.symbolicMs, numeric: this.numericMs },
     };
+    if (this.lu) luCountsOnRead(info, this.lu, a.matchOf, this.ldltForm, A.complex);
+    return info;
   }
 
   override solve(data: ArrayLike<number> | BigInt64Array | BigUint64Array, options: FactorSolveOptions = {}): Promise<FactorSolveResult> {
@@ -893,3 +881,35 @@ function infNorm(At: Csc): number {
   return s;
 }
 
+/**
+ * An LU factor's flops and off-diagonal pivots in `info`, counted on first read (a pass over U and the
+ * pivots, then kept): rt.solve returns F.info with every direct answer, where they are seldom read
+ * (west0479: 15 µs a call counted eagerly). They read the factor's own arrays, which a refactor replaces
+ * and a dispose leaves, so a later read counts the factor `info` was made of.
+ */
+function luCountsOnRead(info: FactorInfo, lu: LuFactor, matchOf: Int32Array | undefined, ldltForm: boolean, complex: boolean): void {
+  let counted: { flops: number; offDiagonalPivots: number } | undefined;
+  const count = (): { flops: number; offDiagonalPivots: number } => {
+    if (counted) return counted;
+    const { Lp, Up, Ui, pinv, q } = lu;
+    const n = Lp.length - 1;
+    // Σₖ 2·(|L(:,k)| − 1)·(|U(k,:)| − 1) + (|L(:,k)| − 1): the updates and the scaling
+    const urow = new Int32Array(n);
+    for (let p = 0; p < Up[n]; p++) urow[Ui[p]]++;
+    let flops = 0;
+    let offDiagonalPivots = 0;
+    // the diagonal of ordering 'btf' is the matched entry's: row rowOf[j] of column j
+    const rowOf = matchOf ? inversePermutation(matchOf) : null;
+    for (let k = 0; k < n; k++) {
+      const l = Lp[k + 1] - Lp[k] - 1;
+      // the LDLᵀ form of a symmetric band updates one triangle: l(l + 1)/2 multiply-adds, not l²
+      flops += (ldltForm ? l * (l + 1) : 2 * l * (urow[k] - 1)) + l;
+      if (pinv[rowOf ? rowOf[q[k]] : q[k]] !== k) offDiagonalPivots++;
+    }
+    return (counted = { flops: complex ? 4 * flops : flops, offDiagonalPivots });
+  };
+  Object.defineProperties(info, {
+    flops: { get: () => count().flops, enumerable: true },
+    offDiagonalPivots: { get: () => count().offDiagonalPivots, enumerable: true },
+  });
+}
