@@ -82,6 +82,12 @@ describe('rt.spgemm of two handles', () => {
     if (C.dtype === 'f64' || C.dtype === 'c128') sameBits(host.values, want.values, `${label} values`);
     // single precision: the f64 sums rounded once
     else sameBits(host.values, Float32Array.from(want.values), `${label} values`);
+    // read back publicly: the same entries, in arrays of the caller's own (not the runtime's memory)
+    const read = C.toCSR();
+    for (const key of ['rowPtr', 'colIdx', 'values'] as const) {
+      sameBits(read[key], host[key], `${label} toCSR ${key}`);
+      expect(read[key].buffer, `${label} toCSR ${key} buffer`).not.toBe(host[key].buffer);
+    }
     const r = mulberry32(A.rows + 7);
     const complex = C.dtype === 'c128' || C.dtype === 'c64';
     const single = C.dtype === 'f32' || C.dtype === 'c64';
@@ -129,7 +135,18 @@ describe('rt.spgemm of two handles', () => {
     // the product as an operand: S·A against the host product of S's host matrix
     const SA = rt.spgemm(S, hA);
     sameBits(hostOf(SA).values, rt.spgemm(hostOf(S), poisson2D(12)).values, 'S·A values');
-    for (const h of [SA, S, hA]) h.dispose();
+    // toCSR of an uploaded handle in another format: the canonical CSR; the copy's changes reach nothing
+    const hD = rt.upload(poisson2D(12), { format: 'dia' });
+    const d = hD.toCSR();
+    const P = poisson2D(12);
+    sameBits(d.rowPtr, P.rowPtr, 'dia toCSR rowPtr');
+    sameBits(d.colIdx, P.colIdx, 'dia toCSR colIdx');
+    sameBits(d.values, P.values, 'dia toCSR values');
+    d.values.fill(0);
+    const ones = new Float64Array(P.cols).fill(1);
+    expect(checkAgainst(await rt.spmv(hD, ones), referenceSpmv(csrTriplets(P), ones, null, 1, 0), 'double', false), 'spmv after the copy changed').toBeNull();
+    for (const h of [SA, S, hA, hD]) h.dispose();
+    expect(() => hD.toCSR()).toThrow(DisposedError);
   });
 
   it('dispose frees it (twice is nothing), use after dispose throws DisposedError, 200 products do not grow the memory', async () => {

@@ -5,6 +5,7 @@ import { checkLayout, GPU_BUFFER_LAYOUT_KEYS, type GpuBufferLayout } from './gpu
 import { checkSingleRange, vectorData } from '../vector-data.js';
 import type { FormatName, SparseMatrix } from '../formats/index.js';
 import { DenseMatrix } from '../formats/dense.js';
+import { CSRMatrix } from '../formats/csr.js';
 import type { Path, PathDense, PathId, PathMatrix, PathVector } from '../path.js';
 
 /** The runtime a handle belongs to: told when a handle is disposed; hands out its paths. */
@@ -103,6 +104,33 @@ export class MatrixHandle {
   /** whether `dispose()` has run (on the handle or its runtime) */
   get disposed(): boolean {
     return this.#disposed;
+  }
+  /**
+   * The matrix read back: a canonical CSR (rows sorted, duplicates summed) in arrays of the caller's
+   * own, whatever the handle's format — how to see a matrix the runtime made, such as `rt.spgemm`'s
+   * product of two handles, whose arrays live in the runtime's memory. Later changes to the copy or
+   * to the handle reach nothing on the other side.
+   *
+   * @throws {@link DisposedError} once the handle or its runtime is disposed.
+   *
+   * @example
+   * ```js
+   * import { createRuntime, CSRMatrix } from 'simdgl';
+   * import assert from 'node:assert/strict';
+   *
+   * const rt = await createRuntime();
+   * // A = [[1, 2], [0, 3]]
+   * const A = rt.upload(new CSRMatrix(2, 2, 'f64', new Int32Array([0, 2, 3]), new Int32Array([0, 1, 1]), new Float64Array([1, 2, 3])));
+   * const C = rt.spgemm(A, A);                       // a handle: both operands are handles
+   * const c = C.toCSR();                              // A² = [[1, 8], [0, 9]]
+   * assert.deepEqual([Array.from(c.rowPtr), Array.from(c.colIdx), Array.from(c.values)], [[0, 2, 3], [0, 1, 1], [1, 8, 9]]);
+   * C.dispose();
+   * rt.dispose();
+   * ```
+   */
+  toCSR(): CSRMatrix {
+    const A = this.live().source.toCSR();
+    return new CSRMatrix(A.rows, A.cols, A.dtype, A.rowPtr.slice(), A.colIdx.slice(), A.values.slice());
   }
   /** @internal throws DisposedError once disposed */
   live(): this {

@@ -1829,7 +1829,7 @@ export class Runtime implements HandleOwner {
    * storage is the product's arrays where the kernels wrote them, in the runtime's memory (nothing
    * copied out; single precision, which the kernels sum in f64, is rounded into a copy), counted in
    * `rt.memoryInUse` until `dispose()`. Pass it to rt.spmv, rt.cg, rt.solve, rt.explain or another
-   * rt.spgemm; dispose each product once done with it, as in a loop of products.
+   * rt.spgemm, read it back with its `toCSR()`; dispose each product once done with it, as in a loop of products.
    *
    * @throws {@link ShapeError} when A's columns differ from B's rows.
    * @throws {@link MemoryLimitError} when the product does not fit the runtime's memory budget.
