@@ -29,11 +29,6 @@ export const RELIABLE_DELTA = 0.01;
 const MAX_STALLS = 3;
 
 /**
- * Preconditioned Conjugate Gradient (seed 001's solver, with an optional preconditioner) for
- * Hermitian positive definite A. Ends with converged: false and a reason — never a hang — on
- * maxIter, a non-positive curvature pᴴAp (A is not positive definite), NaN, or an abort.
- */
-/**
  * A CG recurrence handed from one solve to another (a head in f64 to the f32 iterations, solve.ts
  * reliableCg): p the last search direction, rho the ρ = rᴴM⁻¹r its step used. A solve resumed from it
  * takes β = ρ/rho at its first step, ρ of its own start residual, as after a residual replacement.
@@ -43,6 +38,13 @@ export interface CgDirection<V> {
   rho: number;
 }
 
+/**
+ * Preconditioned Conjugate Gradient (seed 001's solver, with an optional preconditioner) for
+ * Hermitian positive definite A. Ends with converged: false and a reason — never a hang — on
+ * maxIter, a non-positive curvature pᴴAp (A is not positive definite), NaN, or an abort. `resume`
+ * continues a direction handed on by an earlier solve's `keepDirection` (its `direction`, which the
+ * caller then releases).
+ */
 export async function cg<V>(
   ops: SolverOps<V>,
   b: V,
