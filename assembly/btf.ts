@@ -32,19 +32,26 @@ export function btf_analyze(n: i32, Ap: usize, Ai: usize, Rp: usize, Rj: usize, 
     st(w1, j, j);
     const b = ld(blk, j);
     // column j of B: rows colOf[r]; row j of B: A's row rowOf[j]
+    // without branches on the entries (whether one is in the block, or already listed, follows no
+    // pattern a predictor learns: they cost more than the loop's work): every i is written at q and
+    // marked, q moves on past the new ones only (marking one of another block changes nothing, as its
+    // block keeps it out of column j's list anyway); at most q + 1 ≤ 2·nnz words are written
     for (let p = ld(Ap, j), e = ld(Ap, j + 1); p < e; p++) {
       const i = ld(colOf, ld(Ai, p));
-      if (ld(blk, i) != b) off++;
-      if (ld(w1, i) == j || ld(blk, i) != b) continue;
+      const other = <i32>(ld(blk, i) != b);
+      off += other;
+      const add = (other ^ 1) & <i32>(ld(w1, i) != j);
       st(w1, i, j);
-      st(gadj, q++, i);
+      st(gadj, q, i);
+      q += add;
     }
     const r = ld(w0, j);
     for (let p = ld(Rp, r), e = ld(Rp, r + 1); p < e; p++) {
       const i = ld(Rj, p);
-      if (ld(w1, i) == j || ld(blk, i) != b) continue;
+      const add = <i32>(ld(blk, i) == b) & <i32>(ld(w1, i) != j);
       st(w1, i, j);
-      st(gadj, q++, i);
+      st(gadj, q, i);
+      q += add;
     }
   }
   st(gptr, n, q);
