@@ -177,8 +177,8 @@ export function amd_eliminate(all: usize, n: i32, m: i32, size: i32, cnz: i32, d
       for (let q = ld(Cp, i), qe = ld(Cp, i) + eln; q < qe; q++) {
         const e = ld(Ci, q);
         const we = ld(w, e);
-        if (we >= mark) st(w, e, we - nvi);
-        else if (we != 0) st(w, e, ld(degree, e) + wnvi);
+        // (no branches: see the degrees' loop below) w[e] stays 0 for an absorbed element
+        st(w, e, select<i32>(we - nvi, select<i32>(ld(degree, e) + wnvi, 0, we != 0), we >= mark));
       }
     }
 
@@ -190,19 +190,21 @@ export function amd_eliminate(all: usize, n: i32, m: i32, size: i32, cnz: i32, d
       let pn = p1;
       let h: i64 = 0;
       let d = 0;
+      // without branches on the entries (which elements and variables stay follows no pattern a
+      // branch predictor learns): each is written at pn, which moves on past the kept ones only (pn ≤ q:
+      // the places written were read); an element with no external part (we − mark ≤ 0, we ≠ 0; mark > 0)
+      // is absorbed into k, one already absorbed (we = 0) left as it is
       for (let q = p1; q <= p2; q++) {
         const e = ld(Ci, q);
         const we = ld(w, e);
-        if (we == 0) continue;
         const dext = we - mark;
-        if (dext > 0) {
-          d += dext;
-          st(Ci, pn++, e);
-          h += <i64>e;
-        } else {
-          st(Cp, e, flip(k));
-          st(w, e, 0);
-        }
+        const keep = dext > 0;
+        d += select<i32>(dext, 0, keep);
+        st(Ci, pn, e);
+        pn += <i32>keep;
+        h += select<i64>(<i64>e, 0, keep);
+        st(Cp, e, select<i32>(ld(Cp, e), flip(k), keep || we == 0));
+        st(w, e, select<i32>(we, 0, keep));
       }
       st(elen, i, pn - p1 + 1);
       const p3 = pn;
@@ -210,10 +212,11 @@ export function amd_eliminate(all: usize, n: i32, m: i32, size: i32, cnz: i32, d
       for (let q = p2 + 1; q < p4; q++) {
         const j = ld(Ci, q);
         const nvj = ld(nv, j);
-        if (nvj <= 0) continue;
-        d += nvj;
-        st(Ci, pn++, j);
-        h += <i64>j;
+        const keep = nvj > 0;
+        d += select<i32>(nvj, 0, keep);
+        st(Ci, pn, j);
+        pn += <i32>keep;
+        h += select<i64>(<i64>j, 0, keep);
       }
       if (d == 0) {
         st(Cp, i, flip(k));
