@@ -246,8 +246,10 @@ function sparseSteps(desc: usize, tol: f64, end: i32): i32 {
   let lnz = ld(desc, 22);
   let unz = ld(desc, 23);
   for (; k < end; k++) {
-    if (lnz + n > capL || unz + n > capU) {
-      st(desc, 29, lnz + n);
+    // room for the column: U's n at most; L's scaling writes every entry of x's pattern one past the
+    // kept ones, up to lnz + n (the pivot row last, all n rows in the pattern), so n + 1 words
+    if (lnz + n + 1 > capL || unz + n > capU) {
+      st(desc, 29, lnz + n + 1);
       st(desc, 30, unz + n);
       break;
     }
@@ -256,26 +258,25 @@ function sparseSteps(desc: usize, tol: f64, end: i32): i32 {
     const col = ld(q, k);
     const top = lowerSolve(desc, col, k + 1, Li, Lx);
     // pivot: the largest candidate, unless the diagonal is within tol of it
+    // without branches on the entries (whether a row is pivotal yet follows no pattern a branch
+    // predictor learns): each entry is written at U's end, which moves past the pivotal rows' only
+    // (unz + n ≤ capU: in room), and a candidate is the best only where its row is not pivotal
     let ipiv = -1;
     let best: f64 = -1;
     for (let p = top; p < n; p++) {
       const i = ld(xi, p);
       const J = ld(pinv, i);
-      if (J < 0) {
-        const t = mag(x, i, c);
-        if (t > best) {
-          best = t;
-          ipiv = i;
-        }
-      } else {
-        st(Ui, unz, J);
-        if (c == 1) stf(Ux, unz, ldf(x, i));
-        else {
-          stf(Ux, 2 * unz, ldf(x, 2 * i));
-          stf(Ux, 2 * unz + 1, ldf(x, 2 * i + 1));
-        }
-        unz++;
+      st(Ui, unz, J);
+      if (c == 1) stf(Ux, unz, ldf(x, i));
+      else {
+        stf(Ux, 2 * unz, ldf(x, 2 * i));
+        stf(Ux, 2 * unz + 1, ldf(x, 2 * i + 1));
       }
+      unz += <i32>(J >= 0);
+      const t = mag(x, i, c);
+      const better = (<i32>(J < 0) & <i32>(t > best)) != 0;
+      best = select<f64>(t, best, better);
+      ipiv = select<i32>(i, ipiv, better);
     }
     if (ipiv == -1 || !(best > 0) || !isFinite<f64>(best)) return k;
     if (ld(pinv, col) < 0 && ld(mark, col) == k + 1) {
@@ -291,13 +292,12 @@ function sparseSteps(desc: usize, tol: f64, end: i32): i32 {
       stf(Lx, lnz, 1);
       unz++;
       lnz++;
+      // (as the pivot search: each entry written at L's end, kept where its row is not pivotal; lnz + n < capL)
       for (let p = top; p < n; p++) {
         const i = ld(xi, p);
-        if (ld(pinv, i) < 0) {
-          st(Li, lnz, i);
-          stf(Lx, lnz, ldf(x, i) / pr);
-          lnz++;
-        }
+        st(Li, lnz, i);
+        stf(Lx, lnz, ldf(x, i) / pr);
+        lnz += <i32>(ld(pinv, i) < 0);
         stf(x, i, 0);
       }
     } else {
