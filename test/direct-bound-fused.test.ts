@@ -1,7 +1,7 @@
 /**
  * F.solve's row-wise rounding bound from the row sums its residual pass leaves (factor.ts's JavaScript
  * loop below RESIDUAL_KERNEL_MIN entries, assembly/residual.ts from it) against the bound's formula as a
- * separate pass (directResidualBound as of d3126d0, written out here), bit for bit: real and complex, below
+ * separate pass (directResidualBound as of d3126d0, test/rowwise-bound.ts), bit for bit: real and complex, below
  * and above 1000 entries, rows whose u·wᵢ is subnormal included. rt.solve's directResidualBound, the same;
  * and F.solve's answer the same whether its passes summed the rows or the bound made its own pass; the
  * bound rt.solve's direct answer takes from F.solve's sums (Factorization.rowwiseBound), the formula's.
@@ -11,11 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CSRMatrix } from '../src/formats/csr.js';
 import type { COOMatrix } from '../src/formats/coo.js';
 import { Prng } from '../src/generators/prng.js';
-import { hostNorm } from '../src/host-spmv.js';
 import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
 import { parseMatrixMarket } from '../src/io/index.js';
 import { directResidualBound, rowwiseResidualBound } from '../src/solvers/solve.js';
 import type { Factorization } from '../src/solvers/direct/factor.js';
+import { rowwiseBoundFormula } from './rowwise-bound.js';
 
 let rt: Runtime;
 beforeAll(async () => {
@@ -41,24 +41,6 @@ function randomMatrix(n: number, per: number, complex: boolean, g: Prng): CSRMat
   return new CSRMatrix(n, n, complex ? 'c128' : 'f64', ptr, Int32Array.from(cols), Float64Array.from(vals));
 }
 
-/** The row-wise bound as one pass of its own: 1.01·‖e‖₂, eᵢ = opsᵢ·(2⁻⁵³·wᵢ + 2⁻¹⁰⁷⁴), wᵢ = |bᵢ| + Σ|aᵢⱼ||xⱼ| (|re| + |im|). */
-function separate(A: CSRMatrix, x: Float64Array, b: Float64Array): number {
-  const complex = A.dtype === 'c128';
-  const e = new Float64Array(A.rows);
-  for (let i = 0; i < A.rows; i++) {
-    let w = complex ? Math.abs(b[2 * i]) + Math.abs(b[2 * i + 1]) : Math.abs(b[i]);
-    for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) {
-      const j = A.colIdx[k];
-      w += complex
-        ? (Math.abs(A.values[2 * k]) + Math.abs(A.values[2 * k + 1])) * (Math.abs(x[2 * j]) + Math.abs(x[2 * j + 1]))
-        : Math.abs(A.values[k]) * Math.abs(x[j]);
-    }
-    const k = A.rowPtr[i + 1] - A.rowPtr[i];
-    e[i] = (complex ? 2 * (2 * k + 2) : k + 2) * (2 ** -53 * w + 2 ** -1074);
-  }
-  return 1.01 * hostNorm(e);
-}
-
 describe("F.solve's fused row sums", () => {
   for (const complex of [false, true]) {
     for (const [n, per, kernel] of [[60, 8, false], [400, 8, true]] as const) {
@@ -82,7 +64,7 @@ describe("F.solve's fused row sums", () => {
             const r0 = new Float64Array(c * n);
             expect(F['residual'](b, x, r0, null)).toBe(rn);
             expect(Array.from(r0)).toEqual(Array.from(r));
-            const want = separate(A, x, b);
+            const want = rowwiseBoundFormula(A, x, b);
             expect(want).toBeGreaterThan(0);
             expect(rowwiseResidualBound(rowPtr, w, complex), `scale ${scale}`).toBe(want);
             expect(directResidualBound(A, x, b, 1, 0), `scale ${scale}`).toBe(want);
@@ -94,7 +76,7 @@ describe("F.solve's fused row sums", () => {
         const rhs = Float64Array.from({ length: c * n }, (_, k) => Math.sin(k));
         const s = await F.solve(rhs);
         expect(s.relativeResidual).toBeLessThan(1e-12);
-        expect(F.rowwiseBound()).toBe(separate(A, s.x, rhs));
+        expect(F.rowwiseBound()).toBe(rowwiseBoundFormula(A, s.x, rhs));
         // two right-hand sides: none kept
         await F.solve(Float64Array.from({ length: 2 * c * n }, (_, k) => Math.cos(k)));
         expect(F.rowwiseBound()).toBeUndefined();
@@ -109,12 +91,12 @@ describe("F.solve's fused row sums", () => {
     const b = new Float64Array(A.rows).fill(1);
     const fused = await F.solve(b);
     expect(F['rowSums']).toBe(true);
-    expect(F.rowwiseBound()).toBe(separate(A, fused.x, b));
+    expect(F.rowwiseBound()).toBe(rowwiseBoundFormula(A, fused.x, b));
     F['rowSums'] = false;
     const own = await F.solve(b);
     // the bound was needed, so the next solve sums again
     expect(F['rowSums']).toBe(true);
-    expect(F.rowwiseBound()).toBe(separate(A, own.x, b));
+    expect(F.rowwiseBound()).toBe(rowwiseBoundFormula(A, own.x, b));
     expect(own.residuals).toEqual(fused.residuals);
     expect(Array.from(own.x)).toEqual(Array.from(fused.x));
     (F as unknown as { dispose(): void }).dispose();
