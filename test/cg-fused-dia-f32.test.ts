@@ -17,6 +17,7 @@ import { DIAMatrix } from '../src/formats/dia.js';
 import { Prng } from '../src/generators/prng.js';
 import { cg, type ResidualReplacement } from '../src/solvers/krylov/cg.js';
 import { trueResidual } from './solve-reference.js';
+import { bandedMatrix } from './banded.js';
 
 const SETUPS = [
   { threads: 1, simd: true },
@@ -42,19 +43,8 @@ function random(n: number, seed: number): Float32Array {
 
 /** An f32 symmetric, diagonally dominant banded n×n matrix whose diagonal is diag(i) (≥ 2.5). */
 function banded(n: number, diag: (i: number) => number, offsets = [-40, -3, -1, 0, 1, 3, 40]): CSRMatrix {
-  const ptr = [0];
-  const col: number[] = [];
-  const val: number[] = [];
-  for (let i = 0; i < n; i++) {
-    for (const o of offsets) {
-      if (i + o < 0 || i + o >= n) continue;
-      col.push(i + o);
-      // off-diagonals in [-0.35, -0.1], a function of the pair {i, i + o}: symmetric
-      val.push(o === 0 ? diag(i) : -0.1 - (0.25 * ((Math.min(i, i + o) * 7919 + Math.abs(o) * 31) % 101)) / 101);
-    }
-    ptr.push(col.length);
-  }
-  return new CSRMatrix(n, n, 'f32', Int32Array.from(ptr), Int32Array.from(col), Float32Array.from(val));
+  // off-diagonals in [-0.35, -0.1], a function of the pair {i, i + o}: symmetric
+  return bandedMatrix(n, offsets, 'f32', (i, o) => (o === 0 ? diag(i) : -0.1 - (0.25 * ((Math.min(i, i + o) * 7919 + Math.abs(o) * 31) % 101)) / 101));
 }
 
 /** The names of the kernels B runs while `f` does. */

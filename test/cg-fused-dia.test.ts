@@ -19,6 +19,7 @@ import { Prng } from '../src/generators/prng.js';
 import { cg } from '../src/solvers/krylov/cg.js';
 import { matvec, referencePcg, relDiff, trueResidual } from './solve-reference.js';
 import { createRuntime } from '../src/runtime/runtime.js';
+import { bandedMatrix } from './banded.js';
 
 const THREADS = [1, 2, 3];
 const backends = new Map<number, CpuBackend>();
@@ -37,19 +38,7 @@ function random(n: number, seed: number): Float32Array {
 /** An f32 banded matrix of n rows on the diagonals `offsets` (those that fit), random values, one diagonal with a zero run. */
 function banded(n: number, offsets: number[], seed: number): CSRMatrix {
   const g = new Prng(seed);
-  const ptr = [0];
-  const col: number[] = [];
-  const val: number[] = [];
-  for (let i = 0; i < n; i++) {
-    for (const o of offsets) {
-      const j = i + o;
-      if (j < 0 || j >= n || (o === 2 && i % 5 === 0)) continue;
-      col.push(j);
-      val.push(o === 0 ? 4 + g.next() : g.next() - 0.5);
-    }
-    ptr.push(col.length);
-  }
-  return new CSRMatrix(n, n, 'f32', Int32Array.from(ptr), Int32Array.from(col), Float32Array.from(val));
+  return bandedMatrix(n, offsets, 'f32', (i, o) => (o === 2 && i % 5 === 0 ? undefined : o === 0 ? 4 + g.next() : g.next() - 0.5));
 }
 
 const SIZES = [0, 1, 5, 17, 33, 1000, 4099];

@@ -19,6 +19,7 @@ import { Prng } from '../src/generators/prng.js';
 import { cg } from '../src/solvers/krylov/cg.js';
 import { createRuntime } from '../src/runtime/runtime.js';
 import { trueResidual } from './solve-reference.js';
+import { bandedMatrix } from './banded.js';
 
 const SETUPS = [
   { threads: 1, simd: true },
@@ -38,18 +39,7 @@ afterAll(() => {
 /** An f64 banded n×n matrix on `offsets` whose values are eighths in [−8, 8] (exact in f32), or value(i, o). */
 function banded(n: number, offsets: number[], seed: number, value?: (i: number, o: number) => number): CSRMatrix {
   const g = new Prng(seed);
-  const ptr = [0];
-  const col: number[] = [];
-  const val: number[] = [];
-  for (let i = 0; i < n; i++) {
-    for (const o of offsets) {
-      if (i + o < 0 || i + o >= n) continue;
-      col.push(i + o);
-      val.push(value ? value(i, o) : Math.round(g.next() * 128 - 64) / 8 || 0.5);
-    }
-    ptr.push(col.length);
-  }
-  return new CSRMatrix(n, n, 'f64', Int32Array.from(ptr), Int32Array.from(col), Float64Array.from(val));
+  return bandedMatrix(n, offsets, 'f64', (i, o) => (value ? value(i, o) : Math.round(g.next() * 128 - 64) / 8 || 0.5));
 }
 
 /** The upload with f64 storage: the path that keeps the values as they are. */

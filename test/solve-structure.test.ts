@@ -13,6 +13,7 @@ import { anyStructure, pseudoDiameter, solveStructure } from '../src/solvers/str
 import { poisson2D } from '../src/generators/poisson.js';
 import { randomMatrix } from '../src/generators/random.js';
 import { loadShared } from './matrices.js';
+import { bandedMatrix } from './banded.js';
 
 /** the reference: every (i, j) against conj(A[j, i]) in a dense copy (summing duplicates) */
 function reference(A: CSRMatrix): { hermitian: boolean; positiveDiagonal: boolean; zeroDiagonals: number; diagonallyDominant: boolean } {
@@ -183,14 +184,7 @@ describe("solveStructure's real pass", () => {
 
 /** A banded real matrix on `offsets` (those that fit), value(i, o) at (i, i + o), stored even when 0. */
 function banded(n: number, offsets: number[], value: (i: number, o: number) => number): CSRMatrix {
-  const ptr = [0];
-  const col: number[] = [];
-  const val: number[] = [];
-  for (let i = 0; i < n; i++) {
-    for (const o of offsets) if (i + o >= 0 && i + o < n) col.push(i + o), val.push(value(i, o));
-    ptr.push(col.length);
-  }
-  return new CSRMatrix(n, n, 'f64', Int32Array.from(ptr), Int32Array.from(col), Float64Array.from(val));
+  return bandedMatrix(n, offsets, 'f64', value);
 }
 
 describe("solveStructure's pass over a DIA copy (rt.solve's on the CPU path's stencils)", () => {
