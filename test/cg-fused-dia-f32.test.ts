@@ -18,6 +18,7 @@ import { Prng } from '../src/generators/prng.js';
 import { cg, type ResidualReplacement } from '../src/solvers/krylov/cg.js';
 import { trueResidual } from './solve-reference.js';
 import { bandedMatrix } from './banded.js';
+import { kernelsOf } from './kernels-of.js';
 
 const SETUPS = [
   { threads: 1, simd: true },
@@ -45,21 +46,6 @@ function random(n: number, seed: number): Float32Array {
 function banded(n: number, diag: (i: number) => number, offsets = [-40, -3, -1, 0, 1, 3, 40]): CSRMatrix {
   // off-diagonals in [-0.35, -0.1], a function of the pair {i, i + o}: symmetric
   return bandedMatrix(n, offsets, 'f32', (i, o) => (o === 0 ? diag(i) : -0.1 - (0.25 * ((Math.min(i, i + o) * 7919 + Math.abs(o) * 31) % 101)) / 101));
-}
-
-/** The names of the kernels B runs while `f` does. */
-async function kernelsOf<T>(B: CpuBackend, run: () => Promise<T>): Promise<{ value: T; kernels: Set<string> }> {
-  const kernels = new Set<string>();
-  const original = B.runReduction;
-  B.runReduction = ((name: string, ...rest: unknown[]) => {
-    kernels.add(name);
-    return (original as (...a: unknown[]) => unknown).call(B, name, ...rest);
-  }) as typeof B.runReduction;
-  try {
-    return { value: await run(), kernels };
-  } finally {
-    B.runReduction = original;
-  }
 }
 
 const UNIFORM = (): number => 6; // 1/6 rounds in f32: the uniform kernel must multiply by f32(1/6)
