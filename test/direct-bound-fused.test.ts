@@ -15,7 +15,7 @@ import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
 import { parseMatrixMarket } from '../src/io/index.js';
 import { directResidualBound, rowwiseResidualBound } from '../src/solvers/solve.js';
 import type { Factorization } from '../src/solvers/direct/factor.js';
-import { rowwiseBoundFormula } from './rowwise-bound.js';
+import { randomRows, rowwiseBoundFormula } from './rowwise-bound.js';
 
 let rt: Runtime;
 beforeAll(async () => {
@@ -25,20 +25,7 @@ afterAll(() => rt.dispose());
 
 /** A diagonally strong random matrix (rows of 1..per entries, values of mixed magnitudes and signs). */
 function randomMatrix(n: number, per: number, complex: boolean, g: Prng): CSRMatrix {
-  const c = complex ? 2 : 1;
-  const ptr = new Int32Array(n + 1);
-  const cols: number[] = [];
-  const vals: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const set = new Set<number>([i]);
-    for (let t = Math.floor(g.next() * per); t > 0; t--) set.add(Math.floor(g.next() * n));
-    for (const j of [...set].sort((p, q) => p - q)) {
-      cols.push(j);
-      for (let p = 0; p < c; p++) vals.push(j === i ? 100 * per : (g.next() - 0.5) * 10 ** Math.floor(g.next() * 6 - 3));
-    }
-    ptr[i + 1] = cols.length;
-  }
-  return new CSRMatrix(n, n, complex ? 'c128' : 'f64', ptr, Int32Array.from(cols), Float64Array.from(vals));
+  return randomRows(n, per, complex, g, (i, j) => (j === i ? 100 * per : (g.next() - 0.5) * 10 ** Math.floor(g.next() * 6 - 3)));
 }
 
 describe("F.solve's fused row sums", () => {

@@ -12,7 +12,7 @@ import { directResidualBound } from '../src/solvers/solve.js';
 import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
 import { parseMatrixMarket } from '../src/io/index.js';
 import { exact } from './exact-residual.js';
-import { rowwiseBoundFormula } from './rowwise-bound.js';
+import { randomRows, rowwiseBoundFormula } from './rowwise-bound.js';
 
 /** Σ of terms m·2^e, exactly, as a double (rounded once). */
 function exactSum(terms: [bigint, number][]): number {
@@ -76,19 +76,7 @@ function residuals(A: CSRMatrix, x: Float64Array, b: Float64Array): { plain: Flo
 function randomCase(n: number, seed: number, complex: boolean, scale: number): { A: CSRMatrix; x: Float64Array; b: Float64Array } {
   const g = new Prng(seed);
   const c = complex ? 2 : 1;
-  const ptr = new Int32Array(n + 1);
-  const cols: number[] = [];
-  const vals: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const set = new Set<number>([i]);
-    for (let t = Math.floor(g.next() * 12); t > 0; t--) set.add(Math.floor(g.next() * n));
-    for (const j of [...set].sort((p, q) => p - q)) {
-      cols.push(j);
-      for (let p = 0; p < c; p++) vals.push((g.next() - 0.5) * scale * 10 ** Math.floor(g.next() * 8 - 4));
-    }
-    ptr[i + 1] = cols.length;
-  }
-  const A = new CSRMatrix(n, n, complex ? 'c128' : 'f64', ptr, Int32Array.from(cols), Float64Array.from(vals));
+  const A = randomRows(n, 12, complex, g, () => (g.next() - 0.5) * scale * 10 ** Math.floor(g.next() * 8 - 4));
   const x = Float64Array.from({ length: c * n }, () => (g.next() - 0.5) * 10 ** Math.floor(g.next() * 16 - 8));
   // b = A·x rounded, nudged: the true residual is tiny, the plain one mostly rounding
   const b = new Float64Array(c * n);
