@@ -17,7 +17,7 @@ export function optionKeys<T extends object>(keys: { [K in keyof Required<T>]: t
 export function checkOptions(where: string, options: unknown, valid: readonly string[]): void {
   if (options === undefined) return;
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw new TypeError(`${where}: options must be an object, got ${options === null ? 'null' : Array.isArray(options) ? 'an array' : typeof options}`);
+    throw new InputTypeError(`${where}: options must be an object, got ${options === null ? 'null' : Array.isArray(options) ? 'an array' : typeof options}`);
   }
   for (const key of Object.keys(options)) {
     if (!valid.includes(key)) throw new OptionError(where, key, nearest(key, valid), valid);

@@ -15,6 +15,7 @@
 import type { CSRMatrix } from '../formats/csr.js';
 import { elementBytes } from '../dtype.js';
 import { shownValue } from '../shown-value.js';
+import { InputRangeError } from '../errors.js';
 import { median } from '../metrics.js';
 
 /** Columns per tile: x slices of 64 KiB in f32, 128 KiB in f64 (an L2 of 512 KiB holds one several times). */
@@ -95,25 +96,25 @@ export type CacheTilesOption =
       cols: number;
     };
 
-/** The option as given, or a RangeError that says what is wrong with it. */
+/** The option as given, or an InputRangeError that says what is wrong with it. */
 export function checkCacheTiles(v: unknown, where: string): CacheTilesOption {
   if (v === undefined || v === 'auto') return 'auto';
   if (v === false) return false;
   if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
     const o = v as Record<string, unknown>;
     const extra = Object.keys(o).filter((k) => k !== 'rows' && k !== 'cols');
-    if (extra.length) throw new RangeError(`${where}: cacheTiles takes { rows, cols }, not ${shownValue(extra[0])}`);
+    if (extra.length) throw new InputRangeError(`${where}: cacheTiles takes { rows, cols }, not ${shownValue(extra[0])}`);
     const inRange = (k: 'rows' | 'cols', max: number, why: string) => {
       const n = o[k];
       if (!Number.isInteger(n) || (n as number) < 1 || (n as number) > max) {
-        throw new RangeError(`${where}: cacheTiles.${k} must be an integer in [1, ${max}]${why}, got ${shownValue(n)}`);
+        throw new InputRangeError(`${where}: cacheTiles.${k} must be an integer in [1, ${max}]${why}, got ${shownValue(n)}`);
       }
     };
     inRange('cols', MAX_TILE_COLS, '');
     inRange('rows', maxBandRows(o.cols as number), ` with cols ${o.cols as number}`);
     return { rows: o.rows as number, cols: o.cols as number };
   }
-  throw new RangeError(`${where}: cacheTiles must be 'auto', false or { rows, cols }, got ${shownValue(v)}`);
+  throw new InputRangeError(`${where}: cacheTiles must be 'auto', false or { rows, cols }, got ${shownValue(v)}`);
 }
 
 /** The tile shape the option gives A on `threads` threads, or null where A runs row by row. */

@@ -1338,7 +1338,7 @@ export class Runtime implements HandleOwner {
   preconditioner(A: MatrixHandle, options: PreconditionerOptions & { path?: PathChoice }): PreconditionerHandle {
     this.live();
     checkOptions('preconditioner', options, PRECONDITIONER_OPTION_KEYS);
-    if (typeof options !== 'object' || options === null) throw new TypeError("preconditioner: options must be an object such as { kind: 'ic0' }");
+    if (typeof options !== 'object' || options === null) throw new InputTypeError("preconditioner: options must be an object such as { kind: 'ic0' }");
     const h = this.own(A, 'preconditioner: A').live();
     if (h.rows !== h.cols) throw new ShapeError(`preconditioner: A must be square, it is ${h.rows}×${h.cols}`);
     checkPreconditionerOptions(options, 'preconditioner');

@@ -1,5 +1,5 @@
 import { ShapeError } from '../../errors.js';
-import { checkOptions, optionKeys } from '../../options-check.js';
+import { checkChoice, checkNumber, checkOptions, optionKeys } from '../../options-check.js';
 import { MAX_COARSE, type AmgHierarchy, type AmgOptions } from './hierarchy.js';
 
 /** What an AMG hierarchy is, for explain and the preconditioner handle. */
@@ -60,21 +60,23 @@ const AMG_KEYS = optionKeys<AmgOptions>({
   improveCandidates: true,
 });
 
-/** RangeError naming a bad AMG option; OptionError for a key it does not know. */
+/**
+ * Checks the AMG options up front: InputTypeError for a value of the wrong type, InputRangeError for a
+ * number out of range, UnsupportedError for a smoother or cycle outside its set (each naming the option
+ * and showing the value with its type), OptionError for a key it does not know.
+ */
 export function checkAmgOptions(o: AmgOptions, where: string): void {
   checkOptions(`${where} (amg)`, o, AMG_KEYS);
-  if (o.theta !== undefined && !(o.theta >= 0 && o.theta < 1)) throw new RangeError(`${where}: amg.theta must be in [0, 1), got ${o.theta}`);
-  const int = (name: 'maxCoarse' | 'maxLevels' | 'sweeps' | 'blockSize' | 'improveCandidates', lo: number, hi: number) => {
-    const v = o[name];
-    if (v !== undefined && !(Number.isInteger(v) && v >= lo && v <= hi)) throw new RangeError(`${where}: amg.${name} must be an integer in [${lo}, ${hi}], got ${v}`);
-  };
+  checkNumber(where, 'amg.theta', o.theta, { what: 'a number in [0, 1)', ok: (v) => v >= 0 && v < 1 });
+  const int = (name: 'maxCoarse' | 'maxLevels' | 'sweeps' | 'blockSize' | 'improveCandidates', lo: number, hi: number) =>
+    checkNumber(where, `amg.${name}`, o[name], { what: `an integer in [${lo}, ${hi}]`, ok: (v) => Number.isInteger(v) && v >= lo && v <= hi });
   int('maxCoarse', 1, MAX_COARSE);
   int('maxLevels', 1, 32);
   int('sweeps', 1, 16);
   int('blockSize', 1, 16);
   int('improveCandidates', 0, 16);
-  if (o.smoother !== undefined && !['jacobi', 'gauss-seidel', 'chebyshev'].includes(o.smoother)) throw new RangeError(`${where}: amg.smoother must be 'jacobi', 'gauss-seidel' or 'chebyshev', got ${JSON.stringify(o.smoother)}`);
-  if (o.cycle !== undefined && o.cycle !== 'V' && o.cycle !== 'W') throw new RangeError(`${where}: amg.cycle must be 'V' or 'W', got ${JSON.stringify(o.cycle)}`);
+  checkChoice(where, 'amg.smoother', o.smoother, ['jacobi', 'gauss-seidel', 'chebyshev']);
+  checkChoice(where, 'amg.cycle', o.cycle, ['V', 'W']);
 }
 
 /**

@@ -8,7 +8,7 @@ import type { CSRMatrix } from '../../formats/csr.js';
 import type { SparseMatrix } from '../../formats/index.js';
 import type { DType } from '../../dtype.js';
 import { DisposedError, InputRangeError, NotPositiveDefiniteError, ShapeError, SingularMatrixError, UnsupportedError } from '../../errors.js';
-import { optionKeys, checkOptions, checkNumber, checkSignal, NON_NEGATIVE_INTEGER } from '../../options-check.js';
+import { optionKeys, checkOptions, checkNumber, checkSignal, inRange, NON_NEGATIVE_INTEGER } from '../../options-check.js';
 import { nextTask, throwIfAborted } from '../../next-task.js';
 import { vectorData } from '../../vector-data.js';
 import { accurateResidualNorm, F64_RHS_RANGE, normFromSquares, rhsExponentOf, scaleBy } from '../../host-spmv.js';
@@ -172,8 +172,7 @@ export function factorize(A: SparseMatrix, options: FactorOptions, budgetMB: num
 async function factorizeInBudget(A: SparseMatrix, options: FactorOptions, budgetMB: number | undefined, kernels: DirectKernels, plan?: FactorPlan): Promise<Factorization> {
   checkOptions('factor', options, FACTOR_OPTION_KEYS);
   const kind = options.kind ?? 'auto';
-  const asked = options.pivotTolerance;
-  if (asked !== undefined && !(asked >= 0 && asked <= 1)) throw new RangeError(`factor: pivotTolerance must be in [0, 1], got ${asked}`);
+  const asked = checkNumber('factor', 'pivotTolerance', options.pivotTolerance, inRange(0, 1));
   const { signal } = options;
   checkSignal('factor', signal);
   throwIfAborted(signal);

@@ -2,6 +2,7 @@ import { allocValues, isComplex, type ValueArray } from '../../dtype.js';
 import { InputRangeError, UnsupportedError } from '../../errors.js';
 import { CSRMatrix } from '../../formats/csr.js';
 import { shownValue } from '../../shown-value.js';
+import { checkNumber } from '../../options-check.js';
 import type { PreconditionerOperator } from '../operator.js';
 import type { ChebyshevPolynomial, LevelSchedule, ResidentOperator, SolverOps } from '../ops.js';
 import type { SolveStructure } from '../structure.js';
@@ -53,18 +54,17 @@ export interface PreconditionerPlan {
   instantiate<V>(ops: SolverOps<V>): PreconditionerOperator<V>;
 }
 
-/** Checks a preconditioner's options; throws RangeError / UnsupportedError naming the bad one. */
+/**
+ * Checks a preconditioner's options: UnsupportedError for a kind outside the set, InputTypeError /
+ * InputRangeError naming a number option of the wrong type or out of range (with the value and its type).
+ */
 export function checkPreconditionerOptions(o: PreconditionerOptions, where: string): void {
   if (o.kind !== 'auto' && !PRECONDITIONER_KINDS.includes(o.kind)) {
     throw new UnsupportedError(`${where}: kind must be 'auto' or one of ${PRECONDITIONER_KINDS.map((k) => `'${k}'`).join(', ')}, got ${shownValue(o.kind)}`);
   }
-  if (o.omega !== undefined && !(o.omega > 0 && o.omega < 2)) throw new RangeError(`${where}: omega must be in (0, 2), got ${o.omega}`);
-  if (o.blockSize !== undefined && !(Number.isInteger(o.blockSize) && o.blockSize >= 1 && o.blockSize <= 64)) {
-    throw new RangeError(`${where}: blockSize must be an integer in [1, 64], got ${o.blockSize}`);
-  }
-  if (o.degree !== undefined && !(Number.isInteger(o.degree) && o.degree >= 1 && o.degree <= 32)) {
-    throw new RangeError(`${where}: degree must be an integer in [1, 32], got ${o.degree}`);
-  }
+  checkNumber(where, 'omega', o.omega, { what: 'a number in (0, 2)', ok: (v) => v > 0 && v < 2 });
+  checkNumber(where, 'blockSize', o.blockSize, { what: 'an integer in [1, 64]', ok: (v) => Number.isInteger(v) && v >= 1 && v <= 64 });
+  checkNumber(where, 'degree', o.degree, { what: 'an integer in [1, 32]', ok: (v) => Number.isInteger(v) && v >= 1 && v <= 32 });
   if (o.amg !== undefined) checkAmgOptions(o.amg, where);
 }
 
