@@ -53,35 +53,39 @@ function recip(re: f64, im: f64): f64 {
 }
 
 /**
- * Depth-first search of L's graph from row r (rows not yet pivotal are leaves; a pruned column only up
- * to Lpend): the nodes it finishes go to xi[--top], so xi[top..n) ends in topological order.
+ * Depth-first search of L's graph from row r, pivotal and not yet marked (a pruned column only up to
+ * Lpend): the nodes it finishes go to xi[--top], so xi[top..n) ends in topological order. A row not
+ * yet pivotal is a leaf: it is finished where it is found, which is where pushing and popping it put
+ * it (the same order), without a turn of the loop of its own.
  */
 function reach(r: i32, Lp: usize, Lpend: usize, Li: usize, pinv: usize, stamp: i32, mark: usize, xi: usize, top: i32, stack: usize, pstack: usize): i32 {
   let head = 0;
   st(stack, 0, r);
+  st(mark, r, stamp);
+  st(pstack, 0, ld(Lp, ld(pinv, r)) + 1);
   while (head >= 0) {
     const j = ld(stack, head);
     const J = ld(pinv, j);
-    if (ld(mark, j) != stamp) {
-      st(mark, j, stamp);
-      st(pstack, head, J < 0 ? 0 : ld(Lp, J) + 1);
-    }
-    let done = true;
-    let end = 0;
-    if (J >= 0) {
-      const pe = ld(Lpend, J);
-      end = pe >= 0 ? pe : ld(Lp, J + 1);
-    }
-    for (let p = ld(pstack, head); p < end; p++) {
+    const pe = ld(Lpend, J);
+    const end = select<i32>(pe, ld(Lp, J + 1), pe >= 0);
+    let p = ld(pstack, head);
+    for (; p < end; p++) {
       const i = ld(Li, p);
       if (ld(mark, i) == stamp) continue;
+      st(mark, i, stamp);
+      const I = ld(pinv, i);
+      if (I < 0) {
+        top--;
+        st(xi, top, i);
+        continue;
+      }
       st(pstack, head, p + 1);
       head++;
       st(stack, head, i);
-      done = false;
+      st(pstack, head, ld(Lp, I) + 1);
       break;
     }
-    if (done) {
+    if (p >= end) {
       head--;
       top--;
       st(xi, top, j);
@@ -110,7 +114,14 @@ function lowerSolve(desc: usize, col: i32, stamp: i32, Li: usize, Lx: usize): i3
   let top = n;
   for (let p = a0; p < a1; p++) {
     const r = ld(Ai, p);
-    if (ld(mark, r) != stamp) top = reach(r, Lp, Lpend, Li, pinv, stamp, mark, xi, top, stack, pstack);
+    if (ld(mark, r) == stamp) continue;
+    if (ld(pinv, r) >= 0) top = reach(r, Lp, Lpend, Li, pinv, stamp, mark, xi, top, stack, pstack);
+    else {
+      // a row not yet pivotal: a leaf
+      st(mark, r, stamp);
+      top--;
+      st(xi, top, r);
+    }
   }
   if (c == 1) {
     for (let p = a0; p < a1; p++) stf(x, ld(Ai, p), ldf(Ax, p));
