@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { CSRMatrix } from '../src/formats/csr.js';
 import { DIAMatrix } from '../src/formats/dia.js';
 import { poisson3D } from '../src/generators/poisson.js';
-import { anyStructure, pseudoDiameter, solveStructure } from '../src/solvers/structure.js';
+import { anyStructure, gridDiameter, pseudoDiameter, solveStructure } from '../src/solvers/structure.js';
 import { poisson2D } from '../src/generators/poisson.js';
 import { randomMatrix } from '../src/generators/random.js';
 import { loadShared } from './matrices.js';
@@ -244,5 +244,61 @@ describe('pseudoDiameter', () => {
     for (const [name, A] of cases) if (A.rows === A.cols) expect(pseudoDiameter(A), name).toBe(referenceDiameter(A));
     expect(pseudoDiameter(poisson2D(33))).toBe(64);
     expect(pseudoDiameter(pieces)).toBe(2);
+  });
+});
+
+/**
+ * A grid Laplacian m₁ × … × m_d in natural order (m₁ fastest), 2d on the diagonal and −1 for each
+ * neighbour; `edit(i, o, v)` may change an entry's value (undefined: not stored).
+ */
+function grid(m: number[], edit: (i: number, o: number, v: number) => number | undefined = (_i, _o, v) => v): CSRMatrix {
+  const n = m.reduce((a, b) => a * b, 1);
+  const strides = m.map((_, k) => m.slice(0, k).reduce((a, b) => a * b, 1));
+  const offsets = [...strides.map((s) => -s).reverse(), 0, ...strides];
+  return bandedMatrix(n, offsets, 'f64', (i, o) => {
+    if (o === 0) return edit(i, 0, 2 * m.length);
+    const k = strides.indexOf(Math.abs(o));
+    const digit = Math.floor(i / strides[k]) % m[k];
+    const inside = o > 0 ? digit < m[k] - 1 : digit > 0;
+    return edit(i, o, inside ? -1 : 0) || undefined;
+  });
+}
+
+describe('gridDiameter (rt.solve reads a DIA copy of a grid without the two searches)', () => {
+  it('is the two searches\' answer, Σ(m_k − 1), on grids of 1–4 dimensions, anisotropic, with sides of 2', () => {
+    for (const m of [[9], [2], [3, 7], [7, 3], [2, 2], [4, 5, 6], [6, 2, 3], [2, 3, 2, 3], [12, 12, 12]]) {
+      const A = grid(m);
+      const D = DIAMatrix.fromCSR(A);
+      const expected = m.reduce((a, b) => a + b - 1, 0);
+      expect(referenceDiameter(A), `${m}`).toBe(expected);
+      expect(gridDiameter(D, A.nnz), `${m}`).toBe(expected);
+      expect(solveStructure(A, D).diameter, `${m}`).toBe(expected);
+    }
+    expect(gridDiameter(DIAMatrix.fromCSR(poisson3D(12)), poisson3D(12).nnz)).toBe(33);
+  });
+
+  it('declines any other pattern, and the structure then falls back to the searches: an edge missing or stored as 0, a wrap-around edge, a diagonal off the grid, strides that do not divide', () => {
+    const m = [4, 3, 5];
+    const cases: [string, CSRMatrix][] = [
+      // the pair (20, 21) dropped, or stored as zeros (as a CSR may hold them)
+      ['an edge missing', grid(m, (i, o, v) => ((o === 1 && i === 20) || (o === -1 && i === 21) ? undefined : v))],
+      ['an edge stored as 0', grid(m, (i, o, v) => ((o === 1 && i === 20) || (o === -1 && i === 21) ? 0 : v))],
+      ['a diagonal entry stored as 0', grid(m, (i, o, v) => (o === 0 && i === 7 ? 0 : v))],
+      ['a diagonal entry absent, an edge stored as 0', grid(m, (i, o, v) => (o === 0 && i === 7 ? undefined : (o === 1 && i === 3) || (o === -1 && i === 4) ? 0 : v))],
+      // (3, 4) joins the ends of two grid lines: a nonzero where the grid has none
+      ['a wrap-around edge', grid(m, (i, o, v) => ((o === 1 && i === 3) || (o === -1 && i === 4) ? -1 : v))],
+      ['a periodic direction', grid(m, (i, o, v) => (Math.abs(o) === 1 && v === 0 ? -1 : v))],
+      ['an extra diagonal', bandedMatrix(60, [-12, -4, -2, -1, 0, 1, 2, 4, 12], 'f64', (_i, o) => (o === 0 ? 10 : -1))],
+      ['strides that do not divide', bandedMatrix(60, [-7, -1, 0, 1, 7], 'f64', (_i, o) => (o === 0 ? 4 : -1))],
+      ['no unit stride', bandedMatrix(60, [-5, 0, 5], 'f64', (_i, o) => (o === 0 ? 4 : -1))],
+    ];
+    for (const [name, A] of cases) {
+      const D = DIAMatrix.fromCSR(A, { maxFill: Infinity });
+      expect(gridDiameter(D, A.nnz), name).toBeUndefined();
+      const s = solveStructure(A, D);
+      if (s.diameter !== undefined) expect(s.diameter, name).toBe(referenceDiameter(A));
+    }
+    // the extra diagonal edge's matrix is still read: its diameter comes from the searches
+    expect(solveStructure(cases[6][1], DIAMatrix.fromCSR(cases[6][1])).diameter).toBe(referenceDiameter(cases[6][1]));
   });
 });
