@@ -43,7 +43,7 @@ export interface DeviceBackend<M extends PathMatrix, V extends PathVector, D ext
   /** a matrix made from A once (make() runs the first time) and freed with A, where the backend keeps such (WebGPU) */
   companion?(A: M, name: string, make: () => SparseMatrix): M;
   /** iterative refinement kept on the device (SolverOps.refinement), where the backend has it */
-  refinement?(A: M, b: Float64Array, x0: Float64Array | undefined): Promise<PathRefinement<V>> | undefined;
+  refinement?(A: M, b: Float64Array, x0: Float64Array | undefined, range?: number): Promise<PathRefinement<V> | undefined> | undefined;
   /** a sparse triangular factor resident for repeated solves, where the backend has them (WebGPU; not WebGL2) */
   triangular?(T: CSRMatrix, options: TriangularOptions): TriangularSolver<V>;
   /** loads what the kernels need (their shader sources), where the backend defers it */
@@ -256,7 +256,7 @@ export abstract class DevicePath<M extends PathMatrix, V extends PathVector, D e
       },
       // the factor in the solve's dtype (a solver layer may factor in f64 for an f32 solve)
       triangular: triangular ? (T, o) => triangular(T.dtype === dt ? T : T.astype(dt, ROUND), o) : undefined,
-      refinement: refinement ? (b, x0) => refinement(A, b, x0) : undefined,
+      refinement: refinement ? (b, x0, range) => refinement(A, b, x0, range) : undefined,
       release: (v) => (B.recycle ? B.recycle(v) : v.dispose()),
       dispose: () => {
         if (ownD) D?.dispose();

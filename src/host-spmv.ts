@@ -158,7 +158,7 @@ export function accurateResidualNorm(A: Pick<CSRMatrix, 'rows' | 'rowPtr' | 'col
 }
 
 /** ‖b‖ outside [2^-RHS_RANGE, 2^RHS_RANGE] is scaled into [1/2, 2) (f32's dot products of 2^±16 entries stay in range; the direct solve's sums of squares and its subnormal x alike). */
-const RHS_RANGE = 16;
+export const RHS_RANGE = 16;
 
 /** The range for an f64 solve (the direct solvers'): only b near f64's edges, subnormal or huge, is scaled. */
 export const F64_RHS_RANGE = 900;
@@ -168,6 +168,15 @@ export function rhsExponent(norm: number, range = RHS_RANGE): number {
   if (!(norm > 0) || !Number.isFinite(norm)) return 0;
   const e = Math.round(Math.log2(norm));
   return Math.abs(e) > range ? e : 0;
+}
+
+/**
+ * Whether `norm` (a ‖b‖₂ computed elsewhere, within a relative 2^-20 of the host's) is within
+ * [2^-range, 2^range]: then rhsExponent(‖b‖₂, range) is 0 (it scales only from 2^±(range + ½)). Zero and
+ * non-finite norms are not: a path's norm of tiny or huge entries may flush or overflow where the host's does not.
+ */
+export function withinRange(norm: number, range = RHS_RANGE): boolean {
+  return norm >= 2 ** -range && norm <= 2 ** range;
 }
 
 /**

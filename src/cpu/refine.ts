@@ -10,6 +10,7 @@ import type { PathRefinement, SolverOps, WideHead } from '../solvers/ops.js';
 import type { CpuBackend } from './backend.js';
 import { CpuMatrix, type CpuVector } from './resident.js';
 import { copy, axpy, nrm2, sumPartials } from './blas1.js';
+import { withinRange } from '../host-spmv.js';
 
 /** Whether cpuRefinement takes A: f32 values in DIA, square. */
 export function refinesOnPool(M: CpuMatrix): boolean {
@@ -30,8 +31,10 @@ export interface WideOps {
   precondition: SolverOps<CpuVector>['precondition'];
 }
 
-/** Sets up refinement of A·x = b from x0 (else 0) for a matrix refinesOnPool accepts. */
-export async function cpuRefinement(B: CpuBackend, M: CpuMatrix, b: Float64Array, x0: Float64Array | undefined, wideOps?: WideOps): Promise<PathRefinement<CpuVector>> {
+/** Sets up refinement of A·x = b from x0 (else 0) for a matrix refinesOnPool accepts; `range`: see SolverOps.refinement. */
+export function cpuRefinement(B: CpuBackend, M: CpuMatrix, b: Float64Array, x0: Float64Array | undefined, wideOps?: WideOps): Promise<PathRefinement<CpuVector>>;
+export function cpuRefinement(B: CpuBackend, M: CpuMatrix, b: Float64Array, x0: Float64Array | undefined, wideOps: WideOps | undefined, range?: number): Promise<PathRefinement<CpuVector> | undefined>;
+export async function cpuRefinement(B: CpuBackend, M: CpuMatrix, b: Float64Array, x0: Float64Array | undefined, wideOps?: WideOps, range?: number): Promise<PathRefinement<CpuVector> | undefined> {
   const n = M.rows;
   const bv = B.vector('f64', n);
   const x = B.vector('f64', n);
@@ -51,6 +54,10 @@ export async function cpuRefinement(B: CpuBackend, M: CpuMatrix, b: Float64Array
     x.view().fill(0);
     for (let i = 0; i < n; i++) bnorm += b[i] * b[i];
     bnorm = Math.sqrt(bnorm);
+    if (range !== undefined && !withinRange(bnorm, range)) {
+      for (const v of vectors()) v.dispose();
+      return undefined;
+    }
     if (x0) {
       x.view().set(x0);
       rnorm = await residual(x);
@@ -149,7 +156,9 @@ function poolRefinement(
  * the main thread in JavaScript: two host products of A (≈ 12 ms each for poisson3D(64)) and a read
  * of x. The answer's reported residual is this r's norm: the same f64 arithmetic, in another order.
  */
-export async function cpuRefinementF64(B: CpuBackend, M: CpuMatrix, b: Float64Array, x0: Float64Array | undefined): Promise<PathRefinement<CpuVector>> {
+export function cpuRefinementF64(B: CpuBackend, M: CpuMatrix, b: Float64Array, x0: Float64Array | undefined): Promise<PathRefinement<CpuVector>>;
+export function cpuRefinementF64(B: CpuBackend, M: CpuMatrix, b: Float64Array, x0: Float64Array | undefined, range?: number): Promise<PathRefinement<CpuVector> | undefined>;
+export async function cpuRefinementF64(B: CpuBackend, M: CpuMatrix, b: Float64Array, x0: Float64Array | undefined, range?: number): Promise<PathRefinement<CpuVector> | undefined> {
   const n = M.rows;
   const spmv = (v: CpuVector, y: CpuVector) => B.spmv(M, v, y, { alpha: [-1, 0], beta: [1, 0], op: 'N' });
   const bv = B.vector(M.dtype, n);
@@ -169,6 +178,10 @@ export async function cpuRefinementF64(B: CpuBackend, M: CpuMatrix, b: Float64Ar
   try {
     bv.view().set(b);
     bnorm = finite(await nrm2(B, bv));
+    if (range !== undefined && !withinRange(bnorm, range)) {
+      for (const v of vectors()) v.dispose();
+      return undefined;
+    }
     if (x0) {
       x.view().set(x0);
       rnorm = await residual(x);

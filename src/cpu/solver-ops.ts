@@ -138,9 +138,9 @@ export function cpuSolverOps(
     // x and b − A·x in f64 on the pool, not the host (src/cpu/refine.ts): f64 / c128 in any format,
     // f32 in DIA; undefined otherwise (other f32 / c64 refine on the host). The f32 one offers CG a head
     // of iterations in f64 over the same values (wide: the f64 kernels that widen them)
-    refinement: (b, x0) =>
-      !single ? cpuRefinementF64(B, M, b, x0)
-      : refinesOnPool(M) ? cpuRefinement(B, M, b, x0, fused ? { make: () => cpuSolverOps(B, wideView(M), preconditioner, true, host), precondition } : undefined)
+    refinement: (b, x0, range) =>
+      !single ? cpuRefinementF64(B, M, b, x0, range)
+      : refinesOnPool(M) ? cpuRefinement(B, M, b, x0, fused ? { make: () => cpuSolverOps(B, wideView(M), preconditioner, true, host), precondition } : undefined, range)
       : undefined,
     release: (v) => v.dispose(),
     dispose: () => dinv?.dispose(),

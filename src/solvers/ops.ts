@@ -117,9 +117,11 @@ export interface SolverOps<V> {
    * Optional iterative refinement kept on the path (the WebGPU path, src/webgpu/refine.ts): x and
    * r = b − A·x in the path's f64 (double-single on WebGPU), r recomputed from x after each correction
    * — for an f32 / c64 matrix with a wide copy of it — so the solve reads back scalars and, once, x.
-   * solveWithTrueResidual uses it where present; undefined where this matrix cannot have it.
+   * solveWithTrueResidual uses it where present; undefined where this matrix cannot have it. With
+   * `range`, it resolves to undefined (nothing kept, no error) where ‖b‖ as the path computes it is not
+   * within [2^-range, 2^range] (withinRange): solveWithTrueResidual then scales b on the host first.
    */
-  refinement?(b: Float64Array, x0: Float64Array | undefined): Promise<PathRefinement<V>> | undefined;
+  refinement?(b: Float64Array, x0: Float64Array | undefined, range?: number): Promise<PathRefinement<V> | undefined> | undefined;
   /**
    * Makes a sparse triangular factor (host CSR, square, m×m, vectors of m elements; m = n but on a
    * multigrid level) resident on this path for repeated solves

@@ -1,6 +1,6 @@
 import { amgPays } from './amg/index.js';
 import type { CSRMatrix } from '../formats/csr.js';
-import { hostNorm, hostResidual, hostResidualNorm, rhsExponentOf, scaleBy } from '../host-spmv.js';
+import { hostNorm, hostResidual, hostResidualNorm, RHS_RANGE, rhsExponentOf, scaleBy } from '../host-spmv.js';
 import { InputRangeError } from '../errors.js';
 import type { ValueArray } from '../dtype.js';
 import type { PathId } from '../path.js';
@@ -272,7 +272,11 @@ export async function solveWithTrueResidual<V>(
 ): Promise<TrueSolveResult> {
   // the methods' dot products over- or underflow for ‖b‖ far from 1 (f64 from 1e±154, f32 from 1e±19:
   // 'nan', 'breakdown' or divergence on a problem whose answer is representable): b and x0 are scaled by
-  // a power of two, exactly, and x and the residual norm scaled back
+  // a power of two, exactly, and x and the residual norm scaled back. Where the path refines, its ‖b‖,
+  // measured as b goes up, says whether b is in range: no host pass over b (2 M entries: ≈ 10 ms of the
+  // H100 machine's host before the GPU had any work); the host's only where the path's is out of range
+  const R = refinesOnPath(o) ? await ops.refinement?.(b, o.x0, RHS_RANGE) : undefined;
+  if (R) return solveScaled(ops, io, A, b, run, o, R);
   const e = rhsExponentOf(b, hostNorm(b));
   if (e === 0) return solveScaled(ops, io, A, b, run, o);
   const bs = scaleBy(Float64Array.from(b), -e);
@@ -301,7 +305,12 @@ export async function solveWithTrueResidual<V>(
 /** A true-residual solve's options: the method's, x0 on the host in f64, and whether the matrix is f32. */
 type TrueSolveOptions<V> = Omit<GmresOptions<V>, 'x0'> & { x0?: Float64Array; single: boolean };
 
-/** solveWithTrueResidual for b in range. */
+/** Whether a solve refines on its path where the path can: f64, and f32 where the tolerance needs refinement at all. */
+function refinesOnPath(o: { single: boolean; tol?: number }): boolean {
+  return !o.single || (o.tol ?? 1e-8) < SINGLE_INNER_TOL;
+}
+
+/** solveWithTrueResidual for b in range; `made`: the path's refinement of this b, already set up. */
 async function solveScaled<V>(
   ops: SolverOps<V>,
   io: HostIO<V>,
@@ -309,16 +318,16 @@ async function solveScaled<V>(
   b: Float64Array,
   run: KrylovMethod<V>,
   o: TrueSolveOptions<V>,
+  made?: PathRefinement<V>,
 ): Promise<TrueSolveResult> {
   const tol = o.tol ?? 1e-8;
-  // the path's own refinement: for f64, and for f32 where the tolerance needs refinement at all
-  const onPath = !o.single || tol < SINGLE_INNER_TOL ? ops.refinement?.(b, o.x0) : undefined;
+  const onPath = made ?? (refinesOnPath(o) ? await ops.refinement?.(b, o.x0) : undefined);
   // f32 CG below what f32 reaches: one recurrence with reliable updates, where the host loop runs the
   // iterations anyway (not a path's resident CG, whose blocks of iterations a replacement would cut)
   if (o.single && tol < SINGLE_INNER_TOL && run === (cg as KrylovMethod<V>) && !(ops.cgResident && (o.checkEvery ?? ops.checkEvery ?? 1) > 1)) {
-    return reliableCg(ops, (await onPath) ?? hostRefinement(ops, io, A, b, o.x0), A, b, o);
+    return reliableCg(ops, onPath ?? hostRefinement(ops, io, A, b, o.x0), A, b, o);
   }
-  if (onPath) return refineOnPath(ops, await onPath, A, b, run, o);
+  if (onPath) return refineOnPath(ops, onPath, A, b, run, o);
   const maxIter = o.maxIter ?? Math.max(100, 10 * ops.n);
   const x = o.x0 ? new Float64Array(o.x0) : new Float64Array(b.length);
   let r = o.x0 ? hostResidual(A, x, b) : new Float64Array(b);

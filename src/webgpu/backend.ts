@@ -497,12 +497,14 @@ export class WebGpuBackend implements WebGpuOwner {
   /**
    * Iterative refinement of A·x = b on the GPU (src/webgpu/refine.ts, SolverOps.refinement): b, x and
    * r = b − A·x in double-single on pooled vectors; for an f32 / c64 A through its double-single copy.
-   * Undefined where A's host format has no astype (its copy cannot be made).
+   * Undefined where A's host format has no astype (its copy cannot be made); `range`: see SolverOps.refinement.
    */
-  refinement(A: WebGpuMatrix, b: Float64Array, x0: Float64Array | undefined): Promise<PathRefinement<WebGpuVector>> | undefined {
+  refinement(A: WebGpuMatrix, b: Float64Array, x0: Float64Array | undefined): Promise<PathRefinement<WebGpuVector>> | undefined;
+  refinement(A: WebGpuMatrix, b: Float64Array, x0: Float64Array | undefined, range?: number): Promise<PathRefinement<WebGpuVector> | undefined> | undefined;
+  refinement(A: WebGpuMatrix, b: Float64Array, x0: Float64Array | undefined, range?: number): Promise<PathRefinement<WebGpuVector> | undefined> | undefined {
     this.live();
     if (!isDoubleSingle(A.dtype) && typeof (A.source.matrix as { astype?: unknown }).astype !== 'function') return undefined;
-    return webgpuRefinement(this.refineHost, A, b, x0);
+    return webgpuRefinement(this.refineHost, A, b, x0, range);
   }
 
   private readonly refineHost: RefineBackend = ((be: WebGpuBackend): RefineBackend => ({

@@ -11,6 +11,8 @@ import { isComplex, type DType } from '../dtype.js';
 import type { PathRefinement } from '../solvers/ops.js';
 import type { WebGpuMatrix, WebGpuVector } from './resident.js';
 import { checkRange } from './encoding.js';
+import { WebGpuLimitError } from './errors.js';
+import { withinRange } from '../host-spmv.js';
 
 /** What the refinement needs from WebGpuBackend. */
 export interface RefineBackend {
@@ -31,6 +33,17 @@ export interface RefineBackend {
   wideOf(A: WebGpuMatrix): WebGpuMatrix;
 }
 
+/** B.writeVector, false where it refuses a value f32 cannot hold (the host's split of a short vector). */
+function tryWrite(B: RefineBackend, v: WebGpuVector, data: Float64Array): boolean {
+  try {
+    B.writeVector(v, data);
+    return true;
+  } catch (e) {
+    if (e instanceof WebGpuLimitError) return false;
+    throw e;
+  }
+}
+
 /** The double-single dtype of the same kind. */
 export function wideType(dt: DType): DType {
   return dt === 'f32' ? 'f64' : dt === 'c64' ? 'c128' : dt;
@@ -48,8 +61,14 @@ function finiteOrNaN(v: number): number {
   return Number.isFinite(v) ? v : NaN;
 }
 
-/** Sets up refinement of A·x = b from x0 (else 0): uploads b (and x0), computes ‖b‖ and ‖b − A·x0‖ on the GPU. */
-export async function webgpuRefinement(B: RefineBackend, A: WebGpuMatrix, b: Float64Array, x0: Float64Array | undefined): Promise<PathRefinement<WebGpuVector>> {
+/**
+ * Sets up refinement of A·x = b from x0 (else 0): uploads b (and x0), computes ‖b‖ and ‖b − A·x0‖ on the
+ * GPU. With `range` (SolverOps.refinement), undefined — nothing kept, no error — where that ‖b‖ is not
+ * within [2^-range, 2^range] (zero, not finite, or a value f32 cannot hold): the caller scales b first.
+ */
+export function webgpuRefinement(B: RefineBackend, A: WebGpuMatrix, b: Float64Array, x0: Float64Array | undefined): Promise<PathRefinement<WebGpuVector>>;
+export function webgpuRefinement(B: RefineBackend, A: WebGpuMatrix, b: Float64Array, x0: Float64Array | undefined, range?: number): Promise<PathRefinement<WebGpuVector> | undefined>;
+export async function webgpuRefinement(B: RefineBackend, A: WebGpuMatrix, b: Float64Array, x0: Float64Array | undefined, range?: number): Promise<PathRefinement<WebGpuVector> | undefined> {
   const dt = A.dtype;
   const wdt = wideType(dt);
   const single = wdt !== dt;
@@ -71,11 +90,21 @@ export async function webgpuRefinement(B: RefineBackend, A: WebGpuMatrix, b: Flo
   let bnorm: number;
   let rnorm: number;
   try {
-    B.writeVector(bv, b);
+    // with `range`, a value f32 cannot hold is out of range too, whether the host's split of a short
+    // vector refuses it here or it arrives as ±Inf (the norm's test below)
+    if (range === undefined) B.writeVector(bv, b);
+    else if (!tryWrite(B, bv, b)) {
+      release();
+      return undefined;
+    }
     if (x0) B.writeVector(x, x0);
     // Inf in b is NaN here, as the host's norm makes it (src/host-spmv.ts): the solve ends 'nan'; but
     // a finite value f32 cannot hold (uploaded unchecked, it is ±Inf there) is refused as on any upload
     bnorm = await B.nrm2(bv);
+    if (range !== undefined && !withinRange(bnorm, range)) {
+      release();
+      return undefined;
+    }
     if (!Number.isFinite(bnorm)) checkRange(b);
     bnorm = finiteOrNaN(bnorm);
     if (x0) {
