@@ -8,7 +8,8 @@
 //   dense window's rows met in its columns (a window that is not a diagonal block's tail: the caller's
 //   error); k ≥ 0: no nonzero (finite) pivot left at step k.
 //   Sparse steps (0..denseFrom and denseTo..n): column q[k] solved against L so far (x = L \ A(:, q[k]),
-//   its pattern found by a depth-first search of L's graph, pruned as KLU does), the pivot the largest
+//   its pattern found by a depth-first search of L's graph, pruned as KLU does: the rows already
+//   pivotal in topological order, those not yet pivotal apart), the pivot the largest
 //   candidate unless the diagonal is within tol of it. Steps denseFrom..denseTo (the dense window, m
 //   columns): the same solves, their rows not yet pivotal scattered into the dense block D (m×m
 //   column-major); then D's LU with partial pivoting (getrf, unblocked), copied into L and U. The
@@ -21,6 +22,7 @@
 //   9 x (n·c f64, zero)  10 xi  11 stack  12 pstack  13 mark (zero)  14 Lpend (−1 filled)  15 Li
 //   16 Lx  17 capL  18 Ui  19 Ux  20 capU  21 k  22 lnz  23 unz  24 denseFrom  25 D (m·m·c f64, zero)
 //   26 rows (m)  27 at (n)  28 dpos (m)  29 needL  30 needU  31 denseTo  32 the window is done (0 at first)
+//   38 leaves (n)
 //   33 matchOf (0: none)  34 blockOf  35 Bp  36 Bi  37 Bx — ordering 'btf': A's row r is row matchOf[r] of
 //   B, and only B's diagonal blocks are factorized. The first call writes them into Bp, Bi, Bx (A's
 //   entries of each column whose B row i has blockOf[i] equal to the column's, in A's order, rows
@@ -52,14 +54,20 @@ function recip(re: f64, im: f64): f64 {
   return a / den;
 }
 
+/** Where lowerSolve's rows not yet pivotal start in `leaves` (they end at n). */
+let leafTop: i32 = 0;
+
 /**
  * Depth-first search of L's graph from row r, pivotal and not yet marked (a pruned column only up to
- * Lpend): the nodes it finishes go to xi[--top], so xi[top..n) ends in topological order. A row not
- * yet pivotal is a leaf: it is finished where it is found, which is where pushing and popping it put
- * it (the same order), without a turn of the loop of its own.
+ * Lpend): the pivotal rows it finishes go to xi[--top], so xi[top..n) ends in topological order; the
+ * rows not yet pivotal (leaves, with no edges) to leaves[--leafTop] where they are found. The two
+ * lists keep the relative order a single list of both had (a leaf pushed was popped at once): the
+ * steps read each list in it, so the factor is the one a single list gave, without a branch on
+ * whether a row is pivotal in every loop over the pattern.
  */
-function reach(r: i32, Lp: usize, Lpend: usize, Li: usize, pinv: usize, stamp: i32, mark: usize, xi: usize, top: i32, stack: usize, pstack: usize): i32 {
+function reach(r: i32, Lp: usize, Lpend: usize, Li: usize, pinv: usize, stamp: i32, mark: usize, xi: usize, top: i32, leaves: usize, stack: usize, pstack: usize): i32 {
   let head = 0;
+  let lt = leafTop;
   st(stack, 0, r);
   st(mark, r, stamp);
   st(pstack, 0, ld(Lp, ld(pinv, r)) + 1);
@@ -71,19 +79,20 @@ function reach(r: i32, Lp: usize, Lpend: usize, Li: usize, pinv: usize, stamp: i
     let p = ld(pstack, head);
     for (; p < end; p++) {
       const i = ld(Li, p);
-      if (ld(mark, i) == stamp) continue;
+      // without a branch for the rows met before (most of the pattern's edges) or for the leaves:
+      // a leaf is written at the front of leaves, which moves on past new leaves only
+      const fresh = ld(mark, i) != stamp;
       st(mark, i, stamp);
       const I = ld(pinv, i);
-      if (I < 0) {
-        top--;
-        st(xi, top, i);
-        continue;
+      st(leaves, lt - 1, i);
+      lt -= <i32>(fresh & (I < 0));
+      if (fresh & (I >= 0)) {
+        st(pstack, head, p + 1);
+        head++;
+        st(stack, head, i);
+        st(pstack, head, ld(Lp, I) + 1);
+        break;
       }
-      st(pstack, head, p + 1);
-      head++;
-      st(stack, head, i);
-      st(pstack, head, ld(Lp, I) + 1);
-      break;
     }
     if (p >= end) {
       head--;
@@ -91,10 +100,14 @@ function reach(r: i32, Lp: usize, Lpend: usize, Li: usize, pinv: usize, stamp: i
       st(xi, top, j);
     }
   }
+  leafTop = lt;
   return top;
 }
 
-/** x = L \ A(:, col) over L's columns so far (pattern into xi[top..n), topological); returns top. */
+/**
+ * x = L \ A(:, col) over L's columns so far: the rows of its pattern already pivotal into xi[top..n)
+ * (topological), the others into leaves[leafTop..n); returns top.
+ */
 function lowerSolve(desc: usize, col: i32, stamp: i32, Li: usize, Lx: usize): i32 {
   const n = ld(desc, 0);
   const c = ld(desc, 1);
@@ -109,18 +122,19 @@ function lowerSolve(desc: usize, col: i32, stamp: i32, Li: usize, Lx: usize): i3
   const pstack = <usize>ld(desc, 12);
   const mark = <usize>ld(desc, 13);
   const Lpend = <usize>ld(desc, 14);
+  const leaves = <usize>ld(desc, 38);
   const a0 = ld(Ap, col);
   const a1 = ld(Ap, col + 1);
   let top = n;
+  leafTop = n;
   for (let p = a0; p < a1; p++) {
     const r = ld(Ai, p);
     if (ld(mark, r) == stamp) continue;
-    if (ld(pinv, r) >= 0) top = reach(r, Lp, Lpend, Li, pinv, stamp, mark, xi, top, stack, pstack);
+    if (ld(pinv, r) >= 0) top = reach(r, Lp, Lpend, Li, pinv, stamp, mark, xi, top, leaves, stack, pstack);
     else {
-      // a row not yet pivotal: a leaf
       st(mark, r, stamp);
-      top--;
-      st(xi, top, r);
+      leafTop--;
+      st(leaves, leafTop, r);
     }
   }
   if (c == 1) {
@@ -128,7 +142,6 @@ function lowerSolve(desc: usize, col: i32, stamp: i32, Li: usize, Lx: usize): i3
     for (let px = top; px < n; px++) {
       const j = ld(xi, px);
       const J = ld(pinv, j);
-      if (J < 0) continue;
       const xj = ldf(x, j);
       if (xj == 0) continue;
       const e = ld(Lp, J + 1);
@@ -146,7 +159,6 @@ function lowerSolve(desc: usize, col: i32, stamp: i32, Li: usize, Lx: usize): i3
     for (let px = top; px < n; px++) {
       const j = ld(xi, px);
       const J = ld(pinv, j);
-      if (J < 0) continue;
       const xr = ldf(x, 2 * j);
       const xm = ldf(x, 2 * j + 1);
       const e = ld(Lp, J + 1);
@@ -247,6 +259,7 @@ function sparseSteps(desc: usize, tol: f64, end: i32): i32 {
   const xi = <usize>ld(desc, 10);
   const mark = <usize>ld(desc, 13);
   const Lpend = <usize>ld(desc, 14);
+  const leaves = <usize>ld(desc, 38);
   const Li = <usize>ld(desc, 15);
   const Lx = <usize>ld(desc, 16);
   const capL = ld(desc, 17);
@@ -268,24 +281,25 @@ function sparseSteps(desc: usize, tol: f64, end: i32): i32 {
     st(Up, k, unz);
     const col = ld(q, k);
     const top = lowerSolve(desc, col, k + 1, Li, Lx);
-    // pivot: the largest candidate, unless the diagonal is within tol of it
-    // without branches on the entries (whether a row is pivotal yet follows no pattern a branch
-    // predictor learns): each entry is written at U's end, which moves past the pivotal rows' only
-    // (unz + n ≤ capU: in room), and a candidate is the best only where its row is not pivotal
-    let ipiv = -1;
-    let best: f64 = -1;
+    const lt = leafTop;
+    // U's column: the pivotal rows
     for (let p = top; p < n; p++) {
       const i = ld(xi, p);
-      const J = ld(pinv, i);
-      st(Ui, unz, J);
+      st(Ui, unz, ld(pinv, i));
       if (c == 1) stf(Ux, unz, ldf(x, i));
       else {
         stf(Ux, 2 * unz, ldf(x, 2 * i));
         stf(Ux, 2 * unz + 1, ldf(x, 2 * i + 1));
       }
-      unz += <i32>(J >= 0);
+      unz++;
+    }
+    // pivot: the largest candidate (the first of equals), unless the diagonal is within tol of it
+    let ipiv = -1;
+    let best: f64 = -1;
+    for (let p = lt; p < n; p++) {
+      const i = ld(leaves, p);
       const t = mag(x, i, c);
-      const better = (<i32>(J < 0) & <i32>(t > best)) != 0;
+      const better = t > best;
       best = select<f64>(t, best, better);
       ipiv = select<i32>(i, ipiv, better);
     }
@@ -303,14 +317,16 @@ function sparseSteps(desc: usize, tol: f64, end: i32): i32 {
       stf(Lx, lnz, 1);
       unz++;
       lnz++;
-      // (as the pivot search: each entry written at L's end, kept where its row is not pivotal; lnz + n < capL)
-      for (let p = top; p < n; p++) {
-        const i = ld(xi, p);
+      // without a branch for the pivot row (written first): each entry written at L's end, which
+      // moves on past the others only (lnz + n < capL)
+      for (let p = lt; p < n; p++) {
+        const i = ld(leaves, p);
         st(Li, lnz, i);
         stf(Lx, lnz, ldf(x, i) / pr);
-        lnz += <i32>(ld(pinv, i) < 0);
+        lnz += <i32>(i != ipiv);
         stf(x, i, 0);
       }
+      for (let p = top; p < n; p++) stf(x, ld(xi, p), 0);
     } else {
       const pr = ldf(x, 2 * ipiv);
       const pim = ldf(x, 2 * ipiv + 1);
@@ -323,9 +339,9 @@ function sparseSteps(desc: usize, tol: f64, end: i32): i32 {
       // 1 / pivot
       const ir = recip(pr, pim);
       const ii = recipIm;
-      for (let p = top; p < n; p++) {
-        const i = ld(xi, p);
-        if (ld(pinv, i) < 0) {
+      for (let p = lt; p < n; p++) {
+        const i = ld(leaves, p);
+        if (i != ipiv) {
           const a = ldf(x, 2 * i);
           const b = ldf(x, 2 * i + 1);
           st(Li, lnz, i);
@@ -333,6 +349,11 @@ function sparseSteps(desc: usize, tol: f64, end: i32): i32 {
           stf(Lx, 2 * lnz + 1, a * ii + b * ir);
           lnz++;
         }
+        stf(x, 2 * i, 0);
+        stf(x, 2 * i + 1, 0);
+      }
+      for (let p = top; p < n; p++) {
+        const i = ld(xi, p);
         stf(x, 2 * i, 0);
         stf(x, 2 * i + 1, 0);
       }
@@ -387,6 +408,7 @@ function denseSteps(desc: usize, tol: f64): i32 {
   const pinv = <usize>ld(desc, 8);
   const x = <usize>ld(desc, 9);
   const xi = <usize>ld(desc, 10);
+  const leaves = <usize>ld(desc, 38);
   const Li = <usize>ld(desc, 15);
   const Lx = <usize>ld(desc, 16);
   const capL = ld(desc, 17);
@@ -432,17 +454,21 @@ function denseSteps(desc: usize, tol: f64): i32 {
       const base = t * m * c;
       for (let p = top; p < n; p++) {
         const i = ld(xi, p);
-        const J = ld(pinv, i);
-        if (J >= 0) {
-          st(Ui, unz, J);
-          for (let s = 0; s < c; s++) stf(Ux, c * unz + s, ldf(x, c * i + s));
-          unz++;
-        } else {
-          const a = ld(at, i);
-          if (a < 0) return -3;
-          for (let s = 0; s < c; s++) stf(D, base + c * a + s, ldf(x, c * i + s));
+        st(Ui, unz, ld(pinv, i));
+        for (let s = 0; s < c; s++) {
+          stf(Ux, c * unz + s, ldf(x, c * i + s));
+          stf(x, c * i + s, 0);
         }
-        for (let s = 0; s < c; s++) stf(x, c * i + s, 0);
+        unz++;
+      }
+      for (let p = leafTop; p < n; p++) {
+        const i = ld(leaves, p);
+        const a = ld(at, i);
+        if (a < 0) return -3;
+        for (let s = 0; s < c; s++) {
+          stf(D, base + c * a + s, ldf(x, c * i + s));
+          stf(x, c * i + s, 0);
+        }
       }
       st(dpos, t, unz);
       unz += t + 1;

@@ -137,10 +137,10 @@ function sparseLu(B: Pick<CpuBackend, 'heap' | 'kernels'>): LuNumeric {
     const k1 = Math.min(n, Math.max(0, denseTo));
     const k0 = Math.min(k1, Math.max(0, denseFrom));
     const m = k1 - k0;
-    // desc, Ap, Ai, Ax, q, Lp, Up, pinv, x, xi/stack/pstack/mark/Lpend, D, rows, at, dpos; with `rows`
+    // desc, Ap, Ai, Ax, q, Lp, Up, pinv, x, xi/stack/pstack/mark/Lpend/leaves, D, rows, at, dpos; with `rows`
     // matchOf, blockOf and B's columns (Bp, Bi, Bx: the kernel splits A there)
     const b = rows ? 1 : 0;
-    const { at, bytes } = Layout.of([4 * DESC_WORDS, 4 * (n + 1), 4 * nnz, 8 * c * nnz, 4 * n, 4 * (n + 1), 4 * (n + 1), 4 * n, 8 * c * n, 20 * n, 8 * c * m * m, 4 * m, 4 * n, 4 * m,
+    const { at, bytes } = Layout.of([4 * DESC_WORDS, 4 * (n + 1), 4 * nnz, 8 * c * nnz, 4 * n, 4 * (n + 1), 4 * (n + 1), 4 * n, 8 * c * n, 24 * n, 8 * c * m * m, 4 * m, 4 * n, 4 * m,
       b * 4 * n, b * 4 * n, b * 4 * (n + 1), b * 4 * nnz, b * 8 * c * nnz]);
     const held = new Held(B);
     const alloc = (b: number): Region => held.alloc(b);
@@ -173,7 +173,7 @@ function sparseLu(B: Pick<CpuBackend, 'heap' | 'kernels'>): LuNumeric {
       }
       const d = new Int32Array(buf, P[0], DESC_WORDS);
       d.set([n, c, P[1], P[2], P[3], P[4], P[5], P[6], P[7], P[8], P[9], P[9] + 4 * n, P[9] + 8 * n, P[9] + 12 * n, P[9] + 16 * n,
-        L.ptr, valuesAt(L, capL), capL, U.ptr, valuesAt(U, capU), capU, 0, 0, 0, k0, P[10], P[11], P[12], P[13], 0, 0, k1, 0, b * P[14], b * P[15], b * P[16], b * P[17], b * P[18]]);
+        L.ptr, valuesAt(L, capL), capL, U.ptr, valuesAt(U, capU), capU, 0, 0, 0, k0, P[10], P[11], P[12], P[13], 0, 0, k1, 0, b * P[14], b * P[15], b * P[16], b * P[17], b * P[18], P[9] + 20 * n]);
       const kernel = B.kernels.lu_factor;
       let r: number;
       // moves the first `used` entries of a side to one of `cap` entries
