@@ -8,8 +8,11 @@
  *   f64               plain f64 CG
  *   f32:δ[:s]         f32 steps; with s, f64 vectors from the first replacement at a true ‖r‖ ≤ s·‖b‖ on
  *   mix:δ:s           f64 steps until ‖r‖ ≤ s·‖b‖, f32 after (the direction rounded and kept)
+ *   mixplain:δ:s      mix with the f32 steps unpreconditioned (z = r: the uniform D⁻¹ only scales, solve.ts unscaled)
  * poisson3D(64), tol 1e-10 (2026-11-27): f64 182 iterations; f32:0.01 255 (+6 replacements), as the
- * library's own solves before the head; f32:0.01:0.5 (f64 from the 66th on) 255; mix:0.01:0.01 182.
+ * library's own solves before the head; f32:0.01:0.5 (f64 from the 66th on) 255; mix:0.01:0.01 182;
+ * mix:1e-4:0.01 182 (105 f32, 3 replacements); mixplain:1e-4:0.01 183 (106 f32, 3), :0.02 184, :0.03
+ * 183 (115 f32, 4), :0.05 185.
  *   M=64 TOL=1e-10 RUNS='f64;f32:0.01;mix:1e-4:0.01' node bench/f32-cg-emulation-probe.mjs
  */
 const fr = Math.fround;
@@ -42,6 +45,7 @@ function product(p, q, rd) {
 
 function run(mode, delta, s) {
   const id = (v) => v;
+  const plain = mode === 'mixplain';
   let single = mode === 'f32';
   const vectors = () => Array.from({ length: 4 }, () => (single ? new Float32Array(n) : new Float64Array(n)));
   let [x, r, z, q] = vectors();
@@ -80,7 +84,7 @@ function run(mode, delta, s) {
       if (rnorm <= goal) break;
     } else {
       peak = Math.max(peak, rnorm);
-      const head = mode === 'mix' && !single && rnorm <= s * bnorm;
+      const head = (mode === 'mix' || plain) && !single && rnorm <= s * bnorm;
       if (rnorm <= goal || rnorm < delta * peak || head) {
         for (let i = 0; i < n; i++) X[i] += x[i];
         rep++;
@@ -91,7 +95,8 @@ function run(mode, delta, s) {
         const toF64 = mode === 'f32' && single && s > 0 && tn <= s * bnorm;
         if (head || toF64) {
           single = head;
-          c = single ? fr(1 / 6) : 1 / 6;
+          // plain: the uniform D⁻¹ = c·I only scales the directions, so the f32 steps run without it (z = r)
+          c = single ? (plain ? 1 : fr(1 / 6)) : 1 / 6;
           p = single ? Float32Array.from(p) : Float64Array.from(p);
           [x, r, z, q] = vectors();
         } else x.fill(0);

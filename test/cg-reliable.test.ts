@@ -13,6 +13,11 @@ import { poisson3D } from '../src/generators/poisson.js';
 import { Prng } from '../src/generators/prng.js';
 import { referencePcg, relDiff, trueResidual } from './solve-reference.js';
 import { loadShared } from './matrices.js';
+import { DIAMatrix } from '../src/formats/dia.js';
+import type { CpuVector } from '../src/cpu/resident.js';
+import { cg } from '../src/solvers/krylov/cg.js';
+import { solveWithTrueResidual } from '../src/solvers/solve.js';
+import { kernelsOf } from './kernels-of.js';
 
 let rt: Runtime;
 let cpu: CpuBackend;
@@ -178,6 +183,45 @@ describe('f32 CG with reliable updates to an f64 tolerance', () => {
       const d = await rt.solve(rt.upload(M, { format: 'dia' }), b, { tol: 1e-14, method: 'cg', preconditioner: 'none', maxIter: 5000 });
       expect([d.converged, d.reason]).toEqual([true, 'converged']);
       expect(trueResidual(M, d.x, b)).toBeLessThanOrEqual(1e-14);
+    }
+  });
+
+  it('a uniform Jacobi D⁻¹ = c·I (c > 0) only scales: the f32 steps run without it (cg_update_f32), the plain f64 reference PCG\'s iterations ± 1 and a true 1e-10; a varying diagonal keeps Jacobi', async () => {
+    const P = poisson3D(12).astype('f32');
+    const b = rhs(P.rows, 3);
+    // the diagonal varied in one row: D⁻¹ not uniform
+    const varied = Float32Array.from(P.values, (v, k) => (P.colIdx[k] === 5 && rowOf(P, k) === 5 ? 6.5 : v));
+    const cases = [
+      { A: P, uniform: true },
+      { A: new CSRMatrix(P.rows, P.cols, 'f32', P.rowPtr, P.colIdx, varied), uniform: false },
+    ];
+    for (const { A, uniform } of cases) {
+      const A64 = A.astype('f64');
+      const d = Float64Array.from({ length: A.rows }, (_, i) => A64.values[A64.rowPtr[i] + [...A64.colIdx.subarray(A64.rowPtr[i], A64.rowPtr[i + 1])].indexOf(i)]);
+      const ref = referencePcg(A64, b, (r) => r.map((ri, i) => ri / d[i]), 1e-10, 1000);
+      const M = cpu.upload(DIAMatrix.fromCSR(A));
+      const ops = cpuSolverOps(cpu, M, 'jacobi');
+      const io = {
+        upload: (v: Float64Array) => {
+          const h = ops.vector();
+          h.view().set(v);
+          return h;
+        },
+        read: async (v: CpuVector) => v.view(),
+      };
+      try {
+        expect(ops.preconditionScale !== undefined).toBe(uniform);
+        const { value: r, kernels } = await kernelsOf(cpu, () => solveWithTrueResidual(ops, io, A, b, cg, { tol: 1e-10, single: true }));
+        expect([r.converged, r.reason]).toEqual([true, 'converged']);
+        expect(trueResidual(A, r.x, b)).toBeLessThanOrEqual(1e-10);
+        expect(Math.abs(r.iterations - ref), `reference ${ref}`).toBeLessThanOrEqual(1);
+        // f32 steps (cg_dia_f32) after the f64 head (cg_dia_direction…f64f32) in each case
+        expect(kernels.has('cg_dia_f32') && [...kernels].some((k) => k.endsWith('_f64f32'))).toBe(true);
+        expect([kernels.has('cg_update_f32'), kernels.has('cg_update_jacobi_scalar_f32') || kernels.has('cg_update_jacobi_f32')]).toEqual([uniform, !uniform]);
+      } finally {
+        ops.dispose();
+        M.dispose();
+      }
     }
   });
 

@@ -82,6 +82,7 @@ export function cpuSolverOps(
     dot: (x, y) => blas.dot(B, x, y, true),
     nrm2: (x) => blas.nrm2(B, x),
     precondition,
+    preconditionScale: scaledZ !== undefined && scaledZ > 0 ? scaledZ : undefined,
     sequence: (steps, o) => (o.spmv === spmv ? blas.cpuSequence(B, M, o.precondition === precondition ? dinv : (o.precondition ?? null), steps, o) : undefined),
     sequenceNow: (steps, o) => (o.spmv === spmv ? blas.cpuSequenceNow(B, M, o.precondition === precondition ? dinv : (o.precondition ?? null), steps) : undefined),
     // one pass instead of axpy, axpy, nrm2 (bench/cg.ts measures both ways)

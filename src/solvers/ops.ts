@@ -34,6 +34,12 @@ export interface SolverOps<V> {
   /** z ← M⁻¹·r for the preconditioner in use; absent when there is none (z is then r itself) */
   precondition?(r: V, z: V): Promise<void>;
   /**
+   * c > 0 where `precondition` is z ← c·r (a uniform Jacobi D⁻¹, a constant-coefficient stencil's
+   * diagonal): CG with it is CG without it, its directions scaled by c (solve.ts reliableCg runs its f32
+   * steps so). Absent otherwise.
+   */
+  readonly preconditionScale?: number;
+  /**
    * Optional fused CG step: x ← x + α·p, r ← r − α·q, returning ‖r‖², in one pass. Paths provide it
    * where it measurably beats the three separate operations.
    */
