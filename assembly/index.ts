@@ -23,3 +23,4 @@ export * from './ldl';
 export * from './symbolic';
 export * from './btf';
 export * from './residual';
+export * from './aggregate';

@@ -8,6 +8,7 @@ import { lanczosStart, tridiagonalEigen } from '../solvers/precond/chebyshev.js'
 import type { CpuBackend } from './backend.js';
 import { freeTemporary, type Region } from './memory.js';
 import { balancedBounds } from './partition.js';
+import { aggregationBlocks } from '../solvers/amg/aggregate.js';
 import { onePerRow, prolongOnePerRow } from './prolong.js';
 
 /** Products with fewer entries in A than this run as one chunk on the calling thread. */
@@ -23,6 +24,8 @@ interface Resident {
   idx: number;
   val: number;
   regions: Region[];
+  /** √|aᵢᵢ| per row (amg_diagonal's), once diagonal() has run: aggregate() reads it */
+  sd?: Region;
 }
 
 /**
@@ -274,6 +277,66 @@ export class CpuSparseSession implements SparseSession {
       return { min: tridiagonalEigen(alpha, beta, 'min'), max: tridiagonalEigen(alpha, beta, 'max') };
     } finally {
       for (const r of [...regions, out]) r.dispose();
+    }
+  }
+
+  diagonal(A: CSRMatrix): { dinv: Float64Array; positive: boolean } {
+    const M = this.upload(A, 1);
+    const B = this.backend;
+    const n = A.rows;
+    const ap = A.rowPtr;
+    const chunks = A.nnz < SPGEMM_POOL_FLOOR ? 1 : B.threads;
+    const bounds = chunks === 1 ? Int32Array.of(0, n) : balancedBounds(n, chunks, (i) => ap[i] + i);
+    M.sd ??= this.alloc(M, 8 * n || 8);
+    const dr = B.heap.alloc(8 * n || 8);
+    const out = B.heap.alloc(16 * chunks);
+    try {
+      B.runChunksSync('amg_diagonal', [M.ptr, M.idx, M.val, dr.ptr, M.sd.ptr, out.ptr], bounds, 5);
+      const bad = out.view('i32', 4 * chunks).reduce((s, x, k) => (k % 4 === 0 ? s + x : s), 0);
+      return { dinv: dr.view('f64', n).slice(), positive: n > 0 && bad === 0 };
+    } finally {
+      dr.dispose();
+      out.dispose();
+    }
+  }
+
+  aggregate(A: CSRMatrix, theta: number, blocks = aggregationBlocks(A.rows)): { agg: Int32Array; count: number } {
+    const M = this.upload(A, 1);
+    if (!M.sd) this.diagonal(A);
+    const B = this.backend;
+    const n = A.rows;
+    const nb = blocks.length - 1;
+    // passes 1 and 3: blocks over the threads (some chunks empty where there are fewer blocks), one
+    // block on this thread; pass 2: rows split by their entries
+    const chunks = nb === 1 ? 1 : B.threads;
+    const byBlock = Int32Array.from({ length: chunks + 1 }, (_, c) => Math.round((c * nb) / chunks));
+    const ap = A.rowPtr;
+    const byRow = A.nnz < SPGEMM_POOL_FLOOR ? Int32Array.of(0, n) : balancedBounds(n, B.threads, (i) => ap[i] + i);
+    const ag = B.heap.alloc(4 * n || 4);
+    const bb = B.heap.alloc(4 * (nb + 1));
+    const counts = B.heap.alloc(8 * nb);
+    try {
+      bb.view('i32', nb + 1).set(blocks);
+      const args = [M.ptr, M.idx, M.val, M.sd!.ptr, theta, ag.ptr];
+      const c = counts.view('i32', 2 * nb);
+      // each block's first aggregate number, after `count` others, into the second half of counts
+      let count = 0;
+      const bases = () => {
+        for (let b = 0; b < nb; b++) {
+          c[nb + b] = count;
+          count += c[b];
+        }
+        return counts.ptr + 4 * nb;
+      };
+      B.runChunksSync('amg_aggregate_roots', [...args, bb.ptr, counts.ptr], byBlock);
+      const offsets = bases();
+      if (nb > 1) B.runChunksSync('amg_aggregate_offset', [ag.ptr, bb.ptr, offsets], byBlock);
+      B.runChunksSync('amg_aggregate_join', args, byRow);
+      B.runChunksSync('amg_aggregate_rest', [...args, bb.ptr, counts.ptr], byBlock);
+      B.runChunksSync('amg_aggregate_final', [ag.ptr, bb.ptr, bases()], byBlock);
+      return { agg: ag.view('i32', n).slice(), count };
+    } finally {
+      for (const r of [ag, bb, counts]) r.dispose();
     }
   }
 

@@ -143,7 +143,7 @@ function build(A: CSRMatrix, session: SparseSession, kernels: SparseKernels, opt
   let stop: AmgStop = 'size';
   let stopReason = `the coarsest level has ≤ ${o.maxCoarse} rows`;
   for (;;) {
-    const { level, diagonal } = levelOf(cur, bs, levels.length, session);
+    const level = levelOf(cur, bs, levels.length, session);
     levels.push(level);
     if (cur.rows <= o.maxCoarse) break;
     if (levels.length === o.maxLevels) {
@@ -151,7 +151,7 @@ function build(A: CSRMatrix, session: SparseSession, kernels: SparseKernels, opt
       stopReason = `maxLevels (${o.maxLevels}) reached with ${cur.rows} rows on the coarsest level`;
       break;
     }
-    const { agg, count } = bs === 1 ? strengthAggregation(cur, o.theta, diagonal) : strengthAggregation(amalgamate(cur, bs), o.theta);
+    const { agg, count } = bs === 1 ? session.aggregate(cur, o.theta) : strengthAggregation(amalgamate(cur, bs), o.theta);
     if (count === 0 || count * B.length >= cur.rows) {
       stop = 'stalled';
       stopReason = `coarsening stalled on level ${levels.length - 1}: ${cur.rows} rows make ${count} aggregates${B.length > 1 ? ` of ${B.length} unknowns` : ''}, no fewer unknowns`;
@@ -181,30 +181,14 @@ function build(A: CSRMatrix, session: SparseSession, kernels: SparseKernels, opt
   return { levels, coarse, stop, stopReason, options: { ...o, candidates: B.length }, setupMs: performance.now() - t0 };
 }
 
-/** The level of A, and A's diagonal (0 where not stored), which the strength of connection reads too. */
-function levelOf(A: CSRMatrix, blockSize: number, l: number, session: SparseSession): { level: AmgLevel; diagonal: Float64Array } {
+/** The level of A: its D⁻¹ (a pass on the pool, which keeps √|aᵢᵢ| there for the aggregation) and ρ(D⁻¹A). */
+function levelOf(A: CSRMatrix, blockSize: number, l: number, session: SparseSession): AmgLevel {
   const n = A.rows;
-  const dinv = new Float64Array(n);
-  const diagonal = new Float64Array(n);
-  let positive = n > 0;
-  const { rowPtr, colIdx, values } = A;
-  for (let i = 0; i < n; i++) {
-    let d = 0;
-    // columns ascend (canonical CSR): the diagonal's search stops at the first column ≥ i
-    for (let k = rowPtr[i], end = rowPtr[i + 1]; k < end; k++) {
-      const c = colIdx[k];
-      if (c < i) continue;
-      if (c === i) d = values[k];
-      break;
-    }
-    positive &&= d > 0;
-    diagonal[i] = d;
-    dinv[i] = d > 0 ? 1 / d : 0;
-  }
-  if (!positive || n < 2) return { level: { A, dinv, rho: 1, blockSize }, diagonal };
+  const { dinv, positive } = session.diagonal(A);
+  if (!positive || n < 2) return { A, dinv, rho: 1, blockSize };
   // PyAMG's approximate_spectral_radius: 15 Lanczos steps, the largest Ritz value. Ritz values lie in
   // A's spectrum (scaled by D^-1/2), so a clearly negative one proves A indefinite.
   const { min, max } = session.lanczosBounds(A, dinv, 15);
   if (min < -1e-8 * max) throw new UnsupportedError(`amg: A is indefinite (D⁻¹A has an eigenvalue ≤ ${min.toPrecision(3)} on level ${l}); multigrid needs a positive definite matrix: use method 'minres' or 'gmres' with 'jacobi' or 'ilu0'`);
-  return { level: { A, dinv, rho: max, blockSize }, diagonal };
+  return { A, dinv, rho: max, blockSize };
 }

@@ -33,6 +33,17 @@ export interface SparseSession {
    */
   lanczosBounds(A: CSRMatrix, dinv: Float64Array, steps: number): { min: number; max: number };
   /**
+   * D⁻¹ of a real canonical square A (0 where the diagonal is not positive or not stored) and whether
+   * every diagonal entry is positive, by a pass where the kernels run, which keeps √|aᵢᵢ| there for
+   * aggregate()
+   */
+  diagonal(A: CSRMatrix): { dinv: Float64Array; positive: boolean };
+  /**
+   * strengthAggregation(A, theta, undefined, blocks) (src/solvers/amg/aggregate.ts: the same
+   * aggregates; blocks default to aggregationBlocks) where the kernels run
+   */
+  aggregate(A: CSRMatrix, theta: number, blocks?: Int32Array): { agg: Int32Array; count: number };
+  /**
    * `sweeps` symmetric Gauss–Seidel sweeps (forward, then backward) on A·x = 0 from x, in place; a row
    * whose diagonal is not positive is left alone
    */
