@@ -24,3 +24,4 @@ export * from './symbolic';
 export * from './btf';
 export * from './residual';
 export * from './aggregate';
+export * from './candidates';

@@ -79,28 +79,3 @@ export function sptrsv_c64(ptr: usize, idx: usize, val: usize, invDiag: usize, o
     }
   }
 }
-
-/**
- * `sweeps` symmetric Gauss–Seidel sweeps (rows ascending, then descending) on A·x = 0 over rows
- * [rowStart, rowEnd) of a full CSR A (f64, the diagonal among the row's entries), in place: x[i] =
- * −(Σⱼ≠ᵢ aᵢⱼ·x[j])·(1/aᵢᵢ), the sum in column order; a row whose diagonal is not positive is left
- * alone. The AMG setup's improvement of the near-null space, without a copy of A's off-diagonals.
- */
-export function gauss_seidel_zero_f64(ptr: usize, idx: usize, val: usize, x: usize, sweeps: i32, rowStart: i32, rowEnd: i32): void {
-  for (let s = 0; s < 2 * sweeps; s++) {
-    const forward = (s & 1) == 0;
-    for (let r = rowStart; r < rowEnd; r++) {
-      const i = forward ? r : rowStart + rowEnd - 1 - r;
-      const k1 = load<i32>(ptr + (<usize>i << 2), 4);
-      let sum: f64 = 0;
-      let d: f64 = 0;
-      for (let p = load<i32>(ptr + (<usize>i << 2)); p < k1; p++) {
-        const j = load<i32>(idx + (<usize>p << 2));
-        const a = load<f64>(val + (<usize>p << 3));
-        if (j == i) d = a;
-        else sum -= a * load<f64>(x + (<usize>j << 3));
-      }
-      if (d > 0) store<f64>(x + (<usize>i << 3), sum * (1 / d));
-    }
-  }
-}

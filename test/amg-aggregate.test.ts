@@ -3,7 +3,7 @@ import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
 import { CSRMatrix } from '../src/formats/csr.js';
 import { poisson2D, poisson3D } from '../src/generators/poisson.js';
 import { diffusion2D } from '../src/generators/diffusion.js';
-import { aggregationBlocks, strengthAggregation } from '../src/solvers/amg/aggregate.js';
+import { amgBlocks, strengthAggregation } from '../src/solvers/amg/aggregate.js';
 import { CpuSparseSession } from '../src/cpu/spgemm.js';
 import { loadShared } from './matrices.js';
 
@@ -152,7 +152,7 @@ describe('amg aggregation in blocks (assembly/aggregate.ts on the pool, its Java
 
   it('the default blocks on a level of 262 144 and of 270 400 rows (2 blocks): kernels = JavaScript; every connected node aggregated', () => {
     for (const A of [poisson3D(64), permuted(poisson2D(520), shuffle(270400, 3))]) {
-      const blocks = aggregationBlocks(A.rows);
+      const blocks = amgBlocks(A.rows);
       expect(blocks.length).toBe(3);
       const ref = strengthAggregation(A, 0.02);
       const s = new CpuSparseSession(rt.cpuBackend);
@@ -167,12 +167,52 @@ describe('amg aggregation in blocks (assembly/aggregate.ts on the pool, its Java
     }
   });
 
-  it('aggregationBlocks: one block below 262 144 rows, then ⌊n / 131 072⌋ equal ones, at most 16', () => {
-    expect(Array.from(aggregationBlocks(262143))).toEqual([0, 262143]);
-    expect(Array.from(aggregationBlocks(300000))).toEqual([0, 150000, 300000]);
-    expect(aggregationBlocks(2097152).length).toBe(17);
-    expect(aggregationBlocks(1 << 24).length).toBe(17);
-    expect(Array.from(aggregationBlocks(0))).toEqual([0, 0]);
+  it('amgBlocks: one block below 262 144 rows, then ⌊n / 131 072⌋ equal ones, at most 16', () => {
+    expect(Array.from(amgBlocks(262143))).toEqual([0, 262143]);
+    expect(Array.from(amgBlocks(300000))).toEqual([0, 150000, 300000]);
+    expect(amgBlocks(2097152).length).toBe(17);
+    expect(amgBlocks(1 << 24).length).toBe(17);
+    expect(Array.from(amgBlocks(0))).toEqual([0, 0]);
+  });
+
+  it('Gauss–Seidel on A·x = 0 in blocks (Jacobi between them) against plain sweeps, on 1 and 2 threads; a row with a diagonal ≤ 0 left alone', () => {
+    for (const [name, A0] of cases.slice(0, 5)) {
+      // row 7's diagonal negative: left alone
+      const A = new CSRMatrix(A0.rows, A0.cols, 'f64', A0.rowPtr, A0.colIdx, A0.values.slice());
+      for (let k = A.rowPtr[7]; k < A.rowPtr[8]; k++) if (A.colIdx[k] === 7) A.values[k] = -1;
+      const x0 = Float64Array.from({ length: A.rows }, (_, i) => 1 + ((i * 7919) % 13) / 10);
+      for (const b of [1, 2, 3, 7]) {
+        const blocks = evenBlocks(A.rows, b);
+        const ref = Array.from(x0);
+        for (let half = 0; half < 4; half++) {
+          const old = ref.slice();
+          for (let k = 0; k + 1 < blocks.length; k++) {
+            const [lo, hi] = [blocks[k], blocks[k + 1]];
+            for (let r = lo; r < hi; r++) {
+              const i = half % 2 === 0 ? r : lo + hi - 1 - r;
+              let [d, sum] = [0, 0];
+              for (let p = A.rowPtr[i]; p < A.rowPtr[i + 1]; p++) {
+                const j = A.colIdx[p];
+                if (j === i) d = A.values[p];
+                else sum -= A.values[p] * (j >= lo && j < hi ? ref[j] : old[j]);
+              }
+              if (d > 0) ref[i] = sum * (1 / d);
+            }
+          }
+        }
+        for (const r of [rt, one]) {
+          const s = new CpuSparseSession(r.cpuBackend);
+          try {
+            const x = x0.slice();
+            s.gaussSeidelOnZero(A, x, 2, blocks);
+            expect(x[7]).toBe(x0[7]);
+            expect(Array.from(x), `${name}, ${b} blocks`).toEqual(ref);
+          } finally {
+            s.dispose();
+          }
+        }
+      }
+    }
   });
 
   it('diagonal: D⁻¹ (0 where not positive or not stored) and the positive flag, against a plain loop', () => {

@@ -8,7 +8,7 @@ import { lanczosStart, tridiagonalEigen } from '../solvers/precond/chebyshev.js'
 import type { CpuBackend } from './backend.js';
 import { freeTemporary, type Region } from './memory.js';
 import { balancedBounds } from './partition.js';
-import { aggregationBlocks } from '../solvers/amg/aggregate.js';
+import { amgBlocks } from '../solvers/amg/aggregate.js';
 import { onePerRow, prolongOnePerRow } from './prolong.js';
 
 /** Products with fewer entries in A than this run as one chunk on the calling thread. */
@@ -300,7 +300,7 @@ export class CpuSparseSession implements SparseSession {
     }
   }
 
-  aggregate(A: CSRMatrix, theta: number, blocks = aggregationBlocks(A.rows)): { agg: Int32Array; count: number } {
+  aggregate(A: CSRMatrix, theta: number, blocks = amgBlocks(A.rows)): { agg: Int32Array; count: number } {
     const M = this.upload(A, 1);
     if (!M.sd) this.diagonal(A);
     const B = this.backend;
@@ -340,16 +340,27 @@ export class CpuSparseSession implements SparseSession {
     }
   }
 
-  gaussSeidelOnZero(A: CSRMatrix, x: Float64Array, sweeps: number): void {
-    // sequential by nature: one chunk on this thread, on A's resident copy (the Lanczos steps read it next)
+  gaussSeidelOnZero(A: CSRMatrix, x: Float64Array, sweeps: number, blocks = amgBlocks(A.rows)): void {
+    // on A's resident copy (the Lanczos steps read it next); sequential within a block, the blocks over
+    // the threads, each half-sweep after a copy of x (assembly/candidates.ts)
     const M = this.upload(A, 1);
-    const xr = this.backend.heap.alloc(8 * A.rows);
+    const B = this.backend;
+    const n = A.rows;
+    const nb = blocks.length - 1;
+    const chunks = nb === 1 ? 1 : B.threads;
+    const byBlock = Int32Array.from({ length: chunks + 1 }, (_, c) => Math.round((c * nb) / chunks));
+    const regions = [8 * n, 8 * n, 4 * (nb + 1)].map((bytes) => B.heap.alloc(bytes || 8));
     try {
-      xr.view('f64', A.rows).set(x);
-      this.backend.runChunksSync('gauss_seidel_zero_f64', [M.ptr, M.idx, M.val, xr.ptr, sweeps], Int32Array.of(0, A.rows));
-      x.set(xr.view('f64', A.rows));
+      const [xr, xo, bb] = regions;
+      xr.view('f64', n).set(x);
+      bb.view('i32', nb + 1).set(blocks);
+      for (let s = 0; s < 2 * sweeps; s++) {
+        if (nb > 1) B.runChunksSync('amg_copy_blocks', [xr.ptr, xo.ptr, bb.ptr], byBlock);
+        B.runChunksSync('gauss_seidel_zero_blocks', [M.ptr, M.idx, M.val, xr.ptr, xo.ptr, bb.ptr, s % 2 === 0 ? 1 : 0], byBlock);
+      }
+      x.set(xr.view('f64', n));
     } finally {
-      xr.dispose();
+      for (const r of regions) r.dispose();
     }
   }
 

@@ -39,7 +39,7 @@ export function strongRow(A: CSRMatrix, theta: number, diagonal: Float64Array | 
   };
 }
 
-/** Rows from which aggregation splits a level into blocks (aggregationBlocks). */
+/** Rows from which aggregation splits a level into blocks (amgBlocks). */
 const BLOCK_ROWS = 131072;
 /** The most blocks a level is split into. */
 const MAX_BLOCKS = 16;
@@ -50,14 +50,14 @@ const MAX_BLOCKS = 16;
  * the aggregates are the same on any number of threads; blocks of ≥ 131 072 rows keep the aggregates
  * a block boundary cuts few (poisson3D(128): 16 slabs of 8 planes).
  */
-export function aggregationBlocks(n: number): Int32Array {
+export function amgBlocks(n: number): Int32Array {
   const b = Math.max(1, Math.min(MAX_BLOCKS, Math.floor(n / BLOCK_ROWS)));
   return Int32Array.from({ length: b + 1 }, (_, k) => Math.round((k * n) / b));
 }
 
 /**
  * PyAMG's standard aggregation (amg_core standard_aggregation) on A's symmetric strength of connection
- * (strongRow), its sequential passes in blocks of rows (`blocks`' bounds, default aggregationBlocks)
+ * (strongRow), its sequential passes in blocks of rows (`blocks`' bounds, default amgBlocks)
  * that each see only the connections among their own rows. Pass 1, block by block: a node whose
  * strong neighbours in the block are all free, and none in an earlier block, becomes a root, and it
  * and they an aggregate. Pass 2:
@@ -71,7 +71,7 @@ export function aggregationBlocks(n: number): Int32Array {
  * this on the pool (assembly/aggregate.ts, the same aggregates: each block's passes 1 and 3 on a
  * thread, pass 2 by rows); this is its reference and the path of blocked nodes (amalgamate).
  */
-export function strengthAggregation(A: CSRMatrix, theta: number, diagonal?: Float64Array, blocks = aggregationBlocks(A.rows)): { agg: Int32Array; count: number } {
+export function strengthAggregation(A: CSRMatrix, theta: number, diagonal?: Float64Array, blocks = amgBlocks(A.rows)): { agg: Int32Array; count: number } {
   const n = A.rows;
   const all = strongRow(A, theta, diagonal);
   let widest = 0;

@@ -40,14 +40,16 @@ export interface SparseSession {
   diagonal(A: CSRMatrix): { dinv: Float64Array; positive: boolean };
   /**
    * strengthAggregation(A, theta, undefined, blocks) (src/solvers/amg/aggregate.ts: the same
-   * aggregates; blocks default to aggregationBlocks) where the kernels run
+   * aggregates; blocks default to amgBlocks) where the kernels run
    */
   aggregate(A: CSRMatrix, theta: number, blocks?: Int32Array): { agg: Int32Array; count: number };
   /**
-   * `sweeps` symmetric Gauss–Seidel sweeps (forward, then backward) on A·x = 0 from x, in place; a row
-   * whose diagonal is not positive is left alone
+   * `sweeps` symmetric Gauss–Seidel sweeps (forward, then backward) on A·x = 0 from x, in place, in
+   * blocks of rows (default amgBlocks): Gauss–Seidel within a block, Jacobi between blocks (each
+   * half-sweep reads the other blocks' x as it was before it), so the result does not depend on the
+   * threads; one block is plain Gauss–Seidel. A row whose diagonal is not positive is left alone
    */
-  gaussSeidelOnZero(A: CSRMatrix, x: Float64Array, sweeps: number): void;
+  gaussSeidelOnZero(A: CSRMatrix, x: Float64Array, sweeps: number, blocks?: Int32Array): void;
   /** frees M's copy */
   release(M: CSRMatrix): void;
   /** frees every copy */
