@@ -286,7 +286,7 @@ function diaCplxScalar<T>(offsets: usize, ndiag: i32, data: usize, pitch: i32, c
 }
 
 // @ts-ignore: decorator
-@inline function diaReal<T, D>(offsets: usize, ndiag: i32, data: usize, pitch: i32, cols: i32, x: usize, y: usize, alpha: f64, beta: f64, rowStart: i32, rowEnd: i32, scale: f64 = 1, scaled: bool = false): void {
+@inline function diaReal<T, D>(offsets: usize, ndiag: i32, data: usize, pitch: i32, cols: i32, x: usize, y: usize, alpha: f64, beta: f64, rowStart: i32, rowEnd: i32, scale: f64 = 1, scaled: bool = false, uni: usize = 0, consts: usize = 0, uniform: bool = false): void {
   const a = <T>alpha, b = <T>beta, c = <T>scale;
   let i = rowStart;
   if (ASC_FEATURE_SIMD) {
@@ -315,6 +315,21 @@ function diaCplxScalar<T>(offsets: usize, ndiag: i32, data: usize, pitch: i32, c
           let c0 = v128.splat<T>(0), c1 = c0, c2 = c0, c3 = c0;
           const xi = x + (<usize>i << SH);
           let dp = data + (<usize>i << DS);
+          // (uniform, f64: the block's two 4-row groups flagged in `uni` hold consts[d] on every diagonal d:
+          // those values from 8·ndiag bytes instead of the block's slots, the same products and sums)
+          if (uniform && load<u16>(uni + (<usize>i >> 2)) == 0x0101) {
+            let cp = consts;
+            for (let op = offsets, oe = offsets + (<usize>ndiag << 2); op < oe; op += 4, cp += 8) {
+              const xp = xi + (<usize>load<i32>(op) << SH);
+              const a = v128.load64_splat(cp);
+              c0 = v128.add<T>(c0, v128.mul<T>(a, xs<T>(v128.load(xp), vc, scaled)));
+              c1 = v128.add<T>(c1, v128.mul<T>(a, xs<T>(v128.load(xp, 16), vc, scaled)));
+              c2 = v128.add<T>(c2, v128.mul<T>(a, xs<T>(v128.load(xp, 32), vc, scaled)));
+              c3 = v128.add<T>(c3, v128.mul<T>(a, xs<T>(v128.load(xp, 48), vc, scaled)));
+            }
+            diaStoreBlock<T>(y + (<usize>i << SH), c0, c1, c2, c3, va, vb, useBeta);
+            continue;
+          }
           for (let op = offsets, oe = offsets + (<usize>ndiag << 2); op < oe; op += 4, dp += dstep) {
             const xp = xi + (<usize>load<i32>(op) << SH);
             c0 = v128.add<T>(c0, v128.mul<T>(ldA<T, D>(dp, 0), xs<T>(v128.load(xp), vc, scaled)));
@@ -468,7 +483,7 @@ const DIR_TILE: i32 = 1024;
 // depend on how they are split, and the direction step's accumulators carry across the tiles (whose
 // starts are 4 rows apart from `start`), so Σ pᵢ·qᵢ is direction_f64's over [start, end).
 // @ts-ignore: decorator
-@inline function diaDirection<D>(offsets: usize, ndiag: i32, data: usize, pitch: i32, n: i32, z: usize, p: usize, q: usize, x: usize, alpha: f64, beta: f64, out: usize, start: i32, end: i32, withX: bool, scale: f64 = 1, scaled: bool = false): void {
+@inline function diaDirection<D>(offsets: usize, ndiag: i32, data: usize, pitch: i32, n: i32, z: usize, p: usize, q: usize, x: usize, alpha: f64, beta: f64, out: usize, start: i32, end: i32, withX: bool, scale: f64 = 1, scaled: bool = false, uni: usize = 0, consts: usize = 0, uniform: bool = false): void {
   let s: f64 = 0;
   // direction_f64's split: 4-row blocks from start in lanes, the last < 4 rows after the lanes are summed
   const blocks = ASC_FEATURE_SIMD ? end - ((end - start) & 3) : start;
@@ -479,7 +494,7 @@ const DIR_TILE: i32 = 1024;
     let s0 = f64x2.splat(0), s1 = f64x2.splat(0);
     for (let t = start; t < end; t += DIR_TILE) {
       const e = min(end, t + DIR_TILE);
-      diaReal<f64, D>(offsets, ndiag, data, pitch, n, z, q, 1.0, beta, t, e, scale, scaled);
+      diaReal<f64, D>(offsets, ndiag, data, pitch, n, z, q, 1.0, beta, t, e, scale, scaled, uni, consts, uniform);
       for (let i = t, be = min(e, blocks); i < be; i += 4) {
         const o = <usize>i << 3;
         const o0 = v128.load(p + o), o1 = v128.load(p + o, 16);
@@ -547,4 +562,24 @@ export function cg_dia_direction_x_scaled_f64(offsets: usize, ndiag: i32, data: 
 
 export function cg_dia_direction_x_scaled_f64f32(offsets: usize, ndiag: i32, data: usize, pitch: i32, n: i32, r: usize, p: usize, q: usize, x: usize, alpha: f64, beta: f64, c: f64, out: usize, start: i32, end: i32): void {
   diaDirection<f32>(offsets, ndiag, data, pitch, n, r, p, q, x, alpha, beta, out, start, end, true, c, true);
+}
+
+// the four over compact storage with uniform blocks (src/cpu/spmv-plan.ts uniformGroups): `uni` a byte
+// per 4-row group, 1 where every diagonal d holds consts[d] (f64) in its 4 rows — a constant-coefficient
+// stencil's interior — whose blocks read those 8·ndiag bytes and not their slots: the same bits, a
+// stencil's matrix bytes an iteration cut to its boundary blocks'
+export function cg_dia_direction_f64f32u(offsets: usize, ndiag: i32, data: usize, pitch: i32, n: i32, z: usize, p: usize, q: usize, uni: usize, consts: usize, beta: f64, out: usize, start: i32, end: i32): void {
+  diaDirection<f32>(offsets, ndiag, data, pitch, n, z, p, q, 0, 0, beta, out, start, end, false, 1, false, uni, consts, true);
+}
+
+export function cg_dia_direction_x_f64f32u(offsets: usize, ndiag: i32, data: usize, pitch: i32, n: i32, z: usize, p: usize, q: usize, uni: usize, consts: usize, x: usize, alpha: f64, beta: f64, out: usize, start: i32, end: i32): void {
+  diaDirection<f32>(offsets, ndiag, data, pitch, n, z, p, q, x, alpha, beta, out, start, end, true, 1, false, uni, consts, true);
+}
+
+export function cg_dia_direction_scaled_f64f32u(offsets: usize, ndiag: i32, data: usize, pitch: i32, n: i32, r: usize, p: usize, q: usize, uni: usize, consts: usize, beta: f64, c: f64, out: usize, start: i32, end: i32): void {
+  diaDirection<f32>(offsets, ndiag, data, pitch, n, r, p, q, 0, 0, beta, out, start, end, false, c, true, uni, consts, true);
+}
+
+export function cg_dia_direction_x_scaled_f64f32u(offsets: usize, ndiag: i32, data: usize, pitch: i32, n: i32, r: usize, p: usize, q: usize, uni: usize, consts: usize, x: usize, alpha: f64, beta: f64, c: f64, out: usize, start: i32, end: i32): void {
+  diaDirection<f32>(offsets, ndiag, data, pitch, n, r, p, q, x, alpha, beta, out, start, end, true, c, true, uni, consts, true);
 }

@@ -9,12 +9,12 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CpuBackend } from '../src/cpu/backend.js';
 import { cpuSolverOps } from '../src/cpu/solver-ops.js';
-import { uploadMatrix } from '../src/cpu/spmv-plan.js';
+import { compactUniform, uploadMatrix } from '../src/cpu/spmv-plan.js';
 import type { CpuMatrix } from '../src/cpu/resident.js';
 import { CSRMatrix } from '../src/formats/csr.js';
 import { DIAMatrix, exactlyF32 } from '../src/formats/dia.js';
 import { convert } from '../src/formats/index.js';
-import { poisson3D } from '../src/generators/poisson.js';
+import { poisson2D, poisson3D } from '../src/generators/poisson.js';
 import { Prng } from '../src/generators/prng.js';
 import { cg } from '../src/solvers/krylov/cg.js';
 import { createRuntime } from '../src/runtime/runtime.js';
@@ -241,4 +241,113 @@ describe('compact f64 DIA storage', () => {
       rt.dispose();
     }
   });
+});
+
+/** compactUniform by its definition: a 4-row group is uniform where every diagonal's 4 slots are Object.is its const. */
+function uniformReference(D: DIAMatrix, consts: Float64Array): Uint8Array {
+  const groups = D.rows >> 2;
+  const flags = new Uint8Array(groups + 2);
+  for (let g = 0; g < groups; g++) {
+    let ok = 1;
+    for (let d = 0; d < D.offsets.length; d++) for (let r = 4 * g; r < 4 * g + 4; r++) if (!Object.is(D.data[d * D.pitch + r], consts[d])) ok = 0;
+    flags[g] = ok;
+  }
+  return flags;
+}
+
+/** poisson2D(m) with some off-diagonal pairs (i, i ± 1) set to w instead of −1 (symmetric, still diagonally dominant). */
+function perturbed(m: number, at: number[], w: number): CSRMatrix {
+  const P = poisson2D(m);
+  const values = Float64Array.from(P.values);
+  for (const i of at) {
+    for (const [r, c] of [[i, i + 1], [i + 1, i]]) {
+      for (let k = P.rowPtr[r]; k < P.rowPtr[r + 1]; k++) if (P.colIdx[k] === c) values[k] = w;
+    }
+  }
+  return new CSRMatrix(P.rows, P.cols, 'f64', P.rowPtr, P.colIdx, values);
+}
+
+describe("compact f64 DIA storage: a stencil's uniform 4-row groups (…_f64f32u)", () => {
+  it('compactUniform: the f32 copy, each diagonal\'s most frequent value, the groups by definition (±0 apart), null at most half uniform', () => {
+    const zeroDiag = (sign: number) => DIAMatrix.fromCSR(banded(400, [-7, -1, 0, 1, 7], 3, (i, o) => (o === 7 ? (i === 201 ? 0 * sign : 0) : o === 0 ? 4 : -1)), { maxFill: Infinity });
+    const cases: [string, DIAMatrix, boolean][] = [
+      ['poisson2D(40)', DIAMatrix.fromCSR(poisson2D(40)), true],
+      ['poisson3D(32)', DIAMatrix.fromCSR(poisson3D(32)), true],
+      ['perturbed', DIAMatrix.fromCSR(perturbed(40, [85, 86, 300, 1203, 1599 - 40], -0.5)), true],
+      ['a diagonal of stored zeros, one −0', zeroDiag(-1), true],
+      ['poisson3D(14): too few', DIAMatrix.fromCSR(poisson3D(14)), false],
+      ['eighths', DIAMatrix.fromCSR(banded(999, [-70, -3, -1, 0, 1, 2, 50], 4)), false],
+    ];
+    for (const [name, D, some] of cases) {
+      const to = new Float32Array(D.data.length).fill(NaN);
+      const u = compactUniform(D, to);
+      expect(Array.from(to), name).toEqual(Array.from(Float32Array.from(D.data)));
+      expect(u !== null, name).toBe(some);
+      if (!u) continue;
+      expect(Array.from(u.flags), name).toEqual(Array.from(uniformReference(D, u.consts)));
+      expect(u.flags.reduce((a, b) => a + b, 0), name).toBeGreaterThan((D.rows >> 2) / 2);
+      if (name.startsWith('poisson') || name === 'perturbed') expect(Array.from(u.consts), name).toEqual(Array.from(D.offsets, (o) => (o === 0 ? (D.offsets.length === 5 ? 4 : 6) : -1)));
+    }
+    // the −0 slot's group (rows 200–203) is not uniform; with +0 it is
+    const z = compactUniform(zeroDiag(-1), new Float32Array(zeroDiag(-1).data.length))!;
+    expect([z.flags[50], z.flags[49], z.flags[51]]).toEqual([0, 1, 1]);
+    expect(compactUniform(zeroDiag(1), new Float32Array(zeroDiag(1).data.length))!.flags[50]).toBe(1);
+  });
+
+  for (const s of SETUPS) {
+    it(`Jacobi-CG and the SpMV: the f64 storage's iterates, history and x bit for bit, uniform groups and others mixed in blocks and across chunks; ${key(s)}`, async () => {
+      const B = backends.get(key(s))!;
+      for (const [name, A] of [['poisson2D(40)', poisson2D(40)], ['perturbed', perturbed(40, [85, 86, 300, 1203, 1559], -0.5)], ['poisson3D(32)', poisson3D(32)]] as const) {
+        const H = DIAMatrix.fromCSR(A);
+        const [Mc, Mf] = [B.upload(H), f64Upload(B, H)];
+        expect([Mc.params.uniform, Mf.params.uniform], name).toEqual([1, undefined]);
+        const [oc, of] = [cpuSolverOps(B, Mc, 'jacobi'), cpuSolverOps(B, Mf, 'jacobi')];
+        const b = oc.vector();
+        b.view().set(random64(A.rows, 13));
+        try {
+          for (const o of [{ tol: 1e-10 }, { tol: 1e-12, maxIter: 7 }]) {
+            const { value: c, kernels } = await kernelsOf(B, () => cg(oc, b, o));
+            expect(kernels.has('cg_dia_direction_x_scaled_f64f32u') && kernels.has('cg_dia_direction_scaled_f64f32u'), name).toBe(true);
+            const f = await cg(of, b, o);
+            expect([c.reason, c.iterations], name).toEqual([f.reason, f.iterations]);
+            expect(c.history, name).toEqual(f.history);
+            expect(Array.from(c.x.view()), name).toEqual(Array.from(f.x.view()));
+            if (o.maxIter === undefined) expect(trueResidual(A, c.x.view() as Float64Array, b.view() as Float64Array), name).toBeLessThan(1e-9);
+            oc.release(c.x);
+            of.release(f.x);
+          }
+          // the unscaled kernels (a varying D⁻¹ is not what these matrices have: z given) and the SpMV
+          const [z, p1, p2, q1, q2] = [0, 1, 2, 3, 4].map((k) => {
+            const v = oc.vector();
+            v.view().set(random64(A.rows, 20 + k));
+            return v;
+          });
+          try {
+            const pf = oc.vector();
+            const qf = oc.vector();
+            pf.view().set(p1.view());
+            qf.view().set(q1.view());
+            const got = await oc.cgProductDirection!(0.37, z, p1, q1);
+            const want = await of.cgProductDirection!(0.37, z, pf, qf);
+            expect(got, name).toBe(want);
+            expect(Array.from(q1.view()), name).toEqual(Array.from(qf.view()));
+            expect(Array.from(p1.view()), name).toEqual(Array.from(pf.view()));
+            await oc.spmv(p2, q2, 1, 0);
+            await of.spmv(p2, qf, 1, 0);
+            expect(Array.from(q2.view()), name).toEqual(Array.from(qf.view()));
+            oc.release(pf);
+            oc.release(qf);
+          } finally {
+            for (const v of [z, p1, p2, q1, q2]) oc.release(v);
+          }
+        } finally {
+          oc.release(b);
+          oc.dispose();
+          of.dispose();
+          Mc.dispose();
+          Mf.dispose();
+        }
+      }
+    });
+  }
 });

@@ -55,8 +55,10 @@ export function cpuSolverOps(
   // `scale`: z is scale·r, passed as r (the _scaled kernels form z's values on the fly)
   const diaProduct = async (beta: number, z: CpuVector, p: CpuVector, pNew: CpuVector | null, q: CpuVector, x: CpuVector | null, alpha: number, scale?: number) => {
     // f64 values kept as f32 (M.params.compact, src/cpu/spmv-plan.ts): the kernels that widen them
-    const kernel = single ? `cg_dia_${dt}` : `${alpha === 0 ? 'cg_dia_direction' : 'cg_dia_direction_x'}${scale === undefined ? '' : '_scaled'}_${dt}${M.params.compact ? 'f32' : ''}`;
-    const head = [M.ptr('offsets'), M.params.ndiag, M.ptr('data'), M.params.pitch, n, z.ptr, p.ptr, ...(pNew ? [pNew.ptr] : []), q.ptr];
+    // (…u: its 4-row groups of constant coefficients flagged, src/cpu/spmv-plan.ts uniformGroups)
+    const uniform = !single && M.params.uniform === 1;
+    const kernel = single ? `cg_dia_${dt}` : `${alpha === 0 ? 'cg_dia_direction' : 'cg_dia_direction_x'}${scale === undefined ? '' : '_scaled'}_${dt}${M.params.compact ? 'f32' : ''}${uniform ? 'u' : ''}`;
+    const head = [M.ptr('offsets'), M.params.ndiag, M.ptr('data'), M.params.pitch, n, z.ptr, p.ptr, ...(pNew ? [pNew.ptr] : []), q.ptr, ...(uniform ? [M.ptr('uni'), M.ptr('consts')] : [])];
     const tail = scale === undefined ? [beta] : [beta, scale];
     return blas.sumPartials(await B.runReduction(kernel, () => (alpha === 0 ? [...head, ...tail] : [...head, x!.ptr, alpha, ...tail]), n))[0];
   };

@@ -4,7 +4,7 @@ import type { SpmvScalars } from '../backend-types.js';
 import type { SparseMatrix } from '../formats/index.js';
 import type { WasmHeap, Region } from './memory.js';
 import { CpuMatrix } from './resident.js';
-import { compactValues } from '../formats/dia.js';
+import { compactValues, type DIAMatrix } from '../formats/dia.js';
 import { pointerPrefix, uniformPrefix } from './partition.js';
 import { lowerBound } from '../formats/sort.js';
 import { cacheTiles, cacheTilesFor, type CacheTilesOption } from './tiles.js';
@@ -88,8 +88,15 @@ export function uploadMatrix(heap: WasmHeap, A: SparseMatrix, threads = 1, tiles
         // bytes. Else (or `compactDia` false: tests) as they are
         if (compactDia && compactValues(A)) {
           regions.data = heap.alloc(4 * A.data.length);
-          regions.data.view('f32', A.data.length).set(A.data);
+          const to = regions.data.view('f32', A.data.length);
+          // a square one's 4-row groups of constant coefficients flagged in the same pass, for the CG
+          // product kernels (its region allocated after `to`'s last use: a growth detaches views)
+          const u = A.rows === A.cols ? compactUniform(A, to) : (to.set(A.data), null);
           params.compact = 1;
+          if (u) {
+            put({ uni: u.flags, consts: u.consts });
+            params.uniform = 1;
+          }
         } else put({ data: A.data });
         break;
       case 'ell':
@@ -121,6 +128,58 @@ export function uploadMatrix(heap: WasmHeap, A: SparseMatrix, threads = 1, tiles
     throw e;
   }
   return new CpuMatrix(A, regions, params);
+}
+
+/**
+ * Copies a square f64 DIA matrix's values (all exactly f32) into `to` as f32 and finds the 4-row groups
+ * in which every diagonal d holds one value, consts[d] (each diagonal's most frequent value among 64
+ * rows spread over it), in each of the 4 rows — ±0 told apart, as the slots' own products would: a
+ * constant-coefficient stencil's interior, whose rows the CG product kernels over compact storage
+ * (…_f64f32u) read from consts instead of the slots, the same values. `flags`: a byte per group (1:
+ * uniform) and two more (the kernels read a block's two groups at once); null where at most half the
+ * groups are (nothing to gain over the slots). One pass: the copy's loop compares as it goes.
+ */
+export function compactUniform(A: DIAMatrix, to: Float32Array): { flags: Uint8Array; consts: Float64Array } | null {
+  const { rows: n, offsets, pitch } = A;
+  const data = A.data as Float64Array;
+  const nd = offsets.length;
+  const consts = new Float64Array(nd);
+  for (let d = 0; d < nd; d++) {
+    const lo = Math.max(0, -offsets[d]);
+    const hi = Math.min(n, A.cols - offsets[d]);
+    const counts = new Map<number, number>();
+    let best = 0;
+    for (let k = 0; k < 64 && hi > lo; k++) {
+      const v = data[d * pitch + lo + Math.floor(((hi - lo - 1) * k) / 63)];
+      const c = (counts.get(v) ?? 0) + 1;
+      counts.set(v, c);
+      if (c > best) (best = c), (consts[d] = v);
+    }
+  }
+  const groups = n >> 2;
+  const flags = new Uint8Array(groups + 2);
+  flags.fill(1, 0, groups);
+  for (let d = 0, at = 0; d < nd; d++, at += pitch) {
+    const c = consts[d];
+    const rows = at + 4 * groups;
+    if (c === 0) {
+      for (let k = at; k < rows; k++) {
+        const v = data[k];
+        to[k] = v;
+        if (!Object.is(v, c)) flags[(k - at) >> 2] = 0;
+      }
+    } else {
+      for (let k = at; k < rows; k++) {
+        const v = data[k];
+        to[k] = v;
+        if (v !== c) flags[(k - at) >> 2] = 0;
+      }
+    }
+    for (let k = rows; k < at + pitch; k++) to[k] = data[k];
+  }
+  let uniform = 0;
+  for (let g = 0; g < groups; g++) uniform += flags[g];
+  return uniform > groups / 2 ? { flags, consts } : null;
 }
 
 /** A CSR matrix whose arrays are already in the heap (`ptr`, `idx`, `val`: rt.spgemm's resident product; `host` over them), laid out as they are. */
