@@ -139,18 +139,30 @@ function components(n: i32, Ap: usize, Ai: usize, colOf: usize, blk: usize, inde
     st(stack, sp++, s);
     while (top >= 0) {
       const v = ld(calls, top);
-      const p = ld(ep, v);
-      if (p < ld(Ap, v + 1)) {
-        st(ep, v, p + 1);
-        const w = ld(colOf, ld(Ai, p));
-        const iw = ld(index, w);
-        if (iw < 0) {
-          st(index, w, count);
-          st(low, w, count++);
-          st(ep, w, ld(Ap, w));
-          st(stack, sp++, w);
-          st(calls, ++top, w);
-        } else if (ld(blk, w) < 0 && iw < ld(low, v)) st(low, v, iw);
+      // v's edges from where it stopped, up to the first node not yet visited (its call); the others
+      // lower low[v] without a branch (whether one does follows no pattern a predictor learns)
+      let p = ld(ep, v);
+      const e = ld(Ap, v + 1);
+      let lowv = ld(low, v);
+      let w = -1;
+      for (; p < e; p++) {
+        const u = ld(colOf, ld(Ai, p));
+        const iu = ld(index, u);
+        if (iu < 0) {
+          w = u;
+          p++;
+          break;
+        }
+        lowv = select<i32>(iu, lowv, (ld(blk, u) < 0) & (iu < lowv));
+      }
+      st(low, v, lowv);
+      st(ep, v, p);
+      if (w >= 0) {
+        st(index, w, count);
+        st(low, w, count++);
+        st(ep, w, ld(Ap, w));
+        st(stack, sp++, w);
+        st(calls, ++top, w);
         continue;
       }
       // v's edges are done: it closes a component when nothing it reaches lies below it on the stack

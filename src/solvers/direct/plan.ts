@@ -159,6 +159,14 @@ export function nonFiniteEntry(A: Csc): string | null {
   if (finiteChecked.has(A)) return null;
   const { colPtr, rowIdx, values, complex } = A;
   const w = complex ? 2 : 1;
+  // one flat pass over the values (x − x is 0 for every finite x, NaN for ±Inf and NaN); the entry's
+  // row and column are looked for only when there is one
+  let finite = true;
+  for (let k = 0, e = w * colPtr[A.n]; k < e; k++) if (values[k] - values[k] !== 0) finite = false;
+  if (finite) {
+    finiteChecked.add(A);
+    return null;
+  }
   for (let j = 0; j < A.n; j++) {
     for (let p = colPtr[j]; p < colPtr[j + 1]; p++) {
       for (let c = 0; c < w; c++) {
@@ -167,7 +175,6 @@ export function nonFiniteEntry(A: Csc): string | null {
       }
     }
   }
-  finiteChecked.add(A);
   return null;
 }
 
