@@ -21,6 +21,8 @@ export interface DeviceBackend<M extends PathMatrix, V extends PathVector, D ext
   onContextRestored(cb: () => void): () => void;
   /** fewProducts: applied a few times a solve (SolverOps.operator), where the backend then skips costly layouts */
   upload(A: SparseMatrix, options: { transpose?: boolean; fewProducts?: boolean }): M;
+  /** upload() of several matrices, their contents streamed together (SolverOps.operators), where the backend has it (WebGPU) */
+  uploadMany?(list: readonly { matrix: SparseMatrix; options?: { fewProducts?: boolean } }[]): Promise<M[]>;
   vector(dtype: DType, data: ArrayLike<number> | number): V;
   read(v: V): Promise<ValueArray>;
   spmv(A: M, x: V, y: V, options?: { alpha?: Scalar; beta?: Scalar; op?: Op }): void;
@@ -232,6 +234,8 @@ export abstract class DevicePath<M extends PathMatrix, V extends PathVector, D e
     const cgChebyshevResident = B.cgChebyshevResident?.bind(B);
     const triangular = B.triangular?.bind(B);
     const refinement = B.refinement?.bind(B);
+    const uploadMany = B.uploadMany?.bind(B);
+    const resident = (R: M) => ({ apply: async (x: V, y: V, alpha: number, beta: number) => B.spmv(R, x, y, { alpha, beta }), dispose: () => R.dispose() });
     return {
       n,
       complex,
@@ -250,10 +254,10 @@ export abstract class DevicePath<M extends PathMatrix, V extends PathVector, D e
       cgChebyshevResident: cgChebyshevResident ? (b, o, poly) => cgChebyshevResident(A, inverseDiagonalOf(), b, o, poly) : undefined,
       checkEvery: cgResident || bicgstabResident ? RESIDENT_CHECK_EVERY : undefined,
       label: this.label,
-      operator: (Mh, o) => {
-        const R = B.upload(Mh.astype(dt, ROUND), { fewProducts: o?.fewProducts });
-        return { apply: async (x, y, alpha, beta) => B.spmv(R, x, y, { alpha, beta }), dispose: () => R.dispose() };
-      },
+      operator: (Mh, o) => resident(B.upload(Mh.astype(dt, ROUND), { fewProducts: o?.fewProducts })),
+      operators: uploadMany
+        ? async (list, o) => (await uploadMany(list.map((Mh) => ({ matrix: Mh.astype(dt, ROUND), options: { fewProducts: o?.fewProducts } })))).map(resident)
+        : undefined,
       // the factor in the solve's dtype (a solver layer may factor in f64 for an f32 solve)
       triangular: triangular ? (T, o) => triangular(T.dtype === dt ? T : T.astype(dt, ROUND), o) : undefined,
       refinement: refinement ? (b, x0, range) => refinement(A, b, x0, range) : undefined,

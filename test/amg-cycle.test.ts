@@ -89,6 +89,12 @@ function recording<V>(ops: SolverOps<V>): { ops: SolverOps<V>; vectors: number[]
   const vectors: number[] = [];
   const operators: [number, number][] = [];
   const diagonals: DIAMatrix[] = [];
+  const note = (M: CSRMatrix | DIAMatrix, o?: { fewProducts?: boolean }) => {
+    operators.push([M.rows, M.cols]);
+    if (M.format === 'dia') diagonals.push(M);
+    // every level's operator takes part in a few products a cycle: no layout that pays only over many
+    expect(o?.fewProducts).toBe(true);
+  };
   return {
     ops: {
       ...ops,
@@ -97,12 +103,17 @@ function recording<V>(ops: SolverOps<V>): { ops: SolverOps<V>; vectors: number[]
         return ops.vector(length);
       },
       operator: (M: CSRMatrix | DIAMatrix, o?: { fewProducts?: boolean }) => {
-        operators.push([M.rows, M.cols]);
-        if (M.format === 'dia') diagonals.push(M);
-        // every level's operator takes part in a few products a cycle: no layout that pays only over many
-        expect(o?.fewProducts).toBe(true);
+        note(M, o);
         return ops.operator(M, o);
       },
+      // where the path uploads many at once (WebGPU), every operator of the cycle goes up in one batch
+      operators: ops.operators
+        ? (list: readonly (CSRMatrix | DIAMatrix)[], o?: { fewProducts?: boolean }) => {
+            expect(operators.length, 'one batch, no single uploads').toBe(0);
+            for (const M of list) note(M, o);
+            return ops.operators!(list, o);
+          }
+        : undefined,
     },
     vectors,
     operators,
@@ -311,4 +322,26 @@ describe('WebGPU', () => {
     // the sparse coarse factor's triangular solves run in f32 there (IC(0)'s kernels)
     { cycle: 1e-9, x: 1e-7, sparse: 1e-4 },
   );
+  it('the levels go up in one batch; a cycle disposed before that batch is up frees every operator once it is', async () => {
+    const A = poisson2D(24);
+    const h = buildHierarchy(A, kernels, { smoother: 'jacobi', maxCoarse: 30 });
+    const path = new WebGpuPath(be);
+    const M = path.matrix(A, { transpose: false });
+    const batches = vi.spyOn(be, 'uploadMany');
+    const single = vi.spyOn(be, 'upload');
+    const ops = path.solverOps(M, A, 'none');
+    try {
+      amgCycle(ops, h).dispose();
+      expect([batches.mock.calls.length, single.mock.calls.length]).toEqual([1, 0]);
+      const made = await batches.mock.results[0].value;
+      await new Promise((r) => setTimeout(r, 0)); // the cycle's side of the batch resolves after the backend's
+      expect(made.length).toBe(2 * (h.levels.length - 1) + 2 * (h.levels.length - 2) + 1 + 1);
+      expect(made.every((m: { disposed: boolean }) => m.disposed)).toBe(true);
+    } finally {
+      batches.mockRestore();
+      single.mockRestore();
+      ops.dispose();
+      M.dispose();
+    }
+  });
 });

@@ -4,7 +4,7 @@
 # bench/device/amg-webgpu.ts and the CuPy peer; one call:
 #   run(command="bash .carry-amg/amg-run.sh", carry=[".carry-amg"], timeout_s=420)
 # With C/base/amg-webgpu.mjs (a bundle of an earlier commit) the two alternate AB times (default 2);
-# PROF=1 adds a profiled run (node --cpu-prof, into $OUT/prof).
+# PROF=1 adds a profiled run of this build (node --cpu-prof), PROF=2 of the base's too.
 set -u
 C=$(dirname "$0")
 OUT=${OUT:-/tmp/out}
@@ -33,7 +33,13 @@ if [ -f "$C/base/amg-webgpu.mjs" ]; then
 else
   run ./amg-webgpu.mjs | tee "$OUT/amg.tsv"
 fi
-# PROF=1: one more run of this build with the main thread's CPU profile (where setup and first solve go)
-[ "${PROF:-0}" = 1 ] && run --cpu-prof --cpu-prof-dir="$OUT/prof" ./amg-webgpu.mjs | tee "$OUT/amg-prof.tsv"
+# PROF=1: one more run of this build with the main thread's CPU profile (where setup and first solve go),
+# PROF=2 of the base bundle too; only the main thread's profile comes back ($OUT/prof-this|base.cpuprofile)
+prof() {
+  rm -rf /tmp/prof && run --cpu-prof --cpu-prof-dir=/tmp/prof "$2" | tee "$OUT/amg-prof-$1.tsv"
+  cp "$(ls /tmp/prof/CPU.*.*.0.*.cpuprofile | head -1)" "$OUT/prof-$1.cpuprofile"
+}
+[ "${PROF:-0}" = 0 ] || prof this ./amg-webgpu.mjs
+[ "${PROF:-0}" = 2 ] && [ -f ./amg-webgpu-base.mjs ] && prof base ./amg-webgpu-base.mjs
 # what rt.solve's 'auto' weighs on this path: Jacobi against AMG, time to a solution (setup on 16 workers)
 [ "${AUTO:-1}" = 0 ] || timeout 200 node --max-old-space-size=16000 ./amg-auto.mjs --workers 16 | tee "$OUT/auto.tsv"

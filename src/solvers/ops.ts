@@ -106,6 +106,11 @@ export interface SolverOps<V> {
    */
   operator(M: CSRMatrix | DIAMatrix, options?: { fewProducts?: boolean }): ResidentOperator<V>;
   /**
+   * Optional: operator() of several matrices at once, where the path uploads them faster together (the
+   * WebGPU path streams them through kept staging buffers: a multigrid hierarchy's levels).
+   */
+  operators?(list: readonly (CSRMatrix | DIAMatrix)[], options?: { fewProducts?: boolean }): Promise<ResidentOperator<V>[]>;
+  /**
    * Optional path-native CG that keeps its scalars on the device and tests convergence every
    * `checkEvery` iterations (the WebGPU path, src/webgpu/cg.ts); cg() uses it when checkEvery > 1.
    */

@@ -41,10 +41,10 @@ import { webgpuRefinement, wideType, type RefineBackend } from './refine.js';
 import { LossHooks, restorableShadow } from '../device-resident.js';
 import { decodeValues, encodeScalar, encodeValues, floatsPerElement, GPU_SPLIT_FROM, gpuSplits, gpuSplitsLength, isDoubleSingle, isZeroScalar, joinDS, streamBytes, writeStream } from './encoding.js';
 import { WebGpuDeviceLostError, WebGpuLimitError, WebGpuUnavailableError } from './errors.js';
-import { WebGpuMatrix, WebGpuVector, type HostMatrix, type WebGpuOwner } from './resident.js';
-import { buildMatrix, runSpmv, splitOnGpu, spmvDotPartials, type WebGpuUploadOptions } from './spmv.js';
+import { WebGpuMatrix, WebGpuVector, type HostMatrix, type WebGpuMatrixData, type WebGpuOwner } from './resident.js';
+import { buildMatrix, prewarmSpmv, runSpmv, splitOnGpu, spmvDotPartials, type DeferredUpload, type WebGpuUploadOptions } from './spmv.js';
 import { checkSharedBuffer } from './interop.js';
-import { loadWgsl } from './shader-source.js';
+import { loadWgsl, wgslLoaded } from './shader-source.js';
 import { shownValue } from '../shown-value.js';
 
 export interface WebGpuBackendOptions extends DeviceOptions {
@@ -54,6 +54,8 @@ export interface WebGpuBackendOptions extends DeviceOptions {
   maxStorageBufferBindingSize?: number;
   /** for tests: cap the workgroups of the resident CG's fused SpMV + dot (default 2048), so small matrices exercise its row strides */
   maxDotGroups?: number;
+  /** for tests: bytes of each staging buffer uploadMany streams through (a multiple of 16; default 16 MB), so small matrices cross several */
+  stagingBytes?: number;
   /** do not load the WGSL sources in create(): loadShaders() must resolve before the first kernel (the WebGPU path defers them to its first operation) */
   deferShaders?: boolean;
 }
@@ -164,6 +166,7 @@ export class WebGpuBackend implements WebGpuOwner {
     const engine = new Engine(device, this.stats, () => this.live());
     engine.subgroupSize = this.caps.subgroupMinSize;
     if (this.opts.maxDotGroups !== undefined) engine.dotGroups = this.opts.maxDotGroups;
+    if (this.opts.stagingBytes !== undefined) engine.streamBytes = this.opts.stagingBytes;
     this.partials = device.createBuffer({ size: REDUCE_GROUPS * 16, usage: 128 | 4 | 8 });
     this.result = device.createBuffer({ size: 16, usage: 128 | 4 | 8 });
     device.lost.then((info) => this.handleLost(device, info));
@@ -209,13 +212,42 @@ export class WebGpuBackend implements WebGpuOwner {
   /** Uploads a CSR, SELL-C-σ, ELL, DIA or HYB matrix of dtype f32, c64, f64 or c128 (validated first). */
   upload(matrix: HostMatrix, options: WebGpuUploadOptions = {}): WebGpuMatrix {
     this.live();
+    this.checkUpload(matrix);
+    const data = buildMatrix(this.engine, matrix, options, this.maxStorageBufferBindingSize);
+    return new WebGpuMatrix(this, matrix.dtype, matrix.rows, matrix.cols, matrix.nnz, matrix.format, data, { matrix, options: { ...options } });
+  }
+
+  private checkUpload(matrix: HostMatrix): void {
     const f = (matrix as { format: string }).format;
     if (f !== 'csr' && f !== 'sell' && f !== 'ell' && f !== 'dia' && f !== 'hyb') throw new UnsupportedError(`WebGPU upload: format ${f} is not supported (csr, sell, ell, dia, hyb)`);
     assertDType(matrix.dtype, 'WebGPU upload');
     // the library's own validated CSRs (an AMG hierarchy's levels: ≈ 0.3 s of poisson3D(128)'s first solve) are not scanned again
     if (!(matrix.format === 'csr' && isPrivateCanonical(matrix))) matrix.validate();
-    const data = buildMatrix(this.engine, matrix, options, this.maxStorageBufferBindingSize);
-    return new WebGpuMatrix(this, matrix.dtype, matrix.rows, matrix.cols, matrix.nnz, matrix.format, data, { matrix, options: { ...options } });
+  }
+
+  /**
+   * Uploads several matrices as upload() does (the same buffers, kernels and products), their contents
+   * streamed through the engine's two kept staging buffers (Engine.stream): no fresh mapped memory per
+   * matrix, the host filling one staging buffer while the GPU copies out of the other. For many matrices
+   * used together (a multigrid hierarchy's levels); resolves once their copies are submitted.
+   */
+  async uploadMany(list: readonly { matrix: HostMatrix; options?: WebGpuUploadOptions }[]): Promise<WebGpuMatrix[]> {
+    this.live();
+    for (const { matrix } of list) this.checkUpload(matrix);
+    const deferred: DeferredUpload = { jobs: [], after: [] };
+    const built: WebGpuMatrixData[] = [];
+    try {
+      for (const { matrix, options } of list) built.push(buildMatrix(this.engine, matrix, options ?? {}, this.maxStorageBufferBindingSize, deferred));
+      // their products' pipelines are made on Dawn's threads while the host streams the contents
+      if (wgslLoaded()) for (let i = 0; i < built.length; i++) prewarmSpmv(this.engine, built[i].main, list[i].matrix.dtype);
+      await this.engine.stream(deferred.jobs);
+      this.live();
+      for (const a of deferred.after) a();
+    } catch (e) {
+      for (const d of built) for (const b of d.buffers) this.engine.release(b);
+      throw e;
+    }
+    return list.map(({ matrix, options }, i) => new WebGpuMatrix(this, matrix.dtype, matrix.rows, matrix.cols, matrix.nnz, matrix.format, built[i], { matrix, options: { ...options } }));
   }
 
   /**

@@ -72,6 +72,20 @@ interface CopyRecord {
   src: GPUBuffer;
   dst: GPUBuffer;
   bytes: number;
+  srcOffset?: number;
+  dstOffset?: number;
+}
+
+/**
+ * One buffer's contents for Engine.stream(): `bytes` (a multiple of 4) written piece by piece;
+ * `fill(mapped, at, from, len)` writes bytes [from, from + len) of the contents into `mapped` at byte
+ * `at` (from and at multiples of 16). It returns false to start over from byte 0 (it changed how
+ * it writes, e.g. an f64 value the GPU cannot split: the pieces already sent are overwritten in order).
+ */
+export interface StreamJob {
+  dst: GPUBuffer;
+  bytes: number;
+  fill(mapped: ArrayBuffer, at: number, from: number, len: number): boolean;
 }
 
 interface ClearRecord {
@@ -100,6 +114,8 @@ const MAPPED_WRITE_FROM = 1 << 20;
 const UPLOADS_KEPT = 2;
 /** Small solver buffers (a resident solve's state and partial sums) kept for the next solve. */
 const SMALL_KEPT = 8;
+/** Mapped staging buffers stream() keeps (one filled while the other's copies run). */
+const STREAM_BUFFERS = 2;
 const MAX_GROUPS = 65535;
 const DS_SPLIT = 8193;
 
@@ -124,7 +140,16 @@ export class Engine {
    * workgroup of the scalar kernel to sum fast. Lowered for tests by the backend's maxDotGroups.
    */
   dotGroups = 2048;
+  /**
+   * Bytes of each staging buffer of stream(): large enough that a round trip (unmap, copy, map again)
+   * per buffer costs little, small enough that the fresh pinned memory a first stream touches is few
+   * MB (a 300 MB mappedAtCreation upload spent ≈ 230 ms of an H100 host in Dawn's createBuffer).
+   * Lowered for tests by the backend's stagingBytes.
+   */
+  streamBytes = 16 << 20;
   private readonly pipelines = new Map<string, GPUComputePipeline>();
+  /** keys of pipelines prewarm() is making */
+  private readonly compiling = new Set<string>();
   private readonly bindGroups = new Map<string, GPUBindGroup>();
   private readonly ids = new WeakMap<GPUBuffer, number>();
   private nextId = 1;
@@ -140,6 +165,9 @@ export class Engine {
   private uploads: GPUBuffer[] = [];
   /** MAP_WRITE buffers being mapped again after their copy */
   private readonly remapping = new Set<GPUBuffer>();
+  /** stream()'s staging buffers: mapped ones with their range, ready; or being mapped again */
+  private streamReady: { buf: GPUBuffer; mapped: ArrayBuffer }[] = [];
+  private streamMapping: Promise<{ buf: GPUBuffer; mapped: ArrayBuffer } | null>[] = [];
   /** small storage buffers given back with keep(), oldest first */
   private small: GPUBuffer[] = [];
   private readonly shared = new WeakSet<GPUBuffer>();
@@ -247,17 +275,43 @@ export class Engine {
   // ---- pipelines --------------------------------------------------------------------------------
 
   pipeline(name: KernelName, dt: DType, constants: Record<string, number> = {}, entry = 'main'): { pipeline: GPUComputePipeline; key: string } {
-    const ck = Object.entries(constants).map(([k, v]) => `${k}=${v}`).join(',');
-    const key = `${name}/${dt}/${ck}/${entry}`;
+    const { key, descriptor } = this.pipelineDescriptor(name, dt, constants, entry);
     let p = this.pipelines.get(key);
     if (!p) {
-      const src = wgslSources();
-      const code = (SUBGROUP_KERNELS.has(name) ? 'enable subgroups;\n' : '') + src[`dt_${dt}`] + src[name];
-      const module = this.device.createShaderModule({ code, label: `${name}/${dt}` });
-      p = this.device.createComputePipeline({ layout: 'auto', label: key, compute: { module, entryPoint: entry, constants } });
+      p = this.device.createComputePipeline(descriptor());
       this.pipelines.set(key, p);
     }
     return { pipeline: p, key };
+  }
+
+  /**
+   * Starts making a pipeline in the background (createComputePipelineAsync: Dawn compiles it on its
+   * worker threads), for a kernel about to run the first time, while the host does other work (an AMG
+   * hierarchy's upload). A dispatch that comes first makes it as pipeline() does.
+   */
+  prewarm(name: KernelName, dt: DType, constants: Record<string, number> = {}, entry = 'main'): void {
+    const { key, descriptor } = this.pipelineDescriptor(name, dt, constants, entry);
+    if (this.pipelines.has(key) || this.compiling.has(key)) return;
+    this.compiling.add(key);
+    this.device.createComputePipelineAsync(descriptor()).then(
+      (p) => {
+        this.compiling.delete(key);
+        if (!this.pipelines.has(key)) this.pipelines.set(key, p);
+      },
+      () => this.compiling.delete(key),
+    );
+  }
+
+  private pipelineDescriptor(name: KernelName, dt: DType, constants: Record<string, number>, entry: string): { key: string; descriptor: () => GPUComputePipelineDescriptor } {
+    const ck = Object.entries(constants).map(([k, v]) => `${k}=${v}`).join(',');
+    const key = `${name}/${dt}/${ck}/${entry}`;
+    const descriptor = () => {
+      const src = wgslSources();
+      const code = (SUBGROUP_KERNELS.has(name) ? 'enable subgroups;\n' : '') + src[`dt_${dt}`] + src[name];
+      const module = this.device.createShaderModule({ code, label: `${name}/${dt}` });
+      return { layout: 'auto' as const, label: key, compute: { module, entryPoint: entry, constants } };
+    };
+    return { key, descriptor };
   }
 
   // ---- recording --------------------------------------------------------------------------------
@@ -350,6 +404,94 @@ export class Engine {
     );
   }
 
+  /**
+   * Writes each job's contents into its buffer, in call order (after what was recorded before), through
+   * STREAM_BUFFERS kept MAP_WRITE buffers of streamBytes: while the copies out of one run, the host
+   * fills the other, so the memory written is the same few MB every time. A buffer made with
+   * mappedAtCreation instead makes Dawn allocate (pin) and zero a staging buffer of its size, freed after
+   * the copy: ≈ 0.7 ms a MB on the H100 host, for memory touched once. If a fill throws, the staging
+   * buffer in hand is dropped (what it held was never sent) and the error passes on.
+   */
+  async stream(jobs: readonly StreamJob[]): Promise<void> {
+    this.live();
+    const cap = this.streamBytes;
+    type Staging = { buf: GPUBuffer; mapped: ArrayBuffer };
+    let st: Staging | null = await this.streamStaging(cap);
+    let at = 0;
+    let pieces: CopyRecord[] = [];
+    const send = () => {
+      const s = st!;
+      s.buf.unmap();
+      for (const p of pieces) this.records.push(p);
+      pieces = [];
+      this.flush();
+      this.streamMapping.push(
+        s.buf.mapAsync(MAP_WRITE_MODE).then(
+          () => ({ buf: s.buf, mapped: s.buf.getMappedRange(0, cap) }),
+          () => {
+            s.buf.destroy();
+            return null;
+          },
+        ),
+      );
+    };
+    try {
+      for (const job of jobs) {
+        this.stats.uploads++;
+        this.stats.uploadBytes += job.bytes;
+        let from = 0;
+        while (from < job.bytes) {
+          if (at >= cap) {
+            send();
+            st = null;
+            st = await this.streamStaging(cap);
+            at = 0;
+          }
+          const len = Math.min(job.bytes - from, cap - at);
+          if (!job.fill(st!.mapped, at, from, len)) {
+            from = 0;
+            continue;
+          }
+          pieces.push({ kind: 'copy', src: st!.buf, srcOffset: at, dst: job.dst, dstOffset: from, bytes: Math.ceil(len / 4) * 4 });
+          at += Math.ceil(len / 16) * 16;
+          from += len;
+        }
+      }
+      if (pieces.length > 0) send();
+      else this.keepStream(st!);
+    } catch (e) {
+      if (st) {
+        st.buf.unmap();
+        st.buf.destroy();
+      }
+      throw e;
+    }
+  }
+
+  /** A mapped staging buffer of `bytes` for stream(): a kept one, else one being mapped again, else a new one. */
+  private async streamStaging(bytes: number): Promise<{ buf: GPUBuffer; mapped: ArrayBuffer }> {
+    for (;;) {
+      const ready = this.streamReady.pop();
+      if (ready) {
+        if (ready.buf.size === bytes) return ready;
+        ready.buf.destroy();
+        continue;
+      }
+      if (this.streamMapping.length < STREAM_BUFFERS) {
+        const buf = this.device.createBuffer({ size: bytes, usage: USAGE.MAP_WRITE | USAGE.COPY_SRC, mappedAtCreation: true });
+        return { buf, mapped: buf.getMappedRange(0, bytes) };
+      }
+      const next = await this.streamMapping.shift()!;
+      this.live();
+      if (next) this.keepStream(next);
+    }
+  }
+
+  private keepStream(s: { buf: GPUBuffer; mapped: ArrayBuffer }): void {
+    if (this.streamReady.length < STREAM_BUFFERS) this.streamReady.push(s);
+    else s.buf.destroy();
+  }
+
   private writeParams(p: Params): number {
     const slot = this.slots++;
     if (slot * this.slotBytes + PARAM_BYTES > this.params.byteLength) {
@@ -393,7 +535,7 @@ export class Engine {
       if (r.kind !== 'dispatch') {
         pass?.end();
         pass = null;
-        if (r.kind === 'copy') enc.copyBufferToBuffer(r.src, 0, r.dst, 0, r.bytes);
+        if (r.kind === 'copy') enc.copyBufferToBuffer(r.src, r.srcOffset ?? 0, r.dst, r.dstOffset ?? 0, r.bytes);
         else enc.clearBuffer(r.dst, 0, r.bytes);
         continue;
       }
@@ -541,18 +683,22 @@ export class Engine {
     this.slots = 0;
     this.toDestroy = [];
     this.pipelines.clear();
+    this.compiling.clear();
     this.bindGroups.clear();
     this.uniform = null;
     this.staging.clear();
     this.uploads = [];
     this.remapping.clear();
     this.small = [];
+    this.streamReady = [];
+    this.streamMapping = [];
   }
 
   dispose(): void {
     this.uniform?.destroy();
     for (const l of this.staging.values()) for (const b of l) b.destroy();
-    for (const b of [...this.uploads, ...this.remapping, ...this.small]) b.destroy();
+    for (const b of [...this.uploads, ...this.remapping, ...this.small, ...this.streamReady.map((s) => s.buf)]) b.destroy();
+    for (const m of this.streamMapping) void m.then((s) => s?.buf.destroy());
     this.abandon(new DisposedError('WebGpuBackend'));
     this.device.removeEventListener('uncapturederror', this.onError);
   }

@@ -23,10 +23,10 @@
 import type { DType } from '../dtype.js';
 import { CSRMatrix, SELLMatrix, defaultSortWindow, sellSlots } from '../formats/index.js';
 import { exactlyF32 } from '../formats/dia.js';
-import { reduceGroups, type Engine, type Params } from './engine.js';
-import { floatsPerElement, streamBytes, writeStream } from './encoding.js';
+import { reduceGroups, type Engine, type KernelName, type Params, type StreamJob } from './engine.js';
+import { floatsPerElement, gpuSplitsLength, streamBytes, writePiece, writeStream } from './encoding.js';
 import { wgslLoaded } from './shader-source.js';
-import type { HostMatrix, WebGpuCSRArrays, WebGpuCSRPart, WebGpuELLPart, WebGpuMatrixData, WebGpuPart, WebGpuSELLPart } from './resident.js';
+import type { HostMatrix, WebGpuCSRArrays, WebGpuCSRPart, WebGpuCSRSimplePart, WebGpuDIAPart, WebGpuELLPart, WebGpuMatrixData, WebGpuPart, WebGpuSELLPart } from './resident.js';
 
 export type CsrKernel = 'auto' | 'row' | 'vector' | 'adaptive' | 'sell';
 
@@ -52,16 +52,31 @@ const PIECE = 4096;
 /** csr_adaptive: most entries one thread sums from workgroup memory in a streamed block. */
 const SUM_PER_THREAD = 16;
 
-/** Buffers made for one upload; `limit` is maxStorageBufferBindingSize. */
+/**
+ * Contents left for Engine.stream() (WebGpuBackend.uploadMany): `jobs` to stream, then `after` (the GPU
+ * splits of f64 values that went up as IEEE bytes), recorded once the copies are.
+ */
+export interface DeferredUpload {
+  readonly jobs: StreamJob[];
+  readonly after: (() => void)[];
+}
+
+/** Buffers made for one upload; `limit` is maxStorageBufferBindingSize. With `deferred`, their contents are streamed later. */
 class Maker {
   readonly buffers: GPUBuffer[] = [];
   constructor(
     private readonly engine: Engine,
     private readonly limit: number,
+    private readonly deferred?: DeferredUpload,
   ) {}
   make(what: string, data: ArrayBufferView | number): GPUBuffer {
-    const b = this.engine.buffer(what, data, this.limit);
+    const d = this.deferred;
+    const b = d && typeof data !== 'number' ? this.engine.filledBuffer(what, data.byteLength, this.limit, null) : this.engine.buffer(what, data, this.limit);
     this.buffers.push(b);
+    if (d && typeof data !== 'number' && data.byteLength > 0) {
+      const src = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+      d.jobs.push({ dst: b, bytes: data.byteLength, fill: (mapped, at, from, len) => (new Uint8Array(mapped, at, len).set(src.subarray(from, from + len)), true) });
+    }
     return b;
   }
   /**
@@ -71,6 +86,7 @@ class Maker {
    * H100 machine's host (call 3's profile); else the host encodes (and refuses what f32 cannot hold).
    */
   values(what: string, dt: DType, data: ArrayLike<number>): GPUBuffer {
+    if (this.deferred) return this.deferredValues(what, dt, data, this.deferred);
     let gpuSplit = false;
     // a matrix may be uploaded before the path's first kernel has loaded the shader sources (rt.upload, or
     // the first solve's choice of method): the host splits it then
@@ -79,18 +95,48 @@ class Maker {
     if (gpuSplit) splitOnGpu(this.engine, b, data.length);
     return b;
   }
+  /** values() streamed: piece by piece as writeStream writes the whole, starting over with the host's encoding at a value the GPU cannot split */
+  private deferredValues(what: string, dt: DType, data: ArrayLike<number>, d: DeferredUpload): GPUBuffer {
+    const bytes = streamBytes(dt, data.length);
+    const b = this.engine.filledBuffer(what, bytes, this.limit, null);
+    this.buffers.push(b);
+    if (bytes === 0) return b;
+    let split = wgslLoaded() && gpuSplitsLength(dt, data);
+    const per = bytes / data.length;
+    d.jobs.push({
+      dst: b,
+      bytes,
+      fill: (mapped, at, from, len) => {
+        const [c0, c1] = [from / per, Math.ceil((from + len) / per)];
+        if (split && writePiece(dt, (data as Float64Array).subarray(c0, c1), mapped, at, true)) return true;
+        if (split) {
+          split = false;
+          return false;
+        }
+        writePiece(dt, sliceOf(data, c0, c1), mapped, at, false);
+        return true;
+      },
+    });
+    d.after.push(() => {
+      if (split) splitOnGpu(this.engine, b, data.length);
+    });
+    return b;
+  }
   get bytes(): number {
     return this.buffers.reduce((s, b) => s + b.size, 0);
   }
 }
+
+const sliceOf = (a: ArrayLike<number>, from: number, to: number): ArrayLike<number> => ('subarray' in a ? (a as Float64Array).subarray(from, to) : Array.prototype.slice.call(a, from, to));
 
 /** Records the split of `components` IEEE f64 values at the start of buf into double-single pairs, in place (wgsl/ds_convert.wgsl's split_main). */
 export function splitOnGpu(engine: Engine, buf: GPUBuffer, components: number): void {
   engine.dispatch('ds_convert', 'f64', Math.ceil(components / 256), { n: components }, [{ binding: 1, buffer: buf, write: true }], undefined, 'split_main');
 }
 
-export function buildMatrix(engine: Engine, matrix: HostMatrix, options: WebGpuUploadOptions, limit: number): WebGpuMatrixData {
-  const mk = new Maker(engine, limit);
+/** The parts of a matrix on the GPU; with `deferred`, the buffers' contents are left to stream (uploadMany). */
+export function buildMatrix(engine: Engine, matrix: HostMatrix, options: WebGpuUploadOptions, limit: number, deferred?: DeferredUpload): WebGpuMatrixData {
+  const mk = new Maker(engine, limit, deferred);
   try {
     const dt = matrix.dtype;
     let main: WebGpuPart;
@@ -276,7 +322,7 @@ export function runSpmv(engine: Engine, part: WebGpuPart, dt: DType, x: GPUBuffe
       engine.dispatch('csr_row', dt, rowGroups, { ...common, n: rows }, [...xy, ...csrBindings(part)], undefined, entry);
       break;
     case 'csr_vector':
-      engine.dispatch(part.tpr <= engine.subgroupSize ? 'csr_vector_sg' : 'csr_vector', dt, Math.ceil((rows * part.tpr) / 256), { ...common, n: rows }, [...xy, ...csrBindings(part)], { TPR: part.tpr });
+      engine.dispatch(vectorKernel(engine, part), dt, Math.ceil((rows * part.tpr) / 256), { ...common, n: rows }, [...xy, ...csrBindings(part)], { TPR: part.tpr });
       break;
     case 'csr_adaptive':
       engine.dispatch('csr_adaptive', dt, part.nBlocks, { ...common, n: rows, m: part.nBlocks }, [
@@ -315,7 +361,7 @@ export function runSpmv(engine: Engine, part: WebGpuPart, dt: DType, x: GPUBuffe
       ], undefined, entry);
       break;
     case 'dia':
-      engine.dispatch(part.compact ? 'dia_compact' : 'dia', dt, rowGroups, { ...common, n: rows, m: part.ndiag, k: part.pitch, w: part.cols }, [
+      engine.dispatch(diaKernel(part), dt, rowGroups, { ...common, n: rows, m: part.ndiag, k: part.pitch, w: part.cols }, [
         ...xy,
         { binding: 3, buffer: part.offsets },
         { binding: 4, buffer: part.values },
@@ -331,6 +377,25 @@ export function runSpmv(engine: Engine, part: WebGpuPart, dt: DType, x: GPUBuffe
     { binding: 3, buffer: dot, write: true },
   ]);
   return groups;
+}
+
+const vectorKernel = (engine: Engine, part: WebGpuCSRSimplePart): KernelName => (part.tpr <= engine.subgroupSize ? 'csr_vector_sg' : 'csr_vector');
+const diaKernel = (part: WebGpuDIAPart): KernelName => (part.compact ? 'dia_compact' : 'dia');
+
+/** Starts making the pipelines of runSpmv's product y = α·part·x + β·y (no dot) in the background (Engine.prewarm). */
+export function prewarmSpmv(engine: Engine, part: WebGpuPart, dt: DType): void {
+  switch (part.kind) {
+    case 'csr_vector':
+      return engine.prewarm(vectorKernel(engine, part), dt, { TPR: part.tpr });
+    case 'csr_adaptive':
+      engine.prewarm('csr_adaptive', dt);
+      if (part.nFix > 0) engine.prewarm('csr_fixup', dt);
+      return;
+    case 'dia':
+      return engine.prewarm(diaKernel(part), dt);
+    default:
+      return engine.prewarm(part.kind, dt);
+  }
 }
 
 function csrBindings(p: WebGpuCSRArrays) {

@@ -34,14 +34,18 @@ export function amgCycle<V>(ops: SolverOps<V>, h: AmgHierarchy): PreconditionerO
     made.push(r);
     return r;
   };
-  // each level's operators take part in a few products a cycle, ≈ 15 cycles a solve
-  const op = (M: CSRMatrix | DIAMatrix): ResidentOperator<V> => keep(ops.operator(M, { fewProducts: true }));
+  // each level's operators take part in a few products a cycle, ≈ 15 cycles a solve; where the path
+  // uploads many matrices faster together (ops.operators), they are gathered and go up in one batch,
+  // which the first application awaits
+  const batch = ops.operators ? new DeferredOperators<V>() : undefined;
+  const op = (M: CSRMatrix | DIAMatrix): ResidentOperator<V> => (batch ? batch.add(M) : keep(ops.operator(M, { fewProducts: true })));
   const vec = (length: number) => {
     const v = ops.vector(length);
     vectors.push(v);
     return v;
   };
   const release = () => {
+    batch?.dispose();
     for (const m of made) m.dispose();
     for (const v of vectors) ops.release(v);
   };
@@ -69,7 +73,7 @@ export function amgCycle<V>(ops: SolverOps<V>, h: AmgHierarchy): PreconditionerO
         d: smoothed && smoother === 'chebyshev' ? vec(m) : undefined,
       };
     });
-    const coarse = coarseOperator(ops, h, keep, vec);
+    const coarse = coarseOperator(ops, h, keep, vec, op);
     type Level = (typeof levels)[number];
     const spmv = (L: Level, x: V, y: V, alpha: number, beta: number) => (L.A ? L.A.apply(x, y, alpha, beta) : ops.spmv(x, y, alpha, beta));
     const residual = async (L: Level, b: V, x: V) => {
@@ -133,14 +137,51 @@ export function amgCycle<V>(ops: SolverOps<V>, h: AmgHierarchy): PreconditionerO
       await smooth(L, b, x, false);
     };
     const name = { jacobi: 'damped-Jacobi', 'gauss-seidel': 'symmetric Gauss–Seidel', chebyshev: 'Chebyshev (degree 3)' }[smoother];
+    const ready = batch?.upload(ops);
     return {
       method: `${shape}-cycle over ${h.levels.length} levels (${sweeps} ${name} sweep${sweeps > 1 ? 's' : ''} before and after; ${coarse.method})`,
-      apply: (r, z) => cycle(0, r, z),
+      apply: async (r, z) => {
+        if (ready) await ready;
+        return cycle(0, r, z);
+      },
       dispose: release,
     };
   } catch (e) {
     release();
     throw e;
+  }
+}
+
+/**
+ * Operators gathered for one ops.operators call: add() hands out an operator that applies the uploaded
+ * one once upload() has resolved (the cycle awaits that before its first product). dispose() frees
+ * them, at once or when the upload ends; an upload that failed rejects the cycle's applications.
+ */
+class DeferredOperators<V> {
+  private readonly list: (CSRMatrix | DIAMatrix)[] = [];
+  private made: ResidentOperator<V>[] | undefined;
+  private disposed = false;
+
+  add(M: CSRMatrix | DIAMatrix): ResidentOperator<V> {
+    const i = this.list.push(M) - 1;
+    return { apply: (x, y, alpha, beta) => this.made![i].apply(x, y, alpha, beta), dispose: () => {} };
+  }
+
+  upload(ops: SolverOps<V>): Promise<void> {
+    const done = ops.operators!(this.list, { fewProducts: true }).then((made) => {
+      this.made = made;
+      if (this.disposed) this.dispose();
+    });
+    // a cycle disposed before any application would otherwise leave a rejection unhandled
+    done.catch(() => {});
+    return done;
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    if (!this.made) return;
+    for (const m of this.made) m.dispose();
+    this.made = [];
   }
 }
 
@@ -194,11 +235,11 @@ function coarseOperator<V>(
   h: AmgHierarchy,
   keep: <T extends { dispose(): void }>(r: T) => T,
   vec: (length: number) => V,
+  op: (M: CSRMatrix) => ResidentOperator<V>,
 ): { apply(b: V, x: V): Promise<void>; method: string } {
   const c = h.coarse;
   const A = h.levels[h.levels.length - 1].A;
   const m = A.rows;
-  const op = (M: CSRMatrix) => keep(ops.operator(M, { fewProducts: true }));
   if (c.kind === 'sparse' && ops.triangular) {
     const tri = (T: CSRMatrix, lower: boolean) => keep(ops.triangular!(T, { lower, unitDiagonal: false, levels: levelSchedule(T, lower) }));
     const L = tri(c.L, true);

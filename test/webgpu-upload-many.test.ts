@@ -1,0 +1,118 @@
+/**
+ * WebGpuBackend.uploadMany (the contents of several matrices streamed through two kept staging
+ * buffers, Engine.stream) against upload(): for every kernel and dtype the same kernel, bytes and
+ * products bit for bit (complex parts interleaved across pieces), with staging buffers of 16 KB so each array crosses many pieces and round
+ * trips; f64 values the GPU cannot split (≥ 2^127) start the array over with the host's encoding; a
+ * value beyond f32 is refused as upload() refuses it, with nothing left resident.
+ */
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { isComplex } from '../src/dtype.js';
+import { CSRMatrix } from '../src/formats/index.js';
+import { WebGpuLimitError } from '../src/webgpu/errors.js';
+import type { HostMatrix, WebGpuBackend, WebGpuMatrix, WebGpuUploadOptions } from '../src/webgpu/index.js';
+import { DTYPES, forKernel, generated, inDType, randomData, WEBGPU_KERNELS, webgpuBackend } from './webgpu-helpers.js';
+
+let gpu: WebGpuBackend;
+beforeAll(async () => {
+  gpu = await webgpuBackend({ stagingBytes: 16384 });
+});
+afterAll(() => gpu?.dispose());
+
+/** y = A·x and, where uploaded with transpose, y = Aᵀ·x, read back */
+async function products(M: WebGpuMatrix, seed: number, transpose: boolean): Promise<number[][]> {
+  const dt = M.dtype;
+  const out: number[][] = [];
+  for (const op of transpose ? (['N', 'T'] as const) : (['N'] as const)) {
+    const [n, m] = op === 'N' ? [M.cols, M.rows] : [M.rows, M.cols];
+    const x = gpu.vector(dt, randomData(dt, n, seed));
+    const y = gpu.vector(dt, m);
+    gpu.spmv(M, x, y, { op });
+    out.push(Array.from(await gpu.read(y)));
+    x.dispose();
+    y.dispose();
+  }
+  return out;
+}
+
+async function sameAsUpload(list: { matrix: HostMatrix; options?: WebGpuUploadOptions }[]): Promise<void> {
+  const many = await gpu.uploadMany(list);
+  try {
+    for (let i = 0; i < list.length; i++) {
+      const one = gpu.upload(list[i].matrix, list[i].options);
+      try {
+        const what = `${i}: ${list[i].matrix.format} ${list[i].matrix.dtype}`;
+        expect([many[i].kernel, many[i].bytes], what).toEqual([one.kernel, one.bytes]);
+        const t = list[i].options?.transpose === true;
+        expect(await products(many[i], 40 + i, t), what).toEqual(await products(one, 40 + i, t));
+      } finally {
+        one.dispose();
+      }
+    }
+  } finally {
+    for (const m of many) m.dispose();
+  }
+}
+
+describe('WebGPU uploadMany', () => {
+  for (const dt of DTYPES) {
+    it(`every kernel, ${dt}: the same kernel, bytes and products as upload(), in one batch`, async () => {
+      const list: { matrix: HostMatrix; options?: WebGpuUploadOptions }[] = [];
+      // 24 000 entries: f64 values long enough for the GPU's split, 12 pieces of 16 KB each
+      const A = inDType(generated('random-uniform-2000'), dt);
+      // complex: two layouts (SwiftShader compiles and runs c128 slowly)
+      const kernels = isComplex(dt) ? (['csr_row', 'hyb'] as const) : WEBGPU_KERNELS;
+      for (const k of kernels) {
+        const c = forKernel(A, k);
+        if (typeof c !== 'string') list.push({ matrix: c.host, options: c.opts });
+      }
+      list.push({ matrix: inDType(generated('rect-701x257'), dt), options: { transpose: true } });
+      expect(list.length).toBeGreaterThanOrEqual(kernels.length); // DIA would pad this matrix past the test's limit
+      await sameAsUpload(list);
+    });
+  }
+
+  it('f64 values at or past 2^127 (in a late piece): that array starts over with the host encoding, the same product as upload()', async () => {
+    const A = generated('random-uniform-2000');
+    const big = A.values.slice();
+    big[big.length - 3] = 2 ** 127 * 1.5;
+    big[5] = -(2 ** 127);
+    const B = new CSRMatrix(A.rows, A.cols, 'f64', A.rowPtr, A.colIdx, big);
+    await sameAsUpload([{ matrix: A }, { matrix: B }, { matrix: A, options: { kernel: 'vector' } }]);
+  });
+
+  it('a value beyond f32 is refused as upload() refuses it; nothing stays resident and the next batch works', async () => {
+    const A = generated('random-uniform-2000');
+    const bad = A.values.slice();
+    bad[bad.length - 2] = 1e39;
+    const B = new CSRMatrix(A.rows, A.cols, 'f64', A.rowPtr, A.colIdx, bad);
+    expect(() => gpu.upload(B)).toThrow(WebGpuLimitError);
+    const before = gpu.bytesInUse;
+    await expect(gpu.uploadMany([{ matrix: A }, { matrix: B }])).rejects.toThrow(WebGpuLimitError);
+    expect(gpu.bytesInUse).toBe(before);
+    await sameAsUpload([{ matrix: A }, { matrix: inDType(A, 'c128') }]);
+  });
+
+  it("the products' pipelines are made in the background while the contents stream", async () => {
+    const be = await webgpuBackend({ stagingBytes: 16384 });
+    try {
+      const { engine, device } = be as unknown as { engine: { compiling: Set<string> }; device: GPUDevice };
+      const made = (spy: { mock: { calls: unknown[][] } }) => spy.mock.calls.map((c) => (c[0] as GPUComputePipelineDescriptor).label);
+      const inBackground = vi.spyOn(device, 'createComputePipelineAsync');
+      const now = vi.spyOn(device, 'createComputePipeline');
+      const A = generated('random-uniform-2000').astype('f32');
+      const [M] = await be.uploadMany([{ matrix: A, options: { kernel: 'row' } }]);
+      expect(made(inBackground)).toEqual(['csr_row/f32//main']);
+      for (let t = 0; engine.compiling.size > 0 && t < 2000; t++) await new Promise((r) => setTimeout(r, 5));
+      const x = be.vector('f32', randomData('f32', A.cols, 3));
+      const y = be.vector('f32', A.rows);
+      be.spmv(M, x, y);
+      const one = be.upload(A, { kernel: 'row' });
+      const y1 = be.vector('f32', A.rows);
+      be.spmv(one, x, y1);
+      expect(Array.from(await be.read(y))).toEqual(Array.from(await be.read(y1)));
+      expect(made(now)).not.toContain('csr_row/f32//main');
+    } finally {
+      be.dispose();
+    }
+  });
+});
