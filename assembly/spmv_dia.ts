@@ -315,9 +315,10 @@ function diaCplxScalar<T>(offsets: usize, ndiag: i32, data: usize, pitch: i32, c
           let c0 = v128.splat<T>(0), c1 = c0, c2 = c0, c3 = c0;
           const xi = x + (<usize>i << SH);
           let dp = data + (<usize>i << DS);
-          // (uniform, f64: the block's two 4-row groups flagged in `uni` hold consts[d] on every diagonal d:
-          // those values from 8·ndiag bytes instead of the block's slots, the same products and sums)
-          if (uniform && load<u16>(uni + (<usize>i >> 2)) == 0x0101) {
+          // (uniform, f64: the block's 4-row groups flagged in `uni` hold consts[d] on every diagonal d:
+          // their values from 8·ndiag bytes instead of the block's slots, the same products and sums)
+          const f = uniform ? load<u16>(uni + (<usize>i >> 2)) : 0;
+          if (f == 0x0101) {
             let cp = consts;
             for (let op = offsets, oe = offsets + (<usize>ndiag << 2); op < oe; op += 4, cp += 8) {
               const xp = xi + (<usize>load<i32>(op) << SH);
@@ -326,6 +327,31 @@ function diaCplxScalar<T>(offsets: usize, ndiag: i32, data: usize, pitch: i32, c
               c1 = v128.add<T>(c1, v128.mul<T>(a, xs<T>(v128.load(xp, 16), vc, scaled)));
               c2 = v128.add<T>(c2, v128.mul<T>(a, xs<T>(v128.load(xp, 32), vc, scaled)));
               c3 = v128.add<T>(c3, v128.mul<T>(a, xs<T>(v128.load(xp, 48), vc, scaled)));
+            }
+            diaStoreBlock<T>(y + (<usize>i << SH), c0, c1, c2, c3, va, vb, useBeta);
+            continue;
+          }
+          if (f != 0) {
+            // one of the two groups uniform (a grid line's first or last block): its half from consts
+            let cp = consts;
+            if ((f & 0xff) != 0) {
+              for (let op = offsets, oe = offsets + (<usize>ndiag << 2); op < oe; op += 4, cp += 8, dp += dstep) {
+                const xp = xi + (<usize>load<i32>(op) << SH);
+                const a = v128.load64_splat(cp);
+                c0 = v128.add<T>(c0, v128.mul<T>(a, xs<T>(v128.load(xp), vc, scaled)));
+                c1 = v128.add<T>(c1, v128.mul<T>(a, xs<T>(v128.load(xp, 16), vc, scaled)));
+                c2 = v128.add<T>(c2, v128.mul<T>(ldA<T, D>(dp, 2), xs<T>(v128.load(xp, 32), vc, scaled)));
+                c3 = v128.add<T>(c3, v128.mul<T>(ldA<T, D>(dp, 3), xs<T>(v128.load(xp, 48), vc, scaled)));
+              }
+            } else {
+              for (let op = offsets, oe = offsets + (<usize>ndiag << 2); op < oe; op += 4, cp += 8, dp += dstep) {
+                const xp = xi + (<usize>load<i32>(op) << SH);
+                const a = v128.load64_splat(cp);
+                c0 = v128.add<T>(c0, v128.mul<T>(ldA<T, D>(dp, 0), xs<T>(v128.load(xp), vc, scaled)));
+                c1 = v128.add<T>(c1, v128.mul<T>(ldA<T, D>(dp, 1), xs<T>(v128.load(xp, 16), vc, scaled)));
+                c2 = v128.add<T>(c2, v128.mul<T>(a, xs<T>(v128.load(xp, 32), vc, scaled)));
+                c3 = v128.add<T>(c3, v128.mul<T>(a, xs<T>(v128.load(xp, 48), vc, scaled)));
+              }
             }
             diaStoreBlock<T>(y + (<usize>i << SH), c0, c1, c2, c3, va, vb, useBeta);
             continue;
