@@ -23,7 +23,7 @@ export function cpuSymbolicKernels(B: Kernels): SymbolicKernels {
     },
     eliminationTree: (g, perm, pinv) => {
       const n = g.n;
-      return run(B, [g.ptr.subarray(0, n + 1), g.adj.subarray(0, g.ptr[n]), perm, pinv], [n, n], (p, out) => B.kernels.sym_etree(n, ...p, ...out), 0)[0];
+      return run(B, [g.ptr.subarray(0, n + 1), g.adj.subarray(0, g.ptr[n]), perm, pinv], [n], (p, out, work) => B.kernels.sym_etree(n, ...p, ...out, work), 2 * n)[0];
     },
     postorder: (parent) => {
       const n = parent.length;
@@ -31,13 +31,13 @@ export function cpuSymbolicKernels(B: Kernels): SymbolicKernels {
     },
     graphTree: (g, perm, pinv) => {
       const n = g.n;
-      const [parent, post, counts] = run(B, [g.ptr.subarray(0, n + 1), g.adj.subarray(0, g.ptr[n]), perm, pinv], [n, n, n], (p, out, work) => B.kernels.sym_graph(n, ...p, ...out, work), 5 * n);
+      const [parent, post, counts] = run(B, [g.ptr.subarray(0, n + 1), g.adj.subarray(0, g.ptr[n]), perm, pinv], [n, n, n], (p, out, work) => B.kernels.sym_graph(n, ...p, ...out, work), 6 * n);
       return { parent, post, counts };
     },
     countsOfLists: (ptr, idx, head, next, pinv, parent, post) => {
       const n = parent.length;
       const lists = ptr.length - 1;
-      return run(B, [ptr.subarray(0, lists + 1), idx.subarray(0, ptr[lists]), head, next, pinv, parent, post], [n], (p, out, work) => B.kernels.sym_counts(n, ...p, ...out, work), 4 * n)[0];
+      return run(B, [ptr.subarray(0, lists + 1), idx.subarray(0, ptr[lists]), head, next, pinv, parent, post], [n], (p, out, work) => B.kernels.sym_counts(n, ...p, ...out, work), 5 * n)[0];
     },
   };
 }
