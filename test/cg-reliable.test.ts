@@ -186,7 +186,7 @@ describe('f32 CG with reliable updates to an f64 tolerance', () => {
     }
   });
 
-  it('a uniform Jacobi D⁻¹ = c·I (c > 0) only scales: the f32 steps run without it (cg_update_f32), the plain f64 reference PCG\'s iterations ± 1 and a true 1e-10; a varying diagonal keeps Jacobi', async () => {
+  it('a uniform Jacobi D⁻¹ = c·I (c > 0) only scales: the f32 steps and the f64 head run without it (cg_update_f32, cg_update_f64), the plain f64 reference PCG\'s iterations ± 1 and a true 1e-10; a varying diagonal keeps Jacobi', async () => {
     const P = poisson3D(12).astype('f32');
     const b = rhs(P.rows, 3);
     // the diagonal varied in one row: D⁻¹ not uniform
@@ -217,7 +217,9 @@ describe('f32 CG with reliable updates to an f64 tolerance', () => {
         expect(Math.abs(r.iterations - ref), `reference ${ref}`).toBeLessThanOrEqual(1);
         // f32 steps (cg_dia_f32) after the f64 head (cg_dia_direction…f64f32) in each case
         expect(kernels.has('cg_dia_f32') && [...kernels].some((k) => k.endsWith('_f64f32'))).toBe(true);
+        // the f32 steps and the f64 head: without Jacobi where it only scales, with it otherwise
         expect([kernels.has('cg_update_f32'), kernels.has('cg_update_jacobi_scalar_f32') || kernels.has('cg_update_jacobi_f32')]).toEqual([uniform, !uniform]);
+        expect([kernels.has('cg_update_f64'), [...kernels].some((k) => k.startsWith('cg_residual_jacobi'))]).toEqual([uniform, !uniform]);
       } finally {
         ops.dispose();
         M.dispose();

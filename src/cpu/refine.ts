@@ -25,9 +25,9 @@ export function wideView(M: CpuMatrix): CpuMatrix {
   return new CpuMatrix(M.host, M.regions, { ...M.params, compact: 1 }, 'f64');
 }
 
-/** The solve's operations in f64 over wideView(A) (cpuSolverOps with the path's own preconditioner), and that preconditioner's f32 function. */
+/** The solve's operations in f64 over wideView(A) (cpuSolverOps with the path's own preconditioner, or `none`), and that preconditioner's f32 function. */
 export interface WideOps {
-  make(): SolverOps<CpuVector> & { dispose(): void };
+  make(none: boolean): SolverOps<CpuVector> & { dispose(): void };
   precondition: SolverOps<CpuVector>['precondition'];
 }
 
@@ -42,7 +42,11 @@ export async function cpuRefinement(B: CpuBackend, M: CpuMatrix, b: Float64Array
   const rhs = B.vector('f32', n);
   const vectors = () => [bv, x, next, rhs];
   // rhs ← b − A·v in f32, returning ‖b − A·v‖ in f64 (NaN when not finite)
+  // from x = 0, r = b: rhs is b rounded to f32, made when first asked for — not at all where a head's
+  // answer is adopted first (its residual pass writes rhs) — and not by a pass over A
+  let roundB = false;
   const residual = async (v: CpuVector): Promise<number> => {
+    roundB = false;
     const parts = await B.runReduction('refine_residual_dia_f32', () => [M.ptr('offsets'), M.params.ndiag, M.ptr('data'), M.params.pitch, n, v.ptr, bv.ptr, rhs.ptr], n);
     const norm = Math.sqrt(sumPartials(parts)[0]);
     return Number.isFinite(norm) ? norm : NaN;
@@ -62,8 +66,7 @@ export async function cpuRefinement(B: CpuBackend, M: CpuMatrix, b: Float64Array
       x.view().set(x0);
       rnorm = await residual(x);
     } else {
-      // from x = 0, r = b: rounded to f32 here, not by a pass over A
-      rhs.view().set(b);
+      roundB = true;
       rnorm = Number.isFinite(bnorm) ? bnorm : NaN;
     }
   } catch (e) {
@@ -73,16 +76,30 @@ export async function cpuRefinement(B: CpuBackend, M: CpuMatrix, b: Float64Array
   // next ← x + d in f64 (the kernel's check sum NaN where d holds Inf or NaN)
   const add = async (x: CpuVector, d: CpuVector, next: CpuVector) =>
     !Number.isNaN(sumPartials(await B.runReduction('refine_add_f32', () => [x.ptr, d.ptr, next.ptr], n))[0]);
-  const R = poolRefinement(Number.isFinite(bnorm) ? bnorm : NaN, rnorm, rhs, x, next, vectors(), residual, add);
+  const pool = poolRefinement(Number.isFinite(bnorm) ? bnorm : NaN, rnorm, rhs, x, next, vectors(), residual, add);
+  const R = {
+    ...pool,
+    rhs: () => {
+      if (roundB) {
+        rhs.view().set(b);
+        roundB = false;
+      }
+      return rhs;
+    },
+  };
   if (!wideOps) return R;
-  let head: (WideHead<CpuVector> & { dispose(): void }) | undefined;
+  // made once, with or without the path's preconditioner (`none`) as first asked
+  let head: (WideHead<CpuVector> & { dispose(): void; none: boolean }) | undefined;
   return {
     ...R,
     wide(precondition) {
-      if (precondition !== wideOps.precondition) return undefined;
+      // the path's preconditioner, or none (solve.ts unscaled: the f32 steps without a uniform Jacobi)
+      const none = precondition === undefined;
+      if ((precondition !== wideOps.precondition && !none) || (head && head.none !== none)) return undefined;
       if (!head) {
-        const ops = wideOps.make();
+        const ops = wideOps.make(none);
         head = {
+          none,
           ops,
           b: bv,
           x0: x0 && R.answer(),

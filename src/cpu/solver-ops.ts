@@ -143,7 +143,7 @@ export function cpuSolverOps(
     // of iterations in f64 over the same values (wide: the f64 kernels that widen them)
     refinement: (b, x0, range) =>
       !single ? cpuRefinementF64(B, M, b, x0, range)
-      : refinesOnPool(M) ? cpuRefinement(B, M, b, x0, fused ? { make: () => cpuSolverOps(B, wideView(M), preconditioner, true, host), precondition } : undefined, range)
+      : refinesOnPool(M) ? cpuRefinement(B, M, b, x0, fused ? { make: (none) => cpuSolverOps(B, wideView(M), none ? 'none' : preconditioner, true, host), precondition } : undefined, range)
       : undefined,
     release: (v) => v.dispose(),
     dispose: () => dinv?.dispose(),

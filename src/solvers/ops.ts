@@ -255,7 +255,7 @@ export interface PathRefinement<V> {
   /**
    * Optional, for an f32 matrix (the CPU pool's DIA): operations in f64 over the same stored values for
    * CG's first iterations (solve.ts reliableCg), made once; undefined where `precondition` (the solve's)
-   * is not the path's own preconditioner, which they repeat in f64.
+   * is neither the path's own preconditioner, which they repeat in f64, nor undefined (none).
    */
   wide?(precondition: SolverOps<V>['precondition']): WideHead<V> | undefined;
 }

@@ -591,7 +591,7 @@ async function refineOnPath<V>(
  * gained RELIABLE_DELTA since the last replacement or says it met the target — where restarted
  * refinement throws the Krylov space away at each correction solve. Where R offers a head in f64
  * (R.wide) the first iterations run there, to WIDE_HEAD_GAIN·tol, and hand their direction on. A
- * preconditioner that only scales (a uniform Jacobi D⁻¹) is left out of the recurrence (unscaled).
+ * preconditioner that only scales (a uniform Jacobi D⁻¹) is left out of both (unscaled).
  * `refinements` counts the replacements (the head's answer adopted is one); the reported residual is the last one's (the host's f64, or the path's where its
  * rounding bound keeps it under the target, else the host's once more).
  */
@@ -618,7 +618,8 @@ async function reliableCg<V>(
   try {
     // the head in f64 (R.wide) down to WIDE_HEAD_GAIN·tol, its answer adopted (one replacement) and its
     // direction handed to the f32 recurrence
-    const W = !reason && tol * WIDE_HEAD_GAIN < 1 ? R.wide?.(ops.precondition) : undefined;
+    const inner = unscaled(ops);
+    const W = !reason && tol * WIDE_HEAD_GAIN < 1 ? R.wide?.(inner.precondition) : undefined;
     let resume: CgDirection<V> | undefined;
     if (W) {
       const head = await cg(W.ops, W.b, { tol: tol * WIDE_HEAD_GAIN, maxIter, signal: o.signal, onIteration: o.onIteration, x0: W.x0, keepDirection: true });
@@ -652,7 +653,7 @@ async function reliableCg<V>(
       // the recurrence's residuals relative to its start's, rnorm (after a head: the adopted answer's)
       const ratio = rnorm / scale;
       const before = iterations;
-      const res = await cg(unscaled(ops), R.rhs(), {
+      const res = await cg(inner, R.rhs(), {
         tol,
         maxIter: maxIter - before,
         signal: o.signal,
@@ -685,9 +686,9 @@ async function reliableCg<V>(
 /**
  * ops without a preconditioner that only scales (ops.preconditionScale: z = c·r, c > 0): CG's iterates
  * are the same without it in exact arithmetic — its p is c·p′, ρ c·ρ′, α·p, x and r alike — so the
- * steps skip z, rᴴz and a rounding (the f32 update's pass: x, r and ‖r‖² alone, cg_update_f32). A
- * direction handed on by a solve with it (the f64 head's p, ρ) goes on as it is: β = rᴴr/ρ on that p
- * is c⁻¹ times the step the preconditioned recurrence takes.
+ * steps skip z, rᴴz and a rounding (the f32 update's pass: x, r and ‖r‖² alone, cg_update_f32), and
+ * the f64 head its D⁻¹ vector's set-up. (A direction handed on by a solve with it, p and ρ, would go on
+ * as it is: β = rᴴr/ρ on that p is c⁻¹ times the step the preconditioned recurrence takes.)
  */
 function unscaled<V>(ops: SolverOps<V>): SolverOps<V> {
   return ops.preconditionScale === undefined ? ops : { ...ops, precondition: undefined, preconditionScale: undefined, cgUpdatePrecondition: undefined, cgDeferredX: undefined };
