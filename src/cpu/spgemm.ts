@@ -26,6 +26,8 @@ interface Resident {
   regions: Region[];
   /** √|aᵢᵢ| per row (amg_diagonal's), once diagonal() has run: aggregate() reads it */
   sd?: Region;
+  /** a product kept past the session (retain): release() and dispose() leave its regions */
+  held?: boolean;
 }
 
 /**
@@ -41,6 +43,8 @@ interface Resident {
  */
 export class CpuSparseSession implements SparseSession {
   private readonly uploads = new Map<CSRMatrix, Resident>();
+  /** the products kept since retain(), which outlive the session */
+  private held: Resident[] | null = null;
   constructor(private readonly backend: CpuBackend) {}
 
   isCanonical(M: CSRMatrix, dtype: DType): boolean {
@@ -287,7 +291,7 @@ export class CpuSparseSession implements SparseSession {
     const ap = A.rowPtr;
     const chunks = A.nnz < SPGEMM_POOL_FLOOR ? 1 : B.threads;
     const bounds = chunks === 1 ? Int32Array.of(0, n) : balancedBounds(n, chunks, (i) => ap[i] + i);
-    M.sd ??= this.alloc(M, 8 * n || 8);
+    M.sd ??= B.heap.alloc(8 * n || 8);
     const dr = B.heap.alloc(8 * n || 8);
     const out = B.heap.alloc(16 * chunks);
     try {
@@ -366,19 +370,35 @@ export class CpuSparseSession implements SparseSession {
 
   release(M: CSRMatrix): void {
     const r = this.uploads.get(M);
-    if (r) free(r);
+    if (r) drop(r);
     this.uploads.delete(M);
   }
 
   dispose(): void {
-    for (const r of this.uploads.values()) free(r);
+    for (const r of this.uploads.values()) drop(r);
     this.uploads.clear();
   }
 
-  /** A product made here as a host CSRMatrix, which stays resident as that matrix's copy. */
+  retain(): () => void {
+    const held: Resident[] = (this.held = []);
+    return () => {
+      for (const r of held.splice(0)) free(r);
+    };
+  }
+
+  /**
+   * A product made here as a host CSRMatrix, which stays resident as that matrix's copy: after
+   * retain(), where the memory is shared (a growth detaches no view), the matrix is views of the
+   * product's regions, which outlive the session; else a copy.
+   */
   private keep(C: Resident): CSRMatrix {
     try {
-      const M = hostCopy(C, 'f64');
+      const views = this.held !== null && this.backend.heap.shared;
+      const M = hostCopy(C, 'f64', views);
+      if (views) {
+        C.held = true;
+        this.held!.push(C);
+      }
       this.uploads.set(M, C);
       return M;
     } catch (e) {
@@ -502,4 +522,13 @@ function hostCopy(C: Resident, dtype: DType, views = false): CSRMatrix {
 function free(r: Resident): void {
   for (const region of r.regions) region.dispose();
   r.regions.length = 0;
+  r.sd?.dispose();
+  r.sd = undefined;
+}
+
+/** Frees r's regions, or only its √|aᵢᵢ| when it is a product kept past the session. */
+function drop(r: Resident): void {
+  if (!r.held) return free(r);
+  r.sd?.dispose();
+  r.sd = undefined;
 }

@@ -94,6 +94,7 @@ export class PreconditionerHandle {
     this.#disposed = true;
     for (const r of this.#resident.values()) r.dispose();
     this.#resident.clear();
+    this.plan.dispose?.();
     this.owner.forget(this);
   }
 }

@@ -18,6 +18,7 @@ import type { AutoSolveOptions, Backend, Capabilities, ExplainSolveOptions, Gmre
 import { AUTO_SOLVE_OPTION_KEYS, EXPLAIN_SOLVE_OPTION_KEYS, GMRES_OPTION_KEYS, PRECONDITIONER_OPTION_KEYS } from './options.js';
 import { PreconditionerHandle } from './preconditioner.js';
 import { chooseDirect, chooseSolve, DIRECT_MAX_N, directResidualBound, KRYLOV, seedSymmetricAbsNorms, SOLVE_METHODS, solveWithTrueResidual, type DirectEstimate, type KrylovMethod, type SolveCandidate, type SolveExplanation, type SolveMethod } from '../solvers/solve.js';
+import type { PreconditionerOperator } from '../solvers/operator.js';
 import { checkPreconditionerOptions, planPreconditioner, type PreconditionerKind, type PreconditionerOptions, type PreconditionerPlan } from '../solvers/precond/index.js';
 import { pathLanczosBounds } from '../solvers/precond/chebyshev.js';
 import { constantDiagonal, inverseDiagonal } from '../solvers/precond/jacobi.js';
@@ -1686,7 +1687,15 @@ export class Runtime implements HandleOwner {
           : p.cost.kind === 'gpu'
             ? (analysis.chebyshevGpu ??= await this.chebyshevPlan(p, base, h, csr, structure))
             : (analysis.chebyshev ??= planPreconditioner(csr, structure, { kind }, this.sparseKernels)));
-      const P = handle ? handle.on(p.id, base) : plan.instantiate(base);
+      // a plan made here (AMG's holds its levels in the runtime's memory) goes with the solve
+      const own = handle || kind === 'chebyshev' ? undefined : plan;
+      let P: PreconditionerOperator<PathVector>;
+      try {
+        P = handle ? handle.on(p.id, base) : plan.instantiate(base);
+      } catch (e) {
+        own?.dispose?.();
+        throw e;
+      }
       // a Chebyshev polynomial runs resident with CG where the path has that (WebGPU: no host round trip per iteration)
       const poly = P.chebyshev;
       const resident = poly && base.cgChebyshevResident ? (b: PathVector, o: Parameters<NonNullable<SolverOps<PathVector>['cgResident']>>[1]) => base.cgChebyshevResident!(b, o, poly) : undefined;
@@ -1696,6 +1705,7 @@ export class Runtime implements HandleOwner {
         description: `${plan.description} [${resident && cand.method === 'cg' ? 'CG and the polynomial resident on the device' : P.method}]`,
         dispose: () => {
           if (!handle) P.dispose();
+          own?.dispose?.();
           base.dispose();
         },
       };

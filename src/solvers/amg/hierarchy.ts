@@ -70,6 +70,8 @@ export interface AmgHierarchy {
   stopReason: string;
   options: Required<Omit<AmgOptions, 'nearNullSpace'>> & { candidates: number };
   setupMs: number;
+  /** frees the levels' P, R and coarse A where the setup's kernels left them (the host matrices read them in place): the hierarchy is not used after */
+  dispose(): void;
 }
 
 export const AMG_DEFAULTS = { theta: 0.02, maxCoarse: 500, maxLevels: 10, sweeps: 1, smoother: 'jacobi', cycle: 'V', blockSize: 1, improveCandidates: 4 } as const;
@@ -87,8 +89,13 @@ export const AMG_DEFAULTS = { theta: 0.02, maxCoarse: 500, maxLevels: 10, sweeps
 export function buildHierarchy(A: CSRMatrix, kernels: SparseKernels, options: AmgOptions = {}): AmgHierarchy {
   if (A.rows >= WARM_FROM) warmKernels(kernels);
   const session = kernels();
+  // the products stay where the kernels made them, the hierarchy's until its dispose()
+  const free = session.retain();
   try {
-    return build(A, session, kernels, options);
+    return { ...build(A, session, kernels, options), dispose: free };
+  } catch (e) {
+    free();
+    throw e;
   } finally {
     session.dispose();
   }
@@ -129,7 +136,7 @@ function warmKernels(kernels: SparseKernels): void {
   }
 }
 
-function build(A: CSRMatrix, session: SparseSession, kernels: SparseKernels, options: AmgOptions): AmgHierarchy {
+function build(A: CSRMatrix, session: SparseSession, kernels: SparseKernels, options: AmgOptions): Omit<AmgHierarchy, 'dispose'> {
   const t0 = performance.now();
   const { nearNullSpace, ...rest } = options;
   const o = { ...AMG_DEFAULTS, ...rest };

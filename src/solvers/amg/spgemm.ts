@@ -50,6 +50,12 @@ export interface SparseSession {
    * threads; one block is plain Gauss–Seidel. A row whose diagonal is not positive is left alone
    */
   gaussSeidelOnZero(A: CSRMatrix, x: Float64Array, sweeps: number, blocks?: Int32Array): void;
+  /**
+   * From now on the products kept where the kernels run (smoothedProlongator, transpose, galerkin)
+   * stay there past release() and dispose(), their host matrices read in place where they can be (no
+   * copy); the function returned frees them, after which those matrices must not be read
+   */
+  retain(): () => void;
   /** frees M's copy */
   release(M: CSRMatrix): void;
   /** frees every copy */

@@ -52,6 +52,8 @@ export interface PreconditionerPlan {
   /** amg: the hierarchy (levels, complexities, why coarsening stopped) */
   readonly amg?: AmgInfo;
   instantiate<V>(ops: SolverOps<V>): PreconditionerOperator<V>;
+  /** frees what the setup left in the runtime's memory (AMG's level matrices); no instantiate() after it */
+  dispose?(): void;
 }
 
 /**
@@ -95,13 +97,14 @@ export function planPreconditioner(
   bounds?: { min: number; max: number; where: string; ms: number; dinv: ValueArray },
 ): PreconditionerPlan {
   const t0 = performance.now() - (bounds?.ms ?? 0);
-  const plan = (kind: PreconditionerKind, description: string, instantiate: PreconditionerPlan['instantiate'], shift = 0, amg?: AmgInfo): PreconditionerPlan => ({
+  const plan = (kind: PreconditionerKind, description: string, instantiate: PreconditionerPlan['instantiate'], shift = 0, amg?: AmgInfo, dispose?: () => void): PreconditionerPlan => ({
     kind,
     description,
     shift,
     setupMs: performance.now() - t0,
     amg,
     instantiate,
+    ...(dispose ? { dispose } : {}),
   });
   // NaN or ±Inf in A: every setup that reads A's off-diagonal values divides by them or sums them
   // through — IC(0)/ILU(0) reported a breakdown 'even with the diagonal shifted', SSOR and AMG (±Inf on
@@ -159,7 +162,7 @@ export function planPreconditioner(
     }
     case 'amg': {
       const { hierarchy, info, description } = amgSetup(A, s, kernels, o.amg);
-      return plan('amg', description, (ops) => amgCycle(ops, hierarchy), 0, info);
+      return plan('amg', description, (ops) => amgCycle(ops, hierarchy), 0, info, () => hierarchy.dispose());
     }
   }
 }
