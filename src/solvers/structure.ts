@@ -42,14 +42,16 @@ export interface SolveStructure {
  * took 60 ms of poisson3D(64)'s 1.8 M entries; this takes a third of that.)
  */
 export function solveStructure(A: CSRMatrix, copy?: SparseMatrix | null): SolveStructure {
-  const s = isComplex(A.dtype) ? anyStructure(A) : copy?.format === 'dia' && copy.rows === A.rows && copy.cols === A.cols ? diaStructure(copy, A.nnz) : realStructure(A);
+  const dia = !isComplex(A.dtype) && copy?.format === 'dia' && copy.rows === A.rows && copy.cols === A.cols ? copy : null;
+  // the DIA pass counts each upper diagonal's nonzero slots, which gridDiameter reads
+  const nonzeros = dia ? new Int32Array(dia.offsets.length) : undefined;
+  const s = isComplex(A.dtype) ? anyStructure(A) : dia ? diaStructure(dia, A.nnz, nonzeros!) : realStructure(A);
   if (s.hermitian && s.laplacianLike && s.n > 0) {
     // on first read: only 'auto' reads it, and its two breadth-first searches cost ≈ 0.3 s a million
     // rows, which a solve with its preconditioner given (rt.amg, 'jacobi', …) need not pay
     // (a DIA copy holding a grid's pattern: its diameter by formula, the two searches' answer without them)
     let d: number | undefined;
-    const dia = copy?.format === 'dia' && copy.rows === A.rows && copy.cols === A.cols ? copy : null;
-    Object.defineProperty(s, 'diameter', { enumerable: true, get: () => (d ??= (dia && gridDiameter(dia, A.nnz)) ?? pseudoDiameter(A)) });
+    Object.defineProperty(s, 'diameter', { enumerable: true, get: () => (d ??= (dia && gridDiameter(dia, A.nnz, nonzeros)) ?? pseudoDiameter(A)) });
   }
   return s;
 }
@@ -132,7 +134,7 @@ function realStructure(A: CSRMatrix): SolveStructure {
  * stores as 0, which none of the tests counts, and each row's off-diagonals are summed in the same
  * ascending column order, a block of rows at a time. `nnz`: A's.
  */
-function diaStructure(D: DIAMatrix, nnz: number): SolveStructure {
+function diaStructure(D: DIAMatrix, nnz: number, nonzeros: Int32Array): SolveStructure {
   const { rows: n, offsets, pitch, data } = D;
   const nd = offsets.length;
   const main = offsets.indexOf(0);
@@ -162,8 +164,10 @@ function diaStructure(D: DIAMatrix, nnz: number): SolveStructure {
       // stored); below it, a diagonal without a mirror must hold zeros (one with a mirror is met from above)
       const pairs = hermitian && o > 0;
       const mt = m >= 0 ? m * pitch + o : -1;
+      let nz = 0;
       for (let i = lo; i < hi; i++) {
         const a = data[at + i];
+        if (a !== 0) nz++;
         // NaN and ±Infinity: a − a is NaN
         const bad = a - a !== 0;
         if (bad) finite = false;
@@ -176,6 +180,7 @@ function diaStructure(D: DIAMatrix, nnz: number): SolveStructure {
           if ((a !== v || bad) && !((a - v) * (a - v) <= 1e-24 * Math.max(a * a, v * v))) hermitian = false;
         }
       }
+      nonzeros[d] += nz;
       if (hermitian && o < 0 && m < 0) for (let i = lo; i < hi; i++) if (data[at + i] !== 0) hermitian = false;
     }
     for (let i = b0; i < b1; i++) {
@@ -281,10 +286,11 @@ export function pseudoDiameter(A: CSRMatrix): number {
  * n = m_d·s_d, entry (i, i + s_k) stored and nonzero just where i's k-th digit in that mixed radix is
  * below m_k − 1, none stored as 0 — else undefined. On such a grid the two searches go from node 0 to
  * node n − 1 (the one node at distance Σ(m_k − 1), whatever the search order) and back: their answer
- * is Σ(m_k − 1). One pass over the upper diagonals' slots, where the searches take two over A's
- * entries with a load of a node's mark per entry (poisson3D(64): ≈ 20–25 ms a solve).
+ * is Σ(m_k − 1). `nonzeros`: each diagonal's nonzero slots where counted already (diaStructure's
+ * pass), else counted here; then only the slots that must be zero are read, where the searches take
+ * two passes over A's entries with a load of a node's mark per entry (poisson3D(64): ≈ 20–25 ms a solve).
  */
-export function gridDiameter(D: DIAMatrix, nnz: number): number | undefined {
+export function gridDiameter(D: DIAMatrix, nnz: number, nonzeros?: Int32Array): number | undefined {
   const { rows: n, offsets, pitch, data } = D;
   const main = offsets.indexOf(0);
   const up = offsets.filter((o) => o > 0);
@@ -303,13 +309,18 @@ export function gridDiameter(D: DIAMatrix, nnz: number): number | undefined {
   if (n % up[up.length - 1] !== 0 || nnz !== n + 2 * edges) return undefined;
   // n stored diagonal entries, so nnz − n off the diagonal
   for (let i = main * pitch, e = i + n; i < e; i++) if (data[i] === 0) return undefined;
-  // each s_k's slots in blocks of span = m_k·s_k rows: the first (m_k − 1)·s_k nonzero, the last s_k zero
+  // each s_k's slots in blocks of span = m_k·s_k rows: the first (m_k − 1)·s_k nonzero, the last s_k
+  // zero — the zeros probed, and then as many nonzero slots as the grid has edges there: no other zero
   for (let k = 0; k < up.length; k++) {
     const s = up[k];
     const span = k + 1 < up.length ? up[k + 1] : n;
-    const at = offsets.indexOf(s) * pitch;
+    const d = offsets.indexOf(s);
+    const at = d * pitch;
+    let nz = 0;
+    if (nonzeros) nz = nonzeros[d];
+    else for (let i = at, e = at + n - s; i < e; i++) if (data[i] !== 0) nz++;
+    if (nz !== n - n / (span / s)) return undefined;
     for (let b = 0; b < n; b += span) {
-      for (let i = b, e = b + span - s; i < e; i++) if (data[at + i] === 0) return undefined;
       for (let i = b + span - s, e = Math.min(b + span, n - s); i < e; i++) if (data[at + i] !== 0) return undefined;
     }
   }
