@@ -3,7 +3,7 @@
  * residentChebyshevCg; Dawn + SwiftShader in Node), against a textbook f64 PCG with an independently
  * written Chebyshev iteration (Saad, Iterative Methods, Alg. 12.1, its residual taken as r − A·z).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
 import { DIAMatrix } from '../src/formats/index.js';
 import type { CSRMatrix } from '../src/formats/csr.js';
@@ -212,5 +212,24 @@ describe("Chebyshev's Lanczos bounds on the GPU (pathLanczosBounds)", () => {
     expect([r.path, r.converged]).toEqual(['webgpu', true]);
     expect(r.preconditionerDetail).toMatch(/20 Lanczos steps on the WebGPU path/);
     expect(trueResidual(A, r.x, b)).toBeLessThanOrEqual(1e-9);
+  });
+
+  it('a matrix held as DIA: the resident solve takes D⁻¹ from the canonical CSR, converting nothing back (once the structure is known)', async () => {
+    const A = poisson2D(10);
+    const b = rhs(A.rows, 12);
+    const h = rt.upload(DIAMatrix.fromCSR(A));
+    // the structure (its canonical CSR, one conversion) made by a first solve
+    await rt.solve(h, b, { method: 'cg', preconditioner: 'none', tol: 1e-6 });
+    const toCSR = vi.spyOn(DIAMatrix.prototype, 'toCSR');
+    try {
+      const r = await rt.solve(h, b, { method: 'cg', preconditioner: 'chebyshev', tol: 1e-9 });
+      expect([r.path, r.converged]).toEqual(['webgpu', true]);
+      expect(r.preconditionerDetail).toMatch(/resident on the device/);
+      expect(trueResidual(A, r.x, b)).toBeLessThanOrEqual(1e-9);
+      expect(toCSR).not.toHaveBeenCalled();
+    } finally {
+      toCSR.mockRestore();
+      h.dispose();
+    }
   });
 });

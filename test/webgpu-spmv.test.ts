@@ -174,21 +174,31 @@ describe('WebGPU SpMV, csr_vector paths and SELL built from CSR', () => {
 });
 
 describe('WebGPU SpMV, DIA with compact f64 values', () => {
-  it('f64 values all exactly f32 go up as f32 (half the bytes) and give the reference product; others, and one diagonal, as double-single', async () => {
+  it('f64 values all exactly f32 go up as f32 (half the bytes), all integers in [-128, 127] as one byte each, and give the reference product; others, and one diagonal, as double-single', async () => {
     const P = DIAMatrix.fromCSR(generated('poisson2D-30'));
-    // a value that is not exactly f32 (0.1) among the stencil's integers
-    const data = Float64Array.from(P.data);
-    data[data.findIndex((v) => v !== 0)] = 0.1;
-    const notF32 = new DIAMatrix(P.rows, P.cols, 'f64', P.offsets, P.pitch, data);
+    const nz = P.data.findIndex((v) => v !== 0);
+    const variant = (edit: (d: Float64Array) => void) => {
+      const data = Float64Array.from(P.data);
+      edit(data);
+      return new DIAMatrix(P.rows, P.cols, 'f64', P.offsets, P.pitch, data);
+    };
+    // the byte's range ends (and the sign bit of each byte of a word: four neighbouring slots), a half, an integer past a byte, a value not exactly f32
+    const ends = variant((d) => d.set([-128, 127, -1, 1, -128, 127, 0, -77], nz));
+    const half = variant((d) => (d[nz] = 0.5));
+    const wide = variant((d) => (d[nz] = 128));
+    const low = variant((d) => (d[nz] = -129));
+    const notF32 = variant((d) => (d[nz] = 0.1));
     const diagonal = new DIAMatrix(P.rows, P.cols, 'f64', Int32Array.of(0), P.pitch, new Float64Array(P.pitch).fill(0.25));
     const xs = randomData('f64', P.cols, 11);
     const y0 = randomData('f64', P.rows, 12);
-    for (const [A, compact] of [[P, true], [notF32, false], [diagonal, false]] as const) {
+    const cases = [[P, 'i8'], [ends, 'i8'], [half, 'f32'], [wide, 'f32'], [low, 'f32'], [notF32, 'e'], [diagonal, 'e']] as const;
+    for (const [A, storage] of cases) {
       const M = gpu.upload(A);
       const part = M.data.main;
-      expect(part.kind === 'dia' && part.compact).toBe(compact);
-      // the value buffer: 4 bytes a slot compact, 8 (double-single) otherwise
-      expect(part.kind === 'dia' && part.values.size).toBe((compact ? 4 : 8) * A.data.length);
+      if (part.kind !== 'dia') throw new Error(part.kind);
+      expect([part.compact, part.int8]).toEqual([storage !== 'e', storage === 'i8']);
+      // the value buffer: 1 byte a slot (to 16) as i8, 4 compact, 8 (double-single) otherwise
+      expect(part.values.size).toBe(storage === 'i8' ? Math.ceil(A.data.length / 16) * 16 : (storage === 'f32' ? 4 : 8) * A.data.length);
       const x = gpu.vector('f64', xs);
       const y = gpu.vector('f64', y0);
       gpu.spmv(M, x, y, { alpha: 1.5, beta: -0.5 });

@@ -1676,7 +1676,10 @@ export class Runtime implements HandleOwner {
       const description = kind === 'none' ? 'none' : scalar ? JACOBI_AS_NONE : 'jacobi (inverse of the diagonal)';
       return { ops, description: (!scalar && handle?.description) || description, dispose: () => ops.dispose() };
     }
-    const base = p.solverOps(M, h.host, 'none');
+    // the canonical CSR, not h.host, as for Jacobi above: a GPU path's resident Chebyshev-CG takes D⁻¹
+    // from it, and a DIA host went back to CSR first (≈ 255 ms of a first Chebyshev solve of
+    // poisson3D(128) on the H100 machine's host: bench/device/results-2026-11-27-sixth/gpucg/call2)
+    const base = p.solverOps(M, csr, 'none');
     try {
       const analysis = this.solveStructureOf(h);
       // Chebyshev's plan is small (D⁻¹ and two bounds) and costly to make: kept per matrix

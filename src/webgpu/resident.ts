@@ -87,10 +87,12 @@ export interface WebGpuDIAPart {
   readonly ndiag: number;
   readonly pitch: number;
   readonly offsets: GPUBuffer;
-  /** array<E>, or array<f32> when `compact` */
+  /** array<E>, array<f32> when `compact`, bytes when `int8` */
   readonly values: GPUBuffer;
   /** real f64 values all exactly f32, stored as f32 and widened by the kernel (wgsl/dia_compact.wgsl) */
   readonly compact: boolean;
+  /** compact values that are all integers in [-128, 127], stored one byte each (array<u32>, four a word; wgsl/dia_i8.wgsl) */
+  readonly int8: boolean;
 }
 
 /** HYB: the ELL part and the COO remainder as CSR over all rows. */
