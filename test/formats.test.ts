@@ -26,6 +26,9 @@ import {
 import { parseMatrixMarket } from '../src/io/index.js';
 import { MATRIX_DIR, sharedMatrixNames } from './matrices.js';
 import { mulberry32 as prng } from './random.js';
+import { bandedMatrix } from './banded.js';
+import { markPrivateCanonical } from '../src/formats/csr.js';
+import { matrixFeatures } from '../src/runtime/features.js';
 
 // ---------------------------------------------------------------- independent reference
 
@@ -331,6 +334,29 @@ describe('layouts', () => {
       const back = d.toCSR();
       expect(back.isCanonical()).toBe(true);
       expectSame(reference(back), reference(csr));
+    }
+  });
+
+  it('DIA from CSR: rows holding every diagonal (placed in order) and rows missing some, each slot the entry or 0; with the offsets a private CSR\'s scan kept, the same', () => {
+    const rnd = prng(11);
+    for (const n of [1, 7, 300]) {
+      for (const drop of [0, 0.2, 0.9]) {
+        const offsets = [-5, -1, 0, 2, 9];
+        const want = new Map<string, number>();
+        const A = bandedMatrix(n, offsets, 'f64', (i, o) => {
+          if (rnd() < drop) return undefined;
+          const v = Math.round(rnd() * 64 - 32) / 4 || 1;
+          want.set(`${i},${o}`, v);
+          return v;
+        });
+        for (const C of [A, markPrivateCanonical(new CSRMatrix(A.rows, A.cols, 'f64', A.rowPtr.slice(), A.colIdx.slice(), A.values.slice()))]) {
+          if (C !== A) matrixFeatures(C, true); // the runtime's scan: offsets remembered for the conversion
+          const D = DIAMatrix.fromCSR(C, { maxSlots: 1e8 });
+          for (let d = 0; d < D.offsets.length; d++) {
+            for (let i = 0; i < n; i++) expect(D.data[d * D.pitch + i], `n ${n}, drop ${drop}, (${i}, ${i + D.offsets[d]})`).toBe(want.get(`${i},${D.offsets[d]}`) ?? 0);
+          }
+        }
+      }
     }
   });
 
