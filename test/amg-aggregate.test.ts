@@ -215,6 +215,26 @@ describe('amg aggregation in blocks (assembly/aggregate.ts on the pool, its Java
     }
   });
 
+  it("the hierarchy's P, R and coarse A stay in the runtime's memory until the handle's dispose(); rt.solve's own AMG frees them after the solve", async () => {
+    const A = rt.upload(poisson3D(24));
+    const b = new Float64Array(A.rows).fill(1);
+    // A's copy on the CPU path made first, so only the hierarchy's regions come and go below
+    await rt.cg(A, b, { preconditioner: 'jacobi' });
+    const before = rt.memoryInUse;
+    const M = rt.amg(A);
+    expect(rt.memoryInUse).toBeGreaterThan(before);
+    const r = await rt.cg(A, b, { preconditioner: M });
+    expect(r.converged).toBe(true);
+    const again = await rt.cg(A, b, { preconditioner: M });
+    expect(Array.from(again.x)).toEqual(Array.from(r.x));
+    M.dispose();
+    expect(rt.memoryInUse).toBe(before);
+    const s = await rt.solve(A, b, { method: 'cg', preconditioner: 'amg' });
+    expect(s.converged && s.iterations).toBe(r.iterations);
+    expect(rt.memoryInUse).toBe(before);
+    A.dispose();
+  });
+
   it('diagonal: D⁻¹ (0 where not positive or not stored) and the positive flag, against a plain loop', () => {
     for (const [name, A] of [...cases, ['poisson3D(40)', poisson3D(40)] as [string, CSRMatrix]]) {
       const ref = new Float64Array(A.rows);
