@@ -164,6 +164,12 @@ abstract class Replicated<C extends PathVector | PathDense, T> {
    * rt.fromGPUBuffer or handed out by gpuBuffer()): it holds the contents after every operation.
    */
   pinned: PathId | null = null;
+  /** @internal the last operation called on it ({@link inOrder}) */
+  last: Turn | null = null;
+  /** @internal whether an operation called on it has not yet settled */
+  get pending(): boolean {
+    return this.last !== null && !this.last.done;
+  }
   #disposed = false;
 
   constructor(
@@ -298,9 +304,11 @@ export class ResidentVector extends Replicated<PathVector, ValueArray> {
    * @throws the lost path's error ({@link GpuContextLostError} on WebGL2) when the contents were last
    * written only on a GPU path whose device was lost since.
    */
-  async read(): Promise<ValueArray> {
-    const home = this.owner.home;
-    return (await home.read(await this.on(home))).slice();
+  read(): Promise<ValueArray> {
+    return inOrder([this], async () => {
+      const home = this.owner.home;
+      return (await home.read(await this.on(home))).slice();
+    });
   }
   /**
    * Overwrites the contents; `data` must hold length × (1 or 2) numbers (interleaved re/im for complex).
@@ -317,10 +325,12 @@ export class ResidentVector extends Replicated<PathVector, ValueArray> {
       throw new ShapeError(`write: got ${values.length} numbers, the ${this.dtype} vector of ${this.length} elements holds ${want}`);
     }
     checkSingleRange(values, this.dtype, 'write: data');
-    // a pinned vector is written in its buffer
-    const p = this.pinned ? this.owner.pathById(this.pinned)! : this.owner.home;
-    p.write(this.target(p), values);
-    super.wrote(p);
+    afterPending(this, values, (v) => {
+      // a pinned vector is written in its buffer
+      const p = this.pinned ? this.owner.pathById(this.pinned)! : this.owner.home;
+      p.write(this.target(p), v);
+      super.wrote(p);
+    });
   }
 
   /**
@@ -386,11 +396,13 @@ export class ResidentVector extends Replicated<PathVector, ValueArray> {
     checkLayout('gpuBuffer', this.dtype, options.layout);
     const p = this.owner.pathById('webgpu');
     if (!p?.bufferOf) throw new GpuUnavailableError(`gpuBuffer: this runtime has no WebGPU path (${this.owner.missing('webgpu')})`);
-    const copy = await this.on(p);
-    this.pinned = p.id;
-    this.current.clear();
-    this.current.add(p.id);
-    return p.bufferOf(copy);
+    return inOrder([this], async () => {
+      const copy = await this.on(p);
+      this.pinned = p.id;
+      this.current.clear();
+      this.current.add(p.id);
+      return p.bufferOf!(copy);
+    });
   }
 }
 
@@ -448,9 +460,11 @@ export class DenseHandle extends Replicated<PathDense, DenseMatrix> {
    * @throws the lost path's error ({@link GpuContextLostError} on WebGL2) when the contents were last
    * written only on a GPU path whose device was lost since.
    */
-  async read(): Promise<DenseMatrix> {
-    const home = this.owner.home;
-    return home.readDense(await this.on(home));
+  read(): Promise<DenseMatrix> {
+    return inOrder([this], async () => {
+      const home = this.owner.home;
+      return home.readDense(await this.on(home));
+    });
   }
   /**
    * Overwrites the contents with those of a DenseMatrix of the same shape and dtype.
@@ -463,8 +477,47 @@ export class DenseHandle extends Replicated<PathDense, DenseMatrix> {
     if (!(from instanceof DenseMatrix) || from.dtype !== this.dtype || from.rows !== this.rows || from.cols !== this.cols) {
       throw new ShapeError(`write: expected a ${this.rows}×${this.cols} ${this.dtype} DenseMatrix`);
     }
-    const home = this.owner.home;
-    home.writeDense(this.target(home), from);
-    this.wrote(home);
+    afterPending(this, from, (m) => {
+      const home = this.owner.home;
+      home.writeDense(this.target(home), m);
+      this.wrote(home);
+    });
   }
+}
+
+/**
+ * @internal Runs `op` on resident handles in the order the calls were made: an operation called while
+ * others on one of its handles are still running waits until they have settled (a later call's kernel
+ * ran first: rt.axpy(1, x, y) then rt.scal(0, x) without awaiting gave y unchanged), and a write() or
+ * read() waits its turn as well. Handles no operation is running on start at once, as before.
+ */
+export function inOrder<T>(handles: readonly (Replicated<PathVector | PathDense, unknown> | null | undefined)[], op: () => Promise<T>): Promise<T> {
+  const turn: Turn = { done: false, waiters: null };
+  let before: Turn[] | null = null;
+  for (const h of handles) {
+    if (!h || h.last === turn) continue;
+    if (h.last && !h.last.done) (before ??= []).push(h.last);
+    h.last = turn;
+  }
+  const settle = () => {
+    turn.done = true;
+    if (turn.waiters) for (const w of turn.waiters) w();
+  };
+  const started = before ? Promise.all(before.map((t) => new Promise<void>((r) => (t.done ? r() : (t.waiters ??= []).push(r))))).then(op) : op();
+  started.then(settle, settle);
+  return started;
+}
+
+/** An operation's place in the order of calls on its handles (inOrder): settled, and who waits for it. */
+export interface Turn {
+  done: boolean;
+  waiters: (() => void)[] | null;
+}
+
+/** A write of `data` into h now, or, while operations called before it run, a copy of it once they have settled. */
+function afterPending<D extends ValueArray | DenseMatrix>(h: Replicated<PathVector | PathDense, unknown>, data: D, write: (d: D) => void): void {
+  if (!h.pending) return write(data);
+  const copy = (data instanceof DenseMatrix ? new DenseMatrix(data.rows, data.cols, data.dtype, data.values.slice()) : data.slice()) as D;
+  // a handle disposed before its turn has nothing left to write (its users reject with DisposedError)
+  void inOrder([h], async () => write(copy)).catch(() => undefined);
 }

@@ -25,7 +25,7 @@ import { constantDiagonal, inverseDiagonal } from '../solvers/precond/jacobi.js'
 import { solveStructure, type SolveStructure } from '../solvers/structure.js';
 import type { SolverOps } from '../solvers/ops.js';
 import { isPrivateCanonical, markPrivateCanonical, type CSRMatrix } from '../formats/csr.js';
-import { DenseHandle, MatrixHandle, ResidentVector, type HandleOwner } from './handles.js';
+import { DenseHandle, inOrder, MatrixHandle, ResidentVector, type HandleOwner } from './handles.js';
 import { checkLayout, GPU_BUFFER_OPTION_KEYS, type GpuBufferOptions } from './gpu-buffers.js';
 import { DEVICE_PATHS } from './paths.js';
 import { nodeBuiltin } from '../node-builtins.js';
@@ -868,27 +868,35 @@ export class Runtime implements HandleOwner {
     if (y !== undefined) this.checkOutput(y, h.dtype, outLen, 'spmv: y');
     // an operand in a shared GPUBuffer keeps the product on its path (rt.fromGPUBuffer)
     const bound = (y instanceof ResidentVector ? y.pinned : null) ?? (xIn instanceof ResidentVector ? xIn.pinned : null);
-    const path = await this.ready(
-      options.path || this.forced || bound ? this.usable(options.path ?? bound ?? undefined) : this.pathById(this.explainSpmv(h, { x: xIn, readBack: !(y instanceof ResidentVector) }, false).path)!,
-    );
-    const M = this.matrixOn(h, path, s.op);
-    const temps: PathVector[] = [];
-    try {
-      const xv = xIn instanceof ResidentVector ? await xIn.on(path) : keep(temps, path.vector(h.dtype, xIn));
-      let yv: PathVector;
-      if (y instanceof ResidentVector) yv = readY ? await y.on(path) : y.target(path);
-      else yv = keep(temps, path.vector(h.dtype, readY && y ? y : outLen));
-      await path.spmv(M, xv, yv, s);
-      if (y instanceof ResidentVector) {
-        await y.wrote(path);
-        return y as never;
+    const path = options.path || this.forced || bound ? this.usable(options.path ?? bound ?? undefined) : this.pathById(this.explainSpmv(h, { x: xIn, readBack: !(y instanceof ResidentVector) }, false).path)!;
+    // x and y given as arrays are read now, at the call: the caller may change them as soon as it
+    // returns (copies where it must wait: for operations called before it on x or y, or for a GPU
+    // path's shaders on its first operation)
+    const resident = [xIn, y].filter((v): v is ResidentVector => v instanceof ResidentVector);
+    let xHost = xIn instanceof ResidentVector ? null : xIn;
+    let yHost = readY && y && !(y instanceof ResidentVector) ? (y as ValueArray) : null;
+    if ((path.prepare && !this.prepared.has(path)) || resident.some((v) => v.pending)) [xHost, yHost] = [xHost && xHost.slice(), yHost && yHost.slice()];
+    return await inOrder(resident, async () => {
+      if (path.prepare && !this.prepared.has(path)) await this.ready(path);
+      const M = this.matrixOn(h, path, s.op);
+      const temps: PathVector[] = [];
+      try {
+        const xh = xHost && keep(temps, path.vector(h.dtype, xHost));
+        let yv = y instanceof ResidentVector ? null : keep(temps, path.vector(h.dtype, yHost ?? outLen));
+        const xv = xh ?? (await (xIn as ResidentVector).on(path));
+        if (y instanceof ResidentVector) yv = readY ? await y.on(path) : y.target(path);
+        await path.spmv(M, xv, yv!, s);
+        if (y instanceof ResidentVector) {
+          await y.wrote(path);
+          return y as never;
+        }
+        const result = (y as ValueArray | undefined) ?? allocValues(h.dtype, outLen);
+        result.set(await path.read(yv!));
+        return result as never;
+      } finally {
+        for (const t of temps) t.dispose();
       }
-      const result = (y as ValueArray | undefined) ?? allocValues(h.dtype, outLen);
-      result.set(await path.read(yv));
-      return result as never;
-    } finally {
-      for (const t of temps) t.dispose();
-    }
+    });
   }
 
   /** `p` once it can run kernels: a GPU path loads its shaders with its first operation (Path.prepare) */
@@ -953,9 +961,11 @@ export class Runtime implements HandleOwner {
    */
   async axpy(alpha: Scalar, x: ResidentVector, y: ResidentVector): Promise<void> {
     const a = blasScalar('axpy', this.pair('axpy', x, y), alpha);
-    const p = this.operandPath(undefined, x, y);
-    await p.axpy(a, await x.on(p), await y.on(p));
-    await y.wrote(p);
+    return await inOrder([x, y], async () => {
+      const p = this.operandPath(undefined, x, y);
+      await p.axpy(a, await x.on(p), await y.on(p));
+      await y.wrote(p);
+    });
   }
 
   /**
@@ -981,9 +991,11 @@ export class Runtime implements HandleOwner {
    */
   async aypx(alpha: Scalar, x: ResidentVector, y: ResidentVector): Promise<void> {
     const a = blasScalar('aypx', this.pair('aypx', x, y), alpha);
-    const p = this.operandPath(undefined, x, y);
-    await p.aypx(a, await x.on(p), await y.on(p));
-    await y.wrote(p);
+    return await inOrder([x, y], async () => {
+      const p = this.operandPath(undefined, x, y);
+      await p.aypx(a, await x.on(p), await y.on(p));
+      await y.wrote(p);
+    });
   }
 
   /**
@@ -1008,9 +1020,11 @@ export class Runtime implements HandleOwner {
    */
   async scal(alpha: Scalar, x: ResidentVector): Promise<void> {
     const a = blasScalar('scal', this.pair('scal', x, x), alpha);
-    const p = this.operandPath(undefined, x);
-    await p.scal(a, await x.on(p));
-    await x.wrote(p);
+    return await inOrder([x], async () => {
+      const p = this.operandPath(undefined, x);
+      await p.scal(a, await x.on(p));
+      await x.wrote(p);
+    });
   }
 
   /**
@@ -1035,9 +1049,11 @@ export class Runtime implements HandleOwner {
    */
   async copy(x: ResidentVector, y: ResidentVector): Promise<void> {
     this.pair('copy', x, y);
-    const p = this.operandPath(undefined, x);
-    await p.copy(await x.on(p), y.target(p));
-    await y.wrote(p);
+    return await inOrder([x, y], async () => {
+      const p = this.operandPath(undefined, x);
+      await p.copy(await x.on(p), y.target(p));
+      await y.wrote(p);
+    });
   }
 
   /**
@@ -1067,9 +1083,11 @@ export class Runtime implements HandleOwner {
     checkOptions('dot', options, DOT_OPTION_KEYS);
     checkBoolean('dot', 'conj', options.conj);
     const dt = this.pair('dot', x, y);
-    const p = this.operandPath(undefined, x, y);
-    const r = await p.dot(await x.on(p), await y.on(p), options.conj ?? false);
-    return isComplex(dt) ? r : r[0];
+    return await inOrder([x, y], async () => {
+      const p = this.operandPath(undefined, x, y);
+      const r = await p.dot(await x.on(p), await y.on(p), options.conj ?? false);
+      return isComplex(dt) ? r : r[0];
+    });
   }
 
   /**
@@ -1092,8 +1110,10 @@ export class Runtime implements HandleOwner {
    */
   async nrm2(x: ResidentVector): Promise<number> {
     this.pair('nrm2', x, x);
-    const p = this.operandPath(undefined, x);
-    return p.nrm2(await x.on(p));
+    return await inOrder([x], async () => {
+      const p = this.operandPath(undefined, x);
+      return p.nrm2(await x.on(p));
+    });
   }
 
   /**
@@ -1494,9 +1514,13 @@ export class Runtime implements HandleOwner {
     // b and x0 (vector data or resident vectors, possibly one) are read once, at the start; b into a
     // host copy kept for the next solve of its length (given back when this one returns: a fresh 16 MB
     // array and the garbage it leaves cost ≈ 10 ms of a 90 ms WebGPU solve of 2 M unknowns)
+    // (both reads start now, in the order of the calls, so a write or operation called after this one
+    // is not seen)
     const host = async (v: VectorLike) => new Float64Array(v instanceof ResidentVector ? await v.read() : v);
-    const b64 = this.hostCopy(bIn instanceof ResidentVector ? await bIn.read() : bIn);
-    let x0 = x0In === undefined ? undefined : await host(x0In);
+    const bRead = bIn instanceof ResidentVector ? bIn.read().then((v) => this.hostCopy(v)) : this.hostCopy(bIn);
+    const x0Read = x0In === undefined ? undefined : host(x0In);
+    const [b64, x0Data] = await Promise.all([bRead, x0Read]);
+    let x0 = x0Data;
     let directFallback: string | undefined;
     // the factorization proved A singular or not positive definite: CG's premise is false
     let notDefinite = false;
@@ -2044,32 +2068,48 @@ export class Runtime implements HandleOwner {
   ): Promise<DenseLike> {
     const handles = [...inputs, ...(C ? [C] : [])].filter((m): m is DenseHandle => m instanceof DenseHandle);
     for (const m of handles) this.own(m, 'dense operand').live();
-    const p = await this.ready(this.operandPath(choice, ...handles));
-    const temps: PathDense[] = [];
-    let made: DenseHandle | null = null;
-    try {
-      const ins: PathDense[] = [];
-      for (const m of inputs) ins.push(m instanceof DenseHandle ? await m.on(p) : keep(temps, p.dense(m)));
-      let out: PathDense;
-      if (C instanceof DenseHandle) out = readC ? await C.on(p) : C.target(p);
-      else if (C) out = keep(temps, p.dense(readC ? C : shape));
-      else if (handles.length) {
-        out = p.dense(shape);
-        made = this.track(new DenseHandle(shape.dtype, shape.rows, shape.cols, this, p, out));
-      } else out = keep(temps, p.dense(shape));
-      await run(p, ins, out);
-      if (C instanceof DenseHandle) {
-        C.wrote(p);
-        return C;
-      }
-      if (made) return made;
-      return await p.readDense(out, C);
-    } catch (e) {
-      made?.dispose();
-      throw e;
-    } finally {
-      for (const t of temps) t.dispose();
+    const first = this.operandPath(choice, ...handles);
+    // DenseMatrix operands are read now, at the call: the caller may change them as soon as it returns
+    // (copies where it must wait: for operations called before it on its handles, or for a GPU path's
+    // shaders on its first operation)
+    let hostIns = inputs.map((m) => (m instanceof DenseHandle ? null : m));
+    let hostC = C && !(C instanceof DenseHandle) && readC ? C : null;
+    if ((first.prepare && !this.prepared.has(first)) || handles.some((m) => m.pending)) {
+      const copy = (m: DenseMatrix | null) => m && new DenseMatrix(m.rows, m.cols, m.dtype, m.values.slice());
+      [hostIns, hostC] = [hostIns.map(copy), copy(hostC)];
     }
+    return await inOrder(handles, async () => {
+      // where its handles are current now (operations before it may have moved them)
+      const p = this.operandPath(choice, ...handles);
+      if (p.prepare && !this.prepared.has(p)) await this.ready(p);
+      const temps: PathDense[] = [];
+      let made: DenseHandle | null = null;
+      try {
+        const copied = hostIns.map((m) => m && keep(temps, p.dense(m)));
+        const hostOut = C && !(C instanceof DenseHandle) ? keep(temps, p.dense(hostC ?? shape)) : null;
+        const ins: PathDense[] = [];
+        for (const [k, m] of inputs.entries()) ins.push(copied[k] ?? (await (m as DenseHandle).on(p)));
+        let out: PathDense;
+        if (C instanceof DenseHandle) out = readC ? await C.on(p) : C.target(p);
+        else if (hostOut) out = hostOut;
+        else if (handles.length) {
+          out = p.dense(shape);
+          made = this.track(new DenseHandle(shape.dtype, shape.rows, shape.cols, this, p, out));
+        } else out = keep(temps, p.dense(shape));
+        await run(p, ins, out);
+        if (C instanceof DenseHandle) {
+          C.wrote(p);
+          return C;
+        }
+        if (made) return made;
+        return await p.readDense(out, C);
+      } catch (e) {
+        made?.dispose();
+        throw e;
+      } finally {
+        for (const t of temps) t.dispose();
+      }
+    });
   }
 
   /**
