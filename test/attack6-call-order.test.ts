@@ -11,6 +11,7 @@ import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
 import { poisson2D } from '../src/generators/poisson.js';
 import { DenseMatrix } from '../src/formats/dense.js';
 import type { ResidentVector } from '../src/runtime/handles.js';
+import { pointDawnAtSwiftShader } from './webgpu-helpers.js';
 
 let rt: Runtime;
 beforeAll(async () => {
@@ -177,5 +178,40 @@ describe('operations on resident vectors take effect in call order', () => {
       }),
       { seed: 6, numRuns: 150 },
     );
+  });
+});
+
+describe('the same on the WebGPU path (Dawn + SwiftShader)', () => {
+  it("host x on the path's first operation (its shaders awaited), resident x then a write, axpy then scal, read then write of a GPU-current y, gemm then a write", async () => {
+    pointDawnAtSwiftShader();
+    const gpu = await createRuntime({ workers: 1, backend: 'webgpu' });
+    try {
+      const A = gpu.upload(P);
+      const want = product(b);
+      const near = (got: ArrayLike<number>) => expect(Array.from(got, (v, i) => Math.abs(v - want[i]) <= 1e-9 * (1 + Math.abs(want[i])))).not.toContain(false);
+      const x = b.slice();
+      const p = gpu.spmv(A, x);
+      x.fill(7);
+      near(await p);
+      const v = gpu.vector(b);
+      const q = gpu.spmv(A, v);
+      v.write(new Float64Array(n).fill(7));
+      near(await q);
+      const [s, t] = [gpu.vector(new Float64Array([1, 2, 3])), gpu.vector(new Float64Array([10, 10, 10]))];
+      await Promise.all([gpu.axpy(1, s, t), gpu.scal(0, s)]);
+      expect(Array.from(await t.read())).toEqual([11, 12, 13]);
+      const y = gpu.vector(new Float64Array(n));
+      await gpu.spmv(A, gpu.vector(b), { y });
+      const r = y.read();
+      y.write(new Float64Array(n));
+      near(await r);
+      const M = gpu.dense(new DenseMatrix(2, 2, 'f32', new Float32Array([1, 2, 3, 4])));
+      const g = gpu.gemm(M, M);
+      M.write(new DenseMatrix(2, 2, 'f32', new Float32Array(4)));
+      const G = (await g) as unknown as { read(): Promise<DenseMatrix> };
+      expect(Array.from((await G.read()).values)).toEqual([7, 10, 15, 22]);
+    } finally {
+      gpu.dispose();
+    }
   });
 });
