@@ -2,8 +2,9 @@
  * WebGpuBackend.uploadMany (the contents of several matrices streamed through two kept staging
  * buffers, Engine.stream) against upload(): for every kernel and dtype the same kernel, bytes and
  * products bit for bit (complex parts interleaved across pieces), with staging buffers of 16 KB so each array crosses many pieces and round
- * trips; f64 values the GPU cannot split (≥ 2^127) start the array over with the host's encoding; a
- * value beyond f32 is refused as upload() refuses it, with nothing left resident.
+ * trips; f64 values in f32's top binade are split on the GPU (upload() splits them on the host), bit
+ * for bit; a value f32 cannot hold, found by the GPU's split, is refused with upload()'s error, nothing
+ * left resident.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { isComplex } from '../src/dtype.js';
@@ -71,26 +72,38 @@ describe('WebGPU uploadMany', () => {
     });
   }
 
-  it('f64 values at or past 2^127 (in a late piece): that array starts over with the host encoding, the same product as upload()', async () => {
+  it('f64 values at or past 2^127 that f32 holds: split on the GPU, the same product as upload() (which splits them on the host)', async () => {
     const A = generated('random-uniform-2000');
     const big = A.values.slice();
+    const f32max = 2 ** 128 - 2 ** 104;
     big[big.length - 3] = 2 ** 127 * 1.5;
     big[5] = -(2 ** 127);
+    big[9000] = f32max;
+    big[9001] = -(f32max + 2 ** 102); // rounds to -f32max: f32 holds it
     const B = new CSRMatrix(A.rows, A.cols, 'f64', A.rowPtr, A.colIdx, big);
     await sameAsUpload([{ matrix: A }, { matrix: B }, { matrix: A, options: { kernel: 'vector' } }]);
   });
 
-  it('a value beyond f32 is refused as upload() refuses it; nothing stays resident and the next batch works', async () => {
-    const A = generated('random-uniform-2000');
-    const bad = A.values.slice();
-    bad[bad.length - 2] = 1e39;
-    const B = new CSRMatrix(A.rows, A.cols, 'f64', A.rowPtr, A.colIdx, bad);
-    expect(() => gpu.upload(B)).toThrow(WebGpuLimitError);
-    const before = gpu.bytesInUse;
-    await expect(gpu.uploadMany([{ matrix: A }, { matrix: B }])).rejects.toThrow(WebGpuLimitError);
-    expect(gpu.bytesInUse).toBe(before);
-    await sameAsUpload([{ matrix: A }, { matrix: inDType(A, 'c128') }]);
-  });
+  for (const [what, v] of [['1e39', 1e39], ['f32 max + half its ulp (rounds to Inf)', 2 ** 128 - 2 ** 103]] as const) {
+    it(`a value beyond f32 (${what}) is refused with upload()'s error; nothing stays resident and the next batch works`, async () => {
+      const A = generated('random-uniform-2000');
+      const bad = A.values.slice();
+      bad[bad.length - 2] = -v;
+      const B = new CSRMatrix(A.rows, A.cols, 'f64', A.rowPtr, A.colIdx, bad);
+      let message = '';
+      try {
+        gpu.upload(B).dispose();
+      } catch (e) {
+        expect(e).toBeInstanceOf(WebGpuLimitError);
+        message = (e as Error).message;
+      }
+      expect(message).toContain(String(-v));
+      const before = gpu.bytesInUse;
+      await expect(gpu.uploadMany([{ matrix: A }, { matrix: B }])).rejects.toThrow(message);
+      expect(gpu.bytesInUse).toBe(before);
+      await sameAsUpload([{ matrix: A }, { matrix: inDType(A, 'c128') }]);
+    });
+  }
 
   it("the products' pipelines are made in the background while the contents stream", async () => {
     const be = await webgpuBackend({ stagingBytes: 16384 });

@@ -8,6 +8,8 @@
 // quiet NaN, lo = 0. A finite v that f32 cannot hold becomes hi = +-Inf, lo = 0: the host refuses such
 // data (before the upload, or after it where a norm of it came out Inf or NaN). Integer arithmetic
 // only, so a GPU that flushes f32 subnormals still writes them.
+// split_checked_main: split_main, and a finite v that f32 cannot hold also sets flags[0] (the batch
+// upload's range test, read back once for all its arrays, instead of a host pass over every value).
 // join_main: the inverse for read-back: each (hi, lo) pair of `pairs` as the IEEE f64 bits of
 // hi + lo rounded to nearest (the host's joinDS, bit for bit: hi where hi is +-Inf or NaN, signed
 // zeros as IEEE addition gives them, subnormal f32 words read exactly), into `words`.
@@ -20,6 +22,7 @@
 @group(0) @binding(4) var<storage, read_write> acc: array<vec2<f32>>;
 @group(0) @binding(5) var<storage, read> corr: array<f32>;
 @group(0) @binding(6) var<storage, read> pairs: array<vec2<u32>>;
+@group(0) @binding(7) var<storage, read_write> flags: array<atomic<u32>>;
 
 // 64-bit unsigned integers as vec2<u32>(low word, high word); shifts by 0..63.
 fn bitlen64(a: vec2<u32>) -> u32 {
@@ -85,10 +88,8 @@ fn round_f32(sign: u32, m: vec2<u32>, k: i32) -> Rounded {
   return Rounded(pack(sign, q, k + i32(s)), q, s);
 }
 
-@compute @workgroup_size(256)
-fn split_main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
-  let i = group_index(wid, nwg) * 256u + lid;
-  if (i >= P.n) { return; }
+// words[i] split in place; true where a finite value became +-Inf (f32 cannot hold it)
+fn split_at(i: u32) -> bool {
   let w = words[i];
   let sign = w.y & 0x80000000u;
   let e = (w.y >> 20u) & 0x7ffu;
@@ -96,17 +97,17 @@ fn split_main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw
   if (e == 0x7ffu) {
     let nan = fh != 0u || w.x != 0u;
     words[i] = vec2<u32>(select(sign | 0x7f800000u, 0x7fc00000u, nan), 0u);
-    return;
+    return false;
   }
   if (e == 0u) {
     // +-0 and f64 subnormals: hi = fround(v) = +-0; lo = v - hi is +0 for a zero, v (so +-0) else
     words[i] = vec2<u32>(sign, select(0u, sign, fh != 0u || w.x != 0u));
-    return;
+    return false;
   }
   let m = vec2<u32>(w.x, fh | 0x100000u);
   let k = i32(e) - 1075;
   let h = round_f32(sign, m, k);
-  if ((h.bits & 0x7fffffffu) == 0x7f800000u) { words[i] = vec2<u32>(h.bits, 0u); return; }
+  if ((h.bits & 0x7fffffffu) == 0x7f800000u) { words[i] = vec2<u32>(h.bits, 0u); return true; }
   // v - hi = +-|m - q * 2^s| * 2^k, exactly
   let qs = shl64(vec2<u32>(h.q, 0u), h.s);
   let up = lt64(m, qs);
@@ -114,6 +115,21 @@ fn split_main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw
   var lo = 0u;
   if (d.x != 0u || d.y != 0u) { lo = round_f32(select(sign, sign ^ 0x80000000u, up), d, k).bits; }
   words[i] = vec2<u32>(h.bits, lo);
+  return false;
+}
+
+@compute @workgroup_size(256)
+fn split_main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+  let i = group_index(wid, nwg) * 256u + lid;
+  if (i >= P.n) { return; }
+  _ = split_at(i);
+}
+
+@compute @workgroup_size(256)
+fn split_checked_main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+  let i = group_index(wid, nwg) * 256u + lid;
+  if (i >= P.n) { return; }
+  if (split_at(i)) { atomicOr(&flags[0], 1u); }
 }
 
 // An f32 word as sign, magnitude m * 2^k with m normalized to 24 bits (m = 0 for a zero).

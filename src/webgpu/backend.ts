@@ -228,8 +228,9 @@ export class WebGpuBackend implements WebGpuOwner {
   /**
    * Uploads several matrices as upload() does (the same buffers, kernels and products), their contents
    * streamed through the engine's two kept staging buffers (Engine.stream): no fresh mapped memory per
-   * matrix, the host filling one staging buffer while the GPU copies out of the other. For many matrices
-   * used together (a multigrid hierarchy's levels); resolves once their copies are submitted.
+   * matrix, the host filling one staging buffer while the GPU copies out of the other; f64 values go as
+   * their IEEE bytes with no host pass, the GPU's split testing their range (one flag read back for the
+   * batch). For many matrices used together (a multigrid hierarchy's levels); resolves once they are up.
    */
   async uploadMany(list: readonly { matrix: HostMatrix; options?: WebGpuUploadOptions }[]): Promise<WebGpuMatrix[]> {
     this.live();
@@ -243,9 +244,16 @@ export class WebGpuBackend implements WebGpuOwner {
       await this.engine.stream(deferred.jobs);
       this.live();
       for (const a of deferred.after) a();
+      if (deferred.flags && new Uint32Array(await this.engine.read(deferred.flags, 4))[0] !== 0) {
+        // a value f32 cannot hold (rare): upload() of each finds it and throws its error, naming the value
+        for (const { matrix, options } of list) for (const b of buildMatrix(this.engine, matrix, options ?? {}, this.maxStorageBufferBindingSize).buffers) this.engine.release(b);
+        throw new WebGpuLimitError('WebGPU uploadMany: a value is outside the f32 range, so double-single cannot hold it on the GPU');
+      }
     } catch (e) {
       for (const d of built) for (const b of d.buffers) this.engine.release(b);
       throw e;
+    } finally {
+      if (deferred.flags) this.engine.release(deferred.flags);
     }
     return list.map(({ matrix, options }, i) => new WebGpuMatrix(this, matrix.dtype, matrix.rows, matrix.cols, matrix.nnz, matrix.format, built[i], { matrix, options: { ...options } }));
   }

@@ -55,17 +55,8 @@ export function streamBytes(dtype: DType, components: number): number {
  * has f64's 8 bytes a component.
  */
 export function writeStream(dtype: DType, values: ArrayLike<number>, out: ArrayBuffer, gpuMaySplit: boolean): boolean {
-  return writePiece(dtype, values, out, 0, gpuMaySplit && gpuSplitsLength(dtype, values));
-}
-
-/**
- * writeStream's pass over a piece of a value array, into `out` at byte `at` (a multiple of 8): its IEEE
- * bytes where `ieee` (a Float64Array, the whole array long enough for the GPU's split) and true, or
- * false at the first value at or past 2^127 (`out` partly written); else the host's encoding.
- */
-export function writePiece(dtype: DType, values: ArrayLike<number>, out: ArrayBuffer, at: number, ieee: boolean): boolean {
-  if (ieee && copyBelowSplitLimit(values as Float64Array, new Float64Array(out, at, values.length))) return true;
-  encodeInto(dtype, values, new Float32Array(out, at, streamBytes(dtype, values.length) / 4));
+  if (gpuMaySplit && gpuSplitsLength(dtype, values) && copyBelowSplitLimit(values, new Float64Array(out, 0, values.length))) return true;
+  encodeInto(dtype, values, new Float32Array(out, 0, streamBytes(dtype, values.length) / 4));
   return false;
 }
 

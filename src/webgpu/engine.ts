@@ -79,13 +79,12 @@ interface CopyRecord {
 /**
  * One buffer's contents for Engine.stream(): `bytes` (a multiple of 4) written piece by piece;
  * `fill(mapped, at, from, len)` writes bytes [from, from + len) of the contents into `mapped` at byte
- * `at` (from and at multiples of 16). It returns false to start over from byte 0 (it changed how
- * it writes, e.g. an f64 value the GPU cannot split: the pieces already sent are overwritten in order).
+ * `at` (from and at multiples of 16).
  */
 export interface StreamJob {
   dst: GPUBuffer;
   bytes: number;
-  fill(mapped: ArrayBuffer, at: number, from: number, len: number): boolean;
+  fill(mapped: ArrayBuffer, at: number, from: number, len: number): void;
 }
 
 interface ClearRecord {
@@ -448,10 +447,7 @@ export class Engine {
             at = 0;
           }
           const len = Math.min(job.bytes - from, cap - at);
-          if (!job.fill(st!.mapped, at, from, len)) {
-            from = 0;
-            continue;
-          }
+          job.fill(st!.mapped, at, from, len);
           pieces.push({ kind: 'copy', src: st!.buf, srcOffset: at, dst: job.dst, dstOffset: from, bytes: Math.ceil(len / 4) * 4 });
           at += Math.ceil(len / 16) * 16;
           from += len;

@@ -218,7 +218,7 @@ function unitOnEmptyRows(A: CSRMatrix): CSRMatrix {
  * CPU path's layout choice (poisson3D(128): 76 ms for the fine level's 2 097 152 rows, of ≈ 370 ms the
  * cycle's uploads take).
  */
-function diagonal(d: Float64Array): DIAMatrix {
+export function diagonal(d: Float64Array): DIAMatrix {
   const n = d.length;
   const data = new Float64Array(Math.ceil(n / 4) * 4);
   data.set(d);
@@ -306,7 +306,7 @@ function permutation(perm: Int32Array, back: boolean): CSRMatrix {
   return new CSRMatrix(n, n, 'f64', Int32Array.from({ length: n + 1 }, (_, i) => i), idx, new Float64Array(n).fill(1));
 }
 
-function denseCSR(a: Float64Array, n: number): CSRMatrix {
+export function denseCSR(a: Float64Array, n: number): CSRMatrix {
   const ptr = new Int32Array(n + 1);
   const idx = new Int32Array(n * n);
   for (let i = 0; i < n; i++) {
