@@ -350,6 +350,23 @@ export function cg_dia_f32(offsets: usize, ndiag: i32, data: usize, pitch: i32, 
   store<f64>(out, s);
 }
 
+// The 4-row groups [start, end) of an f32 DIA matrix in which every diagonal d holds consts[d] (its
+// bits, an i32 each) in each of the 4 rows: flags[g] = 1, else 0 — the flags the f64 CG product kernels
+// read uniform groups by (…_f64f32u), for an f32 matrix's f64 head (src/cpu/refine.ts wideView), as
+// src/cpu/spmv-plan.ts compactUniform flags a compact f64 copy's while it copies.
+export function dia_uniform_groups_f32(ndiag: i32, data: usize, pitch: i32, consts: usize, flags: usize, start: i32, end: i32): void {
+  for (let g = start; g < end; g++) {
+    let u = true;
+    for (let d = 0; d < ndiag && u; d++) {
+      const p = data + ((<usize>d * <usize>pitch + (<usize>g << 2)) << 2);
+      const c = load<i32>(consts + (<usize>d << 2));
+      if (ASC_FEATURE_SIMD) u = i32x4.all_true(i32x4.eq(v128.load(p), i32x4.splat(c)));
+      else u = load<i32>(p) == c && load<i32>(p, 4) == c && load<i32>(p, 8) == c && load<i32>(p, 12) == c;
+    }
+    store<u8>(flags + <usize>g, u ? 1 : 0);
+  }
+}
+
 // Iterative refinement of an f32 DIA matrix on the pool (src/cpu/refine.ts): x and b in f64, the
 // correction d and the inner solve's right-hand side in f32.
 

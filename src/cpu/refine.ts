@@ -11,6 +11,8 @@ import type { CpuBackend } from './backend.js';
 import { CpuMatrix, type CpuVector } from './resident.js';
 import { copy, axpy, nrm2, sumPartials } from './blas1.js';
 import { withinRange } from '../host-spmv.js';
+import { uniformConsts } from './spmv-plan.js';
+import type { DIAMatrix } from '../formats/dia.js';
 
 /** Whether cpuRefinement takes A: f32 values in DIA, square. */
 export function refinesOnPool(M: CpuMatrix): boolean {
@@ -18,16 +20,51 @@ export function refinesOnPool(M: CpuMatrix): boolean {
 }
 
 /**
- * An f32 DIA matrix seen as an f64 one whose values are kept as f32 (spmv-plan's compact DIA): the
- * f64 kernels that widen A's values on load, over the same regions. It owns nothing: never disposed.
+ * An f32 DIA matrix (refinesOnPool) seen as an f64 one whose values are kept as f32 (spmv-plan's compact
+ * DIA): the f64 kernels that widen A's values on load, over the same regions — and, as uploadMatrix
+ * does for a compact f64 copy (compactUniform), its 4-row groups of constant coefficients flagged for
+ * the CG product kernels that read those from constants (…_f64f32u), the f64 solve's own. The view
+ * owns only those flags: `dispose` frees them, never A's regions.
  */
-export function wideView(M: CpuMatrix): CpuMatrix {
-  return new CpuMatrix(M.host, M.regions, { ...M.params, compact: 1 }, 'f64');
+export async function wideView(B: CpuBackend, M: CpuMatrix): Promise<{ matrix: CpuMatrix; dispose(): void }> {
+  const plain = { matrix: new CpuMatrix(M.host, M.regions, { ...M.params, compact: 1 }, 'f64'), dispose: () => {} };
+  const consts = uniformConsts(M.host as DIAMatrix);
+  // a NaN's slots are never its constant (compactUniform's v !== c): no group then
+  if (consts.some(Number.isNaN)) return plain;
+  const groups = M.rows >> 2;
+  // the flags by the pool (dia_uniform_groups_f32: bitwise, so ±0 told apart as compactUniform does), and two
+  // zero bytes more (the kernels read a block's two groups at once)
+  const flags = B.heap.alloc(groups + 2);
+  const bits = B.heap.allocCopy(new Float32Array(consts));
+  try {
+    flags.view('u8', groups + 2).fill(0);
+    await B.runVector('dia_uniform_groups_f32', () => [M.params.ndiag, M.ptr('data'), M.params.pitch, bits.ptr, flags.ptr], groups);
+    let uniform = 0;
+    for (const f of flags.view('u8', groups)) uniform += f;
+    // at most half: nothing to gain over the slots (compactUniform's rule)
+    if (!(uniform > groups / 2)) {
+      flags.dispose();
+      return plain;
+    }
+  } catch (e) {
+    flags.dispose();
+    throw e;
+  } finally {
+    bits.dispose();
+  }
+  const cf = B.heap.allocCopy(consts);
+  return {
+    matrix: new CpuMatrix(M.host, { ...M.regions, uni: flags, consts: cf }, { ...M.params, compact: 1, uniform: 1 }, 'f64'),
+    dispose: () => {
+      flags.dispose();
+      cf.dispose();
+    },
+  };
 }
 
 /** The solve's operations in f64 over wideView(A) (cpuSolverOps with the path's own preconditioner, or `none`), and that preconditioner's f32 function. */
 export interface WideOps {
-  make(none: boolean): SolverOps<CpuVector> & { dispose(): void };
+  make(none: boolean): Promise<SolverOps<CpuVector> & { dispose(): void }>;
   precondition: SolverOps<CpuVector>['precondition'];
 }
 
@@ -92,12 +129,12 @@ export async function cpuRefinement(B: CpuBackend, M: CpuMatrix, b: Float64Array
   let head: (WideHead<CpuVector> & { dispose(): void; none: boolean }) | undefined;
   return {
     ...R,
-    wide(precondition) {
+    async wide(precondition) {
       // the path's preconditioner, or none (solve.ts unscaled: the f32 steps without a uniform Jacobi)
       const none = precondition === undefined;
       if ((precondition !== wideOps.precondition && !none) || (head && head.none !== none)) return undefined;
       if (!head) {
-        const ops = wideOps.make(none);
+        const ops = await wideOps.make(none);
         head = {
           none,
           ops,

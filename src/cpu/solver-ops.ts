@@ -143,9 +143,28 @@ export function cpuSolverOps(
     // of iterations in f64 over the same values (wide: the f64 kernels that widen them)
     refinement: (b, x0, range) =>
       !single ? cpuRefinementF64(B, M, b, x0, range)
-      : refinesOnPool(M) ? cpuRefinement(B, M, b, x0, fused ? { make: (none) => cpuSolverOps(B, wideView(M), none ? 'none' : preconditioner, true, host), precondition } : undefined, range)
+      : refinesOnPool(M) ? cpuRefinement(B, M, b, x0, fused ? { make: (none) => wideOps(B, M, none ? 'none' : preconditioner, host), precondition } : undefined, range)
       : undefined,
     release: (v) => v.dispose(),
     dispose: () => dinv?.dispose(),
+  };
+}
+
+/** cpuSolverOps in f64 over wideView(M) (an f32 DIA matrix's head of CG iterations, src/cpu/refine.ts); dispose() frees the view's flags too. */
+async function wideOps(B: CpuBackend, M: CpuMatrix, preconditioner: Preconditioner, host: SparseMatrix): Promise<SolverOps<CpuVector> & { dispose(): void }> {
+  const view = await wideView(B, M);
+  let ops: SolverOps<CpuVector> & { dispose(): void };
+  try {
+    ops = cpuSolverOps(B, view.matrix, preconditioner, true, host);
+  } catch (e) {
+    view.dispose();
+    throw e;
+  }
+  return {
+    ...ops,
+    dispose: () => {
+      ops.dispose();
+      view.dispose();
+    },
   };
 }

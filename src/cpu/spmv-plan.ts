@@ -143,19 +143,7 @@ export function compactUniform(A: DIAMatrix, to: Float32Array): { flags: Uint8Ar
   const { rows: n, offsets, pitch } = A;
   const data = A.data as Float64Array;
   const nd = offsets.length;
-  const consts = new Float64Array(nd);
-  for (let d = 0; d < nd; d++) {
-    const lo = Math.max(0, -offsets[d]);
-    const hi = Math.min(n, A.cols - offsets[d]);
-    const counts = new Map<number, number>();
-    let best = 0;
-    for (let k = 0; k < 64 && hi > lo; k++) {
-      const v = data[d * pitch + lo + Math.floor(((hi - lo - 1) * k) / 63)];
-      const c = (counts.get(v) ?? 0) + 1;
-      counts.set(v, c);
-      if (c > best) (best = c), (consts[d] = v);
-    }
-  }
+  const consts = uniformConsts(A);
   const groups = n >> 2;
   const flags = new Uint8Array(groups + 2);
   flags.fill(1, 0, groups);
@@ -180,6 +168,26 @@ export function compactUniform(A: DIAMatrix, to: Float32Array): { flags: Uint8Ar
   let uniform = 0;
   for (let g = 0; g < groups; g++) uniform += flags[g];
   return uniform > groups / 2 ? { flags, consts } : null;
+}
+
+/** Each diagonal's most frequent value among 64 rows spread over it: compactUniform's consts (and src/cpu/refine.ts wideView's). */
+export function uniformConsts(A: DIAMatrix): Float64Array {
+  const { rows: n, offsets, pitch, data } = A;
+  const nd = offsets.length;
+  const consts = new Float64Array(nd);
+  for (let d = 0; d < nd; d++) {
+    const lo = Math.max(0, -offsets[d]);
+    const hi = Math.min(n, A.cols - offsets[d]);
+    const counts = new Map<number, number>();
+    let best = 0;
+    for (let k = 0; k < 64 && hi > lo; k++) {
+      const v = data[d * pitch + lo + Math.floor(((hi - lo - 1) * k) / 63)] as number;
+      const c = (counts.get(v) ?? 0) + 1;
+      counts.set(v, c);
+      if (c > best) (best = c), (consts[d] = v);
+    }
+  }
+  return consts;
 }
 
 /** A CSR matrix whose arrays are already in the heap (`ptr`, `idx`, `val`: rt.spgemm's resident product; `host` over them), laid out as they are. */

@@ -257,7 +257,7 @@ export interface PathRefinement<V> {
    * CG's first iterations (solve.ts reliableCg), made once; undefined where `precondition` (the solve's)
    * is neither the path's own preconditioner, which they repeat in f64, nor undefined (none).
    */
-  wide?(precondition: SolverOps<V>['precondition']): WideHead<V> | undefined;
+  wide?(precondition: SolverOps<V>['precondition']): Promise<WideHead<V> | undefined>;
 }
 
 /** The f64 operations and vectors of PathRefinement.wide. */

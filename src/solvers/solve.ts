@@ -619,7 +619,7 @@ async function reliableCg<V>(
     // the head in f64 (R.wide) down to WIDE_HEAD_GAIN·tol, its answer adopted (one replacement) and its
     // direction handed to the f32 recurrence
     const inner = unscaled(ops);
-    const W = !reason && tol * WIDE_HEAD_GAIN < 1 ? R.wide?.(inner.precondition) : undefined;
+    const W = !reason && tol * WIDE_HEAD_GAIN < 1 ? await R.wide?.(inner.precondition) : undefined;
     let resume: CgDirection<V> | undefined;
     if (W) {
       const head = await cg(W.ops, W.b, { tol: tol * WIDE_HEAD_GAIN, maxIter, signal: o.signal, onIteration: o.onIteration, x0: W.x0, keepDirection: true });
