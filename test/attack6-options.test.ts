@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
 import { poisson2D } from '../src/generators/poisson.js';
+import { CSRMatrix } from '../src/formats/csr.js';
 import { InputRangeError, InputTypeError, UnsupportedError } from '../src/errors.js';
 
 let rt: Runtime;
@@ -83,5 +84,31 @@ describe('AMG and preconditioner options: typed errors naming the option and the
     try { await rt.cg(A, new Float64Array(36), 5 as never); } catch (e) { err = e; }
     expect(err).toBeInstanceOf(InputTypeError);
     expect((err as Error).message).toMatch(/cg: options must be an object, got number/);
+  });
+});
+
+describe('AMG on a singular positive semidefinite matrix coarsened to rounding', () => {
+  it("1-D Neumann Laplacian, maxCoarse 1: the error does not call A indefinite, names the pivot and says to raise amg.maxCoarse; the default setup solves the consistent system", async () => {
+    const n = 30;
+    const ptr = [0];
+    const col: number[] = [];
+    const val: number[] = [];
+    for (let i = 0; i < n; i++) {
+      if (i > 0) col.push(i - 1), val.push(-1);
+      col.push(i), val.push((i > 0 ? 1 : 0) + (i < n - 1 ? 1 : 0));
+      if (i < n - 1) col.push(i + 1), val.push(-1);
+      ptr.push(col.length);
+    }
+    const A = rt.upload(new CSRMatrix(n, n, 'f64', Int32Array.from(ptr), Int32Array.from(col), Float64Array.from(val)));
+    let err: unknown;
+    try { rt.amg(A, { maxCoarse: 1 }); } catch (e) { err = e; }
+    expect(err).toBeInstanceOf(UnsupportedError);
+    expect((err as Error).message).toMatch(/negative pivot -?\d\.\d\de-\d+ .*indefinite, or singular .*raise amg\.maxCoarse/);
+    expect((err as Error).message).not.toMatch(/so A is;/);
+    const b = Float64Array.from({ length: n }, (_, i) => Math.sin(i));
+    const mean = b.reduce((s, v) => s + v, 0) / n;
+    for (let i = 0; i < n; i++) b[i] -= mean;
+    const r = await rt.cg(A, b, { preconditioner: rt.amg(A) });
+    expect(r.converged).toBe(true);
   });
 });

@@ -119,7 +119,13 @@ function denseInverse(A: CSRMatrix): Float64Array {
     const rj = j * n;
     let d = L[rj + j];
     for (let k = 0; k < j; k++) d -= L[rj + k] ** 2;
-    if (d < -1e-10 * dmax) throw new UnsupportedError(`amg: the coarsest matrix (${n} rows) is indefinite (a negative pivot in its Cholesky factorization), so A is; multigrid needs a positive definite matrix: use method 'minres' or 'gmres'`);
+    // a pivot below rounding of the coarse matrix's own diagonal: A indefinite — or semidefinite, whose
+    // null space coarsened to a level of rounding-sized entries (a 1-D Neumann Laplacian at maxCoarse 1)
+    if (d < -1e-10 * dmax) {
+      throw new UnsupportedError(
+        `amg: the coarsest matrix (${n} rows) has a negative pivot ${d.toExponential(2)} in its Cholesky factorization (its largest diagonal ${dmax.toExponential(2)}): A is indefinite, or singular and coarsened to a level its rounding dominates (then raise amg.maxCoarse); multigrid needs a positive (semi)definite matrix: for an indefinite one use method 'minres' or 'gmres'`,
+      );
+    }
     if (!(d > 1e-12 * dmax)) {
       dropped[j] = 1;
       for (let i = j; i < n; i++) L[i * n + j] = 0;
