@@ -55,6 +55,8 @@ describe('wideView: the uniform groups of an f32 DIA matrix for the f64 head', (
         ['stored zeros, +0', zeros(400, 1)],
         ['a diagonal of NaN', zeros(400, 1, true)],
         ['poisson3D(14): too few', DIAMatrix.fromCSR(poisson3D(14).astype('f32'))],
+        ['1 row: no group', DIAMatrix.fromCSR(poisson2D(1).astype('f32'))],
+        ['7 rows: one group', zeros(7, 1)],
       ];
       for (const [name, D] of cases) {
         const D64 = new DIAMatrix(D.rows, D.cols, 'f64', D.offsets, D.pitch, Float64Array.from(D.data));
