@@ -16,7 +16,7 @@ import { loadShared } from './matrices.js';
 import { DIAMatrix } from '../src/formats/dia.js';
 import type { CpuVector } from '../src/cpu/resident.js';
 import { cg } from '../src/solvers/krylov/cg.js';
-import { solveWithTrueResidual } from '../src/solvers/solve.js';
+import { solveWithTrueResidual } from '../src/solvers/true-residual.js';
 import { kernelsOf } from './kernels-of.js';
 
 let rt: Runtime;

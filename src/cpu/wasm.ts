@@ -47,10 +47,10 @@ function wasmUrl(v: Variant): URL {
   }
 }
 
-// The same bytes as base64, one module per variant behind a dynamic import: the fallback where the
-// file cannot be fetched (esbuild leaves the URL pointing beside the bundle, where nothing was copied;
-// engines without fetch). Bundlers that split chunks load it only then.
-function embedded(v: Variant): Promise<{ base64: string }> {
+// The same bytes gzip-compressed as base64, one module per variant behind a dynamic import: the
+// fallback where the file cannot be fetched (esbuild leaves the URL pointing beside the bundle, where
+// nothing was copied; engines without fetch). Bundlers that split chunks load it only then.
+function embedded(v: Variant): Promise<{ gzipBase64: string }> {
   switch (v) {
     case 'simd-shared':
       return import('./wasm/simd-shared.generated.js');
@@ -93,6 +93,13 @@ async function compileFile(url: URL): Promise<WebAssembly.Module> {
   return WebAssembly.compile(await response.arrayBuffer());
 }
 
+/** gunzip through the streams API (every engine with WebAssembly SIMD, Node 18+, workers included). */
+async function gunzip(bytes: Uint8Array): Promise<Uint8Array> {
+  if (typeof DecompressionStream !== 'function') throw new Error('this engine has no DecompressionStream to unpack the embedded kernels');
+  const unpacked = new Blob([bytes as BlobPart]).stream().pipeThrough(new DecompressionStream('gzip'));
+  return new Uint8Array(await new Response(unpacked).arrayBuffer());
+}
+
 async function compileVariant(v: Variant): Promise<WebAssembly.Module> {
   let why: string;
   try {
@@ -103,7 +110,7 @@ async function compileVariant(v: Variant): Promise<WebAssembly.Module> {
   } catch (e) {
     why = (e as Error)?.message ?? String(e);
   }
-  const module = await WebAssembly.compile(decodeBase64((await embedded(v)).base64) as BufferSource);
+  const module = await WebAssembly.compile((await gunzip(decodeBase64((await embedded(v)).gzipBase64))) as BufferSource);
   wasmLoad.source = 'embedded';
   wasmLoad.reason = `the ${v}.wasm file could not be loaded (${why}); the copy embedded in the library was used`;
   return module;

@@ -17,7 +17,7 @@ import type { CpuBackend } from '../cpu/backend.js';
 import type { AutoSolveOptions, Backend, Capabilities, ExplainSolveOptions, GmresOptions, RuntimeOptions, SolveOptions, SolveOutcome, SpmvOptions, UploadOptions, VectorLike } from './options.js';
 import { AUTO_SOLVE_OPTION_KEYS, EXPLAIN_SOLVE_OPTION_KEYS, GMRES_OPTION_KEYS, PRECONDITIONER_OPTION_KEYS } from './options.js';
 import { PreconditionerHandle } from './preconditioner.js';
-import { chooseDirect, chooseSolve, DIRECT_MAX_N, directResidualBound, KRYLOV, seedSymmetricAbsNorms, SOLVE_METHODS, solveWithTrueResidual, type DirectEstimate, type KrylovMethod, type SolveCandidate, type SolveExplanation, type SolveMethod } from '../solvers/solve.js';
+import { chooseDirect, chooseSolve, DIRECT_MAX_N, directResidualBound, seedSymmetricAbsNorms, SOLVE_METHODS, type DirectEstimate, type KrylovMethod, type SolveCandidate, type SolveExplanation, type SolveMethod } from '../solvers/solve.js';
 import type { PreconditionerOperator } from '../solvers/operator.js';
 import { checkPreconditionerOptions, planPreconditioner, type PreconditionerKind, type PreconditionerOptions, type PreconditionerPlan } from '../solvers/precond/index.js';
 import { pathLanczosBounds } from '../solvers/precond/chebyshev.js';
@@ -48,6 +48,7 @@ import { estimateFactorCost, firstNonFinite, nonFiniteEntry, planFactor, type Fa
 import type { FactorOptions, Factorization as KeptFactor } from '../solvers/direct/factor.js';
 import type { Factorization } from '../solvers/direct/factorization.js';
 import { directSolvers } from './direct-solvers.js';
+import { krylovSolvers } from './krylov-solvers.js';
 import type { OrderingName } from '../solvers/direct/analysis.js';
 
 type Handle = MatrixHandle | ResidentVector | DenseHandle | PreconditionerHandle;
@@ -1628,6 +1629,8 @@ export class Runtime implements HandleOwner {
       const { ops, description, dispose } = await this.preconditionedOps(p, h, csr, structure, cand, handle);
       let r;
       try {
+        await krylovSolvers.load();
+        const { solveWithTrueResidual, KRYLOV } = krylovSolvers.get();
         r = await solveWithTrueResidual(ops, io, csr, b64, KRYLOV[cand.method] as KrylovMethod<PathVector>, {
           ...o,
           x0,

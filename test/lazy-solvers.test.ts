@@ -1,8 +1,10 @@
 /**
- * The sparse direct solvers' numeric phases are imported on first use (src/runtime/direct-solvers.ts,
- * through lazyModule): in Node, explain('solve'), estimateFactorCost, AMG and Krylov solves leave them
- * unloaded and the first factorization loads them; in a page's bundle (esbuild, split, from the
- * sources) they sit behind the dynamic import, not in the files a page loads first
+ * The sparse direct solvers' numeric phases and the Krylov methods are imported on first use
+ * (src/runtime/direct-solvers.ts, src/runtime/krylov-solvers.ts, through lazyModule): in Node,
+ * explain('solve'), estimateFactorCost, AMG and Krylov solves leave the direct solvers unloaded and the
+ * first factorization loads them; products, explain, AMG set-up and factorizations leave the Krylov
+ * methods unloaded and the first iterative solve loads them. In a page's bundle (esbuild, split, from
+ * the sources) both sit behind their dynamic imports, not in the files a page loads first
  * (test/package.test.ts checks the packed package the same way, and webpack's size hints).
  */
 import { describe, expect, it } from 'vitest';
@@ -11,6 +13,7 @@ import { build } from 'esbuild';
 import { lazyModule } from '../src/lazy-module.js';
 import { createRuntime, Factorization, poisson2D } from '../src/index.js';
 import { directSolvers } from '../src/runtime/direct-solvers.js';
+import { krylovSolvers } from '../src/runtime/krylov-solvers.js';
 import { trueResidual } from './solve-reference.js';
 import { root } from './examples.js';
 
@@ -51,9 +54,12 @@ describe('the direct solvers in Node', () => {
       const b = Float64Array.from({ length: A.rows }, (_, i) => Math.sin(0.3 * i + 1));
       expect(rt.explain('solve', h).method).toBe('direct');
       expect(rt.estimateFactorCost(h, 'cholesky').fillNnz).toBeGreaterThan(A.nnz / 2);
+      expect((await rt.spmv(h, b)).length).toBe(A.rows);
       const M = rt.amg(rt.upload(poisson2D(40)));
       expect(M.amg?.levels.length).toBeGreaterThanOrEqual(2);
+      expect(krylovSolvers.loaded()).toBe(false);
       expect((await rt.cg(h, b, { tol: 1e-10 })).converged).toBe(true);
+      expect(krylovSolvers.loaded()).toBe(true);
       expect(directSolvers.loaded()).toBe(false);
       const s = await rt.solve(h, b);
       expect(directSolvers.loaded()).toBe(true);
@@ -70,12 +76,12 @@ describe('the direct solvers in Node', () => {
   });
 });
 
-describe('the direct solvers in a page bundle', () => {
-  it('are split off behind the dynamic import: none of their numeric modules is in what the page loads first', async () => {
+describe('the direct and Krylov solvers in a page bundle', () => {
+  it('are split off behind their dynamic imports: none of their modules is in what the page loads first', async () => {
     const result = await build({
       absWorkingDir: join(root, 'test', 'package'),
       entryPoints: ['cpu-only.js'],
-      outdir: join(root, 'build', 'lazy-direct'),
+      outdir: join(root, 'build', 'lazy-solvers'),
       bundle: true,
       splitting: true,
       format: 'esm',
@@ -97,11 +103,13 @@ describe('the direct solvers in a page bundle', () => {
     visit(Object.keys(outputs).find((o) => outputs[o].entryPoint === 'cpu-only.js')!);
     const where = (m: string) => Object.keys(outputs).filter((o) => Object.keys(outputs[o].inputs).some((i) => i.endsWith(m)));
     const numeric = ['src/solvers/direct/factor.ts', 'src/solvers/direct/supernodal.ts', 'src/solvers/direct/band-lu.ts', 'src/cpu/cholesky.ts', 'src/cpu/lu.ts'];
+    numeric.push('src/solvers/true-residual.ts', 'src/solvers/krylov/cg.ts', 'src/solvers/krylov/gmres.ts', 'src/solvers/krylov/bicgstab.ts', 'src/solvers/krylov/minres.ts');
     for (const m of numeric) {
       expect(where(m), `${m} is not in the bundle`).toHaveLength(1);
       expect(eager.has(where(m)[0]), `${m} is loaded before the page runs`).toBe(false);
     }
     // what explain('solve') needs at once stays eager
     expect(eager.has(where('src/solvers/direct/plan.ts')[0])).toBe(true);
+    expect(eager.has(where('src/solvers/solve.ts')[0])).toBe(true);
   });
 });
