@@ -4,7 +4,7 @@
  * b = 1, to a true relative residual ≤ 1e-8, on every square matrix of data/matrices and on
  * poisson2D(1024) and poisson3D(64), against the fastest of SciPy's spsolve, cg + Jacobi, cg + spilu
  * and gmres + spilu on the same system (bench/peers/scipy_solve.py, OPENBLAS_NUM_THREADS=1), each
- * counted only when its residual meets the tolerance. Medians of 3 (1 above 100 000 rows, after one
+ * counted only when its residual meets the tolerance. Medians of 3 (1 above 300 000 rows, after one
  * untimed solve below that; 7 below 20 000 rows), and apart, the first call of each matrix (that untimed
  * 'auto' solve: what a user's first solve of a new matrix costs while V8 is still compiling). Also: f32
  * storage refined to 1e-10 against the f64 solve, poisson3D(64), medians of alternating rounds. SIMDGL_SOLVE_CASES=494_bus,t1 (names,
@@ -80,6 +80,14 @@ interface Ours { ms: number; converged: boolean; what: string; firstMs: number |
  * calls of a process's first seconds (JIT tiers, background compilation) then weigh on each alike, not
  * on whichever runs first or after the slowest. null: the variant threw (a singular matrix given to 'direct').
  */
+/**
+ * From this many rows one timed solve a side (poisson2D(1024): 1.2 s ours, 28 s SciPy's); below it an
+ * untimed first call (reported apart) and medians of 3. poisson3D(64)'s 262 144 rows were timed once,
+ * cold, until the sixth session of 2026-11-27: its one call carried V8's first compilation of the
+ * solve's code (≈ 290 against ≈ 210 ms warm, quiet 2-core machine) where every other case's median is warm.
+ */
+const ONE_REP_ROWS = 300_000;
+
 async function ours(rt: Runtime, A: CSRMatrix, reps: number, variants: SolveOptions[]): Promise<(Ours | null)[]> {
   const c = A.dtype === 'c128' || A.dtype === 'c64' ? 2 : 1;
   const b = new Float64Array(A.rows * c);
@@ -100,7 +108,7 @@ async function ours(rt: Runtime, A: CSRMatrix, reps: number, variants: SolveOpti
   // below 20 000 rows the untimed round repeats for a second (at most 200 rounds), as bench/direct
   // warms up: medians of calls 2–8 read V8 still compiling (494_bus: 1.7 ms against 0.4 ms warm)
   const warmUntil = performance.now() + (A.rows < 20_000 ? 1000 : 0);
-  for (let k = A.rows < 100_000 ? -1 : 0, warm = 1; k < reps; k++) {
+  for (let k = A.rows < ONE_REP_ROWS ? -1 : 0, warm = 1; k < reps; k++) {
     if (k === 0 && warm < 200 && performance.now() < warmUntil) (k = -1), warm++;
     // each repeat starts with the next variant: whichever runs right after another (the JIT's and the
     // collector's work that one left behind, on two loaded cores) is then each alike — in a fixed
@@ -152,7 +160,7 @@ export async function benchSolve(log: (s: string) => void, matrixDir = join(here
   for (const c of cases.filter((c) => !only || only.includes(c.name))) {
     const A = c.load();
     // more repeats for the small systems, whose few milliseconds a loaded machine scatters most
-    const reps = A.rows > 100_000 ? 1 : A.rows < 20_000 ? 7 : 3;
+    const reps = A.rows >= ONE_REP_ROWS ? 1 : A.rows < 20_000 ? 7 : 3;
     // 'auto''s two kinds of choice on the shared matrices, each forced: a factorization, and the Krylov candidate it would run
     let krylov: SolveMethod | undefined;
     if (c.kind !== 'poisson') {
