@@ -6,7 +6,7 @@
  * bit for bit, with and without residual replacements (the pool's f64 refinement, as rt.solve's mixed
  * precision runs it); and which CG steps the CPU ops offer per dtype.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CpuBackend } from '../src/cpu/backend.js';
 import { cpuSolverOps } from '../src/cpu/solver-ops.js';
 import { cpuRefinement } from '../src/cpu/refine.js';
@@ -19,21 +19,9 @@ import { cg, type ResidualReplacement } from '../src/solvers/krylov/cg.js';
 import { trueResidual } from './solve-reference.js';
 import { bandedMatrix } from './banded.js';
 import { kernelsOf } from './kernels-of.js';
+import { cpuBackends, key, SETUPS } from './cpu-setups.js';
 
-const SETUPS = [
-  { threads: 1, simd: true },
-  { threads: 2, simd: true },
-  { threads: 3, simd: true },
-  { threads: 2, simd: false },
-] as const;
-const backends = new Map<string, CpuBackend>();
-const key = (s: (typeof SETUPS)[number]) => `${s.threads} thread(s)${s.simd ? '' : ', plain build'}`;
-beforeAll(async () => {
-  for (const s of SETUPS) backends.set(key(s), await CpuBackend.create({ threads: s.threads, simd: s.simd, inlineThreshold: 0 }));
-});
-afterAll(() => {
-  for (const b of backends.values()) b.dispose();
-});
+const backends = cpuBackends();
 
 const f = Math.fround;
 

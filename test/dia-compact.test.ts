@@ -6,7 +6,7 @@
  * f64 JavaScript product written in the kernels' order, at edge sizes on 1–3 threads and the plain build;
  * one value that is not an f32 (0.1, NaN, 1e-300, 1e300) anywhere keeps f64 storage; rt.explain says it.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CpuBackend } from '../src/cpu/backend.js';
 import { cpuSolverOps } from '../src/cpu/solver-ops.js';
 import { compactUniform, uploadMatrix } from '../src/cpu/spmv-plan.js';
@@ -21,21 +21,9 @@ import { createRuntime } from '../src/runtime/runtime.js';
 import { trueResidual } from './solve-reference.js';
 import { bandedMatrix } from './banded.js';
 import { kernelsOf } from './kernels-of.js';
+import { cpuBackends, key, SETUPS } from './cpu-setups.js';
 
-const SETUPS = [
-  { threads: 1, simd: true },
-  { threads: 2, simd: true },
-  { threads: 3, simd: true },
-  { threads: 2, simd: false },
-] as const;
-const key = (s: (typeof SETUPS)[number]) => `${s.threads} thread(s)${s.simd ? '' : ', plain build'}`;
-const backends = new Map<string, CpuBackend>();
-beforeAll(async () => {
-  for (const s of SETUPS) backends.set(key(s), await CpuBackend.create({ threads: s.threads, simd: s.simd, inlineThreshold: 0 }));
-});
-afterAll(() => {
-  for (const b of backends.values()) b.dispose();
-});
+const backends = cpuBackends();
 
 /** An f64 banded n×n matrix on `offsets` whose values are eighths in [−8, 8] (exact in f32), or value(i, o). */
 function banded(n: number, offsets: number[], seed: number, value?: (i: number, o: number) => number): CSRMatrix {

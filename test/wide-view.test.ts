@@ -5,29 +5,16 @@
  * test/dia-compact) — flags, consts, ±0 told apart, none at most half uniform or with a NaN constant —
  * on 1–3 threads and the plain build; disposing the view frees its flags and leaves A usable.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CpuBackend } from '../src/cpu/backend.js';
+import { describe, expect, it } from 'vitest';
 import { wideView } from '../src/cpu/refine.js';
 import { compactUniform } from '../src/cpu/spmv-plan.js';
 import { CSRMatrix } from '../src/formats/csr.js';
 import { DIAMatrix } from '../src/formats/dia.js';
 import { poisson2D, poisson3D } from '../src/generators/poisson.js';
 import { bandedMatrix } from './banded.js';
+import { cpuBackends, key, SETUPS } from './cpu-setups.js';
 
-const SETUPS = [
-  { threads: 1, simd: true },
-  { threads: 2, simd: true },
-  { threads: 3, simd: true },
-  { threads: 2, simd: false },
-] as const;
-const key = (s: (typeof SETUPS)[number]) => `${s.threads} thread(s)${s.simd ? '' : ', plain build'}`;
-const backends = new Map<string, CpuBackend>();
-beforeAll(async () => {
-  for (const s of SETUPS) backends.set(key(s), await CpuBackend.create({ threads: s.threads, simd: s.simd, inlineThreshold: 0 }));
-});
-afterAll(() => {
-  for (const b of backends.values()) b.dispose();
-});
+const backends = cpuBackends();
 
 /** poisson2D(m) in f32 with the pairs (i, i + 1), i in `at`, set to w (groups that are not uniform). */
 function perturbed(m: number, at: number[], w: number): CSRMatrix {

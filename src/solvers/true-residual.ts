@@ -47,6 +47,12 @@ export interface TrueSolveResult {
   refinements: number;
 }
 
+/** The result of a solve whose true residual is rnorm: 'stagnated' where the recurrence met tol and the true residual did not. */
+function trueResult(x: Float64Array, iterations: number, rnorm: number, scale: number, target: number, recurrence: number, reason: StopReason, history: number[], refinements: number): TrueSolveResult {
+  if (reason === 'converged' && !(rnorm <= target)) reason = 'stagnated';
+  return { x, iterations, residualNorm: rnorm, relativeResidual: rnorm / scale, recurrenceResidual: recurrence, converged: reason === 'converged', reason, history, refinements };
+}
+
 /** The tightest relative tolerance an inner solve in f32/c64 is asked for (its recurrence drifts below). */
 export const SINGLE_INNER_TOL = 1e-5;
 /**
@@ -244,18 +250,7 @@ async function solveScaled<V>(
   // what is reported is b − A·x itself: the path's residual is that only for one solve from x = 0
   // (r − A·d with r = b); after corrections or from an x0 it is recomputed once on the host in f64
   if (!o.single && (solves > 1 || (solves === 1 && o.x0))) rnorm = hostNorm(hostResidual(A, x, b));
-  if (reason === 'converged' && !(rnorm <= target)) reason = 'stagnated';
-  return {
-    x,
-    iterations,
-    residualNorm: rnorm,
-    relativeResidual: rnorm / scale,
-    recurrenceResidual: recurrence,
-    converged: reason === 'converged',
-    reason,
-    history,
-    refinements: Math.max(0, refinements),
-  };
+  return trueResult(x, iterations, rnorm, scale, target, recurrence, reason, history, Math.max(0, refinements));
 }
 
 /** Why the refinement loop stops before another correction solve, or undefined to solve (again). */
@@ -392,18 +387,7 @@ async function refineOnPath<V>(
   if (fromZero ? !flushedWithin(A, R, x, rnorm, target, xnorm) : (solves > 1 || (solves === 1 && o.x0)) && !(reason === 'converged' && rnorm + residualRounding(A, R, x, true, xnorm) <= target)) {
     rnorm = hostNorm(hostResidual(A, x, b));
   }
-  if (reason === 'converged' && !(rnorm <= target)) reason = 'stagnated';
-  return {
-    x,
-    iterations,
-    residualNorm: rnorm,
-    relativeResidual: rnorm / scale,
-    recurrenceResidual: recurrence,
-    converged: reason === 'converged',
-    reason,
-    history,
-    refinements: Math.max(0, refinements),
-  };
+  return trueResult(x, iterations, rnorm, scale, target, recurrence, reason, history, Math.max(0, refinements));
 }
 
 /**
@@ -501,8 +485,7 @@ async function reliableCg<V>(
     x = o.x0 ? Float64Array.from(o.x0) : new Float64Array(b.length);
     rnorm = R.rnorm;
   }
-  if (reason === 'converged' && !(rnorm <= target)) reason = 'stagnated';
-  return { x, iterations, residualNorm: rnorm, relativeResidual: rnorm / scale, recurrenceResidual: recurrence, converged: reason === 'converged', reason, history, refinements: replacements };
+  return trueResult(x, iterations, rnorm, scale, target, recurrence, reason, history, replacements);
 }
 
 /**
