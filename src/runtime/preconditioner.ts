@@ -77,7 +77,7 @@ export class PreconditionerHandle {
     this.live();
     let r = this.#resident.get(path) as PreconditionerOperator<V> | undefined;
     if (!r) {
-      r = oneAtATime(this.plan.instantiate(ops));
+      r = oneAtATime(this.plan.instantiate(ops), () => this.live());
       this.#resident.set(path, r as PreconditionerOperator<unknown>);
     }
     return r;
@@ -103,16 +103,21 @@ export class PreconditionerHandle {
  * The operator with its applications run one after another: solves running together (Promise.all)
  * share the handle's resident operator, whose work vectors (the triangular pair's middle vector, a
  * multigrid cycle's levels) an interleaved application would overwrite — CG with a shared IC(0) broke
- * down after 0 iterations where it converges alone in 31.
+ * down after 0 iterations where it converges alone in 31. Each application first checks the handle
+ * is live (`live`): one disposed during a solve fails it as the handle, not as one of its freed
+ * parts ("dia matrix was used after dispose()", an AMG level's).
  */
-function oneAtATime<V>(op: PreconditionerOperator<V>): PreconditionerOperator<V> {
+function oneAtATime<V>(op: PreconditionerOperator<V>, live: () => void): PreconditionerOperator<V> {
   let last: Promise<void> = Promise.resolve();
   return {
     method: op.method,
     // a resident solve with the polynomial (cgChebyshevResident) uses its own vectors, not op's
     ...(op.chebyshev ? { chebyshev: op.chebyshev } : {}),
     apply: (x, y) => {
-      const run = last.then(() => op.apply(x, y));
+      const run = last.then(() => {
+        live();
+        return op.apply(x, y);
+      });
       last = run.catch(() => {});
       return run;
     },

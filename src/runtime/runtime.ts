@@ -1159,9 +1159,9 @@ export class Runtime implements HandleOwner {
    * rt.dispose();
    * ```
    */
-  cg(A: MatrixHandle, b: VectorLike | ArrayLike<number>, options: SolveOptions = {}): Promise<SolveOutcome> {
+  async cg(A: MatrixHandle, b: VectorLike | ArrayLike<number>, options: SolveOptions = {}): Promise<SolveOutcome> {
     checkOptions('cg', options, SOLVE_OPTION_KEYS);
-    return this.runSolve('cg', A, b, options, 'cg');
+    return await this.runSolve('cg', A, b, options, 'cg');
   }
 
   /**
@@ -1200,9 +1200,9 @@ export class Runtime implements HandleOwner {
    * rt.dispose();
    * ```
    */
-  bicgstab(A: MatrixHandle, b: VectorLike | ArrayLike<number>, options: SolveOptions = {}): Promise<SolveOutcome> {
+  async bicgstab(A: MatrixHandle, b: VectorLike | ArrayLike<number>, options: SolveOptions = {}): Promise<SolveOutcome> {
     checkOptions('bicgstab', options, SOLVE_OPTION_KEYS);
-    return this.runSolve('bicgstab', A, b, options, 'bicgstab');
+    return await this.runSolve('bicgstab', A, b, options, 'bicgstab');
   }
 
   /**
@@ -1236,9 +1236,9 @@ export class Runtime implements HandleOwner {
    * rt.dispose();
    * ```
    */
-  gmres(A: MatrixHandle, b: VectorLike | ArrayLike<number>, options: GmresOptions = {}): Promise<SolveOutcome> {
+  async gmres(A: MatrixHandle, b: VectorLike | ArrayLike<number>, options: GmresOptions = {}): Promise<SolveOutcome> {
     checkOptions('gmres', options, GMRES_OPTION_KEYS);
-    return this.runSolve('gmres', A, b, options, 'gmres');
+    return await this.runSolve('gmres', A, b, options, 'gmres');
   }
 
   /**
@@ -1273,9 +1273,9 @@ export class Runtime implements HandleOwner {
    * rt.dispose();
    * ```
    */
-  minres(A: MatrixHandle, b: VectorLike | ArrayLike<number>, options: SolveOptions = {}): Promise<SolveOutcome> {
+  async minres(A: MatrixHandle, b: VectorLike | ArrayLike<number>, options: SolveOptions = {}): Promise<SolveOutcome> {
     checkOptions('minres', options, SOLVE_OPTION_KEYS);
-    return this.runSolve('minres', A, b, options, 'minres');
+    return await this.runSolve('minres', A, b, options, 'minres');
   }
 
   /**
@@ -1321,9 +1321,9 @@ export class Runtime implements HandleOwner {
    * rt.dispose();
    * ```
    */
-  solve(A: MatrixHandle, b: VectorLike | ArrayLike<number>, options: AutoSolveOptions = {}): Promise<SolveOutcome> {
+  async solve(A: MatrixHandle, b: VectorLike | ArrayLike<number>, options: AutoSolveOptions = {}): Promise<SolveOutcome> {
     checkOptions('solve', options, AUTO_SOLVE_OPTION_KEYS);
-    return this.runSolve('solve', A, b, options);
+    return await this.runSolve('solve', A, b, options);
   }
 
   /**
@@ -2160,7 +2160,11 @@ export class Runtime implements HandleOwner {
     if (!(h instanceof MatrixHandle) && !(h instanceof ResidentVector) && !(h instanceof DenseHandle) && !(h instanceof PreconditionerHandle)) {
       throw new InputTypeError(`${what}: expected a handle from rt.upload(), rt.vector(), rt.dense() or rt.preconditioner(), got ${shownTyped(h)}`);
     }
-    if (h.owner !== this) throw new SimdglError('E_FOREIGN', `${what} belongs to another runtime`);
+    if (h.owner !== this) {
+      // disposed with its runtime: E_FOREIGN would send the caller looking for a second live runtime
+      if (h.disposed) throw new DisposedError(`${what} (a handle of another runtime)`);
+      throw new SimdglError('E_FOREIGN', `${what} belongs to another runtime`);
+    }
     return h;
   }
 
