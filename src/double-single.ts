@@ -15,10 +15,12 @@ export function floatsPerElement(dtype: DType): 1 | 2 | 4 {
 
 /**
  * The number a double-single pair (hi, lo) stands for: hi + lo, or hi itself where hi is ±Inf or NaN
- * (the kernels then set lo = 0, but hi alone is the IEEE result whatever lo holds).
+ * (the kernels then set lo = 0, but hi alone is the IEEE result whatever lo holds) or ±0: a pair whose
+ * hi is zero stands for a zero of hi's sign (the split of −0 is (−0, +0), a kernel's −1·(+0) has hi −0
+ * and lo +0 from its error term; hi + lo made both +0, where the CPU path and f32 keep −0).
  */
 export function joinDS(hi: number, lo: number): number {
-  return Number.isFinite(hi) ? hi + lo : hi;
+  return Number.isFinite(hi) && (hi !== 0 || lo !== 0) ? hi + lo : hi;
 }
 
 /**

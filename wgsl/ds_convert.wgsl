@@ -11,8 +11,8 @@
 // split_checked_main: split_main, and a finite v that f32 cannot hold also sets flags[0] (the batch
 // upload's range test, read back once for all its arrays, instead of a host pass over every value).
 // join_main: the inverse for read-back: each (hi, lo) pair of `pairs` as the IEEE f64 bits of
-// hi + lo rounded to nearest (the host's joinDS, bit for bit: hi where hi is +-Inf or NaN, signed
-// zeros as IEEE addition gives them, subnormal f32 words read exactly), into `words`.
+// hi + lo rounded to nearest (the host's joinDS, bit for bit: hi where hi is +-Inf or NaN, or where
+// both are zeros (hi's sign), subnormal f32 words read exactly), into `words`.
 // single_main: an f32 / c64 vector from a double-single one, each component rounded (hi + lo in f32).
 // add_single_main: x = x + d, x double-single, d f32 / c64 (iterative refinement's update).
 
@@ -159,8 +159,8 @@ fn join_main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg
   var a = parts(w.x);
   var b = parts(w.y);
   if (a.m == 0u && b.m == 0u) {
-    // -0 only from -0 + -0
-    words[i] = vec2<u32>(0u, a.sign & b.sign);
+    // two zeros: a zero of hi's sign (joinDS)
+    words[i] = vec2<u32>(0u, a.sign);
     return;
   }
   // a: the larger magnitude
