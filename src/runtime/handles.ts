@@ -201,8 +201,12 @@ abstract class Replicated<C extends PathVector | PathDense, T> {
   async on(path: Path): Promise<C> {
     this.live();
     if (this.lost) throw this.lost;
-    // a GPU path's shaders load with its first operation
-    if (path.prepare) await path.prepare();
+    // a GPU path's shaders load with its first operation (live() again after each await: a dispose()
+    // meanwhile left no copies, and reading one failed with a TypeError)
+    if (path.prepare) {
+      await path.prepare();
+      this.live();
+    }
     const have = this.copies.get(path.id);
     const trusted = this.pinned === null || this.pinned === path.id;
     if (have && trusted && this.current.has(path.id)) return have;
@@ -210,6 +214,7 @@ abstract class Replicated<C extends PathVector | PathDense, T> {
     const from = sources.map((id) => this.owner.pathById(id)!).find((p) => p.usable);
     if (!from) throw this.owner.pathById(sources[0])!.lostError(`the ${this.what} is current only on a lost path`);
     const data = await this.readFrom(from, this.copies.get(from.id)!);
+    this.live();
     const copy = this.copies.get(path.id);
     if (copy) this.writeOn(path, copy, data);
     else this.copies.set(path.id, this.makeOn(path, data));
