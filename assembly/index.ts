@@ -25,3 +25,4 @@ export * from './btf';
 export * from './residual';
 export * from './aggregate';
 export * from './candidates';
+export * from './tentative';

@@ -42,3 +42,26 @@ export function lanczos_orth(x: usize, y: usize, a: f64, out: usize, start: i32,
   }
   store<f64>(out, ss);
 }
+
+// lanczos_start: lanczosStart (src/solvers/precond/chebyshev.ts) into x, the same linear congruential
+// sequence and the same sum of squares in the same order (one thread), returned.
+export function lanczos_start(x: usize, n: i32): f64 {
+  let ss: f64 = 0;
+  let h: i32 = 0x2545f491;
+  for (let i = 0; i < n; i++) {
+    h = h * 1664525 + 1013904223;
+    const v: f64 = 0.5 + <f64>(<u32>h >>> 8) / 16777216;
+    store<f64>(x + (<usize>i << 3), v);
+    ss += v * v;
+  }
+  return ss;
+}
+
+// lanczos_scale: s = √s in place (s holds D⁻¹ on entry: D^-1/2), y = 0, over [start, end).
+export function lanczos_scale(s: usize, y: usize, start: i32, end: i32): void {
+  for (let i = start; i < end; i++) {
+    const p = <usize>i << 3;
+    store<f64>(s + p, Math.sqrt(load<f64>(s + p)));
+    store<f64>(y + p, 0);
+  }
+}

@@ -571,3 +571,22 @@ export function spgemm_transpose_fill(ap: usize, ai: usize, av: usize, slot: usi
     }
   }
 }
+
+/**
+ * The transpose's row pointers (at tp, ncols + 1) from each chunk's counts per column (the array at the
+ * u32 of each slot, 16 bytes apart), which become each chunk's first position per column: columns in
+ * order, then chunks in order. One thread.
+ */
+export function spgemm_transpose_offsets(slots: usize, chunks: i32, ncols: i32, tp: usize): void {
+  let at: i32 = 0;
+  for (let j = 0; j < ncols; j++) {
+    store<i32>(tp + (<usize>j << 2), at);
+    for (let c = 0; c < chunks; c++) {
+      const p = <usize>load<u32>(slots + (<usize>c << 4)) + (<usize>j << 2);
+      const k = load<i32>(p);
+      store<i32>(p, at);
+      at += k;
+    }
+  }
+  store<i32>(tp + (<usize>ncols << 2), at);
+}

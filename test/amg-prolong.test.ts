@@ -4,6 +4,7 @@ import { CpuSparseSession } from '../src/cpu/spgemm.js';
 import { onePerRow } from '../src/cpu/prolong.js';
 import { strengthAggregation } from '../src/solvers/amg/aggregate.js';
 import { fitCandidates } from '../src/solvers/amg/tentative.js';
+import { lanczosStart } from '../src/solvers/precond/chebyshev.js';
 import { mulberry32 } from './random.js';
 
 /**
@@ -110,5 +111,69 @@ describe('AMG smoothed prolongator with one entry per row of T (src/cpu/prolong.
     const want = reference(A, T, s);
     sameBits(want, product(rt2, A, T, s), 'poisson3D(24), 2 threads');
     sameBits(want, product(rt1, A, T, s), 'poisson3D(24), 1 thread');
+  });
+
+  it("smoothedTentative (T made in the kernels' memory) against fitCandidates then smoothedProlongator, bit for bit, on 1 and 2 threads: one entry a row, A's rows over 64 (the general product), b vanishing on an aggregate; undefined where a node is in no aggregate", () => {
+    const rnd = mulberry32(77);
+    const cases: { A: CSRMatrix; agg: Int32Array; count: number; label: string }[] = [];
+    for (const [A, label] of [
+      [poisson3D(24), 'poisson3D(24)'],
+      [randomMatrix({ rows: 400, cols: 400, meanRowLength: 70, seed: 5 }).astype('f64'), 'rows over 64'],
+    ] as const) {
+      const agg = A.rows === 400 ? Int32Array.from({ length: 400 }, (_, i) => i % 37) : strengthAggregation(A, 0.02).agg;
+      cases.push({ A, agg, count: Math.max(...agg) + 1, label });
+    }
+    let general = 0;
+    for (const { A, agg, count, label } of cases) {
+      const b = Float64Array.from({ length: A.rows }, () => rnd() * 2 - 1);
+      // aggregate 3's b is zero: a zero column of T and a zero coarse candidate
+      agg.forEach((a, i) => a === 3 && (b[i] = 0));
+      const dinv = Float64Array.from({ length: A.rows }, () => 0.1 + rnd());
+      const w = -4 / 3 / (1.5 + rnd());
+      const fit = fitCandidates(agg, count, 1, [b]);
+      general += onePerRow(A, fit.T) ? 0 : 1;
+      const want = reference(A, fit.T, Float64Array.from(dinv, (d) => w * d));
+      for (const rt of [rt1, rt2]) {
+        const session = new CpuSparseSession(rt.cpuBackend);
+        try {
+          const got = session.smoothedTentative(A, agg, count, b, dinv, w);
+          if (!got) throw new Error(`${label}: undefined`);
+          sameBits(want, got.P, `${label}, ${rt === rt1 ? 1 : 2} threads`);
+          expect(Array.from(got.coarse), label).toEqual(Array.from(fit.coarse[0]));
+          expect(got.coarse[3], label).toBe(0);
+        } finally {
+          session.dispose();
+        }
+      }
+    }
+    expect(general).toBe(1);
+    // a node in no aggregate: nothing made, the caller takes fitCandidates
+    const { A, agg, count } = cases[0];
+    const lone = agg.slice();
+    lone[5] = -1;
+    const session = new CpuSparseSession(rt2.cpuBackend);
+    try {
+      const before = rt2.memoryInUse;
+      expect(session.smoothedTentative(A, lone, count, new Float64Array(A.rows).fill(1), new Float64Array(A.rows).fill(1), -1)).toBeUndefined();
+      session.release(A);
+      expect(rt2.memoryInUse).toBeLessThanOrEqual(before);
+    } finally {
+      session.dispose();
+    }
+  });
+
+  it("lanczosBounds' start vector by its kernel: lanczosStart's values and sum of squares, bit for bit", () => {
+    const heap = rt2.cpuBackend.heap;
+    for (const n of [1, 2, 1000, 100003]) {
+      const want = new Float64Array(n);
+      const ss = lanczosStart(want);
+      const r = heap.alloc(8 * n);
+      try {
+        expect(rt2.cpuBackend.kernel('lanczos_start')(r.ptr, n)).toBe(ss);
+        expect(Array.from(r.view('f64', n))).toEqual(Array.from(want));
+      } finally {
+        r.dispose();
+      }
+    }
   });
 });

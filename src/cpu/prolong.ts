@@ -11,7 +11,7 @@ export interface CsrAt {
 }
 
 /** A's widest row up to which prolongOnePerRow takes the product (its rows' columns are put in order by insertion: assembly/prolong.ts). */
-const WIDEST = 64;
+export const WIDEST = 64;
 
 /** Whether prolongOnePerRow takes A·T: every row of T has one entry, and A's rows are at most WIDEST long. */
 export function onePerRow(A: CSRMatrix, T: CSRMatrix): boolean {
@@ -22,13 +22,13 @@ export function onePerRow(A: CSRMatrix, T: CSRMatrix): boolean {
 }
 
 /**
- * The smoothed prolongator T + diag(scale)·A·T (scale: an f64 per row at `scale`) for a T where
- * onePerRow holds, by assembly/prolong.ts: a count pass and a fill pass, rows split by A's entries,
+ * The smoothed prolongator T + diag(scale)·A·T (scale: an f64 per row at `scale`) for a T of nc
+ * columns where onePerRow holds, by assembly/prolong.ts: a count pass and a fill pass, rows split by A's entries,
  * the same bits as the general product (spgemm_f64 with a scale vector). `alloc` places the result's
  * arrays (the caller owns them); returns where they are and the entries.
  */
-export function prolongOnePerRow(backend: CpuBackend, A: CSRMatrix, a: CsrAt, T: CSRMatrix, t: CsrAt, scale: number, chunks: number, alloc: (bytes: number) => Region): CsrAt & { nnz: number } {
-  const [m, nc] = [A.rows, T.cols];
+export function prolongOnePerRow(backend: CpuBackend, A: CSRMatrix, a: CsrAt, nc: number, t: CsrAt, scale: number, chunks: number, alloc: (bytes: number) => Region): CsrAt & { nnz: number } {
+  const m = A.rows;
   const ap = A.rowPtr;
   const bounds = chunks === 1 ? Int32Array.of(0, m) : balancedBounds(m, chunks, (i) => ap[i] + i, 1);
   const work: Region[] = [];
@@ -43,10 +43,7 @@ export function prolongOnePerRow(backend: CpuBackend, A: CSRMatrix, a: CsrAt, T:
     }
     const cp = alloc(4 * (m + 1));
     backend.runChunksSync('prolong_count', [a.ptr, a.idx, t.idx, nc, slots.ptr, cp.ptr], bounds, 4);
-    const rowPtr = cp.view('i32', m + 1);
-    rowPtr[0] = 0;
-    let nnz = 0;
-    for (let i = 0; i < m; i++) rowPtr[i + 1] = nnz += rowPtr[i + 1];
+    const nnz = backend.kernel('spgemm_row_pointers')(cp.ptr, m);
     const ci = alloc(4 * nnz);
     const cv = alloc(8 * nnz);
     backend.runChunksSync('prolong_f64', [a.ptr, a.idx, a.val, t.idx, t.val, scale, nc, slots.ptr, cp.ptr, ci.ptr, cv.ptr], bounds, 7);

@@ -4,12 +4,12 @@ import { CSRMatrix, validateCanonical } from '../formats/csr.js';
 import { checkPointers, checkValueArray } from '../formats/common.js';
 import { reserveMemory } from '../memory-budget.js';
 import type { SparseSession } from '../solvers/amg/spgemm.js';
-import { lanczosStart, tridiagonalEigen } from '../solvers/precond/chebyshev.js';
+import { tridiagonalEigen } from '../solvers/precond/chebyshev.js';
 import type { CpuBackend } from './backend.js';
 import { freeTemporary, type Region } from './memory.js';
 import { balancedBounds } from './partition.js';
 import { amgBlocks } from '../solvers/amg/aggregate.js';
-import { onePerRow, prolongOnePerRow } from './prolong.js';
+import { onePerRow, prolongOnePerRow, WIDEST } from './prolong.js';
 
 /** Products with fewer entries in A than this run as one chunk on the calling thread. */
 const SPGEMM_POOL_FLOOR = 16384;
@@ -171,7 +171,7 @@ export class CpuSparseSession implements SparseSession {
       const P: Resident = { rows: A.rows, cols: T.cols, nnz: 0, cc: 1, ptr: 0, idx: 0, val: 0, regions: [] };
       try {
         const chunks = A.nnz < SPGEMM_POOL_FLOOR ? 1 : this.backend.threads;
-        Object.assign(P, prolongOnePerRow(this.backend, A, a, T, t, sc.ptr, chunks, (bytes) => this.alloc(P, bytes)));
+        Object.assign(P, prolongOnePerRow(this.backend, A, a, T.cols, t, sc.ptr, chunks, (bytes) => this.alloc(P, bytes)));
       } catch (e) {
         free(P);
         throw e;
@@ -179,6 +179,48 @@ export class CpuSparseSession implements SparseSession {
       return this.keep(P);
     } finally {
       sc.dispose();
+    }
+  }
+
+  smoothedTentative(A: CSRMatrix, agg: Int32Array, count: number, b: Float64Array, dinv: Float64Array, w: number): { P: CSRMatrix; coarse: Float64Array } | undefined {
+    const n = A.rows;
+    if (A.cols !== n || agg.length !== n || b.length !== n || dinv.length !== n) throw new Error(`internal: smoothedTentative of a ${A.rows}×${A.cols} A, ${agg.length} nodes, ${b.length} and ${dinv.length} values`);
+    if (n === 0 || count === 0) return undefined;
+    const a = this.upload(A, 1);
+    const backend = this.backend;
+    const chunks = A.nnz < SPGEMM_POOL_FLOOR ? 1 : backend.threads;
+    const ap = A.rowPtr;
+    const bounds = chunks === 1 ? Int32Array.of(0, n) : balancedBounds(n, chunks, (i) => ap[i] + i, 1);
+    // T where the product reads it: its row pointers, columns (agg) and values, never on the host
+    const T: Resident = { rows: n, cols: count, nnz: n, cc: 1, ptr: 0, idx: 0, val: 0, regions: [] };
+    const work: Region[] = [];
+    try {
+      const [bv, nr, sc, out] = [8 * n, 8 * count, 8 * n, 16 * chunks].map((bytes) => {
+        const r = backend.heap.alloc(bytes);
+        work.push(r);
+        return r;
+      });
+      const [tp, ti, tv] = [4 * (n + 1), 4 * n, 8 * n].map((bytes) => this.alloc(T, bytes));
+      [T.ptr, T.idx, T.val] = [tp.ptr, ti.ptr, tv.ptr];
+      ti.view('i32', n).set(agg);
+      bv.view('f64', n).set(b);
+      sc.view('f64', n).set(dinv);
+      if (backend.kernel('amg_tentative_norms')(ti.ptr, bv.ptr, nr.ptr, n, count) > 0) return undefined;
+      const coarse = nr.view('f64', count).slice();
+      backend.runChunksSync('amg_tentative_fill', [ti.ptr, bv.ptr, nr.ptr, a.ptr, w, sc.ptr, tp.ptr, ti.ptr, tv.ptr, out.ptr], bounds, 9);
+      const widest = out.view('i32', 4 * chunks).reduce((m, x, k) => (k % 4 === 0 ? Math.max(m, x) : m), 0);
+      if (widest > WIDEST) return { P: this.keep(this.multiply(a, T, sc.ptr)), coarse };
+      const P: Resident = { rows: n, cols: count, nnz: 0, cc: 1, ptr: 0, idx: 0, val: 0, regions: [] };
+      try {
+        Object.assign(P, prolongOnePerRow(backend, A, a, count, T, sc.ptr, chunks, (bytes) => this.alloc(P, bytes)));
+      } catch (e) {
+        free(P);
+        throw e;
+      }
+      return { P: this.keep(P), coarse };
+    } finally {
+      for (const r of work) r.dispose();
+      free(T);
     }
   }
 
@@ -216,18 +258,7 @@ export class CpuSparseSession implements SparseSession {
       const bounds = chunks === 1 ? Int32Array.of(0, M.rows) : balancedBounds(M.rows, chunks, (i) => mp[i] + i);
       backend.runChunksSync('spgemm_transpose_count', [m.ptr, m.idx, n, slots.ptr], bounds, 3);
       // each chunk's first position in each column; the transpose's row pointers
-      const cv = counts.map((r) => r.view('i32', n));
-      const rowPtr = tp.view('i32', n + 1);
-      let at = 0;
-      for (let j = 0; j < n; j++) {
-        rowPtr[j] = at;
-        for (let c = 0; c < chunks; c++) {
-          const k = cv[c][j];
-          cv[c][j] = at;
-          at += k;
-        }
-      }
-      rowPtr[n] = at;
+      backend.kernel('spgemm_transpose_offsets')(slots.ptr, chunks, n, tp.ptr);
       backend.runChunksSync('spgemm_transpose_fill', [m.ptr, m.idx, m.val, slots.ptr, ti.ptr, tv.ptr], bounds, 3);
       [T.ptr, T.idx, T.val] = [tp.ptr, ti.ptr, tv.ptr];
     } catch (e) {
@@ -250,10 +281,11 @@ export class CpuSparseSession implements SparseSession {
     const regions = [0, 1, 2].map(() => B.heap.alloc(8 * n));
     const out = B.heap.alloc(16 * chunks);
     try {
-      const [s, x, y] = regions.map((r) => r.view('f64', n));
-      for (let i = 0; i < n; i++) s[i] = Math.sqrt(dinv[i]);
-      const c0 = 1 / Math.sqrt(lanczosStart(x));
-      y.fill(0);
+      // s = √D⁻¹ and y = 0 on the pool, the start vector by a kernel (JavaScript loops over a large
+      // level's rows took tens of ms of the setup's one thread)
+      regions[0].view('f64', n).set(dinv);
+      B.runChunksSync('lanczos_scale', [regions[0].ptr, regions[2].ptr], bounds);
+      const c0 = 1 / Math.sqrt(B.kernel('lanczos_start')(regions[1].ptr, n));
       const partials = out.view('f64', 2 * chunks);
       const sum = (): number => {
         let r = 0;

@@ -23,6 +23,13 @@ export interface SparseSession {
    * f64, in one product; the result stays where the kernels run for the Galerkin product
    */
   smoothedProlongator(A: CSRMatrix, T: CSRMatrix, scale: Float64Array): CSRMatrix;
+  /**
+   * fitCandidates(agg, count, 1, [b]) (src/solvers/amg/tentative.ts) and smoothedProlongator(A, T,
+   * w·dinv) in one step for one candidate on scalar nodes, T made where the kernels run and never on
+   * the host: the same P (kept there for the Galerkin product) and coarse candidate, bit for bit.
+   * Undefined, having made nothing, where a node is in no aggregate (the caller takes the two steps).
+   */
+  smoothedTentative(A: CSRMatrix, agg: Int32Array, count: number, b: Float64Array, dinv: Float64Array, w: number): { P: CSRMatrix; coarse: Float64Array } | undefined;
   /** Mᵀ of a real M (canonical when M is), made where the kernels run, where it stays (the Galerkin product's R) */
   transpose(M: CSRMatrix): CSRMatrix;
   /** R·(A·P) in f64 (A·P is not copied out); the result stays where the kernels run, the next level's A */
