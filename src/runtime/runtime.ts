@@ -1426,9 +1426,11 @@ export class Runtime implements HandleOwner {
       d = { plan: null, direct: false, reason: `no direct factorization: ${n} unknowns > ${DIRECT_MAX_N}, where the ordering alone costs more than a preconditioned Krylov solve` };
     } else {
       const plan = planFactor(csr, 'auto', 'auto', cpuSymbolicKernels(this.cpu.backend));
-      const estimate = { ...plan.a.cost, ordering: plan.a.ordering };
+      const { fillNnz, flops, bytes } = plan.a.cost;
+      const estimate = { fillNnz, flops, bytes, ordering: plan.a.ordering };
       const c = chooseDirect(estimate, n, csr.nnz, plan.C.complex, this.cpu.memoryBudgetMB * 1048576);
-      d = { plan, estimate, ...c };
+      // the reason read only by explain (a spread would write it now)
+      d = { plan, estimate, direct: c.direct, get reason() { return c.reason; } };
     }
     cached.direct = d;
     return d;
