@@ -1,11 +1,17 @@
 // The two passes of a Lanczos step on S·A·S (S = D^-1/2) for the AMG setup's spectral radius, over
-// rows [rowStart, rowEnd), each chunk's partial sum at out (the pool offsets it by 16 bytes a chunk).
-// Vectors are kept unnormalized: v = c·x, so a step is one row-parallel pass with the SpMV and one
-// elementwise pass (no normalization pass of its own). The SpMV scales x by S as it reads it (sⱼ·xⱼ,
-// the product a stored S·x held), so no scaled copy is written and read back each step.
+// rows [rowStart, rowEnd). The sums are partial per group of LANCZOS_GROUP rows, group g's at out +
+// 8·g (a chunk starts on a group's first row): the caller adds them in group order, so the sums, and
+// ρ and the hierarchy made from it, are the same bits on any number of threads (a partial per chunk
+// made them depend on the pool's size). Vectors are kept unnormalized: v = c·x, so a step is one
+// row-parallel pass with the SpMV and one elementwise pass (no normalization pass of its own). The
+// SpMV scales x by S as it reads it (sⱼ·xⱼ, the product a stored S·x held), so no scaled copy is
+// written and read back each step.
 //
 // lanczos_apply: y = c·S·A·S·x − bp·y (y holds the previous vector, scaled, on entry), out = Σ c·x·y.
 // lanczos_orth:  y −= a·x, out = Σ y².
+
+/** Rows of a partial sum (src/cpu/spgemm.ts LANCZOS_GROUP). */
+const GROUP: i32 = 1024;
 
 export function lanczos_apply(ap: usize, ai: usize, av: usize, s: usize, x: usize, y: usize, c: f64, bp: f64, out: usize, rowStart: i32, rowEnd: i32): void {
   let dot: f64 = 0;
@@ -28,8 +34,11 @@ export function lanczos_apply(ap: usize, ai: usize, av: usize, s: usize, x: usiz
     const yi = c * (s0 + s1) * load<f64>(s + p) - bp * load<f64>(y + p);
     store<f64>(y + p, yi);
     dot += c * load<f64>(x + p) * yi;
+    if ((i + 1) % GROUP == 0 || i + 1 == rowEnd) {
+      store<f64>(out + (<usize>(i / GROUP) << 3), dot);
+      dot = 0;
+    }
   }
-  store<f64>(out, dot);
 }
 
 export function lanczos_orth(x: usize, y: usize, a: f64, out: usize, start: i32, end: i32): void {
@@ -39,8 +48,11 @@ export function lanczos_orth(x: usize, y: usize, a: f64, out: usize, start: i32,
     const yi = load<f64>(y + p) - a * load<f64>(x + p);
     store<f64>(y + p, yi);
     ss += yi * yi;
+    if ((i + 1) % GROUP == 0 || i + 1 == end) {
+      store<f64>(out + (<usize>(i / GROUP) << 3), ss);
+      ss = 0;
+    }
   }
-  store<f64>(out, ss);
 }
 
 // lanczos_start: lanczosStart (src/solvers/precond/chebyshev.ts) into x, the same linear congruential

@@ -13,6 +13,11 @@ import { onePerRow, prolongOnePerRow, WIDEST } from './prolong.js';
 
 /** Products with fewer entries in A than this run as one chunk on the calling thread. */
 const SPGEMM_POOL_FLOOR = 16384;
+/**
+ * Rows of a partial sum of the Lanczos kernels (assembly/lanczos.ts GROUP): a function of A alone, so
+ * ρ, and the AMG hierarchy smoothed with it, are the same bits on any number of threads.
+ */
+const LANCZOS_GROUP = 1024;
 
 /** A CSR matrix in the WebAssembly memory, values as f64 (cc = 1) or c128 pairs (cc = 2). */
 interface Resident {
@@ -276,20 +281,22 @@ export class CpuSparseSession implements SparseSession {
     const n = A.rows;
     const ap = A.rowPtr;
     const chunks = A.nnz < SPGEMM_POOL_FLOOR ? 1 : B.threads;
-    const bounds = chunks === 1 ? Int32Array.of(0, n) : balancedBounds(n, chunks, (i) => ap[i] + i);
-    // s = D^-1/2, x, y (lanczos_apply's vectors) and a partial sum per chunk, 16 bytes apart
+    // chunks of whole groups: the kernels' partial sums are per group of rows, added here in order
+    const bounds = chunks === 1 ? Int32Array.of(0, n) : balancedBounds(n, chunks, (i) => ap[i] + i, LANCZOS_GROUP);
+    const groups = Math.ceil(n / LANCZOS_GROUP);
+    // s = D^-1/2, x, y (lanczos_apply's vectors) and a partial sum per group
     const regions = [0, 1, 2].map(() => B.heap.alloc(8 * n));
-    const out = B.heap.alloc(16 * chunks);
+    const out = B.heap.alloc(8 * groups || 8);
     try {
       // s = √D⁻¹ and y = 0 on the pool, the start vector by a kernel (JavaScript loops over a large
       // level's rows took tens of ms of the setup's one thread)
       regions[0].view('f64', n).set(dinv);
       B.runChunksSync('lanczos_scale', [regions[0].ptr, regions[2].ptr], bounds);
       const c0 = 1 / Math.sqrt(B.kernel('lanczos_start')(regions[1].ptr, n));
-      const partials = out.view('f64', 2 * chunks);
+      const partials = out.view('f64', groups);
       const sum = (): number => {
         let r = 0;
-        for (let k = 0; k < chunks; k++) r += partials[2 * k];
+        for (let g = 0; g < groups; g++) r += partials[g];
         return r;
       };
       // the current vector is c·(x's region), the previous one cPrev·(y's region); y becomes the next
@@ -299,9 +306,9 @@ export class CpuSparseSession implements SparseSession {
       const alpha: number[] = [];
       const beta: number[] = [];
       for (let j = 0; j < Math.min(steps, n); j++) {
-        B.runChunksSync('lanczos_apply', [M.ptr, M.idx, M.val, regions[0].ptr, xr, yr, c, bp, out.ptr], bounds, 8);
+        B.runChunksSync('lanczos_apply', [M.ptr, M.idx, M.val, regions[0].ptr, xr, yr, c, bp, out.ptr], bounds);
         const a = sum();
-        B.runChunksSync('lanczos_orth', [xr, yr, a * c, out.ptr], bounds, 3);
+        B.runChunksSync('lanczos_orth', [xr, yr, a * c, out.ptr], bounds);
         const b = Math.sqrt(sum());
         alpha.push(a);
         if (!(b > 1e-12 * Math.abs(a))) break;
