@@ -411,6 +411,34 @@ export class GpuUnavailableError extends SimdglError {
 }
 
 /**
+ * The CPU path's WebAssembly kernels could not be loaded (code `E_KERNELS`): neither the `.wasm` file
+ * beside the library nor the gzip-compressed copy embedded in it gave a module — the embedded copy
+ * corrupted or truncated (a damaged bundle or a proxy that rewrote it), or an engine without
+ * `DecompressionStream` where the file cannot be fetched. The message says why each failed. A later
+ * `createRuntime` tries again.
+ *
+ * @example
+ * ```js
+ * import { KernelLoadError, SimdglError } from 'simdgl';
+ * import assert from 'node:assert/strict';
+ *
+ * const e = new KernelLoadError('the simd kernels: the file … ; the embedded copy: unexpected end of file');
+ * assert.ok(e instanceof SimdglError && e.code === 'E_KERNELS' && e.name === 'KernelLoadError');
+ * ```
+ */
+export class KernelLoadError extends SimdglError {
+  /** The class's name, literal so that minified bundles report it too. */
+  override name = 'KernelLoadError';
+  /**
+   * Makes the error (simdgl throws it; a program rarely needs to).
+   * @param message what failed to load, and why
+   */
+  constructor(message: string) {
+    super('E_KERNELS', message);
+  }
+}
+
+/**
  * A direct factorization met a zero pivot (code `E_SINGULAR`): the matrix is singular, structurally
  * (no entry can be the pivot) or numerically, or an LDLᵀ without pivoting broke down. `column` is the
  * column of the matrix (0-based, in the caller's numbering) where it happened, `step` the elimination

@@ -11,7 +11,7 @@ import { balancedBounds } from './partition.js';
 import { lowerBound } from '../formats/sort.js';
 import { CONTROL_BYTES } from './control.js';
 import { WorkerPool } from './pool.js';
-import { DisposedError } from '../errors.js';
+import { DisposedError, UnsupportedError } from '../errors.js';
 import { nextTouchX, type CacheTilesOption } from './tiles.js';
 import { DispatchPolicy, type Dispatch } from './dispatch.js';
 
@@ -104,7 +104,7 @@ export class CpuBackend {
 
   static async create(options: CpuBackendOptions = {}): Promise<CpuBackend> {
     const simdOk = hasWasmSimd();
-    if (options.simd === true && !simdOk) throw new Error('WebAssembly SIMD was requested but this engine lacks it');
+    if (options.simd === true && !simdOk) throw new UnsupportedError('createRuntime: simd: true asks for WebAssembly SIMD, which this engine lacks (simd: \'auto\' takes the plain kernels here)');
     const flavor: WasmFlavor = options.simd === false || !simdOk ? 'plain' : 'simd';
     const shared = hasSharedMemory();
     const maxPages = Math.floor(((options.maxMemoryMB ?? Math.min(2048, memoryBudgetMB())) * 1048576) / 65536);

@@ -1,3 +1,4 @@
+import { KernelLoadError } from '../errors.js';
 import { nodeBuiltin } from '../node-builtins.js';
 
 /** Which compiled variant of the kernels to use. */
@@ -95,7 +96,7 @@ async function compileFile(url: URL): Promise<WebAssembly.Module> {
 
 /** gunzip through the streams API (every engine with WebAssembly SIMD, Node 18+, workers included). */
 async function gunzip(bytes: Uint8Array): Promise<Uint8Array> {
-  if (typeof DecompressionStream !== 'function') throw new Error('this engine has no DecompressionStream to unpack the embedded kernels');
+  if (typeof DecompressionStream !== 'function') throw new Error('this engine has no DecompressionStream to unpack them');
   const unpacked = new Blob([bytes as BlobPart]).stream().pipeThrough(new DecompressionStream('gzip'));
   return new Uint8Array(await new Response(unpacked).arrayBuffer());
 }
@@ -110,7 +111,14 @@ async function compileVariant(v: Variant): Promise<WebAssembly.Module> {
   } catch (e) {
     why = (e as Error)?.message ?? String(e);
   }
-  const module = await WebAssembly.compile((await gunzip(decodeBase64((await embedded(v)).gzipBase64))) as BufferSource);
+  let module: WebAssembly.Module;
+  try {
+    module = await WebAssembly.compile((await gunzip(decodeBase64((await embedded(v)).gzipBase64))) as BufferSource);
+  } catch (e) {
+    // a corrupted or truncated copy fails in the gunzip (zlib's 'unexpected end of file', 'incorrect
+    // header check') or the compile: said as what it is, not as zlib's or the engine's bare error
+    throw new KernelLoadError(`the CPU path's ${v} kernels could not be loaded: the ${v}.wasm file failed (${why}), and the copy embedded in the library could not be unpacked and compiled (${(e as Error)?.message ?? String(e)}): the library's files are damaged or incomplete`);
+  }
   wasmLoad.source = 'embedded';
   wasmLoad.reason = `the ${v}.wasm file could not be loaded (${why}); the copy embedded in the library was used`;
   return module;
@@ -123,7 +131,11 @@ export function compileKernels(flavor: WasmFlavor, shared: boolean): Promise<Web
   const v: Variant = `${flavor}${shared ? '-shared' : ''}`;
   let p = moduleCache.get(v);
   if (!p) {
-    p = compileVariant(v);
+    // a failure is not kept: the next runtime tries again (a chunk lost to the network may come next time)
+    p = compileVariant(v).catch((e: unknown) => {
+      moduleCache.delete(v);
+      throw e;
+    });
     moduleCache.set(v, p);
   }
   return p;
