@@ -498,13 +498,20 @@ export class Factorization extends PublicFactorization {
     let largest = 0;
     const s = a.supernodeStarts;
     for (let k = 0; k + 1 < s.length; k++) largest = Math.max(largest, s[k + 1] - s[k]);
+    const lu = this.lu ? luCountsOnRead(this.lu, a.matchOf, this.ldltForm, A.complex) : null;
     const info: FactorInfo = {
       kind: this.kindNow, kindReason: this.reason, method: a.dense ? 'dense' : this.sn ? 'supernodal' : this.lu ? (a.band ? 'banded' : 'left-looking') : 'up-looking', ordering: a.ordering, orderingReason: a.orderingReason, dtype: this.dtype,
-      n, nnzA, fillNnz, fillRatio: fillNnz / Math.max(1, nnzA), flops, estimate: a.cost,
-      supernodes: s.length - 1, largestSupernode: largest, offDiagonalPivots: 0, denseColumns: this.lu ? this.denseColumns : 0, bytes: bytes + (this.held?.bytes ?? 0) + (this.heldA?.bytes ?? 0),
+      n, nnzA, fillNnz, fillRatio: fillNnz / Math.max(1, nnzA),
+      get flops() {
+        return lu ? lu().flops : flops;
+      },
+      estimate: a.cost, supernodes: s.length - 1, largestSupernode: largest,
+      get offDiagonalPivots() {
+        return lu ? lu().offDiagonalPivots : 0;
+      },
+      denseColumns: this.lu ? this.denseColumns : 0, bytes: bytes + (this.held?.bytes ?? 0) + (this.heldA?.bytes ?? 0),
       times: { ordering: a.orderingMs, symbolic: a.symbolicMs, numeric: this.numericMs },
     };
-    if (this.lu) luCountsOnRead(info, this.lu, a.matchOf, this.ldltForm, A.complex);
     return info;
   }
 
@@ -881,14 +888,15 @@ function infNorm(At: Csc): number {
 }
 
 /**
- * An LU factor's flops and off-diagonal pivots in `info`, counted on first read (a pass over U and the
- * pivots, then kept): rt.solve returns F.info with every direct answer, where they are seldom read
- * (west0479: 15 µs a call counted eagerly). They read the factor's own arrays, which a refactor replaces
- * and a dispose leaves, so a later read counts the factor `info` was made of.
+ * An LU factor's flops and off-diagonal pivots for `info`'s getters, counted on first read (a pass over
+ * U and the pivots, then kept): rt.solve returns F.info with every direct answer, where they are seldom
+ * read (west0479: 15 µs a call counted eagerly; getters written into the object literal, as
+ * Object.defineProperties on the object made were ≈ 5% of t1's rt.solve). They read the factor's own
+ * arrays, which a refactor replaces and a dispose leaves, so a later read counts the factor `info` was made of.
  */
-function luCountsOnRead(info: FactorInfo, lu: LuFactor, matchOf: Int32Array | undefined, ldltForm: boolean, complex: boolean): void {
+function luCountsOnRead(lu: LuFactor, matchOf: Int32Array | undefined, ldltForm: boolean, complex: boolean): () => { flops: number; offDiagonalPivots: number } {
   let counted: { flops: number; offDiagonalPivots: number } | undefined;
-  const count = (): { flops: number; offDiagonalPivots: number } => {
+  return (): { flops: number; offDiagonalPivots: number } => {
     if (counted) return counted;
     const { Lp, Up, Ui, pinv, q } = lu;
     const n = Lp.length - 1;
@@ -907,8 +915,4 @@ function luCountsOnRead(info: FactorInfo, lu: LuFactor, matchOf: Int32Array | un
     }
     return (counted = { flops: complex ? 4 * flops : flops, offDiagonalPivots });
   };
-  Object.defineProperties(info, {
-    flops: { get: () => count().flops, enumerable: true },
-    offDiagonalPivots: { get: () => count().offDiagonalPivots, enumerable: true },
-  });
 }
