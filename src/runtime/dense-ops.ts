@@ -1,7 +1,8 @@
 import { optionKeys } from '../options-check.js';
 import type { PathChoice } from '../path.js';
 import type { Scalar } from '../dtype.js';
-import { ShapeError } from '../errors.js';
+import { InputTypeError, ShapeError } from '../errors.js';
+import { shownTyped } from '../shown-value.js';
 import { DenseMatrix } from '../formats/dense.js';
 import { DenseHandle } from './handles.js';
 
@@ -40,7 +41,8 @@ function isDense(M: unknown): M is DenseLike {
 /** Shapes and dtypes of C = α·A·B + β·C, checked before any work, as ShapeError naming them. */
 export function checkGemm(A: DenseLike, B: DenseLike, C?: DenseLike): void {
   for (const [n, M] of [['A', A], ['B', B], ['C', C]] as const) {
-    if (M !== undefined && !isDense(M)) throw new TypeError(`gemm: ${n} must be a DenseMatrix or a dense handle from rt.dense()`);
+    // C is optional; A and B are not (gemm(undefined, B) read undefined's dtype)
+    if ((n !== 'C' || M !== undefined) && !isDense(M)) throw new InputTypeError(`gemm: ${n} must be a DenseMatrix or a dense handle from rt.dense(), got ${shownTyped(M)}`);
     if (M instanceof DenseMatrix) M.validate(); // the kernels size their reads and writes by rows·cols
   }
   if (A.dtype !== B.dtype || (C && C.dtype !== A.dtype)) throw new ShapeError(`gemm: dtypes differ (A ${A.dtype}, B ${B.dtype}${C ? `, C ${C.dtype}` : ''})`);
@@ -51,13 +53,13 @@ export function checkGemm(A: DenseLike, B: DenseLike, C?: DenseLike): void {
 
 /** Shapes and dtypes of C = α·A + β·B. */
 export function checkAdd(A: DenseLike, B: DenseLike): void {
-  if (!isDense(A) || !isDense(B)) throw new TypeError('add: A and B must be DenseMatrix or dense handles');
+  for (const [n, M] of [['A', A], ['B', B]] as const) if (!isDense(M)) throw new InputTypeError(`add: ${n} must be a DenseMatrix or a dense handle from rt.dense(), got ${shownTyped(M)}`);
   for (const M of [A, B]) if (M instanceof DenseMatrix) M.validate();
   if (A.dtype !== B.dtype) throw new ShapeError(`add: dtypes differ (A ${A.dtype}, B ${B.dtype})`);
   if (A.rows !== B.rows || A.cols !== B.cols) throw new ShapeError(`add: A is ${A.rows}×${A.cols} and B is ${B.rows}×${B.cols}`);
 }
 
 export function checkTranspose(A: DenseLike): void {
-  if (!isDense(A)) throw new TypeError('transpose: A must be a DenseMatrix or a dense handle');
+  if (!isDense(A)) throw new InputTypeError(`transpose: A must be a DenseMatrix or a dense handle from rt.dense(), got ${shownTyped(A)}`);
   if (A instanceof DenseMatrix) A.validate();
 }

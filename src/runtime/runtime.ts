@@ -44,6 +44,7 @@ import { sparseProduct, spgemm, type SparseKernels } from '../solvers/amg/spgemm
 import { residentCsr } from '../cpu/spmv-plan.js';
 import { CpuSparseSession } from '../cpu/spgemm.js';
 import type { AmgOptions } from '../solvers/amg/hierarchy.js';
+import { AMG_KEYS } from '../solvers/amg/info.js';
 import { estimateFactorCost, firstNonFinite, nonFiniteEntry, planFactor, type FactorEstimate, type FactorPlan } from '../solvers/direct/plan.js';
 import type { FactorOptions, Factorization as KeptFactor } from '../solvers/direct/factor.js';
 import type { Factorization } from '../solvers/direct/factorization.js';
@@ -52,6 +53,14 @@ import { krylovSolvers } from './krylov-solvers.js';
 import type { OrderingName } from '../solvers/direct/analysis.js';
 
 type Handle = MatrixHandle | ResidentVector | DenseHandle | PreconditionerHandle;
+
+/** rt.amg's option keys: AMG's and the path. */
+const AMG_OPTION_KEYS = [...AMG_KEYS, 'path'];
+
+/** What a handle is, for a message that got one where another kind was expected. */
+function handleKind(h: Handle): string {
+  return h instanceof MatrixHandle ? 'a matrix handle' : h instanceof ResidentVector ? 'a resident vector' : h instanceof DenseHandle ? 'a dense matrix handle' : 'a preconditioner handle';
+}
 
 /** explain's line on the CPU path's compact DIA values (src/cpu/spmv-plan.ts, decided at its upload) */
 const COMPACT_DIA = 'CPU: the f64 values are all exactly f32, so DIA keeps them as f32 and widens them on load: the same products from half the bytes';
@@ -507,8 +516,8 @@ export class Runtime implements HandleOwner {
     checkBoolean('explain', 'readBack', options.readBack);
     if (options.x instanceof ResidentVector) this.own(options.x, 'explain: x').live();
     else if (options.x !== undefined) vectorData(options.x, 'explain: x');
-    const handle = A instanceof MatrixHandle ? this.own(A, 'explain: A').live() : null;
-    const host = handle ? (handle.canonicalCsr ?? handle.host) : (A as SparseMatrix);
+    const handle = A instanceof MatrixHandle || A instanceof ResidentVector || A instanceof DenseHandle || A instanceof PreconditionerHandle ? this.matrixHandle(A, 'explain: A') : null;
+    const host = handle ? (handle.canonicalCsr ?? handle.host) : sparseMatrix(A, 'explain: A');
     const features = this.featuresOf(host);
     const x = options.x;
     const bound = x instanceof ResidentVector ? x.pinned : null;
@@ -859,7 +868,7 @@ export class Runtime implements HandleOwner {
   ): Promise<Y extends ResidentVector ? ResidentVector : ValueArray> {
     this.live();
     checkOptions('spmv', options, SPMV_OPTION_KEYS);
-    const h = this.own(A, 'spmv: A').live();
+    const h = this.matrixHandle(A, 'spmv: A');
     const s = resolveScalars(h.dtype, options);
     checkPath('spmv', options.path);
     const [inLen, outLen] = s.op === 'N' ? [h.cols, h.rows] : [h.rows, h.cols];
@@ -1361,7 +1370,7 @@ export class Runtime implements HandleOwner {
     this.live();
     checkOptions('preconditioner', options, PRECONDITIONER_OPTION_KEYS);
     if (typeof options !== 'object' || options === null) throw new InputTypeError("preconditioner: options must be an object such as { kind: 'ic0' }");
-    const h = this.own(A, 'preconditioner: A').live();
+    const h = this.matrixHandle(A, 'preconditioner: A');
     if (h.rows !== h.cols) throw new ShapeError(`preconditioner: A must be square, it is ${h.rows}×${h.cols}`);
     checkPreconditionerOptions(options, 'preconditioner');
     const { csr, structure } = this.solveStructureOf(h);
@@ -1444,8 +1453,7 @@ export class Runtime implements HandleOwner {
   }
 
   private explainSolve(A: MatrixHandle, o: ExplainSolveOptions): SolveExplanation {
-    const h = this.own(A, 'explain: A').live();
-    if (!(h instanceof MatrixHandle)) throw new TypeError("explain('solve', A): A must be a handle from rt.upload()");
+    const h = this.matrixHandle(A, "explain('solve', A)");
     if (h.rows !== h.cols) throw new ShapeError(`explain: A must be square to solve with it, it is ${h.rows}×${h.cols}`);
     const p = this.solvePath(h, o.path);
     const { csr, structure } = this.solveStructureOf(h);
@@ -1481,7 +1489,7 @@ export class Runtime implements HandleOwner {
 
   private async runSolve(where: string, A: MatrixHandle, b: unknown, o: AutoSolveOptions, method?: SolveMethod): Promise<SolveOutcome> {
     this.live();
-    const h = this.own(A, `${where}: A`).live();
+    const h = this.matrixHandle(A, `${where}: A`);
     if (h.rows !== h.cols) throw new ShapeError(`${where}: A must be square, it is ${h.rows}×${h.cols}`);
     // every option checked before any work (docs/errors.md)
     checkNumber(where, 'tol', o.tol, FINITE_NON_NEGATIVE);
@@ -1855,6 +1863,7 @@ export class Runtime implements HandleOwner {
    * ```
    */
   amg(A: MatrixHandle, options: AmgOptions & { path?: PathChoice } = {}): PreconditionerHandle {
+    checkOptions('amg', options, AMG_OPTION_KEYS);
     const { path, ...amg } = options;
     return this.preconditioner(A, { kind: 'amg', amg, ...(path === undefined ? {} : { path }) });
   }
@@ -1947,7 +1956,7 @@ export class Runtime implements HandleOwner {
    * @throws {@link GpuUnavailableError} when `options.path` names a GPU path this runtime lacks.
    * @throws {@link MemoryLimitError} when the runtime's memory cannot grow to hold the operands.
    * @throws {@link DisposedError} once the runtime or a handle is disposed.
-   * @throws TypeError when an operand is neither a DenseMatrix nor a handle from `rt.dense()`;
+   * @throws {@link InputTypeError} when an operand is neither a DenseMatrix nor a handle from `rt.dense()`;
    * {@link InputTypeError} when `alpha` or `beta` has the wrong type.
    * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
    *
@@ -1993,7 +2002,7 @@ export class Runtime implements HandleOwner {
    * @throws {@link GpuUnavailableError} when `options.path` names a GPU path this runtime lacks.
    * @throws {@link MemoryLimitError} when the runtime's memory cannot grow to hold the operands.
    * @throws {@link DisposedError} once the runtime or a handle is disposed.
-   * @throws TypeError when an operand is neither a DenseMatrix nor a handle from `rt.dense()`;
+   * @throws {@link InputTypeError} when an operand is neither a DenseMatrix nor a handle from `rt.dense()`;
    * {@link InputTypeError} when `alpha` or `beta` has the wrong type.
    * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
    *
@@ -2032,7 +2041,7 @@ export class Runtime implements HandleOwner {
    * @throws {@link GpuUnavailableError} when `options.path` names a GPU path this runtime lacks.
    * @throws {@link MemoryLimitError} when the runtime's memory cannot grow to hold the operands.
    * @throws {@link DisposedError} once the runtime or the handle is disposed.
-   * @throws TypeError when A is neither a DenseMatrix nor a handle from `rt.dense()`.
+   * @throws {@link InputTypeError} when A is neither a DenseMatrix nor a handle from `rt.dense()`.
    * @throws {@link OptionError} for a `path` that names no path.
    * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
    *
@@ -2170,11 +2179,25 @@ export class Runtime implements HandleOwner {
     return h;
   }
 
+  /** A matrix handle of this runtime, live (another handle there was read as one: 'x.on is not a function'). */
+  private matrixHandle(A: unknown, what: string): MatrixHandle {
+    const h = this.own(A as Handle, what);
+    if (!(h instanceof MatrixHandle)) throw new InputTypeError(`${what}: expected a matrix handle from rt.upload(), got ${handleKind(h)}`);
+    return h.live();
+  }
+
+  /** A resident vector of this runtime, live. */
+  private residentVector(v: unknown, what: string): ResidentVector {
+    const h = this.own(v as Handle, what);
+    if (!(h instanceof ResidentVector)) throw new InputTypeError(`${what}: expected a resident vector from rt.vector(), got ${handleKind(h)}`);
+    return h.live();
+  }
+
   /** Checks two resident vectors of this runtime have one dtype and length; returns the dtype. */
   private pair(op: string, x: ResidentVector, y: ResidentVector): DType {
     this.live();
-    const xv = this.own(x, `${op}: x`).live();
-    const yv = this.own(y, `${op}: y`).live();
+    const xv = this.residentVector(x, `${op}: x`);
+    const yv = this.residentVector(y, `${op}: y`);
     if (xv.dtype !== yv.dtype) throw new ShapeError(`${op}: x is ${xv.dtype} and y is ${yv.dtype}`);
     if (xv.length !== yv.length) throw new ShapeError(`${op}: x has ${xv.length} elements and y has ${yv.length}`);
     return xv.dtype;

@@ -48,7 +48,8 @@ export function amgInfo(h: AmgHierarchy): AmgInfo {
   };
 }
 
-const AMG_KEYS = optionKeys<AmgOptions>({
+/** The option keys rt.amg takes (with `path`) and `amg: {…}` holds. */
+export const AMG_KEYS = optionKeys<AmgOptions>({
   theta: true,
   maxCoarse: true,
   maxLevels: true,
