@@ -109,3 +109,21 @@ describe('a preconditioner disposed during a solve', () => {
     });
   }
 });
+
+describe('A disposed during a solve', () => {
+  it("each method rejects with DisposedError naming A, not its freed copy ('csr matrix was used after dispose()'): an uploaded matrix and rt.spgemm's product", async () => {
+    const P = rt.upload(poisson2D(12));
+    for (const make of [() => rt.upload(poisson2D(12)), () => rt.spgemm(P, P)]) {
+      for (const method of ['cg', 'bicgstab', 'gmres', 'minres', 'solve'] as const) {
+        for (const last of [1, 3]) {
+          const A = make();
+          const b = Float64Array.from({ length: A.rows }, (_, i) => Math.sin(i) + 1);
+          const o = { maxIter: last, tol: 1e-14, onIteration: (k: number) => { if (k === last) A.dispose(); } };
+          const err = await (method === 'solve' ? rt.solve(A, b, { ...o, method: 'cg' }) : rt[method](A, b, o)).then(() => null, (e: unknown) => e);
+          expect(err, `${method}, disposed at iteration ${last}`).toBeInstanceOf(DisposedError);
+          expect((err as Error).message).toBe(`${method}: A (disposed during the solve) was used after dispose()`);
+        }
+      }
+    }
+  });
+});

@@ -1646,6 +1646,15 @@ export class Runtime implements HandleOwner {
           x0,
           single: componentBytes(h.dtype) === 4,
         });
+      } catch (e) {
+        // the runtime, A or the preconditioner disposed during the solve: said as that, not as one of
+        // their freed parts ('csr matrix was used after dispose()', a path's vector)
+        if (e instanceof DisposedError) {
+          this.live();
+          if (h.disposed) throw new DisposedError(`${where}: A (disposed during the solve)`);
+          handle?.live();
+        }
+        throw e;
       } finally {
         dispose();
       }
