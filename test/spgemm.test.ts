@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createRuntime, CSRMatrix, FormatError, ShapeError, MemoryLimitError, WorkerError, poisson2D, poisson3D, randomMatrix, type Runtime } from '../src/index.js';
 import { spgemm } from '../src/solvers/amg/spgemm.js';
 import { CpuSparseSession } from '../src/cpu/spgemm.js';
+import { ARRAY_F32, ARRAY_F64, ARRAY_I32, type OutArray, type OutSpec } from '../src/cpu/copy-out.js';
+import type { CpuBackend } from '../src/cpu/backend.js';
 import { lanczosBounds } from '../src/solvers/precond/chebyshev.js';
 import { strengthAggregation } from '../src/solvers/amg/aggregate.js';
 import { fitCandidates } from '../src/solvers/amg/tentative.js';
@@ -84,8 +86,8 @@ describe('spgemm', () => {
     rt2 = await createRuntime({ workers: 2 });
     const pool = rt2.cpuBackend.workerPool!;
     const runSync = pool.runSync.bind(pool);
-    vi.spyOn(pool, 'runSync').mockImplementation((job) => {
-      const ran = runSync(job);
+    vi.spyOn(pool, 'runSync').mockImplementation((job, inline) => {
+      const ran = runSync(job, inline);
       if (ran) pooled++;
       return ran;
     });
@@ -170,9 +172,9 @@ describe('spgemm', () => {
     const W = randomMatrix({ rows: 6000, meanRowLength: 6, distribution: 'powerlaw', exponent: 1.5, seed: 5 }).astype('f64');
     expect(W.nnz).toBeGreaterThan(16384); // SPGEMM_POOL_FLOOR: smaller products run inline
     both(W, W.transpose(), 'power-law A·Aᵀ');
-    // rt.spgemm's product is two jobs: each row's multiply-adds, then one numeric pass (rows appended per
-    // chunk, no symbolic pass); before them, a job checks each operand's columns (P once: B is A)
-    expect(pooled - before).toBe(4 + 3);
+    // rt.spgemm's product is three jobs: each row's multiply-adds, one numeric pass (rows appended per
+    // chunk, no symbolic pass), the copy-out; before them, a job checks each operand's columns (P once: B is A)
+    expect(pooled - before).toBe(6 + 3);
   });
 
   it('complex and single-precision products on the pool, rectangular, on 2 and 3 threads', async () => {
@@ -188,9 +190,9 @@ describe('spgemm', () => {
     } finally {
       rt3.dispose();
     }
-    // each product on the pool as two jobs: the multiply-adds, one numeric pass; and A's check (B's
-    // 9 000 entries are checked inline)
-    expect(pooled - before).toBe(8 + 4);
+    // each product on the pool as three jobs: the multiply-adds, one numeric pass, the copy-out; and
+    // A's check (B's 9 000 entries are checked inline)
+    expect(pooled - before).toBe(12 + 4);
   });
 
   it('random shapes, densities and dtypes, including empty rows, mixed dtypes and non-canonical input', () => {
@@ -501,6 +503,132 @@ describe('spgemm', () => {
       cp.view('i32', 4).set([0, 2 ** 30, 2 ** 30, 5]);
       expect(B.kernel('spgemm_row_pointers')(cp.ptr, 3)).toBe(2 ** 31 + 5);
     });
+  });
+
+  /**
+   * A copy-out description over fresh regions of B's memory: i32 and f64 data (−0, NaN, ±∞, subnormals,
+   * values past f32's range), arrays of one and of several segments, f32 rounded from f64, an empty one;
+   * with the arrays a plain loop builds from the same data. `scale` multiplies the lengths.
+   */
+  function copyOutCase(B: CpuBackend, scale: number, seed: number): { specs: OutSpec[]; want: number[][]; kinds: string[]; free: () => void } {
+    const rnd = mulberry32(seed);
+    const special = [-0, NaN, Infinity, -Infinity, 5e-324, 1e300, -1e-310, 3.4028235677973366e38];
+    const ints = Int32Array.from({ length: 300 * scale }, () => Math.floor((rnd() - 0.5) * 2 ** 32));
+    const reals = Float64Array.from({ length: 500 * scale }, (_, k) => (k < special.length ? special[k] : (rnd() - 0.5) * 10 ** Math.floor(rnd() * 40 - 20)));
+    const [ri, rv] = [B.heap.allocCopy(ints), B.heap.allocCopy(reals)];
+    const seg = (r: typeof ri, bytes: number, from: number, len: number): [number, number] => [r.ptr + bytes * from, len];
+    const pieces = (src: ArrayLike<number>, parts: [number, number][]) => parts.flatMap(([from, len]) => Array.from({ length: len }, (_, k) => src[from + k]));
+    const i1: [number, number][] = [[0, 300 * scale]];
+    const i3: [number, number][] = [[200 * scale, 50 * scale], [0, 1], [7, 100 * scale]];
+    const v2: [number, number][] = [[100 * scale, 400 * scale], [0, 100 * scale]];
+    const specs: OutSpec[] = [
+      { kind: ARRAY_I32, length: 300 * scale, segments: i1.map(([f, l]) => seg(ri, 4, f, l)) },
+      { kind: ARRAY_I32, length: 150 * scale + 1, segments: i3.map(([f, l]) => seg(ri, 4, f, l)) },
+      { kind: ARRAY_I32, length: 0, segments: [] },
+      { kind: ARRAY_F64, length: 500 * scale, segments: v2.map(([f, l]) => seg(rv, 8, f, l)) },
+      { kind: ARRAY_F32, length: 500 * scale, segments: v2.map(([f, l]) => seg(rv, 8, f, l)) },
+    ];
+    const want = [pieces(ints, i1), pieces(ints, i3), [], pieces(reals, v2), pieces(reals, v2).map(Math.fround)];
+    return { specs, want, kinds: ['Int32Array', 'Int32Array', 'Int32Array', 'Float64Array', 'Float32Array'], free: () => [ri, rv].forEach((r) => r.dispose()) };
+  }
+
+  /** Each array as a plain loop built it, of its kind, over a fresh non-shared buffer of its own. */
+  function checkCopyOut(got: OutArray[], want: number[][], kinds: string[], label: string): void {
+    expect(got.length, label).toBe(want.length);
+    got.forEach((a, k) => {
+      expect(a.constructor.name, `${label}: array ${k}`).toBe(kinds[k]);
+      expect(a.buffer instanceof ArrayBuffer && !(a.buffer instanceof SharedArrayBuffer), `${label}: array ${k}'s buffer is its own`).toBe(true);
+      expect([a.byteOffset, a.buffer.byteLength], `${label}: array ${k}`).toEqual([0, a.byteLength]);
+      expect(a.length, `${label}: array ${k}`).toBe(want[k].length);
+      for (let i = 0; i < a.length; i++) if (!Object.is(a[i], want[k][i])) throw new Error(`${label}: array ${k}[${i}] is ${Object.is(a[i], -0) ? '-0' : a[i]}, expected ${Object.is(want[k][i], -0) ? '-0' : want[k][i]}`);
+    });
+    expect(new Set(got.map((a) => a.buffer)).size, `${label}: distinct buffers`).toBe(got.length);
+  }
+
+  it('copy-out: the workers build the last arrays of a description and hand them over, the calling thread the first — the same arrays as a plain loop, on 2 and 3 threads, small (the caller may take a late worker\'s share) and large', async () => {
+    const rt3 = await createRuntime({ workers: 3 });
+    try {
+      for (const [rt, threads] of [[rt2, 2], [rt3, 3]] as const) {
+        const B = rt.cpuBackend;
+        const pool = B.workerPool!;
+        const spy = vi.spyOn(pool, 'copyOutSync');
+        try {
+          for (const scale of [1, 2000]) {
+            const live = rt.memoryInUse;
+            const c = copyOutCase(B, scale, 70 + scale + threads);
+            try {
+              const label = `${threads} threads, ×${scale}`;
+              checkCopyOut(B.copyOut(c.specs, true), c.want, c.kinds, `${label}, pooled`);
+              // it ran as a pool job (null: refused, built here instead)
+              expect(spy.mock.results.at(-1)?.value, label).not.toBeNull();
+              const calls = spy.mock.calls.length;
+              checkCopyOut(B.copyOut(c.specs, false), c.want, c.kinds, `${label}, on the calling thread`);
+              expect(spy.mock.calls.length, label).toBe(calls);
+            } finally {
+              c.free();
+            }
+            expect(rt.memoryInUse, 'the description is freed').toBe(live);
+          }
+        } finally {
+          spy.mockRestore();
+        }
+      }
+    } finally {
+      rt3.dispose();
+    }
+  });
+
+  it("rt.spgemm's product on the pool is fresh arrays of its own (copied out by both threads), which the caller may change: the next product (A·A, A uploaded once) and the operand are as before", () => {
+    const P = poisson3D(14);
+    const pristine = poisson3D(14);
+    const pool = rt2.cpuBackend.workerPool!;
+    const spy = vi.spyOn(pool, 'copyOutSync');
+    const live = rt2.memoryInUse;
+    try {
+      const C = rt2.spgemm(P, P);
+      expect(spy).toHaveBeenCalledTimes(1);
+      expect(spy.mock.results[0].value).not.toBeNull();
+      checkProduct(P, P, C, 'poisson3D(14)² copied out on the pool');
+      const arrays = [C.rowPtr, C.colIdx, C.values];
+      for (const a of arrays) {
+        expect(a.buffer instanceof SharedArrayBuffer).toBe(false);
+        expect(a.buffer).not.toBe(rt2.cpuBackend.heap.memory.buffer);
+        expect([a.byteOffset, a.buffer.byteLength]).toEqual([0, a.byteLength]);
+      }
+      expect(new Set(arrays.map((a) => a.buffer)).size).toBe(3);
+      const want = C.values.slice();
+      C.values.fill(NaN);
+      C.colIdx.fill(-1);
+      C.rowPtr.fill(7);
+      const D = rt2.spgemm(P, P);
+      sameBits(new CSRMatrix(C.rows, C.cols, 'f64', D.rowPtr, D.colIdx, want), D, 'the product after the last one was overwritten');
+      checkProduct(P, P, D, 'the product after the last one was overwritten');
+      sameBits(pristine, P, 'the operand after two products');
+      expect(rt2.memoryInUse).toBe(live);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('a worker failing during a copy-out → WorkerError; the pool is replaced and builds the arrays again', async () => {
+    const B = rt2.cpuBackend;
+    const c = copyOutCase(B, 500, 5);
+    const spy = vi.spyOn(B.workerPool!, 'copyOutSync');
+    try {
+      B.workerPool!.failNext(0, 'throw');
+      expect(() => B.copyOut(c.specs, true)).toThrow(WorkerError);
+      // while the pool is replaced the calling thread builds them, then the new pool does
+      let ran = false;
+      for (let t = 0; t < 200 && !ran; t++) {
+        await new Promise((r) => setTimeout(r, 10));
+        checkCopyOut(B.copyOut(c.specs, true), c.want, c.kinds, 'after a worker failure');
+        ran = spy.mock.results.at(-1)?.value != null;
+      }
+      expect(ran).toBe(true);
+    } finally {
+      spy.mockRestore();
+      c.free();
+    }
   });
 
   it('shape mismatch → ShapeError; a product over the budget → MemoryLimitError before the numeric pass; a worker failing → WorkerError, then the pool works again', async () => {

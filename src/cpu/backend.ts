@@ -11,6 +11,7 @@ import { balancedBounds } from './partition.js';
 import { lowerBound } from '../formats/sort.js';
 import { CONTROL_BYTES } from './control.js';
 import { WorkerPool } from './pool.js';
+import { buildArray, describe, type OutArray, type OutSpec } from './copy-out.js';
 import { DisposedError, UnsupportedError } from '../errors.js';
 import { nextTouchX, type CacheTilesOption } from './tiles.js';
 import { DispatchPolicy, type Dispatch } from './dispatch.js';
@@ -120,6 +121,20 @@ export class CpuBackend {
   /** Threads that compute (1 = the calling thread alone). */
   get threads(): number {
     return this.pool ? this.pool.size + 1 : 1;
+  }
+
+  /**
+   * Fresh arrays copied out of the memory (copy-out.ts): the workers build the last ones while this
+   * thread builds the first, where they can hand them over (Node) and `pooled`; else all here. Call
+   * it outside pool jobs.
+   */
+  copyOut(specs: OutSpec[], pooled: boolean): OutArray[] {
+    if (this.disposed) throw new DisposedError('runtime');
+    const words = describe(specs);
+    return this.heap.temporary(4 * words.length, (r) => {
+      r.view('i32', words.length).set(words);
+      return (pooled ? this.pool?.copyOutSync(r.ptr, specs.length) : null) ?? specs.map((_, k) => buildArray(this.heap.memory.buffer, r.ptr, k));
+    });
   }
 
   /** A fixed threshold for every operation, or 'auto' (see CpuBackendOptions.inlineThreshold). */

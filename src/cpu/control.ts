@@ -42,6 +42,9 @@ export const CONTROL_BYTES = (ARGS_F64 + MAX_ARGS) * 8;
 export const CMD_RUN = 1;
 export const CMD_STOP = 2;
 
+/** KERNEL of a copy-out job (copy-out.ts): chunk c builds the arrays [start, end) of the description at argument 0. */
+export const COPY_OUT = -1;
+
 /**
  * Claims chunk `c` of the job of epoch `e` for the calling thread: true for exactly one claimant, and
  * false once the chunk is claimed for e or a later job. A worker descheduled between reading EPOCH and
@@ -61,4 +64,6 @@ export interface WorkerInit {
   control: number;
   index: number;
   kernels: string[];
+  /** Node: where the worker posts the arrays a copy-out job built (the pool takes them synchronously) */
+  port?: { postMessage(m: unknown, transfer: ArrayBuffer[]): void };
 }

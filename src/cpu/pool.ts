@@ -2,6 +2,7 @@ import * as C from './control.js';
 import { DisposedError, SimdglError } from '../errors.js';
 import { workerSource } from './worker-source.generated.js';
 import { nodeBuiltin } from '../node-builtins.js';
+import { buildArray, type OutArray } from './copy-out.js';
 
 /**
  * A worker of the CPU path's pool failed during a call (code `E_WORKER`): it threw, exited, or the call
@@ -57,6 +58,8 @@ export interface PoolJob {
 interface WorkerHandle {
   post(msg: unknown): void;
   terminate(): void;
+  /** Node: takes the next message the worker posted on its copy-out port, synchronously */
+  receive?: () => unknown;
 }
 
 /** Whether this thread may block in Atomics.wait (not a browser's main thread). */
@@ -151,12 +154,12 @@ export class WorkerPool {
    * timeoutMs. Returns false, having run nothing, while the pool is busy or its workers are not all
    * up: the caller then runs the chunks itself.
    */
-  runSync(job: PoolJob): boolean {
+  runSync(job: PoolJob, inline = this.runInline): boolean {
     if (this.disposed || this.busy || !this.up || this.fault) return false;
     this.busy = true;
     try {
       const ctl = this.ctl();
-      const callerError = this.start(ctl, job);
+      const callerError = this.start(ctl, job, inline);
       const want = this.options.workers;
       const deadline = this.options.timeoutMs > 0 ? performance.now() + this.options.timeoutMs : Infinity;
       let d;
@@ -175,10 +178,35 @@ export class WorkerPool {
   }
 
   /**
+   * The `count` arrays of the copy-out description at `desc` (copy-out.ts), built in one job: the
+   * workers build the last ones, one each, and hand them over by transfer while this thread builds
+   * the first; null, having built nothing, where the workers cannot hand arrays over (not Node) or
+   * runSync would refuse the job (the caller then builds them all itself).
+   */
+  copyOutSync(desc: number, count: number): OutArray[] | null {
+    if (!this.workers.every((w) => w.receive)) return null;
+    const chunks = this.chunks;
+    const bounds = Int32Array.from({ length: chunks + 1 }, (_, c) => (c === 0 ? 0 : Math.min(count, Math.max(c, count - chunks + c))));
+    const out: (OutArray | undefined)[] = new Array(count);
+    const inline = (_job: PoolJob, start: number, end: number): void => {
+      for (let k = start; k < end; k++) out[k] = buildArray(this.memory.buffer, desc, k);
+    };
+    const workers = this.workers;
+    if (!this.runSync({ kernel: C.COPY_OUT, args: [desc], bounds }, inline)) return null;
+    for (let c = 1; c < chunks; c++) {
+      if (bounds[c + 1] === bounds[c] || out[bounds[c]]) continue;
+      const built = workers[c - 1].receive!() as OutArray[] | undefined;
+      if (built?.length !== bounds[c + 1] - bounds[c]) throw new Error(`internal: worker ${c - 1} handed over no arrays of its copy-out`);
+      built.forEach((a, k) => (out[bounds[c] + k] = a));
+    }
+    return out as OutArray[];
+  }
+
+  /**
    * Publishes a job, then runs chunk 0 and every chunk no worker has claimed yet on this thread;
    * returns what the caller's chunks threw (null when nothing).
    */
-  private start(ctl: Int32Array, job: PoolJob): unknown {
+  private start(ctl: Int32Array, job: PoolJob, inline = this.runInline): unknown {
     const args = this.args();
     for (let i = 0; i < job.args.length; i++) args[i] = job.args[i];
     ctl[C.KERNEL] = job.kernel;
@@ -195,7 +223,7 @@ export class WorkerPool {
     Atomics.notify(ctl, C.EPOCH);
     const epoch = Atomics.load(ctl, C.EPOCH);
     try {
-      if (job.bounds[1] > job.bounds[0]) this.runInline(job, job.bounds[0], job.bounds[1]);
+      if (job.bounds[1] > job.bounds[0]) inline(job, job.bounds[0], job.bounds[1]);
       // then every chunk no worker has claimed yet: a worker still waiting for a core costs nothing
       // (not while a test hook makes a worker fail: that worker must meet its job)
       if (Atomics.load(ctl, C.FAIL_AT) === 0) {
@@ -204,7 +232,7 @@ export class WorkerPool {
           if (job.bounds[c + 1] > job.bounds[c]) {
             // a reduction's chunk c writes its partial 16·c bytes after the output pointer, as worker c − 1 would
             const args = job.outArg ? job.args.map((v, i) => (i === job.outArg! - 1 ? v + 16 * c : v)) : job.args;
-            this.runInline({ ...job, args }, job.bounds[c], job.bounds[c + 1]);
+            inline({ ...job, args }, job.bounds[c], job.bounds[c + 1]);
           }
           Atomics.add(ctl, C.DONE, 1);
         }
@@ -316,18 +344,28 @@ export class WorkerPool {
     };
     const wt = nodeBuiltin('node:worker_threads');
     if (wt) {
-      const { Worker } = wt;
+      const { Worker, MessageChannel, receiveMessageOnPort } = wt;
       const w = new Worker(workerSource, { eval: true });
+      // the copy-out port: no listener on this side, so its messages wait for receiveMessageOnPort
+      const { port1, port2 } = new MessageChannel();
+      port1.unref();
       await new Promise<void>((resolve, reject) => {
         w.on('message', (m) => onMessage(m, resolve));
         w.once('error', (e: Error) => reject(new WorkerError(`worker ${index} failed to start: ${e.message}`)));
         w.on('exit', onExit);
-        w.postMessage(init);
+        w.postMessage({ ...init, port: port2 }, [port2]);
       });
       // Idle workers must never keep the process alive (pending calls keep it alive by their timers).
       // unref() only after the listeners: attaching one re-refs the worker's port.
       w.unref();
-      return { post: (m) => w.postMessage(m), terminate: () => void w.terminate() };
+      return {
+        post: (m) => w.postMessage(m),
+        terminate: () => {
+          port1.close();
+          void w.terminate();
+        },
+        receive: () => receiveMessageOnPort(port1)?.message,
+      };
     }
     const url = URL.createObjectURL(new Blob([workerSource], { type: 'text/javascript' }));
     const w = new Worker(url);

@@ -7,6 +7,7 @@ import type { SparseSession } from '../solvers/amg/spgemm.js';
 import { tridiagonalEigen } from '../solvers/precond/chebyshev.js';
 import type { CpuBackend } from './backend.js';
 import { freeTemporary, type Region } from './memory.js';
+import { ARRAY_F32, ARRAY_F64, ARRAY_I32 } from './copy-out.js';
 import { balancedBounds } from './partition.js';
 import { amgBlocks } from '../solvers/amg/aggregate.js';
 import { onePerRow, prolongOnePerRow, WIDEST } from './prolong.js';
@@ -145,17 +146,18 @@ export class CpuSparseSession implements SparseSession {
       else backend.runChunksSync('spgemm_f64', [a.ptr, a.idx, a.val, b.ptr, b.idx, b.val, n, 0, 1, 1, slots.ptr, cp.ptr, 0, 0], bounds, 10);
       // row pointers from the counts; each chunk's entries follow the previous chunk's
       const nnz = backend.kernel('spgemm_row_pointers')(cp.ptr, m);
-      const rowPtr = cp.view('i32', m + 1).slice();
       const single = dtype === 'f32' || dtype === 'c64';
       reserveMemory(4 * (m + 1) + nnz * 4 + nnz * cc * (single ? 4 : 8), `spgemm: ${nnz} entries of the ${m}×${n} product`);
-      const colIdx = new Int32Array(nnz);
-      const values = single ? new Float32Array(cc * nnz) : new Float64Array(cc * nnz);
-      for (let c = 0; c < chunks; c++) {
-        const [at, len] = [rowPtr[bounds[c]], rowPtr[bounds[c + 1]] - rowPtr[bounds[c]]];
-        colIdx.set(arrays[2 * c].view('i32', len), at);
-        values.set(arrays[2 * c + 1].view('f64', cc * len), cc * at);
-      }
-      return new CSRMatrix(m, n, dtype, rowPtr, colIdx, values);
+      const pv = cp.view('i32', m + 1);
+      const lengths = Array.from({ length: chunks }, (_, c) => pv[bounds[c + 1]] - pv[bounds[c]]);
+      // the values (the largest) last: a worker builds them while this thread builds the others (a
+      // product small enough to run on one chunk is copied here as well)
+      const [rowPtr, colIdx, values] = backend.copyOut([
+        { kind: ARRAY_I32, length: m + 1, segments: [[cp.ptr, m + 1]] },
+        { kind: ARRAY_I32, length: nnz, segments: lengths.map((len, c) => [arrays[2 * c].ptr, len]) },
+        { kind: single ? ARRAY_F32 : ARRAY_F64, length: cc * nnz, segments: lengths.map((len, c) => [arrays[2 * c + 1].ptr, cc * len]) },
+      ], chunks > 1);
+      return new CSRMatrix(m, n, dtype, rowPtr as Int32Array, colIdx as Int32Array, values as Float32Array | Float64Array);
     } catch (e) {
       if (e instanceof MemoryLimitError) return undefined;
       throw e;

@@ -4,6 +4,7 @@
  * loops: spin briefly, sleep on the control block, run its range of the current job, report.
  */
 import * as C from './control.js';
+import { buildArray } from './copy-out.js';
 
 type Post = (msg: unknown) => void;
 
@@ -52,8 +53,15 @@ export async function workerMain(init: C.WorkerInit, post: Post, exit: (code: nu
         for (let i = 0; i < n; i++) call.push(args[i]);
         const out = ctl[C.OUT_ARG];
         if (out > 0) call[out - 1] += 16 * (me + 1);
-        call.push(start, end);
-        fns[ctl[C.KERNEL]](...call);
+        const kernel = ctl[C.KERNEL];
+        if (kernel === C.COPY_OUT) {
+          const built = Array.from({ length: end - start }, (_, k) => buildArray(init.memory.buffer, args[0], start + k));
+          // posted before DONE: the caller takes them once the job is done
+          init.port!.postMessage(built, built.map((a) => a.buffer as ArrayBuffer));
+        } else {
+          call.push(start, end);
+          fns[kernel](...call);
+        }
       }
     } catch (e) {
       Atomics.compareExchange(ctl, C.ERROR, 0, me + 2);
