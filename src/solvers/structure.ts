@@ -109,7 +109,7 @@ function realStructure(A: CSRMatrix): SolveStructure {
       for (; q < end && colIdx[q] < i; q++) if (values[q] !== 0) hermitian = false;
       const found = q < end && colIdx[q] === i;
       const m = found ? values[q] : 0;
-      if (!((a - m) * (a - m) <= 1e-24 * Math.max(a * a, m * m))) hermitian = false;
+      if (!mirrored(a, m)) hermitian = false;
       cursor[j] = found ? q + 1 : q;
     }
     if (d === 0) zeroDiagonals++;
@@ -177,7 +177,7 @@ function diaStructure(D: DIAMatrix, nnz: number, nonzeros: Int32Array): SolveStr
         if (pairs) {
           const v = mt >= 0 ? data[mt + i] : 0;
           // equal finite values pass the test as they are (±Infinity against itself fails it, as in realStructure)
-          if ((a !== v || bad) && !((a - v) * (a - v) <= 1e-24 * Math.max(a * a, v * v))) hermitian = false;
+          if ((a !== v || bad) && !mirrored(a, v)) hermitian = false;
         }
       }
       nonzeros[d] += nz;
@@ -193,6 +193,17 @@ function diaStructure(D: DIAMatrix, nnz: number, nonzeros: Int32Array): SolveStr
     }
   }
   return { n, nnz, hermitian, positiveDiagonal, zeroDiagonals, finite, laplacianLike, diagonallyDominant };
+}
+
+/**
+ * Whether real entries a and its mirror m are equal to 1e-12 relative: |a − m| ≤ 1e-12·max(|a|, |m|),
+ * NaN and ±Infinity never (a − m is NaN). Not by squares: beyond |a| ≈ 1e154 they overflow
+ * (Infinity ≤ Infinity) and below ≈ 1e-154 underflow (0 ≤ 0), which took any pair for a mirror — a
+ * nonsymmetric A·1e160 or A·1e-170 was read as symmetric, and rt.solve ran CG (to maxIter) where
+ * GMRES converges.
+ */
+function mirrored(a: number, m: number): boolean {
+  return Math.abs(a - m) <= 1e-12 * Math.max(Math.abs(a), Math.abs(m));
 }
 
 /** solveStructure's pass for any dtype (the complex ones take it). */
