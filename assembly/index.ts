@@ -26,3 +26,4 @@ export * from './residual';
 export * from './aggregate';
 export * from './candidates';
 export * from './tentative';
+export * from './coarse_inverse';

@@ -18,6 +18,7 @@ import { buildHierarchy } from '../src/solvers/amg/hierarchy.js';
 import type { SparseKernels } from '../src/solvers/amg/spgemm.js';
 import { amgCycle } from '../src/solvers/amg/cycle.js';
 import { coarseSolver } from '../src/solvers/amg/coarse.js';
+import { cpuDenseInverse } from '../src/cpu/coarse-inverse.js';
 import { cg } from '../src/solvers/krylov/cg.js';
 import { relDiff, trueResidual } from './solve-reference.js';
 
@@ -133,7 +134,7 @@ describe('AMG coarsest level: sparse Cholesky or dense inverse', () => {
     M.dispose();
   });
 
-  it('the dense (pseudo-)inverse four columns at a time: bit for bit the one-column-at-a-time Cholesky inverse, dropped unknowns included', () => {
+  it('the dense (pseudo-)inverse four columns at a time, in JavaScript and in the CPU path\'s kernels (1 and 2 threads): bit for bit the one-column-at-a-time Cholesky inverse, dropped unknowns included; a negative pivot the same error', async () => {
     let seed = 7;
     const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647 - 0.5;
     const fromDense = (n: number, f: (i: number, j: number) => number) => {
@@ -149,10 +150,46 @@ describe('AMG coarsest level: sparse Cholesky or dense inverse', () => {
     // semidefinite (a pure-Neumann 1-D Laplacian: its constant dropped) and a zero row and column
     cases.push(fromDense(70, (i, j) => (i === j ? (i === 0 || i === 69 ? 1 : 2) : Math.abs(i - j) === 1 ? -1 : 0)));
     cases.push(fromDense(9, (i, j) => (i === 4 || j === 4 ? 0 : i === j ? 4 : Math.abs(i - j) === 1 ? -1 : 0)));
-    for (const A of cases) {
-      const c = coarseSolver(A, undefined, 'test', 'test');
-      if (c.kind !== 'dense') throw new Error(`a ${c.kind} coarse solve`);
-      expect(Array.from(c.inverse), `${A.rows} rows`).toEqual(Array.from(referenceInverse(A)));
+    const one = await CpuBackend.create({ threads: 1 });
+    try {
+      // the kernels alone: no sparse factorization is tried (its symbolic kernels throw)
+      const kernels = [cpu, one].map((b) => ({ symbolic: undefined as never, ldl: undefined as never, inverse: cpuDenseInverse(b) }));
+      for (const A of cases) {
+        const want = Array.from(referenceInverse(A));
+        const c = coarseSolver(A, undefined, 'test', 'test');
+        if (c.kind !== 'dense') throw new Error(`a ${c.kind} coarse solve`);
+        expect(Array.from(c.inverse), `${A.rows} rows`).toEqual(want);
+        for (const k of kernels) {
+          if (A.rows > 64) continue; // above 64 rows coarseSolver would try the sparse factor first
+          const d = coarseSolver(A, k, 'test', 'test');
+          if (d.kind !== 'dense') throw new Error(`a ${d.kind} coarse solve`);
+          expect(Array.from(d.inverse), `${A.rows} rows, kernels`).toEqual(want);
+        }
+        const L = new Float64Array(A.rows * A.rows);
+        for (let i = 0; i < A.rows; i++) for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) L[i * A.rows + A.colIdx[k]] = A.values[k];
+        const dmax = Math.max(...Array.from({ length: A.rows }, (_, i) => Math.abs(L[i * A.rows + i])));
+        for (const k of kernels) {
+          const r = k.inverse(L, A.rows, dmax);
+          if (!('inverse' in r)) throw new Error(`${A.rows} rows: pivot ${r.pivot}`);
+          expect(Array.from(r.inverse), `${A.rows} rows, kernel`).toEqual(want);
+        }
+      }
+      // indefinite: the JavaScript's error, word for word
+      const indefinite = fromDense(6, (i, j) => (i === j ? (i === 3 ? -2 : 2) : Math.abs(i - j) === 1 ? -0.5 : 0));
+      const message = (f: () => unknown) => {
+        try {
+          f();
+        } catch (e) {
+          expect(e).toBeInstanceOf(UnsupportedError);
+          return (e as Error).message;
+        }
+        throw new Error('no error');
+      };
+      const js = message(() => coarseSolver(indefinite, undefined, 'test', 'test'));
+      expect(js).toMatch(/negative pivot/);
+      for (const k of kernels) expect(message(() => coarseSolver(indefinite, k, 'test', 'test'))).toBe(js);
+    } finally {
+      one.dispose();
     }
   });
 });

@@ -43,6 +43,7 @@ import { shownTyped, shownValue } from '../shown-value.js';
 import { sparseProduct, spgemm, type SparseKernels } from '../solvers/amg/spgemm.js';
 import { residentCsr } from '../cpu/spmv-plan.js';
 import { CpuSparseSession } from '../cpu/spgemm.js';
+import { cpuDenseInverse } from '../cpu/coarse-inverse.js';
 import type { AmgOptions } from '../solvers/amg/hierarchy.js';
 import { AMG_KEYS } from '../solvers/amg/info.js';
 import { estimateFactorCost, firstNonFinite, nonFiniteEntry, planFactor, type FactorEstimate, type FactorPlan } from '../solvers/direct/plan.js';
@@ -1949,7 +1950,7 @@ export class Runtime implements HandleOwner {
   /** The CPU path's sparse kernels on its pool (src/cpu/spgemm.ts): rt.spgemm's and the AMG setup's. */
   // the coarsest AMG level's sparse Cholesky runs on the direct solvers' kernels
   private readonly sparseKernels: SparseKernels = Object.defineProperty(() => new CpuSparseSession(this.cpu.backend), 'coarse', {
-    get: () => ({ symbolic: cpuSymbolicKernels(this.cpu.backend), ldl: cpuLdlKernels(this.cpu.backend).sparse }),
+    get: () => ({ symbolic: cpuSymbolicKernels(this.cpu.backend), ldl: cpuLdlKernels(this.cpu.backend).sparse, inverse: cpuDenseInverse(this.cpu.backend) }),
   });
 
   /**

@@ -10,7 +10,15 @@ import type { SymbolicKernels } from '../direct/symbolic.js';
 export interface CoarseKernels {
   symbolic: SymbolicKernels;
   ldl: LdlNumeric;
+  /** the dense (pseudo-)inverse's factorization and columns (denseInverse's, the same bits) */
+  inverse?: DenseInverseKernel;
 }
+
+/**
+ * denseInverse's factorization and inverse of L (n×n, row-major, A's values; dmax its largest
+ * |diagonal|): the inverse, or the first pivot below −1e-10·dmax.
+ */
+export type DenseInverseKernel = (L: Float64Array, n: number, dmax: number) => { inverse: Float64Array } | { pivot: number };
 
 /**
  * How the coarsest level is solved: its dense (pseudo-)inverse, row-major, applied as one product; or
@@ -70,7 +78,7 @@ export function coarseSolver(A: CSRMatrix, kernels: CoarseKernels | undefined, w
     }
   }
   if (n > MAX_COARSE) throw new UnsupportedError(`amg: ${why}, more than the ${MAX_COARSE} rows its dense solve takes (${reason}); ${fix}`);
-  return { kind: 'dense', inverse: denseInverse(A), reason };
+  return { kind: 'dense', inverse: denseInverse(A, kernels?.inverse), reason };
 }
 
 function fmt(x: number): string {
@@ -98,8 +106,15 @@ function scaledFactor(f: LdlFactor): CSRMatrix {
   return new CSRMatrix(n, n, 'f64', ptr, idx, val).transpose();
 }
 
+function negativePivot(n: number, d: number, dmax: number): UnsupportedError {
+  return new UnsupportedError(
+    `amg: the coarsest matrix (${n} rows) has a negative pivot ${d.toExponential(2)} in its Cholesky factorization (its largest diagonal ${dmax.toExponential(2)}): A is indefinite, or singular and coarsened to a level its rounding dominates (then raise amg.maxCoarse); multigrid needs a positive (semi)definite matrix: for an indefinite one use method 'minres' or 'gmres'`,
+  );
+}
+
 /**
- * The coarsest matrix's inverse by a dense Cholesky factorization; a pivot ≤ 1e-12 of the largest
+ * The coarsest matrix's inverse by a dense Cholesky factorization (on `kernel` where given: the CPU
+ * path's, the same bits); a pivot ≤ 1e-12 of the largest
  * diagonal (a semidefinite coarse matrix, e.g. a pure-Neumann Laplacian's constant, or a zero column
  * of a rank-deficient tentative prolongator) drops that unknown, so the result is a symmetric
  * pseudo-inverse and the cycle stays symmetric.
@@ -108,12 +123,17 @@ function scaledFactor(f: LdlFactor): CSRMatrix {
  * one-at-a-time loop (the same bits), while four independent chains of additions share each load of L
  * (poisson3D(128)'s 291-row coarsest level: 122 ms of the H100 host's setup one at a time).
  */
-function denseInverse(A: CSRMatrix): Float64Array {
+function denseInverse(A: CSRMatrix, kernel?: DenseInverseKernel): Float64Array {
   const n = A.rows;
   const L = new Float64Array(n * n);
   for (let i = 0; i < n; i++) for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) L[i * n + A.colIdx[k]] = A.values[k];
   let dmax = 0;
   for (let i = 0; i < n; i++) dmax = Math.max(dmax, Math.abs(L[i * n + i]));
+  if (kernel) {
+    const r = kernel(L, n, dmax);
+    if ('pivot' in r) throw negativePivot(n, r.pivot, dmax);
+    return r.inverse;
+  }
   const dropped = new Uint8Array(n);
   for (let j = 0; j < n; j++) {
     const rj = j * n;
@@ -121,11 +141,7 @@ function denseInverse(A: CSRMatrix): Float64Array {
     for (let k = 0; k < j; k++) d -= L[rj + k] ** 2;
     // a pivot below rounding of the coarse matrix's own diagonal: A indefinite — or semidefinite, whose
     // null space coarsened to a level of rounding-sized entries (a 1-D Neumann Laplacian at maxCoarse 1)
-    if (d < -1e-10 * dmax) {
-      throw new UnsupportedError(
-        `amg: the coarsest matrix (${n} rows) has a negative pivot ${d.toExponential(2)} in its Cholesky factorization (its largest diagonal ${dmax.toExponential(2)}): A is indefinite, or singular and coarsened to a level its rounding dominates (then raise amg.maxCoarse); multigrid needs a positive (semi)definite matrix: for an indefinite one use method 'minres' or 'gmres'`,
-      );
-    }
+    if (d < -1e-10 * dmax) throw negativePivot(n, d, dmax);
     if (!(d > 1e-12 * dmax)) {
       dropped[j] = 1;
       for (let i = j; i < n; i++) L[i * n + j] = 0;

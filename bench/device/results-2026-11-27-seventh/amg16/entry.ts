@@ -6,6 +6,8 @@ import { createRuntime, poisson3D } from 'TREE/src/index.ts';
 import { CpuSparseSession } from 'TREE/src/cpu/spgemm.ts';
 const [n, reps, workers, label] = [+process.argv[2], +process.argv[3], +process.argv[4], process.argv[5]];
 const rt = await createRuntime({ workers });
+// NOTOUCH=1: fresh memory is not faulted in on the pool (src/cpu/memory.ts onFresh), for an A/B in one build
+if (process.env.NOTOUCH === '1') (rt.cpuBackend.heap as any).onFresh = null;
 let acc = new Map<string, number>();
 let depth = 0;
 const P = CpuSparseSession.prototype as any;
@@ -24,6 +26,8 @@ for (const m of ['upload', 'diagonal', 'aggregate', 'lanczosBounds', 'gaussSeide
   };
 }
 const A = rt.upload(poisson3D(n));
+// STRUCTURE=1: A's symmetry and diagonal analysed (once per handle) before the first setup is timed
+if (process.env.STRUCTURE === '1') void (rt as any).solveStructureOf(A).structure;
 const cpu = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
