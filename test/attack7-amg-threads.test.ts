@@ -33,6 +33,13 @@ function firstDifference(a: ArrayLike<number>, b: ArrayLike<number>): string | n
 
 function compare(h: AmgHierarchy, g: AmgHierarchy, what: string): void {
   expect(g.levels.length, what).toBe(h.levels.length);
+  // the coarsest level's solve: its dense inverse, or its sparse factor
+  expect(g.coarse.kind, `${what} coarse`).toBe(h.coarse.kind);
+  if (h.coarse.kind === 'dense' && g.coarse.kind === 'dense') expect(firstDifference(h.coarse.inverse, g.coarse.inverse), `${what} coarse inverse`).toBeNull();
+  if (h.coarse.kind === 'sparse' && g.coarse.kind === 'sparse') {
+    expect(firstDifference(h.coarse.perm, g.coarse.perm), `${what} coarse perm`).toBeNull();
+    for (const part of ['rowPtr', 'colIdx', 'values'] as const) expect(firstDifference(h.coarse.L[part], g.coarse.L[part]), `${what} coarse L.${part}`).toBeNull();
+  }
   h.levels.forEach((L, l) => {
     const M = g.levels[l];
     expect(M.rho, `${what} level ${l} ρ`).toBe(L.rho);
