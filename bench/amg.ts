@@ -13,12 +13,14 @@
  *   timing, as by a caller who keeps the matrices resident), a handle out, disposed in the timing.
  * Medians of REPS (3; 1 for the 2-million-row poisson3D(128) solves), wall and process CPU time (ours
  * counts the pool's worker threads; on a shared machine the wall time mostly measures the scheduler,
- * so both are printed and the goals print both ratios). Needs PyAMG: says
+ * so both are printed and the goals print both ratios; for rt.spgemm's host form also, on Linux, the
+ * calling thread's and the busiest worker's CPU, whose larger bounds the product's wall time on an idle
+ * machine). Needs PyAMG: says
  * 'pip install pyamg' when it is missing. SIMDGL_AMG_CASES (comma-separated) runs only the cases whose
  * name contains one of its words, 'spgemm' the SpGEMM products, e.g. SIMDGL_AMG_CASES='3D(64),spgemm'.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -66,6 +68,9 @@ export interface SpgemmBenchRow {
   /** rt.spgemm of handles (uploaded before), the product handle disposed: median wall and CPU ms */
   handleMs: number;
   handleCpuMs: number;
+  /** host form: median CPU ms of the calling thread and of the busiest other thread (Linux; NaN elsewhere) */
+  callerCpuMs: number;
+  workerCpuMs: number;
   scipyMs: number | null;
   scipyCpuMs: number | null;
   note: string;
@@ -86,6 +91,27 @@ function writeRaw(A: CSRMatrix, extra: Record<string, unknown> = {}): string {
 function cpuMs(c: NodeJS.CpuUsage): number {
   const u = process.cpuUsage(c);
   return (u.user + u.system) / 1e3;
+}
+
+/**
+ * CPU ms so far of each of this process's threads (Linux: /proc's schedstat, in ns), or null elsewhere:
+ * the calling thread's and the busiest other thread's share of a product bound its wall time on an
+ * idle machine, which a loaded one's wall time does not show.
+ */
+function threadCpu(): Map<string, number> | null {
+  try {
+    return new Map(readdirSync('/proc/self/task').map((t) => [t, Number(readFileSync(`/proc/self/task/${t}/schedstat`, 'utf8').split(' ')[0]) / 1e6]));
+  } catch {
+    return null;
+  }
+}
+
+/** [the calling thread's, the busiest other thread's] CPU ms between two threadCpu() readings */
+function threadSplit(a: Map<string, number> | null, b: Map<string, number> | null): [number, number] {
+  if (!a || !b) return [NaN, NaN];
+  let other = 0;
+  for (const [t, ms] of b) if (t !== String(process.pid)) other = Math.max(other, ms - (a.get(t) ?? 0));
+  return [b.get(String(process.pid))! - a.get(String(process.pid))!, other];
 }
 
 function python(args: string[]): unknown | string {
@@ -190,15 +216,18 @@ export async function benchAmg(log: (s: string) => void): Promise<{ rows: AmgBen
       const [hA, hB] = [rt.upload(A), rt.upload(B)];
       const times: number[][] = [[], []];
       const cpus: number[][] = [[], []];
+      const split: number[][] = [[], []];
       let nnz = 0;
       // the two forms alternate, so that both see the same load
       for (let k = 0; k < 6; k++) {
         const c = process.cpuUsage();
+        const th = k % 2 === 0 ? threadCpu() : null;
         const t = performance.now();
         if (k % 2 === 0) nnz = rt.spgemm(A, B).nnz;
         else rt.spgemm(hA, hB).dispose();
         times[k % 2].push(performance.now() - t);
         cpus[k % 2].push(cpuMs(c));
+        if (k % 2 === 0) threadSplit(th, threadCpu()).forEach((ms, i) => split[i].push(ms));
       }
       hA.dispose();
       hB.dispose();
@@ -206,9 +235,9 @@ export async function benchAmg(log: (s: string) => void): Promise<{ rows: AmgBen
       const s = python([dir, 'spgemm', '0', '3']) as { ms: number; cpuMs: number; nnz: number } | string;
       rmSync(dir, { recursive: true, force: true });
       const py = typeof s === 'string' ? undefined : s;
-      const row = { product, nnz, ms: median(times[0]), cpuMs: median(cpus[0]), handleMs: median(times[1]), handleCpuMs: median(cpus[1]), scipyMs: py?.ms ?? null, scipyCpuMs: py?.cpuMs ?? null, note: py ? (py.nnz === nnz ? '' : `SciPy's product has ${py.nnz} entries`) : (s as string) };
+      const row = { product, nnz, ms: median(times[0]), cpuMs: median(cpus[0]), handleMs: median(times[1]), handleCpuMs: median(cpus[1]), callerCpuMs: median(split[0]), workerCpuMs: median(split[1]), scipyMs: py?.ms ?? null, scipyCpuMs: py?.cpuMs ?? null, note: py ? (py.nnz === nnz ? '' : `SciPy's product has ${py.nnz} entries`) : (s as string) };
       spgemm.push(row);
-      log(`  spgemm ${product}: ${nnz} entries, ours ${row.ms.toFixed(0)} ms (CPU ${row.cpuMs.toFixed(0)}), handles ${row.handleMs.toFixed(0)} ms (CPU ${row.handleCpuMs.toFixed(0)}), SciPy ${row.scipyMs?.toFixed(0) ?? 'n/a'} ms (CPU ${row.scipyCpuMs?.toFixed(0) ?? 'n/a'}) ${row.note}`);
+      log(`  spgemm ${product}: ${nnz} entries, ours ${row.ms.toFixed(0)} ms (CPU ${row.cpuMs.toFixed(0)}: calling thread ${row.callerCpuMs.toFixed(0)}, busiest worker ${row.workerCpuMs.toFixed(0)}), handles ${row.handleMs.toFixed(0)} ms (CPU ${row.handleCpuMs.toFixed(0)}), SciPy ${row.scipyMs?.toFixed(0) ?? 'n/a'} ms (CPU ${row.scipyCpuMs?.toFixed(0) ?? 'n/a'}) ${row.note}`);
     }
     return { rows, spgemm };
   } finally {
