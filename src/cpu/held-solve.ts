@@ -3,7 +3,7 @@ import type { HeldResidual } from '../solvers/direct/factor.js';
 import type { Csc } from '../solvers/direct/pattern.js';
 import type { CpuBackend } from './backend.js';
 import { DisposedError } from '../errors.js';
-import { Layout, type Region, type WasmHeap } from './memory.js';
+import { Layout, putF64, putI32, type Region, type WasmHeap } from './memory.js';
 
 /** A held region nobody disposed gives its memory back when its holder is collected. */
 const unreleased = new FinalizationRegistry<Region>((region) => region.dispose());
@@ -78,9 +78,10 @@ export function holdSolve(heap: WasmHeap, layout: SolveLayout): HeldSolve {
 export function solveOnce(heap: WasmHeap, layout: SolveLayout, b: Float64Array, x: Float64Array): void {
   heap.temporary(layout.bytes, (region) => {
     layout.put(region.ptr);
-    new Float64Array(heap.memory.buffer, region.ptr + layout.b, layout.m).set(b);
+    putF64(heap, region.ptr + layout.b, b);
     layout.run(region.ptr);
-    x.set(new Float64Array(heap.memory.buffer, region.ptr + layout.x, layout.m));
+    const at = (region.ptr + layout.x) >> 3;
+    x.set(heap.words.f64.subarray(at, at + layout.m));
   });
 }
 
@@ -96,10 +97,9 @@ export function holdResidual(B: Pick<CpuBackend, 'heap' | 'kernels'>, At: Csc): 
   // b, x, r, out, w (f64); values (f64), rowPtr, colIdx (i32)
   const { at, bytes } = Layout.of([8 * m, 8 * m, 8 * m, 8 * 5, 8 * n, 8 * c * nnz, 4 * (n + 1), 4 * nnz]);
   const put = (ptr: number): void => {
-    const buf = B.heap.memory.buffer;
-    new Float64Array(buf, ptr + at[5], c * nnz).set(values.subarray(0, c * nnz));
-    new Int32Array(buf, ptr + at[6], n + 1).set(colPtr.subarray(0, n + 1));
-    new Int32Array(buf, ptr + at[7], nnz).set(rowIdx.subarray(0, nnz));
+    putF64(B.heap, ptr + at[5], values.subarray(0, c * nnz));
+    putI32(B.heap, ptr + at[6], colPtr.subarray(0, n + 1));
+    putI32(B.heap, ptr + at[7], rowIdx.subarray(0, nnz));
   };
   return held(B.heap, bytes, put, (R) => {
     const p = at.map((a) => R.ptr + a);

@@ -1,6 +1,6 @@
 import type { DenseLdlKernel, LdlFactor, LdlKernels, LdlNumeric } from '../solvers/direct/ldl.js';
 import { holdSolve, solveOnce, type SolveLayout } from './held-solve.js';
-import { Layout } from './memory.js';
+import { copyF64, Layout, putF64, putI32 } from './memory.js';
 import type { CpuBackend } from './backend.js';
 
 type Kernels = Pick<CpuBackend, 'heap' | 'kernels'>;
@@ -25,13 +25,13 @@ function ldlLayout(B: Kernels, f: LdlFactor, perm: Int32Array): SolveLayout {
   return {
     bytes,
     put: (ptr) => {
-      const buf = B.heap.memory.buffer;
-      new Float64Array(buf, ptr + at[3], lnz).set(f.Lx.subarray(0, lnz));
-      new Float64Array(buf, ptr + at[4], n).set(f.D);
-      new Int32Array(buf, ptr + at[5], n).set(perm);
+      const h = B.heap;
+      putF64(h, ptr + at[3], f.Lx.subarray(0, lnz));
+      putF64(h, ptr + at[4], f.D);
+      putI32(h, ptr + at[5], perm);
       if (!f.dense) {
-        new Int32Array(buf, ptr + at[6], n + 1).set(f.Lp);
-        new Int32Array(buf, ptr + at[7], lnz).set(f.Li.subarray(0, lnz));
+        putI32(h, ptr + at[6], f.Lp);
+        putI32(h, ptr + at[7], f.Li.subarray(0, lnz));
       }
     },
     m: n,
@@ -56,14 +56,13 @@ function cpuDenseLdl(B: Kernels): DenseLdlKernel {
     const { at, bytes } = Layout.of([8 * n * n, 8 * n, 8 * nnz, 4 * (n + 1), 4 * nnz]);
     return B.heap.temporary(bytes, (region) => {
       const P = at.map((a) => region.ptr + a);
-      const buf = B.heap.memory.buffer;
-      new Float64Array(buf, P[2], nnz).set(Ax.subarray(0, nnz));
-      new Int32Array(buf, P[3], n + 1).set(Ap.subarray(0, n + 1));
-      new Int32Array(buf, P[4], nnz).set(Ai.subarray(0, nnz));
+      const h = B.heap;
+      putF64(h, P[2], Ax.subarray(0, nnz));
+      putI32(h, P[3], Ap.subarray(0, n + 1));
+      putI32(h, P[4], Ai.subarray(0, nnz));
       const k = B.kernels.ldl_dense(n, P[3], P[4], P[2], P[0], P[1], positive ? 1 : 0);
       if (k >= 0) return k;
-      const mem = B.heap.memory.buffer;
-      return { W: new Float64Array(mem, P[0], n * n).slice(), D: new Float64Array(mem, P[1], n).slice() };
+      return { W: copyF64(h, P[0], n * n), D: copyF64(h, P[1], n) };
     });
   };
 }

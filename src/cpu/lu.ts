@@ -1,7 +1,7 @@
 import type { BlockRows, LuFactor, LuKernels, LuNumeric } from '../solvers/direct/lu.js';
 import type { BandLdltNumeric, BandLuNumeric, BandRows } from '../solvers/direct/band-lu.js';
 import type { CpuBackend } from './backend.js';
-import { freeTemporary, Layout, type Region } from './memory.js';
+import { copyI32, copyF64, freeTemporary, Layout, putF64, putI32, type Region } from './memory.js';
 import { holdSolve, solveOnce, type SolveLayout } from './held-solve.js';
 
 const DESC_WORDS = 40;
@@ -39,24 +39,24 @@ function luLayout(B: Pick<CpuBackend, 'heap' | 'kernels'>, f: LuFactor): SolveLa
   return {
     bytes,
     put: (ptr) => {
-      const buf = B.heap.memory.buffer;
+      const h = B.heap;
       const P = at.map((a) => ptr + a);
       if (!ip) {
-        new Float64Array(buf, P[3], c * lnz).set(f.Lx.subarray(0, c * lnz));
-        new Float64Array(buf, P[4], c * unz).set(f.Ux.subarray(0, c * unz));
-        new Int32Array(buf, P[7], lnz).set(f.Li.subarray(0, lnz));
-        new Int32Array(buf, P[9], unz).set(f.Ui.subarray(0, unz));
+        putF64(h, P[3], f.Lx.subarray(0, c * lnz));
+        putF64(h, P[4], f.Ux.subarray(0, c * unz));
+        putI32(h, P[7], f.Li.subarray(0, lnz));
+        putI32(h, P[9], f.Ui.subarray(0, unz));
       }
-      new Float64Array(buf, P[5], c * n).set(f.dinv!);
-      new Int32Array(buf, P[6], n + 1).set(Lp);
-      new Int32Array(buf, P[8], n + 1).set(Up);
-      new Int32Array(buf, P[10], n).set(f.pinv);
-      new Int32Array(buf, P[11], n).set(f.q);
+      putF64(h, P[5], f.dinv!);
+      putI32(h, P[6], Lp);
+      putI32(h, P[8], Up);
+      putI32(h, P[10], f.pinv);
+      putI32(h, P[11], f.q);
       if (!k) return;
-      new Float64Array(buf, P[12], c * fnz).set(k.Fx.subarray(0, c * fnz));
-      new Int32Array(buf, P[13], n + 1).set(k.Fp);
-      new Int32Array(buf, P[14], fnz).set(k.Fi.subarray(0, fnz));
-      new Int32Array(buf, P[15], nb + 1).set(k.starts);
+      putF64(h, P[12], k.Fx.subarray(0, c * fnz));
+      putI32(h, P[13], k.Fp);
+      putI32(h, P[14], k.Fi.subarray(0, fnz));
+      putI32(h, P[15], k.starts);
     },
     m: c * n,
     b: at[0],
@@ -84,13 +84,13 @@ function bandLayout(B: Pick<CpuBackend, 'heap' | 'kernels'>, f: LuFactor, R: Ban
     b: at[0],
     x: at[1],
     put: (ptr) => {
-      const buf = B.heap.memory.buffer;
-      new Float64Array(buf, ptr + at[2], L.length).set(L);
-      new Float64Array(buf, ptr + at[3], U.length).set(U);
-      new Float64Array(buf, ptr + at[4], n).set(f.dinv!);
-      new Int32Array(buf, ptr + at[5], n + 1).set(Lptr);
-      new Int32Array(buf, ptr + at[6], n).set(Uw);
-      new Int32Array(buf, ptr + at[7], n).set(rowOf);
+      const h = B.heap;
+      putF64(h, ptr + at[2], L);
+      putF64(h, ptr + at[3], U);
+      putF64(h, ptr + at[4], f.dinv!);
+      putI32(h, ptr + at[5], Lptr);
+      putI32(h, ptr + at[6], Uw);
+      putI32(h, ptr + at[7], rowOf);
     },
     run: (ptr) => {
       B.kernels.lu_band_solve(n, ptr + at[5], ptr + at[2], uw, ptr + at[6], ptr + at[3], ptr + at[7], ptr + at[4], ptr + at[0], ptr + at[1]);
@@ -155,41 +155,41 @@ function sparseLu(B: Pick<CpuBackend, 'heap' | 'kernels'>): LuNumeric {
       let U = side(cap0);
       let capL = cap0;
       let capU = cap0;
-      // the buffer after the last allocation (an unshared memory's old buffer is detached when it grows)
-      let buf = B.heap.memory.buffer;
-      new Int32Array(buf, P[1], n + 1).set(Ap.subarray(0, n + 1));
-      new Int32Array(buf, P[2], nnz).set(Ai.subarray(0, nnz));
-      new Float64Array(buf, P[3], c * nnz).set(Ax.subarray(0, c * nnz));
-      new Int32Array(buf, P[4], n).set(q);
-      new Int32Array(buf, P[7], n).fill(-1);
-      new Float64Array(buf, P[8], c * n).fill(0);
+      // the whole memory's views after the last allocation (heap.words: made again when it grows)
+      const h = B.heap;
+      let { i32, f64 } = h.words;
+      i32.set(Ap.subarray(0, n + 1), P[1] >> 2);
+      i32.set(Ai.subarray(0, nnz), P[2] >> 2);
+      f64.set(Ax.subarray(0, c * nnz), P[3] >> 3);
+      i32.set(q, P[4] >> 2);
+      i32.fill(-1, P[7] >> 2, (P[7] >> 2) + n);
+      f64.fill(0, P[8] >> 3, (P[8] >> 3) + c * n);
       // xi, stack, pstack need no start; mark zero, Lpend −1
-      new Int32Array(buf, P[9] + 12 * n, n).fill(0);
-      new Int32Array(buf, P[9] + 16 * n, n).fill(-1);
-      new Float64Array(buf, P[10], c * m * m).fill(0);
+      i32.fill(0, (P[9] >> 2) + 3 * n, (P[9] >> 2) + 4 * n);
+      i32.fill(-1, (P[9] >> 2) + 4 * n, (P[9] >> 2) + 5 * n);
+      f64.fill(0, P[10] >> 3, (P[10] >> 3) + c * m * m);
       if (rows) {
-        new Int32Array(buf, P[14], n).set(rows.matchOf);
-        new Int32Array(buf, P[15], n).set(rows.blockOf);
+        i32.set(rows.matchOf, P[14] >> 2);
+        i32.set(rows.blockOf, P[15] >> 2);
       }
-      const d = new Int32Array(buf, P[0], DESC_WORDS);
-      d.set([n, c, P[1], P[2], P[3], P[4], P[5], P[6], P[7], P[8], P[9], P[9] + 4 * n, P[9] + 8 * n, P[9] + 12 * n, P[9] + 16 * n,
-        L.ptr, valuesAt(L, capL), capL, U.ptr, valuesAt(U, capU), capU, 0, 0, 0, k0, P[10], P[11], P[12], P[13], 0, 0, k1, 0, b * P[14], b * P[15], b * P[16], b * P[17], b * P[18], P[9] + 20 * n]);
+      const d = P[0] >> 2;
+      i32.set([n, c, P[1], P[2], P[3], P[4], P[5], P[6], P[7], P[8], P[9], P[9] + 4 * n, P[9] + 8 * n, P[9] + 12 * n, P[9] + 16 * n,
+        L.ptr, valuesAt(L, capL), capL, U.ptr, valuesAt(U, capU), capU, 0, 0, 0, k0, P[10], P[11], P[12], P[13], 0, 0, k1, 0, b * P[14], b * P[15], b * P[16], b * P[17], b * P[18], P[9] + 20 * n], d);
       const kernel = B.kernels.lu_factor;
       let r: number;
       // moves the first `used` entries of a side to one of `cap` entries
       const moved = (old: Region, oldCap: number, cap: number, used: number): Region => {
         grow((cap - oldCap) * (4 + 8 * c));
         const nu = side(cap);
-        const mem = B.heap.memory.buffer;
-        new Int32Array(mem, nu.ptr, used).set(new Int32Array(mem, old.ptr, used));
-        new Float64Array(mem, valuesAt(nu, cap), c * used).set(new Float64Array(mem, valuesAt(old, oldCap), c * used));
+        ({ i32, f64 } = h.words);
+        i32.copyWithin(nu.ptr >> 2, old.ptr >> 2, (old.ptr >> 2) + used);
+        f64.copyWithin(valuesAt(nu, cap) >> 3, valuesAt(old, oldCap) >> 3, (valuesAt(old, oldCap) >> 3) + c * used);
         held.free(old);
         return nu;
       };
       while ((r = kernel(P[0], tol)) === -2) {
-        // read before moving: a move may grow the memory, and an unshared memory's views then read nothing
-        const s = new Int32Array(B.heap.memory.buffer, P[0], DESC_WORDS);
-        const [lnz, unz, needL, needU] = [s[22], s[23], s[29], s[30]];
+        // read before moving: a move may grow the memory (the views are then made again)
+        const [lnz, unz, needL, needU] = [i32[d + 22], i32[d + 23], i32[d + 29], i32[d + 30]];
         if (needL > capL) {
           const cap = Math.max(needL, Math.ceil(capL * 1.5));
           L = moved(L, capL, cap, lnz);
@@ -200,24 +200,23 @@ function sparseLu(B: Pick<CpuBackend, 'heap' | 'kernels'>): LuNumeric {
           U = moved(U, capU, cap, unz);
           capU = cap;
         }
-        const s2 = new Int32Array(B.heap.memory.buffer, P[0], DESC_WORDS);
-        s2.set([L.ptr, valuesAt(L, capL), capL, U.ptr, valuesAt(U, capU), capU], 15);
+        ({ i32, f64 } = h.words);
+        i32.set([L.ptr, valuesAt(L, capL), capL, U.ptr, valuesAt(U, capU), capU], d + 15);
       }
       if (r === -3) throw new Error(`internal: the LU's dense window ${k0}..${k1} is not the tail of a diagonal block`);
       if (r >= 0) return r;
-      buf = B.heap.memory.buffer;
-      const s = new Int32Array(buf, P[0], DESC_WORDS);
-      const lnz = s[22];
-      const unz = s[23];
+      const buf = h.memory.buffer;
+      const lnz = i32[d + 22];
+      const unz = i32[d + 23];
       const Li = new Int32Array(buf, L.ptr, lnz);
       const Lx = new Float64Array(buf, valuesAt(L, capL), c * lnz);
       const Ui = new Int32Array(buf, U.ptr, unz);
       const Ux = new Float64Array(buf, valuesAt(U, capU), c * unz);
       const f: LuFactor = {
         n, complex, q,
-        Lp: new Int32Array(buf, P[5], n + 1).slice(),
-        Up: new Int32Array(buf, P[6], n + 1).slice(),
-        pinv: rowsPivots(new Int32Array(buf, P[7], n), rows),
+        Lp: copyI32(h, P[5], n + 1),
+        Up: copyI32(h, P[6], n + 1),
+        pinv: rows ? rowsPivots(i32.subarray(P[7] >> 2, (P[7] >> 2) + n), rows) : copyI32(h, P[7], n),
         // a shared memory's views stay valid as it grows: L and U stay where the kernel wrote them, these
         // arrays views of them (copying them out and back in for the solve took ≈ 5% of west0479's
         // factor + solve); an unshared memory's would be detached by its next growth: copies
@@ -231,8 +230,7 @@ function sparseLu(B: Pick<CpuBackend, 'heap' | 'kernels'>): LuNumeric {
 }
 
 /** The kernel's pivot steps of B's rows as those of A's rows (row r of A is row matchOf[r] of B), or a copy as they are. */
-function rowsPivots(pinv: Int32Array, rows: BlockRows | undefined): Int32Array {
-  if (!rows) return pinv.slice();
+function rowsPivots(pinv: Int32Array, rows: BlockRows): Int32Array {
   const out = new Int32Array(pinv.length);
   for (let r = 0; r < out.length; r++) out[r] = pinv[rows.matchOf[r]];
   return out;
@@ -277,11 +275,12 @@ function bandLu(B: Pick<CpuBackend, 'heap' | 'kernels'>): BandLuNumeric {
       const R = held.alloc(bytes);
       const P = at.map((a) => R.ptr + a);
       putColumns(B, P.slice(1, 5), n, c, Ap, Ai, Ax, n * lda);
-      new Int32Array(B.heap.memory.buffer, P[0], DESC_WORDS).set([n, c, P[1], P[2], P[3], kl, band.upper, ...P.slice(4), 0, 0]);
+      putI32(B.heap, P[0], [n, c, P[1], P[2], P[3], kl, band.upper, ...P.slice(4), 0, 0]);
       const r = B.kernels.lu_band(P[0], tol);
       if (r >= 0) return r;
-      const s = new Int32Array(B.heap.memory.buffer, P[0], DESC_WORDS);
-      return factorOut(B, P.slice(7, 13), n, complex, s[17], s[18], new Int32Array(B.heap.memory.buffer, P[13], n).slice());
+      const s = B.heap.words.i32;
+      const d = P[0] >> 2;
+      return factorOut(B, P.slice(7, 13), n, complex, s[d + 17], s[d + 18], copyI32(B.heap, P[13], n));
     } finally {
       held.freeAll();
     }
@@ -316,12 +315,12 @@ function bandLdlt(B: Pick<CpuBackend, 'heap' | 'kernels'>): BandLdltNumeric {
  * `at`, and the band kernels' work array at the fourth zeroed for `slots` entries.
  */
 function putColumns(B: Pick<CpuBackend, 'heap'>, at: number[], n: number, c: number, Ap: Int32Array, Ai: Int32Array, Ax: Float64Array, slots: number): void {
-  const buf = B.heap.memory.buffer;
+  const h = B.heap;
   const nnz = Ap[n];
-  new Int32Array(buf, at[0], n + 1).set(Ap.subarray(0, n + 1));
-  new Int32Array(buf, at[1], nnz).set(Ai.subarray(0, nnz));
-  new Float64Array(buf, at[2], c * nnz).set(Ax.subarray(0, c * nnz));
-  new Float64Array(buf, at[3], c * slots).fill(0);
+  putI32(h, at[0], Ap.subarray(0, n + 1));
+  putI32(h, at[1], Ai.subarray(0, nnz));
+  putF64(h, at[2], Ax.subarray(0, c * nnz));
+  h.words.f64.fill(0, at[3] >> 3, (at[3] >> 3) + c * slots);
 }
 
 /**
@@ -329,19 +328,19 @@ function putColumns(B: Pick<CpuBackend, 'heap'>, at: number[], n: number, c: num
  * and unz entries — in the natural column order, with the row order `pinv` (null: natural too).
  */
 function factorOut(B: Pick<CpuBackend, 'heap'>, at: number[], n: number, complex: boolean, lnz: number, unz: number, pinv: Int32Array | null): LuFactor {
-  const buf = B.heap.memory.buffer;
+  const h = B.heap;
   const c = complex ? 2 : 1;
   // the natural column order (a loop: Int32Array.from with a map function took 146 µs for n = 1000)
   const q = new Int32Array(n);
   for (let k = 0; k < n; k++) q[k] = k;
   return {
     n, complex, q,
-    Lp: new Int32Array(buf, at[0], n + 1).slice(),
-    Li: new Int32Array(buf, at[1], lnz).slice(),
-    Lx: new Float64Array(buf, at[2], c * lnz).slice(),
-    Up: new Int32Array(buf, at[3], n + 1).slice(),
-    Ui: new Int32Array(buf, at[4], unz).slice(),
-    Ux: new Float64Array(buf, at[5], c * unz).slice(),
+    Lp: copyI32(h, at[0], n + 1),
+    Li: copyI32(h, at[1], lnz),
+    Lx: copyF64(h, at[2], c * lnz),
+    Up: copyI32(h, at[3], n + 1),
+    Ui: copyI32(h, at[4], unz),
+    Ux: copyF64(h, at[5], c * unz),
     pinv: pinv ?? q.slice(),
   };
 }
