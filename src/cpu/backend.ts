@@ -12,6 +12,7 @@ import { lowerBound } from '../formats/sort.js';
 import { CONTROL_BYTES } from './control.js';
 import { WorkerPool } from './pool.js';
 import { buildArray, describe, type OutArray, type OutSpec } from './copy-out.js';
+import { TIER_UP_BYTES, tierUpCalls } from './tier-up.js';
 import { DisposedError, UnsupportedError } from '../errors.js';
 import { nextTouchX, type CacheTilesOption } from './tiles.js';
 import { DispatchPolicy, type Dispatch } from './dispatch.js';
@@ -61,6 +62,8 @@ export class CpuBackend {
   private pool: WorkerPool | null = null;
   private control: Region | null = null;
   private scratch: Region | null = null;
+  /** the tiny problem of the pool's tier-up calls (tierUpCalls) */
+  private tierUpRegion: Region | null = null;
   /** the scratch's first two f64 (partialsInline) */
   private scratchView: Float64Array | null = null;
   /** equal chunks of vector lengths for the current pool, per length (a number key: a string made per call cost an 8 µs dot ~2%) */
@@ -166,6 +169,7 @@ export class CpuBackend {
       callerComputes: true,
       spinUs,
       timeoutMs: this.timeoutMs,
+      tierUp: this.tierUpCalls(),
     });
     await this.pool.run({ kernel: 0, args: [], bounds: new Int32Array(threads + 1) });
   }
@@ -513,6 +517,19 @@ export class CpuBackend {
     if (end > start) callWith(fn, args, start, end);
   }
 
+  /**
+   * The calls worker 0 tiers up at start (src/cpu/tier-up.ts), over a region kept until dispose: a
+   * replaced pool's worker may still run them while its successor's does (scratch both may scribble on).
+   */
+  private tierUpCalls(): [number, number[]][] {
+    this.tierUpRegion ??= this.heap.alloc(TIER_UP_BYTES);
+    return tierUpCalls(this.heap, this.tierUpRegion.ptr).flatMap(([name, args]): [number, number[]][] => {
+      const k = this.kernelIndex.get(name);
+      // a kernel whose parameters no longer match is left out, never called with shifted arguments
+      return k !== undefined && this.kernel(name).length === args.length ? [[k, args]] : [];
+    });
+  }
+
   private closePool(): void {
     this.pool?.dispose();
     this.pool = null;
@@ -525,6 +542,8 @@ export class CpuBackend {
     this.closePool();
     this.scratch?.dispose();
     this.scratch = null;
+    this.tierUpRegion?.dispose();
+    this.tierUpRegion = null;
     // a kept factor (F.solve, F.refactor) outlives its runtime otherwise, still in its memory
     this.heap.closed = true;
   }

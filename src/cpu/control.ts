@@ -66,4 +66,6 @@ export interface WorkerInit {
   kernels: string[];
   /** Node: where the worker posts the arrays a copy-out job built (the pool takes them synchronously) */
   port?: { postMessage(m: unknown, transfer: ArrayBuffer[]): void };
+  /** calls [kernel index, arguments with the row range last] to run TIER_UP_REPS times while idle at start (src/cpu/tier-up.ts) */
+  tierUp?: [number, number[]][];
 }

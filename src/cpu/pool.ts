@@ -44,6 +44,8 @@ export interface PoolOptions {
   spinUs: number;
   /** a call still running after this many ms rejects and the pool is replaced (0 = no limit) */
   timeoutMs: number;
+  /** the calls worker 0 tiers up while idle at start (src/cpu/tier-up.ts) */
+  tierUp?: [number, number[]][];
 }
 
 /** One job: a kernel with its arguments, split by `bounds` (chunk c is [bounds[c], bounds[c+1])). */
@@ -333,7 +335,8 @@ export class WorkerPool {
   }
 
   private async spawn(index: number): Promise<WorkerHandle> {
-    const init: C.WorkerInit = { module: this.module, memory: this.memory, control: this.controlPtr, index, kernels: this.kernelNames };
+    const tierUp = index === 0 ? this.options.tierUp : undefined;
+    const init: C.WorkerInit = { module: this.module, memory: this.memory, control: this.controlPtr, index, kernels: this.kernelNames, ...(tierUp ? { tierUp } : {}) };
     const onMessage = (m: { type: string; message?: string }, resolve: () => void): void => {
       if (m.type === 'ready') resolve();
       if (m.type === 'error') this.lastMessage = m.message ?? null;

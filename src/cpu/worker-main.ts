@@ -5,6 +5,7 @@
  */
 import * as C from './control.js';
 import { buildArray } from './copy-out.js';
+import { TIER_UP_REPS } from './tier-up.js';
 
 type Post = (msg: unknown) => void;
 
@@ -26,6 +27,7 @@ export async function workerMain(init: C.WorkerInit, post: Post, exit: (code: nu
   // read the job counter before saying ready: the caller publishes the next job only after that
   let seen = Atomics.load(ctl, C.EPOCH);
   post({ type: 'ready' });
+  if (init.tierUp) tierUp(init.tierUp, fns, ctl, me, seen);
   const call: number[] = [];
   for (;;) {
     // Spin for a while after each job: the next call of an iterative solver usually comes within
@@ -69,5 +71,23 @@ export async function workerMain(init: C.WorkerInit, post: Post, exit: (code: nu
     }
     Atomics.add(ctl, C.DONE, 1);
     Atomics.notify(ctl, C.DONE);
+  }
+}
+
+/**
+ * Runs each call TIER_UP_REPS times (src/cpu/tier-up.ts), until a job has rows for this worker's
+ * chunk: that job is not kept waiting (and the caller runs an unclaimed chunk itself meanwhile).
+ */
+function tierUp(calls: [number, number[]][], fns: ((...a: number[]) => number)[], ctl: Int32Array, me: number, seen: number): void {
+  const range = C.RANGES + 2 * (me + 1);
+  try {
+    for (const [k, args] of calls) {
+      for (let i = 0; i < TIER_UP_REPS; i++) {
+        if (Atomics.load(ctl, C.EPOCH) !== seen && ctl[range + 1] > ctl[range]) return;
+        fns[k](...args);
+      }
+    }
+  } catch {
+    // a tier-up call is never needed: whatever it hit, the worker goes on to its jobs
   }
 }

@@ -1523,6 +1523,9 @@ export class Runtime implements HandleOwner {
     const analysis = this.solveStructureOf(h);
     const csr = analysis.csr;
     const d = method ? null : this.wantsDirect(h, csr, o.method, o.preconditioner);
+    // a Krylov solve: its chunk's import starts now, so a page fetches it while the path's copy of A,
+    // the structure pass and the preconditioner are made (a failed import is retried and reported below)
+    if (!d || (!d.direct && o.method !== 'direct')) krylovSolvers.load().catch(() => {});
     // b and x0 (vector data or resident vectors, possibly one) are read once, at the start; b into a
     // host copy kept for the next solve of its length (given back when this one returns: a fresh 16 MB
     // array and the garbage it leaves cost ≈ 10 ms of a 90 ms WebGPU solve of 2 M unknowns)
