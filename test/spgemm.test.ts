@@ -610,6 +610,27 @@ describe('spgemm', () => {
     }
   });
 
+  it("a copy-out that fails on the calling thread throws, and the next one gets its own arrays, not the ones a worker built for the failed one", () => {
+    const B = rt2.cpuBackend;
+    const spy = vi.spyOn(B.workerPool!, 'copyOutSync');
+    const [c1, c2] = [copyOutCase(B, 500, 11), copyOutCase(B, 500, 12)];
+    try {
+      // array 0 (the calling thread's) says one element more than its segments hold; the worker's is fine
+      const bad = c1.specs.map((sp, k) => (k === 0 ? { ...sp, length: sp.length + 1 } : sp));
+      expect(() => B.copyOut(bad, true)).toThrow(/copy-out array 0 has/);
+      checkCopyOut(B.copyOut(c2.specs, true), c2.want, c2.kinds, 'after a failed copy-out');
+      expect(spy.mock.results.at(-1)?.value).not.toBeNull();
+      // nothing left in the workers' ports (whichever thread built the worker's share this time, the
+      // failed job's arrays would still be there had the copy-out not dropped them)
+      const workers = (B.workerPool as unknown as { workers: { receive: () => unknown }[] }).workers;
+      expect(workers.map((w) => w.receive())).toEqual(workers.map(() => undefined));
+    } finally {
+      spy.mockRestore();
+      c1.free();
+      c2.free();
+    }
+  });
+
   it('a worker failing during a copy-out → WorkerError; the pool is replaced and builds the arrays again', async () => {
     const B = rt2.cpuBackend;
     const c = copyOutCase(B, 500, 5);

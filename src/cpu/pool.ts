@@ -194,6 +194,9 @@ export class WorkerPool {
       for (let k = start; k < end; k++) out[k] = buildArray(this.memory.buffer, desc, k);
     };
     const workers = this.workers;
+    // what a copy-out that threw on this thread left behind (a worker posts before the job is done, so
+    // every earlier job's arrays are in the ports by now)
+    for (const w of workers) while (w.receive!() !== undefined);
     if (!this.runSync({ kernel: C.COPY_OUT, args: [desc], bounds }, inline)) return null;
     for (let c = 1; c < chunks; c++) {
       if (bounds[c + 1] === bounds[c] || out[bounds[c]]) continue;
