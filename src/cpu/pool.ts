@@ -352,14 +352,16 @@ export class WorkerPool {
     if (wt) {
       const { Worker, MessageChannel, receiveMessageOnPort } = wt;
       const w = new Worker(workerSource, { eval: true });
-      // the copy-out port: no listener on this side, so its messages wait for receiveMessageOnPort
-      const { port1, port2 } = new MessageChannel();
-      port1.unref();
+      // the copy-out port (where the engine can take a message synchronously): no listener on this
+      // side, so its messages wait for receiveMessageOnPort
+      const channel = typeof receiveMessageOnPort === 'function' && typeof MessageChannel === 'function' ? new MessageChannel() : null;
+      channel?.port1.unref();
       await new Promise<void>((resolve, reject) => {
         w.on('message', (m) => onMessage(m, resolve));
         w.once('error', (e: Error) => reject(new WorkerError(`worker ${index} failed to start: ${e.message}`)));
         w.on('exit', onExit);
-        w.postMessage({ ...init, port: port2 }, [port2]);
+        if (channel) w.postMessage({ ...init, port: channel.port2 }, [channel.port2]);
+        else w.postMessage(init);
       });
       // Idle workers must never keep the process alive (pending calls keep it alive by their timers).
       // unref() only after the listeners: attaching one re-refs the worker's port.
@@ -367,10 +369,10 @@ export class WorkerPool {
       return {
         post: (m) => w.postMessage(m),
         terminate: () => {
-          port1.close();
+          channel?.port1.close();
           void w.terminate();
         },
-        receive: () => receiveMessageOnPort(port1)?.message,
+        ...(channel && { receive: () => receiveMessageOnPort(channel.port1)?.message }),
       };
     }
     const url = URL.createObjectURL(new Blob([workerSource], { type: 'text/javascript' }));
