@@ -9,9 +9,10 @@
  * instance, so worker 0 calls these kernels on a tiny problem until V8 tiers them up (before its first
  * job with rows for it: then it stops), and the caller's first large calls find them optimized.
  *
- * The set: the kernels of CG on a stencil's compact DIA copy (rt.solve's default for one: Jacobi, f64,
- * and f32 storage refined in f64) and the f64 vector operations every Krylov method calls — a few ms
- * of an idle worker and ≈ 30 ms of V8's background compilation. Others tier up on first use, as before.
+ * The set: the kernels of CG on a stencil's compact DIA copy (rt.solve's default for one, Jacobi, in
+ * f64 and in f32 refined in f64; rt.cg's, without a preconditioner) and the f64 vector operations
+ * every Krylov method calls — a few ms of an idle worker and V8's background compilation. Others tier
+ * up on first use, as before.
  */
 import type { WasmHeap } from './memory.js';
 
@@ -49,6 +50,9 @@ export function tierUpCalls(heap: WasmHeap, ptr: number): [string, number[]][] {
     ['dia_f64f32', [...dia, v(0), v(1), 1, 0, 0, N]],
     ['cg_dia_direction_scaled_f64f32u', [...dia, v(0), v(1), v(2), uni, consts, 0.5, 1, out, 0, N]],
     ['cg_dia_direction_x_scaled_f64f32u', [...dia, v(0), v(1), v(2), uni, consts, v(3), 0.5, 0.5, 1, out, 0, N]],
+    ['cg_dia_direction_f64f32u', [...dia, v(0), v(1), v(2), uni, consts, 0.5, out, 0, N]],
+    ['cg_dia_direction_x_f64f32u', [...dia, v(0), v(1), v(2), uni, consts, v(3), 0.5, 0.5, out, 0, N]],
+    ['cg_update_f64', [v(0), v(1), v(2), v(3), 0.5, out, 0, N]],
     ['cg_residual_jacobi_scalar_f64', [v(0), v(1), 1, 0.5, out, 0, N]],
     ['dot_f64', [v(0), v(1), out, 0, N]],
     ['nrm2_f64', [v(0), out, 0, N]],
