@@ -38,7 +38,7 @@ export interface DeviceBackend<M extends PathMatrix, V extends PathVector, D ext
   cgResident?(A: M, D: M | null, b: V, options: SolveOptions<V> & { checkEvery: number }): Promise<SolveResult<V>>;
   bicgstabResident?(A: M, D: M | null, b: V, options: SolveOptions<V> & { checkEvery: number }): Promise<SolveResult<V>>;
   /** CG preconditioned by a Chebyshev polynomial in D⁻¹A, resident on the device, where the backend has it */
-  cgChebyshevResident?(A: M, D: M, b: V, options: SolveOptions<V> & { checkEvery: number }, poly: ChebyshevPolynomial): Promise<SolveResult<V>>;
+  cgChebyshevResident?(A: M, D: () => M, b: V, options: SolveOptions<V> & { checkEvery: number }, poly: ChebyshevPolynomial): Promise<SolveResult<V>>;
   /** a zero solver work vector from a pool of given-back ones, and giving one back (WebGPU; elsewhere vector() and dispose()) */
   scratchVector?(dtype: DType, length: number): V;
   recycle?(v: V): void;
@@ -251,7 +251,7 @@ export abstract class DevicePath<M extends PathMatrix, V extends PathVector, D e
       cgUpdate: cgUpdate ? (alpha, p, q, x, r) => cgUpdate(alpha, p, q, x, r) : undefined,
       cgResident: cgResident ? (b, o) => cgResident(A, J, b, o) : undefined,
       bicgstabResident: bicgstabResident ? (b, o) => bicgstabResident(A, J, b, o) : undefined,
-      cgChebyshevResident: cgChebyshevResident ? (b, o, poly) => cgChebyshevResident(A, inverseDiagonalOf(), b, o, poly) : undefined,
+      cgChebyshevResident: cgChebyshevResident ? (b, o, poly) => cgChebyshevResident(A, inverseDiagonalOf, b, o, poly) : undefined,
       checkEvery: cgResident || bicgstabResident ? RESIDENT_CHECK_EVERY : undefined,
       label: this.label,
       operator: (Mh, o) => resident(B.upload(Mh.astype(dt, ROUND), { fewProducts: o?.fewProducts })),

@@ -10,7 +10,7 @@ import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
 import { CSRMatrix } from '../src/formats/csr.js';
 import { poisson2D, poisson3D } from '../src/generators/poisson.js';
 import { GpuUnavailableError, SingularMatrixError, UnsupportedError } from '../src/errors.js';
-import { AMG_MIN_DIAMETER, AMG_MIN_DIAMETER_GPU, chooseDirect, chooseSolve, DIRECT_MAX_N, f64ResidualBound, seedSymmetricAbsNorms } from '../src/solvers/solve.js';
+import { AMG_MIN_DIAMETER, AMG_MIN_DIAMETER_GPU, chooseDirect, chooseSolve, DIRECT_MAX_N, f64ResidualBound, GPU_CHEBYSHEV_MIN_N, seedSymmetricAbsNorms } from '../src/solvers/solve.js';
 import { solveStructure } from '../src/solvers/structure.js';
 import type { Factorization as KeptFactor } from '../src/solvers/direct/factor.js';
 import { loadShared, sharedMatrixNames } from './matrices.js';
@@ -240,6 +240,25 @@ describe("rt.solve 'auto': the preconditioner of a Krylov solve", () => {
     expect([r.method, r.preconditioner, r.converged]).toEqual(['cg', 'jacobi', true]);
     expect(trueResidual(P, r.x, b)).toBeLessThanOrEqual(1e-10);
     expect(r.relativeResidual).toBeCloseTo(trueResidual(P, r.x, b), 12);
+  });
+
+  it('a GPU path whose resident Chebyshev-CG fuses its steps into the SpMV: chebyshev from GPU_CHEBYSHEV_MIN_N rows of a diagonally dominant HPD matrix, else jacobi; the CPU path keeps jacobi', () => {
+    // poisson3D(8)'s structure (diagonally dominant, SPD) with n set and a diameter under both AMG thresholds
+    const base = { ...solveStructure(poisson3D(8)), diameter: Math.min(AMG_MIN_DIAMETER, AMG_MIN_DIAMETER_GPU) - 1 };
+    const cpu = { label: 'CPU', triangular: true, gpu: false };
+    const fused = { label: 'WebGPU', triangular: true, gpu: true, chebyshevFused: true };
+    const unfused = { ...fused, chebyshevFused: false };
+    for (const n of [GPU_CHEBYSHEV_MIN_N - 1, GPU_CHEBYSHEV_MIN_N, 4 * GPU_CHEBYSHEV_MIN_N]) {
+      const s = { ...base, n };
+      const g = chooseSolve(s, fused, {});
+      const want = n >= GPU_CHEBYSHEV_MIN_N ? 'chebyshev' : 'jacobi';
+      expect(g.candidates.map((c) => c.preconditioner), `n = ${n}`).toEqual([want, 'jacobi']);
+      expect(g.reasons.join(' ')).toMatch(want === 'chebyshev' ? /preconditioner chebyshev: A is diagonally dominant .* each of its steps fused into A's SpMV/ : new RegExp(`chebyshev from ${GPU_CHEBYSHEV_MIN_N} rows`));
+      expect(chooseSolve(s, unfused, {}).candidates[0].preconditioner).toBe('jacobi');
+      expect(chooseSolve(s, cpu, {}).candidates[0].preconditioner).toBe('jacobi');
+      // not diagonally dominant: not this rule (IC(0) where the path solves triangular systems)
+      expect(chooseSolve({ ...s, diagonallyDominant: false }, fused, {}).candidates[0].preconditioner).toBe('ic0');
+    }
   });
 
   it("AMG from the path's diameter threshold: the CPU's, and a GPU path's (Jacobi resident there)", () => {

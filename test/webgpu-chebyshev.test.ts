@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
 import { DIAMatrix } from '../src/formats/index.js';
-import type { CSRMatrix } from '../src/formats/csr.js';
+import { CSRMatrix as CSRMatrixClass, type CSRMatrix } from '../src/formats/csr.js';
 import { poisson2D, poisson3D } from '../src/generators/poisson.js';
 import { Prng } from '../src/generators/prng.js';
 import type { WebGpuPath } from '../src/webgpu/path.js';
@@ -15,6 +15,7 @@ import { pointDawnAtSwiftShader } from './webgpu-helpers.js';
 import { wgslLoaded } from '../src/webgpu/shader-source.js';
 import { matvec, referencePcg, relDiff, trueResidual } from './solve-reference.js';
 import { lanczosBounds, pathLanczosBounds, tridiagonalEigen } from '../src/solvers/precond/chebyshev.js';
+import { GPU_CHEBYSHEV_MIN_N } from '../src/solvers/solve.js';
 
 pointDawnAtSwiftShader();
 
@@ -51,6 +52,22 @@ function referenceChebyshev(A: CSRMatrix, dinv: Float64Array, lo: number, hi: nu
     }
     return z;
   };
+}
+
+/** A·A of a symmetric A (symmetric positive definite for an SPD A; not diagonally dominant for a Laplacian), by rows. */
+function squared(A: CSRMatrix): CSRMatrix {
+  const ri: number[] = [];
+  const ci: number[] = [];
+  const v: number[] = [];
+  for (let i = 0; i < A.rows; i++) {
+    const row = new Map<number, number>();
+    for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) {
+      const j = A.colIdx[k];
+      for (let q = A.rowPtr[j]; q < A.rowPtr[j + 1]; q++) row.set(A.colIdx[q], (row.get(A.colIdx[q]) ?? 0) + A.values[k] * A.values[q]);
+    }
+    for (const [j, a] of [...row].sort((x, y) => x[0] - y[0])) (ri.push(i), ci.push(j), v.push(a));
+  }
+  return CSRMatrixClass.fromTriplets(A.rows, A.cols, 'f64', Int32Array.from(ri), Int32Array.from(ci), Float64Array.from(v));
 }
 
 function inverseDiagonal(A: CSRMatrix): Float64Array {
@@ -116,6 +133,58 @@ describe('CG with a Chebyshev polynomial, resident on the GPU', () => {
       gA.dispose();
       D.dispose();
       gb.dispose();
+    }
+  });
+
+  it('fused with the SpMV on a DIA matrix: the reference PCG iterations and x, degrees 1–5 with a constant D⁻¹ given as one value, 2–3 with D⁻¹ per row', async () => {
+    await (rt.pathById('webgpu') as WebGpuPath).prepare();
+    const P = poisson2D(9);
+    // a variable diagonal too (still diagonally dominant: D⁻¹A within (0, 2)), so D⁻¹ per row is read
+    const g = new Prng(21);
+    const shifted = Float64Array.from(P.values);
+    for (let i = 0; i < P.rows; i++) for (let k = P.rowPtr[i]; k < P.rowPtr[i + 1]; k++) if (P.colIdx[k] === i) shifted[k] += 2 * g.next();
+    const V = new CSRMatrixClass(P.rows, P.cols, 'f64', P.rowPtr, P.colIdx, shifted);
+    const tol = 1e-10;
+    const [lo, hi] = [0.02, 2];
+    for (const [what, A, constant, degrees] of [
+      ['poisson2D, one D⁻¹ value', P, true, [1, 2, 3, 4, 5]],
+      ['a variable diagonal, D⁻¹ per row', V, false, [2, 3]],
+    ] as const) {
+      const dinv = inverseDiagonal(A);
+      const b = rhs(A.rows, 4);
+      const gA = be.upload(DIAMatrix.fromCSR(A), {});
+      const pitch = Math.ceil(A.rows / 4) * 4;
+      const padded = new Float64Array(pitch);
+      padded.set(dinv);
+      const D = be.upload(new DIAMatrix(A.rows, A.cols, 'f64', new Int32Array([0]), pitch, padded), {});
+      const gb = be.vector('f64', b);
+      try {
+        for (const degree of degrees) {
+          const ref = new Float64Array(A.rows);
+          const refIt = referencePcg(A, b, referenceChebyshev(A, dinv, lo, hi, degree), tol, 1000, ref);
+          const poly = { degree, lo, hi, ...(constant ? { dinv: dinv[0] } : {}) };
+          const r = await be.cgChebyshevResident(gA, D, gb, { tol, checkEvery: 4 }, poly);
+          // per iteration: spmv+dot, 2 scalar steps, the update, aypx and `degree` passes of the polynomial
+          // (the unfused steps: 2·degree − 1), from the dispatches of 8 and of 16 iterations (tol unreachable)
+          const dispatchesOf = async (maxIter: number) => {
+            const before = be.stats.dispatches;
+            be.recycle((await be.cgChebyshevResident(gA, D, gb, { tol: 1e-30, maxIter, checkEvery: 4 }, poly)).x);
+            return be.stats.dispatches - before;
+          };
+          const x = Float64Array.from(await be.read(r.x));
+          be.recycle(r.x);
+          const why = `${what}, degree ${degree}: ${r.iterations} iterations against ${refIt}`;
+          expect([r.converged, r.reason], why).toEqual([true, 'converged']);
+          expect(Math.abs(r.iterations - refIt), why).toBeLessThanOrEqual(1);
+          expect(trueResidual(A, x, b), why).toBeLessThanOrEqual(1.5 * tol);
+          expect(relDiff(x, ref), why).toBeLessThanOrEqual(1e-8);
+          if (degree === 1 || degree === 3) expect(((await dispatchesOf(16)) - (await dispatchesOf(8))) / 8, why).toBe(5 + degree);
+        }
+      } finally {
+        gA.dispose();
+        D.dispose();
+        gb.dispose();
+      }
     }
   });
 
@@ -205,13 +274,42 @@ describe("Chebyshev's Lanczos bounds on the GPU (pathLanczosBounds)", () => {
     }
   });
 
-  it("rt.solve's chebyshev plan on the WebGPU path takes them there, and the solve converges", async () => {
-    const A = poisson2D(24);
+  it("rt.solve's chebyshev plan on the WebGPU path takes them there for a matrix that is not diagonally dominant, and the solve converges", async () => {
+    const A = squared(poisson2D(16));
     const b = rhs(A.rows, 11);
     const r = await rt.solve(rt.upload(A), b, { method: 'cg', preconditioner: 'chebyshev', tol: 1e-9 });
     expect([r.path, r.converged]).toEqual(['webgpu', true]);
-    expect(r.preconditionerDetail).toMatch(/20 Lanczos steps on the WebGPU path/);
+    expect(r.preconditionerDetail).toMatch(/degree 6 in D⁻¹A on .* from 20 Lanczos steps on the WebGPU path, λmin at least λmax\/100/);
     expect(trueResidual(A, r.x, b)).toBeLessThanOrEqual(1e-9);
+  });
+
+  it("rt.solve's chebyshev plan of a diagonally dominant matrix: [0.02, 2] from Gershgorin's discs, no product; the reference PCG's iterations with that polynomial", async () => {
+    for (const A of [poisson2D(24), poisson3D(9)]) {
+      const b = rhs(A.rows, 13);
+      const h = rt.upload(A);
+      const r = await rt.solve(h, b, { method: 'cg', preconditioner: 'chebyshev', tol: 1e-9 });
+      expect([r.path, r.converged, r.preconditioner]).toEqual(['webgpu', true, 'chebyshev']);
+      expect(r.preconditionerDetail).toMatch(/degree 6 in D⁻¹A on \[0\.0200, 2\.00\] from Gershgorin's discs \(A is diagonally dominant/);
+      const ref = new Float64Array(A.rows);
+      const refIt = referencePcg(A, b, referenceChebyshev(A, inverseDiagonal(A), 0.02, 2, 6), 1e-9, 1000, ref);
+      expect(Math.abs(r.iterations - refIt), `${A.rows} rows: ${r.iterations} against ${refIt}`).toBeLessThanOrEqual(1);
+      expect(trueResidual(A, r.x, b)).toBeLessThanOrEqual(1e-9);
+      expect(relDiff(r.x, ref)).toBeLessThanOrEqual(1e-7);
+      h.dispose();
+    }
+  });
+
+  it("rt.explain('solve') on the WebGPU path: a DIA matrix in f64 runs Chebyshev fused there (chebyshev from GPU_CHEBYSHEV_MIN_N rows, jacobi below)", () => {
+    const A = poisson3D(10);
+    const dia = rt.upload(DIAMatrix.fromCSR(A));
+    const e = rt.explain('solve', dia, { method: 'cg', path: 'webgpu' });
+    expect(e.preconditioner).toBe('jacobi');
+    expect(e.reasons.join(' ')).toMatch(new RegExp(`chebyshev from ${GPU_CHEBYSHEV_MIN_N} rows`));
+    // f32: not measured, so not taken (the reason says where it would be)
+    const f32 = rt.upload(DIAMatrix.fromCSR(A.astype('f32')));
+    expect(rt.explain('solve', f32, { method: 'cg', path: 'webgpu' }).reasons.join(' ')).toMatch(/chebyshev is taken where A runs as DIA in f64 there/);
+    dia.dispose();
+    f32.dispose();
   });
 
   it('a matrix held as DIA: the resident solve takes D⁻¹ from the canonical CSR, converting nothing back (once the structure is known)', async () => {

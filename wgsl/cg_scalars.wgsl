@@ -5,7 +5,8 @@
 // separate reduction pass runs, then one thread does the step.
 // P.m = 0: p.Ap = the partials of the fused SpMV + dot; alpha = rho / p.Ap, or stop ('nan' = 2,
 //   'breakdown' = 3: p.Ap not positive).
-// P.m = 1: |r|^2 = the partials of cg_update (and with P.w = 1, Jacobi, r.z = the next as many);
+// P.m = 1: |r|^2 = the partials of cg_update (and with P.w = 1, Jacobi, r.z = the next as many, or
+//   where u32(P.alpha.y) = G > 0, the G partials from G on: a fused Chebyshev step's, spmv_cheb.wgsl);
 //   count the iteration, record |r|^2, stop when it is NaN (2) or at most the threshold
 //   ('converged' = 1), else beta = rho' / rho and rho = rho' (rho' = r.z when P.w = 1, else |r|^2).
 // Once the flag is set every later step (here, cg_update, aypx with P.m = 1) does nothing, so x stays
@@ -27,7 +28,8 @@ fn main(@builtin(local_invocation_index) lid: u32) {
   var b = vec4<f32>(0.0);
   if (P.m == 1u && P.w == 1u) {
     workgroupBarrier();
-    b = sum_partials(lid, count, count);
+    let second = select(count, u32(P.alpha.y), P.alpha.y > 0.0);
+    b = sum_partials(lid, second, second);
   }
   if (lid != 0u || flag() != 0.0) { return; }
   let rho = ld(0u);

@@ -5,6 +5,8 @@
 // P.m = 1 (a later step, after res = res - A d by the SpMV kernel): d = c1 * d + c2 * dinv * res, z = z + d.
 // P.w = 1 (the last step): also the partials of r^H z, after as many others as there are workgroups
 // (partials[groups + g]: cg_update's partials of |r|^2 come first, cg_scalars sums both).
+// first_main starts the fused steps of spmv_cheb.wgsl (a DIA matrix): z = c2 * dinv * r alone, dinv
+// per row when P.m = 1, else none read (a constant diagonal's, folded into c2 by the host); P.w = 1 as main's.
 #include "reduce.wgsl"
 @group(0) @binding(1) var<storage, read> r: array<E>;
 @group(0) @binding(2) var<storage, read> dinv: array<E>;
@@ -34,6 +36,24 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     d[i] = di;
     z[i] = zi;
     if (P.w == 1u) { rz = q_add(rz, e_dot(r[i], zi, -1.0)); }
+  }
+  if (P.w == 1u) {
+    let t = tree_sum(lid, rz);
+    if (lid == 0u) { partials[nwg.x * nwg.y + g] = t; }
+  }
+}
+
+@compute @workgroup_size(256)
+fn first_main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+  let g = group_index(wid, nwg);
+  let c2 = e_scalar(P.beta);
+  var rz = vec4<f32>(0.0);
+  for (var i = g * 256u + lid; i < P.n; i += P.k) {
+    let ri = r[i];
+    var zi = e_mul(c2, ri);
+    if (P.m == 1u) { zi = e_mul(c2, e_mul(dinv[i], ri)); }
+    z[i] = zi;
+    if (P.w == 1u) { rz = q_add(rz, e_dot(ri, zi, -1.0)); }
   }
   if (P.w == 1u) {
     let t = tree_sum(lid, rz);

@@ -4,13 +4,14 @@
 // diagonals, P.k = pitch, P.w = columns. Neighbouring threads read neighbouring data and x: coalesced
 // on every diagonal. Branch-free: a column outside the matrix reads a clamped x and select drops its
 // product, so the loads of all diagonals can be in flight at once. dot_main: the same, fused with
-// p^H q (spmv_dot.wgsl).
+// p^H q (spmv_dot.wgsl); cheb_main: a Chebyshev step fused with the product (spmv_cheb.wgsl).
 #include "spmv.wgsl"
 #include "row_entries.wgsl"
+#include "spmv_cheb.wgsl"
 
 @group(0) @binding(3) var<storage, read> offsets: array<i32>;
 
-fn row(i: u32) -> E {
+fn row_acc(i: u32) -> E {
   let w = i32(P.w);
   var acc = e_zero();
   for (var d = 0u; d < P.m; d++) {
@@ -18,7 +19,11 @@ fn row(i: u32) -> E {
     let p = e_mul(e_conj(dia_value(d * P.k + i), P.conj), x[u32(clamp(c, 0, w - 1))]);
     acc = e_add(acc, select(e_zero(), p, (c >= 0) & (c < w)));
   }
-  let v = finish(acc, i);
+  return acc;
+}
+
+fn row(i: u32) -> E {
+  let v = finish(row_acc(i), i);
   y[i] = v;
   return v;
 }

@@ -289,6 +289,46 @@ if (!skip.has('kernels')) {
   }
 }
 
+// GPU ms of the resident Chebyshev-CG's kernels on poisson3D(n) f64 as DIA (--cheb-kernels; timestamp
+// queries around 20 of each, / 20), through the backend's recorder (internal: a measurement): the fused
+// step against the DIA SpMV and the plain CG iteration's kernels
+if (opt('--cheb-kernels', '') !== '') {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const G = (be as any).cgRecorder;
+  if (G.chebyshevStep) {
+    const M = be.upload(DIAMatrix.fromCSR(A64), {});
+    const ones = new Float64Array(A64.rows).fill(1);
+    const [zk, zo, r, q] = [0, 1, 2, 3].map(() => be.vector('f64', ones));
+    const pitch = Math.ceil(A64.rows / 4) * 4;
+    const D = be.upload(new DIAMatrix(A64.rows, A64.cols, 'f64', new Int32Array([0]), pitch, new Float64Array(pitch).fill(1 / 6)), {});
+    const S = G.state(initialState(9, 16, 0, { 0: [1, 0] }));
+    const partials = G.partials(2 * G.partialsFor(M));
+    const c = [Float32Array.of(0.5, 0, 0, 0), Float32Array.of(0.25, 0, 0, 0)] as const;
+    const scalar = null;
+    const perRow = (D.data.main as { values: GPUBuffer }).values;
+    const time = async (what: string, f: () => void) => {
+      f();
+      const ts: number[] = [];
+      for (let i = 0; i < 3; i++) ts.push(((await be.kernelTime(() => { for (let k = 0; k < 20; k++) f(); })) ?? NaN) / 20);
+      console.log(`CHEBKERNEL\t${label}\tpoisson3D_${n}\tf64\t${what}\t${median(ts).toFixed(4)}`);
+    };
+    await time('dia spmv', () => be.spmv(M, zk, q));
+    await time('dia spmv+dot', () => G.spmvDot(M, zk, q, partials));
+    await time('cg_update', () => G.update(zk, q, zo, r, S, partials, null));
+    await time('cg_scalars (phase 1, two sums)', () => G.cgScalars('f64', S, partials, 1024, 1, 16, true, 2048));
+    await time('aypx', () => G.blas1('aypx', zk, zo, S, 6));
+    await time('chebyshev first_main', () => G.chebyshevFirst(r, scalar, zk, c[1], false, partials));
+    await time('fused step, D⁻¹ one value', () => G.chebyshevStep(M, zk, zo, r, scalar, c, false, false, S, partials, 1024));
+    await time('fused step, D⁻¹ per row', () => G.chebyshevStep(M, zk, zo, r, perRow, c, false, false, S, partials, 1024));
+    await time('fused step, first', () => G.chebyshevStep(M, zk, zo, r, scalar, c, true, false, S, partials, 1024));
+    await time('fused step, last (partials)', () => G.chebyshevStep(M, zk, zo, r, scalar, c, false, true, S, partials, 1024));
+    await time('unfused: chebyshev elementwise step', () => G.chebyshev(false, false, r, perRow, q, zo, zk, c, partials));
+    for (const v of [M, zk, zo, r, q, D]) v.dispose();
+    G.release(S);
+    G.release(partials);
+  }
+}
+
 // triangular solves: the lower triangle of poisson3D(n) and of poisson2D(1024), level-scheduled
 // against Jacobi sweeps (GPU ms by timestamp queries, median of 5), and what 'auto' picks
 if (!skip.has('trisolve') && typeof (be as { triangular?: unknown }).triangular === 'function') {
@@ -367,8 +407,43 @@ if (!skip.has('solve') && typeof (rt as { solve?: unknown }).solve === 'function
         c = await solve(h2, bd, { path: 'webgpu', method: 'cg', preconditioner: 'chebyshev' });
         cs.push(performance.now() - t6);
       }
+      if (goal) {
+        for (const [what, t] of [['first solve of the handle, plan included', firstCheb], ['repeated', median(cs)]] as const) {
+          goals.push(`RATIO\t${label} rt.solve cg + 'chebyshev' (handle ${round}, ${what}) vs CuPy cg\tpoisson3D_${n}\t${dt}\tours ${t.toFixed(1)} ms\tCuPy ${goal.ms.toFixed(1)} ms\t${(goal.ms / t).toFixed(2)}x\tgoal >= 2.0x: ${goal.ms / t >= 2 ? 'met' : 'MISSED'}`);
+        }
+      }
       console.log(`SOLVE\t${label}\tpoisson3D_${n}\t${dt}\trt.solve cg + 'chebyshev' (handle ${round}): first (plan) ${firstCheb.toFixed(1)} ms\tagain ${median(cs).toFixed(1)} ms (median of ${runs}, min ${Math.min(...cs).toFixed(1)})\t${c.iterations} it\t${c.reason}\ttrue ${trueResidual(A64, c.x, b).toExponential(2)}\t${c.preconditionerDetail ?? ''}`);
       h2.dispose();
+    }
+    // the resident Chebyshev-CG by degree (--cheb-degrees), through the backend with A as DIA (the fused
+    // steps where the tree has them) on rt.solve's GPU interval [0.02, 2] of D⁻¹A, D⁻¹ = I/6 given as one
+    // value (a tree without that reads D⁻¹ per row); 'per row': the same with D⁻¹ read per row. Median of
+    // --runs after one untimed solve; b on the GPU, x read back, as rt.cg's wall time but for the host parts
+    for (const degree of dt === 'f64' ? opt('--cheb-degrees', '').split(',').filter(Boolean).map(Number) : []) {
+      const Md = be.upload(DIAMatrix.fromCSR(A), {});
+      const dinv = new Float64Array(A.rows).fill(1 / 6);
+      const Dd = be.upload(new DIAMatrix(A.rows, A.cols, 'f64', new Int32Array([0]), A.rows, dinv), {});
+      const bv = be.vector('f64', b);
+      for (const perRow of [false, true]) {
+        if (perRow && degree !== 6) continue;
+        const poly = { degree, lo: 0.02, hi: 2, ...(perRow ? {} : { dinv: 1 / 6 }) };
+        const once = async () => {
+          const t = performance.now();
+          // eslint-disable-next-line @typescript-eslint/no-explicit-any
+          const r = await (be as any).cgChebyshevResident(Md, Dd, bv, { tol: 1e-8, checkEvery: 16 }, poly);
+          const x = Float64Array.from(await be.read(r.x));
+          be.recycle(r.x);
+          return { ms: performance.now() - t, it: r.iterations as number, x };
+        };
+        await once();
+        const ts: number[] = [];
+        let last;
+        for (let i = 0; i < runs; i++) ts.push((last = await once()).ms);
+        const cm = median(ts);
+        console.log(`CHEB\t${label}\tpoisson3D_${n}\t${dt}\tresident chebyshev(${degree})${perRow ? ' D⁻¹ per row' : ''} ${cm.toFixed(1)} ms (min ${Math.min(...ts).toFixed(1)})\t${last!.it} it\ttrue ${trueResidual(A64, last!.x, b).toExponential(2)}`);
+        if (goal) goals.push(`RATIO\t${label} resident chebyshev(${degree})${perRow ? ' D⁻¹ per row' : ''} (backend, A as DIA) vs CuPy cg\tpoisson3D_${n}\t${dt}\tours ${cm.toFixed(1)} ms\tCuPy ${goal.ms.toFixed(1)} ms\t${(goal.ms / cm).toFixed(2)}x`);
+      }
+      for (const v of [Md, Dd, bv]) v.dispose();
     }
     // a polynomial preconditioner (SpMVs only) cuts CG's iterations and so its per-iteration fixed costs:
     // 'chebyshev' of --cheb degrees (f64 only; kept preconditioner, median of --runs after one untimed
@@ -389,6 +464,18 @@ if (!skip.has('solve') && typeof (rt as { solve?: unknown }).solve === 'function
       console.log(`SOLVE\t${label}\tpoisson3D_${n}\t${dt}\trt.cg + chebyshev(${degree}) ${cm.toFixed(1)} ms\t${c.iterations} it\t${c.reason}\ttrue ${trueResidual(A64, c.x as Float64Array, b).toExponential(2)}`);
       if (goal) goals.push(`RATIO\t${label} rt.cg + chebyshev(${degree}) vs CuPy cg\tpoisson3D_${n}\t${dt}\tours ${cm.toFixed(1)} ms\tCuPy ${goal.ms.toFixed(1)} ms\t${(goal.ms / cm).toFixed(2)}x\tgoal >= 2.0x: ${goal.ms / cm >= 2 ? 'met' : 'MISSED'}`);
       M.dispose();
+    }
+    // the defaults once more, after everything above (their first 'again' solves follow the first solve's garbage and host work)
+    if (dt === 'f64') {
+      const later: number[] = [];
+      let rl;
+      for (let i = 0; i < runs; i++) {
+        const t7 = performance.now();
+        rl = await solve(h, bd, { path: 'webgpu' });
+        later.push(performance.now() - t7);
+      }
+      console.log(`SOLVE\t${label}\tpoisson3D_${n}\t${dt}\trt.solve defaults, later: ${median(later).toFixed(1)} ms (median of ${runs}, min ${Math.min(...later).toFixed(1)})\t${rl.method} + ${rl.preconditioner}\t${rl.iterations} it\ttrue ${trueResidual(A64, rl.x, b).toExponential(2)}`);
+      if (goal) goals.push(`RATIO\t${label} rt.solve (defaults, later, ${rl.method} + ${rl.preconditioner}) vs CuPy cg\tpoisson3D_${n}\t${dt}\tours ${median(later).toFixed(1)} ms\tCuPy ${goal.ms.toFixed(1)} ms\t${(goal.ms / median(later)).toFixed(2)}x\tgoal >= 2.0x: ${goal.ms / median(later) >= 2 ? 'met' : 'MISSED'}`);
     }
     if (goal) goals.push(`RATIO\t${label} rt.solve (defaults, ${r.method} + ${r.preconditioner}) vs CuPy cg\tpoisson3D_${n}\t${dt}\tours ${ms.toFixed(1)} ms\tCuPy ${goal.ms.toFixed(1)} ms\t${(goal.ms / ms).toFixed(2)}x\tgoal >= 2.0x: ${goal.ms / ms >= 2 ? 'met' : 'MISSED'}`);
     h.dispose();

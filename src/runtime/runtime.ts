@@ -17,11 +17,11 @@ import type { CpuBackend } from '../cpu/backend.js';
 import type { AutoSolveOptions, Backend, Capabilities, ExplainSolveOptions, GmresOptions, RuntimeOptions, SolveOptions, SolveOutcome, SpmvOptions, UploadOptions, VectorLike } from './options.js';
 import { AUTO_SOLVE_OPTION_KEYS, EXPLAIN_SOLVE_OPTION_KEYS, GMRES_OPTION_KEYS, PRECONDITIONER_OPTION_KEYS } from './options.js';
 import { PreconditionerHandle } from './preconditioner.js';
-import { chooseDirect, chooseSolve, DIRECT_MAX_N, directResidualBound, seedSymmetricAbsNorms, SOLVE_METHODS, type DirectEstimate, type KrylovMethod, type SolveCandidate, type SolveExplanation, type SolveMethod } from '../solvers/solve.js';
+import { chooseDirect, chooseSolve, DIRECT_MAX_N, directResidualBound, seedSymmetricAbsNorms, SOLVE_METHODS, type DirectEstimate, type KrylovMethod, type PathSolveInfo, type SolveCandidate, type SolveExplanation, type SolveMethod } from '../solvers/solve.js';
 import type { PreconditionerOperator } from '../solvers/operator.js';
 import { checkPreconditionerOptions, planPreconditioner, type PreconditionerKind, type PreconditionerOptions, type PreconditionerPlan } from '../solvers/precond/index.js';
 import { pathLanczosBounds } from '../solvers/precond/chebyshev.js';
-import { constantDiagonal, inverseDiagonal } from '../solvers/precond/jacobi.js';
+import { constantInverseDiagonal, inverseDiagonal } from '../solvers/precond/jacobi.js';
 import { solveStructure, type SolveStructure } from '../solvers/structure.js';
 import type { SolverOps } from '../solvers/ops.js';
 import { isPrivateCanonical, markPrivateCanonical, type CSRMatrix } from '../formats/csr.js';
@@ -68,6 +68,14 @@ const COMPACT_DIA = 'CPU: the f64 values are all exactly f32, so DIA keeps them 
 
 /** Copies of b a Runtime keeps for later solves (runSolve): one length of solve after another, or two at once. */
 const HOST_COPIES_KEPT = 2;
+/**
+ * rt.solve's Chebyshev degree on a GPU path, where CG and the polynomial run resident: CG's iterations
+ * fall about as the degree rises (its products with A stay ≈ plain CG's), and each saves an iteration's
+ * fixed passes (dots, scalar steps, updates: ≈ 60 % of a plain CG iteration on an H100)
+ */
+const GPU_CHEBYSHEV_DEGREE = 6;
+/** Chebyshev's λmax/λmin on a GPU path (chebyshevPlan) */
+const CHEBYSHEV_RATIO = 100;
 
 /**
  * A runtime owns one WebAssembly memory (the CPU path, its home) and whatever device paths this engine
@@ -1413,13 +1421,17 @@ export class Runtime implements HandleOwner {
    * the last block, with it 112; bench/device/results-2026-11-27-fifth/call5).
    */
   private scalarJacobi(h: MatrixHandle, p: Path, csr: CSRMatrix): boolean {
-    return h.dtype === 'f64' && p.cost.kind === 'gpu' && (this.solveStructureOf(h).constantDiagonal ??= constantDiagonal(csr));
+    if (h.dtype !== 'f64' || p.cost.kind !== 'gpu') return false;
+    const analysis = this.solveStructureOf(h);
+    return (analysis.inverseDiagonalValue ??= constantInverseDiagonal(csr)) !== null;
   }
 
-  private pathSolveInfo(p: Path, h: MatrixHandle): { label: string; triangular: boolean; gpu: boolean } {
+  private pathSolveInfo(p: Path, h: MatrixHandle): PathSolveInfo {
     const ops = p.solverOps(this.matrixOn(h, p, 'N'), h.host, 'none');
     ops.dispose();
-    return { label: p.label, triangular: typeof ops.triangular === 'function', gpu: p.cost.kind === 'gpu' };
+    // the resident Chebyshev-CG fuses its steps into the SpMV of a DIA matrix (src/webgpu/cg.ts); measured in f64
+    const chebyshevFused = typeof ops.cgChebyshevResident === 'function' && h.dtype === 'f64' && this.formatFor(h, p) === 'dia';
+    return { label: p.label, triangular: typeof ops.triangular === 'function', gpu: p.cost.kind === 'gpu', chebyshevFused };
   }
 
   /**
@@ -1685,19 +1697,43 @@ export class Runtime implements HandleOwner {
   }
 
   /**
-   * rt.solve's Chebyshev plan: on a GPU path, for a real matrix, its Lanczos steps run there on the
-   * uploaded A (pathLanczosBounds: 20 SpMVs and 40 scalars read back; the plan of poisson3D(128)
-   * ≈ 0.28 s on the H100 machine, mostly host passes over A, where the CPU pool's took ≈ 1.16 s:
-   * bench/device/results-2026-11-27-gpu/call10); elsewhere on the CPU pool.
+   * rt.solve's Chebyshev plan on a GPU path, for a real Hermitian matrix with a positive diagonal: degree
+   * GPU_CHEBYSHEV_DEGREE on [λmax/CHEBYSHEV_RATIO, λmax] of D⁻¹A. A diagonally dominant A has every
+   * Gershgorin disc of D⁻¹A within [0, 2], so λmax ≤ 2 costs no product; else λmax from Lanczos steps
+   * on the path's uploaded A (pathLanczosBounds: 20 SpMVs and 40 scalars read back; ≈ 0.28 s for
+   * poisson3D(128) on the H100 machine, bench/device/results-2026-11-27-gpu/call10). λmin is taken as
+   * λmax/CHEBYSHEV_RATIO, not the Lanczos estimate: the polynomial then maps D⁻¹A's lower spectrum
+   * better for CG (poisson3D(128), degree 3: 108 iterations on [0.02, 2], 124 on [0.0008, 2.19];
+   * docs/performance-gpu.md). A constant diagonal's D⁻¹ goes as one value. Elsewhere planPreconditioner's.
    */
   private async chebyshevPlan(p: Path, ops: SolverOps<PathVector>, h: MatrixHandle, csr: CSRMatrix, structure: SolveStructure): Promise<PreconditionerPlan> {
-    // degree 3: the fastest resident solve of poisson3D(128) on an H100 (degrees 2–8: docs/performance-gpu.md)
-    const o = { kind: 'chebyshev', degree: 3 } as const;
+    const o = { kind: 'chebyshev', degree: GPU_CHEBYSHEV_DEGREE } as const;
     if (isComplex(h.dtype) || !structure.hermitian || !structure.positiveDiagonal) return planPreconditioner(csr, structure, o, this.sparseKernels);
     const t0 = performance.now();
+    const analysis = this.solveStructureOf(h);
+    const one = (analysis.inverseDiagonalValue ??= constantInverseDiagonal(csr));
+    const dinvValue = one ?? undefined;
+    if (structure.diagonallyDominant) {
+      return planPreconditioner(csr, structure, o, this.sparseKernels, {
+        lo: 2 / CHEBYSHEV_RATIO,
+        hi: 2,
+        how: `from Gershgorin's discs (A is diagonally dominant: D⁻¹A's lie in [0, 2]), λmin taken as λmax/${CHEBYSHEV_RATIO}`,
+        ms: performance.now() - t0,
+        dinvValue,
+      });
+    }
     const dinv = inverseDiagonal(csr);
     const est = await pathLanczosBounds(ops, (v) => p.vector(h.dtype, v), dinv);
-    return planPreconditioner(csr, structure, o, this.sparseKernels, { ...est, where: p.label, ms: performance.now() - t0, dinv });
+    // λmax from below: 10% margin (docs/solvers.md)
+    const hi = 1.1 * est.max;
+    return planPreconditioner(csr, structure, o, this.sparseKernels, {
+      lo: Math.max(est.min, hi / CHEBYSHEV_RATIO),
+      hi,
+      how: `from 20 Lanczos steps on the ${p.label} path, λmin at least λmax/${CHEBYSHEV_RATIO}`,
+      ms: performance.now() - t0,
+      dinv,
+      dinvValue,
+    });
   }
 
   /**
@@ -2375,8 +2411,8 @@ interface SolveAnalysis {
   direct?: DirectPlan;
   /** a Chebyshev plan rt.solve made (its Lanczos bounds: 20 host SpMVs, ≈ 0.5 s for 2 M rows), kept for the next solve */
   chebyshev?: PreconditionerPlan;
-  /** the same on a GPU path (degree 3, its bounds estimated there) */
+  /** the same on a GPU path (chebyshevPlan) */
   chebyshevGpu?: PreconditionerPlan;
-  /** whether A's diagonal is constant (constantDiagonal), once per matrix */
-  constantDiagonal?: boolean;
+  /** A's inverse diagonal where it is one value, else null (constantInverseDiagonal), once per matrix */
+  inverseDiagonalValue?: number | null;
 }

@@ -294,6 +294,8 @@ export interface ChebyshevPolynomial {
   readonly degree: number;
   readonly lo: number;
   readonly hi: number;
+  /** A's inverse diagonal where it is one value (a constant diagonal): a GPU path's fused steps then read no D⁻¹ vector */
+  readonly dinv?: number;
 }
 
 /** The path's built-in preconditioner: none, or Jacobi (scaling by the inverse of A's diagonal). */

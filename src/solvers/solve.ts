@@ -22,6 +22,8 @@ export interface PathSolveInfo {
   triangular: boolean;
   /** whether the path is a GPU (SpMV-only preconditioners first) */
   gpu: boolean;
+  /** whether CG with a Chebyshev polynomial runs resident there with its steps fused into A's SpMV (WebGPU, A as DIA, f64) */
+  chebyshevFused?: boolean;
 }
 
 /** One way to solve: a method and a preconditioner. */
@@ -91,18 +93,23 @@ export function chooseSolve(s: SolveStructure, path: PathSolveInfo, o: { method?
     pre = 'amg';
     reasons.push(`${amgPays(s)!}; its graph's pseudo-diameter ${s.diameter} ≥ ${minDiameter}${path.gpu ? ` (the ${path.label} path's threshold)` : ''}`);
   } else if (hpd && s.hermitian && s.positiveDiagonal && s.diagonallyDominant) {
-    pre = 'jacobi';
+    // on a GPU path whose resident Chebyshev-CG fuses the polynomial into A's SpMV: that, from
+    // GPU_CHEBYSHEV_MIN_N rows (its bounds cost nothing here: Gershgorin's discs)
+    const chebyshev = path.chebyshevFused === true && s.n >= GPU_CHEBYSHEV_MIN_N;
+    pre = chebyshev ? 'chebyshev' : 'jacobi';
     if (amgPays(s)) {
       reasons.push(
         path.gpu
-          ? `preconditioner jacobi, not amg: the graph's pseudo-diameter ${s.diameter} < ${minDiameter}, the ${path.label} path's threshold: Jacobi-CG runs resident on the device while AMG's setup runs on the host CPU (${AMG_GPU_MEASURED})`
+          ? `preconditioner ${pre}, not amg: the graph's pseudo-diameter ${s.diameter} < ${minDiameter}, the ${path.label} path's threshold: ${pre === 'jacobi' ? 'Jacobi' : 'Chebyshev'}-CG runs resident on the device while AMG's setup runs on the host CPU (${AMG_GPU_MEASURED})`
           : `preconditioner jacobi, not amg: the graph's pseudo-diameter ${s.diameter} < ${minDiameter}, so Jacobi-CG's iterations (which grow with it on a Laplacian-like matrix) cost less than AMG's setup and cycles (rt.solve's CPU time on 2 threads, Jacobi against AMG: poisson3D(64), diameter 189, 0.64–0.78 s against 1.16–1.40 s; poisson3D(100), 297, 3.7 s against 4.6 s; from poisson3D(128), 381, AMG is the cheaper: 9.8 s against 10.7 s)`,
       );
     }
     reasons.push(
-      `preconditioner jacobi: A is diagonally dominant, where IC(0) cuts CG's iterations by a constant factor only (2.3–2.8× on Poisson problems) while its two triangular solves follow the level order on one thread and cost more than that (measured on 2 threads: poisson3D(64) 1.1 s against 2.0 s with ic0, poisson2D(1024) 26 s against 51 s)${
-        path.gpu ? `; on the ${path.label} path Jacobi also keeps the whole iteration on the device, and an f64 matrix's constant diagonal runs as none there (so does chebyshev, degree 3 on a GPU path, but it is no faster: a repeated solve of poisson3D(128) f64 on an H100 took 1.0–1.2× this default's time, 81–95 against 76–88 ms, and its plan, the Lanczos bounds estimated on the GPU, costs 0.3–0.8 s more on the first solve)` : ''
-      }`,
+      chebyshev
+        ? `preconditioner chebyshev: A is diagonally dominant (λmax of D⁻¹A ≤ 2 from Gershgorin's discs: the bounds cost no product) and the ${path.label} path runs CG with the polynomial resident, each of its steps fused into A's SpMV: CG's iterations fall about as the degree rises while its products with A stay about plain CG's, so the per-iteration passes (dots, scalar steps, updates) are saved (${GPU_CHEBYSHEV_MEASURED})`
+        : `preconditioner jacobi: A is diagonally dominant, where IC(0) cuts CG's iterations by a constant factor only (2.3–2.8× on Poisson problems) while its two triangular solves follow the level order on one thread and cost more than that (measured on 2 threads: poisson3D(64) 1.1 s against 2.0 s with ic0, poisson2D(1024) 26 s against 51 s)${
+            path.gpu ? `; on the ${path.label} path Jacobi also keeps the whole iteration on the device, and an f64 matrix's constant diagonal runs as none there${path.chebyshevFused ? ` (chebyshev from ${GPU_CHEBYSHEV_MIN_N} rows)` : ' (chebyshev is taken where A runs as DIA in f64 there, its steps fused into the SpMV)'}` : ''
+          }`,
     );
   } else if (path.triangular) {
     pre = s.hermitian && hpd ? 'ic0' : 'ilu0';
@@ -146,6 +153,14 @@ export const AMG_MIN_DIAMETER = 350;
  * of 11 000–16 000, far past both matrices; 10 000 keeps AMG where in doubt.
  */
 export const AMG_MIN_DIAMETER_GPU = 10000;
+/**
+ * From this many rows 'auto' takes Chebyshev over Jacobi where PathSolveInfo.chebyshevFused: a win at
+ * 2 M rows, a tie at 262 144 (GPU_CHEBYSHEV_MEASURED), not measured between
+ */
+export const GPU_CHEBYSHEV_MIN_N = 1 << 20;
+const GPU_CHEBYSHEV_MEASURED =
+  "rt.solve's repeated solve of poisson3D(128), f64, 2 M rows, on an H100: 56.2–58.5 ms with degree-6 Chebyshev (56 iterations) against 67.4 ms with Jacobi (319), CuPy's cg 118.9 ms in the same call; poisson3D(64): 11.6 against 12.4 ms, a tie (bench/device/results-2026-11-27-seventh/gpucheb)";
+
 const AMG_GPU_MEASURED =
   'on an H100, rt.solve with Jacobi against AMG: poisson3D(128), diameter 381, 4.9 s against 10.0 s; poisson2D(1024), 2046, 2.6 s against 4.4 s; the two cross near a diameter of 11 000';
 

@@ -32,7 +32,7 @@ import type { DenseMatrix } from '../formats/dense.js';
 import * as dense from './dense.js';
 import { acquireDevice, noCapabilities, type DeviceOptions, type WebGpuCapabilities } from './device.js';
 import { Engine, REDUCE_GROUPS, reduceGroups, type Binding, type EngineStats, type Params } from './engine.js';
-import { residentCg, residentChebyshevCg, type CgRecorder } from './cg.js';
+import { residentCg, residentChebyshevCg, type CgRecorder, type ChebyshevDinv } from './cg.js';
 import { residentBicgstab } from './bicgstab.js';
 import { webgpuTriangular, type WebGpuTriangularOptions } from './trisolve.js';
 import { isPrivateCanonical, type CSRMatrix } from '../formats/csr.js';
@@ -42,7 +42,7 @@ import { LossHooks, restorableShadow } from '../device-resident.js';
 import { decodeValues, encodeScalar, encodeValues, floatsPerElement, GPU_SPLIT_FROM, gpuSplits, gpuSplitsLength, isDoubleSingle, isZeroScalar, joinDS, streamBytes, writeStream } from './encoding.js';
 import { WebGpuDeviceLostError, WebGpuLimitError, WebGpuUnavailableError } from './errors.js';
 import { WebGpuMatrix, WebGpuVector, type HostMatrix, type WebGpuMatrixData, type WebGpuOwner } from './resident.js';
-import { buildMatrix, prewarmSpmv, runSpmv, splitOnGpu, spmvDotPartials, type DeferredUpload, type WebGpuUploadOptions } from './spmv.js';
+import { buildMatrix, chebyshevFusable, prewarmSpmv, runChebyshevStep, runSpmv, splitOnGpu, spmvDotPartials, type DeferredUpload, type WebGpuUploadOptions } from './spmv.js';
 import { checkSharedBuffer } from './interop.js';
 import { loadWgsl, wgslLoaded } from './shader-source.js';
 import { shownValue } from '../shown-value.js';
@@ -590,11 +590,21 @@ export class WebGpuBackend implements WebGpuOwner {
 
   /**
    * CG preconditioned by the Chebyshev polynomial `poly` in D⁻¹A, staying on the GPU as cgResident does
-   * (src/webgpu/cg.ts, residentChebyshevCg). D: the inverse diagonal as a one-diagonal DIA matrix.
+   * (src/webgpu/cg.ts, residentChebyshevCg). D: the inverse diagonal as a one-diagonal DIA matrix (or
+   * what makes it, called only where it is read); where A's kernel has the fused step and `poly.dinv`
+   * gives a constant D⁻¹, it goes into the coefficients and no D⁻¹ is read.
    */
-  cgChebyshevResident(A: WebGpuMatrix, D: WebGpuMatrix, b: WebGpuVector, options: SolveOptions<WebGpuVector> & { checkEvery: number }, poly: ChebyshevPolynomial): Promise<SolveResult<WebGpuVector>> {
+  cgChebyshevResident(A: WebGpuMatrix, D: WebGpuMatrix | (() => WebGpuMatrix), b: WebGpuVector, options: SolveOptions<WebGpuVector> & { checkEvery: number }, poly: ChebyshevPolynomial): Promise<SolveResult<WebGpuVector>> {
     this.live();
-    return residentChebyshevCg(poly, (c) => this.scalar(b.dtype, c, 'a Chebyshev coefficient'))(this.cgRecorder, A, D, b, options);
+    const G = this.cgRecorder;
+    let dinv: ChebyshevDinv;
+    if (poly.dinv !== undefined && G.fusedChebyshev(A)) dinv = { value: poly.dinv };
+    else {
+      const dm = (typeof D === 'function' ? D() : D).data.main;
+      if (dm.kind !== 'dia') throw new UnsupportedError("WebGPU resident CG: the Chebyshev preconditioner's inverse diagonal must be a one-diagonal DIA matrix");
+      dinv = { buffer: dm.values };
+    }
+    return residentChebyshevCg(poly, (c) => this.scalar(b.dtype, c, 'a Chebyshev coefficient'))(G, A, dinv, b, options);
   }
 
   /** BiCGSTAB that stays on the GPU (src/webgpu/bicgstab.ts), as cgResident. */
@@ -646,9 +656,9 @@ export class WebGpuBackend implements WebGpuOwner {
       be.live();
       be.engine.dispatch(kernel, dt, 1, { m: phase, n: ring, w: jacobi ? 1 : 0, k: coefKind(dt) }, [{ binding: 1, buffer: S, write: true }]);
     },
-    cgScalars: (dt, S, partials, count, phase, ring, jacobi) => {
+    cgScalars: (dt, S, partials, count, phase, ring, jacobi, second = 0) => {
       be.live();
-      be.engine.dispatch('cg_scalars', dt, 1, { m: phase, n: ring, w: jacobi ? 1 : 0, k: coefKind(dt), alpha: Float32Array.of(count, 0, 0, 0) }, [
+      be.engine.dispatch('cg_scalars', dt, 1, { m: phase, n: ring, w: jacobi ? 1 : 0, k: coefKind(dt), alpha: Float32Array.of(count, second, 0, 0) }, [
         { binding: 1, buffer: S, write: true },
         { binding: 2, buffer: partials },
       ]);
@@ -676,15 +686,13 @@ export class WebGpuBackend implements WebGpuOwner {
       r.version++;
       return groups;
     },
-    chebyshev: (first, last, r, D, res, d, z, c, partials) => {
+    chebyshev: (first, last, r, dinv, res, d, z, c, partials) => {
       be.live();
-      const dm = D.data.main;
-      if (dm.kind !== 'dia') throw new UnsupportedError('WebGPU resident CG: the Chebyshev preconditioner\'s inverse diagonal must be a one-diagonal DIA matrix');
       const n = r.length;
       const groups = reduceGroups(n);
       be.engine.dispatch('chebyshev', r.dtype, groups, { n, m: first ? 0 : 1, k: groups * 256, w: last ? 1 : 0, alpha: c[0], beta: c[1] }, [
         { binding: 1, buffer: r.buffer },
-        { binding: 2, buffer: dm.values },
+        { binding: 2, buffer: dinv },
         { binding: 3, buffer: res.buffer, write: true },
         { binding: 4, buffer: d.buffer, write: true },
         { binding: 5, buffer: z.buffer, write: true },
@@ -694,6 +702,29 @@ export class WebGpuBackend implements WebGpuOwner {
       d.version++;
       z.version++;
     },
+    chebyshevFirst: (r, dinv, z, c2, last, partials) => {
+      be.live();
+      const n = r.length;
+      // with `last`, cg_update's grid (its partials of rᴴz follow as many of ‖r‖²); else an element a thread
+      const groups = last ? reduceGroups(n) : Math.ceil(n / 256);
+      // without D⁻¹ (folded into c2) r fills its binding, unread
+      be.engine.dispatch('chebyshev', r.dtype, groups, { n, m: dinv ? 1 : 0, k: groups * 256, w: last ? 1 : 0, beta: c2 }, [
+        { binding: 1, buffer: r.buffer },
+        { binding: 2, buffer: dinv ?? r.buffer },
+        { binding: 5, buffer: z.buffer, write: true },
+        { binding: 6, buffer: partials, write: true },
+      ], undefined, 'first_main');
+      z.version++;
+    },
+    chebyshevStep: (A, zk, zo, r, dinv, c, first, last, S, partials, after) => {
+      be.live();
+      const part = A.data.main;
+      if (!chebyshevFusable(part)) throw new UnsupportedError(`WebGPU resident CG: no fused Chebyshev step for a ${part.kind} matrix`);
+      const n = runChebyshevStep(be.engine, part, A.dtype, zk.buffer, zo.buffer, r.buffer, dinv ?? r.buffer, S, partials, c, (first ? 1 : 0) | (last ? 2 : 0) | (dinv ? 4 : 0), after);
+      zo.version++;
+      return n;
+    },
+    fusedChebyshev: (A) => chebyshevFusable(A.data.main),
     blas1: (name, x, y, S, slot, whileConverging) => {
       be.live();
       be.engine.dispatch(name, y.dtype, Math.ceil(y.length / 256), { n: y.length, m: 1, k: slot, w: whileConverging ? 1 : 0 }, [

@@ -49,8 +49,11 @@ export interface CgRecorder {
   dot(x: WebGpuVector, y: WebGpuVector, S: GPUBuffer, slot: number): void;
   /** one phase of BiCGSTAB's scalar kernel (wgsl/bicgstab_scalars.wgsl) */
   scalars(kernel: 'bicgstab_scalars', dt: DType, S: GPUBuffer, phase: number, ring: number, jacobi: boolean): void;
-  /** one phase of CG's scalar kernel (wgsl/cg_scalars.wgsl), summing `count` partials first (2·count with Jacobi in phase 1) */
-  cgScalars(dt: DType, S: GPUBuffer, partials: GPUBuffer, count: number, phase: number, ring: number, jacobi: boolean): void;
+  /**
+   * one phase of CG's scalar kernel (wgsl/cg_scalars.wgsl), summing `count` partials first (2·count with
+   * Jacobi in phase 1; with `second` > 0, the second sum is the `second` partials from `second` on)
+   */
+  cgScalars(dt: DType, S: GPUBuffer, partials: GPUBuffer, count: number, phase: number, ring: number, jacobi: boolean, second?: number): void;
   /**
    * x += α·p, r −= α·q (α in S[4], −α in S[5]) and the partials of ‖r‖²; with `jacobi`, also
    * z ← D⁻¹·r and the partials of rᴴz after them. Returns how many partials (of each sum).
@@ -59,9 +62,19 @@ export interface CgRecorder {
   /**
    * One step of a Chebyshev polynomial preconditioner (wgsl/chebyshev.wgsl): the first (d = c2·D⁻¹·r,
    * z = d, res = r) or a later one (d = c1·d + c2·D⁻¹·res, z += d); with `last`, the partials of rᴴz
-   * after update()'s partials of ‖r‖² (cgScalars' phase 1 with jacobi sums both).
+   * after update()'s partials of ‖r‖² (cgScalars' phase 1 with jacobi sums both). dinv: D⁻¹ per row.
    */
-  chebyshev(first: boolean, last: boolean, r: WebGpuVector, D: WebGpuMatrix, res: WebGpuVector, d: WebGpuVector, z: WebGpuVector, c: readonly [Float32Array, Float32Array], partials: GPUBuffer): void;
+  chebyshev(first: boolean, last: boolean, r: WebGpuVector, dinv: GPUBuffer, res: WebGpuVector, d: WebGpuVector, z: WebGpuVector, c: readonly [Float32Array, Float32Array], partials: GPUBuffer): void;
+  /** z ← c2·D⁻¹·r (chebyshev.wgsl's first_main; dinv null: D⁻¹ folded into c2), the start of the fused steps; `last` as chebyshev's */
+  chebyshevFirst(r: WebGpuVector, dinv: GPUBuffer | null, z: WebGpuVector, c2: Float32Array, last: boolean, partials: GPUBuffer): void;
+  /**
+   * One Chebyshev step fused with its SpMV (wgsl/spmv_cheb.wgsl), where A's kernel has it (fusedChebyshev):
+   * zo ← zk + c1·(zk − zo) + c2·D⁻¹·(r − A·zk), zo not read on the first. With `last`, the partials of
+   * rᴴz: G of them from G on (G ≥ `after`, the partials before them); returns G (0 without `last`).
+   */
+  chebyshevStep(A: WebGpuMatrix, zk: WebGpuVector, zo: WebGpuVector, r: WebGpuVector, dinv: GPUBuffer | null, c: readonly [Float32Array, Float32Array], first: boolean, last: boolean, S: GPUBuffer, partials: GPUBuffer, after: number): number;
+  /** whether chebyshevStep runs on A */
+  fusedChebyshev(A: WebGpuMatrix): boolean;
   /** y ← S[slot]·x + y (axpy) or y ← S[slot]·y + x (aypx), skipped once stopped (axpy: except flag 4 when whileConverging) */
   blas1(name: 'axpy' | 'aypx', x: WebGpuVector, y: WebGpuVector, S: GPUBuffer, slot: number, whileConverging?: boolean): void;
   read(S: GPUBuffer, bytes: number): Promise<Float32Array>;
@@ -69,6 +82,12 @@ export interface CgRecorder {
   release(S: GPUBuffer): void;
   flush(): void;
 }
+
+/**
+ * D⁻¹ of a Chebyshev preconditioner on the GPU: a value per row, or one value (a constant diagonal's),
+ * which the fused steps take folded into their coefficients (no buffer, no read).
+ */
+export type ChebyshevDinv = { readonly buffer: GPUBuffer } | { readonly value: number };
 
 /** Slots shared by both solvers' state (wgsl/scalars.wgsl). */
 export const FLAG = 7;
@@ -201,29 +220,48 @@ export const residentCg: ResidentSolver = (G, A, D, b, options) => {
 /**
  * CG preconditioned by the Chebyshev polynomial z = p(D⁻¹A)·D⁻¹·r of `poly` (the host's
  * chebyshevOperator, src/solvers/precond: the same steps and coefficients), resident on the GPU like
- * residentCg: an iteration is residentCg's with Jacobi's z = D⁻¹·r replaced by the polynomial's
- * degree − 1 SpMVs and degree element-wise steps (wgsl/chebyshev.wgsl), its last step also summing
- * the partials of rᴴz for the scalar kernel. No host round trip per iteration: the coefficients are
- * fixed at setup. D: the inverse diagonal as a one-diagonal DIA matrix.
+ * residentCg: an iteration is residentCg's with Jacobi's z = D⁻¹·r replaced by the polynomial. Where
+ * A's kernel has the fused step (a DIA matrix), z₁ = c2·D⁻¹·r and then degree − 1 passes that each run
+ * an SpMV and the three-term Chebyshev update together (wgsl/spmv_cheb.wgsl), over two vectors in
+ * turn; else degree − 1 SpMVs and degree element-wise steps (wgsl/chebyshev.wgsl). The last step also
+ * sums the partials of rᴴz for the scalar kernel. No host round trip per iteration: the coefficients
+ * are fixed at setup. dinv: per row unless A's kernel has the fused step.
  */
-export function residentChebyshevCg(poly: ChebyshevPolynomial, encode: (c: number) => Float32Array): ResidentSolver {
-  const steps = chebyshevSteps(poly).map(([c1, c2]) => [encode(c1), encode(c2)] as const);
-  return (G, A, D, b, options) => {
-    if (!D) throw new TypeError('residentChebyshevCg: the inverse diagonal D is needed');
+export function residentChebyshevCg(poly: ChebyshevPolynomial, encode: (c: number) => Float32Array) {
+  return (G: CgRecorder, A: WebGpuMatrix, dinv: ChebyshevDinv, b: WebGpuVector, options: SolveOptions<WebGpuVector> & { checkEvery: number }): Promise<SolveResult<WebGpuVector>> => {
+    const fused = G.fusedChebyshev(A);
+    const buffer = 'buffer' in dinv ? dinv.buffer : null;
+    if (!fused && !buffer) throw new TypeError('residentChebyshevCg: the element-wise steps need D⁻¹ per row');
+    // a constant D⁻¹ (fused steps only) folded into every step's c2
+    const scale = 'value' in dinv ? dinv.value : 1;
+    const steps = chebyshevSteps(poly).map(([c1, c2]) => [encode(c1), encode(c2 * scale)] as const);
+    const last = steps.length - 1;
     const B = G.backend;
     const dt = b.dtype;
     const k = options.checkEvery;
-    return residentSolve(G, A, b, options, 5, async ({ x, r, work: [z, p, q, res, d], threshold, state: newState, scratch, blocks }) => {
-      const partials = scratch(G.partialsFor(A));
-      const apply = (): void => {
-        steps.forEach((c, s) => {
-          if (s > 0) B.spmv(A, d, res, { alpha: -1, beta: 1 });
-          G.chebyshev(s === 0, s === steps.length - 1, r, D, res, d, z, c, partials);
-        });
+    return residentSolve(G, A, b, options, fused ? 4 : 5, async ({ x, r, work: [z, p, q, res, d], threshold, state: newState, scratch, blocks }) => {
+      // fused: the last step's partials of rᴴz go after as many others (runChebyshevStep), ≤ partialsFor
+      const partials = scratch((fused ? 2 : 1) * G.partialsFor(A));
+      // fused: z_j in [z, res][(j + 1) % 2] (res is the second vector, z₁ in z), so z_degree is out
+      const out = fused && steps.length % 2 === 0 ? res : z;
+      // the polynomial after update() wrote `before` partials of ‖r‖²; returns where its partials of rᴴz start (0: right after those)
+      const apply = (S: GPUBuffer, before: number): number => {
+        if (!fused) {
+          steps.forEach((c, s) => {
+            if (s > 0) B.spmv(A, d, res, { alpha: -1, beta: 1 });
+            G.chebyshev(s === 0, s === last, r, buffer!, res, d, z, c, partials);
+          });
+          return 0;
+        }
+        G.chebyshevFirst(r, buffer, z, steps[0][1], last === 0, partials);
+        let second = 0;
+        for (let s = 1; s <= last; s++) second = G.chebyshevStep(A, s % 2 ? z : res, s % 2 ? res : z, r, buffer, steps[s], s === 1, s === last, S, partials, before);
+        return second;
       };
-      apply();
-      B.copy(z, p);
-      const rho = pair(await B.dot(r, z, { conj: true }))[0];
+      // before the state exists: a zero state (no stop flag) for the fused steps
+      apply(newState(new Float32Array(4 * (FLAG + 1))), 0);
+      B.copy(out, p);
+      const rho = pair(await B.dot(r, out, { conj: true }))[0];
       const stop = stopOnRho(rho);
       if (stop) return stop;
       const state = newState(initialState(RING, k, threshold, { [RHO]: [rho, 0] }));
@@ -231,9 +269,9 @@ export function residentChebyshevCg(poly: ChebyshevPolynomial, encode: (c: numbe
         const nq = G.spmvDot(A, p, q, partials);
         G.cgScalars(dt, state, partials, nq, 0, k, true);
         const nr = G.update(p, q, x, r, state, partials, null);
-        apply();
-        G.cgScalars(dt, state, partials, nr, 1, k, true);
-        G.blas1('aypx', z, p, state, BETA);
+        const second = apply(state, nr);
+        G.cgScalars(dt, state, partials, nr, 1, k, true, second);
+        G.blas1('aypx', out, p, state, BETA);
       });
     });
   };

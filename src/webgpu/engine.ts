@@ -49,6 +49,8 @@ export interface Params {
   beta?: Float32Array;
   conj?: number;
   useBeta?: boolean;
+  /** a kernel's flags in use_beta's slot, where it has no beta step (wgsl/spmv_cheb.wgsl) */
+  flags?: number;
 }
 
 export interface Binding {
@@ -507,7 +509,7 @@ export class Engine {
     f[12] = 1;
     f[13] = DS_SPLIT;
     f[14] = p.conj ?? 1;
-    u[15] = p.useBeta ? 1 : 0;
+    u[15] = p.flags ?? (p.useBeta ? 1 : 0);
     return slot;
   }
 

@@ -390,6 +390,33 @@ export function runSpmv(engine: Engine, part: WebGpuPart, dt: DType, x: GPUBuffe
   return groups;
 }
 
+/** Whether runChebyshevStep runs on this part: a kernel that has the fused step (wgsl/spmv_cheb.wgsl). */
+export const chebyshevFusable = (part: WebGpuPart): part is WebGpuDIAPart => part.kind === 'dia';
+
+/**
+ * Records one fused Chebyshev step of the resident Chebyshev-CG (wgsl/spmv_cheb.wgsl):
+ * zo ← zk + c1·(zk − zo) + c2·dinv·(r − part·zk). `flags`: 1 first step (zo not read), 2 last (the
+ * partials of rᴴzo, after as many others as it writes: at [G, 2G) for its G workgroups, G at least
+ * `after`, the partials written before it that must stay), 4 dinv per row (else not read). S: the
+ * resident state (nothing runs once its flag is set). Returns G with flag 2, else 0.
+ */
+export function runChebyshevStep(engine: Engine, part: WebGpuDIAPart, dt: DType, zk: GPUBuffer, zo: GPUBuffer, r: GPUBuffer, dinv: GPUBuffer, S: GPUBuffer, partials: GPUBuffer, c: readonly [Float32Array, Float32Array], flags: number, after: number): number {
+  const rows = part.rows;
+  // the last step as many workgroups as the fused SpMV + dot (a thread a row up to dotGroups): its partials then fit cg_scalars' one workgroup
+  const groups = flags & 2 ? Math.max(dotGroups(engine, part), after) : Math.ceil(rows / 128);
+  engine.dispatch(diaKernel(part), dt, groups, { n: rows, m: part.ndiag, k: part.pitch, w: part.cols, alpha: c[0], beta: c[1], flags }, [
+    { binding: 1, buffer: zk },
+    { binding: 3, buffer: part.offsets },
+    { binding: 4, buffer: part.values },
+    { binding: 9, buffer: partials, write: true },
+    { binding: 10, buffer: zo, write: true },
+    { binding: 11, buffer: r },
+    { binding: 12, buffer: dinv },
+    { binding: 13, buffer: S },
+  ], undefined, 'cheb_main');
+  return flags & 2 ? groups : 0;
+}
+
 const vectorKernel = (engine: Engine, part: WebGpuCSRSimplePart): KernelName => (part.tpr <= engine.subgroupSize ? 'csr_vector_sg' : 'csr_vector');
 const diaKernel = (part: WebGpuDIAPart): KernelName => (part.int8 ? 'dia_i8' : part.compact ? 'dia_compact' : 'dia');
 

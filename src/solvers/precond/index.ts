@@ -23,6 +23,20 @@ import type { SparseKernels } from '../amg/spgemm.js';
 export type PreconditionerKind = 'none' | 'jacobi' | 'block-jacobi' | 'ssor' | 'ic0' | 'ilu0' | 'chebyshev' | 'amg';
 export const PRECONDITIONER_KINDS: readonly PreconditionerKind[] = ['none', 'jacobi', 'block-jacobi', 'ssor', 'ic0', 'ilu0', 'chebyshev', 'amg'];
 
+/** Chebyshev's interval of D⁻¹A chosen before its plan (planPreconditioner's `bounds`). */
+export interface ChebyshevBounds {
+  lo: number;
+  hi: number;
+  /** how they were found, for the description: 'from …' */
+  how: string;
+  /** ms that took */
+  ms: number;
+  /** D⁻¹, where it was made */
+  dinv?: ValueArray;
+  /** D⁻¹'s one value, where A's diagonal is constant */
+  dinvValue?: number;
+}
+
 /** A preconditioner and its options (each option is read by the kind named beside it). */
 export interface PreconditionerOptions {
   /** which preconditioner; 'auto' lets rt.solve choose from the matrix and the path */
@@ -86,15 +100,16 @@ function nonFiniteAt(A: CSRMatrix): string {
 
 /**
  * The host setup of a preconditioner of a concrete kind for the canonical square CSR A (`kernels`: the
- * CPU path's sparse kernels, for AMG's setup). `bounds`: Chebyshev's Lanczos estimate made already
- * (on a GPU path, pathLanczosBounds), with `where` it ran, the ms it took and the D⁻¹ it used, instead of the CPU pool's.
+ * CPU path's sparse kernels, for AMG's setup). `bounds`: Chebyshev's interval [lo, hi] of D⁻¹A chosen
+ * already (on a GPU path: runtime.ts, chebyshevPlan), `how` it was found, the ms that took, and D⁻¹
+ * where it was made (`dinvValue` where it is one value), instead of the CPU pool's Lanczos estimate.
  */
 export function planPreconditioner(
   A: CSRMatrix,
   s: SolveStructure,
   o: PreconditionerOptions & { kind: PreconditionerKind },
   kernels: SparseKernels,
-  bounds?: { min: number; max: number; where: string; ms: number; dinv: ValueArray },
+  bounds?: ChebyshevBounds,
 ): PreconditionerPlan {
   const t0 = performance.now() - (bounds?.ms ?? 0);
   const plan = (kind: PreconditionerKind, description: string, instantiate: PreconditionerPlan['instantiate'], shift = 0, amg?: AmgInfo, dispose?: () => void): PreconditionerPlan => ({
@@ -150,14 +165,22 @@ export function planPreconditioner(
         throw new UnsupportedError(`chebyshev: needs a ${isComplex(A.dtype) ? 'Hermitian' : 'symmetric'} matrix with a positive diagonal (its eigenvalues are estimated as real and positive); use 'jacobi'`);
       }
       const degree = o.degree ?? 4;
-      const dinv = bounds?.dinv ?? inverseDiagonal(A);
-      const est = bounds ?? (isComplex(A.dtype) ? lanczosBounds(A) : pooledLanczos(kernels, A, dinv instanceof Float64Array ? dinv : Float64Array.from(dinv)));
-      // λmax from below: 10% margin; λmin over-estimated, which keeps p(A) positive definite (docs/solvers.md)
-      const hi = 1.1 * est.max;
-      const lo = Math.max(est.min, hi * 1e-4);
-      const D = diagonalMatrix(A.rows, dinv);
-      return plan('chebyshev', `chebyshev (degree ${degree} in D⁻¹A on [${lo.toPrecision(3)}, ${hi.toPrecision(3)}] from 20 Lanczos steps${bounds ? ` on the ${bounds.where} path` : ''})`, (ops) =>
-        chebyshevOperator(ops, D, { degree, lo, hi }),
+      let dinv: ValueArray | undefined = bounds?.dinv;
+      let lo: number;
+      let hi: number;
+      if (bounds) [lo, hi] = [bounds.lo, bounds.hi];
+      else {
+        dinv = inverseDiagonal(A);
+        const est = isComplex(A.dtype) ? lanczosBounds(A) : pooledLanczos(kernels, A, dinv instanceof Float64Array ? dinv : Float64Array.from(dinv));
+        // λmax from below: 10% margin; λmin over-estimated, which keeps p(A) positive definite (docs/solvers.md)
+        hi = 1.1 * est.max;
+        lo = Math.max(est.min, hi * 1e-4);
+      }
+      // D⁻¹ as a matrix for the host's steps, made at their first use: a GPU path's resident solve reads its own
+      let D: CSRMatrix | undefined;
+      const poly = { degree, lo, hi, ...(bounds?.dinvValue !== undefined ? { dinv: bounds.dinvValue } : {}) };
+      return plan('chebyshev', `chebyshev (degree ${degree} in D⁻¹A on [${lo.toPrecision(3)}, ${hi.toPrecision(3)}] ${bounds?.how ?? 'from 20 Lanczos steps'})`, (ops) =>
+        chebyshevOperator(ops, () => (D ??= diagonalMatrix(A.rows, (dinv ??= inverseDiagonal(A)))), poly),
       );
     }
     case 'amg': {
@@ -247,7 +270,7 @@ function matrixOperator<V>(ops: SolverOps<V>, M: CSRMatrix, method: string): Pre
  * (Saad, Iterative Methods, Alg. 12.1), Jacobi-scaled. A fixed polynomial, so a linear operator, and
  * Hermitian positive definite for such an A whatever the bounds' error (docs/solvers.md).
  */
-function chebyshevOperator<V>(ops: SolverOps<V>, D: CSRMatrix, poly: ChebyshevPolynomial): PreconditionerOperator<V> {
+function chebyshevOperator<V>(ops: SolverOps<V>, D: () => CSRMatrix, poly: ChebyshevPolynomial): PreconditionerOperator<V> {
   // made at the first apply: a path that runs the polynomial resident with CG (cgChebyshevResident)
   // never applies it here, and uploading D⁻¹ cost a 2 M-row WebGPU solve ≈ 10–20 ms of host time
   let made: { Dinv: ResidentOperator<V>; res: V; d: V } | null = null;
@@ -256,7 +279,7 @@ function chebyshevOperator<V>(ops: SolverOps<V>, D: CSRMatrix, poly: ChebyshevPo
     method: `${poly.degree - 1} SpMV and ${poly.degree} diagonal scalings per application`,
     chebyshev: poly,
     apply: async (r, z) => {
-      const { Dinv, res, d } = (made ??= { Dinv: ops.operator(D), res: ops.vector(), d: ops.vector() });
+      const { Dinv, res, d } = (made ??= { Dinv: ops.operator(D()), res: ops.vector(), d: ops.vector() });
       // d = c2·D⁻¹·r; z = d; then per step: res = r − A·z, d = c1·d + c2·D⁻¹·res, z += d
       await ops.copy(r, res);
       await Dinv.apply(r, d, steps[0][1], 0);

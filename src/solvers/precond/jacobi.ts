@@ -48,21 +48,22 @@ export function inverseDiagonal(A: CSRMatrix | DIAMatrix): ValueArray {
 }
 
 /**
- * Whether A's diagonal is one real value c throughout (a constant-coefficient stencil's, poisson3D's 6):
- * Jacobi's D⁻¹ is then I/c, and a Krylov method's iterates with it are those without it, to rounding.
- * False for a complex A, and where Jacobi would refuse the diagonal (a zero or non-finite entry).
+ * A's inverse diagonal 1/c where the diagonal is one real value c throughout (a constant-coefficient
+ * stencil's, poisson3D's 6), else null: Jacobi's D⁻¹ is then I/c, and a Krylov method's iterates with
+ * it are those without it, to rounding. Null for a complex A, and where Jacobi would refuse the diagonal
+ * (a zero or non-finite entry).
  */
-export function constantDiagonal(A: CSRMatrix): boolean {
-  if (isComplex(A.dtype) || A.rows === 0) return false;
+export function constantInverseDiagonal(A: CSRMatrix): number | null {
+  if (isComplex(A.dtype) || A.rows === 0) return null;
   let d: ValueArray;
   try {
     d = inverseDiagonal(A);
   } catch (e) {
-    if (e instanceof ShapeError) return false;
+    if (e instanceof ShapeError) return null;
     throw e;
   }
-  for (let i = 1; i < d.length; i++) if (d[i] !== d[0]) return false;
-  return true;
+  for (let i = 1; i < d.length; i++) if (d[i] !== d[0]) return null;
+  return d[0];
 }
 
 /** d[i] ← 1/re, or the refusal naming row i (invertInto's checks for a real entry, without its arrays). */
