@@ -27,3 +27,4 @@ export * from './aggregate';
 export * from './candidates';
 export * from './tentative';
 export * from './coarse_inverse';
+export * from './touch';

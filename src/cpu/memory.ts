@@ -32,6 +32,8 @@ export class Region {
     readonly bytes: number,
   ) {}
   private disposed = false;
+  /** bytes at the region's end that nothing had written when it was handed out (CpuBackend.prefault reads it) */
+  unwritten = 0;
   view<K extends TypedArrayKind>(kind: K, length = Math.floor(this.bytes / BYTES[kind])): ArrayOf<K> {
     if (this.disposed) throw new DisposedError('memory region');
     return new CTOR[kind](this.heap.memory.buffer, this.ptr, length) as ArrayOf<K>;
@@ -128,6 +130,8 @@ export class WasmHeap {
 
   /** set by the backend's dispose(): nothing is allocated after it, and every region reads as disposed */
   closed = false;
+  /** the end of the highest region ever handed out: nothing has written the memory above it */
+  private written = HEAP_BASE;
 
   private whole: { i32: Int32Array; f64: Float64Array } | null = null;
   /**
@@ -163,7 +167,12 @@ export class WasmHeap {
     this.ensure(ptr + size);
     this.top = ptr + size;
     this.live += size;
-    return new Region(this, ptr, size);
+    const r = new Region(this, ptr, size);
+    if (this.top > this.written) {
+      r.unwritten = this.top - Math.max(ptr, this.written);
+      this.written = this.top;
+    }
+    return r;
   }
 
   /** `use` run over a temporary region of `bytes`, freed with freeTemporary however it ends. */

@@ -209,6 +209,7 @@ export class CpuSparseSession implements SparseSession {
       });
       const [tp, ti, tv] = [4 * (n + 1), 4 * n, 8 * n].map((bytes) => this.alloc(T, bytes));
       [T.ptr, T.idx, T.val] = [tp.ptr, ti.ptr, tv.ptr];
+      for (const r of [ti, bv, sc]) this.backend.prefault(r);
       ti.view('i32', n).set(agg);
       bv.view('f64', n).set(b);
       sc.view('f64', n).set(dinv);
@@ -292,6 +293,7 @@ export class CpuSparseSession implements SparseSession {
     try {
       // s = √D⁻¹ and y = 0 on the pool, the start vector by a kernel (JavaScript loops over a large
       // level's rows took tens of ms of the setup's one thread)
+      B.prefault(regions[0]);
       regions[0].view('f64', n).set(dinv);
       B.runChunksSync('lanczos_scale', [regions[0].ptr, regions[2].ptr], bounds);
       const c0 = 1 / Math.sqrt(B.kernel('lanczos_start')(regions[1].ptr, n));
@@ -397,6 +399,7 @@ export class CpuSparseSession implements SparseSession {
     const regions = [8 * n, 8 * n, 4 * (nb + 1)].map((bytes) => B.heap.alloc(bytes || 8));
     try {
       const [xr, xo, bb] = regions;
+      B.prefault(xr);
       xr.view('f64', n).set(x);
       bb.view('i32', nb + 1).set(blocks);
       for (let s = 0; s < 2 * sweeps; s++) {
@@ -456,10 +459,14 @@ export class CpuSparseSession implements SparseSession {
     const r: Resident = { rows: M.rows, cols: M.cols, nnz: M.nnz, cc, ptr: 0, idx: 0, val: 0, regions: [] };
     try {
       const ptr = this.alloc(r, 4 * (M.rows + 1));
+      // the fine level's copy: ≈ 175 MB for poisson3D(128), faulted in on the pool first where fresh
+      this.backend.prefault(ptr);
       ptr.view('i32', M.rows + 1).set(M.rowPtr.subarray(0, M.rows + 1));
       const idx = this.alloc(r, 4 * M.nnz);
+      this.backend.prefault(idx);
       idx.view('i32', M.nnz).set(M.colIdx.subarray(0, M.nnz));
       const val = this.alloc(r, 8 * cc * M.nnz);
+      this.backend.prefault(val);
       const v = val.view('f64', cc * M.nnz);
       const src = M.values;
       if (components(M.dtype) === cc) v.set(src.subarray(0, cc * M.nnz));
