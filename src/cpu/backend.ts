@@ -12,10 +12,13 @@ import { lowerBound } from '../formats/sort.js';
 import { CONTROL_BYTES } from './control.js';
 import { WorkerPool } from './pool.js';
 import { buildArray, describe, type OutArray, type OutSpec } from './copy-out.js';
-import { TIER_UP_BYTES, tierUpCalls } from './tier-up.js';
+import { lazyModule } from '../lazy-module.js';
 import { DisposedError, UnsupportedError } from '../errors.js';
 import { nextTouchX, type CacheTilesOption } from './tiles.js';
 import { DispatchPolicy, type Dispatch } from './dispatch.js';
+
+/** the tier-up set (src/cpu/tier-up.ts), imported when a pool first starts: off a page's first file */
+const tierUp = lazyModule(() => import('./tier-up.js'), 'the pool\'s tier-up calls');
 
 export interface CpuBackendOptions {
   /** 'auto' (default) uses the SIMD build when the engine validates SIMD; false forces the plain build */
@@ -166,12 +169,13 @@ export class CpuBackend {
     if (threads <= 1 || !this.heap.shared) return;
     this.control = this.heap.alloc(CONTROL_BYTES);
     const names = [...this.kernelIndex.keys()];
+    const calls = await this.tierUpCalls();
     this.pool = new WorkerPool(this.module, this.heap.memory, this.control.ptr, names, (job, s, e) => this.call(names[job.kernel], job.args, s, e), {
       workers: threads - 1,
       callerComputes: true,
       spinUs,
       timeoutMs: this.timeoutMs,
-      tierUp: this.tierUpCalls(),
+      tierUp: calls,
     });
     await this.pool.run({ kernel: 0, args: [], bounds: new Int32Array(threads + 1) });
   }
@@ -542,7 +546,10 @@ export class CpuBackend {
    * The calls worker 0 tiers up at start (src/cpu/tier-up.ts), over a region kept until dispose: a
    * replaced pool's worker may still run them while its successor's does (scratch both may scribble on).
    */
-  private tierUpCalls(): [number, number[]][] {
+  private async tierUpCalls(): Promise<[number, number[]][]> {
+    // a warm-up only: where its module cannot be loaded, the pool starts without it
+    if (!(await tierUp.load().then(() => true, () => false))) return [];
+    const { TIER_UP_BYTES, tierUpCalls } = tierUp.get();
     this.tierUpRegion ??= this.heap.alloc(TIER_UP_BYTES);
     return tierUpCalls(this.heap, this.tierUpRegion.ptr).flatMap(([name, args]): [number, number[]][] => {
       const k = this.kernelIndex.get(name);

@@ -1,8 +1,15 @@
 import * as C from './control.js';
 import { DisposedError, SimdglError } from '../errors.js';
-import { workerSource } from './worker-source.generated.js';
 import { nodeBuiltin } from '../node-builtins.js';
+import { lazyModule } from '../lazy-module.js';
 import { buildArray, type OutArray } from './copy-out.js';
+
+/**
+ * The workers' script (one string, ≈ 2.3 KB minified), imported when a pool first starts, which is
+ * asynchronous anyway: a chunk of its own in a page's bundle, off the page's first file (webpack's
+ * 244 KiB size hint, docs/bundlers.md).
+ */
+const workerScript = lazyModule(() => import('./worker-source.generated.js'), 'the pool workers\' script');
 
 /**
  * A worker of the CPU path's pool failed during a call (code `E_WORKER`): it threw, exited, or the call
@@ -326,6 +333,9 @@ export class WorkerPool {
   }
 
   private async spawnAll(): Promise<void> {
+    await workerScript.load().catch((e: unknown) => {
+      throw new WorkerError(`the pool workers' script failed to load: ${e instanceof Error ? e.message : String(e)}`);
+    });
     const ctl = this.ctl();
     Atomics.store(ctl, C.COMMAND, C.CMD_RUN);
     Atomics.store(ctl, C.DONE, 0);
@@ -351,7 +361,7 @@ export class WorkerPool {
     const wt = nodeBuiltin('node:worker_threads');
     if (wt) {
       const { Worker, MessageChannel, receiveMessageOnPort } = wt;
-      const w = new Worker(workerSource, { eval: true });
+      const w = new Worker(workerScript.get().workerSource, { eval: true });
       // the copy-out port (where the engine can take a message synchronously): no listener on this
       // side, so its messages wait for receiveMessageOnPort
       const channel = typeof receiveMessageOnPort === 'function' && typeof MessageChannel === 'function' ? new MessageChannel() : null;
@@ -375,7 +385,7 @@ export class WorkerPool {
         ...(channel && { receive: () => receiveMessageOnPort(channel.port1)?.message }),
       };
     }
-    const url = URL.createObjectURL(new Blob([workerSource], { type: 'text/javascript' }));
+    const url = URL.createObjectURL(new Blob([workerScript.get().workerSource], { type: 'text/javascript' }));
     const w = new Worker(url);
     await new Promise<void>((resolve, reject) => {
       w.onmessage = (e) => onMessage(e.data, resolve);
