@@ -162,6 +162,10 @@ export class CpuBackend {
   }
 
   private async startPool(threads: number, spinUs: number): Promise<void> {
+    // the tier-up set's chunk first: the only wait before the pool is made, so nothing below runs
+    // half-way on a runtime disposed meanwhile (a set that cannot be fetched only skips the warm-up)
+    if (threads > 1 && this.heap.shared) await tierUp.load().catch(() => {});
+    if (this.disposed) return;
     this.closePool();
     this.vectorBounds.clear();
     // measurements of the old pool say nothing about the new one
@@ -169,13 +173,12 @@ export class CpuBackend {
     if (threads <= 1 || !this.heap.shared) return;
     this.control = this.heap.alloc(CONTROL_BYTES);
     const names = [...this.kernelIndex.keys()];
-    const calls = await this.tierUpCalls();
     this.pool = new WorkerPool(this.module, this.heap.memory, this.control.ptr, names, (job, s, e) => this.call(names[job.kernel], job.args, s, e), {
       workers: threads - 1,
       callerComputes: true,
       spinUs,
       timeoutMs: this.timeoutMs,
-      tierUp: calls,
+      tierUp: this.tierUpCalls(),
     });
     await this.pool.run({ kernel: 0, args: [], bounds: new Int32Array(threads + 1) });
   }
@@ -546,9 +549,8 @@ export class CpuBackend {
    * The calls worker 0 tiers up at start (src/cpu/tier-up.ts), over a region kept until dispose: a
    * replaced pool's worker may still run them while its successor's does (scratch both may scribble on).
    */
-  private async tierUpCalls(): Promise<[number, number[]][]> {
-    // a warm-up only: where its module cannot be loaded, the pool starts without it
-    if (!(await tierUp.load().then(() => true, () => false))) return [];
+  private tierUpCalls(): [number, number[]][] {
+    if (!tierUp.loaded()) return [];
     const { TIER_UP_BYTES, tierUpCalls } = tierUp.get();
     this.tierUpRegion ??= this.heap.alloc(TIER_UP_BYTES);
     return tierUpCalls(this.heap, this.tierUpRegion.ptr).flatMap(([name, args]): [number, number[]][] => {
