@@ -1,5 +1,6 @@
 import { UnsupportedError } from '../../errors.js';
 import { CSRMatrix, markPrivateCanonical } from '../../formats/csr.js';
+import { scaleBy } from '../../host-spmv.js';
 import { amalgamate, strengthAggregation } from './aggregate.js';
 import { fitCandidates } from './tentative.js';
 import { coarseSolver, type AmgCoarse } from './coarse.js';
@@ -140,7 +141,7 @@ function build(A: CSRMatrix, session: SparseSession, kernels: SparseKernels, opt
   const t0 = performance.now();
   const { nearNullSpace, ...rest } = options;
   const o = { ...AMG_DEFAULTS, ...rest };
-  let B: Float64Array[] = nearNullSpace?.map((v) => Float64Array.from(v)) ?? [new Float64Array(A.rows).fill(1)];
+  let B: Float64Array[] = nearNullSpace?.map(unitScaled) ?? [new Float64Array(A.rows).fill(1)];
   // PyAMG's improve_candidates: the near-null space loses the components A damps least well, e.g.
   // near a Dirichlet boundary
   if (o.improveCandidates > 0) for (const b of B) session.gaussSeidelOnZero(A, b, o.improveCandidates);
@@ -192,6 +193,20 @@ function build(A: CSRMatrix, session: SparseSession, kernels: SparseKernels, opt
   const fix = stop === 'stalled' ? `A has too few strong connections at theta ${o.theta}: lower amg.theta, or use 'jacobi'` : 'raise amg.maxLevels';
   const coarse = coarseSolver(cur, kernels.coarse, stopReason, fix);
   return { levels, coarse, stop, stopReason, options: { ...o, candidates: B.length }, setupMs: performance.now() - t0 };
+}
+
+/**
+ * A copy of v scaled by a power of two, exactly, to its largest |entry| in [1, 2): the tentative
+ * prolongator's sums of squares (fitCandidates, smoothedTentative) then neither overflow nor underflow —
+ * a near-null-space vector of entries near 1e300 or 1e-200 gave T zero columns, and CG the iterations of
+ * no coarse correction — while a vector in range gives the same T and levels (they are invariant under
+ * the scaling, bit for bit: only the coarse near-null space scales with it).
+ */
+function unitScaled(v: Float64Array): Float64Array {
+  let m = 0;
+  for (let i = 0; i < v.length; i++) m = Math.max(m, Math.abs(v[i]));
+  const out = Float64Array.from(v);
+  return m > 0 ? scaleBy(out, -Math.floor(Math.log2(m))) : out;
 }
 
 /** The level of A: its D⁻¹ (a pass on the pool, which keeps √|aᵢᵢ| there for the aggregation) and ρ(D⁻¹A). */

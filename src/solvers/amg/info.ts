@@ -82,7 +82,7 @@ export function checkAmgOptions(o: AmgOptions, where: string): void {
 
 /**
  * The near-null space and block size against A's n rows: a ShapeError naming a vector of the wrong
- * length or with a non-finite entry, or a block size that does not divide n.
+ * length, with a non-finite entry or all zeros, or a block size that does not divide n.
  */
 export function checkAmgShape(o: AmgOptions, n: number, where: string): void {
   const bs = o.blockSize ?? 1;
@@ -93,5 +93,7 @@ export function checkAmgShape(o: AmgOptions, n: number, where: string): void {
   B.forEach((v, k) => {
     if (!(v instanceof Float64Array) || v.length !== n) throw new ShapeError(`${where}: amg.nearNullSpace[${k}] must be a Float64Array of A's ${n} rows, got ${v instanceof Float64Array ? `length ${v.length}` : typeof v}`);
     if (!v.every(Number.isFinite)) throw new ShapeError(`${where}: amg.nearNullSpace[${k}] has a non-finite entry`);
+    // a zero vector interpolates nothing: T's columns for it would be zero, the coarse correction lost silently
+    if (v.every((x) => x === 0)) throw new ShapeError(`${where}: amg.nearNullSpace[${k}] is zero: give vectors A nearly annihilates that are not 0 (the constant, rigid-body modes)`);
   });
 }
