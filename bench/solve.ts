@@ -7,8 +7,11 @@
  * counted only when its residual meets the tolerance. Medians of 3 (1 above 300 000 rows, after one
  * untimed solve below that; 7 below 20 000 rows), and apart, the first call of each matrix (that untimed
  * 'auto' solve: what a user's first solve of a new matrix costs while V8 is still compiling). Also: f32
- * storage refined to 1e-10 against the f64 solve, poisson3D(64), medians of alternating rounds. SIMDGL_SOLVE_CASES=494_bus,t1 (names,
- * comma-separated) runs only those cases, and the refinement comparison only when poisson3D(64) is one.
+ * storage refined to 1e-10 against the f64 solve, poisson3D(64), medians of alternating rounds, with each
+ * side's process CPU time and what the CPU pool's 'auto' dispatch measured for the CG kernels (where it
+ * ran them inline on the calling thread and where on the pool). SIMDGL_SOLVE_CASES=494_bus,t1 (names,
+ * comma-separated) runs only those cases, and the refinement comparison only when poisson3D(64) is one;
+ * SIMDGL_SOLVE_CASES=refinement runs the refinement comparison alone (seconds, no SciPy).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -156,6 +159,8 @@ export async function benchSolve(log: (s: string) => void, matrixDir = join(here
   cases.push({ name: 'poisson2D(1024)', kind: 'poisson', load: () => poisson2D(1024), source: 'poisson2D:1024' });
   cases.push({ name: 'poisson3D(64)', kind: 'poisson', load: () => poisson3D(64), source: 'poisson3D:64' });
   const only = process.env.SIMDGL_SOLVE_CASES?.split(',').filter(Boolean);
+  // 'refinement' alone: no case, no SciPy; the comparison below
+  if (only?.length === 1 && only[0] === 'refinement') cases.length = 0;
   const rows: SolveBenchRow[] = [];
   for (const c of cases.filter((c) => !only || only.includes(c.name))) {
     const A = c.load();
@@ -203,18 +208,20 @@ export async function benchSolve(log: (s: string) => void, matrixDir = join(here
     if (choices) log(`      rt.solve forced: direct ${choices.directMs?.toFixed(1) ?? '—'} ms, ${choices.krylov} + auto ${choices.krylovMs?.toFixed(1) ?? '—'} ms`);
   }
   // mixed precision: f32 storage refined to 1e-10 against the f64 solve, both timed with their setup
-  if (only && !only.includes('poisson3D(64)')) {
+  if (only && !only.includes('poisson3D(64)') && !only.includes('refinement')) {
     rt.dispose();
     return { rows, refinement: null };
   }
   const P = poisson3D(64);
   const b = new Float64Array(P.rows).fill(1);
   const timed = async (A: CSRMatrix) => {
+    const c0 = process.cpuUsage();
     const t0 = performance.now();
     const h = rt.upload(A);
     const r = await rt.solve(h, b, { tol: 1e-10 });
     h.dispose();
-    return { ms: performance.now() - t0, r };
+    const c = process.cpuUsage(c0);
+    return { ms: performance.now() - t0, cpuMs: (c.user + c.system) / 1e3, r };
   };
   // alternating rounds after an untimed pair, medians: one timing of each swung ±20 % under load
   const P32 = P.astype('f32');
@@ -225,10 +232,28 @@ export async function benchSolve(log: (s: string) => void, matrixDir = join(here
   const mid = <T>(xs: T[], ms: (x: T) => number) => xs.slice().sort((x, y) => ms(x) - ms(y))[xs.length >> 1];
   const f64 = mid(runs.map((x) => x.f64), (x) => x.ms);
   const f32 = mid(runs.map((x) => x.f32), (x) => x.ms);
+  const cpu = (k: 'f64' | 'f32') => median(runs.map((x) => x[k].cpuMs)).toFixed(0);
   log(
     `  poisson3D(64) to a true 1e-10, medians of ${REFINE_ROUNDS} alternating rounds: f64 ${f64.ms.toFixed(0)} ms (${f64.r.iterations} it); f32 + refinement ${f32.ms.toFixed(0)} ms ` +
-      `(${f32.r.iterations} it, ${f32.r.refinements} refinements, true ${f32.r.relativeResidual.toExponential(1)}${f32.r.converged ? '' : `, ${f32.r.reason}`})`,
+      `(${f32.r.iterations} it, ${f32.r.refinements} refinements, true ${f32.r.relativeResidual.toExponential(1)}${f32.r.converged ? '' : `, ${f32.r.reason}`}); ` +
+      `process CPU (every thread, idle workers' spinning included) f64 ${cpu('f64')} ms, f32 ${cpu('f32')} ms`,
   );
+  log(`      CPU dispatch ('auto': per kernel, estimated ms a call inline / pooled, calls inline / pooled): ${cgDispatch(rt)}`);
   rt.dispose();
   return { rows, refinement: { f32Ms: f32.ms, f64Ms: f64.ms, f32Converged: runs.every((x) => x.f32.r.converged) } };
+}
+
+/**
+ * What the CPU path's 'auto' dispatch measured for the CG and refinement kernels of the comparison
+ * (src/cpu/dispatch.ts): a 16-core host ran f32's update inline in 354 of 525 calls at 0.36 ms against
+ * 0.10 pooled, the tail 70 against 33 ms with every call pooled (bench/device/results-2026-11-27-eighth/f32ref).
+ */
+function cgDispatch(rt: Runtime): string {
+  const stats = rt.cpuBackend.dispatchStats;
+  if (!stats) return 'a fixed threshold (nothing measured)';
+  const n = 64 ** 3;
+  const parts = Object.entries(stats)
+    .filter(([k]) => /^(cg_|refine_)/.test(k) && Math.abs(Number(k.split(':')[1]) - 2 * Math.log2(n)) <= 1)
+    .map(([k, v]) => `${k.split(':')[0]} ${((v.inline * n) / 1e6).toFixed(3)} / ${((v.pool * n) / 1e6).toFixed(3)} ms, ${v.samples[0]} / ${v.samples[1]}`);
+  return parts.length ? parts.join('; ') : 'none measured';
 }
