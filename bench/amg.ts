@@ -15,7 +15,8 @@
  * counts the pool's worker threads; on a shared machine the wall time mostly measures the scheduler,
  * so both are printed and the goals print both ratios; for rt.spgemm's host form also, on Linux, the
  * calling thread's and the busiest worker's CPU, whose larger bounds the product's wall time on an idle
- * machine). Needs PyAMG: says
+ * machine, and on both sides the minor page faults per product: the first touches of the output's fresh
+ * pages, 4 KiB each for ours and on huge pages for NumPy's). Needs PyAMG: says
  * 'pip install pyamg' when it is missing. SIMDGL_AMG_CASES (comma-separated) runs only the cases whose
  * name contains one of its words, 'spgemm' the SpGEMM products, e.g. SIMDGL_AMG_CASES='3D(64),spgemm'.
  */
@@ -71,8 +72,12 @@ export interface SpgemmBenchRow {
   /** host form: median CPU ms of the calling thread and of the busiest other thread (Linux; NaN elsewhere) */
   callerCpuMs: number;
   workerCpuMs: number;
+  /** host form: median minor page faults of the process per product (the first touches of fresh pages) */
+  faults: number;
   scipyMs: number | null;
   scipyCpuMs: number | null;
+  /** SciPy's median minor page faults per product (NumPy maps large arrays on huge pages); null when not reported */
+  scipyFaults: number | null;
   note: string;
 }
 
@@ -217,27 +222,32 @@ export async function benchAmg(log: (s: string) => void): Promise<{ rows: AmgBen
       const times: number[][] = [[], []];
       const cpus: number[][] = [[], []];
       const split: number[][] = [[], []];
+      const faults: number[] = [];
       let nnz = 0;
       // the two forms alternate, so that both see the same load
       for (let k = 0; k < 6; k++) {
         const c = process.cpuUsage();
         const th = k % 2 === 0 ? threadCpu() : null;
+        const f = process.resourceUsage().minorPageFault;
         const t = performance.now();
         if (k % 2 === 0) nnz = rt.spgemm(A, B).nnz;
         else rt.spgemm(hA, hB).dispose();
         times[k % 2].push(performance.now() - t);
         cpus[k % 2].push(cpuMs(c));
-        if (k % 2 === 0) threadSplit(th, threadCpu()).forEach((ms, i) => split[i].push(ms));
+        if (k % 2 === 0) {
+          faults.push(process.resourceUsage().minorPageFault - f);
+          threadSplit(th, threadCpu()).forEach((ms, i) => split[i].push(ms));
+        }
       }
       hA.dispose();
       hB.dispose();
       const dir = writeRaw(A, { transpose });
-      const s = python([dir, 'spgemm', '0', '3']) as { ms: number; cpuMs: number; nnz: number } | string;
+      const s = python([dir, 'spgemm', '0', '3']) as { ms: number; cpuMs: number; nnz: number; faults?: number } | string;
       rmSync(dir, { recursive: true, force: true });
       const py = typeof s === 'string' ? undefined : s;
-      const row = { product, nnz, ms: median(times[0]), cpuMs: median(cpus[0]), handleMs: median(times[1]), handleCpuMs: median(cpus[1]), callerCpuMs: median(split[0]), workerCpuMs: median(split[1]), scipyMs: py?.ms ?? null, scipyCpuMs: py?.cpuMs ?? null, note: py ? (py.nnz === nnz ? '' : `SciPy's product has ${py.nnz} entries`) : (s as string) };
+      const row = { product, nnz, ms: median(times[0]), cpuMs: median(cpus[0]), handleMs: median(times[1]), handleCpuMs: median(cpus[1]), callerCpuMs: median(split[0]), workerCpuMs: median(split[1]), faults: median(faults), scipyMs: py?.ms ?? null, scipyCpuMs: py?.cpuMs ?? null, scipyFaults: py?.faults ?? null, note: py ? (py.nnz === nnz ? '' : `SciPy's product has ${py.nnz} entries`) : (s as string) };
       spgemm.push(row);
-      log(`  spgemm ${product}: ${nnz} entries, ours ${row.ms.toFixed(0)} ms (CPU ${row.cpuMs.toFixed(0)}: calling thread ${row.callerCpuMs.toFixed(0)}, busiest worker ${row.workerCpuMs.toFixed(0)}), handles ${row.handleMs.toFixed(0)} ms (CPU ${row.handleCpuMs.toFixed(0)}), SciPy ${row.scipyMs?.toFixed(0) ?? 'n/a'} ms (CPU ${row.scipyCpuMs?.toFixed(0) ?? 'n/a'}) ${row.note}`);
+      log(`  spgemm ${product}: ${nnz} entries, ours ${row.ms.toFixed(0)} ms (CPU ${row.cpuMs.toFixed(0)}: calling thread ${row.callerCpuMs.toFixed(0)}, busiest worker ${row.workerCpuMs.toFixed(0)}; ${row.faults} page faults), handles ${row.handleMs.toFixed(0)} ms (CPU ${row.handleCpuMs.toFixed(0)}), SciPy ${row.scipyMs?.toFixed(0) ?? 'n/a'} ms (CPU ${row.scipyCpuMs?.toFixed(0) ?? 'n/a'}${row.scipyFaults === null ? '' : `; ${row.scipyFaults} page faults`}) ${row.note}`);
     }
     return { rows, spgemm };
   } finally {
