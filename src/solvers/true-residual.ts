@@ -108,7 +108,12 @@ export async function solveWithTrueResidual<V>(
   const e = rhsExponentOf(b, hostNorm(b));
   if (e === 0) return solveScaled(ops, io, A, b, run, o);
   const bs = scaleBy(Float64Array.from(b), -e);
-  const r = await solveScaled(ops, io, A, bs, run, { ...o, x0: o.x0 && scaleBy(Float64Array.from(o.x0), -e) });
+  // x0 scaled with b; where that overflows (x0 some 2^1024 times b's scale, e.g. x0 ≈ 1 for b ≈ 1e-310:
+  // x0 was ±Inf and the solve ended 'nan' on finite data), it is no start — its residual alone is that
+  // many times ‖b‖, beyond what a solve from it could reduce in f64 — and the solve starts from 0
+  let x0 = o.x0 && scaleBy(Float64Array.from(o.x0), -e);
+  if (x0 && o.x0 && x0.some((v, i) => !Number.isFinite(v) && Number.isFinite(o.x0![i]))) x0 = undefined;
+  const r = await solveScaled(ops, io, A, bs, run, { ...o, x0 });
   const xs = r.x.slice();
   const x = scaleBy(r.x, e);
   // a finite x scaled back past the largest f64: the solution is not representable (it ended
