@@ -397,6 +397,33 @@ describe('banded matrices keep the natural order', () => {
 });
 
 describe('graphs', () => {
+  it('cscOf is A by columns (rows ascending, values with them, re/im interleaved), against the entries listed by rows; empty rows and columns, 0×0 and 1×1', () => {
+    // column j of A is the list of (i, value) over A's entries (i, j) in row order: a plain transposition by sorting
+    const reference = (A: CSRMatrix): { colPtr: number[]; rowIdx: number[]; values: number[] } => {
+      const c = A.dtype === 'c128' || A.dtype === 'c64' ? 2 : 1;
+      const entries: [number, number, number[]][] = [];
+      for (let i = 0; i < A.rows; i++) for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) entries.push([A.colIdx[k], i, Array.from(A.values.subarray(c * k, c * k + c))]);
+      entries.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+      const colPtr = new Array<number>(A.cols + 1).fill(0);
+      for (const [j] of entries) colPtr[j + 1]++;
+      for (let j = 0; j < A.cols; j++) colPtr[j + 1] += colPtr[j];
+      return { colPtr, rowIdx: entries.map((e) => e[1]), values: entries.flatMap((e) => e[2]) };
+    };
+    const holes = CSRMatrix.fromTriplets(6, 6, 'f64', Int32Array.of(0, 0, 2, 2, 5, 5), Int32Array.of(5, 1, 1, 5, 0, 5), Float64Array.of(1, 2, 3, 4, 5, 6));
+    const cases = [loadShared('west0479'), loadShared('young1c'), randomMatrix({ rows: 150, meanRowLength: 5, seed: 7 }), holes,
+      CSRMatrix.fromTriplets(0, 0, 'f64', new Int32Array(0), new Int32Array(0), new Float64Array(0)),
+      CSRMatrix.fromTriplets(1, 1, 'f64', Int32Array.of(0), Int32Array.of(0), Float64Array.of(-2.5))];
+    for (const A of cases) {
+      const C = cscOf(A);
+      const want = reference(A);
+      expect(C.n).toBe(A.rows);
+      expect(C.complex).toBe(A.dtype === 'c128' || A.dtype === 'c64');
+      expect(Array.from(C.colPtr)).toEqual(want.colPtr);
+      expect(Array.from(C.rowIdx)).toEqual(want.rowIdx);
+      expect(Array.from(C.values)).toEqual(want.values);
+    }
+  });
+
   it('symmetricGraph is the pattern of A + Aᵀ without the diagonal, each list ascending', () => {
     for (const A of [loadShared('west0479'), loadShared('bcsstk01'), randomMatrix({ rows: 200, meanRowLength: 6, seed: 2 })]) {
       const want = new Set<string>();

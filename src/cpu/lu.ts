@@ -212,11 +212,16 @@ function sparseLu(B: Pick<CpuBackend, 'heap' | 'kernels'>): LuNumeric {
       const Lx = new Float64Array(buf, valuesAt(L, capL), c * lnz);
       const Ui = new Int32Array(buf, U.ptr, unz);
       const Ux = new Float64Array(buf, valuesAt(U, capU), c * unz);
+      // Lp, Up and pinv copied out as views of one array (fewer arrays to allocate and collect)
+      const ints = new Int32Array(3 * n + 2);
+      const words = (p: number, length: number): Int32Array => i32.subarray(p >> 2, (p >> 2) + length);
+      const [Lp, Up, pinv] = [ints.subarray(0, n + 1), ints.subarray(n + 1, 2 * n + 2), ints.subarray(2 * n + 2)];
+      Lp.set(words(P[5], n + 1));
+      Up.set(words(P[6], n + 1));
+      if (rows) rowsPivots(words(P[7], n), rows, pinv);
+      else pinv.set(words(P[7], n));
       const f: LuFactor = {
-        n, complex, q,
-        Lp: copyI32(h, P[5], n + 1),
-        Up: copyI32(h, P[6], n + 1),
-        pinv: rows ? rowsPivots(i32.subarray(P[7] >> 2, (P[7] >> 2) + n), rows) : copyI32(h, P[7], n),
+        n, complex, q, Lp, Up, pinv,
         // a shared memory's views stay valid as it grows: L and U stay where the kernel wrote them, these
         // arrays views of them (copying them out and back in for the solve took ≈ 5% of west0479's
         // factor + solve); an unshared memory's would be detached by its next growth: copies
@@ -229,11 +234,9 @@ function sparseLu(B: Pick<CpuBackend, 'heap' | 'kernels'>): LuNumeric {
   };
 }
 
-/** The kernel's pivot steps of B's rows as those of A's rows (row r of A is row matchOf[r] of B), or a copy as they are. */
-function rowsPivots(pinv: Int32Array, rows: BlockRows): Int32Array {
-  const out = new Int32Array(pinv.length);
+/** The kernel's pivot steps of B's rows as those of A's rows (row r of A is row matchOf[r] of B), into `out`. */
+function rowsPivots(pinv: Int32Array, rows: BlockRows, out: Int32Array): void {
   for (let r = 0; r < out.length; r++) out[r] = pinv[rows.matchOf[r]];
-  return out;
 }
 
 /** L's and U's regions of a factor left in place that nobody released: freed when its inPlace is collected. */

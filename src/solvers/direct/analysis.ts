@@ -133,19 +133,20 @@ export function analyze(g: Graph | ColumnPattern, asked: OrderingName | 'auto', 
     : `the fewer predicted flops: ${tried.join(' vs ')}`;
   // postorder along the elimination tree: same fill, and supernodes become contiguous columns
   const post = chosen.s.post;
-  const perm = new Int32Array(n);
-  const counts = new Int32Array(n);
+  // the four arrays the analysis keeps, views of one (fewer arrays to allocate and collect); pinv's
+  // place holds the inverse postorder first
+  const kept = new Int32Array(4 * n);
+  const [perm, counts, parent, pinv] = [0, 1, 2, 3].map((i) => kept.subarray(i * n, (i + 1) * n));
   for (let k = 0; k < n; k++) {
     perm[k] = chosen.perm[post[k]];
     counts[k] = chosen.s.counts[post[k]];
+    pinv[post[k]] = k;
   }
-  const ipost = inversePermutation(post);
-  const parent = new Int32Array(n);
   for (let k = 0; k < n; k++) {
     const p = chosen.s.parent[post[k]];
-    parent[k] = p < 0 ? -1 : ipost[p];
+    parent[k] = p < 0 ? -1 : pinv[p];
   }
-  const pinv = inversePermutation(perm);
+  for (let k = 0; k < n; k++) pinv[perm[k]] = k;
   const supernodeStarts = supernodes(parent, counts);
   const t2 = performance.now();
   return {

@@ -74,11 +74,13 @@ export function aboveBlocks(A: Csc, rows: BlockRows, above: number, perm: Int32A
   const c = A.complex ? 2 : 1;
   let blocks = 0;
   for (let j = 0; j < n; j++) if (blockOf[j] >= blocks) blocks = blockOf[j] + 1;
-  const starts = new Int32Array(blocks + 1);
+  // starts, Fp and Fi: views of one array (fewer arrays to allocate and collect)
+  const ints = new Int32Array(blocks + 1 + n + 1 + above);
+  const starts = ints.subarray(0, blocks + 1);
+  const Fp = ints.subarray(blocks + 1, blocks + n + 2);
+  const Fi = ints.subarray(blocks + n + 2);
   for (let j = 0; j < n; j++) starts[blockOf[j] + 1]++;
   for (let b = 0; b < blocks; b++) starts[b + 1] += starts[b];
-  const Fp = new Int32Array(n + 1);
-  const Fi = new Int32Array(above);
   const Fx = new Float64Array(c * above);
   let q = 0;
   for (let k = 0; k < n; k++) {

@@ -28,11 +28,15 @@ export function cscOf(A: CSRMatrix): Csc {
   const n = A.rows;
   const comp = isComplex(A.dtype) ? 2 : 1;
   const nnz = A.nnz;
-  const colPtr = new Int32Array(n + 1);
+  // colPtr and rowIdx views of one array (fewer arrays to allocate and collect), colPtr[j + 1] column
+  // j's cursor while it fills
+  const ints = new Int32Array(n + 1 + nnz);
+  const colPtr = ints.subarray(0, n + 1);
+  const rowIdx = ints.subarray(n + 1);
   for (let k = 0; k < nnz; k++) colPtr[A.colIdx[k] + 1]++;
   for (let j = 0; j < n; j++) colPtr[j + 1] += colPtr[j];
-  const next = colPtr.slice(0, n);
-  const rowIdx = new Int32Array(nnz);
+  for (let j = n; j > 0; j--) colPtr[j] = colPtr[j - 1];
+  const next = colPtr.subarray(1);
   const values = new Float64Array(nnz * comp);
   const src = A.values;
   const { rowPtr, colIdx } = A;
