@@ -11,22 +11,10 @@ import { CpuSparseSession } from '../src/cpu/spgemm.js';
 import { amalgamate, strengthAggregation, strongRow } from '../src/solvers/amg/aggregate.js';
 import { fitCandidates } from '../src/solvers/amg/tentative.js';
 import { loadShared } from './matrices.js';
+import { trueResidual } from './solve-reference.js';
 import { pointDawnAtSwiftShader } from './webgpu-helpers.js';
 
 /** dense copy of a small CSR (plain f64) */
-/** ‖b − A·x‖ / ‖b‖ in plain f64 */
-function trueResidual(A: CSRMatrix, x: ArrayLike<number>, b: Float64Array): number {
-  let rr = 0;
-  let bb = 0;
-  for (let i = 0; i < A.rows; i++) {
-    let s = b[i];
-    for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) s -= A.values[k] * x[A.colIdx[k]];
-    rr += s * s;
-    bb += b[i] * b[i];
-  }
-  return Math.sqrt(rr / bb);
-}
-
 function dense(M: CSRMatrix): number[][] {
   const D = Array.from({ length: M.rows }, () => new Array<number>(M.cols).fill(0));
   for (let i = 0; i < M.rows; i++) for (let k = M.rowPtr[i]; k < M.rowPtr[i + 1]; k++) D[i][M.colIdx[k]] += M.values[k];

@@ -9,13 +9,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
-import type { CSRMatrix } from '../src/formats/csr.js';
 import { poisson2D } from '../src/generators/poisson.js';
 import { elasticity2D, elasticity2DModes } from '../src/generators/elasticity.js';
 import { buildHierarchy, type AmgHierarchy } from '../src/solvers/amg/hierarchy.js';
 import { CpuSparseSession } from '../src/cpu/spgemm.js';
 import type { SparseKernels } from '../src/solvers/amg/spgemm.js';
 import { ShapeError } from '../src/errors.js';
+import { trueResidual } from './solve-reference.js';
 
 let rt: Runtime;
 let kernels: SparseKernels;
@@ -24,19 +24,6 @@ beforeAll(async () => {
   kernels = () => new CpuSparseSession(rt.cpuBackend);
 });
 afterAll(() => rt?.dispose());
-
-/** ‖b − A·x‖ / ‖b‖ in plain f64 (b of moderate size) */
-function trueResidual(A: CSRMatrix, x: ArrayLike<number>, b: Float64Array): number {
-  let rr = 0;
-  let bb = 0;
-  for (let i = 0; i < A.rows; i++) {
-    let s = b[i];
-    for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) s -= A.values[k] * x[A.colIdx[k]];
-    rr += s * s;
-    bb += b[i] * b[i];
-  }
-  return Math.sqrt(rr / bb);
-}
 
 /** every level's A, P, R values (and shapes) of two hierarchies: equal, or within `rel` of the largest entry of each matrix */
 function expectSameLevels(h: AmgHierarchy, ref: AmgHierarchy, rel: number, what: string): void {
