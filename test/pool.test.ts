@@ -3,7 +3,7 @@
  * reference, results bitwise identical across thread counts, faults (a worker that throws, exits or
  * stalls; dispose during a call), configuration, and a Node process that exits on its own.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +16,7 @@ import { Prng } from '../src/generators/prng.js';
 import { poisson3D } from '../src/generators/poisson.js';
 import { randomMatrix } from '../src/generators/random.js';
 import { DisposedError } from '../src/errors.js';
-import { WorkerError } from '../src/cpu/pool.js';
+import { WorkerError, WorkerPool } from '../src/cpu/pool.js';
 import * as C from '../src/cpu/control.js';
 import type { CSRMatrix } from '../src/formats/csr.js';
 import { checkAgainst, referenceSpmv, type Op, csrTriplets } from './reference.js';
@@ -159,6 +159,32 @@ describe('faults', () => {
     const call = rt.spmv(h, x);
     setTimeout(() => rt.dispose(), 200);
     await expect(call).rejects.toThrow(DisposedError);
+  });
+
+  it('a worker that fails to start: the start rejects with its WorkerError and the workers that did start are terminated', async () => {
+    // one real start fails (worker 1: refused before its thread exists, as when the engine cannot make
+    // another thread); workers 0 and 2 start for real, and their terminate() is watched
+    type Spawn = (index: number) => Promise<{ terminate(): void }>;
+    const proto = WorkerPool.prototype as unknown as { spawn: Spawn };
+    const realSpawn = proto.spawn;
+    const terminated: number[] = [];
+    const spy = vi.spyOn(proto, 'spawn').mockImplementation(async function (this: unknown, index: number) {
+      if (index === 1) throw new WorkerError('worker 1 failed to start: no thread (test)');
+      const w = await realSpawn.call(this, index);
+      const terminate = w.terminate.bind(w);
+      return { ...w, terminate: () => (terminated.push(index), terminate()) };
+    });
+    try {
+      // 4 threads: the calling thread and workers 0, 1, 2
+      const rt = await createRuntime({ workers: 4, inlineThreshold: 0 }).catch((e: unknown) => e);
+      const error = rt instanceof Error ? rt : await (rt as Runtime).spmv((rt as Runtime).upload(A), x).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(WorkerError);
+      expect((error as Error).message).toMatch(/worker 1 failed to start/);
+      expect(terminated.sort()).toEqual([0, 2]);
+      if (!(rt instanceof Error)) (rt as Runtime).dispose();
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('a stalled worker times out: the call rejects, the pool is replaced, the next call works', async () => {

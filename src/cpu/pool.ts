@@ -339,9 +339,15 @@ export class WorkerPool {
     const ctl = this.ctl();
     Atomics.store(ctl, C.COMMAND, C.CMD_RUN);
     Atomics.store(ctl, C.DONE, 0);
-    const started = await Promise.all(Array.from({ length: this.options.workers }, (_, i) => this.spawn(i)));
-    if (this.disposed) for (const w of started) w.terminate();
-    else {
+    // allSettled, not all: when one worker fails to start, the ones that did are terminated here
+    // rather than left blocked on a control region no pool will use again
+    const settled = await Promise.allSettled(Array.from({ length: this.options.workers }, (_, i) => this.spawn(i)));
+    const started = settled.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+    const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed || this.disposed) {
+      for (const w of started) w.terminate();
+      if (failed) throw failed.reason;
+    } else {
       this.workers = started;
       this.up = true;
     }
