@@ -90,7 +90,7 @@ export interface WebGpuStats extends EngineStats {
 
 export class WebGpuBackend implements WebGpuOwner {
   readonly available = true as const;
-  readonly stats: WebGpuStats = { dispatches: 0, submits: 0, uploads: 0, uploadBytes: 0, readbacks: 0, deviceLosses: 0, deviceRestores: 0 };
+  readonly stats: WebGpuStats = { dispatches: 0, submits: 0, uploads: 0, uploadBytes: 0, readbacks: 0, bindGroups: 0, deviceLosses: 0, deviceRestores: 0 };
   /** bytes of GPU buffers held by live matrices, vectors and dense matrices */
   bytesInUse = 0;
 
@@ -100,6 +100,14 @@ export class WebGpuBackend implements WebGpuOwner {
   private readonly residents = new Set<WebGpuVector | WebGpuMatrix | dense.WebGpuDense>();
   /** solver work vectors given back, by `${dtype}:${length}`, least recently used size first */
   private readonly pool = new Map<string, WebGpuVector[]>();
+  /**
+   * each pooled vector's place, by when the pool made it (or it first came back): a size's list is kept in this order, the
+   * first taken first, so a repeated solve gets its vectors in the same roles as the last one did and
+   * the engine's cached bind groups serve it (handed out in the order they came back, the roles moved
+   * between solves: 120–190 new bind groups a solve of poisson3D(12) with Chebyshev for its first six)
+   */
+  private readonly poolRank = new WeakMap<WebGpuVector, number>();
+  private nextRank = 0;
   private pooled = 0;
   /** matrices made from a matrix and freed with it (companion()), by matrix and name */
   private readonly companions = new Map<WebGpuMatrix, Map<string, WebGpuMatrix>>();
@@ -332,7 +340,9 @@ export class WebGpuBackend implements WebGpuOwner {
         return v;
       }
     }
-    return this.vector(dtype, length);
+    const made = this.vector(dtype, length);
+    this.poolRank.set(made, this.nextRank++);
+    return made;
   }
 
   /** Gives a vector from scratchVector() back to the pool (a caller's buffer, or a disposed vector, is let go of). */
@@ -347,7 +357,12 @@ export class WebGpuBackend implements WebGpuOwner {
     // the most recently used size last: the first one is dropped first
     this.pool.delete(key);
     this.pool.set(key, free);
-    free.push(v);
+    let rank = this.poolRank.get(v);
+    if (rank === undefined) this.poolRank.set(v, (rank = this.nextRank++));
+    // descending rank: pop() takes the first-ranked
+    let at = free.length;
+    while (at > 0 && this.poolRank.get(free[at - 1])! < rank) at--;
+    free.splice(at, 0, v);
     this.pooled++;
     for (const [k, list] of this.pool) {
       if (this.pooled <= SCRATCH_POOL_MAX) break;

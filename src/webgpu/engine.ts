@@ -8,7 +8,10 @@
  * into one command encoder — consecutive dispatches share one compute pass (each dispatch is its own
  * synchronisation scope there, so they see each other's writes) — and submits once. The queue is
  * waited on only by reads (mapAsync). Bind groups are cached by pipeline, slot and buffers, so an
- * iterative solver that repeats one sequence of calls creates none after its first iteration.
+ * iterative solver that repeats one sequence of calls creates none after its first iteration. A
+ * buffer the engine destroys takes the bind groups that name it out of the cache, and only those (it
+ * used to be the whole cache: one buffer destroyed, every dispatch's bind group made again, 30–50 ms
+ * of a 2 M-row solve's host time on an H100 host); past bindGroupsKept the least recently used go.
  *
  * Aliasing. WebGPU forbids binding one buffer both read-only and writable in a dispatch; a read
  * binding whose buffer is also bound for writing is copied to a scratch buffer first (y = A·y,
@@ -126,6 +129,8 @@ export interface EngineStats {
   uploads: number;
   uploadBytes: number;
   readbacks: number;
+  /** bind groups made (the cache's misses) */
+  bindGroups: number;
 }
 
 /** Kernels that use subgroup operations: their source starts with `enable subgroups;`. */
@@ -148,17 +153,21 @@ export class Engine {
    * Lowered for tests by the backend's stagingBytes.
    */
   streamBytes = 16 << 20;
+  /** Bind groups the cache keeps at most, the least recently used dropped first (a solve's blocks use a few hundred); lowered for tests. */
+  bindGroupsKept = 4096;
   private readonly pipelines = new Map<string, GPUComputePipeline>();
   /** keys of pipelines prewarm() is making */
   private readonly compiling = new Set<string>();
-  private readonly bindGroups = new Map<string, GPUBindGroup>();
+  /** by pipeline, slot and buffers; the least recently used first */
+  private readonly bindGroups = new Map<string, { group: GPUBindGroup; ids: number[] }>();
+  /** the keys of bindGroups that name each buffer (by idOf), so a destroyed one's go with it */
+  private readonly bindGroupsOf = new Map<number, Set<string>>();
   private readonly ids = new WeakMap<GPUBuffer, number>();
   private nextId = 1;
   private records: (DispatchRecord | CopyRecord | ClearRecord)[] = [];
   private params: ArrayBuffer;
   private slots = 0;
   private uniform: GPUBuffer | null = null;
-  private uniformGen = 0;
   private toDestroy: GPUBuffer[] = [];
   /** unmapped MAP_READ buffers of earlier reads, by size, least recently used size first */
   private readonly staging = new Map<number, GPUBuffer[]>();
@@ -521,10 +530,9 @@ export class Engine {
     const device = this.device;
     const need = Math.max(1, this.slots) * this.slotBytes;
     if (!this.uniform || this.uniform.size < need) {
+      // every bind group names the uniform buffer: they go when it is destroyed below
       if (this.uniform) this.toDestroy.push(this.uniform);
       this.uniform = device.createBuffer({ size: Math.max(need, 64 * this.slotBytes), usage: USAGE.UNIFORM | USAGE.COPY_DST });
-      this.uniformGen++;
-      this.bindGroups.clear();
     }
     if (this.slots > 0) device.queue.writeBuffer(this.uniform, 0, this.params, 0, this.slots * this.slotBytes);
     const enc = device.createCommandEncoder();
@@ -555,30 +563,63 @@ export class Engine {
     this.stats.submits++;
     this.records = [];
     this.slots = 0;
-    for (const b of this.toDestroy) b.destroy();
+    for (const b of this.toDestroy) this.destroy(b);
     this.toDestroy = [];
   }
 
-  private bindGroup(r: DispatchRecord): GPUBindGroup {
-    const key = `${r.key}|${this.uniformGen}:${r.slot}|${r.bindings.map((b) => `${b.binding}:${this.idOf(b.buffer)}`).join(',')}`;
-    let g = this.bindGroups.get(key);
-    if (!g) {
-      if (this.bindGroups.size > 4096) this.bindGroups.clear();
-      g = this.device.createBindGroup({
-        layout: r.pipeline.getBindGroupLayout(0),
-        entries: [
-          { binding: 0, resource: { buffer: this.uniform!, offset: r.slot * this.slotBytes, size: PARAM_BYTES } },
-          ...r.bindings.map((b) => ({ binding: b.binding, resource: { buffer: b.buffer } })),
-        ],
-      });
-      this.bindGroups.set(key, g);
+  /** Destroys a buffer now and drops the cached bind groups that name it (no recorded work may still name it). */
+  destroy(buf: GPUBuffer): void {
+    const id = this.ids.get(buf);
+    if (id !== undefined) {
+      for (const key of [...(this.bindGroupsOf.get(id) ?? [])]) this.dropBindGroup(key);
+      this.bindGroupsOf.delete(id);
     }
-    return g;
+    buf.destroy();
   }
 
-  /** Forgets buffer-dependent caches (after a buffer was destroyed, bind groups naming it are dead). */
-  forget(): void {
-    this.bindGroups.clear();
+  private dropBindGroup(key: string): void {
+    const e = this.bindGroups.get(key);
+    if (!e) return;
+    this.bindGroups.delete(key);
+    for (const id of e.ids) {
+      const keys = this.bindGroupsOf.get(id);
+      keys?.delete(key);
+      if (keys?.size === 0) this.bindGroupsOf.delete(id);
+    }
+  }
+
+  private bindGroup(r: DispatchRecord): GPUBindGroup {
+    const ids = [this.idOf(this.uniform!), ...r.bindings.map((b) => this.idOf(b.buffer))];
+    const key = `${r.key}|${ids[0]}:${r.slot}|${r.bindings.map((b, i) => `${b.binding}:${ids[i + 1]}`).join(',')}`;
+    const hit = this.bindGroups.get(key);
+    if (hit) {
+      // most recently used last
+      this.bindGroups.delete(key);
+      this.bindGroups.set(key, hit);
+      return hit.group;
+    }
+    const group = this.device.createBindGroup({
+      layout: r.pipeline.getBindGroupLayout(0),
+      entries: [
+        { binding: 0, resource: { buffer: this.uniform!, offset: r.slot * this.slotBytes, size: PARAM_BYTES } },
+        ...r.bindings.map((b) => ({ binding: b.binding, resource: { buffer: b.buffer } })),
+      ],
+    });
+    this.stats.bindGroups++;
+    this.bindGroups.set(key, { group, ids });
+    for (const id of ids) {
+      let keys = this.bindGroupsOf.get(id);
+      if (!keys) this.bindGroupsOf.set(id, (keys = new Set()));
+      keys.add(key);
+    }
+    if (this.bindGroups.size > this.bindGroupsKept) this.dropBindGroup(this.bindGroups.keys().next().value!);
+    return group;
+  }
+
+  /** @internal bind groups cached that name `buf` (tests: a destroyed buffer's are gone, others' kept) */
+  cachedBindGroups(buf: GPUBuffer): number {
+    const id = this.ids.get(buf);
+    return id === undefined ? 0 : (this.bindGroupsOf.get(id)?.size ?? 0);
   }
 
   // ---- read-back --------------------------------------------------------------------------------
@@ -683,6 +724,7 @@ export class Engine {
     this.pipelines.clear();
     this.compiling.clear();
     this.bindGroups.clear();
+    this.bindGroupsOf.clear();
     this.uniform = null;
     this.staging.clear();
     this.uploads = [];

@@ -1,0 +1,126 @@
+/**
+ * The WebGPU engine's bind-group cache (src/webgpu/engine.ts) on Dawn + SwiftShader: a buffer the
+ * engine destroys takes the bind groups that name it out of the cache and no others; a new buffer in
+ * the same dispatch gets a bind group of its own (the answer is its contents', against an f64
+ * reference), and repeated solves of one matrix make no bind groups once the pool's roles settle.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebGpuBackend } from '../src/webgpu/index.js';
+import type { Engine } from '../src/webgpu/engine.js';
+import { webgpuBackend } from './webgpu-helpers.js';
+import { Prng } from '../src/generators/prng.js';
+import { createRuntime } from '../src/runtime/runtime.js';
+import { poisson3D } from '../src/generators/poisson.js';
+import type { WebGpuPath } from '../src/webgpu/path.js';
+import { trueResidual } from './solve-reference.js';
+
+let gpu: WebGpuBackend;
+let engine: Engine;
+beforeAll(async () => {
+  gpu = await webgpuBackend();
+  engine = (gpu as unknown as { engine: Engine }).engine;
+});
+afterAll(() => gpu?.dispose());
+
+function values(n: number, seed: number): Float32Array {
+  const g = new Prng(seed);
+  return Float32Array.from({ length: n }, () => Math.fround(g.next() - 0.5));
+}
+
+/** y + a·x in f64, each term exact in f32 inputs: the f32 kernel's answer within one rounding. */
+function expectAxpy(got: ArrayLike<number>, a: number, x: Float32Array, y: Float32Array, what: string): void {
+  for (let i = 0; i < x.length; i++) {
+    const want = y[i] + a * x[i];
+    expect(Math.abs(got[i] - want), `${what}[${i}]: ${got[i]} against ${want}`).toBeLessThanOrEqual(2 ** -23 * (Math.abs(y[i]) + Math.abs(a * x[i])));
+  }
+}
+
+describe('the bind-group cache', () => {
+  it("drops a destroyed buffer's bind groups only: the others are reused, a new buffer in the same dispatch gets its own", async () => {
+    const n = 300;
+    const [xv, yv, uv, vv, wv] = [1, 2, 3, 4, 5].map((s) => values(n, s));
+    const x = gpu.vector('f32', xv);
+    const y = gpu.vector('f32', yv);
+    const u = gpu.vector('f32', uv);
+    const v = gpu.vector('f32', vv);
+    // two dispatches: y += 2x (slot 0), v += 3u (slot 1)
+    const record = (first: typeof x) => {
+      gpu.axpy(2, first, y);
+      gpu.axpy(3, u, v);
+    };
+    record(x);
+    gpu.flush();
+    expect(engine.cachedBindGroups(x.buffer)).toBe(1);
+    expect(engine.cachedBindGroups(u.buffer)).toBe(1);
+    const xBuffer = x.buffer;
+    // destroyed after the next submit
+    x.dispose();
+    gpu.flush();
+    expect(engine.cachedBindGroups(xBuffer)).toBe(0);
+    expect(engine.cachedBindGroups(y.buffer)).toBe(0);
+    expect(engine.cachedBindGroups(u.buffer)).toBe(1);
+    // a vector of the same size in x's place: its own bind group (the one naming the destroyed buffer is
+    // gone, never reused), the second dispatch's is reused
+    const w = gpu.vector('f32', wv);
+    const made = gpu.stats.bindGroups;
+    record(w);
+    const [ys, vs] = [await gpu.read(y), await gpu.read(v)];
+    expect(gpu.stats.bindGroups - made).toBe(1);
+    expect(engine.cachedBindGroups(w.buffer)).toBe(1);
+    // y = y0 + 2x + 2w; v = v0 + 3u + 3u
+    const y1 = Float32Array.from(yv, (t, i) => Math.fround(t + 2 * xv[i]));
+    expectAxpy(ys, 2, wv, y1, 'y');
+    const v1 = Float32Array.from(vv, (t, i) => Math.fround(t + 3 * uv[i]));
+    expectAxpy(vs, 3, uv, v1, 'v');
+    const buffers = [y, u, v, w].map((t) => t.buffer);
+    for (const t of [y, u, v, w]) t.dispose();
+    gpu.flush();
+    for (const b of buffers) expect(engine.cachedBindGroups(b)).toBe(0);
+  });
+
+  it('keeps bindGroupsKept at most, dropping the least recently used', async () => {
+    const kept = engine.bindGroupsKept;
+    const vs = [1, 2, 3, 4].map((s) => gpu.vector('f32', values(40, s)));
+    const [a, b, c, d] = vs;
+    try {
+      engine.bindGroupsKept = 2;
+      // one dispatch a submit (slot 0 each): a→b, then c→d, then a→b again (most recent), then b→c
+      for (const [x, y] of [[a, b], [c, d], [a, b], [b, c]]) {
+        gpu.axpy(1, x, y);
+        gpu.flush();
+      }
+      // c→d was the least recently used: dropped; a→b and b→c kept
+      expect([engine.cachedBindGroups(a.buffer), engine.cachedBindGroups(b.buffer), engine.cachedBindGroups(c.buffer), engine.cachedBindGroups(d.buffer)]).toEqual([1, 2, 1, 0]);
+      const made = gpu.stats.bindGroups;
+      gpu.axpy(1, a, b);
+      gpu.flush();
+      expect(gpu.stats.bindGroups).toBe(made);
+    } finally {
+      engine.bindGroupsKept = kept;
+      for (const v of vs) v.dispose();
+    }
+  });
+
+  it("repeated rt.solve of one matrix: no new bind group from the third solve on (the pool's vectors keep their roles), every answer's true residual under tol", async () => {
+    const rt = await createRuntime({ backend: 'webgpu', workers: 1 });
+    try {
+      const be = (rt.pathById('webgpu') as WebGpuPath).backend;
+      const A = poisson3D(8);
+      const h = rt.upload(A);
+      for (const preconditioner of ['chebyshev', 'jacobi'] as const) {
+        const made: number[] = [];
+        for (let i = 0; i < 5; i++) {
+          const b = Float64Array.from(values(A.rows, 10 + i));
+          const before = be.stats.bindGroups;
+          const r = await rt.solve(h, b, { method: 'cg', preconditioner, tol: 1e-9 });
+          made.push(be.stats.bindGroups - before);
+          expect([r.path, r.converged]).toEqual(['webgpu', true]);
+          expect(trueResidual(A, r.x, b)).toBeLessThanOrEqual(1e-9);
+        }
+        expect(made.slice(2), `${preconditioner}: bind groups made by each solve ${made.join(', ')}`).toEqual([0, 0, 0]);
+      }
+    } finally {
+      rt.dispose();
+    }
+  });
+});
