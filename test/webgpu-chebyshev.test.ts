@@ -331,3 +331,48 @@ describe("Chebyshev's Lanczos bounds on the GPU (pathLanczosBounds)", () => {
     }
   });
 });
+
+describe("rt.preconditioner(A, { kind: 'chebyshev' }) on the WebGPU path", () => {
+  it("takes rt.solve's fused plan where A runs as DIA in f64 and is diagonally dominant (degree 6 by default, the degree given otherwise): the reference PCG's iterations and x with that polynomial, D⁻¹ one value or per row", async () => {
+    const P = poisson2D(20);
+    // a variable diagonal (still diagonally dominant), so D⁻¹ is read per row
+    const g = new Prng(31);
+    const shifted = Float64Array.from(P.values);
+    for (let i = 0; i < P.rows; i++) for (let k = P.rowPtr[i]; k < P.rowPtr[i + 1]; k++) if (P.colIdx[k] === i) shifted[k] += 3 * g.next();
+    const V = new CSRMatrixClass(P.rows, P.cols, 'f64', P.rowPtr, P.colIdx, shifted);
+    for (const [A, degree] of [[P, undefined], [V, undefined], [P, 3]] as const) {
+      const b = rhs(A.rows, 17);
+      const h = rt.upload(DIAMatrix.fromCSR(A));
+      const M = rt.preconditioner(h, { kind: 'chebyshev', ...(degree ? { degree } : {}) });
+      const d = degree ?? 6;
+      const what = `${A === P ? 'poisson2D' : 'variable diagonal'}, degree ${d}`;
+      expect(M.description, what).toMatch(new RegExp(`^chebyshev \\(degree ${d} in D⁻¹A on \\[0\\.0200, 2\\.00\\] from Gershgorin's discs .*the WebGPU path's plan for its fused steps\\)$`));
+      const r = await rt.cg(h, b, { preconditioner: M, tol: 1e-9 });
+      expect([r.path, r.converged], what).toEqual(['webgpu', true]);
+      expect(r.preconditionerDetail, what).toMatch(/\[CG and the polynomial resident on the device, each step fused into A's SpMV\]$/);
+      const ref = new Float64Array(A.rows);
+      const refIt = referencePcg(A, b, referenceChebyshev(A, inverseDiagonal(A), 0.02, 2, d), 1e-9, 1000, ref);
+      expect(Math.abs(r.iterations - refIt), `${what}: ${r.iterations} against ${refIt}`).toBeLessThanOrEqual(1);
+      expect(trueResidual(A, r.x, b), what).toBeLessThanOrEqual(1e-9);
+      expect(relDiff(r.x, ref), what).toBeLessThanOrEqual(1e-7);
+      M.dispose();
+      h.dispose();
+    }
+  });
+
+  it("keeps the Lanczos plan (degree 4) for a matrix that is not diagonally dominant; explain says when the fused plan is used", async () => {
+    const A = squared(poisson2D(12));
+    const b = rhs(A.rows, 19);
+    const h = rt.upload(DIAMatrix.fromCSR(A));
+    const M = rt.preconditioner(h, { kind: 'chebyshev' });
+    expect(M.description).toMatch(/^chebyshev \(degree 4 in D⁻¹A on .* from 20 Lanczos steps\)$/);
+    const r = await rt.cg(h, b, { preconditioner: M, tol: 1e-9 });
+    expect([r.path, r.converged]).toEqual(['webgpu', true]);
+    expect(trueResidual(A, r.x, b)).toBeLessThanOrEqual(1e-9);
+    M.dispose();
+    h.dispose();
+    const dia = rt.upload(DIAMatrix.fromCSR(poisson3D(6)));
+    expect(rt.explain('solve', dia, { method: 'cg', preconditioner: 'chebyshev', path: 'webgpu' }).reasons.join(' ')).toMatch(/preconditioner chebyshev given by the caller: the WebGPU path's fused plan/);
+    dia.dispose();
+  });
+});

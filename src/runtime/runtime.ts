@@ -1384,9 +1384,21 @@ export class Runtime implements HandleOwner {
     checkPreconditionerOptions(options, 'preconditioner');
     const { csr, structure } = this.solveStructureOf(h);
     let kind = options.kind;
-    if (kind === 'auto') {
+    const at = () => {
       const p = this.solvePath(h, options.path);
-      kind = chooseSolve(structure, this.pathSolveInfo(p, h), {}).candidates[0].preconditioner;
+      return { p, info: this.pathSolveInfo(p, h) };
+    };
+    let where: { p: Path; info: PathSolveInfo } | undefined;
+    if (kind === 'auto') {
+      where = at();
+      kind = chooseSolve(structure, where.info, {}).candidates[0].preconditioner;
+    }
+    // Chebyshev for a path whose resident CG fuses its steps into A's SpMV: rt.solve's plan there (free
+    // bounds, degree 6), where it needs no product (a first solve with the CPU pool's Lanczos plan of
+    // poisson3D(128) cost 0.3–0.6 s more, and its interval took CG 124 iterations of degree 4 against 56)
+    if (kind === 'chebyshev' && (where ??= at()).info.chebyshevFused) {
+      const plan = this.gershgorinChebyshev(h, csr, structure, options.degree ?? GPU_CHEBYSHEV_DEGREE, where.p, performance.now());
+      if (plan) return this.track(new PreconditionerHandle(h, plan, this));
     }
     return this.track(new PreconditionerHandle(h, planPreconditioner(csr, structure, { ...options, kind }, this.sparseKernels), this));
   }
@@ -1652,7 +1664,7 @@ export class Runtime implements HandleOwner {
     while (notDefinite && choice.candidates[first].method === 'cg' && first + 1 < choice.candidates.length) first++;
     for (let c = first; ; c++) {
       const cand = choice.candidates[c];
-      const { ops, description, dispose } = await this.preconditionedOps(p, h, csr, structure, cand, handle);
+      const { ops, description, dispose } = await this.preconditionedOps(p, h, csr, structure, cand, handle, this.formatFor(h, p) === 'dia');
       let r;
       try {
         await krylovSolvers.load();
@@ -1710,18 +1722,10 @@ export class Runtime implements HandleOwner {
     const o = { kind: 'chebyshev', degree: GPU_CHEBYSHEV_DEGREE } as const;
     if (isComplex(h.dtype) || !structure.hermitian || !structure.positiveDiagonal) return planPreconditioner(csr, structure, o, this.sparseKernels);
     const t0 = performance.now();
+    const free = this.gershgorinChebyshev(h, csr, structure, GPU_CHEBYSHEV_DEGREE, p, t0);
+    if (free) return free;
     const analysis = this.solveStructureOf(h);
-    const one = (analysis.inverseDiagonalValue ??= constantInverseDiagonal(csr));
-    const dinvValue = one ?? undefined;
-    if (structure.diagonallyDominant) {
-      return planPreconditioner(csr, structure, o, this.sparseKernels, {
-        lo: 2 / CHEBYSHEV_RATIO,
-        hi: 2,
-        how: `from Gershgorin's discs (A is diagonally dominant: D⁻¹A's lie in [0, 2]), λmin taken as λmax/${CHEBYSHEV_RATIO}`,
-        ms: performance.now() - t0,
-        dinvValue,
-      });
-    }
+    const dinvValue = (analysis.inverseDiagonalValue ??= constantInverseDiagonal(csr)) ?? undefined;
     const dinv = inverseDiagonal(csr);
     const est = await pathLanczosBounds(ops, (v) => p.vector(h.dtype, v), dinv);
     // λmax from below: 10% margin (docs/solvers.md)
@@ -1732,6 +1736,24 @@ export class Runtime implements HandleOwner {
       how: `from 20 Lanczos steps on the ${p.label} path, λmin at least λmax/${CHEBYSHEV_RATIO}`,
       ms: performance.now() - t0,
       dinv,
+      dinvValue,
+    });
+  }
+
+  /**
+   * chebyshevPlan's plan of a real, Hermitian, diagonally dominant A with a positive diagonal (of
+   * `degree`, on [2/CHEBYSHEV_RATIO, 2] from Gershgorin's discs: no product), else null; shared with
+   * rt.preconditioner on a path where the polynomial's steps run fused (`p`, named in the description).
+   */
+  private gershgorinChebyshev(h: MatrixHandle, csr: CSRMatrix, structure: SolveStructure, degree: number, p: Path, t0: number): PreconditionerPlan | null {
+    if (isComplex(h.dtype) || !structure.hermitian || !structure.positiveDiagonal || !structure.diagonallyDominant) return null;
+    const analysis = this.solveStructureOf(h);
+    const dinvValue = (analysis.inverseDiagonalValue ??= constantInverseDiagonal(csr)) ?? undefined;
+    return planPreconditioner(csr, structure, { kind: 'chebyshev', degree }, this.sparseKernels, {
+      lo: 2 / CHEBYSHEV_RATIO,
+      hi: 2,
+      how: `from Gershgorin's discs (A is diagonally dominant: D⁻¹A's lie in [0, 2]), λmin taken as λmax/${CHEBYSHEV_RATIO}: the ${p.label} path's plan for its fused steps`,
+      ms: performance.now() - t0,
       dinvValue,
     });
   }
@@ -1748,6 +1770,8 @@ export class Runtime implements HandleOwner {
     structure: SolveStructure,
     cand: SolveCandidate,
     handle: PreconditionerHandle | null,
+    /** whether A runs as DIA on p (a resident Chebyshev-CG's steps are then fused into its SpMV) */
+    fused: boolean,
   ): Promise<{ ops: SolverOps<PathVector>; description: string; dispose: () => void }> {
     const kind = cand.preconditioner;
     const M = this.matrixOn(h, p, 'N');
@@ -1791,7 +1815,7 @@ export class Runtime implements HandleOwner {
       const ops: SolverOps<PathVector> = { ...base, precondition: (r, z) => P.apply(r, z), cgResident: resident, bicgstabResident: undefined, checkEvery: resident ? base.checkEvery : undefined };
       return {
         ops,
-        description: `${plan.description} [${resident && cand.method === 'cg' ? 'CG and the polynomial resident on the device' : P.method}]`,
+        description: `${plan.description} [${resident && cand.method === 'cg' ? `CG and the polynomial resident on the device${fused ? ", each step fused into A's SpMV" : ''}` : P.method}]`,
         dispose: () => {
           if (!handle) P.dispose();
           own?.dispose?.();

@@ -75,7 +75,13 @@ export function chooseSolve(s: SolveStructure, path: PathSolveInfo, o: { method?
   const minDiameter = path.gpu ? AMG_MIN_DIAMETER_GPU : AMG_MIN_DIAMETER;
   if (o.preconditioner && o.preconditioner !== 'auto') {
     pre = o.preconditioner;
-    reasons.push(`preconditioner ${pre} given by the caller`);
+    reasons.push(
+      `preconditioner ${pre} given by the caller${
+        pre === 'chebyshev' && path.chebyshevFused
+          ? `: the ${path.label} path's fused plan (CG and the polynomial resident, each step fused into A's SpMV; degree 6 on [λmax/100, λmax] of D⁻¹A, λmax ≤ 2 from Gershgorin's discs where A is diagonally dominant, else from 20 Lanczos steps on the path; a handle from rt.preconditioner takes it too where A is diagonally dominant)`
+          : ''
+      }`,
+    );
   } else if (!s.finite) {
     // every preconditioner's setup divides by A's values: NaN there threw (ilu0: 'breaks down even with
     // the diagonal shifted') where NaN in A must end the solve 'nan' (docs/solvers.md)
