@@ -136,7 +136,7 @@ export interface SpmvOptions<Y extends VectorLike | undefined = VectorLike | und
  * checkEvery; see src/solvers/ops.ts) with the initial guess as a typed array, plus the preconditioner
  * and the path.
  */
-export interface SolveOptions extends Omit<SolverOptions<never>, 'x0'> {
+export interface SolveOptions extends Omit<SolverOptions<never>, 'x0' | 'rhsNorm'> {
   /** initial guess (default zero): vector data or a resident vector, read once at the start */
   x0?: VectorLike | ArrayLike<number>;
   /**

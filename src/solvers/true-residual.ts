@@ -341,6 +341,8 @@ async function refineOnPath<V>(
       const bounded = R.roundoff > 0 || (R.underflow ?? 0) > 0;
       const aim = (bounded && (o.single || o.x0)) || solves > 0 ? CERTIFY_MARGIN * target : target;
       const res = await run(ops, R.rhs(), {
+        // f64: the inner right-hand side is R's r itself, whose norm R measured on the path
+        ...(o.single ? {} : { rhsNorm: rnorm }),
         tol: innerTolerance(o.single, aim, rnorm),
         maxIter: maxIter - iterations,
         signal: o.signal,

@@ -17,7 +17,10 @@
  * can differ from the host's f64 test; the GPU's decision is the one reported.
  *
  * Pipelining. While the host waits for block i's state, block i+1 is already submitted (speculatively:
- * it does nothing if block i stopped), so the queue never drains. maxIter is exact (the blocks are cut
+ * it does nothing if block i stopped), so the queue never drains. The first block is a quarter of
+ * checkEvery: the GPU, idle until then, starts once a few iterations are recorded, not 16 (a first
+ * block of 16 Chebyshev iterations, 176 dispatches, came back ≈ 2 ms later than the blocks after it in
+ * a 2 M-row solve on an H100: bench/device/results-2026-11-27-eighth/gpufix/call1). maxIter is exact (the blocks are cut
  * to it); an abort is seen between blocks (at most 2·checkEvery − 1 iterations later).
  */
 import type { DType } from '../dtype.js';
@@ -121,7 +124,7 @@ export async function runBlocks(
     record(m);
     return G.read(S, bytes);
   };
-  let recorded = o.signal?.aborted ? 0 : Math.min(k, o.maxIter);
+  let recorded = o.signal?.aborted ? 0 : Math.min(Math.ceil(k / 4), o.maxIter);
   let pending = recorded > 0 ? block(recorded) : null;
   let pendingSize = recorded;
   while (pending) {
@@ -323,7 +326,7 @@ export async function residentSolve(
       B.copy(options.x0, x);
       B.spmv(A, x, r, { alpha: -1, beta: 1 });
     }
-    const bnorm = await B.nrm2(b);
+    const bnorm = options.rhsNorm ?? (await B.nrm2(b));
     const scale = bnorm > 0 ? bnorm : 1;
     // without x0, r = b: one read-back fewer before the first block
     const rnorm = options.x0 ? await B.nrm2(r) : bnorm;

@@ -1,8 +1,10 @@
 /**
- * The WebGPU engine's bind-group cache (src/webgpu/engine.ts) on Dawn + SwiftShader: a buffer the
- * engine destroys takes the bind groups that name it out of the cache and no others; a new buffer in
- * the same dispatch gets a bind group of its own (the answer is its contents', against an f64
- * reference), and repeated solves of one matrix make no bind groups once the pool's roles settle.
+ * A WebGPU solve's fixed costs (Dawn + SwiftShader). The engine's bind-group cache
+ * (src/webgpu/engine.ts): a buffer the engine destroys takes the bind groups that name it out of the
+ * cache and no others; a new buffer in the same dispatch gets a bind group of its own (the answer is
+ * its contents', against an f64 reference), and repeated solves of one matrix make no bind groups once
+ * the pool's roles settle. A resident solve given ‖b‖ (rhsNorm) reads one scalar fewer and gives the
+ * same answer bit for bit.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebGpuBackend } from '../src/webgpu/index.js';
@@ -10,7 +12,7 @@ import type { Engine } from '../src/webgpu/engine.js';
 import { webgpuBackend } from './webgpu-helpers.js';
 import { Prng } from '../src/generators/prng.js';
 import { createRuntime } from '../src/runtime/runtime.js';
-import { poisson3D } from '../src/generators/poisson.js';
+import { poisson2D, poisson3D } from '../src/generators/poisson.js';
 import type { WebGpuPath } from '../src/webgpu/path.js';
 import { trueResidual } from './solve-reference.js';
 
@@ -121,6 +123,33 @@ describe('the bind-group cache', () => {
       }
     } finally {
       rt.dispose();
+    }
+  });
+});
+
+describe('the read-backs of a resident solve', () => {
+  it('given ‖b‖ (rhsNorm, as refinement on the path passes it), CG reads one scalar fewer: the same iterations, history and x bit for bit', async () => {
+    const A = poisson2D(12);
+    const gA = gpu.upload(A, {});
+    const gb = gpu.vector('f64', Float64Array.from(values(A.rows, 40)));
+    try {
+      const solve = async (rhsNorm?: number) => {
+        const before = gpu.stats.readbacks;
+        const r = await gpu.cgResident(gA, null, gb, { tol: 1e-10, checkEvery: 4, ...(rhsNorm === undefined ? {} : { rhsNorm }) });
+        const reads = gpu.stats.readbacks - before;
+        const x = Float64Array.from(await gpu.read(r.x));
+        gpu.recycle(r.x);
+        return { r, reads, x };
+      };
+      const plain = await solve();
+      const given = await solve(await gpu.nrm2(gb));
+      expect(plain.r.converged).toBe(true);
+      expect(given.reads).toBe(plain.reads - 1);
+      expect([given.r.iterations, given.r.history]).toEqual([plain.r.iterations, plain.r.history]);
+      expect(given.x).toEqual(plain.x);
+    } finally {
+      gA.dispose();
+      gb.dispose();
     }
   });
 });
