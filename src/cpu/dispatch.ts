@@ -7,29 +7,33 @@
  * other work, the pool lost 2–3× to one thread for 100,000-element vector operations and won 1.2×
  * for a million-row SpMV (bench/defaults.ts).
  *
- * So each kernel, in half-octave buckets of its cost (entries + rows, or elements), keeps the
- * measured time per cost unit of both ways: the first calls run inline, then on the pool (three each,
- * the median kept, so one cold or preempted call does not decide; a pooled call slower than
- * LOSS_STOP × inline's time ends the pool's trials at once, so a loaded machine pays one slow call,
- * not three), then the faster one runs — the pool only when it measured POOL_MARGIN faster, as its
- * times vary more (a worker can be preempted while the calling thread is not) — and the other is
- * measured again once the time spent since its last trial reaches its estimated cost divided by
- * EXPLORE_SHARE, so exploring costs at most about EXPLORE_SHARE of the time however badly it loses
+ * So each kernel, in half-octave buckets of its cost (entries + rows, or elements), keeps the measured
+ * time per cost unit of both ways: the first calls run inline, then on the pool (three each, the median
+ * kept, so one cold or preempted call does not decide; a second pooled call slower than LOSS_STOP ×
+ * inline's time ends the pool's trials, as the median would lose too, so a loaded machine pays two slow
+ * calls, not three, and one outlier does not end them: it did with its own time as the pool's estimate,
+ * and the next trial came that ÷ EXPLORE_SHARE later — one 2 ms trial kept a 0.1 ms update inline for ≈
+ * 700 calls, several solves), then the faster one runs — the pool only when it measured POOL_MARGIN
+ * faster, as its times vary more (a worker can be preempted while the calling thread is not) — and the
+ * other is measured again once the time spent since its last trial reaches its estimated cost divided
+ * by EXPLORE_SHARE, so exploring costs at most about EXPLORE_SHARE of the time however badly it loses
  * (a worker preempted by another process can cost a whole time slice). Where it loses clearly (by
- * CLEAR× or more), each trial that says so again doubles that interval, up to 2^MAX_BACKOFF times
- * but never past MAX_WAIT_MS of the kernel's time: a 27 µs pool trial every 0.9 ms against a 4.8 µs
- * inline dot cost a page 5% (7.6 against 7.2 µs per call with the runtime's own overhead), and
- * once confirmed it now comes every 29 ms. Each new sample moves an estimate by a share of the
- * difference — inline's capped at 4× the estimate, so one outlier cannot shut it out for long; the
- * pool's whole, as its mean is what it costs, stalled workers included (the cap let a pool that
- * stalled in 1 call of 30 stay chosen while it lost 1.5× on average), and for STALL_MEMORY pooled
- * samples after a stall a fast trial does not bring the pool straight back (each did, so a page's
- * pool that stalled for 100 ms in 1% of calls lost 8% on the whole; the price: once such stalls end,
- * the pool's raised estimate decays one trial at a time, about 2 s of the kernel's time); a
- * re-measured way that now takes under half its estimate is measured again on the next call, and a
- * trial that finds it close (under CLEAR×), or a change of which way wins, ends the backoff, so a
- * lasting change (load elsewhere starting or ending) is followed within calls after at most
- * MAX_WAIT_MS (or one base interval, if longer) of the kernel's time.
+ * CLEAR× or more), each trial that says so again doubles that interval, up to 2^MAX_BACKOFF times but
+ * never past MAX_WAIT_MS of the kernel's time: a 27 µs pool trial every 0.9 ms against a 4.8 µs inline
+ * dot cost a page 5% (7.6 against 7.2 µs per call with the runtime's own overhead), and once confirmed
+ * it now comes every 29 ms. Each new sample moves an estimate by a share of the difference — inline's
+ * capped at 4× the estimate, so one outlier cannot shut it out for long; the pool's whole, as its mean
+ * is what it costs, stalled workers included (the cap let a pool that stalled in 1 call of 30 stay
+ * chosen while it lost 1.5× on average) — unless the pool still wins with the stall spread over the
+ * pooled calls since the previous one (a lone stall; taken whole, stalls sent a 16-core host's f32 CG
+ * update, 0.07 ms pooled against 0.32 inline, inline in 337 of 525 calls): then it adds that share only
+ * —, and for STALL_MEMORY pooled samples after a stall taken whole a fast trial does not bring the pool
+ * straight back (each did, so a page's pool that stalled for 100 ms in 1% of calls lost 8% on the
+ * whole; the price: once such stalls end, the pool's raised estimate decays one trial at a time, about
+ * 2 s of the kernel's time); a re-measured way that now takes under half its estimate is measured again
+ * on the next call, and a trial that finds it close (under CLEAR×), or a change of which way wins, ends
+ * the backoff, so a lasting change (load elsewhere starting or ending) is followed within calls after
+ * at most MAX_WAIT_MS (or one base interval, if longer) of the kernel's time.
  */
 
 import { median } from '../metrics.js';
@@ -50,7 +54,7 @@ const STALL = 4;
 const STALL_MEMORY = 20;
 /** Samples of each way before the faster is chosen. */
 const LEARN = 3;
-/** A pooled trial this many times slower than inline ends the pool's trials. */
+/** A second pooled trial this many times slower than inline ends the pool's trials. */
 const LOSS_STOP = 2;
 /** The pool is chosen when its time per unit is below this share of inline's. */
 export const POOL_MARGIN = 0.85;
@@ -77,6 +81,8 @@ interface KernelStats {
   poolWon: boolean;
   /** the pool's sample count at its last stall (a call STALL× its estimate) */
   lastStall: number;
+  /** the pool's sample count at its last stall taken whole (not a lone one) */
+  lastWhole: number;
   /** the cost of the call in flight (calls of one policy never overlap: the backend runs one at a time) */
   cost: number;
   /** the two answers, made once per bucket (a call allocates nothing: 0.1–0.4 µs mattered on an 8 µs dot) */
@@ -111,6 +117,7 @@ function newStats(): KernelStats {
     backoff: 0,
     poolWon: false,
     lastStall: -Infinity,
+    lastWhole: -Infinity,
     cost: 0,
     inlineWay: { pooled: false, done: (ms) => record(s, false, ms) },
     poolWay: { pooled: true, done: (ms) => record(s, true, ms) },
@@ -125,23 +132,35 @@ function record(stats: KernelStats, pooled: boolean, ms: number): void {
   if (way.n < LEARN) {
     way.first.push(u);
     way.perUnit = way.first.length === LEARN ? median(way.first) : Math.min(...way.first);
-    if (pooled && u > LOSS_STOP * stats.inline.perUnit) [way.n, way.perUnit] = [LEARN - 1, Math.max(way.perUnit, u)];
+    // two pooled trials that lose by LOSS_STOP: the median of three loses at least by as much as the lower
+    const losses = pooled && way.first.length < LEARN ? way.first.filter((v) => v > LOSS_STOP * stats.inline.perUnit) : [];
+    if (losses.length === 2) [way.n, way.perUnit] = [LEARN - 1, Math.min(...losses)];
   } else {
     // a re-measured way that now takes under half its estimate is measured again next call:
     // a lasting change is followed in a few calls, a lucky one is corrected by the next
     const chosen = pooled === poolWins(stats);
-    if (pooled && u > STALL * way.perUnit) stats.lastStall = way.n;
-    if (!chosen) {
-      // ...unless the pool stalled within its last STALL_MEMORY samples: then a fast trial is
-      // the pool between stalls, not a change, and it comes back only as its estimate decays
-      if (u < 0.5 * way.perUnit && !(pooled && way.n - stats.lastStall <= STALL_MEMORY)) stats.spent = Infinity;
-      const winner = pooled ? stats.inline : stats.pool;
-      stats.backoff = u >= CLEAR * winner.perUnit ? Math.min(MAX_BACKOFF, stats.backoff + 1) : 0;
+    // a stall spread over the pooled calls since the previous one (or all of them) is its share of the
+    // pool's mean; where the pool still wins with that share (never more than ALPHA of it, as taken
+    // whole), it is a lone stall and adds that share only (only the chosen pool can stall alone: a
+    // pool that does not win does not win with more)
+    const stalled = pooled && u > STALL * way.perUnit;
+    const share = stalled ? (u - way.perUnit) * Math.min(ALPHA, 1 / Math.min(way.n, way.n - stats.lastStall)) : 0;
+    if (stalled) stats.lastStall = way.n;
+    if (stalled && way.perUnit + share < POOL_MARGIN * stats.inline.perUnit) way.perUnit += share;
+    else {
+      if (stalled) stats.lastWhole = way.n;
+      if (!chosen) {
+        // ...unless the pool stalled (taken whole) within its last STALL_MEMORY samples: then a fast
+        // trial is the pool between stalls, not a change, and it comes back only as its estimate decays
+        if (u < 0.5 * way.perUnit && !(pooled && way.n - stats.lastWhole <= STALL_MEMORY)) stats.spent = Infinity;
+        const winner = pooled ? stats.inline : stats.pool;
+        stats.backoff = u >= CLEAR * winner.perUnit ? Math.min(MAX_BACKOFF, stats.backoff + 1) : 0;
+      }
+      // a pooled call's time counts whole: a stalled worker (preempted by another process) is part
+      // of what the pool costs, and capping it let a pool that stalled in 1 call of 30 stay chosen
+      // while it lost 1.5× on the mean
+      way.perUnit += ALPHA * ((pooled ? u : Math.min(u, 4 * way.perUnit)) - way.perUnit);
     }
-    // a pooled call's time counts whole: a stalled worker (preempted by another process) is part
-    // of what the pool costs, and capping it let a pool that stalled in 1 call of 30 stay chosen
-    // while it lost 1.5× on the mean
-    way.perUnit += ALPHA * ((pooled ? u : Math.min(u, 4 * way.perUnit)) - way.perUnit);
   }
   way.n++;
   if (pooled === poolWins(stats) && stats.spent !== Infinity) stats.spent += ms;
