@@ -1,6 +1,6 @@
 /**
  * The sparse direct solvers' numeric phases and the Krylov methods are imported on first use
- * (src/runtime/direct-solvers.ts, src/runtime/krylov-solvers.ts, through lazyModule): in Node,
+ * (src/runtime/direct-solvers.ts, src/runtime/krylov-solvers.ts, src/solvers/amg/cycle-chunk.ts, through lazyModule): in Node,
  * explain('solve'), estimateFactorCost, AMG and Krylov solves leave the direct solvers unloaded and the
  * first factorization loads them; products, explain, AMG set-up and factorizations leave the Krylov
  * methods unloaded and the first iterative solve loads them. In a page's bundle (esbuild, split, from
@@ -14,6 +14,7 @@ import { lazyModule } from '../src/lazy-module.js';
 import { createRuntime, Factorization, poisson2D } from '../src/index.js';
 import { directSolvers } from '../src/runtime/direct-solvers.js';
 import { krylovSolvers } from '../src/runtime/krylov-solvers.js';
+import { amgCycleChunk } from '../src/solvers/amg/cycle-chunk.js';
 import { trueResidual } from './solve-reference.js';
 import { root } from './examples.js';
 
@@ -55,11 +56,21 @@ describe('the direct solvers in Node', () => {
       expect(rt.explain('solve', h).method).toBe('direct');
       expect(rt.estimateFactorCost(h, 'cholesky').fillNnz).toBeGreaterThan(A.nnz / 2);
       expect((await rt.spmv(h, b)).length).toBe(A.rows);
-      const M = rt.amg(rt.upload(poisson2D(40)));
+      const P = poisson2D(40);
+      const hp = rt.upload(P);
+      const M = rt.amg(hp);
       expect(M.amg?.levels.length).toBeGreaterThanOrEqual(2);
       expect(krylovSolvers.loaded()).toBe(false);
+      expect(amgCycleChunk.loaded()).toBe(false);
       expect((await rt.cg(h, b, { tol: 1e-10 })).converged).toBe(true);
       expect(krylovSolvers.loaded()).toBe(true);
+      // the AMG cycle: not loaded by its set-up nor by a solve without it; the first solve with it loads it
+      expect(amgCycleChunk.loaded()).toBe(false);
+      const bp = Float64Array.from({ length: P.rows }, (_, i) => Math.cos(0.2 * i));
+      const withAmg = await rt.cg(hp, bp, { preconditioner: M, tol: 1e-10 });
+      expect(amgCycleChunk.loaded()).toBe(true);
+      expect(withAmg.converged && withAmg.iterations < 20).toBe(true);
+      expect(trueResidual(P, withAmg.x, bp)).toBeLessThanOrEqual(1e-10);
       expect(directSolvers.loaded()).toBe(false);
       const s = await rt.solve(h, b);
       expect(directSolvers.loaded()).toBe(true);
@@ -103,6 +114,7 @@ describe('the direct and Krylov solvers in a page bundle', () => {
     visit(Object.keys(outputs).find((o) => outputs[o].entryPoint === 'cpu-only.js')!);
     const where = (m: string) => Object.keys(outputs).filter((o) => Object.keys(outputs[o].inputs).some((i) => i.endsWith(m)));
     const numeric = ['src/solvers/direct/factor.ts', 'src/solvers/direct/supernodal.ts', 'src/solvers/direct/band-lu.ts', 'src/cpu/cholesky.ts', 'src/cpu/lu.ts'];
+    numeric.push('src/solvers/amg/cycle.ts');
     numeric.push('src/solvers/true-residual.ts', 'src/solvers/krylov/cg.ts', 'src/solvers/krylov/gmres.ts', 'src/solvers/krylov/bicgstab.ts', 'src/solvers/krylov/minres.ts');
     for (const m of numeric) {
       expect(where(m), `${m} is not in the bundle`).toHaveLength(1);

@@ -51,6 +51,7 @@ import type { FactorOptions, Factorization as KeptFactor } from '../solvers/dire
 import type { Factorization } from '../solvers/direct/factorization.js';
 import { directSolvers } from './direct-solvers.js';
 import { krylovSolvers } from './krylov-solvers.js';
+import { amgCycleChunk } from '../solvers/amg/cycle-chunk.js';
 import type { OrderingName } from '../solvers/direct/analysis.js';
 
 type Handle = MatrixHandle | ResidentVector | DenseHandle | PreconditionerHandle;
@@ -1804,6 +1805,8 @@ export class Runtime implements HandleOwner {
       const own = handle || kind === 'chebyshev' ? undefined : plan;
       let P: PreconditionerOperator<PathVector>;
       try {
+        // the AMG cycle is a chunk of its own (amg/cycle-chunk.ts): here, in a solve, before it is built
+        if (plan.kind === 'amg') await amgCycleChunk.load();
         P = handle ? handle.on(p.id, base) : plan.instantiate(base);
       } catch (e) {
         own?.dispose?.();

@@ -15,7 +15,7 @@ import { levelSchedule, reversedSchedule } from './levels.js';
 import { ssorFactors } from './ssor.js';
 import { checkAmgOptions, type AmgInfo } from '../amg/info.js';
 import type { AmgOptions } from '../amg/hierarchy.js';
-import { amgCycle } from '../amg/cycle.js';
+import { amgCycleChunk } from '../amg/cycle-chunk.js';
 import { amgSetup } from '../amg/index.js';
 import type { SparseKernels } from '../amg/spgemm.js';
 
@@ -185,7 +185,7 @@ export function planPreconditioner(
     }
     case 'amg': {
       const { hierarchy, info, description } = amgSetup(A, s, kernels, o.amg);
-      return plan('amg', description, (ops) => amgCycle(ops, hierarchy), 0, info, () => hierarchy.dispose());
+      return plan('amg', description, (ops) => amgCycleChunk.get().amgCycle(ops, hierarchy), 0, info, () => hierarchy.dispose());
     }
   }
 }
