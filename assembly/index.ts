@@ -24,6 +24,7 @@ export * from './symbolic';
 export * from './btf';
 export * from './residual';
 export * from './aggregate';
+export * from './structure';
 export * from './candidates';
 export * from './tentative';
 export * from './coarse_inverse';

@@ -5,8 +5,11 @@
  * missing, an explicit zero without a mirror, perturbations above and below the tolerance, complex
  * symmetric but not Hermitian).
  */
-import { describe, expect, it } from 'vitest';
-import { CSRMatrix } from '../src/formats/csr.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CSRMatrix, markPrivateCanonical } from '../src/formats/csr.js';
+import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
+import * as startChunk from '../src/cpu/tier-up.js';
+import { DIA_MAX_DIAGONALS, knownScan } from '../src/formats/diagonal-scan.js';
 import { DIAMatrix } from '../src/formats/dia.js';
 import { poisson3D } from '../src/generators/poisson.js';
 import { anyStructure, gridDiameter, pseudoDiameter, solveStructure } from '../src/solvers/structure.js';
@@ -311,5 +314,152 @@ describe('gridDiameter (rt.solve reads a DIA copy of a grid without the two sear
     }
     // the extra diagonal edge's matrix is still read: its diameter comes from the searches
     expect(solveStructure(cases[6][1], DIAMatrix.fromCSR(cases[6][1])).diameter).toBe(referenceDiameter(cases[6][1]));
+  });
+});
+
+/**
+ * Every field the structure check finds, by definition over A's entries in a map keyed by (i, j)
+ * (duplicates summed; a sparse reference, so it reaches the sizes where the pool splits the rows),
+ * with the format choice's scan: the distinct diagonals j − i holding an entry, the longest row, Σ of
+ * the squared row lengths.
+ */
+function sparseReference(A: CSRMatrix) {
+  const n = A.rows;
+  const at = new Map<number, number>();
+  const key = (i: number, j: number) => i * A.cols + j;
+  const diagonals = new Set<number>();
+  let [maxRow, sumSq, finite] = [0, 0, true];
+  for (let i = 0; i < n; i++) {
+    const len = A.rowPtr[i + 1] - A.rowPtr[i];
+    maxRow = Math.max(maxRow, len);
+    sumSq += len * len;
+    for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) {
+      const j = A.colIdx[k];
+      at.set(key(i, j), (at.get(key(i, j)) ?? 0) + A.values[k]);
+      diagonals.add(j - i);
+      if (!Number.isFinite(A.values[k])) finite = false;
+    }
+  }
+  let hermitian = A.rows === A.cols;
+  for (const [kk, a] of at) {
+    const [i, j] = [Math.floor(kk / A.cols), kk % A.cols];
+    if (!hermitian || i === j) continue;
+    const m = at.get(key(j, i)) ?? 0;
+    if (!(Math.abs(a - m) <= 1e-12 * Math.max(Math.abs(a), Math.abs(m)))) hermitian = false;
+  }
+  let [positiveDiagonal, zeroDiagonals, laplacianLike, diagonallyDominant] = [true, 0, true, true];
+  for (let i = 0; i < n; i++) {
+    const d = at.get(key(i, i)) ?? 0;
+    let [off, offAbs] = [0, 0];
+    for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) {
+      if (A.colIdx[k] === i) continue;
+      const a = A.values[k];
+      if (a > 0) laplacianLike = false;
+      off -= a;
+      offAbs += Math.abs(a);
+    }
+    if (d === 0) zeroDiagonals++;
+    if (!(d > 0)) positiveDiagonal = false;
+    if (off > d * (1 + 1e-12)) laplacianLike = false;
+    if (Math.abs(d) < offAbs * (1 - 1e-12)) diagonallyDominant = false;
+  }
+  const structure = { n, nnz: A.nnz, hermitian, positiveDiagonal, zeroDiagonals, finite, laplacianLike, diagonallyDominant };
+  return { structure, scan: { diagonals: diagonals.size, maxRow, sumSq }, offsets: [...diagonals].sort((a, b) => a - b) };
+}
+
+describe("solveStructure's pass on the CPU pool (src/cpu/tier-up.ts poolStructure: assembly/structure.ts)", () => {
+  let rt: Runtime;
+  let one: Runtime;
+  beforeAll(async () => {
+    rt = await createRuntime({ workers: 2 });
+    one = await createRuntime({ workers: 1 });
+  });
+  afterAll(() => {
+    rt.dispose();
+    one.dispose();
+  });
+
+  /** A symmetric random matrix large enough (≥ 16384 entries) for the pool to split its rows. */
+  const big = randomSymmetric(6000, 5);
+  const P = poisson2D(70);
+  // entries near the middle row, where two threads' chunks meet, and at both ends
+  const near = (A: CSRMatrix, row: number) => offDiagonal(A).filter(([, i]) => i === row)[0][0];
+  const half = P.rows >> 1;
+  const cases: [string, CSRMatrix][] = [
+    ['poisson2D(70)', P],
+    ['poisson3D(20)', poisson3D(20)],
+    ['symmetric 6000', big],
+    ['poisson3D(20) f32', poisson3D(20, { dtype: 'f32' })],
+    ['bcsstk13', loadShared('bcsstk13')],
+    ['west0479', loadShared('west0479')],
+    ['random', randomMatrix({ rows: 5000, meanRowLength: 5, seed: 21 })],
+    ['rectangular', randomMatrix({ rows: 3000, cols: 4000, meanRowLength: 6, seed: 22 })],
+    ['empty', new CSRMatrix(0, 0, 'f64', Int32Array.of(0), new Int32Array(0), new Float64Array(0))],
+    ['one row', new CSRMatrix(1, 1, 'f64', Int32Array.of(0, 1), Int32Array.of(0), Float64Array.of(2))],
+  ];
+  for (const row of [0, half - 1, half, half + 1, P.rows - 1]) {
+    const k = near(P, row);
+    cases.push([`mirror dropped at row ${row}`, without(P, k)], [`(1 + 1e-9) at row ${row}`, withValue(P, k, P.values[k] * (1 + 1e-9))]);
+    cases.push([`(1 + 1e-14) at row ${row}`, withValue(P, k, P.values[k] * (1 + 1e-14))], [`NaN at row ${row}`, withValue(P, k, NaN)]);
+    cases.push([`explicit zero without a mirror at row ${row}`, withValue(without(P, k), near(without(P, k), row), 0)]);
+  }
+  cases.push(['+Inf diagonal', withValue(P, P.rowPtr[half], Infinity)], ['zero diagonal', withValue(P, P.rowPtr[half] + 1, 0)], ['positive off-diagonal', withValue(P, near(P, half), 0.5)]);
+  // a large pattern with its upper triangle's entries doubled (no mirror pair matches) and one with its lower ones dropped
+  const up = (A: CSRMatrix) => CSRMatrix.fromTriplets(A.rows, A.cols, 'f64', ...triplets(A, (i, j) => (j >= i ? 1 : 0)));
+  cases.push(['upper triangle only', up(P)]);
+
+  it('the reference\'s fields and scan, on 1 and 2 threads, at the chunks\' boundaries; the same as the JavaScript pass', () => {
+    for (const r of [rt, one]) {
+      const B = r.cpuBackend;
+      // the pool's start-up chunk, which carries the pass: loaded for a pool of several threads
+      if (B.threads > 1) expect(B.startChunk).toBeDefined();
+      const chunk = B.startChunk ?? startChunk;
+      for (const [name, A] of cases) {
+        const ref = sparseReference(A);
+        const got = solveStructure(A, null, () => chunk.poolStructure(B, A));
+        expect({ ...got, diameter: undefined }, name).toEqual({ ...ref.structure, diameter: undefined });
+        expect({ ...got, diameter: undefined }, name).toEqual({ ...solveStructure(A), diameter: undefined });
+        // the format choice's scan, on a private copy (only those keep one), and the offsets it keeps for DIA
+        const copy = markPrivateCanonical(new CSRMatrix(A.rows, A.cols, A.dtype, A.rowPtr.slice(), A.colIdx.slice(), A.values.slice()));
+        solveStructure(copy, null, () => chunk.poolStructure(B, copy));
+        expect(knownScan(copy), name).toEqual(ref.scan);
+        if (ref.offsets.length <= DIA_MAX_DIAGONALS && A.rows * ref.offsets.length <= 4 * A.nnz + 64) {
+          expect(Array.from(DIAMatrix.fromCSR(copy).offsets), name).toEqual(ref.offsets);
+        }
+      }
+    }
+  });
+});
+
+/** A's entries (i, j, weight(i, j)·value) as triplets, those of weight 0 left out. */
+function triplets(A: CSRMatrix, weight: (i: number, j: number) => number): [Int32Array, Int32Array, Float64Array] {
+  const [ri, ci, v]: number[][] = [[], [], []];
+  for (let i = 0; i < A.rows; i++) {
+    for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) {
+      const w = weight(i, A.colIdx[k]);
+      if (w !== 0) ri.push(i), ci.push(A.colIdx[k]), v.push(w * A.values[k]);
+    }
+  }
+  return [Int32Array.from(ri), Int32Array.from(ci), Float64Array.from(v)];
+}
+
+describe("the runtime's structure check of a large real matrix on the pool (the pool's start-up chunk)", () => {
+  it('rt.explain reads the reference\'s structure; rt.amg on a fresh handle refuses a matrix one mirror off', async () => {
+    const rt = await createRuntime({ workers: 2 });
+    try {
+      // ≥ 65 536 entries: the pool's pass (STRUCTURE_POOL_MIN)
+      const P = poisson2D(120);
+      const k = offDiagonal(P).filter(([, i]) => i === P.rows >> 1)[0][0];
+      for (const [name, A] of [['poisson2D(120)', P], ['mirror dropped', without(P, k)], ['(1 + 1e-9)', withValue(P, k, P.values[k] * (1 + 1e-9))]] as const) {
+        const s = rt.explain('solve', rt.upload(A)).structure;
+        expect({ ...s, diameter: undefined }, name).toEqual({ ...sparseReference(A).structure, diameter: undefined });
+        // a fresh handle: rt.amg makes the check first
+        const h = rt.upload(A);
+        if (name === 'poisson2D(120)') expect(rt.amg(h).amg!.levels.length, name).toBeGreaterThan(1);
+        else expect(() => rt.amg(h), name).toThrow(/not symmetric/);
+      }
+    } finally {
+      rt.dispose();
+    }
   });
 });

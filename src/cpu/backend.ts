@@ -545,6 +545,11 @@ export class CpuBackend {
     if (end > start) callWith(fn, args, start, end);
   }
 
+  /** the pool's start-up chunk (src/cpu/tier-up.ts) where it has loaded (a pool of several threads on a shared memory) */
+  get startChunk(): typeof import('./tier-up.js') | undefined {
+    return tierUp.loaded() ? tierUp.get() : undefined;
+  }
+
   /**
    * The calls worker 0 tiers up at start (src/cpu/tier-up.ts), over a region kept until dispose: a
    * replaced pool's worker may still run them while its successor's does (scratch both may scribble on).

@@ -13,7 +13,7 @@ import { amgBlocks } from '../solvers/amg/aggregate.js';
 import { onePerRow, prolongOnePerRow, WIDEST } from './prolong.js';
 
 /** Products with fewer entries in A than this run as one chunk on the calling thread. */
-const SPGEMM_POOL_FLOOR = 16384;
+export const SPGEMM_POOL_FLOOR = 16384;
 /**
  * Rows of a partial sum of the Lanczos kernels (assembly/lanczos.ts GROUP): a function of A alone, so
  * ρ, and the AMG hierarchy smoothed with it, are the same bits on any number of threads.
@@ -325,6 +325,12 @@ export class CpuSparseSession implements SparseSession {
     } finally {
       for (const r of [...regions, out]) r.dispose();
     }
+  }
+
+  /** A's copy here (row pointers, columns, values: f64), made once per session */
+  resident(A: CSRMatrix): number[] {
+    const M = this.upload(A, 1);
+    return [M.ptr, M.idx, M.val];
   }
 
   diagonal(A: CSRMatrix): { dinv: Float64Array; positive: boolean } {

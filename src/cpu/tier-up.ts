@@ -11,10 +11,17 @@
  *
  * The set: the kernels of CG on a stencil's compact DIA copy (rt.solve's default for one, Jacobi, in
  * f64 and in f32 refined in f64; rt.cg's, without a preconditioner) and the f64 vector operations
- * every Krylov method calls — a few ms of an idle worker and V8's background compilation. Others tier
- * up on first use, as before.
+ * every Krylov method calls, and the structure check's pass over a CSR (runtime.structurePass) — a few
+ * ms of an idle worker and V8's background compilation. Others tier up on first use, as before.
  */
 import type { WasmHeap } from './memory.js';
+import type { CpuBackend } from './backend.js';
+import { CpuSparseSession, SPGEMM_POOL_FLOOR } from './spgemm.js';
+import { isPrivateCanonical, type CSRMatrix } from '../formats/csr.js';
+import type { SolveStructure } from '../solvers/structure.js';
+import { DIA_MAX_DIAGONALS, finishScan, knownScan } from '../formats/diagonal-scan.js';
+import { MemoryLimitError } from '../errors.js';
+import { balancedBounds } from './partition.js';
 
 /** rows of the tiny problem (a multiple of 4: the DIA kernels' row blocks) */
 const N = 256;
@@ -23,8 +30,10 @@ const OFFSETS = [-64, -8, -1, 0, 1, 8, 64];
 /** calls of each kernel: past V8's tiering budget (≈ 1.8 MB of executed code) for each on N rows */
 export const TIER_UP_REPS = 400;
 const VECTORS = 6;
+/** bytes of the same stencil as a CSR (row pointers, columns, values) and structure_real's slot, record and marks */
+const CSR_BYTES = 4 * (N + 16) + OFFSETS.length * N * 12 + 16 + 32 + 2 * N;
 /** bytes of the region the tiny problem lives in */
-export const TIER_UP_BYTES = 64 + OFFSETS.length * N * 8 + N / 4 + 64 + VECTORS * N * 8 + 64;
+export const TIER_UP_BYTES = 64 + OFFSETS.length * N * 8 + N / 4 + 64 + VECTORS * N * 8 + 64 + CSR_BYTES;
 
 /**
  * Writes the tiny problem into the region at `ptr` (TIER_UP_BYTES, from `heap`) and returns the
@@ -46,6 +55,27 @@ export function tierUpCalls(heap: WasmHeap, ptr: number): [string, number[]][] {
   new Uint8Array(mem, uni, N / 4).fill(1, 0, N / 8);
   new Float64Array(mem, v(0), N).fill(1);
   const dia = [offsets, nd, data, N, N];
+  // the stencil as a CSR for the structure check's pass (rt.amg's and a large solve's first step:
+  // 436–477 ms of poisson3D(128)'s first pass on the H100 host's 17 threads in baseline code, 19–35
+  // optimized; bench/device/results-2026-11-27-eighth/amggpu/call4)
+  const ap = out + 64;
+  const ai = ap + 4 * (N + 16);
+  const av = ai + nd * N * 4;
+  const slot = av + nd * N * 8;
+  const record = slot + 16;
+  const marks = record + 32;
+  const rowPtr = new Int32Array(mem, ap, N + 1);
+  const colIdx = new Int32Array(mem, ai, nd * N);
+  const values = new Float64Array(mem, av, nd * N);
+  for (let i = 0, k = 0; i < N; i++) {
+    for (const o of OFFSETS) {
+      if (i + o < 0 || i + o >= N) continue;
+      colIdx[k] = i + o;
+      values[k++] = o === 0 ? 6 : -1;
+    }
+    rowPtr[i + 1] = k;
+  }
+  new Int32Array(mem, slot, 1)[0] = record;
   return [
     ['dia_f64f32', [...dia, v(0), v(1), 1, 0, 0, N]],
     ['cg_dia_direction_scaled_f64f32u', [...dia, v(0), v(1), v(2), uni, consts, 0.5, 1, out, 0, N]],
@@ -64,5 +94,74 @@ export function tierUpCalls(heap: WasmHeap, ptr: number): [string, number[]][] {
     ['nrm2_f32', [v(0), out, 0, N]],
     ['refine_residual_dia_f32', [...dia, v(0), v(1), v(2), out, 0, N]],
     ['refine_add_f32', [v(0), v(1), v(2), out, 0, N]],
+    ['structure_real', [ap, ai, av, N, 1, marks, slot, 0, N]],
   ];
+}
+
+/** Entries from which poolStructure runs (smaller: the JavaScript pass costs less than A's copy). */
+const STRUCTURE_POOL_MIN = 1 << 16;
+
+/**
+ * solveStructure's pass over a real canonical CSR A on the pool (assembly/structure.ts: realStructure's
+ * results, and for a runtime-private A without one the format choice's scan, kept as realStructure
+ * keeps it), A copied to the pool for it (and freed); undefined for a small A (the JavaScript pass
+ * costs less than the copy) and where the copy would pass the memory budget. In this chunk, loaded as a pool of several threads starts, rather than with the runtime: a
+ * page's first bundle stays within webpack's size hint, and the pass needs a pool to pay.
+ */
+export function poolStructure(B: CpuBackend, A: CSRMatrix): SolveStructure | undefined {
+  if (A.nnz < STRUCTURE_POOL_MIN) return undefined;
+  const session = new CpuSparseSession(B);
+  try {
+    return pass(B, A, session.resident(A));
+  } catch (e) {
+    if (e instanceof MemoryLimitError) return undefined;
+    throw e;
+  } finally {
+    session.dispose();
+  }
+}
+
+function pass(B: CpuBackend, A: CSRMatrix, at: number[]): SolveStructure {
+  const n = A.rows;
+  const ap = A.rowPtr;
+  const chunks = A.nnz < SPGEMM_POOL_FLOOR ? 1 : B.threads;
+  const bounds = chunks === 1 ? Int32Array.of(0, n) : balancedBounds(n, chunks, (i) => ap[i] + i);
+  const scan = isPrivateCanonical(A) && !knownScan(A);
+  const marks = scan ? Math.max(0, A.rows + A.cols - 1) : 0;
+  const regions = [16 * chunks, 24 * chunks, marks || 8, 4 * DIA_MAX_DIAGONALS].map((bytes) => B.heap.alloc(bytes));
+  const [slots, records, seen, found] = regions;
+  try {
+    const slotView = slots.view('i32', 4 * chunks);
+    for (let c = 0; c < chunks; c++) slotView[4 * c] = records.ptr + 24 * c;
+    // an empty chunk's record is not written
+    records.view('u8').fill(0);
+    if (scan) seen.view('u8', marks).fill(0);
+    B.runChunksSync('structure_real', [...at, n, A.rows === A.cols ? 1 : 0, scan ? seen.ptr : 0, slots.ptr], bounds, 6);
+    const ints = records.view('i32', 6 * chunks);
+    const sums = records.view('f64', 3 * chunks);
+    let [flags, zeroDiagonals, maxRow, unmatched, sumSq] = [0, 0, 0, 0, 0];
+    for (let c = 0; c < chunks; c++) {
+      flags |= ints[6 * c];
+      zeroDiagonals += ints[6 * c + 1];
+      maxRow = Math.max(maxRow, ints[6 * c + 2]);
+      unmatched += ints[6 * c + 3];
+      sumSq += sums[3 * c + 2];
+    }
+    if (scan) {
+      const diagonals = B.kernel('structure_marks')(seen.ptr, marks, found.ptr, DIA_MAX_DIAGONALS);
+      finishScan(A, 0, Array.from(found.view('i32', Math.min(diagonals, DIA_MAX_DIAGONALS))), { diagonals, maxRow, sumSq }, true);
+    }
+    return {
+      n,
+      nnz: A.nnz,
+      hermitian: A.rows === A.cols && (flags & 1) === 0 && unmatched === 0,
+      positiveDiagonal: (flags & 16) === 0,
+      zeroDiagonals,
+      finite: (flags & 2) === 0,
+      laplacianLike: (flags & 4) === 0,
+      diagonallyDominant: (flags & 8) === 0,
+    };
+  } finally {
+    for (const r of regions) r.dispose();
+  }
 }

@@ -35,15 +35,15 @@ export function diagonalMarks(rows: number, cols: number): Uint8Array {
 }
 
 /**
- * Ends a scan of A with `seen` its marks and `found` the first DIA_MAX_DIAGONALS marks as they were
- * set (a scan pushes each new mark while there are no more: no pass over the rows + cols − 1 marks
- * afterwards): with `keep` (A runtime-private), the offsets a DIA conversion of A would scan the
- * entries for (when DIA could be chosen: few diagonals) and the scan itself are kept for A; the
- * marks' memory is given back.
+ * Ends a scan of A with `found` the first DIA_MAX_DIAGONALS marks as they were set (a scan pushes
+ * each new mark while there are no more: no pass over the rows + cols − 1 marks afterwards): with
+ * `keep` (A runtime-private), the offsets a DIA conversion of A would scan the entries for (when DIA
+ * could be chosen: few diagonals) and the scan itself are kept for A; the `marks` bytes diagonalMarks
+ * reserved are given back (0: the marks were elsewhere, the CPU pool's).
  */
-export function finishScan(A: CSRMatrix, seen: Uint8Array, found: number[], scan: DiagonalScan, keep: boolean): DiagonalScan {
+export function finishScan(A: CSRMatrix, marks: number, found: number[], scan: DiagonalScan, keep: boolean): DiagonalScan {
   if (keep && scan.diagonals <= DIA_MAX_DIAGONALS) rememberOffsets(A, Int32Array.from(found, (d) => d - (A.rows - 1)).sort());
   if (keep && isPrivateCanonical(A)) scans.set(A, scan);
-  releaseMemory(seen.length);
+  releaseMemory(marks);
   return scan;
 }

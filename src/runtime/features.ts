@@ -143,7 +143,7 @@ function scan(A: CSRMatrix, keep: boolean): DiagonalScan {
       }
     }
   }
-  return finishScan(A, seen, found, { diagonals, maxRow, sumSq }, keep);
+  return finishScan(A, seen.length, found, { diagonals, maxRow, sumSq }, keep);
 }
 
 /** Defines f[key] as an enumerable property computed once, on its first read. */

@@ -1421,7 +1421,14 @@ export class Runtime implements HandleOwner {
       let structure: SolveStructure | undefined;
       // computed on first read: a factorization that meets tol never reads it (≈ 7% of a small direct solve)
       // from the resident DIA copy where one is made (solveStructure: the diagonals' pass, not the CSR's)
-      s = { csr, get structure() { return (structure ??= solveStructure(csr, h.madeHost)); } };
+      // the pool's pass over a large real A where its chunk is loaded (a pool of several threads;
+      // src/cpu/tier-up.ts poolStructure): the DIA pass took 250 ms of a first rt.cg of poisson3D(128)
+      // on the H100 machine's 16-core host, the pool's 19–35 (bench/device/results-2026-11-27-eighth/
+      // amggpu); on 2 threads at load 8, copy and pass 34 against 53 ms (poisson3D(64)), 53 against 90
+      // (poisson2D(1024))
+      const B = this.cpu.backend;
+      const chunk = B.startChunk;
+      s = { csr, get structure() { return (structure ??= solveStructure(csr, h.madeHost, chunk && (() => chunk.poolStructure(B, csr)))); } };
       this.structureCache.set(h.source, s);
     }
     return s;
@@ -1440,7 +1447,10 @@ export class Runtime implements HandleOwner {
   }
 
   private pathSolveInfo(p: Path, h: MatrixHandle): PathSolveInfo {
-    const ops = p.solverOps(this.matrixOn(h, p, 'N'), h.host, 'none');
+    // the host matrix matrixOn made p's copy from: on another path than the CPU the canonical CSR, not
+    // h.host (its CPU format made for nothing: a DIA conversion, 218 ms of a first WebGPU solve of
+    // poisson3D(128) on the H100 machine's host, bench/device/results-2026-11-27-eighth/amggpu/call2)
+    const ops = p.solverOps(this.matrixOn(h, p, 'N'), p === this.home ? h.host : (h.canonicalCsr ?? h.host), 'none');
     ops.dispose();
     // the resident Chebyshev-CG fuses its steps into the SpMV of a DIA matrix (src/webgpu/cg.ts); measured in f64
     const chebyshevFused = typeof ops.cgChebyshevResident === 'function' && h.dtype === 'f64' && this.formatFor(h, p) === 'dia';
@@ -1654,7 +1664,7 @@ export class Runtime implements HandleOwner {
     const p = asked ?? this.solvePath(h, undefined);
     // the path ready before pathSolveInfo uploads A there: a WebGPU upload then splits f64 values on the GPU
     await this.ready(p);
-    // A's copy on the path first: on the CPU path, a DIA copy then gives the structure its faster pass
+    // A's copy on the path first: on the CPU path of one thread, a DIA copy then gives the structure its faster pass
     const info = this.pathSolveInfo(p, h);
     const structure = analysis.structure;
     const choice = chooseSolve(structure, info, { method: method ?? (o.method === 'direct' ? 'auto' : o.method), preconditioner: pre, spd: o.spd });

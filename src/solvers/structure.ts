@@ -41,11 +41,14 @@ export interface SolveStructure {
  * or never reaches have no mirror and must be zero. (A binary search in the mirrored row per entry
  * took 60 ms of poisson3D(64)'s 1.8 M entries; this takes a third of that.)
  */
-export function solveStructure(A: CSRMatrix, copy?: SparseMatrix | null): SolveStructure {
+export function solveStructure(A: CSRMatrix, copy?: SparseMatrix | null, pass?: () => SolveStructure | undefined): SolveStructure {
   const dia = !isComplex(A.dtype) && copy?.format === 'dia' && copy.rows === A.rows && copy.cols === A.cols ? copy : null;
-  // the DIA pass counts each upper diagonal's nonzero slots, which gridDiameter reads
-  const nonzeros = dia ? new Int32Array(dia.offsets.length) : undefined;
-  const s = isComplex(A.dtype) ? anyStructure(A) : dia ? diaStructure(dia, A.nnz, nonzeros!) : realStructure(A);
+  // `pass` where given (the CPU pool's, src/cpu/tier-up.ts poolStructure: realStructure's results) and
+  // it runs, else the DIA copy's, else the CSR's; the DIA pass counts each upper diagonal's nonzero
+  // slots, which gridDiameter reads (else counts itself)
+  const pooled = isComplex(A.dtype) ? undefined : pass?.();
+  const nonzeros = dia && !pooled ? new Int32Array(dia.offsets.length) : undefined;
+  const s = isComplex(A.dtype) ? anyStructure(A) : (pooled ?? (dia ? diaStructure(dia, A.nnz, nonzeros!) : realStructure(A)));
   if (s.hermitian && s.laplacianLike && s.n > 0) {
     // on first read: only 'auto' reads it, and its two breadth-first searches cost ≈ 0.3 s a million
     // rows, which a solve with its preconditioner given (rt.amg, 'jacobi', …) need not pay
@@ -120,7 +123,7 @@ function realStructure(A: CSRMatrix): SolveStructure {
   for (let j = 0; j < n && hermitian; j++) {
     for (let q = cursor[j]; q < rowPtr[j + 1] && colIdx[q] < j; q++) if (values[q] !== 0) hermitian = false;
   }
-  if (seen) finishScan(A, seen, marked, { diagonals, maxRow, sumSq }, true);
+  if (seen) finishScan(A, seen.length, marked, { diagonals, maxRow, sumSq }, true);
   return { n, nnz: A.nnz, hermitian, positiveDiagonal, zeroDiagonals, finite, laplacianLike, diagonallyDominant };
 }
 
