@@ -1,11 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
+import { describe, expect, it } from 'vitest';
+import type { Runtime } from '../src/runtime/runtime.js';
 import { CSRMatrix } from '../src/formats/csr.js';
 import { poisson2D, poisson3D } from '../src/generators/poisson.js';
 import { diffusion2D } from '../src/generators/diffusion.js';
 import { amgBlocks, strengthAggregation } from '../src/solvers/amg/aggregate.js';
 import { CpuSparseSession } from '../src/cpu/spgemm.js';
 import { loadShared } from './matrices.js';
+import { withRuntimes } from './cpu-setups.js';
 
 /** P·A·Pᵀ for the permutation i → perm[i], canonical (a stencil whose neighbours lie all over the rows) */
 function permuted(A: CSRMatrix, perm: Int32Array): CSRMatrix {
@@ -95,14 +96,7 @@ function evenBlocks(n: number, b: number): Int32Array {
 describe('amg aggregation in blocks (assembly/aggregate.ts on the pool, its JavaScript reference)', () => {
   let rt: Runtime;
   let one: Runtime;
-  beforeAll(async () => {
-    rt = await createRuntime({ workers: 2 });
-    one = await createRuntime({ workers: 1 });
-  });
-  afterAll(() => {
-    rt.dispose();
-    one.dispose();
-  });
+  withRuntimes([2, 1], (made) => ([rt, one] = made));
 
   // a row without a stored diagonal, one with a negative diagonal, an isolated row
   const odd = new CSRMatrix(6, 6, 'f64', Int32Array.of(0, 2, 5, 7, 10, 12, 13), Int32Array.of(0, 1, 0, 1, 3, 1, 3, 2, 3, 4, 3, 4, 5), Float64Array.of(4, -1, -1, 4, -0.5, -1, 0.3, -0.5, 2, -2, -2, -3, 5));

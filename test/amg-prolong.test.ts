@@ -1,11 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRuntime, CSRMatrix, poisson3D, randomMatrix, type Runtime } from '../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { CSRMatrix, poisson3D, randomMatrix, type Runtime } from '../src/index.js';
 import { CpuSparseSession } from '../src/cpu/spgemm.js';
 import { onePerRow } from '../src/cpu/prolong.js';
 import { strengthAggregation } from '../src/solvers/amg/aggregate.js';
 import { fitCandidates } from '../src/solvers/amg/tentative.js';
 import { lanczosStart } from '../src/solvers/precond/chebyshev.js';
 import { mulberry32 } from './random.js';
+import { withRuntimes } from './cpu-setups.js';
 
 /**
  * T + diag(s)·A·T written out: row i's columns in the order A's entries first reach them, each
@@ -58,14 +59,7 @@ function oneEntryT(n: number, nc: number, rnd: () => number): CSRMatrix {
 describe('AMG smoothed prolongator with one entry per row of T (src/cpu/prolong.ts)', () => {
   let rt1: Runtime;
   let rt2: Runtime;
-  beforeAll(async () => {
-    rt1 = await createRuntime({ workers: 1 });
-    rt2 = await createRuntime({ workers: 2 });
-  });
-  afterAll(() => {
-    rt1.dispose();
-    rt2.dispose();
-  });
+  withRuntimes([1, 2], (made) => ([rt1, rt2] = made));
 
   const product = (rt: Runtime, A: CSRMatrix, T: CSRMatrix, s: Float64Array): CSRMatrix => {
     const session = new CpuSparseSession(rt.cpuBackend);

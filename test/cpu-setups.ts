@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll } from 'vitest';
 import { CpuBackend } from '../src/cpu/backend.js';
+import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
 
 export const SETUPS = [
   { threads: 1, simd: true },
@@ -24,4 +25,20 @@ export function cpuBackends(): Map<string, CpuBackend> {
     for (const b of backends.values()) b.dispose();
   });
   return backends;
+}
+
+/**
+ * Runtimes with these worker counts, made before the enclosing suite's tests (handed to `set`, which
+ * keeps them in the suite's variables) and disposed after it.
+ */
+export function withRuntimes(workers: number[], set: (runtimes: Runtime[]) => void): void {
+  let made: Runtime[] = [];
+  beforeAll(async () => {
+    made = [];
+    for (const w of workers) made.push(await createRuntime({ workers: w }));
+    set(made);
+  });
+  afterAll(() => {
+    for (const r of made) r.dispose();
+  });
 }

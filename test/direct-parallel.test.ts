@@ -5,8 +5,8 @@
  * and 3 threads bit for bit the same, with the same failing column for a matrix that is not positive
  * definite.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Runtime } from '../src/runtime/runtime.js';
 import { CSRMatrix } from '../src/formats/csr.js';
 import { poisson2D, poisson3D } from '../src/generators/poisson.js';
 import { elasticity2D } from '../src/generators/elasticity.js';
@@ -17,6 +17,7 @@ import { makeHarness, type Harness } from './kernel-harness.js';
 import { supernodalSchedule, supernodalSymbolic, type SupernodalSymbolic } from '../src/solvers/direct/supernodal.js';
 import { loadShared } from './matrices.js';
 import { matvec } from './solve-reference.js';
+import { withRuntimes } from './cpu-setups.js';
 
 /** the symbolic phase's kernels */
 let harness: Harness;
@@ -107,14 +108,7 @@ describe('supernodalSchedule', () => {
 describe('factorization on 1 and 3 threads', () => {
   let one: Runtime;
   let three: Runtime;
-  beforeAll(async () => {
-    one = await createRuntime({ workers: 1 });
-    three = await createRuntime({ workers: 3 });
-  });
-  afterAll(() => {
-    one.dispose();
-    three.dispose();
-  });
+  withRuntimes([1, 3], (made) => ([one, three] = made));
 
   it('the same bits, a true residual ≤ 1e-12, and refactor equal to fresh', async () => {
     for (const A of [poisson2D(80), elasticity2D(30), poisson3D(14), loadShared('bcsstk13')]) {

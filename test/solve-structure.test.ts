@@ -5,7 +5,7 @@
  * missing, an explicit zero without a mirror, perturbations above and below the tolerance, complex
  * symmetric but not Hermitian).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CSRMatrix, markPrivateCanonical } from '../src/formats/csr.js';
 import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
 import * as startChunk from '../src/cpu/tier-up.js';
@@ -17,6 +17,7 @@ import { poisson2D } from '../src/generators/poisson.js';
 import { randomMatrix } from '../src/generators/random.js';
 import { loadShared } from './matrices.js';
 import { bandedMatrix } from './banded.js';
+import { withRuntimes } from './cpu-setups.js';
 
 /** the reference: every (i, j) against conj(A[j, i]) in a dense copy (summing duplicates) */
 function reference(A: CSRMatrix): { hermitian: boolean; positiveDiagonal: boolean; zeroDiagonals: number; diagonallyDominant: boolean } {
@@ -370,14 +371,7 @@ function sparseReference(A: CSRMatrix) {
 describe("solveStructure's pass on the CPU pool (src/cpu/tier-up.ts poolStructure: assembly/structure.ts)", () => {
   let rt: Runtime;
   let one: Runtime;
-  beforeAll(async () => {
-    rt = await createRuntime({ workers: 2 });
-    one = await createRuntime({ workers: 1 });
-  });
-  afterAll(() => {
-    rt.dispose();
-    one.dispose();
-  });
+  withRuntimes([2, 1], (made) => ([rt, one] = made));
 
   /** A symmetric random matrix large enough (≥ 16384 entries) for the pool to split its rows. */
   const big = randomSymmetric(6000, 5);
