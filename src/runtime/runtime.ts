@@ -1675,7 +1675,7 @@ export class Runtime implements HandleOwner {
     while (notDefinite && choice.candidates[first].method === 'cg' && first + 1 < choice.candidates.length) first++;
     for (let c = first; ; c++) {
       const cand = choice.candidates[c];
-      const { ops, description, dispose } = await this.preconditionedOps(p, h, csr, structure, cand, handle, this.formatFor(h, p) === 'dia');
+      const { ops, description, dispose } = await this.preconditionedOps(p, h, csr, structure, cand, handle);
       let r;
       try {
         await krylovSolvers.load();
@@ -1781,8 +1781,6 @@ export class Runtime implements HandleOwner {
     structure: SolveStructure,
     cand: SolveCandidate,
     handle: PreconditionerHandle | null,
-    /** whether A runs as DIA on p (a resident Chebyshev-CG's steps are then fused into its SpMV) */
-    fused: boolean,
   ): Promise<{ ops: SolverOps<PathVector>; description: string; dispose: () => void }> {
     const kind = cand.preconditioner;
     const M = this.matrixOn(h, p, 'N');
@@ -1826,6 +1824,8 @@ export class Runtime implements HandleOwner {
       const poly = P.chebyshev;
       const resident = poly && base.cgChebyshevResident ? (b: PathVector, o: Parameters<NonNullable<SolverOps<PathVector>['cgResident']>>[1]) => base.cgChebyshevResident!(b, o, poly) : undefined;
       const ops: SolverOps<PathVector> = { ...base, precondition: (r, z) => P.apply(r, z), cgResident: resident, bicgstabResident: undefined, checkEvery: resident ? base.checkEvery : undefined };
+      // A as DIA on p: a resident Chebyshev-CG's steps are then fused into its SpMV
+      const fused = this.formatFor(h, p) === 'dia';
       return {
         ops,
         description: `${plan.description} [${resident && cand.method === 'cg' ? `CG and the polynomial resident on the device${fused ? ", each step fused into A's SpMV" : ''}` : P.method}]`,
