@@ -5,7 +5,7 @@ import { checkSingleRange, vectorData } from '../vector-data.js';
 import { DOT_OPTION_KEYS, EXPLAIN_OPTION_KEYS, RUNTIME_OPTION_KEYS, SOLVE_OPTION_KEYS, SPMV_OPTION_KEYS, UPLOAD_OPTION_KEYS, WEBGPU_OPTION_KEYS } from './options.js';
 import { ADD_OPTION_KEYS, GEMM_OPTION_KEYS, TRANSPOSE_OPTION_KEYS } from './dense-ops.js';
 import { allocValues, componentBytes, components, elementBytes, isComplex, type DType, type Scalar, type ValueArray, assertDType } from '../dtype.js';
-import { DisposedError, GpuUnavailableError, InputTypeError, MemoryLimitError, NotPositiveDefiniteError, OptionError, PaddingLimitError, ShapeError, SingularMatrixError, UnsupportedError, SimdglError } from '../errors.js';
+import { DisposedError, GpuUnavailableError, InputRangeError, InputTypeError, MemoryLimitError, NotPositiveDefiniteError, OptionError, PaddingLimitError, ShapeError, SingularMatrixError, UnsupportedError, SimdglError } from '../errors.js';
 import type { SpmvScalars } from '../backend-types.js';
 import { convert, type FormatName, type SparseMatrix } from '../formats/index.js';
 import { ownedCopyCanonical, sparseMatrix } from '../formats/owned.js';
@@ -1602,11 +1602,16 @@ export class Runtime implements HandleOwner {
       // the factorization runs on the host, whatever the path; x0 is not needed
       const tol = o.tol ?? 1e-8;
       let F: KeptFactor | null = null;
+      // the factor's solution past the largest f64 (F.solve's InputRangeError): A nearly singular (a
+      // rounding-level pivot of a singular A at 1e-300 made x = ±Inf) or b too large
+      let solving = false;
       try {
         if (!directSolvers.loaded()) await directSolvers.load();
         const direct = directSolvers.get();
         F = await direct.factorize(csr, { signal: o.signal }, this.cpu.memoryBudgetMB, direct.directKernels(this.cpu.backend), d.plan!);
+        solving = true;
         const s = await F.solve(b64);
+        solving = false;
         // a symmetric A's norms for the bound below are the factor's ‖A‖∞ (its solve computed it): no pass over A
         if (d.plan!.sym && F.rowAbsSumMax !== undefined) seedSymmetricAbsNorms(csr, F.rowAbsSumMax);
         const bnorm = hostNorm(b64);
@@ -1652,6 +1657,10 @@ export class Runtime implements HandleOwner {
         // imports it again): 'auto' has the Krylov candidates, as for a factor past the memory budget
         if (!directSolvers.loaded() && o.method !== 'direct') {
           directFallback = `the direct solvers' module failed to load (${String(e)}): the Krylov candidates instead`;
+        } else if (solving && e instanceof InputRangeError && o.method !== 'direct') {
+          // 'auto': as a factor whose residual misses tol — the Krylov candidates, whose own solution
+          // past f64 is the same InputRangeError where b is what takes x there
+          directFallback = `the factorization's solution leaves the f64 range (${e.message}): the Krylov candidates instead`;
         } else {
           if (o.method === 'direct' || !(e instanceof SingularMatrixError || e instanceof NotPositiveDefiniteError || e instanceof MemoryLimitError)) throw e;
           notDefinite = !o.spd && (e instanceof SingularMatrixError || e instanceof NotPositiveDefiniteError);
