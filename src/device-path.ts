@@ -50,6 +50,8 @@ export interface DeviceBackend<M extends PathMatrix, V extends PathVector, D ext
   triangular?(T: CSRMatrix, options: TriangularOptions): TriangularSolver<V>;
   /** loads what the kernels need (their shader sources), where the backend defers it */
   loadShaders?(): Promise<void>;
+  /** Path.prewarmSparse, where the backend compiles its kernels ahead (WebGPU) */
+  prewarmSparse?(dtype: DType): void;
   uploadDense(A: DenseMatrix): D;
   denseMatrix(dtype: DType, rows: number, cols: number): D;
   readDense(A: D): Promise<DenseMatrix>;
@@ -122,6 +124,9 @@ export abstract class DevicePath<M extends PathMatrix, V extends PathVector, D e
   /** the shader sources, loaded with the path's first operation (Path.prepare) */
   prepare(): Promise<void> {
     return this.backend.loadShaders?.() ?? Promise.resolve();
+  }
+  prewarmSparse(dtype: DType): void {
+    this.backend.prewarmSparse?.(dtype);
   }
   onLost(cb: () => void): () => void {
     return this.backend.onContextLost(cb);

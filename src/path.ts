@@ -174,6 +174,12 @@ export interface Path<M extends PathMatrix = PathMatrix, V extends PathVector = 
    * elsewhere does not load them. Absent: nothing to load.
    */
   prepare?(): Promise<void>;
+  /**
+   * Starts making, in the background, what the path's sparse products of `dtype` need on their first
+   * run (a GPU path's pipelines), for matrices a host computation is about to make and upload (an AMG
+   * hierarchy: its cycle's operators), so that work overlaps with the host's. Absent: nothing to make.
+   */
+  prewarmSparse?(dtype: DType): void;
 
   // ---- residency --------------------------------------------------------------------------------
   /** uploads a sparse matrix (a format of `formats`); with transpose, op T/H products can run on it */

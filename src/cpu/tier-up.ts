@@ -104,20 +104,22 @@ const STRUCTURE_POOL_MIN = 1 << 16;
 /**
  * solveStructure's pass over a real canonical CSR A on the pool (assembly/structure.ts: realStructure's
  * results, and for a runtime-private A without one the format choice's scan, kept as realStructure
- * keeps it), A copied to the pool for it (and freed); undefined for a small A (the JavaScript pass
- * costs less than the copy) and where the copy would pass the memory budget. In this chunk, loaded as a pool of several threads starts, rather than with the runtime: a
- * page's first bundle stays within webpack's size hint, and the pass needs a pool to pay.
+ * keeps it), A copied to the pool for it (and freed) — or into `open`, a session about to hold A (an
+ * AMG setup's, which then reads that copy: its owner disposes it); undefined for a small A (the
+ * JavaScript pass costs less than the copy) and where the copy would pass the memory budget. In this
+ * chunk, loaded as a pool of several threads starts, rather than with the runtime: a page's first
+ * bundle stays within webpack's size hint, and the pass needs a pool to pay.
  */
-export function poolStructure(B: CpuBackend, A: CSRMatrix): SolveStructure | undefined {
+export function poolStructure(B: CpuBackend, A: CSRMatrix, open?: CpuSparseSession): SolveStructure | undefined {
   if (A.nnz < STRUCTURE_POOL_MIN) return undefined;
-  const session = new CpuSparseSession(B);
+  const session = open ?? new CpuSparseSession(B);
   try {
     return pass(B, A, session.resident(A));
   } catch (e) {
     if (e instanceof MemoryLimitError) return undefined;
     throw e;
   } finally {
-    session.dispose();
+    if (!open) session.dispose();
   }
 }
 

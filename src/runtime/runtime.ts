@@ -1383,7 +1383,22 @@ export class Runtime implements HandleOwner {
     const h = this.matrixHandle(A, 'preconditioner: A');
     if (h.rows !== h.cols) throw new ShapeError(`preconditioner: A must be square, it is ${h.rows}×${h.cols}`);
     checkPreconditionerOptions(options, 'preconditioner');
-    const { csr, structure } = this.solveStructureOf(h);
+    const analysis = this.solveStructureOf(h);
+    // before an AMG setup on the host, the GPU paths start making the pipelines of its cycle's products
+    // (Path.prewarmSparse: none on a path whose shaders are not loaded), which its first solve made after
+    // the setup (≈ 80 ms of poisson3D(128)'s on the H100 machine)
+    if (options.kind === 'amg') for (const p of this.paths) if (p.usable) p.prewarmSparse?.(h.dtype);
+    // AMG's setup copies A to the pool: the structure check, where it is still to make, runs on that copy
+    const session = options.kind === 'amg' ? new CpuSparseSession(this.cpu.backend) : undefined;
+    try {
+      return this.planned(h, analysis.csr, analysis.structureIn(session), options, session);
+    } finally {
+      session?.dispose();
+    }
+  }
+
+  /** rt.preconditioner's plan of h, its structure read; AMG's setup runs in `session` where given. */
+  private planned(h: MatrixHandle, csr: CSRMatrix, structure: SolveStructure, options: PreconditionerOptions & { path?: PathChoice }, session?: CpuSparseSession): PreconditionerHandle {
     let kind = options.kind;
     const at = () => {
       const p = this.solvePath(h, options.path);
@@ -1401,7 +1416,7 @@ export class Runtime implements HandleOwner {
       const plan = this.gershgorinChebyshev(h, csr, structure, options.degree ?? GPU_CHEBYSHEV_DEGREE, where.p, performance.now());
       if (plan) return this.track(new PreconditionerHandle(h, plan, this));
     }
-    return this.track(new PreconditionerHandle(h, planPreconditioner(csr, structure, { ...options, kind }, this.sparseKernels), this));
+    return this.track(new PreconditionerHandle(h, planPreconditioner(csr, structure, { ...options, kind }, this.sparseKernels, undefined, session), this));
   }
 
   /** The path a solve of h runs on: the one asked for, else the one that wins a resident SpMV. */
@@ -1426,9 +1441,13 @@ export class Runtime implements HandleOwner {
       // on the H100 machine's 16-core host, the pool's 19–35 (bench/device/results-2026-11-27-eighth/
       // amggpu); on 2 threads at load 8, copy and pass 34 against 53 ms (poisson3D(64)), 53 against 90
       // (poisson2D(1024))
+      // (in `session` where given: one about to hold A, AMG's, which then copies A no more)
       const B = this.cpu.backend;
-      const chunk = B.startChunk;
-      s = { csr, get structure() { return (structure ??= solveStructure(csr, h.madeHost, chunk && (() => chunk.poolStructure(B, csr)))); } };
+      const structureIn = (session?: CpuSparseSession) => {
+        const chunk = B.startChunk;
+        return (structure ??= solveStructure(csr, h.madeHost, chunk && (() => chunk.poolStructure(B, csr, session))));
+      };
+      s = { csr, get structure() { return structureIn(); }, structureIn };
       this.structureCache.set(h.source, s);
     }
     return s;
@@ -2454,6 +2473,8 @@ const JACOBI_AS_NONE = 'jacobi: the diagonal is constant (D⁻¹ = I/c), whose i
 interface SolveAnalysis {
   readonly csr: CSRMatrix;
   readonly structure: SolveStructure;
+  /** the structure, its pool pass (where still to make) run in `session` (poolStructure's `open`) */
+  structureIn(session?: CpuSparseSession): SolveStructure;
   direct?: DirectPlan;
   /** a Chebyshev plan rt.solve made (its Lanczos bounds: 20 host SpMVs, ≈ 0.5 s for 2 M rows), kept for the next solve */
   chebyshev?: PreconditionerPlan;

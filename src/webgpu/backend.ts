@@ -42,7 +42,7 @@ import { LossHooks, restorableShadow } from '../device-resident.js';
 import { decodeValues, encodeScalar, encodeValues, floatsPerElement, GPU_SPLIT_FROM, gpuSplits, gpuSplitsLength, isDoubleSingle, isZeroScalar, joinDS, streamBytes, writeStream } from './encoding.js';
 import { WebGpuDeviceLostError, WebGpuLimitError, WebGpuUnavailableError } from './errors.js';
 import { WebGpuMatrix, WebGpuVector, type HostMatrix, type WebGpuMatrixData, type WebGpuOwner } from './resident.js';
-import { buildMatrix, chebyshevFusable, prewarmSpmv, runChebyshevStep, runSpmv, splitOnGpu, spmvDotPartials, type DeferredUpload, type WebGpuUploadOptions } from './spmv.js';
+import { buildMatrix, chebyshevFusable, prewarmSparse, prewarmSpmv, runChebyshevStep, runSpmv, splitOnGpu, spmvDotPartials, type DeferredUpload, type WebGpuUploadOptions } from './spmv.js';
 import { checkSharedBuffer } from './interop.js';
 import { loadWgsl, wgslLoaded } from './shader-source.js';
 import { shownValue } from '../shown-value.js';
@@ -183,6 +183,11 @@ export class WebGpuBackend implements WebGpuOwner {
 
   capabilities(): WebGpuCapabilities {
     return { ...this.caps, features: [...this.caps.features] };
+  }
+
+  /** Starts making the pipelines of the sparse products operators about to be uploaded may run (spmv.ts, prewarmSparse), in the background. */
+  prewarmSparse(dtype: DType): void {
+    if (!this.disposed && !this.lost) prewarmSparse(this.engine, dtype);
   }
 
   /** Loads the WGSL sources (once per page or process); kernels need them (see deferShaders). */

@@ -333,7 +333,7 @@ export function runSpmv(engine: Engine, part: WebGpuPart, dt: DType, x: GPUBuffe
       engine.dispatch('csr_row', dt, rowGroups, { ...common, n: rows }, [...xy, ...csrBindings(part)], undefined, entry);
       break;
     case 'csr_vector':
-      engine.dispatch(vectorKernel(engine, part), dt, Math.ceil((rows * part.tpr) / 256), { ...common, n: rows }, [...xy, ...csrBindings(part)], { TPR: part.tpr });
+      engine.dispatch(vectorKernel(engine, part.tpr), dt, Math.ceil((rows * part.tpr) / 256), { ...common, n: rows }, [...xy, ...csrBindings(part)], { TPR: part.tpr });
       break;
     case 'csr_adaptive':
       engine.dispatch('csr_adaptive', dt, part.nBlocks, { ...common, n: rows, m: part.nBlocks }, [
@@ -417,14 +417,30 @@ export function runChebyshevStep(engine: Engine, part: WebGpuDIAPart, dt: DType,
   return flags & 2 ? groups : 0;
 }
 
-const vectorKernel = (engine: Engine, part: WebGpuCSRSimplePart): KernelName => (part.tpr <= engine.subgroupSize ? 'csr_vector_sg' : 'csr_vector');
+const vectorKernel = (engine: Engine, tpr: number): KernelName => (tpr <= engine.subgroupSize ? 'csr_vector_sg' : 'csr_vector');
 const diaKernel = (part: WebGpuDIAPart): KernelName => (part.int8 ? 'dia_i8' : part.compact ? 'dia_compact' : 'dia');
+
+/**
+ * Starts making, in the background (Engine.prewarm), the pipelines of every CSR product an operator
+ * uploaded with fewProducts may run (chooseCsrKernel's: row, each threads-per-row of vector it picks (4–64), adaptive
+ * with its fix-up), of a DIA one, and uploadMany's checked split of f64 values: for operators not made
+ * yet, whose kernels are not known (an AMG hierarchy set up on the host while Dawn compiles these).
+ */
+export function prewarmSparse(engine: Engine, dt: DType): void {
+  if (!wgslLoaded()) return;
+  engine.prewarm('csr_row', dt);
+  for (let tpr = 4; tpr <= 64; tpr *= 2) engine.prewarm(vectorKernel(engine, tpr), dt, { TPR: tpr });
+  engine.prewarm('csr_adaptive', dt);
+  engine.prewarm('csr_fixup', dt);
+  engine.prewarm('dia', dt);
+  if (dt === 'f64' || dt === 'c128') engine.prewarm('ds_convert', 'f64', {}, 'split_checked_main');
+}
 
 /** Starts making the pipelines of runSpmv's product y = α·part·x + β·y (no dot) in the background (Engine.prewarm). */
 export function prewarmSpmv(engine: Engine, part: WebGpuPart, dt: DType): void {
   switch (part.kind) {
     case 'csr_vector':
-      return engine.prewarm(vectorKernel(engine, part), dt, { TPR: part.tpr });
+      return engine.prewarm(vectorKernel(engine, part.tpr), dt, { TPR: part.tpr });
     case 'csr_adaptive':
       engine.prewarm('csr_adaptive', dt);
       if (part.nFix > 0) engine.prewarm('csr_fixup', dt);

@@ -86,10 +86,12 @@ export const AMG_DEFAULTS = { theta: 0.02, maxCoarse: 500, maxLevels: 10, sweeps
  * CPU path's, on its pool), which holds each level's operands until the level is built. Stops at
  * maxCoarse rows, at maxLevels, or when aggregation no longer shrinks the level; the coarsest level
  * is then solved dense or by a sparse Cholesky (coarse.ts, with kernels.coarse). A canonical CSR A.
+ * `open`: a session of `kernels` to run in (its owner disposes it), which may hold A already (the
+ * structure check's copy: rt.amg's setup then makes none of its own).
  */
-export function buildHierarchy(A: CSRMatrix, kernels: SparseKernels, options: AmgOptions = {}): AmgHierarchy {
+export function buildHierarchy(A: CSRMatrix, kernels: SparseKernels, options: AmgOptions = {}, open?: SparseSession): AmgHierarchy {
   if (A.rows >= WARM_FROM) warmKernels(kernels);
-  const session = kernels();
+  const session = open ?? kernels();
   // the products stay where the kernels made them, the hierarchy's until its dispose()
   const free = session.retain();
   try {
@@ -98,7 +100,7 @@ export function buildHierarchy(A: CSRMatrix, kernels: SparseKernels, options: Am
     free();
     throw e;
   } finally {
-    session.dispose();
+    if (!open) session.dispose();
   }
 }
 
@@ -131,11 +133,28 @@ function warmKernels(kernels: SparseKernels): void {
   }
   const session = kernels();
   try {
-    build(new CSRMatrix(n, n, 'f64', ptr, idx, val), session, kernels, { maxCoarse: 32 });
+    // a coarsest level of 152 rows: above coarse.ts's DENSE_ALWAYS, so its symbolic analysis runs too
+    build(new CSRMatrix(n, n, 'f64', ptr, idx, val), session, kernels, { maxCoarse: 200 });
   } finally {
     session.dispose();
   }
+  // a 1-D Laplacian's coarsest level takes the sparse Cholesky: the dense inverse's kernels, which a
+  // large setup's coarsest level takes (poisson3D(128)'s 314 rows: its first setup spent 60 ms there,
+  // a second 14, on the H100 machine's host), on a dense matrix of their own
+  const inverse = kernels.coarse?.inverse;
+  if (inverse) {
+    const m = WARM_DENSE;
+    const L = new Float64Array(m * m);
+    for (let i = 0; i < m; i++) {
+      L[i * m + i] = 2;
+      if (i > 0) L[i * m + i - 1] = L[(i - 1) * m + i] = -1;
+    }
+    inverse(L, m, 2);
+  }
 }
+
+/** Rows of warmKernels' dense inverse: past V8's tiering budget in its two kernels. */
+const WARM_DENSE = 128;
 
 function build(A: CSRMatrix, session: SparseSession, kernels: SparseKernels, options: AmgOptions): Omit<AmgHierarchy, 'dispose'> {
   const t0 = performance.now();

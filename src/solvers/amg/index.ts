@@ -4,22 +4,22 @@ import type { CSRMatrix } from '../../formats/csr.js';
 import type { SolveStructure } from '../structure.js';
 import { buildHierarchy, type AmgHierarchy, type AmgOptions } from './hierarchy.js';
 import { amgInfo, checkAmgShape, type AmgInfo } from './info.js';
-import type { SparseKernels } from './spgemm.js';
+import type { SparseKernels, SparseSession } from './spgemm.js';
 
 /**
  * The hierarchy of the 'amg' preconditioner, with the description explain shows. A complex, a
  * nonsymmetric matrix or one with a diagonal entry ≤ 0 is an UnsupportedError naming what to use
  * instead; so is one the setup finds indefinite (a negative Ritz value of D⁻¹A on some level, or a
  * negative pivot in the coarse Cholesky factorization). Never a silent divergence. `kernels` run the
- * setup's products and SpMVs (the CPU path's).
+ * setup's products and SpMVs (the CPU path's), in `session` where one is given (buildHierarchy's `open`).
  */
-export function amgSetup(A: CSRMatrix, s: SolveStructure, kernels: SparseKernels, options: AmgOptions = {}): { hierarchy: AmgHierarchy; info: AmgInfo; description: string } {
+export function amgSetup(A: CSRMatrix, s: SolveStructure, kernels: SparseKernels, options: AmgOptions = {}, session?: SparseSession): { hierarchy: AmgHierarchy; info: AmgInfo; description: string } {
   if (isComplex(A.dtype) || !s.hermitian || !s.positiveDiagonal) {
     const why = isComplex(A.dtype) ? 'complex matrices are not supported' : !s.hermitian ? 'A is not symmetric' : 'a diagonal entry of A is ≤ 0';
     throw new UnsupportedError(`amg: smoothed aggregation needs a real symmetric matrix with a positive diagonal (${why}); use 'ilu0' or 'jacobi'`);
   }
   checkAmgShape(options, A.rows, 'amg');
-  const hierarchy = buildHierarchy(A, kernels, options);
+  const hierarchy = buildHierarchy(A, kernels, options, session);
   const info = amgInfo(hierarchy);
   const description = `amg (smoothed aggregation, ${info.levels.length} levels [${info.levels.map((l) => l.rows).join(' → ')} rows], operator complexity ${info.operatorComplexity.toFixed(2)}, grid complexity ${info.gridComplexity.toFixed(2)}, ${info.cycle}, setup ${info.setupMs.toFixed(0)} ms; ${hierarchy.stopReason}; coarsest level ${info.coarse === 'dense' ? 'inverted dense' : 'factorized by sparse Cholesky'}: ${info.coarseReason})`;
   return { hierarchy, info, description };

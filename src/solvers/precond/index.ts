@@ -17,7 +17,7 @@ import { checkAmgOptions, type AmgInfo } from '../amg/info.js';
 import type { AmgOptions } from '../amg/hierarchy.js';
 import { amgCycleChunk } from '../amg/cycle-chunk.js';
 import { amgSetup } from '../amg/index.js';
-import type { SparseKernels } from '../amg/spgemm.js';
+import type { SparseKernels, SparseSession } from '../amg/spgemm.js';
 
 /** The preconditioners of rt.preconditioner and rt.solve. */
 export type PreconditionerKind = 'none' | 'jacobi' | 'block-jacobi' | 'ssor' | 'ic0' | 'ilu0' | 'chebyshev' | 'amg';
@@ -103,6 +103,7 @@ function nonFiniteAt(A: CSRMatrix): string {
  * CPU path's sparse kernels, for AMG's setup). `bounds`: Chebyshev's interval [lo, hi] of D⁻¹A chosen
  * already (on a GPU path: runtime.ts, chebyshevPlan), `how` it was found, the ms that took, and D⁻¹
  * where it was made (`dinvValue` where it is one value), instead of the CPU pool's Lanczos estimate.
+ * `session`: an open session of `kernels` AMG's setup runs in (its caller disposes it).
  */
 export function planPreconditioner(
   A: CSRMatrix,
@@ -110,6 +111,7 @@ export function planPreconditioner(
   o: PreconditionerOptions & { kind: PreconditionerKind },
   kernels: SparseKernels,
   bounds?: ChebyshevBounds,
+  session?: SparseSession,
 ): PreconditionerPlan {
   const t0 = performance.now() - (bounds?.ms ?? 0);
   const plan = (kind: PreconditionerKind, description: string, instantiate: PreconditionerPlan['instantiate'], shift = 0, amg?: AmgInfo, dispose?: () => void): PreconditionerPlan => ({
@@ -184,7 +186,7 @@ export function planPreconditioner(
       );
     }
     case 'amg': {
-      const { hierarchy, info, description } = amgSetup(A, s, kernels, o.amg);
+      const { hierarchy, info, description } = amgSetup(A, s, kernels, o.amg, session);
       return plan('amg', description, (ops) => amgCycleChunk.get().amgCycle(ops, hierarchy), 0, info, () => hierarchy.dispose());
     }
   }
