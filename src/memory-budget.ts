@@ -79,6 +79,11 @@ export function memoryBudgetMB(): number {
   return moduleBudgetMB ?? defaultBudgetMB();
 }
 
+/** A runtime's `maxMemoryMB` where createRuntime is not given one: the budget, up to 2048 MiB. */
+export function runtimeMemoryDefaultMB(): number {
+  return Math.min(2048, memoryBudgetMB());
+}
+
 interface Scope {
   budget: number;
   used: number;

@@ -251,12 +251,15 @@ describe('bad input: one line on stderr, non-zero exit, no stack trace', () => {
   let huge: string;
   let zeroByHuge: string;
   let denseBig: string;
+  let emptyHuge: string;
   beforeAll(() => {
     malformed = file('bad.mtx', '%%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 1.0\n2 x 2.0\n');
     rect = file('rect.mtx', '%%MatrixMarket matrix coordinate real general\n2 3 1\n1 1 1.0\n');
     // issue 23: three-line files declaring sizes that no memory holds
     huge = file('huge.mtx', '%%MatrixMarket matrix coordinate real general\n2147483647 2147483647 1\n1 1 1\n');
     zeroByHuge = file('zero-by-huge.mtx', '%%MatrixMarket matrix array real general\n0 2147483647\n');
+    // 60 bytes: no entries, but 10⁸ unknowns (6 s and 3 GB before the WebAssembly memory's own error)
+    emptyHuge = file('empty-1e8.mtx', '%%MatrixMarket matrix coordinate real general\n100000000 100000000 0\n');
     denseBig = file('dense-400.mtx', `%%MatrixMarket matrix array real general\n400 400\n${'1\n'.repeat(400 * 400)}`);
   });
   const cases: Array<[string, () => string[], RegExp, number]> = [
@@ -278,10 +281,11 @@ describe('bad input: one line on stderr, non-zero exit, no stack trace', () => {
     ['unknown path', () => ['compare', spd, '--paths', 'cpu,gpu'], /unknown path "gpu" \(expected cpu, webgpu, webgl2\)/, 2],
     ['unknown command', () => ['frobnicate'], /unknown command/, 2],
     ['unknown global option', () => ['solve', spd, '--max-memroy', '10'], /unknown option '--max-memroy' \(Did you mean --max-memory\?\)/, 2],
-    ['a size over the memory budget (solve)', () => ['solve', huge, '--max-memory', '1024'], /huge\.mtx: row pointers of 2147483647 rows would take 8\.0 GiB, over the memory budget of 1\.0 GiB/, 6],
+    ['a size over the memory budget (solve)', () => ['solve', huge, '--max-memory', '1024'], /huge\.mtx: a solve of 2147483647 unknowns \(1 entries, f64\) needs at least \d+ MiB of the CPU path's memory .*over its limit of 1024 MiB/, 6],
     ['a size over the memory budget (compare)', () => ['compare', huge, '--min-ms', '1'], /huge\.mtx: .* over the memory budget/, 6],
     ['a 0 × 2³¹ array (solve)', () => ['solve', zeroByHuge], /a linear system needs a square matrix, this one is 0×2147483647/, 5],
     ['a 0 × 2³¹ array (compare)', () => ['compare', zeroByHuge, '--min-ms', '1'], /over the memory budget/, 6],
+    ['an empty 10⁸×10⁸ matrix: refused before its row pointers and b are made (solve)', () => ['solve', emptyHuge], /empty-1e8\.mtx: a solve of 100000000 unknowns \(0 entries, f64\) needs at least 3815 MiB of the CPU path's memory .*over its limit/, 6],
     ['an array file over a 1 MiB budget', () => ['--max-memory', '1', 'solve', denseBig], /dense-400\.mtx: Matrix Market line \d+: .* over the memory budget of 1 MiB/, 6],
   ];
   for (const [name, args, pattern, code] of cases) {

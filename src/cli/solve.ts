@@ -3,8 +3,9 @@ import { createRuntime } from '../runtime/runtime.js';
 import { parseMatrixMarket, readMatrixMarket, writeMatrixMarket } from '../io/index.js';
 import { DenseMatrix, type CSRMatrix, type FormatName } from '../formats/index.js';
 import { Prng } from '../generators/prng.js';
-import { allocValues, components, isComplex, type DType, type ValueArray } from '../dtype.js';
-import { ShapeError } from '../errors.js';
+import { allocValues, components, elementBytes, isComplex, type DType, type ValueArray } from '../dtype.js';
+import { MemoryLimitError, ShapeError } from '../errors.js';
+import { runtimeMemoryDefaultMB } from '../memory-budget.js';
 import { SOLVE_METHODS, type SolveMethod } from '../solvers/solve.js';
 import { PRECONDITIONER_KINDS, type PreconditionerKind } from '../solvers/precond/index.js';
 import { namingInput } from './exit-codes.js';
@@ -96,17 +97,39 @@ function readMatrixMarketSync(path: string, dtype: DType) {
   return parseMatrixMarket(readFileSync(path), { dtype });
 }
 
+/** Vectors of n that any solve holds in the CPU path's memory at once: CG's x, r, z, p, A·p (the other methods hold more). */
+const SOLVE_VECTORS = 5;
+
+/**
+ * MemoryLimitError, before the matrix is converted and b is made, where the runtime's memory (its
+ * default maxMemoryMB: the budget, up to 2 GiB) cannot hold what any solve of this system needs: the
+ * solver's vectors and a value and an index an entry. A 60-byte file declaring an empty 10⁸×10⁸ matrix
+ * took 6 s and 3 GB to end in the WebAssembly memory's own error.
+ */
+function checkSolveFits(path: string, n: number, nnz: number, dtype: DType): void {
+  const need = SOLVE_VECTORS * n * elementBytes(dtype) + nnz * 4;
+  const limit = runtimeMemoryDefaultMB() * 1048576;
+  if (need > limit) {
+    throw new MemoryLimitError(
+      need,
+      `${path}: a solve of ${n} unknowns (${nnz} entries, ${dtype}) needs at least ${(need / 1048576).toFixed(0)} MiB of the CPU path's memory (${SOLVE_VECTORS} vectors of ${n}), over its limit of ${runtimeMemoryDefaultMB()} MiB (the memory budget, up to 2048; --max-memory lowers it)`,
+    );
+  }
+}
+
 /** Reads the system and solves it with rt.solve (method and preconditioner 'auto' unless given). */
 export async function solveFile(path: string, o: SolveCliOptions): Promise<SolveCliResult> {
   const read = await readMatrixFile(path, o.dtype, o.onReadProgress);
+  const { rows, cols, nnz } = read.matrix;
+  if (rows !== cols) throw new ShapeError(`${path}: a linear system needs a square matrix, this one is ${rows}×${cols}`);
+  const dtype = o.dtype ?? read.matrix.dtype;
+  checkSolveFits(path, rows, nnz, dtype);
   let A: CSRMatrix;
   try {
     A = read.matrix.toCSR();
   } catch (e) {
     throw namingInput(e, path);
   }
-  if (A.rows !== A.cols) throw new ShapeError(`${path}: a linear system needs a square matrix, this one is ${A.rows}×${A.cols}`);
-  const dtype = o.dtype ?? A.dtype;
   const b = rhsVector(o.rhs, A.rows, dtype);
   const rt = await createRuntime({ backend: 'cpu', workers: o.workers }); // the CPU path's solver (no GPU probing)
   try {

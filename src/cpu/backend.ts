@@ -1,4 +1,4 @@
-import { memoryBudgetMB } from '../memory-budget.js';
+import { runtimeMemoryDefaultMB } from '../memory-budget.js';
 import { nextTask } from '../next-task.js';
 import type { DType } from '../dtype.js';
 import type { SpmvScalars } from '../backend-types.js';
@@ -116,7 +116,7 @@ export class CpuBackend {
     if (options.simd === true && !simdOk) throw new UnsupportedError('createRuntime: simd: true asks for WebAssembly SIMD, which this engine lacks (simd: \'auto\' takes the plain kernels here)');
     const flavor: WasmFlavor = options.simd === false || !simdOk ? 'plain' : 'simd';
     const shared = hasSharedMemory();
-    const maxPages = Math.floor(((options.maxMemoryMB ?? Math.min(2048, memoryBudgetMB())) * 1048576) / 65536);
+    const maxPages = Math.floor(((options.maxMemoryMB ?? runtimeMemoryDefaultMB()) * 1048576) / 65536);
     const heap = new WasmHeap({ shared, maxPages });
     const module = await compileKernels(flavor, shared);
     const kernels = await instantiateKernels(module, heap.memory);
