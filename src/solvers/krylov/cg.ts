@@ -74,12 +74,13 @@ export async function cg<V>(
     let reason: StopReason = 'maxIter';
     let it = 0;
     // with replacements: the absolute goal, the recurrence's largest ‖r‖ since the last one, the best
-    // true ‖r‖ so far, replacements in a row that did not halve it, and the iteration of the last one
+    // true ‖r‖ so far, replacements in a row that did not halve it, and the iteration of the last one and its true ‖r‖
     const goal = R ? R.target : tol * scale;
     let peak = rnorm;
     let best = rnorm;
     let stalls = 0;
     let replaced = 0;
+    let replacedNorm = Infinity;
     let pending = 0;
     if (rnorm <= goal) reason = 'converged';
     else {
@@ -163,6 +164,7 @@ export async function cg<V>(
           if (rnorm <= goal || rnorm < (R.delta ?? RELIABLE_DELTA) * peak) {
             const t = await R.replace(x, r);
             replaced = it;
+            replacedNorm = t;
             if (Number.isNaN(t)) {
               reason = 'nan';
               break;
@@ -203,7 +205,12 @@ export async function cg<V>(
       if (pending !== 0) await ops.axpy([pending, 0], p, x);
     }
     // the iterations since the last replacement folded in too: the answer and its true residual are then the whole solve's
-    if (R && replaced < it) {
+    // — unless the recurrence ended above the last replacement's true ‖r‖ (or overflowed): that answer
+    // stands (f32 CG asked for 1e-16 reached 1.1e-16 by a replacement, then diverged to 1e31 or ±Inf,
+    // and folding in that x took the answer back to x = 0: 'maxIter' or 'nan' at a residual of 1)
+    if (R && replaced > 0 && replaced < it && !(rnorm <= replacedNorm)) {
+      if (reason === 'nan') reason = 'stagnated';
+    } else if (R && replaced < it) {
       const t = await R.replace(x, r);
       if (Number.isNaN(t)) reason = reason === 'maxIter' || reason === 'aborted' ? 'nan' : reason;
       else {
