@@ -10,7 +10,8 @@
  *   poisson3D(128);
  * - SpGEMM: rt.spgemm(A, A) on poisson3D(64) and rt.spgemm(A, Aᵀ) on a power-law matrix against
  *   SciPy's A @ B, both forms: host matrices in, a CSRMatrix out; and handles in (uploaded before the
- *   timing, as by a caller who keeps the matrices resident), a handle out, disposed in the timing.
+ *   timing, as by a caller who keeps the matrices resident), a handle out, disposed in the timing;
+ *   and, printed without a goal, host matrices into an earlier product's arrays ({ out }).
  * Medians of REPS (3; 1 for the 2-million-row poisson3D(128) solves), wall and process CPU time (ours
  * counts the pool's worker threads; on a shared machine the wall time mostly measures the scheduler,
  * so both are printed and the goals print both ratios; for rt.spgemm's host form also, on Linux, the
@@ -69,6 +70,12 @@ export interface SpgemmBenchRow {
   /** rt.spgemm of handles (uploaded before), the product handle disposed: median wall and CPU ms */
   handleMs: number;
   handleCpuMs: number;
+  /**
+   * rt.spgemm(A, B, { out }) into the arrays of an earlier product (a loop of products reusing one
+   * matrix; SciPy's A @ B has no such form, so no goal): median wall and CPU ms
+   */
+  outMs: number;
+  outCpuMs: number;
   /** host form: median CPU ms of the calling thread and of the busiest other thread (Linux; NaN elsewhere) */
   callerCpuMs: number;
   workerCpuMs: number;
@@ -219,22 +226,24 @@ export async function benchAmg(log: (s: string) => void): Promise<{ rows: AmgBen
       ['A·Aᵀ, powerlaw_250k', W, W.transpose(), true],
     ] as const) {
       const [hA, hB] = [rt.upload(A), rt.upload(B)];
-      const times: number[][] = [[], []];
-      const cpus: number[][] = [[], []];
+      const out = rt.spgemm(A, B);
+      const times: number[][] = [[], [], []];
+      const cpus: number[][] = [[], [], []];
       const split: number[][] = [[], []];
       const faults: number[] = [];
       let nnz = 0;
-      // the two forms alternate, so that both see the same load
-      for (let k = 0; k < 6; k++) {
+      // the three forms alternate, so that all see the same load
+      for (let k = 0; k < 9; k++) {
         const c = process.cpuUsage();
-        const th = k % 2 === 0 ? threadCpu() : null;
+        const th = k % 3 === 0 ? threadCpu() : null;
         const f = process.resourceUsage().minorPageFault;
         const t = performance.now();
-        if (k % 2 === 0) nnz = rt.spgemm(A, B).nnz;
-        else rt.spgemm(hA, hB).dispose();
-        times[k % 2].push(performance.now() - t);
-        cpus[k % 2].push(cpuMs(c));
-        if (k % 2 === 0) {
+        if (k % 3 === 0) nnz = rt.spgemm(A, B).nnz;
+        else if (k % 3 === 1) rt.spgemm(hA, hB).dispose();
+        else rt.spgemm(A, B, { out });
+        times[k % 3].push(performance.now() - t);
+        cpus[k % 3].push(cpuMs(c));
+        if (k % 3 === 0) {
           faults.push(process.resourceUsage().minorPageFault - f);
           threadSplit(th, threadCpu()).forEach((ms, i) => split[i].push(ms));
         }
@@ -245,9 +254,9 @@ export async function benchAmg(log: (s: string) => void): Promise<{ rows: AmgBen
       const s = python([dir, 'spgemm', '0', '3']) as { ms: number; cpuMs: number; nnz: number; faults?: number } | string;
       rmSync(dir, { recursive: true, force: true });
       const py = typeof s === 'string' ? undefined : s;
-      const row = { product, nnz, ms: median(times[0]), cpuMs: median(cpus[0]), handleMs: median(times[1]), handleCpuMs: median(cpus[1]), callerCpuMs: median(split[0]), workerCpuMs: median(split[1]), faults: median(faults), scipyMs: py?.ms ?? null, scipyCpuMs: py?.cpuMs ?? null, scipyFaults: py?.faults ?? null, note: py ? (py.nnz === nnz ? '' : `SciPy's product has ${py.nnz} entries`) : (s as string) };
+      const row = { product, nnz, ms: median(times[0]), cpuMs: median(cpus[0]), handleMs: median(times[1]), handleCpuMs: median(cpus[1]), outMs: median(times[2]), outCpuMs: median(cpus[2]), callerCpuMs: median(split[0]), workerCpuMs: median(split[1]), faults: median(faults), scipyMs: py?.ms ?? null, scipyCpuMs: py?.cpuMs ?? null, scipyFaults: py?.faults ?? null, note: py ? (py.nnz === nnz ? '' : `SciPy's product has ${py.nnz} entries`) : (s as string) };
       spgemm.push(row);
-      log(`  spgemm ${product}: ${nnz} entries, ours ${row.ms.toFixed(0)} ms (CPU ${row.cpuMs.toFixed(0)}: calling thread ${row.callerCpuMs.toFixed(0)}, busiest worker ${row.workerCpuMs.toFixed(0)}; ${row.faults} page faults), handles ${row.handleMs.toFixed(0)} ms (CPU ${row.handleCpuMs.toFixed(0)}), SciPy ${row.scipyMs?.toFixed(0) ?? 'n/a'} ms (CPU ${row.scipyCpuMs?.toFixed(0) ?? 'n/a'}${row.scipyFaults === null ? '' : `; ${row.scipyFaults} page faults`}) ${row.note}`);
+      log(`  spgemm ${product}: ${nnz} entries, ours ${row.ms.toFixed(0)} ms (CPU ${row.cpuMs.toFixed(0)}: calling thread ${row.callerCpuMs.toFixed(0)}, busiest worker ${row.workerCpuMs.toFixed(0)}; ${row.faults} page faults), handles ${row.handleMs.toFixed(0)} ms (CPU ${row.handleCpuMs.toFixed(0)}), into out ${row.outMs.toFixed(0)} ms (CPU ${row.outCpuMs.toFixed(0)}), SciPy ${row.scipyMs?.toFixed(0) ?? 'n/a'} ms (CPU ${row.scipyCpuMs?.toFixed(0) ?? 'n/a'}${row.scipyFaults === null ? '' : `; ${row.scipyFaults} page faults`}) ${row.note}`);
     }
     return { rows, spgemm };
   } finally {

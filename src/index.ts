@@ -14,7 +14,7 @@
  * @packageDocumentation
  */
 export { createRuntime, Runtime } from './runtime/runtime.js';
-export type { RuntimeOptions, Backend, Capabilities, SpmvOptions, UploadOptions, VectorLike, SolveOptions, GmresOptions, AutoSolveOptions, ExplainSolveOptions, SolveOutcome } from './runtime/options.js';
+export type { RuntimeOptions, Backend, Capabilities, SpmvOptions, SpgemmOptions, UploadOptions, VectorLike, SolveOptions, GmresOptions, AutoSolveOptions, ExplainSolveOptions, SolveOutcome } from './runtime/options.js';
 export type { Preconditioner, StopReason } from './solvers/ops.js';
 export type { PreconditionerKind, PreconditionerOptions } from './solvers/precond/index.js';
 export type { AmgOptions, AmgSmoother } from './solvers/amg/hierarchy.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createRuntime, CSRMatrix, FormatError, ShapeError, MemoryLimitError, WorkerError, poisson2D, poisson3D, randomMatrix, type Runtime } from '../src/index.js';
+import { createRuntime, CSRMatrix, DisposedError, FormatError, InputTypeError, OptionError, ShapeError, MemoryLimitError, WorkerError, poisson2D, poisson3D, randomMatrix, type Runtime } from '../src/index.js';
 import { spgemm } from '../src/solvers/amg/spgemm.js';
 import { CpuSparseSession } from '../src/cpu/spgemm.js';
 import { ARRAY_F32, ARRAY_F64, ARRAY_I32, type OutArray, type OutSpec } from '../src/cpu/copy-out.js';
@@ -684,5 +684,120 @@ describe('spgemm', () => {
       checkProduct(P, P, rt2.spgemm(P, P), 'after a worker failure');
     }
     expect(pooled).toBeGreaterThan(before);
+  });
+
+  /** M with the same pattern and new values (seeded), as a loop of products whose values change sees it */
+  function revalued(M: CSRMatrix, seed: number): CSRMatrix {
+    const rnd = mulberry32(seed);
+    const v = M.values instanceof Float32Array ? new Float32Array(M.values.length) : new Float64Array(M.values.length);
+    for (let k = 0; k < v.length; k++) v[k] = rnd() - 0.5;
+    return new CSRMatrix(M.rows, M.cols, M.dtype, M.rowPtr.slice(), M.colIdx.slice(), v);
+  }
+
+  /** A CSRMatrix of C's shape, dtype and entries, its arrays filled with what a product must overwrite */
+  function garbageLike(C: CSRMatrix): CSRMatrix {
+    const v = C.values instanceof Float32Array ? new Float32Array(C.values.length).fill(NaN) : new Float64Array(C.values.length).fill(NaN);
+    return new CSRMatrix(C.rows, C.cols, C.dtype, new Int32Array(C.rows + 1).fill(-3), new Int32Array(C.nnz).fill(-1), v);
+  }
+
+  it("options.out: the product written into a given CSRMatrix's arrays and returned — every dtype, inline and on the pool (1, 2 and 3 threads), host matrices and handles, operands whose values change", async () => {
+    const rt3 = await createRuntime({ workers: 3 });
+    try {
+      const P = poisson3D(14);
+      const W = randomMatrix({ rows: 6000, meanRowLength: 6, distribution: 'powerlaw', exponent: 1.5, seed: 5 }).astype('f64');
+      const cases: [string, CSRMatrix, CSRMatrix][] = [
+        ['poisson3D(14)²', P, P],
+        ['power-law A·Aᵀ', W, W.transpose()],
+        ['small (inline)', poisson2D(5), poisson2D(5)],
+      ];
+      for (const [da, db, t] of [['c128', 'c64', 0], ['f32', 'f32', 1], ['c64', 'c64', 2], ['f64', 'f32', 3]] as const) {
+        cases.push([`${da}·${db}`, randomMatrix({ rows: 7000, cols: 3000, meanRowLength: 4, dtype: da, seed: 300 + t }), randomMatrix({ rows: 3000, cols: 500, meanRowLength: 3, dtype: db, seed: 350 + t })]);
+      }
+      for (const [label, A, B] of cases) {
+        for (const [rt, threads] of [[rt1, 1], [rt2, 2], [rt3, 3]] as const) {
+          const live = rt.memoryInUse;
+          const fresh = rt.spgemm(A, B);
+          const out = garbageLike(fresh);
+          const arrays = [out.rowPtr, out.colIdx, out.values];
+          expect(rt.spgemm(A, B, { out }), `${label}, ${threads} threads`).toBe(out);
+          for (const [k, a] of [out.rowPtr, out.colIdx, out.values].entries()) expect(a, `${label}: array ${k} is out's own`).toBe(arrays[k]);
+          sameBits(fresh, out, `${label} into out, ${threads} threads`);
+          // the same patterns, new values: out holds the new product, the last one's values all overwritten
+          const [A2, B2] = [revalued(A, 7 + threads), B === A ? null : revalued(B, 9 + threads)];
+          rt.spgemm(A2, B2 ?? A2, { out });
+          checkProduct(A2, B2 ?? A2, out, `${label} revalued into out, ${threads} threads`);
+          // two handles in, out given: the host form, into out
+          const [hA, hB] = [rt.upload(A), rt.upload(B)];
+          out.values.fill(NaN);
+          expect(rt.spgemm(hA, hB, { out })).toBe(out);
+          sameBits(fresh, out, `${label} of handles into out, ${threads} threads`);
+          hA.dispose();
+          hB.dispose();
+          expect(rt.memoryInUse, `${label}: nothing kept`).toBe(live);
+        }
+      }
+    } finally {
+      rt3.dispose();
+    }
+  });
+
+  it("options.out over the memory budget (the two-pass product) and after rt.dispose(): the given arrays, filled, kept as written by later products and by the runtime's end", async () => {
+    const rf = mulberry32(4);
+    const full = new CSRMatrix(200, 200, 'f64', Int32Array.from({ length: 201 }, (_, i) => 200 * i), Int32Array.from({ length: 40_000 }, (_, k) => k % 200), Float64Array.from({ length: 40_000 }, () => rf() - 0.5));
+    const kernel = () => new CpuSparseSession(rt2.cpuBackend);
+    const out = garbageLike(spgemm(full, full, kernel));
+    // 8·10⁶ multiply-adds (96 MB of one-pass arrays) over 64 MiB: the two-pass product, into out
+    expect(spgemm(full, full, kernel, 64, out)).toBe(out);
+    checkProduct(full, full, out, 'full·full under 64 MiB into out');
+    const rt = await createRuntime({ workers: 2 });
+    const P = poisson3D(14);
+    const C = rt.spgemm(P, P);
+    const into = garbageLike(C);
+    rt.spgemm(P, P, { out: into });
+    const later = rt.spgemm(revalued(P, 3), revalued(P, 3));
+    later.values.fill(7);
+    rt.dispose();
+    checkProduct(P, P, C, 'a fresh product after rt.dispose()');
+    checkProduct(P, P, into, 'a product into out after rt.dispose()');
+    expect(() => rt.spgemm(P, P, { out: into })).toThrow(DisposedError);
+    checkProduct(P, P, into, 'out after a call on the disposed runtime');
+  });
+
+  it('options.out refused, out unchanged and nothing kept: other entries, shape or dtype → ShapeError; not a CSRMatrix → InputTypeError; an unknown key → OptionError', () => {
+    const P = poisson3D(14);
+    const C = rt2.spgemm(P, P);
+    const live = rt2.memoryInUse;
+    const unchanged = (M: CSRMatrix, label: string) => {
+      const copy = new CSRMatrix(M.rows, M.cols, M.dtype, M.rowPtr.slice(), M.colIdx.slice(), M.values.slice());
+      return () => sameBits(copy, M, label);
+    };
+    // one entry fewer, one more (both inline and on the pool: poisson2D(5)² runs inline)
+    for (const [A, label] of [[P, 'pool'], [poisson2D(5), 'inline']] as const) {
+      const D = rt2.spgemm(A, A);
+      for (const d of [-1, 1]) {
+        const nnz = D.nnz + d;
+        const out = new CSRMatrix(D.rows, D.cols, 'f64', new Int32Array(D.rows + 1), new Int32Array(nnz).fill(5), new Float64Array(nnz).fill(2.5));
+        const check = unchanged(out, `${label}: out after ${nnz} entries refused`);
+        expect(() => rt2.spgemm(A, A, { out })).toThrow(ShapeError);
+        expect(() => rt2.spgemm(A, A, { out })).toThrow(`the product has ${D.nnz} entries and out has ${nnz}`);
+        check();
+      }
+    }
+    const wrong: [string, CSRMatrix][] = [
+      ['rows', new CSRMatrix(C.rows - 1, C.cols, 'f64', new Int32Array(C.rows).fill(0), new Int32Array(0), new Float64Array(0))],
+      ['cols', new CSRMatrix(C.rows, C.cols + 1, 'f64', C.rowPtr.slice(), C.colIdx.slice(), C.values.slice())],
+      ['dtype', new CSRMatrix(C.rows, C.cols, 'f32', C.rowPtr.slice(), C.colIdx.slice(), Float32Array.from(C.values))],
+    ];
+    for (const [what, out] of wrong) {
+      const check = unchanged(out, `out of other ${what}`);
+      expect(() => rt2.spgemm(P, P, { out }), what).toThrow(ShapeError);
+      expect(() => rt2.spgemm(P, P, { out }), what).toThrow(/spgemm: out is \d+×\d+ f(32|64) and the product 2744×2744 f64/);
+      check();
+    }
+    for (const bad of [null, rt2.upload(P), { rows: C.rows, cols: C.cols, rowPtr: C.rowPtr, colIdx: C.colIdx, values: C.values }, 5]) {
+      expect(() => rt2.spgemm(P, P, { out: bad as unknown as CSRMatrix })).toThrow(InputTypeError);
+    }
+    expect(() => rt2.spgemm(P, P, { into: C } as never)).toThrow(OptionError);
+    expect(rt2.memoryInUse).toBe(live);
   });
 });

@@ -133,15 +133,16 @@ export class CpuBackend {
 
   /**
    * Fresh arrays copied out of the memory (copy-out.ts): the workers build the last ones while this
-   * thread builds the first, where they can hand them over (Node) and `pooled`; else all here. Call
-   * it outside pool jobs.
+   * thread builds the first, where they can hand them over (Node) and `pooled`; else all here. With
+   * `into` (arrays of the specs' kinds and lengths) they are filled instead, here. Call it outside
+   * pool jobs.
    */
-  copyOut(specs: OutSpec[], pooled: boolean): OutArray[] {
+  copyOut(specs: OutSpec[], pooled: boolean, into?: OutArray[]): OutArray[] {
     if (this.disposed) throw new DisposedError('runtime');
     const words = describe(specs);
     return this.heap.temporary(4 * words.length, (r) => {
       r.view('i32', words.length).set(words);
-      return (pooled ? this.pool?.copyOutSync(r.ptr, specs.length) : null) ?? specs.map((_, k) => buildArray(this.heap.memory.buffer, r.ptr, k));
+      return (pooled && !into ? this.pool?.copyOutSync(r.ptr, specs.length) : null) ?? specs.map((_, k) => buildArray(this.heap.memory.buffer, r.ptr, k, into?.[k]));
     });
   }
 

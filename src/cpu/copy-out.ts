@@ -35,12 +35,15 @@ export function describe(specs: OutSpec[]): Int32Array {
   return Int32Array.from(words);
 }
 
-/** Builds array k of the description at desc in `buffer` (the memory's current buffer). */
-export function buildArray(buffer: ArrayBufferLike, desc: number, k: number): OutArray {
+/**
+ * Builds array k of the description at desc in `buffer` (the memory's current buffer): into `into`
+ * (of its kind and length) when given, else a fresh array.
+ */
+export function buildArray(buffer: ArrayBufferLike, desc: number, k: number, into?: OutArray): OutArray {
   const w = new Int32Array(buffer, desc);
   const r = w[1 + k];
   const [kind, length, count] = [w[r], w[r + 1], w[r + 2]];
-  const out = kind === ARRAY_I32 ? new Int32Array(length) : kind === ARRAY_F64 ? new Float64Array(length) : new Float32Array(length);
+  const out = into ?? (kind === ARRAY_I32 ? new Int32Array(length) : kind === ARRAY_F64 ? new Float64Array(length) : new Float32Array(length));
   let at = 0;
   for (let s = 0; s < count; s++) {
     const [ptr, len] = [w[r + 3 + 2 * s] >>> 0, w[r + 4 + 2 * s]];

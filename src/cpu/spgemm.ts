@@ -1,5 +1,5 @@
 import { components, type DType } from '../dtype.js';
-import { MemoryLimitError } from '../errors.js';
+import { MemoryLimitError, ShapeError } from '../errors.js';
 import { CSRMatrix, validateCanonical } from '../formats/csr.js';
 import { checkPointers, checkValueArray } from '../formats/common.js';
 import { reserveMemory } from '../memory-budget.js';
@@ -71,14 +71,14 @@ export class CpuSparseSession implements SparseSession {
     return found.outside ? validateCanonical(M) : !found.unordered;
   }
 
-  spgemm(A: CSRMatrix, B: CSRMatrix, dtype: DType): CSRMatrix {
+  spgemm(A: CSRMatrix, B: CSRMatrix, dtype: DType, out?: CSRMatrix): CSRMatrix {
     const cc = components(dtype);
     const [a, b] = [this.upload(A, cc), this.upload(B, cc)];
-    const once = this.multiplyOnce(a, b, A, B, dtype);
+    const once = this.multiplyOnce(a, b, A, B, dtype, out);
     if (once) return once;
     const C = this.multiply(a, b);
     try {
-      return hostCopy(C, dtype);
+      return hostCopy(C, dtype, false, out);
     } finally {
       free(C);
     }
@@ -107,9 +107,10 @@ export class CpuSparseSession implements SparseSession {
    * appends its rows to arrays sized by its multiply-adds (a bound on its entries, from A's pattern and
    * B's row lengths), so no symbolic pass, and the copy joins the chunks' arrays. Undefined where
    * those arrays or the copy would pass the memory budget (the two-pass product, allocated at its
-   * exact size, then runs): they are given back to the budget either way.
+   * exact size, then runs): they are given back to the budget either way. With `out` (its shape and
+   * dtype the product's), its arrays are filled instead, if it has the product's entries.
    */
-  private multiplyOnce(a: Resident, b: Resident, A: CSRMatrix, B: CSRMatrix, dtype: DType): CSRMatrix | undefined {
+  private multiplyOnce(a: Resident, b: Resident, A: CSRMatrix, B: CSRMatrix, dtype: DType, out?: CSRMatrix): CSRMatrix | undefined {
     const backend = this.backend;
     const [m, n, cc] = [A.rows, B.cols, a.cc];
     const chunks = A.nnz < SPGEMM_POOL_FLOOR ? 1 : backend.threads;
@@ -147,7 +148,8 @@ export class CpuSparseSession implements SparseSession {
       // row pointers from the counts; each chunk's entries follow the previous chunk's
       const nnz = backend.kernel('spgemm_row_pointers')(cp.ptr, m);
       const single = dtype === 'f32' || dtype === 'c64';
-      reserveMemory(4 * (m + 1) + nnz * 4 + nnz * cc * (single ? 4 : 8), `spgemm: ${nnz} entries of the ${m}×${n} product`);
+      if (out) checkEntries(out, nnz);
+      else reserveMemory(4 * (m + 1) + nnz * 4 + nnz * cc * (single ? 4 : 8), `spgemm: ${nnz} entries of the ${m}×${n} product`);
       const pv = cp.view('i32', m + 1);
       const lengths = Array.from({ length: chunks }, (_, c) => pv[bounds[c + 1]] - pv[bounds[c]]);
       // the values (the largest) last: a worker builds them while this thread builds the others (a
@@ -156,8 +158,8 @@ export class CpuSparseSession implements SparseSession {
         { kind: ARRAY_I32, length: m + 1, segments: [[cp.ptr, m + 1]] },
         { kind: ARRAY_I32, length: nnz, segments: lengths.map((len, c) => [arrays[2 * c].ptr, len]) },
         { kind: single ? ARRAY_F32 : ARRAY_F64, length: cc * nnz, segments: lengths.map((len, c) => [arrays[2 * c + 1].ptr, cc * len]) },
-      ], chunks > 1);
-      return new CSRMatrix(m, n, dtype, rowPtr as Int32Array, colIdx as Int32Array, values as Float32Array | Float64Array);
+      ], chunks > 1, out && [out.rowPtr, out.colIdx, out.values]);
+      return out ?? new CSRMatrix(m, n, dtype, rowPtr as Int32Array, colIdx as Int32Array, values as Float32Array | Float64Array);
     } catch (e) {
       if (e instanceof MemoryLimitError) return undefined;
       throw e;
@@ -562,15 +564,28 @@ const MEMO_BYTES = 16 + 8 * 64 + 32 + 4 * (2 * 32 + 2 * 256 + 64);
 
 /**
  * A resident product as a host CSRMatrix of `dtype`, its size checked against the memory budget in
- * scope; `views` (f64, c128): over C's regions instead, nothing copied or reserved.
+ * scope; `views` (f64, c128): over C's regions instead, nothing copied or reserved; `out` (the
+ * product's shape and dtype): copied into its arrays, if it has the product's entries.
  */
-function hostCopy(C: Resident, dtype: DType, views = false): CSRMatrix {
+function hostCopy(C: Resident, dtype: DType, views = false, out?: CSRMatrix): CSRMatrix {
   const [cp, ci, cv] = C.regions;
   if (views) return new CSRMatrix(C.rows, C.cols, dtype, cp.view('i32', C.rows + 1), ci.view('i32', C.nnz), cv.view('f64', C.cc * C.nnz));
+  if (out) {
+    checkEntries(out, C.nnz);
+    out.rowPtr.set(cp.view('i32', C.rows + 1));
+    out.colIdx.set(ci.view('i32', C.nnz));
+    out.values.set(cv.view('f64', C.cc * C.nnz));
+    return out;
+  }
   const single = dtype === 'f32' || dtype === 'c64';
   reserveMemory(4 * (C.rows + 1) + C.nnz * 4 + C.nnz * C.cc * (single ? 4 : 8), `spgemm: ${C.nnz} entries of the ${C.rows}×${C.cols} product`);
   const values = cv.view('f64', C.cc * C.nnz);
   return new CSRMatrix(C.rows, C.cols, dtype, cp.view('i32', C.rows + 1).slice(), ci.view('i32', C.nnz).slice(), single ? Float32Array.from(values) : values.slice());
+}
+
+/** rt.spgemm's `out` must have the product's entries (its shape and dtype are checked before the product). */
+function checkEntries(out: CSRMatrix, nnz: number): void {
+  if (out.nnz !== nnz) throw new ShapeError(`spgemm: the product has ${nnz} entries and out has ${out.nnz}; out must have the product's entries`);
 }
 
 function free(r: Resident): void {

@@ -12,6 +12,7 @@ import type { FactorInfo } from '../solvers/direct/factor.js';
 import type { Calibration } from './cost.js';
 import type { PathCapabilities, PathChoice, PathId } from '../path.js';
 import type { ResidentVector } from './handles.js';
+import type { CSRMatrix } from '../formats/csr.js';
 import { optionKeys } from '../options-check.js';
 import type { CacheTilesOption } from '../cpu/tiles.js';
 
@@ -131,6 +132,16 @@ export interface SpmvOptions<Y extends VectorLike | undefined = VectorLike | und
   path?: PathChoice;
 }
 
+/** Options of {@link Runtime.spgemm}. */
+export interface SpgemmOptions {
+  /**
+   * a CSRMatrix to write the product into, returned: of the product's shape, dtype and number of
+   * entries (an earlier product of operands with the same patterns, as in a loop of products whose
+   * values change). Its arrays are overwritten in place, so no fresh memory is touched.
+   */
+  out?: CSRMatrix;
+}
+
 /**
  * Options of rt.cg / rt.bicgstab / rt.minres: the solvers' own (tol, maxIter, onIteration, signal,
  * checkEvery; see src/solvers/ops.ts) with the initial guess as a typed array, plus the preconditioner
@@ -219,6 +230,7 @@ export const RUNTIME_OPTION_KEYS = optionKeys<RuntimeOptions>({
   inlineThreshold: true, spinUs: true, timeoutMs: true, calibration: true, cacheTiles: true,
 });
 export const WEBGPU_OPTION_KEYS = optionKeys<WebGpuPathOptions>({ gpu: true, device: true, powerPreference: true });
+export const SPGEMM_OPTION_KEYS = optionKeys<SpgemmOptions>({ out: true });
 export const UPLOAD_OPTION_KEYS = optionKeys<UploadOptions>({ format: true, dtype: true, outOfRange: true, maxFill: true, maxSlots: true, width: true, sliceHeight: true, sortWindow: true });
 export const SPMV_OPTION_KEYS = optionKeys<SpmvOptions>({ y: true, alpha: true, beta: true, op: true, path: true });
 const SOLVE_KEYS = { x0: true, tol: true, maxIter: true, onIteration: true, signal: true, checkEvery: true, preconditioner: true, path: true } as const;

@@ -2,7 +2,7 @@ import { checkMemoryFloor, withMemoryBudget } from '../memory-budget.js';
 import { accurateResidualNorm, F64_RHS_RANGE, hostNorm, hostResidual, rhsExponentOf, scaleBy } from '../host-spmv.js';
 import { ANY_NUMBER, FINITE_NON_NEGATIVE, NON_NEGATIVE, NON_NEGATIVE_INTEGER, POSITIVE_INTEGER, checkBoolean, checkChoice, checkFunction, checkNumber, checkOptions, checkScalar, checkSignal, inRange, requireNumber } from '../options-check.js';
 import { checkSingleRange, vectorData } from '../vector-data.js';
-import { DOT_OPTION_KEYS, EXPLAIN_OPTION_KEYS, RUNTIME_OPTION_KEYS, SOLVE_OPTION_KEYS, SPMV_OPTION_KEYS, UPLOAD_OPTION_KEYS, WEBGPU_OPTION_KEYS } from './options.js';
+import { DOT_OPTION_KEYS, EXPLAIN_OPTION_KEYS, RUNTIME_OPTION_KEYS, SOLVE_OPTION_KEYS, SPGEMM_OPTION_KEYS, SPMV_OPTION_KEYS, UPLOAD_OPTION_KEYS, WEBGPU_OPTION_KEYS } from './options.js';
 import { ADD_OPTION_KEYS, GEMM_OPTION_KEYS, TRANSPOSE_OPTION_KEYS } from './dense-ops.js';
 import { allocValues, componentBytes, components, elementBytes, isComplex, type DType, type Scalar, type ValueArray, assertDType } from '../dtype.js';
 import { DisposedError, GpuUnavailableError, InputRangeError, InputTypeError, MemoryLimitError, NotPositiveDefiniteError, OptionError, PaddingLimitError, ShapeError, SingularMatrixError, UnsupportedError, SimdglError } from '../errors.js';
@@ -14,7 +14,7 @@ import { compactValues } from '../formats/dia.js';
 import { PATH_IDS, type DenseShape, type Path, type PathCapabilities, type PathChoice, type PathDense, type PathId, type PathMatrix, type PathVector } from '../path.js';
 import { CpuPath } from '../cpu/path.js';
 import type { CpuBackend } from '../cpu/backend.js';
-import type { AutoSolveOptions, Backend, Capabilities, ExplainSolveOptions, GmresOptions, RuntimeOptions, SolveOptions, SolveOutcome, SpmvOptions, UploadOptions, VectorLike } from './options.js';
+import type { AutoSolveOptions, Backend, Capabilities, ExplainSolveOptions, GmresOptions, RuntimeOptions, SolveOptions, SolveOutcome, SpgemmOptions, SpmvOptions, UploadOptions, VectorLike } from './options.js';
 import { AUTO_SOLVE_OPTION_KEYS, EXPLAIN_SOLVE_OPTION_KEYS, GMRES_OPTION_KEYS, PRECONDITIONER_OPTION_KEYS } from './options.js';
 import { PreconditionerHandle } from './preconditioner.js';
 import { chooseDirect, chooseSolve, DIRECT_MAX_N, directResidualBound, seedSymmetricAbsNorms, SOLVE_METHODS, type DirectEstimate, type KrylovMethod, type PathSolveInfo, type SolveCandidate, type SolveExplanation, type SolveMethod } from '../solvers/solve.js';
@@ -1996,9 +1996,15 @@ export class Runtime implements HandleOwner {
    * `rt.memoryInUse` until `dispose()`. Pass it to rt.spmv, rt.cg, rt.solve, rt.explain or another
    * rt.spgemm, read it back with its `toCSR()`; dispose each product once done with it, as in a loop of products.
    *
-   * @throws {@link ShapeError} when A's columns differ from B's rows.
+   * `options.out`, a CSRMatrix of the product's shape, dtype and number of entries (an earlier product
+   * of operands with the same patterns): the product is written into its arrays and out returned,
+   * whatever the operands. A product's fresh arrays cost about a third of it in first touches of new
+   * memory pages (docs/amg.md); a loop of products whose values change reuses one matrix instead.
+   *
+   * @throws {@link ShapeError} when A's columns differ from B's rows; when `out`'s shape, dtype or number of entries is not the product's (out unchanged).
    * @throws {@link MemoryLimitError} when the product does not fit the runtime's memory budget.
    * @throws {@link DisposedError} once the runtime or a handle is disposed.
+   * @throws {@link InputTypeError} when `out` is not a CSRMatrix; {@link OptionError} for an option key it does not know.
    *
    * @example
    * ```js
@@ -2033,15 +2039,35 @@ export class Runtime implements HandleOwner {
    * assert.equal(rt.memoryInUse, before);
    * rt.dispose();
    * ```
+   *
+   * @example
+   * ```js
+   * // A loop of products whose values change: each written into the first one's arrays
+   * import { createRuntime, poisson2D } from 'simdgl';
+   * import assert from 'node:assert/strict';
+   *
+   * const rt = await createRuntime();
+   * const A = poisson2D(32);
+   * const C = rt.spgemm(A, A);
+   * for (let step = 1; step <= 3; step++) {
+   *   A.values.forEach((v, k) => (A.values[k] = v * 2));                // the same pattern, new values
+   *   assert.equal(rt.spgemm(A, A, { out: C }), C);                     // C's arrays, overwritten
+   * }
+   * assert.equal(C.values[0], 18 * 64);                                 // a corner: (4·8)² + 2·8²
+   * rt.dispose();
+   * ```
    */
-  spgemm(A: MatrixHandle, B: MatrixHandle): MatrixHandle;
-  spgemm(A: SparseMatrix, B: SparseMatrix | MatrixHandle): CSRMatrix;
-  spgemm(A: SparseMatrix | MatrixHandle, B: SparseMatrix): CSRMatrix;
-  spgemm(A: SparseMatrix | MatrixHandle, B: SparseMatrix | MatrixHandle): CSRMatrix | MatrixHandle;
-  spgemm(A: SparseMatrix | MatrixHandle, B: SparseMatrix | MatrixHandle): CSRMatrix | MatrixHandle {
+  spgemm(A: MatrixHandle, B: MatrixHandle, options?: Omit<SpgemmOptions, 'out'>): MatrixHandle;
+  spgemm(A: SparseMatrix | MatrixHandle, B: SparseMatrix | MatrixHandle, options: SpgemmOptions & { out: CSRMatrix }): CSRMatrix;
+  spgemm(A: SparseMatrix, B: SparseMatrix | MatrixHandle, options?: SpgemmOptions): CSRMatrix;
+  spgemm(A: SparseMatrix | MatrixHandle, B: SparseMatrix, options?: SpgemmOptions): CSRMatrix;
+  spgemm(A: SparseMatrix | MatrixHandle, B: SparseMatrix | MatrixHandle, options?: SpgemmOptions): CSRMatrix | MatrixHandle;
+  spgemm(A: SparseMatrix | MatrixHandle, B: SparseMatrix | MatrixHandle, options: SpgemmOptions = {}): CSRMatrix | MatrixHandle {
     this.live();
+    checkOptions('spgemm', options, SPGEMM_OPTION_KEYS);
     const [a, b] = [this.hostMatrix(A, 'spgemm: A'), this.hostMatrix(B, 'spgemm: B')];
-    if (!(A instanceof MatrixHandle && B instanceof MatrixHandle)) return spgemm(a, b, this.sparseKernels, this.cpu.memoryBudgetMB);
+    const { out } = options;
+    if (out !== undefined || !(A instanceof MatrixHandle && B instanceof MatrixHandle)) return spgemm(a, b, this.sparseKernels, this.cpu.memoryBudgetMB, out);
     const backend = this.cpu.backend;
     const C = sparseProduct(a, b, () => new CpuSparseSession(backend), this.cpu.memoryBudgetMB, (s, a, b, dtype) => s.residentProduct(a, b, dtype));
     // canonical, and private: no caller holds its arrays. CSR as if kept at upload (explain and every path

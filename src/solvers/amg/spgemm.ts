@@ -1,5 +1,6 @@
 import { isComplex, type DType } from '../../dtype.js';
-import { ShapeError } from '../../errors.js';
+import { InputTypeError, ShapeError } from '../../errors.js';
+import { shownTyped } from '../../shown-value.js';
 import { CSRMatrix, isPrivateCanonical } from '../../formats/csr.js';
 import type { SparseMatrix } from '../../formats/index.js';
 import { withMemoryBudget } from '../../memory-budget.js';
@@ -16,8 +17,12 @@ export interface SparseSession {
    * the kernels run; M, when canonical, stays there for a product of `dtype`
    */
   isCanonical(M: CSRMatrix, dtype: DType): boolean;
-  /** C = A·B of dtype `dtype` (A.cols = B.rows), columns ascending in each row, allocation checked against the memory budget in scope */
-  spgemm(A: CSRMatrix, B: CSRMatrix, dtype: DType): CSRMatrix;
+  /**
+   * C = A·B of dtype `dtype` (A.cols = B.rows), columns ascending in each row, allocation checked
+   * against the memory budget in scope; into `out`'s arrays (of C's shape and dtype: checked by the
+   * caller) when given, which must have C's entries (else ShapeError, out unchanged)
+   */
+  spgemm(A: CSRMatrix, B: CSRMatrix, dtype: DType, out?: CSRMatrix): CSRMatrix;
   /**
    * The smoothed prolongator T + diag(scale)·A·T (scale = −ω·D⁻¹: P = (I − ω·D⁻¹A)·T) of a square A in
    * f64, in one product; the result stays where the kernels run for the Galerkin product
@@ -81,10 +86,22 @@ export interface SparseKernels {
  * as SciPy keeps them). Checks the shapes, converts both operands to canonical CSR (once: validated),
  * and runs the product in a session of `kernels` inside the memory budget `maxMemoryMB` (default: the
  * module's). The result's dtype: complex when either is, f32/c64 only when both are
- * single precision.
+ * single precision. With `out`, a CSRMatrix of C's shape, dtype and number of entries (an earlier
+ * product of operands with the same patterns), C is written into its arrays and out returned.
  */
-export function spgemm(A: SparseMatrix, B: SparseMatrix, kernels: SparseKernels, maxMemoryMB?: number): CSRMatrix {
-  return sparseProduct(A, B, kernels, maxMemoryMB, (s, a, b, dtype) => s.spgemm(a, b, dtype));
+export function spgemm(A: SparseMatrix, B: SparseMatrix, kernels: SparseKernels, maxMemoryMB?: number, out?: CSRMatrix): CSRMatrix {
+  return sparseProduct(A, B, kernels, maxMemoryMB, (s, a, b, dtype) => {
+    if (out !== undefined) checkOut(out, A, B, dtype);
+    return s.spgemm(a, b, dtype, out);
+  });
+}
+
+/** out's type and shape against the product's (its entries are checked once the product has counted them). */
+function checkOut(out: CSRMatrix, A: SparseMatrix, B: SparseMatrix, dtype: DType): void {
+  if (!(out instanceof CSRMatrix)) throw new InputTypeError(`spgemm: out must be a CSRMatrix, got ${shownTyped(out)}`);
+  // a matrix the library keeps and reads as immutable (a runtime's private copy) is never a caller's to overwrite
+  if (isPrivateCanonical(out)) throw new InputTypeError("spgemm: out is a matrix the runtime owns (its private copy), not one of the caller's");
+  if (out.rows !== A.rows || out.cols !== B.cols || out.dtype !== dtype) throw new ShapeError(`spgemm: out is ${out.rows}×${out.cols} ${out.dtype} and the product ${A.rows}×${B.cols} ${dtype}`);
 }
 
 /** spgemm's checks, operands and session, with `multiply` (rt.spgemm's handle product: one that keeps its result resident) run on them. */
