@@ -443,6 +443,7 @@ export class MatrixMarketParser {
           if (!cur.ok || !isSepOrEnd(buf[cur.pos]) || (field === F_INTEGER && !cur.isInt)) {
             throw this.expected(valueName(field), buf, pos, line, lineStart);
           }
+          if (cur.lost || (field === F_INTEGER && !exactInteger(buf, pos, cur.pos, v))) throw this.beyondDouble(v, r, j, buf, pos, cur.pos, line, lineStart);
           if (single && beyondF32(v)) throw this.beyondSingle(v, r, j, pos, line, lineStart);
           vals[o] = v;
           pos = skipBlanks(buf, cur.pos);
@@ -451,6 +452,7 @@ export class MatrixMarketParser {
             cur.pos = pos;
             const im = scanFloat(buf, cur);
             if (!cur.ok || !isSepOrEnd(buf[cur.pos])) throw this.expected('the imaginary part', buf, pos, line, lineStart);
+            if (cur.lost) throw this.beyondDouble(im, r, j, buf, pos, cur.pos, line, lineStart);
             if (single && beyondF32(im)) throw this.beyondSingle(im, r, j, pos, line, lineStart);
             if (sym === S_HERMITIAN && r === j && im !== 0) {
               throw new ParseError(`hermitian diagonal entry (${r}, ${j}) has imaginary part ${im}; it must be real`, line, pos - lineStart + 1);
@@ -514,6 +516,7 @@ export class MatrixMarketParser {
         if (!cur.ok || !isSepOrEnd(buf[cur.pos]) || (field === F_INTEGER && !cur.isInt)) {
           throw this.expected(valueName(field), buf, pos, line, lineStart);
         }
+        if (cur.lost || (field === F_INTEGER && !exactInteger(buf, pos, cur.pos, re))) throw this.beyondDouble(re, i + 1, j + 1, buf, pos, cur.pos, line, lineStart);
         if (single && beyondF32(re)) throw this.beyondSingle(re, i + 1, j + 1, pos, line, lineStart);
         pos = skipBlanks(buf, cur.pos);
         let im = 0;
@@ -522,6 +525,7 @@ export class MatrixMarketParser {
           cur.pos = pos;
           im = scanFloat(buf, cur);
           if (!cur.ok || !isSepOrEnd(buf[cur.pos])) throw this.expected('the imaginary part', buf, pos, line, lineStart);
+          if (cur.lost) throw this.beyondDouble(im, i + 1, j + 1, buf, pos, cur.pos, line, lineStart);
           if (single && beyondF32(im)) throw this.beyondSingle(im, i + 1, j + 1, pos, line, lineStart);
           if (sym === S_HERMITIAN && i === j && im !== 0) {
             throw new ParseError(`hermitian diagonal entry (${i + 1}, ${j + 1}) has imaginary part ${im}; it must be real`, line, pos - lineStart + 1);
@@ -636,6 +640,12 @@ export class MatrixMarketParser {
     return new ParseError(`entry (${r}, ${j}) is ${v}, which ${this.dtype} cannot hold (it would become ${Math.fround(v)}); read it as ${this.dtype === 'c64' ? 'c128' : 'f64'} or scale the file`, line, pos - lineStart + 1);
   }
 
+  /** A value f64 cannot hold as written: a finite decimal past its range (±Infinity, or a nonzero 0), or an integer past 2⁵³ it rounds. */
+  private beyondDouble(v: number, r: number, j: number, buf: Uint8Array, pos: number, end: number, line: number, lineStart: number): ParseError {
+    const text = clip(utf8.decode(buf.subarray(pos, end)));
+    return new ParseError(`entry (${r}, ${j}) is ${text}, which f64 cannot hold (it would become ${v}); scale the file`, line, pos - lineStart + 1);
+  }
+
   private outOfRange(what: string, v: number, max: number, pos: number, line: number, lineStart: number): ParseError {
     return new ParseError(`${what} index ${v} is out of range 1..${max}`, line, pos - lineStart + 1);
   }
@@ -643,6 +653,11 @@ export class MatrixMarketParser {
 
 function valueName(field: number): string {
   return field === F_INTEGER ? 'an integer value' : field === F_COMPLEX ? 'the real part' : 'a real value';
+}
+
+/** Whether an integer token (buf[pos, end)) read as v is v exactly: always below 2⁵³, checked digit for digit from there (a value rounded down to 2⁵³ included). */
+function exactInteger(buf: Uint8Array, pos: number, end: number, v: number): boolean {
+  return !(Math.abs(v) >= 2 ** 53) || BigInt(utf8.decode(buf.subarray(pos, end))) === BigInt(v);
 }
 
 function isSepOrEnd(c: number): boolean {

@@ -14,10 +14,12 @@ export interface Cursor {
   ok: boolean;
   /** true when the last float scanned was written as a plain integer (no point, exponent, inf or nan) */
   isInt: boolean;
+  /** true when the last float scanned is a finite decimal f64 cannot hold: it became ±Infinity, or a nonzero one became 0 */
+  lost: boolean;
 }
 
 export function newCursor(): Cursor {
-  return { pos: 0, ok: true, isInt: true };
+  return { pos: 0, ok: true, isInt: true, lost: false };
 }
 
 /** Exact powers of ten: every 10^k with k <= 22 is exactly representable in binary64. */
@@ -139,6 +141,7 @@ export function scanFloat(buf: Uint8Array, cur: Cursor): number {
   cur.pos = p;
   cur.ok = true;
   cur.isInt = isInt;
+  cur.lost = false;
   if (!trunc) {
     if (nlo === 0) {
       if (scale === 0 || hi === 0) return neg ? -hi : hi;
@@ -149,7 +152,10 @@ export function scanFloat(buf: Uint8Array, cur: Cursor): number {
       if (v === v) return neg ? -v : v;
     }
   }
-  return slowParse(buf, start, p);
+  // (only this path reaches the ends of the range: the fast ones hold |scale| ≤ 22)
+  const v = slowParse(buf, start, p);
+  cur.lost = v === Infinity || v === -Infinity || (v === 0 && nd > 0);
+  return v;
 }
 
 const SPLITTER = 134217729; // 2^27 + 1, Veltkamp's splitting constant
@@ -226,6 +232,7 @@ function scanSpecial(buf: Uint8Array, cur: Cursor, start: number, p: number, neg
   cur.pos = q;
   cur.ok = true;
   cur.isInt = false;
+  cur.lost = false;
   return v;
 }
 
