@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
 import { CSRMatrix } from '../src/formats/csr.js';
+import { DIAMatrix } from '../src/formats/dia.js';
 import { cg } from '../src/solvers/krylov/cg.js';
 import type { WebGpuPath } from '../src/webgpu/path.js';
 import { WebGpuDeviceLostError } from '../src/webgpu/errors.js';
@@ -105,9 +106,12 @@ describe('GPU-resident CG (backend webgpu)', () => {
     // the blocks (one speculative) and 6 scalars or vectors: ‖b‖ for the refinement and for the inner
     // solve, ‖b − A·x‖ on the GPU after the correction, x and ‖x‖ (for the residual's rounding bound)
     expect(resident).toBeLessThanOrEqual(Math.ceil(res.iterations / 16) + 6);
-    // checkEvery 1 is src/solvers/cg.ts over the path's operations, without the resident hook
+    // checkEvery 1 is src/solvers/cg.ts over the path's operations, without the resident hook, on A
+    // in the format rt.cg ran it in (a stencil's DIA sums its rows as no CSR kernel does: Dot2)
     const p = gpuPath();
-    const M = p.matrix(A, { transpose: false });
+    const format = rt.explain('spmv', h).estimates.webgpu?.format;
+    expect(format).toBe('dia');
+    const M = p.matrix(DIAMatrix.fromCSR(A), { transpose: false });
     const ops = p.solverOps(M, A, 'none');
     const bv = p.vector('f64', b);
     const direct = await cg({ ...ops, cgResident: undefined }, bv, { tol: 1e-8 });

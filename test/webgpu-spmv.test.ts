@@ -207,4 +207,46 @@ describe('WebGPU SpMV, DIA with compact f64 values', () => {
     }
     expect(gpu.deviceErrors).toEqual([]);
   });
+
+  // f32 and byte values are summed by Dot2 (wgsl/dia_f32_row.wgsl: error terms in f32, a bound that grows
+  // as the square of the diagonals): 41 diagonals of random values, and rows whose sum cancels to
+  // 2^-40 of their terms (a Laplacian's row sums, which are 0, against x = 1 + 2^-40·i)
+  it('a wide band of f32 or byte values and rows that cancel: the reference product within the double-single bound', async () => {
+    const n = 3000;
+    const offsets = Int32Array.from({ length: 41 }, (_, d) => (d - 20) * (d % 3 === 0 ? 1 : 7)).sort();
+    const band = (value: (i: number, d: number) => number) => {
+      const data = new Float64Array(offsets.length * n);
+      offsets.forEach((o, d) => {
+        for (let i = 0; i < n; i++) if (i + o >= 0 && i + o < n) data[d * n + i] = value(i, d);
+      });
+      return new DIAMatrix(n, n, 'f64', offsets, n, data);
+    };
+    const r = randomData('f32', offsets.length * n, 31);
+    const f32s = band((i, d) => r[d * n + i] * 2 ** ((i + d) % 9));
+    const bytes = band((i, d) => Math.round(r[d * n + i] * 127.5 - 0.5));
+    // every row sums to 0: the diagonal is minus the sum of the others
+    const laplacian = band((i, d) => (offsets[d] === 0 ? 0 : -1 - ((i + d) % 3)));
+    for (let i = 0; i < n; i++) {
+      let s = 0;
+      offsets.forEach((o, d) => (s += o === 0 ? 0 : laplacian.data[d * n + i]));
+      laplacian.data[offsets.indexOf(0) * n + i] = -s;
+    }
+    const xs = randomData('f64', n, 32);
+    const near = Float64Array.from({ length: n }, (_, i) => 1 + i * 2 ** -40);
+    const cases = [[f32s, xs, 'f32'], [bytes, xs, 'i8'], [laplacian, near, 'i8']] as const;
+    const worstSeen: string[] = [];
+    for (const [A, xv, storage] of cases) {
+      const M = gpu.upload(A);
+      const part = M.data.main;
+      if (part.kind !== 'dia') throw new Error(part.kind);
+      expect([part.compact, part.int8]).toEqual([true, storage === 'i8']);
+      const x = gpu.vector('f64', xv);
+      const y = gpu.vector('f64', n);
+      gpu.spmv(M, x, y);
+      worstSeen.push(`${storage}: ${compareRef(A.toCSR(), xv, null, 1, 0, await gpu.read(y)).toExponential(2)}`);
+      for (const v of [M, x, y]) v.dispose();
+    }
+    console.log(`Dot2 rows, worst |err|/scale: ${worstSeen.join(', ')}`);
+    expect(gpu.deviceErrors).toEqual([]);
+  });
 });

@@ -1,13 +1,13 @@
 // DIA SpMV of a real f64 (double-single) matrix whose values are all integers in [-128, 127] (a
 // stencil's, a graph Laplacian's): one byte a value (binding 4, four to a word: slot k is byte k % 4 of
-// word k / 4), sign-extended and widened on load to (v, 0) — the same value, so the same products as
-// dia.wgsl and dia_compact.wgsl from a quarter of dia_compact's value bytes (src/webgpu/spmv.ts). One
-// thread per row as dia.wgsl (dia_row.wgsl).
+// word k / 4), sign-extended to f32 on load and the row summed over them by dia_f32_row.wgsl — a
+// quarter of dia_compact's value bytes, and a value of at most 8 bits needs no split of its own in
+// the exact product (two_prod_short) (src/webgpu/spmv.ts). One thread per row as dia.wgsl
+// (dia_row.wgsl).
 #include "dia_row.wgsl"
+#include "dia_f32_row.wgsl"
 
 @group(0) @binding(4) var<storage, read> data: array<u32>;
 
-fn dia_value(k: u32) -> E {
-  let v = bitcast<i32>(data[k >> 2u] << (24u - 8u * (k & 3u))) >> 24u;
-  return e_scalar(vec4<f32>(f32(v), 0.0, 0.0, 0.0));
-}
+fn dia_f32(k: u32) -> f32 { return f32(bitcast<i32>(data[k >> 2u] << (24u - 8u * (k & 3u))) >> 24u); }
+fn dia_prod(v: f32, b: f32) -> vec2<f32> { return two_prod_short(v, b); }

@@ -41,6 +41,14 @@ fn two_prod(a: f32, b: f32) -> vec2<f32> {
   return vec2<f32>(p, e);
 }
 
+// p + e = a * b exactly where a has at most 12 significant bits (an integer of a byte): Dekker's split
+// of such an a is (a, 0), so two_prod's terms with a's low half vanish and only b is split.
+fn two_prod_short(a: f32, b: f32) -> vec2<f32> {
+  let p = (a * b) * P.one;
+  let sb = ds_split(b);
+  return vec2<f32>(p, (a * sb.x - p) + a * sb.y);
+}
+
 // IEEE specials. Where a sum or product is ±Inf or NaN its error term is NaN (Inf − Inf, Inf · 0),
 // and so would be every hi that term is added into: Inf would come out as NaN. So lo is kept finite
 // everywhere. ds_add and ds_div return, where their result's hi is not finite, the f32 result h of
