@@ -181,6 +181,30 @@ describe('GPU-resident CG (backend webgpu)', () => {
     }
   });
 
+  // ρ₀ = rᴴD⁻¹r is summed into the resident state on the GPU (no read-back): cg_scalars stops on ρ ≤ 0
+  // there as stopOnRho does before the host loop's first iteration. Blocks [[1, −2], [−2, −1]] with
+  // D⁻¹ = diag(1, −1): r = (1, 2) gives ρ₀ = −3 while pᴴAp = 5 > 0 (only the test on ρ stops it);
+  // r = (2, 1) gives ρ₀ = 3, and the solve goes on as the CPU path's does
+  it("Jacobi that is not definite: 'breakdown' before the first iteration where ρ₀ ≤ 0 (pᴴAp > 0), as the CPU path", async () => {
+    const blocks = 10;
+    const n = 2 * blocks;
+    const rowPtr = Int32Array.from({ length: n + 1 }, (_, i) => 2 * i);
+    const colIdx = Int32Array.from({ length: 2 * n }, (_, k) => 2 * Math.floor(k / 4) + (k % 2));
+    const values = Float64Array.from({ length: 2 * n }, (_, k) => [1, -2, -2, -1][k % 4]);
+    const A = new CSRMatrix(n, n, 'f64', rowPtr, colIdx, values);
+    const h = rt.upload(A);
+    const hc = cpu.upload(A);
+    for (const [what, pair] of [['rho0 < 0', [1, 2]], ['rho0 > 0', [2, 1]]] as const) {
+      const b = Float64Array.from({ length: n }, (_, i) => pair[i % 2]);
+      const g = await rt.cg(h, b, { tol: 1e-10, preconditioner: 'jacobi' });
+      const c = await cpu.cg(hc, b, { tol: 1e-10, preconditioner: 'jacobi' });
+      expect(g.path, what).toBe('webgpu');
+      if (what === 'rho0 < 0') expect(c, what).toMatchObject({ reason: 'breakdown', iterations: 0 });
+      expect({ reason: g.reason, iterations: g.iterations }, what).toEqual({ reason: c.reason, iterations: c.iterations });
+      console.log(`${what}: ${g.reason} after ${g.iterations}`);
+    }
+  });
+
   it("NaN in b or in A ends in 'nan'", async () => {
     const A = generated('poisson2D-30');
     const b = randomData('f64', A.rows, 7);

@@ -4,7 +4,7 @@
 // partials of the pass before (binding 2; u32(P.alpha.x) of them, complex double-single), so no
 // separate reduction pass runs, then one thread does the step.
 // P.m = 0: p.Ap = the partials of the fused SpMV + dot; alpha = rho / p.Ap, or stop ('nan' = 2,
-//   'breakdown' = 3: p.Ap not positive).
+//   'breakdown' = 3: rho or p.Ap not positive).
 // P.m = 1: |r|^2 = the partials of cg_update (and with P.w = 1, Jacobi, r.z = the next as many, or
 //   where u32(P.alpha.y) = G > 0, the G partials from G on: a fused Chebyshev step's, spmv_cheb.wgsl);
 //   count the iteration, record |r|^2, stop when it is NaN (2) or at most the threshold
@@ -37,7 +37,8 @@ fn main(@builtin(local_invocation_index) lid: u32) {
     st(1u, a);
     let pq = a;
     if (is_nan(rho) || is_nan(pq)) { set_flag(2.0); return; }
-    if (!(pq.x > 0.0)) { set_flag(3.0); return; }
+    // rho not positive: a preconditioner that is not definite (src/solvers/ops.ts stopOnRho)
+    if (!(rho.x > 0.0) || !(pq.x > 0.0)) { set_flag(3.0); return; }
     let al = vec4<f32>(ds_div(rho.xy, pq.xy), 0.0, 0.0);
     st(4u, coef(al));
     st(5u, coef(-al));
