@@ -4,7 +4,8 @@
 # dawn.node), the Vulkan loader deb, the run script and the CuPy peer, and two bundles of
 # bench/device/solve-cg.ts: one of this working tree and one of `main` (BASE=<commit>), so the call
 # measures before and after together. C may be a folder of the checkout the device tool sends (a
-# helper's worktree is not sent): C=/path/to/that/checkout/.carry-solve.
+# helper's worktree is not sent): C=/path/to/that/checkout/.carry-solve. BASE_DIR (default
+# /tmp/solve-base): where BASE is built — one of its own per helper where several build at once.
 set -eu
 C=${C:-.carry-solve}
 . "$(dirname "$0")/carry-base.sh"
@@ -19,11 +20,12 @@ npm run build:embedded --silent
 bundle . "$C/solve-cg.mjs"
 # the baseline: the same script over BASE's library
 base=${BASE:-main}
-rm -rf /tmp/solve-base && mkdir -p /tmp/solve-base
-git archive "$base" | tar -x -C /tmp/solve-base
-ln -s "$PWD/node_modules" /tmp/solve-base/node_modules
-mkdir -p /tmp/solve-base/bench/device && cp bench/device/solve-cg.ts bench/device/true-residual.ts /tmp/solve-base/bench/device/
-(cd /tmp/solve-base && npm run build:embedded --silent >/dev/null)
-bundle /tmp/solve-base "$C/solve-cg-base.mjs"
+bd=${BASE_DIR:-/tmp/solve-base}
+rm -rf "$bd" && mkdir -p "$bd"
+git archive "$base" | tar -x -C "$bd"
+ln -s "$PWD/node_modules" "$bd/node_modules"
+mkdir -p "$bd/bench/device" && cp bench/device/solve-cg.ts bench/device/true-residual.ts "$bd/bench/device/"
+(cd "$bd" && npm run build:embedded --silent >/dev/null)
+bundle "$bd" "$C/solve-cg-base.mjs"
 git rev-parse "$base" > "$C/base-commit"
 du -sh "$C"

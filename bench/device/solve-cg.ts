@@ -368,6 +368,8 @@ if (!skip.has('solve') && typeof (rt as { solve?: unknown }).solve === 'function
     const h = rt.upload(A);
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     const solve = (rt as any).solve.bind(rt);
+    // the wall clock of the first solve's start: a GPU clock trace (nvidia-smi) can be lined up with the solves
+    const startedAt = new Date().toISOString();
     const t0 = performance.now();
     const first = await solve(h, bd, { path: 'webgpu' });
     const firstMs = performance.now() - t0;
@@ -381,7 +383,7 @@ if (!skip.has('solve') && typeof (rt as { solve?: unknown }).solve === 'function
       again.push(performance.now() - t1);
     }
     const ms = median(again);
-    console.log(`SOLVE\t${label}\tpoisson3D_${n}\t${dt}\tfirst ${firstMs.toFixed(1)} ms\tagain ${ms.toFixed(1)} ms (median of ${runs}, min ${Math.min(...again).toFixed(1)})\t${r.method} + ${r.preconditioner}\t${r.iterations} it\t${r.reason}\ttrue ${trueResidual(A64, r.x, b).toExponential(2)}\t(first: ${first.iterations} it)\t${r.preconditionerDetail ?? ''}`);
+    console.log(`SOLVE\t${label}\tpoisson3D_${n}\t${dt}\tfirst ${firstMs.toFixed(1)} ms (from ${startedAt})\tagain ${ms.toFixed(1)} ms (median of ${runs}, min ${Math.min(...again).toFixed(1)}; each ${again.map((t) => t.toFixed(1)).join(' ')})\t${r.method} + ${r.preconditioner}\t${r.iterations} it\t${r.reason}\ttrue ${trueResidual(A64, r.x, b).toExponential(2)}\t(first: ${first.iterations} it)\t${r.preconditionerDetail ?? ''}`);
     // the same method and preconditioner through rt.cg: what 'auto' adds beyond the solve itself
     const ts: number[] = [];
     let j;
@@ -474,7 +476,7 @@ if (!skip.has('solve') && typeof (rt as { solve?: unknown }).solve === 'function
         rl = await solve(h, bd, { path: 'webgpu' });
         later.push(performance.now() - t7);
       }
-      console.log(`SOLVE\t${label}\tpoisson3D_${n}\t${dt}\trt.solve defaults, later: ${median(later).toFixed(1)} ms (median of ${runs}, min ${Math.min(...later).toFixed(1)})\t${rl.method} + ${rl.preconditioner}\t${rl.iterations} it\ttrue ${trueResidual(A64, rl.x, b).toExponential(2)}`);
+      console.log(`SOLVE\t${label}\tpoisson3D_${n}\t${dt}\trt.solve defaults, later: ${median(later).toFixed(1)} ms (median of ${runs}, min ${Math.min(...later).toFixed(1)}; each ${later.map((t) => t.toFixed(1)).join(' ')})\t${rl.method} + ${rl.preconditioner}\t${rl.iterations} it\ttrue ${trueResidual(A64, rl.x, b).toExponential(2)}`);
       if (goal) goals.push(`RATIO\t${label} rt.solve (defaults, later, ${rl.method} + ${rl.preconditioner}) vs CuPy cg\tpoisson3D_${n}\t${dt}\tours ${median(later).toFixed(1)} ms\tCuPy ${goal.ms.toFixed(1)} ms\t${(goal.ms / median(later)).toFixed(2)}x\tgoal >= 2.0x: ${goal.ms / median(later) >= 2 ? 'met' : 'MISSED'}`);
     }
     if (goal) goals.push(`RATIO\t${label} rt.solve (defaults, ${r.method} + ${r.preconditioner}) vs CuPy cg\tpoisson3D_${n}\t${dt}\tours ${ms.toFixed(1)} ms\tCuPy ${goal.ms.toFixed(1)} ms\t${(goal.ms / ms).toFixed(2)}x\tgoal >= 2.0x: ${goal.ms / ms >= 2 ? 'met' : 'MISSED'}`);

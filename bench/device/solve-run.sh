@@ -6,7 +6,8 @@
 # Writes to $OUT: cupy.tsv, webgpu.tsv (this tree), webgpu-base.tsv (the baseline bundle), run.log,
 # solve.cpuprofile (Node's CPU profile of this tree's rt.solve section: where its host time goes).
 #   STEPS="cupy new base prof" (default all), N=128, RUNS=5; NEW_ARGS, BASE_ARGS, PROF_ARGS: solve-cg.mjs
-#   arguments of those steps (e.g. PROF_ARGS="--skip transfer,kernels,trisolve,refine,solve --dtypes f64")
+#   arguments of those steps (e.g. PROF_ARGS="--skip transfer,kernels,trisolve,refine,solve --dtypes f64");
+#   NODE_FLAGS: Node flags of the new and base steps (e.g. --trace-gc: its lines go into their .tsv)
 set -u
 C=$(dirname "$0")
 OUT=${OUT:-/tmp/out}
@@ -35,12 +36,12 @@ if [[ " $STEPS " == *" cupy "* ]]; then
 fi
 if [[ " $STEPS " == *" new "* ]]; then
   stamp "WebGPU (this tree)"
-  timeout 290 node --max-old-space-size=16000 ./solve-cg.mjs --cupy "$OUT/cupy.tsv" --n "${N:-128}" --runs "${RUNS:-5}" --label new ${NEW_ARGS:-} > "$OUT/webgpu.tsv"
+  timeout 290 node --max-old-space-size=16000 ${NODE_FLAGS:-} ./solve-cg.mjs --cupy "$OUT/cupy.tsv" --n "${N:-128}" --runs "${RUNS:-5}" --label new ${NEW_ARGS:-} > "$OUT/webgpu.tsv"
   echo "new rc=$?"; cat "$OUT/webgpu.tsv"
 fi
 if [[ " $STEPS " == *" base "* ]]; then
   stamp "WebGPU (baseline)"
-  timeout 200 node --max-old-space-size=16000 ./solve-cg-base.mjs --cupy "$OUT/cupy.tsv" --n "${N:-128}" --runs "${RUNS:-3}" --label base ${BASE_ARGS:---skip refine,trisolve,transfer} > "$OUT/webgpu-base.tsv"
+  timeout 200 node --max-old-space-size=16000 ${NODE_FLAGS:-} ./solve-cg-base.mjs --cupy "$OUT/cupy.tsv" --n "${N:-128}" --runs "${RUNS:-3}" --label base ${BASE_ARGS:---skip refine,trisolve,transfer} > "$OUT/webgpu-base.tsv"
   echo "base rc=$?"; cat "$OUT/webgpu-base.tsv"
 fi
 if [[ " $STEPS " == *" prof "* ]]; then
