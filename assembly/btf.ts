@@ -184,6 +184,40 @@ function components(n: i32, Ap: usize, Ai: usize, colOf: usize, blk: usize, inde
   return blocks;
 }
 
+// btf_above(n, c, Ap, Ai, Ax, q, matchOf, blockOf, pinvB, starts, Fp, Fi, Fx) — after the sparse LU of
+//   B's diagonal blocks (assembly/lu.ts, rows matchOf and blockOf, B's pivot steps pinvB): the entries
+//   of A (by columns, c values each) above the blocks, as btf_solve reads them: by step columns (column
+//   k: A's column q[k]; Fp, n + 1), rows as the pivot steps of A's rows (pinvB[matchOf[r]]; Fi), values
+//   as A holds them (Fx); and each block's first step (starts, blocks + 1; blocks numbered along q).
+//   Returns the number of blocks. An entry A(r, j) lies above the blocks where B's row matchOf[r] is
+//   in another block than column j.
+export function btf_above(n: i32, c: i32, Ap: usize, Ai: usize, Ax: usize, q: usize, match: usize, blk: usize, pinvB: usize, starts: usize, Fp: usize, Fi: usize, Fx: usize): i32 {
+  let nb = 0;
+  for (let j = 0; j < n; j++) nb = max(nb, ld(blk, j) + 1);
+  memory.fill(starts, 0, <usize>(nb + 1) << 2);
+  for (let j = 0; j < n; j++) st(starts, ld(blk, j) + 1, ld(starts, ld(blk, j) + 1) + 1);
+  for (let t = 0; t < nb; t++) st(starts, t + 1, ld(starts, t + 1) + ld(starts, t));
+  let f = 0;
+  st(Fp, 0, 0);
+  for (let k = 0; k < n; k++) {
+    const j = ld(q, k);
+    const b = ld(blk, j);
+    for (let p = ld(Ap, j), e = ld(Ap, j + 1); p < e; p++) {
+      const i = ld(match, ld(Ai, p));
+      if (ld(blk, i) == b) continue;
+      st(Fi, f, ld(pinvB, i));
+      if (c == 1) stf(Fx, f, ldf(Ax, p));
+      else {
+        stf(Fx, 2 * f, ldf(Ax, 2 * p));
+        stf(Fx, 2 * f + 1, ldf(Ax, 2 * p + 1));
+      }
+      f++;
+    }
+    st(Fp, k + 1, f);
+  }
+  return nb;
+}
+
 // btf_solve(n, c, nb, starts, Lp, Li, Lx, Up, Ui, Ux, dinv, Fp, Fi, Fx, pinv, q, b, x, y) — x = A⁻¹·b
 //   through a block triangular form's factor (c 1 real, 2 complex interleaved): L and U of the diagonal
 //   blocks only (block t: steps starts[t]..starts[t + 1]; as lu_solve's, U's diagonal applied as the

@@ -138,10 +138,12 @@ function sparseLu(B: Pick<CpuBackend, 'heap' | 'kernels'>): LuNumeric {
     const k0 = Math.min(k1, Math.max(0, denseFrom));
     const m = k1 - k0;
     // desc, Ap, Ai, Ax, q, Lp, Up, pinv, x, xi/stack/pstack/mark/Lpend/leaves, D, rows, at, dpos; with `rows`
-    // matchOf, blockOf and B's columns (Bp, Bi, Bx: the kernel splits A there)
+    // matchOf, blockOf, B's columns (Bp, Bi, Bx: the kernel splits A there), and the entries above the
+    // blocks (btf_above: block starts, Fp and Fi one after another, then Fx)
     const b = rows ? 1 : 0;
+    const above = rows?.above ?? 0;
     const { at, bytes } = Layout.of([4 * DESC_WORDS, 4 * (n + 1), 4 * nnz, 8 * c * nnz, 4 * n, 4 * (n + 1), 4 * (n + 1), 4 * n, 8 * c * n, 24 * n, 8 * c * m * m, 4 * m, 4 * n, 4 * m,
-      b * 4 * n, b * 4 * n, b * 4 * (n + 1), b * 4 * nnz, b * 8 * c * nnz]);
+      b * 4 * n, b * 4 * n, b * 4 * (n + 1), b * 4 * nnz, b * 8 * c * nnz, b * 4 * (2 * n + 2 + above), b * 8 * c * above]);
     const held = new Held(B);
     const alloc = (b: number): Region => held.alloc(b);
     try {
@@ -222,6 +224,7 @@ function sparseLu(B: Pick<CpuBackend, 'heap' | 'kernels'>): LuNumeric {
       else pinv.set(words(P[7], n));
       const f: LuFactor = {
         n, complex, q, Lp, Up, pinv,
+        ...(rows ? { blocks: aboveBlocks(B, n, c, above, P) } : {}),
         // a shared memory's views stay valid as it grows: L and U stay where the kernel wrote them, these
         // arrays views of them (copying them out and back in for the solve took ≈ 5% of west0479's
         // factor + solve); an unshared memory's would be detached by its next growth: copies
@@ -232,6 +235,18 @@ function sparseLu(B: Pick<CpuBackend, 'heap' | 'kernels'>): LuNumeric {
       held.freeAll();
     }
   };
+}
+
+/**
+ * The entries of A above the diagonal blocks as the block solve reads them (LuFactor.blocks; assembly/btf.ts
+ * btf_above, from A's columns, the ordering, the rows and B's pivot steps the factorization left at the
+ * addresses P), copied out: the block starts, Fp and Fi views of one array, and Fx.
+ */
+function aboveBlocks(B: Pick<CpuBackend, 'heap' | 'kernels'>, n: number, c: number, above: number, P: number[]): NonNullable<LuFactor['blocks']> {
+  const F = P[19];
+  const nb = B.kernels.btf_above(n, c, P[1], P[2], P[3], P[4], P[14], P[15], P[7], F, F + 4 * (n + 1), F + 8 * (n + 1), P[20]);
+  const ints = copyI32(B.heap, F, 2 * n + 2 + above);
+  return { starts: ints.subarray(0, nb + 1), Fp: ints.subarray(n + 1, 2 * n + 2), Fi: ints.subarray(2 * n + 2), Fx: copyF64(B.heap, P[20], c * above) };
 }
 
 /** The kernel's pivot steps of B's rows as those of A's rows (row r of A is row matchOf[r] of B), into `out`. */

@@ -8,8 +8,7 @@
  * degree of its part of B + Bᵀ (KLU's default), and the LU kernel keeps B's diagonal as pivot within
  * the threshold. The loops run in WebAssembly (assembly/btf.ts).
  */
-import type { Csc, Graph, Rows } from './pattern.js';
-import type { BlockRows, LuFactor } from './lu.js';
+import type { Graph, Rows } from './pattern.js';
 
 /** The block triangular form of a structurally nonsingular A. */
 export interface BlockTriangular {
@@ -59,41 +58,4 @@ export function blockSizes(bt: Pick<BlockTriangular, 'blk' | 'blocks'>): { large
     if (size[b] === 1) singletons++;
   }
   return { largest, singletons };
-}
-
-/**
- * The entries of A above the diagonal blocks as the block solve reads them (LuFactor.blocks), `above`
- * of them: by step columns (column k: A's column perm[k]), rows as the pivot steps pinv gives A's rows,
- * values as A holds them; and each block's first step (blocks numbered along perm). An entry A(r, j)
- * lies above the blocks where B's row matchOf[r] is in another block than column j.
- */
-export function aboveBlocks(A: Csc, rows: BlockRows, above: number, perm: Int32Array, pinv: Int32Array): NonNullable<LuFactor['blocks']> {
-  const { colPtr, rowIdx, values } = A;
-  const { matchOf, blockOf } = rows;
-  const n = perm.length;
-  const c = A.complex ? 2 : 1;
-  let blocks = 0;
-  for (let j = 0; j < n; j++) if (blockOf[j] >= blocks) blocks = blockOf[j] + 1;
-  // starts, Fp and Fi: views of one array (fewer arrays to allocate and collect)
-  const ints = new Int32Array(blocks + 1 + n + 1 + above);
-  const starts = ints.subarray(0, blocks + 1);
-  const Fp = ints.subarray(blocks + 1, blocks + n + 2);
-  const Fi = ints.subarray(blocks + n + 2);
-  for (let j = 0; j < n; j++) starts[blockOf[j] + 1]++;
-  for (let b = 0; b < blocks; b++) starts[b + 1] += starts[b];
-  const Fx = new Float64Array(c * above);
-  let q = 0;
-  for (let k = 0; k < n; k++) {
-    const j = perm[k];
-    const b = blockOf[j];
-    for (let p = colPtr[j]; p < colPtr[j + 1]; p++) {
-      const r = rowIdx[p];
-      if (blockOf[matchOf[r]] === b) continue;
-      Fi[q] = pinv[r];
-      for (let t = 0; t < c; t++) Fx[c * q + t] = values[c * p + t];
-      q++;
-    }
-    Fp[k + 1] = q;
-  }
-  return { starts, Fp, Fi, Fx };
 }

@@ -16,7 +16,6 @@ import { directResidualBound, rowwiseResidualBound } from '../solve.js';
 import { reserveMemory, withMemoryBudget } from '../../memory-budget.js';
 import type { Analysis, OrderingName } from './analysis.js';
 import { bandSolve, keepBandRows, solvedInJs } from './band-lu.js';
-import { aboveBlocks } from './btf.js';
 import { cscOf, inversePermutation, isSymmetric, rowsWithValues, type Csc } from './pattern.js';
 import { denseLdl, ldlPointers, type LdlFactor, type LdlKernels } from './ldl.js';
 import { denseStart, denseWindow, reciprocalDiagonal, type HeldSolve, type LuFactor, type LuKernels } from './lu.js';
@@ -397,7 +396,7 @@ export class Factorization extends PublicFactorization {
       // under 'btf' the dense window is a diagonal block's tail (the later blocks' columns stay sparse)
       const [from, to] = a.band ? [n, n] : a.matchOf ? denseWindow(a.counts, a.parent) : [denseStart(a.counts), n];
       // under 'btf' the kernel factorizes B's diagonal blocks (A's rows renumbered by the transversal); the entries above them are kept apart
-      const rows = a.matchOf && a.blockOf ? { matchOf: a.matchOf, blockOf: a.blockOf } : undefined;
+      const rows = a.matchOf && a.blockOf ? { matchOf: a.matchOf, blockOf: a.blockOf, above: a.above ?? 0 } : undefined;
       // a symmetric band (complex symmetric included) whose pivots all stay on the diagonal: LDLᵀ's quarter of the flops
       const sym = a.band && a.band.lower === a.band.upper && isSymmetric(A) ? this.luKernels.bandLdlt(n, A.colPtr, A.rowIdx, A.values, A.complex, a.band.lower, this.tol) : null;
       this.ldltForm = sym !== null;
@@ -413,7 +412,6 @@ export class Factorization extends PublicFactorization {
       // values); every factor gets U's reciprocal diagonal now, not from its first solve (see keepBandRows)
       if (a.band) keepBandRows(r, a.band);
       else r.dinv = reciprocalDiagonal(r);
-      if (rows) r.blocks = aboveBlocks(A, rows, a.above ?? 0, a.perm, r.pinv);
       this.lu = r;
       this.denseColumns = to - from;
       this.ldl = this.sn = null;

@@ -99,6 +99,8 @@ export function denseWindow(counts: Int32Array, parent: Int32Array): [number, nu
 export interface BlockRows {
   matchOf: Int32Array;
   blockOf: Int32Array;
+  /** the entries of A above the diagonal blocks (the factor's `blocks` holds them) */
+  above: number;
 }
 
 /** Growth of the factor's arrays: called with the bytes a larger array adds, before allocating; may throw. */
@@ -111,7 +113,7 @@ export type GrowCheck = (bytes: number) => void;
  * from step `denseFrom` (default n) to `denseTo` (default n) are factorized as one dense block (see
  * denseStart and denseWindow; their L and U are stored dense); a window that ends before n must be the
  * tail of a diagonal block of a block upper triangular matrix (ordering 'btf', `rows`: BlockRows, the
- * kernel reading A's columns through it). Returns the factor, or
+ * kernel reading A's columns through it; the factor's `blocks` then holds the entries above the blocks). Returns the factor, or
  * the step k at which no nonzero pivot was left (a singular matrix). The CPU path runs it in WebAssembly (src/cpu/lu.ts, assembly/lu.ts); the solver layer
  * receives it from the runtime.
  */
