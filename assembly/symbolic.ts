@@ -15,11 +15,16 @@
 // sym_graph(n, ptr, adj, perm, pinv, parent, post, counts, work) — the three above for a graph in one
 //   call (one copy of the graph, one region: 5–8 µs a call saved): its tree, postorder and counts
 //   (position j's one list: node perm[j]'s neighbours). work: 6n words.
+// sym_columns(n, rowPtr, colIdx, values, colPtr, rowIdx, cvalues, work, out) — the columns of a real
+//   square canonical CSR (colPtr n + 1, rowIdx, cvalues: rows ascending in each column) and its
+//   pattern symmetry, as src/solvers/direct/pattern.ts cscOf and patternSymmetry: out[0] the
+//   off-diagonal entries whose mirror is stored, out[1] the off-diagonal entries, out[2] the diagonal
+//   entries stored. work: n words.
 // The tree and the counts first gather the entries of a list they go on with (earlier positions for
 // the tree, later ones for the counts) without a branch, then walk those: whether an entry is one
 // follows no pattern a branch predictor learns. The same entries in the same order: the same results.
 
-import { ld, st, treeDfs } from './words';
+import { ld, st, ldf, stf, treeDfs } from './words';
 
 export function sym_etree(n: i32, ptr: usize, adj: usize, perm: usize, pinv: usize, parent: usize, work: usize): void {
   const ancestor = work;
@@ -127,4 +132,44 @@ export function sym_graph(n: i32, ptr: usize, adj: usize, perm: usize, pinv: usi
   sym_postorder(n, parent, post, rest);
   for (let j = 0; j < n; j++) st(next, j, -1);
   sym_counts(n, ptr, adj, perm, next, pinv, parent, post, counts, rest);
+}
+
+export function sym_columns(n: i32, rowPtr: usize, colIdx: usize, values: usize, colPtr: usize, rowIdx: usize, cvalues: usize, work: usize, out: usize): void {
+  const nnz = ld(rowPtr, n);
+  memory.fill(colPtr, 0, <usize>(n + 1) << 2);
+  for (let k = 0; k < nnz; k++) {
+    const j = ld(colIdx, k) + 1;
+    st(colPtr, j, ld(colPtr, j) + 1);
+  }
+  for (let j = 0; j < n; j++) {
+    st(colPtr, j + 1, ld(colPtr, j + 1) + ld(colPtr, j));
+    st(work, j, ld(colPtr, j));
+  }
+  for (let i = 0; i < n; i++) {
+    for (let k = ld(rowPtr, i), e = ld(rowPtr, i + 1); k < e; k++) {
+      const j = ld(colIdx, k);
+      const p = ld(work, j);
+      st(work, j, p + 1);
+      st(rowIdx, p, i);
+      stf(cvalues, p, ldf(values, k));
+    }
+  }
+  // row j's entries A(j, i) against column j's A(i, j), marked with j
+  for (let j = 0; j < n; j++) st(work, j, -1);
+  let matched = 0;
+  let off = 0;
+  let diagonal = 0;
+  for (let j = 0; j < n; j++) {
+    for (let p = ld(colPtr, j), e = ld(colPtr, j + 1); p < e; p++) st(work, ld(rowIdx, p), j);
+    for (let p = ld(rowPtr, j), e = ld(rowPtr, j + 1); p < e; p++) {
+      const i = ld(colIdx, p);
+      const d = <i32>(i == j);
+      diagonal += d;
+      off += d ^ 1;
+      matched += (d ^ 1) & <i32>(ld(work, i) == j);
+    }
+  }
+  st(out, 0, matched);
+  st(out, 1, off);
+  st(out, 2, diagonal);
 }

@@ -1,12 +1,32 @@
 import type { MinimumDegreeKernel } from '../solvers/direct/amd.js';
 import type { SymbolicKernels } from '../solvers/direct/symbolic.js';
 import type { CpuBackend } from './backend.js';
+import { copyF64, copyI32, Layout, putF64, putI32 } from './memory.js';
 
 type Kernels = Pick<CpuBackend, 'heap' | 'kernels'>;
 
 /** The symbolic phase's kernels on the CPU path (assembly/amd.ts, assembly/symbolic.ts), run at once on the calling thread's instance. */
 export function cpuSymbolicKernels(B: Kernels): SymbolicKernels {
   return {
+    columns: (A) => {
+      const n = A.rows;
+      const nnz = A.nnz;
+      // colPtr and rowIdx one after the other (copied out as views of one array), then the values
+      const { at, bytes } = Layout.of([4 * (n + 1), 4 * nnz, 8 * nnz, 4 * (n + 1 + nnz), 8 * nnz, 4 * n, 12]);
+      return B.heap.temporary(bytes, (region) => {
+        const P = at.map((a) => region.ptr + a);
+        putI32(B.heap, P[0], A.rowPtr.subarray(0, n + 1));
+        putI32(B.heap, P[1], A.colIdx.subarray(0, nnz));
+        putF64(B.heap, P[2], A.values.subarray(0, nnz));
+        B.kernels.sym_columns(n, P[0], P[1], P[2], P[3], P[3] + 4 * (n + 1), P[4], P[5], P[6]);
+        const ints = copyI32(B.heap, P[3], n + 1 + nnz);
+        const [matched, off, diagonal] = copyI32(B.heap, P[6], 3);
+        return {
+          C: { n, colPtr: ints.subarray(0, n + 1), rowIdx: ints.subarray(n + 1), values: copyF64(B.heap, P[4], nnz), complex: false },
+          symmetry: { symmetry: off === 0 ? 1 : matched / off, diagonal },
+        };
+      });
+    },
     minimumDegree: cpuMinimumDegree(B),
     btf: (A, rows) => {
       const n = A.n;

@@ -26,6 +26,13 @@ const BAND_MIN_DENSITY = 0.5;
 /** Ordering 'auto' factorizes a matrix of at most this many unknowns dense (measured: see docs/direct.md). */
 const DENSE_MAX_N = 48;
 
+/**
+ * A real CSR of at least this many entries is transposed by the kernels (SymbolicKernels.columns):
+ * transposition and pattern symmetry as JavaScript against the kernel's call, random patterns of 4 a
+ * row (µs, one thread, warm): 97 entries 2.7 / 2.7, 243 4.5 / 3.1, 842 13.6 / 7.3, 3275 49.8 / 23.7.
+ */
+const COLUMNS_KERNEL_MIN = 200;
+
 /** The square CSR, canonical, of any format (a ShapeError for a rectangular one); refactor checks its A2 with it. */
 export function squareCsr(A: SparseMatrix, where: string): CSRMatrix {
   const csr = A.toCSR();
@@ -46,7 +53,7 @@ export function planFactor(A: SparseMatrix, kind: FactorKind, ordering: Ordering
   if (!KINDS.includes(kind)) throw new UnsupportedError(`factor: kind must be ${KINDS.map((k) => `'${k}'`).join(', ')}, got ${shownValue(kind)}`);
   if (!ORDERINGS.includes(ordering)) throw new UnsupportedError(`factor: ordering must be ${ORDERINGS.map((k) => `'${k}'`).join(', ')}, got ${shownValue(ordering)}`);
   const csr = squareCsr(A, 'factor');
-  const { C, sym } = columnsOf(csr);
+  const { C, sym, symmetry } = columnsOf(csr, sk);
   if ((kind === 'cholesky' || kind === 'ldlt') && C.complex) {
     throw new UnsupportedError(`factor: kind '${kind}' takes real matrices; use kind: 'lu' for complex ones`);
   }
@@ -58,20 +65,22 @@ export function planFactor(A: SparseMatrix, kind: FactorKind, ordering: Ordering
     throw new UnsupportedError(`factor: ordering '${ordering}' (${ordering === 'btf' ? 'block triangular form' : 'a column ordering'}) is for LU; kind '${kind}' takes 'amd', 'nd', 'natural' or 'auto'`);
   }
   // kind 'auto' with the column ordering or block triangular form asked for is LU (the only kind that uses them), symmetric A too
-  return { csr, C, sym, a: analyzeFor(C, csrRows(csr), kind === 'lu' || (kind === 'auto' && (!sym || luOnly)), ordering, sk) };
+  return { csr, C, sym, a: analyzeFor(C, csrRows(csr), kind === 'lu' || (kind === 'auto' && (!sym || luOnly)), ordering, sk, symmetry) };
 }
 
 /**
  * A by columns, and whether it is symmetric (real only). An f64 CSR is tested first as it stands (its
  * arrays are the columns of Aᵀ, symmetric exactly when A is): a symmetric one is copied as its own
- * columns, three block copies instead of a transposition.
+ * columns, three block copies instead of a transposition; another is transposed by the kernels (`sk`),
+ * which measure its pattern symmetry in the same call (as JavaScript, the transposition and the
+ * symmetry's pass were 19 and 10 µs of west0479's 0.6 ms rt.solve).
  */
-function columnsOf(csr: CSRMatrix): { C: Csc; sym: boolean } {
+function columnsOf(csr: CSRMatrix, sk: SymbolicKernels): { C: Csc; sym: boolean; symmetry?: { symmetry: number; diagonal: number } } {
   if (csr.dtype === 'f64') {
     const n = csr.rows;
     const values = csr.values as Float64Array;
     if (isSymmetric({ n, colPtr: csr.rowPtr, rowIdx: csr.colIdx, values, complex: false })) return { C: rowsWithValues(csr), sym: true };
-    return { C: cscOf(csr), sym: false };
+    return csr.nnz >= COLUMNS_KERNEL_MIN ? { ...sk.columns(csr), sym: false } : { C: cscOf(csr), sym: false };
   }
   const C = cscOf(csr);
   return { C, sym: !C.complex && isSymmetric(C) };
@@ -86,8 +95,9 @@ function csrRows(csr: CSRMatrix): Rows {
  * The symbolic phase for A by columns and by `rows`. LU with ordering 'auto' orders A + Aᵀ when A's
  * pattern is mostly symmetric with a mostly stored diagonal (the pivots can then stay on the diagonal the
  * ordering chose), else the columns by minimum degree of AᵀA (from A, not formed) (any row pivoting then stays within its fill).
+ * `known`: A's pattern symmetry where it was measured already (patternSymmetry's answer).
  */
-function analyzeFor(C: Csc, rows: Rows, lu: boolean, ordering: OrderingName | 'auto', sk: SymbolicKernels): Analysis {
+function analyzeFor(C: Csc, rows: Rows, lu: boolean, ordering: OrderingName | 'auto', sk: SymbolicKernels, known?: { symmetry: number; diagonal: number }): Analysis {
   let asked = ordering;
   let why = '';
   if (ordering === 'auto' && C.n <= DENSE_MAX_N) {
@@ -100,7 +110,7 @@ function analyzeFor(C: Csc, rows: Rows, lu: boolean, ordering: OrderingName | 'a
     if (lu) return bandAnalysis(C.n, band, C.complex, `${why}, banded LU (${band.lower} + ${band.upper} diagonals)`);
     asked = 'natural';
   } else if (lu && ordering === 'auto' && C.n > 1) {
-    const { symmetry, diagonal } = patternSymmetry(C, rows);
+    const { symmetry, diagonal } = known ?? patternSymmetry(C, rows);
     const stats = `pattern symmetry ${symmetry.toFixed(2)}, ${diagonal} of ${C.n} diagonal entries stored`;
     if (symmetry < SYMMETRIC_PATTERN_MIN || diagonal < DIAGONAL_MIN * C.n) {
       asked = 'btf';

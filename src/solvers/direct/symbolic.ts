@@ -5,7 +5,8 @@
  * take — known before any numeric work, so the runtime can check its memory budget and rt.solve can
  * weigh a direct solve against an iterative one.
  */
-import type { Graph, Rows } from './pattern.js';
+import type { CSRMatrix } from '../../formats/csr.js';
+import type { Csc, Graph, Rows } from './pattern.js';
 import type { MinimumDegreeKernel } from './amd.js';
 import type { BtfKernel } from './btf.js';
 
@@ -15,6 +16,11 @@ import type { BtfKernel } from './btf.js';
  * imports no path): as JavaScript, a process's first analyses ran before the engine had optimized them.
  */
 export interface SymbolicKernels {
+  /**
+   * The columns of a real (f64) square canonical CSR, as cscOf gives them, and its pattern symmetry, as
+   * patternSymmetry measures it (LU's 'auto' ordering reads it): one pass of the kernels' memory.
+   */
+  columns(A: CSRMatrix): { C: Csc; symmetry: { symmetry: number; diagonal: number } };
   /** the minimum degree orderings' elimination */
   minimumDegree: MinimumDegreeKernel;
   /** LU's block triangular form (btf.ts) */
