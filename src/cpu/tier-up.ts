@@ -11,8 +11,10 @@
  *
  * The set: the kernels of CG on a stencil's compact DIA copy (rt.solve's default for one, Jacobi, in
  * f64 and in f32 refined in f64; rt.cg's, without a preconditioner) and the f64 vector operations
- * every Krylov method calls, and the structure check's pass over a CSR (runtime.structurePass) — a few
- * ms of an idle worker and V8's background compilation. Others tier up on first use, as before.
+ * every Krylov method calls, the structure check's pass over a CSR (runtime.structurePass), and the AMG
+ * setup's simple loops, called once a level (a small setup that warms the others, hierarchy.ts
+ * warmKernels, leaves them in baseline code: each thread's share of its rows is under the budget) — a
+ * few ms of an idle worker and V8's background compilation. Others tier up on first use, as before.
  */
 import type { WasmHeap } from './memory.js';
 import type { CpuBackend } from './backend.js';
@@ -32,8 +34,27 @@ export const TIER_UP_REPS = 400;
 const VECTORS = 6;
 /** bytes of the same stencil as a CSR (row pointers, columns, values) and structure_real's slot, record and marks */
 const CSR_BYTES = 4 * (N + 16) + OFFSETS.length * N * 12 + 16 + 32 + 2 * N;
+
+/**
+ * The AMG setup's per-level loops over the same stencil from `at` (8-byte aligned): a transpose's
+ * counts, a tentative prolongator of aggregates of four rows, its smoothed product's count, the
+ * aggregates' renumbering, a product's flop prefix, the Lanczos start. Every index a kernel reads from
+ * memory (the aggregates, T's columns) is written here and never by a call, so repeated calls stay inside.
+ */
+function amgLayout(at: number) {
+  const take = (bytes: number) => {
+    const p = at;
+    at += (bytes + 7) & ~7;
+    return p;
+  };
+  const [slot, counts, tp, agg, renumbered, bounds, offset, base] = [16, 4 * N, 4 * (N + 1), 4 * N, 4 * N, 8, 4, 4].map(take);
+  const [norm, b, scale, Tp, Ti, Tv, markSlot, marks, cp, flops] = [2 * N, 8 * N, 8 * N, 4 * (N + 1), 4 * N, 8 * N, 16, N, 4 * (N + 1), 8 * (N + 1)].map(take);
+  const [x, s, y, out] = [8 * N, 8 * N, 8 * N, 16].map(take);
+  return { slot, counts, tp, agg, renumbered, bounds, offset, base, norm, b, scale, Tp, Ti, Tv, markSlot, marks, cp, flops, x, s, y, out, end: at };
+}
+
 /** bytes of the region the tiny problem lives in */
-export const TIER_UP_BYTES = 64 + OFFSETS.length * N * 8 + N / 4 + 64 + VECTORS * N * 8 + 64 + CSR_BYTES;
+export const TIER_UP_BYTES = 64 + OFFSETS.length * N * 8 + N / 4 + 64 + VECTORS * N * 8 + 64 + CSR_BYTES + amgLayout(0).end;
 
 /**
  * Writes the tiny problem into the region at `ptr` (TIER_UP_BYTES, from `heap`) and returns the
@@ -76,6 +97,18 @@ export function tierUpCalls(heap: WasmHeap, ptr: number): [string, number[]][] {
     rowPtr[i + 1] = k;
   }
   new Int32Array(mem, slot, 1)[0] = record;
+  // the AMG setup's loops: their first calls over poisson3D(128)'s 2 M rows ran in baseline code, 180 ms
+  // of the first setup on the H100 host's 17 threads (transpose counts 59 ms against 2 once optimized,
+  // the tentative prolongator's rows 35 against 2; bench/device/results-2026-11-27-ninth/amggpu/call1)
+  const g = amgLayout(marks + 2 * N);
+  const i32 = (p: number, n: number) => new Int32Array(mem, p, n);
+  i32(g.slot, 1)[0] = g.counts;
+  i32(g.markSlot, 1)[0] = g.marks;
+  const nc = N / 4;
+  for (const p of [g.agg, g.Ti, g.renumbered]) i32(p, N).set(Int32Array.from({ length: N }, (_, i) => i >> 2));
+  i32(g.bounds, 2)[1] = N;
+  i32(g.offset, 1)[0] = 1;
+  new Float64Array(mem, g.b, N).fill(1);
   return [
     ['dia_f64f32', [...dia, v(0), v(1), 1, 0, 0, N]],
     ['cg_dia_direction_scaled_f64f32u', [...dia, v(0), v(1), v(2), uni, consts, 0.5, 1, out, 0, N]],
@@ -95,6 +128,16 @@ export function tierUpCalls(heap: WasmHeap, ptr: number): [string, number[]][] {
     ['refine_residual_dia_f32', [...dia, v(0), v(1), v(2), out, 0, N]],
     ['refine_add_f32', [v(0), v(1), v(2), out, 0, N]],
     ['structure_real', [ap, ai, av, N, 1, marks, slot, 0, N]],
+    ['spgemm_transpose_count', [ap, ai, N, g.slot, 0, N]],
+    ['spgemm_transpose_offsets', [g.slot, 1, N, g.tp]],
+    ['amg_tentative_norms', [g.agg, g.b, g.norm, N, nc]],
+    ['amg_tentative_fill', [g.agg, g.b, g.norm, ap, 0.5, g.scale, g.Tp, g.Ti, g.Tv, g.out, 0, N]],
+    ['prolong_count', [ap, ai, g.Ti, nc, g.markSlot, g.cp, 0, N]],
+    ['amg_aggregate_offset', [g.renumbered, g.bounds, g.offset, 0, 1]],
+    ['amg_aggregate_final', [g.renumbered, g.bounds, g.base, 0, 1]],
+    ['spgemm_flops_before', [g.flops, N]],
+    ['lanczos_start', [g.x, N]],
+    ['lanczos_scale', [g.s, g.y, 0, N]],
   ];
 }
 
