@@ -238,6 +238,43 @@ if (!skip.has('transfer')) {
   }
 }
 
+// A 16 MB upload three ways (--upload-probe): the engine's write (a kept MAP_WRITE buffer: its mapped
+// range is a fresh 16 MB ArrayBuffer each time, which V8 counts as external memory), one
+// queue.writeBuffer of 16 MB (Dawn stages it), and four of 4 MB (Dawn's ring buffer); each followed by
+// a 16-byte read-back (the copy done). Wall ms (median of 8 after 2), and the garbage collections the
+// rounds caused (PerformanceObserver 'gc': count and ms) — what b's upload costs a solve
+if (opt('--upload-probe', '') !== '') {
+  const { PerformanceObserver } = await import('node:perf_hooks');
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const engine = (be as any).engine;
+  const data = new Float64Array(A64.rows).fill(1);
+  const bytes = data.byteLength;
+  const dst = engine.device.createBuffer({ size: bytes, usage: 0x80 | 0x8 | 0x4 /* STORAGE | COPY_DST | COPY_SRC */ });
+  const gcs: number[] = [];
+  const obs = new PerformanceObserver((list) => { for (const e of list.getEntries()) gcs.push(e.duration); });
+  obs.observe({ entryTypes: ['gc'] });
+  const ways: [string, () => void][] = [
+    ['engine.write (mapped)', () => engine.write(dst, data)],
+    ['writeBuffer 16 MB', () => engine.device.queue.writeBuffer(dst, 0, data.buffer, 0, bytes)],
+    ['writeBuffer 4 x 4 MB', () => { for (let at = 0; at < bytes; at += 4 << 20) engine.device.queue.writeBuffer(dst, at, data.buffer, at, Math.min(4 << 20, bytes - at)); }],
+  ];
+  for (const [what, write] of ways) {
+    const ts: number[] = [];
+    await new Promise((r) => setTimeout(r, 50));
+    gcs.length = 0;
+    for (let i = 0; i < 10; i++) {
+      const t = performance.now();
+      write();
+      await engine.read(dst, 16);
+      ts.push(performance.now() - t);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+    console.log(`UPLOAD\t${label}\t${what}\t${median(ts.slice(2)).toFixed(2)} ms (min ${Math.min(...ts.slice(2)).toFixed(2)}, first ${ts[0].toFixed(2)})\tGCs ${gcs.length}, ${gcs.reduce((a, b) => a + b, 0).toFixed(1)} ms`);
+  }
+  obs.disconnect();
+  dst.destroy();
+}
+
 // GPU ms of each kernel of a resident CG iteration (timestamp queries around 20 of them, / 20), through
 // the backend's recorder (internal: a measurement, not an API)
 if (!skip.has('kernels')) {
