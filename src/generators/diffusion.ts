@@ -1,6 +1,7 @@
 import { checkOptions, optionKeys } from '../options-check.js';
 import { CSRMatrix } from '../formats/csr.js';
 import { ShapeError } from '../errors.js';
+import { checkGeneratedSize } from './size.js';
 
 /**
  * The diffusion coefficient of {@link diffusion2D} / {@link diffusion3D}: 'constant' (1: the Poisson
@@ -86,6 +87,7 @@ function diffusion(where: string, d: 2 | 3, o: DiffusionOptions): CSRMatrix {
   if (!(Number.isInteger(blocks) && blocks >= 1)) throw new RangeError(`${where}: blocks must be a positive integer, got ${blocks}`);
   const c = o.coefficients ?? 'jumping';
   const cells = n ** d;
+  checkGeneratedSize(where, cells, cells * (2 * d + 1), 8 * cells + 4 * (cells + 1) + 12 * cells * (2 * d + 1));
   // k of each cell; per-axis scale for 'anisotropic'
   const k = new Float64Array(cells);
   const axis = [1, 1, 1];

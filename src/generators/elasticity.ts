@@ -1,6 +1,7 @@
 import { checkOptions, optionKeys } from '../options-check.js';
 import { CSRMatrix } from '../formats/csr.js';
 import { ShapeError } from '../errors.js';
+import { checkGeneratedSize } from './size.js';
 
 /** Options of {@link elasticity2D}. */
 export interface ElasticityOptions {
@@ -42,12 +43,17 @@ export function elasticity2D(n: number, options: ElasticityOptions = {}): CSRMat
   if (!Number.isInteger(n) || n < 1) throw new ShapeError(`elasticity2D: n must be a positive integer, got ${n}`);
   const nu = options.poissonRatio ?? 0.3;
   if (!(nu >= 0 && nu < 0.5)) throw new RangeError(`elasticity2D: poissonRatio must be in [0, 0.5), got ${nu}`);
+  // each element's 8×8 block, less the clamped column's rows and columns: typed arrays of that bound
+  // (number arrays pushed one by one crashed the process for n = 1e5, out of heap)
+  const cap = 64 * n * n;
+  checkGeneratedSize('elasticity2D', 2 * n * (n + 1), cap, 16 * cap);
   const Ke = elementStiffness(nu);
   // node (i, j), i = 0..n along x, j = 0..n along y; nodes with i = 0 are clamped
   const dof = (i: number, j: number, d: number) => (i === 0 ? -1 : 2 * (j * n + (i - 1)) + d);
-  const rows: number[] = [];
-  const cols: number[] = [];
-  const vals: number[] = [];
+  const rows = new Int32Array(cap);
+  const cols = new Int32Array(cap);
+  const vals = new Float64Array(cap);
+  let t = 0;
   // local node order: (0,0), (1,0), (1,1), (0,1) of the element
   const corner = [[0, 0], [1, 0], [1, 1], [0, 1]];
   for (let j = 0; j < n; j++) {
@@ -58,15 +64,15 @@ export function elasticity2D(n: number, options: ElasticityOptions = {}): CSRMat
         if (g[r] < 0) continue;
         for (let c = 0; c < 8; c++) {
           if (g[c] < 0) continue;
-          rows.push(g[r]);
-          cols.push(g[c]);
-          vals.push(Ke[r * 8 + c]);
+          rows[t] = g[r];
+          cols[t] = g[c];
+          vals[t++] = Ke[r * 8 + c];
         }
       }
     }
   }
   const m = 2 * n * (n + 1);
-  return CSRMatrix.fromTriplets(m, m, 'f64', Int32Array.from(rows), Int32Array.from(cols), Float64Array.from(vals));
+  return CSRMatrix.fromTriplets(m, m, 'f64', rows.subarray(0, t), cols.subarray(0, t), vals.subarray(0, t));
 }
 
 /** The 8×8 plane-stress stiffness of a square Q1 element (any size: it cancels in 2-D), 2×2 Gauss points. */
@@ -130,6 +136,7 @@ function elementStiffness(nu: number): Float64Array {
 export function elasticity2DModes(n: number): Float64Array[] {
   if (!Number.isInteger(n) || n < 1) throw new ShapeError(`elasticity2DModes: n must be a positive integer, got ${n}`);
   const m = 2 * n * (n + 1);
+  checkGeneratedSize('elasticity2DModes', m, 0, 3 * 8 * m);
   const modes = [new Float64Array(m), new Float64Array(m), new Float64Array(m)];
   // free node (i, j), i = 1..n, j = 0..n, at (i/n, j/n); its unknowns are 2·(j·n + i − 1) + {0, 1}
   for (let j = 0; j <= n; j++) {

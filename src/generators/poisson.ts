@@ -2,6 +2,7 @@ import { checkOptions, optionKeys } from '../options-check.js';
 import { CSRMatrix } from '../formats/csr.js';
 import { allocValues, assertDType, components, type DType } from '../dtype.js';
 import { ShapeError } from '../errors.js';
+import { checkGeneratedSize } from './size.js';
 
 /**
  * Finite-difference Laplacians with Dirichlet boundaries on an n^d grid, in natural (lexicographic)
@@ -68,6 +69,7 @@ function laplacian(dims: number[], dtype: DType): CSRMatrix {
   // strides[k] = distance in the ordering between neighbours along axis k (axis 0 fastest)
   const strides = dims.map((_, k) => dims.slice(0, k).reduce((a, b) => a * b, 1));
   const maxNnz = rows * (2 * dims.length + 1);
+  checkGeneratedSize('poisson', rows, maxNnz, 4 * (rows + 1) + 12 * maxNnz);
   const rowPtr = new Int32Array(rows + 1);
   const colIdx = new Int32Array(maxNnz);
   const vals = new Float64Array(maxNnz);

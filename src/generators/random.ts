@@ -2,6 +2,7 @@ import { checkOptions, optionKeys } from '../options-check.js';
 import { CSRMatrix } from '../formats/csr.js';
 import { allocValues, assertDType, components, type DType } from '../dtype.js';
 import { ShapeError } from '../errors.js';
+import { checkGeneratedSize } from './size.js';
 import { Prng } from './prng.js';
 
 /** Options of {@link randomMatrix}. */
@@ -61,6 +62,9 @@ export function randomMatrix(options: RandomMatrixOptions): CSRMatrix {
   if (distribution === 'powerlaw' && !(exponent > 1)) {
     throw new ShapeError(`randomMatrix: a power law needs exponent > 1 for a finite mean, got ${exponent}`);
   }
+  // the lengths and row pointers, and half the entries the mean asks for (each 4 + 8 bytes or more)
+  const half = Math.floor((rows * Math.min(meanRowLength, cols)) / 2);
+  checkGeneratedSize('randomMatrix', rows, half, 8 * rows + 12 * half);
   const rng = new Prng(seed);
   const lengths = new Int32Array(rows);
   // Pareto with minimum m has mean m·a/(a-1); choose m so the mean row length is as asked.
@@ -72,6 +76,9 @@ export function randomMatrix(options: RandomMatrixOptions): CSRMatrix {
         : paretoMin / Math.pow(1 - rng.next(), 1 / exponent);
     lengths[i] = Math.min(cols, Math.floor(raw));
   }
+  let total = 0;
+  for (let i = 0; i < rows; i++) total += lengths[i];
+  checkGeneratedSize('randomMatrix', rows, total, 8 * rows + (4 + 8 * components(dtype)) * total);
   const rowPtr = new Int32Array(rows + 1);
   for (let i = 0; i < rows; i++) rowPtr[i + 1] = rowPtr[i] + lengths[i];
   const nnz = rowPtr[rows];
