@@ -11,7 +11,7 @@
 //   graph, no self-loops or duplicates, above[0] the entries above the blocks; work 5n words. Returns the
 //   number of blocks, or −1 − (rows matched) when A is structurally singular (the other outputs then unset).
 
-import { ld, st, ldf, stf, colSub, colSubC } from './words';
+import { ld, st, ldf, stf, colSub, colSubC, copyValue } from './words';
 
 export function btf_analyze(n: i32, Ap: usize, Ai: usize, Rp: usize, Rj: usize, colOf: usize, blk: usize, gptr: usize, gadj: usize, above: usize, work: usize): i32 {
   const w0 = work;
@@ -206,11 +206,7 @@ export function btf_above(n: i32, c: i32, Ap: usize, Ai: usize, Ax: usize, q: us
       const i = ld(match, ld(Ai, p));
       if (ld(blk, i) == b) continue;
       st(Fi, f, ld(pinvB, i));
-      if (c == 1) stf(Fx, f, ldf(Ax, p));
-      else {
-        stf(Fx, 2 * f, ldf(Ax, 2 * p));
-        stf(Fx, 2 * f + 1, ldf(Ax, 2 * p + 1));
-      }
+      copyValue(Fx, f, Ax, p, c);
       f++;
     }
     st(Fp, k + 1, f);

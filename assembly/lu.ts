@@ -29,7 +29,7 @@
 //   renumbered; the others lie above the blocks), points 2–4 at them and sets 33 to 0: the steps then
 //   read B as they read A, and pinv and L's rows are B's.
 
-import { ld, st, ldf, stf, colSub, colSubC } from './words';
+import { ld, st, ldf, stf, colSub, colSubC, copyValue } from './words';
 
 // @ts-ignore: decorator
 /** Im(1/z) of the latest recip call. */
@@ -200,11 +200,7 @@ function splitBlocks(desc: usize): void {
       const i = ld(match, ld(Ai, p));
       if (ld(blk, i) != b) continue;
       st(Bi, q, i);
-      if (c == 1) stf(Bx, q, ldf(Ax, p));
-      else {
-        stf(Bx, 2 * q, ldf(Ax, 2 * p));
-        stf(Bx, 2 * q + 1, ldf(Ax, 2 * p + 1));
-      }
+      copyValue(Bx, q, Ax, p, c);
       q++;
     }
   }
@@ -286,11 +282,7 @@ function sparseSteps(desc: usize, tol: f64, end: i32): i32 {
     for (let p = top; p < n; p++) {
       const i = ld(xi, p);
       st(Ui, unz, ld(pinv, i));
-      if (c == 1) stf(Ux, unz, ldf(x, i));
-      else {
-        stf(Ux, 2 * unz, ldf(x, 2 * i));
-        stf(Ux, 2 * unz + 1, ldf(x, 2 * i + 1));
-      }
+      copyValue(Ux, unz, x, i, c);
       unz++;
     }
     // pivot: the largest candidate (the first of equals), unless the diagonal is within tol of it

@@ -22,6 +22,13 @@
   store<f64>(a + (<usize>i << 3), v);
 }
 
+// dst's value d = src's value s, each c f64 words (1 real, 2 complex)
+// @ts-ignore: decorator
+@inline export function copyValue(dst: usize, d: i32, src: usize, s: i32, c: i32): void {
+  stf(dst, c * d, ldf(src, c * s));
+  if (c == 2) stf(dst, 2 * d + 1, ldf(src, 2 * s + 1));
+}
+
 /** Postorders the subtree at root j into post[k..] (children lists head/next, consumed; stack of n + 1); returns the next k. */
 export function treeDfs(j: i32, k: i32, head: usize, next: usize, post: usize, stack: usize): i32 {
   let top = 0;
