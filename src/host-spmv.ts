@@ -1,4 +1,4 @@
-import type { CSRMatrix } from './formats/csr.js';
+import { CSRMatrix } from './formats/csr.js';
 import { isComplex, type ValueArray } from './dtype.js';
 
 /**
@@ -191,10 +191,15 @@ export function rhsExponentOf(b: ArrayLike<number>, norm: number, range = RHS_RA
 }
 
 /** v ← 2^e·v in place, exact where no entry over- or underflows (two steps: 2^±1074 itself is not a number). */
-export function scaleBy(v: Float64Array, e: number): Float64Array {
+export function scaleBy<T extends Float32Array | Float64Array>(v: T, e: number): T {
   const h = Math.trunc(e / 2);
   const s1 = 2 ** h;
   const s2 = 2 ** (e - h);
   for (let i = 0; i < v.length; i++) v[i] = v[i] * s1 * s2;
   return v;
+}
+
+/** 2^e·A: its values scaled, exactly where none leaves the range (its index arrays shared with A's). */
+export function scaledCsr(A: CSRMatrix, e: number): CSRMatrix {
+  return new CSRMatrix(A.rows, A.cols, A.dtype, A.rowPtr, A.colIdx, scaleBy(A.values.slice(), e));
 }

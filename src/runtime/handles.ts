@@ -50,6 +50,8 @@ export class MatrixHandle {
   readonly cols: number;
   /** @internal the uploads, per path and format (key `path:format`), made on first use there */
   readonly copies = new Map<string, PathMatrix>();
+  /** @internal handles made from this one (a GPU solve's scaled copy), disposed with it */
+  readonly derived: { dispose(): void }[] = [];
   #disposed = false;
   #format: FormatName | null;
   #host: SparseMatrix | null;
@@ -143,6 +145,7 @@ export class MatrixHandle {
     this.#disposed = true;
     for (const m of this.copies.values()) m.dispose();
     this.copies.clear();
+    for (const d of this.derived) d.dispose();
     this.owner.forget(this);
   }
 }

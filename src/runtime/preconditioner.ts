@@ -2,7 +2,7 @@ import { DisposedError } from '../errors.js';
 import type { PathId } from '../path.js';
 import type { PreconditionerOperator } from '../solvers/operator.js';
 import type { SolverOps } from '../solvers/ops.js';
-import type { PreconditionerKind, PreconditionerPlan } from '../solvers/precond/index.js';
+import type { PreconditionerKind, PreconditionerOptions, PreconditionerPlan } from '../solvers/precond/index.js';
 import type { AmgInfo } from '../solvers/amg/info.js';
 import type { HandleOwner, MatrixHandle } from './handles.js';
 
@@ -43,6 +43,10 @@ export class PreconditionerHandle {
   /** kind 'amg': the hierarchy's levels (rows, nonzeros), operator and grid complexity, setup time, why coarsening stopped */
   readonly amg?: AmgInfo;
   readonly #resident = new Map<PathId, PreconditionerOperator<unknown>>();
+  /** @internal its twin for the copy of its matrix a GPU path's solve scales (Runtime.scaledPreconditioner), made on first need */
+  scaled: PreconditionerHandle | null = null;
+  /** @internal handles made from this one, disposed with it */
+  readonly derived: { dispose(): void }[] = [];
   #disposed = false;
 
   /** @internal made by rt.preconditioner() */
@@ -53,6 +57,8 @@ export class PreconditionerHandle {
     readonly plan: PreconditionerPlan,
     /** @internal */
     readonly owner: HandleOwner,
+    /** @internal the options it was set up with (its twin for a scaled copy of the matrix is set up so) */
+    readonly options: PreconditionerOptions = { kind: plan.kind },
   ) {
     this.kind = plan.kind;
     this.description = plan.description;
@@ -95,6 +101,7 @@ export class PreconditionerHandle {
     for (const r of this.#resident.values()) r.dispose();
     this.#resident.clear();
     this.plan.dispose?.();
+    for (const d of this.derived) d.dispose();
     this.owner.forget(this);
   }
 }

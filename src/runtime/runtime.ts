@@ -1,5 +1,5 @@
 import { checkMemoryFloor, withMemoryBudget } from '../memory-budget.js';
-import { accurateResidualNorm, F64_RHS_RANGE, hostNorm, hostResidual, rhsExponentOf, scaleBy } from '../host-spmv.js';
+import { accurateResidualNorm, F64_RHS_RANGE, hostNorm, hostResidual, rhsExponent, rhsExponentOf, scaleBy, scaledCsr } from '../host-spmv.js';
 import { ANY_NUMBER, FINITE_NON_NEGATIVE, NON_NEGATIVE, NON_NEGATIVE_INTEGER, POSITIVE_INTEGER, checkBoolean, checkChoice, checkFunction, checkNumber, checkOptions, checkScalar, checkSignal, inRange, requireNumber } from '../options-check.js';
 import { checkSingleRange, vectorData } from '../vector-data.js';
 import { DOT_OPTION_KEYS, EXPLAIN_OPTION_KEYS, RUNTIME_OPTION_KEYS, SOLVE_OPTION_KEYS, SPGEMM_OPTION_KEYS, SPMV_OPTION_KEYS, UPLOAD_OPTION_KEYS, WEBGPU_OPTION_KEYS } from './options.js';
@@ -17,7 +17,7 @@ import type { CpuBackend } from '../cpu/backend.js';
 import type { AutoSolveOptions, Backend, Capabilities, ExplainSolveOptions, GmresOptions, RuntimeOptions, SolveOptions, SolveOutcome, SpgemmOptions, SpmvOptions, UploadOptions, VectorLike } from './options.js';
 import { AUTO_SOLVE_OPTION_KEYS, EXPLAIN_SOLVE_OPTION_KEYS, GMRES_OPTION_KEYS, PRECONDITIONER_OPTION_KEYS } from './options.js';
 import { PreconditionerHandle } from './preconditioner.js';
-import { chooseDirect, chooseSolve, DIRECT_MAX_N, directResidualBound, seedSymmetricAbsNorms, SOLVE_METHODS, type DirectEstimate, type KrylovMethod, type PathSolveInfo, type SolveCandidate, type SolveExplanation, type SolveMethod } from '../solvers/solve.js';
+import { chooseDirect, chooseSolve, DIRECT_MAX_N, directResidualBound, looseNormsOf, seedScaledLooseNorms, seedSymmetricAbsNorms, SOLVE_METHODS, type DirectEstimate, type KrylovMethod, type PathSolveInfo, type SolveCandidate, type SolveExplanation, type SolveMethod } from '../solvers/solve.js';
 import type { PreconditionerOperator } from '../solvers/operator.js';
 import { checkPreconditionerOptions, planPreconditioner, type PreconditionerKind, type PreconditionerOptions, type PreconditionerPlan } from '../solvers/precond/index.js';
 import { pathLanczosBounds } from '../solvers/precond/chebyshev.js';
@@ -1414,9 +1414,9 @@ export class Runtime implements HandleOwner {
     // poisson3D(128) cost 0.3–0.6 s more, and its interval took CG 124 iterations of degree 4 against 56)
     if (kind === 'chebyshev' && (where ??= at()).info.chebyshevFused) {
       const plan = this.gershgorinChebyshev(h, csr, structure, options.degree ?? GPU_CHEBYSHEV_DEGREE, where.p, performance.now());
-      if (plan) return this.track(new PreconditionerHandle(h, plan, this));
+      if (plan) return this.track(new PreconditionerHandle(h, plan, this, options));
     }
-    return this.track(new PreconditionerHandle(h, planPreconditioner(csr, structure, { ...options, kind }, this.sparseKernels, undefined, session), this));
+    return this.track(new PreconditionerHandle(h, planPreconditioner(csr, structure, { ...options, kind }, this.sparseKernels, undefined, session), this, options));
   }
 
   /** The path a solve of h runs on: the one asked for, else the one that wins a resident SpMV. */
@@ -1692,8 +1692,11 @@ export class Runtime implements HandleOwner {
     const p = asked ?? this.solvePath(h, undefined);
     // the path ready before pathSolveInfo uploads A there: a WebGPU upload then splits f64 values on the GPU
     await this.ready(p);
+    // a GPU path solves A scaled by a power of two into its f32 exponent range (gpuSolveMatrix), x scaled back
+    const s = p.cost.kind === 'gpu' ? this.gpuSolveMatrix(h) : { h, csr, e: 0 };
+    const pc = handle && s.e !== 0 ? this.scaledPreconditioner(handle, s.h) : handle;
     // A's copy on the path first: on the CPU path of one thread, a DIA copy then gives the structure its faster pass
-    const info = this.pathSolveInfo(p, h);
+    const info = this.pathSolveInfo(p, s.h);
     const structure = analysis.structure;
     const choice = chooseSolve(structure, info, { method: method ?? (o.method === 'direct' ? 'auto' : o.method), preconditioner: pre, spd: o.spd });
     const io = { upload: (v: Float64Array) => p.vector(h.dtype, v), read: async (v: PathVector) => (await p.read(v)).slice() };
@@ -1703,15 +1706,16 @@ export class Runtime implements HandleOwner {
     while (notDefinite && choice.candidates[first].method === 'cg' && first + 1 < choice.candidates.length) first++;
     for (let c = first; ; c++) {
       const cand = choice.candidates[c];
-      const { ops, description, dispose } = await this.preconditionedOps(p, h, csr, structure, cand, handle);
+      const { ops, description, dispose } = await this.preconditionedOps(p, s.h, s.csr, structure, cand, pc);
       let r;
       try {
         await krylovSolvers.load();
         const { solveWithTrueResidual, KRYLOV } = krylovSolvers.get();
-        r = await solveWithTrueResidual(ops, io, csr, b64, KRYLOV[cand.method] as KrylovMethod<PathVector>, {
+        r = await solveWithTrueResidual(ops, io, s.csr, b64, KRYLOV[cand.method] as KrylovMethod<PathVector>, {
           ...o,
           x0,
           single: componentBytes(h.dtype) === 4,
+          matrixExponent: s.e,
         });
       } catch (e) {
         // the runtime, A or the preconditioner disposed during the solve: said as that, not as one of
@@ -1745,6 +1749,45 @@ export class Runtime implements HandleOwner {
   private keepHostCopy(a: Float64Array): void {
     this.hostCopies.push(a);
     if (this.hostCopies.length > HOST_COPIES_KEPT) this.hostCopies.shift();
+  }
+
+  /**
+   * A as a GPU path's Krylov solve runs it: where max |aᵢⱼ| leaves 2^±RHS_RANGE (rhsExponent), a copy
+   * scaled by 2^-e to max ≈ 1 — exact in binary, so its iterates are the unscaled ones' wherever those
+   * stay in range — made once per matrix and disposed with h; else h itself (e = 0). The path's dot
+   * products have f32's exponent: a permittivity-scaled Poisson matrix (8.85e-12) or a stiffness of 1e11
+   * ended 'breakdown' or 'nan' there (docs/special-values.md). Its structure is A's (scale-invariant).
+   * max |aᵢⱼ| is looseNormsOf's, a pass a WebGPU solve's certificate makes anyway (NaN or ±Inf in A: no scaling).
+   */
+  private gpuSolveMatrix(h: MatrixHandle): { h: MatrixHandle; csr: CSRMatrix; e: number } {
+    const analysis = this.solveStructureOf(h);
+    if (analysis.gpuScaled === undefined) {
+      const e = rhsExponent(looseNormsOf(analysis.csr).maxAbs);
+      let scaled: SolveAnalysis['gpuScaled'] = null;
+      if (e !== 0) {
+        const csr = markPrivateCanonical(scaledCsr(analysis.csr, -e));
+        seedScaledLooseNorms(csr, analysis.csr, -e);
+        // the format h runs in on each path, from h's own features (value-free: the pattern's)
+        this.featuresOf(csr, h.canonicalCsr ?? h.host);
+        const lazy = { format: () => h.format, convert: (format: FormatName) => convert(csr, format) };
+        const hs = new MatrixHandle(csr, null, this, h.requestedFormat, lazy);
+        // A's structure (a solve has read it by now: no pass of its own, in no AMG session)
+        this.structureCache.set(csr, { csr, get structure() { return analysis.structure; }, structureIn: () => analysis.structure });
+        h.derived.push(hs);
+        scaled = { h: hs, csr, e };
+      }
+      analysis.gpuScaled = scaled;
+    }
+    return analysis.gpuScaled ?? { h, csr: analysis.csr, e: 0 };
+  }
+
+  /** A preconditioner handle's twin for gpuSolveMatrix's scaled copy hs of its matrix: the same kind and options, set up once on hs. */
+  private scaledPreconditioner(handle: PreconditionerHandle, hs: MatrixHandle): PreconditionerHandle {
+    if (!handle.scaled) {
+      handle.scaled = this.preconditioner(hs, { ...handle.options, kind: handle.kind });
+      handle.derived.push(handle.scaled);
+    }
+    return handle.scaled;
   }
 
   /**
@@ -2508,4 +2551,6 @@ interface SolveAnalysis {
   chebyshevGpu?: PreconditionerPlan;
   /** A's inverse diagonal where it is one value, else null (constantInverseDiagonal), once per matrix */
   inverseDiagonalValue?: number | null;
+  /** the copy a GPU path's solve runs, scaled by 2^-e (gpuSolveMatrix); null where A needs none */
+  gpuScaled?: { h: MatrixHandle; csr: CSRMatrix; e: number } | null;
 }

@@ -371,23 +371,39 @@ export function flushedWithin<V>(A: CSRMatrix, R: PathRefinement<V>, x: Float64A
   const u = R.underflow ?? 0;
   if (!(u > 0)) return rnorm <= target;
   const xnorm = pathXnorm ?? hostNorm(x);
-  if (!ABS_NORMS.has(A)) {
-    let loose = LOOSE_NORMS.get(A);
-    if (!loose) LOOSE_NORMS.set(A, (loose = looseAbsNorms(A)));
-    if (rnorm + flushed(A, loose, u, xnorm) <= target) return true;
-  }
+  if (!ABS_NORMS.has(A) && rnorm + flushed(A, looseNormsOf(A), u, xnorm) <= target) return true;
   return rnorm + residualRounding(A, R, x, false, xnorm) <= target;
 }
 
 /** looseAbsNorms of a matrix, once per matrix (a repeated solve makes neither pass again). */
-const LOOSE_NORMS = new WeakMap<CSRMatrix, { abs2: number; maxRow: number; pattern2: number }>();
+const LOOSE_NORMS = new WeakMap<CSRMatrix, LooseNorms>();
+
+/**
+ * looseAbsNorms(A), made once per matrix: flushedWithin's bounds, and the largest |aᵢⱼ| by which rt.solve
+ * scales A for a GPU path (one pass over A's values serves both).
+ */
+export function looseNormsOf(A: CSRMatrix): LooseNorms {
+  let loose = LOOSE_NORMS.get(A);
+  if (!loose) LOOSE_NORMS.set(A, (loose = looseAbsNorms(A)));
+  return loose;
+}
+
+/** B = 2^e·A (the same pattern, its values scaled exactly): its loose norms are A's scaled, with no pass over B. */
+export function seedScaledLooseNorms(B: CSRMatrix, A: CSRMatrix, e: number): void {
+  const a = looseNormsOf(A);
+  const [abs2, maxAbs] = scaleBy(Float64Array.of(a.abs2, a.maxAbs), e);
+  LOOSE_NORMS.set(B, { ...a, abs2, maxAbs });
+}
+
+/** looseAbsNorms' bounds, and the largest |aᵢⱼ| they come from (|re| and |im| apart for complex; NaN where A holds NaN). */
+type LooseNorms = { abs2: number; maxRow: number; pattern2: number; maxAbs: number };
 
 /**
  * Upper bounds of absNorms(A) from sequential passes alone (no column sums): a row sum is at most the
  * longest row times the largest |aᵢⱼ| (|re| + |im| for complex), a column sum at most rows times it;
  * √(longest row · longest column) ≤ √(longest row · rows). 1.01: the rounding of absNorms' own sums.
  */
-export function looseAbsNorms(A: CSRMatrix): { abs2: number; maxRow: number; pattern2: number } {
+export function looseAbsNorms(A: CSRMatrix): LooseNorms {
   const { rows, rowPtr, values } = A;
   let maxRow = 0;
   for (let i = 0; i < rows; i++) maxRow = Math.max(maxRow, rowPtr[i + 1] - rowPtr[i]);
@@ -400,9 +416,9 @@ export function looseAbsNorms(A: CSRMatrix): { abs2: number; maxRow: number; pat
     else if (a !== a) nan = true;
   }
   // NaN in A: absNorms' abs2 is NaN, and so is this one (the caller's comparison then fails either way)
-  maxAbs = nan ? NaN : c * maxAbs;
+  if (nan) maxAbs = NaN;
   const pattern2 = Math.sqrt(maxRow * rows);
-  return { abs2: 1.01 * maxAbs * pattern2, maxRow, pattern2 };
+  return { abs2: 1.01 * c * maxAbs * pattern2, maxRow, pattern2, maxAbs };
 }
 
 /** What explain('solve', A) says: the path, method and preconditioner rt.solve would run, and why. */

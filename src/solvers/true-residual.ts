@@ -98,6 +98,24 @@ export async function solveWithTrueResidual<V>(
   run: KrylovMethod<V>,
   o: TrueSolveOptions<V>,
 ): Promise<TrueSolveResult> {
+  const ea = o.matrixExponent ?? 0;
+  if (ea === 0) return solveRhsInRange(ops, io, A, b, run, o);
+  // A is 2^-ea times the caller's: the answer y of A·y = b is 2^ea·x, so x0 goes in as 2^ea·x0 and y
+  // comes back as 2^-ea·y; b − A·y is the caller's b − A·x exactly (each product aᵢⱼ·yⱼ is the same
+  // number), so the residuals need no scaling
+  const r = await solveRhsInRange(ops, io, A, b, run, { ...o, x0: o.x0 && scaledStart(o.x0, ea) });
+  return scaledBack(r, -ea, 0, A, b, o.tol ?? 1e-8);
+}
+
+/** solveWithTrueResidual of A as given: b (and x0) scaled by a power of two where ‖b‖ is out of range. */
+async function solveRhsInRange<V>(
+  ops: SolverOps<V>,
+  io: HostIO<V>,
+  A: CSRMatrix,
+  b: Float64Array,
+  run: KrylovMethod<V>,
+  o: TrueSolveOptions<V>,
+): Promise<TrueSolveResult> {
   // the methods' dot products over- or underflow for ‖b‖ far from 1 (f64 from 1e±154, f32 from 1e±19:
   // 'nan', 'breakdown' or divergence on a problem whose answer is representable): b and x0 are scaled by
   // a power of two, exactly, and x and the residual norm scaled back. Where the path refines, its ‖b‖,
@@ -108,32 +126,46 @@ export async function solveWithTrueResidual<V>(
   const e = rhsExponentOf(b, hostNorm(b));
   if (e === 0) return certified(await solveScaled(ops, io, A, b, run, o), A, b, o.tol);
   const bs = scaleBy(Float64Array.from(b), -e);
-  // x0 scaled with b; where that overflows (x0 some 2^1024 times b's scale, e.g. x0 ≈ 1 for b ≈ 1e-310:
-  // x0 was ±Inf and the solve ended 'nan' on finite data), it is no start — its residual alone is that
-  // many times ‖b‖, beyond what a solve from it could reduce in f64 — and the solve starts from 0
-  let x0 = o.x0 && scaleBy(Float64Array.from(o.x0), -e);
-  if (x0 && o.x0 && x0.some((v, i) => !Number.isFinite(v) && Number.isFinite(o.x0![i]))) x0 = undefined;
-  const r = await solveScaled(ops, io, A, bs, run, { ...o, x0 });
+  const r = await solveScaled(ops, io, A, bs, run, { ...o, x0: o.x0 && scaledStart(o.x0, -e) });
+  return scaledBack(r, e, e, A, bs, o.tol ?? 1e-8);
+}
+
+/**
+ * x0 scaled by 2^e for a scaled system; where that overflows (x0 some 2^1024 times b's scale, e.g. x0 ≈ 1
+ * for b ≈ 1e-310: x0 was ±Inf and the solve ended 'nan' on finite data), it is no start — its residual
+ * alone is that many times ‖b‖, beyond what a solve from it could reduce in f64 — and the solve starts from 0.
+ */
+function scaledStart(x0: Float64Array, e: number): Float64Array | undefined {
+  const x = scaleBy(Float64Array.from(x0), e);
+  return x.some((v, i) => !Number.isFinite(v) && Number.isFinite(x0[i])) ? undefined : x;
+}
+
+/**
+ * The answer of a scaled system (A·y = bs) taken back to the caller's: x = 2^shift·y, the residual norm
+ * 2^residualShift times the scaled one (the relative residual is the same).
+ */
+function scaledBack(r: TrueSolveResult, shift: number, residualShift: number, A: CSRMatrix, bs: Float64Array, tol: number): TrueSolveResult {
   const xs = r.x.slice();
-  const x = scaleBy(r.x, e);
+  const x = scaleBy(r.x, shift);
   // a finite x scaled back past the largest f64: the solution is not representable (it ended
   // 'stagnated' with x = ±Inf and a NaN residual), as F.solve says
   const over = x.findIndex((v, i) => !Number.isFinite(v) && Number.isFinite(xs[i]));
-  if (over >= 0) throw new InputRangeError(`solve: x[${Math.floor((over * A.rows) / b.length)}] is ${x[over]}: the solution leaves the f64 range (|x| past 1.8e308; b is finite, A nearly singular or b too large): scale b down`);
-  const out = { ...r, x, residualNorm: scaleBy(Float64Array.of(r.residualNorm), e)[0] };
+  if (over >= 0) throw new InputRangeError(`solve: x[${Math.floor((over * A.rows) / bs.length)}] is ${x[over]}: the solution leaves the f64 range (|x| past 1.8e308; b is finite, A nearly singular or b too large): scale b down`);
+  const out = { ...r, x, residualNorm: scaleBy(Float64Array.of(r.residualNorm), residualShift)[0] };
   // x scaled back into subnormals (or past the largest f64) lost bits: b = 5e-321 with an f32 A said
   // 'converged' at 4e-13 for an x whose true residual is 9e-4. The residual reported is the returned x's
-  // (taken back to b's scale, exactly, to compute it)
-  const back = scaleBy(x.slice(), -e);
+  // (taken back to the scaled system, exactly, to compute it)
+  const back = scaleBy(x.slice(), -shift);
   if (back.some((v, i) => v !== xs[i])) {
     const rel = hostNorm(hostResidual(A, back, bs)) / hostNorm(bs);
     out.relativeResidual = rel;
-    out.residualNorm = scaleBy(Float64Array.of(rel * hostNorm(bs)), e)[0];
-    if (!(rel <= (o.tol ?? 1e-8)) && out.reason === 'converged') out.reason = 'stagnated';
+    out.residualNorm = scaleBy(Float64Array.of(rel * hostNorm(bs)), residualShift)[0];
+    if (!(rel <= tol) && out.reason === 'converged') out.reason = 'stagnated';
     out.converged = out.reason === 'converged';
   }
-  const c = certified({ ...out, x: back }, A, bs, o.tol);
-  if (c.relativeResidual !== out.relativeResidual) Object.assign(out, { relativeResidual: c.relativeResidual, residualNorm: scaleBy(Float64Array.of(c.residualNorm), e)[0], reason: c.reason, converged: c.converged });
+  // certified as the unscaled solves are (the returned x's residual, in the scaled system's numbers)
+  const c = certified({ ...out, x: back }, A, bs, tol);
+  if (c.relativeResidual !== out.relativeResidual) Object.assign(out, { relativeResidual: c.relativeResidual, residualNorm: scaleBy(Float64Array.of(c.residualNorm), residualShift)[0], reason: c.reason, converged: c.converged });
   return out;
 }
 
@@ -164,7 +196,15 @@ function certified(r: TrueSolveResult, A: CSRMatrix, b: Float64Array, tol = 1e-8
 }
 
 /** A true-residual solve's options: the method's, x0 on the host in f64, and whether the matrix is f32. */
-type TrueSolveOptions<V> = Omit<GmresOptions<V>, 'x0'> & { x0?: Float64Array; single: boolean };
+type TrueSolveOptions<V> = Omit<GmresOptions<V>, 'x0'> & {
+  x0?: Float64Array;
+  single: boolean;
+  /**
+   * A (the CSR and the ops' matrix) is the caller's matrix times 2^-matrixExponent (a GPU path's copy
+   * scaled into its f32 exponent range): x0 and x are taken between the two scales here.
+   */
+  matrixExponent?: number;
+};
 
 /** Whether a solve refines on its path where the path can: f64, and f32 where the tolerance needs refinement at all. */
 function refinesOnPath(o: { single: boolean; tol?: number }): boolean {
