@@ -1705,8 +1705,20 @@ export class Runtime implements HandleOwner {
     let first = 0;
     while (notDefinite && choice.candidates[first].method === 'cg' && first + 1 < choice.candidates.length) first++;
     for (let c = first; ; c++) {
-      const cand = choice.candidates[c];
-      const { ops, description, dispose } = await this.preconditionedOps(p, s.h, s.csr, structure, cand, pc);
+      let cand = choice.candidates[c];
+      let prepared;
+      try {
+        prepared = await this.preconditionedOps(p, s.h, s.csr, structure, cand, pc);
+      } catch (e) {
+        // a preconditioner 'auto' chose whose setup A refuses — Jacobi of a diagonal whose inverse
+        // overflows (A near 1e-310), IC(0) that no shift repairs: the candidate runs without one, where
+        // rt.solve(A, b) threw the setup's error telling the caller to ask for 'none'
+        if (handle || cand.preconditioner === 'none' || (o.preconditioner !== undefined && o.preconditioner !== 'auto') || !(e instanceof ShapeError || e instanceof UnsupportedError)) throw e;
+        cand = { ...cand, preconditioner: 'none' };
+        const none = await this.preconditionedOps(p, s.h, s.csr, structure, cand, null);
+        prepared = { ...none, description: `none (${choice.candidates[c].preconditioner} could not be set up: ${e.message})` };
+      }
+      const { ops, description, dispose } = prepared;
       let r;
       try {
         await krylovSolvers.load();
