@@ -164,6 +164,17 @@ describe('WebGPU solves of A·c for c from 1e-30 to 1e30', () => {
     }
   }, 240_000);
 
+  it('A·1e39 (past f32: refused on a GPU upload): explain, a Chebyshev handle and the solves run on the scaled copy', async () => {
+    const A = times(spd, 1e39);
+    const h = rt.upload(A);
+    expect(rt.explain('solve', h, { path: 'webgpu', method: 'cg', preconditioner: 'chebyshev' }).path).toBe('webgpu');
+    const M = rt.preconditioner(h, { kind: 'chebyshev', path: 'webgpu' });
+    expectSolved(A, rhs, await rt.cg(h, rhs, { preconditioner: M, tol: TOL, path: 'webgpu' }), TOL, 'cg + chebyshev handle, c = 1e39');
+    expectSolved(A, rhs, await rt.bicgstab(h, rhs, { tol: TOL, path: 'webgpu' }), TOL, 'bicgstab, c = 1e39');
+    M.dispose();
+    h.dispose();
+  }, 240_000);
+
   it('A·2^40 solves as A: the same iterations, x·2^40 to the bit (the scaling is exact)', async () => {
     const h1 = rt.upload(spd);
     const h2 = rt.upload(times(spd, 2 ** 40));

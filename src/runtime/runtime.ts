@@ -1465,7 +1465,9 @@ export class Runtime implements HandleOwner {
     return (analysis.inverseDiagonalValue ??= constantInverseDiagonal(csr)) !== null;
   }
 
-  private pathSolveInfo(p: Path, h: MatrixHandle): PathSolveInfo {
+  private pathSolveInfo(p: Path, A: MatrixHandle): PathSolveInfo {
+    // a GPU path holds the copy its solves run (gpuSolveMatrix): A's own values may be past f32's range there
+    const h = p.cost.kind === 'gpu' ? this.gpuSolveMatrix(A).h : A;
     // the host matrix matrixOn made p's copy from: on another path than the CPU the canonical CSR, not
     // h.host (its CPU format made for nothing: a DIA conversion, 218 ms of a first WebGPU solve of
     // poisson3D(128) on the H100 machine's host, bench/device/results-2026-11-27-eighth/amggpu/call2)
@@ -1696,7 +1698,7 @@ export class Runtime implements HandleOwner {
     const s = p.cost.kind === 'gpu' ? this.gpuSolveMatrix(h) : { h, csr, e: 0 };
     const pc = handle && s.e !== 0 ? this.scaledPreconditioner(handle, s.h) : handle;
     // A's copy on the path first: on the CPU path of one thread, a DIA copy then gives the structure its faster pass
-    const info = this.pathSolveInfo(p, s.h);
+    const info = this.pathSolveInfo(p, h);
     const structure = analysis.structure;
     const choice = chooseSolve(structure, info, { method: method ?? (o.method === 'direct' ? 'auto' : o.method), preconditioner: pre, spd: o.spd });
     const io = { upload: (v: Float64Array) => p.vector(h.dtype, v), read: async (v: PathVector) => (await p.read(v)).slice() };
