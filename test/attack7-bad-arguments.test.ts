@@ -84,7 +84,7 @@ describe('arguments of the wrong kind, in every place: typed errors, rejected pr
     const D = rt.dense(new DenseMatrix(2, 2, 'f64', new Float64Array(4)));
     await expect(rt.scal(1, A as never)).rejects.toThrow(/^scal: x: expected a resident vector from rt\.vector\(\), got a matrix handle$/);
     await expect(rt.nrm2(D as never)).rejects.toThrow(/^nrm2: x: expected a resident vector from rt\.vector\(\), got a dense matrix handle$/);
-    expect(() => rt.amg(v as never)).toThrow(/^preconditioner: A: expected a matrix handle from rt\.upload\(\), got a resident vector$/);
+    expect(() => rt.amg(v as never)).toThrow(/^amg: A: expected a matrix handle from rt\.upload\(\), got a resident vector$/);
     expect(() => rt.amg(A, null as never)).toThrow(InputTypeError);
     expect(() => rt.explain('spmv', D as never)).toThrow(/^explain: A: expected a matrix handle from rt\.upload\(\), got a dense matrix handle$/);
     await expect(rt.gemm(undefined as never, D)).rejects.toThrow(/^gemm: A must be a DenseMatrix or a dense handle from rt\.dense\(\), got undefined$/);

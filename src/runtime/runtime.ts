@@ -1377,12 +1377,17 @@ export class Runtime implements HandleOwner {
    * ```
    */
   preconditioner(A: MatrixHandle, options: PreconditionerOptions & { path?: PathChoice }): PreconditionerHandle {
+    return this.preconditionerAs('preconditioner', A, options);
+  }
+
+  /** rt.preconditioner, its errors named after the call the user made (`where`: rt.amg's are 'amg: …'). */
+  private preconditionerAs(where: 'preconditioner' | 'amg', A: MatrixHandle, options: PreconditionerOptions & { path?: PathChoice }): PreconditionerHandle {
     this.live();
-    checkOptions('preconditioner', options, PRECONDITIONER_OPTION_KEYS);
-    if (typeof options !== 'object' || options === null) throw new InputTypeError("preconditioner: options must be an object such as { kind: 'ic0' }");
-    const h = this.matrixHandle(A, 'preconditioner: A');
-    if (h.rows !== h.cols) throw new ShapeError(`preconditioner: A must be square, it is ${h.rows}×${h.cols}`);
-    checkPreconditionerOptions(options, 'preconditioner');
+    checkOptions(where, options, PRECONDITIONER_OPTION_KEYS);
+    if (typeof options !== 'object' || options === null) throw new InputTypeError(`${where}: options must be an object such as { kind: 'ic0' }`);
+    const h = this.matrixHandle(A, `${where}: A`);
+    if (h.rows !== h.cols) throw new ShapeError(`${where}: A must be square, it is ${h.rows}×${h.cols}`);
+    checkPreconditionerOptions(options, where);
     const analysis = this.solveStructureOf(h);
     // before an AMG setup on the host, the GPU paths start making the pipelines of its cycle's products
     // (Path.prewarmSparse: none on a path whose shaders are not loaded), which its first solve made after
@@ -2036,7 +2041,7 @@ export class Runtime implements HandleOwner {
   amg(A: MatrixHandle, options: AmgOptions & { path?: PathChoice } = {}): PreconditionerHandle {
     checkOptions('amg', options, AMG_OPTION_KEYS);
     const { path, ...amg } = options;
-    return this.preconditioner(A, { kind: 'amg', amg, ...(path === undefined ? {} : { path }) });
+    return this.preconditionerAs('amg', A, { kind: 'amg', amg, ...(path === undefined ? {} : { path }) });
   }
 
   /**
