@@ -99,23 +99,13 @@ export async function solveWithTrueResidual<V>(
   o: TrueSolveOptions<V>,
 ): Promise<TrueSolveResult> {
   const ea = o.matrixExponent ?? 0;
-  if (ea === 0) return solveRhsInRange(ops, io, A, b, run, o);
-  // A is 2^-ea times the caller's: the answer y of A·y = b is 2^ea·x, so x0 goes in as 2^ea·x0 and y
-  // comes back as 2^-ea·y; b − A·y is the caller's b − A·x exactly (each product aᵢⱼ·yⱼ is the same
-  // number), so the residuals need no scaling
-  const r = await solveRhsInRange(ops, io, A, b, run, { ...o, x0: o.x0 && scaledStart(o.x0, ea) });
-  return scaledBack(r, -ea, 0, A, b, o.tol ?? 1e-8);
-}
-
-/** solveWithTrueResidual of A as given: b (and x0) scaled by a power of two where ‖b‖ is out of range. */
-async function solveRhsInRange<V>(
-  ops: SolverOps<V>,
-  io: HostIO<V>,
-  A: CSRMatrix,
-  b: Float64Array,
-  run: KrylovMethod<V>,
-  o: TrueSolveOptions<V>,
-): Promise<TrueSolveResult> {
+  if (ea !== 0) {
+    // A is 2^-ea times the caller's: the answer y of A·y = b is 2^ea·x, so x0 goes in as 2^ea·x0 and y
+    // comes back as 2^-ea·y; b − A·y is the caller's b − A·x exactly (each product aᵢⱼ·yⱼ is the same
+    // number), so the residuals need no scaling
+    const r = await solveWithTrueResidual(ops, io, A, b, run, { ...o, matrixExponent: 0, x0: o.x0 && scaledStart(o.x0, ea) });
+    return scaledBack(r, -ea, 0, A, b, o.tol ?? 1e-8);
+  }
   // the methods' dot products over- or underflow for ‖b‖ far from 1 (f64 from 1e±154, f32 from 1e±19:
   // 'nan', 'breakdown' or divergence on a problem whose answer is representable): b and x0 are scaled by
   // a power of two, exactly, and x and the residual norm scaled back. Where the path refines, its ‖b‖,
