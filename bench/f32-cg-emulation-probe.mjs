@@ -9,10 +9,18 @@
  *   f32:δ[:s]         f32 steps; with s, f64 vectors from the first replacement at a true ‖r‖ ≤ s·‖b‖ on
  *   mix:δ:s           f64 steps until ‖r‖ ≤ s·‖b‖, f32 after (the direction rounded and kept)
  *   mixplain:δ:s      mix with the f32 steps unpreconditioned (z = r: the uniform D⁻¹ only scales, solve.ts unscaled)
+ *   onesync:δ:s       mixplain with the f32 steps' β = ρ′/ρ from an estimate ρ′ = ρ − 2α·rᵀq + α²·qᵀq
+ *                     (the product pass's dots, ρ the stored r's summed rᵀr, which α = ρ/pᵀq keeps):
+ *                     what a CG step would need to run its update and the next product in one pool
+ *                     call (one synchronization an iteration instead of two); the replacement test on
+ *                     the estimate
  * poisson3D(64), tol 1e-10 (2026-11-27): f64 182 iterations; f32:0.01 255 (+6 replacements), as the
  * library's own solves before the head; f32:0.01:0.5 (f64 from the 66th on) 255; mix:0.01:0.01 182;
  * mix:1e-4:0.01 182 (105 f32, 3 replacements); mixplain:1e-4:0.01 183 (106 f32, 3), :0.02 184, :0.03
- * 183 (115 f32, 4), :0.05 185.
+ * 183 (115 f32, 4), :0.05 185. 2026-11-28: onesync:1e-4:0.01 183 (106 f32, 3 replacements, true
+ * 8.58e-11, mixplain's 8.58e-11); poisson3D(32) 92 either way. With ρ′ summed from the previous estimate
+ * instead of the stored r's rᵀr the estimate drifted by an absolute ≈ 2e-9 a step and poisson3D(32)
+ * never reached 1e-10 (3000 iterations).
  *   M=64 TOL=1e-10 RUNS='f64;f32:0.01;mix:1e-4:0.01' node bench/f32-cg-emulation-probe.mjs
  */
 const fr = Math.fround;
@@ -23,9 +31,11 @@ const b = new Float64Array(n).fill(1);
 const bnorm = Math.sqrt(n);
 const goal = tol * bnorm;
 
-/** q = A·p for the 7-point stencil (6 on the diagonal, −1 off), diagonals in ascending offset order, each product and sum rounded by `rd`; returns pᵀq in f64. */
-function product(p, q, rd) {
+/** q = A·p for the 7-point stencil (6 on the diagonal, −1 off), diagonals in ascending offset order, each product and sum rounded by `rd`; returns pᵀq in f64 (and, with `r`, rᵀq and qᵀq in dots). */
+const dots = { rq: 0, qq: 0 };
+function product(p, q, rd, r) {
   let s = 0;
+  dots.rq = dots.qq = 0;
   for (let i = 0; i < n; i++) {
     const ix = i % m, iy = ((i / m) | 0) % m, iz = (i / (m * m)) | 0;
     let acc = 0;
@@ -39,13 +49,18 @@ function product(p, q, rd) {
     if (iz < m - 1) add(-p[i + m * m]);
     q[i] = acc;
     s += p[i] * acc;
+    if (r) {
+      dots.rq += r[i] * acc;
+      dots.qq += acc * acc;
+    }
   }
   return s;
 }
 
 function run(mode, delta, s) {
   const id = (v) => v;
-  const plain = mode === 'mixplain';
+  const onesync = mode === 'onesync';
+  const plain = mode === 'mixplain' || onesync;
   let single = mode === 'f32';
   const vectors = () => Array.from({ length: 4 }, () => (single ? new Float32Array(n) : new Float64Array(n)));
   let [x, r, z, q] = vectors();
@@ -67,9 +82,12 @@ function run(mode, delta, s) {
     const rd = single ? fr : id;
     const bt = rd(beta);
     for (let i = 0; i < n; i++) p[i] = rd(z[i] + rd(bt * p[i]));
-    const alpha = rho / product(p, q, rd);
+    const alg = onesync && single;
+    const alpha = rho / product(p, q, rd, alg ? r : undefined);
     const a = rd(alpha);
     let rr = 0, rz = 0;
+    // (onesync: ρ = rᵀr of the exact r − a·q from the product pass's dots, the stored r never summed)
+    const rrAlg = rho - 2 * a * dots.rq + a * a * dots.qq;
     for (let i = 0; i < n; i++) {
       x[i] = rd(x[i] + rd(a * p[i]));
       const ri = (r[i] = rd(r[i] - rd(a * q[i])));
@@ -78,8 +96,9 @@ function run(mode, delta, s) {
     }
     it++;
     if (single) it32++;
-    rnorm = Math.sqrt(rr);
+    rnorm = Math.sqrt(alg ? Math.max(rrAlg, 0) : rr);
     let rhoNext = rz;
+    let replaced = false;
     if (mode === 'f64') {
       if (rnorm <= goal) break;
     } else {
@@ -88,6 +107,7 @@ function run(mode, delta, s) {
       if (rnorm <= goal || rnorm < delta * peak || head) {
         for (let i = 0; i < n; i++) X[i] += x[i];
         rep++;
+        replaced = true;
         const [t, tn] = trueResidual();
         rnorm = peak = tn;
         if (tn <= goal) break;
@@ -104,7 +124,9 @@ function run(mode, delta, s) {
         for (let i = 0; i < n; i++) rhoNext += (r[i] = t[i]) * (z[i] = c * r[i]);
       }
     }
-    beta = rhoNext / rho;
+    // onesync: β from the estimate (the next step's p is formed before its ‖r‖² is summed), α from the
+    // stored r's own ‖r‖², summed in the pass that forms it (after a replacement both are the true r's)
+    beta = (alg && !replaced ? Math.max(rrAlg, 0) : rhoNext) / rho;
     rho = rhoNext;
   }
   if (mode === 'f64') for (let i = 0; i < n; i++) X[i] = x[i];
