@@ -11,7 +11,107 @@
 //   graph, no self-loops or duplicates, above[0] the entries above the blocks; work 5n words. Returns the
 //   number of blocks, or −1 − (rows matched) when A is structurally singular (the other outputs then unset).
 
+// btf_order(n, Ap, Ai, Rp, Rj, colOf, blk, gptr, gadj, above, order, orderFrom, work) — btf_analyze
+//   (above: 3 words, the entries above the blocks, the largest block's size, the 1×1 blocks), then, where A has a form of at least orderFrom blocks, the ordering the symbolic phase keeps, in the
+//   same call (the graph never leaves the kernels' memory; as four calls with JavaScript between them
+//   the glue and copies cost ≈ 50 µs of west0479's 0.6 ms rt.solve): approximate minimum degree of the
+//   graph (amd_eliminate over the block amdOrder in src/solvers/direct/amd.ts fills), its columns in
+//   block order (btf.ts blockOrder), the graph's elimination tree, postorder and column counts in that
+//   order (sym_graph), and the order postordered along its tree, as src/solvers/direct/analysis.ts
+//   analyze does: order holds perm, pinv, parent, counts (n words each; unset when not ordered). work:
+//   btfOrderWords(n, nnz) words. Returns btf_analyze's result, or −2 − n when the minimum degree
+//   elimination ran out of pivots (an internal error).
+
 import { ld, st, ldf, stf, colSub, colSubC, copyValue } from './words';
+import { amd_eliminate } from './amd';
+import { sym_graph } from './symbolic';
+
+export function btf_order(n: i32, Ap: usize, Ai: usize, Rp: usize, Rj: usize, colOf: usize, blk: usize, gptr: usize, gadj: usize, above: usize, order: usize, orderFrom: i32, work: usize): i32 {
+  const blocks = btf_analyze(n, Ap, Ai, Rp, Rj, colOf, blk, gptr, gadj, above, work);
+  if (blocks < 0) return blocks;
+  // the blocks' sizes (for the ordering's reason): above[1] the largest, above[2] how many are 1×1
+  for (let b = 0; b < blocks; b++) st(work, b, 0);
+  for (let j = 0; j < n; j++) {
+    const b = ld(blk, j);
+    st(work, b, ld(work, b) + 1);
+  }
+  let largest = 0;
+  let singletons = 0;
+  for (let b = 0; b < blocks; b++) {
+    const size = ld(work, b);
+    largest = max<i32>(largest, size);
+    singletons += <i32>(size == 1);
+  }
+  st(above, 1, largest);
+  st(above, 2, singletons);
+  if (blocks < orderFrom) return blocks;
+  // amdOrder's block (amd.ts minimumDegree: m = 0, N = n + 1): Ci (size), Cp, len, elen, degree, w
+  // (N each), the kernel's six vectors of n + 1; zero but for the lists, Cp, len and degree
+  const cnz = ld(gptr, n);
+  const n1 = n + 1;
+  const size = cnz + cnz / 5 + 2 * n + 1;
+  const words = size + 11 * n1;
+  const Ci = work;
+  const Cp = Ci + (<usize>size << 2);
+  const len = Cp + (<usize>n1 << 2);
+  const degree = len + (<usize>(2 * n1) << 2);
+  const within = work;
+  if (n > 0) {
+    memory.fill(work, 0, <usize>words << 2);
+    memory.copy(Ci, gadj, <usize>cnz << 2);
+    memory.copy(Cp, gptr, <usize>n1 << 2);
+    for (let i = 0; i < n; i++) {
+      const d = ld(gptr, i + 1) - ld(gptr, i);
+      st(len, i, d);
+      st(degree, i, d);
+    }
+    // rows denser than this are ordered last (amd.ts: min(n − 2, ⌊max(16, 10√n)⌋)), compared with len
+    const dense = min<i32>(n - 2, <i32>max<f64>(16.0, 10.0 * Math.sqrt(<f64>n)));
+    if (amd_eliminate(work, n, 0, size, cnz, dense, len) != 0) return -2 - n;
+  }
+  // after the ordering (within: the block's first n words) the block holds the rest: blockOrder's
+  // starts, the order in blocks and its inverse, sym_graph's tree, postorder, counts and work
+  const start = within + (<usize>n << 2);
+  const q = start + (<usize>n1 << 2);
+  const qinv = q + (<usize>n << 2);
+  const tparent = qinv + (<usize>n << 2);
+  const post = tparent + (<usize>n << 2);
+  const tcounts = post + (<usize>n << 2);
+  const gw = tcounts + (<usize>n << 2);
+  for (let b = 0; b <= blocks; b++) st(start, b, 0);
+  for (let j = 0; j < n; j++) {
+    const b = ld(blk, j) + 1;
+    st(start, b, ld(start, b) + 1);
+  }
+  for (let b = 0; b < blocks; b++) st(start, b + 1, ld(start, b + 1) + ld(start, b));
+  for (let k = 0; k < n; k++) {
+    const j = ld(within, k);
+    const b = ld(blk, j);
+    const at = ld(start, b);
+    st(q, at, j);
+    st(start, b, at + 1);
+  }
+  for (let k = 0; k < n; k++) st(qinv, ld(q, k), k);
+  sym_graph(n, gptr, gadj, q, qinv, tparent, post, tcounts, gw);
+  // postordered along the tree: same fill, supernodes contiguous (analysis.ts analyze's three loops);
+  // pinv holds the inverse postorder first
+  const perm = order;
+  const pinv = order + (<usize>n << 2);
+  const parent = order + (<usize>(2 * n) << 2);
+  const counts = order + (<usize>(3 * n) << 2);
+  for (let k = 0; k < n; k++) {
+    const pk = ld(post, k);
+    st(perm, k, ld(q, pk));
+    st(counts, k, ld(tcounts, pk));
+    st(pinv, pk, k);
+  }
+  for (let k = 0; k < n; k++) {
+    const p = ld(tparent, ld(post, k));
+    st(parent, k, p < 0 ? -1 : ld(pinv, p));
+  }
+  for (let k = 0; k < n; k++) st(pinv, ld(perm, k), k);
+  return blocks;
+}
 
 export function btf_analyze(n: i32, Ap: usize, Ai: usize, Rp: usize, Rj: usize, colOf: usize, blk: usize, gptr: usize, gadj: usize, above: usize, work: usize): i32 {
   const w0 = work;

@@ -18,6 +18,7 @@ import { Prng } from '../src/generators/prng.js';
 import { SingularMatrixError, UnsupportedError } from '../src/errors.js';
 import { cscOf, rowsOf } from '../src/solvers/direct/pattern.js';
 import type { BlockTriangular } from '../src/solvers/direct/btf.js';
+import { amdOrder } from '../src/solvers/direct/amd.js';
 import type { SymbolicKernels } from '../src/solvers/direct/symbolic.js';
 import type { LuNumeric } from '../src/solvers/direct/lu.js';
 import { loadShared } from './matrices.js';
@@ -125,6 +126,7 @@ function checkBtf(A: CSRMatrix, bt: BlockTriangular): number[] {
   const sizes = new Array<number>(blocks).fill(0);
   for (let j = 0; j < n; j++) sizes[blk[j]]++;
   expect(sizes.every((s) => s > 0)).toBe(true);
+  expect([bt.largest, bt.singletons]).toEqual([Math.max(...sizes), sizes.filter((s) => s === 1).length]);
   const within: number[][] = Array.from({ length: n }, () => []);
   let above = 0;
   for (let j = 0; j < n; j++) {
@@ -160,10 +162,64 @@ function checkBtf(A: CSRMatrix, bt: BlockTriangular): number[] {
   return sizes;
 }
 
-const btfOf = (A: CSRMatrix) => {
+const btfOf = (A: CSRMatrix, orderFrom = 0) => {
   const C = cscOf(A);
-  return sk.btf(C, rowsOf(C));
+  return sk.btf(C, rowsOf(C), orderFrom);
 };
+
+/**
+ * The ordering the analysis keeps under 'btf', built here from the form's graph: its minimum degree
+ * order (amdOrder over the elimination kernel, tested in direct-ordering) taken block by block, the
+ * graph's elimination tree in that order (a plain path-compressed search), a postorder of it (children
+ * before parents, both in index order), the column counts by explicit row patterns (each column's
+ * later neighbours and its children's patterns, united as sets), and all four in postorder.
+ */
+function orderHere(bt: BlockTriangular): NonNullable<BlockTriangular['order']> {
+  const { graph: g, blk, blocks } = bt;
+  const n = g.n;
+  const within = amdOrder(g, sk.minimumDegree);
+  const byBlock: number[][] = Array.from({ length: blocks }, () => []);
+  for (const j of within) byBlock[blk[j]].push(j);
+  const q = byBlock.flat();
+  const qinv = new Int32Array(n);
+  q.forEach((j, k) => (qinv[j] = k));
+  const parent = new Int32Array(n).fill(-1);
+  const ancestor = new Int32Array(n).fill(-1);
+  for (let k = 0; k < n; k++) {
+    for (let p = g.ptr[q[k]]; p < g.ptr[q[k] + 1]; p++) {
+      let i = qinv[g.adj[p]];
+      while (i !== -1 && i < k) {
+        const up = ancestor[i];
+        ancestor[i] = k;
+        if (up === -1) parent[i] = k;
+        i = up;
+      }
+    }
+  }
+  const children: number[][] = Array.from({ length: n }, () => []);
+  for (let k = 0; k < n; k++) if (parent[k] !== -1) children[parent[k]].push(k);
+  const post: number[] = [];
+  const visit = (k: number): void => {
+    for (const c of children[k]) visit(c);
+    post.push(k);
+  };
+  for (let k = 0; k < n; k++) if (parent[k] === -1) visit(k);
+  const pattern: Set<number>[] = [];
+  const counts = new Int32Array(n);
+  for (let k = 0; k < n; k++) {
+    const rows = new Set<number>();
+    for (let p = g.ptr[q[k]]; p < g.ptr[q[k] + 1]; p++) if (qinv[g.adj[p]] > k) rows.add(qinv[g.adj[p]]);
+    for (const c of children[k]) for (const i of pattern[c]) if (i > k) rows.add(i);
+    pattern.push(rows);
+    counts[k] = rows.size + 1;
+  }
+  const at = new Int32Array(n);
+  post.forEach((k, t) => (at[k] = t));
+  const perm = Int32Array.from(post, (k) => q[k]);
+  const pinv = new Int32Array(n);
+  perm.forEach((j, t) => (pinv[j] = t));
+  return { perm, pinv, parent: Int32Array.from(post, (k) => (parent[k] === -1 ? -1 : at[parent[k]])), counts: Int32Array.from(post, (k) => counts[k]) };
+}
 
 describe('the block triangular form (maximum transversal + strongly connected components)', () => {
   it('planted blocks come back (sizes as planted, in an order that keeps B block upper triangular)', () => {
@@ -186,6 +242,34 @@ describe('the block triangular form (maximum transversal + strongly connected co
       if (typeof bt === 'number') expect(bt).toBe(structuralRank(A));
       else checkBtf(A, bt);
     }
+  });
+
+  it('the ordering made in the same call (orderFrom) is the one built here from its graph: minimum degree block by block, postordered, with the tree and counts', () => {
+    const mats: CSRMatrix[] = [
+      ...[[[1, 1, 1], 1], [[3, 1, 5, 1, 1, 8], 2], [[40], 3], [[1, 30, 1, 1, 2, 20, 1], 4], [Array.from({ length: 60 }, () => 1), 5], [[90, 2, 70], 6], [[5, 5, 5, 5], 7], [[120, 1, 1, 60], 8], [[2, 2, 2, 2, 2, 2], 9], [[200], 10]].map(([sizes, seed]) => planted(sizes as number[], seed as number)),
+      loadShared('west0479'), loadShared('olm1000'), loadShared('young1c'), loadShared('t1'),
+      ...[1, 2, 3, 4, 5, 6].map((seed) => randomMatrix({ rows: 40 * seed, meanRowLength: 2 + (seed % 3), seed })),
+      CSRMatrix.fromTriplets(1, 1, 'f64', Int32Array.of(0), Int32Array.of(0), Float64Array.of(2)),
+    ];
+    let ordered = 0;
+    for (const A of mats) {
+      const bt = btfOf(A, 0);
+      if (typeof bt === 'number') continue;
+      ordered++;
+      const o = bt.order!;
+      const want = orderHere(bt);
+      expect(Array.from(o.perm)).toEqual(Array.from(want.perm));
+      expect(Array.from(o.pinv)).toEqual(Array.from(want.pinv));
+      expect(Array.from(o.parent)).toEqual(Array.from(want.parent));
+      expect(Array.from(o.counts)).toEqual(Array.from(want.counts));
+      // the blocks stay in order along perm, and each parent is later than its child (a postorder)
+      for (let k = 1; k < A.rows; k++) expect(bt.blk[o.perm[k]]).toBeGreaterThanOrEqual(bt.blk[o.perm[k - 1]]);
+      o.parent.forEach((p, k) => expect(p === -1 || p > k).toBe(true));
+      // below orderFrom blocks, the form comes without an ordering
+      const unordered = btfOf(A, bt.blocks + 1);
+      expect(typeof unordered === 'object' && unordered.order === undefined && unordered.blocks === bt.blocks).toBe(true);
+    }
+    expect(ordered).toBeGreaterThanOrEqual(14);
   });
 
   it('a structurally singular matrix reports its structural rank (an augmenting-path matching written here)', () => {

@@ -1,5 +1,6 @@
 import type { MinimumDegreeKernel } from '../solvers/direct/amd.js';
 import type { SymbolicKernels } from '../solvers/direct/symbolic.js';
+import type { BlockTriangular } from '../solvers/direct/btf.js';
 import type { CpuBackend } from './backend.js';
 import { copyF64, copyI32, Layout, putF64, putI32 } from './memory.js';
 
@@ -28,19 +29,26 @@ export function cpuSymbolicKernels(B: Kernels): SymbolicKernels {
       });
     },
     minimumDegree: cpuMinimumDegree(B),
-    btf: (A, rows) => {
+    btf: (A, rows, orderFrom) => {
       const n = A.n;
       const nnz = A.colPtr[n];
       let r = 0;
       // the graph's room is 2·nnz words; only its ptr[n] are copied out (set once the kernel has run).
-      // Two copies: colOf and blk (kept with the analysis), and the graph with `above` (dropped after the ordering)
-      const lengths = [n, n, 1, n + 1, 2 * nnz];
-      const [colOf, blk, above, ptr, adj] = run(B, [A.colPtr.subarray(0, n + 1), A.rowIdx.subarray(0, nnz), rows.rowPtr.subarray(0, n + 1), rows.colIdx.subarray(0, nnz)], lengths,
-        (p, out, work) => {
-          r = B.kernels.btf_analyze(n, ...p, out[0], out[1], out[3], out[4], out[2], work);
-          if (r >= 0) lengths[4] = new Int32Array(B.heap.memory.buffer, out[3] + 4 * n, 1)[0];
-        }, 5 * n, [0, 2]);
-      return r < 0 ? -1 - r : { colOf, blk, blocks: r, above: above[0], graph: { n, ptr, adj } };
+      // Two copies: colOf, blk and the ordering (kept with the analysis), and the graph with `above`
+      // (dropped after the analysis). The work: btf_analyze's 5n words, or the ordering's block
+      // (amd.ts minimumDegree's words for lists of at most 2·nnz entries, then reused: 13n + 1)
+      const lengths = [n, n, 4 * n, 3, n + 1, 2 * nnz];
+      const work = Math.max(5 * n, 2 * nnz + ((2 * nnz) / 5 | 0) + 13 * n + 12);
+      const [colOf, blk, order, above, ptr, adj] = run(B, [A.colPtr.subarray(0, n + 1), A.rowIdx.subarray(0, nnz), rows.rowPtr.subarray(0, n + 1), rows.colIdx.subarray(0, nnz)], lengths,
+        (p, out, w) => {
+          r = B.kernels.btf_order(n, ...p, out[0], out[1], out[4], out[5], out[3], out[2], orderFrom, w);
+          if (r >= 0) lengths[5] = new Int32Array(B.heap.memory.buffer, out[4] + 4 * n, 1)[0];
+        }, work, [0, 3]);
+      if (r === -2 - n) throw outOfPivots(n);
+      if (r < 0) return -1 - r;
+      const bt: BlockTriangular = { colOf, blk, blocks: r, above: above[0], largest: above[1], singletons: above[2], graph: { n, ptr, adj } };
+      if (r >= orderFrom) bt.order = { perm: order.subarray(0, n), pinv: order.subarray(n, 2 * n), parent: order.subarray(2 * n, 3 * n), counts: order.subarray(3 * n) };
+      return bt;
     },
     eliminationTree: (g, perm, pinv) => {
       const n = g.n;
@@ -109,8 +117,10 @@ export function cpuMinimumDegree(B: Kernels): MinimumDegreeKernel {
       all.fill(0);
       const a = fill(all);
       const status = B.kernels.amd_eliminate(region.ptr, n, a.m, a.size, a.cnz, a.dense, region.ptr + 4 * a.denseBy);
-      if (status !== 0) throw new Error(`internal: the minimum degree elimination ran out of pivots (n = ${n})`);
+      if (status !== 0) throw outOfPivots(n);
       return region.view('i32', n).slice();
     });
   };
 }
+
+const outOfPivots = (n: number): Error => new Error(`internal: the minimum degree elimination ran out of pivots (n = ${n})`);

@@ -7,7 +7,7 @@
  */
 import { amdOrder, columnAmdOrder } from './amd.js';
 import type { Band } from './band-lu.js';
-import { blockOrder, type BlockTriangular } from './btf.js';
+import type { BlockTriangular } from './btf.js';
 import { ndOrder } from './nested-dissection.js';
 import { inversePermutation, type Graph, type Rows } from './pattern.js';
 import { columnCountsAtA, columnEliminationTree, costOf, supernodes, type FactorCost, type SymbolicKernels } from './symbolic.js';
@@ -95,12 +95,11 @@ function countsFor(g: Graph | ColumnPattern, perm: Int32Array, k: SymbolicKernel
 
 /**
  * Orders and analyses the graph of A + Aᵀ, or for 'amd-ata' the column pattern of A (the counts are
- * then those of AᵀA's Cholesky factor, a bound on LU's), or for 'btf' the graph of the block
- * triangular form `bt` (its blocks stay in order: each is one tree of the forest, postordered in
- * turn). `lu` and `complex` only change the cost estimate; `k` runs the loops of the orderings and
- * of the tree and counts.
+ * then those of AᵀA's Cholesky factor, a bound on LU's). `lu` and `complex` only change the cost
+ * estimate; `k` runs the loops of the orderings and of the tree and counts. (Ordering 'btf':
+ * btfAnalysis.)
  */
-export function analyze(g: Graph | ColumnPattern, asked: OrderingName | 'auto', lu: boolean, complex: boolean, k: SymbolicKernels, bt?: BlockTriangular): Analysis {
+export function analyze(g: Graph | ColumnPattern, asked: OrderingName | 'auto', lu: boolean, complex: boolean, k: SymbolicKernels): Analysis {
   const n = g.n;
   const t0 = performance.now();
   const candidates: [OrderingName, Int32Array][] = [];
@@ -109,7 +108,6 @@ export function analyze(g: Graph | ColumnPattern, asked: OrderingName | 'auto', 
   const graph = 'rows' in g ? null : g;
   const ndOnly = graph !== null && asked === 'auto' && n >= ND_ONLY_MIN_NODES && meshLike(graph);
   if (graph) {
-    if (asked === 'btf') candidates.push(['btf', blockOrder(bt!, amdOrder(graph, k.minimumDegree))]);
     if (asked === 'natural') candidates.push(['natural', Int32Array.from({ length: n }, (_, i) => i)]);
     if (asked === 'amd' || (asked === 'auto' && !ndOnly)) candidates.push(['amd', amdOrder(graph, k.minimumDegree)]);
     if (asked === 'nd' || (asked === 'auto' && n >= ND_MIN_NODES)) candidates.push(['nd', ndOrder(graph, k.minimumDegree)]);
@@ -152,6 +150,21 @@ export function analyze(g: Graph | ColumnPattern, asked: OrderingName | 'auto', 
   return {
     perm, pinv, parent, counts, supernodeStarts, cost: chosen.cost,
     ordering: chosen.name, orderingReason, orderingMs: t1 - t0, symbolicMs: t2 - t1,
+  };
+}
+
+/**
+ * The symbolic phase under ordering 'btf', from the ordering the block triangular form's kernel made
+ * (BlockTriangular.order: the graph of its blocks ordered by minimum degree, block by block, and
+ * postordered along its elimination tree; its blocks stay in order, each one tree of the forest) and
+ * the milliseconds that call took. Its reason is the caller's (plan.ts: the form's blocks).
+ */
+export function btfAnalysis(order: NonNullable<BlockTriangular['order']>, lu: boolean, complex: boolean, orderingMs: number): Analysis {
+  const t0 = performance.now();
+  const { perm, pinv, parent, counts } = order;
+  return {
+    perm, pinv, parent, counts, supernodeStarts: supernodes(parent, counts), cost: costOf(counts, lu, complex),
+    ordering: 'btf', orderingReason: '', orderingMs, symbolicMs: performance.now() - t0,
   };
 }
 

@@ -20,42 +20,24 @@ export interface BlockTriangular {
   blocks: number;
   /** the entries of A above the diagonal blocks (kept as they stand: LuFactor.blocks) */
   above: number;
+  /** the largest block's size, and how many blocks are 1×1 (for the ordering's reason) */
+  largest: number;
+  singletons: number;
   /** B + Bᵀ within the diagonal blocks, without the diagonal: the graph the blocks are ordered on */
   graph: Graph;
+  /**
+   * the ordering the symbolic phase keeps, made by the same kernel call where asked (BtfKernel's
+   * orderFrom): approximate minimum degree of `graph`, the columns in block order (each block's in the minimum degree's order),
+   * postordered along the graph's elimination tree in that order (`parent`, in the order's numbering),
+   * and the column counts of its Cholesky factor (diagonal included) — analysis.ts analyze's result
+   * for the graph's minimum degree order taken block by block, bit for bit (test/direct-btf)
+   */
+  order?: { perm: Int32Array; pinv: Int32Array; parent: Int32Array; counts: Int32Array };
 }
 
 /**
- * The block triangular form of A (by columns and by `rows`), or, for a structurally singular A, the
- * number of rows a maximum transversal matches (fewer than n).
+ * The block triangular form of A (by columns and by `rows`), with its `order` where it has at least
+ * `orderFrom` blocks, or, for a structurally singular A, the number of rows a maximum transversal
+ * matches (fewer than n).
  */
-export type BtfKernel = (A: { n: number; colPtr: Int32Array; rowIdx: Int32Array }, rows: Rows) => BlockTriangular | number;
-
-/**
- * The columns in block order, each block's in the order `within` (a permutation of all columns, e.g.
- * an ordering of the graph, whose blocks are disconnected from one another) gives them.
- */
-export function blockOrder(bt: Pick<BlockTriangular, 'blk' | 'blocks'>, within: Int32Array): Int32Array {
-  const { blk, blocks } = bt;
-  const start = new Int32Array(blocks + 1);
-  for (let j = 0; j < blk.length; j++) start[blk[j] + 1]++;
-  for (let b = 0; b < blocks; b++) start[b + 1] += start[b];
-  const perm = new Int32Array(blk.length);
-  for (let k = 0; k < within.length; k++) {
-    const j = within[k];
-    perm[start[blk[j]]++] = j;
-  }
-  return perm;
-}
-
-/** The sizes of the diagonal blocks: how many, the largest, and how many are 1×1 (for the ordering's reason). */
-export function blockSizes(bt: Pick<BlockTriangular, 'blk' | 'blocks'>): { largest: number; singletons: number } {
-  const size = new Int32Array(bt.blocks);
-  for (let j = 0; j < bt.blk.length; j++) size[bt.blk[j]]++;
-  let largest = 0;
-  let singletons = 0;
-  for (let b = 0; b < bt.blocks; b++) {
-    if (size[b] > largest) largest = size[b];
-    if (size[b] === 1) singletons++;
-  }
-  return { largest, singletons };
-}
+export type BtfKernel = (A: { n: number; colPtr: Int32Array; rowIdx: Int32Array }, rows: Rows, orderFrom: number) => BlockTriangular | number;

@@ -7,8 +7,8 @@ import type { CSRMatrix } from '../../formats/csr.js';
 import type { SparseMatrix } from '../../formats/index.js';
 import { ShapeError, UnsupportedError } from '../../errors.js';
 import { shownValue } from '../../shown-value.js';
-import { analyze, bandAnalysis, denseAnalysis, type Analysis, type OrderingName } from './analysis.js';
-import { blockSizes, type BlockTriangular } from './btf.js';
+import { analyze, bandAnalysis, btfAnalysis, denseAnalysis, type Analysis, type OrderingName } from './analysis.js';
+import type { BlockTriangular } from './btf.js';
 import { bandOf, cscOf, denseRows, isSymmetric, patternSymmetry, rowsWithValues, type Rows, symmetricGraph, type Csc } from './pattern.js';
 import type { FactorCost, SymbolicKernels } from './symbolic.js';
 import type { FactorKind } from './factor.js';
@@ -118,9 +118,13 @@ function analyzeFor(C: Csc, rows: Rows, lu: boolean, ordering: OrderingName | 'a
     } else why = `${stats}: a symmetric ordering of A + Aᵀ; `;
   }
   let bt: BlockTriangular | number | undefined;
+  let btfMs = 0;
   if (asked === 'btf') {
-    bt = sk.btf(C, rows);
     const auto = ordering === 'auto';
+    const t0 = performance.now();
+    // the kernel orders the form it finds ('auto' takes a column ordering for one block instead)
+    bt = sk.btf(C, rows, auto ? 2 : 0);
+    btfMs = performance.now() - t0;
     if (typeof bt === 'number') {
       // the numeric phase then fails on the column ordering's factor with the usual SingularMatrixError
       why += `${auto ? '' : `ordering 'btf' was asked for, but `}A is structurally singular (a maximum transversal matches ${bt} of ${C.n} rows: no block triangular form): `;
@@ -129,15 +133,13 @@ function analyzeFor(C: Csc, rows: Rows, lu: boolean, ordering: OrderingName | 'a
       why += 'one irreducible block (no block triangular form to use): ';
       asked = 'amd-ata';
     } else {
-      const { largest, singletons } = blockSizes(bt);
+      const { largest, singletons } = bt;
       why += `${auto ? '' : `ordering 'btf' was asked for: `}block triangular form, ${bt.blocks} diagonal blocks (${singletons} of them 1×1, the largest ${largest}×${largest}), each ordered by approximate minimum degree of its B + Bᵀ (B: A with its rows matched to the columns)`;
     }
     if (asked === 'amd-ata') why += 'a column ordering, approximate minimum degree of AᵀA';
   }
-  const g = asked === 'amd-ata' ? { n: C.n, colPtr: C.colPtr, rowIdx: C.rowIdx, rows, skip: denseRows(rows, C.n) }
-    : asked === 'btf' ? (bt as BlockTriangular).graph
-    : symmetricGraph(C.n, C.colPtr, C.rowIdx, rows);
-  const a = analyze(g, asked, lu, C.complex, sk, typeof bt === 'object' ? bt : undefined);
+  const a = asked === 'btf' ? btfAnalysis((bt as BlockTriangular).order!, lu, C.complex, btfMs)
+    : analyze(asked === 'amd-ata' ? { n: C.n, colPtr: C.colPtr, rowIdx: C.rowIdx, rows, skip: denseRows(rows, C.n) } : symmetricGraph(C.n, C.colPtr, C.rowIdx, rows), asked, lu, C.complex, sk);
   if (why) a.orderingReason = asked === 'auto' ? why + a.orderingReason : why;
   if (typeof bt === 'object' && asked === 'btf') {
     a.matchOf = bt.colOf;
