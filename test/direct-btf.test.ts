@@ -114,7 +114,8 @@ function structuralRank(A: CSRMatrix): number {
 function checkBtf(A: CSRMatrix, bt: BlockTriangular): number[] {
   const n = A.rows;
   const C = cscOf(A);
-  const { colOf, blk, blocks, graph } = bt;
+  const { colOf, blk, blocks } = bt;
+  const graph = bt.graph!;
   // a permutation onto stored entries
   expect(new Set(colOf).size).toBe(n);
   for (let r = 0; r < n; r++) {
@@ -162,7 +163,7 @@ function checkBtf(A: CSRMatrix, bt: BlockTriangular): number[] {
   return sizes;
 }
 
-const btfOf = (A: CSRMatrix, orderFrom = 0) => {
+const btfOf = (A: CSRMatrix, orderFrom = Infinity) => {
   const C = cscOf(A);
   return sk.btf(C, rowsOf(C), orderFrom);
 };
@@ -175,7 +176,8 @@ const btfOf = (A: CSRMatrix, orderFrom = 0) => {
  * later neighbours and its children's patterns, united as sets), and all four in postorder.
  */
 function orderHere(bt: BlockTriangular): NonNullable<BlockTriangular['order']> {
-  const { graph: g, blk, blocks } = bt;
+  const { blk, blocks } = bt;
+  const g = bt.graph!;
   const n = g.n;
   const within = amdOrder(g, sk.minimumDegree);
   const byBlock: number[][] = Array.from({ length: blocks }, () => []);
@@ -253,10 +255,15 @@ describe('the block triangular form (maximum transversal + strongly connected co
     ];
     let ordered = 0;
     for (const A of mats) {
-      const bt = btfOf(A, 0);
+      // the form and its graph (no ordering below orderFrom blocks), then the form with its ordering (no graph)
+      const bt = btfOf(A);
       if (typeof bt === 'number') continue;
+      const ob = btfOf(A, 0);
+      if (typeof ob === 'number') throw new Error('structurally singular when ordered');
+      expect([ob.blocks, ob.above, ob.largest, ob.singletons, Array.from(ob.colOf), Array.from(ob.blk)]).toEqual([bt.blocks, bt.above, bt.largest, bt.singletons, Array.from(bt.colOf), Array.from(bt.blk)]);
+      expect([bt.order, ob.graph]).toEqual([undefined, undefined]);
       ordered++;
-      const o = bt.order!;
+      const o = ob.order!;
       const want = orderHere(bt);
       expect(Array.from(o.perm)).toEqual(Array.from(want.perm));
       expect(Array.from(o.pinv)).toEqual(Array.from(want.pinv));
@@ -265,9 +272,9 @@ describe('the block triangular form (maximum transversal + strongly connected co
       // the blocks stay in order along perm, and each parent is later than its child (a postorder)
       for (let k = 1; k < A.rows; k++) expect(bt.blk[o.perm[k]]).toBeGreaterThanOrEqual(bt.blk[o.perm[k - 1]]);
       o.parent.forEach((p, k) => expect(p === -1 || p > k).toBe(true));
-      // below orderFrom blocks, the form comes without an ordering
-      const unordered = btfOf(A, bt.blocks + 1);
-      expect(typeof unordered === 'object' && unordered.order === undefined && unordered.blocks === bt.blocks).toBe(true);
+      // from orderFrom blocks on, with one
+      expect(typeof btfOf(A, bt.blocks) === 'object' && (btfOf(A, bt.blocks) as BlockTriangular).order !== undefined).toBe(true);
+      expect((btfOf(A, bt.blocks + 1) as BlockTriangular).order).toBe(undefined);
     }
     expect(ordered).toBeGreaterThanOrEqual(14);
   });

@@ -33,21 +33,24 @@ export function cpuSymbolicKernels(B: Kernels): SymbolicKernels {
       const n = A.n;
       const nnz = A.colPtr[n];
       let r = 0;
-      // the graph's room is 2·nnz words; only its ptr[n] are copied out (set once the kernel has run).
-      // Two copies: colOf, blk and the ordering (kept with the analysis), and the graph with `above`
-      // (dropped after the analysis). The work: btf_analyze's 5n words, or the ordering's block
-      // (amd.ts minimumDegree's words for lists of at most 2·nnz entries, then reused: 13n + 1)
+      // the graph's room is 2·nnz words; only its ptr[n] are copied out (set once the kernel has run),
+      // and only where the kernel made no ordering (the graph is what one would be made from). Two
+      // copies: colOf, blk, the ordering and `above` (kept with the analysis), and the graph. The work:
+      // btf_analyze's 5n words, or the ordering's block (amd.ts minimumDegree's words for lists of at
+      // most 2·nnz entries, then reused: 13n + 1)
       const lengths = [n, n, 4 * n, 3, n + 1, 2 * nnz];
       const work = Math.max(5 * n, 2 * nnz + ((2 * nnz) / 5 | 0) + 13 * n + 12);
       const [colOf, blk, order, above, ptr, adj] = run(B, [A.colPtr.subarray(0, n + 1), A.rowIdx.subarray(0, nnz), rows.rowPtr.subarray(0, n + 1), rows.colIdx.subarray(0, nnz)], lengths,
         (p, out, w) => {
           r = B.kernels.btf_order(n, ...p, out[0], out[1], out[4], out[5], out[3], out[2], orderFrom, w);
-          if (r >= 0) lengths[5] = new Int32Array(B.heap.memory.buffer, out[4] + 4 * n, 1)[0];
-        }, work, [0, 3]);
+          if (r >= orderFrom) lengths[4] = lengths[5] = 0;
+          else if (r >= 0) lengths[5] = B.heap.words.i32[(out[4] >> 2) + n];
+        }, work, [0, 4]);
       if (r === -2 - n) throw outOfPivots(n);
       if (r < 0) return -1 - r;
-      const bt: BlockTriangular = { colOf, blk, blocks: r, above: above[0], largest: above[1], singletons: above[2], graph: { n, ptr, adj } };
+      const bt: BlockTriangular = { colOf, blk, blocks: r, above: above[0], largest: above[1], singletons: above[2] };
       if (r >= orderFrom) bt.order = { perm: order.subarray(0, n), pinv: order.subarray(n, 2 * n), parent: order.subarray(2 * n, 3 * n), counts: order.subarray(3 * n) };
+      else bt.graph = { n, ptr, adj };
       return bt;
     },
     eliminationTree: (g, perm, pinv) => {
@@ -76,7 +79,7 @@ export function cpuSymbolicKernels(B: Kernels): SymbolicKernels {
  * lengths) and `workWords` of work after them; returns copies of the outputs (as long as `outputs`
  * says after the call: `call` may shorten one to what the kernel wrote). The outputs from each index
  * in `copies` to the next are copied out as one array, each a view of it: fewer arrays to allocate
- * and collect (west0479's rt.solve made 40 a call, 25 since).
+ * and collect (west0479's rt.solve made 40 a call, 25 since); a group shortened to no words is not copied.
  * The region is a temporary: freed, and given back to the operation's memory budget, on return.
  */
 function run(B: Kernels, inputs: Int32Array[], outputs: number[], call: (inputs: number[], outputs: number[], work: number) => void, workWords: number, copies: number[] = [0]): Int32Array[] {
@@ -96,6 +99,11 @@ function run(B: Kernels, inputs: Int32Array[], outputs: number[], call: (inputs:
     const views: Int32Array[] = [];
     copies.forEach((first, c) => {
       const last = (copies[c + 1] ?? outputs.length) - 1;
+      // a group left with no words (call shortened each of its outputs to 0) is not copied
+      if (outputs.slice(first, last + 1).every((w) => w === 0)) {
+        for (let o = first; o <= last; o++) views.push(new Int32Array(0));
+        return;
+      }
       // from the group's first output to its last one's end (only a group's last output may be shortened: the copy is one range)
       const from = ptrs[outAt[first]];
       const copy = all.slice(from, ptrs[outAt[last]] + outputs[last]);

@@ -23,11 +23,11 @@ export interface BlockTriangular {
   /** the largest block's size, and how many blocks are 1×1 (for the ordering's reason) */
   largest: number;
   singletons: number;
-  /** B + Bᵀ within the diagonal blocks, without the diagonal: the graph the blocks are ordered on */
-  graph: Graph;
+  /** B + Bᵀ within the diagonal blocks, without the diagonal: the graph the blocks are ordered on (given where no `order` is) */
+  graph?: Graph;
   /**
    * the ordering the symbolic phase keeps, made by the same kernel call where asked (BtfKernel's
-   * orderFrom): approximate minimum degree of `graph`, the columns in block order (each block's in the minimum degree's order),
+   * orderFrom): approximate minimum degree of the graph, the columns in block order (each block's in the minimum degree's order),
    * postordered along the graph's elimination tree in that order (`parent`, in the order's numbering),
    * and the column counts of its Cholesky factor (diagonal included) — analysis.ts analyze's result
    * for the graph's minimum degree order taken block by block, bit for bit (test/direct-btf)
