@@ -42,7 +42,8 @@ export function cpuSymbolicKernels(B: Kernels): SymbolicKernels {
       const work = Math.max(5 * n, 2 * nnz + ((2 * nnz) / 5 | 0) + 13 * n + 12);
       const [colOf, blk, order, above, ptr, adj] = run(B, [A.colPtr.subarray(0, n + 1), A.rowIdx.subarray(0, nnz), rows.rowPtr.subarray(0, n + 1), rows.colIdx.subarray(0, nnz)], lengths,
         (p, out, w) => {
-          r = B.kernels.btf_order(n, ...p, out[0], out[1], out[4], out[5], out[3], out[2], orderFrom, w);
+          // (at most n blocks: n + 1 stands for any larger orderFrom, Infinity included, which i32 would read as 0)
+          r = B.kernels.btf_order(n, ...p, out[0], out[1], out[4], out[5], out[3], out[2], Math.min(orderFrom, n + 1), w);
           if (r >= orderFrom) lengths[4] = lengths[5] = 0;
           else if (r >= 0) lengths[5] = B.heap.words.i32[(out[4] >> 2) + n];
         }, work, [0, 4]);
