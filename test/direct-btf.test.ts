@@ -18,7 +18,7 @@ import { Prng } from '../src/generators/prng.js';
 import { SingularMatrixError, UnsupportedError } from '../src/errors.js';
 import { cscOf, rowsOf } from '../src/solvers/direct/pattern.js';
 import type { BlockTriangular } from '../src/solvers/direct/btf.js';
-import { amdOrder } from '../src/solvers/direct/amd.js';
+import { amdOrder } from './amd-reference.js';
 import type { SymbolicKernels } from '../src/solvers/direct/symbolic.js';
 import type { LuNumeric } from '../src/solvers/direct/lu.js';
 import { loadShared } from './matrices.js';
@@ -170,7 +170,7 @@ const btfOf = (A: CSRMatrix, orderFrom = Infinity) => {
 
 /**
  * The ordering the analysis keeps under 'btf', built here from the form's graph: its minimum degree
- * order (amdOrder over the elimination kernel, tested in direct-ordering) taken block by block, the
+ * order (the plain JavaScript AMD of amd-reference.ts) taken block by block, the
  * graph's elimination tree in that order (a plain path-compressed search), a postorder of it (children
  * before parents, both in index order), the column counts by explicit row patterns (each column's
  * later neighbours and its children's patterns, united as sets), and all four in postorder.
@@ -179,7 +179,7 @@ function orderHere(bt: BlockTriangular): NonNullable<BlockTriangular['order']> {
   const { blk, blocks } = bt;
   const g = bt.graph!;
   const n = g.n;
-  const within = amdOrder(g, sk.minimumDegree);
+  const within = amdOrder(g);
   const byBlock: number[][] = Array.from({ length: blocks }, () => []);
   for (const j of within) byBlock[blk[j]].push(j);
   const q = byBlock.flat();
