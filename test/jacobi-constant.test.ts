@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { constantInverseDiagonal } from '../src/solvers/precond/jacobi.js';
 import { CSRMatrix } from '../src/formats/csr.js';
+import { DIAMatrix } from '../src/formats/dia.js';
 import { poisson2D, poisson3D } from '../src/generators/poisson.js';
 
 /** The diagonal, duplicates summed, read entry by entry; its value when every row has the same nonzero finite one, else null. */
@@ -41,7 +42,10 @@ describe('constantInverseDiagonal', () => {
       const c = plainConstant(A);
       expect(c !== null).toBe(want);
       // as Jacobi keeps it: in the matrix's precision
-      expect(constantInverseDiagonal(A)).toBe(c === null ? null : A.dtype === 'f32' ? Math.fround(1 / c) : 1 / c);
+      const want1 = c === null ? null : A.dtype === 'f32' ? Math.fround(1 / c) : 1 / c;
+      expect(constantInverseDiagonal(A)).toBe(want1);
+      // from a DIA copy (a GPU path's upload source, rt.solve's first solve): its main diagonal alone, the same answer
+      expect(constantInverseDiagonal(DIAMatrix.fromCSR(A))).toBe(want1);
     });
   }
   it('a complex matrix is never taken as constant', () => {

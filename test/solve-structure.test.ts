@@ -218,6 +218,7 @@ describe("solveStructure's pass over a DIA copy (rt.solve's on the CPU path's st
       if (A.rows !== A.cols) continue;
       const D = DIAMatrix.fromCSR(A, { maxFill: Infinity });
       expect(solveStructure(A, D), name).toEqual(solveStructure(A));
+      expect(solveStructure(A, D, undefined, true), `${name}, transient`).toEqual(solveStructure(A));
       // and on the CSR the DIA gives back (stored zeros dropped)
       expect({ ...solveStructure(D.toCSR(), D), nnz: A.nnz, diameter: undefined }, `${name}, from its DIA`).toEqual({ ...solveStructure(A), diameter: undefined });
     }
@@ -288,6 +289,8 @@ describe('gridDiameter (rt.solve reads a DIA copy of a grid without the two sear
       expect(gridDiameter(D, A.nnz), `${m}`).toBe(expected);
       expect(gridDiameter(D, A.nnz, nonzeroSlots(D)), `${m}, counts given`).toBe(expected);
       expect(solveStructure(A, D).diameter, `${m}`).toBe(expected);
+      // a transient copy (a GPU path's upload source, dropped after the pass): the formula's answer taken now
+      expect(solveStructure(A, D, undefined, true).diameter, `${m}, transient`).toBe(expected);
     }
     expect(gridDiameter(DIAMatrix.fromCSR(poisson3D(12)), poisson3D(12).nnz)).toBe(33);
   });
@@ -313,6 +316,10 @@ describe('gridDiameter (rt.solve reads a DIA copy of a grid without the two sear
       expect(gridDiameter(D, A.nnz, nonzeroSlots(D)), `${name}, counts given`).toBeUndefined();
       const s = solveStructure(A, D);
       if (s.diameter !== undefined) expect(s.diameter, name).toBe(referenceDiameter(A));
+      // from a transient copy: every field the same, the diameter by the searches over A
+      const t = solveStructure(A, D, undefined, true);
+      expect(t, `${name}, transient`).toEqual(s);
+      if (t.diameter !== undefined) expect(t.diameter, `${name}, transient`).toBe(referenceDiameter(A));
     }
     // the extra diagonal edge's matrix is still read: its diameter comes from the searches
     expect(solveStructure(cases[6][1], DIAMatrix.fromCSR(cases[6][1])).diameter).toBe(referenceDiameter(cases[6][1]));

@@ -11,9 +11,11 @@
  * solve (pipelines, the upload); median of --runs. ms per iteration: resident solves of 20 and 220
  * iterations (one read-back each; medians of 3), the difference / 200; the GPU ms of one SpMV by
  * timestamp queries, so the share of the iteration beyond the SpMV shows. The true residual ‖b − A·x‖/‖b‖ is
- * computed in f64 on the host.
+ * computed in f64 on the host. rt.solve's first call of a matrix: the FIRST row (wall and host CPU ms,
+ * the pipelines it made, solves 2–4, each solve's garbage collections, its window in a --cpu-prof profile).
  */
 import { readFileSync, existsSync } from 'node:fs';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { create as createDawn } from 'webgpu';
 import { createRuntime } from '../../src/runtime/runtime.js';
 import { poisson3D } from '../../src/generators/poisson.js';
@@ -244,7 +246,6 @@ if (!skip.has('transfer')) {
 // a 16-byte read-back (the copy done). Wall ms (median of 8 after 2), and the garbage collections the
 // rounds caused (PerformanceObserver 'gc': count and ms) — what b's upload costs a solve
 if (opt('--upload-probe', '') !== '') {
-  const { PerformanceObserver } = await import('node:perf_hooks');
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const engine = (be as any).engine;
   const data = new Float64Array(A64.rows).fill(1);
@@ -407,9 +408,33 @@ if (!skip.has('solve') && typeof (rt as { solve?: unknown }).solve === 'function
     const solve = (rt as any).solve.bind(rt);
     // the wall clock of the first solve's start: a GPU clock trace (nvidia-smi) can be lined up with the solves
     const startedAt = new Date().toISOString();
+    // the first call's report (FIRST row): pipelines made (count, host ms: engine.pipeline's misses),
+    // host CPU ms, the garbage collections of each solve (PerformanceObserver 'gc', by the solve they
+    // fell in or right after), and the window of the first solve in a CPU profile (µs of its clock)
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const engine = (be as any).engine;
+    const made = { n: 0, ms: 0 };
+    const pipelineOf = engine.pipeline;
+    engine.pipeline = function (this: unknown, ...a: unknown[]) {
+      const before = engine.pipelines.size;
+      const t = performance.now();
+      const out = pipelineOf.apply(this, a);
+      if (engine.pipelines.size > before) { made.n++; made.ms += performance.now() - t; }
+      return out;
+    };
+    const gcAt: { t: number; ms: number; kind: number }[] = [];
+    const obs = new PerformanceObserver((list) => { for (const e of list.getEntries()) gcAt.push({ t: e.startTime, ms: e.duration, kind: (e as unknown as { detail?: { kind?: number } }).detail?.kind ?? 0 }); });
+    obs.observe({ entryTypes: ['gc'] });
+    const windows: [number, number][] = [];
+    const cpu0 = process.cpuUsage();
+    const from = process.hrtime.bigint() / 1000n;
     const t0 = performance.now();
     const first = await solve(h, bd, { path: 'webgpu' });
     const firstMs = performance.now() - t0;
+    const firstCpu = process.cpuUsage(cpu0);
+    const until = process.hrtime.bigint() / 1000n;
+    windows.push([t0, performance.now()]);
+    const firstMade = { ...made };
     // repeated solves of the same handle: median of --runs (one solve right after the first measured
     // the first's garbage and the card's clock as well: 170 ms where rt.cg + jacobi took 117)
     const again: number[] = [];
@@ -418,7 +443,15 @@ if (!skip.has('solve') && typeof (rt as { solve?: unknown }).solve === 'function
       const t1 = performance.now();
       r = await solve(h, bd, { path: 'webgpu' });
       again.push(performance.now() - t1);
+      windows.push([t1, performance.now()]);
     }
+    await new Promise((res) => setTimeout(res, 20));
+    obs.disconnect();
+    engine.pipeline = pipelineOf;
+    // each solve's collections: those that start inside it or before the next one starts
+    const gcOf = windows.map(([s], i) => gcAt.filter((g) => g.t >= s && g.t < (windows[i + 1]?.[0] ?? Infinity)));
+    const gcCell = (gs: typeof gcAt) => `${gs.length}/${gs.reduce((a, g) => a + g.ms, 0).toFixed(1)}${gs.some((g) => g.kind === 4) ? 'M' : ''}`;
+    console.log(`FIRST\t${label}\tpoisson3D_${n}\t${dt}\tfirst ${firstMs.toFixed(1)} ms, host CPU ${((firstCpu.user + firstCpu.system) / 1000).toFixed(0)} ms\tpipelines made ${firstMade.n} (${firstMade.ms.toFixed(1)} ms); after it ${made.n - firstMade.n}\tsolves 2-4 ${again.slice(0, 3).map((t) => t.toFixed(1)).join(' ')} ms\tGCs per solve (count/ms, M: mark-compact) ${gcOf.map(gcCell).join(' ')}\tprofile window ${from}-${until} µs`);
     const ms = median(again);
     console.log(`SOLVE\t${label}\tpoisson3D_${n}\t${dt}\tfirst ${firstMs.toFixed(1)} ms (from ${startedAt})\tagain ${ms.toFixed(1)} ms (median of ${runs}, min ${Math.min(...again).toFixed(1)}; each ${again.map((t) => t.toFixed(1)).join(' ')})\t${r.method} + ${r.preconditioner}\t${r.iterations} it\t${r.reason}\ttrue ${trueResidual(A64, r.x, b).toExponential(2)}\t(first: ${first.iterations} it)\t${r.preconditionerDetail ?? ''}`);
     // the same method and preconditioner through rt.cg: what 'auto' adds beyond the solve itself

@@ -10,7 +10,7 @@ import type { SpmvScalars } from '../backend-types.js';
 import { convert, type FormatName, type SparseMatrix } from '../formats/index.js';
 import { ownedCopyCanonical, sparseMatrix } from '../formats/owned.js';
 import { DenseMatrix } from '../formats/dense.js';
-import { compactValues } from '../formats/dia.js';
+import { compactValues, type DIAMatrix } from '../formats/dia.js';
 import { PATH_IDS, type DenseShape, type Path, type PathCapabilities, type PathChoice, type PathDense, type PathId, type PathMatrix, type PathVector } from '../path.js';
 import { CpuPath } from '../cpu/path.js';
 import type { CpuBackend } from '../cpu/backend.js';
@@ -673,11 +673,12 @@ export class Runtime implements HandleOwner {
    * the home path the format's choice, the conversion and the copy count against the memory budget as
    * one operation, as an upload's did.
    */
-  private matrixOn(h: MatrixHandle, p: Path, op: SpmvScalars['op']): PathMatrix {
-    return p === this.home ? withMemoryBudget(this.cpu.memoryBudgetMB, () => this.matrixOnNow(h, p, op)) : this.matrixOnNow(h, p, op);
+  private matrixOn(h: MatrixHandle, p: Path, op: SpmvScalars['op'], offer?: (copy: SparseMatrix) => void): PathMatrix {
+    return p === this.home ? withMemoryBudget(this.cpu.memoryBudgetMB, () => this.matrixOnNow(h, p, op)) : this.matrixOnNow(h, p, op, offer);
   }
 
-  private matrixOnNow(h: MatrixHandle, p: Path, op: SpmvScalars['op']): PathMatrix {
+  /** `offer`: given the host copy converted for the upload, where one was made. */
+  private matrixOnNow(h: MatrixHandle, p: Path, op: SpmvScalars['op'], offer?: (copy: SparseMatrix) => void): PathMatrix {
     const format = this.formatFor(h, p);
     const key = `${p.id}:${format}`;
     let m = h.copies.get(key);
@@ -696,6 +697,7 @@ export class Runtime implements HandleOwner {
     }
     m = p.matrix(src, { transpose: op !== 'N' });
     h.copies.set(key, m);
+    if (src !== from) offer?.(src);
     return m;
   }
 
@@ -1447,12 +1449,23 @@ export class Runtime implements HandleOwner {
       // amggpu); on 2 threads at load 8, copy and pass 34 against 53 ms (poisson3D(64)), 53 against 90
       // (poisson2D(1024))
       // (in `session` where given: one about to hold A, AMG's, which then copies A no more)
+      // else from a GPU path's DIA copy its first upload made (pathCopy, then dropped): the diagonals'
+      // pass and a grid's diameter by formula, where the CSR's pass and the two breadth-first searches took
+      // 268 + 651 ms of poisson3D(128)'s first rt.solve on the H100 machine's host (bench/device/
+      // results-2026-11-28-tenth/gpufirst/call1)
       const B = this.cpu.backend;
       const structureIn = (session?: CpuSparseSession) => {
         const chunk = B.startChunk;
-        return (structure ??= solveStructure(csr, h.madeHost, chunk && (() => chunk.poolStructure(B, csr, session))));
+        const copy = h.madeHost ?? a.pathCopy ?? null;
+        return (structure ??= solveStructure(csr, copy, chunk && (() => chunk.poolStructure(B, csr, session)), copy !== h.madeHost));
       };
-      s = { csr, get structure() { return structureIn(); }, structureIn };
+      const a: SolveAnalysis = {
+        csr,
+        get structure() { return structureIn(); },
+        structureIn,
+        offer(copy) { if (!structure && copy.format === 'dia') a.pathCopy = copy; },
+      };
+      s = a;
       this.structureCache.set(h.source, s);
     }
     return s;
@@ -1466,8 +1479,17 @@ export class Runtime implements HandleOwner {
    */
   private scalarJacobi(h: MatrixHandle, p: Path, csr: CSRMatrix): boolean {
     if (h.dtype !== 'f64' || p.cost.kind !== 'gpu') return false;
+    return this.inverseDiagonalValue(h, csr) !== null;
+  }
+
+  /**
+   * A's inverse diagonal where it is one value, else null (constantInverseDiagonal), once per matrix:
+   * from the GPU path's DIA copy where rt.solve holds it still (its main diagonal, where the CSR's pass
+   * read every entry: ≈ 0.1 s of poisson3D(128)'s first solve on the H100 machine's host).
+   */
+  private inverseDiagonalValue(h: MatrixHandle, csr: CSRMatrix): number | null {
     const analysis = this.solveStructureOf(h);
-    return (analysis.inverseDiagonalValue ??= constantInverseDiagonal(csr)) !== null;
+    return (analysis.inverseDiagonalValue ??= constantInverseDiagonal(analysis.pathCopy ?? csr));
   }
 
   private pathSolveInfo(p: Path, A: MatrixHandle): PathSolveInfo {
@@ -1476,7 +1498,10 @@ export class Runtime implements HandleOwner {
     // the host matrix matrixOn made p's copy from: on another path than the CPU the canonical CSR, not
     // h.host (its CPU format made for nothing: a DIA conversion, 218 ms of a first WebGPU solve of
     // poisson3D(128) on the H100 machine's host, bench/device/results-2026-11-27-eighth/amggpu/call2)
-    const ops = p.solverOps(this.matrixOn(h, p, 'N'), p === this.home ? h.host : (h.canonicalCsr ?? h.host), 'none');
+    // its host copy (made for the upload, then garbage) offered to A's structure pass where that is still
+    // to run (rt.solve's first: a DIA copy serves it and the diagonal, solveStructureOf); not a scaled copy's
+    const offer = h === A && p !== this.home ? this.structureCache.get(A.source)?.offer : undefined;
+    const ops = p.solverOps(this.matrixOn(h, p, 'N', offer), p === this.home ? h.host : (h.canonicalCsr ?? h.host), 'none');
     ops.dispose();
     // the resident Chebyshev-CG fuses its steps into the SpMV of a DIA matrix (src/webgpu/cg.ts); measured in f64
     const chebyshevFused = typeof ops.cgChebyshevResident === 'function' && h.dtype === 'f64' && this.formatFor(h, p) === 'dia';
@@ -1724,6 +1749,9 @@ export class Runtime implements HandleOwner {
         cand = { ...cand, preconditioner: 'none' };
         const none = await this.preconditionedOps(p, s.h, s.csr, structure, cand, null);
         prepared = { ...none, description: `none (${choice.candidates[c].preconditioner} could not be set up: ${e.message})` };
+      } finally {
+        // the GPU path's host copy of A served the structure and the diagonal: not kept through the solve
+        analysis.pathCopy = undefined;
       }
       const { ops, description, dispose } = prepared;
       let r;
@@ -1825,8 +1853,7 @@ export class Runtime implements HandleOwner {
     const t0 = performance.now();
     const free = this.gershgorinChebyshev(h, csr, structure, GPU_CHEBYSHEV_DEGREE, p, t0);
     if (free) return free;
-    const analysis = this.solveStructureOf(h);
-    const dinvValue = (analysis.inverseDiagonalValue ??= constantInverseDiagonal(csr)) ?? undefined;
+    const dinvValue = this.inverseDiagonalValue(h, csr) ?? undefined;
     const dinv = inverseDiagonal(csr);
     const est = await pathLanczosBounds(ops, (v) => p.vector(h.dtype, v), dinv);
     // λmax from below: 10% margin (docs/solvers.md)
@@ -1848,8 +1875,7 @@ export class Runtime implements HandleOwner {
    */
   private gershgorinChebyshev(h: MatrixHandle, csr: CSRMatrix, structure: SolveStructure, degree: number, p: Path, t0: number): PreconditionerPlan | null {
     if (isComplex(h.dtype) || !structure.hermitian || !structure.positiveDiagonal || !structure.diagonallyDominant) return null;
-    const analysis = this.solveStructureOf(h);
-    const dinvValue = (analysis.inverseDiagonalValue ??= constantInverseDiagonal(csr)) ?? undefined;
+    const dinvValue = this.inverseDiagonalValue(h, csr) ?? undefined;
     return planPreconditioner(csr, structure, { kind: 'chebyshev', degree }, this.sparseKernels, {
       lo: 2 / CHEBYSHEV_RATIO,
       hi: 2,
@@ -2570,6 +2596,13 @@ interface SolveAnalysis {
   chebyshevGpu?: PreconditionerPlan;
   /** A's inverse diagonal where it is one value, else null (constantInverseDiagonal), once per matrix */
   inverseDiagonalValue?: number | null;
+  /**
+   * A GPU path's host DIA copy of A (its upload's source, else garbage), offered before the structure
+   * pass: that pass and the inverse diagonal read it; rt.solve drops it once its preconditioner is made
+   */
+  pathCopy?: DIAMatrix;
+  /** keeps `copy` as pathCopy where the structure is still to make and it is DIA (a scaled copy's entry has none) */
+  offer?(copy: SparseMatrix): void;
   /** the copy a GPU path's solve runs, scaled by 2^-e (gpuSolveMatrix); null where A needs none */
   gpuScaled?: { h: MatrixHandle; csr: CSRMatrix; e: number } | null;
 }

@@ -39,9 +39,11 @@ export interface SolveStructure {
  * (i, j) above the diagonal meets its mirror (j, i) through a cursor into row j's part left of the
  * diagonal, which only moves forward (row i's mirrors come in the order of i); entries a cursor passes
  * or never reaches have no mirror and must be zero. (A binary search in the mirrored row per entry
- * took 60 ms of poisson3D(64)'s 1.8 M entries; this takes a third of that.)
+ * took 60 ms of poisson3D(64)'s 1.8 M entries; this takes a third of that.) `copy`: A in the format
+ * a path holds it in, where made (a DIA copy: the diagonals' pass, and a grid's diameter by formula);
+ * `transient`: that copy is dropped after this call (a GPU path's upload source), so nothing made here keeps it.
  */
-export function solveStructure(A: CSRMatrix, copy?: SparseMatrix | null, pass?: () => SolveStructure | undefined): SolveStructure {
+export function solveStructure(A: CSRMatrix, copy?: SparseMatrix | null, pass?: () => SolveStructure | undefined, transient = false): SolveStructure {
   const dia = !isComplex(A.dtype) && copy?.format === 'dia' && copy.rows === A.rows && copy.cols === A.cols ? copy : null;
   // `pass` where given (the CPU pool's, src/cpu/tier-up.ts poolStructure: realStructure's results) and
   // it runs, else the DIA copy's, else the CSR's; the DIA pass counts each upper diagonal's nonzero
@@ -52,9 +54,11 @@ export function solveStructure(A: CSRMatrix, copy?: SparseMatrix | null, pass?: 
   if (s.hermitian && s.laplacianLike && s.n > 0) {
     // on first read: only 'auto' reads it, and its two breadth-first searches cost ≈ 0.3 s a million
     // rows, which a solve with its preconditioner given (rt.amg, 'jacobi', …) need not pay
-    // (a DIA copy holding a grid's pattern: its diameter by formula, the two searches' answer without them)
-    let d: number | undefined;
-    Object.defineProperty(s, 'diameter', { enumerable: true, get: () => (d ??= (dia && gridDiameter(dia, A.nnz, nonzeros)) ?? pseudoDiameter(A)) });
+    // (a DIA copy holding a grid's pattern: its diameter by formula, the two searches' answer without them;
+    // now where the copy is `transient` — a GPU path's, dropped after this pass — so that nothing keeps it)
+    let d = transient && dia ? gridDiameter(dia, A.nnz, nonzeros) : undefined;
+    const grid = transient ? null : dia;
+    Object.defineProperty(s, 'diameter', { enumerable: true, get: () => (d ??= (grid && gridDiameter(grid, A.nnz, nonzeros)) ?? pseudoDiameter(A)) });
   }
   return s;
 }

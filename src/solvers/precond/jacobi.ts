@@ -51,9 +51,9 @@ export function inverseDiagonal(A: CSRMatrix | DIAMatrix): ValueArray {
  * A's inverse diagonal 1/c where the diagonal is one real value c throughout (a constant-coefficient
  * stencil's, poisson3D's 6), else null: Jacobi's D⁻¹ is then I/c, and a Krylov method's iterates with
  * it are those without it, to rounding. Null for a complex A, and where Jacobi would refuse the diagonal
- * (a zero or non-finite entry).
+ * (a zero or non-finite entry). From a DIA copy of A where one is at hand: its main diagonal alone.
  */
-export function constantInverseDiagonal(A: CSRMatrix): number | null {
+export function constantInverseDiagonal(A: CSRMatrix | DIAMatrix): number | null {
   if (isComplex(A.dtype) || A.rows === 0) return null;
   let d: ValueArray;
   try {
