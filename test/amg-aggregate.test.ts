@@ -247,6 +247,28 @@ describe('amg aggregation in blocks (assembly/aggregate.ts on the pool, its Java
       } finally {
         s.dispose();
       }
+      // in a session that keeps its products (the setup's), on 2 threads and 1: the same values, still
+      // there after the session, until the products are freed
+      for (const r of [rt, one]) {
+        const before = r.memoryInUse;
+        const kept = new CpuSparseSession(r.cpuBackend);
+        const free = kept.retain();
+        let dinv: Float64Array;
+        try {
+          dinv = kept.diagonal(A).dinv;
+          const other = new CpuSparseSession(r.cpuBackend); // another allocation meanwhile
+          other.diagonal(poisson2D(9));
+          other.dispose();
+        } finally {
+          kept.dispose();
+        }
+        expect(Array.from(dinv), name).toEqual(Array.from(ref));
+        // on a shared memory (a growth detaches no view) a view of it: no copy of a large level's D⁻¹
+        expect(r.cpuBackend.heap.shared, name).toBe(true);
+        expect(dinv.buffer instanceof SharedArrayBuffer, name).toBe(true);
+        free();
+        expect(r.memoryInUse, name).toBe(before);
+      }
     }
   });
 });

@@ -18,7 +18,7 @@ import type { SparseKernels } from '../src/solvers/amg/spgemm.js';
 import { CpuSparseSession } from '../src/cpu/spgemm.js';
 import { cpuSymbolicKernels } from '../src/cpu/symbolic.js';
 import { cpuLdlKernels } from '../src/cpu/ldl.js';
-import { amgCycle } from '../src/solvers/amg/cycle.js';
+import { amgCycle, diagonal } from '../src/solvers/amg/cycle.js';
 import { cg } from '../src/solvers/krylov/cg.js';
 import type { SolverOps } from '../src/solvers/ops.js';
 import { WebGpuPath } from '../src/webgpu/path.js';
@@ -294,6 +294,28 @@ it('CPU: an operator for few products skips the cache tiles, with the same produ
     ops.dispose();
     M.dispose();
   }
+});
+
+it("diagonal: D⁻¹ as a one-diagonal DIA that validates, padded with zeros; where no padding is needed (a multiple of 4 rows) its data is D⁻¹ itself, else a copy", () => {
+  // the setup's D⁻¹ (views of the runtime's memory kept with the products): 576 and 529 rows and their coarse levels
+  let both = 0;
+  for (const A of [poisson2D(24), poisson2D(23)]) {
+    const h = buildHierarchy(A, kernels, { maxCoarse: 30 });
+    try {
+      for (const { dinv: d } of h.levels) {
+        const n = d.length;
+        const pad = Math.ceil(n / 4) * 4;
+        const D = diagonal(d).validate();
+        expect([D.rows, D.pitch, D.data.length]).toEqual([n, pad, pad]);
+        expect(Array.from(D.data)).toEqual([...Array.from(d), ...new Array(pad - n).fill(0)]);
+        expect(D.data === d, `${n} rows`).toBe(pad === n);
+        both |= pad === n ? 1 : 2;
+      }
+    } finally {
+      h.dispose();
+    }
+  }
+  expect(both).toBe(3);
 });
 
 describe('WebGPU', () => {

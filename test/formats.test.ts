@@ -550,6 +550,25 @@ describe('validate() catches corrupted arrays', () => {
     expectFormatError(() => new DIAMatrix(3, 3, 'f64', Int32Array.of(0), 3, new Float64Array(3)).validate(), /DIA pitch = 3, expected a multiple of 4/);
   });
 
+  it('DIA: validate refuses a nonzero in each slot outside the matrix, naming it, and accepts any value in each slot inside', () => {
+    // 5×6, pitch 8: slot (d, i) holds A[i, i + off]; outside where the row or the column is out of range
+    const offsets = Int32Array.of(-4, -2, 0, 3, 5);
+    const [rows, cols, pitch] = [5, 6, 8];
+    for (let d = 0; d < offsets.length; d++) {
+      for (let i = 0; i < pitch; i++) {
+        const j = i + offsets[d];
+        const inside = i < rows && j >= 0 && j < cols;
+        for (const v of [7, -0.5, Number.NaN]) {
+          const data = new Float64Array(offsets.length * pitch);
+          data[d * pitch + i] = v;
+          const m = new DIAMatrix(rows, cols, 'f64', offsets, pitch, data);
+          if (inside) expect(m.validate(), `slot ${d}, ${i}`).toBe(m);
+          else expectFormatError(() => m.validate(), new RegExp(`DIA slot data\\[${d}·${pitch} \\+ ${i}\\] \\(offset ${offsets[d]}\\) is outside the matrix`));
+        }
+      }
+    }
+  });
+
   it('ELL', () => {
     let m = convert(A34, 'ell'); // colIdx 0 0 1 -1 | 1 1 2 -1 | 3 -1 -1 -1
     m.values[3] = 1;

@@ -13,7 +13,7 @@ bundle() { # $1 = source root, $2 = script name, $3 = output
     --banner:js="import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);"
 }
 npm run build:embedded --silent
-for s in amg-webgpu amg-auto amg-setup-kernels; do bundle . $s "$C/$s.mjs"; done
+for s in amg-webgpu amg-auto amg-setup-kernels amg-upload-probe; do bundle . $s "$C/$s.mjs"; done
 # BASE=<commit>: the baseline amg-run.sh alternates with (C/base): this tree's amg-webgpu.ts over BASE's
 # library, so both run the same bench (BASE from fdf4497 on: the bench imports cycle.ts's diagonal, denseCSR)
 if [ -n "${BASE:-}" ]; then

@@ -344,13 +344,19 @@ export class CpuSparseSession implements SparseSession {
     const bounds = chunks === 1 ? Int32Array.of(0, n) : balancedBounds(n, chunks, (i) => ap[i] + i);
     M.sd ??= B.heap.alloc(8 * n || 8);
     const dr = B.heap.alloc(8 * n || 8);
+    // kept with the products (retain) where views of the memory stay valid, D⁻¹ is a view of its region:
+    // the fine level's 16 MB copy into fresh pages cost ≈ 11 ms of the H100 host's setup, and the WebGPU
+    // cycle's D⁻¹ operator takes the view as it is (src/solvers/amg/cycle.ts diagonal)
+    const keep = this.held !== null && B.heap.shared;
+    if (keep) this.held!.push({ regions: [dr], held: true } as Resident);
     const out = B.heap.alloc(16 * chunks);
     try {
       B.runChunksSync('amg_diagonal', [M.ptr, M.idx, M.val, dr.ptr, M.sd.ptr, out.ptr], bounds, 5);
       const bad = out.view('i32', 4 * chunks).reduce((s, x, k) => (k % 4 === 0 ? s + x : s), 0);
-      return { dinv: dr.view('f64', n).slice(), positive: n > 0 && bad === 0 };
+      const dinv = dr.view('f64', n);
+      return { dinv: keep ? dinv : dinv.slice(), positive: n > 0 && bad === 0 };
     } finally {
-      dr.dispose();
+      if (!keep) dr.dispose();
       out.dispose();
     }
   }

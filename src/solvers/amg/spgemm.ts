@@ -47,7 +47,7 @@ export interface SparseSession {
   /**
    * D⁻¹ of a real canonical square A (0 where the diagonal is not positive or not stored) and whether
    * every diagonal entry is positive, by a pass where the kernels run, which keeps √|aᵢᵢ| there for
-   * aggregate()
+   * aggregate(); after retain(), D⁻¹ may be read in place there as the products are (freed with them)
    */
   diagonal(A: CSRMatrix): { dinv: Float64Array; positive: boolean };
   /**
