@@ -8,7 +8,23 @@
 //   |re| + |im|). The operations and their order are those of the JavaScript residual (factor.ts) and
 //   of directResidualBound's sums: the same bits. A NaN entry is skipped by the maxima, as there.
 
+//
+// direct_row_abs_max(n, c, rowPtr, values) — ‖A‖∞ of A by rows: the largest Σⱼ|aᵢⱼ| (|re| + |im| for
+//   complex), each row summed in order from 0 and a NaN row skipped, as factor.ts infNorm (the same
+//   bits): F.solve's refinement test and bound read it; the held rows' copy computes it once.
+
 import { ld, ldf, stf } from './words';
+
+export function direct_row_abs_max(n: i32, c: i32, rowPtr: usize, values: usize): f64 {
+  let s: f64 = 0;
+  for (let i = 0; i < n; i++) {
+    let t: f64 = 0;
+    if (c == 1) for (let p = ld(rowPtr, i), e = ld(rowPtr, i + 1); p < e; p++) t += Math.abs(ldf(values, p));
+    else for (let p = ld(rowPtr, i), e = ld(rowPtr, i + 1); p < e; p++) t += Math.abs(ldf(values, 2 * p)) + Math.abs(ldf(values, 2 * p + 1));
+    if (t > s) s = t;
+  }
+  return s;
+}
 
 export function direct_residual(n: i32, c: i32, rowPtr: usize, colIdx: usize, values: usize, b: usize, x: usize, r: usize, w: usize, out: usize): void {
   let b2: f64 = 0;

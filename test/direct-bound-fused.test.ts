@@ -16,6 +16,8 @@ import { parseMatrixMarket } from '../src/io/index.js';
 import { directResidualBound, rowwiseResidualBound } from '../src/solvers/solve.js';
 import type { Factorization } from '../src/solvers/direct/factor.js';
 import { randomRows, rowwiseBoundFormula } from './rowwise-bound.js';
+import { CpuBackend } from '../src/cpu/backend.js';
+import { holdResidual } from '../src/cpu/held-residual.js';
 
 let rt: Runtime;
 beforeAll(async () => {
@@ -87,5 +89,43 @@ describe("F.solve's fused row sums", () => {
     expect(own.residuals).toEqual(fused.residuals);
     expect(Array.from(own.x)).toEqual(Array.from(fused.x));
     (F as unknown as { dispose(): void }).dispose();
+  });
+});
+
+describe("the held rows' ‖A‖∞ (assembly/residual.ts direct_row_abs_max)", () => {
+  it('real and complex, rows of NaN and ±Inf, subnormal and huge entries: each row summed in order here, the largest kept (a NaN row skipped), bit for bit', async () => {
+    const B = await CpuBackend.create();
+    try {
+      const g = new Prng(11);
+      let infinite = 0;
+      let nanRows = 0;
+      for (const complex of [false, true]) {
+        for (let t = 0; t < 16; t++) {
+          const n = 1 + Math.floor(g.next() * 300);
+          const A = randomRows(n, 6, complex, g, () => {
+            const u = g.next();
+            if (u < 0.01) return NaN;
+            if (u < 0.02 && t % 4 === 3) return g.next() < 0.5 ? Infinity : -Infinity;
+            return (g.next() - 0.5) * 10 ** Math.floor(g.next() * 40 - 20) * (u < 0.1 ? 1e-300 : u < 0.15 && t % 2 ? 1e290 : 1);
+          });
+          const c = complex ? 2 : 1;
+          let want = 0;
+          for (let i = 0; i < n; i++) {
+            let s = 0;
+            for (let p = A.rowPtr[i]; p < A.rowPtr[i + 1]; p++) s += c === 1 ? Math.abs(A.values[p]) : Math.abs(A.values[2 * p]) + Math.abs(A.values[2 * p + 1]);
+            if (Number.isNaN(s)) nanRows++;
+            if (s > want) want = s;
+          }
+          if (want === Infinity) infinite++;
+          const h = holdResidual(B, { n, colPtr: A.rowPtr, rowIdx: A.colIdx, values: A.values as Float64Array, complex });
+          expect(Object.is(h.normInf, want), `${complex ? 'complex' : 'real'} n = ${n}: ${h.normInf} against ${want}`).toBe(true);
+          h.dispose();
+        }
+      }
+      expect(infinite).toBeGreaterThan(0);
+      expect(nanRows).toBeGreaterThan(0);
+    } finally {
+      B.dispose();
+    }
   });
 });

@@ -1,12 +1,12 @@
 /**
- * The kept factor's residual kernel (assembly/residual.ts direct_residual, held by src/cpu/held-solve.ts
+ * The kept factor's residual kernel (assembly/residual.ts direct_residual, held by src/cpu/held-residual.ts
  * holdResidual): r = b − A·x along A's rows, each row's |bᵢ| + Σ|aᵢⱼ||xⱼ| (the rounding bound's sums)
  * and the sums F.solve's refinement test reads, bit for bit
  * as a plain f64 loop in the same order, real and complex, on both builds; its views made again
  * after an unshared memory grows; its bytes freed by dispose.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { holdResidual } from '../src/cpu/held-solve.js';
+import { holdResidual } from '../src/cpu/held-residual.js';
 import { WasmHeap } from '../src/cpu/memory.js';
 import { compileKernels, instantiateKernels } from '../src/cpu/wasm.js';
 import { DisposedError } from '../src/errors.js';

@@ -1,9 +1,7 @@
 import type { HeldSolve } from '../solvers/direct/lu.js';
-import type { HeldResidual } from '../solvers/direct/factor.js';
-import type { Csc } from '../solvers/direct/pattern.js';
 import type { CpuBackend } from './backend.js';
 import { DisposedError } from '../errors.js';
-import { Layout, putF64, putI32, type Region, type WasmHeap } from './memory.js';
+import { putF64, type Region, type WasmHeap } from './memory.js';
 
 /** A held region nobody disposed gives its memory back when its holder is collected. */
 const unreleased = new FinalizationRegistry<Region>((region) => region.dispose());
@@ -27,7 +25,7 @@ export interface SolveLayout {
  * memory's growth detached them (an unshared memory's: they read 0 entries then; a shared memory's
  * views stay valid): a view, or reading memory.buffer, costs a measurable part of a small solve.
  */
-function f64Views(heap: WasmHeap, places: [number, number][]): () => Float64Array[] {
+export function f64Views(heap: WasmHeap, places: [number, number][]): () => Float64Array[] {
   let views: Float64Array[] = [];
   return () => {
     if (views.length === 0 || views[0].length === 0) {
@@ -39,7 +37,7 @@ function f64Views(heap: WasmHeap, places: [number, number][]): () => Float64Arra
 }
 
 /** A region of `bytes` written by `put`, and what `make` builds on it, with the region's bytes and a dispose() freeing it (as does the holder's collection). */
-function held<T extends object>(heap: WasmHeap, bytes: number, put: (ptr: number) => void, make: (R: Region) => T): T & { bytes: number; dispose(): void } {
+export function held<T extends object>(heap: WasmHeap, bytes: number, put: (ptr: number) => void, make: (R: Region) => T): T & { bytes: number; dispose(): void } {
   const R = heap.alloc(bytes);
   try {
     put(R.ptr);
@@ -82,39 +80,5 @@ export function solveOnce(heap: WasmHeap, layout: SolveLayout, b: Float64Array, 
     layout.run(region.ptr);
     const at = (region.ptr + layout.x) >> 3;
     x.set(heap.words.f64.subarray(at, at + layout.m));
-  });
-}
-
-/**
- * A's rows (`At`: the columns of Aᵀ) held in the runtime's memory with b, x, r and w, for the solve's
- * residual (assembly/residual.ts direct_residual): b and x copied in, r, the row sums w (where asked for) and the five sums out.
- */
-export function holdResidual(B: Pick<CpuBackend, 'heap' | 'kernels'>, At: Csc): HeldResidual {
-  const { n, colPtr, rowIdx, values } = At;
-  const c = At.complex ? 2 : 1;
-  const nnz = colPtr[n];
-  const m = c * n;
-  // b, x, r, out, w (f64); values (f64), rowPtr, colIdx (i32)
-  const { at, bytes } = Layout.of([8 * m, 8 * m, 8 * m, 8 * 5, 8 * n, 8 * c * nnz, 4 * (n + 1), 4 * nnz]);
-  const put = (ptr: number): void => {
-    putF64(B.heap, ptr + at[5], values.subarray(0, c * nnz));
-    putI32(B.heap, ptr + at[6], colPtr.subarray(0, n + 1));
-    putI32(B.heap, ptr + at[7], rowIdx.subarray(0, nnz));
-  };
-  return held(B.heap, bytes, put, (R) => {
-    const p = at.map((a) => R.ptr + a);
-    const views = f64Views(B.heap, [[p[3], 5], [p[0], m], [p[1], m], [p[2], m], [p[4], n]]);
-    return {
-      residual: (b: Float64Array, x: Float64Array, r: Float64Array, w: Float64Array | null) => {
-        if (R.isDisposed) throw new DisposedError(B.heap.closed ? 'runtime' : 'held matrix');
-        const [out, bv, xv, rv, wv] = views();
-        bv.set(b);
-        xv.set(x);
-        B.kernels.direct_residual(n, c, p[6], p[7], p[5], p[0], p[1], p[2], w ? p[4] : 0, p[3]);
-        r.set(rv);
-        w?.set(wv);
-        return out;
-      },
-    };
   });
 }

@@ -8,7 +8,7 @@ import { cpuSupernodalNumeric } from '../cpu/cholesky.js';
 import { cpuSymbolicKernels } from '../cpu/symbolic.js';
 import { cpuLdlKernels } from '../cpu/ldl.js';
 import { cpuLuKernels } from '../cpu/lu.js';
-import { holdResidual } from '../cpu/held-solve.js';
+import { holdResidual } from '../cpu/held-residual.js';
 import type { DirectKernels } from '../solvers/direct/factor.js';
 
 export { factorize } from '../solvers/direct/factor.js';

@@ -153,6 +153,8 @@ export interface DirectKernels {
 export interface HeldResidual {
   /** bytes it holds in the path's memory */
   bytes: number;
+  /** ‖A‖∞ (each row's Σ|aᵢⱼ|, |re| + |im| for complex, summed in order; a NaN row skipped): infNorm's bits */
+  normInf: number;
   /** r ← b − A·x (real, or complex interleaved) and w (unless null) ← each row's |bᵢ| + Σⱼ|aᵢⱼ||xⱼ| (the rounding bound's sums); returns [Σ|bᵢ|², ‖b‖∞, ‖x‖∞, ‖r‖∞, Σ|rᵢ|²] (∞ norms of complex entries as |re| + |im|), read before the next call */
   residual(b: Float64Array, x: Float64Array, r: Float64Array, w: Float64Array | null): Float64Array;
   /** frees what it holds */
@@ -550,7 +552,7 @@ export class Factorization extends PublicFactorization {
     // a NaN or ±Inf would spread through every x entry it reaches and leave a NaN residual: say where
     const bad = firstNonFinite(b64);
     if (bad >= 0) throw new InputRangeError(`solve: b[${bad}] is ${b64[bad]}${k > 1 ? ` (right-hand side ${Math.floor(bad / m)})` : ''}, expected a finite number`);
-    const anorm = (this.normInf ??= infNorm(this.At));
+    const anorm = (this.normInf ??= this.heldA ? this.heldA.normInf : infNorm(this.At));
     const norms = this.norms;
     for (let j = 0; j < k; j++) {
       // b is only read; one right-hand side needs no views (making one costs more than a small solve)
