@@ -11,7 +11,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CpuBackend } from '../src/cpu/backend.js';
 import { cpuSolverOps } from '../src/cpu/solver-ops.js';
-import { cpuRefinement, refinesOnPool } from '../src/cpu/refine.js';
+import { cpuRefinement } from '../src/cpu/refine.js';
+import { refinesOnPool } from '../src/cpu/solver-ops.js';
 import { CSRMatrix } from '../src/formats/csr.js';
 import { DIAMatrix } from '../src/formats/dia.js';
 import { poisson3D } from '../src/generators/poisson.js';

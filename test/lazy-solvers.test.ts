@@ -15,6 +15,7 @@ import { createRuntime, Factorization, poisson2D } from '../src/index.js';
 import { directSolvers } from '../src/runtime/direct-solvers.js';
 import { krylovSolvers } from '../src/runtime/krylov-solvers.js';
 import { amgCycleChunk } from '../src/solvers/amg/cycle-chunk.js';
+import { cpuRefinementChunk } from '../src/cpu/solver-ops.js';
 import { trueResidual } from './solve-reference.js';
 import { root } from './examples.js';
 
@@ -62,8 +63,11 @@ describe('the direct solvers in Node', () => {
       expect(M.amg?.levels.length).toBeGreaterThanOrEqual(2);
       expect(krylovSolvers.loaded()).toBe(false);
       expect(amgCycleChunk.loaded()).toBe(false);
+      expect(cpuRefinementChunk.loaded()).toBe(false);
       expect((await rt.cg(h, b, { tol: 1e-10 })).converged).toBe(true);
       expect(krylovSolvers.loaded()).toBe(true);
+      // the pool's refinement: loaded by the first solve that takes b − A·x on the pool
+      expect(cpuRefinementChunk.loaded()).toBe(true);
       // the AMG cycle: not loaded by its set-up nor by a solve without it; the first solve with it loads it
       expect(amgCycleChunk.loaded()).toBe(false);
       const bp = Float64Array.from({ length: P.rows }, (_, i) => Math.cos(0.2 * i));
@@ -114,7 +118,7 @@ describe('the direct and Krylov solvers in a page bundle', () => {
     visit(Object.keys(outputs).find((o) => outputs[o].entryPoint === 'cpu-only.js')!);
     const where = (m: string) => Object.keys(outputs).filter((o) => Object.keys(outputs[o].inputs).some((i) => i.endsWith(m)));
     const numeric = ['src/solvers/direct/factor.ts', 'src/solvers/direct/supernodal.ts', 'src/solvers/direct/band-lu.ts', 'src/cpu/cholesky.ts', 'src/cpu/lu.ts'];
-    numeric.push('src/solvers/amg/cycle.ts');
+    numeric.push('src/solvers/amg/cycle.ts', 'src/cpu/refine.ts');
     numeric.push('src/solvers/true-residual.ts', 'src/solvers/krylov/cg.ts', 'src/solvers/krylov/gmres.ts', 'src/solvers/krylov/bicgstab.ts', 'src/solvers/krylov/minres.ts');
     for (const m of numeric) {
       expect(where(m), `${m} is not in the bundle`).toHaveLength(1);

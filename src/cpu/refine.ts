@@ -14,13 +14,8 @@ import { withinRange } from '../host-spmv.js';
 import { uniformConsts } from './spmv-plan.js';
 import type { DIAMatrix } from '../formats/dia.js';
 
-/** Whether cpuRefinement takes A: f32 values in DIA, square. */
-export function refinesOnPool(M: CpuMatrix): boolean {
-  return M.dtype === 'f32' && M.format === 'dia' && M.rows === M.cols;
-}
-
 /**
- * An f32 DIA matrix (refinesOnPool) seen as an f64 one whose values are kept as f32 (spmv-plan's compact
+ * An f32 DIA matrix (solver-ops' refinesOnPool) seen as an f64 one whose values are kept as f32 (spmv-plan's compact
  * DIA): the f64 kernels that widen A's values on load, over the same regions — and, as uploadMatrix
  * does for a compact f64 copy (compactUniform), its 4-row groups of constant coefficients flagged for
  * the CG product kernels that read those from constants (…_f64f32u), the f64 solve's own. The view
@@ -68,7 +63,7 @@ export interface WideOps {
   precondition: SolverOps<CpuVector>['precondition'];
 }
 
-/** Sets up refinement of A·x = b from x0 (else 0) for a matrix refinesOnPool accepts; `range`: see SolverOps.refinement. */
+/** Sets up refinement of A·x = b from x0 (else 0) for a matrix solver-ops' refinesOnPool accepts; `range`: see SolverOps.refinement. */
 export function cpuRefinement(B: CpuBackend, M: CpuMatrix, b: Float64Array, x0: Float64Array | undefined, wideOps?: WideOps): Promise<PathRefinement<CpuVector>>;
 export function cpuRefinement(B: CpuBackend, M: CpuMatrix, b: Float64Array, x0: Float64Array | undefined, wideOps: WideOps | undefined, range?: number): Promise<PathRefinement<CpuVector> | undefined>;
 export async function cpuRefinement(B: CpuBackend, M: CpuMatrix, b: Float64Array, x0: Float64Array | undefined, wideOps?: WideOps, range?: number): Promise<PathRefinement<CpuVector> | undefined> {

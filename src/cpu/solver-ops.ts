@@ -4,10 +4,27 @@ import type { CpuBackend } from './backend.js';
 import type { CpuMatrix, CpuVector } from './resident.js';
 import * as blas from './blas1.js';
 import { cpuTriangular } from './sptrsv.js';
-import { cpuRefinement, cpuRefinementF64, refinesOnPool, wideView } from './refine.js';
+import type * as Refine from './refine.js';
+import { lazyModule } from '../lazy-module.js';
 import type { Preconditioner, SolverOps } from '../solvers/ops.js';
 import type { SparseMatrix } from '../formats/index.js';
 import { ROUND } from '../formats/common.js';
+
+/**
+ * The pool's iterative refinement (refine.ts), imported by a page's first solve that refines — every
+ * f64 solve to a true residual, an f32 DIA matrix's refined solve: a chunk of its own in a page's bundle
+ * (docs/bundlers.md). Once loaded, a refinement starts without an await, keeping its place among the
+ * operations started after it.
+ */
+export const cpuRefinementChunk = lazyModule<typeof Refine>(() => import('./refine.js'), 'the CPU path\'s refinement');
+function withRefine<T>(f: (R: typeof Refine) => Promise<T>): Promise<T> {
+  return cpuRefinementChunk.loaded() ? f(cpuRefinementChunk.get()) : cpuRefinementChunk.load().then(() => f(cpuRefinementChunk.get()));
+}
+
+/** Whether the pool's f32 refinement (refine.ts cpuRefinement) takes A: f32 values in DIA, square. */
+export function refinesOnPool(M: CpuMatrix): boolean {
+  return M.dtype === 'f32' && M.format === 'dia' && M.rows === M.cols;
+}
 
 /**
  * The CPU path's SolverOps: resident vectors in the runtime's memory, operations on the pool.
@@ -142,8 +159,8 @@ export function cpuSolverOps(
     // f32 in DIA; undefined otherwise (other f32 / c64 refine on the host). The f32 one offers CG a head
     // of iterations in f64 over the same values (wide: the f64 kernels that widen them)
     refinement: (b, x0, range) =>
-      !single ? cpuRefinementF64(B, M, b, x0, range)
-      : refinesOnPool(M) ? cpuRefinement(B, M, b, x0, fused ? { make: (none) => wideOps(B, M, none ? 'none' : preconditioner, host), precondition } : undefined, range)
+      !single ? withRefine((R) => R.cpuRefinementF64(B, M, b, x0, range))
+      : refinesOnPool(M) ? withRefine((R) => R.cpuRefinement(B, M, b, x0, fused ? { make: (none) => wideOps(B, M, none ? 'none' : preconditioner, host), precondition } : undefined, range))
       : undefined,
     release: (v) => v.dispose(),
     dispose: () => dinv?.dispose(),
@@ -152,7 +169,7 @@ export function cpuSolverOps(
 
 /** cpuSolverOps in f64 over wideView(M) (an f32 DIA matrix's head of CG iterations, src/cpu/refine.ts); dispose() frees the view's flags too. */
 async function wideOps(B: CpuBackend, M: CpuMatrix, preconditioner: Preconditioner, host: SparseMatrix): Promise<SolverOps<CpuVector> & { dispose(): void }> {
-  const view = await wideView(B, M);
+  const view = await cpuRefinementChunk.get().wideView(B, M);
   let ops: SolverOps<CpuVector> & { dispose(): void };
   try {
     ops = cpuSolverOps(B, view.matrix, preconditioner, true, host);
