@@ -3,13 +3,14 @@
  * (gridDiameter): on random tensor grids of 1–3 dimensions with up to two edits (an edge dropped,
  * added where the grid has none, moved — the counts kept —, stored as 0, a diagonal entry 0), the
  * formula answers only where it equals the two breadth-first searches, and solveStructure's diameter
- * is always theirs. (No defect found; pinned.)
+ * is always theirs. (No defect found; pinned.) The tenth session's csrGridDiameter (the same test from the
+ * CSR, where no DIA copy is at hand) must recognise exactly the grids gridDiameter does.
  */
 import { it } from 'vitest';
 import fc from 'fast-check';
 import { CSRMatrix } from '../src/formats/csr.js';
 import { DIAMatrix } from '../src/formats/dia.js';
-import { gridDiameter, pseudoDiameter, solveStructure } from '../src/solvers/structure.js';
+import { csrGridDiameter, gridDiameter, pseudoDiameter, solveStructure } from '../src/solvers/structure.js';
 it('property: the formula, where it answers, is the searches\' answer', () => {
   fc.assert(fc.property(
     fc.record({ m: fc.array(fc.integer({ min: 2, max: 6 }), { minLength: 1, maxLength: 3 }), edits: fc.array(fc.record({ kind: fc.constantFrom('drop', 'add', 'zero', 'diag0', 'move'), a: fc.nat(), b: fc.nat(), k: fc.nat(2) }), { maxLength: 2 }) }),
@@ -34,6 +35,9 @@ it('property: the formula, where it answers, is the searches\' answer', () => {
       try { D = DIAMatrix.fromCSR(A, { maxFill: Infinity }); } catch { return; }
       const g = gridDiameter(D, A.nnz);
       const s = solveStructure(A, D);
+      // the same grids recognised from the CSR alone (the structure without a DIA copy reads it so)
+      if (csrGridDiameter(A) !== g) throw new Error(`from the CSR ${csrGridDiameter(A)}, from the DIA ${g}, m ${m}`);
+      if (solveStructure(A).diameter !== s.diameter) throw new Error(`without the DIA copy ${solveStructure(A).diameter} vs ${s.diameter}`);
       if (g !== undefined) {
         const p = pseudoDiameter(A);
         if (g !== p) throw new Error(`formula ${g}, searches ${p}, m ${m}`);

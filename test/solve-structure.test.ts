@@ -13,7 +13,7 @@ import { CpuSparseSession } from '../src/cpu/spgemm.js';
 import { DIA_MAX_DIAGONALS, knownScan } from '../src/formats/diagonal-scan.js';
 import { DIAMatrix } from '../src/formats/dia.js';
 import { poisson3D } from '../src/generators/poisson.js';
-import { anyStructure, gridDiameter, pseudoDiameter, solveStructure } from '../src/solvers/structure.js';
+import { anyStructure, csrGridDiameter, gridDiameter, pseudoDiameter, solveStructure } from '../src/solvers/structure.js';
 import { poisson2D } from '../src/generators/poisson.js';
 import { randomMatrix } from '../src/generators/random.js';
 import { loadShared } from './matrices.js';
@@ -288,6 +288,7 @@ describe('gridDiameter (rt.solve reads a DIA copy of a grid without the two sear
       expect(referenceDiameter(A), `${m}`).toBe(expected);
       expect(gridDiameter(D, A.nnz), `${m}`).toBe(expected);
       expect(gridDiameter(D, A.nnz, nonzeroSlots(D)), `${m}, counts given`).toBe(expected);
+      expect(csrGridDiameter(A), `${m}, from the CSR`).toBe(expected);
       expect(solveStructure(A, D).diameter, `${m}`).toBe(expected);
       // a transient copy (a GPU path's upload source, dropped after the pass): the formula's answer taken now
       expect(solveStructure(A, D, undefined, true).diameter, `${m}, transient`).toBe(expected);
@@ -314,6 +315,7 @@ describe('gridDiameter (rt.solve reads a DIA copy of a grid without the two sear
       const D = DIAMatrix.fromCSR(A, { maxFill: Infinity });
       expect(gridDiameter(D, A.nnz), name).toBeUndefined();
       expect(gridDiameter(D, A.nnz, nonzeroSlots(D)), `${name}, counts given`).toBeUndefined();
+      expect(csrGridDiameter(A), `${name}, from the CSR`).toBeUndefined();
       const s = solveStructure(A, D);
       if (s.diameter !== undefined) expect(s.diameter, name).toBe(referenceDiameter(A));
       // from a transient copy: every field the same, the diameter by the searches over A

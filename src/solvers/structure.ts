@@ -58,7 +58,7 @@ export function solveStructure(A: CSRMatrix, copy?: SparseMatrix | null, pass?: 
     // now where the copy is `transient` — a GPU path's, dropped after this pass — so that nothing keeps it)
     let d = transient && dia ? gridDiameter(dia, A.nnz, nonzeros) : undefined;
     const grid = transient ? null : dia;
-    Object.defineProperty(s, 'diameter', { enumerable: true, get: () => (d ??= (grid && gridDiameter(grid, A.nnz, nonzeros)) ?? pseudoDiameter(A)) });
+    Object.defineProperty(s, 'diameter', { enumerable: true, get: () => (d ??= (grid && gridDiameter(grid, A.nnz, nonzeros)) ?? csrGridDiameter(A) ?? pseudoDiameter(A)) });
   }
   return s;
 }
@@ -343,6 +343,42 @@ export function gridDiameter(D: DIAMatrix, nnz: number, nonzeros?: Int32Array): 
     }
   }
   return diameter;
+}
+
+/**
+ * gridDiameter's answer from A's CSR itself, where no DIA copy is at hand (a GPU path holding A as SELL,
+ * an f32 stencil's): the strides s_k are row 0's columns right of its diagonal (node 0 has an edge in
+ * every direction), and each row must hold exactly i − s_k where its k-th digit is above 0, i, and
+ * i + s_k where it is below m_k − 1, in column order, none stored as 0 — one sequential pass over the
+ * entries with the digits counted as the rows go, where the two searches load a node's mark per entry
+ * (poisson3D(128)'s f32 first rt.solve on the H100 machine's host: 365–590 ms). Else undefined.
+ */
+export function csrGridDiameter(A: CSRMatrix): number | undefined {
+  const { rows: n, rowPtr, colIdx, values } = A;
+  if (n === 0 || A.cols !== n || isComplex(A.dtype)) return undefined;
+  const up: number[] = [];
+  for (let k = rowPtr[0]; k < rowPtr[1]; k++) if (colIdx[k] > 0) up.push(colIdx[k]);
+  if (up.length === 0 || up[0] !== 1) return undefined;
+  const dims = up.length;
+  const m = new Int32Array(dims);
+  let diameter = 0;
+  for (let k = 0; k < dims; k++) {
+    const span = k + 1 < dims ? up[k + 1] : n;
+    if (span % up[k] !== 0 || span / up[k] < 2) return undefined;
+    m[k] = span / up[k];
+    diameter += m[k] - 1;
+  }
+  // the digits of row i in the mixed radix m (an odometer), and the next entry q of A's to match
+  const digit = new Int32Array(dims);
+  let q = 0;
+  for (let i = 0; i < n; i++) {
+    if (q !== rowPtr[i]) return undefined;
+    for (let k = dims - 1; k >= 0; k--) if (digit[k] > 0 && (colIdx[q] !== i - up[k] || values[q++] === 0)) return undefined;
+    if (colIdx[q] !== i || values[q++] === 0) return undefined;
+    for (let k = 0; k < dims; k++) if (digit[k] < m[k] - 1 && (colIdx[q] !== i + up[k] || values[q++] === 0)) return undefined;
+    for (let k = 0; k < dims && ++digit[k] === m[k]; k++) digit[k] = 0;
+  }
+  return q === rowPtr[n] ? diameter : undefined;
 }
 
 /** A breadth-first search from `start`: the last node it reaches and that node's distance. */
