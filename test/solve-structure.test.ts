@@ -296,6 +296,46 @@ describe('gridDiameter (rt.solve reads a DIA copy of a grid without the two sear
     expect(gridDiameter(DIAMatrix.fromCSR(poisson3D(12)), poisson3D(12).nnz)).toBe(33);
   });
 
+  it('reads f32 and f64 copies alike by value: a slot of −0 as 0, NaN and subnormals as nonzero (every main and upper slot edited in turn, against the pattern by definition)', () => {
+    // the grid's pattern by definition, read by value: every main slot nonzero, and on each upper
+    // diagonal s_k exactly the slots (i, i + s_k) of the grid's edges nonzero — else undefined
+    const byDefinition = (D: DIAMatrix, m: number[]): number | undefined => {
+      const n = D.rows;
+      const strides = m.map((_, k) => m.slice(0, k).reduce((a, b) => a * b, 1));
+      const at = (o: number) => D.offsets.indexOf(o) * D.pitch;
+      for (let i = 0; i < n; i++) if (D.data[at(0) + i] === 0) return undefined;
+      for (let k = 0; k < m.length; k++) {
+        for (let i = 0; i + strides[k] < n; i++) {
+          const edge = Math.floor(i / strides[k]) % m[k] < m[k] - 1;
+          if ((D.data[at(strides[k]) + i] !== 0) !== edge) return undefined;
+        }
+      }
+      return m.reduce((a, b) => a + b - 1, 0);
+    };
+    for (const m of [[7], [3, 4], [2, 3, 2], [12, 12, 12]]) {
+      const A = grid(m);
+      for (const dtype of ['f64', 'f32'] as const) {
+        const D = DIAMatrix.fromCSR(A.astype(dtype));
+        expect(gridDiameter(D, A.nnz), `${m} ${dtype}`).toBe(referenceDiameter(A));
+        if (m.length === 3 && m[0] === 12) continue;
+        const tiny = dtype === 'f64' ? 5e-324 : 1e-45;
+        const slots = Array.from(D.offsets).flatMap((o, d) => (o < 0 ? [] : Array.from({ length: D.rows - o }, (_, i) => d * D.pitch + i)));
+        for (const k of slots) {
+          const kept = D.data[k];
+          for (const v of [-0, 0, NaN, -1, tiny, -tiny]) {
+            D.data[k] = v;
+            expect(gridDiameter(D, A.nnz), `${m} ${dtype} slot ${k} = ${v}`).toBe(byDefinition(D, m));
+          }
+          D.data[k] = kept;
+        }
+      }
+    }
+    // real matrices (not grids) and a banded one: declined in either dtype
+    for (const A of [loadShared('bcsstk01'), loadShared('494_bus'), bandedMatrix(40, [-3, -1, 0, 1, 3], 'f64', (_i, o) => (o === 0 ? 5 : -1))]) {
+      for (const dtype of ['f64', 'f32'] as const) expect(gridDiameter(DIAMatrix.fromCSR(A.astype(dtype), { maxFill: Infinity }), A.nnz)).toBeUndefined();
+    }
+  });
+
   it('declines any other pattern, and the structure then falls back to the searches: an edge missing or stored as 0, a wrap-around edge, a diagonal off the grid, strides that do not divide', () => {
     const m = [4, 3, 5];
     const cases: [string, CSRMatrix][] = [
