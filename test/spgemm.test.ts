@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createRuntime, CSRMatrix, DisposedError, FormatError, InputTypeError, OptionError, ShapeError, MemoryLimitError, WorkerError, poisson2D, poisson3D, randomMatrix, type Runtime } from '../src/index.js';
 import { spgemm } from '../src/solvers/amg/spgemm.js';
 import { CpuSparseSession } from '../src/cpu/spgemm.js';
+import { testHooks } from '../src/cpu/spgemm-fresh.js';
+import { FRESH } from '../src/cpu/control.js';
 import { ARRAY_F32, ARRAY_F64, ARRAY_I32, type OutArray, type OutSpec } from '../src/cpu/copy-out.js';
 import type { CpuBackend } from '../src/cpu/backend.js';
 import { lanczosBounds } from '../src/solvers/precond/chebyshev.js';
@@ -544,6 +546,151 @@ describe('spgemm', () => {
     });
     expect(new Set(got.map((a) => a.buffer)).size, `${label}: distinct buffers`).toBe(got.length);
   }
+
+  /** A banded m×n matrix (row i's columns near i·n/m, each taken with probability 0.6), every `empty`-th row empty, values with zeros and −0. */
+  function bandedMatrix(m: number, n: number, band: number, dtype: 'f64' | 'f32' | 'c128' | 'c64', seed: number, empty = 7): CSRMatrix {
+    const rnd = mulberry32(seed);
+    const cc = dtype[0] === 'c' ? 2 : 1;
+    const rowPtr = new Int32Array(m + 1);
+    const cols: number[] = [];
+    const vals: number[] = [];
+    for (let i = 0; i < m; i++) {
+      const c = Math.floor((i * n) / m);
+      if (i % empty !== 3) {
+        for (let j = Math.max(0, c - band); j <= Math.min(n - 1, c + band); j++) {
+          if (rnd() >= 0.6) continue;
+          cols.push(j);
+          for (let t = 0; t < cc; t++) vals.push(rnd() < 0.05 ? (rnd() < 0.5 ? 0 : -0) : rnd() - 0.5);
+        }
+      }
+      rowPtr[i + 1] = cols.length;
+    }
+    const values = dtype === 'f32' || dtype === 'c64' ? Float32Array.from(vals) : Float64Array.from(vals);
+    return new CSRMatrix(m, n, dtype, rowPtr, Int32Array.from(cols), values);
+  }
+
+  it("the fresh-array product (two passes; a worker faults the values' array in while the calling thread computes rows, the rows left split over every thread): the one-pass product's bits whatever the split — 0, 1, some or all of the calling thread's blocks, on 2 and 3 threads; banded, rectangular, A·Aᵀ, empty rows, one row, every dtype", async () => {
+    const rt3 = await createRuntime({ workers: 3 });
+    // rt2's runSync is beforeAll's spy already (vi.spyOn returns it); rt3's calls through
+    const spies = [rt2, rt3].map((rt) => vi.spyOn(rt.cpuBackend.workerPool!, 'runSync'));
+    const seen = spies.map((s) => s.mock.calls.length);
+    /** fresh-array jobs run on either pool since the last call */
+    const freshJobs = (): number =>
+      spies.reduce((sum, s, k) => {
+        const calls = s.mock.calls.slice(seen[k]);
+        seen[k] = s.mock.calls.length;
+        return sum + calls.filter(([job]) => job.kernel === FRESH).length;
+      }, 0);
+    try {
+      // banded operands take it by themselves: A·A of poisson3D(20) and poisson2D(150), a rectangular banded A·B and A·Aᵀ
+      const P = poisson3D(20);
+      const Q = poisson2D(150);
+      const A = bandedMatrix(9000, 7000, 6, 'f64', 31);
+      const B = bandedMatrix(7000, 5000, 5, 'f64', 32, 5);
+      const At = A.transpose();
+      for (const [X, Y, label] of [[P, P, 'poisson3D(20)²'], [Q, Q, 'poisson2D(150)²'], [A, B, 'banded 9000×7000 · 7000×5000'], [A, At, 'banded A·Aᵀ']] as const) {
+        const want = rt1.spgemm(X, Y);
+        checkProduct(X, Y, want, label);
+        for (const callerBlocks of [0, 1, 31, 63, 64, -1]) {
+          testHooks.callerBlocks = callerBlocks;
+          for (const [rt, threads] of [[rt2, 2], [rt3, 3]] as const) {
+            const C = rt.spgemm(X, Y);
+            sameBits(want, C, `${label}, ${threads} threads, the calling thread's blocks ${callerBlocks}`);
+            expect(freshJobs(), `${label}, ${threads} threads`).toBe(1);
+          }
+        }
+        testHooks.callerBlocks = -1;
+      }
+      // not banded: the one-pass product (no fresh-array job) unless the test hook says always
+      const W = randomMatrix({ rows: 6000, meanRowLength: 6, distribution: 'powerlaw', exponent: 1.5, seed: 5 }).astype('f64');
+      rt2.spgemm(W, W.transpose());
+      expect(freshJobs(), 'power-law A·Aᵀ').toBe(0);
+      testHooks.always = true;
+      // one row of 20 000 entries; every dtype, mixed, rectangular
+      const row = new CSRMatrix(1, 30000, 'f64', Int32Array.of(0, 20000), Int32Array.from({ length: 20000 }, (_, k) => k + Math.floor(k / 2)), Float64Array.from({ length: 20000 }, (_, k) => Math.sin(k)));
+      const cases: [CSRMatrix, CSRMatrix, string][] = [
+        [row, bandedMatrix(30000, 40, 3, 'f64', 33), 'one row'],
+        [W, W.transpose(), 'power-law A·Aᵀ'],
+        ...(
+          [
+            ['c128', 'c64'],
+            ['f32', 'f32'],
+            ['c64', 'f64'],
+            ['c64', 'c64'],
+          ] as const
+        ).map(([da, db], t): [CSRMatrix, CSRMatrix, string] => [bandedMatrix(7000, 3000, 4, da, 40 + t), bandedMatrix(3000, 5000, 3, db, 50 + t), `${da}·${db}`]),
+      ];
+      for (const [X, Y, label] of cases) {
+        const want = rt1.spgemm(X, Y);
+        checkProduct(X, Y, want, label);
+        for (const callerBlocks of [0, 40, -1]) {
+          testHooks.callerBlocks = callerBlocks;
+          for (const [rt, threads] of [[rt2, 2], [rt3, 3]] as const) {
+            sameBits(want, rt.spgemm(X, Y), `${label}, ${threads} threads, the calling thread's blocks ${callerBlocks}`);
+            expect(freshJobs(), `${label}, ${threads} threads`).toBe(1);
+          }
+        }
+      }
+    } finally {
+      testHooks.always = false;
+      testHooks.callerBlocks = -1;
+      spies[1].mockRestore();
+      rt3.dispose();
+    }
+  });
+
+  it("a worker's fresh array (a fresh-array job's) fills its next copy-out array of the same kind and length, once; of another kind or length, or after that copy-out, the array is a new one; the calling thread's arrays into given ones", () => {
+    const B = rt2.cpuBackend;
+    const pool = B.workerPool!;
+    const c = copyOutCase(B, 300, 77);
+    const flag = B.heap.alloc(16);
+    try {
+      // the worker's array, or none where the calling thread took the worker's chunk (a late worker:
+      // chunk 0 waits up to 2 s for it, as rt.spgemm's calling thread computes rows meanwhile)
+      const fresh = (kind: number, length: number): boolean => {
+        const done = flag.view('i32', 1);
+        done[0] = 0;
+        const wait = (_job: unknown, start: number): void => {
+          const until = performance.now() + 2000;
+          while (start === 0 && Atomics.load(done, 0) === 0 && performance.now() < until);
+        };
+        expect(pool.runSync({ kernel: FRESH, args: [kind, length, flag.ptr], bounds: Int32Array.of(0, 1, 2) }, wait)).toBe(true);
+        return done[0] === 1;
+      };
+      // copyOutCase's last array (the worker's, on 2 threads) is f32 of 150 000
+      let made = 0;
+      for (const [kind, length] of [[ARRAY_F32, 150000], [ARRAY_F64, 150000], [ARRAY_F32, 149999], [ARRAY_I32, 150000]]) {
+        if (fresh(kind, length)) made++;
+        const got = B.copyOut(c.specs, true);
+        checkCopyOut(got, c.want, c.kinds, `after a fresh ${kind} array of ${length}`);
+        // the next copy-out builds its own arrays, not the transferred ones
+        const again = B.copyOut(c.specs, true);
+        checkCopyOut(again, c.want, c.kinds, `the copy-out after it`);
+        for (const a of again) expect(got.map((g) => g.buffer)).not.toContain(a.buffer);
+      }
+      expect(made).toBeGreaterThan(0);
+      // the calling thread's arrays into given ones (the product's columns, faulted in during the numeric
+      // pass), pooled; one given for a worker's array: all built here, into the given ones
+      const spy = vi.spyOn(pool, 'copyOutSync');
+      try {
+        const first = new Int32Array(c.specs[0].length);
+        const got = B.copyOut(c.specs, true, [first]);
+        expect(got[0]).toBe(first);
+        expect(spy.mock.results.at(-1)?.value).not.toBeNull();
+        checkCopyOut(got, c.want, c.kinds, 'into the first array');
+        const last = new Float32Array(c.specs[4].length);
+        const all = B.copyOut(c.specs, true, [undefined, undefined, undefined, undefined, last]);
+        expect(all[4]).toBe(last);
+        expect(spy.mock.results.at(-1)?.value).toBeNull();
+        checkCopyOut(all, c.want, c.kinds, "into a worker's array");
+      } finally {
+        spy.mockRestore();
+      }
+    } finally {
+      flag.dispose();
+      c.free();
+    }
+  });
 
   it('copy-out: the workers build the last arrays of a description and hand them over, the calling thread the first — the same arrays as a plain loop, on 2 and 3 threads, small (the caller may take a late worker\'s share) and large', async () => {
     const rt3 = await createRuntime({ workers: 3 });

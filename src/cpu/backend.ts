@@ -19,6 +19,8 @@ import { DispatchPolicy, type Dispatch } from './dispatch.js';
 
 /** the tier-up set (src/cpu/tier-up.ts), imported when a pool first starts: off a page's first file */
 const tierUp = lazyModule(() => import('./tier-up.js'), 'the pool\'s tier-up calls');
+/** rt.spgemm's product into fresh arrays with a worker's help (spgemm-fresh.ts): only a pool runs it, so it loads with one */
+const spgemmFresh = lazyModule(() => import('./spgemm-fresh.js'), 'the pool\'s fresh-array SpGEMM');
 
 export interface CpuBackendOptions {
   /** 'auto' (default) uses the SIMD build when the engine validates SIMD; false forces the plain build */
@@ -134,15 +136,15 @@ export class CpuBackend {
   /**
    * Fresh arrays copied out of the memory (copy-out.ts): the workers build the last ones while this
    * thread builds the first, where they can hand them over (Node) and `pooled`; else all here. With
-   * `into` (arrays of the specs' kinds and lengths) they are filled instead, here. Call it outside
-   * pool jobs.
+   * `into` (arrays of the specs' kinds and lengths, where given) they are filled instead, here (all
+   * here where the workers' share has one); `own`, see WorkerPool.copyOutSync. Call it outside pool jobs.
    */
-  copyOut(specs: OutSpec[], pooled: boolean, into?: OutArray[]): OutArray[] {
+  copyOut(specs: OutSpec[], pooled: boolean, into?: (OutArray | undefined)[], own?: boolean): OutArray[] {
     if (this.disposed) throw new DisposedError('runtime');
     const words = describe(specs);
     return this.heap.temporary(4 * words.length, (r) => {
       r.view('i32', words.length).set(words);
-      return (pooled && !into ? this.pool?.copyOutSync(r.ptr, specs.length) : null) ?? specs.map((_, k) => buildArray(this.heap.memory.buffer, r.ptr, k, into?.[k]));
+      return (pooled ? this.pool?.copyOutSync(r.ptr, specs.length, into, own) : null) ?? specs.map((_, k) => buildArray(this.heap.memory.buffer, r.ptr, k, into?.[k]));
     });
   }
 
@@ -163,9 +165,10 @@ export class CpuBackend {
   }
 
   private async startPool(threads: number, spinUs: number): Promise<void> {
-    // the tier-up set's chunk first: the only wait before the pool is made, so nothing below runs
-    // half-way on a runtime disposed meanwhile (a set that cannot be fetched only skips the warm-up)
-    if (threads > 1 && this.heap.shared) await tierUp.load().catch(() => {});
+    // the tier-up set's and the fresh-array SpGEMM's chunks first: the only wait before the pool is
+    // made, so nothing below runs half-way on a runtime disposed meanwhile (a chunk that cannot be
+    // fetched only skips the warm-up, or leaves rt.spgemm its one-pass product)
+    if (threads > 1 && this.heap.shared) await Promise.all([tierUp.load(), spgemmFresh.load()].map((p) => p.catch(() => {})));
     if (this.disposed) return;
     this.closePool();
     this.vectorBounds.clear();
@@ -180,6 +183,7 @@ export class CpuBackend {
       spinUs,
       timeoutMs: this.timeoutMs,
       tierUp: this.tierUpCalls(),
+      copyOut: this.spgemmFresh?.copyOutOnPool,
     });
     await this.pool.run({ kernel: 0, args: [], bounds: new Int32Array(threads + 1) });
   }
@@ -201,6 +205,11 @@ export class CpuBackend {
     const first = Math.floor(from / 4096);
     const bounds = balancedBounds(Math.ceil(to / 4096) - first, pool.chunks, (i) => i, 1).map((b) => b + first);
     pool.runSync({ kernel: this.kernelIndex.get('memory_touch')!, args: [from, to], bounds });
+  }
+
+  /** spgemm-fresh.ts, once loaded with a pool (CpuSparseSession reads it here: the workers' script bundles that file, not this one) */
+  get spgemmFresh(): typeof import('./spgemm-fresh.js') | undefined {
+    return spgemmFresh.loaded() ? spgemmFresh.get() : undefined;
   }
 
   /** The pool, for configuration and the test hooks. */

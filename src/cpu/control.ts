@@ -44,6 +44,12 @@ export const CMD_STOP = 2;
 
 /** KERNEL of a copy-out job (copy-out.ts): chunk c builds the arrays [start, end) of the description at argument 0. */
 export const COPY_OUT = -1;
+/**
+ * KERNEL of a fresh-array job (src/cpu/spgemm-fresh.ts): a worker whose chunk is not empty allocates an
+ * array of kind argument 0 (copy-out.ts) and length argument 1, faults its pages in, keeps it for its
+ * next copy-out array of that kind and length, then stores 1 at the i32 address argument 2.
+ */
+export const FRESH = -2;
 
 /**
  * Claims chunk `c` of the job of epoch `e` for the calling thread: true for exactly one claimant, and

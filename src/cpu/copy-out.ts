@@ -35,6 +35,24 @@ export function describe(specs: OutSpec[]): Int32Array {
   return Int32Array.from(words);
 }
 
+/** `a` (fresh) with a write per 4 KiB page: their first touches, page faults, taken now rather than during a copy on the critical path. */
+export function touched<T extends OutArray>(a: T): T {
+  for (let i = 0; i < a.length; i += 4096 / a.BYTES_PER_ELEMENT) a[i] = 0;
+  return a;
+}
+
+/** The array class of `kind`. */
+export function arrayClass(kind: number): Int32ArrayConstructor | Float64ArrayConstructor | Float32ArrayConstructor {
+  return kind === ARRAY_I32 ? Int32Array : kind === ARRAY_F64 ? Float64Array : Float32Array;
+}
+
+/** Whether `a` is of the kind and length of array k of the description at desc. */
+export function fits(a: OutArray | null, buffer: ArrayBufferLike, desc: number, k: number): a is OutArray {
+  const w = new Int32Array(buffer, desc);
+  const r = w[1 + k];
+  return a instanceof arrayClass(w[r]) && a.length === w[r + 1];
+}
+
 /**
  * Builds array k of the description at desc in `buffer` (the memory's current buffer): into `into`
  * (of its kind and length) when given, else a fresh array.
@@ -43,7 +61,7 @@ export function buildArray(buffer: ArrayBufferLike, desc: number, k: number, int
   const w = new Int32Array(buffer, desc);
   const r = w[1 + k];
   const [kind, length, count] = [w[r], w[r + 1], w[r + 2]];
-  const out = into ?? (kind === ARRAY_I32 ? new Int32Array(length) : kind === ARRAY_F64 ? new Float64Array(length) : new Float32Array(length));
+  const out = into ?? new (arrayClass(kind))(length);
   let at = 0;
   for (let s = 0; s < count; s++) {
     const [ptr, len] = [w[r + 3 + 2 * s] >>> 0, w[r + 4 + 2 * s]];

@@ -2,7 +2,7 @@ import * as C from './control.js';
 import { DisposedError, SimdglError } from '../errors.js';
 import { nodeBuiltin } from '../node-builtins.js';
 import { lazyModule } from '../lazy-module.js';
-import { buildArray, type OutArray } from './copy-out.js';
+import type { OutArray } from './copy-out.js';
 
 /**
  * The workers' script (one string, ≈ 2.3 KB minified), imported when a pool first starts, which is
@@ -53,6 +53,8 @@ export interface PoolOptions {
   timeoutMs: number;
   /** the calls worker 0 tiers up while idle at start (src/cpu/tier-up.ts) */
   tierUp?: [number, number[]][];
+  /** copyOutSync's work (src/cpu/spgemm-fresh.ts, a chunk loaded with the pool); absent, the caller builds every array */
+  copyOut?: typeof import('./spgemm-fresh.js').copyOutOnPool;
 }
 
 /** One job: a kernel with its arguments, split by `bounds` (chunk c is [bounds[c], bounds[c+1])). */
@@ -62,6 +64,8 @@ export interface PoolJob {
   bounds: Int32Array;
   /** for reductions: 1 + index of the output-pointer argument (see control.ts) */
   outArg?: number;
+  /** the workers' chunks are theirs alone: the caller waits for a late worker rather than run its chunk (which needs what that worker holds) */
+  own?: boolean;
 }
 
 interface WorkerHandle {
@@ -105,7 +109,7 @@ export class WorkerPool {
 
   constructor(
     private readonly module: WebAssembly.Module,
-    private readonly memory: WebAssembly.Memory,
+    readonly memory: WebAssembly.Memory,
     private readonly controlPtr: number,
     private readonly kernelNames: string[],
     private readonly runInline: (job: PoolJob, start: number, end: number) => void,
@@ -186,32 +190,22 @@ export class WorkerPool {
     }
   }
 
+  /** Whether the workers can hand arrays over (Node: the calling thread takes a message synchronously). */
+  get handsOver(): boolean {
+    return this.workers.every((w) => w.receive);
+  }
+
   /**
    * The `count` arrays of the copy-out description at `desc` (copy-out.ts), built in one job: the
    * workers build the last ones, one each, and hand them over by transfer while this thread builds
-   * the first; null, having built nothing, where the workers cannot hand arrays over (not Node) or
-   * runSync would refuse the job (the caller then builds them all itself).
+   * the first, into `into`'s arrays where given (of their kinds and lengths); `own`: the job is
+   * PoolJob.own (the workers hold fresh arrays for theirs). Null, having built nothing, where the
+   * workers cannot hand arrays over (not Node), `into` has one of theirs, or runSync would refuse the
+   * job (the caller then builds them all itself).
    */
-  copyOutSync(desc: number, count: number): OutArray[] | null {
-    if (!this.workers.every((w) => w.receive)) return null;
-    const chunks = this.chunks;
-    const bounds = Int32Array.from({ length: chunks + 1 }, (_, c) => (c === 0 ? 0 : Math.min(count, Math.max(c, count - chunks + c))));
-    const out: (OutArray | undefined)[] = new Array(count);
-    const inline = (_job: PoolJob, start: number, end: number): void => {
-      for (let k = start; k < end; k++) out[k] = buildArray(this.memory.buffer, desc, k);
-    };
-    const workers = this.workers;
-    // what a copy-out that threw on this thread left behind (a worker posts before the job is done, so
-    // every earlier job's arrays are in the ports by now)
-    for (const w of workers) while (w.receive!() !== undefined);
-    if (!this.runSync({ kernel: C.COPY_OUT, args: [desc], bounds }, inline)) return null;
-    for (let c = 1; c < chunks; c++) {
-      if (bounds[c + 1] === bounds[c] || out[bounds[c]]) continue;
-      const built = workers[c - 1].receive!() as OutArray[] | undefined;
-      if (built?.length !== bounds[c + 1] - bounds[c]) throw new Error(`internal: worker ${c - 1} handed over no arrays of its copy-out`);
-      built.forEach((a, k) => (out[bounds[c] + k] = a));
-    }
-    return out as OutArray[];
+  copyOutSync(desc: number, count: number, into?: (OutArray | undefined)[], own = false): OutArray[] | null {
+    const body = this.options.copyOut;
+    return body && this.handsOver ? body(this, (w) => this.workers[w]?.receive?.(), desc, count, into, own) : null;
   }
 
   /**
@@ -238,7 +232,7 @@ export class WorkerPool {
       if (job.bounds[1] > job.bounds[0]) inline(job, job.bounds[0], job.bounds[1]);
       // then every chunk no worker has claimed yet: a worker still waiting for a core costs nothing
       // (not while a test hook makes a worker fail: that worker must meet its job)
-      if (Atomics.load(ctl, C.FAIL_AT) === 0) {
+      if (Atomics.load(ctl, C.FAIL_AT) === 0 && !job.own) {
         for (let c = 1; c < this.chunks; c++) {
           if (!C.claim(ctl, c, epoch)) continue;
           if (job.bounds[c + 1] > job.bounds[c]) {

@@ -21,7 +21,7 @@ export const SPGEMM_POOL_FLOOR = 16384;
 const LANCZOS_GROUP = 1024;
 
 /** A CSR matrix in the WebAssembly memory, values as f64 (cc = 1) or c128 pairs (cc = 2). */
-interface Resident {
+export interface Resident {
   rows: number;
   cols: number;
   nnz: number;
@@ -74,6 +74,9 @@ export class CpuSparseSession implements SparseSession {
   spgemm(A: CSRMatrix, B: CSRMatrix, dtype: DType, out?: CSRMatrix): CSRMatrix {
     const cc = components(dtype);
     const [a, b] = [this.upload(A, cc), this.upload(B, cc)];
+    // fresh arrays whose first touches a worker takes during the numeric pass (Node's pool: a chunk loaded with it)
+    const fresh = out ? undefined : this.backend.spgemmFresh;
+    if (fresh?.suits(this.backend, A, B)) return fresh.freshProduct(this.backend, dtype, A.rows, B.cols, cc, (numeric) => this.multiply(a, b, 0, true, numeric));
     const once = this.multiplyOnce(a, b, A, B, dtype, out);
     if (once) return once;
     const C = this.multiply(a, b);
@@ -511,7 +514,7 @@ export class CpuSparseSession implements SparseSession {
    * B + diag(scale)·A·B; `ordered` false leaves each row's columns unsorted (f64: an intermediate that
    * only another product reads).
    */
-  private multiply(A: Resident, B: Resident, scale = 0, ordered = true): Resident {
+  private multiply(A: Resident, B: Resident, scale = 0, ordered = true, numeric?: (pass: NumericPass) => void): Resident {
     const backend = this.backend;
     const [m, n, cc] = [A.rows, B.cols, A.cc];
     const chunks = A.nnz < SPGEMM_POOL_FLOOR ? 1 : backend.threads;
@@ -542,8 +545,10 @@ export class CpuSparseSession implements SparseSession {
       const bounds = split((i) => before[i] + i);
       const ci = this.alloc(C, 4 * nnz);
       const cv = this.alloc(C, 8 * cc * nnz);
-      if (cc === 2) backend.runChunksSync('spgemm_c128', [A.ptr, A.idx, A.val, B.ptr, B.idx, B.val, n, 0, slots.ptr, cp.ptr, ci.ptr, cv.ptr], bounds, 8);
-      else backend.runChunksSync('spgemm_f64', [A.ptr, A.idx, A.val, B.ptr, B.idx, B.val, n, scale, ordered ? 1 : 0, 0, slots.ptr, cp.ptr, ci.ptr, cv.ptr], bounds, 10);
+      const c2 = cc === 2;
+      const pass: NumericPass = { kernel: c2 ? 'spgemm_c128' : 'spgemm_f64', args: [A.ptr, A.idx, A.val, B.ptr, B.idx, B.val, n, ...(c2 ? [0] : [scale, ordered ? 1 : 0, 0]), slots.ptr, cp.ptr, ci.ptr, cv.ptr], chunkArg: c2 ? 8 : 10, bounds, before: fl, nnz };
+      if (numeric) numeric(pass);
+      else backend.runChunksSync(pass.kernel, pass.args, bounds, pass.chunkArg);
       [C.nnz, C.ptr, C.idx, C.val] = [nnz, cp.ptr, ci.ptr, cv.ptr];
       return C;
     } catch (e) {
@@ -553,6 +558,20 @@ export class CpuSparseSession implements SparseSession {
       for (const r of work) r.dispose();
     }
   }
+}
+
+/**
+ * The numeric pass of a two-pass product (the product's arrays allocated at its `nnz` entries): the
+ * kernel over `bounds` with `args`, argument `chunkArg` (the chunks' workspaces) offset by 16·c bytes for
+ * chunk c, as runChunksSync does; `before` holds the multiply-adds before each row (m + 1 f64).
+ */
+export interface NumericPass {
+  kernel: string;
+  args: number[];
+  chunkArg: number;
+  bounds: Int32Array;
+  before: Region;
+  nnz: number;
 }
 
 /**
@@ -594,7 +613,7 @@ function checkEntries(out: CSRMatrix, nnz: number): void {
   if (out.nnz !== nnz) throw new ShapeError(`spgemm: the product has ${nnz} entries and out has ${out.nnz}; out must have the product's entries`);
 }
 
-function free(r: Resident): void {
+export function free(r: Resident): void {
   for (const region of r.regions) region.dispose();
   r.regions.length = 0;
   r.sd?.dispose();

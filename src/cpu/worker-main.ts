@@ -4,7 +4,7 @@
  * loops: spin briefly, sleep on the control block, run its range of the current job, report.
  */
 import * as C from './control.js';
-import { buildArray } from './copy-out.js';
+import { arrayClass, buildArray, fits, touched, type OutArray } from './copy-out.js';
 import { TIER_UP_REPS } from './tier-up.js';
 
 type Post = (msg: unknown) => void;
@@ -29,6 +29,8 @@ export async function workerMain(init: C.WorkerInit, post: Post, exit: (code: nu
   post({ type: 'ready' });
   if (init.tierUp) tierUp(init.tierUp, fns, ctl, me, seen);
   const call: number[] = [];
+  // a fresh-array job's array (C.FRESH), for this worker's next copy-out array of its kind and length
+  let kept: OutArray | null = null;
   for (;;) {
     // Spin for a while after each job: the next call of an iterative solver usually comes within
     // microseconds, and waking from Atomics.wait costs tens of them. Then sleep until notified.
@@ -57,9 +59,16 @@ export async function workerMain(init: C.WorkerInit, post: Post, exit: (code: nu
         if (out > 0) call[out - 1] += 16 * (me + 1);
         const kernel = ctl[C.KERNEL];
         if (kernel === C.COPY_OUT) {
-          const built = Array.from({ length: end - start }, (_, k) => buildArray(init.memory.buffer, args[0], start + k));
+          const spare = kept;
+          kept = null;
+          const buffer = init.memory.buffer;
+          const built = Array.from({ length: end - start }, (_, k) => buildArray(buffer, args[0], start + k, fits(spare, buffer, args[0], start + k) ? spare : undefined));
           // posted before DONE: the caller takes them once the job is done
           init.port!.postMessage(built, built.map((a) => a.buffer as ArrayBuffer));
+        } else if (kernel === C.FRESH) {
+          kept = null; // the last one dropped before the next is allocated
+          kept = touched(new (arrayClass(args[0]))(args[1]));
+          Atomics.store(new Int32Array(init.memory.buffer, args[2], 1), 0, 1);
         } else {
           call.push(start, end);
           fns[kernel](...call);
