@@ -163,6 +163,9 @@ export const RHS_RANGE = 16;
 /** The range for an f64 solve (the direct solvers'): only b near f64's edges, subnormal or huge, is scaled. */
 export const F64_RHS_RANGE = 900;
 
+/** The range of max |aᵢⱼ| beyond which rt.solve's CPU path solves a copy of A scaled by a power of two (runtime solveMatrixOn). */
+export const F64_MATRIX_RANGE = 128;
+
 /** The power of two e with ‖b‖ ≈ 2^e where b is to be scaled, else 0 (b = 0, not finite, or within 2^±range), from `norm` = ‖b‖₂. */
 export function rhsExponent(norm: number, range = RHS_RANGE): number {
   if (!(norm > 0) || !Number.isFinite(norm)) return 0;

@@ -202,6 +202,11 @@ export interface SolveOutcome extends TrueSolveResult {
   preconditionerDetail: string;
   /** the path the solve ran on */
   path: PathId;
+  /**
+   * Where the Krylov solve ran on a copy of A scaled by 2^matrixExponent (exact in binary; A's largest
+   * |aᵢⱼ| outside 2^±16 on a GPU path, 2^±128 on the CPU path): that power. x and the residuals are A's.
+   */
+  matrixExponent?: number;
 }
 
 /** Options of {@link Runtime.upload}: the storage format, and the conversion options of {@link convert}. */

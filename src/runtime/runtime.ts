@@ -1,5 +1,5 @@
 import { checkMemoryFloor, withMemoryBudget } from '../memory-budget.js';
-import { accurateResidualNorm, F64_RHS_RANGE, hostNorm, hostResidual, rhsExponent, rhsExponentOf, scaleBy, scaledCsr } from '../host-spmv.js';
+import { accurateResidualNorm, F64_MATRIX_RANGE, F64_RHS_RANGE, hostNorm, hostResidual, rhsExponent, rhsExponentOf, scaleBy, scaledCsr } from '../host-spmv.js';
 import { ANY_NUMBER, FINITE_NON_NEGATIVE, NON_NEGATIVE, NON_NEGATIVE_INTEGER, POSITIVE_INTEGER, checkBoolean, checkChoice, checkFunction, checkNumber, checkOptions, checkScalar, checkSignal, inRange, requireNumber } from '../options-check.js';
 import { checkSingleRange, vectorData } from '../vector-data.js';
 import { DOT_OPTION_KEYS, EXPLAIN_OPTION_KEYS, RUNTIME_OPTION_KEYS, SOLVE_OPTION_KEYS, SPGEMM_OPTION_KEYS, SPMV_OPTION_KEYS, UPLOAD_OPTION_KEYS, WEBGPU_OPTION_KEYS } from './options.js';
@@ -17,7 +17,7 @@ import type { CpuBackend } from '../cpu/backend.js';
 import type { AutoSolveOptions, Backend, Capabilities, ExplainSolveOptions, GmresOptions, RuntimeOptions, SolveOptions, SolveOutcome, SpgemmOptions, SpmvOptions, UploadOptions, VectorLike } from './options.js';
 import { AUTO_SOLVE_OPTION_KEYS, EXPLAIN_SOLVE_OPTION_KEYS, GMRES_OPTION_KEYS, PRECONDITIONER_OPTION_KEYS } from './options.js';
 import { PreconditionerHandle } from './preconditioner.js';
-import { chooseDirect, chooseSolve, DIRECT_MAX_N, directResidualBound, looseNormsOf, seedScaledLooseNorms, seedSymmetricAbsNorms, SOLVE_METHODS, type DirectEstimate, type KrylovMethod, type PathSolveInfo, type SolveCandidate, type SolveExplanation, type SolveMethod } from '../solvers/solve.js';
+import { chooseDirect, chooseSolve, DIRECT_MAX_N, directResidualBound, looseNormsOf, sampleOutside, seedScaledLooseNorms, seedSymmetricAbsNorms, SOLVE_METHODS, type DirectEstimate, type KrylovMethod, type PathSolveInfo, type SolveCandidate, type SolveExplanation, type SolveMethod } from '../solvers/solve.js';
 import type { PreconditionerOperator } from '../solvers/operator.js';
 import { checkPreconditionerOptions, planPreconditioner, type PreconditionerKind, type PreconditionerOptions, type PreconditionerPlan } from '../solvers/precond/index.js';
 import { pathLanczosBounds } from '../solvers/precond/chebyshev.js';
@@ -1559,6 +1559,8 @@ export class Runtime implements HandleOwner {
     reasons.push(...choice.reasons);
     if (!direct && first.preconditioner === 'jacobi' && this.scalarJacobi(h, p, csr)) reasons.push(JACOBI_AS_NONE);
     if (!direct && p === this.home && h.format === 'dia' && compactValues(csr)) reasons.push(COMPACT_DIA);
+    const e = direct ? 0 : this.solveMatrixOn(h, p).e;
+    if (e) reasons.push(`runs A·2^${-e} (exact), x scaled back`);
     const text = [
       direct
         ? `DIRECT factorization (cholesky, ldlt or lu as rt.factor's kind 'auto' decides) on the host CPU, ${A.rows}×${A.cols} ${A.dtype}, ${A.nnz} nonzeros${d?.estimate ? `; estimated fill ${d.estimate.fillNnz}, ${d.estimate.flops.toExponential(2)} flops, ${d.estimate.ordering} ordering` : ''}`
@@ -1569,7 +1571,7 @@ export class Runtime implements HandleOwner {
       ...reasons.map((r) => `  - ${r}`),
     ].join('\n');
     return {
-      op: 'solve', path: p.id, method: direct ? 'direct' : first.method, preconditioner: direct ? 'none' : first.preconditioner, fallbacks, structure, reasons, text,
+      op: 'solve', path: p.id, method: direct ? 'direct' : first.method, preconditioner: direct ? 'none' : first.preconditioner, fallbacks, structure, reasons, text, ...(e ? { matrixExponent: -e } : {}),
       ...(d?.estimate ? { direct: d.estimate } : {}),
     };
   }
@@ -1724,8 +1726,8 @@ export class Runtime implements HandleOwner {
     const p = asked ?? this.solvePath(h, undefined);
     // the path ready before pathSolveInfo uploads A there: a WebGPU upload then splits f64 values on the GPU
     await this.ready(p);
-    // a GPU path solves A scaled by a power of two into its f32 exponent range (gpuSolveMatrix), x scaled back
-    const s = p.cost.kind === 'gpu' ? this.gpuSolveMatrix(h) : { h, csr, e: 0 };
+    // A scaled by a power of two into the path's range (solveMatrixOn), x scaled back
+    const s = this.solveMatrixOn(h, p);
     const pc = handle && s.e !== 0 ? this.scaledPreconditioner(handle, s.h) : handle;
     // A's copy on the path first: on the CPU path of one thread, a DIA copy then gives the structure its faster pass
     const info = this.pathSolveInfo(p, h);
@@ -1779,7 +1781,7 @@ export class Runtime implements HandleOwner {
       // a breakdown (CG on a matrix that is not definite) moves rt.solve's choice to its next candidate
       if (r.reason !== 'breakdown' || c + 1 === choice.candidates.length) {
         this.keepHostCopy(b64);
-        return { ...r, method: cand.method, preconditioner: cand.preconditioner, preconditionerDetail: description, path: p.id, ...(directFallback ? { directFallback } : {}) };
+        return { ...r, method: cand.method, preconditioner: cand.preconditioner, preconditionerDetail: description, path: p.id, ...(directFallback ? { directFallback } : {}), ...(s.e ? { matrixExponent: -s.e } : {}) };
       }
     }
   }
@@ -1796,6 +1798,18 @@ export class Runtime implements HandleOwner {
   private keepHostCopy(a: Float64Array): void {
     this.hostCopies.push(a);
     if (this.hostCopies.length > HOST_COPIES_KEPT) this.hostCopies.shift();
+  }
+
+  /**
+   * A as p's Krylov solve runs it: a GPU path's gpuSolveMatrix; on the CPU path the same copy where max
+   * |aᵢⱼ| leaves 2^±F64_MATRIX_RANGE — its dot products of squares over- or underflow from ≈ 2^±500 (494_bus·2^1000:
+   * CG 'nan' after 19 iterations, BiCGSTAB + SSOR 'maxIter' at a relative residual of 2e-2 where A converges
+   * in 264), a pass over A's values only where a sample of them is out of range (sampleOutside).
+   */
+  private solveMatrixOn(h: MatrixHandle, p: Path): { h: MatrixHandle; csr: CSRMatrix; e: number } {
+    if (p.cost.kind === 'gpu') return this.gpuSolveMatrix(h);
+    const { csr } = this.solveStructureOf(h);
+    return sampleOutside(csr) && rhsExponent(looseNormsOf(csr).maxAbs, F64_MATRIX_RANGE) ? this.gpuSolveMatrix(h) : { h, csr, e: 0 };
   }
 
   /**
