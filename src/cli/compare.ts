@@ -15,6 +15,7 @@ import { jsCsrSpmv } from '../host-spmv.js';
 import { storedBytes } from '../runtime/cost.js';
 import { CPU_COST } from '../cpu/path.js';
 import { timeResidentSpmv } from './timing.js';
+import { memoryBudgetMB, runtimeMemoryDefaultMB } from '../memory-budget.js';
 
 /** A matrix to compare on: a name and a loader returning canonical CSR in f64 or c128. */
 export interface MatrixSource {
@@ -168,19 +169,24 @@ export async function* compare(sources: MatrixSource[], options: CompareOptions 
     if (!runtimes.length) return;
     for (const src of sources) {
       const base = src.load();
-      for (const dtype of dtypes) {
+      // the dtypes whose rows the memory cannot hold (rowsRefusal); none that it can: the input is refused
+      const refused = dtypes.map((dtype) => rowsRefusal(base, dtype, runtimes.filter(([impl]) => !isGpu(impl)).length));
+      if (refused.every(Boolean)) throw new MemoryLimitError(refused[0]!.requestedBytes, `${src.name}: ${refused[0]!.message}`);
+      for (const [d, dtype] of dtypes.entries()) {
         const row = { matrix: src.name, rows: base.rows, cols: base.cols, nnz: base.nnz, dtype };
         if (isComplex(base.dtype) && !isComplex(dtype)) {
           done += perDtype;
           for (const impl of heads) yield { ...row, format: 'js-csr', impl: impl === 'wasm-simd' ? 'js' : impl, skipped: 'complex matrix, real dtype' };
           continue;
         }
-        // a matrix f32 cannot hold (values past ±3.4e38 or below 1.4e-45) is a skipped row, not the end of the run
+        // a matrix f32 cannot hold (values past ±3.4e38 or below 1.4e-45), or one whose rows the memory
+        // cannot hold (rowsRefusal: from sizes, before anything is allocated), is a skipped row, not the end of the run
         let A: CSRMatrix;
         try {
+          if (refused[d]) throw refused[d];
           A = base.astype(dtype);
         } catch (e) {
-          if (!(e instanceof InputRangeError)) throw e;
+          if (!(e instanceof InputRangeError || e instanceof MemoryLimitError)) throw e;
           done += perDtype;
           for (const impl of heads) yield { ...row, format: 'js-csr', impl: impl === 'wasm-simd' ? 'js' : impl, skipped: e.message };
           continue;
@@ -216,9 +222,20 @@ export async function* compare(sources: MatrixSource[], options: CompareOptions 
           const cpuBytes = storedBytes(M, CPU_COST.compactDia);
           for (const [impl, rt] of runtimes) {
             // the format asked for, so that a GPU path lacking it runs what rt.explain says
-            const h = rt.upload(M, { format });
-            const xv = rt.vector(x, dtype);
-            const yv = rt.vector(base.rows, dtype);
+            let h, xv, yv;
+            try {
+              h = rt.upload(M, { format });
+              xv = rt.vector(x, dtype);
+              yv = rt.vector(base.rows, dtype);
+            } catch (e) {
+              // the runtime's memory cannot hold this format's copy beside x and y: a skipped row
+              h?.dispose();
+              xv?.dispose();
+              if (!(e instanceof MemoryLimitError)) throw e;
+              tick(`${src.name} ${format} ${dtype} ${impl}`);
+              yield { ...row, format, impl, skipped: e.message };
+              continue;
+            }
             try {
               if (!isGpu(impl)) {
                 const ms = await timeMedianMs(() => rt.spmv(h, xv, { y: yv }), minMs);
@@ -253,6 +270,27 @@ export async function* compare(sources: MatrixSource[], options: CompareOptions 
   } finally {
     for (const [, rt] of runtimes) rt.dispose();
   }
+}
+
+/**
+ * The MemoryLimitError, from sizes alone, where a dtype's rows cannot fit (else null): each CPU runtime holds x, y and
+ * A as CSR at least in its WebAssembly memory (within its maxMemoryMB), which grows by half again at a
+ * time and stays grown; compare holds the reference x and y in f64 (c128), x and y in the dtype and the
+ * matrix three times (the file's, the dtype's, the reference's) besides — all of it within the memory
+ * budget (--max-memory). A 60-byte file declaring an empty 10⁸×10⁸ matrix ran 130 s of f32 rows at
+ * 8.3 GB (over the 5.9 GiB budget) into the f64 rows' WebAssembly memory error.
+ */
+function rowsRefusal(A: CSRMatrix, dtype: DType, cpuRuntimes: number): MemoryLimitError | null {
+  const MiB = 1048576;
+  const eb = components(dtype) * componentBytes(dtype);
+  const csr = (bytes: number) => 4 * (A.rows + 1) + A.nnz * (4 + bytes);
+  const runtime = (A.rows + A.cols) * eb + csr(eb);
+  const limit = runtimeMemoryDefaultMB() * MiB;
+  const host = (A.rows + A.cols) * (components(dtype) * 8 + eb) + csr(eb) + 2 * csr(components(dtype) * 8) + cpuRuntimes * Math.min(limit, 1.5 * runtime);
+  const [bytes, budget] = runtime > limit ? [runtime, limit] : [host, memoryBudgetMB() * MiB];
+  if (!(bytes > budget)) return null;
+  const what = runtime > limit ? "a CPU runtime's x, y and A" : "the reference vectors, the matrix's copies and the CPU runtimes' memory";
+  return new MemoryLimitError(bytes, `${A.rows}×${A.cols} ${dtype}: ${what} take ${(bytes / MiB).toFixed(0)} MiB, over the memory budget of ${runtime > limit ? 'a runtime' : 'the run (--max-memory)'}, ${(budget / MiB).toFixed(0)} MiB`);
 }
 
 function figures(ms: number, nnz: number, cplx: boolean, bytes: number, y: ArrayLike<number>, ref: ArrayLike<number>) {

@@ -315,7 +315,9 @@ export class ResidentVector extends Replicated<PathVector, ValueArray> {
   read(): Promise<ValueArray> {
     return inOrder([this], async () => {
       const home = this.owner.home;
-      return (await home.read(await this.on(home))).slice();
+      const copy = await this.on(home);
+      // disposed since (its region freed: 'memory region was used after dispose()')
+      return (await home.read(this.live() && copy)).slice();
     });
   }
   /**

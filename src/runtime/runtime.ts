@@ -17,7 +17,7 @@ import type { CpuBackend } from '../cpu/backend.js';
 import type { AutoSolveOptions, Backend, Capabilities, ExplainSolveOptions, GmresOptions, RuntimeOptions, SolveOptions, SolveOutcome, SpgemmOptions, SpmvOptions, UploadOptions, VectorLike } from './options.js';
 import { AUTO_SOLVE_OPTION_KEYS, EXPLAIN_SOLVE_OPTION_KEYS, GMRES_OPTION_KEYS, PRECONDITIONER_OPTION_KEYS } from './options.js';
 import { PreconditionerHandle } from './preconditioner.js';
-import { chooseDirect, chooseSolve, DIRECT_MAX_N, directResidualBound, looseNormsOf, sampleOutside, seedScaledLooseNorms, seedSymmetricAbsNorms, SOLVE_METHODS, type DirectEstimate, type KrylovMethod, type PathSolveInfo, type SolveCandidate, type SolveExplanation, type SolveMethod } from '../solvers/solve.js';
+import { chooseDirect, chooseSolve, DIRECT_MAX_N, directResidualBound, looseNormsOf, seedScaledLooseNorms, seedSymmetricAbsNorms, SOLVE_METHODS, type DirectEstimate, type KrylovMethod, type PathSolveInfo, type SolveCandidate, type SolveExplanation, type SolveMethod } from '../solvers/solve.js';
 import type { PreconditionerOperator } from '../solvers/operator.js';
 import { checkPreconditionerOptions, planPreconditioner, type PreconditionerKind, type PreconditionerOptions, type PreconditionerPlan } from '../solvers/precond/index.js';
 import { pathLanczosBounds } from '../solvers/precond/chebyshev.js';
@@ -679,6 +679,8 @@ export class Runtime implements HandleOwner {
 
   /** `offer`: given the host copy converted for the upload, where one was made. */
   private matrixOnNow(h: MatrixHandle, p: Path, op: SpmvScalars['op'], offer?: (copy: SparseMatrix) => void): PathMatrix {
+    // disposed while an operation waited: a copy made now would never be freed (a solve leaked A's)
+    h.live();
     const format = this.formatFor(h, p);
     const key = `${p.id}:${format}`;
     let m = h.copies.get(key);
@@ -1521,7 +1523,7 @@ export class Runtime implements HandleOwner {
     if (!asked && n > DIRECT_MAX_N) {
       d = { plan: null, direct: false, reason: `no direct factorization: ${n} unknowns > ${DIRECT_MAX_N}, where the ordering alone costs more than a preconditioned Krylov solve` };
     } else {
-      const plan = planFactor(csr, 'auto', 'auto', cpuSymbolicKernels(this.cpu.backend));
+      const plan = withMemoryBudget(this.cpu.memoryBudgetMB, () => planFactor(csr, 'auto', 'auto', cpuSymbolicKernels(this.cpu.backend)));
       const { fillNnz, flops, bytes } = plan.a.cost;
       const estimate = { fillNnz, flops, bytes, ordering: plan.a.ordering };
       const c = chooseDirect(estimate, n, csr.nnz, plan.C.complex, this.cpu.memoryBudgetMB * 1048576);
@@ -1560,7 +1562,7 @@ export class Runtime implements HandleOwner {
     if (!direct && first.preconditioner === 'jacobi' && this.scalarJacobi(h, p, csr)) reasons.push(JACOBI_AS_NONE);
     if (!direct && p === this.home && h.format === 'dia' && compactValues(csr)) reasons.push(COMPACT_DIA);
     const e = direct ? 0 : this.solveMatrixOn(h, p).e;
-    if (e) reasons.push(`runs A·2^${-e} (exact), x scaled back`);
+    if (e) reasons.push(`runs A·2^${-e} (exact)`);
     const text = [
       direct
         ? `DIRECT factorization (cholesky, ldlt or lu as rt.factor's kind 'auto' decides) on the host CPU, ${A.rows}×${A.cols} ${A.dtype}, ${A.nnz} nonzeros${d?.estimate ? `; estimated fill ${d.estimate.fillNnz}, ${d.estimate.flops.toExponential(2)} flops, ${d.estimate.ordering} ordering` : ''}`
@@ -1608,6 +1610,11 @@ export class Runtime implements HandleOwner {
     // one otherwise, and the solver ops that tell its preconditioners, wait until a Krylov solve runs:
     // a factorization that meets tol needs neither (≈ 0.1–0.5 ms of a small direct solve)
     const asked = o.path || this.forced ? this.usable(o.path) : null;
+    // refused from sizes before any pass over A: a Krylov solve on the CPU path holds b, x and r in its
+    // memory at least (an empty 10⁸×10⁸ matrix: 3 s and 2.9 GB of structure pass and copies first)
+    if (o.method !== 'direct' && (asked ? asked === this.home : !this.paths[1])) {
+      withMemoryBudget(this.cpu.memoryBudgetMB, () => checkMemoryFloor(this.memoryInUse + 3 * h.rows * elementBytes(h.dtype), `${where}: b, x and r on the CPU path`));
+    }
     const analysis = this.solveStructureOf(h);
     const csr = analysis.csr;
     const d = method ? null : this.wantsDirect(h, csr, o.method, o.preconditioner);
@@ -1622,7 +1629,10 @@ export class Runtime implements HandleOwner {
     const host = async (v: VectorLike) => new Float64Array(v instanceof ResidentVector ? await v.read() : v);
     const bRead = bIn instanceof ResidentVector ? bIn.read().then((v) => this.hostCopy(v)) : this.hostCopy(bIn);
     const x0Read = x0In === undefined ? undefined : host(x0In);
-    const [b64, x0Data] = await Promise.all([bRead, x0Read]);
+    // a resident b or x0 disposed before its read ran: named as passed (it said 'memory region was used after dispose()')
+    const [b64, x0Data] = await Promise.all([bRead, x0Read]).catch((e) => {
+      throw e instanceof DisposedError ? new DisposedError(`${where}: ${(bIn as ResidentVector).disposed ? 'b' : 'x0'}`) : e;
+    });
     let x0 = x0Data;
     let directFallback: string | undefined;
     // the factorization proved A singular or not positive definite: CG's premise is false
@@ -1726,6 +1736,9 @@ export class Runtime implements HandleOwner {
     const p = asked ?? this.solvePath(h, undefined);
     // the path ready before pathSolveInfo uploads A there: a WebGPU upload then splits f64 values on the GPU
     await this.ready(p);
+    // A disposed since the call (while b was read or A factorized): not copied to the path again
+    const gone = () => h.disposed && new DisposedError(`${where}: A (disposed during the solve)`);
+    if (gone()) throw gone();
     // A scaled by a power of two into the path's range (solveMatrixOn), x scaled back
     const s = this.solveMatrixOn(h, p);
     const pc = handle && s.e !== 0 ? this.scaledPreconditioner(handle, s.h) : handle;
@@ -1771,7 +1784,7 @@ export class Runtime implements HandleOwner {
         // their freed parts ('csr matrix was used after dispose()', a path's vector)
         if (e instanceof DisposedError) {
           this.live();
-          if (h.disposed) throw new DisposedError(`${where}: A (disposed during the solve)`);
+          if (gone()) throw gone();
           handle?.live();
         }
         throw e;
@@ -1804,12 +1817,16 @@ export class Runtime implements HandleOwner {
    * A as p's Krylov solve runs it: a GPU path's gpuSolveMatrix; on the CPU path the same copy where max
    * |aᵢⱼ| leaves 2^±F64_MATRIX_RANGE — its dot products of squares over- or underflow from ≈ 2^±500 (494_bus·2^1000:
    * CG 'nan' after 19 iterations, BiCGSTAB + SSOR 'maxIter' at a relative residual of 2e-2 where A converges
-   * in 264), a pass over A's values only where a sample of them is out of range (sampleOutside).
+   * in 264).
    */
   private solveMatrixOn(h: MatrixHandle, p: Path): { h: MatrixHandle; csr: CSRMatrix; e: number } {
     if (p.cost.kind === 'gpu') return this.gpuSolveMatrix(h);
     const { csr } = this.solveStructureOf(h);
-    return sampleOutside(csr) && rhsExponent(looseNormsOf(csr).maxAbs, F64_MATRIX_RANGE) ? this.gpuSolveMatrix(h) : { h, csr, e: 0 };
+    // the largest |aᵢⱼ| of a strided sample of ≤ 1024 values out of range: all of them read (no pass, no copy for a matrix of ordinary scale)
+    const v = csr.values;
+    let m = 0;
+    for (let k = 0; k < v.length; k += Math.ceil(v.length / 1024)) m = Math.max(m, Math.abs(v[k]));
+    return rhsExponent(m, F64_MATRIX_RANGE) && rhsExponent(looseNormsOf(csr).maxAbs, F64_MATRIX_RANGE) ? this.gpuSolveMatrix(h) : { h, csr, e: 0 };
   }
 
   /**
@@ -2418,6 +2435,8 @@ export class Runtime implements HandleOwner {
       if (h.disposed) throw new DisposedError(`${what} (a handle of another runtime)`);
       throw new SimdglError('E_FOREIGN', `${what} belongs to another runtime`);
     }
+    // named as the caller passed it ('solve: b'), not by its kind ('resident vector was used after dispose()')
+    if (h.disposed) throw new DisposedError(what);
     return h;
   }
 

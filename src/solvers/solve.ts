@@ -1,6 +1,6 @@
 import { amgPays } from './amg/index.js';
 import type { CSRMatrix } from '../formats/csr.js';
-import { F64_MATRIX_RANGE, hostNorm, hostResidual, hostResidualNorm, RHS_RANGE, rhsExponentOf, scaleBy } from '../host-spmv.js';
+import { hostNorm, hostResidual, hostResidualNorm, RHS_RANGE, rhsExponentOf, scaleBy } from '../host-spmv.js';
 import { InputRangeError } from '../errors.js';
 import type { ValueArray } from '../dtype.js';
 import type { PathId } from '../path.js';
@@ -386,18 +386,6 @@ export function looseNormsOf(A: CSRMatrix): LooseNorms {
   let loose = LOOSE_NORMS.get(A);
   if (!loose) LOOSE_NORMS.set(A, (loose = looseAbsNorms(A)));
   return loose;
-}
-
-/**
- * Whether the largest |aᵢⱼ| of a strided sample of A's value array (≤ 1024 entries) is outside 2^±range:
- * rt.solve's CPU path reads all of them for its scale (looseNormsOf) only then — a matrix of ordinary
- * scale costs no pass. (A sample of zeros, or one that misses a matrix's few huge entries, scales nothing.)
- */
-export function sampleOutside(A: CSRMatrix, range = F64_MATRIX_RANGE): boolean {
-  const v = A.values;
-  let m = 0;
-  for (let k = 0; k < v.length; k += Math.ceil(v.length / 1024)) m = Math.max(m, Math.abs(v[k]));
-  return m > 0 && Math.abs(Math.log2(m)) > range;
 }
 
 /** B = 2^e·A (the same pattern, its values scaled exactly): its loose norms are A's scaled, with no pass over B. */

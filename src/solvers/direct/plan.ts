@@ -6,6 +6,7 @@
 import type { CSRMatrix } from '../../formats/csr.js';
 import type { SparseMatrix } from '../../formats/index.js';
 import { ShapeError, UnsupportedError } from '../../errors.js';
+import { checkMemoryFloor } from '../../memory-budget.js';
 import { shownValue } from '../../shown-value.js';
 import { analyze, bandAnalysis, btfAnalysis, denseAnalysis, type Analysis, type OrderingName } from './analysis.js';
 import type { BlockTriangular } from './btf.js';
@@ -53,6 +54,10 @@ export function planFactor(A: SparseMatrix, kind: FactorKind, ordering: Ordering
   if (!KINDS.includes(kind)) throw new UnsupportedError(`factor: kind must be ${KINDS.map((k) => `'${k}'`).join(', ')}, got ${shownValue(kind)}`);
   if (!ORDERINGS.includes(ordering)) throw new UnsupportedError(`factor: ordering must be ${ORDERINGS.map((k) => `'${k}'`).join(', ')}, got ${shownValue(ordering)}`);
   const csr = squareCsr(A, 'factor');
+  // refused from sizes before any pass: the columns' copy and the ordering's, tree's and counts' arrays
+  // take at least 7 Int32Arrays of n and 2 of nnz (an empty 10⁸×10⁸ matrix ran 3 s into its symbolic
+  // phase, ≈ 200 bytes a row, and crashed Node out of memory)
+  checkMemoryFloor(4 * (7 * csr.rows + 2 * csr.nnz), `factor: the symbolic phase of ${csr.rows} rows`);
   const { C, sym, symmetry } = columnsOf(csr, sk);
   if ((kind === 'cholesky' || kind === 'ldlt') && C.complex) {
     throw new UnsupportedError(`factor: kind '${kind}' takes real matrices; use kind: 'lu' for complex ones`);
