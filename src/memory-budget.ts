@@ -132,10 +132,11 @@ export function releaseMemory(bytes: number): void {
 
 /**
  * Throws MemoryLimitError, counting nothing, when an operation's lower bound `bytes` (what it cannot
- * do without) already passes the budget: refused before any work, not after the first gigabytes.
+ * do without) already passes the budget (`budgetMB` where given, else the scope's or the module's):
+ * refused before any work, not after the first gigabytes.
  */
-export function checkMemoryFloor(bytes: number, what: string): void {
-  const budget = scope ? scope.budget : memoryBudgetMB() * MiB;
+export function checkMemoryFloor(bytes: number, what: string, budgetMB?: number): void {
+  const budget = budgetMB ? budgetMB * MiB : scope ? scope.budget : memoryBudgetMB() * MiB;
   if (!(bytes <= budget)) throw new MemoryLimitError(bytes, `${what} needs at least ${fmt(bytes)}, over the memory budget of ${fmt(budget)} (raise it with setMemoryBudget() or the maxMemoryMB option)`);
 }
 

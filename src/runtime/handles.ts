@@ -315,9 +315,7 @@ export class ResidentVector extends Replicated<PathVector, ValueArray> {
   read(): Promise<ValueArray> {
     return inOrder([this], async () => {
       const home = this.owner.home;
-      const copy = await this.on(home);
-      // disposed since (its region freed: 'memory region was used after dispose()')
-      return (await home.read(this.live() && copy)).slice();
+      return (await home.read(await this.on(home))).slice();
     });
   }
   /**

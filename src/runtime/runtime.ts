@@ -1495,8 +1495,8 @@ export class Runtime implements HandleOwner {
   }
 
   private pathSolveInfo(p: Path, A: MatrixHandle): PathSolveInfo {
-    // a GPU path holds the copy its solves run (gpuSolveMatrix): A's own values may be past f32's range there
-    const h = p.cost.kind === 'gpu' ? this.gpuSolveMatrix(A).h : A;
+    // the copy the path's solves run (solveMatrixOn): A's own values may be past f32's range on a GPU path
+    const h = this.solveMatrixOn(A, p).h;
     // the host matrix matrixOn made p's copy from: on another path than the CPU the canonical CSR, not
     // h.host (its CPU format made for nothing: a DIA conversion, 218 ms of a first WebGPU solve of
     // poisson3D(128) on the H100 machine's host, bench/device/results-2026-11-27-eighth/amggpu/call2)
@@ -1523,7 +1523,7 @@ export class Runtime implements HandleOwner {
     if (!asked && n > DIRECT_MAX_N) {
       d = { plan: null, direct: false, reason: `no direct factorization: ${n} unknowns > ${DIRECT_MAX_N}, where the ordering alone costs more than a preconditioned Krylov solve` };
     } else {
-      const plan = withMemoryBudget(this.cpu.memoryBudgetMB, () => planFactor(csr, 'auto', 'auto', cpuSymbolicKernels(this.cpu.backend)));
+      const plan = planFactor(csr, 'auto', 'auto', cpuSymbolicKernels(this.cpu.backend));
       const { fillNnz, flops, bytes } = plan.a.cost;
       const estimate = { fillNnz, flops, bytes, ordering: plan.a.ordering };
       const c = chooseDirect(estimate, n, csr.nnz, plan.C.complex, this.cpu.memoryBudgetMB * 1048576);
@@ -1562,7 +1562,6 @@ export class Runtime implements HandleOwner {
     if (!direct && first.preconditioner === 'jacobi' && this.scalarJacobi(h, p, csr)) reasons.push(JACOBI_AS_NONE);
     if (!direct && p === this.home && h.format === 'dia' && compactValues(csr)) reasons.push(COMPACT_DIA);
     const e = direct ? 0 : this.solveMatrixOn(h, p).e;
-    if (e) reasons.push(`runs A·2^${-e} (exact)`);
     const text = [
       direct
         ? `DIRECT factorization (cholesky, ldlt or lu as rt.factor's kind 'auto' decides) on the host CPU, ${A.rows}×${A.cols} ${A.dtype}, ${A.nnz} nonzeros${d?.estimate ? `; estimated fill ${d.estimate.fillNnz}, ${d.estimate.flops.toExponential(2)} flops, ${d.estimate.ordering} ordering` : ''}`
@@ -1612,9 +1611,8 @@ export class Runtime implements HandleOwner {
     const asked = o.path || this.forced ? this.usable(o.path) : null;
     // refused from sizes before any pass over A: a Krylov solve on the CPU path holds b, x and r in its
     // memory at least (an empty 10⁸×10⁸ matrix: 3 s and 2.9 GB of structure pass and copies first)
-    if (o.method !== 'direct' && (asked ? asked === this.home : !this.paths[1])) {
-      withMemoryBudget(this.cpu.memoryBudgetMB, () => checkMemoryFloor(this.memoryInUse + 3 * h.rows * elementBytes(h.dtype), `${where}: b, x and r on the CPU path`));
-    }
+    // (a factorization's floor is stricter: planFactor)
+    if (asked ? asked === this.home : !this.paths[1]) checkMemoryFloor(this.memoryInUse + 3 * h.rows * elementBytes(h.dtype), `${where}: b, x and r`, this.cpu.memoryBudgetMB);
     const analysis = this.solveStructureOf(h);
     const csr = analysis.csr;
     const d = method ? null : this.wantsDirect(h, csr, o.method, o.preconditioner);
@@ -1736,9 +1734,6 @@ export class Runtime implements HandleOwner {
     const p = asked ?? this.solvePath(h, undefined);
     // the path ready before pathSolveInfo uploads A there: a WebGPU upload then splits f64 values on the GPU
     await this.ready(p);
-    // A disposed since the call (while b was read or A factorized): not copied to the path again
-    const gone = () => h.disposed && new DisposedError(`${where}: A (disposed during the solve)`);
-    if (gone()) throw gone();
     // A scaled by a power of two into the path's range (solveMatrixOn), x scaled back
     const s = this.solveMatrixOn(h, p);
     const pc = handle && s.e !== 0 ? this.scaledPreconditioner(handle, s.h) : handle;
@@ -1784,7 +1779,7 @@ export class Runtime implements HandleOwner {
         // their freed parts ('csr matrix was used after dispose()', a path's vector)
         if (e instanceof DisposedError) {
           this.live();
-          if (gone()) throw gone();
+          if (h.disposed) throw new DisposedError(`${where}: A (disposed during the solve)`);
           handle?.live();
         }
         throw e;
@@ -1814,32 +1809,24 @@ export class Runtime implements HandleOwner {
   }
 
   /**
-   * A as p's Krylov solve runs it: a GPU path's gpuSolveMatrix; on the CPU path the same copy where max
-   * |aᵢⱼ| leaves 2^±F64_MATRIX_RANGE — its dot products of squares over- or underflow from ≈ 2^±500 (494_bus·2^1000:
-   * CG 'nan' after 19 iterations, BiCGSTAB + SSOR 'maxIter' at a relative residual of 2e-2 where A converges
-   * in 264).
+   * A as p's Krylov solve runs it: where max |aᵢⱼ| leaves the path's range — a GPU path's 2^±RHS_RANGE,
+   * the CPU path's 2^±F64_MATRIX_RANGE — a copy scaled by 2^-e to max ≈ 1 (rhsExponent) — exact in
+   * binary, so its iterates are the unscaled ones' wherever those stay in range — made once per matrix
+   * and disposed with h; else h itself (e = 0). A GPU path's dot products have f32's exponent: a
+   * permittivity-scaled Poisson matrix (8.85e-12) or a stiffness of 1e11 ended 'breakdown' or 'nan' there
+   * (docs/special-values.md); the CPU path's dot products of squares over- or underflow from ≈ 2^±500
+   * (494_bus·2^1000: CG 'nan' after 19 iterations, BiCGSTAB + SSOR 'maxIter' at a relative residual of
+   * 2e-2 where A converges in 264). Its structure is A's (scale-invariant). max |aᵢⱼ| is looseNormsOf's,
+   * a pass a WebGPU solve's certificate makes anyway; on the CPU path only where a strided sample of ≤ 1024
+   * values is out of range (no pass, no copy for a matrix of ordinary scale). NaN or ±Inf in A: no scaling.
    */
   private solveMatrixOn(h: MatrixHandle, p: Path): { h: MatrixHandle; csr: CSRMatrix; e: number } {
-    if (p.cost.kind === 'gpu') return this.gpuSolveMatrix(h);
-    const { csr } = this.solveStructureOf(h);
-    // the largest |aᵢⱼ| of a strided sample of ≤ 1024 values out of range: all of them read (no pass, no copy for a matrix of ordinary scale)
-    const v = csr.values;
-    let m = 0;
-    for (let k = 0; k < v.length; k += Math.ceil(v.length / 1024)) m = Math.max(m, Math.abs(v[k]));
-    return rhsExponent(m, F64_MATRIX_RANGE) && rhsExponent(looseNormsOf(csr).maxAbs, F64_MATRIX_RANGE) ? this.gpuSolveMatrix(h) : { h, csr, e: 0 };
-  }
-
-  /**
-   * A as a GPU path's Krylov solve runs it: where max |aᵢⱼ| leaves 2^±RHS_RANGE (rhsExponent), a copy
-   * scaled by 2^-e to max ≈ 1 — exact in binary, so its iterates are the unscaled ones' wherever those
-   * stay in range — made once per matrix and disposed with h; else h itself (e = 0). The path's dot
-   * products have f32's exponent: a permittivity-scaled Poisson matrix (8.85e-12) or a stiffness of 1e11
-   * ended 'breakdown' or 'nan' there (docs/special-values.md). Its structure is A's (scale-invariant).
-   * max |aᵢⱼ| is looseNormsOf's, a pass a WebGPU solve's certificate makes anyway (NaN or ±Inf in A: no scaling).
-   */
-  private gpuSolveMatrix(h: MatrixHandle): { h: MatrixHandle; csr: CSRMatrix; e: number } {
     const analysis = this.solveStructureOf(h);
-    if (analysis.gpuScaled === undefined) {
+    const v = analysis.csr.values;
+    let m = 0;
+    for (let k = 0; k < v.length; k += 1 + (v.length >> 10)) m = Math.max(m, Math.abs(v[k]));
+    const gpu = p.cost.kind === 'gpu';
+    if (analysis.gpuScaled === undefined && (gpu || rhsExponent(m, F64_MATRIX_RANGE))) {
       const e = rhsExponent(looseNormsOf(analysis.csr).maxAbs);
       let scaled: SolveAnalysis['gpuScaled'] = null;
       if (e !== 0) {
@@ -1856,10 +1843,12 @@ export class Runtime implements HandleOwner {
       }
       analysis.gpuScaled = scaled;
     }
-    return analysis.gpuScaled ?? { h, csr: analysis.csr, e: 0 };
+    const s = analysis.gpuScaled;
+    // (the CPU path: a copy made for a GPU path, within its own range, is not run)
+    return s && (gpu || Math.abs(s.e) > F64_MATRIX_RANGE) ? s : { h, csr: analysis.csr, e: 0 };
   }
 
-  /** A preconditioner handle's twin for gpuSolveMatrix's scaled copy hs of its matrix: the same kind and options, set up once on hs. */
+  /** A preconditioner handle's twin for solveMatrixOn's scaled copy hs of its matrix: the same kind and options, set up once on hs. */
   private scaledPreconditioner(handle: PreconditionerHandle, hs: MatrixHandle): PreconditionerHandle {
     if (!handle.scaled) {
       handle.scaled = this.preconditioner(hs, { ...handle.options, kind: handle.kind });
@@ -2636,6 +2625,6 @@ interface SolveAnalysis {
   pathCopy?: DIAMatrix;
   /** keeps `copy` as pathCopy where the structure is still to make and it is DIA (a scaled copy's entry has none) */
   offer?(copy: SparseMatrix): void;
-  /** the copy a GPU path's solve runs, scaled by 2^-e (gpuSolveMatrix); null where A needs none */
+  /** the copy a solve runs, scaled by 2^-e (solveMatrixOn); null where A needs none */
   gpuScaled?: { h: MatrixHandle; csr: CSRMatrix; e: number } | null;
 }

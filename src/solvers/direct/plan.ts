@@ -57,7 +57,7 @@ export function planFactor(A: SparseMatrix, kind: FactorKind, ordering: Ordering
   // refused from sizes before any pass: the columns' copy and the ordering's, tree's and counts' arrays
   // take at least 7 Int32Arrays of n and 2 of nnz (an empty 10⁸×10⁸ matrix ran 3 s into its symbolic
   // phase, ≈ 200 bytes a row, and crashed Node out of memory)
-  checkMemoryFloor(4 * (7 * csr.rows + 2 * csr.nnz), `factor: the symbolic phase of ${csr.rows} rows`);
+  checkMemoryFloor(4 * (7 * csr.rows + 2 * csr.nnz), `factor: ${csr.rows} rows' symbolic phase`);
   const { C, sym, symmetry } = columnsOf(csr, sk);
   if ((kind === 'cholesky' || kind === 'ldlt') && C.complex) {
     throw new UnsupportedError(`factor: kind '${kind}' takes real matrices; use kind: 'lu' for complex ones`);
