@@ -98,6 +98,7 @@ describe('CPU path: A·2^k solves as A does', () => {
     const b = new Float64Array(36).fill(1);
     const ex = rt.explain('solve', h, { method: 'cg', preconditioner: 'jacobi' });
     expect(ex.matrixExponent).toBe(-1002);
+    expect(ex.text).toMatch(/runs A·2\^-1002 \(exact\)/);
     for (const solve of [() => rt.cg(h, b), () => rt.solve(h, b, { method: 'gmres' }), () => rt.minres(h, b), () => rt.bicgstab(h, b)]) {
       const r = await solve();
       expect(r.matrixExponent).toBe(-1002);
@@ -141,6 +142,7 @@ describe('WebGPU path (Dawn + SwiftShader): the scaled copy is reported', () => 
     const h = gpu.upload(times2(P, 40));
     const ex = gpu.explain('solve', h, { path: 'webgpu', method: 'cg' });
     expect(ex.matrixExponent).toBe(-42);
+    expect(ex.text).toMatch(/runs A·2\^-42 \(exact\)/);
     const r = await gpu.cg(h, b, { path: 'webgpu' });
     expect([r.path, r.reason, r.matrixExponent]).toEqual(['webgpu', 'converged', -42]);
     expect(exactRelativeResidual(times2(P, 40), r.x, b)).toBeLessThanOrEqual(1e-8);

@@ -159,7 +159,7 @@ describe('resident operands and A disposed around a solve', () => {
     h.dispose();
   });
 
-  it('A disposed right after the call: DisposedError, and no copy of A left behind (it solved, and leaked the copy)', async () => {
+  it('A disposed right after the call: DisposedError naming A, and no copy of A left behind (it solved, and leaked the copy)', async () => {
     const P = poisson2D(40);
     const b = new Float64Array(P.rows).fill(1);
     const before = rt.memoryInUse;
@@ -168,10 +168,14 @@ describe('resident operands and A disposed around a solve', () => {
         const h = rt.upload(P);
         const p = rt.solve(h, b, { method });
         h.dispose();
-        // (named by the handle's kind: a name as passed would cost the page's bundle bytes it does not have)
-        await expect(p).rejects.toThrow(/^uploaded matrix handle was used after dispose\(\)$/);
+        await expect(p).rejects.toThrow(/^solve: A \(disposed during the solve\) was used after dispose\(\)$/);
         expect(rt.memoryInUse, `${method}, call ${k}`).toBe(before);
       }
     }
+    // the runtime disposed right after the call: said as that
+    const other = await createRuntime({ backend: 'cpu', workers: 1 });
+    const p = other.cg(other.upload(P), b);
+    other.dispose();
+    await expect(p).rejects.toThrow(/^runtime was used after dispose\(\)$/);
   });
 });

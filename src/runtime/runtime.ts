@@ -1562,6 +1562,7 @@ export class Runtime implements HandleOwner {
     if (!direct && first.preconditioner === 'jacobi' && this.scalarJacobi(h, p, csr)) reasons.push(JACOBI_AS_NONE);
     if (!direct && p === this.home && h.format === 'dia' && compactValues(csr)) reasons.push(COMPACT_DIA);
     const e = direct ? 0 : this.solveMatrixOn(h, p).e;
+    if (e) reasons.push(`runs A·2^${-e} (exact)`);
     const text = [
       direct
         ? `DIRECT factorization (cholesky, ldlt or lu as rt.factor's kind 'auto' decides) on the host CPU, ${A.rows}×${A.cols} ${A.dtype}, ${A.nnz} nonzeros${d?.estimate ? `; estimated fill ${d.estimate.fillNnz}, ${d.estimate.flops.toExponential(2)} flops, ${d.estimate.ordering} ordering` : ''}`
@@ -1734,6 +1735,10 @@ export class Runtime implements HandleOwner {
     const p = asked ?? this.solvePath(h, undefined);
     // the path ready before pathSolveInfo uploads A there: a WebGPU upload then splits f64 values on the GPU
     await this.ready(p);
+    // the runtime or A disposed since the call (while b was read or A factorized): said as that, and A
+    // not copied to the path again (a copy made after dispose() was never freed)
+    const gone = () => (this.live(), new DisposedError(`${where}: A (disposed during the solve)`));
+    if (h.disposed) throw gone();
     // A scaled by a power of two into the path's range (solveMatrixOn), x scaled back
     const s = this.solveMatrixOn(h, p);
     const pc = handle && s.e !== 0 ? this.scaledPreconditioner(handle, s.h) : handle;
@@ -1778,8 +1783,8 @@ export class Runtime implements HandleOwner {
         // the runtime, A or the preconditioner disposed during the solve: said as that, not as one of
         // their freed parts ('csr matrix was used after dispose()', a path's vector)
         if (e instanceof DisposedError) {
+          if (h.disposed) throw gone();
           this.live();
-          if (h.disposed) throw new DisposedError(`${where}: A (disposed during the solve)`);
           handle?.live();
         }
         throw e;
