@@ -10,11 +10,13 @@
  * preconditioner.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
 import { CSRMatrix } from '../src/formats/csr.js';
 import { poisson2D } from '../src/generators/poisson.js';
 import { loadShared } from './matrices.js';
 import { exactRelativeResidual } from './exact-residual.js';
+import { mulberry32 } from './random.js';
 import { pointDawnAtSwiftShader } from './webgpu-helpers.js';
 
 let rt: Runtime;
@@ -148,5 +150,70 @@ describe('WebGPU path (Dawn + SwiftShader): the scaled copy is reported', () => 
     expect(exactRelativeResidual(times2(P, 40), r.x, b)).toBeLessThanOrEqual(1e-8);
     const plain = await gpu.cg(gpu.upload(P), b, { path: 'webgpu' });
     expect(plain.matrixExponent).toBeUndefined();
+  });
+});
+
+describe('fuzz: generated systems at scales 2^k from 2^-1000 to 2^1000 (CPU path)', () => {
+  // A·2^k for |k| past the CPU path's range runs one copy, the same for every such k: the same reason,
+  // iterations and x·2^k to the bit; a 'converged' is true of x in exact arithmetic (exact-residual.ts)
+  it('120 cases: every method, real and complex, the same solve at two far scales, honest convergence', { timeout: 120000 }, async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 2, max: 30 }),
+        fc.constantFrom('cg', 'bicgstab', 'gmres', 'minres' as const),
+        fc.constantFrom('none', 'jacobi', 'ilu0', 'ssor' as const),
+        fc.constantFrom('spd', 'gen' as const),
+        fc.boolean(),
+        fc.integer({ min: 200, max: 1000 }),
+        fc.integer({ min: 200, max: 1000 }),
+        fc.boolean(),
+        fc.nat(),
+        async (n, method, preconditioner, shape, complex, k1, k2, small, seed) => {
+          const g = mulberry32(seed);
+          const c = complex ? 2 : 1;
+          const d = Array.from({ length: n }, () => new Float64Array(c * n));
+          for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) if (i === j || g() < 0.25) for (let p = 0; p < c; p++) d[i][c * j + p] = g() - 0.5;
+          if (shape === 'spd') {
+            for (let i = 0; i < n; i++) for (let j = 0; j < i; j++) for (let p = 0; p < c; p++) d[i][c * j + p] = (p ? -1 : 1) * d[j][c * i + p];
+            for (let i = 0; i < n; i++) {
+              d[i][c * i] = 1 + d[i].reduce((a, v) => a + Math.abs(v), 0);
+              if (complex) d[i][c * i + 1] = 0;
+            }
+          } else for (let i = 0; i < n; i++) d[i][c * i] += 2 * Math.sign(d[i][c * i] || 1) * n * 0.5;
+          const rowPtr = new Int32Array(n + 1);
+          const cols: number[] = [];
+          const vals: number[] = [];
+          for (let i = 0; i < n; i++) {
+            for (let j = 0; j < n; j++) {
+              if (i !== j && d[i].slice(c * j, c * j + c).every((v) => v === 0)) continue;
+              cols.push(j);
+              for (let p = 0; p < c; p++) vals.push(d[i][c * j + p]);
+            }
+            rowPtr[i + 1] = cols.length;
+          }
+          const A = new CSRMatrix(n, n, complex ? 'c128' : 'f64', rowPtr, Int32Array.from(cols), Float64Array.from(vals));
+          const b = Float64Array.from({ length: c * n }, () => g() - 0.5);
+          const sign = small ? -1 : 1;
+          const [A1, A2] = [times2(A, sign * k1), times2(A, sign * k2)];
+          const o = { method, preconditioner, tol: 1e-9, maxIter: 400 };
+          const what = `n ${n} ${shape}${complex ? ' c128' : ''} ${method} + ${preconditioner}, 2^${sign * k1} / 2^${sign * k2}`;
+          let r1, r2;
+          try {
+            r1 = await rt.solve(rt.upload(A1), b, o);
+          } catch (e) {
+            // a setup the matrix refuses (IC-type of a nonsymmetric A, SSOR of a complex one): refused at both scales
+            await expect(rt.solve(rt.upload(A2), b, o), what).rejects.toThrow((e as Error).constructor as ErrorConstructor);
+            return;
+          }
+          r2 = await rt.solve(rt.upload(A2), b, o);
+          expect(`${r2.reason} ${r2.iterations}`, what).toBe(`${r1.reason} ${r1.iterations}`);
+          expect(r1.matrixExponent! - r2.matrixExponent!, what).toBe(sign * (k2 - k1) || 0);
+          const off = r1.x.findIndex((v, i) => v * 2 ** (sign * (k1 - k2)) !== r2.x[i] && Math.abs(v) > 2 ** -1000 && Math.abs(r2.x[i]) > 2 ** -1000);
+          expect(off, what).toBe(-1);
+          for (const [Ak, r] of [[A1, r1], [A2, r2]] as const) if (r.converged) expect(exactRelativeResidual(Ak, r.x, b), what).toBeLessThanOrEqual(1e-9 * (1 + 1e-6));
+        },
+      ),
+      { numRuns: 120, seed: 20261128 },
+    );
   });
 });
