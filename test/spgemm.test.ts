@@ -569,7 +569,15 @@ describe('spgemm', () => {
     return new CSRMatrix(m, n, dtype, rowPtr, Int32Array.from(cols), values);
   }
 
-  it("the fresh-array product (two passes; a worker faults the values' array in while the calling thread computes rows, the rows left split over every thread): the one-pass product's bits whatever the split — 0, 1, some or all of the calling thread's blocks, on 2 and 3 threads; banded, rectangular, A·Aᵀ, empty rows, one row, every dtype", async () => {
+  /** Every byte of rt's heap not handed out set to 0xff (columns −1, values NaN): a row a product leaves unwritten cannot read as an earlier product's. */
+  function poisonFree(rt: Runtime): void {
+    const heap = rt.cpuBackend.heap as unknown as { freeList: [number, number][]; top: number; memory: WebAssembly.Memory };
+    const bytes = new Uint8Array(heap.memory.buffer);
+    for (const [ptr, len] of heap.freeList) bytes.fill(0xff, ptr, ptr + len);
+    bytes.fill(0xff, heap.top);
+  }
+
+  it("the fresh-array product (two passes; a worker faults the values' array in while the calling thread computes rows, then every thread claims blocks of rows; the rows left split over every thread): the one-pass product's bits whatever the split — 0, 1, some or all blocks in the first job, on 2 and 3 threads; banded, rectangular, A·Aᵀ, empty rows, one row, every dtype", async () => {
     const rt3 = await createRuntime({ workers: 3 });
     // rt2's runSync is beforeAll's spy already (vi.spyOn returns it); rt3's calls through
     const spies = [rt2, rt3].map((rt) => vi.spyOn(rt.cpuBackend.workerPool!, 'runSync'));
@@ -591,15 +599,16 @@ describe('spgemm', () => {
       for (const [X, Y, label] of [[P, P, 'poisson3D(20)²'], [Q, Q, 'poisson2D(150)²'], [A, B, 'banded 9000×7000 · 7000×5000'], [A, At, 'banded A·Aᵀ']] as const) {
         const want = rt1.spgemm(X, Y);
         checkProduct(X, Y, want, label);
-        for (const callerBlocks of [0, 1, 31, 63, 64, -1]) {
-          testHooks.callerBlocks = callerBlocks;
+        for (const firstJobBlocks of [0, 1, 31, 63, 64, -1]) {
+          testHooks.firstJobBlocks = firstJobBlocks;
           for (const [rt, threads] of [[rt2, 2], [rt3, 3]] as const) {
+            poisonFree(rt);
             const C = rt.spgemm(X, Y);
-            sameBits(want, C, `${label}, ${threads} threads, the calling thread's blocks ${callerBlocks}`);
+            sameBits(want, C, `${label}, ${threads} threads, the first job's blocks ${firstJobBlocks}`);
             expect(freshJobs(), `${label}, ${threads} threads`).toBe(1);
           }
         }
-        testHooks.callerBlocks = -1;
+        testHooks.firstJobBlocks = -1;
       }
       // not banded: the one-pass product (no fresh-array job) unless the test hook says always
       const W = randomMatrix({ rows: 6000, meanRowLength: 6, distribution: 'powerlaw', exponent: 1.5, seed: 5 }).astype('f64');
@@ -623,17 +632,18 @@ describe('spgemm', () => {
       for (const [X, Y, label] of cases) {
         const want = rt1.spgemm(X, Y);
         checkProduct(X, Y, want, label);
-        for (const callerBlocks of [0, 40, -1]) {
-          testHooks.callerBlocks = callerBlocks;
+        for (const firstJobBlocks of [0, 40, -1]) {
+          testHooks.firstJobBlocks = firstJobBlocks;
           for (const [rt, threads] of [[rt2, 2], [rt3, 3]] as const) {
-            sameBits(want, rt.spgemm(X, Y), `${label}, ${threads} threads, the calling thread's blocks ${callerBlocks}`);
+            poisonFree(rt);
+            sameBits(want, rt.spgemm(X, Y), `${label}, ${threads} threads, the first job's blocks ${firstJobBlocks}`);
             expect(freshJobs(), `${label}, ${threads} threads`).toBe(1);
           }
         }
       }
     } finally {
       testHooks.always = false;
-      testHooks.callerBlocks = -1;
+      testHooks.firstJobBlocks = -1;
       spies[1].mockRestore();
       rt3.dispose();
     }
@@ -646,16 +656,17 @@ describe('spgemm', () => {
     const flag = B.heap.alloc(16);
     try {
       // the worker's array, or none where the calling thread took the worker's chunk (a late worker:
-      // chunk 0 waits up to 2 s for it, as rt.spgemm's calling thread computes rows meanwhile)
+      // chunk 0 waits up to 2 s for it, as rt.spgemm's calling thread computes rows meanwhile); no
+      // blocks of rows to claim, so the worker's one claim after its array says it ran
       const fresh = (kind: number, length: number): boolean => {
-        const done = flag.view('i32', 1);
-        done[0] = 0;
+        const words = flag.view('i32', 4);
+        words.fill(0);
         const wait = (_job: unknown, start: number): void => {
           const until = performance.now() + 2000;
-          while (start === 0 && Atomics.load(done, 0) === 0 && performance.now() < until);
+          while (start === 0 && Atomics.load(words, 0) === 0 && performance.now() < until);
         };
-        expect(pool.runSync({ kernel: FRESH, args: [kind, length, flag.ptr], bounds: Int32Array.of(0, 1, 2) }, wait)).toBe(true);
-        return done[0] === 1;
+        expect(pool.runSync({ kernel: FRESH, args: [kind, length, 1, flag.ptr, 0], bounds: Int32Array.of(0, 1, 2) }, wait)).toBe(true);
+        return words[0] === 1;
       };
       // copyOutCase's last array (the worker's, on 2 threads) is f32 of 150 000
       let made = 0;

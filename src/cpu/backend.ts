@@ -212,6 +212,11 @@ export class CpuBackend {
     return spgemmFresh.loaded() ? spgemmFresh.get() : undefined;
   }
 
+  /** The index of kernel `name` in the pool's name table (a pool job's `kernel`). */
+  kernelIndexOf(name: string): number {
+    return this.kernelIndex.get(name)!;
+  }
+
   /** The pool, for configuration and the test hooks. */
   get workerPool(): WorkerPool | null {
     return this.pool;

@@ -45,9 +45,11 @@ export const CMD_STOP = 2;
 /** KERNEL of a copy-out job (copy-out.ts): chunk c builds the arrays [start, end) of the description at argument 0. */
 export const COPY_OUT = -1;
 /**
- * KERNEL of a fresh-array job (src/cpu/spgemm-fresh.ts): a worker whose chunk is not empty allocates an
- * array of kind argument 0 (copy-out.ts) and length argument 1, faults its pages in, keeps it for its
- * next copy-out array of that kind and length, then stores 1 at the i32 address argument 2.
+ * KERNEL of a fresh-array job (src/cpu/spgemm-fresh.ts): worker argument 2 − 1 allocates an array of
+ * kind argument 0 (copy-out.ts) and length argument 1, faults its pages in and keeps it for its next
+ * copy-out array of that kind and length; then every worker whose chunk is not empty runs kernel
+ * argument 4 (its arguments after it, OUT_ARG offsetting its workspace) over blocks of rows claimed one
+ * at a time from the i32 words at argument 3: a counter, the number of blocks to claim, the blocks' bounds.
  */
 export const FRESH = -2;
 

@@ -23,16 +23,16 @@ import type { PoolJob, WorkerPool } from './pool.js';
 import { ARRAY_F32, ARRAY_F64, ARRAY_I32, buildArray, touched, type OutArray } from './copy-out.js';
 import { free, SPGEMM_POOL_FLOOR, type NumericPass, type Resident } from './spgemm.js';
 
-/** Blocks of equal multiply-adds the rows are cut into for the calling thread's share during the faults. */
+/** Blocks of equal multiply-adds the rows are cut into, claimed one at a time by the threads. */
 const BLOCKS = 64;
 /** Rows of each operand whose spans suits() samples. */
 const SAMPLES = 1024;
 
 /**
- * Test hooks: `always`, the product taken here whatever its operands' spans; `callerBlocks` ≥ 0, the
- * calling thread computes exactly this many blocks during the first job, however long the faults take.
+ * Test hooks: `always`, the product taken here whatever its operands' spans; `firstJobBlocks` ≥ 0, the
+ * first job's threads claim this many blocks in all, the second job splits the rows after them.
  */
-export const testHooks = { always: false, callerBlocks: -1 };
+export const testHooks = { always: false, firstJobBlocks: -1 };
 
 /**
  * Whether the two-pass product pays here: A on the pool (SPGEMM_POOL_FLOOR), a worker that hands arrays over (Node) and operands whose
@@ -85,51 +85,49 @@ export function freshProduct(backend: CpuBackend, dtype: DType, m: number, n: nu
 }
 
 /**
- * The numeric pass in two pool jobs. The first: the worker that builds the product's last array in the
- * copy-out allocates the values' array (`kind`, `length`) and faults it in, while the calling thread
- * does so for the columns' array (where it builds the columns in the copy-out: on two threads), then
- * computes the first blocks of rows until the worker is done; the second: the rows left, split over
- * every thread by their multiply-adds. Returns the columns' array, if made.
+ * The numeric pass, in one pool job where it can: the worker that builds the values in the copy-out
+ * allocates their array (`kind`, `length`) and faults it in, while the calling thread does so for the
+ * columns' array (where it builds the columns in the copy-out: on two threads); then every thread
+ * computes blocks of rows of equal multiply-adds, claimed one at a time, until none is left. A second
+ * job splits whatever rows the first left (all of them where the pool refused it) over every thread.
+ * Returns the columns' array, if made.
  */
 function numericWhileFaulting(backend: CpuBackend, pass: NumericPass, m: number, kind: number, length: number): Int32Array | undefined {
   const pool = backend.workerPool!;
   const chunks = pool.chunks;
-  // the flag first: views made after the last allocation
-  const flag = backend.heap.alloc(16);
+  // the blocks' words (a counter, the blocks to claim, their bounds) first: views made after the last allocation
+  const shared = backend.heap.alloc(4 * (BLOCKS + 3));
   const before = pass.before.view('f64', m + 1);
   const prefix = (i: number) => before[i] + i;
-  const blocks = balancedBounds(m, BLOCKS, prefix, 1);
   const kernel = backend.kernel(pass.kernel);
-  let next = 0;
   let columns: Int32Array | undefined;
+  let from = 0;
   try {
-    const done = flag.view('i32', 1);
-    done[0] = 0;
-    const wanted = testHooks.callerBlocks;
+    const words = shared.view('i32', BLOCKS + 3);
+    const blocks = words.subarray(2);
+    blocks.set(balancedBounds(m, BLOCKS, prefix, 1));
+    words[0] = 0;
+    words[1] = testHooks.firstJobBlocks >= 0 ? Math.min(BLOCKS, testHooks.firstJobBlocks) : BLOCKS;
     // the copy-out's split (of three arrays): the chunk that builds the values, and whether this thread builds the columns
     const copy = copyOutBounds(chunks, 3);
+    const owner = copy.findIndex((b, c) => b <= 2 && copy[c + 1] > 2);
     const meanwhile = (): void => {
       // the columns' pages faulted here rather than in the copy-out, where only this thread works
       if (copy[1] > 1) columns = touched(new Int32Array(pass.nnz));
-      // the calling thread's workspace is chunk 0's: pass.args as they are
-      while (next < BLOCKS && (wanted >= 0 ? next < wanted : Atomics.load(done, 0) === 0)) {
-        kernel(...pass.args, blocks[next], blocks[next + 1]);
-        next++;
-      }
+      // this thread's workspace is chunk 0's: pass.args as they are
+      for (let b; (b = Atomics.add(words, 0, 1)) < words[1]; ) kernel(...pass.args, blocks[b], blocks[b + 1]);
     };
-    // chunk 0 the calling thread's rows; the values' array on the chunk that builds them in the
-    // copy-out; the calling thread runs nothing of a chunk a late worker left it (the copy-out's
-    // worker then builds a fresh array)
-    const owner = copy.findIndex((b, c) => b <= 2 && copy[c + 1] > 2);
-    const bounds = Int32Array.from({ length: chunks + 1 }, (_, c) => (c === 0 ? 0 : c <= owner ? 1 : 2));
-    pool.runSync({ kernel: C.FRESH, args: [kind, length, flag.ptr], bounds }, (_job, start) => {
+    // a chunk a late worker left the calling thread: nothing to run (it has claimed every block by then;
+    // the copy-out's worker builds a fresh array)
+    const bounds = Int32Array.from({ length: chunks + 1 }, (_, c) => c);
+    const args = [kind, length, owner, shared.ptr, backend.kernelIndexOf(pass.kernel), ...pass.args];
+    pool.runSync({ kernel: C.FRESH, args, bounds, outArg: 6 + pass.chunkArg }, (_job, start) => {
       if (start === 0) meanwhile();
     });
+    from = blocks[Math.min(Atomics.load(words, 0), words[1])];
   } finally {
-    flag.dispose();
+    shared.dispose();
   }
-  // the rows left (all of them where the pool refused the first job)
-  const from = blocks[next];
   if (from < m) {
     const rest = balancedBounds(m - from, chunks, (i) => prefix(from + i) - prefix(from), 1).map((b) => b + from);
     backend.runChunksSync(pass.kernel, pass.args, rest, pass.chunkArg);

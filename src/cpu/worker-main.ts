@@ -66,9 +66,14 @@ export async function workerMain(init: C.WorkerInit, post: Post, exit: (code: nu
           // posted before DONE: the caller takes them once the job is done
           init.port!.postMessage(built, built.map((a) => a.buffer as ArrayBuffer));
         } else if (kernel === C.FRESH) {
-          kept = null; // the last one dropped before the next is allocated
-          kept = touched(new (arrayClass(args[0]))(args[1]));
-          Atomics.store(new Int32Array(init.memory.buffer, args[2], 1), 0, 1);
+          if (me + 1 === args[2]) {
+            kept = null; // the last one dropped before the next is allocated
+            kept = touched(new (arrayClass(args[0]))(args[1]));
+          }
+          // then blocks of rows, claimed one at a time from the counter shared with the other threads
+          const blocks = new Int32Array(init.memory.buffer, args[3]);
+          const rows = call.slice(5);
+          for (let b; (b = Atomics.add(blocks, 0, 1)) < blocks[1]; ) fns[args[4]](...rows, blocks[2 + b], blocks[3 + b]);
         } else {
           call.push(start, end);
           fns[kernel](...call);
