@@ -18,6 +18,10 @@ export function vectorData(v: unknown, name: string): ValueArray {
   if (v === null || typeof v !== 'object' || typeof (v as { length?: unknown }).length !== 'number') {
     throw new InputTypeError(`${expected}, got ${shownTyped(v)}`);
   }
+  // a resident vector (rt.vector) has a length but no elements to index: say so, not "b[0] must be a number"
+  if (typeof (v as { read?: unknown }).read === 'function' && 'dtype' in v) {
+    throw new InputTypeError(`${name} is a resident vector: this call takes host data (await v.read())`);
+  }
   const a = v as ArrayLike<unknown>;
   const n = a.length;
   if (!Number.isInteger(n) || n < 0) throw new InputTypeError(`${expected}, got an object whose length is ${shownTyped(n)}`);

@@ -190,6 +190,28 @@ describe('vector data: one rule at every entry point', () => {
     });
   }
 
+  it('where only host data is taken, a resident vector is named as one (it was "b[0] must be a number, got undefined")', async () => {
+    const v = rt.vector([1, 2, 3, 4]);
+    const F = await rt.factor(A);
+    try {
+      const host: [string, () => unknown, RegExp][] = [
+        ['F.solve', () => F.solve(v as never), /^solve: b is a resident vector: this call takes host data/],
+        ['rt.vector', () => rt.vector(v as never), /^vector: data is a resident vector/],
+        ['ResidentVector.write', () => rt.vector(4).write(v as never), /^write: data is a resident vector/],
+      ];
+      for (const [name, run, msg] of host) {
+        const e = await Promise.resolve().then(run).then(() => null, (err: unknown) => err);
+        expect(e, name).toBeInstanceOf(InputTypeError);
+        expect((e as Error).message, name).toMatch(msg);
+      }
+      // its host copy solves
+      const x = (await F.solve(await v.read())).x;
+      expect(Math.max(...Array.from(await rt.spmv(A, x), (y, i) => Math.abs(y - (i + 1))))).toBeLessThan(1e-12);
+    } finally {
+      F.dispose();
+    }
+  });
+
   it('the output y takes a resident vector or the dtype\'s own float array, nothing else', async () => {
     await expect(rt.spmv(A, [1, 2, 3, 4], { y: [0, 0, 0, 0] as unknown as Float64Array })).rejects.toThrow(InputTypeError);
     await expect(rt.spmv(A, [1, 2, 3, 4], { y: new Float32Array(4) })).rejects.toThrow(/needs a Float64Array/);

@@ -84,7 +84,7 @@ function rhsVector(spec: string, n: number, dtype: DType): ValueArray {
   }
   const M = parsed.matrix;
   if (!((M.rows === n && M.cols === 1) || (M.rows === 1 && M.cols === n))) {
-    throw new ShapeError(`--rhs ${spec}: expected an ${n}×1 vector, the file holds a ${M.rows}×${M.cols} matrix`);
+    throw new ShapeError(`--rhs ${spec}: expected a vector of ${n} entries (${n}×1), the file holds a ${M.rows}×${M.cols} matrix`);
   }
   if (isComplex(M.dtype) && !isComplex(dtype)) throw new ShapeError(`--rhs ${spec}: a complex right-hand side needs a complex system (--dtype c64 or c128)`);
   const dense = M instanceof DenseMatrix ? M : DenseMatrix.fromCSR(M.toCSR());
