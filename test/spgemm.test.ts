@@ -827,6 +827,17 @@ describe('spgemm', () => {
     const full = new CSRMatrix(200, 200, 'f64', Int32Array.from({ length: 201 }, (_, i) => 200 * i), Int32Array.from({ length: 40_000 }, (_, k) => k % 200), Float64Array.from({ length: 40_000 }, () => rf() - 0.5));
     checkProduct(full, full, spgemm(full, full, kernel, 64), 'full·full under 64 MiB (two-pass)');
     expect(rt2.memoryInUse).toBe(live);
+    // an outer product of two 7·10⁴ vectors (4.9·10⁹ entries): refused from a lower bound on its entries
+    // before the count pass (which took 3–11 s), its regions freed
+    const v = new CSRMatrix(70_000, 1, 'f64', Int32Array.from({ length: 70_001 }, (_, i) => i), new Int32Array(70_000), new Float64Array(70_000).fill(1));
+    expect(() => rt2.spgemm(v, v.transpose())).toThrow(/spgemm: the 70000×70000 product has at least 4900000000 entries/);
+    expect(rt2.memoryInUse).toBe(live);
+    // where the upper bound nnz(A) × B's longest row (10⁵ × 2000) is over the limit but the product is not
+    // (every row of B holds the same 2000 columns: C is 2000×2000), the lower bound lets it run
+    const B50 = new CSRMatrix(50, 2000, 'f64', Int32Array.from({ length: 51 }, (_, i) => 2000 * i), Int32Array.from({ length: 100_000 }, (_, k) => k % 2000), Float64Array.from({ length: 100_000 }, () => rf() - 0.5));
+    const A50 = new CSRMatrix(2000, 50, 'f64', Int32Array.from({ length: 2001 }, (_, i) => 50 * i), Int32Array.from({ length: 100_000 }, (_, k) => k % 50), Float64Array.from({ length: 100_000 }, () => rf() - 0.5));
+    expect(100_000 * 2000).toBeGreaterThan((rt2.cpuBackend.heap.maxPages * 65536) / 12);
+    checkProduct(A50, B50, rt2.spgemm(A50, B50), 'dense 2000×50 · 50×2000 (the lower bound lets it run)');
     const h = rt2.upload(A);
     checkProduct(A, A, rt2.spgemm(h, A), 'handle·matrix');
     h.dispose();
