@@ -49,9 +49,14 @@ export interface Resident {
  */
 export class CpuSparseSession implements SparseSession {
   private readonly uploads = new Map<CSRMatrix, Resident>();
-  /** the products kept since retain(), which outlive the session */
-  private held: Resident[] | null = null;
+  /** the regions kept since retain() (products, the setup's D⁻¹), which outlive the session */
+  private held: Held[] | null = null;
   constructor(private readonly backend: CpuBackend) {}
+
+  /** after retain(), where the memory is shared (a growth detaches no view): results are views of regions kept with the products */
+  private get keepsViews(): boolean {
+    return this.held !== null && this.backend.heap.shared;
+  }
 
   isCanonical(M: CSRMatrix, dtype: DType): boolean {
     // the pointers first, as validateCanonical: the column pass reads each row's span
@@ -350,8 +355,8 @@ export class CpuSparseSession implements SparseSession {
     // kept with the products (retain) where views of the memory stay valid, D⁻¹ is a view of its region:
     // the fine level's 16 MB copy into fresh pages cost ≈ 11 ms of the H100 host's setup, and the WebGPU
     // cycle's D⁻¹ operator takes the view as it is (src/solvers/amg/cycle.ts diagonal)
-    const keep = this.held !== null && B.heap.shared;
-    if (keep) this.held!.push({ regions: [dr], held: true } as Resident);
+    const keep = this.keepsViews;
+    if (keep) this.held!.push({ regions: [dr] });
     const out = B.heap.alloc(16 * chunks);
     try {
       B.runChunksSync('amg_diagonal', [M.ptr, M.idx, M.val, dr.ptr, M.sd.ptr, out.ptr], bounds, 5);
@@ -441,7 +446,7 @@ export class CpuSparseSession implements SparseSession {
   }
 
   retain(): () => void {
-    const held: Resident[] = (this.held = []);
+    const held: Held[] = (this.held = []);
     return () => {
       for (const r of held.splice(0)) free(r);
     };
@@ -454,7 +459,7 @@ export class CpuSparseSession implements SparseSession {
    */
   private keep(C: Resident): CSRMatrix {
     try {
-      const views = this.held !== null && this.backend.heap.shared;
+      const views = this.keepsViews;
       const M = hostCopy(C, 'f64', views);
       if (views) {
         C.held = true;
@@ -614,7 +619,10 @@ function checkEntries(out: CSRMatrix, nnz: number): void {
   if (out.nnz !== nnz) throw new ShapeError(`spgemm: the product has ${nnz} entries and out has ${out.nnz}; out must have the product's entries`);
 }
 
-export function free(r: Resident): void {
+/** What retain() keeps and its release frees: a product's regions (and √|aᵢᵢ|), or one region alone. */
+type Held = Pick<Resident, 'regions' | 'sd'>;
+
+export function free(r: Held): void {
   for (const region of r.regions) region.dispose();
   r.regions.length = 0;
   r.sd?.dispose();
@@ -637,6 +645,8 @@ function drop(r: Resident): void {
 function refuseUnfit(A: Resident, B: Resident, buffer: ArrayBufferLike, maxBytes: number): void {
   const bytesEach = 4 + 8 * A.cc;
   const limit = Math.min(0x7fffffff, maxBytes / bytesEach);
+  // B's width bounds its longest row: most products (an AMG setup's coarse levels) need no pass at all
+  if (A.nnz * B.cols <= limit) return;
   const bp = new Int32Array(buffer, B.ptr, B.rows + 1);
   let longest = 0;
   for (let k = 0; k < B.rows; k++) longest = Math.max(longest, bp[k + 1] - bp[k]);

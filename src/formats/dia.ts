@@ -92,11 +92,11 @@ export class DIAMatrix {
       }
       const lo = diagStart(off);
       const hi = diagEnd(off, rows, cols);
-      // only the slots outside the matrix, in order: [0, lo), then [hi, pitch) (hi > lo for an offset in
-      // range); a pass over the in-range ones tested nothing (an AMG level's D⁻¹: 2 M slots)
-      for (let i = lo > 0 ? 0 : hi; i < pitch; i = i + 1 === lo ? hi : i + 1) {
-        checkZero('DIA', `slot data[${d}·${pitch} + ${i}] (offset ${off}) is outside the matrix`, data, d * pitch + i, comp);
-      }
+      // only the slots outside the matrix, [0, lo) and [hi, pitch): a pass over the in-range ones tested
+      // nothing (an AMG level's D⁻¹: 2 M slots)
+      const outside = (i: number) => checkZero('DIA', `slot data[${d}·${pitch} + ${i}] (offset ${off}) is outside the matrix`, data, d * pitch + i, comp);
+      for (let i = 0; i < lo; i++) outside(i);
+      for (let i = hi; i < pitch; i++) outside(i);
     }
     return this;
   }
