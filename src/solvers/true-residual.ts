@@ -50,7 +50,15 @@ export interface TrueSolveResult {
 /** The result of a solve whose true residual is rnorm: 'stagnated' where the recurrence met tol and the true residual did not. */
 function trueResult(x: Float64Array, iterations: number, rnorm: number, scale: number, target: number, recurrence: number, reason: StopReason, history: number[], refinements: number): TrueSolveResult {
   if (reason === 'converged' && !(rnorm <= target)) reason = 'stagnated';
+  // an unknown whose column holds no entry is in no product A·x, so b − A·x meets tol whatever it is:
+  // a tiny ILU(0) pivot sent such an x[0] to ±Inf or NaN and the solve said 'converged'
+  if (reason === 'converged' && !allFinite(x)) reason = 'nan';
   return { x, iterations, residualNorm: rnorm, relativeResidual: rnorm / scale, recurrenceResidual: recurrence, converged: reason === 'converged', reason, history, refinements };
+}
+
+function allFinite(x: Float64Array): boolean {
+  for (let i = 0; i < x.length; i++) if (!Number.isFinite(x[i])) return false;
+  return true;
 }
 
 /** The tightest relative tolerance an inner solve in f32/c64 is asked for (its recurrence drifts below). */
