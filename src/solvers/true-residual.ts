@@ -220,11 +220,22 @@ async function solveScaled<V>(
   made?: PathRefinement<V>,
 ): Promise<TrueSolveResult> {
   const tol = o.tol ?? 1e-8;
-  const onPath = made ?? (refinesOnPath(o) ? await ops.refinement?.(b, o.x0) : undefined);
+  let onPath = made ?? (refinesOnPath(o) ? await ops.refinement?.(b, o.x0) : undefined);
+  if (onPath && o.x0 && noStart(onPath.rnorm, onPath.bnorm, o.single)) {
+    onPath.dispose();
+    o = { ...o, x0: undefined };
+    onPath = await ops.refinement!(b, undefined);
+  }
   // f32 CG below what f32 reaches: one recurrence with reliable updates, where the host loop runs the
   // iterations anyway (not a path's resident CG, whose blocks of iterations a replacement would cut)
   if (o.single && tol < SINGLE_INNER_TOL && run === (cg as KrylovMethod<V>) && !(ops.cgResident && (o.checkEvery ?? ops.checkEvery ?? 1) > 1)) {
-    return reliableCg(ops, onPath ?? hostRefinement(ops, io, A, b, o.x0), A, b, o);
+    let R = onPath ?? hostRefinement(ops, io, A, b, o.x0);
+    if (o.x0 && noStart(R.rnorm, R.bnorm, o.single)) {
+      R.dispose();
+      o = { ...o, x0: undefined };
+      R = hostRefinement(ops, io, A, b, undefined);
+    }
+    return reliableCg(ops, R, A, b, o);
   }
   if (onPath) return refineOnPath(ops, onPath, A, b, run, o);
   const maxIter = o.maxIter ?? Math.max(100, 10 * ops.n);
@@ -233,6 +244,12 @@ async function solveScaled<V>(
   const bnorm = hostNorm(b);
   const scale = bnorm > 0 ? bnorm : 1;
   let rnorm = hostNorm(r);
+  if (o.x0 && noStart(rnorm, bnorm, o.single)) {
+    o = { ...o, x0: undefined };
+    x.fill(0);
+    r = new Float64Array(b);
+    rnorm = bnorm;
+  }
   const history = [rnorm / scale];
   let iterations = 0;
   let refinements = -1;
@@ -322,6 +339,19 @@ async function solveScaled<V>(
   // (r − A·d with r = b); after corrections or from an x0 it is recomputed once on the host in f64
   if (!o.single && (solves > 1 || (solves === 1 && o.x0))) rnorm = hostNorm(hostResidual(A, x, b));
   return trueResult(x, iterations, rnorm, scale, target, recurrence, reason, history, Math.max(0, refinements));
+}
+
+/**
+ * Whether an x0 whose residual is `rnorm` is no start for b (‖b‖ = `bnorm`): x = 0 leaves a residual more
+ * than 1/ε of the inner solves' precision smaller — one correction solve gains about that much, so such
+ * a start costs more than it saves — and from far enough the inner solves' dot products of its residual
+ * overflow: poisson2D(8) with b ≈ 1 and x0 ≈ 1e160 ended CG and BiCGSTAB 'nan' after 0 iterations
+ * (1e100: every method 'maxIter' at a residual of 1e7 and more), in f32 from 1e20 (BiCGSTAB), every
+ * method from 1e160 with a NaN residual, where each converges from 0. The solve then starts from 0.
+ */
+function noStart(rnorm: number, bnorm: number, single: boolean): boolean {
+  // (b = 0: x = 0 is the answer, but an x0 there asks for another one, as on a singular A)
+  return bnorm > 0 && !(rnorm <= (single ? 2 ** 24 : 2 ** 52) * bnorm);
 }
 
 /** Why the refinement loop stops before another correction solve, or undefined to solve (again). */
