@@ -11,7 +11,9 @@ import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
 import * as startChunk from '../src/cpu/tier-up.js';
 import { CpuSparseSession } from '../src/cpu/spgemm.js';
 import { DIA_MAX_DIAGONALS, knownScan } from '../src/formats/diagonal-scan.js';
-import { DIAMatrix } from '../src/formats/dia.js';
+import { compactValues, DIAMatrix } from '../src/formats/dia.js';
+import { compactUniform } from '../src/cpu/spmv-plan.js';
+import { uniformDiaStructure, type UniformGroups } from '../src/solvers/uniform-structure.js';
 import { poisson3D } from '../src/generators/poisson.js';
 import { anyStructure, csrGridDiameter, gridDiameter, pseudoDiameter, solveStructure } from '../src/solvers/structure.js';
 import { poisson2D } from '../src/generators/poisson.js';
@@ -221,6 +223,103 @@ describe("solveStructure's pass over a DIA copy (rt.solve's on the CPU path's st
       expect(solveStructure(A, D, undefined, true), `${name}, transient`).toEqual(solveStructure(A));
       // and on the CSR the DIA gives back (stored zeros dropped)
       expect({ ...solveStructure(D.toCSR(), D), nnz: A.nnz, diameter: undefined }, `${name}, from its DIA`).toEqual({ ...solveStructure(A), diameter: undefined });
+    }
+  });
+});
+
+describe("solveStructure's DIA pass over the CPU upload's uniform 4-row groups (a stencil's interior read from its constants)", () => {
+  /** A's DIA and the groups the CPU upload's compactUniform flags in it (null: none flagged, or values not all f32: no compact copy) */
+  const flagged = (A: CSRMatrix): [DIAMatrix, UniformGroups] | null => {
+    const D = DIAMatrix.fromCSR(A, { maxFill: Infinity });
+    const u = compactValues(D) ? compactUniform(D, new Float32Array(D.data.length)) : null;
+    return u && [D, u];
+  };
+  it('equals the slots\' pass and the references field for field: stencils, one slot changed inside a uniform group, at its mirror, in a boundary group, mirrors of unequal constants, ±0, NaN, ±Infinity', () => {
+    // a 2-D grid of side 50 (offsets ±1, ±50), rows 4-aligned and not, its constants exactly f32
+    const n = 2500;
+    const offs = [-50, -1, 0, 1, 50];
+    const stencil = (i: number, o: number): number | undefined => (o === 0 ? 4 : (o === 1 && (i + 1) % 50 === 0) || (o === -1 && i % 50 === 0) ? undefined : -1);
+    const edit = (at: number, ao: number, v: number | undefined, base = stencil) => bandedMatrix(n, offs, 'f64', (i, o) => (i === at && o === ao ? v : base(i, o)));
+    const cases: [string, CSRMatrix][] = [['poisson3D(40)', poisson3D(40)], ['poisson3D(37)', poisson3D(37)], ['poisson2D(64)', poisson2D(64)], ['grid 50×50', bandedMatrix(n, offs, 'f64', stencil)]];
+    // rows of an interior group (4·314 = 1256 … 1259: columns 6 … 9 of the grid's line 1250 … 1299), a
+    // mirror below it in another group (1306 = 1256 + 50), rows of boundary groups (1300: column 0, 1299: column 49)
+    for (const [at, o] of [[1257, 1], [1258, 50], [1259, -1], [1306, -50], [1308, -50], [1300, 1], [1299, 1], [1256, 50]] as const) {
+      for (const v of [-1.5, -0.5, 0, -0, 0.25, 8, NaN, Infinity, -Infinity, undefined]) cases.push([`(${at}, ${at + o}) = ${v}`, edit(at, o, v)]);
+    }
+    for (const v of [3, 0, -4, NaN]) cases.push([`diagonal (1257) = ${v}`, edit(1257, 0, v)]);
+    // a diagonal of zeros, none stored, a diagonal without its mirror (above and below)
+    cases.push(['zero diagonal', bandedMatrix(n, offs, 'f64', (i, o) => (o === 0 ? 0 : stencil(i, o)))]);
+    cases.push(['no diagonal', bandedMatrix(n, offs, 'f64', (i, o) => (o === 0 ? undefined : stencil(i, o)))]);
+    cases.push(['no mirror above', bandedMatrix(n, offs, 'f64', (i, o) => (o === -50 ? undefined : stencil(i, o)))]);
+    cases.push(['no mirror below', bandedMatrix(n, offs, 'f64', (i, o) => (o === 50 ? undefined : stencil(i, o)))]);
+    // a mirror pair changed together (still symmetric), and a nonsymmetric stencil (constants −1.25 / −0.75)
+    cases.push(['pair changed together', bandedMatrix(n, offs, 'f64', (i, o) => ((i === 1257 && o === 50) || (i === 1307 && o === -50) ? -2 : stencil(i, o)))]);
+    const convection = (i: number, o: number) => (stencil(i, o) === undefined ? undefined : o === 1 ? -1.25 : o === -1 ? -0.75 : stencil(i, o));
+    cases.push(['convection', bandedMatrix(n, offs, 'f64', convection)], ['convection, one pair equal', edit(1257, 1, -0.75, convection)]);
+    // every slot of a diagonal ±Infinity, or −0 (uniform groups of those constants)
+    cases.push(['+Inf diagonal', bandedMatrix(n, offs, 'f64', (i, o) => (o === 1 ? Infinity : stencil(i, o)))]);
+    cases.push(['−0 upper', bandedMatrix(n, offs, 'f64', (i, o) => (o === 50 ? -0 : stencil(i, o)))]);
+    let checked = 0;
+    for (const [name, A] of cases) {
+      const f = flagged(A);
+      if (!f) continue;
+      checked++;
+      const [D, u] = f;
+      const s = uniformDiaStructure(D, A.nnz, u);
+      const { diameter: _, ...fields } = solveStructure(A);
+      expect(s, name).toEqual(fields);
+      expect({ ...solveStructure(A, D, () => ({ ...s })) }, `${name}, as solveStructure's pass`).toEqual(solveStructure(A));
+      expect(s, `${name}, the slots' pass`).toEqual((({ diameter: _d, ...f }) => f)(solveStructure(A, DIAMatrix.fromCSR(A, { maxFill: Infinity }))));
+      expect(s, name).toEqual(sparseReference(A).structure);
+    }
+    // every case without a NaN was flagged (one is no exact f32: no compact copy, so no groups at all)
+    expect(checked).toBe(cases.filter(([, A]) => !A.values.some(Number.isNaN)).length);
+  });
+
+  it('is the pool chunk\'s pass for a flagged copy (not for an AMG session\'s), and rt.solve\'s choices read the same structure', async () => {
+    const rt = await createRuntime({ workers: 2 });
+    try {
+      const P = poisson3D(24);
+      const [D, u] = flagged(P)!;
+      const B = rt.cpuBackend;
+      // the CPU copy as the upload makes it: its flags and constants in the heap
+      const M = B.upload(D);
+      expect(M.params.uniform).toBe(1);
+      const copied: CSRMatrix[] = [];
+      const session = new (class extends CpuSparseSession {
+        override resident(A: CSRMatrix): number[] {
+          copied.push(A);
+          return super.resident(A);
+        }
+      })(B);
+      try {
+        // no pool job: the pass's kernel is not run
+        const run = B.runChunksSync.bind(B);
+        const jobs: string[] = [];
+        B.runChunksSync = (kernel, ...rest) => (jobs.push(kernel), run(kernel, ...rest));
+        expect(startChunk.poolStructure(B, P, undefined, { copies: new Map([['cpu:dia', M]]) })).toEqual(uniformDiaStructure(D, P.nnz, u));
+        expect(jobs).toEqual([]);
+        expect(startChunk.poolStructure(B, P, undefined, { copies: new Map() })).toEqual(uniformDiaStructure(D, P.nnz, u));
+        expect(jobs).toEqual(['structure_real']);
+        expect(startChunk.poolStructure(B, P, session, { copies: new Map([['cpu:dia', M]]) })).toEqual(uniformDiaStructure(D, P.nnz, u));
+        expect(copied).toEqual([P]);
+      } finally {
+        session.dispose();
+        M.dispose();
+      }
+      // a slot off in the interior of the first solve's DIA copy: the handle's structure is the reference's
+      const k = offDiagonal(P).filter(([, i]) => i === (P.rows >> 1) + 2)[0][0];
+      for (const [name, A] of [['poisson3D(24)', P], ['mirror off', withValue(P, k, P.values[k] * (1 + 1e-9))], ['mirror dropped', without(P, k)]] as const) {
+        const h = rt.upload(A);
+        const b = new Float64Array(A.rows).fill(1);
+        const r = await rt.solve(h, b);
+        expect(h.format, name).toBe('dia');
+        expect({ ...rt.explain('solve', h).structure, diameter: undefined }, name).toEqual({ ...sparseReference(A).structure, diameter: undefined });
+        expect(r.method, name).toBe(name === 'poisson3D(24)' ? 'cg' : rt.explain('solve', h).method);
+        h.dispose();
+      }
+    } finally {
+      rt.dispose();
     }
   });
 });

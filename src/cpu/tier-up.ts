@@ -21,6 +21,9 @@ import type { CpuBackend } from './backend.js';
 import { CpuSparseSession, SPGEMM_POOL_FLOOR } from './spgemm.js';
 import { isPrivateCanonical, type CSRMatrix } from '../formats/csr.js';
 import type { SolveStructure } from '../solvers/structure.js';
+import { uniformDiaStructure } from '../solvers/uniform-structure.js';
+import type { DIAMatrix } from '../formats/dia.js';
+import { CpuMatrix } from './resident.js';
 import { DIA_MAX_DIAGONALS, finishScan, knownScan } from '../formats/diagonal-scan.js';
 import { MemoryLimitError } from '../errors.js';
 import { balancedBounds } from './partition.js';
@@ -152,8 +155,20 @@ const STRUCTURE_POOL_MIN = 1 << 16;
  * JavaScript pass costs less than the copy) and where the copy would pass the memory budget. In this
  * chunk, loaded as a pool of several threads starts, rather than with the runtime: a page's first
  * bundle stays within webpack's size hint, and the pass needs a pool to pay.
+ * Where the CPU copy of A's handle `h` flagged uniform 4-row groups, that copy's pass instead
+ * (src/solvers/uniform-structure.ts), on this thread.
  */
-export function poolStructure(B: CpuBackend, A: CSRMatrix, open?: CpuSparseSession): SolveStructure | undefined {
+export function poolStructure(B: CpuBackend, A: CSRMatrix, open?: CpuSparseSession, h?: { copies: Map<string, unknown> }): SolveStructure | undefined {
+  const copy = h?.copies.get('cpu:dia');
+  // the handle's CPU copy where its upload flagged uniform 4-row groups (a stencil's DIA,
+  // compactUniform): read from their constants, without A's copy to the heap and the wait for the
+  // worker (poisson3D(64), warm, load 3.8–5.0: 5–9 ms against 9–38) — not for a session about to hold
+  // A (an AMG setup reads the pass's copy of A)
+  const M = copy instanceof CpuMatrix && !copy.disposed && copy.params.uniform === 1 && copy.rows === A.rows && copy.cols === A.cols ? copy : null;
+  if (M && !open) {
+    const D = M.host as DIAMatrix;
+    return uniformDiaStructure(D, A.nnz, { flags: M.regions.uni.view('u8', (D.rows >> 2) + 2), consts: M.regions.consts.view('f64', D.ndiag) });
+  }
   if (A.nnz < STRUCTURE_POOL_MIN) return undefined;
   const session = open ?? new CpuSparseSession(B);
   try {

@@ -1459,7 +1459,7 @@ export class Runtime implements HandleOwner {
       const structureIn = (session?: CpuSparseSession) => {
         const chunk = B.startChunk;
         const copy = h.madeHost ?? a.pathCopy ?? null;
-        return (structure ??= solveStructure(csr, copy, chunk && (() => chunk.poolStructure(B, csr, session)), copy !== h.madeHost));
+        return (structure ??= solveStructure(csr, copy, chunk && (() => chunk.poolStructure(B, csr, session, h)), copy !== h.madeHost));
       };
       const a: SolveAnalysis = {
         csr,

@@ -1,0 +1,138 @@
+/**
+ * rt.solve's structure check over a CPU DIA copy whose uniform 4-row groups its upload flagged (a
+ * stencil's interior, src/cpu/spmv-plan.ts compactUniform): where the pool's pass copied A's CSR into
+ * the heap (poisson3D(64): 22 MB) to walk every entry and waited for the worker, a flagged group's rows
+ * are read from their constants.
+ */
+import type { DIAMatrix } from '../formats/dia.js';
+import type { SolveStructure } from './structure.js';
+
+/** A DIA matrix's 4-row groups in which every diagonal d holds one value, consts[d]: flags[g] = 1 for rows 4g … 4g + 3 (src/cpu/spmv-plan.ts compactUniform). */
+export interface UniformGroups {
+  flags: Uint8Array;
+  consts: Float64Array;
+}
+
+/**
+ * diaStructure's results for a DIA copy whose uniform 4-row groups the CPU upload flagged (u: every
+ * diagonal d holds consts[d] in a flagged group's rows): the rows of a flagged group with every
+ * diagonal inside the matrix are one row of the constants, tested once — the same tests on the same
+ * values, their sums over the diagonals in the same order — and their mirrors in flagged groups one
+ * pair of constants per diagonal; every other row is tested slot by slot, as diaStructure does
+ * (poisson3D(64): 82 % of the rows from 7 constants). test/solve-structure holds the two equal.
+ * The pool's start-up chunk runs it (src/cpu/tier-up.ts poolStructure), off a page's first bundle.
+ */
+export function uniformDiaStructure(D: DIAMatrix, nnz: number, u: UniformGroups): SolveStructure {
+  const nonzeros = new Int32Array(D.offsets.length);
+  const { rows: n, cols, offsets, pitch, data } = D;
+  const { flags, consts } = u;
+  const nd = offsets.length;
+  const main = offsets.indexOf(0);
+  const mirror = Int32Array.from(offsets, (o) => offsets.indexOf(-o));
+  let hermitian = n === cols;
+  let positiveDiagonal = true;
+  let zeroDiagonals = 0;
+  let finite = true;
+  let laplacianLike = true;
+  let diagonallyDominant = true;
+  // one row's tests: its diagonal entry against its sums of −aᵢⱼ and |aᵢⱼ| over j ≠ i
+  const row = (d: number, off: number, offAbs: number, count: number) => {
+    if (d - d !== 0) finite = false;
+    if (d === 0) zeroDiagonals += count;
+    if (off > d * (1 + 1e-12)) laplacianLike = false;
+    if (Math.abs(d) < offAbs * (1 - 1e-12)) diagonallyDominant = false;
+    if (!(d > 0)) positiveDiagonal = false;
+  };
+  // an off-diagonal slot's tests (a at row i of diagonal d, o = offsets[d]; its mirror in row i + o)
+  const slot = (a: number, d: number, i: number) => {
+    const o = offsets[d];
+    const bad = a - a !== 0;
+    if (bad) finite = false;
+    if (a > 0) laplacianLike = false;
+    if (!hermitian) return;
+    const m = mirror[d];
+    if (o > 0) {
+      const v = m >= 0 ? data[m * pitch + o + i] : 0;
+      if ((a !== v || bad) && !mirrored(a, v)) hermitian = false;
+    } else if (m < 0 && a !== 0) hermitian = false;
+  };
+  // the rows whose every diagonal is inside the matrix
+  const inLo = nd ? Math.max(0, -offsets[0]) : 0;
+  const inHi = nd ? Math.min(n, cols - offsets[nd - 1]) : n;
+  // a constants' row, tested once where a group of them is met: its sums in diaStructure's order
+  let fast = 0;
+  let offU = 0;
+  let offAbsU = 0;
+  for (let d = 0; d < nd; d++) {
+    if (d === main) continue;
+    offU -= consts[d];
+    offAbsU += Math.abs(consts[d]);
+  }
+  // per diagonal above the main one: flagged groups whose mirrors are flagged too (a pair of constants)
+  const pairsMet = new Int32Array(nd);
+  const groups = n >> 2;
+  for (let g = 0; g <= groups; g++) {
+    const i0 = 4 * g;
+    if (i0 >= n) break;
+    if (flags[g] && i0 >= inLo && i0 + 4 <= inHi) {
+      fast++;
+      // the mirrors of the constants above the diagonal: rows i0 + o … i0 + o + 3 of diagonal m, the
+      // constant's where their groups are flagged, else slot by slot
+      if (hermitian) {
+        for (let d = 0; d < nd; d++) {
+          const o = offsets[d];
+          const m = mirror[d];
+          if (o <= 0 || m < 0) continue;
+          const j = i0 + o;
+          if (flags[j >> 2] && flags[(j + 3) >> 2]) {
+            pairsMet[d]++;
+            continue;
+          }
+          const a = consts[d];
+          const bad = a - a !== 0;
+          for (let t = 0; t < 4; t++) {
+            const v = data[m * pitch + j + t];
+            if ((a !== v || bad) && !mirrored(a, v)) hermitian = false;
+          }
+        }
+      }
+      continue;
+    }
+    for (let i = i0, e = Math.min(n, i0 + 4); i < e; i++) {
+      let off = 0;
+      let offAbs = 0;
+      for (let d = 0; d < nd; d++) {
+        const o = offsets[d];
+        if (o === 0 || i < -o || i >= cols - o) continue;
+        const a = data[d * pitch + i];
+        if (a !== 0) nonzeros[d]++;
+        slot(a, d, i);
+        off -= a;
+        offAbs += Math.abs(a);
+      }
+      row(main >= 0 ? data[main * pitch + i] : 0, off, offAbs, 1);
+    }
+  }
+  if (fast > 0) {
+    // the constants' slots, as each flagged group's: pairs of constants where both groups are flagged
+    for (let d = 0; d < nd; d++) {
+      if (d === main) continue;
+      const a = consts[d];
+      if (a !== 0) nonzeros[d] += 4 * fast;
+      const m = mirror[d];
+      const bad = a - a !== 0;
+      if (bad) finite = false;
+      if (a > 0) laplacianLike = false;
+      if (offsets[d] > 0 && m >= 0) {
+        if (pairsMet[d] > 0 && (a !== consts[m] || bad) && !mirrored(a, consts[m])) hermitian = false;
+      } else if (m < 0 && a !== 0) hermitian = false;
+    }
+    row(main >= 0 ? consts[main] : 0, offU, offAbsU, 4 * fast);
+  }
+  return { n, nnz, hermitian: hermitian && n === cols, positiveDiagonal, zeroDiagonals, finite, laplacianLike, diagonallyDominant };
+}
+
+/** structure.ts's test of a pair (a, its mirror m): equal to 1e-12 relative, NaN and ±Infinity never (kept here: an import of the eager module's own would grow a page's first bundle) */
+function mirrored(a: number, m: number): boolean {
+  return Math.abs(a - m) <= 1e-12 * Math.max(Math.abs(a), Math.abs(m));
+}
