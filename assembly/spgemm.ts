@@ -9,6 +9,10 @@
 // With `append`, the numeric pass needs no symbolic pass: each chunk appends its rows from entry 0 of
 // its own arrays (their addresses at slot + 4 and slot + 8, sized for the chunk's multiply-adds) and
 // stores each row's count at cp[i + 1], as spgemm_count does.
+// With spgemm_shifts' flags of A's rows at `sa` and of B's at `sb` (0: none), a row whose A row and
+// reached B rows are the previous row's shifted by one column (sameAsPrevious: a stencil's interior
+// rows) takes its count from that row (spgemm_count) or its replay record (spgemm_f64, ordered) with no
+// comparison of B's rows: poisson3D(64)'s A·A on one thread, count 11 → 4 ms (+ 2 for the flags).
 // With `addB` (count) and a scale vector `sc` (spgemm_f64), the product is B + diag(sc)·A·B for a
 // square A: the smoothed prolongator P = T − ω·D⁻¹·A·T of the AMG setup in one pass (row i of T is
 // added after row i of the scaled product).
@@ -52,8 +56,15 @@ const MEMO_MAX = 64;
 const RECORD_A = 32;
 const RECORD_FLOPS = 256;
 
-/** Bytes of the memo (keepNow's 16-byte header, the first-reach offsets, the sorted offsets), then of the replay record (keepNow's header, A's row length in a second 16 bytes, A's offsets, B's rows' lengths, their offsets, each multiply-add's position, the sorted offsets). */
-const MEMO_BYTES: usize = 16 + 8 * MEMO_MAX + 32 + 4 * (2 * RECORD_A + 2 * RECORD_FLOPS + MEMO_MAX);
+/** Replay records kept (least recently met evicted). */
+const RECORDS: i32 = 8;
+/** Bytes of the records' header: keepNow's 16, then the slot met last. */
+const RECORDS_HEADER: usize = 32;
+/** Bytes of a record's slot: its row's length (−1: none; spgemm_count's: the count), A's row length, the row last met (its age), spgemm_count's multiply-adds; A's offsets, B's rows' lengths, their offsets, each multiply-add's position, the sorted offsets. */
+const SLOT_BYTES: usize = 16 + 4 * (2 * RECORD_A + 2 * RECORD_FLOPS + MEMO_MAX);
+
+/** Bytes of the memo (keepNow's 16-byte header, the first-reach offsets, the sorted offsets), then of the replay records. */
+const MEMO_BYTES: usize = 16 + 8 * MEMO_MAX + RECORDS_HEADER + <usize>RECORDS * SLOT_BYTES;
 
 /**
  * Whether to keep the row at hand in the memo or replay record whose 16-byte header is at `h` (its
@@ -158,22 +169,25 @@ function sortColumns(sum: usize, bits: usize, ci: usize, start: i32, end: i32, l
   }
 }
 
-// The replay record (spgemm_f64, ordered products without a scale): the last row computed in full
-// whose A row, multiply-adds and columns are few enough, as its structure — A's column offsets from
-// the row index, each reached row of B's length and column offsets from its own index — with the
-// sorted position of each multiply-add's column and the sorted column offsets. A row of the same
-// structure (a stencil's interior rows again) has the same columns shifted, so it is filled straight
-// into its place: no markers, accumulator, ordering or gather. Its values are summed in the same
-// order from −0 (the additive identity: the full path's first product, then the others), so the bits
-// are the full path's. poisson3D(64)'s A·A: 45 → 37 ms for its numeric pass on one thread.
+// The replay records (spgemm_f64, ordered products without a scale; spgemm_count without addB): the
+// last RECORDS distinct rows computed in full whose A row, multiply-adds and columns are few enough,
+// each as its structure — A's column offsets from the row index, each reached row of B's length and
+// column offsets from its own index — with (spgemm_f64) the sorted position of each multiply-add's
+// column and the sorted column offsets, or (spgemm_count) its count. A row of the same structure (a
+// stencil's rows again) has the same columns shifted, so it is filled straight into its place: no
+// markers, accumulator, ordering or gather; its count is the record's. Its values are summed in the
+// same order from −0 (the additive identity: the full path's first product, then the others), so the
+// bits are the full path's. Several records, not one: a stencil's rows cycle through a few structures
+// along each grid line (poisson3D(64)'s A·A: its 125 structures, 5 along a line; rows computed in
+// full 7.8 % of them with one record, 0.6 % with 8, least recently met evicted).
 
-/** Whether row i has the structure of the recorded row (a record at `rec`). */
-function sameStructure(rec: usize, ap: usize, ai: usize, bp: usize, bi: usize, i: i32): bool {
-  if (load<i32>(rec) < 0) return false;
+/** Whether row i has the structure recorded in slot `s`. */
+function sameStructure(s: usize, ap: usize, ai: usize, bp: usize, bi: usize, i: i32): bool {
+  if (load<i32>(s) < 0) return false;
   const k0 = load<i32>(ap + (<usize>i << 2));
   const ra = load<i32>(ap + (<usize>i << 2), 4) - k0;
-  if (ra != load<i32>(rec, 16)) return false;
-  const aoff = rec + 32;
+  if (ra != load<i32>(s, 4)) return false;
+  const aoff = s + 16;
   const blen = aoff + (<usize>RECORD_A << 2);
   let boff = blen + (<usize>RECORD_A << 2);
   for (let t = 0; t < ra; t++) {
@@ -190,10 +204,89 @@ function sameStructure(rec: usize, ap: usize, ai: usize, bp: usize, bi: usize, i
   return true;
 }
 
-/** Fills row i (of the recorded structure) at ci, cv from entry `start`; returns its length. */
-function replay(rec: usize, ap: usize, ai: usize, av: usize, bp: usize, bv: usize, i: i32, ci: usize, cv: usize, start: i32): i32 {
-  const len = load<i32>(rec);
-  const pos = rec + 32 + (<usize>(2 * RECORD_A + RECORD_FLOPS) << 2);
+/** Slot s of the records at `recs`. */
+// @ts-ignore: decorator
+@inline function slotAt(recs: usize, s: i32): usize {
+  return recs + RECORDS_HEADER + <usize>s * SLOT_BYTES;
+}
+
+/** Empties the records at `recs` (keepNow's statistics, every slot). */
+function clearRecords(recs: usize): void {
+  memory.fill(recs, 0, RECORDS_HEADER);
+  for (let s = 0; s < RECORDS; s++) {
+    store<i32>(slotAt(recs, s), -1);
+    store<i32>(slotAt(recs, s), -1, 8);
+  }
+}
+
+/**
+ * The slot whose structure row i has, or 0: the slot met last first, then (while rows meet records
+ * often enough to keep them all: keepNow) the others. A slot met is stamped with i (its age).
+ */
+function findRecord(recs: usize, ap: usize, ai: usize, bp: usize, bi: usize, i: i32): usize {
+  const last = load<i32>(recs, 16);
+  let s = slotAt(recs, last);
+  if (!sameStructure(s, ap, ai, bp, bi, i)) {
+    const kept = load<i32>(recs, 8);
+    if (kept >= 8 && load<i32>(recs, 4) * 8 < kept) return 0;
+    let t = 0;
+    for (; t < RECORDS; t++) {
+      if (t == last) continue;
+      s = slotAt(recs, t);
+      if (sameStructure(s, ap, ai, bp, bi, i)) break;
+    }
+    if (t == RECORDS) return 0;
+    store<i32>(recs, t, 16);
+  }
+  store<i32>(s, i, 8);
+  metAgain(recs);
+  return s;
+}
+
+/**
+ * Records row i's structure (A's offsets, B's lengths and offsets) in the least recently met slot,
+ * where its A row and multiply-adds fit, and returns that slot; else 0, the records unchanged.
+ */
+function recordStructure(recs: usize, ap: usize, ai: usize, bp: usize, bi: usize, i: i32): usize {
+  const k0 = load<i32>(ap + (<usize>i << 2));
+  const ra = load<i32>(ap + (<usize>i << 2), 4) - k0;
+  if (ra > RECORD_A) return 0;
+  let f = 0;
+  for (let t = 0; t < ra; t++) {
+    const j = <usize>load<i32>(ai + (<usize>(k0 + t) << 2)) << 2;
+    f += load<i32>(bp + j, 4) - load<i32>(bp + j);
+  }
+  if (f > RECORD_FLOPS) return 0;
+  // the least recently met slot (an empty one first: its stamp is −1 too)
+  let victim = 0;
+  for (let t = 1; t < RECORDS; t++) {
+    if (load<i32>(slotAt(recs, t), 8) < load<i32>(slotAt(recs, victim), 8)) victim = t;
+  }
+  const s = slotAt(recs, victim);
+  const aoff = s + 16;
+  const blen = aoff + (<usize>RECORD_A << 2);
+  let boff = blen + (<usize>RECORD_A << 2);
+  for (let t = 0; t < ra; t++) {
+    const j = load<i32>(ai + (<usize>(k0 + t) << 2));
+    const l0 = load<i32>(bp + (<usize>j << 2));
+    const l1 = load<i32>(bp + (<usize>j << 2), 4);
+    store<i32>(aoff + (<usize>t << 2), j - i);
+    store<i32>(blen + (<usize>t << 2), l1 - l0);
+    for (let l = l0; l < l1; l++) {
+      store<i32>(boff, load<i32>(bi + (<usize>l << 2)) - j);
+      boff += 4;
+    }
+  }
+  store<i32>(s, ra, 4);
+  store<i32>(s, i, 8);
+  store<i32>(recs, victim, 16);
+  return s;
+}
+
+/** Fills row i (of the structure in slot s) at ci, cv from entry `start`; returns its length. */
+function replay(s: usize, ap: usize, ai: usize, av: usize, bp: usize, bv: usize, i: i32, ci: usize, cv: usize, start: i32): i32 {
+  const len = load<i32>(s);
+  const pos = s + 16 + (<usize>(2 * RECORD_A + RECORD_FLOPS) << 2);
   const sorted = pos + (<usize>RECORD_FLOPS << 2);
   const row = ci + (<usize>start << 2);
   const vals = cv + (<usize>start << 3);
@@ -217,57 +310,88 @@ function replay(rec: usize, ap: usize, ai: usize, av: usize, bp: usize, bv: usiz
   return len;
 }
 
-/** Records row i, computed in full (its columns ci[start..end), ascending), where it fits; else empties the record. */
-function record(rec: usize, ap: usize, ai: usize, bp: usize, bi: usize, i: i32, ci: usize, start: i32, end: i32): void {
-  const k0 = load<i32>(ap + (<usize>i << 2));
-  const ra = load<i32>(ap + (<usize>i << 2), 4) - k0;
+/**
+ * Records row i, computed in full (its columns ci[start..end), ascending), where it fits: its
+ * structure, each multiply-add's place in the ordered row and the sorted offsets; returns the slot, or 0. The accumulator
+ * `acc` (the row's values gathered from it already) holds each column's place meanwhile.
+ */
+function record(recs: usize, ap: usize, ai: usize, bp: usize, bi: usize, i: i32, ci: usize, start: i32, end: i32, acc: usize): usize {
   const len = end - start;
-  store<i32>(rec, -1);
-  if (ra > RECORD_A || len > MEMO_MAX) return;
-  const aoff = rec + 32;
-  const blen = aoff + (<usize>RECORD_A << 2);
-  const boff = blen + (<usize>RECORD_A << 2);
+  if (len > MEMO_MAX) return 0;
+  const s = recordStructure(recs, ap, ai, bp, bi, i);
+  if (!s) return 0;
+  const boff = s + 16 + (<usize>(2 * RECORD_A) << 2);
   const pos = boff + (<usize>RECORD_FLOPS << 2);
   const sorted = pos + (<usize>RECORD_FLOPS << 2);
   const row = ci + (<usize>start << 2);
-  let f = 0;
-  for (let t = 0; t < ra; t++) {
-    const j = <usize>load<i32>(ai + (<usize>(k0 + t) << 2)) << 2;
-    f += load<i32>(bp + j, 4) - load<i32>(bp + j);
+  for (let k = 0; k < len; k++) {
+    const c = load<i32>(row + (<usize>k << 2));
+    store<i32>(acc + (<usize>c << 3), k);
+    store<i32>(sorted + (<usize>k << 2), c - i);
   }
-  if (f > RECORD_FLOPS) return;
-  f = 0;
-  for (let t = 0; t < ra; t++) {
-    const j = load<i32>(ai + (<usize>(k0 + t) << 2));
-    const l0 = load<i32>(bp + (<usize>j << 2));
+  // each multiply-add's column, j + its recorded offset, in A's row order then B's
+  const k0 = load<i32>(ap + (<usize>i << 2));
+  const k1 = load<i32>(ap + (<usize>i << 2), 4);
+  let f: usize = 0;
+  for (let k = k0; k < k1; k++) {
+    const j = load<i32>(ai + (<usize>k << 2));
     const l1 = load<i32>(bp + (<usize>j << 2), 4);
-    store<i32>(aoff + (<usize>t << 2), j - i);
-    store<i32>(blen + (<usize>t << 2), l1 - l0);
-    for (let l = l0; l < l1; l++) {
-      const c = load<i32>(bi + (<usize>l << 2));
-      // the column's place in the ordered row
-      let lo = 0, hi = len - 1;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (load<i32>(row + (<usize>mid << 2)) < c) lo = mid + 1;
-        else hi = mid;
-      }
-      store<i32>(boff + (<usize>f << 2), c - j);
-      store<i32>(pos + (<usize>f << 2), lo);
+    for (let l = load<i32>(bp + (<usize>j << 2)); l < l1; l++) {
+      store<i32>(pos + (f << 2), load<i32>(acc + (<usize>load<i32>(bi + (<usize>l << 2)) << 3)));
       f++;
     }
   }
-  for (let k = 0; k < len; k++) store<i32>(sorted + (<usize>k << 2), load<i32>(row + (<usize>k << 2)) - i);
-  store<i32>(rec, ra, 16);
-  store<i32>(rec, len);
+  store<i32>(s, len);
+  return s;
 }
 
-export function spgemm_count(ap: usize, ai: usize, bp: usize, bi: usize, n: i32, addB: i32, slot: usize, cp: usize, fl: usize, rowStart: i32, rowEnd: i32): void {
+/**
+ * sh[j] = 1 where row j (of rows [rowStart, rowEnd)) is row j − 1 shifted by one column (the same
+ * length, each column one more), else 0: a stencil's interior rows. Row 0: 0.
+ */
+export function spgemm_shifts(p: usize, idx: usize, sh: usize, rowStart: i32, rowEnd: i32): void {
+  for (let j = rowStart; j < rowEnd; j++) {
+    let same = j > 0;
+    if (same) {
+      const l0 = load<i32>(p + (<usize>j << 2));
+      const len = load<i32>(p + (<usize>j << 2), 4) - l0;
+      const q0 = load<i32>(p + (<usize>(j - 1) << 2));
+      same = l0 - q0 == len;
+      for (let l = 0; same && l < len; l++) same = load<i32>(idx + (<usize>(l0 + l) << 2)) == load<i32>(idx + (<usize>(q0 + l) << 2)) + 1;
+    }
+    store<u8>(sh + <usize>j, <u8>same);
+  }
+}
+
+/**
+ * Whether row i of A·B has row i − 1's structure (spgemm_shifts' flags of A's rows at sa and of B's at
+ * sb; none where sa is 0): A's row i is its row i − 1 shifted and each row of B it reaches is the row
+ * before it shifted, so the rows reached are row i − 1's, shifted, and so are the columns of the product.
+ */
+// @ts-ignore: decorator
+@inline function sameAsPrevious(sa: usize, sb: usize, ap: usize, ai: usize, i: i32): bool {
+  if (!sa || !load<u8>(sa + <usize>i)) return false;
+  const k1 = load<i32>(ap + (<usize>i << 2), 4);
+  for (let k = load<i32>(ap + (<usize>i << 2)); k < k1; k++) {
+    if (!load<u8>(sb + <usize>load<i32>(ai + (<usize>k << 2)))) return false;
+  }
+  return true;
+}
+
+export function spgemm_count(ap: usize, ai: usize, bp: usize, bi: usize, n: i32, addB: i32, slot: usize, cp: usize, fl: usize, sa: usize, sb: usize, rowStart: i32, rowEnd: i32): void {
   const mark = <usize>load<u32>(slot);
   memory.fill(mark, 0xff, <usize>n << 2);
+  // a row of the previous row's structure (sameAsPrevious) has its count and multiply-adds
+  let count = -1;
+  let flops: f64 = 0;
   for (let i = rowStart; i < rowEnd; i++) {
-    let count = 0;
-    let flops: f64 = 0;
+    if (count >= 0 && !addB && sameAsPrevious(sa, sb, ap, ai, i)) {
+      store<i32>(cp + (<usize>i << 2), count, 4);
+      store<f64>(fl + (<usize>i << 3), flops);
+      continue;
+    }
+    count = 0;
+    flops = 0;
     const k1 = load<i32>(ap + (<usize>i << 2), 4);
     // A's row, then (addB) B's row i as if A had a 1 on the diagonal
     for (let k = load<i32>(ap + (<usize>i << 2)); k <= k1; k++) {
@@ -359,18 +483,17 @@ export function spgemm_row_pointers(cp: usize, m: i32): f64 {
   return <f64>total;
 }
 
-export function spgemm_f64(ap: usize, ai: usize, av: usize, bp: usize, bi: usize, bv: usize, n: i32, sc: usize, order: i32, append: i32, slot: usize, cp: usize, ci: usize, cv: usize, rowStart: i32, rowEnd: i32): void {
+export function spgemm_f64(ap: usize, ai: usize, av: usize, bp: usize, bi: usize, bv: usize, n: i32, sc: usize, order: i32, append: i32, slot: usize, cp: usize, ci: usize, cv: usize, sa: usize, sb: usize, rowStart: i32, rowEnd: i32): void {
   const mark = <usize>load<u32>(slot);
   const sum = mark + markerBytes(n);
   const bits = sum + (summaryWords(n) << 3);
   const memo = sum + bitmapBytes(n);
-  const rec = memo + 16 + 8 * MEMO_MAX;
+  const recs = memo + 16 + 8 * MEMO_MAX;
   const acc = memo + MEMO_BYTES;
   const replays = order && !sc;
   memory.fill(memo, 0, 16);
-  memory.fill(rec, 0, 16);
   store<i32>(memo, -1);
-  store<i32>(rec, -1);
+  clearRecords(recs);
   memory.fill(mark, 0xff, <usize>n << 2);
   memory.fill(sum, 0, bitmapBytes(n));
   if (append) {
@@ -378,11 +501,19 @@ export function spgemm_f64(ap: usize, ai: usize, av: usize, bp: usize, bi: usize
     cv = <usize>load<u32>(slot, 8);
   }
   let at = 0;
+  // the slot of row i − 1's structure (replayed or recorded), else 0
+  let prev: usize = 0;
   for (let i = rowStart; i < rowEnd; i++) {
     const start = append ? at : load<i32>(cp + (<usize>i << 2));
-    if (replays && sameStructure(rec, ap, ai, bp, bi, i)) {
-      at = start + replay(rec, ap, ai, av, bp, bv, i, ci, cv, start);
-      metAgain(rec);
+    let r: usize = 0;
+    if (prev && sameAsPrevious(sa, sb, ap, ai, i)) {
+      r = prev;
+      store<i32>(r, i, 8);
+      metAgain(recs);
+    } else if (replays) r = findRecord(recs, ap, ai, bp, bi, i);
+    prev = r;
+    if (r) {
+      at = start + replay(r, ap, ai, av, bp, bv, i, ci, cv, start);
       if (append) store<i32>(cp + (<usize>i << 2), at - start, 4);
       continue;
     }
@@ -413,7 +544,7 @@ export function spgemm_f64(ap: usize, ai: usize, av: usize, bp: usize, bi: usize
     }
     if (order) orderColumns(sum, bits, memo, i, ci, start, end, lo, hi);
     for (let k = start; k < end; k++) store<f64>(cv + (<usize>k << 3), load<f64>(acc + (<usize>load<i32>(ci + (<usize>k << 2)) << 3)));
-    if (replays && keepNow(rec)) record(rec, ap, ai, bp, bi, i, ci, start, end);
+    if (replays && keepNow(recs)) prev = record(recs, ap, ai, bp, bi, i, ci, start, end, acc);
     if (append) store<i32>(cp + (<usize>i << 2), end - start, 4);
     at = end;
   }

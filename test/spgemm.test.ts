@@ -78,6 +78,38 @@ function sameBits(C1: CSRMatrix, C2: CSRMatrix, label: string): void {
   }
 }
 
+/**
+ * A·B in the kernels' plain order, in f64: each row's products in A's then B's order, a column's first
+ * product stored, the others added, the columns sorted — the bits the product must have however it
+ * takes a row (in full, from the row before or from a replay record).
+ */
+function plainOrder(A: CSRMatrix, B: CSRMatrix): CSRMatrix {
+  const acc = new Float64Array(B.cols);
+  const seen = new Int32Array(B.cols).fill(-1);
+  const [ptr, cols, vals] = [[0], [] as number[], [] as number[]];
+  for (let i = 0; i < A.rows; i++) {
+    const row: number[] = [];
+    for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) {
+      const j = A.colIdx[k];
+      for (let l = B.rowPtr[j]; l < B.rowPtr[j + 1]; l++) {
+        const [c, p] = [B.colIdx[l], A.values[k] * B.values[l]];
+        if (seen[c] !== i) {
+          seen[c] = i;
+          acc[c] = p;
+          row.push(c);
+        } else acc[c] += p;
+      }
+    }
+    row.sort((x, y) => x - y);
+    for (const c of row) {
+      cols.push(c);
+      vals.push(acc[c]);
+    }
+    ptr.push(cols.length);
+  }
+  return new CSRMatrix(A.rows, B.cols, 'f64', Int32Array.from(ptr), Int32Array.from(cols), Float64Array.from(vals));
+}
+
 describe('spgemm', () => {
   let rt1: Runtime;
   let rt2: Runtime;
@@ -136,35 +168,49 @@ describe('spgemm', () => {
       rowPtr.push(colIdx.length);
     }
     const A = new CSRMatrix(m, m, 'f64', Int32Array.from(rowPtr), Int32Array.from(colIdx), Float64Array.from(values));
-    // the plain order: each row's products in A's then B's order, a column's first product stored, the others added
-    const acc = new Float64Array(m);
-    const seen = new Int32Array(m).fill(-1);
-    const wantPtr = [0];
-    const wantCols: number[] = [];
-    const wantVals: number[] = [];
-    for (let i = 0; i < m; i++) {
-      const cols: number[] = [];
-      for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) {
-        const j = A.colIdx[k];
-        for (let l = A.rowPtr[j]; l < A.rowPtr[j + 1]; l++) {
-          const [c, p] = [A.colIdx[l], A.values[k] * A.values[l]];
-          if (seen[c] !== i) {
-            seen[c] = i;
-            acc[c] = p;
-            cols.push(c);
-          } else acc[c] += p;
-        }
-      }
-      cols.sort((x, y) => x - y);
-      for (const c of cols) {
-        wantCols.push(c);
-        wantVals.push(acc[c]);
-      }
-      wantPtr.push(wantCols.length);
-    }
-    const want = new CSRMatrix(m, m, 'f64', Int32Array.from(wantPtr), Int32Array.from(wantCols), Float64Array.from(wantVals));
     expect(A.nnz).toBeGreaterThan(16384); // on the pool (rt2) as well as inline (rt1)
-    sameBits(want, both(A, A, 'stencil A·A'), 'stencil A·A against the plain order');
+    sameBits(plainOrder(A, A), both(A, A, 'stencil A·A'), 'stencil A·A against the plain order');
+  });
+
+  it("rows taken from the row before (A's row and each row of B it reaches that row's shifted: spgemm_shifts) or from one of 8 replay records: the plain order's bits, A ≠ B, rectangular, structures that cycle within and past 8 per period, rows of B that break late or are empty, host form, handles and 1 thread", () => {
+    // A (m×k) and B (k×n) banded, each row its band's offsets shifted, but for rows whose index mod a
+    // period breaks the shift: an extra column (A: in the middle; B: after its last), a column dropped,
+    // an empty row of B; periods 5 (5 structures a cycle: fewer than the 8 records), 12 (more) and 7 and 9
+    // (A's and B's: 63)
+    const band = (rows: number, cols: number, offsets: number[], breaks: (i: number) => number[] | null, r: () => number): CSRMatrix => {
+      const [ptr, idx, val] = [[0], [] as number[], [] as number[]];
+      for (let i = 0; i < rows; i++) {
+        for (const o of breaks(i) ?? offsets) {
+          if (i + o < 0 || i + o >= cols) continue;
+          idx.push(i + o);
+          const u = r();
+          val.push(u < 0.05 ? 0 : u < 0.08 ? -0 : Math.round((u - 0.5) * 64) / 8);
+        }
+        ptr.push(idx.length);
+      }
+      return new CSRMatrix(rows, cols, 'f64', Int32Array.from(ptr), Int32Array.from(idx), Float64Array.from(val));
+    };
+    const r = mulberry32(9041);
+    for (const [period, periodB, m, k, n] of [
+      [5, 5, 5000, 5000, 5000],
+      [12, 12, 5200, 4700, 6100],
+      [7, 9, 4100, 5300, 3900],
+    ]) {
+      const A = band(m, k, [-30, -1, 0, 2, 30], (i) => (i % period === 1 ? [-30, -1, 0, 1, 2, 30] : i % period === 3 ? [-30, 0, 2, 30] : i % 97 === 50 ? [-1, 0] : null), r);
+      const B = band(k, n, [-3, 0, 1, 4], (i) => (i % periodB === 2 ? [-3, 0, 1, 4, 9] : i % 61 === 7 ? [] : i % 43 === 11 ? [-3, 0, 1, 5] : null), r);
+      const label = `period ${period}, ${m}×${k} · ${k}×${n}`;
+      expect(A.nnz, label).toBeGreaterThan(16384);
+      const want = plainOrder(A, B);
+      sameBits(want, both(A, B, label), `${label} against the plain order`);
+      const [hA, hB] = [rt2.upload(A), rt2.upload(B)];
+      const H = rt2.spgemm(hA, hB);
+      sameBits(want, H.toCSR(), `${label}, handles`);
+      for (const h of [H, hA, hB]) h.dispose();
+      const out = rt2.spgemm(A, B);
+      out.colIdx.fill(-1);
+      out.values.fill(NaN);
+      sameBits(want, rt2.spgemm(A, B, { out }), `${label}, into out`);
+    }
   });
 
   it('the pool runs the larger products: poisson3D(14)², a power-law A·Aᵀ with hub rows', () => {

@@ -152,7 +152,7 @@ export class CpuSparseSession implements SparseSession {
       const slotView = slots.view('i32');
       for (let c = 0; c < chunks; c++) slotView.set([work[2 + c].ptr, arrays[2 * c].ptr, arrays[2 * c + 1].ptr], 4 * c);
       if (cc === 2) backend.runChunksSync('spgemm_c128', [a.ptr, a.idx, a.val, b.ptr, b.idx, b.val, n, 1, slots.ptr, cp.ptr, 0, 0], bounds, 8);
-      else backend.runChunksSync('spgemm_f64', [a.ptr, a.idx, a.val, b.ptr, b.idx, b.val, n, 0, 1, 1, slots.ptr, cp.ptr, 0, 0], bounds, 10);
+      else backend.runChunksSync('spgemm_f64', [a.ptr, a.idx, a.val, b.ptr, b.idx, b.val, n, 0, 1, 1, slots.ptr, cp.ptr, 0, 0, 0, 0], bounds, 10);
       // row pointers from the counts; each chunk's entries follow the previous chunk's
       const nnz = backend.kernel('spgemm_row_pointers')(cp.ptr, m);
       const single = dtype === 'f32' || dtype === 'c64';
@@ -542,7 +542,8 @@ export class CpuSparseSession implements SparseSession {
       const ap = new Int32Array(backend.heap.memory.buffer, A.ptr, m + 1);
       const split = (prefix: (i: number) => number) => (chunks === 1 ? Int32Array.of(0, m) : balancedBounds(m, chunks, prefix, 1));
       const countBounds = split((i) => ap[i] + i);
-      backend.runChunksSync('spgemm_count', [A.ptr, A.idx, B.ptr, B.idx, n, scale ? 1 : 0, slots.ptr, cp.ptr, fl.ptr], countBounds, 6);
+      const [sa, sb] = scale ? [0, 0] : this.shifts(A, B, scratch, countBounds);
+      backend.runChunksSync('spgemm_count', [A.ptr, A.idx, B.ptr, B.idx, n, scale ? 1 : 0, slots.ptr, cp.ptr, fl.ptr, sa, sb], countBounds, 6);
       // row pointers from the counts, and the multiply-adds before each row (in place, by kernels)
       const nnz = backend.kernel('spgemm_row_pointers')(cp.ptr, m);
       if (nnz > 0x7fffffff) throw new MemoryLimitError(nnz * (4 + 8 * cc), `spgemm: the ${m}×${n} product has ${nnz} entries, more than 32-bit row pointers index`);
@@ -552,7 +553,7 @@ export class CpuSparseSession implements SparseSession {
       const ci = this.alloc(C, 4 * nnz);
       const cv = this.alloc(C, 8 * cc * nnz);
       const c2 = cc === 2;
-      const pass: NumericPass = { kernel: c2 ? 'spgemm_c128' : 'spgemm_f64', args: [A.ptr, A.idx, A.val, B.ptr, B.idx, B.val, n, ...(c2 ? [0] : [scale, ordered ? 1 : 0, 0]), slots.ptr, cp.ptr, ci.ptr, cv.ptr], chunkArg: c2 ? 8 : 10, bounds, before: fl, nnz };
+      const pass: NumericPass = { kernel: c2 ? 'spgemm_c128' : 'spgemm_f64', args: [A.ptr, A.idx, A.val, B.ptr, B.idx, B.val, n, ...(c2 ? [0] : [scale, ordered ? 1 : 0, 0]), slots.ptr, cp.ptr, ci.ptr, cv.ptr, ...(c2 ? [] : [sa, sb])], chunkArg: c2 ? 8 : 10, bounds, before: fl, nnz };
       if (numeric) numeric(pass);
       else backend.runChunksSync(pass.kernel, pass.args, bounds, pass.chunkArg);
       [C.nnz, C.ptr, C.idx, C.val] = [nnz, cp.ptr, ci.ptr, cv.ptr];
@@ -563,6 +564,24 @@ export class CpuSparseSession implements SparseSession {
     } finally {
       for (const r of work) r.dispose();
     }
+  }
+
+  /**
+   * spgemm_shifts' flags (a byte a row: the row is the one before it shifted by a column) of A's rows
+   * and B's, in scratch regions, A's split by `bounds`: with them the count and numeric passes take a
+   * row of the previous row's structure (a stencil's interior rows) from it without comparing the rows
+   * of B it reaches. One array where A is B.
+   */
+  private shifts(A: Resident, B: Resident, scratch: (bytes: number) => Region, bounds: Int32Array): [number, number] {
+    const backend = this.backend;
+    const sa = scratch(A.rows || 1).ptr;
+    backend.runChunksSync('spgemm_shifts', [A.ptr, A.idx, sa], bounds);
+    if (B.ptr === A.ptr) return [sa, sa];
+    const sb = scratch(B.rows || 1).ptr;
+    const bp = new Int32Array(backend.heap.memory.buffer, B.ptr, B.rows + 1);
+    const chunks = bounds.length - 1;
+    backend.runChunksSync('spgemm_shifts', [B.ptr, B.idx, sb], chunks === 1 ? Int32Array.of(0, B.rows) : balancedBounds(B.rows, chunks, (i) => bp[i] + i, 1));
+    return [sa, sb];
   }
 }
 
@@ -590,8 +609,8 @@ function workspaceBytes(n: number, cc: number): number {
   return align(4 * n) + align(8 * (Math.ceil(n / 4096) + Math.ceil(n / 64))) + MEMO_BYTES + 8 * cc * n;
 }
 
-/** Bytes of a workspace's memo of the last row ordered and replay record (assembly/spgemm.ts's MEMO_BYTES). */
-const MEMO_BYTES = 16 + 8 * 64 + 32 + 4 * (2 * 32 + 2 * 256 + 64);
+/** Bytes of a workspace's memo of the last row ordered and its 8 replay records (assembly/spgemm.ts's MEMO_BYTES). */
+const MEMO_BYTES = 16 + 8 * 64 + 32 + 8 * (16 + 4 * (2 * 32 + 2 * 256 + 64));
 
 /**
  * A resident product as a host CSRMatrix of `dtype`, its size checked against the memory budget in
