@@ -49,6 +49,19 @@
   return ((summaryWords(n) + ((<usize>n + 63) >>> 6)) * 8 + 15) & ~(<usize>15);
 }
 
+/**
+ * Bytes of a chunk's workspace for a product with n columns, cc f64 a value (the layout above): the
+ * markers, the summary and bitmap, the memo and replay records, the accumulator.
+ */
+export function spgemm_workspace(n: i32, cc: i32): f64 {
+  return aligned16(4 * <f64>n) + aligned16(8 * (Math.ceil(<f64>n / 4096) + Math.ceil(<f64>n / 64))) + <f64>MEMO_BYTES + 8 * <f64>cc * <f64>n;
+}
+
+// @ts-ignore: decorator
+@inline function aligned16(b: f64): f64 {
+  return Math.ceil(b / 16) * 16;
+}
+
 /** Longest row the memo keeps. */
 const MEMO_MAX = 64;
 
@@ -349,7 +362,7 @@ function record(recs: usize, ap: usize, ai: usize, bp: usize, bi: usize, i: i32,
  * sh[j] = 1 where row j (of rows [rowStart, rowEnd)) is row j − 1 shifted by one column (the same
  * length, each column one more), else 0: a stencil's interior rows. Row 0: 0.
  */
-export function spgemm_shifts(p: usize, idx: usize, sh: usize, rowStart: i32, rowEnd: i32): void {
+function shifts(p: usize, idx: usize, sh: usize, rowStart: i32, rowEnd: i32): void {
   for (let j = rowStart; j < rowEnd; j++) {
     let same = j > 0;
     if (same) {
@@ -361,6 +374,15 @@ export function spgemm_shifts(p: usize, idx: usize, sh: usize, rowStart: i32, ro
     }
     store<u8>(sh + <usize>j, <u8>same);
   }
+}
+
+/**
+ * shifts() of A's rows [rowStart, rowEnd) (of m) into sa and, where sb is another array, of the same
+ * share of B's k rows into sb: the flags sameAsPrevious reads.
+ */
+export function spgemm_shifts(ap: usize, ai: usize, sa: usize, bp: usize, bi: usize, sb: usize, m: i32, k: i32, rowStart: i32, rowEnd: i32): void {
+  shifts(ap, ai, sa, rowStart, rowEnd);
+  if (sb != sa) shifts(bp, bi, sb, <i32>((<i64>rowStart * k) / m), rowEnd == m ? k : <i32>((<i64>rowEnd * k) / m));
 }
 
 /**
@@ -411,6 +433,28 @@ export function spgemm_count(ap: usize, ai: usize, bp: usize, bi: usize, n: i32,
     store<i32>(cp + (<usize>i << 2), count, 4);
     store<f64>(fl + (<usize>i << 3), flops);
   }
+}
+
+/** The longest of rows [0, rows) (row pointers at bp): refuseUnfit's bound (src/cpu/spgemm.ts). */
+export function spgemm_longest(bp: usize, rows: i32): i32 {
+  let longest = 0;
+  for (let k = 0; k < rows; k++) longest = max(longest, load<i32>(bp + (<usize>k << 2), 4) - load<i32>(bp + (<usize>k << 2)));
+  return longest;
+}
+
+/** Σ over A's m rows of the longest row of B each reaches: a lower bound on A·B's entries (refuseUnfit's). */
+export function spgemm_least(ap: usize, ai: usize, bp: usize, m: i32): f64 {
+  let least: f64 = 0;
+  for (let i = 0; i < m; i++) {
+    let widest = 0;
+    const k1 = load<i32>(ap + (<usize>i << 2), 4);
+    for (let k = load<i32>(ap + (<usize>i << 2)); k < k1; k++) {
+      const j = <usize>load<i32>(ai + (<usize>k << 2)) << 2;
+      widest = max(widest, load<i32>(bp + j, 4) - load<i32>(bp + j));
+    }
+    least += <f64>widest;
+  }
+  return least;
 }
 
 /**

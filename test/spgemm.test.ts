@@ -172,7 +172,7 @@ describe('spgemm', () => {
     sameBits(plainOrder(A, A), both(A, A, 'stencil A·A'), 'stencil A·A against the plain order');
   });
 
-  it("rows taken from the row before (A's row and each row of B it reaches that row's shifted: spgemm_shifts) or from one of 8 replay records: the plain order's bits, A ≠ B, rectangular, structures that cycle within and past 8 per period, rows of B that break late or are empty, host form, handles and 1 thread", () => {
+  it("rows taken from the row before (A's row and each row of B it reaches that row's shifted: spgemm_shifts) or from one of 8 replay records: the plain order's bits, A ≠ B, rectangular, structures that cycle within and past 8 per period, rows of B that break late or are empty, host form, handles, into out; 1, 2 and 3 threads (B's flags split with A's rows)", async () => {
     // A (m×k) and B (k×n) banded, each row its band's offsets shifted, but for rows whose index mod a
     // period breaks the shift: an extra column (A: in the middle; B: after its last), a column dropped,
     // an empty row of B; periods 5 (5 structures a cycle: fewer than the 8 records), 12 (more) and 7 and 9
@@ -191,6 +191,7 @@ describe('spgemm', () => {
       return new CSRMatrix(rows, cols, 'f64', Int32Array.from(ptr), Int32Array.from(idx), Float64Array.from(val));
     };
     const r = mulberry32(9041);
+    const rt3 = await createRuntime({ workers: 3 });
     for (const [period, periodB, m, k, n] of [
       [5, 5, 5000, 5000, 5000],
       [12, 12, 5200, 4700, 6100],
@@ -210,7 +211,9 @@ describe('spgemm', () => {
       out.colIdx.fill(-1);
       out.values.fill(NaN);
       sameBits(want, rt2.spgemm(A, B, { out }), `${label}, into out`);
+      sameBits(want, rt3.spgemm(A, B), `${label}, 3 threads`);
     }
+    rt3.dispose();
   });
 
   it('the pool runs the larger products: poisson3D(14)², a power-law A·Aᵀ with hub rows', () => {

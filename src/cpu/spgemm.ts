@@ -145,7 +145,7 @@ export class CpuSparseSession implements SparseSession {
       const cp = backend.heap.alloc(4 * (m + 1));
       work.push(cp);
       for (let c = 0; c < chunks; c++) {
-        work.push(backend.heap.alloc(workspaceBytes(n, cc)));
+        work.push(backend.heap.alloc(backend.kernel('spgemm_workspace')(n, cc)));
         arrays.push(backend.heap.alloc(4 * flops[c]));
         arrays.push(backend.heap.alloc(8 * cc * flops[c]));
       }
@@ -531,8 +531,8 @@ export class CpuSparseSession implements SparseSession {
       return r;
     };
     try {
-      refuseUnfit(A, B, backend.heap.memory.buffer, backend.heap.maxPages * 65536);
-      const wsBytes = workspaceBytes(n, cc);
+      refuseUnfit(A, B, backend);
+      const wsBytes = backend.kernel('spgemm_workspace')(n, cc);
       const slots = scratch(16 * chunks);
       const slotView = slots.view('i32');
       for (let c = 0; c < chunks; c++) slotView[4 * c] = scratch(wsBytes).ptr;
@@ -542,7 +542,11 @@ export class CpuSparseSession implements SparseSession {
       const ap = new Int32Array(backend.heap.memory.buffer, A.ptr, m + 1);
       const split = (prefix: (i: number) => number) => (chunks === 1 ? Int32Array.of(0, m) : balancedBounds(m, chunks, prefix, 1));
       const countBounds = split((i) => ap[i] + i);
-      const [sa, sb] = scale ? [0, 0] : this.shifts(A, B, scratch, countBounds);
+      // spgemm_shifts' flags (a row is the one before shifted by a column) of A's rows and B's (one
+      // array where A is B): the passes take a stencil's row from the row before (not with a scale: addB)
+      const sa = scale ? 0 : scratch(m || 1).ptr;
+      const sb = B === A || !sa ? sa : scratch(B.rows || 1).ptr;
+      if (sa) backend.runChunksSync('spgemm_shifts', [A.ptr, A.idx, sa, B.ptr, B.idx, sb, m, B.rows], countBounds);
       backend.runChunksSync('spgemm_count', [A.ptr, A.idx, B.ptr, B.idx, n, scale ? 1 : 0, slots.ptr, cp.ptr, fl.ptr, sa, sb], countBounds, 6);
       // row pointers from the counts, and the multiply-adds before each row (in place, by kernels)
       const nnz = backend.kernel('spgemm_row_pointers')(cp.ptr, m);
@@ -565,24 +569,6 @@ export class CpuSparseSession implements SparseSession {
       for (const r of work) r.dispose();
     }
   }
-
-  /**
-   * spgemm_shifts' flags (a byte a row: the row is the one before it shifted by a column) of A's rows
-   * and B's, in scratch regions, A's split by `bounds`: with them the count and numeric passes take a
-   * row of the previous row's structure (a stencil's interior rows) from it without comparing the rows
-   * of B it reaches. One array where A is B.
-   */
-  private shifts(A: Resident, B: Resident, scratch: (bytes: number) => Region, bounds: Int32Array): [number, number] {
-    const backend = this.backend;
-    const sa = scratch(A.rows || 1).ptr;
-    backend.runChunksSync('spgemm_shifts', [A.ptr, A.idx, sa], bounds);
-    if (B.ptr === A.ptr) return [sa, sa];
-    const sb = scratch(B.rows || 1).ptr;
-    const bp = new Int32Array(backend.heap.memory.buffer, B.ptr, B.rows + 1);
-    const chunks = bounds.length - 1;
-    backend.runChunksSync('spgemm_shifts', [B.ptr, B.idx, sb], chunks === 1 ? Int32Array.of(0, B.rows) : balancedBounds(B.rows, chunks, (i) => bp[i] + i, 1));
-    return [sa, sb];
-  }
 }
 
 /**
@@ -598,19 +584,6 @@ export interface NumericPass {
   before: Region;
   nnz: number;
 }
-
-/**
- * Bytes of a chunk's workspace for a product with n columns (assembly/spgemm.ts's layout): a marker
- * per column, a bitmap of the columns under a summary (a bit per 64-bit word), each part 16-byte
- * aligned, the memo of the last row ordered, and an accumulator of n values of cc f64.
- */
-function workspaceBytes(n: number, cc: number): number {
-  const align = (b: number) => Math.ceil(b / 16) * 16;
-  return align(4 * n) + align(8 * (Math.ceil(n / 4096) + Math.ceil(n / 64))) + MEMO_BYTES + 8 * cc * n;
-}
-
-/** Bytes of a workspace's memo of the last row ordered and its 8 replay records (assembly/spgemm.ts's MEMO_BYTES). */
-const MEMO_BYTES = 16 + 8 * 64 + 32 + 8 * (16 + 4 * (2 * 32 + 2 * 256 + 64));
 
 /**
  * A resident product as a host CSRMatrix of `dtype`, its size checked against the memory budget in
@@ -661,23 +634,13 @@ function drop(r: Resident): void {
  * columns, made only where nnz(A) × B's longest row, an upper bound, could be too many). An outer product
  * of two 7·10⁴ vectors counted its 4.9·10⁹ entries for 3–11 s before the row pointers refused it.
  */
-function refuseUnfit(A: Resident, B: Resident, buffer: ArrayBufferLike, maxBytes: number): void {
+function refuseUnfit(A: Resident, B: Resident, backend: CpuBackend): void {
+  const maxBytes = backend.heap.maxPages * 65536;
   const bytesEach = 4 + 8 * A.cc;
   const limit = Math.min(0x7fffffff, maxBytes / bytesEach);
   // B's width bounds its longest row: most products (an AMG setup's coarse levels) need no pass at all
-  if (A.nnz * B.cols <= limit) return;
-  const bp = new Int32Array(buffer, B.ptr, B.rows + 1);
-  let longest = 0;
-  for (let k = 0; k < B.rows; k++) longest = Math.max(longest, bp[k + 1] - bp[k]);
-  if (A.nnz * longest <= limit) return;
-  const ap = new Int32Array(buffer, A.ptr, A.rows + 1);
-  const ai = new Int32Array(buffer, A.idx, A.nnz);
-  let least = 0;
-  for (let i = 0; i < A.rows; i++) {
-    let widest = 0;
-    for (let k = ap[i]; k < ap[i + 1]; k++) widest = Math.max(widest, bp[ai[k] + 1] - bp[ai[k]]);
-    least += widest;
-  }
+  if (A.nnz * B.cols <= limit || A.nnz * backend.kernel('spgemm_longest')(B.ptr, B.rows) <= limit) return;
+  const least = backend.kernel('spgemm_least')(A.ptr, A.idx, B.ptr, A.rows);
   if (least > limit) {
     throw new MemoryLimitError(least * bytesEach, `spgemm: the ${A.rows}×${B.cols} product has at least ${least} entries (${Math.ceil((least * bytesEach) / 1048576)} MiB), more than ${least > 0x7fffffff ? '32-bit row pointers index' : `the WebAssembly memory's limit of ${Math.floor(maxBytes / 1048576)} MiB holds`}`);
   }
