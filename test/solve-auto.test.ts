@@ -147,6 +147,19 @@ describe("rt.solve 'auto': a direct factorization where the rule says so", () =>
     }
   });
 
+  it("the answer's factor info holds plain values (no accessors: V8 kept each solve's factor through its young-generation collections)", async () => {
+    for (const name of ['t1', 'west0479', '494_bus']) {
+      const A = loadShared(name);
+      const h = rt.upload(A);
+      const r = await rt.solve(h, new Float64Array(A.rows).fill(1));
+      h.dispose();
+      const info = r.factor!;
+      for (const [k, d] of Object.entries(Object.getOwnPropertyDescriptors(info))) expect(d.get, `${name} ${k}`).toBeUndefined();
+      expect(JSON.parse(JSON.stringify(info)).flops, name).toBe(info.flops);
+      expect(r.relativeResidual, name).toBeLessThanOrEqual(1e-8);
+    }
+  });
+
   it('the CSR an upload keeps for its solves: the same structure and answer in every format, unchanged by later writes to the input', async () => {
     // unsorted, with a duplicate (summed: 2 + 2) and an explicit zero, nonsymmetric: 6×6
     const rowPtr = Int32Array.of(0, 3, 6, 8, 11, 13, 16);

@@ -6,8 +6,17 @@ import { copyF64, copyI32, Layout, putF64, putI32 } from './memory.js';
 
 type Kernels = Pick<CpuBackend, 'heap' | 'kernels'>;
 
+/** Each backend's symbolic kernels, made once (stateless closures over it: rt.solve plans each new matrix with them). */
+const made = new WeakMap<Kernels, SymbolicKernels>();
+
 /** The symbolic phase's kernels on the CPU path (assembly/amd.ts, assembly/symbolic.ts), run at once on the calling thread's instance. */
 export function cpuSymbolicKernels(B: Kernels): SymbolicKernels {
+  let k = made.get(B);
+  if (!k) made.set(B, (k = symbolicKernels(B)));
+  return k;
+}
+
+function symbolicKernels(B: Kernels): SymbolicKernels {
   return {
     columns: (A) => {
       const n = A.rows;

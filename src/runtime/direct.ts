@@ -13,7 +13,12 @@ import type { DirectKernels } from '../solvers/direct/factor.js';
 
 export { factorize } from '../solvers/direct/factor.js';
 
+/** Each backend's kernels, made once: stateless closures over it (made each call, ≈ 1.5 KB of a small solve's garbage). */
+const made = new WeakMap<CpuBackend, DirectKernels>();
+
 /** The CPU path's kernels the direct solvers run on. */
 export function directKernels(B: CpuBackend): DirectKernels {
-  return { supernodal: cpuSupernodalNumeric(B), lu: cpuLuKernels(B), ldl: cpuLdlKernels(B), symbolic: cpuSymbolicKernels(B), residual: (At) => holdResidual(B, At) };
+  let k = made.get(B);
+  if (!k) made.set(B, (k = { supernodal: cpuSupernodalNumeric(B), lu: cpuLuKernels(B), ldl: cpuLdlKernels(B), symbolic: cpuSymbolicKernels(B), residual: (At) => holdResidual(B, At) }));
+  return k;
 }

@@ -1461,9 +1461,10 @@ export class Runtime implements HandleOwner {
         const copy = h.madeHost ?? a.pathCopy ?? null;
         return (structure ??= solveStructure(csr, copy, chunk && (() => chunk.poolStructure(B, csr, session, h)), copy !== h.madeHost));
       };
+      // (no getter: an object literal's accessor kept each upload's analysis, plan and factor through V8's
+      // young-generation collections, to the next full one: t1's upload + solve spent 46% in the collector)
       const a: SolveAnalysis = {
         csr,
-        get structure() { return structureIn(); },
         structureIn,
         offer(copy) { if (!structure && copy.format === 'dia') a.pathCopy = copy; },
       };
@@ -1521,14 +1522,14 @@ export class Runtime implements HandleOwner {
     const n = csr.rows;
     let d: DirectPlan;
     if (!asked && n > DIRECT_MAX_N) {
-      d = { plan: null, direct: false, reason: `no direct factorization: ${n} unknowns > ${DIRECT_MAX_N}, where the ordering alone costs more than a preconditioned Krylov solve` };
+      d = { plan: null, direct: false, reason: () => `no direct factorization: ${n} unknowns > ${DIRECT_MAX_N}, where the ordering alone costs more than a preconditioned Krylov solve` };
     } else {
       const plan = planFactor(csr, 'auto', 'auto', cpuSymbolicKernels(this.cpu.backend));
       const { fillNnz, flops, bytes } = plan.a.cost;
       const estimate = { fillNnz, flops, bytes, ordering: plan.a.ordering };
       const c = chooseDirect(estimate, n, csr.nnz, plan.C.complex, this.cpu.memoryBudgetMB * 1048576);
-      // the reason read only by explain (a spread would write it now)
-      d = { plan, estimate, direct: c.direct, get reason() { return c.reason; } };
+      // the reason read only by explain
+      d = { plan, estimate, direct: c.direct, reason: c.reason };
     }
     cached.direct = d;
     return d;
@@ -1545,15 +1546,17 @@ export class Runtime implements HandleOwner {
     const h = this.matrixHandle(A, "explain('solve', A)");
     if (h.rows !== h.cols) throw new ShapeError(`explain: A must be square to solve with it, it is ${h.rows}×${h.cols}`);
     const p = this.solvePath(h, o.path);
-    const { csr, structure } = this.solveStructureOf(h);
+    const a = this.solveStructureOf(h);
+    const csr = a.csr;
+    const structure = a.structureIn();
     const d = this.wantsDirect(h, csr, o.method, o.preconditioner);
     const direct = o.method === 'direct' || d?.direct === true;
     const choice = chooseSolve(structure, this.pathSolveInfo(p, h), { method: o.method === 'direct' ? 'auto' : o.method, preconditioner: o.preconditioner, spd: o.spd });
     const [first, ...rest] = choice.candidates;
     const fallbacks = direct ? choice.candidates : rest;
     const reasons = [`path ${p.label}: ${o.path || this.forced ? 'asked for' : 'the path a resident SpMV of A runs on (explain spmv)'}`];
-    if (o.method === 'direct') reasons.push(`method direct given by the caller: a sparse factorization on the host CPU, whatever the path${d?.estimate ? ` (${d.reason.replace(/^[^:]*: /, '')})` : ''}`);
-    else if (d) reasons.push(d.reason);
+    if (o.method === 'direct') reasons.push(`method direct given by the caller: a sparse factorization on the host CPU, whatever the path${d?.estimate ? ` (${d.reason().replace(/^[^:]*: /, '')})` : ''}`);
+    else if (d) reasons.push(d.reason());
     if (direct) reasons.push(o.method === 'direct' ? 'a singular factor is a SingularMatrixError' : 'a singular factor (or a residual above tol) moves to the Krylov candidates');
     if (direct && o.method !== 'direct' && !o.spd && first.method === 'cg' && rest.length > 0) {
       reasons.push(`a factorization that finds A singular or not positive definite skips cg (it would break down): ${rest[0].method} + ${rest[0].preconditioner} first`);
@@ -1629,7 +1632,8 @@ export class Runtime implements HandleOwner {
     const bRead = bIn instanceof ResidentVector ? bIn.read().then((v) => this.hostCopy(v)) : this.hostCopy(bIn);
     const x0Read = x0In === undefined ? undefined : host(x0In);
     // a resident b or x0 disposed before its read ran: named as passed (it said 'memory region was used after dispose()')
-    const [b64, x0Data] = await Promise.all([bRead, x0Read]).catch((e) => {
+    // (host data alone: copied now, without a turn of the event loop)
+    const [b64, x0Data] = x0Read === undefined && bRead instanceof Float64Array ? [bRead] : await Promise.all([bRead, x0Read]).catch((e) => {
       throw e instanceof DisposedError ? new DisposedError(`${where}: ${(bIn as ResidentVector).disposed ? 'b' : 'x0'}`) : e;
     });
     let x0 = x0Data;
@@ -1744,7 +1748,7 @@ export class Runtime implements HandleOwner {
     const pc = handle && s.e !== 0 ? this.scaledPreconditioner(handle, s.h) : handle;
     // A's copy on the path first: on the CPU path of one thread, a DIA copy then gives the structure its faster pass
     const info = this.pathSolveInfo(p, h);
-    const structure = analysis.structure;
+    const structure = analysis.structureIn();
     const choice = chooseSolve(structure, info, { method: method ?? (o.method === 'direct' ? 'auto' : o.method), preconditioner: pre, spd: o.spd });
     const io = { upload: (v: Float64Array) => p.vector(h.dtype, v), read: async (v: PathVector) => (await p.read(v)).slice() };
     // CG on a matrix the factorization found singular or indefinite would only break down (dwt_992:
@@ -1842,7 +1846,7 @@ export class Runtime implements HandleOwner {
         const lazy = { format: () => h.format, convert: (format: FormatName) => convert(csr, format) };
         const hs = new MatrixHandle(csr, null, this, h.requestedFormat, lazy);
         // A's structure (a solve has read it by now: no pass of its own, in no AMG session)
-        this.structureCache.set(csr, { csr, get structure() { return analysis.structure; }, structureIn: () => analysis.structure });
+        this.structureCache.set(csr, { csr, structureIn: () => analysis.structureIn() });
         h.derived.push(hs);
         scaled = { h: hs, csr, e };
       }
@@ -2409,6 +2413,8 @@ export class Runtime implements HandleOwner {
   /** @internal called by a handle's dispose() */
   forget(handle: object): void {
     this.handles.delete(handle as Handle);
+    // a WeakMap's entry stays through V8's young-generation collections until a full one: dropped now
+    if (handle instanceof MatrixHandle) this.structureCache.delete(handle.source);
   }
 
   private track<H extends Handle>(h: H): H {
@@ -2604,7 +2610,8 @@ interface DirectPlan {
   plan: FactorPlan | null;
   estimate?: DirectEstimate;
   direct: boolean;
-  reason: string;
+  /** words for explain('solve'), written when asked */
+  reason: () => string;
 }
 
 /** What rt.solve and explain say where Jacobi of a constant diagonal runs as none on a GPU path. */
@@ -2613,8 +2620,7 @@ const JACOBI_AS_NONE = 'jacobi: the diagonal is constant (D⁻¹ = I/c), whose i
 /** A matrix's canonical CSR, with its structure (computed on first read) and the factorization planned for it. */
 interface SolveAnalysis {
   readonly csr: CSRMatrix;
-  readonly structure: SolveStructure;
-  /** the structure, its pool pass (where still to make) run in `session` (poolStructure's `open`) */
+  /** the structure (made on first call), its pool pass (where still to make) run in `session` (poolStructure's `open`) */
   structureIn(session?: CpuSparseSession): SolveStructure;
   direct?: DirectPlan;
   /** a Chebyshev plan rt.solve made (its Lanczos bounds: 20 host SpMVs, ≈ 0.5 s for 2 M rows), kept for the next solve */

@@ -201,15 +201,16 @@ export const KRYLOV_ITERATION_MS = 0.05;
  * once — of KRYLOV_ITERATION_MS plus 4·nnz + 12·n flops (SpMV, preconditioner, vector updates; ×4
  * complex) at KRYLOV_FLOP_RATE; and the factor's bytes within half the memory budget.
  */
-export function chooseDirect(est: DirectEstimate, n: number, nnz: number, complex: boolean, budgetBytes: number): { direct: boolean; reason: string } {
+export function chooseDirect(est: DirectEstimate, n: number, nnz: number, complex: boolean, budgetBytes: number): { direct: boolean; reason: () => string } {
   const factorMs = (est.flops / FACTOR_FLOP_RATE) * 1e3;
   const iterations = Math.min(n, 20 * Math.sqrt(n));
   const krylovMs = iterations * (KRYLOV_ITERATION_MS + (((complex ? 4 : 1) * (4 * nnz + 12 * n)) / KRYLOV_FLOP_RATE) * 1e3);
-  // the reason is words for explain('solve'): written when read (its numbers' formatting was ≈ 10% of t1's rt.solve)
+  // the reason is words for explain('solve'): written when asked (its numbers' formatting was ≈ 10% of t1's rt.solve;
+  // a getter instead kept each solve's plan through V8's young-generation collections)
   const what = (): string => `fill ${est.fillNnz} entries (${(est.bytes / 1048576).toFixed(1)} MiB), ${est.flops.toExponential(2)} flops with ${est.ordering} ordering: ≈ ${factorMs.toFixed(1)} ms at ${FACTOR_FLOP_RATE.toExponential(0)} flop/s against ≈ ${krylovMs.toFixed(1)} ms for ${Math.round(iterations)} Krylov iterations (min(n, 20·√n))`;
-  if (est.bytes > budgetBytes / 2) return { direct: false, get reason() { return `no direct factorization: the factor needs ${(est.bytes / 1048576).toFixed(1)} MiB, more than half the memory budget (${(budgetBytes / 1048576).toFixed(0)} MiB)`; } };
-  if (factorMs > krylovMs) return { direct: false, get reason() { return `no direct factorization: ${what()}`; } };
-  return { direct: true, get reason() { return `method direct (a sparse factorization on the host CPU, whatever the path): ${what()}`; } };
+  if (est.bytes > budgetBytes / 2) return { direct: false, reason: () => `no direct factorization: the factor needs ${(est.bytes / 1048576).toFixed(1)} MiB, more than half the memory budget (${(budgetBytes / 1048576).toFixed(0)} MiB)` };
+  if (factorMs > krylovMs) return { direct: false, reason: () => `no direct factorization: ${what()}` };
+  return { direct: true, reason: () => `method direct (a sparse factorization on the host CPU, whatever the path): ${what()}` };
 }
 
 

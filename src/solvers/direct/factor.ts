@@ -498,17 +498,13 @@ export class Factorization extends PublicFactorization {
     let largest = 0;
     const s = a.supernodeStarts;
     for (let k = 0; k + 1 < s.length; k++) largest = Math.max(largest, s[k + 1] - s[k]);
-    const lu = this.lu ? luCountsOnRead(this.lu, a.matchOf, this.ldltForm, A.complex) : null;
+    const lu = this.lu ? luCounts(this.lu, a.matchOf, this.ldltForm, A.complex) : null;
     const info: FactorInfo = {
       kind: this.kindNow, kindReason: this.reason, method: a.dense ? 'dense' : this.sn ? 'supernodal' : this.lu ? (a.band ? 'banded' : 'left-looking') : 'up-looking', ordering: a.ordering, orderingReason: a.orderingReason, dtype: this.dtype,
       n, nnzA, fillNnz, fillRatio: fillNnz / Math.max(1, nnzA),
-      get flops() {
-        return lu ? lu().flops : flops;
-      },
+      flops: lu ? lu.flops : flops,
       estimate: a.cost, supernodes: s.length - 1, largestSupernode: largest,
-      get offDiagonalPivots() {
-        return lu ? lu().offDiagonalPivots : 0;
-      },
+      offDiagonalPivots: lu ? lu.offDiagonalPivots : 0,
       denseColumns: this.lu ? this.denseColumns : 0, bytes: bytes + (this.held?.bytes ?? 0) + (this.heldA?.bytes ?? 0),
       times: { ordering: a.orderingMs, symbolic: a.symbolicMs, numeric: this.numericMs },
     };
@@ -888,31 +884,25 @@ function infNorm(At: Csc): number {
 }
 
 /**
- * An LU factor's flops and off-diagonal pivots for `info`'s getters, counted on first read (a pass over
- * U and the pivots, then kept): rt.solve returns F.info with every direct answer, where they are seldom
- * read (west0479: 15 µs a call counted eagerly; getters written into the object literal, as
- * Object.defineProperties on the object made were ≈ 5% of t1's rt.solve). They read the factor's own
- * arrays, which a refactor replaces and a dispose leaves, so a later read counts the factor `info` was made of.
+ * An LU factor's flops and off-diagonal pivots for `info` (a pass over U's pattern and the pivots). Counted
+ * when info is read: getters on its object literal, which put this off until their own read, made each
+ * literal an object of its own shape, kept with its factor through V8's young-generation collections.
  */
-function luCountsOnRead(lu: LuFactor, matchOf: Int32Array | undefined, ldltForm: boolean, complex: boolean): () => { flops: number; offDiagonalPivots: number } {
-  let counted: { flops: number; offDiagonalPivots: number } | undefined;
-  return (): { flops: number; offDiagonalPivots: number } => {
-    if (counted) return counted;
-    const { Lp, Up, Ui, pinv, q } = lu;
-    const n = Lp.length - 1;
-    // Σₖ 2·(|L(:,k)| − 1)·(|U(k,:)| − 1) + (|L(:,k)| − 1): the updates and the scaling
-    const urow = new Int32Array(n);
-    for (let p = 0; p < Up[n]; p++) urow[Ui[p]]++;
-    let flops = 0;
-    let offDiagonalPivots = 0;
-    // the diagonal of ordering 'btf' is the matched entry's: row rowOf[j] of column j
-    const rowOf = matchOf ? inversePermutation(matchOf) : null;
-    for (let k = 0; k < n; k++) {
-      const l = Lp[k + 1] - Lp[k] - 1;
-      // the LDLᵀ form of a symmetric band updates one triangle: l(l + 1)/2 multiply-adds, not l²
-      flops += (ldltForm ? l * (l + 1) : 2 * l * (urow[k] - 1)) + l;
-      if (pinv[rowOf ? rowOf[q[k]] : q[k]] !== k) offDiagonalPivots++;
-    }
-    return (counted = { flops: complex ? 4 * flops : flops, offDiagonalPivots });
-  };
+function luCounts(lu: LuFactor, matchOf: Int32Array | undefined, ldltForm: boolean, complex: boolean): { flops: number; offDiagonalPivots: number } {
+  const { Lp, Up, Ui, pinv, q } = lu;
+  const n = Lp.length - 1;
+  // Σₖ 2·(|L(:,k)| − 1)·(|U(k,:)| − 1) + (|L(:,k)| − 1): the updates and the scaling
+  const urow = new Int32Array(n);
+  for (let p = 0; p < Up[n]; p++) urow[Ui[p]]++;
+  let flops = 0;
+  let offDiagonalPivots = 0;
+  // the diagonal of ordering 'btf' is the matched entry's: row rowOf[j] of column j
+  const rowOf = matchOf ? inversePermutation(matchOf) : null;
+  for (let k = 0; k < n; k++) {
+    const l = Lp[k + 1] - Lp[k] - 1;
+    // the LDLᵀ form of a symmetric band updates one triangle: l(l + 1)/2 multiply-adds, not l²
+    flops += (ldltForm ? l * (l + 1) : 2 * l * (urow[k] - 1)) + l;
+    if (pinv[rowOf ? rowOf[q[k]] : q[k]] !== k) offDiagonalPivots++;
+  }
+  return { flops: complex ? 4 * flops : flops, offDiagonalPivots };
 }
