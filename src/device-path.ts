@@ -22,7 +22,7 @@ export interface DeviceBackend<M extends PathMatrix, V extends PathVector, D ext
   /** fewProducts: applied a few times a solve (SolverOps.operator), where the backend then skips costly layouts */
   upload(A: SparseMatrix, options: { transpose?: boolean; fewProducts?: boolean }): M;
   /** upload() of several matrices, their contents streamed together (SolverOps.operators), where the backend has it (WebGPU) */
-  uploadMany?(list: readonly { matrix: SparseMatrix; options?: { fewProducts?: boolean } }[]): Promise<M[]>;
+  uploadMany?(list: readonly { matrix: SparseMatrix; options?: { fewProducts?: boolean; transposeOf?: number } }[]): Promise<M[]>;
   vector(dtype: DType, data: ArrayLike<number> | number): V;
   read(v: V): Promise<ValueArray>;
   spmv(A: M, x: V, y: V, options?: { alpha?: Scalar; beta?: Scalar; op?: Op }): void;
@@ -261,7 +261,7 @@ export abstract class DevicePath<M extends PathMatrix, V extends PathVector, D e
       label: this.label,
       operator: (Mh, o) => resident(B.upload(Mh.astype(dt, ROUND), { fewProducts: o?.fewProducts })),
       operators: uploadMany
-        ? async (list, o) => (await uploadMany(list.map((Mh) => ({ matrix: Mh.astype(dt, ROUND), options: { fewProducts: o?.fewProducts } })))).map(resident)
+        ? async (list, o) => (await uploadMany(list.map((Mh, i) => ({ matrix: Mh.astype(dt, ROUND), options: { fewProducts: o?.fewProducts, transposeOf: o?.transposes?.[i] } })))).map(resident)
         : undefined,
       // the factor in the solve's dtype (a solver layer may factor in f64 for an f32 solve)
       triangular: triangular ? (T, o) => triangular(T.dtype === dt ? T : T.astype(dt, ROUND), o) : undefined,

@@ -355,6 +355,14 @@ describe('WebGPU', () => {
     try {
       amgCycle(ops, h).dispose();
       expect([batches.mock.calls.length, single.mock.calls.length]).toEqual([1, 0]);
+      // each level's R names its P as the matrix it is the transpose of (its values copied on the GPU)
+      const list = batches.mock.calls[0][0] as { matrix: unknown; options?: { transposeOf?: number } }[];
+      for (const L of h.levels.slice(0, -1)) {
+        const r = list.findIndex((e) => e.matrix === L.R);
+        expect(r).toBeGreaterThan(0);
+        expect(list[list[r].options!.transposeOf!].matrix).toBe(L.P);
+      }
+      expect(list.filter((e) => e.options?.transposeOf !== undefined).length).toBe(h.levels.length - 1);
       const made = await batches.mock.results[0].value;
       await new Promise((r) => setTimeout(r, 0)); // the cycle's side of the batch resolves after the backend's
       expect(made.length).toBe(2 * (h.levels.length - 1) + 2 * (h.levels.length - 2) + 1 + 1);

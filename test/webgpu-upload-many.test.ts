@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { isComplex } from '../src/dtype.js';
 import { CSRMatrix } from '../src/formats/index.js';
 import { WebGpuLimitError } from '../src/webgpu/errors.js';
+import { streamBytes } from '../src/webgpu/encoding.js';
 import type { HostMatrix, WebGpuBackend, WebGpuMatrix, WebGpuUploadOptions } from '../src/webgpu/index.js';
 import { DTYPES, forKernel, generated, inDType, randomData, WEBGPU_KERNELS, webgpuBackend } from './webgpu-helpers.js';
 
@@ -104,6 +105,55 @@ describe('WebGPU uploadMany', () => {
       await sameAsUpload([{ matrix: A }, { matrix: inDType(A, 'c128') }]);
     });
   }
+
+  for (const dt of DTYPES) {
+    it(`a CSR given as the transpose of an earlier one (transposeOf), ${dt}: its values copied on the GPU, not sent — the same kernel, bytes and products as upload()`, async () => {
+      // P with f64 values whose double-single lo word is an f32 subnormal (2^-100·(1 + 2^-30): lo = 2^-130), copied bit for bit
+      const base = inDType(generated('rect-701x257'), dt);
+      const vals = base.values.slice();
+      if (dt === 'f64') for (let k = 0; k < vals.length; k += 7) vals[k] = (k % 2 ? -1 : 1) * 2 ** -100 * (1 + 2 ** -30);
+      const P = new CSRMatrix(base.rows, base.cols, dt, base.rowPtr, base.colIdx, vals);
+      const R = P.transpose();
+      const kernels = isComplex(dt) ? (['row'] as const) : (['row', 'vector', 'adaptive'] as const);
+      for (const kernel of kernels) {
+        const list: { matrix: HostMatrix; options?: WebGpuUploadOptions }[] = [{ matrix: P, options: { kernel } }, { matrix: generated('random-uniform-2000') }, { matrix: R, options: { kernel, transposeOf: 0 } }];
+        await sameAsUpload(list);
+        // the batch sends exactly R's values fewer bytes than without the hint
+        const sent = async (l: typeof list) => {
+          const s0 = gpu.stats.uploadBytes;
+          const made = await gpu.uploadMany(l);
+          for (const m of made) m.dispose();
+          return gpu.stats.uploadBytes - s0;
+        };
+        const plain = list.map((e) => ({ ...e, options: { ...e.options, transposeOf: undefined } }));
+        expect((await sent(plain)) - (await sent(list)), kernel).toBe(streamBytes(dt, R.values.length));
+      }
+    });
+  }
+
+  it('transposeOf: R sent as usual where it cannot be the transpose (shape, dtype, a later entry); one that is not refused', async () => {
+    const P = generated('rect-701x257');
+    const R = P.transpose();
+    // not the transpose by shape or dtype, or naming itself or a later entry: values sent, products as upload()'s
+    // (P as SELL, 'auto' for f64 without fewProducts: no CSR arrays to copy from)
+    const row = { kernel: 'row' } as const;
+    await sameAsUpload([{ matrix: P, options: row }, { matrix: P, options: { transposeOf: 0 } }, { matrix: R.astype('f32'), options: { transposeOf: 0 } }, { matrix: R, options: { transposeOf: 3 } }, { matrix: R, options: { transposeOf: 4 } }, { matrix: P }, { matrix: R, options: { transposeOf: 5 } }]);
+    // R's shape and entry count but another pattern (one entry moved to a column P's row lacks): refused, nothing left resident
+    const cols = R.colIdx.slice();
+    const row0 = R.rowPtr[1] - R.rowPtr[0];
+    expect(row0).toBeGreaterThan(0);
+    const used = new Set(Array.from(cols.subarray(0, row0)));
+    let free = 0;
+    while (used.has(free)) free++;
+    cols[row0 - 1] = free;
+    const sorted = Array.from(cols.subarray(0, row0)).sort((a, b) => a - b);
+    cols.set(sorted, 0);
+    const vals = R.values.slice();
+    const wrong = new CSRMatrix(R.rows, R.cols, 'f64', R.rowPtr, cols, vals);
+    const before = gpu.bytesInUse;
+    await expect(gpu.uploadMany([{ matrix: P, options: row }, { matrix: wrong, options: { transposeOf: 0 } }])).rejects.toThrow('is not its transpose');
+    expect(gpu.bytesInUse).toBe(before);
+  });
 
   it("the products' pipelines are made in the background while the contents stream", async () => {
     const be = await webgpuBackend({ stagingBytes: 16384 });

@@ -5,7 +5,7 @@
  * upload batch (WebGpuBackend.uploadMany) against the whole first solve; then a bare stream of `--mb`
  * MB into one GPU buffer, with a no-op fill and a memcpy fill, to separate the host's copy from the
  * round trips. Measurement only: it wraps the engine's and backend's methods. Bundled by amg-build.sh.
- *   node amg-upload-probe.mjs [--n 128] [--workers 16] [--mb 256]
+ *   node amg-upload-probe.mjs [--n 128] [--workers 16] [--mb 256] [--configs 16x2,16x4,…]
  */
 import { create as createDawn } from 'webgpu';
 import { createRuntime } from '../../src/runtime/runtime.js';
@@ -19,7 +19,7 @@ const gpu = createDawn(['disable-dawn-features=timestamp_quantization']) as unkn
 const rt = await createRuntime({ backend: 'webgpu', workers: arg('--workers', 16), webgpu: { gpu } });
 const path = (rt as unknown as { paths: Path[] }).paths.find((p) => p.id === 'webgpu')!;
 const backend = (path as unknown as { backend: Record<string, unknown> }).backend;
-type Eng = { streamBytes: number; stream(jobs: readonly StreamJob[]): Promise<void>; device: GPUDevice };
+type Eng = { streamBytes: number; streamBuffers: number; stream(jobs: readonly StreamJob[]): Promise<void>; device: GPUDevice };
 const engine = backend.engine as Eng;
 let st = { calls: 0, total: 0, fill: 0, bytes: 0, many: 0, manySync: 0 };
 const stream = engine.stream.bind(engine);
@@ -49,9 +49,12 @@ const A = poisson3D(n);
 const b = new Float64Array(A.rows).fill(1);
 const h = rt.upload(A);
 await rt.cg(h, b, { tol: 1e-8, maxIter: 5 });
-console.log(`# poisson3D(${n}) ${A.rows} rows; setup + first solve with stream staging of each size (MB); stream = fill + waits`);
-for (const mb of [16, 16, 32, 64, 8, 16]) {
+console.log(`# poisson3D(${n}) ${A.rows} rows; setup + first solve with stream staging of each size (MB × buffers kept); stream = fill + waits`);
+// staging MB × buffers kept (Engine.streamBuffers), from --configs (default 16x2,16x2,16x4,8x4,8x8,4x8,16x4)
+const configs = (process.argv.includes('--configs') ? process.argv[process.argv.indexOf('--configs') + 1] : '16x2,16x2,16x4,8x4,8x8,4x8,16x4').split(',').map((c) => c.split('x').map(Number));
+for (const [mb, count] of configs) {
   engine.streamBytes = mb << 20;
+  engine.streamBuffers = count;
   st = { calls: 0, total: 0, fill: 0, bytes: 0, many: 0, manySync: 0 };
   const t0 = performance.now();
   const M = rt.amg(h);
@@ -62,12 +65,13 @@ for (const mb of [16, 16, 32, 64, 8, 16]) {
   await rt.cg(h, b, { tol: 1e-8, preconditioner: M });
   const kept = performance.now() - t3;
   M.dispose();
-  console.log(`staging ${mb}\tsetup ${(t1 - t0).toFixed(0)}\tfirst solve ${(t2 - t1).toFixed(0)}\t${r.iterations} its\tkept solve ${kept.toFixed(0)}\tuploadMany ${st.many.toFixed(0)} (sync ${st.manySync.toFixed(0)})\tstream ${st.total.toFixed(0)} ms for ${(st.bytes / 1e6).toFixed(0)} MB: fill ${st.fill.toFixed(0)}, the rest ${(st.total - st.fill).toFixed(0)}`);
+  console.log(`staging ${mb}×${count}\tsetup ${(t1 - t0).toFixed(0)}\tfirst solve ${(t2 - t1).toFixed(0)}\t${r.iterations} its\tkept solve ${kept.toFixed(0)}\tuploadMany ${st.many.toFixed(0)} (sync ${st.manySync.toFixed(0)})\tstream ${st.total.toFixed(0)} ms for ${(st.bytes / 1e6).toFixed(0)} MB: fill ${st.fill.toFixed(0)}, the rest ${(st.total - st.fill).toFixed(0)}`);
 }
 // a bare stream: no-op fill (round trips and the GPU's copies only) and a memcpy fill
 const MB = arg('--mb', 256);
 const dst = engine.device.createBuffer({ size: MB << 20, usage: 0x80 | 0x08 /* STORAGE | COPY_DST */ });
 const src = new Uint8Array(MB << 20).fill(1);
+engine.streamBuffers = 2;
 for (const mb of [16, 64, 16]) {
   engine.streamBytes = mb << 20;
   for (const kind of ['none', 'memcpy']) {

@@ -108,8 +108,10 @@ export interface SolverOps<V> {
   /**
    * Optional: operator() of several matrices at once, where the path uploads them faster together (the
    * WebGPU path streams them through kept staging buffers: a multigrid hierarchy's levels).
+   * `transposes[i] = j` (j < i): list[i] is exactly list[j]ᵀ (a level's R = Pᵀ), so a path may copy its
+   * values from list[j]'s on the device instead of sending them.
    */
-  operators?(list: readonly (CSRMatrix | DIAMatrix)[], options?: { fewProducts?: boolean }): Promise<ResidentOperator<V>[]>;
+  operators?(list: readonly (CSRMatrix | DIAMatrix)[], options?: { fewProducts?: boolean; transposes?: readonly (number | undefined)[] }): Promise<ResidentOperator<V>[]>;
   /**
    * Optional path-native CG that keeps its scalars on the device and tests convergence every
    * `checkEvery` iterations (the WebGPU path, src/webgpu/cg.ts); cg() uses it when checkEvery > 1.

@@ -41,7 +41,7 @@ import { webgpuRefinement, wideType, type RefineBackend } from './refine.js';
 import { LossHooks, restorableShadow } from '../device-resident.js';
 import { decodeValues, encodeScalar, encodeValues, floatsPerElement, GPU_SPLIT_FROM, gpuSplits, gpuSplitsLength, isDoubleSingle, isZeroScalar, joinDS, streamBytes, writeStream } from './encoding.js';
 import { WebGpuDeviceLostError, WebGpuLimitError, WebGpuUnavailableError } from './errors.js';
-import { WebGpuMatrix, WebGpuVector, type HostMatrix, type WebGpuMatrixData, type WebGpuOwner } from './resident.js';
+import { WebGpuMatrix, WebGpuVector, type HostMatrix, type WebGpuCSRArrays, type WebGpuMatrixData, type WebGpuOwner } from './resident.js';
 import { buildMatrix, chebyshevFusable, prewarmSparse, prewarmSpmv, runChebyshevStep, runSpmv, splitOnGpu, spmvDotPartials, type DeferredUpload, type WebGpuUploadOptions } from './spmv.js';
 import { checkSharedBuffer } from './interop.js';
 import { loadWgsl, wgslLoaded } from './shader-source.js';
@@ -251,13 +251,16 @@ export class WebGpuBackend implements WebGpuOwner {
     const deferred: DeferredUpload = { jobs: [], after: [] };
     const built: WebGpuMatrixData[] = [];
     try {
-      for (const { matrix, options } of list) built.push(buildMatrix(this.engine, matrix, options ?? {}, this.maxStorageBufferBindingSize, deferred));
+      for (const { matrix, options } of list) built.push(buildMatrix(this.engine, matrix, options ?? {}, this.maxStorageBufferBindingSize, deferred, this.transposeSource(list, built, matrix, options)));
       // their products' pipelines are made on Dawn's threads while the host streams the contents
       if (wgslLoaded()) for (let i = 0; i < built.length; i++) prewarmSpmv(this.engine, built[i].main, list[i].matrix.dtype);
+      if (wgslLoaded() && list.some((e) => e.options?.transposeOf !== undefined)) this.engine.prewarm('csr_transpose_values', 'f32');
       await this.engine.stream(deferred.jobs);
       this.live();
       for (const a of deferred.after) a();
-      if (deferred.flags && new Uint32Array(await this.engine.read(deferred.flags, 4))[0] !== 0) {
+      const flags = deferred.flags ? new Uint32Array(await this.engine.read(deferred.flags, 4))[0] : 0;
+      if (flags & 2) throw new Error('internal: WebGPU uploadMany: a matrix given as the transpose of another (transposeOf) is not its transpose');
+      if (flags !== 0) {
         // a value f32 cannot hold (rare): upload() of each finds it and throws its error, naming the value
         for (const { matrix, options } of list) for (const b of buildMatrix(this.engine, matrix, options ?? {}, this.maxStorageBufferBindingSize).buffers) this.engine.release(b);
         throw new WebGpuLimitError('WebGPU uploadMany: a value is outside the f32 range, so double-single cannot hold it on the GPU');
@@ -269,6 +272,20 @@ export class WebGpuBackend implements WebGpuOwner {
       if (deferred.flags) this.engine.release(deferred.flags);
     }
     return list.map(({ matrix, options }, i) => new WebGpuMatrix(this, matrix.dtype, matrix.rows, matrix.cols, matrix.nnz, matrix.format, built[i], { matrix, options: { ...options } }));
+  }
+
+  /**
+   * The GPU arrays a batch entry's values are copied from (options.transposeOf: an earlier CSR entry of
+   * the same dtype and transposed shape, uploaded as CSR with its values in their final form), where the
+   * shaders are loaded; else undefined, and its values are sent.
+   */
+  private transposeSource(list: readonly { matrix: HostMatrix; options?: WebGpuUploadOptions }[], built: readonly WebGpuMatrixData[], matrix: HostMatrix, options?: WebGpuUploadOptions): WebGpuCSRArrays | undefined {
+    const j = options?.transposeOf;
+    if (j === undefined || !wgslLoaded() || options?.transpose) return undefined;
+    const of = list[j]?.matrix;
+    const part = built[j]?.main;
+    if (!of || !part || of.format !== 'csr' || matrix.format !== 'csr' || of.dtype !== matrix.dtype || of.rows !== matrix.cols || of.cols !== matrix.rows || of.nnz !== matrix.nnz) return undefined;
+    return part.kind === 'csr_row' || part.kind === 'csr_vector' || part.kind === 'csr_adaptive' ? part : undefined;
   }
 
   /**

@@ -118,8 +118,6 @@ const MAPPED_WRITE_FROM = 1 << 20;
 const UPLOADS_KEPT = 2;
 /** Small solver buffers (a resident solve's state and partial sums) kept for the next solve. */
 const SMALL_KEPT = 8;
-/** Mapped staging buffers stream() keeps (one filled while the other's copies run). */
-const STREAM_BUFFERS = 2;
 const MAX_GROUPS = 65535;
 const DS_SPLIT = 8193;
 
@@ -153,6 +151,8 @@ export class Engine {
    * Lowered for tests by the backend's stagingBytes.
    */
   streamBytes = 16 << 20;
+  /** Mapped staging buffers stream() keeps (one filled while the others' copies run). */
+  streamBuffers = 2;
   /** Bind groups the cache keeps at most, the least recently used dropped first (a solve's blocks use a few hundred); lowered for tests. */
   bindGroupsKept = 4096;
   private readonly pipelines = new Map<string, GPUComputePipeline>();
@@ -416,7 +416,7 @@ export class Engine {
 
   /**
    * Writes each job's contents into its buffer, in call order (after what was recorded before), through
-   * STREAM_BUFFERS kept MAP_WRITE buffers of streamBytes: while the copies out of one run, the host
+   * streamBuffers kept MAP_WRITE buffers of streamBytes: while the copies out of one run, the host
    * fills the other, so the memory written is the same few MB every time. A buffer made with
    * mappedAtCreation instead makes Dawn allocate (pin) and zero a staging buffer of its size, freed after
    * the copy: ≈ 0.7 ms a MB on the H100 host, for memory touched once. If a fill throws, the staging
@@ -484,7 +484,7 @@ export class Engine {
         ready.buf.destroy();
         continue;
       }
-      if (this.streamMapping.length < STREAM_BUFFERS) {
+      if (this.streamMapping.length < this.streamBuffers) {
         const buf = this.device.createBuffer({ size: bytes, usage: USAGE.MAP_WRITE | USAGE.COPY_SRC, mappedAtCreation: true });
         return { buf, mapped: buf.getMappedRange(0, bytes) };
       }
@@ -495,7 +495,7 @@ export class Engine {
   }
 
   private keepStream(s: { buf: GPUBuffer; mapped: ArrayBuffer }): void {
-    if (this.streamReady.length < STREAM_BUFFERS) this.streamReady.push(s);
+    if (this.streamReady.length < this.streamBuffers) this.streamReady.push(s);
     else s.buf.destroy();
   }
 

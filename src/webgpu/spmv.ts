@@ -43,6 +43,12 @@ export interface WebGpuUploadOptions {
    * poisson3D(128)'s AMG levels took to upload on the H100 machine's host (results-2026-11-27-gpu/call7)
    */
   fewProducts?: boolean;
+  /**
+   * @internal uploadMany only: this CSR is exactly the transpose of the batch's CSR at this index (an
+   * earlier one, of the same dtype; a multigrid level's R = Pᵀ): its values, a third of its bytes, are
+   * not sent but copied from that matrix's on the GPU (wgsl/csr_transpose_values.wgsl), bit for bit
+   */
+  transposeOf?: number;
 }
 
 /** csr_adaptive constants (wgsl/csr_adaptive.wgsl): workgroup size, products per stream block, entries per piece. */
@@ -120,6 +126,25 @@ class Maker {
     }
     return b;
   }
+  /**
+   * The values of c, the transpose of `of` (uploaded before it in this batch: its values are in their
+   * final form once the batch's copies and splits ran), copied from of's on the GPU after them; c's row
+   * pointers and columns are the buffers given. Not streamed: a third of a CSR's bytes.
+   */
+  transposedValues(what: string, c: CSRMatrix, rowPtr: GPUBuffer, colIdx: GPUBuffer, of: WebGpuCSRArrays): GPUBuffer {
+    const d = this.deferred;
+    if (!d) throw new Error('internal: transposed values outside a batch upload');
+    const dt = c.dtype;
+    const b = this.engine.filledBuffer(what, streamBytes(dt, c.values.length), this.limit, null);
+    this.buffers.push(b);
+    if (c.nnz === 0) return b;
+    d.after.push(() => {
+      d.flags ??= this.engine.buffer('range flag', 16, Infinity);
+      const bindings = [rowPtr, colIdx, of.rowPtr, of.colIdx, of.values].map((buffer, k) => ({ binding: k + 1, buffer }));
+      this.engine.dispatch('csr_transpose_values', 'f32', Math.ceil(c.rows / 128), { n: c.rows, w: floatsPerElement(dt) }, [...bindings, { binding: 6, buffer: b, write: true }, { binding: 7, buffer: d.flags, write: true }]);
+    });
+    return b;
+  }
   get bytes(): number {
     return this.buffers.reduce((s, b) => s + b.size, 0);
   }
@@ -133,14 +158,19 @@ export function splitOnGpu(engine: Engine, buf: GPUBuffer, components: number): 
 }
 
 /** The parts of a matrix on the GPU; with `deferred`, the buffers' contents are left to stream (uploadMany). */
-export function buildMatrix(engine: Engine, matrix: HostMatrix, options: WebGpuUploadOptions, limit: number, deferred?: DeferredUpload): WebGpuMatrixData {
+/**
+ * The buffers of a matrix; with `deferred`, their contents are left to stream (uploadMany), and a CSR
+ * given `transposeOf` (the arrays of the batch's matrix options.transposeOf names) takes its values from
+ * that one's on the GPU.
+ */
+export function buildMatrix(engine: Engine, matrix: HostMatrix, options: WebGpuUploadOptions, limit: number, deferred?: DeferredUpload, transposeOf?: WebGpuCSRArrays): WebGpuMatrixData {
   const mk = new Maker(engine, limit, deferred);
   try {
     const dt = matrix.dtype;
     let main: WebGpuPart;
     switch (matrix.format) {
       case 'csr':
-        main = csrPart(mk, matrix, options);
+        main = csrPart(mk, matrix, options, deferred ? transposeOf : undefined);
         break;
       case 'sell':
         main = sellPart(mk, matrix);
@@ -188,13 +218,11 @@ export function buildMatrix(engine: Engine, matrix: HostMatrix, options: WebGpuU
   }
 }
 
-function csrArrays(mk: Maker, c: CSRMatrix, what: string): WebGpuCSRArrays {
-  return {
-    rows: c.rows,
-    rowPtr: mk.make(`${what} row pointers`, c.rowPtr),
-    colIdx: mk.make(`${what} column indices`, c.colIdx),
-    values: mk.values(`${what} values`, c.dtype, c.values),
-  };
+function csrArrays(mk: Maker, c: CSRMatrix, what: string, transposeOf?: WebGpuCSRArrays): WebGpuCSRArrays {
+  const rowPtr = mk.make(`${what} row pointers`, c.rowPtr);
+  const colIdx = mk.make(`${what} column indices`, c.colIdx);
+  const values = transposeOf ? mk.transposedValues(`${what} values`, c, rowPtr, colIdx, transposeOf) : mk.values(`${what} values`, c.dtype, c.values);
+  return { rows: c.rows, rowPtr, colIdx, values };
 }
 
 /** The slice height of the SELL-C-σ the GPU builds from a CSR (kernel 'sell'): one NVIDIA warp. */
@@ -229,11 +257,11 @@ export function chooseCsrKernel(c: CSRMatrix, fewProducts = false): { kernel: 'r
   return { kernel: 'vector', tpr: Math.min(64, Math.max(2, 2 ** Math.round(Math.log2(mean / 2)))) };
 }
 
-function csrPart(mk: Maker, c: CSRMatrix, options: WebGpuUploadOptions): WebGpuCSRPart {
+function csrPart(mk: Maker, c: CSRMatrix, options: WebGpuUploadOptions, transposeOf?: WebGpuCSRArrays): WebGpuCSRPart {
   const auto = chooseCsrKernel(c, options.fewProducts);
   const kernel = !options.kernel || options.kernel === 'auto' ? auto.kernel : options.kernel;
   if (kernel === 'sell') return sellPart(mk, SELLMatrix.fromCSR(c, { sliceHeight: SELL_C, sortWindow: defaultSortWindow(c, SELL_C) }));
-  const arrays = csrArrays(mk, c, 'CSR');
+  const arrays = csrArrays(mk, c, 'CSR', transposeOf);
   if (kernel === 'row') return { kind: 'csr_row', ...arrays, tpr: 1 };
   if (kernel === 'vector') {
     const t = options.threadsPerRow ?? (auto.kernel === 'vector' ? auto.tpr : 32);
@@ -434,6 +462,8 @@ export function prewarmSparse(engine: Engine, dt: DType): void {
   engine.prewarm('csr_fixup', dt);
   engine.prewarm('dia', dt);
   if (dt === 'f64' || dt === 'c128') engine.prewarm('ds_convert', 'f64', {}, 'split_checked_main');
+  // the restrictions' values, copied from the prolongators' (uploadMany's transposeOf)
+  engine.prewarm('csr_transpose_values', 'f32');
 }
 
 /** Starts making the pipelines of runSpmv's product y = α·part·x + β·y (no dot) in the background (Engine.prewarm). */

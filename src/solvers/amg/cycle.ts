@@ -38,7 +38,8 @@ export function amgCycle<V>(ops: SolverOps<V>, h: AmgHierarchy): PreconditionerO
   // uploads many matrices faster together (ops.operators), they are gathered and go up in one batch,
   // which the first application awaits
   const batch = ops.operators ? new DeferredOperators<V>() : undefined;
-  const op = (M: CSRMatrix | DIAMatrix): ResidentOperator<V> => (batch ? batch.add(M) : keep(ops.operator(M, { fewProducts: true })));
+  // R after P: R = Pᵀ exactly (the setup's transpose), so a batch may copy P's values into it on the device
+  const op = (M: CSRMatrix | DIAMatrix, transposeOf?: CSRMatrix): ResidentOperator<V> => (batch ? batch.add(M, transposeOf) : keep(ops.operator(M, { fewProducts: true })));
   const vec = (length: number) => {
     const v = ops.vector(length);
     vectors.push(v);
@@ -56,6 +57,7 @@ export function amgCycle<V>(ops: SolverOps<V>, h: AmgHierarchy): PreconditionerO
       const gs = smoothed && smoother === 'gauss-seidel' ? ssorFactors(unitOnEmptyRows(L.A), 1) : undefined;
       const tri = (T: CSRMatrix, lower: boolean): TriangularSolver<V> => keep(ops.triangular!(T, { lower, unitDiagonal: false, levels: levelSchedule(T, lower) }));
       const m = L.A.rows;
+      const P = L.P && op(L.P);
       return {
         // the fine level's A is the solve's own (ops.spmv); the coarsest needs none (its dense inverse is applied)
         A: l === 0 || !smoothed ? undefined : op(L.A),
@@ -63,8 +65,8 @@ export function amgCycle<V>(ops: SolverOps<V>, h: AmgHierarchy): PreconditionerO
         lower: gs && tri(gs.lower, true),
         upper: gs && tri(gs.upper, false),
         rho: L.rho,
-        R: L.R && op(L.R),
-        P: L.P && op(L.P),
+        R: L.R && op(L.R, L.P),
+        P,
         b: l === 0 ? undefined : vec(m),
         x: l === 0 ? undefined : vec(m),
         r: smoothed ? vec(m) : undefined,
@@ -159,16 +161,21 @@ export function amgCycle<V>(ops: SolverOps<V>, h: AmgHierarchy): PreconditionerO
  */
 class DeferredOperators<V> {
   private readonly list: (CSRMatrix | DIAMatrix)[] = [];
+  /** transposes[i] = j: list[i] is list[j]ᵀ (ops.operators) */
+  private readonly transposes: (number | undefined)[] = [];
   private made: ResidentOperator<V>[] | undefined;
   private disposed = false;
 
-  add(M: CSRMatrix | DIAMatrix): ResidentOperator<V> {
+  /** M's operator; `transposeOf`: a matrix added before, of which M is exactly the transpose */
+  add(M: CSRMatrix | DIAMatrix, transposeOf?: CSRMatrix): ResidentOperator<V> {
+    const j = transposeOf ? this.list.indexOf(transposeOf) : -1;
+    this.transposes.push(j >= 0 ? j : undefined);
     const i = this.list.push(M) - 1;
     return { apply: (x, y, alpha, beta) => this.made![i].apply(x, y, alpha, beta), dispose: () => {} };
   }
 
   upload(ops: SolverOps<V>): Promise<void> {
-    const done = ops.operators!(this.list, { fewProducts: true }).then((made) => {
+    const done = ops.operators!(this.list, { fewProducts: true, transposes: this.transposes }).then((made) => {
       this.made = made;
       if (this.disposed) this.dispose();
     });
