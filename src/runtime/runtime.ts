@@ -1545,6 +1545,7 @@ export class Runtime implements HandleOwner {
   private explainSolve(A: MatrixHandle, o: ExplainSolveOptions): SolveExplanation {
     const h = this.matrixHandle(A, "explain('solve', A)");
     if (h.rows !== h.cols) throw new ShapeError(`explain: A must be square to solve with it, it is ${h.rows}×${h.cols}`);
+    solveChoices('explain', h, o, (p) => this.own(p, 'explain: preconditioner'));
     const p = this.solvePath(h, o.path);
     const a = this.solveStructureOf(h);
     const csr = a.csr;
@@ -1592,21 +1593,8 @@ export class Runtime implements HandleOwner {
     checkNumber(where, 'restart', o.restart, POSITIVE_INTEGER);
     checkFunction(where, 'onIteration', o.onIteration);
     checkSignal(where, o.signal);
-    checkBoolean(where, 'spd', o.spd);
-    checkPath(where, o.path);
-    if (o.preconditioner !== undefined && typeof o.preconditioner !== 'string' && !(o.preconditioner instanceof PreconditionerHandle)) {
-      throw new UnsupportedError(`${where}: preconditioner must be a kind ('none', 'jacobi', …, 'auto') or a handle from rt.preconditioner(), got ${shownTyped(o.preconditioner)}`);
-    }
-    if (o.method !== undefined && o.method !== 'auto' && o.method !== 'direct' && !SOLVE_METHODS.includes(o.method)) {
-      throw new UnsupportedError(`${where}: method must be 'auto', 'direct' or one of ${SOLVE_METHODS.map((m) => `'${m}'`).join(', ')}, got ${shownValue(o.method)}`);
-    }
-    if (o.method === 'direct' && o.preconditioner !== undefined && o.preconditioner !== 'none' && o.preconditioner !== 'auto') {
-      throw new UnsupportedError(`${where}: method 'direct' factorizes A and takes no preconditioner, got preconditioner ${o.preconditioner instanceof PreconditionerHandle ? 'a handle' : shownValue(o.preconditioner)}`);
-    }
-    const handle = o.preconditioner instanceof PreconditionerHandle ? this.own(o.preconditioner, `${where}: preconditioner`).live() : null;
-    if (handle && handle.matrix !== h) throw new ShapeError(`${where}: the preconditioner was set up for another matrix`);
+    const handle = solveChoices(where, h, o, (p) => this.own(p, `${where}: preconditioner`));
     const pre = handle ? handle.kind : ((o.preconditioner as PreconditionerKind | 'auto' | undefined) ?? (method ? 'none' : 'auto'));
-    if (!handle) checkPreconditionerOptions({ kind: pre }, where);
     const bIn = this.operand(b, h.dtype, h.rows, `${where}: b`);
     const x0In = o.x0 === undefined ? undefined : this.operand(o.x0, h.dtype, h.rows, `${where}: x0`);
     // a path asked for is checked now (its errors come before any work); the SpMV race that picks
@@ -2546,6 +2534,30 @@ function blasScalar(op: string, dtype: DType, alpha: unknown): [number, number] 
 function resolveScalars(dtype: DType, o: SpmvOptions): SpmvScalars {
   const op = checkChoice('spmv', 'op', o.op, ['N', 'T', 'H'] as const) ?? 'N';
   return { alpha: checkedScalar('spmv', 'alpha', dtype, o.alpha, 1), beta: checkedScalar('spmv', 'beta', dtype, o.beta, 0), op };
+}
+
+/**
+ * rt.solve's and explain('solve')'s choices checked alike (explain explained 'KSP foo' and 'PC 42' and
+ * took spd: 'yes', options rt.solve refuses): spd, path, method, preconditioner (a kind, or a handle of
+ * this runtime — `own` checks that — set up for h, returned), and no preconditioner for method 'direct'.
+ */
+function solveChoices(where: string, h: MatrixHandle, o: ExplainSolveOptions | AutoSolveOptions, own: (p: PreconditionerHandle) => PreconditionerHandle): PreconditionerHandle | null {
+  checkBoolean(where, 'spd', o.spd);
+  checkPath(where, o.path);
+  const p = o.preconditioner;
+  if (p !== undefined && typeof p !== 'string' && !(p instanceof PreconditionerHandle)) {
+    throw new UnsupportedError(`${where}: preconditioner must be a kind ('none', 'jacobi', …, 'auto') or a handle from rt.preconditioner(), got ${shownTyped(p)}`);
+  }
+  if (o.method !== undefined && o.method !== 'auto' && o.method !== 'direct' && !SOLVE_METHODS.includes(o.method)) {
+    throw new UnsupportedError(`${where}: method must be 'auto', 'direct' or one of ${SOLVE_METHODS.map((m) => `'${m}'`).join(', ')}, got ${shownValue(o.method)}`);
+  }
+  if (o.method === 'direct' && p !== undefined && p !== 'none' && p !== 'auto') {
+    throw new UnsupportedError(`${where}: method 'direct' factorizes A and takes no preconditioner, got preconditioner ${p instanceof PreconditionerHandle ? 'a handle' : shownValue(p)}`);
+  }
+  const handle = p instanceof PreconditionerHandle ? own(p).live() : null;
+  if (handle && handle.matrix !== h) throw new ShapeError(`${where}: the preconditioner was set up for another matrix`);
+  if (!handle && p !== undefined) checkPreconditionerOptions({ kind: p as PreconditionerKind | 'auto' }, where);
+  return handle;
 }
 
 /** The `path` option: a path id or 'gpu'; anything else is an OptionError listing them (the value is checked before the path's availability). */
