@@ -3,7 +3,8 @@
  * (src/runtime/direct-solvers.ts, src/runtime/krylov-solvers.ts, src/solvers/amg/cycle-chunk.ts, through lazyModule): in Node,
  * explain('solve'), estimateFactorCost, AMG and Krylov solves leave the direct solvers unloaded and the
  * first factorization loads them; products, explain, AMG set-up and factorizations leave the Krylov
- * methods unloaded and the first iterative solve loads them. In a page's bundle (esbuild, split, from
+ * methods unloaded and the first iterative solve loads them; rt.solve's driver after its checks and
+ * reads (src/runtime/solve-chunk.ts) is loaded by the first solve of any method. In a page's bundle (esbuild, split, from
  * the sources) both sit behind their dynamic imports, not in the files a page loads first
  * (test/package.test.ts checks the packed package the same way, and webpack's size hints).
  */
@@ -16,6 +17,7 @@ import { directSolvers } from '../src/runtime/direct-solvers.js';
 import { krylovSolvers } from '../src/runtime/krylov-solvers.js';
 import { amgCycleChunk } from '../src/solvers/amg/cycle-chunk.js';
 import { cpuRefinementChunk } from '../src/cpu/solver-ops.js';
+import { solveRun } from '../src/runtime/solve-chunk.js';
 import { trueResidual } from './solve-reference.js';
 import { root } from './examples.js';
 
@@ -64,7 +66,10 @@ describe('the direct solvers in Node', () => {
       expect(krylovSolvers.loaded()).toBe(false);
       expect(amgCycleChunk.loaded()).toBe(false);
       expect(cpuRefinementChunk.loaded()).toBe(false);
+      // rt.solve's driver: not loaded by products, explain, estimates nor AMG's set-up; the first solve loads it
+      expect(solveRun.loaded()).toBe(false);
       expect((await rt.cg(h, b, { tol: 1e-10 })).converged).toBe(true);
+      expect(solveRun.loaded()).toBe(true);
       expect(krylovSolvers.loaded()).toBe(true);
       // the pool's refinement: loaded by the first solve that takes b − A·x on the pool
       expect(cpuRefinementChunk.loaded()).toBe(true);
@@ -118,7 +123,7 @@ describe('the direct and Krylov solvers in a page bundle', () => {
     visit(Object.keys(outputs).find((o) => outputs[o].entryPoint === 'cpu-only.js')!);
     const where = (m: string) => Object.keys(outputs).filter((o) => Object.keys(outputs[o].inputs).some((i) => i.endsWith(m)));
     const numeric = ['src/solvers/direct/factor.ts', 'src/solvers/direct/supernodal.ts', 'src/solvers/direct/band-lu.ts', 'src/cpu/cholesky.ts', 'src/cpu/lu.ts'];
-    numeric.push('src/solvers/amg/cycle.ts', 'src/cpu/refine.ts');
+    numeric.push('src/solvers/amg/cycle.ts', 'src/cpu/refine.ts', 'src/runtime/solve-run.ts');
     numeric.push('src/solvers/true-residual.ts', 'src/solvers/krylov/cg.ts', 'src/solvers/krylov/gmres.ts', 'src/solvers/krylov/bicgstab.ts', 'src/solvers/krylov/minres.ts');
     for (const m of numeric) {
       expect(where(m), `${m} is not in the bundle`).toHaveLength(1);

@@ -1,11 +1,11 @@
 import { checkMemoryFloor, withMemoryBudget } from '../memory-budget.js';
-import { accurateResidualNorm, F64_MATRIX_RANGE, F64_RHS_RANGE, hostNorm, hostResidual, rhsExponent, rhsExponentOf, scaleBy, scaledCsr } from '../host-spmv.js';
+import { F64_MATRIX_RANGE, rhsExponent, scaledCsr } from '../host-spmv.js';
 import { ANY_NUMBER, FINITE_NON_NEGATIVE, NON_NEGATIVE, NON_NEGATIVE_INTEGER, POSITIVE_INTEGER, checkBoolean, checkChoice, checkFunction, checkNumber, checkOptions, checkScalar, checkSignal, inRange, requireNumber } from '../options-check.js';
 import { checkSingleRange, vectorData } from '../vector-data.js';
 import { DOT_OPTION_KEYS, EXPLAIN_OPTION_KEYS, RUNTIME_OPTION_KEYS, SOLVE_OPTION_KEYS, SPGEMM_OPTION_KEYS, SPMV_OPTION_KEYS, UPLOAD_OPTION_KEYS, WEBGPU_OPTION_KEYS } from './options.js';
 import { ADD_OPTION_KEYS, GEMM_OPTION_KEYS, TRANSPOSE_OPTION_KEYS } from './dense-ops.js';
 import { allocValues, componentBytes, components, elementBytes, isComplex, type DType, type Scalar, type ValueArray, assertDType } from '../dtype.js';
-import { DisposedError, GpuUnavailableError, InputRangeError, InputTypeError, MemoryLimitError, NotPositiveDefiniteError, OptionError, PaddingLimitError, ShapeError, SingularMatrixError, UnsupportedError, SimdglError } from '../errors.js';
+import { DisposedError, GpuUnavailableError, InputRangeError, InputTypeError, MemoryLimitError, OptionError, PaddingLimitError, ShapeError, UnsupportedError, SimdglError } from '../errors.js';
 import type { SpmvScalars } from '../backend-types.js';
 import { convert, type FormatName, type SparseMatrix } from '../formats/index.js';
 import { ownedCopyCanonical, sparseMatrix } from '../formats/owned.js';
@@ -17,13 +17,10 @@ import type { CpuBackend } from '../cpu/backend.js';
 import type { AutoSolveOptions, Backend, Capabilities, ExplainSolveOptions, GmresOptions, RuntimeOptions, SolveOptions, SolveOutcome, SpgemmOptions, SpmvOptions, UploadOptions, VectorLike } from './options.js';
 import { AUTO_SOLVE_OPTION_KEYS, EXPLAIN_SOLVE_OPTION_KEYS, GMRES_OPTION_KEYS, PRECONDITIONER_OPTION_KEYS } from './options.js';
 import { PreconditionerHandle } from './preconditioner.js';
-import { chooseDirect, chooseSolve, DIRECT_MAX_N, directResidualBound, looseNormsOf, seedScaledLooseNorms, seedSymmetricAbsNorms, SOLVE_METHODS, type DirectEstimate, type KrylovMethod, type PathSolveInfo, type SolveCandidate, type SolveExplanation, type SolveMethod } from '../solvers/solve.js';
-import type { PreconditionerOperator } from '../solvers/operator.js';
+import { chooseDirect, chooseSolve, DIRECT_MAX_N, looseNormsOf, seedScaledLooseNorms, SOLVE_METHODS, type DirectEstimate, type PathSolveInfo, type SolveExplanation, type SolveMethod } from '../solvers/solve.js';
 import { checkPreconditionerOptions, planPreconditioner, type PreconditionerKind, type PreconditionerOptions, type PreconditionerPlan } from '../solvers/precond/index.js';
-import { pathLanczosBounds } from '../solvers/precond/chebyshev.js';
-import { constantInverseDiagonal, inverseDiagonal } from '../solvers/precond/jacobi.js';
+import { constantInverseDiagonal } from '../solvers/precond/jacobi.js';
 import { solveStructure, type SolveStructure } from '../solvers/structure.js';
-import type { SolverOps } from '../solvers/ops.js';
 import { isPrivateCanonical, markPrivateCanonical, type CSRMatrix } from '../formats/csr.js';
 import { DenseHandle, inOrder, MatrixHandle, ResidentVector, type HandleOwner } from './handles.js';
 import { checkLayout, GPU_BUFFER_OPTION_KEYS, type GpuBufferOptions } from './gpu-buffers.js';
@@ -46,12 +43,12 @@ import { CpuSparseSession } from '../cpu/spgemm.js';
 import { cpuDenseInverse } from '../cpu/coarse-inverse.js';
 import type { AmgOptions } from '../solvers/amg/hierarchy.js';
 import { AMG_KEYS } from '../solvers/amg/info.js';
-import { estimateFactorCost, firstNonFinite, nonFiniteEntry, planFactor, type FactorEstimate, type FactorPlan } from '../solvers/direct/plan.js';
-import type { FactorOptions, Factorization as KeptFactor } from '../solvers/direct/factor.js';
+import { estimateFactorCost, planFactor, type FactorEstimate, type FactorPlan } from '../solvers/direct/plan.js';
+import type { FactorOptions } from '../solvers/direct/factor.js';
 import type { Factorization } from '../solvers/direct/factorization.js';
 import { directSolvers } from './direct-solvers.js';
 import { krylovSolvers } from './krylov-solvers.js';
-import { amgCycleChunk } from '../solvers/amg/cycle-chunk.js';
+import { solveRun } from './solve-chunk.js';
 import type { OrderingName } from '../solvers/direct/analysis.js';
 
 type Handle = MatrixHandle | ResidentVector | DenseHandle | PreconditionerHandle;
@@ -74,9 +71,9 @@ const HOST_COPIES_KEPT = 2;
  * fall about as the degree rises (its products with A stay ≈ plain CG's), and each saves an iteration's
  * fixed passes (dots, scalar steps, updates: ≈ 60 % of a plain CG iteration on an H100)
  */
-const GPU_CHEBYSHEV_DEGREE = 6;
+export const GPU_CHEBYSHEV_DEGREE = 6;
 /** Chebyshev's λmax/λmin on a GPU path (chebyshevPlan) */
-const CHEBYSHEV_RATIO = 100;
+export const CHEBYSHEV_RATIO = 100;
 
 /**
  * A runtime owns one WebAssembly memory (the CPU path, its home) and whatever device paths this engine
@@ -121,7 +118,8 @@ export class Runtime implements HandleOwner {
   private requestedThreads = 1;
 
   private constructor(
-    private readonly cpu: CpuPath,
+    /** @internal the CPU path (rt.solve's driver, solve-run.ts) */
+    readonly cpu: CpuPath,
     devices: Path[],
     /** why each path this runtime lacks is missing */
     private readonly missingPaths: Map<PathId, string>,
@@ -663,17 +661,18 @@ export class Runtime implements HandleOwner {
     return f;
   }
 
-  /** The format a handle runs in on `p`: as uploaded on the home path, else that path's choice. */
-  private formatFor(h: MatrixHandle, p: Path): FormatName {
+  /** @internal The format a handle runs in on `p`: as uploaded on the home path, else that path's choice. */
+  formatFor(h: MatrixHandle, p: Path): FormatName {
     return p === this.home ? h.format : formatOn(p, this.featuresOf(h.canonicalCsr ?? h.host), h.requestedFormat).format;
   }
 
   /**
+   * @internal
    * The handle's matrix on `p`, uploaded on first use there (with Aᵀ too when a product needs it). On
    * the home path the format's choice, the conversion and the copy count against the memory budget as
    * one operation, as an upload's did.
    */
-  private matrixOn(h: MatrixHandle, p: Path, op: SpmvScalars['op'], offer?: (copy: SparseMatrix) => void): PathMatrix {
+  matrixOn(h: MatrixHandle, p: Path, op: SpmvScalars['op'], offer?: (copy: SparseMatrix) => void): PathMatrix {
     return p === this.home ? withMemoryBudget(this.cpu.memoryBudgetMB, () => this.matrixOnNow(h, p, op)) : this.matrixOnNow(h, p, op, offer);
   }
 
@@ -923,8 +922,8 @@ export class Runtime implements HandleOwner {
     });
   }
 
-  /** `p` once it can run kernels: a GPU path loads its shaders with its first operation (Path.prepare) */
-  private async ready(p: Path): Promise<Path> {
+  /** @internal `p` once it can run kernels: a GPU path loads its shaders with its first operation (Path.prepare) */
+  async ready(p: Path): Promise<Path> {
     if (p.prepare) {
       await p.prepare();
       this.prepared.add(p);
@@ -1428,8 +1427,8 @@ export class Runtime implements HandleOwner {
     return this.track(new PreconditionerHandle(h, planPreconditioner(csr, structure, { ...options, kind }, this.sparseKernels, undefined, session), this, options));
   }
 
-  /** The path a solve of h runs on: the one asked for, else the one that wins a resident SpMV. */
-  private solvePath(h: MatrixHandle, choice: PathChoice | undefined): Path {
+  /** @internal The path a solve of h runs on: the one asked for, else the one that wins a resident SpMV. */
+  solvePath(h: MatrixHandle, choice: PathChoice | undefined): Path {
     if (choice || this.forced) return this.usable(choice);
     // one path able to run it: nothing to compare (explain's CPU figures at A's working set, its features
     // and estimates took 0.6 s of rt.solve on poisson3D(128) in Node)
@@ -1437,8 +1436,8 @@ export class Runtime implements HandleOwner {
     return able.length === 1 ? able[0] : this.pathById(this.explainSpmv(h, { readBack: false }, false).path)!;
   }
 
-  /** A's canonical CSR and its symmetry/diagonal, computed once per uploaded matrix. */
-  private solveStructureOf(h: MatrixHandle): SolveAnalysis {
+  /** @internal A's canonical CSR and its symmetry/diagonal, computed once per uploaded matrix. */
+  solveStructureOf(h: MatrixHandle): SolveAnalysis {
     let s = this.structureCache.get(h.source);
     if (!s) {
       const csr = (h.canonicalCsr ?? h.host.toCSR()) as CSRMatrix;
@@ -1475,27 +1474,30 @@ export class Runtime implements HandleOwner {
   }
 
   /**
+   * @internal
    * Whether Jacobi on `p` runs as none: an f64 matrix on a GPU path with a constant diagonal (see
    * preconditionedOps). Not f32: there the unpreconditioned answer's certificate fell back to a host
    * product (poisson3D(128) on the H100, 78be4be: rt.cg f32 without Jacobi 214–253 ms, 138 of them after
    * the last block, with it 112; bench/device/results-2026-11-27-fifth/call5).
    */
-  private scalarJacobi(h: MatrixHandle, p: Path, csr: CSRMatrix): boolean {
+  scalarJacobi(h: MatrixHandle, p: Path, csr: CSRMatrix): boolean {
     if (h.dtype !== 'f64' || p.cost.kind !== 'gpu') return false;
     return this.inverseDiagonalValue(h, csr) !== null;
   }
 
   /**
+   * @internal
    * A's inverse diagonal where it is one value, else null (constantInverseDiagonal), once per matrix:
    * from the GPU path's DIA copy where rt.solve holds it still (its main diagonal, where the CSR's pass
    * read every entry: ≈ 0.1 s of poisson3D(128)'s first solve on the H100 machine's host).
    */
-  private inverseDiagonalValue(h: MatrixHandle, csr: CSRMatrix): number | null {
+  inverseDiagonalValue(h: MatrixHandle, csr: CSRMatrix): number | null {
     const analysis = this.solveStructureOf(h);
     return (analysis.inverseDiagonalValue ??= constantInverseDiagonal(analysis.pathCopy ?? csr));
   }
 
-  private pathSolveInfo(p: Path, A: MatrixHandle): PathSolveInfo {
+  /** @internal */
+  pathSolveInfo(p: Path, A: MatrixHandle): PathSolveInfo {
     // the copy the path's solves run (solveMatrixOn): A's own values may be past f32's range on a GPU path
     const h = this.solveMatrixOn(A, p).h;
     // the host matrix matrixOn made p's copy from: on another path than the CPU the canonical CSR, not
@@ -1605,6 +1607,9 @@ export class Runtime implements HandleOwner {
     // memory at least (an empty 10⁸×10⁸ matrix: 3 s and 2.9 GB of structure pass and copies first)
     // (a factorization's floor is stricter: planFactor)
     if (asked ? asked === this.home : !this.paths[1]) checkMemoryFloor(this.memoryInUse + 3 * h.rows * elementBytes(h.dtype), `${where}: b, x and r`, this.cpu.memoryBudgetMB);
+    // the driver's chunk (solve-chunk.ts): fetched while A is planned and b read (awaited below; a failed
+    // import rejects this solve, and the next imports again)
+    if (!solveRun.loaded()) solveRun.load().catch(() => {});
     const analysis = this.solveStructureOf(h);
     const csr = analysis.csr;
     const d = method ? null : this.wantsDirect(h, csr, o.method, o.preconditioner);
@@ -1624,171 +1629,11 @@ export class Runtime implements HandleOwner {
     const [b64, x0Data] = x0Read === undefined && bRead instanceof Float64Array ? [bRead] : await Promise.all([bRead, x0Read]).catch((e) => {
       throw e instanceof DisposedError ? new DisposedError(`${where}: ${(bIn as ResidentVector).disposed ? 'b' : 'x0'}`) : e;
     });
-    let x0 = x0Data;
-    let directFallback: string | undefined;
-    // the factorization proved A singular or not positive definite: CG's premise is false
-    let notDefinite = false;
-    // a NaN or ±Inf in A spoils the factorization (it would read as singular), one in b its solve (F.solve
-    // refuses it): method 'direct' ends 'nan' as the Krylov methods do, 'auto' leaves the system to them
-    const badRhs = () => {
-      const i = firstNonFinite(b64);
-      return i < 0 ? null : `b[${i}] is ${b64[i]}`;
-    };
-    const bad = d && (d.direct || o.method === 'direct') ? (nonFiniteEntry(d.plan!.C) ?? badRhs()) : null;
-    // nothing factorized (NaN in A, or the signal fired before or during the factorization): x is x0 (or
-    // 0) as a Krylov method aborted before its first iteration gives it
-    const notFactorized = (): SolveOutcome => {
-      const x = x0 ?? new Float64Array(b64.length);
-      const bnorm = hostNorm(b64);
-      const rnorm = bad ? NaN : x0 ? hostNorm(hostResidual(csr, x, b64)) : bnorm;
-      const rel = bnorm > 0 ? rnorm / bnorm : rnorm;
-      if (bad) x.fill(NaN);
-      const reason = bad ? 'nan' : rnorm <= (o.tol ?? 1e-8) * bnorm ? 'converged' : 'aborted';
-      this.keepHostCopy(b64);
-      return {
-        x, iterations: 0, residualNorm: rnorm, relativeResidual: rel, recurrenceResidual: rel, converged: reason === 'converged', reason, history: [bnorm > 0 ? 1 : 0, rel], refinements: 0,
-        method: 'direct', preconditioner: 'none', preconditionerDetail: `none: no factorization ran (${bad ?? 'the signal fired'})`, path: 'cpu',
-      };
-    };
-    if (o.method === 'direct' && (bad || o.signal?.aborted)) return notFactorized();
-    if (bad) directFallback = `the factorization cannot run (${bad}): the Krylov candidates instead`;
-    else if (d && (d.direct || o.method === 'direct') && !o.signal?.aborted) {
-      // the factorization runs on the host, whatever the path; x0 is not needed
-      const tol = o.tol ?? 1e-8;
-      let F: KeptFactor | null = null;
-      // the factor's solution past the largest f64 (F.solve's InputRangeError): A nearly singular (a
-      // rounding-level pivot of a singular A at 1e-300 made x = ±Inf) or b too large
-      let solving = false;
-      try {
-        if (!directSolvers.loaded()) await directSolvers.load();
-        const direct = directSolvers.get();
-        F = await direct.factorize(csr, { signal: o.signal }, this.cpu.memoryBudgetMB, direct.directKernels(this.cpu.backend), d.plan!);
-        solving = true;
-        const s = await F.solve(b64);
-        solving = false;
-        // a symmetric A's norms for the bound below are the factor's ‖A‖∞ (its solve computed it): no pass over A
-        if (d.plan!.sym && F.rowAbsSumMax !== undefined) seedSymmetricAbsNorms(csr, F.rowAbsSumMax);
-        const bnorm = hostNorm(b64);
-        let rel = s.relativeResidual;
-        // f64's b − A·x rounds by up to its bound: where the residual plus that is above the target, it is
-        // recomputed with its sums' rounding errors carried (a singular A factorized with a rounding-level
-        // pivot gave x ≈ 1e16 and a plain residual of 0: 'converged', for a true residual of 0.38). Both at
-        // the scale F.solve measured (b beyond 2^±900 scaled, x with it, exactly): products of subnormal size
-        // carry no error terms (A·1e-160, b·1e-320: 'converged' at 0 for a true 1.8e-16 over tol 1.7e-16)
-        // ‖b‖₂ past the largest f64 (entries near 2^1023): the exponent from max |bᵢ|, and always scaled
-        // (an x entry below 2 that loses bits to it moves the residual by 2^-1074 of ‖b‖: else NaN, and CG)
-        const overflows = bnorm === Infinity;
-        const e = rhsExponentOf(b64, bnorm, F64_RHS_RANGE);
-        const xs = e === 0 ? s.x : scaleBy(Float64Array.from(s.x), -e);
-        const exact = e === 0 || overflows || scaleBy(xs.slice(), e).every((v, i) => v === s.x[i]);
-        const [xc, bc] = exact && e !== 0 ? [xs, scaleBy(Float64Array.from(b64), -e)] : [s.x, b64];
-        const bn = bc === b64 ? bnorm : hostNorm(bc);
-        const target = tol * bn;
-        // the row-wise bound from the sums F.solve's pass left (the same rows, x and b where nothing was rescaled)
-        const kept = F;
-        const bound = directResidualBound(csr, xc, bc, bn, Math.max(0, target - rel * bn), e === 0 ? () => kept.rowwiseBound() : undefined);
-        if (rel <= tol && !(rel * bn + bound <= target) && bn > 0) rel = accurateResidualNorm(csr, xc, bc) / bn;
-        const converged = rel <= tol;
-        if (converged || o.method === 'direct') {
-          this.keepHostCopy(b64);
-          const info = F.info;
-          return {
-            x: s.x, iterations: 0, residualNorm: overflows ? scaleBy(Float64Array.of(rel * bn), e)[0] : bnorm > 0 ? rel * bnorm : rel, relativeResidual: rel, recurrenceResidual: rel, converged,
-            reason: converged ? 'converged' : Number.isNaN(rel) ? 'nan' : 'stagnated', history: [bnorm > 0 ? 1 : 0, rel], refinements: s.refinements,
-            method: 'direct', factor: info, preconditioner: 'none', preconditionerDetail: `none: a direct ${info.kind} factorization (${info.ordering} ordering) on the host CPU`, path: 'cpu',
-          };
-        }
-        // an ill-conditioned factor: its answer is the Krylov candidates' starting point
-        // its answer starts the Krylov candidates where its residual is more than rounding: one made of a
-        // rounding-level pivot (x ≈ 1e16) started CG at a residual 400 times that of x = 0
-        const start = bound < rel * bnorm;
-        directFallback = `the factorization's true relative residual ${rel.toExponential(2)} is above tol ${tol}: Krylov from ${start ? 'its answer' : x0 ? 'x0 (the answer is made of rounding)' : '0 (the answer is made of rounding)'}`;
-        if (start) x0 = Float64Array.from(s.x);
-      } catch (e) {
-        // the signal fired during the factorization (which freed what it held): 'aborted', as a Krylov method ends
-        if (o.signal?.aborted && e === (o.signal.reason ?? e)) return notFactorized();
-        // the direct solvers' module failed to load (a page's chunk lost to the network; the next call
-        // imports it again): 'auto' has the Krylov candidates, as for a factor past the memory budget
-        if (!directSolvers.loaded() && o.method !== 'direct') {
-          directFallback = `the direct solvers' module failed to load (${String(e)}): the Krylov candidates instead`;
-        } else if (solving && e instanceof InputRangeError && o.method !== 'direct') {
-          // 'auto': as a factor whose residual misses tol — the Krylov candidates, whose own solution
-          // past f64 is the same InputRangeError where b is what takes x there
-          directFallback = `the factorization's solution leaves the f64 range (${e.message}): the Krylov candidates instead`;
-        } else {
-          if (o.method === 'direct' || !(e instanceof SingularMatrixError || e instanceof NotPositiveDefiniteError || e instanceof MemoryLimitError)) throw e;
-          notDefinite = !o.spd && (e instanceof SingularMatrixError || e instanceof NotPositiveDefiniteError);
-          directFallback = `the factorization failed (${e.name}: ${e.message}): the Krylov candidates instead${notDefinite ? ', from the first after CG (A is singular or not positive definite)' : ''}`;
-        }
-      } finally {
-        F?.dispose();
-      }
+    if (!solveRun.loaded()) {
+      await solveRun.load();
+      this.live();
     }
-    const p = asked ?? this.solvePath(h, undefined);
-    // the path ready before pathSolveInfo uploads A there: a WebGPU upload then splits f64 values on the GPU
-    await this.ready(p);
-    // the runtime or A disposed since the call (while b was read or A factorized): said as that, and A
-    // not copied to the path again (a copy made after dispose() was never freed)
-    const gone = () => (this.live(), new DisposedError(`${where}: A (disposed during the solve)`));
-    if (h.disposed) throw gone();
-    // A scaled by a power of two into the path's range (solveMatrixOn), x scaled back
-    const s = this.solveMatrixOn(h, p);
-    const pc = handle && s.e !== 0 ? this.scaledPreconditioner(handle, s.h) : handle;
-    // A's copy on the path first: on the CPU path of one thread, a DIA copy then gives the structure its faster pass
-    const info = this.pathSolveInfo(p, h);
-    const structure = analysis.structureIn();
-    const choice = chooseSolve(structure, info, { method: method ?? (o.method === 'direct' ? 'auto' : o.method), preconditioner: pre, spd: o.spd });
-    const io = { upload: (v: Float64Array) => p.vector(h.dtype, v), read: async (v: PathVector) => (await p.read(v)).slice() };
-    // CG on a matrix the factorization found singular or indefinite would only break down (dwt_992:
-    // after 1 iteration, its IC(0) set up for nothing): the next candidate (MINRES) runs first
-    let first = 0;
-    while (notDefinite && choice.candidates[first].method === 'cg' && first + 1 < choice.candidates.length) first++;
-    for (let c = first; ; c++) {
-      let cand = choice.candidates[c];
-      let prepared;
-      try {
-        prepared = await this.preconditionedOps(p, s.h, s.csr, structure, cand, pc);
-      } catch (e) {
-        // a preconditioner 'auto' chose whose setup A refuses — Jacobi of a diagonal whose inverse
-        // overflows (A near 1e-310), IC(0) that no shift repairs: the candidate runs without one, where
-        // rt.solve(A, b) threw the setup's error telling the caller to ask for 'none'
-        if (handle || cand.preconditioner === 'none' || (o.preconditioner !== undefined && o.preconditioner !== 'auto') || !(e instanceof ShapeError || e instanceof UnsupportedError)) throw e;
-        cand = { ...cand, preconditioner: 'none' };
-        const none = await this.preconditionedOps(p, s.h, s.csr, structure, cand, null);
-        prepared = { ...none, description: `none (${choice.candidates[c].preconditioner} could not be set up: ${e.message})` };
-      } finally {
-        // the GPU path's host copy of A served the structure and the diagonal: not kept through the solve
-        analysis.pathCopy = undefined;
-      }
-      const { ops, description, dispose } = prepared;
-      let r;
-      try {
-        await krylovSolvers.load();
-        const { solveWithTrueResidual, KRYLOV } = krylovSolvers.get();
-        r = await solveWithTrueResidual(ops, io, s.csr, b64, KRYLOV[cand.method] as KrylovMethod<PathVector>, {
-          ...o,
-          x0,
-          single: componentBytes(h.dtype) === 4,
-          matrixExponent: s.e,
-        });
-      } catch (e) {
-        // the runtime, A or the preconditioner disposed during the solve: said as that, not as one of
-        // their freed parts ('csr matrix was used after dispose()', a path's vector)
-        if (e instanceof DisposedError) {
-          if (h.disposed) throw gone();
-          this.live();
-          handle?.live();
-        }
-        throw e;
-      } finally {
-        dispose();
-      }
-      // a breakdown (CG on a matrix that is not definite) moves rt.solve's choice to its next candidate
-      if (r.reason !== 'breakdown' || c + 1 === choice.candidates.length) {
-        this.keepHostCopy(b64);
-        return { ...r, method: cand.method, preconditioner: cand.preconditioner, preconditionerDetail: description, path: p.id, ...(directFallback ? { directFallback } : {}), ...(s.e ? { matrixExponent: -s.e } : {}) };
-      }
-    }
+    return await solveRun.get().solveAfterReads(this, { where, h, o, method, handle, pre, asked, analysis, csr, d, b64, x0: x0Data });
   }
 
   /** An f64 copy of `v` in an array a finished solve gave back (keepHostCopy), else a new one. */
@@ -1799,13 +1644,14 @@ export class Runtime implements HandleOwner {
     return out;
   }
 
-  /** Keeps a solve's copy of b for the next solve (HOST_COPIES_KEPT at most; nothing of it may be in use). */
-  private keepHostCopy(a: Float64Array): void {
+  /** @internal Keeps a solve's copy of b for the next solve (HOST_COPIES_KEPT at most; nothing of it may be in use). */
+  keepHostCopy(a: Float64Array): void {
     this.hostCopies.push(a);
     if (this.hostCopies.length > HOST_COPIES_KEPT) this.hostCopies.shift();
   }
 
   /**
+   * @internal
    * A as p's Krylov solve runs it: where max |aᵢⱼ| leaves the path's range — a GPU path's 2^±RHS_RANGE,
    * the CPU path's 2^±F64_MATRIX_RANGE — a copy scaled by 2^-e to max ≈ 1 (rhsExponent) — exact in
    * binary, so its iterates are the unscaled ones' wherever those stay in range — made once per matrix
@@ -1817,7 +1663,7 @@ export class Runtime implements HandleOwner {
    * a pass a WebGPU solve's certificate makes anyway; on the CPU path only where a strided sample of ≤ 1024
    * values is out of range (no pass, no copy for a matrix of ordinary scale). NaN or ±Inf in A: no scaling.
    */
-  private solveMatrixOn(h: MatrixHandle, p: Path): { h: MatrixHandle; csr: CSRMatrix; e: number } {
+  solveMatrixOn(h: MatrixHandle, p: Path): { h: MatrixHandle; csr: CSRMatrix; e: number } {
     const analysis = this.solveStructureOf(h);
     const v = analysis.csr.values;
     let m = 0;
@@ -1845,52 +1691,14 @@ export class Runtime implements HandleOwner {
     return s && (gpu || Math.abs(s.e) > F64_MATRIX_RANGE) ? s : { h, csr: analysis.csr, e: 0 };
   }
 
-  /** A preconditioner handle's twin for solveMatrixOn's scaled copy hs of its matrix: the same kind and options, set up once on hs. */
-  private scaledPreconditioner(handle: PreconditionerHandle, hs: MatrixHandle): PreconditionerHandle {
-    if (!handle.scaled) {
-      handle.scaled = this.preconditioner(hs, { ...handle.options, kind: handle.kind });
-      handle.derived.push(handle.scaled);
-    }
-    return handle.scaled;
-  }
 
   /**
-   * rt.solve's Chebyshev plan on a GPU path, for a real Hermitian matrix with a positive diagonal: degree
-   * GPU_CHEBYSHEV_DEGREE on [λmax/CHEBYSHEV_RATIO, λmax] of D⁻¹A. A diagonally dominant A has every
-   * Gershgorin disc of D⁻¹A within [0, 2], so λmax ≤ 2 costs no product; else λmax from Lanczos steps
-   * on the path's uploaded A (pathLanczosBounds: 20 SpMVs and 40 scalars read back; ≈ 0.28 s for
-   * poisson3D(128) on the H100 machine, bench/device/results-2026-11-27-gpu/call10). λmin is taken as
-   * λmax/CHEBYSHEV_RATIO, not the Lanczos estimate: the polynomial then maps D⁻¹A's lower spectrum
-   * better for CG (poisson3D(128), degree 3: 108 iterations on [0.02, 2], 124 on [0.0008, 2.19];
-   * docs/performance-gpu.md). A constant diagonal's D⁻¹ goes as one value. Elsewhere planPreconditioner's.
-   */
-  private async chebyshevPlan(p: Path, ops: SolverOps<PathVector>, h: MatrixHandle, csr: CSRMatrix, structure: SolveStructure): Promise<PreconditionerPlan> {
-    const o = { kind: 'chebyshev', degree: GPU_CHEBYSHEV_DEGREE } as const;
-    if (isComplex(h.dtype) || !structure.hermitian || !structure.positiveDiagonal) return planPreconditioner(csr, structure, o, this.sparseKernels);
-    const t0 = performance.now();
-    const free = this.gershgorinChebyshev(h, csr, structure, GPU_CHEBYSHEV_DEGREE, p, t0);
-    if (free) return free;
-    const dinvValue = this.inverseDiagonalValue(h, csr) ?? undefined;
-    const dinv = inverseDiagonal(csr);
-    const est = await pathLanczosBounds(ops, (v) => p.vector(h.dtype, v), dinv);
-    // λmax from below: 10% margin (docs/solvers.md)
-    const hi = 1.1 * est.max;
-    return planPreconditioner(csr, structure, o, this.sparseKernels, {
-      lo: Math.max(est.min, hi / CHEBYSHEV_RATIO),
-      hi,
-      how: `from 20 Lanczos steps on the ${p.label} path, λmin at least λmax/${CHEBYSHEV_RATIO}`,
-      ms: performance.now() - t0,
-      dinv,
-      dinvValue,
-    });
-  }
-
-  /**
+   * @internal
    * chebyshevPlan's plan of a real, Hermitian, diagonally dominant A with a positive diagonal (of
    * `degree`, on [2/CHEBYSHEV_RATIO, 2] from Gershgorin's discs: no product), else null; shared with
    * rt.preconditioner on a path where the polynomial's steps run fused (`p`, named in the description).
    */
-  private gershgorinChebyshev(h: MatrixHandle, csr: CSRMatrix, structure: SolveStructure, degree: number, p: Path, t0: number): PreconditionerPlan | null {
+  gershgorinChebyshev(h: MatrixHandle, csr: CSRMatrix, structure: SolveStructure, degree: number, p: Path, t0: number): PreconditionerPlan | null {
     if (isComplex(h.dtype) || !structure.hermitian || !structure.positiveDiagonal || !structure.diagonallyDominant) return null;
     const dinvValue = this.inverseDiagonalValue(h, csr) ?? undefined;
     return planPreconditioner(csr, structure, { kind: 'chebyshev', degree }, this.sparseKernels, {
@@ -1902,77 +1710,6 @@ export class Runtime implements HandleOwner {
     });
   }
 
-  /**
-   * The path's solver operations with a candidate's preconditioner: Jacobi and none as the path's own
-   * (the WebGPU path then keeps its resident CG/BiCGSTAB), the others made resident from their plan
-   * (or the caller's handle) and applied through `precondition`.
-   */
-  private async preconditionedOps(
-    p: Path,
-    h: MatrixHandle,
-    csr: CSRMatrix,
-    structure: SolveStructure,
-    cand: SolveCandidate,
-    handle: PreconditionerHandle | null,
-  ): Promise<{ ops: SolverOps<PathVector>; description: string; dispose: () => void }> {
-    const kind = cand.preconditioner;
-    const M = this.matrixOn(h, p, 'N');
-    if (kind === 'none' || kind === 'jacobi') {
-      // f64 on a GPU path: Jacobi of a constant diagonal (D⁻¹ = I/c) leaves the iterates as they are, while
-      // its z = D⁻¹·r reads D and writes z each iteration (poisson3D(128) f64 on an H100: rt.cg with
-      // it 87 ms, without 76; bench/device/results-2026-11-27-fifth/call3): none runs
-      const scalar = kind === 'jacobi' && this.scalarJacobi(h, p, csr);
-      // Jacobi's diagonal from the canonical CSR the structure check made, not h.host: a DIA or ELL
-      // copy would be converted back to CSR again (poisson3D(64) as DIA: ≈ 80 ms a solve)
-      const ops = p.solverOps(M, csr, scalar ? 'none' : kind);
-      const description = kind === 'none' ? 'none' : scalar ? JACOBI_AS_NONE : 'jacobi (inverse of the diagonal)';
-      return { ops, description: (!scalar && handle?.description) || description, dispose: () => ops.dispose() };
-    }
-    // the canonical CSR, not h.host, as for Jacobi above: a GPU path's resident Chebyshev-CG takes D⁻¹
-    // from it, and a DIA host went back to CSR first (≈ 255 ms of a first Chebyshev solve of
-    // poisson3D(128) on the H100 machine's host: bench/device/results-2026-11-27-sixth/gpucg/call2)
-    const base = p.solverOps(M, csr, 'none');
-    try {
-      const analysis = this.solveStructureOf(h);
-      // Chebyshev's plan is small (D⁻¹ and two bounds) and costly to make: kept per matrix
-      const plan =
-        handle?.plan ??
-        (kind !== 'chebyshev'
-          ? planPreconditioner(csr, structure, { kind }, this.sparseKernels)
-          : p.cost.kind === 'gpu'
-            ? (analysis.chebyshevGpu ??= await this.chebyshevPlan(p, base, h, csr, structure))
-            : (analysis.chebyshev ??= planPreconditioner(csr, structure, { kind }, this.sparseKernels)));
-      // a plan made here (AMG's holds its levels in the runtime's memory) goes with the solve
-      const own = handle || kind === 'chebyshev' ? undefined : plan;
-      let P: PreconditionerOperator<PathVector>;
-      try {
-        // the AMG cycle is a chunk of its own (amg/cycle-chunk.ts): here, in a solve, before it is built
-        if (plan.kind === 'amg') await amgCycleChunk.load();
-        P = handle ? handle.on(p.id, base) : plan.instantiate(base);
-      } catch (e) {
-        own?.dispose?.();
-        throw e;
-      }
-      // a Chebyshev polynomial runs resident with CG where the path has that (WebGPU: no host round trip per iteration)
-      const poly = P.chebyshev;
-      const resident = poly && base.cgChebyshevResident ? (b: PathVector, o: Parameters<NonNullable<SolverOps<PathVector>['cgResident']>>[1]) => base.cgChebyshevResident!(b, o, poly) : undefined;
-      const ops: SolverOps<PathVector> = { ...base, precondition: (r, z) => P.apply(r, z), cgResident: resident, bicgstabResident: undefined, checkEvery: resident ? base.checkEvery : undefined };
-      // A as DIA on p: a resident Chebyshev-CG's steps are then fused into its SpMV
-      const fused = this.formatFor(h, p) === 'dia';
-      return {
-        ops,
-        description: `${plan.description} [${resident && cand.method === 'cg' ? `CG and the polynomial resident on the device${fused ? ", each step fused into A's SpMV" : ''}` : P.method}]`,
-        dispose: () => {
-          if (!handle) P.dispose();
-          own?.dispose?.();
-          base.dispose();
-        },
-      };
-    } catch (e) {
-      base.dispose();
-      throw e;
-    }
-  }
 
   /**
    * A sparse direct factorization of a square matrix (any format class, or an uploaded handle): 
@@ -2183,8 +1920,8 @@ export class Runtime implements HandleOwner {
   }
 
   /** The CPU path's sparse kernels on its pool (src/cpu/spgemm.ts): rt.spgemm's and the AMG setup's. */
-  // the coarsest AMG level's sparse Cholesky runs on the direct solvers' kernels
-  private readonly sparseKernels: SparseKernels = Object.defineProperty(() => new CpuSparseSession(this.cpu.backend), 'coarse', {
+  /** @internal the CPU path's SpGEMM sessions (AMG, rt.spgemm, the preconditioners' set-up); the coarsest AMG level's sparse Cholesky runs on the direct solvers' kernels */
+  readonly sparseKernels: SparseKernels = Object.defineProperty(() => new CpuSparseSession(this.cpu.backend), 'coarse', {
     get: () => ({ symbolic: cpuSymbolicKernels(this.cpu.backend), ldl: cpuLdlKernels(this.cpu.backend).sparse, inverse: cpuDenseInverse(this.cpu.backend) }),
   });
 
@@ -2410,7 +2147,8 @@ export class Runtime implements HandleOwner {
     return h;
   }
 
-  private live(): void {
+  /** @internal */
+  live(): void {
     if (this.disposed) throw new DisposedError('runtime');
   }
 
@@ -2618,7 +2356,7 @@ export function createRuntime(options: RuntimeOptions = {}): Promise<Runtime> {
 }
 
 /** The factorization rt.solve would run for a matrix: its symbolic phase (null when not planned), estimate and verdict. */
-interface DirectPlan {
+export interface DirectPlan {
   plan: FactorPlan | null;
   estimate?: DirectEstimate;
   direct: boolean;
@@ -2627,10 +2365,10 @@ interface DirectPlan {
 }
 
 /** What rt.solve and explain say where Jacobi of a constant diagonal runs as none on a GPU path. */
-const JACOBI_AS_NONE = 'jacobi: the diagonal is constant (D⁻¹ = I/c), whose iterates are those without it: none runs, sparing the read of D⁻¹ and the write of z each iteration on the GPU (f64)';
+export const JACOBI_AS_NONE = 'jacobi: the diagonal is constant (D⁻¹ = I/c), whose iterates are those without it: none runs, sparing the read of D⁻¹ and the write of z each iteration on the GPU (f64)';
 
 /** A matrix's canonical CSR, with its structure (computed on first read) and the factorization planned for it. */
-interface SolveAnalysis {
+export interface SolveAnalysis {
   readonly csr: CSRMatrix;
   /** the structure (made on first call), its pool pass (where still to make) run in `session` (poolStructure's `open`) */
   structureIn(session?: CpuSparseSession): SolveStructure;

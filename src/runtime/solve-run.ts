@@ -1,0 +1,327 @@
+/**
+ * rt.solve's driver after its arguments are checked and b and x0 read (runtime.ts runSolve): the
+ * factorization or the Krylov candidates with their preconditioners. A chunk of its own (solve-chunk.ts),
+ * imported by the first solve while it checks, plans and reads: a page that only multiplies never
+ * fetches it.
+ */
+import { accurateResidualNorm, F64_RHS_RANGE, hostNorm, hostResidual, rhsExponentOf, scaleBy } from '../host-spmv.js';
+import { componentBytes, isComplex } from '../dtype.js';
+import { DisposedError, InputRangeError, MemoryLimitError, NotPositiveDefiniteError, ShapeError, SingularMatrixError, UnsupportedError } from '../errors.js';
+import type { CSRMatrix } from '../formats/csr.js';
+import type { Path, PathVector } from '../path.js';
+import type { AutoSolveOptions, SolveOutcome } from './options.js';
+import type { PreconditionerHandle } from './preconditioner.js';
+import type { MatrixHandle } from './handles.js';
+import { directResidualBound, seedSymmetricAbsNorms, chooseSolve, type KrylovMethod, type SolveCandidate, type SolveMethod } from '../solvers/solve.js';
+import type { PreconditionerOperator } from '../solvers/operator.js';
+import { planPreconditioner, type PreconditionerKind, type PreconditionerPlan } from '../solvers/precond/index.js';
+import { pathLanczosBounds } from '../solvers/precond/chebyshev.js';
+import { inverseDiagonal } from '../solvers/precond/jacobi.js';
+import type { SolveStructure } from '../solvers/structure.js';
+import type { SolverOps } from '../solvers/ops.js';
+import { firstNonFinite, nonFiniteEntry } from '../solvers/direct/plan.js';
+import type { Factorization as KeptFactor } from '../solvers/direct/factor.js';
+import { directSolvers } from './direct-solvers.js';
+import { krylovSolvers } from './krylov-solvers.js';
+import { amgCycleChunk } from '../solvers/amg/cycle-chunk.js';
+import { CHEBYSHEV_RATIO, GPU_CHEBYSHEV_DEGREE, JACOBI_AS_NONE, type DirectPlan, type Runtime, type SolveAnalysis } from './runtime.js';
+
+/** What runSolve checked and read before the driver runs: its arguments, A's analysis, the direct plan, b and x0 in f64. */
+export interface SolveStart {
+  where: string;
+  h: MatrixHandle;
+  o: AutoSolveOptions;
+  method: SolveMethod | undefined;
+  handle: PreconditionerHandle | null;
+  pre: PreconditionerKind | 'auto';
+  asked: Path | null;
+  analysis: SolveAnalysis;
+  csr: CSRMatrix;
+  d: DirectPlan | null;
+  b64: Float64Array;
+  x0: Float64Array | undefined;
+}
+
+/** The rest of runSolve: the factorization where planned, else (or after it) the Krylov candidates in turn. */
+export async function solveAfterReads(rt: Runtime, start: SolveStart): Promise<SolveOutcome> {
+  const { where, h, o, method, handle, pre, asked, analysis, csr, d, b64 } = start;
+  let x0 = start.x0;
+  let directFallback: string | undefined;
+  // the factorization proved A singular or not positive definite: CG's premise is false
+  let notDefinite = false;
+  // a NaN or ±Inf in A spoils the factorization (it would read as singular), one in b its solve (F.solve
+  // refuses it): method 'direct' ends 'nan' as the Krylov methods do, 'auto' leaves the system to them
+  const badRhs = () => {
+    const i = firstNonFinite(b64);
+    return i < 0 ? null : `b[${i}] is ${b64[i]}`;
+  };
+  const bad = d && (d.direct || o.method === 'direct') ? (nonFiniteEntry(d.plan!.C) ?? badRhs()) : null;
+  // nothing factorized (NaN in A, or the signal fired before or during the factorization): x is x0 (or
+  // 0) as a Krylov method aborted before its first iteration gives it
+  const notFactorized = (): SolveOutcome => {
+    const x = x0 ?? new Float64Array(b64.length);
+    const bnorm = hostNorm(b64);
+    const rnorm = bad ? NaN : x0 ? hostNorm(hostResidual(csr, x, b64)) : bnorm;
+    const rel = bnorm > 0 ? rnorm / bnorm : rnorm;
+    if (bad) x.fill(NaN);
+    const reason = bad ? 'nan' : rnorm <= (o.tol ?? 1e-8) * bnorm ? 'converged' : 'aborted';
+    rt.keepHostCopy(b64);
+    return {
+      x, iterations: 0, residualNorm: rnorm, relativeResidual: rel, recurrenceResidual: rel, converged: reason === 'converged', reason, history: [bnorm > 0 ? 1 : 0, rel], refinements: 0,
+      method: 'direct', preconditioner: 'none', preconditionerDetail: `none: no factorization ran (${bad ?? 'the signal fired'})`, path: 'cpu',
+    };
+  };
+  if (o.method === 'direct' && (bad || o.signal?.aborted)) return notFactorized();
+  if (bad) directFallback = `the factorization cannot run (${bad}): the Krylov candidates instead`;
+  else if (d && (d.direct || o.method === 'direct') && !o.signal?.aborted) {
+    // the factorization runs on the host, whatever the path; x0 is not needed
+    const tol = o.tol ?? 1e-8;
+    let F: KeptFactor | null = null;
+    // the factor's solution past the largest f64 (F.solve's InputRangeError): A nearly singular (a
+    // rounding-level pivot of a singular A at 1e-300 made x = ±Inf) or b too large
+    let solving = false;
+    try {
+      if (!directSolvers.loaded()) await directSolvers.load();
+      const direct = directSolvers.get();
+      F = await direct.factorize(csr, { signal: o.signal }, rt.cpu.memoryBudgetMB, direct.directKernels(rt.cpu.backend), d.plan!);
+      solving = true;
+      const s = await F.solve(b64);
+      solving = false;
+      // a symmetric A's norms for the bound below are the factor's ‖A‖∞ (its solve computed it): no pass over A
+      if (d.plan!.sym && F.rowAbsSumMax !== undefined) seedSymmetricAbsNorms(csr, F.rowAbsSumMax);
+      const bnorm = hostNorm(b64);
+      let rel = s.relativeResidual;
+      // f64's b − A·x rounds by up to its bound: where the residual plus that is above the target, it is
+      // recomputed with its sums' rounding errors carried (a singular A factorized with a rounding-level
+      // pivot gave x ≈ 1e16 and a plain residual of 0: 'converged', for a true residual of 0.38). Both at
+      // the scale F.solve measured (b beyond 2^±900 scaled, x with it, exactly): products of subnormal size
+      // carry no error terms (A·1e-160, b·1e-320: 'converged' at 0 for a true 1.8e-16 over tol 1.7e-16)
+      // ‖b‖₂ past the largest f64 (entries near 2^1023): the exponent from max |bᵢ|, and always scaled
+      // (an x entry below 2 that loses bits to it moves the residual by 2^-1074 of ‖b‖: else NaN, and CG)
+      const overflows = bnorm === Infinity;
+      const e = rhsExponentOf(b64, bnorm, F64_RHS_RANGE);
+      const xs = e === 0 ? s.x : scaleBy(Float64Array.from(s.x), -e);
+      const exact = e === 0 || overflows || scaleBy(xs.slice(), e).every((v, i) => v === s.x[i]);
+      const [xc, bc] = exact && e !== 0 ? [xs, scaleBy(Float64Array.from(b64), -e)] : [s.x, b64];
+      const bn = bc === b64 ? bnorm : hostNorm(bc);
+      const target = tol * bn;
+      // the row-wise bound from the sums F.solve's pass left (the same rows, x and b where nothing was rescaled)
+      const kept = F;
+      const bound = directResidualBound(csr, xc, bc, bn, Math.max(0, target - rel * bn), e === 0 ? () => kept.rowwiseBound() : undefined);
+      if (rel <= tol && !(rel * bn + bound <= target) && bn > 0) rel = accurateResidualNorm(csr, xc, bc) / bn;
+      const converged = rel <= tol;
+      if (converged || o.method === 'direct') {
+        rt.keepHostCopy(b64);
+        const info = F.info;
+        return {
+          x: s.x, iterations: 0, residualNorm: overflows ? scaleBy(Float64Array.of(rel * bn), e)[0] : bnorm > 0 ? rel * bnorm : rel, relativeResidual: rel, recurrenceResidual: rel, converged,
+          reason: converged ? 'converged' : Number.isNaN(rel) ? 'nan' : 'stagnated', history: [bnorm > 0 ? 1 : 0, rel], refinements: s.refinements,
+          method: 'direct', factor: info, preconditioner: 'none', preconditionerDetail: `none: a direct ${info.kind} factorization (${info.ordering} ordering) on the host CPU`, path: 'cpu',
+        };
+      }
+      // an ill-conditioned factor: its answer is the Krylov candidates' starting point
+      // its answer starts the Krylov candidates where its residual is more than rounding: one made of a
+      // rounding-level pivot (x ≈ 1e16) started CG at a residual 400 times that of x = 0
+      const start = bound < rel * bnorm;
+      directFallback = `the factorization's true relative residual ${rel.toExponential(2)} is above tol ${tol}: Krylov from ${start ? 'its answer' : x0 ? 'x0 (the answer is made of rounding)' : '0 (the answer is made of rounding)'}`;
+      if (start) x0 = Float64Array.from(s.x);
+    } catch (e) {
+      // the signal fired during the factorization (which freed what it held): 'aborted', as a Krylov method ends
+      if (o.signal?.aborted && e === (o.signal.reason ?? e)) return notFactorized();
+      // the direct solvers' module failed to load (a page's chunk lost to the network; the next call
+      // imports it again): 'auto' has the Krylov candidates, as for a factor past the memory budget
+      if (!directSolvers.loaded() && o.method !== 'direct') {
+        directFallback = `the direct solvers' module failed to load (${String(e)}): the Krylov candidates instead`;
+      } else if (solving && e instanceof InputRangeError && o.method !== 'direct') {
+        // 'auto': as a factor whose residual misses tol — the Krylov candidates, whose own solution
+        // past f64 is the same InputRangeError where b is what takes x there
+        directFallback = `the factorization's solution leaves the f64 range (${e.message}): the Krylov candidates instead`;
+      } else {
+        if (o.method === 'direct' || !(e instanceof SingularMatrixError || e instanceof NotPositiveDefiniteError || e instanceof MemoryLimitError)) throw e;
+        notDefinite = !o.spd && (e instanceof SingularMatrixError || e instanceof NotPositiveDefiniteError);
+        directFallback = `the factorization failed (${e.name}: ${e.message}): the Krylov candidates instead${notDefinite ? ', from the first after CG (A is singular or not positive definite)' : ''}`;
+      }
+    } finally {
+      F?.dispose();
+    }
+  }
+  const p = asked ?? rt.solvePath(h, undefined);
+  // the path ready before pathSolveInfo uploads A there: a WebGPU upload then splits f64 values on the GPU
+  await rt.ready(p);
+  // the runtime or A disposed since the call (while b was read or A factorized): said as that, and A
+  // not copied to the path again (a copy made after dispose() was never freed)
+  const gone = () => (rt.live(), new DisposedError(`${where}: A (disposed during the solve)`));
+  if (h.disposed) throw gone();
+  // A scaled by a power of two into the path's range (solveMatrixOn), x scaled back
+  const s = rt.solveMatrixOn(h, p);
+  const pc = handle && s.e !== 0 ? scaledPreconditioner(rt, handle, s.h) : handle;
+  // A's copy on the path first: on the CPU path of one thread, a DIA copy then gives the structure its faster pass
+  const info = rt.pathSolveInfo(p, h);
+  const structure = analysis.structureIn();
+  const choice = chooseSolve(structure, info, { method: method ?? (o.method === 'direct' ? 'auto' : o.method), preconditioner: pre, spd: o.spd });
+  const io = { upload: (v: Float64Array) => p.vector(h.dtype, v), read: async (v: PathVector) => (await p.read(v)).slice() };
+  // CG on a matrix the factorization found singular or indefinite would only break down (dwt_992:
+  // after 1 iteration, its IC(0) set up for nothing): the next candidate (MINRES) runs first
+  let first = 0;
+  while (notDefinite && choice.candidates[first].method === 'cg' && first + 1 < choice.candidates.length) first++;
+  for (let c = first; ; c++) {
+    let cand = choice.candidates[c];
+    let prepared;
+    try {
+      prepared = await preconditionedOps(rt, p, s.h, s.csr, structure, cand, pc);
+    } catch (e) {
+      // a preconditioner 'auto' chose whose setup A refuses — Jacobi of a diagonal whose inverse
+      // overflows (A near 1e-310), IC(0) that no shift repairs: the candidate runs without one, where
+      // rt.solve(A, b) threw the setup's error telling the caller to ask for 'none'
+      if (handle || cand.preconditioner === 'none' || (o.preconditioner !== undefined && o.preconditioner !== 'auto') || !(e instanceof ShapeError || e instanceof UnsupportedError)) throw e;
+      cand = { ...cand, preconditioner: 'none' };
+      const none = await preconditionedOps(rt, p, s.h, s.csr, structure, cand, null);
+      prepared = { ...none, description: `none (${choice.candidates[c].preconditioner} could not be set up: ${e.message})` };
+    } finally {
+      // the GPU path's host copy of A served the structure and the diagonal: not kept through the solve
+      analysis.pathCopy = undefined;
+    }
+    const { ops, description, dispose } = prepared;
+    let r;
+    try {
+      await krylovSolvers.load();
+      const { solveWithTrueResidual, KRYLOV } = krylovSolvers.get();
+      r = await solveWithTrueResidual(ops, io, s.csr, b64, KRYLOV[cand.method] as KrylovMethod<PathVector>, {
+        ...o,
+        x0,
+        single: componentBytes(h.dtype) === 4,
+        matrixExponent: s.e,
+      });
+    } catch (e) {
+      // the runtime, A or the preconditioner disposed during the solve: said as that, not as one of
+      // their freed parts ('csr matrix was used after dispose()', a path's vector)
+      if (e instanceof DisposedError) {
+        if (h.disposed) throw gone();
+        rt.live();
+        handle?.live();
+      }
+      throw e;
+    } finally {
+      dispose();
+    }
+    // a breakdown (CG on a matrix that is not definite) moves rt.solve's choice to its next candidate
+    if (r.reason !== 'breakdown' || c + 1 === choice.candidates.length) {
+      rt.keepHostCopy(b64);
+      return { ...r, method: cand.method, preconditioner: cand.preconditioner, preconditionerDetail: description, path: p.id, ...(directFallback ? { directFallback } : {}), ...(s.e ? { matrixExponent: -s.e } : {}) };
+    }
+  }
+}
+
+/** A preconditioner handle's twin for solveMatrixOn's scaled copy hs of its matrix: the same kind and options, set up once on hs. */
+function scaledPreconditioner(rt: Runtime, handle: PreconditionerHandle, hs: MatrixHandle): PreconditionerHandle {
+  if (!handle.scaled) {
+    handle.scaled = rt.preconditioner(hs, { ...handle.options, kind: handle.kind });
+    handle.derived.push(handle.scaled);
+  }
+  return handle.scaled;
+}
+
+/**
+ * rt.solve's Chebyshev plan on a GPU path, for a real Hermitian matrix with a positive diagonal: degree
+ * GPU_CHEBYSHEV_DEGREE on [λmax/CHEBYSHEV_RATIO, λmax] of D⁻¹A. A diagonally dominant A has every
+ * Gershgorin disc of D⁻¹A within [0, 2], so λmax ≤ 2 costs no product; else λmax from Lanczos steps
+ * on the path's uploaded A (pathLanczosBounds: 20 SpMVs and 40 scalars read back; ≈ 0.28 s for
+ * poisson3D(128) on the H100 machine, bench/device/results-2026-11-27-gpu/call10). λmin is taken as
+ * λmax/CHEBYSHEV_RATIO, not the Lanczos estimate: the polynomial then maps D⁻¹A's lower spectrum
+ * better for CG (poisson3D(128), degree 3: 108 iterations on [0.02, 2], 124 on [0.0008, 2.19];
+ * docs/performance-gpu.md). A constant diagonal's D⁻¹ goes as one value. Elsewhere planPreconditioner's.
+ */
+async function chebyshevPlan(rt: Runtime, p: Path, ops: SolverOps<PathVector>, h: MatrixHandle, csr: CSRMatrix, structure: SolveStructure): Promise<PreconditionerPlan> {
+  const o = { kind: 'chebyshev', degree: GPU_CHEBYSHEV_DEGREE } as const;
+  if (isComplex(h.dtype) || !structure.hermitian || !structure.positiveDiagonal) return planPreconditioner(csr, structure, o, rt.sparseKernels);
+  const t0 = performance.now();
+  const free = rt.gershgorinChebyshev(h, csr, structure, GPU_CHEBYSHEV_DEGREE, p, t0);
+  if (free) return free;
+  const dinvValue = rt.inverseDiagonalValue(h, csr) ?? undefined;
+  const dinv = inverseDiagonal(csr);
+  const est = await pathLanczosBounds(ops, (v) => p.vector(h.dtype, v), dinv);
+  // λmax from below: 10% margin (docs/solvers.md)
+  const hi = 1.1 * est.max;
+  return planPreconditioner(csr, structure, o, rt.sparseKernels, {
+    lo: Math.max(est.min, hi / CHEBYSHEV_RATIO),
+    hi,
+    how: `from 20 Lanczos steps on the ${p.label} path, λmin at least λmax/${CHEBYSHEV_RATIO}`,
+    ms: performance.now() - t0,
+    dinv,
+    dinvValue,
+  });
+}
+
+/**
+ * The path's solver operations with a candidate's preconditioner: Jacobi and none as the path's own
+ * (the WebGPU path then keeps its resident CG/BiCGSTAB), the others made resident from their plan
+ * (or the caller's handle) and applied through `precondition`.
+ */
+async function preconditionedOps(
+  rt: Runtime,
+  
+  p: Path,
+  h: MatrixHandle,
+  csr: CSRMatrix,
+  structure: SolveStructure,
+  cand: SolveCandidate,
+  handle: PreconditionerHandle | null,
+): Promise<{ ops: SolverOps<PathVector>; description: string; dispose: () => void }> {
+  const kind = cand.preconditioner;
+  const M = rt.matrixOn(h, p, 'N');
+  if (kind === 'none' || kind === 'jacobi') {
+    // f64 on a GPU path: Jacobi of a constant diagonal (D⁻¹ = I/c) leaves the iterates as they are, while
+    // its z = D⁻¹·r reads D and writes z each iteration (poisson3D(128) f64 on an H100: rt.cg with
+    // it 87 ms, without 76; bench/device/results-2026-11-27-fifth/call3): none runs
+    const scalar = kind === 'jacobi' && rt.scalarJacobi(h, p, csr);
+    // Jacobi's diagonal from the canonical CSR the structure check made, not h.host: a DIA or ELL
+    // copy would be converted back to CSR again (poisson3D(64) as DIA: ≈ 80 ms a solve)
+    const ops = p.solverOps(M, csr, scalar ? 'none' : kind);
+    const description = kind === 'none' ? 'none' : scalar ? JACOBI_AS_NONE : 'jacobi (inverse of the diagonal)';
+    return { ops, description: (!scalar && handle?.description) || description, dispose: () => ops.dispose() };
+  }
+  // the canonical CSR, not h.host, as for Jacobi above: a GPU path's resident Chebyshev-CG takes D⁻¹
+  // from it, and a DIA host went back to CSR first (≈ 255 ms of a first Chebyshev solve of
+  // poisson3D(128) on the H100 machine's host: bench/device/results-2026-11-27-sixth/gpucg/call2)
+  const base = p.solverOps(M, csr, 'none');
+  try {
+    const analysis = rt.solveStructureOf(h);
+    // Chebyshev's plan is small (D⁻¹ and two bounds) and costly to make: kept per matrix
+    const plan =
+      handle?.plan ??
+      (kind !== 'chebyshev'
+        ? planPreconditioner(csr, structure, { kind }, rt.sparseKernels)
+        : p.cost.kind === 'gpu'
+          ? (analysis.chebyshevGpu ??= await chebyshevPlan(rt, p, base, h, csr, structure))
+          : (analysis.chebyshev ??= planPreconditioner(csr, structure, { kind }, rt.sparseKernels)));
+    // a plan made here (AMG's holds its levels in the runtime's memory) goes with the solve
+    const own = handle || kind === 'chebyshev' ? undefined : plan;
+    let P: PreconditionerOperator<PathVector>;
+    try {
+      // the AMG cycle is a chunk of its own (amg/cycle-chunk.ts): here, in a solve, before it is built
+      if (plan.kind === 'amg') await amgCycleChunk.load();
+      P = handle ? handle.on(p.id, base) : plan.instantiate(base);
+    } catch (e) {
+      own?.dispose?.();
+      throw e;
+    }
+    // a Chebyshev polynomial runs resident with CG where the path has that (WebGPU: no host round trip per iteration)
+    const poly = P.chebyshev;
+    const resident = poly && base.cgChebyshevResident ? (b: PathVector, o: Parameters<NonNullable<SolverOps<PathVector>['cgResident']>>[1]) => base.cgChebyshevResident!(b, o, poly) : undefined;
+    const ops: SolverOps<PathVector> = { ...base, precondition: (r, z) => P.apply(r, z), cgResident: resident, bicgstabResident: undefined, checkEvery: resident ? base.checkEvery : undefined };
+    // A as DIA on p: a resident Chebyshev-CG's steps are then fused into its SpMV
+    const fused = rt.formatFor(h, p) === 'dia';
+    return {
+      ops,
+      description: `${plan.description} [${resident && cand.method === 'cg' ? `CG and the polynomial resident on the device${fused ? ", each step fused into A's SpMV" : ''}` : P.method}]`,
+      dispose: () => {
+        if (!handle) P.dispose();
+        own?.dispose?.();
+        base.dispose();
+      },
+    };
+  } catch (e) {
+    base.dispose();
+    throw e;
+  }
+}
