@@ -1670,7 +1670,10 @@ export class Runtime implements HandleOwner {
     for (let k = 0; k < v.length; k += 1 + (v.length >> 10)) m = Math.max(m, Math.abs(v[k]));
     const gpu = p.cost.kind === 'gpu';
     if (analysis.gpuScaled === undefined && (gpu || rhsExponent(m, F64_MATRIX_RANGE))) {
-      const e = rhsExponent(looseNormsOf(analysis.csr).maxAbs);
+      let e = rhsExponent(looseNormsOf(analysis.csr).maxAbs);
+      // the CPU path's copy keeps every nonzero entry normal: diag(1e300, 1e-10) scaled by 2^-997 held a
+      // subnormal 7e-311 (Jacobi refused that value, not in A; every method failed where A converged)
+      if (!gpu && e > 0) e = Math.max(0, Math.min(e, normalRoom(v)));
       let scaled: SolveAnalysis['gpuScaled'] = null;
       if (e !== 0) {
         const csr = markPrivateCanonical(scaledCsr(analysis.csr, -e));
@@ -1688,7 +1691,8 @@ export class Runtime implements HandleOwner {
     }
     const s = analysis.gpuScaled;
     // (the CPU path: a copy made for a GPU path, within its own range, is not run)
-    return s && (gpu || Math.abs(s.e) > F64_MATRIX_RANGE) ? s : { h, csr: analysis.csr, e: 0 };
+    // (nor one made there that flushed entries of A)
+    return s && (gpu || (Math.abs(s.e) > F64_MATRIX_RANGE && (s.e < 0 || s.e <= normalRoom(v)))) ? s : { h, csr: analysis.csr, e: 0 };
   }
 
 
@@ -2272,6 +2276,16 @@ function blasScalar(op: string, dtype: DType, alpha: unknown): [number, number] 
 function resolveScalars(dtype: DType, o: SpmvOptions): SpmvScalars {
   const op = checkChoice('spmv', 'op', o.op, ['N', 'T', 'H'] as const) ?? 'N';
   return { alpha: checkedScalar('spmv', 'alpha', dtype, o.alpha, 1), beta: checkedScalar('spmv', 'beta', dtype, o.beta, 0), op };
+}
+
+/** The largest e (less one, for log2's rounding) with 2^-e·|vₖ| ≥ 2^-1022 for every nonzero vₖ: a downscale that leaves none subnormal. */
+function normalRoom(v: ArrayLike<number>): number {
+  let min = Infinity;
+  for (let k = 0; k < v.length; k++) {
+    const a = Math.abs(v[k]);
+    if (a > 0 && a < min) min = a;
+  }
+  return Math.floor(Math.log2(min)) + 1021;
 }
 
 /**
