@@ -73,7 +73,7 @@ const RECORD_FLOPS = 256;
 const RECORDS: i32 = 8;
 /** Bytes of the records' header: keepNow's 16, then the slot met last. */
 const RECORDS_HEADER: usize = 32;
-/** Bytes of a record's slot: its row's length (−1: none; spgemm_count's: the count), A's row length, the row last met (its age), spgemm_count's multiply-adds; A's offsets, B's rows' lengths, their offsets, each multiply-add's position, the sorted offsets. */
+/** Bytes of a record's slot: its row's length (−1: none), A's row length, the row last met (its age), 4 unused; A's offsets, B's rows' lengths, their offsets, each multiply-add's position, the sorted offsets. */
 const SLOT_BYTES: usize = 16 + 4 * (2 * RECORD_A + 2 * RECORD_FLOPS + MEMO_MAX);
 
 /** Bytes of the memo (keepNow's 16-byte header, the first-reach offsets, the sorted offsets), then of the replay records. */
@@ -182,13 +182,12 @@ function sortColumns(sum: usize, bits: usize, ci: usize, start: i32, end: i32, l
   }
 }
 
-// The replay records (spgemm_f64, ordered products without a scale; spgemm_count without addB): the
-// last RECORDS distinct rows computed in full whose A row, multiply-adds and columns are few enough,
-// each as its structure — A's column offsets from the row index, each reached row of B's length and
-// column offsets from its own index — with (spgemm_f64) the sorted position of each multiply-add's
-// column and the sorted column offsets, or (spgemm_count) its count. A row of the same structure (a
-// stencil's rows again) has the same columns shifted, so it is filled straight into its place: no
-// markers, accumulator, ordering or gather; its count is the record's. Its values are summed in the
+// The replay records (spgemm_f64, ordered products without a scale): the last RECORDS distinct rows
+// computed in full whose A row, multiply-adds and columns are few enough, each as its structure —
+// A's column offsets from the row index, each reached row of B's length and column offsets from its
+// own index — with the sorted position of each multiply-add's column and the sorted column offsets.
+// A row of the same structure (a stencil's rows again) has the same columns shifted, so it is filled
+// straight into its place: no markers, accumulator, ordering or gather. Its values are summed in the
 // same order from −0 (the additive identity: the full path's first product, then the others), so the
 // bits are the full path's. Several records, not one: a stencil's rows cycle through a few structures
 // along each grid line (poisson3D(64)'s A·A: its 125 structures, 5 along a line; rows computed in
