@@ -1,9 +1,9 @@
 /**
  * rt.solve's driver after its checks and reads (src/runtime/solve-run.ts) is a chunk of its own
- * (src/runtime/solve-chunk.ts), imported by the first solve: that solve has read b before it waits for
- * the chunk (a write called after it is not seen), a failed import rejects that solve with the import's
- * error and the next solve imports again, and a runtime disposed while the import runs rejects its
- * solve with DisposedError.
+ * (src/runtime/solve-chunk.ts), fetched by createRuntime without waiting and waited for by a solve that
+ * finds it still loading (a slow network): that solve has read b before it waits (a write called after
+ * it is not seen), a failed import rejects that solve with the import's error and the next solve
+ * imports again, and a runtime disposed while the import runs rejects its solve with DisposedError.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createRuntime, DisposedError, poisson2D } from '../src/index.js';
@@ -17,8 +17,23 @@ afterEach(() => {
 const lost = () => new TypeError('Failed to fetch dynamically imported module');
 
 describe("rt.solve's driver chunk", () => {
-  it('the first solve reads b before it waits for the chunk: a write called after it is not seen', async () => {
+  it('createRuntime starts the import without waiting for it', async () => {
     expect(solveRun.loaded()).toBe(false);
+    const load = vi.spyOn(solveRun, 'load');
+    const rt = await createRuntime({ backend: 'cpu', workers: 1 });
+    rt.dispose();
+    expect(load).toHaveBeenCalledTimes(1);
+    await load.mock.results[0].value;
+    expect(solveRun.loaded()).toBe(true);
+  });
+
+  it('a solve that waits for the chunk has read b first: a write called after it is not seen', async () => {
+    // the chunk still loading (a slow network): a load that waits for the gate
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const real = solveRun.load;
+    const load = vi.spyOn(solveRun, 'load').mockImplementation(() => gate.then(() => real()));
+    vi.spyOn(solveRun, 'loaded').mockReturnValue(false);
     const rt = await createRuntime({ backend: 'cpu', workers: 1 });
     try {
       const A = poisson2D(8);
@@ -27,9 +42,10 @@ describe("rt.solve's driver chunk", () => {
       const bv = rt.vector(b);
       const solved = rt.cg(h, bv, { tol: 1e-10 });
       const scaled = rt.scal(0, bv);
-      const s = await solved;
       await scaled;
-      expect(solveRun.loaded()).toBe(true);
+      expect(load).toHaveBeenCalled();
+      release();
+      const s = await solved;
       expect(s.converged).toBe(true);
       expect(trueResidual(A, s.x, b)).toBeLessThanOrEqual(1e-10);
       expect(Array.from(await bv.read()).every((v) => v === 0)).toBe(true);

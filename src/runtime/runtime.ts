@@ -155,6 +155,10 @@ export class Runtime implements HandleOwner {
     checkNumber('createRuntime', 'timeoutMs', options.timeoutMs, NON_NEGATIVE);
     if (options.simd !== undefined && options.simd !== 'auto') checkBoolean('createRuntime', "simd (or 'auto')", options.simd);
     const cacheTiles = checkCacheTiles(options.cacheTiles, 'createRuntime');
+    // rt.solve's driver (solve-chunk.ts) fetched now, beside the kernels' fetch and compile and not
+    // waited for: a page's first solve then rarely waits a round trip for it (a failed fetch is tried
+    // again by that solve)
+    if (!solveRun.loaded()) solveRun.load().catch(() => {});
     const threads = await resolveWorkers(options.workers, 'createRuntime');
     const devices: Path[] = [];
     const missing = new Map<PathId, string>();
