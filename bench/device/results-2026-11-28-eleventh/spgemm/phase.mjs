@@ -1,4 +1,5 @@
 // per-phase wall time on the calling thread: wraps the backend's runChunksSync / kernel / copyOut / pool.runSync
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 const [root = '.', count = '10', workers = '2', form = 'host'] = process.argv.slice(2);
@@ -9,10 +10,13 @@ const A = PL ?? poisson3D(64);
 const B = PL ? PL.transpose() : A;
 const be = rt.cpu.backend;
 const acc = new Map();
-const now = process.env.CPU ? () => { const u = process.cpuUsage(); return (u.user + u.system) / 1e3; } : () => performance.now();
-const wrap = (obj, name, label) => { const f = obj[name].bind(obj); obj[name] = (...a) => { const t = now(); try { return f(...a); } finally { const k = label(a); acc.set(k, (acc.get(k) ?? 0) + now() - t); } }; };
+const now = process.env.CPU === 'thread' ? () => Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]) / 1e6 : process.env.CPU ? () => { const u = process.cpuUsage(); return (u.user + u.system) / 1e3; } : () => performance.now();
+const wrap = (obj, name, label) => { const f = obj[name]; obj[name] = function (...a) { const t = now(); try { return f.apply(this, a); } finally { const k = label(a); acc.set(k, (acc.get(k) ?? 0) + now() - t); } }; };
 wrap(be, 'runChunksSync', (a) => 'chunks:' + a[0]);
 wrap(be, 'copyOut', () => 'copyOut');
+const { CpuSparseSession } = await import(pathToFileURL(resolve(root, 'dist/cpu/spgemm.js')).href);
+for (const m of ['upload', 'isCanonical', 'spgemm']) wrap(CpuSparseSession.prototype, m, () => 'session.' + m);
+wrap(rt, 'spgemm', () => 'rt.spgemm');
 if (be.workerPool) wrap(be.workerPool, 'runSync', (a) => 'pool:' + a[0].kernel);
 const hA = rt.upload(A);
 const hB = B === A ? hA : rt.upload(B);
