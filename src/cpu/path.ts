@@ -15,8 +15,22 @@ import { median } from '../metrics.js';
 import { CpuBackend, type CpuBackendOptions } from './backend.js';
 import { CpuDense, type CpuMatrix, type CpuVector } from './resident.js';
 import * as blas from './blas1.js';
-import * as dense from './dense.js';
+import type * as Dense from './dense.js';
+import { lazyModule } from '../lazy-module.js';
 import { cpuSolverOps } from './solver-ops.js';
+
+/**
+ * The dense kernels' glue (dense.ts: gemm, add, transpose on the pool), imported by the first dense
+ * operation on the CPU path: a chunk of its own in a page's bundle (docs/bundlers.md), which a page of
+ * sparse work never fetches. Called inside the runtime's ordering of the operands' handles (denseOp),
+ * with host operands already copied in, so the wait moves no operation of theirs.
+ */
+export const cpuDenseChunk = lazyModule<typeof Dense>(() => import('./dense.js'), "the CPU path's dense kernels");
+
+async function denseKernels(): Promise<typeof Dense> {
+  if (!cpuDenseChunk.loaded()) await cpuDenseChunk.load();
+  return cpuDenseChunk.get();
+}
 
 /** Before a calibration: one core of a laptop. */
 export const CPU_COST: CostProfile = { kind: 'cpu', defaults: { overheadMs: 0.005, bandwidthGBs: 5 }, compactDia: true };
@@ -119,15 +133,18 @@ export class CpuPath implements Path<CpuMatrix, CpuVector, CpuDense> {
     return blas.nrm2(this.backend, x);
   }
 
-  gemm(A: CpuDense, B: CpuDense, C: CpuDense, o: { alpha: number; beta: number; naive: boolean }): Promise<void> {
+  async gemm(A: CpuDense, B: CpuDense, C: CpuDense, o: { alpha: number; beta: number; naive: boolean }): Promise<void> {
+    const dense = await denseKernels();
     const run = o.naive ? dense.gemmNaive : dense.gemm;
     const r = (M: CpuDense) => ({ ptr: M.ptr, rows: M.rows, cols: M.cols });
     return run(this.backend, A.dtype, r(A), r(B), r(C), o.alpha, o.beta);
   }
-  add(A: CpuDense, B: CpuDense, C: CpuDense, o: { alpha: Scalar; beta: Scalar }): Promise<void> {
+  async add(A: CpuDense, B: CpuDense, C: CpuDense, o: { alpha: Scalar; beta: Scalar }): Promise<void> {
+    const dense = await denseKernels();
     return dense.add(this.backend, A.dtype, A.rows, A.cols, A.ptr, B.ptr, C.ptr, o.alpha, o.beta);
   }
-  transpose(A: CpuDense, B: CpuDense): Promise<void> {
+  async transpose(A: CpuDense, B: CpuDense): Promise<void> {
+    const dense = await denseKernels();
     return dense.transpose(this.backend, A.dtype, A.rows, A.cols, A.ptr, B.ptr);
   }
 

@@ -1,0 +1,11 @@
+const dist = process.argv[2];
+const { createRuntime, DenseMatrix } = await import(dist + '/dist/index.js');
+const rt = await createRuntime({ backend: 'cpu', workers: 1 });
+const n = 64;
+const A = new DenseMatrix(n, n, 'f64', Float64Array.from({ length: n * n }, (_, i) => Math.sin(i)));
+const c0 = process.cpuUsage(); let t = performance.now();
+await rt.gemm(A, A);
+const first = performance.now() - t; const c1 = process.cpuUsage(c0);
+t = performance.now(); await rt.gemm(A, A); const second = performance.now() - t;
+console.log(JSON.stringify({ first: +first.toFixed(2), cpu: +((c1.user + c1.system) / 1000).toFixed(2), second: +second.toFixed(2) }));
+rt.dispose();
