@@ -2,14 +2,11 @@
  * The CPU path's dense kernels' glue (src/cpu/dense.ts) is a chunk of its own (cpuDenseChunk in
  * src/cpu/path.ts): products and solves leave it unloaded, the first gemm loads it, and that gemm has
  * copied its host operands before it waits (a change to them after the call is not seen), its answer
- * the plain triple loop's. In a page's bundle the module sits behind its dynamic import.
+ * the plain triple loop's. test/lazy-solvers checks it sits behind its dynamic import in a page's bundle.
  */
 import { describe, expect, it } from 'vitest';
-import { join } from 'node:path';
-import { build } from 'esbuild';
 import { createRuntime, DenseMatrix, poisson2D } from '../src/index.js';
 import { cpuDenseChunk } from '../src/cpu/path.js';
-import { root } from './examples.js';
 
 /** C = A·B by the plain triple loop, in f64 */
 function product(A: DenseMatrix, B: DenseMatrix): number[] {
@@ -48,33 +45,5 @@ describe("the CPU path's dense kernels", () => {
     } finally {
       rt.dispose();
     }
-  });
-
-  it('are split off behind their dynamic import in a page bundle', async () => {
-    const result = await build({
-      absWorkingDir: join(root, 'test', 'package'),
-      entryPoints: ['cpu-only.js'],
-      outdir: join(root, 'build', 'lazy-dense'),
-      bundle: true,
-      splitting: true,
-      format: 'esm',
-      platform: 'browser',
-      target: 'es2022',
-      write: false,
-      metafile: true,
-      logLevel: 'silent',
-      alias: { simdgl: join(root, 'src', 'index.ts') },
-    });
-    const outputs = result.metafile.outputs;
-    const eager = new Set<string>();
-    const visit = (out: string) => {
-      if (eager.has(out)) return;
-      eager.add(out);
-      for (const i of outputs[out].imports) if (i.kind === 'import-statement' && outputs[i.path]) visit(i.path);
-    };
-    visit(Object.keys(outputs).find((o) => outputs[o].entryPoint === 'cpu-only.js')!);
-    const where = Object.keys(outputs).filter((o) => Object.keys(outputs[o].inputs).some((i) => i.endsWith('src/cpu/dense.ts')));
-    expect(where).toHaveLength(1);
-    expect(eager.has(where[0])).toBe(false);
   });
 });

@@ -122,7 +122,7 @@ describe('the direct and Krylov solvers in a page bundle', () => {
     visit(Object.keys(outputs).find((o) => outputs[o].entryPoint === 'cpu-only.js')!);
     const where = (m: string) => Object.keys(outputs).filter((o) => Object.keys(outputs[o].inputs).some((i) => i.endsWith(m)));
     const numeric = ['src/solvers/direct/factor.ts', 'src/solvers/direct/supernodal.ts', 'src/solvers/direct/band-lu.ts', 'src/cpu/cholesky.ts', 'src/cpu/lu.ts'];
-    numeric.push('src/solvers/amg/cycle.ts', 'src/cpu/refine.ts', 'src/runtime/solve-run.ts');
+    numeric.push('src/solvers/amg/cycle.ts', 'src/cpu/refine.ts', 'src/runtime/solve-run.ts', 'src/cpu/dense.ts');
     numeric.push('src/solvers/true-residual.ts', 'src/solvers/krylov/cg.ts', 'src/solvers/krylov/gmres.ts', 'src/solvers/krylov/bicgstab.ts', 'src/solvers/krylov/minres.ts');
     for (const m of numeric) {
       expect(where(m), `${m} is not in the bundle`).toHaveLength(1);
