@@ -4,16 +4,17 @@
 // ρ and the hierarchy made from it, are the same bits on any number of threads (a partial per chunk
 // made them depend on the pool's size). Vectors are kept unnormalized: v = c·x, so a step is one
 // row-parallel pass with the SpMV and one elementwise pass (no normalization pass of its own). The
-// SpMV scales x by S as it reads it (sⱼ·xⱼ, the product a stored S·x held), so no scaled copy is
-// written and read back each step.
+// SpMV gathers u = S·x, which the elementwise pass writes with the next x (the same products sⱼ·xⱼ,
+// so the same bits, as multiplying at each gather: one load and one multiply an entry fewer, and the
+// pool's threads are compute-bound here).
 //
-// lanczos_apply: y = c·S·A·S·x − bp·y (y holds the previous vector, scaled, on entry), out = Σ c·x·y.
-// lanczos_orth:  y −= a·x, out = Σ y².
+// lanczos_apply: y = c·S·A·u − bp·y (u = S·x; y holds the previous vector, scaled, on entry), out = Σ c·x·y.
+// lanczos_orth:  y −= a·x, u = S·y, out = Σ y².
 
 /** Rows of a partial sum (src/cpu/spgemm.ts LANCZOS_GROUP). */
 const GROUP: i32 = 1024;
 
-export function lanczos_apply(ap: usize, ai: usize, av: usize, s: usize, x: usize, y: usize, c: f64, bp: f64, out: usize, rowStart: i32, rowEnd: i32): void {
+export function lanczos_apply(ap: usize, ai: usize, av: usize, s: usize, x: usize, u: usize, y: usize, c: f64, bp: f64, out: usize, rowStart: i32, rowEnd: i32): void {
   let dot: f64 = 0;
   let k0 = load<i32>(ap + (<usize>rowStart << 2));
   for (let i = rowStart; i < rowEnd; i++) {
@@ -22,12 +23,12 @@ export function lanczos_apply(ap: usize, ai: usize, av: usize, s: usize, x: usiz
     let k = k0;
     for (; k + 2 <= k1; k += 2) {
       const j0 = <usize>load<i32>(ai + (<usize>k << 2)) << 3, j1 = <usize>load<i32>(ai + (<usize>k << 2), 4) << 3;
-      s0 += load<f64>(av + (<usize>k << 3)) * (load<f64>(x + j0) * load<f64>(s + j0));
-      s1 += load<f64>(av + (<usize>k << 3), 8) * (load<f64>(x + j1) * load<f64>(s + j1));
+      s0 += load<f64>(av + (<usize>k << 3)) * load<f64>(u + j0);
+      s1 += load<f64>(av + (<usize>k << 3), 8) * load<f64>(u + j1);
     }
     if (k < k1) {
       const j0 = <usize>load<i32>(ai + (<usize>k << 2)) << 3;
-      s0 += load<f64>(av + (<usize>k << 3)) * (load<f64>(x + j0) * load<f64>(s + j0));
+      s0 += load<f64>(av + (<usize>k << 3)) * load<f64>(u + j0);
     }
     k0 = k1;
     const p = <usize>i << 3;
@@ -41,12 +42,13 @@ export function lanczos_apply(ap: usize, ai: usize, av: usize, s: usize, x: usiz
   }
 }
 
-export function lanczos_orth(x: usize, y: usize, a: f64, out: usize, start: i32, end: i32): void {
+export function lanczos_orth(x: usize, y: usize, s: usize, u: usize, a: f64, out: usize, start: i32, end: i32): void {
   let ss: f64 = 0;
   for (let i = start; i < end; i++) {
     const p = <usize>i << 3;
     const yi = load<f64>(y + p) - a * load<f64>(x + p);
     store<f64>(y + p, yi);
+    store<f64>(u + p, yi * load<f64>(s + p));
     ss += yi * yi;
     if ((i + 1) % GROUP == 0 || i + 1 == end) {
       store<f64>(out + (<usize>(i / GROUP) << 3), ss);
@@ -69,11 +71,14 @@ export function lanczos_start(x: usize, n: i32): f64 {
   return ss;
 }
 
-// lanczos_scale: s = √s in place (s holds D⁻¹ on entry: D^-1/2), y = 0, over [start, end).
-export function lanczos_scale(s: usize, y: usize, start: i32, end: i32): void {
+// lanczos_scale: s = √s in place (s holds D⁻¹ on entry: D^-1/2), u = S·x (x: the start), y = 0,
+// over [start, end).
+export function lanczos_scale(s: usize, x: usize, u: usize, y: usize, start: i32, end: i32): void {
   for (let i = start; i < end; i++) {
     const p = <usize>i << 3;
-    store<f64>(s + p, Math.sqrt(load<f64>(s + p)));
+    const si = Math.sqrt(load<f64>(s + p));
+    store<f64>(s + p, si);
+    store<f64>(u + p, load<f64>(x + p) * si);
     store<f64>(y + p, 0);
   }
 }

@@ -297,16 +297,17 @@ export class CpuSparseSession implements SparseSession {
     // chunks of whole groups: the kernels' partial sums are per group of rows, added here in order
     const bounds = chunks === 1 ? Int32Array.of(0, n) : balancedBounds(n, chunks, (i) => ap[i] + i, LANCZOS_GROUP);
     const groups = Math.ceil(n / LANCZOS_GROUP);
-    // s = D^-1/2, x, y (lanczos_apply's vectors) and a partial sum per group
-    const regions = [0, 1, 2].map(() => B.heap.alloc(8 * n));
+    // s = D^-1/2, x, y, u = S·x (lanczos_apply's vectors) and a partial sum per group
+    const regions = [0, 1, 2, 3].map(() => B.heap.alloc(8 * n));
     const out = B.heap.alloc(8 * groups || 8);
     try {
-      // s = √D⁻¹ and y = 0 on the pool, the start vector by a kernel (JavaScript loops over a large
-      // level's rows took tens of ms of the setup's one thread)
+      // the start vector by a kernel, then s = √D⁻¹, u and y = 0 on the pool (JavaScript loops over a
+      // large level's rows took tens of ms of the setup's one thread)
       B.prefault(regions[0]);
       regions[0].view('f64', n).set(dinv);
-      B.runChunksSync('lanczos_scale', [regions[0].ptr, regions[2].ptr], bounds);
       const c0 = 1 / Math.sqrt(B.kernel('lanczos_start')(regions[1].ptr, n));
+      const u = regions[3].ptr;
+      B.runChunksSync('lanczos_scale', [regions[0].ptr, regions[1].ptr, u, regions[2].ptr], bounds);
       const partials = out.view('f64', groups);
       const sum = (): number => {
         let r = 0;
@@ -320,9 +321,9 @@ export class CpuSparseSession implements SparseSession {
       const alpha: number[] = [];
       const beta: number[] = [];
       for (let j = 0; j < Math.min(steps, n); j++) {
-        B.runChunksSync('lanczos_apply', [M.ptr, M.idx, M.val, regions[0].ptr, xr, yr, c, bp, out.ptr], bounds);
+        B.runChunksSync('lanczos_apply', [M.ptr, M.idx, M.val, regions[0].ptr, xr, u, yr, c, bp, out.ptr], bounds);
         const a = sum();
-        B.runChunksSync('lanczos_orth', [xr, yr, a * c, out.ptr], bounds);
+        B.runChunksSync('lanczos_orth', [xr, yr, regions[0].ptr, u, a * c, out.ptr], bounds);
         const b = Math.sqrt(sum());
         alpha.push(a);
         if (!(b > 1e-12 * Math.abs(a))) break;

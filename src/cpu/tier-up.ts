@@ -52,8 +52,8 @@ function amgLayout(at: number) {
   };
   const [slot, counts, tp, agg, renumbered, bounds, offset, base] = [16, 4 * N, 4 * (N + 1), 4 * N, 4 * N, 8, 4, 4].map(take);
   const [norm, b, scale, Tp, Ti, Tv, markSlot, marks, cp, flops] = [2 * N, 8 * N, 8 * N, 4 * (N + 1), 4 * N, 8 * N, 16, N, 4 * (N + 1), 8 * (N + 1)].map(take);
-  const [x, s, y, out] = [8 * N, 8 * N, 8 * N, 16].map(take);
-  return { slot, counts, tp, agg, renumbered, bounds, offset, base, norm, b, scale, Tp, Ti, Tv, markSlot, marks, cp, flops, x, s, y, out, end: at };
+  const [x, s, y, u, out] = [8 * N, 8 * N, 8 * N, 8 * N, 16].map(take);
+  return { slot, counts, tp, agg, renumbered, bounds, offset, base, norm, b, scale, Tp, Ti, Tv, markSlot, marks, cp, flops, x, s, y, u, out, end: at };
 }
 
 /** bytes of the region the tiny problem lives in */
@@ -140,7 +140,7 @@ export function tierUpCalls(heap: WasmHeap, ptr: number): [string, number[]][] {
     ['amg_aggregate_final', [g.renumbered, g.bounds, g.base, 0, 1]],
     ['spgemm_flops_before', [g.flops, N]],
     ['lanczos_start', [g.x, N]],
-    ['lanczos_scale', [g.s, g.y, 0, N]],
+    ['lanczos_scale', [g.s, g.x, g.u, g.y, 0, N]],
   ];
 }
 
