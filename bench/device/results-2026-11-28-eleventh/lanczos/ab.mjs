@@ -1,9 +1,9 @@
-// usage: node ab.mjs <repo> <case> <reps>: times CpuSparseSession.lanczosBounds(A, dinv, 15) on 2 workers, prints ρ bits
+// usage: [W=workers] node ab.mjs <repo> <case> <reps>: times CpuSparseSession.lanczosBounds(A, dinv, 15) on 2 workers, prints ρ bits
 const [, , repo, which, reps] = process.argv;
 const { createRuntime } = await import(`${repo}/dist/runtime/runtime.js`);
 const { poisson3D, poisson2D } = await import(`${repo}/dist/generators/poisson.js`);
 const { CpuSparseSession } = await import(`${repo}/dist/cpu/spgemm.js`);
-const rt = await createRuntime({ workers: 2, backend: 'cpu' });
+const rt = await createRuntime({ workers: +(process.env.W || 2), backend: 'cpu' }); // W: workers (2 unless given)
 const A = which.startsWith('3D') ? poisson3D(+which.slice(3, -1)) : poisson2D(+which.slice(3, -1));
 const dinv = new Float64Array(A.rows);
 for (let i = 0; i < A.rows; i++) for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) if (A.colIdx[k] === i) dinv[i] = 1 / A.values[k];
