@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
 import { CSRMatrix } from '../src/formats/csr.js';
+import { scaledNorm } from './scaled-residual.js';
 import { InputRangeError, SimdglError } from '../src/errors.js';
 
 let rt: Runtime;
@@ -17,16 +18,6 @@ beforeAll(async () => {
   rt = await createRuntime({ backend: 'cpu', workers: 1 });
 });
 afterAll(() => rt?.dispose());
-
-/** ‖v‖₂ scaled by max |vᵢ| (no overflow for entries near 1e300) */
-function norm(v: ArrayLike<number>): number {
-  let m = 0;
-  for (let i = 0; i < v.length; i++) m = Math.max(m, Math.abs(v[i]));
-  if (!(m > 0) || !Number.isFinite(m)) return m;
-  let s = 0;
-  for (let i = 0; i < v.length; i++) s += (v[i] / m) ** 2;
-  return m * Math.sqrt(s);
-}
 
 /** ‖b − A·x‖ / ‖b‖ in plain f64 (‖b‖ = 0: the absolute norm), and the rounding slack of that evaluation */
 function residual(A: CSRMatrix, x: ArrayLike<number>, b: ArrayLike<number>): { rel: number; slack: number } {
@@ -42,8 +33,8 @@ function residual(A: CSRMatrix, x: ArrayLike<number>, b: ArrayLike<number>): { r
     r[i] = s;
     big = Math.max(big, abs);
   }
-  const bn = norm(b) || 1;
-  return { rel: norm(r) / bn, slack: (1e-13 * big * Math.sqrt(A.rows)) / bn };
+  const bn = scaledNorm(b) || 1;
+  return { rel: scaledNorm(r) / bn, slack: (1e-13 * big * Math.sqrt(A.rows)) / bn };
 }
 
 function fromEntries(n: number, entries: [number, number, number][]): CSRMatrix {
