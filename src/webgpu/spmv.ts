@@ -157,7 +157,6 @@ export function splitOnGpu(engine: Engine, buf: GPUBuffer, components: number): 
   engine.dispatch('ds_convert', 'f64', Math.ceil(components / 256), { n: components }, [{ binding: 1, buffer: buf, write: true }], undefined, 'split_main');
 }
 
-/** The parts of a matrix on the GPU; with `deferred`, the buffers' contents are left to stream (uploadMany). */
 /**
  * The buffers of a matrix; with `deferred`, their contents are left to stream (uploadMany), and a CSR
  * given `transposeOf` (the arrays of the batch's matrix options.transposeOf names) takes its values from
@@ -319,7 +318,6 @@ export function adaptiveBlocks(rowPtr: Int32Array, rows: number): { blocks: Int3
 
 const pow2ceil = (n: number) => 2 ** Math.ceil(Math.log2(Math.max(1, n)));
 
-/** Kernels with one thread per output row, which have the fused SpMV + dot entry point (wgsl/spmv_dot.wgsl). */
 /** Whether every value is an integer in [-128, 127] (an Int8Array holds it exactly). */
 function smallIntegers(values: Float64Array): boolean {
   for (let k = 0; k < values.length; k++) {
