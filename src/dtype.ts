@@ -1,6 +1,6 @@
 import { UnsupportedError } from './errors.js';
 import { shownValue } from './shown-value.js';
-import { reserveMemory } from './memory-budget.js';
+import { reserveMemory, spareBuffer } from './memory-budget.js';
 
 /**
  * Element types. Complex types are interleaved (re, im) pairs in a real array of the component type:
@@ -55,8 +55,12 @@ export function beyondF32(v: number): boolean {
 /** A zero-filled value array holding `count` elements of `dtype`. */
 export function allocValues(dtype: DType, count: number): ValueArray {
   const n = count * components(dtype);
-  reserveMemory(n * componentBytes(dtype), `${count} ${dtype} values`);
-  return componentBytes(dtype) === 4 ? new Float32Array(n) : new Float64Array(n);
+  const bytes = n * componentBytes(dtype);
+  reserveMemory(bytes, `${count} ${dtype} values`);
+  const C = componentBytes(dtype) === 4 ? Float32Array : Float64Array;
+  // a disposed upload's memory where the operation was given some: zeroed, its pages already mapped
+  const spare = spareBuffer(bytes);
+  return spare ? new C(spare).fill(0) : new C(n);
 }
 
 export function assertDType(dtype: unknown, where: string): asserts dtype is DType {

@@ -84,25 +84,39 @@ export function runtimeMemoryDefaultMB(): number {
   return Math.min(2048, memoryBudgetMB());
 }
 
+/** Buffers an operation may fill instead of new ones (see withMemoryBudget's `spare`): one of exactly `bytes`, or null. */
+export type SpareBuffers = (bytes: number) => ArrayBuffer | null;
+
 interface Scope {
   budget: number;
   used: number;
+  spare?: SpareBuffers;
 }
 let scope: Scope | null = null;
 
 /**
  * Runs `fn` as one operation against a budget of `maxMemoryMB` (default: the module's): every
  * reserveMemory inside counts toward it. A scope opened inside another one joins it, so a conversion
- * run by an upload counts against the upload's budget.
+ * run by an upload counts against the upload's budget. `spare` (the outermost scope's): where the
+ * operation's new value arrays and private copies (allocValues, ownedCopy) may take their memory from —
+ * a runtime's buffers of disposed uploads that nothing reads (src/runtime/solve-run.ts keepSpares).
  */
-export function withMemoryBudget<T>(maxMemoryMB: number | undefined, fn: () => T): T {
+export function withMemoryBudget<T>(maxMemoryMB: number | undefined, fn: () => T, spare?: SpareBuffers): T {
   if (scope) return fn();
-  scope = { budget: (maxMemoryMB ?? memoryBudgetMB()) * MiB, used: 0 };
+  scope = { budget: (maxMemoryMB ?? memoryBudgetMB()) * MiB, used: 0, spare };
   try {
     return fn();
   } finally {
     scope = null;
   }
+}
+
+/**
+ * @internal A buffer of exactly `bytes` the current operation was given to fill (withMemoryBudget's
+ * `spare`), else null: its contents are stale, so a caller overwrites or zeroes all of it.
+ */
+export function spareBuffer(bytes: number): ArrayBuffer | null {
+  return scope?.spare?.(bytes) ?? null;
 }
 
 /**

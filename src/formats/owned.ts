@@ -1,4 +1,4 @@
-import { reserveMemory } from '../memory-budget.js';
+import { reserveMemory, spareBuffer } from '../memory-budget.js';
 import { FormatError, InputTypeError, UnsupportedError } from '../errors.js';
 import { COOMatrix } from './coo.js';
 import { CSCMatrix } from './csc.js';
@@ -79,12 +79,19 @@ function part<T extends ELLMatrix | COOMatrix>(m: T, format: T['format']): T {
 
 /**
  * A plain copy of a typed array (whatever its buffer: resizable, shared; a detached one has length 0
- * and copies as empty); anything else passes unchanged for the constructor to reject.
+ * and copies as empty), in a spare buffer of the operation where it has one of that size
+ * (withMemoryBudget's `spare`); anything else passes unchanged for the constructor to reject.
  */
 function copy<T>(a: T): T {
   for (const C of [Int32Array, Float64Array, Float32Array]) {
     if (a instanceof C) {
       reserveMemory(a.byteLength, `a private copy of ${a.length} ${C.name} entries`);
+      const spare = a.length === 0 ? null : spareBuffer(a.byteLength);
+      if (spare) {
+        const to = new C(spare);
+        to.set(a);
+        return to as T;
+      }
       return (a.length === 0 ? new C(0) : new C(a)) as T;
     }
   }

@@ -55,6 +55,10 @@ export class MatrixHandle {
   #disposed = false;
   #format: FormatName | null;
   #host: SparseMatrix | null;
+  /** rt.solve calls running on it */
+  #solving = 0;
+  /** read by something other than rt.solve (see share) */
+  #shared = false;
   /**
    * @internal `source` is the validated private copy upload kept: the matrix in its resident format,
    * or (`lazy`, format 'auto') its canonical CSR, whose format is chosen and whose copy in that format
@@ -102,6 +106,26 @@ export class MatrixHandle {
   /** bytes of the stored arrays (for bandwidth figures) */
   get storageBytes(): number {
     return this.host.storageBytes();
+  }
+  /**
+   * @internal Marks it read by an operation other than rt.solve — a preconditioner, a factorization, a
+   * product, explain — which may keep its host arrays past its dispose(): they are then never reused.
+   */
+  share(): this {
+    this.#shared = true;
+    return this;
+  }
+  /** @internal An rt.solve on it starts (+1) or ends (−1). */
+  solving(by: 1 | -1): void {
+    this.#solving += by;
+  }
+  /**
+   * @internal An 'auto' upload only rt.solve has read, none of them running: once it is disposed its
+   * host arrays (the CSR copy, the copy in its format made of it) are read by nothing, and the runtime
+   * may fill their memory again (Runtime.keepSpares).
+   */
+  get recyclable(): boolean {
+    return this.lazy !== null && !this.#shared && this.#solving === 0;
   }
   /** whether `dispose()` has run (on the handle or its runtime) */
   get disposed(): boolean {

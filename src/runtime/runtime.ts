@@ -107,6 +107,8 @@ export class Runtime implements HandleOwner {
   private readonly handles = new Set<Handle>();
   /** solves' copies of b, kept for the next solve of their length (runSolve) */
   private hostCopies: Float64Array[] = [];
+  /** buffers of disposed uploads' host arrays that nothing reads any more, held weakly for the next uploads (solve-run.ts keepSpares) */
+  private readonly spares: WeakRef<ArrayBuffer>[] = [];
   /** the CPU path first, then the device paths in order of preference */
   private readonly paths: Path[];
   private readonly unsubscribe: (() => void)[] = [];
@@ -385,7 +387,7 @@ export class Runtime implements HandleOwner {
     for (const k of ['maxFill', 'maxSlots'] as const) checkNumber('upload', k, options[k], NON_NEGATIVE);
     for (const k of ['width', 'sliceHeight', 'sortWindow'] as const) checkNumber('upload', k, options[k], ANY_NUMBER);
     // the copy, the conversions and the WebAssembly regions count against one budget, checked before each allocation
-    return withMemoryBudget(this.cpu.memoryBudgetMB, () => this.uploadInBudget(matrix, options));
+    return withMemoryBudget(this.cpu.memoryBudgetMB, () => this.uploadInBudget(matrix, options), this.spare);
   }
 
   private uploadInBudget(matrix: SparseMatrix, options: UploadOptions): MatrixHandle {
@@ -407,7 +409,7 @@ export class Runtime implements HandleOwner {
       const lazy = {
         format: () => chooseFormat(this.featuresOf(csr), 'cpu').format,
         convert: (format: FormatName) => {
-          const target = withMemoryBudget(this.cpu.memoryBudgetMB, () => convert(csr, format, convertOptions));
+          const target = withMemoryBudget(this.cpu.memoryBudgetMB, () => convert(csr, format, convertOptions), this.spare);
           this.featuresOf(target, csr);
           return target;
         },
@@ -677,7 +679,7 @@ export class Runtime implements HandleOwner {
    * one operation, as an upload's did.
    */
   matrixOn(h: MatrixHandle, p: Path, op: SpmvScalars['op'], offer?: (copy: SparseMatrix) => void): PathMatrix {
-    return p === this.home ? withMemoryBudget(this.cpu.memoryBudgetMB, () => this.matrixOnNow(h, p, op)) : this.matrixOnNow(h, p, op, offer);
+    return p === this.home ? withMemoryBudget(this.cpu.memoryBudgetMB, () => this.matrixOnNow(h, p, op), this.spare) : this.matrixOnNow(h, p, op, offer);
   }
 
   /** `offer`: given the host copy converted for the upload, where one was made. */
@@ -1590,7 +1592,17 @@ export class Runtime implements HandleOwner {
 
   private async runSolve(where: string, A: MatrixHandle, b: unknown, o: AutoSolveOptions, method?: SolveMethod): Promise<SolveOutcome> {
     this.live();
-    const h = this.matrixHandle(A, `${where}: A`);
+    // counted while it runs: A's arrays are reused after its dispose() only where no solve still reads them
+    const h = this.matrixHandle(A, `${where}: A`, true);
+    h.solving(1);
+    try {
+      return await this.solveOn(where, h, b, o, method);
+    } finally {
+      h.solving(-1);
+    }
+  }
+
+  private async solveOn(where: string, h: MatrixHandle, b: unknown, o: AutoSolveOptions, method?: SolveMethod): Promise<SolveOutcome> {
     if (h.rows !== h.cols) throw new ShapeError(`${where}: A must be square, it is ${h.rows}×${h.cols}`);
     // every option checked before any work (docs/errors.md)
     checkNumber(where, 'tol', o.tol, FINITE_NON_NEGATIVE);
@@ -2147,8 +2159,15 @@ export class Runtime implements HandleOwner {
   forget(handle: object): void {
     this.handles.delete(handle as Handle);
     // a WeakMap's entry stays through V8's young-generation collections until a full one: dropped now
-    if (handle instanceof MatrixHandle) this.structureCache.delete(handle.source);
+    if (handle instanceof MatrixHandle) {
+      this.structureCache.delete(handle.source);
+      // its arrays are kept by the solve chunk's code, which a handle only rt.solve read has loaded
+      if (handle.recyclable && !this.disposed && solveRun.loaded()) solveRun.get().keepSpares(this.spares, handle);
+    }
   }
+
+  /** The upload's and conversions' withMemoryBudget `spare`: a kept buffer of exactly `bytes` (solve-run.ts keepSpares), taken out of the list, else null. */
+  private readonly spare = (bytes: number): ArrayBuffer | null => (this.spares.length ? solveRun.get().takeSpare(this.spares, bytes) : null);
 
   private track<H extends Handle>(h: H): H {
     this.handles.add(h);
@@ -2160,7 +2179,8 @@ export class Runtime implements HandleOwner {
     if (this.disposed) throw new DisposedError('runtime');
   }
 
-  private own<T extends Handle>(h: T, what: string): T {
+  /** h, checked to be a live handle of this runtime; a matrix handle is marked shared (its arrays never reused) unless `solve` (rt.solve's read). */
+  private own<T extends Handle>(h: T, what: string, solve = false): T {
     if (!(h instanceof MatrixHandle) && !(h instanceof ResidentVector) && !(h instanceof DenseHandle) && !(h instanceof PreconditionerHandle)) {
       throw new InputTypeError(`${what}: expected a handle from rt.upload(), rt.vector(), rt.dense() or rt.preconditioner(), got ${shownTyped(h)}`);
     }
@@ -2171,12 +2191,13 @@ export class Runtime implements HandleOwner {
     }
     // named as the caller passed it ('solve: b'), not by its kind ('resident vector was used after dispose()')
     if (h.disposed) throw new DisposedError(what);
+    if (h instanceof MatrixHandle && !solve) h.share();
     return h;
   }
 
   /** A matrix handle of this runtime, live (another handle there was read as one: 'x.on is not a function'). */
-  private matrixHandle(A: unknown, what: string): MatrixHandle {
-    const h = this.own(A as Handle, what);
+  private matrixHandle(A: unknown, what: string, solve = false): MatrixHandle {
+    const h = this.own(A as Handle, what, solve);
     if (!(h instanceof MatrixHandle)) throw new InputTypeError(`${what}: expected a matrix handle from rt.upload(), got ${handleKind(h)}`);
     return h.live();
   }

@@ -325,3 +325,42 @@ async function preconditionedOps(
     throw e;
   }
 }
+
+/** disposed uploads' buffers kept for reuse (keepSpares): two CSR copies and their DIA copies */
+const SPARES_KEPT = 8;
+/** the smallest buffer kept for reuse: below it a fresh array's page faults cost little */
+const SPARE_MIN_BYTES = 1 << 20;
+
+/**
+ * Into `spares` (a runtime's), the buffers of a disposed 'auto' upload that only rt.solve read
+ * (MatrixHandle.recyclable): its CSR copy's arrays and its DIA copy's values, each the whole of its
+ * buffer and at least SPARE_MIN_BYTES, for the next uploads' copies and conversions of the same sizes
+ * (takeSpare). Fresh arrays of that size are pages the system maps and zeroes on first touch:
+ * poisson3D(64)'s upload and solve took ≈ 9 000 minor faults a call (≈ 20–30 ms on the 2-core
+ * machine) until the collector had freed enough of the earlier calls' arrays for the allocator to
+ * reuse, four calls or more (docs/solvers.md, twelfth session). Held weakly: a collection in between
+ * frees them as before.
+ */
+export function keepSpares(spares: WeakRef<ArrayBuffer>[], h: MatrixHandle): void {
+  const made = h.madeHost;
+  const arrays: ArrayBufferView[] = [];
+  if (h.source.format === 'csr') arrays.push(h.source.rowPtr, h.source.colIdx, h.source.values);
+  if (made?.format === 'dia') arrays.push(made.data);
+  for (const a of arrays) {
+    const b = a.buffer;
+    if (b instanceof ArrayBuffer && a.byteOffset === 0 && a.byteLength === b.byteLength && b.byteLength >= SPARE_MIN_BYTES) spares.push(new WeakRef(b));
+  }
+  spares.splice(0, Math.max(0, spares.length - SPARES_KEPT));
+}
+
+/** A buffer of exactly `bytes` out of `spares` (keepSpares), taken out of the list, else null. */
+export function takeSpare(spares: WeakRef<ArrayBuffer>[], bytes: number): ArrayBuffer | null {
+  for (let k = 0; k < spares.length; k++) {
+    const b = spares[k].deref();
+    if (b?.byteLength === bytes) {
+      spares.splice(k, 1);
+      return b;
+    }
+  }
+  return null;
+}
