@@ -5,8 +5,9 @@
  * poisson2D(1024) and poisson3D(64), against the fastest of SciPy's spsolve, cg + Jacobi, cg + spilu
  * and gmres + spilu on the same system (bench/peers/scipy_solve.py, OPENBLAS_NUM_THREADS=1), each
  * counted only when its residual meets the tolerance. Medians of 3 (1 above 300 000 rows, after one
- * untimed solve below that; 7 below 20 000 rows), and apart, the first call of each matrix (that untimed
- * 'auto' solve: what a user's first solve of a new matrix costs while V8 is still compiling). Also: f32
+ * untimed solve below that; below 20 000 rows 7 to 31, as many as fill a second, SciPy's as many), and
+ * apart, the first call of each matrix (that untimed 'auto' solve: what a user's first solve of a new
+ * matrix costs while V8 is still compiling). Also: f32
  * storage refined to 1e-10 against the f64 solve, poisson3D(64), medians of alternating rounds, with each
  * side's process CPU time and what the CPU pool's 'auto' dispatch measured for the CG kernels (where it
  * ran them inline on the calling thread and where on the pool). SIMDGL_SOLVE_CASES=494_bus,t1 (names,
@@ -91,7 +92,19 @@ interface Ours { ms: number; converged: boolean; what: string; firstMs: number |
  */
 const ONE_REP_ROWS = 300_000;
 
-async function ours(rt: Runtime, A: CSRMatrix, reps: number, variants: SolveOptions[]): Promise<(Ours | null)[]> {
+/**
+ * Below 20 000 rows: the untimed round repeats for a second, at most this many rounds, and the timed
+ * repeats are as many as fill a second at the last untimed round's pace, from the case's 7 up to
+ * MAX_SMALL_REPS — SciPy's as many (bench/peers/scipy_solve.py stops repeating a method past 2 s).
+ * On the 16-core device host (twelfth session, bench/device/results-2026-11-28-twelfth/f32ref16) a
+ * median of 7 of west0479's sub-millisecond solves swung 0.78–1.41 ms over 30 groups of one process,
+ * spsolve's 0.90–1.04, and the first ≈ 70 calls after a 200-round warm-up (0.4 s of west0479) still
+ * ran slower: the cell read 0.85–1.79× from run to run.
+ */
+const MAX_WARM_ROUNDS = 5000;
+const MAX_SMALL_REPS = 31;
+
+async function ours(rt: Runtime, A: CSRMatrix, reps: number, variants: SolveOptions[]): Promise<{ results: (Ours | null)[]; reps: number }> {
   const c = A.dtype === 'c128' || A.dtype === 'c64' ? 2 : 1;
   const b = new Float64Array(A.rows * c);
   for (let i = 0; i < A.rows; i++) b[c * i] = 1;
@@ -108,11 +121,15 @@ async function ours(rt: Runtime, A: CSRMatrix, reps: number, variants: SolveOpti
   const runs = variants.map(() => [] as Awaited<ReturnType<typeof once>>[]);
   const failed = variants.map(() => false);
   let firstMs: number | null = null;
-  // below 20 000 rows the untimed round repeats for a second (at most 200 rounds), as bench/direct
+  // below 20 000 rows the untimed round repeats for a second (MAX_WARM_ROUNDS), as bench/direct
   // warms up: medians of calls 2–8 read V8 still compiling (494_bus: 1.7 ms against 0.4 ms warm)
-  const warmUntil = performance.now() + (A.rows < 20_000 ? 1000 : 0);
+  const small = A.rows < 20_000;
+  const warmUntil = performance.now() + (small ? 1000 : 0);
+  let roundMs = Infinity;
   for (let k = A.rows < ONE_REP_ROWS ? -1 : 0, warm = 1; k < reps; k++) {
-    if (k === 0 && warm < 200 && performance.now() < warmUntil) (k = -1), warm++;
+    if (k === 0 && warm < MAX_WARM_ROUNDS && performance.now() < warmUntil) (k = -1), warm++;
+    if (k === 0 && small) reps = Math.min(MAX_SMALL_REPS, Math.max(reps, Math.floor(1000 / roundMs)));
+    const r0 = performance.now();
     // each repeat starts with the next variant: whichever runs right after another (the JIT's and the
     // collector's work that one left behind, on two loaded cores) is then each alike — in a fixed
     // order 'auto', timed after the Krylov variant, read 7.3 ms against its forced direct solve's
@@ -129,8 +146,9 @@ async function ours(rt: Runtime, A: CSRMatrix, reps: number, variants: SolveOpti
         failed[v] = true;
       }
     }
+    if (k < 0) roundMs = performance.now() - r0;
   }
-  return runs.map((rs, v) => {
+  const results = runs.map((rs, v) => {
     if (failed[v]) return null;
     const { r } = rs[rs.length - 1];
     return {
@@ -140,6 +158,7 @@ async function ours(rt: Runtime, A: CSRMatrix, reps: number, variants: SolveOpti
       what: `${r.method} + ${r.preconditioner}, ${r.iterations} it, true ${r.relativeResidual.toExponential(1)}${r.converged ? '' : ` (${r.reason})`}`,
     };
   });
+  return { results, reps };
 }
 
 /** rounds of the f32-refinement against f64 comparison (each side once per round) */
@@ -164,7 +183,8 @@ export async function benchSolve(log: (s: string) => void, matrixDir = join(here
   const rows: SolveBenchRow[] = [];
   for (const c of cases.filter((c) => !only || only.includes(c.name))) {
     const A = c.load();
-    // more repeats for the small systems, whose few milliseconds a loaded machine scatters most
+    // more repeats for the small systems, whose few milliseconds a loaded machine scatters most (below
+    // 20 000 rows up to MAX_SMALL_REPS: ours())
     const reps = A.rows >= ONE_REP_ROWS ? 1 : A.rows < 20_000 ? 7 : 3;
     // 'auto''s two kinds of choice on the shared matrices, each forced: a factorization, and the Krylov candidate it would run
     let krylov: SolveMethod | undefined;
@@ -174,9 +194,11 @@ export async function benchSolve(log: (s: string) => void, matrixDir = join(here
       h.dispose();
       krylov = e.method === 'direct' ? e.fallbacks[0].method : (e.method as SolveMethod);
     }
-    const [first, direct, krylovRun] = await ours(rt, A, reps, krylov ? [{}, { method: 'direct' }, { method: krylov, preconditioner: 'auto' }] : [{}]);
+    const timedOurs = await ours(rt, A, reps, krylov ? [{}, { method: 'direct' }, { method: krylov, preconditioner: 'auto' }] : [{}]);
+    const [first, direct, krylovRun] = timedOurs.results;
     const o = first!;
-    const py = scipy(c.source, reps);
+    // SciPy repeats as often (each method until its runs pass 2 s)
+    const py = scipy(c.source, timedOurs.reps);
     let best: SolveBenchRow['scipyBest'] = null;
     let atLeast: number | null = null;
     let note: string;
@@ -203,7 +225,7 @@ export async function benchSolve(log: (s: string) => void, matrixDir = join(here
       best && o.converged ? `→ best SciPy (${best.method}) / simdgl ${(best.ms / o.ms).toFixed(2)}×`
       : atLeast && o.converged ? `→ SciPy stopped at ${(atLeast / 1e3).toFixed(0)} s: ratio ≥ ${(atLeast / o.ms).toFixed(2)}×`
       : '→ no ratio (a side found no solution)';
-    const firstCall = o.firstMs === null ? '' : ` (first call ${o.firstMs.toFixed(1)} ms)`;
+    const firstCall = o.firstMs === null ? '' : ` (first call ${o.firstMs.toFixed(1)} ms; medians of ${timedOurs.reps})`;
     log(`  ${c.name} (${A.rows} rows, ${c.kind}): simdgl ${o.ms.toFixed(1)} ms${firstCall}, ${o.what} ${ratio}\n      ${note}`);
     if (choices) log(`      rt.solve forced: direct ${choices.directMs?.toFixed(1) ?? '—'} ms, ${choices.krylov} + auto ${choices.krylovMs?.toFixed(1) ?? '—'} ms`);
   }
