@@ -52,15 +52,19 @@ export interface SolveBenchRow {
 }
 
 interface ScipyOut {
-  methods: Record<string, { ms: number; relres: number | null; ok: boolean } | { skipped: string; atLeastMs?: number }>;
+  methods: Record<string, { ms: number; relres: number | null; ok: boolean; runs?: number[] } | { skipped: string; atLeastMs?: number }>;
   scipy: string;
 }
 
-function scipy(source: string, reps: number): ScipyOut | string {
+/**
+ * SciPy's methods on `source`, `reps` repeats; as one of `blocks` (the small cells), each method's 7
+ * runs and 2 s cap shared out over the blocks, and only the methods `only` names (all: undefined).
+ */
+function scipy(source: string, reps: number, blocks = 1, only?: string[]): ScipyOut | string {
   const tried: string[] = [];
   for (const py of [process.env.SIMDGL_PYTHON, 'python3', '/usr/bin/python3'].filter(Boolean) as string[]) {
     try {
-      const out = execFileSync(py, [PY, source, String(TOL), String(reps)], {
+      const out = execFileSync(py, [PY, source, String(TOL), String(reps), String(Math.ceil(7 / blocks)), String(2000 / blocks), ...(only ? [only.join(',')] : [])], {
         encoding: 'utf8',
         stdio: ['ignore', 'pipe', 'pipe'],
         env: { ...process.env, OPENBLAS_NUM_THREADS: '1' },
@@ -93,18 +97,36 @@ interface Ours { ms: number; converged: boolean; what: string; firstMs: number |
 const ONE_REP_ROWS = 300_000;
 
 /**
- * Below 20 000 rows: the untimed round repeats for a second, at most this many rounds, and the timed
+ * Below 20 000 rows: the untimed round repeats for a second, at most MAX_WARM_ROUNDS rounds; the timed
  * repeats are as many as fill a second at the last untimed round's pace, from the case's 7 up to
- * MAX_SMALL_REPS — SciPy's as many (bench/peers/scipy_solve.py stops repeating a method past 2 s).
- * On the 16-core device host (twelfth session, bench/device/results-2026-11-28-twelfth/f32ref16) a
- * median of 7 of west0479's sub-millisecond solves swung 0.78–1.41 ms over 30 groups of one process,
- * spsolve's 0.90–1.04, and the first ≈ 70 calls after a 200-round warm-up (0.4 s of west0479) still
- * ran slower: the cell read 0.85–1.79× from run to run.
+ * MAX_SMALL_REPS, and SciPy's as many; and the two sides alternate in SMALL_BLOCKS blocks (ours, then
+ * SciPy's process, and again), the medians taken over all blocks. On the 16-core device host (twelfth
+ * session, bench/device/results-2026-11-28-twelfth/f32ref16) a median of 7 of west0479's
+ * sub-millisecond solves swung 0.78–1.41 ms over 30 groups of one process, the first ≈ 70 calls after
+ * a 200-round warm-up (0.4 s of west0479) still slower; and the host's speed drifts between runs and
+ * within one: spsolve read 1.6 then 1.1 ms a minute apart, ours 1.3 then 1.2 — one side timed wholly
+ * before the other took that drift into the ratio (0.85–1.79× from run to run).
  */
 const MAX_WARM_ROUNDS = 5000;
 const MAX_SMALL_REPS = 31;
+const SMALL_BLOCKS = 3;
 
-async function ours(rt: Runtime, A: CSRMatrix, reps: number, variants: SolveOptions[]): Promise<{ results: (Ours | null)[]; reps: number }> {
+/** Each variant's timed runs so far (across blocks), whether it threw, and the first call's time. */
+interface OursRuns {
+  runs: { ms: number; r: Awaited<ReturnType<Runtime['solve']>> }[][];
+  failed: boolean[];
+  firstMs: number | null;
+}
+
+/**
+ * One block of each variant's timed upload + solve, the variants taken in turn within every repeat,
+ * each repeat starting one variant later, into `into`. `first`: the case's first block — one untimed
+ * round before it (below ONE_REP_ROWS rows; 'auto' first, repeated for up to a second below 20 000
+ * rows; the first call's time is kept apart), then `reps` split over `blocks` (below 20 000 rows, reps
+ * raised to fill a second first). Returns the block's repeats. A variant that throws is dropped (a
+ * singular matrix given to 'direct'); the defaults must not throw.
+ */
+async function ours(rt: Runtime, A: CSRMatrix, reps: number, variants: SolveOptions[], into: OursRuns, first: boolean, blocks = 1): Promise<number> {
   const c = A.dtype === 'c128' || A.dtype === 'c64' ? 2 : 1;
   const b = new Float64Array(A.rows * c);
   for (let i = 0; i < A.rows; i++) b[c * i] = 1;
@@ -118,17 +140,16 @@ async function ours(rt: Runtime, A: CSRMatrix, reps: number, variants: SolveOpti
       h.dispose();
     }
   };
-  const runs = variants.map(() => [] as Awaited<ReturnType<typeof once>>[]);
-  const failed = variants.map(() => false);
-  let firstMs: number | null = null;
+  const { runs, failed } = into;
   // below 20 000 rows the untimed round repeats for a second (MAX_WARM_ROUNDS), as bench/direct
   // warms up: medians of calls 2–8 read V8 still compiling (494_bus: 1.7 ms against 0.4 ms warm)
   const small = A.rows < 20_000;
-  const warmUntil = performance.now() + (small ? 1000 : 0);
+  const warmUntil = performance.now() + (small && first ? 1000 : 0);
   let roundMs = Infinity;
-  for (let k = A.rows < ONE_REP_ROWS ? -1 : 0, warm = 1; k < reps; k++) {
-    if (k === 0 && warm < MAX_WARM_ROUNDS && performance.now() < warmUntil) (k = -1), warm++;
-    if (k === 0 && small) reps = Math.min(MAX_SMALL_REPS, Math.max(reps, Math.floor(1000 / roundMs)));
+  let block = reps;
+  for (let k = first && A.rows < ONE_REP_ROWS ? -1 : 0, warm = 1; k < block; k++) {
+    if (k === 0 && first && warm < MAX_WARM_ROUNDS && performance.now() < warmUntil) (k = -1), warm++;
+    if (k === 0 && first) block = Math.ceil((small ? Math.min(MAX_SMALL_REPS, Math.max(reps, Math.floor(1000 / roundMs))) : reps) / blocks);
     const r0 = performance.now();
     // each repeat starts with the next variant: whichever runs right after another (the JIT's and the
     // collector's work that one left behind, on two loaded cores) is then each alike — in a fixed
@@ -140,7 +161,7 @@ async function ours(rt: Runtime, A: CSRMatrix, reps: number, variants: SolveOpti
       try {
         const run = await once(variants[v]);
         if (k >= 0) runs[v].push(run);
-        else if (v === 0) firstMs ??= run.ms;
+        else if (v === 0) into.firstMs ??= run.ms;
       } catch (e) {
         if (v === 0) throw e; // the defaults must not throw
         failed[v] = true;
@@ -148,17 +169,41 @@ async function ours(rt: Runtime, A: CSRMatrix, reps: number, variants: SolveOpti
     }
     if (k < 0) roundMs = performance.now() - r0;
   }
-  const results = runs.map((rs, v) => {
-    if (failed[v]) return null;
+  return block;
+}
+
+/** Each variant's median over its timed runs (null: it threw). */
+function oursMedians(into: OursRuns): (Ours | null)[] {
+  return into.runs.map((rs, v) => {
+    if (into.failed[v]) return null;
     const { r } = rs[rs.length - 1];
     return {
       ms: median(rs.map((x) => x.ms)),
-      firstMs,
+      firstMs: into.firstMs,
       converged: r.converged,
       what: `${r.method} + ${r.preconditioner}, ${r.iterations} it, true ${r.relativeResidual.toExponential(1)}${r.converged ? '' : ` (${r.reason})`}`,
     };
   });
-  return { results, reps };
+}
+
+/** SciPy's blocks as one: each method's median over the runs of every block that ran it, skipped where one skipped it. */
+function mergeScipy(blocks: (ScipyOut | string)[]): ScipyOut | string {
+  const failed = blocks.find((x) => typeof x === 'string');
+  if (failed !== undefined || blocks.length === 1) return failed ?? blocks[0];
+  const outs = blocks as ScipyOut[];
+  const methods: ScipyOut['methods'] = {};
+  for (const name of Object.keys(outs[0].methods)) {
+    const all = outs.map((o) => o.methods[name]).filter((m) => m !== undefined);
+    const skipped = all.find((m) => !m || 'skipped' in m);
+    if (skipped) {
+      methods[name] = skipped;
+      continue;
+    }
+    const timed = all as { ms: number; relres: number | null; ok: boolean; runs?: number[] }[];
+    const last = timed[timed.length - 1];
+    methods[name] = { ms: median(timed.flatMap((m) => m.runs ?? [m.ms])), relres: last.relres, ok: timed.every((m) => m.ok) };
+  }
+  return { ...outs[0], methods };
 }
 
 /** rounds of the f32-refinement against f64 comparison (each side once per round) */
@@ -194,11 +239,24 @@ export async function benchSolve(log: (s: string) => void, matrixDir = join(here
       h.dispose();
       krylov = e.method === 'direct' ? e.fallbacks[0].method : (e.method as SolveMethod);
     }
-    const timedOurs = await ours(rt, A, reps, krylov ? [{}, { method: 'direct' }, { method: krylov, preconditioner: 'auto' }] : [{}]);
-    const [first, direct, krylovRun] = timedOurs.results;
+    const variants: SolveOptions[] = krylov ? [{}, { method: 'direct' }, { method: krylov, preconditioner: 'auto' }] : [{}];
+    const timed: OursRuns = { runs: variants.map(() => []), failed: variants.map(() => false), firstMs: null };
+    // below 20 000 rows ours and SciPy's alternate in blocks (SMALL_BLOCKS), SciPy repeating as often
+    const blocks = A.rows < 20_000 ? SMALL_BLOCKS : 1;
+    const perBlock = await ours(rt, A, reps, variants, timed, true, blocks);
+    const pyBlocks = [scipy(c.source, perBlock, blocks)];
+    // the later blocks rerun SciPy's methods of a sub-200-ms median alone (the slow ones — cg + spilu
+    // on bcsstk13, 19 s — keep their first block's runs)
+    const py0 = pyBlocks[0];
+    const fast = typeof py0 === 'string' ? [] : Object.entries(py0.methods).flatMap(([m, v]) => ('ms' in v && v.ms < 200 ? [m] : []));
+    for (let k = 1; k < blocks; k++) {
+      await ours(rt, A, perBlock, variants, timed, false);
+      if (fast.length > 0) pyBlocks.push(scipy(c.source, perBlock, blocks, fast));
+    }
+    const [first, direct, krylovRun] = oursMedians(timed);
     const o = first!;
-    // SciPy repeats as often (each method until its runs pass 2 s)
-    const py = scipy(c.source, timedOurs.reps);
+    const py = mergeScipy(pyBlocks);
+    const repsTaken = timed.runs[0].length;
     let best: SolveBenchRow['scipyBest'] = null;
     let atLeast: number | null = null;
     let note: string;
@@ -225,7 +283,7 @@ export async function benchSolve(log: (s: string) => void, matrixDir = join(here
       best && o.converged ? `→ best SciPy (${best.method}) / simdgl ${(best.ms / o.ms).toFixed(2)}×`
       : atLeast && o.converged ? `→ SciPy stopped at ${(atLeast / 1e3).toFixed(0)} s: ratio ≥ ${(atLeast / o.ms).toFixed(2)}×`
       : '→ no ratio (a side found no solution)';
-    const firstCall = o.firstMs === null ? '' : ` (first call ${o.firstMs.toFixed(1)} ms; medians of ${timedOurs.reps})`;
+    const firstCall = o.firstMs === null ? '' : ` (first call ${o.firstMs.toFixed(1)} ms; medians of ${repsTaken}${blocks > 1 ? ` in ${blocks} blocks alternating with SciPy's` : ''})`;
     log(`  ${c.name} (${A.rows} rows, ${c.kind}): simdgl ${o.ms.toFixed(1)} ms${firstCall}, ${o.what} ${ratio}\n      ${note}`);
     if (choices) log(`      rt.solve forced: direct ${choices.directMs?.toFixed(1) ?? '—'} ms, ${choices.krylov} + auto ${choices.krylovMs?.toFixed(1) ?? '—'} ms`);
   }

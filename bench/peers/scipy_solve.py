@@ -1,15 +1,15 @@
 """SciPy's best time to a solution, the peer of rt.solve with the defaults (bench/solve.ts).
 
-    python3 scipy_solve.py SOURCE TOL REPS  ->  one JSON line
-      {"n", "nnz", "scipy", "methods": {name: {"ms": median, "relres": r, "ok": bool} | {"skipped": why}}}
+    python3 scipy_solve.py SOURCE TOL REPS [MIN_REPS BUDGET_MS [METHOD,...]]  ->  one JSON line
+      {"n", "nnz", "scipy", "methods": {name: {"ms": median, "relres": r, "ok": bool, "runs": [ms, ...]} | {"skipped": why}}}
 
 SOURCE is a Matrix Market file or poisson2D:N / poisson3D:N (the 5- and 7-point Laplacians of
 src/generators/poisson.ts, built here with Kronecker sums). b = 1, x0 = 0, f64 (c128 for complex).
 Each method is timed with its setup (the factorization or incomplete factorization), as rt.solve is:
 spsolve (SuperLU), cg + Jacobi, cg + spilu, gmres + spilu (SciPy's defaults: restart 20, spilu's
 drop_tol 1e-4, fill_factor 10). A method counts only when ||b - A x|| / ||b|| <= TOL; an iteration
-past BUDGET_S is stopped; runs over 5 s are not repeated, and a method stops repeating once it has 7
-runs that sum past 2 s. The methods are taken in turn within each repeat (medians per method), as
+past BUDGET_S is stopped; runs over 5 s are not repeated, and a method stops repeating once it has
+MIN_REPS (7) runs that sum past BUDGET_MS (2000). The methods are taken in turn within each repeat (medians per method), as
 bench/solve.ts takes its variants.
 """
 import json
@@ -23,6 +23,14 @@ import scipy.sparse as sp
 import scipy.sparse.linalg as sla
 
 source, tol, reps = sys.argv[1], float(sys.argv[2]), int(sys.argv[3])
+# a method whose runs sum past budget_ms stops repeating once it has min_reps of them: the small cells'
+# cheap methods (spsolve's sub-millisecond calls) take all of bench/solve.ts's up to 31 repeats, the
+# slow ones (cg + spilu on west0479, 0.3 s a run) the 7 they always had (shared out when bench/solve.ts
+# runs its small cells in blocks, alternating with its own)
+min_reps = int(sys.argv[4]) if len(sys.argv) > 4 else 7
+budget_ms = float(sys.argv[5]) if len(sys.argv) > 5 else 2000.0
+# only these methods (comma-separated; all without)
+only = sys.argv[6].split(',') if len(sys.argv) > 6 else None
 
 
 def laplacian(dims):
@@ -88,6 +96,8 @@ methods = {
     'cg+spilu': ilu(sla.cg),
     'gmres+spilu': ilu(sla.gmres),
 }
+if only is not None:
+    methods = {name: run for name, run in methods.items() if name in only}
 out = {}
 # SuperLU's fill on a large 3-D grid (or 1 M unknowns) takes minutes and gigabytes: not a contender
 if n > 300_000 or (source.startswith('poisson3D') and n > 40_000):
@@ -98,15 +108,11 @@ last = {}
 # times ours: run back to back, spsolve on west0479 read 0.57-0.59 ms where one call after the other
 # methods reads 0.88-0.92 (caches and allocator warm for the same call), and ours, taken in turn, 0.89-0.92
 names = list(methods)
-# a method whose runs sum past this many ms stops repeating once it has MIN_REPS of them: the small
-# cells' cheap methods (spsolve's sub-millisecond calls) take all of bench/solve.ts's up to 31 repeats,
-# the slow ones (cg + spilu on west0479, 0.3 s a run) the 7 they always had
-REPEAT_BUDGET_MS, MIN_REPS = 2000.0, 7
 for k in range(reps):
     for name in names[k % len(names):] + names[:k % len(names)]:
         if name in out:  # skipped, failed, or one run past 5 s
             continue
-        if len(times[name]) >= MIN_REPS and sum(times[name]) > REPEAT_BUDGET_MS:
+        if len(times[name]) >= min_reps and sum(times[name]) > budget_ms:
             continue
         try:
             t0 = time.perf_counter()
@@ -127,5 +133,5 @@ for name in names:
     relres = float(np.linalg.norm(b - A @ x) / np.linalg.norm(b))
     ts = sorted(times[name])
     # JSON has no NaN: a singular system's NaN residual goes as null
-    out[name] = {'ms': ts[len(ts) // 2], 'relres': relres if np.isfinite(relres) else None, 'ok': bool(relres <= tol)}
+    out[name] = {'ms': ts[len(ts) // 2], 'relres': relres if np.isfinite(relres) else None, 'ok': bool(relres <= tol), 'runs': times[name]}
 print(json.dumps({'n': n, 'nnz': int(A.nnz), 'scipy': scipy.__version__, 'methods': out}))
