@@ -3,7 +3,8 @@
  * the memory of its CSR copy and DIA copy is filled again only where rt.solve alone read the handle and
  * no solve of it still runs. The next matrices' copies, DIA conversions and solves are checked against a
  * fresh runtime's and against plain f64 JavaScript (the residual of each answer, the arrays element by
- * element), where the kept memory held other values, other zeros and a matrix that was not exactly f32.
+ * element), where the kept memory held other values, other zeros and a matrix that was not exactly f32;
+ * a solve's scaled copy (A's index arrays) gives nothing back, and no two live handles share memory.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { CSRMatrix } from '../src/formats/csr.js';
@@ -151,6 +152,31 @@ describe('never reused', () => {
     const r2 = await rt.solve(h2, b);
     expect(buffers(h2).filter((x) => kept.includes(x))).toEqual([]);
     expect(relResidual(A2, r2.x)).toBeLessThanOrEqual(1e-8 * 1.01);
+  }, 60_000);
+
+  it("of a solve's scaled copy (A's index arrays), nor twice: live handles never share memory", async () => {
+    // values past 2^128: the CPU path runs a copy scaled by 2^-700 whose rowPtr and colIdx are A's
+    const big = mapped(base, (v) => v * 2 ** 700);
+    for (const share of [false, true]) {
+      const rt = await runtime();
+      const h = rt.upload(big);
+      if (share) rt.preconditioner(h, { kind: 'jacobi' });
+      const r = await rt.solve(h, b);
+      expect(r.matrixExponent ?? 0).not.toBe(0);
+      expect(relResidual(big, r.x)).toBeLessThanOrEqual(1e-8 * 1.01);
+      const kept = buffers(h);
+      h.dispose();
+      const A1 = mapped(base, (v) => 2 * v);
+      const A2 = mapped(base, (v) => 3 * v);
+      const [h1, h2] = [rt.upload(A1), rt.upload(A2)];
+      const [r1, r2] = [await rt.solve(h1, b), await rt.solve(h2, b)];
+      const [b1, b2] = [buffers(h1), buffers(h2)];
+      expect(b1.filter((x) => b2.includes(x))).toEqual([]);
+      if (share) expect([...b1, ...b2].filter((x) => kept.includes(x))).toEqual([]);
+      expect(Array.from((h1.source as CSRMatrix).colIdx)).toEqual(Array.from(base.colIdx));
+      expect(relResidual(A1, r1.x)).toBeLessThanOrEqual(1e-8 * 1.01);
+      expect(relResidual(A2, r2.x)).toBeLessThanOrEqual(1e-8 * 1.01);
+    }
   }, 60_000);
 
   it('where the upload kept the caller\'s format (not an auto upload)', async () => {

@@ -1697,7 +1697,8 @@ export class Runtime implements HandleOwner {
         // the format h runs in on each path, from h's own features (value-free: the pattern's)
         this.featuresOf(csr, h.canonicalCsr ?? h.host);
         const lazy = { format: () => h.format, convert: (format: FormatName) => convert(csr, format) };
-        const hs = new MatrixHandle(csr, null, this, h.requestedFormat, lazy);
+        // (shared: its rowPtr and colIdx are A's, never to be reused at its dispose())
+        const hs = new MatrixHandle(csr, null, this, h.requestedFormat, lazy).share();
         // A's structure (a solve has read it by now: no pass of its own, in no AMG session)
         this.structureCache.set(csr, { csr, structureIn: () => analysis.structureIn() });
         h.derived.push(hs);
@@ -2157,12 +2158,13 @@ export class Runtime implements HandleOwner {
 
   /** @internal called by a handle's dispose() */
   forget(handle: object): void {
-    this.handles.delete(handle as Handle);
+    const tracked = this.handles.delete(handle as Handle);
     // a WeakMap's entry stays through V8's young-generation collections until a full one: dropped now
     if (handle instanceof MatrixHandle) {
       this.structureCache.delete(handle.source);
-      // its arrays are kept by the solve chunk's code, which a handle only rt.solve read has loaded
-      if (handle.recyclable && !this.disposed && solveRun.loaded()) solveRun.get().keepSpares(this.spares, handle);
+      // its arrays are kept by the solve chunk's code, which a handle only rt.solve read has loaded (an
+      // upload's own handle: a solve's scaled copy, untracked, holds A's index arrays)
+      if (tracked && handle.recyclable && !this.disposed && solveRun.loaded()) solveRun.get().keepSpares(this.spares, handle);
     }
   }
 

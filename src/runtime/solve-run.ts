@@ -348,7 +348,9 @@ export function keepSpares(spares: WeakRef<ArrayBuffer>[], h: MatrixHandle): voi
   if (made?.format === 'dia') arrays.push(made.data);
   for (const a of arrays) {
     const b = a.buffer;
-    if (b instanceof ArrayBuffer && a.byteOffset === 0 && a.byteLength === b.byteLength && b.byteLength >= SPARE_MIN_BYTES) spares.push(new WeakRef(b));
+    // (once: a buffer listed twice could be handed to two live arrays)
+    const listed = spares.some((s) => s.deref() === b);
+    if (!listed && b instanceof ArrayBuffer && a.byteOffset === 0 && a.byteLength === b.byteLength && b.byteLength >= SPARE_MIN_BYTES) spares.push(new WeakRef(b));
   }
   spares.splice(0, Math.max(0, spares.length - SPARES_KEPT));
 }
