@@ -98,7 +98,7 @@ const ONE_REP_ROWS = 300_000;
 
 /**
  * Below 20 000 rows: the untimed round repeats for a second, at most MAX_WARM_ROUNDS rounds; the timed
- * repeats are as many as fill a second at the last untimed round's pace, from the case's 7 up to
+ * repeats are as many as fill a second at the untimed rounds' mean pace, from the case's 7 up to
  * MAX_SMALL_REPS, and SciPy's as many; and the two sides alternate in SMALL_BLOCKS blocks (ours, then
  * SciPy's process, and again), the medians taken over all blocks. On the 16-core device host (twelfth
  * session, bench/device/results-2026-11-28-twelfth/f32ref16) a median of 7 of west0479's
@@ -144,13 +144,16 @@ async function ours(rt: Runtime, A: CSRMatrix, reps: number, variants: SolveOpti
   // below 20 000 rows the untimed round repeats for a second (MAX_WARM_ROUNDS), as bench/direct
   // warms up: medians of calls 2–8 read V8 still compiling (494_bus: 1.7 ms against 0.4 ms warm)
   const small = A.rows < 20_000;
-  const warmUntil = performance.now() + (small && first ? 1000 : 0);
-  let roundMs = Infinity;
+  const warmStart = performance.now();
+  const warmUntil = warmStart + (small && first ? 1000 : 0);
   let block = reps;
   for (let k = first && A.rows < ONE_REP_ROWS ? -1 : 0, warm = 1; k < block; k++) {
     if (k === 0 && first && warm < MAX_WARM_ROUNDS && performance.now() < warmUntil) (k = -1), warm++;
-    if (k === 0 && first) block = Math.ceil((small ? Math.min(MAX_SMALL_REPS, Math.max(reps, Math.floor(1000 / roundMs))) : reps) / blocks);
-    const r0 = performance.now();
+    if (k === 0 && first) {
+      // the untimed rounds' mean pace (one slow round — a collection, the first call's compiling — weighs its share)
+      const roundMs = (performance.now() - warmStart) / warm;
+      block = Math.ceil((small ? Math.min(MAX_SMALL_REPS, Math.max(reps, Math.floor(1000 / roundMs))) : reps) / blocks);
+    }
     // each repeat starts with the next variant: whichever runs right after another (the JIT's and the
     // collector's work that one left behind, on two loaded cores) is then each alike — in a fixed
     // order 'auto', timed after the Krylov variant, read 7.3 ms against its forced direct solve's
@@ -167,7 +170,6 @@ async function ours(rt: Runtime, A: CSRMatrix, reps: number, variants: SolveOpti
         failed[v] = true;
       }
     }
-    if (k < 0) roundMs = performance.now() - r0;
   }
   return block;
 }
