@@ -1571,6 +1571,9 @@ export class Runtime implements HandleOwner {
       reasons.push(`a factorization that finds A singular or not positive definite skips cg (it would break down): ${rest[0].method} + ${rest[0].preconditioner} first`);
     }
     reasons.push(...choice.reasons);
+    // solve-run.ts: an automatic preconditioner whose solve ends 'nan' on finite data is dropped
+    const nanFallback = o.method !== 'direct' && (o.preconditioner === undefined || o.preconditioner === 'auto') && choice.candidates.some((c) => c.preconditioner !== 'none');
+    if (nanFallback) reasons.push("a preconditioner chosen here whose solve ends 'nan' on finite A and b (its arithmetic overflowed: an ILU(0) pivot shifted from zero in a tiny row) is dropped: the same method runs again without one");
     if (!direct && first.preconditioner === 'jacobi' && this.scalarJacobi(h, p, csr)) reasons.push(JACOBI_AS_NONE);
     if (!direct && p === this.home && h.format === 'dia' && compactValues(csr)) reasons.push(COMPACT_DIA);
     const e = direct ? 0 : this.solveMatrixOn(h, p).e;
@@ -1582,6 +1585,7 @@ export class Runtime implements HandleOwner {
       `  stop: true ‖b − A·x‖/‖b‖ ≤ tol in f64${!direct && componentBytes(A.dtype) === 4 ? ' (f32 inner solves, refined in f64 below 1e-5)' : ''}`,
       ...(direct ? [] : [`PC ${first.preconditioner}`]),
       ...fallbacks.map((c) => `  after a ${direct ? 'singular factor' : 'breakdown'}: ${c.method} + ${c.preconditioner}`),
+      ...(nanFallback ? [`  after 'nan' on finite A and b: the same method + none`] : []),
       ...reasons.map((r) => `  - ${r}`),
     ].join('\n');
     return {

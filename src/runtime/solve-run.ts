@@ -164,8 +164,13 @@ export async function solveAfterReads(rt: Runtime, start: SolveStart): Promise<S
   // after 1 iteration, its IC(0) set up for nothing): the next candidate (MINRES) runs first
   let first = 0;
   while (notDefinite && choice.candidates[first].method === 'cg' && first + 1 < choice.candidates.length) first++;
+  // a preconditioner 'auto' chose whose arithmetic overflowed on finite A and b (ILU(0)'s pivot of a zero
+  // diagonal shifted to 1e-3 of a 4.7e-232 row: GMRES ended 'nan', plain GMRES converges in 1): the same
+  // method again without it, once
+  const autoPre = !handle && (o.preconditioner === undefined || o.preconditioner === 'auto');
+  let nanFallback: string | undefined;
   for (let c = first; ; c++) {
-    let cand = choice.candidates[c];
+    let cand: SolveCandidate = nanFallback ? { ...choice.candidates[c], preconditioner: 'none' } : choice.candidates[c];
     let prepared;
     try {
       prepared = await preconditionedOps(rt, p, s.h, s.csr, structure, cand, pc);
@@ -173,7 +178,7 @@ export async function solveAfterReads(rt: Runtime, start: SolveStart): Promise<S
       // a preconditioner 'auto' chose whose setup A refuses — Jacobi of a diagonal whose inverse
       // overflows (A near 1e-310), IC(0) that no shift repairs: the candidate runs without one, where
       // rt.solve(A, b) threw the setup's error telling the caller to ask for 'none'
-      if (handle || cand.preconditioner === 'none' || (o.preconditioner !== undefined && o.preconditioner !== 'auto') || !(e instanceof ShapeError || e instanceof UnsupportedError)) throw e;
+      if (!autoPre || cand.preconditioner === 'none' || !(e instanceof ShapeError || e instanceof UnsupportedError)) throw e;
       cand = { ...cand, preconditioner: 'none' };
       const none = await preconditionedOps(rt, p, s.h, s.csr, structure, cand, null);
       prepared = { ...none, description: `none (${choice.candidates[c].preconditioner} could not be set up: ${e.message})` };
@@ -204,11 +209,18 @@ export async function solveAfterReads(rt: Runtime, start: SolveStart): Promise<S
     } finally {
       dispose();
     }
+    if (r.reason === 'nan' && autoPre && !nanFallback && cand.preconditioner !== 'none' && structure.finite && firstNonFinite(b64) < 0) {
+      nanFallback = `after ${description} ended ${cand.method} 'nan' at iteration ${r.iterations} on finite A and b`;
+      c--;
+      continue;
+    }
     // a breakdown (CG on a matrix that is not definite) moves rt.solve's choice to its next candidate
     if (r.reason !== 'breakdown' || c + 1 === choice.candidates.length) {
       rt.keepHostCopy(b64);
-      return { ...r, method: cand.method, preconditioner: cand.preconditioner, preconditionerDetail: description, path: p.id, ...(directFallback ? { directFallback } : {}), ...(s.e ? { matrixExponent: -s.e } : {}) };
+      const detail = nanFallback ? `none (${nanFallback})` : description;
+      return { ...r, method: cand.method, preconditioner: cand.preconditioner, preconditionerDetail: detail, path: p.id, ...(directFallback ? { directFallback } : {}), ...(s.e ? { matrixExponent: -s.e } : {}) };
     }
+    nanFallback = undefined;
   }
 }
 

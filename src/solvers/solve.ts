@@ -392,12 +392,12 @@ export function looseNormsOf(A: CSRMatrix): LooseNorms {
 /** B = 2^e·A (the same pattern, its values scaled exactly): its loose norms are A's scaled, with no pass over B. */
 export function seedScaledLooseNorms(B: CSRMatrix, A: CSRMatrix, e: number): void {
   const a = looseNormsOf(A);
-  const [abs2, maxAbs] = scaleBy(Float64Array.of(a.abs2, a.maxAbs), e);
-  LOOSE_NORMS.set(B, { ...a, abs2, maxAbs });
+  const [abs2, maxAbs, maxRowSum] = scaleBy(Float64Array.of(a.abs2, a.maxAbs, a.maxRowSum), e);
+  LOOSE_NORMS.set(B, { ...a, abs2, maxAbs, maxRowSum });
 }
 
-/** looseAbsNorms' bounds, and the largest |aᵢⱼ| they come from (|re| and |im| apart for complex; NaN where A holds NaN). */
-type LooseNorms = { abs2: number; maxRow: number; pattern2: number; maxAbs: number };
+/** looseAbsNorms' bounds, the largest |aᵢⱼ| they come from (|re| and |im| apart for complex; NaN where A holds NaN), and an upper bound of the largest row sum Σⱼ|aᵢⱼ|. */
+type LooseNorms = { abs2: number; maxRow: number; pattern2: number; maxAbs: number; maxRowSum: number };
 
 /**
  * Upper bounds of absNorms(A) from sequential passes alone (no column sums): a row sum is at most the
@@ -407,19 +407,42 @@ type LooseNorms = { abs2: number; maxRow: number; pattern2: number; maxAbs: numb
 export function looseAbsNorms(A: CSRMatrix): LooseNorms {
   const { rows, rowPtr, values } = A;
   let maxRow = 0;
-  for (let i = 0; i < rows; i++) maxRow = Math.max(maxRow, rowPtr[i + 1] - rowPtr[i]);
   const c = A.dtype === 'c64' || A.dtype === 'c128' ? 2 : 1;
   let maxAbs = 0;
+  let maxRowSum = 0;
   let nan = false;
-  for (let k = c * rowPtr[0], end = c * rowPtr[rows]; k < end; k++) {
-    const a = Math.abs(values[k]);
-    if (a > maxAbs) maxAbs = a;
-    else if (a !== a) nan = true;
+  for (let i = 0; i < rows; i++) {
+    maxRow = Math.max(maxRow, rowPtr[i + 1] - rowPtr[i]);
+    let sum = 0;
+    for (let k = c * rowPtr[i], end = c * rowPtr[i + 1]; k < end; k++) {
+      const a = Math.abs(values[k]);
+      sum += a;
+      if (a > maxAbs) maxAbs = a;
+      else if (a !== a) nan = true;
+    }
+    if (sum > maxRowSum) maxRowSum = sum;
   }
   // NaN in A: absNorms' abs2 is NaN, and so is this one (the caller's comparison then fails either way)
-  if (nan) maxAbs = NaN;
+  if (nan) maxAbs = maxRowSum = NaN;
   const pattern2 = Math.sqrt(maxRow * rows);
-  return { abs2: 1.01 * c * maxAbs * pattern2, maxRow, pattern2, maxAbs };
+  return { abs2: 1.01 * c * maxAbs * pattern2, maxRow, pattern2, maxAbs, maxRowSum: 1.01 * maxRowSum };
+}
+
+/**
+ * A bound on the rounding of ‖b − A·x‖₂ computed in plain f64 without A's column sums: row i's error is
+ * at most (c·kᵢ + 2)·u·(|bᵢ| + Σⱼ|aᵢⱼ|·|xⱼ|) (directResidualBound's), and ‖|b| + |A|·|x|‖₂ ≤ c·‖b‖ +
+ * √n·maxᵢ Σⱼ|aᵢⱼ|·max|xⱼ| — looseNormsOf's row sums (once per matrix) and one pass over x; 2⁻¹⁰⁷⁴ an
+ * operation for what underflows. Near absNorms' bound on a stencil (poisson3D(128), b = 1: ≈ 1e-11 of
+ * ‖b‖), far above it where x or A spans many orders of magnitude: there certified() looks closer.
+ */
+export function rowSumResidualBound(A: CSRMatrix, x: Float64Array, bnorm: number): number {
+  const n = looseNormsOf(A);
+  const c = A.dtype === 'c64' || A.dtype === 'c128' ? 2 : 1;
+  let xmax = 0;
+  if (c === 1) for (let i = 0; i < x.length; i++) xmax = Math.max(xmax, Math.abs(x[i]));
+  else for (let i = 0; i < x.length; i += 2) xmax = Math.max(xmax, Math.abs(x[i]) + Math.abs(x[i + 1]));
+  const root = Math.sqrt(A.rows);
+  return 1.01 * c * (c * n.maxRow + 2) * (2 ** -53 * (c * bnorm + root * n.maxRowSum * xmax) + root * 2 ** -1074);
 }
 
 /** What explain('solve', A) says: the path, method and preconditioner rt.solve would run, and why. */
