@@ -395,6 +395,28 @@ export class CpuBackend {
     if (k === undefined) throw new Error(`internal: kernel ${kernel} is missing from the wasm module`);
     const outArg = chunkArg === undefined ? undefined : chunkArg + 1;
     if (this.pool && bounds.length === this.pool.chunks + 1 && this.pool.runSync({ kernel: k, args, bounds, outArg })) return;
+    this.chunksInline(kernel, args, bounds, chunkArg);
+  }
+
+  /**
+   * runChunksSync for a claimed job (PoolJob.claimed): `bounds` has any number of chunks up to
+   * MAX_CHUNKS (claimedParts per thread), which the pool's threads take one at a time while any are
+   * left, so a late or slow thread runs fewer. Argument `chunkArg` is offset by 16·c bytes for chunk c,
+   * `threadArg` (a workspace per thread, `threads` of them) by 16·t for the thread t running it: the
+   * kernel's result must not depend on which workspace it had. Where the pool is absent or busy, every
+   * chunk runs in order on this thread (t = 0), with the same result.
+   */
+  runClaimedSync(kernel: string, args: number[], bounds: Int32Array, chunkArg?: number, threadArg?: number): void {
+    if (this.disposed) throw new DisposedError('runtime');
+    const k = this.kernelIndex.get(kernel);
+    if (k === undefined) throw new Error(`internal: kernel ${kernel} is missing from the wasm module`);
+    const job = { kernel: k, args, bounds, claimed: true, outArg: chunkArg === undefined ? undefined : chunkArg + 1, threadArg: threadArg === undefined ? undefined : threadArg + 1 };
+    if (this.pool && bounds.length > 2 && this.pool.runSync(job)) return;
+    this.chunksInline(kernel, args, bounds, chunkArg);
+  }
+
+  /** Every chunk of `bounds` in order on this thread, argument `chunkArg` offset by 16·c bytes for chunk c. */
+  private chunksInline(kernel: string, args: number[], bounds: Int32Array, chunkArg?: number): void {
     const a = [...args];
     for (let c = 0; c + 1 < bounds.length; c++) {
       this.call(kernel, a, bounds[c], bounds[c + 1]);

@@ -18,6 +18,13 @@
  *   FAIL_MODE …by throwing (1), exiting (2) or stalling for 30 s (3)
  *   OUT_ARG   for reductions, 1 + the index of the argument holding the output pointer: each worker
  *             adds 16·(its index) to it, so partial results land side by side (0 = not a reduction)
+ *   CHUNKS    0: chunk c is thread c's (the caller's chunk 0, worker c − 1's), run by whoever claims
+ *             it in CLAIMS; k > 0: a claimed job (claimChunks) of k chunks, which every thread that holds
+ *             a job slot in CLAIMS takes one at a time from NEXT, so a late or slow thread runs fewer
+ *   NEXT      a claimed job's next chunk (its counter; reset before the job is published)
+ *   THREAD_ARG for a claimed job, 1 + the index of an argument offset by 16·(the running thread: 0 the
+ *             caller, worker w w + 1), a workspace of its own whichever chunks it runs (0 = none);
+ *             OUT_ARG is offset by 16·(the chunk) there
  *   RANGES    [start, end] per chunk, from word RANGES
  *   CLAIMS    per chunk, the last epoch it was claimed for (chunk c claims word CLAIMS + c)
  * Float64 words from ARGS_F64: the kernel arguments (pointers and scalars are exact in f64).
@@ -32,8 +39,13 @@ export const SPIN_US = 6;
 export const FAIL_AT = 7;
 export const OUT_ARG = 8;
 export const FAIL_MODE = 9;
+export const CHUNKS = 10;
+export const NEXT = 11;
+export const THREAD_ARG = 12;
 export const RANGES = 16;
 export const MAX_WORKERS = 256;
+/** Most chunks a job has: RANGES holds a pair per chunk up to the caller's plus MAX_WORKERS. */
+export const MAX_CHUNKS = MAX_WORKERS + 1;
 export const CLAIMS = RANGES + 2 * MAX_WORKERS + 2;
 export const ARGS_F64 = (CLAIMS + MAX_WORKERS + 2) / 2;
 export const MAX_ARGS = 24;
@@ -63,6 +75,21 @@ export const FRESH = -2;
 export function claim(ctl: Int32Array, c: number, e: number): boolean {
   const was = Atomics.load(ctl, CLAIMS + c);
   return ((e - was) | 0) > 0 && Atomics.compareExchange(ctl, CLAIMS + c, was, e) === was;
+}
+
+/**
+ * A claimed job's chunks (CHUNKS > 0) for a thread that holds a job slot (claim): takes chunk after chunk
+ * from NEXT until none is left, calling run(c, start, end) for each non-empty one. Only holders of a slot
+ * take chunks, and the job is done only when every slot is done, so NEXT is never read for another job:
+ * the caller resets it before publishing the next one.
+ */
+export function claimChunks(ctl: Int32Array, run: (c: number, start: number, end: number) => void): void {
+  const chunks = ctl[CHUNKS];
+  for (let c; (c = Atomics.add(ctl, NEXT, 1)) < chunks; ) {
+    const start = ctl[RANGES + 2 * c];
+    const end = ctl[RANGES + 2 * c + 1];
+    if (end > start) run(c, start, end);
+  }
 }
 
 /** The message that starts a worker. */

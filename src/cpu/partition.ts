@@ -1,3 +1,5 @@
+import { MAX_CHUNKS } from './control.js';
+
 /**
  * Contiguous chunks balanced by work (seed 001's CPU-friendly partitioning): chunk boundaries are
  * found by binary search on a nondecreasing prefix of per-row cost, e.g. CSR's row pointers plus one
@@ -32,6 +34,16 @@ export function balancedBounds(n: number, parts: number, prefix: (i: number) => 
   }
   return bounds;
 }
+
+/**
+ * Chunks of a claimed job (CpuBackend.runClaimedSync) on `threads` threads: CLAIMED_PER_THREAD each, so a
+ * late, slow or descheduled thread's share goes to the others in pieces of about 1/8 of a thread's
+ * (one chunk when alone; at most MAX_CHUNKS).
+ */
+export function claimedParts(threads: number): number {
+  return threads <= 1 ? 1 : Math.min(MAX_CHUNKS, threads * CLAIMED_PER_THREAD);
+}
+const CLAIMED_PER_THREAD = 8;
 
 /** Row-cost prefix of a pointer array: entries before row i plus i (each row costs one more). */
 export function pointerPrefix(ptr: Int32Array): (i: number) => number {

@@ -66,6 +66,14 @@ export interface PoolJob {
   outArg?: number;
   /** the workers' chunks are theirs alone: the caller waits for a late worker rather than run its chunk (which needs what that worker holds) */
   own?: boolean;
+  /**
+   * a claimed job: `bounds` has up to MAX_CHUNKS chunks, which the threads (the caller too) take one at a
+   * time while any are left, so a late, slow or descheduled thread runs fewer; `outArg` is offset by
+   * 16·(the chunk), `threadArg` (1 + an argument's index) by 16·(the thread running it: the caller 0,
+   * worker w w + 1)
+   */
+  claimed?: boolean;
+  threadArg?: number;
 }
 
 interface WorkerHandle {
@@ -89,7 +97,8 @@ const isNode = typeof process !== 'undefined' && !!process.versions?.node;
 /**
  * Workers over one shared WebAssembly memory, fed through a control block with Atomics. A job is
  * published by bumping EPOCH; the caller runs chunk 0 and every chunk no worker has claimed yet
- * (control.ts), then waits for DONE: spinning briefly, then
+ * (control.ts) — of a claimed job, chunks from the shared counter as the workers do —, then waits for
+ * DONE: spinning briefly, then
  * blocking in bounded Atomics.wait slices where allowed, then asynchronously, so that a worker's exit
  * (an event) is noticed and no wait is unbounded.
  */
@@ -218,28 +227,34 @@ export class WorkerPool {
     ctl[C.KERNEL] = job.kernel;
     ctl[C.NARGS] = job.args.length;
     ctl[C.OUT_ARG] = job.outArg ?? 0;
-    for (let c = 0; c < this.chunks; c++) {
+    const claimed = job.claimed ? job.bounds.length - 1 : 0;
+    if (claimed > C.MAX_CHUNKS) throw new Error(`internal: a claimed job of ${claimed} chunks, more than ${C.MAX_CHUNKS}`);
+    for (let c = 0; c < (claimed || this.chunks); c++) {
       ctl[C.RANGES + 2 * c] = job.bounds[c];
       ctl[C.RANGES + 2 * c + 1] = job.bounds[c + 1];
     }
+    ctl[C.CHUNKS] = claimed;
+    ctl[C.THREAD_ARG] = job.threadArg ?? 0;
+    Atomics.store(ctl, C.NEXT, 0);
     Atomics.store(ctl, C.ERROR, 0);
     Atomics.store(ctl, C.DONE, 0);
     Atomics.store(ctl, C.COMMAND, C.CMD_RUN);
     Atomics.add(ctl, C.EPOCH, 1);
     Atomics.notify(ctl, C.EPOCH);
     const epoch = Atomics.load(ctl, C.EPOCH);
+    // a reduction's chunk c writes its partial 16·c bytes after the output pointer, as worker c − 1
+    // would (the caller's workspace, a claimed job's threadArg, is at offset 0)
+    const chunkArgs = (c: number) => (job.outArg && c > 0 ? job.args.map((v, i) => (i === job.outArg! - 1 ? v + 16 * c : v)) : job.args);
     try {
-      if (job.bounds[1] > job.bounds[0]) inline(job, job.bounds[0], job.bounds[1]);
-      // then every chunk no worker has claimed yet: a worker still waiting for a core costs nothing
-      // (not while a test hook makes a worker fail: that worker must meet its job)
+      if (claimed) C.claimChunks(ctl, (c, s, e) => inline({ ...job, args: chunkArgs(c) }, s, e));
+      else if (job.bounds[1] > job.bounds[0]) inline(job, job.bounds[0], job.bounds[1]);
+      // then every chunk no worker has claimed yet (of a claimed job, every job slot: its chunks are
+      // all taken): a worker still waiting for a core costs nothing (not while a test hook makes a
+      // worker fail: that worker must meet its job)
       if (Atomics.load(ctl, C.FAIL_AT) === 0 && !job.own) {
         for (let c = 1; c < this.chunks; c++) {
           if (!C.claim(ctl, c, epoch)) continue;
-          if (job.bounds[c + 1] > job.bounds[c]) {
-            // a reduction's chunk c writes its partial 16·c bytes after the output pointer, as worker c − 1 would
-            const args = job.outArg ? job.args.map((v, i) => (i === job.outArg! - 1 ? v + 16 * c : v)) : job.args;
-            inline({ ...job, args }, job.bounds[c], job.bounds[c + 1]);
-          }
+          if (!claimed && job.bounds[c + 1] > job.bounds[c]) inline({ ...job, args: chunkArgs(c) }, job.bounds[c], job.bounds[c + 1]);
           Atomics.add(ctl, C.DONE, 1);
         }
       }

@@ -1,7 +1,7 @@
 import type { CSRMatrix } from '../formats/csr.js';
 import type { CpuBackend } from './backend.js';
 import type { Region } from './memory.js';
-import { balancedBounds } from './partition.js';
+import { balancedBounds, claimedParts } from './partition.js';
 
 /** A CSR matrix's arrays in the WebAssembly memory (byte addresses). */
 export interface CsrAt {
@@ -30,7 +30,8 @@ export function onePerRow(A: CSRMatrix, T: CSRMatrix): boolean {
 export function prolongOnePerRow(backend: CpuBackend, A: CSRMatrix, a: CsrAt, nc: number, t: CsrAt, scale: number, chunks: number, alloc: (bytes: number) => Region): CsrAt & { nnz: number } {
   const m = A.rows;
   const ap = A.rowPtr;
-  const bounds = chunks === 1 ? Int32Array.of(0, m) : balancedBounds(m, chunks, (i) => ap[i] + i, 1);
+  // claimed chunks, a workspace per thread (threadArg)
+  const bounds = chunks === 1 ? Int32Array.of(0, m) : balancedBounds(m, claimedParts(chunks), (i) => ap[i] + i, 1);
   const work: Region[] = [];
   try {
     const slots = backend.heap.alloc(16 * chunks);
@@ -42,11 +43,11 @@ export function prolongOnePerRow(backend: CpuBackend, A: CSRMatrix, a: CsrAt, nc
       slotView[4 * c] = ws.ptr;
     }
     const cp = alloc(4 * (m + 1));
-    backend.runChunksSync('prolong_count', [a.ptr, a.idx, t.idx, nc, slots.ptr, cp.ptr], bounds, 4);
+    backend.runClaimedSync('prolong_count', [a.ptr, a.idx, t.idx, nc, slots.ptr, cp.ptr], bounds, undefined, 4);
     const nnz = backend.kernel('spgemm_row_pointers')(cp.ptr, m);
     const ci = alloc(4 * nnz);
     const cv = alloc(8 * nnz);
-    backend.runChunksSync('prolong_f64', [a.ptr, a.idx, a.val, t.idx, t.val, scale, nc, slots.ptr, cp.ptr, ci.ptr, cv.ptr], bounds, 7);
+    backend.runClaimedSync('prolong_f64', [a.ptr, a.idx, a.val, t.idx, t.val, scale, nc, slots.ptr, cp.ptr, ci.ptr, cv.ptr], bounds, undefined, 7);
     return { ptr: cp.ptr, idx: ci.ptr, val: cv.ptr, nnz };
   } finally {
     for (const r of work) r.dispose();

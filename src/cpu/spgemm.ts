@@ -8,7 +8,7 @@ import { tridiagonalEigen } from '../solvers/precond/chebyshev.js';
 import type { CpuBackend } from './backend.js';
 import { freeTemporary, type Region } from './memory.js';
 import { ARRAY_F32, ARRAY_F64, ARRAY_I32 } from './copy-out.js';
-import { balancedBounds } from './partition.js';
+import { balancedBounds, claimedParts } from './partition.js';
 import { amgBlocks } from '../solvers/amg/aggregate.js';
 import { onePerRow, prolongOnePerRow, WIDEST } from './prolong.js';
 
@@ -294,8 +294,8 @@ export class CpuSparseSession implements SparseSession {
     const n = A.rows;
     const ap = A.rowPtr;
     const chunks = A.nnz < SPGEMM_POOL_FLOOR ? 1 : B.threads;
-    // chunks of whole groups: the kernels' partial sums are per group of rows, added here in order
-    const bounds = chunks === 1 ? Int32Array.of(0, n) : balancedBounds(n, chunks, (i) => ap[i] + i, LANCZOS_GROUP);
+    // claimed chunks of whole groups: the kernels' partial sums are per group of rows, added here in order
+    const bounds = chunks === 1 ? Int32Array.of(0, n) : balancedBounds(n, claimedParts(chunks), (i) => ap[i] + i, LANCZOS_GROUP);
     const groups = Math.ceil(n / LANCZOS_GROUP);
     // s = D^-1/2, x, y, u = S·x (lanczos_apply's vectors) and a partial sum per group
     const regions = [0, 1, 2, 3].map(() => B.heap.alloc(8 * n));
@@ -307,7 +307,7 @@ export class CpuSparseSession implements SparseSession {
       regions[0].view('f64', n).set(dinv);
       const c0 = 1 / Math.sqrt(B.kernel('lanczos_start')(regions[1].ptr, n));
       const u = regions[3].ptr;
-      B.runChunksSync('lanczos_scale', [regions[0].ptr, regions[1].ptr, u, regions[2].ptr], bounds);
+      B.runClaimedSync('lanczos_scale', [regions[0].ptr, regions[1].ptr, u, regions[2].ptr], bounds);
       const partials = out.view('f64', groups);
       const sum = (): number => {
         let r = 0;
@@ -321,9 +321,9 @@ export class CpuSparseSession implements SparseSession {
       const alpha: number[] = [];
       const beta: number[] = [];
       for (let j = 0; j < Math.min(steps, n); j++) {
-        B.runChunksSync('lanczos_apply', [M.ptr, M.idx, M.val, regions[0].ptr, xr, u, yr, c, bp, out.ptr], bounds);
+        B.runClaimedSync('lanczos_apply', [M.ptr, M.idx, M.val, regions[0].ptr, xr, u, yr, c, bp, out.ptr], bounds);
         const a = sum();
-        B.runChunksSync('lanczos_orth', [xr, yr, regions[0].ptr, u, a * c, out.ptr], bounds);
+        B.runClaimedSync('lanczos_orth', [xr, yr, regions[0].ptr, u, a * c, out.ptr], bounds);
         const b = Math.sqrt(sum());
         alpha.push(a);
         if (!(b > 1e-12 * Math.abs(a))) break;
@@ -377,11 +377,11 @@ export class CpuSparseSession implements SparseSession {
     const n = A.rows;
     const nb = blocks.length - 1;
     // passes 1 and 3: blocks over the threads (some chunks empty where there are fewer blocks), one
-    // block on this thread; pass 2: rows split by their entries
+    // block on this thread; pass 2: claimed chunks of rows split by their entries
     const chunks = nb === 1 ? 1 : B.threads;
     const byBlock = Int32Array.from({ length: chunks + 1 }, (_, c) => Math.round((c * nb) / chunks));
     const ap = A.rowPtr;
-    const byRow = A.nnz < SPGEMM_POOL_FLOOR ? Int32Array.of(0, n) : balancedBounds(n, B.threads, (i) => ap[i] + i);
+    const byRow = A.nnz < SPGEMM_POOL_FLOOR ? Int32Array.of(0, n) : balancedBounds(n, claimedParts(B.threads), (i) => ap[i] + i);
     const ag = B.heap.alloc(4 * n || 4);
     const bb = B.heap.alloc(4 * (nb + 1));
     const counts = B.heap.alloc(8 * nb);
@@ -401,7 +401,7 @@ export class CpuSparseSession implements SparseSession {
       B.runChunksSync('amg_aggregate_roots', [...args, bb.ptr, counts.ptr], byBlock);
       const offsets = bases();
       if (nb > 1) B.runChunksSync('amg_aggregate_offset', [ag.ptr, bb.ptr, offsets], byBlock);
-      B.runChunksSync('amg_aggregate_join', args, byRow);
+      B.runClaimedSync('amg_aggregate_join', args, byRow);
       B.runChunksSync('amg_aggregate_rest', [...args, bb.ptr, counts.ptr], byBlock);
       B.runChunksSync('amg_aggregate_final', [ag.ptr, bb.ptr, bases()], byBlock);
       return { agg: ag.view('i32', n).slice(), count };
@@ -412,7 +412,9 @@ export class CpuSparseSession implements SparseSession {
 
   gaussSeidelOnZero(A: CSRMatrix, x: Float64Array, sweeps: number, blocks = amgBlocks(A.rows)): void {
     // on A's resident copy (the Lanczos steps read it next); sequential within a block, the blocks over
-    // the threads, each half-sweep after a copy of x (assembly/candidates.ts)
+    // the threads, each half-sweep after a copy of x (assembly/candidates.ts). Not claimed: a claimed
+    // chunk per block measured slower, 31 → 34 ms of poisson3D(128)'s setup on 16 threads (its 16 blocks
+    // moving between threads from sweep to sweep; bench/device/results-2026-11-28-twelfth/pooldyn)
     const M = this.upload(A, 1);
     const B = this.backend;
     const n = A.rows;
@@ -539,16 +541,18 @@ export class CpuSparseSession implements SparseSession {
       for (let c = 0; c < chunks; c++) slotView[4 * c] = scratch(wsBytes).ptr;
       const fl = scratch(8 * (m + 1));
       const cp = this.alloc(C, 4 * (m + 1));
-      // the symbolic pass's rows split by A's entries (a view made after the last allocation before it)
+      // the symbolic pass's rows split by A's entries (a view made after the last allocation before it),
+      // both passes in claimed chunks (a workspace per thread, in `slots`: threadArg)
       const ap = new Int32Array(backend.heap.memory.buffer, A.ptr, m + 1);
-      const split = (prefix: (i: number) => number) => (chunks === 1 ? Int32Array.of(0, m) : balancedBounds(m, chunks, prefix, 1));
+      const parts = claimedParts(chunks);
+      const split = (prefix: (i: number) => number) => (parts === 1 ? Int32Array.of(0, m) : balancedBounds(m, parts, prefix, 1));
       const countBounds = split((i) => ap[i] + i);
       // spgemm_shifts' flags (a row is the one before shifted by a column) of A's rows and B's (one
       // array where A is B): the passes take a stencil's row from the row before (not with a scale: addB)
       const sa = scale ? 0 : scratch(m || 1).ptr;
       const sb = B === A || !sa ? sa : scratch(B.rows || 1).ptr;
-      if (sa) backend.runChunksSync('spgemm_shifts', [A.ptr, A.idx, sa, B.ptr, B.idx, sb, m, B.rows], countBounds);
-      backend.runChunksSync('spgemm_count', [A.ptr, A.idx, B.ptr, B.idx, n, scale ? 1 : 0, slots.ptr, cp.ptr, fl.ptr, sa, sb], countBounds, 6);
+      if (sa) backend.runClaimedSync('spgemm_shifts', [A.ptr, A.idx, sa, B.ptr, B.idx, sb, m, B.rows], countBounds);
+      backend.runClaimedSync('spgemm_count', [A.ptr, A.idx, B.ptr, B.idx, n, scale ? 1 : 0, slots.ptr, cp.ptr, fl.ptr, sa, sb], countBounds, undefined, 6);
       // row pointers from the counts, and the multiply-adds before each row (in place, by kernels)
       const nnz = backend.kernel('spgemm_row_pointers')(cp.ptr, m);
       if (nnz > 0x7fffffff) throw new MemoryLimitError(nnz * (4 + 8 * cc), `spgemm: the ${m}×${n} product has ${nnz} entries, more than 32-bit row pointers index`);
@@ -560,7 +564,7 @@ export class CpuSparseSession implements SparseSession {
       const c2 = cc === 2;
       const pass: NumericPass = { kernel: c2 ? 'spgemm_c128' : 'spgemm_f64', args: [A.ptr, A.idx, A.val, B.ptr, B.idx, B.val, n, ...(c2 ? [0] : [scale, ordered ? 1 : 0, 0]), slots.ptr, cp.ptr, ci.ptr, cv.ptr, ...(c2 ? [] : [sa, sb])], chunkArg: c2 ? 8 : 10, bounds, before: fl, nnz };
       if (numeric) numeric(pass);
-      else backend.runChunksSync(pass.kernel, pass.args, bounds, pass.chunkArg);
+      else backend.runClaimedSync(pass.kernel, pass.args, bounds, undefined, pass.chunkArg);
       [C.nnz, C.ptr, C.idx, C.val] = [nnz, cp.ptr, ci.ptr, cv.ptr];
       return C;
     } catch (e) {

@@ -39,8 +39,9 @@ export async function workerMain(init: C.WorkerInit, post: Post, exit: (code: nu
     while (Atomics.load(ctl, C.EPOCH) === seen) Atomics.wait(ctl, C.EPOCH, seen);
     seen = Atomics.load(ctl, C.EPOCH);
     if (Atomics.load(ctl, C.COMMAND) === C.CMD_STOP) break;
-    // chunk 0 belongs to the calling thread; worker `me` takes chunk me + 1, unless the caller has
-    // already run it (this worker woke late): then there is nothing to do for this job
+    // chunk 0 belongs to the calling thread; worker `me` takes chunk me + 1 (of a claimed job: its slot,
+    // then chunks from the shared counter), unless the caller has already claimed it (this worker woke
+    // late): then there is nothing to do for this job
     if (!C.claim(ctl, me + 1, seen)) continue;
     const start = ctl[C.RANGES + 2 * (me + 1)];
     const end = ctl[C.RANGES + 2 * (me + 1) + 1];
@@ -51,7 +52,23 @@ export async function workerMain(init: C.WorkerInit, post: Post, exit: (code: nu
         if (mode === 2) exit(3);
         if (mode === 3) Atomics.wait(ctl, C.FAIL_MODE, mode, 30_000);
       }
-      if (end > start) {
+      if (ctl[C.CHUNKS] > 0) {
+        // a claimed job: chunks one at a time while any are left, this worker's workspace in THREAD_ARG
+        const n = ctl[C.NARGS];
+        call.length = 0;
+        for (let i = 0; i < n; i++) call.push(args[i]);
+        const out = ctl[C.OUT_ARG];
+        const base = out > 0 ? call[out - 1] : 0;
+        const own = ctl[C.THREAD_ARG];
+        if (own > 0) call[own - 1] += 16 * (me + 1);
+        const fn = fns[ctl[C.KERNEL]];
+        C.claimChunks(ctl, (c, s, e) => {
+          if (out > 0) call[out - 1] = base + 16 * c;
+          call[n] = s;
+          call[n + 1] = e;
+          fn(...call);
+        });
+      } else if (end > start) {
         const n = ctl[C.NARGS];
         call.length = 0;
         for (let i = 0; i < n; i++) call.push(args[i]);
