@@ -42,7 +42,7 @@ import { LossHooks, restorableShadow } from '../device-resident.js';
 import { decodeValues, encodeScalar, encodeValues, floatsPerElement, GPU_SPLIT_FROM, gpuSplits, gpuSplitsLength, isDoubleSingle, isZeroScalar, joinDS, streamBytes, writeStream } from './encoding.js';
 import { WebGpuDeviceLostError, WebGpuLimitError, WebGpuUnavailableError } from './errors.js';
 import { WebGpuMatrix, WebGpuVector, type HostMatrix, type WebGpuCSRArrays, type WebGpuMatrixData, type WebGpuOwner } from './resident.js';
-import { buildMatrix, chebyshevFusable, prewarmSparse, prewarmSpmv, runChebyshevStep, runSpmv, splitOnGpu, spmvDotPartials, type DeferredUpload, type WebGpuUploadOptions } from './spmv.js';
+import { buildMatrix, chebyshevFusable, prewarmSparse, prewarmSpmv, prewarmSpmvDot, runChebyshevStep, runSpmv, splitOnGpu, spmvDotPartials, type DeferredUpload, type WebGpuUploadOptions } from './spmv.js';
 import { checkSharedBuffer } from './interop.js';
 import { loadWgsl, wgslLoaded } from './shader-source.js';
 import { shownValue } from '../shown-value.js';
@@ -188,6 +188,44 @@ export class WebGpuBackend implements WebGpuOwner {
   /** Starts making the pipelines of the sparse products operators about to be uploaded may run (spmv.ts, prewarmSparse), in the background. */
   prewarmSparse(dtype: DType): void {
     if (!this.disposed && !this.lost) prewarmSparse(this.engine, dtype);
+  }
+
+  /**
+   * Starts making, on Dawn's threads (Engine.prewarm), the pipelines a solve of A on this backend
+   * runs: the refinement's (b split into double-single, its norms, x joined back; f32 and c64 A
+   * through the double-single kernels and the narrowing), the resident CG's (A's product fused with
+   * its dot, the scalars, the updates, Jacobi's and f64 DIA's fused Chebyshev steps) — while the host
+   * still works before the solve's first dispatch (rt.solve's structure pass). Each was made on first
+   * use, the solve waiting: 12 for poisson3D(128) f64, 0.1–0.2 s of an H100 host's first solve where
+   * the driver's shader cache is cold. The solves wait for them (afterPrewarm), not make them again.
+   */
+  prewarmSolve(A: WebGpuMatrix): void {
+    if (this.disposed || this.lost || A.disposed || !wgslLoaded()) return;
+    const e = this.engine;
+    const dt = A.dtype;
+    const wide = wideType(dt);
+    if (isDoubleSingle(wide)) for (const entry of ['split_main', 'join_main', ...(wide !== dt ? ['single_main', 'add_single_main'] : [])]) e.prewarm('ds_convert', 'f64', {}, entry);
+    for (const t of wide !== dt ? [wide, dt] : [dt]) {
+      e.prewarm('dot', t);
+      e.prewarm('reduce_final', t);
+    }
+    prewarmSpmv(e, A.data.main, dt);
+    prewarmSpmvDot(e, A.data.main, dt);
+    e.prewarm('cg_scalars', dt);
+    e.prewarm('cg_update', dt);
+    e.prewarm('cg_update', dt, {}, 'jacobi_main');
+    for (const k of ['axpy', 'aypx', 'scal'] as const) e.prewarm(k, dt);
+    if (dt === 'f64' && chebyshevFusable(A.data.main)) e.prewarm('chebyshev', dt, {}, 'first_main');
+  }
+
+  /** fn() once the pipelines prewarmSolve() started are made (at once where none is being made). */
+  private afterPrewarm<T>(fn: () => Promise<T>): Promise<T> {
+    const wait = this.engine.prewarmed();
+    if (!wait) return fn();
+    return wait.then(() => {
+      this.live();
+      return fn();
+    });
   }
 
   /** Loads the WGSL sources (once per page or process); kernels need them (see deferShaders). */
@@ -568,7 +606,7 @@ export class WebGpuBackend implements WebGpuOwner {
    */
   cgResident(A: WebGpuMatrix, D: WebGpuMatrix | null, b: WebGpuVector, options: SolveOptions<WebGpuVector> & { checkEvery: number }): Promise<SolveResult<WebGpuVector>> {
     this.live();
-    return residentCg(this.cgRecorder, A, D, b, options);
+    return this.afterPrewarm(() => residentCg(this.cgRecorder, A, D, b, options));
   }
 
   /**
@@ -581,7 +619,7 @@ export class WebGpuBackend implements WebGpuOwner {
   refinement(A: WebGpuMatrix, b: Float64Array, x0: Float64Array | undefined, range?: number): Promise<PathRefinement<WebGpuVector> | undefined> | undefined {
     this.live();
     if (!isDoubleSingle(A.dtype) && typeof (A.source.matrix as { astype?: unknown }).astype !== 'function') return undefined;
-    return webgpuRefinement(this.refineHost, A, b, x0, range);
+    return this.afterPrewarm(() => webgpuRefinement(this.refineHost, A, b, x0, range));
   }
 
   private readonly refineHost: RefineBackend = ((be: WebGpuBackend): RefineBackend => ({
@@ -641,7 +679,7 @@ export class WebGpuBackend implements WebGpuOwner {
       if (dm.kind !== 'dia') throw new UnsupportedError("WebGPU resident CG: the Chebyshev preconditioner's inverse diagonal must be a one-diagonal DIA matrix");
       dinv = { buffer: dm.values };
     }
-    return residentChebyshevCg(poly, (c) => this.scalar(b.dtype, c, 'a Chebyshev coefficient'))(G, A, dinv, b, options);
+    return this.afterPrewarm(() => residentChebyshevCg(poly, (c) => this.scalar(b.dtype, c, 'a Chebyshev coefficient'))(G, A, dinv, b, options));
   }
 
   /** BiCGSTAB that stays on the GPU (src/webgpu/bicgstab.ts), as cgResident. */

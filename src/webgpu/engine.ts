@@ -156,8 +156,10 @@ export class Engine {
   /** Bind groups the cache keeps at most, the least recently used dropped first (a solve's blocks use a few hundred); lowered for tests. */
   bindGroupsKept = 4096;
   private readonly pipelines = new Map<string, GPUComputePipeline>();
-  /** keys of pipelines prewarm() is making */
-  private readonly compiling = new Set<string>();
+  /** shader modules by kernel and dtype */
+  private readonly modules = new Map<string, GPUShaderModule>();
+  /** pipelines prewarm() is making, by key: each settles when Dawn answers (or the engine is abandoned) */
+  private readonly compiling = new Map<string, { settled: Promise<void>; settle: () => void }>();
   /** by pipeline, slot and buffers; the least recently used first */
   private readonly bindGroups = new Map<string, { group: GPUBindGroup; ids: number[] }>();
   /** the keys of bindGroups that name each buffer (by idOf), so a destroyed one's go with it */
@@ -302,25 +304,55 @@ export class Engine {
   prewarm(name: KernelName, dt: DType, constants: Record<string, number> = {}, entry = 'main'): void {
     const { key, descriptor } = this.pipelineDescriptor(name, dt, constants, entry);
     if (this.pipelines.has(key) || this.compiling.has(key)) return;
-    this.compiling.add(key);
+    let settle!: () => void;
+    const settled = new Promise<void>((res) => (settle = res));
+    const entryOf = { settled, settle };
+    this.compiling.set(key, entryOf);
+    const done = () => {
+      if (this.compiling.get(key) === entryOf) this.compiling.delete(key);
+      settle();
+    };
     this.device.createComputePipelineAsync(descriptor()).then(
       (p) => {
-        this.compiling.delete(key);
-        if (!this.pipelines.has(key)) this.pipelines.set(key, p);
+        // not after abandon() (a lost device's pipeline), nor over one a dispatch made meanwhile
+        if (this.compiling.get(key) === entryOf && !this.pipelines.has(key)) this.pipelines.set(key, p);
+        done();
       },
-      () => this.compiling.delete(key),
+      done,
     );
+  }
+
+  /**
+   * Settles once every pipeline prewarm() is making now is made (or failed: a dispatch then makes it);
+   * null where none is. A solve awaits it before its first dispatch: one that came first would make its
+   * pipeline again, synchronously, while Dawn's thread compiles the same.
+   */
+  prewarmed(): Promise<void> | null {
+    if (this.compiling.size === 0) return null;
+    return Promise.all([...this.compiling.values()].map((c) => c.settled)).then(() => undefined);
+  }
+
+  /**
+   * A kernel's shader module in a dtype, made once: its entry points and override constants share it
+   * (Dawn parses the WGSL on the calling thread, also for createComputePipelineAsync: 12 modules,
+   * 20–27 ms of an H100 host's first solve of poisson3D(128), where 8 sources were distinct).
+   */
+  private shaderModule(name: KernelName, dt: DType): GPUShaderModule {
+    const key = `${name}/${dt}`;
+    let m = this.modules.get(key);
+    if (!m) {
+      const src = wgslSources();
+      const code = (SUBGROUP_KERNELS.has(name) ? 'enable subgroups;\n' : '') + src[`dt_${dt}`] + src[name];
+      m = this.device.createShaderModule({ code, label: key });
+      this.modules.set(key, m);
+    }
+    return m;
   }
 
   private pipelineDescriptor(name: KernelName, dt: DType, constants: Record<string, number>, entry: string): { key: string; descriptor: () => GPUComputePipelineDescriptor } {
     const ck = Object.entries(constants).map(([k, v]) => `${k}=${v}`).join(',');
     const key = `${name}/${dt}/${ck}/${entry}`;
-    const descriptor = () => {
-      const src = wgslSources();
-      const code = (SUBGROUP_KERNELS.has(name) ? 'enable subgroups;\n' : '') + src[`dt_${dt}`] + src[name];
-      const module = this.device.createShaderModule({ code, label: `${name}/${dt}` });
-      return { layout: 'auto' as const, label: key, compute: { module, entryPoint: entry, constants } };
-    };
+    const descriptor = () => ({ layout: 'auto' as const, label: key, compute: { module: this.shaderModule(name, dt), entryPoint: entry, constants } });
     return { key, descriptor };
   }
 
@@ -722,6 +754,9 @@ export class Engine {
     this.slots = 0;
     this.toDestroy = [];
     this.pipelines.clear();
+    this.modules.clear();
+    // a solve awaiting prewarmed() goes on (and meets the lost device), whether or not Dawn answers
+    for (const c of this.compiling.values()) c.settle();
     this.compiling.clear();
     this.bindGroups.clear();
     this.bindGroupsOf.clear();

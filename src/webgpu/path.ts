@@ -8,6 +8,8 @@
 import type { CostProfile } from '../path.js';
 import { DIA_MAX_DIAGONALS } from '../formats/diagonal-scan.js';
 import type { DType } from '../dtype.js';
+import type { SparseMatrix } from '../formats/index.js';
+import type { Preconditioner, SolverOps } from '../solvers/ops.js';
 import { DevicePath } from '../device-path.js';
 import { WebGpuBackend, type WebGpuBackendOptions, type WebGpuUnavailable } from './backend.js';
 import type { WebGpuDense } from './dense.js';
@@ -73,6 +75,12 @@ export class WebGpuPath extends DevicePath<WebGpuMatrix, WebGpuVector, WebGpuDen
       maxStorageBufferBindingSize: this.backend.maxStorageBufferBindingSize,
       maxBufferSize: c.maxBufferSize,
     };
+  }
+
+  /** The device path's, after starting to make the pipelines a solve of A runs (WebGpuBackend.prewarmSolve), while the host goes on. */
+  override solverOps(A: WebGpuMatrix, host: SparseMatrix, preconditioner: Preconditioner): SolverOps<WebGpuVector> & { dispose(): void } {
+    this.backend.prewarmSolve(A);
+    return super.solverOps(A, host, preconditioner);
   }
 
   lostError(what: string): Error {
