@@ -1,14 +1,15 @@
 /**
  * What a WebGPU user sees first and after (Dawn + SwiftShader in Node):
- * - a fresh runtime's first rt.solve makes none of its pipelines on the calling thread: the path starts
+ * - a fresh runtime's first rt.solve of a matrix of PREWARM_SOLVE_FROM rows or more makes none of its
+ *   pipelines on the calling thread: the path starts
  *   making them (createComputePipelineAsync) when A's solver operations are made, while the host reads
  *   A's structure, and the solve waits for them (WebGpuBackend.prewarmSolve) — for the f64 defaults
  *   (DIA with byte values, CG + Jacobi), the fused Chebyshev-CG, and an f32 A (refined through its
  *   double-single copy: that copy's product, made by the refinement's first use, excepted);
- * - N solves of one handle in a loop hold no more GPU buffers, GPU bytes or host memory than the
+ * - N solves of one handle in a loop (6) hold no more GPU buffers, GPU bytes or host memory than the
  *   second did: what a solve makes, it reuses or frees (counted at Dawn's GPUDevice.createBuffer and
  *   GPUBuffer.destroy, and by the host's arrayBuffers after a full collection).
- * The answers are checked against an f64 residual computed here.
+ * The answers' residuals are checked against an f64 one computed here.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setFlagsFromString } from 'node:v8';
@@ -18,6 +19,7 @@ import { createRuntime } from '../src/runtime/runtime.js';
 import { poisson3D } from '../src/generators/poisson.js';
 import type { CSRMatrix } from '../src/formats/csr.js';
 import type { WebGpuPath } from '../src/webgpu/path.js';
+import { PREWARM_SOLVE_FROM } from '../src/webgpu/backend.js';
 import { pointDawnAtSwiftShader } from './webgpu-helpers.js';
 
 pointDawnAtSwiftShader();
@@ -71,7 +73,8 @@ function relativeResidual(A: CSRMatrix, x: ArrayLike<number>, b: ArrayLike<numbe
 }
 
 describe("a fresh runtime's first WebGPU rt.solve makes its pipelines in the background", () => {
-  const P = poisson3D(20);
+  // PREWARM_SOLVE_FROM rows; three iterations (SwiftShader is slow)
+  const P = poisson3D(32);
   const cases = [
     { what: 'f64 defaults (CG + Jacobi, DIA of byte values)', dtype: 'f64', options: {}, method: 'cg', preconditioner: 'jacobi' },
     { what: "f64, the fused Chebyshev-CG ('chebyshev')", dtype: 'f64', options: { preconditioner: 'chebyshev' }, method: 'cg', preconditioner: 'chebyshev' },
@@ -84,16 +87,18 @@ describe("a fresh runtime's first WebGPU rt.solve makes its pipelines in the bac
         const A = P.astype(c.dtype);
         const b = new Float64Array(A.rows).map((_, i) => 1 + (i % 7) / 8);
         made.sync.length = made.background.length = 0;
-        const r = await rt.solve(rt.upload(A), b, { path: 'webgpu', tol: 1e-8, ...c.options });
+        const r = await rt.solve(rt.upload(A), b, { path: 'webgpu', maxIter: 3, ...c.options });
         expect(r.path).toBe('webgpu');
-        expect([r.method, r.preconditioner]).toEqual([c.method, c.preconditioner]);
-        expect(r.converged).toBe(true);
-        expect(relativeResidual(P, r.x, b)).toBeLessThanOrEqual(1e-8);
+        expect([r.method, r.preconditioner, r.iterations]).toEqual([c.method, c.preconditioner, 3]);
+        // the residual the solve reports is its answer's
+        const rel = relativeResidual(P, r.x, b);
+        expect(Math.abs(rel - r.relativeResidual)).toBeLessThanOrEqual(1e-6 * rel);
         // every pipeline came from the background, none was made twice; but for an f32 A the product of
         // its double-single copy, which the refinement makes on its first use (and then runs at once)
         expect(made.sync.length).toBeLessThanOrEqual(c.dtype === 'f32' ? 1 : 0);
         for (const l of made.sync) expect(l).toMatch(/^(dia\w*|csr\w*|sell|ell|hyb)\/f64\/\/main$/);
         expect(made.background.length).toBeGreaterThan(5);
+        expect(P.rows).toBeGreaterThanOrEqual(PREWARM_SOLVE_FROM);
         expect(new Set(made.background).size).toBe(made.background.length);
       } finally {
         rt.dispose();
@@ -113,7 +118,7 @@ describe('N WebGPU solves of one handle hold what the second held', () => {
       const be = (rt.pathById('webgpu') as WebGpuPath).backend;
       const after: { buffers: number; bytes: number; resident: number; host: number }[] = [];
       let last: Float64Array | null = null;
-      for (let s = 0; s < 8; s++) {
+      for (let s = 0; s < 6; s++) {
         const r = await rt.solve(h, b, { path: 'webgpu', method: 'cg', preconditioner: 'jacobi', maxIter: 2 });
         expect([r.iterations, r.reason]).toEqual([2, 'maxIter']);
         // the same two iterations each time: the same answer, bit for bit
@@ -131,8 +136,8 @@ describe('N WebGPU solves of one handle hold what the second held', () => {
         expect(a.bytes).toBeLessThanOrEqual(second.bytes);
         expect(a.resident).toBeLessThanOrEqual(second.resident);
       }
-      // host memory: six more solves, less than one vector more (each solve moves 3 of them: b, x and its mapping)
-      expect(after[7].host - after[1].host).toBeLessThan(P.rows * 8);
+      // host memory: four more solves, less than one vector more (each solve moves 3 of them: b, x and its mapping)
+      expect(after[5].host - after[1].host).toBeLessThan(P.rows * 8);
     } finally {
       rt.dispose();
     }

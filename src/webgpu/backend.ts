@@ -198,9 +198,12 @@ export class WebGpuBackend implements WebGpuOwner {
    * still works before the solve's first dispatch (rt.solve's structure pass). Each was made on first
    * use, the solve waiting: 12 for poisson3D(128) f64, 0.1–0.2 s of an H100 host's first solve where
    * the driver's shader cache is cold. The solves wait for them (afterPrewarm), not make them again.
+   * Not below PREWARM_SOLVE_FROM rows: there the host has little to do before the first dispatch, and
+   * the set (a few pipelines more than one solve runs) costs more than it hides where compiling is slow
+   * and cores few (Dawn + SwiftShader on 2 cores: runtime-webgpu's CG test of 900 rows 13 → 28 s).
    */
   prewarmSolve(A: WebGpuMatrix): void {
-    if (this.disposed || this.lost || A.disposed || !wgslLoaded()) return;
+    if (this.disposed || this.lost || A.disposed || A.rows < PREWARM_SOLVE_FROM || !wgslLoaded()) return;
     const e = this.engine;
     const dt = A.dtype;
     const wide = wideType(dt);
@@ -1018,6 +1021,9 @@ export class WebGpuBackend implements WebGpuOwner {
   }
 }
 
+
+/** Rows from which WebGpuBackend.prewarmSolve starts a solve's pipelines in the background. */
+export const PREWARM_SOLVE_FROM = 1 << 15;
 
 /** Solver work vectors the pool keeps at most (WebGpuBackend.recycle): a refined CG solve uses 10 of one size. */
 const SCRATCH_POOL_MAX = 16;
