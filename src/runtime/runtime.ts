@@ -7,7 +7,7 @@ import { ADD_OPTION_KEYS, GEMM_OPTION_KEYS, TRANSPOSE_OPTION_KEYS } from './dens
 import { allocValues, componentBytes, components, elementBytes, isComplex, type DType, type Scalar, type ValueArray, assertDType } from '../dtype.js';
 import { DisposedError, GpuUnavailableError, InputRangeError, InputTypeError, MemoryLimitError, OptionError, PaddingLimitError, ShapeError, UnsupportedError, SimdglError } from '../errors.js';
 import type { SpmvScalars } from '../backend-types.js';
-import { convert, type FormatName, type SparseMatrix } from '../formats/index.js';
+import { convert, FORMATS, type FormatName, type SparseMatrix } from '../formats/index.js';
 import { ownedCopyCanonical, sparseMatrix } from '../formats/owned.js';
 import { DenseMatrix } from '../formats/dense.js';
 import { compactValues, type DIAMatrix } from '../formats/dia.js';
@@ -18,8 +18,8 @@ import type { AutoSolveOptions, Backend, Capabilities, ExplainSolveOptions, Gmre
 import { AUTO_SOLVE_OPTION_KEYS, EXPLAIN_SOLVE_OPTION_KEYS, GMRES_OPTION_KEYS, PRECONDITIONER_OPTION_KEYS } from './options.js';
 import { PreconditionerHandle } from './preconditioner.js';
 import { chooseDirect, chooseSolve, DIRECT_MAX_N, looseNormsOf, seedScaledLooseNorms, SOLVE_METHODS, type DirectEstimate, type PathSolveInfo, type SolveExplanation, type SolveMethod } from '../solvers/solve.js';
-import { checkPreconditionerOptions, planPreconditioner, type PreconditionerKind, type PreconditionerOptions, type PreconditionerPlan } from '../solvers/precond/index.js';
-import { constantInverseDiagonal } from '../solvers/precond/jacobi.js';
+import { checkPreconditionerOptions, planPreconditioner, structuralRefusal, type PreconditionerKind, type PreconditionerOptions, type PreconditionerPlan } from '../solvers/precond/index.js';
+import { constantInverseDiagonal, inverseDiagonal } from '../solvers/precond/jacobi.js';
 import { solveStructure, type SolveStructure } from '../solvers/structure.js';
 import { isPrivateCanonical, markPrivateCanonical, type CSRMatrix } from '../formats/csr.js';
 import { DenseHandle, inOrder, MatrixHandle, ResidentVector, type HandleOwner } from './handles.js';
@@ -528,10 +528,13 @@ export class Runtime implements HandleOwner {
    */
   private explainSpmv(A: MatrixHandle | SparseMatrix, options: { format?: FormatName; x?: VectorLike; readBack?: boolean }, measureDevices: boolean): Explanation {
     checkBoolean('explain', 'readBack', options.readBack);
-    if (options.x instanceof ResidentVector) this.own(options.x, 'explain: x').live();
-    else if (options.x !== undefined) vectorData(options.x, 'explain: x');
+    // the format as upload takes it (explain explained 'xyz', 42 or 'CSR' as "no xyz kernel")
+    if (options.format != null && !FORMATS.includes(options.format)) throw new UnsupportedError(`explain: unknown format ${shownValue(options.format)}, expected one of ${FORMATS.join(', ')}`);
     const handle = A instanceof MatrixHandle || A instanceof ResidentVector || A instanceof DenseHandle || A instanceof PreconditionerHandle ? this.matrixHandle(A, 'explain: A') : null;
     const host = handle ? (handle.canonicalCsr ?? handle.host) : sparseMatrix(A, 'explain: A');
+    // a user's x as rt.spmv(A, x) takes it: A's columns, its dtype (a 3-entry x explained A of 16 columns);
+    // rt.spmv's own calls pass the x it checked (Aᵀ's length for op 'T')
+    if (measureDevices && options.x !== undefined) this.operand(options.x, host.dtype, host.cols, 'explain: x');
     const features = this.featuresOf(host);
     const x = options.x;
     const bound = x instanceof ResidentVector ? x.pinned : null;
@@ -1562,6 +1565,13 @@ export class Runtime implements HandleOwner {
     const direct = o.method === 'direct' || d?.direct === true;
     const choice = chooseSolve(structure, this.pathSolveInfo(p, h), { method: o.method === 'direct' ? 'auto' : o.method, preconditioner: o.preconditioner, spd: o.spd });
     const [first, ...rest] = choice.candidates;
+    // a kind the caller gives that A's structure rules out is rt.solve's refusal (its setup's), not an
+    // explanation of a solve that never runs (gmres + ic0 of a nonsymmetric A; jacobi of a zero diagonal)
+    if (!direct && typeof o.preconditioner === 'string' && o.preconditioner !== 'auto') {
+      const refused = structuralRefusal(csr, structure, o.preconditioner);
+      if (refused) throw refused;
+      if (o.preconditioner === 'jacobi' && (structure.zeroDiagonals > 0 || !structure.finite)) inverseDiagonal(csr);
+    }
     const fallbacks = direct ? choice.candidates : rest;
     const reasons = [`path ${p.label}: ${o.path || this.forced ? 'asked for' : 'the path a resident SpMV of A runs on (explain spmv)'}`];
     if (o.method === 'direct') reasons.push(`method direct given by the caller: a sparse factorization on the host CPU, whatever the path${d?.estimate ? ` (${d.reason().replace(/^[^:]*: /, '')})` : ''}`);

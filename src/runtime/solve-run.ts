@@ -6,7 +6,7 @@
  */
 import { accurateResidualNorm, F64_RHS_RANGE, hostNorm, hostResidual, rhsExponentOf, scaleBy } from '../host-spmv.js';
 import { componentBytes, isComplex } from '../dtype.js';
-import { DisposedError, InputRangeError, MemoryLimitError, NotPositiveDefiniteError, ShapeError, SingularMatrixError, UnsupportedError } from '../errors.js';
+import { DisposedError, InputRangeError, MemoryLimitError, NotPositiveDefiniteError, ShapeError, SimdglError, SingularMatrixError, UnsupportedError } from '../errors.js';
 import type { CSRMatrix } from '../formats/csr.js';
 import type { Path, PathVector } from '../path.js';
 import type { AutoSolveOptions, SolveOutcome } from './options.js';
@@ -174,7 +174,8 @@ export async function solveAfterReads(rt: Runtime, start: SolveStart): Promise<S
     let prepared;
     try {
       prepared = await preconditionedOps(rt, p, s.h, s.csr, structure, cand, pc);
-    } catch (e) {
+    } catch (thrown) {
+      const e = cand.preconditioner === 'jacobi' ? jacobiRefusalOfA(thrown, csr, s.e, p) : thrown;
       // a preconditioner 'auto' chose whose setup A refuses — Jacobi of a diagonal whose inverse
       // overflows (A near 1e-310), IC(0) that no shift repairs: the candidate runs without one, where
       // rt.solve(A, b) threw the setup's error telling the caller to ask for 'none'
@@ -222,6 +223,32 @@ export async function solveAfterReads(rt: Runtime, start: SolveStart): Promise<S
     }
     nanFallback = undefined;
   }
+}
+
+/**
+ * Jacobi's refusal said in A's values, as the ShapeError Jacobi refuses with (which 'auto' answers with
+ * 'none'): the entry of the copy 2^-e·A a solve runs (solveMatrixOn: 7.5e-311 for A's 1e-10, on a GPU
+ * path that scales to max ≈ 1) or its inverse past double-single's range on the GPU (a WebGpuLimitError
+ * naming 1.3e60 for A's 1e-30, or 1e45 for an unscaled 1e-45, which 'auto' threw) is no value the caller
+ * gave. A's own refusal where its diagonal has one (a zero); else its entry of smallest modulus, whose
+ * inverse is the one past the range.
+ */
+function jacobiRefusalOfA(e: unknown, A: CSRMatrix, exponent: number, p: Path): unknown {
+  if (!(e instanceof ShapeError || (e instanceof SimdglError && e.code === 'E_GPU_LIMIT'))) return e;
+  inverseDiagonal(A);
+  const complex = isComplex(A.dtype);
+  let at = 0;
+  let min = Infinity;
+  for (let i = 0; i < A.rows; i++) {
+    for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) {
+      const m = A.colIdx[k] !== i ? Infinity : complex ? Math.hypot(A.values[2 * k], A.values[2 * k + 1]) : Math.abs(A.values[k]);
+      if (m < min) [at, min] = [k, m];
+    }
+  }
+  const i = A.colIdx[at];
+  const v = complex ? `${A.values[2 * at]} + ${A.values[2 * at + 1]}i` : `${A.values[at]}`;
+  const where = exponent !== 0 ? ` once A runs scaled by 2^${-exponent} (A's entries span more than the path holds)` : p.cost.kind === 'gpu' ? " (double-single holds f32's exponent)" : '';
+  return new ShapeError(`jacobi: the diagonal entry A[${i},${i}] is ${v}, whose inverse leaves the ${p.label} path's range${where}; use preconditioner: 'none'${p.cost.kind === 'gpu' ? " or path: 'cpu'" : ''}`);
 }
 
 /** A preconditioner handle's twin for solveMatrixOn's scaled copy hs of its matrix: the same kind and options, set up once on hs. */

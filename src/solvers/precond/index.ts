@@ -99,6 +99,26 @@ function nonFiniteAt(A: CSRMatrix): string {
 }
 
 /**
+ * The refusals of planPreconditioner that A's structure decides, before any setup: a kind that divides by
+ * A's values where A holds NaN or ±Inf, IC(0) of a matrix that is not Hermitian, Chebyshev without a
+ * Hermitian A and a positive diagonal. Null where the setup may run. explain('solve') gives them as
+ * rt.solve does (it explained gmres + ic0 of a nonsymmetric A that rt.solve refuses).
+ */
+export function structuralRefusal(A: CSRMatrix, s: SolveStructure, kind: PreconditionerKind): Error | null {
+  const hermitian = isComplex(A.dtype) ? 'Hermitian' : 'symmetric';
+  // NaN or ±Inf in A: every setup that reads A's off-diagonal values divides by them or sums them
+  // through — IC(0)/ILU(0) reported a breakdown 'even with the diagonal shifted', SSOR and AMG (±Inf on
+  // the diagonal) made the solve end 'breakdown', AMG read NaN as 'not symmetric'. Jacobi reads the
+  // diagonal alone (refusing a non-finite one itself); 'none' lets the solve end 'nan'
+  if (!s.finite && kind !== 'none' && kind !== 'jacobi') return new InputRangeError(`${kind}: ${nonFiniteAt(A)}; preconditioner 'none' (or 'auto') solves it, ending with reason 'nan'`);
+  if (kind === 'ic0' && !s.hermitian) return new UnsupportedError(`ic0: the matrix is not ${hermitian}; use 'ilu0'`);
+  if (kind === 'chebyshev' && (!s.hermitian || !s.positiveDiagonal)) {
+    return new UnsupportedError(`chebyshev: needs a ${hermitian} matrix with a positive diagonal (its eigenvalues are estimated as real and positive); use 'jacobi'`);
+  }
+  return null;
+}
+
+/**
  * The host setup of a preconditioner of a concrete kind for the canonical square CSR A (`kernels`: the
  * CPU path's sparse kernels, for AMG's setup). `bounds`: Chebyshev's interval [lo, hi] of D⁻¹A chosen
  * already (on a GPU path: runtime.ts, chebyshevPlan), `how` it was found, the ms that took, and D⁻¹
@@ -123,11 +143,8 @@ export function planPreconditioner(
     instantiate,
     ...(dispose ? { dispose } : {}),
   });
-  // NaN or ±Inf in A: every setup that reads A's off-diagonal values divides by them or sums them
-  // through — IC(0)/ILU(0) reported a breakdown 'even with the diagonal shifted', SSOR and AMG (±Inf on
-  // the diagonal) made the solve end 'breakdown', AMG read NaN as 'not symmetric'. Jacobi reads the
-  // diagonal alone (refusing a non-finite one itself); 'none' lets the solve end 'nan'
-  if (!s.finite && o.kind !== 'none' && o.kind !== 'jacobi') throw new InputRangeError(`${o.kind}: ${nonFiniteAt(A)}; preconditioner 'none' (or 'auto') solves it, ending with reason 'nan'`);
+  const refused = structuralRefusal(A, s, o.kind);
+  if (refused) throw refused;
   switch (o.kind) {
     case 'none':
       return plan('none', 'none', (ops) => ({ method: 'copy', apply: (r, z) => ops.copy(r, z), dispose: () => {} }));
@@ -149,7 +166,6 @@ export function planPreconditioner(
       return plan('ssor', omega === 1 ? 'ssor (ω = 1: symmetric Gauss–Seidel)' : `ssor (ω = ${omega})`, (ops) => triangularPair(ops, 'ssor', f));
     }
     case 'ic0': {
-      if (!s.hermitian) throw new UnsupportedError(`ic0: the matrix is not ${isComplex(A.dtype) ? 'Hermitian' : 'symmetric'}; use 'ilu0'`);
       const F = ic0(A);
       if (!F) throw new UnsupportedError(`ic0: the factorization breaks down even with the diagonal shifted by 10·|aᵢᵢ|; use 'jacobi' or 'ilu0'`);
       const lower = triangle(F.L, true, false);
@@ -163,9 +179,6 @@ export function planPreconditioner(
       return plan('ilu0', `ilu0 (zero fill${shiftText(F.shift)}${F.why ? ` (${F.why})` : ''})`, (ops) => triangularPair(ops, 'ilu0', f), F.shift);
     }
     case 'chebyshev': {
-      if (!s.hermitian || !s.positiveDiagonal) {
-        throw new UnsupportedError(`chebyshev: needs a ${isComplex(A.dtype) ? 'Hermitian' : 'symmetric'} matrix with a positive diagonal (its eigenvalues are estimated as real and positive); use 'jacobi'`);
-      }
       const degree = o.degree ?? 4;
       let dinv: ValueArray | undefined = bounds?.dinv;
       let lo: number;
