@@ -19,8 +19,8 @@ export interface SolveStructure {
   /** whether every value is finite */
   finite: boolean;
   /**
-   * real, every off-diagonal ≤ 0 and every row weakly diagonally dominant: the sign pattern of a
-   * diffusion stencil or a graph Laplacian, where algebraic multigrid with the constant near-null
+   * real, every off-diagonal ≤ 0 and every row's diagonal itself (not its modulus) at least the sum of
+   * its off-diagonals' moduli: the sign pattern of a diffusion stencil or a graph Laplacian, where algebraic multigrid with the constant near-null
    * space works (src/solvers/amg/auto.ts)
    */
   laplacianLike: boolean;
