@@ -10,7 +10,7 @@ export interface HostIO<V> {
 
 import type { CSRMatrix } from '../formats/csr.js';
 import { accurateResidualNorm, hostNorm, hostResidual, hostResidualNorm, RHS_RANGE, rhsExponentOf, scaleBy } from '../host-spmv.js';
-import { InputRangeError } from '../errors.js';
+import { InputRangeError, SimdglError } from '../errors.js';
 import type { ValueArray } from '../dtype.js';
 import { bicgstab } from './krylov/bicgstab.js';
 import { cg, type CgDirection, type ResidualReplacement } from './krylov/cg.js';
@@ -119,7 +119,14 @@ export async function solveWithTrueResidual<V>(
   // a power of two, exactly, and x and the residual norm scaled back. Where the path refines, its ‖b‖,
   // measured as b goes up, says whether b is in range: no host pass over b (2 M entries: ≈ 10 ms of the
   // H100 machine's host before the GPU had any work); the host's only where the path's is out of range
-  const R = refinesOnPath(o) ? await ops.refinement?.(b, o.x0, RHS_RANGE) : undefined;
+  let R: PathRefinement<V> | undefined;
+  try {
+    R = refinesOnPath(o) ? await ops.refinement?.(b, o.x0, RHS_RANGE) : undefined;
+  } catch (e) {
+    if (!x0NotHeld(e, o.x0)) throw e;
+    o = { ...o, x0: undefined };
+    R = await ops.refinement?.(b, undefined, RHS_RANGE);
+  }
   if (R) return certified(await solveScaled(ops, io, A, b, run, o, R), A, b, o.tol, R.bnorm);
   const bnorm = hostNorm(b);
   const e = rhsExponentOf(b, bnorm);
@@ -221,6 +228,15 @@ function refinesOnPath(o: { single: boolean; tol?: number }): boolean {
   return !o.single || (o.tol ?? 1e-8) < SINGLE_INNER_TOL;
 }
 
+/**
+ * Whether `e` is a path's refusal of x0's values (a GPU path's f32 exponent: x0 ≈ 1e40 for b ≈ 1 was a
+ * WebGpuLimitError "the value 1e+40 is outside the f32 range", where the CPU path's noStart drops such a
+ * start): x0 is then no start, as one whose residual passes ‖b‖ by 2^52 is, and the solve starts from 0.
+ */
+function x0NotHeld(e: unknown, x0: Float64Array | undefined): boolean {
+  return x0 !== undefined && e instanceof SimdglError && e.code === 'E_GPU_LIMIT';
+}
+
 /** solveWithTrueResidual for b in range; `made`: the path's refinement of this b, already set up. */
 async function solveScaled<V>(
   ops: SolverOps<V>,
@@ -232,7 +248,14 @@ async function solveScaled<V>(
   made?: PathRefinement<V>,
 ): Promise<TrueSolveResult> {
   const tol = o.tol ?? 1e-8;
-  let onPath = made ?? (refinesOnPath(o) ? await ops.refinement?.(b, o.x0) : undefined);
+  let onPath = made;
+  try {
+    onPath ??= refinesOnPath(o) ? await ops.refinement?.(b, o.x0) : undefined;
+  } catch (e) {
+    if (!x0NotHeld(e, o.x0)) throw e;
+    o = { ...o, x0: undefined };
+    onPath = await ops.refinement?.(b, undefined);
+  }
   if (onPath && o.x0 && noStart(onPath.rnorm, onPath.bnorm, o.single)) {
     onPath.dispose();
     o = { ...o, x0: undefined };
