@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CSRMatrix, poisson3D, randomMatrix, type Runtime } from '../src/index.js';
 import { CpuSparseSession } from '../src/cpu/spgemm.js';
 import { onePerRow } from '../src/cpu/prolong.js';
+import { knownLongestRow } from '../src/formats/csr.js';
 import { strengthAggregation } from '../src/solvers/amg/aggregate.js';
 import { fitCandidates } from '../src/solvers/amg/tentative.js';
 import { lanczosStart } from '../src/solvers/precond/chebyshev.js';
@@ -153,6 +154,62 @@ describe('AMG smoothed prolongator with one entry per row of T (src/cpu/prolong.
       expect(rt2.memoryInUse).toBeLessThanOrEqual(before);
     } finally {
       session.dispose();
+    }
+  });
+
+  it("the setup's chain in one session — the constant by ones(), smoothed in place, D⁻¹ and the aggregates read where the session made them (D⁻¹ copied on the pool) — gives the bits of the same calls on host copies, on 1 and 2 threads; longest rows recorded; its vectors freed by release and dispose", () => {
+    // 19 683 rows (odd, over the pool floor): the pool's copies split unevenly
+    const A = poisson3D(27);
+    for (const rt of [rt1, rt2]) {
+      const label = `${rt === rt1 ? 1 : 2} threads`;
+      const before = rt.memoryInUse;
+      const chain = new CpuSparseSession(rt.cpuBackend);
+      const free = chain.retain();
+      const host = new CpuSparseSession(rt.cpuBackend);
+      try {
+        const inPlace = rt.cpuBackend.heap.shared;
+        const x = chain.ones(A.rows);
+        expect(x.buffer instanceof ArrayBuffer, label).toBe(!inPlace);
+        expect(Array.from(x).every((v) => v === 1), label).toBe(true);
+        const xHost = new Float64Array(A.rows).fill(1);
+        const spy = vi.spyOn(rt.cpuBackend, 'runChunksSync');
+        chain.gaussSeidelOnZero(A, x, 2);
+        host.gaussSeidelOnZero(A, xHost, 2);
+        expect(Array.from(x), label).toEqual(Array.from(xHost));
+        const { dinv } = chain.diagonal(A);
+        const { agg, count } = chain.aggregate(A, 0.02);
+        expect(Array.from(agg), label).toEqual(Array.from(strengthAggregation(A, 0.02).agg));
+        const lanczos = chain.lanczosBounds(A, dinv, 15);
+        expect(host.lanczosBounds(A, dinv.slice(), 15), label).toEqual(lanczos);
+        const w = -4 / 3 / lanczos.max;
+        const got = chain.smoothedTentative(A, agg, count, x, dinv, w)!;
+        const want = host.smoothedTentative(A, agg.slice(), count, xHost.slice(), dinv.slice(), w)!;
+        // with views: D⁻¹ for Lanczos and for the tentative prolongator's scale copied on the pool, x and agg read in place
+        const copies = spy.mock.calls.filter(([k]) => String(k).startsWith('copy_')).map(([k]) => k);
+        spy.mockRestore();
+        expect(copies, label).toEqual(inPlace ? ['copy_f64', 'copy_f64'] : []);
+        sameBits(want.P, got.P, label);
+        expect(Array.from(got.coarse), label).toEqual(Array.from(want.coarse));
+        // the vectors handed in and out unchanged by the kernels that read them
+        expect(Array.from(x), label).toEqual(Array.from(xHost));
+        expect(Array.from(agg), label).toEqual(Array.from(strengthAggregation(A, 0.02).agg));
+        // the products' longest rows, recorded for the WebGPU kernel choice, are theirs
+        const R = chain.transpose(got.P);
+        for (const M of [got.P, R]) {
+          let longest = 0;
+          for (let i = 0; i < M.rows; i++) longest = Math.max(longest, M.rowPtr[i + 1] - M.rowPtr[i]);
+          expect(knownLongestRow(M), label).toBe(longest);
+        }
+        const held = rt.memoryInUse;
+        chain.release(x);
+        chain.release(agg);
+        if (inPlace) expect(rt.memoryInUse, label).toBeLessThan(held);
+      } finally {
+        host.dispose();
+        chain.dispose();
+        free();
+      }
+      expect(rt.memoryInUse, label).toBe(before);
     }
   });
 

@@ -97,8 +97,10 @@ const perPlain = (p120 - p20) / 100;
 // through the runtime's internals, the cycle on the WebGPU path's solver operations, and each of its
 // operators alone (the same uploads): ms per application from 20 back to back, one scalar read after
 // (host recording and that read's round trip included), and each operator's GPU time by timestamps.
-const internal = rt as unknown as { sparseKernels: SparseKernels; paths: Path[]; solveStructureOf(h: MatrixHandle): { csr: CSRMatrix; structure: SolveStructure }; matrixOn(h: MatrixHandle, p: Path, op: 'N'): PathMatrix };
-const { csr, structure } = internal.solveStructureOf(h);
+const internal = rt as unknown as { sparseKernels: SparseKernels; paths: Path[]; solveStructureOf(h: MatrixHandle): { csr: CSRMatrix; structureIn(): SolveStructure }; matrixOn(h: MatrixHandle, p: Path, op: 'N'): PathMatrix };
+const analysis = internal.solveStructureOf(h);
+const csr = analysis.csr;
+const structure = analysis.structureIn();
 const H = amgSetup(csr, structure, internal.sparseKernels).hierarchy;
 const path = internal.paths.find((p) => p.id === 'webgpu')!;
 const ops = path.solverOps(internal.matrixOn(h, path, 'N'), csr, 'none');

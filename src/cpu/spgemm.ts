@@ -1,6 +1,6 @@
 import { components, type DType } from '../dtype.js';
 import { MemoryLimitError, ShapeError } from '../errors.js';
-import { CSRMatrix, validateCanonical } from '../formats/csr.js';
+import { CSRMatrix, markLongestRow, validateCanonical } from '../formats/csr.js';
 import { checkPointers, checkValueArray } from '../formats/common.js';
 import { reserveMemory } from '../memory-budget.js';
 import type { SparseSession } from '../solvers/amg/spgemm.js';
@@ -34,6 +34,8 @@ export interface Resident {
   sd?: Region;
   /** a product kept past the session (retain): release() and dispose() leave its regions */
   held?: boolean;
+  /** its longest row, where a pass measured it (keep()) */
+  longest?: number;
 }
 
 /**
@@ -51,6 +53,12 @@ export class CpuSparseSession implements SparseSession {
   private readonly uploads = new Map<CSRMatrix, Resident>();
   /** the regions kept since retain() (products, the setup's D⁻¹), which outlive the session */
   private held: Held[] | null = null;
+  /**
+   * Vectors handed out as views of regions here (ones(), aggregate()'s agg, the kept D⁻¹), where the
+   * memory is shared (a growth detaches no view): a later kernel reads each there, or copies it on the
+   * pool, instead of copying it from the host on this thread; `own`: the session frees the region
+   */
+  private readonly vectors = new Map<Float64Array | Int32Array, { region: Region; own: boolean }>();
   constructor(private readonly backend: CpuBackend) {}
 
   /** after retain(), where the memory is shared (a growth detaches no view): results are views of regions kept with the products */
@@ -211,21 +219,23 @@ export class CpuSparseSession implements SparseSession {
     // T where the product reads it: its row pointers, columns (agg) and values, never on the host
     const T: Resident = { rows: n, cols: count, nnz: n, cc: 1, ptr: 0, idx: 0, val: 0, regions: [] };
     const work: Region[] = [];
+    const scratch = (bytes: number): Region => {
+      const r = backend.heap.alloc(bytes);
+      work.push(r);
+      return r;
+    };
     try {
-      const [bv, nr, sc, out] = [8 * n, 8 * count, 8 * n, 16 * chunks].map((bytes) => {
-        const r = backend.heap.alloc(bytes);
-        work.push(r);
-        return r;
-      });
+      const [nr, out] = [scratch(8 * count), scratch(16 * chunks)];
       const [tp, ti, tv] = [4 * (n + 1), 4 * n, 8 * n].map((bytes) => this.alloc(T, bytes));
       [T.ptr, T.idx, T.val] = [tp.ptr, ti.ptr, tv.ptr];
-      for (const r of [ti, bv, sc]) this.backend.prefault(r);
-      ti.view('i32', n).set(agg);
-      bv.view('f64', n).set(b);
-      sc.view('f64', n).set(dinv);
-      if (backend.kernel('amg_tentative_norms')(ti.ptr, bv.ptr, nr.ptr, n, count) > 0) return undefined;
+      // agg and b read where they are when the session handed them out (the fill writes T's columns
+      // from agg), else copied in; the scale is overwritten (w·D⁻¹), so always a copy
+      const ag = this.regionOf(agg) ?? this.filled(ti, agg);
+      const bv = this.regionOf(b) ?? this.filled(scratch(8 * n), b);
+      const sc = this.filled(scratch(8 * n), dinv);
+      if (backend.kernel('amg_tentative_norms')(ag.ptr, bv.ptr, nr.ptr, n, count) > 0) return undefined;
       const coarse = nr.view('f64', count).slice();
-      backend.runChunksSync('amg_tentative_fill', [ti.ptr, bv.ptr, nr.ptr, a.ptr, w, sc.ptr, tp.ptr, ti.ptr, tv.ptr, out.ptr], bounds, 9);
+      backend.runChunksSync('amg_tentative_fill', [ag.ptr, bv.ptr, nr.ptr, a.ptr, w, sc.ptr, tp.ptr, ti.ptr, tv.ptr, out.ptr], bounds, 9);
       const widest = out.view('i32', 4 * chunks).reduce((m, x, k) => (k % 4 === 0 ? Math.max(m, x) : m), 0);
       if (widest > WIDEST) return { P: this.keep(this.multiply(a, T, sc.ptr)), coarse };
       const P: Resident = { rows: n, cols: count, nnz: 0, cc: 1, ptr: 0, idx: 0, val: 0, regions: [] };
@@ -303,8 +313,7 @@ export class CpuSparseSession implements SparseSession {
     try {
       // the start vector by a kernel, then s = √D⁻¹, u and y = 0 on the pool (JavaScript loops over a
       // large level's rows took tens of ms of the setup's one thread)
-      B.prefault(regions[0]);
-      regions[0].view('f64', n).set(dinv);
+      this.filled(regions[0], dinv);
       const c0 = 1 / Math.sqrt(B.kernel('lanczos_start')(regions[1].ptr, n));
       const u = regions[3].ptr;
       B.runClaimedSync('lanczos_scale', [regions[0].ptr, regions[1].ptr, u, regions[2].ptr], bounds);
@@ -363,6 +372,7 @@ export class CpuSparseSession implements SparseSession {
       B.runChunksSync('amg_diagonal', [M.ptr, M.idx, M.val, dr.ptr, M.sd.ptr, out.ptr], bounds, 5);
       const bad = out.view('i32', 4 * chunks).reduce((s, x, k) => (k % 4 === 0 ? s + x : s), 0);
       const dinv = dr.view('f64', n);
+      if (keep) this.vectors.set(dinv, { region: dr, own: false });
       return { dinv: keep ? dinv : dinv.slice(), positive: n > 0 && bad === 0 };
     } finally {
       if (!keep) dr.dispose();
@@ -385,6 +395,7 @@ export class CpuSparseSession implements SparseSession {
     const ag = B.heap.alloc(4 * n || 4);
     const bb = B.heap.alloc(4 * (nb + 1));
     const counts = B.heap.alloc(8 * nb);
+    let kept = false;
     try {
       bb.view('i32', nb + 1).set(blocks);
       const args = [M.ptr, M.idx, M.val, M.sd!.ptr, theta, ag.ptr];
@@ -404,9 +415,15 @@ export class CpuSparseSession implements SparseSession {
       B.runClaimedSync('amg_aggregate_join', args, byRow);
       B.runChunksSync('amg_aggregate_rest', [...args, bb.ptr, counts.ptr], byBlock);
       B.runChunksSync('amg_aggregate_final', [ag.ptr, bb.ptr, bases()], byBlock);
-      return { agg: ag.view('i32', n).slice(), count };
+      // a view of its region where views stay valid (the tentative prolongator reads it there), else a copy
+      if (!B.heap.shared) return { agg: ag.view('i32', n).slice(), count };
+      const agg = ag.view('i32', n);
+      this.vectors.set(agg, { region: ag, own: true });
+      kept = true;
+      return { agg, count };
     } finally {
-      for (const r of [ag, bb, counts]) r.dispose();
+      for (const r of [bb, counts]) r.dispose();
+      if (!kept) ag.dispose();
     }
   }
 
@@ -421,23 +438,30 @@ export class CpuSparseSession implements SparseSession {
     const nb = blocks.length - 1;
     const chunks = nb === 1 ? 1 : B.threads;
     const byBlock = Int32Array.from({ length: chunks + 1 }, (_, c) => Math.round((c * nb) / chunks));
-    const regions = [8 * n, 8 * n, 4 * (nb + 1)].map((bytes) => B.heap.alloc(bytes || 8));
+    // x in place where the session handed it out (ones()), else a copy in and back
+    const here = this.regionOf(x);
+    const regions = [here ? 0 : 8 * n, 8 * n, 4 * (nb + 1)].map((bytes) => B.heap.alloc(bytes || 8));
     try {
-      const [xr, xo, bb] = regions;
-      B.prefault(xr);
-      xr.view('f64', n).set(x);
+      const [, xo, bb] = regions;
+      const xr = here ?? this.filled(regions[0], x);
       bb.view('i32', nb + 1).set(blocks);
       for (let s = 0; s < 2 * sweeps; s++) {
         if (nb > 1) B.runChunksSync('amg_copy_blocks', [xr.ptr, xo.ptr, bb.ptr], byBlock);
         B.runChunksSync('gauss_seidel_zero_blocks', [M.ptr, M.idx, M.val, xr.ptr, xo.ptr, bb.ptr, s % 2 === 0 ? 1 : 0], byBlock);
       }
-      x.set(xr.view('f64', n));
+      if (!here) x.set(xr.view('f64', n));
     } finally {
       for (const r of regions) r.dispose();
     }
   }
 
-  release(M: CSRMatrix): void {
+  release(M: CSRMatrix | Float64Array | Int32Array): void {
+    if (!(M instanceof CSRMatrix)) {
+      const v = this.vectors.get(M);
+      if (v?.own) v.region.dispose();
+      this.vectors.delete(M);
+      return;
+    }
     const r = this.uploads.get(M);
     if (r) drop(r);
     this.uploads.delete(M);
@@ -446,6 +470,43 @@ export class CpuSparseSession implements SparseSession {
   dispose(): void {
     for (const r of this.uploads.values()) drop(r);
     this.uploads.clear();
+    for (const v of [...this.vectors.keys()]) this.release(v);
+  }
+
+  ones(n: number): Float64Array {
+    const B = this.backend;
+    if (!B.heap.shared) return new Float64Array(n).fill(1);
+    const r = B.heap.alloc(8 * n || 8);
+    B.prefault(r);
+    const v = r.view('f64', n).fill(1);
+    this.vectors.set(v, { region: r, own: true });
+    return v;
+  }
+
+  /** The region holding v, where the session handed v out as a view of it. */
+  private regionOf(v: Float64Array | Int32Array): Region | undefined {
+    const r = this.vectors.get(v)?.region;
+    return r && !r.isDisposed ? r : undefined;
+  }
+
+  /**
+   * Region r (fresh, at least v's bytes) with v's contents, returned: copied on the pool from the region
+   * holding v where the session handed it out, else faulted in on the pool and copied from the host here.
+   */
+  private filled(r: Region, v: Float64Array | Int32Array): Region {
+    const B = this.backend;
+    const n = v.length;
+    const from = this.regionOf(v);
+    if (from) {
+      const chunks = n < SPGEMM_POOL_FLOOR ? 1 : B.threads;
+      const bounds = Int32Array.from({ length: chunks + 1 }, (_, c) => Math.round((c * n) / chunks));
+      B.runChunksSync(v instanceof Float64Array ? 'copy_f64' : 'copy_f32', [from.ptr, r.ptr], bounds);
+      return r;
+    }
+    B.prefault(r);
+    if (v instanceof Float64Array) r.view('f64', n).set(v);
+    else r.view('i32', n).set(v);
+    return r;
   }
 
   retain(): () => void {
@@ -463,7 +524,9 @@ export class CpuSparseSession implements SparseSession {
   private keep(C: Resident): CSRMatrix {
     try {
       const views = this.keepsViews;
-      const M = hostCopy(C, 'f64', views);
+      // its longest row by a pass here: a WebGPU upload's kernel choice reads it (formats/csr.ts)
+      C.longest = this.backend.kernel('spgemm_longest')(C.ptr, C.rows);
+      const M = markLongestRow(hostCopy(C, 'f64', views), C.longest);
       if (views) {
         C.held = true;
         this.held!.push(C);
@@ -644,7 +707,7 @@ function refuseUnfit(A: Resident, B: Resident, backend: CpuBackend): void {
   const bytesEach = 4 + 8 * A.cc;
   const limit = Math.min(0x7fffffff, maxBytes / bytesEach);
   // B's width bounds its longest row: most products (an AMG setup's coarse levels) need no pass at all
-  if (A.nnz * B.cols <= limit || A.nnz * backend.kernel('spgemm_longest')(B.ptr, B.rows) <= limit) return;
+  if (A.nnz * B.cols <= limit || A.nnz * (B.longest ?? backend.kernel('spgemm_longest')(B.ptr, B.rows)) <= limit) return;
   const least = backend.kernel('spgemm_least')(A.ptr, A.idx, B.ptr, A.rows);
   if (least > limit) {
     throw new MemoryLimitError(least * bytesEach, `spgemm: the ${A.rows}×${B.cols} product has at least ${least} entries (${Math.ceil((least * bytesEach) / 1048576)} MiB), more than ${least > 0x7fffffff ? '32-bit row pointers index' : `the WebAssembly memory's limit of ${Math.floor(maxBytes / 1048576)} MiB holds`}`);

@@ -236,6 +236,24 @@ export function markPrivateCanonical(A: CSRMatrix): CSRMatrix {
   return A;
 }
 
+/**
+ * The longest row of library-made CSRs whose maker measured it where it ran (the AMG setup's products,
+ * by a WebAssembly pass): a path's kernel choice reads it rather than looping over 2 M row pointers in
+ * JavaScript (≈ 20 ms of the WebGPU AMG cycle's first upload on the H100 host).
+ */
+const longestRows = new WeakMap<CSRMatrix, number>();
+
+/** @internal Records the longest row of a CSR the library made and never changes (see longestRows). */
+export function markLongestRow(A: CSRMatrix, longest: number): CSRMatrix {
+  longestRows.set(A, longest);
+  return A;
+}
+
+/** @internal A's longest row where it was recorded (markLongestRow), else undefined. */
+export function knownLongestRow(A: CSRMatrix): number | undefined {
+  return longestRows.get(A);
+}
+
 /** @internal Whether A is such a private CSR (its arrays change no more: what is computed from them may be kept, or computed later). */
 export function isPrivateCanonical(A: CSRMatrix): boolean {
   return privateCanonical.has(A);

@@ -160,7 +160,8 @@ function build(A: CSRMatrix, session: SparseSession, kernels: SparseKernels, opt
   const t0 = performance.now();
   const { nearNullSpace, ...rest } = options;
   const o = { ...AMG_DEFAULTS, ...rest };
-  let B: Float64Array[] = nearNullSpace?.map(unitScaled) ?? [new Float64Array(A.rows).fill(1)];
+  // the constant where the kernels run: smoothed and read there, never copied on this thread
+  let B: Float64Array[] = nearNullSpace?.map(unitScaled) ?? [session.ones(A.rows)];
   // PyAMG's improve_candidates: the near-null space loses the components A damps least well, e.g.
   // near a Dirichlet boundary
   if (o.improveCandidates > 0) for (const b of B) session.gaussSeidelOnZero(A, b, o.improveCandidates);
@@ -189,6 +190,7 @@ function build(A: CSRMatrix, session: SparseSession, kernels: SparseKernels, opt
     const w = -4 / 3 / level.rho;
     const one = bs === 1 && B.length === 1 ? session.smoothedTentative(cur, agg, count, B[0], level.dinv, w) : undefined;
     let P: CSRMatrix;
+    const fine = B;
     if (one) [P, B] = [one.P, [one.coarse]];
     else {
       const fit = fitCandidates(agg, count, bs, B);
@@ -198,6 +200,7 @@ function build(A: CSRMatrix, session: SparseSession, kernels: SparseKernels, opt
       session.release(fit.T);
       B = fit.coarse;
     }
+    for (const v of [agg, ...fine]) session.release(v);
     // the products are canonical by construction and stay the library's: marked so, the cycle's uploads
     // do not validate them again
     markPrivateCanonical(P);

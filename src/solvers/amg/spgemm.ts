@@ -52,7 +52,8 @@ export interface SparseSession {
   diagonal(A: CSRMatrix): { dinv: Float64Array; positive: boolean };
   /**
    * strengthAggregation(A, theta, undefined, blocks) (src/solvers/amg/aggregate.ts: the same
-   * aggregates; blocks default to amgBlocks) where the kernels run
+   * aggregates; blocks default to amgBlocks) where the kernels run; agg may be a view of their memory,
+   * valid until release(agg) or dispose()
    */
   aggregate(A: CSRMatrix, theta: number, blocks?: Int32Array): { agg: Int32Array; count: number };
   /**
@@ -68,8 +69,14 @@ export interface SparseSession {
    * copy); the function returned frees them, after which those matrices must not be read
    */
   retain(): () => void;
-  /** frees M's copy */
-  release(M: CSRMatrix): void;
+  /**
+   * n ones (the default near-null space) where the kernels run when views of that memory stay valid
+   * (gaussSeidelOnZero then smooths it in place and smoothedTentative reads it there: no copies on the
+   * calling thread), else a host array; valid until release(v) or dispose()
+   */
+  ones(n: number): Float64Array;
+  /** frees M's copy, or a vector the session handed out (ones(), aggregate()'s agg: not read after) */
+  release(M: CSRMatrix | Float64Array | Int32Array): void;
   /** frees every copy */
   dispose(): void;
 }
