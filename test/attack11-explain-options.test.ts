@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
 import { poisson2D } from '../src/generators/poisson.js';
-import type { AutoSolveOptions } from '../src/runtime/options.js';
+import { expectExplainRefusesAsSolve } from './explain-refusal.js';
 
 let rt: Runtime;
 beforeAll(async () => {
@@ -17,14 +17,6 @@ beforeAll(async () => {
 });
 afterAll(() => rt?.dispose());
 
-function thrown(f: () => unknown): Error | null {
-  try {
-    f();
-    return null;
-  } catch (e) {
-    return e as Error;
-  }
-}
 
 describe("attack11: explain('solve') checks the options rt.solve checks", () => {
   const bad: [string, unknown][] = [
@@ -39,15 +31,7 @@ describe("attack11: explain('solve') checks the options rt.solve checks", () => 
     it(`${label}: the error rt.solve gives`, async () => {
       const A = rt.upload(poisson2D(5));
       try {
-        const s = await rt.solve(A, new Float64Array(25).fill(1), options as AutoSolveOptions).then(
-          () => null,
-          (e: Error) => e,
-        );
-        expect(s, `rt.solve refuses ${label}`).not.toBeNull();
-        const e = thrown(() => rt.explain('solve', A, options as never));
-        expect(e, `explain refuses ${label}`).not.toBeNull();
-        expect(e!.constructor).toBe(s!.constructor);
-        expect(e!.message.replace(/^explain: /, '')).toBe(s!.message.replace(/^solve: /, ''));
+        await expectExplainRefusesAsSolve(rt, A, options, label);
       } finally {
         A.dispose();
       }

@@ -12,7 +12,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
-import { CSRMatrix } from '../src/formats/csr.js';
+import type { CSRMatrix } from '../src/formats/csr.js';
+import { fromEntries } from './wide-range-systems.js';
 import { exactRelativeResidual } from './exact-residual.js';
 import { InputRangeError, SimdglError } from '../src/errors.js';
 
@@ -22,21 +23,6 @@ beforeAll(async () => {
 });
 afterAll(() => rt?.dispose());
 
-function fromEntries(n: number, entries: [number, number, number][]): CSRMatrix {
-  const rows = Array.from({ length: n }, () => new Map<number, number>());
-  for (const [i, j, v] of entries) rows[i].set(j, v);
-  const rowPtr = [0];
-  const colIdx: number[] = [];
-  const values: number[] = [];
-  for (const row of rows) {
-    for (const j of [...row.keys()].sort((a, b) => a - b)) {
-      colIdx.push(j);
-      values.push(row.get(j)!);
-    }
-    rowPtr.push(colIdx.length);
-  }
-  return new CSRMatrix(n, n, 'f64', Int32Array.from(rowPtr), Int32Array.from(colIdx), Float64Array.from(values));
-}
 
 const METHODS = ['auto', 'cg', 'bicgstab', 'gmres', 'minres'] as const;
 const PRECONDITIONERS = ['auto', 'none', 'jacobi', 'ssor', 'ilu0', 'ic0'] as const;

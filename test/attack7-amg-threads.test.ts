@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
 import { poisson2D, poisson3D } from '../src/generators/poisson.js';
 import { diffusion2D } from '../src/generators/index.js';
-import { buildHierarchy, type AmgHierarchy } from '../src/solvers/amg/hierarchy.js';
+import { buildHierarchy } from '../src/solvers/amg/hierarchy.js';
+import { sameHierarchy } from './same-hierarchy.js';
 import { CpuSparseSession } from '../src/cpu/spgemm.js';
 import type { CSRMatrix } from '../src/formats/csr.js';
 
@@ -23,35 +24,6 @@ beforeAll(async () => {
 afterAll(() => {
   for (const rt of rts) rt.dispose();
 });
-
-/** The first place two arrays differ (Object.is: −0 and NaN bits apart), or null. */
-function firstDifference(a: ArrayLike<number>, b: ArrayLike<number>): string | null {
-  if (a.length !== b.length) return `lengths ${a.length} and ${b.length}`;
-  for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) return `[${i}]: ${a[i]} against ${b[i]}`;
-  return null;
-}
-
-function compare(h: AmgHierarchy, g: AmgHierarchy, what: string): void {
-  expect(g.levels.length, what).toBe(h.levels.length);
-  // the coarsest level's solve: its dense inverse, or its sparse factor
-  expect(g.coarse.kind, `${what} coarse`).toBe(h.coarse.kind);
-  if (h.coarse.kind === 'dense' && g.coarse.kind === 'dense') expect(firstDifference(h.coarse.inverse, g.coarse.inverse), `${what} coarse inverse`).toBeNull();
-  if (h.coarse.kind === 'sparse' && g.coarse.kind === 'sparse') {
-    expect(firstDifference(h.coarse.perm, g.coarse.perm), `${what} coarse perm`).toBeNull();
-    for (const part of ['rowPtr', 'colIdx', 'values'] as const) expect(firstDifference(h.coarse.L[part], g.coarse.L[part]), `${what} coarse L.${part}`).toBeNull();
-  }
-  h.levels.forEach((L, l) => {
-    const M = g.levels[l];
-    expect(M.rho, `${what} level ${l} ρ`).toBe(L.rho);
-    expect(firstDifference(L.dinv, M.dinv), `${what} level ${l} D⁻¹`).toBeNull();
-    for (const k of ['A', 'P', 'R'] as const) {
-      const [X, Y] = [L[k], M[k]] as [CSRMatrix | undefined, CSRMatrix | undefined];
-      expect(!X, `${what} level ${l} ${k}`).toBe(!Y);
-      if (!X || !Y) continue;
-      for (const part of ['rowPtr', 'colIdx', 'values'] as const) expect(firstDifference(X[part], Y[part]), `${what} level ${l} ${k}.${part}`).toBeNull();
-    }
-  });
-}
 
 describe('AMG setup: the same hierarchy on 1, 2 and 4 threads, bit for bit', () => {
   const cases: [string, () => CSRMatrix][] = [
@@ -65,7 +37,7 @@ describe('AMG setup: the same hierarchy on 1, 2 and 4 threads, bit for bit', () 
       const A = make();
       const hs = rts.map((rt) => buildHierarchy(A, () => new CpuSparseSession(rt.cpuBackend)));
       try {
-        for (let k = 1; k < hs.length; k++) compare(hs[0], hs[k], `${name}, ${POOLS[k]} threads against 1`);
+        for (let k = 1; k < hs.length; k++) sameHierarchy(hs[0], hs[k], `${name}, ${POOLS[k]} threads against 1`);
       } finally {
         for (const h of hs) h.dispose();
       }

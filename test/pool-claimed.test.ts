@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
 import { poisson3D } from '../src/generators/poisson.js';
 import { diffusion2D } from '../src/generators/index.js';
-import { buildHierarchy, type AmgHierarchy } from '../src/solvers/amg/hierarchy.js';
+import { buildHierarchy } from '../src/solvers/amg/hierarchy.js';
+import { sameHierarchy } from './same-hierarchy.js';
 import { CpuSparseSession } from '../src/cpu/spgemm.js';
 import { MAX_CHUNKS } from '../src/cpu/control.js';
 import { claimedParts } from '../src/cpu/partition.js';
@@ -143,28 +144,6 @@ describe('claimed jobs on the pool', () => {
     }
   });
 });
-
-/** The first place two arrays differ (Object.is: −0 and NaN bits apart), or null. */
-function firstDifference(a: ArrayLike<number>, b: ArrayLike<number>): string | null {
-  if (a.length !== b.length) return `lengths ${a.length} and ${b.length}`;
-  for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) return `[${i}]: ${a[i]} against ${b[i]}`;
-  return null;
-}
-
-function sameHierarchy(h: AmgHierarchy, g: AmgHierarchy, what: string): void {
-  expect(g.levels.length, what).toBe(h.levels.length);
-  h.levels.forEach((L, l) => {
-    const M = g.levels[l];
-    expect(M.rho, `${what} level ${l} ρ`).toBe(L.rho);
-    expect(firstDifference(L.dinv, M.dinv), `${what} level ${l} D⁻¹`).toBeNull();
-    for (const k of ['A', 'P', 'R'] as const) {
-      const [X, Y] = [L[k], M[k]] as [CSRMatrix | undefined, CSRMatrix | undefined];
-      expect(!X, `${what} level ${l} ${k}`).toBe(!Y);
-      if (!X || !Y) continue;
-      for (const part of ['rowPtr', 'colIdx', 'values'] as const) expect(firstDifference(X[part], Y[part]), `${what} level ${l} ${k}.${part}`).toBeNull();
-    }
-  });
-}
 
 describe("the AMG setup's claimed jobs (products, Lanczos, prolongator, aggregation's pass over rows): the same bits on 1, 2 and 3 threads and repeated", () => {
   const cases: [string, () => CSRMatrix][] = [

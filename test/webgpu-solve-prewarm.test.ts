@@ -17,10 +17,10 @@ import { runInNewContext } from 'node:vm';
 import { globals } from 'webgpu';
 import { createRuntime } from '../src/runtime/runtime.js';
 import { poisson3D } from '../src/generators/poisson.js';
-import type { CSRMatrix } from '../src/formats/csr.js';
 import type { WebGpuPath } from '../src/webgpu/path.js';
 import { PREWARM_SOLVE_FROM } from '../src/webgpu/backend.js';
 import { pointDawnAtSwiftShader } from './webgpu-helpers.js';
+import { trueResidual } from './solve-reference.js';
 
 pointDawnAtSwiftShader();
 setFlagsFromString('--expose-gc');
@@ -59,19 +59,6 @@ afterAll(() => {
   Object.assign(bufferProto, { destroy: original.destroy });
 });
 
-/** ‖b − A·x‖ / ‖b‖ in f64. */
-function relativeResidual(A: CSRMatrix, x: ArrayLike<number>, b: ArrayLike<number>): number {
-  let rr = 0;
-  let bb = 0;
-  for (let i = 0; i < A.rows; i++) {
-    let s = 0;
-    for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) s += A.values[k] * x[A.colIdx[k]];
-    rr += (b[i] - s) ** 2;
-    bb += b[i] * b[i];
-  }
-  return Math.sqrt(rr / bb);
-}
-
 describe("a fresh runtime's first WebGPU rt.solve makes its pipelines in the background", () => {
   // PREWARM_SOLVE_FROM rows; three iterations (SwiftShader is slow)
   const P = poisson3D(32);
@@ -91,7 +78,7 @@ describe("a fresh runtime's first WebGPU rt.solve makes its pipelines in the bac
         expect(r.path).toBe('webgpu');
         expect([r.method, r.preconditioner, r.iterations]).toEqual([c.method, c.preconditioner, 3]);
         // the residual the solve reports is its answer's
-        const rel = relativeResidual(P, r.x, b);
+        const rel = trueResidual(P, r.x, b);
         expect(Math.abs(rel - r.relativeResidual)).toBeLessThanOrEqual(1e-6 * rel);
         // every pipeline came from the background, none was made twice; but for an f32 A the product of
         // its double-single copy, which the refinement makes on its first use (and then runs at once)

@@ -1,6 +1,7 @@
-# Sourced by bench/device/solve-build.sh and amg-build.sh: the part of a device carry folder C that every
+# Sourced by bench/device/solve-build.sh, amg-build.sh and first-solve-build.sh: the part of a device carry folder C that every
 # run needs — C ignored through the checkout's .git/info/exclude, Node, Dawn (the `webgpu` package's
-# index.js + dawn.node, xz-compressed) and the Vulkan loader debs (the device machine has no libvulkan1).
+# index.js + dawn.node, xz-compressed) and the Vulkan loader debs (the device machine has no libvulkan1), with carry-unpack.sh, which
+# puts them in place there.
 exclude=$(git -C "$(dirname "$C")" rev-parse --git-path info/exclude)
 case $exclude in /*) ;; *) exclude="$(dirname "$C")/$exclude" ;; esac
 grep -qx "/$(basename "$C")/" "$exclude" 2>/dev/null || echo "/$(basename "$C")/" >> "$exclude"
@@ -14,3 +15,4 @@ fi
 [ -f "$C/node.xz" ] || xz -T0 -6 -c "$(command -v node)" > "$C/node.xz"
 cp node_modules/webgpu/index.js node_modules/webgpu/package.json "$C/webgpu/"
 [ -f "$C/webgpu/dawn.node.xz" ] || xz -T0 -6 -c node_modules/webgpu/dist/linux-x64/dawn.node > "$C/webgpu/dawn.node.xz"
+cp bench/device/carry-unpack.sh "$C/"

@@ -10,16 +10,8 @@ C=$(dirname "$0")
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 exec > >(tee -a "$OUT/probe.log") 2>&1
-for f in "$C"/gl/*.deb; do dpkg -x "$f" /; done
-ldconfig
-[ -L node_modules ] && rm node_modules
-mkdir -p /tmp/nodebin node_modules/webgpu/dist/linux-x64
-xz -dc "$C"/node.xz > /tmp/nodebin/node && chmod +x /tmp/nodebin/node
-export PATH=/tmp/nodebin:$PATH
-cp "$C"/webgpu/index.js "$C"/webgpu/package.json node_modules/webgpu/
-xz -dc "$C"/webgpu/dawn.node.xz > node_modules/webgpu/dist/linux-x64/dawn.node
+. "$C"/carry-unpack.sh
 cp "$C"/probe*.mjs .
-export VK_DRIVER_FILES=${VK_DRIVER_FILES:-/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json}
 [ "${NVCACHE:-1}" = 0 ] && export __GL_SHADER_DISK_CACHE=0
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 echo "base $(cat "$C"/base-commit); new $(cat "$C"/new-commit); NVCACHE=${NVCACHE:-1}; args: ${PROBE_ARGS:-}"

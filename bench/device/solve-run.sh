@@ -17,16 +17,8 @@ exec > >(tee -a "$OUT/run.log") 2>&1
 t0=$(date +%s)
 stamp() { echo "== [$(( $(date +%s) - t0 )) s] $*"; }
 stamp setup
-for f in "$C"/gl/*.deb; do dpkg -x "$f" /; done
-ldconfig
-[ -L node_modules ] && rm node_modules   # a link to this machine's install: dangling there
-mkdir -p /tmp/nodebin node_modules/webgpu/dist/linux-x64
-xz -dc "$C"/node.xz > /tmp/nodebin/node && chmod +x /tmp/nodebin/node
-export PATH=/tmp/nodebin:$PATH
-cp "$C"/webgpu/index.js "$C"/webgpu/package.json node_modules/webgpu/
-xz -dc "$C"/webgpu/dawn.node.xz > node_modules/webgpu/dist/linux-x64/dawn.node
+. "$C"/carry-unpack.sh
 cp "$C"/solve-cg.mjs "$C"/solve-cg-base.mjs .   # they resolve 'webgpu' from ./node_modules
-export VK_DRIVER_FILES=${VK_DRIVER_FILES:-/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json}
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv
 echo "baseline commit $(cat "$C"/base-commit 2>/dev/null)"
 if [[ " $STEPS " == *" cupy "* ]]; then
