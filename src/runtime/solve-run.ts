@@ -235,7 +235,11 @@ export async function solveAfterReads(rt: Runtime, start: SolveStart): Promise<S
  */
 function jacobiRefusalOfA(e: unknown, A: CSRMatrix, exponent: number, p: Path): unknown {
   if (!(e instanceof ShapeError || (e instanceof SimdglError && e.code === 'E_GPU_LIMIT'))) return e;
-  inverseDiagonal(A);
+  try {
+    inverseDiagonal(A);
+  } catch (own) {
+    return own;
+  }
   const complex = isComplex(A.dtype);
   let at = 0;
   let min = Infinity;
