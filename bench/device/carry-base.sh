@@ -16,3 +16,22 @@ fi
 cp node_modules/webgpu/index.js node_modules/webgpu/package.json "$C/webgpu/"
 [ -f "$C/webgpu/dawn.node.xz" ] || xz -T0 -6 -c node_modules/webgpu/dist/linux-x64/dawn.node > "$C/webgpu/dawn.node.xz"
 cp bench/device/carry-unpack.sh "$C/"
+
+# carry_bundle ROOT NAME OUT: ROOT/bench/device/NAME.ts bundled for Node into OUT ('webgpu' stays external:
+# the device resolves it from ./node_modules, where carry-unpack.sh puts Dawn)
+carry_bundle() {
+  npx esbuild "$1/bench/device/$2.ts" --bundle --platform=node --format=esm --target=es2022 --external:webgpu \
+    --outfile="$3" --log-level=warning \
+    --banner:js="import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);"
+}
+
+# carry_base_bundle REV DIR NAME OUT: this tree's bench/device/NAME.ts (and true-residual.ts) over REV's
+# library, built in the scratch folder DIR, bundled into OUT — the baseline a run alternates with
+carry_base_bundle() {
+  rm -rf "$2" && mkdir -p "$2"
+  git archive "$1" | tar -x -C "$2"
+  ln -s "$PWD/node_modules" "$2/node_modules"
+  mkdir -p "$2/bench/device" && cp "bench/device/$3.ts" bench/device/true-residual.ts "$2/bench/device/"
+  (cd "$2" && npm run build:embedded --silent >/dev/null)
+  carry_bundle "$2" "$3" "$4"
+}

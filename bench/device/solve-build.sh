@@ -11,21 +11,10 @@ C=${C:-.carry-solve}
 . "$(dirname "$0")/carry-base.sh"
 cp bench/device/solve-run.sh bench/device/solve_cg_cupy.py "$C/"
 
-bundle() { # $1 = source root, $2 = output
-  npx esbuild "$1/bench/device/solve-cg.ts" --bundle --platform=node --format=esm --target=es2022 --external:webgpu \
-    --outfile="$2" --log-level=warning \
-    --banner:js="import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);"
-}
 npm run build:embedded --silent
-bundle . "$C/solve-cg.mjs"
+carry_bundle . solve-cg "$C/solve-cg.mjs"
 # the baseline: the same script over BASE's library
 base=${BASE:-main}
-bd=${BASE_DIR:-/tmp/solve-base}
-rm -rf "$bd" && mkdir -p "$bd"
-git archive "$base" | tar -x -C "$bd"
-ln -s "$PWD/node_modules" "$bd/node_modules"
-mkdir -p "$bd/bench/device" && cp bench/device/solve-cg.ts bench/device/true-residual.ts "$bd/bench/device/"
-(cd "$bd" && npm run build:embedded --silent >/dev/null)
-bundle "$bd" "$C/solve-cg-base.mjs"
+carry_base_bundle "$base" "${BASE_DIR:-/tmp/solve-base}" solve-cg "$C/solve-cg-base.mjs"
 git rev-parse "$base" > "$C/base-commit"
 du -sh "$C"
