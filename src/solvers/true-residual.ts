@@ -120,13 +120,7 @@ export async function solveWithTrueResidual<V>(
   // measured as b goes up, says whether b is in range: no host pass over b (2 M entries: ≈ 10 ms of the
   // H100 machine's host before the GPU had any work); the host's only where the path's is out of range
   let R: PathRefinement<V> | undefined;
-  try {
-    R = refinesOnPath(o) ? await ops.refinement?.(b, o.x0, RHS_RANGE) : undefined;
-  } catch (e) {
-    if (!x0NotHeld(e, o.x0)) throw e;
-    o = { ...o, x0: undefined };
-    R = await ops.refinement?.(b, undefined, RHS_RANGE);
-  }
+  if (refinesOnPath(o)) [R, o] = await refinementOf(ops, b, o, RHS_RANGE);
   if (R) return certified(await solveScaled(ops, io, A, b, run, o, R), A, b, o.tol, R.bnorm);
   const bnorm = hostNorm(b);
   const e = rhsExponentOf(b, bnorm);
@@ -229,12 +223,18 @@ function refinesOnPath(o: { single: boolean; tol?: number }): boolean {
 }
 
 /**
- * Whether `e` is a path's refusal of x0's values (a GPU path's f32 exponent: x0 ≈ 1e40 for b ≈ 1 was a
- * WebGpuLimitError "the value 1e+40 is outside the f32 range", where the CPU path's noStart drops such a
- * start): x0 is then no start, as one whose residual passes ‖b‖ by 2^52 is, and the solve starts from 0.
+ * The path's refinement of b from o.x0, and the options it ran with. A path's refusal of x0's values (a
+ * GPU path's f32 exponent: x0 ≈ 1e40 for b ≈ 1 was a WebGpuLimitError "the value 1e+40 is outside the
+ * f32 range", where the CPU path's noStart drops such a start) makes x0 no start, as one whose residual
+ * passes ‖b‖ by 2^52 is: the refinement from 0, and o without x0.
  */
-function x0NotHeld(e: unknown, x0: Float64Array | undefined): boolean {
-  return x0 !== undefined && e instanceof SimdglError && e.code === 'E_GPU_LIMIT';
+async function refinementOf<V, O extends { x0?: Float64Array }>(ops: SolverOps<V>, b: Float64Array, o: O, range?: number): Promise<[PathRefinement<V> | undefined, O]> {
+  try {
+    return [await ops.refinement?.(b, o.x0, range), o];
+  } catch (e) {
+    if (o.x0 === undefined || !(e instanceof SimdglError && e.code === 'E_GPU_LIMIT')) throw e;
+    return [await ops.refinement?.(b, undefined, range), { ...o, x0: undefined }];
+  }
 }
 
 /** solveWithTrueResidual for b in range; `made`: the path's refinement of this b, already set up. */
@@ -249,13 +249,7 @@ async function solveScaled<V>(
 ): Promise<TrueSolveResult> {
   const tol = o.tol ?? 1e-8;
   let onPath = made;
-  try {
-    onPath ??= refinesOnPath(o) ? await ops.refinement?.(b, o.x0) : undefined;
-  } catch (e) {
-    if (!x0NotHeld(e, o.x0)) throw e;
-    o = { ...o, x0: undefined };
-    onPath = await ops.refinement?.(b, undefined);
-  }
+  if (!onPath && refinesOnPath(o)) [onPath, o] = await refinementOf(ops, b, o);
   if (onPath && o.x0 && noStart(onPath.rnorm, onPath.bnorm, o.single)) {
     onPath.dispose();
     o = { ...o, x0: undefined };
