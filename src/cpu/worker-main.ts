@@ -52,48 +52,48 @@ export async function workerMain(init: C.WorkerInit, post: Post, exit: (code: nu
         if (mode === 2) exit(3);
         if (mode === 3) Atomics.wait(ctl, C.FAIL_MODE, mode, 30_000);
       }
-      if (ctl[C.CHUNKS] > 0) {
-        // a claimed job: chunks one at a time while any are left, this worker's workspace in THREAD_ARG
+      const claimed = ctl[C.CHUNKS] > 0;
+      if (claimed || end > start) {
         const n = ctl[C.NARGS];
         call.length = 0;
         for (let i = 0; i < n; i++) call.push(args[i]);
         const out = ctl[C.OUT_ARG];
-        const base = out > 0 ? call[out - 1] : 0;
-        const own = ctl[C.THREAD_ARG];
-        if (own > 0) call[own - 1] += 16 * (me + 1);
-        const fn = fns[ctl[C.KERNEL]];
-        C.claimChunks(ctl, (c, s, e) => {
-          if (out > 0) call[out - 1] = base + 16 * c;
-          call[n] = s;
-          call[n + 1] = e;
-          fn(...call);
-        });
-      } else if (end > start) {
-        const n = ctl[C.NARGS];
-        call.length = 0;
-        for (let i = 0; i < n; i++) call.push(args[i]);
-        const out = ctl[C.OUT_ARG];
-        if (out > 0) call[out - 1] += 16 * (me + 1);
-        const kernel = ctl[C.KERNEL];
-        if (kernel === C.COPY_OUT) {
-          const spare = kept;
-          kept = null;
-          const buffer = init.memory.buffer;
-          const built = Array.from({ length: end - start }, (_, k) => buildArray(buffer, args[0], start + k, fits(spare, buffer, args[0], start + k) ? spare : undefined));
-          // posted before DONE: the caller takes them once the job is done
-          init.port!.postMessage(built, built.map((a) => a.buffer as ArrayBuffer));
-        } else if (kernel === C.FRESH) {
-          if (me + 1 === args[2]) {
-            kept = null; // the last one dropped before the next is allocated
-            kept = touched(new (arrayClass(args[0]))(args[1]));
-          }
-          // then blocks of rows, claimed one at a time from the counter shared with the other threads
-          const blocks = new Int32Array(init.memory.buffer, args[3]);
-          const rows = call.slice(5);
-          for (let b; (b = Atomics.add(blocks, 0, 1)) < blocks[1]; ) fns[args[4]](...rows, blocks[2 + b], blocks[3 + b]);
+        if (claimed) {
+          // chunks one at a time while any are left, each chunk's partial at 16·c, this worker's
+          // workspace in THREAD_ARG
+          const base = out > 0 ? call[out - 1] : 0;
+          const own = ctl[C.THREAD_ARG];
+          if (own > 0) call[own - 1] += 16 * (me + 1);
+          const fn = fns[ctl[C.KERNEL]];
+          C.claimChunks(ctl, (c, s, e) => {
+            if (out > 0) call[out - 1] = base + 16 * c;
+            call[n] = s;
+            call[n + 1] = e;
+            fn(...call);
+          });
         } else {
-          call.push(start, end);
-          fns[kernel](...call);
+          if (out > 0) call[out - 1] += 16 * (me + 1);
+          const kernel = ctl[C.KERNEL];
+          if (kernel === C.COPY_OUT) {
+            const spare = kept;
+            kept = null;
+            const buffer = init.memory.buffer;
+            const built = Array.from({ length: end - start }, (_, k) => buildArray(buffer, args[0], start + k, fits(spare, buffer, args[0], start + k) ? spare : undefined));
+            // posted before DONE: the caller takes them once the job is done
+            init.port!.postMessage(built, built.map((a) => a.buffer as ArrayBuffer));
+          } else if (kernel === C.FRESH) {
+            if (me + 1 === args[2]) {
+              kept = null; // the last one dropped before the next is allocated
+              kept = touched(new (arrayClass(args[0]))(args[1]));
+            }
+            // then blocks of rows, claimed one at a time from the counter shared with the other threads
+            const blocks = new Int32Array(init.memory.buffer, args[3]);
+            const rows = call.slice(5);
+            for (let b; (b = Atomics.add(blocks, 0, 1)) < blocks[1]; ) fns[args[4]](...rows, blocks[2 + b], blocks[3 + b]);
+          } else {
+            call.push(start, end);
+            fns[kernel](...call);
+          }
         }
       }
     } catch (e) {
