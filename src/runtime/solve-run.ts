@@ -83,7 +83,7 @@ export async function solveAfterReads(rt: Runtime, start: SolveStart): Promise<S
     try {
       if (!directSolvers.loaded()) await directSolvers.load();
       const direct = directSolvers.get();
-      F = await direct.factorize(csr, { signal: o.signal }, rt.cpu.memoryBudgetMB, direct.directKernels(rt.cpu.backend), d.plan!);
+      F = await direct.factorize(csr, { signal: o.signal }, rt.cpu.memoryBudgetMB, direct.directKernels(rt.cpu.backend), d.plan!, true);
       solving = true;
       const s = await F.solve(b64);
       solving = false;

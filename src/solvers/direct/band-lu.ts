@@ -97,9 +97,13 @@ export function bandRows(f: LuFactor, band: Band): BandRows | null {
  * complex or too wide) and its reciprocal diagonal, with the factorization: made lazily by the first
  * solve they left the optimized solve compiled for that branch only, and the kept-factor solves after
  * a run of factorizations ran unoptimized (≈ 300 µs for olm1000's 25) until it was compiled again.
+ * `once`: the factor serves one solve (rt.solve's), where the rows of a factor of BAND_KERNEL_MIN
+ * entries or more (solved in the CPU path either way) cost more to make than they save: none then, and
+ * the column form's solve (lu_solve, the same operations: the same x) runs instead — olm1000's
+ * rt.solve ≈ 9 % less CPU; a smaller one keeps its rows, whose solve in JavaScript needs no region.
  */
-export function keepBandRows(f: LuFactor, band: Band): void {
-  f.rows = f.complex ? null : bandRows(f, band);
+export function keepBandRows(f: LuFactor, band: Band, once = false): void {
+  f.rows = f.complex || (once && f.Lp[f.n] + f.Up[f.n] >= BAND_KERNEL_MIN) ? null : bandRows(f, band);
   f.dinv ??= reciprocalDiagonal(f);
 }
 

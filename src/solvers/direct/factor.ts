@@ -163,14 +163,15 @@ export interface HeldResidual {
 
 /**
  * Factorizes A (see {@link Runtime.factor}) within a memory budget of `budgetMB` (the module's when
- * undefined): the factor's estimated bytes are reserved before the numeric phase starts.
+ * undefined): the factor's estimated bytes are reserved before the numeric phase starts. `once`: it
+ * serves one solve and is then disposed (rt.solve's direct answer).
  * @internal
  */
-export function factorize(A: SparseMatrix, options: FactorOptions, budgetMB: number | undefined, kernels: DirectKernels, plan?: FactorPlan): Promise<Factorization> {
-  return withMemoryBudget(budgetMB, () => factorizeInBudget(A, options, budgetMB, kernels, plan));
+export function factorize(A: SparseMatrix, options: FactorOptions, budgetMB: number | undefined, kernels: DirectKernels, plan?: FactorPlan, once = false): Promise<Factorization> {
+  return withMemoryBudget(budgetMB, () => factorizeInBudget(A, options, budgetMB, kernels, plan, once));
 }
 
-async function factorizeInBudget(A: SparseMatrix, options: FactorOptions, budgetMB: number | undefined, kernels: DirectKernels, plan?: FactorPlan): Promise<Factorization> {
+async function factorizeInBudget(A: SparseMatrix, options: FactorOptions, budgetMB: number | undefined, kernels: DirectKernels, plan: FactorPlan | undefined, once: boolean): Promise<Factorization> {
   checkOptions('factor', options, FACTOR_OPTION_KEYS);
   const kind = options.kind ?? 'auto';
   const asked = checkNumber('factor', 'pivotTolerance', options.pivotTolerance, inRange(0, 1));
@@ -180,7 +181,7 @@ async function factorizeInBudget(A: SparseMatrix, options: FactorOptions, budget
   // the symbolic phase runs before the first checkpoint: inside this scope its memory counts against budgetMB
   const { csr, C, sym, a } = plan ?? planFactor(A, kind, options.ordering ?? 'auto', kernels.symbolic);
   const tol = asked ?? (a.ordering === 'amd-ata' || a.ordering === 'btf' ? COLUMN_ORDER_PIVOT_TOLERANCE : PIVOT_TOLERANCE);
-  const F = new Factorization(C, sym ? C : rowsWithValues(csr), csr.dtype, a, tol, budgetMB, kernels.supernodal, kernels.lu, kernels.ldl, kernels.residual);
+  const F = new Factorization(C, sym ? C : rowsWithValues(csr), csr.dtype, a, tol, budgetMB, kernels.supernodal, kernels.lu, kernels.ldl, kernels.residual, once);
   try {
     if (kind !== 'auto') {
       await F.numeric(kind, `kind: '${kind}' was asked for`, signal);
@@ -347,6 +348,8 @@ export class Factorization extends PublicFactorization {
     private readonly luKernels: LuKernels,
     private readonly ldlKernels: LdlKernels,
     private readonly rowsKernel: (At: Csc) => HeldResidual,
+    /** the factor serves one solve, then is disposed (rt.solve's): nothing made that only repeated solves repay (keepBandRows) */
+    private readonly once = false,
   ) {
     super();
   }
@@ -412,7 +415,7 @@ export class Factorization extends PublicFactorization {
       }
       // the banded and dense kernels' factors (natural order) solve by rows (at most twice the factor's
       // values); every factor gets U's reciprocal diagonal now, not from its first solve (see keepBandRows)
-      if (a.band) keepBandRows(r, a.band);
+      if (a.band) keepBandRows(r, a.band, this.once);
       else r.dinv = reciprocalDiagonal(r);
       this.lu = r;
       this.denseColumns = to - from;
