@@ -4,8 +4,9 @@
  * explain('solve'), estimateFactorCost, AMG and Krylov solves leave the direct solvers unloaded and the
  * first factorization loads them; products, explain, AMG set-up and factorizations leave the Krylov
  * methods unloaded and the first iterative solve loads them; rt.solve's driver after its checks and
- * reads (src/runtime/solve-chunk.ts), fetched by createRuntime without waiting, is split off too. In a page's bundle (esbuild, split, from
- * the sources) both sit behind their dynamic imports, not in the files a page loads first
+ * reads (src/runtime/solve-chunk.ts), fetched by createRuntime without waiting, is split off too, and
+ * so is the solver set-up (src/runtime/solver-setup-chunk.ts), which createRuntime waits for. In a page's bundle (esbuild, split, from
+ * the sources) all sit behind their dynamic imports, not in the files a page loads first
  * (test/package.test.ts checks the packed package the same way, and webpack's size hints).
  */
 import { describe, expect, it } from 'vitest';
@@ -128,8 +129,16 @@ describe('the direct and Krylov solvers in a page bundle', () => {
       expect(where(m), `${m} is not in the bundle`).toHaveLength(1);
       expect(eager.has(where(m)[0]), `${m} is loaded before the page runs`).toBe(false);
     }
-    // what explain('solve') needs at once stays eager
-    expect(eager.has(where('src/solvers/direct/plan.ts')[0])).toBe(true);
-    expect(eager.has(where('src/solvers/solve.ts')[0])).toBe(true);
+    // what the synchronous methods need (explain('solve'), rt.preconditioner, rt.amg, rt.spgemm,
+    // estimateFactorCost) is the solver set-up's chunk, which createRuntime waits for: not in the first files either
+    const setup = ['src/runtime/solver-setup.ts', 'src/solvers/solve.ts', 'src/solvers/direct/plan.ts', 'src/solvers/precond/index.ts', 'src/solvers/amg/hierarchy.ts', 'src/cpu/spgemm.ts', 'src/solvers/structure.ts'];
+    for (const m of setup) {
+      expect(where(m), `${m} is not in the bundle`).toHaveLength(1);
+      expect(eager.has(where(m)[0]), `${m} is loaded before the page runs`).toBe(false);
+    }
+    // the chunks that build on it are imported from it, so that a bundler knows its modules are there (webpack copied them in)
+    // (and from nowhere else)
+    const importers = (out: string) => Object.keys(outputs).filter((o) => outputs[o].imports.some((i) => i.kind === 'dynamic-import' && i.path === out));
+    for (const m of ['src/runtime/direct.ts', 'src/runtime/solve-run.ts', 'src/solvers/true-residual.ts']) expect(importers(where(m)[0]), `${m}'s importers`).toEqual(where('src/runtime/solver-setup.ts'));
   });
 });

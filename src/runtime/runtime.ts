@@ -17,18 +17,17 @@ import type { CpuBackend } from '../cpu/backend.js';
 import type { AutoSolveOptions, Backend, Capabilities, ExplainSolveOptions, GmresOptions, RuntimeOptions, SolveOptions, SolveOutcome, SpgemmOptions, SpmvOptions, UploadOptions, VectorLike } from './options.js';
 import { AUTO_SOLVE_OPTION_KEYS, EXPLAIN_SOLVE_OPTION_KEYS, GMRES_OPTION_KEYS, PRECONDITIONER_OPTION_KEYS } from './options.js';
 import { PreconditionerHandle } from './preconditioner.js';
-import { chooseDirect, chooseSolve, DIRECT_MAX_N, looseNormsOf, seedScaledLooseNorms, SOLVE_METHODS, type DirectEstimate, type PathSolveInfo, type SolveExplanation, type SolveMethod } from '../solvers/solve.js';
-import { checkPreconditionerOptions, planPreconditioner, structuralRefusal, type PreconditionerKind, type PreconditionerOptions, type PreconditionerPlan } from '../solvers/precond/index.js';
+import type { DirectEstimate, PathSolveInfo, SolveExplanation } from '../solvers/solve.js';
+import { DIRECT_MAX_N, SOLVE_METHODS, type SolveMethod } from '../solvers/solve-methods.js';
+import type { PreconditionerKind, PreconditionerOptions, PreconditionerPlan } from '../solvers/precond/index.js';
 import { constantInverseDiagonal, inverseDiagonal } from '../solvers/precond/jacobi.js';
-import { solveStructure, type SolveStructure } from '../solvers/structure.js';
+import type { SolveStructure } from '../solvers/structure.js';
 import { isPrivateCanonical, markPrivateCanonical, type CSRMatrix } from '../formats/csr.js';
 import { DenseHandle, inOrder, MatrixHandle, ResidentVector, type HandleOwner } from './handles.js';
 import { checkLayout, GPU_BUFFER_OPTION_KEYS, type GpuBufferOptions } from './gpu-buffers.js';
 import { DEVICE_PATHS } from './paths.js';
 import { nodeBuiltin } from '../node-builtins.js';
 import { wasmLoad } from '../cpu/wasm.js';
-import { cpuSymbolicKernels } from '../cpu/symbolic.js';
-import { cpuLdlKernels } from '../cpu/ldl.js';
 import { checkAdd, checkGemm, checkTranspose, type AddOptions, type DenseLike, type GemmOptions } from './dense-ops.js';
 import { matrixFeatures, chooseFormat, withFeatures, type MatrixFeatures } from './features.js';
 import { checkCacheTiles } from '../cpu/tiles.js';
@@ -37,18 +36,18 @@ import type { Calibration, PathCalibration } from './cost.js';
 import { poisson3D } from '../generators/poisson.js';
 import { cpuCallCost, cpuFigures, deviceFigures, measuredDeviceFigures, type TinyProducts } from './auto-calibration.js';
 import { shownTyped, shownValue } from '../shown-value.js';
-import { sparseProduct, spgemm, type SparseKernels } from '../solvers/amg/spgemm.js';
+import type { SparseKernels } from '../solvers/amg/spgemm.js';
 import { residentCsr } from '../cpu/spmv-plan.js';
-import { CpuSparseSession } from '../cpu/spgemm.js';
-import { cpuDenseInverse } from '../cpu/coarse-inverse.js';
+import type { CpuSparseSession } from '../cpu/spgemm.js';
 import type { AmgOptions } from '../solvers/amg/hierarchy.js';
-import { AMG_KEYS } from '../solvers/amg/info.js';
-import { estimateFactorCost, planFactor, type FactorEstimate, type FactorPlan } from '../solvers/direct/plan.js';
+import { AMG_KEYS } from '../solvers/amg/keys.js';
+import type { FactorEstimate, FactorPlan } from '../solvers/direct/plan.js';
 import type { FactorOptions } from '../solvers/direct/factor.js';
 import type { Factorization } from '../solvers/direct/factorization.js';
 import { directSolvers } from './direct-solvers.js';
 import { krylovSolvers } from './krylov-solvers.js';
 import { solveRun } from './solve-chunk.js';
+import { checkPreconditionerOptions, chooseDirect, chooseSolve, cpuDenseInverse, cpuLdlKernels, cpuSparseSession, cpuSymbolicKernels, estimateFactorCost, looseNormsOf, planFactor, planPreconditioner, seedScaledLooseNorms, solverSetup, solveStructure, sparseProduct, spgemm, structuralRefusal } from './solver-setup-chunk.js';
 import type { OrderingName } from '../solvers/direct/analysis.js';
 
 type Handle = MatrixHandle | ResidentVector | DenseHandle | PreconditionerHandle;
@@ -157,7 +156,12 @@ export class Runtime implements HandleOwner {
     checkNumber('createRuntime', 'timeoutMs', options.timeoutMs, NON_NEGATIVE);
     if (options.simd !== undefined && options.simd !== 'auto') checkBoolean('createRuntime', "simd (or 'auto')", options.simd);
     const cacheTiles = checkCacheTiles(options.cacheTiles, 'createRuntime');
-    // rt.solve's driver (solve-chunk.ts) fetched now, beside the kernels' fetch and compile and not
+    // the solver layer's set-up (solver-setup-chunk.ts), fetched now beside the kernels and waited for
+    // below: the synchronous methods (explain('solve'), rt.preconditioner, rt.amg, rt.spgemm) need it. A
+    // failed fetch rejects createRuntime with the fetch's error; the next call fetches again
+    const setup = solverSetup.load();
+    setup.catch(() => {});
+    // rt.solve's driver (solve-chunk.ts) fetched now, once the set-up it builds on is in, and not
     // waited for: a page's first solve then rarely waits a round trip for it (a failed fetch is tried
     // again by that solve)
     if (!solveRun.loaded()) solveRun.load().catch(() => {});
@@ -180,6 +184,10 @@ export class Runtime implements HandleOwner {
         throw new GpuUnavailableError(`createRuntime: ${mode === 'gpu' ? 'no GPU path is available' : `the ${labelOf(mode)} path is unavailable`}: ${why}`);
       }
       const cpu = await CpuPath.create({ ...options, threads, cacheTiles, inlineThreshold: options.inlineThreshold ?? 'auto' });
+      await setup.catch((e: unknown) => {
+        cpu.dispose();
+        throw e;
+      });
       const rt = new Runtime(cpu, devices, missing, mode, forced);
       rt.requestedThreads = threads;
       if (options.calibration) rt.calibrationData = withLegacyKeys(options.calibration);
@@ -1406,7 +1414,7 @@ export class Runtime implements HandleOwner {
     // the setup (≈ 80 ms of poisson3D(128)'s on the H100 machine)
     if (options.kind === 'amg') for (const p of this.paths) if (p.usable) p.prewarmSparse?.(h.dtype);
     // AMG's setup copies A to the pool: the structure check, where it is still to make, runs on that copy
-    const session = options.kind === 'amg' ? new CpuSparseSession(this.cpu.backend) : undefined;
+    const session = options.kind === 'amg' ? cpuSparseSession(this.cpu.backend) : undefined;
     try {
       return this.planned(h, analysis.csr, analysis.structureIn(session), options, session);
     } finally {
@@ -1946,7 +1954,7 @@ export class Runtime implements HandleOwner {
     const { out } = options;
     if (out !== undefined || !(A instanceof MatrixHandle && B instanceof MatrixHandle)) return spgemm(a, b, this.sparseKernels, this.cpu.memoryBudgetMB, out);
     const backend = this.cpu.backend;
-    const C = sparseProduct(a, b, () => new CpuSparseSession(backend), this.cpu.memoryBudgetMB, (s, a, b, dtype) => s.residentProduct(a, b, dtype));
+    const C = sparseProduct(a, b, () => cpuSparseSession(backend), this.cpu.memoryBudgetMB, (s, a, b, dtype) => s.residentProduct(a, b, dtype));
     // canonical, and private: no caller holds its arrays. CSR as if kept at upload (explain and every path
     // run it so); the CPU path's copy is the product's own regions (plain CSR layout), a single-precision
     // product's is uploaded from its host copy on first use
@@ -1956,7 +1964,7 @@ export class Runtime implements HandleOwner {
 
   /** The CPU path's sparse kernels on its pool (src/cpu/spgemm.ts): rt.spgemm's and the AMG setup's. */
   /** @internal the CPU path's SpGEMM sessions (AMG, rt.spgemm, the preconditioners' set-up); the coarsest AMG level's sparse Cholesky runs on the direct solvers' kernels */
-  readonly sparseKernels: SparseKernels = Object.defineProperty(() => new CpuSparseSession(this.cpu.backend), 'coarse', {
+  readonly sparseKernels: SparseKernels = Object.defineProperty(() => cpuSparseSession(this.cpu.backend), 'coarse', {
     get: () => ({ symbolic: cpuSymbolicKernels(this.cpu.backend), ldl: cpuLdlKernels(this.cpu.backend).sparse, inverse: cpuDenseInverse(this.cpu.backend) }),
   });
 

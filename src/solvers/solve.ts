@@ -8,10 +8,9 @@ import type { GmresOptions } from './krylov/gmres.js';
 import type { PathRefinement, SolveResult, SolverOps, StopReason } from './ops.js';
 import type { PreconditionerKind } from './precond/index.js';
 import type { SolveStructure } from './structure.js';
+import type { SolveMethod } from './solve-methods.js';
 
-/** The iterative methods. */
-export type SolveMethod = 'cg' | 'bicgstab' | 'gmres' | 'minres';
-export const SOLVE_METHODS: readonly SolveMethod[] = ['cg', 'bicgstab', 'gmres', 'minres'];
+export { DIRECT_MAX_N, SOLVE_METHODS, type SolveMethod } from './solve-methods.js';
 
 export type KrylovMethod<V> = (ops: SolverOps<V>, b: V, options: GmresOptions<V>) => Promise<SolveResult<V>>;
 
@@ -182,12 +181,6 @@ export interface DirectEstimate {
   ordering: string;
 }
 
-/**
- * Above this many unknowns 'auto' does not even plan a factorization: the ordering (AMD or nested
- * dissection, on the host) then costs seconds by itself (measured: 1.6 s for poisson2D(256), 33 s for
- * poisson3D(64)), more than a preconditioned Krylov solve of such matrices.
- */
-export const DIRECT_MAX_N = 20000;
 /** The host factorization's rate assumed by 'auto', flop/s: about what the supernodal/up-looking/left-looking kernels reach on one core here (bcsstk13: 5.5e7 flops in ≈0.3 s). */
 export const FACTOR_FLOP_RATE = 2e8;
 /** The Krylov iteration's rate assumed by 'auto', flop/s (SpMV and triangular solves on the path), and its fixed cost per iteration in ms (dots, synchronisation). */

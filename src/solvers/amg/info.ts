@@ -1,5 +1,6 @@
 import { ShapeError } from '../../errors.js';
-import { checkChoice, checkNumber, checkOptions, optionKeys } from '../../options-check.js';
+import { checkChoice, checkNumber, checkOptions } from '../../options-check.js';
+import { AMG_KEYS } from './keys.js';
 import { MAX_COARSE, type AmgHierarchy, type AmgOptions } from './hierarchy.js';
 
 /** What an AMG hierarchy is, for explain and the preconditioner handle. */
@@ -47,19 +48,6 @@ export function amgInfo(h: AmgHierarchy): AmgInfo {
     coarseReason: h.coarse.reason,
   };
 }
-
-/** The option keys rt.amg takes (with `path`) and `amg: {…}` holds. */
-export const AMG_KEYS = optionKeys<AmgOptions>({
-  theta: true,
-  maxCoarse: true,
-  maxLevels: true,
-  sweeps: true,
-  smoother: true,
-  cycle: true,
-  nearNullSpace: true,
-  blockSize: true,
-  improveCandidates: true,
-});
 
 /**
  * Checks the AMG options up front: InputTypeError for a value of the wrong type, InputRangeError for a
