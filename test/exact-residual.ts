@@ -1,7 +1,7 @@
 /**
  * Exact residuals for the attack tests: every double taken as an integer times a power of two (BigInt),
  * so ‖b − A·x‖/‖b‖ is computed without rounding at any scale, subnormal and near f64's largest alike
- * (only the final ratio is rounded).
+ * (rounded only at the end: a few ulps).
  */
 import type { CSRMatrix } from '../src/formats/csr.js';
 
@@ -54,14 +54,21 @@ export function exactRelativeResidual(A: CSRMatrix, x: ArrayLike<number>, b: Arr
   for (const t of comps) r2 += sum(t) ** 2n;
   let b2 = 0n;
   for (let i = 0; i < b.length; i++) b2 += sum([exact(b[i])]) ** 2n;
-  if (b2 === 0n) {
-    const bits = 2 * Math.floor(Math.max(0, r2.toString(2).length - 1000) / 2);
-    return Math.sqrt(scaled(r2, bits)) * 2 ** (bits / 2 + e0);
-  }
-  // the ratio from the top 1000 bits of the larger sum, both at one scale (a ratio down to 2^-1000 kept)
-  const top = Math.max(r2.toString(2).length, b2.toString(2).length);
-  const shift = Math.max(0, top - 1000);
-  return Math.sqrt(scaled(r2, shift) / scaled(b2, shift));
+  // ‖r‖ and ‖b‖ each from their top 1000 bits (an even shift), the powers of two apart: any ratio kept
+  const root = (s2: bigint): [number, number] => {
+    const bits = 2 * Math.floor(Math.max(0, s2.toString(2).length - 1000) / 2);
+    return [Math.sqrt(scaled(s2, bits)), bits / 2];
+  };
+  const [r, er] = root(r2);
+  if (b2 === 0n) return times2(r, er + e0);
+  const [bn, eb] = root(b2);
+  return times2(r / bn, er - eb);
+}
+
+/** v·2^e, in two factors: e reaches −2148 (products of subnormals), where 2^e alone is 0 */
+function times2(v: number, e: number): number {
+  const half = Math.trunc(e / 2);
+  return v * 2 ** half * 2 ** (e - half);
 }
 
 function product(a: number, x: number, sign: 1 | -1): [bigint, number] {
