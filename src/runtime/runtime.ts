@@ -2400,6 +2400,9 @@ async function resolveWorkers(w: number | 'auto' | undefined, where: string): Pr
  * or `cacheTiles` is not `'auto'`, `false` or `{ rows, cols }` with cols in [1, 65536] and rows in [1, 2³² / the
  * next power of two ≥ cols] (a 32-bit pair packs both).
  * @throws {@link OptionError} for an option key it does not know (TypeError when the options are not an object).
+ * @throws the bundler's or engine's import error (webpack's ChunkLoadError, a TypeError) when the solver
+ * layer's set-up, a chunk of its own in a page's bundle, cannot be fetched; the next call fetches it again
+ * (docs/bundlers.md).
  *
  * @example
  * ```js

@@ -1,7 +1,8 @@
 /**
  * The symbolic phase of a sparse direct factorization (checks, ordering, counts) and the estimates made
- * from it: eagerly loaded, as rt.explain('solve', A) and rt.estimateFactorCost answer synchronously,
- * while the numeric phases (factor.ts and the kernels it runs on) are imported on first use.
+ * from it: in the solver set-up's chunk, which createRuntime waits for (src/runtime/solver-setup-chunk.ts),
+ * as rt.explain('solve', A) and rt.estimateFactorCost answer synchronously, while the numeric phases
+ * (factor.ts and the kernels it runs on) are imported on first use.
  */
 import type { CSRMatrix } from '../../formats/csr.js';
 import type { SparseMatrix } from '../../formats/index.js';
