@@ -1810,6 +1810,7 @@ export class Runtime implements HandleOwner {
    *
    * @throws {@link ShapeError} when A is not square.
    * @throws {@link FormatError} when A breaks an invariant of its format.
+   * @throws {@link MemoryLimitError} when the symbolic phase's arrays (7 of A's rows, 2 of its entries, 4 bytes each) pass the runtime's memory budget, before it runs.
    * @throws {@link DisposedError} once the runtime or the handle is disposed.
    *
    * @example
@@ -1826,7 +1827,8 @@ export class Runtime implements HandleOwner {
    */
   estimateFactorCost(A: SparseMatrix | MatrixHandle, kind: 'cholesky' | 'ldlt' | 'lu' = 'lu', ordering: OrderingName | 'auto' = 'auto'): FactorEstimate {
     this.live();
-    return estimateFactorCost(this.hostMatrix(A, 'estimateFactorCost: A'), kind, ordering, cpuSymbolicKernels(this.cpu.backend));
+    // under the runtime's budget, as rt.factor's symbolic phase
+    return withMemoryBudget(this.cpu.memoryBudgetMB, () => estimateFactorCost(this.hostMatrix(A, 'estimateFactorCost: A'), kind, ordering, cpuSymbolicKernels(this.cpu.backend)));
   }
 
   /** A handle's host matrix (its canonical CSR where it has one), or A itself if it is a sparse matrix; else a typed error at `where`. */

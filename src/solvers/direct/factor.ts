@@ -6,6 +6,7 @@
  */
 import type { CSRMatrix } from '../../formats/csr.js';
 import type { SparseMatrix } from '../../formats/index.js';
+import { sparseMatrix } from '../../formats/owned.js';
 import type { DType } from '../../dtype.js';
 import { DisposedError, InputRangeError, NotPositiveDefiniteError, ShapeError, SingularMatrixError, UnsupportedError } from '../../errors.js';
 import { optionKeys, checkOptions, checkNumber, checkSignal, inRange, NON_NEGATIVE_INTEGER } from '../../options-check.js';
@@ -669,7 +670,7 @@ export class Factorization extends PublicFactorization {
   private async refactorNow(A2: SparseMatrix): Promise<this> {
     // not live(): a failed refactor leaves no factor, and a refactor is what makes it usable again
     if (this.disposed) throw new DisposedError('factorization');
-    const csr = squareCsr(A2, 'refactor');
+    const csr = squareCsr(sparseMatrix(A2, 'refactor: A2'), 'refactor');
     const C = cscOf(csr);
     const A = this.A;
     if (C.n !== A.n) throw new ShapeError(`refactor: A2 is ${C.n}×${C.n}, the factorized matrix ${A.n}×${A.n}`);

@@ -53,6 +53,7 @@ export abstract class Factorization {
    * @throws {@link ShapeError} when A2's size or pattern differs from the factorized matrix's.
    * @throws {@link NotPositiveDefiniteError} or {@link SingularMatrixError} as {@link Runtime.factor}.
    * @throws {@link InputRangeError} when A2 holds NaN or ±Inf (naming its row and column); a refactor after any failure may succeed.
+   * @throws {@link InputTypeError} when A2 is not a sparse matrix of simdgl.
    * @throws {@link DisposedError} once disposed.
    */
   abstract refactor(A2: SparseMatrix): Promise<this>;

@@ -9,6 +9,7 @@ import type { SparseMatrix } from '../../formats/index.js';
 import { ShapeError, UnsupportedError } from '../../errors.js';
 import { checkMemoryFloor } from '../../memory-budget.js';
 import { shownValue } from '../../shown-value.js';
+import { sparseMatrix } from '../../formats/owned.js';
 import { analyze, bandAnalysis, btfAnalysis, denseAnalysis, type Analysis, type OrderingName } from './analysis.js';
 import type { BlockTriangular } from './btf.js';
 import { bandOf, cscOf, denseRows, isSymmetric, patternSymmetry, rowsWithValues, type Rows, symmetricGraph, type Csc } from './pattern.js';
@@ -37,9 +38,19 @@ const COLUMNS_KERNEL_MIN = 200;
 
 /** The square CSR, canonical, of any format (a ShapeError for a rectangular one); refactor checks its A2 with it. */
 export function squareCsr(A: SparseMatrix, where: string): CSRMatrix {
-  const csr = A.toCSR();
+  const csr = sparseMatrix(A, where).toCSR();
   if (csr.rows !== csr.cols) throw new ShapeError(`${where}: A must be square, it is ${csr.rows}×${csr.cols}`);
   return csr;
+}
+
+/**
+ * Refused from sizes before any pass: the columns' copy and the ordering's, tree's and counts' arrays
+ * take at least 7 Int32Arrays of n and 2 of nnz (an empty 10⁸×10⁸ matrix ran 3 s into rt.factor's
+ * symbolic phase, ≈ 200 bytes a row, and crashed Node out of memory; 1.5 s and 0.9 GB into
+ * rt.estimateFactorCost's before the WebAssembly memory's error).
+ */
+function checkSymbolicFloor(csr: CSRMatrix, where: string): void {
+  checkMemoryFloor(4 * (7 * csr.rows + 2 * csr.nnz), `${where}: ${csr.rows} rows' symbolic phase`);
 }
 
 /** The symbolic phase of a factorization (square CSR, CSC, symmetry, ordering and counts), done once and kept: rt.solve's 'auto' estimates from it and factorizes with it. @internal */
@@ -55,10 +66,7 @@ export function planFactor(A: SparseMatrix, kind: FactorKind, ordering: Ordering
   if (!KINDS.includes(kind)) throw new UnsupportedError(`factor: kind must be ${KINDS.map((k) => `'${k}'`).join(', ')}, got ${shownValue(kind)}`);
   if (!ORDERINGS.includes(ordering)) throw new UnsupportedError(`factor: ordering must be ${ORDERINGS.map((k) => `'${k}'`).join(', ')}, got ${shownValue(ordering)}`);
   const csr = squareCsr(A, 'factor');
-  // refused from sizes before any pass: the columns' copy and the ordering's, tree's and counts' arrays
-  // take at least 7 Int32Arrays of n and 2 of nnz (an empty 10⁸×10⁸ matrix ran 3 s into its symbolic
-  // phase, ≈ 200 bytes a row, and crashed Node out of memory)
-  checkMemoryFloor(4 * (7 * csr.rows + 2 * csr.nnz), `factor: ${csr.rows} rows' symbolic phase`);
+  checkSymbolicFloor(csr, 'factor');
   const { C, sym, symmetry } = columnsOf(csr, sk);
   if ((kind === 'cholesky' || kind === 'ldlt') && C.complex) {
     throw new UnsupportedError(`factor: kind '${kind}' takes real matrices; use kind: 'lu' for complex ones`);
@@ -211,6 +219,7 @@ export interface FactorEstimate extends FactorCost {
 /** The cost of factorizing A from the symbolic phase alone: see {@link Runtime.estimateFactorCost}; `sk` runs the symbolic loops. @internal */
 export function estimateFactorCost(A: SparseMatrix, kind: 'cholesky' | 'ldlt' | 'lu', ordering: OrderingName | 'auto', sk: SymbolicKernels): FactorEstimate {
   const csr = squareCsr(A, 'estimateFactorCost');
+  checkSymbolicFloor(csr, 'estimateFactorCost');
   const C = cscOf(csr);
   if ((ordering === 'amd-ata' || ordering === 'btf') && kind !== 'lu') throw new UnsupportedError(`estimateFactorCost: ordering '${ordering}' is for LU`);
   const a = analyzeFor(C, csrRows(csr), kind === 'lu', ordering, sk);
