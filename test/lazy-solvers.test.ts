@@ -137,8 +137,11 @@ describe('the direct and Krylov solvers in a page bundle', () => {
       expect(eager.has(where(m)[0]), `${m} is loaded before the page runs`).toBe(false);
     }
     // the chunks that build on it are imported from it, so that a bundler knows its modules are there (webpack copied them in)
-    // (and from nowhere else)
+    // (and from nowhere else); rt.solve's driver from the page's first files, so that createRuntime fetches it beside the set-up
     const importers = (out: string) => Object.keys(outputs).filter((o) => outputs[o].imports.some((i) => i.kind === 'dynamic-import' && i.path === out));
-    for (const m of ['src/runtime/direct.ts', 'src/runtime/solve-run.ts', 'src/solvers/true-residual.ts']) expect(importers(where(m)[0]), `${m}'s importers`).toEqual(where('src/runtime/solver-setup.ts'));
+    for (const m of ['src/runtime/direct.ts', 'src/solvers/true-residual.ts']) expect(importers(where(m)[0]), `${m}'s importers`).toEqual(where('src/runtime/solver-setup.ts'));
+    const driverImporters = importers(where('src/runtime/solve-run.ts')[0]);
+    expect(driverImporters.length, "rt.solve's driver's importers").toBeGreaterThan(0);
+    for (const o of driverImporters) expect(eager.has(o), `${o} imports rt.solve's driver`).toBe(true);
   });
 });

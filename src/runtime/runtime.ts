@@ -161,7 +161,7 @@ export class Runtime implements HandleOwner {
     // failed fetch rejects createRuntime with the fetch's error; the next call fetches again
     const setup = solverSetup.load();
     setup.catch(() => {});
-    // rt.solve's driver (solve-chunk.ts) fetched now, once the set-up it builds on is in, and not
+    // rt.solve's driver (solve-chunk.ts) fetched now, beside the set-up and the kernels, and not
     // waited for: a page's first solve then rarely waits a round trip for it (a failed fetch is tried
     // again by that solve)
     if (!solveRun.loaded()) solveRun.load().catch(() => {});

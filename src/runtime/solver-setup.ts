@@ -17,7 +17,7 @@ export { estimateFactorCost, planFactor } from '../solvers/direct/plan.js';
 // The chunks that build on this one are imported from here, so that a bundler knows this chunk's modules
 // are loaded before them and leaves them out (webpack copies a module that two chunks of the page's first
 // script share into each, where the copies are under its 20 KB split size: the direct solvers' chunk took
-// 9.8 KB of the symbolic phase, rt.solve's driver 3 KB, the Krylov methods 2 KB)
+// 9.8 KB of the symbolic phase, the Krylov methods 2 KB). Not rt.solve's driver: createRuntime fetches it
+// beside this chunk (solve-chunk.ts says why)
 export const importDirect = () => import('./direct.js');
-export const importSolveRun = () => import('./solve-run.js');
 export const importKrylov = () => import('../solvers/true-residual.js');
