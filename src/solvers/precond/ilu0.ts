@@ -38,6 +38,7 @@ export function ilu0(A: CSRMatrix, positivePivots = false): IncompleteFactors | 
   const n = A.rows;
   const c = components(A.dtype);
   const complex = isComplex(A.dtype);
+  const single = A.dtype === 'f32' || A.dtype === 'c64';
   const P = withDiagonal(A);
   const { rowPtr, colIdx } = P;
   const diag = new Int32Array(n);
@@ -66,6 +67,11 @@ export function ilu0(A: CSRMatrix, positivePivots = false): IncompleteFactors | 
       failed.push(`${at}: ${positivePivots ? 'pivot not real and positive' : 'zero pivot'}, row ${row}`);
       continue;
     }
+    const past = single ? pastSingle(rowPtr, v, diag, complex) : -1;
+    if (past >= 0) {
+      failed.push(`${at}: row ${past} of the factor outside ${A.dtype}'s range, where its solves run`);
+      continue;
+    }
     const g = growth(n, rowPtr, colIdx, v, diag, complex, rowAbs);
     if (!(g <= GROWTH_MAX)) {
       failed.push(`${at}: unstable, ‖(LU)⁻¹·|A|·1‖∞ = ${g.toExponential(1)}`);
@@ -75,6 +81,25 @@ export function ilu0(A: CSRMatrix, positivePivots = false): IncompleteFactors | 
   }
   return failed.join('; ');
 }
+
+/**
+ * The row of the first entry of the factors in v that f32 cannot hold as the solves read it — past
+ * F32_MAX, or a pivot whose inverse is (below 2^-126) — else −1. An f32 or c64 matrix's triangular solves
+ * run in f32: ILU(0) of [[1e-20, 1e20], [1e20, 1]] has the pivot −1e40, and rt.solve threw 'triangular
+ * solve: the diagonal entry T[1,1] is not finite', naming neither ILU(0) nor its refusal.
+ */
+function pastSingle(rowPtr: Int32Array, v: Float64Array, diag: Int32Array, complex: boolean): number {
+  for (let i = 0; i + 1 < rowPtr.length; i++) {
+    for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) {
+      const m = complex ? Math.hypot(v[2 * k], v[2 * k + 1]) : Math.abs(v[k]);
+      if (m > F32_MAX || (k === diag[i] && m < 2 ** -126)) return i;
+    }
+  }
+  return -1;
+}
+
+/** The largest finite f32 */
+const F32_MAX = 3.4028234663852886e38;
 
 /** ‖(LU)⁻¹·r‖∞ (r real) for the factors held in v as factor() leaves them: two triangular solves in f64 (c128). */
 function growth(n: number, rowPtr: Int32Array, colIdx: Int32Array, v: Float64Array, diag: Int32Array, complex: boolean, r: Float64Array): number {
