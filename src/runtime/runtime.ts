@@ -1,5 +1,5 @@
 import { checkMemoryFloor, withMemoryBudget } from '../memory-budget.js';
-import { F64_MATRIX_RANGE, rhsExponent, scaledCsr } from '../host-spmv.js';
+import { F64_MATRIX_RANGE, rhsExponent, scaleBy, scaledCsr } from '../host-spmv.js';
 import { ANY_NUMBER, FINITE_NON_NEGATIVE, NON_NEGATIVE, NON_NEGATIVE_INTEGER, POSITIVE_INTEGER, checkBoolean, checkChoice, checkFunction, checkNumber, checkOptions, checkScalar, checkSignal, inRange, requireNumber } from '../options-check.js';
 import { checkSingleRange, vectorData } from '../vector-data.js';
 import { DOT_OPTION_KEYS, EXPLAIN_OPTION_KEYS, RUNTIME_OPTION_KEYS, SOLVE_OPTION_KEYS, SPGEMM_OPTION_KEYS, SPMV_OPTION_KEYS, UPLOAD_OPTION_KEYS, WEBGPU_OPTION_KEYS } from './options.js';
@@ -1713,8 +1713,12 @@ export class Runtime implements HandleOwner {
       // subnormal 7e-311 (Jacobi refused that value, not in A; every method failed where A converged)
       if (!gpu && e > 0) e = Math.max(0, Math.min(e, normalRoom(v)));
       let scaled: SolveAnalysis['gpuScaled'] = null;
-      if (e !== 0) {
-        const csr = markPrivateCanonical(scaledCsr(analysis.csr, -e));
+      const copy = e !== 0 ? scaledCsr(analysis.csr, -e) : null;
+      // an f32 or c64 copy holds what the scaling takes below f32's least subnormal as 0 (A[1,0] =
+      // 0.99·2^-50 of a matrix scaled by 2^-100): its solves were certified for that copy ('converged'
+      // at 1.3e-18 for an exact 9.2e-10), so none is made unless it scales back to A exactly
+      if (copy && (!(copy.values instanceof Float32Array) || scaleBy(Float64Array.from(copy.values), e).every((x, k) => x === v[k]))) {
+        const csr = markPrivateCanonical(copy);
         seedScaledLooseNorms(csr, analysis.csr, -e);
         // the format h runs in on each path, from h's own features (value-free: the pattern's)
         this.featuresOf(csr, h.canonicalCsr ?? h.host);
