@@ -29,3 +29,4 @@ export * from './candidates';
 export * from './tentative';
 export * from './coarse_inverse';
 export * from './touch';
+export * from './scan';

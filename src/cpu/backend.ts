@@ -21,6 +21,7 @@ import { DispatchPolicy, type Dispatch } from './dispatch.js';
 const tierUp = lazyModule(() => import('./tier-up.js'), 'the pool\'s tier-up calls');
 /** rt.spgemm's product into fresh arrays with a worker's help (spgemm-fresh.ts): only a pool runs it, so it loads with one */
 const spgemmFresh = lazyModule(() => import('./spgemm-fresh.js'), 'the pool\'s fresh-array SpGEMM');
+const poolScans = lazyModule(() => import('./scan.js'), 'the pool\'s scans');
 
 export interface CpuBackendOptions {
   /** 'auto' (default) uses the SIMD build when the engine validates SIMD; false forces the plain build */
@@ -165,10 +166,10 @@ export class CpuBackend {
   }
 
   private async startPool(threads: number, spinUs: number): Promise<void> {
-    // the tier-up set's and the fresh-array SpGEMM's chunks first: the only wait before the pool is
+    // the tier-up set's, the fresh-array SpGEMM's and the scans' chunks first: the only wait before the pool is
     // made, so nothing below runs half-way on a runtime disposed meanwhile (a chunk that cannot be
     // fetched only skips the warm-up, or leaves rt.spgemm its one-pass product)
-    if (threads > 1 && this.heap.shared) await Promise.all([tierUp.load(), spgemmFresh.load()].map((p) => p.catch(() => {})));
+    if (threads > 1 && this.heap.shared) await Promise.all([tierUp.load(), spgemmFresh.load(), poolScans.load()].map((p) => p.catch(() => {})));
     if (this.disposed) return;
     this.closePool();
     this.vectorBounds.clear();
@@ -210,6 +211,11 @@ export class CpuBackend {
   /** spgemm-fresh.ts, once loaded with a pool (CpuSparseSession reads it here: the workers' script bundles that file, not this one) */
   get spgemmFresh(): typeof import('./spgemm-fresh.js') | undefined {
     return spgemmFresh.loaded() ? spgemmFresh.get() : undefined;
+  }
+
+  /** scan.ts, once loaded with a pool (a product's one-thread passes as pool passes) */
+  get poolScans(): typeof import('./scan.js') | undefined {
+    return poolScans.loaded() ? poolScans.get() : undefined;
   }
 
   /** The index of kernel `name` in the pool's name table (a pool job's `kernel`). */

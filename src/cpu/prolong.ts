@@ -2,6 +2,7 @@ import type { CSRMatrix } from '../formats/csr.js';
 import type { CpuBackend } from './backend.js';
 import type { Region } from './memory.js';
 import { balancedBounds, claimedParts } from './partition.js';
+import { rowPointers } from './row-pointers.js';
 
 /** A CSR matrix's arrays in the WebAssembly memory (byte addresses). */
 export interface CsrAt {
@@ -44,7 +45,7 @@ export function prolongOnePerRow(backend: CpuBackend, A: CSRMatrix, a: CsrAt, nc
     }
     const cp = alloc(4 * (m + 1));
     backend.runClaimedSync('prolong_count', [a.ptr, a.idx, t.idx, nc, slots.ptr, cp.ptr], bounds, undefined, 4);
-    const nnz = backend.kernel('spgemm_row_pointers')(cp.ptr, m);
+    const nnz = rowPointers(backend, cp.ptr, m);
     const ci = alloc(4 * nnz);
     const cv = alloc(8 * nnz);
     backend.runClaimedSync('prolong_f64', [a.ptr, a.idx, a.val, t.idx, t.val, scale, nc, slots.ptr, cp.ptr, ci.ptr, cv.ptr], bounds, undefined, 7);

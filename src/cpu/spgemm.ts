@@ -11,6 +11,7 @@ import { ARRAY_F32, ARRAY_F64, ARRAY_I32 } from './copy-out.js';
 import { balancedBounds, claimedParts } from './partition.js';
 import { amgBlocks } from '../solvers/amg/aggregate.js';
 import { onePerRow, prolongOnePerRow, WIDEST } from './prolong.js';
+import { longestRow, rowPointers } from './row-pointers.js';
 
 /** Products with fewer entries in A than this run as one chunk on the calling thread. */
 export const SPGEMM_POOL_FLOOR = 16384;
@@ -233,6 +234,7 @@ export class CpuSparseSession implements SparseSession {
       const ag = this.regionOf(agg) ?? this.filled(ti, agg);
       const bv = this.regionOf(b) ?? this.filled(scratch(8 * n), b);
       const sc = this.filled(scratch(8 * n), dinv);
+      backend.prefault(nr);
       if (backend.kernel('amg_tentative_norms')(ag.ptr, bv.ptr, nr.ptr, n, count) > 0) return undefined;
       const coarse = nr.view('f64', count).slice();
       backend.runChunksSync('amg_tentative_fill', [ag.ptr, bv.ptr, nr.ptr, a.ptr, w, sc.ptr, tp.ptr, ti.ptr, tv.ptr, out.ptr], bounds, 9);
@@ -286,7 +288,7 @@ export class CpuSparseSession implements SparseSession {
       const bounds = chunks === 1 ? Int32Array.of(0, M.rows) : balancedBounds(M.rows, chunks, (i) => mp[i] + i);
       backend.runChunksSync('spgemm_transpose_count', [m.ptr, m.idx, n, slots.ptr], bounds, 3);
       // each chunk's first position in each column; the transpose's row pointers
-      backend.kernel('spgemm_transpose_offsets')(slots.ptr, chunks, n, tp.ptr);
+      if (!backend.poolScans?.transposeStarts(backend, slots.ptr, chunks, n, tp.ptr, M.nnz)) backend.kernel('spgemm_transpose_offsets')(slots.ptr, chunks, n, tp.ptr);
       backend.runChunksSync('spgemm_transpose_fill', [m.ptr, m.idx, m.val, slots.ptr, ti.ptr, tv.ptr], bounds, 3);
       [T.ptr, T.idx, T.val] = [tp.ptr, ti.ptr, tv.ptr];
     } catch (e) {
@@ -314,6 +316,8 @@ export class CpuSparseSession implements SparseSession {
       // the start vector by a kernel, then s = √D⁻¹, u and y = 0 on the pool (JavaScript loops over a
       // large level's rows took tens of ms of the setup's one thread)
       this.filled(regions[0], dinv);
+      // the start's pages faulted in on the pool, not one by one on this thread
+      B.prefault(regions[1]);
       const c0 = 1 / Math.sqrt(B.kernel('lanczos_start')(regions[1].ptr, n));
       const u = regions[3].ptr;
       B.runClaimedSync('lanczos_scale', [regions[0].ptr, regions[1].ptr, u, regions[2].ptr], bounds);
@@ -525,7 +529,7 @@ export class CpuSparseSession implements SparseSession {
     try {
       const views = this.keepsViews;
       // its longest row by a pass here: a WebGPU upload's kernel choice reads it (formats/csr.ts)
-      C.longest = this.backend.kernel('spgemm_longest')(C.ptr, C.rows);
+      C.longest = longestRow(this.backend, C.ptr, C.rows);
       const M = markLongestRow(hostCopy(C, 'f64', views), C.longest);
       if (views) {
         C.held = true;
@@ -617,9 +621,8 @@ export class CpuSparseSession implements SparseSession {
       if (sa) backend.runClaimedSync('spgemm_shifts', [A.ptr, A.idx, sa, B.ptr, B.idx, sb, m, B.rows], countBounds);
       backend.runClaimedSync('spgemm_count', [A.ptr, A.idx, B.ptr, B.idx, n, scale ? 1 : 0, slots.ptr, cp.ptr, fl.ptr, sa, sb], countBounds, undefined, 6);
       // row pointers from the counts, and the multiply-adds before each row (in place, by kernels)
-      const nnz = backend.kernel('spgemm_row_pointers')(cp.ptr, m);
+      const nnz = rowPointers(backend, cp.ptr, m, fl.ptr);
       if (nnz > 0x7fffffff) throw new MemoryLimitError(nnz * (4 + 8 * cc), `spgemm: the ${m}×${n} product has ${nnz} entries, more than 32-bit row pointers index`);
-      backend.kernel('spgemm_flops_before')(fl.ptr, m);
       const before = fl.view('f64', m + 1);
       const bounds = split((i) => before[i] + i);
       const ci = this.alloc(C, 4 * nnz);
@@ -707,7 +710,7 @@ function refuseUnfit(A: Resident, B: Resident, backend: CpuBackend): void {
   const bytesEach = 4 + 8 * A.cc;
   const limit = Math.min(0x7fffffff, maxBytes / bytesEach);
   // B's width bounds its longest row: most products (an AMG setup's coarse levels) need no pass at all
-  if (A.nnz * B.cols <= limit || A.nnz * (B.longest ?? backend.kernel('spgemm_longest')(B.ptr, B.rows)) <= limit) return;
+  if (A.nnz * B.cols <= limit || A.nnz * (B.longest ?? longestRow(backend, B.ptr, B.rows)) <= limit) return;
   const least = backend.kernel('spgemm_least')(A.ptr, A.idx, B.ptr, A.rows);
   if (least > limit) {
     throw new MemoryLimitError(least * bytesEach, `spgemm: the ${A.rows}×${B.cols} product has at least ${least} entries (${Math.ceil((least * bytesEach) / 1048576)} MiB), more than ${least > 0x7fffffff ? '32-bit row pointers index' : `the WebAssembly memory's limit of ${Math.floor(maxBytes / 1048576)} MiB holds`}`);

@@ -41,7 +41,7 @@ const CSR_BYTES = 4 * (N + 16) + OFFSETS.length * N * 12 + 16 + 32 + 2 * N;
 /**
  * The AMG setup's per-level loops over the same stencil from `at` (8-byte aligned): a transpose's
  * counts, a tentative prolongator of aggregates of four rows, its smoothed product's count, the
- * aggregates' renumbering, a product's flop prefix, the Lanczos start. Every index a kernel reads from
+ * aggregates' renumbering, a product's flop prefix, the Lanczos start, the pool's scans (assembly/scan.ts). Every index a kernel reads from
  * memory (the aggregates, T's columns) is written here and never by a call, so repeated calls stay inside.
  */
 function amgLayout(at: number) {
@@ -52,8 +52,9 @@ function amgLayout(at: number) {
   };
   const [slot, counts, tp, agg, renumbered, bounds, offset, base] = [16, 4 * N, 4 * (N + 1), 4 * N, 4 * N, 8, 4, 4].map(take);
   const [norm, b, scale, Tp, Ti, Tv, markSlot, marks, cp, flops] = [2 * N, 8 * N, 8 * N, 4 * (N + 1), 4 * N, 8 * N, 16, N, 4 * (N + 1), 8 * (N + 1)].map(take);
-  const [x, s, y, u, out] = [8 * N, 8 * N, 8 * N, 8 * N, 16].map(take);
-  return { slot, counts, tp, agg, renumbered, bounds, offset, base, norm, b, scale, Tp, Ti, Tv, markSlot, marks, cp, flops, x, s, y, u, out, end: at };
+  // tally: the scans' chunk totals; zero: their bases (never written)
+  const [x, s, y, u, out, tally, zero] = [8 * N, 8 * N, 8 * N, 8 * N, 16, 16, 16].map(take);
+  return { slot, counts, tp, agg, renumbered, bounds, offset, base, norm, b, scale, Tp, Ti, Tv, markSlot, marks, cp, flops, x, s, y, u, out, tally, zero, end: at };
 }
 
 /** bytes of the region the tiny problem lives in */
@@ -140,6 +141,11 @@ export function tierUpCalls(heap: WasmHeap, ptr: number): [string, number[]][] {
     ['amg_aggregate_final', [g.renumbered, g.bounds, g.base, 0, 1]],
     ['spgemm_flops_before', [g.flops, N]],
     ['lanczos_start', [g.x, N]],
+    ['rows_longest', [ap, g.tally, 0, N]],
+    ['product_totals', [g.cp, g.flops, g.tally, 0, N]],
+    ['product_offsets', [g.cp, g.flops, g.zero, 0, N]],
+    ['transpose_totals', [g.slot, 1, g.tally, 0, N]],
+    ['transpose_starts', [g.slot, 1, g.tp, g.zero, 0, N]],
     ['lanczos_scale', [g.s, g.x, g.u, g.y, 0, N]],
   ];
 }
