@@ -1,5 +1,5 @@
 import { allocValues, isComplex, type ValueArray } from '../../dtype.js';
-import { InputRangeError, UnsupportedError } from '../../errors.js';
+import { InputRangeError, SimdglError, UnsupportedError } from '../../errors.js';
 import { CSRMatrix } from '../../formats/csr.js';
 import { shownValue } from '../../shown-value.js';
 import { checkNumber } from '../../options-check.js';
@@ -244,6 +244,10 @@ function triangularPair<V>(ops: SolverOps<V>, kind: string, f: Triangle[]): Prec
     for (const t of f) solvers.push(ops.triangular(t.T, { lower: t.lower, unitDiagonal: t.unitDiagonal, levels: t.levels }));
   } catch (e) {
     for (const s of solvers) s.dispose();
+    // a factor the path cannot hold (double-single's f32 exponent on a GPU path: ILU(0) of a matrix
+    // spanning 2^-51 … 2^100 held 2.4e44, and rt.solve's 'auto' threw WebGpuLimitError naming that value):
+    // the preconditioner's refusal, which 'auto' runs without
+    if (e instanceof SimdglError && e.code === 'E_GPU_LIMIT') throw new UnsupportedError(`${kind}: its factor has an entry the ${ops.label} path cannot hold (${e.message}); use 'jacobi' or 'none'`);
     throw e;
   }
   const [a, b] = solvers;
