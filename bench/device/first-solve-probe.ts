@@ -116,10 +116,18 @@ wrap(devP, 'createBuffer', (a) => {
   }
 });
 wrap(queueP, 'writeBuffer', (a) => ['queue.writeBuffer', Number((a[4] as number | undefined) ?? (a[2] as ArrayBufferLike).byteLength ?? 0)]);
+// --stop-at-submit: the process ends at the first solve's first submit (the host part before it, e.g. under
+// --cpu-prof on a software adapter, whose GPU time says nothing)
+const stopAtSubmit = args.includes('--stop-at-submit');
 wrap(queueP, 'submit', () => ['submit', 0], () => {
   const t = performance.now();
   if (firstSubmit < 0) firstSubmit = t;
   lastSubmit = t;
+  if (stopAtSubmit) {
+    const waited = tally['waited for background pipelines'];
+    console.log(`STOP\t${label}\tfirst submit at ${(t - solveT0).toFixed(1)} ms of the first solve (rt.upload ${uploadMs.toFixed(1)} ms before it)\tCPU ${(((c) => c.user + c.system)(process.cpuUsage(cpuStart)) / 1000).toFixed(0)} ms since rt.upload${waited ? `\twaited for background pipelines ${waited.ms.toFixed(1)} ms` : ''}`);
+    process.exit(0);
+  }
 });
 
 const A = poisson3D(n).astype(dtype);
@@ -131,6 +139,7 @@ console.log(`# ${label}: poisson3D(${n}) ${dtype}, ${A.rows} rows; createRuntime
 const mb = (x: number) => (x / 1048576).toFixed(1);
 let x: ArrayLike<number> = b;
 let last: { iterations: number; method: string; preconditioner: string; reason: string } | null = null;
+const cpuStart = process.cpuUsage();
 const tUpload = performance.now();
 const h = rt.upload(A);
 const uploadMs = performance.now() - tUpload;

@@ -42,7 +42,7 @@ import { LossHooks, restorableShadow } from '../device-resident.js';
 import { decodeValues, encodeScalar, encodeValues, floatsPerElement, GPU_SPLIT_FROM, gpuSplits, gpuSplitsLength, isDoubleSingle, isZeroScalar, joinDS, streamBytes, writeStream } from './encoding.js';
 import { WebGpuDeviceLostError, WebGpuLimitError, WebGpuUnavailableError } from './errors.js';
 import { WebGpuMatrix, WebGpuVector, type HostMatrix, type WebGpuCSRArrays, type WebGpuMatrixData, type WebGpuOwner } from './resident.js';
-import { buildMatrix, chebyshevFusable, prewarmSparse, prewarmSpmv, prewarmSpmvDot, runChebyshevStep, runSpmv, splitOnGpu, spmvDotPartials, type DeferredUpload, type WebGpuUploadOptions } from './spmv.js';
+import { buildMatrix, chebyshevFusable, prewarmSparse, prewarmSpmv, prewarmSpmvDot, prewarmWideSpmv, runChebyshevStep, runSpmv, splitOnGpu, spmvDotPartials, type DeferredUpload, type WebGpuUploadOptions } from './spmv.js';
 import { checkSharedBuffer } from './interop.js';
 import { loadWgsl, wgslLoaded } from './shader-source.js';
 import { shownValue } from '../shown-value.js';
@@ -213,6 +213,7 @@ export class WebGpuBackend implements WebGpuOwner {
       e.prewarm('reduce_final', t);
     }
     prewarmSpmv(e, A.data.main, dt);
+    if (wide !== dt) prewarmWideSpmv(e, A.data.main, A.source.matrix as HostMatrix, wide);
     prewarmSpmvDot(e, A.data.main, dt);
     e.prewarm('cg_scalars', dt);
     e.prewarm('cg_update', dt);
@@ -268,7 +269,7 @@ export class WebGpuBackend implements WebGpuOwner {
     this.live();
     this.checkUpload(matrix);
     const data = buildMatrix(this.engine, matrix, options, this.maxStorageBufferBindingSize);
-    return new WebGpuMatrix(this, matrix.dtype, matrix.rows, matrix.cols, matrix.nnz, matrix.format, data, { matrix, options: { ...options } });
+    return new WebGpuMatrix(this, options.widen ? wideType(matrix.dtype) : matrix.dtype, matrix.rows, matrix.cols, matrix.nnz, matrix.format, data, { matrix, options: { ...options } });
   }
 
   private checkUpload(matrix: HostMatrix): void {
@@ -636,10 +637,15 @@ export class WebGpuBackend implements WebGpuOwner {
     read: (v) => be.read(v),
     narrow: (w, out) => be.convert('single_main', w, [{ binding: 2, buffer: w.buffer }, { binding: 3, buffer: out.buffer, write: true }], out),
     addNarrow: (d, x) => be.convert('add_single_main', x, [{ binding: 4, buffer: x.buffer, write: true }, { binding: 5, buffer: d.buffer }], x),
-    wideOf: (A) =>
-      isDoubleSingle(A.dtype)
-        ? A
-        : be.companion(A, 'double-single', () => (A.source.matrix as HostMatrix & { astype(dt: DType): HostMatrix }).astype(wideType(A.dtype)), A.source.options as WebGpuUploadOptions),
+    wideOf: (A) => {
+      if (isDoubleSingle(A.dtype)) return A;
+      const source = A.source.matrix as HostMatrix & { astype(dt: DType): HostMatrix };
+      const options = A.source.options as WebGpuUploadOptions;
+      // an f32 stencil's (a DIA of several diagonals): its own values, compact, without an f64 host copy
+      // (astype's 118 MB and exactlyF32's pass over them, ≈ 0.1 s of poisson3D(128)'s first refined solve)
+      if (source.format === 'dia' && source.dtype === 'f32' && source.offsets.length > 1) return be.companion(A, 'double-single', () => source, { ...options, widen: true });
+      return be.companion(A, 'double-single', () => source.astype(wideType(A.dtype)), options);
+    },
   }))(this);
 
   /**

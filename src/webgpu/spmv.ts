@@ -50,6 +50,12 @@ export interface WebGpuUploadOptions {
    * not sent but copied from that matrix's on the GPU (wgsl/csr_transpose_values.wgsl), bit for bit
    */
   transposeOf?: number;
+  /**
+   * @internal an f32 DIA matrix of several diagonals uploaded as its f64 copy (the refinement's,
+   * WebGpuBackend.wideOf): its values are exactly f32, so they go up as they are or as bytes (the compact
+   * kernels widen them), the same buffers astype('f64') gave, without that f64 host copy and its test
+   */
+  widen?: boolean;
 }
 
 /** csr_adaptive constants (wgsl/csr_adaptive.wgsl): workgroup size, products per stream block, entries per piece. */
@@ -152,7 +158,7 @@ class Maker {
    * an Int8Array and its copy were ≈ 2× that on 14.7 M values), the pass given up at the first value
    * that fails. Streamed (uploadMany) as a plain copy of such an array.
    */
-  smallIntegers(what: string, values: Float64Array): GPUBuffer | null {
+  smallIntegers(what: string, values: Float64Array | Float32Array): GPUBuffer | null {
     if (this.deferred) return isSmallIntegers(values) ? this.make(what, Int8Array.from(values)) : null;
     let small = true;
     const b = this.engine.filledBuffer(what, values.length, this.limit, (mapped) => (small = writeSmallIntegers(values, new Int8Array(mapped, 0, values.length))));
@@ -183,7 +189,9 @@ export function splitOnGpu(engine: Engine, buf: GPUBuffer, components: number): 
 export function buildMatrix(engine: Engine, matrix: HostMatrix, options: WebGpuUploadOptions, limit: number, deferred?: DeferredUpload, transposeOf?: WebGpuCSRArrays): WebGpuMatrixData {
   const mk = new Maker(engine, limit, deferred);
   try {
-    const dt = matrix.dtype;
+    const widen = options.widen === true && matrix.format === 'dia' && matrix.dtype === 'f32' && matrix.offsets.length > 1;
+    if (options.widen && !widen) throw new Error('internal: widen is for an f32 DIA of several diagonals');
+    const dt = widen ? 'f64' : matrix.dtype;
     let main: WebGpuPart;
     switch (matrix.format) {
       case 'csr':
@@ -199,12 +207,16 @@ export function buildMatrix(engine: Engine, matrix: HostMatrix, options: WebGpuU
         // f64 values that are all exactly f32 go up as f32: half the value bytes the SpMV streams (as the
         // CPU path keeps them). A one-diagonal matrix keeps E values: the solvers' D⁻¹, which the CG
         // kernels read elementwise (cg_update.wgsl, chebyshev.wgsl)
-        const compact = dt === 'f64' && matrix.offsets.length > 1 && matrix.data instanceof Float64Array && exactlyF32(matrix.data);
+        const data = matrix.data as Float64Array | Float32Array;
+        // (f32 values widened: exactly f32 but for NaN, which astype's copy holds as f64 — its test is only
+        // needed where they are not all small integers)
+        const candidate = widen || (dt === 'f64' && matrix.offsets.length > 1 && matrix.data instanceof Float64Array && exactlyF32(matrix.data));
         // and where they are all integers in [-128, 127] (a stencil's), one byte each: poisson3D(128)'s
         // SpMV then streams 23 bytes a row where f32 values made it 44
         const offsets = mk.make('DIA offsets', matrix.offsets);
-        const bytes = compact ? mk.smallIntegers('DIA data (i8)', matrix.data as Float64Array) : null;
+        const bytes = candidate ? mk.smallIntegers('DIA data (i8)', data) : null;
         const int8 = bytes !== null;
+        const compact = int8 || (candidate && (!widen || !hasNaN(data)));
         main = {
           kind: 'dia',
           rows: matrix.rows,
@@ -212,7 +224,7 @@ export function buildMatrix(engine: Engine, matrix: HostMatrix, options: WebGpuU
           ndiag: matrix.offsets.length,
           pitch: matrix.pitch,
           offsets,
-          values: bytes ?? (compact ? mk.make('DIA data (f32)', Float32Array.from(matrix.data)) : mk.values('DIA data', dt, matrix.data)),
+          values: bytes ?? (compact ? mk.make('DIA data (f32)', data instanceof Float32Array ? data : Float32Array.from(data)) : mk.values('DIA data', dt, data)),
           compact,
           int8,
         };
@@ -340,8 +352,13 @@ export function adaptiveBlocks(rowPtr: Int32Array, rows: number): { blocks: Int3
 
 const pow2ceil = (n: number) => 2 ** Math.ceil(Math.log2(Math.max(1, n)));
 
+function hasNaN(values: Float32Array | Float64Array): boolean {
+  for (let k = 0; k < values.length; k++) if (values[k] !== values[k]) return true;
+  return false;
+}
+
 /** Whether every value is an integer in [-128, 127] (an Int8Array holds it exactly; -0 as 0). */
-function isSmallIntegers(values: Float64Array): boolean {
+function isSmallIntegers(values: Float64Array | Float32Array): boolean {
   for (let k = 0; k < values.length; k++) {
     const v = values[k];
     if (!(v >= -128 && v <= 127 && Math.trunc(v) === v)) return false;
@@ -354,7 +371,7 @@ function isSmallIntegers(values: Float64Array): boolean {
  * then holds a prefix). v | 0 equals v exactly for the integers of int32's range (and -0); NaN, ±Inf and
  * fractions come out different.
  */
-function writeSmallIntegers(values: Float64Array, out: Int8Array): boolean {
+function writeSmallIntegers(values: Float64Array | Float32Array, out: Int8Array): boolean {
   for (let k = 0; k < values.length; k++) {
     const v = values[k];
     const i = v | 0;
@@ -515,6 +532,22 @@ export function prewarmSpmv(engine: Engine, part: WebGpuPart, dt: DType): void {
     default:
       return engine.prewarm(part.kind, dt);
   }
+}
+
+/**
+ * Starts making the pipeline of the product of a single-precision A's double-single copy (the
+ * refinement's residual, WebGpuBackend.wideOf), made at its first refined solve: for an f32 DIA of
+ * several diagonals the compact kernel, bytes where 64 of A's slots spread over it are small integers
+ * (a guess: a wrong one only leaves that pipeline to its first dispatch); for SELL and ELL the same
+ * kernel in double-single. Not for CSR, whose copy's kernel needs a pass over its rows to choose.
+ */
+export function prewarmWideSpmv(engine: Engine, part: WebGpuPart, source: HostMatrix, wide: DType): void {
+  if (part.kind === 'dia' && source.format === 'dia' && source.dtype === 'f32' && part.ndiag > 1) {
+    const d = source.data;
+    const sample = new Float32Array(64);
+    for (let k = 0; k < 64 && d.length > 0; k++) sample[k] = d[Math.floor(((d.length - 1) * k) / 63)];
+    engine.prewarm(isSmallIntegers(sample) ? 'dia_i8' : 'dia_compact', wide);
+  } else if (part.kind === 'sell' || part.kind === 'ell') engine.prewarm(part.kind, wide);
 }
 
 /**
