@@ -42,7 +42,7 @@ import { LossHooks, restorableShadow } from '../device-resident.js';
 import { decodeValues, encodeScalar, encodeValues, floatsPerElement, GPU_SPLIT_FROM, gpuSplits, gpuSplitsLength, isDoubleSingle, isZeroScalar, joinDS, streamBytes, writeStream } from './encoding.js';
 import { WebGpuDeviceLostError, WebGpuLimitError, WebGpuUnavailableError } from './errors.js';
 import { WebGpuMatrix, WebGpuVector, type HostMatrix, type WebGpuCSRArrays, type WebGpuMatrixData, type WebGpuOwner } from './resident.js';
-import { buildMatrix, chebyshevFusable, prewarmSparse, prewarmSpmv, prewarmSpmvDot, prewarmWideSpmv, runChebyshevStep, runSpmv, splitOnGpu, spmvDotPartials, type DeferredUpload, type WebGpuUploadOptions } from './spmv.js';
+import { buildMatrix, chebyshevFusable, prewarmSparse, prewarmSpmv, prewarmSpmvDot, prewarmWideSpmv, widens, runChebyshevStep, runSpmv, splitOnGpu, spmvDotPartials, type DeferredUpload, type WebGpuUploadOptions } from './spmv.js';
 import { checkSharedBuffer } from './interop.js';
 import { loadWgsl, wgslLoaded } from './shader-source.js';
 import { shownValue } from '../shown-value.js';
@@ -641,9 +641,9 @@ export class WebGpuBackend implements WebGpuOwner {
       if (isDoubleSingle(A.dtype)) return A;
       const source = A.source.matrix as HostMatrix & { astype(dt: DType): HostMatrix };
       const options = A.source.options as WebGpuUploadOptions;
-      // an f32 stencil's (a DIA of several diagonals): its own values, compact, without an f64 host copy
-      // (astype's 118 MB and exactlyF32's pass over them, ≈ 0.1 s of poisson3D(128)'s first refined solve)
-      if (source.format === 'dia' && source.dtype === 'f32' && source.offsets.length > 1) return be.companion(A, 'double-single', () => source, { ...options, widen: true });
+      // an f32 CSR or DIA: from its own values, without an f64 host copy (poisson3D(128) on the H200 host:
+      // astype's 118 MB 0.2 s, then 'auto''s SELL-C-σ of it 0.3 s and its upload 0.1 s; spmv.ts widen)
+      if (widens(source)) return be.companion(A, 'double-single', () => source, { ...options, widen: true });
       return be.companion(A, 'double-single', () => source.astype(wideType(A.dtype)), options);
     },
   }))(this);

@@ -51,9 +51,12 @@ export interface WebGpuUploadOptions {
    */
   transposeOf?: number;
   /**
-   * @internal an f32 DIA matrix of several diagonals uploaded as its f64 copy (the refinement's,
-   * WebGpuBackend.wideOf): its values are exactly f32, so they go up as they are or as bytes (the compact
-   * kernels widen them), the same buffers astype('f64') gave, without that f64 host copy and its test
+   * @internal an f32 CSR, or DIA of several diagonals, uploaded as its f64 copy (the refinement's,
+   * WebGpuBackend.wideOf; see widens): without astype('f64')'s host copy. A DIA's values are exactly f32,
+   * so they go up as they are or as bytes (the compact kernels widen them): the buffers astype's copy
+   * gave. A CSR's go up in double-single, (v, 0) as astype's would; where 'auto' would give that copy
+   * SELL-C-σ it runs the row kernel, whose sums are SELL's in the same order, without SELL's host
+   * conversion (sorting, padding: ≈ 0.3 s of poisson3D(128)'s first refined solve on the H200 host)
    */
   widen?: boolean;
 }
@@ -189,8 +192,8 @@ export function splitOnGpu(engine: Engine, buf: GPUBuffer, components: number): 
 export function buildMatrix(engine: Engine, matrix: HostMatrix, options: WebGpuUploadOptions, limit: number, deferred?: DeferredUpload, transposeOf?: WebGpuCSRArrays): WebGpuMatrixData {
   const mk = new Maker(engine, limit, deferred);
   try {
-    const widen = options.widen === true && matrix.format === 'dia' && matrix.dtype === 'f32' && matrix.offsets.length > 1;
-    if (options.widen && !widen) throw new Error('internal: widen is for an f32 DIA of several diagonals');
+    const widen = options.widen === true && widens(matrix);
+    if (options.widen && !widen) throw new Error('internal: widen is for an f32 CSR or DIA of several diagonals');
     const dt = widen ? 'f64' : matrix.dtype;
     let main: WebGpuPart;
     switch (matrix.format) {
@@ -249,10 +252,15 @@ export function buildMatrix(engine: Engine, matrix: HostMatrix, options: WebGpuU
   }
 }
 
-function csrArrays(mk: Maker, c: CSRMatrix, what: string, transposeOf?: WebGpuCSRArrays): WebGpuCSRArrays {
+/** Whether WebGpuUploadOptions.widen can upload this matrix as its f64 copy: an f32 CSR, or DIA of several diagonals. */
+export function widens(m: HostMatrix): boolean {
+  return m.dtype === 'f32' && (m.format === 'csr' || (m.format === 'dia' && m.offsets.length > 1));
+}
+
+function csrArrays(mk: Maker, c: CSRMatrix, what: string, transposeOf?: WebGpuCSRArrays, dt: DType = c.dtype): WebGpuCSRArrays {
   const rowPtr = mk.make(`${what} row pointers`, c.rowPtr);
   const colIdx = mk.make(`${what} column indices`, c.colIdx);
-  const values = transposeOf ? mk.transposedValues(`${what} values`, c, rowPtr, colIdx, transposeOf) : mk.values(`${what} values`, c.dtype, c.values);
+  const values = transposeOf ? mk.transposedValues(`${what} values`, c, rowPtr, colIdx, transposeOf) : mk.values(`${what} values`, dt, c.values);
   return { rows: c.rows, rowPtr, colIdx, values };
 }
 
@@ -279,22 +287,30 @@ function ellPart(mk: Maker, rows: number, width: number, stride: number, colIdx:
 
 /** The CSR kernel for these row lengths and dtype (the 'auto' rule of the file comment). */
 export function chooseCsrKernel(c: CSRMatrix, fewProducts = false): { kernel: 'row' | 'vector' | 'adaptive' | 'sell'; tpr: number } {
+  return csrKernelFor(c, fewProducts, c.dtype);
+}
+
+/** chooseCsrKernel for c's pattern in dtype dt (a widened copy's). */
+function csrKernelFor(c: CSRMatrix, fewProducts: boolean | undefined, dt: DType): { kernel: 'row' | 'vector' | 'adaptive' | 'sell'; tpr: number } {
   const mean = c.rows > 0 ? c.nnz / c.rows : 0;
   // recorded where the matrix was made (an AMG setup's products), else a pass over the row pointers
   const known = knownLongestRow(c);
   let longest = known ?? 0;
   if (known === undefined) for (let i = 0; i < c.rows; i++) longest = Math.max(longest, c.rowPtr[i + 1] - c.rowPtr[i]);
   if (longest > 8 * Math.max(mean, 4)) return { kernel: 'adaptive', tpr: 1 };
-  if (!fewProducts && (c.dtype === 'f64' || c.dtype === 'c128') && sellSlots(c.rowPtr, c.rows, SELL_C, defaultSortWindow(c, SELL_C)) <= 1.1 * c.nnz) return { kernel: 'sell', tpr: 1 };
+  if (!fewProducts && (dt === 'f64' || dt === 'c128') && sellSlots(c.rowPtr, c.rows, SELL_C, defaultSortWindow(c, SELL_C)) <= 1.1 * c.nnz) return { kernel: 'sell', tpr: 1 };
   if (mean < 8) return { kernel: 'row', tpr: 1 };
   return { kernel: 'vector', tpr: Math.min(64, Math.max(2, 2 ** Math.round(Math.log2(mean / 2)))) };
 }
 
 function csrPart(mk: Maker, c: CSRMatrix, options: WebGpuUploadOptions, transposeOf?: WebGpuCSRArrays): WebGpuCSRPart {
-  const auto = chooseCsrKernel(c, options.fewProducts);
-  const kernel = !options.kernel || options.kernel === 'auto' ? auto.kernel : options.kernel;
+  const dt = options.widen ? 'f64' : c.dtype;
+  const auto = csrKernelFor(c, options.fewProducts, dt);
+  let kernel = !options.kernel || options.kernel === 'auto' ? auto.kernel : options.kernel;
+  // (a widened copy: the row kernel sums each row in SELL's order, without SELL's conversion)
+  if (kernel === 'sell' && options.widen) kernel = 'row';
   if (kernel === 'sell') return sellPart(mk, SELLMatrix.fromCSR(c, { sliceHeight: SELL_C, sortWindow: defaultSortWindow(c, SELL_C) }));
-  const arrays = csrArrays(mk, c, 'CSR', transposeOf);
+  const arrays = csrArrays(mk, c, 'CSR', transposeOf, dt);
   if (kernel === 'row') return { kind: 'csr_row', ...arrays, tpr: 1 };
   if (kernel === 'vector') {
     const t = options.threadsPerRow ?? (auto.kernel === 'vector' ? auto.tpr : 32);
@@ -538,15 +554,19 @@ export function prewarmSpmv(engine: Engine, part: WebGpuPart, dt: DType): void {
  * Starts making the pipeline of the product of a single-precision A's double-single copy (the
  * refinement's residual, WebGpuBackend.wideOf), made at its first refined solve: for an f32 DIA of
  * several diagonals the compact kernel, bytes where 64 of A's slots spread over it are small integers
- * (a guess: a wrong one only leaves that pipeline to its first dispatch); for SELL and ELL the same
- * kernel in double-single. Not for CSR, whose copy's kernel needs a pass over its rows to choose.
+ * (a guess: a wrong one only leaves that pipeline to its first dispatch); for an f32 CSR run by the row
+ * or adaptive kernel that kernel; for SELL and ELL the same kernel in double-single.
  */
 export function prewarmWideSpmv(engine: Engine, part: WebGpuPart, source: HostMatrix, wide: DType): void {
-  if (part.kind === 'dia' && source.format === 'dia' && source.dtype === 'f32' && part.ndiag > 1) {
+  if (part.kind === 'dia' && source.format === 'dia' && widens(source)) {
     const d = source.data;
     const sample = new Float32Array(64);
     for (let k = 0; k < 64 && d.length > 0; k++) sample[k] = d[Math.floor(((d.length - 1) * k) / 63)];
     engine.prewarm(isSmallIntegers(sample) ? 'dia_i8' : 'dia_compact', wide);
+  } else if (source.format === 'csr' && widens(source) && (part.kind === 'csr_row' || part.kind === 'csr_adaptive')) {
+    // (an f32 CSR's row kernel stays the row kernel in f64, or becomes SELL, which the widened copy runs
+    // as the row kernel; the adaptive one stays adaptive. The vector kernel's copy may be either)
+    prewarmSpmv(engine, part, wide);
   } else if (part.kind === 'sell' || part.kind === 'ell') engine.prewarm(part.kind, wide);
 }
 
