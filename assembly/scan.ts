@@ -52,8 +52,8 @@ export function transpose_totals(slots: usize, chunks: i32, out: usize, start: i
 
 // transpose_starts: spgemm_transpose_offsets over the chunk's columns from the entries before them (an
 // i32 at out): each count array's entry becomes its chunk's first position in the column, tp[j] the
-// column's start.
-export function transpose_starts(slots: usize, chunks: i32, tp: usize, out: usize, start: i32, end: i32): void {
+// column's start. Returns the position after the chunk's columns (spgemm_transpose_offsets' total).
+export function transpose_starts(slots: usize, chunks: i32, tp: usize, out: usize, start: i32, end: i32): i32 {
   let at = load<i32>(out);
   for (let j = start; j < end; j++) {
     store<i32>(tp + (<usize>j << 2), at);
@@ -64,4 +64,5 @@ export function transpose_starts(slots: usize, chunks: i32, tp: usize, out: usiz
       at += k;
     }
   }
+  return at;
 }

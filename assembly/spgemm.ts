@@ -1,3 +1,4 @@
+import { transpose_starts } from './scan';
 // Sparse × sparse product C = A·B (spgemm_*), Gustavson's row-by-row algorithm in two passes over
 // rows [rowStart, rowEnd): spgemm_count stores each row's number of distinct columns at cp[i + 1]
 // (spgemm_row_pointers turns them into row pointers) and its multiply-adds at fl[i] (f64: the
@@ -765,15 +766,8 @@ export function spgemm_transpose_fill(ap: usize, ai: usize, av: usize, slot: usi
  * order, then chunks in order. One thread.
  */
 export function spgemm_transpose_offsets(slots: usize, chunks: i32, ncols: i32, tp: usize): void {
-  let at: i32 = 0;
-  for (let j = 0; j < ncols; j++) {
-    store<i32>(tp + (<usize>j << 2), at);
-    for (let c = 0; c < chunks; c++) {
-      const p = <usize>load<u32>(slots + (<usize>c << 4)) + (<usize>j << 2);
-      const k = load<i32>(p);
-      store<i32>(p, at);
-      at += k;
-    }
-  }
-  store<i32>(tp + (<usize>ncols << 2), at);
+  // all columns as one chunk of the pool's pass, starting from 0 held at tp[ncols] (written last)
+  const last = tp + (<usize>ncols << 2);
+  store<i32>(last, 0);
+  store<i32>(last, transpose_starts(slots, chunks, tp, last, 0, ncols));
 }

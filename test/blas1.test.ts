@@ -1,16 +1,11 @@
 /** BLAS-1 through the public API on 1, 2, 3 and 7 threads, against a plain f64 reference. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
+import { describe, expect, it } from 'vitest';
+import { runtimesByThreads, THREADS } from './runtimes-by-threads.js';
 import { allocValues, isComplex, type DType, type ValueArray } from '../src/dtype.js';
 import { Prng } from '../src/generators/prng.js';
 import { ShapeError, UnsupportedError } from '../src/errors.js';
 
-const THREADS = [1, 2, 3, 7];
-const runtimes = new Map<number, Runtime>();
-beforeAll(async () => {
-  for (const t of THREADS) runtimes.set(t, await createRuntime({ workers: t, inlineThreshold: 0 }));
-});
-afterAll(() => runtimes.forEach((rt) => rt.dispose()));
+const runtimes = runtimesByThreads({ inlineThreshold: 0 });
 
 function rand(dtype: DType, n: number, seed: number): ValueArray {
   const v = allocValues(dtype, n);

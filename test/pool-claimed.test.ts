@@ -6,8 +6,9 @@
  * whichever thread ran which chunk; and the AMG setup that splits its heaviest jobs this way gives the
  * same hierarchy on 1, 2 and 3 threads and on repeated runs, bit for bit.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
+import { describe, expect, it } from 'vitest';
+import { createRuntime } from '../src/runtime/runtime.js';
+import { runtimesByThreads, THREADS } from './runtimes-by-threads.js';
 import { poisson3D } from '../src/generators/poisson.js';
 import { diffusion2D } from '../src/generators/index.js';
 import { buildHierarchy } from '../src/solvers/amg/hierarchy.js';
@@ -19,14 +20,7 @@ import { WorkerError } from '../src/cpu/pool.js';
 import type { CSRMatrix } from '../src/formats/csr.js';
 import { mulberry32 } from './random.js';
 
-const THREADS = [1, 2, 3, 7];
-const rts = new Map<number, Runtime>();
-beforeAll(async () => {
-  for (const t of THREADS) rts.set(t, await createRuntime({ workers: t, backend: 'cpu' }));
-});
-afterAll(() => {
-  for (const rt of rts.values()) rt.dispose();
-});
+const rts = runtimesByThreads({ backend: 'cpu' });
 
 /** Chunk edges over [0, n): `chunks` chunks, every 7th empty and the next of one element, the rest random, the last to n. */
 function edges(n: number, chunks: number, seed: number): Int32Array {

@@ -7,21 +7,14 @@
  * row; empty rows; counts whose sum passes 2³¹ − 1, where the pointers wrap). Past the floor on several
  * threads the pool passes run (checked), else the one-thread kernels.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
+import { describe, expect, it } from 'vitest';
+import { runtimesByThreads, THREADS } from './runtimes-by-threads.js';
 import { longestRow, rowPointers } from '../src/cpu/row-pointers.js';
 import type { CpuBackend } from '../src/cpu/backend.js';
 import { firstDifference } from './same-hierarchy.js';
 import { mulberry32 } from './random.js';
 
-const THREADS = [1, 2, 3, 7];
-const rts = new Map<number, Runtime>();
-beforeAll(async () => {
-  for (const t of THREADS) rts.set(t, await createRuntime({ workers: t, backend: 'cpu' }));
-});
-afterAll(() => {
-  for (const rt of rts.values()) rt.dispose();
-});
+const rts = runtimesByThreads({ backend: 'cpu' });
 
 /** Row sizes: mostly 0–9 (a fifth empty), with `big` at row `at` (−1: none). */
 function sizes(m: number, seed: number, at = -1, big = 0): Int32Array {

@@ -3,13 +3,14 @@
  * reference, results bitwise identical across thread counts, faults (a worker that throws, exits or
  * stalls; dispose during a call), configuration, and a Node process that exits on its own.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
+import { runtimesByThreads, THREADS } from './runtimes-by-threads.js';
 import { convert, FORMATS, type SparseMatrix } from '../src/formats/index.js';
 import { allocValues, isComplex, type DType, type ValueArray } from '../src/dtype.js';
 import { Prng } from '../src/generators/prng.js';
@@ -22,15 +23,8 @@ import type { CSRMatrix } from '../src/formats/csr.js';
 import { checkAgainst, referenceSpmv, type Op, csrTriplets } from './reference.js';
 import { loadShared, sharedMatrixNames } from './matrices.js';
 
-const THREADS = [1, 2, 3, 7];
-const runtimes = new Map<number, Runtime>();
-beforeAll(async () => {
-  // inlineThreshold 0: even the smallest products go through the pool
-  for (const t of THREADS) runtimes.set(t, await createRuntime({ workers: t, inlineThreshold: 0 }));
-});
-afterAll(() => {
-  for (const rt of runtimes.values()) rt.dispose();
-});
+// inlineThreshold 0: even the smallest products go through the pool
+const runtimes = runtimesByThreads({ inlineThreshold: 0 });
 
 function randomValues(dtype: DType, n: number, seed: number): ValueArray {
   const v = allocValues(dtype, n);
