@@ -35,6 +35,11 @@ export function balancedBounds(n: number, parts: number, prefix: (i: number) => 
   return bounds;
 }
 
+/** Splits [0, n) into `parts` contiguous ranges of near-equal length (items of equal cost): parts+1 boundaries. */
+export function evenBounds(n: number, parts: number): Int32Array {
+  return Int32Array.from({ length: parts + 1 }, (_, c) => Math.round((c * n) / parts));
+}
+
 /**
  * Chunks of a claimed job (CpuBackend.runClaimedSync) on `threads` threads: CLAIMED_PER_THREAD each, so a
  * late, slow or descheduled thread's share goes to the others in pieces of about 1/8 of a thread's

@@ -1,5 +1,5 @@
 import type { CpuBackend } from './backend.js';
-import { claimedParts } from './partition.js';
+import { claimedParts, evenBounds } from './partition.js';
 
 /**
  * A sparse product's one-thread passes over its rows (the longest row, the row pointers and multiply-adds
@@ -18,7 +18,7 @@ const SCAN_POOL_FLOOR = 1 << 16;
 function chunksOf(B: CpuBackend, n: number): Int32Array | undefined {
   const parts = claimedParts(B.threads);
   if (n < SCAN_POOL_FLOOR || parts === 1) return undefined;
-  return Int32Array.from({ length: parts + 1 }, (_, c) => Math.round((c * n) / parts));
+  return evenBounds(n, parts);
 }
 
 /**

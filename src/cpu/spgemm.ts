@@ -8,7 +8,7 @@ import { tridiagonalEigen } from '../solvers/precond/chebyshev.js';
 import type { CpuBackend } from './backend.js';
 import { freeTemporary, type Region } from './memory.js';
 import { ARRAY_F32, ARRAY_F64, ARRAY_I32 } from './copy-out.js';
-import { balancedBounds, claimedParts } from './partition.js';
+import { balancedBounds, claimedParts, evenBounds } from './partition.js';
 import { amgBlocks } from '../solvers/amg/aggregate.js';
 import { onePerRow, prolongOnePerRow, WIDEST } from './prolong.js';
 import { longestRow, rowPointers } from './row-pointers.js';
@@ -393,7 +393,7 @@ export class CpuSparseSession implements SparseSession {
     // passes 1 and 3: blocks over the threads (some chunks empty where there are fewer blocks), one
     // block on this thread; pass 2: claimed chunks of rows split by their entries
     const chunks = nb === 1 ? 1 : B.threads;
-    const byBlock = Int32Array.from({ length: chunks + 1 }, (_, c) => Math.round((c * nb) / chunks));
+    const byBlock = evenBounds(nb, chunks);
     const ap = A.rowPtr;
     const byRow = A.nnz < SPGEMM_POOL_FLOOR ? Int32Array.of(0, n) : balancedBounds(n, claimedParts(B.threads), (i) => ap[i] + i);
     const ag = B.heap.alloc(4 * n || 4);
@@ -441,7 +441,7 @@ export class CpuSparseSession implements SparseSession {
     const n = A.rows;
     const nb = blocks.length - 1;
     const chunks = nb === 1 ? 1 : B.threads;
-    const byBlock = Int32Array.from({ length: chunks + 1 }, (_, c) => Math.round((c * nb) / chunks));
+    const byBlock = evenBounds(nb, chunks);
     // x in place where the session handed it out (ones()), else a copy in and back
     const here = this.regionOf(x);
     const regions = [here ? 0 : 8 * n, 8 * n, 4 * (nb + 1)].map((bytes) => B.heap.alloc(bytes || 8));
@@ -503,8 +503,7 @@ export class CpuSparseSession implements SparseSession {
     const from = this.regionOf(v);
     if (from) {
       const chunks = n < SPGEMM_POOL_FLOOR ? 1 : B.threads;
-      const bounds = Int32Array.from({ length: chunks + 1 }, (_, c) => Math.round((c * n) / chunks));
-      B.runChunksSync(v instanceof Float64Array ? 'copy_f64' : 'copy_f32', [from.ptr, r.ptr], bounds);
+      B.runChunksSync(v instanceof Float64Array ? 'copy_f64' : 'copy_f32', [from.ptr, r.ptr], evenBounds(n, chunks));
       return r;
     }
     B.prefault(r);

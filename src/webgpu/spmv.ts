@@ -162,7 +162,10 @@ class Maker {
    * that fails. Streamed (uploadMany) as a plain copy of such an array.
    */
   smallIntegers(what: string, values: Float64Array | Float32Array): GPUBuffer | null {
-    if (this.deferred) return isSmallIntegers(values) ? this.make(what, Int8Array.from(values)) : null;
+    if (this.deferred) {
+      const bytes = new Int8Array(values.length);
+      return writeSmallIntegers(values, bytes) ? this.make(what, bytes) : null;
+    }
     let small = true;
     const b = this.engine.filledBuffer(what, values.length, this.limit, (mapped) => (small = writeSmallIntegers(values, new Int8Array(mapped, 0, values.length))));
     if (small) {
@@ -373,19 +376,10 @@ function hasNaN(values: Float32Array | Float64Array): boolean {
   return false;
 }
 
-/** Whether every value is an integer in [-128, 127] (an Int8Array holds it exactly; -0 as 0). */
-function isSmallIntegers(values: Float64Array | Float32Array): boolean {
-  for (let k = 0; k < values.length; k++) {
-    const v = values[k];
-    if (!(v >= -128 && v <= 127 && Math.trunc(v) === v)) return false;
-  }
-  return true;
-}
-
 /**
- * isSmallIntegers, writing each value into `out` as it goes (false at the first that is not one: out
- * then holds a prefix). v | 0 equals v exactly for the integers of int32's range (and -0); NaN, ±Inf and
- * fractions come out different.
+ * Whether every value is an integer in [-128, 127] (an Int8Array holds it exactly; -0 as 0), writing
+ * each into `out` as it goes (false at the first that is not one: out then holds a prefix). v | 0 equals
+ * v exactly for the integers of int32's range (and -0); NaN, ±Inf and fractions come out different.
  */
 function writeSmallIntegers(values: Float64Array | Float32Array, out: Int8Array): boolean {
   for (let k = 0; k < values.length; k++) {
@@ -562,7 +556,7 @@ export function prewarmWideSpmv(engine: Engine, part: WebGpuPart, source: HostMa
     const d = source.data;
     const sample = new Float32Array(64);
     for (let k = 0; k < 64 && d.length > 0; k++) sample[k] = d[Math.floor(((d.length - 1) * k) / 63)];
-    engine.prewarm(isSmallIntegers(sample) ? 'dia_i8' : 'dia_compact', wide);
+    engine.prewarm(writeSmallIntegers(sample, new Int8Array(64)) ? 'dia_i8' : 'dia_compact', wide);
   } else if (source.format === 'csr' && widens(source) && (part.kind === 'csr_row' || part.kind === 'csr_adaptive')) {
     // (an f32 CSR's row kernel stays the row kernel in f64, or becomes SELL, which the widened copy runs
     // as the row kernel; the adaptive one stays adaptive. The vector kernel's copy may be either)
