@@ -156,6 +156,36 @@ describe('f32 CG with reliable updates to an f64 tolerance', () => {
     expect(r.refinements).toBeGreaterThanOrEqual(2);
   });
 
+  it("poisson3D(64) in f32 to 1e-10 (the bench's refinement cell): a true 1e-10 under the target by the certificate's first bound (max row sum · max|xⱼ|, written here), so its answer needs no pass over A", async () => {
+    const A32 = poisson3D(64).astype('f32');
+    const b = new Float64Array(A32.rows).fill(1);
+    const tol = 1e-10;
+    const r = await rt.solve(rt.upload(A32), b, { tol });
+    expect([r.converged, r.reason]).toEqual([true, 'converged']);
+    const t = trueResidual(A32, r.x, b);
+    expect(t).toBeLessThanOrEqual(tol);
+    expect(Math.abs(r.relativeResidual - t)).toBeLessThanOrEqual(1e-6 * t);
+    // the rounding of ‖b − A·x‖ in f64, bounded from A's largest row sum and x's largest entry (row i's
+    // error ≤ (kᵢ + 2)·u·(|bᵢ| + Σⱼ|aᵢⱼ||xⱼ|)): with 2.8e-12 of ‖b‖ here, a residual at 9.75e-11 (the
+    // answer's before the f32 steps aimed under it) was certified only by a row-wise pass over A
+    let maxRow = 0;
+    let rowSum = 0;
+    for (let i = 0; i < A32.rows; i++) {
+      let s = 0;
+      for (let k = A32.rowPtr[i]; k < A32.rowPtr[i + 1]; k++) s += Math.abs(A32.values[k]);
+      rowSum = Math.max(rowSum, s);
+      maxRow = Math.max(maxRow, A32.rowPtr[i + 1] - A32.rowPtr[i]);
+    }
+    const xmax = r.x.reduce((m, v) => Math.max(m, Math.abs(v)), 0);
+    const bnorm = Math.sqrt(A32.rows);
+    const bound = ((maxRow + 2) * 2 ** -53 * (bnorm + Math.sqrt(A32.rows) * rowSum * xmax)) / bnorm;
+    expect(bound).toBeGreaterThan(1e-12);
+    expect(t + 1.03 * bound).toBeLessThanOrEqual(tol);
+    // at most one iteration more than the f64 solve's for that margin
+    const f64 = await rt.solve(rt.upload(A32.astype('f64')), b, { tol });
+    expect(r.iterations).toBeLessThanOrEqual(f64.iterations + 2);
+  });
+
   it('a shared SPD matrix (494_bus, condition number ≈ 10⁶) stored in f32 reaches a true 1e-10', async () => {
     const A32 = loadShared('494_bus').astype('f32');
     const b = new Float64Array(A32.rows).fill(1);
