@@ -3,7 +3,7 @@ import { FormatError, ShapeError } from '../errors.js';
 import { allocValues, components, type DType, type ValueArray } from '../dtype.js';
 import { allocIndex, withMemoryBudget } from '../memory-budget.js';
 import { type AstypeOptions, castValues, checkHeader, checkIndexArray, checkPadding, checkValueArray, checkZero, copyElement, type PaddingOptions, slotPitch } from './common.js';
-import { CSRMatrix } from './csr.js';
+import { CSRMatrix, longestRow } from './csr.js';
 
 /** Column index of an ELL padding slot (kernels mask it, so x is never read through padding). */
 export const ELL_PAD = -1;
@@ -161,7 +161,7 @@ export class ELLMatrix {
     return withMemoryBudget(undefined, () => {
       checkOptions('ELLMatrix.fromCSR', opts, ELL_OPTION_KEYS);
       const c = csr.toCSR();
-      const longest = maxRowLength(c);
+      const longest = longestRow(c);
       const width = opts?.width ?? longest;
       if (!Number.isInteger(width) || width < longest) {
         throw new ShapeError(`ELL width = ${width} cannot hold the longest row (${longest} entries); use HYB to split long rows`);
@@ -187,13 +187,6 @@ export class ELLMatrix {
   storageBytes(): number {
     return this.colIdx.byteLength + this.values.byteLength;
   }
-}
-
-/** Longest row of a CSR. */
-export function maxRowLength(c: CSRMatrix): number {
-  let m = 0;
-  for (let i = 0; i < c.rows; i++) m = Math.max(m, c.rowPtr[i + 1] - c.rowPtr[i]);
-  return m;
 }
 
 /** ELL of the first min(length, width) entries of every row of a canonical CSR (no limit check). */

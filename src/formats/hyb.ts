@@ -5,7 +5,7 @@ import { allocValues, components, type DType } from '../dtype.js';
 import { allocIndex, copyIndex, withMemoryBudget } from '../memory-budget.js';
 import { type AstypeOptions, checkHeader, checkPadding, copyElement, slotPitch } from './common.js';
 import { COOMatrix } from './coo.js';
-import { CSRMatrix } from './csr.js';
+import { CSRMatrix, longestRow } from './csr.js';
 import { ELL_PAD, ellPart, ELLMatrix, type ELLOptions } from './ell.js';
 
 /**
@@ -193,8 +193,7 @@ export class HYBMatrix {
 export function hybWidth(c: CSRMatrix): number {
   const { rows, rowPtr } = c;
   if (rows === 0) return 0;
-  let longest = 0;
-  for (let i = 0; i < rows; i++) longest = Math.max(longest, rowPtr[i + 1] - rowPtr[i]);
+  const longest = longestRow(c);
   const hist = new Int32Array(longest + 1);
   for (let i = 0; i < rows; i++) hist[rowPtr[i + 1] - rowPtr[i]]++;
   const need = Math.max(1, rows / 3);

@@ -2,7 +2,7 @@ import { FormatError } from '../errors.js';
 import { allocValues, components, type DType, type ValueArray } from '../dtype.js';
 import { allocIndex, releaseMemory, withMemoryBudget } from '../memory-budget.js';
 import { type AstypeOptions, castValues, checkHeader, checkIndexArray, checkPointers, checkRange, checkValueArray, copyElement, segmentOf } from './common.js';
-import { CSRMatrix } from './csr.js';
+import { CSRMatrix, longestRow } from './csr.js';
 
 /**
  * Jagged diagonal storage. Rows are ordered by decreasing length (stable: equal lengths keep their
@@ -152,8 +152,7 @@ export class JDSMatrix {
       const c = csr.toCSR();
       const { rows, rowPtr } = c;
       const comp = components(c.dtype);
-      let njd = 0;
-      for (let i = 0; i < rows; i++) njd = Math.max(njd, rowPtr[i + 1] - rowPtr[i]);
+      const njd = longestRow(c);
       // countAtLeast[k] = rows with length >= k; rows of length L go to positions [countAtLeast[L+1], ...).
       const countAtLeast = new Int32Array(njd + 2);
       for (let i = 0; i < rows; i++) countAtLeast[rowPtr[i + 1] - rowPtr[i]]++;

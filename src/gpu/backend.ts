@@ -41,7 +41,7 @@ import { assertDType, isComplex, toComplex, type DType, type Scalar } from '../d
 import { DisposedError, ShapeError, UnsupportedError } from '../errors.js';
 import type { Op } from '../backend-types.js';
 import { SELL_PAD, type CSRMatrix, type SELLMatrix } from '../formats/index.js';
-import { isPrivateCanonical } from '../formats/csr.js';
+import { isPrivateCanonical, longestRow } from '../formats/csr.js';
 import { acquireContext, probeCapabilities, type GpuCanvas, type GpuCapabilities } from './context.js';
 import {
   createArrayTexture, decodeValues, elementKind, encodeScalar, encodeValues, floatsPerElement, isZeroScalar, joinDS, layoutFor, layoutKey, layoutLimits, MAX_TEXELS, textureBytes,
@@ -151,7 +151,6 @@ export function sellGathers(C: number, sortWindow: number): boolean {
 const DEFAULT_SEGMENT = 64;
 /** Input texels summed per fragment and pass of a reduction (dot_first.glsl / dot_reduce.glsl). */
 const REDUCE_BLOCK = 16;
-const DS_SPLIT = 8193;
 
 /** Host-side CSR parts, before upload. */
 interface HostCSR {
@@ -320,8 +319,7 @@ export class GpuBackend implements GpuOwner {
 
   private csrPart(c: CSRMatrix, dt: DType, options: GpuUploadOptions, made: MadeTexture[]): GpuCSRPart {
     const { rows, rowPtr } = c;
-    let longest = 0;
-    for (let i = 0; i < rows; i++) longest = Math.max(longest, rowPtr[i + 1] - rowPtr[i]);
+    const longest = longestRow(c);
     const kernel = options.kernel ?? 'auto';
     const L = options.segmentLength ?? DEFAULT_SEGMENT;
     if (!Number.isInteger(L) || L < 1) throw new ShapeError(`GPU upload: segmentLength = ${L} must be a positive integer`);
@@ -728,23 +726,9 @@ export class GpuBackend implements GpuOwner {
 
   /** Runs a kernel into a fresh target of layout `out` (one draw per layer) and returns the target. */
   private draw(name: ProgramName, dt: DType, out: TileLayout, floats: number, uniforms: Record<string, unknown>): WebGLTexture {
-    const gl = this.gl;
     const pi = this.program(name, dt);
     const target = this.takeTarget(out);
-    gl.useProgram(pi.program);
-    gl.bindVertexArray(this.vao);
-    gl.bindFramebuffer(gl.FRAMEBUFFER, this.fbo);
-    for (const cap of [gl.BLEND, gl.DEPTH_TEST, gl.STENCIL_TEST, gl.SCISSOR_TEST, gl.CULL_FACE, gl.RASTERIZER_DISCARD, gl.DITHER]) gl.disable(cap);
-    gl.colorMask(true, true, true, true);
-    twgl.setUniforms(pi, { u_one: 1, u_split: DS_SPLIT, u_conj: 1, ...uniforms, u_outShift: out.shift, u_outTexels: out.texels, u_n: floats });
-    for (let layer = 0; layer < out.layers; layer++) {
-      gl.framebufferTextureLayer(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, target, 0, layer);
-      twgl.setUniforms(pi, { u_outLayer: layer });
-      gl.viewport(0, 0, out.width, out.height);
-      gl.drawArrays(gl.TRIANGLES, 0, 3);
-      this.stats.draws++;
-    }
-    gl.framebufferTextureLayer(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, null, 0, 0);
+    dense.drawLayers({ gl: this.gl, stats: this.stats, fbo: this.fbo, vao: this.vao }, pi, target, out, { ...uniforms, u_outShift: out.shift, u_outTexels: out.texels, u_n: floats });
     return target;
   }
 

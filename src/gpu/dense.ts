@@ -408,18 +408,20 @@ function render(st: DenseState, M: GpuDense, target: WebGLTexture): void {
   giveTarget(st, M.swap(target), M.layout);
 }
 
-/** Runs a dense kernel into a fresh target of layout `out` (one draw per layer). */
-function draw(st: DenseState, name: DenseProgram, dt: DType, out: DenseLayout, rows: number, cols: number, uniforms: Record<string, unknown>): WebGLTexture {
-  const { host } = st;
+/**
+ * @internal Draws program pi into `target`, one draw per layer of `out` (blending, depth and the like
+ * off; the double-single uniforms' defaults first): the backend's kernels and the dense ones alike.
+ */
+export function drawLayers(host: Pick<DenseHost, 'gl' | 'stats' | 'fbo' | 'vao'>, program: { program: WebGLProgram }, target: WebGLTexture, out: TileLayout, uniforms: Record<string, unknown>): void {
+  // (typed structurally, as DenseState's programs: the published declarations need no twgl.js types)
+  const pi = program as twgl.ProgramInfo;
   const gl = host.gl;
-  const pi = program(st, name, dt);
-  const target = st.pool.get(layoutKey(out))?.pop() ?? createArrayTexture(gl, 'rgba32f', out, null);
   gl.useProgram(pi.program);
   gl.bindVertexArray(host.vao);
   gl.bindFramebuffer(gl.FRAMEBUFFER, host.fbo);
   for (const cap of [gl.BLEND, gl.DEPTH_TEST, gl.STENCIL_TEST, gl.SCISSOR_TEST, gl.CULL_FACE, gl.RASTERIZER_DISCARD, gl.DITHER]) gl.disable(cap);
   gl.colorMask(true, true, true, true);
-  twgl.setUniforms(pi, { u_one: 1, u_split: DS_SPLIT, u_conj: 1, ...uniforms, u_rowShift: out.rowShift, u_outRows: rows, u_outCols: cols });
+  twgl.setUniforms(pi, { u_one: 1, u_split: DS_SPLIT, u_conj: 1, ...uniforms });
   for (let layer = 0; layer < out.layers; layer++) {
     gl.framebufferTextureLayer(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, target, 0, layer);
     twgl.setUniforms(pi, { u_outLayer: layer });
@@ -428,6 +430,15 @@ function draw(st: DenseState, name: DenseProgram, dt: DType, out: DenseLayout, r
     host.stats.draws++;
   }
   gl.framebufferTextureLayer(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, null, 0, 0);
+}
+
+/** Runs a dense kernel into a fresh target of layout `out` (one draw per layer). */
+function draw(st: DenseState, name: DenseProgram, dt: DType, out: DenseLayout, rows: number, cols: number, uniforms: Record<string, unknown>): WebGLTexture {
+  const { host } = st;
+  const gl = host.gl;
+  const pi = program(st, name, dt);
+  const target = st.pool.get(layoutKey(out))?.pop() ?? createArrayTexture(gl, 'rgba32f', out, null);
+  drawLayers(host, pi, target, out, { ...uniforms, u_rowShift: out.rowShift, u_outRows: rows, u_outCols: cols });
   return target;
 }
 

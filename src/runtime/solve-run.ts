@@ -7,7 +7,7 @@
 import { accurateResidualNorm, F64_RHS_RANGE, hostNorm, hostResidual, rhsExponentOf, scaleBy } from '../host-spmv.js';
 import { componentBytes, isComplex } from '../dtype.js';
 import { DisposedError, InputRangeError, MemoryLimitError, NotPositiveDefiniteError, ShapeError, SimdglError, SingularMatrixError, UnsupportedError } from '../errors.js';
-import type { CSRMatrix } from '../formats/csr.js';
+import { diagonalSums, type CSRMatrix } from '../formats/csr.js';
 import type { Path, PathVector } from '../path.js';
 import type { AutoSolveOptions, SolveOutcome } from './options.js';
 import type { PreconditionerHandle } from './preconditioner.js';
@@ -240,17 +240,16 @@ function jacobiRefusalOfA(e: unknown, A: CSRMatrix, exponent: number, p: Path): 
   } catch (own) {
     return own;
   }
+  // every diagonal entry is nonzero here (inverseDiagonal refused a zero one)
   const complex = isComplex(A.dtype);
-  let at = 0;
+  const s = diagonalSums(A);
+  let i = 0;
   let min = Infinity;
-  for (let i = 0; i < A.rows; i++) {
-    for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) {
-      const m = A.colIdx[k] !== i ? Infinity : complex ? Math.hypot(A.values[2 * k], A.values[2 * k + 1]) : Math.abs(A.values[k]);
-      if (m < min) [at, min] = [k, m];
-    }
+  for (let r = 0; r < A.rows; r++) {
+    const m = complex ? Math.hypot(s[2 * r], s[2 * r + 1]) : Math.abs(s[r]);
+    if (m < min) [i, min] = [r, m];
   }
-  const i = A.colIdx[at];
-  const v = complex ? `${A.values[2 * at]} + ${A.values[2 * at + 1]}i` : `${A.values[at]}`;
+  const v = complex ? `${s[2 * i]} + ${s[2 * i + 1]}i` : `${s[i]}`;
   const where = exponent !== 0 ? ` once A runs scaled by 2^${-exponent} (A's entries span more than the path holds)` : p.cost.kind === 'gpu' ? " (double-single holds f32's exponent)" : '';
   return new ShapeError(`jacobi: the diagonal entry A[${i},${i}] is ${v}, whose inverse leaves the ${p.label} path's range${where}; use preconditioner: 'none'${p.cost.kind === 'gpu' ? " or path: 'cpu'" : ''}`);
 }

@@ -1,5 +1,5 @@
 import { amgPays } from './amg/index.js';
-import type { CSRMatrix } from '../formats/csr.js';
+import { longestRow, type CSRMatrix } from '../formats/csr.js';
 import { hostNorm, hostResidual, hostResidualNorm, RHS_RANGE, rhsExponentOf, scaleBy } from '../host-spmv.js';
 import { InputRangeError } from '../errors.js';
 import type { ValueArray } from '../dtype.js';
@@ -253,8 +253,7 @@ function absNorms(A: CSRMatrix): { abs2: number; maxRow: number; pattern2: numbe
  */
 export function seedSymmetricAbsNorms(A: CSRMatrix, rowMax: number): void {
   if (ABS_NORMS.has(A)) return;
-  let maxRow = 0;
-  for (let i = 0; i < A.rows; i++) maxRow = Math.max(maxRow, A.rowPtr[i + 1] - A.rowPtr[i]);
+  const maxRow = longestRow(A);
   ABS_NORMS.set(A, { abs2: Math.sqrt(rowMax * rowMax), maxRow, pattern2: Math.sqrt(maxRow * maxRow) });
 }
 

@@ -22,7 +22,7 @@
  */
 import type { DType } from '../dtype.js';
 import { CSRMatrix, SELLMatrix, defaultSortWindow, sellSlots } from '../formats/index.js';
-import { knownLongestRow } from '../formats/csr.js';
+import { longestRow } from '../formats/csr.js';
 import { exactlyF32 } from '../formats/dia.js';
 import { reduceGroups, type Engine, type KernelName, type Params, type StreamJob } from './engine.js';
 import { encodeInto, floatsPerElement, gpuSplitsLength, streamBytes, writeStream } from './encoding.js';
@@ -297,9 +297,7 @@ export function chooseCsrKernel(c: CSRMatrix, fewProducts = false): { kernel: 'r
 function csrKernelFor(c: CSRMatrix, fewProducts: boolean | undefined, dt: DType): { kernel: 'row' | 'vector' | 'adaptive' | 'sell'; tpr: number } {
   const mean = c.rows > 0 ? c.nnz / c.rows : 0;
   // recorded where the matrix was made (an AMG setup's products), else a pass over the row pointers
-  const known = knownLongestRow(c);
-  let longest = known ?? 0;
-  if (known === undefined) for (let i = 0; i < c.rows; i++) longest = Math.max(longest, c.rowPtr[i + 1] - c.rowPtr[i]);
+  const longest = longestRow(c);
   if (longest > 8 * Math.max(mean, 4)) return { kernel: 'adaptive', tpr: 1 };
   if (!fewProducts && (dt === 'f64' || dt === 'c128') && sellSlots(c.rowPtr, c.rows, SELL_C, defaultSortWindow(c, SELL_C)) <= 1.1 * c.nnz) return { kernel: 'sell', tpr: 1 };
   if (mean < 8) return { kernel: 'row', tpr: 1 };

@@ -1,4 +1,4 @@
-import { CSRMatrix } from '../../formats/csr.js';
+import { CSRMatrix, longestRow } from '../../formats/csr.js';
 
 /** Writes the strong neighbours of node i into out (ascending); returns how many. */
 export type StrongRow = (i: number, out: Int32Array) => number;
@@ -74,8 +74,7 @@ export function amgBlocks(n: number): Int32Array {
 export function strengthAggregation(A: CSRMatrix, theta: number, diagonal?: Float64Array, blocks = amgBlocks(A.rows)): { agg: Int32Array; count: number } {
   const n = A.rows;
   const all = strongRow(A, theta, diagonal);
-  let widest = 0;
-  for (let i = 0; i < n; i++) widest = Math.max(widest, A.rowPtr[i + 1] - A.rowPtr[i]);
+  const widest = longestRow(A);
   const FREE = -1;
   const ISOLATED = -2;
   const agg = new Int32Array(n).fill(FREE);

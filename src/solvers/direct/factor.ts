@@ -4,9 +4,8 @@
  * symbolic phase (ordering, elimination tree, counts) runs once; `refactor` redoes only the numeric
  * phase for a matrix of the same pattern; `solve` takes many right-hand sides and refines each once.
  */
-import type { CSRMatrix } from '../../formats/csr.js';
+import { longestSpan, type CSRMatrix } from '../../formats/csr.js';
 import type { SparseMatrix } from '../../formats/index.js';
-import { sparseMatrix } from '../../formats/owned.js';
 import type { DType } from '../../dtype.js';
 import { DisposedError, InputRangeError, NotPositiveDefiniteError, ShapeError, SingularMatrixError, UnsupportedError } from '../../errors.js';
 import { optionKeys, checkOptions, checkNumber, checkSignal, inRange, NON_NEGATIVE_INTEGER } from '../../options-check.js';
@@ -630,7 +629,7 @@ export class Factorization extends PublicFactorization {
       const { n: rows, colPtr: rowPtr, rowIdx: colIdx, values, complex } = this.At;
       const Ar = { rows, rowPtr, colIdx, values, dtype: complex ? 'c128' : 'f64' } as const;
       const floor = Math.max(rn, CERTAIN * bn);
-      const normwise = 1.01 * Math.sqrt(c * rows) * (c * (this.maxRow ??= maxRowLength(this.At)) + 2) * (2 ** -53 * (norms.bInf + anorm * norms.xInf) + 2 ** -1074);
+      const normwise = 1.01 * Math.sqrt(c * rows) * (c * (this.maxRow ??= longestSpan(this.At.colPtr, this.At.n)) + 2) * (2 ** -53 * (norms.bInf + anorm * norms.xInf) + 2 ** -1074);
       const certain = anorm * norms.xInf > X_OF_ROUNDING * norms.bInf;
       if (!certain) this.rowSums = normwise > floor;
       let rowwise: number | undefined;
@@ -670,7 +669,7 @@ export class Factorization extends PublicFactorization {
   private async refactorNow(A2: SparseMatrix): Promise<this> {
     // not live(): a failed refactor leaves no factor, and a refactor is what makes it usable again
     if (this.disposed) throw new DisposedError('factorization');
-    const csr = squareCsr(sparseMatrix(A2, 'refactor: A2'), 'refactor');
+    const csr = squareCsr(A2, 'refactor', 'refactor: A2');
     const C = cscOf(csr);
     const A = this.A;
     if (C.n !== A.n) throw new ShapeError(`refactor: A2 is ${C.n}×${C.n}, the factorized matrix ${A.n}×${A.n}`);
@@ -866,13 +865,6 @@ const X_OF_ROUNDING = 1e14;
  * 1e-10 494_bus would need Dot2 on every solve (≈ 4× the solve, measured at load 11).
  */
 const CERTAIN = 1e-8;
-
-/** The most entries a row of A holds (At: A's rows). */
-function maxRowLength(At: Csc): number {
-  let k = 0;
-  for (let i = 0; i < At.n; i++) k = Math.max(k, At.colPtr[i + 1] - At.colPtr[i]);
-  return k;
-}
 
 /** ‖A‖∞ = the largest row sum of |aᵢⱼ| (|re| + |im| for complex), from A's rows (At: the columns of Aᵀ). */
 function infNorm(At: Csc): number {

@@ -36,9 +36,9 @@ const DENSE_MAX_N = 48;
  */
 const COLUMNS_KERNEL_MIN = 200;
 
-/** The square CSR, canonical, of any format (a ShapeError for a rectangular one); refactor checks its A2 with it. */
-export function squareCsr(A: SparseMatrix, where: string): CSRMatrix {
-  const csr = sparseMatrix(A, where).toCSR();
+/** The square CSR, canonical, of any format (a ShapeError for a rectangular one; `named`: where a non-matrix is refused); refactor checks its A2 with it. */
+export function squareCsr(A: SparseMatrix, where: string, named = where): CSRMatrix {
+  const csr = sparseMatrix(A, named).toCSR();
   if (csr.rows !== csr.cols) throw new ShapeError(`${where}: A must be square, it is ${csr.rows}×${csr.cols}`);
   return csr;
 }

@@ -1,5 +1,5 @@
 import { components } from '../../dtype.js';
-import type { CSRMatrix } from '../../formats/csr.js';
+import { diagonalSums, type CSRMatrix } from '../../formats/csr.js';
 import { DIAMatrix } from '../../formats/dia.js';
 import { jsCsrSpmv } from '../../host-spmv.js';
 import type { ChebyshevPolynomial, SolverOps } from '../ops.js';
@@ -14,11 +14,9 @@ import type { ChebyshevPolynomial, SolverOps } from '../ops.js';
 export function lanczosBounds(A: CSRMatrix, steps = 20): { min: number; max: number } {
   const n = A.rows;
   const c = components(A.dtype);
+  const d = diagonalSums(A);
   const s = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) if (A.colIdx[k] === i) s[i] += A.values[c * k];
-    s[i] = 1 / Math.sqrt(s[i]);
-  }
+  for (let i = 0; i < n; i++) s[i] = 1 / Math.sqrt(d[c * i]);
   const len = n * c;
   let [v, vPrev, w, t] = [new Float64Array(len), new Float64Array(len), new Float64Array(len), new Float64Array(len)];
   const nv = Math.sqrt(lanczosStart(v));

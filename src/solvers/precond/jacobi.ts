@@ -1,6 +1,6 @@
 import { allocValues, isComplex, type ValueArray } from '../../dtype.js';
 import { ShapeError } from '../../errors.js';
-import type { CSRMatrix } from '../../formats/csr.js';
+import { diagonalSums, type CSRMatrix } from '../../formats/csr.js';
 import type { DIAMatrix } from '../../formats/dia.js';
 
 /**
@@ -24,26 +24,9 @@ export function inverseDiagonal(A: CSRMatrix | DIAMatrix): ValueArray {
     else for (let i = 0; i < A.rows; i++) invertReal(d, i, main[i], A.dtype);
     return d;
   }
-  if (!complex) {
-    // the real case without the complex case's per-row arrays (poisson3D(64), load 10: median 9.7 ms against 11.6)
-    const { rowPtr, colIdx, values } = A;
-    for (let i = 0; i < A.rows; i++) {
-      let re = 0;
-      for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) if (colIdx[k] === i) re += values[k];
-      invertReal(d, i, re, A.dtype);
-    }
-    return d;
-  }
-  for (let i = 0; i < A.rows; i++) {
-    let re = 0;
-    let im = 0;
-    for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) {
-      if (A.colIdx[k] !== i) continue;
-      re += complex ? A.values[2 * k] : A.values[k];
-      if (complex) im += A.values[2 * k + 1];
-    }
-    invertInto(d, i, re, im, complex, A.dtype);
-  }
+  const s = diagonalSums(A);
+  if (complex) for (let i = 0; i < A.rows; i++) invertInto(d, i, s[2 * i], s[2 * i + 1], true, A.dtype);
+  else for (let i = 0; i < A.rows; i++) invertReal(d, i, s[i], A.dtype);
   return d;
 }
 
