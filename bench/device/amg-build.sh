@@ -8,7 +8,7 @@ C=${C:-.carry-amg}
 . "$(dirname "$0")/carry-base.sh"
 cp bench/device/amg-run.sh bench/device/solve_cg_cupy.py "$C/"
 npm run build:embedded --silent
-for s in amg-webgpu amg-auto amg-setup-kernels amg-upload-probe; do carry_bundle . $s "$C/$s.mjs"; done
+for s in amg-webgpu amg-auto amg-setup-kernels amg-upload-probe amg-floor; do carry_bundle . $s "$C/$s.mjs"; done
 # BASE=<commit>: the baseline amg-run.sh alternates with (C/base): this tree's amg-webgpu.ts over BASE's
 # library, so both run the same bench (BASE from fdf4497 on: the bench imports cycle.ts's diagonal, denseCSR)
 if [ -n "${BASE:-}" ]; then
