@@ -89,6 +89,36 @@ function reference(A: CSRMatrix, theta: number, blocks: Int32Array): { agg: numb
   return { agg: agg.map((a) => (a === -2 ? -1 : a)), count };
 }
 
+/**
+ * A canonical n×n matrix of scattered rows (a fixed pseudo-random pattern): empty rows, rows without a
+ * stored diagonal, rows whose other columns all lie before or all after the diagonal, rows reaching
+ * both ends — the column ranges Gauss–Seidel's blocks split a row into, each present or absent.
+ */
+function scatteredRows(n: number): CSRMatrix {
+  const ptr = [0];
+  const idx: number[] = [];
+  const val: number[] = [];
+  let h = 12345;
+  const next = (m: number) => ((h = (Math.imul(h, 1103515245) + 12345) >>> 0) >>> 8) % m;
+  for (let i = 0; i < n; i++) {
+    const kind = next(6);
+    const cols = new Set<number>();
+    if (kind !== 0) {
+      if (kind !== 1) cols.add(i);
+      const lo = kind === 2 ? 0 : kind === 3 ? i + 1 : 0;
+      const hi = kind === 2 ? i : kind === 3 ? n : n;
+      for (let k = 0; k < 1 + next(6) && hi > lo; k++) cols.add(lo + next(hi - lo));
+      if (kind === 4) cols.add(0).add(n - 1);
+    }
+    for (const j of [...cols].sort((a, b) => a - b)) {
+      idx.push(j);
+      val.push(j === i ? 2 + next(5) : -(1 + next(7)) / 4);
+    }
+    ptr.push(idx.length);
+  }
+  return new CSRMatrix(n, n, 'f64', Int32Array.from(ptr), Int32Array.from(idx), Float64Array.from(val));
+}
+
 function evenBlocks(n: number, b: number): Int32Array {
   return Int32Array.from({ length: b + 1 }, (_, k) => Math.round((k * n) / b));
 }
@@ -170,7 +200,7 @@ describe('amg aggregation in blocks (assembly/aggregate.ts on the pool, its Java
   });
 
   it('Gauss–Seidel on A·x = 0 in blocks (Jacobi between them) against plain sweeps, on 1 and 2 threads; a row with a diagonal ≤ 0 left alone', () => {
-    for (const [name, A0] of cases.slice(0, 5)) {
+    for (const [name, A0] of [...cases, ['scattered rows', scatteredRows(300)] as [string, CSRMatrix]]) {
       // row 7's diagonal negative: left alone
       const A = new CSRMatrix(A0.rows, A0.cols, 'f64', A0.rowPtr, A0.colIdx, A0.values.slice());
       for (let k = A.rowPtr[7]; k < A.rowPtr[8]; k++) if (A.colIdx[k] === 7) A.values[k] = -1;
