@@ -1,5 +1,5 @@
 import { components, type DType } from '../dtype.js';
-import { MemoryLimitError, ShapeError } from '../errors.js';
+import { MemoryLimitError, ShapeError, UnsupportedError } from '../errors.js';
 import { CSRMatrix, markLongestRow, validateCanonical } from '../formats/csr.js';
 import { checkPointers, checkValueArray } from '../formats/common.js';
 import { reserveMemory } from '../memory-budget.js';
@@ -15,6 +15,12 @@ import { longestRow, rowPointers } from './row-pointers.js';
 
 /** Products with fewer entries in A than this run as one chunk on the calling thread. */
 export const SPGEMM_POOL_FLOOR = 16384;
+/**
+ * An AMG level's A·P may hold at most this many times its operands' entries (nnz(A) + nnz(P) + rows):
+ * legitimate levels hold at most 0.75 of them (poisson2D/3D at θ 0.02 and 0, elasticity2D with its
+ * modes, bcsstk13), a hub's dense A·P 200 and more.
+ */
+const GALERKIN_GROWTH = 32;
 /**
  * Rows of a partial sum of the Lanczos kernels (assembly/lanczos.ts GROUP): a function of A alone, so
  * ρ, and the AMG hierarchy smoothed with it, are the same bits on any number of threads.
@@ -255,7 +261,12 @@ export class CpuSparseSession implements SparseSession {
   }
 
   galerkin(R: CSRMatrix, A: CSRMatrix, P: CSRMatrix): CSRMatrix {
-    const AP = this.multiply(this.upload(A, 1), this.upload(P, 1), 0, false);
+    const [a, p] = [this.upload(A, 1), this.upload(P, 1)];
+    // a row of A coupled to most others (a hub) puts a dense row in P and a dense A·P, as in PyAMG:
+    // poisson2D(150) plus a hub (157 k entries) ran 26 s and 1.3 GB; refused from A·P's lower bound instead
+    const cap = GALERKIN_GROWTH * (A.nnz + P.nnz + A.rows);
+    refuseUnfit(a, p, this.backend, cap, (least) => new UnsupportedError(`amg: the Galerkin product A·P of a level of ${A.rows} rows would hold at least ${least} entries, ${Math.floor(least / (A.nnz + P.nnz + A.rows))} times its operands' (a row of A coupled to most of the others, which the smoothed prolongator spreads to every row); use 'jacobi', 'ic0' or 'chebyshev'`));
+    const AP = this.multiply(a, p, 0, false);
     try {
       return this.keep(this.multiply(this.upload(R, 1), AP));
     } finally {
@@ -703,14 +714,16 @@ function drop(r: Resident): void {
  * row of B that its row of A reaches, so their sum bounds C's entries from below (one pass over A's
  * columns, made only where nnz(A) × B's longest row, an upper bound, could be too many). An outer product
  * of two 7·10⁴ vectors counted its 4.9·10⁹ entries for 3–11 s before the row pointers refused it.
+ * `cap`: fewer entries the caller accepts, past which `refusal`'s error is thrown (an AMG level's A·P).
  */
-function refuseUnfit(A: Resident, B: Resident, backend: CpuBackend): void {
+function refuseUnfit(A: Resident, B: Resident, backend: CpuBackend, cap?: number, refusal?: (least: number) => Error): void {
   const maxBytes = backend.heap.maxPages * 65536;
   const bytesEach = 4 + 8 * A.cc;
-  const limit = Math.min(0x7fffffff, maxBytes / bytesEach);
+  const limit = Math.min(0x7fffffff, maxBytes / bytesEach, cap ?? Infinity);
   // B's width bounds its longest row: most products (an AMG setup's coarse levels) need no pass at all
-  if (A.nnz * B.cols <= limit || A.nnz * (B.longest ?? longestRow(backend, B.ptr, B.rows)) <= limit) return;
+  if (A.nnz * B.cols <= limit || A.nnz * (B.longest ??= longestRow(backend, B.ptr, B.rows)) <= limit) return;
   const least = backend.kernel('spgemm_least')(A.ptr, A.idx, B.ptr, A.rows);
+  if (refusal && least > cap!) throw refusal(least);
   if (least > limit) {
     throw new MemoryLimitError(least * bytesEach, `spgemm: the ${A.rows}×${B.cols} product has at least ${least} entries (${Math.ceil((least * bytesEach) / 1048576)} MiB), more than ${least > 0x7fffffff ? '32-bit row pointers index' : `the WebAssembly memory's limit of ${Math.floor(maxBytes / 1048576)} MiB holds`}`);
   }
