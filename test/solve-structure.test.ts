@@ -297,9 +297,9 @@ describe("solveStructure's DIA pass over the CPU upload's uniform 4-row groups (
         const run = B.runChunksSync.bind(B);
         const jobs: string[] = [];
         B.runChunksSync = (kernel, ...rest) => (jobs.push(kernel), run(kernel, ...rest));
-        expect(startChunk.poolStructure(B, P, undefined, { copies: new Map([['cpu:dia', M]]) })).toEqual(uniformDiaStructure(D, P.nnz, u));
+        expect(startChunk.poolStructure(B, P, () => new CpuSparseSession(B), { copies: new Map([['cpu:dia', M]]) })).toEqual(uniformDiaStructure(D, P.nnz, u));
         expect(jobs).toEqual([]);
-        expect(startChunk.poolStructure(B, P, undefined, { copies: new Map() })).toEqual(uniformDiaStructure(D, P.nnz, u));
+        expect(startChunk.poolStructure(B, P, () => new CpuSparseSession(B), { copies: new Map() })).toEqual(uniformDiaStructure(D, P.nnz, u));
         expect(jobs).toEqual(['structure_real']);
         expect(startChunk.poolStructure(B, P, session, { copies: new Map([['cpu:dia', M]]) })).toEqual(uniformDiaStructure(D, P.nnz, u));
         expect(copied).toEqual([P]);
@@ -559,12 +559,12 @@ describe("solveStructure's pass on the CPU pool (src/cpu/tier-up.ts poolStructur
       const chunk = B.startChunk ?? startChunk;
       for (const [name, A] of cases) {
         const ref = sparseReference(A);
-        const got = solveStructure(A, null, () => chunk.poolStructure(B, A));
+        const got = solveStructure(A, null, () => chunk.poolStructure(B, A, () => new CpuSparseSession(B)));
         expect({ ...got, diameter: undefined }, name).toEqual({ ...ref.structure, diameter: undefined });
         expect({ ...got, diameter: undefined }, name).toEqual({ ...solveStructure(A), diameter: undefined });
         // the format choice's scan, on a private copy (only those keep one), and the offsets it keeps for DIA
         const copy = markPrivateCanonical(new CSRMatrix(A.rows, A.cols, A.dtype, A.rowPtr.slice(), A.colIdx.slice(), A.values.slice()));
-        solveStructure(copy, null, () => chunk.poolStructure(B, copy));
+        solveStructure(copy, null, () => chunk.poolStructure(B, copy, () => new CpuSparseSession(B)));
         expect(knownScan(copy), name).toEqual(ref.scan);
         if (ref.offsets.length <= DIA_MAX_DIAGONALS && A.rows * ref.offsets.length <= 4 * A.nnz + 64) {
           expect(Array.from(DIAMatrix.fromCSR(copy).offsets), name).toEqual(ref.offsets);

@@ -21,7 +21,9 @@ import { reserveMemory } from '../memory-budget.js';
 import { balancedBounds } from './partition.js';
 import type { PoolJob, WorkerPool } from './pool.js';
 import { ARRAY_F32, ARRAY_F64, ARRAY_I32, buildArray, touched, type OutArray } from './copy-out.js';
-import { free, SPGEMM_POOL_FLOOR, type NumericPass, type Resident } from './spgemm.js';
+// types alone from spgemm.ts (the set-up chunk's: a page's split bundle would otherwise share it in a chunk
+// of its own that the set-up waits for, docs/bundlers.md): its session passes what this runs
+import type { NumericPass, Resident } from './spgemm.js';
 
 /** Blocks of equal multiply-adds the rows are cut into, claimed one at a time by the threads. */
 const BLOCKS = 64;
@@ -35,7 +37,7 @@ const SAMPLES = 1024;
 export const testHooks = { always: false, firstJobBlocks: -1 };
 
 /**
- * Whether the two-pass product pays here: A on the pool (SPGEMM_POOL_FLOOR), a worker that hands arrays over (Node) and operands whose
+ * Whether the two-pass product pays for A on the pool (the session checks SPGEMM_POOL_FLOOR): a worker that hands arrays over (Node) and operands whose
  * rows are banded, their sampled spans (last column − first) on average within an eighth of their
  * columns. The symbolic pass costs what its accesses to B's rows and the column markers cost: a tenth
  * of the numeric pass's time on a stencil's product (A·A poisson3D(64): ≈ 4 ms, against the ≈ 25 ms
@@ -43,7 +45,7 @@ export const testHooks = { always: false, firstJobBlocks: -1 };
  * (A·Aᵀ of a power-law matrix: ≈ 150 ms), where the one-pass product stays.
  */
 export function suits(backend: CpuBackend, A: CSRMatrix, B: CSRMatrix): boolean {
-  return A.nnz >= SPGEMM_POOL_FLOOR && !!backend.workerPool?.handsOver && (testHooks.always || (banded(A) && banded(B)));
+  return !!backend.workerPool?.handsOver && (testHooks.always || (banded(A) && banded(B)));
 }
 
 function banded(M: CSRMatrix): boolean {
@@ -58,9 +60,9 @@ function banded(M: CSRMatrix): boolean {
 
 /**
  * The product as fresh arrays: `multiply` runs the two-pass product (CpuSparseSession's), with the
- * numeric pass given here; `m`×`n` and cc (2: complex) its shape and width.
+ * numeric pass given here, and `free` frees its regions; `m`×`n` and cc (2: complex) its shape and width.
  */
-export function freshProduct(backend: CpuBackend, dtype: DType, m: number, n: number, cc: number, multiply: (numeric: (pass: NumericPass) => void) => Resident): CSRMatrix {
+export function freshProduct(backend: CpuBackend, dtype: DType, m: number, n: number, cc: number, multiply: (numeric: (pass: NumericPass) => void) => Resident, free: (R: Resident) => void): CSRMatrix {
   const single = dtype === 'f32' || dtype === 'c64';
   const valuesKind = single ? ARRAY_F32 : ARRAY_F64;
   let columns: Int32Array | undefined;

@@ -68,6 +68,11 @@ export class CpuSparseSession implements SparseSession {
   private readonly vectors = new Map<Float64Array | Int32Array, { region: Region; own: boolean }>();
   constructor(private readonly backend: CpuBackend) {}
 
+  /** The chunks of a pass over `entries` entries: one on the calling thread below SPGEMM_POOL_FLOOR, else one a thread. */
+  chunksFor(entries: number): number {
+    return entries < SPGEMM_POOL_FLOOR ? 1 : this.backend.threads;
+  }
+
   /** after retain(), where the memory is shared (a growth detaches no view): results are views of regions kept with the products */
   private get keepsViews(): boolean {
     return this.held !== null && this.backend.heap.shared;
@@ -78,7 +83,7 @@ export class CpuSparseSession implements SparseSession {
     checkPointers('CSR', 'rowPtr', M.rowPtr, 0, M.colIdx.length, 'colIdx.length');
     checkValueArray('CSR', M.dtype, M.values, M.colIdx.length);
     const r = this.upload(M, components(dtype));
-    const chunks = M.nnz < SPGEMM_POOL_FLOOR ? 1 : this.backend.threads;
+    const chunks = this.chunksFor(M.nnz);
     const mp = M.rowPtr;
     const bounds = chunks === 1 ? Int32Array.of(0, M.rows) : balancedBounds(M.rows, chunks, (i) => mp[i] + i);
     const found = this.backend.heap.temporary(16 * chunks, (out) => {
@@ -96,7 +101,7 @@ export class CpuSparseSession implements SparseSession {
     const [a, b] = [this.upload(A, cc), this.upload(B, cc)];
     // fresh arrays whose first touches a worker takes during the numeric pass (Node's pool: a chunk loaded with it)
     const fresh = out ? undefined : this.backend.spgemmFresh;
-    if (fresh?.suits(this.backend, A, B)) return fresh.freshProduct(this.backend, dtype, A.rows, B.cols, cc, (numeric) => this.multiply(a, b, 0, true, numeric));
+    if (fresh && A.nnz >= SPGEMM_POOL_FLOOR && fresh.suits(this.backend, A, B)) return fresh.freshProduct(this.backend, dtype, A.rows, B.cols, cc, (numeric) => this.multiply(a, b, 0, true, numeric), free);
     const once = this.multiplyOnce(a, b, A, B, dtype, out);
     if (once) return once;
     const C = this.multiply(a, b);
@@ -136,7 +141,7 @@ export class CpuSparseSession implements SparseSession {
   private multiplyOnce(a: Resident, b: Resident, A: CSRMatrix, B: CSRMatrix, dtype: DType, out?: CSRMatrix): CSRMatrix | undefined {
     const backend = this.backend;
     const [m, n, cc] = [A.rows, B.cols, a.cc];
-    const chunks = A.nnz < SPGEMM_POOL_FLOOR ? 1 : backend.threads;
+    const chunks = this.chunksFor(A.nnz);
     const ap = A.rowPtr;
     const split = (prefix: (i: number) => number) => (chunks === 1 ? Int32Array.of(0, m) : balancedBounds(m, chunks, prefix, 1));
     // multiply-adds before each row (each row's from the pool, summed by a kernel)
@@ -202,7 +207,7 @@ export class CpuSparseSession implements SparseSession {
       // the constant's T: a gather per entry of A (src/cpu/prolong.ts), the same bits
       const P: Resident = { rows: A.rows, cols: T.cols, nnz: 0, cc: 1, ptr: 0, idx: 0, val: 0, regions: [] };
       try {
-        const chunks = A.nnz < SPGEMM_POOL_FLOOR ? 1 : this.backend.threads;
+        const chunks = this.chunksFor(A.nnz);
         Object.assign(P, prolongOnePerRow(this.backend, A, a, T.cols, t, sc.ptr, chunks, (bytes) => this.alloc(P, bytes)));
       } catch (e) {
         free(P);
@@ -220,17 +225,13 @@ export class CpuSparseSession implements SparseSession {
     if (n === 0 || count === 0) return undefined;
     const a = this.upload(A, 1);
     const backend = this.backend;
-    const chunks = A.nnz < SPGEMM_POOL_FLOOR ? 1 : backend.threads;
+    const chunks = this.chunksFor(A.nnz);
     const ap = A.rowPtr;
     const bounds = chunks === 1 ? Int32Array.of(0, n) : balancedBounds(n, chunks, (i) => ap[i] + i, 1);
     // T where the product reads it: its row pointers, columns (agg) and values, never on the host
     const T: Resident = { rows: n, cols: count, nnz: n, cc: 1, ptr: 0, idx: 0, val: 0, regions: [] };
     const work: Region[] = [];
-    const scratch = (bytes: number): Region => {
-      const r = backend.heap.alloc(bytes);
-      work.push(r);
-      return r;
-    };
+    const scratch = scratchIn(backend, work);
     try {
       const [nr, out] = [scratch(8 * count), scratch(16 * chunks)];
       const [tp, ti, tv] = [4 * (n + 1), 4 * n, 8 * n].map((bytes) => this.alloc(T, bytes));
@@ -277,7 +278,7 @@ export class CpuSparseSession implements SparseSession {
   transpose(M: CSRMatrix): CSRMatrix {
     const m = this.upload(M, 1);
     const backend = this.backend;
-    const chunks = M.nnz < SPGEMM_POOL_FLOOR ? 1 : backend.threads;
+    const chunks = this.chunksFor(M.nnz);
     const n = M.cols;
     const T: Resident = { rows: n, cols: M.rows, nnz: M.nnz, cc: 1, ptr: 0, idx: 0, val: 0, regions: [] };
     const work: Region[] = [];
@@ -316,7 +317,7 @@ export class CpuSparseSession implements SparseSession {
     const B = this.backend;
     const n = A.rows;
     const ap = A.rowPtr;
-    const chunks = A.nnz < SPGEMM_POOL_FLOOR ? 1 : B.threads;
+    const chunks = this.chunksFor(A.nnz);
     // claimed chunks of whole groups: the kernels' partial sums are per group of rows, added here in order
     const bounds = chunks === 1 ? Int32Array.of(0, n) : balancedBounds(n, claimedParts(chunks), (i) => ap[i] + i, LANCZOS_GROUP);
     const groups = Math.ceil(n / LANCZOS_GROUP);
@@ -373,7 +374,7 @@ export class CpuSparseSession implements SparseSession {
     const B = this.backend;
     const n = A.rows;
     const ap = A.rowPtr;
-    const chunks = A.nnz < SPGEMM_POOL_FLOOR ? 1 : B.threads;
+    const chunks = this.chunksFor(A.nnz);
     const bounds = chunks === 1 ? Int32Array.of(0, n) : balancedBounds(n, chunks, (i) => ap[i] + i);
     M.sd ??= B.heap.alloc(8 * n || 8);
     const dr = B.heap.alloc(8 * n || 8);
@@ -513,7 +514,7 @@ export class CpuSparseSession implements SparseSession {
     const n = v.length;
     const from = this.regionOf(v);
     if (from) {
-      const chunks = n < SPGEMM_POOL_FLOOR ? 1 : B.threads;
+      const chunks = this.chunksFor(n);
       B.runChunksSync(v instanceof Float64Array ? 'copy_f64' : 'copy_f32', [from.ptr, r.ptr], evenBounds(n, chunks));
       return r;
     }
@@ -602,14 +603,10 @@ export class CpuSparseSession implements SparseSession {
   private multiply(A: Resident, B: Resident, scale = 0, ordered = true, numeric?: (pass: NumericPass) => void): Resident {
     const backend = this.backend;
     const [m, n, cc] = [A.rows, B.cols, A.cc];
-    const chunks = A.nnz < SPGEMM_POOL_FLOOR ? 1 : backend.threads;
+    const chunks = this.chunksFor(A.nnz);
     const C: Resident = { rows: m, cols: n, nnz: 0, cc, ptr: 0, idx: 0, val: 0, regions: [] };
     const work: Region[] = [];
-    const scratch = (bytes: number): Region => {
-      const r = backend.heap.alloc(bytes);
-      work.push(r);
-      return r;
-    };
+    const scratch = scratchIn(backend, work);
     try {
       refuseUnfit(A, B, backend);
       const wsBytes = backend.kernel('spgemm_workspace')(n, cc);
@@ -694,6 +691,15 @@ function checkEntries(out: CSRMatrix, nnz: number): void {
 
 /** What retain() keeps and its release frees: a product's regions (and √|aᵢᵢ|), or one region alone. */
 type Held = Pick<Resident, 'regions' | 'sd'>;
+
+/** Allocates regions of the heap, each listed in `work` (the caller frees them together). */
+function scratchIn(backend: CpuBackend, work: Region[]): (bytes: number) => Region {
+  return (bytes) => {
+    const r = backend.heap.alloc(bytes);
+    work.push(r);
+    return r;
+  };
+}
 
 export function free(r: Held): void {
   for (const region of r.regions) region.dispose();

@@ -18,7 +18,7 @@
  */
 import type { WasmHeap } from './memory.js';
 import type { CpuBackend } from './backend.js';
-import { CpuSparseSession, SPGEMM_POOL_FLOOR } from './spgemm.js';
+import type { CpuSparseSession } from './spgemm.js';
 import { isPrivateCanonical, type CSRMatrix } from '../formats/csr.js';
 import type { SolveStructure } from '../solvers/structure.js';
 import { uniformDiaStructure } from '../solvers/uniform-structure.js';
@@ -164,7 +164,10 @@ const STRUCTURE_POOL_MIN = 1 << 16;
  * Where the CPU copy of A's handle `h` flagged uniform 4-row groups, that copy's pass instead
  * (src/solvers/uniform-structure.ts), on this thread.
  */
-export function poolStructure(B: CpuBackend, A: CSRMatrix, open?: CpuSparseSession, h?: { copies: Map<string, unknown> }): SolveStructure | undefined {
+export function poolStructure(B: CpuBackend, A: CSRMatrix, session: CpuSparseSession | (() => CpuSparseSession), h?: { copies: Map<string, unknown> }): SolveStructure | undefined {
+  // `session`: one about to hold A, or the maker of one for this pass alone (the set-up chunk's class,
+  // not imported here: a page's split bundle would put spgemm.ts in a chunk the set-up waits for)
+  const open = typeof session === 'function' ? undefined : session;
   const copy = h?.copies.get('cpu:dia');
   // the handle's CPU copy where its upload flagged uniform 4-row groups (a stencil's DIA,
   // compactUniform): read from their constants, without A's copy to the heap and the wait for the
@@ -176,21 +179,21 @@ export function poolStructure(B: CpuBackend, A: CSRMatrix, open?: CpuSparseSessi
     return uniformDiaStructure(D, A.nnz, { flags: M.regions.uni.view('u8', (D.rows >> 2) + 2), consts: M.regions.consts.view('f64', D.ndiag) });
   }
   if (A.nnz < STRUCTURE_POOL_MIN) return undefined;
-  const session = open ?? new CpuSparseSession(B);
+  const S = open ?? (session as () => CpuSparseSession)();
   try {
-    return pass(B, A, session.resident(A));
+    return pass(B, A, S, S.resident(A));
   } catch (e) {
     if (e instanceof MemoryLimitError) return undefined;
     throw e;
   } finally {
-    if (!open) session.dispose();
+    if (!open) S.dispose();
   }
 }
 
-function pass(B: CpuBackend, A: CSRMatrix, at: number[]): SolveStructure {
+function pass(B: CpuBackend, A: CSRMatrix, S: CpuSparseSession, at: number[]): SolveStructure {
   const n = A.rows;
   const ap = A.rowPtr;
-  const chunks = A.nnz < SPGEMM_POOL_FLOOR ? 1 : B.threads;
+  const chunks = S.chunksFor(A.nnz);
   const bounds = chunks === 1 ? Int32Array.of(0, n) : balancedBounds(n, chunks, (i) => ap[i] + i);
   const scan = isPrivateCanonical(A) && !knownScan(A);
   const marks = scan ? Math.max(0, A.rows + A.cols - 1) : 0;

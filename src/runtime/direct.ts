@@ -5,11 +5,12 @@
  */
 import type { CpuBackend } from '../cpu/backend.js';
 import { cpuSupernodalNumeric } from '../cpu/cholesky.js';
-import { cpuSymbolicKernels } from '../cpu/symbolic.js';
-import { cpuLdlKernels } from '../cpu/ldl.js';
 import { cpuLuKernels } from '../cpu/lu.js';
 import { holdResidual } from '../cpu/held-residual.js';
 import type { DirectKernels } from '../solvers/direct/factor.js';
+// the set-up chunk's kernels through its forwarders (it is in before this chunk is imported): imported
+// here as well, esbuild's split put them in a chunk of their own that createRuntime waited for
+import { cpuLdlKernels, cpuSymbolicKernels } from './solver-setup-chunk.js';
 
 export { factorize } from '../solvers/direct/factor.js';
 

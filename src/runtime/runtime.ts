@@ -1475,7 +1475,7 @@ export class Runtime implements HandleOwner {
       const structureIn = (session?: CpuSparseSession) => {
         const chunk = B.startChunk;
         const copy = h.madeHost ?? a.pathCopy ?? null;
-        return (structure ??= solveStructure(csr, copy, chunk && (() => chunk.poolStructure(B, csr, session, h)), copy !== h.madeHost));
+        return (structure ??= solveStructure(csr, copy, chunk && (() => chunk.poolStructure(B, csr, session ?? (() => cpuSparseSession(B)), h)), copy !== h.madeHost));
       };
       // (no getter: an object literal's accessor kept each upload's analysis, plan and factor through V8's
       // young-generation collections, to the next full one: t1's upload + solve spent 46% in the collector)

@@ -12,19 +12,24 @@ import type { Path, PathVector } from '../path.js';
 import type { AutoSolveOptions, SolveOutcome } from './options.js';
 import type { PreconditionerHandle } from './preconditioner.js';
 import type { MatrixHandle } from './handles.js';
-import { directResidualBound, seedSymmetricAbsNorms, chooseSolve, type KrylovMethod, type SolveCandidate, type SolveMethod } from '../solvers/solve.js';
+import type { KrylovMethod, SolveCandidate, SolveMethod } from '../solvers/solve.js';
 import type { PreconditionerOperator } from '../solvers/operator.js';
-import { planPreconditioner, type PreconditionerKind, type PreconditionerPlan } from '../solvers/precond/index.js';
-import { pathLanczosBounds } from '../solvers/precond/chebyshev.js';
+import type { PreconditionerKind, PreconditionerPlan } from '../solvers/precond/index.js';
 import { inverseDiagonal } from '../solvers/precond/jacobi.js';
 import type { SolveStructure } from '../solvers/structure.js';
 import type { SolverOps } from '../solvers/ops.js';
-import { firstNonFinite, nonFiniteEntry } from '../solvers/direct/plan.js';
 import type { Factorization as KeptFactor } from '../solvers/direct/factor.js';
 import { directSolvers } from './direct-solvers.js';
 import { krylovSolvers } from './krylov-solvers.js';
-import { amgCycleChunk } from '../solvers/amg/cycle-chunk.js';
+import { solverSetup } from './solver-setup-chunk.js';
 import { CHEBYSHEV_RATIO, GPU_CHEBYSHEV_DEGREE, JACOBI_AS_NONE, type DirectPlan, type Runtime, type SolveAnalysis } from './runtime.js';
+
+/**
+ * The set-up chunk's functions (solver-setup.ts), in by the time a solve runs (createRuntime waited for
+ * it): read there, not imported, so that a page's bundle puts no module in two of its chunks (esbuild's
+ * split fetched nine such chunks after the set-up's entry, a round trip more: docs/bundlers.md).
+ */
+const setup = () => solverSetup.get();
 
 /** What runSolve checked and read before the driver runs: its arguments, A's analysis, the direct plan, b and x0 in f64. */
 export interface SolveStart {
@@ -52,10 +57,10 @@ export async function solveAfterReads(rt: Runtime, start: SolveStart): Promise<S
   // a NaN or ±Inf in A spoils the factorization (it would read as singular), one in b its solve (F.solve
   // refuses it): method 'direct' ends 'nan' as the Krylov methods do, 'auto' leaves the system to them
   const badRhs = () => {
-    const i = firstNonFinite(b64);
+    const i = setup().firstNonFinite(b64);
     return i < 0 ? null : `b[${i}] is ${b64[i]}`;
   };
-  const bad = d && (d.direct || o.method === 'direct') ? (nonFiniteEntry(d.plan!.C) ?? badRhs()) : null;
+  const bad = d && (d.direct || o.method === 'direct') ? (setup().nonFiniteEntry(d.plan!.C) ?? badRhs()) : null;
   // nothing factorized (NaN in A, or the signal fired before or during the factorization): x is x0 (or
   // 0) as a Krylov method aborted before its first iteration gives it
   const notFactorized = (): SolveOutcome => {
@@ -88,7 +93,7 @@ export async function solveAfterReads(rt: Runtime, start: SolveStart): Promise<S
       const s = await F.solve(b64);
       solving = false;
       // a symmetric A's norms for the bound below are the factor's ‖A‖∞ (its solve computed it): no pass over A
-      if (d.plan!.sym && F.rowAbsSumMax !== undefined) seedSymmetricAbsNorms(csr, F.rowAbsSumMax);
+      if (d.plan!.sym && F.rowAbsSumMax !== undefined) setup().seedSymmetricAbsNorms(csr, F.rowAbsSumMax);
       const bnorm = hostNorm(b64);
       let rel = s.relativeResidual;
       // f64's b − A·x rounds by up to its bound: where the residual plus that is above the target, it is
@@ -107,7 +112,7 @@ export async function solveAfterReads(rt: Runtime, start: SolveStart): Promise<S
       const target = tol * bn;
       // the row-wise bound from the sums F.solve's pass left (the same rows, x and b where nothing was rescaled)
       const kept = F;
-      const bound = directResidualBound(csr, xc, bc, bn, Math.max(0, target - rel * bn), e === 0 ? () => kept.rowwiseBound() : undefined);
+      const bound = setup().directResidualBound(csr, xc, bc, bn, Math.max(0, target - rel * bn), e === 0 ? () => kept.rowwiseBound() : undefined);
       if (rel <= tol && !(rel * bn + bound <= target) && bn > 0) rel = accurateResidualNorm(csr, xc, bc) / bn;
       const converged = rel <= tol;
       if (converged || o.method === 'direct') {
@@ -158,7 +163,7 @@ export async function solveAfterReads(rt: Runtime, start: SolveStart): Promise<S
   // A's copy on the path first: on the CPU path of one thread, a DIA copy then gives the structure its faster pass
   const info = rt.pathSolveInfo(p, h);
   const structure = analysis.structureIn();
-  const choice = chooseSolve(structure, info, { method: method ?? (o.method === 'direct' ? 'auto' : o.method), preconditioner: pre, spd: o.spd });
+  const choice = setup().chooseSolve(structure, info, { method: method ?? (o.method === 'direct' ? 'auto' : o.method), preconditioner: pre, spd: o.spd });
   const io = { upload: (v: Float64Array) => p.vector(h.dtype, v), read: async (v: PathVector) => (await p.read(v)).slice() };
   // CG on a matrix the factorization found singular or indefinite would only break down (dwt_992:
   // after 1 iteration, its IC(0) set up for nothing): the next candidate (MINRES) runs first
@@ -210,7 +215,7 @@ export async function solveAfterReads(rt: Runtime, start: SolveStart): Promise<S
     } finally {
       dispose();
     }
-    if (r.reason === 'nan' && autoPre && !nanFallback && cand.preconditioner !== 'none' && structure.finite && firstNonFinite(b64) < 0) {
+    if (r.reason === 'nan' && autoPre && !nanFallback && cand.preconditioner !== 'none' && structure.finite && setup().firstNonFinite(b64) < 0) {
       nanFallback = `after ${description} ended ${cand.method} 'nan' at iteration ${r.iterations} on finite A and b`;
       c--;
       continue;
@@ -275,16 +280,16 @@ function scaledPreconditioner(rt: Runtime, handle: PreconditionerHandle, hs: Mat
  */
 async function chebyshevPlan(rt: Runtime, p: Path, ops: SolverOps<PathVector>, h: MatrixHandle, csr: CSRMatrix, structure: SolveStructure): Promise<PreconditionerPlan> {
   const o = { kind: 'chebyshev', degree: GPU_CHEBYSHEV_DEGREE } as const;
-  if (isComplex(h.dtype) || !structure.hermitian || !structure.positiveDiagonal) return planPreconditioner(csr, structure, o, rt.sparseKernels);
+  if (isComplex(h.dtype) || !structure.hermitian || !structure.positiveDiagonal) return setup().planPreconditioner(csr, structure, o, rt.sparseKernels);
   const t0 = performance.now();
   const free = rt.gershgorinChebyshev(h, csr, structure, GPU_CHEBYSHEV_DEGREE, p, t0);
   if (free) return free;
   const dinvValue = rt.inverseDiagonalValue(h, csr) ?? undefined;
   const dinv = inverseDiagonal(csr);
-  const est = await pathLanczosBounds(ops, (v) => p.vector(h.dtype, v), dinv);
+  const est = await setup().pathLanczosBounds(ops, (v) => p.vector(h.dtype, v), dinv);
   // λmax from below: 10% margin (docs/solvers.md)
   const hi = 1.1 * est.max;
-  return planPreconditioner(csr, structure, o, rt.sparseKernels, {
+  return setup().planPreconditioner(csr, structure, o, rt.sparseKernels, {
     lo: Math.max(est.min, hi / CHEBYSHEV_RATIO),
     hi,
     how: `from 20 Lanczos steps on the ${p.label} path, λmin at least λmax/${CHEBYSHEV_RATIO}`,
@@ -332,16 +337,16 @@ async function preconditionedOps(
     const plan =
       handle?.plan ??
       (kind !== 'chebyshev'
-        ? planPreconditioner(csr, structure, { kind }, rt.sparseKernels)
+        ? setup().planPreconditioner(csr, structure, { kind }, rt.sparseKernels)
         : p.cost.kind === 'gpu'
           ? (analysis.chebyshevGpu ??= await chebyshevPlan(rt, p, base, h, csr, structure))
-          : (analysis.chebyshev ??= planPreconditioner(csr, structure, { kind }, rt.sparseKernels)));
+          : (analysis.chebyshev ??= setup().planPreconditioner(csr, structure, { kind }, rt.sparseKernels)));
     // a plan made here (AMG's holds its levels in the runtime's memory) goes with the solve
     const own = handle || kind === 'chebyshev' ? undefined : plan;
     let P: PreconditionerOperator<PathVector>;
     try {
       // the AMG cycle is a chunk of its own (amg/cycle-chunk.ts): here, in a solve, before it is built
-      if (plan.kind === 'amg') await amgCycleChunk.load();
+      if (plan.kind === 'amg') await setup().amgCycleChunk.load();
       P = handle ? handle.on(p.id, base) : plan.instantiate(base);
     } catch (e) {
       own?.dispose?.();

@@ -4,7 +4,7 @@
  * direct solvers' symbolic phase. A chunk of its own in a page's bundle, imported by createRuntime beside
  * the kernels and waited for (solver-setup-chunk.ts; docs/bundlers.md says why).
  */
-export { chooseDirect, chooseSolve, looseNormsOf, seedScaledLooseNorms } from '../solvers/solve.js';
+export { chooseDirect, chooseSolve, directResidualBound, looseNormsOf, seedScaledLooseNorms, seedSymmetricAbsNorms } from '../solvers/solve.js';
 export { checkPreconditionerOptions, planPreconditioner, structuralRefusal } from '../solvers/precond/index.js';
 export { solveStructure } from '../solvers/structure.js';
 export { cpuSymbolicKernels } from '../cpu/symbolic.js';
@@ -12,7 +12,12 @@ export { cpuLdlKernels } from '../cpu/ldl.js';
 export { sparseProduct, spgemm } from '../solvers/amg/spgemm.js';
 export { CpuSparseSession } from '../cpu/spgemm.js';
 export { cpuDenseInverse } from '../cpu/coarse-inverse.js';
-export { estimateFactorCost, planFactor } from '../solvers/direct/plan.js';
+export { estimateFactorCost, firstNonFinite, nonFiniteEntry, planFactor } from '../solvers/direct/plan.js';
+// rt.solve's driver (solve-run.ts) reads these here (solverSetup.get()) rather than importing their
+// modules: imported by both chunks, esbuild's split put them in chunks of their own that createRuntime
+// waited for, a round trip after this one's (docs/bundlers.md)
+export { pathLanczosBounds } from '../solvers/precond/chebyshev.js';
+export { amgCycleChunk } from '../solvers/amg/cycle-chunk.js';
 
 // The chunks that build on this one are imported from here, so that a bundler knows this chunk's modules
 // are loaded before them and leaves them out (webpack copies a module that two chunks of the page's first
