@@ -3,7 +3,7 @@ import { MemoryLimitError, ShapeError, UnsupportedError } from '../errors.js';
 import { CSRMatrix, markLongestRow, validateCanonical } from '../formats/csr.js';
 import { checkPointers, checkValueArray } from '../formats/common.js';
 import { reserveMemory } from '../memory-budget.js';
-import type { SparseSession } from '../solvers/amg/spgemm.js';
+import type { GalerkinLimit, SparseSession } from '../solvers/amg/spgemm.js';
 import { tridiagonalEigen } from '../solvers/precond/chebyshev.js';
 import type { CpuBackend } from './backend.js';
 import { freeTemporary, type Region } from './memory.js';
@@ -15,12 +15,6 @@ import { longestRow, rowPointers } from './row-pointers.js';
 
 /** Products with fewer entries in A than this run as one chunk on the calling thread. */
 export const SPGEMM_POOL_FLOOR = 16384;
-/**
- * An AMG level's A·P may hold at most this many times its operands' entries (nnz(A) + nnz(P) + rows):
- * legitimate levels hold at most 0.75 of them (poisson2D/3D at θ 0.02 and 0, elasticity2D with its
- * modes, bcsstk13), a hub's dense A·P 200 and more.
- */
-const GALERKIN_GROWTH = 32;
 /**
  * Rows of a partial sum of the Lanczos kernels (assembly/lanczos.ts GROUP): a function of A alone, so
  * ρ, and the AMG hierarchy smoothed with it, are the same bits on any number of threads.
@@ -261,15 +255,17 @@ export class CpuSparseSession implements SparseSession {
     }
   }
 
-  galerkin(R: CSRMatrix, A: CSRMatrix, P: CSRMatrix): CSRMatrix {
-    const [a, p] = [this.upload(A, 1), this.upload(P, 1)];
-    // a row of A coupled to most others (a hub) puts a dense row in P and a dense A·P, as in PyAMG:
-    // poisson2D(150) plus a hub (157 k entries) ran 26 s and 1.3 GB; refused from A·P's lower bound instead
-    const cap = GALERKIN_GROWTH * (A.nnz + P.nnz + A.rows);
-    refuseUnfit(a, p, this.backend, cap, (least) => new UnsupportedError(`amg: the Galerkin product A·P of a level of ${A.rows} rows would hold at least ${least} entries, ${Math.floor(least / (A.nnz + P.nnz + A.rows))} times its operands' (a row of A coupled to most of the others, which the smoothed prolongator spreads to every row); use 'jacobi', 'ic0' or 'chebyshev'`));
-    const AP = this.multiply(a, p, 0, false);
+  galerkin(R: CSRMatrix, A: CSRMatrix, P: CSRMatrix, limit?: GalerkinLimit): CSRMatrix {
+    // a limit refuses, from each product's lower bound or its count before its entries are made, a level
+    // whose products fill in (a hub's dense row of P; a graph with hubs, whose coarse levels become dense)
+    const refusal = (what: string): Refusal | undefined =>
+      limit && {
+        entries: limit.entries,
+        error: (least) => new UnsupportedError(`amg: level ${limit.level}'s Galerkin product ${what} (${A.rows} rows) would hold at least ${least} entries, more than ${limit.entries} (${limit.entries / limit.fine} times the fine level's entries and rows): its levels fill in where a row of A is coupled to most others (a hub); use 'jacobi', 'ic0' or 'chebyshev'`),
+      };
+    const AP = this.multiply(this.upload(A, 1), this.upload(P, 1), 0, false, undefined, refusal('A·P'));
     try {
-      return this.keep(this.multiply(this.upload(R, 1), AP));
+      return this.keep(this.multiply(this.upload(R, 1), AP, 0, true, undefined, refusal('R·(A·P)')));
     } finally {
       free(AP);
     }
@@ -600,7 +596,7 @@ export class CpuSparseSession implements SparseSession {
    * B + diag(scale)·A·B; `ordered` false leaves each row's columns unsorted (f64: an intermediate that
    * only another product reads).
    */
-  private multiply(A: Resident, B: Resident, scale = 0, ordered = true, numeric?: (pass: NumericPass) => void): Resident {
+  private multiply(A: Resident, B: Resident, scale = 0, ordered = true, numeric?: (pass: NumericPass) => void, refusal?: Refusal): Resident {
     const backend = this.backend;
     const [m, n, cc] = [A.rows, B.cols, A.cc];
     const chunks = this.chunksFor(A.nnz);
@@ -608,7 +604,7 @@ export class CpuSparseSession implements SparseSession {
     const work: Region[] = [];
     const scratch = scratchIn(backend, work);
     try {
-      refuseUnfit(A, B, backend);
+      refuseUnfit(A, B, backend, refusal);
       const wsBytes = backend.kernel('spgemm_workspace')(n, cc);
       const slots = scratch(16 * chunks);
       const slotView = slots.view('i32');
@@ -630,6 +626,7 @@ export class CpuSparseSession implements SparseSession {
       // row pointers from the counts, and the multiply-adds before each row (in place, by kernels)
       const nnz = rowPointers(backend, cp.ptr, m, fl.ptr);
       if (nnz > 0x7fffffff) throw new MemoryLimitError(nnz * (4 + 8 * cc), `spgemm: the ${m}×${n} product has ${nnz} entries, more than 32-bit row pointers index`);
+      if (refusal && nnz > refusal.entries) throw refusal.error(nnz);
       const before = fl.view('f64', m + 1);
       const bounds = split((i) => before[i] + i);
       const ci = this.alloc(C, 4 * nnz);
@@ -689,6 +686,12 @@ function checkEntries(out: CSRMatrix, nnz: number): void {
   if (out.nnz !== nnz) throw new ShapeError(`spgemm: the product has ${nnz} entries and out has ${out.nnz}; out must have the product's entries`);
 }
 
+/** The most entries a product may hold for its caller, and the caller's error past them (with the entries found, or at least found). */
+interface Refusal {
+  entries: number;
+  error: (entries: number) => Error;
+}
+
 /** What retain() keeps and its release frees: a product's regions (and √|aᵢᵢ|), or one region alone. */
 type Held = Pick<Resident, 'regions' | 'sd'>;
 
@@ -720,16 +723,16 @@ function drop(r: Resident): void {
  * row of B that its row of A reaches, so their sum bounds C's entries from below (one pass over A's
  * columns, made only where nnz(A) × B's longest row, an upper bound, could be too many). An outer product
  * of two 7·10⁴ vectors counted its 4.9·10⁹ entries for 3–11 s before the row pointers refused it.
- * `cap`: fewer entries the caller accepts, past which `refusal`'s error is thrown (an AMG level's A·P).
+ * `refusal`: fewer entries the caller accepts, and its error past them (an AMG level's products).
  */
-function refuseUnfit(A: Resident, B: Resident, backend: CpuBackend, cap?: number, refusal?: (least: number) => Error): void {
+function refuseUnfit(A: Resident, B: Resident, backend: CpuBackend, refusal?: Refusal): void {
   const maxBytes = backend.heap.maxPages * 65536;
   const bytesEach = 4 + 8 * A.cc;
-  const limit = Math.min(0x7fffffff, maxBytes / bytesEach, cap ?? Infinity);
+  const limit = Math.min(0x7fffffff, maxBytes / bytesEach, refusal?.entries ?? Infinity);
   // B's width bounds its longest row: most products (an AMG setup's coarse levels) need no pass at all
   if (A.nnz * B.cols <= limit || A.nnz * (B.longest ??= longestRow(backend, B.ptr, B.rows)) <= limit) return;
   const least = backend.kernel('spgemm_least')(A.ptr, A.idx, B.ptr, A.rows);
-  if (refusal && least > cap!) throw refusal(least);
+  if (refusal && least > refusal.entries) throw refusal.error(least);
   if (least > limit) {
     throw new MemoryLimitError(least * bytesEach, `spgemm: the ${A.rows}×${B.cols} product has at least ${least} entries (${Math.ceil((least * bytesEach) / 1048576)} MiB), more than ${least > 0x7fffffff ? '32-bit row pointers index' : `the WebAssembly memory's limit of ${Math.floor(maxBytes / 1048576)} MiB holds`}`);
   }

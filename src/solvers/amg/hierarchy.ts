@@ -104,6 +104,15 @@ export function buildHierarchy(A: CSRMatrix, kernels: SparseKernels, options: Am
   }
 }
 
+/**
+ * Each Galerkin product of a level may hold at most this many times the fine level's entries and rows:
+ * legitimate hierarchies stay under 1.25 (poisson2D(200), poisson3D(40) at θ 0.02 and 0, elasticity2D(60)
+ * with its modes, bcsstk13), while a hub's dense A·P held 470 (poisson2D(150) plus one node coupled to
+ * all: 26 s and 1.3 GB) and a power-law graph's first coarse level 11–17 (20 000 and 50 000 nodes; at
+ * 10⁵ nodes 36 s and 664 MB for a 6 MB matrix). Past it: amg's UnsupportedError (cpu/spgemm.ts galerkin).
+ */
+const OPERATOR_GROWTH = 8;
+
 /** Rows of A from which a setup is preceded by warmKernels (once per kernels). */
 const WARM_FROM = 100000;
 const warmed = new WeakSet<SparseKernels>();
@@ -207,7 +216,7 @@ function build(A: CSRMatrix, session: SparseSession, kernels: SparseKernels, opt
     const R = markPrivateCanonical(session.transpose(P));
     level.P = P;
     level.R = R;
-    const next = markPrivateCanonical(session.galerkin(R, cur, P));
+    const next = markPrivateCanonical(session.galerkin(R, cur, P, { entries: OPERATOR_GROWTH * (A.nnz + A.rows), level: levels.length - 1, fine: A.nnz + A.rows }));
     for (const M of [R, cur, P]) session.release(M);
     cur = next;
     bs = B.length;

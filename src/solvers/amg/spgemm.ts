@@ -6,6 +6,13 @@ import type { SparseMatrix } from '../../formats/index.js';
 import { withMemoryBudget } from '../../memory-budget.js';
 import type { CoarseKernels } from './coarse.js';
 
+/** The most entries an AMG level's Galerkin products may hold (hierarchy.ts OPERATOR_GROWTH), the level's number and the fine level's entries and rows. */
+export interface GalerkinLimit {
+  entries: number;
+  level: number;
+  fine: number;
+}
+
 /**
  * Sparse kernels for a host-side setup, called synchronously: the CPU path's (src/cpu/spgemm.ts, on
  * the worker pool) is the one the runtime passes. Operands are canonical CSR; each stays where the
@@ -37,8 +44,12 @@ export interface SparseSession {
   smoothedTentative(A: CSRMatrix, agg: Int32Array, count: number, b: Float64Array, dinv: Float64Array, w: number): { P: CSRMatrix; coarse: Float64Array } | undefined;
   /** Mᵀ of a real M (canonical when M is), made where the kernels run, where it stays (the Galerkin product's R) */
   transpose(M: CSRMatrix): CSRMatrix;
-  /** R·(A·P) in f64 (A·P is not copied out); the result stays where the kernels run, the next level's A */
-  galerkin(R: CSRMatrix, A: CSRMatrix, P: CSRMatrix): CSRMatrix;
+  /**
+   * R·(A·P) in f64 (A·P is not copied out); the result stays where the kernels run, the next level's A.
+   * `limit`: either product holding more than `entries` (from a lower bound, before it is made) is amg's
+   * UnsupportedError naming `level`
+   */
+  galerkin(R: CSRMatrix, A: CSRMatrix, P: CSRMatrix, limit?: GalerkinLimit): CSRMatrix;
   /**
    * lanczosBounds (src/solvers/precond/chebyshev.ts: the same start and steps) of a real A whose
    * inverse diagonal is dinv (all positive), its passes and vectors where the kernels run
