@@ -264,11 +264,27 @@ function special(x: number): string {
   return x !== x ? 'nan' : x > 0 ? 'inf' : '-inf';
 }
 
+/**
+ * x to `precision` significant digits, to nearest — or toward zero where that passes the dtype's largest
+ * finite value: f64's largest at 2 digits is 1.8e+308, which reads back as +Inf (it was written as the
+ * text "Infinity"); 1.7e+308 is written instead (f32's largest at 4 digits: 3.402e+38, not 3.403e+38).
+ */
+function roundedFinite(x: number, precision: number, f32: boolean): string {
+  const near = x.toPrecision(precision);
+  const back = Number(near);
+  if (Number.isFinite(f32 ? Math.fround(back) : back)) return near;
+  // the leading digits of x's exact decimal (toExponential's 100 digits: near the top of the range, far
+  // more than any rounding of them can carry into the digits kept), cut after `precision`
+  const [mantissa, exponent] = x.toExponential(100).split('e');
+  const digits = mantissa.replace(/[-.]/g, '').slice(0, precision);
+  return `${x < 0 ? '-' : ''}${digits[0]}${precision > 1 ? `.${digits.slice(1)}` : ''}e${exponent}`;
+}
+
 /** Shortest exact decimal of an f64 (or of an f32 value, when `f32`), or `precision` significant digits. */
 function numberFormatter(f32: boolean, precision: number | undefined): Fmt {
   if (precision !== undefined) {
     if (!Number.isInteger(precision) || precision < 1 || precision > 100) throw new UnsupportedError(`Matrix Market: precision must be an integer in 1..100, got ${precision}`);
-    return (x) => (Number.isFinite(x) ? (Object.is(x, -0) ? '-0' : String(Number(x.toPrecision(precision)))) : special(x));
+    return (x) => (Number.isFinite(x) ? (Object.is(x, -0) ? '-0' : String(Number(roundedFinite(x, precision, f32)))) : special(x));
   }
   if (!f32) return (x) => (Number.isFinite(x) ? (Object.is(x, -0) ? '-0' : String(x)) : special(x));
   return (x) => {
