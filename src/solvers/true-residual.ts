@@ -637,8 +637,9 @@ async function reliableCg<V>(
       reason = res.reason;
       // the replacements aim under the target (certifiedAim's margin): maxIter may stop the recurrence
       // at an answer that meets tol (poisson2D(60) f32, tol 1e-11, maxIter 180: 'maxIter' at a true
-      // 8.75e-12), which is converged — certified() checks it as any
-      if (reason === 'maxIter' && rnorm <= target) reason = 'converged';
+      // 8.75e-12), which is converged — certified() checks it as any. (A path's residual with its own
+      // rounding is not the true one: that answer keeps its 'maxIter'.)
+      if (reason === 'maxIter' && R.roundoff === 0 && rnorm <= target) reason = 'converged';
     }
     [x, xnorm] = await Promise.all([R.read(), R.xnorm?.()]);
   } finally {
