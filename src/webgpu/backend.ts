@@ -26,7 +26,7 @@
  * stays lost.
  */
 import { assertDType, isComplex, toComplex, type DType, type Scalar } from '../dtype.js';
-import { DisposedError, ShapeError, UnsupportedError } from '../errors.js';
+import { DisposedError, InputTypeError, ShapeError, UnsupportedError } from '../errors.js';
 import type { Op } from '../backend-types.js';
 import type { DenseMatrix } from '../formats/dense.js';
 import * as dense from './dense.js';
@@ -45,7 +45,7 @@ import { WebGpuMatrix, WebGpuVector, type HostMatrix, type WebGpuCSRArrays, type
 import { buildMatrix, chebyshevFusable, prewarmSparse, prewarmSpmv, prewarmSpmvDot, prewarmWideSpmv, widens, runChebyshevStep, runSpmv, splitOnGpu, spmvDotPartials, type DeferredUpload, type WebGpuUploadOptions } from './spmv.js';
 import { checkSharedBuffer } from './interop.js';
 import { loadWgsl, wgslLoaded } from './shader-source.js';
-import { shownValue } from '../shown-value.js';
+import { shownTyped, shownValue } from '../shown-value.js';
 
 export interface WebGpuBackendOptions extends DeviceOptions {
   /** use this device (no adapter is requested; the backend cannot replace it after a loss) */
@@ -130,7 +130,9 @@ export class WebGpuBackend implements WebGpuOwner {
    */
   static async create(opts: WebGpuBackendOptions = {}): Promise<WebGpuBackend | WebGpuUnavailable> {
     let got: Awaited<ReturnType<typeof acquireDevice>>;
-    if (opts.device) {
+    if (opts.device != null) {
+      // bad input, not a missing GPU: 5 or {} threw V8's "opts.device.features is not iterable"
+      if (!isDeviceLike(opts.device)) throw new InputTypeError(`createRuntime: webgpu.device: expected a GPUDevice (features, limits, queue, createBuffer), got ${shownTyped(opts.device)}`);
       const l = opts.device.limits;
       got = {
         device: opts.device,
@@ -1039,3 +1041,9 @@ function coefKind(dt: DType): number {
 }
 
 export { WebGpuDeviceLostError, WebGpuLimitError, WebGpuUnavailableError };
+
+/** Whether `d` has what a GPUDevice of the caller's is read for here (its features, limits, queue, buffers). */
+function isDeviceLike(d: unknown): d is GPUDevice {
+  const o = d as GPUDevice | null;
+  return typeof o === 'object' && o !== null && typeof o.features?.has === 'function' && typeof o.limits === 'object' && o.limits !== null && typeof o.queue === 'object' && typeof o.createBuffer === 'function';
+}
