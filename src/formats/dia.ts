@@ -158,14 +158,10 @@ export class DIAMatrix {
     return withMemoryBudget(undefined, () => {
       checkOptions('DIAMatrix.fromCSR', opts, PADDING_OPTION_KEYS);
       const c = csr.toCSR();
-      const { rows, cols, rowPtr, colIdx } = c;
-      const comp = components(c.dtype);
-      const { offsets, slotOf } = distinctOffsets(c);
-      const pitch = slotPitch(rows);
-      checkPadding('DIA', offsets.length * pitch, c.nnz, opts);
-      const data = allocValues(c.dtype, offsets.length * pitch);
+      const { rows, rowPtr } = c;
+      const { offsets, slotOf, pitch, data } = diaLayout(c, opts);
       const values = c.values;
-      if (slotOf && comp === 1) {
+      if (slotOf && components(c.dtype) === 1) {
         // the common case in one tight loop: each entry's diagonal from the table, no search and no
         // per-entry helper (poisson3D(64): 1.8 M entries); whether every value is exactly an f32 comes
         // with it at no measurable cost, where exactlyF32's own pass over the data took ≈ 3.7 ms
@@ -173,6 +169,7 @@ export class DIAMatrix {
         // order (c is canonical: sorted, no duplicates): its k-th entry is diagonal k's, no lookup
         let exact = true;
         const nd = offsets.length;
+        const colIdx = c.colIdx;
         for (let i = 0, base = rows - 1; i < rows; i++) {
           const k0 = rowPtr[i];
           const e = rowPtr[i + 1];
@@ -190,16 +187,9 @@ export class DIAMatrix {
             if (Math.fround(v) !== v) exact = false;
           }
         }
-        if (exact && c.dtype === 'f64' && isPrivateCanonical(c)) knownF32.add(data as Float64Array);
-      } else {
-        for (let i = 0; i < rows; i++) {
-          for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) {
-            const d = slotOf ? slotOf[colIdx[k] - i + rows - 1] : lowerBound(offsets, colIdx[k] - i);
-            copyElement(values, k, data, d * pitch + i, comp);
-          }
-        }
-      }
-      return new DIAMatrix(rows, cols, c.dtype, offsets, pitch, data);
+        if (exact) markExactlyF32(c, data);
+      } else fillDia(c, offsets, slotOf, pitch, data);
+      return new DIAMatrix(rows, c.cols, c.dtype, offsets, pitch, data);
     });
   }
 
@@ -238,6 +228,32 @@ export function exactlyF32(values: Float64Array): boolean {
  */
 const knownF32 = new WeakSet<Float64Array>();
 
+/** @internal Records that `data`, f64 values a DIA conversion of `c` wrote, are all exactly f32 (kept only for c's of a runtime-private f64 CSR: see knownF32). */
+export function markExactlyF32(c: CSRMatrix, data: ValueArray): void {
+  if (c.dtype === 'f64' && isPrivateCanonical(c)) knownF32.add(data as Float64Array);
+}
+
+/**
+ * The DIA data of runtime-private copies whose values are all integers in [-128, 127], with those
+ * values as bytes (each slot's, the padding's 0 included), written with the data by the conversion
+ * that a GPU path's structure pass makes (src/solvers/structure.ts diaCopyWithStructure): the WebGPU
+ * upload copies them rather than testing and converting each value again (≈ 60 ms of poisson3D(128)'s
+ * first solve). Taken once: nothing keeps them after that upload.
+ */
+const knownBytes = new WeakMap<Float64Array, Int8Array>();
+
+/** @internal Records `bytes`, the values of a runtime-private DIA copy's `data` as bytes (see knownBytes). */
+export function rememberSmallIntegers(data: Float64Array, bytes: Int8Array): void {
+  knownBytes.set(data, bytes);
+}
+
+/** @internal The values of `data` as bytes where its conversion recorded them (rememberSmallIntegers), forgotten once given. */
+export function takeSmallIntegers(data: Float64Array | Float32Array): Int8Array | undefined {
+  const bytes = data instanceof Float64Array ? knownBytes.get(data) : undefined;
+  if (bytes) knownBytes.delete(data as Float64Array);
+  return bytes;
+}
+
 /**
  * @internal Whether A's values are f64 that are all exactly f32 ({@link exactlyF32}): the one decision
  * behind the CPU path's compact DIA copy (src/cpu/spmv-plan.ts), the bytes the cost model counts for
@@ -258,6 +274,31 @@ function diagStart(off: number): number {
 /** One past the last row of diagonal `off` inside a rows × cols matrix. */
 function diagEnd(off: number, rows: number, cols: number): number {
   return Math.min(rows, cols - off);
+}
+
+/**
+ * @internal The layout fromCSR gives the canonical CSR `c`: its sorted distinct offsets (and the slot
+ * table where one is made, see distinctOffsets), the pitch and the zeroed data, after the padding check.
+ *
+ * @throws {@link PaddingLimitError} when the diagonals would store more than the padding limit.
+ */
+export function diaLayout(c: CSRMatrix, opts?: PaddingOptions): { offsets: Int32Array; slotOf: Int32Array | null; pitch: number; data: ValueArray } {
+  const { offsets, slotOf } = distinctOffsets(c);
+  const pitch = slotPitch(c.rows);
+  checkPadding('DIA', offsets.length * pitch, c.nnz, opts);
+  return { offsets, slotOf, pitch, data: allocValues(c.dtype, offsets.length * pitch) };
+}
+
+/** @internal Each entry of `c` into its slot of diaLayout's data (any dtype; the slot table where made, else a search). */
+export function fillDia(c: CSRMatrix, offsets: Int32Array, slotOf: Int32Array | null, pitch: number, data: ValueArray): void {
+  const { rows, rowPtr, colIdx, values } = c;
+  const comp = components(c.dtype);
+  for (let i = 0; i < rows; i++) {
+    for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) {
+      const d = slotOf ? slotOf[colIdx[k] - i + rows - 1] : lowerBound(offsets, colIdx[k] - i);
+      copyElement(values, k, data, d * pitch + i, comp);
+    }
+  }
 }
 
 /**

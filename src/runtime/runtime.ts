@@ -47,7 +47,7 @@ import type { Factorization } from '../solvers/direct/factorization.js';
 import { directSolvers } from './direct-solvers.js';
 import { krylovSolvers } from './krylov-solvers.js';
 import { solveRun } from './solve-chunk.js';
-import { checkPreconditionerOptions, chooseDirect, chooseSolve, cpuDenseInverse, cpuLdlKernels, cpuSparseSession, cpuSymbolicKernels, estimateFactorCost, looseNormsOf, planFactor, planPreconditioner, seedScaledLooseNorms, solverSetup, solveStructure, sparseProduct, spgemm, structuralRefusal } from './solver-setup-chunk.js';
+import { checkPreconditionerOptions, chooseDirect, chooseSolve, cpuDenseInverse, cpuLdlKernels, cpuSparseSession, cpuSymbolicKernels, diaCopyWithStructure, estimateFactorCost, looseNormsOf, planFactor, planPreconditioner, seedScaledLooseNorms, solverSetup, solveStructure, sparseProduct, spgemm, structuralRefusal } from './solver-setup-chunk.js';
 import type { OrderingName } from '../solvers/direct/analysis.js';
 
 type Handle = MatrixHandle | ResidentVector | DenseHandle | PreconditionerHandle;
@@ -707,7 +707,8 @@ export class Runtime implements HandleOwner {
     // the home path's copy is the handle's own; another path's is converted from the CSR an 'auto' upload keeps
     const from = p === this.home ? h.host : (h.canonicalCsr ?? h.host);
     try {
-      src = from.format === format ? from : convert(from, format);
+      // (a copy offered to A's structure pass, DIA: that pass, the diagonal and the WebGPU upload's bytes made as it is written)
+      src = from.format === format ? from : offer && format === 'dia' && from.format === 'csr' ? diaCopyWithStructure(from) : convert(from, format);
     } catch (e) {
       // a padded format over its limit runs as CSR instead
       if (!(e instanceof PaddingLimitError)) throw e;

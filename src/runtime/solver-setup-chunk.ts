@@ -20,6 +20,7 @@ export const checkPreconditionerOptions: typeof Setup.checkPreconditionerOptions
 export const planPreconditioner: typeof Setup.planPreconditioner = (...a) => solverSetup.get().planPreconditioner(...a);
 export const structuralRefusal: typeof Setup.structuralRefusal = (...a) => solverSetup.get().structuralRefusal(...a);
 export const solveStructure: typeof Setup.solveStructure = (...a) => solverSetup.get().solveStructure(...a);
+export const diaCopyWithStructure: typeof Setup.diaCopyWithStructure = (...a) => solverSetup.get().diaCopyWithStructure(...a);
 export const cpuSymbolicKernels: typeof Setup.cpuSymbolicKernels = (...a) => solverSetup.get().cpuSymbolicKernels(...a);
 export const cpuLdlKernels: typeof Setup.cpuLdlKernels = (...a) => solverSetup.get().cpuLdlKernels(...a);
 export const sparseProduct: typeof Setup.sparseProduct = (...a) => solverSetup.get().sparseProduct(...a);

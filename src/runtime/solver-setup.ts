@@ -6,7 +6,7 @@
  */
 export { chooseDirect, chooseSolve, directResidualBound, looseNormsOf, seedScaledLooseNorms, seedSymmetricAbsNorms } from '../solvers/solve.js';
 export { checkPreconditionerOptions, planPreconditioner, structuralRefusal } from '../solvers/precond/index.js';
-export { solveStructure } from '../solvers/structure.js';
+export { diaCopyWithStructure, solveStructure } from '../solvers/structure.js';
 export { cpuSymbolicKernels } from '../cpu/symbolic.js';
 export { cpuLdlKernels } from '../cpu/ldl.js';
 export { sparseProduct, spgemm } from '../solvers/amg/spgemm.js';

@@ -1,5 +1,6 @@
 import { amgPays } from './amg/index.js';
-import { longestRow, type CSRMatrix } from '../formats/csr.js';
+import { isPrivateCanonical, longestRow, type CSRMatrix } from '../formats/csr.js';
+import { DIA_MAX_DIAGONALS, diagonalMarks, finishScan, knownScan } from '../formats/diagonal-scan.js';
 import { hostNorm, hostResidual, hostResidualNorm, RHS_RANGE, rhsExponentOf, scaleBy } from '../host-spmv.js';
 import { InputRangeError } from '../errors.js';
 import type { ValueArray } from '../dtype.js';
@@ -397,9 +398,12 @@ type LooseNorms = { abs2: number; maxRow: number; pattern2: number; maxAbs: numb
  * √(longest row · longest column) ≤ √(longest row · rows). 1.01: the rounding of absNorms' own sums.
  */
 export function looseAbsNorms(A: CSRMatrix): LooseNorms {
+  const c = A.dtype === 'c64' || A.dtype === 'c128' ? 2 : 1;
+  // a runtime-private CSR's format features from the same walk, where no pass made them yet (a GPU
+  // path's first solve: the format choice's scan follows, 50 ms of poisson3D(128)'s on the H200 host)
+  if (c === 1 && isPrivateCanonical(A) && !knownScan(A)) return looseAbsNormsScanning(A);
   const { rows, rowPtr, values } = A;
   let maxRow = 0;
-  const c = A.dtype === 'c64' || A.dtype === 'c128' ? 2 : 1;
   let maxAbs = 0;
   let maxRowSum = 0;
   let nan = false;
@@ -414,9 +418,51 @@ export function looseAbsNorms(A: CSRMatrix): LooseNorms {
     }
     if (sum > maxRowSum) maxRowSum = sum;
   }
+  return looseOf(A, c, maxRow, maxAbs, maxRowSum, nan);
+}
+
+/** looseAbsNorms of a real A with, in the same pass, the format features' scan (src/runtime/features.ts scan: diagonals marked, row lengths), kept for A. */
+function looseAbsNormsScanning(A: CSRMatrix): LooseNorms {
+  const { rows, rowPtr, colIdx, values } = A;
+  const seen = diagonalMarks(rows, A.cols);
+  const found: number[] = [];
+  let diagonals = 0;
+  let sumSq = 0;
+  let maxRow = 0;
+  let maxAbs = 0;
+  let maxRowSum = 0;
+  let nan = false;
+  let end = rowPtr[0];
+  for (let i = 0; i < rows; i++) {
+    const start = end;
+    end = rowPtr[i + 1];
+    const len = end - start;
+    if (len > maxRow) maxRow = len;
+    sumSq += len * len;
+    const base = rows - 1 - i;
+    let sum = 0;
+    for (let k = start; k < end; k++) {
+      const d = colIdx[k] + base;
+      if (!seen[d]) {
+        seen[d] = 1;
+        if (++diagonals <= DIA_MAX_DIAGONALS) found.push(d);
+      }
+      const a = Math.abs(values[k]);
+      sum += a;
+      if (a > maxAbs) maxAbs = a;
+      else if (a !== a) nan = true;
+    }
+    if (sum > maxRowSum) maxRowSum = sum;
+  }
+  finishScan(A, seen.length, found, { diagonals, maxRow, sumSq }, true);
+  return looseOf(A, 1, maxRow, maxAbs, maxRowSum, nan);
+}
+
+/** looseAbsNorms' bounds from its pass's findings. */
+function looseOf(A: CSRMatrix, c: number, maxRow: number, maxAbs: number, maxRowSum: number, nan: boolean): LooseNorms {
   // NaN in A: absNorms' abs2 is NaN, and so is this one (the caller's comparison then fails either way)
   if (nan) maxAbs = maxRowSum = NaN;
-  const pattern2 = Math.sqrt(maxRow * rows);
+  const pattern2 = Math.sqrt(maxRow * A.rows);
   return { abs2: 1.01 * c * maxAbs * pattern2, maxRow, pattern2, maxAbs, maxRowSum: 1.01 * maxRowSum };
 }
 

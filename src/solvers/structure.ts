@@ -1,8 +1,10 @@
 import { components, isComplex } from '../dtype.js';
 import { isPrivateCanonical, type CSRMatrix } from '../formats/csr.js';
-import type { DIAMatrix } from '../formats/dia.js';
+import { DIAMatrix, diaLayout, fillDia, markExactlyF32, rememberSmallIntegers } from '../formats/dia.js';
 import type { SparseMatrix } from '../formats/index.js';
 import { DIA_MAX_DIAGONALS, diagonalMarks, finishScan, knownScan } from '../formats/diagonal-scan.js';
+import { reserveMemory, withMemoryBudget } from '../memory-budget.js';
+import { rememberConstantInverseDiagonal } from './precond/jacobi.js';
 
 /** What the 'auto' choices of rt.solve need to know about a square matrix; computed once per matrix. */
 export interface SolveStructure {
@@ -49,8 +51,10 @@ export function solveStructure(A: CSRMatrix, copy?: SparseMatrix | null, pass?: 
   // it runs, else the DIA copy's, else the CSR's; the DIA pass counts each upper diagonal's nonzero
   // slots, which gridDiameter reads (else counts itself)
   const pooled = isComplex(A.dtype) ? undefined : pass?.();
-  const nonzeros = dia && !pooled ? new Int32Array(dia.offsets.length) : undefined;
-  const s = isComplex(A.dtype) ? anyStructure(A) : (pooled ?? (dia ? diaStructure(dia, A.nnz, nonzeros!) : realStructure(A)));
+  // (a copy diaCopyWithStructure wrote: its pass made with it)
+  const made = dia && !pooled ? writtenWith.get(dia) : undefined;
+  const nonzeros = dia && !pooled && !made ? new Int32Array(dia.offsets.length) : undefined;
+  const s = isComplex(A.dtype) ? anyStructure(A) : (pooled ?? (made ? { ...made, nnz: A.nnz } : dia ? diaStructure(dia, A.nnz, nonzeros!) : realStructure(A)));
   if (s.hermitian && s.laplacianLike && s.n > 0) {
     // on first read: only 'auto' reads it, and its two breadth-first searches cost ≈ 0.3 s a million
     // rows, which a solve with its preconditioner given (rt.amg, 'jacobi', …) need not pay
@@ -200,6 +204,185 @@ function diaStructure(D: DIAMatrix, nnz: number, nonzeros: Int32Array): SolveStr
     }
   }
   return { n, nnz, hermitian, positiveDiagonal, zeroDiagonals, finite, laplacianLike, diagonallyDominant };
+}
+
+/** diaStructure's results for the DIA copies diaCopyWithStructure wrote (gridDiameter then counts its diagonals' nonzero slots itself). */
+const writtenWith = new WeakMap<DIAMatrix, SolveStructure>();
+
+/**
+ * DIAMatrix.fromCSR(A) (the same offsets, pitch and data; PaddingLimitError the same), with, for a
+ * runtime-private f64 A whose diagonals the slot table holds, what the passes over that copy would
+ * find made in the same walk of A's entries and kept for the copy: diaStructure's results
+ * (solveStructure then makes no pass), constantInverseDiagonal, the values as bytes where they are
+ * all integers in [-128, 127] (the WebGPU upload's), and whether they are exactly f32. A GPU path's
+ * copy for rt.solve's first structure read (src/runtime/runtime.ts matrixOnNow): the conversion 110 ms,
+ * the structure pass 116, the bytes 66 and the diagonal 30 of poisson3D(128)'s first WebGPU solve on
+ * the H200 machine's host, each a pass over 14.7 M values. Each row's sums run in diaStructure's order
+ * (its off-diagonals by ascending column, a slot A lacks adding 0, which changes no sum), and each
+ * mirror pair is met at its lower entry's row, where the upper one is written already.
+ */
+export function diaCopyWithStructure(A: CSRMatrix): DIAMatrix {
+  return withMemoryBudget(undefined, () => {
+    const c = A.toCSR();
+    if (c.dtype !== 'f64' || !isPrivateCanonical(c)) return DIAMatrix.fromCSR(c);
+    const { rows: n, cols, rowPtr, colIdx } = c;
+    const values = c.values as Float64Array;
+    const layout = diaLayout(c);
+    const { offsets, slotOf, pitch } = layout;
+    const data = layout.data as Float64Array;
+    if (!slotOf) {
+      fillDia(c, offsets, slotOf, pitch, data);
+      return new DIAMatrix(n, cols, 'f64', offsets, pitch, data);
+    }
+    const main = offsets.indexOf(0);
+    const mirror = Int32Array.from(offsets, (o) => offsets.indexOf(-o));
+    reserveMemory(data.length, `DIA: ${data.length} values as bytes`);
+    const w: RowsWritten = { exact: true, small: true, bytes: new Int8Array(data.length) };
+    const t: RowsTested = {
+      hermitian: n === cols, positiveDiagonal: true, zeroDiagonals: 0, finite: true, laplacianLike: true, diagonallyDominant: true,
+      // constantInverseDiagonal: every 1/aᵢᵢ one finite value (row 0's), no aᵢᵢ zero or non-finite
+      constant: n > 0 && main >= 0, first: 0, inverse: 0,
+      main,
+      // the diagonals whose pairs a row meets: those below the main one (offsets ascend: d < lower), each
+      // pair's upper entry at mirrorAt[d] + i (−1: no mirror, zeros only), and the upper ones without a
+      // mirror (`lone`), which diaStructure pairs with 0
+      lower: offsets.filter((o) => o < 0).length,
+      mirrorAt: Int32Array.from(offsets, (o, d) => (mirror[d] >= 0 ? mirror[d] * pitch + o : -1)),
+      lone: Int32Array.from(offsets.keys()).filter((d) => offsets[d] > 0 && mirror[d] < 0),
+    };
+    // a block of rows written, then tested while its values are in cache: each loop simple (one loop
+    // with every test ran ≈ 25 % slower than the two)
+    for (let r0 = 0; r0 < n; r0 += 4096) {
+      const r1 = Math.min(n, r0 + 4096);
+      writeRows(c, offsets.length, slotOf, pitch, data, w, r0, r1);
+      testRows(c, offsets, pitch, data, t, r0, r1);
+    }
+    const { exact, small, bytes } = w;
+    const { hermitian, positiveDiagonal, zeroDiagonals, finite, laplacianLike, diagonallyDominant, constant, inverse } = t;
+    if (exact) markExactlyF32(c, data);
+    if (small) rememberSmallIntegers(data, bytes);
+    const D = new DIAMatrix(n, cols, 'f64', offsets, pitch, data);
+    writtenWith.set(D, { n, nnz: c.nnz, hermitian, positiveDiagonal, zeroDiagonals, finite, laplacianLike, diagonallyDominant });
+    rememberConstantInverseDiagonal(D, constant ? inverse : null);
+    return D;
+  });
+}
+
+/** What writeRows found of the values it wrote: all exactly f32, all integers in [-128, 127] (and then `bytes` holds them). */
+interface RowsWritten {
+  exact: boolean;
+  small: boolean;
+  bytes: Int8Array;
+}
+
+/** Rows r0..r1 of c into their DIA slots (fromCSR's loop), with their values as bytes and w's tests. */
+function writeRows(c: CSRMatrix, nd: number, slotOf: Int32Array, pitch: number, data: Float64Array, w: RowsWritten, r0: number, r1: number): void {
+  const { rowPtr, colIdx } = c;
+  const values = c.values as Float64Array;
+  const bytes = w.bytes;
+  let exact = w.exact;
+  let small = w.small;
+  for (let i = r0, base = c.rows - 1; i < r1; i++) {
+    const k0 = rowPtr[i];
+    const e = rowPtr[i + 1];
+    // a row holding every diagonal's entry holds them in the diagonals' order (fromCSR's fast rows)
+    if (e - k0 === nd) {
+      for (let k = k0, at = i; k < e; k++, at += pitch) {
+        const v = values[k];
+        data[at] = v;
+        if (Math.fround(v) !== v) exact = false;
+        const b = v | 0;
+        if (b !== v || b < -128 || b > 127) small = false;
+        bytes[at] = b;
+      }
+      continue;
+    }
+    for (let k = k0; k < e; k++) {
+      const v = values[k];
+      const at = slotOf[colIdx[k] - i + base] * pitch + i;
+      data[at] = v;
+      if (Math.fround(v) !== v) exact = false;
+      const b = v | 0;
+      if (b !== v || b < -128 || b > 127) small = false;
+      bytes[at] = b;
+    }
+  }
+  w.exact = exact;
+  w.small = small;
+}
+
+/** diaStructure's tests of rows r0..r1 (written already), and constantInverseDiagonal's, into t. */
+interface RowsTested {
+  hermitian: boolean;
+  positiveDiagonal: boolean;
+  zeroDiagonals: number;
+  finite: boolean;
+  laplacianLike: boolean;
+  diagonallyDominant: boolean;
+  constant: boolean;
+  first: number;
+  inverse: number;
+  main: number;
+  lower: number;
+  mirrorAt: Int32Array;
+  lone: Int32Array;
+}
+
+/**
+ * diaStructure's tests of rows r0..r1 of c, written into `data`, into t: each row's sums in its order
+ * (the off-diagonals by ascending column; a slot c lacks adds 0, which changes no sum), and each
+ * mirror pair met at its lower entry's row, its upper one written already.
+ */
+function testRows(c: CSRMatrix, offsets: Int32Array, pitch: number, data: Float64Array, t: RowsTested, r0: number, r1: number): void {
+  const { rowPtr, colIdx, cols } = c;
+  const values = c.values as Float64Array;
+  const { main, lower, mirrorAt, lone } = t;
+  let { hermitian, positiveDiagonal, zeroDiagonals, finite, laplacianLike, diagonallyDominant, constant } = t;
+  for (let i = r0; i < r1; i++) {
+    let dv = 0;
+    let off = 0;
+    let offAbs = 0;
+    for (let k = rowPtr[i], e = rowPtr[i + 1]; k < e; k++) {
+      const v = values[k];
+      // NaN and ±Infinity: v − v is NaN
+      if (v - v !== 0) finite = false;
+      if (colIdx[k] === i) {
+        dv = v;
+        continue;
+      }
+      if (v > 0) laplacianLike = false;
+      off -= v;
+      offAbs += Math.abs(v);
+    }
+    // the row's pairs (its slots c lacks, 0, included): diaStructure's test with the upper entry first
+    for (let d = 0; d < lower && hermitian; d++) {
+      if (i + offsets[d] < 0) continue;
+      const v = data[d * pitch + i];
+      const m = mirrorAt[d];
+      const a = m >= 0 ? data[m + i] : 0;
+      if (m < 0 ? v !== 0 : (a !== v || a - a !== 0) && !mirrored(a, v)) hermitian = false;
+    }
+    for (let q = 0; q < lone.length && hermitian; q++) {
+      const d = lone[q];
+      if (i + offsets[d] >= cols) continue;
+      const a = data[d * pitch + i];
+      if ((a !== 0 || a - a !== 0) && !mirrored(a, 0)) hermitian = false;
+    }
+    if (dv === 0) zeroDiagonals++;
+    if (off > dv * (1 + 1e-12)) laplacianLike = false;
+    if (Math.abs(dv) < offAbs * (1 - 1e-12)) diagonallyDominant = false;
+    if (!(dv > 0)) positiveDiagonal = false;
+    // (an entry equal to row 0's valid one has its inverse)
+    if (constant && (i === 0 || dv !== t.first)) {
+      const inv = 1 / dv;
+      if (dv === 0 || !Number.isFinite(dv) || !Number.isFinite(inv) || (i > 0 && inv !== t.inverse)) constant = false;
+      if (i === 0) {
+        t.first = dv;
+        t.inverse = inv;
+      }
+    }
+  }
+  Object.assign(t, { hermitian, positiveDiagonal, zeroDiagonals, finite, laplacianLike, diagonallyDominant, constant });
 }
 
 /**

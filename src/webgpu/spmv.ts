@@ -23,7 +23,7 @@
 import type { DType } from '../dtype.js';
 import { CSRMatrix, SELLMatrix, defaultSortWindow, sellSlots } from '../formats/index.js';
 import { longestRow } from '../formats/csr.js';
-import { exactlyF32 } from '../formats/dia.js';
+import { exactlyF32, takeSmallIntegers } from '../formats/dia.js';
 import { reduceGroups, type Engine, type KernelName, type Params, type StreamJob } from './engine.js';
 import { encodeInto, floatsPerElement, gpuSplitsLength, streamBytes, writeStream } from './encoding.js';
 import { wgslLoaded } from './shader-source.js';
@@ -162,12 +162,15 @@ class Maker {
    * that fails. Streamed (uploadMany) as a plain copy of such an array.
    */
   smallIntegers(what: string, values: Float64Array | Float32Array): GPUBuffer | null {
+    // (where the conversion that wrote the values recorded them as bytes: a copy, no test)
+    const known = takeSmallIntegers(values);
     if (this.deferred) {
-      const bytes = new Int8Array(values.length);
-      return writeSmallIntegers(values, bytes) ? this.make(what, bytes) : null;
+      const bytes = known ?? new Int8Array(values.length);
+      return known || writeSmallIntegers(values, bytes) ? this.make(what, bytes) : null;
     }
     let small = true;
-    const b = this.engine.filledBuffer(what, values.length, this.limit, (mapped) => (small = writeSmallIntegers(values, new Int8Array(mapped, 0, values.length))));
+    const fill = (out: Int8Array) => (known ? (out.set(known), true) : writeSmallIntegers(values, out));
+    const b = this.engine.filledBuffer(what, values.length, this.limit, (mapped) => (small = fill(new Int8Array(mapped, 0, values.length))));
     if (small) {
       this.buffers.push(b);
       return b;

@@ -38,6 +38,8 @@ export function inverseDiagonal(A: CSRMatrix | DIAMatrix): ValueArray {
  */
 export function constantInverseDiagonal(A: CSRMatrix | DIAMatrix): number | null {
   if (isComplex(A.dtype) || A.rows === 0) return null;
+  const known = A.format === 'dia' ? knownConstant.get(A) : undefined;
+  if (known !== undefined) return known;
   let d: ValueArray;
   try {
     d = inverseDiagonal(A);
@@ -47,6 +49,18 @@ export function constantInverseDiagonal(A: CSRMatrix | DIAMatrix): number | null
   }
   for (let i = 1; i < d.length; i++) if (d[i] !== d[0]) return null;
   return d[0];
+}
+
+/**
+ * constantInverseDiagonal of runtime-made DIA copies (their data never change), found by the pass that
+ * wrote them (src/solvers/structure.ts diaCopyWithStructure), which reads each row's diagonal entry
+ * anyway: no pass of its own over the main diagonal (≈ 30 ms of poisson3D(128)'s first WebGPU solve).
+ */
+const knownConstant = new WeakMap<DIAMatrix, number | null>();
+
+/** @internal Records `value`, constantInverseDiagonal(D) as the pass that wrote D found it (see knownConstant). */
+export function rememberConstantInverseDiagonal(D: DIAMatrix, value: number | null): void {
+  knownConstant.set(D, value);
 }
 
 /** d[i] ← 1/re, or the refusal naming row i (invertInto's checks for a real entry, without its arrays). */
