@@ -289,9 +289,12 @@ describe("Chebyshev's Lanczos bounds on the GPU (pathLanczosBounds)", () => {
       const h = rt.upload(A);
       const r = await rt.solve(h, b, { method: 'cg', preconditioner: 'chebyshev', tol: 1e-9 });
       expect([r.path, r.converged, r.preconditioner]).toEqual(['webgpu', true, 'chebyshev']);
-      expect(r.preconditionerDetail).toMatch(/degree 6 in D⁻¹A on \[0\.0200, 2\.00\] from Gershgorin's discs \(A is diagonally dominant/);
+      // the degree: the path's figures' where A runs as DIA in f64 (the fused steps), else 6
+      const p = rt.pathById('webgpu')!;
+      const d = rt.fusedChebyshevOn(h, p) ? rt.chebyshevDegreeOn(h, p).degree : 6;
+      expect(r.preconditionerDetail).toMatch(new RegExp(`degree ${d} in D⁻¹A on \\[0\\.0200, 2\\.00\\] from Gershgorin's discs \\(A is diagonally dominant`));
       const ref = new Float64Array(A.rows);
-      const refIt = referencePcg(A, b, referenceChebyshev(A, inverseDiagonal(A), 0.02, 2, 6), 1e-9, 1000, ref);
+      const refIt = referencePcg(A, b, referenceChebyshev(A, inverseDiagonal(A), 0.02, 2, d), 1e-9, 1000, ref);
       expect(Math.abs(r.iterations - refIt), `${A.rows} rows: ${r.iterations} against ${refIt}`).toBeLessThanOrEqual(1);
       expect(trueResidual(A, r.x, b)).toBeLessThanOrEqual(1e-9);
       expect(relDiff(r.x, ref)).toBeLessThanOrEqual(1e-7);
@@ -333,7 +336,7 @@ describe("Chebyshev's Lanczos bounds on the GPU (pathLanczosBounds)", () => {
 });
 
 describe("rt.preconditioner(A, { kind: 'chebyshev' }) on the WebGPU path", () => {
-  it("takes rt.solve's fused plan where A runs as DIA in f64 and is diagonally dominant (degree 6 by default, the degree given otherwise): the reference PCG's iterations and x with that polynomial, D⁻¹ one value or per row", async () => {
+  it("takes rt.solve's fused plan where A runs as DIA in f64 and is diagonally dominant (by default the degree from the path's figures, the degree given otherwise): the reference PCG's iterations and x with that polynomial, D⁻¹ one value or per row", async () => {
     const P = poisson2D(20);
     // a variable diagonal (still diagonally dominant), so D⁻¹ is read per row
     const g = new Prng(31);
@@ -344,9 +347,9 @@ describe("rt.preconditioner(A, { kind: 'chebyshev' }) on the WebGPU path", () =>
       const b = rhs(A.rows, 17);
       const h = rt.upload(DIAMatrix.fromCSR(A));
       const M = rt.preconditioner(h, { kind: 'chebyshev', ...(degree ? { degree } : {}) });
-      const d = degree ?? 6;
+      const d = degree ?? rt.chebyshevDegreeOn(h, rt.pathById('webgpu')!).degree;
       const what = `${A === P ? 'poisson2D' : 'variable diagonal'}, degree ${d}`;
-      expect(M.description, what).toMatch(new RegExp(`^chebyshev \\(degree ${d} in D⁻¹A on \\[0\\.0200, 2\\.00\\] from Gershgorin's discs .*the WebGPU path's plan for its fused steps\\)$`));
+      expect(M.description, what).toMatch(new RegExp(`^chebyshev \\(degree ${d} in D⁻¹A on \\[0\\.0200, 2\\.00\\] from Gershgorin's discs .*the WebGPU path's plan for its fused steps${degree ? '' : `; degree ${d}: .*`}\\)$`));
       const r = await rt.cg(h, b, { preconditioner: M, tol: 1e-9 });
       expect([r.path, r.converged], what).toEqual(['webgpu', true]);
       expect(r.preconditionerDetail, what).toMatch(/\[CG and the polynomial resident on the device, each step fused into A's SpMV\]$/);

@@ -47,7 +47,7 @@ import type { Factorization } from '../solvers/direct/factorization.js';
 import { directSolvers } from './direct-solvers.js';
 import { krylovSolvers } from './krylov-solvers.js';
 import { solveRun } from './solve-chunk.js';
-import { checkPreconditionerOptions, chooseDirect, chooseSolve, cpuDenseInverse, cpuLdlKernels, cpuSparseSession, cpuSymbolicKernels, diaCopyWithStructure, estimateFactorCost, looseNormsOf, planFactor, planPreconditioner, seedScaledLooseNorms, solverSetup, solveStructure, sparseProduct, spgemm, structuralRefusal } from './solver-setup-chunk.js';
+import { checkPreconditionerOptions, chooseDirect, fusedChebyshevDegree, chooseSolve, cpuDenseInverse, cpuLdlKernels, cpuSparseSession, cpuSymbolicKernels, diaCopyWithStructure, estimateFactorCost, looseNormsOf, planFactor, planPreconditioner, seedScaledLooseNorms, solverSetup, solveStructure, sparseProduct, spgemm, structuralRefusal } from './solver-setup-chunk.js';
 import type { OrderingName } from '../solvers/direct/analysis.js';
 
 type Handle = MatrixHandle | ResidentVector | DenseHandle | PreconditionerHandle;
@@ -66,9 +66,10 @@ const COMPACT_DIA = 'CPU: the f64 values are all exactly f32, so DIA keeps them 
 /** Copies of b a Runtime keeps for later solves (runSolve): one length of solve after another, or two at once. */
 const HOST_COPIES_KEPT = 2;
 /**
- * rt.solve's Chebyshev degree on a GPU path, where CG and the polynomial run resident: CG's iterations
- * fall about as the degree rises (its products with A stay ≈ plain CG's), and each saves an iteration's
- * fixed passes (dots, scalar steps, updates: ≈ 60 % of a plain CG iteration on an H100)
+ * rt.solve's Chebyshev degree on a GPU path where its steps are not fused into A's SpMV (there the
+ * path's figures choose it: Runtime.chebyshevDegreeOn): CG's iterations fall about as the degree rises
+ * (its products with A stay ≈ plain CG's), and each saves an iteration's fixed passes (dots, scalar
+ * steps, updates: ≈ 60 % of a plain CG iteration on an H100)
  */
 export const GPU_CHEBYSHEV_DEGREE = 6;
 /** Chebyshev's λmax/λmin on a GPU path (chebyshevPlan) */
@@ -1436,10 +1437,10 @@ export class Runtime implements HandleOwner {
       kind = chooseSolve(structure, where.info, {}).candidates[0].preconditioner;
     }
     // Chebyshev for a path whose resident CG fuses its steps into A's SpMV: rt.solve's plan there (free
-    // bounds, degree 6), where it needs no product (a first solve with the CPU pool's Lanczos plan of
+    // bounds, the degree from the path's figures unless given), where it needs no product (a first solve with the CPU pool's Lanczos plan of
     // poisson3D(128) cost 0.3–0.6 s more, and its interval took CG 124 iterations of degree 4 against 56)
     if (kind === 'chebyshev' && (where ??= at()).info.chebyshevFused) {
-      const plan = this.gershgorinChebyshev(h, csr, structure, options.degree ?? GPU_CHEBYSHEV_DEGREE, where.p, performance.now());
+      const plan = this.gershgorinChebyshev(h, csr, structure, options.degree, where.p, performance.now());
       if (plan) return this.track(new PreconditionerHandle(h, plan, this, options));
     }
     return this.track(new PreconditionerHandle(h, planPreconditioner(csr, structure, { ...options, kind }, this.sparseKernels, undefined, session), this, options));
@@ -1565,7 +1566,7 @@ export class Runtime implements HandleOwner {
   private explainSolve(A: MatrixHandle, o: ExplainSolveOptions): SolveExplanation {
     const h = this.matrixHandle(A, "explain('solve', A)");
     if (h.rows !== h.cols) throw new ShapeError(`explain: A must be square to solve with it, it is ${h.rows}×${h.cols}`);
-    solveChoices('explain', h, o, (p) => this.own(p, 'explain: preconditioner'));
+    const given = solveChoices('explain', h, o, (p) => this.own(p, 'explain: preconditioner'));
     const p = this.solvePath(h, o.path);
     const a = this.solveStructureOf(h);
     const csr = a.csr;
@@ -1594,6 +1595,8 @@ export class Runtime implements HandleOwner {
     const nanFallback = o.method !== 'direct' && (o.preconditioner === undefined || o.preconditioner === 'auto') && choice.candidates.some((c) => c.preconditioner !== 'none');
     if (nanFallback) reasons.push("a preconditioner chosen here whose solve ends 'nan' on finite A and b (its arithmetic overflowed: an ILU(0) pivot shifted from zero in a tiny row) is dropped: the same method runs again without one");
     if (!direct && first.preconditioner === 'jacobi' && this.scalarJacobi(h, p, csr)) reasons.push(JACOBI_AS_NONE);
+    // the fused polynomial's degree, from the path's figures (rt.solve's plan: gershgorinChebyshev)
+    if (!direct && first.preconditioner === 'chebyshev' && !given && structure.diagonallyDominant && this.fusedChebyshevOn(h, p)) reasons.push(`chebyshev ${this.chebyshevDegreeOn(h, p).why}`);
     if (!direct && p === this.home && h.format === 'dia' && compactValues(csr)) reasons.push(COMPACT_DIA);
     const e = direct ? 0 : this.solveMatrixOn(h, p).e;
     if (e) reasons.push(`runs A·2^${-e} (exact)`);
@@ -1743,21 +1746,44 @@ export class Runtime implements HandleOwner {
   /**
    * @internal
    * chebyshevPlan's plan of a real, Hermitian, diagonally dominant A with a positive diagonal (of
-   * `degree`, on [2/CHEBYSHEV_RATIO, 2] from Gershgorin's discs: no product), else null; shared with
+   * `degree`, else chebyshevDegreeOn's where the steps run fused, else GPU_CHEBYSHEV_DEGREE; on
+   * [2/CHEBYSHEV_RATIO, 2] from Gershgorin's discs: no product), else null; shared with
    * rt.preconditioner on a path where the polynomial's steps run fused (`p`, named in the description).
    */
-  gershgorinChebyshev(h: MatrixHandle, csr: CSRMatrix, structure: SolveStructure, degree: number, p: Path, t0: number): PreconditionerPlan | null {
+  gershgorinChebyshev(h: MatrixHandle, csr: CSRMatrix, structure: SolveStructure, degree: number | undefined, p: Path, t0: number): PreconditionerPlan | null {
     if (isComplex(h.dtype) || !structure.hermitian || !structure.positiveDiagonal || !structure.diagonallyDominant) return null;
     const dinvValue = this.inverseDiagonalValue(h, csr) ?? undefined;
-    return planPreconditioner(csr, structure, { kind: 'chebyshev', degree }, this.sparseKernels, {
+    const chosen = degree === undefined && this.fusedChebyshevOn(h, p) ? this.chebyshevDegreeOn(h, p) : null;
+    return planPreconditioner(csr, structure, { kind: 'chebyshev', degree: degree ?? chosen?.degree ?? GPU_CHEBYSHEV_DEGREE }, this.sparseKernels, {
       lo: 2 / CHEBYSHEV_RATIO,
       hi: 2,
-      how: `from Gershgorin's discs (A is diagonally dominant: D⁻¹A's lie in [0, 2]), λmin taken as λmax/${CHEBYSHEV_RATIO}: the ${p.label} path's plan for its fused steps`,
+      how: `from Gershgorin's discs (A is diagonally dominant: D⁻¹A's lie in [0, 2]), λmin taken as λmax/${CHEBYSHEV_RATIO}: the ${p.label} path's plan for its fused steps${chosen ? `; ${chosen.why}` : ''}`,
       ms: performance.now() - t0,
       dinvValue,
     });
   }
 
+  /** @internal Whether p runs h's Chebyshev-CG resident with each step fused into A's SpMV (pathSolveInfo's chebyshevFused, without its ops). */
+  fusedChebyshevOn(h: MatrixHandle, p: Path): boolean {
+    return p.cost.kind === 'gpu' && p.id === 'webgpu' && h.dtype === 'f64' && this.formatFor(h, p) === 'dia';
+  }
+
+  /**
+   * @internal
+   * The fused Chebyshev-CG's degree for h on p (src/solvers/precond/chebyshev-degree.ts), from p's
+   * figures — rt.calibrate()'s or the automatic calibration's where measured, else the path's defaults
+   * (no measurement starts here): its rate and fixed cost of an operation — and why, in words.
+   */
+  chebyshevDegreeOn(h: MatrixHandle, p: Path): { degree: number; why: string } {
+    const cal = this.calibrationData?.[p.id] ?? measuredDeviceFigures(p) ?? p.cost.defaults;
+    const eb = elementBytes(h.dtype);
+    // A as DIA (fusedChebyshevOn): its diagonals, x and y, at the path's rate for DIA (as estimateSpmv,
+    // whose record of every format's bytes would read features a DIA matrix never needs: SELL's slots)
+    const msPerByte = 1 / (cal.bandwidthGBs * (p.cost.efficiency?.dia ?? 1) * 1e6);
+    const vectorMs = h.rows * eb * msPerByte;
+    const spmvMs = (this.featuresOf(h.canonicalCsr ?? h.host).diagonals + 2) * vectorMs;
+    return fusedChebyshevDegree({ spmvMs, vectorMs, dispatchMs: cal.overheadMs });
+  }
 
   /**
    * A sparse direct factorization of a square matrix (any format class, or an uploaded handle): 

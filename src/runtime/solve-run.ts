@@ -270,7 +270,7 @@ function scaledPreconditioner(rt: Runtime, handle: PreconditionerHandle, hs: Mat
 
 /**
  * rt.solve's Chebyshev plan on a GPU path, for a real Hermitian matrix with a positive diagonal: degree
- * GPU_CHEBYSHEV_DEGREE on [λmax/CHEBYSHEV_RATIO, λmax] of D⁻¹A. A diagonally dominant A has every
+ * GPU_CHEBYSHEV_DEGREE (a diagonally dominant A whose steps run fused: the path's figures choose it) on [λmax/CHEBYSHEV_RATIO, λmax] of D⁻¹A. A diagonally dominant A has every
  * Gershgorin disc of D⁻¹A within [0, 2], so λmax ≤ 2 costs no product; else λmax from Lanczos steps
  * on the path's uploaded A (pathLanczosBounds: 20 SpMVs and 40 scalars read back; ≈ 0.28 s for
  * poisson3D(128) on the H100 machine, bench/device/results-2026-11-27-gpu/call10). λmin is taken as
@@ -282,7 +282,8 @@ async function chebyshevPlan(rt: Runtime, p: Path, ops: SolverOps<PathVector>, h
   const o = { kind: 'chebyshev', degree: GPU_CHEBYSHEV_DEGREE } as const;
   if (isComplex(h.dtype) || !structure.hermitian || !structure.positiveDiagonal) return setup().planPreconditioner(csr, structure, o, rt.sparseKernels);
   const t0 = performance.now();
-  const free = rt.gershgorinChebyshev(h, csr, structure, GPU_CHEBYSHEV_DEGREE, p, t0);
+  // (the degree from the path's figures where the steps run fused: Runtime.chebyshevDegreeOn)
+  const free = rt.gershgorinChebyshev(h, csr, structure, undefined, p, t0);
   if (free) return free;
   const dinvValue = rt.inverseDiagonalValue(h, csr) ?? undefined;
   const dinv = inverseDiagonal(csr);

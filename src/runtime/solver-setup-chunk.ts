@@ -15,6 +15,7 @@ export const solverSetup = lazyModule<typeof Setup>(() => import('./solver-setup
 export const chooseDirect: typeof Setup.chooseDirect = (...a) => solverSetup.get().chooseDirect(...a);
 export const chooseSolve: typeof Setup.chooseSolve = (...a) => solverSetup.get().chooseSolve(...a);
 export const looseNormsOf: typeof Setup.looseNormsOf = (...a) => solverSetup.get().looseNormsOf(...a);
+export const fusedChebyshevDegree: typeof Setup.fusedChebyshevDegree = (...a) => solverSetup.get().fusedChebyshevDegree(...a);
 export const seedScaledLooseNorms: typeof Setup.seedScaledLooseNorms = (...a) => solverSetup.get().seedScaledLooseNorms(...a);
 export const checkPreconditionerOptions: typeof Setup.checkPreconditionerOptions = (...a) => solverSetup.get().checkPreconditionerOptions(...a);
 export const planPreconditioner: typeof Setup.planPreconditioner = (...a) => solverSetup.get().planPreconditioner(...a);

@@ -5,6 +5,7 @@
  * the kernels and waited for (solver-setup-chunk.ts; docs/bundlers.md says why).
  */
 export { chooseDirect, chooseSolve, directResidualBound, looseNormsOf, seedScaledLooseNorms, seedSymmetricAbsNorms } from '../solvers/solve.js';
+export { fusedChebyshevDegree } from '../solvers/precond/chebyshev-degree.js';
 export { checkPreconditionerOptions, planPreconditioner, structuralRefusal } from '../solvers/precond/index.js';
 export { diaCopyWithStructure, solveStructure } from '../solvers/structure.js';
 export { cpuSymbolicKernels } from '../cpu/symbolic.js';
