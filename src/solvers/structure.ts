@@ -312,13 +312,7 @@ function writeRows(c: CSRMatrix, nd: number, slotOf: Int32Array, pitch: number, 
 }
 
 /** diaStructure's tests of rows r0..r1 (written already), and constantInverseDiagonal's, into t. */
-interface RowsTested {
-  hermitian: boolean;
-  positiveDiagonal: boolean;
-  zeroDiagonals: number;
-  finite: boolean;
-  laplacianLike: boolean;
-  diagonallyDominant: boolean;
+interface RowsTested extends Pick<SolveStructure, 'hermitian' | 'positiveDiagonal' | 'zeroDiagonals' | 'finite' | 'laplacianLike' | 'diagonallyDominant'> {
   constant: boolean;
   first: number;
   inverse: number;
