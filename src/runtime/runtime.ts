@@ -1528,7 +1528,7 @@ export class Runtime implements HandleOwner {
     const ops = p.solverOps(this.matrixOn(h, p, 'N', offer), p === this.home ? h.host : (h.canonicalCsr ?? h.host), 'none');
     ops.dispose();
     // the resident Chebyshev-CG fuses its steps into the SpMV of a DIA matrix (src/webgpu/cg.ts); measured in f64
-    const chebyshevFused = typeof ops.cgChebyshevResident === 'function' && h.dtype === 'f64' && this.formatFor(h, p) === 'dia';
+    const chebyshevFused = typeof ops.cgChebyshevResident === 'function' && this.fusedChebyshevOn(h, p);
     return { label: p.label, triangular: typeof ops.triangular === 'function', gpu: p.cost.kind === 'gpu', chebyshevFused };
   }
 
@@ -1763,7 +1763,7 @@ export class Runtime implements HandleOwner {
     });
   }
 
-  /** @internal Whether p runs h's Chebyshev-CG resident with each step fused into A's SpMV (pathSolveInfo's chebyshevFused, without its ops). */
+  /** @internal Whether p runs h's Chebyshev-CG resident with each step fused into A's SpMV, read without making p's ops (pathSolveInfo's chebyshevFused: this, where the ops have the resident solve). */
   fusedChebyshevOn(h: MatrixHandle, p: Path): boolean {
     return p.cost.kind === 'gpu' && p.id === 'webgpu' && h.dtype === 'f64' && this.formatFor(h, p) === 'dia';
   }
