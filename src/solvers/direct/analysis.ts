@@ -8,8 +8,9 @@
 import { amdOrder, columnAmdOrder } from './amd.js';
 import type { Band } from './band-lu.js';
 import type { BlockTriangular } from './btf.js';
-import { ndOrder } from './nested-dissection.js';
+import { ndOrderSteps } from './nested-dissection.js';
 import { inversePermutation, type Graph, type Rows } from './pattern.js';
+import { finish, type Steps } from './steps.js';
 import { columnCountsAtA, columnEliminationTree, costOf, supernodes, type FactorCost, type SymbolicKernels } from './symbolic.js';
 
 /**
@@ -100,6 +101,11 @@ function countsFor(g: Graph | ColumnPattern, perm: Int32Array, k: SymbolicKernel
  * btfAnalysis.)
  */
 export function analyze(g: Graph | ColumnPattern, asked: OrderingName | 'auto', lu: boolean, complex: boolean, k: SymbolicKernels): Analysis {
+  return finish(analyzeSteps(g, asked, lu, complex, k));
+}
+
+/** analyze as steps (steps.ts): it yields between the orderings, the tree and counts of each, and within nested dissection. */
+export function* analyzeSteps(g: Graph | ColumnPattern, asked: OrderingName | 'auto', lu: boolean, complex: boolean, k: SymbolicKernels): Steps<Analysis> {
   const n = g.n;
   const t0 = performance.now();
   const candidates: [OrderingName, Int32Array][] = [];
@@ -110,12 +116,14 @@ export function analyze(g: Graph | ColumnPattern, asked: OrderingName | 'auto', 
   if (graph) {
     if (asked === 'natural') candidates.push(['natural', Int32Array.from({ length: n }, (_, i) => i)]);
     if (asked === 'amd' || (asked === 'auto' && !ndOnly)) candidates.push(['amd', amdOrder(graph, k.minimumDegree)]);
-    if (asked === 'nd' || (asked === 'auto' && n >= ND_MIN_NODES)) candidates.push(['nd', ndOrder(graph, k.minimumDegree)]);
+    yield;
+    if (asked === 'nd' || (asked === 'auto' && n >= ND_MIN_NODES)) candidates.push(['nd', yield* ndOrderSteps(graph, k.minimumDegree)]);
   }
   const t1 = performance.now();
   let best: { name: OrderingName; perm: Int32Array; s: ReturnType<typeof countsFor>; cost: FactorCost } | undefined;
   const tried: string[] = [];
   for (const [name, perm] of candidates) {
+    yield;
     const s = countsFor(g, perm, k);
     // the cost is a sum over the columns: the postorder below leaves it as it is
     const cost = costOf(s.counts, lu, complex);
@@ -124,6 +132,7 @@ export function analyze(g: Graph | ColumnPattern, asked: OrderingName | 'auto', 
     if (!best || flops < best.cost.flops) best = { name, perm, s, cost };
   }
   const chosen = best!;
+  yield;
   const orderingReason =
     asked !== 'auto' ? `ordering: '${asked}' was asked for`
     : ndOnly ? `nested dissection alone: a mesh-like graph (average degree ${(graph!.ptr[n] / n).toFixed(1)} ≤ 8, no hub) of n = ${n} ≥ ${ND_ONLY_MIN_NODES}, where it predicts fewer flops than AMD`

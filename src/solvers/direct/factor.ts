@@ -21,7 +21,8 @@ import { denseLdl, ldlPointers, type LdlFactor, type LdlKernels } from './ldl.js
 import { denseStart, denseWindow, reciprocalDiagonal, type HeldSolve, type LuFactor, type LuKernels } from './lu.js';
 import type { FactorCost, SymbolicKernels } from './symbolic.js';
 import { Factorization as PublicFactorization } from './factorization.js';
-import { nonFiniteEntry, planFactor, squareCsr, firstNonFinite, type FactorPlan } from './plan.js';
+import { nonFiniteEntry, planFactor, planSteps, squareCsr, firstNonFinite, type FactorPlan } from './plan.js';
+import { finishPausing } from './steps.js';
 import { supernodalFrontBytes, supernodalSymbolic, type SupernodalFactor, type SupernodalNumeric, type SupernodalSymbolic } from './supernodal.js';
 
 /** The factorizations: 'auto' takes Cholesky for symmetric matrices with a positive diagonal (falling back to LDLᵀ, then LU), LU otherwise. */
@@ -37,9 +38,11 @@ export interface FactorOptions {
   pivotTolerance?: number;
   /**
    * Stops the factorization: it rejects with `signal.reason` (a DOMException named 'AbortError' unless
-   * abort() was given one) and frees what it held. Seen before the work, between the symbolic and
-   * numeric phases, between the kinds 'auto' tries, and between the supernodal Cholesky's parallel
-   * steps; the ordering and a sequential numeric phase (LU, LDLᵀ) run to their end first.
+   * abort() was given one) and frees what it held. Seen before the work, within the symbolic phase
+   * (which gives the event loop a turn every few milliseconds: a kernel call such as AMD's elimination
+   * runs to its end first), between the symbolic and numeric phases, between the kinds 'auto' tries,
+   * and between the supernodal Cholesky's parallel steps; a sequential numeric phase (LU, LDLᵀ) runs
+   * to its end first.
    */
   signal?: AbortSignal;
 }
@@ -178,8 +181,12 @@ async function factorizeInBudget(A: SparseMatrix, options: FactorOptions, budget
   const { signal } = options;
   checkSignal('factor', signal);
   throwIfAborted(signal);
-  // the symbolic phase runs before the first checkpoint: inside this scope its memory counts against budgetMB
-  const { csr, C, sym, a } = plan ?? planFactor(A, kind, options.ordering ?? 'auto', kernels.symbolic);
+  // the symbolic phase counts its memory against budgetMB (inside this scope; with a signal, it pauses
+  // every few milliseconds to see it, and each run between the pauses is a scope of its own)
+  const ordering = options.ordering ?? 'auto';
+  const { csr, C, sym, a } = plan ?? (signal
+    ? await finishPausing(planSteps(A, kind, ordering, kernels.symbolic), signal, (run) => withMemoryBudget(budgetMB, run))
+    : planFactor(A, kind, ordering, kernels.symbolic));
   const tol = asked ?? (a.ordering === 'amd-ata' || a.ordering === 'btf' ? COLUMN_ORDER_PIVOT_TOLERANCE : PIVOT_TOLERANCE);
   const F = new Factorization(C, sym ? C : rowsWithValues(csr), csr.dtype, a, tol, budgetMB, kernels.supernodal, kernels.lu, kernels.ldl, kernels.residual, once);
   try {

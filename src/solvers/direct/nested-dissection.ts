@@ -9,6 +9,7 @@
  */
 import { amdOrder, type MinimumDegreeKernel } from './amd.js';
 import type { Graph } from './pattern.js';
+import { finish, type Steps } from './steps.js';
 
 /** parts of at most this many nodes go to AMD */
 const LEAF = 200;
@@ -20,9 +21,15 @@ const LEAF = 200;
  * together. The leaves are ordered by AMD (its elimination `md`).
  */
 export function ndOrder(g: Graph, md: MinimumDegreeKernel): Int32Array {
+  return finish(ndOrderSteps(g, md));
+}
+
+/** ndOrder as steps (steps.ts): it yields between parts and between the searches of a part's levels. */
+export function* ndOrderSteps(g: Graph, md: MinimumDegreeKernel): Steps<Int32Array> {
   const c = compressGraph(g);
-  if (!c) return dissect(g, md);
-  const order = dissect(c.graph, md);
+  yield;
+  if (!c) return yield* dissect(g, md);
+  const order = yield* dissect(c.graph, md);
   const perm = new Int32Array(g.n);
   let k = 0;
   for (let t = 0; t < order.length; t++) {
@@ -106,8 +113,8 @@ export function compressGraph(g: Graph): { graph: Graph; memberPtr: Int32Array; 
   return { graph: { n: m, ptr: cptr, adj: cadj.slice(0, q) }, memberPtr, members };
 }
 
-/** Nested dissection of the graph as it is. */
-function dissect(g: Graph, md: MinimumDegreeKernel): Int32Array {
+/** Nested dissection of the graph as it is (yielding after each part and search). */
+function* dissect(g: Graph, md: MinimumDegreeKernel): Steps<Int32Array> {
   const n = g.n;
   const perm = new Int32Array(n);
   // part[v]: the id of the part v belongs to, -1 once numbered
@@ -131,6 +138,7 @@ function dissect(g: Graph, md: MinimumDegreeKernel): Int32Array {
   const half = new Int32Array(n);
   const sepNodes = new Int32Array(n);
   while (stack.length) {
+    yield;
     const nodes = stack.pop()!;
     const m = nodes.length;
     const id = part[nodes[0]];
@@ -146,6 +154,7 @@ function dissect(g: Graph, md: MinimumDegreeKernel): Int32Array {
       for (let t = 0; t < m; t++) {
         const v = nodes[t];
         if (t > 0 && level[v] >= 0) continue;
+        if (t > 0) yield;
         const c = t === 0 ? count : bfs(g, v, part, id, level, queue);
         // an isolated node is numbered at once, not made a part of its own (an empty 3·10⁷×3·10⁷
         // matrix's 3·10⁷ one-node parts filled V8's heap: Node crashed out of memory)
@@ -160,7 +169,8 @@ function dissect(g: Graph, md: MinimumDegreeKernel): Int32Array {
       }
       continue;
     }
-    count = peripheralLevels(g, part, id, level, queue, count);
+    yield;
+    count = yield* peripheralLevels(g, part, id, level, queue, count);
     const depth = level[queue[count - 1]] + 1;
     if (depth < 3) {
       // a clique-like part: no separator to find
@@ -237,9 +247,10 @@ function bfs(g: Graph, root: number, part: Int32Array, id: number, level: Int32A
  * the first gains are the large ones). Leaves the deepest structure found in level/queue; returns
  * its count (the part's size).
  */
-function peripheralLevels(g: Graph, part: Int32Array, id: number, level: Int32Array, queue: Int32Array, count: number): number {
+function* peripheralLevels(g: Graph, part: Int32Array, id: number, level: Int32Array, queue: Int32Array, count: number): Steps<number> {
   let depth = level[queue[count - 1]];
   for (let round = 0; round < 4; round++) {
+    yield;
     let best = -1;
     let bestDeg = Infinity;
     for (let t = count - 1; t >= 0 && level[queue[t]] === depth; t--) {

@@ -10,11 +10,12 @@ import { ShapeError, UnsupportedError } from '../../errors.js';
 import { checkMemoryFloor } from '../../memory-budget.js';
 import { shownValue } from '../../shown-value.js';
 import { sparseMatrix } from '../../formats/owned.js';
-import { analyze, bandAnalysis, btfAnalysis, denseAnalysis, type Analysis, type OrderingName } from './analysis.js';
+import { analyzeSteps, bandAnalysis, btfAnalysis, denseAnalysis, type Analysis, type OrderingName } from './analysis.js';
 import type { BlockTriangular } from './btf.js';
 import { bandOf, cscOf, denseRows, isSymmetric, patternSymmetry, rowsWithValues, type Rows, symmetricGraph, type Csc } from './pattern.js';
 import type { FactorCost, SymbolicKernels } from './symbolic.js';
 import type { FactorKind } from './factor.js';
+import { finish, type Steps } from './steps.js';
 
 const KINDS: readonly FactorKind[] = ['auto', 'cholesky', 'ldlt', 'lu'];
 const ORDERINGS: readonly (OrderingName | 'auto')[] = ['auto', 'amd', 'nd', 'natural', 'amd-ata', 'btf'];
@@ -63,11 +64,18 @@ export interface FactorPlan {
 
 /** Plans the factorization `kind` of A with `ordering` (the kind and ordering checked first); `sk` runs the symbolic loops. @internal */
 export function planFactor(A: SparseMatrix, kind: FactorKind, ordering: OrderingName | 'auto', sk: SymbolicKernels): FactorPlan {
+  return finish(planSteps(A, kind, ordering, sk));
+}
+
+/** planFactor as steps (steps.ts): rt.factor with a signal pauses at them. @internal */
+export function* planSteps(A: SparseMatrix, kind: FactorKind, ordering: OrderingName | 'auto', sk: SymbolicKernels): Steps<FactorPlan> {
   if (!KINDS.includes(kind)) throw new UnsupportedError(`factor: kind must be ${KINDS.map((k) => `'${k}'`).join(', ')}, got ${shownValue(kind)}`);
   if (!ORDERINGS.includes(ordering)) throw new UnsupportedError(`factor: ordering must be ${ORDERINGS.map((k) => `'${k}'`).join(', ')}, got ${shownValue(ordering)}`);
   const csr = squareCsr(A, 'factor');
   checkSymbolicFloor(csr, 'factor');
+  yield;
   const { C, sym, symmetry } = columnsOf(csr, sk);
+  yield;
   if ((kind === 'cholesky' || kind === 'ldlt') && C.complex) {
     throw new UnsupportedError(`factor: kind '${kind}' takes real matrices; use kind: 'lu' for complex ones`);
   }
@@ -79,7 +87,7 @@ export function planFactor(A: SparseMatrix, kind: FactorKind, ordering: Ordering
     throw new UnsupportedError(`factor: ordering '${ordering}' (${ordering === 'btf' ? 'block triangular form' : 'a column ordering'}) is for LU; kind '${kind}' takes 'amd', 'nd', 'natural' or 'auto'`);
   }
   // kind 'auto' with the column ordering or block triangular form asked for is LU (the only kind that uses them), symmetric A too
-  return { csr, C, sym, a: analyzeFor(C, csrRows(csr), kind === 'lu' || (kind === 'auto' && (!sym || luOnly)), ordering, sk, symmetry) };
+  return { csr, C, sym, a: yield* analysisSteps(C, csrRows(csr), kind === 'lu' || (kind === 'auto' && (!sym || luOnly)), ordering, sk, symmetry) };
 }
 
 /**
@@ -111,7 +119,7 @@ function csrRows(csr: CSRMatrix): Rows {
  * ordering chose), else the columns by minimum degree of AᵀA (from A, not formed) (any row pivoting then stays within its fill).
  * `known`: A's pattern symmetry where it was measured already (patternSymmetry's answer).
  */
-function analyzeFor(C: Csc, rows: Rows, lu: boolean, ordering: OrderingName | 'auto', sk: SymbolicKernels, known?: { symmetry: number; diagonal: number }): Analysis {
+function* analysisSteps(C: Csc, rows: Rows, lu: boolean, ordering: OrderingName | 'auto', sk: SymbolicKernels, known?: { symmetry: number; diagonal: number }): Steps<Analysis> {
   let asked = ordering;
   let why = '';
   if (ordering === 'auto' && C.n <= DENSE_MAX_N) {
@@ -152,8 +160,9 @@ function analyzeFor(C: Csc, rows: Rows, lu: boolean, ordering: OrderingName | 'a
     }
     if (asked === 'amd-ata') why += 'a column ordering, approximate minimum degree of AᵀA';
   }
+  yield;
   const a = asked === 'btf' ? btfAnalysis((bt as BlockTriangular).order!, lu, C.complex, btfMs)
-    : analyze(asked === 'amd-ata' ? { n: C.n, colPtr: C.colPtr, rowIdx: C.rowIdx, rows, skip: denseRows(rows, C.n) } : symmetricGraph(C.n, C.colPtr, C.rowIdx, rows), asked, lu, C.complex, sk);
+    : yield* analyzeSteps(asked === 'amd-ata' ? { n: C.n, colPtr: C.colPtr, rowIdx: C.rowIdx, rows, skip: denseRows(rows, C.n) } : symmetricGraph(C.n, C.colPtr, C.rowIdx, rows), asked, lu, C.complex, sk);
   if (why) a.orderingReason = asked === 'auto' ? why + a.orderingReason : why;
   if (typeof bt === 'object' && asked === 'btf') {
     a.matchOf = bt.colOf;
@@ -222,7 +231,7 @@ export function estimateFactorCost(A: SparseMatrix, kind: 'cholesky' | 'ldlt' | 
   checkSymbolicFloor(csr, 'estimateFactorCost');
   const C = cscOf(csr);
   if ((ordering === 'amd-ata' || ordering === 'btf') && kind !== 'lu') throw new UnsupportedError(`estimateFactorCost: ordering '${ordering}' is for LU`);
-  const a = analyzeFor(C, csrRows(csr), kind === 'lu', ordering, sk);
+  const a = finish(analysisSteps(C, csrRows(csr), kind === 'lu', ordering, sk));
   return { ...a.cost, ordering: a.ordering };
 }
 

@@ -1,0 +1,52 @@
+/**
+ * The symbolic phase as steps: its long loops are generators that yield between bounded pieces of
+ * work (a nested-dissection part, a search of its levels, an ordering candidate), so that rt.factor
+ * with a signal gives the event loop a turn every few milliseconds — a timer or event that aborts then
+ * runs, and the abort is seen there — while explain, estimateFactorCost and a factorization without a
+ * signal run them through at once, as one synchronous call.
+ */
+import { nextTask, throwIfAborted } from '../../next-task.js';
+
+/** Work that may pause wherever it yields, and returns T. */
+export type Steps<T> = Generator<void, T, void>;
+
+/** Runs the steps to their end without pausing. */
+export function finish<T>(steps: Steps<T>): T {
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * The run of steps between two turns of the event loop, at most (ms), past which the next yield
+ * pauses: measured against poisson3D(64)'s nested dissection, see docs/direct.md (a single kernel
+ * call between two yields, such as AMD's elimination of a large graph, still runs to its end).
+ */
+const SLICE_MS = 8;
+
+/**
+ * Runs the steps, giving the event loop a turn at the first yield after each SLICE_MS and then
+ * rejecting with the signal's reason when it has fired (the steps closed). Each run between two turns
+ * is one call of `scope` (the operation's memory budget: withMemoryBudget's scope lasts one
+ * synchronous call).
+ */
+export async function finishPausing<T>(steps: Steps<T>, signal: { aborted: boolean; reason?: unknown }, scope: <R>(run: () => R) => R): Promise<T> {
+  for (;;) {
+    const r = scope(() => {
+      const t0 = performance.now();
+      let s: IteratorResult<void, T>;
+      do s = steps.next();
+      while (!s.done && performance.now() - t0 < SLICE_MS);
+      return s;
+    });
+    if (r.done) return r.value;
+    await nextTask();
+    try {
+      throwIfAborted(signal);
+    } catch (e) {
+      steps.return(undefined as T);
+      throw e;
+    }
+  }
+}
