@@ -268,6 +268,50 @@ describe('generated cases', () => {
     expect({ ...second }).toEqual(secondRead);
   });
 
+  it("LU's info.flops and offDiagonalPivots: a full matrix's count by formula and the row exchanges of a dense partial-pivoting LU written here (natural order, strict pivoting; and under 'btf' a row-permuted bidiagonal, pivoted on its matched entries)", async () => {
+    // a full random matrix: no cancellation leaves an entry out, so L and U are full and each step k
+    // of n updates (n−k−1)² entries (2 flops each) and scales n−k−1
+    const n = 60;
+    const rng = new Prng(3);
+    const dense = Array.from({ length: n * n }, () => rng.next() - 0.5);
+    const full = CSRMatrix.fromTriplets(n, n, 'f64', Int32Array.from({ length: n * n }, (_, k) => Math.floor(k / n)), Int32Array.from({ length: n * n }, (_, k) => k % n), Float64Array.from(dense));
+    let flops = 0;
+    for (let m = 0; m < n; m++) flops += 2 * m * m + m;
+    // the reference: row exchanges of Gaussian elimination with strict partial pivoting (the largest |entry| of each column)
+    const M = dense.slice();
+    const rowAt = Array.from({ length: n }, (_, i) => i);
+    let exchanges = 0;
+    for (let k = 0; k < n; k++) {
+      let p = k;
+      for (let i = k + 1; i < n; i++) if (Math.abs(M[i * n + k]) > Math.abs(M[p * n + k])) p = i;
+      if (rowAt[p] !== k) exchanges++;
+      for (let j = 0; j < n; j++) [M[k * n + j], M[p * n + j]] = [M[p * n + j], M[k * n + j]];
+      [rowAt[k], rowAt[p]] = [rowAt[p], rowAt[k]];
+      for (let i = k + 1; i < n; i++) {
+        const l = M[i * n + k] / M[k * n + k];
+        for (let j = k + 1; j < n; j++) M[i * n + j] -= l * M[k * n + j];
+      }
+    }
+    expect(exchanges).toBeGreaterThan(n / 2);
+    const F = await rt.factor(full, { kind: 'lu', ordering: 'natural', pivotTolerance: 1 });
+    expect([F.info.flops, F.info.offDiagonalPivots]).toEqual([flops, exchanges]);
+    F.dispose();
+    // an upper bidiagonal U (10 on the diagonal, 1 above) with row i placed at row σ(i): its one perfect
+    // matching is row σ(i) ↔ column i, each column a 1×1 block under 'btf', nothing to eliminate: every
+    // pivot is its matched entry (0 off the diagonal, where row r counted against column r would read
+    // nearly all rows as exchanged) and no flops
+    const m = 200;
+    const sigma = Array.from({ length: m }, (_, i) => (i * 7) % m);
+    const ri: number[] = [], ci: number[] = [], vi: number[] = [];
+    for (let i = 0; i < m; i++) for (const [j, v] of [[i, 10], [i + 1, 1]] as const) if (j < m) (ri.push(sigma[i]), ci.push(j), vi.push(v));
+    const P = CSRMatrix.fromTriplets(m, m, 'f64', Int32Array.from(ri), Int32Array.from(ci), Float64Array.from(vi));
+    const B = await rt.factor(P, { kind: 'lu', ordering: 'btf' });
+    const b = Float64Array.from({ length: m }, (_, i) => 1 + (i % 3));
+    expect((await B.solve(b)).relativeResidual).toBeLessThan(1e-14);
+    expect([B.info.flops, B.info.offDiagonalPivots]).toEqual([0, 0]);
+    B.dispose();
+  });
+
   it('nonsymmetric random (with pivoting needed) against the dense LU, real and complex', async () => {
     for (const dtype of ['f64', 'c128'] as const) {
       // a random pattern plus a weak diagonal (0.01): nonsingular, and the pivots leave the diagonal

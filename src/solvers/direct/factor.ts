@@ -16,7 +16,7 @@ import { directResidualBound, rowwiseResidualBound } from '../solve.js';
 import { reserveMemory, withMemoryBudget } from '../../memory-budget.js';
 import type { Analysis, OrderingName } from './analysis.js';
 import { bandSolve, keepBandRows, solvedInJs } from './band-lu.js';
-import { cscOf, inversePermutation, isSymmetric, rowsWithValues, type Csc } from './pattern.js';
+import { cscOf, isSymmetric, rowsWithValues, type Csc } from './pattern.js';
 import { denseLdl, ldlPointers, type LdlFactor, type LdlKernels } from './ldl.js';
 import { denseStart, denseWindow, reciprocalDiagonal, type HeldSolve, type LuFactor, type LuKernels } from './lu.js';
 import type { FactorCost, SymbolicKernels } from './symbolic.js';
@@ -894,18 +894,29 @@ function infNorm(At: Csc): number {
 function luCounts(lu: LuFactor, matchOf: Int32Array | undefined, ldltForm: boolean, complex: boolean): { flops: number; offDiagonalPivots: number } {
   const { Lp, Up, Ui, pinv, q } = lu;
   const n = Lp.length - 1;
-  // Σₖ 2·(|L(:,k)| − 1)·(|U(k,:)| − 1) + (|L(:,k)| − 1): the updates and the scaling
-  const urow = new Int32Array(n);
-  for (let p = 0; p < Up[n]; p++) urow[Ui[p]]++;
+  // Σₖ 2·lₖ·(uₖ − 1) + lₖ (the updates and the scaling; lₖ = |L(:,k)| − 1, uₖ = |U(k,:)|), summed as
+  // 2·Σ over U's entries of lᵢ at their row i, less Σₖ lₖ: no array of U's row counts (rt.solve reads
+  // info once a call, and its arrays were a measurable part of a small solve's garbage)
+  let sumL = 0;
   let flops = 0;
-  let offDiagonalPivots = 0;
-  // the diagonal of ordering 'btf' is the matched entry's: row rowOf[j] of column j
-  const rowOf = matchOf ? inversePermutation(matchOf) : null;
-  for (let k = 0; k < n; k++) {
-    const l = Lp[k + 1] - Lp[k] - 1;
+  if (ldltForm) {
     // the LDLᵀ form of a symmetric band updates one triangle: l(l + 1)/2 multiply-adds, not l²
-    flops += (ldltForm ? l * (l + 1) : 2 * l * (urow[k] - 1)) + l;
-    if (pinv[rowOf ? rowOf[q[k]] : q[k]] !== k) offDiagonalPivots++;
+    for (let k = 0; k < n; k++) {
+      const l = Lp[k + 1] - Lp[k] - 1;
+      flops += l * (l + 1) + l;
+    }
+  } else {
+    for (let k = 0; k < n; k++) sumL += Lp[k + 1] - Lp[k] - 1;
+    let byRows = 0;
+    for (let p = 0, e = Up[n]; p < e; p++) {
+      const i = Ui[p];
+      byRows += Lp[i + 1] - Lp[i] - 1;
+    }
+    flops = 2 * byRows - sumL;
   }
+  // row r is the pivot of step pinv[r]: off the diagonal where it is not column q[pinv[r]]'s diagonal
+  // row (under 'btf' the matched one: row r's is column matchOf[r]), counted by rows without an inverse
+  let offDiagonalPivots = 0;
+  for (let r = 0; r < n; r++) if ((matchOf ? matchOf[r] : r) !== q[pinv[r]]) offDiagonalPivots++;
   return { flops: complex ? 4 * flops : flops, offDiagonalPivots };
 }
