@@ -189,8 +189,12 @@ function same(a: number, b: number): boolean {
 }
 
 /**
- * The first entry that breaks `symmetry`, described with 0-based indices, or null. Absent entries are 0;
- * with `pattern`, only the structure counts.
+ * The first entry that breaks `symmetry`, described with 0-based indices, or null. A stored entry whose
+ * mirror is not stored breaks every symmetry, an explicit zero too: a symmetric file stores both or
+ * neither, so writing it would drop the entry (above the diagonal) or add its mirror (below), and
+ * pattern-dependent code (ILU(0)'s fill, a refactor's pattern check) would meet another matrix; so does
+ * a stored diagonal entry under skew-symmetry (none is written). Dense storage has no pattern (absent
+ * is 0); with `pattern`, only the structure counts.
  */
 function findAsymmetry(v: View, symmetry: MMSymmetry, pattern: boolean): string | null {
   const { comp } = v;
@@ -199,11 +203,13 @@ function findAsymmetry(v: View, symmetry: MMSymmetry, pattern: boolean): string 
   const show = (x: ValueArray | null, o: number): string =>
     x === null ? '(absent)' : comp === 2 ? `${x[o]}${x[o + 1] < 0 || Object.is(x[o + 1], -0) ? '-' : '+'}${Math.abs(x[o + 1])}i` : `${x[o]}`;
   const check = (i: number, j: number, a: ValueArray, ao: number, b: ValueArray | null, bo: number): string | null => {
-    if (pattern) return b === null ? `entry (${i}, ${j}) is stored but (${j}, ${i}) is not` : null;
-    const br = b === null ? 0 : b[bo];
-    const bi = b === null || comp === 1 ? 0 : b[bo + 1];
     const ar = a[ao];
     const ai = comp === 2 ? a[ao + 1] : 0;
+    // (a nonzero whose mirror is absent is named below, by its value)
+    if (b === null && (pattern || (ar === 0 && ai === 0))) return `entry (${i}, ${j})${pattern ? '' : ` = ${show(a, ao)}`} is stored but (${j}, ${i}) is not`;
+    if (pattern) return null;
+    const br = b === null ? 0 : b[bo];
+    const bi = b === null || comp === 1 ? 0 : b[bo + 1];
     let ok: boolean;
     if (i === j) ok = skew ? ar === 0 && ai === 0 : herm ? ai === 0 : true;
     else if (skew) ok = same(br, -ar) && same(bi, -ai);
@@ -231,6 +237,8 @@ function findAsymmetry(v: View, symmetry: MMSymmetry, pattern: boolean): string 
       const t = j === i ? k : find(rowPtr, colIdx, j, i);
       const r = check(i, j, values, k * comp, t < 0 ? null : values, t * comp);
       if (r !== null) return r;
+      // a skew-symmetric file stores no diagonal: a stored zero there would be dropped
+      if (j === i && skew) return `diagonal entry (${i}, ${i}) = ${show(values, k * comp)} is stored, which a skew-symmetric file cannot hold`;
     }
   }
   return null;
