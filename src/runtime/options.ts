@@ -57,7 +57,10 @@ export interface RuntimeOptions {
    * on this machine, per size (docs/paths-and-runtime.md), other operations by 32768
    */
   inlineThreshold?: number | 'auto';
-  /** how long an idle worker spins before it sleeps on Atomics.wait, in µs (default 200) */
+  /**
+   * how long an idle worker spins before it sleeps on Atomics.wait, in µs (default 200); also the most the
+   * calling thread spins for its workers after its own chunk (as long as that chunk took) before it blocks
+   */
   spinUs?: number;
   /** a call on the pool still running after this many ms rejects with WorkerError (default 60000; 0 = never) */
   timeoutMs?: number;
