@@ -2,7 +2,8 @@
  * Probe (helper pool16): what one pooled call costs at THREADS threads, and where the calling thread's
  * time goes in poisson3D(64)'s f64 and f32 + refinement solves to a true 1e-10. Measurement only.
  *   THREADS=16 CALLS=3000 ROUNDS=5 node pool-probe.mjs   (bundled by esbuild as the README says)
- * PARTS=micro,solve (default both), DTYPES=f64,f32 (the solves timed, alternated; default both).
+ * PARTS=micro,solve (default both), DTYPES=f64,f32 (the solves timed, alternated; default both),
+ * GC_BETWEEN=1 (a collection before each solve), PROFILE (below).
  * Per pooled call (WorkerPool.run wrapped): wall, the caller's own chunks (runInline wrapped), the wait.
  */
 import { createRuntime } from '../../../../src/runtime/runtime.js';
@@ -72,7 +73,10 @@ if (parts.includes('solve')) {
   const P = poisson3D(64);
   const P32 = P.astype('f32');
   const b = new Float64Array(P.rows).fill(1);
+  // GC_BETWEEN=1: a full collection before each timed solve (outside its time), so none of the previous solve's garbage is collected inside it
+  const gc = process.env.GC_BETWEEN === '1' ? (globalThis as { gc?: () => void }).gc : undefined;
   const solve = async (A: typeof P) => {
+    gc?.();
     calls.length = 0;
     const t0 = performance.now();
     const h = rt.upload(A);
