@@ -84,8 +84,8 @@ export function runtimeMemoryDefaultMB(): number {
   return Math.min(2048, memoryBudgetMB());
 }
 
-/** Buffers an operation may fill instead of new ones (see withMemoryBudget's `spare`): one of exactly `bytes`, or null. */
-export type SpareBuffers = (bytes: number) => ArrayBuffer | null;
+/** Buffers an operation may fill instead of new ones (see withMemoryBudget's `spare`): one of exactly `bytes` (a SharedArrayBuffer where `shared`), or null. */
+export type SpareBuffers = (bytes: number, shared: boolean) => ArrayBufferLike | null;
 
 interface Scope {
   budget: number;
@@ -115,8 +115,10 @@ export function withMemoryBudget<T>(maxMemoryMB: number | undefined, fn: () => T
  * @internal A buffer of exactly `bytes` the current operation was given to fill (withMemoryBudget's
  * `spare`), else null: its contents are stale, so a caller overwrites or zeroes all of it.
  */
-export function spareBuffer(bytes: number): ArrayBuffer | null {
-  return scope?.spare?.(bytes) ?? null;
+export function spareBuffer(bytes: number): ArrayBuffer | null;
+export function spareBuffer(bytes: number, shared: boolean): ArrayBufferLike | null;
+export function spareBuffer(bytes: number, shared = false): ArrayBufferLike | null {
+  return scope?.spare?.(bytes, shared) ?? null;
 }
 
 /**

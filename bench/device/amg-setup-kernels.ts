@@ -2,11 +2,13 @@
  * Where rt.amg's setups spend their time on the CPU pool, kernel by kernel (issue 21): the wall time of
  * each pool phase (CpuBackend.runChunksSync) and each calling-thread kernel, summed per kernel, for three
  * setups of poisson3D(n) in one process — the first against the warm ones (V8's baseline code, fresh
- * memory). Measurement only: it wraps the backend's two entry points. Bundled by amg-build.sh.
+ * memory). Measurement only: it wraps the backend's two entry points and the session's copy of an operand
+ * into the memory (its upload: the fine A's, ≈ 175 MB at n = 128). Bundled by amg-build.sh.
  *   node [--no-liftoff] amg-setup-kernels.mjs [--n 128] [--workers 16]
  */
 import { createRuntime } from '../../src/runtime/runtime.js';
 import { poisson3D } from '../../src/generators/poisson.js';
+import { CpuSparseSession } from '../../src/cpu/spgemm.js';
 
 const arg = (name: string, d: number) => {
   const i = process.argv.indexOf(name);
@@ -37,6 +39,12 @@ const kernel = proto.kernel;
 proto.kernel = function (name: string) {
   const f = kernel.call(this, name);
   return (...a: number[]) => timed(name, () => f(...a));
+};
+// the session's copies of operands into the pool's memory (the fine A's above all), timed as one entry
+const session = CpuSparseSession.prototype as unknown as Record<string, (...a: unknown[]) => unknown>;
+const upload = session.upload;
+session.upload = function (...a: unknown[]) {
+  return timed('(session upload: copies into the memory)', () => upload.apply(this, a));
 };
 const h = rt.upload(poisson3D(n));
 rt.explain('solve', h); // the structure made, as after the bench's plain CG

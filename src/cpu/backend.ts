@@ -223,6 +223,11 @@ export class CpuBackend {
     return this.kernelIndex.get(name)!;
   }
 
+  /** Whether the pool's workers can copy arrays on SharedArrayBuffers into the memory (cpu/copy-in.ts: Node's ports). */
+  get copiesIn(): boolean {
+    return !!this.pool?.handsOver;
+  }
+
   /** The pool, for configuration and the test hooks. */
   get workerPool(): WorkerPool | null {
     return this.pool;

@@ -64,6 +64,11 @@ export const COPY_OUT = -1;
  * at a time from the i32 words at argument 3: a counter, the number of blocks to claim, the blocks' bounds.
  */
 export const FRESH = -2;
+/**
+ * KERNEL of a copy-in job (copy-in.ts): each worker takes the message tagged argument 0 from its port
+ * (arrays on SharedArrayBuffers, their destinations) and copies its chunk's 4-byte words of them.
+ */
+export const COPY_IN = -3;
 
 /**
  * Claims chunk `c` of the job of epoch `e` for the calling thread: true for exactly one claimant, and

@@ -81,6 +81,8 @@ interface WorkerHandle {
   terminate(): void;
   /** Node: takes the next message the worker posted on its copy-out port, synchronously */
   receive?: () => unknown;
+  /** Node: posts a message on that port, which the worker takes synchronously in a job (copy-in.ts) */
+  send?: (msg: unknown) => void;
 }
 
 /** Whether this thread may block in Atomics.wait (not a browser's main thread). */
@@ -220,6 +222,17 @@ export class WorkerPool {
   copyOutSync(desc: number, count: number, into?: (OutArray | undefined)[], own = false): OutArray[] | null {
     const body = this.options.copyOut;
     return body && this.handsOver ? body(this, (w) => this.workers[w]?.receive?.(), desc, count, into, own) : null;
+  }
+
+  /**
+   * Posts `msg` on every worker's port for the next job, which takes it synchronously (copy-in.ts's
+   * COPY_IN, a job of the workers' own: each takes its message); false, posting nothing, where the
+   * workers have no port (not Node) or runSync would refuse a job now.
+   */
+  postSync(msg: unknown): boolean {
+    if (this.disposed || this.busy || !this.up || this.fault || !this.workers.every((w) => w.send)) return false;
+    for (const w of this.workers) w.send!(msg);
+    return true;
   }
 
   /**
@@ -416,7 +429,7 @@ export class WorkerPool {
           channel?.port1.close();
           void w.terminate();
         },
-        ...(channel && { receive: () => receiveMessageOnPort(channel.port1)?.message }),
+        ...(channel && { receive: () => receiveMessageOnPort(channel.port1)?.message, send: (m: unknown) => channel.port1.postMessage(m) }),
       };
     }
     const url = URL.createObjectURL(new Blob([workerScript.get().workerSource], { type: 'text/javascript' }));

@@ -8,6 +8,7 @@ import { tridiagonalEigen } from '../solvers/precond/chebyshev.js';
 import type { CpuBackend } from './backend.js';
 import { freeTemporary, type Region } from './memory.js';
 import { ARRAY_F32, ARRAY_F64, ARRAY_I32 } from './copy-out.js';
+import { copyInOnPool, copyWords, type CopyIn } from './copy-in.js';
 import { balancedBounds, claimedParts, evenBounds } from './partition.js';
 import { amgBlocks } from '../solvers/amg/aggregate.js';
 import { onePerRow, prolongOnePerRow, WIDEST } from './prolong.js';
@@ -558,25 +559,40 @@ export class CpuSparseSession implements SparseSession {
     const r: Resident = { rows: M.rows, cols: M.cols, nnz: M.nnz, cc, ptr: 0, idx: 0, val: 0, regions: [] };
     try {
       const ptr = this.alloc(r, 4 * (M.rows + 1));
-      // the fine level's copy: ≈ 175 MB for poisson3D(128), faulted in on the pool first where fresh
-      this.backend.prefault(ptr);
-      ptr.view('i32', M.rows + 1).set(M.rowPtr.subarray(0, M.rows + 1));
       const idx = this.alloc(r, 4 * M.nnz);
-      this.backend.prefault(idx);
-      idx.view('i32', M.nnz).set(M.colIdx.subarray(0, M.nnz));
       const val = this.alloc(r, 8 * cc * M.nnz);
-      this.backend.prefault(val);
-      const v = val.view('f64', cc * M.nnz);
-      const src = M.values;
-      if (components(M.dtype) === cc) v.set(src.subarray(0, cc * M.nnz));
-      else {
-        // a real operand of a complex product: imaginary parts 0 (the region may hold old bytes)
-        for (let k = 0; k < M.nnz; k++) {
-          v[2 * k] = src[k];
-          v[2 * k + 1] = 0;
+      [r.ptr, r.idx, r.val] = [ptr.ptr, idx.ptr, val.ptr];
+      // the values copied as words where they are f64 of the width asked, else converted below
+      const words = M.values instanceof Float64Array && components(M.dtype) === cc;
+      const items: CopyIn[] = [
+        { src: M.rowPtr.subarray(0, M.rows + 1), to: ptr.ptr },
+        { src: M.colIdx.subarray(0, M.nnz), to: idx.ptr },
+        ...(words ? [{ src: (M.values as Float64Array).subarray(0, cc * M.nnz), to: val.ptr }] : []),
+      ];
+      // the fine level's copy (≈ 175 MB for poisson3D(128)): by the pool's threads from an upload's private
+      // copy on SharedArrayBuffers (formats/owned.ts), else here, its fresh pages faulted in on the pool first
+      const pool = this.backend.workerPool;
+      const shared = typeof SharedArrayBuffer === 'function' ? items.filter((i) => i.src.buffer instanceof SharedArrayBuffer) : [];
+      const pooled = shared.length > 0 && !!pool && copyInOnPool(pool, shared);
+      const memory = this.backend.heap.memory;
+      for (const [k, region] of [ptr, idx, val].entries()) {
+        const item = items[k];
+        if (pooled && shared.includes(item)) continue;
+        this.backend.prefault(region);
+        if (item) copyWords(memory.buffer, [item.src], [item.to], 0, item.src.byteLength >> 2);
+      }
+      if (!words) {
+        const v = val.view('f64', cc * M.nnz);
+        const src = M.values;
+        if (components(M.dtype) === cc) v.set(src.subarray(0, cc * M.nnz));
+        else {
+          // a real operand of a complex product: imaginary parts 0 (the region may hold old bytes)
+          for (let k = 0; k < M.nnz; k++) {
+            v[2 * k] = src[k];
+            v[2 * k + 1] = 0;
+          }
         }
       }
-      [r.ptr, r.idx, r.val] = [ptr.ptr, idx.ptr, val.ptr];
     } catch (e) {
       free(r);
       throw e;

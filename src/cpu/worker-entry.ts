@@ -16,9 +16,10 @@ async function start(): Promise<void> {
     };
     return;
   }
-  const { parentPort } = nodeBuiltin('node:worker_threads')!;
+  const { parentPort, receiveMessageOnPort } = nodeBuiltin('node:worker_threads')!;
   parentPort!.once('message', (init: WorkerInit) => {
-    void workerMain(init, (m) => parentPort!.postMessage(m), (code) => process.exit(code));
+    const port = init.port as Parameters<typeof receiveMessageOnPort>[0] | undefined;
+    void workerMain(init, (m) => parentPort!.postMessage(m), (code) => process.exit(code), port && (() => receiveMessageOnPort(port)?.message));
   });
 }
 void start();

@@ -5,12 +5,16 @@
  */
 import * as C from './control.js';
 import { arrayClass, buildArray, fits, touched, type OutArray } from './copy-out.js';
+import { copyWords, type CopyInMessage } from './copy-in.js';
 import { TIER_UP_REPS } from './tier-up.js';
 
 type Post = (msg: unknown) => void;
 
-/** Starts the worker loop once the init message arrives. */
-export async function workerMain(init: C.WorkerInit, post: Post, exit: (code: number) => void): Promise<void> {
+/**
+ * Starts the worker loop once the init message arrives. `take` (Node): the next message the calling
+ * thread posted on init.port, taken synchronously (a copy-in job's), else undefined.
+ */
+export async function workerMain(init: C.WorkerInit, post: Post, exit: (code: number) => void, take?: () => unknown): Promise<void> {
   const instance = await WebAssembly.instantiate(init.module, {
     env: {
       memory: init.memory,
@@ -81,6 +85,12 @@ export async function workerMain(init: C.WorkerInit, post: Post, exit: (code: nu
             const built = Array.from({ length: end - start }, (_, k) => buildArray(buffer, args[0], start + k, fits(spare, buffer, args[0], start + k) ? spare : undefined));
             // posted before DONE: the caller takes them once the job is done
             init.port!.postMessage(built, built.map((a) => a.buffer as ArrayBuffer));
+          } else if (kernel === C.COPY_IN) {
+            // (a message of an earlier job that never ran is dropped: it would hold its arrays)
+            let m: CopyInMessage | undefined;
+            while ((m = take?.() as CopyInMessage | undefined) && m.tag !== args[0]);
+            if (!m) throw new Error(`internal: copy-in job ${args[0]} found no message`);
+            copyWords(init.memory.buffer, m.sources, m.to, start, end);
           } else if (kernel === C.FRESH) {
             if (me + 1 === args[2]) {
               kept = null; // the last one dropped before the next is allocated

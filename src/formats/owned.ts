@@ -36,11 +36,29 @@ export function ownedCopy(m: SparseMatrix): SparseMatrix {
   }
 }
 
-/** ownedCopy, and whether the copy is a canonical CSR: a CSR's validation tests that in the same pass. */
-export function ownedCopyCanonical(m: SparseMatrix): { matrix: SparseMatrix; canonical: boolean } {
+/**
+ * ownedCopy, and whether the copy is a canonical CSR: a CSR's validation tests that in the same pass.
+ * `shared`: a CSR's arrays of SHARED_MIN_BYTES or more on SharedArrayBuffers, which the CPU pool's
+ * workers read (cpu/copy-in.ts: an AMG setup's copy of A into the kernels' memory on every thread).
+ */
+export function ownedCopyCanonical(m: SparseMatrix, shared = false): { matrix: SparseMatrix; canonical: boolean } {
   if (m?.format !== 'csr') return { matrix: ownedCopy(m), canonical: false };
-  const matrix = new CSRMatrix(m.rows, m.cols, m.dtype, copy(m.rowPtr), copy(m.colIdx), copy(m.values));
+  const matrix = new CSRMatrix(m.rows, m.cols, m.dtype, copy(m.rowPtr, shared), copy(m.colIdx, shared), copy(m.values, shared));
   return { matrix, canonical: validateCanonical(matrix) };
+}
+
+/** The smallest private copy ownedCopyCanonical puts on a SharedArrayBuffer: below it one thread copies it in as fast as a pool job. */
+export const SHARED_MIN_BYTES = 1 << 20;
+
+/**
+ * A fresh SharedArrayBuffer of `bytes`. V8 (Node 20) does not count a SharedArrayBuffer's memory toward
+ * the external memory that makes it collect garbage: 40 dropped buffers of 51 MB held 2.1 GB resident
+ * (0.2 GB as ArrayBuffers). An ArrayBuffer of the same size, dropped at once and never touched (no
+ * pages), counts it, so uploads in a loop collect as often as they did with unshared copies (0.25 GB).
+ */
+function sharedBuffer(bytes: number): SharedArrayBuffer {
+  void new ArrayBuffer(bytes);
+  return new SharedArrayBuffer(bytes);
 }
 
 /**
@@ -79,16 +97,19 @@ function part<T extends ELLMatrix | COOMatrix>(m: T, format: T['format']): T {
 
 /**
  * A plain copy of a typed array (whatever its buffer: resizable, shared; a detached one has length 0
- * and copies as empty), in a spare buffer of the operation where it has one of that size
- * (withMemoryBudget's `spare`); anything else passes unchanged for the constructor to reject.
+ * and copies as empty), in a spare buffer of the operation where it has one of that size and kind
+ * (withMemoryBudget's `spare`); `shared`, on a SharedArrayBuffer from SHARED_MIN_BYTES; anything else
+ * passes unchanged for the constructor to reject.
  */
-function copy<T>(a: T): T {
+function copy<T>(a: T, shared = false): T {
   for (const C of [Int32Array, Float64Array, Float32Array]) {
     if (a instanceof C) {
       reserveMemory(a.byteLength, `a private copy of ${a.length} ${C.name} entries`);
-      const spare = a.length === 0 ? null : spareBuffer(a.byteLength);
-      if (spare) {
-        const to = new C(spare);
+      const onShared = shared && a.byteLength >= SHARED_MIN_BYTES;
+      const spare = a.length === 0 ? null : spareBuffer(a.byteLength, onShared);
+      if (spare || onShared) {
+        // (this TypeScript lib's typed-array constructors name ArrayBuffer alone; they take a SharedArrayBuffer)
+        const to = new C((spare ?? sharedBuffer(a.byteLength)) as ArrayBuffer);
         to.set(a);
         return to as T;
       }

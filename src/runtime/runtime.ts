@@ -108,7 +108,7 @@ export class Runtime implements HandleOwner {
   /** solves' copies of b, kept for the next solve of their length (runSolve) */
   private hostCopies: Float64Array[] = [];
   /** buffers of disposed uploads' host arrays that nothing reads any more, held weakly for the next uploads (solve-run.ts keepSpares) */
-  private readonly spares: WeakRef<ArrayBuffer>[] = [];
+  private readonly spares: WeakRef<ArrayBufferLike>[] = [];
   /** the CPU path first, then the device paths in order of preference */
   private readonly paths: Path[];
   private readonly unsubscribe: (() => void)[] = [];
@@ -400,8 +400,9 @@ export class Runtime implements HandleOwner {
   }
 
   private uploadInBudget(matrix: SparseMatrix, options: UploadOptions): MatrixHandle {
-    // kernels trust only a validated private copy: later changes to `matrix` cannot reach them
-    const owned = ownedCopyCanonical(matrix);
+    // kernels trust only a validated private copy: later changes to `matrix` cannot reach them; a large
+    // CSR's on SharedArrayBuffers where the pool's workers can copy it into their memory (cpu/copy-in.ts)
+    const owned = ownedCopyCanonical(matrix, this.cpu.backend.copiesIn);
     matrix = owned.matrix;
     if (options.dtype !== undefined && options.dtype !== matrix.dtype) {
       assertDType(options.dtype, 'upload');
@@ -2224,7 +2225,7 @@ export class Runtime implements HandleOwner {
   }
 
   /** The upload's and conversions' withMemoryBudget `spare`: a kept buffer of exactly `bytes` (solve-run.ts keepSpares), taken out of the list, else null. */
-  private readonly spare = (bytes: number): ArrayBuffer | null => (this.spares.length ? solveRun.get().takeSpare(this.spares, bytes) : null);
+  private readonly spare = (bytes: number, shared: boolean): ArrayBufferLike | null => (this.spares.length ? solveRun.get().takeSpare(this.spares, bytes, shared) : null);
 
   private track<H extends Handle>(h: H): H {
     this.handles.add(h);

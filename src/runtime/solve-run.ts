@@ -389,7 +389,7 @@ const SPARE_MIN_BYTES = 1 << 20;
  * reuse, four calls or more (docs/solvers.md, twelfth session). Held weakly: a collection in between
  * frees them as before.
  */
-export function keepSpares(spares: WeakRef<ArrayBuffer>[], h: MatrixHandle): void {
+export function keepSpares(spares: WeakRef<ArrayBufferLike>[], h: MatrixHandle): void {
   const made = h.madeHost;
   const arrays: ArrayBufferView[] = [];
   if (h.source.format === 'csr') arrays.push(h.source.rowPtr, h.source.colIdx, h.source.values);
@@ -398,16 +398,16 @@ export function keepSpares(spares: WeakRef<ArrayBuffer>[], h: MatrixHandle): voi
     const b = a.buffer;
     // (once: a buffer listed twice could be handed to two live arrays)
     const listed = spares.some((s) => s.deref() === b);
-    if (!listed && b instanceof ArrayBuffer && a.byteOffset === 0 && a.byteLength === b.byteLength && b.byteLength >= SPARE_MIN_BYTES) spares.push(new WeakRef(b));
+    if (!listed && a.byteOffset === 0 && a.byteLength === b.byteLength && b.byteLength >= SPARE_MIN_BYTES) spares.push(new WeakRef(b));
   }
   spares.splice(0, Math.max(0, spares.length - SPARES_KEPT));
 }
 
-/** A buffer of exactly `bytes` out of `spares` (keepSpares), taken out of the list, else null. */
-export function takeSpare(spares: WeakRef<ArrayBuffer>[], bytes: number): ArrayBuffer | null {
+/** A buffer of exactly `bytes` out of `spares` (keepSpares), a SharedArrayBuffer where `shared` (an upload's private CSR: formats/owned.ts), taken out of the list, else null. */
+export function takeSpare(spares: WeakRef<ArrayBufferLike>[], bytes: number, shared: boolean): ArrayBufferLike | null {
   for (let k = 0; k < spares.length; k++) {
     const b = spares[k].deref();
-    if (b?.byteLength === bytes) {
+    if (b?.byteLength === bytes && (typeof SharedArrayBuffer === 'function' && b instanceof SharedArrayBuffer) === shared) {
       spares.splice(k, 1);
       return b;
     }
