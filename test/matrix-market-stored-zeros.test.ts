@@ -14,6 +14,7 @@ import { CSRMatrix } from '../src/formats/csr.js';
 import { parseMatrixMarket, writeMatrixMarket } from '../src/io/index.js';
 import type { MMSymmetry } from '../src/io/matrix-market-types.js';
 import { poisson2D } from '../src/generators/poisson.js';
+import { mulberry32 } from './random.js';
 
 type Entries = Map<string, [number, number]>;
 
@@ -52,18 +53,6 @@ function symmetriesOf(m: Entries, n: number, complex: boolean): Set<MMSymmetry> 
   }
   if (n === 0) has.clear();
   return has;
-}
-
-/** A seeded generator in [0, 1) (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /**
@@ -162,7 +151,7 @@ describe("writeMatrixMarket: symmetry 'auto' and explicitly stored zeros", () =>
 
   for (const complex of [false, true]) {
     it(`${complex ? 'complex' : 'real'} random patterns (400): 'auto' picks the first symmetry the reference finds in values and pattern, every symmetry the reference finds writes, the others refuse, and each file reads back the stored entries`, () => {
-      const rand = random(complex ? 2 : 1);
+      const rand = mulberry32(complex ? 2 : 1);
       const order: MMSymmetry[] = complex ? ['symmetric', 'hermitian', 'skew-symmetric'] : ['symmetric', 'skew-symmetric'];
       const seen = new Set<string>();
       for (let t = 0; t < 400; t++) {
