@@ -242,6 +242,29 @@ export function markExactlyF32(c: CSRMatrix, data: ValueArray): void {
  */
 const knownBytes = new WeakMap<Float64Array, Int8Array>();
 
+/**
+ * @internal Whether v is an integer in [-128, 127], which an Int8Array holds exactly (-0 as 0): v | 0
+ * equals v exactly for the integers of int32's range (and -0); NaN, ±Inf and fractions come out different.
+ * The one test behind the WebGPU path's byte-valued DIA copy (wgsl/dia_i8.wgsl).
+ */
+export function isSmallInteger(v: number): boolean {
+  const i = v | 0;
+  return i === v && i >= -128 && i <= 127;
+}
+
+/**
+ * @internal Whether every value is a small integer ({@link isSmallInteger}), writing each into `out`
+ * as it goes (false at the first that is not one: out then holds a prefix).
+ */
+export function writeSmallIntegers(values: Float64Array | Float32Array, out: Int8Array): boolean {
+  for (let k = 0; k < values.length; k++) {
+    const v = values[k];
+    if (!isSmallInteger(v)) return false;
+    out[k] = v;
+  }
+  return true;
+}
+
 /** @internal Records `bytes`, the values of a runtime-private DIA copy's `data` as bytes (see knownBytes). */
 export function rememberSmallIntegers(data: Float64Array, bytes: Int8Array): void {
   knownBytes.set(data, bytes);

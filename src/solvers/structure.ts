@@ -1,10 +1,11 @@
 import { components, isComplex } from '../dtype.js';
 import { isPrivateCanonical, type CSRMatrix } from '../formats/csr.js';
-import { DIAMatrix, diaLayout, fillDia, markExactlyF32, rememberSmallIntegers } from '../formats/dia.js';
+import { DIAMatrix, diaLayout, fillDia, isSmallInteger, markExactlyF32, rememberSmallIntegers } from '../formats/dia.js';
 import type { SparseMatrix } from '../formats/index.js';
 import { DIA_MAX_DIAGONALS, diagonalMarks, finishScan, knownScan } from '../formats/diagonal-scan.js';
 import { reserveMemory, withMemoryBudget } from '../memory-budget.js';
 import { rememberConstantInverseDiagonal } from './precond/jacobi.js';
+import { dominantRow, laplacianRow, mirrored } from './row-tests.js';
 
 /** What the 'auto' choices of rt.solve need to know about a square matrix; computed once per matrix. */
 export interface SolveStructure {
@@ -124,8 +125,8 @@ function realStructure(A: CSRMatrix): SolveStructure {
       cursor[j] = found ? q + 1 : q;
     }
     if (d === 0) zeroDiagonals++;
-    if (off > d * (1 + 1e-12)) laplacianLike = false;
-    if (Math.abs(d) < offAbs * (1 - 1e-12)) diagonallyDominant = false;
+    if (!laplacianRow(d, off)) laplacianLike = false;
+    if (!dominantRow(Math.abs(d), offAbs)) diagonallyDominant = false;
     if (!(d > 0)) positiveDiagonal = false;
   }
   for (let j = 0; j < n && hermitian; j++) {
@@ -198,8 +199,8 @@ function diaStructure(D: DIAMatrix, nnz: number, nonzeros: Int32Array): SolveStr
       const d = main >= 0 ? data[main * pitch + i] : 0;
       if (d - d !== 0) finite = false;
       if (d === 0) zeroDiagonals++;
-      if (off[i - b0] > d * (1 + 1e-12)) laplacianLike = false;
-      if (Math.abs(d) < offAbs[i - b0] * (1 - 1e-12)) diagonallyDominant = false;
+      if (!laplacianRow(d, off[i - b0])) laplacianLike = false;
+      if (!dominantRow(Math.abs(d), offAbs[i - b0])) diagonallyDominant = false;
       if (!(d > 0)) positiveDiagonal = false;
     }
   }
@@ -291,9 +292,8 @@ function writeRows(c: CSRMatrix, nd: number, slotOf: Int32Array, pitch: number, 
         const v = values[k];
         data[at] = v;
         if (Math.fround(v) !== v) exact = false;
-        const b = v | 0;
-        if (b !== v || b < -128 || b > 127) small = false;
-        bytes[at] = b;
+        if (!isSmallInteger(v)) small = false;
+        bytes[at] = v;
       }
       continue;
     }
@@ -302,9 +302,8 @@ function writeRows(c: CSRMatrix, nd: number, slotOf: Int32Array, pitch: number, 
       const at = slotOf[colIdx[k] - i + base] * pitch + i;
       data[at] = v;
       if (Math.fround(v) !== v) exact = false;
-      const b = v | 0;
-      if (b !== v || b < -128 || b > 127) small = false;
-      bytes[at] = b;
+      if (!isSmallInteger(v)) small = false;
+      bytes[at] = v;
     }
   }
   w.exact = exact;
@@ -363,8 +362,8 @@ function testRows(c: CSRMatrix, offsets: Int32Array, pitch: number, data: Float6
       if ((a !== 0 || a - a !== 0) && !mirrored(a, 0)) hermitian = false;
     }
     if (dv === 0) zeroDiagonals++;
-    if (off > dv * (1 + 1e-12)) laplacianLike = false;
-    if (Math.abs(dv) < offAbs * (1 - 1e-12)) diagonallyDominant = false;
+    if (!laplacianRow(dv, off)) laplacianLike = false;
+    if (!dominantRow(Math.abs(dv), offAbs)) diagonallyDominant = false;
     if (!(dv > 0)) positiveDiagonal = false;
     // (an entry equal to row 0's valid one has its inverse)
     if (constant && (i === 0 || dv !== t.first)) {
@@ -377,17 +376,6 @@ function testRows(c: CSRMatrix, offsets: Int32Array, pitch: number, data: Float6
     }
   }
   Object.assign(t, { hermitian, positiveDiagonal, zeroDiagonals, finite, laplacianLike, diagonallyDominant, constant });
-}
-
-/**
- * Whether real entries a and its mirror m are equal to 1e-12 relative: |a − m| ≤ 1e-12·max(|a|, |m|),
- * NaN and ±Infinity never (a − m is NaN). Not by squares: beyond |a| ≈ 1e154 they overflow
- * (Infinity ≤ Infinity) and below ≈ 1e-154 underflow (0 ≤ 0), which took any pair for a mirror — a
- * nonsymmetric A·1e160 or A·1e-170 was read as symmetric, and rt.solve ran CG (to maxIter) where
- * GMRES converges.
- */
-function mirrored(a: number, m: number): boolean {
-  return Math.abs(a - m) <= 1e-12 * Math.max(Math.abs(a), Math.abs(m));
 }
 
 /** solveStructure's pass for any dtype (the complex ones take it). */
@@ -444,9 +432,8 @@ export function anyStructure(A: CSRMatrix): SolveStructure {
       cursor[j] = found ? q + 1 : q;
     }
     if (dr === 0 && di === 0) zeroDiagonals++;
-    if (off > dr * (1 + 1e-12)) laplacianLike = false;
-    // the same relative slack: a stencil's row sum is zero only up to rounding
-    if (mag(dr, di) < offAbs * (1 - 1e-12)) diagonallyDominant = false;
+    if (!laplacianRow(dr, off)) laplacianLike = false;
+    if (!dominantRow(mag(dr, di), offAbs)) diagonallyDominant = false;
     if (!(dr > 0) || (complex && di !== 0)) positiveDiagonal = false;
     if (complex && di !== 0 && hermitian) hermitian = false;
   }

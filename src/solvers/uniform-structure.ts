@@ -6,6 +6,7 @@
  */
 import type { DIAMatrix } from '../formats/dia.js';
 import type { SolveStructure } from './structure.js';
+import { dominantRow, laplacianRow, mirrored } from './row-tests.js';
 
 /** A DIA matrix's 4-row groups in which every diagonal d holds one value, consts[d]: flags[g] = 1 for rows 4g … 4g + 3 (src/cpu/spmv-plan.ts compactUniform). */
 export interface UniformGroups {
@@ -39,8 +40,8 @@ export function uniformDiaStructure(D: DIAMatrix, nnz: number, u: UniformGroups)
   const row = (d: number, off: number, offAbs: number, count: number) => {
     if (d - d !== 0) finite = false;
     if (d === 0) zeroDiagonals += count;
-    if (off > d * (1 + 1e-12)) laplacianLike = false;
-    if (Math.abs(d) < offAbs * (1 - 1e-12)) diagonallyDominant = false;
+    if (!laplacianRow(d, off)) laplacianLike = false;
+    if (!dominantRow(Math.abs(d), offAbs)) diagonallyDominant = false;
     if (!(d > 0)) positiveDiagonal = false;
   };
   // an off-diagonal slot's tests (a at row i of diagonal d, o = offsets[d]; its mirror in row i + o)
@@ -130,9 +131,4 @@ export function uniformDiaStructure(D: DIAMatrix, nnz: number, u: UniformGroups)
     row(main >= 0 ? consts[main] : 0, offU, offAbsU, 4 * fast);
   }
   return { n, nnz, hermitian: hermitian && n === cols, positiveDiagonal, zeroDiagonals, finite, laplacianLike, diagonallyDominant };
-}
-
-/** structure.ts's test of a pair (a, its mirror m): equal to 1e-12 relative, NaN and ±Infinity never (kept here: an import of the eager module's own would grow a page's first bundle) */
-function mirrored(a: number, m: number): boolean {
-  return Math.abs(a - m) <= 1e-12 * Math.max(Math.abs(a), Math.abs(m));
 }

@@ -23,7 +23,7 @@
 import type { DType } from '../dtype.js';
 import { CSRMatrix, SELLMatrix, defaultSortWindow, sellSlots } from '../formats/index.js';
 import { longestRow } from '../formats/csr.js';
-import { exactlyF32, takeSmallIntegers } from '../formats/dia.js';
+import { exactlyF32, takeSmallIntegers, writeSmallIntegers } from '../formats/dia.js';
 import { reduceGroups, type Engine, type KernelName, type Params, type StreamJob } from './engine.js';
 import { encodeInto, floatsPerElement, gpuSplitsLength, streamBytes, writeStream } from './encoding.js';
 import { wgslLoaded } from './shader-source.js';
@@ -375,21 +375,6 @@ const pow2ceil = (n: number) => 2 ** Math.ceil(Math.log2(Math.max(1, n)));
 function hasNaN(values: Float32Array | Float64Array): boolean {
   for (let k = 0; k < values.length; k++) if (values[k] !== values[k]) return true;
   return false;
-}
-
-/**
- * Whether every value is an integer in [-128, 127] (an Int8Array holds it exactly; -0 as 0), writing
- * each into `out` as it goes (false at the first that is not one: out then holds a prefix). v | 0 equals
- * v exactly for the integers of int32's range (and -0); NaN, ±Inf and fractions come out different.
- */
-function writeSmallIntegers(values: Float64Array | Float32Array, out: Int8Array): boolean {
-  for (let k = 0; k < values.length; k++) {
-    const v = values[k];
-    const i = v | 0;
-    if (i !== v || i < -128 || i > 127) return false;
-    out[k] = i;
-  }
-  return true;
 }
 
 const ROW_KERNELS: ReadonlySet<WebGpuPart['kind']> = new Set(['csr_row', 'sell', 'ell', 'hyb', 'dia']);
