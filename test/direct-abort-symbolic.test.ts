@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
-import { poisson3D } from '../src/generators/poisson.js';
+import { poisson2D, poisson3D } from '../src/generators/poisson.js';
 import { directKernels, factorize } from '../src/runtime/direct.js';
 import type { DirectKernels } from '../src/solvers/direct/factor.js';
 import { trueResidual } from './solve-reference.js';
@@ -69,6 +69,26 @@ describe('an abort during the symbolic phase', () => {
     G.dispose();
     h.dispose();
   }, 60_000);
+
+  it('an abort timer that fell due while rt.factor started in a timer callback is seen before the numeric phase (LDLᵀ: sequential, runs to its end once begun)', async () => {
+    const A = poisson2D(40);
+    const before = rt.memoryInUse;
+    const why = new Error('stop');
+    const stop = new AbortController();
+    const started = await new Promise<{ factor: Promise<unknown> }>((resolve) =>
+      setTimeout(() => {
+        setTimeout(() => stop.abort(why), 0);
+        // the abort timer falls due while this callback runs: Node runs it at the next timers phase,
+        // after this iteration's check phase, where a single setImmediate hop would have looked
+        const t = performance.now();
+        while (performance.now() - t < 5);
+        resolve({ factor: rt.factor(A, { kind: 'ldlt', signal: stop.signal }) });
+      }, 0),
+    );
+    // before: the checkpoint's one hop found the signal not yet fired, and the factorization succeeded
+    await expect(started.factor).rejects.toBe(why);
+    expect(rt.memoryInUse).toBe(before);
+  });
 
   it('the runtime disposed while the symbolic phase is paused: a typed rejection, nothing else breaks', async () => {
     const rt2 = await createRuntime({ workers: 1, backend: 'cpu' });

@@ -9,7 +9,7 @@ import type { SparseMatrix } from '../../formats/index.js';
 import type { DType } from '../../dtype.js';
 import { DisposedError, InputRangeError, NotPositiveDefiniteError, ShapeError, SingularMatrixError, UnsupportedError } from '../../errors.js';
 import { optionKeys, checkOptions, checkNumber, checkSignal, inRange, NON_NEGATIVE_INTEGER } from '../../options-check.js';
-import { nextTask, throwIfAborted } from '../../next-task.js';
+import { throwIfAborted } from '../../next-task.js';
 import { vectorData } from '../../vector-data.js';
 import { accurateResidualNorm, F64_RHS_RANGE, normFromSquares, rhsExponentOf, scaleBy } from '../../host-spmv.js';
 import { directResidualBound, rowwiseResidualBound } from '../solve.js';
@@ -22,7 +22,7 @@ import { denseStart, denseWindow, reciprocalDiagonal, type HeldSolve, type LuFac
 import type { FactorCost, SymbolicKernels } from './symbolic.js';
 import { Factorization as PublicFactorization } from './factorization.js';
 import { nonFiniteEntry, planFactor, planSteps, squareCsr, firstNonFinite, type FactorPlan } from './plan.js';
-import { finishPausing } from './steps.js';
+import { finishPausing, timersTurn } from './steps.js';
 import { supernodalFrontBytes, supernodalSymbolic, type SupernodalFactor, type SupernodalNumeric, type SupernodalSymbolic } from './supernodal.js';
 
 /** The factorizations: 'auto' takes Cholesky for symmetric matrices with a positive diagonal (falling back to LDLᵀ, then LU), LU otherwise. */
@@ -250,10 +250,10 @@ function nonPositiveMinor(C: Csc): string | null {
   return null;
 }
 
-/** Where a factorization with a signal looks at it: after the next event-loop task, so that a timer or event that aborts gets its turn. */
+/** Where a factorization with a signal looks at it: after a turn of the event loop's timers (steps.ts), so that a timer or event that aborts gets its turn. */
 async function checkpoint(signal: AbortSignal | undefined): Promise<void> {
   if (!signal) return;
-  await nextTask();
+  await timersTurn();
   throwIfAborted(signal);
 }
 
