@@ -87,13 +87,15 @@ describe('tol at the rounding unit', () => {
       const h = rt.upload(A);
       for (const preconditioner of ['ssor', 'jacobi', 'none'] as const) {
         const r = await rt.solve(h, b, { method: 'cg', preconditioner, tol: 1e-16, maxIter: 500 });
-        if (r.history.some((v) => !(v < 1e30))) diverged++;
+        // (since f32fall the recurrence mostly stops 'stagnated' before it overflows — its ‖r‖ no longer
+        // halving — and the solve goes on in f64: precisionFallback; either is the case reached)
+        if (r.history.some((v) => !(v < 1e30)) || r.precisionFallback !== undefined) diverged++;
         expect(r.reason, `seed ${seed} ${preconditioner}`).not.toBe('nan');
         expect(exactRelativeResidual(A, r.x, b), `seed ${seed} ${preconditioner}`).toBeLessThan(1e-14);
       }
       h.dispose();
     }
-    // the case was reached: some recurrence overflowed
+    // the case was reached: some recurrence overflowed or stalled
     expect(diverged).toBeGreaterThan(0);
   });
 });

@@ -199,6 +199,13 @@ export interface SolveOutcome extends TrueSolveResult {
   factor?: FactorInfo;
   /** why 'auto' left its factorization for the Krylov candidates (a singular factor, a residual above tol), when it did */
   directFallback?: string;
+  /**
+   * Where an f32 / c64 matrix's solve went on in f64: its f32 corrections stagnated (A's condition beyond
+   * what they resolve, ≈ 10⁷ and up), so the same method ran on A's values widened to f64 (exact) from
+   * that iterate, within the same maxIter and signal — why, and where the f32 solve had got to. `iterations`,
+   * `history` and `refinements` count both.
+   */
+  precisionFallback?: string;
   /** the preconditioner that ran ('none' for method 'direct') */
   preconditioner: PreconditionerKind;
   /** the preconditioner in words: its parameters, any diagonal shift it needed, how the path applied it */

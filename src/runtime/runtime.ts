@@ -1605,7 +1605,7 @@ export class Runtime implements HandleOwner {
       direct
         ? `DIRECT factorization (cholesky, ldlt or lu as rt.factor's kind 'auto' decides) on the host CPU, ${A.rows}×${A.cols} ${A.dtype}, ${A.nnz} nonzeros${d?.estimate ? `; estimated fill ${d.estimate.fillNnz}, ${d.estimate.flops.toExponential(2)} flops, ${d.estimate.ordering} ordering` : ''}`
         : `KSP ${first.method}${first.method === 'gmres' ? '(30), right preconditioning, CGS2' : ''} on the ${p.label} path, ${A.rows}×${A.cols} ${A.dtype}, ${A.nnz} nonzeros`,
-      `  stop: true ‖b − A·x‖/‖b‖ ≤ tol in f64${!direct && componentBytes(A.dtype) === 4 ? ' (f32 inner solves, refined in f64 below 1e-5)' : ''}`,
+      `  stop: true ‖b − A·x‖/‖b‖ ≤ tol in f64${!direct && componentBytes(A.dtype) === 4 ? ' (f32 inner solves, refined in f64 below 1e-5; where they stagnate, A widened to f64 once and solved on from that iterate)' : ''}`,
       ...(direct ? [] : [`PC ${first.preconditioner}`]),
       ...fallbacks.map((c) => `  after a ${direct ? 'singular factor' : 'breakdown'}: ${c.method} + ${c.preconditioner}`),
       ...(nanFallback ? [`  after 'nan' on finite A and b: the same method + none`] : []),
@@ -1743,6 +1743,26 @@ export class Runtime implements HandleOwner {
     return s && (gpu || (Math.abs(s.e) > F64_MATRIX_RANGE && (s.e < 0 || s.e <= normalRoom(v)))) ? s : { h, csr: analysis.csr, e: 0 };
   }
 
+
+  /**
+   * @internal
+   * The f64 (c128) twin of an f32 (c64) matrix's solve copy `s` (solveMatrixOn's): its entries widened,
+   * exactly, made once per matrix and disposed with h — what rt.solve goes on with where the f32
+   * corrections stagnate (solve-run.ts wideFallback). The format h runs in, and h's structure.
+   */
+  solveMatrixWide(h: MatrixHandle, s: { h: MatrixHandle; csr: CSRMatrix }): { h: MatrixHandle; csr: CSRMatrix } {
+    const analysis = this.solveStructureOf(h);
+    if (analysis.wide?.of !== s.csr) {
+      const csr = markPrivateCanonical(s.csr.astype(isComplex(h.dtype) ? 'c128' : 'f64'));
+      this.featuresOf(csr, s.h.canonicalCsr ?? s.h.host);
+      const lazy = { format: () => s.h.format, convert: (format: FormatName) => convert(csr, format) };
+      const hw = new MatrixHandle(csr, null, this, s.h.requestedFormat, lazy).share();
+      this.structureCache.set(csr, { csr, structureIn: () => analysis.structureIn() });
+      h.derived.push(hw);
+      analysis.wide = { of: s.csr, h: hw, csr };
+    }
+    return analysis.wide;
+  }
 
   /**
    * @internal
@@ -2488,4 +2508,6 @@ export interface SolveAnalysis {
   offer?(copy: SparseMatrix): void;
   /** the copy a solve runs, scaled by 2^-e (solveMatrixOn); null where A needs none */
   gpuScaled?: { h: MatrixHandle; csr: CSRMatrix; e: number } | null;
+  /** the f64 twin of the solve copy `of` (solveMatrixWide), where an f32 solve fell back to it */
+  wide?: { of: CSRMatrix; h: MatrixHandle; csr: CSRMatrix };
 }

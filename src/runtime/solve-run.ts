@@ -18,6 +18,7 @@ import type { PreconditionerKind, PreconditionerPlan } from '../solvers/precond/
 import { inverseDiagonal } from '../solvers/precond/jacobi.js';
 import type { SolveStructure } from '../solvers/structure.js';
 import type { SolverOps } from '../solvers/ops.js';
+import type { TrueSolveResult } from '../solvers/true-residual.js';
 import type { Factorization as KeptFactor } from '../solvers/direct/factor.js';
 import { directSolvers } from './direct-solvers.js';
 import { krylovSolvers } from './krylov-solvers.js';
@@ -193,7 +194,17 @@ export async function solveAfterReads(rt: Runtime, start: SolveStart): Promise<S
       analysis.pathCopy = undefined;
     }
     const { ops, description, dispose } = prepared;
-    let r;
+    // the runtime, A or the preconditioner disposed during the solve: said as that, not as one of
+    // their freed parts ('csr matrix was used after dispose()', a path's vector)
+    const disposedAs = (e: unknown): unknown => {
+      if (e instanceof DisposedError) {
+        if (h.disposed) return gone();
+        rt.live();
+        handle?.live();
+      }
+      return e;
+    };
+    let r: TrueSolveResult & { precisionFallback?: string };
     try {
       await krylovSolvers.load();
       const { solveWithTrueResidual, KRYLOV } = krylovSolvers.get();
@@ -204,16 +215,19 @@ export async function solveAfterReads(rt: Runtime, start: SolveStart): Promise<S
         matrixExponent: s.e,
       });
     } catch (e) {
-      // the runtime, A or the preconditioner disposed during the solve: said as that, not as one of
-      // their freed parts ('csr matrix was used after dispose()', a path's vector)
-      if (e instanceof DisposedError) {
-        if (h.disposed) throw gone();
-        rt.live();
-        handle?.live();
-      }
-      throw e;
+      throw disposedAs(e);
     } finally {
       dispose();
+    }
+    // an f32 CG that broke down on a matrix taken as definite: f32's rounding may make pᴴAp ≤ 0 there
+    // (A + 1e-7·I, a Laplacian's: after 589 iterations on WebGPU, where f64 CG converges in 176)
+    const precisionLimited = r.reason === 'stagnated' || (r.reason === 'breakdown' && cand.method === 'cg' && (o.spd === true || (structure.hermitian && structure.positiveDiagonal)));
+    if (precisionLimited && componentBytes(h.dtype) === 4 && !handle && !o.signal?.aborted && r.iterations < (o.maxIter ?? Math.max(100, 10 * h.rows))) {
+      try {
+        r = await wideFallback(rt, p, h, s, structure, cand, b64, o, r);
+      } catch (e) {
+        throw disposedAs(e);
+      }
     }
     if (r.reason === 'nan' && autoPre && !nanFallback && cand.preconditioner !== 'none' && structure.finite && setup().firstNonFinite(b64) < 0) {
       nanFallback = `after ${description} ended ${cand.method} 'nan' at iteration ${r.iterations} on finite A and b`;
@@ -228,6 +242,48 @@ export async function solveAfterReads(rt: Runtime, start: SolveStart): Promise<S
     }
     nanFallback = undefined;
   }
+}
+
+/**
+ * rt.solve of an f32 / c64 matrix whose f32 corrections stagnated (r, 'stagnated': A's condition beyond
+ * what they resolve — a Laplacian shifted by 1e-6, κ ≈ 10⁷, ran f32 CG to maxIter where f64 CG converges
+ * in 366), or whose f32 CG broke down on a matrix taken as definite: the same candidate on A's f64 twin (Runtime.solveMatrixWide: the values widened, exactly) from
+ * r's x, within what is left of maxIter and under the same signal. Iterations, history and refinements
+ * are both solves'; the answer is the twin's unless its true residual is above r's (an abort or maxIter
+ * early in it), where r's x stays with the twin's reason.
+ */
+async function wideFallback(
+  rt: Runtime,
+  p: Path,
+  h: MatrixHandle,
+  s: { h: MatrixHandle; csr: CSRMatrix; e: number },
+  structure: SolveStructure,
+  cand: SolveCandidate,
+  b64: Float64Array,
+  o: AutoSolveOptions,
+  r: TrueSolveResult,
+): Promise<TrueSolveResult & { precisionFallback: string }> {
+  const w = rt.solveMatrixWide(h, s);
+  const { ops, dispose } = await preconditionedOps(rt, p, w.h, w.csr, structure, cand, null);
+  const done = r.iterations;
+  const on = o.onIteration;
+  let f: TrueSolveResult;
+  try {
+    const { solveWithTrueResidual, KRYLOV } = krylovSolvers.get();
+    f = await solveWithTrueResidual(ops, { upload: (v) => p.vector(w.h.dtype, v), read: async (v) => (await p.read(v)).slice() }, w.csr, b64, KRYLOV[cand.method] as KrylovMethod<PathVector>, {
+      ...o,
+      x0: r.x,
+      single: false,
+      matrixExponent: s.e,
+      maxIter: (o.maxIter ?? Math.max(100, 10 * h.rows)) - done,
+      onIteration: on && ((it, rel) => on(done + it, rel)),
+    });
+  } finally {
+    dispose();
+  }
+  const precisionFallback = `${h.dtype} ${r.reason === 'breakdown' ? 'CG broke down (pᴴAp ≤ 0 in its rounding)' : 'corrections stagnated'} at a true relative residual of ${r.relativeResidual.toExponential(2)} after ${done} iterations (A's condition is beyond what they resolve): ${cand.method} went on in ${isComplex(h.dtype) ? 'c128' : 'f64'} from that iterate, A's values widened once (exact)`;
+  const kept = f.converged || f.relativeResidual <= r.relativeResidual ? f : { ...f, x: r.x, residualNorm: r.residualNorm, relativeResidual: r.relativeResidual };
+  return { ...kept, iterations: done + f.iterations, history: [...r.history, ...f.history.slice(1)], refinements: r.refinements + f.refinements, precisionFallback };
 }
 
 /**

@@ -609,6 +609,7 @@ async function reliableCg<V>(
         // a plain f64 one after a head: under it by what certified's first bound needs (certifiedAim)
         target: R.roundoff > 0 ? CERTIFY_MARGIN * target : W && !(rnorm <= target) ? await certifiedAim(A, R, tol, target) : target,
         delta: W ? HEADED_DELTA : undefined,
+        before: iterations,
         replace: async (xv, rv) => {
           replacements++;
           const t = await R.correct(xv);

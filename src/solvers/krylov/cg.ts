@@ -14,6 +14,8 @@ export interface ResidualReplacement<V> {
   readonly delta?: number;
   /** folds x into the answer and zeroes it, sets r to the answer's true residual; returns ‖r‖, NaN (the answer kept) when x is not finite */
   replace(x: V, r: V): Promise<number>;
+  /** iterations the solve ran before this recurrence (an f64 head's): they count in STALL_WINDOW's measure */
+  readonly before?: number;
 }
 
 /**
@@ -27,6 +29,15 @@ export interface ResidualReplacement<V> {
 export const RELIABLE_DELTA = 0.01;
 /** Replacements in a row that fail to halve the best true residual before the solve is declared stagnated. */
 const MAX_STALLS = 3;
+/**
+ * With replacements, the recurrence ends 'stagnated' where its ‖r‖ has not fallen below half its lowest
+ * value for as many iterations as the solve had run when it last did (at least STALL_WINDOW): an f32
+ * recurrence on a matrix of condition ≈ 1/ε₃₂ (a Laplacian shifted by 1e-6, κ ≈ 10⁷) levels off at
+ * ≈ 10⁻⁹ of ‖b‖ after ≈ 450 iterations, no replacement falls due, and it ran to maxIter (20 000) where
+ * f64 CG needs 366 — rt.solve then goes on in f64 (precisionFallback). Waste: at most as many iterations
+ * as the progress took; a false alarm costs f64 iterations, never the answer.
+ */
+const STALL_WINDOW = 100;
 
 /**
  * A CG recurrence handed from one solve to another (a head in f64 to the f32 iterations, solve.ts
@@ -82,6 +93,9 @@ export async function cg<V>(
     let replaced = 0;
     let replacedNorm = Infinity;
     let pending = 0;
+    // STALL_WINDOW's measure: the lowest ‖r‖ that was a halving, and the iteration that reached it
+    let low = rnorm;
+    let lowAt = 0;
     if (rnorm <= goal) reason = 'converged';
     else {
       // without a preconditioner z is r itself: no copy, and ρ = ‖r‖²
@@ -183,6 +197,11 @@ export async function cg<V>(
             rhoNext = undefined;
             rr = t * t;
           }
+          if (rnorm < 0.5 * low) [low, lowAt] = [rnorm, it];
+          else if (it - lowAt > Math.max(STALL_WINDOW, (R.before ?? 0) + lowAt)) {
+            reason = 'stagnated';
+            break;
+          }
         } else if (rnorm <= goal) {
           reason = 'converged';
           break;
@@ -215,7 +234,7 @@ export async function cg<V>(
       if (Number.isNaN(t)) reason = reason === 'maxIter' || reason === 'aborted' ? 'nan' : reason;
       else {
         rnorm = t;
-        if (reason === 'maxIter' && t <= goal) reason = 'converged';
+        if ((reason === 'maxIter' || reason === 'stagnated') && t <= goal) reason = 'converged';
       }
     }
     // the direction after a step (p is zero before the first)
