@@ -13,6 +13,7 @@ import { CONTROL_BYTES } from './control.js';
 import { WorkerPool } from './pool.js';
 import { buildArray, describe, type OutArray, type OutSpec } from './copy-out.js';
 import { lazyModule } from '../lazy-module.js';
+import { nodeBuiltin } from '../node-builtins.js';
 import { DisposedError, UnsupportedError } from '../errors.js';
 import { nextTouchX, type CacheTilesOption } from './tiles.js';
 import { DispatchPolicy, type Dispatch } from './dispatch.js';
@@ -223,9 +224,12 @@ export class CpuBackend {
     return this.kernelIndex.get(name)!;
   }
 
-  /** Whether the pool's workers can copy arrays on SharedArrayBuffers into the memory (cpu/copy-in.ts: Node's ports). */
+  /**
+   * Whether the pool's workers can copy arrays on SharedArrayBuffers into the memory (cpu/copy-in.ts:
+   * Node's ports; a browser's workers cannot, and its WebGL uploads would then get shared arrays).
+   */
   get copiesIn(): boolean {
-    return !!this.pool?.handsOver;
+    return !!this.pool?.handsOver && nodeBuiltin('node:worker_threads') !== null;
   }
 
   /** The pool, for configuration and the test hooks. */
