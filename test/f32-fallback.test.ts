@@ -131,6 +131,18 @@ describe('f32 refinement falls back to f64 (CPU)', () => {
     h.dispose();
   });
 
+  it('an inner f32 solve that cannot reach its tolerance (BiCGSTAB, restarted refinement) is stopped and the solve goes on in f64', async () => {
+    const h = rt.upload(A);
+    const r = await rt.solve(h, b, { tol: TOL, method: 'bicgstab', preconditioner: 'jacobi', maxIter: 5000 });
+    expect(r.precisionFallback).toMatch(/f32 corrections stagnated .* bicgstab went on in f64/);
+    expect(r.reason).toBe('converged');
+    expect(expectTrue(r)).toBeLessThanOrEqual(TOL);
+    expect(relErr(r.x, reference)).toBeLessThan((8 / SHIFT) * TOL);
+    // before: the inner f32 solve ran to maxIter (5 000) at a true 5.9e-6
+    expect(r.iterations).toBeLessThan(1500);
+    h.dispose();
+  });
+
   it('stays within maxIter: the f64 part gets what the f32 part left', async () => {
     const h = rt.upload(A);
     const full = await rt.solve(h, b, { tol: TOL, method: 'cg', preconditioner: 'jacobi', maxIter: 20000 });

@@ -13,7 +13,7 @@ import { accurateResidualNorm, hostNorm, hostResidual, hostResidualNorm, RHS_RAN
 import { InputRangeError, SimdglError } from '../errors.js';
 import type { ValueArray } from '../dtype.js';
 import { bicgstab } from './krylov/bicgstab.js';
-import { cg, type CgDirection, type ResidualReplacement } from './krylov/cg.js';
+import { cg, stalled as stalledAt, type CgDirection, type ResidualReplacement } from './krylov/cg.js';
 import { gmres, type GmresOptions } from './krylov/gmres.js';
 import { minres } from './krylov/minres.js';
 import type { PathRefinement, SolveResult, SolverOps, StopReason } from './ops.js';
@@ -333,15 +333,17 @@ async function solveScaled<V>(
     let d: ValueArray;
     let again = false;
     let pathNorm: number | undefined;
+    const watch = watchedInner(o, done, ratio);
     try {
       res = await run(ops, rv, {
         tol: innerTol,
         maxIter: maxIter - iterations,
-        signal: o.signal,
+        signal: watch.signal,
         checkEvery: o.checkEvery,
         restart: o.restart,
-        onIteration: o.onIteration ? (it, rel) => o.onIteration!(done + it, rel * ratio) : undefined,
+        onIteration: watch.onIteration,
       });
+      if (watch.stalled()) res = { ...res, reason: 'stagnated' };
       try {
         d = await io.read(res.x);
         // f64 storage: the new residual r − A·d on the path, in its f64 (the CPU's f64, WebGPU's
@@ -359,6 +361,7 @@ async function solveScaled<V>(
         ops.release(res.x);
       }
     } finally {
+      watch.dispose();
       ops.release(rv);
     }
     iterations += res.iterations;
@@ -444,6 +447,39 @@ function afterSolve(rnorm: number, before: number, target: number, inner: StopRe
   return undefined;
 }
 
+/**
+ * The signal and onIteration of a correction solve (restarted refinement): the caller's, and for an inner
+ * solve in f32 / c64 a watch that stops it (`stalled`, which the loop takes as 'stagnated') where its
+ * recurrence has not fallen below half its lowest for twice as many iterations as the whole solve had run
+ * when it last did (cg's stalled): f32 BiCGSTAB on a grid Laplacian + 2⁻²¹·I (κ ≈ 1.7·10⁷) never
+ * reached its 10⁻⁵ and ran to maxIter (5 000 iterations at a true 5.9e-6) — now rt.solve goes on in f64.
+ */
+function watchedInner<V>(o: TrueSolveOptions<V>, done: number, ratio: number): { signal?: AbortSignal; onIteration?: (it: number, rel: number) => void | Promise<void>; stalled(): boolean; dispose(): void } {
+  const user = o.onIteration ? (it: number, rel: number) => o.onIteration!(done + it, rel * ratio) : undefined;
+  if (!o.single) return { signal: o.signal, onIteration: user, stalled: () => false, dispose: () => {} };
+  const stop = new AbortController();
+  const forward = () => stop.abort();
+  if (o.signal?.aborted) stop.abort();
+  else o.signal?.addEventListener('abort', forward, { once: true });
+  let low = Infinity;
+  let lowAt = 0;
+  let stalled = false;
+  return {
+    signal: stop.signal,
+    onIteration: (it, rel) => {
+      if (rel < 0.5 * low) [low, lowAt] = [rel, it];
+      else if (!stalled && stalledAt(it, lowAt, done)) {
+        stalled = true;
+        stop.abort();
+      }
+      return user?.(it, rel);
+    },
+    // the caller's abort is its own reason, not a stall
+    stalled: () => stalled && !o.signal?.aborted,
+    dispose: () => o.signal?.removeEventListener('abort', forward),
+  };
+}
+
 /** The relative tolerance of the next correction solve: what is left to gain, at most SINGLE_INNER_TOL for f32/c64. */
 function innerTolerance(single: boolean, target: number, rnorm: number): number {
   return Math.min(single ? Math.max(target / rnorm, SINGLE_INNER_TOL) : target / rnorm, 1);
@@ -495,16 +531,23 @@ async function refineOnPath<V>(
       // bcsstk01 ended 'stagnated' at 1.03·tol)
       const bounded = R.roundoff > 0 || (R.underflow ?? 0) > 0;
       const aim = (bounded && (o.single || o.x0)) || solves > 0 ? CERTIFY_MARGIN * target : target;
-      const res = await run(ops, R.rhs(), {
-        // f64: the inner right-hand side is R's r itself, whose norm R measured on the path
-        ...(o.single ? {} : { rhsNorm: rnorm }),
-        tol: innerTolerance(o.single, aim, rnorm),
-        maxIter: maxIter - iterations,
-        signal: o.signal,
-        checkEvery: o.checkEvery,
-        restart: o.restart,
-        onIteration: o.onIteration ? (it, rel) => o.onIteration!(done + it, rel * ratio) : undefined,
-      });
+      const watch = watchedInner(o, done, ratio);
+      let res: SolveResult<V>;
+      try {
+        res = await run(ops, R.rhs(), {
+          // f64: the inner right-hand side is R's r itself, whose norm R measured on the path
+          ...(o.single ? {} : { rhsNorm: rnorm }),
+          tol: innerTolerance(o.single, aim, rnorm),
+          maxIter: maxIter - iterations,
+          signal: watch.signal,
+          checkEvery: o.checkEvery,
+          restart: o.restart,
+          onIteration: watch.onIteration,
+        });
+      } finally {
+        watch.dispose();
+      }
+      if (watch.stalled()) res = { ...res, reason: 'stagnated' };
       let next: number;
       try {
         next = await R.correct(res.x);

@@ -31,13 +31,18 @@ export const RELIABLE_DELTA = 0.01;
 const MAX_STALLS = 3;
 /**
  * With replacements, the recurrence ends 'stagnated' where its ‖r‖ has not fallen below half its lowest
- * value for as many iterations as the solve had run when it last did (at least STALL_WINDOW): an f32
+ * value for twice as many iterations as the solve had run when it last did (at least STALL_WINDOW): an f32
  * recurrence on a matrix of condition ≈ 1/ε₃₂ (a Laplacian shifted by 1e-6, κ ≈ 10⁷) levels off at
  * ≈ 10⁻⁹ of ‖b‖ after ≈ 450 iterations, no replacement falls due, and it ran to maxIter (20 000) where
- * f64 CG needs 366 — rt.solve then goes on in f64 (precisionFallback). Waste: at most as many iterations
- * as the progress took; a false alarm costs f64 iterations, never the answer.
+ * f64 CG needs 366 — rt.solve then goes on in f64 (precisionFallback). CG's ‖r‖ plateaus in exact
+ * arithmetic too: Jacobi-CG on 494_bus (κ ≈ 10⁶, f32 resolves it) goes 119 and 178 iterations without
+ * halving, after 13 and 132; a false alarm costs f64 iterations, never the answer.
  */
-const STALL_WINDOW = 100;
+export const STALL_WINDOW = 300;
+/** Whether a recurrence that last halved its lowest ‖r‖ at iteration `lowAt` (after `before` others) has stalled by iteration `it` (STALL_WINDOW). */
+export function stalled(it: number, lowAt: number, before: number): boolean {
+  return it - lowAt > Math.max(STALL_WINDOW, 2 * (before + lowAt));
+}
 
 /**
  * A CG recurrence handed from one solve to another (a head in f64 to the f32 iterations, solve.ts
@@ -198,7 +203,7 @@ export async function cg<V>(
             rr = t * t;
           }
           if (rnorm < 0.5 * low) [low, lowAt] = [rnorm, it];
-          else if (it - lowAt > Math.max(STALL_WINDOW, (R.before ?? 0) + lowAt)) {
+          else if (stalled(it, lowAt, R.before ?? 0)) {
             reason = 'stagnated';
             break;
           }
