@@ -13,6 +13,9 @@
 // join_main: the inverse for read-back: each (hi, lo) pair of `pairs` as the IEEE f64 bits of
 // hi + lo rounded to nearest (the host's joinDS, bit for bit: hi where hi is +-Inf or NaN, or where
 // both are zeros (hi's sign), subnormal f32 words read exactly), into `words`.
+// join_max_main: join_main, and flags[0] (zero before) raised to the largest high word of |xᵢ| over
+// the components: max |xᵢ| ≤ the f64 of that word over 0xffffffff, and some xᵢ is ±Inf or NaN iff
+// it is ≥ 0x7ff00000 (a solve's certificate and finiteness test without a host pass over x).
 // single_main: an f32 / c64 vector from a double-single one, each component rounded (hi + lo in f32).
 // add_single_main: x = x + d, x double-single, d f32 / c64 (iterative refinement's update).
 
@@ -144,24 +147,23 @@ fn parts(b: u32) -> Parts {
   return Parts(b & 0x80000000u, m << sh, k - i32(sh));
 }
 
-@compute @workgroup_size(256)
-fn join_main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
-  let i = group_index(wid, nwg) * 256u + lid;
-  if (i >= P.n) { return; }
+// component i joined into words[i]; returns the high word written
+fn join_at(i: u32) -> u32 {
   let w = pairs[i];
   // +-Inf or NaN in hi is the value; else in lo it is the sum
   let special = select(select(0u, w.y, (w.y & 0x7f800000u) == 0x7f800000u), w.x, (w.x & 0x7f800000u) == 0x7f800000u);
   if (special != 0u) {
     let nan = (special & 0x7fffffu) != 0u;
-    words[i] = vec2<u32>(0u, select((special & 0x80000000u) | 0x7ff00000u, 0x7ff80000u, nan));
-    return;
+    let hw = select((special & 0x80000000u) | 0x7ff00000u, 0x7ff80000u, nan);
+    words[i] = vec2<u32>(0u, hw);
+    return hw;
   }
   var a = parts(w.x);
   var b = parts(w.y);
   if (a.m == 0u && b.m == 0u) {
     // two zeros: a zero of hi's sign (joinDS)
     words[i] = vec2<u32>(0u, a.sign);
-    return;
+    return a.sign;
   }
   // a: the larger magnitude
   if (a.k < b.k || (a.k == b.k && a.m < b.m)) { let t = a; a = b; b = t; }
@@ -178,7 +180,7 @@ fn join_main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg
     } else { B = vec2<u32>(1u, 0u); }
   }
   let S = select(add64(A, B), sub64(A, B), a.sign != b.sign);
-  if (S.x == 0u && S.y == 0u) { words[i] = vec2<u32>(0u, 0u); return; }  // x - x = +0
+  if (S.x == 0u && S.y == 0u) { words[i] = vec2<u32>(0u, 0u); return 0u; }  // x - x = +0
   // round S (its top bit p: 60..62 whenever a sticky bit was set) to 53 bits
   let p = bitlen64(S) - 1u;
   var q = shl64(S, 52u - min(p, 52u));
@@ -187,7 +189,27 @@ fn join_main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg
     q = round_shr64(S, p - 52u);
     if (q.y == 0x200000u) { q = shr64(q, 1u); top = top + 1; }
   }
-  words[i] = vec2<u32>(q.x, a.sign | (u32(top + 1023) << 20u) | (q.y & 0xfffffu));
+  let hw = a.sign | (u32(top + 1023) << 20u) | (q.y & 0xfffffu);
+  words[i] = vec2<u32>(q.x, hw);
+  return hw;
+}
+
+@compute @workgroup_size(256)
+fn join_main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+  let i = group_index(wid, nwg) * 256u + lid;
+  if (i >= P.n) { return; }
+  _ = join_at(i);
+}
+
+// the largest high word of |x| over the workgroup's components (non-negative f64 bits order as their values)
+var<workgroup> top_word: atomic<u32>;
+
+@compute @workgroup_size(256)
+fn join_max_main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+  let i = group_index(wid, nwg) * 256u + lid;
+  if (i < P.n) { atomicMax(&top_word, join_at(i) & 0x7fffffffu); }
+  workgroupBarrier();
+  if (lid == 0u) { atomicMax(&flags[0], atomicLoad(&top_word)); }
 }
 
 @compute @workgroup_size(256)

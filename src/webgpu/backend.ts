@@ -38,6 +38,7 @@ import { webgpuTriangular, type WebGpuTriangularOptions } from './trisolve.js';
 import { isPrivateCanonical, type CSRMatrix } from '../formats/csr.js';
 import type { ChebyshevPolynomial, PathRefinement, SolveOptions, SolveResult, TriangularSolver } from '../solvers/ops.js';
 import { webgpuRefinement, wideType, type RefineBackend } from './refine.js';
+import { noteLargestComponent } from '../largest-component.js';
 import { LossHooks, restorableShadow } from '../device-resident.js';
 import { decodeValues, encodeScalar, encodeValues, floatsPerElement, GPU_SPLIT_FROM, gpuSplits, gpuSplitsLength, isDoubleSingle, isZeroScalar, joinDS, streamBytes, writeStream } from './encoding.js';
 import { WebGpuDeviceLostError, WebGpuLimitError, WebGpuUnavailableError } from './errors.js';
@@ -209,7 +210,7 @@ export class WebGpuBackend implements WebGpuOwner {
     const e = this.engine;
     const dt = A.dtype;
     const wide = wideType(dt);
-    if (isDoubleSingle(wide)) for (const entry of ['split_main', 'join_main', ...(wide !== dt ? ['single_main', 'add_single_main'] : [])]) e.prewarm('ds_convert', 'f64', {}, entry);
+    if (isDoubleSingle(wide)) for (const entry of ['split_main', 'join_main', 'join_max_main', ...(wide !== dt ? ['single_main', 'add_single_main'] : [])]) e.prewarm('ds_convert', 'f64', {}, entry);
     for (const t of wide !== dt ? [wide, dt] : [dt]) {
       e.prewarm('dot', t);
       e.prewarm('reduce_final', t);
@@ -840,12 +841,21 @@ export class WebGpuBackend implements WebGpuOwner {
     if (isDoubleSingle(v.dtype) && !v.shadow && comps >= GPU_SPLIT_FROM) {
       // joined into IEEE f64 bits on the GPU (wgsl/ds_convert.wgsl's join_main, bit for bit joinDS):
       // what comes back is the answer, no decoding on the host
+      // with max |xᵢ| of a real vector beside it (the largest high word of the joined bits, one word read
+      // back with x): a solve's finiteness test and certificate make no host pass over x
       const f = this.pooledVector(v.dtype, v.length, false);
+      const top = isComplex(v.dtype) ? null : this.engine.smallBuffer('the largest word of x', 16);
       try {
-        this.engine.dispatch('ds_convert', 'f64', Math.ceil(comps / 256), { n: comps }, [{ binding: 6, buffer: v.buffer }, { binding: 1, buffer: f.buffer, write: true }], undefined, 'join_main');
-        return new Float64Array(await this.engine.read(f.buffer, comps * 8));
+        const joined: Binding[] = [{ binding: 6, buffer: v.buffer }, { binding: 1, buffer: f.buffer, write: true }];
+        if (top) joined.push({ binding: 7, buffer: top, write: true });
+        this.engine.dispatch('ds_convert', 'f64', Math.ceil(comps / 256), { n: comps }, joined, undefined, top ? 'join_max_main' : 'join_main');
+        const [bits, word] = await Promise.all([this.engine.read(f.buffer, comps * 8), top && this.engine.read(top, 4)]);
+        const x = new Float64Array(bits);
+        if (word) noteLargestComponent(x, largestOfWord(new Uint32Array(word)[0]));
+        return x;
       } finally {
         this.recycle(f);
+        if (top && !this.lost) this.engine.keep(top);
       }
     }
     const version = v.version;
@@ -1046,4 +1056,15 @@ export { WebGpuDeviceLostError, WebGpuLimitError, WebGpuUnavailableError };
 function isDeviceLike(d: unknown): d is GPUDevice {
   const o = d as GPUDevice | null;
   return typeof o === 'object' && o !== null && typeof o.features?.has === 'function' && typeof o.limits === 'object' && o.limits !== null && typeof o.queue === 'object' && typeof o.createBuffer === 'function';
+}
+
+/**
+ * The bound of max |xᵢ| from the largest high word of the |xᵢ| (wgsl/ds_convert.wgsl join_max_main):
+ * the f64 of that word over 0xffffffff (within 2^-20 above the largest), NaN where the word is that of
+ * ±Inf or NaN.
+ */
+function largestOfWord(word: number): number {
+  if (word >= 0x7ff00000) return NaN;
+  const b = new Uint32Array([0xffffffff, word]);
+  return new Float64Array(b.buffer)[0];
 }
