@@ -98,6 +98,8 @@ export class WebGpuBackend implements WebGpuOwner {
   private engine: Engine;
   private partials!: GPUBuffer;
   private result!: GPUBuffer;
+  /** the word join_max_main raises to the largest high word of a vector read back (read()), cleared before each */
+  private largestWord!: GPUBuffer;
   private readonly residents = new Set<WebGpuVector | WebGpuMatrix | dense.WebGpuDense>();
   /** solver work vectors given back, by `${dtype}:${length}`, least recently used size first */
   private readonly pool = new Map<string, WebGpuVector[]>();
@@ -180,6 +182,7 @@ export class WebGpuBackend implements WebGpuOwner {
     if (this.opts.stagingBytes !== undefined) engine.streamBytes = this.opts.stagingBytes;
     this.partials = device.createBuffer({ size: REDUCE_GROUPS * 16, usage: 128 | 4 | 8 });
     this.result = device.createBuffer({ size: 16, usage: 128 | 4 | 8 });
+    this.largestWord = device.createBuffer({ size: 16, usage: 128 | 4 | 8 });
     device.lost.then((info) => this.handleLost(device, info));
     return engine;
   }
@@ -843,8 +846,11 @@ export class WebGpuBackend implements WebGpuOwner {
       // what comes back is the answer, no decoding on the host
       // with max |xᵢ| of a real vector beside it (the largest high word of the joined bits, one word read
       // back with x): a solve's finiteness test and certificate make no host pass over x
+      // (one buffer for every read: its bind groups are cached, and the queue runs each read's clear,
+      // join and copy before the next read's)
       const f = this.pooledVector(v.dtype, v.length, false);
-      const top = isComplex(v.dtype) ? null : this.engine.smallBuffer('the largest word of x', 16);
+      const top = isComplex(v.dtype) ? null : this.largestWord;
+      if (top) this.engine.clear(top, 16);
       try {
         const joined: Binding[] = [{ binding: 6, buffer: v.buffer }, { binding: 1, buffer: f.buffer, write: true }];
         if (top) joined.push({ binding: 7, buffer: top, write: true });
@@ -855,7 +861,6 @@ export class WebGpuBackend implements WebGpuOwner {
         return x;
       } finally {
         this.recycle(f);
-        if (top && !this.lost) this.engine.keep(top);
       }
     }
     const version = v.version;
@@ -1035,6 +1040,7 @@ export class WebGpuBackend implements WebGpuOwner {
     else {
       this.partials.destroy();
       this.result.destroy();
+      this.largestWord.destroy();
     }
   }
 }
