@@ -147,8 +147,9 @@ function scaledStart(x0: Float64Array, e: number): Float64Array | undefined {
  * 2^residualShift times the scaled one (the relative residual is the same). `bsNorm`: ‖bs‖ where known.
  */
 function scaledBack(r: TrueSolveResult, shift: number, residualShift: number, A: CSRMatrix, bs: Float64Array, tol: number, bsNorm?: number): TrueSolveResult {
-  const xs = r.x.slice();
-  const x = scaleBy(r.x, shift);
+  // (r.x itself unchanged: what a path noted of it, largestComponent, stays true)
+  const xs = r.x;
+  const x = scaleBy(r.x.slice(), shift);
   // a finite x scaled back past the largest f64: the solution is not representable (it ended
   // 'stagnated' with x = ±Inf and a NaN residual), as F.solve says
   const over = x.findIndex((v, i) => !Number.isFinite(v) && Number.isFinite(xs[i]));
