@@ -8,7 +8,8 @@
 const LARGEST = new WeakMap<Float64Array, number>();
 
 /**
- * Records `bound` ≥ max |xᵢ| (at most 2^-20 above it; NaN where some xᵢ is ±Inf or NaN) for x, as a
+ * Records `bound` ≥ max |xᵢ| (at most 2^-20 of it above it, 2^-1042 where it is subnormal; NaN where some
+ * xᵢ is ±Inf or NaN) for x, as a
  * path returns x: only for a fresh array that nothing writes to before its solve ends.
  */
 export function noteLargestComponent(x: Float64Array, bound: number): void {
@@ -16,7 +17,7 @@ export function noteLargestComponent(x: Float64Array, bound: number): void {
 }
 
 /**
- * max |xᵢ| (an upper bound within 2^-20 where a path noted it): NaN where x holds NaN, Infinity where
+ * max |xᵢ| (an upper bound, noteLargestComponent's, where a path noted it): NaN where x holds NaN, Infinity where
  * it holds ±Inf and no NaN was met first. Kept for x: call it only on a solve's answer, which nothing
  * writes to after it is made.
  */

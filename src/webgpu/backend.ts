@@ -1066,7 +1066,8 @@ function isDeviceLike(d: unknown): d is GPUDevice {
 
 /**
  * The bound of max |xᵢ| from the largest high word of the |xᵢ| (wgsl/ds_convert.wgsl join_max_main):
- * the f64 of that word over 0xffffffff (within 2^-20 above the largest), NaN where the word is that of
+ * the f64 of that word over 0xffffffff (2^-20 of it above the largest at most; 2^-1042 for a subnormal
+ * largest), NaN where the word is that of
  * ±Inf or NaN.
  */
 function largestOfWord(word: number): number {
