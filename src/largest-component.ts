@@ -9,8 +9,8 @@ const LARGEST = new WeakMap<Float64Array, number>();
 
 /**
  * Records `bound` ≥ max |xᵢ| (at most 2^-20 of it above it, 2^-1042 where it is subnormal; NaN where some
- * xᵢ is ±Inf or NaN) for x, as a
- * path returns x: only for a fresh array that nothing writes to before its solve ends.
+ * xᵢ is ±Inf or NaN) for x, as a path returns x: only for a fresh array that nothing writes to before
+ * its solve ends.
  */
 export function noteLargestComponent(x: Float64Array, bound: number): void {
   LARGEST.set(x, bound);
