@@ -11,7 +11,7 @@ import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
 import { CSRMatrix } from '../src/formats/csr.js';
 import { poisson2D } from '../src/generators/poisson.js';
 import { Prng } from '../src/generators/prng.js';
-import { matvec, trueResidual } from './solve-reference.js';
+import { matvec, relDiff as relErr, trueResidual } from './solve-reference.js';
 import { pointDawnAtSwiftShader } from './webgpu-helpers.js';
 
 /** The m×m grid's graph Laplacian (4-neighbour, unit weights) plus shift·I, in f32 (exact for shift = 2^-21). */
@@ -66,16 +66,6 @@ function choleskySolve(A: CSRMatrix, b: Float64Array): Float64Array {
     x[i] = s / L[i][i];
   }
   return x;
-}
-
-function relErr(x: ArrayLike<number>, y: ArrayLike<number>): number {
-  let d = 0;
-  let s = 0;
-  for (let i = 0; i < y.length; i++) {
-    d += (x[i] - y[i]) ** 2;
-    s += y[i] ** 2;
-  }
-  return Math.sqrt(d / s);
 }
 
 const SHIFT = 2 ** -21;
