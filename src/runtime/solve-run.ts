@@ -17,7 +17,7 @@ import type { PreconditionerOperator } from '../solvers/operator.js';
 import type { PreconditionerKind, PreconditionerPlan } from '../solvers/precond/index.js';
 import { inverseDiagonal } from '../solvers/precond/jacobi.js';
 import type { SolveStructure } from '../solvers/structure.js';
-import type { SolverOps } from '../solvers/ops.js';
+import { maxIterOf, type SolverOps } from '../solvers/ops.js';
 import type { TrueSolveResult } from '../solvers/true-residual.js';
 import type { Factorization as KeptFactor } from '../solvers/direct/factor.js';
 import { directSolvers } from './direct-solvers.js';
@@ -222,7 +222,7 @@ export async function solveAfterReads(rt: Runtime, start: SolveStart): Promise<S
     // an f32 CG that broke down on a matrix taken as definite: f32's rounding may make pᴴAp ≤ 0 there
     // (A + 1e-7·I, a Laplacian's: after 589 iterations on WebGPU, where f64 CG converges in 176)
     const precisionLimited = r.reason === 'stagnated' || (r.reason === 'breakdown' && cand.method === 'cg' && (o.spd === true || (structure.hermitian && structure.positiveDiagonal)));
-    if (precisionLimited && componentBytes(h.dtype) === 4 && !handle && !o.signal?.aborted && r.iterations < (o.maxIter ?? Math.max(100, 10 * h.rows))) {
+    if (precisionLimited && componentBytes(h.dtype) === 4 && !handle && !o.signal?.aborted && r.iterations < maxIterOf(o.maxIter, h.rows)) {
       try {
         r = await wideFallback(rt, p, h, s, structure, cand, b64, o, r);
       } catch (e) {
@@ -275,7 +275,7 @@ async function wideFallback(
       x0: r.x,
       single: false,
       matrixExponent: s.e,
-      maxIter: (o.maxIter ?? Math.max(100, 10 * h.rows)) - done,
+      maxIter: maxIterOf(o.maxIter, h.rows) - done,
       onIteration: on && ((it, rel) => on(done + it, rel)),
     });
   } finally {

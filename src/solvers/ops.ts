@@ -308,7 +308,7 @@ export interface SolveOptions<V> {
   x0?: V;
   /** stop when ‖r‖ ≤ tol·‖b‖ (default 1e-8) */
   tol?: number;
-  /** most iterations (default 10·n, at least 100) */
+  /** most iterations (default 10·n, at least 100: maxIterOf) */
   maxIter?: number;
   /** called after each iteration with the relative residual; may return a promise */
   onIteration?: (iteration: number, relativeResidual: number) => void | Promise<void>;
@@ -335,6 +335,11 @@ export interface SolveOptions<V> {
  * but the true residual ‖b − A·x‖, computed in f64, did not, and refinement could not close the gap.
  */
 export type StopReason = 'converged' | 'maxIter' | 'breakdown' | 'nan' | 'aborted' | 'stagnated';
+
+/** A solve's iteration budget over n unknowns: `maxIter` where given, else 10·n and at least 100. */
+export function maxIterOf(maxIter: number | undefined, n: number): number {
+  return maxIter ?? Math.max(100, 10 * n);
+}
 
 /**
  * Why CG must stop on ρ = rᴴM⁻¹r, or undefined to go on: NaN data is 'nan'; ρ ≤ 0 with r ≠ 0 (an

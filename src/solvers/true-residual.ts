@@ -17,7 +17,7 @@ import { bicgstab } from './krylov/bicgstab.js';
 import { cg, stalled as stalledAt, type CgDirection, type ResidualReplacement } from './krylov/cg.js';
 import { gmres, type GmresOptions } from './krylov/gmres.js';
 import { minres } from './krylov/minres.js';
-import type { PathRefinement, SolveResult, SolverOps, StopReason } from './ops.js';
+import { maxIterOf, type PathRefinement, type SolveResult, type SolverOps, type StopReason } from './ops.js';
 import { directResidualBound, f64ResidualBound, flushedWithin, residualRounding, rowSumResidualBound, type KrylovMethod, type SolveMethod } from './solve.js';
 
 /** The iterative methods by name. */
@@ -300,7 +300,7 @@ async function solveScaled<V>(
     return reliableCg(ops, R, A, b, o);
   }
   if (onPath) return refineOnPath(ops, onPath, A, b, run, o);
-  const maxIter = o.maxIter ?? Math.max(100, 10 * ops.n);
+  const maxIter = maxIterOf(o.maxIter, ops.n);
   const x = o.x0 ? new Float64Array(o.x0) : new Float64Array(b.length);
   let r = o.x0 ? hostResidual(A, x, b) : new Float64Array(b);
   const bnorm = hostNorm(b);
@@ -504,7 +504,7 @@ async function refineOnPath<V>(
   o: TrueSolveOptions<V>,
 ): Promise<TrueSolveResult> {
   const tol = o.tol ?? 1e-8;
-  const maxIter = o.maxIter ?? Math.max(100, 10 * ops.n);
+  const maxIter = maxIterOf(o.maxIter, ops.n);
   const scale = R.bnorm > 0 ? R.bnorm : 1;
   const target = tol * scale;
   let rnorm = R.rnorm;
@@ -617,7 +617,7 @@ async function reliableCg<V>(
   o: Omit<GmresOptions<V>, 'x0'> & { x0?: Float64Array },
 ): Promise<TrueSolveResult> {
   const tol = o.tol ?? 1e-8;
-  const maxIter = o.maxIter ?? Math.max(100, 10 * ops.n);
+  const maxIter = maxIterOf(o.maxIter, ops.n);
   const scale = R.bnorm > 0 ? R.bnorm : 1;
   const target = tol * scale;
   // the true ‖b − A·x‖ of the answer as it stands: R's at the start, then each replacement's (one that

@@ -24,7 +24,7 @@
  * to it); an abort is seen between blocks (at most 2·checkEvery − 1 iterations later).
  */
 import type { DType } from '../dtype.js';
-import { type ChebyshevPolynomial, type SolveOptions, type SolveResult, type StopReason } from '../solvers/ops.js';
+import { maxIterOf, type ChebyshevPolynomial, type SolveOptions, type SolveResult, type StopReason } from '../solvers/ops.js';
 import type { WebGpuMatrix, WebGpuVector } from './resident.js';
 import { joinDS, splitDS } from './encoding.js';
 import { chebyshevSteps } from '../solvers/precond/chebyshev.js';
@@ -314,7 +314,7 @@ export async function residentSolve(
   const B = G.backend;
   const { tol = 1e-8, checkEvery: k } = options;
   const n = b.length;
-  const maxIter = options.maxIter ?? Math.max(100, 10 * n);
+  const maxIter = maxIterOf(options.maxIter, n);
   // from the backend's pool: repeated solves of one size create no buffers (x goes back with SolverOps.release)
   const [x, r, ...work] = Array.from({ length: nWork + 2 }, () => B.scratchVector(b.dtype, n));
   const states: GPUBuffer[] = [];

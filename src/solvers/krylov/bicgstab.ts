@@ -1,4 +1,4 @@
-import { sequence, sequenceNow, type SolveOptions, type SolveResult, type SolverOps, type SolverStep, type StopReason } from '../ops.js';
+import { maxIterOf, sequence, sequenceNow, type SolveOptions, type SolveResult, type SolverOps, type SolverStep, type StopReason } from '../ops.js';
 import { div, mul, neg, type C } from './complex.js';
 import { startResidual } from './start.js';
 
@@ -13,7 +13,7 @@ export async function bicgstab<V>(ops: SolverOps<V>, b: V, options: SolveOptions
   const checkEvery = options.checkEvery ?? ops.checkEvery ?? 1;
   if (checkEvery > 1 && ops.bicgstabResident) return ops.bicgstabResident(b, { ...options, checkEvery });
   const { tol = 1e-8, onIteration, signal } = options;
-  const maxIter = options.maxIter ?? Math.max(100, 10 * ops.n);
+  const maxIter = maxIterOf(options.maxIter, ops.n);
   const x = ops.vector();
   const [r, rhat, p, v, s, t, y, z] = Array.from({ length: 8 }, () => ops.vector());
   try {

@@ -1,4 +1,4 @@
-import { sequence, sequenceNow, type SolveOptions, type SolveResult, type SolverOps, type SolverStep, type StopReason } from '../ops.js';
+import { maxIterOf, sequence, sequenceNow, type SolveOptions, type SolveResult, type SolverOps, type SolverStep, type StopReason } from '../ops.js';
 import { abs, add, conj, div, mul, neg, sub, type C } from './complex.js';
 import { startResidual } from './start.js';
 
@@ -25,7 +25,7 @@ export interface GmresOptions<V> extends SolveOptions<V> {
  */
 export async function gmres<V>(ops: SolverOps<V>, b: V, options: GmresOptions<V> = {}): Promise<SolveResult<V>> {
   const { tol = 1e-8, onIteration, signal } = options;
-  const maxIter = options.maxIter ?? Math.max(100, 10 * ops.n);
+  const maxIter = maxIterOf(options.maxIter, ops.n);
   const m = Math.max(1, Math.min(options.restart ?? 30, ops.n));
   const x = ops.vector();
   const r = ops.vector();
