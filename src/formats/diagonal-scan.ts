@@ -1,5 +1,7 @@
+import { MemoryLimitError } from '../errors.js';
 import { releaseMemory, reserveMemory } from '../memory-budget.js';
-import { isPrivateCanonical, type CSRMatrix } from './csr.js';
+import { isPrivateCanonical, validateCanonical, type CSRMatrix } from './csr.js';
+import { checkPointers, checkRange, checkValueArray } from './common.js';
 import { rememberOffsets } from './dia.js';
 
 /** The most diagonals DIA is chosen with (src/runtime/features.ts): a scan keeps the offsets of no more. */
@@ -13,6 +15,15 @@ export interface DiagonalScan {
   maxRow: number;
   /** Σ of the squared row lengths */
   sumSq: number;
+  /** of a real A's values, where the pass read them (validateCanonicalScanning): looseAbsNorms' findings (src/solvers/solve.ts) */
+  abs?: AbsScan;
+}
+
+/** The largest |aᵢⱼ| and row sum Σⱼ|aᵢⱼ| (summed in the row's order) of a real A, and whether A holds NaN (maxAbs then the largest of the others). */
+export interface AbsScan {
+  maxAbs: number;
+  maxRowSum: number;
+  nan: boolean;
 }
 
 /**
@@ -42,8 +53,88 @@ export function diagonalMarks(rows: number, cols: number): Uint8Array {
  * reserved are given back (0: the marks were elsewhere, the CPU pool's).
  */
 export function finishScan(A: CSRMatrix, marks: number, found: number[], scan: DiagonalScan, keep: boolean): DiagonalScan {
-  if (keep && scan.diagonals <= DIA_MAX_DIAGONALS) rememberOffsets(A, Int32Array.from(found, (d) => d - (A.rows - 1)).sort());
-  if (keep && isPrivateCanonical(A)) scans.set(A, scan);
+  if (keep) keepScan(A, found, scan);
   releaseMemory(marks);
   return scan;
+}
+
+/** finishScan's `keep`: the offsets of A's first DIA_MAX_DIAGONALS diagonals (when there are no more) and, A runtime-private, the scan. */
+function keepScan(A: CSRMatrix, found: number[], scan: DiagonalScan): void {
+  if (scan.diagonals <= DIA_MAX_DIAGONALS) rememberOffsets(A, Int32Array.from(found, (d) => d - (A.rows - 1)).sort());
+  if (isPrivateCanonical(A)) scans.set(A, scan);
+}
+
+/**
+ * validateCanonical(A) (src/formats/csr.ts: the same answer, the same FormatError at the same first
+ * entry) with, in its pass over the entries, the format features' scan (src/runtime/features.ts) and,
+ * for a real dtype, looseAbsNorms' findings: rt.upload's 'auto' copy had the three passes one after the
+ * other, before its first solve (poisson3D(64): 1.8 M entries each). `keep`, called once A is marked
+ * runtime-private (markPrivateCanonical), keeps the scan for A as finishScan does; a copy that is not
+ * canonical is sorted into another CSR, which this scan does not describe: nothing to keep then.
+ */
+export function validateCanonicalScanning(A: CSRMatrix): { canonical: boolean; keep: () => void } {
+  const { rows, cols, rowPtr, colIdx, values } = A;
+  // marks beyond the bytes of A's indices (a wide matrix, few entries), or past the memory budget: the
+  // scan waits for the format choice, which may never come (a factorization), as before
+  const seen = rows + cols - 1 <= rowPtr.byteLength + colIdx.byteLength ? marksWithin(rows, cols) : null;
+  if (!seen) return { canonical: validateCanonical(A), keep: () => {} };
+  checkPointers('CSR', 'rowPtr', rowPtr, 0, colIdx.length, 'colIdx.length');
+  // the values' checks come after the entries' (their error after any column's), as validateCanonical's
+  // do: a real dtype's values are read in the pass only where they will pass them
+  const real = A.dtype === 'f64' || A.dtype === 'f32';
+  const readValues = real && (values instanceof Float64Array || values instanceof Float32Array) && values.length === colIdx.length;
+  const found: number[] = [];
+  let canonical = true;
+  let diagonals = 0;
+  let maxRow = 0;
+  let sumSq = 0;
+  let maxAbs = 0;
+  let maxRowSum = 0;
+  let nan = false;
+  let end = rowPtr[0];
+  for (let i = 0; i < rows; i++) {
+    const start = end;
+    end = rowPtr[i + 1];
+    const len = end - start;
+    if (len > maxRow) maxRow = len;
+    sumSq += len * len;
+    const base = rows - 1 - i;
+    let prev = -1;
+    let sum = 0;
+    for (let k = start; k < end; k++) {
+      const j = colIdx[k];
+      // (an int32 below 0 is past cols unsigned: one comparison)
+      if (!(j >>> 0 < cols)) checkRange('CSR', 'colIdx', colIdx, 0, cols, k, k + 1);
+      if (j <= prev) canonical = false;
+      prev = j;
+      const d = j + base;
+      if (!seen[d]) {
+        seen[d] = 1;
+        if (++diagonals <= DIA_MAX_DIAGONALS) found.push(d);
+      }
+      if (readValues) {
+        const a = Math.abs(values[k]);
+        sum += a;
+        if (a > maxAbs) maxAbs = a;
+      }
+    }
+    // a NaN's row sums to NaN (sums of |aᵢⱼ| ≥ 0 make none of their own): one test a row, not an entry
+    if (sum > maxRowSum) maxRowSum = sum;
+    else if (sum !== sum) nan = true;
+  }
+  releaseMemory(seen.length);
+  checkValueArray('CSR', A.dtype, values, colIdx.length);
+  const scan: DiagonalScan = { diagonals, maxRow, sumSq };
+  if (readValues) scan.abs = { maxAbs, maxRowSum, nan };
+  return { canonical, keep: () => canonical && keepScan(A, found, scan) };
+}
+
+/** diagonalMarks, or null where they would pass the memory budget. */
+function marksWithin(rows: number, cols: number): Uint8Array | null {
+  try {
+    return diagonalMarks(rows, cols);
+  } catch (e) {
+    if (e instanceof MemoryLimitError) return null;
+    throw e;
+  }
 }

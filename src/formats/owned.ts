@@ -3,6 +3,7 @@ import { FormatError, InputTypeError, UnsupportedError } from '../errors.js';
 import { COOMatrix } from './coo.js';
 import { CSCMatrix } from './csc.js';
 import { CSRMatrix, validateCanonical } from './csr.js';
+import { validateCanonicalScanning } from './diagonal-scan.js';
 import { DenseMatrix } from './dense.js';
 import { DIAMatrix } from './dia.js';
 import { ELLMatrix } from './ell.js';
@@ -38,13 +39,16 @@ export function ownedCopy(m: SparseMatrix): SparseMatrix {
 
 /**
  * ownedCopy, and whether the copy is a canonical CSR: a CSR's validation tests that in the same pass.
- * `shared`: a CSR's arrays of SHARED_MIN_BYTES or more on SharedArrayBuffers, which the CPU pool's
+ * `scanning`: the format features' scan and the loose norms' findings from that pass too
+ * (validateCanonicalScanning), kept by `keepScan` once the copy is marked runtime-private. `shared`: a CSR's arrays of SHARED_MIN_BYTES or more on SharedArrayBuffers, which the CPU pool's
  * workers read (cpu/copy-in.ts: an AMG setup's copy of A into the kernels' memory on every thread).
  */
-export function ownedCopyCanonical(m: SparseMatrix, shared = false): { matrix: SparseMatrix; canonical: boolean } {
+export function ownedCopyCanonical(m: SparseMatrix, shared = false, scanning = false): { matrix: SparseMatrix; canonical: boolean; keepScan?: () => void } {
   if (m?.format !== 'csr') return { matrix: ownedCopy(m), canonical: false };
   const matrix = new CSRMatrix(m.rows, m.cols, m.dtype, copy(m.rowPtr, shared), copy(m.colIdx, shared), copy(m.values, shared));
-  return { matrix, canonical: validateCanonical(matrix) };
+  if (!scanning) return { matrix, canonical: validateCanonical(matrix) };
+  const { canonical, keep } = validateCanonicalScanning(matrix);
+  return { matrix, canonical, keepScan: keep };
 }
 
 /** The smallest private copy ownedCopyCanonical puts on a SharedArrayBuffer: below it one thread copies it in as fast as a pool job. */

@@ -402,7 +402,8 @@ export class Runtime implements HandleOwner {
   private uploadInBudget(matrix: SparseMatrix, options: UploadOptions): MatrixHandle {
     // kernels trust only a validated private copy: later changes to `matrix` cannot reach them; a large
     // CSR's on SharedArrayBuffers where the pool's workers can copy it into their memory (cpu/copy-in.ts)
-    const owned = ownedCopyCanonical(matrix, this.cpu.backend.copiesIn);
+    // an 'auto' upload's validation pass also makes the format choice's scan and the loose norms (one pass over A)
+    const owned = ownedCopyCanonical(matrix, this.cpu.backend.copiesIn, (options.format ?? 'auto') === 'auto');
     matrix = owned.matrix;
     if (options.dtype !== undefined && options.dtype !== matrix.dtype) {
       assertDType(options.dtype, 'upload');
@@ -416,6 +417,7 @@ export class Runtime implements HandleOwner {
       // format is chosen, and the copy in it made, when an operation first needs them: a solve that
       // factorizes never does (the SELL copy and its conversion back to CSR were ≈ 25% of a small one)
       const csr = markPrivateCanonical(owned.canonical ? (matrix as CSRMatrix) : matrix.toCSR());
+      if (csr === owned.matrix) owned.keepScan?.();
       const lazy = {
         format: () => chooseFormat(this.featuresOf(csr), 'cpu').format,
         convert: (format: FormatName) => {

@@ -401,7 +401,12 @@ export function looseAbsNorms(A: CSRMatrix): LooseNorms {
   const c = A.dtype === 'c64' || A.dtype === 'c128' ? 2 : 1;
   // a runtime-private CSR's format features from the same walk, where no pass made them yet (a GPU
   // path's first solve: the format choice's scan follows, 50 ms of poisson3D(128)'s on the H200 host)
-  if (c === 1 && isPrivateCanonical(A) && !knownScan(A)) return looseAbsNormsScanning(A);
+  if (c === 1 && isPrivateCanonical(A)) {
+    const scan = knownScan(A);
+    if (!scan) return looseAbsNormsScanning(A);
+    // an 'auto' upload's validation pass found them (src/formats/diagonal-scan.ts validateCanonicalScanning)
+    if (scan.abs) return looseOf(A, 1, scan.maxRow, scan.abs.maxAbs, scan.abs.maxRowSum, scan.abs.nan);
+  }
   const { rows, rowPtr, values } = A;
   let maxRow = 0;
   let maxAbs = 0;
