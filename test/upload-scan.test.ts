@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { CSRMatrix, markPrivateCanonical, validateCanonical } from '../src/formats/csr.js';
 import { DIAMatrix } from '../src/formats/dia.js';
-import { knownScan, validateCanonicalScanning } from '../src/formats/diagonal-scan.js';
+import { knownScan, SCAN_MIN_ENTRIES, validateCanonicalScanning } from '../src/formats/diagonal-scan.js';
 import { matrixFeatures } from '../src/runtime/features.js';
 import { looseAbsNorms } from '../src/solvers/solve.js';
 import { createRuntime } from '../src/runtime/runtime.js';
@@ -75,7 +75,7 @@ describe('validateCanonicalScanning', () => {
     let kept = 0;
     for (const [name, A] of cases()) {
       const mine = copyOf(A);
-      const { canonical, keep } = validateCanonicalScanning(mine);
+      const { canonical, keep } = validateCanonicalScanning(mine, 0);
       expect(canonical, name).toBe(validateCanonical(copyOf(A)));
       // nothing kept for a caller's CSR, nor before the copy is marked private
       expect(knownScan(mine), name).toBeUndefined();
@@ -103,6 +103,18 @@ describe('validateCanonicalScanning', () => {
     expect(kept).toBeGreaterThanOrEqual(15);
   });
 
+  it('scans from SCAN_MIN_ENTRIES entries by default: a smaller matrix is validated alone, nothing kept', () => {
+    for (const [name, A, kept] of [['494_bus', loadShared('494_bus'), false], ['poisson3D(41)', poisson3D(41), true]] as const) {
+      expect(A.nnz >= SCAN_MIN_ENTRIES, name).toBe(kept);
+      const mine = copyOf(A);
+      const { canonical, keep } = validateCanonicalScanning(mine);
+      expect(canonical, name).toBe(true);
+      markPrivateCanonical(mine);
+      keep();
+      expect(knownScan(mine) !== undefined, name).toBe(kept);
+    }
+  });
+
   it('throws validateCanonical\'s error, the same message, for every broken CSR (values checked after the columns)', () => {
     const P = poisson2D(6);
     const n = P.nnz;
@@ -126,10 +138,10 @@ describe('validateCanonicalScanning', () => {
         want = e;
       }
       expect(want, name).toBeInstanceOf(Error);
-      expect(() => validateCanonicalScanning(make()), name).toThrow((want as Error).message);
+      expect(() => validateCanonicalScanning(make(), 0), name).toThrow((want as Error).message);
       let got: unknown;
       try {
-        validateCanonicalScanning(make());
+        validateCanonicalScanning(make(), 0);
       } catch (e) {
         got = e;
       }
@@ -142,10 +154,11 @@ describe("rt.upload's 'auto' copy", () => {
   it('keeps the findings, solves as an upload in the named format does, converts to DIA bit for bit; the same upload errors as a CSR upload', async () => {
     const rt = await createRuntime({ workers: 2 });
     try {
-      for (const [name, A] of [['poisson3D(12)', poisson3D(12)], ['poisson3D(12) f32', poisson3D(12, { dtype: 'f32' })], ['494_bus', loadShared('494_bus')]] as const) {
+      for (const [name, A] of [['poisson3D(24)', poisson3D(24)], ['poisson3D(24) f32', poisson3D(24, { dtype: 'f32' })], ['494_bus', loadShared('494_bus')]] as const) {
         const h = rt.upload(A);
         const csr = h.canonicalCsr as CSRMatrix;
-        expect(knownScan(csr)?.abs, name).toBeDefined();
+        // scanned at upload from SCAN_MIN_ENTRIES entries (494_bus: fewer)
+        expect(knownScan(csr)?.abs !== undefined, name).toBe(A.nnz >= SCAN_MIN_ENTRIES);
         expect(looseAbsNorms(csr), name).toEqual(looseAbsNorms(copyOf(A)));
         expect({ ...matrixFeatures(csr, true) }, name).toEqual(matrixFeatures(copyOf(A)));
         // the same solve as an upload in that format named, whose copy no upload pass scanned

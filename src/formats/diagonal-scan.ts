@@ -65,18 +65,27 @@ function keepScan(A: CSRMatrix, found: number[], scan: DiagonalScan): void {
 }
 
 /**
+ * The fewest entries for which validateCanonicalScanning scans: a small matrix's separate passes cost
+ * microseconds, and its solve (a factorization) reads neither — the scan's marks and the values' sums
+ * took 4–8 µs more than validation alone on west0479 and bcsstk01 (0.1–0.7 ms uploads + solves).
+ */
+export const SCAN_MIN_ENTRIES = 1 << 16;
+
+/**
  * validateCanonical(A) (src/formats/csr.ts: the same answer, the same FormatError at the same first
  * entry) with, in its pass over the entries, the format features' scan (src/runtime/features.ts) and,
  * for a real dtype, looseAbsNorms' findings: rt.upload's 'auto' copy had the three passes one after the
  * other, before its first solve (poisson3D(64): 1.8 M entries each). `keep`, called once A is marked
  * runtime-private (markPrivateCanonical), keeps the scan for A as finishScan does; a copy that is not
  * canonical is sorted into another CSR, which this scan does not describe: nothing to keep then.
+ * `minEntries`: SCAN_MIN_ENTRIES (tests: 0, to scan the small matrices too).
  */
-export function validateCanonicalScanning(A: CSRMatrix): { canonical: boolean; keep: () => void } {
+export function validateCanonicalScanning(A: CSRMatrix, minEntries = SCAN_MIN_ENTRIES): { canonical: boolean; keep: () => void } {
   const { rows, cols, rowPtr, colIdx, values } = A;
-  // marks beyond the bytes of A's indices (a wide matrix, few entries), or past the memory budget: the
-  // scan waits for the format choice, which may never come (a factorization), as before
-  const seen = rows + cols - 1 <= rowPtr.byteLength + colIdx.byteLength ? marksWithin(rows, cols) : null;
+  // fewer entries than minEntries, marks beyond the bytes of A's indices (a wide matrix, few entries),
+  // or marks past the memory budget: the scan waits for the format choice, which may never come (a
+  // factorization), as before
+  const seen = colIdx.length >= minEntries && rows + cols - 1 <= rowPtr.byteLength + colIdx.byteLength ? marksWithin(rows, cols) : null;
   if (!seen) return { canonical: validateCanonical(A), keep: () => {} };
   checkPointers('CSR', 'rowPtr', rowPtr, 0, colIdx.length, 'colIdx.length');
   // the values' checks come after the entries' (their error after any column's), as validateCanonical's
