@@ -54,13 +54,13 @@ function trueResult(x: Float64Array, iterations: number, rnorm: number, scale: n
   // an unknown whose column holds no entry is in no product A·x, so b − A·x meets tol whatever it is:
   // a tiny ILU(0) pivot sent such an x[0] to ±Inf or NaN and the solve said 'converged'
   // (max |xᵢ| tells, and certified's bound reads it again: one pass, or none where the path measured it)
-  if (reason === 'converged' && !(largestComponent(x) < Infinity)) reason = 'nan';
+  if (reason === 'converged' && !allFinite(x)) reason = 'nan';
   return { x, iterations, residualNorm: rnorm, relativeResidual: rnorm / scale, recurrenceResidual: recurrence, converged: reason === 'converged', reason, history, refinements };
 }
 
+/** Whether every xᵢ is finite, from max |xᵢ| (largestComponent: kept for x, so the certificate's bound reads it again; only for a solve's answer or a fresh copy of it). */
 function allFinite(x: Float64Array): boolean {
-  for (let i = 0; i < x.length; i++) if (!Number.isFinite(x[i])) return false;
-  return true;
+  return largestComponent(x) < Infinity;
 }
 
 /** The tightest relative tolerance an inner solve in f32/c64 is asked for (its recurrence drifts below). */
@@ -229,7 +229,7 @@ function measured(r: TrueSolveResult, A: CSRMatrix, b: Float64Array, knownBnorm?
     return m.relativeResidual === r.relativeResidual ? r : { ...r, relativeResidual: m.relativeResidual, residualNorm: scaleBy(Float64Array.of(m.residualNorm), e)[0] };
   }
   const within = MEASURED_WITHIN * r.relativeResidual * (bn > 0 ? bn : 1);
-  if (rowSumResidualBound(A, r.x, bn) <= within || directResidualBound(A, r.x, b, bn, within) <= within) return r;
+  if (rowSumResidualBound(A, r.x, bn, largestComponent) <= within || directResidualBound(A, r.x, b, bn, within) <= within) return r;
   const rnorm = accurateResidualNorm(A, r.x, b);
   // ‖b‖ on the host (a path's, or one scaled from subnormals, is a few bits short)
   const bnorm = hostNorm(b);
