@@ -136,7 +136,7 @@ describe('CG with a Chebyshev polynomial, resident on the GPU', () => {
     }
   });
 
-  it('fused with the SpMV on a DIA matrix: the reference PCG iterations and x, degrees 1–5 with a constant D⁻¹ given as one value, 2–3 with D⁻¹ per row', async () => {
+  it('fused with the SpMV on a DIA matrix: the reference PCG iterations and x, degrees 1–5 with a constant D⁻¹ given as one value, 2–3 with D⁻¹ per row; in f32 where the values are (wgsl/cheb32.wgsl), else double-single', async () => {
     await (rt.pathById('webgpu') as WebGpuPath).prepare();
     const P = poisson2D(9);
     // a variable diagonal too (still diagonally dominant: D⁻¹A within (0, 2)), so D⁻¹ per row is read
@@ -144,11 +144,17 @@ describe('CG with a Chebyshev polynomial, resident on the GPU', () => {
     const shifted = Float64Array.from(P.values);
     for (let i = 0; i < P.rows; i++) for (let k = P.rowPtr[i]; k < P.rowPtr[i + 1]; k++) if (P.colIdx[k] === i) shifted[k] += 2 * g.next();
     const V = new CSRMatrixClass(P.rows, P.cols, 'f64', P.rowPtr, P.colIdx, shifted);
+    // the same with every value exactly f32 (and not all small integers): stored as f32, steps in f32
+    const V32 = new CSRMatrixClass(P.rows, P.cols, 'f64', P.rowPtr, P.colIdx, shifted.map(Math.fround));
     const tol = 1e-10;
     const [lo, hi] = [0.02, 2];
-    for (const [what, A, constant, degrees] of [
-      ['poisson2D, one D⁻¹ value', P, true, [1, 2, 3, 4, 5]],
-      ['a variable diagonal, D⁻¹ per row', V, false, [2, 3]],
+    // the kernel of the polynomial's steps: bytes / f32 values in f32 from degree 2 on, else double-single
+    const dispatch = vi.spyOn((be as unknown as { engine: { dispatch: (name: string, ...rest: unknown[]) => void } }).engine, 'dispatch');
+    const stepKernels = () => new Set(dispatch.mock.calls.filter((c) => String(c[0]).endsWith('cheb32') || c[6] === 'cheb_main' || c[0] === 'chebyshev').map((c) => `${c[0]}:${c[6] ?? 'main'}`));
+    for (const [what, A, constant, degrees, single] of [
+      ['poisson2D, one D⁻¹ value', P, true, [1, 2, 3, 4, 5], 'dia_i8_cheb32'],
+      ['a variable diagonal, D⁻¹ per row', V, false, [2, 3], null],
+      ['a variable diagonal of f32 values, D⁻¹ per row', V32, false, [2, 3], 'dia_compact_cheb32'],
     ] as const) {
       const dinv = inverseDiagonal(A);
       const b = rhs(A.rows, 4);
@@ -163,7 +169,11 @@ describe('CG with a Chebyshev polynomial, resident on the GPU', () => {
           const ref = new Float64Array(A.rows);
           const refIt = referencePcg(A, b, referenceChebyshev(A, dinv, lo, hi, degree), tol, 1000, ref);
           const poly = { degree, lo, hi, ...(constant ? { dinv: dinv[0] } : {}) };
+          dispatch.mockClear();
           const r = await be.cgChebyshevResident(gA, D, gb, { tol, checkEvery: 4 }, poly);
+          const kernels = [...stepKernels()].sort();
+          if (single && degree > 1) expect(kernels, `${what}, degree ${degree}`).toEqual([`${single}:first_main`, `${single}:last_main`, ...(degree > 2 ? [`${single}:step_main`] : [])]);
+          else expect(kernels, `${what}, degree ${degree}`).toEqual(['chebyshev:first_main', ...(degree > 1 ? [`${A === P ? 'dia_i8' : 'dia'}:cheb_main`] : [])]);
           // per iteration: spmv+dot, 2 scalar steps, the update, aypx and `degree` passes of the polynomial
           // (the unfused steps: 2·degree − 1), from the dispatches of 8 and of 16 iterations (tol unreachable)
           const dispatchesOf = async (maxIter: number) => {
@@ -186,6 +196,7 @@ describe('CG with a Chebyshev polynomial, resident on the GPU', () => {
         gb.dispose();
       }
     }
+    dispatch.mockRestore();
   });
 
   it("rt.cg with 'chebyshev' runs it resident (one read-back per block), with the host loop's iterations and a true residual under tol; c128 too", async () => {
@@ -343,12 +354,14 @@ describe("rt.preconditioner(A, { kind: 'chebyshev' }) on the WebGPU path", () =>
     const shifted = Float64Array.from(P.values);
     for (let i = 0; i < P.rows; i++) for (let k = P.rowPtr[i]; k < P.rowPtr[i + 1]; k++) if (P.colIdx[k] === i) shifted[k] += 3 * g.next();
     const V = new CSRMatrixClass(P.rows, P.cols, 'f64', P.rowPtr, P.colIdx, shifted);
-    for (const [A, degree] of [[P, undefined], [V, undefined], [P, 3]] as const) {
+    // poisson2D(64): 4,096 rows and ~100 iterations, its steps in f32 (bytes), to 1e-9 like the others
+    const L = poisson2D(64);
+    for (const [A, degree] of [[P, undefined], [V, undefined], [P, 3], [L, undefined]] as const) {
       const b = rhs(A.rows, 17);
       const h = rt.upload(DIAMatrix.fromCSR(A));
       const M = rt.preconditioner(h, { kind: 'chebyshev', ...(degree ? { degree } : {}) });
       const d = degree ?? rt.chebyshevDegreeOn(h, rt.pathById('webgpu')!).degree;
-      const what = `${A === P ? 'poisson2D' : 'variable diagonal'}, degree ${d}`;
+      const what = `${A === V ? 'variable diagonal' : `poisson2D(${Math.sqrt(A.rows)})`}, degree ${d}`;
       expect(M.description, what).toMatch(new RegExp(`^chebyshev \\(degree ${d} in D⁻¹A on \\[0\\.0200, 2\\.00\\] from Gershgorin's discs .*the WebGPU path's plan for its fused steps${degree ? '' : `; degree ${d}: .*`}\\)$`));
       const r = await rt.cg(h, b, { preconditioner: M, tol: 1e-9 });
       expect([r.path, r.converged], what).toEqual(['webgpu', true]);

@@ -3,8 +3,6 @@
 // them by dia_f32_row.wgsl (src/webgpu/spmv.ts). One thread per row as dia.wgsl (dia_row.wgsl).
 #include "dia_row.wgsl"
 #include "dia_f32_row.wgsl"
+#include "dia_compact_values.wgsl"
 
-@group(0) @binding(4) var<storage, read> data: array<f32>;
-
-fn dia_f32(k: u32) -> f32 { return data[k]; }
 fn dia_prod(v: f32, b: f32) -> vec2<f32> { return two_prod(v, b); }

@@ -6,8 +6,6 @@
 // (dia_row.wgsl).
 #include "dia_row.wgsl"
 #include "dia_f32_row.wgsl"
+#include "dia_i8_values.wgsl"
 
-@group(0) @binding(4) var<storage, read> data: array<u32>;
-
-fn dia_f32(k: u32) -> f32 { return f32(bitcast<i32>(data[k >> 2u] << (24u - 8u * (k & 3u))) >> 24u); }
 fn dia_prod(v: f32, b: f32) -> vec2<f32> { return two_prod_short(v, b); }

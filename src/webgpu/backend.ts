@@ -43,7 +43,7 @@ import { LossHooks, restorableShadow } from '../device-resident.js';
 import { decodeValues, encodeScalar, encodeValues, floatsPerElement, GPU_SPLIT_FROM, gpuSplits, gpuSplitsLength, isDoubleSingle, isZeroScalar, joinDS, streamBytes, writeStream } from './encoding.js';
 import { WebGpuDeviceLostError, WebGpuLimitError, WebGpuUnavailableError } from './errors.js';
 import { WebGpuMatrix, WebGpuVector, type HostMatrix, type WebGpuCSRArrays, type WebGpuMatrixData, type WebGpuOwner } from './resident.js';
-import { buildMatrix, chebyshevFusable, prewarmSparse, prewarmSpmv, prewarmSpmvDot, prewarmWideSpmv, widens, runChebyshevStep, runSpmv, splitOnGpu, spmvDotPartials, type DeferredUpload, type WebGpuUploadOptions } from './spmv.js';
+import { buildMatrix, chebyshev32Kernel, chebyshevFusable, prewarmSparse, prewarmSpmv, prewarmSpmvDot, prewarmWideSpmv, widens, runChebyshevFirst32, runChebyshevStep, runChebyshevStep32, runSpmv, splitOnGpu, spmvDotPartials, type DeferredUpload, type WebGpuUploadOptions } from './spmv.js';
 import { checkSharedBuffer } from './interop.js';
 import { loadWgsl, wgslLoaded } from './shader-source.js';
 import { shownTyped, shownValue } from '../shown-value.js';
@@ -815,6 +815,18 @@ export class WebGpuBackend implements WebGpuOwner {
       return n;
     },
     fusedChebyshev: (A) => chebyshevFusable(A.data.main),
+    fusedChebyshev32: (A) => A.dtype === 'f64' && chebyshev32Kernel(A.data.main) !== null,
+    chebyshevFirst32: (A, r, dinv, z, c2) => {
+      be.live();
+      runChebyshevFirst32(be.engine, A.data.main, r.buffer, dinv ?? r.buffer, z.buffer, c2, dinv ? 4 : 0);
+      z.version++;
+    },
+    chebyshevStep32: (A, zk, zo, r, dinv, c, first, zds, S, partials, after) => {
+      be.live();
+      const n = runChebyshevStep32(be.engine, A.data.main, zk.buffer, zo.buffer, r.buffer, dinv ?? r.buffer, S, partials, c, (first ? 1 : 0) | (dinv ? 4 : 0), zds?.buffer ?? null, after);
+      (zds ?? zo).version++;
+      return n;
+    },
     blas1: (name, x, y, S, slot, whileConverging) => {
       be.live();
       be.engine.dispatch(name, y.dtype, Math.ceil(y.length / 256), { n: y.length, m: 1, k: slot, w: whileConverging ? 1 : 0 }, [

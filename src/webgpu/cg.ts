@@ -77,6 +77,15 @@ export interface CgRecorder {
   chebyshevStep(A: WebGpuMatrix, zk: WebGpuVector, zo: WebGpuVector, r: WebGpuVector, dinv: GPUBuffer | null, c: readonly [Float32Array, Float32Array], first: boolean, last: boolean, S: GPUBuffer, partials: GPUBuffer, after: number): number;
   /** whether chebyshevStep runs on A */
   fusedChebyshev(A: WebGpuMatrix): boolean;
+  /** whether the fused steps run with the polynomial's vectors in f32 on A (chebyshevFirst32, chebyshevStep32): an f64 DIA of values all exactly f32 */
+  fusedChebyshev32(A: WebGpuMatrix): boolean;
+  /** z ← c2·D⁻¹·r into an f32 z (wgsl/cheb32.wgsl first_main; dinv null: D⁻¹ folded into c2) */
+  chebyshevFirst32(A: WebGpuMatrix, r: WebGpuVector, dinv: GPUBuffer | null, z: WebGpuVector, c2: Float32Array): void;
+  /**
+   * chebyshevStep with zk and zo in f32 (wgsl/cheb32.wgsl); with `zds` (the last step) the result goes
+   * there in double-single, with the partials of rᴴz as chebyshevStep's `last`; returns their count (0 without zds).
+   */
+  chebyshevStep32(A: WebGpuMatrix, zk: WebGpuVector, zo: WebGpuVector, r: WebGpuVector, dinv: GPUBuffer | null, c: readonly [Float32Array, Float32Array], first: boolean, zds: WebGpuVector | null, S: GPUBuffer, partials: GPUBuffer, after: number): number;
   /** y ← S[slot]·x + y (axpy) or y ← S[slot]·y + x (aypx), skipped once stopped (axpy: except flag 4 when whileConverging) */
   blas1(name: 'axpy' | 'aypx', x: WebGpuVector, y: WebGpuVector, S: GPUBuffer, slot: number, whileConverging?: boolean): void;
   read(S: GPUBuffer, bytes: number): Promise<Float32Array>;
@@ -226,7 +235,11 @@ export const residentCg: ResidentSolver = (G, A, D, b, options) => {
  * an SpMV and the three-term Chebyshev update together (wgsl/spmv_cheb.wgsl), over two vectors in
  * turn; else degree − 1 SpMVs and degree element-wise steps (wgsl/chebyshev.wgsl). The last step also
  * sums the partials of rᴴz for the scalar kernel. No host round trip per iteration: the coefficients
- * are fixed at setup. dinv: per row unless A's kernel has the fused step.
+ * are fixed at setup. dinv: per row unless A's kernel has the fused step. Where A's values are all
+ * exactly f32 (its DIA stored as bytes or f32), the fused steps run in f32 over two f32 vectors
+ * (wgsl/cheb32.wgsl) and only the last writes z in double-single: the polynomial only steers CG's
+ * directions, while CG's own product, dots and updates stay double-single (poisson3D(128) on an H200:
+ * docs/solvers.md).
  */
 export function residentChebyshevCg(poly: ChebyshevPolynomial, encode: (c: number) => Float32Array) {
   return (G: CgRecorder, A: WebGpuMatrix, dinv: ChebyshevDinv, b: WebGpuVector, options: SolveOptions<WebGpuVector> & { checkEvery: number }): Promise<SolveResult<WebGpuVector>> => {
@@ -240,13 +253,23 @@ export function residentChebyshevCg(poly: ChebyshevPolynomial, encode: (c: numbe
     const B = G.backend;
     const dt = b.dtype;
     const k = options.checkEvery;
-    return residentSolve(G, A, b, options, fused ? 4 : 5, async ({ x, r, work: [z, p, q, res, d], threshold, state: newState, scratch, blocks }) => {
+    // the steps in f32 where A's values are all exactly f32 (wgsl/cheb32.wgsl: CG itself stays double-single)
+    const single = fused && last > 0 && G.fusedChebyshev32(A);
+    return residentSolve(G, A, b, options, fused ? 4 : 5, async ({ x, r, work: [z, p, q, res, d], threshold, state: newState, scratch, vectors, blocks }) => {
       // fused: the last step's partials of rᴴz go after as many others (runChebyshevStep), ≤ partialsFor
       const partials = scratch((fused ? 2 : 1) * G.partialsFor(A));
-      // fused: z_j in [z, res][(j + 1) % 2] (res is the second vector, z₁ in z), so z_degree is out
-      const out = fused && steps.length % 2 === 0 ? res : z;
+      // fused: z_j in [z, res][(j + 1) % 2] (res is the second vector, z₁ in z), so z_degree is out;
+      // in f32, z_j in [a, b][(j + 1) % 2] and z_degree in z
+      const out = fused && !single && steps.length % 2 === 0 ? res : z;
+      const [za, zb] = single ? vectors('f32', 2) : [];
       // the polynomial after update() wrote `before` partials of ‖r‖²; returns where its partials of rᴴz start (0: right after those)
       const apply = (S: GPUBuffer, before: number): number => {
+        if (single) {
+          G.chebyshevFirst32(A, r, buffer, za, steps[0][1]);
+          let second = 0;
+          for (let s = 1; s <= last; s++) second = G.chebyshevStep32(A, s % 2 ? za : zb, s % 2 ? zb : za, r, buffer, steps[s], s === 1, s === last ? z : null, S, partials, before);
+          return second;
+        }
         if (!fused) {
           steps.forEach((c, s) => {
             if (s > 0) B.spmv(A, d, res, { alpha: -1, beta: 1 });
@@ -294,6 +317,8 @@ export interface SolveFrame {
   state(init: Float32Array): GPUBuffer;
   /** a buffer of `count` partial sums, released when the solve ends */
   scratch(count: number): GPUBuffer;
+  /** `count` more scratch vectors of n elements of `dtype` (the solve's own dtype or another), given back when the solve ends */
+  vectors(dtype: DType, count: number): WebGpuVector[];
   /** runBlocks() with `iteration` recorded m times per block */
   blocks(state: GPUBuffer, ring: number, iteration: () => void): Promise<StopReason>;
 }
@@ -317,6 +342,7 @@ export async function residentSolve(
   const maxIter = maxIterOf(options.maxIter, n);
   // from the backend's pool: repeated solves of one size create no buffers (x goes back with SolverOps.release)
   const [x, r, ...work] = Array.from({ length: nWork + 2 }, () => B.scratchVector(b.dtype, n));
+  const extra: WebGpuVector[] = [];
   const states: GPUBuffer[] = [];
   try {
     B.copy(b, r);
@@ -347,6 +373,11 @@ export async function residentSolve(
           states.push(S);
           return S;
         },
+        vectors: (dtype, count) => {
+          const vs = Array.from({ length: count }, () => B.scratchVector(dtype, n));
+          extra.push(...vs);
+          return vs;
+        },
         blocks: (state, ring, iteration) =>
           runBlocks(G, state, ring, (m) => {
             for (let j = 0; j < m; j++) iteration();
@@ -358,7 +389,7 @@ export async function residentSolve(
     B.recycle(x);
     throw e;
   } finally {
-    for (const v of [r, ...work]) B.recycle(v);
+    for (const v of [r, ...work, ...extra]) B.recycle(v);
     for (const S of states) G.release(S);
   }
 }

@@ -493,6 +493,45 @@ export function runChebyshevStep(engine: Engine, part: WebGpuDIAPart, dt: DType,
   return flags & 2 ? groups : 0;
 }
 
+/** The kernel of the f32 Chebyshev steps (wgsl/cheb32.wgsl) of an f64 DIA part whose values are all exactly f32, else null. */
+export const chebyshev32Kernel = (part: WebGpuPart): KernelName | null => (part.kind !== 'dia' ? null : part.int8 ? 'dia_i8_cheb32' : part.compact ? 'dia_compact_cheb32' : null);
+
+/**
+ * Records one fused Chebyshev step with the polynomial's vectors in f32 (wgsl/cheb32.wgsl): zo ←
+ * zk + c1·(zk − zo) + c2·dinv·(r − part·zk), zk and zo f32, r and dinv double-single. With `zds` (the
+ * last step) the result goes there in double-single instead, with the partials of rᴴz after as many
+ * others as the step has workgroups (≥ `after`); returns that count, else 0. `flags`: 1 zo not read
+ * (zero), 4 dinv per row. S: the resident state (nothing runs once its flag is set).
+ */
+export function runChebyshevStep32(engine: Engine, part: WebGpuPart, zk: GPUBuffer, zo: GPUBuffer, r: GPUBuffer, dinv: GPUBuffer, S: GPUBuffer, partials: GPUBuffer, c: readonly [Float32Array, Float32Array], flags: number, zds: GPUBuffer | null, after: number): number {
+  const kernel = chebyshev32Kernel(part);
+  if (!kernel || part.kind !== 'dia') throw new Error('internal: the f32 Chebyshev steps need a DIA part of f32 values');
+  const rows = part.rows;
+  const groups = zds ? Math.max(dotGroups(engine, part), after) : Math.ceil(rows / 128);
+  engine.dispatch(kernel, 'f32', groups, { n: rows, m: part.ndiag, k: part.pitch, w: part.cols, alpha: c[0], beta: c[1], flags }, [
+    { binding: 1, buffer: zk },
+    { binding: 3, buffer: part.offsets },
+    { binding: 4, buffer: part.values },
+    { binding: 10, buffer: zo, write: !zds },
+    { binding: 11, buffer: r },
+    { binding: 12, buffer: dinv },
+    { binding: 13, buffer: S },
+    ...(zds ? [{ binding: 9, buffer: partials, write: true }, { binding: 14, buffer: zds, write: true }] : []),
+  ], undefined, zds ? 'last_main' : 'step_main');
+  return zds ? groups : 0;
+}
+
+/** Records the f32 Chebyshev steps' first, z ← c2·dinv·r (wgsl/cheb32.wgsl first_main; dinv per row with flag 4, else not read). */
+export function runChebyshevFirst32(engine: Engine, part: WebGpuPart, r: GPUBuffer, dinv: GPUBuffer, z: GPUBuffer, c2: Float32Array, flags: number): void {
+  const kernel = chebyshev32Kernel(part);
+  if (!kernel || part.kind !== 'dia') throw new Error('internal: the f32 Chebyshev steps need a DIA part of f32 values');
+  engine.dispatch(kernel, 'f32', Math.ceil(part.rows / 128), { n: part.rows, beta: c2, flags }, [
+    { binding: 10, buffer: z, write: true },
+    { binding: 11, buffer: r },
+    { binding: 12, buffer: dinv },
+  ], undefined, 'first_main');
+}
+
 const vectorKernel = (engine: Engine, tpr: number): KernelName => (tpr <= engine.subgroupSize ? 'csr_vector_sg' : 'csr_vector');
 const diaKernel = (part: WebGpuDIAPart): KernelName => (part.int8 ? 'dia_i8' : part.compact ? 'dia_compact' : 'dia');
 
@@ -564,7 +603,11 @@ export function prewarmSpmvDot(engine: Engine, part: WebGpuPart, dt: DType): voi
   const kernel = part.kind === 'dia' ? diaKernel(part) : part.kind;
   engine.prewarm(kernel, dt, {}, 'dot_main');
   // the resident Chebyshev-CG's fused steps (the runtime plans them for f64 DIA)
-  if (chebyshevFusable(part) && dt === 'f64') engine.prewarm(kernel, dt, {}, 'cheb_main');
+  if (chebyshevFusable(part) && dt === 'f64') {
+    engine.prewarm(kernel, dt, {}, 'cheb_main');
+    const k32 = chebyshev32Kernel(part);
+    if (k32) for (const entry of ['first_main', 'step_main', 'last_main']) engine.prewarm(k32, 'f32', {}, entry);
+  }
 }
 
 function csrBindings(p: WebGpuCSRArrays) {
