@@ -417,7 +417,7 @@ async function preconditionedOps(
     const fused = rt.formatFor(h, p) === 'dia';
     return {
       ops,
-      description: `${plan.description} [${resident && cand.method === 'cg' ? `CG and the polynomial resident on the device${fused ? ", each step fused into A's SpMV" : ''}` : P.method}]`,
+      description: `${plan.description} [${resident && cand.method === 'cg' ? `CG and the polynomial resident on the device${fused ? ", each step fused into A's SpMV" : ''}${base.chebyshevStepsInF32?.(poly!) ? ', the steps in f32' : ''}` : P.method}]`,
       dispose: () => {
         if (!handle) P.dispose();
         own?.dispose?.();

@@ -32,7 +32,7 @@ import type { DenseMatrix } from '../formats/dense.js';
 import * as dense from './dense.js';
 import { acquireDevice, noCapabilities, type DeviceOptions, type WebGpuCapabilities } from './device.js';
 import { Engine, REDUCE_GROUPS, reduceGroups, type Binding, type EngineStats, type Params } from './engine.js';
-import { residentCg, residentChebyshevCg, type CgRecorder, type ChebyshevDinv } from './cg.js';
+import { chebyshevStepsInF32, residentCg, residentChebyshevCg, type CgRecorder, type ChebyshevDinv } from './cg.js';
 import { residentBicgstab } from './bicgstab.js';
 import { webgpuTriangular, type WebGpuTriangularOptions } from './trisolve.js';
 import { isPrivateCanonical, type CSRMatrix } from '../formats/csr.js';
@@ -695,6 +695,11 @@ export class WebGpuBackend implements WebGpuOwner {
       dinv = { buffer: dm.values };
     }
     return this.afterPrewarm(() => residentChebyshevCg(poly, (c) => this.scalar(b.dtype, c, 'a Chebyshev coefficient'))(G, A, dinv, b, options));
+  }
+
+  /** Whether cgChebyshevResident runs `poly`'s steps on A in f32 (src/webgpu/cg.ts chebyshevStepsInF32). */
+  chebyshevStepsInF32(A: WebGpuMatrix, poly: ChebyshevPolynomial): boolean {
+    return chebyshevStepsInF32(this.cgRecorder, A, poly.degree);
   }
 
   /** BiCGSTAB that stays on the GPU (src/webgpu/bicgstab.ts), as cgResident. */

@@ -253,8 +253,7 @@ export function residentChebyshevCg(poly: ChebyshevPolynomial, encode: (c: numbe
     const B = G.backend;
     const dt = b.dtype;
     const k = options.checkEvery;
-    // the steps in f32 where A's values are all exactly f32 (wgsl/cheb32.wgsl: CG itself stays double-single)
-    const single = fused && last > 0 && G.fusedChebyshev32(A);
+    const single = chebyshevStepsInF32(G, A, steps.length);
     return residentSolve(G, A, b, options, fused ? 4 : 5, async ({ x, r, work: [z, p, q, res, d], threshold, state: newState, scratch, vectors, blocks }) => {
       // fused: the last step's partials of rᴴz go after as many others (runChebyshevStep), ≤ partialsFor
       const partials = scratch((fused ? 2 : 1) * G.partialsFor(A));
@@ -299,6 +298,11 @@ export function residentChebyshevCg(poly: ChebyshevPolynomial, encode: (c: numbe
       });
     });
   };
+}
+
+/** Whether residentChebyshevCg runs a polynomial of `degree` on A with its steps in f32 (wgsl/cheb32.wgsl: CG itself stays double-single): fused steps over values all exactly f32, degree 2 or more. */
+export function chebyshevStepsInF32(G: Pick<CgRecorder, 'fusedChebyshev' | 'fusedChebyshev32'>, A: WebGpuMatrix, degree: number): boolean {
+  return degree > 1 && G.fusedChebyshev(A) && G.fusedChebyshev32(A);
 }
 
 /** What a resident solver's iterations get from residentSolve(). */
