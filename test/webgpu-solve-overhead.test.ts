@@ -80,6 +80,28 @@ describe('the bind-group cache', () => {
     for (const b of buffers) expect(engine.cachedBindGroups(b)).toBe(0);
   });
 
+  it('dispatches of equal parameters in one batch share a parameter slot, so a repeated dispatch reuses its bind group; other parameters take their own', async () => {
+    const [a, b, c] = [1, 2, 3].map((s) => gpu.vector('f32', values(40, s)));
+    try {
+      const made = gpu.stats.bindGroups;
+      // a→b twice and a→c once with α = 1, then a→b with α = 2: three bind groups (a→b twice is one)
+      gpu.axpy(1, a, b);
+      gpu.axpy(1, a, b);
+      gpu.axpy(1, a, c);
+      gpu.axpy(2, a, b);
+      const [bs, cs] = [await gpu.read(b), await gpu.read(c)];
+      expect(gpu.stats.bindGroups - made).toBe(3);
+      const [av, bv, cv] = [values(40, 1), values(40, 2), values(40, 3)];
+      // each dispatch still ran, in order: b + a + a + 2a, c + a (f32 at every step)
+      let y = Float32Array.from(bv);
+      for (const s of [1, 1, 2]) y = Float32Array.from(y, (t, i) => Math.fround(t + Math.fround(s * av[i])));
+      expect(Array.from(bs)).toEqual(Array.from(y));
+      expect(Array.from(cs)).toEqual(Array.from(cv, (t, i) => Math.fround(t + av[i])));
+    } finally {
+      for (const v of [a, b, c]) v.dispose();
+    }
+  });
+
   it('keeps bindGroupsKept at most, dropping the least recently used', async () => {
     const kept = engine.bindGroupsKept;
     const vs = [1, 2, 3, 4].map((s) => gpu.vector('f32', values(40, s)));
@@ -121,6 +143,16 @@ describe('the bind-group cache', () => {
         }
         expect(made.slice(2), `${preconditioner}: bind groups made by each solve ${made.join(', ')}`).toEqual([0, 0, 0]);
       }
+      // a fresh handle of the same matrix (new buffers for A): its first Chebyshev-CG makes a bind group per
+      // distinct dispatch of an iteration, not one per dispatch of a block (≈ 12 an iteration, blocks of up to 16)
+      const h2 = rt.upload(A);
+      const b = Float64Array.from(values(A.rows, 20));
+      await rt.solve(h2, b, { method: 'cg', preconditioner: 'jacobi', tol: 1e-9 });
+      const before = be.stats.bindGroups;
+      const r = await rt.solve(h2, b, { method: 'cg', preconditioner: 'chebyshev', tol: 1e-9 });
+      expect(r.iterations).toBeGreaterThan(4);
+      expect(be.stats.bindGroups - before, `${r.iterations} iterations`).toBeLessThanOrEqual(40);
+      h2.dispose();
     } finally {
       rt.dispose();
     }
