@@ -39,8 +39,8 @@ export interface DeviceBackend<M extends PathMatrix, V extends PathVector, D ext
   bicgstabResident?(A: M, D: M | null, b: V, options: SolveOptions<V> & { checkEvery: number }): Promise<SolveResult<V>>;
   /** CG preconditioned by a Chebyshev polynomial in D⁻¹A, resident on the device, where the backend has it */
   cgChebyshevResident?(A: M, D: () => M, b: V, options: SolveOptions<V> & { checkEvery: number }, poly: ChebyshevPolynomial): Promise<SolveResult<V>>;
-  /** whether cgChebyshevResident runs the polynomial's steps in f32 (CG itself in the matrix's precision) */
-  chebyshevStepsInF32?(A: M, poly: ChebyshevPolynomial): boolean;
+  /** whether cgChebyshevResident runs the polynomial's steps in f32 at tolerance tol (CG itself in the matrix's precision) */
+  chebyshevStepsInF32?(A: M, poly: ChebyshevPolynomial, tol: number): boolean;
   /** a zero solver work vector from a pool of given-back ones, and giving one back (WebGPU; elsewhere vector() and dispose()) */
   scratchVector?(dtype: DType, length: number): V;
   recycle?(v: V): void;
@@ -260,7 +260,7 @@ export abstract class DevicePath<M extends PathMatrix, V extends PathVector, D e
       cgResident: cgResident ? (b, o) => cgResident(A, J, b, o) : undefined,
       bicgstabResident: bicgstabResident ? (b, o) => bicgstabResident(A, J, b, o) : undefined,
       cgChebyshevResident: cgChebyshevResident ? (b, o, poly) => cgChebyshevResident(A, inverseDiagonalOf, b, o, poly) : undefined,
-      chebyshevStepsInF32: chebyshevStepsInF32 ? (poly) => chebyshevStepsInF32(A, poly) : undefined,
+      chebyshevStepsInF32: chebyshevStepsInF32 ? (poly, tol) => chebyshevStepsInF32(A, poly, tol) : undefined,
       checkEvery: cgResident || bicgstabResident ? RESIDENT_CHECK_EVERY : undefined,
       label: this.label,
       operator: (Mh, o) => resident(B.upload(Mh.astype(dt, ROUND), { fewProducts: o?.fewProducts })),

@@ -179,7 +179,7 @@ export async function solveAfterReads(rt: Runtime, start: SolveStart): Promise<S
     let cand: SolveCandidate = nanFallback ? { ...choice.candidates[c], preconditioner: 'none' } : choice.candidates[c];
     let prepared;
     try {
-      prepared = await preconditionedOps(rt, p, s.h, s.csr, structure, cand, pc);
+      prepared = await preconditionedOps(rt, p, s.h, s.csr, structure, cand, pc, o.tol ?? 1e-8);
     } catch (thrown) {
       const e = cand.preconditioner === 'jacobi' ? jacobiRefusalOfA(thrown, csr, s.e, p) : thrown;
       // a preconditioner 'auto' chose whose setup A refuses — Jacobi of a diagonal whose inverse
@@ -187,7 +187,7 @@ export async function solveAfterReads(rt: Runtime, start: SolveStart): Promise<S
       // rt.solve(A, b) threw the setup's error telling the caller to ask for 'none'
       if (!autoPre || cand.preconditioner === 'none' || !(e instanceof ShapeError || e instanceof UnsupportedError)) throw e;
       cand = { ...cand, preconditioner: 'none' };
-      const none = await preconditionedOps(rt, p, s.h, s.csr, structure, cand, null);
+      const none = await preconditionedOps(rt, p, s.h, s.csr, structure, cand, null, o.tol ?? 1e-8);
       prepared = { ...none, description: `none (${choice.candidates[c].preconditioner} could not be set up: ${e.message})` };
     } finally {
       // the GPU path's host copy of A served the structure and the diagonal: not kept through the solve
@@ -264,7 +264,7 @@ async function wideFallback(
   r: TrueSolveResult,
 ): Promise<TrueSolveResult & { precisionFallback: string }> {
   const w = rt.solveMatrixWide(h, s);
-  const { ops, dispose } = await preconditionedOps(rt, p, w.h, w.csr, structure, cand, null);
+  const { ops, dispose } = await preconditionedOps(rt, p, w.h, w.csr, structure, cand, null, o.tol ?? 1e-8);
   const done = r.iterations;
   const on = o.onIteration;
   let f: TrueSolveResult;
@@ -370,6 +370,7 @@ async function preconditionedOps(
   structure: SolveStructure,
   cand: SolveCandidate,
   handle: PreconditionerHandle | null,
+  tol: number,
 ): Promise<{ ops: SolverOps<PathVector>; description: string; dispose: () => void }> {
   const kind = cand.preconditioner;
   const M = rt.matrixOn(h, p, 'N');
@@ -417,7 +418,7 @@ async function preconditionedOps(
     const fused = rt.formatFor(h, p) === 'dia';
     return {
       ops,
-      description: `${plan.description} [${resident && cand.method === 'cg' ? `CG and the polynomial resident on the device${fused ? ", each step fused into A's SpMV" : ''}${base.chebyshevStepsInF32?.(poly!) ? ', the steps in f32' : ''}` : P.method}]`,
+      description: `${plan.description} [${resident && cand.method === 'cg' ? `CG and the polynomial resident on the device${fused ? ", each step fused into A's SpMV" : ''}${base.chebyshevStepsInF32?.(poly!, tol) ? ', the steps in f32' : ''}` : P.method}]`,
       dispose: () => {
         if (!handle) P.dispose();
         own?.dispose?.();

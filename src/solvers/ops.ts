@@ -122,8 +122,8 @@ export interface SolverOps<V> {
    * on the device as cgResident is (the WebGPU path); the runtime offers it as cgResident for that preconditioner.
    */
   cgChebyshevResident?(b: V, options: SolveOptions<V> & { checkEvery: number }, poly: ChebyshevPolynomial): Promise<SolveResult<V>>;
-  /** whether cgChebyshevResident runs the polynomial's steps in f32 (CG itself in the matrix's precision: WebGPU, A's values exactly f32) */
-  chebyshevStepsInF32?(poly: ChebyshevPolynomial): boolean;
+  /** whether cgChebyshevResident runs the polynomial's steps in f32 at tolerance tol (CG itself in the matrix's precision: WebGPU, A's values exactly f32, tol not too tight) */
+  chebyshevStepsInF32?(poly: ChebyshevPolynomial, tol: number): boolean;
   /** the same for BiCGSTAB (bicgstab() uses it when checkEvery > 1) */
   bicgstabResident?(b: V, options: SolveOptions<V> & { checkEvery: number }): Promise<SolveResult<V>>;
   /** the path's default checkEvery (1 when absent: the host tests every iteration) */

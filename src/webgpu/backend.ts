@@ -697,9 +697,9 @@ export class WebGpuBackend implements WebGpuOwner {
     return this.afterPrewarm(() => residentChebyshevCg(poly, (c) => this.scalar(b.dtype, c, 'a Chebyshev coefficient'))(G, A, dinv, b, options));
   }
 
-  /** Whether cgChebyshevResident runs `poly`'s steps on A in f32 (src/webgpu/cg.ts chebyshevStepsInF32). */
-  chebyshevStepsInF32(A: WebGpuMatrix, poly: ChebyshevPolynomial): boolean {
-    return chebyshevStepsInF32(this.cgRecorder, A, poly.degree);
+  /** Whether cgChebyshevResident runs `poly`'s steps on A in f32 at tolerance `tol` (src/webgpu/cg.ts chebyshevStepsInF32). */
+  chebyshevStepsInF32(A: WebGpuMatrix, poly: ChebyshevPolynomial, tol: number): boolean {
+    return chebyshevStepsInF32(this.cgRecorder, A, poly.degree, tol);
   }
 
   /** BiCGSTAB that stays on the GPU (src/webgpu/bicgstab.ts), as cgResident. */

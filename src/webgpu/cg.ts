@@ -100,6 +100,9 @@ export interface CgRecorder {
  */
 export type ChebyshevDinv = { readonly buffer: GPUBuffer } | { readonly value: number };
 
+/** A resident solve's tolerance where none is given (as src/solvers/cg.ts's). */
+const DEFAULT_TOL = 1e-8;
+
 /** Slots shared by both solvers' state (wgsl/scalars.wgsl). */
 export const FLAG = 7;
 const COUNT = 8;
@@ -253,7 +256,7 @@ export function residentChebyshevCg(poly: ChebyshevPolynomial, encode: (c: numbe
     const B = G.backend;
     const dt = b.dtype;
     const k = options.checkEvery;
-    const single = chebyshevStepsInF32(G, A, steps.length);
+    const single = chebyshevStepsInF32(G, A, steps.length, options.tol ?? DEFAULT_TOL);
     return residentSolve(G, A, b, options, fused ? 4 : 5, async ({ x, r, work: [z, p, q, res, d], threshold, state: newState, scratch, vectors, blocks }) => {
       // fused: the last step's partials of rᴴz go after as many others (runChebyshevStep), ≤ partialsFor
       const partials = scratch((fused ? 2 : 1) * G.partialsFor(A));
@@ -300,9 +303,18 @@ export function residentChebyshevCg(poly: ChebyshevPolynomial, encode: (c: numbe
   };
 }
 
-/** Whether residentChebyshevCg runs a polynomial of `degree` on A with its steps in f32 (wgsl/cheb32.wgsl: CG itself stays double-single): fused steps over values all exactly f32, degree 2 or more. */
-export function chebyshevStepsInF32(G: Pick<CgRecorder, 'fusedChebyshev' | 'fusedChebyshev32'>, A: WebGpuMatrix, degree: number): boolean {
-  return degree > 1 && G.fusedChebyshev(A) && G.fusedChebyshev32(A);
+/**
+ * The tightest tolerance at which the resident Chebyshev-CG takes its steps in f32. Below it an f32
+ * polynomial costs CG iterations — poisson2D(96) on SwiftShader, degree 8: 34 / 37 iterations either way
+ * at 1e-8 / 1e-9, but 45 against 40 at 1e-10 and 49 against 43 at 1e-11 (the steps' r − A·z loses f32
+ * digits as z nears A⁻¹r, and the directions drift from conjugacy) — so there they run in double-single.
+ * rt.solve's default, 1e-8, takes the f32 steps (poisson3D(128): 36 iterations either way).
+ */
+export const F32_STEPS_MIN_TOL = 1e-9;
+
+/** Whether residentChebyshevCg runs a polynomial of `degree` on A with its steps in f32 (wgsl/cheb32.wgsl: CG itself stays double-single): fused steps over values all exactly f32, degree 2 or more, tol at least F32_STEPS_MIN_TOL. */
+export function chebyshevStepsInF32(G: Pick<CgRecorder, 'fusedChebyshev' | 'fusedChebyshev32'>, A: WebGpuMatrix, degree: number, tol: number): boolean {
+  return degree > 1 && tol >= F32_STEPS_MIN_TOL && G.fusedChebyshev(A) && G.fusedChebyshev32(A);
 }
 
 /** What a resident solver's iterations get from residentSolve(). */
@@ -341,7 +353,7 @@ export async function residentSolve(
   iterate: (f: SolveFrame) => Promise<StopReason>,
 ): Promise<SolveResult<WebGpuVector>> {
   const B = G.backend;
-  const { tol = 1e-8, checkEvery: k } = options;
+  const { tol = DEFAULT_TOL, checkEvery: k } = options;
   const n = b.length;
   const maxIter = maxIterOf(options.maxIter, n);
   // from the backend's pool: repeated solves of one size create no buffers (x goes back with SolverOps.release)
