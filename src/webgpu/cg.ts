@@ -257,7 +257,8 @@ export function residentChebyshevCg(poly: ChebyshevPolynomial, encode: (c: numbe
     const dt = b.dtype;
     const k = options.checkEvery;
     const single = chebyshevStepsInF32(G, A, steps.length, options.tol ?? DEFAULT_TOL);
-    return residentSolve(G, A, b, options, fused ? 4 : 5, async ({ x, r, work: [z, p, q, res, d], threshold, state: newState, scratch, vectors, blocks }) => {
+    // in f32 the fused steps' second vector (res) is one of the f32 pair
+    return residentSolve(G, A, b, options, single ? 3 : fused ? 4 : 5, async ({ x, r, work: [z, p, q, res, d], threshold, state: newState, scratch, vectors, blocks }) => {
       // fused: the last step's partials of rᴴz go after as many others (runChebyshevStep), ≤ partialsFor
       const partials = scratch((fused ? 2 : 1) * G.partialsFor(A));
       // fused: z_j in [z, res][(j + 1) % 2] (res is the second vector, z₁ in z), so z_degree is out;
