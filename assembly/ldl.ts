@@ -11,13 +11,14 @@
 //   system whose pattern is the row subtree of k, written into the columns of L (Li, Lx) and D.
 //   Returns −1, or the first step whose pivot is zero or not finite (not positive, or not finite, when
 //   `positive`), among steps k0..k1 (0..n: the whole factorization; a range from k0 > 0 resumes where
-//   the call for the range before it ended, on the same arrays and work). work: 4·(n + 1) + 12·nnz(A) bytes aligned to 8, then 8·n (x), then 12·n (three i32 vectors).
+//   the call for the range before it ended, on the same arrays and work); budget > 0: −2 − k when the
+//   steps before k read `budget` or more of L's entries (a pause: the next call resumes from k). work: 4·(n + 1) + 12·nnz(A) bytes aligned to 8, then 8·n (x), then 12·n (three i32 vectors).
 
 import { ld, st, ldf, stf } from './words';
 
 export function ldl_factor(
   n: i32, Ap: usize, Ai: usize, Ax: usize, pinv: usize, parent: usize,
-  Lp: usize, Li: usize, Lx: usize, D: usize, work: usize, positive: i32, k0: i32, k1: i32,
+  Lp: usize, Li: usize, Lx: usize, D: usize, work: usize, positive: i32, k0: i32, k1: i32, budget: i32,
 ): i32 {
   const nnz = ld(Ap, n);
   // the upper triangle of P·A·Pᵀ by columns: Cx (f64) first, then Cp, Ci
@@ -58,7 +59,10 @@ export function ldl_factor(
       stf(x, j, 0);
     }
   }
+  let done: i64 = 0;
   for (let k = k0; k < k1; k++) {
+    // a range's work spent (budget > 0: L's entries read by the steps so far): a pause before step k
+    if (budget > 0 && done >= <i64>budget) return -2 - k;
     // the row subtree of k, into s[top..n), every column before its ancestors
     const stamp = k + 1;
     let top = n;
@@ -81,6 +85,7 @@ export function ldl_factor(
       const yi = ldf(x, i);
       stf(x, i, 0);
       const e = ld(fill, i);
+      done += <i64>(e - ld(Lp, i) + 1);
       for (let p = ld(Lp, i); p < e; p++) {
         const r = ld(Li, p);
         stf(x, r, ldf(x, r) - ldf(Lx, p) * yi);

@@ -153,8 +153,8 @@ describe('a factorization run in ranges (a signal that never fires) is the one r
       const G = await rt.factor(A, { kind });
       try {
         for (const key of ['kind', 'method', 'ordering', 'fillNnz', 'flops', 'offDiagonalPivots', 'denseColumns'] as const) expect(F.info[key]).toEqual(G.info[key]);
-        // the paused run did pause (more than one range) where the kernel is the sparse one
-        if (F.info.method === 'left-looking' || F.info.method === 'up-looking') expect(yields()).toBeGreaterThan(0);
+        // the paused run did pause (more than one range) where the kernel is the sparse one and the matrix not small
+        if ((F.info.method === 'left-looking' || F.info.method === 'up-looking') && A.rows >= 1000) expect(yields()).toBeGreaterThan(0);
         const b = rhs(A.rows);
         const { x } = await F.solve(b);
         const { x: y } = await G.solve(b);

@@ -110,17 +110,18 @@ function cpuLdlNumeric(B: Kernels): LdlNumericSteps {
       const work = (at + 7) & ~7;
       const p = positive ? 1 : 0;
       let k = -1;
-      if (!paused) k = B.kernels.ldl_factor(n, Ap, Ai, Ax, pv, pa, Lp, Li, Lx, D, work, p, 0, n);
+      if (!paused) k = B.kernels.ldl_factor(n, Ap, Ai, Ax, pv, pa, Lp, Li, Lx, D, work, p, 0, n, 0);
       else {
-        // ranges of steps (scaled toward PIECE_MS a call), a yield after each: the same operations in the same order
-        let steps = 16;
-        for (let k0 = 0; k0 < n && k < 0; ) {
-          const k1 = Math.min(n, k0 + steps);
+        // ranges bounded by the entries of L they read (scaled toward PIECE_MS a call), a yield after
+        // each: the same operations in the same order
+        let budget = 1 << 16;
+        for (let k0 = 0; ; ) {
           const t0 = performance.now();
-          k = B.kernels.ldl_factor(n, Ap, Ai, Ax, pv, pa, Lp, Li, Lx, D, work, p, k0, k1);
-          k0 = k1;
-          if (k >= 0 || k0 >= n) break;
-          steps = nextPiece(steps, performance.now() - t0);
+          k = B.kernels.ldl_factor(n, Ap, Ai, Ax, pv, pa, Lp, Li, Lx, D, work, p, k0, n, budget);
+          if (k > -2) break;
+          k0 = -2 - k;
+          k = -1;
+          budget = Math.min(1 << 30, nextPiece(budget, performance.now() - t0));
           yield;
         }
       }
