@@ -3,20 +3,22 @@
 // so that the factorizations of a process's first calls do not wait for the JavaScript engine to
 // optimize the loops (494_bus: 0.33–0.5 ms a call for its first calls as JavaScript).
 //
-// ldl_factor(n, Ap, Ai, Ax, pinv, parent, Lp, Li, Lx, D, work, positive) — A by columns (both
+// ldl_factor(n, Ap, Ai, Ax, pinv, parent, Lp, Li, Lx, D, work, positive, k0, k1) — A by columns (both
 //   triangles, rows ascending, f64), pinv its ordering (row/column i of A is position pinv[i]), parent
 //   the elimination tree and Lp the column pointers of the unit lower L (from the column counts) in
 //   that order. First the upper triangle of P·A·Pᵀ is gathered by columns (each entry of A from the
 //   triangle that lands above the diagonal), then row k of L is the solution of a sparse triangular
 //   system whose pattern is the row subtree of k, written into the columns of L (Li, Lx) and D.
 //   Returns −1, or the first step whose pivot is zero or not finite (not positive, or not finite, when
-//   `positive`). work: 4·(n + 1) + 12·nnz(A) bytes aligned to 8, then 8·n (x), then 12·n (three i32 vectors).
+//   `positive`), among steps k0..k1 (0..n: the whole factorization; a range from k0 > 0 resumes where
+//   the call for the range before it ended, on the same arrays and work); budget > 0: −2 − k when the
+//   steps before k read `budget` or more of L's entries (a pause: the next call resumes from k). work: 4·(n + 1) + 12·nnz(A) bytes aligned to 8, then 8·n (x), then 12·n (three i32 vectors).
 
 import { ld, st, ldf, stf } from './words';
 
 export function ldl_factor(
   n: i32, Ap: usize, Ai: usize, Ax: usize, pinv: usize, parent: usize,
-  Lp: usize, Li: usize, Lx: usize, D: usize, work: usize, positive: i32,
+  Lp: usize, Li: usize, Lx: usize, D: usize, work: usize, positive: i32, k0: i32, k1: i32, budget: i32,
 ): i32 {
   const nnz = ld(Ap, n);
   // the upper triangle of P·A·Pᵀ by columns: Cx (f64) first, then Cp, Ci
@@ -27,33 +29,40 @@ export function ldl_factor(
   const s = x + (<usize>n << 3);
   const mark = s + (<usize>n << 2);
   const fill = mark + (<usize>n << 2);
-  for (let j = 0; j <= n; j++) st(Cp, j, 0);
-  for (let j = 0; j < n; j++) {
-    const pj = ld(pinv, j);
-    for (let p = ld(Ap, j), e = ld(Ap, j + 1); p < e; p++) if (ld(pinv, ld(Ai, p)) <= pj) st(Cp, pj + 1, ld(Cp, pj + 1) + 1);
-  }
-  for (let j = 0; j < n; j++) st(Cp, j + 1, ld(Cp, j + 1) + ld(Cp, j));
-  // fill[] is each column's cursor while gathering (the columns of A in their order, as the JavaScript did)
-  for (let j = 0; j < n; j++) st(fill, j, ld(Cp, j));
-  for (let j = 0; j < n; j++) {
-    const pj = ld(pinv, j);
-    for (let p = ld(Ap, j), e = ld(Ap, j + 1); p < e; p++) {
-      const pi = ld(pinv, ld(Ai, p));
-      if (pi <= pj) {
-        const q = ld(fill, pj);
-        st(fill, pj, q + 1);
-        st(Ci, q, pi);
-        stf(Cx, q, ldf(Ax, p));
+  // steps k0..k1 (a caller that pauses between ranges keeps the work region between its calls; the
+  // steps and their operations those of one call over 0..n): the gathering and the work's start first
+  if (k0 == 0) {
+    for (let j = 0; j <= n; j++) st(Cp, j, 0);
+    for (let j = 0; j < n; j++) {
+      const pj = ld(pinv, j);
+      for (let p = ld(Ap, j), e = ld(Ap, j + 1); p < e; p++) if (ld(pinv, ld(Ai, p)) <= pj) st(Cp, pj + 1, ld(Cp, pj + 1) + 1);
+    }
+    for (let j = 0; j < n; j++) st(Cp, j + 1, ld(Cp, j + 1) + ld(Cp, j));
+    // fill[] is each column's cursor while gathering (the columns of A in their order, as the JavaScript did)
+    for (let j = 0; j < n; j++) st(fill, j, ld(Cp, j));
+    for (let j = 0; j < n; j++) {
+      const pj = ld(pinv, j);
+      for (let p = ld(Ap, j), e = ld(Ap, j + 1); p < e; p++) {
+        const pi = ld(pinv, ld(Ai, p));
+        if (pi <= pj) {
+          const q = ld(fill, pj);
+          st(fill, pj, q + 1);
+          st(Ci, q, pi);
+          stf(Cx, q, ldf(Ax, p));
+        }
       }
     }
-  }
 
-  for (let j = 0; j < n; j++) {
-    st(fill, j, ld(Lp, j));
-    st(mark, j, 0);
-    stf(x, j, 0);
+    for (let j = 0; j < n; j++) {
+      st(fill, j, ld(Lp, j));
+      st(mark, j, 0);
+      stf(x, j, 0);
+    }
   }
-  for (let k = 0; k < n; k++) {
+  let done: i64 = 0;
+  for (let k = k0; k < k1; k++) {
+    // a range's work spent (budget > 0: L's entries read by the steps so far): a pause before step k
+    if (budget > 0 && done >= <i64>budget) return -2 - k;
     // the row subtree of k, into s[top..n), every column before its ancestors
     const stamp = k + 1;
     let top = n;
@@ -76,6 +85,7 @@ export function ldl_factor(
       const yi = ldf(x, i);
       stf(x, i, 0);
       const e = ld(fill, i);
+      done += <i64>(e - ld(Lp, i) + 1);
       for (let p = ld(Lp, i); p < e; p++) {
         const r = ld(Li, p);
         stf(x, r, ldf(x, r) - ldf(Lx, p) * yi);

@@ -6,7 +6,9 @@
 //   −1 done; −2 L or U is full (desc[29], desc[30]: the entries each needs; the caller moves them to
 //   larger arrays, updates desc and calls again, which resumes where it stopped); −3 a row outside the
 //   dense window's rows met in its columns (a window that is not a diagonal block's tail: the caller's
-//   error); k ≥ 0: no nonzero (finite) pivot left at step k.
+//   error); −4 paused (desc[39] > 0: the sparse steps reached step desc[39], or the dense window is
+//   done; the caller calls again, which resumes there: the steps and their operations those of one
+//   call); k ≥ 0: no nonzero (finite) pivot left at step k.
 //   Sparse steps (0..denseFrom and denseTo..n): column q[k] solved against L so far (x = L \ A(:, q[k]),
 //   its pattern found by a depth-first search of L's graph, pruned as KLU does: the rows already
 //   pivotal in topological order, those not yet pivotal apart), the pivot the largest
@@ -22,7 +24,7 @@
 //   9 x (n·c f64, zero)  10 xi  11 stack  12 pstack  13 mark (zero)  14 Lpend (−1 filled)  15 Li
 //   16 Lx  17 capL  18 Ui  19 Ux  20 capU  21 k  22 lnz  23 unz  24 denseFrom  25 D (m·m·c f64, zero)
 //   26 rows (m)  27 at (n)  28 dpos (m)  29 needL  30 needU  31 denseTo  32 the window is done (0 at first)
-//   38 leaves (n)
+//   38 leaves (n)  39 the step to pause at (0: none; the sparse steps and the window's columns pause there)
 //   33 matchOf (0: none)  34 blockOf  35 Bp  36 Bi  37 Bx — ordering 'btf': A's row r is row matchOf[r] of
 //   B, and only B's diagonal blocks are factorized. The first call writes them into Bp, Bi, Bx (A's
 //   entries of each column whose B row i has blockOf[i] equal to the column's, in A's order, rows
@@ -216,18 +218,23 @@ export function lu_factor(desc: usize, tol: f64): i32 {
   const n = ld(desc, 0);
   const k0 = ld(desc, 24);
   const k1 = ld(desc, 31);
+  // desc[39] > 0: a pause once the sparse steps reach step desc[39] (−4), and after the dense window
+  const stop = ld(desc, 39);
   if (ld(desc, 21) < k0) {
-    const r = sparseSteps(desc, tol, k0);
+    const r = sparseSteps(desc, tol, stop > 0 && stop < k0 ? stop : k0);
     if (r != -1) return r;
+    if (ld(desc, 21) < k0) return -4;
   }
   if (k0 < k1 && ld(desc, 32) == 0) {
     const r = denseSteps(desc, tol);
     if (r != -1) return r;
     st(desc, 32, 1);
+    if (stop > 0 && ld(desc, 21) < n) return -4;
   }
   if (ld(desc, 21) < n) {
-    const r = sparseSteps(desc, tol, n);
+    const r = sparseSteps(desc, tol, stop > 0 && stop < n ? max(stop, ld(desc, 21)) : n);
     if (r != -1) return r;
+    if (ld(desc, 21) < n) return -4;
   }
   const Lp = <usize>ld(desc, 6);
   const Up = <usize>ld(desc, 7);
@@ -434,7 +441,13 @@ function denseSteps(desc: usize, tol: f64): i32 {
       }
       if (t != m) return -3;
     }
+    const stop = ld(desc, 39);
     for (; k < k1; k++) {
+      // a pause asked for (lu_factor's −4): the window's columns resume here, its LU after them
+      if (stop > 0 && k >= stop && k > k0) {
+        save(desc, k, lnz, unz);
+        return -4;
+      }
       if (unz + n > capU) {
         st(desc, 29, 0);
         st(desc, 30, unz + n);

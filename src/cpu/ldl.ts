@@ -1,14 +1,16 @@
-import type { DenseLdlKernel, LdlFactor, LdlKernels, LdlNumeric } from '../solvers/direct/ldl.js';
+import type { DenseLdlKernel, LdlFactor, LdlKernels, LdlNumericSteps } from '../solvers/direct/ldl.js';
+import { finish, nextPiece } from '../solvers/direct/steps.js';
 import { holdSolve, solveOnce, type SolveLayout } from './held-solve.js';
-import { copyF64, Layout, putF64, putI32 } from './memory.js';
+import { copyF64, freeTemporary, Layout, putF64, putI32 } from './memory.js';
 import type { CpuBackend } from './backend.js';
 
 type Kernels = Pick<CpuBackend, 'heap' | 'kernels'>;
 
 /** The LDLᵀ kernels of the CPU path (assembly/ldl.ts), run at once on the calling thread's instance. */
 export function cpuLdlKernels(B: Kernels): LdlKernels {
+  const steps = cpuLdlNumeric(B);
   return {
-    sparse: cpuLdlNumeric(B), dense: cpuDenseLdl(B),
+    sparse: (...a) => finish(steps(...a)), sparseSteps: steps, dense: cpuDenseLdl(B),
     solve: (f, perm, b, x) => solveOnce(B.heap, ldlLayout(B, f, perm), b, x), hold: (f, perm) => holdSolve(B.heap, ldlLayout(B, f, perm)),
   };
 }
@@ -73,8 +75,8 @@ function cpuDenseLdl(B: Kernels): DenseLdlKernel {
  * memory, the kernel runs, and L and D are copied out into the factor's arrays (the region freed and
  * given back to the operation's memory budget).
  */
-function cpuLdlNumeric(B: Kernels): LdlNumeric {
-  return (A, pinv, parent, f, positive) => {
+function cpuLdlNumeric(B: Kernels): LdlNumericSteps {
+  return function* (A, pinv, parent, f, positive, paused = false) {
     const { n, colPtr, rowIdx, values } = A;
     const nnz = colPtr[n];
     const lnz = f.Lp[n];
@@ -82,37 +84,56 @@ function cpuLdlNumeric(B: Kernels): LdlNumeric {
     const i32 = 4 * (n + 1) + 4 * nnz + 8 * n + 4 * (n + 1) + 4 * lnz;
     const f64 = 8 * nnz + 8 * lnz + 8 * n;
     const workBytes = 12 * nnz + 4 * (n + 1) + 8 + 20 * n;
-    return B.heap.temporary(f64 + ((i32 + 7) & ~7) + workBytes, (region) => {
+    const region = B.heap.alloc(f64 + ((i32 + 7) & ~7) + workBytes);
+    try {
       const base = region.ptr;
-      const buf = B.heap.memory.buffer;
       let at = base;
-      const put = <T extends Int32Array | Float64Array>(make: (b: ArrayBufferLike, o: number, l: number) => T, length: number, from?: T): [number, T] => {
-        const p = at;
-        const view = make(buf, p, length);
-        if (from) view.set(from.subarray(0, length) as never);
-        at += view.byteLength;
-        return [p, view];
-      };
-      const f64s = (b: ArrayBufferLike, o: number, l: number) => new Float64Array(b, o, l);
-      const i32s = (b: ArrayBufferLike, o: number, l: number) => new Int32Array(b, o, l);
+      // the region's pieces: byte addresses (views made when copying: a paused run's memory may grow between calls)
+      const put = (bytes: number): number => ((at += bytes), at - bytes);
       // the f64 arrays first (8-byte aligned from the region's start)
-      const [Ax] = put(f64s, nnz, values);
-      const [Lx, LxView] = put(f64s, lnz);
-      const [D, DView] = put(f64s, n);
-      const [Ap] = put(i32s, n + 1, colPtr);
-      const [Ai] = put(i32s, nnz, rowIdx);
-      const [pv] = put(i32s, n, pinv);
-      const [pa] = put(i32s, n, parent);
-      const [Lp] = put(i32s, n + 1, f.Lp);
-      const [Li, LiView] = put(i32s, lnz);
+      const Ax = put(8 * nnz);
+      const Lx = put(8 * lnz);
+      const D = put(8 * n);
+      const Ap = put(4 * (n + 1));
+      const Ai = put(4 * nnz);
+      const pv = put(4 * n);
+      const pa = put(4 * n);
+      const Lp = put(4 * (n + 1));
+      const Li = put(4 * lnz);
+      const h = B.heap;
+      putF64(h, Ax, values.subarray(0, nnz));
+      putI32(h, Ap, colPtr.subarray(0, n + 1));
+      putI32(h, Ai, rowIdx.subarray(0, nnz));
+      putI32(h, pv, pinv);
+      putI32(h, pa, parent);
+      putI32(h, Lp, f.Lp);
       const work = (at + 7) & ~7;
-      const k = B.kernels.ldl_factor(n, Ap, Ai, Ax, pv, pa, Lp, Li, Lx, D, work, positive ? 1 : 0);
+      const p = positive ? 1 : 0;
+      let k = -1;
+      if (!paused) k = B.kernels.ldl_factor(n, Ap, Ai, Ax, pv, pa, Lp, Li, Lx, D, work, p, 0, n, 0);
+      else {
+        // ranges bounded by the entries of L they read (scaled toward PIECE_MS a call), a yield after
+        // each: the same operations in the same order
+        let budget = 1 << 16;
+        for (let k0 = 0; ; ) {
+          const t0 = performance.now();
+          k = B.kernels.ldl_factor(n, Ap, Ai, Ax, pv, pa, Lp, Li, Lx, D, work, p, k0, n, budget);
+          if (k > -2) break;
+          k0 = -2 - k;
+          k = -1;
+          budget = Math.min(1 << 30, nextPiece(budget, performance.now() - t0));
+          yield;
+        }
+      }
       if (k < 0) {
-        f.Li.set(LiView);
-        f.Lx.set(LxView);
-        f.D.set(DView);
+        const { i32: I, f64: F } = h.words;
+        f.Li.set(I.subarray(Li >> 2, (Li >> 2) + lnz));
+        f.Lx.set(F.subarray(Lx >> 3, (Lx >> 3) + lnz));
+        f.D.set(F.subarray(D >> 3, (D >> 3) + n));
       }
       return k;
-    });
+    } finally {
+      freeTemporary(region);
+    }
   };
 }

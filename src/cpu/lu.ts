@@ -1,4 +1,5 @@
-import type { BlockRows, LuFactor, LuKernels, LuNumeric } from '../solvers/direct/lu.js';
+import type { BlockRows, LuFactor, LuKernels, LuNumericSteps } from '../solvers/direct/lu.js';
+import { finish, nextPiece } from '../solvers/direct/steps.js';
 import type { BandLdltNumeric, BandLuNumeric, BandRows } from '../solvers/direct/band-lu.js';
 import type { CpuBackend } from './backend.js';
 import { copyI32, copyF64, freeTemporary, Layout, putF64, putI32, type Region } from './memory.js';
@@ -10,7 +11,8 @@ const DESC_WORDS = 40;
 export function cpuLuKernels(B: Pick<CpuBackend, 'heap' | 'kernels'>): LuKernels {
   // a banded factor with rows (keepBandRows) solves by rows (bandLayout)
   const layout = (f: LuFactor): SolveLayout => (f.rows && !f.blocks ? bandLayout(B, f, f.rows) : luLayout(B, f));
-  return { sparse: sparseLu(B), band: bandLu(B), bandLdlt: bandLdlt(B), solve: (f, b, x) => solveOnce(B.heap, layout(f), b, x), hold: (f) => holdSolve(B.heap, layout(f)) };
+  const steps = sparseLu(B);
+  return { sparse: (...a) => finish(steps(...a)), sparseSteps: steps, band: bandLu(B), bandLdlt: bandLdlt(B), solve: (f, b, x) => solveOnce(B.heap, layout(f), b, x), hold: (f) => holdSolve(B.heap, layout(f)) };
 }
 
 /**
@@ -130,8 +132,8 @@ class Held {
  * the work vectors go into the runtime's memory, L and U into regions that are moved to larger ones
  * when the kernel stops for room (after asking `grow`), and the factor is copied out into JavaScript arrays.
  */
-function sparseLu(B: Pick<CpuBackend, 'heap' | 'kernels'>): LuNumeric {
-  return (n, Ap, Ai, Ax, complex, q, tol, guess, grow, denseFrom = n, denseTo = n, rows) => {
+function sparseLu(B: Pick<CpuBackend, 'heap' | 'kernels'>): LuNumericSteps {
+  return function* (n, Ap, Ai, Ax, complex, q, tol, guess, grow, denseFrom = n, denseTo = n, rows, paused = false) {
     const c = complex ? 2 : 1;
     const nnz = Ap[n];
     const k1 = Math.min(n, Math.max(0, denseTo));
@@ -176,7 +178,7 @@ function sparseLu(B: Pick<CpuBackend, 'heap' | 'kernels'>): LuNumeric {
       }
       const d = P[0] >> 2;
       i32.set([n, c, P[1], P[2], P[3], P[4], P[5], P[6], P[7], P[8], P[9], P[9] + 4 * n, P[9] + 8 * n, P[9] + 12 * n, P[9] + 16 * n,
-        L.ptr, valuesAt(L, capL), capL, U.ptr, valuesAt(U, capU), capU, 0, 0, 0, k0, P[10], P[11], P[12], P[13], 0, 0, k1, 0, b * P[14], b * P[15], b * P[16], b * P[17], b * P[18], P[9] + 20 * n], d);
+        L.ptr, valuesAt(L, capL), capL, U.ptr, valuesAt(U, capU), capU, 0, 0, 0, k0, P[10], P[11], P[12], P[13], 0, 0, k1, 0, b * P[14], b * P[15], b * P[16], b * P[17], b * P[18], P[9] + 20 * n, 0], d);
       const kernel = B.kernels.lu_factor;
       let r: number;
       // moves the first `used` entries of a side to one of `cap` entries
@@ -189,7 +191,19 @@ function sparseLu(B: Pick<CpuBackend, 'heap' | 'kernels'>): LuNumeric {
         held.free(old);
         return nu;
       };
-      while ((r = kernel(P[0], tol)) === -2) {
+      // paused: runs of `steps` steps (grown or shrunk toward PIECE_MS a call), a yield after each
+      let steps = 16;
+      for (;;) {
+        if (paused) i32[d + 39] = Math.min(n, i32[d + 21] + steps);
+        const t0 = paused ? performance.now() : 0;
+        r = kernel(P[0], tol);
+        if (r === -4) {
+          steps = nextPiece(steps, performance.now() - t0);
+          yield;
+          ({ i32, f64 } = h.words);
+          continue;
+        }
+        if (r !== -2) break;
         // read before moving: a move may grow the memory (the views are then made again)
         const [lnz, unz, needL, needU] = [i32[d + 22], i32[d + 23], i32[d + 29], i32[d + 30]];
         if (needL > capL) {

@@ -22,7 +22,7 @@ import { denseStart, denseWindow, reciprocalDiagonal, type HeldSolve, type LuFac
 import type { FactorCost, SymbolicKernels } from './symbolic.js';
 import { Factorization as PublicFactorization } from './factorization.js';
 import { nonFiniteEntry, planFactor, planSteps, squareCsr, firstNonFinite, type FactorPlan } from './plan.js';
-import { finishPausing, timersTurn } from './steps.js';
+import { finish, finishPausing, timersTurn, type Steps } from './steps.js';
 import { supernodalFrontBytes, supernodalSymbolic, type SupernodalFactor, type SupernodalNumeric, type SupernodalSymbolic } from './supernodal.js';
 
 /** The factorizations: 'auto' takes Cholesky for symmetric matrices with a positive diagonal (falling back to LDLᵀ, then LU), LU otherwise. */
@@ -375,7 +375,11 @@ export class Factorization extends PublicFactorization {
       if (typeof r === 'number') throw this.notPositive(r);
       this.sn = r;
       this.ldl = this.lu = null;
-    } else withMemoryBudget(this.budgetMB, () => this.numericInBudget(kind));
+    } else if (signal) {
+      // with a signal the sparse LU and LDLᵀ kernels run as ranges of steps, the event loop given a turn
+      // every SLICE_MS (steps.ts): an abort is seen there, the kernel's memory freed as the steps close
+      await finishPausing(this.numericInBudget(kind, true), signal, (run) => withMemoryBudget(this.budgetMB, run));
+    } else withMemoryBudget(this.budgetMB, () => finish(this.numericInBudget(kind, false)));
     // A's rows for the solve's residual, held beside the factor (kept by a refactor's failure, whose A stays)
     const At = this.At;
     if (!this.heldA && At.colPtr[At.n] >= RESIDUAL_KERNEL_MIN) this.heldA = withMemoryBudget(this.budgetMB, () => this.rowsKernel(At));
@@ -394,7 +398,8 @@ export class Factorization extends PublicFactorization {
     return sym;
   }
 
-  private numericInBudget(kind: 'cholesky' | 'ldlt' | 'lu'): void {
+  /** The sequential numeric phase as steps: they yield only when `paused` (the sparse LU's and LDLᵀ's kernels run as ranges then). */
+  private *numericInBudget(kind: 'cholesky' | 'ldlt' | 'lu', paused: boolean): Steps<void> {
     const { A, a } = this;
     const n = A.n;
     if (kind === 'lu') {
@@ -415,7 +420,9 @@ export class Factorization extends PublicFactorization {
       this.note = sym ? '; A = Aᵀ and every pivot stayed on the diagonal: the band factorized as LDLᵀ' : '';
       const r = sym ?? (a.band
         ? this.luKernels.band(n, A.colPtr, A.rowIdx, A.values, A.complex, a.band, this.tol)
-        : this.luKernels.sparse(n, A.colPtr, A.rowIdx, A.values, A.complex, a.perm, this.tol, guess, grow, from, to, rows));
+        : this.luKernels.sparseSteps
+          ? yield* this.luKernels.sparseSteps(n, A.colPtr, A.rowIdx, A.values, A.complex, a.perm, this.tol, guess, grow, from, to, rows, paused)
+          : this.luKernels.sparse(n, A.colPtr, A.rowIdx, A.values, A.complex, a.perm, this.tol, guess, grow, from, to, rows));
       if (typeof r === 'number') {
         const col = a.perm[r];
         throw new SingularMatrixError(`factor: the matrix is singular: no nonzero pivot left in column ${col} (elimination step ${r} of ${n}, LU with partial pivoting)`, col, r);
@@ -429,7 +436,7 @@ export class Factorization extends PublicFactorization {
       this.ldl = this.sn = null;
     } else {
       reserveMemory(a.cost.bytes, `factor: the ${kind === 'cholesky' ? 'Cholesky' : 'LDLᵀ'} factor (from the symbolic phase)`);
-      const r = a.dense ? denseLdl(n, A.colPtr, A.rowIdx, A.values, kind === 'cholesky', this.ldlKernels.dense) : this.upLooking(kind === 'cholesky');
+      const r = a.dense ? denseLdl(n, A.colPtr, A.rowIdx, A.values, kind === 'cholesky', this.ldlKernels.dense) : yield* this.upLooking(kind === 'cholesky', paused);
       if (typeof r === 'number') {
         const k = r;
         const col = a.perm[k];
@@ -442,12 +449,12 @@ export class Factorization extends PublicFactorization {
   }
 
   /** The up-looking LDLᵀ of the permuted matrix into arrays sized by the symbolic counts: the factor, or the column whose pivot failed. */
-  private upLooking(positive: boolean): LdlFactor | number {
+  private *upLooking(positive: boolean, paused: boolean): Steps<LdlFactor | number> {
     const { A, a } = this;
     const n = A.n;
     const Lp = ldlPointers(a.counts);
     const f: LdlFactor = { Lp, Li: new Int32Array(Lp[n]), Lx: new Float64Array(Lp[n]), D: new Float64Array(n) };
-    const k = this.ldlKernels.sparse(A, a.pinv, a.parent, f, positive);
+    const k = this.ldlKernels.sparseSteps ? yield* this.ldlKernels.sparseSteps(A, a.pinv, a.parent, f, positive, paused) : this.ldlKernels.sparse(A, a.pinv, a.parent, f, positive);
     return k >= 0 ? k : f;
   }
 

@@ -6,6 +6,7 @@
  * No pivoting: the ordering is fixed by the symbolic phase (a zero or, for Cholesky, non-positive
  * pivot stops the factorization at its column).
  */
+import type { Steps } from './steps.js';
 import type { Csc } from './pattern.js';
 import type { HeldSolve } from './lu.js';
 
@@ -34,6 +35,8 @@ export function ldlPointers(counts: Int32Array): Int32Array {
  * zero (not finite), or not positive when `positive`.
  */
 export type LdlNumeric = (A: Csc, pinv: Int32Array, parent: Int32Array, f: LdlFactor, positive: boolean) => number;
+/** LdlNumeric as steps (steps.ts): with `paused`, the kernel runs as ranges of steps and yields between them; the same factor, bit for bit. */
+export type LdlNumericSteps = (A: Csc, pinv: Int32Array, parent: Int32Array, f: LdlFactor, positive: boolean, paused?: boolean) => Steps<number>;
 
 /**
  * x ← A⁻¹·b through a kept factor (assembly/ldl.ts ldl_solve, run by the CPU path's WebAssembly): b
@@ -52,6 +55,8 @@ export type DenseLdlKernel = (n: number, Ap: Int32Array, Ai: Int32Array, Ax: Flo
 /** The LDLᵀ kernels the CPU path gives the solver layer: the up-looking sparse one, the dense one, and the kept factor's solve, once or held (copied once into the path's memory). */
 export interface LdlKernels {
   sparse: LdlNumeric;
+  /** the sparse kernel as steps, where the runtime has it (rt.factor with a signal pauses at them) */
+  sparseSteps?: LdlNumericSteps;
   dense: DenseLdlKernel;
   solve: LdlSolve;
   hold: (f: LdlFactor, perm: Int32Array) => HeldSolve;

@@ -12,6 +12,7 @@
  */
 
 import type { BandLdltNumeric, BandLuNumeric, BandRows } from './band-lu.js';
+import type { Steps } from './steps.js';
 import { div } from '../krylov/complex.js';
 
 /** The factor P·A·Q = L·U: L unit lower (diagonal stored first, = 1), U upper (diagonal last). */
@@ -121,6 +122,11 @@ export type LuNumeric = (
   n: number, Ap: Int32Array, Ai: Int32Array, Ax: Float64Array, complex: boolean, q: Int32Array, tol: number, guess: number, grow: GrowCheck, denseFrom?: number, denseTo?: number, rows?: BlockRows,
 ) => LuFactor | number;
 
+/** LuNumeric as steps (steps.ts): with `paused`, the kernel runs as ranges of steps and yields between them; the same factor, bit for bit. */
+export type LuNumericSteps = (
+  n: number, Ap: Int32Array, Ai: Int32Array, Ax: Float64Array, complex: boolean, q: Int32Array, tol: number, guess: number, grow: GrowCheck, denseFrom?: number, denseTo?: number, rows?: BlockRows, paused?: boolean,
+) => Steps<LuFactor | number>;
+
 /**
  * x ← A⁻¹·b through a kept factor (assembly/lu.ts lu_solve, run by the CPU path's WebAssembly), real or
  * interleaved complex: b scattered by pinv, L·U solved, gathered into x by q (b is not modified).
@@ -146,6 +152,8 @@ export interface HeldSolve {
 /** The LU kernels the runtime gives the solver layer: the sparse one, the banded ones (band-lu.ts), and the kept factor's solve, once or held. */
 export interface LuKernels {
   sparse: LuNumeric;
+  /** the sparse kernel as steps, where the runtime has it (rt.factor with a signal pauses at them) */
+  sparseSteps?: LuNumericSteps;
   band: BandLuNumeric;
   bandLdlt: BandLdltNumeric;
   solve: LuSolve;

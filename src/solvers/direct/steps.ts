@@ -62,3 +62,19 @@ export async function finishPausing<T>(steps: Steps<T>, signal: { aborted: boole
     }
   }
 }
+
+/**
+ * A numeric phase's kernel call between two yields, aimed at (ms): the LU and LDLᵀ kernels run as
+ * ranges of steps when paused (src/cpu/lu.ts, ldl.ts), the range after each call scaled toward it
+ * (finishPausing's SLICE_MS then gathers several such calls between two turns of the event loop).
+ */
+export const PIECE_MS = 1;
+
+/**
+ * The next range's length in steps after `steps` took `ms`: scaled toward PIECE_MS, grown by a quarter
+ * at most (a step's cost can jump fifty-fold where the elimination reaches a separator), at least 1.
+ */
+export function nextPiece(steps: number, ms: number): number {
+  const most = Math.ceil(1.25 * steps);
+  return Math.max(1, Math.min(most, ms > 0 ? Math.floor((steps * PIECE_MS) / ms) : most));
+}
