@@ -70,7 +70,7 @@ describe('an abort during the symbolic phase', () => {
     h.dispose();
   }, 60_000);
 
-  it('an abort timer that fell due while rt.factor started in a timer callback is seen before the numeric phase (LDLᵀ: sequential, runs to its end once begun)', async () => {
+  it('an abort timer that fell due while rt.factor started in a timer callback is seen before the numeric phase', async () => {
     const A = poisson2D(40);
     const before = rt.memoryInUse;
     const why = new Error('stop');
