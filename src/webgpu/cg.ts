@@ -77,7 +77,7 @@ export interface CgRecorder {
   chebyshevStep(A: WebGpuMatrix, zk: WebGpuVector, zo: WebGpuVector, r: WebGpuVector, dinv: GPUBuffer | null, c: readonly [Float32Array, Float32Array], first: boolean, last: boolean, S: GPUBuffer, partials: GPUBuffer, after: number): number;
   /** whether chebyshevStep runs on A */
   fusedChebyshev(A: WebGpuMatrix): boolean;
-  /** whether the fused steps run with the polynomial's vectors in f32 on A (chebyshevFirst32, chebyshevStep32): an f64 DIA of values all exactly f32 */
+  /** whether the fused steps can run with the polynomial's vectors in f32 on A (chebyshevFirst32, chebyshevStep32): an f64 DIA of values all exactly f32 (so fusedChebyshev too) */
   fusedChebyshev32(A: WebGpuMatrix): boolean;
   /** z ← c2·D⁻¹·r into an f32 z (wgsl/cheb32.wgsl first_main; dinv null: D⁻¹ folded into c2) */
   chebyshevFirst32(A: WebGpuMatrix, r: WebGpuVector, dinv: GPUBuffer | null, z: WebGpuVector, c2: Float32Array): void;
@@ -314,8 +314,8 @@ export function residentChebyshevCg(poly: ChebyshevPolynomial, encode: (c: numbe
 export const F32_STEPS_MIN_TOL = 1e-9;
 
 /** Whether residentChebyshevCg runs a polynomial of `degree` on A with its steps in f32 (wgsl/cheb32.wgsl: CG itself stays double-single): fused steps over values all exactly f32, degree 2 or more, tol at least F32_STEPS_MIN_TOL. */
-export function chebyshevStepsInF32(G: Pick<CgRecorder, 'fusedChebyshev' | 'fusedChebyshev32'>, A: WebGpuMatrix, degree: number, tol: number): boolean {
-  return degree > 1 && tol >= F32_STEPS_MIN_TOL && G.fusedChebyshev(A) && G.fusedChebyshev32(A);
+export function chebyshevStepsInF32(G: Pick<CgRecorder, 'fusedChebyshev32'>, A: WebGpuMatrix, degree: number, tol: number): boolean {
+  return degree > 1 && tol >= F32_STEPS_MIN_TOL && G.fusedChebyshev32(A);
 }
 
 /** What a resident solver's iterations get from residentSolve(). */

@@ -420,9 +420,7 @@ export class Factorization extends PublicFactorization {
       this.note = sym ? '; A = Aᵀ and every pivot stayed on the diagonal: the band factorized as LDLᵀ' : '';
       const r = sym ?? (a.band
         ? this.luKernels.band(n, A.colPtr, A.rowIdx, A.values, A.complex, a.band, this.tol)
-        : this.luKernels.sparseSteps
-          ? yield* this.luKernels.sparseSteps(n, A.colPtr, A.rowIdx, A.values, A.complex, a.perm, this.tol, guess, grow, from, to, rows, paused)
-          : this.luKernels.sparse(n, A.colPtr, A.rowIdx, A.values, A.complex, a.perm, this.tol, guess, grow, from, to, rows));
+        : yield* this.luKernels.sparseSteps(n, A.colPtr, A.rowIdx, A.values, A.complex, a.perm, this.tol, guess, grow, from, to, rows, paused));
       if (typeof r === 'number') {
         const col = a.perm[r];
         throw new SingularMatrixError(`factor: the matrix is singular: no nonzero pivot left in column ${col} (elimination step ${r} of ${n}, LU with partial pivoting)`, col, r);
@@ -454,7 +452,7 @@ export class Factorization extends PublicFactorization {
     const n = A.n;
     const Lp = ldlPointers(a.counts);
     const f: LdlFactor = { Lp, Li: new Int32Array(Lp[n]), Lx: new Float64Array(Lp[n]), D: new Float64Array(n) };
-    const k = this.ldlKernels.sparseSteps ? yield* this.ldlKernels.sparseSteps(A, a.pinv, a.parent, f, positive, paused) : this.ldlKernels.sparse(A, a.pinv, a.parent, f, positive);
+    const k = yield* this.ldlKernels.sparseSteps(A, a.pinv, a.parent, f, positive, paused);
     return k >= 0 ? k : f;
   }
 

@@ -55,8 +55,8 @@ export type DenseLdlKernel = (n: number, Ap: Int32Array, Ai: Int32Array, Ax: Flo
 /** The LDLᵀ kernels the CPU path gives the solver layer: the up-looking sparse one, the dense one, and the kept factor's solve, once or held (copied once into the path's memory). */
 export interface LdlKernels {
   sparse: LdlNumeric;
-  /** the sparse kernel as steps, where the runtime has it (rt.factor with a signal pauses at them) */
-  sparseSteps?: LdlNumericSteps;
+  /** the sparse kernel as steps (rt.factor with a signal pauses at them) */
+  sparseSteps: LdlNumericSteps;
   dense: DenseLdlKernel;
   solve: LdlSolve;
   hold: (f: LdlFactor, perm: Int32Array) => HeldSolve;

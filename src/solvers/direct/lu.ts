@@ -152,8 +152,8 @@ export interface HeldSolve {
 /** The LU kernels the runtime gives the solver layer: the sparse one, the banded ones (band-lu.ts), and the kept factor's solve, once or held. */
 export interface LuKernels {
   sparse: LuNumeric;
-  /** the sparse kernel as steps, where the runtime has it (rt.factor with a signal pauses at them) */
-  sparseSteps?: LuNumericSteps;
+  /** the sparse kernel as steps (rt.factor with a signal pauses at them) */
+  sparseSteps: LuNumericSteps;
   band: BandLuNumeric;
   bandLdlt: BandLdltNumeric;
   solve: LuSolve;
