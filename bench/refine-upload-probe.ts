@@ -5,13 +5,15 @@
  * iterations (f32: with its residual replacements), after the last, iterations and replacements.
  *   npx esbuild bench/refine-upload-probe.ts --bundle --platform=node --format=esm --outfile=build/refine-upload-probe.js
  *   node build/refine-upload-probe.js [N]
- * (after `npm run build`, which compiles the wasm kernels).
+ * (after `npm run build`, which compiles the wasm kernels). INLINE=t: createRuntime's inlineThreshold t
+ * (0: every operation pooled) instead of 'auto'; SPIN=µs: its spinUs; STATS=1: what 'auto' measured for
+ * the CG steps and refinement kernels, ms a call inline / pooled and calls each way.
  */
 import { createRuntime } from '../src/runtime/runtime.js';
 import { poisson3D } from '../src/generators/poisson.js';
 import { median } from '../src/metrics.js';
 
-const rt = await createRuntime();
+const rt = await createRuntime({ ...(process.env.INLINE ? { inlineThreshold: Number(process.env.INLINE) } : {}), ...(process.env.SPIN ? { spinUs: Number(process.env.SPIN) } : {}) });
 const A = poisson3D(64);
 const Af = A.astype('f32');
 const b = new Float64Array(A.rows).fill(1);
@@ -38,4 +40,6 @@ for (let k = -1; k < reps; k++) {
 }
 for (const name of ['f64', 'f32']) console.log(name, cols.map((c, j) => `${c} ${median(res[name].map((r) => r[j])).toFixed(1)}`).join('  '));
 console.log(`f64 / f32: ${(median(res.f64.map((r) => r[0])) / median(res.f32.map((r) => r[0]))).toFixed(2)}×`);
-rt.dispose();
+if (process.env.STATS)
+  for (const [k, v] of Object.entries(rt.cpuBackend.dispatchStats ?? {}))
+    if (/^cg|^refine/.test(k) && v.samples[0] + v.samples[1] > 20) console.log(`   ${k} inline ${((v.inline * A.rows) / 1e6).toFixed(3)} pool ${((v.pool * A.rows) / 1e6).toFixed(3)} samples ${v.samples}`);rt.dispose();

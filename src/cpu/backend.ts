@@ -16,7 +16,7 @@ import { lazyModule } from '../lazy-module.js';
 import { nodeBuiltin } from '../node-builtins.js';
 import { DisposedError, UnsupportedError } from '../errors.js';
 import { nextTouchX, type CacheTilesOption } from './tiles.js';
-import { DispatchPolicy, type Dispatch } from './dispatch.js';
+import { DispatchPolicy, POOL_FLOOR, type Dispatch } from './dispatch.js';
 
 /** the tier-up set (src/cpu/tier-up.ts), imported when a pool first starts: off a page's first file */
 const tierUp = lazyModule(() => import('./tier-up.js'), 'the pool\'s tier-up calls');
@@ -64,6 +64,9 @@ const SLICE_MS = 50;
 const CLOCK_EVERY = 16;
 const INLINE: Dispatch = { pooled: false, done: () => {} };
 const POOLED: Dispatch = { pooled: true, done: () => {} };
+const NO_STEP = () => {};
+/** DispatchPolicy's poolCap for steps */
+const STEP_POOL_CAP = 2;
 const PLAIN_PRODUCT: SpmvScalars = { alpha: [1, 0], beta: [0, 0], op: 'N' };
 
 /** The CPU path: AssemblyScript kernels over one WebAssembly memory, on a pool of workers. */
@@ -82,6 +85,12 @@ export class CpuBackend {
   inlineThreshold: number;
   /** the measured choice of SpMV and vector operations ('auto'); null: inlineThreshold decides */
   private policy: DispatchPolicy | null;
+  /** 'auto''s choice for steps (see step): its own kernels' names, pooled samples capped (STEP_POOL_CAP) */
+  private stepPolicy: DispatchPolicy | null = null;
+  /** the way of the step running (see step), null outside one */
+  private stepWay: Dispatch | null = null;
+  /** the key of a step left unmeasured, its workers found asleep: its next step runs pooled (see step) */
+  private stepRepeat: string | null = null;
   timeoutMs = DEFAULT_TIMEOUT_MS;
   /** settles when the operation holding the backend ends (see exclusive) */
   private turn: Promise<void> = Promise.resolve();
@@ -153,12 +162,14 @@ export class CpuBackend {
   /** A fixed threshold for every operation, or 'auto' (see CpuBackendOptions.inlineThreshold). */
   setInlineThreshold(t: number | 'auto'): void {
     this.policy = t === 'auto' ? new DispatchPolicy() : null;
+    this.stepPolicy = t === 'auto' ? new DispatchPolicy(POOL_FLOOR, STEP_POOL_CAP) : null;
     this.inlineThreshold = t === 'auto' ? DEFAULT_INLINE_THRESHOLD : t;
   }
 
   /** What the 'auto' policy has measured so far (null under a fixed threshold). */
   get dispatchStats(): ReturnType<DispatchPolicy['snapshot']> | null {
-    return this.policy?.snapshot() ?? null;
+    // the steps' (see step) named by their keys, which hold spaces: no kernel's name
+    return this.policy ? { ...this.policy.snapshot(), ...this.stepPolicy?.snapshot() } : null;
   }
 
   /** Replaces the pool with one of `threads` threads (workers = threads − 1). Needs shared memory. */
@@ -175,7 +186,7 @@ export class CpuBackend {
     this.closePool();
     this.vectorBounds.clear();
     // measurements of the old pool say nothing about the new one
-    if (this.policy) this.policy = new DispatchPolicy();
+    if (this.policy) [this.policy, this.stepPolicy] = [new DispatchPolicy(), new DispatchPolicy(POOL_FLOOR, STEP_POOL_CAP)];
     if (threads <= 1 || !this.heap.shared) return;
     this.control = this.heap.alloc(CONTROL_BYTES);
     const names = [...this.kernelIndex.keys()];
@@ -373,9 +384,44 @@ export class CpuBackend {
     return out;
   }
 
-  /** Whether an operation of `kernel` costing `cost` goes to the pool: measured ('auto') or by the fixed threshold. */
+  /**
+   * Under 'auto', starts a step (SolverOps.step: a solver iteration's operations): until the function
+   * returned is called, every operation the policy would measure runs the way chosen for the step,
+   * which is measured as one operation named `key` of cost n. The kernels of a CG iteration do not
+   * cost the same alone as together: a pooled call after an inline one finds the workers asleep and
+   * the vectors in the calling thread's cache, so each kernel's pool trial, made between inline calls
+   * of the others, lost (poisson3D(64) on 2 threads: the f64 product 0.69–0.88 ms a pooled trial, 0.47
+   * in a run of pooled steps, 0.67 inline) and the iteration stayed inline. A step already running
+   * (overlapping solves) keeps its way, and the later step is not measured. A pooled step that finds
+   * the workers asleep (idle past spinUs: a solve's first step after its set-up, or after host work
+   * such as a residual replacement, or a trial of the pool between inline steps) pays their wake-up
+   * once for the run of steps that follows, whichever way it goes: it is not measured, and the next
+   * step runs pooled again and is (steps that are always cold — a caller that waits between
+   * iterations — are so measured as they are, every other one).
+   */
+  step(key: string, n: number): () => void {
+    const pool = this.pool;
+    if (!pool || !this.stepPolicy || this.stepWay || n < this.stepPolicy.floor) return NO_STEP;
+    const repeat = this.stepRepeat === key;
+    this.stepRepeat = null;
+    const d = repeat ? this.stepPolicy.pooled(key, n) : this.stepPolicy.choose(key, n);
+    this.stepWay = d.pooled ? POOLED : INLINE;
+    const t0 = performance.now();
+    const skip = d.pooled && !repeat && t0 - pool.endedAt > pool.options.spinUs / 1000;
+    let open = true;
+    return () => {
+      if (!open) return;
+      open = false;
+      this.stepWay = null;
+      if (skip) this.stepRepeat = key;
+      else d.done(performance.now() - t0);
+    };
+  }
+
+  /** Whether an operation of `kernel` costing `cost` goes to the pool: measured ('auto'; a step's way, see step) or by the fixed threshold. */
   private dispatch(kernel: string, cost: number): Dispatch {
     if (!this.pool) return INLINE;
+    if (this.stepWay && this.policy && cost >= this.policy.floor) return this.stepWay;
     if (this.policy) return this.policy.choose(kernel, cost);
     return cost < this.inlineThreshold ? INLINE : POOLED;
   }

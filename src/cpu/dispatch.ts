@@ -85,6 +85,8 @@ interface KernelStats {
   lastWhole: number;
   /** the cost of the call in flight (calls of one policy never overlap: the backend runs one at a time) */
   cost: number;
+  /** see DispatchPolicy's poolCap */
+  poolCap: number;
   /** the two answers, made once per bucket (a call allocates nothing: 0.1–0.4 µs mattered on an 8 µs dot) */
   inlineWay: Dispatch;
   poolWay: Dispatch;
@@ -109,8 +111,9 @@ function exploreInterval(trialMs: number, backoff: number): number {
 
 const INLINE_UNMEASURED: Dispatch = { pooled: false, done: () => {} };
 
-function newStats(): KernelStats {
+function newStats(poolCap: number): KernelStats {
   const s: KernelStats = {
+    poolCap,
     inline: { n: 0, perUnit: 0, first: [] },
     pool: { n: 0, perUnit: 0, first: [] },
     spent: 0,
@@ -128,7 +131,7 @@ function newStats(): KernelStats {
 /** Records a call's measured time on the way it ran (its cost: the bucket's call in flight). */
 function record(stats: KernelStats, pooled: boolean, ms: number): void {
   const way = pooled ? stats.pool : stats.inline;
-  const u = ms / stats.cost;
+  let u = ms / stats.cost;
   if (way.n < LEARN) {
     way.first.push(u);
     way.perUnit = way.first.length === LEARN ? median(way.first) : Math.min(...way.first);
@@ -136,6 +139,7 @@ function record(stats: KernelStats, pooled: boolean, ms: number): void {
     const losses = pooled && way.first.length < LEARN ? way.first.filter((v) => v > LOSS_STOP * stats.inline.perUnit) : [];
     if (losses.length === 2) [way.n, way.perUnit] = [LEARN - 1, Math.min(...losses)];
   } else {
+    if (pooled) u = Math.min(u, stats.poolCap * way.perUnit);
     // a re-measured way that now takes under half its estimate is measured again next call:
     // a lasting change is followed in a few calls, a lucky one is corrected by the next
     const chosen = pooled === poolWins(stats);
@@ -170,16 +174,23 @@ export class DispatchPolicy {
   /** per kernel, per half-octave bucket of cost */
   private readonly stats = new Map<string, KernelStats[]>();
 
-  constructor(readonly floor = POOL_FLOOR) {}
+  /**
+   * `poolCap`: a settled pooled sample counts as at most this many times the pool's estimate (Infinity:
+   * whole, with the stall rules above). CpuBackend.step's policy caps at 2: a step is several pooled
+   * calls, and a process's first solves stall some of them for milliseconds (the engine's compiler
+   * threads on the workers' cores: 2.7–5.3 ms steps among 0.5 ms ones, poisson3D(64) on 2 threads),
+   * which, taken whole, sent whole solves inline at twice the time; a lasting change still moves the
+   * estimate by ALPHA of itself a step.
+   */
+  constructor(
+    readonly floor = POOL_FLOOR,
+    readonly poolCap = Infinity,
+  ) {}
 
   /** Where an operation of `kernel` with `cost` runs, and the hook that records its time. */
   choose(kernel: string, cost: number): Dispatch {
     if (cost < this.floor) return INLINE_UNMEASURED;
-    const bucket = Math.round(2 * Math.log2(cost));
-    let buckets = this.stats.get(kernel);
-    if (!buckets) this.stats.set(kernel, (buckets = []));
-    const s = buckets[bucket] ?? (buckets[bucket] = newStats());
-    s.cost = cost;
+    const s = this.bucket(kernel, cost);
     let pooled: boolean;
     if (s.inline.n < LEARN || s.pool.n < LEARN) pooled = s.inline.n >= LEARN;
     else {
@@ -193,6 +204,23 @@ export class DispatchPolicy {
       }
     }
     return pooled ? s.poolWay : s.inlineWay;
+  }
+
+  /**
+   * The pool's way for `kernel` at `cost`, measured as a pooled call whatever choose() would say:
+   * CpuBackend.step's warm repeat of a pooled step that found the workers asleep (left unmeasured).
+   */
+  pooled(kernel: string, cost: number): Dispatch {
+    return cost < this.floor ? INLINE_UNMEASURED : this.bucket(kernel, cost).poolWay;
+  }
+
+  private bucket(kernel: string, cost: number): KernelStats {
+    const bucket = Math.round(2 * Math.log2(cost));
+    let buckets = this.stats.get(kernel);
+    if (!buckets) this.stats.set(kernel, (buckets = []));
+    const s = buckets[bucket] ?? (buckets[bucket] = newStats(this.poolCap));
+    s.cost = cost;
+    return s;
   }
 
   /** What has been measured: per kernel and cost bucket, µs per 1,000 cost units of each way (for tests and benchmarks). */

@@ -113,6 +113,8 @@ export class WorkerPool {
   private fault: string | null = null;
   private disposed = false;
   private busy = false;
+  /** when the last job ended (performance.now(); -Infinity: none yet): idle workers sleep spinUs after it */
+  endedAt = -Infinity;
   /** whether every worker has started and none has failed since (runSync needs them) */
   private up = false;
   /** bumped whenever the set of workers is replaced, so exits of old workers are ignored */
@@ -172,6 +174,7 @@ export class WorkerPool {
       this.finish(ctl, callerError);
     } finally {
       this.busy = false;
+      this.endedAt = performance.now();
     }
   }
 
@@ -203,6 +206,7 @@ export class WorkerPool {
       return true;
     } finally {
       this.busy = false;
+      this.endedAt = performance.now();
     }
   }
 

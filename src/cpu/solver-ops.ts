@@ -84,6 +84,8 @@ export function cpuSolverOps(
   // vector's write less an iteration against 7 multiplies more a row — poisson3D(64), 150 iterations on
   // 2 threads, process CPU time paired in one process at load 7–14: 0.93–0.98 of storing z
   const scaledZ = uniform !== null && Number.isFinite(uniform) ? uniform : undefined;
+  // cgDeferredX's z = c·r read from r: a uniform Jacobi's c, or 1 without a preconditioner
+  const deferredScale = dinv ? scaledZ : 1;
   return {
     n,
     complex,
@@ -123,15 +125,18 @@ export function cpuSolverOps(
     // then reads neither x nor p. Not in f32: there the update is no lighter for it, and x's read and
     // write slowed the product more (poisson3D(64), 2 threads, load 10–13: the iteration's two calls
     // 0.85 against 0.83 ms, medians of 250)
+    // Without a preconditioner the same kernels with c = 1 (z = 1·r = r, rᵀz = ‖r‖²): the update
+    // reads r and q, not x, r, p and q — the f32 solve's f64 head on poisson3D(64), 2 threads, 0.64
+    // against 0.52 ms a step before (the f64 solve's with its uniform Jacobi)
     cgDeferredX:
-      diaCg && !single && dinv
+      diaCg && !single && (dinv || !precondition)
         ? {
-            product: (beta, z, p, q, x, alpha, r) => (scaledZ === undefined ? diaProduct(beta, z, p, null, q, x, alpha) : diaProduct(beta, r, p, null, q, x, alpha, scaledZ)),
+            product: (beta, z, p, q, x, alpha, r) => (deferredScale === undefined ? diaProduct(beta, z, p, null, q, x, alpha) : diaProduct(beta, r, p, null, q, x, alpha, deferredScale)),
             update: async (alpha, q, r, z) =>
               blas.sumPartials(
                 await B.runReduction(
-                  scaledZ !== undefined ? 'cg_residual_jacobi_scalar_f64' : 'cg_residual_jacobi_f64',
-                  () => (scaledZ !== undefined ? [r.ptr, q.ptr, scaledZ, alpha] : [r.ptr, q.ptr, dinv!.ptr, z.ptr, alpha]),
+                  deferredScale !== undefined ? 'cg_residual_jacobi_scalar_f64' : 'cg_residual_jacobi_f64',
+                  () => (deferredScale !== undefined ? [r.ptr, q.ptr, deferredScale, alpha] : [r.ptr, q.ptr, dinv!.ptr, z.ptr, alpha]),
                   n,
                 ),
               ),
@@ -162,6 +167,8 @@ export function cpuSolverOps(
       !single ? withRefine((R) => R.cpuRefinementF64(B, M, b, x0, range))
       : refinesOnPool(M) ? withRefine((R) => R.cpuRefinement(B, M, b, x0, fused ? { make: (none) => wideOps(B, M, none ? 'none' : preconditioner, host), precondition } : undefined, range))
       : undefined,
+    // one step's way for the whole iteration (CpuBackend.step), per method and kernel family
+    step: (key) => B.step(`${key} ${M.format}${M.params.compact ? ' compact' : ''}${M.params.uniform ? ' uniform' : ''} ${dt}${dinv ? ' jacobi' : ''}`, n),
     release: (v) => v.dispose(),
     dispose: () => dinv?.dispose(),
   };

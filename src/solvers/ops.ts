@@ -56,7 +56,8 @@ export interface SolverOps<V> {
    */
   cgProductDirection?(beta: number, z: V, p: V, q: V): Promise<number>;
   /**
-   * Optional, with cgProductDirection and cgUpdatePrecondition: the same steps with x's update moved
+   * Optional, with cgProductDirection and cgUpdatePrecondition (or without a preconditioner: z is r,
+   * and rᴴz is ‖r‖²): the same steps with x's update moved
    * from the update to the next product call, which reads p anyway — `product` makes x ← x + α·p
    * (α of the previous update, 0: none) before p ← z + β·p, and `update` makes r, z, ‖r‖² and rᴴz
    * without reading x or p. The same values; cg() folds the last α·p into x when it stops. Both take
@@ -128,6 +129,13 @@ export interface SolverOps<V> {
   bicgstabResident?(b: V, options: SolveOptions<V> & { checkEvery: number }): Promise<SolveResult<V>>;
   /** the path's default checkEvery (1 when absent: the host tests every iteration) */
   readonly checkEvery?: number;
+  /**
+   * Optional: where the path chooses each operation's way by measuring it (the CPU pool's 'auto'
+   * dispatch, src/cpu/dispatch.ts), one iteration's operations all run one way, chosen and timed as
+   * one (`key`: the method's step); returns the function that ends the step (idempotent). cg() calls it
+   * around each iteration's product and update.
+   */
+  step?(key: string): () => void;
   /**
    * Optional iterative refinement kept on the path (the WebGPU path, src/webgpu/refine.ts): x and
    * r = b − A·x in the path's f64 (double-single on WebGPU), r recomputed from x after each correction

@@ -81,6 +81,7 @@ export async function cg<V>(
   // ρ of the last step, and the direction handed on (options.keepDirection): not released here
   let rho = 0;
   let kept: V | null = null;
+  let endStep: (() => void) | undefined;
   try {
     // r = b − A·x0
     const start = await startResidual(ops, b, x, r, options.x0);
@@ -112,7 +113,7 @@ export async function cg<V>(
       const fused = pNext !== null || ops.cgDirection !== undefined || ops.cgProductDirection !== undefined;
       // x ← x + α·p made by the next product call (ops.cgDeferredX, with cgProductDirection), not the
       // update: `pending` is that α
-      const deferred = !R && ops.precondition && ops.cgUpdatePrecondition && ops.cgProductDirection ? ops.cgDeferredX : undefined;
+      const deferred = !R && (ops.precondition ? ops.cgUpdatePrecondition : true) && ops.cgProductDirection ? ops.cgDeferredX : undefined;
       let beta = 0;
       rho = ops.precondition ? (await ops.dot(r, z))[0] : rnorm * rnorm;
       const resume = options.resume;
@@ -131,6 +132,8 @@ export async function cg<V>(
           break;
         }
         let pq: number;
+        // the step's operations run one way, measured as one (SolverOps.step): ended after the update
+        endStep = ops.step?.('cg');
         if (deferred) {
           pq = await deferred.product(beta, zr, p, q, x, pending, r);
           pending = 0;
@@ -170,6 +173,7 @@ export async function cg<V>(
           const rn = await ops.nrm2(r);
           rr = rn * rn;
         }
+        endStep?.();
         rnorm = Math.sqrt(rr);
         it++;
         history.push(rnorm / scale);
@@ -249,6 +253,7 @@ export async function cg<V>(
     ops.release(x);
     throw e;
   } finally {
+    endStep?.();
     for (const v of [r, z, p, q, pNext]) if (v && v !== kept) ops.release(v);
   }
 }
