@@ -637,6 +637,41 @@ export function xmy_c128(x: usize, y: usize, z: usize, start: i32, end: i32): vo
   return m;
 }
 
+/**
+ * max |xᵢ| over f64 x[start, end) at `out` and, at `out + 8`, Σ (xᵢ − xᵢ): 0, or NaN where x holds ±Inf
+ * or NaN (pmax, which does not propagate NaN, then needs no care): a refinement's answer's largest
+ * entry on the pool (src/cpu/refine.ts xmax), where the host's read and pass cost 1–3 ms on 262 144 rows.
+ */
+export function amax_f64(x: usize, out: usize, start: i32, end: i32): void {
+  let i = start;
+  let m: f64 = 0;
+  let c: f64 = 0;
+  if (ASC_FEATURE_SIMD) {
+    let m0 = f64x2.splat(0), m1 = f64x2.splat(0), c0 = f64x2.splat(0), c1 = f64x2.splat(0);
+    for (; i + 4 <= end; i += 4) {
+      const px = x + (<usize>i << 3);
+      const v0 = v128.load(px), v1 = v128.load(px, 16);
+      m0 = f64x2.pmax(m0, f64x2.abs(v0));
+      m1 = f64x2.pmax(m1, f64x2.abs(v1));
+      c0 = f64x2.add(c0, f64x2.sub(v0, v0));
+      c1 = f64x2.add(c1, f64x2.sub(v1, v1));
+    }
+    const t = f64x2.pmax(m0, m1);
+    const a = f64x2.extract_lane(t, 0), b = f64x2.extract_lane(t, 1);
+    m = b > a ? b : a;
+    const u = f64x2.add(c0, c1);
+    c = f64x2.extract_lane(u, 0) + f64x2.extract_lane(u, 1);
+  }
+  for (; i < end; i++) {
+    const v = load<f64>(x + (<usize>i << 3));
+    const a = abs(v);
+    m = a > m ? a : m;
+    c += v - v;
+  }
+  store<f64>(out, m);
+  store<f64>(out, c, 8);
+}
+
 // ---------------------------------------------------------------- dot
 // Real: out[0] = Σ x_i·y_i (one f64; f32 inputs accumulate in f64 — exact products, f64 sums).
 // An empty range writes 0. NaN anywhere in x or y gives NaN.

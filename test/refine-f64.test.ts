@@ -21,8 +21,11 @@ const backends = new Map<number, CpuBackend>();
 beforeAll(async () => {
   for (const t of THREADS) backends.set(t, await CpuBackend.create({ threads: t, inlineThreshold: 0 }));
 });
+// the plain build (no SIMD), made by the test that uses it
+let plain: CpuBackend | undefined;
 afterAll(() => {
   for (const b of backends.values()) b.dispose();
+  plain?.dispose();
 });
 
 function random(n: number, seed: number, scale = 1): Float64Array {
@@ -108,6 +111,55 @@ describe('cpuRefinementF64', () => {
             }
             M.dispose();
           }
+        }
+      }
+    });
+  }
+});
+
+describe('the refinements\' xmax (assembly/blas1.ts amax_f64): max |xᵢ| on the pool', () => {
+  for (const threads of [...THREADS, 'plain'] as const) {
+    it(`max |xᵢ| of x as it stands, exactly; NaN where x holds ±Inf or NaN; none for c128; ${threads === 'plain' ? '2 threads, the plain build' : `${threads} thread(s)`}`, async () => {
+      const B = threads === 'plain' ? (plain ??= await CpuBackend.create({ threads: 2, simd: false, inlineThreshold: 0 })) : backends.get(threads)!;
+      for (const n of SIZES) {
+        const A = banded(n, 'f64', n + 5);
+        const M = B.upload(DIAMatrix.fromCSR(A));
+        const b = random(n, 23);
+        try {
+          const cases: Float64Array[] = [random(n, 29, 1e3), random(n, 31).map((v, i) => (i === n - 1 ? -7e5 : v))];
+          if (n > 0) {
+            for (const bad of [NaN, Infinity, -Infinity]) {
+              const x = random(n, 37);
+              x[(n * 5) >> 3] = bad;
+              cases.push(x);
+            }
+          }
+          for (const x0 of [undefined, ...cases]) {
+            const R = await cpuRefinementF64(B, M, b, x0);
+            try {
+              const want = x0 === undefined ? 0 : x0.some((v) => !Number.isFinite(v)) ? NaN : x0.reduce((m, v) => Math.max(m, Math.abs(v)), 0);
+              expect(await R.xmax!(), `n ${n}`).toBe(want);
+              // after a correction: the new x's
+              if (x0 === undefined && n > 0) {
+                const d = random(n, 41, 5);
+                const dv = B.vector('f64', n);
+                dv.view().set(d);
+                await R.correct(dv);
+                dv.dispose();
+                expect(await R.xmax!()).toBe(d.reduce((m, v) => Math.max(m, Math.abs(v)), 0));
+              }
+            } finally {
+              R.dispose();
+            }
+          }
+          const C = banded(n, 'c128', n + 5);
+          const MC = B.upload(C);
+          const RC = await cpuRefinementF64(B, MC, random(2 * n, 43), undefined);
+          expect(RC.xmax).toBeUndefined();
+          RC.dispose();
+          MC.dispose();
+        } finally {
+          M.dispose();
         }
       }
     });

@@ -108,7 +108,7 @@ export async function cpuRefinement(B: CpuBackend, M: CpuMatrix, b: Float64Array
   // next ← x + d in f64 (the kernel's check sum NaN where d holds Inf or NaN)
   const add = async (x: CpuVector, d: CpuVector, next: CpuVector) =>
     !Number.isNaN(sumPartials(await B.runReduction('refine_add_f32', () => [x.ptr, d.ptr, next.ptr], n))[0]);
-  const pool = poolRefinement(Number.isFinite(bnorm) ? bnorm : NaN, rnorm, rhs, x, next, vectors(), residual, add);
+  const pool = poolRefinement(B, Number.isFinite(bnorm) ? bnorm : NaN, rnorm, rhs, x, next, vectors(), residual, add, true);
   const R = {
     ...pool,
     rhs: () => {
@@ -160,6 +160,7 @@ export async function cpuRefinement(B: CpuBackend, M: CpuMatrix, b: Float64Array
  * are finite: x stays the last finite iterate, rhs its residual.
  */
 function poolRefinement(
+  B: CpuBackend,
   bnorm: number,
   rnorm: number,
   rhs: CpuVector,
@@ -168,7 +169,18 @@ function poolRefinement(
   vectors: CpuVector[],
   residual: (v: CpuVector) => Promise<number>,
   add: (x: CpuVector, d: CpuVector, next: CpuVector) => Promise<boolean>,
+  real: boolean,
 ): PathRefinement<CpuVector> & { take(make: (next: CpuVector) => Promise<boolean>): Promise<number>; answer(): CpuVector } {
+  // max |xᵢ| of the chunks' partials (assembly/blas1.ts amax_f64), NaN where a chunk met ±Inf or NaN
+  const xmax = async () => {
+    const parts = await B.runReduction('amax_f64', () => [x.ptr], x.length);
+    let m = 0;
+    for (let c = 0; c < parts.length; c += 2) {
+      if (Number.isNaN(parts[c + 1])) return NaN;
+      m = Math.max(m, parts[c]);
+    }
+    return m;
+  };
   // next ← make(next) and r ← b − A·next, kept (x ↔ next) when both are finite; returns ‖r‖ or NaN
   const take = async (make: (next: CpuVector) => Promise<boolean>) => {
     if (!(await make(next))) return NaN;
@@ -191,6 +203,7 @@ function poolRefinement(
     take,
     answer: () => x,
     read: async () => new Float64Array(x.view() as Float64Array),
+    xmax: real ? xmax : undefined,
     dispose: () => {
       for (const v of vectors) v.dispose();
     },
@@ -249,5 +262,5 @@ export async function cpuRefinementF64(B: CpuBackend, M: CpuMatrix, b: Float64Ar
     await axpy(B, [1, 0], d, next);
     return true;
   };
-  return poolRefinement(bnorm, rnorm, rhs, x, next, vectors(), residual, add);
+  return poolRefinement(B, bnorm, rnorm, rhs, x, next, vectors(), residual, add, M.dtype === 'f64');
 }

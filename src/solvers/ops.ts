@@ -262,6 +262,13 @@ export interface PathRefinement<V> {
    * (poisson3D(128) on the H100 machine: ≈ 8 ms of a 97 ms solve). Absent: the host computes ‖x‖.
    */
   xnorm?(): Promise<number>;
+  /**
+   * Optional: max |xᵢ| of a real x, computed on the path (NaN where x holds ±Inf or NaN): the
+   * certificate's first bound needs it (solve.ts rowSumResidualBound), and the host's read of x and
+   * pass over it cost more (the CPU pool: 1–3 ms of an f32 + refinement solve of poisson3D(64) at the
+   * head's end, on 2 cores).
+   */
+  xmax?(): Promise<number>;
   /** gives its vectors back */
   dispose(): void;
   /**

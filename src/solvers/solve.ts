@@ -479,13 +479,19 @@ function looseOf(A: CSRMatrix, c: number, maxRow: number, maxAbs: number, maxRow
  * ‖b‖), far above it where x or A spans many orders of magnitude: there certified() looks closer.
  */
 export function rowSumResidualBound(A: CSRMatrix, x: Float64Array, bnorm: number, largest?: (x: Float64Array) => number): number {
-  const n = looseNormsOf(A);
   const c = A.dtype === 'c64' || A.dtype === 'c128' ? 2 : 1;
   let xmax = 0;
   // (`largest`: max |xⱼ| of a real x, or a bound of it, where it is known: src/largest-component.ts)
   if (c === 1 && largest) xmax = largest(x);
   else if (c === 1) for (let i = 0; i < x.length; i++) xmax = Math.max(xmax, Math.abs(x[i]));
   else for (let i = 0; i < x.length; i += 2) xmax = Math.max(xmax, Math.abs(x[i]) + Math.abs(x[i + 1]));
+  return rowSumBound(A, xmax, bnorm);
+}
+
+/** rowSumResidualBound from `xmax`, max |xⱼ| (|re| + |im| for complex) or a bound of it, where x itself is not at hand (PathRefinement.xmax). */
+export function rowSumBound(A: CSRMatrix, xmax: number, bnorm: number): number {
+  const n = looseNormsOf(A);
+  const c = A.dtype === 'c64' || A.dtype === 'c128' ? 2 : 1;
   const root = Math.sqrt(A.rows);
   return 1.01 * c * (c * n.maxRow + 2) * (2 ** -53 * (c * bnorm + root * n.maxRowSum * xmax) + root * 2 ** -1074);
 }

@@ -11,14 +11,14 @@ export interface HostIO<V> {
 import type { CSRMatrix } from '../formats/csr.js';
 import { accurateResidualNorm, hostNorm, hostResidual, hostResidualNorm, RHS_RANGE, rhsExponentOf, scaleBy } from '../host-spmv.js';
 import { InputRangeError, SimdglError } from '../errors.js';
-import { largestComponent } from '../largest-component.js';
+import { largestComponent, noteLargestComponent } from '../largest-component.js';
 import type { ValueArray } from '../dtype.js';
 import { bicgstab } from './krylov/bicgstab.js';
 import { cg, stalled as stalledAt, type CgDirection, type ResidualReplacement } from './krylov/cg.js';
 import { gmres, type GmresOptions } from './krylov/gmres.js';
 import { minres } from './krylov/minres.js';
 import { maxIterOf, type PathRefinement, type SolveResult, type SolverOps, type StopReason } from './ops.js';
-import { directResidualBound, f64ResidualBound, flushedWithin, residualRounding, rowSumResidualBound, type KrylovMethod, type SolveMethod } from './solve.js';
+import { directResidualBound, f64ResidualBound, flushedWithin, residualRounding, rowSumBound, rowSumResidualBound, type KrylovMethod, type SolveMethod } from './solve.js';
 
 /** The iterative methods by name. */
 export const KRYLOV: Record<SolveMethod, KrylovMethod<unknown>> = { cg, bicgstab, gmres, minres };
@@ -688,7 +688,10 @@ async function reliableCg<V>(
       // rounding is not the true one: that answer keeps its 'maxIter'.)
       if (reason === 'maxIter' && R.roundoff === 0 && rnorm <= target) reason = 'converged';
     }
-    [x, xnorm] = await Promise.all([R.read(), R.xnorm?.()]);
+    let xmax: number | undefined;
+    [x, xnorm, xmax] = await Promise.all([R.read(), R.xnorm?.(), R.xmax?.()]);
+    // the answer's largest entry from the path: its finiteness test and certificate read no pass over x
+    if (xmax !== undefined) noteLargestComponent(x, xmax);
   } finally {
     R.dispose();
   }
@@ -715,7 +718,9 @@ async function reliableCg<V>(
  */
 async function certifiedAim<V>(A: CSRMatrix, R: PathRefinement<V>, tol: number, target: number): Promise<number> {
   if ((R.underflow ?? 0) > 0 || tol < CERTIFY_BELOW_TOL) return target;
-  const aim = target * (1 - 2 ** -20) - 2 * rowSumResidualBound(A, await R.read(), R.bnorm);
+  // max |xⱼ| on the path where it can (R.xmax: no read of x), else from a read
+  const xmax = R.xmax ? await R.xmax() : largestComponent(await R.read());
+  const aim = target * (1 - 2 ** -20) - 2 * rowSumBound(A, xmax, R.bnorm);
   // a bound this large certifies nothing at this tol: the target, and certified()'s own checks
   return aim > 0.5 * target ? aim : target;
 }
