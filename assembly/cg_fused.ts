@@ -278,7 +278,8 @@ export function cg_update_jacobi_scalar_f32(x: usize, r: usize, p: usize, q: usi
   return f64x2.add(lo, hi);
 }
 
-export function cg_dia_f32(offsets: usize, ndiag: i32, data: usize, pitch: i32, n: i32, z: usize, po: usize, pn: usize, q: usize, beta: f64, out: usize, start: i32, end: i32): void {
+// @ts-ignore: decorator
+@inline function cgDiaF32(offsets: usize, ndiag: i32, data: usize, pitch: i32, n: i32, z: usize, po: usize, pn: usize, q: usize, masks: usize, table: usize, beta: f64, out: usize, start: i32, end: i32, uniform: bool): void {
   const bt = <f32>beta;
   // this chunk's rows of pn
   let i = start;
@@ -294,8 +295,11 @@ export function cg_dia_f32(offsets: usize, ndiag: i32, data: usize, pitch: i32, 
     store<f32>(pn + o, load<f32>(z + o) + bt * load<f32>(po + o));
   }
   let s: f64 = 0;
-  // rows [lo, hi): every diagonal's column in [0, n) (offsets ascending)
-  const lo = min(end, max(start, ndiag > 0 ? -load<i32>(offsets) : 0));
+  // rows [lo, hi): every diagonal's column in [0, n) (offsets ascending) — with `uniform`, from a
+  // multiple of 16, so that each block of rows is one of `masks`'s (the rows before as scalar rows: the
+  // same q, pnᵀq summed in another order where that moved them)
+  const lo0 = min(end, max(start, ndiag > 0 ? -load<i32>(offsets) : 0));
+  const lo = uniform ? min(end, (lo0 + 15) & ~15) : lo0;
   const hi = max(lo, min(end, ndiag > 0 ? n - load<i32>(offsets + (<usize>(ndiag - 1) << 2)) : n));
   i = start;
   for (; i < lo; i++) s += cgDiaRow(offsets, ndiag, data, pitch, n, z, po, pn, q, bt, i, start, end);
@@ -311,14 +315,19 @@ export function cg_dia_f32(offsets: usize, ndiag: i32, data: usize, pitch: i32, 
       const o = <usize>i << 2;
       if (i >= inLo && i <= inHi) {
         // every diagonal's columns in this chunk: pn alone, as assembly/spmv_dia.ts's interior blocks
+        // (uniform: diagonal d's 16 rows read from the table's 16 copies of its constant where the
+        // block's mask has bit d — the same bits, L1's, not A's slots; no branch)
         const pi = pn + o;
         let dp = data + o;
-        for (let op = offsets, oe = offsets + (<usize>ndiag << 2); op < oe; op += 4, dp += dstep) {
+        const mk: u32 = uniform ? <u32>load<u8>(masks + (<usize>i >> 4)) : 0;
+        let tp = table;
+        for (let op = offsets, oe = offsets + (<usize>ndiag << 2), d: u32 = 0; op < oe; op += 4, dp += dstep, tp += 64, d++) {
           const pj = pi + (<usize>load<i32>(op) << 2);
-          a0 = f32x4.add(a0, f32x4.mul(v128.load(dp), v128.load(pj)));
-          a1 = f32x4.add(a1, f32x4.mul(v128.load(dp, 16), v128.load(pj, 16)));
-          a2 = f32x4.add(a2, f32x4.mul(v128.load(dp, 32), v128.load(pj, 32)));
-          a3 = f32x4.add(a3, f32x4.mul(v128.load(dp, 48), v128.load(pj, 48)));
+          const ap = uniform && (mk >> d) & 1 ? tp : dp;
+          a0 = f32x4.add(a0, f32x4.mul(v128.load(ap), v128.load(pj)));
+          a1 = f32x4.add(a1, f32x4.mul(v128.load(ap, 16), v128.load(pj, 16)));
+          a2 = f32x4.add(a2, f32x4.mul(v128.load(ap, 32), v128.load(pj, 32)));
+          a3 = f32x4.add(a3, f32x4.mul(v128.load(ap, 48), v128.load(pj, 48)));
         }
       } else for (let d = 0; d < ndiag; d++) {
         const j = i + load<i32>(offsets + (<usize>d << 2));
@@ -350,20 +359,46 @@ export function cg_dia_f32(offsets: usize, ndiag: i32, data: usize, pitch: i32, 
   store<f64>(out, s);
 }
 
-// The 4-row groups [start, end) of an f32 DIA matrix in which every diagonal d holds consts[d] (its
-// bits, an i32 each) in each of the 4 rows: flags[g] = 1, else 0 — the flags the f64 CG product kernels
-// read uniform groups by (…_f64f32u), for an f32 matrix's f64 head (src/cpu/refine.ts wideView), as
-// src/cpu/spmv-plan.ts compactUniform flags a compact f64 copy's while it copies.
-export function dia_uniform_groups_f32(ndiag: i32, data: usize, pitch: i32, consts: usize, flags: usize, start: i32, end: i32): void {
-  for (let g = start; g < end; g++) {
-    let u = true;
-    for (let d = 0; d < ndiag && u; d++) {
-      const p = data + ((<usize>d * <usize>pitch + (<usize>g << 2)) << 2);
-      const c = load<i32>(consts + (<usize>d << 2));
-      if (ASC_FEATURE_SIMD) u = i32x4.all_true(i32x4.eq(v128.load(p), i32x4.splat(c)));
-      else u = load<i32>(p) == c && load<i32>(p, 4) == c && load<i32>(p, 8) == c && load<i32>(p, 12) == c;
+export function cg_dia_f32(offsets: usize, ndiag: i32, data: usize, pitch: i32, n: i32, z: usize, po: usize, pn: usize, q: usize, beta: f64, out: usize, start: i32, end: i32): void {
+  cgDiaF32(offsets, ndiag, data, pitch, n, z, po, pn, q, 0, 0, beta, out, start, end, false);
+}
+
+// cg_dia_f32 where `masks` (dia_uniform_blocks_f32's: a byte per 16-row block, bit d set where diagonal
+// d holds its constant in all 16 rows; ndiag ≤ 8) and `table` (each diagonal's constant 16 times, 64
+// bytes a diagonal) say which of A's slots need not be read: a stencil's — poisson3D(64)'s ±1
+// diagonals hold a grid line's zeros in half its blocks, its others in ≈ 3 % — so the step reads ≈ 16 %
+// of A's 7.3 MB instead of all of it. The same pn and q, bit for bit.
+export function cg_dia_f32u(offsets: usize, ndiag: i32, data: usize, pitch: i32, n: i32, z: usize, po: usize, pn: usize, q: usize, masks: usize, table: usize, beta: f64, out: usize, start: i32, end: i32): void {
+  cgDiaF32(offsets, ndiag, data, pitch, n, z, po, pn, q, masks, table, beta, out, start, end, true);
+}
+
+// The uniform parts of an n-row f32 DIA matrix, over its 16-row blocks [start, end) (the last one
+// partial): flags[g] = 1 where every diagonal d holds the bits of consts[d] (an i32 each) in the 4 rows
+// of group g (g < n/4), else 0 — the flags the f64 CG product kernels read uniform groups by
+// (…_f64f32u), for an f32 matrix's f64 head (src/cpu/refine.ts wideView), as src/cpu/spmv-plan.ts
+// compactUniform flags a compact f64 copy's while it copies — and, where `masks` is not 0 (ndiag ≤ 8),
+// masks[b] bit d set where diagonal d holds it in all 16 rows of block b (a whole block), cg_dia_f32u's.
+export function dia_uniform_f32(ndiag: i32, data: usize, pitch: i32, n: i32, consts: usize, flags: usize, masks: usize, start: i32, end: i32): void {
+  const groups = n >> 2;
+  for (let b = start; b < end; b++) {
+    // the diagonals (of the first 8) uniform in every group of the block so far: none for a partial block
+    let m: u32 = (b << 4) + 16 <= n ? 0xff : 0;
+    for (let g = b << 2, ge = min(groups, (b << 2) + 4); g < ge; g++) {
+      let all = true;
+      let e: u32 = 0;
+      for (let d = 0; d < ndiag; d++) {
+        const p = data + ((<usize>d * <usize>pitch + (<usize>g << 2)) << 2);
+        const c = load<i32>(consts + (<usize>d << 2));
+        let u: bool;
+        if (ASC_FEATURE_SIMD) u = i32x4.all_true(i32x4.eq(v128.load(p), i32x4.splat(c)));
+        else u = load<i32>(p) == c && load<i32>(p, 4) == c && load<i32>(p, 8) == c && load<i32>(p, 12) == c;
+        all = all && u;
+        if (u && d < 8) e |= <u32>1 << <u32>d;
+      }
+      store<u8>(flags + <usize>g, all ? 1 : 0);
+      m &= e;
     }
-    store<u8>(flags + <usize>g, u ? 1 : 0);
+    if (masks) store<u8>(masks + <usize>b, <u8>m);
   }
 }
 

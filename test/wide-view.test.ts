@@ -1,9 +1,13 @@
 /**
  * The f64 view of an f32 DIA matrix that f32 CG's head runs over (src/cpu/refine.ts wideView): its
- * uniform 4-row groups, flagged by the pool (dia_uniform_groups_f32), are compactUniform's for the same
+ * uniform 4-row groups, flagged by the pool (dia_uniform_f32), are compactUniform's for the same
  * values in f64 (uploadMatrix's flags of a compact f64 copy, tested against their definition in
  * test/dia-compact) — flags, consts, ±0 told apart, none at most half uniform or with a NaN constant —
- * on 1–3 threads and the plain build; disposing the view frees its flags and leaves A usable.
+ * on 1–3 threads and the plain build; disposing the view frees its flags and leaves A usable. Made in
+ * the same pass (dia_uniform_f32), the 16-row blocks' masks of the diagonals that hold their constant
+ * in every row, against their definition here; and the f32 CG step over the view's masked A
+ * (cg_dia_f32u: those rows from the table of constants) against the step over A's slots (cg_dia_f32),
+ * pn and q bit for bit, and q against an f64 product written here.
  */
 import { describe, expect, it } from 'vitest';
 import { wideView } from '../src/cpu/refine.js';
@@ -13,6 +17,10 @@ import { DIAMatrix } from '../src/formats/dia.js';
 import { poisson2D, poisson3D } from '../src/generators/poisson.js';
 import { bandedMatrix } from './banded.js';
 import { cpuBackends, key, SETUPS } from './cpu-setups.js';
+import { cpuSolverOps } from '../src/cpu/solver-ops.js';
+import { Prng } from '../src/generators/prng.js';
+import { matvec } from './solve-reference.js';
+import { kernelsOf } from './kernels-of.js';
 
 const backends = cpuBackends();
 
@@ -59,6 +67,23 @@ describe('wideView: the uniform groups of an f32 DIA matrix for the f64 head', (
             expect(Array.from(view.matrix.regions.consts.view('f64', u.consts.length)), name).toEqual(Array.from(u.consts));
           }
           if (name === 'stored zeros, one −0') expect(Array.from(view.matrix.regions.uni.view('u8', 52).subarray(49, 52))).toEqual([1, 0, 1]);
+          // the masks: bit d of block b where diagonal d's 16 slots all hold the bits of its constant
+          expect(view.single !== undefined, name).toBe(u !== null);
+          if (u && view.single) {
+            const bits = new Int32Array(Float32Array.from(u.consts).buffer);
+            const slots = new Int32Array(Float32Array.from(D.data).buffer);
+            const want = Array.from({ length: D.rows >> 4 }, (_, b) => {
+              let m = 0;
+              for (let d = 0; d < D.offsets.length; d++) {
+                let all = true;
+                for (let k = 0; k < 16; k++) all &&= slots[d * D.pitch + 16 * b + k] === bits[d];
+                if (all) m |= 1 << d;
+              }
+              return m;
+            });
+            expect(Array.from(view.single.regions.masks.view('u8', want.length)), name).toEqual(want);
+            expect(Array.from(view.single.regions.table.view('f32', 16 * D.offsets.length)), name).toEqual(Array.from({ length: 16 * D.offsets.length }, (_, k) => Math.fround(u.consts[k >> 4])));
+          }
         } finally {
           view.dispose();
         }
@@ -66,6 +91,64 @@ describe('wideView: the uniform groups of an f32 DIA matrix for the f64 head', (
         expect(Array.from(M.regions.data.view('f32', D.data.length)), name).toEqual(Array.from(before));
         expect(M.disposed).toBe(false);
         M.dispose();
+      }
+    });
+  }
+  for (const s of SETUPS) {
+    it(`the f32 step over the masked view (cg_dia_f32u): pn and q bit for bit cg_dia_f32's over A's slots, pnᵀq to f64 rounding, q within f32 sums of the f64 product; ${key(s)}`, async () => {
+      const B = backends.get(key(s))!;
+      const g = new Prng(5);
+      const cases: [string, CSRMatrix][] = [
+        // grid lines of 32 rows: whole-uniform blocks, and a line's first and last block with a ±1 diagonal not
+        ['poisson3D(32)', poisson3D(32).astype('f32')],
+        ['poisson3D(17): rows not a multiple of 4 or 16', poisson3D(17).astype('f32')],
+        ['perturbed', perturbed(40, [85, 86, 300, 1203, 1559], -0.5)],
+        ['poisson2D(41)', poisson2D(41).astype('f32')],
+      ];
+      for (const [name, A] of cases) {
+        const M = B.upload(DIAMatrix.fromCSR(A));
+        const view = await wideView(B, M);
+        expect(view.single, name).toBeDefined();
+        const slots = cpuSolverOps(B, M, 'none');
+        const masked = cpuSolverOps(B, view.single!, 'none');
+        const n = A.rows;
+        const z0 = Float32Array.from({ length: n }, () => g.next() * 2 - 1);
+        const po0 = Float32Array.from({ length: n }, () => g.next() * 2 - 1);
+        const made: ReturnType<typeof slots.vector>[] = [];
+        const vec = (v?: Float32Array) => {
+          const h = slots.vector();
+          if (v) h.view().set(v);
+          made.push(h);
+          return h;
+        };
+        try {
+          const [z, po, pn1, q1, pn2, q2] = [vec(z0), vec(po0), vec(), vec(), vec(), vec()];
+          const beta = 0.37;
+          const pq1 = await slots.cgDirectionProduct!(beta, z, po, pn1, q1);
+          const { value: pq2, kernels } = await kernelsOf(B, () => masked.cgDirectionProduct!(beta, z, po, pn2, q2));
+          expect([...kernels], name).toContain('cg_dia_f32u');
+          expect(Array.from(pn2.view()), name).toEqual(Array.from(pn1.view()));
+          expect(Array.from(q2.view()), name).toEqual(Array.from(q1.view()));
+          // pnᵀq in f64: the same sum, in another order where the blocks start later (the first row every
+          // diagonal covers, or a thread's first row, not a multiple of 16: 289 in poisson3D(17), 10 923
+          // on 3 threads); bit for bit where both are
+          expect(Math.abs(pq2 - pq1), name).toBeLessThanOrEqual(1e-14 * Math.abs(pq1));
+          if (name === 'poisson3D(32)' && s.threads <= 2) expect(pq2, name).toBe(pq1);
+          const qRef = matvec(A, Float64Array.from(pn2.view()));
+          const qv = q2.view();
+          for (let i = 0; i < n; i++) expect(Math.abs(qv[i] - qRef[i]), `${name} row ${i}`).toBeLessThanOrEqual(64 * 2 ** -24 * (1 + Math.abs(qRef[i])));
+          // the table is what the masked rows read (the SIMD blocks'; the plain build reads the slots):
+          // the main diagonal's constant moved, their q moves
+          if (!s.simd) continue;
+          const d0 = (M.host as DIAMatrix).offsets.indexOf(0);
+          view.single!.regions.table.view('f32', 16 * M.params.ndiag).fill(5, 16 * d0, 16 * d0 + 16);
+          await masked.cgDirectionProduct!(beta, z, po, pn2, q2);
+          expect(Array.from(q2.view()).some((v, i) => v !== q1.view()[i]), name).toBe(true);
+        } finally {
+          for (const v of made) v.dispose();
+          view.dispose();
+          M.dispose();
+        }
       }
     });
   }

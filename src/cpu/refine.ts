@@ -18,48 +18,66 @@ import type { DIAMatrix } from '../formats/dia.js';
  * An f32 DIA matrix (solver-ops' refinesOnPool) seen as an f64 one whose values are kept as f32 (spmv-plan's compact
  * DIA): the f64 kernels that widen A's values on load, over the same regions — and, as uploadMatrix
  * does for a compact f64 copy (compactUniform), its 4-row groups of constant coefficients flagged for
- * the CG product kernels that read those from constants (…_f64f32u), the f64 solve's own. The view
- * owns only those flags: `dispose` frees them, never A's regions.
+ * the CG product kernels that read those from constants (…_f64f32u), the f64 solve's own. `single`
+ * (A of at most 8 diagonals): A itself with each 16-row block's mask of the diagonals constant there
+ * and a table of the constants, for the f32 steps' product (cg_dia_f32u), made in the same pass
+ * (dia_uniform_f32). The views own only what they add: `dispose` frees it, never A's regions.
  */
-export async function wideView(B: CpuBackend, M: CpuMatrix): Promise<{ matrix: CpuMatrix; dispose(): void }> {
+export async function wideView(B: CpuBackend, M: CpuMatrix): Promise<{ matrix: CpuMatrix; single?: CpuMatrix; dispose(): void }> {
   const plain = { matrix: new CpuMatrix(M.host, M.regions, { ...M.params, compact: 1 }, 'f64'), dispose: () => {} };
   const consts = uniformConsts(M.host as DIAMatrix);
   // a NaN's slots are never its constant (compactUniform's v !== c): no group then
   if (consts.some(Number.isNaN)) return plain;
+  const ndiag = M.params.ndiag;
   const groups = M.rows >> 2;
-  // the flags by the pool (dia_uniform_groups_f32: bitwise, so ±0 told apart as compactUniform does), and two
-  // zero bytes more (the kernels read a block's two groups at once)
+  const blocks = (groups + 3) >> 2;
+  // the flags by the pool (bitwise, so ±0 told apart as compactUniform does), and two zero bytes more
+  // (the kernels read a block's two groups at once); the blocks' masks where the kernel takes them
   const flags = B.heap.alloc(groups + 2);
+  const masks = ndiag <= 8 ? B.heap.alloc(blocks + 1) : null;
   const bits = B.heap.allocCopy(new Float32Array(consts));
+  const made = () => {
+    flags.dispose();
+    masks?.dispose();
+  };
   try {
     flags.view('u8', groups + 2).fill(0);
-    await B.runVector('dia_uniform_groups_f32', () => [M.params.ndiag, M.ptr('data'), M.params.pitch, bits.ptr, flags.ptr], groups);
+    masks?.view('u8', blocks + 1).fill(0);
+    await B.runVector('dia_uniform_f32', () => [ndiag, M.ptr('data'), M.params.pitch, M.rows, bits.ptr, flags.ptr, masks?.ptr ?? 0], blocks);
     let uniform = 0;
     for (const f of flags.view('u8', groups)) uniform += f;
     // at most half: nothing to gain over the slots (compactUniform's rule)
     if (!(uniform > groups / 2)) {
-      flags.dispose();
+      made();
       return plain;
     }
   } catch (e) {
-    flags.dispose();
+    made();
     throw e;
   } finally {
     bits.dispose();
   }
   const cf = B.heap.allocCopy(consts);
+  // each constant 16 times (a 16-row block's four v128), f32
+  const table = masks ? B.heap.allocCopy(Float32Array.from({ length: 16 * ndiag }, (_, k) => consts[k >> 4])) : null;
   return {
     matrix: new CpuMatrix(M.host, { ...M.regions, uni: flags, consts: cf }, { ...M.params, compact: 1, uniform: 1 }, 'f64'),
+    single: masks && table ? new CpuMatrix(M.host, { ...M.regions, masks, table }, { ...M.params, masked: 1 }) : undefined,
     dispose: () => {
-      flags.dispose();
+      made();
       cf.dispose();
+      table?.dispose();
     },
   };
 }
 
-/** The solve's operations in f64 over wideView(A) (cpuSolverOps with the path's own preconditioner, or `none`), and that preconditioner's f32 function. */
+/**
+ * The solve's operations in f64 over wideView(A) (cpuSolverOps with the path's own preconditioner, or
+ * `none`) — and where made without one, `tail`: the f32 steps' over its `single` A — and that
+ * preconditioner's f32 function.
+ */
 export interface WideOps {
-  make(none: boolean): Promise<SolverOps<CpuVector> & { dispose(): void }>;
+  make(none: boolean): Promise<SolverOps<CpuVector> & { tail?: SolverOps<CpuVector>; dispose(): void }>;
   precondition: SolverOps<CpuVector>['precondition'];
 }
 
@@ -133,6 +151,7 @@ export async function cpuRefinement(B: CpuBackend, M: CpuMatrix, b: Float64Array
         head = {
           none,
           ops,
+          tail: ops.tail,
           b: bv,
           x0: x0 && R.answer(),
           // the f64 answer taken as x: next ← v, kept as R's correct keeps next

@@ -73,9 +73,12 @@ export function cpuSolverOps(
   const diaProduct = async (beta: number, z: CpuVector, p: CpuVector, pNew: CpuVector | null, q: CpuVector, x: CpuVector | null, alpha: number, scale?: number) => {
     // f64 values kept as f32 (M.params.compact, src/cpu/spmv-plan.ts): the kernels that widen them
     // (…u: its 4-row groups of constant coefficients flagged, src/cpu/spmv-plan.ts uniformGroups)
+    // (f32: …u over src/cpu/refine.ts wideView's `single`, whose blocks' masks say which slots hold their diagonal's constant)
     const uniform = !single && M.params.uniform === 1;
-    const kernel = single ? `cg_dia_${dt}` : `${alpha === 0 ? 'cg_dia_direction' : 'cg_dia_direction_x'}${scale === undefined ? '' : '_scaled'}_${dt}${M.params.compact ? 'f32' : ''}${uniform ? 'u' : ''}`;
-    const head = [M.ptr('offsets'), M.params.ndiag, M.ptr('data'), M.params.pitch, n, z.ptr, p.ptr, ...(pNew ? [pNew.ptr] : []), q.ptr, ...(uniform ? [M.ptr('uni'), M.ptr('consts')] : [])];
+    const masked = single && M.params.masked === 1;
+    const kernel = single ? `cg_dia_${dt}${masked ? 'u' : ''}` : `${alpha === 0 ? 'cg_dia_direction' : 'cg_dia_direction_x'}${scale === undefined ? '' : '_scaled'}_${dt}${M.params.compact ? 'f32' : ''}${uniform ? 'u' : ''}`;
+    const extra = uniform ? [M.ptr('uni'), M.ptr('consts')] : masked ? [M.ptr('masks'), M.ptr('table')] : [];
+    const head = [M.ptr('offsets'), M.params.ndiag, M.ptr('data'), M.params.pitch, n, z.ptr, p.ptr, ...(pNew ? [pNew.ptr] : []), q.ptr, ...extra];
     const tail = scale === undefined ? [beta] : [beta, scale];
     return blas.sumPartials(await B.runReduction(kernel, () => (alpha === 0 ? [...head, ...tail] : [...head, x!.ptr, alpha, ...tail]), n))[0];
   };
@@ -174,8 +177,12 @@ export function cpuSolverOps(
   };
 }
 
-/** cpuSolverOps in f64 over wideView(M) (an f32 DIA matrix's head of CG iterations, src/cpu/refine.ts); dispose() frees the view's flags too. */
-async function wideOps(B: CpuBackend, M: CpuMatrix, preconditioner: Preconditioner, host: SparseMatrix): Promise<SolverOps<CpuVector> & { dispose(): void }> {
+/**
+ * cpuSolverOps in f64 over wideView(M) (an f32 DIA matrix's head of CG iterations, src/cpu/refine.ts),
+ * and without a preconditioner `tail`: the f32 steps' over the view's masked A (cg_dia_f32u); dispose()
+ * frees the view's regions too.
+ */
+async function wideOps(B: CpuBackend, M: CpuMatrix, preconditioner: Preconditioner, host: SparseMatrix): Promise<SolverOps<CpuVector> & { tail?: SolverOps<CpuVector>; dispose(): void }> {
   const view = await cpuRefinementChunk.get().wideView(B, M);
   let ops: SolverOps<CpuVector> & { dispose(): void };
   try {
@@ -186,6 +193,7 @@ async function wideOps(B: CpuBackend, M: CpuMatrix, preconditioner: Precondition
   }
   return {
     ...ops,
+    tail: view.single && preconditioner === 'none' ? cpuSolverOps(B, view.single, 'none', true, host) : undefined,
     dispose: () => {
       ops.dispose();
       view.dispose();

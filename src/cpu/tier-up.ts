@@ -127,6 +127,7 @@ export function tierUpCalls(heap: WasmHeap, ptr: number): [string, number[]][] {
     ['xmy_f64', [v(0), v(1), v(2), 0, N]],
     ['copy_f64', [v(0), v(1), 0, N]],
     ['cg_dia_f32', [...dia, v(0), v(1), v(2), v(3), 0.5, out, 0, N]],
+    ['cg_dia_f32u', [...dia, v(0), v(1), v(2), v(3), uni, consts, 0.5, out, 0, N]],
     ['cg_update_f32', [v(0), v(1), v(2), v(3), 0.5, out, 0, N]],
     ['nrm2_f32', [v(0), out, 0, N]],
     ['refine_residual_dia_f32', [...dia, v(0), v(1), v(2), out, 0, N]],
