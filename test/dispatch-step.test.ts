@@ -20,37 +20,26 @@ import { Prng } from '../src/generators/prng.js';
 describe('DispatchPolicy for steps', () => {
   it('poolCap: a spike moves a winning pool little, a lasting slowdown sends the step inline within a few samples', () => {
     const cost = 1e5;
+    /** `calls` decisions timed inline at 0.05 ms and pooled at pooled(k) (the k-th call's), their ways */
+    const run = (p: DispatchPolicy, calls: number, pooled: (k: number) => number) =>
+      Array.from({ length: calls }, (_, k) => {
+        const d = p.choose('cg step', cost);
+        d.done(d.pooled ? pooled(k) : 0.05);
+        return d.pooled;
+      });
     for (const cap of [2, Infinity]) {
       const p = new DispatchPolicy(POOL_FLOOR, cap);
-      // learn: inline 0.05 ms, the pool 0.02
-      for (let k = 0; k < 6; k++) {
-        const d = p.choose('cg step', cost);
-        d.done(d.pooled ? 0.02 : 0.05);
-      }
+      run(p, 6, () => 0.02); // learnt: the pool 2.5× faster
       // spikes of 40× ten calls apart: capped, the pool stays chosen but for the policy's own trials of
       // inline; taken whole (two stalls that close are not lone ones), the first sent it inline for good
-      const ways: boolean[] = [];
-      for (let k = 0; k < 30; k++) {
-        const d = p.choose('cg step', cost);
-        ways.push(d.pooled);
-        d.done(d.pooled ? (k % 10 === 0 ? 0.8 : 0.02) : 0.05);
-      }
-      const inline = ways.filter((w) => !w).length;
+      const inline = run(p, 30, (k) => (k % 10 === 0 ? 0.8 : 0.02)).filter((w) => !w).length;
       if (cap === 2) expect(inline).toBeLessThanOrEqual(2);
       else expect(inline).toBeGreaterThanOrEqual(25);
     }
     // a lasting slowdown (the pool 0.02 → 0.2 ms) is followed: inline within five calls
     const p = new DispatchPolicy(POOL_FLOOR, 2);
-    for (let k = 0; k < 6; k++) {
-      const d = p.choose('cg step', cost);
-      d.done(d.pooled ? 0.02 : 0.05);
-    }
-    const after: boolean[] = [];
-    for (let k = 0; k < 6; k++) {
-      const d = p.choose('cg step', cost);
-      after.push(d.pooled);
-      d.done(d.pooled ? 0.2 : 0.05);
-    }
+    run(p, 6, () => 0.02);
+    const after = run(p, 6, () => 0.2);
     expect(after.indexOf(false)).toBeGreaterThan(0);
     expect(after.indexOf(false)).toBeLessThanOrEqual(5);
   });

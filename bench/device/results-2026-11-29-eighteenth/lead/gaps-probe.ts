@@ -16,6 +16,10 @@ for (let k = 0; k < 6; k++) for (const [name, M] of [['f64', A], ['f32', Af]] as
   const d = stamps.slice(1).map((s, i) => s - stamps[i]);
   const big = d.map((x, i) => [i + 2, x] as const).filter(([, x]) => x > 0.9);
   const sorted = d.slice().sort((x, y) => x - y);
+  const med = (a: number[]) => a.slice().sort((x, y) => x - y)[a.length >> 1] ?? NaN;
+  const sum = (a: number[]) => a.reduce((x, y) => x + y, 0);
+  const head = d.slice(0, 76), tail = d.slice(77);
+  console.log(`   head steps p50 ${med(head).toFixed(3)} sum ${sum(head).toFixed(1)}; switch ${d[76]?.toFixed(2)}; tail p50 ${med(tail).toFixed(3)} sum ${sum(tail).toFixed(1)}`);
   console.log(`${name} ${t.toFixed(0)} ms: to it1 ${(stamps[0] - t0).toFixed(1)}, iterations ${(stamps[stamps.length - 1] - stamps[0]).toFixed(1)}, after ${(t0 + t - stamps[stamps.length - 1]).toFixed(1)}; step p50 ${sorted[d.length >> 1].toFixed(3)}; gaps > 0.9 ms: ${big.map(([i, x]) => `${i}:${x.toFixed(1)}`).join(' ')}`);
 }
 rt.dispose();
