@@ -230,6 +230,8 @@ export async function cg<V>(
         if (!fused) await ops.aypx([beta, 0], zr, p);
         rho = rhoNext;
       }
+      // a step the loop left by a break (NaN, breakdown) ends here, not after what follows
+      endStep?.();
       if (pending !== 0) await ops.axpy([pending, 0], p, x);
     }
     // the iterations since the last replacement folded in too: the answer and its true residual are then the whole solve's
