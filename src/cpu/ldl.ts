@@ -109,21 +109,17 @@ function cpuLdlNumeric(B: Kernels): LdlNumericSteps {
       putI32(h, Lp, f.Lp);
       const work = (at + 7) & ~7;
       const p = positive ? 1 : 0;
-      let k = -1;
-      if (!paused) k = B.kernels.ldl_factor(n, Ap, Ai, Ax, pv, pa, Lp, Li, Lx, D, work, p, 0, n, 0);
-      else {
-        // ranges bounded by the entries of L they read (scaled toward PIECE_MS a call), a yield after
-        // each: the same operations in the same order
-        let budget = 1 << 16;
-        for (let k0 = 0; ; ) {
-          const t0 = performance.now();
-          k = B.kernels.ldl_factor(n, Ap, Ai, Ax, pv, pa, Lp, Li, Lx, D, work, p, k0, n, budget);
-          if (k > -2) break;
-          k0 = -2 - k;
-          k = -1;
-          budget = Math.min(1 << 30, nextPiece(budget, performance.now() - t0));
-          yield;
-        }
+      // paused: ranges bounded by the entries of L they read (scaled toward PIECE_MS a call), a yield
+      // after each — the same operations in the same order; else one call (budget 0: no pause)
+      let budget = paused ? 1 << 16 : 0;
+      let k: number;
+      for (let k0 = 0; ; ) {
+        const t0 = performance.now();
+        k = B.kernels.ldl_factor(n, Ap, Ai, Ax, pv, pa, Lp, Li, Lx, D, work, p, k0, n, budget);
+        if (k > -2) break;
+        k0 = -2 - k;
+        budget = Math.min(1 << 30, nextPiece(budget, performance.now() - t0));
+        yield;
       }
       if (k < 0) {
         const { i32: I, f64: F } = h.words;

@@ -17,7 +17,7 @@ import type { PreconditionerOperator } from '../solvers/operator.js';
 import type { PreconditionerKind, PreconditionerPlan } from '../solvers/precond/index.js';
 import { inverseDiagonal } from '../solvers/precond/jacobi.js';
 import type { SolveStructure } from '../solvers/structure.js';
-import { maxIterOf, type SolverOps } from '../solvers/ops.js';
+import { DEFAULT_TOL, maxIterOf, type SolverOps } from '../solvers/ops.js';
 import type { TrueSolveResult } from '../solvers/true-residual.js';
 import type { Factorization as KeptFactor } from '../solvers/direct/factor.js';
 import { directSolvers } from './direct-solvers.js';
@@ -179,7 +179,7 @@ export async function solveAfterReads(rt: Runtime, start: SolveStart): Promise<S
     let cand: SolveCandidate = nanFallback ? { ...choice.candidates[c], preconditioner: 'none' } : choice.candidates[c];
     let prepared;
     try {
-      prepared = await preconditionedOps(rt, p, s.h, s.csr, structure, cand, pc, o.tol ?? 1e-8);
+      prepared = await preconditionedOps(rt, p, s.h, s.csr, structure, cand, pc, o.tol);
     } catch (thrown) {
       const e = cand.preconditioner === 'jacobi' ? jacobiRefusalOfA(thrown, csr, s.e, p) : thrown;
       // a preconditioner 'auto' chose whose setup A refuses — Jacobi of a diagonal whose inverse
@@ -187,7 +187,7 @@ export async function solveAfterReads(rt: Runtime, start: SolveStart): Promise<S
       // rt.solve(A, b) threw the setup's error telling the caller to ask for 'none'
       if (!autoPre || cand.preconditioner === 'none' || !(e instanceof ShapeError || e instanceof UnsupportedError)) throw e;
       cand = { ...cand, preconditioner: 'none' };
-      const none = await preconditionedOps(rt, p, s.h, s.csr, structure, cand, null, o.tol ?? 1e-8);
+      const none = await preconditionedOps(rt, p, s.h, s.csr, structure, cand, null, o.tol);
       prepared = { ...none, description: `none (${choice.candidates[c].preconditioner} could not be set up: ${e.message})` };
     } finally {
       // the GPU path's host copy of A served the structure and the diagonal: not kept through the solve
@@ -264,7 +264,7 @@ async function wideFallback(
   r: TrueSolveResult,
 ): Promise<TrueSolveResult & { precisionFallback: string }> {
   const w = rt.solveMatrixWide(h, s);
-  const { ops, dispose } = await preconditionedOps(rt, p, w.h, w.csr, structure, cand, null, o.tol ?? 1e-8);
+  const { ops, dispose } = await preconditionedOps(rt, p, w.h, w.csr, structure, cand, null, o.tol);
   const done = r.iterations;
   const on = o.onIteration;
   let f: TrueSolveResult;
@@ -363,14 +363,13 @@ async function chebyshevPlan(rt: Runtime, p: Path, ops: SolverOps<PathVector>, h
  */
 async function preconditionedOps(
   rt: Runtime,
-  
   p: Path,
   h: MatrixHandle,
   csr: CSRMatrix,
   structure: SolveStructure,
   cand: SolveCandidate,
   handle: PreconditionerHandle | null,
-  tol: number,
+  tol = DEFAULT_TOL,
 ): Promise<{ ops: SolverOps<PathVector>; description: string; dispose: () => void }> {
   const kind = cand.preconditioner;
   const M = rt.matrixOn(h, p, 'N');

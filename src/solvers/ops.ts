@@ -355,6 +355,9 @@ export interface SolveOptions<V> {
  */
 export type StopReason = 'converged' | 'maxIter' | 'breakdown' | 'nan' | 'aborted' | 'stagnated';
 
+/** A solve's relative tolerance where none is given (SolveOptions.tol). */
+export const DEFAULT_TOL = 1e-8;
+
 /** A solve's iteration budget over n unknowns: `maxIter` where given, else 10·n and at least 100. */
 export function maxIterOf(maxIter: number | undefined, n: number): number {
   return maxIter ?? Math.max(100, 10 * n);

@@ -24,7 +24,7 @@
  * to it); an abort is seen between blocks (at most 2·checkEvery − 1 iterations later).
  */
 import type { DType } from '../dtype.js';
-import { maxIterOf, type ChebyshevPolynomial, type SolveOptions, type SolveResult, type StopReason } from '../solvers/ops.js';
+import { DEFAULT_TOL, maxIterOf, type ChebyshevPolynomial, type SolveOptions, type SolveResult, type StopReason } from '../solvers/ops.js';
 import type { WebGpuMatrix, WebGpuVector } from './resident.js';
 import { joinDS, splitDS } from './encoding.js';
 import { chebyshevSteps } from '../solvers/precond/chebyshev.js';
@@ -99,9 +99,6 @@ export interface CgRecorder {
  * which the fused steps take folded into their coefficients (no buffer, no read).
  */
 export type ChebyshevDinv = { readonly buffer: GPUBuffer } | { readonly value: number };
-
-/** A resident solve's tolerance where none is given (as src/solvers/cg.ts's). */
-const DEFAULT_TOL = 1e-8;
 
 /** Slots shared by both solvers' state (wgsl/scalars.wgsl). */
 export const FLAG = 7;

@@ -496,6 +496,13 @@ export function runChebyshevStep(engine: Engine, part: WebGpuDIAPart, dt: DType,
 /** The kernel of the f32 Chebyshev steps (wgsl/cheb32.wgsl) of an f64 DIA part whose values are all exactly f32, else null. */
 export const chebyshev32Kernel = (part: WebGpuPart): KernelName | null => (part.kind !== 'dia' ? null : part.int8 ? 'dia_i8_cheb32' : part.compact ? 'dia_compact_cheb32' : null);
 
+/** The DIA part and chebyshev32Kernel(part), which the f32 steps' callers have checked (fusedChebyshev32): a part without it is an internal error. */
+function cheb32Part(part: WebGpuPart): [KernelName, WebGpuDIAPart] {
+  const kernel = chebyshev32Kernel(part);
+  if (!kernel || part.kind !== 'dia') throw new Error('internal: the f32 Chebyshev steps need a DIA part of f32 values');
+  return [kernel, part];
+}
+
 /**
  * Records one fused Chebyshev step with the polynomial's vectors in f32 (wgsl/cheb32.wgsl): zo ←
  * zk + c1·(zk − zo) + c2·dinv·(r − part·zk), zk and zo f32, r and dinv double-single. With `zds` (the
@@ -503,9 +510,8 @@ export const chebyshev32Kernel = (part: WebGpuPart): KernelName | null => (part.
  * others as the step has workgroups (≥ `after`); returns that count, else 0. `flags`: 1 zo not read
  * (zero), 4 dinv per row. S: the resident state (nothing runs once its flag is set).
  */
-export function runChebyshevStep32(engine: Engine, part: WebGpuPart, zk: GPUBuffer, zo: GPUBuffer, r: GPUBuffer, dinv: GPUBuffer, S: GPUBuffer, partials: GPUBuffer, c: readonly [Float32Array, Float32Array], flags: number, zds: GPUBuffer | null, after: number): number {
-  const kernel = chebyshev32Kernel(part);
-  if (!kernel || part.kind !== 'dia') throw new Error('internal: the f32 Chebyshev steps need a DIA part of f32 values');
+export function runChebyshevStep32(engine: Engine, main: WebGpuPart, zk: GPUBuffer, zo: GPUBuffer, r: GPUBuffer, dinv: GPUBuffer, S: GPUBuffer, partials: GPUBuffer, c: readonly [Float32Array, Float32Array], flags: number, zds: GPUBuffer | null, after: number): number {
+  const [kernel, part] = cheb32Part(main);
   const rows = part.rows;
   const groups = zds ? Math.max(dotGroups(engine, part), after) : Math.ceil(rows / 128);
   engine.dispatch(kernel, 'f32', groups, { n: rows, m: part.ndiag, k: part.pitch, w: part.cols, alpha: c[0], beta: c[1], flags }, [
@@ -522,9 +528,8 @@ export function runChebyshevStep32(engine: Engine, part: WebGpuPart, zk: GPUBuff
 }
 
 /** Records the f32 Chebyshev steps' first, z ← c2·dinv·r (wgsl/cheb32.wgsl first_main; dinv per row with flag 4, else not read). */
-export function runChebyshevFirst32(engine: Engine, part: WebGpuPart, r: GPUBuffer, dinv: GPUBuffer, z: GPUBuffer, c2: Float32Array, flags: number): void {
-  const kernel = chebyshev32Kernel(part);
-  if (!kernel || part.kind !== 'dia') throw new Error('internal: the f32 Chebyshev steps need a DIA part of f32 values');
+export function runChebyshevFirst32(engine: Engine, main: WebGpuPart, r: GPUBuffer, dinv: GPUBuffer, z: GPUBuffer, c2: Float32Array, flags: number): void {
+  const [kernel, part] = cheb32Part(main);
   engine.dispatch(kernel, 'f32', Math.ceil(part.rows / 128), { n: part.rows, beta: c2, flags }, [
     { binding: 10, buffer: z, write: true },
     { binding: 11, buffer: r },
