@@ -14,6 +14,7 @@ import { DIA_MAX_DIAGONALS, knownScan } from '../src/formats/diagonal-scan.js';
 import { compactValues, DIAMatrix } from '../src/formats/dia.js';
 import { compactUniform } from '../src/cpu/spmv-plan.js';
 import { uniformDiaStructure, type UniformGroups } from '../src/solvers/uniform-structure.js';
+import { uniformGroupsOf } from '../src/cpu/uniform-f32.js';
 import { poisson3D } from '../src/generators/poisson.js';
 import { anyStructure, csrGridDiameter, gridDiameter, pseudoDiameter, solveStructure } from '../src/solvers/structure.js';
 import { poisson2D } from '../src/generators/poisson.js';
@@ -234,7 +235,8 @@ describe("solveStructure's DIA pass over the CPU upload's uniform 4-row groups (
     const u = compactValues(D) ? compactUniform(D, new Float32Array(D.data.length)) : null;
     return u && [D, u];
   };
-  it('equals the slots\' pass and the references field for field: stencils, one slot changed inside a uniform group, at its mirror, in a boundary group, mirrors of unequal constants, ±0, NaN, ±Infinity', () => {
+  /** Stencils, one slot changed inside a uniform group, at its mirror, in a boundary group, mirrors of unequal constants, ±0, NaN, ±Infinity (f64, every constant exactly f32). */
+  const stencilCases = (): [string, CSRMatrix][] => {
     // a 2-D grid of side 50 (offsets ±1, ±50), rows 4-aligned and not, its constants exactly f32
     const n = 2500;
     const offs = [-50, -1, 0, 1, 50];
@@ -259,6 +261,10 @@ describe("solveStructure's DIA pass over the CPU upload's uniform 4-row groups (
     // every slot of a diagonal ±Infinity, or −0 (uniform groups of those constants)
     cases.push(['+Inf diagonal', bandedMatrix(n, offs, 'f64', (i, o) => (o === 1 ? Infinity : stencil(i, o)))]);
     cases.push(['−0 upper', bandedMatrix(n, offs, 'f64', (i, o) => (o === 50 ? -0 : stencil(i, o)))]);
+    return cases;
+  };
+  it('equals the slots\' pass and the references field for field: stencils, one slot changed inside a uniform group, at its mirror, in a boundary group, mirrors of unequal constants, ±0, NaN, ±Infinity', () => {
+    const cases = stencilCases();
     let checked = 0;
     for (const [name, A] of cases) {
       const f = flagged(A);
@@ -274,6 +280,41 @@ describe("solveStructure's DIA pass over the CPU upload's uniform 4-row groups (
     }
     // every case without a NaN was flagged (one is no exact f32: no compact copy, so no groups at all)
     expect(checked).toBe(cases.filter(([, A]) => !A.values.some(Number.isNaN)).length);
+  });
+
+  it("an f32 copy's groups, flagged on the pool at its upload (src/cpu/uniform-f32.ts), give the same structure with no pool pass over A", async () => {
+    const rt = await createRuntime({ workers: 2 });
+    const B = rt.cpuBackend;
+    const run = B.runChunksSync.bind(B);
+    const jobs: string[] = [];
+    B.runChunksSync = (kernel, ...rest) => (jobs.push(kernel), run(kernel, ...rest));
+    try {
+      let checked = 0;
+      const cases = stencilCases();
+      for (const [name, A64] of cases) {
+        const A = A64.astype('f32');
+        const D = DIAMatrix.fromCSR(A, { maxFill: Infinity });
+        const M = B.upload(D);
+        try {
+          const u = uniformGroupsOf(M);
+          // a NaN's slot leaves its group unflagged, not the others
+          if (!u) continue;
+          checked++;
+          const s = uniformDiaStructure(D, A.nnz, u);
+          const { diameter: _, ...fields } = solveStructure(A);
+          expect(s, name).toEqual(fields);
+          expect(s, name).toEqual(sparseReference(A).structure);
+          jobs.length = 0;
+          expect(startChunk.poolStructure(B, A, () => new CpuSparseSession(B), { copies: new Map([['cpu:dia', M]]) }), name).toEqual(s);
+          expect(jobs, name).toEqual([]);
+        } finally {
+          M.dispose();
+        }
+      }
+      expect(checked).toBe(cases.length);
+    } finally {
+      rt.dispose();
+    }
   });
 
   it('is the pool chunk\'s pass for a flagged copy (not for an AMG session\'s), and rt.solve\'s choices read the same structure', async () => {

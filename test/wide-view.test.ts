@@ -3,7 +3,7 @@
  * uniform 4-row groups, flagged by the pool (dia_uniform_f32), are compactUniform's for the same
  * values in f64 (uploadMatrix's flags of a compact f64 copy, tested against their definition in
  * test/dia-compact) — flags, consts, ±0 told apart, none at most half uniform or with a NaN constant —
- * on 1–3 threads and the plain build; disposing the view frees its flags and leaves A usable. Made in
+ * on 1–3 threads and the plain build; made at A's upload (src/cpu/uniform-f32.ts) and freed with A. Made in
  * the same pass (dia_uniform_f32), the 16-row blocks' masks of the diagonals that hold their constant
  * in every row, against their definition here; and the f32 CG step over the view's masked A
  * (cg_dia_f32u: those rows from the table of constants) against the step over A's slots (cg_dia_f32),
@@ -11,6 +11,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { wideView } from '../src/cpu/refine.js';
+import { CpuMatrix } from '../src/cpu/resident.js';
 import { compactUniform } from '../src/cpu/spmv-plan.js';
 import { CSRMatrix } from '../src/formats/csr.js';
 import { DIAMatrix } from '../src/formats/dia.js';
@@ -58,8 +59,8 @@ describe('wideView: the uniform groups of an f32 DIA matrix for the f64 head', (
         const u = compactUniform(D64, new Float32Array(D.data.length));
         const M = B.upload(D);
         const before = Float32Array.from(M.regions.data.view('f32', D.data.length));
-        const view = await wideView(B, M);
-        try {
+        const view = wideView(M);
+        {
           expect(view.matrix.dtype, name).toBe('f64');
           expect(view.matrix.params.uniform === 1, name).toBe(u !== null);
           if (u) {
@@ -84,13 +85,13 @@ describe('wideView: the uniform groups of an f32 DIA matrix for the f64 head', (
             expect(Array.from(view.single.regions.masks.view('u8', want.length)), name).toEqual(want);
             expect(Array.from(view.single.regions.table.view('f32', 16 * D.offsets.length)), name).toEqual(Array.from({ length: 16 * D.offsets.length }, (_, k) => Math.fround(u.consts[k >> 4])));
           }
-        } finally {
-          view.dispose();
         }
-        // A's own values untouched, A still usable after the view's flags are freed
+        // the flags are A's, made at its upload: A's own values untouched, and freed with A
+        expect(view.single === undefined || view.single === M, name).toBe(true);
         expect(Array.from(M.regions.data.view('f32', D.data.length)), name).toEqual(Array.from(before));
-        expect(M.disposed).toBe(false);
+        const flags = [M.regions.uni, M.regions.consts, M.regions.masks, M.regions.table].filter((r) => r !== undefined);
         M.dispose();
+        for (const r of flags) expect(() => r.view('u8', 1), name).toThrow(/after dispose/);
       }
     });
   }
@@ -107,9 +108,10 @@ describe('wideView: the uniform groups of an f32 DIA matrix for the f64 head', (
       ];
       for (const [name, A] of cases) {
         const M = B.upload(DIAMatrix.fromCSR(A));
-        const view = await wideView(B, M);
+        const view = wideView(M);
         expect(view.single, name).toBeDefined();
-        const slots = cpuSolverOps(B, M, 'none');
+        // A's slots alone: its upload's masks not taken
+        const slots = cpuSolverOps(B, new CpuMatrix(M.host, M.regions, { ...M.params, masked: 0 }), 'none');
         const masked = cpuSolverOps(B, view.single!, 'none');
         const n = A.rows;
         const z0 = Float32Array.from({ length: n }, () => g.next() * 2 - 1);
@@ -146,7 +148,6 @@ describe('wideView: the uniform groups of an f32 DIA matrix for the f64 head', (
           expect(Array.from(q2.view()).some((v, i) => v !== q1.view()[i]), name).toBe(true);
         } finally {
           for (const v of made) v.dispose();
-          view.dispose();
           M.dispose();
         }
       }

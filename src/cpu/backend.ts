@@ -7,6 +7,7 @@ import { WasmHeap, type Region } from './memory.js';
 import { compileKernels, hasSharedMemory, hasWasmSimd, instantiateKernels, type KernelExports, type WasmFlavor } from './wasm.js';
 import { CpuMatrix, CpuVector } from './resident.js';
 import { gatherForm, spmvSteps, uploadMatrix, type KernelStep } from './spmv-plan.js';
+import { flagUniformF32 } from './uniform-f32.js';
 import { balancedBounds } from './partition.js';
 import { lowerBound } from '../formats/sort.js';
 import { CONTROL_BYTES } from './control.js';
@@ -250,7 +251,15 @@ export class CpuBackend {
 
   /** `tiles`: the cache tiles' option for this matrix (default createRuntime's) */
   upload(A: SparseMatrix, tiles: CacheTilesOption = this.cacheTiles): CpuMatrix {
-    return uploadMatrix(this.heap, A, this.pool?.chunks ?? 1, tiles);
+    const M = uploadMatrix(this.heap, A, this.pool?.chunks ?? 1, tiles);
+    try {
+      // a square f32 DIA copy's uniform groups (a compact f64 copy's are flagged as it is copied)
+      flagUniformF32(this, M);
+    } catch (e) {
+      M.dispose();
+      throw e;
+    }
+    return M;
   }
 
   vector(dtype: DType, length: number): CpuVector {

@@ -11,63 +11,22 @@ import type { CpuBackend } from './backend.js';
 import { CpuMatrix, type CpuVector } from './resident.js';
 import { copy, axpy, nrm2, sumPartials } from './blas1.js';
 import { withinRange } from '../host-spmv.js';
-import { uniformConsts } from './spmv-plan.js';
 import type { DIAMatrix } from '../formats/dia.js';
 
 /**
  * An f32 DIA matrix (solver-ops' refinesOnPool) seen as an f64 one whose values are kept as f32 (spmv-plan's compact
- * DIA): the f64 kernels that widen A's values on load, over the same regions — and, as uploadMatrix
- * does for a compact f64 copy (compactUniform), its 4-row groups of constant coefficients flagged for
- * the CG product kernels that read those from constants (…_f64f32u), the f64 solve's own. `single`
- * (A of at most 8 diagonals): A itself with each 16-row block's mask of the diagonals constant there
- * and a table of the constants, for the f32 steps' product (cg_dia_f32u), made in the same pass
- * (dia_uniform_f32). The views own only what they add: `dispose` frees it, never A's regions.
+ * DIA): the f64 kernels that widen A's values on load, over the same regions — and where its upload
+ * flagged its 4-row groups of constant coefficients (src/cpu/uniform-f32.ts, as uploadMatrix does for a
+ * compact f64 copy), the CG product kernels that read those from constants (…_f64f32u), the f64 solve's
+ * own. `single` (A of at most 8 diagonals, flagged): A itself, whose blocks' masks and table of constants
+ * the f32 steps' product reads (cg_dia_f32u). The views own nothing: A's regions are A's.
  */
-export async function wideView(B: CpuBackend, M: CpuMatrix): Promise<{ matrix: CpuMatrix; single?: CpuMatrix; dispose(): void }> {
-  const plain = { matrix: new CpuMatrix(M.host, M.regions, { ...M.params, compact: 1 }, 'f64'), dispose: () => {} };
-  const consts = uniformConsts(M.host as DIAMatrix);
-  // a NaN's slots are never its constant (compactUniform's v !== c): no group then
-  if (consts.some(Number.isNaN)) return plain;
-  const ndiag = M.params.ndiag;
-  const groups = M.rows >> 2;
-  const blocks = (groups + 3) >> 2;
-  // the flags by the pool (bitwise, so ±0 told apart as compactUniform does), and two zero bytes more
-  // (the kernels read a block's two groups at once); the blocks' masks where the kernel takes them
-  const flags = B.heap.alloc(groups + 2);
-  const masks = ndiag <= 8 ? B.heap.alloc(blocks + 1) : null;
-  const bits = B.heap.allocCopy(new Float32Array(consts));
-  const made = () => {
-    flags.dispose();
-    masks?.dispose();
-  };
-  try {
-    flags.view('u8', groups + 2).fill(0);
-    masks?.view('u8', blocks + 1).fill(0);
-    await B.runVector('dia_uniform_f32', () => [ndiag, M.ptr('data'), M.params.pitch, M.rows, bits.ptr, flags.ptr, masks?.ptr ?? 0], blocks);
-    let uniform = 0;
-    for (const f of flags.view('u8', groups)) uniform += f;
-    // at most half: nothing to gain over the slots (compactUniform's rule)
-    if (!(uniform > groups / 2)) {
-      made();
-      return plain;
-    }
-  } catch (e) {
-    made();
-    throw e;
-  } finally {
-    bits.dispose();
-  }
-  const cf = B.heap.allocCopy(consts);
-  // each constant 16 times (a 16-row block's four v128), f32
-  const table = masks ? B.heap.allocCopy(Float32Array.from({ length: 16 * ndiag }, (_, k) => consts[k >> 4])) : null;
+export function wideView(M: CpuMatrix): { matrix: CpuMatrix; single?: CpuMatrix } {
+  const params: Record<string, number> = { ...M.params, compact: 1 };
+  if (M.regions.uni) params.uniform = 1;
   return {
-    matrix: new CpuMatrix(M.host, { ...M.regions, uni: flags, consts: cf }, { ...M.params, compact: 1, uniform: 1 }, 'f64'),
-    single: masks && table ? new CpuMatrix(M.host, { ...M.regions, masks, table }, { ...M.params, masked: 1 }) : undefined,
-    dispose: () => {
-      made();
-      cf.dispose();
-      table?.dispose();
-    },
+    matrix: new CpuMatrix(M.host, M.regions, params, 'f64'),
+    single: M.params.masked === 1 ? M : undefined,
   };
 }
 

@@ -179,24 +179,10 @@ export function cpuSolverOps(
 
 /**
  * cpuSolverOps in f64 over wideView(M) (an f32 DIA matrix's head of CG iterations, src/cpu/refine.ts),
- * and without a preconditioner `tail`: the f32 steps' over the view's masked A (cg_dia_f32u); dispose()
- * frees the view's regions too.
+ * and without a preconditioner `tail`: the f32 steps' over A with its masks (cg_dia_f32u).
  */
 async function wideOps(B: CpuBackend, M: CpuMatrix, preconditioner: Preconditioner, host: SparseMatrix): Promise<SolverOps<CpuVector> & { tail?: SolverOps<CpuVector>; dispose(): void }> {
-  const view = await cpuRefinementChunk.get().wideView(B, M);
-  let ops: SolverOps<CpuVector> & { dispose(): void };
-  try {
-    ops = cpuSolverOps(B, view.matrix, preconditioner, true, host);
-  } catch (e) {
-    view.dispose();
-    throw e;
-  }
-  return {
-    ...ops,
-    tail: view.single && preconditioner === 'none' ? cpuSolverOps(B, view.single, 'none', true, host) : undefined,
-    dispose: () => {
-      ops.dispose();
-      view.dispose();
-    },
-  };
+  const view = cpuRefinementChunk.get().wideView(M);
+  const ops = cpuSolverOps(B, view.matrix, preconditioner, true, host);
+  return { ...ops, tail: view.single && preconditioner === 'none' ? cpuSolverOps(B, view.single, 'none', true, host) : undefined };
 }

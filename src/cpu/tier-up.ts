@@ -22,6 +22,7 @@ import type { CpuSparseSession } from './spgemm.js';
 import { isPrivateCanonical, type CSRMatrix } from '../formats/csr.js';
 import type { SolveStructure } from '../solvers/structure.js';
 import { uniformDiaStructure } from '../solvers/uniform-structure.js';
+import { uniformGroupsOf } from './uniform-f32.js';
 import type { DIAMatrix } from '../formats/dia.js';
 import { CpuMatrix } from './resident.js';
 import { DIA_MAX_DIAGONALS, finishScan, knownScan } from '../formats/diagonal-scan.js';
@@ -170,15 +171,12 @@ export function poolStructure(B: CpuBackend, A: CSRMatrix, session: CpuSparseSes
   // not imported here: a page's split bundle would put spgemm.ts in a chunk the set-up waits for)
   const open = typeof session === 'function' ? undefined : session;
   const copy = h?.copies.get('cpu:dia');
-  // the handle's CPU copy where its upload flagged uniform 4-row groups (a stencil's DIA,
-  // compactUniform): read from their constants, without A's copy to the heap and the wait for the
-  // worker (poisson3D(64), warm, load 3.8–5.0: 5–9 ms against 9–38) — not for a session about to hold
-  // A (an AMG setup reads the pass's copy of A)
-  const M = copy instanceof CpuMatrix && !copy.disposed && copy.params.uniform === 1 && copy.rows === A.rows && copy.cols === A.cols ? copy : null;
-  if (M && !open) {
-    const D = M.host as DIAMatrix;
-    return uniformDiaStructure(D, A.nnz, { flags: M.regions.uni.view('u8', (D.rows >> 2) + 2), consts: M.regions.consts.view('f64', D.ndiag) });
-  }
+  // the handle's CPU copy where its upload flagged uniform 4-row groups (a stencil's DIA: a compact f64
+  // copy's, compactUniform, or an f32 one's, uniform-f32.ts): read from their constants, without A's copy
+  // to the heap and the wait for the worker (poisson3D(64), warm, load 3.8–5.0: 5–9 ms against 9–38) —
+  // not for a session about to hold A (an AMG setup reads the pass's copy of A)
+  const u = copy instanceof CpuMatrix && !copy.disposed && copy.rows === A.rows && copy.cols === A.cols && !open ? uniformGroupsOf(copy) : null;
+  if (u) return uniformDiaStructure((copy as CpuMatrix).host as DIAMatrix, A.nnz, u);
   if (A.nnz < STRUCTURE_POOL_MIN) return undefined;
   const S = open ?? (session as () => CpuSparseSession)();
   try {
