@@ -439,7 +439,7 @@ export function xmy_c128(x: usize, y: usize, z: usize, start: i32, end: i32): vo
 
 /** f32 x, f32 y (exact f64 products) */
 // @ts-ignore: decorator
-@inline function sumprod_f32(x: usize, y: usize, start: i32, end: i32): f64 {
+@inline export function sumprod_f32(x: usize, y: usize, start: i32, end: i32): f64 {
   let i = start;
   let s: f64 = 0;
   if (end - start >= 8) {
@@ -520,7 +520,7 @@ export function xmy_c128(x: usize, y: usize, z: usize, start: i32, end: i32): vo
 }
 
 // @ts-ignore: decorator
-@inline function sumprod_f64(x: usize, y: usize, start: i32, end: i32): f64 {
+@inline export function sumprod_f64(x: usize, y: usize, start: i32, end: i32): f64 {
   let i = start;
   let s: f64 = 0;
   if (end - start >= 8) {

@@ -30,3 +30,4 @@ export * from './tentative';
 export * from './coarse_inverse';
 export * from './touch';
 export * from './scan';
+export * from './gram_schmidt';

@@ -75,6 +75,8 @@ export class CpuBackend {
   private pool: WorkerPool | null = null;
   private control: Region | null = null;
   private scratch: Region | null = null;
+  /** runWideReduction's partials, `width` f64 a chunk */
+  private wideScratch: Region | null = null;
   /** the tiny problem of the pool's tier-up calls (tierUpCalls) */
   private tierUpRegion: Region | null = null;
   /** the scratch's first two f64 (partialsInline) */
@@ -559,6 +561,46 @@ export class CpuBackend {
   }
 
   /**
+   * A reduction whose kernel writes `width` f64 partials a chunk (GMRES's Gram–Schmidt dots,
+   * assembly/gram_schmidt.ts): its last three arguments, appended here, are a region of 8·width bytes a
+   * chunk, the reduction scratch's start and the chunk's 16-byte slot of it (runReduction's output
+   * pointer, which the pool offsets by 16·c for chunk c), from which the kernel finds its chunk. Returns
+   * the width sums over the chunks, each in chunk order (as sumPartials adds runReduction's).
+   */
+  runWideReduction(kernel: string, args: () => number[], n: number, width: number): Promise<Float64Array> {
+    const withOut = (): number[] => {
+      const need = 8 * width * (this.threads + 1);
+      if (!this.wideScratch || this.wideScratch.bytes < need) {
+        this.wideScratch?.dispose();
+        this.wideScratch = this.heap.alloc(need);
+      }
+      // an empty chunk writes nothing: its partials are these zeros
+      this.wideScratch.view('u8').fill(0);
+      const out = this.reductionScratch().ptr;
+      return [...args(), this.wideScratch.ptr, out, out];
+    };
+    // read before the next operation may reuse the scratch
+    const sums = (chunks: number): Float64Array => {
+      const parts = this.wideScratch!.view('f64', width * chunks);
+      const s = new Float64Array(width);
+      for (let c = 0; c < chunks; c++) for (let j = 0; j < width; j++) s[j] += parts[c * width + j];
+      return s;
+    };
+    if (this.inlineNow(n)) {
+      try {
+        this.call(kernel, withOut(), 0, n);
+        return Promise.resolve(sums(1));
+      } catch (e) {
+        return Promise.reject(e);
+      }
+    }
+    return this.exclusive(async () => {
+      const a = withOut();
+      return sums(await this.runVectorNow(kernel, a, n, a.length - 1));
+    });
+  }
+
+  /**
    * Runs one operation at a time: operations that arrive while another runs (Promise.all, overlapping
    * solves) wait their turn in order, so they never share the pool, the reduction scratch or a JDS
    * matrix's work area, and give the results they give in series. `op` takes its pointers when its
@@ -684,6 +726,8 @@ export class CpuBackend {
     this.closePool();
     this.scratch?.dispose();
     this.scratch = null;
+    this.wideScratch?.dispose();
+    this.wideScratch = null;
     this.tierUpRegion?.dispose();
     this.tierUpRegion = null;
     // a kept factor (F.solve, F.refactor) outlives its runtime otherwise, still in its memory

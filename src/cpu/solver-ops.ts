@@ -2,6 +2,7 @@ import { isComplex } from '../dtype.js';
 import { inverseDiagonal } from '../solvers/precond/jacobi.js';
 import type { CpuBackend } from './backend.js';
 import type { CpuMatrix, CpuVector } from './resident.js';
+import type { Region } from './memory.js';
 import * as blas from './blas1.js';
 import { cpuTriangular } from './sptrsv.js';
 import type * as Refine from './refine.js';
@@ -42,6 +43,8 @@ export function cpuSolverOps(
   const single = dt === 'f32' || dt === 'c64';
   const n = M.rows;
   let dinv: CpuVector | null = null;
+  // gramSchmidt's pointers and coefficients
+  let table: Region | null = null;
   // D⁻¹'s one value (in the dtype's rounding) when every entry is it (a constant-coefficient stencil;
   // real dtypes): the fused update then reads no vector of it (f64 poisson3D(64), 2 threads: 0.43
   // against 0.50 ms a call)
@@ -170,10 +173,38 @@ export function cpuSolverOps(
       !single ? withRefine((R) => R.cpuRefinementF64(B, M, b, x0, range))
       : refinesOnPool(M) ? withRefine((R) => R.cpuRefinement(B, M, b, x0, fused ? { make: (none) => wideOps(B, M, none ? 'none' : preconditioner, host), precondition } : undefined, range))
       : undefined,
+    // GMRES's Gram–Schmidt passes, each one pass over w and V (assembly/gram_schmidt.ts) where a dot and
+    // an axpy per vector read w 3·nv times; real dtypes
+    gramSchmidt: complex ? undefined : (V, w, coeffs, dots) => {
+      const nv = V.length;
+      return B.runWideReduction(
+        `gram_schmidt_${dt}`,
+        () => {
+          if (!table || table.bytes < 16 * nv) {
+            table?.dispose();
+            table = B.heap.alloc(16 * Math.max(nv, 32));
+          }
+          // the pointers, then the coefficients 8-byte aligned after them
+          const at = 8 * Math.ceil(nv / 2);
+          const ptrs = table.view('i32', nv);
+          for (let i = 0; i < nv; i++) ptrs[i] = V[i].ptr;
+          if (coeffs) {
+            const c = new Float64Array(table.view('u8').buffer, table.ptr + at, nv);
+            for (let i = 0; i < nv; i++) c[i] = coeffs[i][0];
+          }
+          return [table.ptr, nv, w.ptr, coeffs ? table.ptr + at : 0, dots ? 1 : 0];
+        },
+        n,
+        nv,
+      ).then((sums) => (dots ? Array.from(sums, (v): [number, number] => [v, 0]) : []));
+    },
     // one step's way for the whole iteration (CpuBackend.step), per method and kernel family
     step: (key) => B.step(`${key} ${M.format}${M.params.compact ? ' compact' : ''}${M.params.uniform ? ' uniform' : ''} ${dt}${dinv ? ' jacobi' : ''}`, n),
     release: (v) => v.dispose(),
-    dispose: () => dinv?.dispose(),
+    dispose: () => {
+      dinv?.dispose();
+      table?.dispose();
+    },
   };
 }
 

@@ -93,6 +93,13 @@ export interface SolverOps<V> {
    * otherwise. Solvers call sequenceNow(), not this.
    */
   sequenceNow?(steps: readonly SolverStep<V>[], ops: SolverOps<V>): [number, number][] | undefined;
+  /**
+   * Optional (the CPU pool, real dtypes): a pass of GMRES's classical Gram–Schmidt over the Krylov
+   * vectors V and w in one pass over them: where `coeffs` is given, w ← w − Σᵢ coeffsᵢ·V[i] (the same
+   * values as an axpy of −coeffsᵢ per vector, in order); then, with `dots`, each V[i]ᴴ·w of the new w
+   * (dot's, summed in another order), else [].
+   */
+  gramSchmidt?(V: readonly V[], w: V, coeffs: readonly [number, number][] | null, dots: boolean): Promise<[number, number][]>;
   /** frees a vector made by vector() */
   release(v: V): void;
   /** the path's name for messages (e.g. 'WebGL2') */

@@ -27,6 +27,7 @@ export async function gmres<V>(ops: SolverOps<V>, b: V, options: GmresOptions<V>
   const { tol = 1e-8, onIteration, signal } = options;
   const maxIter = maxIterOf(options.maxIter, ops.n);
   const m = Math.max(1, Math.min(options.restart ?? 30, ops.n));
+  const fused = ops.gramSchmidt?.bind(ops);
   const x = ops.vector();
   const r = ops.vector();
   const w = ops.vector();
@@ -65,23 +66,28 @@ export async function gmres<V>(ops: SolverOps<V>, b: V, options: GmresOptions<V>
           break;
         }
         const Vk = ops.precondition ? z : V[k];
-        // each pass's dot products, then its updates (the next pass's dots, or ‖w‖, in the same sequence)
+        // each pass's dot products, then its updates (the next pass's dots, or ‖w‖, in the same sequence);
+        // where the path fuses a pass (gramSchmidt: the CPU pool's), one call over w and V each
         const product = next;
         if (ops.precondition) product.push(['precondition', V[k], z]);
         product.push(['spmv', Vk, w, 1, 0]);
-        for (let i = 0; i <= k; i++) product.push(['dot', V[i], w]);
+        const basis = V.slice(0, k + 1);
+        if (!fused) for (const v of basis) product.push(['dot', v, w]);
         let c: C[] = sequenceNow(ops, product) ?? (await sequence(ops, product));
+        if (fused) c = await fused(basis, w, null, true);
         const h = (H[k] ??= Array.from({ length: k + 2 }, (): C => [0, 0]));
         let hn = 0;
         for (let pass = 0; pass < 2; pass++) {
-          const update: SolverStep<V>[] = [];
-          for (let i = 0; i <= k; i++) {
-            update.push(['axpy', neg(c[i]), V[i], w]);
-            h[i] = add(h[i], c[i]);
+          for (let i = 0; i <= k; i++) h[i] = add(h[i], c[i]);
+          if (fused) {
+            const coeffs = c;
+            c = pass === 0 ? await fused(basis, w, coeffs, true) : (await fused(basis, w, coeffs, false), await sequence(ops, [['nrm2', w]]));
+          } else {
+            const update: SolverStep<V>[] = basis.map((v, i) => ['axpy', neg(c[i]), v, w]);
+            if (pass === 0) for (const v of basis) update.push(['dot', v, w]);
+            else update.push(['nrm2', w]);
+            c = sequenceNow(ops, update) ?? (await sequence(ops, update));
           }
-          if (pass === 0) for (let i = 0; i <= k; i++) update.push(['dot', V[i], w]);
-          else update.push(['nrm2', w]);
-          c = sequenceNow(ops, update) ?? (await sequence(ops, update));
           if (pass === 1) hn = c[0][0];
         }
         h[k + 1] = [hn, 0];

@@ -1,0 +1,125 @@
+/**
+ * SolverOps.gramSchmidt on the CPU pool (assembly/gram_schmidt.ts, CpuBackend.runWideReduction): GMRES's
+ * classical Gram–Schmidt pass over V and w in one call. Against an axpy per vector (w bit for bit) and dots
+ * written here in f64, in f64 and f32, on 1–3 threads and the plain build, with chunks that are empty (3
+ * rows on 3 threads) and blocks cut by a chunk's end; and GMRES with it against GMRES without it on a
+ * nonsymmetric system: the same iterations and answers to the solves' rounding.
+ */
+import { describe, expect, it } from 'vitest';
+import { cpuSolverOps } from '../src/cpu/solver-ops.js';
+import type { CpuVector } from '../src/cpu/resident.js';
+import { CSRMatrix } from '../src/formats/csr.js';
+import { gmres } from '../src/solvers/krylov/gmres.js';
+import { cpuBackends, key, SETUPS } from './cpu-setups.js';
+import { mulberry32 } from './random.js';
+
+const backends = cpuBackends();
+
+/** An n-row tridiagonal-plus-band matrix with an upwind convection term: nonsymmetric, diagonally dominant. */
+function convection(n: number, dtype: 'f64' | 'f32'): CSRMatrix {
+  const rowPtr = [0];
+  const cols: number[] = [];
+  const vals: number[] = [];
+  for (let i = 0; i < n; i++) {
+    for (const [j, v] of [[i - 40, -1], [i - 1, -1.75], [i, 4.5], [i + 1, -0.25], [i + 40, -1]] as const) {
+      if (j >= 0 && j < n) {
+        cols.push(j);
+        vals.push(v);
+      }
+    }
+    rowPtr.push(cols.length);
+  }
+  return new CSRMatrix(n, n, dtype, Int32Array.from(rowPtr), Int32Array.from(cols), dtype === 'f32' ? Float32Array.from(vals) : Float64Array.from(vals));
+}
+
+describe('gramSchmidt: one pass over w and V', () => {
+  for (const s of SETUPS) {
+    it(`w as an axpy per vector makes it, bit for bit, and the dots of the new w to f64 rounding; f64 and f32; ${key(s)}`, async () => {
+      const B = backends.get(key(s))!;
+      const rnd = mulberry32(7);
+      for (const dtype of ['f64', 'f32'] as const) {
+        for (const n of [3, 1000, 70_001]) {
+          const M = B.upload(convection(n, dtype));
+          const ops = cpuSolverOps(B, M, 'none');
+          for (const nv of [1, 7, 31]) {
+            const made: CpuVector[] = [];
+            const vec = (f: () => number) => {
+              const v = B.vector(dtype, n);
+              const view = v.view();
+              for (let i = 0; i < n; i++) view[i] = f();
+              made.push(v);
+              return v;
+            };
+            const V = Array.from({ length: nv }, () => vec(() => rnd() * 2 - 1));
+            const w0 = Array.from({ length: n }, () => rnd() * 2 - 1);
+            const w = vec(() => 0);
+            const ref = vec(() => 0);
+            // coefficients with zeros (skipped, as axpy skips them) and one too small for f32 (0 there)
+            const coeffs = V.map((_, i): [number, number] => [i % 3 === 1 ? 0 : i % 5 === 4 ? 1e-50 : rnd() - 0.5, 0]);
+            const dotsOf = (x: Float32Array | Float64Array) => V.map((v) => {
+              const vv = v.view();
+              let t = 0;
+              let a = 0;
+              for (let i = 0; i < n; i++) (t += vv[i] * x[i]), (a += Math.abs(vv[i] * x[i]));
+              return [t, a];
+            });
+            for (const withCoeffs of [false, true]) {
+              for (const dots of [true, false]) {
+                w.view().set(w0);
+                ref.view().set(w0);
+                const got = await ops.gramSchmidt!(V, w, withCoeffs ? coeffs : null, dots);
+                if (withCoeffs) for (let i = 0; i < nv; i++) await ops.axpy([-coeffs[i][0], 0], V[i], ref);
+                const name = `${dtype} n ${n} nv ${nv} coeffs ${withCoeffs} dots ${dots}`;
+                expect(Array.from(w.view()), name).toEqual(Array.from(ref.view()));
+                if (!dots) {
+                  expect(got, name).toEqual([]);
+                  continue;
+                }
+                const want = dotsOf(ref.view());
+                expect(got.length, name).toBe(nv);
+                for (let i = 0; i < nv; i++) {
+                  expect(got[i][1], name).toBe(0);
+                  expect(Math.abs(got[i][0] - want[i][0]), `${name} dot ${i}`).toBeLessThanOrEqual(1e-13 * want[i][1] + 1e-300);
+                }
+              }
+            }
+            for (const v of made) v.dispose();
+          }
+          ops.dispose();
+          M.dispose();
+        }
+      }
+    });
+  }
+});
+
+describe('GMRES with gramSchmidt', () => {
+  it('takes the iterations GMRES takes with a dot and an axpy per vector, to the same answers (f64, f32; 2 threads, the pool)', async () => {
+    const B = backends.get(key(SETUPS[1]))!;
+    for (const dtype of ['f64', 'f32'] as const) {
+      const n = 20_000;
+      const M = B.upload(convection(n, dtype));
+      const ops = cpuSolverOps(B, M, 'jacobi');
+      let calls = 0;
+      const counted = { ...ops, gramSchmidt: (...a: Parameters<NonNullable<typeof ops.gramSchmidt>>) => (calls++, ops.gramSchmidt!(...a)) };
+      const b = ops.vector();
+      b.view().set(Float64Array.from({ length: n }, (_, i) => Math.sin(i + 1)));
+      const tol = dtype === 'f64' ? 1e-10 : 1e-5;
+      const fused = await gmres(counted, b, { tol, restart: 8 });
+      const plain = await gmres({ ...ops, gramSchmidt: undefined }, b, { tol, restart: 8 });
+      expect(calls, dtype).toBeGreaterThanOrEqual(3 * fused.iterations);
+      expect(fused.reason, dtype).toBe('converged');
+      expect(plain.reason, dtype).toBe('converged');
+      expect(fused.iterations, dtype).toBeGreaterThan(8);
+      expect(Math.abs(fused.iterations - plain.iterations), dtype).toBeLessThanOrEqual(1);
+      const [xf, xp] = [fused.x.view(), plain.x.view()];
+      let diff = 0;
+      let norm = 0;
+      for (let i = 0; i < n; i++) (diff = Math.max(diff, Math.abs(xf[i] - xp[i]))), (norm = Math.max(norm, Math.abs(xp[i])));
+      expect(diff, dtype).toBeLessThanOrEqual((dtype === 'f64' ? 1e-8 : 1e-3) * norm);
+      for (const v of [b, fused.x, plain.x]) ops.release(v);
+      ops.dispose();
+      M.dispose();
+    }
+  });
+});
