@@ -13,6 +13,10 @@ import { CpuBackend } from '../src/cpu/backend.js';
 import { dot } from '../src/cpu/blas1.js';
 import { cpuSolverOps } from '../src/cpu/solver-ops.js';
 import { cg } from '../src/solvers/krylov/cg.js';
+import { bicgstab } from '../src/solvers/krylov/bicgstab.js';
+import { gmres } from '../src/solvers/krylov/gmres.js';
+import { minres } from '../src/solvers/krylov/minres.js';
+import { CSRMatrix } from '../src/formats/csr.js';
 import { DIAMatrix } from '../src/formats/dia.js';
 import { poisson2D } from '../src/generators/poisson.js';
 import { Prng } from '../src/generators/prng.js';
@@ -149,5 +153,51 @@ describe('CpuBackend.step', () => {
       expect(await run(auto, false)).toEqual(want);
     }
     expect(Object.keys(auto.dispatchStats!).some((k) => k.startsWith('cg dia'))).toBe(true);
+  });
+
+  it('BiCGSTAB, GMRES and MINRES with steps: the same bits as without them and all pooled, each iteration measured under its method\'s key', async () => {
+    const auto = await backend();
+    const fixed = await CpuBackend.create({ threads: 2, inlineThreshold: 0 });
+    made.push(fixed);
+    const P = poisson2D(140); // 19 600 rows: over the floor
+    // nonsymmetric (an upwind term) for BiCGSTAB and GMRES, indefinite (shifted) for MINRES
+    const shifted = (diag: number, left: number) => {
+      const values = Float64Array.from(P.values);
+      for (let i = 0; i < P.rows; i++) for (let k = P.rowPtr[i]; k < P.rowPtr[i + 1]; k++) values[k] += P.colIdx[k] === i ? diag : P.colIdx[k] === i - 1 ? left : 0;
+      return new CSRMatrix(P.rows, P.cols, 'f64', P.rowPtr, P.colIdx, values);
+    };
+    const g = new Prng(4);
+    const bh = Float64Array.from({ length: P.rows }, () => g.next());
+    for (const [name, method, A, key] of [
+      ['bicgstab', bicgstab, shifted(0.5, -0.5), 'bicgstab dia'],
+      ['gmres', gmres, shifted(0.5, -0.5), 'gmres 0 dia'],
+      ['minres', minres, shifted(-0.05, 0), 'minres dia'],
+    ] as const) {
+      const run = async (B: CpuBackend, withStep: boolean) => {
+        const M = B.upload(DIAMatrix.fromCSR(A));
+        const ops = cpuSolverOps(B, M, 'none', true, A);
+        const b = ops.vector();
+        b.view().set(bh);
+        try {
+          const r = await method(withStep ? ops : { ...ops, step: undefined }, b, { tol: 1e-8, maxIter: 400 });
+          const out = { x: Array.from(r.x.view()), history: r.history, iterations: r.iterations };
+          ops.release(r.x);
+          return out;
+        } finally {
+          ops.release(b);
+          ops.dispose();
+          M.dispose();
+        }
+      };
+      const want = await run(fixed, false);
+      expect(want.iterations, name).toBeGreaterThan(10);
+      for (let k = 0; k < 2; k++) {
+        expect(await run(auto, true), name).toEqual(want);
+        expect(await run(auto, false), name).toEqual(want);
+      }
+      const stats = Object.entries(auto.dispatchStats!).find(([k]) => k.startsWith(key));
+      expect(stats, name).toBeDefined();
+      expect(stats![1].samples[0] + stats![1].samples[1], name).toBeGreaterThanOrEqual(10);
+    }
   });
 });

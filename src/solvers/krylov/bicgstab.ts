@@ -16,6 +16,8 @@ export async function bicgstab<V>(ops: SolverOps<V>, b: V, options: SolveOptions
   const maxIter = maxIterOf(options.maxIter, ops.n);
   const x = ops.vector();
   const [r, rhat, p, v, s, t, y, z] = Array.from({ length: 8 }, () => ops.vector());
+  // each iteration's operations run one way, measured as one (SolverOps.step): ended before onIteration
+  let endStep: (() => void) | undefined;
   try {
     const start = await startResidual(ops, b, x, r, options.x0);
     await ops.copy(r, rhat);
@@ -34,6 +36,7 @@ export async function bicgstab<V>(ops: SolverOps<V>, b: V, options: SolveOptions
         reason = 'aborted';
         break;
       }
+      endStep = ops.step?.('bicgstab');
       const rhoNext = rhoOfR ?? (await ops.dot(rhat, r));
       if (isNaNc(rhoNext)) {
         reason = 'nan';
@@ -71,6 +74,7 @@ export async function bicgstab<V>(ops: SolverOps<V>, b: V, options: SolveOptions
         it++;
         rnorm = snorm;
         history.push(snorm / scale);
+        endStep?.();
         if (onIteration) await onIteration(it, snorm / scale);
         reason = 'converged';
         break;
@@ -102,16 +106,20 @@ export async function bicgstab<V>(ops: SolverOps<V>, b: V, options: SolveOptions
       // an iteration counts once it has updated x (a breakdown before that leaves x and the count as they were)
       it++;
       history.push(rnorm / scale);
+      endStep?.();
       if (onIteration) await onIteration(it, rnorm / scale);
       if (Number.isNaN(rnorm)) reason = 'nan';
       else if (rnorm / scale <= tol) reason = 'converged';
       else if (isZero(omega)) reason = 'breakdown';
     }
+    // a step the loop left by a break ends here
+    endStep?.();
     return { x, iterations: it, residualNorm: rnorm, relativeResidual: rnorm / scale, converged: reason === 'converged', reason, history };
   } catch (e) {
     ops.release(x);
     throw e;
   } finally {
+    endStep?.();
     for (const w of [r, rhat, p, v, s, t, y, z]) ops.release(w);
   }
 }

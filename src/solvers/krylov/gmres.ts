@@ -28,6 +28,7 @@ export async function gmres<V>(ops: SolverOps<V>, b: V, options: GmresOptions<V>
   const maxIter = maxIterOf(options.maxIter, ops.n);
   const m = Math.max(1, Math.min(options.restart ?? 30, ops.n));
   const fused = ops.gramSchmidt?.bind(ops);
+  let endStep: (() => void) | undefined;
   const x = ops.vector();
   const r = ops.vector();
   const w = ops.vector();
@@ -66,6 +67,9 @@ export async function gmres<V>(ops: SolverOps<V>, b: V, options: GmresOptions<V>
           break;
         }
         const Vk = ops.precondition ? z : V[k];
+        // the iteration's operations run one way, measured as one (SolverOps.step), per quarter of the
+        // cycle (its passes grow with k): ended before onIteration
+        endStep = ops.step?.(`gmres ${Math.min(3, k >> 3)}`);
         // each pass's dot products, then its updates (the next pass's dots, or ‖w‖, in the same sequence);
         // where the path fuses a pass (gramSchmidt: the CPU pool's), one call over w and V each
         const product = next;
@@ -111,6 +115,7 @@ export async function gmres<V>(ops: SolverOps<V>, b: V, options: GmresOptions<V>
         it++;
         rnorm = abs(g[k + 1]);
         history.push(rnorm / scale);
+        endStep?.();
         if (onIteration) await onIteration(it, rnorm / scale);
         if (rnorm / scale <= tol) {
           k++;
@@ -127,6 +132,8 @@ export async function gmres<V>(ops: SolverOps<V>, b: V, options: GmresOptions<V>
           ['scal', [1 / hn, 0], V[k + 1]],
         ];
       }
+      // a step the loop left by a break ends here
+      endStep?.();
       if (k > 0) {
         // y = R⁻¹·g, then x += M⁻¹·(V·y)
         const y: C[] = new Array(k);
@@ -164,6 +171,7 @@ export async function gmres<V>(ops: SolverOps<V>, b: V, options: GmresOptions<V>
     ops.release(x);
     throw e;
   } finally {
+    endStep?.();
     for (const v of [r, w, z, ...V]) ops.release(v);
   }
 }

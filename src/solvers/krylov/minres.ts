@@ -15,6 +15,8 @@ export async function minres<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V
   const maxIter = maxIterOf(options.maxIter, ops.n);
   const x = ops.vector();
   let [r1, r2, y, v, w, w1, w2] = Array.from({ length: 7 }, () => ops.vector());
+  // each iteration's operations run one way, measured as one (SolverOps.step): ended before onIteration
+  let endStep: (() => void) | undefined;
   try {
     const { scale, rnorm: r0 } = await startResidual(ops, b, x, r1, options.x0);
     const history = [r0 / scale];
@@ -55,6 +57,7 @@ export async function minres<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V
         reason = 'aborted';
         break;
       }
+      endStep = ops.step?.('minres');
       // v ← y/β in y's own storage (the product overwrites y): the bits of a copy and a scal, one step fewer
       [v, y] = [y, v];
       const lanczos = update;
@@ -110,6 +113,7 @@ export async function minres<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V
       it++;
       relRes = rel(phibar);
       history.push(relRes);
+      endStep?.();
       // awaited only when given: an await of undefined still costs a microtask turn an iteration
       if (onIteration) await onIteration(it, relRes);
       if (relRes <= tol) reason = 'converged';
@@ -121,12 +125,15 @@ export async function minres<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V
       // the recurrence sat still; nonsingular matrices stay above 2e-4 (bcsstk13, 494_bus, dwt_992)
       else if (Math.hypot(gbar, dbar) <= LEAST_SQUARES * tnorm) reason = 'stagnated';
     }
+    // a step the loop left by a break ends here
+    endStep?.();
     if (update.length > 0) await sequence(ops, update);
     return { x, iterations: it, residualNorm: relRes * scale, relativeResidual: relRes, converged: reason === 'converged', reason, history };
   } catch (e) {
     ops.release(x);
     throw e;
   } finally {
+    endStep?.();
     for (const u of [r1, r2, y, v, w, w1, w2]) ops.release(u);
   }
 }
