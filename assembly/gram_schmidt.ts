@@ -1,8 +1,9 @@
 // GMRES's classical Gram–Schmidt passes (src/solvers/krylov/gmres.ts) over the Krylov vectors
 // V[0 … nv) — their pointers at `ptrs`, an i32 each — and w, rows [start, end), in blocks of BLOCK
 // rows: where `coeffs` is not 0 (nv f64), w ← w − Σᵢ cᵢ·V[i], each subtraction as axpy_* makes it (a
-// zero cᵢ skipped as axpy skips it: the same bits as one axpy per vector, in order); then, where `dots`
-// is not 0, the partials Σ V[i]ᵣ·wᵣ of the new w, as dot_* sums them (in f64). One pass over w and the
+// zero cᵢ skipped as axpy skips it: the same bits as one axpy per vector, in order); then, where `then`
+// is 1, the partials Σ V[i]ᵣ·wᵣ of the new w, as dot_* sums them (in f64), where it is 2 the partial
+// Σ wᵣ² (first of the nv), in f64 (the caller takes ‖w‖ from it where that is in range). One pass over w and the
 // V[i] a call — the V[i]'s rows of a block read again from L1 for the dots — where a dot and an axpy
 // per vector read w 3·nv times. The partials (nv f64) go to wide + 8·nv·c for chunk c = (slot − base)/16
 // (CpuBackend.runWideReduction: `slot` is the chunk's 16-byte slot of the reduction scratch at `base`).
@@ -46,7 +47,7 @@ const BLOCK = 128;
 }
 
 // @ts-ignore: decorator
-@inline function gramSchmidt<T>(ptrs: usize, nv: i32, w: usize, coeffs: usize, dots: i32, wide: usize, base: usize, slot: usize, start: i32, end: i32): void {
+@inline function gramSchmidt<T>(ptrs: usize, nv: i32, w: usize, coeffs: usize, then: i32, wide: usize, base: usize, slot: usize, start: i32, end: i32): void {
   const out = wide + ((<usize>((slot - base) >> 4) * <usize>nv) << 3);
   for (let i = 0; i < nv; i++) store<f64>(out + (<usize>i << 3), 0);
   for (let b = start; b < end; b += BLOCK) {
@@ -61,7 +62,8 @@ const BLOCK = 128;
         else subtract_f64(v, w, c, b, e);
       }
     }
-    if (dots) {
+    if (then == 2) store<f64>(out, load<f64>(out) + (sizeof<T>() == 4 ? sumprod_f32(w, w, b, e) : sumprod_f64(w, w, b, e)));
+    else if (then == 1) {
       for (let i = 0; i < nv; i++) {
         const v = <usize>load<i32>(ptrs + (<usize>i << 2));
         const p = out + (<usize>i << 3);
@@ -71,10 +73,10 @@ const BLOCK = 128;
   }
 }
 
-export function gram_schmidt_f64(ptrs: usize, nv: i32, w: usize, coeffs: usize, dots: i32, wide: usize, base: usize, slot: usize, start: i32, end: i32): void {
-  gramSchmidt<f64>(ptrs, nv, w, coeffs, dots, wide, base, slot, start, end);
+export function gram_schmidt_f64(ptrs: usize, nv: i32, w: usize, coeffs: usize, then: i32, wide: usize, base: usize, slot: usize, start: i32, end: i32): void {
+  gramSchmidt<f64>(ptrs, nv, w, coeffs, then, wide, base, slot, start, end);
 }
 
-export function gram_schmidt_f32(ptrs: usize, nv: i32, w: usize, coeffs: usize, dots: i32, wide: usize, base: usize, slot: usize, start: i32, end: i32): void {
-  gramSchmidt<f32>(ptrs, nv, w, coeffs, dots, wide, base, slot, start, end);
+export function gram_schmidt_f32(ptrs: usize, nv: i32, w: usize, coeffs: usize, then: i32, wide: usize, base: usize, slot: usize, start: i32, end: i32): void {
+  gramSchmidt<f32>(ptrs, nv, w, coeffs, then, wide, base, slot, start, end);
 }

@@ -64,15 +64,22 @@ describe('gramSchmidt: one pass over w and V', () => {
               return [t, a];
             });
             for (const withCoeffs of [false, true]) {
-              for (const dots of [true, false]) {
+              for (const then of ['dots', 'squares', 'none'] as const) {
                 w.view().set(w0);
                 ref.view().set(w0);
-                const got = await ops.gramSchmidt!(V, w, withCoeffs ? coeffs : null, dots);
+                const got = await ops.gramSchmidt!(V, w, withCoeffs ? coeffs : null, then);
                 if (withCoeffs) for (let i = 0; i < nv; i++) await ops.axpy([-coeffs[i][0], 0], V[i], ref);
-                const name = `${dtype} n ${n} nv ${nv} coeffs ${withCoeffs} dots ${dots}`;
+                const name = `${dtype} n ${n} nv ${nv} coeffs ${withCoeffs} then ${then}`;
                 expect(Array.from(w.view()), name).toEqual(Array.from(ref.view()));
-                if (!dots) {
+                if (then === 'none') {
                   expect(got, name).toEqual([]);
+                  continue;
+                }
+                if (then === 'squares') {
+                  let ss = 0;
+                  for (const v of ref.view()) ss += v * v;
+                  expect(got.length, name).toBe(1);
+                  expect(Math.abs(got[0][0] - ss), name).toBeLessThanOrEqual(1e-13 * ss);
                   continue;
                 }
                 const want = dotsOf(ref.view());

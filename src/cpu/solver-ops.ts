@@ -175,7 +175,7 @@ export function cpuSolverOps(
       : undefined,
     // GMRES's Gram–Schmidt passes, each one pass over w and V (assembly/gram_schmidt.ts) where a dot and
     // an axpy per vector read w 3·nv times; real dtypes
-    gramSchmidt: complex ? undefined : (V, w, coeffs, dots) => {
+    gramSchmidt: complex ? undefined : (V, w, coeffs, then) => {
       const nv = V.length;
       return B.runWideReduction(
         `gram_schmidt_${dt}`,
@@ -192,11 +192,11 @@ export function cpuSolverOps(
             const c = new Float64Array(table.view('u8').buffer, table.ptr + at, nv);
             for (let i = 0; i < nv; i++) c[i] = coeffs[i][0];
           }
-          return [table.ptr, nv, w.ptr, coeffs ? table.ptr + at : 0, dots ? 1 : 0];
+          return [table.ptr, nv, w.ptr, coeffs ? table.ptr + at : 0, then === 'dots' ? 1 : then === 'squares' ? 2 : 0];
         },
         n,
         nv,
-      ).then((sums) => (dots ? Array.from(sums, (v): [number, number] => [v, 0]) : []));
+      ).then((sums) => (then === 'dots' ? Array.from(sums, (v): [number, number] => [v, 0]) : then === 'squares' ? [[sums[0], 0]] : []));
     },
     // one step's way for the whole iteration (CpuBackend.step), per method and kernel family
     step: (key) => B.step(`${key} ${M.format}${M.params.compact ? ' compact' : ''}${M.params.uniform ? ' uniform' : ''} ${dt}${dinv ? ' jacobi' : ''}`, n),

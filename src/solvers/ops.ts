@@ -96,10 +96,11 @@ export interface SolverOps<V> {
   /**
    * Optional (the CPU pool, real dtypes): a pass of GMRES's classical Gram–Schmidt over the Krylov
    * vectors V and w in one pass over them: where `coeffs` is given, w ← w − Σᵢ coeffsᵢ·V[i] (the same
-   * values as an axpy of −coeffsᵢ per vector, in order); then, with `dots`, each V[i]ᴴ·w of the new w
-   * (dot's, summed in another order), else [].
+   * values as an axpy of −coeffsᵢ per vector, in order); then, for 'dots', each V[i]ᴴ·w of the new w
+   * (dot's, summed in another order), for 'squares' [Σ|wᵢ|², 0] (in f64, unscaled: ‖w‖ where it is in
+   * range), for 'none' [].
    */
-  gramSchmidt?(V: readonly V[], w: V, coeffs: readonly [number, number][] | null, dots: boolean): Promise<[number, number][]>;
+  gramSchmidt?(V: readonly V[], w: V, coeffs: readonly [number, number][] | null, then: 'dots' | 'squares' | 'none'): Promise<[number, number][]>;
   /** frees a vector made by vector() */
   release(v: V): void;
   /** the path's name for messages (e.g. 'WebGL2') */

@@ -31,7 +31,7 @@ export async function gmres<V>(ops: SolverOps<V>, b: V, options: GmresOptions<V>
   let endStep: (() => void) | undefined;
   const x = ops.vector();
   const r = ops.vector();
-  const w = ops.vector();
+  let w = ops.vector();
   const z = ops.vector();
   // V and H grow with the iterations a cycle runs, not with m: a restart far beyond them (1e6 on 8000
   // unknowns) allocated an (m+1)×m Hessenberg of 64 M entries up front and took the process out of memory
@@ -78,14 +78,15 @@ export async function gmres<V>(ops: SolverOps<V>, b: V, options: GmresOptions<V>
         const basis = V.slice(0, k + 1);
         if (!fused) for (const v of basis) product.push(['dot', v, w]);
         let c: C[] = sequenceNow(ops, product) ?? (await sequence(ops, product));
-        if (fused) c = await fused(basis, w, null, true);
+        if (fused) c = await fused(basis, w, null, 'dots');
         const h = (H[k] ??= Array.from({ length: k + 2 }, (): C => [0, 0]));
         let hn = 0;
         for (let pass = 0; pass < 2; pass++) {
           for (let i = 0; i <= k; i++) h[i] = add(h[i], c[i]);
           if (fused) {
-            const coeffs = c;
-            c = pass === 0 ? await fused(basis, w, coeffs, true) : (await fused(basis, w, coeffs, false), await sequence(ops, [['nrm2', w]]));
+            c = await fused(basis, w, c, pass === 0 ? 'dots' : 'squares');
+            // ‖w‖ from the pass's Σw² where that is in range (no overflow or underflow in the squares), else by nrm2
+            if (pass === 1) c = [[c[0][0] > 1e-290 && c[0][0] < 1e290 ? Math.sqrt(c[0][0]) : (await sequence(ops, [['nrm2', w]]))[0][0], 0]];
           } else {
             const update: SolverStep<V>[] = basis.map((v, i) => ['axpy', neg(c[i]), v, w]);
             if (pass === 0) for (const v of basis) update.push(['dot', v, w]);
@@ -126,11 +127,12 @@ export async function gmres<V>(ops: SolverOps<V>, b: V, options: GmresOptions<V>
           k++;
           break;
         }
-        if (V.length === k + 1) V.push(ops.vector());
-        next = [
-          ['copy', w, V[k + 1]],
-          ['scal', [1 / hn, 0], V[k + 1]],
-        ];
+        // V[k+1] ← w/h(k+1, k) in w's own storage, w taking the vector that held V[k+1] (or a new
+        // one): the bits of a copy and a scal, one pass fewer
+        const held = V[k + 1] ?? ops.vector();
+        V[k + 1] = w;
+        w = held;
+        next = [['scal', [1 / hn, 0], V[k + 1]]];
       }
       // a step the loop left by a break ends here
       endStep?.();
