@@ -1,9 +1,9 @@
 /**
  * SolverOps.gramSchmidt on the CPU pool (assembly/gram_schmidt.ts, CpuBackend.runWideReduction): GMRES's
  * classical Gram–Schmidt pass over V and w in one call. Against an axpy per vector (w bit for bit) and dots
- * written here in f64, in f64 and f32, on 1–3 threads and the plain build, with chunks that are empty (3
- * rows on 3 threads) and blocks cut by a chunk's end; and GMRES with it against GMRES without it on a
- * nonsymmetric system: the same iterations and answers to the solves' rounding.
+ * written here in f64, in f64 and f32, on 1–3 threads and the plain build, with blocks cut by a chunk's
+ * end; none below the pool's floor; and GMRES with it against GMRES without it on a nonsymmetric system:
+ * the same iterations and answers to the solves' rounding.
  */
 import { describe, expect, it } from 'vitest';
 import { cpuSolverOps } from '../src/cpu/solver-ops.js';
@@ -12,6 +12,7 @@ import { CSRMatrix } from '../src/formats/csr.js';
 import { gmres } from '../src/solvers/krylov/gmres.js';
 import { cpuBackends, key, SETUPS } from './cpu-setups.js';
 import { mulberry32 } from './random.js';
+import { POOL_FLOOR } from '../src/cpu/dispatch.js';
 
 const backends = cpuBackends();
 
@@ -38,7 +39,7 @@ describe('gramSchmidt: one pass over w and V', () => {
       const B = backends.get(key(s))!;
       const rnd = mulberry32(7);
       for (const dtype of ['f64', 'f32'] as const) {
-        for (const n of [3, 1000, 70_001]) {
+        for (const n of [POOL_FLOOR, POOL_FLOOR + 3, 70_001]) {
           const M = B.upload(convection(n, dtype));
           const ops = cpuSolverOps(B, M, 'none');
           for (const nv of [1, 7, 31]) {
@@ -98,6 +99,24 @@ describe('gramSchmidt: one pass over w and V', () => {
       }
     });
   }
+});
+
+describe('gramSchmidt where it is offered', () => {
+  it("not below the pool's floor (a sequence of dots and axpys runs at once there), nor for a complex dtype", () => {
+    const B = backends.get(key(SETUPS[1]))!;
+    for (const [n, dtype, offered] of [[POOL_FLOOR - 1, 'f64', false], [POOL_FLOOR, 'f64', true], [POOL_FLOOR, 'f32', true]] as const) {
+      const M = B.upload(convection(n, dtype));
+      const ops = cpuSolverOps(B, M, 'none');
+      expect(ops.gramSchmidt !== undefined, `${n} ${dtype}`).toBe(offered);
+      ops.dispose();
+      M.dispose();
+    }
+    const C = B.upload(convection(POOL_FLOOR, 'f64').astype('c128'));
+    const ops = cpuSolverOps(B, C, 'none');
+    expect(ops.gramSchmidt).toBeUndefined();
+    ops.dispose();
+    C.dispose();
+  });
 });
 
 describe('GMRES with gramSchmidt', () => {

@@ -75,8 +75,8 @@ export async function gmres<V>(ops: SolverOps<V>, b: V, options: GmresOptions<V>
         const product = next;
         if (ops.precondition) product.push(['precondition', V[k], z]);
         product.push(['spmv', Vk, w, 1, 0]);
-        const basis = V.slice(0, k + 1);
-        if (!fused) for (const v of basis) product.push(['dot', v, w]);
+        const basis = fused ? V.slice(0, k + 1) : V;
+        if (!fused) for (let i = 0; i <= k; i++) product.push(['dot', V[i], w]);
         let c: C[] = sequenceNow(ops, product) ?? (await sequence(ops, product));
         if (fused) c = await fused(basis, w, null, 'dots');
         const h = (H[k] ??= Array.from({ length: k + 2 }, (): C => [0, 0]));
@@ -88,8 +88,9 @@ export async function gmres<V>(ops: SolverOps<V>, b: V, options: GmresOptions<V>
             // ‖w‖ from the pass's Σw² where that is in range (no overflow or underflow in the squares), else by nrm2
             if (pass === 1) c = [[c[0][0] > 1e-290 && c[0][0] < 1e290 ? Math.sqrt(c[0][0]) : (await sequence(ops, [['nrm2', w]]))[0][0], 0]];
           } else {
-            const update: SolverStep<V>[] = basis.map((v, i) => ['axpy', neg(c[i]), v, w]);
-            if (pass === 0) for (const v of basis) update.push(['dot', v, w]);
+            const update: SolverStep<V>[] = [];
+            for (let i = 0; i <= k; i++) update.push(['axpy', neg(c[i]), V[i], w]);
+            if (pass === 0) for (let i = 0; i <= k; i++) update.push(['dot', V[i], w]);
             else update.push(['nrm2', w]);
             c = sequenceNow(ops, update) ?? (await sequence(ops, update));
           }
