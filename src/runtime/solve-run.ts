@@ -70,7 +70,7 @@ export async function solveAfterReads(rt: Runtime, start: SolveStart): Promise<S
     const rnorm = bad ? NaN : x0 ? hostNorm(hostResidual(csr, x, b64)) : bnorm;
     const rel = bnorm > 0 ? rnorm / bnorm : rnorm;
     if (bad) x.fill(NaN);
-    const reason = bad ? 'nan' : rnorm <= (o.tol ?? 1e-8) * bnorm ? 'converged' : 'aborted';
+    const reason = bad ? 'nan' : rnorm <= (o.tol ?? DEFAULT_TOL) * bnorm ? 'converged' : 'aborted';
     rt.keepHostCopy(b64);
     return {
       x, iterations: 0, residualNorm: rnorm, relativeResidual: rel, recurrenceResidual: rel, converged: reason === 'converged', reason, history: [bnorm > 0 ? 1 : 0, rel], refinements: 0,
@@ -81,7 +81,7 @@ export async function solveAfterReads(rt: Runtime, start: SolveStart): Promise<S
   if (bad) directFallback = `the factorization cannot run (${bad}): the Krylov candidates instead`;
   else if (d && (d.direct || o.method === 'direct') && !o.signal?.aborted) {
     // the factorization runs on the host, whatever the path; x0 is not needed
-    const tol = o.tol ?? 1e-8;
+    const tol = o.tol ?? DEFAULT_TOL;
     let F: KeptFactor | null = null;
     // the factor's solution past the largest f64 (F.solve's InputRangeError): A nearly singular (a
     // rounding-level pivot of a singular A at 1e-300 made x = ±Inf) or b too large

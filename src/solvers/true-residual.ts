@@ -17,7 +17,7 @@ import { bicgstab } from './krylov/bicgstab.js';
 import { cg, stalled as stalledAt, type CgDirection, type ResidualReplacement } from './krylov/cg.js';
 import { gmres, type GmresOptions } from './krylov/gmres.js';
 import { minres } from './krylov/minres.js';
-import { maxIterOf, type PathRefinement, type SolveResult, type SolverOps, type StopReason } from './ops.js';
+import { DEFAULT_TOL, maxIterOf, type PathRefinement, type SolveResult, type SolverOps, type StopReason } from './ops.js';
 import { directResidualBound, f64ResidualBound, flushedWithin, residualRounding, rowSumBound, rowSumResidualBound, type KrylovMethod, type SolveMethod } from './solve.js';
 
 /** The iterative methods by name. */
@@ -114,7 +114,7 @@ export async function solveWithTrueResidual<V>(
     // comes back as 2^-ea·y; b − A·y is the caller's b − A·x exactly (each product aᵢⱼ·yⱼ is the same
     // number), so the residuals need no scaling
     const r = await solveWithTrueResidual(ops, io, A, b, run, { ...o, matrixExponent: 0, x0: o.x0 && scaledStart(o.x0, ea) });
-    return scaledBack(r, -ea, 0, A, b, o.tol ?? 1e-8);
+    return scaledBack(r, -ea, 0, A, b, o.tol ?? DEFAULT_TOL);
   }
   // the methods' dot products over- or underflow for ‖b‖ far from 1 (f64 from 1e±154, f32 from 1e±19:
   // 'nan', 'breakdown' or divergence on a problem whose answer is representable): b and x0 are scaled by
@@ -129,7 +129,7 @@ export async function solveWithTrueResidual<V>(
   if (e === 0) return certified(await solveScaled(ops, io, A, b, run, o), A, b, o.tol, bnorm);
   const bs = scaleBy(Float64Array.from(b), -e);
   const r = await solveScaled(ops, io, A, bs, run, { ...o, x0: o.x0 && scaledStart(o.x0, -e) });
-  return scaledBack(r, e, e, A, bs, o.tol ?? 1e-8, scaleBy(Float64Array.of(bnorm), -e)[0]);
+  return scaledBack(r, e, e, A, bs, o.tol ?? DEFAULT_TOL, scaleBy(Float64Array.of(bnorm), -e)[0]);
 }
 
 /**
@@ -186,7 +186,7 @@ const CERTIFY_BELOW_TOL = 2 ** -40;
  * passes the target does the row-wise one: at ordinary scales it is far below the target (on
  * poisson3D(128) ≈ 1e-11 of ‖b‖), and a pass over A costs a large GPU solve's time.
  */
-function certified(r: TrueSolveResult, A: CSRMatrix, b: Float64Array, tol = 1e-8, knownBnorm?: number): TrueSolveResult {
+function certified(r: TrueSolveResult, A: CSRMatrix, b: Float64Array, tol = DEFAULT_TOL, knownBnorm?: number): TrueSolveResult {
   if (!r.converged) return measured(r, A, b, knownBnorm);
   // from CERTIFY_BELOW_TOL up, first a bound that makes no pass over A, nor over b where ‖b‖ is known
   // (`knownBnorm`: the path's refinement measured it as b went up; its rounding is far inside the 2^-20
@@ -252,7 +252,7 @@ type TrueSolveOptions<V> = Omit<GmresOptions<V>, 'x0'> & {
 
 /** Whether a solve refines on its path where the path can: f64, and f32 where the tolerance needs refinement at all. */
 function refinesOnPath(o: { single: boolean; tol?: number }): boolean {
-  return !o.single || (o.tol ?? 1e-8) < SINGLE_INNER_TOL;
+  return !o.single || (o.tol ?? DEFAULT_TOL) < SINGLE_INNER_TOL;
 }
 
 /**
@@ -280,7 +280,7 @@ async function solveScaled<V>(
   o: TrueSolveOptions<V>,
   made?: PathRefinement<V>,
 ): Promise<TrueSolveResult> {
-  const tol = o.tol ?? 1e-8;
+  const tol = o.tol ?? DEFAULT_TOL;
   let onPath = made;
   if (!onPath && refinesOnPath(o)) [onPath, o] = await refinementOf(ops, b, o);
   if (onPath && o.x0 && noStart(onPath.rnorm, onPath.bnorm, o.single)) {
@@ -503,7 +503,7 @@ async function refineOnPath<V>(
   run: KrylovMethod<V>,
   o: TrueSolveOptions<V>,
 ): Promise<TrueSolveResult> {
-  const tol = o.tol ?? 1e-8;
+  const tol = o.tol ?? DEFAULT_TOL;
   const maxIter = maxIterOf(o.maxIter, ops.n);
   const scale = R.bnorm > 0 ? R.bnorm : 1;
   const target = tol * scale;
@@ -616,7 +616,7 @@ async function reliableCg<V>(
   b: Float64Array,
   o: Omit<GmresOptions<V>, 'x0'> & { x0?: Float64Array },
 ): Promise<TrueSolveResult> {
-  const tol = o.tol ?? 1e-8;
+  const tol = o.tol ?? DEFAULT_TOL;
   const maxIter = maxIterOf(o.maxIter, ops.n);
   const scale = R.bnorm > 0 ? R.bnorm : 1;
   const target = tol * scale;

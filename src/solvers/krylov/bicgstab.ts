@@ -1,4 +1,4 @@
-import { maxIterOf, sequence, sequenceNow, type SolveOptions, type SolveResult, type SolverOps, type SolverStep, type StopReason } from '../ops.js';
+import { DEFAULT_TOL, maxIterOf, sequence, sequenceNow, type SolveOptions, type SolveResult, type SolverOps, type SolverStep, type StopReason } from '../ops.js';
 import { div, mul, neg, type C } from './complex.js';
 import { startResidual } from './start.js';
 
@@ -12,7 +12,7 @@ const isNaNc = (a: C): boolean => Number.isNaN(a[0]) || Number.isNaN(a[1]);
 export async function bicgstab<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V> = {}): Promise<SolveResult<V>> {
   const checkEvery = options.checkEvery ?? ops.checkEvery ?? 1;
   if (checkEvery > 1 && ops.bicgstabResident) return ops.bicgstabResident(b, { ...options, checkEvery });
-  const { tol = 1e-8, onIteration, signal } = options;
+  const { tol = DEFAULT_TOL, onIteration, signal } = options;
   const maxIter = maxIterOf(options.maxIter, ops.n);
   const x = ops.vector();
   const [r, rhat, p, v, s, t, y, z] = Array.from({ length: 8 }, () => ops.vector());

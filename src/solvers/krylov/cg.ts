@@ -1,4 +1,4 @@
-import { maxIterOf, stopOnRho, type SolveOptions, type SolveResult, type SolverOps, type StopReason } from '../ops.js';
+import { DEFAULT_TOL, maxIterOf, stopOnRho, type SolveOptions, type SolveResult, type SolverOps, type StopReason } from '../ops.js';
 import { startResidual } from './start.js';
 
 /**
@@ -69,7 +69,7 @@ export async function cg<V>(
   const R = options.replacement;
   const checkEvery = options.checkEvery ?? ops.checkEvery ?? 1;
   if (checkEvery > 1 && ops.cgResident && !R && !options.resume && !options.keepDirection) return ops.cgResident(b, { ...options, checkEvery });
-  const { tol = 1e-8, onIteration, signal } = options;
+  const { tol = DEFAULT_TOL, onIteration, signal } = options;
   const maxIter = maxIterOf(options.maxIter, ops.n);
   const x = ops.vector();
   const r = ops.vector();

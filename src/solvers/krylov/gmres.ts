@@ -1,4 +1,4 @@
-import { maxIterOf, sequence, sequenceNow, type SolveOptions, type SolveResult, type SolverOps, type SolverStep, type StopReason } from '../ops.js';
+import { DEFAULT_TOL, maxIterOf, sequence, sequenceNow, type SolveOptions, type SolveResult, type SolverOps, type SolverStep, type StopReason } from '../ops.js';
 import { abs, add, conj, div, mul, neg, sub, type C } from './complex.js';
 import { startResidual } from './start.js';
 
@@ -24,7 +24,7 @@ export interface GmresOptions<V> extends SolveOptions<V> {
  * cycles in a row that gain almost nothing (a singular A, or m too small for A) end it as 'stagnated'.
  */
 export async function gmres<V>(ops: SolverOps<V>, b: V, options: GmresOptions<V> = {}): Promise<SolveResult<V>> {
-  const { tol = 1e-8, onIteration, signal } = options;
+  const { tol = DEFAULT_TOL, onIteration, signal } = options;
   const maxIter = maxIterOf(options.maxIter, ops.n);
   const m = Math.max(1, Math.min(options.restart ?? 30, ops.n));
   const fused = ops.gramSchmidt?.bind(ops);

@@ -1,4 +1,4 @@
-import { maxIterOf, sequence, sequenceNow, type SolveOptions, type SolveResult, type SolverOps, type SolverStep, type StopReason } from '../ops.js';
+import { DEFAULT_TOL, maxIterOf, sequence, sequenceNow, type SolveOptions, type SolveResult, type SolverOps, type SolverStep, type StopReason } from '../ops.js';
 import { startResidual } from './start.js';
 
 /** ‖A·r‖/(‖A‖·‖r‖) at which MINRES stops with 'stagnated': r is then in A's null space (to rounding). */
@@ -11,7 +11,7 @@ const LEAST_SQUARES = 1e-12;
  * indefinite (rᴴM⁻¹r < 0) ends the solve with 'breakdown', NaN with 'nan'.
  */
 export async function minres<V>(ops: SolverOps<V>, b: V, options: SolveOptions<V> = {}): Promise<SolveResult<V>> {
-  const { tol = 1e-8, onIteration, signal } = options;
+  const { tol = DEFAULT_TOL, onIteration, signal } = options;
   const maxIter = maxIterOf(options.maxIter, ops.n);
   const x = ops.vector();
   let [r1, r2, y, v, w, w1, w2] = Array.from({ length: 7 }, () => ops.vector());
