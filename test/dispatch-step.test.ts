@@ -12,6 +12,7 @@ import { DispatchPolicy, POOL_FLOOR } from '../src/cpu/dispatch.js';
 import { CpuBackend } from '../src/cpu/backend.js';
 import { dot } from '../src/cpu/blas1.js';
 import { cpuSolverOps } from '../src/cpu/solver-ops.js';
+import type { CpuVector } from '../src/cpu/resident.js';
 import { cg } from '../src/solvers/krylov/cg.js';
 import { bicgstab } from '../src/solvers/krylov/bicgstab.js';
 import { gmres } from '../src/solvers/krylov/gmres.js';
@@ -124,6 +125,25 @@ describe('CpuBackend.step', () => {
     for (let k = 4; k < seen.length; k++) if (seen[k - 1] === 'unmeasured') expect(seen[k]).toBe('pooled');
   });
 
+  type Method = (ops: ReturnType<typeof cpuSolverOps>, b: CpuVector, o: { tol: number; maxIter?: number }) => Promise<{ x: CpuVector; history: number[]; iterations: number }>;
+  /** `method` on A's DIA copy on B from b = bh, with the ops' steps or without them: the answer's bits */
+  const solveBits = async (B: CpuBackend, A: CSRMatrix, bh: Float64Array, method: Method, pre: 'none' | 'jacobi', withStep: boolean, o: { tol: number; maxIter?: number }) => {
+    const M = B.upload(DIAMatrix.fromCSR(A));
+    const ops = cpuSolverOps(B, M, pre, true, A);
+    const b = ops.vector();
+    b.view().set(bh);
+    try {
+      const r = await method(withStep ? ops : { ...ops, step: undefined }, b, o);
+      const out = { x: Array.from(r.x.view()), history: r.history, iterations: r.iterations };
+      ops.release(r.x);
+      return out;
+    } finally {
+      ops.release(b);
+      ops.dispose();
+      M.dispose();
+    }
+  };
+
   it("CG with steps: the answer and history of CG without them and of CG all pooled, bit for bit", async () => {
     const auto = await backend();
     const fixed = await CpuBackend.create({ threads: 2, inlineThreshold: 0 });
@@ -131,22 +151,7 @@ describe('CpuBackend.step', () => {
     const A = poisson2D(140); // 19 600 rows: over the floor
     const g = new Prng(3);
     const bh = Float64Array.from({ length: A.rows }, () => g.next());
-    const run = async (B: CpuBackend, withStep: boolean) => {
-      const M = B.upload(DIAMatrix.fromCSR(A));
-      const ops = cpuSolverOps(B, M, 'jacobi', true, A);
-      const b = ops.vector();
-      b.view().set(bh);
-      try {
-        const r = await cg(withStep ? ops : { ...ops, step: undefined }, b, { tol: 1e-10 });
-        const out = { x: Array.from(r.x.view()), history: r.history, iterations: r.iterations };
-        ops.release(r.x);
-        return out;
-      } finally {
-        ops.release(b);
-        ops.dispose();
-        M.dispose();
-      }
-    };
+    const run = (B: CpuBackend, withStep: boolean) => solveBits(B, A, bh, cg, 'jacobi', withStep, { tol: 1e-10 });
     const want = await run(fixed, false);
     for (let k = 0; k < 3; k++) {
       expect(await run(auto, true)).toEqual(want);
@@ -173,22 +178,7 @@ describe('CpuBackend.step', () => {
       ['gmres', gmres, shifted(0.5, -0.5), 'gmres 0 dia'],
       ['minres', minres, shifted(-0.05, 0), 'minres dia'],
     ] as const) {
-      const run = async (B: CpuBackend, withStep: boolean) => {
-        const M = B.upload(DIAMatrix.fromCSR(A));
-        const ops = cpuSolverOps(B, M, 'none', true, A);
-        const b = ops.vector();
-        b.view().set(bh);
-        try {
-          const r = await method(withStep ? ops : { ...ops, step: undefined }, b, { tol: 1e-8, maxIter: 400 });
-          const out = { x: Array.from(r.x.view()), history: r.history, iterations: r.iterations };
-          ops.release(r.x);
-          return out;
-        } finally {
-          ops.release(b);
-          ops.dispose();
-          M.dispose();
-        }
-      };
+      const run = (B: CpuBackend, withStep: boolean) => solveBits(B, A, bh, method, 'none', withStep, { tol: 1e-8, maxIter: 400 });
       const want = await run(fixed, false);
       expect(want.iterations, name).toBeGreaterThan(10);
       for (let k = 0; k < 2; k++) {
