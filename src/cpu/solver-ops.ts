@@ -175,31 +175,35 @@ export function cpuSolverOps(
       : refinesOnPool(M) ? withRefine((R) => R.cpuRefinement(B, M, b, x0, fused ? { make: (none) => wideOps(B, M, none ? 'none' : preconditioner, host), precondition } : undefined, range))
       : undefined,
     // GMRES's Gram–Schmidt passes, each one pass over w and V (assembly/gram_schmidt.ts) where a dot and
-    // an axpy per vector read w 3·nv times; real dtypes, from the pool's floor: below it a sequence of
-    // them runs at once on this thread, awaiting nothing (GMRES(30) + Jacobi, 2 threads: 12 000 rows
-    // 44–45 ms against 47–48 fused; 16 384 rows 82–87 against 62–64, 131 072 rows 651–668 against 285–292)
-    gramSchmidt: complex || n < POOL_FLOOR ? undefined : (V, w, coeffs, then) => {
+    // an axpy per vector read w 3·nv times; from the pool's floor: below it a sequence of them runs at
+    // once on this thread, awaiting nothing (GMRES(30) + Jacobi, 2 threads: 12 000 rows 44–45 ms against
+    // 47–48 fused; 16 384 rows 82–87 against 62–64, 131 072 rows 651–668 against 285–292)
+    gramSchmidt: n < POOL_FLOOR ? undefined : (V, w, coeffs, then) => {
       const nv = V.length;
+      // a dot or a coefficient is a complex's two f64
+      const parts = complex ? 2 : 1;
       return B.runWideReduction(
         `gram_schmidt_${dt}`,
         () => {
-          if (!table || table.bytes < 16 * nv) {
+          if (!table || table.bytes < 24 * nv) {
             table?.dispose();
-            table = B.heap.alloc(16 * Math.max(nv, 32));
+            table = B.heap.alloc(24 * Math.max(nv, 32));
           }
           // the pointers, then the coefficients 8-byte aligned after them
           const at = 8 * Math.ceil(nv / 2);
           const ptrs = table.view('i32', nv);
           for (let i = 0; i < nv; i++) ptrs[i] = V[i].ptr;
           if (coeffs) {
-            const c = new Float64Array(table.view('u8').buffer, table.ptr + at, nv);
-            for (let i = 0; i < nv; i++) c[i] = coeffs[i][0];
+            const c = new Float64Array(table.view('u8').buffer, table.ptr + at, parts * nv);
+            for (let i = 0; i < nv; i++) for (let j = 0; j < parts; j++) c[parts * i + j] = coeffs[i][j];
           }
           return [table.ptr, nv, w.ptr, coeffs ? table.ptr + at : 0, then === 'dots' ? 1 : then === 'squares' ? 2 : 0];
         },
         n,
-        nv,
-      ).then((sums) => (then === 'dots' ? Array.from(sums, (v): [number, number] => [v, 0]) : then === 'squares' ? [[sums[0], 0]] : []));
+        parts * nv,
+      ).then((sums) =>
+        then === 'dots' ? Array.from({ length: nv }, (_, i): [number, number] => [sums[parts * i], complex ? sums[2 * i + 1] : 0]) : then === 'squares' ? [[sums[0], 0]] : [],
+      );
     },
     // one step's way for the whole iteration (CpuBackend.step), per method and kernel family; none below
     // the pool's floor, where every operation runs inline (no key to make an iteration)

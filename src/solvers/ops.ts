@@ -94,7 +94,7 @@ export interface SolverOps<V> {
    */
   sequenceNow?(steps: readonly SolverStep<V>[], ops: SolverOps<V>): [number, number][] | undefined;
   /**
-   * Optional (the CPU pool, real dtypes): a pass of GMRES's classical Gram–Schmidt over the Krylov
+   * Optional (the CPU pool): a pass of GMRES's classical Gram–Schmidt over the Krylov
    * vectors V and w in one pass over them: where `coeffs` is given, w ← w − Σᵢ coeffsᵢ·V[i] (the same
    * values as an axpy of −coeffsᵢ per vector, in order); then, for 'dots', each V[i]ᴴ·w of the new w
    * (dot's, summed in another order), for 'squares' [Σ|wᵢ|², 0] (in f64, unscaled: ‖w‖ where it is in
