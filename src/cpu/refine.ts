@@ -11,7 +11,6 @@ import type { CpuBackend } from './backend.js';
 import { CpuMatrix, type CpuVector } from './resident.js';
 import { copy, axpy, nrm2, sumPartials } from './blas1.js';
 import { withinRange } from '../host-spmv.js';
-import type { DIAMatrix } from '../formats/dia.js';
 
 /**
  * An f32 DIA matrix (solver-ops' refinesOnPool) seen as an f64 one whose values are kept as f32 (spmv-plan's compact
