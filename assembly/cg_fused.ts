@@ -363,7 +363,7 @@ export function cg_dia_f32(offsets: usize, ndiag: i32, data: usize, pitch: i32, 
   cgDiaF32(offsets, ndiag, data, pitch, n, z, po, pn, q, 0, 0, beta, out, start, end, false);
 }
 
-// cg_dia_f32 where `masks` (dia_uniform_blocks_f32's: a byte per 16-row block, bit d set where diagonal
+// cg_dia_f32 where `masks` (dia_uniform_f32's: a byte per 16-row block, bit d set where diagonal
 // d holds its constant in all 16 rows; ndiag ≤ 8) and `table` (each diagonal's constant 16 times, 64
 // bytes a diagonal) say which of A's slots need not be read: a stencil's — poisson3D(64)'s ±1
 // diagonals hold a grid line's zeros in half its blocks, its others in ≈ 3 % — so the step reads ≈ 16 %

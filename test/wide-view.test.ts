@@ -5,7 +5,7 @@
  * test/dia-compact) — flags, consts, ±0 told apart, none at most half uniform or with a NaN constant —
  * on 1–3 threads and the plain build; made at A's upload (src/cpu/uniform-f32.ts) and freed with A. Made in
  * the same pass (dia_uniform_f32), the 16-row blocks' masks of the diagonals that hold their constant
- * in every row, against their definition here; and the f32 CG step over the view's masked A
+ * in every row, against their definition here; and the f32 CG step over A with those masks
  * (cg_dia_f32u: those rows from the table of constants) against the step over A's slots (cg_dia_f32),
  * pn and q bit for bit, and q against an f64 product written here.
  */
@@ -61,16 +61,16 @@ describe('wideView: the uniform groups of an f32 DIA matrix for the f64 head', (
         const before = Float32Array.from(M.regions.data.view('f32', D.data.length));
         const view = wideView(M);
         {
-          expect(view.matrix.dtype, name).toBe('f64');
-          expect(view.matrix.params.uniform === 1, name).toBe(u !== null);
+          expect(view.dtype, name).toBe('f64');
+          expect(view.params.uniform === 1, name).toBe(u !== null);
           if (u) {
-            expect(Array.from(view.matrix.regions.uni.view('u8', u.flags.length)), name).toEqual(Array.from(u.flags));
-            expect(Array.from(view.matrix.regions.consts.view('f64', u.consts.length)), name).toEqual(Array.from(u.consts));
+            expect(Array.from(view.regions.uni.view('u8', u.flags.length)), name).toEqual(Array.from(u.flags));
+            expect(Array.from(view.regions.consts.view('f64', u.consts.length)), name).toEqual(Array.from(u.consts));
           }
-          if (name === 'stored zeros, one −0') expect(Array.from(view.matrix.regions.uni.view('u8', 52).subarray(49, 52))).toEqual([1, 0, 1]);
-          // the masks: bit d of block b where diagonal d's 16 slots all hold the bits of its constant
-          expect(view.single !== undefined, name).toBe(u !== null);
-          if (u && view.single) {
+          if (name === 'stored zeros, one −0') expect(Array.from(view.regions.uni.view('u8', 52).subarray(49, 52))).toEqual([1, 0, 1]);
+          // the masks (A's own, for the f32 steps): bit d of block b where diagonal d's 16 slots all hold the bits of its constant
+          expect(M.params.masked === 1, name).toBe(u !== null);
+          if (u) {
             const bits = new Int32Array(Float32Array.from(u.consts).buffer);
             const slots = new Int32Array(Float32Array.from(D.data).buffer);
             const want = Array.from({ length: D.rows >> 4 }, (_, b) => {
@@ -82,12 +82,12 @@ describe('wideView: the uniform groups of an f32 DIA matrix for the f64 head', (
               }
               return m;
             });
-            expect(Array.from(view.single.regions.masks.view('u8', want.length)), name).toEqual(want);
-            expect(Array.from(view.single.regions.table.view('f32', 16 * D.offsets.length)), name).toEqual(Array.from({ length: 16 * D.offsets.length }, (_, k) => Math.fround(u.consts[k >> 4])));
+            expect(Array.from(M.regions.masks.view('u8', want.length)), name).toEqual(want);
+            expect(Array.from(M.regions.table.view('f32', 16 * D.offsets.length)), name).toEqual(Array.from({ length: 16 * D.offsets.length }, (_, k) => Math.fround(u.consts[k >> 4])));
           }
         }
-        // the flags are A's, made at its upload: A's own values untouched, and freed with A
-        expect(view.single === undefined || view.single === M, name).toBe(true);
+        // the flags are A's, made at its upload: the view shares A's regions, A's own values untouched, and freed with A
+        expect(view.regions, name).toBe(M.regions);
         expect(Array.from(M.regions.data.view('f32', D.data.length)), name).toEqual(Array.from(before));
         const flags = [M.regions.uni, M.regions.consts, M.regions.masks, M.regions.table].filter((r) => r !== undefined);
         M.dispose();
@@ -96,7 +96,7 @@ describe('wideView: the uniform groups of an f32 DIA matrix for the f64 head', (
     });
   }
   for (const s of SETUPS) {
-    it(`the f32 step over the masked view (cg_dia_f32u): pn and q bit for bit cg_dia_f32's over A's slots, pnᵀq to f64 rounding, q within f32 sums of the f64 product; ${key(s)}`, async () => {
+    it(`the f32 step over A with its upload's masks (cg_dia_f32u): pn and q bit for bit cg_dia_f32's over A's slots, pnᵀq to f64 rounding, q within f32 sums of the f64 product; ${key(s)}`, async () => {
       const B = backends.get(key(s))!;
       const g = new Prng(5);
       const cases: [string, CSRMatrix][] = [
@@ -108,11 +108,10 @@ describe('wideView: the uniform groups of an f32 DIA matrix for the f64 head', (
       ];
       for (const [name, A] of cases) {
         const M = B.upload(DIAMatrix.fromCSR(A));
-        const view = wideView(M);
-        expect(view.single, name).toBeDefined();
+        expect(M.params.masked, name).toBe(1);
         // A's slots alone: its upload's masks not taken
         const slots = cpuSolverOps(B, new CpuMatrix(M.host, M.regions, { ...M.params, masked: 0 }), 'none');
-        const masked = cpuSolverOps(B, view.single!, 'none');
+        const masked = cpuSolverOps(B, M, 'none');
         const n = A.rows;
         const z0 = Float32Array.from({ length: n }, () => g.next() * 2 - 1);
         const po0 = Float32Array.from({ length: n }, () => g.next() * 2 - 1);
@@ -143,7 +142,7 @@ describe('wideView: the uniform groups of an f32 DIA matrix for the f64 head', (
           // the main diagonal's constant moved, their q moves
           if (!s.simd) continue;
           const d0 = (M.host as DIAMatrix).offsets.indexOf(0);
-          view.single!.regions.table.view('f32', 16 * M.params.ndiag).fill(5, 16 * d0, 16 * d0 + 16);
+          M.regions.table.view('f32', 16 * M.params.ndiag).fill(5, 16 * d0, 16 * d0 + 16);
           await masked.cgDirectionProduct!(beta, z, po, pn2, q2);
           expect(Array.from(q2.view()).some((v, i) => v !== q1.view()[i]), name).toBe(true);
         } finally {

@@ -17,25 +17,18 @@ import { withinRange } from '../host-spmv.js';
  * DIA): the f64 kernels that widen A's values on load, over the same regions — and where its upload
  * flagged its 4-row groups of constant coefficients (src/cpu/uniform-f32.ts, as uploadMatrix does for a
  * compact f64 copy), the CG product kernels that read those from constants (…_f64f32u), the f64 solve's
- * own. `single` (A of at most 8 diagonals, flagged): A itself, whose blocks' masks and table of constants
- * the f32 steps' product reads (cg_dia_f32u). The views own nothing: A's regions are A's.
+ * own. The view owns nothing: A's regions are A's. (The f32 steps after the head run over A itself,
+ * whose upload's blocks' masks their product reads: cg_dia_f32u.)
  */
-export function wideView(M: CpuMatrix): { matrix: CpuMatrix; single?: CpuMatrix } {
+export function wideView(M: CpuMatrix): CpuMatrix {
   const params: Record<string, number> = { ...M.params, compact: 1 };
   if (M.regions.uni) params.uniform = 1;
-  return {
-    matrix: new CpuMatrix(M.host, M.regions, params, 'f64'),
-    single: M.params.masked === 1 ? M : undefined,
-  };
+  return new CpuMatrix(M.host, M.regions, params, 'f64');
 }
 
-/**
- * The solve's operations in f64 over wideView(A) (cpuSolverOps with the path's own preconditioner, or
- * `none`) — and where made without one, `tail`: the f32 steps' over its `single` A — and that
- * preconditioner's f32 function.
- */
+/** The solve's operations in f64 over wideView(A) (cpuSolverOps with the path's own preconditioner, or `none`), and that preconditioner's f32 function. */
 export interface WideOps {
-  make(none: boolean): Promise<SolverOps<CpuVector> & { tail?: SolverOps<CpuVector>; dispose(): void }>;
+  make(none: boolean): Promise<SolverOps<CpuVector> & { dispose(): void }>;
   precondition: SolverOps<CpuVector>['precondition'];
 }
 
@@ -109,7 +102,6 @@ export async function cpuRefinement(B: CpuBackend, M: CpuMatrix, b: Float64Array
         head = {
           none,
           ops,
-          tail: ops.tail,
           b: bv,
           x0: x0 && R.answer(),
           // the f64 answer taken as x: next ← v, kept as R's correct keeps next

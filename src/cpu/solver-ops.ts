@@ -77,7 +77,7 @@ export function cpuSolverOps(
   const diaProduct = async (beta: number, z: CpuVector, p: CpuVector, pNew: CpuVector | null, q: CpuVector, x: CpuVector | null, alpha: number, scale?: number) => {
     // f64 values kept as f32 (M.params.compact, src/cpu/spmv-plan.ts): the kernels that widen them
     // (…u: its 4-row groups of constant coefficients flagged, src/cpu/spmv-plan.ts uniformGroups)
-    // (f32: …u over src/cpu/refine.ts wideView's `single`, whose blocks' masks say which slots hold their diagonal's constant)
+    // (f32: …u where A's upload made its blocks' masks, src/cpu/uniform-f32.ts, which say which slots hold their diagonal's constant)
     const uniform = !single && M.params.uniform === 1;
     const masked = single && M.params.masked === 1;
     const kernel = single ? `cg_dia_${dt}${masked ? 'u' : ''}` : `${alpha === 0 ? 'cg_dia_direction' : 'cg_dia_direction_x'}${scale === undefined ? '' : '_scaled'}_${dt}${M.params.compact ? 'f32' : ''}${uniform ? 'u' : ''}`;
@@ -216,12 +216,7 @@ export function cpuSolverOps(
   };
 }
 
-/**
- * cpuSolverOps in f64 over wideView(M) (an f32 DIA matrix's head of CG iterations, src/cpu/refine.ts),
- * and without a preconditioner `tail`: the f32 steps' over A with its masks (cg_dia_f32u).
- */
-async function wideOps(B: CpuBackend, M: CpuMatrix, preconditioner: Preconditioner, host: SparseMatrix): Promise<SolverOps<CpuVector> & { tail?: SolverOps<CpuVector>; dispose(): void }> {
-  const view = cpuRefinementChunk.get().wideView(M);
-  const ops = cpuSolverOps(B, view.matrix, preconditioner, true, host);
-  return { ...ops, tail: view.single && preconditioner === 'none' ? cpuSolverOps(B, view.single, 'none', true, host) : undefined };
+/** cpuSolverOps in f64 over wideView(M) (an f32 DIA matrix's head of CG iterations, src/cpu/refine.ts). */
+async function wideOps(B: CpuBackend, M: CpuMatrix, preconditioner: Preconditioner, host: SparseMatrix): Promise<SolverOps<CpuVector> & { dispose(): void }> {
+  return cpuSolverOps(B, cpuRefinementChunk.get().wideView(M), preconditioner, true, host);
 }

@@ -291,8 +291,6 @@ export interface PathRefinement<V> {
 export interface WideHead<V> {
   /** the solve's operations with f64 vectors, A's f32 values widened on load */
   readonly ops: SolverOps<V>;
-  /** where made without a preconditioner and the path has them: the f32 steps' operations after the head (else the solve's own) */
-  readonly tail?: SolverOps<V>;
   /** b, and the answer as it stands (undefined: zero), in f64 for ops */
   readonly b: V;
   readonly x0: V | undefined;

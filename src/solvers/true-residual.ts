@@ -669,7 +669,7 @@ async function reliableCg<V>(
       // the recurrence's residuals relative to its start's, rnorm (after a head: the adopted answer's)
       const ratio = rnorm / scale;
       const before = iterations;
-      const res = await cg(W?.tail ?? inner, R.rhs(), {
+      const res = await cg(inner, R.rhs(), {
         tol,
         maxIter: maxIter - before,
         signal: o.signal,
