@@ -61,15 +61,20 @@ async function measured(rt: Runtime, A: SparseMatrix, path: PathId, reps: number
   try {
     await rt.spmv(h, x, { y, path }); // the matrix uploaded there, kernels warm
     await y.read();
+    const estimate = rt.explain('spmv', h, { x, readBack: false }).estimates[path]!.ms;
+    // the fastest of 15 batches; where that is still outside the order of magnitude, more batches for up to
+    // 5 s: the suite's other files load the cores for seconds at a time (SwiftShader once measured 3.0 ms
+    // a product for 0.14 estimated there, and in range alone), and the estimate is of an unloaded machine
     const t: number[] = [];
-    for (let b = 0; b < 15; b++) {
+    const start = performance.now();
+    const inRange = () => estimate / Math.min(...t) > 0.1 && estimate / Math.min(...t) < 10;
+    for (let b = 0; b < 15 || (!inRange() && performance.now() - start < 5000); b++) {
       const t0 = performance.now();
       for (let r = 0; r < reps; r++) await rt.spmv(h, x, { y, path });
       await y.read();
       t.push((performance.now() - t0) / reps);
     }
-    const e = rt.explain('spmv', h, { x, readBack: false });
-    return { ms: Math.min(...t), estimate: e.estimates[path]!.ms };
+    return { ms: Math.min(...t), estimate };
   } finally {
     for (const v of [h, x, y]) v.dispose();
   }

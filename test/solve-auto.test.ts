@@ -288,3 +288,74 @@ describe("rt.solve 'auto': the preconditioner of a Krylov solve", () => {
     }
   });
 });
+
+describe("rt.solve 'auto': the method of a nonsymmetric Krylov solve", () => {
+  /** poisson2D(m) plus c times an upwind x derivative: diagonal 4 + c, left neighbour −1 − c (nonsymmetric, diagonally dominant, positive diagonal) */
+  function upwind(m: number, c: number): CSRMatrix {
+    const P = poisson2D(m);
+    const values = Float64Array.from(P.values);
+    for (let i = 0; i < P.rows; i++) for (let k = P.rowPtr[i]; k < P.rowPtr[i + 1]; k++) values[k] += P.colIdx[k] === i ? c : P.colIdx[k] === i - 1 ? -c : 0;
+    return new CSRMatrix(P.rows, P.cols, 'f64', P.rowPtr, P.colIdx, values);
+  }
+  const cpu = { label: 'CPU', triangular: true, gpu: false };
+  const gpu = { label: 'WebGPU', triangular: false, gpu: true };
+
+  it('BiCGSTAB first where A is diagonally dominant with a positive diagonal, GMRES(30) first otherwise (west0479, rajat01: zero diagonals)', () => {
+    const s = solveStructure(upwind(12, 1));
+    expect([s.hermitian, s.positiveDiagonal, s.diagonallyDominant, s.finite]).toEqual([false, true, true, true]);
+    for (const path of [cpu, gpu]) {
+      const c = chooseSolve(s, path, {});
+      expect(c.candidates.map((k) => k.method), path.label).toEqual(['bicgstab', 'gmres']);
+      expect(c.candidates[0].preconditioner).toBe(path.triangular ? 'ilu0' : 'jacobi');
+      expect(c.reasons.join(' ')).toMatch(/method bicgstab: not Hermitian, with a positive diagonal and diagonally dominant rows .*; gmres\(30\) if it breaks down or stagnates/);
+      for (const other of [{ diagonallyDominant: false }, { positiveDiagonal: false }, { finite: false }]) {
+        expect(chooseSolve({ ...s, ...other }, path, {}).candidates.map((k) => k.method), JSON.stringify(other)).toEqual(['gmres', 'bicgstab']);
+      }
+      // the caller's method is kept
+      expect(chooseSolve(s, path, { method: 'gmres' }).candidates.map((k) => k.method)).toEqual(['gmres']);
+    }
+    for (const name of ['west0479', 'rajat01']) {
+      const A = loadShared(name);
+      const t = solveStructure(A);
+      expect([t.hermitian, t.zeroDiagonals > 0], name).toEqual([false, true]);
+      expect(chooseSolve(t, cpu, {}).candidates[0].method, name).toBe('gmres');
+    }
+  });
+
+  it('an upwind convection–diffusion past the direct threshold: BiCGSTAB + ILU(0) meets tol by the true residual', async () => {
+    const A = upwind(150, 1);
+    expect(A.rows).toBeGreaterThan(DIRECT_MAX_N);
+    const h = rt.upload(A);
+    const b = Float64Array.from({ length: A.rows }, (_, i) => Math.sin(i));
+    expect(rt.explain('solve', h).method).toBe('bicgstab');
+    const r = await rt.solve(h, b, { tol: 1e-10 });
+    expect([r.method, r.preconditioner, r.converged, r.methodFallback]).toEqual(['bicgstab', 'ilu0', true, undefined]);
+    expect(trueResidual(A, r.x, b)).toBeLessThanOrEqual(1e-10);
+    h.dispose();
+  });
+
+  it("BiCGSTAB that stagnates (tol below what f64 resolves): GMRES goes on from its x within the same maxIter, counted as one solve", async () => {
+    const A = upwind(150, 1);
+    const h = rt.upload(A);
+    const b = Float64Array.from({ length: A.rows }, (_, i) => Math.sin(i));
+    const alone = await rt.solve(h, b, { tol: 1e-17, method: 'bicgstab' });
+    expect(alone.reason).toBe('stagnated');
+    const seen: number[] = [];
+    const r = await rt.solve(h, b, { tol: 1e-17, onIteration: (it) => void seen.push(it) });
+    expect([r.method, r.reason, r.converged]).toEqual(['gmres', 'stagnated', false]);
+    expect(r.methodFallback).toMatch(new RegExp(`^bicgstab's recurrence met tol where its true relative residual, .*, did not \\(it stagnated\\) after ${alone.iterations} iterations: gmres went on from that iterate$`));
+    expect(r.iterations).toBeGreaterThan(alone.iterations);
+    expect(r.history).toHaveLength(r.iterations + 1);
+    expect(seen).toEqual(Array.from({ length: r.iterations }, (_, k) => k + 1));
+    // the answer at f64's floor by the reference's residual (its rounding and ours differ there by tens of
+    // per cent), and no worse than BiCGSTAB's by the one reported
+    expect(trueResidual(A, r.x, b)).toBeLessThan(1e-14);
+    expect(r.relativeResidual).toBeLessThan(1e-14);
+    expect(r.relativeResidual).toBeLessThanOrEqual(alone.relativeResidual);
+    // maxIter bounds both solves together
+    const capped = await rt.solve(h, b, { tol: 1e-17, maxIter: alone.iterations + 2 });
+    expect(capped.iterations).toBeLessThanOrEqual(alone.iterations + 2);
+    expect(capped.method).toBe('gmres');
+    h.dispose();
+  });
+});

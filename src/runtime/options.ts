@@ -206,6 +206,12 @@ export interface SolveOutcome extends TrueSolveResult {
    * `history` and `refinements` count both.
    */
   precisionFallback?: string;
+  /**
+   * Where 'auto''s first method gave way to its second with the iterate it had: BiCGSTAB's recurrence met
+   * tol while its true residual did not (it stagnated), and GMRES(30) went on from its x within the same
+   * maxIter and signal — why, and where BiCGSTAB had got to. `iterations`, `history` and `refinements` count both.
+   */
+  methodFallback?: string;
   /** the preconditioner that ran ('none' for method 'direct') */
   preconditioner: PreconditionerKind;
   /** the preconditioner in words: its parameters, any diagonal shift it needed, how the path applied it */

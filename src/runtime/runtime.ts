@@ -1327,8 +1327,10 @@ export class Runtime implements HandleOwner {
    * `explain('solve', A)` says): a sparse direct factorization on the host where its estimated fill
    * and flops are affordable (a singular factor, or the direct solvers' module failing to load, falls back to the Krylov candidates, `directFallback`
    * says so; `method: 'direct'` factorizes whatever it costs, and rejects with the load's error), else CG + IC(0) for a Hermitian positive definite A on the CPU path
-   * (Chebyshev where the path has no triangular solve), MINRES for Hermitian indefinite, GMRES(30) +
-   * ILU(0) otherwise; a breakdown moves to the next candidate (CG → MINRES, GMRES → BiCGSTAB). `spd:
+   * (Chebyshev where the path has no triangular solve), MINRES for Hermitian indefinite, BiCGSTAB + ILU(0)
+   * for a nonsymmetric A that is diagonally dominant with a positive diagonal, GMRES(30) + ILU(0) otherwise;
+   * a breakdown moves to the next candidate (CG → MINRES, GMRES ↔ BiCGSTAB), and so does BiCGSTAB's
+   * stagnation (GMRES goes on from its x, `methodFallback` says so). `spd:
    * true` skips the symmetry verdict, `method` and `preconditioner` fix either choice. The result is
    * honest: `relativeResidual` is ‖b − A·x‖/‖b‖ recomputed in f64, and an f32 matrix with a tolerance
    * below f32's reach is refined in f64 until it meets it.

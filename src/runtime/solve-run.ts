@@ -175,6 +175,9 @@ export async function solveAfterReads(rt: Runtime, start: SolveStart): Promise<S
   // method again without it, once
   const autoPre = !handle && (o.preconditioner === undefined || o.preconditioner === 'auto');
   let nanFallback: string | undefined;
+  // BiCGSTAB's solve that stagnated, whose x the next candidate goes on from
+  let stalledRun: TrueSolveResult | undefined;
+  let methodFallback: string | undefined;
   for (let c = first; ; c++) {
     let cand: SolveCandidate = nanFallback ? { ...choice.candidates[c], preconditioner: 'none' } : choice.candidates[c];
     let prepared;
@@ -213,7 +216,9 @@ export async function solveAfterReads(rt: Runtime, start: SolveStart): Promise<S
         x0,
         single: componentBytes(h.dtype) === 4,
         matrixExponent: s.e,
+        ...(stalledRun ? budgetAfter(stalledRun, o, h.rows) : {}),
       });
+      if (stalledRun) r = continuedFrom(stalledRun, r);
     } catch (e) {
       throw disposedAs(e);
     } finally {
@@ -234,13 +239,29 @@ export async function solveAfterReads(rt: Runtime, start: SolveStart): Promise<S
       c--;
       continue;
     }
-    // a breakdown (CG on a matrix that is not definite) moves rt.solve's choice to its next candidate
-    if (r.reason !== 'breakdown' || c + 1 === choice.candidates.length) {
+    // a breakdown (CG on a matrix that is not definite) moves rt.solve's choice to its next candidate, and
+    // so does BiCGSTAB's recurrence meeting tol where its true residual did not: GMRES goes on from its x
+    const stalled = r.reason === 'stagnated' && cand.method === 'bicgstab' && !o.signal?.aborted;
+    if ((r.reason !== 'breakdown' && !stalled) || c + 1 === choice.candidates.length) {
       rt.keepHostCopy(b64);
       const detail = nanFallback ? `none (${nanFallback})` : description;
-      return { ...r, method: cand.method, preconditioner: cand.preconditioner, preconditionerDetail: detail, path: p.id, ...(directFallback ? { directFallback } : {}), ...(s.e ? { matrixExponent: -s.e } : {}) };
+      return {
+        ...r,
+        method: cand.method,
+        preconditioner: cand.preconditioner,
+        preconditionerDetail: detail,
+        path: p.id,
+        ...(directFallback ? { directFallback } : {}),
+        ...(methodFallback ? { methodFallback } : {}),
+        ...(s.e ? { matrixExponent: -s.e } : {}),
+      };
     }
     nanFallback = undefined;
+    if (stalled) {
+      methodFallback = `bicgstab's recurrence met tol where its true relative residual, ${r.relativeResidual.toExponential(2)}, did not (it stagnated) after ${r.iterations} iterations: ${choice.candidates[c + 1].method} went on from that iterate`;
+      stalledRun = r;
+      x0 = r.x;
+    }
   }
 }
 
@@ -265,8 +286,6 @@ async function wideFallback(
 ): Promise<TrueSolveResult & { precisionFallback: string }> {
   const w = rt.solveMatrixWide(h, s);
   const { ops, dispose } = await preconditionedOps(rt, p, w.h, w.csr, structure, cand, null, o.tol);
-  const done = r.iterations;
-  const on = o.onIteration;
   let f: TrueSolveResult;
   try {
     const { solveWithTrueResidual, KRYLOV } = krylovSolvers.get();
@@ -275,15 +294,28 @@ async function wideFallback(
       x0: r.x,
       single: false,
       matrixExponent: s.e,
-      maxIter: maxIterOf(o.maxIter, h.rows) - done,
-      onIteration: on && ((it, rel) => on(done + it, rel)),
+      ...budgetAfter(r, o, h.rows),
     });
   } finally {
     dispose();
   }
-  const precisionFallback = `${h.dtype} ${r.reason === 'breakdown' ? 'CG broke down (pᴴAp ≤ 0 in its rounding)' : 'corrections stagnated'} at a true relative residual of ${r.relativeResidual.toExponential(2)} after ${done} iterations (A's condition is beyond what they resolve): ${cand.method} went on in ${isComplex(h.dtype) ? 'c128' : 'f64'} from that iterate, A's values widened once (exact)`;
+  const precisionFallback = `${h.dtype} ${r.reason === 'breakdown' ? 'CG broke down (pᴴAp ≤ 0 in its rounding)' : 'corrections stagnated'} at a true relative residual of ${r.relativeResidual.toExponential(2)} after ${r.iterations} iterations (A's condition is beyond what they resolve): ${cand.method} went on in ${isComplex(h.dtype) ? 'c128' : 'f64'} from that iterate, A's values widened once (exact)`;
+  return { ...continuedFrom(r, f), precisionFallback };
+}
+
+/** What a solve going on from r's iterate may still spend: the rest of maxIter, its iterations counted on from r's. */
+function budgetAfter(r: TrueSolveResult, o: AutoSolveOptions, n: number): { maxIter: number; onIteration: AutoSolveOptions['onIteration'] } {
+  const on = o.onIteration;
+  return { maxIter: maxIterOf(o.maxIter, n) - r.iterations, onIteration: on && ((it, rel) => on(r.iterations + it, rel)) };
+}
+
+/**
+ * r's solve continued by f from r's x: f's answer unless its true residual is above r's (an abort or
+ * maxIter early in f), where r's x stays with f's reason; iterations, history and refinements are both solves'.
+ */
+function continuedFrom(r: TrueSolveResult, f: TrueSolveResult): TrueSolveResult {
   const kept = f.converged || f.relativeResidual <= r.relativeResidual ? f : { ...f, x: r.x, residualNorm: r.residualNorm, relativeResidual: r.relativeResidual };
-  return { ...kept, iterations: done + f.iterations, history: [...r.history, ...f.history.slice(1)], refinements: r.refinements + f.refinements, precisionFallback };
+  return { ...kept, iterations: r.iterations + f.iterations, history: [...r.history, ...f.history.slice(1)], refinements: r.refinements + f.refinements };
 }
 
 /**
