@@ -176,7 +176,7 @@ export async function solveAfterReads(rt: Runtime, start: SolveStart): Promise<S
   const autoPre = !handle && (o.preconditioner === undefined || o.preconditioner === 'auto');
   let nanFallback: string | undefined;
   // BiCGSTAB's solve that stagnated, whose x the next candidate goes on from
-  let stalledRun: TrueSolveResult | undefined;
+  let stalledRun: (TrueSolveResult & { precisionFallback?: string }) | undefined;
   let methodFallback: string | undefined;
   for (let c = first; ; c++) {
     let cand: SolveCandidate = nanFallback ? { ...choice.candidates[c], preconditioner: 'none' } : choice.candidates[c];
@@ -218,7 +218,11 @@ export async function solveAfterReads(rt: Runtime, start: SolveStart): Promise<S
         matrixExponent: s.e,
         ...(stalledRun ? budgetAfter(stalledRun, o, h.rows) : {}),
       });
-      if (stalledRun) r = continuedFrom(stalledRun, r);
+      if (stalledRun) {
+        // an f32 BiCGSTAB that went on in f64 before it stagnated keeps saying so
+        const widened = stalledRun.precisionFallback;
+        r = { ...continuedFrom(stalledRun, r), ...(widened ? { precisionFallback: widened } : {}) };
+      }
     } catch (e) {
       throw disposedAs(e);
     } finally {
