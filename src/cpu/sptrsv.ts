@@ -15,13 +15,13 @@ import type { CpuVector } from './resident.js';
  */
 export function cpuTriangular(B: CpuBackend, T: CSRMatrix, o: TriangularOptions): TriangularSolver<CpuVector> {
   const n = T.rows;
-  const { strict, invDiag, lead, trail } = splitTriangle(T, o.lower, o.unitDiagonal);
+  const { strict, invDiag } = splitTriangle(T, o.lower, o.unitDiagonal);
   const { levelPtr, rows } = o.levels;
   const depth = levelPtr.length - 1;
   const chunks = B.workerPool?.chunks ?? 1;
   // cost prefix over the schedule's order: rows before k plus their entries
   const cost = new Float64Array(n + 1);
-  for (let k = 0; k < n; k++) cost[k + 1] = cost[k] + 1 + strict.rowPtr[rows[k] + 1] - strict.rowPtr[rows[k]] - lead - trail;
+  for (let k = 0; k < n; k++) cost[k + 1] = cost[k] + 1 + strict.rowPtr[rows[k] + 1] - strict.rowPtr[rows[k]];
   const ranges: Int32Array[] = [];
   let parallel = 0;
   if (chunks > 1) {
@@ -59,7 +59,7 @@ export function cpuTriangular(B: CpuBackend, T: CSRMatrix, o: TriangularOptions)
       parallel === 0
         ? `sequential (${depth} levels, none with the work to split over ${chunks} thread${chunks > 1 ? 's' : ''})`
         : `level-scheduled (${depth} levels, ${parallel} split over ${chunks} threads)`,
-    solve: (b, x) => B.runRanges(kernel, () => [ptr.ptr, idx.ptr, val.ptr, inv ? inv.ptr : 0, ord.ptr, lead, trail, b.ptr, x.ptr], ranges),
+    solve: (b, x) => B.runRanges(kernel, () => [ptr.ptr, idx.ptr, val.ptr, inv ? inv.ptr : 0, ord.ptr, b.ptr, x.ptr], ranges),
     dispose: () => {
       for (const r of regions) r.dispose();
     },
