@@ -175,8 +175,9 @@ export function poolStructure(B: CpuBackend, A: CSRMatrix, session: CpuSparseSes
   // copy's, compactUniform, or an f32 one's, uniform-f32.ts): read from their constants, without A's copy
   // to the heap and the wait for the worker (poisson3D(64), warm, load 3.8–5.0: 5–9 ms against 9–38) —
   // not for a session about to hold A (an AMG setup reads the pass's copy of A)
-  const u = copy instanceof CpuMatrix && !copy.disposed && copy.rows === A.rows && copy.cols === A.cols && !open ? uniformGroupsOf(copy) : null;
-  if (u) return uniformDiaStructure((copy as CpuMatrix).host as DIAMatrix, A.nnz, u);
+  const M = copy instanceof CpuMatrix && !copy.disposed && copy.rows === A.rows && copy.cols === A.cols && !open ? copy : null;
+  const u = M ? uniformGroupsOf(M) : null;
+  if (M && u) return uniformDiaStructure(M.host as DIAMatrix, A.nnz, u);
   if (A.nnz < STRUCTURE_POOL_MIN) return undefined;
   const S = open ?? (session as () => CpuSparseSession)();
   try {

@@ -112,13 +112,12 @@ export async function bicgstab<V>(ops: SolverOps<V>, b: V, options: SolveOptions
       else if (rnorm / scale <= tol) reason = 'converged';
       else if (isZero(omega)) reason = 'breakdown';
     }
-    // a step the loop left by a break ends here
-    endStep?.();
     return { x, iterations: it, residualNorm: rnorm, relativeResidual: rnorm / scale, converged: reason === 'converged', reason, history };
   } catch (e) {
     ops.release(x);
     throw e;
   } finally {
+    // a step the loop left by a break (or an error) ends here
     endStep?.();
     for (const w of [r, rhat, p, v, s, t, y, z]) ops.release(w);
   }
