@@ -1,67 +1,244 @@
+import { components } from '../dtype.js';
 import type { CSRMatrix } from '../formats/csr.js';
 import { splitTriangle } from '../solvers/precond/levels.js';
-import type { TriangularOptions, TriangularSolver } from '../solvers/ops.js';
+import type { LevelSchedule, TriangularOptions, TriangularSolver } from '../solvers/ops.js';
 import type { CpuBackend } from './backend.js';
 import type { Region } from './memory.js';
 import { balancedBounds } from './partition.js';
 import type { CpuVector } from './resident.js';
 
+/** Least work (rows + entries) of a claimed block: below it the spin between levels costs more than a second thread saves. */
+const GRAIN = 512;
+/** What a wait for the level group before costs, in the same units (measured on the 2-core VM: ≈ 0.6 µs, against ≈ 1.2 ns a unit). */
+const LEVEL_WAIT = 512;
+/** log₂ of the sizes of the runs of consecutive rows tried as units of the schedule: 512 … 4 rows. */
+const UNIT_SHIFTS = [9, 8, 7, 6, 5, 4, 3, 2];
+
+/** What a plan's blocks are made of: the rows of each level of units of 2^shift rows, and their work (rows + entries). */
+interface UnitLevels {
+  shift: number;
+  /** per unit, its level; per level, its work, its units and its largest unit's work */
+  level: Int32Array;
+  unitWork: Float64Array;
+  work: Float64Array;
+  count: Int32Array;
+  widest: Float64Array;
+  depth: number;
+}
+
+/** Stored rows in solve order, claimed blocks of them ([start, end, group] each) and each group's number of blocks (assembly/sptrsv.ts). */
+interface BlockPlan {
+  order: Int32Array;
+  blocks: number[];
+  groupSizes: number[];
+  /** levels split over threads, of `levels` */
+  split: number;
+  levels: number;
+  unitRows: number;
+}
+
 /**
- * A triangular factor resident on the CPU path (assembly/sptrsv.ts). Levels whose work (rows +
- * entries) reaches the backend's inline threshold are split over the pool, balanced by entries; runs
- * of smaller levels go inline, one call each, in schedule order. When no level is large enough (or
- * there is one thread) the whole solve is one inline pass in natural row order, which reads memory in
- * order instead of level by level.
+ * Units of 2^shift consecutive rows: a unit depends on the units its rows reach (other than itself), and
+ * its level is one more than theirs. The rows of a unit are solved in natural order — reading the factor,
+ * b and x in order, as one thread alone would — while the units of a level can run on different threads.
+ */
+function unitLevels(S: CSRMatrix, lower: boolean, shift: number): UnitLevels {
+  const n = S.rows;
+  const units = ((n - 1) >> shift) + 1;
+  const level = new Int32Array(units);
+  const unitWork = new Float64Array(units);
+  const work = new Float64Array(units);
+  const count = new Int32Array(units);
+  const widest = new Float64Array(units);
+  let depth = 0;
+  for (let s = 0; s < units; s++) {
+    const u = lower ? s : units - 1 - s;
+    const first = u << shift;
+    const last = Math.min(n, first + (1 << shift));
+    let l = 0;
+    for (let k = S.rowPtr[first]; k < S.rowPtr[last]; k++) {
+      const v = S.colIdx[k] >> shift;
+      if (v !== u && level[v] >= l) l = level[v] + 1;
+    }
+    const w = last - first + S.rowPtr[last] - S.rowPtr[first];
+    level[u] = l;
+    unitWork[u] = w;
+    work[l] += w;
+    count[l]++;
+    if (w > widest[l]) widest[l] = w;
+    if (l >= depth) depth = l + 1;
+  }
+  return { shift, level, unitWork, work, count, widest, depth };
+}
+
+/** How many blocks level l is split into (1: it joins a run of levels that one thread solves in order). */
+function partsOf(U: UnitLevels, l: number, chunks: number, grain: number): number {
+  return Math.max(1, Math.min(2 * chunks, U.count[l], Math.floor(U.work[l] / grain)));
+}
+
+/** The estimated time of a solve by these units on `chunks` threads, in work units. */
+function estimate(U: UnitLevels, chunks: number, grain: number, wait: number): number {
+  let t = 0;
+  for (let l = 0; l < U.depth; l++) t += partsOf(U, l, chunks, grain) < 2 ? U.work[l] : Math.max(U.work[l] / chunks, U.widest[l]) + wait;
+  return t;
+}
+
+/**
+ * The blocks: a level split into blocks of whole units balanced by work (up to 2·chunks, so that a
+ * thread that falls behind takes fewer), or runs of consecutive unsplit levels as one block each.
+ */
+function blockPlan(S: CSRMatrix, lower: boolean, U: UnitLevels, chunks: number, grain: number): BlockPlan {
+  const n = S.rows;
+  const { shift, level, unitWork, depth } = U;
+  const units = level.length;
+  const levelPtr = new Int32Array(depth + 1);
+  for (let u = 0; u < units; u++) levelPtr[level[u] + 1]++;
+  for (let l = 0; l < depth; l++) levelPtr[l + 1] += levelPtr[l];
+  const next = levelPtr.slice(0, depth);
+  const byLevel = new Int32Array(units);
+  for (let s = 0; s < units; s++) {
+    const u = lower ? s : units - 1 - s;
+    byLevel[next[level[u]]++] = u;
+  }
+  // rows in solve order; the start of each unit's rows and the work before it
+  const order = new Int32Array(n);
+  const rowStart = new Int32Array(units + 1);
+  const cost = new Float64Array(units + 1);
+  for (let q = 0, k = 0; q < units; q++) {
+    const u = byLevel[q];
+    const first = u << shift;
+    const last = Math.min(n, first + (1 << shift));
+    for (let j = 0; j < last - first; j++) order[k++] = lower ? first + j : last - 1 - j;
+    rowStart[q + 1] = k;
+    cost[q + 1] = cost[q] + unitWork[u];
+  }
+  const blocks: number[] = [];
+  const groupSizes: number[] = [];
+  let split = 0;
+  let run = false;
+  for (let l = 0; l < depth; l++) {
+    const s = levelPtr[l];
+    const e = levelPtr[l + 1];
+    const parts = partsOf(U, l, chunks, grain);
+    if (parts < 2) {
+      if (run) blocks[blocks.length - 2] = rowStart[e];
+      else blocks.push(rowStart[s], rowStart[e], groupSizes.push(1) - 1);
+      run = true;
+      continue;
+    }
+    const b = balancedBounds(e - s, parts, (i) => cost[s + i] - cost[s], 1);
+    const g = groupSizes.push(0) - 1;
+    for (let p = 0; p < parts; p++) {
+      if (b[p + 1] === b[p]) continue;
+      blocks.push(rowStart[s + b[p]], rowStart[s + b[p + 1]], g);
+      groupSizes[g]++;
+    }
+    split++;
+    run = false;
+  }
+  return { order, blocks, groupSizes, split, levels: depth, unitRows: 1 << shift };
+}
+
+/**
+ * A triangular factor resident on the CPU path (assembly/sptrsv.ts), its strict triangle stored in the
+ * order its rows are solved. With a pool and a level schedule whose levels have the work to split, the
+ * whole solve is one pool job: the threads claim blocks of rows in schedule order and wait only for the
+ * level group before theirs (a spin on a counter, not a job per level). Otherwise — one thread, a small
+ * system, or levels too narrow — one inline pass in natural row order.
  */
 export function cpuTriangular(B: CpuBackend, T: CSRMatrix, o: TriangularOptions): TriangularSolver<CpuVector> {
   const n = T.rows;
   const { strict, invDiag } = splitTriangle(T, o.lower, o.unitDiagonal);
-  const { levelPtr, rows } = o.levels;
-  const depth = levelPtr.length - 1;
+  const depth = o.levels.levelPtr.length - 1;
   const chunks = B.workerPool?.chunks ?? 1;
-  // cost prefix over the schedule's order: rows before k plus their entries
-  const cost = new Float64Array(n + 1);
-  for (let k = 0; k < n; k++) cost[k + 1] = cost[k] + 1 + strict.rowPtr[rows[k] + 1] - strict.rowPtr[rows[k]];
-  const ranges: Int32Array[] = [];
-  let parallel = 0;
-  if (chunks > 1) {
-    let runStart = 0;
-    for (let l = 0; l < depth; l++) {
-      const s = levelPtr[l];
-      const e = levelPtr[l + 1];
-      if (cost[e] - cost[s] < B.inlineThreshold) continue;
-      if (s > runStart) ranges.push(Int32Array.of(runStart, s));
-      const b = balancedBounds(e - s, chunks, (i) => cost[s + i] - cost[s], 1);
-      ranges.push(b.map((v) => v + s));
-      parallel++;
-      runStart = e;
+  let plan: BlockPlan | null = null;
+  // one pass in natural order costs its work; the units of the best estimate are taken where it is 15 % less
+  const work = strict.rowPtr[n] + n;
+  if (chunks > 1 && work >= B.inlineThreshold) {
+    // a threshold set below them says the pool's round trips are cheaper: so are its waits
+    const grain = Math.min(GRAIN, B.inlineThreshold);
+    const wait = Math.min(LEVEL_WAIT, B.inlineThreshold);
+    let best: UnitLevels | null = null;
+    let bestTime = 0.85 * work;
+    // from the largest units down (the fewest claims, the longest runs in order), until two in a row do no better
+    let worse = 0;
+    for (const shift of UNIT_SHIFTS) {
+      const U = unitLevels(strict, o.lower, shift);
+      const t = estimate(U, chunks, grain, wait);
+      if (t < bestTime) [best, bestTime, worse] = [U, t, 0];
+      else if (best && ++worse === 2) break;
     }
-    if (runStart < n) ranges.push(Int32Array.of(runStart, n));
+    if (best) plan = blockPlan(strict, o.lower, best, chunks, grain);
   }
-  let order: Int32Array = rows;
-  if (parallel === 0) {
-    order = new Int32Array(n);
-    for (let k = 0; k < n; k++) order[k] = o.lower ? k : n - 1 - k;
-    ranges.length = 0;
-    ranges.push(Int32Array.of(0, n));
-  }
+  const order = plan ? plan.order : Int32Array.from({ length: n }, (_, k) => (o.lower ? k : n - 1 - k));
+  const { blocks, groupSizes } = plan ?? { blocks: [0, n, 0], groupSizes: [1] };
+  const nBlocks = blocks.length / 3;
+  const nGroups = groupSizes.length;
   const regions: Region[] = [];
   try {
-    for (const a of [strict.rowPtr, strict.colIdx, strict.values, order, ...(invDiag ? [invDiag] : [])]) regions.push(B.heap.allocCopy(a));
+    regions.push(...storedInOrder(B, strict, order), B.heap.allocCopy(order));
+    if (invDiag) regions.push(B.heap.allocCopy(invDiag));
+    const words = new Int32Array(4 + 3 * nBlocks + 2 * nGroups);
+    words.set([0, nBlocks, nGroups]);
+    words.set(blocks, 4);
+    words.set(groupSizes, 4 + 3 * nBlocks);
+    regions.push(B.heap.allocCopy(words));
   } catch (e) {
     for (const r of regions) r.dispose();
     throw e;
   }
-  const [ptr, idx, val, ord, inv] = regions;
+  const [ptr, idx, val, rowOf] = regions;
+  const inv = invDiag ? regions[4] : null;
+  const sched = regions[regions.length - 1];
   const kernel = `sptrsv_${T.dtype}`;
+  // a slot per thread, each a range of one: the rows come from the claim counter, not from the range
+  const slots = plan ? [Int32Array.from({ length: chunks + 1 }, (_, c) => c)] : [Int32Array.of(0, 1)];
   return {
-    method:
-      parallel === 0
-        ? `sequential (${depth} levels, none with the work to split over ${chunks} thread${chunks > 1 ? 's' : ''})`
-        : `level-scheduled (${depth} levels, ${parallel} split over ${chunks} threads)`,
-    solve: (b, x) => B.runRanges(kernel, () => [ptr.ptr, idx.ptr, val.ptr, inv ? inv.ptr : 0, ord.ptr, b.ptr, x.ptr], ranges),
+    method: plan
+      ? `level-scheduled (${depth} levels; units of ${plan.unitRows} rows in ${plan.levels} levels, ${plan.split} split over ${chunks} threads, one job)`
+      : `sequential (${depth} levels, none with the work to split over ${chunks} thread${chunks > 1 ? 's' : ''})`,
+    solve: (b, x) =>
+      B.runRanges(
+        kernel,
+        () => {
+          const words = sched.view('i32');
+          words[0] = 0;
+          words.fill(0, 4 + 3 * nBlocks + nGroups);
+          return [ptr.ptr, idx.ptr, val.ptr, inv ? inv.ptr : 0, rowOf.ptr, b.ptr, x.ptr, sched.ptr];
+        },
+        slots,
+      ),
     dispose: () => {
       for (const r of regions) r.dispose();
     },
   };
+}
+
+/** The strict triangle's rows copied into the kernels' memory in `order` (row pointers, columns, values). */
+function storedInOrder(B: CpuBackend, S: CSRMatrix, order: Int32Array): Region[] {
+  const n = S.rows;
+  const c = components(S.dtype);
+  const identity = order.every((i, k) => i === k);
+  if (identity) return [B.heap.allocCopy(S.rowPtr), B.heap.allocCopy(S.colIdx), B.heap.allocCopy(S.values)];
+  const out: Region[] = [];
+  try {
+    out.push(B.heap.alloc(4 * (n + 1)), B.heap.alloc(4 * S.nnz), B.heap.alloc(S.values.BYTES_PER_ELEMENT * c * S.nnz));
+    const ptr = out[0].view('i32', n + 1);
+    const idx = out[1].view('i32', S.nnz);
+    const val = out[2].view(S.values instanceof Float32Array ? 'f32' : 'f64', c * S.nnz);
+    let p = 0;
+    for (let k = 0; k < n; k++) {
+      const i = order[k];
+      for (let q = S.rowPtr[i]; q < S.rowPtr[i + 1]; q++, p++) {
+        idx[p] = S.colIdx[q];
+        for (let m = 0; m < c; m++) val[c * p + m] = S.values[c * q + m];
+      }
+      ptr[k + 1] = p;
+    }
+    ptr[0] = 0;
+  } catch (e) {
+    for (const r of out) r.dispose();
+    throw e;
+  }
+  return out;
 }
