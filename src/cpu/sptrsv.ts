@@ -9,7 +9,11 @@ import type { CpuVector } from './resident.js';
 
 /** Least work (rows + entries) of a claimed block: below it the spin between levels costs more than a second thread saves. */
 const GRAIN = 512;
-/** What a wait for the level group before costs, in the same units (measured on the 2-core VM: ≈ 0.6 µs, against ≈ 1.2 ns a unit). */
+/**
+ * What a wait for the level group before costs on up to 4 threads, in the same units; more threads wait
+ * longer, in proportion (measured: ≈ 0.6 µs against ≈ 1.2 ns a unit on the 2-core VM, ≈ 2 µs with 16
+ * threads on the device's host, where 2-D stencils of 262 144 rows ran slower split than in one pass).
+ */
 const LEVEL_WAIT = 512;
 /** log₂ of the sizes of the runs of consecutive rows tried as units of the schedule: 512 … 4 rows. */
 const UNIT_SHIFTS = [9, 8, 7, 6, 5, 4, 3, 2];
@@ -157,7 +161,7 @@ export function cpuTriangular(B: CpuBackend, T: CSRMatrix, o: TriangularOptions)
   if (chunks > 1 && work >= B.inlineThreshold) {
     // a threshold set below them says the pool's round trips are cheaper: so are its waits
     const grain = Math.min(GRAIN, B.inlineThreshold);
-    const wait = Math.min(LEVEL_WAIT, B.inlineThreshold);
+    const wait = Math.min(LEVEL_WAIT * Math.max(1, chunks / 4), B.inlineThreshold);
     let best: UnitLevels | null = null;
     let bestTime = 0.85 * work;
     // from the largest units down (the fewest claims, the longest runs in order), until two in a row do no better
