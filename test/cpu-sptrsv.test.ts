@@ -94,7 +94,7 @@ describe('CPU triangular solve as one pool job', () => {
     const b = rhs(A3.rows, 1);
     for (const [T, lower, unit] of [[F3.L, true, true], [F3.U, false, false]] as const) {
       const r = await solveOnPath(A3, T, lower, unit, b);
-      expect(r.S.method).toMatch(/^level-scheduled \(\d+ levels; units of \d+ rows in \d+ levels, [1-9]\d* split over 2 threads, one job\)$/);
+      expect(r.S.method).toMatch(/^level-scheduled \(\d+ levels; units of ≥ \d+ rows in \d+ levels, [1-9]\d* split over 2 threads, one job\)$/);
       expect(r.x).toEqual(substitute(T, b, lower, unit));
       r.S.dispose();
       r.ops.dispose();

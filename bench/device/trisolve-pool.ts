@@ -29,6 +29,8 @@ for (const [name, make, method, kind] of [
   ['2-D N=512 c=2', () => upwind(poisson2D(512), 2), 'bicgstab', 'ilu0'],
   ['2-D N=1024 c=2', () => upwind(poisson2D(1024), 2), 'bicgstab', 'ilu0'],
   ['poisson3D(128)', () => poisson3D(128), 'cg', 'ic0'],
+  ['poisson3D(100)', () => poisson3D(100), 'cg', 'ic0'],
+  ['3-D N=100 c=0.5', () => upwind(poisson3D(100), 0.5), 'bicgstab', 'ilu0'],
 ] as const) {
   const A = make();
   const b = new Float64Array(A.rows).fill(1);

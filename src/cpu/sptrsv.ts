@@ -15,12 +15,14 @@ const GRAIN = 512;
  * threads on the device's host, where 2-D stencils of 262 144 rows ran slower split than in one pass).
  */
 const LEVEL_WAIT = 512;
-/** log₂ of the sizes of the runs of consecutive rows tried as units of the schedule: 512 … 4 rows. */
-const UNIT_SHIFTS = [9, 8, 7, 6, 5, 4, 3, 2];
+/** Least sizes of the units tried, in rows (see unitLevels). */
+const UNIT_ROWS = [512, 256, 128, 64, 32, 16, 8, 4];
 
-/** What a plan's blocks are made of: the rows of each level of units of 2^shift rows, and their work (rows + entries). */
+/** What a plan's blocks are made of: units of consecutive rows, each unit's level, and their work (rows + entries). */
 interface UnitLevels {
-  shift: number;
+  /** rows [start[u], start[u + 1]) are unit u; the least size it was cut for */
+  start: Int32Array;
+  size: number;
   /** per unit, its level; per level, its work, its units and its largest unit's work */
   level: Int32Array;
   unitWork: Float64Array;
@@ -42,13 +44,43 @@ interface BlockPlan {
 }
 
 /**
- * Units of 2^shift consecutive rows: a unit depends on the units its rows reach (other than itself), and
- * its level is one more than theirs. The rows of a unit are solved in natural order — reading the factor,
- * b and x in order, as one thread alone would — while the units of a level can run on different threads.
+ * Where the chain of consecutive rows breaks: cut[i] = 1 when the row solved second of i − 1 and i does
+ * not read the other (a stencil's grid line starts), so a unit may begin there without waiting for the
+ * unit before it.
  */
-function unitLevels(S: CSRMatrix, lower: boolean, shift: number): UnitLevels {
+function chainBreaks(S: CSRMatrix, lower: boolean): Uint8Array {
   const n = S.rows;
-  const units = ((n - 1) >> shift) + 1;
+  const cut = new Uint8Array(n + 1).fill(1);
+  for (let i = 1; i < n; i++) {
+    const r = lower ? i : i - 1;
+    const j = lower ? i - 1 : i;
+    for (let k = S.rowPtr[r]; k < S.rowPtr[r + 1]; k++) if (S.colIdx[k] === j) cut[i] = 0;
+  }
+  return cut;
+}
+
+/** The first rows of units of at least `size` consecutive rows cut only where `cut` allows, and n. */
+function unitStarts(cut: Uint8Array, size: number): Int32Array {
+  const n = cut.length - 1;
+  const bounds = [0];
+  for (let i = 1; i < n; i++) if (cut[i] && i - bounds[bounds.length - 1] >= size) bounds.push(i);
+  bounds.push(n);
+  return Int32Array.from(bounds);
+}
+
+/**
+ * Units (their first rows `start`), cut where the chain of rows breaks (a unit then spans
+ * whole grid lines of a stencil: units of a fixed size that cut lines would each wait for the one
+ * before, on a grid whose lines are not a power of two long). A unit depends on the units its rows
+ * reach (other than itself), and its level is one more than theirs. The rows of a unit are solved in
+ * natural order — reading the factor, b and x in order, as one thread alone would — while the units of
+ * a level can run on different threads.
+ */
+function unitLevels(S: CSRMatrix, lower: boolean, size: number, start: Int32Array): UnitLevels {
+  const n = S.rows;
+  const units = start.length - 1;
+  const unitOf = new Int32Array(n);
+  for (let u = 0; u < units; u++) unitOf.fill(u, start[u], start[u + 1]);
   const level = new Int32Array(units);
   const unitWork = new Float64Array(units);
   const work = new Float64Array(units);
@@ -57,11 +89,11 @@ function unitLevels(S: CSRMatrix, lower: boolean, shift: number): UnitLevels {
   let depth = 0;
   for (let s = 0; s < units; s++) {
     const u = lower ? s : units - 1 - s;
-    const first = u << shift;
-    const last = Math.min(n, first + (1 << shift));
+    const first = start[u];
+    const last = start[u + 1];
     let l = 0;
     for (let k = S.rowPtr[first]; k < S.rowPtr[last]; k++) {
-      const v = S.colIdx[k] >> shift;
+      const v = unitOf[S.colIdx[k]];
       if (v !== u && level[v] >= l) l = level[v] + 1;
     }
     const w = last - first + S.rowPtr[last] - S.rowPtr[first];
@@ -72,7 +104,7 @@ function unitLevels(S: CSRMatrix, lower: boolean, shift: number): UnitLevels {
     if (w > widest[l]) widest[l] = w;
     if (l >= depth) depth = l + 1;
   }
-  return { shift, level, unitWork, work, count, widest, depth };
+  return { start, size, level, unitWork, work, count, widest, depth };
 }
 
 /** How many blocks level l is split into (1: it joins a run of levels that one thread solves in order). */
@@ -93,7 +125,7 @@ function estimate(U: UnitLevels, chunks: number, grain: number, wait: number): n
  */
 function blockPlan(S: CSRMatrix, lower: boolean, U: UnitLevels, chunks: number, grain: number): BlockPlan {
   const n = S.rows;
-  const { shift, level, unitWork, depth } = U;
+  const { start, level, unitWork, depth } = U;
   const units = level.length;
   const levelPtr = new Int32Array(depth + 1);
   for (let u = 0; u < units; u++) levelPtr[level[u] + 1]++;
@@ -110,8 +142,8 @@ function blockPlan(S: CSRMatrix, lower: boolean, U: UnitLevels, chunks: number, 
   const cost = new Float64Array(units + 1);
   for (let q = 0, k = 0; q < units; q++) {
     const u = byLevel[q];
-    const first = u << shift;
-    const last = Math.min(n, first + (1 << shift));
+    const first = start[u];
+    const last = start[u + 1];
     for (let j = 0; j < last - first; j++) order[k++] = lower ? first + j : last - 1 - j;
     rowStart[q + 1] = k;
     cost[q + 1] = cost[q] + unitWork[u];
@@ -140,7 +172,7 @@ function blockPlan(S: CSRMatrix, lower: boolean, U: UnitLevels, chunks: number, 
     split++;
     run = false;
   }
-  return { order, blocks, groupSizes, split, levels: depth, unitRows: 1 << shift };
+  return { order, blocks, groupSizes, split, levels: depth, unitRows: U.size };
 }
 
 /**
@@ -164,13 +196,24 @@ export function cpuTriangular(B: CpuBackend, T: CSRMatrix, o: TriangularOptions)
     const wait = Math.min(LEVEL_WAIT * Math.max(1, chunks / 4), B.inlineThreshold);
     let best: UnitLevels | null = null;
     let bestTime = 0.85 * work;
-    // from the largest units down (the fewest claims, the longest runs in order), until two in a row do no better
-    let worse = 0;
-    for (const shift of UNIT_SHIFTS) {
-      const U = unitLevels(strict, o.lower, shift);
-      const t = estimate(U, chunks, grain, wait);
-      if (t < bestTime) [best, bestTime, worse] = [U, t, 0];
-      else if (best && ++worse === 2) break;
+    // units cut where the chain of rows breaks (whole grid lines), and units of a fixed size (parts of a
+    // line: the lines of a 2-D stencil, one after another, have nothing else to run beside each other);
+    // each from the largest units down (the fewest claims), until two sizes in a row do no better
+    const breaks = chainBreaks(strict, o.lower);
+    const cuts = breaks.every((c) => c === 1) ? [breaks] : [breaks, new Uint8Array(n + 1).fill(1)];
+    for (const cut of cuts) {
+      let worse = 0;
+      let units = 0;
+      for (const size of UNIT_ROWS) {
+        const start = unitStarts(cut, size);
+        // as many units as the last size made (no break in a chain of rows as long as a grid line): the same ones
+        if (start.length === units) continue;
+        units = start.length;
+        const U = unitLevels(strict, o.lower, size, start);
+        const t = estimate(U, chunks, grain, wait);
+        if (t < bestTime) [best, bestTime, worse] = [U, t, 0];
+        else if (++worse === 2 && best) break;
+      }
     }
     if (best) plan = blockPlan(strict, o.lower, best, chunks, grain);
   }
@@ -199,7 +242,7 @@ export function cpuTriangular(B: CpuBackend, T: CSRMatrix, o: TriangularOptions)
   const slots = plan ? [Int32Array.from({ length: chunks + 1 }, (_, c) => c)] : [Int32Array.of(0, 1)];
   return {
     method: plan
-      ? `level-scheduled (${depth} levels; units of ${plan.unitRows} rows in ${plan.levels} levels, ${plan.split} split over ${chunks} threads, one job)`
+      ? `level-scheduled (${depth} levels; units of ≥ ${plan.unitRows} rows in ${plan.levels} levels, ${plan.split} split over ${chunks} threads, one job)`
       : `sequential (${depth} levels, none with the work to split over ${chunks} thread${chunks > 1 ? 's' : ''})`,
     solve: (b, x) =>
       B.runRanges(
