@@ -152,6 +152,24 @@ describe('CPU triangular solve as one pool job', () => {
     }
   });
 
+  it('a T holding both triangles: only its strict triangle and its diagonal are read, split or in one pass; a zero or infinite diagonal is named', async () => {
+    const b = rhs(A3.rows, 11);
+    for (const [lower, unit] of [[true, false], [false, false], [true, true], [false, true]] as const) {
+      const r = await solveOnPath(A3, A3, lower, unit, b);
+      expect(r.S.method).toMatch(/^level-scheduled/);
+      expect(r.x).toEqual(substitute(A3, b, lower, unit));
+      r.S.dispose();
+      r.ops.dispose();
+    }
+    const small = upwind(poisson2D(6), 1);
+    for (const [d, what] of [[0, 'zero'], [Infinity, 'not finite']] as const) {
+      const values = Float64Array.from(small.values);
+      for (let k = small.rowPtr[7]; k < small.rowPtr[8]; k++) if (small.colIdx[k] === 7) values[k] = d;
+      const T = new CSRMatrix(small.rows, small.cols, 'f64', small.rowPtr, small.colIdx, values);
+      await expect(solveOnPath(small, T, true, false, rhs(small.rows, 1))).rejects.toThrow(`triangular solve: the diagonal entry T[7,7] is ${what}`);
+    }
+  });
+
   it('a chain of rows (bidiagonal) has nothing to split: one sequential pass, exact', async () => {
     const n = 100000;
     const T = CSRMatrix.fromTriplets(n, n, 'f64', Int32Array.from({ length: 2 * n - 1 }, (_, k) => (k + 1) >> 1), Int32Array.from({ length: 2 * n - 1 }, (_, k) => (k === 0 ? 0 : k % 2 ? ((k + 1) >> 1) - 1 : k >> 1)), Float64Array.from({ length: 2 * n - 1 }, (_, k) => (k % 2 ? -0.5 : 2)));

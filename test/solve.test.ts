@@ -17,7 +17,7 @@ import { ic0 } from '../src/solvers/precond/ic0.js';
 import { ilu0, type IncompleteFactors } from '../src/solvers/precond/ilu0.js';
 import { ssorFactors } from '../src/solvers/precond/ssor.js';
 import { blockDiagonalInverse, detectBlockSize } from '../src/solvers/precond/block-jacobi.js';
-import { levelSchedule, reversedSchedule, splitTriangle } from '../src/solvers/precond/levels.js';
+import { levelSchedule, reversedSchedule } from '../src/solvers/precond/levels.js';
 import { loadShared, sharedMatrixNames } from './matrices.js';
 import { pointDawnAtSwiftShader } from './webgpu-helpers.js';
 import {
@@ -200,25 +200,6 @@ describe('CPU level-scheduled triangular solve', () => {
       ops.dispose();
     });
   }
-
-  it("splitTriangle: ILU(0)'s L (unit, already strict) is taken as it is; any entry off the strict triangle makes the copy that drops it", () => {
-    const F = ilu0(convection(12)) as IncompleteFactors;
-    expect(splitTriangle(F.L, true, true)).toEqual({ strict: F.L, invDiag: null });
-    expect(splitTriangle(F.L, true, true).strict).toBe(F.L);
-    // the same rows with their diagonal stored (the unit diagonal is still implied): copied without it
-    const L = F.L;
-    const ptr = Int32Array.from({ length: L.rows + 1 }, (_, i) => L.rowPtr[i] + i);
-    const idx = new Int32Array(L.nnz + L.rows);
-    const val = new Float64Array(L.nnz + L.rows);
-    for (let i = 0; i < L.rows; i++) {
-      for (let k = L.rowPtr[i]; k < L.rowPtr[i + 1]; k++) [idx[k + i], val[k + i]] = [L.colIdx[k], L.values[k]];
-      [idx[ptr[i + 1] - 1], val[ptr[i + 1] - 1]] = [i, 1];
-    }
-    const withDiag = new CSRMatrix(L.rows, L.cols, 'f64', ptr, idx, val);
-    const { strict } = splitTriangle(withDiag, true, true);
-    expect(strict).not.toBe(withDiag);
-    expect([Array.from(strict.rowPtr), Array.from(strict.colIdx), Array.from(strict.values)]).toEqual([Array.from(F.L.rowPtr), Array.from(F.L.colIdx), Array.from(F.L.values)]);
-  });
 
   it('a unit-diagonal (ILU(0) L) solve and the level schedule invariants', async () => {
     const A = convection(12);

@@ -1,6 +1,6 @@
 import { components } from '../dtype.js';
 import type { CSRMatrix } from '../formats/csr.js';
-import { splitTriangle } from '../solvers/precond/levels.js';
+import { inverseDiagonal, strictRowPointers } from '../solvers/precond/levels.js';
 import type { LevelSchedule, TriangularOptions, TriangularSolver } from '../solvers/ops.js';
 import type { CpuBackend } from './backend.js';
 import type { Region } from './memory.js';
@@ -48,13 +48,14 @@ interface BlockPlan {
  * not read the other (a stencil's grid line starts), so a unit may begin there without waiting for the
  * unit before it.
  */
-function chainBreaks(S: CSRMatrix, lower: boolean): Uint8Array {
-  const n = S.rows;
+function chainBreaks(T: CSRMatrix, lower: boolean): Uint8Array {
+  const n = T.rows;
   const cut = new Uint8Array(n + 1).fill(1);
+  const { rowPtr, colIdx } = T;
   for (let i = 1; i < n; i++) {
     const r = lower ? i : i - 1;
     const j = lower ? i - 1 : i;
-    for (let k = S.rowPtr[r]; k < S.rowPtr[r + 1]; k++) if (S.colIdx[k] === j) cut[i] = 0;
+    for (let k = rowPtr[r], e = rowPtr[r + 1]; k < e; k++) if (colIdx[k] === j) cut[i] = 0;
   }
   return cut;
 }
@@ -76,8 +77,9 @@ function unitStarts(cut: Uint8Array, size: number): Int32Array {
  * natural order — reading the factor, b and x in order, as one thread alone would — while the units of
  * a level can run on different threads.
  */
-function unitLevels(S: CSRMatrix, lower: boolean, size: number, start: Int32Array): UnitLevels {
-  const n = S.rows;
+function unitLevels(T: CSRMatrix, ptr: Int32Array, lower: boolean, size: number, start: Int32Array): UnitLevels {
+  const n = T.rows;
+  const { rowPtr, colIdx } = T;
   const units = start.length - 1;
   const unitOf = new Int32Array(n);
   for (let u = 0; u < units; u++) unitOf.fill(u, start[u], start[u + 1]);
@@ -92,11 +94,14 @@ function unitLevels(S: CSRMatrix, lower: boolean, size: number, start: Int32Arra
     const first = start[u];
     const last = start[u + 1];
     let l = 0;
-    for (let k = S.rowPtr[first]; k < S.rowPtr[last]; k++) {
-      const v = unitOf[S.colIdx[k]];
-      if (v !== u && level[v] >= l) l = level[v] + 1;
+    // the entries of the unit's rows, which lie in one range of T's arrays
+    for (let k = rowPtr[first], e = rowPtr[last]; k < e; k++) {
+      const j = colIdx[k];
+      if (lower ? j >= first : j < last) continue;
+      const v = level[unitOf[j]];
+      if (v >= l) l = v + 1;
     }
-    const w = last - first + S.rowPtr[last] - S.rowPtr[first];
+    const w = last - first + ptr[last] - ptr[first];
     level[u] = l;
     unitWork[u] = w;
     work[l] += w;
@@ -123,8 +128,7 @@ function estimate(U: UnitLevels, chunks: number, grain: number, wait: number): n
  * The blocks: a level split into blocks of whole units balanced by work (up to 2·chunks, so that a
  * thread that falls behind takes fewer), or runs of consecutive unsplit levels as one block each.
  */
-function blockPlan(S: CSRMatrix, lower: boolean, U: UnitLevels, chunks: number, grain: number): BlockPlan {
-  const n = S.rows;
+function blockPlan(n: number, lower: boolean, U: UnitLevels, chunks: number, grain: number): BlockPlan {
   const { start, level, unitWork, depth } = U;
   const units = level.length;
   const levelPtr = new Int32Array(depth + 1);
@@ -184,12 +188,13 @@ function blockPlan(S: CSRMatrix, lower: boolean, U: UnitLevels, chunks: number, 
  */
 export function cpuTriangular(B: CpuBackend, T: CSRMatrix, o: TriangularOptions): TriangularSolver<CpuVector> {
   const n = T.rows;
-  const { strict, invDiag } = splitTriangle(T, o.lower, o.unitDiagonal);
+  const ptr = strictRowPointers(T, o.lower);
+  const invDiag = o.unitDiagonal ? null : inverseDiagonal(T);
   const depth = o.levels.levelPtr.length - 1;
   const chunks = B.workerPool?.chunks ?? 1;
   let plan: BlockPlan | null = null;
   // one pass in natural order costs its work; the units of the best estimate are taken where it is 15 % less
-  const work = strict.rowPtr[n] + n;
+  const work = ptr[n] + n;
   if (chunks > 1 && work >= B.inlineThreshold) {
     // a threshold set below them says the pool's round trips are cheaper: so are its waits
     const grain = Math.min(GRAIN, B.inlineThreshold);
@@ -198,8 +203,9 @@ export function cpuTriangular(B: CpuBackend, T: CSRMatrix, o: TriangularOptions)
     let bestTime = 0.85 * work;
     // units cut where the chain of rows breaks (whole grid lines), and units of a fixed size (parts of a
     // line: the lines of a 2-D stencil, one after another, have nothing else to run beside each other);
-    // each from the largest units down (the fewest claims), until two sizes in a row do no better
-    const breaks = chainBreaks(strict, o.lower);
+    // each from the largest units down (the fewest claims), until two sizes in a row do no better (not
+    // one: units of 512 rows of poisson3D(100) straddle its planes and chain, while 128 fit them)
+    const breaks = chainBreaks(T, o.lower);
     const cuts = breaks.every((c) => c === 1) ? [breaks] : [breaks, new Uint8Array(n + 1).fill(1)];
     for (const cut of cuts) {
       let worse = 0;
@@ -209,13 +215,13 @@ export function cpuTriangular(B: CpuBackend, T: CSRMatrix, o: TriangularOptions)
         // as many units as the last size made (no break in a chain of rows as long as a grid line): the same ones
         if (start.length === units) continue;
         units = start.length;
-        const U = unitLevels(strict, o.lower, size, start);
+        const U = unitLevels(T, ptr, o.lower, size, start);
         const t = estimate(U, chunks, grain, wait);
         if (t < bestTime) [best, bestTime, worse] = [U, t, 0];
         else if (++worse === 2 && best) break;
       }
     }
-    if (best) plan = blockPlan(strict, o.lower, best, chunks, grain);
+    if (best) plan = blockPlan(n, o.lower, best, chunks, grain);
   }
   const order = plan ? plan.order : Int32Array.from({ length: n }, (_, k) => (o.lower ? k : n - 1 - k));
   const { blocks, groupSizes } = plan ?? { blocks: [0, n, 0], groupSizes: [1] };
@@ -223,7 +229,7 @@ export function cpuTriangular(B: CpuBackend, T: CSRMatrix, o: TriangularOptions)
   const nGroups = groupSizes.length;
   const regions: Region[] = [];
   try {
-    regions.push(...storedInOrder(B, strict, order), B.heap.allocCopy(order));
+    regions.push(...storedInOrder(B, T, ptr, o.lower, order), B.heap.allocCopy(order));
     if (invDiag) regions.push(B.heap.allocCopy(invDiag));
     const words = new Int32Array(4 + 3 * nBlocks + 2 * nGroups);
     words.set([0, nBlocks, nGroups]);
@@ -234,7 +240,7 @@ export function cpuTriangular(B: CpuBackend, T: CSRMatrix, o: TriangularOptions)
     for (const r of regions) r.dispose();
     throw e;
   }
-  const [ptr, idx, val, rowOf] = regions;
+  const [rowPtr, idx, val, rowOf] = regions;
   const inv = invDiag ? regions[4] : null;
   const sched = regions[regions.length - 1];
   const kernel = `sptrsv_${T.dtype}`;
@@ -251,7 +257,7 @@ export function cpuTriangular(B: CpuBackend, T: CSRMatrix, o: TriangularOptions)
           const words = sched.view('i32');
           words[0] = 0;
           words.fill(0, 4 + 3 * nBlocks + nGroups);
-          return [ptr.ptr, idx.ptr, val.ptr, inv ? inv.ptr : 0, rowOf.ptr, b.ptr, x.ptr, sched.ptr];
+          return [rowPtr.ptr, idx.ptr, val.ptr, inv ? inv.ptr : 0, rowOf.ptr, b.ptr, x.ptr, sched.ptr];
         },
         slots,
       ),
@@ -261,28 +267,37 @@ export function cpuTriangular(B: CpuBackend, T: CSRMatrix, o: TriangularOptions)
   };
 }
 
-/** The strict triangle's rows copied into the kernels' memory in `order` (row pointers, columns, values). */
-function storedInOrder(B: CpuBackend, S: CSRMatrix, order: Int32Array): Region[] {
-  const n = S.rows;
-  const c = components(S.dtype);
-  const identity = order.every((i, k) => i === k);
-  if (identity) return [B.heap.allocCopy(S.rowPtr), B.heap.allocCopy(S.colIdx), B.heap.allocCopy(S.values)];
+/**
+ * T's strict triangle (row pointers `ptr`) copied into the kernels' memory with its rows in `order`: row
+ * pointers, columns, values. The diagonal and any entry on the other side are left out.
+ */
+function storedInOrder(B: CpuBackend, T: CSRMatrix, ptr: Int32Array, lower: boolean, order: Int32Array): Region[] {
+  const n = T.rows;
+  const nnz = ptr[n];
+  const c = components(T.dtype);
+  // ILU(0)'s L in natural order: already strict, copied as it is
+  if (nnz === T.nnz && order.every((i, k) => i === k)) return [B.heap.allocCopy(T.rowPtr), B.heap.allocCopy(T.colIdx), B.heap.allocCopy(T.values)];
   const out: Region[] = [];
   try {
-    out.push(B.heap.alloc(4 * (n + 1)), B.heap.alloc(4 * S.nnz), B.heap.alloc(S.values.BYTES_PER_ELEMENT * c * S.nnz));
-    const ptr = out[0].view('i32', n + 1);
-    const idx = out[1].view('i32', S.nnz);
-    const val = out[2].view(S.values instanceof Float32Array ? 'f32' : 'f64', c * S.nnz);
+    out.push(B.heap.alloc(4 * (n + 1)), B.heap.alloc(4 * nnz), B.heap.alloc(T.values.BYTES_PER_ELEMENT * c * nnz));
+    const sp = out[0].view('i32', n + 1);
+    const idx = out[1].view('i32', nnz);
+    const val = out[2].view(T.values instanceof Float32Array ? 'f32' : 'f64', c * nnz);
+    const { rowPtr, colIdx, values } = T;
     let p = 0;
     for (let k = 0; k < n; k++) {
       const i = order[k];
-      for (let q = S.rowPtr[i]; q < S.rowPtr[i + 1]; q++, p++) {
-        idx[p] = S.colIdx[q];
-        for (let m = 0; m < c; m++) val[c * p + m] = S.values[c * q + m];
+      for (let q = rowPtr[i]; q < rowPtr[i + 1]; q++) {
+        const j = colIdx[q];
+        if (lower ? j >= i : j <= i) continue;
+        idx[p] = j;
+        if (c === 1) val[p] = values[q];
+        else [val[2 * p], val[2 * p + 1]] = [values[2 * q], values[2 * q + 1]];
+        p++;
       }
-      ptr[k + 1] = p;
+      sp[k + 1] = p;
     }
-    ptr[0] = 0;
+    sp[0] = 0;
   } catch (e) {
     for (const r of out) r.dispose();
     throw e;
