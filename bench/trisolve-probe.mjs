@@ -1,7 +1,8 @@
 // The CPU path's triangular solves on the 2-core pool (twenty-first session), for the build whose folder is
 // given (its dist/): ILU(0)'s L and U solve on upwind convection–diffusion (3-D 262 144 rows, 2-D 262 144 rows,
 // c = 0.5), the pair's median of 30 with the backend's inline threshold out of reach (one pass in natural order)
-// and at its default (the split plan where it pays), the x's sum printed (the same bits), then BiCGSTAB + ILU(0)
+// and at its default (the split plan where it pays), with the two solvers' set-up (median of 5) and the x's sum
+// printed (the same bits), then BiCGSTAB + ILU(0)
 // to 1e-8, median of 5 solves on a preconditioner built once. Alternate builds by process:
 //   for i in 1 2 3; do for d in /work/wt/base "$PWD"; do node bench/trisolve-probe.mjs $d; done; done
 const D = process.argv[2] + '/dist/';
@@ -25,13 +26,21 @@ for (const [name, make] of cases) {
   const line = [];
   for (const th of [1e12, 32768]) {
     B.setInlineThreshold(th);
-    const L = ops.triangular(F.L, { lower: true, unitDiagonal: true, levels: levelSchedule(F.L, true) });
-    const U = ops.triangular(F.U, { lower: false, unitDiagonal: false, levels: levelSchedule(F.U, false) });
+    const lv = [levelSchedule(F.L, true), levelSchedule(F.U, false)];
+    // the solvers' set-up (L and U), median of 5
+    const made = [];
+    for (let r = 0; r < 5; r++) {
+      const s = performance.now();
+      const pair = [ops.triangular(F.L, { lower: true, unitDiagonal: true, levels: lv[0] }), ops.triangular(F.U, { lower: false, unitDiagonal: false, levels: lv[1] })];
+      made.push(performance.now() - s);
+      if (r < 4) for (const S of pair) S.dispose();
+      else var [L, U] = pair;
+    }
     const b = ops.vector(), x = ops.vector(), y = ops.vector();
     b.view().fill(1);
     const t = [];
     for (let r = 0; r < 30; r++) { const s = performance.now(); await L.solve(b, x); await U.solve(x, y); t.push(performance.now() - s); }
-    line.push(`${U.method}: L+U ${med(t).toFixed(2)} ms, sum ${y.view().reduce((a, v) => a + v, 0).toPrecision(15)}`);
+    line.push(`${U.method}: set-up ${med(made).toFixed(1)} ms, L+U ${med(t).toFixed(2)} ms, sum ${y.view().reduce((a, v) => a + v, 0).toPrecision(15)}`);
     L.dispose(); U.dispose();
   }
   console.log(`${name} ${line.join(' | ')}`);

@@ -1,7 +1,7 @@
 import { components } from '../dtype.js';
 import type { CSRMatrix } from '../formats/csr.js';
 import { inverseDiagonal, strictRowPointers } from '../solvers/precond/levels.js';
-import type { LevelSchedule, TriangularOptions, TriangularSolver } from '../solvers/ops.js';
+import type { TriangularOptions, TriangularSolver } from '../solvers/ops.js';
 import type { CpuBackend } from './backend.js';
 import type { Region } from './memory.js';
 import { balancedBounds } from './partition.js';
@@ -181,10 +181,10 @@ function blockPlan(n: number, lower: boolean, U: UnitLevels, chunks: number, gra
 
 /**
  * A triangular factor resident on the CPU path (assembly/sptrsv.ts), its strict triangle stored in the
- * order its rows are solved. With a pool and a level schedule whose levels have the work to split, the
- * whole solve is one pool job: the threads claim blocks of rows in schedule order and wait only for the
- * level group before theirs (a spin on a counter, not a job per level). Otherwise — one thread, a small
- * system, or levels too narrow — one inline pass in natural row order.
+ * order its rows are solved. With a pool, and units of rows whose levels have the work to split (see
+ * unitLevels), the whole solve is one pool job: the threads claim blocks of units in level order and
+ * wait only for the level before theirs (a spin on a counter, not a job per level). Otherwise — one
+ * thread, a small system, or levels too narrow — one inline pass in natural row order.
  */
 export function cpuTriangular(B: CpuBackend, T: CSRMatrix, o: TriangularOptions): TriangularSolver<CpuVector> {
   const n = T.rows;
@@ -208,6 +208,8 @@ export function cpuTriangular(B: CpuBackend, T: CSRMatrix, o: TriangularOptions)
     const breaks = chainBreaks(T, o.lower);
     const cuts = breaks.every((c) => c === 1) ? [breaks] : [breaks, new Uint8Array(n + 1).fill(1)];
     for (const cut of cuts) {
+      // fixed sizes only where whole chains leave most of a second thread's share (they did not on 3-D stencils)
+      if (cut !== breaks && best && bestTime <= 0.7 * work) break;
       let worse = 0;
       let units = 0;
       for (const size of UNIT_ROWS) {
@@ -223,7 +225,11 @@ export function cpuTriangular(B: CpuBackend, T: CSRMatrix, o: TriangularOptions)
     }
     if (best) plan = blockPlan(n, o.lower, best, chunks, grain);
   }
-  const order = plan ? plan.order : Int32Array.from({ length: n }, (_, k) => (o.lower ? k : n - 1 - k));
+  let order = plan?.order;
+  if (!order) {
+    order = new Int32Array(n);
+    for (let k = 0; k < n; k++) order[k] = o.lower ? k : n - 1 - k;
+  }
   const { blocks, groupSizes } = plan ?? { blocks: [0, n, 0], groupSizes: [1] };
   const nBlocks = blocks.length / 3;
   const nGroups = groupSizes.length;
