@@ -1,6 +1,6 @@
 import { components } from '../dtype.js';
 import type { CSRMatrix } from '../formats/csr.js';
-import { inverseDiagonal, strictRowPointers } from '../solvers/precond/levels.js';
+import { groupedByLevel, inverseDiagonal, strictRowPointers } from '../solvers/precond/levels.js';
 import type { TriangularOptions, TriangularSolver } from '../solvers/ops.js';
 import type { CpuBackend } from './backend.js';
 import type { Region } from './memory.js';
@@ -131,15 +131,7 @@ function estimate(U: UnitLevels, chunks: number, grain: number, wait: number): n
 function blockPlan(n: number, lower: boolean, U: UnitLevels, chunks: number, grain: number): BlockPlan {
   const { start, level, unitWork, depth } = U;
   const units = level.length;
-  const levelPtr = new Int32Array(depth + 1);
-  for (let u = 0; u < units; u++) levelPtr[level[u] + 1]++;
-  for (let l = 0; l < depth; l++) levelPtr[l + 1] += levelPtr[l];
-  const next = levelPtr.slice(0, depth);
-  const byLevel = new Int32Array(units);
-  for (let s = 0; s < units; s++) {
-    const u = lower ? s : units - 1 - s;
-    byLevel[next[level[u]]++] = u;
-  }
+  const { levelPtr, rows: byLevel } = groupedByLevel(level, depth, lower);
   // rows in solve order; the start of each unit's rows and the work before it
   const order = new Int32Array(n);
   const rowStart = new Int32Array(units + 1);

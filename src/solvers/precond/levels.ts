@@ -23,12 +23,20 @@ export function levelSchedule(T: CSRMatrix, lower: boolean): LevelSchedule {
     level[i] = l;
     depth = Math.max(depth, l + 1);
   }
+  return groupedByLevel(level, depth, lower);
+}
+
+/**
+ * Items (rows, or units of rows) grouped by their level: the level pointers and the items level by level,
+ * each level's in solve order (ascending for lower, descending for upper).
+ */
+export function groupedByLevel(level: Int32Array, depth: number, lower: boolean): LevelSchedule {
+  const n = level.length;
   const levelPtr = new Int32Array(depth + 1);
   for (let i = 0; i < n; i++) levelPtr[level[i] + 1]++;
   for (let l = 0; l < depth; l++) levelPtr[l + 1] += levelPtr[l];
   const next = levelPtr.slice(0, depth);
   const rows = new Int32Array(n);
-  // rows keep their order within a level (ascending for lower, descending for upper)
   for (let s = 0; s < n; s++) {
     const i = lower ? s : n - 1 - s;
     rows[next[level[i]]++] = i;
