@@ -94,7 +94,7 @@ describe('CPU triangular solve as one pool job', () => {
     const b = rhs(A3.rows, 1);
     for (const [T, lower, unit] of [[F3.L, true, true], [F3.U, false, false]] as const) {
       const r = await solveOnPath(A3, T, lower, unit, b);
-      expect(r.S.method).toMatch(/^level-scheduled \(\d+ levels; units of ≥ \d+ rows in \d+ levels, [1-9]\d* split over 2 threads, one job\)$/);
+      expect(r.S.method).toMatch(/^level-scheduled \(units of ≥ \d+ rows in \d+ levels, [1-9]\d* split over 2 threads, one job\)$/);
       expect(r.x).toEqual(substitute(T, b, lower, unit));
       r.S.dispose();
       r.ops.dispose();
@@ -175,7 +175,7 @@ describe('CPU triangular solve as one pool job', () => {
     const T = CSRMatrix.fromTriplets(n, n, 'f64', Int32Array.from({ length: 2 * n - 1 }, (_, k) => (k + 1) >> 1), Int32Array.from({ length: 2 * n - 1 }, (_, k) => (k === 0 ? 0 : k % 2 ? ((k + 1) >> 1) - 1 : k >> 1)), Float64Array.from({ length: 2 * n - 1 }, (_, k) => (k % 2 ? -0.5 : 2)));
     const b = rhs(n, 8);
     const r = await solveOnPath(T, T, true, false, b);
-    expect(r.S.method).toBe('sequential (100000 levels, none with the work to split over 2 threads)');
+    expect(r.S.method).toBe('sequential (one pass in row order: no units of rows with the work to split over 2 threads)');
     expect(r.x).toEqual(substitute(T, b, true, false));
     r.S.dispose();
     r.ops.dispose();

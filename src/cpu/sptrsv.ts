@@ -182,7 +182,6 @@ export function cpuTriangular(B: CpuBackend, T: CSRMatrix, o: TriangularOptions)
   const n = T.rows;
   const ptr = strictRowPointers(T, o.lower);
   const invDiag = o.unitDiagonal ? null : inverseDiagonal(T);
-  const depth = o.levels.levelPtr.length - 1;
   const chunks = B.workerPool?.chunks ?? 1;
   let plan: BlockPlan | null = null;
   // one pass in natural order costs its work; the units of the best estimate are taken where it is 15 % less
@@ -246,8 +245,8 @@ export function cpuTriangular(B: CpuBackend, T: CSRMatrix, o: TriangularOptions)
   const slots = plan ? [Int32Array.from({ length: chunks + 1 }, (_, c) => c)] : [Int32Array.of(0, 1)];
   return {
     method: plan
-      ? `level-scheduled (${depth} levels; units of ≥ ${plan.unitRows} rows in ${plan.levels} levels, ${plan.split} split over ${chunks} threads, one job)`
-      : `sequential (${depth} levels, none with the work to split over ${chunks} thread${chunks > 1 ? 's' : ''})`,
+      ? `level-scheduled (units of ≥ ${plan.unitRows} rows in ${plan.levels} levels, ${plan.split} split over ${chunks} threads, one job)`
+      : `sequential (one pass in row order${chunks > 1 ? `: no units of rows with the work to split over ${chunks} threads` : ''})`,
     solve: (b, x) =>
       B.runRanges(
         kernel,

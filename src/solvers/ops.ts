@@ -244,7 +244,7 @@ export interface TriangularOptions {
   lower: boolean;
   /** the diagonal is 1 and not stored (ILU(0)'s L) */
   unitDiagonal: boolean;
-  /** the factor's level schedule, computed once on the host at setup */
+  /** the factor's level schedule, computed once on the host (triangularOptions: when a path first reads it) */
   levels: LevelSchedule;
 }
 

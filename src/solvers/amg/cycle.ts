@@ -3,7 +3,7 @@ import { DIAMatrix } from '../../formats/dia.js';
 import { UnsupportedError } from '../../errors.js';
 import type { PreconditionerOperator } from '../operator.js';
 import type { ResidentOperator, SolverOps, TriangularSolver } from '../ops.js';
-import { levelSchedule } from '../precond/levels.js';
+import { triangularOptions } from '../precond/levels.js';
 import { ssorFactors } from '../precond/ssor.js';
 import { MAX_COARSE } from './coarse.js';
 import type { AmgHierarchy } from './hierarchy.js';
@@ -55,7 +55,7 @@ export function amgCycle<V>(ops: SolverOps<V>, h: AmgHierarchy): PreconditionerO
     const levels = h.levels.map((L, l) => {
       const smoothed = l < last;
       const gs = smoothed && smoother === 'gauss-seidel' ? ssorFactors(unitOnEmptyRows(L.A), 1) : undefined;
-      const tri = (T: CSRMatrix, lower: boolean): TriangularSolver<V> => keep(ops.triangular!(T, { lower, unitDiagonal: false, levels: levelSchedule(T, lower) }));
+      const tri = (T: CSRMatrix, lower: boolean): TriangularSolver<V> => keep(ops.triangular!(T, triangularOptions(T, lower, false)));
       const m = L.A.rows;
       const P = L.P && op(L.P);
       return {
@@ -254,7 +254,7 @@ function coarseOperator<V>(
   const A = h.levels[h.levels.length - 1].A;
   const m = A.rows;
   if (c.kind === 'sparse' && ops.triangular) {
-    const tri = (T: CSRMatrix, lower: boolean) => keep(ops.triangular!(T, { lower, unitDiagonal: false, levels: levelSchedule(T, lower) }));
+    const tri = (T: CSRMatrix, lower: boolean) => keep(ops.triangular!(T, triangularOptions(T, lower, false)));
     const L = tri(c.L, true);
     const U = tri(c.L.transpose(), false);
     const gather = op(permutation(c.perm, false));

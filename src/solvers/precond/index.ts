@@ -4,14 +4,14 @@ import { CSRMatrix } from '../../formats/csr.js';
 import { shownValue } from '../../shown-value.js';
 import { checkNumber } from '../../options-check.js';
 import type { PreconditionerOperator } from '../operator.js';
-import type { ChebyshevPolynomial, LevelSchedule, ResidentOperator, SolverOps } from '../ops.js';
+import type { ChebyshevPolynomial, ResidentOperator, SolverOps, TriangularOptions } from '../ops.js';
 import type { SolveStructure } from '../structure.js';
 import { blockDiagonalInverse, detectBlockSize } from './block-jacobi.js';
 import { chebyshevSteps, lanczosBounds } from './chebyshev.js';
 import { ic0 } from './ic0.js';
 import { ilu0 } from './ilu0.js';
 import { inverseDiagonal } from './jacobi.js';
-import { levelSchedule, reversedSchedule } from './levels.js';
+import { reversedSchedule, triangularOptions } from './levels.js';
 import { ssorFactors } from './ssor.js';
 import { checkAmgOptions, type AmgInfo } from '../amg/info.js';
 import type { AmgOptions } from '../amg/hierarchy.js';
@@ -169,7 +169,7 @@ export function planPreconditioner(
       const F = ic0(A);
       if (!F) throw new UnsupportedError(`ic0: the factorization breaks down even with the diagonal shifted by 10·|aᵢᵢ|; use 'jacobi' or 'ilu0'`);
       const lower = triangle(F.L, true, false);
-      const f = [lower, { T: F.LH, lower: false, unitDiagonal: false, levels: reversedSchedule(lower.levels) }];
+      const f = [lower, { T: F.LH, options: triangularOptions(F.LH, false, false, () => reversedSchedule(lower.options.levels)) }];
       return plan('ic0', `ic0 (zero fill${shiftText(F.shift)})`, (ops) => triangularPair(ops, 'ic0', f), F.shift);
     }
     case 'ilu0': {
@@ -225,13 +225,11 @@ function shiftText(shift: number): string {
 
 interface Triangle {
   T: CSRMatrix;
-  lower: boolean;
-  unitDiagonal: boolean;
-  levels: LevelSchedule;
+  options: TriangularOptions;
 }
 
 function triangle(T: CSRMatrix, lower: boolean, unitDiagonal: boolean): Triangle {
-  return { T, lower, unitDiagonal, levels: levelSchedule(T, lower) };
+  return { T, options: triangularOptions(T, lower, unitDiagonal) };
 }
 
 /** z = T₂⁻¹·(T₁⁻¹·r) on a path with a triangular solve; an UnsupportedError naming a path without one. */
@@ -241,7 +239,7 @@ function triangularPair<V>(ops: SolverOps<V>, kind: string, f: Triangle[]): Prec
   }
   const solvers: ReturnType<NonNullable<SolverOps<V>['triangular']>>[] = [];
   try {
-    for (const t of f) solvers.push(ops.triangular(t.T, { lower: t.lower, unitDiagonal: t.unitDiagonal, levels: t.levels }));
+    for (const t of f) solvers.push(ops.triangular(t.T, t.options));
   } catch (e) {
     for (const s of solvers) s.dispose();
     // a factor the path cannot hold (double-single's f32 exponent on a GPU path: ILU(0) of a matrix
