@@ -1,6 +1,6 @@
 import { components } from '../dtype.js';
 import type { CSRMatrix } from '../formats/csr.js';
-import { groupedByLevel, inverseDiagonal, strictRowPointers } from '../solvers/precond/levels.js';
+import { groupedByLevel, strictRowPointers, triangularInverseDiagonal } from '../solvers/precond/levels.js';
 import type { TriangularOptions, TriangularSolver } from '../solvers/ops.js';
 import type { CpuBackend } from './backend.js';
 import type { Region } from './memory.js';
@@ -181,7 +181,7 @@ function blockPlan(n: number, lower: boolean, U: UnitLevels, chunks: number, gra
 export function cpuTriangular(B: CpuBackend, T: CSRMatrix, o: TriangularOptions): TriangularSolver<CpuVector> {
   const n = T.rows;
   const ptr = strictRowPointers(T, o.lower);
-  const invDiag = o.unitDiagonal ? null : inverseDiagonal(T);
+  const invDiag = o.unitDiagonal ? null : triangularInverseDiagonal(T);
   const chunks = B.workerPool?.chunks ?? 1;
   let plan: BlockPlan | null = null;
   // one pass in natural order costs its work; the units of the best estimate are taken where it is 15 % less

@@ -47,7 +47,7 @@ export interface SolveChoice {
  * Hermitian A otherwise, BiCGSTAB for a diagonally dominant A with a positive diagonal (GMRES(30) after it
  * breaks down or stagnates), GMRES(30) for the rest (BiCGSTAB after a breakdown). The
  * preconditioner: Jacobi for a diagonally dominant HPD matrix (IC(0) gains only a constant factor of
- * iterations there, less than its sequential triangular solves cost), else IC(0) (HPD) or ILU(0) where
+ * iterations there, less than its set-up and triangular solves cost), else IC(0) (HPD) or ILU(0) where
  * the path solves triangular systems, else Chebyshev (HPD) or Jacobi; Jacobi where a diagonal is zero rules the factorizations out, none where Jacobi too is.
  * The user's method or preconditioner is kept as given. A direct factorization comes before these
  * candidates where chooseDirect says so (the runtime decides it: it needs the symbolic phase).
@@ -119,7 +119,7 @@ export function chooseSolve(s: SolveStructure, path: PathSolveInfo, o: { method?
     reasons.push(
       chebyshev
         ? `preconditioner chebyshev: A is diagonally dominant (λmax of D⁻¹A ≤ 2 from Gershgorin's discs: the bounds cost no product) and the ${path.label} path runs CG with the polynomial resident, each of its steps fused into A's SpMV: CG's iterations fall about as the degree rises while its products with A stay about plain CG's, so the per-iteration passes (dots, scalar steps, updates) are saved (${GPU_CHEBYSHEV_MEASURED})`
-        : `preconditioner jacobi: A is diagonally dominant, where IC(0) cuts CG's iterations by a constant factor only (2.3–2.8× on Poisson problems) while its two triangular solves follow the level order on one thread and cost more than that (measured on 2 threads: poisson3D(64) 1.1 s against 2.0 s with ic0, poisson2D(1024) 26 s against 51 s)${
+        : `preconditioner jacobi: A is diagonally dominant, where IC(0) cuts CG's iterations by a constant factor only (2.3–2.8× on Poisson problems) while its set-up and two triangular solves an iteration cost more than that (measured on 2 threads: poisson3D(64) 1.1 s against 2.0 s with ic0, poisson2D(1024) 26 s against 51 s, when those solves ran in one pass; split over the pool since 2026-11-29, still 262 against 97 ms on poisson3D(64), bench/spd-precond-probe.mjs)${
             path.gpu ? `; on the ${path.label} path Jacobi also keeps the whole iteration on the device, and an f64 matrix's constant diagonal runs as none there${path.chebyshevFused ? ` (chebyshev from ${GPU_CHEBYSHEV_MIN_N} rows)` : ' (chebyshev is taken where A runs as DIA in f64 there, its steps fused into the SpMV)'}` : ''
           }`,
     );

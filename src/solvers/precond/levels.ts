@@ -1,7 +1,7 @@
-import { allocValues, components, isComplex, type ValueArray } from '../../dtype.js';
+import { allocValues, isComplex, type ValueArray } from '../../dtype.js';
 import { ShapeError } from '../../errors.js';
 import { div } from '../krylov/complex.js';
-import type { CSRMatrix } from '../../formats/csr.js';
+import { diagonalSums, type CSRMatrix } from '../../formats/csr.js';
 import type { LevelSchedule, TriangularOptions } from '../ops.js';
 
 /**
@@ -88,23 +88,18 @@ export function strictRowPointers(T: CSRMatrix, lower: boolean): Int32Array {
 }
 
 /**
- * The inverse of T's diagonal (its stored diagonal entries summed) as the triangular-solve kernels take
- * it. A zero or non-finite diagonal entry is a ShapeError naming the row.
+ * The inverse of T's diagonal (its stored diagonal entries summed, as diagonalSums sums them) as the
+ * triangular-solve kernels take it. A zero or non-finite diagonal entry is a ShapeError naming the row.
+ * (Jacobi's inverseDiagonal refuses in its own words, and also an inverse past the dtype.)
  */
-export function inverseDiagonal(T: CSRMatrix): ValueArray {
+export function triangularInverseDiagonal(T: CSRMatrix): ValueArray {
   const n = T.rows;
-  const c = components(T.dtype);
   const complex = isComplex(T.dtype);
+  const sums = diagonalSums(T);
   const invDiag = allocValues(T.dtype, n);
-  const { rowPtr, colIdx, values } = T;
   for (let i = 0; i < n; i++) {
-    let dr = 0;
-    let di = 0;
-    for (let k = rowPtr[i], e = rowPtr[i + 1]; k < e; k++) {
-      if (colIdx[k] !== i) continue;
-      dr += values[c * k];
-      if (complex) di += values[c * k + 1];
-    }
+    const dr = complex ? sums[2 * i] : sums[i];
+    const di = complex ? sums[2 * i + 1] : 0;
     // 1/d range-safely: |d|² overflowed or underflowed from |d| ≈ 1e±154 ('not finite' / 'zero' for ILU(0) of A·1e160, A·1e-200)
     if (dr === 0 && di === 0) throw new ShapeError(`triangular solve: the diagonal entry T[${i},${i}] is zero`);
     if (!Number.isFinite(dr) || !Number.isFinite(di)) throw new ShapeError(`triangular solve: the diagonal entry T[${i},${i}] is not finite`);
