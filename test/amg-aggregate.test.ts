@@ -239,7 +239,7 @@ describe('amg aggregation in blocks (assembly/aggregate.ts on the pool, its Java
     }
   });
 
-  it("the hierarchy's P, R and coarse A stay in the runtime's memory until the handle's dispose(); rt.solve's own AMG frees them after the solve", async () => {
+  it("the hierarchy's P, R and coarse A stay in the runtime's memory until the handle's dispose(); rt.solve's own AMG until A's (reuse: false: after the solve)", async () => {
     const A = rt.upload(poisson3D(24));
     const b = new Float64Array(A.rows).fill(1);
     // A's copy on the CPU path made first, so only the hierarchy's regions come and go below
@@ -253,10 +253,19 @@ describe('amg aggregation in blocks (assembly/aggregate.ts on the pool, its Java
     expect(Array.from(again.x)).toEqual(Array.from(r.x));
     M.dispose();
     expect(rt.memoryInUse).toBe(before);
-    const s = await rt.solve(A, b, { method: 'cg', preconditioner: 'amg' });
+    const s = await rt.solve(A, b, { method: 'cg', preconditioner: 'amg', reuse: false });
     expect(s.converged && s.iterations).toBe(r.iterations);
     expect(rt.memoryInUse).toBe(before);
+    // kept with A for its next solves (src/runtime/kept-setup.ts), freed with it
+    const kept = await rt.solve(A, b, { method: 'cg', preconditioner: 'amg' });
+    expect(kept.converged && kept.iterations).toBe(r.iterations);
+    expect(rt.memoryInUse).toBeGreaterThan(before);
+    const inUse = rt.memoryInUse;
+    const next = await rt.solve(A, b, { method: 'cg', preconditioner: 'amg' });
+    expect([next.reused, rt.memoryInUse]).toEqual(['preconditioner', inUse]);
+    expect(Array.from(next.x)).toEqual(Array.from(kept.x));
     A.dispose();
+    expect(rt.memoryInUse).toBeLessThan(before);
   });
 
   it('diagonal: D⁻¹ (0 where not positive or not stored) and the positive flag, against a plain loop', () => {

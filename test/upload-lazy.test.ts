@@ -58,8 +58,8 @@ describe("rt.upload's default format, made on first use", () => {
 
     const lazy = rt.upload(A);
     const inUse = rt.memoryInUse;
-    // a factorizing solve reads the CSR: no copy in the runtime's memory
-    const direct = await rt.solve(lazy, b, { tol: 1e-10 });
+    // a factorizing solve reads the CSR: no copy in the runtime's memory (nor, with reuse: false, its factor kept)
+    const direct = await rt.solve(lazy, b, { tol: 1e-10, reuse: false });
     expect(direct.method).toBe('direct');
     expect(lazy.copies.size).toBe(0);
     expect(rt.memoryInUse).toBe(inUse);

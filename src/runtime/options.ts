@@ -160,6 +160,13 @@ export interface SolveOptions extends Omit<SolverOptions<never>, 'x0' | 'rhsNorm
   preconditioner?: PreconditionerKind | 'auto' | PreconditionerHandle;
   /** run on this path instead of the runtime's choice ('gpu': the best GPU path) */
   path?: PathChoice;
+  /**
+   * true (default): a factor or preconditioner the solve sets up (a kind, not a handle) is kept with A
+   * and used again by A's next solve that needs the same — a time-stepping loop's set-up is paid once
+   * ({@link SolveOutcome.reused}); A's dispose() frees it. false: this solve sets up its own and keeps
+   * nothing (what an earlier solve kept stays).
+   */
+  reuse?: boolean;
 }
 
 /** Options of rt.gmres: those of every method plus the restart length. */
@@ -219,6 +226,12 @@ export interface SolveOutcome extends TrueSolveResult {
   /** the path the solve ran on */
   path: PathId;
   /**
+   * What an earlier solve of A set up and kept with it (the `reuse` option), used again here: its direct
+   * factor (method 'direct'; `factor` says how long it took to make) or its preconditioner; absent
+   * where this solve set up its own.
+   */
+  reused?: 'factor' | 'preconditioner';
+  /**
    * Where the Krylov solve ran on a copy of A scaled by 2^matrixExponent (exact in binary; A's largest
    * |aᵢⱼ| outside 2^±16 on a GPU path, 2^±128 on the CPU path): that power. x and the residuals are A's.
    */
@@ -254,7 +267,7 @@ export const WEBGPU_OPTION_KEYS = optionKeys<WebGpuPathOptions>({ gpu: true, dev
 export const SPGEMM_OPTION_KEYS = optionKeys<SpgemmOptions>({ out: true });
 export const UPLOAD_OPTION_KEYS = optionKeys<UploadOptions>({ format: true, dtype: true, outOfRange: true, maxFill: true, maxSlots: true, width: true, sliceHeight: true, sortWindow: true });
 export const SPMV_OPTION_KEYS = optionKeys<SpmvOptions>({ y: true, alpha: true, beta: true, op: true, path: true });
-const SOLVE_KEYS = { x0: true, tol: true, maxIter: true, onIteration: true, signal: true, checkEvery: true, preconditioner: true, path: true } as const;
+const SOLVE_KEYS = { x0: true, tol: true, maxIter: true, onIteration: true, signal: true, checkEvery: true, preconditioner: true, path: true, reuse: true } as const;
 export const SOLVE_OPTION_KEYS = optionKeys<SolveOptions>(SOLVE_KEYS);
 export const GMRES_OPTION_KEYS = optionKeys<GmresOptions>({ ...SOLVE_KEYS, restart: true });
 export const AUTO_SOLVE_OPTION_KEYS = optionKeys<AutoSolveOptions>({ ...SOLVE_KEYS, restart: true, method: true, spd: true });

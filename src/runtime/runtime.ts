@@ -17,6 +17,7 @@ import type { CpuBackend } from '../cpu/backend.js';
 import type { AutoSolveOptions, Backend, Capabilities, ExplainSolveOptions, GmresOptions, RuntimeOptions, SolveOptions, SolveOutcome, SpgemmOptions, SpmvOptions, UploadOptions, VectorLike } from './options.js';
 import { AUTO_SOLVE_OPTION_KEYS, EXPLAIN_SOLVE_OPTION_KEYS, GMRES_OPTION_KEYS, PRECONDITIONER_OPTION_KEYS } from './options.js';
 import { PreconditionerHandle } from './preconditioner.js';
+import { keptOf } from './kept-setup.js';
 import type { DirectEstimate, PathSolveInfo, SolveExplanation } from '../solvers/solve.js';
 import { DIRECT_MAX_N, SOLVE_METHODS, type SolveMethod } from '../solvers/solve-methods.js';
 import type { PreconditionerKind, PreconditionerOptions, PreconditionerPlan } from '../solvers/precond/index.js';
@@ -1407,6 +1408,11 @@ export class Runtime implements HandleOwner {
     return this.preconditionerAs('preconditioner', A, options);
   }
 
+  /** @internal A handle around a plan rt.solve made for h and keeps with it (kept-setup.ts), tracked as rt.preconditioner's are (a lost device's copy dropped, freed by rt.dispose()). */
+  keptPreconditioner(h: MatrixHandle, plan: PreconditionerPlan): PreconditionerHandle {
+    return this.track(new PreconditionerHandle(h, plan, this));
+  }
+
   /** rt.preconditioner, its errors named after the call the user made (`where`: rt.amg's are 'amg: …'). */
   private preconditionerAs(where: 'preconditioner' | 'amg', A: MatrixHandle, options: PreconditionerOptions & { path?: PathChoice }): PreconditionerHandle {
     this.live();
@@ -1603,8 +1609,12 @@ export class Runtime implements HandleOwner {
     // the fused polynomial's degree, from the path's figures (rt.solve's plan: gershgorinChebyshev)
     if (!direct && first.preconditioner === 'chebyshev' && !given && structure.diagonallyDominant && this.fusedChebyshevOn(h, p)) reasons.push(`chebyshev ${this.chebyshevDegreeOn(h, p).why}`);
     if (!direct && p === this.home && h.format === 'dia' && compactValues(csr)) reasons.push(COMPACT_DIA);
-    const e = direct ? 0 : this.solveMatrixOn(h, p).e;
+    const run = direct ? null : this.solveMatrixOn(h, p);
+    const e = run?.e ?? 0;
     if (e) reasons.push(`runs A·2^${-e} (exact)`);
+    // what an earlier solve kept with A (src/runtime/kept-setup.ts), which the next one uses
+    const kept = direct ? keptOf(h)?.factor : keptOf(run!.h)?.preconditioner;
+    if (kept && (direct || (!given && kept.key === first.preconditioner))) reasons.push(`the ${direct ? 'factor' : `${kept.key} preconditioner`} an earlier solve of A set up is kept with A: the next solve uses it again (no set-up; reuse: false sets up afresh)`);
     const text = [
       direct
         ? `DIRECT factorization (cholesky, ldlt or lu as rt.factor's kind 'auto' decides) on the host CPU, ${A.rows}×${A.cols} ${A.dtype}, ${A.nnz} nonzeros${d?.estimate ? `; estimated fill ${d.estimate.fillNnz}, ${d.estimate.flops.toExponential(2)} flops, ${d.estimate.ordering} ordering` : ''}`
@@ -1641,6 +1651,7 @@ export class Runtime implements HandleOwner {
     checkNumber(where, 'checkEvery', o.checkEvery, POSITIVE_INTEGER);
     checkNumber(where, 'restart', o.restart, POSITIVE_INTEGER);
     checkFunction(where, 'onIteration', o.onIteration);
+    checkBoolean(where, 'reuse', o.reuse);
     checkSignal(where, o.signal);
     const handle = solveChoices(where, h, o, (p) => this.own(p, `${where}: preconditioner`));
     const pre = handle ? handle.kind : ((o.preconditioner as PreconditionerKind | 'auto' | undefined) ?? (method ? 'none' : 'auto'));

@@ -23,6 +23,7 @@ import type { Factorization as KeptFactor } from '../solvers/direct/factor.js';
 import { directSolvers } from './direct-solvers.js';
 import { krylovSolvers } from './krylov-solvers.js';
 import { solverSetup } from './solver-setup-chunk.js';
+import { KEPT_WORDS, keep, keptSetups, type KeptSetup } from './kept-setup.js';
 import { CHEBYSHEV_RATIO, GPU_CHEBYSHEV_DEGREE, JACOBI_AS_NONE, type DirectPlan, type Runtime, type SolveAnalysis } from './runtime.js';
 
 /**
@@ -86,10 +87,24 @@ export async function solveAfterReads(rt: Runtime, start: SolveStart): Promise<S
     // the factor's solution past the largest f64 (F.solve's InputRangeError): A nearly singular (a
     // rounding-level pivot of a singular A at 1e-300 made x = ±Inf) or b too large
     let solving = false;
+    // the factor an earlier solve of A kept (kept-setup.ts), else the one made here, kept for the next:
+    // used by one solve at a time until `done`
+    let done: (() => void) | undefined;
+    let reusedFactor = false;
     try {
-      if (!directSolvers.loaded()) await directSolvers.load();
-      const direct = directSolvers.get();
-      F = await direct.factorize(csr, { signal: o.signal }, rt.cpu.memoryBudgetMB, direct.directKernels(rt.cpu.backend), d.plan!, true);
+      const slots = o.reuse === false ? null : keptSetups(h);
+      if (slots?.factor) {
+        const k = slots.factor;
+        done = await k.exclusive();
+        F = k.value;
+        reusedFactor = true;
+      } else {
+        if (!directSolvers.loaded()) await directSolvers.load();
+        const direct = directSolvers.get();
+        F = await direct.factorize(csr, { signal: o.signal }, rt.cpu.memoryBudgetMB, direct.directKernels(rt.cpu.backend), d.plan!, true);
+        // (not on A disposed meanwhile: nothing would free it)
+        if (slots && !h.disposed) done = await keep(slots, 'factor', 'direct', F).exclusive();
+      }
       solving = true;
       const s = await F.solve(b64);
       solving = false;
@@ -122,7 +137,8 @@ export async function solveAfterReads(rt: Runtime, start: SolveStart): Promise<S
         return {
           x: s.x, iterations: 0, residualNorm: overflows ? scaleBy(Float64Array.of(rel * bn), e)[0] : bnorm > 0 ? rel * bnorm : rel, relativeResidual: rel, recurrenceResidual: rel, converged,
           reason: converged ? 'converged' : Number.isNaN(rel) ? 'nan' : 'stagnated', history: [bnorm > 0 ? 1 : 0, rel], refinements: s.refinements,
-          method: 'direct', factor: info, preconditioner: 'none', preconditionerDetail: `none: a direct ${info.kind} factorization (${info.ordering} ordering) on the host CPU`, path: 'cpu',
+          method: 'direct', factor: info, preconditioner: 'none', preconditionerDetail: `none: a direct ${info.kind} factorization (${info.ordering} ordering) on the host CPU${reusedFactor ? `, ${KEPT_WORDS}` : ''}`, path: 'cpu',
+          ...(reusedFactor ? { reused: 'factor' as const } : {}),
         };
       }
       // an ill-conditioned factor: its answer is the Krylov candidates' starting point
@@ -148,7 +164,8 @@ export async function solveAfterReads(rt: Runtime, start: SolveStart): Promise<S
         directFallback = `the factorization failed (${e.name}: ${e.message}): the Krylov candidates instead${notDefinite ? ', from the first after CG (A is singular or not positive definite)' : ''}`;
       }
     } finally {
-      F?.dispose();
+      if (done) done();
+      else F?.dispose();
     }
   }
   const p = asked ?? rt.solvePath(h, undefined);
@@ -182,7 +199,7 @@ export async function solveAfterReads(rt: Runtime, start: SolveStart): Promise<S
     let cand: SolveCandidate = nanFallback ? { ...choice.candidates[c], preconditioner: 'none' } : choice.candidates[c];
     let prepared;
     try {
-      prepared = await preconditionedOps(rt, p, s.h, s.csr, structure, cand, pc, o.tol);
+      prepared = await preconditionedOps(rt, p, s.h, s.csr, structure, cand, pc, o.reuse !== false, o.tol);
     } catch (thrown) {
       const e = cand.preconditioner === 'jacobi' ? jacobiRefusalOfA(thrown, csr, s.e, p) : thrown;
       // a preconditioner 'auto' chose whose setup A refuses — Jacobi of a diagonal whose inverse
@@ -190,13 +207,13 @@ export async function solveAfterReads(rt: Runtime, start: SolveStart): Promise<S
       // rt.solve(A, b) threw the setup's error telling the caller to ask for 'none'
       if (!autoPre || cand.preconditioner === 'none' || !(e instanceof ShapeError || e instanceof UnsupportedError)) throw e;
       cand = { ...cand, preconditioner: 'none' };
-      const none = await preconditionedOps(rt, p, s.h, s.csr, structure, cand, null, o.tol);
+      const none = await preconditionedOps(rt, p, s.h, s.csr, structure, cand, null, false, o.tol);
       prepared = { ...none, description: `none (${choice.candidates[c].preconditioner} could not be set up: ${e.message})` };
     } finally {
       // the GPU path's host copy of A served the structure and the diagonal: not kept through the solve
       analysis.pathCopy = undefined;
     }
-    const { ops, description, dispose } = prepared;
+    const { ops, description, dispose, reused } = prepared;
     // the runtime, A or the preconditioner disposed during the solve: said as that, not as one of
     // their freed parts ('csr matrix was used after dispose()', a path's vector)
     const disposedAs = (e: unknown): unknown => {
@@ -255,6 +272,7 @@ export async function solveAfterReads(rt: Runtime, start: SolveStart): Promise<S
         preconditioner: cand.preconditioner,
         preconditionerDetail: detail,
         path: p.id,
+        ...(reused ? { reused: 'preconditioner' as const } : {}),
         ...(directFallback ? { directFallback } : {}),
         ...(methodFallback ? { methodFallback } : {}),
         ...(s.e ? { matrixExponent: -s.e } : {}),
@@ -289,7 +307,7 @@ async function wideFallback(
   r: TrueSolveResult,
 ): Promise<TrueSolveResult & { precisionFallback: string }> {
   const w = rt.solveMatrixWide(h, s);
-  const { ops, dispose } = await preconditionedOps(rt, p, w.h, w.csr, structure, cand, null, o.tol);
+  const { ops, dispose } = await preconditionedOps(rt, p, w.h, w.csr, structure, cand, null, o.reuse !== false, o.tol);
   let f: TrueSolveResult;
   try {
     const { solveWithTrueResidual, KRYLOV } = krylovSolvers.get();
@@ -405,8 +423,9 @@ async function preconditionedOps(
   structure: SolveStructure,
   cand: SolveCandidate,
   handle: PreconditionerHandle | null,
+  reuse: boolean,
   tol = DEFAULT_TOL,
-): Promise<{ ops: SolverOps<PathVector>; description: string; dispose: () => void }> {
+): Promise<{ ops: SolverOps<PathVector>; description: string; reused?: boolean; dispose: () => void }> {
   const kind = cand.preconditioner;
   const M = rt.matrixOn(h, p, 'N');
   if (kind === 'none' || kind === 'jacobi') {
@@ -424,23 +443,36 @@ async function preconditionedOps(
   // from it, and a DIA host went back to CSR first (≈ 255 ms of a first Chebyshev solve of
   // poisson3D(128) on the H100 machine's host: bench/device/results-2026-11-27-sixth/gpucg/call2)
   const base = p.solverOps(M, csr, 'none');
+  let release: (() => void) | undefined;
   try {
     const analysis = rt.solveStructureOf(h);
-    // Chebyshev's plan is small (D⁻¹ and two bounds) and costly to make: kept per matrix
+    // a plan made here (a factor, AMG's levels in the runtime's memory) is kept with A as a handle of
+    // its own, for A's next solves with this kind (kept-setup.ts), its copy on each path made once;
+    // Chebyshev's is small (D⁻¹ and two bounds) and costly to make: kept per matrix as a plan
+    let kept: KeptSetup<PreconditionerHandle> | undefined;
+    let reused = false;
+    const slots = !handle && kind !== 'chebyshev' && reuse ? keptSetups(h) : null;
+    if (slots) {
+      kept = slots.preconditioner?.key === kind ? slots.preconditioner : undefined;
+      reused = kept !== undefined;
+      kept ??= keep(slots, 'preconditioner', kind, rt.keptPreconditioner(h, setup().planPreconditioner(csr, structure, { kind }, rt.sparseKernels)));
+      release = kept.use();
+    }
+    const made = handle ?? kept?.value;
     const plan =
-      handle?.plan ??
+      made?.plan ??
       (kind !== 'chebyshev'
         ? setup().planPreconditioner(csr, structure, { kind }, rt.sparseKernels)
         : p.cost.kind === 'gpu'
           ? (analysis.chebyshevGpu ??= await chebyshevPlan(rt, p, base, h, csr, structure))
           : (analysis.chebyshev ??= setup().planPreconditioner(csr, structure, { kind }, rt.sparseKernels)));
-    // a plan made here (AMG's holds its levels in the runtime's memory) goes with the solve
-    const own = handle || kind === 'chebyshev' ? undefined : plan;
+    // a plan made for this solve alone (reuse: false) goes with it
+    const own = made || kind === 'chebyshev' ? undefined : plan;
     let P: PreconditionerOperator<PathVector>;
     try {
       // the AMG cycle is a chunk of its own (amg/cycle-chunk.ts): here, in a solve, before it is built
       if (plan.kind === 'amg') await setup().amgCycleChunk.load();
-      P = handle ? handle.on(p.id, base) : plan.instantiate(base);
+      P = made ? made.on(p.id, base) : plan.instantiate(base);
     } catch (e) {
       own?.dispose?.();
       throw e;
@@ -451,16 +483,21 @@ async function preconditionedOps(
     const ops: SolverOps<PathVector> = { ...base, precondition: (r, z) => P.apply(r, z), cgResident: resident, bicgstabResident: undefined, checkEvery: resident ? base.checkEvery : undefined };
     // A as DIA on p: a resident Chebyshev-CG's steps are then fused into its SpMV
     const fused = rt.formatFor(h, p) === 'dia';
+    const done = release;
+    release = undefined;
     return {
       ops,
-      description: `${plan.description} [${resident && cand.method === 'cg' ? `CG and the polynomial resident on the device${fused ? ", each step fused into A's SpMV" : ''}${base.chebyshevStepsInF32?.(poly!, tol) ? ', the steps in f32' : ''}` : P.method}]`,
+      description: `${plan.description}${reused ? ` (${KEPT_WORDS})` : ''} [${resident && cand.method === 'cg' ? `CG and the polynomial resident on the device${fused ? ", each step fused into A's SpMV" : ''}${base.chebyshevStepsInF32?.(poly!, tol) ? ', the steps in f32' : ''}` : P.method}]`,
+      reused,
       dispose: () => {
-        if (!handle) P.dispose();
+        if (!made) P.dispose();
         own?.dispose?.();
+        done?.();
         base.dispose();
       },
     };
   } catch (e) {
+    release?.();
     base.dispose();
     throw e;
   }
