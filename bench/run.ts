@@ -12,6 +12,8 @@
  *   transpose of 4096² against memory copy (bench/dense.ts);
  * - cg: CG on poisson3D_64 (f64, 2 threads), the time split, fused and separate vector steps;
  * - solve: rt.solve's time to a solution against the best of SciPy (bench/solve.ts);
+ * - repeat: rt.solve again on one matrix, its set-up kept, against SciPy and PyAMG with theirs kept
+ *   (bench/repeat.ts; ratios, no goal);
  * - direct: rt.factor + solve against SciPy's spsolve (SuperLU) on the square shared matrices and PDE
  *   matrices, the kept-factor solve, the true residual (bench/direct.ts);
  * - browser: SpMV on the GPU path against the CPU path in headless Chromium (bench/browser.ts);
@@ -33,6 +35,7 @@ import { benchParallel } from './parallel.js';
 import { benchCg, formatCg } from './cg.js';
 import { benchCgDefaults } from './cg-defaults.js';
 import { benchSolve } from './solve.js';
+import { benchRepeat } from './repeat.js';
 import { benchDirect } from './direct.js';
 import { benchAmg } from './amg.js';
 import { benchBrowser } from './browser.js';
@@ -44,7 +47,7 @@ import { benchPlain, PLAIN_GOAL } from './kernels-plain.js';
 
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt > 0 ? process.argv[onlyAt + 1] : undefined;
-const PARTS = ['single', 'plain', 'formats', 'parallel', 'dense', 'cg', 'solve', 'direct', 'amg', 'parse', 'browser', 'defaults', 'explain'];
+const PARTS = ['single', 'plain', 'formats', 'parallel', 'dense', 'cg', 'solve', 'repeat', 'direct', 'amg', 'parse', 'browser', 'defaults', 'explain'];
 if (only !== undefined && !PARTS.includes(only)) {
   console.error(`bench: --only takes ${PARTS.join(', ')}, not ${JSON.stringify(only)}`);
   process.exit(2);
@@ -162,6 +165,11 @@ if (run('solve')) {
     if (c && Number.isFinite(bestOwn)) goal(`solve ${r.matrix}: 1.5 × the better of rt.solve forced direct / ${c.krylov} (${(c.directMs ?? Infinity) <= (c.krylovMs ?? Infinity) ? 'direct' : c.krylov}) / rt.solve 'auto'`, r.converged ? (1.5 * bestOwn) / r.ms : undefined, 1);
   }
   if (refinement) goal('solve poisson3D(64) to 1e-10: f64 time / f32 + refinement time', refinement.f32Converged ? refinement.f64Ms / refinement.f32Ms : undefined, 1);
+}
+
+if (run('repeat')) {
+  console.log("\n== repeated solves of one matrix: rt.solve again (its set-up kept) against SciPy and PyAMG with their set-up kept ==");
+  await benchRepeat((s) => console.log(s));
 }
 
 if (run('direct')) {

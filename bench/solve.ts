@@ -28,7 +28,7 @@ import type { CSRMatrix } from '../src/formats/csr.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const PY = [join(here, 'peers', 'scipy_solve.py'), join(here, '..', 'bench', 'peers', 'scipy_solve.py')].find((p) => existsSync(p)) ?? 'scipy_solve.py';
-const TOL = 1e-8;
+export const TOL = 1e-8;
 
 export interface SolveBenchRow {
   matrix: string;
@@ -51,20 +51,21 @@ export interface SolveBenchRow {
   choices?: { directMs: number | null; krylovMs: number | null; krylov: string };
 }
 
-interface ScipyOut {
-  methods: Record<string, { ms: number; relres: number | null; ok: boolean; runs?: number[] } | { skipped: string; atLeastMs?: number }>;
+export interface ScipyOut {
+  methods: Record<string, { ms: number; relres: number | null; ok: boolean; runs?: number[]; setupMs?: number } | { skipped: string; atLeastMs?: number }>;
   scipy: string;
 }
 
 /**
  * SciPy's methods on `source`, `reps` repeats; as one of `blocks` (the small cells), each method's 7
  * runs and 2 s cap shared out over the blocks, and only the methods `only` names (all: undefined).
+ * `kept`: each method's set-up made once and timed apart, its solves timed (bench/repeat.ts).
  */
-function scipy(source: string, reps: number, blocks = 1, only?: string[]): ScipyOut | string {
+export function scipy(source: string, reps: number, blocks = 1, only?: string[], kept = false): ScipyOut | string {
   const tried: string[] = [];
   for (const py of [process.env.SIMDGL_PYTHON, 'python3', '/usr/bin/python3'].filter(Boolean) as string[]) {
     try {
-      const out = execFileSync(py, [PY, source, String(TOL), String(reps), String(Math.ceil(7 / blocks)), String(2000 / blocks), ...(only ? [only.join(',')] : [])], {
+      const out = execFileSync(py, [PY, ...(kept ? ['--kept'] : []), source, String(TOL), String(reps), String(Math.ceil(7 / blocks)), String(2000 / blocks), ...(only ? [only.join(',')] : [])], {
         encoding: 'utf8',
         stdio: ['ignore', 'pipe', 'pipe'],
         env: { ...process.env, OPENBLAS_NUM_THREADS: '1' },

@@ -1,7 +1,13 @@
 """SciPy's best time to a solution, the peer of rt.solve with the defaults (bench/solve.ts).
 
-    python3 scipy_solve.py SOURCE TOL REPS [MIN_REPS BUDGET_MS [METHOD,...]]  ->  one JSON line
+    python3 scipy_solve.py [--kept] SOURCE TOL REPS [MIN_REPS BUDGET_MS [METHOD,...]]  ->  one JSON line
       {"n", "nnz", "scipy", "methods": {name: {"ms": median, "relres": r, "ok": bool, "runs": [ms, ...]} | {"skipped": why}}}
+
+--kept (bench/repeat.ts, the peer of rt.solve's set-up kept with A): each method's set-up -- the LU
+factor (splu: spsolve's SuperLU, kept), D^-1, spilu's factors, PyAMG's hierarchy
+(smoothed_aggregation_solver with its defaults, solved with accel='cg'; real SPD sources only) -- made
+once and timed apart ("setupMs"), then REPS solves with it ("ms": their median), as a time-stepping
+loop that keeps its factor or preconditioner runs.
 
 SOURCE is a Matrix Market file or poisson2D:N / poisson3D:N (the 5- and 7-point Laplacians of
 src/generators/poisson.ts, built here with Kronecker sums). b = 1, x0 = 0, f64 (c128 for complex).
@@ -22,6 +28,9 @@ import scipy.io
 import scipy.sparse as sp
 import scipy.sparse.linalg as sla
 
+kept = '--kept' in sys.argv
+if kept:
+    sys.argv.remove('--kept')
 source, tol, reps = sys.argv[1], float(sys.argv[2]), int(sys.argv[3])
 # a method whose runs sum past budget_ms stops repeating once it has min_reps of them: the small cells'
 # cheap methods (spsolve's sub-millisecond calls) take all of bench/solve.ts's up to 31 repeats, the
@@ -74,28 +83,54 @@ def budget():
     return cb
 
 
-def jacobi_cg():
+# each method as (set-up, solve with it): timed together, or (--kept) the set-up once and the solves apart
+def jacobi_setup():
     d = A.diagonal()
     if np.any(d == 0):
         raise ValueError('zero diagonal')
-    M = sla.LinearOperator(A.shape, lambda r: r / d, dtype=A.dtype)
-    return sla.cg(A, b, M=M, maxiter=maxiter, callback=budget(), **rtol)[0]
+    return sla.LinearOperator(A.shape, lambda r: r / d, dtype=A.dtype)
 
 
-def ilu(method):
+def ilu_setup():
+    P = sla.spilu(A.tocsc())
+    return sla.LinearOperator(A.shape, P.solve, dtype=A.dtype)
+
+
+def krylov(method):
+    return lambda M: method(A, b, M=M, maxiter=maxiter, callback=budget(), **rtol)[0]
+
+
+def pyamg_setup():
+    import pyamg
+    if np.iscomplexobj(A.data) or (abs(A - A.T) > 0).nnz:
+        raise ValueError('PyAMG: not real symmetric')
+    return pyamg.smoothed_aggregation_solver(A)
+
+
+stages = {
+    'spsolve': (lambda: sla.splu(A.tocsc()), lambda lu: lu.solve(b)) if kept else (lambda: A.tocsc(), lambda C: sla.spsolve(C, b)),
+    'cg+jacobi': (jacobi_setup, krylov(sla.cg)),
+    'cg+spilu': (ilu_setup, krylov(sla.cg)),
+    'gmres+spilu': (ilu_setup, krylov(sla.gmres)),
+}
+if kept:
+    stages['pyamg'] = (pyamg_setup, lambda ml: ml.solve(b, tol=tol, accel='cg', maxiter=maxiter))
+setups, setup_ms = {}, {}
+
+
+def method(setup, solve, name):
     def run():
-        P = sla.spilu(A.tocsc())
-        M = sla.LinearOperator(A.shape, P.solve, dtype=A.dtype)
-        return method(A, b, M=M, maxiter=maxiter, callback=budget(), **rtol)[0]
+        if not kept:
+            return solve(setup())
+        if name not in setups:
+            t0 = time.perf_counter()
+            setups[name] = setup()
+            setup_ms[name] = (time.perf_counter() - t0) * 1e3
+        return solve(setups[name])
     return run
 
 
-methods = {
-    'spsolve': lambda: sla.spsolve(A.tocsc(), b),
-    'cg+jacobi': jacobi_cg,
-    'cg+spilu': ilu(sla.cg),
-    'gmres+spilu': ilu(sla.gmres),
-}
+methods = {name: method(setup, solve, name) for name, (setup, solve) in stages.items()}
 if only is not None:
     methods = {name: run for name, run in methods.items() if name in only}
 out = {}
@@ -117,7 +152,11 @@ for k in range(reps):
         try:
             t0 = time.perf_counter()
             last[name] = methods[name]()
-            times[name].append((time.perf_counter() - t0) * 1e3)
+            ms = (time.perf_counter() - t0) * 1e3
+            # (--kept: the first run made the set-up, timed apart)
+            if kept and not times[name]:
+                ms -= setup_ms.get(name, 0)
+            times[name].append(ms)
         except OverBudget as e:
             # not a solution within the budget: its time is at least that
             out[name] = {'skipped': str(e), 'atLeastMs': BUDGET_S * 1e3}
@@ -134,4 +173,6 @@ for name in names:
     ts = sorted(times[name])
     # JSON has no NaN: a singular system's NaN residual goes as null
     out[name] = {'ms': ts[len(ts) // 2], 'relres': relres if np.isfinite(relres) else None, 'ok': bool(relres <= tol), 'runs': times[name]}
+    if kept:
+        out[name]['setupMs'] = setup_ms[name]
 print(json.dumps({'n': n, 'nnz': int(A.nnz), 'scipy': scipy.__version__, 'methods': out}))
