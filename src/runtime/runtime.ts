@@ -1334,7 +1334,9 @@ export class Runtime implements HandleOwner {
    * stagnation (GMRES goes on from its x, `methodFallback` says so). `spd:
    * true` skips the symmetry verdict, `method` and `preconditioner` fix either choice. The result is
    * honest: `relativeResidual` is ‖b − A·x‖/‖b‖ recomputed in f64, and an f32 matrix with a tolerance
-   * below f32's reach is refined in f64 until it meets it.
+   * below f32's reach is refined in f64 until it meets it. The factor or preconditioner a solve sets up
+   * is kept with A and used again by A's next solve that needs the same (`reused` says so; `reuse: false`
+   * sets up afresh; A's dispose() frees it): a loop solving A for a new b each step sets up once.
    *
    * @throws {@link ShapeError} when A is not square, b or x0 has the wrong length or dtype, or a preconditioner belongs to another matrix.
    * @throws {@link UnsupportedError} for an unknown method or preconditioner, one the path cannot run, or a preconditioner with method 'direct'.
@@ -1365,6 +1367,8 @@ export class Runtime implements HandleOwner {
    * const d = await rt.solve(A, b);                                      // 'auto': a Cholesky factor
    * assert.deepEqual([d.method, d.factor.kind, d.iterations], ['direct', 'cholesky', 0]);
    * assert.ok(d.relativeResidual <= 1e-8);
+   * const e = await rt.solve(A, b.map((v, i) => v + i / 4096));         // a new b: the factor kept with A
+   * assert.deepEqual([e.method, e.reused, e.converged], ['direct', 'factor', true]);
    * rt.dispose();
    * ```
    */
