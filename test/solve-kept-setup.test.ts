@@ -3,7 +3,8 @@
  * (src/runtime/kept-setup.ts): the answers of kept set-ups checked against the true residual
  * computed here (test/solve-reference.ts) for new right-hand sides, the iterations against a fresh
  * set-up's, one kept per kind of set-up, `reuse: false`, solves running together, explain, and the
- * memory given back with A — on the CPU pool and the WebGPU path (Dawn + SwiftShader).
+ * memory given back with A — on the CPU pool and the WebGPU path (Dawn + SwiftShader); and 'auto''s
+ * rent-or-buy rule, which factorizes a matrix it keeps solving once the solves would have paid for it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
@@ -12,6 +13,7 @@ import { Prng } from '../src/generators/prng.js';
 import { InputTypeError } from '../src/errors.js';
 import { loadShared } from './matrices.js';
 import { trueResidual } from './solve-reference.js';
+import { chooseDirectAgain, FACTOR_SOLVE_BYTES_PER_MS, REPEAT_FACTOR_FLOP_RATE } from '../src/solvers/solve.js';
 import { pointDawnAtSwiftShader } from './webgpu-helpers.js';
 
 let rt: Runtime;
@@ -135,6 +137,55 @@ describe('rt.solve keeps its set-up with A', () => {
     await rt.solve(h, b);
     expect(rt.explain('solve', h).text).toContain('the factor an earlier solve of A set up is kept with A');
     await expect(rt.solve(h, b, { reuse: 'yes' as unknown as boolean })).rejects.toThrow(InputTypeError);
+    h.dispose();
+  });
+});
+
+describe("'auto' factorizes a matrix it keeps solving (rent or buy)", () => {
+  const MiB = 1048576;
+  const est = (flops: number, bytes: number) => ({ fillNnz: 0, flops, bytes, ordering: 'nd' });
+
+  it('chooseDirectAgain: bought once the solves so far would have saved the factorization’s cost', () => {
+    // a factorization of 100 ms of ordering + 1e9 flops, its solves 4 MiB: each solve of 40 ms saves 40 − solveMs
+    const e = est(1e9, 4 * MiB);
+    const buy = 100 + (1e9 / REPEAT_FACTOR_FLOP_RATE) * 1e3;
+    const solve = (4 * MiB) / FACTOR_SOLVE_BYTES_PER_MS;
+    const need = Math.ceil(buy / (40 - solve));
+    const at = (solves: number) => chooseDirectAgain(e, 100, solves, 40 * solves, 1e12).direct;
+    expect([at(need - 1), at(need)]).toEqual([false, true]);
+    // a factor's solve no faster than the Krylov solve: never worth it, however many
+    expect(chooseDirectAgain(est(1e6, 400 * MiB), 0, 1000, 1000 * 40, 1e12).direct).toBe(false);
+    // past half the memory budget: never
+    expect(chooseDirectAgain(e, 100, need, 40 * need, 6 * MiB).direct).toBe('never');
+    expect(chooseDirectAgain(e, 100, need, 40 * need, 1e12).reason()).toMatch(/^method direct, after \d+ Krylov solves of A .*bought/);
+  });
+
+  it('poisson2D(150) solved again and again: CG + Jacobi, then its factor, each answer its own', async () => {
+    const A = poisson2D(150);
+    const h = rt.upload(A);
+    const seen: string[] = [];
+    for (let k = 0; k < 30; k++) {
+      const b = rhs(A.rows, 100 + k);
+      const r = await rt.solve(h, b);
+      expect(trueResidual(A, r.x, b), `solve ${k}`).toBeLessThanOrEqual(1e-8);
+      seen.push(r.method === 'direct' ? (r.reused ? 'kept factor' : 'factorized') : r.method);
+      if (seen.at(-1) === 'factorized') expect(rt.explain('solve', h).text).toMatch(/rent or buy; its factor kept with A/);
+    }
+    // Krylov solves first, one factorization, its factor after it — in that order, nothing else
+    const first = seen.indexOf('factorized');
+    expect(first).toBeGreaterThan(0);
+    expect(seen.slice(0, first).every((m) => m === 'cg')).toBe(true);
+    expect(seen.slice(first + 1).every((m) => m === 'kept factor')).toBe(true);
+    h.dispose();
+  });
+
+  it('reuse: false solves count for nothing and keep nothing: no factorization', async () => {
+    const A = poisson2D(150);
+    const h = rt.upload(A);
+    const methods = new Set<string>();
+    for (let k = 0; k < 12; k++) methods.add((await rt.solve(h, rhs(A.rows, 200 + k), { reuse: false })).method);
+    expect([...methods]).toEqual(['cg']);
+    expect(rt.explain('solve', h).text).not.toMatch(/Krylov solves? of A/);
     h.dispose();
   });
 });

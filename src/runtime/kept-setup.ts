@@ -91,10 +91,16 @@ export function keptOf(h: MatrixHandle): KeptSetups | undefined {
   return slots.get(h);
 }
 
+/** Empties the slot `which` of `s`, retiring what it held. */
+export function drop(s: KeptSetups, which: keyof KeptSetups): void {
+  s[which]?.retire();
+  s[which] = undefined;
+}
+
 /** Keeps `value` in the slot `which` of `s`, retiring what it held. */
 export function keep<W extends keyof KeptSetups>(s: KeptSetups, which: W, key: string, value: NonNullable<KeptSetups[W]>['value']): NonNullable<KeptSetups[W]> {
   const k = new KeptSetup(key, value) as NonNullable<KeptSetups[W]>;
-  s[which]?.retire();
+  drop(s, which);
   s[which] = k;
   return k;
 }

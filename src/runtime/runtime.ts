@@ -48,7 +48,7 @@ import type { Factorization } from '../solvers/direct/factorization.js';
 import { directSolvers } from './direct-solvers.js';
 import { krylovSolvers } from './krylov-solvers.js';
 import { solveRun } from './solve-chunk.js';
-import { checkPreconditionerOptions, chooseDirect, fusedChebyshevDegree, chooseSolve, cpuDenseInverse, cpuLdlKernels, cpuSparseSession, cpuSymbolicKernels, diaCopyWithStructure, estimateFactorCost, looseNormsOf, planFactor, planPreconditioner, seedScaledLooseNorms, solverSetup, solveStructure, sparseProduct, spgemm, structuralRefusal } from './solver-setup-chunk.js';
+import { checkPreconditionerOptions, chooseDirect, chooseDirectAgain, planAgainAfterMs, fusedChebyshevDegree, chooseSolve, cpuDenseInverse, cpuLdlKernels, cpuSparseSession, cpuSymbolicKernels, diaCopyWithStructure, estimateFactorCost, looseNormsOf, planFactor, planPreconditioner, seedScaledLooseNorms, solverSetup, solveStructure, sparseProduct, spgemm, structuralRefusal } from './solver-setup-chunk.js';
 import type { OrderingName } from '../solvers/direct/analysis.js';
 
 type Handle = MatrixHandle | ResidentVector | DenseHandle | PreconditionerHandle;
@@ -1560,15 +1560,40 @@ export class Runtime implements HandleOwner {
     if (!asked && n > DIRECT_MAX_N) {
       d = { plan: null, direct: false, reason: () => `no direct factorization: ${n} unknowns > ${DIRECT_MAX_N}, where the ordering alone costs more than a preconditioned Krylov solve` };
     } else {
-      const plan = planFactor(csr, 'auto', 'auto', cpuSymbolicKernels(this.cpu.backend));
-      const { fillNnz, flops, bytes } = plan.a.cost;
-      const estimate = { fillNnz, flops, bytes, ordering: plan.a.ordering };
-      const c = chooseDirect(estimate, n, csr.nnz, plan.C.complex, this.cpu.memoryBudgetMB * 1048576);
-      // the reason read only by explain
-      d = { plan, estimate, direct: c.direct, reason: c.reason };
+      d = this.plannedDirect(csr);
     }
     cached.direct = d;
     return d;
+  }
+
+  /** A's factorization planned (ordering, counts), its estimate and chooseDirect's verdict. */
+  private plannedDirect(csr: CSRMatrix): DirectPlan {
+    const plan = planFactor(csr, 'auto', 'auto', cpuSymbolicKernels(this.cpu.backend));
+    const { fillNnz, flops, bytes } = plan.a.cost;
+    const estimate = { fillNnz, flops, bytes, ordering: plan.a.ordering };
+    const c = chooseDirect(estimate, csr.rows, csr.nnz, plan.C.complex, this.cpu.memoryBudgetMB * 1048576);
+    // the reason read only by explain
+    return { plan, estimate, direct: c.direct, reason: c.reason };
+  }
+
+  /**
+   * 'auto''s factorization for a matrix it keeps solving with a Krylov method (solveAnalysis.again),
+   * where chooseDirectAgain's rent-or-buy rule buys it now; else null. The ordering is planned once
+   * the solves so far reach its estimated cost (planAgainAfterMs), and timed.
+   */
+  private directAgain(h: MatrixHandle, csr: CSRMatrix, d: DirectPlan): DirectPlan | null {
+    const a = this.solveStructureOf(h).again;
+    if (!a || a.never || a.solves === 0) return null;
+    if (!a.plan) {
+      if (a.spentMs < planAgainAfterMs(csr.nnz)) return null;
+      // (planned apart from directPlan's cache: 'auto''s verdict for one solve stays its own)
+      const t0 = performance.now();
+      a.plan = d.plan ? d : this.plannedDirect(csr);
+      a.planMs = d.plan ? 0 : performance.now() - t0;
+    }
+    const c = chooseDirectAgain(a.plan.estimate!, a.planMs!, a.solves, a.spentMs, this.cpu.memoryBudgetMB * 1048576);
+    if (c.direct === 'never') a.never = c.reason;
+    return c.direct === true ? { ...a.plan, direct: true, again: true, reason: c.reason } : null;
   }
 
   /** Whether a solve with these options factorizes: method 'direct', or 'auto' (no preconditioner given) where chooseDirect says so. */
@@ -1586,7 +1611,10 @@ export class Runtime implements HandleOwner {
     const a = this.solveStructureOf(h);
     const csr = a.csr;
     const structure = a.structureIn();
-    const d = this.wantsDirect(h, csr, o.method, o.preconditioner);
+    const wanted = this.wantsDirect(h, csr, o.method, o.preconditioner);
+    // as rt.solve decides (solveOn): 'auto' for a matrix it keeps solving may factorize it now
+    const auto = wanted !== null && o.method !== 'direct';
+    const d = auto && !wanted.direct ? (this.directAgain(h, csr, wanted) ?? wanted) : wanted;
     const direct = o.method === 'direct' || d?.direct === true;
     const choice = chooseSolve(structure, this.pathSolveInfo(p, h), { method: o.method === 'direct' ? 'auto' : o.method, preconditioner: o.preconditioner, spd: o.spd });
     const [first, ...rest] = choice.candidates;
@@ -1601,6 +1629,12 @@ export class Runtime implements HandleOwner {
     const reasons = [`path ${p.label}: ${o.path || this.forced ? 'asked for' : 'the path a resident SpMV of A runs on (explain spmv)'}`];
     if (o.method === 'direct') reasons.push(`method direct given by the caller: a sparse factorization on the host CPU, whatever the path${d?.estimate ? ` (${d.reason().replace(/^[^:]*: /, '')})` : ''}`);
     else if (d) reasons.push(d.reason());
+    if (auto && !d!.again) {
+      const a = this.solveStructureOf(h).again;
+      if (a?.never) reasons.push(a.never());
+      else if (a?.plan) reasons.push(chooseDirectAgain(a.plan.estimate!, a.planMs!, a.solves, a.spentMs, this.cpu.memoryBudgetMB * 1048576).reason());
+      else if (a?.solves) reasons.push(`after ${a.solves} Krylov solve${a.solves > 1 ? 's' : ''} of A (${a.spentMs.toFixed(0)} ms): a factorization for the solves to come is weighed once they reach its ordering's estimated cost (≈ ${planAgainAfterMs(csr.nnz).toFixed(0)} ms; rent or buy)`);
+    }
     if (direct) reasons.push(o.method === 'direct' ? 'a singular factor is a SingularMatrixError' : 'a singular factor (or a residual above tol) moves to the Krylov candidates');
     if (direct && o.method !== 'direct' && !o.spd && first.method === 'cg' && rest.length > 0) {
       reasons.push(`a factorization that finds A singular or not positive definite skips cg (it would break down): ${rest[0].method} + ${rest[0].preconditioner} first`);
@@ -1648,6 +1682,7 @@ export class Runtime implements HandleOwner {
   }
 
   private async solveOn(where: string, h: MatrixHandle, b: unknown, o: AutoSolveOptions, method?: SolveMethod): Promise<SolveOutcome> {
+    const t0 = performance.now();
     if (h.rows !== h.cols) throw new ShapeError(`${where}: A must be square, it is ${h.rows}×${h.cols}`);
     // every option checked before any work (docs/errors.md)
     checkNumber(where, 'tol', o.tol, FINITE_NON_NEGATIVE);
@@ -1674,7 +1709,14 @@ export class Runtime implements HandleOwner {
     if (!solveRun.loaded()) solveRun.load().catch(() => {});
     const analysis = this.solveStructureOf(h);
     const csr = analysis.csr;
-    const d = method ? null : this.wantsDirect(h, csr, o.method, o.preconditioner);
+    const wanted = method ? null : this.wantsDirect(h, csr, o.method, o.preconditioner);
+    // 'auto' (a plan without method 'direct'), its set-ups kept: a matrix it keeps solving with a
+    // Krylov method may be factorized now (directAgain's rent or buy)
+    const auto = wanted !== null && o.method !== 'direct' && o.reuse !== false;
+    const planned = analysis.again?.planMs;
+    const d = auto && !wanted.direct ? (this.directAgain(h, csr, wanted) ?? wanted) : wanted;
+    // (the ordering directAgain planned now: the factorization's cost, not this solve's)
+    const planMs = planned === undefined ? (analysis.again?.planMs ?? 0) : 0;
     // a Krylov solve: its chunk's import starts now, so a page fetches it while the path's copy of A,
     // the structure pass and the preconditioner are made (a failed import is retried and reported below)
     if (!d || (!d.direct && o.method !== 'direct')) krylovSolvers.load().catch(() => {});
@@ -1695,7 +1737,18 @@ export class Runtime implements HandleOwner {
       await solveRun.load();
       this.live();
     }
-    return await solveRun.get().solveAfterReads(this, { where, h, o, method, handle, pre, asked, analysis, csr, d, b64, x0: x0Data });
+    const out = await solveRun.get().solveAfterReads(this, { where, h, o, method, handle, pre, asked, analysis, csr, d, b64, x0: x0Data });
+    if (auto) {
+      // the rent the rule weighs: 'auto''s Krylov solves of A, whole; a factorization it bought that
+      // left the system to them (singular, a residual above tol) is not tried again
+      const a = (analysis.again ??= { solves: 0, spentMs: 0 });
+      if (d!.again && out.method !== 'direct') a.never = () => `the factorization bought after ${a.solves} Krylov solves of A did not answer (${out.directFallback ?? out.reason}): not tried again`;
+      else if (out.method !== 'direct') {
+        a.solves++;
+        a.spentMs += performance.now() - t0 - planMs;
+      }
+    }
+    return out;
   }
 
   /** An f64 copy of `v` in an array a finished solve gave back (keepHostCopy), else a new one. */
@@ -2499,6 +2552,8 @@ export interface DirectPlan {
   plan: FactorPlan | null;
   estimate?: DirectEstimate;
   direct: boolean;
+  /** taken by the rent-or-buy rule for a matrix 'auto' keeps solving (Runtime.directAgain) */
+  again?: true;
   /** words for explain('solve'), written when asked */
   reason: () => string;
 }
@@ -2527,6 +2582,12 @@ export interface SolveAnalysis {
   offer?(copy: SparseMatrix): void;
   /** the copy a solve runs, scaled by 2^-e (solveMatrixOn); null where A needs none */
   gpuScaled?: { h: MatrixHandle; csr: CSRMatrix; e: number } | null;
+  /**
+   * 'auto''s Krylov solves of A so far (their count and wall ms), the factorization planned for the
+   * rent-or-buy rule once they cost its ordering (planMs: what the ordering took), or `never` where it
+   * cannot pay or failed (Runtime.directAgain)
+   */
+  again?: { solves: number; spentMs: number; planMs?: number; plan?: DirectPlan; never?: () => string };
   /** the f64 twin of the solve copy `of` (solveMatrixWide), where an f32 solve fell back to it */
   wide?: { of: CSRMatrix; h: MatrixHandle; csr: CSRMatrix };
 }

@@ -23,7 +23,7 @@ import type { Factorization as KeptFactor } from '../solvers/direct/factor.js';
 import { directSolvers } from './direct-solvers.js';
 import { krylovSolvers } from './krylov-solvers.js';
 import { solverSetup } from './solver-setup-chunk.js';
-import { KEPT_WORDS, keep, keptSetups, type KeptSetup } from './kept-setup.js';
+import { KEPT_WORDS, drop, keep, keptSetups, type KeptSetup } from './kept-setup.js';
 import { CHEBYSHEV_RATIO, GPU_CHEBYSHEV_DEGREE, JACOBI_AS_NONE, type DirectPlan, type Runtime, type SolveAnalysis } from './runtime.js';
 
 /**
@@ -132,6 +132,11 @@ export async function solveAfterReads(rt: Runtime, start: SolveStart): Promise<S
       if (rel <= tol && !(rel * bn + bound <= target) && bn > 0) rel = accurateResidualNorm(csr, xc, bc) / bn;
       const converged = rel <= tol;
       if (converged || o.method === 'direct') {
+        // the factor bought for a matrix 'auto' kept solving replaces its Krylov set-up: that is freed
+        if (d.again) {
+          const slots = keptSetups(h);
+          if (slots) drop(slots, 'preconditioner');
+        }
         rt.keepHostCopy(b64);
         const info = F.info;
         return {

@@ -13,6 +13,8 @@ import type * as Setup from './solver-setup.js';
 export const solverSetup = lazyModule<typeof Setup>(() => import('./solver-setup.js'), "the solver layer's set-up");
 
 export const chooseDirect: typeof Setup.chooseDirect = (...a) => solverSetup.get().chooseDirect(...a);
+export const chooseDirectAgain: typeof Setup.chooseDirectAgain = (...a) => solverSetup.get().chooseDirectAgain(...a);
+export const planAgainAfterMs: typeof Setup.planAgainAfterMs = (...a) => solverSetup.get().planAgainAfterMs(...a);
 export const chooseSolve: typeof Setup.chooseSolve = (...a) => solverSetup.get().chooseSolve(...a);
 export const looseNormsOf: typeof Setup.looseNormsOf = (...a) => solverSetup.get().looseNormsOf(...a);
 export const fusedChebyshevDegree: typeof Setup.fusedChebyshevDegree = (...a) => solverSetup.get().fusedChebyshevDegree(...a);

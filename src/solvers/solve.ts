@@ -223,6 +223,41 @@ export function chooseDirect(est: DirectEstimate, n: number, nnz: number, comple
   return { direct: true, reason: () => `method direct (a sparse factorization on the host CPU, whatever the path): ${what()}` };
 }
 
+/**
+ * Rent or buy, for a matrix 'auto' keeps solving with a Krylov method (a time-stepping loop, its
+ * preconditioner kept with A: src/runtime/kept-setup.ts): the factorization one solve did not repay is
+ * bought once the solves of A so far would have saved its cost with it — the Krylov solves' time less
+ * the factor's solves' — which keeps the loop within twice the better choice's time whatever the number
+ * of solves to come (the ski-rental rule). Its cost: the ordering's (planned once the solves reach
+ * REPEAT_PLAN_US_PER_NNZ per stored entry, then measured) and the numeric phase's at
+ * REPEAT_FACTOR_FLOP_RATE; its solve's, the factor's bytes read at FACTOR_SOLVE_BYTES_PER_MS. Never
+ * where a factor's solve saves nothing (a 3-D grid's fill: poisson3D(40)'s 139 MiB factor against
+ * 19 ms of CG + Jacobi) or the factor needs more than half the memory budget, as for one solve.
+ */
+export const REPEAT_PLAN_US_PER_NNZ = 0.5;
+/** The numeric phase's rate the rule assumes, flop/s: 2 threads reached 3.3e9 (poisson2D(512)) and 7e9 (poisson2D(1024)); a margin below. */
+export const REPEAT_FACTOR_FLOP_RATE = 1e9;
+/** A kept factor's solve, bytes of the factor a ms: 2.8–2.9e6 measured (poisson2D(512): 102 MiB in 38 ms; poisson2D(1024): 458 MiB in 157 ms). */
+export const FACTOR_SOLVE_BYTES_PER_MS = 2.5e6;
+
+/** The Krylov solves' ms after which the rule plans A's ordering (nnz stored entries). */
+export function planAgainAfterMs(nnz: number): number {
+  return (REPEAT_PLAN_US_PER_NNZ * nnz) / 1e3;
+}
+
+/** What the rule weighs: the estimate, the ordering's measured ms, and the Krylov solves of A so far (their count and wall ms). */
+export function chooseDirectAgain(est: DirectEstimate, planMs: number, solves: number, spentMs: number, budgetBytes: number): { direct: boolean | 'never'; reason: () => string } {
+  const buyMs = planMs + (est.flops / REPEAT_FACTOR_FLOP_RATE) * 1e3;
+  const solveMs = est.bytes / FACTOR_SOLVE_BYTES_PER_MS;
+  const eachMs = spentMs / solves;
+  const savedMs = spentMs - solves * solveMs;
+  const head = `after ${solves} Krylov solve${solves > 1 ? 's' : ''} of A (${spentMs.toFixed(0)} ms): `;
+  if (est.bytes > budgetBytes / 2) return { direct: 'never', reason: () => `${head}no factorization for the solves to come: the factor needs ${(est.bytes / 1048576).toFixed(1)} MiB, more than half the memory budget` };
+  const what = `a factorization (${planMs.toFixed(0)} ms of ordering, ${est.flops.toExponential(2)} flops at ${REPEAT_FACTOR_FLOP_RATE.toExponential(0)} flop/s: ≈ ${buyMs.toFixed(0)} ms), its solves ≈ ${solveMs.toFixed(1)} ms (${(est.bytes / 1048576).toFixed(1)} MiB at ${(FACTOR_SOLVE_BYTES_PER_MS / 1e6).toFixed(1)} GB/s) against ≈ ${eachMs.toFixed(1)} ms a Krylov solve`;
+  if (solveMs >= eachMs) return { direct: false, reason: () => `${head}${what}: not bought (its solve saves nothing)` };
+  if (savedMs < buyMs) return { direct: false, reason: () => `${head}${what}: bought once the solves so far would have saved its cost with it (rent or buy; ≈ ${savedMs.toFixed(0)} ms now)` };
+  return { direct: true, reason: () => `method direct, ${head}${what}: bought, the solves so far would have saved its cost with it (rent or buy; its factor kept with A)` };
+}
 
 /** √(‖A‖₁·‖A‖∞) (a bound on ‖|A|‖₂), the longest row and √(longest row · longest column), once per matrix. */
 const ABS_NORMS = new WeakMap<CSRMatrix, { abs2: number; maxRow: number; pattern2: number }>();
