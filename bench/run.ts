@@ -12,8 +12,8 @@
  *   transpose of 4096² against memory copy (bench/dense.ts);
  * - cg: CG on poisson3D_64 (f64, 2 threads), the time split, fused and separate vector steps;
  * - solve: rt.solve's time to a solution against the best of SciPy (bench/solve.ts);
- * - repeat: rt.solve again on one matrix, its set-up kept, against SciPy and PyAMG with theirs kept
- *   (bench/repeat.ts; ratios, no goal);
+ * - repeat: a loop of K rt.solve calls on one matrix (its set-up kept; 'auto''s rent or buy) against
+ *   SciPy and PyAMG with their set-up kept (bench/repeat.ts; ratios, no goal);
  * - direct: rt.factor + solve against SciPy's spsolve (SuperLU) on the square shared matrices and PDE
  *   matrices, the kept-factor solve, the true residual (bench/direct.ts);
  * - browser: SpMV on the GPU path against the CPU path in headless Chromium (bench/browser.ts);
@@ -168,7 +168,7 @@ if (run('solve')) {
 }
 
 if (run('repeat')) {
-  console.log("\n== repeated solves of one matrix: rt.solve again (its set-up kept) against SciPy and PyAMG with their set-up kept ==");
+  console.log("\n== a loop of solves of one matrix: rt.solve with its set-up kept against SciPy and PyAMG with theirs kept ==");
   await benchRepeat((s) => console.log(s));
 }
 
