@@ -13,7 +13,7 @@ import { Prng } from '../src/generators/prng.js';
 import { InputTypeError } from '../src/errors.js';
 import { loadShared } from './matrices.js';
 import { trueResidual } from './solve-reference.js';
-import { chooseDirectAgain, FACTOR_SOLVE_BYTES_PER_MS, REPEAT_FACTOR_FLOP_RATE } from '../src/solvers/solve.js';
+import { chooseDirectAgain, FACTOR_SOLVE_BYTES_PER_MS, planAgain, REPEAT_FACTOR_FLOP_RATE } from '../src/solvers/solve.js';
 import { pointDawnAtSwiftShader } from './webgpu-helpers.js';
 
 let rt: Runtime;
@@ -67,8 +67,9 @@ describe('rt.solve keeps its set-up with A', () => {
     const P = poisson2D(256);
     const hp = rt.upload(P);
     const b = rhs(P.rows, 6);
-    const a = await rt.solve(hp, b);
-    const c = await rt.solve(hp, b);
+    // (method given: 'auto''s rent or buy, which may factorize a matrix solved again, stays out)
+    const a = await rt.solve(hp, b, { method: 'cg' });
+    const c = await rt.solve(hp, b, { method: 'cg' });
     expect([a.preconditioner, a.reused, c.preconditioner, c.reused]).toEqual(['amg', undefined, 'amg', 'preconditioner']);
     expect(c.iterations).toBe(a.iterations);
     expect(trueResidual(P, c.x, b)).toBeLessThanOrEqual(1e-8);
@@ -158,6 +159,8 @@ describe("'auto' factorizes a matrix it keeps solving (rent or buy)", () => {
     // past half the memory budget: never
     expect(chooseDirectAgain(e, 100, need, 40 * need, 6 * MiB).direct).toBe('never');
     expect(chooseDirectAgain(e, 100, need, 40 * need, 1e12).reason()).toMatch(/^method direct, after \d+ Krylov solves of A .*bought/);
+    // the ordering planned from the third solve, once they cost 0.5 µs a stored entry: 1e6 entries, 500 ms
+    expect([planAgain(1e6, 2, 1e9), planAgain(1e6, 3, 499), planAgain(1e6, 3, 500)]).toEqual([false, false, true]);
   });
 
   it('poisson2D(150) solved again and again: CG + Jacobi, then its factor, each answer its own', async () => {
@@ -176,6 +179,28 @@ describe("'auto' factorizes a matrix it keeps solving (rent or buy)", () => {
     expect(first).toBeGreaterThan(0);
     expect(seen.slice(0, first).every((m) => m === 'cg')).toBe(true);
     expect(seen.slice(first + 1).every((m) => m === 'kept factor')).toBe(true);
+    h.dispose();
+  });
+
+  it('an AMG loop that buys the factor frees the kept hierarchy', async () => {
+    const A = poisson2D(256);
+    const h = rt.upload(A);
+    const amg = { method: 'cg', preconditioner: 'amg' } as const;
+    let r;
+    let k = 0;
+    for (; k < 80; k++) {
+      const b = rhs(A.rows, 300 + k);
+      r = await rt.solve(h, b);
+      expect(trueResidual(A, r.x, b), `solve ${k}`).toBeLessThanOrEqual(1e-8);
+      if (k === 0) {
+        expect(r.preconditioner).toBe('amg');
+        expect(rt.explain('solve', h, amg).text).toContain('the amg preconditioner an earlier solve of A set up is kept with A');
+      }
+      if (r.method === 'direct') break;
+    }
+    expect([r!.method, r!.reused]).toEqual(['direct', undefined]);
+    expect(rt.explain('solve', h, amg).text).not.toContain('is kept with A');
+    expect(rt.explain('solve', h).text).toContain('the factor an earlier solve of A set up is kept with A');
     h.dispose();
   });
 

@@ -48,7 +48,7 @@ import type { Factorization } from '../solvers/direct/factorization.js';
 import { directSolvers } from './direct-solvers.js';
 import { krylovSolvers } from './krylov-solvers.js';
 import { solveRun } from './solve-chunk.js';
-import { checkPreconditionerOptions, chooseDirect, chooseDirectAgain, planAgainAfterMs, fusedChebyshevDegree, chooseSolve, cpuDenseInverse, cpuLdlKernels, cpuSparseSession, cpuSymbolicKernels, diaCopyWithStructure, estimateFactorCost, looseNormsOf, planFactor, planPreconditioner, seedScaledLooseNorms, solverSetup, solveStructure, sparseProduct, spgemm, structuralRefusal } from './solver-setup-chunk.js';
+import { checkPreconditionerOptions, chooseDirect, chooseDirectAgain, planAgain, planAgainAfterMs, fusedChebyshevDegree, chooseSolve, cpuDenseInverse, cpuLdlKernels, cpuSparseSession, cpuSymbolicKernels, diaCopyWithStructure, estimateFactorCost, looseNormsOf, planFactor, planPreconditioner, seedScaledLooseNorms, solverSetup, solveStructure, sparseProduct, spgemm, structuralRefusal } from './solver-setup-chunk.js';
 import type { OrderingName } from '../solvers/direct/analysis.js';
 
 type Handle = MatrixHandle | ResidentVector | DenseHandle | PreconditionerHandle;
@@ -1585,7 +1585,7 @@ export class Runtime implements HandleOwner {
     const a = this.solveStructureOf(h).again;
     if (!a || a.never || a.solves === 0) return null;
     if (!a.plan) {
-      if (a.spentMs < planAgainAfterMs(csr.nnz)) return null;
+      if (!planAgain(csr.nnz, a.solves, a.spentMs)) return null;
       // (planned apart from directPlan's cache: 'auto''s verdict for one solve stays its own)
       const t0 = performance.now();
       a.plan = d.plan ? d : this.plannedDirect(csr);
@@ -1633,7 +1633,7 @@ export class Runtime implements HandleOwner {
       const a = this.solveStructureOf(h).again;
       if (a?.never) reasons.push(a.never());
       else if (a?.plan) reasons.push(chooseDirectAgain(a.plan.estimate!, a.planMs!, a.solves, a.spentMs, this.cpu.memoryBudgetMB * 1048576).reason());
-      else if (a?.solves) reasons.push(`after ${a.solves} Krylov solve${a.solves > 1 ? 's' : ''} of A (${a.spentMs.toFixed(0)} ms): a factorization for the solves to come is weighed once they reach its ordering's estimated cost (≈ ${planAgainAfterMs(csr.nnz).toFixed(0)} ms; rent or buy)`);
+      else if (a?.solves) reasons.push(`after ${a.solves} Krylov solve${a.solves > 1 ? 's' : ''} of A (${a.spentMs.toFixed(0)} ms): a factorization for the solves to come is weighed once a few of them reach its ordering's estimated cost (≈ ${planAgainAfterMs(csr.nnz).toFixed(0)} ms; rent or buy)`);
     }
     if (direct) reasons.push(o.method === 'direct' ? 'a singular factor is a SingularMatrixError' : 'a singular factor (or a residual above tol) moves to the Krylov candidates');
     if (direct && o.method !== 'direct' && !o.spd && first.method === 'cg' && rest.length > 0) {

@@ -14,6 +14,7 @@ export const solverSetup = lazyModule<typeof Setup>(() => import('./solver-setup
 
 export const chooseDirect: typeof Setup.chooseDirect = (...a) => solverSetup.get().chooseDirect(...a);
 export const chooseDirectAgain: typeof Setup.chooseDirectAgain = (...a) => solverSetup.get().chooseDirectAgain(...a);
+export const planAgain: typeof Setup.planAgain = (...a) => solverSetup.get().planAgain(...a);
 export const planAgainAfterMs: typeof Setup.planAgainAfterMs = (...a) => solverSetup.get().planAgainAfterMs(...a);
 export const chooseSolve: typeof Setup.chooseSolve = (...a) => solverSetup.get().chooseSolve(...a);
 export const looseNormsOf: typeof Setup.looseNormsOf = (...a) => solverSetup.get().looseNormsOf(...a);

@@ -232,9 +232,13 @@ export function chooseDirect(est: DirectEstimate, n: number, nnz: number, comple
  * REPEAT_PLAN_US_PER_NNZ per stored entry, then measured) and the numeric phase's at
  * REPEAT_FACTOR_FLOP_RATE; its solve's, the factor's bytes read at FACTOR_SOLVE_BYTES_PER_MS. Never
  * where a factor's solve saves nothing (a 3-D grid's fill: poisson3D(40)'s 139 MiB factor against
- * 19 ms of CG + Jacobi) or the factor needs more than half the memory budget, as for one solve.
+ * 19 ms of CG + Jacobi) or the factor needs more than half the memory budget, as for one solve; and
+ * not before REPEAT_MIN_SOLVES Krylov solves (a first solve's set-up alone may outweigh a small
+ * factorization: poisson2D(256)'s AMG under load).
  */
 export const REPEAT_PLAN_US_PER_NNZ = 0.5;
+/** Krylov solves of A before the rule weighs anything: a matrix solved once or twice more is no loop yet. */
+export const REPEAT_MIN_SOLVES = 3;
 /** The numeric phase's rate the rule assumes, flop/s: 2 threads reached 3.3e9 (poisson2D(512)) and 7e9 (poisson2D(1024)); a margin below. */
 export const REPEAT_FACTOR_FLOP_RATE = 1e9;
 /** A kept factor's solve, bytes of the factor a ms: 2.8–2.9e6 measured (poisson2D(512): 102 MiB in 38 ms; poisson2D(1024): 458 MiB in 157 ms). */
@@ -243,6 +247,11 @@ export const FACTOR_SOLVE_BYTES_PER_MS = 2.5e6;
 /** The Krylov solves' ms after which the rule plans A's ordering (nnz stored entries). */
 export function planAgainAfterMs(nnz: number): number {
   return (REPEAT_PLAN_US_PER_NNZ * nnz) / 1e3;
+}
+
+/** Whether A's Krylov solves so far (their count and ms) are enough for the rule to plan A's ordering (planAgainAfterMs). */
+export function planAgain(nnz: number, solves: number, spentMs: number): boolean {
+  return solves >= REPEAT_MIN_SOLVES && spentMs >= planAgainAfterMs(nnz);
 }
 
 /** What the rule weighs: the estimate, the ordering's measured ms, and the Krylov solves of A so far (their count and wall ms). */
