@@ -155,7 +155,7 @@ describe("'auto' factorizes a matrix it keeps solving (rent or buy)", () => {
     const at = (solves: number) => chooseDirectAgain(e, 100, solves, 40 * solves, 1e12).direct;
     expect([at(need - 1), at(need)]).toEqual([false, true]);
     // a factor's solve no faster than the Krylov solve: never worth it, however many
-    expect(chooseDirectAgain(est(1e6, 400 * MiB), 0, 1000, 1000 * 40, 1e12).direct).toBe(false);
+    expect(chooseDirectAgain(est(1e6, 400 * MiB), 0, 1000, 1000 * 40, 1e12).direct).toBe('never');
     // past half the memory budget: never
     expect(chooseDirectAgain(e, 100, need, 40 * need, 6 * MiB).direct).toBe('never');
     expect(chooseDirectAgain(e, 100, need, 40 * need, 1e12).reason()).toMatch(/^method direct, after \d+ Krylov solves of A .*bought/);

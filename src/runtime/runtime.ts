@@ -1591,9 +1591,14 @@ export class Runtime implements HandleOwner {
       a.plan = d.plan ? d : this.plannedDirect(csr);
       a.planMs = d.plan ? 0 : performance.now() - t0;
     }
-    const c = chooseDirectAgain(a.plan.estimate!, a.planMs!, a.solves, a.spentMs, this.cpu.memoryBudgetMB * 1048576);
-    if (c.direct === 'never') a.never = c.reason;
-    return c.direct === true ? { ...a.plan, direct: true, again: true, reason: c.reason } : null;
+    const plan = a.plan;
+    const c = chooseDirectAgain(plan.estimate!, a.planMs!, a.solves, a.spentMs, this.cpu.memoryBudgetMB * 1048576);
+    if (c.direct === 'never') {
+      // (its plan, the ordering and A's column copy, let go)
+      a.never = c.reason;
+      a.plan = undefined;
+    }
+    return c.direct === true ? { ...plan, direct: true, again: true, reason: c.reason } : null;
   }
 
   /** Whether a solve with these options factorizes: method 'direct', or 'auto' (no preconditioner given) where chooseDirect says so. */

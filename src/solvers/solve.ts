@@ -263,7 +263,7 @@ export function chooseDirectAgain(est: DirectEstimate, planMs: number, solves: n
   const head = `after ${solves} Krylov solve${solves > 1 ? 's' : ''} of A (${spentMs.toFixed(0)} ms): `;
   if (est.bytes > budgetBytes / 2) return { direct: 'never', reason: () => `${head}no factorization for the solves to come: the factor needs ${(est.bytes / 1048576).toFixed(1)} MiB, more than half the memory budget` };
   const what = `a factorization (${planMs.toFixed(0)} ms of ordering, ${est.flops.toExponential(2)} flops at ${REPEAT_FACTOR_FLOP_RATE.toExponential(0)} flop/s: ≈ ${buyMs.toFixed(0)} ms), its solves ≈ ${solveMs.toFixed(1)} ms (${(est.bytes / 1048576).toFixed(1)} MiB at ${(FACTOR_SOLVE_BYTES_PER_MS / 1e6).toFixed(1)} GB/s) against ≈ ${eachMs.toFixed(1)} ms a Krylov solve`;
-  if (solveMs >= eachMs) return { direct: false, reason: () => `${head}${what}: not bought (its solve saves nothing)` };
+  if (solveMs >= eachMs) return { direct: 'never', reason: () => `${head}${what}: never bought (its solve saves nothing)` };
   if (savedMs < buyMs) return { direct: false, reason: () => `${head}${what}: bought once the solves so far would have saved its cost with it (rent or buy; ≈ ${savedMs.toFixed(0)} ms now)` };
   return { direct: true, reason: () => `method direct, ${head}${what}: bought, the solves so far would have saved its cost with it (rent or buy; its factor kept with A)` };
 }
