@@ -8,7 +8,8 @@
  * b = 1 + k·10⁻³ at solve k, each its own answer), a true relative residual ≤ 1e-8. Ours: the loop run,
  * upload included, timed whole and per solve (the first apart; where 'auto' switched to the factor,
  * the solves before and after it). The peer's loop: its set-up + K × the median of its kept solves
- * (at least 7, filling 2 s). Where 'auto' runs a Krylov method, a loop with method 'direct' too. The
+ * (at least 7, filling 2 s). The same loop with `reuse: false`, each solve setting up as rt.solve did
+ * before it kept the set-up; where 'auto' runs a Krylov method, a loop with method 'direct' too. The
  * Poisson cases' peers: spsolve (SuperLU) where its fill fits (not at 1 M unknowns), cg + Jacobi below
  * 300 000 rows (28 s a solve at poisson2D(1024) in the solve bench), PyAMG; not spilu's (stopped after
  * 60 s in the solve bench). No goal: issue 20's goals time the first solve (bench/solve.ts).
@@ -112,6 +113,9 @@ export async function benchRepeat(log: (s: string) => void, matrixDir = join(her
       log(`  ${c.name} (${A.rows} rows), a loop of ${c.k} solves: simdgl ${ms(o.loopMs)} ms, upload included${ratio}`);
       log(`      ours: ${runs(o.each)}; worst true residual ${o.worst.toExponential(1)}`);
       log(`      ${peers}`);
+      // the same loop with every solve setting up (what rt.solve did before it kept the set-up with A)
+      const f = await loop(rt, A, c.k, { reuse: false });
+      log(`      reuse: false (each solve sets up): ${ms(f.loopMs)} ms (${runs(f.each)}); ours / it ${(f.loopMs / o.loopMs).toFixed(2)}×`);
       if (o.r.method !== 'direct' || o.each.some((x) => !x.how.startsWith('direct'))) {
         const d = await loop(rt, A, c.k, { method: 'direct' });
         log(`      method 'direct' asked for: ${ms(d.loopMs)} ms (${runs(d.each)})${peer ? `; best peer / it ${(peer.loopMs / d.loopMs).toFixed(2)}×` : ''}`);

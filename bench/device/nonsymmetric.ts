@@ -38,7 +38,8 @@ for (const backend of ['webgpu', 'cpu'] as const) {
       let r;
       for (let k = 0; k <= runs; k++) {
         const s = performance.now();
-        r = await rt.solve(h, b, { tol: 1e-8, method });
+        // (set up afresh at every call, as before the twenty-second session, where rt.solve keeps it with A)
+        r = await rt.solve(h, b, { tol: 1e-8, method, reuse: false });
         if (k > 0) t.push(performance.now() - s);
       }
       console.log(`${backend}\t${name}\t${method}\t${r!.path}\t${r!.method}+${r!.preconditioner}\t${r!.iterations} its\t${r!.reason}\t${med(t).toFixed(1)} ms\ttrue relres ${trueResidual(A, r!.x, b).toExponential(2)}`);
