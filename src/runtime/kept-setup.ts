@@ -3,7 +3,7 @@
  * Jacobi, an AMG hierarchy) — kept with the matrix for its next solves, as PETSc's KSPSolve keeps its
  * PC while the operator is unchanged: an uploaded matrix never changes, so the set-up stays right
  * until the matrix is disposed. A time-stepping loop's rt.solve(A, bₖ) then pays its set-up once
- * (poisson2D(1024)'s AMG: ≈ 0.4 s of a 0.7 s solve on 2 cores).
+ * (poisson2D(1024) on 2 cores: 332 ms a solve with the kept AMG, 636 ms setting it up again).
  */
 import type { MatrixHandle } from './handles.js';
 import type { PreconditionerHandle } from './preconditioner.js';
