@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
 import { poisson2D, poisson3D } from '../src/generators/poisson.js';
 import { Prng } from '../src/generators/prng.js';
-import { InputTypeError } from '../src/errors.js';
+import { InputTypeError, MemoryLimitError } from '../src/errors.js';
 import { loadShared } from './matrices.js';
 import { trueResidual } from './solve-reference.js';
 import { chooseDirectAgain, FACTOR_SOLVE_BYTES_PER_MS, planAgain, REPEAT_FACTOR_FLOP_RATE } from '../src/solvers/solve.js';
@@ -106,6 +106,33 @@ describe('rt.solve keeps its set-up with A', () => {
     expect(rt.memoryInUse).toBeGreaterThan(uploaded);
     h.dispose();
     expect(rt.memoryInUse).toBe(before);
+  });
+
+  it('where the memory cannot grow, the kept set-ups are freed first; a preconditioner handle is not', async () => {
+    const MB = 64;
+    const small = await createRuntime({ workers: 1, maxMemoryMB: MB });
+    try {
+      const A = poisson2D(300);
+      const h = small.upload(A);
+      const b = new Float64Array(A.rows).fill(1);
+      await small.cg(h, b, { preconditioner: 'jacobi' });
+      const m0 = small.memoryInUse;
+      await small.cg(h, b, { preconditioner: 'ic0' });
+      const kept = small.memoryInUse - m0;
+      expect(kept).toBeGreaterThan(1 << 20);
+      // a vector that fits only where half the kept IC(0) is given back
+      const n = Math.floor((MB * 1048576 - small.memoryInUse + kept / 2) / 8);
+      small.vector(new Float64Array(n)).dispose();
+      const again = await small.cg(h, b, { preconditioner: 'ic0' });
+      expect(again.reused).toBeUndefined();
+      // the caller's own IC(0), resident: not the runtime's to free (the kept one, made again just now, is)
+      const M = small.preconditioner(h, { kind: 'ic0' });
+      await small.cg(h, b, { preconditioner: M });
+      expect(() => small.vector(new Float64Array(n))).toThrow(MemoryLimitError);
+      expect((await small.cg(h, b, { preconditioner: M })).converged).toBe(true);
+    } finally {
+      small.dispose();
+    }
   });
 
   it('solves running together share the kept set-up, each with its own right-hand side', async () => {

@@ -154,6 +154,27 @@ export class WasmHeap {
     const size = Math.max(ALIGN, Math.ceil(bytes / ALIGN) * ALIGN);
     // one budget with the JS side: inside an operation's scope (an upload) this counts toward it
     withMemoryBudget(this.budgetMB, () => reserveMemory(size, 'WebAssembly memory'));
+    try {
+      return this.place(size);
+    } catch (e) {
+      // what the runtime keeps only for speed (rt.solve's set-ups kept with their matrices) freed, and
+      // the region placed again, where the memory could not grow
+      if (!(e instanceof MemoryLimitError) || !this.relieve) throw e;
+      const live = this.live;
+      this.relieve();
+      if (this.live === live) throw e;
+      return this.place(size);
+    }
+  }
+
+  /**
+   * Set by the runtime: frees what it keeps only for speed (src/runtime/kept-setup.ts) when the memory
+   * cannot grow for a region; what is in use by a running operation stays.
+   */
+  relieve: (() => void) | null = null;
+
+  /** A region of `size` bytes (a multiple of ALIGN, counted against the budget) from the free list, else above the top. */
+  private place(size: number): Region {
     for (let i = 0; i < this.freeList.length; i++) {
       const [ptr, len] = this.freeList[i];
       if (len >= size) {
@@ -241,7 +262,7 @@ export class WasmHeap {
         // what is alive counts: kept factorizations, matrices and vectors nobody disposed hold their
         // memory until the garbage collector happens to free them
         `WebAssembly memory cannot grow to ${needPages} pages (${fmtMiB(needPages * PAGE)}): the limit is ${this.maxPages} pages (${fmtMiB(this.maxPages * PAGE)}), ` +
-          `and ${fmtMiB(this.live)} of it is held by live matrices, vectors and kept factorizations; dispose() those no longer needed, or raise createRuntime({ maxMemoryMB })`,
+          `and ${fmtMiB(this.live)} of it is held by live matrices, vectors, preconditioners and kept factorizations (rt.solve's kept set-ups freed first, where no solve was using them); dispose() those no longer needed, or raise createRuntime({ maxMemoryMB })`,
       );
     }
     // grow geometrically to keep the number of grow calls (and view refreshes) small

@@ -67,6 +67,8 @@ export interface KeptSetups {
 export const KEPT_WORDS = 'set up by an earlier solve of A and kept with it';
 
 const slots = new WeakMap<MatrixHandle, KeptSetups>();
+/** every matrix's kept set-ups, until it is disposed: what releaseKept frees */
+const held = new Set<{ h: MatrixHandle; s: KeptSetups }>();
 
 /** h's kept set-ups, retired with h (its dispose(), or its runtime's); null once h is disposed (nothing would free them). */
 export function keptSetups(h: MatrixHandle): KeptSetups | null {
@@ -74,12 +76,15 @@ export function keptSetups(h: MatrixHandle): KeptSetups | null {
   let s = slots.get(h);
   if (!s) {
     const kept: KeptSetups = {};
+    const entry = { h, s: kept };
     s = kept;
     slots.set(h, kept);
+    held.add(entry);
     h.derived.push({
       dispose: () => {
-        kept.factor?.retire();
-        kept.preconditioner?.retire();
+        held.delete(entry);
+        drop(kept, 'factor');
+        drop(kept, 'preconditioner');
       },
     });
   }
@@ -89,6 +94,18 @@ export function keptSetups(h: MatrixHandle): KeptSetups | null {
 /** h's kept set-ups where a solve made any (explain's look: none made). */
 export function keptOf(h: MatrixHandle): KeptSetups | undefined {
   return slots.get(h);
+}
+
+/**
+ * Retires every set-up kept with a matrix of `owner` (its runtime): freed now where no solve uses it —
+ * the CPU path's memory relief (WasmHeap.relieve) before a region it cannot grow for is refused.
+ */
+export function releaseKept(owner: unknown): void {
+  for (const { h, s } of held) {
+    if (h.owner !== owner) continue;
+    drop(s, 'factor');
+    drop(s, 'preconditioner');
+  }
 }
 
 /** Empties the slot `which` of `s`, retiring what it held. */

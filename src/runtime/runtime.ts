@@ -17,7 +17,7 @@ import type { CpuBackend } from '../cpu/backend.js';
 import type { AutoSolveOptions, Backend, Capabilities, ExplainSolveOptions, GmresOptions, RuntimeOptions, SolveOptions, SolveOutcome, SpgemmOptions, SpmvOptions, UploadOptions, VectorLike } from './options.js';
 import { AUTO_SOLVE_OPTION_KEYS, EXPLAIN_SOLVE_OPTION_KEYS, GMRES_OPTION_KEYS, PRECONDITIONER_OPTION_KEYS } from './options.js';
 import { PreconditionerHandle } from './preconditioner.js';
-import { keptOf } from './kept-setup.js';
+import { keptOf, releaseKept } from './kept-setup.js';
 import type { DirectEstimate, PathSolveInfo, SolveExplanation } from '../solvers/solve.js';
 import { DIRECT_MAX_N, SOLVE_METHODS, type SolveMethod } from '../solvers/solve-methods.js';
 import type { PreconditionerKind, PreconditionerOptions, PreconditionerPlan } from '../solvers/precond/index.js';
@@ -131,6 +131,8 @@ export class Runtime implements HandleOwner {
     private readonly forced: PathId | null,
   ) {
     this.paths = [cpu, ...devices];
+    // where the CPU path's memory cannot grow, the set-ups rt.solve keeps only for speed go first
+    cpu.backend.heap.relieve = () => releaseKept(this);
     for (const p of devices) {
       // contents written only on a lost device are gone; copies elsewhere become the current ones
       this.unsubscribe.push(
