@@ -262,7 +262,8 @@ export class WasmHeap {
         // what is alive counts: kept factorizations, matrices and vectors nobody disposed hold their
         // memory until the garbage collector happens to free them
         `WebAssembly memory cannot grow to ${needPages} pages (${fmtMiB(needPages * PAGE)}): the limit is ${this.maxPages} pages (${fmtMiB(this.maxPages * PAGE)}), ` +
-          `and ${fmtMiB(this.live)} of it is held by live matrices, vectors, preconditioners and kept factorizations (rt.solve's kept set-ups freed first, where no solve was using them); dispose() those no longer needed, or raise createRuntime({ maxMemoryMB })`,
+          `and ${fmtMiB(this.live)} of it is held by live matrices, vectors and kept factorizations; dispose() those no longer needed, or raise createRuntime({ maxMemoryMB })` +
+          (this.relieve ? " (the set-ups rt.solve keeps with its matrices were freed first, where no solve was using them)" : ''),
       );
     }
     // grow geometrically to keep the number of grow calls (and view refreshes) small
