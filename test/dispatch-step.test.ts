@@ -84,7 +84,9 @@ describe('CpuBackend.step', () => {
     const [x, y] = vectors(B, n);
     const want = await dot(B, x, y, true);
     const before = B.dispatchStats!['dot_f64:' + Math.round(2 * Math.log2(n))]?.samples ?? [0, 0];
-    for (let k = 0; k < 8; k++) {
+    // 12 steps for the 7 measured below: a pooled step that finds the workers asleep goes unmeasured,
+    // and on this 2-core VM a preempted moment between steps let two of 8 go so (1 run in 10)
+    for (let k = 0; k < 12; k++) {
       const end = B.step('test step', n);
       expect(await dot(B, x, y, true)).toEqual(want);
       expect(await dot(B, y, x, true)).toEqual(want);
@@ -93,7 +95,7 @@ describe('CpuBackend.step', () => {
     }
     const stats = B.dispatchStats!;
     const step = stats['test step:' + Math.round(2 * Math.log2(n))];
-    // three inline steps learnt, then the pool's (one cold step may have gone unmeasured, and an
+    // three inline steps learnt, then the pool's (some cold steps may have gone unmeasured, and an
     // inline one re-measured)
     expect(step.samples[0]).toBeGreaterThanOrEqual(3);
     expect(step.samples[0] + step.samples[1]).toBeGreaterThanOrEqual(7);

@@ -5,7 +5,7 @@
 
 --kept (bench/repeat.ts, the peer of rt.solve's set-up kept with A): each method's set-up -- the LU
 factor (splu: spsolve's SuperLU, kept), D^-1, spilu's factors, PyAMG's hierarchy
-(smoothed_aggregation_solver with its defaults, solved with accel='cg'; real SPD sources only) -- made
+(smoothed_aggregation_solver with its defaults, solved with accel='cg'; real symmetric sources only) -- made
 once and timed apart ("setupMs"), then REPS solves with it ("ms": their median), as a time-stepping
 loop that keeps its factor or preconditioner runs.
 
