@@ -66,23 +66,20 @@ export interface KeptSetups {
 /** What rt.solve's description adds where a set-up was kept from an earlier solve. */
 export const KEPT_WORDS = 'set up by an earlier solve of A and kept with it';
 
-const slots = new WeakMap<MatrixHandle, KeptSetups>();
-/** every matrix's kept set-ups, until it is disposed: what releaseKept frees */
-const held = new Set<{ h: MatrixHandle; s: KeptSetups }>();
+/** every live matrix's kept set-ups, until it is disposed (its runtime holds the matrix as long) */
+const held = new Map<MatrixHandle, KeptSetups>();
 
 /** h's kept set-ups, retired with h (its dispose(), or its runtime's); null once h is disposed (nothing would free them). */
 export function keptSetups(h: MatrixHandle): KeptSetups | null {
   if (h.disposed) return null;
-  let s = slots.get(h);
+  let s = held.get(h);
   if (!s) {
     const kept: KeptSetups = {};
-    const entry = { h, s: kept };
     s = kept;
-    slots.set(h, kept);
-    held.add(entry);
+    held.set(h, kept);
     h.derived.push({
       dispose: () => {
-        held.delete(entry);
+        held.delete(h);
         drop(kept, 'factor');
         drop(kept, 'preconditioner');
       },
@@ -93,7 +90,7 @@ export function keptSetups(h: MatrixHandle): KeptSetups | null {
 
 /** h's kept set-ups where a solve made any (explain's look: none made). */
 export function keptOf(h: MatrixHandle): KeptSetups | undefined {
-  return slots.get(h);
+  return held.get(h);
 }
 
 /**
@@ -101,7 +98,7 @@ export function keptOf(h: MatrixHandle): KeptSetups | undefined {
  * the CPU path's memory relief (WasmHeap.relieve) before a region it cannot grow for is refused.
  */
 export function releaseKept(owner: unknown): void {
-  for (const { h, s } of held) {
+  for (const [h, s] of held) {
     if (h.owner !== owner) continue;
     drop(s, 'factor');
     drop(s, 'preconditioner');

@@ -1580,18 +1580,28 @@ export class Runtime implements HandleOwner {
 
   /**
    * 'auto''s factorization for a matrix it keeps solving with a Krylov method (solveAnalysis.again),
-   * where chooseDirectAgain's rent-or-buy rule buys it now; else null. The ordering is planned once
-   * the solves so far reach its estimated cost (planAgainAfterMs), and timed.
+   * where chooseDirectAgain's rent-or-buy rule buys it now (`plan`), else where the rule stands in words
+   * (`why`; none before A's first Krylov solve). The ordering is planned once the solves so far reach
+   * its estimated cost (planAgain), and timed (`plannedMs`: the ordering planned by this call).
    */
-  private directAgain(h: MatrixHandle, csr: CSRMatrix, d: DirectPlan): DirectPlan | null {
+  private directAgain(h: MatrixHandle, csr: CSRMatrix, d: DirectPlan): { plan: DirectPlan | null; why?: () => string; plannedMs: number } {
     const a = this.solveStructureOf(h).again;
-    if (!a || a.never || a.solves === 0) return null;
+    if (!a || a.solves === 0) return { plan: null, plannedMs: 0 };
+    if (a.never) return { plan: null, why: a.never, plannedMs: 0 };
+    let plannedMs = 0;
     if (!a.plan) {
-      if (!planAgain(csr.nnz, a.solves, a.spentMs)) return null;
+      if (!planAgain(csr.nnz, a.solves, a.spentMs)) {
+        const { solves, spentMs } = a;
+        return {
+          plan: null,
+          why: () => `after ${solves} Krylov solve${solves > 1 ? 's' : ''} of A (${spentMs.toFixed(0)} ms): a factorization for the solves to come is weighed once a few of them reach its ordering's estimated cost (≈ ${planAgainAfterMs(csr.nnz).toFixed(0)} ms; rent or buy)`,
+          plannedMs,
+        };
+      }
       // (planned apart from directPlan's cache: 'auto''s verdict for one solve stays its own)
       const t0 = performance.now();
       a.plan = d.plan ? d : this.plannedDirect(csr);
-      a.planMs = d.plan ? 0 : performance.now() - t0;
+      plannedMs = a.planMs = d.plan ? 0 : performance.now() - t0;
     }
     const plan = a.plan;
     const c = chooseDirectAgain(plan.estimate!, a.planMs!, a.solves, a.spentMs, this.cpu.memoryBudgetMB * 1048576);
@@ -1600,7 +1610,21 @@ export class Runtime implements HandleOwner {
       a.never = c.reason;
       a.plan = undefined;
     }
-    return c.direct === true ? { ...plan, direct: true, again: true, reason: c.reason } : null;
+    return c.direct === true ? { plan: { ...plan, direct: true, again: true, reason: c.reason }, plannedMs } : { plan: null, why: c.reason, plannedMs };
+  }
+
+  /**
+   * The factorization a solve with these options runs (`d`; null or not `direct`: the Krylov
+   * candidates), as solveOn and explain('solve') decide it: wantsDirect's, and for 'auto' (`auto`: no
+   * method or preconditioner given, `reuse` not false) the rent-or-buy rule's for a matrix it keeps
+   * solving (directAgain: `why` where it did not buy, `plannedMs` of ordering it planned now).
+   */
+  private solveDirect(h: MatrixHandle, csr: CSRMatrix, method: SolveMethod | 'auto' | 'direct' | undefined, pre: unknown, reuse: boolean): { d: DirectPlan | null; auto: boolean; why?: () => string; plannedMs: number } {
+    const wanted = this.wantsDirect(h, csr, method, pre);
+    const auto = wanted !== null && method !== 'direct' && reuse;
+    if (!auto || wanted.direct) return { d: wanted, auto, plannedMs: 0 };
+    const again = this.directAgain(h, csr, wanted);
+    return { d: again.plan ?? wanted, auto, why: again.why, plannedMs: again.plannedMs };
   }
 
   /** Whether a solve with these options factorizes: method 'direct', or 'auto' (no preconditioner given) where chooseDirect says so. */
@@ -1618,10 +1642,8 @@ export class Runtime implements HandleOwner {
     const a = this.solveStructureOf(h);
     const csr = a.csr;
     const structure = a.structureIn();
-    const wanted = this.wantsDirect(h, csr, o.method, o.preconditioner);
-    // as rt.solve decides (solveOn): 'auto' for a matrix it keeps solving may factorize it now
-    const auto = wanted !== null && o.method !== 'direct';
-    const d = auto && !wanted.direct ? (this.directAgain(h, csr, wanted) ?? wanted) : wanted;
+    // as rt.solve decides: 'auto' for a matrix it keeps solving may factorize it now
+    const { d, why } = this.solveDirect(h, csr, o.method, o.preconditioner, true);
     const direct = o.method === 'direct' || d?.direct === true;
     const choice = chooseSolve(structure, this.pathSolveInfo(p, h), { method: o.method === 'direct' ? 'auto' : o.method, preconditioner: o.preconditioner, spd: o.spd });
     const [first, ...rest] = choice.candidates;
@@ -1636,12 +1658,7 @@ export class Runtime implements HandleOwner {
     const reasons = [`path ${p.label}: ${o.path || this.forced ? 'asked for' : 'the path a resident SpMV of A runs on (explain spmv)'}`];
     if (o.method === 'direct') reasons.push(`method direct given by the caller: a sparse factorization on the host CPU, whatever the path${d?.estimate ? ` (${d.reason().replace(/^[^:]*: /, '')})` : ''}`);
     else if (d) reasons.push(d.reason());
-    if (auto && !d!.again) {
-      const a = this.solveStructureOf(h).again;
-      if (a?.never) reasons.push(a.never());
-      else if (a?.plan) reasons.push(chooseDirectAgain(a.plan.estimate!, a.planMs!, a.solves, a.spentMs, this.cpu.memoryBudgetMB * 1048576).reason());
-      else if (a?.solves) reasons.push(`after ${a.solves} Krylov solve${a.solves > 1 ? 's' : ''} of A (${a.spentMs.toFixed(0)} ms): a factorization for the solves to come is weighed once a few of them reach its ordering's estimated cost (≈ ${planAgainAfterMs(csr.nnz).toFixed(0)} ms; rent or buy)`);
-    }
+    if (why) reasons.push(why());
     if (direct) reasons.push(o.method === 'direct' ? 'a singular factor is a SingularMatrixError' : 'a singular factor (or a residual above tol) moves to the Krylov candidates');
     if (direct && o.method !== 'direct' && !o.spd && first.method === 'cg' && rest.length > 0) {
       reasons.push(`a factorization that finds A singular or not positive definite skips cg (it would break down): ${rest[0].method} + ${rest[0].preconditioner} first`);
@@ -1716,14 +1733,9 @@ export class Runtime implements HandleOwner {
     if (!solveRun.loaded()) solveRun.load().catch(() => {});
     const analysis = this.solveStructureOf(h);
     const csr = analysis.csr;
-    const wanted = method ? null : this.wantsDirect(h, csr, o.method, o.preconditioner);
-    // 'auto' (a plan without method 'direct'), its set-ups kept: a matrix it keeps solving with a
-    // Krylov method may be factorized now (directAgain's rent or buy)
-    const auto = wanted !== null && o.method !== 'direct' && o.reuse !== false;
-    const planned = analysis.again?.planMs;
-    const d = auto && !wanted.direct ? (this.directAgain(h, csr, wanted) ?? wanted) : wanted;
-    // (the ordering directAgain planned now: the factorization's cost, not this solve's)
-    const planMs = planned === undefined ? (analysis.again?.planMs ?? 0) : 0;
+    // 'auto', its set-ups kept: a matrix it keeps solving with a Krylov method may be factorized now
+    // (directAgain's rent or buy; the ordering it plans is the factorization's cost, not this solve's)
+    const { d, auto, plannedMs } = method ? { d: null, auto: false, plannedMs: 0 } : this.solveDirect(h, csr, o.method, o.preconditioner, o.reuse !== false);
     // a Krylov solve: its chunk's import starts now, so a page fetches it while the path's copy of A,
     // the structure pass and the preconditioner are made (a failed import is retried and reported below)
     if (!d || (!d.direct && o.method !== 'direct')) krylovSolvers.load().catch(() => {});
@@ -1752,7 +1764,7 @@ export class Runtime implements HandleOwner {
       if (d!.again && out.method !== 'direct') a.never = () => `the factorization bought after ${a.solves} Krylov solves of A did not answer (${out.directFallback ?? out.reason}): not tried again`;
       else if (out.method !== 'direct') {
         a.solves++;
-        a.spentMs += performance.now() - t0 - planMs;
+        a.spentMs += performance.now() - t0 - plannedMs;
       }
     }
     return out;
