@@ -241,7 +241,7 @@ export const REPEAT_PLAN_US_PER_NNZ = 0.5;
 export const REPEAT_MIN_SOLVES = 3;
 /** The numeric phase's rate the rule assumes, flop/s: 2 threads reached 3.3e9 (poisson2D(512)) and 7e9 (poisson2D(1024)); a margin below. */
 export const REPEAT_FACTOR_FLOP_RATE = 1e9;
-/** A kept factor's solve, bytes of the factor a ms: 2.8–2.9e6 measured (poisson2D(512): 102 MiB in 38 ms; poisson2D(1024): 458 MiB in 157 ms). */
+/** A kept factor's solve, bytes of the factor a ms: 2.8–3.3e6 measured (poisson2D(512): 102 MiB in 31–38 ms; poisson2D(1024): 458 MiB in 144–157 ms; bench/repeat.ts's method 'direct' loops). */
 export const FACTOR_SOLVE_BYTES_PER_MS = 2.5e6;
 
 /** The Krylov solves' ms after which the rule plans A's ordering (nnz stored entries). */
