@@ -15,12 +15,14 @@
  * SIMDGL_SOLVE_CASES=refinement runs the refinement comparison alone (seconds, no SciPy).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
-import { parseMatrixMarket } from '../src/io/index.js';
+import { parseMatrixMarket, writeMatrixMarket } from '../src/io/index.js';
 import { poisson2D, poisson3D } from '../src/generators/poisson.js';
+import { elasticity2D } from '../src/generators/elasticity.js';
 import { solveStructure } from '../src/solvers/structure.js';
 import type { SolveMethod } from '../src/solvers/solve.js';
 import { median } from '../src/metrics.js';
@@ -212,10 +214,17 @@ function mergeScipy(blocks: (ScipyOut | string)[]): ScipyOut | string {
 /** rounds of the f32-refinement against f64 comparison (each side once per round) */
 const REFINE_ROUNDS = 5;
 
+/** A generated matrix written as Matrix Market under the system's temporary folder, for SciPy to read: the file's path. */
+function writtenFor(A: CSRMatrix, name: string): string {
+  const file = join(tmpdir(), `simdgl-bench-${name}.mtx`);
+  writeFileSync(file, writeMatrixMarket(A, { symmetry: 'auto' }));
+  return file;
+}
+
 export async function benchSolve(log: (s: string) => void, matrixDir = join(here, '..', 'data', 'matrices')): Promise<{ rows: SolveBenchRow[]; refinement: { f32Ms: number; f64Ms: number; f32Converged: boolean } | null }> {
   const rt = await createRuntime();
   log(`  simdgl: rt.solve defaults, ${rt.capabilities().threads} threads; SciPy with OPENBLAS_NUM_THREADS=1; tol ${TOL} (true residual)`);
-  const cases: { name: string; kind: SolveBenchRow['kind']; load: () => CSRMatrix; source: string }[] = [];
+  const cases: { name: string; kind: SolveBenchRow['kind']; load: () => CSRMatrix; source: string | ((A: CSRMatrix) => string) }[] = [];
   const names = existsSync(matrixDir) ? (await import('node:fs')).readdirSync(matrixDir).filter((f) => f.endsWith('.mtx')).sort() : [];
   for (const f of names) {
     const A = parseMatrixMarket(readFileSync(join(matrixDir, f))).matrix.toCSR();
@@ -223,6 +232,10 @@ export async function benchSolve(log: (s: string) => void, matrixDir = join(here
     const s = solveStructure(A);
     cases.push({ name: f.slice(0, -4), kind: s.hermitian && s.positiveDiagonal ? 'spd' : 'nonsymmetric', load: () => A, source: join(matrixDir, f) });
   }
+  // a 2-D elasticity stiffness matrix above DIRECT_MAX_N (80 400 rows, two unknowns a node): 'auto''s
+  // factorization above the cap, where its Krylov candidate (CG + IC(0)) took 345 iterations; SciPy reads it
+  // from a Matrix Market file written here (bench-only: the test suite writes nothing)
+  cases.push({ name: 'elasticity2D(200)', kind: 'spd', load: () => elasticity2D(200), source: (A) => writtenFor(A, 'elasticity2D-200') });
   cases.push({ name: 'poisson2D(1024)', kind: 'poisson', load: () => poisson2D(1024), source: 'poisson2D:1024' });
   cases.push({ name: 'poisson3D(64)', kind: 'poisson', load: () => poisson3D(64), source: 'poisson3D:64' });
   const only = process.env.SIMDGL_SOLVE_CASES?.split(',').filter(Boolean);
@@ -247,14 +260,15 @@ export async function benchSolve(log: (s: string) => void, matrixDir = join(here
     // below 20 000 rows ours and SciPy's alternate in blocks (SMALL_BLOCKS), SciPy repeating as often
     const blocks = A.rows < 20_000 ? SMALL_BLOCKS : 1;
     const perBlock = await ours(rt, A, reps, variants, timed, true, blocks);
-    const pyBlocks = [scipy(c.source, perBlock, blocks)];
+    const source = typeof c.source === 'string' ? c.source : c.source(A);
+    const pyBlocks = [scipy(source, perBlock, blocks)];
     // the later blocks rerun SciPy's methods of a sub-200-ms median alone (the slow ones — cg + spilu
     // on bcsstk13, 19 s — keep their first block's runs)
     const py0 = pyBlocks[0];
     const fast = typeof py0 === 'string' ? [] : Object.entries(py0.methods).flatMap(([m, v]) => ('ms' in v && v.ms < 200 ? [m] : []));
     for (let k = 1; k < blocks; k++) {
       await ours(rt, A, perBlock, variants, timed, false);
-      if (fast.length > 0) pyBlocks.push(scipy(c.source, perBlock, blocks, fast));
+      if (fast.length > 0) pyBlocks.push(scipy(source, perBlock, blocks, fast));
     }
     const [first, direct, krylovRun] = oursMedians(timed);
     const o = first!;

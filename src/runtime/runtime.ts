@@ -18,7 +18,7 @@ import type { AutoSolveOptions, Backend, Capabilities, ExplainSolveOptions, Gmre
 import { AUTO_SOLVE_OPTION_KEYS, EXPLAIN_SOLVE_OPTION_KEYS, GMRES_OPTION_KEYS, PRECONDITIONER_OPTION_KEYS } from './options.js';
 import { PreconditionerHandle } from './preconditioner.js';
 import { keptOf, releaseKept } from './kept-setup.js';
-import type { DirectEstimate, PathSolveInfo, SolveExplanation } from '../solvers/solve.js';
+import type { DirectEstimate, PathSolveInfo, SolveCandidate, SolveExplanation } from '../solvers/solve.js';
 import { DIRECT_MAX_N, SOLVE_METHODS, type SolveMethod } from '../solvers/solve-methods.js';
 import type { PreconditionerKind, PreconditionerOptions, PreconditionerPlan } from '../solvers/precond/index.js';
 import { constantInverseDiagonal, inverseDiagonal } from '../solvers/precond/jacobi.js';
@@ -48,7 +48,7 @@ import type { Factorization } from '../solvers/direct/factorization.js';
 import { directSolvers } from './direct-solvers.js';
 import { krylovSolvers } from './krylov-solvers.js';
 import { solveRun } from './solve-chunk.js';
-import { checkPreconditionerOptions, chooseDirect, chooseDirectAgain, planAgain, planAgainAfterMs, fusedChebyshevDegree, chooseSolve, cpuDenseInverse, cpuLdlKernels, cpuSparseSession, cpuSymbolicKernels, diaCopyWithStructure, estimateFactorCost, looseNormsOf, planFactor, planPreconditioner, seedScaledLooseNorms, solverSetup, solveStructure, sparseProduct, spgemm, structuralRefusal } from './solver-setup-chunk.js';
+import { checkPreconditionerOptions, chooseDirect, chooseDirectAgain, factorizeAboveCap, planAgain, planAgainAfterMs, fusedChebyshevDegree, chooseSolve, cpuDenseInverse, cpuLdlKernels, cpuSparseSession, cpuSymbolicKernels, diaCopyWithStructure, estimateFactorCost, looseNormsOf, planFactor, planPreconditioner, seedScaledLooseNorms, solverSetup, solveStructure, sparseProduct, spgemm, structuralRefusal } from './solver-setup-chunk.js';
 import type { OrderingName } from '../solvers/direct/analysis.js';
 
 type Handle = MatrixHandle | ResidentVector | DenseHandle | PreconditionerHandle;
@@ -1568,6 +1568,57 @@ export class Runtime implements HandleOwner {
     return d;
   }
 
+  /**
+   * @internal
+   * The factorization 'auto' weighs for a matrix above DIRECT_MAX_N whose first Krylov candidate
+   * factorizeAboveCap names: planned now, once (kept as A's plan: the next solve's verdict too), and
+   * weighed by chooseDirect as below the cap; a plan past the memory floor is no factorization.
+   */
+  directAboveCap(h: MatrixHandle, csr: CSRMatrix, first: SolveCandidate): DirectPlan {
+    const a = this.solveStructureOf(h);
+    if (a.direct?.plan || a.direct?.aboveCap) return a.direct;
+    const why = `above ${DIRECT_MAX_N} unknowns, weighed as its Krylov candidate is ${first.method} + ${first.preconditioner}, whose iterations grow with the mesh`;
+    const d = this.plannedOrRefused(csr);
+    return (a.direct = { ...d, aboveCap: true, reason: () => `${d.reason()} (${why})` });
+  }
+
+  /**
+   * @internal
+   * The factorization 'auto' falls back on, once per matrix, where its Krylov candidates ended without an
+   * answer (stagnated, broke down, or ran out of the default maxIter): A's plan (planned now where it has
+   * none), where its factor fits in half the memory budget; else null. directSettled records the outcome.
+   */
+  directAfterKrylov(h: MatrixHandle, csr: CSRMatrix): DirectPlan | null {
+    const a = this.solveStructureOf(h);
+    if (a.direct?.afterKrylov) return null;
+    const d = a.direct?.plan ? a.direct : this.plannedOrRefused(csr);
+    if (d.plan && d.estimate!.bytes <= (this.cpu.memoryBudgetMB * 1048576) / 2) return d;
+    a.direct = { ...d, afterKrylov: true };
+    return null;
+  }
+
+  /**
+   * @internal
+   * What the factorization directAfterKrylov gave did (`failed`: why it did not answer, null where it did): where it answered, it is A's first choice from now
+   * on (its factor kept with A); where it did not, it is not tried again, after the Krylov candidates or
+   * by the rent-or-buy rule.
+   */
+  directSettled(h: MatrixHandle, d: DirectPlan, failed: string | null, why: string): void {
+    const a = this.solveStructureOf(h);
+    a.direct = { ...d, direct: failed === null, afterKrylov: true, reason: failed === null ? () => `method direct: an earlier solve's Krylov candidates did not answer (${why}) and A's factorization did` : () => `no direct factorization: after an earlier solve's Krylov candidates (${why}) it did not answer either (${failed})` };
+    if (failed !== null) (a.again ??= { solves: 0, spentMs: 0 }).never = () => `A's factorization did not answer after the Krylov candidates: not tried again`;
+  }
+
+  /** A's factorization planned, or no factorization where planning it passes the memory budget. */
+  private plannedOrRefused(csr: CSRMatrix): DirectPlan {
+    try {
+      return this.plannedDirect(csr);
+    } catch (e) {
+      if (!(e instanceof MemoryLimitError)) throw e;
+      return { plan: null, direct: false, reason: () => `no direct factorization: ${e.message}` };
+    }
+  }
+
   /** A's factorization planned (ordering, counts), its estimate and chooseDirect's verdict. */
   private plannedDirect(csr: CSRMatrix): DirectPlan {
     const plan = planFactor(csr, 'auto', 'auto', cpuSymbolicKernels(this.cpu.backend));
@@ -1643,10 +1694,14 @@ export class Runtime implements HandleOwner {
     const csr = a.csr;
     const structure = a.structureIn();
     // as rt.solve decides: 'auto' for a matrix it keeps solving may factorize it now
-    const { d, why } = this.solveDirect(h, csr, o.method, o.preconditioner, true);
-    const direct = o.method === 'direct' || d?.direct === true;
+    const solved = this.solveDirect(h, csr, o.method, o.preconditioner, true);
+    const { why } = solved;
     const choice = chooseSolve(structure, this.pathSolveInfo(p, h), { method: o.method === 'direct' ? 'auto' : o.method, preconditioner: o.preconditioner, spd: o.spd });
     const [first, ...rest] = choice.candidates;
+    // and above DIRECT_MAX_N it weighs a factorization where its candidate is one factorizeAboveCap names
+    const autoChoice = (o.method === undefined || o.method === 'auto') && (o.preconditioner === undefined || o.preconditioner === 'auto');
+    const d = autoChoice && solved.d && !solved.d.direct && !solved.d.plan && h.rows > DIRECT_MAX_N && factorizeAboveCap(first, structure) ? this.directAboveCap(h, csr, first) : solved.d;
+    const direct = o.method === 'direct' || d?.direct === true;
     // a kind the caller gives that A's structure rules out is rt.solve's refusal (its setup's), not an
     // explanation of a solve that never runs (gmres + ic0 of a nonsymmetric A; jacobi of a zero diagonal)
     if (!direct && typeof o.preconditioner === 'string' && o.preconditioner !== 'auto') {
@@ -1660,6 +1715,7 @@ export class Runtime implements HandleOwner {
     else if (d) reasons.push(d.reason());
     if (why) reasons.push(why());
     if (direct) reasons.push(o.method === 'direct' ? 'a singular factor is a SingularMatrixError' : 'a singular factor (or a residual above tol) moves to the Krylov candidates');
+    if (autoChoice && !direct && !d?.afterKrylov) reasons.push("where the Krylov candidates end without an answer (stagnated above f64's rounding, broken down, or past the default maxIter), A's factorization is tried once if its factor fits in half the memory budget (planned then where it was not)");
     if (direct && o.method !== 'direct' && !o.spd && first.method === 'cg' && rest.length > 0) {
       reasons.push(`a factorization that finds A singular or not positive definite skips cg (it would break down): ${rest[0].method} + ${rest[0].preconditioner} first`);
     }
@@ -2573,6 +2629,10 @@ export interface DirectPlan {
   direct: boolean;
   /** taken by the rent-or-buy rule for a matrix 'auto' keeps solving (Runtime.directAgain) */
   again?: true;
+  /** planned above DIRECT_MAX_N for a Krylov candidate factorizeAboveCap names (Runtime.directAboveCap) */
+  aboveCap?: true;
+  /** tried after the Krylov candidates did not answer (Runtime.directSettled: `direct` says whether it did) */
+  afterKrylov?: true;
   /** words for explain('solve'), written when asked */
   reason: () => string;
 }

@@ -18,6 +18,7 @@ import type { PreconditionerKind, PreconditionerPlan } from '../solvers/precond/
 import { inverseDiagonal } from '../solvers/precond/jacobi.js';
 import type { SolveStructure } from '../solvers/structure.js';
 import { DEFAULT_TOL, maxIterOf, type SolverOps } from '../solvers/ops.js';
+import { DIRECT_MAX_N } from '../solvers/solve-methods.js';
 import type { TrueSolveResult } from '../solvers/true-residual.js';
 import type { Factorization as KeptFactor } from '../solvers/direct/factor.js';
 import { directSolvers } from './direct-solvers.js';
@@ -49,6 +50,9 @@ export interface SolveStart {
   x0: Float64Array | undefined;
 }
 
+/** A true relative residual at f64's rounding (64 ε): a Krylov solve stopped there is not helped by a factorization. */
+const ROUNDING_FLOOR = 64 * Number.EPSILON;
+
 /** The rest of runSolve: the factorization where planned, else (or after it) the Krylov candidates in turn. */
 export async function solveAfterReads(rt: Runtime, start: SolveStart): Promise<SolveOutcome> {
   const { where, h, o, method, handle, pre, asked, analysis, csr, d, b64 } = start;
@@ -56,122 +60,23 @@ export async function solveAfterReads(rt: Runtime, start: SolveStart): Promise<S
   let directFallback: string | undefined;
   // the factorization proved A singular or not positive definite: CG's premise is false
   let notDefinite = false;
-  // a NaN or ±Inf in A spoils the factorization (it would read as singular), one in b its solve (F.solve
-  // refuses it): method 'direct' ends 'nan' as the Krylov methods do, 'auto' leaves the system to them
-  const badRhs = () => {
-    const i = setup().firstNonFinite(b64);
-    return i < 0 ? null : `b[${i}] is ${b64[i]}`;
+  // a factorization ran (or could not): 'auto' does not try it again after the Krylov candidates
+  let factorTried = false;
+  // why the last factorization did not answer, in a few words
+  let factorFailed: string | undefined;
+  const factorize = async (plan: DirectPlan): Promise<SolveOutcome | null> => {
+    factorTried = true;
+    const f = await factorSolve(rt, start, plan, x0);
+    if ('out' in f) return f.out;
+    directFallback = f.fallback;
+    factorFailed = f.failed;
+    notDefinite = f.notDefinite;
+    if (f.x0) x0 = f.x0;
+    return null;
   };
-  const bad = d && (d.direct || o.method === 'direct') ? (setup().nonFiniteEntry(d.plan!.C) ?? badRhs()) : null;
-  // nothing factorized (NaN in A, or the signal fired before or during the factorization): x is x0 (or
-  // 0) as a Krylov method aborted before its first iteration gives it
-  const notFactorized = (): SolveOutcome => {
-    const x = x0 ?? new Float64Array(b64.length);
-    const bnorm = hostNorm(b64);
-    const rnorm = bad ? NaN : x0 ? hostNorm(hostResidual(csr, x, b64)) : bnorm;
-    const rel = bnorm > 0 ? rnorm / bnorm : rnorm;
-    if (bad) x.fill(NaN);
-    const reason = bad ? 'nan' : rnorm <= (o.tol ?? DEFAULT_TOL) * bnorm ? 'converged' : 'aborted';
-    rt.keepHostCopy(b64);
-    return {
-      x, iterations: 0, residualNorm: rnorm, relativeResidual: rel, recurrenceResidual: rel, converged: reason === 'converged', reason, history: [bnorm > 0 ? 1 : 0, rel], refinements: 0,
-      method: 'direct', preconditioner: 'none', preconditionerDetail: `none: no factorization ran (${bad ?? 'the signal fired'})`, path: 'cpu',
-    };
-  };
-  if (o.method === 'direct' && (bad || o.signal?.aborted)) return notFactorized();
-  if (bad) directFallback = `the factorization cannot run (${bad}): the Krylov candidates instead`;
-  else if (d && (d.direct || o.method === 'direct') && !o.signal?.aborted) {
-    // the factorization runs on the host, whatever the path; x0 is not needed
-    const tol = o.tol ?? DEFAULT_TOL;
-    let F: KeptFactor | null = null;
-    // the factor's solution past the largest f64 (F.solve's InputRangeError): A nearly singular (a
-    // rounding-level pivot of a singular A at 1e-300 made x = ±Inf) or b too large
-    let solving = false;
-    // the factor an earlier solve of A kept (kept-setup.ts), else the one made here, kept for the next:
-    // used by one solve at a time until `done`
-    let done: (() => void) | undefined;
-    let reusedFactor = false;
-    try {
-      const slots = o.reuse === false ? null : keptSetups(h);
-      if (slots?.factor) {
-        const k = slots.factor;
-        done = await k.exclusive();
-        F = k.value;
-        reusedFactor = true;
-      } else {
-        if (!directSolvers.loaded()) await directSolvers.load();
-        const direct = directSolvers.get();
-        F = await direct.factorize(csr, { signal: o.signal }, rt.cpu.memoryBudgetMB, direct.directKernels(rt.cpu.backend), d.plan!, true);
-        // (not on A disposed meanwhile: nothing would free it)
-        if (slots && !h.disposed) done = await keep(slots, 'factor', 'direct', F).exclusive();
-      }
-      solving = true;
-      const s = await F.solve(b64);
-      solving = false;
-      // a symmetric A's norms for the bound below are the factor's ‖A‖∞ (its solve computed it): no pass over A
-      if (d.plan!.sym && F.rowAbsSumMax !== undefined) setup().seedSymmetricAbsNorms(csr, F.rowAbsSumMax);
-      const bnorm = hostNorm(b64);
-      let rel = s.relativeResidual;
-      // f64's b − A·x rounds by up to its bound: where the residual plus that is above the target, it is
-      // recomputed with its sums' rounding errors carried (a singular A factorized with a rounding-level
-      // pivot gave x ≈ 1e16 and a plain residual of 0: 'converged', for a true residual of 0.38). Both at
-      // the scale F.solve measured (b beyond 2^±900 scaled, x with it, exactly): products of subnormal size
-      // carry no error terms (A·1e-160, b·1e-320: 'converged' at 0 for a true 1.8e-16 over tol 1.7e-16)
-      // ‖b‖₂ past the largest f64 (entries near 2^1023): the exponent from max |bᵢ|, and always scaled
-      // (an x entry below 2 that loses bits to it moves the residual by 2^-1074 of ‖b‖: else NaN, and CG)
-      const overflows = bnorm === Infinity;
-      const e = rhsExponentOf(b64, bnorm, F64_RHS_RANGE);
-      const xs = e === 0 ? s.x : scaleBy(Float64Array.from(s.x), -e);
-      const exact = e === 0 || overflows || scaleBy(xs.slice(), e).every((v, i) => v === s.x[i]);
-      const [xc, bc] = exact && e !== 0 ? [xs, scaleBy(Float64Array.from(b64), -e)] : [s.x, b64];
-      const bn = bc === b64 ? bnorm : hostNorm(bc);
-      const target = tol * bn;
-      // the row-wise bound from the sums F.solve's pass left (the same rows, x and b where nothing was rescaled)
-      const kept = F;
-      const bound = setup().directResidualBound(csr, xc, bc, bn, Math.max(0, target - rel * bn), e === 0 ? () => kept.rowwiseBound() : undefined);
-      if (rel <= tol && !(rel * bn + bound <= target) && bn > 0) rel = accurateResidualNorm(csr, xc, bc) / bn;
-      const converged = rel <= tol;
-      if (converged || o.method === 'direct') {
-        // the factor bought for a matrix 'auto' kept solving replaces its Krylov set-up: that is freed
-        if (d.again) {
-          const slots = keptSetups(h);
-          if (slots) drop(slots, 'preconditioner');
-        }
-        rt.keepHostCopy(b64);
-        const info = F.info;
-        return {
-          x: s.x, iterations: 0, residualNorm: overflows ? scaleBy(Float64Array.of(rel * bn), e)[0] : bnorm > 0 ? rel * bnorm : rel, relativeResidual: rel, recurrenceResidual: rel, converged,
-          reason: converged ? 'converged' : Number.isNaN(rel) ? 'nan' : 'stagnated', history: [bnorm > 0 ? 1 : 0, rel], refinements: s.refinements,
-          method: 'direct', factor: info, preconditioner: 'none', preconditionerDetail: `none: a direct ${info.kind} factorization (${info.ordering} ordering) on the host CPU${reusedFactor ? `, ${KEPT_WORDS}` : ''}`, path: 'cpu',
-          ...(reusedFactor ? { reused: 'factor' as const } : {}),
-        };
-      }
-      // an ill-conditioned factor: its answer is the Krylov candidates' starting point
-      // its answer starts the Krylov candidates where its residual is more than rounding: one made of a
-      // rounding-level pivot (x ≈ 1e16) started CG at a residual 400 times that of x = 0
-      const start = bound < rel * bnorm;
-      directFallback = `the factorization's true relative residual ${rel.toExponential(2)} is above tol ${tol}: Krylov from ${start ? 'its answer' : x0 ? 'x0 (the answer is made of rounding)' : '0 (the answer is made of rounding)'}`;
-      if (start) x0 = Float64Array.from(s.x);
-    } catch (e) {
-      // the signal fired during the factorization (which freed what it held): 'aborted', as a Krylov method ends
-      if (o.signal?.aborted && e === (o.signal.reason ?? e)) return notFactorized();
-      // the direct solvers' module failed to load (a page's chunk lost to the network; the next call
-      // imports it again): 'auto' has the Krylov candidates, as for a factor past the memory budget
-      if (!directSolvers.loaded() && o.method !== 'direct') {
-        directFallback = `the direct solvers' module failed to load (${String(e)}): the Krylov candidates instead`;
-      } else if (solving && e instanceof InputRangeError && o.method !== 'direct') {
-        // 'auto': as a factor whose residual misses tol — the Krylov candidates, whose own solution
-        // past f64 is the same InputRangeError where b is what takes x there
-        directFallback = `the factorization's solution leaves the f64 range (${e.message}): the Krylov candidates instead`;
-      } else {
-        if (o.method === 'direct' || !(e instanceof SingularMatrixError || e instanceof NotPositiveDefiniteError || e instanceof MemoryLimitError)) throw e;
-        notDefinite = !o.spd && (e instanceof SingularMatrixError || e instanceof NotPositiveDefiniteError);
-        directFallback = `the factorization failed (${e.name}: ${e.message}): the Krylov candidates instead${notDefinite ? ', from the first after CG (A is singular or not positive definite)' : ''}`;
-      }
-    } finally {
-      if (done) done();
-      else F?.dispose();
-    }
+  if (d && (d.direct || o.method === 'direct')) {
+    const out = await factorize(d);
+    if (out) return out;
   }
   const p = asked ?? rt.solvePath(h, undefined);
   // the path ready before pathSolveInfo uploads A there: a WebGPU upload then splits f64 values on the GPU
@@ -188,6 +93,16 @@ export async function solveAfterReads(rt: Runtime, start: SolveStart): Promise<S
   const structure = analysis.structureIn();
   const choice = setup().chooseSolve(structure, info, { method: method ?? (o.method === 'direct' ? 'auto' : o.method), preconditioner: pre, spd: o.spd });
   const io = { upload: (v: Float64Array) => p.vector(h.dtype, v), read: async (v: PathVector) => (await p.read(v)).slice() };
+  // 'auto' (no method, preconditioner or handle given): where its candidate is CG with a one-level
+  // preconditioner whose iterations grow with the mesh, A's factorization is weighed above the cap too
+  const autoChoice = !method && !handle && pre === 'auto' && (o.method === undefined || o.method === 'auto');
+  if (autoChoice && !factorTried && !o.signal?.aborted && csr.rows > DIRECT_MAX_N && setup().factorizeAboveCap(choice.candidates[0], structure)) {
+    const above = rt.directAboveCap(h, csr, choice.candidates[0]);
+    if (above.direct) {
+      const out = await factorize(above);
+      if (out) return out;
+    }
+  }
   // CG on a matrix the factorization found singular or indefinite would only break down (dwt_992:
   // after 1 iteration, its IC(0) set up for nothing): the next candidate (MINRES) runs first
   let first = 0;
@@ -269,6 +184,24 @@ export async function solveAfterReads(rt: Runtime, start: SolveStart): Promise<S
     // so does BiCGSTAB's recurrence meeting tol where its true residual did not: GMRES goes on from its x
     const stalled = r.reason === 'stagnated' && cand.method === 'bicgstab' && !o.signal?.aborted;
     if ((r.reason !== 'breakdown' && !stalled) || c + 1 === choice.candidates.length) {
+      // 'auto''s last candidate ended without an answer: A's factorization, once per matrix, where it fits
+      // (not where its residual is at f64's rounding already: a tol below that, 1e-17, no factor meets either)
+      const unanswered = (r.reason === 'stagnated' || r.reason === 'breakdown' || (r.reason === 'maxIter' && o.maxIter === undefined)) && !(r.relativeResidual <= ROUNDING_FLOOR);
+      const fd = autoChoice && unanswered && !factorTried && !o.signal?.aborted && !h.disposed ? rt.directAfterKrylov(h, csr) : null;
+      if (fd) {
+        const why = `${cand.method} + ${cand.preconditioner} ended '${r.reason}' at a true relative residual of ${r.relativeResidual.toExponential(2)} after ${r.iterations} iterations`;
+        const before = directFallback;
+        const out = await factorize(fd);
+        rt.directSettled(h, fd, out ? null : (factorFailed ?? 'no answer'), why);
+        if (out) {
+          // A's choice from now on: the Krylov set-up kept with it is freed
+          const slots = keptSetups(h);
+          if (slots) drop(slots, 'preconditioner');
+          return { ...out, methodFallback: `${why}: A's factorization answered instead${out.reused ? '' : ' (its factor kept with A: the next solve of A starts with it)'}` };
+        }
+        methodFallback = `${methodFallback ? `${methodFallback}; ` : ''}${why}; A's factorization after it did not answer either (${factorFailed})`;
+        directFallback = before;
+      }
       rt.keepHostCopy(b64);
       const detail = nanFallback ? `none (${nanFallback})` : description;
       return {
@@ -289,6 +222,134 @@ export async function solveAfterReads(rt: Runtime, start: SolveStart): Promise<S
       stalledRun = r;
       x0 = r.x;
     }
+  }
+}
+
+/**
+ * A solve by A's factorization (`d`'s plan), on the host whatever the path: its outcome where it answers
+ * (or where method 'direct' was asked for, whatever it gives), else why 'auto' leaves A to the Krylov
+ * candidates — and the factor's answer to start them from, or that A proved singular or not definite.
+ */
+async function factorSolve(rt: Runtime, start: SolveStart, d: DirectPlan, x0: Float64Array | undefined): Promise<{ out: SolveOutcome } | { fallback?: string; failed?: string; x0?: Float64Array; notDefinite: boolean }> {
+  const { h, o, csr, b64 } = start;
+  // a NaN or ±Inf in A spoils the factorization (it would read as singular), one in b its solve (F.solve
+  // refuses it): method 'direct' ends 'nan' as the Krylov methods do, 'auto' leaves the system to them
+  const badRhs = () => {
+    const i = setup().firstNonFinite(b64);
+    return i < 0 ? null : `b[${i}] is ${b64[i]}`;
+  };
+  const bad = setup().nonFiniteEntry(d.plan!.C) ?? badRhs();
+  // nothing factorized (NaN in A, or the signal fired before or during the factorization): x is x0 (or
+  // 0) as a Krylov method aborted before its first iteration gives it
+  const notFactorized = (): { out: SolveOutcome } => {
+    const x = x0 ?? new Float64Array(b64.length);
+    const bnorm = hostNorm(b64);
+    const rnorm = bad ? NaN : x0 ? hostNorm(hostResidual(csr, x, b64)) : bnorm;
+    const rel = bnorm > 0 ? rnorm / bnorm : rnorm;
+    if (bad) x.fill(NaN);
+    const reason = bad ? 'nan' : rnorm <= (o.tol ?? DEFAULT_TOL) * bnorm ? 'converged' : 'aborted';
+    rt.keepHostCopy(b64);
+    return {
+      out: {
+        x, iterations: 0, residualNorm: rnorm, relativeResidual: rel, recurrenceResidual: rel, converged: reason === 'converged', reason, history: [bnorm > 0 ? 1 : 0, rel], refinements: 0,
+        method: 'direct', preconditioner: 'none', preconditionerDetail: `none: no factorization ran (${bad ?? 'the signal fired'})`, path: 'cpu',
+      },
+    };
+  };
+  if (o.method === 'direct' && (bad || o.signal?.aborted)) return notFactorized();
+  if (bad) return { fallback: `the factorization cannot run (${bad}): the Krylov candidates instead`, failed: `it cannot run (${bad})`, notDefinite: false };
+  // (the signal fired before: the Krylov candidates end 'aborted' as they start)
+  if (o.signal?.aborted) return { notDefinite: false };
+  // the factorization runs on the host, whatever the path; x0 is not needed
+  const tol = o.tol ?? DEFAULT_TOL;
+  let F: KeptFactor | null = null;
+  // the factor's solution past the largest f64 (F.solve's InputRangeError): A nearly singular (a
+  // rounding-level pivot of a singular A at 1e-300 made x = ±Inf) or b too large
+  let solving = false;
+  // the factor an earlier solve of A kept (kept-setup.ts), else the one made here, kept for the next:
+  // used by one solve at a time until `done`
+  let done: (() => void) | undefined;
+  let reusedFactor = false;
+  try {
+    const slots = o.reuse === false ? null : keptSetups(h);
+    if (slots?.factor) {
+      const k = slots.factor;
+      done = await k.exclusive();
+      F = k.value;
+      reusedFactor = true;
+    } else {
+      if (!directSolvers.loaded()) await directSolvers.load();
+      const direct = directSolvers.get();
+      F = await direct.factorize(csr, { signal: o.signal }, rt.cpu.memoryBudgetMB, direct.directKernels(rt.cpu.backend), d.plan!, true);
+      // (not on A disposed meanwhile: nothing would free it)
+      if (slots && !h.disposed) done = await keep(slots, 'factor', 'direct', F).exclusive();
+    }
+    solving = true;
+    const s = await F.solve(b64);
+    solving = false;
+    // a symmetric A's norms for the bound below are the factor's ‖A‖∞ (its solve computed it): no pass over A
+    if (d.plan!.sym && F.rowAbsSumMax !== undefined) setup().seedSymmetricAbsNorms(csr, F.rowAbsSumMax);
+    const bnorm = hostNorm(b64);
+    let rel = s.relativeResidual;
+    // f64's b − A·x rounds by up to its bound: where the residual plus that is above the target, it is
+    // recomputed with its sums' rounding errors carried (a singular A factorized with a rounding-level
+    // pivot gave x ≈ 1e16 and a plain residual of 0: 'converged', for a true residual of 0.38). Both at
+    // the scale F.solve measured (b beyond 2^±900 scaled, x with it, exactly): products of subnormal size
+    // carry no error terms (A·1e-160, b·1e-320: 'converged' at 0 for a true 1.8e-16 over tol 1.7e-16)
+    // ‖b‖₂ past the largest f64 (entries near 2^1023): the exponent from max |bᵢ|, and always scaled
+    // (an x entry below 2 that loses bits to it moves the residual by 2^-1074 of ‖b‖: else NaN, and CG)
+    const overflows = bnorm === Infinity;
+    const e = rhsExponentOf(b64, bnorm, F64_RHS_RANGE);
+    const xs = e === 0 ? s.x : scaleBy(Float64Array.from(s.x), -e);
+    const exact = e === 0 || overflows || scaleBy(xs.slice(), e).every((v, i) => v === s.x[i]);
+    const [xc, bc] = exact && e !== 0 ? [xs, scaleBy(Float64Array.from(b64), -e)] : [s.x, b64];
+    const bn = bc === b64 ? bnorm : hostNorm(bc);
+    const target = tol * bn;
+    // the row-wise bound from the sums F.solve's pass left (the same rows, x and b where nothing was rescaled)
+    const kept = F;
+    const bound = setup().directResidualBound(csr, xc, bc, bn, Math.max(0, target - rel * bn), e === 0 ? () => kept.rowwiseBound() : undefined);
+    if (rel <= tol && !(rel * bn + bound <= target) && bn > 0) rel = accurateResidualNorm(csr, xc, bc) / bn;
+    const converged = rel <= tol;
+    if (converged || o.method === 'direct') {
+      // the factor bought for a matrix 'auto' kept solving replaces its Krylov set-up: that is freed
+      if (d.again) {
+        const slots = keptSetups(h);
+        if (slots) drop(slots, 'preconditioner');
+      }
+      rt.keepHostCopy(b64);
+      const info = F.info;
+      const out: SolveOutcome = {
+        x: s.x, iterations: 0, residualNorm: overflows ? scaleBy(Float64Array.of(rel * bn), e)[0] : bnorm > 0 ? rel * bnorm : rel, relativeResidual: rel, recurrenceResidual: rel, converged,
+        reason: converged ? 'converged' : Number.isNaN(rel) ? 'nan' : 'stagnated', history: [bnorm > 0 ? 1 : 0, rel], refinements: s.refinements,
+        method: 'direct', factor: info, preconditioner: 'none', preconditionerDetail: `none: a direct ${info.kind} factorization (${info.ordering} ordering) on the host CPU${reusedFactor ? `, ${KEPT_WORDS}` : ''}`, path: 'cpu',
+        ...(reusedFactor ? { reused: 'factor' as const } : {}),
+      };
+      return { out };
+    }
+    // an ill-conditioned factor: its answer is the Krylov candidates' starting point
+    // its answer starts the Krylov candidates where its residual is more than rounding: one made of a
+    // rounding-level pivot (x ≈ 1e16) started CG at a residual 400 times that of x = 0
+    const fromIt = bound < rel * bnorm;
+    const fallback = `the factorization's true relative residual ${rel.toExponential(2)} is above tol ${tol}: Krylov from ${fromIt ? 'its answer' : x0 ? 'x0 (the answer is made of rounding)' : '0 (the answer is made of rounding)'}`;
+    return { fallback, failed: `its true relative residual ${rel.toExponential(2)} is above tol ${tol}`, notDefinite: false, ...(fromIt ? { x0: Float64Array.from(s.x) } : {}) };
+  } catch (e) {
+    // the signal fired during the factorization (which freed what it held): 'aborted', as a Krylov method ends
+    if (o.signal?.aborted && e === (o.signal.reason ?? e)) return notFactorized();
+    // the direct solvers' module failed to load (a page's chunk lost to the network; the next call
+    // imports it again): 'auto' has the Krylov candidates, as for a factor past the memory budget
+    if (!directSolvers.loaded() && o.method !== 'direct') {
+      return { fallback: `the direct solvers' module failed to load (${String(e)}): the Krylov candidates instead`, failed: `the direct solvers' module failed to load (${String(e)})`, notDefinite: false };
+    } else if (solving && e instanceof InputRangeError && o.method !== 'direct') {
+      // 'auto': as a factor whose residual misses tol — the Krylov candidates, whose own solution
+      // past f64 is the same InputRangeError where b is what takes x there
+      return { fallback: `the factorization's solution leaves the f64 range (${e.message}): the Krylov candidates instead`, failed: `its solution leaves the f64 range (${e.message})`, notDefinite: false };
+    }
+    if (o.method === 'direct' || !(e instanceof SingularMatrixError || e instanceof NotPositiveDefiniteError || e instanceof MemoryLimitError)) throw e;
+    const notDefinite = !o.spd && (e instanceof SingularMatrixError || e instanceof NotPositiveDefiniteError);
+    return { fallback: `the factorization failed (${e.name}: ${e.message}): the Krylov candidates instead${notDefinite ? ', from the first after CG (A is singular or not positive definite)' : ''}`, failed: `${e.name}: ${e.message}`, notDefinite };
+  } finally {
+    if (done) done();
+    else F?.dispose();
   }
 }
 

@@ -224,6 +224,20 @@ export function chooseDirect(est: DirectEstimate, n: number, nnz: number, comple
 }
 
 /**
+ * Whether 'auto' weighs a factorization of a matrix above DIRECT_MAX_N unknowns (chooseDirect, as below
+ * it): where its first Krylov candidate is CG with an incomplete Cholesky factor, or a Chebyshev
+ * polynomial of a matrix that is not diagonally dominant — a Hermitian positive definite matrix neither
+ * diagonally dominant (Jacobi's case) nor Laplacian-like (AMG's): a stiffness matrix of elasticity or of
+ * higher-order elements, whose CG iterations grow with the mesh while a one-level preconditioner divides
+ * them by a constant. Planning costs the orderings (a few percent of such a solve: FACTORIZE_ABOVE_CAP_MEASURED);
+ * a factor past half the memory budget, or whose flops cost more than the Krylov estimate (a 3-D mesh's
+ * fill), is left for the Krylov candidate as below the cap.
+ */
+export function factorizeAboveCap(first: SolveCandidate, s: SolveStructure): boolean {
+  return first.method === 'cg' && (first.preconditioner === 'ic0' || (first.preconditioner === 'chebyshev' && !s.diagonallyDominant));
+}
+
+/**
  * Rent or buy, for a matrix 'auto' keeps solving with a Krylov method (a time-stepping loop, its
  * preconditioner kept with A: src/runtime/kept-setup.ts): the factorization one solve did not repay is
  * bought once the solves of A so far would have saved its cost with it — the Krylov solves' time less

@@ -1,0 +1,143 @@
+/**
+ * rt.solve's 'auto' and the factorization above DIRECT_MAX_N unknowns: weighed where its Krylov
+ * candidate is CG with a one-level preconditioner whose iterations grow with the mesh (a 2-D elasticity
+ * stiffness matrix: factorizeAboveCap), not where AMG or Jacobi serve (Poisson, diffusion); and tried
+ * once where the Krylov candidates end without an answer — which then makes it A's first choice, or
+ * rules it out where it does not answer either. Every answer's true residual is recomputed here
+ * (test/solve-reference.ts), never taken from the outcome.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
+import { CSRMatrix } from '../src/formats/csr.js';
+import { elasticity2D } from '../src/generators/elasticity.js';
+import { diffusion2D } from '../src/generators/diffusion.js';
+import { Prng } from '../src/generators/prng.js';
+import { DIRECT_MAX_N, factorizeAboveCap } from '../src/solvers/solve.js';
+import { loadShared } from './matrices.js';
+import { trueResidual } from './solve-reference.js';
+
+let rt: Runtime;
+beforeAll(async () => {
+  rt = await createRuntime({ workers: 2 });
+});
+afterAll(() => rt.dispose());
+
+const rhs = (n: number, seed: number) => {
+  const g = new Prng(seed);
+  return Float64Array.from({ length: n }, () => g.next() * 2 - 1);
+};
+
+/** k copies of R down the diagonal: R's difficulty at k times its size (written here from the CSR arrays). */
+function blockDiagonal(R: CSRMatrix, k: number): CSRMatrix {
+  const n = R.rows;
+  const nnz = R.rowPtr[n];
+  const rowPtr = new Int32Array(k * n + 1);
+  const colIdx = new Int32Array(k * nnz);
+  const values = new Float64Array(k * nnz);
+  for (let b = 0; b < k; b++) {
+    for (let i = 0; i <= n; i++) rowPtr[b * n + i] = b * nnz + R.rowPtr[i];
+    for (let q = 0; q < nnz; q++) {
+      colIdx[b * nnz + q] = R.colIdx[q] + b * n;
+      values[b * nnz + q] = R.values[q];
+    }
+  }
+  return new CSRMatrix(k * n, k * n, R.dtype, rowPtr, colIdx, values);
+}
+
+describe("'auto' weighs a factorization above DIRECT_MAX_N where CG's one-level preconditioner cannot keep up", () => {
+  it('factorizeAboveCap: CG + IC(0), or a Chebyshev polynomial of a matrix not diagonally dominant; not AMG, Jacobi or the nonsymmetric methods', () => {
+    const s = (diagonallyDominant: boolean) => ({ diagonallyDominant }) as Parameters<typeof factorizeAboveCap>[1];
+    expect(factorizeAboveCap({ method: 'cg', preconditioner: 'ic0' }, s(false))).toBe(true);
+    expect(factorizeAboveCap({ method: 'cg', preconditioner: 'chebyshev' }, s(false))).toBe(true);
+    expect(factorizeAboveCap({ method: 'cg', preconditioner: 'chebyshev' }, s(true))).toBe(false);
+    for (const pre of ['amg', 'jacobi', 'none'] as const) expect(factorizeAboveCap({ method: 'cg', preconditioner: pre }, s(false)), pre).toBe(false);
+    expect(factorizeAboveCap({ method: 'gmres', preconditioner: 'ilu0' }, s(false))).toBe(false);
+    expect(factorizeAboveCap({ method: 'minres', preconditioner: 'jacobi' }, s(false))).toBe(false);
+  });
+
+  it('a 2-D elasticity stiffness matrix above the cap: factorized (once, then its factor kept), the answers meet tol', async () => {
+    const A = elasticity2D(110);
+    expect(A.rows).toBeGreaterThan(DIRECT_MAX_N);
+    const h = rt.upload(A);
+    const said = rt.explain('solve', h);
+    expect(said.method).toBe('direct');
+    expect(said.text).toMatch(/above 20000 unknowns, weighed as its Krylov candidate is cg \+ ic0/);
+    for (const [k, seed] of [1, 2].entries()) {
+      const b = rhs(A.rows, seed);
+      const r = await rt.solve(h, b);
+      expect([r.method, r.converged, r.reused]).toEqual(['direct', true, k === 0 ? undefined : 'factor']);
+      expect(trueResidual(A, r.x, b)).toBeLessThanOrEqual(1e-8);
+    }
+    // a caller's method or preconditioner keeps 'auto' out: CG + IC(0) as asked
+    const b = rhs(A.rows, 3);
+    const cg = await rt.solve(h, b, { method: 'cg' });
+    expect([cg.method, cg.preconditioner, cg.converged]).toEqual(['cg', 'ic0', true]);
+    expect(trueResidual(A, cg.x, b)).toBeLessThanOrEqual(1e-8);
+    h.dispose();
+  });
+
+  it('Laplacian-like and diagonally dominant matrices above the cap stay with AMG or Jacobi, nothing planned', async () => {
+    for (const [n, pre] of [[160, 'jacobi'], [300, 'amg']] as const) {
+      const D = diffusion2D({ n, coefficients: 'jumping' });
+      const h = rt.upload(D);
+      const b = rhs(D.rows, 4);
+      const r = await rt.solve(h, b, { reuse: false });
+      expect([r.method, r.preconditioner, r.converged]).toEqual(['cg', pre, true]);
+      expect(trueResidual(D, r.x, b)).toBeLessThanOrEqual(1e-8);
+      const text = rt.explain('solve', h).text;
+      expect(text).toContain(`no direct factorization: ${D.rows} unknowns > ${DIRECT_MAX_N}`);
+      expect(text).not.toMatch(/weighed as its Krylov candidate/);
+      h.dispose();
+    }
+  });
+});
+
+describe("'auto' tries A's factorization once where its Krylov candidates end without an answer", () => {
+  it('GMRES + ILU(0) stagnates on 50 copies of west0479: the factorization answers, and is A’s first choice from then on', async () => {
+    const A = blockDiagonal(loadShared('west0479'), 50);
+    expect(A.rows).toBeGreaterThan(DIRECT_MAX_N);
+    const h = rt.upload(A);
+    const b = rhs(A.rows, 5);
+    const r = await rt.solve(h, b);
+    expect([r.method, r.converged, r.reused]).toEqual(['direct', true, undefined]);
+    expect(r.methodFallback).toMatch(/^gmres \+ ilu0 ended 'stagnated' at a true relative residual of .* after \d+ iterations: A's factorization answered instead/);
+    expect(trueResidual(A, r.x, b)).toBeLessThanOrEqual(1e-8);
+    expect(rt.explain('solve', h).text).toMatch(/method direct: an earlier solve's Krylov candidates did not answer/);
+    // the next solve starts with the kept factor: no Krylov solve first
+    const b2 = rhs(A.rows, 6);
+    const again = await rt.solve(h, b2);
+    expect([again.method, again.reused, again.methodFallback]).toEqual(['direct', 'factor', undefined]);
+    expect(trueResidual(A, again.x, b2)).toBeLessThanOrEqual(1e-8);
+    h.dispose();
+  });
+
+  it('a caller’s maxIter, method or preconditioner is theirs: no factorization after the Krylov solve', async () => {
+    const A = blockDiagonal(loadShared('west0479'), 50);
+    const h = rt.upload(A);
+    const b = rhs(A.rows, 7);
+    for (const o of [{ maxIter: 60 }, { method: 'gmres' as const }, { preconditioner: 'ilu0' as const }]) {
+      const r = await rt.solve(h, b, o);
+      expect(r.method, JSON.stringify(o)).toBe('gmres');
+      expect(r.converged, JSON.stringify(o)).toBe(false);
+      expect(r.methodFallback, JSON.stringify(o)).toBeUndefined();
+      // honest: the true residual of what it returns, far from tol
+      expect(trueResidual(A, r.x, b)).toBeCloseTo(r.relativeResidual, 6);
+    }
+    h.dispose();
+  });
+
+  it('a singular matrix (four copies of rajat01): the factorization fails after the Krylov candidates, is said, and is not tried again', async () => {
+    const A = blockDiagonal(loadShared('rajat01'), 4);
+    expect(A.rows).toBeGreaterThan(DIRECT_MAX_N);
+    const h = rt.upload(A);
+    const b = new Float64Array(A.rows).fill(1);
+    const r = await rt.solve(h, b);
+    expect([r.method, r.converged, r.reason]).toEqual(['gmres', false, 'stagnated']);
+    expect(r.methodFallback).toMatch(/A's factorization after it did not answer either \(SingularMatrixError: /);
+    expect(trueResidual(A, r.x, b)).toBeCloseTo(r.relativeResidual, 6);
+    const again = await rt.solve(h, b);
+    expect([again.method, again.reason, again.methodFallback]).toEqual(['gmres', 'stagnated', undefined]);
+    expect(rt.explain('solve', h).text).toMatch(/no direct factorization: after an earlier solve's Krylov candidates .* it did not answer either \(SingularMatrixError/);
+    h.dispose();
+  });
+});
