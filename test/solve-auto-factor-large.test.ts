@@ -11,10 +11,9 @@ import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
 import { CSRMatrix } from '../src/formats/csr.js';
 import { elasticity2D } from '../src/generators/elasticity.js';
 import { diffusion2D } from '../src/generators/diffusion.js';
-import { Prng } from '../src/generators/prng.js';
-import { DIRECT_MAX_N, factorizeAboveCap } from '../src/solvers/solve.js';
+import { DIRECT_MAX_N, FACTORIZE_ABOVE_CAP_MAX_NNZ, factorizeAboveCap } from '../src/solvers/solve.js';
 import { loadShared } from './matrices.js';
-import { trueResidual } from './solve-reference.js';
+import { randomRhs, trueResidual } from './solve-reference.js';
 
 let rt: Runtime;
 beforeAll(async () => {
@@ -22,10 +21,7 @@ beforeAll(async () => {
 });
 afterAll(() => rt.dispose());
 
-const rhs = (n: number, seed: number) => {
-  const g = new Prng(seed);
-  return Float64Array.from({ length: n }, () => g.next() * 2 - 1);
-};
+const rhs = randomRhs;
 
 /** k copies of R down the diagonal: R's difficulty at k times its size (written here from the CSR arrays). */
 function blockDiagonal(R: CSRMatrix, k: number): CSRMatrix {
@@ -46,13 +42,16 @@ function blockDiagonal(R: CSRMatrix, k: number): CSRMatrix {
 
 describe("'auto' weighs a factorization above DIRECT_MAX_N where CG's one-level preconditioner cannot keep up", () => {
   it('factorizeAboveCap: CG + IC(0), or a Chebyshev polynomial of a matrix not diagonally dominant; not AMG, Jacobi or the nonsymmetric methods', () => {
-    const s = (diagonallyDominant: boolean) => ({ diagonallyDominant }) as Parameters<typeof factorizeAboveCap>[1];
+    const s = (diagonallyDominant: boolean, nnz = 1e6) => ({ diagonallyDominant, nnz }) as Parameters<typeof factorizeAboveCap>[1];
     expect(factorizeAboveCap({ method: 'cg', preconditioner: 'ic0' }, s(false))).toBe(true);
     expect(factorizeAboveCap({ method: 'cg', preconditioner: 'chebyshev' }, s(false))).toBe(true);
     expect(factorizeAboveCap({ method: 'cg', preconditioner: 'chebyshev' }, s(true))).toBe(false);
     for (const pre of ['amg', 'jacobi', 'none'] as const) expect(factorizeAboveCap({ method: 'cg', preconditioner: pre }, s(false)), pre).toBe(false);
     expect(factorizeAboveCap({ method: 'gmres', preconditioner: 'ilu0' }, s(false))).toBe(false);
     expect(factorizeAboveCap({ method: 'minres', preconditioner: 'jacobi' }, s(false))).toBe(false);
+    // past FACTORIZE_ABOVE_CAP_MAX_NNZ the orderings would hold the calling thread too long: not planned
+    expect(factorizeAboveCap({ method: 'cg', preconditioner: 'ic0' }, s(false, FACTORIZE_ABOVE_CAP_MAX_NNZ))).toBe(true);
+    expect(factorizeAboveCap({ method: 'cg', preconditioner: 'ic0' }, s(false, FACTORIZE_ABOVE_CAP_MAX_NNZ + 1))).toBe(false);
   });
 
   it('a 2-D elasticity stiffness matrix above the cap: factorized (once, then its factor kept), the answers meet tol', async () => {

@@ -9,10 +9,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
 import { poisson2D, poisson3D } from '../src/generators/poisson.js';
-import { Prng } from '../src/generators/prng.js';
 import { InputTypeError, MemoryLimitError } from '../src/errors.js';
 import { loadShared } from './matrices.js';
-import { trueResidual } from './solve-reference.js';
+import { randomRhs, trueResidual } from './solve-reference.js';
 import { chooseDirectAgain, FACTOR_SOLVE_BYTES_PER_MS, planAgain, REPEAT_FACTOR_FLOP_RATE } from '../src/solvers/solve.js';
 import { pointDawnAtSwiftShader } from './webgpu-helpers.js';
 
@@ -22,10 +21,7 @@ beforeAll(async () => {
 });
 afterAll(() => rt.dispose());
 
-const rhs = (n: number, seed: number) => {
-  const g = new Prng(seed);
-  return Float64Array.from({ length: n }, () => g.next() * 2 - 1);
-};
+const rhs = randomRhs;
 
 describe('rt.solve keeps its set-up with A', () => {
   it('a direct factor: the next solves of new right-hand sides use it, each answer its own', async () => {

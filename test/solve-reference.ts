@@ -6,6 +6,7 @@
  * modified Gram–Schmidt — the iteration counts the library's methods are compared with.
  */
 import type { CSRMatrix } from '../src/formats/csr.js';
+import { Prng } from '../src/generators/prng.js';
 
 export type Dense = Float64Array[];
 
@@ -43,6 +44,12 @@ export function matvec(A: CSRMatrix, x: ArrayLike<number>): Float64Array {
 /** ‖b − A·x‖/‖b‖ for real or complex (interleaved) CSR, in f64. */
 export function trueResidual(A: CSRMatrix, x: ArrayLike<number>, b: ArrayLike<number>): number {
   return relDiff(matvec(A, x), b);
+}
+
+/** A right-hand side of n entries uniform in [−1, 1), the same for the same seed. */
+export function randomRhs(n: number, seed: number): Float64Array {
+  const g = new Prng(seed);
+  return Float64Array.from({ length: n }, () => g.next() * 2 - 1);
 }
 
 /** ‖x − y‖₂/‖y‖₂ over components (real or interleaved complex alike). */

@@ -217,6 +217,9 @@ export interface SolveOutcome extends TrueSolveResult {
    * Where 'auto''s first method gave way to its second with the iterate it had: BiCGSTAB's recurrence met
    * tol while its true residual did not (it stagnated), and GMRES(30) went on from its x within the same
    * maxIter and signal — why, and where BiCGSTAB had got to. `iterations`, `history` and `refinements` count both.
+   * Also where 'auto''s last Krylov candidate ended without an answer (stagnated above f64's rounding, broke
+   * down, past the default maxIter) and A's factorization was tried after it: what the Krylov solve ended at,
+   * and whether the factorization answered (the outcome is then its own, method 'direct') or why not.
    */
   methodFallback?: string;
   /** the preconditioner that ran ('none' for method 'direct') */

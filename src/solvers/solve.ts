@@ -229,13 +229,20 @@ export function chooseDirect(est: DirectEstimate, n: number, nnz: number, comple
  * polynomial of a matrix that is not diagonally dominant — a Hermitian positive definite matrix neither
  * diagonally dominant (Jacobi's case) nor Laplacian-like (AMG's): a stiffness matrix of elasticity or of
  * higher-order elements, whose CG iterations grow with the mesh while a one-level preconditioner divides
- * them by a constant. Planning costs the orderings (a few percent of such a solve: FACTORIZE_ABOVE_CAP_MEASURED);
- * a factor past half the memory budget, or whose flops cost more than the Krylov estimate (a 3-D mesh's
- * fill), is left for the Krylov candidate as below the cap.
+ * them by a constant (docs/solvers.md, "Large stiffness matrices"). Up to FACTORIZE_ABOVE_CAP_MAX_NNZ
+ * stored entries: the orderings run on the calling thread, which no signal interrupts. A factor past half
+ * the memory budget, or whose flops cost more than the Krylov estimate (a 3-D mesh's fill), is left for
+ * the Krylov candidate as below the cap.
  */
 export function factorizeAboveCap(first: SolveCandidate, s: SolveStructure): boolean {
-  return first.method === 'cg' && (first.preconditioner === 'ic0' || (first.preconditioner === 'chebyshev' && !s.diagonallyDominant));
+  return s.nnz <= FACTORIZE_ABOVE_CAP_MAX_NNZ && first.method === 'cg' && (first.preconditioner === 'ic0' || (first.preconditioner === 'chebyshev' && !s.diagonallyDominant));
 }
+
+/**
+ * The largest matrix (stored entries) factorizeAboveCap plans for: 2^24, about a second of orderings and
+ * symbolic analysis on the calling thread (75 ns an entry for elasticity2D(400)'s 5.8 M: 0.43 s).
+ */
+export const FACTORIZE_ABOVE_CAP_MAX_NNZ = 1 << 24;
 
 /**
  * Rent or buy, for a matrix 'auto' keeps solving with a Krylov method (a time-stepping loop, its
