@@ -11,8 +11,11 @@ import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
 import { CSRMatrix } from '../src/formats/csr.js';
 import { elasticity2D } from '../src/generators/elasticity.js';
 import { diffusion2D } from '../src/generators/diffusion.js';
-import { DIRECT_MAX_N, FACTORIZE_ABOVE_CAP_MAX_NNZ, factorizeAboveCap } from '../src/solvers/solve.js';
+import { poisson2D } from '../src/generators/poisson.js';
+import { solveStructure } from '../src/solvers/structure.js';
+import { DIRECT_MAX_N, FACTORIZE_ABOVE_CAP_MAX_NNZ, factorizeAboveCap, sampledRowNotDominant } from '../src/solvers/solve.js';
 import { loadShared } from './matrices.js';
+import { pointDawnAtSwiftShader } from './webgpu-helpers.js';
 import { randomRhs, trueResidual } from './solve-reference.js';
 
 let rt: Runtime;
@@ -41,17 +44,32 @@ function blockDiagonal(R: CSRMatrix, k: number): CSRMatrix {
 }
 
 describe("'auto' weighs a factorization above DIRECT_MAX_N where CG's one-level preconditioner cannot keep up", () => {
-  it('factorizeAboveCap: CG + IC(0), or a Chebyshev polynomial of a matrix not diagonally dominant; not AMG, Jacobi or the nonsymmetric methods', () => {
-    const s = (diagonallyDominant: boolean, nnz = 1e6) => ({ diagonallyDominant, nnz }) as Parameters<typeof factorizeAboveCap>[1];
-    expect(factorizeAboveCap({ method: 'cg', preconditioner: 'ic0' }, s(false))).toBe(true);
-    expect(factorizeAboveCap({ method: 'cg', preconditioner: 'chebyshev' }, s(false))).toBe(true);
-    expect(factorizeAboveCap({ method: 'cg', preconditioner: 'chebyshev' }, s(true))).toBe(false);
-    for (const pre of ['amg', 'jacobi', 'none'] as const) expect(factorizeAboveCap({ method: 'cg', preconditioner: pre }, s(false)), pre).toBe(false);
-    expect(factorizeAboveCap({ method: 'gmres', preconditioner: 'ilu0' }, s(false))).toBe(false);
-    expect(factorizeAboveCap({ method: 'minres', preconditioner: 'jacobi' }, s(false))).toBe(false);
+  it('factorizeAboveCap: from the structure, where CG + IC(0) would run — not AMG, Jacobi, the nonsymmetric methods or below the cap', () => {
+    const E = solveStructure(elasticity2D(110));
+    expect([factorizeAboveCap(E, false), factorizeAboveCap(E, true)]).toEqual([true, true]);
+    // below the cap: chooseDirect's own case
+    expect(factorizeAboveCap(solveStructure(elasticity2D(90)), false)).toBe(false);
+    // diagonally dominant (Jacobi), Laplacian-like with a long diameter (AMG), nonsymmetric (GMRES/BiCGSTAB)
+    expect(factorizeAboveCap(solveStructure(diffusion2D({ n: 160, coefficients: 'jumping' })), false)).toBe(false);
+    expect(factorizeAboveCap(solveStructure(poisson2D(400)), false)).toBe(false);
+    expect(factorizeAboveCap(solveStructure(blockDiagonal(loadShared('west0479'), 50)), false)).toBe(false);
     // past FACTORIZE_ABOVE_CAP_MAX_NNZ the orderings would hold the calling thread too long: not planned
-    expect(factorizeAboveCap({ method: 'cg', preconditioner: 'ic0' }, s(false, FACTORIZE_ABOVE_CAP_MAX_NNZ))).toBe(true);
-    expect(factorizeAboveCap({ method: 'cg', preconditioner: 'ic0' }, s(false, FACTORIZE_ABOVE_CAP_MAX_NNZ + 1))).toBe(false);
+    expect(factorizeAboveCap({ ...E, nnz: FACTORIZE_ABOVE_CAP_MAX_NNZ }, false)).toBe(true);
+    expect(factorizeAboveCap({ ...E, nnz: FACTORIZE_ABOVE_CAP_MAX_NNZ + 1 }, false)).toBe(false);
+  });
+
+  it('sampledRowNotDominant: a look at a few rows that only orders the work (the answer is factorizeAboveCap’s)', () => {
+    expect(sampledRowNotDominant(elasticity2D(30))).toBe(true);
+    expect(sampledRowNotDominant(poisson2D(60))).toBe(false);
+    expect(sampledRowNotDominant(diffusion2D({ n: 40, coefficients: 'anisotropic' }))).toBe(false);
+    // one row of 3 not dominant, fewer rows than samples: each row looked at
+    const M = new CSRMatrix(3, 3, 'f64', Int32Array.from([0, 1, 3, 4]), Int32Array.from([0, 0, 1, 2]), Float64Array.from([1, 5, 4, 1]));
+    expect(sampledRowNotDominant(M)).toBe(true);
+    // complex entries by modulus: |3 + 4i| = 5 against 4.9
+    const C = new CSRMatrix(2, 2, 'c128', Int32Array.from([0, 2, 3]), Int32Array.from([0, 1, 1]), Float64Array.from([3, 4, 4.9, 0, 1, 0]));
+    expect(sampledRowNotDominant(C)).toBe(false);
+    const C2 = new CSRMatrix(2, 2, 'c128', Int32Array.from([0, 2, 3]), Int32Array.from([0, 1, 1]), Float64Array.from([3, 4, 5.1, 0, 1, 0]));
+    expect(sampledRowNotDominant(C2)).toBe(true);
   });
 
   it('a 2-D elasticity stiffness matrix above the cap: factorized (once, then its factor kept), the answers meet tol', async () => {
@@ -60,7 +78,7 @@ describe("'auto' weighs a factorization above DIRECT_MAX_N where CG's one-level 
     const h = rt.upload(A);
     const said = rt.explain('solve', h);
     expect(said.method).toBe('direct');
-    expect(said.text).toMatch(/above 20000 unknowns, weighed as its Krylov candidate is cg \+ ic0/);
+    expect(said.text).toMatch(/above 20000 unknowns, weighed as its Krylov candidate would be cg \+ ic0/);
     for (const [k, seed] of [1, 2].entries()) {
       const b = rhs(A.rows, seed);
       const r = await rt.solve(h, b);
@@ -137,6 +155,31 @@ describe("'auto' tries A's factorization once where its Krylov candidates end wi
     const again = await rt.solve(h, b);
     expect([again.method, again.reason, again.methodFallback]).toEqual(['gmres', 'stagnated', undefined]);
     expect(rt.explain('solve', h).text).toMatch(/no direct factorization: after an earlier solve's Krylov candidates .* it did not answer either \(SingularMatrixError/);
+    h.dispose();
+  });
+});
+
+describe("'auto' above the cap on the WebGPU path (Dawn + SwiftShader)", () => {
+  let gpu: Runtime;
+  beforeAll(async () => {
+    pointDawnAtSwiftShader();
+    gpu = await createRuntime({ backend: 'webgpu', workers: 1 });
+  });
+  afterAll(() => gpu?.dispose());
+
+  it('a 2-D elasticity stiffness matrix: factorized on the host before any copy of A reaches the GPU', async () => {
+    const A = elasticity2D(110);
+    const h = gpu.upload(A);
+    const b = rhs(A.rows, 8);
+    const r = await gpu.solve(h, b);
+    expect([r.method, r.path, r.converged]).toEqual(['direct', 'cpu', true]);
+    expect(trueResidual(A, r.x, b)).toBeLessThanOrEqual(1e-8);
+    // the structure and a sample of rows decided it: no copy of A on any path
+    expect(h.copies.size).toBe(0);
+    // a Krylov solve asked for runs on the GPU, its copy made then
+    const cg = await gpu.solve(h, b, { method: 'cg', maxIter: 5 });
+    expect(cg.path).toBe('webgpu');
+    expect(h.copies.size).toBe(1);
     h.dispose();
   });
 });

@@ -18,7 +18,7 @@ import type { AutoSolveOptions, Backend, Capabilities, ExplainSolveOptions, Gmre
 import { AUTO_SOLVE_OPTION_KEYS, EXPLAIN_SOLVE_OPTION_KEYS, GMRES_OPTION_KEYS, PRECONDITIONER_OPTION_KEYS } from './options.js';
 import { PreconditionerHandle } from './preconditioner.js';
 import { keptOf, releaseKept } from './kept-setup.js';
-import type { DirectEstimate, PathSolveInfo, SolveCandidate, SolveExplanation } from '../solvers/solve.js';
+import type { DirectEstimate, PathSolveInfo, SolveExplanation } from '../solvers/solve.js';
 import { DIRECT_MAX_N, SOLVE_METHODS, type SolveMethod } from '../solvers/solve-methods.js';
 import type { PreconditionerKind, PreconditionerOptions, PreconditionerPlan } from '../solvers/precond/index.js';
 import { constantInverseDiagonal, inverseDiagonal } from '../solvers/precond/jacobi.js';
@@ -1570,14 +1570,14 @@ export class Runtime implements HandleOwner {
 
   /**
    * @internal
-   * The factorization 'auto' weighs for a matrix above DIRECT_MAX_N whose first Krylov candidate
-   * factorizeAboveCap names: planned now, once (kept as A's plan: the next solve's verdict too), and
+   * The factorization 'auto' weighs for a matrix above DIRECT_MAX_N whose Krylov candidate would be
+   * the one factorizeAboveCap names: planned now, once (kept as A's plan: the next solve's verdict too), and
    * weighed by chooseDirect as below the cap; a plan past the memory floor is no factorization.
    */
-  directAboveCap(h: MatrixHandle, csr: CSRMatrix, first: SolveCandidate): DirectPlan {
+  directAboveCap(h: MatrixHandle, csr: CSRMatrix): DirectPlan {
     const a = this.solveStructureOf(h);
     if (a.direct?.plan || a.direct?.aboveCap) return a.direct;
-    const why = `above ${DIRECT_MAX_N} unknowns, weighed as its Krylov candidate is ${first.method} + ${first.preconditioner}, whose iterations grow with the mesh`;
+    const why = `above ${DIRECT_MAX_N} unknowns, weighed as its Krylov candidate would be cg + ic0, whose iterations grow with the mesh`;
     const d = this.plannedOrRefused(csr);
     return (a.direct = { ...d, aboveCap: true, reason: () => `${d.reason()} (${why})` });
   }
@@ -1700,7 +1700,7 @@ export class Runtime implements HandleOwner {
     const [first, ...rest] = choice.candidates;
     // and above DIRECT_MAX_N it weighs a factorization where its candidate is one factorizeAboveCap names
     const autoChoice = (o.method === undefined || o.method === 'auto') && (o.preconditioner === undefined || o.preconditioner === 'auto');
-    const d = autoChoice && solved.d && !solved.d.direct && !solved.d.plan && h.rows > DIRECT_MAX_N && factorizeAboveCap(first, structure) ? this.directAboveCap(h, csr, first) : solved.d;
+    const d = autoChoice && solved.d && !solved.d.direct && !solved.d.plan && factorizeAboveCap(structure, p.cost.kind === 'gpu', o.spd) ? this.directAboveCap(h, csr) : solved.d;
     const direct = o.method === 'direct' || d?.direct === true;
     // a kind the caller gives that A's structure rules out is rt.solve's refusal (its setup's), not an
     // explanation of a solve that never runs (gmres + ic0 of a nonsymmetric A; jacobi of a zero diagonal)

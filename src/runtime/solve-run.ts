@@ -79,6 +79,22 @@ export async function solveAfterReads(rt: Runtime, start: SolveStart): Promise<S
     if (out) return out;
   }
   const p = asked ?? rt.solvePath(h, undefined);
+  // 'auto' (no method, preconditioner or handle given): where its candidate would be CG + IC(0), whose
+  // iterations grow with the mesh, A's factorization is weighed above the cap too, from A's structure
+  const autoChoice = !method && !handle && pre === 'auto' && (o.method === undefined || o.method === 'auto');
+  const aboveCap = async (): Promise<SolveOutcome | null> => {
+    if (!autoChoice || factorTried || o.signal?.aborted || csr.rows <= DIRECT_MAX_N || !setup().factorizeAboveCap(analysis.structureIn(), p.cost.kind === 'gpu', o.spd)) return null;
+    const above = rt.directAboveCap(h, csr);
+    return above.direct ? factorize(above) : null;
+  };
+  // before A's copy on the path (a WebGPU upload the factorization does not use: ≈ 200 ms of
+  // elasticity2D(200)'s solve on the H200 machine, bench/device/results-2026-11-29-twenty-third/gpu) where
+  // a sample of A's rows says it may be one; else after it, as the structure pass of a Laplacian-like or
+  // diagonally dominant A reads that copy's uniform diagonals (poisson3D(64)'s 'auto' solve on 2 threads
+  // 114–121 → 128–134 ms with the pass first)
+  const early = autoChoice && csr.rows > DIRECT_MAX_N && setup().sampledRowNotDominant(csr);
+  const before = early ? await aboveCap() : null;
+  if (before) return before;
   // the path ready before pathSolveInfo uploads A there: a WebGPU upload then splits f64 values on the GPU
   await rt.ready(p);
   // the runtime or A disposed since the call (while b was read or A factorized): said as that, and A
@@ -90,19 +106,11 @@ export async function solveAfterReads(rt: Runtime, start: SolveStart): Promise<S
   const pc = handle && s.e !== 0 ? scaledPreconditioner(rt, handle, s.h) : handle;
   // A's copy on the path first: on the CPU path of one thread, a DIA copy then gives the structure its faster pass
   const info = rt.pathSolveInfo(p, h);
+  const after = early ? null : await aboveCap();
+  if (after) return after;
   const structure = analysis.structureIn();
   const choice = setup().chooseSolve(structure, info, { method: method ?? (o.method === 'direct' ? 'auto' : o.method), preconditioner: pre, spd: o.spd });
   const io = { upload: (v: Float64Array) => p.vector(h.dtype, v), read: async (v: PathVector) => (await p.read(v)).slice() };
-  // 'auto' (no method, preconditioner or handle given): where its candidate is CG with a one-level
-  // preconditioner whose iterations grow with the mesh, A's factorization is weighed above the cap too
-  const autoChoice = !method && !handle && pre === 'auto' && (o.method === undefined || o.method === 'auto');
-  if (autoChoice && !factorTried && !o.signal?.aborted && csr.rows > DIRECT_MAX_N && setup().factorizeAboveCap(choice.candidates[0], structure)) {
-    const above = rt.directAboveCap(h, csr, choice.candidates[0]);
-    if (above.direct) {
-      const out = await factorize(above);
-      if (out) return out;
-    }
-  }
   // CG on a matrix the factorization found singular or indefinite would only break down (dwt_992:
   // after 1 iteration, its IC(0) set up for nothing): the next candidate (MINRES) runs first
   let first = 0;

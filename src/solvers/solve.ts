@@ -9,7 +9,7 @@ import type { GmresOptions } from './krylov/gmres.js';
 import type { PathRefinement, SolveResult, SolverOps, StopReason } from './ops.js';
 import type { PreconditionerKind } from './precond/index.js';
 import type { SolveStructure } from './structure.js';
-import type { SolveMethod } from './solve-methods.js';
+import { DIRECT_MAX_N, type SolveMethod } from './solve-methods.js';
 
 export { DIRECT_MAX_N, SOLVE_METHODS, type SolveMethod } from './solve-methods.js';
 
@@ -225,17 +225,44 @@ export function chooseDirect(est: DirectEstimate, n: number, nnz: number, comple
 
 /**
  * Whether 'auto' weighs a factorization of a matrix above DIRECT_MAX_N unknowns (chooseDirect, as below
- * it): where its first Krylov candidate is CG with an incomplete Cholesky factor, or a Chebyshev
- * polynomial of a matrix that is not diagonally dominant — a Hermitian positive definite matrix neither
- * diagonally dominant (Jacobi's case) nor Laplacian-like (AMG's): a stiffness matrix of elasticity or of
- * higher-order elements, whose CG iterations grow with the mesh while a one-level preconditioner divides
- * them by a constant (docs/solvers.md, "Large stiffness matrices"). Up to FACTORIZE_ABOVE_CAP_MAX_NNZ
- * stored entries: the orderings run on the calling thread, which no signal interrupts. A factor past half
- * the memory budget, or whose flops cost more than the Krylov estimate (a 3-D mesh's fill), is left for
- * the Krylov candidate as below the cap.
+ * it): where its first Krylov candidate would be CG with an incomplete Cholesky factor on a path that
+ * solves triangular systems (a Chebyshev polynomial on one that does not: the same matrices) — a
+ * Hermitian positive definite matrix neither diagonally dominant (Jacobi's case) nor Laplacian-like
+ * (AMG's): a stiffness matrix of elasticity or of higher-order elements, whose CG iterations grow with
+ * the mesh while a one-level preconditioner divides them by a constant (docs/solvers.md, "Large stiffness
+ * matrices"). Decided from A's structure alone (`gpu`: AMG's threshold on a GPU path), before A is copied
+ * to the path. Up to FACTORIZE_ABOVE_CAP_MAX_NNZ stored entries: the orderings run on the calling thread,
+ * which no signal interrupts. A factor past half the memory budget, or whose flops cost more than the
+ * Krylov estimate (a 3-D mesh's fill), is left for the Krylov candidate as below the cap.
  */
-export function factorizeAboveCap(first: SolveCandidate, s: SolveStructure): boolean {
-  return s.nnz <= FACTORIZE_ABOVE_CAP_MAX_NNZ && first.method === 'cg' && (first.preconditioner === 'ic0' || (first.preconditioner === 'chebyshev' && !s.diagonallyDominant));
+export function factorizeAboveCap(s: SolveStructure, gpu: boolean, spd?: boolean): boolean {
+  if (s.n <= DIRECT_MAX_N || s.nnz > FACTORIZE_ABOVE_CAP_MAX_NNZ) return false;
+  const [first] = chooseSolve(s, { label: 'any', triangular: true, gpu, chebyshevFused: false }, { spd }).candidates;
+  return first.method === 'cg' && first.preconditioner === 'ic0';
+}
+
+/**
+ * Whether one of `samples` rows spread over A is not diagonally dominant (|aᵢᵢ| < Σ|aᵢⱼ|, j ≠ i): a
+ * look at A's rows in O(samples) that tells rt.solve whether factorizeAboveCap may say yes before its
+ * structure pass — which, for the Laplacian-like and diagonally dominant matrices it never says yes to,
+ * runs faster after A's copy on the path (that copy's uniform diagonals). Only an order of work: the
+ * answer is factorizeAboveCap's.
+ */
+export function sampledRowNotDominant(A: CSRMatrix, samples = 64): boolean {
+  const { rows: n, rowPtr, colIdx, values } = A;
+  const c = A.dtype === 'c64' || A.dtype === 'c128' ? 2 : 1;
+  const abs = (k: number) => (c === 1 ? Math.abs(values[k]) : Math.hypot(values[2 * k], values[2 * k + 1]));
+  for (let t = 0; t < Math.min(samples, n); t++) {
+    const i = Math.floor(((t + 0.5) * n) / Math.min(samples, n));
+    let diagonal = 0;
+    let off = 0;
+    for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) {
+      if (colIdx[k] === i) diagonal += abs(k);
+      else off += abs(k);
+    }
+    if (diagonal < off) return true;
+  }
+  return false;
 }
 
 /**
