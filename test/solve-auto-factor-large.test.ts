@@ -128,6 +128,21 @@ describe("'auto' tries A's factorization once where its Krylov candidates end wi
     h.dispose();
   });
 
+  it('solves running together: each answered by A’s factorization, one settling it for the others', async () => {
+    const A = blockDiagonal(loadShared('west0479'), 50);
+    const h = rt.upload(A);
+    const bs = [9, 10, 11].map((seed) => rhs(A.rows, seed));
+    const rs = await Promise.all(bs.map((b) => rt.solve(h, b)));
+    rs.forEach((r, i) => {
+      expect([r.method, r.converged], `solve ${i}`).toEqual(['direct', true]);
+      expect(r.methodFallback, `solve ${i}`).toMatch(/^gmres \+ ilu0 ended 'stagnated'/);
+      expect(trueResidual(A, r.x, bs[i]), `solve ${i}`).toBeLessThanOrEqual(1e-8);
+    });
+    // a factorization made by one at least (two that reach it together both factorize), the rest from the kept factor
+    expect(rs.filter((r) => r.reused === undefined).length).toBeGreaterThanOrEqual(1);
+    h.dispose();
+  });
+
   it('a caller’s maxIter, method or preconditioner is theirs: no factorization after the Krylov solve', async () => {
     const A = blockDiagonal(loadShared('west0479'), 50);
     const h = rt.upload(A);

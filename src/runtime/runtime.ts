@@ -1586,11 +1586,13 @@ export class Runtime implements HandleOwner {
    * @internal
    * The factorization 'auto' falls back on, once per matrix, where its Krylov candidates ended without an
    * answer (stagnated, broke down, or ran out of the default maxIter): A's plan (planned now where it has
-   * none), where its factor fits in half the memory budget; else null. directSettled records the outcome.
+   * none), where its factor fits in half the memory budget; else null. directSettled records the outcome:
+   * once it did not answer, null; once it did, the plan again (solves that ran beside the one that settled it).
    */
   directAfterKrylov(h: MatrixHandle, csr: CSRMatrix): DirectPlan | null {
     const a = this.solveStructureOf(h);
-    if (a.direct?.afterKrylov) return null;
+    // settled: where it answered (for a solve that ran beside this one), its factor kept with A answers this one too
+    if (a.direct?.afterKrylov) return a.direct.direct ? a.direct : null;
     const d = a.direct?.plan ? a.direct : this.plannedOrRefused(csr);
     if (d.plan && d.estimate!.bytes <= (this.cpu.memoryBudgetMB * 1048576) / 2) return d;
     a.direct = { ...d, afterKrylov: true };

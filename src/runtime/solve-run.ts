@@ -200,7 +200,7 @@ export async function solveAfterReads(rt: Runtime, start: SolveStart): Promise<S
         const why = `${cand.method} + ${cand.preconditioner} ended '${r.reason}' at a true relative residual of ${r.relativeResidual.toExponential(2)} after ${r.iterations} iterations`;
         const before = directFallback;
         const out = await factorize(fd);
-        rt.directSettled(h, fd, out ? null : (factorFailed ?? 'no answer'), why);
+        if (!fd.afterKrylov) rt.directSettled(h, fd, out ? null : (factorFailed ?? 'no answer'), why);
         if (out) {
           // A's choice from now on: the Krylov set-up kept with it is freed
           const slots = keptSetups(h);
