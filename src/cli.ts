@@ -214,6 +214,7 @@ program
           (direct ? '' : `  preconditioner: ${res.preconditionerDetail}\n`) +
           `  ${res.converged ? 'converged' : `stopped (${res.reason})`} ${direct ? 'by a factorization' : `after ${work}`}${res.refinements ? ` (${res.refinements} refinement${res.refinements > 1 ? 's' : ''})` : ''} in ${res.solveMs.toFixed(1)} ms, setup included\n` +
           `  true residual ‖b − A·x‖/‖b‖ ${res.trueResidual.toExponential(3)} (f64), recurrence ${res.recurrenceResidual.toExponential(3)}` +
+          res.notes.map((n) => `\n  note: ${n}`).join('') +
           (o.output ? `\n  solution written to ${o.output}` : ''),
       );
     }

@@ -206,6 +206,28 @@ describe('simdgl solve', () => {
     expect(r.stdout).not.toMatch(/preconditioner|iterations/);
   });
 
+  it("where 'auto''s Krylov candidates do not answer, the factorization does, and a note says what came first", () => {
+    // 50 copies of west0479 down the diagonal (23 950 unknowns): GMRES + ILU(0) stagnates there
+    const W = parseMatrixMarket(readFileSync(join(root, 'data', 'matrices', 'west0479.mtx'))).matrix.toCSR();
+    const coo: string[] = [];
+    for (let c = 0; c < 50; c++) {
+      for (let i = 0; i < W.rows; i++) for (let k = W.rowPtr[i]; k < W.rowPtr[i + 1]; k++) coo.push(`${c * W.rows + i + 1} ${c * W.rows + W.colIdx[k] + 1} ${W.values[k]}`);
+    }
+    const n = 50 * W.rows;
+    const hard = file('west0479x50.mtx', `%%MatrixMarket matrix coordinate real general\n${n} ${n} ${coo.length}\n${coo.join('\n')}\n`);
+    const out = join(dir, 'x4.mtx');
+    const r = run('solve', hard, '-o', out);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^direct factorization on .*\n  converged by a factorization/);
+    expect(r.stdout).toMatch(/\n  note: gmres \+ ilu0 ended 'stagnated' at a true relative residual of .* A's factorization answered instead/);
+    const A = parseMatrixMarket(readFileSync(hard)).matrix.toCSR();
+    const x = (parseMatrixMarket(readFileSync(out)).matrix as DenseMatrix).values;
+    expect(residual(A, x, new Float64Array(n).fill(1))).toBeLessThan(1e-8);
+    const json = JSON.parse(run('solve', hard, '--json').stdout);
+    expect(json.notes).toHaveLength(1);
+    expect(json.notes[0]).toMatch(/^gmres \+ ilu0 ended 'stagnated'/);
+  });
+
   it('stopping at --max-iter writes nothing wrong but exits 3 with one line', () => {
     const r = run('solve', spd, '--method', 'cg', '--max-iter', '2');
     expect(r.code).toBe(3);

@@ -49,6 +49,8 @@ export interface SolveCliResult {
   refinements: number;
   /** the whole solve, preconditioner setup included */
   solveMs: number;
+  /** what rt.solve said of a choice that gave way to another (its directFallback, methodFallback, precisionFallback), in that order */
+  notes: string[];
   /** the solution in f64 (c128 for complex) */
   x: Float64Array;
 }
@@ -164,6 +166,7 @@ export async function solveFile(path: string, o: SolveCliOptions): Promise<Solve
       trueResidual: r.relativeResidual,
       refinements: r.refinements,
       solveMs,
+      notes: [r.directFallback, r.methodFallback, r.precisionFallback].filter((n): n is string => n !== undefined),
       x: r.x,
     };
   } finally {
