@@ -2,7 +2,7 @@
  * Time to a solution with the defaults of rt.solve against the best of SciPy (issue 20's goals):
  * `rt.solve(rt.upload(A), b)` — upload and preconditioner setup included — f64 (c128 for complex),
  * b = 1, to a true relative residual ≤ 1e-8, on every square matrix of data/matrices and on
- * poisson2D(1024) and poisson3D(64), against the fastest of SciPy's spsolve, cg + Jacobi, cg + spilu
+ * elasticity2D(200) (a stiffness matrix above 'auto''s 20 000-unknown cap), poisson2D(1024) and poisson3D(64), against the fastest of SciPy's spsolve, cg + Jacobi, cg + spilu
  * and gmres + spilu on the same system (bench/peers/scipy_solve.py, OPENBLAS_NUM_THREADS=1), each
  * counted only when its residual meets the tolerance. Medians of 3 (1 above 300 000 rows, after one
  * untimed solve below that; below 20 000 rows 7 to 31, as many as fill a second, SciPy's as many), and
