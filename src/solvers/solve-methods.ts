@@ -10,9 +10,10 @@ export const SOLVE_METHODS: readonly SolveMethod[] = ['cg', 'bicgstab', 'gmres',
 /**
  * Above this many unknowns 'auto' plans a factorization only where its Krylov candidate is CG with a
  * one-level preconditioner that cannot keep its iterations from growing (factorizeAboveCap in solve.ts),
- * or after its Krylov candidates did not answer: elsewhere the ordering (AMD and nested dissection, on
- * the host) costs more than the Krylov solve it would replace (AMG's or Jacobi's on a Laplacian-like or
- * diagonally dominant matrix; measured when this was the only rule: 1.6 s for poisson2D(256), 33 s for
- * poisson3D(64), before the orderings' kernels ran on the pool).
+ * or after its Krylov candidates did not answer: elsewhere the orderings (on the calling thread) cost
+ * more than the Krylov solve they would replace — AMG's or Jacobi's on a Laplacian-like or diagonally
+ * dominant matrix: poisson2D(512)'s ordering and symbolic phase take 305 ms on 2 threads
+ * (bench/device/results-2026-11-29-twenty-third/cpu2/factor-threads.log), its whole 'auto' solve with
+ * AMG ≈ 140–190 ms.
  */
 export const DIRECT_MAX_N = 20000;

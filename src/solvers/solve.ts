@@ -267,7 +267,9 @@ export function sampledRowNotDominant(A: CSRMatrix, samples = 64): boolean {
 
 /**
  * The largest matrix (stored entries) factorizeAboveCap plans for: 2^24, about a second of orderings and
- * symbolic analysis on the calling thread (75 ns an entry for elasticity2D(400)'s 5.8 M: 0.43 s).
+ * symbolic analysis on the calling thread (75 ns an entry for elasticity2D(400)'s 5.8 M, 0.43 s, in a
+ * scratch run not logged; elasticity2D(200)'s 1.4 M: 91 ms, bench/device/results-2026-11-29-twenty-third/
+ * cpu2/factor-threads.log).
  */
 export const FACTORIZE_ABOVE_CAP_MAX_NNZ = 1 << 24;
 
