@@ -14,6 +14,6 @@ export const SOLVE_METHODS: readonly SolveMethod[] = ['cg', 'bicgstab', 'gmres',
  * more than the Krylov solve they would replace — AMG's or Jacobi's on a Laplacian-like or diagonally
  * dominant matrix: poisson2D(512)'s ordering and symbolic phase take 305 ms on 2 threads
  * (bench/device/results-2026-11-29-twenty-third/cpu2/factor-threads.log), its whole 'auto' solve with
- * AMG ≈ 140–190 ms.
+ * AMG 139 ms (reuse: false; …/results-2026-11-29-twenty-second/cpu2/repeat.log).
  */
 export const DIRECT_MAX_N = 20000;
