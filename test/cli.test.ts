@@ -10,6 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { parseMatrixMarket, writeMatrixMarket } from '../src/io/index.js';
 import { poisson2D, randomMatrix } from '../src/generators/index.js';
 import { DenseMatrix, FORMATS, type CSRMatrix } from '../src/formats/index.js';
+import { loadShared } from './matrices.js';
+import { blockDiagonal, trueResidual } from './solve-reference.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cli = join(root, 'dist', 'cli.js');
@@ -23,19 +25,6 @@ const file = (name: string, text: string) => {
 function run(...args: string[]) {
   const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', cwd: dir, timeout: 110_000, env: { ...process.env, SIMDGL_DEBUG: '' } });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-/** ‖b − A·x‖ / ‖b‖ in f64 for a real matrix. */
-function residual(A: CSRMatrix, x: ArrayLike<number>, b: ArrayLike<number>): number {
-  let r2 = 0;
-  let b2 = 0;
-  for (let i = 0; i < A.rows; i++) {
-    let s = 0;
-    for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) s += A.values[k] * x[A.colIdx[k]];
-    r2 += (b[i] - s) ** 2;
-    b2 += b[i] ** 2;
-  }
-  return Math.sqrt(r2 / b2);
 }
 
 const P = poisson2D(10); // 100×100 SPD
@@ -165,7 +154,7 @@ describe('simdgl solve', () => {
     expect(sol.matrix).toBeInstanceOf(DenseMatrix);
     expect([sol.matrix.rows, sol.matrix.cols]).toEqual([100, 1]);
     const b = new Float64Array(100).fill(1);
-    expect(residual(P, (sol.matrix as DenseMatrix).values, b)).toBeLessThan(1e-9);
+    expect(trueResidual(P, (sol.matrix as DenseMatrix).values, b)).toBeLessThan(1e-9);
   });
 
   it('BiCGSTAB with Jacobi on an unsymmetric matrix, right-hand side from a file, --json', () => {
@@ -179,7 +168,7 @@ describe('simdgl solve', () => {
     expect(summary.trueResidual).toBeLessThan(1e-10);
     const A = parseMatrixMarket(readFileSync(nonsym)).matrix.toCSR();
     const x = (parseMatrixMarket(readFileSync(out)).matrix as DenseMatrix).values;
-    expect(residual(A, x, b)).toBeLessThan(1e-10);
+    expect(trueResidual(A, x, b)).toBeLessThan(1e-10);
   });
 
   it('--rhs random, f32: converges to an f32-sized residual', () => {
@@ -196,7 +185,7 @@ describe('simdgl solve', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ method: 'direct', preconditioner: 'none', iterations: 0, converged: true });
     const x = (parseMatrixMarket(readFileSync(out)).matrix as DenseMatrix).values;
-    expect(residual(P, x, new Float64Array(100).fill(1))).toBeLessThan(1e-9);
+    expect(trueResidual(P, x, new Float64Array(100).fill(1))).toBeLessThan(1e-9);
   });
 
   it('a direct solve says so in words: no preconditioner line, no iteration count', () => {
@@ -208,21 +197,16 @@ describe('simdgl solve', () => {
 
   it("where 'auto''s Krylov candidates do not answer, the factorization does, and a note says what came first", () => {
     // 50 copies of west0479 down the diagonal (23 950 unknowns): GMRES + ILU(0) stagnates there
-    const W = parseMatrixMarket(readFileSync(join(root, 'data', 'matrices', 'west0479.mtx'))).matrix.toCSR();
-    const coo: string[] = [];
-    for (let c = 0; c < 50; c++) {
-      for (let i = 0; i < W.rows; i++) for (let k = W.rowPtr[i]; k < W.rowPtr[i + 1]; k++) coo.push(`${c * W.rows + i + 1} ${c * W.rows + W.colIdx[k] + 1} ${W.values[k]}`);
-    }
-    const n = 50 * W.rows;
-    const hard = file('west0479x50.mtx', `%%MatrixMarket matrix coordinate real general\n${n} ${n} ${coo.length}\n${coo.join('\n')}\n`);
+    const A = blockDiagonal(loadShared('west0479'), 50);
+    const n = A.rows;
+    const hard = file('west0479x50.mtx', writeMatrixMarket(A));
     const out = join(dir, 'x4.mtx');
     const r = run('solve', hard, '-o', out);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^direct factorization on .*\n  converged by a factorization/);
     expect(r.stdout).toMatch(/\n  note: gmres \+ ilu0 ended 'stagnated' at a true relative residual of .* A's factorization answered instead/);
-    const A = parseMatrixMarket(readFileSync(hard)).matrix.toCSR();
     const x = (parseMatrixMarket(readFileSync(out)).matrix as DenseMatrix).values;
-    expect(residual(A, x, new Float64Array(n).fill(1))).toBeLessThan(1e-8);
+    expect(trueResidual(A, x, new Float64Array(n).fill(1))).toBeLessThan(1e-8);
     const json = JSON.parse(run('solve', hard, '--json').stdout);
     expect(json.notes).toHaveLength(1);
     expect(json.notes[0]).toMatch(/^gmres \+ ilu0 ended 'stagnated'/);

@@ -16,7 +16,7 @@ import { solveStructure } from '../src/solvers/structure.js';
 import { DIRECT_MAX_N, FACTORIZE_ABOVE_CAP_MAX_NNZ, factorizeAboveCap, sampledRowNotDominant } from '../src/solvers/solve.js';
 import { loadShared } from './matrices.js';
 import { pointDawnAtSwiftShader } from './webgpu-helpers.js';
-import { randomRhs, trueResidual } from './solve-reference.js';
+import { blockDiagonal, randomRhs, trueResidual } from './solve-reference.js';
 
 let rt: Runtime;
 beforeAll(async () => {
@@ -25,23 +25,6 @@ beforeAll(async () => {
 afterAll(() => rt.dispose());
 
 const rhs = randomRhs;
-
-/** k copies of R down the diagonal: R's difficulty at k times its size (written here from the CSR arrays). */
-function blockDiagonal(R: CSRMatrix, k: number): CSRMatrix {
-  const n = R.rows;
-  const nnz = R.rowPtr[n];
-  const rowPtr = new Int32Array(k * n + 1);
-  const colIdx = new Int32Array(k * nnz);
-  const values = new Float64Array(k * nnz);
-  for (let b = 0; b < k; b++) {
-    for (let i = 0; i <= n; i++) rowPtr[b * n + i] = b * nnz + R.rowPtr[i];
-    for (let q = 0; q < nnz; q++) {
-      colIdx[b * nnz + q] = R.colIdx[q] + b * n;
-      values[b * nnz + q] = R.values[q];
-    }
-  }
-  return new CSRMatrix(k * n, k * n, R.dtype, rowPtr, colIdx, values);
-}
 
 describe("'auto' weighs a factorization above DIRECT_MAX_N where CG's one-level preconditioner cannot keep up", () => {
   it('factorizeAboveCap: from the structure, where CG + IC(0) would run — not AMG, Jacobi, the nonsymmetric methods or below the cap', () => {

@@ -5,7 +5,7 @@
  * ILU(0) restricted to A's pattern, triangular solves, and plain preconditioned CG and GMRES(m) with
  * modified Gram–Schmidt — the iteration counts the library's methods are compared with.
  */
-import type { CSRMatrix } from '../src/formats/csr.js';
+import { CSRMatrix } from '../src/formats/csr.js';
 import { Prng } from '../src/generators/prng.js';
 
 export type Dense = Float64Array[];
@@ -44,6 +44,23 @@ export function matvec(A: CSRMatrix, x: ArrayLike<number>): Float64Array {
 /** ‖b − A·x‖/‖b‖ for real or complex (interleaved) CSR, in f64. */
 export function trueResidual(A: CSRMatrix, x: ArrayLike<number>, b: ArrayLike<number>): number {
   return relDiff(matvec(A, x), b);
+}
+
+/** k copies of R down the diagonal: R's difficulty at k times its size (written here from the CSR arrays). */
+export function blockDiagonal(R: CSRMatrix, k: number): CSRMatrix {
+  const n = R.rows;
+  const nnz = R.rowPtr[n];
+  const rowPtr = new Int32Array(k * n + 1);
+  const colIdx = new Int32Array(k * nnz);
+  const values = new Float64Array(k * nnz);
+  for (let b = 0; b < k; b++) {
+    for (let i = 0; i <= n; i++) rowPtr[b * n + i] = b * nnz + R.rowPtr[i];
+    for (let q = 0; q < nnz; q++) {
+      colIdx[b * nnz + q] = R.colIdx[q] + b * n;
+      values[b * nnz + q] = R.values[q];
+    }
+  }
+  return new CSRMatrix(k * n, k * n, R.dtype, rowPtr, colIdx, values);
 }
 
 /** A right-hand side of n entries uniform in [−1, 1), the same for the same seed. */

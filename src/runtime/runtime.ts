@@ -19,7 +19,7 @@ import { AUTO_SOLVE_OPTION_KEYS, EXPLAIN_SOLVE_OPTION_KEYS, GMRES_OPTION_KEYS, P
 import { PreconditionerHandle } from './preconditioner.js';
 import { keptOf, releaseKept } from './kept-setup.js';
 import type { DirectEstimate, PathSolveInfo, SolveExplanation } from '../solvers/solve.js';
-import { DIRECT_MAX_N, SOLVE_METHODS, type SolveMethod } from '../solvers/solve-methods.js';
+import { autoChooses, DIRECT_MAX_N, SOLVE_METHODS, type SolveMethod } from '../solvers/solve-methods.js';
 import type { PreconditionerKind, PreconditionerOptions, PreconditionerPlan } from '../solvers/precond/index.js';
 import { constantInverseDiagonal, inverseDiagonal } from '../solvers/precond/jacobi.js';
 import type { SolveStructure } from '../solvers/structure.js';
@@ -1571,10 +1571,12 @@ export class Runtime implements HandleOwner {
   /**
    * @internal
    * The factorization 'auto' weighs for a matrix above DIRECT_MAX_N whose Krylov candidate would be
-   * the one factorizeAboveCap names: planned now, once (kept as A's plan: the next solve's verdict too), and
-   * weighed by chooseDirect as below the cap; a plan past the memory floor is no factorization.
+   * the one factorizeAboveCap names (from A's `structure`; null for any other): planned now, once (kept as
+   * A's plan: the next solve's verdict too), and weighed by chooseDirect as below the cap; a plan past the
+   * memory floor is no factorization.
    */
-  directAboveCap(h: MatrixHandle, csr: CSRMatrix): DirectPlan {
+  directAboveCap(h: MatrixHandle, csr: CSRMatrix, structure: SolveStructure, gpu: boolean, spd: boolean | undefined): DirectPlan | null {
+    if (!factorizeAboveCap(structure, gpu, spd)) return null;
     const a = this.solveStructureOf(h);
     if (a.direct?.plan || a.direct?.aboveCap) return a.direct;
     const why = `above ${DIRECT_MAX_N} unknowns, weighed as its Krylov candidate would be cg + ic0, whose iterations grow with the mesh`;
@@ -1683,7 +1685,7 @@ export class Runtime implements HandleOwner {
   /** Whether a solve with these options factorizes: method 'direct', or 'auto' (no preconditioner given) where chooseDirect says so. */
   private wantsDirect(h: MatrixHandle, csr: CSRMatrix, method: SolveMethod | 'auto' | 'direct' | undefined, pre: unknown): DirectPlan | null {
     if (method === 'direct') return this.directPlan(h, csr, true);
-    if ((method === undefined || method === 'auto') && (pre === undefined || pre === 'auto')) return this.directPlan(h, csr, false);
+    if (autoChooses(method, pre)) return this.directPlan(h, csr, false);
     return null;
   }
 
@@ -1701,8 +1703,8 @@ export class Runtime implements HandleOwner {
     const choice = chooseSolve(structure, this.pathSolveInfo(p, h), { method: o.method === 'direct' ? 'auto' : o.method, preconditioner: o.preconditioner, spd: o.spd });
     const [first, ...rest] = choice.candidates;
     // and above DIRECT_MAX_N it weighs a factorization where its candidate is one factorizeAboveCap names
-    const autoChoice = (o.method === undefined || o.method === 'auto') && (o.preconditioner === undefined || o.preconditioner === 'auto');
-    const d = autoChoice && solved.d && !solved.d.direct && !solved.d.plan && factorizeAboveCap(structure, p.cost.kind === 'gpu', o.spd) ? this.directAboveCap(h, csr) : solved.d;
+    const autoChoice = autoChooses(o.method, o.preconditioner);
+    const d = (autoChoice && solved.d && !solved.d.direct && !solved.d.plan && this.directAboveCap(h, csr, structure, p.cost.kind === 'gpu', o.spd)) || solved.d;
     const direct = o.method === 'direct' || d?.direct === true;
     // a kind the caller gives that A's structure rules out is rt.solve's refusal (its setup's), not an
     // explanation of a solve that never runs (gmres + ic0 of a nonsymmetric A; jacobi of a zero diagonal)

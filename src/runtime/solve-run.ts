@@ -18,7 +18,7 @@ import type { PreconditionerKind, PreconditionerPlan } from '../solvers/precond/
 import { inverseDiagonal } from '../solvers/precond/jacobi.js';
 import type { SolveStructure } from '../solvers/structure.js';
 import { DEFAULT_TOL, maxIterOf, type SolverOps } from '../solvers/ops.js';
-import { DIRECT_MAX_N } from '../solvers/solve-methods.js';
+import { autoChooses, DIRECT_MAX_N } from '../solvers/solve-methods.js';
 import type { TrueSolveResult } from '../solvers/true-residual.js';
 import type { Factorization as KeptFactor } from '../solvers/direct/factor.js';
 import { directSolvers } from './direct-solvers.js';
@@ -62,14 +62,12 @@ export async function solveAfterReads(rt: Runtime, start: SolveStart): Promise<S
   let notDefinite = false;
   // a factorization ran (or could not): 'auto' does not try it again after the Krylov candidates
   let factorTried = false;
-  // why the last factorization did not answer, in a few words
-  let factorFailed: string | undefined;
+  // a factorization before the Krylov candidates: its answer, else why it left A to them (and where from)
   const factorize = async (plan: DirectPlan): Promise<SolveOutcome | null> => {
     factorTried = true;
     const f = await factorSolve(rt, start, plan, x0);
     if ('out' in f) return f.out;
     directFallback = f.fallback;
-    factorFailed = f.failed;
     notDefinite = f.notDefinite;
     if (f.x0) x0 = f.x0;
     return null;
@@ -81,11 +79,11 @@ export async function solveAfterReads(rt: Runtime, start: SolveStart): Promise<S
   const p = asked ?? rt.solvePath(h, undefined);
   // 'auto' (no method, preconditioner or handle given): where its candidate would be CG + IC(0), whose
   // iterations grow with the mesh, A's factorization is weighed above the cap too, from A's structure
-  const autoChoice = !method && !handle && pre === 'auto' && (o.method === undefined || o.method === 'auto');
+  const autoChoice = !method && autoChooses(o.method, o.preconditioner);
   const aboveCap = async (): Promise<SolveOutcome | null> => {
-    if (!autoChoice || factorTried || o.signal?.aborted || csr.rows <= DIRECT_MAX_N || !setup().factorizeAboveCap(analysis.structureIn(), p.cost.kind === 'gpu', o.spd)) return null;
-    const above = rt.directAboveCap(h, csr);
-    return above.direct ? factorize(above) : null;
+    if (!autoChoice || factorTried || o.signal?.aborted) return null;
+    const above = rt.directAboveCap(h, csr, analysis.structureIn(), p.cost.kind === 'gpu', o.spd);
+    return above?.direct ? factorize(above) : null;
   };
   // before A's copy on the path (a WebGPU upload the factorization does not use: ≈ 200 ms of
   // elasticity2D(200)'s solve on the H200 machine, bench/device/results-2026-11-29-twenty-third/gpu) where
@@ -198,17 +196,18 @@ export async function solveAfterReads(rt: Runtime, start: SolveStart): Promise<S
       const fd = autoChoice && unanswered && !factorTried && !o.signal?.aborted && !h.disposed ? rt.directAfterKrylov(h, csr) : null;
       if (fd) {
         const why = `${cand.method} + ${cand.preconditioner} ended '${r.reason}' at a true relative residual of ${r.relativeResidual.toExponential(2)} after ${r.iterations} iterations`;
-        const before = directFallback;
-        const out = await factorize(fd);
-        if (!fd.afterKrylov) rt.directSettled(h, fd, out ? null : (factorFailed ?? 'no answer'), why);
-        if (out) {
+        // (its outcome's words are methodFallback's: directFallback says why a factorization before the Krylov candidates left A to them)
+        const f = await factorSolve(rt, start, fd, x0);
+        const failed = 'out' in f ? null : (f.failed ?? 'no answer');
+        if (!fd.afterKrylov) rt.directSettled(h, fd, failed, why);
+        if ('out' in f) {
+          const { out } = f;
           // A's choice from now on: the Krylov set-up kept with it is freed
           const slots = keptSetups(h);
           if (slots) drop(slots, 'preconditioner');
           return { ...out, methodFallback: `${why}: A's factorization answered instead${out.reused ? '' : ' (its factor kept with A: the next solve of A starts with it)'}` };
         }
-        methodFallback = `${methodFallback ? `${methodFallback}; ` : ''}${why}; A's factorization after it did not answer either (${factorFailed})`;
-        directFallback = before;
+        methodFallback = `${methodFallback ? `${methodFallback}; ` : ''}${why}; A's factorization after it did not answer either (${failed})`;
       }
       rt.keepHostCopy(b64);
       const detail = nanFallback ? `none (${nanFallback})` : description;

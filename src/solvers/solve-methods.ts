@@ -17,3 +17,8 @@ export const SOLVE_METHODS: readonly SolveMethod[] = ['cg', 'bicgstab', 'gmres',
  * AMG 139 ms (reuse: false; …/results-2026-11-29-twenty-second/cpu2/repeat.log).
  */
 export const DIRECT_MAX_N = 20000;
+
+/** Whether rt.solve chooses for itself — no method and no preconditioner given (or 'auto' for either): 'auto''s choices, the factorization's included. */
+export function autoChooses(method: unknown, preconditioner: unknown): boolean {
+  return (method === undefined || method === 'auto') && (preconditioner === undefined || preconditioner === 'auto');
+}
