@@ -48,7 +48,7 @@ import type { Factorization } from '../solvers/direct/factorization.js';
 import { directSolvers } from './direct-solvers.js';
 import { krylovSolvers } from './krylov-solvers.js';
 import { solveRun } from './solve-chunk.js';
-import { checkPreconditionerOptions, chooseDirect, chooseDirectAgain, factorizeAboveCap, planAgain, planAgainAfterMs, fusedChebyshevDegree, chooseSolve, cpuDenseInverse, cpuLdlKernels, cpuSparseSession, cpuSymbolicKernels, diaCopyWithStructure, estimateFactorCost, looseNormsOf, planFactor, planPreconditioner, seedScaledLooseNorms, solverSetup, solveStructure, sparseProduct, spgemm, structuralRefusal } from './solver-setup-chunk.js';
+import { checkPreconditionerOptions, chooseDirect, chooseDirectAgain, factorFitsBudget, factorizeAboveCap, planAgain, planAgainAfterMs, fusedChebyshevDegree, chooseSolve, cpuDenseInverse, cpuLdlKernels, cpuSparseSession, cpuSymbolicKernels, diaCopyWithStructure, estimateFactorCost, looseNormsOf, planFactor, planPreconditioner, seedScaledLooseNorms, solverSetup, solveStructure, sparseProduct, spgemm, structuralRefusal } from './solver-setup-chunk.js';
 import type { OrderingName } from '../solvers/direct/analysis.js';
 
 type Handle = MatrixHandle | ResidentVector | DenseHandle | PreconditionerHandle;
@@ -1596,7 +1596,7 @@ export class Runtime implements HandleOwner {
     // settled: where it answered (for a solve that ran beside this one), its factor kept with A answers this one too
     if (a.direct?.afterKrylov) return a.direct.direct ? a.direct : null;
     const d = a.direct?.plan ? a.direct : this.plannedOrRefused(csr);
-    if (d.plan && d.estimate!.bytes <= (this.cpu.memoryBudgetMB * 1048576) / 2) return d;
+    if (d.plan && factorFitsBudget(d.estimate!.bytes, this.cpu.memoryBudgetMB * 1048576)) return d;
     a.direct = { ...d, afterKrylov: true };
     return null;
   }

@@ -17,6 +17,7 @@ export const chooseDirectAgain: typeof Setup.chooseDirectAgain = (...a) => solve
 export const planAgain: typeof Setup.planAgain = (...a) => solverSetup.get().planAgain(...a);
 export const planAgainAfterMs: typeof Setup.planAgainAfterMs = (...a) => solverSetup.get().planAgainAfterMs(...a);
 export const chooseSolve: typeof Setup.chooseSolve = (...a) => solverSetup.get().chooseSolve(...a);
+export const factorFitsBudget: typeof Setup.factorFitsBudget = (...a) => solverSetup.get().factorFitsBudget(...a);
 export const factorizeAboveCap: typeof Setup.factorizeAboveCap = (...a) => solverSetup.get().factorizeAboveCap(...a);
 export const looseNormsOf: typeof Setup.looseNormsOf = (...a) => solverSetup.get().looseNormsOf(...a);
 export const fusedChebyshevDegree: typeof Setup.fusedChebyshevDegree = (...a) => solverSetup.get().fusedChebyshevDegree(...a);

@@ -4,7 +4,7 @@
  * direct solvers' symbolic phase. A chunk of its own in a page's bundle, imported by createRuntime beside
  * the kernels and waited for (solver-setup-chunk.ts; docs/bundlers.md says why).
  */
-export { chooseDirect, chooseDirectAgain, chooseSolve, directResidualBound, factorizeAboveCap, sampledRowNotDominant, looseNormsOf, planAgain, planAgainAfterMs, seedScaledLooseNorms, seedSymmetricAbsNorms } from '../solvers/solve.js';
+export { chooseDirect, chooseDirectAgain, chooseSolve, directResidualBound, factorFitsBudget, factorizeAboveCap, sampledRowNotDominant, looseNormsOf, planAgain, planAgainAfterMs, seedScaledLooseNorms, seedSymmetricAbsNorms } from '../solvers/solve.js';
 export { fusedChebyshevDegree } from '../solvers/precond/chebyshev-degree.js';
 export { checkPreconditionerOptions, planPreconditioner, structuralRefusal } from '../solvers/precond/index.js';
 export { diaCopyWithStructure, solveStructure } from '../solvers/structure.js';

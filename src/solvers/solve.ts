@@ -204,6 +204,11 @@ export const FACTOR_FLOP_RATE = 2e8;
 export const KRYLOV_FLOP_RATE = 1e9;
 export const KRYLOV_ITERATION_MS = 0.05;
 
+/** Whether a factor of `bytes` leaves 'auto' room to work: at most half the memory budget (one solve's rule, the rent-or-buy rule's, the fallback's after the Krylov candidates). */
+export function factorFitsBudget(bytes: number, budgetBytes: number): boolean {
+  return bytes <= budgetBytes / 2;
+}
+
 /**
  * Whether 'auto' factorizes: the estimated factor time (flops / FACTOR_FLOP_RATE) against the estimated
  * Krylov time, min(n, 20·√n) iterations — a pessimistic guess on purpose: the matrices a Krylov method
@@ -218,7 +223,7 @@ export function chooseDirect(est: DirectEstimate, n: number, nnz: number, comple
   // the reason is words for explain('solve'): written when asked (its numbers' formatting was ≈ 10% of t1's rt.solve;
   // a getter instead kept each solve's plan through V8's young-generation collections)
   const what = (): string => `fill ${est.fillNnz} entries (${(est.bytes / 1048576).toFixed(1)} MiB), ${est.flops.toExponential(2)} flops with ${est.ordering} ordering: ≈ ${factorMs.toFixed(1)} ms at ${FACTOR_FLOP_RATE.toExponential(0)} flop/s against ≈ ${krylovMs.toFixed(1)} ms for ${Math.round(iterations)} Krylov iterations (min(n, 20·√n))`;
-  if (est.bytes > budgetBytes / 2) return { direct: false, reason: () => `no direct factorization: the factor needs ${(est.bytes / 1048576).toFixed(1)} MiB, more than half the memory budget (${(budgetBytes / 1048576).toFixed(0)} MiB)` };
+  if (!factorFitsBudget(est.bytes, budgetBytes)) return { direct: false, reason: () => `no direct factorization: the factor needs ${(est.bytes / 1048576).toFixed(1)} MiB, more than half the memory budget (${(budgetBytes / 1048576).toFixed(0)} MiB)` };
   if (factorMs > krylovMs) return { direct: false, reason: () => `no direct factorization: ${what()}` };
   return { direct: true, reason: () => `method direct (a sparse factorization on the host CPU, whatever the path): ${what()}` };
 }
@@ -311,7 +316,7 @@ export function chooseDirectAgain(est: DirectEstimate, planMs: number, solves: n
   const eachMs = spentMs / solves;
   const savedMs = spentMs - solves * solveMs;
   const head = `after ${solves} Krylov solve${solves > 1 ? 's' : ''} of A (${spentMs.toFixed(0)} ms): `;
-  if (est.bytes > budgetBytes / 2) return { direct: 'never', reason: () => `${head}no factorization for the solves to come: the factor needs ${(est.bytes / 1048576).toFixed(1)} MiB, more than half the memory budget` };
+  if (!factorFitsBudget(est.bytes, budgetBytes)) return { direct: 'never', reason: () => `${head}no factorization for the solves to come: the factor needs ${(est.bytes / 1048576).toFixed(1)} MiB, more than half the memory budget` };
   const what = `a factorization (${planMs.toFixed(0)} ms of ordering, ${est.flops.toExponential(2)} flops at ${REPEAT_FACTOR_FLOP_RATE.toExponential(0)} flop/s: ≈ ${buyMs.toFixed(0)} ms), its solves ≈ ${solveMs.toFixed(1)} ms (${(est.bytes / 1048576).toFixed(1)} MiB at ${(FACTOR_SOLVE_BYTES_PER_MS / 1e6).toFixed(1)} GB/s) against ≈ ${eachMs.toFixed(1)} ms a Krylov solve`;
   if (solveMs >= eachMs) return { direct: 'never', reason: () => `${head}${what}: never bought (its solve saves nothing)` };
   if (savedMs < buyMs) return { direct: false, reason: () => `${head}${what}: bought once the solves so far would have saved its cost with it (rent or buy; ≈ ${savedMs.toFixed(0)} ms now)` };
