@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from '../src/runtime/runtime.js';
 import { poisson2D, poisson3D } from '../src/generators/poisson.js';
 import { InputTypeError, MemoryLimitError } from '../src/errors.js';
+import { setMemoryBudget } from '../src/memory-budget.js';
 import { loadShared } from './matrices.js';
 import { randomRhs, trueResidual } from './solve-reference.js';
 import { chooseDirectAgain, FACTOR_SOLVE_BYTES_PER_MS, planAgain, REPEAT_FACTOR_FLOP_RATE } from '../src/solvers/solve.js';
@@ -224,6 +225,25 @@ describe("'auto' factorizes a matrix it keeps solving (rent or buy)", () => {
     expect([r!.method, r!.reused]).toEqual(['direct', undefined]);
     expect(rt.explain('solve', h, amg).text).not.toContain('is kept with A');
     expect(rt.explain('solve', h).text).toContain('the factor an earlier solve of A set up is kept with A');
+    h.dispose();
+  });
+
+  it('a plan past the memory budget: the Krylov solves go on, and no factorization is weighed again', async () => {
+    const A = poisson2D(150);
+    const h = rt.upload(A);
+    // the symbolic phase's floor for 22 500 rows and 112 500 entries (≈ 1.5 MiB) passes a 1 MiB budget;
+    // CG + Jacobi's vectors (180 KiB each) do not
+    setMemoryBudget(1);
+    try {
+      for (let k = 0; k < 12; k++) {
+        const b = rhs(A.rows, 400 + k);
+        const r = await rt.solve(h, b);
+        expect([r.method, trueResidual(A, r.x, b) <= 1e-8], `solve ${k}`).toEqual(['cg', true]);
+      }
+      expect(rt.explain('solve', h).text).toMatch(/over the memory budget/);
+    } finally {
+      setMemoryBudget(undefined);
+    }
     h.dispose();
   });
 

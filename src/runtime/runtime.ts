@@ -1655,8 +1655,14 @@ export class Runtime implements HandleOwner {
       }
       // (planned apart from directPlan's cache: 'auto''s verdict for one solve stays its own)
       const t0 = performance.now();
-      a.plan = d.plan ? d : this.plannedDirect(csr);
+      const planned = d.plan ? d : this.plannedOrRefused(csr);
       plannedMs = a.planMs = d.plan ? 0 : performance.now() - t0;
+      if (!planned.plan) {
+        // planning it passed the memory budget: no factorization for A's solves to come either
+        a.never = planned.reason;
+        return { plan: null, why: a.never, plannedMs };
+      }
+      a.plan = planned;
     }
     const plan = a.plan;
     const c = chooseDirectAgain(plan.estimate!, a.planMs!, a.solves, a.spentMs, this.cpu.memoryBudgetMB * 1048576);
