@@ -7,7 +7,7 @@
  * bytes they allocate pass the memory budget, before any allocation.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { diffusion2D, diffusion3D, elasticity2D, elasticity2DModes, poisson2D, poisson3D, randomMatrix } from '../src/generators/index.js';
+import { diffusion2D, diffusion3D, elasticity2D, elasticity2DModes, poisson2D, poisson3D, randomMatrix, stokes2D } from '../src/generators/index.js';
 import { MemoryLimitError, ShapeError } from '../src/errors.js';
 import { setMemoryBudget } from '../src/memory-budget.js';
 
@@ -24,6 +24,7 @@ describe('generator sizes', () => {
       ['diffusion3D(1300)', () => diffusion3D({ n: 1300 })],
       ['elasticity2D(40000)', () => elasticity2D(40000)],
       ['elasticity2DModes(1e5)', () => elasticity2DModes(1e5)],
+      ['stokes2D(12000)', () => stokes2D(12000)],
       ['randomMatrix 3e7 × 100', () => randomMatrix({ rows: 3e7, meanRowLength: 100 })],
       ['randomMatrix 1e9 × 100', () => randomMatrix({ rows: 1e9, meanRowLength: 100 })],
     ];
@@ -40,6 +41,7 @@ describe('generator sizes', () => {
       ['diffusion3D(140)', () => diffusion3D({ n: 140 })],
       ['elasticity2D(300)', () => elasticity2D(300)],
       ['elasticity2DModes(1500)', () => elasticity2DModes(1500)],
+      ['stokes2D(600)', () => stokes2D(600)],
       ['randomMatrix 1e6 × 20', () => randomMatrix({ rows: 1e6, meanRowLength: 20 })],
     ];
     for (const [name, make] of cases) expect(make, name).toThrow(MemoryLimitError);
@@ -52,6 +54,7 @@ describe('generator sizes', () => {
     expect(randomMatrix({ rows: 20000, meanRowLength: 8, seed: 3 }).rows).toBe(20000);
     expect(elasticity2D(60).rows).toBe(2 * 60 * 61);
     expect(elasticity2DModes(60)[2].length).toBe(2 * 60 * 61);
+    expect(stokes2D(60).rows).toBe(2 * 59 * 60 + 60 * 60 - 1);
     // rows × cols past 2³¹ is fine for a sparse matrix: only rows and entries are indexed
     const wide = randomMatrix({ rows: 10, cols: 1e9, meanRowLength: 5 });
     expect([wide.rows, wide.cols]).toEqual([10, 1e9]);

@@ -12,8 +12,9 @@ import { CSRMatrix } from '../src/formats/csr.js';
 import { elasticity2D } from '../src/generators/elasticity.js';
 import { diffusion2D } from '../src/generators/diffusion.js';
 import { poisson2D } from '../src/generators/poisson.js';
+import { stokes2D } from '../src/generators/stokes.js';
 import { solveStructure } from '../src/solvers/structure.js';
-import { DIRECT_MAX_N, FACTORIZE_ABOVE_CAP_MAX_NNZ, factorizeAboveCap, sampledRowNotDominant } from '../src/solvers/solve.js';
+import { chooseSolve, DIRECT_MAX_N, FACTORIZE_ABOVE_CAP_MAX_NNZ, factorizeAboveCap, sampledRowNotDominant } from '../src/solvers/solve.js';
 import { loadShared } from './matrices.js';
 import { pointDawnAtSwiftShader } from './webgpu-helpers.js';
 import { blockDiagonal, randomRhs, trueResidual } from './solve-reference.js';
@@ -29,16 +30,25 @@ const rhs = randomRhs;
 describe("'auto' weighs a factorization above DIRECT_MAX_N where CG's one-level preconditioner cannot keep up", () => {
   it('factorizeAboveCap: from the structure, where CG + IC(0) would run — not AMG, Jacobi, the nonsymmetric methods or below the cap', () => {
     const E = solveStructure(elasticity2D(110));
-    expect([factorizeAboveCap(E, false), factorizeAboveCap(E, true)]).toEqual([true, true]);
+    expect([factorizeAboveCap(E, false), factorizeAboveCap(E, true)].map((c) => c && `${c.method} + ${c.preconditioner}`)).toEqual(['cg + ic0', 'cg + ic0']);
     // below the cap: chooseDirect's own case
-    expect(factorizeAboveCap(solveStructure(elasticity2D(90)), false)).toBe(false);
+    expect(factorizeAboveCap(solveStructure(elasticity2D(90)), false)).toBeNull();
     // diagonally dominant (Jacobi), Laplacian-like with a long diameter (AMG), nonsymmetric (GMRES/BiCGSTAB)
-    expect(factorizeAboveCap(solveStructure(diffusion2D({ n: 160, coefficients: 'jumping' })), false)).toBe(false);
-    expect(factorizeAboveCap(solveStructure(poisson2D(400)), false)).toBe(false);
-    expect(factorizeAboveCap(solveStructure(blockDiagonal(loadShared('west0479'), 50)), false)).toBe(false);
+    expect(factorizeAboveCap(solveStructure(diffusion2D({ n: 160, coefficients: 'jumping' })), false)).toBeNull();
+    expect(factorizeAboveCap(solveStructure(poisson2D(400)), false)).toBeNull();
+    expect(factorizeAboveCap(solveStructure(blockDiagonal(loadShared('west0479'), 50)), false)).toBeNull();
+    // a saddle point (Stokes: the pressures' diagonal zero), where MINRES would run with no preconditioner
+    const S = solveStructure(stokes2D(110));
+    expect([S.n > DIRECT_MAX_N, S.zeroDiagonals]).toEqual([true, 110 * 110 - 1]);
+    expect([factorizeAboveCap(S, false), factorizeAboveCap(S, true)].map((c) => c && `${c.method} + ${c.preconditioner}`)).toEqual(['minres + none', 'minres + none']);
+    // but not a Hermitian indefinite matrix with a nonzero diagonal (MINRES too; LDLᵀ's kernel, up-looking, is not weighed there)
+    const P = poisson2D(150);
+    const shifted = new CSRMatrix(P.rows, P.cols, 'f64', P.rowPtr, P.colIdx, P.values.map((v, k) => (v === 4 ? -0.5 : v)));
+    expect(chooseSolve(solveStructure(shifted), { label: 'any', triangular: true, gpu: false, chebyshevFused: false }, {}).candidates[0].method).toBe('minres');
+    expect(factorizeAboveCap(solveStructure(shifted), false)).toBeNull();
     // past FACTORIZE_ABOVE_CAP_MAX_NNZ the orderings would hold the calling thread too long: not planned
-    expect(factorizeAboveCap({ ...E, nnz: FACTORIZE_ABOVE_CAP_MAX_NNZ }, false)).toBe(true);
-    expect(factorizeAboveCap({ ...E, nnz: FACTORIZE_ABOVE_CAP_MAX_NNZ + 1 }, false)).toBe(false);
+    expect(factorizeAboveCap({ ...E, nnz: FACTORIZE_ABOVE_CAP_MAX_NNZ }, false)?.method).toBe('cg');
+    expect(factorizeAboveCap({ ...E, nnz: FACTORIZE_ABOVE_CAP_MAX_NNZ + 1 }, false)).toBeNull();
   });
 
   it('sampledRowNotDominant: a look at a few rows that only orders the work (the answer is factorizeAboveCap’s)', () => {
@@ -73,6 +83,50 @@ describe("'auto' weighs a factorization above DIRECT_MAX_N where CG's one-level 
     const cg = await rt.solve(h, b, { method: 'cg' });
     expect([cg.method, cg.preconditioner, cg.converged]).toEqual(['cg', 'ic0', true]);
     expect(trueResidual(A, cg.x, b)).toBeLessThanOrEqual(1e-8);
+    h.dispose();
+  });
+
+  it('a Stokes saddle point above the cap: LU under the transversal where MINRES would run unpreconditioned', async () => {
+    const A = stokes2D(110);
+    const h = rt.upload(A);
+    const said = rt.explain('solve', h);
+    expect(said.method).toBe('direct');
+    expect(said.text).toMatch(/above 20000 unknowns, weighed as its Krylov candidate would be minres \+ none/);
+    expect(said.text).toMatch(/kind lu: symmetric with 12099 of 36079 diagonal entries zero.*ordering btf/);
+    const b = rhs(A.rows, 7);
+    const r = await rt.solve(h, b);
+    expect([r.method, r.converged, r.factor?.kind]).toEqual(['direct', true, 'lu']);
+    expect(trueResidual(A, r.x, b)).toBeLessThanOrEqual(1e-8);
+    h.dispose();
+  });
+
+  it('a Stokes matrix without its pressure pinned (singular): answered where b is in its range, converged: false where it is not', async () => {
+    // the pinned matrix with one more pressure row and column, B's constant pressure mode (Bᵀ·1 = 0) back
+    const N = 40;
+    const P = stokes2D(N);
+    const n = P.rows + 1;
+    const r: number[] = [];
+    const c: number[] = [];
+    const v: number[] = [];
+    for (let i = 0; i < P.rows; i++) for (let k = P.rowPtr[i]; k < P.rowPtr[i + 1]; k++) r.push(i), c.push(P.colIdx[k]), v.push(P.values[k]);
+    // the last cell (N − 1, N − 1): its left face u(N − 1, N − 1) and bottom face v(N − 1, N − 1)
+    const u = (N - 2) * N + N - 1;
+    const w = (N - 1) * N + (N - 1) * (N - 1) + N - 2;
+    for (const f of [u, w]) r.push(n - 1, f), c.push(f, n - 1), v.push(-1, -1);
+    const A = CSRMatrix.fromTriplets(n, n, 'f64', Int32Array.from(r), Int32Array.from(c), Float64Array.from(v));
+    const h = rt.upload(A);
+    // b = A·x for a random x: in A's range (orthogonal to the constant pressure); an answer, by whichever method
+    const x0 = rhs(n, 8);
+    const b = new Float64Array(n);
+    for (let i = 0; i < n; i++) for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) b[i] += A.values[k] * x0[A.colIdx[k]];
+    const s = await rt.solve(h, b, { reuse: false });
+    expect(s.converged).toBe(true);
+    expect(trueResidual(A, s.x, b)).toBeLessThanOrEqual(1e-8);
+    // plus a constant pressure: no x solves it, and none is claimed
+    const bad = Float64Array.from(b, (t, i) => (i >= 2 * (N - 1) * N ? t + 1 : t));
+    const f = await rt.solve(h, bad, { reuse: false });
+    expect(f.converged).toBe(false);
+    expect(trueResidual(A, f.x, bad)).toBeGreaterThan(1e-8);
     h.dispose();
   });
 

@@ -1576,10 +1576,11 @@ export class Runtime implements HandleOwner {
    * memory floor is no factorization.
    */
   directAboveCap(h: MatrixHandle, csr: CSRMatrix, structure: SolveStructure, gpu: boolean, spd: boolean | undefined): DirectPlan | null {
-    if (!factorizeAboveCap(structure, gpu, spd)) return null;
+    const krylov = factorizeAboveCap(structure, gpu, spd);
+    if (!krylov) return null;
     const a = this.solveStructureOf(h);
     if (a.direct?.plan || a.direct?.aboveCap) return a.direct;
-    const why = `above ${DIRECT_MAX_N} unknowns, weighed as its Krylov candidate would be cg + ic0, whose iterations grow with the mesh`;
+    const why = `above ${DIRECT_MAX_N} unknowns, weighed as its Krylov candidate would be ${krylov.method} + ${krylov.preconditioner}, whose iterations grow with the mesh`;
     const d = this.plannedOrRefused(csr);
     return (a.direct = { ...d, aboveCap: true, reason: () => `${d.reason()} (${why})` });
   }
@@ -1737,6 +1738,8 @@ export class Runtime implements HandleOwner {
     // the fused polynomial's degree, from the path's figures (rt.solve's plan: gershgorinChebyshev)
     if (!direct && first.preconditioner === 'chebyshev' && !given && structure.diagonallyDominant && this.fusedChebyshevOn(h, p)) reasons.push(`chebyshev ${this.chebyshevDegreeOn(h, p).why}`);
     if (!direct && p === this.home && h.format === 'dia' && compactValues(csr)) reasons.push(COMPACT_DIA);
+    // a saddle point's LU and its ordering, which the estimate above assumed
+    if (direct && d?.plan?.saddle) reasons.push(`kind lu: ${d.plan.saddle.slice(0, -' LU'.length - 1)}; ordering ${d.plan.a.ordering}: ${d.plan.a.orderingReason}`);
     const run = direct ? null : this.solveMatrixOn(h, p);
     const e = run?.e ?? 0;
     if (e) reasons.push(`runs A·2^${-e} (exact)`);

@@ -230,20 +230,27 @@ export function chooseDirect(est: DirectEstimate, n: number, nnz: number, comple
 
 /**
  * Whether 'auto' weighs a factorization of a matrix above DIRECT_MAX_N unknowns (chooseDirect, as below
- * it): where its first Krylov candidate would be CG with an incomplete Cholesky factor on a path that
- * solves triangular systems (a Chebyshev polynomial on one that does not: the same matrices) — a
- * Hermitian positive definite matrix neither diagonally dominant (Jacobi's case) nor Laplacian-like
- * (AMG's): a stiffness matrix of elasticity or of higher-order elements, whose CG iterations grow with
- * the mesh while a one-level preconditioner divides them by a constant (docs/solvers.md, "Large stiffness
- * matrices"). Decided from A's structure alone (`gpu`: AMG's threshold on a GPU path), before A is copied
+ * it), and the Krylov candidate it is weighed against (null: not weighed): where that first candidate
+ * would be
+ * - CG with an incomplete Cholesky factor on a path that solves triangular systems (a Chebyshev
+ *   polynomial on one that does not: the same matrices) — a Hermitian positive definite matrix neither
+ *   diagonally dominant (Jacobi's case) nor Laplacian-like (AMG's): a stiffness matrix of elasticity or of
+ *   higher-order elements, whose CG iterations grow with the mesh while a one-level preconditioner divides
+ *   them by a constant (docs/solvers.md, "Large stiffness matrices");
+ * - MINRES on a Hermitian matrix with zero diagonal entries — a saddle point (Stokes, a constrained
+ *   system), which no one-level preconditioner serves (none runs: 3 317 iterations for a MAC Stokes matrix
+ *   of 67 199 unknowns) and whose LU under the maximum transversal's ordering answers in fewer flops.
+ * Decided from A's structure alone (`gpu`: AMG's threshold on a GPU path), before A is copied
  * to the path. Up to FACTORIZE_ABOVE_CAP_MAX_NNZ stored entries: the orderings run on the calling thread,
  * which no signal interrupts. A factor past half the memory budget, or whose flops cost more than the
  * Krylov estimate (a 3-D mesh's fill), is left for the Krylov candidate as below the cap.
  */
-export function factorizeAboveCap(s: SolveStructure, gpu: boolean, spd?: boolean): boolean {
-  if (s.n <= DIRECT_MAX_N || s.nnz > FACTORIZE_ABOVE_CAP_MAX_NNZ) return false;
+export function factorizeAboveCap(s: SolveStructure, gpu: boolean, spd?: boolean): SolveCandidate | null {
+  if (s.n <= DIRECT_MAX_N || s.nnz > FACTORIZE_ABOVE_CAP_MAX_NNZ) return null;
   const [first] = chooseSolve(s, { label: 'any', triangular: true, gpu, chebyshevFused: false }, { spd }).candidates;
-  return first.method === 'cg' && first.preconditioner === 'ic0';
+  const stiffness = first.method === 'cg' && first.preconditioner === 'ic0';
+  const saddle = first.method === 'minres' && s.hermitian && s.zeroDiagonals > 0;
+  return stiffness || saddle ? first : null;
 }
 
 /**

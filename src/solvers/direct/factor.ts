@@ -184,7 +184,7 @@ async function factorizeInBudget(A: SparseMatrix, options: FactorOptions, budget
   // the symbolic phase counts its memory against budgetMB (inside this scope; with a signal, it pauses
   // every few milliseconds to see it, and each run between the pauses is a scope of its own)
   const ordering = options.ordering ?? 'auto';
-  const { csr, C, sym, a } = plan ?? (signal
+  const { csr, C, sym, a, saddle } = plan ?? (signal
     ? await finishPausing(planSteps(A, kind, ordering, kernels.symbolic), signal, (run) => withMemoryBudget(budgetMB, run))
     : planFactor(A, kind, ordering, kernels.symbolic));
   const tol = asked ?? (a.ordering === 'amd-ata' || a.ordering === 'btf' ? COLUMN_ORDER_PIVOT_TOLERANCE : PIVOT_TOLERANCE);
@@ -194,8 +194,8 @@ async function factorizeInBudget(A: SparseMatrix, options: FactorOptions, budget
       await F.numeric(kind, `kind: '${kind}' was asked for`, signal);
       return F;
     }
-    if (!sym || a.ordering === 'amd-ata' || a.ordering === 'btf') {
-      await F.numeric('lu', C.complex ? 'complex: LU' : !sym ? 'not symmetric: LU' : `ordering '${a.ordering}' was asked for, ${a.ordering === 'btf' ? 'a block triangular form' : 'a column ordering'} only LU uses: LU`, signal);
+    if (!sym || saddle || a.ordering === 'amd-ata' || a.ordering === 'btf') {
+      await F.numeric('lu', C.complex ? 'complex: LU' : !sym ? 'not symmetric: LU' : saddle ? saddle : `ordering '${a.ordering}' was asked for, ${a.ordering === 'btf' ? 'a block triangular form' : 'a column ordering'} only LU uses: LU`, signal);
       return F;
     }
     // symmetric: Cholesky when it succeeds, else LDLᵀ, else LU

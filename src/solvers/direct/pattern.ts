@@ -156,6 +156,23 @@ export function bandOf(A: Pick<Csc, 'n' | 'colPtr' | 'rowIdx'>): { lower: number
   return { lower, upper, density: n === 0 ? 1 : colPtr[n] / (n * (lower + upper + 1)) };
 }
 
+/**
+ * The columns of A whose diagonal entry is stored and nonzero: a zero stored as an entry (a finite-element
+ * assembly's constraint block) is no more a pivot than a missing one.
+ */
+export function nonzeroDiagonal(A: Csc): number {
+  const { n, colPtr, rowIdx, values, complex } = A;
+  let count = 0;
+  for (let j = 0; j < n; j++) {
+    for (let p = colPtr[j]; p < colPtr[j + 1]; p++) {
+      if (rowIdx[p] !== j) continue;
+      if (complex ? values[2 * p] !== 0 || values[2 * p + 1] !== 0 : values[p] !== 0) count++;
+      break;
+    }
+  }
+  return count;
+}
+
 /** How symmetric A's pattern is: the fraction of off-diagonal entries whose mirror is stored, and the diagonal entries stored. */
 export function patternSymmetry(A: Csc, rows: Rows = rowsOf(A)): { symmetry: number; diagonal: number } {
   const { n, colPtr, rowIdx } = A;

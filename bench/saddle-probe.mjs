@@ -1,0 +1,50 @@
+// Saddle points under rt.solve's 'auto' (twenty-fourth session): the MAC Stokes matrices of stokes2D, whose
+// pressures' diagonal is missing. For each size: 'auto' (now LU under the maximum transversal's ordering; until
+// this session, below 20 000 unknowns, Cholesky → LDLᵀ → LU under the symmetric ordering, and MINRES above),
+// MINRES forced, and SciPy's spsolve on the same matrix in the same run (OPENBLAS_NUM_THREADS=1), each on a fresh
+// handle, b = the uniform x-force of stokes2D's example, to 1e-8, medians of 3 rounds after an untimed one; for
+// the build whose folder is given (its dist/; an older build has no stokes2D: the matrix comes from this one's):
+//   OPENBLAS_NUM_THREADS=1 node bench/saddle-probe.mjs "$PWD" [the folder of the build to time]
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+const here = await import(process.argv[2] + '/dist/index.js');
+const { createRuntime } = await import((process.argv[3] ?? process.argv[2]) + '/dist/index.js');
+const rt = await createRuntime();
+const med = (a) => a.slice().sort((x, y) => x - y)[a.length >> 1];
+for (const N of (process.env.SADDLE_SIZES ?? '40,80,150,200').split(',').map(Number)) {
+  const A = here.stokes2D(N);
+  const b = new Float64Array(A.rows).fill(1 / N ** 2, 0, (N - 1) * N);
+  const variants = [['auto', {}], ['minres', { method: 'minres' }]];
+  const times = variants.map(() => []);
+  const last = [];
+  for (let k = 0; k < 4; k++) {
+    for (const [v, [, o]] of variants.entries()) {
+      const h = rt.upload(A);
+      const s = performance.now();
+      last[v] = await rt.solve(h, b, { ...o, reuse: false });
+      if (k > 0) times[v].push(performance.now() - s);
+      h.dispose();
+    }
+  }
+  const line = variants.map(([label], v) => {
+    const r = last[v];
+    const what = r.method === 'direct' ? `direct (${r.factor.kind}, ${r.factor.ordering}, ${r.factor.fillNnz} entries, ${r.factor.offDiagonalPivots} pivots off the diagonal)` : `${r.method} + ${r.preconditioner}, ${r.iterations} it`;
+    return `${label}: ${med(times[v]).toFixed(0)} ms, ${what}, ${r.converged ? `true ${r.relativeResidual.toExponential(1)}` : `${r.reason} at ${r.relativeResidual.toExponential(1)}`}`;
+  });
+  const file = join(tmpdir(), `simdgl-stokes2D-${N}.mtx`);
+  writeFileSync(file, here.writeMatrixMarket(A, { symmetry: 'auto' }));
+  const py = `
+import scipy, scipy.io, scipy.sparse.linalg as sl, numpy as np, time
+A = scipy.io.mmread('${file}').tocsc(); b = np.zeros(A.shape[0]); b[:${(N - 1) * N}] = 1 / ${N} ** 2
+ts = []
+for k in range(4):
+    t = time.perf_counter(); x = sl.spsolve(A, b); ts.append((time.perf_counter() - t) * 1e3)
+print(f"SciPy {scipy.__version__} spsolve: {sorted(ts[1:])[1]:.0f} ms, true {np.linalg.norm(b - A @ x) / np.linalg.norm(b):.1e}")`;
+  const scipy = execFileSync('python3', ['-c', py], { encoding: 'utf8' }).trim();
+  const best = Math.min(...times.map(med));
+  const sp = Number(/spsolve: (\d+) ms/.exec(scipy)[1]);
+  console.log(`stokes2D(${N}), ${A.rows} rows, ${A.nnz} entries\n  ${line.join('\n  ')}\n  ${scipy}\n  → spsolve / 'auto' ${(sp / med(times[0])).toFixed(2)}× (better of ours / 'auto': ${(best / med(times[0])).toFixed(2)})`);
+}
+rt.dispose();
