@@ -1,7 +1,8 @@
 // Saddle points under rt.solve's 'auto' (twenty-fourth session): the MAC Stokes matrices of stokes2D, whose
-// pressures' diagonal is missing. For each size: 'auto' (now LU under the maximum transversal's ordering; until
-// this session, below 20 000 unknowns, Cholesky → LDLᵀ → LU under the symmetric ordering, and MINRES above),
-// MINRES forced, and SciPy's spsolve on the same matrix in the same run (OPENBLAS_NUM_THREADS=1), each on a fresh
+// pressures' diagonal is missing. For each size: 'auto' (now LU under the maximum transversal's ordering below
+// 20 000 unknowns, MINRES + the 'saddle' preconditioner above; until this session Cholesky → LDLᵀ → LU under the
+// symmetric ordering below, MINRES alone above), MINRES alone and MINRES + saddle forced (a build without that
+// preconditioner skips it), and SciPy's spsolve on the same matrix in the same run (OPENBLAS_NUM_THREADS=1), each on a fresh
 // handle, b = the uniform x-force of stokes2D's example, to 1e-8, medians of 3 rounds after an untimed one; for
 // the build whose folder is given (its dist/; an older build has no stokes2D: the matrix comes from this one's):
 //   OPENBLAS_NUM_THREADS=1 node bench/saddle-probe.mjs "$PWD" [the folder of the build to time]
@@ -16,7 +17,8 @@ const med = (a) => a.slice().sort((x, y) => x - y)[a.length >> 1];
 for (const N of (process.env.SADDLE_SIZES ?? '40,80,150,200').split(',').map(Number)) {
   const A = here.stokes2D(N);
   const b = new Float64Array(A.rows).fill(1 / N ** 2, 0, (N - 1) * N);
-  const variants = [['auto', {}], ['minres', { method: 'minres' }]];
+  const variants = [['auto', {}], ['minres', { method: 'minres', preconditioner: 'none' }]];
+  if (process.argv[3] === undefined) variants.push(['minres + saddle', { method: 'minres', preconditioner: 'saddle' }]);
   const times = variants.map(() => []);
   const last = [];
   for (let k = 0; k < 4; k++) {

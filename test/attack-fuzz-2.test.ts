@@ -58,7 +58,7 @@ describe('rt.solve on generated systems: converged means converged, the residual
         fc.integer({ min: 1, max: 14 }),
         fc.constantFrom('f64', 'f32', 'c128', 'c64' as const),
         fc.constantFrom('auto', 'cg', 'gmres', 'bicgstab', 'minres', 'direct' as const),
-        fc.constantFrom('auto', 'none', 'jacobi', 'block-jacobi', 'ssor', 'ic0', 'ilu0', 'chebyshev', 'amg' as const),
+        fc.constantFrom('auto', 'none', 'jacobi', 'block-jacobi', 'ssor', 'ic0', 'ilu0', 'chebyshev', 'amg', 'saddle' as const),
         fc.constantFrom(1e-4, 1e-8, 1e-12, 0),
         fc.constantFrom<Kind>('spd', 'diagdom', 'sym', 'gen'),
         fc.integer({ min: 0, max: 2 ** 31 - 1 }),

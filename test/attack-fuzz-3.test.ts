@@ -68,7 +68,7 @@ function generate(n: number, dt: (typeof DTYPES)[number], shape: Shape, special:
 }
 
 const METHODS = ['cg', 'gmres', 'minres', 'bicgstab', 'solve'] as const;
-const PRECONDITIONERS = ['none', 'jacobi', 'block-jacobi', 'ssor', 'ic0', 'ilu0', 'chebyshev', 'amg'] as const;
+const PRECONDITIONERS = ['none', 'jacobi', 'block-jacobi', 'ssor', 'ic0', 'ilu0', 'chebyshev', 'amg', 'saddle'] as const;
 
 describe('the methods on tiny edge-case systems: converged means the true residual meets tol', () => {
   it('500 cases', { timeout: 60000 }, async () => {

@@ -27,7 +27,7 @@ function withEntry(i: number, j: number, v: number): CSRMatrix {
   return new CSRMatrix(P.rows, P.cols, 'f64', P.rowPtr, P.colIdx, values);
 }
 
-const KINDS = ['block-jacobi', 'ssor', 'ic0', 'ilu0', 'chebyshev', 'amg'] as const;
+const KINDS = ['block-jacobi', 'ssor', 'ic0', 'ilu0', 'chebyshev', 'amg', 'saddle'] as const;
 
 describe('preconditioners of a matrix holding NaN or ±Inf', () => {
   for (const [what, i, j, v] of [['Infinity on the diagonal', 0, 0, Infinity], ['NaN on the diagonal', 7, 7, NaN], ['Infinity off the diagonal', 13, 14, Infinity], ['-Infinity off the diagonal', 1, 13, -Infinity], ['NaN off the diagonal', 5, 6, NaN]] as const) {

@@ -19,7 +19,7 @@ import { AUTO_SOLVE_OPTION_KEYS, EXPLAIN_SOLVE_OPTION_KEYS, GMRES_OPTION_KEYS, P
 import { PreconditionerHandle } from './preconditioner.js';
 import { keptOf, releaseKept } from './kept-setup.js';
 import type { DirectEstimate, PathSolveInfo, SolveExplanation } from '../solvers/solve.js';
-import { autoChooses, DIRECT_MAX_N, SOLVE_METHODS, type SolveMethod } from '../solvers/solve-methods.js';
+import { autoChooses, DIRECT_MAX_N, SADDLE_KRYLOV_MIN_N, SOLVE_METHODS, type SolveMethod } from '../solvers/solve-methods.js';
 import type { PreconditionerKind, PreconditionerOptions, PreconditionerPlan } from '../solvers/precond/index.js';
 import { constantInverseDiagonal, inverseDiagonal } from '../solvers/precond/jacobi.js';
 import type { SolveStructure } from '../solvers/structure.js';
@@ -1431,7 +1431,7 @@ export class Runtime implements HandleOwner {
     // before an AMG setup on the host, the GPU paths start making the pipelines of its cycle's products
     // (Path.prewarmSparse: none on a path whose shaders are not loaded), which its first solve made after
     // the setup (≈ 80 ms of poisson3D(128)'s on the H100 machine)
-    if (options.kind === 'amg') for (const p of this.paths) if (p.usable) p.prewarmSparse?.(h.dtype);
+    if (options.kind === 'amg' || options.kind === 'saddle') for (const p of this.paths) if (p.usable) p.prewarmSparse?.(h.dtype);
     // AMG's setup copies A to the pool: the structure check, where it is still to make, runs on that copy
     const session = options.kind === 'amg' ? cpuSparseSession(this.cpu.backend) : undefined;
     try {
@@ -1561,11 +1561,29 @@ export class Runtime implements HandleOwner {
     let d: DirectPlan;
     if (!asked && n > DIRECT_MAX_N) {
       d = { plan: null, direct: false, reason: () => `no direct factorization: ${n} unknowns > ${DIRECT_MAX_N}, where the ordering alone costs more than a preconditioned Krylov solve` };
+    } else if (!asked && n >= SADDLE_KRYLOV_MIN_N && this.saddlePoint(h, csr)) {
+      d = { plan: null, direct: false, reason: () => `no direct factorization: a symmetric saddle point of ${n} ≥ ${SADDLE_KRYLOV_MIN_N} unknowns, whose MINRES with the saddle preconditioner costs less than its LU` };
     } else {
       d = this.plannedDirect(csr);
     }
     cached.direct = d;
     return d;
+  }
+
+  /**
+   * Whether A is a real symmetric saddle point (a zero diagonal entry, A = Aᵀ): a scan of the diagonal
+   * first, so that the structure pass (which a factorization meeting tol never needs) runs only for such an A.
+   */
+  private saddlePoint(h: MatrixHandle, csr: CSRMatrix): boolean {
+    if (isComplex(csr.dtype)) return false;
+    const { rows, rowPtr, colIdx, values } = csr;
+    let zero = false;
+    for (let i = 0; i < rows && !zero; i++) {
+      let d = 0;
+      for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) if (colIdx[k] === i) d = values[k];
+      zero = d === 0;
+    }
+    return zero && this.solveStructureOf(h).structureIn().hermitian;
   }
 
   /**

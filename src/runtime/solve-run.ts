@@ -544,7 +544,7 @@ async function preconditionedOps(
     let P: PreconditionerOperator<PathVector>;
     try {
       // the AMG cycle is a chunk of its own (amg/cycle-chunk.ts): here, in a solve, before it is built
-      if (plan.kind === 'amg') await setup().amgCycleChunk.load();
+      if (plan.amg) await setup().amgCycleChunk.load();
       P = made ? made.on(p.id, base) : plan.instantiate(base);
     } catch (e) {
       own?.dispose?.();

@@ -93,6 +93,11 @@ export function chooseSolve(s: SolveStructure, path: PathSolveInfo, o: { method?
     // the diagonal shifted') where NaN in A must end the solve 'nan' (docs/solvers.md)
     pre = 'none';
     reasons.push('preconditioner none: A holds NaN or ±Inf, which every setup would divide by (the solve ends with reason nan)');
+  } else if (s.zeroDiagonals > 0 && s.hermitian) {
+    pre = 'saddle';
+    reasons.push(
+      `preconditioner saddle: A is a symmetric saddle point (${s.zeroDiagonals} zero diagonal entr${s.zeroDiagonals === 1 ? 'y' : 'ies'}: constraints), which no one-level preconditioner serves — AMG of the block-diagonal [[K, 0], [0, diag(B·diag(K)⁻¹·Bᵀ)]], whose MINRES iterations hardly grow with the mesh (${SADDLE_MEASURED})`,
+    );
   } else if (s.zeroDiagonals > 0) {
     pre = 'ilu0';
     if (!path.triangular) pre = 'none';
@@ -153,6 +158,13 @@ export function chooseSolve(s: SolveStructure, path: PathSolveInfo, o: { method?
  */
 const BICGSTAB_MEASURED =
   "BiCGSTAB against GMRES(30) on upwind convection–diffusion, 2 threads: 3-D 262 144 rows 322 against 722 ms, 2-D 65 536 rows 173 against 508 ms, 2-D 262 144 rows 982 against 1 677 ms; on random dominant matrices of 100 000–200 000 rows 96–170 against 102–177 ms; WebGPU on an H200: 3-D 2 097 152 rows 1.8–2.5 s against 5.5 s, 2-D 262 144 rows 0.46–0.73 s against 2.4 s";
+
+/**
+ * Why 'auto' preconditions a symmetric saddle point with 'saddle': MINRES on stokes2D, 2 threads, to 1e-8
+ * (bench/saddle-probe.mjs, bench/device/results-2026-11-29-twenty-fourth/cpu2/saddle-probe.log).
+ */
+const SADDLE_MEASURED =
+  'MINRES on stokes2D, 2 threads: 19 039 unknowns 95 iterations, 60 ms, against 1 450 and 163 ms with none; 67 199: 108 it, 166 ms against 3 316 and 1 032 ms; 269 399: 119 it, 0.64 s against 8 948 and 11.0 s, SciPy spsolve 13.1 s';
 
 /**
  * The pseudo-diameter from which 'auto' takes AMG over Jacobi for a Laplacian-like matrix that amgPays
@@ -231,16 +243,12 @@ export function chooseDirect(est: DirectEstimate, n: number, nnz: number, comple
 /**
  * Whether 'auto' weighs a factorization of a matrix above DIRECT_MAX_N unknowns (chooseDirect, as below
  * it), and the Krylov candidate it is weighed against (null: not weighed): where that first candidate
- * would be
- * - CG with an incomplete Cholesky factor on a path that solves triangular systems (a Chebyshev
- *   polynomial on one that does not: the same matrices) — a Hermitian positive definite matrix neither
- *   diagonally dominant (Jacobi's case) nor Laplacian-like (AMG's): a stiffness matrix of elasticity or of
- *   higher-order elements, whose CG iterations grow with the mesh while a one-level preconditioner divides
- *   them by a constant (docs/solvers.md, "Large stiffness matrices");
- * - MINRES on a Hermitian matrix with zero diagonal entries — a saddle point (Stokes, a constrained
- *   system), which no one-level preconditioner serves (none runs: 3 317 iterations for a MAC Stokes matrix
- *   of 67 199 unknowns) and whose LU under the maximum transversal's ordering answers in fewer flops.
- * Decided from A's structure alone (`gpu`: AMG's threshold on a GPU path), before A is copied
+ * would be CG with an incomplete Cholesky factor on a path that solves triangular systems (a Chebyshev
+ * polynomial on one that does not: the same matrices) — a Hermitian positive definite matrix neither
+ * diagonally dominant (Jacobi's case) nor Laplacian-like (AMG's): a stiffness matrix of elasticity or of
+ * higher-order elements, whose CG iterations grow with the mesh while a one-level preconditioner divides
+ * them by a constant (docs/solvers.md, "Large stiffness matrices"). (A symmetric saddle point's MINRES
+ * with the 'saddle' preconditioner does not grow so: not weighed.) Decided from A's structure alone (`gpu`: AMG's threshold on a GPU path), before A is copied
  * to the path. Up to FACTORIZE_ABOVE_CAP_MAX_NNZ stored entries: the orderings run on the calling thread,
  * which no signal interrupts. A factor past half the memory budget, or whose flops cost more than the
  * Krylov estimate (a 3-D mesh's fill), is left for the Krylov candidate as below the cap.
@@ -248,9 +256,7 @@ export function chooseDirect(est: DirectEstimate, n: number, nnz: number, comple
 export function factorizeAboveCap(s: SolveStructure, gpu: boolean, spd?: boolean): SolveCandidate | null {
   if (s.n <= DIRECT_MAX_N || s.nnz > FACTORIZE_ABOVE_CAP_MAX_NNZ) return null;
   const [first] = chooseSolve(s, { label: 'any', triangular: true, gpu, chebyshevFused: false }, { spd }).candidates;
-  const stiffness = first.method === 'cg' && first.preconditioner === 'ic0';
-  const saddle = first.method === 'minres' && s.hermitian && s.zeroDiagonals > 0;
-  return stiffness || saddle ? first : null;
+  return first.method === 'cg' && first.preconditioner === 'ic0' ? first : null;
 }
 
 /**

@@ -13,6 +13,8 @@ import { ilu0 } from './ilu0.js';
 import { inverseDiagonal } from './jacobi.js';
 import { reversedSchedule, triangularOptions } from './levels.js';
 import { ssorFactors } from './ssor.js';
+import { saddleBlockMatrix } from './saddle.js';
+import { solveStructure } from '../structure.js';
 import { checkAmgOptions, type AmgInfo } from '../amg/info.js';
 import type { AmgOptions } from '../amg/hierarchy.js';
 import { amgCycleChunk } from '../amg/cycle-chunk.js';
@@ -20,8 +22,8 @@ import { amgSetup } from '../amg/index.js';
 import type { SparseKernels, SparseSession } from '../amg/spgemm.js';
 
 /** The preconditioners of rt.preconditioner and rt.solve. */
-export type PreconditionerKind = 'none' | 'jacobi' | 'block-jacobi' | 'ssor' | 'ic0' | 'ilu0' | 'chebyshev' | 'amg';
-export const PRECONDITIONER_KINDS: readonly PreconditionerKind[] = ['none', 'jacobi', 'block-jacobi', 'ssor', 'ic0', 'ilu0', 'chebyshev', 'amg'];
+export type PreconditionerKind = 'none' | 'jacobi' | 'block-jacobi' | 'ssor' | 'ic0' | 'ilu0' | 'chebyshev' | 'amg' | 'saddle';
+export const PRECONDITIONER_KINDS: readonly PreconditionerKind[] = ['none', 'jacobi', 'block-jacobi', 'ssor', 'ic0', 'ilu0', 'chebyshev', 'amg', 'saddle'];
 
 /** Chebyshev's interval of D⁻¹A chosen before its plan (planPreconditioner's `bounds`). */
 export interface ChebyshevBounds {
@@ -47,7 +49,7 @@ export interface PreconditionerOptions {
   blockSize?: number;
   /** chebyshev: the polynomial's degree, 1–32 (default 4) */
   degree?: number;
-  /** amg: the smoothed-aggregation setup's options (docs/amg.md) */
+  /** amg, and saddle's multigrid of its block-diagonal matrix: the smoothed-aggregation setup's options (docs/amg.md) */
   amg?: AmgOptions;
 }
 
@@ -201,6 +203,20 @@ export function planPreconditioner(
     case 'amg': {
       const { hierarchy, info, description } = amgSetup(A, s, kernels, o.amg, session);
       return plan('amg', description, (ops) => amgCycleChunk.get().amgCycle(ops, hierarchy), 0, info, () => hierarchy.dispose());
+    }
+    case 'saddle': {
+      if (!s.hermitian) throw new UnsupportedError(`saddle: the matrix is not symmetric; use 'ilu0'`);
+      // AMG of the block-diagonal matrix (saddle.ts): K's cycle and S's diagonal side by side
+      const { M, constraints } = saddleBlockMatrix(A);
+      const { hierarchy, info, description } = amgSetup(M, solveStructure(M), kernels, o.amg, session);
+      return plan(
+        'saddle',
+        `saddle (block diagonal: the ${A.rows - constraints} unknowns with a nonzero diagonal by ${description}, the ${constraints} constraints by the Schur complement's diagonal)`,
+        (ops) => amgCycleChunk.get().amgCycle(ops, hierarchy),
+        0,
+        info,
+        () => hierarchy.dispose(),
+      );
     }
   }
 }
