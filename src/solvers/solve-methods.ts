@@ -21,8 +21,8 @@ export const DIRECT_MAX_N = 20000;
 /**
  * From this many unknowns 'auto' runs MINRES with the 'saddle' preconditioner on a symmetric saddle point
  * (zero diagonal entries) instead of factorizing it: stokes2D, 2 threads, LU under the transversal's
- * ordering against MINRES + saddle, 2 639 unknowns 14 against 30 ms, 4 719 30 against 36, 7 399 36 against
- * 21, 10 679 48 against 30, 19 039 188 against 60 (bench/saddle-probe.mjs,
+ * ordering against MINRES + saddle, 2 639 unknowns 8 against 30 ms, 4 719 18 against 20, 7 399 38 against
+ * 26, 10 679 52 against 38, 19 039 189 against 58 (bench/saddle-probe.mjs,
  * bench/device/results-2026-11-29-twenty-fourth/cpu2/saddle-probe.log).
  */
 export const SADDLE_KRYLOV_MIN_N = 6000;

@@ -164,7 +164,7 @@ const BICGSTAB_MEASURED =
  * (bench/saddle-probe.mjs, bench/device/results-2026-11-29-twenty-fourth/cpu2/saddle-probe.log).
  */
 const SADDLE_MEASURED =
-  'MINRES on stokes2D, 2 threads: 19 039 unknowns 95 iterations, 60 ms, against 1 450 and 163 ms with none; 67 199: 108 it, 166 ms against 3 316 and 1 032 ms; 269 399: 119 it, 0.64 s against 8 948 and 11.0 s, SciPy spsolve 13.1 s';
+  'MINRES on stokes2D, 2 threads: 19 039 unknowns 95 iterations, 58 ms, against 1 450 and 181 ms with none; 67 199: 108 it, 169 ms against 3 316 and 1 103 ms; 269 399: 119 it, 0.69 s against 8 948 and 11.7 s, SciPy spsolve 14.1 s';
 
 /**
  * The pseudo-diameter from which 'auto' takes AMG over Jacobi for a Laplacian-like matrix that amgPays
