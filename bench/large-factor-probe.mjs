@@ -3,9 +3,9 @@
 // 'auto', the factorization forced and the Krylov candidate forced, each on a fresh handle (its plan and set-up
 // made in the call), b = 1, to 1e-8, medians of 3 rounds after an untimed one; for the build whose folder is given (its dist/):
 //   node bench/large-factor-probe.mjs "$PWD"
+import { outcomeLine, solveRounds } from './solve-rounds.mjs';
 const { createRuntime, elasticity2D, diffusion2D, CSRMatrix } = await import(process.argv[2] + '/dist/index.js');
 const rt = await createRuntime();
-const med = (a) => a.slice().sort((x, y) => x - y)[a.length >> 1];
 // A's off-diagonal entries skewed (the upper ones up, the lower ones down, by up to 30 %): nonsymmetric, same pattern
 const skewed = (n) => {
   const A = elasticity2D(n);
@@ -27,23 +27,7 @@ for (const [name, make, krylov] of cases) {
   const A = make();
   const b = new Float64Array(A.rows).fill(1);
   const variants = [['auto', {}], ['direct', { method: 'direct' }], [`${krylov} + auto`, { method: krylov, preconditioner: 'auto' }]];
-  const times = variants.map(() => []);
-  const last = [];
-  // one untimed round, then 3 rounds alternating the variants (the first of a size grows the memory)
-  for (let k = 0; k < 4; k++) {
-    for (const [v, [, o]] of variants.entries()) {
-      const h = rt.upload(A);
-      const s = performance.now();
-      last[v] = await rt.solve(h, b, { ...o, reuse: false });
-      if (k > 0) times[v].push(performance.now() - s);
-      h.dispose();
-    }
-  }
-  const line = variants.map(([label], v) => {
-    const r = last[v];
-    const what = r.method === 'direct' ? `direct (${r.factor.kind}, ${r.factor.ordering})` : `${r.method} + ${r.preconditioner}, ${r.iterations} it`;
-    return `${label}: ${med(times[v]).toFixed(0)} ms, ${what}, ${r.converged ? `true ${r.relativeResidual.toExponential(1)}` : `${r.reason} at ${r.relativeResidual.toExponential(1)}`}${r.methodFallback ? ' (after the Krylov candidates)' : ''}`;
-  });
+  const line = (await solveRounds(rt, A, b, variants)).map((o) => outcomeLine(o));
   console.log(`${name}, ${A.rows} rows, ${A.nnz} entries\n  ${line.join('\n  ')}`);
 }
 rt.dispose();

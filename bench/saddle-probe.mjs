@@ -10,34 +10,18 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { outcomeLine, solveRounds } from './solve-rounds.mjs';
 const here = await import(process.argv[2] + '/dist/index.js');
 const { createRuntime } = await import((process.argv[3] ?? process.argv[2]) + '/dist/index.js');
 const rt = await createRuntime();
-const med = (a) => a.slice().sort((x, y) => x - y)[a.length >> 1];
 for (const N of (process.env.SADDLE_SIZES ?? '40,80,150,200').split(',').map(Number)) {
   const A = here.stokes2D(N);
   const b = new Float64Array(A.rows).fill(1 / N ** 2, 0, (N - 1) * N);
   // (the factorization forced up to 100 000 unknowns: before this session's ordering, stokes2D(150)'s LU alone took 29 s)
   const variants = [['auto', {}], ...(A.rows <= 100000 ? [['direct', { method: 'direct' }]] : []), ['minres', { method: 'minres', preconditioner: 'none' }]];
   if (process.argv[3] === undefined) variants.push(['minres + saddle', { method: 'minres', preconditioner: 'saddle' }]);
-  const times = variants.map(() => []);
-  const last = [];
-  for (let k = 0; k < 4; k++) {
-    for (const [v, [, o]] of variants.entries()) {
-      const h = rt.upload(A);
-      const s = performance.now();
-      // (a typed refusal, such as the factor past the memory budget, is printed as the variant's outcome)
-      last[v] = await rt.solve(h, b, { ...o, reuse: false }).catch((e) => ({ error: `${e.name}: ${e.message.slice(0, 160)}` }));
-      if (k > 0) times[v].push(last[v].error ? NaN : performance.now() - s);
-      h.dispose();
-    }
-  }
-  const line = variants.map(([label], v) => {
-    const r = last[v];
-    if (r.error) return `${label}: ${r.error}`;
-    const what = r.method === 'direct' ? `direct (${r.factor.kind}, ${r.factor.ordering}, ${r.factor.fillNnz} entries, ${r.factor.offDiagonalPivots} pivots off the diagonal)` : `${r.method} + ${r.preconditioner}, ${r.iterations} it`;
-    return `${label}: ${med(times[v]).toFixed(0)} ms, ${what}, ${r.converged ? `true ${r.relativeResidual.toExponential(1)}` : `${r.reason} at ${r.relativeResidual.toExponential(1)}`}`;
-  });
+  const outcomes = await solveRounds(rt, A, b, variants);
+  const line = outcomes.map((o) => outcomeLine(o, (f) => `, ${f.fillNnz} entries, ${f.offDiagonalPivots} pivots off the diagonal`));
   const file = join(tmpdir(), `simdgl-stokes2D-${N}.mtx`);
   writeFileSync(file, here.writeMatrixMarket(A, { symmetry: 'auto' }));
   const py = `
@@ -48,8 +32,8 @@ for k in range(4):
     t = time.perf_counter(); x = sl.spsolve(A, b); ts.append((time.perf_counter() - t) * 1e3)
 print(f"SciPy {scipy.__version__} spsolve: {sorted(ts[1:])[1]:.0f} ms, true {np.linalg.norm(b - A @ x) / np.linalg.norm(b):.1e}")`;
   const scipy = execFileSync('python3', ['-c', py], { encoding: 'utf8' }).trim();
-  const best = Math.min(...times.map(med).filter((t) => !Number.isNaN(t)));
+  const best = Math.min(...outcomes.map((o) => o.ms).filter((t) => !Number.isNaN(t)));
   const sp = Number(/spsolve: (\d+) ms/.exec(scipy)[1]);
-  console.log(`stokes2D(${N}), ${A.rows} rows, ${A.nnz} entries\n  ${line.join('\n  ')}\n  ${scipy}\n  → spsolve / 'auto' ${(sp / med(times[0])).toFixed(2)}× (better of ours / 'auto': ${(best / med(times[0])).toFixed(2)})`);
+  console.log(`stokes2D(${N}), ${A.rows} rows, ${A.nnz} entries\n  ${line.join('\n  ')}\n  ${scipy}\n  → spsolve / 'auto' ${(sp / outcomes[0].ms).toFixed(2)}× (better of ours / 'auto': ${(best / outcomes[0].ms).toFixed(2)})`);
 }
 rt.dispose();
