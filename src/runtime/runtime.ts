@@ -1757,7 +1757,7 @@ export class Runtime implements HandleOwner {
     if (!direct && first.preconditioner === 'chebyshev' && !given && structure.diagonallyDominant && this.fusedChebyshevOn(h, p)) reasons.push(`chebyshev ${this.chebyshevDegreeOn(h, p).why}`);
     if (!direct && p === this.home && h.format === 'dia' && compactValues(csr)) reasons.push(COMPACT_DIA);
     // a saddle point's LU and its ordering, which the estimate above assumed
-    if (direct && d?.plan?.saddle) reasons.push(`kind lu: ${d.plan.saddle.slice(0, -' LU'.length - 1)}; ordering ${d.plan.a.ordering}: ${d.plan.a.orderingReason}`);
+    if (direct && d?.plan?.saddle) reasons.push(`kind lu: ${d.plan.saddle}; ordering ${d.plan.a.ordering}: ${d.plan.a.orderingReason}`);
     const run = direct ? null : this.solveMatrixOn(h, p);
     const e = run?.e ?? 0;
     if (e) reasons.push(`runs A·2^${-e} (exact)`);

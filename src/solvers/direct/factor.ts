@@ -195,7 +195,7 @@ async function factorizeInBudget(A: SparseMatrix, options: FactorOptions, budget
       return F;
     }
     if (!sym || saddle || a.ordering === 'amd-ata' || a.ordering === 'btf') {
-      await F.numeric('lu', C.complex ? 'complex: LU' : !sym ? 'not symmetric: LU' : saddle ? saddle : `ordering '${a.ordering}' was asked for, ${a.ordering === 'btf' ? 'a block triangular form' : 'a column ordering'} only LU uses: LU`, signal);
+      await F.numeric('lu', C.complex ? 'complex: LU' : !sym ? 'not symmetric: LU' : saddle ? `${saddle}; LU` : `ordering '${a.ordering}' was asked for, ${a.ordering === 'btf' ? 'a block triangular form' : 'a column ordering'} only LU uses: LU`, signal);
       return F;
     }
     // symmetric: Cholesky when it succeeds, else LDLᵀ, else LU

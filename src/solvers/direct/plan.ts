@@ -60,7 +60,7 @@ export interface FactorPlan {
   C: Csc;
   sym: boolean;
   a: Analysis;
-  /** kind 'auto' of a real symmetric A with zero or missing diagonal entries (a saddle point): why it factorizes LU */
+  /** kind 'auto' of a real symmetric A with zero or missing diagonal entries (a saddle point): why it factorizes LU, not Cholesky or LDLᵀ */
   saddle?: string;
 }
 
@@ -89,12 +89,12 @@ export function* planSteps(A: SparseMatrix, kind: FactorKind, ordering: Ordering
     throw new UnsupportedError(`factor: ordering '${ordering}' (${ordering === 'btf' ? 'block triangular form' : 'a column ordering'}) is for LU; kind '${kind}' takes 'amd', 'nd', 'natural' or 'auto'`);
   }
   // kind 'auto' of a symmetric A with zero diagonal entries is LU: LDLᵀ without pivoting meets a zero pivot
-  // wherever such an unknown comes before its neighbours, as a fill-reducing ordering puts it (a MAC
-  // Stokes matrix of 19 039 unknowns broke down at column 14 198, and the LU after it, under the
-  // symmetric ordering, left the diagonal 11 061 times: 2.9e9 flops, 1.7 s, against 4.0e8 and 0.18 s
-  // under the transversal's)
+  // wherever such an unknown comes before its neighbours, as a fill-reducing ordering puts it (stokes2D(80),
+  // 19 039 unknowns: LDLᵀ broke down, and the LU after it under the symmetric ordering left the diagonal
+  // 11 061 times, 8.9 M entries, 1 557 ms, against 152, 2.0 M and 189 ms under the transversal's:
+  // bench/device/results-2026-11-29-twenty-fourth/cpu2/saddle-probe.log)
   const zeros = kind === 'auto' && sym ? C.n - nonzeroDiagonal(C) : 0;
-  const saddle = zeros > 0 ? `symmetric with ${zeros} of ${C.n} diagonal entries zero (a saddle point's constraint block): LDLᵀ without pivoting would meet a zero pivot; LU` : undefined;
+  const saddle = zeros > 0 ? `symmetric with ${zeros} of ${C.n} diagonal entries zero (a saddle point's constraint block): LDLᵀ without pivoting would meet a zero pivot` : undefined;
   // kind 'auto' with the column ordering or block triangular form asked for is LU (the only kind that uses them), symmetric A too
   const a = yield* analysisSteps(C, csrRows(csr), kind === 'lu' || (kind === 'auto' && (!sym || luOnly || zeros > 0)), ordering, sk, symmetry, zeros > 0);
   return { csr, C, sym, a, ...(saddle ? { saddle } : {}) };
@@ -170,8 +170,8 @@ function* analysisSteps(C: Csc, rows: Rows, lu: boolean, ordering: OrderingName 
       asked = 'amd-ata';
     } else if (auto && bt.blocks === 1) {
       // the transversal puts nonzeros on the diagonal, and B + Bᵀ stays near A's own pattern: its minimum
-      // degree fills less than AᵀA's (MAC Stokes, 19 039 unknowns: 2.0e6 entries, 152 pivots off the
-      // diagonal, 0.17 s, against 3.2e6, 8 593 and 0.25 s)
+      // degree fills less than AᵀA's (stokes2D(80): 2.0 M entries, 152 pivots off the diagonal, 0.17 s,
+      // against 3.2 M, 8 593 and 0.25 s in a scratch run, not logged; test/direct-saddle.test.ts checks the fill)
       why += 'one irreducible block, its pattern mostly symmetric: the rows matched to the columns by a maximum transversal (B, its diagonal free of zeros), ordered by approximate minimum degree of B + Bᵀ';
     } else {
       const { largest, singletons } = bt;
