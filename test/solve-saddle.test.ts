@@ -105,6 +105,17 @@ describe("rt.solve's 'auto' on a symmetric saddle point", () => {
     s.dispose();
   });
 
+  it('an f32 Stokes matrix to 1e-10: MINRES + saddle in f32, refined in f64 to the tolerance', async () => {
+    const A = stokes2D(60).astype('f32');
+    const h = rt.upload(A);
+    const b = rhs(A.rows, 5);
+    const r = await rt.solve(h, b, { tol: 1e-10 });
+    expect([r.method, r.preconditioner, r.converged]).toEqual(['minres', 'saddle', true]);
+    expect(r.refinements).toBeGreaterThan(0);
+    expect(trueResidual(A, r.x, b)).toBeLessThanOrEqual(1e-10);
+    h.dispose();
+  });
+
   it('above 20 000 unknowns: MINRES + saddle (no factorization weighed), and explain says why', async () => {
     const A = stokes2D(110);
     const h = rt.upload(A);
