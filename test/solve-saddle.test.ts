@@ -53,6 +53,10 @@ describe('the saddle preconditioner', () => {
     const lone = CSRMatrix.fromTriplets(3, 3, 'f64', Int32Array.from([0, 1]), Int32Array.from([0, 1]), Float64Array.from([2, 3]));
     expect(() => saddleBlockMatrix(lone)).toThrow(/constraint row 2 couples to no unknown of K/);
     expect(() => saddleBlockMatrix(stokes2D(4).astype('c128'))).toThrow(UnsupportedError);
+    // AMG of a saddle point names the kind that serves it
+    const s = rt.upload(stokes2D(10));
+    expect(() => rt.preconditioner(s, { kind: 'amg' })).toThrow(/use 'saddle' \(A is a symmetric saddle point: 99 zero diagonal entries\)/);
+    s.dispose();
     // through the API: the same refusals, typed; a nonsymmetric A (west0479) too
     for (const A of [poisson2D(6), loadShared('west0479')]) {
       const h = rt.upload(A);

@@ -16,7 +16,9 @@ import type { SparseKernels, SparseSession } from './spgemm.js';
 export function amgSetup(A: CSRMatrix, s: SolveStructure, kernels: SparseKernels, options: AmgOptions = {}, session?: SparseSession): { hierarchy: AmgHierarchy; info: AmgInfo; description: string } {
   if (isComplex(A.dtype) || !s.hermitian || !s.positiveDiagonal) {
     const why = isComplex(A.dtype) ? 'complex matrices are not supported' : !s.hermitian ? 'A is not symmetric' : 'a diagonal entry of A is ≤ 0';
-    throw new UnsupportedError(`amg: smoothed aggregation needs a real symmetric matrix with a positive diagonal (${why}); use 'ilu0' or 'jacobi'`);
+    // a symmetric saddle point (zero diagonal entries): its own preconditioner runs AMG of its velocity block
+    const instead = !isComplex(A.dtype) && s.hermitian && s.zeroDiagonals > 0 ? `'saddle' (A is a symmetric saddle point: ${s.zeroDiagonals} zero diagonal entries)` : `'ilu0' or 'jacobi'`;
+    throw new UnsupportedError(`amg: smoothed aggregation needs a real symmetric matrix with a positive diagonal (${why}); use ${instead}`);
   }
   checkAmgShape(options, A.rows, 'amg');
   const hierarchy = buildHierarchy(A, kernels, options, session);
