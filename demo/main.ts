@@ -9,7 +9,7 @@ import { effectiveGBs, maxRelativeError, median, spmvGflops } from '../src/metri
 import { ResidualChart } from './chart.js';
 import { csrFromParts, describeGenerator, drawSparsity, generate, generatorRows, SIZE_RANGES, type GeneratorKind } from './matrix.js';
 import { Panel, type PanelResult } from './panel.js';
-import { cgRef, gemmRef, relResidual, spmvRef, transposeRef } from './reference.js';
+import { cgRef, gemmRef, positiveDiagonal, relResidual, spmvRef, transposeRef } from './reference.js';
 import { deviceOf, makeRuntime, PATHS, type Path } from './runtime.js';
 import type { Explanation, MatrixHandle, PreconditionerKind, Runtime, SolveMethod } from '../src/index.js';
 
@@ -372,7 +372,7 @@ async function runSolve(rt: Runtime, panel: Panel, path: Path, p: SolveProblem):
         ['recurrence residual', res.recurrenceResidual.toExponential(2)],
         ['format on this path', formatOnPath(rt, h)],
       ],
-      message: p.xRef ? '' : 'complex system: the error column compares nothing; see the true residual',
+      message: p.xRef ? '' : `${isComplex(p.dtype) ? 'complex' : 'indefinite'} system: the error column compares nothing; see the true residual`,
     };
   } finally {
     h.dispose();
@@ -439,7 +439,9 @@ function problemFor(op: Op): SpmvProblem | SolveProblem | DenseProblem {
   const maxIter = Math.floor(Number(ctl.maxIter.value));
   if (!(tol >= 0)) throw new Error(`tolerance must be a number ≥ 0, got "${ctl.tol.value}"`);
   if (!(maxIter >= 1)) throw new Error(`max iterations must be ≥ 1, got "${ctl.maxIter.value}"`);
-  const xRef = isComplex(dtype) ? null : cgRef(ref, b64, 1e-12).x;
+  // the page's CG reference for a real matrix with a positive diagonal; an indefinite one (a saddle point's zero
+  // diagonal) is measured by its true residual alone
+  const xRef = isComplex(dtype) || !positiveDiagonal(ref) ? null : cgRef(ref, b64, 1e-12).x;
   const method = ctl.method.value as SolveMethod | 'auto';
   const preconditioner = ctl.preconditioner.value as PreconditionerKind | 'auto';
   return { A, ref, b, b64, xRef, dtype, format: ctl.format.value as FormatArg, tol, maxIter, method, preconditioner };

@@ -1,13 +1,13 @@
 // The demo's matrices: the generators of src/generators, an SPD power-law matrix, and the
 // density-binned sparsity picture.
 import { CSRMatrix, COOMatrix } from '../src/formats/index.js';
-import { poisson2D, poisson3D, randomMatrix } from '../src/generators/index.js';
+import { poisson2D, poisson3D, randomMatrix, stokes2D } from '../src/generators/index.js';
 
-export type GeneratorKind = 'poisson2d' | 'poisson3d' | 'powerlaw';
+export type GeneratorKind = 'poisson2d' | 'poisson3d' | 'powerlaw' | 'stokes2d';
 
 /** rows of each generator at a slider value */
 export function generatorRows(kind: GeneratorKind, size: number): number {
-  return kind === 'poisson2d' ? size * size : kind === 'poisson3d' ? size ** 3 : size;
+  return kind === 'poisson2d' ? size * size : kind === 'poisson3d' ? size ** 3 : kind === 'stokes2d' ? 2 * (size - 1) * size + size * size - 1 : size;
 }
 
 /** slider range per generator: [min, max, step, default] */
@@ -15,11 +15,13 @@ export const SIZE_RANGES: Record<GeneratorKind, [number, number, number, number]
   poisson2d: [4, 1024, 4, 128],
   poisson3d: [4, 100, 1, 40],
   powerlaw: [1000, 1_000_000, 1000, 100_000],
+  stokes2d: [4, 600, 4, 100],
 };
 
 export function describeGenerator(kind: GeneratorKind, size: number): string {
   if (kind === 'poisson2d') return `poisson2D(${size}) — 5-point Laplacian on a ${size}×${size} grid`;
   if (kind === 'poisson3d') return `poisson3D(${size}) — 7-point Laplacian on a ${size}³ grid`;
+  if (kind === 'stokes2d') return `stokes2D(${size}) — Stokes flow on a ${size}×${size} staggered grid: a symmetric saddle point (velocities, pressures)`;
   return `power-law(${size}) — Pareto row lengths (exponent 1.5, mean 8), made SPD`;
 }
 
@@ -50,6 +52,7 @@ export function powerLawSPD(n: number, seed = 42): CSRMatrix {
 export function generate(kind: GeneratorKind, size: number): CSRMatrix {
   if (kind === 'poisson2d') return poisson2D(size);
   if (kind === 'poisson3d') return poisson3D(size);
+  if (kind === 'stokes2d') return stokes2D(size);
   return powerLawSPD(size);
 }
 

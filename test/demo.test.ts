@@ -226,6 +226,22 @@ describe.each(engines)('demo page end to end in %s (its WebGPU switched on)', (e
     for (const p of racing) expect(legend).toMatch(new RegExp({ cpu: 'CPU', webgpu: 'WebGPU', webgl2: 'WebGL2' }[p]));
   });
 
+  it('a Stokes saddle point: MINRES with the saddle preconditioner on every path, measured by its true residual', async () => {
+    await setValue(page, 'generator', 'stokes2d');
+    await setValue(page, 'size', '40');
+    await waitMatrix(page, 'window.__demo.matrix?.rows === 4719');
+    const r = await race(page, { op: 'solve', method: 'minres', preconditioner: 'auto', dtype: 'f64', tol: '1e-8' });
+    for (const p of racing) {
+      expectFigures(r[p], `${p} minres stokes2D(40)`);
+      expect(r[p].residual!, p).toBeLessThan(1e-7);
+      expect(r[p].text, p).toMatch(/preconditioner\s+saddle \(block diagonal/);
+      // the page's CG reference does not apply to an indefinite matrix: said, not a wrong error column
+      expect(r[p].maxError ?? undefined, p).toBeUndefined(); // (WebDriver classic returns undefined as null)
+      expect(r[p].message, p).toBe('indefinite system: the error column compares nothing; see the true residual');
+    }
+    await setValue(page, 'generator', 'poisson2d');
+  });
+
   it('a malformed dropped file gives its line number; a chosen file is parsed in a worker and raced', async () => {
     // a drop of a broken file, through a real DataTransfer
     await page.evaluate(() => {
