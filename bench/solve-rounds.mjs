@@ -1,7 +1,8 @@
 // rt.solve with each of `variants` ([label, options]) on a fresh handle of A (its plan and set-up made in the call,
 // reuse: false), one untimed round (the first of a size grows the memory), then `rounds` alternating the variants:
 // per variant its label, the median ms and the last outcome (or `error`: a typed refusal, such as a factor past the
-// memory budget, as the variant's outcome). Shared by the probes bench/large-factor-probe.mjs and bench/saddle-probe.mjs.
+// memory budget, as the variant's outcome). Shared by the probes bench/large-factor-probe.mjs and bench/saddle-probe.mjs, and
+// the device probes bench/device/large-factor.ts and bench/device/saddle.ts (each variant's tol defaults to 1e-8, rt.solve's).
 export async function solveRounds(rt, A, b, variants, rounds = 3) {
   const times = variants.map(() => []);
   const last = [];
@@ -23,4 +24,10 @@ export function outcomeLine({ label, ms, r }, detail = () => '') {
   if (r.error) return `${label}: ${r.error}`;
   const what = r.method === 'direct' ? `direct (${r.factor.kind}, ${r.factor.ordering}${detail(r.factor)})` : `${r.method} + ${r.preconditioner}, ${r.iterations} it`;
   return `${label}: ${ms.toFixed(0)} ms, ${what}, ${r.converged ? `true ${r.relativeResidual.toExponential(1)}` : `${r.reason} at ${r.relativeResidual.toExponential(1)}`}${r.methodFallback ? ' (after the Krylov candidates)' : ''}`;
+}
+
+/** One variant's outcome as a device probe's TSV line: what, label, path, method + preconditioner, iterations, reason, ms, and the true residual `truth` recomputes. */
+export function tsvLine(backend, what, { label, ms, r }, truth) {
+  if (r.error) return `${backend}\t${what}\t${label}\t${r.error}`;
+  return `${backend}\t${what}\t${label}\t${r.path}\t${r.method}+${r.preconditioner}\t${r.iterations} its\t${r.reason}\t${ms.toFixed(1)} ms\ttrue relres ${truth(r.x).toExponential(2)}`;
 }

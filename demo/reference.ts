@@ -40,16 +40,6 @@ export function relResidual(A: CSRMatrix, x: ArrayLike<number>, b: ArrayLike<num
   return Math.sqrt(r2 / (b2 || 1));
 }
 
-/** Whether every diagonal entry of a real A is positive (the CG reference's premise; a saddle point's zero diagonal is not). */
-export function positiveDiagonal(A: CSRMatrix): boolean {
-  for (let i = 0; i < A.rows; i++) {
-    let d = 0;
-    for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) if (A.colIdx[k] === i) d = A.values[k];
-    if (!(d > 0)) return false;
-  }
-  return true;
-}
-
 /** Plain f64 Conjugate Gradient (real SPD A), the reference solution of the CG race. */
 export function cgRef(A: CSRMatrix, b: Float64Array, tol = 1e-12, maxIter = 10 * A.rows + 100): { x: Float64Array; iterations: number } {
   const n = A.rows;

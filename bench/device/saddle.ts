@@ -10,6 +10,7 @@ import { create as createDawn } from 'webgpu';
 import { createRuntime } from '../../src/runtime/runtime.js';
 import { stokes2D } from '../../src/generators/stokes.js';
 import { trueResidual } from './true-residual.js';
+import { solveRounds, tsvLine } from '../solve-rounds.mjs';
 
 const args = process.argv.slice(2);
 const opt = (k: string, d: string) => (args.includes(k) ? args[args.indexOf(k) + 1] : d);
@@ -17,26 +18,14 @@ const workers = Number(opt('--workers', '16'));
 const runs = Number(opt('--runs', '3'));
 const sizes = opt('--sizes', '300,600,1000').split(',').map(Number);
 const gpu = createDawn(['disable-dawn-features=timestamp_quantization']) as unknown as GPU;
-const med = (a: number[]) => a.slice().sort((x, y) => x - y)[a.length >> 1];
 for (const backend of ['webgpu', 'cpu'] as const) {
   const rt = await createRuntime({ backend, workers, webgpu: { gpu } });
   for (const n of sizes) {
     const A = stokes2D(n);
     const b = new Float64Array(A.rows).fill(1 / n ** 2, 0, (n - 1) * n);
     // MINRES alone only where it ends in seconds (its iterations double with n)
-    const variants = [['auto', {}], ...(n <= 600 ? [['minres', { method: 'minres', preconditioner: 'none' }]] : [])] as const;
-    for (const [label, o] of variants) {
-      const t: number[] = [];
-      let r;
-      for (let k = 0; k <= runs; k++) {
-        const h = rt.upload(A);
-        const s = performance.now();
-        r = await rt.solve(h, b, { tol: 1e-8, reuse: false, ...o });
-        if (k > 0) t.push(performance.now() - s);
-        h.dispose();
-      }
-      console.log(`${backend}\tstokes2D(${n}) ${A.rows} rows\t${label}\t${r!.path}\t${r!.method}+${r!.preconditioner}\t${r!.iterations} its\t${r!.reason}\t${med(t).toFixed(1)} ms\ttrue relres ${trueResidual(A, r!.x, b).toExponential(2)}`);
-    }
+    const variants = [['auto', {}], ...(n <= 600 ? [['minres', { method: 'minres', preconditioner: 'none' }]] : [])];
+    for (const o of await solveRounds(rt, A, b, variants, runs)) console.log(tsvLine(backend, `stokes2D(${n}) ${A.rows} rows`, o, (x) => trueResidual(A, x, b)));
   }
   rt.dispose();
 }

@@ -23,7 +23,7 @@ import { autoChooses, DIRECT_MAX_N, SADDLE_KRYLOV_MIN_N, SOLVE_METHODS, type Sol
 import type { PreconditionerKind, PreconditionerOptions, PreconditionerPlan } from '../solvers/precond/index.js';
 import { constantInverseDiagonal, inverseDiagonal } from '../solvers/precond/jacobi.js';
 import type { SolveStructure } from '../solvers/structure.js';
-import { isPrivateCanonical, markPrivateCanonical, type CSRMatrix } from '../formats/csr.js';
+import { diagonalSums, isPrivateCanonical, markPrivateCanonical, type CSRMatrix } from '../formats/csr.js';
 import { DenseHandle, inOrder, MatrixHandle, ResidentVector, type HandleOwner } from './handles.js';
 import { checkLayout, GPU_BUFFER_OPTION_KEYS, type GpuBufferOptions } from './gpu-buffers.js';
 import { DEVICE_PATHS } from './paths.js';
@@ -1575,15 +1575,7 @@ export class Runtime implements HandleOwner {
    * first, so that the structure pass (which a factorization meeting tol never needs) runs only for such an A.
    */
   private saddlePoint(h: MatrixHandle, csr: CSRMatrix): boolean {
-    if (isComplex(csr.dtype)) return false;
-    const { rows, rowPtr, colIdx, values } = csr;
-    let zero = false;
-    for (let i = 0; i < rows && !zero; i++) {
-      let d = 0;
-      for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) if (colIdx[k] === i) d = values[k];
-      zero = d === 0;
-    }
-    return zero && this.solveStructureOf(h).structureIn().hermitian;
+    return !isComplex(csr.dtype) && diagonalSums(csr).includes(0) && this.solveStructureOf(h).structureIn().hermitian;
   }
 
   /**
@@ -1594,11 +1586,10 @@ export class Runtime implements HandleOwner {
    * memory floor is no factorization.
    */
   directAboveCap(h: MatrixHandle, csr: CSRMatrix, structure: SolveStructure, gpu: boolean, spd: boolean | undefined): DirectPlan | null {
-    const krylov = factorizeAboveCap(structure, gpu, spd);
-    if (!krylov) return null;
+    if (!factorizeAboveCap(structure, gpu, spd)) return null;
     const a = this.solveStructureOf(h);
     if (a.direct?.plan || a.direct?.aboveCap) return a.direct;
-    const why = `above ${DIRECT_MAX_N} unknowns, weighed as its Krylov candidate would be ${krylov.method} + ${krylov.preconditioner}, whose iterations grow with the mesh`;
+    const why = `above ${DIRECT_MAX_N} unknowns, weighed as its Krylov candidate would be cg + ic0, whose iterations grow with the mesh`;
     const d = this.plannedOrRefused(csr);
     return (a.direct = { ...d, aboveCap: true, reason: () => `${d.reason()} (${why})` });
   }

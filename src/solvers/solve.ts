@@ -242,8 +242,7 @@ export function chooseDirect(est: DirectEstimate, n: number, nnz: number, comple
 
 /**
  * Whether 'auto' weighs a factorization of a matrix above DIRECT_MAX_N unknowns (chooseDirect, as below
- * it), and the Krylov candidate it is weighed against (null: not weighed): where that first candidate
- * would be CG with an incomplete Cholesky factor on a path that solves triangular systems (a Chebyshev
+ * it): where its first Krylov candidate would be CG with an incomplete Cholesky factor on a path that solves triangular systems (a Chebyshev
  * polynomial on one that does not: the same matrices) — a Hermitian positive definite matrix neither
  * diagonally dominant (Jacobi's case) nor Laplacian-like (AMG's): a stiffness matrix of elasticity or of
  * higher-order elements, whose CG iterations grow with the mesh while a one-level preconditioner divides
@@ -253,10 +252,10 @@ export function chooseDirect(est: DirectEstimate, n: number, nnz: number, comple
  * which no signal interrupts. A factor past half the memory budget, or whose flops cost more than the
  * Krylov estimate (a 3-D mesh's fill), is left for the Krylov candidate as below the cap.
  */
-export function factorizeAboveCap(s: SolveStructure, gpu: boolean, spd?: boolean): SolveCandidate | null {
-  if (s.n <= DIRECT_MAX_N || s.nnz > FACTORIZE_ABOVE_CAP_MAX_NNZ) return null;
+export function factorizeAboveCap(s: SolveStructure, gpu: boolean, spd?: boolean): boolean {
+  if (s.n <= DIRECT_MAX_N || s.nnz > FACTORIZE_ABOVE_CAP_MAX_NNZ) return false;
   const [first] = chooseSolve(s, { label: 'any', triangular: true, gpu, chebyshevFused: false }, { spd }).candidates;
-  return first.method === 'cg' && first.preconditioner === 'ic0' ? first : null;
+  return first.method === 'cg' && first.preconditioner === 'ic0';
 }
 
 /**

@@ -93,10 +93,11 @@ export function* planSteps(A: SparseMatrix, kind: FactorKind, ordering: Ordering
   // 19 039 unknowns: LDLᵀ broke down, and the LU after it under the symmetric ordering left the diagonal
   // 11 061 times, 8.9 M entries, 1 557 ms, against 152, 2.0 M and 189 ms under the transversal's:
   // bench/device/results-2026-11-29-twenty-fourth/cpu2/saddle-probe.log)
-  const zeros = kind === 'auto' && sym ? C.n - nonzeroDiagonal(C) : 0;
+  const nonzero = kind === 'auto' && sym ? nonzeroDiagonal(C) : undefined;
+  const zeros = nonzero === undefined ? 0 : C.n - nonzero;
   const saddle = zeros > 0 ? `symmetric with ${zeros} of ${C.n} diagonal entries zero (a saddle point's constraint block): LDLᵀ without pivoting would meet a zero pivot` : undefined;
   // kind 'auto' with the column ordering or block triangular form asked for is LU (the only kind that uses them), symmetric A too
-  const a = yield* analysisSteps(C, csrRows(csr), kind === 'lu' || (kind === 'auto' && (!sym || luOnly || zeros > 0)), ordering, sk, symmetry, zeros > 0);
+  const a = yield* analysisSteps(C, csrRows(csr), kind === 'lu' || (kind === 'auto' && (!sym || luOnly || zeros > 0)), ordering, sk, symmetry, zeros > 0 ? nonzero : undefined);
   return { csr, C, sym, a, ...(saddle ? { saddle } : {}) };
 }
 
@@ -127,9 +128,10 @@ function csrRows(csr: CSRMatrix): Rows {
  * The symbolic phase for A by columns and by `rows`. LU with ordering 'auto' orders A + Aᵀ when A's
  * pattern is mostly symmetric with a mostly stored diagonal (the pivots can then stay on the diagonal the
  * ordering chose), else the columns by minimum degree of AᵀA (from A, not formed) (any row pivoting then stays within its fill).
- * `known`: A's pattern symmetry where it was measured already (patternSymmetry's answer).
+ * `known`: A's pattern symmetry where it was measured already (patternSymmetry's answer); `saddleNonzero`: a
+ * symmetric A's nonzero diagonal entries, counted by planSteps, where some are zero (a saddle point: the transversal's ordering).
  */
-function* analysisSteps(C: Csc, rows: Rows, lu: boolean, ordering: OrderingName | 'auto', sk: SymbolicKernels, known?: { symmetry: number; diagonal: number }, saddle = false): Steps<Analysis> {
+function* analysisSteps(C: Csc, rows: Rows, lu: boolean, ordering: OrderingName | 'auto', sk: SymbolicKernels, known?: { symmetry: number; diagonal: number }, saddleNonzero?: number): Steps<Analysis> {
   let asked = ordering;
   let why = '';
   let mostlySymmetric = false;
@@ -145,7 +147,8 @@ function* analysisSteps(C: Csc, rows: Rows, lu: boolean, ordering: OrderingName 
   } else if (lu && ordering === 'auto' && C.n > 1) {
     const { symmetry } = known ?? patternSymmetry(C, rows);
     // (stored zeros count as missing: neither is a pivot the symmetric ordering could keep)
-    const diagonal = nonzeroDiagonal(C);
+    const saddle = saddleNonzero !== undefined;
+    const diagonal = saddleNonzero ?? nonzeroDiagonal(C);
     mostlySymmetric = symmetry >= SYMMETRIC_PATTERN_MIN;
     const stats = `pattern symmetry ${symmetry.toFixed(2)}, ${diagonal} of ${C.n} diagonal entries nonzero`;
     if (!mostlySymmetric || diagonal < DIAGONAL_MIN * C.n || saddle) {

@@ -200,24 +200,20 @@ export function planPreconditioner(
         chebyshevOperator(ops, () => (D ??= diagonalMatrix(A.rows, (dinv ??= inverseDiagonal(A)))), poly),
       );
     }
-    case 'amg': {
-      const { hierarchy, info, description } = amgSetup(A, s, kernels, o.amg, session);
-      return plan('amg', description, (ops) => amgCycleChunk.get().amgCycle(ops, hierarchy), 0, info, () => hierarchy.dispose());
-    }
+    case 'amg':
+      return multigrid('amg', A, s, (d) => d);
     case 'saddle': {
       if (!s.hermitian) throw new UnsupportedError(`saddle: the matrix is not symmetric; use 'ilu0'`);
       // AMG of the block-diagonal matrix (saddle.ts): K's cycle and S's diagonal side by side
       const { M, constraints } = saddleBlockMatrix(A);
-      const { hierarchy, info, description } = amgSetup(M, solveStructure(M), kernels, o.amg, session);
-      return plan(
-        'saddle',
-        `saddle (block diagonal: the ${A.rows - constraints} unknowns with a nonzero diagonal by ${description}, the ${constraints} constraints by the Schur complement's diagonal)`,
-        (ops) => amgCycleChunk.get().amgCycle(ops, hierarchy),
-        0,
-        info,
-        () => hierarchy.dispose(),
-      );
+      return multigrid('saddle', M, solveStructure(M), (d) => `saddle (block diagonal: the ${A.rows - constraints} unknowns with a nonzero diagonal by ${d}, the ${constraints} constraints by the Schur complement's diagonal)`);
     }
+  }
+
+  /** A V-cycle of M's smoothed-aggregation hierarchy, described by `words` of the hierarchy's own description. */
+  function multigrid(kind: 'amg' | 'saddle', M: CSRMatrix, sM: SolveStructure, words: (description: string) => string): PreconditionerPlan {
+    const { hierarchy, info, description } = amgSetup(M, sM, kernels, o.amg, session);
+    return plan(kind, words(description), (ops) => amgCycleChunk.get().amgCycle(ops, hierarchy), 0, info, () => hierarchy.dispose());
   }
 }
 

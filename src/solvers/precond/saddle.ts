@@ -9,7 +9,7 @@
  * only their diagonal: any preconditioner of M (AMG by default) is then M's blocks' preconditioners
  * side by side, on every path, with no gather or scatter.
  */
-import { CSRMatrix } from '../../formats/csr.js';
+import { CSRMatrix, diagonalSums } from '../../formats/csr.js';
 import { isComplex } from '../../dtype.js';
 import { UnsupportedError } from '../../errors.js';
 
@@ -18,8 +18,7 @@ export function saddleBlockMatrix(A: CSRMatrix): { M: CSRMatrix; constraints: nu
   if (isComplex(A.dtype)) throw new UnsupportedError(`saddle: takes real matrices, got ${A.dtype}; use 'ilu0' or 'none'`);
   const n = A.rows;
   const { rowPtr, colIdx, values } = A;
-  const d = new Float64Array(n);
-  for (let i = 0; i < n; i++) for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) if (colIdx[k] === i) d[i] = values[k];
+  const d = diagonalSums(A);
   let constraints = 0;
   let kept = 0;
   for (let i = 0; i < n; i++) {
