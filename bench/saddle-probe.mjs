@@ -6,6 +6,8 @@
 // handle, b = the uniform x-force of stokes2D's example, to 1e-8, medians of 3 rounds after an untimed one; for
 // the build whose folder is given (its dist/; an older build has no stokes2D: the matrix comes from this one's):
 //   OPENBLAS_NUM_THREADS=1 node bench/saddle-probe.mjs "$PWD" [the folder of the build to time]
+// With SADDLE_WIND=wx,wy the Oseen matrices stokes2D(n, { wind }) (twenty-fifth session: nonsymmetric saddle points),
+// whose variants are 'auto', 'direct', GMRES + ILU(0) ('auto''s Krylov choice before that session) and BiCGSTAB + saddle.
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,15 +16,18 @@ import { outcomeLine, solveRounds } from './solve-rounds.mjs';
 const here = await import(process.argv[2] + '/dist/index.js');
 const { createRuntime } = await import((process.argv[3] ?? process.argv[2]) + '/dist/index.js');
 const rt = await createRuntime();
+const wind = process.env.SADDLE_WIND?.split(',').map(Number);
 for (const N of (process.env.SADDLE_SIZES ?? '40,80,150,200').split(',').map(Number)) {
-  const A = here.stokes2D(N);
+  const A = wind ? here.stokes2D(N, { wind }) : here.stokes2D(N);
   const b = new Float64Array(A.rows).fill(1 / N ** 2, 0, (N - 1) * N);
   // (the factorization forced up to 100 000 unknowns: before this session's ordering, stokes2D(150)'s LU alone took 29 s)
-  const variants = [['auto', {}], ...(A.rows <= 100000 ? [['direct', { method: 'direct' }]] : []), ['minres', { method: 'minres', preconditioner: 'none' }]];
-  if (process.argv[3] === undefined) variants.push(['minres + saddle', { method: 'minres', preconditioner: 'saddle' }]);
+  const variants = [['auto', {}], ...(A.rows <= 100000 ? [['direct', { method: 'direct' }]] : [])];
+  if (wind) variants.push(['gmres + ilu0', { method: 'gmres', preconditioner: 'ilu0' }]);
+  else variants.push(['minres', { method: 'minres', preconditioner: 'none' }]);
+  if (process.argv[3] === undefined) variants.push(wind ? ['bicgstab + saddle', { method: 'bicgstab', preconditioner: 'saddle' }] : ['minres + saddle', { method: 'minres', preconditioner: 'saddle' }]);
   const outcomes = await solveRounds(rt, A, b, variants);
   const line = outcomes.map((o) => outcomeLine(o, (f) => `, ${f.fillNnz} entries, ${f.offDiagonalPivots} pivots off the diagonal`));
-  const file = join(tmpdir(), `simdgl-stokes2D-${N}.mtx`);
+  const file = join(tmpdir(), `simdgl-stokes2D-${N}${wind ? `-wind-${wind.join('-')}` : ''}.mtx`);
   writeFileSync(file, here.writeMatrixMarket(A, { symmetry: 'auto' }));
   const py = `
 import scipy, scipy.io, scipy.sparse.linalg as sl, numpy as np, time
@@ -34,6 +39,6 @@ print(f"SciPy {scipy.__version__} spsolve: {sorted(ts[1:])[1]:.0f} ms, true {np.
   const scipy = execFileSync('python3', ['-c', py], { encoding: 'utf8' }).trim();
   const best = Math.min(...outcomes.map((o) => o.ms).filter((t) => !Number.isNaN(t)));
   const sp = Number(/spsolve: (\d+) ms/.exec(scipy)[1]);
-  console.log(`stokes2D(${N}), ${A.rows} rows, ${A.nnz} entries\n  ${line.join('\n  ')}\n  ${scipy}\n  → spsolve / 'auto' ${(sp / outcomes[0].ms).toFixed(2)}× (better of ours / 'auto': ${(best / outcomes[0].ms).toFixed(2)})`);
+  console.log(`stokes2D(${N}${wind ? `, { wind: [${wind}] }` : ''}), ${A.rows} rows, ${A.nnz} entries\n  ${line.join('\n  ')}\n  ${scipy}\n  → spsolve / 'auto' ${(sp / outcomes[0].ms).toFixed(2)}× (better of ours / 'auto': ${(best / outcomes[0].ms).toFixed(2)})`);
 }
 rt.dispose();

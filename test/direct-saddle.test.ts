@@ -80,6 +80,26 @@ describe("kind 'auto' on a symmetric A with zero diagonal entries", () => {
     expect(relDiff(xs[0], xs[2])).toBeLessThan(1e-9);
   });
 
+  it("a nonsymmetric saddle point (Oseen, convection dominating) under 'auto': LU under the transversal with pivot tolerance 0.01, whose pivots stay on its diagonal where 0.1's left it", async () => {
+    const A = stokes2D(40, { wind: [300, 300] });
+    const b = randomRhs(A.rows, 7);
+    const F = await rt.factor(A);
+    expect([F.info.kind, F.info.ordering]).toEqual(['lu', 'btf']);
+    expect(F.info.orderingReason).toMatch(/one irreducible block, its pattern mostly symmetric/);
+    // bit for bit the explicit tolerance
+    const E = await rt.factor(A, { pivotTolerance: 0.01 });
+    const { x } = await F.solve(b);
+    expect((await E.solve(b)).x).toEqual(x);
+    const T = await rt.factor(A, { pivotTolerance: 0.1 });
+    expect(F.info.offDiagonalPivots).toBeLessThan(0.05 * A.rows);
+    expect(T.info.offDiagonalPivots).toBeGreaterThan(5 * F.info.offDiagonalPivots);
+    expect(F.info.fillNnz).toBeLessThan(0.5 * T.info.fillNnz);
+    expect(trueResidual(A, x, b)).toBeLessThan(1e-11);
+    expect(trueResidual(A, (await T.solve(b)).x, b)).toBeLessThan(1e-11);
+    // west0479's several blocks keep 0.1 (test/direct-factor.test.ts): this rule is the one block's alone
+    for (const G of [F, E, T]) G.dispose();
+  });
+
   it('a Laplacian bordered by a few constraint rows (most of the diagonal nonzero) takes the transversal too', async () => {
     // poisson2D(20) and 3 rows each constraining the mean of one grid row: [[L, Cᵀ], [C, 0]]
     const L = poisson2D(20);

@@ -1,6 +1,19 @@
 import { CSRMatrix } from '../formats/csr.js';
 import { ShapeError } from '../errors.js';
+import { checkOptions } from '../options-check.js';
+import { shownValue } from '../shown-value.js';
 import { checkGeneratedSize } from './size.js';
+
+/** Options of {@link stokes2D}. */
+export interface StokesOptions {
+  /**
+   * A constant convecting velocity [wx, wy] (default [0, 0]): the Oseen equations −Δu + (w·∇)u + ∇p = f,
+   * ∇·u = 0 — a Picard step of the steady Navier–Stokes equations, the Reynolds number being |w| on the
+   * unit square — with first-order upwind differences, which keep each velocity row diagonally dominant.
+   * A is then nonsymmetric (a nonsymmetric saddle point).
+   */
+  wind?: readonly [number, number];
+}
 
 /**
  * The 2-D Stokes equations −Δu + ∇p = f, ∇·u = 0 on the unit square with no-slip walls, discretized on
@@ -15,7 +28,13 @@ import { checkGeneratedSize } from './size.js';
  * missing: a symmetric indefinite matrix that rt.factor's and rt.solve's 'auto' factorize LU under a
  * maximum transversal (docs/direct.md, "Saddle points").
  *
+ * With `options.wind`, the convection term (w·∇)u of the Oseen equations joins each velocity row
+ * (upwinded, scaled by h² as the rest): A = [[F, Bᵀ], [B, 0]] with F nonsymmetric, which rt.solve's
+ * 'auto' solves by BiCGSTAB with the block-triangular 'saddle' preconditioner (docs/solvers.md).
+ *
  * @throws {@link ShapeError} when n is not an integer ≥ 2.
+ * @throws RangeError when wind is not two finite numbers.
+ * @throws {@link OptionError} for an option key it does not know.
  *
  * @example
  * ```js
@@ -36,8 +55,15 @@ import { checkGeneratedSize } from './size.js';
  * rt.dispose();
  * ```
  */
-export function stokes2D(n: number): CSRMatrix {
+export function stokes2D(n: number, options?: StokesOptions): CSRMatrix {
+  checkOptions('stokes2D', options, ['wind']);
   if (!Number.isInteger(n) || n < 2) throw new ShapeError(`stokes2D: n must be an integer ≥ 2, got ${n}`);
+  const wind = options?.wind ?? [0, 0];
+  if (!Array.isArray(wind) || wind.length !== 2 || !wind.every((w) => Number.isFinite(w))) throw new RangeError(`stokes2D: wind must be two finite numbers [wx, wy], got ${shownValue(wind)}`);
+  // upwind (w·∇)u scaled by h²: h·|w| more on the diagonal, h·w more on the upstream neighbour (h = 1/n)
+  const [wx, wy] = wind;
+  const diag = 4 + (Math.abs(wx) + Math.abs(wy)) / n;
+  const [west, east, south, north] = [-1 - Math.max(wx, 0) / n, -1 - Math.max(-wx, 0) / n, -1 - Math.max(wy, 0) / n, -1 - Math.max(-wy, 0) / n];
   const nu = (n - 1) * n;
   const np = n * n - 1;
   const rows = 2 * nu + np;
@@ -68,8 +94,9 @@ export function stokes2D(n: number): CSRMatrix {
     rowPtr[r + 1] = m;
   };
   // a face is the right (top) face of the cell behind it, +1 in that cell's divergence, and the left (bottom) face of the cell ahead, −1
-  for (let i = 1; i <= n - 1; i++) for (let j = 0; j < n; j++) row(U(i, j), [U(i - 1, j), U(i, j - 1), U(i, j), U(i, j + 1), U(i + 1, j), P(i - 1, j), P(i, j)], [-1, -1, 4, -1, -1, 1, -1]);
-  for (let i = 0; i < n; i++) for (let j = 1; j <= n - 1; j++) row(V(i, j), [V(i - 1, j), V(i, j - 1), V(i, j), V(i, j + 1), V(i + 1, j), P(i, j - 1), P(i, j)], [-1, -1, 4, -1, -1, 1, -1]);
+  // (the first index is x's, the second y's: west, south, centre, north, east)
+  for (let i = 1; i <= n - 1; i++) for (let j = 0; j < n; j++) row(U(i, j), [U(i - 1, j), U(i, j - 1), U(i, j), U(i, j + 1), U(i + 1, j), P(i - 1, j), P(i, j)], [west, south, diag, north, east, 1, -1]);
+  for (let i = 0; i < n; i++) for (let j = 1; j <= n - 1; j++) row(V(i, j), [V(i - 1, j), V(i, j - 1), V(i, j), V(i, j + 1), V(i + 1, j), P(i, j - 1), P(i, j)], [west, south, diag, north, east, 1, -1]);
   for (let c = 0; c < np; c++) {
     const i = Math.floor(c / n);
     const j = c % n;

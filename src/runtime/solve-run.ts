@@ -121,6 +121,8 @@ export async function solveAfterReads(rt: Runtime, start: SolveStart): Promise<S
   // BiCGSTAB's solve that stagnated, whose x the next candidate goes on from
   let stalledRun: (TrueSolveResult & { precisionFallback?: string }) | undefined;
   let methodFallback: string | undefined;
+  // a candidate's own iteration bound (SolveCandidate.maxIter) spent, with no factorization to answer: it goes on without it
+  let uncapped = false;
   for (let c = first; ; c++) {
     let cand: SolveCandidate = nanFallback ? { ...choice.candidates[c], preconditioner: 'none' } : choice.candidates[c];
     let prepared;
@@ -151,6 +153,7 @@ export async function solveAfterReads(rt: Runtime, start: SolveStart): Promise<S
       return e;
     };
     let r: TrueSolveResult & { precisionFallback?: string };
+    const cap = o.maxIter === undefined && !uncapped ? cand.maxIter : undefined;
     try {
       await krylovSolvers.load();
       const { solveWithTrueResidual, KRYLOV } = krylovSolvers.get();
@@ -159,6 +162,7 @@ export async function solveAfterReads(rt: Runtime, start: SolveStart): Promise<S
         x0,
         single: componentBytes(h.dtype) === 4,
         matrixExponent: s.e,
+        ...(cap ? { maxIter: cap } : {}),
         ...(stalledRun ? budgetAfter(stalledRun, o, h.rows) : {}),
       });
       if (stalledRun) {
@@ -208,6 +212,15 @@ export async function solveAfterReads(rt: Runtime, start: SolveStart): Promise<S
           return { ...out, methodFallback: `${why}: A's factorization answered instead${out.reused ? '' : ' (its factor kept with A: the next solve of A starts with it)'}` };
         }
         methodFallback = `${methodFallback ? `${methodFallback}; ` : ''}${why}; A's factorization after it did not answer either (${failed})`;
+      }
+      // (not after a factorization that failed: A singular, where more iterations would not answer either)
+      if (cap && r.reason === 'maxIter' && !fd && !o.signal?.aborted && !h.disposed) {
+        methodFallback = `${methodFallback ? `${methodFallback}; ` : ''}${cand.method} + ${cand.preconditioner} went on from its iterate after 'auto''s ${cap} iterations (no factorization of A to take over)`;
+        uncapped = true;
+        stalledRun = r;
+        x0 = r.x;
+        c--;
+        continue;
       }
       rt.keepHostCopy(b64);
       const detail = nanFallback ? `none (${nanFallback})` : description;

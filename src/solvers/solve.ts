@@ -32,6 +32,12 @@ export interface SolveCandidate {
   method: SolveMethod;
   /** the preconditioner it runs with */
   preconditioner: PreconditionerKind;
+  /**
+   * the iterations 'auto' gives it where the caller set no maxIter, before A's factorization takes over
+   * (a nonsymmetric saddle point's BiCGSTAB + saddle, which converges slowly rather than stagnating
+   * where convection dominates); it goes on from its iterate where no factorization answers
+   */
+  maxIter?: number;
 }
 
 /** The 'auto' choice of rt.solve and explain('solve'): candidates in order, and why. */
@@ -68,6 +74,11 @@ export function chooseSolve(s: SolveStructure, path: PathSolveInfo, o: { method?
   } else if (s.hermitian) {
     methods = ['minres', 'gmres'];
     reasons.push('method minres: Hermitian indefinite (short recurrences, minimal residual)');
+  } else if (s.saddle && (!o.preconditioner || o.preconditioner === 'auto' || o.preconditioner === 'saddle')) {
+    methods = ['bicgstab'];
+    reasons.push(
+      `method bicgstab: a nonsymmetric saddle point with the block-triangular saddle preconditioner, where restarted GMRES(30) loses the hundred directions it needs (${SADDLE_NONSYMMETRIC_MEASURED}); where it has not converged in ${SADDLE_NONSYMMETRIC_MAX_ITER} iterations (a convection-dominated flow, which the cycle of F's symmetric part serves poorly), A's factorization`,
+    );
   } else if (s.finite && s.positiveDiagonal && s.diagonallyDominant) {
     methods = ['bicgstab', 'gmres'];
     reasons.push(
@@ -97,6 +108,11 @@ export function chooseSolve(s: SolveStructure, path: PathSolveInfo, o: { method?
     pre = 'saddle';
     reasons.push(
       `preconditioner saddle: A is a symmetric saddle point (${s.zeroDiagonals} zero diagonal entr${s.zeroDiagonals === 1 ? 'y' : 'ies'}: constraints), which no one-level preconditioner serves — AMG of the block-diagonal [[K, 0], [0, diag(B·diag(K)⁻¹·Bᵀ)]], whose MINRES iterations hardly grow with the mesh (${SADDLE_MEASURED})`,
+    );
+  } else if (s.saddle) {
+    pre = 'saddle';
+    reasons.push(
+      `preconditioner saddle: A is a nonsymmetric saddle point (${s.zeroDiagonals} zero diagonal entr${s.zeroDiagonals === 1 ? 'y' : 'ies'}: constraints; the other diagonal entries positive) — the block-triangular [[F, B₁ᵀ], [0, −S]], S the diagonal of B₂·diag(F)⁻¹·B₁ᵀ, F by AMG of its symmetric part, where ILU(0)'s Krylov solve stagnated`,
     );
   } else if (s.zeroDiagonals > 0) {
     pre = 'ilu0';
@@ -146,8 +162,19 @@ export function chooseSolve(s: SolveStructure, path: PathSolveInfo, o: { method?
     return pre;
   };
   if (!given && pre === 'ic0' && methods.includes('minres')) reasons.push('minres after a CG breakdown takes jacobi, not ic0: A is then not definite, and IC(0) presumes it is');
-  return { candidates: methods.map((m) => ({ method: m, preconditioner: forMethod(m) })), reasons };
+  // BiCGSTAB + the block-triangular saddle: its iterations bounded where the factorization can take over
+  const capped = (m: SolveMethod) => s.saddle === true && m === 'bicgstab' && forMethod(m) === 'saddle' && o.method !== 'bicgstab';
+  return { candidates: methods.map((m) => ({ method: m, preconditioner: forMethod(m), ...(capped(m) ? { maxIter: SADDLE_NONSYMMETRIC_MAX_ITER } : {}) })), reasons };
 }
+
+/**
+ * Why 'auto' takes BiCGSTAB with the block-triangular saddle preconditioner for a nonsymmetric saddle
+ * point: rt.solve to 1e-8 on stokes2D(n, { wind: [10, 10] }), 2 threads (bench/saddle-probe.mjs).
+ */
+const SADDLE_NONSYMMETRIC_MEASURED = 'TBD';
+
+/** 'auto''s iterations for BiCGSTAB + saddle on a nonsymmetric saddle point before the factorization (SolveCandidate.maxIter). */
+export const SADDLE_NONSYMMETRIC_MAX_ITER = 400;
 
 /**
  * Why 'auto' takes BiCGSTAB first for a diagonally dominant nonsymmetric A with a positive diagonal: rt.solve

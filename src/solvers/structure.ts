@@ -1,5 +1,5 @@
 import { components, isComplex } from '../dtype.js';
-import { isPrivateCanonical, type CSRMatrix } from '../formats/csr.js';
+import { diagonalSums, isPrivateCanonical, type CSRMatrix } from '../formats/csr.js';
 import { DIAMatrix, diaLayout, fillDia, isSmallInteger, markExactlyF32, rememberSmallIntegers } from '../formats/dia.js';
 import type { SparseMatrix } from '../formats/index.js';
 import { DIA_MAX_DIAGONALS, diagonalMarks, finishScan, knownScan } from '../formats/diagonal-scan.js';
@@ -35,6 +35,14 @@ export interface SolveStructure {
    * square) — what decides between Jacobi and AMG. Undefined otherwise.
    */
   diameter?: number;
+  /**
+   * For a real matrix that is not symmetric and has zero diagonal entries: whether every other diagonal
+   * entry is positive and the rows with a zero diagonal hold no entry in those rows' columns — a
+   * nonsymmetric saddle point [[F, B₁ᵀ], [B₂, 0]] (the Oseen equations), which the block-triangular
+   * 'saddle' preconditioner takes (src/solvers/precond/saddle.ts). Read on first use (a pass over the
+   * entries); undefined for any other matrix.
+   */
+  saddle?: boolean;
 }
 
 /**
@@ -64,6 +72,10 @@ export function solveStructure(A: CSRMatrix, copy?: SparseMatrix | null, pass?: 
     let d = transient && dia ? gridDiameter(dia, A.nnz, nonzeros) : undefined;
     const grid = transient ? null : dia;
     Object.defineProperty(s, 'diameter', { enumerable: true, get: () => (d ??= (grid && gridDiameter(grid, A.nnz, nonzeros)) ?? csrGridDiameter(A) ?? pseudoDiameter(A)) });
+  }
+  if (!s.hermitian && s.zeroDiagonals > 0 && s.finite && !isComplex(A.dtype)) {
+    let saddle: boolean | undefined;
+    Object.defineProperty(s, 'saddle', { enumerable: true, get: () => (saddle ??= saddleShape(A)) });
   }
   return s;
 }
@@ -579,4 +591,16 @@ function eccentricity(rowPtr: Int32Array, colIdx: Int32Array, seen: Uint8Array, 
     }
     if (tail === end) return [queue[end - 1], level];
   }
+}
+
+/** SolveStructure.saddle: A's nonzero diagonal entries all positive, and its zero-diagonal rows' block [2, 2] empty. */
+function saddleShape(A: CSRMatrix): boolean {
+  const d = diagonalSums(A);
+  if (!d.every((v) => v >= 0)) return false;
+  const { rows, rowPtr, colIdx } = A;
+  for (let i = 0; i < rows; i++) {
+    if (d[i] !== 0) continue;
+    for (let k = rowPtr[i]; k < rowPtr[i + 1]; k++) if (colIdx[k] !== i && d[colIdx[k]] === 0) return false;
+  }
+  return true;
 }

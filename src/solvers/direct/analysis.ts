@@ -65,6 +65,11 @@ export interface Analysis {
   /** ordering 'btf': the diagonal block of each column (blocks numbered in their order along perm), and the entries of A above the blocks */
   blockOf?: Int32Array;
   above?: number;
+  /**
+   * ordering 'btf' chosen by 'auto' for one irreducible block of a mostly symmetric pattern (a saddle
+   * point's): its fill rests on pivots that stay on the matched diagonal (LU's pivot tolerance 0.01 there)
+   */
+  symmetricBlock?: boolean;
   /** LU of a banded matrix: its band, factorized by the banded kernel in the natural order (the counts are then the band's) */
   band?: Band;
   /** a small matrix factorized dense (denseAnalysis: `band` is then the whole matrix) */

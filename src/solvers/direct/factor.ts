@@ -34,7 +34,7 @@ export interface FactorOptions {
   kind?: FactorKind;
   /** the fill-reducing ordering (default 'auto': the natural order for a banded matrix (at least half its band stored), else AMD, and nested dissection too from 2000 unknowns, the one with fewer predicted flops (nested dissection alone on a mesh-like graph of 16384 unknowns or more); for LU of a pattern far from symmetric, 'btf' (block triangular form, each diagonal block ordered by AMD) where A has more than one diagonal block, else 'amd-ata'). 'amd-ata' and 'btf' are LU's only: with kind 'auto' they factorize LU, symmetric A too; with 'cholesky' or 'ldlt' an UnsupportedError */
   ordering?: OrderingName | 'auto';
-  /** LU: the diagonal is kept as pivot when at least this fraction of the column's largest candidate (default 0.001, as KLU; 0.1 under the orderings 'amd-ata' and 'btf', as UMFPACK's unsymmetric strategy; 1 = strict partial pivoting) */
+  /** LU: the diagonal is kept as pivot when at least this fraction of the column's largest candidate (default 0.001, as KLU; 0.1 under the orderings 'amd-ata' and 'btf', as UMFPACK's unsymmetric strategy, but 0.01 where 'auto' took 'btf' for a saddle point's one irreducible block; 1 = strict partial pivoting) */
   pivotTolerance?: number;
   /**
    * Stops the factorization: it rejects with `signal.reason` (a DOMException named 'AbortError' unless
@@ -124,11 +124,19 @@ const PIVOT_TOLERANCE = 0.001;
  * …but under a column ordering ('amd-ata') the diagonal is no better placed than any row (the fill
  * bound holds for every row choice), so only a tenth of the largest keeps it (UMFPACK's unsymmetric
  * default): on west0479 scaled as in the tests, 0.001 left residuals up to 8.8e-9 against 7e-11.
- * The same under 'btf' (whose diagonal is the matched entry, chosen by pattern alone, and whose rows
- * are not scaled as KLU's): west0479's residual for b = 1 (b = sin i) 5.4e-10 (1.3e-9) at 0.001,
- * 7.9e-12 (9.8e-12) at 0.1, 6.0e-12 (1.1e-11) at 1; fill 6484, 7216, 8584.
  */
 const COLUMN_ORDER_PIVOT_TOLERANCE = 0.1;
+/**
+ * The same under 'btf' (whose diagonal is the matched entry, chosen by pattern alone, and whose rows are
+ * not scaled as KLU's: west0479's residual for b = sin i 3.2e-11 at 0.1, 7.4e-11 at 0.01, 3.5e-9 at
+ * 0.001), except where 'auto' took it for one irreducible block of a mostly symmetric pattern (a saddle
+ * point's, Analysis.symmetricBlock): a hundredth there, as that ordering's fill survives only while the
+ * pivots stay on the matched diagonal, and a tenth moved them off it where the velocity block outweighs
+ * the constraints' entries — the Oseen matrix stokes2D(110, { wind: [300, 300] }) took 3 638 pivots off
+ * the diagonal, 12.7 M entries and 4.3 s, against 27, 3.6 M and 0.29 s at 0.01 (SciPy's spsolve 0.41 s);
+ * stokes2D(80) 166 → 102 ms (twenty-fifth session, scratch runs).
+ */
+const BTF_PIVOT_TOLERANCE = 0.01;
 /** Cholesky runs supernodal (dense fronts) from this many flops; below, the up-looking kernel's lower overhead wins. */
 const SUPERNODAL_MIN_FLOPS = 1e6;
 
@@ -187,7 +195,7 @@ async function factorizeInBudget(A: SparseMatrix, options: FactorOptions, budget
   const { csr, C, sym, a, saddle } = plan ?? (signal
     ? await finishPausing(planSteps(A, kind, ordering, kernels.symbolic), signal, (run) => withMemoryBudget(budgetMB, run))
     : planFactor(A, kind, ordering, kernels.symbolic));
-  const tol = asked ?? (a.ordering === 'amd-ata' || a.ordering === 'btf' ? COLUMN_ORDER_PIVOT_TOLERANCE : PIVOT_TOLERANCE);
+  const tol = asked ?? (a.symmetricBlock ? BTF_PIVOT_TOLERANCE : a.ordering === 'amd-ata' || a.ordering === 'btf' ? COLUMN_ORDER_PIVOT_TOLERANCE : PIVOT_TOLERANCE);
   const F = new Factorization(C, sym ? C : rowsWithValues(csr), csr.dtype, a, tol, budgetMB, kernels.supernodal, kernels.lu, kernels.ldl, kernels.residual, once);
   try {
     if (kind !== 'auto') {

@@ -190,6 +190,7 @@ function* analysisSteps(C: Csc, rows: Rows, lu: boolean, ordering: OrderingName 
     a.matchOf = bt.colOf;
     a.blockOf = bt.blk;
     a.above = bt.above;
+    if (ordering === 'auto' && bt.blocks === 1 && mostlySymmetric) a.symmetricBlock = true;
     // the entries above the diagonal blocks are kept as they stand
     const off = bt.above;
     a.cost.fillNnz += off;

@@ -13,7 +13,7 @@ import { ilu0 } from './ilu0.js';
 import { inverseDiagonal } from './jacobi.js';
 import { reversedSchedule, triangularOptions } from './levels.js';
 import { ssorFactors } from './ssor.js';
-import { saddleBlockMatrix } from './saddle.js';
+import { saddleBlockMatrix, saddleTriangularMatrices } from './saddle.js';
 import { solveStructure } from '../structure.js';
 import { checkAmgOptions, type AmgInfo } from '../amg/info.js';
 import type { AmgOptions } from '../amg/hierarchy.js';
@@ -203,17 +203,27 @@ export function planPreconditioner(
     case 'amg':
       return multigrid('amg', A, s, (d) => d);
     case 'saddle': {
-      if (!s.hermitian) throw new UnsupportedError(`saddle: the matrix is not symmetric; use 'ilu0'`);
+      if (!s.hermitian) {
+        // GMRES's block-triangular preconditioner (saddle.ts): F's symmetric part's cycle between two products
+        const { M, T, Z, constraints } = saddleTriangularMatrices(A);
+        return multigrid('saddle', M, solveStructure(M), (d) => `saddle (block triangular: the ${A.rows - constraints} unknowns with a nonzero diagonal by ${d} of their block's symmetric part, the ${constraints} constraints by the Schur complement's diagonal)`, (ops, cycle) => blockTriangular(ops, T, Z, cycle));
+      }
       // AMG of the block-diagonal matrix (saddle.ts): K's cycle and S's diagonal side by side
       const { M, constraints } = saddleBlockMatrix(A);
       return multigrid('saddle', M, solveStructure(M), (d) => `saddle (block diagonal: the ${A.rows - constraints} unknowns with a nonzero diagonal by ${d}, the ${constraints} constraints by the Schur complement's diagonal)`);
     }
   }
 
-  /** A V-cycle of M's smoothed-aggregation hierarchy, described by `words` of the hierarchy's own description. */
-  function multigrid(kind: 'amg' | 'saddle', M: CSRMatrix, sM: SolveStructure, words: (description: string) => string): PreconditionerPlan {
+  /**
+   * A V-cycle of M's smoothed-aggregation hierarchy, described by `words` of the hierarchy's own
+   * description; `around` makes the operator that applies it (default: the cycle itself).
+   */
+  function multigrid(kind: 'amg' | 'saddle', M: CSRMatrix, sM: SolveStructure, words: (description: string) => string, around?: <V>(ops: SolverOps<V>, cycle: PreconditionerOperator<V>) => PreconditionerOperator<V>): PreconditionerPlan {
     const { hierarchy, info, description } = amgSetup(M, sM, kernels, o.amg, session);
-    return plan(kind, words(description), (ops) => amgCycleChunk.get().amgCycle(ops, hierarchy), 0, info, () => hierarchy.dispose());
+    return plan(kind, words(description), (ops) => {
+      const cycle = amgCycleChunk.get().amgCycle(ops, hierarchy);
+      return around ? around(ops, cycle) : cycle;
+    }, 0, info, () => hierarchy.dispose());
   }
 }
 
@@ -287,6 +297,31 @@ function diagonalMatrix(n: number, d: ArrayLike<number> & { length: number }): C
   const v = allocValues(complex ? 'c128' : 'f64', n);
   v.set(d as ArrayLike<number>);
   return new CSRMatrix(n, n, complex ? 'c128' : 'f64', ptr, idx, v);
+}
+
+/**
+ * z = P⁻¹·r of a block-triangular saddle preconditioner (saddle.ts saddleTriangularMatrices): the
+ * velocity right-hand side T·r, F̃⁻¹ of it by `cycle` (zero on the constraints), plus the constraints'
+ * −S⁻¹·r_p by Z.
+ */
+function blockTriangular<V>(ops: SolverOps<V>, T: CSRMatrix, Z: CSRMatrix, cycle: PreconditionerOperator<V>): PreconditionerOperator<V> {
+  const Tr = ops.operator(T);
+  const Zr = ops.operator(Z);
+  const t = ops.vector();
+  return {
+    method: `${cycle.method}, between the products by B₁ᵀ·S⁻¹ and −S⁻¹`,
+    apply: async (r, z) => {
+      await Tr.apply(r, t, 1, 0);
+      await cycle.apply(t, z);
+      await Zr.apply(r, z, 1, 1);
+    },
+    dispose: () => {
+      cycle.dispose();
+      Tr.dispose();
+      Zr.dispose();
+      ops.release(t);
+    },
+  };
 }
 
 function matrixOperator<V>(ops: SolverOps<V>, M: CSRMatrix, method: string): PreconditionerOperator<V> {
