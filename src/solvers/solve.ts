@@ -169,9 +169,12 @@ export function chooseSolve(s: SolveStructure, path: PathSolveInfo, o: { method?
 
 /**
  * Why 'auto' takes BiCGSTAB with the block-triangular saddle preconditioner for a nonsymmetric saddle
- * point: rt.solve to 1e-8 on stokes2D(n, { wind: [10, 10] }), 2 threads (bench/saddle-probe.mjs).
+ * point: rt.solve to 1e-8 on stokes2D(n, { wind: [10, 10] }), 2 threads, medians of 3, SciPy in the same
+ * run (bench/saddle-probe.mjs; bench/device/results-2026-11-29-twenty-fifth/cpu2/oseen-probe.log). GMRES(30)
+ * with it took 3 912 iterations on 4 719 unknowns (a scratch run), GMRES(200) 79–103 on 4 719–107 919.
  */
-const SADDLE_NONSYMMETRIC_MEASURED = 'TBD';
+const SADDLE_NONSYMMETRIC_MEASURED =
+  'the Oseen equations stokes2D(n, { wind: [10, 10] }) on 2 threads: 36 079 unknowns 102 iterations, 204 ms, against 1 539 ms before (GMRES(30) + ILU(0) stagnated, then LU) and SciPy spsolve 385 ms; 107 919: 108 it, 489 ms against 7 839 and 2 409 ms; 269 399: 109 it, 1.5 s against 45.3 and 12.8 s';
 
 /** 'auto''s iterations for BiCGSTAB + saddle on a nonsymmetric saddle point before the factorization (SolveCandidate.maxIter). */
 export const SADDLE_NONSYMMETRIC_MAX_ITER = 400;
