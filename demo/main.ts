@@ -10,7 +10,7 @@ import { effectiveGBs, maxRelativeError, median, spmvGflops } from '../src/metri
 import { ResidualChart } from './chart.js';
 import { csrFromParts, describeGenerator, drawSparsity, generate, generatorRows, SIZE_RANGES, type GeneratorKind } from './matrix.js';
 import { Panel, type PanelResult } from './panel.js';
-import { cgRef, gemmRef, relResidual, spmvRef, transposeRef } from './reference.js';
+import { cgRef, symmetricRef, gemmRef, relResidual, spmvRef, transposeRef } from './reference.js';
 import { deviceOf, makeRuntime, PATHS, type Path } from './runtime.js';
 import type { Explanation, MatrixHandle, PreconditionerKind, Runtime, SolveMethod } from '../src/index.js';
 
@@ -264,7 +264,7 @@ function formatOnPath(rt: Runtime, h: MatrixHandle): string {
 type FormatArg = FormatName | 'auto';
 interface SpmvProblem { A: CSRMatrix; x: ValueArray; yRef: Float64Array; dtype: DType; format: FormatArg }
 interface SolveProblem {
-  A: CSRMatrix; ref: CSRMatrix; b: ValueArray; b64: Float64Array; xRef: Float64Array | null; dtype: DType; format: FormatArg; tol: number; maxIter: number;
+  A: CSRMatrix; ref: CSRMatrix; b: ValueArray; b64: Float64Array; xRef: Float64Array | null; noReference: string | null; dtype: DType; format: FormatArg; tol: number; maxIter: number;
   method: SolveMethod | 'auto'; preconditioner: PreconditionerKind | 'auto';
 }
 interface DenseProblem { n: number; A: DenseMatrix; B: DenseMatrix; ref: Float64Array; dtype: DType }
@@ -373,7 +373,7 @@ async function runSolve(rt: Runtime, panel: Panel, path: Path, p: SolveProblem):
         ['recurrence residual', res.recurrenceResidual.toExponential(2)],
         ['format on this path', formatOnPath(rt, h)],
       ],
-      message: p.xRef ? '' : `${isComplex(p.dtype) ? 'complex' : 'indefinite'} system: the error column compares nothing; see the true residual`,
+      message: p.xRef ? '' : `${p.noReference} system: the error column compares nothing; see the true residual`,
     };
   } finally {
     h.dispose();
@@ -440,12 +440,13 @@ function problemFor(op: Op): SpmvProblem | SolveProblem | DenseProblem {
   const maxIter = Math.floor(Number(ctl.maxIter.value));
   if (!(tol >= 0)) throw new Error(`tolerance must be a number ≥ 0, got "${ctl.tol.value}"`);
   if (!(maxIter >= 1)) throw new Error(`max iterations must be ≥ 1, got "${ctl.maxIter.value}"`);
-  // the page's CG reference for a real matrix with a positive diagonal; an indefinite one (a saddle point's zero
-  // diagonal) is measured by its true residual alone
-  const xRef = isComplex(dtype) || !diagonalSums(ref).every((d) => d > 0) ? null : cgRef(ref, b64, 1e-12).x;
+  // the page's CG reference for a real symmetric matrix with a positive diagonal; an indefinite one (a saddle
+  // point's zero diagonal) or a nonsymmetric one (an Oseen flow, a convection matrix) is measured by its true residual alone
+  const noReference = isComplex(dtype) ? 'complex' : !diagonalSums(ref).every((d) => d > 0) ? 'indefinite' : !symmetricRef(ref) ? 'nonsymmetric' : null;
+  const xRef = noReference ? null : cgRef(ref, b64, 1e-12).x;
   const method = ctl.method.value as SolveMethod | 'auto';
   const preconditioner = ctl.preconditioner.value as PreconditionerKind | 'auto';
-  return { A, ref, b, b64, xRef, dtype, format: ctl.format.value as FormatArg, tol, maxIter, method, preconditioner };
+  return { A, ref, b, b64, xRef, noReference, dtype, format: ctl.format.value as FormatArg, tol, maxIter, method, preconditioner };
 }
 
 async function runPath(path: Path, op: Op, problem: ReturnType<typeof problemFor>): Promise<void> {

@@ -3,11 +3,14 @@
 import { CSRMatrix, COOMatrix } from '../src/formats/index.js';
 import { poisson2D, poisson3D, randomMatrix, stokes2D } from '../src/generators/index.js';
 
-export type GeneratorKind = 'poisson2d' | 'poisson3d' | 'powerlaw' | 'stokes2d';
+export type GeneratorKind = 'poisson2d' | 'poisson3d' | 'powerlaw' | 'stokes2d' | 'oseen2d';
+
+/** the demo's Oseen flow: stokes2D with this wind (a Reynolds number of ≈ 28 on the unit square) */
+const OSEEN_WIND: [number, number] = [20, 20];
 
 /** rows of each generator at a slider value */
 export function generatorRows(kind: GeneratorKind, size: number): number {
-  return kind === 'poisson2d' ? size * size : kind === 'poisson3d' ? size ** 3 : kind === 'stokes2d' ? 2 * (size - 1) * size + size * size - 1 : size;
+  return kind === 'poisson2d' ? size * size : kind === 'poisson3d' ? size ** 3 : kind === 'stokes2d' || kind === 'oseen2d' ? 2 * (size - 1) * size + size * size - 1 : size;
 }
 
 /** slider range per generator: [min, max, step, default] */
@@ -16,12 +19,14 @@ export const SIZE_RANGES: Record<GeneratorKind, [number, number, number, number]
   poisson3d: [4, 100, 1, 40],
   powerlaw: [1000, 1_000_000, 1000, 100_000],
   stokes2d: [4, 600, 4, 100],
+  oseen2d: [4, 600, 4, 100],
 };
 
 export function describeGenerator(kind: GeneratorKind, size: number): string {
   if (kind === 'poisson2d') return `poisson2D(${size}) — 5-point Laplacian on a ${size}×${size} grid`;
   if (kind === 'poisson3d') return `poisson3D(${size}) — 7-point Laplacian on a ${size}³ grid`;
   if (kind === 'stokes2d') return `stokes2D(${size}) — Stokes flow on a ${size}×${size} staggered grid: a symmetric saddle point (velocities, pressures)`;
+  if (kind === 'oseen2d') return `stokes2D(${size}, { wind: [${OSEEN_WIND}] }) — Oseen flow (a linearized Navier–Stokes step) on a ${size}×${size} staggered grid: a nonsymmetric saddle point`;
   return `power-law(${size}) — Pareto row lengths (exponent 1.5, mean 8), made SPD`;
 }
 
@@ -53,6 +58,7 @@ export function generate(kind: GeneratorKind, size: number): CSRMatrix {
   if (kind === 'poisson2d') return poisson2D(size);
   if (kind === 'poisson3d') return poisson3D(size);
   if (kind === 'stokes2d') return stokes2D(size);
+  if (kind === 'oseen2d') return stokes2D(size, { wind: OSEEN_WIND });
   return powerLawSPD(size);
 }
 

@@ -226,7 +226,7 @@ describe.each(engines)('demo page end to end in %s (its WebGPU switched on)', (e
     for (const p of racing) expect(legend).toMatch(new RegExp({ cpu: 'CPU', webgpu: 'WebGPU', webgl2: 'WebGL2' }[p]));
   });
 
-  it('a Stokes saddle point: MINRES with the saddle preconditioner on every path, measured by its true residual', async () => {
+  it('Stokes and Oseen saddle points: MINRES and BiCGSTAB with the saddle preconditioner on every path, measured by their true residual', async () => {
     await setValue(page, 'generator', 'stokes2d');
     await setValue(page, 'size', '40');
     await waitMatrix(page, 'window.__demo.matrix?.rows === 4719');
@@ -238,6 +238,17 @@ describe.each(engines)('demo page end to end in %s (its WebGPU switched on)', (e
       // the page's CG reference does not apply to an indefinite matrix: said, not a wrong error column
       expect(r[p].maxError ?? undefined, p).toBeUndefined(); // (WebDriver classic returns undefined as null)
       expect(r[p].message, p).toBe('indefinite system: the error column compares nothing; see the true residual');
+    }
+    // the Oseen flow (nonsymmetric): BiCGSTAB with the block-triangular saddle preconditioner on every path
+    await setValue(page, 'generator', 'oseen2d');
+    await setValue(page, 'size', '40');
+    await waitMatrix(page, 'window.__demo.matrix?.rows === 4719');
+    const o = await race(page, { op: 'solve', method: 'bicgstab', preconditioner: 'auto', dtype: 'f64', tol: '1e-8' });
+    for (const p of racing) {
+      expectFigures(o[p], `${p} bicgstab oseen2D(40)`);
+      expect(o[p].residual!, p).toBeLessThan(1e-7);
+      expect(o[p].text, p).toMatch(/preconditioner\s+saddle \(block triangular/);
+      expect(o[p].maxError ?? undefined, p).toBeUndefined();
     }
     await setValue(page, 'generator', 'poisson2d');
   });

@@ -18,10 +18,12 @@ import { uniformGroupsOf } from '../src/cpu/uniform-f32.js';
 import { poisson3D } from '../src/generators/poisson.js';
 import { anyStructure, csrGridDiameter, gridDiameter, pseudoDiameter, solveStructure } from '../src/solvers/structure.js';
 import { poisson2D } from '../src/generators/poisson.js';
+import { stokes2D } from '../src/generators/stokes.js';
 import { randomMatrix } from '../src/generators/random.js';
 import { loadShared } from './matrices.js';
 import { bandedMatrix } from './banded.js';
 import { withRuntimes } from './cpu-setups.js';
+import { isComplex } from '../src/dtype.js';
 
 /** the reference: every (i, j) against conj(A[j, i]) in a dense copy (summing duplicates) */
 function reference(A: CSRMatrix): { hermitian: boolean; positiveDiagonal: boolean; zeroDiagonals: number; diagonallyDominant: boolean } {
@@ -178,9 +180,21 @@ describe("solveStructure's real pass", () => {
     const [k0] = offDiagonal(P)[5];
     cases.push(['NaN', withValue(P, 3, NaN)], ['+Inf', withValue(P, 0, Infinity)], ['-Inf off-diagonal', withValue(P, k0, -Infinity)]);
     cases.push(['positive off-diagonal', withValue(P, k0, 0.5)], ['mirror dropped', without(P, k0)], ['zero diagonal', withValue(P, 0, 0)]);
+    // nonsymmetric saddle points (saddle: true), and one whose constraints couple to each other (false)
+    const O = stokes2D(6, { wind: [5, 2] });
+    const r: number[] = [];
+    const c: number[] = [];
+    const v: number[] = [];
+    for (let i = 0; i < O.rows; i++) for (let k = O.rowPtr[i]; k < O.rowPtr[i + 1]; k++) r.push(i), c.push(O.colIdx[k]), v.push(O.values[k]);
+    r.push(O.rows - 1), c.push(O.rows - 2), v.push(0.5);
+    const coupled = CSRMatrix.fromTriplets(O.rows, O.cols, 'f64', Int32Array.from(r), Int32Array.from(c), Float64Array.from(v));
+    cases.push(['Oseen', O], ['Oseen, two constraints coupled', coupled]);
     for (const [name, A] of cases) {
       const s = solveStructure(A);
-      expect({ ...s, diameter: undefined }, name).toEqual({ ...anyStructure(A), diameter: undefined });
+      expect({ ...s, diameter: undefined, saddle: undefined }, name).toEqual({ ...anyStructure(A), diameter: undefined, saddle: undefined });
+      // saddle: read for a real nonsymmetric A with zero diagonal entries alone, as a dense reading of A's rows says
+      expect(s.saddle, name).toBe(!s.hermitian && s.zeroDiagonals > 0 && s.finite && !isComplex(A.dtype) ? saddleReference(A) : undefined);
+      if (name.startsWith('Oseen')) expect(s.saddle, name).toBe(name === 'Oseen');
       if (A.rows === A.cols && A.dtype === 'f64') {
         expect({ finite: s.finite, laplacianLike: s.laplacianLike }, name).toEqual(signReference(A));
         // the dense reference's symmetry test is defined for finite values only (a NaN fails no comparison)
@@ -223,7 +237,7 @@ describe("solveStructure's pass over a DIA copy (rt.solve's on the CPU path's st
       expect(solveStructure(A, D), name).toEqual(solveStructure(A));
       expect(solveStructure(A, D, undefined, true), `${name}, transient`).toEqual(solveStructure(A));
       // and on the CSR the DIA gives back (stored zeros dropped)
-      expect({ ...solveStructure(D.toCSR(), D), nnz: A.nnz, diameter: undefined }, `${name}, from its DIA`).toEqual({ ...solveStructure(A), diameter: undefined });
+      expect({ ...solveStructure(D.toCSR(), D), nnz: A.nnz, diameter: undefined, saddle: undefined }, `${name}, from its DIA`).toEqual({ ...solveStructure(A), diameter: undefined, saddle: undefined });
     }
   });
 });
@@ -355,7 +369,7 @@ describe("solveStructure's DIA pass over the CPU upload's uniform 4-row groups (
         const b = new Float64Array(A.rows).fill(1);
         const r = await rt.solve(h, b);
         expect(h.format, name).toBe('dia');
-        expect({ ...rt.explain('solve', h).structure, diameter: undefined }, name).toEqual({ ...sparseReference(A).structure, diameter: undefined });
+        expect({ ...rt.explain('solve', h).structure, diameter: undefined, saddle: undefined }, name).toEqual({ ...sparseReference(A).structure, diameter: undefined, saddle: undefined });
         expect(r.method, name).toBe(name === 'poisson3D(24)' ? 'cg' : rt.explain('solve', h).method);
         h.dispose();
       }
@@ -601,8 +615,8 @@ describe("solveStructure's pass on the CPU pool (src/cpu/tier-up.ts poolStructur
       for (const [name, A] of cases) {
         const ref = sparseReference(A);
         const got = solveStructure(A, null, () => chunk.poolStructure(B, A, () => new CpuSparseSession(B)));
-        expect({ ...got, diameter: undefined }, name).toEqual({ ...ref.structure, diameter: undefined });
-        expect({ ...got, diameter: undefined }, name).toEqual({ ...solveStructure(A), diameter: undefined });
+        expect({ ...got, diameter: undefined, saddle: undefined }, name).toEqual({ ...ref.structure, diameter: undefined, saddle: undefined });
+        expect({ ...got, diameter: undefined, saddle: undefined }, name).toEqual({ ...solveStructure(A), diameter: undefined, saddle: undefined });
         // the format choice's scan, on a private copy (only those keep one), and the offsets it keeps for DIA
         const copy = markPrivateCanonical(new CSRMatrix(A.rows, A.cols, A.dtype, A.rowPtr.slice(), A.colIdx.slice(), A.values.slice()));
         solveStructure(copy, null, () => chunk.poolStructure(B, copy, () => new CpuSparseSession(B)));
@@ -614,7 +628,7 @@ describe("solveStructure's pass on the CPU pool (src/cpu/tier-up.ts poolStructur
         const open = new CpuSparseSession(B);
         try {
           const inOpen = solveStructure(A, null, () => chunk.poolStructure(B, A, open));
-          expect({ ...inOpen, diameter: undefined }, name).toEqual({ ...ref.structure, diameter: undefined });
+          expect({ ...inOpen, diameter: undefined, saddle: undefined }, name).toEqual({ ...ref.structure, diameter: undefined, saddle: undefined });
           if (A.nnz >= 1 << 16) {
             // the pass's copy is kept: reading it again allocates nothing, and it holds A's values
             const live = B.heap.liveBytes;
@@ -651,7 +665,7 @@ describe("the runtime's structure check of a large real matrix on the pool (the 
       const k = offDiagonal(P).filter(([, i]) => i === P.rows >> 1)[0][0];
       for (const [name, A] of [['poisson2D(120)', P], ['mirror dropped', without(P, k)], ['(1 + 1e-9)', withValue(P, k, P.values[k] * (1 + 1e-9))]] as const) {
         const s = rt.explain('solve', rt.upload(A)).structure;
-        expect({ ...s, diameter: undefined }, name).toEqual({ ...sparseReference(A).structure, diameter: undefined });
+        expect({ ...s, diameter: undefined, saddle: undefined }, name).toEqual({ ...sparseReference(A).structure, diameter: undefined, saddle: undefined });
         // a fresh handle: rt.amg makes the check first
         const h = rt.upload(A);
         if (name !== 'poisson2D(120)') {
@@ -675,3 +689,18 @@ describe("the runtime's structure check of a large real matrix on the pool (the 
     }
   });
 });
+
+/** A nonsymmetric saddle point's shape from A's entries one by one: no negative diagonal, no entry between two zero-diagonal unknowns. */
+function saddleReference(A: CSRMatrix): boolean {
+  const d = (i: number) => {
+    let v = 0;
+    for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) if (A.colIdx[k] === i) v += A.values[k];
+    return v;
+  };
+  for (let i = 0; i < A.rows; i++) {
+    if (d(i) < 0) return false;
+    if (d(i) !== 0) continue;
+    for (let k = A.rowPtr[i]; k < A.rowPtr[i + 1]; k++) if (A.colIdx[k] !== i && d(A.colIdx[k]) === 0) return false;
+  }
+  return true;
+}
