@@ -256,14 +256,41 @@ describe('nonsymmetric saddle points (the Oseen equations): the block-triangular
     s.dispose();
   });
 
-  it('a strongly convective flow (wind [300, 300]) that the symmetric part’s cycle serves poorly: still an answer, by the factorization after the Krylov candidates', async () => {
-    const A = stokes2D(110, { wind: [300, 300] });
+  it('an f32 Oseen matrix to 1e-10: BiCGSTAB + saddle in f32, refined in f64 to the tolerance', async () => {
+    const A = stokes2D(110, { wind: [10, 10] }).astype('f32');
     const h = rt.upload(A);
+    const b = rhs(A.rows, 11);
+    const r = await rt.solve(h, b, { tol: 1e-10 });
+    expect([r.method, r.preconditioner, r.converged]).toEqual(['bicgstab', 'saddle', true]);
+    expect(r.refinements).toBeGreaterThan(0);
+    expect(trueResidual(A, r.x, b)).toBeLessThanOrEqual(1e-10);
+    h.dispose();
+  });
+
+  it('a strongly convective flow (wind [300, 300]) that the symmetric part’s cycle serves poorly: the factorization after 400 iterations; without room for one, BiCGSTAB goes on', async () => {
+    const A = stokes2D(110, { wind: [300, 300] });
     const b = rhs(A.rows, 6);
+    const h = rt.upload(A);
     const r = await rt.solve(h, b);
-    expect(r.converged).toBe(true);
+    expect([r.method, r.converged]).toEqual(['direct', true]);
+    expect(r.methodFallback).toMatch(/^bicgstab \+ saddle ended '(maxIter|breakdown)' at a true relative residual of .* after \d+ iterations: A's factorization answered instead/);
     expect(trueResidual(A, r.x, b)).toBeLessThanOrEqual(1e-8);
     h.dispose();
+    // a memory budget whose half the factor passes: no factorization, the same BiCGSTAB on past the bound,
+    // and whatever it ends with said as it is
+    const small = await createRuntime({ workers: 2, maxMemoryMB: 64 });
+    try {
+      const s = small.upload(A);
+      const g = await small.solve(s, b);
+      expect([g.method, g.preconditioner]).toEqual(['bicgstab', 'saddle']);
+      expect(g.iterations).toBeGreaterThan(400);
+      expect(g.methodFallback).toMatch(/bicgstab \+ saddle went on from its iterate after 'auto''s 400 iterations \(no factorization of A to take over\)/);
+      const truth = trueResidual(A, g.x, b);
+      if (g.converged) expect(truth).toBeLessThanOrEqual(1e-8);
+      else expect(truth).toBeGreaterThan(1e-8);
+    } finally {
+      small.dispose();
+    }
   });
 });
 
