@@ -51,7 +51,8 @@ export interface SolveChoice {
  * Chooses method and preconditioner from the matrix's structure and the path (PETSc's KSP/PC split):
  * CG for Hermitian positive definite A (Hermitian with a positive diagonal, or `spd: true`), MINRES for
  * Hermitian A otherwise, BiCGSTAB for a diagonally dominant A with a positive diagonal (GMRES(30) after it
- * breaks down or stagnates), GMRES(30) for the rest (BiCGSTAB after a breakdown). The
+ * breaks down or stagnates) and for a nonsymmetric saddle point (with 'saddle', bounded by maxIter before
+ * A's factorization), GMRES(30) for the rest (BiCGSTAB after a breakdown). The
  * preconditioner: Jacobi for a diagonally dominant HPD matrix (IC(0) gains only a constant factor of
  * iterations there, less than its set-up and triangular solves cost), else IC(0) (HPD) or ILU(0) where
  * the path solves triangular systems, else Chebyshev (HPD) or Jacobi; Jacobi where a diagonal is zero rules the factorizations out, none where Jacobi too is.

@@ -204,7 +204,7 @@ export function planPreconditioner(
       return multigrid('amg', A, s, (d) => d);
     case 'saddle': {
       if (!s.hermitian) {
-        // GMRES's block-triangular preconditioner (saddle.ts): F's symmetric part's cycle between two products
+        // a nonsymmetric saddle point's block-triangular preconditioner (saddle.ts): F's symmetric part's cycle between two products
         const { M, T, Z, constraints } = saddleTriangularMatrices(A);
         return multigrid('saddle', M, solveStructure(M), (d) => `saddle (block triangular: the ${A.rows - constraints} unknowns with a nonzero diagonal by ${d} of their block's symmetric part, the ${constraints} constraints by the Schur complement's diagonal)`, (ops, cycle) => blockTriangular(ops, T, Z, cycle));
       }

@@ -49,9 +49,9 @@ export function saddleBlockMatrix(A: CSRMatrix): { M: CSRMatrix; constraints: nu
 /**
  * The block upper-triangular preconditioner P = [[F, B₁ᵀ], [0, −S]] of a nonsymmetric saddle point
  * A = [[F, B₁ᵀ], [B₂, 0]] (the Oseen equations of a linearized Navier–Stokes step, constraints of a
- * nonsymmetric operator), for GMRES: with P exact, A·P⁻¹ has the eigenvalue 1 and those of S_true·S⁻¹,
- * so GMRES needs few iterations where the block-diagonal one (MINRES's) made restarted GMRES stall
- * (Elman, Silvester & Wathen, ch. 9). S is the diagonal of B₂·diag(F)⁻¹·B₁ᵀ, sᵢ = Σⱼ aᵢⱼ·aⱼᵢ / fⱼⱼ.
+ * nonsymmetric operator), for a nonsymmetric Krylov method (BiCGSTAB under 'auto'): with P exact, A·P⁻¹
+ * has the eigenvalue 1 and those of S_true·S⁻¹, so it needs few iterations where the block-diagonal one
+ * (MINRES's) made restarted GMRES stall (Elman, Silvester & Wathen, ch. 9). S is the diagonal of B₂·diag(F)⁻¹·B₁ᵀ, sᵢ = Σⱼ aᵢⱼ·aⱼᵢ / fⱼⱼ.
  * z = P⁻¹·r as z_p = −S⁻¹·r_p, z_u = F̃⁻¹·(r_u + B₁ᵀ·S⁻¹·r_p): `T` maps r to the velocity right-hand
  * side (its constraint rows empty), `M` is the matrix whose multigrid cycle is F̃⁻¹ — F's symmetric
  * part (F + Fᵀ)/2, which smoothed aggregation takes, beside the constraints' |sᵢ| (the cycle maps their
