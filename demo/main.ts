@@ -5,12 +5,13 @@
 import { componentBytes, components, isComplex, type DType, type ValueArray } from '../src/dtype.js';
 import { DenseMatrix, type CSRMatrix, type FormatName } from '../src/formats/index.js';
 import { diagonalSums } from '../src/formats/csr.js';
+import { isSymmetric } from '../src/solvers/direct/pattern.js';
 import { Prng } from '../src/generators/index.js';
 import { effectiveGBs, maxRelativeError, median, spmvGflops } from '../src/metrics.js';
 import { ResidualChart } from './chart.js';
 import { csrFromParts, describeGenerator, drawSparsity, generate, generatorRows, SIZE_RANGES, type GeneratorKind } from './matrix.js';
 import { Panel, type PanelResult } from './panel.js';
-import { cgRef, symmetricRef, gemmRef, relResidual, spmvRef, transposeRef } from './reference.js';
+import { cgRef, gemmRef, relResidual, spmvRef, transposeRef } from './reference.js';
 import { deviceOf, makeRuntime, PATHS, type Path } from './runtime.js';
 import type { Explanation, MatrixHandle, PreconditionerKind, Runtime, SolveMethod } from '../src/index.js';
 
@@ -442,7 +443,9 @@ function problemFor(op: Op): SpmvProblem | SolveProblem | DenseProblem {
   if (!(maxIter >= 1)) throw new Error(`max iterations must be ≥ 1, got "${ctl.maxIter.value}"`);
   // the page's CG reference for a real symmetric matrix with a positive diagonal; an indefinite one (a saddle
   // point's zero diagonal) or a nonsymmetric one (an Oseen flow, a convection matrix) is measured by its true residual alone
-  const noReference = isComplex(dtype) ? 'complex' : !diagonalSums(ref).every((d) => d > 0) ? 'indefinite' : !symmetricRef(ref) ? 'nonsymmetric' : null;
+  // (a canonical CSR read as a CSC is Aᵀ, symmetric exactly where A is)
+  const symmetric = () => isSymmetric({ n: ref.rows, colPtr: ref.rowPtr, rowIdx: ref.colIdx, values: ref.values as Float64Array, complex: false });
+  const noReference = isComplex(dtype) ? 'complex' : !diagonalSums(ref).every((d) => d > 0) ? 'indefinite' : !symmetric() ? 'nonsymmetric' : null;
   const xRef = noReference ? null : cgRef(ref, b64, 1e-12).x;
   const method = ctl.method.value as SolveMethod | 'auto';
   const preconditioner = ctl.preconditioner.value as PreconditionerKind | 'auto';

@@ -40,12 +40,6 @@ export function relResidual(A: CSRMatrix, x: ArrayLike<number>, b: ArrayLike<num
   return Math.sqrt(r2 / (b2 || 1));
 }
 
-/** Whether a real canonical CSR equals its transpose, entry for entry (the CG reference's condition). */
-export function symmetricRef(A: CSRMatrix): boolean {
-  const T = A.transpose();
-  return T.colIdx.every((c, k) => c === A.colIdx[k]) && T.values.every((v, k) => v === A.values[k]);
-}
-
 /** Plain f64 Conjugate Gradient (real SPD A), the reference solution of the CG race. */
 export function cgRef(A: CSRMatrix, b: Float64Array, tol = 1e-12, maxIter = 10 * A.rows + 100): { x: Float64Array; iterations: number } {
   const n = A.rows;

@@ -66,6 +66,8 @@ export function chooseSolve(s: SolveStructure, path: PathSolveInfo, o: { method?
   if (o.spd) reasons.push('spd: true given by the caller');
   else reasons.push(`A is ${kind}${s.hermitian ? (s.positiveDiagonal ? ' with a positive diagonal: taken as positive definite' : ', its diagonal not all positive: taken as indefinite') : ''} (checked once per matrix)`);
   let methods: SolveMethod[];
+  // BiCGSTAB + the block-triangular saddle: its iterations bounded where the factorization can take over
+  let bound: number | undefined;
   if (o.method && o.method !== 'auto') {
     methods = [o.method];
     reasons.push(`method ${o.method} given by the caller`);
@@ -77,6 +79,7 @@ export function chooseSolve(s: SolveStructure, path: PathSolveInfo, o: { method?
     reasons.push('method minres: Hermitian indefinite (short recurrences, minimal residual)');
   } else if (s.saddle && (!o.preconditioner || o.preconditioner === 'auto' || o.preconditioner === 'saddle')) {
     methods = ['bicgstab'];
+    bound = SADDLE_NONSYMMETRIC_MAX_ITER;
     reasons.push(
       `method bicgstab: a nonsymmetric saddle point with the block-triangular saddle preconditioner, where restarted GMRES(30) loses the hundred directions it needs (${SADDLE_NONSYMMETRIC_MEASURED}); where it has not converged in ${SADDLE_NONSYMMETRIC_MAX_ITER} iterations (a convection-dominated flow, which the cycle of F's symmetric part serves poorly), A's factorization`,
     );
@@ -163,9 +166,7 @@ export function chooseSolve(s: SolveStructure, path: PathSolveInfo, o: { method?
     return pre;
   };
   if (!given && pre === 'ic0' && methods.includes('minres')) reasons.push('minres after a CG breakdown takes jacobi, not ic0: A is then not definite, and IC(0) presumes it is');
-  // BiCGSTAB + the block-triangular saddle: its iterations bounded where the factorization can take over
-  const capped = (m: SolveMethod) => s.saddle === true && m === 'bicgstab' && forMethod(m) === 'saddle' && o.method !== 'bicgstab';
-  return { candidates: methods.map((m) => ({ method: m, preconditioner: forMethod(m), ...(capped(m) ? { maxIter: SADDLE_NONSYMMETRIC_MAX_ITER } : {}) })), reasons };
+  return { candidates: methods.map((m) => ({ method: m, preconditioner: forMethod(m), ...(bound ? { maxIter: bound } : {}) })), reasons };
 }
 
 /**

@@ -158,6 +158,8 @@ function* analysisSteps(C: Csc, rows: Rows, lu: boolean, ordering: OrderingName 
   }
   let bt: BlockTriangular | number | undefined;
   let btfMs = 0;
+  // 'auto''s transversal for one irreducible block of a mostly symmetric pattern (Analysis.symmetricBlock)
+  let symmetricBlock = false;
   if (asked === 'btf') {
     const auto = ordering === 'auto';
     const t0 = performance.now();
@@ -176,6 +178,7 @@ function* analysisSteps(C: Csc, rows: Rows, lu: boolean, ordering: OrderingName 
       // degree fills less than AᵀA's (stokes2D(80): 2.0 M entries, 152 pivots off the diagonal, 0.17 s,
       // against 3.2 M, 8 593 and 0.25 s in a scratch run, not logged; test/direct-saddle.test.ts checks the fill)
       why += 'one irreducible block, its pattern mostly symmetric: the rows matched to the columns by a maximum transversal (B, its diagonal free of zeros), ordered by approximate minimum degree of B + Bᵀ';
+      symmetricBlock = true;
     } else {
       const { largest, singletons } = bt;
       why += `${auto ? '' : `ordering 'btf' was asked for: `}block triangular form, ${bt.blocks} diagonal blocks (${singletons} of them 1×1, the largest ${largest}×${largest}), each ordered by approximate minimum degree of its B + Bᵀ (B: A with its rows matched to the columns)`;
@@ -190,7 +193,7 @@ function* analysisSteps(C: Csc, rows: Rows, lu: boolean, ordering: OrderingName 
     a.matchOf = bt.colOf;
     a.blockOf = bt.blk;
     a.above = bt.above;
-    if (ordering === 'auto' && bt.blocks === 1 && mostlySymmetric) a.symmetricBlock = true;
+    if (symmetricBlock) a.symmetricBlock = true;
     // the entries above the diagonal blocks are kept as they stand
     const off = bt.above;
     a.cost.fillNnz += off;
