@@ -200,6 +200,10 @@ describe('nonsymmetric saddle points (the Oseen equations): the block-triangular
     expect(rt.explain('solve', h).fallbacks[0]).toMatchObject({ method: 'gmres', preconditioner: 'ilu0' });
     h.dispose();
     expect(() => saddleTriangularMatrices(poisson2D(4))).toThrow(/no zero diagonal entry/);
+    // a constraint in B₂ whose column holds nothing (B₁ᵀ empty there): no Schur diagonal, A singular
+    const oneSided = CSRMatrix.fromTriplets(3, 3, 'f64', Int32Array.from([0, 0, 1, 2]), Int32Array.from([0, 1, 1, 0]), Float64Array.from([2, 1, 3, 1]));
+    expect(() => saddleTriangularMatrices(oneSided)).toThrow(/saddle: constraint row 2 couples to no unknown of F through both blocks \(its Schur diagonal is 0\)/);
+    expect(() => saddleTriangularMatrices(stokes2D(4, { wind: [1, 1] }).astype('c128'))).toThrow(UnsupportedError);
   });
 
   it('BiCGSTAB with it on stokes2D(20…80, wind [10, 10]): iterations that hardly grow, where GMRES + ILU(0) needs hundreds more', async () => {
